@@ -1,0 +1,235 @@
+/* Process ownership of a job's launcher and ranks (job.h). */
+#include "job.h"
+
+#include "mg_error.h"
+#include "rank_scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct mg_job {
+    pid_t launcher;
+    char token[64];
+    int status; /* shell form, -1 while running */
+    int interrupting_signal;
+    int leftovers_killed;
+    double kill_deadline; /* 0: none */
+};
+
+static volatile sig_atomic_t received_signal;
+static volatile sig_atomic_t received_from_terminal;
+static volatile sig_atomic_t received_count;
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    received_signal = sig;
+    /* The terminal's signals come from the kernel to the whole foreground group. */
+    received_from_terminal = info && info->si_code == SI_KERNEL;
+    received_count = received_count + 1;
+}
+
+void mg_job_install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+        sigaction(signals[i], &sa, NULL);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    mg_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return MG_ENOMEM;
+    job->status = -1;
+    if (token)
+        snprintf(job->token, sizeof job->token, "%s", token);
+    int report_pipe[2];
+    if (pipe2(report_pipe, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot start '%s': pipe: %s", argv[0], strerror(errno));
+        free(job);
+        return MG_ESYS;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start '%s': fork: %s", argv[0], strerror(errno));
+        close(report_pipe[0]);
+        close(report_pipe[1]);
+        free(job);
+        return MG_ESYS;
+    }
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t ignored = write(report_pipe[1], &e, sizeof e);
+        (void)ignored;
+        _exit(127);
+    }
+    close(report_pipe[1]);
+    int exec_errno = 0;
+    ssize_t n;
+    do
+        n = read(report_pipe[0], &exec_errno, sizeof exec_errno);
+    while (n < 0 && errno == EINTR);
+    close(report_pipe[0]);
+    if (n == (ssize_t)sizeof exec_errno) {
+        waitpid(pid, NULL, 0);
+        snprintf(err, errlen, "cannot start '%s': %s", argv[0], strerror(exec_errno));
+        free(job);
+        return MG_ENOENT;
+    }
+    job->launcher = pid;
+    *out = job;
+    return MG_OK;
+}
+
+static void kill_leftovers(mg_job *job)
+{
+    if (!job->token[0])
+        return;
+    mg_rank_selector sel = {.token = job->token};
+    mg_rank_proc *ranks;
+    size_t n;
+    if (mg_rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (kill(ranks[i].pid, SIGKILL) == 0)
+            job->leftovers_killed++;
+    free(ranks);
+}
+
+static void kill_everything(mg_job *job)
+{
+    kill(job->launcher, SIGKILL);
+    kill_leftovers(job);
+}
+
+static void handle_received_signal(mg_job *job)
+{
+    int sig = received_signal;
+    if (!sig)
+        return;
+    received_signal = 0;
+    int first = job->interrupting_signal == 0;
+    job->interrupting_signal = sig;
+    if (!first && received_count > 1) {
+        kill_everything(job); /* a second Ctrl-C: no more waiting */
+        return;
+    }
+    if (!received_from_terminal)
+        kill(job->launcher, sig);
+    job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+}
+
+static int reap(mg_job *job, int flags)
+{
+    int wstatus;
+    pid_t r;
+    do
+        r = waitpid(job->launcher, &wstatus, flags);
+    while (r < 0 && errno == EINTR && !(flags & WNOHANG));
+    if (r != job->launcher)
+        return 0;
+    job->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    kill_leftovers(job);
+    return 1;
+}
+
+int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
+{
+    *finished = job->status >= 0;
+    double deadline = now_seconds() + timeout_ms / 1000.0;
+    while (!*finished) {
+        handle_received_signal(job);
+        if (job->kill_deadline > 0 && now_seconds() >= job->kill_deadline) {
+            kill_everything(job);
+            job->kill_deadline = 0;
+        }
+        if (reap(job, WNOHANG)) {
+            *finished = 1;
+            break;
+        }
+        double left = deadline - now_seconds();
+        if (left <= 0)
+            break;
+        struct timespec slice = {0, (long)(1e9 * (left < 0.02 ? left : 0.02))};
+        nanosleep(&slice, NULL);
+    }
+    return MG_OK;
+}
+
+int mg_job_signal(mg_job *job, int sig)
+{
+    if (job->status >= 0)
+        return MG_ECHILD;
+    return kill(job->launcher, sig) == 0 ? MG_OK : MG_ESYS;
+}
+
+int mg_job_stop(mg_job *job)
+{
+    if (job->status >= 0)
+        return MG_OK;
+    kill(job->launcher, SIGTERM);
+    job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+    int finished = 0;
+    while (!finished)
+        mg_job_wait(job, 1000, &finished);
+    return MG_OK;
+}
+
+int mg_job_launcher_pid(const mg_job *job)
+{
+    return job->launcher;
+}
+
+const char *mg_job_token(const mg_job *job)
+{
+    return job->token[0] ? job->token : NULL;
+}
+
+int mg_job_exit_status(const mg_job *job)
+{
+    return job->status;
+}
+
+int mg_job_interrupting_signal(const mg_job *job)
+{
+    return job->interrupting_signal;
+}
+
+int mg_job_leftovers_killed(const mg_job *job)
+{
+    return job->leftovers_killed;
+}
+
+void mg_job_destroy(mg_job *job)
+{
+    if (!job)
+        return;
+    if (job->status < 0)
+        mg_job_stop(job);
+    free(job);
+}

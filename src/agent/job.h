@@ -1,0 +1,49 @@
+/* Owning a job: start its launcher, forward SIGINT/SIGTERM/SIGHUP so Ctrl-C stops the whole job,
+ * wait for it, stop it on request, and make sure no rank outlives it. The one process launcher of
+ * mpiguard: every tool starts jobs through here. */
+#ifndef MG_JOB_H
+#define MG_JOB_H
+
+#include <stddef.h>
+
+typedef struct mg_job mg_job;
+
+/* Seconds between asking the launcher to stop (SIGTERM) and killing it and every rank (SIGKILL). */
+#define MG_JOB_STOP_GRACE_SECONDS 5.0
+
+/* Installs mpiguard's handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal sent by the
+ * terminal reaches the launcher directly (same process group) and is only recorded; one sent to
+ * mpiguard alone (kill, a batch system) is forwarded to the launcher. Call once, before
+ * mg_job_start. Not thread-safe. */
+void mg_job_install_signal_handlers(void);
+
+/* Starts argv (argv[0] is looked up in PATH). token is the MPIGUARD_JOB_TOKEN the ranks carry, used
+ * to find and kill leftover ranks; it may be NULL. On failure returns MG_ENOENT (exec failed),
+ * MG_ESYS or MG_ENOMEM with a message in err. */
+int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
+
+/* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
+ * meanwhile. *finished becomes 1 once it ended; leftover ranks of the job are then killed. */
+int mg_job_wait(mg_job *job, int timeout_ms, int *finished);
+
+/* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank
+ * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher ended. */
+int mg_job_stop(mg_job *job);
+
+/* Sends sig to the launcher (it relays it to the ranks). */
+int mg_job_signal(mg_job *job, int sig);
+
+int mg_job_launcher_pid(const mg_job *job);
+const char *mg_job_token(const mg_job *job);
+/* The job's status as a shell reports it: the exit code, or 128 + N when killed by signal N.
+ * -1 while it runs. */
+int mg_job_exit_status(const mg_job *job);
+/* The signal mpiguard received and acted on (0 if none): the tool then exits 128 + that signal. */
+int mg_job_interrupting_signal(const mg_job *job);
+/* Ranks killed because they outlived their launcher. */
+int mg_job_leftovers_killed(const mg_job *job);
+
+/* Frees the job; if it still runs it is stopped first. */
+void mg_job_destroy(mg_job *job);
+
+#endif

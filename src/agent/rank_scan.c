@@ -1,0 +1,269 @@
+/* /proc scanning for rank processes (rank_scan.h). */
+#include "rank_scan.h"
+
+#include "mg_error.h"
+#include "mpi_flavor.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ENVIRON_MAX = 1 << 20 };
+
+typedef struct proc_entry {
+    int pid, ppid;
+    int rank, size;
+    int maps_mpi;
+} proc_entry;
+
+static const char *const rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                             "SLURM_PROCID", NULL};
+static const char *const size_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
+                                             NULL};
+
+static ssize_t read_file(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t used = 0;
+    ssize_t n;
+    while (used < len && (n = read(fd, buf + used, len - used)) > 0)
+        used += (size_t)n;
+    close(fd);
+    return (ssize_t)used;
+}
+
+static const char *environ_lookup(const char *env, size_t len, const char *name)
+{
+    size_t nlen = strlen(name);
+    for (size_t i = 0; i < len;) {
+        const char *entry = env + i;
+        size_t elen = strnlen(entry, len - i);
+        if (elen > nlen && strncmp(entry, name, nlen) == 0 && entry[nlen] == '=')
+            return entry + nlen + 1;
+        i += elen + 1;
+    }
+    return NULL;
+}
+
+int mg_rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
+                             size_t valuelen)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
+    char *env = malloc(ENVIRON_MAX + 1);
+    if (!env)
+        return MG_ENOMEM;
+    ssize_t len = read_file(path, env, ENVIRON_MAX);
+    int rc = MG_ENOENT;
+    if (len > 0) {
+        env[len] = '\0';
+        const char *v = environ_lookup(env, (size_t)len, name);
+        if (v) {
+            snprintf(value, valuelen, "%s", v);
+            rc = MG_OK;
+        }
+    }
+    free(env);
+    return rc;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end != '\0' || v > 1 << 30)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int read_ppid(const char *proc_root, int pid)
+{
+    char path[256], buf[1024];
+    snprintf(path, sizeof path, "%s/%d/stat", proc_root, pid);
+    ssize_t n = read_file(path, buf, sizeof buf - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* The command name may hold spaces and parentheses: the fields resume after the last ')'. */
+    char *close_paren = strrchr(buf, ')');
+    int ppid;
+    if (!close_paren || sscanf(close_paren + 1, " %*c %d", &ppid) != 1)
+        return -1;
+    return ppid;
+}
+
+static int maps_mpi_library(const char *proc_root, int pid)
+{
+    char path[256], line[1024];
+    snprintf(path, sizeof path, "%s/%d/maps", proc_root, pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *name = strchr(line, '/');
+        if (name) {
+            name[strcspn(name, "\n")] = '\0';
+            found = mg_mpi_flavor_of_library(name) != MG_FLAVOR_UNKNOWN;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static int selected(const mg_rank_selector *sel, const char *env, size_t len)
+{
+    if (sel->token) {
+        const char *v = environ_lookup(env, len, "MPIGUARD_JOB_TOKEN");
+        return v && strcmp(v, sel->token) == 0;
+    }
+    if (sel->slurm_job_id) {
+        const char *v = environ_lookup(env, len, "SLURM_JOB_ID");
+        return v && strcmp(v, sel->slurm_job_id) == 0;
+    }
+    return 1; /* ancestry is checked once every parent is known */
+}
+
+static int first_int(const char *env, size_t len, const char *const *names, int *out)
+{
+    for (; *names; names++)
+        if (parse_int(environ_lookup(env, len, *names), out))
+            return 1;
+    return 0;
+}
+
+static int find_entry(const proc_entry *all, size_t n, int pid)
+{
+    for (size_t i = 0; i < n; i++)
+        if (all[i].pid == pid)
+            return (int)i;
+    return -1;
+}
+
+static int is_ancestor(const proc_entry *all, size_t n, const int *ppid_of, int ancestor, int pid)
+{
+    /* ppid_of is indexed like `all`; walk up to init, bounded by n steps against cycles. */
+    for (size_t steps = 0; steps <= n && pid > 1; steps++) {
+        int i = find_entry(all, n, pid);
+        if (i < 0)
+            return 0;
+        pid = ppid_of[i];
+        if (pid == ancestor)
+            return 1;
+    }
+    return 0;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const mg_rank_proc *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Keeps one process per rank: the MPI one, and among those the deepest. */
+static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t nall,
+                          const int *ppid_of)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int replaced = 0, dropped = 0;
+        for (size_t k = 0; k < kept; k++) {
+            if (c[k].rank != c[i].rank)
+                continue;
+            int better = c[i].maps_mpi > c[k].maps_mpi ||
+                         (c[i].maps_mpi == c[k].maps_mpi &&
+                          is_ancestor(all, nall, ppid_of, c[k].pid, c[i].pid));
+            if (better)
+                c[k] = c[i];
+            replaced = better;
+            dropped = !better;
+            break;
+        }
+        if (!replaced && !dropped)
+            c[kept++] = c[i];
+    }
+    return kept;
+}
+
+int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    DIR *dir = opendir(proc_root);
+    if (!dir)
+        return MG_EIO;
+    size_t cap = 256, nall = 0, ncand = 0;
+    proc_entry *all = malloc(cap * sizeof *all);
+    proc_entry *cand = malloc(cap * sizeof *cand);
+    char *env = malloc(ENVIRON_MAX + 1);
+    int rc = (all && cand && env) ? MG_OK : MG_ENOMEM;
+    int self = getpid();
+    struct dirent *de;
+    while (rc == MG_OK && (de = readdir(dir)) != NULL) {
+        int pid;
+        if (!parse_int(de->d_name, &pid) || pid == self)
+            continue;
+        if (nall == cap) {
+            cap *= 2;
+            proc_entry *a = realloc(all, cap * sizeof *all), *c = realloc(cand, cap * sizeof *cand);
+            all = a ? a : all;
+            cand = c ? c : cand;
+            if (!a || !c) {
+                rc = MG_ENOMEM;
+                break;
+            }
+        }
+        proc_entry e = {.pid = pid, .ppid = read_ppid(proc_root, pid), .rank = -1, .size = -1};
+        if (e.ppid < 0)
+            continue; /* vanished */
+        all[nall++] = e;
+        char path[256];
+        snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
+        ssize_t len = read_file(path, env, ENVIRON_MAX);
+        if (len <= 0 || !selected(sel, env, (size_t)len) ||
+            !first_int(env, (size_t)len, rank_variables, &e.rank))
+            continue;
+        first_int(env, (size_t)len, size_variables, &e.size);
+        cand[ncand++] = e;
+    }
+    closedir(dir);
+    free(env);
+    int *ppid_of = rc == MG_OK ? malloc((nall ? nall : 1) * sizeof *ppid_of) : NULL;
+    if (rc == MG_OK && !ppid_of)
+        rc = MG_ENOMEM;
+    size_t kept = 0;
+    if (rc == MG_OK) {
+        for (size_t i = 0; i < nall; i++)
+            ppid_of[i] = all[i].ppid;
+        for (size_t i = 0; i < ncand; i++) {
+            if (sel->ancestor_pid && !is_ancestor(all, nall, ppid_of, sel->ancestor_pid, cand[i].pid))
+                continue;
+            cand[i].maps_mpi = maps_mpi_library(proc_root, cand[i].pid);
+            cand[kept++] = cand[i];
+        }
+        kept = deduplicate(cand, kept, all, nall, ppid_of);
+    }
+    mg_rank_proc *result = rc == MG_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
+    if (rc == MG_OK && !result)
+        rc = MG_ENOMEM;
+    if (rc == MG_OK) {
+        for (size_t i = 0; i < kept; i++)
+            result[i] = (mg_rank_proc){.pid = cand[i].pid, .rank = cand[i].rank, .size = cand[i].size};
+        qsort(result, kept, sizeof *result, by_rank);
+        *out = result;
+        *count = kept;
+    }
+    free(ppid_of);
+    free(all);
+    free(cand);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* Finding a job's rank processes on this node from /proc, and each one's rank, by environment
+ * first (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID), never by name or PID order. */
+#ifndef MG_RANK_SCAN_H
+#define MG_RANK_SCAN_H
+
+#include <stddef.h>
+
+/* Which job: exactly one of the three fields is set. */
+typedef struct mg_rank_selector {
+    const char *token;        /* MPIGUARD_JOB_TOKEN injected by mpiguard into the ranks */
+    int ancestor_pid;         /* a launcher's pid: the ranks are its descendants (attach) */
+    const char *slurm_job_id; /* SLURM_JOB_ID (ranks are children of slurmstepd, not of srun) */
+} mg_rank_selector;
+
+typedef struct mg_rank_proc {
+    int pid;
+    int rank;
+    int size; /* world size from the environment, or -1 when it does not say */
+} mg_rank_proc;
+
+/* Scans /proc and returns the rank processes of the selected job, sorted by rank, in a malloc'd
+ * array (*out, *count; free with free()). A process that vanishes while being read is skipped.
+ * When several processes carry the same rank (a wrapper such as `timeout ./app`, or a child the rank
+ * forked), the one that maps an MPI library wins, and among those the deepest descendant.
+ * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
+int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count);
+
+/* Reads one variable from /proc/PID/environ into value. MG_ENOENT when the process or the variable
+ * does not exist. */
+int mg_rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
+                             size_t valuelen);
+
+#endif

@@ -1,0 +1,62 @@
+/* Read-only access to the ranks' published state (rank_state_reader.h). */
+#include "rank_state_reader.h"
+
+#include "mg_error.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out)
+{
+    *out = NULL;
+    char name[128];
+    snprintf(name, sizeof name, MG_RANK_STATE_NAME_FORMAT, token, rank);
+    int fd = shm_open(name, O_RDONLY, 0);
+    if (fd < 0)
+        return MG_ENOENT;
+    struct stat st;
+    const mg_rank_state *s = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *s)
+        s = mmap(NULL, sizeof *s, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (s == MAP_FAILED)
+        return MG_ENOENT; /* created but not sized yet */
+    if (s->magic != MG_RANK_STATE_MAGIC || s->version != MG_RANK_STATE_VERSION) {
+        int rc = s->magic == MG_RANK_STATE_MAGIC ? MG_EVERSION : MG_ENOENT;
+        munmap((void *)s, sizeof *s);
+        return rc;
+    }
+    *out = s;
+    return MG_OK;
+}
+
+void mg_rank_state_close(const mg_rank_state *state)
+{
+    if (state)
+        munmap((void *)state, sizeof *state);
+}
+
+int mg_rank_state_remove_all(const char *token)
+{
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "mpiguard-%s-", token);
+    DIR *dir = opendir("/dev/shm");
+    if (!dir)
+        return 0;
+    int removed = 0;
+    struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char name[300];
+        snprintf(name, sizeof name, "/%s", de->d_name);
+        removed += shm_unlink(name) == 0;
+    }
+    closedir(dir);
+    return removed;
+}

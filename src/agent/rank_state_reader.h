@@ -1,0 +1,16 @@
+/* Reading the state ranks publish in shared memory (src/interpose/rank_state.h) without stopping
+ * them, and removing what a crashed job left in /dev/shm. */
+#ifndef MG_RANK_STATE_READER_H
+#define MG_RANK_STATE_READER_H
+
+#include "rank_state.h"
+
+/* Maps the segment of (token, rank) read-only. The mapping stays valid after the rank unlinks it at
+ * MPI_Finalize. MG_ENOENT while the rank has not published yet; MG_EVERSION for another layout. */
+int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out);
+void mg_rank_state_close(const mg_rank_state *state);
+
+/* Removes every segment of the job's token still in /dev/shm; returns how many it removed. */
+int mg_rank_state_remove_all(const char *token);
+
+#endif

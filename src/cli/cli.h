@@ -1,0 +1,80 @@
+/* What the subcommands of the mpiguard CLI share: the common options, the job session every
+ * job-running tool uses, and the subcommand entry points. docs/cli.md is the user's view. */
+#ifndef MG_CLI_H
+#define MG_CLI_H
+
+#include "job.h"
+#include "launcher.h"
+#include "mg_options.h"
+#include "rank_state_reader.h"
+#include "report.h"
+
+#define MPIGUARD_VERSION "0.1.0"
+
+/* Options every tool takes (--report, --mpi, --verbose, --quiet, --help). */
+typedef struct cli_common {
+    const char *report_path;
+    int mpi_choice; /* index into cli_mpi_choices: 0 auto */
+    int verbose, quiet, help;
+} cli_common;
+
+extern cli_common cli_opts;
+extern const mg_option cli_common_options[];
+
+/* Parses argv against the common options plus tool_options; prints help and returns 0 with
+ * *done = 1 for --help; on a usage error prints it and returns MG_EXIT_USAGE. need_command: the
+ * words after "--" are required. */
+int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
+              char **argv, int need_command, char **positional, int max_positional,
+              mg_parsed_args *parsed, int *done);
+
+/* One rank as a tool sees it. */
+typedef struct cli_rank {
+    int pid; /* 0 until found */
+    const mg_rank_state *state; /* NULL unless the state module published it */
+} cli_rank;
+
+/* A job started by a tool: its launcher, library, token, ranks and report. */
+typedef struct cli_session {
+    const char *tool;
+    mg_launcher launcher;
+    mg_mpi_flavor flavor;
+    char library[4096];
+    char token[40];
+    mg_job *job;
+    mg_report *report;
+    cli_rank *ranks;
+    int nranks;    /* world size once known, else 0 */
+    int found;     /* ranks discovered so far */
+} cli_session;
+
+/* The whole mpiguard command line as typed, recorded by main() for the reports. */
+extern char **cli_command_line;
+extern int cli_command_words;
+
+/* Checks the command, picks the interposition library, opens the report, and starts the job with
+ * the given modules ("state,capture", or "" for none). Returns 0, or the exit status to end with
+ * after printing why (usage 64, missing application 66, unavailable launcher/library 69, report not
+ * writable 73, tool failure 70). */
+int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
+                      int ncommand);
+/* Scans for ranks not found yet and maps their published state. Cheap when all are found. */
+void cli_session_discover(cli_session *s);
+/* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
+int cli_session_wait(cli_session *s, int timeout_ms);
+/* Writes the report now (tools call it after each finding so nothing found is lost). */
+int cli_session_save(cli_session *s);
+/* Records the outcome, writes the final report, frees everything, returns the exit status: the
+ * job's own, or finding_status when it is non-zero and no signal stopped mpiguard. */
+int cli_session_finish(cli_session *s, int finding_status);
+
+/* Path of this build's files: "<dir of the mpiguard binary>/../<relative>". */
+int cli_install_path(const char *relative, char *out, size_t outlen);
+
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_not_built(const char *tool, const char *issue_summary, int argc, char **argv);
+
+#endif

@@ -1,0 +1,55 @@
+/* The options every tool shares and the one parse path of the CLI (cli.h). */
+#include "cli.h"
+
+#include "mg_exit.h"
+#include "mg_log.h"
+
+#include <stdio.h>
+
+cli_common cli_opts;
+
+static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
+
+const mg_option cli_common_options[] = {
+    {"report", 0, MG_OPT_STRING, &cli_opts.report_path, "FILE",
+     "write the JSON report to FILE (default: none; see docs/report-schema.md)", NULL, 0, 0},
+    {"mpi", 0, MG_OPT_CHOICE, &cli_opts.mpi_choice, "auto|openmpi|mpich",
+     "which MPI the application uses (default: from the launcher and the binary)", mpi_choices, 0, 0},
+    {"verbose", 'v', MG_OPT_FLAG, &cli_opts.verbose, NULL, "say more (the ranks found, each step)",
+     NULL, 0, 0},
+    {"quiet", 'q', MG_OPT_FLAG, &cli_opts.quiet, NULL, "print only findings and errors", NULL, 0, 0},
+    {"help", 'h', MG_OPT_FLAG, &cli_opts.help, NULL, "show this help", NULL, 0, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
+              char **argv, int need_command, char **positional, int max_positional,
+              mg_parsed_args *parsed, int *done)
+{
+    const mg_option *const tables[] = {tool_options, cli_common_options, NULL};
+    const mg_option *const *use = tool_options ? tables : tables + 1;
+    char err[512];
+    *done = 0;
+    cli_opts = (cli_common){0};
+    if (mg_options_parse(use, argc, argv, positional, max_positional, parsed, err, sizeof err)) {
+        mg_error("%s", err);
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (cli_opts.help) {
+        mg_options_print_help(stdout, usage, description, use);
+        *done = 1;
+        return 0;
+    }
+    mg_log_set_level(cli_opts.quiet ? MG_LOG_ERROR : cli_opts.verbose ? MG_LOG_INFO : MG_LOG_WARN);
+    if (need_command && !parsed->command) {
+        mg_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (need_command && parsed->ncommand == 0) {
+        mg_error("no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
+        return MG_EXIT_USAGE;
+    }
+    return 0;
+}

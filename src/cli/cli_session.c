@@ -1,0 +1,250 @@
+/* The job session shared by every job-running tool: library choice, environment injection, job
+ * start, rank discovery, report, exit status (cli.h). */
+#include "cli.h"
+
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "rank_scan.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_install_path(const char *relative, char *out, size_t outlen)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return MG_ESYS;
+    exe[n] = '\0';
+    if (snprintf(out, outlen, "%s/../%s", dirname(exe), relative) >= (int)outlen)
+        return MG_ERANGE;
+    return MG_OK;
+}
+
+static int choose_flavor(cli_session *s)
+{
+    mg_mpi_flavor app_flavor = MG_FLAVOR_UNKNOWN;
+    mg_mpi_flavor_of_binary(s->launcher.app_path, &app_flavor);
+    if (cli_opts.mpi_choice == 1 || cli_opts.mpi_choice == 2) {
+        s->flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
+        return 0;
+    }
+    s->flavor = s->launcher.flavor;
+    if (s->flavor == MG_FLAVOR_UNKNOWN) {
+        mg_error("cannot tell which MPI '%s' uses (it links no libmpi directly); say it with "
+                 "--mpi openmpi or --mpi mpich",
+                 s->launcher.app_path);
+        return MG_EXIT_USAGE;
+    }
+    if (app_flavor != MG_FLAVOR_UNKNOWN && app_flavor != s->flavor)
+        mg_warn("'%s' links %s but the launcher is %s's: each rank will probably run as a "
+                "separate one-process job",
+                s->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(s->flavor));
+    return 0;
+}
+
+static int find_library(cli_session *s)
+{
+    const char *dir = getenv("MPIGUARD_LIBDIR");
+    char relative[256];
+    snprintf(relative, sizeof relative, "lib/libmpiguard-%s.so", mg_mpi_flavor_name(s->flavor));
+    if (dir)
+        snprintf(s->library, sizeof s->library, "%s/libmpiguard-%s.so", dir,
+                 mg_mpi_flavor_name(s->flavor));
+    else if (cli_install_path(relative, s->library, sizeof s->library) != MG_OK)
+        s->library[0] = '\0';
+    char resolved[4096];
+    if (!s->library[0] || !realpath(s->library, resolved) || access(resolved, R_OK) != 0) {
+        mg_error("the interposition library for %s is missing (looked for %s)",
+                 mg_mpi_flavor_name(s->flavor), s->library[0] ? s->library : relative);
+        return MG_EXIT_UNAVAILABLE;
+    }
+    snprintf(s->library, sizeof s->library, "%s", resolved);
+    return 0;
+}
+
+static void make_token(char *out, size_t len)
+{
+    unsigned char raw[8];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        unsigned long fallback = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)time(NULL);
+        memcpy(raw, &fallback, sizeof raw);
+    }
+    for (size_t i = 0; i < sizeof raw && 2 * i + 2 < len; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}
+
+static int launcher_error_status(int rc)
+{
+    switch (rc) {
+    case MG_EUNSUPPORTED:
+        return MG_EXIT_UNAVAILABLE;
+    case MG_ENOENT:
+        return MG_EXIT_NOINPUT;
+    default:
+        return MG_EXIT_USAGE;
+    }
+}
+
+char **cli_command_line;
+int cli_command_words;
+
+int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
+                      int ncommand)
+{
+    memset(s, 0, sizeof *s);
+    s->tool = tool;
+    char err[1024];
+    int rc = mg_launcher_identify(command, ncommand, &s->launcher, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        /* A launcher that is not installed is unavailable; a missing application is missing input. */
+        if (rc == MG_ENOENT && strstr(err, "launcher"))
+            return MG_EXIT_UNAVAILABLE;
+        return launcher_error_status(rc);
+    }
+    if ((rc = choose_flavor(s)) || (rc = find_library(s)))
+        return rc;
+    make_token(s->token, sizeof s->token);
+
+    s->report = mg_report_create(tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    if (!s->report) {
+        mg_error("out of memory");
+        return MG_EXIT_SOFTWARE;
+    }
+    mg_report_set_mpi(s->report, mg_mpi_flavor_name(s->flavor), s->launcher.path, s->library);
+    if (cli_opts.report_path && cli_session_save(s) != 0) {
+        mg_report_destroy(s->report);
+        return MG_EXIT_CANTCREAT;
+    }
+
+    const char *old_preload = getenv("LD_PRELOAD");
+    char preload[8192];
+    snprintf(preload, sizeof preload, "%s%s%s", s->library, old_preload ? ":" : "",
+             old_preload ? old_preload : "");
+    mg_env_var vars[] = {
+        {"LD_PRELOAD", preload},
+        {"MPIGUARD_JOB_TOKEN", s->token},
+        {"MPIGUARD_MODULES", modules},
+    };
+    char **job_argv = mg_launcher_build_argv(&s->launcher, command, ncommand, vars,
+                                             (int)(sizeof vars / sizeof *vars));
+    if (!job_argv) {
+        mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
+                 mg_launcher_kind_name(s->launcher.kind));
+        mg_report_destroy(s->report);
+        return MG_EXIT_SOFTWARE;
+    }
+    if (cli_opts.verbose) {
+        fprintf(stderr, "mpiguard: %s: starting (%s, %s):", tool,
+                mg_launcher_kind_name(s->launcher.kind), mg_mpi_flavor_name(s->flavor));
+        for (char **a = job_argv; *a; a++)
+            fprintf(stderr, " %s", *a);
+        fputc('\n', stderr);
+    }
+    mg_job_install_signal_handlers();
+    rc = mg_job_start(job_argv, s->token, &s->job, err, sizeof err);
+    mg_launcher_free_argv(job_argv);
+    if (rc) {
+        mg_error("%s", err);
+        mg_report_destroy(s->report);
+        return rc == MG_ENOENT ? MG_EXIT_UNAVAILABLE : MG_EXIT_SOFTWARE;
+    }
+    return 0;
+}
+
+static void note_rank(cli_session *s, const mg_rank_proc *p)
+{
+    if (p->rank < 0 || p->rank >= s->nranks || s->ranks[p->rank].pid)
+        return;
+    s->ranks[p->rank].pid = p->pid;
+    s->found++;
+    mg_info("%s: rank %d is pid %d", s->tool, p->rank, p->pid);
+}
+
+void cli_session_discover(cli_session *s)
+{
+    if (s->nranks > 0 && s->found == s->nranks) {
+        for (int r = 0; r < s->nranks; r++)
+            if (!s->ranks[r].state)
+                mg_rank_state_open(s->token, r, &s->ranks[r].state);
+        return;
+    }
+    mg_rank_selector sel = {.token = s->token};
+    mg_rank_proc *procs;
+    size_t n;
+    if (mg_rank_scan("/proc", &sel, &procs, &n) != MG_OK)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (s->nranks == 0 && procs[i].size > 0) {
+            cli_rank *ranks = calloc((size_t)procs[i].size, sizeof *ranks);
+            if (!ranks)
+                break;
+            s->ranks = ranks;
+            s->nranks = procs[i].size;
+        }
+        note_rank(s, &procs[i]);
+    }
+    free(procs);
+    for (int r = 0; r < s->nranks; r++)
+        if (s->ranks[r].pid && !s->ranks[r].state)
+            mg_rank_state_open(s->token, r, &s->ranks[r].state);
+}
+
+int cli_session_wait(cli_session *s, int timeout_ms)
+{
+    int finished = 0;
+    mg_job_wait(s->job, timeout_ms, &finished);
+    return finished;
+}
+
+int cli_session_save(cli_session *s)
+{
+    if (!cli_opts.report_path)
+        return 0;
+    char err[1024];
+    if (mg_report_write(s->report, cli_opts.report_path, err, sizeof err) != MG_OK) {
+        mg_error("%s", err);
+        return MG_EXIT_CANTCREAT;
+    }
+    return 0;
+}
+
+int cli_session_finish(cli_session *s, int finding_status)
+{
+    int job_status = mg_job_exit_status(s->job);
+    int signal_received = mg_job_interrupting_signal(s->job);
+    if (mg_job_leftovers_killed(s->job))
+        mg_warn("%s: killed %d rank process(es) that outlived the launcher", s->tool,
+                mg_job_leftovers_killed(s->job));
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    for (int r = 0; r < s->nranks; r++)
+        if (s->ranks[r].pid)
+            mg_report_add_rank(s->report, r, s->ranks[r].pid, host);
+    const char *outcome = signal_received ? "interrupted"
+                          : finding_status ? "stopped"
+                          : job_status == 0 ? "completed"
+                                            : "failed";
+    mg_report_set_exit(s->report, job_status, outcome);
+    int save_status = cli_session_save(s);
+    for (int r = 0; r < s->nranks; r++)
+        mg_rank_state_close(s->ranks[r].state);
+    mg_rank_state_remove_all(s->token);
+    free(s->ranks);
+    mg_report_destroy(s->report);
+    mg_job_destroy(s->job);
+    if (signal_received)
+        return MG_EXIT_SIGNAL_BASE + signal_received;
+    if (finding_status)
+        return finding_status;
+    if (save_status)
+        return save_status;
+    return job_status;
+}

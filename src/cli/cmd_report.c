@@ -1,0 +1,63 @@
+/* `mpiguard report FILE`: renders a report of any tool as text, JSON or DOT (docs/report-schema.md). */
+#include "cli.h"
+
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *const formats[] = {"text", "json", "dot", NULL};
+
+int cmd_report(int argc, char **argv)
+{
+    static const char usage[] = "mpiguard report [--format text|json|dot] [--output FILE] REPORT.json";
+    int format = 0;
+    const char *output = NULL;
+    const mg_option options[] = {
+        {"format", 'f', MG_OPT_CHOICE, &format, "text|json|dot", "what to render (default text)",
+         formats, 0, 0},
+        {"output", 'o', MG_OPT_STRING, &output, "FILE", "write there instead of standard output",
+         NULL, 0, 0},
+        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+    };
+    char *positional[1];
+    mg_parsed_args args;
+    int done;
+    int rc = cli_parse(usage, "Render a report written by any mpiguard tool.", options, argc, argv,
+                       0, positional, 1, &args, &done);
+    if (rc || done)
+        return rc;
+    if (args.npositional != 1) {
+        mg_error("name the report to render");
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    mg_report *r;
+    char err[1024];
+    rc = mg_report_load(args.positional[0], &r, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+    }
+    FILE *out = output ? fopen(output, "w") : stdout;
+    if (!out) {
+        mg_error("cannot write '%s': %s", output, strerror(errno));
+        mg_report_destroy(r);
+        return MG_EXIT_CANTCREAT;
+    }
+    if (format == 0)
+        mg_report_render_text(r, out);
+    else if (format == 2)
+        mg_report_render_dot(r, out);
+    else
+        mg_report_render_json(r, out);
+    int write_failed = ferror(out) || (output && fclose(out) != 0);
+    mg_report_destroy(r);
+    if (write_failed) {
+        mg_error("cannot write '%s'", output ? output : "standard output");
+        return MG_EXIT_CANTCREAT;
+    }
+    return rc;
+}

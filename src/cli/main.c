@@ -1,0 +1,116 @@
+/* The mpiguard command: one entry point dispatching to its subcommands (docs/cli.md). */
+#include "cli.h"
+
+#include "mg_exit.h"
+#include "mg_log.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static int cmd_hang(int argc, char **argv)
+{
+    return cmd_not_built("hang", "hang detection (ParaStack)", argc, argv);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    return cmd_not_built("check", "deadlock and MPI-usage checking (MUST)", argc, argv);
+}
+
+static int cmd_collectives(int argc, char **argv)
+{
+    return cmd_not_built("collectives", "safe-bound testing of the installed MPI's collectives",
+                         argc, argv);
+}
+
+static int cmd_protect(int argc, char **argv)
+{
+    return cmd_not_built("protect", "protection of collectives against scaling problems", argc,
+                         argv);
+}
+
+static int cmd_concolic(int argc, char **argv)
+{
+    return cmd_not_built("concolic", "concolic testing of MPI programs (COMPI)", argc, argv);
+}
+
+static const subcommand subcommands[] = {
+    {"hang", cmd_hang, "detect a hang with no timeout to choose, name the faulty ranks, stop the job"},
+    {"check", cmd_check, "find deadlocks and MPI usage errors while the job runs"},
+    {"collectives", cmd_collectives, "find the safe bounds of the installed MPI's collectives"},
+    {"protect", cmd_protect, "run a job with its collectives protected against scaling problems"},
+    {"concolic", cmd_concolic, "generate inputs, process counts and focus ranks that reach new branches"},
+    {"run", cmd_run, "run a job under every cheap guard and report what was seen"},
+    {"report", cmd_report, "render a report as text, JSON or DOT"},
+    {"demo", cmd_demo, "show the tools on the bundled examples"},
+    {"version", cmd_version, "print the version and what this installation has"},
+};
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: mpiguard <tool> [options] -- <launcher> <args>\n"
+                 "       mpiguard <tool> --help\n\ntools:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(out, "\nExit status: the job's own when nothing is found; see docs/cli.md for the "
+                 "statuses of mpiguard itself.\n");
+}
+
+int cmd_not_built(const char *tool, const char *what, int argc, char **argv)
+{
+    int help = 0;
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+        help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+    FILE *out = help ? stdout : stderr;
+    fprintf(out, "mpiguard: %s (%s) is not built yet in mpiguard %s; nothing was run.\n", tool, what,
+            MPIGUARD_VERSION);
+    return help ? 0 : MG_EXIT_UNAVAILABLE;
+}
+
+int cmd_version(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 0) {
+        mg_error("version takes no arguments");
+        return MG_EXIT_USAGE;
+    }
+    printf("mpiguard %s\n", MPIGUARD_VERSION);
+    static const char *const flavors[] = {"openmpi", "mpich"};
+    for (size_t i = 0; i < 2; i++) {
+        char relative[64], path[4096];
+        snprintf(relative, sizeof relative, "lib/libmpiguard-%s.so", flavors[i]);
+        int found = cli_install_path(relative, path, sizeof path) == 0 && access(path, R_OK) == 0;
+        printf("interposition library for %-8s %s\n", flavors[i], found ? "present" : "missing");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_command_line = argv;
+    cli_command_words = argc;
+    if (argc < 2) {
+        print_usage(stderr);
+        return MG_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0)
+        name = "version";
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        if (strcmp(subcommands[i].name, name) == 0)
+            return subcommands[i].run(argc - 2, argv + 2);
+    mg_error("unknown tool '%s'", name);
+    print_usage(stderr);
+    return MG_EXIT_USAGE;
+}

@@ -1,0 +1,156 @@
+/* Table-driven option parsing for every subcommand (mg_options.h). */
+#include "mg_options.h"
+
+#include "mg_error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const mg_option *find_long(const mg_option *const *tables, const char *name, size_t len)
+{
+    for (int t = 0; tables[t]; t++)
+        for (const mg_option *o = tables[t]; o->name; o++)
+            if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+                return o;
+    return NULL;
+}
+
+static const mg_option *find_short(const mg_option *const *tables, char c)
+{
+    for (int t = 0; tables[t]; t++)
+        for (const mg_option *o = tables[t]; o->name; o++)
+            if (o->short_name == c)
+                return o;
+    return NULL;
+}
+
+static int store_value(const mg_option *o, const char *value, char *err, size_t errlen)
+{
+    char *end;
+    switch (o->type) {
+    case MG_OPT_FLAG:
+        *(int *)o->dest = 1;
+        return MG_OK;
+    case MG_OPT_STRING:
+    case MG_OPT_LIST:
+        if (*value == '\0') {
+            snprintf(err, errlen, "option --%s needs a non-empty %s", o->name, o->metavar);
+            return MG_EINVAL;
+        }
+        *(const char **)o->dest = value;
+        return MG_OK;
+    case MG_OPT_INT: {
+        errno = 0;
+        long v = strtol(value, &end, 10);
+        if (errno || end == value || *end != '\0' || v < o->min || v > o->max) {
+            snprintf(err, errlen, "option --%s takes a whole number from %.0f to %.0f, not '%s'",
+                     o->name, o->min, o->max, value);
+            return MG_EINVAL;
+        }
+        *(long *)o->dest = v;
+        return MG_OK;
+    }
+    case MG_OPT_DOUBLE: {
+        errno = 0;
+        double v = strtod(value, &end);
+        if (errno || end == value || *end != '\0' || !(v >= o->min && v <= o->max)) {
+            snprintf(err, errlen, "option --%s takes a number from %g to %g, not '%s'", o->name,
+                     o->min, o->max, value);
+            return MG_EINVAL;
+        }
+        *(double *)o->dest = v;
+        return MG_OK;
+    }
+    case MG_OPT_CHOICE:
+        for (int i = 0; o->choices[i]; i++)
+            if (strcmp(o->choices[i], value) == 0) {
+                *(int *)o->dest = i;
+                return MG_OK;
+            }
+        {
+            size_t n = (size_t)snprintf(err, errlen, "option --%s takes one of", o->name);
+            for (int i = 0; o->choices[i] && n < errlen; i++)
+                n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? "|" : " ", o->choices[i]);
+            if (n < errlen)
+                snprintf(err + n, errlen - n, ", not '%s'", value);
+        }
+        return MG_EINVAL;
+    }
+    return MG_EINVAL;
+}
+
+int mg_options_parse(const mg_option *const *tables, int argc, char **argv, char **positional_storage,
+                     int max_positional, mg_parsed_args *out, char *err, size_t errlen)
+{
+    *out = (mg_parsed_args){.positional = positional_storage};
+    for (int i = 0; i < argc; i++) {
+        char *word = argv[i];
+        if (strcmp(word, "--") == 0) {
+            out->command = argv + i + 1;
+            out->ncommand = argc - i - 1;
+            return MG_OK;
+        }
+        if (word[0] != '-' || word[1] == '\0') {
+            if (out->npositional == max_positional) {
+                snprintf(err, errlen,
+                         "unexpected argument '%s' (the job's command goes after '--')", word);
+                return MG_EINVAL;
+            }
+            out->positional[out->npositional++] = word;
+            continue;
+        }
+        const mg_option *o;
+        const char *inline_value = NULL;
+        if (word[1] == '-') {
+            const char *name = word + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            o = find_long(tables, name, len);
+            if (eq)
+                inline_value = eq + 1;
+        } else {
+            o = word[2] == '\0' ? find_short(tables, word[1]) : NULL;
+        }
+        if (!o) {
+            snprintf(err, errlen, "unknown option '%s' (see --help)", word);
+            return MG_EINVAL;
+        }
+        if (o->type == MG_OPT_FLAG) {
+            if (inline_value) {
+                snprintf(err, errlen, "option --%s takes no value", o->name);
+                return MG_EINVAL;
+            }
+            store_value(o, NULL, err, errlen);
+            continue;
+        }
+        if (!inline_value) {
+            if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
+                snprintf(err, errlen, "option --%s needs a value (%s)", o->name, o->metavar);
+                return MG_EINVAL;
+            }
+            inline_value = argv[++i];
+        }
+        int rc = store_value(o, inline_value, err, errlen);
+        if (rc)
+            return rc;
+    }
+    return MG_OK;
+}
+
+void mg_options_print_help(FILE *out, const char *usage, const char *description,
+                           const mg_option *const *tables)
+{
+    fprintf(out, "usage: %s\n\n%s\n\noptions:\n", usage, description);
+    for (int t = 0; tables[t]; t++)
+        for (const mg_option *o = tables[t]; o->name; o++) {
+            char left[64];
+            if (o->short_name)
+                snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
+                         o->metavar ? " " : "", o->metavar ? o->metavar : "");
+            else
+                snprintf(left, sizeof left, "    --%s%s%s", o->name, o->metavar ? " " : "",
+                         o->metavar ? o->metavar : "");
+            fprintf(out, "  %-30s %s\n", left, o->help);
+        }
+}

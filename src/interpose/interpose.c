@@ -1,0 +1,136 @@
+/* The PMPI layer: one wrapper per function of mpi_functions.def, the module dispatch, and the
+ * hand-written Init/Init_thread/Finalize/Abort. See docs/architecture.md, "The interposition library".
+ *
+ * Staying out of the application's way: with no module on, a wrapper is one load and a branch before
+ * the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
+ * hydra_pmi_proxy, srun, a shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are
+ * weak references so such a process also loads the library without libmpi. */
+#include <mpi.h>
+
+#include "interpose_log.h"
+#include "module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MG_PRAGMA(x) _Pragma(#x)
+#define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
+#define MG_FN_SPECIAL(name, cls) MG_PRAGMA(weak PMPI_##name)
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+
+enum { MAX_MODULES = 8 };
+
+static const mg_module *const available_modules[] = {&mg_state_module};
+
+static const mg_module *enabled[MAX_MODULES];
+static int enabled_count;
+/* Read on every wrapped call: 0 keeps every wrapper on its direct path. */
+static int dispatch_on;
+/* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
+static _Thread_local int call_depth;
+
+static void dispatch_enter(mg_fn fn)
+{
+    for (int i = 0; i < enabled_count; i++)
+        if (enabled[i]->enter)
+            enabled[i]->enter(fn);
+}
+
+static void dispatch_leave(mg_fn fn)
+{
+    for (int i = enabled_count - 1; i >= 0; i--)
+        if (enabled[i]->leave)
+            enabled[i]->leave(fn);
+}
+
+#define MG_FN(name, params, args, cls)                                                             \
+    int MPI_##name params                                                                          \
+    {                                                                                              \
+        if (!dispatch_on || call_depth)                                                            \
+            return PMPI_##name args;                                                               \
+        call_depth++;                                                                              \
+        dispatch_enter(MG_FN_##name);                                                              \
+        int rc = PMPI_##name args;                                                                 \
+        dispatch_leave(MG_FN_##name);                                                              \
+        call_depth--;                                                                              \
+        return rc;                                                                                 \
+    }
+#define MG_FN_SPECIAL(name, cls)
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+
+static int module_requested(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == len && strncmp(p, name, len) == 0)
+            return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Turns on the modules MPIGUARD_MODULES asks for; a module that fails its init stays off. */
+static void start_modules(void)
+{
+    const char *list = getenv("MPIGUARD_MODULES");
+    if (!list || !*list)
+        return;
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    interpose_log_set_rank(rank);
+    for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
+        const mg_module *m = available_modules[i];
+        if (module_requested(list, m->name) && enabled_count < MAX_MODULES &&
+            m->init(rank, size) == 0)
+            enabled[enabled_count++] = m;
+    }
+    dispatch_on = enabled_count > 0;
+}
+
+static void stop_modules(void)
+{
+    dispatch_on = 0;
+    for (int i = enabled_count - 1; i >= 0; i--)
+        if (enabled[i]->finalize)
+            enabled[i]->finalize();
+    enabled_count = 0;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        start_modules();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        start_modules();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    if (dispatch_on && !call_depth)
+        dispatch_enter(MG_FN_Finalize);
+    stop_modules();
+    return PMPI_Finalize();
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    if (dispatch_on && !call_depth)
+        dispatch_enter(MG_FN_Abort);
+    stop_modules();
+    return PMPI_Abort(comm, errorcode);
+}

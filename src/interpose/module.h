@@ -1,0 +1,24 @@
+/* The interface every module of the interposition library implements, and the dispatch that calls
+ * the enabled ones. Modules are switched on by MPIGUARD_MODULES (a comma list) set by the CLI. */
+#ifndef MG_MODULE_H
+#define MG_MODULE_H
+
+#include "mpi_function_ids.h"
+
+typedef struct mg_module {
+    const char *name;
+    /* Called once after MPI_Init succeeded. Returns 0 to stay on; anything else switches the module
+     * off (it must have logged why). Never ends the job. */
+    int (*init)(int rank, int size);
+    /* Called on entry to and exit from every outermost wrapped call of the calling thread.
+     * Hot path: no malloc, no stdio, no locks. May be NULL. */
+    void (*enter)(mg_fn fn);
+    void (*leave)(mg_fn fn);
+    /* Called at MPI_Finalize (before the library's) and at MPI_Abort. May be NULL. */
+    void (*finalize)(void);
+} mg_module;
+
+/* Modules available in this build. */
+extern const mg_module mg_state_module;
+
+#endif

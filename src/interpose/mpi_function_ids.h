@@ -1,0 +1,24 @@
+/* Function ids of the wrapped MPI functions, shared by the interposition library and the tools that
+ * read what it publishes (the ids travel in shared memory and event records). Needs no mpi.h. */
+#ifndef MG_MPI_FUNCTION_IDS_H
+#define MG_MPI_FUNCTION_IDS_H
+
+typedef enum mg_fn {
+    MG_FN_NONE = 0,
+#define MG_FN(name, params, args, cls) MG_FN_##name,
+#define MG_FN_SPECIAL(name, cls) MG_FN_##name,
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+    MG_FN_COUNT
+} mg_fn;
+
+typedef enum mg_fn_class { MG_CLASS_P2P, MG_CLASS_PROBE, MG_CLASS_COMPLETE, MG_CLASS_POLL,
+                           MG_CLASS_COLL, MG_CLASS_ICOLL, MG_CLASS_COMM, MG_CLASS_GROUP,
+                           MG_CLASS_TYPE, MG_CLASS_OP } mg_fn_class;
+
+/* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */
+const char *mg_fn_name(unsigned fn);
+mg_fn_class mg_fn_class_of(unsigned fn);
+
+#endif

@@ -1,0 +1,76 @@
+/* The "state" module: publishes each rank's {in MPI, current function, completed calls} in shared
+ * memory for the shm sampler of hang detection (rank_state.h, docs/hang.md). */
+#include "interpose_log.h"
+#include "module.h"
+#include "rank_state.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static mg_rank_state *state;
+static char segment_name[128];
+
+static int state_init(int rank, int size)
+{
+    const char *token = getenv("MPIGUARD_JOB_TOKEN");
+    if (!token || !*token) {
+        interpose_log("state module off: MPIGUARD_JOB_TOKEN is not set", NULL);
+        return -1;
+    }
+    snprintf(segment_name, sizeof segment_name, MG_RANK_STATE_NAME_FORMAT, token, rank);
+    int fd = shm_open(segment_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) {
+        interpose_log("state module off: cannot create shared memory ", segment_name);
+        return -1;
+    }
+    mg_rank_state *s = NULL;
+    if (ftruncate(fd, sizeof *s) == 0)
+        s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (!s || s == MAP_FAILED) {
+        interpose_log("state module off: cannot map shared memory ", segment_name);
+        shm_unlink(segment_name);
+        return -1;
+    }
+    s->rank = rank;
+    s->size = size;
+    s->pid = (int32_t)getpid();
+    s->version = MG_RANK_STATE_VERSION;
+    atomic_store_explicit(&s->current_fn, MG_FN_Init, memory_order_relaxed);
+    /* The magic goes last so a reader never sees a half-initialised segment as valid. */
+    atomic_thread_fence(memory_order_release);
+    s->magic = MG_RANK_STATE_MAGIC;
+    state = s;
+    return 0;
+}
+
+static void state_enter(mg_fn fn)
+{
+    atomic_store_explicit(&state->current_fn, fn, memory_order_relaxed);
+    atomic_fetch_add_explicit(&state->threads_in_mpi, 1, memory_order_release);
+}
+
+static void state_leave(mg_fn fn)
+{
+    (void)fn;
+    atomic_fetch_add_explicit(&state->calls, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&state->threads_in_mpi, 1, memory_order_release);
+}
+
+static void state_finalize(void)
+{
+    atomic_store_explicit(&state->finalized, 1, memory_order_release);
+    /* Readers that mapped the segment keep it; the name goes so nothing is left in /dev/shm. */
+    shm_unlink(segment_name);
+}
+
+const mg_module mg_state_module = {
+    .name = "state",
+    .init = state_init,
+    .enter = state_enter,
+    .leave = state_leave,
+    .finalize = state_finalize,
+};

@@ -1,0 +1,297 @@
+/* Building, writing and loading the one report schema (report.h, docs/report-schema.md). */
+#include "report.h"
+#include "report_internal.h"
+
+#include "mg_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct mg_report {
+    json_object *root;
+    json_object *findings;
+};
+
+static json_object *child(json_object *parent, const char *key, json_type type)
+{
+    json_object *o;
+    if (json_object_object_get_ex(parent, key, &o) && json_object_is_type(o, type))
+        return o;
+    o = type == json_type_array ? json_object_new_array() : json_object_new_object();
+    json_object_object_add(parent, key, o);
+    return o;
+}
+
+static json_object *string_or_null(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+mg_report *mg_report_create(const char *tool, const char *version, char *const *command, int ncommand)
+{
+    mg_report *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->root = json_object_new_object();
+    json_object_object_add(r->root, "schema", json_object_new_string(MG_REPORT_SCHEMA));
+    json_object_object_add(r->root, "tool", json_object_new_string(tool));
+    json_object_object_add(r->root, "version", json_object_new_string(version));
+    json_object *cmd = json_object_new_array();
+    for (int i = 0; i < ncommand; i++)
+        json_object_array_add(cmd, json_object_new_string(command[i]));
+    json_object_object_add(r->root, "command", cmd);
+    r->findings = json_object_new_array();
+    json_object_object_add(r->root, "findings", r->findings);
+    return r;
+}
+
+void mg_report_destroy(mg_report *r)
+{
+    if (!r)
+        return;
+    json_object_put(r->root);
+    free(r);
+}
+
+void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library)
+{
+    json_object *mpi = json_object_new_object();
+    json_object_object_add(mpi, "flavor", string_or_null(flavor));
+    json_object_object_add(mpi, "launcher", string_or_null(launcher));
+    json_object_object_add(mpi, "library", string_or_null(library));
+    json_object_object_add(r->root, "mpi", mpi);
+}
+
+void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host)
+{
+    json_object *ranks = child(child(r->root, "job", json_type_object), "ranks", json_type_array);
+    json_object *entry = json_object_new_object();
+    json_object_object_add(entry, "rank", json_object_new_int(rank));
+    json_object_object_add(entry, "pid", json_object_new_int(pid));
+    json_object_object_add(entry, "host", string_or_null(host));
+    json_object_array_add(ranks, entry);
+}
+
+void mg_report_set_exit(mg_report *r, int exit_status, const char *outcome)
+{
+    json_object *job = child(r->root, "job", json_type_object);
+    json_object_object_add(job, "exit_status", json_object_new_int(exit_status));
+    json_object_object_add(job, "outcome", json_object_new_string(outcome));
+}
+
+json_object *mg_report_tool_data(mg_report *r)
+{
+    return child(r->root, "tool_data", json_type_object);
+}
+
+mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
+                                  const char *summary)
+{
+    json_object *f = json_object_new_object();
+    if (!f)
+        return NULL;
+    json_object_object_add(f, "kind", json_object_new_string(kind));
+    json_object_object_add(f, "severity", json_object_new_string(severity));
+    json_object_object_add(f, "summary", json_object_new_string(summary));
+    json_object_object_add(f, "ranks", json_object_new_array());
+    json_object_object_add(f, "sites", json_object_new_array());
+    json_object_array_add(r->findings, f);
+    return f;
+}
+
+void mg_finding_add_rank(mg_finding *f, int rank)
+{
+    json_object_array_add(child(f, "ranks", json_type_array), json_object_new_int(rank));
+}
+
+void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line)
+{
+    json_object *site = json_object_new_object();
+    json_object_object_add(site, "rank", json_object_new_int(rank));
+    json_object_object_add(site, "function", string_or_null(function));
+    json_object_object_add(site, "file", string_or_null(file));
+    json_object_object_add(site, "line", json_object_new_int(line));
+    json_object_array_add(child(f, "sites", json_type_array), site);
+}
+
+void mg_finding_set_suggestion(mg_finding *f, const char *text)
+{
+    json_object_object_add(f, "suggestion", json_object_new_string(text));
+}
+
+json_object *mg_finding_evidence(mg_finding *f)
+{
+    return child(f, "evidence", json_type_object);
+}
+
+void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label, const char *shape)
+{
+    json_object *node = json_object_new_object();
+    json_object_object_add(node, "id", json_object_new_string(id));
+    json_object_object_add(node, "label", json_object_new_string(label));
+    json_object_object_add(node, "shape", json_object_new_string(shape));
+    json_object_array_add(child(child(f, "graph", json_type_object), "nodes", json_type_array), node);
+}
+
+void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style)
+{
+    json_object *edge = json_object_new_object();
+    json_object_object_add(edge, "from", json_object_new_string(from));
+    json_object_object_add(edge, "to", json_object_new_string(to));
+    json_object_object_add(edge, "style", json_object_new_string(style));
+    json_object_array_add(child(child(f, "graph", json_type_object), "edges", json_type_array), edge);
+}
+
+size_t mg_report_finding_count(const mg_report *r)
+{
+    return json_object_array_length(r->findings);
+}
+
+mg_finding *mg_report_finding(const mg_report *r, size_t i)
+{
+    return json_object_array_get_idx(r->findings, i);
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int mg_report_write(const mg_report *r, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "report path '%s' is too long", path);
+        return MG_ERANGE;
+    }
+    const char *text = json_object_to_json_string_ext(
+        r->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write report '%s': %s", path, strerror(errno));
+        return MG_EIO;
+    }
+    int failed = write_all(fd, text, strlen(text)) || write_all(fd, "\n", 1);
+    int saved = errno;
+    if (close(fd) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        saved = errno;
+    }
+    if (failed) {
+        unlink(tmp);
+        snprintf(err, errlen, "cannot write report '%s': %s", path, strerror(saved));
+        return MG_EIO;
+    }
+    return MG_OK;
+}
+
+/* Checks the parts every renderer relies on, so a loaded report is as safe to use as a built one. */
+static int validate(json_object *root, const char *path, char *err, size_t errlen)
+{
+    json_object *o;
+    if (!json_object_is_type(root, json_type_object)) {
+        snprintf(err, errlen, "'%s' is JSON but not an mpiguard report (not an object)", path);
+        return MG_EFORMAT;
+    }
+    if (!json_object_object_get_ex(root, "schema", &o) || !json_object_is_type(o, json_type_string)) {
+        snprintf(err, errlen, "'%s' is not an mpiguard report (no \"schema\" field)", path);
+        return MG_EFORMAT;
+    }
+    if (strcmp(json_object_get_string(o), MG_REPORT_SCHEMA) != 0) {
+        snprintf(err, errlen, "'%s' has schema '%s'; this mpiguard reads '%s'", path,
+                 json_object_get_string(o), MG_REPORT_SCHEMA);
+        return MG_EVERSION;
+    }
+    static const char *const strings[] = {"tool", "version"};
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        if (!json_object_object_get_ex(root, strings[i], &o) ||
+            !json_object_is_type(o, json_type_string)) {
+            snprintf(err, errlen, "'%s': field \"%s\" is missing or not a string", path, strings[i]);
+            return MG_EFORMAT;
+        }
+    json_object *findings;
+    if (!json_object_object_get_ex(root, "findings", &findings) ||
+        !json_object_is_type(findings, json_type_array)) {
+        snprintf(err, errlen, "'%s': field \"findings\" is missing or not an array", path);
+        return MG_EFORMAT;
+    }
+    for (size_t i = 0; i < json_object_array_length(findings); i++) {
+        json_object *f = json_object_array_get_idx(findings, i);
+        static const char *const fields[] = {"kind", "severity", "summary"};
+        for (size_t k = 0; k < sizeof fields / sizeof *fields; k++)
+            if (!json_object_is_type(f, json_type_object) ||
+                !json_object_object_get_ex(f, fields[k], &o) ||
+                !json_object_is_type(o, json_type_string)) {
+                snprintf(err, errlen, "'%s': finding %zu has no string \"%s\"", path, i + 1,
+                         fields[k]);
+                return MG_EFORMAT;
+            }
+    }
+    return MG_OK;
+}
+
+int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(err, errlen, "cannot read report '%s': %s", path, strerror(errno));
+        return MG_ENOENT;
+    }
+    json_tokener *tok = json_tokener_new();
+    json_object *root = NULL;
+    char buf[65536];
+    size_t n;
+    enum json_tokener_error jerr = json_tokener_continue;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+        root = json_tokener_parse_ex(tok, buf, (int)n);
+        jerr = json_tokener_get_error(tok);
+        if (jerr != json_tokener_continue)
+            break;
+    }
+    fclose(in);
+    if (jerr != json_tokener_success || !root) {
+        snprintf(err, errlen, "'%s' is not valid JSON: %s", path,
+                 jerr == json_tokener_continue ? "unexpected end of file"
+                                               : json_tokener_error_desc(jerr));
+        json_tokener_free(tok);
+        json_object_put(root);
+        return MG_EFORMAT;
+    }
+    json_tokener_free(tok);
+    int rc = validate(root, path, err, errlen);
+    if (rc) {
+        json_object_put(root);
+        return rc;
+    }
+    mg_report *r = calloc(1, sizeof *r);
+    if (!r) {
+        json_object_put(root);
+        return MG_ENOMEM;
+    }
+    r->root = root;
+    json_object_object_get_ex(root, "findings", &r->findings);
+    *out = r;
+    return MG_OK;
+}
+
+json_object *mg_report_root(const mg_report *r)
+{
+    return r->root;
+}

@@ -1,0 +1,61 @@
+/* The one report schema of every mpiguard tool (docs/report-schema.md): a JSON document built in
+ * memory, written atomically after every finding so nothing found is ever lost, loaded back for
+ * `mpiguard report`, and rendered as text or DOT. json-c objects are exposed for evidence only. */
+#ifndef MG_REPORT_H
+#define MG_REPORT_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MG_REPORT_SCHEMA "mpiguard-report/1"
+
+typedef struct mg_report mg_report;
+typedef struct json_object mg_finding; /* a finding is a JSON object inside the report */
+
+/* Creates an empty report for `tool` run as the words command[0..ncommand). Returns NULL when out of
+ * memory. The report owns copies of every string. */
+mg_report *mg_report_create(const char *tool, const char *version, char *const *command, int ncommand);
+void mg_report_destroy(mg_report *r);
+
+/* The MPI the job used: flavour ("openmpi", "mpich"), the launcher's path, the interposition library. */
+void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library);
+/* The job section: one entry per discovered rank and the job's exit status (-1 while unknown). */
+void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host);
+void mg_report_set_exit(mg_report *r, int exit_status, const char *outcome);
+/* Extra tool-level facts (model parameters, settings) as a JSON object the report owns. */
+json_object *mg_report_tool_data(mg_report *r);
+
+/* Adds a finding; kind is one of the documented kinds ("hang", "deadlock", ...), severity "error",
+ * "warning" or "note". Returns NULL when out of memory. */
+mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
+                                  const char *summary);
+void mg_finding_add_rank(mg_finding *f, int rank);
+/* A call site; file may be NULL and line 0 when unknown. */
+void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line);
+void mg_finding_set_suggestion(mg_finding *f, const char *text);
+/* The finding's evidence object (created on first use; owned by the finding). */
+json_object *mg_finding_evidence(mg_finding *f);
+/* A graph for the DOT view: nodes and edges (style "solid" for AND, "dashed" for OR). */
+void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label, const char *shape);
+void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style);
+
+size_t mg_report_finding_count(const mg_report *r);
+mg_finding *mg_report_finding(const mg_report *r, size_t i);
+
+/* Writes the report to path atomically (a temporary file renamed over it). On failure returns a
+ * negative MG_E* code, leaves any earlier file intact, and writes the reason into err. */
+int mg_report_write(const mg_report *r, const char *path, char *err, size_t errlen);
+
+/* Loads and validates a report. MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, or not
+ * the schema) or MG_EVERSION (another schema version); err names the problem. */
+int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen);
+
+/* Renderers. The banner is the stable one-line form of a finding for stderr:
+ * "mpiguard: ERROR HANG <summary>". */
+void mg_report_render_text(const mg_report *r, FILE *out);
+void mg_report_render_json(const mg_report *r, FILE *out);
+void mg_report_render_dot(const mg_report *r, FILE *out);
+void mg_finding_print_banner(const mg_finding *f, FILE *out);
+
+#endif

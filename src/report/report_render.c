@@ -1,0 +1,178 @@
+/* Text, banner and DOT views of a report (report.h); all read only the schema's documented fields. */
+#include "report.h"
+#include "report_internal.h"
+
+#include "mg_ranks.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *get_string(json_object *o, const char *key, const char *fallback)
+{
+    json_object *v;
+    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+        return json_object_get_string(v);
+    return fallback;
+}
+
+static json_object *get_array(json_object *o, const char *key)
+{
+    json_object *v;
+    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array))
+        return v;
+    return NULL;
+}
+
+static void format_rank_array(json_object *ranks, char *buf, size_t buflen)
+{
+    size_t n = ranks ? json_object_array_length(ranks) : 0;
+    int *list = malloc((n ? n : 1) * sizeof *list);
+    if (!list) {
+        snprintf(buf, buflen, "?");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        list[i] = json_object_get_int(json_object_array_get_idx(ranks, i));
+    mg_ranks_format(list, n, buf, buflen);
+    free(list);
+}
+
+void mg_finding_print_banner(const mg_finding *f, FILE *out)
+{
+    char severity[16], kind[64];
+    snprintf(severity, sizeof severity, "%s", get_string((json_object *)f, "severity", "note"));
+    snprintf(kind, sizeof kind, "%s", get_string((json_object *)f, "kind", "unknown"));
+    for (char *c = severity; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    for (char *c = kind; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    fprintf(out, "mpiguard: %s %s %s\n", severity, kind,
+            get_string((json_object *)f, "summary", ""));
+}
+
+static void render_sites(json_object *sites, FILE *out)
+{
+    size_t n = sites ? json_object_array_length(sites) : 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *s = json_object_array_get_idx(sites, i), *v;
+        int rank = json_object_object_get_ex(s, "rank", &v) ? json_object_get_int(v) : -1;
+        int line = json_object_object_get_ex(s, "line", &v) ? json_object_get_int(v) : 0;
+        const char *file = get_string(s, "file", NULL);
+        fprintf(out, "      rank %d: %s()", rank, get_string(s, "function", "?"));
+        if (file)
+            fprintf(out, " at %s:%d", file, line);
+        fputc('\n', out);
+    }
+}
+
+void mg_report_render_text(const mg_report *r, FILE *out)
+{
+    json_object *root = mg_report_root(r), *job = NULL, *mpi = NULL, *v;
+    fprintf(out, "mpiguard %s report (mpiguard %s)\n", get_string(root, "tool", "?"),
+            get_string(root, "version", "?"));
+    json_object *cmd = get_array(root, "command");
+    fputs("command:", out);
+    for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++)
+        fprintf(out, " %s", json_object_get_string(json_object_array_get_idx(cmd, i)));
+    fputc('\n', out);
+    if (json_object_object_get_ex(root, "mpi", &mpi))
+        fprintf(out, "MPI: %s (launcher %s)\n", get_string(mpi, "flavor", "unknown"),
+                get_string(mpi, "launcher", "unknown"));
+    if (json_object_object_get_ex(root, "job", &job)) {
+        char ranks[256];
+        json_object *list = get_array(job, "ranks");
+        json_object *rank_numbers = json_object_new_array();
+        for (size_t i = 0; list && i < json_object_array_length(list); i++)
+            if (json_object_object_get_ex(json_object_array_get_idx(list, i), "rank", &v))
+                json_object_array_add(rank_numbers, json_object_get(v));
+        format_rank_array(rank_numbers, ranks, sizeof ranks);
+        fprintf(out, "job: %zu ranks found (%s)", json_object_array_length(rank_numbers),
+                ranks[0] ? ranks : "none");
+        json_object_put(rank_numbers);
+        if (json_object_object_get_ex(job, "exit_status", &v))
+            fprintf(out, ", exit status %d, %s", json_object_get_int(v),
+                    get_string(job, "outcome", "?"));
+        fputc('\n', out);
+    }
+    size_t n = mg_report_finding_count(r);
+    if (n == 0) {
+        fputs("no findings\n", out);
+        return;
+    }
+    fprintf(out, "%zu finding%s:\n", n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        json_object *f = mg_report_finding(r, i);
+        char ranks[256];
+        format_rank_array(get_array(f, "ranks"), ranks, sizeof ranks);
+        fprintf(out, "  [%zu] %s %s: %s\n", i + 1, get_string(f, "severity", "?"),
+                get_string(f, "kind", "?"), get_string(f, "summary", ""));
+        if (ranks[0])
+            fprintf(out, "      ranks: %s\n", ranks);
+        render_sites(get_array(f, "sites"), out);
+        const char *suggestion = get_string(f, "suggestion", NULL);
+        if (suggestion)
+            fprintf(out, "      suggestion: %s\n", suggestion);
+    }
+}
+
+/* DOT strings are quoted; only '"' and '\' need escaping inside quotes. */
+static void dot_quoted(const char *s, FILE *out)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        fputc(*s == '\n' ? ' ' : *s, out);
+    }
+    fputc('"', out);
+}
+
+void mg_report_render_dot(const mg_report *r, FILE *out)
+{
+    fputs("digraph mpiguard {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n", out);
+    size_t n = mg_report_finding_count(r);
+    for (size_t i = 0; i < n; i++) {
+        json_object *f = mg_report_finding(r, i), *graph;
+        if (!json_object_object_get_ex(f, "graph", &graph))
+            continue;
+        fprintf(out, "  subgraph cluster_%zu {\n    label=", i + 1);
+        dot_quoted(get_string(f, "summary", ""), out);
+        fputs(";\n", out);
+        json_object *nodes = get_array(graph, "nodes"), *edges = get_array(graph, "edges");
+        for (size_t k = 0; nodes && k < json_object_array_length(nodes); k++) {
+            json_object *node = json_object_array_get_idx(nodes, k);
+            char id[128];
+            snprintf(id, sizeof id, "f%zu_%s", i + 1, get_string(node, "id", "?"));
+            fputs("    ", out);
+            dot_quoted(id, out);
+            fputs(" [label=", out);
+            dot_quoted(get_string(node, "label", ""), out);
+            fputs(", shape=", out);
+            dot_quoted(get_string(node, "shape", "ellipse"), out);
+            fputs("];\n", out);
+        }
+        for (size_t k = 0; edges && k < json_object_array_length(edges); k++) {
+            json_object *edge = json_object_array_get_idx(edges, k);
+            char from[128], to[128];
+            snprintf(from, sizeof from, "f%zu_%s", i + 1, get_string(edge, "from", "?"));
+            snprintf(to, sizeof to, "f%zu_%s", i + 1, get_string(edge, "to", "?"));
+            fputs("    ", out);
+            dot_quoted(from, out);
+            fputs(" -> ", out);
+            dot_quoted(to, out);
+            fputs(" [style=", out);
+            dot_quoted(get_string(edge, "style", "solid"), out);
+            fputs("];\n", out);
+        }
+        fputs("  }\n", out);
+    }
+    fputs("}\n", out);
+}
+
+void mg_report_render_json(const mg_report *r, FILE *out)
+{
+    fprintf(out, "%s\n",
+            json_object_to_json_string_ext(mg_report_root(r), JSON_C_TO_STRING_PRETTY |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+}

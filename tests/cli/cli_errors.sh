@@ -1,0 +1,45 @@
+#!/bin/bash
+# Every bad command line gets a clear message and its documented exit status (docs/cli.md).
+. "$(dirname "$0")/../lib.sh"
+APP="$BUILD/examples/mpich/cg"
+
+expect_status 64 "no tool" -- "$MPIGUARD"
+expect_stderr "usage: mpiguard <tool>"
+expect_status 64 "unknown tool" -- "$MPIGUARD" frobnicate
+expect_stderr "unknown tool 'frobnicate'"
+expect_status 64 "unknown option" -- "$MPIGUARD" run --frob -- mpiexec.mpich -n 2 "$APP"
+expect_stderr "unknown option '--frob'"
+expect_status 64 "missing --" -- "$MPIGUARD" run mpiexec.mpich -n 2 "$APP"
+expect_stderr "goes after '--'"
+expect_status 64 "nothing after --" -- "$MPIGUARD" run --
+expect_stderr "no launcher command"
+expect_status 64 "option without value" -- "$MPIGUARD" run --report
+expect_stderr "needs a value"
+expect_status 64 "bad choice" -- "$MPIGUARD" run --mpi lam -- mpiexec.mpich -n 2 "$APP"
+expect_stderr "auto|openmpi|mpich"
+expect_status 69 "launcher not installed" -- "$MPIGUARD" run -- mpirun.lam -n 2 "$APP"
+expect_stderr "launcher 'mpirun.lam' is not installed"
+expect_status 69 "not a launcher" -- "$MPIGUARD" run -- /bin/echo "$APP"
+expect_stderr "not a launcher mpiguard knows"
+expect_status 66 "application missing" -- "$MPIGUARD" run -- mpiexec.mpich -n 2 ./no-such-app
+expect_stderr "application './no-such-app' does not exist"
+expect_status 66 "application not in PATH" -- "$MPIGUARD" run -- mpirun.openmpi -n 2 no-such-app
+expect_stderr "not found in PATH"
+expect_status 73 "report not writable" -- "$MPIGUARD" run --report /nonexistent/dir/r.json -- mpiexec.mpich -n 2 "$APP" --seconds 1 --size 7777
+expect_stderr "cannot write report '/nonexistent/dir/r.json'"
+[ -z "$(leftovers "$APP --seconds 1 --size 7777")" ] || fail "a job was started although the report could not be written"
+expect_status 66 "report file missing" -- "$MPIGUARD" report "$TMP/none.json"
+expect_status 65 "report file malformed" -- "$MPIGUARD" report /etc/hostname
+expect_stderr "not valid JSON"
+expect_status 64 "report without a file" -- "$MPIGUARD" report
+for tool in hang check collectives protect concolic; do
+    expect_status 69 "$tool not built" -- "$MPIGUARD" $tool -- mpiexec.mpich -n 2 "$APP"
+    expect_stderr "not built yet"
+done
+expect_status 0 "help" -- "$MPIGUARD" --help
+grep -q "run " "$TMP/stdout" || fail "help lists no tools"
+expect_status 0 "run --help" -- "$MPIGUARD" run --help
+grep -q -- "--report FILE" "$TMP/stdout" || fail "run --help lacks --report"
+expect_status 0 "version" -- "$MPIGUARD" version
+grep -q "interposition library for openmpi  present" "$TMP/stdout" || fail "version: no Open MPI library"
+pass "cli errors"

@@ -1,0 +1,46 @@
+# Shared by the shell tests: where things are, the MPI environment for root on 2 cores, assertions.
+# The caller sets MPIGUARD (the binary) and BUILD (the build tree) through CTest.
+set -u
+: "${MPIGUARD:?}" "${BUILD:?}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+TMP=$(mktemp -d /tmp/mg-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "PASS: $*"; }
+
+# The launcher words for a flavour; LAUNCH_VIA=srun (set by the Slurm tests) uses srun with the
+# PMI each MPI needs under Slurm.
+launcher_for() {
+    case "${LAUNCH_VIA:-mpi}-$1" in
+        mpi-openmpi) echo mpirun.openmpi ;;
+        mpi-mpich) echo mpiexec.mpich ;;
+        srun-openmpi) echo srun --mpi=pmix ;;
+        srun-mpich) echo srun --mpi=pmi2 ;;
+        *) fail "unknown MPI flavour $1" ;;
+    esac
+}
+export OMPI_MCA_mpi_yield_when_idle=1
+
+# expect_status WANT DESCRIPTION -- command...: runs the command, checks its exit status, keeps its
+# stderr in $TMP/stderr and stdout in $TMP/stdout.
+expect_status() {
+    local want=$1 what=$2
+    shift 3
+    "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+    local got=$?
+    [ "$got" -eq "$want" ] || { cat "$TMP/stderr" >&2; fail "$what: exit status $got, expected $want"; }
+}
+
+expect_stderr() {
+    grep -q -- "$1" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "stderr lacks '$1'"; }
+}
+
+# Processes still running the given command line (the job must leave none behind). Tests running in
+# parallel use the same programs, so callers pass something unique to their job.
+leftovers() { pgrep -f -- "$1" || true; }
+
+# Processes that carry a job's MPIGUARD_JOB_TOKEN in their environment.
+token_processes() {
+    grep -l -z "^MPIGUARD_JOB_TOKEN=$1\$" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
+}

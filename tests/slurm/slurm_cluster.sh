@@ -1,0 +1,68 @@
+#!/bin/bash
+# A real single-node Slurm cluster for tests: munged, slurmctld and slurmd from Debian's packages,
+# with all their state in one directory. Usage:
+#   slurm_cluster.sh start DIR   starts it (idempotent per DIR) and waits until the node is idle;
+#                                prints the SLURM_CONF to export
+#   slurm_cluster.sh stop DIR    stops the daemons started from DIR and removes nothing else
+set -eu
+cmd=$1 dir=$2
+host=$(hostname)
+conf="$dir/slurm.conf"
+
+start() {
+    mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+    if ! pgrep -x munged >/dev/null; then
+        mkdir -p /run/munge && chown munge:munge /run/munge
+        [ -s /etc/munge/munge.key ] || { dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key 2>/dev/null; chown munge:munge /etc/munge/munge.key; chmod 400 /etc/munge/munge.key; }
+        runuser -u munge -- /usr/sbin/munged
+    fi
+    cat >"$conf" <<CONF
+ClusterName=mpiguard-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+MpiDefault=none
+ReturnToService=2
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+SlurmctldPort=$((20000 + RANDOM % 20000))
+SlurmdPort=$((40000 + RANDOM % 20000))
+NodeName=$host NodeAddr=127.0.0.1 CPUs=64 Sockets=1 CoresPerSocket=64 ThreadsPerCore=1 RealMemory=20000
+PartitionName=debug Nodes=$host Default=YES State=UP MaxTime=60
+CONF
+    export SLURM_CONF="$conf"
+    slurmctld -f "$conf"
+    slurmd -f "$conf"
+    for _ in $(seq 1 100); do
+        state=$(sinfo -h -o %t 2>/dev/null || true)
+        [ "$state" = idle ] && { echo "$conf"; return 0; }
+        sleep 0.2
+    done
+    echo "slurm did not become ready; logs in $dir/log" >&2
+    return 1
+}
+
+stop() {
+    for d in slurmd slurmctld; do
+        [ -f "$dir/$d.pid" ] && kill "$(cat "$dir/$d.pid")" 2>/dev/null || true
+    done
+    sleep 0.5
+}
+
+case "$cmd" in
+    start) start ;;
+    stop) stop ;;
+    *) echo "usage: slurm_cluster.sh start|stop DIR" >&2; exit 64 ;;
+esac

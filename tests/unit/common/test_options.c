@@ -1,0 +1,116 @@
+/* Unit tests of the option parser and rank-list formatting. */
+#include "mg_error.h"
+#include "mg_options.h"
+#include "mg_ranks.h"
+#include "mg_test.h"
+
+static const char *report, *name;
+static long count;
+static double alpha;
+static int flag, choice;
+static const char *const choices[] = {"kill", "report", NULL};
+static const mg_option table[] = {
+    {"report", 'r', MG_OPT_STRING, &report, "FILE", "", NULL, 0, 0},
+    {"count", 'n', MG_OPT_INT, &count, "N", "", NULL, 1, 100},
+    {"alpha", 0, MG_OPT_DOUBLE, &alpha, "A", "", NULL, 0, 1},
+    {"flag", 'f', MG_OPT_FLAG, &flag, NULL, "", NULL, 0, 0},
+    {"on-hang", 0, MG_OPT_CHOICE, &choice, "ACTION", "", choices, 0, 0},
+    {"name", 0, MG_OPT_STRING, &name, "NAME", "", NULL, 0, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+static const mg_option *const tables[] = {table, NULL};
+
+static int parse(int argc, char **argv, mg_parsed_args *out, char *err)
+{
+    static char *positional[2];
+    report = name = NULL;
+    count = 0;
+    alpha = 0;
+    flag = choice = 0;
+    return mg_options_parse(tables, argc, argv, positional, 2, out, err, 256);
+}
+
+static void parses_every_form(void)
+{
+    char *argv[] = {"--report", "r.json", "-n", "7", "--alpha=0.25", "-f", "--on-hang", "report",
+                    "pos", "--", "mpirun", "-n", "4"};
+    mg_parsed_args a;
+    char err[256];
+    MG_CHECK_INT(parse(13, argv, &a, err), MG_OK);
+    MG_CHECK_STR(report, "r.json");
+    MG_CHECK_INT(count, 7);
+    MG_CHECK_NEAR(alpha, 0.25, 1e-12);
+    MG_CHECK_INT(flag, 1);
+    MG_CHECK_INT(choice, 1);
+    MG_CHECK_INT(a.npositional, 1);
+    MG_CHECK_STR(a.positional[0], "pos");
+    MG_CHECK_INT(a.ncommand, 3);
+    MG_CHECK_STR(a.command[0], "mpirun");
+}
+
+static void rejects_bad_words_with_a_message(void)
+{
+    mg_parsed_args a;
+    char err[256];
+    char *unknown[] = {"--nope"};
+    MG_CHECK_INT(parse(1, unknown, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "--nope") != NULL);
+    char *range[] = {"--count", "101"};
+    MG_CHECK_INT(parse(2, range, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "1 to 100") != NULL);
+    char *notnum[] = {"--alpha", "x"};
+    MG_CHECK_INT(parse(2, notnum, &a, err), MG_EINVAL);
+    char *missing[] = {"--report"};
+    MG_CHECK_INT(parse(1, missing, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "needs a value") != NULL);
+    char *before_dashes[] = {"--report", "--", "x"};
+    MG_CHECK_INT(parse(3, before_dashes, &a, err), MG_EINVAL);
+    char *choice_bad[] = {"--on-hang", "explode"};
+    MG_CHECK_INT(parse(2, choice_bad, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "kill|report") != NULL);
+    char *flag_value[] = {"--flag=1"};
+    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_EINVAL);
+    char *empty[] = {"--name="};
+    MG_CHECK_INT(parse(1, empty, &a, err), MG_EINVAL);
+    char *too_many[] = {"a", "b", "c"};
+    MG_CHECK_INT(parse(3, too_many, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "'c'") != NULL);
+}
+
+static void no_dashes_means_no_command(void)
+{
+    mg_parsed_args a;
+    char err[256];
+    char *argv[] = {"-f"};
+    MG_CHECK_INT(parse(1, argv, &a, err), MG_OK);
+    MG_CHECK(a.command == NULL);
+}
+
+static void formats_rank_lists(void)
+{
+    char buf[64];
+    int ranks[] = {7, 0, 1, 2, 4, 5, 6, 9, 2};
+    mg_ranks_format(ranks, 9, buf, sizeof buf);
+    MG_CHECK_STR(buf, "0-2,4-7,9");
+    int one[] = {3};
+    mg_ranks_format(one, 1, buf, sizeof buf);
+    MG_CHECK_STR(buf, "3");
+    mg_ranks_format(NULL, 0, buf, sizeof buf);
+    MG_CHECK_STR(buf, "");
+    int many[40];
+    for (int i = 0; i < 40; i++)
+        many[i] = 3 * i;
+    char small[16];
+    mg_ranks_format(many, 40, small, sizeof small);
+    MG_CHECK(strstr(small, "...") != NULL);
+    MG_CHECK(strlen(small) < sizeof small);
+}
+
+int main(void)
+{
+    MG_RUN(parses_every_form);
+    MG_RUN(rejects_bad_words_with_a_message);
+    MG_RUN(no_dashes_means_no_command);
+    MG_RUN(formats_rank_lists);
+    MG_TEST_END();
+}
