@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 struct mg_job {
-    pid_t launcher;
+    pid_t launcher;          /* 0 for an attached Slurm job */
+    int attached;            /* not our child: poll for its end instead of reaping it */
+    char slurm_job_id[32];
     char token[64];
     int status; /* shell form, -1 while running */
     int interrupting_signal;
@@ -26,6 +28,12 @@ struct mg_job {
 static volatile sig_atomic_t received_signal;
 static volatile sig_atomic_t received_from_terminal;
 static volatile sig_atomic_t received_count;
+static void (*volatile signal_hook)(void);
+
+void mg_job_set_signal_hook(void (*hook)(void))
+{
+    signal_hook = hook;
+}
 
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
@@ -34,6 +42,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     /* The terminal's signals come from the kernel to the whole foreground group. */
     received_from_terminal = info && info->si_code == SI_KERNEL;
     received_count = received_count + 1;
+    if (signal_hook)
+        signal_hook();
 }
 
 void mg_job_install_signal_handlers(void)
@@ -106,11 +116,25 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
     return MG_OK;
 }
 
+static int job_selector(const mg_job *job, mg_rank_selector *sel)
+{
+    *sel = (mg_rank_selector){0};
+    if (job->token[0])
+        sel->token = job->token;
+    else if (job->slurm_job_id[0])
+        sel->slurm_job_id = job->slurm_job_id;
+    else if (job->attached)
+        sel->ancestor_pid = job->launcher;
+    else
+        return 0;
+    return 1;
+}
+
 static void kill_leftovers(mg_job *job)
 {
-    if (!job->token[0])
+    mg_rank_selector sel;
+    if (!job_selector(job, &sel))
         return;
-    mg_rank_selector sel = {.token = job->token};
     mg_rank_proc *ranks;
     size_t n;
     if (mg_rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
@@ -123,8 +147,65 @@ static void kill_leftovers(mg_job *job)
 
 static void kill_everything(mg_job *job)
 {
-    kill(job->launcher, SIGKILL);
+    if (job->launcher)
+        kill(job->launcher, SIGKILL);
     kill_leftovers(job);
+}
+
+static int job_processes_left(const mg_job *job)
+{
+    mg_rank_selector sel;
+    mg_rank_proc *ranks;
+    size_t n = 0;
+    if (!job_selector(job, &sel) || mg_rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+        return 0;
+    free(ranks);
+    return n > 0;
+}
+
+int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    mg_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return MG_ENOMEM;
+    job->status = -1;
+    job->attached = 1;
+    job->launcher = launcher_pid;
+    if (slurm_job_id)
+        snprintf(job->slurm_job_id, sizeof job->slurm_job_id, "%s", slurm_job_id);
+    int exists = launcher_pid > 0 ? kill(launcher_pid, 0) == 0 : job_processes_left(job);
+    if (!exists) {
+        if (launcher_pid > 0)
+            snprintf(err, errlen, "no process %d to attach to", launcher_pid);
+        else
+            snprintf(err, errlen, "no process of Slurm job %s on this node to attach to",
+                     slurm_job_id);
+        free(job);
+        return MG_ENOENT;
+    }
+    *out = job;
+    return MG_OK;
+}
+
+/* An attached job's end: its launcher gone (a zombie counts as gone), or no process left. */
+static int attached_job_ended(mg_job *job)
+{
+    if (job->launcher > 0) {
+        char path[64], state = 0;
+        snprintf(path, sizeof path, "/proc/%d/stat", job->launcher);
+        FILE *f = fopen(path, "re");
+        if (f) {
+            char buf[512];
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            buf[n] = '\0';
+            char *paren = strrchr(buf, ')');
+            state = paren && paren[1] ? paren[2] : 0;
+            fclose(f);
+        }
+        return !f || state == 'Z' || state == 'X';
+    }
+    return !job_processes_left(job);
 }
 
 static void handle_received_signal(mg_job *job)
@@ -139,13 +220,19 @@ static void handle_received_signal(mg_job *job)
         kill_everything(job); /* a second Ctrl-C: no more waiting */
         return;
     }
-    if (!received_from_terminal)
+    if (!received_from_terminal && !job->attached)
         kill(job->launcher, sig);
     job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
 }
 
 static int reap(mg_job *job, int flags)
 {
+    if (job->attached) {
+        if (!attached_job_ended(job))
+            return 0;
+        job->status = 0;
+        return 1;
+    }
     int wstatus;
     pid_t r;
     do
@@ -183,16 +270,33 @@ int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
 
 int mg_job_signal(mg_job *job, int sig)
 {
-    if (job->status >= 0)
+    if (job->status >= 0 || job->launcher <= 0)
         return MG_ECHILD;
     return kill(job->launcher, sig) == 0 ? MG_OK : MG_ESYS;
+}
+
+/* scancel through the one process launcher (this file). */
+static void cancel_slurm_job(const char *id)
+{
+    char *argv[] = {"scancel", (char *)id, NULL};
+    mg_job *scancel;
+    char err[256];
+    if (mg_job_start(argv, NULL, &scancel, err, sizeof err) != MG_OK)
+        return;
+    int done = 0;
+    while (!done)
+        mg_job_wait(scancel, 1000, &done);
+    free(scancel);
 }
 
 int mg_job_stop(mg_job *job)
 {
     if (job->status >= 0)
         return MG_OK;
-    kill(job->launcher, SIGTERM);
+    if (job->slurm_job_id[0] && !job->launcher)
+        cancel_slurm_job(job->slurm_job_id);
+    else
+        kill(job->launcher, SIGTERM);
     job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
     int finished = 0;
     while (!finished)
@@ -229,7 +333,7 @@ void mg_job_destroy(mg_job *job)
 {
     if (!job)
         return;
-    if (job->status < 0)
+    if (job->status < 0 && !job->attached)
         mg_job_stop(job);
     free(job);
 }

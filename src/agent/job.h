@@ -17,10 +17,22 @@ typedef struct mg_job mg_job;
  * mg_job_start. Not thread-safe. */
 void mg_job_install_signal_handlers(void);
 
+/* A function the handler calls on every signal it receives, before returning; it must be
+ * async-signal-safe (hang detection passes mg_rank_probe_abort_all, so a sample in progress lets
+ * its process go at once). NULL for none. */
+void mg_job_set_signal_hook(void (*hook)(void));
+
 /* Starts argv (argv[0] is looked up in PATH). token is the MPIGUARD_JOB_TOKEN the ranks carry, used
  * to find and kill leftover ranks; it may be NULL. On failure returns MG_ENOENT (exec failed),
  * MG_ESYS or MG_ENOMEM with a message in err. */
 int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
+
+/* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
+ * Such a job cannot be reaped: it has ended when the launcher (or, for Slurm, every process of the
+ * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals the
+ * launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the Slurm job
+ * exists. */
+int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen);
 
 /* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
  * meanwhile. *finished becomes 1 once it ended; leftover ranks of the job are then killed. */
@@ -43,7 +55,8 @@ int mg_job_interrupting_signal(const mg_job *job);
 /* Ranks killed because they outlived their launcher. */
 int mg_job_leftovers_killed(const mg_job *job);
 
-/* Frees the job; if it still runs it is stopped first. */
+/* Frees the job; a job mpiguard started that still runs is stopped first (an attached one is left
+ * as it is). */
 void mg_job_destroy(mg_job *job);
 
 #endif

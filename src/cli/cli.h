@@ -6,6 +6,7 @@
 #include "job.h"
 #include "launcher.h"
 #include "mg_options.h"
+#include "rank_scan.h"
 #include "rank_state_reader.h"
 #include "report.h"
 
@@ -43,6 +44,8 @@ typedef struct cli_session {
     char token[40];
     mg_job *job;
     mg_report *report;
+    mg_rank_selector selector; /* how this job's ranks are found */
+    int attached;              /* --attach: the job is not ours to clean up after */
     cli_rank *ranks;
     int nranks;    /* world size once known, else 0 */
     int found;     /* ranks discovered so far */
@@ -58,6 +61,19 @@ extern int cli_command_words;
  * writable 73, tool failure 70). */
 int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
                       int ncommand);
+
+/* Adds NAME=VALUE to what the next cli_session_start passes to the ranks (and only to them), for a
+ * tool's module settings. The strings must outlive the session. Returns 0, or MG_EFULL past
+ * CLI_EXTRA_ENV_MAX. */
+enum { CLI_EXTRA_ENV_MAX = 8 };
+int cli_session_add_env(const char *name, const char *value);
+/* Takes charge of a running job instead of starting one (`--attach TARGET`): TARGET is a launcher's
+ * pid, or else a Slurm job id. Ranks are found as the launcher's descendants or by SLURM_JOB_ID;
+ * when they carry an mpiguard token (a job run under `mpiguard run`), s->token is set and their
+ * published state can be read. Returns 0 or an exit status after printing why (66: nothing to
+ * attach to; 73: report not writable). */
+int cli_session_attach(cli_session *s, const char *tool, const char *target);
+
 /* Scans for ranks not found yet and maps their published state. Cheap when all are found. */
 void cli_session_discover(cli_session *s);
 /* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
@@ -72,6 +88,7 @@ int cli_session_finish(cli_session *s, int finding_status);
 int cli_install_path(const char *relative, char *out, size_t outlen);
 
 int cmd_run(int argc, char **argv);
+int cmd_hang(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -95,6 +95,20 @@ static int launcher_error_status(int rc)
 char **cli_command_line;
 int cli_command_words;
 
+/* Settings a tool passes to its modules in the ranks (cli_session_add_env). */
+static mg_env_var extra_env[CLI_EXTRA_ENV_MAX];
+static int extra_env_count;
+
+int cli_session_add_env(const char *name, const char *value)
+{
+    if (extra_env_count == CLI_EXTRA_ENV_MAX)
+        return MG_EFULL;
+    extra_env[extra_env_count].name = name;
+    extra_env[extra_env_count].value = value;
+    extra_env_count++;
+    return MG_OK;
+}
+
 int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
                       int ncommand)
 {
@@ -112,6 +126,7 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     if ((rc = choose_flavor(s)) || (rc = find_library(s)))
         return rc;
     make_token(s->token, sizeof s->token);
+    s->selector.token = s->token;
 
     s->report = mg_report_create(tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
     if (!s->report) {
@@ -128,13 +143,14 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     char preload[8192];
     snprintf(preload, sizeof preload, "%s%s%s", s->library, old_preload ? ":" : "",
              old_preload ? old_preload : "");
-    mg_env_var vars[] = {
+    mg_env_var vars[3 + CLI_EXTRA_ENV_MAX] = {
         {"LD_PRELOAD", preload},
         {"MPIGUARD_JOB_TOKEN", s->token},
         {"MPIGUARD_MODULES", modules},
     };
-    char **job_argv = mg_launcher_build_argv(&s->launcher, command, ncommand, vars,
-                                             (int)(sizeof vars / sizeof *vars));
+    memcpy(vars + 3, extra_env, (size_t)extra_env_count * sizeof *extra_env);
+    char **job_argv =
+        mg_launcher_build_argv(&s->launcher, command, ncommand, vars, 3 + extra_env_count);
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
                  mg_launcher_kind_name(s->launcher.kind));
@@ -176,10 +192,9 @@ void cli_session_discover(cli_session *s)
                 mg_rank_state_open(s->token, r, &s->ranks[r].state);
         return;
     }
-    mg_rank_selector sel = {.token = s->token};
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &sel, &procs, &n) != MG_OK)
+    if (mg_rank_scan("/proc", &s->selector, &procs, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n; i++) {
         if (s->nranks == 0 && procs[i].size > 0) {
@@ -192,9 +207,66 @@ void cli_session_discover(cli_session *s)
         note_rank(s, &procs[i]);
     }
     free(procs);
-    for (int r = 0; r < s->nranks; r++)
+    for (int r = 0; r < s->nranks && s->token[0]; r++)
         if (s->ranks[r].pid && !s->ranks[r].state)
             mg_rank_state_open(s->token, r, &s->ranks[r].state);
+}
+
+/* An attached job's token and program come from its first rank's /proc entries. */
+static void learn_from_first_rank(cli_session *s)
+{
+    mg_rank_proc *procs;
+    size_t n;
+    if (mg_rank_scan("/proc", &s->selector, &procs, &n) != MG_OK)
+        return;
+    if (n > 0) {
+        mg_rank_scan_environ_get("/proc", procs[0].pid, "MPIGUARD_JOB_TOKEN", s->token,
+                                 sizeof s->token);
+        char exe[64];
+        snprintf(exe, sizeof exe, "/proc/%d/exe", procs[0].pid);
+        ssize_t len = readlink(exe, s->launcher.app_path, sizeof s->launcher.app_path - 1);
+        s->launcher.app_path[len > 0 ? len : 0] = '\0';
+    }
+    free(procs);
+}
+
+int cli_session_attach(cli_session *s, const char *tool, const char *target)
+{
+    memset(s, 0, sizeof *s);
+    s->tool = tool;
+    char *end;
+    long number = strtol(target, &end, 10);
+    if (*target == '\0' || *end != '\0' || number <= 0) {
+        mg_error("--attach takes a launcher's pid or a Slurm job id, not '%s'", target);
+        return MG_EXIT_USAGE;
+    }
+    char proc[64], err[256];
+    snprintf(proc, sizeof proc, "/proc/%ld", number);
+    int is_pid = access(proc, F_OK) == 0;
+    s->attached = 1;
+    if (is_pid)
+        s->selector.ancestor_pid = (int)number;
+    else
+        s->selector.slurm_job_id = target;
+    int rc = mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : target, &s->job, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        return MG_EXIT_NOINPUT;
+    }
+    learn_from_first_rank(s);
+    s->report = mg_report_create(tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    if (!s->report) {
+        mg_job_destroy(s->job);
+        return MG_EXIT_SOFTWARE;
+    }
+    mg_report_set_mpi(s->report, NULL, is_pid ? proc : "slurm", NULL);
+    if (cli_opts.report_path && cli_session_save(s) != 0) {
+        mg_report_destroy(s->report);
+        mg_job_destroy(s->job);
+        return MG_EXIT_CANTCREAT;
+    }
+    mg_job_install_signal_handlers();
+    return 0;
 }
 
 int cli_session_wait(cli_session *s, int timeout_ms)
@@ -236,7 +308,8 @@ int cli_session_finish(cli_session *s, int finding_status)
     int save_status = cli_session_save(s);
     for (int r = 0; r < s->nranks; r++)
         mg_rank_state_close(s->ranks[r].state);
-    mg_rank_state_remove_all(s->token);
+    if (s->token[0] && !s->attached)
+        mg_rank_state_remove_all(s->token);
     free(s->ranks);
     mg_report_destroy(s->report);
     mg_job_destroy(s->job);

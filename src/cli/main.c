@@ -14,11 +14,6 @@ typedef struct subcommand {
     const char *summary;
 } subcommand;
 
-static int cmd_hang(int argc, char **argv)
-{
-    return cmd_not_built("hang", "hang detection (ParaStack)", argc, argv);
-}
-
 static int cmd_check(int argc, char **argv)
 {
     return cmd_not_built("check", "deadlock and MPI-usage checking (MUST)", argc, argv);

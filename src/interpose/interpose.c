@@ -7,6 +7,7 @@
  * weak references so such a process also loads the library without libmpi. */
 #include <mpi.h>
 
+#include "interpose_hooks.h"
 #include "interpose_log.h"
 #include "module.h"
 
@@ -30,6 +31,7 @@ static int enabled_count;
 static int dispatch_on;
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
 static _Thread_local int call_depth;
+_Thread_local void *mg_call_site;
 
 static void dispatch_enter(mg_fn fn)
 {
@@ -46,13 +48,21 @@ static void dispatch_leave(mg_fn fn)
 }
 
 #define MG_FN(name, params, args, cls)                                                             \
+    mg_observe_##name##_fn *mg_observe_##name;                                                    \
+    mg_impl_##name##_fn *mg_impl_##name;                                                          \
     int MPI_##name params                                                                          \
     {                                                                                              \
         if (!dispatch_on || call_depth)                                                            \
             return PMPI_##name args;                                                               \
         call_depth++;                                                                              \
+        mg_call_site = __builtin_return_address(0);                                                \
         dispatch_enter(MG_FN_##name);                                                              \
-        int rc = PMPI_##name args;                                                                 \
+        mg_observe_##name##_fn *observe = mg_observe_##name;                                      \
+        if (observe)                                                                               \
+            observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
+        int rc = mg_impl_##name ? mg_impl_##name args : PMPI_##name args;                          \
+        if (observe)                                                                               \
+            observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
         dispatch_leave(MG_FN_##name);                                                              \
         call_depth--;                                                                              \
         return rc;                                                                                 \
@@ -94,12 +104,12 @@ static void start_modules(void)
     dispatch_on = enabled_count > 0;
 }
 
-static void stop_modules(void)
+static void stop_modules(int aborting)
 {
     dispatch_on = 0;
     for (int i = enabled_count - 1; i >= 0; i--)
         if (enabled[i]->finalize)
-            enabled[i]->finalize();
+            enabled[i]->finalize(aborting);
     enabled_count = 0;
 }
 
@@ -123,7 +133,7 @@ int MPI_Finalize(void)
 {
     if (dispatch_on && !call_depth)
         dispatch_enter(MG_FN_Finalize);
-    stop_modules();
+    stop_modules(0);
     return PMPI_Finalize();
 }
 
@@ -131,6 +141,6 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     if (dispatch_on && !call_depth)
         dispatch_enter(MG_FN_Abort);
-    stop_modules();
+    stop_modules(1);
     return PMPI_Abort(comm, errorcode);
 }

@@ -20,5 +20,8 @@ typedef enum mg_fn_class { MG_CLASS_P2P, MG_CLASS_PROBE, MG_CLASS_COMPLETE, MG_C
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */
 const char *mg_fn_name(unsigned fn);
 mg_fn_class mg_fn_class_of(unsigned fn);
+/* The id of "MPI_Send" or "PMPI_Send" (MPI libraries alias one to the other, so a stack may show
+ * either); MG_FN_NONE for names not wrapped or NULL. */
+mg_fn mg_fn_lookup(const char *name);
 
 #endif

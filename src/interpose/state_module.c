@@ -60,8 +60,9 @@ static void state_leave(mg_fn fn)
     atomic_fetch_sub_explicit(&state->threads_in_mpi, 1, memory_order_release);
 }
 
-static void state_finalize(void)
+static void state_finalize(int aborting)
 {
+    (void)aborting;
     atomic_store_explicit(&state->finalized, 1, memory_order_release);
     /* Readers that mapped the segment keep it; the name goes so nothing is left in /dev/shm. */
     shm_unlink(segment_name);

@@ -32,7 +32,21 @@ expect_status 66 "report file missing" -- "$MPIGUARD" report "$TMP/none.json"
 expect_status 65 "report file malformed" -- "$MPIGUARD" report /etc/hostname
 expect_stderr "not valid JSON"
 expect_status 64 "report without a file" -- "$MPIGUARD" report
-for tool in hang check collectives protect concolic; do
+expect_status 66 "hang attach to nothing" -- "$MPIGUARD" hang --attach 2147480000
+expect_stderr "to attach to"
+expect_status 64 "hang attach with a command" -- "$MPIGUARD" hang --attach 1 -- mpiexec.mpich -n 2 "$APP"
+expect_stderr "give no command"
+expect_status 64 "hang attach not a number" -- "$MPIGUARD" hang --attach job42
+expect_stderr "pid or a Slurm job id"
+expect_status 64 "hang without command" -- "$MPIGUARD" hang
+expect_stderr "missing '--'"
+expect_status 64 "hang bad action" -- "$MPIGUARD" hang --on-hang=explode -- mpiexec.mpich -n 2 "$APP"
+expect_stderr "kill, report, signal:SIG or exec:CMD"
+expect_status 64 "hang bad signal" -- "$MPIGUARD" hang --on-hang=signal:SIGNOPE -- mpiexec.mpich -n 2 "$APP"
+expect_status 64 "hang alpha out of range" -- "$MPIGUARD" hang --alpha 2 -- mpiexec.mpich -n 2 "$APP"
+expect_status 69 "hang unsupported launcher" -- "$MPIGUARD" hang -- /bin/sleep 1
+expect_stderr "not a launcher mpiguard knows"
+for tool in check collectives protect concolic; do
     expect_status 69 "$tool not built" -- "$MPIGUARD" $tool -- mpiexec.mpich -n 2 "$APP"
     expect_stderr "not built yet"
 done

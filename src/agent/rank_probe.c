@@ -1,0 +1,144 @@
+/* Rank probes over the shm and ptrace backends (rank_probe.h). */
+#include "rank_probe.h"
+
+#include "mg_error.h"
+#include "rank_state_reader.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mg_rank_probe {
+    mg_probe_kind kind;
+    int pid;
+    const mg_rank_state *state; /* shm */
+    sampler_ptrace *sampler;    /* ptrace, opened on first need */
+    uint64_t last_counter;
+    int read_before;
+    mg_rank_probe *next_open;
+};
+
+/* Open probes, so a signal handler can abort their samples. Only the sampling thread links and
+ * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
+static mg_rank_probe *_Atomic open_probes;
+
+static int process_exited(int pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *paren = strrchr(buf, ')');
+    return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
+{
+    *out = NULL;
+    mg_rank_probe *p = calloc(1, sizeof *p);
+    if (!p)
+        return MG_ENOMEM;
+    p->kind = kind;
+    p->pid = pid;
+    if (kind == MG_PROBE_SHM) {
+        int rc = mg_rank_state_open(token, rank, &p->state);
+        if (rc) {
+            free(p);
+            return rc;
+        }
+    } else if (process_exited(pid)) {
+        free(p);
+        return MG_ENOENT;
+    }
+    p->next_open = atomic_load(&open_probes);
+    atomic_store(&open_probes, p);
+    *out = p;
+    return MG_OK;
+}
+
+static int open_sampler(mg_rank_probe *p)
+{
+    if (p->sampler)
+        return MG_OK;
+    sampler_ptrace_params params;
+    sampler_ptrace_params_default(&params);
+    return sampler_ptrace_open(p->pid, &params, &p->sampler);
+}
+
+static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
+{
+    const mg_rank_state *s = p->state;
+    out->counter_known = 1;
+    out->counter = atomic_load_explicit(&s->calls, memory_order_relaxed);
+    out->fn = (mg_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
+    out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
+                  atomic_load_explicit(&s->finalized, memory_order_relaxed);
+    int moved = p->read_before && out->counter != p->last_counter;
+    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
+    if (!out->in_mpi && polling && moved)
+        out->in_mpi = 1;
+    out->progressed = moved && !polling;
+    out->exited = process_exited(p->pid);
+    p->last_counter = out->counter;
+    p->read_before = 1;
+    return MG_OK;
+}
+
+int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
+{
+    *out = (mg_probe_reading){.fn = MG_FN_NONE};
+    if (p->kind == MG_PROBE_SHM)
+        return read_shm(p, out);
+    const sampler_sample *sample;
+    int rc = mg_rank_probe_stacks(p, &sample);
+    if (rc == MG_ENOENT) {
+        out->exited = 1;
+        return MG_OK;
+    }
+    if (rc)
+        return rc;
+    out->exited = sample->verdict == STACK_EXITED;
+    out->in_mpi = sample->verdict == STACK_IN_MPI;
+    out->fn = mg_fn_lookup(sample->mpi_function);
+    return MG_OK;
+}
+
+int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
+{
+    int rc = open_sampler(p);
+    if (rc)
+        return rc;
+    return sampler_ptrace_sample(p->sampler, out);
+}
+
+void mg_rank_probe_close(mg_rank_probe *p)
+{
+    if (!p)
+        return;
+    mg_rank_probe *head = atomic_load(&open_probes);
+    if (head == p) {
+        atomic_store(&open_probes, p->next_open);
+    } else {
+        for (mg_rank_probe *q = head; q; q = q->next_open)
+            if (q->next_open == p) {
+                q->next_open = p->next_open;
+                break;
+            }
+    }
+    sampler_ptrace_close(p->sampler);
+    mg_rank_state_close(p->state);
+    free(p);
+}
+
+void mg_rank_probe_abort_all(void)
+{
+    for (mg_rank_probe *q = atomic_load(&open_probes); q; q = q->next_open)
+        if (q->sampler)
+            sampler_ptrace_abort(q->sampler);
+}

@@ -1,0 +1,46 @@
+/* One look at one rank for hang detection, from either backend (design/hang.md "How it samples"):
+ * `shm` reads the state the interposition library publishes without stopping anyone; `ptrace`
+ * stops the process briefly and reads its stacks. Both answer the same questions. */
+#ifndef MG_RANK_PROBE_H
+#define MG_RANK_PROBE_H
+
+#include "mpi_function_ids.h"
+#include "sampler_ptrace.h"
+
+#include <stdint.h>
+
+typedef enum mg_probe_kind { MG_PROBE_SHM, MG_PROBE_PTRACE } mg_probe_kind;
+
+typedef struct mg_probe_reading {
+    int exited;        /* the process is gone (or a zombie) */
+    int in_mpi;        /* a thread is inside MPI, or the rank polls (MPI_Test or MPI_Iprobe in a loop) */
+    mg_fn fn;          /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
+    int progressed;    /* shm only: completed a non-polling MPI call since the previous reading */
+    int counter_known; /* shm only: counter is the number of MPI calls completed */
+    uint64_t counter;
+} mg_probe_reading;
+
+typedef struct mg_rank_probe mg_rank_probe;
+
+/* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it). Does
+ * not stop the process. MG_ENOENT when the process is gone or, for shm, has not published yet;
+ * MG_EPERM when ptrace is refused; MG_ENOMEM. */
+int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
+
+/* Reads the rank's state now. Under shm a rank whose last call was a polling one and whose call
+ * counter moved since the previous reading counts as in MPI (ParaStack treats busy-wait polling as
+ * staying in MPI). Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
+int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out);
+
+/* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
+ * owned by the probe until the next call or close. */
+int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out);
+
+/* Releases the process (detaching under ptrace) and frees p; NULL is accepted. */
+void mg_rank_probe_close(mg_rank_probe *p);
+
+/* Makes every ongoing and later ptrace sample of every open probe give up at once and release its
+ * process. Async-signal-safe: for mpiguard's SIGINT/SIGTERM handler. */
+void mg_rank_probe_abort_all(void);
+
+#endif

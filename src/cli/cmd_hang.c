@@ -1,0 +1,294 @@
+/* `mpiguard hang`: runs (or attaches to) a job and watches it with ParaStack's model; on a hang it
+ * verifies, diagnoses, reports and acts (design/hang.md, docs/hang.md). */
+#include "cli.h"
+#include "hang_diagnosis.h"
+#include "hang_model.h"
+
+#include "mg_exit.h"
+#include "mg_log.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const sampler_choices[] = {"auto", "shm", "ptrace", NULL};
+enum { SAMPLER_AUTO, SAMPLER_SHM, SAMPLER_PTRACE };
+
+typedef struct hang_options {
+    double alpha, interval, max_interval, verify_gap;
+    long set_size, verify_scans, seed;
+    int sampler, progress;
+    const char *on_hang, *attach;
+} hang_options;
+
+typedef enum hang_action { ACTION_KILL, ACTION_REPORT, ACTION_SIGNAL, ACTION_EXEC } hang_action;
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "kill", "report", "signal:SIG" (name with or without SIG, or number), "exec:CMD". */
+static int parse_action(const char *text, hang_action *action, int *sig, const char **cmd)
+{
+    if (strcmp(text, "kill") == 0)
+        *action = ACTION_KILL;
+    else if (strcmp(text, "report") == 0)
+        *action = ACTION_REPORT;
+    else if (strncmp(text, "exec:", 5) == 0 && text[5]) {
+        *action = ACTION_EXEC;
+        *cmd = text + 5;
+    } else if (strncmp(text, "signal:", 7) == 0 && text[7]) {
+        const char *name = text + 7;
+        *action = ACTION_SIGNAL;
+        *sig = atoi(name);
+        if (strncmp(name, "SIG", 3) == 0)
+            name += 3;
+        for (int k = 1; k < NSIG && *sig <= 0; k++) {
+            const char *abbrev = sigabbrev_np(k);
+            if (abbrev && strcmp(abbrev, name) == 0)
+                *sig = k;
+        }
+        return *sig > 0 && *sig < NSIG ? 0 : -1;
+    } else
+        return -1;
+    return 0;
+}
+
+static void print_progress(const struct hang_model_state *st, double elapsed)
+{
+    if (!st->built)
+        fprintf(stderr, "mpiguard: hang: [%6.1f s] building the model: %zu samples, I = %.2f s%s\n",
+                elapsed, st->samples, st->interval, st->random ? "" : " (testing randomness)");
+    else
+        fprintf(stderr,
+                "mpiguard: hang: [%6.1f s] watching: I = %.2f s, p = %.3f, q = %.3f, K = %u, "
+                "suspicions %u/%u, set %zu\n",
+                elapsed, st->interval, st->p_hat, st->q, st->needed, st->suspicions, st->needed,
+                st->set_index);
+}
+
+static json_object *model_json(const struct hang_model *model, const hang_options *o)
+{
+    struct hang_model_state st;
+    hang_model_state(model, &st);
+    json_object *m = json_object_new_object();
+    json_object_object_add(m, "alpha", json_object_new_double(o->alpha));
+    json_object_object_add(m, "interval_s", json_object_new_double(st.interval));
+    json_object_object_add(m, "samples", json_object_new_int64((int64_t)st.samples));
+    json_object_object_add(m, "observations", json_object_new_int64((int64_t)st.observations));
+    json_object_object_add(m, "p_hat", json_object_new_double(st.p_hat));
+    json_object_object_add(m, "e", json_object_new_double(st.e));
+    json_object_object_add(m, "q", json_object_new_double(st.q));
+    json_object_object_add(m, "suspicions_needed", json_object_new_int((int)st.needed));
+    json_object_object_add(m, "set_size", json_object_new_int64((int64_t)st.set_size));
+    json_object_object_add(m, "reduced_sets", json_object_new_boolean(st.reduced));
+    return m;
+}
+
+/* Runs the action; returns 1 when the job was stopped by it. */
+static int act(cli_session *s, hang_action action, int sig, const char *cmd, const int *faulty,
+               size_t nfaulty)
+{
+    switch (action) {
+    case ACTION_KILL:
+        mg_warn("hang: stopping the job");
+        mg_job_stop(s->job);
+        return 1;
+    case ACTION_SIGNAL:
+        for (int r = 0; r < s->nranks; r++)
+            if (s->ranks[r].pid)
+                kill(s->ranks[r].pid, sig);
+        return 0;
+    case ACTION_EXEC: {
+        char ranks[64] = "";
+        for (size_t i = 0; i < nfaulty && strlen(ranks) < sizeof ranks - 12; i++)
+            snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s%d", i ? "," : "",
+                     faulty[i]);
+        char pid[16];
+        snprintf(pid, sizeof pid, "%d", mg_job_launcher_pid(s->job));
+        setenv("MPIGUARD_FAULTY_RANKS", ranks, 1);
+        setenv("MPIGUARD_LAUNCHER_PID", pid, 1);
+        if (cli_opts.report_path)
+            setenv("MPIGUARD_REPORT", cli_opts.report_path, 1);
+        char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+        mg_job *hook;
+        char err[256];
+        if (mg_job_start(argv, NULL, &hook, err, sizeof err) == 0) {
+            int done = 0;
+            while (!done)
+                mg_job_wait(hook, 1000, &done);
+            mg_job_destroy(hook);
+        } else {
+            mg_error("hang: --on-hang exec: %s", err);
+        }
+        return 0;
+    }
+    case ACTION_REPORT:
+        return 0;
+    }
+    return 0;
+}
+
+static int wait_for_ranks(cli_session *s)
+{
+    while (s->nranks == 0 || s->found < s->nranks) {
+        if (cli_session_wait(s, 100))
+            return 1;
+        cli_session_discover(s);
+    }
+    return 0;
+}
+
+/* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. */
+static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd)
+{
+    if (wait_for_ranks(s))
+        return 0;
+    struct hang_model_params params;
+    hang_model_params_default(&params);
+    params.alpha = o->alpha;
+    params.set_size = (size_t)o->set_size;
+    if (o->interval > 0)
+        params.interval_init = o->interval;
+    if (o->max_interval > 0)
+        params.interval_max = o->max_interval;
+    struct hang_model *model;
+    uint64_t seed = o->seed >= 0 ? (uint64_t)o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid();
+    if (hang_model_create(&params, (size_t)s->nranks, seed, &model) != 0) {
+        mg_error("hang: invalid model parameters");
+        return MG_EXIT_USAGE;
+    }
+    hang_probes probes = {.session = s,
+                          .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
+                          .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *))};
+    struct hang_model_state st;
+    hang_model_state(model, &st);
+    if (!cli_opts.quiet)
+        fprintf(stderr, "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
+                s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
+                st.reduced ? ", fewer than 2C ranks" : "");
+    double start = monotonic_seconds(), last_progress = start;
+    int status = 0;
+    int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
+    for (;;) {
+        double delay;
+        hang_model_next_delay(model, &delay);
+        if (cli_session_wait(s, (int)(delay * 1000)))
+            break;
+        const int *sampled;
+        size_t nsampled, out = 0;
+        hang_model_sampled(model, &sampled, &nsampled);
+        for (size_t i = 0; i < nsampled; i++) {
+            mg_probe_reading reading;
+            hang_probes_read(&probes, sampled[i], &reading);
+            /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
+             * since their last reading: a communication-bound job is inside MPI at nearly every
+             * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). */
+            out += !reading.exited && (!reading.in_mpi || reading.progressed);
+        }
+        struct hang_verdict v;
+        double now = monotonic_seconds();
+        hang_model_observe(model, out, now - start, &v);
+        if (o->progress && now - last_progress >= 2.0) {
+            hang_model_state(model, &st);
+            print_progress(&st, now - start);
+            last_progress = now;
+        }
+        if (v.kind != HANG_VERDICT_HANG)
+            continue;
+        struct hang_diag_result result;
+        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty))
+            break;
+        if (result.kind == HANG_DIAG_PROGRESS || result.kind == HANG_DIAG_ALL_EXITED) {
+            mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
+                    result.progress_rank);
+            hang_model_resume(model);
+            continue;
+        }
+        hang_report(&probes, &result, faulty, monotonic_seconds() - start, model_json(model, o));
+        cli_session_save(s);
+        act(s, action, sig, cmd, faulty, result.nfaulty);
+        status = MG_EXIT_HANG;
+        break;
+    }
+    hang_probes_close(&probes);
+    free(faulty);
+    hang_model_destroy(model);
+    if (status && action != ACTION_KILL)
+        while (!cli_session_wait(s, 1000))
+            ;
+    return status;
+}
+
+int cmd_hang(int argc, char **argv)
+{
+    static const char usage[] = "mpiguard hang [options] -- <launcher> <args>";
+    hang_options o = {.alpha = 0.001, .set_size = 10, .verify_scans = 3, .verify_gap = 1.0,
+                      .seed = -1, .on_hang = "kill"};
+    const mg_option options[] = {
+        {"alpha", 0, MG_OPT_DOUBLE, &o.alpha, "A", "report a hang at confidence 1-A (default 0.001)",
+         NULL, 1e-9, 0.5},
+        {"sampler", 0, MG_OPT_CHOICE, &o.sampler, "auto|shm|ptrace",
+         "how ranks are looked at (auto: shm, which needs nothing stopped)", sampler_choices, 0, 0},
+        {"on-hang", 0, MG_OPT_STRING, &o.on_hang, "ACTION",
+         "kill (default) | report | signal:SIG | exec:CMD", NULL, 0, 0},
+        {"progress", 0, MG_OPT_FLAG, &o.progress, NULL, "print the model's state every 2 s", NULL, 0, 0},
+        {"interval", 0, MG_OPT_DOUBLE, &o.interval, "SECONDS",
+         "initial mean sampling interval I (default 0.4)", NULL, 0.001, 60},
+        {"max-interval", 0, MG_OPT_DOUBLE, &o.max_interval, "SECONDS",
+         "cap on I as it doubles (default 6.4)", NULL, 0.001, 600},
+        {"set-size", 0, MG_OPT_INT, &o.set_size, "C", "ranks per sampled set (default 10)", NULL, 1, 1000},
+        {"verify-scans", 0, MG_OPT_INT, &o.verify_scans, "N",
+         "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
+        {"verify-gap", 0, MG_OPT_DOUBLE, &o.verify_gap, "SECONDS",
+         "time between those scans (default 1)", NULL, 0.01, 60},
+        {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
+         "watch a running job: its launcher's pid, or a Slurm job id (no command then)", NULL, 0, 0},
+        {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random sampling (default: from the clock)",
+         NULL, 0, 2147483647},
+        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+    };
+    mg_parsed_args args;
+    int done;
+    int rc = cli_parse(usage,
+                       "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
+                       "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
+                       options, argc, argv, 0, NULL, 0, &args, &done);
+    if (rc || done)
+        return rc;
+    if (!o.attach == !args.command || (args.command && args.ncommand == 0)) {
+        mg_error(o.attach ? "--attach watches a running job: give no command after '--'"
+                          : "missing '--' and the launcher command (or --attach PID|JOBID)");
+        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    hang_action action;
+    int sig = 0;
+    const char *cmd = NULL;
+    if (parse_action(o.on_hang, &action, &sig, &cmd) != 0) {
+        mg_error("--on-hang takes kill, report, signal:SIG or exec:CMD, not '%s'", o.on_hang);
+        return MG_EXIT_USAGE;
+    }
+    cli_session s;
+    const char *modules = o.sampler == SAMPLER_PTRACE ? "" : "state";
+    rc = o.attach ? cli_session_attach(&s, "hang", o.attach)
+                  : cli_session_start(&s, "hang", modules, args.command, args.ncommand);
+    if (rc)
+        return rc;
+    if (o.attach && !s.token[0] && o.sampler != SAMPLER_PTRACE) {
+        if (o.sampler == SAMPLER_SHM)
+            mg_warn("hang: the job was not started under mpiguard: no published state, using ptrace");
+        o.sampler = SAMPLER_PTRACE;
+    }
+    mg_job_set_signal_hook(mg_rank_probe_abort_all);
+    int status = watch(&s, &o, action, sig, cmd);
+    if (!status && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
+        fprintf(stderr, "mpiguard: hang: no hang found\n");
+    return cli_session_finish(&s, status);
+}

@@ -1,0 +1,547 @@
+/* What each MPI call does to the detector's model: entries post operations, open collective slots,
+ * create and complete requests, and make waits; exits apply the wildcard decisions MPI reported
+ * and free what completed. docs/check-detector.md §5. */
+#include "detector_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl_array.h"
+#include "mg_error.h"
+
+/* ---- entries ---- */
+
+static int comm_of(deadlock_detector *det, const check_event *ev, uint32_t *comm) {
+    return comm_table_lookup(&det->comms, ev->comm, comm);
+}
+
+static int send_buffered(const deadlock_detector *det, uint8_t mode) {
+    return mode == CHECK_MODE_BUFFERED ||
+           (det->prm.buffered_standard_sends &&
+            (mode == CHECK_MODE_STANDARD || mode == CHECK_MODE_READY));
+}
+
+static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t tag, uint8_t mode,
+                    uint64_t request, p2p_post *p) {
+    *p = (p2p_post){ev->rank, peer,         tag,     comm,      ev->func,      mode,
+                    ev->seq,  ev->callsite, request, ev->count, ev->type_hash, ev->type_elems};
+}
+
+/* Posts a send; *item gets what waiting for its completion means (done when buffered). */
+static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item) {
+    *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
+    if (p->peer == CHECK_PROC_NULL) {
+        return MG_OK;
+    }
+    if (p->peer < 0 || p->peer >= det->world) {
+        return MG_EINVAL;
+    }
+    uint32_t op;
+    int rc = p2p_match_post_send(&det->p2p, p, &op);
+    if (rc) {
+        return rc;
+    }
+    if (send_buffered(det, p->mode)) {
+        p2p_match_release(&det->p2p, op);
+    } else {
+        item->ref = op;
+        item->done = det->p2p.ops[op].state == P2P_MATCHED;
+    }
+    wait_state_wake_probe(det, p);
+    return MG_OK;
+}
+
+static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item) {
+    *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
+    if (p->peer == CHECK_PROC_NULL) {
+        return MG_OK;
+    }
+    if (p->peer < CHECK_ANY_SOURCE || p->peer >= det->world) {
+        return MG_EINVAL;
+    }
+    int rc = p2p_match_post_recv(&det->p2p, p, &item->ref);
+    if (!rc) {
+        item->done = det->p2p.ops[item->ref].state == P2P_MATCHED;
+    }
+    return rc;
+}
+
+/* Registers request id of ev's rank for a posted op (item). */
+static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const dl_item *item) {
+    dl_request *req;
+    int rc = id ? request_table_add(&det->reqs, rank, id, &req) : MG_EFORMAT;
+    if (rc) {
+        if (item->ref != P2P_NONE) {
+            p2p_match_release(&det->p2p, item->ref);
+        }
+        return rc;
+    }
+    if (item->type == ITEM_COLL) {
+        req->kind = item->done ? REQ_DONE : REQ_COLL;
+        req->comm = item->ref;
+        req->slot = item->slot;
+    } else {
+        req->kind = item->ref == P2P_NONE ? REQ_DONE : REQ_P2P;
+        req->op = item->ref;
+    }
+    return MG_OK;
+}
+
+/* Releases the ops of items a blocking call posted that no wait took over. */
+static void release_items(deadlock_detector *det, const dl_item *items, int n) {
+    for (int i = 0; i < n; i++) {
+        if (items[i].type == ITEM_P2P && items[i].ref != P2P_NONE && items[i].request == 0) {
+            p2p_match_release(&det->p2p, items[i].ref);
+        }
+    }
+}
+
+/* Drops a wait that failed while being built (never committed, so never counted blocked). */
+static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi) {
+    det->waits[wi].satisfied = 1;
+    det->ranks[rank].wait = wi;
+    wait_state_free(det, wi);
+}
+
+/* A blocking call with one or two items: becomes the rank's wait. On failure the ops the call
+ * posted are released. */
+static int block_on(deadlock_detector *det, const check_event *ev, const dl_item *items, int n) {
+    uint32_t wi;
+    int rc = wait_state_new(det, ev, 0, &wi);
+    if (rc) {
+        release_items(det, items, n);
+        return rc;
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        rc = wait_state_add(det, wi, &items[i]);
+    }
+    if (rc) {
+        int taken = (int)det->waits[wi].n_items; /* released with the wait */
+        abandon_wait(det, ev->rank, wi);
+        release_items(det, items + taken, n - taken);
+        return rc;
+    }
+    wait_state_commit(det, wi);
+    return MG_OK;
+}
+
+static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    uint32_t comm;
+    int rc = comm_of(det, ev, &comm);
+    if (rc) {
+        return rc;
+    }
+    p2p_post p;
+    dl_item items[2] = {{.ref = P2P_NONE}, {.ref = P2P_NONE}};
+    int n = 1, nonblocking = info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV;
+    uint64_t request = nonblocking ? ev->request : 0;
+    if (nonblocking && request == 0) {
+        return MG_EFORMAT; /* request ids are non-zero: 0 is MPI_REQUEST_NULL */
+    }
+    switch (info->klass) {
+    case CHECK_CLASS_SEND:
+    case CHECK_CLASS_ISEND:
+        post_of(ev, comm, ev->peer, ev->tag, info->mode, request, &p);
+        rc = post_send(det, &p, &items[0]);
+        break;
+    case CHECK_CLASS_RECV:
+    case CHECK_CLASS_IRECV:
+        post_of(ev, comm, ev->peer, ev->tag, 0, request, &p);
+        rc = post_recv(det, &p, &items[0]);
+        break;
+    default: /* Sendrecv: the send side, then the receive side from peer2/tag2 */
+        post_of(ev, comm, ev->peer, ev->tag, info->mode, 0, &p);
+        rc = post_send(det, &p, &items[0]);
+        post_of(ev, comm, ev->peer2, ev->tag2, 0, 0, &p);
+        rc = rc ? rc : post_recv(det, &p, &items[1]);
+        n = 2;
+        break;
+    }
+    if (rc) {
+        for (int i = 0; i < n; i++) { /* what was posted before the failure */
+            if (items[i].ref != P2P_NONE) {
+                p2p_match_release(&det->p2p, items[i].ref);
+            }
+        }
+        return rc;
+    }
+    if (nonblocking) {
+        return add_request(det, ev->rank, ev->request, &items[0]);
+    }
+    return block_on(det, ev, items, n);
+}
+
+static int enter_probe(deadlock_detector *det, const check_event *ev) {
+    uint32_t comm;
+    int rc = comm_of(det, ev, &comm);
+    if (rc) {
+        return rc;
+    }
+    dl_item it = {.type = ITEM_PROBE, .ref = comm, .peer = ev->peer, .tag = ev->tag};
+    it.done = ev->peer == CHECK_PROC_NULL ||
+              p2p_match_has_send(&det->p2p, comm, ev->peer, ev->rank, ev->tag);
+    return block_on(det, ev, &it, 1);
+}
+
+static int enter_pinit(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    uint32_t comm;
+    dl_request *req;
+    int rc = ev->request ? comm_of(det, ev, &comm) : MG_EFORMAT;
+    rc = rc ? rc : request_table_add(&det->reqs, ev->rank, ev->request, &req);
+    if (rc) {
+        return rc;
+    }
+    req->kind = REQ_INACTIVE;
+    req->persistent = 1;
+    req->is_send = ev->func != CHECK_FN_RECV_INIT;
+    post_of(ev, comm, ev->peer, ev->tag, info->mode, ev->request, &req->start);
+    return MG_OK;
+}
+
+static uint64_t request_at(const check_event *ev, uint32_t i) {
+    return ev->n_requests ? (i < ev->n_requests ? ev->requests[i] : 0) : (i == 0 ? ev->request : 0);
+}
+
+static uint32_t request_count(const check_event *ev) {
+    return ev->n_requests ? ev->n_requests : 1;
+}
+
+static int enter_start(deadlock_detector *det, const check_event *ev) {
+    for (uint32_t i = 0; i < request_count(ev); i++) {
+        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        if (!req || !req->persistent || req->kind != REQ_INACTIVE) {
+            return MG_EFORMAT;
+        }
+        p2p_post p = req->start;
+        p.seq = ev->seq;
+        dl_item it;
+        int rc = req->is_send ? post_send(det, &p, &it) : post_recv(det, &p, &it);
+        if (rc) {
+            return rc;
+        }
+        req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        req->kind = it.ref == P2P_NONE ? REQ_DONE : REQ_P2P;
+        req->op = it.ref;
+    }
+    return MG_OK;
+}
+
+/* Forgets a request (completed or freed): its op lives on in the queues until matched. */
+static void drop_request(deadlock_detector *det, dl_request *req) {
+    if (req->kind == REQ_P2P) {
+        p2p_match_release(&det->p2p, req->op);
+    }
+    if (req->persistent) {
+        req->kind = REQ_INACTIVE;
+        req->op = P2P_NONE;
+    } else {
+        request_table_remove(&det->reqs, req);
+    }
+}
+
+static int enter_free(deadlock_detector *det, const check_event *ev) {
+    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    if (!req) {
+        return MG_EFORMAT;
+    }
+    req->persistent = 0;
+    drop_request(det, req);
+    return MG_OK;
+}
+
+static int enter_cancel(deadlock_detector *det, const check_event *ev) {
+    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    if (!req) {
+        return MG_EFORMAT;
+    }
+    if (req->kind == REQ_P2P) {
+        p2p_match_cancel(&det->p2p, req->op);
+    }
+    return MG_OK;
+}
+
+static int enter_wait(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    int any = info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME;
+    uint32_t wi;
+    int rc = wait_state_new(det, ev, any, &wi);
+    if (rc) {
+        return rc;
+    }
+    int active = 0;
+    for (uint32_t i = 0; i < request_count(ev) && !rc; i++) {
+        uint64_t id = request_at(ev, i);
+        dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+        if (!req || req->kind == REQ_INACTIVE) {
+            continue; /* MPI_REQUEST_NULL or inactive: nothing to wait for */
+        }
+        active++;
+        dl_item it = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = id};
+        if (req->kind == REQ_P2P) {
+            it.ref = req->op;
+            it.done = det->p2p.ops[req->op].state == P2P_MATCHED ||
+                      det->p2p.ops[req->op].state == P2P_CANCELLED;
+        } else if (req->kind == REQ_COLL) {
+            it = (dl_item){.type = ITEM_COLL, .ref = req->comm, .slot = req->slot, .request = id};
+            it.done = (uint8_t)coll_match_complete(&det->coll, req->comm, req->slot);
+        }
+        rc = wait_state_add(det, wi, &it);
+    }
+    if (rc) {
+        abandon_wait(det, ev->rank, wi);
+        return rc;
+    }
+    /* Waitany/Waitsome with no active request return at once. */
+    if (any && active == 0) {
+        det->waits[wi].any = 0;
+    }
+    wait_state_commit(det, wi);
+    return MG_OK;
+}
+
+static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const coll_call *call,
+                        uint64_t comm_id, uint64_t now) {
+    coll_slot *slot = (coll_slot *)arr->ref;
+    const coll_call *sides[2] = {&slot->first, call};
+    dl_finding *f = slot->finding != COLL_NONE && slot->finding < det->n_findings
+                        ? &det->findings[slot->finding]
+                        : NULL;
+    if (f) {
+        f->mismatch |= arr->mismatch;
+        if (f->n_calls >= det->prm.mismatch_ranks) {
+            return MG_OK;
+        }
+    }
+    dl_finding nf = {.kind = DL_COLLECTIVE_MISMATCH,
+                     .mismatch = arr->mismatch,
+                     .time = now,
+                     .notes = det->notes};
+    for (int i = f ? 1 : 0; i < 2; i++) {
+        dl_call c = {sides[i]->rank, sides[i]->func,    WG_RUNNING, 0,
+                     comm_id,        CHECK_PROC_NULL,   0,          sides[i]->root,
+                     sides[i]->op,   sides[i]->callsite};
+        int rc = dl_finding_add_call(f ? f : &nf, &c);
+        if (rc) {
+            dl_finding_free(&nf);
+            return rc;
+        }
+    }
+    if (f) {
+        return MG_OK;
+    }
+    slot->finding = (uint32_t)det->n_findings;
+    return deadlock_detector_push_finding(det, &nf);
+}
+
+static int enter_coll(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    uint32_t comm, local;
+    int rc = comm_of(det, ev, &comm);
+    if (rc) {
+        return rc;
+    }
+    if (info->klass == CHECK_CLASS_ICOLL && ev->request == 0) {
+        return MG_EFORMAT;
+    }
+    if (!comm_table_local(&det->comms, comm, ev->rank, &local)) {
+        return MG_EFORMAT;
+    }
+    coll_call call = {ev->rank, ev->func, ev->root, ev->op, ev->count, ev->type_hash, ev->callsite};
+    coll_arrival arr;
+    rc =
+        coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call, &arr);
+    if (!rc && arr.mismatch) {
+        rc = add_mismatch(det, &arr, &call, ev->comm, det->last_time);
+    }
+    if (!rc && arr.complete) {
+        wait_state_wake_collective(det, comm);
+    }
+    if (rc) {
+        return rc;
+    }
+    dl_item it = {.type = ITEM_COLL,
+                  .ref = comm,
+                  .slot = arr.slot,
+                  .done = (uint8_t)coll_match_complete(&det->coll, comm, arr.slot),
+                  .request = info->klass == CHECK_CLASS_ICOLL ? ev->request : 0};
+    if (info->klass == CHECK_CLASS_ICOLL) {
+        return add_request(det, ev->rank, ev->request, &it);
+    }
+    return block_on(det, ev, &it, 1);
+}
+
+void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, uint16_t func,
+                          uint64_t callsite) {
+    dl_rank *rs = &det->ranks[rank];
+    if (rs->life != LIFE_LIVE) {
+        return;
+    }
+    rs->life = life;
+    rs->func = func;
+    rs->callsite = callsite;
+    det->live--;
+    if (wait_state_blocked(det, rank)) {
+        det->waits[rs->wait].satisfied = 1;
+        det->blocked--;
+    }
+}
+
+static int enter(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    dl_rank *rs = &det->ranks[ev->rank];
+    if (rs->wait != DL_NONE) {
+        /* The previous call's exit record was lost (a full ring): its wait, satisfied since the
+         * rank went on, is dropped. */
+        wait_state_free(det, rs->wait);
+    }
+    rs->flags |= RANK_IN_CALL;
+    rs->func = ev->func;
+    switch (info->klass) {
+    case CHECK_CLASS_SEND:
+    case CHECK_CLASS_ISEND:
+    case CHECK_CLASS_RECV:
+    case CHECK_CLASS_IRECV:
+    case CHECK_CLASS_SENDRECV:
+        return enter_p2p(det, ev, info);
+    case CHECK_CLASS_PROBE:
+        return enter_probe(det, ev);
+    case CHECK_CLASS_PINIT:
+        return enter_pinit(det, ev, info);
+    case CHECK_CLASS_START:
+        return enter_start(det, ev);
+    case CHECK_CLASS_FREE:
+        return enter_free(det, ev);
+    case CHECK_CLASS_CANCEL:
+        return enter_cancel(det, ev);
+    case CHECK_CLASS_WAIT:
+        return enter_wait(det, ev, info);
+    case CHECK_CLASS_COLL:
+    case CHECK_CLASS_ICOLL:
+        return enter_coll(det, ev, info);
+    case CHECK_CLASS_MRECV: {
+        dl_item done = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE};
+        return ev->func == CHECK_FN_IMRECV ? add_request(det, ev->rank, ev->request, &done) : MG_OK;
+    }
+    case CHECK_CLASS_FINALIZE:
+        call_model_terminate(det, ev->rank, LIFE_FINALIZED, ev->func, ev->callsite);
+        return MG_OK;
+    case CHECK_CLASS_ABORT:
+        call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
+        return MG_OK;
+    default:
+        return MG_OK;
+    }
+}
+
+/* ---- exits ---- */
+
+/* Applies the wildcard decisions an exit record reports. Safe to apply early (while the record is
+ * held) and again in order: a repeated decision is a no-op. Decisions for requests the model has
+ * not posted yet wait for the in-order pass. `current` says the record is the exit of the rank's
+ * current wait (a blocking receive's status refers to that wait's receive). */
+int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
+                               const check_func_info *info, int current) {
+    if (ev->kind != CHECK_EV_EXIT) {
+        return MG_OK;
+    }
+    for (uint32_t i = 0; i < ev->n_statuses; i++) {
+        const check_status *s = &ev->statuses[i];
+        uint32_t op = P2P_NONE;
+        if (current && (info->klass == CHECK_CLASS_RECV || info->klass == CHECK_CLASS_SENDRECV)) {
+            uint32_t wi = det->ranks[ev->rank].wait;
+            for (uint32_t k = 0; wi != DL_NONE && k < det->waits[wi].n_items; k++) {
+                const dl_item *it = &det->waits[wi].items[k];
+                if (it->type == ITEM_P2P && it->ref != P2P_NONE &&
+                    det->p2p.ops[it->ref].kind == P2P_RECV) {
+                    op = it->ref;
+                }
+            }
+        } else if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
+            uint64_t id = request_at(ev, s->index);
+            dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+            op = req && req->kind == REQ_P2P ? req->op : P2P_NONE;
+        }
+        if (op == P2P_NONE || s->source < 0 || s->tag < 0 || det->p2p.ops[op].kind != P2P_RECV ||
+            det->p2p.ops[op].p.peer != CHECK_ANY_SOURCE || det->p2p.ops[op].state == P2P_MATCHED) {
+            continue;
+        }
+        int rc = p2p_match_decide(&det->p2p, op, s->source, s->tag, 0);
+        if (rc == MG_ESTATE && (det->p2p.ops[op].flags & P2P_F_FORCED)) {
+            continue; /* reality contradicts a forced decision; findings already carry the note */
+        }
+        if (rc) {
+            return rc;
+        }
+    }
+    return MG_OK;
+}
+
+static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index) {
+    uint64_t id = request_at(ev, index);
+    dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+    if (req && req->kind != REQ_INACTIVE) {
+        drop_request(det, req);
+    }
+}
+
+/* Frees the requests a Wait/Test family call reports complete. */
+static void complete_requests(deadlock_detector *det, const check_event *ev,
+                              const check_func_info *info) {
+    if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
+        info->completion != CHECK_COMPLETE_SOME) {
+        return;
+    }
+    switch (info->completion) {
+    case CHECK_COMPLETE_ONE:
+    case CHECK_COMPLETE_ALL:
+        for (uint32_t i = 0; i < request_count(ev); i++) {
+            complete_index(det, ev, i);
+        }
+        break;
+    default:
+        for (uint32_t i = 0; i < ev->n_statuses; i++) {
+            if (ev->statuses[i].index != CHECK_UNDEFINED_INDEX) {
+                complete_index(det, ev, ev->statuses[i].index);
+            }
+        }
+        break;
+    }
+}
+
+static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+    dl_rank *rs = &det->ranks[ev->rank];
+    int rc = call_model_apply_decisions(det, ev, info, 1);
+    if (rs->wait != DL_NONE) {
+        wait_state_free(det, rs->wait);
+    }
+    rs->flags &= (uint8_t)~RANK_IN_CALL;
+    if (rc) {
+        return rc;
+    }
+    if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
+        complete_requests(det, ev, info);
+    } else if (ev->func == CHECK_FN_IMPROBE && ev->result && ev->n_statuses) {
+        /* A successful Improbe matched (and removed) a message: a receive decided at once. */
+        uint32_t comm;
+        p2p_post p;
+        dl_item it;
+        rc = comm_of(det, ev, &comm);
+        if (!rc) {
+            post_of(ev, comm, ev->statuses[0].source, ev->statuses[0].tag, 0, 0, &p);
+            rc = post_recv(det, &p, &it);
+        }
+        if (!rc && it.ref != P2P_NONE) {
+            p2p_match_release(&det->p2p, it.ref);
+        }
+    } else if (info->creates_comm && ev->aux != CHECK_COMM_NULL) {
+        uint32_t index;
+        rc = comm_table_add(&det->comms, ev->aux, ev->ranks, ev->n_ranks,
+                            ev->flags & CHECK_FLAG_INTERCOMM ? ev->n_local : ev->n_ranks,
+                            !!(ev->flags & CHECK_FLAG_INTERCOMM), &index);
+    }
+    return rc;
+}
+
+int call_model_process(deadlock_detector *det, const check_event *ev) {
+    const check_func_info *info = check_func_describe(ev->func);
+    int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
+    wait_state_wake_completed(det);
+    return rc;
+}

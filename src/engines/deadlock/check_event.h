@@ -1,0 +1,251 @@
+/* The check event record: what the capture module writes per MPI call (entry and exit) into its
+ * per-rank ring, what agents forward over TCP, and what the deadlock detector consumes.
+ * Spec: design/check.md "Events"; layout and rules: docs/check-detector.md §1. */
+#ifndef CHECK_EVENT_H
+#define CHECK_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Wire constants. The header is fixed-size and little-endian; a payload of
+ * n_requests*8 + n_statuses*24 + n_ranks*4 bytes follows it. */
+#define CHECK_EVENT_MAGIC 0x474Du /* "MG" read as a little-endian u16 */
+#define CHECK_EVENT_VERSION 1u
+#define CHECK_EVENT_HEADER_SIZE 136u
+#define CHECK_EVENT_REQUEST_SIZE 8u
+#define CHECK_EVENT_STATUS_SIZE 24u
+#define CHECK_EVENT_RANK_SIZE 4u
+/* Upper bound on each array so sizes never overflow 32 bits and a corrupted count is rejected. */
+#define CHECK_EVENT_MAX_ITEMS (1u << 24)
+
+/* Special values of peer, tag and root, mirroring MPI's (translated by the capture module). */
+#define CHECK_ANY_SOURCE (-1)
+#define CHECK_PROC_NULL (-2)
+#define CHECK_ANY_TAG (-1)
+#define CHECK_NO_ROOT (-1)
+#define CHECK_UNDEFINED_INDEX 0xFFFFFFFFu /* Waitany/Testany completed nothing */
+
+/* Communicator ids are 64-bit and identical on every member. WORLD is fixed; COMM_SELF of rank r is
+ * check_comm_self_id(r); every other id comes from the capture module (docs/check-detector.md). */
+#define CHECK_COMM_WORLD 1u
+#define CHECK_COMM_NULL 0u
+#define CHECK_COMM_SELF_FLAG (1ull << 63)
+
+static inline uint64_t check_comm_self_id(int32_t rank) {
+    return CHECK_COMM_SELF_FLAG | (uint32_t)rank;
+}
+
+typedef enum check_event_kind {
+    CHECK_EV_ENTER = 1, /* the call starts: written before the rank can block */
+    CHECK_EV_EXIT = 2   /* the call returned: completion statuses, new communicators */
+} check_event_kind;
+
+/* Flags of a record. */
+enum check_event_flags {
+    CHECK_FLAG_INTERCOMM = 1u << 0, /* ranks[] = local group (n_local) then remote group */
+    CHECK_FLAG_CANCELLED = 1u << 1  /* a completion reports a cancelled request */
+};
+
+/* MPI functions that matter for matching and resources. Values are part of the wire format:
+ * append only. */
+typedef enum check_func {
+    CHECK_FN_NONE = 0,
+    CHECK_FN_INIT,
+    CHECK_FN_FINALIZE,
+    CHECK_FN_ABORT,
+    CHECK_FN_SEND,
+    CHECK_FN_BSEND,
+    CHECK_FN_SSEND,
+    CHECK_FN_RSEND,
+    CHECK_FN_ISEND,
+    CHECK_FN_IBSEND,
+    CHECK_FN_ISSEND,
+    CHECK_FN_IRSEND,
+    CHECK_FN_RECV,
+    CHECK_FN_IRECV,
+    CHECK_FN_SENDRECV,
+    CHECK_FN_SENDRECV_REPLACE,
+    CHECK_FN_PROBE,
+    CHECK_FN_IPROBE,
+    CHECK_FN_MPROBE,
+    CHECK_FN_IMPROBE,
+    CHECK_FN_MRECV,
+    CHECK_FN_IMRECV,
+    CHECK_FN_SEND_INIT,
+    CHECK_FN_BSEND_INIT,
+    CHECK_FN_SSEND_INIT,
+    CHECK_FN_RSEND_INIT,
+    CHECK_FN_RECV_INIT,
+    CHECK_FN_START,
+    CHECK_FN_STARTALL,
+    CHECK_FN_REQUEST_FREE,
+    CHECK_FN_CANCEL,
+    CHECK_FN_WAIT,
+    CHECK_FN_WAITALL,
+    CHECK_FN_WAITANY,
+    CHECK_FN_WAITSOME,
+    CHECK_FN_TEST,
+    CHECK_FN_TESTALL,
+    CHECK_FN_TESTANY,
+    CHECK_FN_TESTSOME,
+    CHECK_FN_BARRIER,
+    CHECK_FN_BCAST,
+    CHECK_FN_GATHER,
+    CHECK_FN_GATHERV,
+    CHECK_FN_SCATTER,
+    CHECK_FN_SCATTERV,
+    CHECK_FN_ALLGATHER,
+    CHECK_FN_ALLGATHERV,
+    CHECK_FN_ALLTOALL,
+    CHECK_FN_ALLTOALLV,
+    CHECK_FN_ALLTOALLW,
+    CHECK_FN_REDUCE,
+    CHECK_FN_ALLREDUCE,
+    CHECK_FN_REDUCE_SCATTER,
+    CHECK_FN_REDUCE_SCATTER_BLOCK,
+    CHECK_FN_SCAN,
+    CHECK_FN_EXSCAN,
+    CHECK_FN_IBARRIER,
+    CHECK_FN_IBCAST,
+    CHECK_FN_IGATHER,
+    CHECK_FN_IGATHERV,
+    CHECK_FN_ISCATTER,
+    CHECK_FN_ISCATTERV,
+    CHECK_FN_IALLGATHER,
+    CHECK_FN_IALLGATHERV,
+    CHECK_FN_IALLTOALL,
+    CHECK_FN_IALLTOALLV,
+    CHECK_FN_IALLTOALLW,
+    CHECK_FN_IREDUCE,
+    CHECK_FN_IALLREDUCE,
+    CHECK_FN_IREDUCE_SCATTER,
+    CHECK_FN_IREDUCE_SCATTER_BLOCK,
+    CHECK_FN_ISCAN,
+    CHECK_FN_IEXSCAN,
+    CHECK_FN_NEIGHBOR_ALLGATHER,
+    CHECK_FN_NEIGHBOR_ALLTOALL,
+    CHECK_FN_INEIGHBOR_ALLGATHER,
+    CHECK_FN_INEIGHBOR_ALLTOALL,
+    CHECK_FN_COMM_DUP,
+    CHECK_FN_COMM_SPLIT,
+    CHECK_FN_COMM_SPLIT_TYPE,
+    CHECK_FN_COMM_CREATE,
+    CHECK_FN_COMM_CREATE_GROUP,
+    CHECK_FN_INTERCOMM_CREATE,
+    CHECK_FN_INTERCOMM_MERGE,
+    CHECK_FN_CART_CREATE,
+    CHECK_FN_COMM_FREE,
+    CHECK_FN_COUNT
+} check_func;
+
+
+/* What a function does, for the matcher. */
+enum check_func_class {
+    CHECK_CLASS_OTHER = 0,
+    CHECK_CLASS_SEND,     /* blocking send (mode in check_func_info.mode) */
+    CHECK_CLASS_ISEND,    /* nonblocking send, request in .request */
+    CHECK_CLASS_RECV,     /* blocking receive (Recv, Mprobe) */
+    CHECK_CLASS_IRECV,    /* nonblocking receive */
+    CHECK_CLASS_SENDRECV, /* send to peer/tag, receive from peer2/tag2 */
+    CHECK_CLASS_PROBE,    /* blocking probe: waits, consumes nothing */
+    CHECK_CLASS_IPROBE,   /* Iprobe (no effect) and Improbe (consumes when result != 0) */
+    CHECK_CLASS_PINIT,    /* persistent request creation */
+    CHECK_CLASS_START,    /* Start/Startall */
+    CHECK_CLASS_FREE,     /* Request_free */
+    CHECK_CLASS_CANCEL,
+    CHECK_CLASS_WAIT,  /* Wait family: blocks */
+    CHECK_CLASS_TEST,  /* Test family: never blocks */
+    CHECK_CLASS_COLL,  /* blocking collective, including communicator constructors */
+    CHECK_CLASS_ICOLL, /* nonblocking collective, request in .request */
+    CHECK_CLASS_MRECV, /* Mrecv/Imrecv: the message was matched by the probe */
+    CHECK_CLASS_FINALIZE,
+    CHECK_CLASS_ABORT
+};
+
+enum check_send_mode {
+    CHECK_MODE_NONE = 0,
+    CHECK_MODE_STANDARD,
+    CHECK_MODE_BUFFERED,
+    CHECK_MODE_SYNC,
+    CHECK_MODE_READY
+};
+
+enum check_completion {
+    CHECK_COMPLETE_ONE = 0,
+    CHECK_COMPLETE_ALL,
+    CHECK_COMPLETE_ANY,
+    CHECK_COMPLETE_SOME
+};
+
+typedef struct check_func_info {
+    const char *name;     /* "MPI_Send" */
+    uint8_t klass;        /* enum check_func_class */
+    uint8_t mode;         /* enum check_send_mode, for sends and persistent send inits */
+    uint8_t completion;   /* enum check_completion, for the Wait and Test families */
+    uint8_t rooted;       /* the collective has a root */
+    uint8_t has_op;       /* the collective carries a reduction op */
+    uint8_t creates_comm; /* the exit record carries a new communicator */
+    uint16_t base;        /* for a nonblocking collective: its blocking twin; else itself */
+} check_func_info;
+
+/* Static description of fn; NULL when fn is not a known function. Thread-safe. */
+const check_func_info *check_func_describe(uint16_t fn);
+
+/* One completed request of a Wait/Test family call, or the status of a blocking receive. */
+typedef struct check_status {
+    uint32_t index; /* position in requests[] (0 for single-request calls) */
+    int32_t source; /* world rank the message came from */
+    int32_t tag;
+    int32_t error; /* MPI error class of the request, 0 when fine */
+    int64_t count; /* elements received */
+} check_status;
+
+/* A decoded or to-be-encoded record. Array pointers are borrowed: the record never owns them. */
+typedef struct check_event {
+    uint8_t kind;   /* check_event_kind */
+    uint16_t func;  /* check_func */
+    uint16_t flags; /* check_event_flags */
+    int32_t rank;   /* world rank of the caller */
+    uint64_t seq;   /* per-rank sequence number, strictly increasing from 1 */
+    uint64_t comm;  /* communicator id */
+    int32_t peer;   /* destination or source (world rank), ANY_SOURCE or PROC_NULL */
+    int32_t tag;
+    int32_t peer2;  /* Sendrecv: the receive side's source */
+    int32_t tag2;   /* Sendrecv: the receive side's tag */
+    int32_t root;   /* world rank of a collective's root, or CHECK_NO_ROOT */
+    int32_t result; /* flag of Test*, Iprobe, Improbe */
+    uint32_t op;    /* reduction op id (builtin ops < 64, user ops by handle id) */
+    int64_t count;
+    uint64_t type_hash;  /* hash of the datatype signature */
+    uint64_t type_elems; /* primitive elements in the whole message */
+    uint64_t request;    /* request id of single-request calls */
+    uint64_t aux;        /* new communicator id, message id of Mprobe/Mrecv */
+    uint64_t callsite;   /* opaque, resolved to file:line by the reporter */
+    uint32_t n_requests, n_statuses, n_ranks, n_local;
+    const uint64_t *requests;     /* n_requests ids (Waitall, Startall, ...) */
+    const check_status *statuses; /* n_statuses completions */
+    const int32_t *ranks;         /* n_ranks members of a new communicator (world ranks) */
+} check_event;
+
+/* Bytes the encoded record takes; 0 when a count exceeds CHECK_EVENT_MAX_ITEMS. */
+size_t check_event_encoded_size(const check_event *ev);
+
+/* Encodes ev into buf[0..cap). On success *written holds the size. Errors: MG_EINVAL (NULL
+ * argument, or an array pointer NULL with a non-zero count), MG_ERANGE (a count past the limit),
+ * MG_EFULL (cap too small; buf is then untouched). Thread-safe, allocation-free. */
+int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *written);
+
+/* Validates and decodes the record at buf[0..len): scalar fields and counts into *ev; the array
+ * pointers are set to NULL (use check_event_decode_arrays). *consumed gets the record's size, so
+ * a stream of records can be walked. Never reads outside buf[0..len). Errors: MG_EINVAL (NULL
+ * argument), MG_EFORMAT (short buffer, bad magic, bad kind/function, lengths that disagree, bad
+ * checksum), MG_EVERSION (another version). On failure *ev and *consumed are unspecified. */
+int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *consumed);
+
+/* Copies the arrays of a record that check_event_decode accepted into caller storage sized from
+ * ev's counts (an array may be NULL when its count is 0) and points ev's arrays at it.
+ * Errors: MG_EINVAL (NULL argument where a count is non-zero). */
+int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *requests,
+                              check_status *statuses, int32_t *ranks);
+
+#endif

@@ -1,0 +1,183 @@
+/* Collective matching of the detector, see coll_match.h and docs/check-detector.md §4. */
+#include "coll_match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_event.h"
+#include "mg_error.h"
+
+#define COLL_MIN_CAP 4u
+
+void coll_match_init(coll_match *cm) {
+    memset(cm, 0, sizeof *cm);
+}
+
+static void comm_free(coll_comm *c) {
+    free(c->issued);
+    free(c->slots);
+}
+
+void coll_match_free(coll_match *cm) {
+    for (size_t i = 0; i < cm->n; i++) {
+        comm_free(&cm->comms[i]);
+    }
+    free(cm->comms);
+    coll_match_init(cm);
+}
+
+int coll_match_clone(const coll_match *src, coll_match *dst) {
+    coll_match_init(dst);
+    if (src->n == 0) {
+        return MG_OK;
+    }
+    dst->comms = calloc(src->cap, sizeof *dst->comms);
+    if (!dst->comms) {
+        return MG_ENOMEM;
+    }
+    dst->cap = src->cap;
+    for (size_t i = 0; i < src->n; i++, dst->n++) {
+        const coll_comm *s = &src->comms[i];
+        coll_comm *d = &dst->comms[i];
+        *d = *s;
+        d->issued = NULL;
+        d->slots = NULL;
+        if (s->size) {
+            d->issued = malloc(s->size * sizeof(uint32_t));
+            d->slots = malloc(s->cap * sizeof(coll_slot));
+            if (!d->issued || !d->slots) {
+                dst->n++;
+                coll_match_free(dst);
+                return MG_ENOMEM;
+            }
+            memcpy(d->issued, s->issued, s->size * sizeof(uint32_t));
+            memcpy(d->slots, s->slots, s->cap * sizeof(coll_slot));
+        }
+    }
+    return MG_OK;
+}
+
+static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size) {
+    if (comm >= cm->cap) {
+        size_t cap = cm->cap ? cm->cap : COLL_MIN_CAP;
+        while (cap <= comm) {
+            cap *= 2;
+        }
+        coll_comm *p = realloc(cm->comms, cap * sizeof *p);
+        if (!p) {
+            return MG_ENOMEM;
+        }
+        memset(p + cm->cap, 0, (cap - cm->cap) * sizeof *p);
+        cm->comms = p;
+        cm->cap = cap;
+    }
+    if (comm >= cm->n) {
+        cm->n = comm + 1;
+    }
+    coll_comm *c = &cm->comms[comm];
+    if (c->size == 0) {
+        c->issued = calloc(size, sizeof(uint32_t));
+        c->slots = malloc(COLL_MIN_CAP * sizeof(coll_slot));
+        if (!c->issued || !c->slots) {
+            comm_free(c);
+            memset(c, 0, sizeof *c);
+            return MG_ENOMEM;
+        }
+        c->size = size;
+        c->cap = COLL_MIN_CAP;
+    }
+    return c->size == size ? MG_OK : MG_EINVAL;
+}
+
+static coll_slot *slot_at(coll_comm *c, size_t i) {
+    return &c->slots[(c->head + i) % c->cap];
+}
+
+static int open_slot(coll_comm *c) {
+    if (c->n == c->cap) {
+        coll_slot *p = malloc(2 * c->cap * sizeof *p);
+        if (!p) {
+            return MG_ENOMEM;
+        }
+        for (size_t i = 0; i < c->n; i++) {
+            p[i] = *slot_at(c, i);
+        }
+        free(c->slots);
+        c->slots = p;
+        c->head = 0;
+        c->cap *= 2;
+    }
+    c->n++;
+    return MG_OK;
+}
+
+static unsigned compare(const coll_call *ref, const coll_call *call) {
+    unsigned m = 0;
+    if (ref->func != call->func) {
+        const check_func_info *a = check_func_describe(ref->func),
+                              *b = check_func_describe(call->func);
+        m |= a && b && a->base == b->base ? DL_MISMATCH_BLOCKING : DL_MISMATCH_KIND;
+        return m;
+    }
+    const check_func_info *info = check_func_describe(call->func);
+    if (info && info->rooted && ref->root != call->root) {
+        m |= DL_MISMATCH_ROOT;
+    }
+    if (info && info->has_op && ref->op != call->op) {
+        m |= DL_MISMATCH_OP;
+    }
+    return m;
+}
+
+int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
+                      const coll_call *call, coll_arrival *out) {
+    if (!cm || !call || !out || local >= size) {
+        return MG_EINVAL;
+    }
+    int rc = comm_ready(cm, comm, size);
+    if (rc) {
+        return rc;
+    }
+    coll_comm *c = &cm->comms[comm];
+    uint64_t k = c->issued[local];
+    size_t i = (size_t)(k - c->base);
+    if (i == c->n) {
+        if (open_slot(c)) {
+            return MG_ENOMEM;
+        }
+        *slot_at(c, i) = (coll_slot){*call, 0, COLL_NONE};
+    }
+    coll_slot *s = slot_at(c, i);
+    out->slot = k;
+    out->mismatch = compare(&s->first, call);
+    out->ref = s;
+    c->issued[local]++;
+    s->arrived++;
+    out->complete = 0;
+    while (c->n > 0 && slot_at(c, 0)->arrived == c->size) {
+        out->complete = 1;
+        c->head = (c->head + 1) % c->cap;
+        c->n--;
+        c->base++;
+    }
+    return MG_OK;
+}
+
+int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k) {
+    return comm < cm->n && cm->comms[comm].size && k < cm->comms[comm].base;
+}
+
+uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local) {
+    return comm < cm->n && cm->comms[comm].size ? cm->comms[comm].issued[local] : 0;
+}
+
+coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k) {
+    if (comm >= cm->n || !cm->comms[comm].size) {
+        return NULL;
+    }
+    coll_comm *c = &cm->comms[comm];
+    if (k < c->base || k - c->base >= c->n) {
+        return NULL;
+    }
+    return slot_at(c, (size_t)(k - c->base));
+}

@@ -1,0 +1,68 @@
+/* Collective matching per communicator in O(1) per call: the k-th collective of every member of a
+ * communicator belongs to slot k; each arrival is compared with the slot's first call (kind,
+ * blocking vs nonblocking, root, op). Spec: design/check.md "Collective matching"; design:
+ * docs/check-detector.md §4. */
+#ifndef COLL_MATCH_H
+#define COLL_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dl_finding.h"
+
+#define COLL_NONE UINT32_MAX
+
+/* One member's collective call. */
+typedef struct coll_call {
+    int32_t rank;  /* world rank */
+    uint16_t func; /* check_func */
+    int32_t root;  /* world rank, for rooted collectives */
+    uint32_t op;
+    int64_t count;
+    uint64_t type_hash;
+    uint64_t callsite;
+} coll_call;
+
+typedef struct coll_slot {
+    coll_call first; /* the first arrival: the reference the others are compared with */
+    uint32_t arrived;
+    uint32_t finding; /* the detector's finding for a mismatch in this slot, or COLL_NONE */
+} coll_slot;
+
+typedef struct coll_comm {
+    uint32_t *issued; /* per local rank: collectives issued so far */
+    uint32_t size;
+    coll_slot *slots; /* ring of the open slots base, base+1, ... */
+    size_t head, n, cap;
+    uint64_t base; /* slot number of the oldest open slot */
+} coll_comm;
+
+typedef struct coll_match {
+    coll_comm *comms; /* indexed like comm_table */
+    size_t n, cap;
+} coll_match;
+
+/* The outcome of one arrival. */
+typedef struct coll_arrival {
+    uint64_t slot;        /* slot number of the call */
+    int complete;         /* the slot (and every older one) is now complete */
+    unsigned mismatch;    /* dl_mismatch bits against slot->first; 0 when it agrees */
+    const coll_slot *ref; /* the slot; valid until the next call on this communicator */
+} coll_arrival;
+
+void coll_match_init(coll_match *cm);
+void coll_match_free(coll_match *cm);
+int coll_match_clone(const coll_match *src, coll_match *dst);
+/* Records that local rank `local` of communicator `comm` (size members) issued call. Errors:
+ * MG_EINVAL (local >= size, size changed), MG_ENOMEM (nothing recorded). */
+int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
+                      const coll_call *call, coll_arrival *out);
+/* 1 when slot k of comm is complete (every member arrived). */
+int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k);
+/* Collectives issued so far by local rank `local` of comm: a member is missing from slot k when
+ * this is <= k. */
+uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local);
+/* The open slot k of comm, or NULL when complete or not yet opened. */
+coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k);
+
+#endif

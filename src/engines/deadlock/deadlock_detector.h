@@ -1,0 +1,101 @@
+/* MUST's deadlock detector as a pure library: fed check event records one at a time (time passed
+ * in), it matches point-to-point and collective operations, tracks requests and wait states,
+ * and on demand builds the AND⊕OR wait-for graph and searches it for OR-knots.
+ * Spec: design/check.md "The detector"; paper: papers/must-deadlock-detection.txt §3-§6;
+ * design and measurements: docs/check-detector.md. Not thread-safe: one thread per detector. */
+#ifndef DEADLOCK_DETECTOR_H
+#define DEADLOCK_DETECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check_event.h"
+#include "dl_finding.h"
+
+typedef struct dl_params {
+    /* 1 treats standard-mode sends as buffered (they never block). Default 0: unbuffered, so a
+     * send-send cycle is reported (as a potential deadlock when buffering hid it). */
+    int buffered_standard_sends;
+    /* A wildcard receive on a communicator of at most this many members gets its own OR arcs
+     * to each member (paper Fig. 7); larger ones share one "any source" node per communicator,
+     * which keeps the graph O(P) when 10^5 processes wait on wildcards. Default 64. */
+    uint32_t inline_or_max;
+    /* 1 explores the matches of undecided wildcard receives when a check finds no deadlock
+     * (paper §6.1). Default 1. */
+    int probing;
+    /* Alternative matches explored per check (each costs a copy of the detector state). Default 64.
+     */
+    uint32_t probe_budget;
+    /* Nested wildcard decisions explored in one probe. Default 4. */
+    uint32_t probe_depth;
+    /* Candidate sources tried per wildcard. Default 16. */
+    uint32_t probe_candidates;
+    /* 1 forces a wildcard decision when held records exceed decide_backlog (paper §6.2). Default 1.
+     */
+    int deciding;
+    /* Held records (records of model-blocked ranks) that trigger deciding. Default 1 << 20. */
+    size_t decide_backlog;
+    /* Rounds of releasing buffered standard sends per check. Default 16. */
+    uint32_t release_rounds;
+    /* Ranks listed in one collective-mismatch finding. Default 64. */
+    uint32_t mismatch_ranks;
+} dl_params;
+
+/* Fills the documented defaults. */
+void dl_params_default(dl_params *p);
+
+typedef struct deadlock_detector deadlock_detector;
+
+/* Creates a detector for a job of world_size ranks; MPI_COMM_WORLD has id CHECK_COMM_WORLD.
+ * params may be NULL (defaults). Errors: MG_EINVAL, MG_ENOMEM. */
+int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out);
+/* Frees the detector and its findings. NULL is accepted. */
+void deadlock_detector_destroy(deadlock_detector *det);
+
+/* Feeds one record (decoded; arrays borrowed for the call only) observed at caller time `now`.
+ * Records of one rank must come in sequence order; ranks interleave freely. Request ids are
+ * non-zero (0 stands for MPI_REQUEST_NULL). Records of a rank the model has blocked are held
+ * (copied) and analysed when it can go on.
+ * Errors: MG_EINVAL (NULL, rank, peer or function out of range, unknown kind, an array missing),
+ * MG_ESTATE (sequence number not increasing: the record is ignored), MG_ENOENT (unknown
+ * communicator), MG_EFORMAT (the record contradicts the stream: a communicator of another size,
+ * an unknown or zero request id), MG_ENOMEM. After MG_EINVAL/MG_ESTATE/MG_ENOENT/MG_EFORMAT the
+ * record is dropped; after MG_ENOMEM it may be partly applied (the detector stays usable, its
+ * later findings may miss or misplace that call). */
+int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now);
+/* Feeds one encoded record (check_event_decode rules). Errors: as above plus MG_EFORMAT and
+ * MG_EVERSION from decoding. *consumed gets the record size on success. */
+int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
+                                 uint64_t now, size_t *consumed);
+/* Records that a rank's process vanished (crash, kill) without Finalize or Abort. */
+int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now);
+
+/* Runs the wait-for analysis now (the caller's triggers: quiet time, every live process blocked,
+ * the last Finalize, queue growth). New findings are appended; *n_new (may be NULL) gets their
+ * number. Errors: MG_ENOMEM (findings found before the failure are kept). */
+int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new);
+
+/* Trigger inputs. */
+int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det);
+
+typedef struct dl_queue_sizes {
+    size_t queued_sends;  /* sends waiting for a receive */
+    size_t pending_recvs; /* receives waiting for a send */
+    size_t undecided;     /* wildcard receives with candidates and no reported decision */
+    size_t held_records;  /* records of model-blocked ranks not analysed yet */
+    size_t held_bytes;
+    size_t live_requests;
+    size_t live_processes;     /* neither finalized, aborted nor lost */
+    size_t blocked_processes;  /* live processes the model has blocked */
+    uint64_t records;          /* records fed so far */
+    uint64_t last_record_time; /* `now` of the last record */
+    uint64_t forced_decisions;
+} dl_queue_sizes;
+
+void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out);
+
+/* The findings so far, oldest first; the pointer is valid until the next feed/check/destroy.
+ * The detector owns them. */
+const dl_finding *deadlock_detector_findings(const deadlock_detector *det, size_t *n);
+
+#endif

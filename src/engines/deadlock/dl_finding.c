@@ -1,0 +1,38 @@
+/* Findings of the deadlock detector, see dl_finding.h. */
+#include "dl_finding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+
+void dl_finding_free(dl_finding *f) {
+    free(f->calls);
+    wait_graph_free(&f->graph);
+    memset(f, 0, sizeof *f);
+}
+
+int dl_finding_add_call(dl_finding *f, const dl_call *call) {
+    dl_call *p = realloc(f->calls, (f->n_calls + 1) * sizeof *p);
+    if (!p) {
+        return MG_ENOMEM;
+    }
+    f->calls = p;
+    f->calls[f->n_calls++] = *call;
+    return MG_OK;
+}
+
+const char *dl_finding_kind_name(int kind) {
+    switch (kind) {
+    case DL_DEADLOCK:
+        return "DEADLOCK";
+    case DL_POTENTIAL_DEADLOCK:
+        return "POTENTIAL_DEADLOCK";
+    case DL_COLLECTIVE_MISMATCH:
+        return "COLLECTIVE_MISMATCH";
+    case DL_STUCK_ON_TERMINATED:
+        return "STUCK_ON_TERMINATED";
+    default:
+        return "UNKNOWN";
+    }
+}

@@ -1,0 +1,71 @@
+/* A finding of the deadlock detector, as data: its kind, the ranks involved with their calls, and
+ * for deadlocks the wait-for graph of the deadlocked part (rendered as DOT by the reporter).
+ * Spec: design/check.md "What the user gets"; docs/check-detector.md §9. */
+#ifndef DL_FINDING_H
+#define DL_FINDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wait_graph.h"
+
+enum dl_finding_kind {
+    DL_DEADLOCK = 1,        /* a knot of really blocked processes */
+    DL_POTENTIAL_DEADLOCK,  /* a knot under unbuffered standard sends that buffering hid */
+    DL_COLLECTIVE_MISMATCH, /* members of a communicator issued disagreeing collectives */
+    DL_STUCK_ON_TERMINATED  /* processes wait for a process that finalized, aborted or vanished */
+};
+
+enum dl_finding_notes {
+    DL_NOTE_PROBED = 1u << 0,          /* found by probing a wildcard decision (probe_* fields) */
+    DL_NOTE_DECISION_FORCED = 1u << 1, /* deciding mode forced a wildcard match earlier: the
+                                          finding may be a false positive */
+    DL_NOTE_BUFFER_RELEASED = 1u << 2  /* standard sends that buffering completed were released
+                                          before this deadlock was found */
+};
+
+/* What disagrees in a collective mismatch (bits). */
+enum dl_mismatch {
+    DL_MISMATCH_KIND = 1u << 0,     /* different collectives */
+    DL_MISMATCH_BLOCKING = 1u << 1, /* the same collective, blocking vs nonblocking */
+    DL_MISMATCH_ROOT = 1u << 2,
+    DL_MISMATCH_OP = 1u << 3
+};
+
+/* One process involved, with the call it is in. */
+typedef struct dl_call {
+    int32_t rank;
+    uint16_t func;   /* check_func of the blocked (or terminal, or mismatching) call */
+    uint8_t state;   /* wg_state: blocked, running, terminated */
+    uint8_t in_knot; /* deadlocks: member of the OR-knot (else waiting for it) */
+    uint64_t comm;
+    int32_t peer, tag; /* p2p calls */
+    int32_t root;      /* collectives */
+    uint32_t op;
+    uint64_t callsite;
+} dl_call;
+
+typedef struct dl_finding {
+    uint8_t kind;      /* dl_finding_kind */
+    uint32_t notes;    /* dl_finding_notes */
+    uint32_t mismatch; /* collective mismatches: dl_mismatch bits */
+    uint64_t time;     /* the caller's clock when found */
+    dl_call *calls;    /* knot members first (sorted by rank), then the waiting ones */
+    size_t n_calls, n_knot;
+    wait_graph graph;   /* deadlocks: nodes that cannot be released and the arcs among them */
+    /* DL_NOTE_PROBED: the wildcard receive (rank, request id; 0 for a blocking receive) whose
+     * explored match led to the finding, and the source it was matched with (the innermost
+     * decision when probing nested several); -1 otherwise. */
+    int32_t probe_rank;
+    uint64_t probe_request;
+    int32_t probe_source;
+} dl_finding;
+
+/* Frees what a finding owns; the struct is zeroed. */
+void dl_finding_free(dl_finding *f);
+/* Appends a call. Errors: MG_ENOMEM (unchanged). */
+int dl_finding_add_call(dl_finding *f, const dl_call *call);
+/* Stable upper-case name of a kind ("DEADLOCK", "POTENTIAL_DEADLOCK", ...), or "UNKNOWN". */
+const char *dl_finding_kind_name(int kind);
+
+#endif

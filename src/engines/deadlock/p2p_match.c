@@ -1,0 +1,515 @@
+/* Point-to-point matching of the detector, see p2p_match.h and docs/check-detector.md §3. */
+#include "p2p_match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_event.h"
+#include "dl_array.h"
+#include "mg_error.h"
+
+/* Key values of the wildcard queues and of the posting lists. */
+#define KEY_ANY 0xFFFFFFFFu
+#define KEY_POSTED 0xFFFFFFFEu
+
+/* Link slots. A send sits in four queues: exact, any tag, any source, any/any. A receive sits in
+ * the queue of its own key and in the posting list of its (comm, receiver). */
+enum { SLOT_EXACT = 0, SLOT_ANY_TAG = 1, SLOT_ANY_SRC = 2, SLOT_ANY_ANY = 3, SLOT_POSTED = 1 };
+
+void p2p_match_init(p2p_match *pm) {
+    memset(pm, 0, sizeof *pm);
+    pm->free_head = P2P_NONE;
+    pm->free_queue = P2P_NONE;
+    key_map_init(&pm->send_queues);
+    key_map_init(&pm->recv_queues);
+}
+
+void p2p_match_free(p2p_match *pm) {
+    free(pm->ops);
+    free(pm->queues);
+    free(pm->completed);
+    key_map_free(&pm->send_queues);
+    key_map_free(&pm->recv_queues);
+    p2p_match_init(pm);
+}
+
+static void *dup_array(const void *src, size_t n, size_t cap, size_t elem) {
+    if (cap == 0) {
+        return NULL;
+    }
+    void *p = malloc(cap * elem);
+    if (p && n) {
+        memcpy(p, src, n * elem);
+    }
+    return p;
+}
+
+int p2p_match_clone(const p2p_match *src, p2p_match *dst) {
+    *dst = *src;
+    dst->ops = dup_array(src->ops, src->n_ops, src->cap_ops, sizeof *src->ops);
+    dst->queues = dup_array(src->queues, src->n_queues, src->cap_queues, sizeof *src->queues);
+    dst->completed =
+        dup_array(src->completed, src->n_completed, src->cap_completed, sizeof(uint32_t));
+    int bad = (src->cap_ops && !dst->ops) || (src->cap_queues && !dst->queues) ||
+              (src->cap_completed && !dst->completed);
+    int rc1 = key_map_clone(&src->send_queues, &dst->send_queues);
+    int rc2 = key_map_clone(&src->recv_queues, &dst->recv_queues);
+    if (bad || rc1 || rc2) {
+        p2p_match_free(dst);
+        return MG_ENOMEM;
+    }
+    return MG_OK;
+}
+
+static uint64_t key_a(uint32_t comm, uint32_t src) {
+    return (uint64_t)comm << 32 | src;
+}
+
+static uint64_t key_b(uint32_t dst, uint32_t tag) {
+    return (uint64_t)dst << 32 | tag;
+}
+
+/* The queue of a key, created when absent; P2P_NONE when out of memory. */
+static uint32_t queue_of(p2p_match *pm, key_map *map, uint32_t comm, uint32_t src, uint32_t dst,
+                         uint32_t tag) {
+    uint32_t q;
+    uint64_t a = key_a(comm, src), b = key_b(dst, tag);
+    if (key_map_get(map, a, b, &q)) {
+        return q;
+    }
+    q = pm->free_queue;
+    if (q == P2P_NONE && dl_array_reserve((void **)&pm->queues, &pm->cap_queues, pm->n_queues + 1,
+                                          sizeof *pm->queues)) {
+        return P2P_NONE;
+    }
+    uint32_t slot = q == P2P_NONE ? (uint32_t)pm->n_queues : q;
+    if (key_map_put(map, a, b, slot)) {
+        return P2P_NONE;
+    }
+    if (q == P2P_NONE) {
+        pm->n_queues++;
+    } else {
+        pm->free_queue = pm->queues[q].head;
+    }
+    pm->queues[slot] =
+        (p2p_queue){P2P_NONE, P2P_NONE, P2P_NONE, (uint8_t)(map == &pm->send_queues), a, b};
+    return slot;
+}
+
+/* An emptied queue leaves its map and goes to the free list. */
+static void release_queue(p2p_match *pm, uint32_t q) {
+    p2p_queue *qu = &pm->queues[q];
+    key_map_remove(qu->is_send ? &pm->send_queues : &pm->recv_queues, qu->key_a, qu->key_b);
+    qu->barrier = P2P_NONE;
+    qu->tail = P2P_NONE;
+    qu->head = pm->free_queue;
+    pm->free_queue = q;
+}
+
+static uint32_t find_queue(const key_map *map, uint32_t comm, uint32_t src, uint32_t dst,
+                           uint32_t tag) {
+    uint32_t q;
+    return key_map_get(map, key_a(comm, src), key_b(dst, tag), &q) ? q : P2P_NONE;
+}
+
+static uint32_t head_of(const p2p_match *pm, uint32_t q) {
+    return q == P2P_NONE ? P2P_NONE : pm->queues[q].head;
+}
+
+static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
+    p2p_queue *qu = &pm->queues[q];
+    p2p_op *o = &pm->ops[x];
+    o->queue[slot] = q;
+    o->link_prev[slot] = qu->tail;
+    o->link_next[slot] = P2P_NONE;
+    if (qu->tail != P2P_NONE) {
+        pm->ops[qu->tail].link_next[slot] = x;
+    } else {
+        qu->head = x;
+    }
+    qu->tail = x;
+}
+
+/* Inserts x keeping the queue in posting (seq) order; decided receives move into a queue that may
+ * already hold later receives. */
+static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
+    p2p_queue *qu = &pm->queues[q];
+    uint32_t after = qu->tail;
+    while (after != P2P_NONE && pm->ops[after].p.seq > pm->ops[x].p.seq) {
+        after = pm->ops[after].link_prev[slot];
+    }
+    p2p_op *o = &pm->ops[x];
+    o->queue[slot] = q;
+    o->link_prev[slot] = after;
+    o->link_next[slot] = after == P2P_NONE ? qu->head : pm->ops[after].link_next[slot];
+    if (after == P2P_NONE) {
+        qu->head = x;
+    } else {
+        pm->ops[after].link_next[slot] = x;
+    }
+    if (o->link_next[slot] == P2P_NONE) {
+        qu->tail = x;
+    } else {
+        pm->ops[o->link_next[slot]].link_prev[slot] = x;
+    }
+}
+
+static void unlink_slot(p2p_match *pm, uint32_t x, int slot) {
+    p2p_op *o = &pm->ops[x];
+    p2p_queue *qu = &pm->queues[o->queue[slot]];
+    if (o->link_prev[slot] != P2P_NONE) {
+        pm->ops[o->link_prev[slot]].link_next[slot] = o->link_next[slot];
+    } else {
+        qu->head = o->link_next[slot];
+    }
+    if (o->link_next[slot] != P2P_NONE) {
+        pm->ops[o->link_next[slot]].link_prev[slot] = o->link_prev[slot];
+    } else {
+        qu->tail = o->link_prev[slot];
+    }
+    /* Posting lists (one per receiver and communicator) stay: they are few and always reused. */
+    if (qu->head == P2P_NONE && (qu->is_send || (uint32_t)qu->key_a != KEY_POSTED)) {
+        release_queue(pm, o->queue[slot]);
+    }
+    o->queue[slot] = P2P_NONE;
+}
+
+static void unlink_all(p2p_match *pm, uint32_t x) {
+    int slots = pm->ops[x].kind == P2P_SEND ? 4 : 2;
+    for (int s = 0; s < slots; s++) {
+        if (pm->ops[x].queue[s] != P2P_NONE) {
+            unlink_slot(pm, x, s);
+        }
+    }
+}
+
+static int alloc_op(p2p_match *pm, uint32_t *x) {
+    if (pm->free_head != P2P_NONE) {
+        *x = pm->free_head;
+        pm->free_head = pm->ops[*x].partner;
+        return MG_OK;
+    }
+    if (pm->n_ops >= P2P_NONE - 1 ||
+        dl_array_reserve((void **)&pm->ops, &pm->cap_ops, pm->n_ops + 1, sizeof *pm->ops)) {
+        return MG_ENOMEM;
+    }
+    *x = (uint32_t)pm->n_ops++;
+    return MG_OK;
+}
+
+static void free_op(p2p_match *pm, uint32_t x) {
+    pm->ops[x].state = P2P_FREE;
+    pm->ops[x].partner = pm->free_head;
+    pm->free_head = x;
+}
+
+static int note_completed(p2p_match *pm, uint32_t x) {
+    if (pm->ops[x].flags & P2P_F_DETACHED) {
+        free_op(pm, x);
+        return MG_OK;
+    }
+    if (dl_array_reserve((void **)&pm->completed, &pm->cap_completed, pm->n_completed + 1,
+                         sizeof(uint32_t))) {
+        return MG_ENOMEM;
+    }
+    pm->completed[pm->n_completed++] = x;
+    return MG_OK;
+}
+
+static void set_state(p2p_match *pm, uint32_t x, uint8_t state) {
+    p2p_op *o = &pm->ops[x];
+    if (o->state == P2P_UNDECIDED) {
+        pm->undecided--;
+    }
+    if (state == P2P_UNDECIDED) {
+        pm->undecided++;
+    }
+    o->state = state;
+}
+
+static int match(p2p_match *pm, uint32_t r, uint32_t s) {
+    unlink_all(pm, r);
+    unlink_all(pm, s);
+    set_state(pm, r, P2P_MATCHED);
+    set_state(pm, s, P2P_MATCHED);
+    pm->ops[r].partner = s;
+    pm->ops[s].partner = r;
+    pm->queued_sends--;
+    pm->pending_recvs--;
+    int rc = note_completed(pm, r);
+    return rc ? rc : note_completed(pm, s);
+}
+
+static uint32_t wild(int32_t v) {
+    return v < 0 ? KEY_ANY : (uint32_t)v;
+}
+
+static int is_open_wildcard(const p2p_op *o) {
+    return o->p.peer == CHECK_ANY_SOURCE && !(o->flags & P2P_F_DECIDED);
+}
+
+/* The send queue a receive takes its next message from. */
+static uint32_t source_queue(const p2p_match *pm, const p2p_op *r) {
+    int decided = r->flags & P2P_F_DECIDED;
+    int32_t src = decided ? r->dec_source : r->p.peer;
+    int32_t tag = decided ? r->dec_tag : r->p.tag;
+    return find_queue(&pm->send_queues, r->p.comm, wild(src), (uint32_t)r->p.rank, wild(tag));
+}
+
+/* Tries to match receive r, which no undecided wildcard precedes. Returns the new state. */
+static int try_recv(p2p_match *pm, uint32_t r, uint8_t *state) {
+    uint32_t s = head_of(pm, source_queue(pm, &pm->ops[r]));
+    if (s == P2P_NONE) {
+        set_state(pm, r, P2P_WAITING);
+    } else if (is_open_wildcard(&pm->ops[r])) {
+        set_state(pm, r, P2P_UNDECIDED);
+    } else {
+        *state = P2P_MATCHED;
+        return match(pm, r, s);
+    }
+    *state = pm->ops[r].state;
+    return MG_OK;
+}
+
+/* After the barrier of posting list q was decided: retries the receives behind it in posting
+ * order until one becomes the new barrier. */
+static int walk(p2p_match *pm, uint32_t q, uint32_t x) {
+    pm->queues[q].barrier = P2P_NONE;
+    while (x != P2P_NONE) {
+        uint32_t next = pm->ops[x].link_next[SLOT_POSTED];
+        uint8_t st;
+        int rc = try_recv(pm, x, &st);
+        if (rc) {
+            return rc;
+        }
+        if (st == P2P_UNDECIDED) {
+            pm->queues[q].barrier = x;
+            break;
+        }
+        x = next;
+    }
+    return MG_OK;
+}
+
+static void fill(p2p_op *o, const p2p_post *post, uint8_t kind) {
+    memset(o, 0, sizeof *o);
+    o->p = *post;
+    o->kind = kind;
+    o->dec_source = CHECK_ANY_SOURCE;
+    o->dec_tag = CHECK_ANY_TAG;
+    o->partner = P2P_NONE;
+    o->owner = P2P_NONE;
+    o->owner_item = P2P_NONE;
+    for (int s = 0; s < 4; s++) {
+        o->queue[s] = P2P_NONE;
+    }
+    o->state = P2P_WAITING;
+}
+
+static int valid_post(const p2p_match *pm, const p2p_post *post, int recv) {
+    return pm && post && post->rank >= 0 &&
+           (post->peer >= 0 || (recv && post->peer == CHECK_ANY_SOURCE)) &&
+           (post->tag >= 0 || (recv && post->tag == CHECK_ANY_TAG));
+}
+
+int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op) {
+    if (!valid_post(pm, post, 1) || !op) {
+        return MG_EINVAL;
+    }
+    uint32_t pl =
+        queue_of(pm, &pm->recv_queues, post->comm, KEY_POSTED, (uint32_t)post->rank, KEY_POSTED);
+    uint32_t q = queue_of(pm, &pm->recv_queues, post->comm, wild(post->peer), (uint32_t)post->rank,
+                          wild(post->tag));
+    uint32_t r;
+    if (pl == P2P_NONE || q == P2P_NONE || alloc_op(pm, &r)) {
+        return MG_ENOMEM;
+    }
+    fill(&pm->ops[r], post, P2P_RECV);
+    link_tail(pm, pl, r, SLOT_POSTED);
+    link_tail(pm, q, r, SLOT_EXACT);
+    pm->pending_recvs++;
+    *op = r;
+    if (pm->queues[pl].barrier != P2P_NONE) {
+        set_state(pm, r, P2P_DEFERRED);
+        return MG_OK;
+    }
+    uint8_t st;
+    int rc = try_recv(pm, r, &st);
+    if (!rc && st == P2P_UNDECIDED) {
+        pm->queues[pl].barrier = r;
+    }
+    return rc;
+}
+
+/* The earliest posted receive that accepts a message (comm, src, dst, tag), or P2P_NONE. */
+static uint32_t earliest_recv(const p2p_match *pm, uint32_t comm, uint32_t src, uint32_t dst,
+                              uint32_t tag) {
+    uint32_t keys[4][2] = {{src, tag}, {src, KEY_ANY}, {KEY_ANY, tag}, {KEY_ANY, KEY_ANY}};
+    uint32_t best = P2P_NONE;
+    for (int k = 0; k < 4; k++) {
+        uint32_t r = head_of(pm, find_queue(&pm->recv_queues, comm, keys[k][0], dst, keys[k][1]));
+        if (r != P2P_NONE && (best == P2P_NONE || pm->ops[r].p.seq < pm->ops[best].p.seq)) {
+            best = r;
+        }
+    }
+    return best;
+}
+
+int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op) {
+    if (!valid_post(pm, post, 0) || !op) {
+        return MG_EINVAL;
+    }
+    uint32_t c = post->comm, s = (uint32_t)post->rank, d = (uint32_t)post->peer,
+             t = (uint32_t)post->tag;
+    uint32_t qs[4] = {queue_of(pm, &pm->send_queues, c, s, d, t),
+                      queue_of(pm, &pm->send_queues, c, s, d, KEY_ANY),
+                      queue_of(pm, &pm->send_queues, c, KEY_ANY, d, t),
+                      queue_of(pm, &pm->send_queues, c, KEY_ANY, d, KEY_ANY)};
+    uint32_t x;
+    if (qs[0] == P2P_NONE || qs[1] == P2P_NONE || qs[2] == P2P_NONE || qs[3] == P2P_NONE ||
+        alloc_op(pm, &x)) {
+        return MG_ENOMEM;
+    }
+    fill(&pm->ops[x], post, P2P_SEND);
+    for (int k = 0; k < 4; k++) {
+        link_tail(pm, qs[k], x, k);
+    }
+    pm->queued_sends++;
+    *op = x;
+    uint32_t r = earliest_recv(pm, c, s, d, t);
+    if (r == P2P_NONE) {
+        return MG_OK;
+    }
+    uint32_t pl = find_queue(&pm->recv_queues, c, KEY_POSTED, d, KEY_POSTED);
+    uint32_t barrier = pm->queues[pl].barrier;
+    if (barrier != P2P_NONE && pm->ops[r].p.seq > pm->ops[barrier].p.seq) {
+        return MG_OK;
+    }
+    if (is_open_wildcard(&pm->ops[r])) {
+        set_state(pm, r, P2P_UNDECIDED);
+        pm->queues[pl].barrier = r;
+        return MG_OK;
+    }
+    return match(pm, r, x);
+}
+
+int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced) {
+    if (!pm || op >= pm->n_ops || pm->ops[op].kind != P2P_RECV || pm->ops[op].state == P2P_FREE ||
+        source < 0 || tag < 0) {
+        return MG_EINVAL;
+    }
+    p2p_op *r = &pm->ops[op];
+    if (r->p.peer != CHECK_ANY_SOURCE) {
+        return r->p.peer == source ? MG_OK : MG_ESTATE;
+    }
+    if (r->flags & P2P_F_DECIDED) {
+        return r->dec_source == source && r->dec_tag == tag ? MG_OK : MG_ESTATE;
+    }
+    if (r->state == P2P_MATCHED || r->state == P2P_CANCELLED) {
+        return MG_ESTATE;
+    }
+    uint32_t q = queue_of(pm, &pm->recv_queues, r->p.comm, (uint32_t)source, (uint32_t)r->p.rank,
+                          (uint32_t)tag);
+    if (q == P2P_NONE) {
+        return MG_ENOMEM;
+    }
+    r = &pm->ops[op];
+    r->flags |= P2P_F_DECIDED | (forced ? P2P_F_FORCED : 0);
+    r->dec_source = source;
+    r->dec_tag = tag;
+    unlink_slot(pm, op, SLOT_EXACT);
+    link_sorted(pm, q, op, SLOT_EXACT);
+    uint32_t pl = r->queue[SLOT_POSTED];
+    uint32_t barrier = pm->queues[pl].barrier;
+    if (barrier != P2P_NONE && barrier != op && pm->ops[barrier].p.seq < r->p.seq) {
+        set_state(pm, op, P2P_DEFERRED);
+        return MG_OK;
+    }
+    uint32_t next = r->link_next[SLOT_POSTED];
+    uint8_t st;
+    int rc = try_recv(pm, op, &st);
+    if (rc || barrier != op) {
+        return rc;
+    }
+    return walk(pm, pl, next);
+}
+
+void p2p_match_cancel(p2p_match *pm, uint32_t op) {
+    p2p_op *o = &pm->ops[op];
+    if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED || o->state == P2P_FREE) {
+        return;
+    }
+    uint32_t pl = o->kind == P2P_RECV ? o->queue[SLOT_POSTED] : P2P_NONE;
+    uint32_t next = o->kind == P2P_RECV ? o->link_next[SLOT_POSTED] : P2P_NONE;
+    unlink_all(pm, op);
+    set_state(pm, op, P2P_CANCELLED);
+    if (pm->ops[op].kind == P2P_SEND) {
+        pm->queued_sends--;
+    } else {
+        pm->pending_recvs--;
+    }
+    /* Cancelling the barrier lifts it; a failed retry leaves the later receives deferred, which
+     * only delays their matching. */
+    if (pl != P2P_NONE && pm->queues[pl].barrier == op) {
+        (void)walk(pm, pl, next);
+    }
+    (void)note_completed(pm, op);
+}
+
+void p2p_match_release(p2p_match *pm, uint32_t op) {
+    p2p_op *o = &pm->ops[op];
+    if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED) {
+        free_op(pm, op);
+    } else {
+        o->flags |= P2P_F_DETACHED;
+    }
+}
+
+void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n) {
+    *ops = pm->completed;
+    *n = pm->n_completed;
+    pm->n_completed = 0;
+}
+
+int p2p_match_may_complete(const p2p_match *pm, uint32_t op) {
+    const p2p_op *o = &pm->ops[op];
+    switch (o->state) {
+    case P2P_MATCHED:
+    case P2P_CANCELLED:
+    case P2P_UNDECIDED:
+        return 1;
+    case P2P_DEFERRED:
+        return head_of(pm, source_queue(pm, o)) != P2P_NONE;
+    case P2P_WAITING:
+        return o->kind == P2P_SEND &&
+               earliest_recv(pm, o->p.comm, (uint32_t)o->p.rank, (uint32_t)o->p.peer,
+                             (uint32_t)o->p.tag) != P2P_NONE;
+    default:
+        return 0;
+    }
+}
+
+int p2p_match_has_send(const p2p_match *pm, uint32_t comm, int32_t source, int32_t dest,
+                       int32_t tag) {
+    return head_of(pm, find_queue(&pm->send_queues, comm, wild(source), (uint32_t)dest,
+                                  wild(tag))) != P2P_NONE;
+}
+
+size_t p2p_match_candidates(const p2p_match *pm, uint32_t op, int32_t *sources, int32_t *tags,
+                            size_t cap) {
+    const p2p_op *r = &pm->ops[op];
+    int slot = r->p.tag == CHECK_ANY_TAG ? SLOT_ANY_ANY : SLOT_ANY_SRC;
+    size_t n = 0;
+    for (uint32_t s = head_of(pm, source_queue(pm, r)); s != P2P_NONE && n < cap;
+         s = pm->ops[s].link_next[slot]) {
+        int seen = 0;
+        for (size_t i = 0; i < n && !seen; i++) {
+            seen = sources[i] == pm->ops[s].p.rank;
+        }
+        if (!seen) {
+            sources[n] = pm->ops[s].p.rank;
+            tags[n++] = pm->ops[s].p.tag;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,111 @@
+/* Point-to-point matching in O(1) per message: FIFO queues per (communicator, source,
+ * destination, tag) with MPI's non-overtaking order, wildcards resolved by the decision the MPI
+ * library reported (paper §6), and the deferral of later receives behind an undecided wildcard.
+ * Spec: design/check.md "Point-to-point matching"; design: docs/check-detector.md §3. */
+#ifndef P2P_MATCH_H
+#define P2P_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "key_map.h"
+
+#define P2P_NONE UINT32_MAX
+
+enum p2p_kind { P2P_SEND = 1, P2P_RECV = 2 };
+
+enum p2p_state {
+    P2P_FREE = 0,
+    P2P_WAITING,   /* posted; no partner available */
+    P2P_UNDECIDED, /* wildcard receive with candidate sends but no reported decision */
+    P2P_DEFERRED,  /* receive posted after an undecided wildcard of the same (rank, comm) */
+    P2P_MATCHED,
+    P2P_CANCELLED
+};
+
+enum p2p_flags {
+    P2P_F_DECIDED = 1u << 0, /* a wildcard receive whose source and tag are known */
+    P2P_F_FORCED = 1u << 1,  /* ... and the detector chose them (deciding mode, probing) */
+    P2P_F_DETACHED = 1u << 2 /* nobody refers to it: freed as soon as it is matched */
+};
+
+/* What an operation is posted with. */
+typedef struct p2p_post {
+    int32_t rank;  /* owner: sender of a send, receiver of a receive */
+    int32_t peer;  /* destination, or source / CHECK_ANY_SOURCE */
+    int32_t tag;   /* tag, or CHECK_ANY_TAG for receives */
+    uint32_t comm; /* communicator index (comm_table) */
+    uint16_t func;
+    uint8_t mode; /* check_send_mode of a send */
+    uint64_t seq; /* the owner's sequence number of the posting call */
+    uint64_t callsite;
+    uint64_t request;
+    int64_t count;
+    uint64_t type_hash, type_elems;
+} p2p_post;
+
+typedef struct p2p_op {
+    p2p_post p;
+    int32_t dec_source, dec_tag; /* the decision of a wildcard receive (P2P_F_DECIDED) */
+    uint32_t partner;            /* matched op, or P2P_NONE */
+    uint32_t owner, owner_item;  /* opaque to the matcher: the detector's back reference */
+    uint32_t link_prev[4], link_next[4], queue[4];
+    uint8_t kind, state, flags;
+} p2p_op;
+
+typedef struct p2p_queue {
+    uint32_t head, tail;   /* head links the free list while the queue is unused */
+    uint32_t barrier;      /* posting lists only: the earliest undecided wildcard, or P2P_NONE */
+    uint8_t is_send;       /* which map holds the key */
+    uint64_t key_a, key_b; /* the key, so an emptied queue leaves the map */
+} p2p_queue;
+
+typedef struct p2p_match {
+    p2p_op *ops;
+    size_t n_ops, cap_ops;
+    uint32_t free_head;
+    p2p_queue *queues; /* a queue exists while it holds ops: memory follows live traffic */
+    size_t n_queues, cap_queues;
+    uint32_t free_queue;
+    key_map send_queues; /* (comm|src, dst|tag) -> queue, four per send */
+    key_map recv_queues; /* same keys for receives, plus one posting list per (comm, dst) */
+    uint32_t *completed; /* ops matched or cancelled since the last drain */
+    size_t n_completed, cap_completed;
+    size_t queued_sends, pending_recvs, undecided;
+} p2p_match;
+
+void p2p_match_init(p2p_match *pm);
+void p2p_match_free(p2p_match *pm);
+/* Deep copy (probing explores a decision on a copy). Errors: MG_ENOMEM (dst left freed). */
+int p2p_match_clone(const p2p_match *src, p2p_match *dst);
+
+/* Posts a send or receive and matches it if possible. *op gets its index. A send to / receive
+ * from CHECK_PROC_NULL must not be posted (the caller completes it). Errors: MG_EINVAL, MG_ENOMEM
+ * (nothing posted). */
+int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op);
+int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op);
+/* Applies the decision the MPI library made for receive op (status source/tag); forced marks a
+ * decision the detector took itself. A repeated identical decision is accepted. Errors: MG_EINVAL
+ * (not a receive, bad source), MG_ESTATE (contradicts an earlier decision), MG_ENOMEM. */
+int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced);
+/* Removes an unmatched op from the queues (MPI_Cancel); a matched op is left alone. */
+void p2p_match_cancel(p2p_match *pm, uint32_t op);
+/* The owner drops its reference: frees a matched/cancelled op now, else when it is matched. */
+void p2p_match_release(p2p_match *pm, uint32_t op);
+
+/* Ops matched or cancelled since the last call: *ops stays valid until the next mutation. */
+void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n);
+
+/* Optimistic view of a pending op used by the wait-for analysis: 1 when the op can complete
+ * once the undecided wildcards ahead of it are decided (an undecided receive; a deferred receive
+ * with a matching send queued; a send with a matching receive posted), else 0. */
+int p2p_match_may_complete(const p2p_match *pm, uint32_t op);
+/* 1 when a send matching (comm, source|ANY, dest, tag|ANY) is queued (a blocked Probe). */
+int p2p_match_has_send(const p2p_match *pm, uint32_t comm, int32_t source, int32_t dest,
+                       int32_t tag);
+/* The distinct sources (with the tag of the earliest send from each) that undecided receive op
+ * could match, up to cap. */
+size_t p2p_match_candidates(const p2p_match *pm, uint32_t op, int32_t *sources, int32_t *tags,
+                            size_t cap);
+
+#endif

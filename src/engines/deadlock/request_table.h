@@ -1,0 +1,53 @@
+/* The live MPI requests of every rank: (rank, request id) -> what completing it waits for
+ * (a point-to-point op, a collective slot, nothing) and, for persistent requests, what a Start
+ * posts. Spec: design/check.md "Requests and completions"; docs/check-detector.md §5. */
+#ifndef REQUEST_TABLE_H
+#define REQUEST_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "key_map.h"
+#include "p2p_match.h"
+
+enum dl_request_kind {
+    REQ_FREE = 0,
+    REQ_P2P,     /* completes with p2p op `op` */
+    REQ_COLL,    /* completes with slot `slot` of communicator `comm` */
+    REQ_DONE,    /* complete already (buffered send, Imrecv, PROC_NULL peer) */
+    REQ_INACTIVE /* persistent, not started */
+};
+
+typedef struct dl_request {
+    uint64_t id;
+    int32_t rank;
+    uint8_t kind; /* dl_request_kind */
+    uint8_t persistent;
+    uint8_t is_send; /* persistent template: a send (else a receive) */
+    uint32_t op;     /* REQ_P2P */
+    uint32_t comm;   /* REQ_COLL */
+    uint64_t slot;   /* REQ_COLL */
+    p2p_post start;  /* persistent: what Start posts */
+    uint32_t next_free;
+} dl_request;
+
+typedef struct request_table {
+    dl_request *reqs;
+    size_t n, cap;
+    uint32_t free_head;
+    size_t live;
+    key_map index; /* (rank, id) -> slot */
+} request_table;
+
+void request_table_init(request_table *rt);
+void request_table_free(request_table *rt);
+int request_table_clone(const request_table *src, request_table *dst);
+/* Creates request (rank, id), zeroed except id/rank; *out points at it until the next add.
+ * Errors: MG_ESTATE (the id is live on that rank), MG_ENOMEM. */
+int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request **out);
+/* The live request (rank, id), or NULL. */
+dl_request *request_table_find(request_table *rt, int32_t rank, uint64_t id);
+/* Forgets a request found with request_table_find. */
+void request_table_remove(request_table *rt, dl_request *req);
+
+#endif

@@ -1,0 +1,64 @@
+/* Transient slowdown vs hang, faulty ranks and hang type (ParaStack §3.3 and §4). */
+#include "hang_diag.h"
+
+#include "mg_error.h"
+
+static bool is_polling(const struct hang_diag_input *in, int func)
+{
+    return func >= 0 && (size_t)func < in->npolling && in->polling[func];
+}
+
+static bool progressed(const struct hang_diag_input *in, const struct hang_diag_rank *a,
+                       const struct hang_diag_rank *b)
+{
+    bool poll_a = is_polling(in, a->func), poll_b = is_polling(in, b->func);
+    if (a->counter_known && b->counter_known && a->counter != b->counter && !(poll_a && poll_b))
+        return true;
+    if (!a->out_mpi && !b->out_mpi)
+        return a->func != b->func && !(poll_a && poll_b);
+    if (a->out_mpi != b->out_mpi)
+        return a->out_mpi ? !poll_b : !poll_a;
+    return false;
+}
+
+int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
+                       struct hang_diag_result *out)
+{
+    if (!in || !out || !in->scans || in->nranks == 0 || in->nscans < 2 ||
+        (!faulty && faulty_cap > 0) || (!in->polling && in->npolling > 0))
+        return MG_EINVAL;
+    struct hang_diag_result r = {.kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1};
+    size_t n = in->nranks;
+    for (size_t rank = 0; rank < n; rank++) {
+        bool exited = false, always_out = true;
+        for (size_t s = 0; s < in->nscans; s++) {
+            exited = exited || in->scans[s * n + rank].exited;
+            always_out = always_out && in->scans[s * n + rank].out_mpi;
+        }
+        if (exited) {
+            /* its last steps say nothing about whether the others can move */
+            r.nexited++;
+            continue;
+        }
+        for (size_t s = 1; s < in->nscans && r.progress_rank < 0; s++) {
+            const struct hang_diag_rank *x = &in->scans[s * n + rank];
+            if (progressed(in, x - n, x))
+                r.progress_rank = (int)rank;
+        }
+        if (always_out) {
+            if (r.nfaulty < faulty_cap)
+                faulty[r.nfaulty] = (int)rank;
+            r.nfaulty++;
+        }
+    }
+    if (r.nexited == n)
+        r.kind = HANG_DIAG_ALL_EXITED;
+    else if (r.progress_rank >= 0)
+        r.kind = HANG_DIAG_PROGRESS;
+    else if (r.nfaulty > 0)
+        r.kind = HANG_DIAG_COMPUTATION;
+    if (r.kind == HANG_DIAG_PROGRESS)
+        r.nfaulty = 0;
+    *out = r;
+    return MG_OK;
+}

@@ -1,0 +1,194 @@
+/* Safe-bounds table, Table 4.9 and the G/X safe-count lookup; see scaling_bounds.h and
+ * docs/collectives-engine.md §3. */
+#include "scaling_bounds.h"
+
+#include <string.h>
+
+#include "mg_error.h"
+
+typedef unsigned __int128 u128;
+
+static uint64_t sat(u128 v)
+{
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+uint64_t scaling_bounds_form_value(scaling_form form, uint64_t s, uint64_t n, uint64_t P)
+{
+    switch (form) {
+    case SCALING_FORM_SNP:
+        return sat((u128)s * n * P);
+    case SCALING_FORM_NP:
+        return sat((u128)n * P);
+    case SCALING_FORM_SN:
+        return sat((u128)s * n);
+    default:
+        return n;
+    }
+}
+
+/* The largest n with form(s, n, P) <= limit. */
+static uint64_t form_nmax(scaling_form form, uint64_t limit, uint64_t s, uint64_t P)
+{
+    switch (form) {
+    case SCALING_FORM_SNP: {
+        /* 64-bit division when s P fits: a 128-bit one is a library call on the hot path. */
+        uint64_t sp;
+        if (__builtin_mul_overflow(s, P, &sp))
+            return 0;
+        return limit / sp;
+    }
+    case SCALING_FORM_NP:
+        return limit / P;
+    case SCALING_FORM_SN:
+        return limit / s;
+    default:
+        return limit;
+    }
+}
+
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    dst[0] = '\0';
+    if (src)
+        strncat(dst, src, size - 1);
+}
+
+static int entry_valid(const scaling_bound_entry *e)
+{
+    return (unsigned)e->coll < SCALING_COLL_COUNT && (unsigned)e->form < SCALING_FORM_COUNT &&
+           (e->cls == SCALING_CLASS_G || e->cls == SCALING_CLASS_X) && e->type_size > 0 &&
+           e->nprocs > 0 && e->n_safe > 0;
+}
+
+int scaling_bounds_init(scaling_bounds *b, const char *impl, const char *version,
+                        const scaling_bound_entry *entries, size_t n)
+{
+    if (!b || (n > 0 && !entries))
+        return MG_EINVAL;
+    memset(b, 0, sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        const scaling_bound_entry *e = &entries[i];
+        if (!entry_valid(e) ||
+            (b->count[e->coll] > 0 && (i == 0 || entries[i - 1].coll != e->coll))) {
+            memset(b, 0, sizeof *b);
+            return MG_EINVAL;
+        }
+        if (b->count[e->coll]++ == 0)
+            b->first[e->coll] = i;
+    }
+    b->entries = entries;
+    copy_text(b->mpi_impl, sizeof b->mpi_impl, impl);
+    copy_text(b->mpi_version, sizeof b->mpi_version, version);
+    return 0;
+}
+
+int scaling_bounds_set_artificial(scaling_bounds *b, scaling_form form, uint64_t limit)
+{
+    if (!b || (unsigned)form >= SCALING_FORM_COUNT || limit == 0)
+        return MG_EINVAL;
+    b->artificial_set = 1;
+    b->artificial_form = form;
+    b->artificial_limit = limit;
+    return 0;
+}
+
+/* Whether x matches half (n_s/2) or full (n_s) of Table 4.9; -1 for neither. */
+static int match(uint64_t n_s, uint64_t x, uint64_t delta)
+{
+    if (x >= n_s / 2 && x <= (n_s + delta) / 2)
+        return 1;
+    if (x >= n_s && x - n_s <= delta)
+        return 0;
+    return -1;
+}
+
+int scaling_bounds_classify(uint64_t n_s, uint64_t n_2p, uint64_t n_2s, uint64_t delta,
+                            scaling_class *cls, scaling_form *form)
+{
+    if (!cls || !form || n_s == 0)
+        return MG_EINVAL;
+    int halved_by_p = match(n_s, n_2p, delta), halved_by_s = match(n_s, n_2s, delta);
+    *cls = SCALING_CLASS_G;
+    if (halved_by_p < 0 || halved_by_s < 0)
+        *cls = SCALING_CLASS_X;
+    else if (halved_by_p && halved_by_s)
+        *form = SCALING_FORM_SNP;
+    else if (halved_by_p)
+        *form = SCALING_FORM_NP;
+    else if (halved_by_s)
+        *form = SCALING_FORM_SN;
+    else
+        *form = SCALING_FORM_N;
+    return 0;
+}
+
+static void tighten(scaling_limit *lim, uint64_t n, unsigned by, scaling_form form)
+{
+    if (n < lim->n_max) {
+        lim->n_max = n;
+        lim->by = by;
+        lim->form = form;
+    } else if (n == lim->n_max) {
+        lim->by |= by;
+    }
+}
+
+/* The Class X lookup rule of scaling_bounds_nmax. */
+static void x_lookup(const scaling_bound_entry *e, size_t n, uint64_t s, uint64_t P,
+                     scaling_limit *lim)
+{
+    uint64_t exact = UINT64_MAX, harder = UINT64_MAX, easier = UINT64_MAX;
+    int have_x = 0, have_exact = 0, have_harder = 0, have_easier = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].cls != SCALING_CLASS_X)
+            continue;
+        have_x = 1;
+        if (e[i].type_size == s && e[i].nprocs == P) {
+            have_exact = 1;
+            exact = e[i].n_safe < exact ? e[i].n_safe : exact;
+        } else if (e[i].type_size >= s && e[i].nprocs >= P) {
+            have_harder = 1;
+            harder = e[i].n_safe < harder ? e[i].n_safe : harder;
+        } else if (e[i].type_size <= s && e[i].nprocs <= P) {
+            uint64_t product = scaling_bounds_form_value(SCALING_FORM_SNP, e[i].type_size,
+                                                         e[i].n_safe, e[i].nprocs);
+            uint64_t v = form_nmax(SCALING_FORM_SNP, product, s, P);
+            have_easier = 1;
+            easier = v < easier ? v : easier;
+        }
+    }
+    if (have_exact)
+        tighten(lim, exact, SCALING_LIMIT_X, SCALING_FORM_N);
+    else if (have_harder)
+        tighten(lim, harder, SCALING_LIMIT_X, SCALING_FORM_N);
+    else if (have_easier)
+        tighten(lim, easier, SCALING_LIMIT_X, SCALING_FORM_SNP);
+    else if (have_x)
+        lim->by |= SCALING_LIMIT_X_UNCOVERED;
+}
+
+int scaling_bounds_nmax(const scaling_bounds *b, scaling_coll c, uint64_t s, uint64_t P,
+                        scaling_limit *out)
+{
+    if (!b || !out || (unsigned)c >= SCALING_COLL_COUNT || s == 0 || P == 0)
+        return MG_EINVAL;
+    out->n_max = UINT64_MAX;
+    out->by = 0;
+    out->form = SCALING_FORM_N;
+    const scaling_bound_entry *e = b->entries ? b->entries + b->first[c] : NULL;
+    size_t n = b->count[c];
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].cls != SCALING_CLASS_G)
+            continue;
+        uint64_t product =
+            scaling_bounds_form_value(e[i].form, e[i].type_size, e[i].n_safe, e[i].nprocs);
+        tighten(out, form_nmax(e[i].form, product, s, P), SCALING_LIMIT_G, e[i].form);
+    }
+    if (b->artificial_set)
+        tighten(out, form_nmax(b->artificial_form, b->artificial_limit, s, P),
+                SCALING_LIMIT_ARTIFICIAL, b->artificial_form);
+    if (n > 0)
+        x_lookup(e, n, s, P, out);
+    return 0;
+}

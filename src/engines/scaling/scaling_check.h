@@ -1,0 +1,40 @@
+/* The per-call trigger check: Detectors D, G and X on one rank's view of a collective call
+ * (docs/collectives-engine.md §3, Table 4.8). */
+#ifndef SCALING_CHECK_H
+#define SCALING_CHECK_H
+
+#include <stdint.h>
+
+#include "scaling_args.h"
+#include "scaling_bounds.h"
+#include "scaling_displ.h"
+
+enum scaling_fired {
+    SCALING_FIRED_D = 1u << 0, /* a displacement array overflowed (recovered) */
+    SCALING_FIRED_G = 1u << 1, /* n over a Class G bound (table or artificial) */
+    SCALING_FIRED_X = 1u << 2, /* n over the Class X bound for this (s, P) */
+};
+
+typedef struct scaling_trigger {
+    unsigned fired; /* enum scaling_fired bits; 0: call the collective unchanged */
+    int user_error; /* Detector D saw a user error (see d_a/d_b): pass the call through */
+    scaling_displ_result d_a, d_b;
+    int64_t n;           /* the count the G/X detectors compared: n for regular collectives, the
+                            largest count of this rank's vectors for irregular ones (the total for
+                            Reduce_scatter, whose global buffer is G_b = s n) */
+    scaling_limit limit; /* the safe count at (s, P) */
+    const int64_t *true_a,
+        *true_b; /* recovered displacements (in scratch) when D fired, else NULL */
+} scaling_trigger;
+
+/* Evaluates the detectors for a. scratch is caller memory of P int64 (2P for Alltoallv), written
+ * only when Detector D fires; it may be NULL for regular collectives. No allocation. Cost:
+ * O(entries of the collective in b) for regular collectives, plus one pass over this rank's vectors
+ * for irregular ones. For Gatherv/Scatterv only the root sees the vectors and for Alltoallv each
+ * rank sees its own: the caller makes the ranks agree on the verdict (a small control message)
+ * before acting on it. Returns 0 with *out filled, MG_EINVAL for bad arguments (see
+ * scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
+int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
+                  scaling_trigger *out);
+
+#endif

@@ -1,0 +1,61 @@
+/* Choosing the workaround for a triggered call: applicability of W1-A, W1-B, W2 and W3 (the MPI-4
+ * large-count `_c` collective) and a cost model, overridable by the caller
+ * (docs/collectives-engine.md §4.5). */
+#ifndef SCALING_CHOICE_H
+#define SCALING_CHOICE_H
+
+#include <stdint.h>
+
+#include "scaling_check.h"
+#include "scaling_params.h"
+#include "scaling_w1a.h"
+#include "scaling_w1b.h"
+#include "scaling_w2.h"
+
+typedef enum scaling_workaround {
+    SCALING_WA_NONE,
+    SCALING_WA_W3, /* the `_c` collective with MPI_Count counts and MPI_Aint (recovered) displs */
+    SCALING_WA_W2,
+    SCALING_WA_W1A,
+    SCALING_WA_W1B,
+    SCALING_WA_COUNT
+} scaling_workaround;
+
+typedef struct scaling_choice_opts {
+    int large_count;          /* the library provides the MPI-4 `_c` collectives */
+    int large_count_sound;    /* the tester found this collective's `_c` form sound at this size */
+    scaling_workaround force; /* SCALING_WA_NONE: choose by cost; else this one or an error */
+} scaling_choice_opts;
+
+typedef struct scaling_choice {
+    scaling_workaround chosen; /* SCALING_WA_NONE when nothing fired */
+    int keeps_nonblocking;     /* the chosen one is a single call (W2, W3): a nonblocking collective
+                                  stays nonblocking; W1-A and W1-B complete it eagerly */
+    unsigned applicable;       /* bit 1u << w for each applicable workaround w */
+    double cost_ns[SCALING_WA_COUNT]; /* the model's estimate for each applicable one */
+    scaling_w1b_plan w1b;             /* valid when W1-B applies */
+    scaling_w1a_plan w1a; /* valid when W1-A applies (its starts live in the caller's memory) */
+    scaling_w2_plan w2;   /* valid when W2 applies */
+} scaling_choice;
+
+/* Returns the workaround's name ("W1-A", ...; "none"), never NULL. */
+const char *scaling_choice_name(scaling_workaround w);
+
+/* Plans every workaround that applies to the triggered call a (trigger t from scaling_check,
+ * n_global the count all ranks agreed on, see scaling_w1b_plan_make) and picks the cheapest by the
+ * model of p (W3: one call; W2: one call and a type; W1-A: a communicator and a call per group;
+ * W1-B: a call per round plus the staging copies; all move the same bytes), ties going to W3, W2,
+ * W1-A, W1-B in that order. W1-A needs the full view (see scaling_w1a_plan_make): elsewhere it is
+ * not considered. starts is caller memory of P + 1 entries for W1-A. A user error seen by
+ * Detector D or an untriggered call gives SCALING_WA_NONE.
+ * Every rank must run the same workaround: ranks that see the same inputs (regular collectives,
+ * Allgatherv, Reduce_scatter) make the same choice; for Gatherv/Scatterv the root's choice is sent
+ * to the others (with n, and W1-A's starts or W2's k); for Alltoallv, whose ranks see different
+ * vectors, the caller agrees on one (e.g. the intersection of the applicable bits).
+ * Returns 0; MG_EUNSUPPORTED when the forced workaround does not apply or none does; MG_EINVAL for
+ * bad arguments. No allocation. */
+int scaling_choice_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
+                        const scaling_trigger *t, const scaling_choice_opts *opts, int64_t n_global,
+                        uint32_t *starts, scaling_choice *out);
+
+#endif

@@ -1,0 +1,60 @@
+/* The collectives of Table V (12, each with a blocking and a nonblocking form that share one
+ * descriptor): the shape of their arguments and which workarounds can apply to them
+ * (docs/collectives-engine.md §1; papers/scaling-problems-collectives.txt Table V). */
+#ifndef SCALING_COLL_H
+#define SCALING_COLL_H
+
+typedef enum scaling_coll {
+    SCALING_BCAST,
+    SCALING_SCATTER,
+    SCALING_SCATTERV,
+    SCALING_GATHER,
+    SCALING_GATHERV,
+    SCALING_ALLGATHER,
+    SCALING_ALLGATHERV,
+    SCALING_ALLTOALL,
+    SCALING_ALLTOALLV,
+    SCALING_REDUCE,
+    SCALING_ALLREDUCE,
+    SCALING_REDUCE_SCATTER,
+    SCALING_COLL_COUNT
+} scaling_coll;
+
+/* Global data buffer size G_b as a function of (s, n, P) (Table V). */
+typedef enum scaling_gbuf {
+    SCALING_GBUF_SN,  /* G_b = s n: Bcast, Allreduce, Reduce, Reduce_scatter */
+    SCALING_GBUF_SNP, /* G_b = s n P: Scatter, Gather, Allgather, Alltoall and their v forms */
+} scaling_gbuf;
+
+/* Which argument vectors a collective has. Vector A is the one of the global buffer (Gatherv and
+ * Allgatherv receive side, Scatterv send side, Alltoallv send side, Reduce_scatter's recvcounts);
+ * vector B exists only for Alltoallv (its receive side). */
+enum scaling_vec_flags {
+    SCALING_VEC_A_COUNTS = 1u << 0,
+    SCALING_VEC_A_DISPLS = 1u << 1,
+    SCALING_VEC_B = 1u << 2, /* counts and displs */
+};
+
+typedef struct scaling_coll_info {
+    const char *name; /* MPI name without the prefix: "Gatherv" (MPI_Gatherv, MPI_Igatherv) */
+    int irregular;    /* has per-rank counts */
+    int rooted;       /* one-to-all or all-to-one */
+    int reduction;    /* applies an MPI_Op */
+    int vectors_at_root_only; /* the vectors are significant at the root only (Gatherv, Scatterv) */
+    unsigned vectors;         /* enum scaling_vec_flags */
+    scaling_gbuf gbuf;
+    int in_place; /* MPI_IN_PLACE is allowed (at the root for rooted collectives) */
+    int w1a;      /* W1-A (process partitioning) can apply: rooted or allgatherv, not Alltoall(v) */
+    int w2;       /* W2 (big datatype) can apply: every non-reduction (predefined ops refuse
+                     derived datatypes) */
+} scaling_coll_info;
+
+/* Returns the descriptor of c (static storage), or NULL when c is out of range. Thread-safe. */
+const scaling_coll_info *scaling_coll_get(scaling_coll c);
+
+/* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv"; case-insensitive, optional "MPI_" and
+ * "I" prefix, optional "_c" suffix) into *out and *nonblocking (1 for the I form).
+ * Returns 0, or MG_EINVAL for NULL arguments, MG_ENOENT when no collective has that name. */
+int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking);
+
+#endif

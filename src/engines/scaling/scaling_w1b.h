@@ -1,0 +1,44 @@
+/* Workaround W1-B, message partitioning: the collective is run in rounds, each message cut to at
+ * most the safe count, the global buffer of each round staged contiguously so that every count and
+ * displacement of a round fits in int (docs/collectives-engine.md §4.2; dissertation §4.4.1). */
+#ifndef SCALING_W1B_H
+#define SCALING_W1B_H
+
+#include <stdint.h>
+
+#include "scaling_args.h"
+#include "scaling_bounds.h"
+#include "scaling_params.h"
+
+/* What every rank must agree on (chunk, rounds), plus this rank's staging sizes. */
+typedef struct scaling_w1b_plan {
+    int64_t chunk;            /* c: most elements of one message in one round */
+    uint32_t rounds;          /* R >= 1 */
+    int64_t stage_send_bytes; /* STAGE_SEND this rank provides (0: none) */
+    int64_t stage_recv_bytes; /* STAGE_RECV this rank provides (0: none) */
+} scaling_w1b_plan;
+
+/* Plans the rounds for a. n_global is the largest per-message count over all ranks (the agreed
+ * trigger.n: regular n, the root's for Gatherv/Scatterv, the maximum over ranks for Alltoallv); it
+ * is not used for Reduce_scatter, whose counts every rank has. Every rank given the same
+ * (b, p, coll, s, P, n_global)
+ * gets the same chunk and rounds. The chunk keeps a round under the safe count of b at (s, P) (for
+ * Reduce_scatter the round's total), P*c under INT_MAX and the staging under p->max_stage_bytes.
+ * Returns 0, MG_EINVAL for bad arguments or n_global < 0, MG_ERANGE when not even one element per
+ * message fits the bound or the staging limit (the report says so; nothing is planned).
+ * Thread-safe; no allocation. */
+int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
+                          int64_t n_global, scaling_w1b_plan *out);
+
+/* This rank's part of round r: the call (its vectors, where the collective has them on this rank,
+ * are written to the caller's arrays of P ints in call->counts_a/displs_a/counts_b/displs_b), the
+ * copies to do before the call (pack) and after it (unpack), at most P each, into caller arrays of
+ * P. true_a/true_b are the displacements recovered by Detector D (NULL: the application's are
+ * valid). Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the unbroken
+ * call, in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds. No
+ * allocation. */
+int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
+                      const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
+                      uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack);
+
+#endif

@@ -1,0 +1,36 @@
+/* Workaround W2, a big contiguous datatype: k original elements become one element of size d = s k,
+ * so counts and displacements shrink by k (docs/collectives-engine.md §4.4; dissertation §4.4.2).
+ * k divides n (regular) or the gcd of every non-zero count and its displacement (irregular). */
+#ifndef SCALING_W2_H
+#define SCALING_W2_H
+
+#include <stdint.h>
+
+#include "scaling_args.h"
+#include "scaling_bounds.h"
+
+typedef struct scaling_w2_plan {
+    uint64_t k;         /* original elements per big element (>= 2) */
+    uint64_t elem_size; /* d = s k bytes: MPI_Type_contiguous(k, type) */
+} scaling_w2_plan;
+
+/* Chooses the smallest k (a divisor of n, or of the gcd of this rank's non-zero counts and their
+ * displacements) with which every count and displacement fits in int, d fits in int (MPI_Type_size)
+ * and the new count is within the safe count of b at (d, P). The forms with s (G_b) and Class X
+ * points the table does not cover at d never admit one: W2 helps only s-independent problems.
+ * For Gatherv/Scatterv the root plans and sends k to the others; for Alltoallv the ranks agree on a
+ * common divisor of their ks (checked again by scaling_w2_call).
+ * Returns 0; MG_EUNSUPPORTED for reductions, a count past INT_MAX (a `_c` call: W3's case), no
+ * usable k (gcd 1, all counts zero); MG_EINVAL for bad arguments. No allocation; at most
+ * sqrt(INT_MAX) divisor trials. */
+int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,
+                         const int64_t *true_b, scaling_w2_plan *out);
+
+/* This rank's call with the big type of plan (vectors into the caller's arrays of P ints; a rank
+ * with a zero count gets displacement 0). Returns 0; MG_ERANGE when plan->k does not divide one of
+ * this rank's counts or displacements (a type size that does not divide the message: reported,
+ * never rounded) or a value does not fit; MG_EINVAL for bad arguments. No allocation. */
+int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
+                    const int64_t *true_b, scaling_call *call);
+
+#endif

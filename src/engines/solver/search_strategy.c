@@ -1,0 +1,265 @@
+/* DFS, COMPI's bounded DFS, random-branch, uniform-random and CFG-directed choice
+ * (docs/concolic-solver.md §7; dissertation §2.2.2). */
+#include "search_strategy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+
+/* A path observed at one depth of the DFS stack, with the next constraint to try on it. */
+typedef struct level {
+    search_step *path;
+    uint8_t *tried; /* random and CFG strategies: constraints already chosen on this path */
+    uint32_t n, next;
+} level;
+
+struct search_state {
+    search_params p;
+    level *levels;
+    uint32_t depth, cap;
+    int pending; /* the last search_next returned a choice not yet followed by a run */
+    uint32_t pending_index;
+    uint32_t runs;    /* paths observed */
+    uint32_t longest; /* longest path seen in phase one */
+    uint32_t bound;   /* 0: unbounded */
+};
+
+void search_params_default(search_params *p)
+{
+    p->kind = SEARCH_BOUNDED_DFS;
+    p->dfs_phase_runs = 50;
+    p->bound_round = 100;
+    p->fixed_bound = 0;
+}
+
+int search_create(const search_params *p, search_state **out)
+{
+    if (!p || !out || p->kind < 0 || p->kind >= SEARCH_KIND_END || p->bound_round == 0)
+        return MG_EINVAL;
+    search_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return MG_ENOMEM;
+    s->p = *p;
+    if (p->kind == SEARCH_BOUNDED_DFS)
+        s->bound = p->fixed_bound;
+    *out = s;
+    return 0;
+}
+
+static void free_level(level *l)
+{
+    free(l->path);
+    free(l->tried);
+    memset(l, 0, sizeof *l);
+}
+
+static void pop_to(search_state *s, uint32_t depth)
+{
+    while (s->depth > depth)
+        free_level(&s->levels[--s->depth]);
+}
+
+void search_destroy(search_state *s)
+{
+    if (!s)
+        return;
+    pop_to(s, 0);
+    free(s->levels);
+    free(s);
+}
+
+uint32_t search_bound(const search_state *s)
+{
+    return s->bound;
+}
+
+static int is_dfs(const search_state *s)
+{
+    return s->p.kind == SEARCH_DFS || s->p.kind == SEARCH_BOUNDED_DFS;
+}
+
+static int make_level(level *l, const search_step *path, uint32_t n, uint32_t start)
+{
+    memset(l, 0, sizeof *l);
+    size_t bytes = (size_t)(n ? n : 1);
+    l->path = malloc(bytes * sizeof *l->path);
+    l->tried = calloc(bytes, 1);
+    if (!l->path || !l->tried) {
+        free_level(l);
+        return MG_ENOMEM;
+    }
+    if (n)
+        memcpy(l->path, path, (size_t)n * sizeof *path);
+    l->n = n;
+    l->next = start;
+    return 0;
+}
+
+/* Phase one of bounded DFS watches the longest path; its end fixes the bound (§2.2.2). */
+static void account_run(search_state *s, uint32_t n)
+{
+    s->runs++;
+    if (s->p.kind != SEARCH_BOUNDED_DFS || s->bound != 0)
+        return;
+    if (n > s->longest)
+        s->longest = n;
+    if (s->runs >= s->p.dfs_phase_runs)
+        s->bound = (s->longest / s->p.bound_round + 1) * s->p.bound_round;
+}
+
+int search_observe(search_state *s, const search_step *path, uint32_t n)
+{
+    if (!s || (!path && n))
+        return MG_EINVAL;
+    /* A DFS child goes above the chosen level; anything else replaces the stack. */
+    uint32_t keep = is_dfs(s) && s->pending ? s->depth : 0;
+    int walks = is_dfs(s) || s->p.kind == SEARCH_UNIFORM_RANDOM;
+    uint32_t start = walks && s->pending ? s->pending_index + 1 : 0;
+    if (keep + 1 > s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 16;
+        level *lv = realloc(s->levels, (size_t)cap * sizeof *lv);
+        if (!lv)
+            return MG_ENOMEM;
+        s->levels = lv;
+        s->cap = cap;
+    }
+    level fresh;
+    int rc = make_level(&fresh, path, n, start);
+    if (rc != 0)
+        return rc;
+    pop_to(s, keep);
+    s->levels[s->depth++] = fresh;
+    s->pending = 0;
+    account_run(s, n);
+    return 0;
+}
+
+static int next_dfs(search_state *s, search_choice *out)
+{
+    while (s->depth > 0) {
+        level *top = &s->levels[s->depth - 1];
+        uint32_t limit = s->bound && s->bound < top->n ? s->bound : top->n;
+        if (top->next < limit) {
+            out->level = s->depth - 1;
+            out->index = top->next++;
+            return 0;
+        }
+        free_level(top);
+        s->depth--;
+    }
+    out->exhausted = 1;
+    return 0;
+}
+
+static uint32_t untried(const level *l)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < l->n; i++)
+        k += !l->tried[i];
+    return k;
+}
+
+static int next_random_branch(level *l, mg_rng *rng, search_choice *out)
+{
+    uint32_t left = untried(l);
+    if (left == 0) {
+        out->exhausted = 1;
+        return 0;
+    }
+    uint64_t pick = mg_rng_below(rng, left);
+    uint32_t i = 0;
+    while (l->tried[i] || pick-- != 0)
+        i++;
+    out->index = i;
+    return 0;
+}
+
+/* A walk from `next`: each untried constraint is taken with probability 1/2; a walk that falls
+ * off the end restarts at the front, and a whole fruitless pass takes the first untried one so
+ * the choice always terminates. */
+static int next_uniform(level *l, mg_rng *rng, search_choice *out)
+{
+    uint32_t first = UINT32_MAX;
+    for (uint32_t i = 0; i < l->n; i++)
+        if (!l->tried[i] && first == UINT32_MAX)
+            first = i;
+    if (first == UINT32_MAX) {
+        out->exhausted = 1;
+        return 0;
+    }
+    for (uint32_t step = 0, i = l->next; step < l->n; step++, i = (i + 1) % l->n) {
+        if (i >= l->n)
+            i = 0;
+        if (!l->tried[i] && (mg_rng_next(rng) & 1)) {
+            out->index = i;
+            return 0;
+        }
+    }
+    out->index = first;
+    return 0;
+}
+
+static uint32_t cfg_score(const search_step *st, const coverage_set *cov, const search_cfg *cfg)
+{
+    uint32_t arm = coverage_arm(st->branch_id, !st->taken);
+    if (!coverage_set_contains(cov, arm))
+        return 0;
+    return arm < cfg->n ? cfg->dist[arm] : UINT32_MAX;
+}
+
+/* The untried constraint with the smallest score; ties are broken uniformly (reservoir). */
+static int next_cfg(level *l, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
+                    search_choice *out)
+{
+    uint32_t best = UINT32_MAX, ties = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (l->tried[i])
+            continue;
+        uint32_t sc = cfg_score(&l->path[i], cov, cfg);
+        if (sc == UINT32_MAX || sc > best)
+            continue;
+        if (sc < best) {
+            best = sc;
+            ties = 0;
+        }
+        if (mg_rng_below(rng, ++ties) == 0)
+            out->index = i;
+    }
+    out->exhausted = best == UINT32_MAX;
+    return 0;
+}
+
+int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
+                search_choice *out)
+{
+    if (!s || !out)
+        return MG_EINVAL;
+    if (!is_dfs(s) && !rng)
+        return MG_EINVAL;
+    if (s->p.kind == SEARCH_CFG && (!cov || !cfg || (!cfg->dist && cfg->n)))
+        return MG_EINVAL;
+    if (s->runs == 0)
+        return MG_ESTATE;
+    memset(out, 0, sizeof *out);
+    s->pending = 0;
+    int rc;
+    if (is_dfs(s)) {
+        rc = next_dfs(s, out);
+    } else {
+        level *l = &s->levels[0];
+        if (s->p.kind == SEARCH_RANDOM_BRANCH)
+            rc = next_random_branch(l, rng, out);
+        else if (s->p.kind == SEARCH_UNIFORM_RANDOM)
+            rc = next_uniform(l, rng, out);
+        else
+            rc = next_cfg(l, cov, cfg, rng, out);
+        if (rc == 0 && !out->exhausted)
+            l->tried[out->index] = 1;
+    }
+    if (rc == 0 && !out->exhausted) {
+        s->pending = 1;
+        s->pending_index = out->index;
+    }
+    return rc;
+}

@@ -1,0 +1,193 @@
+/* Query assembly: slice, semantics constraints at first mention, negated target
+ * (docs/concolic-solver.md §4). */
+#include "solver_query.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "path_slice.h"
+
+/* One conjunct: a path constraint (by branch index) or an owned one (by index in `own`). */
+typedef struct item {
+    int owned;
+    size_t index;
+} item;
+
+typedef struct builder {
+    const path_log *log;
+    const mpi_semantics_params *p;
+    solver_query *q;
+    uint8_t *in_query;
+    uint8_t *mentioned; /* by a path constraint or the negation, not only by semantics */
+    item *items;
+    size_t nitems, cap;
+} builder;
+
+static int add_item(builder *b, int owned, size_t index)
+{
+    if (b->nitems == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        item *it = realloc(b->items, cap * sizeof *it);
+        if (!it)
+            return MG_ENOMEM;
+        b->items = it;
+        b->cap = cap;
+    }
+    b->items[b->nitems++] = (item){owned, index};
+    return 0;
+}
+
+/* Appends the owned predicates created since `from` as items. */
+static int add_owned_since(builder *b, size_t from)
+{
+    int rc = 0;
+    for (size_t i = from; rc == 0 && i < b->q->own.n; i++)
+        rc = add_item(b, 1, i);
+    return rc;
+}
+
+static void mark(builder *b, uint32_t v)
+{
+    b->in_query[v] = 1;
+    b->q->solve[b->q->nsolve++] = v;
+}
+
+static int enter_var(builder *b, uint32_t v)
+{
+    const path_log *log = b->log;
+    if (b->in_query[v])
+        return 0;
+    size_t from = b->q->own.n;
+    int rc;
+    if (mpi_semantics_world_kind(log->vars[v].kind)) {
+        for (uint32_t i = 0; i < log->nvars; i++)
+            if (mpi_semantics_world_kind(log->vars[i].kind) && !b->in_query[i])
+                mark(b, i);
+        rc = mpi_semantics_world(log->vars, log->nvars, b->p, &b->q->own);
+    } else {
+        mark(b, v);
+        rc = mpi_semantics_var(log->vars, log->nvars, log->comms, log->ncomms, v, b->p, &b->q->own);
+    }
+    return rc ? rc : add_owned_since(b, from);
+}
+
+static int enter_expr_vars(builder *b, const sym_expr *e)
+{
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < e->nterms; i++) {
+        b->mentioned[e->terms[i].var] = 1;
+        rc = enter_var(b, e->terms[i].var);
+    }
+    return rc;
+}
+
+static int enter_pred_vars(builder *b, const sym_pred *p)
+{
+    int rc = enter_expr_vars(b, &p->lhs);
+    return rc ? rc : enter_expr_vars(b, &p->rhs);
+}
+
+static int assemble(builder *b, const uint32_t *slice, uint32_t nslice, uint32_t target)
+{
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < nslice; i++) {
+        rc = enter_pred_vars(b, &b->log->branches[slice[i]].pred);
+        if (rc == 0)
+            rc = add_item(b, 0, slice[i]);
+    }
+    if (rc != 0)
+        return rc;
+    sym_pred neg;
+    rc = sym_pred_negate(&neg, &b->log->branches[target].pred);
+    if (rc == 0)
+        rc = enter_pred_vars(b, &neg);
+    if (rc == 0 && (rc = sym_pred_list_push(&b->q->own, &neg)) == 0)
+        return add_item(b, 1, b->q->own.n - 1);
+    sym_pred_free(&neg);
+    return rc;
+}
+
+static int resolve(builder *b)
+{
+    solver_query *q = b->q;
+    q->preds = malloc((b->nitems ? b->nitems : 1) * sizeof *q->preds);
+    if (!q->preds)
+        return MG_ENOMEM;
+    for (size_t i = 0; i < b->nitems; i++)
+        q->preds[i] = b->items[i].owned ? &q->own.items[b->items[i].index]
+                                        : &b->log->branches[b->items[i].index].pred;
+    q->npreds = b->nitems;
+    for (uint32_t i = 0; i < q->nsolve; i++)
+        if (!b->mentioned[q->solve[i]])
+            q->keep[q->nkeep++] = q->solve[i];
+    return 0;
+}
+
+void solver_query_free(solver_query *q)
+{
+    if (!q)
+        return;
+    sym_pred_list_free(&q->own);
+    free(q->preds);
+    free(q->solve);
+    free(q->keep);
+    memset(q, 0, sizeof *q);
+}
+
+static int log_ok(const path_log *log)
+{
+    for (uint32_t i = 0; i < log->nvars; i++) {
+        const sym_var *v = &log->vars[i];
+        if (v->id != i || sym_var_check(v) != 0 ||
+            (v->comm != SYM_VAR_NO_COMM && v->comm >= log->ncomms))
+            return 0;
+    }
+    return 1;
+}
+
+int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
+                       solver_query *q)
+{
+    if (!q)
+        return MG_EINVAL;
+    memset(q, 0, sizeof *q);
+    if (!log || !p || target >= log->nbranches || !log_ok(log))
+        return MG_EINVAL;
+    uint32_t nslice = 0;
+    uint32_t *slice = malloc((target ? target : 1) * sizeof *slice);
+    size_t nv = log->nvars ? log->nvars : 1;
+    builder b = {log, p, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
+    q->solve = malloc(nv * sizeof *q->solve);
+    q->keep = malloc(nv * sizeof *q->keep);
+    int rc = slice && b.in_query && b.mentioned && q->solve && q->keep ? 0 : MG_ENOMEM;
+    if (rc == 0)
+        rc = path_slice(log->vars, log->nvars, log->branches, log->nbranches, target, slice,
+                        &nslice);
+    if (rc == 0)
+        rc = assemble(&b, slice, nslice, target);
+    if (rc == 0)
+        rc = resolve(&b);
+    free(slice);
+    free(b.in_query);
+    free(b.mentioned);
+    free(b.items);
+    if (rc != 0)
+        solver_query_free(q);
+    return rc;
+}
+
+int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
+                       const mpi_semantics_params *p, int *sat, int64_t *values)
+{
+    if (!s || !sat || !values)
+        return MG_EINVAL;
+    solver_query q;
+    int rc = solver_query_build(log, target, p, &q);
+    if (rc != 0)
+        return rc;
+    solver_z3_targets t = {q.solve, q.nsolve, q.keep, q.nkeep};
+    rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
+    solver_query_free(&q);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/* A solver query for negating one constraint of a path: its dependent slice in path order, the
+ * negated constraint last, and the domain, cap and MPI-semantics constraints of each variable
+ * placed just before the first constraint that mentions it, so consecutive DFS queries share a
+ * long prefix for the incremental solver (docs/concolic-solver.md §4-§5; dissertation §2.3.2,
+ * §2.4.1, §3.2.1). */
+#ifndef SOLVER_QUERY_H
+#define SOLVER_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi_semantics.h"
+#include "path_log.h"
+#include "solver_z3.h"
+
+/* preds points into the path's branches and into `own`; it is valid while both live. */
+typedef struct solver_query {
+    sym_pred_list own;      /* semantics constraints and the negated target */
+    const sym_pred **preds; /* the conjunction, in assertion order */
+    size_t npreds;
+    uint32_t *solve; /* variables the query constrains: these get new values */
+    uint32_t nsolve;
+    uint32_t *keep; /* world ranks/sizes that no path constraint of the query mentions */
+    uint32_t nkeep;
+} solver_query;
+
+/* Builds the query that negates log->branches[target]. MG_EINVAL for target past the path or a
+ * malformed log (variable or communicator out of range); MG_ENOMEM. On failure *q is empty. */
+int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
+                       solver_query *q);
+void solver_query_free(solver_query *q);
+
+/* Builds and checks the query. values (log->nvars entries) receives the next inputs: solved
+ * values for the query's variables, the old value for every other one. *sat as in
+ * solver_z3_check; errors as solver_query_build and solver_z3_check (an unsatisfiable negation
+ * is not an error: *sat = 0, and the caller asks its strategy for the next constraint). */
+int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
+                       const mpi_semantics_params *p, int *sat, int64_t *values);
+
+#endif

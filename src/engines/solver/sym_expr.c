@@ -1,0 +1,301 @@
+/* Linear expressions and predicates with overflow-checked int64 arithmetic
+ * (docs/concolic-solver.md §1). */
+#include "sym_expr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+
+void sym_expr_init_const(sym_expr *out, int64_t c)
+{
+    out->num = SYM_NUM_I64;
+    out->constant = c;
+    out->nterms = 0;
+    out->terms = NULL;
+}
+
+int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef)
+{
+    sym_expr_init_const(out, 0);
+    if (coef == 0)
+        return 0;
+    out->terms = malloc(sizeof *out->terms);
+    if (!out->terms)
+        return MG_ENOMEM;
+    out->terms[0] = (sym_term){var, coef};
+    out->nterms = 1;
+    return 0;
+}
+
+void sym_expr_free(sym_expr *e)
+{
+    if (!e)
+        return;
+    free(e->terms);
+    sym_expr_init_const(e, 0);
+}
+
+int sym_expr_copy(sym_expr *out, const sym_expr *src)
+{
+    sym_expr_init_const(out, 0);
+    if (src->nterms) {
+        out->terms = malloc(src->nterms * sizeof *out->terms);
+        if (!out->terms)
+            return MG_ENOMEM;
+        memcpy(out->terms, src->terms, src->nterms * sizeof *out->terms);
+    }
+    out->num = src->num;
+    out->constant = src->constant;
+    out->nterms = src->nterms;
+    return 0;
+}
+
+/* out = a + k*b, merging the sorted term lists; the one routine behind add, sub, scale, negate. */
+static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k)
+{
+    sym_expr_init_const(out, 0);
+    int64_t kc, c;
+    if (__builtin_mul_overflow(b->constant, k, &kc) || __builtin_add_overflow(a->constant, kc, &c))
+        return MG_ERANGE;
+    size_t cap = (size_t)a->nterms + b->nterms;
+    sym_term *t = cap ? malloc(cap * sizeof *t) : NULL;
+    if (cap && !t)
+        return MG_ENOMEM;
+    size_t i = 0, j = 0, n = 0;
+    while (i < a->nterms || j < b->nterms) {
+        uint32_t var;
+        int64_t ca = 0, cb = 0, sum;
+        if (j >= b->nterms || (i < a->nterms && a->terms[i].var < b->terms[j].var)) {
+            var = a->terms[i].var;
+            ca = a->terms[i++].coef;
+        } else if (i >= a->nterms || b->terms[j].var < a->terms[i].var) {
+            var = b->terms[j].var;
+            cb = b->terms[j++].coef;
+        } else {
+            var = a->terms[i].var;
+            ca = a->terms[i++].coef;
+            cb = b->terms[j++].coef;
+        }
+        if (__builtin_mul_overflow(cb, k, &cb) || __builtin_add_overflow(ca, cb, &sum)) {
+            free(t);
+            return MG_ERANGE;
+        }
+        if (sum != 0)
+            t[n++] = (sym_term){var, sum};
+    }
+    if (n == 0) {
+        free(t);
+        t = NULL;
+    }
+    out->constant = c;
+    out->nterms = (uint32_t)n;
+    out->terms = t;
+    return 0;
+}
+
+static int aliases(const sym_expr *out, const sym_expr *a, const sym_expr *b)
+{
+    return out == a || out == b;
+}
+
+int sym_expr_add(sym_expr *out, const sym_expr *a, const sym_expr *b)
+{
+    if (aliases(out, a, b))
+        return MG_EINVAL;
+    return combine(out, a, b, 1);
+}
+
+int sym_expr_sub(sym_expr *out, const sym_expr *a, const sym_expr *b)
+{
+    if (aliases(out, a, b))
+        return MG_EINVAL;
+    return combine(out, a, b, -1);
+}
+
+int sym_expr_scale(sym_expr *out, const sym_expr *a, int64_t k)
+{
+    sym_expr zero;
+    sym_expr_init_const(&zero, 0);
+    if (out == a)
+        return MG_EINVAL;
+    return combine(out, &zero, a, k);
+}
+
+int sym_expr_negate(sym_expr *out, const sym_expr *a)
+{
+    return sym_expr_scale(out, a, -1);
+}
+
+int sym_expr_add_const(sym_expr *out, const sym_expr *a, int64_t c)
+{
+    sym_expr k;
+    sym_expr_init_const(&k, c);
+    if (out == a)
+        return MG_EINVAL;
+    return combine(out, a, &k, 1);
+}
+
+int sym_expr_eval(const sym_expr *e, const int64_t *values, size_t nvalues, int64_t *out)
+{
+    int64_t acc = e->constant;
+    for (uint32_t i = 0; i < e->nterms; i++) {
+        int64_t p;
+        if (e->terms[i].var >= nvalues)
+            return MG_EINVAL;
+        if (__builtin_mul_overflow(e->terms[i].coef, values[e->terms[i].var], &p) ||
+            __builtin_add_overflow(acc, p, &acc))
+            return MG_ERANGE;
+    }
+    *out = acc;
+    return 0;
+}
+
+int sym_expr_equal(const sym_expr *a, const sym_expr *b)
+{
+    return a->num == b->num && a->constant == b->constant && a->nterms == b->nterms &&
+           (a->nterms == 0 || memcmp(a->terms, b->terms, a->nterms * sizeof *a->terms) == 0);
+}
+
+static int valid_width(unsigned width)
+{
+    return width == 0 || width == 8 || width == 16 || width == 32 || width == 64;
+}
+
+static void pred_clear(sym_pred *p)
+{
+    p->op = SYM_EQ;
+    p->width = 0;
+    p->is_unsigned = 0;
+    sym_expr_init_const(&p->lhs, 0);
+    sym_expr_init_const(&p->rhs, 0);
+}
+
+int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs, unsigned width,
+                  int is_unsigned)
+{
+    pred_clear(out);
+    if (op < 0 || op >= SYM_OP_END || !valid_width(width))
+        return MG_EINVAL;
+    if (sym_expr_copy(&out->lhs, lhs) != 0 || sym_expr_copy(&out->rhs, rhs) != 0) {
+        sym_pred_free(out);
+        return MG_ENOMEM;
+    }
+    out->op = (uint8_t)op;
+    out->width = (uint8_t)width;
+    out->is_unsigned = is_unsigned ? 1 : 0;
+    return 0;
+}
+
+int sym_op_negate(int op)
+{
+    static const int neg[SYM_OP_END] = {
+        [SYM_EQ] = SYM_NE, [SYM_NE] = SYM_EQ, [SYM_LT] = SYM_GE,
+        [SYM_LE] = SYM_GT, [SYM_GT] = SYM_LE, [SYM_GE] = SYM_LT,
+    };
+    return op < 0 || op >= SYM_OP_END ? SYM_OP_END : neg[op];
+}
+
+int sym_pred_negate(sym_pred *out, const sym_pred *p)
+{
+    return sym_pred_make(out, &p->lhs, sym_op_negate(p->op), &p->rhs, p->width, p->is_unsigned);
+}
+
+int sym_pred_copy(sym_pred *out, const sym_pred *p)
+{
+    return sym_pred_make(out, &p->lhs, p->op, &p->rhs, p->width, p->is_unsigned);
+}
+
+void sym_pred_free(sym_pred *p)
+{
+    if (!p)
+        return;
+    sym_expr_free(&p->lhs);
+    sym_expr_free(&p->rhs);
+}
+
+int sym_pred_equal(const sym_pred *a, const sym_pred *b)
+{
+    return a->op == b->op && a->width == b->width && a->is_unsigned == b->is_unsigned &&
+           sym_expr_equal(&a->lhs, &b->lhs) && sym_expr_equal(&a->rhs, &b->rhs);
+}
+
+int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth)
+{
+    int64_t l, r;
+    int rc = sym_expr_eval(&p->lhs, values, nvalues, &l);
+    if (rc == 0)
+        rc = sym_expr_eval(&p->rhs, values, nvalues, &r);
+    if (rc != 0)
+        return rc;
+    switch (p->op) {
+    case SYM_EQ: *truth = l == r; return 0;
+    case SYM_NE: *truth = l != r; return 0;
+    case SYM_LT: *truth = l < r; return 0;
+    case SYM_LE: *truth = l <= r; return 0;
+    case SYM_GT: *truth = l > r; return 0;
+    case SYM_GE: *truth = l >= r; return 0;
+    default: return MG_EINVAL;
+    }
+}
+
+void sym_pred_list_init(sym_pred_list *l)
+{
+    l->items = NULL;
+    l->n = l->cap = 0;
+}
+
+void sym_pred_list_free(sym_pred_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        sym_pred_free(&l->items[i]);
+    free(l->items);
+    sym_pred_list_init(l);
+}
+
+int sym_pred_list_push(sym_pred_list *l, sym_pred *p)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        sym_pred *items = realloc(l->items, cap * sizeof *items);
+        if (!items)
+            return MG_ENOMEM;
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n++] = *p;
+    return 0;
+}
+
+/* Pushes `lhs op rhs`, taking ownership of both sides whatever happens. */
+static int push_owned(sym_pred_list *l, sym_expr *lhs, int op, sym_expr *rhs)
+{
+    sym_pred p = {.op = (uint8_t)op, .width = 0, .is_unsigned = 0, .lhs = *lhs, .rhs = *rhs};
+    int rc = sym_pred_list_push(l, &p);
+    if (rc != 0)
+        sym_pred_free(&p);
+    return rc;
+}
+
+int sym_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k)
+{
+    sym_expr lhs, rhs;
+    sym_expr_init_const(&rhs, k);
+    if (sym_expr_init_var(&lhs, var, 1) != 0)
+        return MG_ENOMEM;
+    return push_owned(l, &lhs, op, &rhs);
+}
+
+int sym_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b)
+{
+    sym_expr lhs, rhs;
+    if (sym_expr_init_var(&lhs, a, 1) != 0)
+        return MG_ENOMEM;
+    if (sym_expr_init_var(&rhs, b, 1) != 0) {
+        sym_expr_free(&lhs);
+        return MG_ENOMEM;
+    }
+    return push_owned(l, &lhs, op, &rhs);
+}

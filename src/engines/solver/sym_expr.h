@@ -1,0 +1,97 @@
+/* Linear symbolic expressions over marked variables and the comparison predicates built from
+ * them (docs/concolic-solver.md §1; spec: design/concolic.md "Techniques", dissertation §3.4). */
+#ifndef SYM_EXPR_H
+#define SYM_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How coefficients and the constant are stored. Only SYM_NUM_I64 is produced by this version;
+ * SYM_NUM_F64 (IEEE-754 binary64 in the same 8 bytes) is reserved in the log format for floats. */
+enum sym_num { SYM_NUM_I64 = 0, SYM_NUM_F64 = 1 };
+
+typedef struct sym_term {
+    uint32_t var; /* sym_var id */
+    int64_t coef; /* never 0 */
+} sym_term;
+
+/* constant + sum(coef * var). Terms are sorted by strictly increasing var id. An expression
+ * owns its term array; a zeroed struct (or sym_expr_init_const) is a valid constant 0. */
+typedef struct sym_expr {
+    uint8_t num; /* enum sym_num */
+    int64_t constant;
+    uint32_t nterms;
+    sym_term *terms;
+} sym_expr;
+
+enum sym_op { SYM_EQ = 0, SYM_NE, SYM_LT, SYM_LE, SYM_GT, SYM_GE, SYM_OP_END };
+
+/* lhs op rhs, compared as `width`-bit values (0: unbounded integers) that are signed unless
+ * is_unsigned. Int semantics uses lhs - rhs op 0; bit-vector semantics evaluates each side in
+ * `width` bits so a wrapping side is seen (that is how integer overflows are found). */
+typedef struct sym_pred {
+    uint8_t op; /* enum sym_op */
+    uint8_t width;
+    uint8_t is_unsigned;
+    sym_expr lhs, rhs;
+} sym_pred;
+
+/* Constructors. `out` is overwritten without being freed. sym_expr_init_var with coef 0 gives
+ * the constant 0; it returns MG_ENOMEM on allocation failure (out is then the constant 0). */
+void sym_expr_init_const(sym_expr *out, int64_t c);
+int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef);
+/* Frees the term array and leaves the constant 0. NULL is ignored. */
+void sym_expr_free(sym_expr *e);
+/* Deep copy into out (overwritten). MG_ENOMEM leaves out the constant 0. */
+int sym_expr_copy(sym_expr *out, const sym_expr *src);
+
+/* Arithmetic the runtime needs. Each writes a fresh expression into `out` (overwritten, must
+ * not alias an input: MG_EINVAL). MG_ERANGE when a coefficient or the constant would overflow
+ * int64: the runtime then concretises; MG_ENOMEM on allocation failure. On failure out is the
+ * constant 0. */
+int sym_expr_add(sym_expr *out, const sym_expr *a, const sym_expr *b);
+int sym_expr_sub(sym_expr *out, const sym_expr *a, const sym_expr *b);
+int sym_expr_scale(sym_expr *out, const sym_expr *a, int64_t k);
+int sym_expr_negate(sym_expr *out, const sym_expr *a);
+int sym_expr_add_const(sym_expr *out, const sym_expr *a, int64_t c);
+
+/* Value under an assignment (values[var id], nvalues entries). MG_EINVAL for a var id past
+ * nvalues, MG_ERANGE if the mathematical value leaves int64. */
+int sym_expr_eval(const sym_expr *e, const int64_t *values, size_t nvalues, int64_t *out);
+/* 1 when structurally equal (same kind, constant and terms), else 0. */
+int sym_expr_equal(const sym_expr *a, const sym_expr *b);
+
+/* Builds lhs op rhs (deep copies). MG_EINVAL for a bad op or width (0, 8, 16, 32, 64),
+ * MG_ENOMEM; out is then an empty predicate safe to free. */
+int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs, unsigned width,
+                  int is_unsigned);
+/* The complementary operator (== <-> !=, < <-> >=, <= <-> >); SYM_OP_END for a bad op. */
+int sym_op_negate(int op);
+/* Deep copy with the operator negated. Same failures as sym_pred_make. */
+int sym_pred_negate(sym_pred *out, const sym_pred *p);
+/* Deep copy. */
+int sym_pred_copy(sym_pred *out, const sym_pred *p);
+void sym_pred_free(sym_pred *p);
+int sym_pred_equal(const sym_pred *a, const sym_pred *b);
+/* Truth under an assignment with Int semantics (widths ignored): *truth is 0 or 1.
+ * Failures as sym_expr_eval, plus MG_EINVAL for a bad op. */
+int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth);
+
+/* A growable list of owned predicates. A zeroed struct is an empty list. */
+typedef struct sym_pred_list {
+    sym_pred *items;
+    size_t n, cap;
+} sym_pred_list;
+
+void sym_pred_list_init(sym_pred_list *l);
+/* Frees every predicate and the array. NULL is ignored. */
+void sym_pred_list_free(sym_pred_list *l);
+/* Moves *p into the list (the caller must not free it afterwards). MG_ENOMEM leaves *p with the
+ * caller. */
+int sym_pred_list_push(sym_pred_list *l, sym_pred *p);
+/* Appends the predicate `var op k` (Int, unbounded width). MG_ENOMEM. */
+int sym_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k);
+/* Appends `a op b` over two variables. MG_ENOMEM. */
+int sym_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b);
+
+#endif

@@ -1,0 +1,32 @@
+/* Per-function hooks of the interposition library, generated from mpi_functions.def, for modules
+ * that need a call's arguments (docs/architecture.md, "The interposition library"):
+ *   mg_observe_<Name>: called with the arguments before the call (MG_CALL_ENTER, rc 0) and after it
+ *                      (MG_CALL_EXIT, rc of the call): event capture. It must not call MPI.
+ *   mg_impl_<Name>:    called instead of PMPI_<Name>, with the same signature: a module that routes
+ *                      the call around a problem (collective protection). Its own MPI calls pass
+ *                      straight to the library (the per-thread depth is already taken).
+ * Both are NULL unless a module sets them in its init hook; at most one module owns each pointer.
+ * Needs mpi.h. */
+#ifndef MG_INTERPOSE_HOOKS_H
+#define MG_INTERPOSE_HOOKS_H
+
+#include <mpi.h>
+
+enum mg_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
+
+/* The application's call site of the outermost MPI call in progress on this thread (the return
+ * address of the wrapper), set before the observer runs; resolved to file:line outside the rank. */
+extern _Thread_local void *mg_call_site;
+
+#define MG_ARGS_OF(...) __VA_ARGS__
+#define MG_FN(name, params, args, cls)                                                             \
+    typedef void mg_observe_##name##_fn(int phase, int rc, MG_ARGS_OF params);                     \
+    typedef int mg_impl_##name##_fn params;                                                        \
+    extern mg_observe_##name##_fn *mg_observe_##name;                                             \
+    extern mg_impl_##name##_fn *mg_impl_##name;
+#define MG_FN_SPECIAL(name, cls)
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+
+#endif

@@ -1,0 +1,375 @@
+/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: design/hang.md "How it
+ * samples"; docs/sampler.md for the guarantees and the IN_MPI rule. */
+#include "sampler_ptrace.h"
+
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mg_error.h"
+#include "proc_maps.h"
+
+const char *const sampler_ptrace_default_mpi_prefixes[] = {
+    "libmpi.", "libmpi_",   "libmpich", "libopen-pal", "libopen-rte", "libmca_common", "mca_",
+    "libpmix", "pmix_mca_", "libucp",   "libucs",      "libuct",      "libucm",        NULL,
+};
+
+enum { DEFAULT_MAX_FRAMES = 128 };
+
+void sampler_ptrace_params_default(sampler_ptrace_params *p)
+{
+    p->max_frames = DEFAULT_MAX_FRAMES;
+    ptrace_stop_params_default(&p->stop);
+    stack_unwind_params_default(&p->unwind);
+    p->mpi_library_prefixes = sampler_ptrace_default_mpi_prefixes;
+    p->on_stopped = NULL;
+    p->on_stopped_arg = NULL;
+}
+
+/* What /proc/PID/stat says about the process's identity and liveness. */
+typedef struct proc_identity {
+    bool exists;
+    char state;               /* 'R', 'S', 'Z', ... */
+    unsigned long long start; /* start time in clock ticks: tells a reused pid apart */
+} proc_identity;
+
+struct sampler_ptrace {
+    pid_t pid;
+    sampler_ptrace_params params;
+    proc_identity identity; /* as seen at open */
+    proc_maps *maps;
+    stack_unwind *unwind;
+    ptrace_stop *stop;
+    atomic_int abort;
+    bool maps_stale; /* a frame fell outside every mapping: something was mapped since */
+    bool exited;     /* sticky: the process is gone, every sample says so */
+    /* Per-sample storage, grown to the largest thread count seen. */
+    sampler_sample sample;
+    sampler_thread *threads;
+    stack_frame *frames; /* max_frames per thread */
+    uint64_t *pcs;       /* max_frames per thread */
+    stack_thread_class *classes;
+    size_t threads_capacity;
+};
+
+static proc_identity read_identity(pid_t pid)
+{
+    proc_identity id = {false, '?', 0};
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return id;
+    }
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) {
+        return id;
+    }
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces and ')' */
+    /* After ") ": field 3 the state, fields 4..21 skipped as words, field 22 the start time. */
+    if (!p || sscanf(p + 1,
+                     " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+                     " %llu",
+                     &id.state, &id.start) != 2) {
+        return id;
+    }
+    id.exists = true;
+    return id;
+}
+
+static bool still_same_process(const sampler_ptrace *s)
+{
+    proc_identity now = read_identity(s->pid);
+    return now.exists && now.start == s->identity.start && now.state != 'Z' && now.state != 'X';
+}
+
+static int64_t clock_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t now_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
+}
+
+static bool valid_params(const sampler_ptrace_params *p)
+{
+    return p && p->max_frames > 0 && p->max_frames <= SIZE_MAX / sizeof(stack_frame);
+}
+
+int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out)
+{
+    if (pid <= 0 || !out || !valid_params(params)) {
+        return MG_EINVAL;
+    }
+    sampler_ptrace *s = calloc(1, sizeof *s);
+    if (!s) {
+        return MG_ENOMEM;
+    }
+    s->pid = pid;
+    s->params = *params;
+    atomic_init(&s->abort, 0);
+    s->identity = read_identity(pid);
+    int rc = s->identity.exists ? MG_OK : MG_ENOENT;
+    if (rc == MG_OK) {
+        rc = proc_maps_read(pid, params->mpi_library_prefixes, &s->maps);
+    }
+    if (rc == MG_OK) {
+        rc = stack_unwind_open(pid, &params->unwind, &s->unwind);
+    }
+    if (rc == MG_OK) {
+        rc = ptrace_stop_create(pid, &params->stop, &s->stop);
+    }
+    if (rc) {
+        sampler_ptrace_close(s);
+        return rc;
+    }
+    *out = s;
+    return MG_OK;
+}
+
+static int reserve_threads(sampler_ptrace *s, size_t n)
+{
+    if (n <= s->threads_capacity) {
+        return MG_OK;
+    }
+    size_t f = s->params.max_frames;
+    if (n > SIZE_MAX / f / sizeof(stack_frame)) {
+        return MG_ENOMEM;
+    }
+    sampler_thread *threads = realloc(s->threads, n * sizeof *threads);
+    if (threads) {
+        s->threads = threads;
+    }
+    stack_frame *frames = realloc(s->frames, n * f * sizeof *frames);
+    if (frames) {
+        s->frames = frames;
+    }
+    uint64_t *pcs = realloc(s->pcs, n * f * sizeof *pcs);
+    if (pcs) {
+        s->pcs = pcs;
+    }
+    stack_thread_class *classes = realloc(s->classes, n * sizeof *classes);
+    if (classes) {
+        s->classes = classes;
+    }
+    if (!threads || !frames || !pcs || !classes) {
+        return MG_ENOMEM;
+    }
+    s->threads_capacity = n;
+    return MG_OK;
+}
+
+/* Re-reads the maps after a frame fell outside them; a changed map gets a fresh unwinder (its
+ * modules and names are those of the old map). */
+static int refresh_maps(sampler_ptrace *s)
+{
+    proc_maps *fresh = NULL;
+    int rc = proc_maps_read(s->pid, s->params.mpi_library_prefixes, &fresh);
+    if (rc) {
+        return rc;
+    }
+    s->maps_stale = false;
+    if (proc_maps_same(fresh, s->maps)) {
+        proc_maps_free(fresh);
+        return MG_OK;
+    }
+    stack_unwind *unwind = NULL;
+    rc = stack_unwind_open(s->pid, &s->params.unwind, &unwind);
+    if (rc) {
+        proc_maps_free(fresh);
+        return rc;
+    }
+    stack_unwind_close(s->unwind);
+    proc_maps_free(s->maps);
+    s->unwind = unwind;
+    s->maps = fresh;
+    return MG_OK;
+}
+
+/* The process is gone: reap its threads that died in our hands, so its parent can reap it. */
+static const sampler_sample *exited_sample(sampler_ptrace *s)
+{
+    if (!s->exited) {
+        (void)ptrace_stop_settle(s->stop);
+    }
+    s->exited = true;
+    s->sample = (sampler_sample){.pid = s->pid, .verdict = STACK_EXITED};
+    return &s->sample;
+}
+
+/* Unwinds every stopped thread into per-sample storage (pcs only: names come after release). The
+ * main thread goes first. Returns MG_ESTATE as soon as an abort is requested. */
+static int unwind_stopped(sampler_ptrace *s)
+{
+    const ptrace_stop *ps = s->stop;
+    size_t f = s->params.max_frames, n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < ps->count; i++) {
+            const ptrace_stop_thread *t = &ps->threads[i];
+            if ((pass == 0) != (t->tid == s->pid)) {
+                continue;
+            }
+            if (atomic_load(&s->abort)) {
+                return MG_ESTATE;
+            }
+            sampler_thread *out = &s->threads[n];
+            *out = (sampler_thread){.tid = t->tid, .frames = &s->frames[n * f]};
+            if (t->state == PTRACE_STOP_SEIZED) {
+                out->state = SAMPLER_THREAD_LATE;
+            } else if (t->state == PTRACE_STOP_GONE ||
+                       stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], f, &out->nframes)) {
+                out->state = SAMPLER_THREAD_VANISHED;
+            }
+            n++;
+        }
+    }
+    s->sample.nthreads = n;
+    s->sample.threads = s->threads;
+    return MG_OK;
+}
+
+/* Fills names, modules and the MPI marks of the unwound frames, and classifies each thread. */
+static void describe_threads(sampler_ptrace *s)
+{
+    size_t f = s->params.max_frames;
+    for (size_t i = 0; i < s->sample.nthreads; i++) {
+        sampler_thread *t = &s->threads[i];
+        stack_frame *frames = &s->frames[i * f];
+        for (size_t k = 0; k < t->nframes; k++) {
+            stack_frame *fr = &frames[k];
+            fr->pc = s->pcs[i * f + k];
+            stack_unwind_symbol(s->unwind, fr->pc, &fr->function, &fr->offset);
+            const proc_maps_entry *e = proc_maps_find(s->maps, fr->pc);
+            fr->module = e ? e->path : NULL;
+            fr->in_mpi_module = e && e->in_mpi;
+            s->maps_stale |= e == NULL;
+        }
+        s->classes[i] = stack_classify_thread(frames, t->nframes);
+        t->in_mpi = s->classes[i].in_mpi;
+        t->mpi_function = s->classes[i].mpi_function;
+    }
+}
+
+/* The verdict over the sampled threads; the main thread is first when it was sampled. A process
+ * whose every thread vanished is dead (none was left to create another), even if the kernel has
+ * not finished tearing it down. */
+static int conclude(sampler_ptrace *s)
+{
+    size_t sampled = 0, late = 0, main_index = SIZE_MAX;
+    bool vanished = false;
+    for (size_t i = 0; i < s->sample.nthreads; i++) {
+        const sampler_thread *t = &s->threads[i];
+        vanished |= t->state == SAMPLER_THREAD_VANISHED;
+        late += t->state == SAMPLER_THREAD_LATE;
+        if (t->state == SAMPLER_THREAD_SAMPLED) {
+            main_index = t->tid == s->pid ? sampled : main_index;
+            s->classes[sampled++] = s->classes[i];
+        }
+    }
+    if ((sampled == 0 && late == 0) || (vanished && !still_same_process(s))) {
+        exited_sample(s);
+        return MG_OK;
+    }
+    if (sampled == 0) {
+        return MG_ETIMEOUT;
+    }
+    s->sample.verdict =
+        stack_classify_process(s->classes, sampled, main_index == SIZE_MAX ? sampled : main_index,
+                               &s->sample.mpi_function);
+    return MG_OK;
+}
+
+/* Stops, unwinds and releases; the process is held stopped only inside this function. */
+static int stop_unwind_release(sampler_ptrace *s)
+{
+    int64_t t0 = now_ns();
+    int rc = ptrace_stop_all(s->stop, &s->abort);
+    if (rc) {
+        return rc;
+    }
+    s->sample.stop_ns = now_ns() - t0;
+    rc = reserve_threads(s, s->stop->count);
+    if (rc == MG_OK) {
+        if (s->params.on_stopped) {
+            s->params.on_stopped(s->pid, s->params.on_stopped_arg);
+        }
+        rc = unwind_stopped(s);
+    }
+    int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
+    s->sample.held_ns = now_ns() - t0;
+    return rc ? rc : release_rc;
+}
+
+int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
+{
+    if (!s || !out) {
+        return MG_EINVAL;
+    }
+    if (atomic_load(&s->abort)) {
+        return MG_ESTATE;
+    }
+    int64_t t0 = now_ns(), cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (s->exited || !still_same_process(s)) {
+        *out = exited_sample(s);
+        return MG_OK;
+    }
+    int rc = s->maps_stale ? refresh_maps(s) : MG_OK;
+    if (rc == MG_ENOENT) {
+        *out = exited_sample(s);
+        return MG_OK;
+    }
+    if (rc) {
+        return rc;
+    }
+    s->sample = (sampler_sample){.pid = s->pid};
+    stack_unwind_begin_sample(s->unwind);
+    rc = stop_unwind_release(s);
+    if (rc == MG_ENOENT) {
+        *out = exited_sample(s);
+        return MG_OK;
+    }
+    if (rc) {
+        return rc;
+    }
+    describe_threads(s);
+    rc = conclude(s);
+    s->sample.total_ns = now_ns() - t0;
+    s->sample.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    if (rc == MG_OK) {
+        *out = &s->sample;
+    }
+    return rc;
+}
+
+void sampler_ptrace_abort(sampler_ptrace *s)
+{
+    if (s) {
+        atomic_store(&s->abort, 1);
+    }
+}
+
+int sampler_ptrace_close(sampler_ptrace *s)
+{
+    if (!s) {
+        return MG_OK;
+    }
+    int rc = ptrace_stop_destroy(s->stop);
+    stack_unwind_close(s->unwind);
+    proc_maps_free(s->maps);
+    free(s->threads);
+    free(s->frames);
+    free(s->pcs);
+    free(s->classes);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,98 @@
+/* The ptrace backend of `mpiguard hang`: stops every thread of one process, unwinds each stack,
+ * lets the process go, and says whether it is inside MPI. Spec: design/hang.md "How it samples";
+ * guarantees, the IN_MPI rule and measured costs: docs/sampler.md. */
+#ifndef SAMPLER_PTRACE_H
+#define SAMPLER_PTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ptrace_stop.h"
+#include "stack_classify.h"
+#include "stack_unwind.h"
+
+typedef struct sampler_ptrace sampler_ptrace;
+
+typedef struct sampler_ptrace_params {
+    size_t max_frames;                       /* frames kept per thread; deeper stacks are cut */
+    ptrace_stop_params stop;                 /* how threads are stopped and waited for */
+    stack_unwind_params unwind;              /* caches of the unwinder */
+    const char *const *mpi_library_prefixes; /* NULL-terminated base-name prefixes of MPI's files */
+    /* Called once per sample while every thread is held stopped, before any is unwound; NULL for
+     * none. It lets a caller read /proc state of a frozen process, and lets tests kill the
+     * sampler or the target at the worst moment. It must not resume the target. */
+    void (*on_stopped)(pid_t pid, void *arg);
+    void *on_stopped_arg;
+} sampler_ptrace_params;
+
+/* The default MPI file prefixes: Open MPI (libmpi., libmpi_, libopen-pal, libopen-rte,
+ * libmca_common, mca_ plugins), MPICH (libmpich, libmpi.so.12 via libmpi.), PMIx (libpmix,
+ * pmix_mca_) and UCX (libucp, libucs, libuct, libucm). NULL-terminated, static. */
+extern const char *const sampler_ptrace_default_mpi_prefixes[];
+
+/* Defaults: 128 frames, ptrace_stop_params_default, stack_unwind_params_default, the prefixes
+ * above, no hook. */
+void sampler_ptrace_params_default(sampler_ptrace_params *p);
+
+typedef enum sampler_thread_state {
+    SAMPLER_THREAD_SAMPLED = 0, /* stopped and unwound */
+    SAMPLER_THREAD_LATE,        /* did not stop before the timeout (e.g. in an uninterruptible
+                                 * sleep); no stack; it is detached once it stops */
+    SAMPLER_THREAD_VANISHED     /* exited during the sample */
+} sampler_thread_state;
+
+typedef struct sampler_thread {
+    pid_t tid;
+    sampler_thread_state state;
+    bool in_mpi;              /* see stack_classify_thread */
+    const char *mpi_function; /* outermost MPI entry ("MPI_Barrier") or NULL */
+    size_t nframes;
+    const stack_frame *frames; /* innermost first */
+} sampler_thread;
+
+typedef struct sampler_sample {
+    pid_t pid;
+    stack_verdict verdict;
+    const char *mpi_function; /* the process's MPI call (stack_classify_process) or NULL */
+    size_t nthreads;
+    const sampler_thread *threads; /* the main thread first when it was sampled */
+    unsigned signals_reinjected;   /* signals caught while stopping and delivered again */
+    int64_t stop_ns;               /* first PTRACE_SEIZE until every thread was stopped */
+    int64_t held_ns;               /* how long the process was held (seize to last detach) */
+    int64_t total_ns;              /* the whole call, wall clock */
+    int64_t cpu_ns;                /* CPU time the calling thread spent in the call */
+} sampler_sample;
+
+/* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,
+ * /proc/PID/mem). Does not stop the process. The sampler must then be used from the calling thread
+ * only (ptrace ties a tracee to the thread that seized it). Returns MG_EINVAL, MG_ENOENT (no such
+ * process), MG_EPERM (the kernel refuses to let us trace or read it), MG_ENOMEM, MG_EUNSUPPORTED
+ * (libdwfl cannot unwind it); *out is unchanged on failure. */
+int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out);
+
+/* Takes one sample: seizes and interrupts every thread, waits for all of them, unwinds each,
+ * detaches all (re-injecting caught signals), then resolves names and classifies. *out points to
+ * memory owned by the sampler, valid until the next sample or close. A process that exits before
+ * or during the sample gives verdict STACK_EXITED and 0, not an error; after that every sample
+ * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (no thread
+ * stopped before the timeout: the process is alive but unsampleable), MG_ESTATE (aborted),
+ * MG_ENOMEM or MG_ESYS. On every return no thread of the target is left stopped by us, except a
+ * LATE thread that stops after the return: it stays in a ptrace-stop until the next sample or close
+ * (at most one sampling interval), or until this process exits. */
+int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
+
+/* Makes an ongoing sample stop waiting, release every stopped thread and return MG_ESTATE, and
+ * every later sample return MG_ESTATE at once. Async-signal-safe (one atomic store), so a
+ * SIGINT/SIGTERM handler may call it; the sampling thread then finishes within one poll pause.
+ * A handler that ends the process instead needs nothing: the kernel detaches seized tracees of
+ * an exiting tracer and resumes them. */
+void sampler_ptrace_abort(sampler_ptrace *s);
+
+/* Releases the process (waiting up to the stop timeout for late threads) and frees s; NULL is
+ * accepted. Returns MG_ETIMEOUT when a late thread could not be detached (the kernel does it
+ * when this process exits), else 0. */
+int sampler_ptrace_close(sampler_ptrace *s);
+
+#endif

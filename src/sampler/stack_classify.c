@@ -1,0 +1,60 @@
+/* Deciding from call stacks whether a process is inside MPI (the IN_MPI rule).
+ * Spec: design/hang.md "How it samples"; the rule is written out in docs/sampler.md. */
+#include "stack_classify.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module)
+{
+    if (!name) {
+        return false;
+    }
+    const char *rest = tolower((unsigned char)name[0]) == 'p' ? name + 1 : name;
+    if (strncasecmp(rest, "mpi_", 4) != 0 || !isalpha((unsigned char)rest[4])) {
+        return false;
+    }
+    bool c_spelling = (rest == name || name[0] == 'P') && strncmp(rest, "MPI_", 4) == 0;
+    return c_spelling || in_mpi_module;
+}
+
+/* The name without its profiling "P", so MPI_X and its strong twin PMPI_X read the same. */
+static const char *public_name(const char *name)
+{
+    return tolower((unsigned char)name[0]) == 'p' ? name + 1 : name;
+}
+
+stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
+{
+    stack_thread_class c = {false, NULL};
+    for (size_t i = 0; i < n; i++) {
+        if (stack_classify_is_mpi_entry(frames[i].function, frames[i].in_mpi_module)) {
+            c.mpi_function = public_name(frames[i].function); /* later = nearer main: keep last */
+            c.in_mpi = true;
+        }
+        c.in_mpi |= frames[i].in_mpi_module;
+    }
+    return c;
+}
+
+stack_verdict stack_classify_process(const stack_thread_class *threads, size_t n, size_t main_index,
+                                     const char **mpi_function)
+{
+    const char *name = NULL;
+    bool in_mpi = false;
+    if (main_index < n && threads[main_index].in_mpi) {
+        in_mpi = true;
+        name = threads[main_index].mpi_function;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i != main_index && threads[i].mpi_function) {
+            in_mpi = true;
+            name = name ? name : threads[i].mpi_function;
+        }
+    }
+    if (mpi_function) {
+        *mpi_function = name;
+    }
+    return in_mpi ? STACK_IN_MPI : STACK_OUT_MPI;
+}

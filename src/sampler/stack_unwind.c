@@ -1,0 +1,265 @@
+/* Unwinding a ptrace-stopped process with libdwfl through caller-provided thread callbacks.
+ * Spec: design/platform-notes.md "ptrace and unwinding"; docs/sampler.md "Unwinder". */
+#include "stack_unwind.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <unistd.h>
+
+#include "mg_error.h"
+#include "symbol_cache.h"
+
+#if !defined(__x86_64__)
+#error "stack_unwind.c maps ptrace registers to DWARF numbers for x86_64 only"
+#endif
+
+/* x86_64 DWARF register numbers 0..16: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip. */
+enum { X86_64_DWARF_REGS = 17 };
+
+typedef struct page_slot {
+    uint64_t page;       /* page number held */
+    uint64_t generation; /* sample in which it was read; older contents are stale */
+} page_slot;
+
+struct stack_unwind {
+    pid_t pid;
+    int mem_fd; /* /proc/PID/mem */
+    Dwfl *dwfl;
+    Dwfl_Callbacks callbacks; /* must outlive dwfl */
+    char *debuginfo_path;     /* NULL: libdwfl's default search path (/usr/lib/debug) */
+    symbol_cache *names;
+    size_t page_size, npages;
+    page_slot *slots;
+    unsigned char *pages; /* npages * page_size bytes */
+    uint64_t generation;
+};
+
+void stack_unwind_params_default(stack_unwind_params *p)
+{
+    p->page_cache_pages = 32;
+    p->name_cache_capacity = 16384;
+}
+
+static bool read_direct(stack_unwind *u, uint64_t addr, void *buf, size_t len)
+{
+    return pread(u->mem_fd, buf, len, (off_t)addr) == (ssize_t)len;
+}
+
+/* One word of target memory, through a direct-mapped cache of whole pages valid for one sample. */
+static bool read_word(stack_unwind *u, uint64_t addr, Dwarf_Word *result)
+{
+    uint64_t page = addr / u->page_size, offset = addr % u->page_size;
+    if (offset + sizeof *result > u->page_size) {
+        return read_direct(u, addr, result, sizeof *result);
+    }
+    size_t slot = (size_t)(page % u->npages);
+    unsigned char *data = u->pages + slot * u->page_size;
+    page_slot *s = &u->slots[slot];
+    if (s->generation != u->generation || s->page != page) {
+        if (!read_direct(u, page * u->page_size, data, u->page_size)) {
+            s->generation = 0; /* unmapped: the walk ends here */
+            return false;
+        }
+        *s = (page_slot){page, u->generation};
+    }
+    memcpy(result, data + offset, sizeof *result);
+    return true;
+}
+
+static bool memory_read_cb(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+    (void)dwfl;
+    return read_word(arg, addr, result);
+}
+
+/* Threads are always named by tid (dwfl_getthread_frames), never enumerated through libdwfl. */
+static pid_t next_thread_cb(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+    (void)dwfl;
+    (void)arg;
+    (void)thread_argp;
+    return 0;
+}
+
+static bool get_thread_cb(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+    (void)dwfl;
+    (void)tid;
+    *thread_argp = arg;
+    return true;
+}
+
+static bool set_initial_registers_cb(Dwfl_Thread *thread, void *arg)
+{
+    (void)arg;
+    struct user_regs_struct r;
+    if (ptrace(PTRACE_GETREGS, dwfl_thread_tid(thread), NULL, &r) != 0) {
+        return false;
+    }
+    const Dwarf_Word regs[X86_64_DWARF_REGS] = {r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi,
+                                                r.rbp, r.rsp, r.r8,  r.r9,  r.r10, r.r11,
+                                                r.r12, r.r13, r.r14, r.r15, r.rip};
+    return dwfl_thread_state_registers(thread, 0, X86_64_DWARF_REGS, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+    .next_thread = next_thread_cb,
+    .get_thread = get_thread_cb,
+    .memory_read = memory_read_cb,
+    .set_initial_registers = set_initial_registers_cb,
+};
+
+static int errno_to_mg(int err)
+{
+    if (err == ENOENT || err == ESRCH) {
+        return MG_ENOENT;
+    }
+    return err == EACCES || err == EPERM ? MG_EPERM : MG_ESYS;
+}
+
+static int open_dwfl(stack_unwind *u)
+{
+    u->callbacks = (Dwfl_Callbacks){
+        .find_elf = dwfl_linux_proc_find_elf,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .debuginfo_path = &u->debuginfo_path,
+    };
+    u->dwfl = dwfl_begin(&u->callbacks);
+    if (!u->dwfl) {
+        return MG_ENOMEM;
+    }
+    dwfl_report_begin(u->dwfl);
+    int rc = dwfl_linux_proc_report(u->dwfl, u->pid);
+    if (rc > 0) {
+        return errno_to_mg(rc); /* an errno value from opening the proc files */
+    }
+    if (rc < 0 || dwfl_report_end(u->dwfl, NULL, NULL) != 0) {
+        return MG_ENOMEM;
+    }
+    return dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u) ? MG_OK : MG_EUNSUPPORTED;
+}
+
+static int open_memory(stack_unwind *u, const stack_unwind_params *params)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)u->pid);
+    u->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (u->mem_fd < 0) {
+        return errno_to_mg(errno);
+    }
+    u->page_size = (size_t)getpagesize();
+    u->npages = params->page_cache_pages;
+    if (u->npages > SIZE_MAX / u->page_size) {
+        return MG_EINVAL;
+    }
+    u->slots = calloc(u->npages, sizeof *u->slots);
+    u->pages = malloc(u->npages * u->page_size);
+    return u->slots && u->pages ? MG_OK : MG_ENOMEM;
+}
+
+int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind **out)
+{
+    if (pid <= 0 || !params || !out || params->page_cache_pages == 0) {
+        return MG_EINVAL;
+    }
+    stack_unwind *u = calloc(1, sizeof *u);
+    if (!u) {
+        return MG_ENOMEM;
+    }
+    u->pid = pid;
+    u->mem_fd = -1;
+    u->generation = 1;
+    int rc = open_memory(u, params);
+    if (rc == MG_OK) {
+        rc = symbol_cache_create(params->name_cache_capacity, &u->names);
+    }
+    if (rc == MG_OK) {
+        rc = open_dwfl(u);
+    }
+    if (rc) {
+        stack_unwind_close(u);
+        return rc;
+    }
+    *out = u;
+    return MG_OK;
+}
+
+void stack_unwind_begin_sample(stack_unwind *u)
+{
+    u->generation++;
+}
+
+typedef struct frame_sink {
+    uint64_t *pcs;
+    size_t max, n;
+} frame_sink;
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+    frame_sink *sink = arg;
+    Dwarf_Addr pc;
+    bool activation;
+    if (!dwfl_frame_pc(state, &pc, &activation)) {
+        return DWARF_CB_ABORT;
+    }
+    sink->pcs[sink->n++] = activation ? pc : pc - 1;
+    return sink->n < sink->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, size_t *n)
+{
+    frame_sink sink = {pcs, max, 0};
+    *n = 0;
+    if (max == 0) {
+        return MG_OK;
+    }
+    /* -1 also ends a normal walk ("no matching address range" at the outermost frame), so only
+     * a walk that did not even produce the first frame is a failure. */
+    (void)dwfl_getthread_frames(u->dwfl, tid, frame_cb, &sink);
+    *n = sink.n;
+    return sink.n > 0 ? MG_OK : MG_ENOENT;
+}
+
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset)
+{
+    if (symbol_cache_find(u->names, pc, name, offset)) {
+        return;
+    }
+    *name = NULL;
+    *offset = 0;
+    Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
+    if (mod) {
+        GElf_Off off = 0;
+        GElf_Sym sym;
+        const char *found = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+        if (found) {
+            *name = found;
+            *offset = off;
+        }
+    }
+    symbol_cache_insert(u->names, pc, *name, *offset);
+}
+
+void stack_unwind_close(stack_unwind *u)
+{
+    if (!u) {
+        return;
+    }
+    if (u->dwfl) {
+        dwfl_end(u->dwfl);
+    }
+    if (u->mem_fd >= 0) {
+        close(u->mem_fd);
+    }
+    symbol_cache_destroy(u->names);
+    free(u->slots);
+    free(u->pages);
+    free(u);
+}

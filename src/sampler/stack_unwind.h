@@ -1,0 +1,46 @@
+/* Unwinding the stacks of a ptrace-stopped process with elfutils libdwfl, through our own thread
+ * callbacks (our PTRACE_SEIZE, PTRACE_GETREGS, reads of /proc/PID/mem through a page cache), with
+ * the modules, their CFI and the symbol names kept across samples. Spec: design/platform-notes.md
+ * "ptrace and unwinding"; why libdwfl and not libunwind-ptrace: docs/sampler.md "Unwinder". */
+#ifndef STACK_UNWIND_H
+#define STACK_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct stack_unwind stack_unwind;
+
+typedef struct stack_unwind_params {
+    size_t page_cache_pages;    /* target memory pages kept during one sample (stack reads) */
+    size_t name_cache_capacity; /* addresses whose symbol is remembered across samples */
+} stack_unwind_params;
+
+/* Defaults: 32 pages, 16384 names. */
+void stack_unwind_params_default(stack_unwind_params *p);
+
+/* Prepares to unwind process pid: reports its mapped files to libdwfl (read from /proc/PID/maps)
+ * and opens /proc/PID/mem. Nothing is attached or stopped. Returns MG_EINVAL (bad arguments, a
+ * page cache larger than the address space), MG_ENOENT (no such process), MG_EPERM (the kernel
+ * refuses access to its memory), MG_ENOMEM, or MG_EUNSUPPORTED
+ * (libdwfl found no usable module, e.g. an architecture it does not know). Not thread-safe. */
+int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind **out);
+
+/* Starts a sample: memory read during earlier samples is forgotten (the process has run since). */
+void stack_unwind_begin_sample(stack_unwind *u);
+
+/* Unwinds thread tid, which must be in a ptrace-stop traced by the calling thread, into pcs[0..max)
+ * (innermost first; caller frames hold return address - 1, the call site). *n gets the number of
+ * frames. Returns 0 (even for a stack cut short by unknown unwind data: the frames found are
+ * kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, size_t *n);
+
+/* The symbol holding pc and pc's offset in it; *name is NULL (and *offset 0) when unknown.
+ * Answers come from the name cache when pc was seen before. The name lives until
+ * stack_unwind_close (it points into libdwfl's copy of the module's symbol table). */
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset);
+
+/* Frees everything; NULL is accepted. */
+void stack_unwind_close(stack_unwind *u);
+
+#endif

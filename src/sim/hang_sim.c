@@ -1,0 +1,503 @@
+/* hang_sim: runs the ParaStack model and the timeout baseline over thousands of simulated faulty
+ * and correct runs at P = 10^3..10^6 and prints AC_h, false alarms, delays, AC_f and PR_f
+ * (design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock only
+ * to report its own speed; simulated time never sleeps. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hang_model.h"
+#include "hang_timeout.h"
+#include "mg_error.h"
+#include "mg_rng.h"
+#include "sim_app.h"
+#include "sim_watch.h"
+
+enum app_kind { APP_STENCIL, APP_CG, APP_FFT, APP_KINDS, APP_MIXED = APP_KINDS };
+static const char *const app_names[] = {"stencil", "cg", "fft", "mixed"};
+
+/* The mini-app shapes of design/hang.md, as periodic S_out generators: a 3-D stencil with a
+ * residual allreduce every 25 iterations, a CG-like allreduce loop, an FFT-like all-to-all loop. */
+static const struct sim_profile presets[APP_KINDS] = {
+    [APP_STENCIL] = {.period = 0.05,
+                     .compute_frac = 0.85,
+                     .imbalance = 0.05,
+                     .noise = 0.10,
+                     .global_every = 25,
+                     .grid_dims = 3},
+    [APP_CG] = {.period = 0.01,
+                .compute_frac = 0.60,
+                .imbalance = 0.05,
+                .noise = 0.20,
+                .global_every = 1,
+                .grid_dims = 1},
+    [APP_FFT] = {.period = 0.8,
+                 .compute_frac = 0.50,
+                 .imbalance = 0.02,
+                 .noise = 0.05,
+                 .global_every = 1,
+                 .grid_dims = 2},
+};
+
+/* Table 1 of the paper: (I, K) of the timeout method. */
+static const struct {
+    double interval;
+    unsigned k;
+} timeouts[] = {{0.4, 5}, {0.4, 10}, {0.8, 5}, {0.8, 10}};
+#define NTIMEOUTS (sizeof timeouts / sizeof timeouts[0])
+#define NDETECTORS (1 + NTIMEOUTS)
+
+struct options {
+    size_t nranks;
+    size_t runs;
+    uint64_t seed;
+    double alpha;
+    size_t set_size;
+    int faults; /* bit 0 computation, bit 1 communication */
+    enum app_kind app;
+    double job_length;
+    double fault_min;
+    double deadline;
+    double period_scale;  /* every preset's period is multiplied by this */
+    double period_jitter; /* each run's period is the preset's times 2^U(-j, j) */
+    double phase_prob;
+    double phase_jitter;
+    double slow_prob;
+    double slow_min, slow_max;
+    double slow_factor_min, slow_factor_max;
+    size_t slow_ranks;
+    size_t nscans;
+    double scan_gap;
+    bool counters;
+    double interval_max;
+};
+
+static void defaults(struct options *o)
+{
+    *o = (struct options){
+        .nranks = 1000,
+        .runs = 1000,
+        .seed = 1,
+        .alpha = 0.001,
+        .set_size = 10,
+        .faults = 3,
+        .app = APP_MIXED,
+        .job_length = 600,
+        .fault_min = 20,
+        .deadline = 600,
+        .period_scale = 1.0,
+        .period_jitter = 1.0,
+        .phase_prob = 0.3,
+        .phase_jitter = 2.0,
+        .slow_prob = 0.2,
+        .slow_min = 2,
+        .slow_max = 30,
+        .slow_factor_min = 2,
+        .slow_factor_max = 10,
+        .slow_ranks = 16,
+        .nscans = 3,
+        .scan_gap = 1.0,
+        .counters = true,
+        .interval_max = 6.4,
+    };
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hang_sim [options]\n"
+            "  -P, --procs N          simulated processes (default 1000)\n"
+            "  -n, --runs N           faulty runs and as many correct runs (default 1000)\n"
+            "  -s, --seed N           master seed (default 1)\n"
+            "  -a, --alpha X          significance of the model (default 0.001)\n"
+            "  -C, --set-size N       ranks per sampled set (default 10)\n"
+            "  -f, --faults KIND      comp, comm or both (default both, alternating)\n"
+            "  -A, --app KIND         stencil, cg, fft or mixed (default mixed)\n"
+            "      --period-scale X   multiply the apps' iteration periods by X (default 1)\n"
+            "      --job SECONDS      length of a correct run (default 600)\n"
+            "      --deadline SECONDS how long after a fault a miss is declared (default 600)\n"
+            "      --slow-prob X      probability of a transient slowdown per run (default 0.2)\n"
+            "      --slow-factor A:B  a slowdown multiplies compute by U(A, B) (default 2:10)\n"
+            "      --slow-time A:B    a slowdown lasts U(A, B) seconds (default 2:30)\n"
+            "      --phase-prob X     probability of a phase change per run (default 0.3)\n"
+            "      --scans N          scans of every rank per diagnosis (default 3)\n"
+            "      --scan-gap SECONDS between scans (default 1)\n"
+            "      --backend KIND     shm (call counters) or ptrace (states only) (default shm)\n"
+            "      --interval-max S   cap on the model's sampling interval (default 6.4)\n");
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= 1) || v > 1e9)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* "A:B" with 0 <= A <= B. */
+static int parse_range(const char *s, double *lo, double *hi)
+{
+    char *end;
+    errno = 0;
+    double a = strtod(s, &end);
+    if (errno || *end != ':')
+        return -1;
+    double b = strtod(end + 1, &end);
+    if (errno || *end || !isfinite(a) || !isfinite(b) || a < 0 || b < a)
+        return -1;
+    *lo = a;
+    *hi = b;
+    return 0;
+}
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    enum {
+        O_PSCALE = 256,
+        O_JOB,
+        O_DEADLINE,
+        O_SLOW,
+        O_SLOWF,
+        O_SLOWT,
+        O_PHASE,
+        O_SCANS,
+        O_GAP,
+        O_BACKEND,
+        O_IMAX
+    };
+    static const struct option longs[] = {{"procs", required_argument, 0, 'P'},
+                                          {"runs", required_argument, 0, 'n'},
+                                          {"seed", required_argument, 0, 's'},
+                                          {"alpha", required_argument, 0, 'a'},
+                                          {"set-size", required_argument, 0, 'C'},
+                                          {"faults", required_argument, 0, 'f'},
+                                          {"app", required_argument, 0, 'A'},
+                                          {"job", required_argument, 0, O_JOB},
+                                          {"period-scale", required_argument, 0, O_PSCALE},
+                                          {"deadline", required_argument, 0, O_DEADLINE},
+                                          {"slow-prob", required_argument, 0, O_SLOW},
+                                          {"slow-factor", required_argument, 0, O_SLOWF},
+                                          {"slow-time", required_argument, 0, O_SLOWT},
+                                          {"phase-prob", required_argument, 0, O_PHASE},
+                                          {"scans", required_argument, 0, O_SCANS},
+                                          {"scan-gap", required_argument, 0, O_GAP},
+                                          {"backend", required_argument, 0, O_BACKEND},
+                                          {"interval-max", required_argument, 0, O_IMAX},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    static const char *const fault_names[] = {"none", "comp", "comm", "both"};
+    static const char *const backends[] = {"ptrace", "shm"};
+    int ch, bad = 0;
+    size_t seed;
+    while ((ch = getopt_long(argc, argv, "P:n:s:a:C:f:A:h", longs, NULL)) != -1) {
+        int v;
+        switch (ch) {
+        case 'P': bad |= parse_size(optarg, &o->nranks); break;
+        case 'n': bad |= parse_size(optarg, &o->runs); break;
+        case 's':
+            bad |= parse_size(optarg, &seed);
+            o->seed = seed;
+            break;
+        case 'a': bad |= parse_double(optarg, &o->alpha); break;
+        case 'C': bad |= parse_size(optarg, &o->set_size); break;
+        case 'f':
+            v = lookup(optarg, fault_names, 4);
+            bad |= v < 1;
+            o->faults = v;
+            break;
+        case 'A':
+            v = lookup(optarg, app_names, APP_KINDS + 1);
+            bad |= v < 0;
+            o->app = v;
+            break;
+        case O_PSCALE: bad |= parse_double(optarg, &o->period_scale); break;
+        case O_JOB: bad |= parse_double(optarg, &o->job_length); break;
+        case O_DEADLINE: bad |= parse_double(optarg, &o->deadline); break;
+        case O_SLOW: bad |= parse_double(optarg, &o->slow_prob); break;
+        case O_SLOWF: bad |= parse_range(optarg, &o->slow_factor_min, &o->slow_factor_max); break;
+        case O_SLOWT: bad |= parse_range(optarg, &o->slow_min, &o->slow_max); break;
+        case O_PHASE: bad |= parse_double(optarg, &o->phase_prob); break;
+        case O_SCANS: bad |= parse_size(optarg, &o->nscans); break;
+        case O_GAP: bad |= parse_double(optarg, &o->scan_gap); break;
+        case O_BACKEND:
+            v = lookup(optarg, backends, 2);
+            bad |= v < 0;
+            o->counters = v == 1;
+            break;
+        case O_IMAX: bad |= parse_double(optarg, &o->interval_max); break;
+        case 'h': usage(stdout); exit(0);
+        default: bad = 1;
+        }
+    }
+    if (bad || optind != argc || o->nscans < 2 || !(o->period_scale > 0) ||
+        o->job_length <= o->fault_min || !(o->alpha > 0 && o->alpha < 1) ||
+        o->nranks > (size_t)1 << 30)
+        return -1;
+    return 0;
+}
+
+static double uniform(mg_rng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * mg_rng_uniform(rng);
+}
+
+/* One run, fully determined by the options, its index and whether it is faulty. */
+static void make_run(const struct options *o, size_t index, bool faulty, struct sim_run *run)
+{
+    mg_rng rng;
+    mg_rng_seed(&rng, o->seed * 0x9e3779b97f4a7c15ULL ^
+                          (uint64_t)o->nranks * 0x2545f4914f6cdd1dULL ^
+                          ((uint64_t)index << 1 | faulty));
+    enum app_kind app = o->app == APP_MIXED ? (enum app_kind)mg_rng_below(&rng, APP_KINDS) : o->app;
+    struct sim_profile p = presets[app];
+    p.period *= o->period_scale * exp2(uniform(&rng, -o->period_jitter, o->period_jitter));
+    *run = (struct sim_run){.seed = mg_rng_next(&rng),
+                            .nranks = o->nranks,
+                            .phase = {p, p},
+                            .phase_change = INFINITY,
+                            .slow_start = INFINITY,
+                            .slow_end = INFINITY,
+                            .fault = SIM_FAULT_NONE};
+    if (mg_rng_uniform(&rng) < o->phase_prob) {
+        run->phase_change = uniform(&rng, o->job_length / 4, 3 * o->job_length / 4);
+        run->phase[1].period *= exp2(uniform(&rng, -o->phase_jitter, o->phase_jitter));
+        run->phase[1].compute_frac =
+            fmin(0.95, fmax(0.3, p.compute_frac + uniform(&rng, -0.15, 0.15)));
+    }
+    if (mg_rng_uniform(&rng) < o->slow_prob) {
+        run->slow_start = uniform(&rng, 0, o->job_length);
+        run->slow_end = run->slow_start + uniform(&rng, o->slow_min, o->slow_max);
+        run->slow_count = o->slow_ranks < o->nranks ? o->slow_ranks : o->nranks;
+        run->slow_first = (size_t)mg_rng_below(&rng, o->nranks - run->slow_count + 1);
+        run->slow_factor = uniform(&rng, o->slow_factor_min, o->slow_factor_max);
+    }
+    if (faulty) {
+        bool comp = o->faults == 1 || (o->faults == 3 && index % 2 == 0);
+        run->fault = comp ? SIM_FAULT_COMPUTATION : SIM_FAULT_COMMUNICATION;
+        run->fault_rank = (size_t)mg_rng_below(&rng, o->nranks);
+        run->fault_time = uniform(&rng, o->fault_min, o->job_length);
+    }
+    sim_run_prepare(run);
+}
+
+struct tally {
+    size_t faulty, correct;
+    size_t detected, early, missed;
+    size_t false_alarm, raw_alarm; /* correct runs: reported / any HANG verdict */
+    size_t comp_detected, faulty_found, type_ok;
+    double pr_sum;
+    unsigned dismissed;
+    double *delays;
+    size_t ndelays;
+    double *intervals; /* the model's final I per run */
+    size_t nintervals;
+};
+
+static void account(struct tally *t, const struct sim_run *run, const struct sim_outcome *o,
+                    bool diagnosed)
+{
+    t->dismissed += o->dismissed;
+    if (run->fault == SIM_FAULT_NONE) {
+        t->correct++;
+        t->false_alarm += o->alarm;
+        t->raw_alarm += o->raw_hangs > 0;
+        return;
+    }
+    t->faulty++;
+    if (!o->alarm) {
+        t->missed++;
+        return;
+    }
+    if (o->alarm_time < run->fault_time) {
+        t->early++;
+        return;
+    }
+    t->detected++;
+    t->delays[t->ndelays++] = o->alarm_time - run->fault_time;
+    if (!diagnosed)
+        return;
+    bool comp = run->fault == SIM_FAULT_COMPUTATION;
+    t->type_ok += (o->kind == HANG_DIAG_COMPUTATION) == comp;
+    if (comp) {
+        t->comp_detected++;
+        t->faulty_found += o->faulty_named;
+        t->pr_sum += o->faulty_named ? 1.0 / (double)o->nfaulty : 0.0;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of a sorted array; NAN when empty. */
+static double percentile(const double *v, size_t n, double p)
+{
+    if (n == 0)
+        return NAN;
+    size_t k = (size_t)ceil(p * (double)n);
+    return v[k > 0 ? k - 1 : 0];
+}
+
+static double ratio(size_t a, size_t b)
+{
+    return b ? (double)a / (double)b : NAN;
+}
+
+static void print_row(const char *name, const struct options *o, struct tally *t, bool diagnosed)
+{
+    qsort(t->delays, t->ndelays, sizeof *t->delays, cmp_double);
+    printf("%-8zu %-16s %5zu %5zu  %6.3f %6.3f %6.3f  %6.3f %6.3f  %7.1f %7.1f", o->nranks, name,
+           t->faulty, t->correct, ratio(t->detected, t->faulty), ratio(t->early, t->faulty),
+           ratio(t->missed, t->faulty), ratio(t->false_alarm, t->correct),
+           ratio(t->raw_alarm, t->correct), percentile(t->delays, t->ndelays, 0.5),
+           percentile(t->delays, t->ndelays, 0.9));
+    if (diagnosed) {
+        qsort(t->intervals, t->nintervals, sizeof *t->intervals, cmp_double);
+        printf("  %6.3f %6.3f %6.3f %6u %6.1f %6.1f\n", ratio(t->faulty_found, t->comp_detected),
+               t->comp_detected ? t->pr_sum / (double)t->comp_detected : NAN,
+               ratio(t->type_ok, t->detected), t->dismissed,
+               percentile(t->intervals, t->nintervals, 0.5),
+               percentile(t->intervals, t->nintervals, 0.9));
+    } else {
+        printf("  %6s %6s %6s %6s %6s %6s\n", "-", "-", "-", "-", "-", "-");
+    }
+}
+
+/* Watches one run with the model and every timeout setting; all on the same run. */
+static int watch_all(const struct options *o, const struct sim_run *run, struct sim_scan_buf *buf,
+                     struct tally *tallies)
+{
+    double end = run->fault == SIM_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
+    struct hang_model_params mp;
+    hang_model_params_default(&mp);
+    mp.alpha = o->alpha;
+    mp.set_size = o->set_size;
+    mp.interval_max = fmax(o->interval_max, mp.interval_init);
+    struct hang_model *m;
+    int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
+    if (rc != MG_OK)
+        return rc;
+    struct sim_watch_config cfg = {end, true, o->nscans, o->scan_gap, o->counters};
+    struct sim_detector det = sim_detector_model(m);
+    struct sim_outcome out;
+    rc = sim_watch(run, &det, &cfg, buf, &out);
+    struct hang_model_state st;
+    hang_model_state(m, &st);
+    hang_model_destroy(m);
+    if (rc != MG_OK)
+        return rc;
+    account(&tallies[0], run, &out, true);
+    tallies[0].intervals[tallies[0].nintervals++] = st.interval;
+    cfg.diagnose = false;
+    for (size_t i = 0; i < NTIMEOUTS; i++) {
+        struct hang_timeout_params tp;
+        hang_timeout_params_default(&tp);
+        tp.interval = timeouts[i].interval;
+        tp.k = timeouts[i].k;
+        tp.set_size = o->set_size;
+        struct hang_timeout *t;
+        rc = hang_timeout_create(&tp, run->nranks, run->seed ^ (0x14057b7ef767814fULL * (i + 1)),
+                                 &t);
+        if (rc != MG_OK)
+            return rc;
+        det = sim_detector_timeout(t);
+        rc = sim_watch(run, &det, &cfg, buf, &out);
+        hang_timeout_destroy(t);
+        if (rc != MG_OK)
+            return rc;
+        account(&tallies[1 + i], run, &out, false);
+    }
+    return MG_OK;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    defaults(&o);
+    if (parse(argc, argv, &o) != 0) {
+        usage(stderr);
+        return 2;
+    }
+    struct sim_scan_buf buf = {calloc(o.nscans * o.nranks, sizeof *buf.scans),
+                               calloc(o.nranks, sizeof *buf.faulty)};
+    struct tally tallies[NDETECTORS] = {{0}};
+    bool ok = buf.scans && buf.faulty;
+    for (size_t i = 0; i < NDETECTORS && ok; i++) {
+        tallies[i].delays = calloc(o.runs, sizeof(double));
+        tallies[i].intervals = calloc(2 * o.runs, sizeof(double));
+        ok = tallies[i].delays && tallies[i].intervals;
+    }
+    if (!ok) {
+        fprintf(stderr, "hang_sim: out of memory\n");
+        return 1;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (size_t k = 0; k < 2 * o.runs; k++) {
+        struct sim_run run;
+        make_run(&o, k / 2, k % 2 == 0, &run);
+        int rc = watch_all(&o, &run, &buf, tallies);
+        if (rc != MG_OK) {
+            fprintf(stderr, "hang_sim: run %zu: %s\n", k, mg_strerror(rc));
+            return 1;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("# P=%zu runs=%zu+%zu seed=%llu alpha=%g C=%zu app=%s faults=%s backend=%s "
+           "period x%g job=%gs deadline=%gs slow=%g x%g-%g %g-%gs phase=%g scans=%zux%gs Imax=%g  "
+           "(%.1f s wall)\n",
+           o.nranks, o.runs, o.runs, (unsigned long long)o.seed, o.alpha, o.set_size,
+           app_names[o.app],
+           o.faults == 1   ? "comp"
+           : o.faults == 2 ? "comm"
+                           : "both",
+           o.counters ? "shm" : "ptrace", o.period_scale, o.job_length, o.deadline, o.slow_prob,
+           o.slow_factor_min, o.slow_factor_max, o.slow_min, o.slow_max, o.phase_prob, o.nscans,
+           o.scan_gap, o.interval_max,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    printf("%-8s %-16s %5s %5s  %6s %6s %6s  %6s %6s  %7s %7s  %6s %6s %6s %6s %6s %6s\n", "P",
+           "detector", "fault", "corr", "AC_h", "early", "missed", "FP", "FPraw", "D_med", "D_p90",
+           "AC_f", "PR_f", "type", "dism", "I_med", "I_p90");
+    print_row("parastack", &o, &tallies[0], true);
+    for (size_t i = 0; i < NTIMEOUTS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "timeout %.1fs/%u", timeouts[i].interval, timeouts[i].k);
+        print_row(name, &o, &tallies[1 + i], false);
+    }
+    for (size_t i = 0; i < NDETECTORS; i++) {
+        free(tallies[i].delays);
+        free(tallies[i].intervals);
+    }
+    free(buf.scans);
+    free(buf.faulty);
+    return 0;
+}

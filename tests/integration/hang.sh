@@ -1,0 +1,51 @@
+#!/bin/bash
+# `mpiguard hang` on a real job. With a fault: exit 81, one hang finding of the right type naming the
+# faulty rank (computation) or none (communication), per-rank states consistent with the fault, the
+# job stopped and nothing of it left. The run would end at 15 s, so a fault at 8 s stops it for good
+# (a master-worker job keeps progressing with its other workers until then: no hang yet). Without a
+# fault (FAULT=none): the job runs to its end untouched, exit 0, no finding.
+# Usage: hang.sh FLAVOR EXAMPLE FAULT SAMPLER NRANKS
+. "$(dirname "$0")/../lib.sh"
+flavor=$1 example=$2 fault=$3 sampler=$4 np=$5
+faulty=1
+app="$BUILD/examples/$flavor/$example"
+report="$TMP/hang.json"
+if [ "$fault" = none ]; then
+    expect_status 0 "healthy $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 20
+    expect_stderr "no hang found"
+    grep -q "^$example: $np ranks" "$TMP/stdout" || fail "the healthy job did not run to its end"
+else
+    expect_status 81 "$fault in $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 15 --fault "$fault" --fault-rank $faulty --fault-at 8
+    expect_stderr "mpiguard: ERROR HANG"
+fi
+token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
+python3 - "$report" "$fault" "$faulty" "$np" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1])); fault, faulty, np = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+assert r["tool"] == "hang" and len(r["job"]["ranks"]) == np, r["job"]
+if fault == "none":
+    assert r["findings"] == [] and r["job"]["outcome"] == "completed", r
+    sys.exit(0)
+assert len(r["findings"]) == 1, r["findings"]
+f = r["findings"][0]; ev = f["evidence"]
+assert f["kind"] == "hang" and r["job"]["outcome"] == "stopped", (f["kind"], r["job"])
+want = "communication" if fault == "deadlock" else "computation"
+assert ev["hang_type"] == want, (ev["hang_type"], want)
+states = {e["rank"]: e["state"] for e in ev["per_rank"]}
+assert len(states) == np, states
+if want == "computation":
+    assert ev["faulty_ranks"] == [faulty], ev["faulty_ranks"]
+    assert states[faulty] == "OUT_MPI", states
+    assert all(s == "IN_MPI" for k, s in states.items() if k != faulty), states
+else:
+    assert ev["faulty_ranks"] == [], ev["faulty_ranks"]
+    assert all(s == "IN_MPI" for s in states.values()), states
+    fn = {e["rank"]: e["function"] for e in ev["per_rank"]}
+    assert fn[faulty] == "MPI_Recv", fn
+if fault == "compute-loop":
+    assert ev["per_rank"][faulty]["function"] == "fault_compute_loop", ev["per_rank"][faulty]
+    assert any("fault_compute_loop" in n["label"] for n in f["graph"]["nodes"]), f["graph"]
+PY
+sleep 0.5
+[ -z "$(token_processes "$token")" ] || fail "processes of the job left: $(token_processes "$token")"
+pass "hang $flavor $example $fault ($sampler, $np ranks)"

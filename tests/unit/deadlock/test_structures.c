@@ -1,0 +1,273 @@
+/* The detector's building blocks alone: the hash map, the communicator table, point-to-point and
+ * collective matching, the wait-for graph with pass-through removal, and the OR-knot search. */
+#include <stdlib.h>
+
+#include "check_event.h"
+#include "coll_match.h"
+#include "comm_table.h"
+#include "key_map.h"
+#include "mg_error.h"
+#include "mg_test.h"
+#include "or_knot.h"
+#include "p2p_match.h"
+#include "wait_graph.h"
+
+static void test_key_map(void) {
+    key_map m, c;
+    key_map_init(&m);
+    uint32_t v = 0;
+    MG_CHECK(!key_map_get(&m, 1, 2, &v));
+    MG_CHECK(!key_map_remove(&m, 1, 2));
+    for (uint64_t i = 0; i < 5000; i++) {
+        MG_CHECK_INT(key_map_put(&m, i, i * 7, (uint32_t)i + 1), MG_OK);
+    }
+    MG_CHECK_INT(key_map_put(&m, 3, 21, 99), MG_OK); /* replace */
+    MG_CHECK_INT(m.count, 5000);
+    for (uint64_t i = 0; i < 5000; i += 2) {
+        MG_CHECK(key_map_remove(&m, i, i * 7));
+    }
+    MG_CHECK_INT(m.count, 2500);
+    int ok = 1;
+    for (uint64_t i = 0; i < 5000; i++) {
+        int found = key_map_get(&m, i, i * 7, &v);
+        ok &= (i % 2) ? found && v == (i == 3 ? 99 : (uint32_t)i + 1) : !found;
+    }
+    MG_CHECK(ok);
+    MG_CHECK_INT(key_map_clone(&m, &c), MG_OK);
+    key_map_free(&m);
+    MG_CHECK(key_map_get(&c, 4999, 4999 * 7, &v) && v == 5000);
+    MG_CHECK(!key_map_get(&c, 4999, 0, &v));
+    key_map_free(&c);
+}
+
+static void test_comm_table(void) {
+    comm_table ct;
+    MG_CHECK_INT(comm_table_init(&ct, 0), MG_EINVAL);
+    MG_CHECK_INT(comm_table_init(&ct, 8), MG_OK);
+    uint32_t idx, local;
+    MG_CHECK_INT(comm_table_lookup(&ct, CHECK_COMM_WORLD, &idx), MG_OK);
+    MG_CHECK_INT(idx, COMM_TABLE_WORLD);
+    MG_CHECK_INT(comm_table_lookup(&ct, 55, &idx), MG_ENOENT);
+    MG_CHECK_INT(comm_table_lookup(&ct, check_comm_self_id(8), &idx), MG_ENOENT);
+    MG_CHECK_INT(comm_table_lookup(&ct, check_comm_self_id(5), &idx), MG_OK);
+    MG_CHECK_INT(comm_table_size(&ct, idx), 1);
+    MG_CHECK_INT(comm_table_member(&ct, idx, 0), 5);
+    int32_t m[] = {6, 2, 4};
+    MG_CHECK_INT(comm_table_add(&ct, 77, m, 3, 3, 0, &idx), MG_OK);
+    MG_CHECK(comm_table_local(&ct, idx, 4, &local) && local == 2);
+    MG_CHECK(!comm_table_local(&ct, idx, 5, &local));
+    MG_CHECK_INT(comm_table_id(&ct, idx), 77);
+    uint32_t again;
+    MG_CHECK_INT(comm_table_add(&ct, 77, m, 3, 3, 0, &again), MG_OK);
+    MG_CHECK_INT(again, idx);
+    MG_CHECK_INT(comm_table_add(&ct, 77, m, 2, 2, 0, &again), MG_EFORMAT);
+    int32_t dup[] = {1, 1}, out[] = {1, 9};
+    MG_CHECK_INT(comm_table_add(&ct, 78, dup, 2, 2, 0, &again), MG_EINVAL);
+    MG_CHECK_INT(comm_table_add(&ct, 78, out, 2, 2, 0, &again), MG_EINVAL);
+    MG_CHECK_INT(comm_table_lookup(&ct, 78, &again), MG_ENOENT);
+    int32_t ident[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    MG_CHECK_INT(comm_table_add(&ct, 79, ident, 8, 8, 0, &idx), MG_OK);
+    MG_CHECK(ct.comms[idx].identity && comm_table_local(&ct, idx, 7, &local) && local == 7);
+    comm_table c;
+    MG_CHECK_INT(comm_table_clone(&ct, &c), MG_OK);
+    comm_table_free(&ct);
+    MG_CHECK_INT(comm_table_lookup(&c, 77, &idx), MG_OK);
+    MG_CHECK_INT(comm_table_member(&c, idx, 1), 2);
+    comm_table_free(&c);
+}
+
+static p2p_post post(int32_t rank, int32_t peer, int32_t tag, uint64_t seq) {
+    return (p2p_post){.rank = rank, .peer = peer, .tag = tag, .comm = 0, .seq = seq};
+}
+
+/* Non-overtaking, any-tag receives, and a wildcard that defers later receives until decided. */
+static void test_p2p_match(void) {
+    p2p_match pm;
+    p2p_match_init(&pm);
+    uint32_t s1, s2, s3, r1, r2, r3;
+    p2p_post p = post(0, 1, 5, 1);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s1), MG_OK);
+    p = post(0, 1, 5, 2);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s2), MG_OK);
+    p = post(1, 0, CHECK_ANY_TAG, 1);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r1), MG_OK);
+    MG_CHECK_INT(pm.ops[r1].partner, s1); /* the first send, not the second */
+    p = post(1, 0, 5, 2);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r2), MG_OK);
+    MG_CHECK_INT(pm.ops[r2].partner, s2);
+    const uint32_t *done;
+    size_t n;
+    p2p_match_drain(&pm, &done, &n);
+    MG_CHECK_INT(n, 4);
+    p2p_match_drain(&pm, &done, &n);
+    MG_CHECK_INT(n, 0);
+    /* Wildcard at rank 1 with two candidates: undecided; a later specific receive is deferred. */
+    p = post(0, 1, 6, 3);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s1), MG_OK);
+    p = post(2, 1, 6, 1);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s2), MG_OK);
+    p = post(1, CHECK_ANY_SOURCE, 6, 3);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r1), MG_OK);
+    MG_CHECK_INT(pm.ops[r1].state, P2P_UNDECIDED);
+    MG_CHECK_INT(pm.undecided, 1);
+    int32_t src[4], tags[4];
+    MG_CHECK_INT(p2p_match_candidates(&pm, r1, src, tags, 4), 2);
+    MG_CHECK(src[0] == 0 && src[1] == 2 && tags[1] == 6);
+    p = post(1, 2, 6, 4);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r2), MG_OK);
+    MG_CHECK_INT(pm.ops[r2].state, P2P_DEFERRED);
+    MG_CHECK(p2p_match_may_complete(&pm, r2));
+    MG_CHECK(p2p_match_may_complete(&pm, s1));
+    MG_CHECK_INT(p2p_match_decide(&pm, r1, 2, 6, 0), MG_OK);
+    MG_CHECK_INT(pm.ops[r1].partner, s2);
+    MG_CHECK_INT(pm.ops[r2].state, P2P_WAITING); /* rank 2 sent only once */
+    MG_CHECK(!p2p_match_may_complete(&pm, r2));
+    MG_CHECK_INT(pm.undecided, 0);
+    MG_CHECK_INT(p2p_match_decide(&pm, r1, 2, 6, 0), MG_OK);     /* the same decision again */
+    MG_CHECK_INT(p2p_match_decide(&pm, r1, 0, 6, 0), MG_ESTATE); /* another one */
+    MG_CHECK_INT(p2p_match_decide(&pm, r2, 2, 6, 0), MG_OK);     /* specific: agrees */
+    MG_CHECK_INT(p2p_match_decide(&pm, r2, 0, 6, 0), MG_ESTATE);
+    MG_CHECK_INT(p2p_match_decide(&pm, s1, 0, 6, 0), MG_EINVAL);
+    MG_CHECK(p2p_match_has_send(&pm, 0, CHECK_ANY_SOURCE, 1, 6));
+    MG_CHECK(!p2p_match_has_send(&pm, 0, 2, 1, 6));
+    /* A wildcard decided before its send arrives waits for that source only. */
+    p = post(1, CHECK_ANY_SOURCE, 8, 5);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r3), MG_OK);
+    MG_CHECK_INT(p2p_match_decide(&pm, r3, 2, 8, 0), MG_OK);
+    MG_CHECK_INT(p2p_match_decide(&pm, r3, 0, 8, 0), MG_ESTATE);
+    p = post(0, 1, 8, 4);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s3), MG_OK);
+    MG_CHECK_INT(pm.ops[r3].state, P2P_WAITING);
+    p = post(2, 1, 8, 2);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s3), MG_OK);
+    MG_CHECK_INT(pm.ops[r3].partner, s3);
+    p2p_match_cancel(&pm, r2);
+    MG_CHECK_INT(pm.ops[r2].state, P2P_CANCELLED);
+    MG_CHECK_INT(pm.pending_recvs, 0);
+    p = post(1, CHECK_ANY_SOURCE, 0, 1);
+    p.peer = -5;
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &p, &r3), MG_EINVAL);
+    p = post(1, CHECK_ANY_SOURCE, 0, 1);
+    MG_CHECK_INT(p2p_match_post_send(&pm, &p, &r3), MG_EINVAL);
+    p2p_match copy;
+    MG_CHECK_INT(p2p_match_clone(&pm, &copy), MG_OK);
+    MG_CHECK_INT(copy.queued_sends, pm.queued_sends);
+    p2p_match_free(&copy);
+    p2p_match_free(&pm);
+}
+
+static void test_coll_match(void) {
+    coll_match cm;
+    coll_match_init(&cm);
+    coll_call a = {.rank = 0, .func = CHECK_FN_BCAST, .root = 0};
+    coll_call b = {.rank = 1, .func = CHECK_FN_BCAST, .root = 0};
+    coll_arrival arr;
+    MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 2, &a, &arr), MG_EINVAL);
+    for (int k = 0; k < 10; k++) { /* rank 0 runs ten collectives ahead */
+        MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 0, &a, &arr), MG_OK);
+        MG_CHECK_INT(arr.slot, k);
+        MG_CHECK(!arr.complete);
+    }
+    MG_CHECK_INT(coll_match_issued(&cm, 3, 0), 10);
+    MG_CHECK_INT(coll_match_issued(&cm, 3, 1), 0);
+    MG_CHECK(coll_match_slot(&cm, 3, 9) != NULL);
+    MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 1, &b, &arr), MG_OK);
+    MG_CHECK(arr.complete && arr.mismatch == 0);
+    MG_CHECK(coll_match_complete(&cm, 3, 0) && !coll_match_complete(&cm, 3, 1));
+    MG_CHECK(coll_match_slot(&cm, 3, 0) == NULL);
+    b.root = 1;
+    MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 1, &b, &arr), MG_OK);
+    MG_CHECK_INT(arr.mismatch, DL_MISMATCH_ROOT);
+    MG_CHECK_INT(coll_match_arrive(&cm, 3, 5, 1, &b, &arr), MG_EINVAL); /* size changed */
+    coll_match copy;
+    MG_CHECK_INT(coll_match_clone(&cm, &copy), MG_OK);
+    MG_CHECK_INT(coll_match_issued(&copy, 3, 0), 10);
+    coll_match_free(&copy);
+    coll_match_free(&cm);
+}
+
+static uint32_t node(wait_graph *g, uint8_t type, uint8_t sem, uint8_t state) {
+    wg_node n = {.type = type, .sem = sem, .state = state, .rank = -1};
+    uint32_t id = 0;
+    MG_CHECK_INT(wait_graph_add_node(g, &n, &id), MG_OK);
+    return id;
+}
+
+/* Fig. 6b to 6c: intermediate nodes with one arc in and one out disappear. */
+static void test_pass_through(void) {
+    wait_graph g;
+    wait_graph_init(&g);
+    uint32_t p0 = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED),
+             p1 = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED);
+    uint32_t x = node(&g, WG_REQUEST, WG_AND, WG_BLOCKED),
+             y = node(&g, WG_REQUEST, WG_OR, WG_BLOCKED);
+    uint32_t z = node(&g, WG_REQUEST, WG_OR, WG_BLOCKED);
+    MG_CHECK_INT(wait_graph_add_arc(&g, p0, x), MG_OK);
+    MG_CHECK_INT(wait_graph_add_arc(&g, x, y), MG_OK); /* chain of two pass-through nodes */
+    MG_CHECK_INT(wait_graph_add_arc(&g, y, p1), MG_OK);
+    MG_CHECK_INT(wait_graph_add_arc(&g, p1, z), MG_OK); /* z has two successors: kept */
+    MG_CHECK_INT(wait_graph_add_arc(&g, z, p0), MG_OK);
+    MG_CHECK_INT(wait_graph_add_arc(&g, z, p1), MG_OK);
+    MG_CHECK_INT(wait_graph_add_arc(&g, p0, 99), MG_EINVAL);
+    MG_CHECK_INT(wait_graph_finish(&g), MG_OK);
+    MG_CHECK_INT(g.n_nodes, 3);
+    MG_CHECK_INT(g.n_arcs, 4);
+    MG_CHECK(g.arcs[0].from == 0 && g.arcs[0].to == 1 && !wait_graph_arc_is_or(&g, 0));
+    MG_CHECK_INT(g.nodes[2].type, WG_REQUEST);
+    MG_CHECK(wait_graph_arc_is_or(&g, 2));
+    uint8_t keep[3] = {1, 1, 0};
+    wait_graph sub;
+    MG_CHECK_INT(wait_graph_subgraph(&g, keep, &sub), MG_OK);
+    MG_CHECK_INT(sub.n_nodes, 2);
+    MG_CHECK_INT(sub.n_arcs, 1);
+    wait_graph_free(&sub);
+    wait_graph_free(&g);
+}
+
+/* OR-knots: an OR arc to a running process escapes; an AND arc to one does not release. */
+static void test_or_knot(void) {
+    wait_graph g;
+    wait_graph_init(&g);
+    uint32_t a = node(&g, WG_PROCESS, WG_OR, WG_BLOCKED),
+             b = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED);
+    uint32_t c = node(&g, WG_PROCESS, WG_AND, WG_RUNNING),
+             d = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED);
+    uint32_t e = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED),
+             t = node(&g, WG_PROCESS, WG_AND, WG_TERMINATED);
+    wait_graph_add_arc(&g, a, b); /* a waits for b or c: c runs, so a is released ... */
+    wait_graph_add_arc(&g, a, c);
+    wait_graph_add_arc(&g, b, a); /* ... and so b */
+    wait_graph_add_arc(&g, d, e); /* d and e wait for each other, d also for c: AND, stuck */
+    wait_graph_add_arc(&g, d, c);
+    wait_graph_add_arc(&g, e, d);
+    uint32_t f = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED);
+    wait_graph_add_arc(&g, f, t); /* waits for a terminated process */
+    MG_CHECK_INT(wait_graph_finish(&g), MG_OK);
+    or_knot_result res;
+    MG_CHECK_INT(or_knot_analyze(&g, &res), MG_OK);
+    MG_CHECK_INT(res.status[a], OR_KNOT_RELEASED);
+    MG_CHECK_INT(res.status[b], OR_KNOT_RELEASED);
+    MG_CHECK_INT(res.status[c], OR_KNOT_RELEASED);
+    MG_CHECK_INT(res.status[d], OR_KNOT_IN_KNOT);
+    MG_CHECK_INT(res.status[e], OR_KNOT_IN_KNOT);
+    MG_CHECK_INT(res.status[t], OR_KNOT_IN_KNOT);
+    MG_CHECK_INT(res.status[f], OR_KNOT_WAITING);
+    MG_CHECK_INT(res.n_deadlocked, 4);
+    MG_CHECK_INT(res.n_knots, 2);
+    MG_CHECK(g.nodes[d].in_knot && !g.nodes[f].in_knot);
+    or_knot_result_free(&res);
+    wait_graph unfinished;
+    wait_graph_init(&unfinished);
+    MG_CHECK_INT(or_knot_analyze(&unfinished, &res), MG_EINVAL);
+    wait_graph_free(&g);
+}
+
+int main(void) {
+    MG_RUN(test_key_map);
+    MG_RUN(test_comm_table);
+    MG_RUN(test_p2p_match);
+    MG_RUN(test_coll_match);
+    MG_RUN(test_pass_through);
+    MG_RUN(test_or_knot);
+    MG_TEST_END();
+}

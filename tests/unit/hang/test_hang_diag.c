@@ -1,0 +1,186 @@
+/* Unit tests of the diagnosis helpers (ParaStack §3.3 transient slowdowns, §4 faulty ranks). */
+#include "hang_diag.h"
+#include "mg_error.h"
+#include "mg_test.h"
+
+enum { ALLREDUCE, WAITALL, TEST, IPROBE, SEND, NFUNCS };
+static const bool polling[NFUNCS] = {[TEST] = true, [IPROBE] = true};
+
+#define NR 4
+#define NS 3
+
+static struct hang_diag_rank scans[NS * NR];
+
+/* Every rank IN_MPI in MPI_Allreduce with a frozen counter, in every scan. */
+static void stuck(bool counters)
+{
+    for (int s = 0; s < NS; s++) {
+        for (int r = 0; r < NR; r++)
+            scans[s * NR + r] = (struct hang_diag_rank){
+                .out_mpi = false, .counter_known = counters, .func = ALLREDUCE, .counter = 100};
+    }
+}
+
+static struct hang_diag_result run(int *faulty, size_t cap)
+{
+    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS};
+    struct hang_diag_result r;
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, cap, &r), MG_OK);
+    return r;
+}
+
+static void communication_hang(void)
+{
+    for (int counters = 0; counters < 2; counters++) {
+        stuck(counters);
+        int faulty[NR];
+        struct hang_diag_result r = run(faulty, NR);
+        MG_CHECK_INT(r.kind, HANG_DIAG_COMMUNICATION);
+        MG_CHECK_INT(r.nfaulty, 0);
+        MG_CHECK_INT(r.progress_rank, -1);
+    }
+}
+
+static void computation_hang_names_the_faulty_rank(void)
+{
+    stuck(true);
+    for (int s = 0; s < NS; s++) {
+        scans[s * NR + 2].out_mpi = true;
+        scans[s * NR + 2].func = WAITALL; /* its last call */
+        scans[s * NR + 2].counter = 57;
+    }
+    /* rank 1 is OUT_MPI in one scan only (a polling neighbour stepping out): not faulty, and its
+     * step is into a polling function, so not progress either */
+    scans[1 * NR + 1].out_mpi = true;
+    scans[0 * NR + 1].func = scans[1 * NR + 1].func = scans[2 * NR + 1].func = TEST;
+    scans[1 * NR + 1].counter = 101;
+    scans[2 * NR + 1].counter = 102;
+    int faulty[NR];
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(r.nfaulty, 1);
+    MG_CHECK_INT(faulty[0], 2);
+    MG_CHECK_INT(r.progress_rank, -1);
+}
+
+static void moving_counter_is_a_transient_slowdown(void)
+{
+    stuck(true);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 3].out_mpi = true;
+    scans[2 * NR + 3].counter = 101; /* the slow rank finished a call between scans */
+    int faulty[NR];
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(r.progress_rank, 3);
+    MG_CHECK_INT(r.nfaulty, 0);
+    /* the same movement inside MPI_Test in both scans is a busy-wait loop: no progress */
+    stuck(true);
+    scans[1 * NR + 0].func = scans[2 * NR + 0].func = scans[0 * NR + 0].func = TEST;
+    scans[1 * NR + 0].counter = 150;
+    scans[2 * NR + 0].counter = 190;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMMUNICATION);
+    /* a counter known in one scan only falls back to the state rules: nothing changed */
+    stuck(true);
+    scans[1 * NR + 0].counter_known = false;
+    scans[1 * NR + 0].counter = 7;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMMUNICATION);
+}
+
+static void without_counters_the_papers_rule(void)
+{
+    int faulty[NR];
+    /* (1) a different MPI function */
+    stuck(false);
+    scans[2 * NR + 1].func = SEND;
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(r.progress_rank, 1);
+    /* but MPI_Test -> MPI_Iprobe is one busy-wait loop */
+    stuck(false);
+    scans[1 * NR + 1].func = TEST;
+    scans[2 * NR + 1].func = IPROBE;
+    scans[0 * NR + 1].func = IPROBE;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMMUNICATION);
+    /* (2) stepping out of a non-polling function */
+    stuck(false);
+    scans[1 * NR + 0].out_mpi = true;
+    r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(r.progress_rank, 0);
+    /* stepping out of MPI_Test and back is staying in MPI */
+    stuck(false);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 0].func = TEST;
+    scans[1 * NR + 0].out_mpi = true;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMMUNICATION);
+    /* an unknown function counts as non-polling */
+    stuck(false);
+    scans[0 * NR + 3].func = -1;
+    scans[1 * NR + 3].out_mpi = true;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_PROGRESS);
+}
+
+static void exited_ranks_are_not_a_hang(void)
+{
+    int faulty[NR];
+    stuck(false);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 0] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
+    scans[0 * NR + 1].out_mpi = true; /* would be progress, but the rank exits */
+    scans[2 * NR + 1].exited = true;
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK_INT(r.nexited, 2);
+    MG_CHECK_INT(r.nfaulty, 0);
+    for (int i = 0; i < NS * NR; i++)
+        scans[i].exited = true;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_ALL_EXITED);
+}
+
+static void capacity_smaller_than_faulty_count(void)
+{
+    stuck(true);
+    for (int i = 0; i < NS * NR; i++)
+        scans[i].out_mpi = i % NR != 0;
+    int faulty[1] = {-1};
+    struct hang_diag_result r = run(faulty, 1);
+    MG_CHECK_INT(r.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(r.nfaulty, 3);
+    MG_CHECK_INT(faulty[0], 1);
+    r = run(NULL, 0);
+    MG_CHECK_INT(r.nfaulty, 3);
+}
+
+static void bad_arguments(void)
+{
+    stuck(true);
+    struct hang_diag_result r;
+    int faulty[NR];
+    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS};
+    MG_CHECK_INT(hang_diag_classify(NULL, faulty, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, NULL), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, NULL, NR, &r), MG_EINVAL);
+    in.nscans = 1;
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    in.nscans = NS, in.nranks = 0;
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    in.nranks = NR, in.scans = NULL;
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    in.scans = scans, in.polling = NULL;
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    in.npolling = 0; /* no polling table at all is fine */
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_OK);
+}
+
+int main(void)
+{
+    MG_RUN(communication_hang);
+    MG_RUN(computation_hang_names_the_faulty_rank);
+    MG_RUN(moving_counter_is_a_transient_slowdown);
+    MG_RUN(without_counters_the_papers_rule);
+    MG_RUN(exited_ranks_are_not_a_hang);
+    MG_RUN(capacity_smaller_than_faulty_count);
+    MG_RUN(bad_arguments);
+    MG_TEST_END();
+}

@@ -1,0 +1,228 @@
+/* The safe-bounds table, Table 4.9, the G/X lookup and the per-call check, with the paper's own
+ * numbers (docs/collectives-engine.md §3). */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "mg_test.h"
+#include "scaling_bounds.h"
+#include "scaling_check.h"
+
+#define M (1ull << 20)
+
+static void test_classify_table_4_9(void)
+{
+    scaling_class cls;
+    scaling_form form;
+    /* Prob. 10/11 (Igather): 42M at (1,48), 21M at (1,96), 42M at (2,48): n P > n_s P_s. */
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 21 * M, 42 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(cls, SCALING_CLASS_G);
+    MG_CHECK_INT(form, SCALING_FORM_NP);
+    /* Prob. 13 (Scatter): halved both ways: s n P. */
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 21 * M, 21 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(form, SCALING_FORM_SNP);
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 42 * M, 21 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(form, SCALING_FORM_SN);
+    /* Within the tester's step: 43M is "n_s" with delta 2M. */
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 43 * M, 42 * M + 1, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(cls, SCALING_CLASS_G);
+    MG_CHECK_INT(form, SCALING_FORM_N);
+    /* Prob. 12 (Gather, MPICH): 124M, 62M at 2P, 68M at 2s: no row matches: Class X. */
+    MG_CHECK_INT(scaling_bounds_classify(124 * M, 62 * M, 68 * M, 4 * M, &cls, &form), 0);
+    MG_CHECK_INT(cls, SCALING_CLASS_X);
+    MG_CHECK_INT(scaling_bounds_classify(0, 1, 1, 0, &cls, &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_classify(1, 1, 1, 0, NULL, &form), MG_EINVAL);
+}
+
+static const scaling_bound_entry paper[] = {
+    {SCALING_GATHER, 1, 48, 124 * M, SCALING_CLASS_X, SCALING_FORM_N}, /* Prob. 12 */
+    {SCALING_GATHER, 2, 48, 68 * M, SCALING_CLASS_X, SCALING_FORM_N},
+    {SCALING_GATHER, 1, 96, 62 * M, SCALING_CLASS_X, SCALING_FORM_N},
+    {SCALING_GATHER, 1, 48, 200 * M, SCALING_CLASS_G, SCALING_FORM_N},   /* a looser G bound too */
+    {SCALING_SCATTER, 1, 48, 42 * M, SCALING_CLASS_G, SCALING_FORM_SNP}, /* Prob. 13 */
+    {SCALING_GATHERV, 1, 48, 42 * M, SCALING_CLASS_G, SCALING_FORM_NP},  /* Prob. 10 */
+};
+
+static void test_init(void)
+{
+    scaling_bounds b;
+    MG_CHECK_INT(scaling_bounds_init(&b, "Open MPI", "4.1.4", paper, 6), 0);
+    MG_CHECK_STR(b.mpi_impl, "Open MPI");
+    MG_CHECK_STR(b.mpi_version, "4.1.4");
+    MG_CHECK_INT(b.first[SCALING_GATHER], 0);
+    MG_CHECK_INT(b.count[SCALING_GATHER], 4);
+    MG_CHECK_INT(b.first[SCALING_GATHERV], 5);
+    MG_CHECK_INT(b.count[SCALING_BCAST], 0);
+    MG_CHECK_INT(
+        scaling_bounds_init(&b, "a very long implementation name over 32 bytes", NULL, NULL, 0), 0);
+    MG_CHECK_INT(strlen(b.mpi_impl), 31);
+    MG_CHECK_STR(b.mpi_version, "");
+    /* Entries of one collective must be adjacent. */
+    scaling_bound_entry split[3] = {paper[0], paper[4], paper[1]};
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", split, 3), MG_EINVAL);
+    MG_CHECK_INT(b.count[SCALING_GATHER], 0); /* left cleared */
+    scaling_bound_entry bad = paper[0];
+    bad.type_size = 0;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &bad, 1), MG_EINVAL);
+    bad = paper[0];
+    bad.coll = SCALING_COLL_COUNT;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &bad, 1), MG_EINVAL);
+    bad = paper[0];
+    bad.form = SCALING_FORM_COUNT;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &bad, 1), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", NULL, 2), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_init(NULL, "x", "1", NULL, 0), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 0), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_set_artificial(&b, SCALING_FORM_COUNT, 1), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_set_artificial(NULL, SCALING_FORM_NP, 1), MG_EINVAL);
+}
+
+static void test_class_g_lookup(void)
+{
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", paper, 6);
+    scaling_limit lim;
+    /* Prob. 10: n P > 2016M; at P = 768 the safe n is 2.625M (Table 4.12's original n_s). */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 768, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2016 * M / 768);
+    MG_CHECK_INT(lim.n_max * 8, 21 * M);
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_G);
+    MG_CHECK_INT(lim.form, SCALING_FORM_NP);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 8, 768, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2016 * M / 768); /* s-free */
+    /* Prob. 13: s n P > 2016 MB: at s = 4, P = 96 the safe n is 2016M / 384. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_SCATTER, 4, 96, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2016 * M / 384);
+    /* No entry: unbounded. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 1, 4, &lim), 0);
+    MG_CHECK(lim.n_max == UINT64_MAX);
+    MG_CHECK_INT(lim.by, 0);
+    /* The artificial bound adds to the table; the tighter one wins. */
+    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 4 * 768);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 768, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 4);
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_ARTIFICIAL);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 1, 768, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 4);
+    /* Saturation: a product past 2^64 does not wrap. */
+    MG_CHECK(scaling_bounds_form_value(SCALING_FORM_SNP, UINT64_MAX, 2, 2) == UINT64_MAX);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_SN, 3, 5, 7), 15);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_N, 3, 5, 7), 5);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 0, 768, &lim), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_COLL_COUNT, 1, 768, &lim), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_nmax(NULL, SCALING_BCAST, 1, 768, &lim), MG_EINVAL);
+}
+
+static void test_class_x_lookup(void)
+{
+    scaling_bounds b;
+    scaling_bounds_init(&b, "MPICH", "3.1.3", paper, 6);
+    scaling_limit lim;
+    /* Exactly tested. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 96, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 62 * M);
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_X);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 2, 48, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 68 * M);
+    /* Between tested points: the smallest bound tested at a harder (s, P). */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 64, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 62 * M);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 8, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 62 * M);
+    /* Past them: Eq. 4.23's s n P rule; at P = 192 and 768 it gives Table 4.13's 31M and 7.75M. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 192, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 31 * M);
+    MG_CHECK_INT(lim.form, SCALING_FORM_SNP);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 768, &lim), 0);
+    MG_CHECK_INT(lim.n_max * 4, 31 * M);
+    /* s = 4, P = 1024: the tightest of the three extrapolations, 5952M / 4096 (124M * 48 and
+     * 62M * 96 against 68M * 2 * 48 = 6528M). */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 4, 1024, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 124 * M * 48 / 4096);
+    /* s = 8, P = 8: neither harder nor easier than any tested point: uncovered, and the looser
+     * G entry (n <= 200M) is all that bounds it. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 8, 8, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 200 * M);
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_G | SCALING_LIMIT_X_UNCOVERED);
+}
+
+static void test_check(void)
+{
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", paper, 6);
+    scaling_trigger t;
+    /* Detector X: Gather at (1, 96) with n = 62M + 1. */
+    scaling_args g = {SCALING_GATHER, 96, 3, 0, 1, 0, 62 * M + 1, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_check(&b, &g, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_X);
+    MG_CHECK_INT(t.n, 62 * M + 1);
+    g.count = 62 * M;
+    MG_CHECK_INT(scaling_check(&b, &g, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, 0);
+    /* G and X at the same bound both fire. */
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 62 * M);
+    g.count = 62 * M + 1;
+    MG_CHECK_INT(scaling_check(&b, &g, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_X | SCALING_FIRED_G);
+    /* Detector G on an irregular call: the largest count against n P <= 2016M at P = 4. */
+    scaling_bounds_init(&b, "x", "1", paper, 6);
+    int counts[4] = {1, 504 * M + 1, 0, 2}, displs[4] = {0, 1, 504 * M + 2, 504 * M + 2};
+    int64_t scratch[4];
+    memset(scratch, 0x77, sizeof scratch);
+    scaling_args gv = {SCALING_GATHERV, 4, 0, 0, 1, 0, 1, counts, displs, NULL, NULL};
+    MG_CHECK_INT(scaling_check(&b, &gv, scratch, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.n, 504 * M + 1);
+    MG_CHECK(t.true_a == NULL);
+    MG_CHECK(scratch[0] == 0x7777777777777777LL); /* no write on the no-D path */
+    /* A user error is passed through, not acted on. */
+    counts[2] = -1;
+    MG_CHECK_INT(scaling_check(&b, &gv, scratch, &t), 0);
+    MG_CHECK_INT(t.user_error, 1);
+    MG_CHECK_INT(t.fired, 0);
+    MG_CHECK_INT(t.d_a.reason, SCALING_DISPL_NEGATIVE_COUNT);
+    counts[2] = 0;
+    MG_CHECK_INT(scaling_check(&b, &gv, NULL, &t), MG_EINVAL); /* D needs scratch here */
+    /* A non-root of Gatherv sees only its count. */
+    scaling_args nr = {SCALING_GATHERV, 4, 1, 0, 1, 0, 7, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_check(&b, &nr, NULL, &t), 0);
+    MG_CHECK_INT(t.n, 7);
+    /* Reduce_scatter: n is the total of the counts (G_b = s n); a negative count is a user error.
+     */
+    int rc[3] = {4, 5, 6};
+    scaling_args rs = {SCALING_REDUCE_SCATTER, 3, 0, 0, 4, 0, 0, rc, NULL, NULL, NULL};
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 14);
+    MG_CHECK_INT(scaling_check(&b, &rs, NULL, &t), 0);
+    MG_CHECK_INT(t.n, 15);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    rc[1] = -5;
+    MG_CHECK_INT(scaling_check(&b, &rs, NULL, &t), 0);
+    MG_CHECK_INT(t.user_error, 1);
+    MG_CHECK_INT(t.d_a.index, 1);
+    /* Alltoallv: both vectors; in place only the receive one. */
+    int sc[2] = {1, 1}, sd[2] = {0, 1}, rcv[2] = {1, 1}, rd[2] = {2147483000, -2147483000};
+    int64_t s2[4];
+    scaling_args av = {SCALING_ALLTOALLV, 2, 0, 0, 1, 0, 0, sc, sd, rcv, rd};
+    MG_CHECK_INT(scaling_check(&b, &av, s2, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_D);
+    MG_CHECK(t.true_a == NULL);
+    MG_CHECK(t.true_b == s2 + 2);
+    MG_CHECK_INT(s2[3], 2147484296LL);
+    av.in_place = 1;
+    av.counts_a = av.displs_a = NULL;
+    MG_CHECK_INT(scaling_check(&b, &av, s2, &t), 0);
+    MG_CHECK(t.true_a == t.true_b && t.true_b == s2 + 2);
+    MG_CHECK_INT(scaling_check(NULL, &av, s2, &t), MG_EINVAL);
+    MG_CHECK_INT(scaling_check(&b, NULL, s2, &t), MG_EINVAL);
+}
+
+int main(void)
+{
+    MG_RUN(test_classify_table_4_9);
+    MG_RUN(test_init);
+    MG_RUN(test_class_g_lookup);
+    MG_RUN(test_class_x_lookup);
+    MG_RUN(test_check);
+    MG_TEST_END();
+}

@@ -1,0 +1,106 @@
+/* The collective descriptors of Table V and name parsing (docs/collectives-engine.md §1). */
+#include "mg_error.h"
+#include "mg_test.h"
+#include "scaling_args.h"
+#include "scaling_coll.h"
+
+static void test_table_v(void)
+{
+    int irregular = 0, rooted = 0, sn = 0, w1a = 0, w2 = 0;
+    for (int c = 0; c < SCALING_COLL_COUNT; c++) {
+        const scaling_coll_info *i = scaling_coll_get((scaling_coll)c);
+        MG_CHECK(i != NULL);
+        irregular += i->irregular;
+        rooted += i->rooted;
+        sn += i->gbuf == SCALING_GBUF_SN;
+        w1a += i->w1a;
+        w2 += i->w2;
+        /* W1-A never for Alltoall(v); W2 never for a reduction. */
+        if (c == SCALING_ALLTOALL || c == SCALING_ALLTOALLV)
+            MG_CHECK(!i->w1a);
+        if (i->reduction)
+            MG_CHECK(!i->w2 && !i->w1a);
+    }
+    MG_CHECK_INT(irregular, 5); /* Scatterv, Gatherv, Allgatherv, Alltoallv, Reduce_scatter */
+    MG_CHECK_INT(rooted, 6);    /* Bcast, Scatter(v), Gather(v), Reduce */
+    MG_CHECK_INT(sn, 4);        /* Table V: Bcast, Allreduce, Reduce_scatter, Reduce */
+    MG_CHECK_INT(w1a, 6);       /* Bcast, Scatter(v), Gather(v), Allgatherv */
+    MG_CHECK_INT(w2, 9);
+    const scaling_coll_info *gv = scaling_coll_get(SCALING_GATHERV);
+    MG_CHECK_STR(gv->name, "Gatherv");
+    MG_CHECK(gv->vectors_at_root_only);
+    MG_CHECK_INT(gv->vectors, SCALING_VEC_A_COUNTS | SCALING_VEC_A_DISPLS);
+    MG_CHECK_INT(scaling_coll_get(SCALING_ALLTOALLV)->vectors,
+                 SCALING_VEC_A_COUNTS | SCALING_VEC_A_DISPLS | SCALING_VEC_B);
+    MG_CHECK_INT(scaling_coll_get(SCALING_REDUCE_SCATTER)->vectors, SCALING_VEC_A_COUNTS);
+    MG_CHECK(!scaling_coll_get(SCALING_BCAST)->in_place);
+    MG_CHECK(scaling_coll_get(SCALING_COLL_COUNT) == NULL);
+    MG_CHECK(scaling_coll_get((scaling_coll)-1) == NULL);
+}
+
+static void test_names(void)
+{
+    scaling_coll c;
+    int nb;
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Igatherv", &c, &nb), 0);
+    MG_CHECK_INT(c, SCALING_GATHERV);
+    MG_CHECK_INT(nb, 1);
+    MG_CHECK_INT(scaling_coll_from_name("allgather", &c, &nb), 0);
+    MG_CHECK_INT(c, SCALING_ALLGATHER);
+    MG_CHECK_INT(nb, 0);
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Reduce_scatter_c", &c, &nb), 0);
+    MG_CHECK_INT(c, SCALING_REDUCE_SCATTER);
+    MG_CHECK_INT(scaling_coll_from_name("Ialltoallv_c", &c, &nb), 0);
+    MG_CHECK_INT(c, SCALING_ALLTOALLV);
+    MG_CHECK_INT(nb, 1);
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Send", &c, &nb), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("Gathervx", &c, &nb), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("I", &c, &nb), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name(NULL, &c, &nb), MG_EINVAL);
+    MG_CHECK_INT(scaling_coll_from_name("Bcast", NULL, &nb), MG_EINVAL);
+}
+
+static void test_args_validate(void)
+{
+    int counts[2] = {1, 1}, displs[2] = {0, 1};
+    scaling_args a = {SCALING_GATHERV, 2, 0, 0, 4, 0, 1, counts, displs, NULL, NULL};
+    MG_CHECK_INT(scaling_args_validate(&a), 0);
+    MG_CHECK(scaling_args_has_vectors(&a));
+    a.rank = 1; /* a non-root needs no vectors */
+    a.counts_a = a.displs_a = NULL;
+    MG_CHECK_INT(scaling_args_validate(&a), 0);
+    MG_CHECK(!scaling_args_has_vectors(&a));
+    a.in_place = 1; /* in place only at the root */
+    MG_CHECK_INT(scaling_args_validate(&a), MG_EINVAL);
+    a.in_place = 0;
+    a.rank = 0; /* the root without vectors */
+    MG_CHECK_INT(scaling_args_validate(&a), MG_EINVAL);
+    scaling_args b = {SCALING_BCAST, 2, 0, 0, 4, 1, 1, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL); /* Bcast has no in-place form */
+    b.in_place = 0;
+    b.count = -1;
+    MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL);
+    b.count = 1;
+    b.root = 2;
+    MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL);
+    b.root = 0;
+    b.type_size = 0;
+    MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL);
+    b.type_size = 1;
+    b.rank = 2;
+    MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL);
+    MG_CHECK_INT(scaling_args_validate(NULL), MG_EINVAL);
+    /* In-place Alltoallv: only the receive vector is needed. */
+    scaling_args v = {SCALING_ALLTOALLV, 2, 0, 0, 4, 1, 0, NULL, NULL, counts, displs};
+    MG_CHECK_INT(scaling_args_validate(&v), 0);
+    v.in_place = 0;
+    MG_CHECK_INT(scaling_args_validate(&v), MG_EINVAL);
+}
+
+int main(void)
+{
+    MG_RUN(test_table_v);
+    MG_RUN(test_names);
+    MG_RUN(test_args_validate);
+    MG_TEST_END();
+}

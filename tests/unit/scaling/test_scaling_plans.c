@@ -1,0 +1,468 @@
+/* Proves the workaround plans byte for byte: every collective x W1-B/W1-A/W2/W3, random counts
+ * (zeros included), gaps, layouts past INT_MAX (Detector D), in place, odd type sizes, executed on
+ * the reference model and compared with the unbroken call (docs/collectives-engine.md §5). */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "mg_error.h"
+#include "mg_rng.h"
+#include "mg_test.h"
+#include "plan_world.h"
+#include "scaling_check.h"
+#include "scaling_choice.h"
+#include "scaling_w3.h"
+
+enum { SEEDS_PER_SHAPE = 80 };
+
+typedef enum wa { WA_W1B, WA_W1A, WA_W2, WA_W3, WA_N } wa;
+
+typedef struct tally {
+    int cases[SCALING_COLL_COUNT];
+    int applied[SCALING_COLL_COUNT][WA_N];
+    int d_fired[SCALING_COLL_COUNT];
+    int multi_round[SCALING_COLL_COUNT];
+} tally;
+
+static int run_wa(wa which, world *w, const scaling_bounds *b, const scaling_params *p,
+                  uint32_t *rounds)
+{
+    uint64_t k = 0;
+    uint32_t groups = 0;
+    switch (which) {
+    case WA_W1B:
+        return world_run_w1b(w, b, p, rounds);
+    case WA_W1A:
+        return world_run_w1a(w, b, &groups);
+    case WA_W3:
+        return world_run_w3(w, b);
+    default:
+        return world_run_w2(w, b, &k);
+    }
+}
+
+/* One random case: the unbroken call and each workaround must leave identical buffers. */
+static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit,
+                     const scaling_params *p, tally *t)
+{
+    world w, expected;
+    MG_CHECK(world_make(&w, spec) == 0);
+    MG_CHECK(world_clone_buffers(&expected, &w) == 0);
+    MG_CHECK(world_run_original(&expected) == 0);
+    scaling_bounds b;
+    scaling_bounds_init(&b, "ref", "1", NULL, 0);
+    scaling_bounds_set_artificial(&b, form,
+                                  scaling_bounds_form_value(form, spec->s, n_limit, spec->P));
+    t->cases[spec->coll]++;
+    for (int which = 0; which < WA_N; which++) {
+        world actual;
+        MG_CHECK(world_clone_buffers(&actual, &w) == 0);
+        uint32_t rounds = 0;
+        int rc = run_wa((wa)which, &actual, &b, p, &rounds);
+        if (rc == 0) {
+            t->applied[spec->coll][which]++;
+            t->multi_round[spec->coll] += which == WA_W1B && rounds > 1;
+            if (!world_same(&expected, &actual)) {
+                fprintf(stderr,
+                        "MISMATCH %s wa=%d P=%u s=%llu root=%u in_place=%d layout=%d seed=%llu\n",
+                        scaling_coll_get(spec->coll)->name, which, spec->P,
+                        (unsigned long long)spec->s, spec->root, spec->in_place, spec->layout,
+                        (unsigned long long)spec->seed);
+                MG_CHECK(0);
+            }
+        } else if (rc != MG_EUNSUPPORTED && rc != MG_ERANGE) {
+            fprintf(stderr, "FAILED %s wa=%d rc=%d P=%u s=%llu in_place=%d layout=%d seed=%llu\n",
+                    scaling_coll_get(spec->coll)->name, which, rc, spec->P,
+                    (unsigned long long)spec->s, spec->in_place, spec->layout,
+                    (unsigned long long)spec->seed);
+            MG_CHECK(0);
+        }
+        world_free_buffers(&actual);
+    }
+    /* Detector D must have seen the wrap of every huge layout that holds a displacement vector. */
+    scaling_args a;
+    world_args(&w, scaling_coll_get(spec->coll)->rooted ? spec->root : 0, &a);
+    int64_t *scratch = calloc(2 * (size_t)spec->P, sizeof *scratch);
+    scaling_trigger trig;
+    MG_CHECK(scaling_check(&b, &a, scratch, &trig) == 0);
+    t->d_fired[spec->coll] += (trig.fired & SCALING_FIRED_D) != 0;
+    free(scratch);
+    world_free_buffers(&expected);
+    world_free(&w);
+}
+
+static void test_every_collective_every_workaround(void)
+{
+    static const uint32_t procs[] = {1, 2, 3, 4, 5, 8, 13, 64};
+    static const uint64_t sizes[] = {1, 2, 3, 4, 8, 12};
+    static const int64_t maxima[] = {0, 1, 7, 40};
+    scaling_params p;
+    scaling_params_default(&p);
+    tally t = {0};
+    mg_rng rng;
+    mg_rng_seed(&rng, 20261122);
+    uint64_t seed = 1;
+    for (int c = 0; c < SCALING_COLL_COUNT; c++) {
+        const scaling_coll_info *info = scaling_coll_get((scaling_coll)c);
+        for (int in_place = 0; in_place <= info->in_place; in_place++) {
+            for (int layout = WORLD_PACKED; layout <= WORLD_HUGE; layout++) {
+                if (!(info->vectors & SCALING_VEC_A_DISPLS) && layout != WORLD_PACKED)
+                    continue;
+                for (int i = 0; i < SEEDS_PER_SHAPE; i++) {
+                    world_spec spec = {(scaling_coll)c,
+                                       procs[mg_rng_below(&rng, 8)],
+                                       0,
+                                       sizes[mg_rng_below(&rng, 6)],
+                                       in_place,
+                                       (world_layout)layout,
+                                       maxima[mg_rng_below(&rng, 4)],
+                                       (int64_t)1 << mg_rng_below(&rng, 3),
+                                       seed++};
+                    if (layout == WORLD_HUGE && spec.P > 5)
+                        spec.P = 4;
+                    spec.root = (uint32_t)mg_rng_below(&rng, spec.P);
+                    /* Small stages force W1-B into several rounds even without a bound. */
+                    p.max_stage_bytes = i % 3 == 0 ? spec.s * spec.P * 3 + spec.s - 1 : 64u << 20;
+                    scaling_form form = (scaling_form)mg_rng_below(&rng, SCALING_FORM_COUNT);
+                    uint64_t n_limit = 1 + mg_rng_below(&rng, (uint64_t)spec.max_count + 1);
+                    /* Reduce_scatter's n is the total: one element per rank needs P of them. */
+                    if (c == SCALING_REDUCE_SCATTER)
+                        n_limit *= spec.P;
+                    one_case(&spec, form, n_limit, &p, &t);
+                }
+            }
+        }
+    }
+    for (int c = 0; c < SCALING_COLL_COUNT; c++) {
+        const scaling_coll_info *info = scaling_coll_get((scaling_coll)c);
+        /* W1-B is general: it applied to every case; the others where the collective allows. */
+        if (t.applied[c][WA_W1B] != t.cases[c])
+            fprintf(stderr, "W1-B did not apply to all of %s\n", info->name);
+        MG_CHECK_INT(t.applied[c][WA_W1B], t.cases[c]);
+        MG_CHECK_INT(t.applied[c][WA_W3], t.cases[c]);
+        MG_CHECK(t.multi_round[c] > 0);
+        MG_CHECK(info->w1a ? t.applied[c][WA_W1A] > 0 : t.applied[c][WA_W1A] == 0);
+        MG_CHECK(info->w2 ? t.applied[c][WA_W2] > 0 : t.applied[c][WA_W2] == 0);
+        if (info->vectors & SCALING_VEC_A_DISPLS)
+            MG_CHECK(t.d_fired[c] > 0);
+        else
+            MG_CHECK_INT(t.d_fired[c], 0);
+    }
+}
+
+/* Figure 4.4: Gatherv, P = 4, n = 2, root 0, a bug when nP > 4. W1-A makes the groups {0,1} and
+ * {0,2,3} (the root sending nothing in the second); W1-B makes two rounds of one element. */
+static void test_figure_4_4(void)
+{
+    int counts[4] = {2, 2, 2, 2}, displs[4] = {0, 2, 4, 6};
+    scaling_args a = {SCALING_GATHERV, 4, 0, 0, 1, 0, 2, counts, displs, NULL, NULL};
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 4);
+    int64_t scratch[8];
+    scaling_trigger t;
+    MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.n, 2);
+    MG_CHECK_INT(t.limit.n_max, 1);
+    uint32_t starts[5];
+    scaling_w1a_plan w1a;
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a, NULL, starts, &w1a), 0);
+    MG_CHECK_INT(w1a.ngroups, 2);
+    MG_CHECK_INT(starts[0], 0);
+    MG_CHECK_INT(starts[1], 2);
+    MG_CHECK_INT(starts[2], 4);
+    uint32_t members[4], nm;
+    int member, gc[4], gd[4];
+    scaling_call call = {0};
+    call.counts_a = gc;
+    call.displs_a = gd;
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &a, NULL, 1, members, &nm, &member, &call), 0);
+    MG_CHECK_INT(nm, 3);
+    MG_CHECK_INT(members[0], 0);
+    MG_CHECK_INT(members[1], 2);
+    MG_CHECK_INT(members[2], 3);
+    MG_CHECK_INT(call.root, 0);
+    MG_CHECK_INT(gc[0], 0); /* the root sends nothing in the second group */
+    MG_CHECK_INT(gc[1], 2);
+    MG_CHECK_INT(gd[1], 0); /* Eq. 4.24: relative to the group's base */
+    MG_CHECK_INT(gd[2], 2);
+    MG_CHECK_INT(call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(call.recv.off, 4);
+    MG_CHECK_INT(call.send_count, 0);
+    scaling_params p;
+    scaling_params_default(&p);
+    scaling_w1b_plan w1b;
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w1b), 0);
+    MG_CHECK_INT(w1b.chunk, 1);
+    MG_CHECK_INT(w1b.rounds, 2);
+    MG_CHECK_INT(w1b.stage_recv_bytes, 4);
+    MG_CHECK_INT(w1b.stage_send_bytes, 0);
+    /* The nP form has no s: W2 with k = 2 (d = 2 bytes, one element per rank) fixes it. */
+    scaling_w2_plan w2;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 2);
+    MG_CHECK_INT(w2.elem_size, 2);
+}
+
+/* A Gatherv whose displacements passed INT_MAX: 10 elements per rank at 0, 1e9, 2e9, 3e9. */
+static void test_overflowed_gatherv_plans(void)
+{
+    int64_t true_d[4] = {0, 1000000000, 2000000000, 3000000000};
+    int counts[4] = {10, 10, 10, 10}, displs[4];
+    for (int i = 0; i < 4; i++)
+        displs[i] = (int)(int32_t)(uint32_t)true_d[i];
+    MG_CHECK(displs[3] < 0);
+    scaling_args a = {SCALING_GATHERV, 4, 1, 1, 4, 0, 10, counts, displs, NULL, NULL};
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    int64_t scratch[8];
+    scaling_trigger t;
+    MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_D);
+    MG_CHECK_INT(t.d_a.index, 3);
+    MG_CHECK(t.true_a == scratch);
+    MG_CHECK_INT(scratch[3], 3000000000);
+    /* W1-A: a group may span at most INT_MAX elements: {0,1,2} and {3} with the root 1. */
+    uint32_t starts[5];
+    scaling_w1a_plan w1a;
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a, t.true_a, starts, &w1a), 0);
+    MG_CHECK_INT(w1a.ngroups, 2);
+    MG_CHECK_INT(starts[1], 3);
+    uint32_t members[4], nm;
+    int member, gc[4], gd[4];
+    scaling_call call = {0};
+    call.counts_a = gc;
+    call.displs_a = gd;
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &a, t.true_a, 1, members, &nm, &member, &call), 0);
+    MG_CHECK_INT(nm, 2);
+    MG_CHECK_INT(members[0], 1); /* the root in front: below the range */
+    MG_CHECK_INT(members[1], 3);
+    MG_CHECK_INT(call.recv.off, 3000000000LL * 4);
+    MG_CHECK_INT(gd[1], 0);
+    /* W2: the smallest k dividing every count and displacement with 3e9 / k <= INT_MAX is 2. */
+    scaling_w2_plan w2;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 2);
+    MG_CHECK_INT(w2.elem_size, 8);
+    MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &call), 0);
+    MG_CHECK_INT(call.displs_a[3], 1500000000);
+    MG_CHECK_INT(call.counts_a[3], 5);
+    MG_CHECK_INT(call.send_count, 5);
+    /* A k that does not divide the message is reported, not rounded. */
+    scaling_w2_plan bad = {3, 12};
+    MG_CHECK_INT(scaling_w2_call(&bad, &a, t.true_a, NULL, &call), MG_ERANGE);
+    /* W1-B: one staged round (the staging layout's displacements are small). */
+    scaling_params p;
+    scaling_params_default(&p);
+    scaling_w1b_plan w1b;
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w1b), 0);
+    MG_CHECK_INT(w1b.rounds, 1);
+    scaling_copy pack[4], unpack[4];
+    uint32_t np, nu;
+    MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, pack, &np, unpack, &nu), 0);
+    MG_CHECK_INT(np, 0);
+    MG_CHECK_INT(nu, 4);
+    MG_CHECK_INT(call.displs_a[3], 30);
+    MG_CHECK_INT(unpack[3].to.off, 3000000000LL * 4);
+    MG_CHECK_INT(unpack[3].from.off, 120);
+    MG_CHECK_INT(unpack[3].bytes, 40);
+    MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 1, &call, pack, &np, unpack, &nu),
+                 MG_EINVAL);
+    /* The root's vectors need the caller's arrays; W2 needs k >= 2 and no reduction. */
+    scaling_call bare = {0};
+    MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &bare, pack, &np, unpack, &nu),
+                 MG_EINVAL);
+    MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, NULL, &np, unpack, &nu),
+                 MG_EINVAL);
+    MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &bare), MG_EINVAL);
+    scaling_w2_plan one = {1, 4};
+    MG_CHECK_INT(scaling_w2_call(&one, &a, t.true_a, NULL, &call), MG_EINVAL);
+    scaling_args red = {SCALING_REDUCE, 4, 0, 0, 4, 0, 8, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_w2_call(&w2, &red, NULL, NULL, &call), MG_EUNSUPPORTED);
+    /* W3: the `_c` call gets the recovered displacements as MPI_Aint. */
+    int64_t c64[4], d64[4] = {-1, -1, -1, -1};
+    MG_CHECK_INT(scaling_w3_vectors(&a, t.true_a, NULL, c64, d64, NULL, NULL), 0);
+    MG_CHECK_INT(d64[3], 3000000000LL);
+    MG_CHECK_INT(c64[2], 10);
+    MG_CHECK_INT(scaling_w3_vectors(&a, t.true_a, NULL, c64, NULL, NULL, NULL), MG_EINVAL);
+    scaling_args nonroot = a;
+    nonroot.rank = 2;
+    nonroot.counts_a = nonroot.displs_a = NULL;
+    MG_CHECK_INT(scaling_w3_vectors(&nonroot, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+    MG_CHECK_INT(scaling_w3_vectors(NULL, NULL, NULL, c64, d64, NULL, NULL), MG_EINVAL);
+}
+
+static void test_w1b_limits(void)
+{
+    scaling_params p;
+    scaling_params_default(&p);
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    scaling_args a = {SCALING_GATHER, 8, 0, 0, 4, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_w1b_plan w;
+    /* A bound below one element per message cannot be met: reported. */
+    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 31); /* s n P <= 31: n < 1 at s 4, P 8 */
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERANGE);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 32 * 7);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), 0);
+    MG_CHECK_INT(w.chunk, 7);
+    MG_CHECK_INT(w.rounds, 15);
+    /* A staging limit that is not a multiple of s: rounds to whole elements. */
+    p.max_stage_bytes = 8 * 4 * 3 + 3;
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), 0);
+    MG_CHECK_INT(w.chunk, 3);
+    MG_CHECK_INT(w.stage_recv_bytes, 96);
+    p.max_stage_bytes = 8 * 4 - 1;
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERANGE);
+    /* No staging limit at all: the int displacements of the staged layout still bound the chunk. */
+    p.max_stage_bytes = UINT64_MAX;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), 0);
+    MG_CHECK_INT(w.chunk, INT_MAX / 8);
+    MG_CHECK_INT(w.rounds, 1);
+    /* A `_c` call past INT_MAX elements: rounds of at most INT_MAX / P. */
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, (int64_t)INT_MAX * 3, &w), 0);
+    MG_CHECK_INT(w.rounds, 24 + 1);
+    scaling_params_default(&p);
+    /* Reduce_scatter: the round's total (P c) stays under the bound. */
+    int rc8[8] = {5, 5, 5, 5, 5, 5, 5, 5};
+    scaling_args rs = {SCALING_REDUCE_SCATTER, 8, 2, 0, 4, 0, 0, rc8, NULL, NULL, NULL};
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 16);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, 40, &w), 0);
+    MG_CHECK_INT(w.chunk, 2);
+    MG_CHECK_INT(w.rounds, 3); /* the largest block (5), not the total (40), sets the rounds */
+    MG_CHECK_INT(w.stage_send_bytes, 8 * 2 * 4);
+    MG_CHECK_INT(w.stage_recv_bytes, 0);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, -1, &w), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1b_plan_make(NULL, &p, &rs, 5, &w), MG_EINVAL);
+    /* A zero-size call still has one (empty) round. */
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 0, &w), 0);
+    MG_CHECK_INT(w.rounds, 1);
+}
+
+static void test_w1a_and_w2_refusals(void)
+{
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    uint32_t starts[9];
+    scaling_w1a_plan w1a;
+    scaling_w2_plan w2;
+    scaling_args a2a = {SCALING_ALLTOALL, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a2a, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    scaling_args red = {SCALING_ALLREDUCE, 8, 0, 0, 4, 0, 100, NULL, NULL, NULL, NULL};
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &red, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    /* Type-2 form (n > 50): shrinking P cannot help, a group of one rank already breaks it. */
+    scaling_args g = {SCALING_GATHER, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    /* W2 fixes the s-free form: the smallest divisor of 100 with 100 / k <= 50 is 2. */
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 2);
+    /* ... but not an s-dependent one: s n > 50 stays s n whatever k. */
+    scaling_bounds_set_artificial(&b, SCALING_FORM_SN, 50);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    /* n prime: the only divisor is n itself, the whole message as one big element. */
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
+    g.count = 101;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 101);
+    /* A `_c` call past INT_MAX elements is W3's, not W2's or W1-A's. */
+    g.count = (int64_t)INT_MAX * 2;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, (uint64_t)INT_MAX * 64);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
+    g.count = 100;
+    /* Irregular with gcd 1 (the paper's limit of W2). */
+    int counts[3] = {3, 4, 5}, displs[3] = {0, 3, 7};
+    scaling_args gv = {SCALING_GATHERV, 3, 0, 0, 1, 0, 3, counts, displs, NULL, NULL};
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &gv, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    /* Bad arguments. */
+    MG_CHECK_INT(scaling_w1a_plan_make(NULL, &g, NULL, starts, &w1a), MG_EINVAL);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, NULL, NULL, NULL, &w2), MG_EINVAL);
+    scaling_args nonroot = gv;
+    nonroot.rank = 1;
+    nonroot.counts_a = nonroot.displs_a = NULL;
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &nonroot, NULL, starts, &w1a), MG_EINVAL);
+    w1a.ngroups = 1;
+    w1a.starts = starts;
+    uint32_t members[3], nm;
+    int member;
+    scaling_call call = {0};
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 1, members, &nm, &member, &call), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 0, members, &nm, &member, &call), MG_EINVAL);
+}
+
+static void test_choice(void)
+{
+    scaling_params p;
+    scaling_params_default(&p);
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 400);
+    scaling_args a = {SCALING_GATHER, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_trigger t;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    uint32_t starts[9];
+    scaling_choice ch;
+    scaling_choice_opts o = {1, 1, SCALING_WA_NONE};
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W3);
+    MG_CHECK_INT(ch.keeps_nonblocking, 1);
+    MG_CHECK_INT(ch.applicable, (1u << SCALING_WA_W3) | (1u << SCALING_WA_W2) |
+                                    (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B));
+    /* Without a sound `_c` form: W2 (one call and a type) beats W1-A (2 groups of 4) and W1-B. */
+    o.large_count_sound = 0;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.w2.k, 2);
+    MG_CHECK_INT(ch.w1a.ngroups, 2);
+    MG_CHECK_INT(ch.w1b.rounds, 2);
+    MG_CHECK_NEAR(ch.cost_ns[SCALING_WA_W1B],
+                  2 * p.call_ns + 800 * p.byte_ns + 800 * p.copy_byte_ns, 1e-6);
+    MG_CHECK_STR(scaling_choice_name(ch.chosen), "W2");
+    MG_CHECK_STR(scaling_choice_name((scaling_workaround)99), "none");
+    /* Forced. */
+    o.force = SCALING_WA_W1B;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W1B);
+    MG_CHECK_INT(ch.keeps_nonblocking, 0);
+    o.force = SCALING_WA_W3;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    /* An s-dependent form: W2 cannot help, W1-A (3 groups: 3 communicators) costs more than
+     * W1-B (3 rounds). */
+    o.force = SCALING_WA_NONE;
+    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 400);
+    a.count = 101;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W1B);
+    MG_CHECK_INT(ch.applicable, (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B));
+    MG_CHECK_INT(ch.w1a.ngroups, 3);
+    MG_CHECK_INT(ch.w1b.rounds, 3);
+    /* Untriggered: nothing to do. */
+    a.count = 10;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, 0);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_NONE);
+    o.force = (scaling_workaround)42;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EINVAL);
+    /* Nothing applies: a bound below one element. */
+    o.force = SCALING_WA_NONE;
+    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 1);
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+}
+
+int main(void)
+{
+    MG_RUN(test_figure_4_4);
+    MG_RUN(test_overflowed_gatherv_plans);
+    MG_RUN(test_w1b_limits);
+    MG_RUN(test_w1a_and_w2_refusals);
+    MG_RUN(test_choice);
+    MG_RUN(test_every_collective_every_workaround);
+    MG_TEST_END();
+}
