@@ -13,7 +13,7 @@ static void usage_error(const example *ex, const char *what, const char *word)
 {
     if (ex->rank == 0)
         fprintf(stderr,
-                "%s: %s '%s'\nusage: %s [--seconds S] [--size N] [--announce] [--fault "
+                "%s: %s '%s'\nusage: %s [--seconds S | --iterations N] [--size N] [--announce] [--fault "
                 "compute-loop|sleep|stop|deadlock --fault-rank R --fault-at T]\n",
                 ex->name, what, word, ex->name);
     MPI_Finalize();
@@ -48,6 +48,8 @@ void example_init(example *ex, const char *name, long default_size, int *argc, c
         }
         if (strcmp(opt, "--seconds") == 0)
             ex->seconds = parse_number(ex, opt, value);
+        else if (strcmp(opt, "--iterations") == 0)
+            ex->max_iterations = (long)parse_number(ex, opt, value);
         else if (strcmp(opt, "--size") == 0)
             ex->problem_size = (long)parse_number(ex, opt, value);
         else if (strcmp(opt, "--fault-rank") == 0)
@@ -117,6 +119,9 @@ int example_should_stop(example *ex, int check_every)
         fire_fault(f);
     }
     ex->iterations++;
+    /* Every rank counts the same iterations, so a count-based stop needs no collective. */
+    if (ex->max_iterations > 0 && check_every > 0)
+        return ex->iterations >= ex->max_iterations;
     if (check_every <= 0 || (check_every > 1 && ex->iterations % check_every != 0))
         return 0;
     int mine = elapsed >= ex->seconds, any;

@@ -18,6 +18,7 @@ typedef struct example {
     const char *name;
     int rank, size;
     double seconds;   /* run for this long (decided collectively) */
+    long max_iterations; /* --iterations: stop after this many instead (0: by time) */
     example_fault fault;
     int fault_rank;
     double fault_at;  /* seconds after start */

@@ -27,7 +27,8 @@ static double master(example *ex)
         total += result;
         example_should_stop(ex, 0);
         if (!stopping)
-            stopping = MPI_Wtime() - ex->start >= ex->seconds;
+            stopping = ex->max_iterations > 0 ? next_task >= ex->max_iterations
+                                              : MPI_Wtime() - ex->start >= ex->seconds;
         if (stopping) {
             MPI_Send(&next_task, 1, MPI_LONG, status.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
             active--;

@@ -13,7 +13,7 @@ packages=(
   slurm-wlm slurm-client munge
   graphviz
   libjson-c-dev
-  procps psmisc
+  procps psmisc python3 rsync bc
 )
 
 missing=()

@@ -192,18 +192,8 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
 static int attached_job_ended(mg_job *job)
 {
     if (job->launcher > 0) {
-        char path[64], state = 0;
-        snprintf(path, sizeof path, "/proc/%d/stat", job->launcher);
-        FILE *f = fopen(path, "re");
-        if (f) {
-            char buf[512];
-            size_t n = fread(buf, 1, sizeof buf - 1, f);
-            buf[n] = '\0';
-            char *paren = strrchr(buf, ')');
-            state = paren && paren[1] ? paren[2] : 0;
-            fclose(f);
-        }
-        return !f || state == 'Z' || state == 'X';
+        char state = mg_rank_scan_process_state(job->launcher);
+        return state == 0 || state == 'Z' || state == 'X';
     }
     return !job_processes_left(job);
 }

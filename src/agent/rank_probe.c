@@ -2,6 +2,7 @@
 #include "rank_probe.h"
 
 #include "mg_error.h"
+#include "rank_scan.h"
 #include "rank_state_reader.h"
 
 #include <signal.h>
@@ -26,16 +27,8 @@ static mg_rank_probe *_Atomic open_probes;
 
 static int process_exited(int pid)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *paren = strrchr(buf, ')');
-    return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+    char state = mg_rank_scan_process_state(pid);
+    return state == 0 || state == 'Z' || state == 'X';
 }
 
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)

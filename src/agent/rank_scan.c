@@ -85,20 +85,35 @@ static int parse_int(const char *s, int *out)
     return 1;
 }
 
+/* The fields of /proc/PID/stat after the command name, which may hold spaces and parentheses: they
+ * resume after the last ')'. NULL when the process does not exist. */
+static const char *stat_fields(const char *proc_root, int pid, char *buf, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%d/stat", proc_root, pid);
+    ssize_t n = read_file(path, buf, len - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    const char *close_paren = strrchr(buf, ')');
+    return close_paren && close_paren[1] == ' ' ? close_paren + 2 : NULL;
+}
+
 static int read_ppid(const char *proc_root, int pid)
 {
-    char path[256], buf[1024];
-    snprintf(path, sizeof path, "%s/%d/stat", proc_root, pid);
-    ssize_t n = read_file(path, buf, sizeof buf - 1);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    /* The command name may hold spaces and parentheses: the fields resume after the last ')'. */
-    char *close_paren = strrchr(buf, ')');
+    char buf[1024];
+    const char *fields = stat_fields(proc_root, pid, buf, sizeof buf);
     int ppid;
-    if (!close_paren || sscanf(close_paren + 1, " %*c %d", &ppid) != 1)
+    if (!fields || sscanf(fields, "%*c %d", &ppid) != 1)
         return -1;
     return ppid;
+}
+
+char mg_rank_scan_process_state(int pid)
+{
+    char buf[1024];
+    const char *fields = stat_fields("/proc", pid, buf, sizeof buf);
+    return fields ? fields[0] : 0;
 }
 
 static int maps_mpi_library(const char *proc_root, int pid)

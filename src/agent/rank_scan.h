@@ -25,6 +25,10 @@ typedef struct mg_rank_proc {
  * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
 int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count);
 
+/* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when the
+ * process does not exist. */
+char mg_rank_scan_process_state(int pid);
+
 /* Reads one variable from /proc/PID/environ into value. MG_ENOENT when the process or the variable
  * does not exist. */
 int mg_rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,

@@ -89,6 +89,7 @@ int cli_install_path(const char *relative, char *out, size_t outlen);
 
 int cmd_run(int argc, char **argv);
 int cmd_hang(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -22,7 +22,12 @@ int cli_install_path(const char *relative, char *out, size_t outlen)
     if (n <= 0)
         return MG_ESYS;
     exe[n] = '\0';
-    if (snprintf(out, outlen, "%s/../%s", dirname(exe), relative) >= (int)outlen)
+    char joined[8192];
+    if (snprintf(joined, sizeof joined, "%s/../%s", dirname(exe), relative) >= (int)sizeof joined)
+        return MG_ERANGE;
+    char resolved[4096];
+    /* A path that does not exist (yet) stays as joined, for the caller's error message. */
+    if (snprintf(out, outlen, "%s", realpath(joined, resolved) ? resolved : joined) >= (int)outlen)
         return MG_ERANGE;
     return MG_OK;
 }

@@ -23,29 +23,60 @@ static void allow_demo_launch(void)
     setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
 }
 
+/* One demo step: prints the command, runs the tool in this process, renders its report, and
+ * counts a failure when the tool's status is not the expected one. */
+static void demo_step(const char *title, int (*tool)(int, char **), const char *tool_name,
+                      char **argv, int argc, const char *report, int expected, int *failures)
+{
+    printf("\n== %s ==\n$ mpiguard %s", title, tool_name);
+    for (int i = 0; i < argc; i++)
+        printf(" %s", argv[i]);
+    printf("\n");
+    fflush(stdout);
+    /* The step's report records the step's command line, not the demo's. */
+    char *command[24] = {"mpiguard", (char *)tool_name};
+    for (int i = 0; i < argc && i + 2 < 24; i++)
+        command[i + 2] = argv[i];
+    char **demo_line = cli_command_line;
+    int demo_words = cli_command_words;
+    cli_command_line = command;
+    cli_command_words = argc + 2 < 24 ? argc + 2 : 24;
+    int status = tool(argc, argv);
+    cli_command_line = demo_line;
+    cli_command_words = demo_words;
+    printf("exit status %d%s\n$ mpiguard report %s\n", status,
+           status == expected ? "" : " (unexpected)", report);
+    fflush(stdout);
+    char *report_argv[] = {(char *)report, NULL};
+    if (cmd_report(1, report_argv) != 0 || status != expected)
+        (*failures)++;
+}
+
 static int demo_run(const char *flavor, const char *launcher, const char *dir, int *failures)
 {
-    char example[4096], report[4096];
-    char relative[128];
+    char stencil[4096], cg[4096], relative[128], run_report[4096], hang_report[4096];
     snprintf(relative, sizeof relative, "examples/%s/stencil", flavor);
-    if (cli_install_path(relative, example, sizeof example) != 0 || access(example, X_OK) != 0) {
-        mg_error("demo: example program %s is missing: build the project first", relative);
+    int found = cli_install_path(relative, stencil, sizeof stencil) == 0 && access(stencil, X_OK) == 0;
+    snprintf(relative, sizeof relative, "examples/%s/cg", flavor);
+    found = found && cli_install_path(relative, cg, sizeof cg) == 0 && access(cg, X_OK) == 0;
+    if (!found) {
+        mg_error("demo: the example programs for %s are missing: build the project first", flavor);
         (*failures)++;
         return 0;
     }
-    snprintf(report, sizeof report, "%s/run-%s.json", dir, flavor);
-    printf("\n== mpiguard run with %s: a healthy 2-D stencil on 4 ranks for 2 s ==\n", flavor);
-    printf("$ mpiguard run --report %s -- %s -n 4 %s --seconds 2\n", report, launcher, example);
-    fflush(stdout);
-    char *argv[] = {"--report", report, "--", (char *)launcher, "-n", "4", example,
-                    "--seconds", "2", NULL};
-    int status = cmd_run(9, argv);
-    printf("exit status %d\n$ mpiguard report %s\n", status, report);
-    fflush(stdout);
-    char *report_argv[] = {report, NULL};
-    int render_status = cmd_report(1, report_argv);
-    if (status != 0 || render_status != 0)
-        (*failures)++;
+    snprintf(run_report, sizeof run_report, "%s/run-%s.json", dir, flavor);
+    snprintf(hang_report, sizeof hang_report, "%s/hang-%s.json", dir, flavor);
+    char title[256];
+    snprintf(title, sizeof title, "mpiguard run with %s: a healthy 2-D stencil on 4 ranks for 2 s", flavor);
+    char *run_argv[] = {"--report", run_report, "--", (char *)launcher, "-n", "4", stencil,
+                        "--seconds", "2", NULL};
+    demo_step(title, cmd_run, "run", run_argv, 9, run_report, 0, failures);
+    snprintf(title, sizeof title,
+             "mpiguard hang with %s: rank 2 of a CG solver falls into an endless loop after 8 s", flavor);
+    char *hang_argv[] = {"--seed", "1", "--report", hang_report, "--", (char *)launcher, "-n", "4", cg,
+                         "--seconds", "300", "--fault", "compute-loop", "--fault-rank", "2",
+                         "--fault-at", "8", NULL};
+    demo_step(title, cmd_hang, "hang", hang_argv, 17, hang_report, MG_EXIT_HANG, failures);
     return 1;
 }
 
@@ -69,7 +100,7 @@ int cmd_demo(int argc, char **argv)
         return MG_EXIT_CANTCREAT;
     }
     allow_demo_launch();
-    printf("mpiguard %s demo. Tools in this build: run, report. Reports go to %s/.\n",
+    printf("mpiguard %s demo. Tools shown: run, hang, report. Reports go to %s/.\n",
            MPIGUARD_VERSION, dir);
     int failures = 0, ran = 0;
     for (size_t i = 0; i < sizeof demo_launchers / sizeof *demo_launchers; i++) {

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "hang_diagnosis.h"
 #include "hang_model.h"
+#include "hang_remote.h"
 
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -19,9 +20,9 @@ enum { SAMPLER_AUTO, SAMPLER_SHM, SAMPLER_PTRACE };
 
 typedef struct hang_options {
     double alpha, interval, max_interval, verify_gap;
-    long set_size, verify_scans, seed;
+    long set_size, verify_scans, seed, agents;
     int sampler, progress;
-    const char *on_hang, *attach;
+    const char *on_hang, *attach, *trace, *agent_launcher;
 } hang_options;
 
 typedef enum hang_action { ACTION_KILL, ACTION_REPORT, ACTION_SIGNAL, ACTION_EXEC } hang_action;
@@ -135,12 +136,22 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
     return 0;
 }
 
+/* Seconds an attached job gets to show its ranks; a job mpiguard started has until it ends. */
+#define ATTACH_DISCOVERY_SECONDS 10.0
+
+/* Returns 0 once every rank is known, 1 if the job ended first, or MG_EXIT_NOINPUT for an attached
+ * process that has no MPI ranks. */
 static int wait_for_ranks(cli_session *s)
 {
+    double deadline = monotonic_seconds() + ATTACH_DISCOVERY_SECONDS;
     while (s->nranks == 0 || s->found < s->nranks) {
         if (cli_session_wait(s, 100))
             return 1;
         cli_session_discover(s);
+        if (s->attached && s->nranks == 0 && monotonic_seconds() > deadline) {
+            mg_error("hang: no MPI rank found in the job attached to (%.0f s)", ATTACH_DISCOVERY_SECONDS);
+            return MG_EXIT_NOINPUT;
+        }
     }
     return 0;
 }
@@ -148,8 +159,21 @@ static int wait_for_ranks(cli_session *s)
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. */
 static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd)
 {
-    if (wait_for_ranks(s))
-        return 0;
+    hang_remote *remote = NULL;
+    /* Agents on other nodes find the ranks; local agents need the world size to share it out. */
+    int waited = o->agent_launcher ? 0 : wait_for_ranks(s);
+    if (waited)
+        return waited == 1 ? 0 : waited;
+    if (o->agents || o->agent_launcher) {
+        hang_remote_options ro = {.local_agents = (int)o->agents, .agent_launcher = o->agent_launcher,
+                                  .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
+                                  .connect_timeout = 60};
+        int rc = hang_remote_start(s, &ro, &remote);
+        if (rc) {
+            hang_remote_stop(remote);
+            return rc;
+        }
+    }
     struct hang_model_params params;
     hang_model_params_default(&params);
     params.alpha = o->alpha;
@@ -162,17 +186,23 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     uint64_t seed = o->seed >= 0 ? (uint64_t)o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid();
     if (hang_model_create(&params, (size_t)s->nranks, seed, &model) != 0) {
         mg_error("hang: invalid model parameters");
+        hang_remote_stop(remote);
         return MG_EXIT_USAGE;
     }
     hang_probes probes = {.session = s,
                           .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
-                          .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *))};
+                          .remote = remote,
+                          .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
+                          .warned = calloc((size_t)s->nranks, 1)};
     struct hang_model_state st;
     hang_model_state(model, &st);
     if (!cli_opts.quiet)
         fprintf(stderr, "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
                 s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
                 st.reduced ? ", fewer than 2C ranks" : "");
+    FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
+    if (o->trace && !trace)
+        mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
     double start = monotonic_seconds(), last_progress = start;
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
@@ -186,15 +216,20 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_model_sampled(model, &sampled, &nsampled);
         for (size_t i = 0; i < nsampled; i++) {
             mg_probe_reading reading;
-            hang_probes_read(&probes, sampled[i], &reading);
+            int unseen = hang_probes_read(&probes, sampled[i], &reading);
             /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
              * since their last reading: a communication-bound job is inside MPI at nearly every
              * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). */
-            out += !reading.exited && (!reading.in_mpi || reading.progressed);
+            out += unseen || (!reading.exited && (!reading.in_mpi || reading.progressed));
         }
         struct hang_verdict v;
         double now = monotonic_seconds();
-        hang_model_observe(model, out, now - start, &v);
+        if (trace)
+            fprintf(trace, "%.3f %zu %zu\n", now - start, out, nsampled);
+        if (hang_model_observe(model, out, now - start, &v) != 0) {
+            mg_error("hang: the model refused an observation; watching stops");
+            break;
+        }
         if (o->progress && now - last_progress >= 2.0) {
             hang_model_state(model, &st);
             print_progress(&st, now - start);
@@ -208,6 +243,8 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         if (result.kind == HANG_DIAG_PROGRESS || result.kind == HANG_DIAG_ALL_EXITED) {
             mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
                     result.progress_rank);
+            if (trace)
+                fprintf(trace, "# resume %.3f\n", monotonic_seconds() - start);
             hang_model_resume(model);
             continue;
         }
@@ -217,7 +254,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         status = MG_EXIT_HANG;
         break;
     }
+    if (trace)
+        fclose(trace);
     hang_probes_close(&probes);
+    hang_remote_stop(remote);
     free(faulty);
     hang_model_destroy(model);
     if (status && action != ACTION_KILL)
@@ -250,6 +290,12 @@ int cmd_hang(int argc, char **argv)
          "time between those scans (default 1)", NULL, 0.01, 60},
         {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
          "watch a running job: its launcher's pid, or a Slurm job id (no command then)", NULL, 0, 0},
+        {"trace", 0, MG_OPT_STRING, &o.trace, "FILE",
+         "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
+        {"agents", 0, MG_OPT_INT, &o.agents, "N",
+         "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
+        {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
+         "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0, 0},
         {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random sampling (default: from the clock)",
          NULL, 0, 2147483647},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

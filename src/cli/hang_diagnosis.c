@@ -1,6 +1,8 @@
 /* Verification, diagnosis and the hang finding (hang_diagnosis.h). */
 #include "hang_diagnosis.h"
+#include "hang_remote.h"
 
+#include "mg_error.h"
 #include "mg_log.h"
 #include "mg_ranks.h"
 
@@ -11,23 +13,69 @@
 /* Frames shown per rank in the report, and depth of the prefix tree. */
 enum { STACK_FRAMES_KEPT = 24, TREE_MAX_NODES = 512 };
 
-void hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
+static void warn_once(hang_probes *p, int r, int rc)
+{
+    if (p->warned && !p->warned[r]) {
+        p->warned[r] = 1;
+        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; it counts as inside MPI", r,
+                p->session->ranks[r].pid, mg_strerror(rc));
+    }
+}
+
+int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
 {
     cli_session *s = p->session;
-    if (!p->probe[r] && mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r])) {
-        *out = (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
+    int rc = MG_OK;
+    if (p->remote) {
+        int unseen = 0;
+        rc = hang_remote_read(p->remote, r, out, &unseen);
+        if (rc == MG_OK && !unseen)
+            return 0;
+        warn_once(p, r, rc ? rc : MG_EPERM);
+        *out = (mg_probe_reading){.fn = MG_FN_NONE};
+        return 1;
+    }
+    if (!p->probe[r]) {
+        rc = mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]);
+        if (rc == MG_ENOENT) {
+            *out = (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
+            return 0;
+        }
+    }
+    if (rc == MG_OK)
+        rc = mg_rank_probe_read(p->probe[r], out);
+    if (rc == MG_OK)
+        return 0;
+    warn_once(p, r, rc);
+    *out = (mg_probe_reading){.fn = MG_FN_NONE};
+    return 1;
+}
+
+void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->remote) {
+        hang_remote_stack(p->remote, r, out);
         return;
     }
-    if (mg_rank_probe_read(p->probe[r], out) != 0)
-        *out = (mg_probe_reading){.exited = 0, .in_mpi = 1, .fn = MG_FN_NONE};
+    const sampler_sample *sample = NULL;
+    if (!p->probe[r]) {
+        cli_session *s = p->session;
+        if (mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
+            return;
+    }
+    if (mg_rank_probe_stacks(p->probe[r], &sample) == 0)
+        rank_stack_from_sample(sample, out);
 }
 
 void hang_probes_close(hang_probes *p)
 {
-    for (int r = 0; r < p->session->nranks; r++)
+    for (int r = 0; p->probe && r < p->session->nranks; r++)
         mg_rank_probe_close(p->probe[r]);
     free(p->probe);
+    free(p->warned);
     p->probe = NULL;
+    p->warned = NULL;
 }
 
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty)
@@ -43,10 +91,10 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
             ended = cli_session_wait(p->session, (int)(gap * 1000));
         for (int r = 0; r < n; r++) {
             mg_probe_reading reading;
-            hang_probes_read(p, r, &reading);
+            int unseen = hang_probes_read(p, r, &reading);
             scans[(size_t)k * (size_t)n + (size_t)r] = (struct hang_diag_rank){
-                .out_mpi = !reading.in_mpi && !reading.exited,
-                .exited = reading.exited,
+                .out_mpi = !reading.in_mpi && !reading.exited && !unseen,
+                .exited = reading.exited || unseen,
                 .counter_known = reading.counter_known,
                 .func = reading.fn == MG_FN_NONE ? -1 : (int)reading.fn,
                 .counter = reading.counter,
@@ -63,17 +111,16 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
 }
 
 /* The innermost frame of the application itself (its executable), else the innermost named frame. */
-static const char *user_function(const sampler_sample *sample, const char *app_path)
+static const char *user_function(const rank_stack *st, const char *app_path)
 {
-    if (!sample || sample->nthreads == 0)
-        return NULL;
-    const sampler_thread *t = &sample->threads[0];
+    const char *app = strrchr(app_path, '/');
+    app = app ? app + 1 : app_path;
     const char *named = NULL;
-    for (size_t i = 0; i < t->nframes; i++) {
-        const stack_frame *f = &t->frames[i];
-        if (!f->function)
+    for (size_t i = 0; i < st->nframes; i++) {
+        const rank_stack_frame *f = &st->frames[i];
+        if (!f->function[0])
             continue;
-        if (f->module && strcmp(f->module, app_path) == 0)
+        if (strcmp(f->module, app) == 0)
             return f->function;
         if (!named)
             named = f->function;
@@ -81,34 +128,22 @@ static const char *user_function(const sampler_sample *sample, const char *app_p
     return named;
 }
 
-/* The thread whose stack tells the story: the first in an MPI call, else the main thread. */
-static const sampler_thread *telling_thread(const sampler_sample *sample)
-{
-    if (!sample || sample->nthreads == 0)
-        return NULL;
-    for (size_t i = 0; i < sample->nthreads; i++)
-        if (sample->threads[i].mpi_function)
-            return &sample->threads[i];
-    return &sample->threads[0];
-}
-
 typedef struct tree_node {
-    const char *name;
+    char name[RANK_STACK_NAME];
     int parent, count;
 } tree_node;
 
 /* Adds one stack (outermost first, cut below the MPI entry) to the prefix tree. */
-static void tree_add(tree_node *nodes, int *nnodes, const sampler_thread *t)
+static void tree_add(tree_node *nodes, int *nnodes, const rank_stack *st)
 {
     int parent = -1;
-    size_t first = t->nframes;
-    for (size_t i = 0; i < t->nframes; i++)
-        if (t->mpi_function && t->frames[i].function &&
-            strstr(t->frames[i].function, t->mpi_function + (t->mpi_function[0] == 'P')))
-            first = i;
-    size_t innermost = first < t->nframes ? first : 0;
-    for (size_t i = t->nframes; i-- > innermost;) {
-        const char *name = t->frames[i].function ? t->frames[i].function : "??";
+    size_t innermost = 0;
+    const char *mpi = st->mpi_function + (st->mpi_function[0] == 'P');
+    for (size_t i = 0; st->mpi_function[0] && i < st->nframes; i++)
+        if (strstr(st->frames[i].function, mpi))
+            innermost = i;
+    for (size_t i = st->nframes; i-- > innermost;) {
+        const char *name = st->frames[i].function[0] ? st->frames[i].function : "??";
         int found = -1;
         for (int k = 0; k < *nnodes && found < 0; k++)
             if (nodes[k].parent == parent && strcmp(nodes[k].name, name) == 0)
@@ -117,22 +152,22 @@ static void tree_add(tree_node *nodes, int *nnodes, const sampler_thread *t)
             if (*nnodes == TREE_MAX_NODES)
                 return;
             found = (*nnodes)++;
-            nodes[found] = (tree_node){.name = name, .parent = parent};
+            nodes[found] = (tree_node){.parent = parent};
+            snprintf(nodes[found].name, sizeof nodes[found].name, "%s", name);
         }
         nodes[found].count++;
         parent = found;
     }
 }
 
-static json_object *stack_json(const sampler_thread *t)
+static json_object *stack_json(const rank_stack *st)
 {
     json_object *frames = json_object_new_array();
-    for (size_t i = 0; t && i < t->nframes && i < STACK_FRAMES_KEPT; i++) {
-        const stack_frame *f = &t->frames[i];
-        char text[512];
-        const char *module = f->module ? strrchr(f->module, '/') : NULL;
-        snprintf(text, sizeof text, "%s+0x%llx (%s)", f->function ? f->function : "??",
-                 (unsigned long long)f->offset, module ? module + 1 : "?");
+    for (size_t i = 0; i < st->nframes && i < STACK_FRAMES_KEPT; i++) {
+        const rank_stack_frame *f = &st->frames[i];
+        char text[2 * RANK_STACK_NAME + 32];
+        snprintf(text, sizeof text, "%s+0x%llx (%s)", f->function[0] ? f->function : "??",
+                 (unsigned long long)f->offset, f->module[0] ? f->module : "?");
         json_object_array_add(frames, json_object_new_string(text));
     }
     return frames;
@@ -146,16 +181,9 @@ typedef struct rank_view {
 /* Outside MPI, /proc tells what the rank does: running, sleeping or stopped (a frozen node). */
 static int outside_state(int pid)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    char letter = mg_rank_scan_process_state(pid);
+    if (letter == 0)
         return 2;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');
-    char letter = paren && paren[1] ? paren[2] : 'R';
     return letter == 'S' || letter == 'D' ? 3 : letter == 'T' || letter == 't' ? 4 : 1;
 }
 
@@ -199,35 +227,33 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     cli_session *s = p->session;
     int n = s->nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);
-    const sampler_sample **samples = calloc((size_t)n, sizeof *samples);
+    rank_stack *st = malloc(sizeof *st);
     tree_node *nodes = calloc(TREE_MAX_NODES, sizeof *nodes);
     json_object *per_rank = json_object_new_array();
     int nnodes = 0;
     int computation = result->kind == HANG_DIAG_COMPUTATION;
-    /* Stacks are taken rank by rank; each sample is copied into the report before the next. */
-    for (int r = 0; views && samples && nodes && r < n; r++) {
+    for (int r = 0; views && st && nodes && r < n; r++) {
         mg_probe_reading reading;
-        hang_probes_read(p, r, &reading);
-        const sampler_sample *sample = NULL;
-        if (!reading.exited && p->probe[r] && mg_rank_probe_stacks(p->probe[r], &sample) != 0)
-            sample = NULL;
-        const sampler_thread *t = telling_thread(sample);
+        int unseen = hang_probes_read(p, r, &reading);
+        memset(st, 0, sizeof *st);
+        if (!reading.exited && !unseen)
+            hang_probes_stack(p, r, st);
         const char *mpi_fn = reading.fn != MG_FN_NONE ? mg_fn_name(reading.fn)
-                             : t && t->mpi_function ? t->mpi_function
-                                                     : "MPI";
+                             : st->mpi_function[0] ? st->mpi_function
+                                                   : "MPI";
         views[r].state = reading.exited ? 2 : reading.in_mpi ? 0 : outside_state(s->ranks[r].pid);
-        const char *user = user_function(sample, s->launcher.app_path);
+        const char *user = user_function(st, s->launcher.app_path);
         views[r].what = views[r].state == 0 ? mpi_fn : user ? user : "?";
         views[r].what = strdup(views[r].what);
-        if (t)
-            tree_add(nodes, &nnodes, t);
+        if (st->nframes)
+            tree_add(nodes, &nnodes, st);
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
         json_object_object_add(entry, "state", json_object_new_string(
             views[r].state == 0 ? "IN_MPI" : views[r].state == 2 ? "EXITED" : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));
-        json_object_object_add(entry, "stack", stack_json(t));
+        json_object_object_add(entry, "stack", stack_json(st));
         json_object_array_add(per_rank, entry);
     }
     char summary[1024], calls[900];
@@ -282,6 +308,6 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     for (int r = 0; views && r < n; r++)
         free((char *)views[r].what);
     free(views);
-    free(samples);
+    free(st);
     free(nodes);
 }

@@ -1,21 +1,31 @@
 /* After the hang model's HANG verdict: the verification scans, the diagnosis (hang_diag engine), and
- * the finding: roll-call, per-rank states and stacks, the merged stack prefix tree (design/hang.md). */
+ * the finding: roll-call, per-rank states and stacks, the merged stack prefix tree (design/hang.md).
+ * Ranks are looked at locally (rank_probe) or through per-node agents (hang_remote). */
 #ifndef MG_HANG_DIAGNOSIS_H
 #define MG_HANG_DIAGNOSIS_H
 
 #include "cli.h"
 #include "hang_diag.h"
 #include "rank_probe.h"
+#include "rank_stack.h"
+
+typedef struct hang_remote hang_remote;
 
 typedef struct hang_probes {
     cli_session *session;
     mg_probe_kind kind;
-    mg_rank_probe **probe; /* one per rank, opened on first use */
+    hang_remote *remote;   /* agents own the ranks; NULL: this process looks at them itself */
+    mg_rank_probe **probe; /* local: one per rank, opened on first use */
+    char *warned;          /* one per rank: its sampling trouble was reported once */
 } hang_probes;
 
-/* Reads rank r now. A rank whose probe cannot be opened yet (it has not published its state, still
- * in MPI_Init) reads as inside MPI; a vanished one as exited. */
-void hang_probes_read(hang_probes *p, int r, mg_probe_reading *out);
+/* Reads rank r now; returns 0, or 1 when the rank cannot be seen (ptrace refused: a debugger holds
+ * it; its agent gone), with one warning per rank. A rank that has not published its state yet (still
+ * in MPI_Init) reads as inside MPI; a vanished one as exited. A rank that cannot be seen is never
+ * evidence of a hang: the model counts it as active and the diagnosis as absent. */
+int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out);
+/* Rank r's stack now (ptrace, whatever the sampler); an empty stack when it cannot be taken. */
+void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
 /* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
@@ -23,7 +33,7 @@ void hang_probes_close(hang_probes *p);
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty);
 
 /* Adds the hang finding to the session's report and prints its banner and the roll-call.
- * detection_time is seconds since the job started; model_state and alpha describe the model. */
+ * detection_time is seconds since the job started; model describes the model (the finding owns it). */
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
                  double detection_time, json_object *model);
 

@@ -46,6 +46,7 @@ static const subcommand subcommands[] = {
     {"report", cmd_report, "render a report as text, JSON or DOT"},
     {"demo", cmd_demo, "show the tools on the bundled examples"},
     {"version", cmd_version, "print the version and what this installation has"},
+    {"agent", cmd_agent, "(started by mpiguard hang on each node; not run by hand)"},
 };
 
 static void print_usage(FILE *out)

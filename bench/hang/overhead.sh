@@ -1,0 +1,45 @@
+#!/bin/bash
+# Overhead of `mpiguard hang` (docs/hang.md): the four examples do a fixed amount of work (--iterations)
+# at 16 ranks (Open MPI) with and without the monitor, with I pinned to 100 and 400 ms, both samplers.
+# Configurations are interleaved, REPS rounds; each ratio is median(monitored) / median(plain) of wall
+# times measured in this one run.
+#   bench/hang/overhead.sh [BUILD] [REPS] [NP]
+set -u
+build=${1:-build} reps=${2:-3} np=${3:-16}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+declare -A iterations=([stencil]=3000 [cg]=150 [fft]=300 [master_worker]=4000)
+configs=("plain" "shm 0.1" "shm 0.4" "ptrace 0.1" "ptrace 0.4")
+declare -A times
+
+run_once() {
+    local example=$1 config=$2 app="$build/examples/openmpi/$1"
+    local cmd=(mpirun.openmpi -n "$np" "$app" --iterations "${iterations[$example]}")
+    set -- $config
+    if [ "$1" != plain ]; then
+        cmd=("$build/bin/mpiguard" hang -q --on-hang report --sampler "$1" --interval "$2" --max-interval "$2" --seed 1 -- "${cmd[@]}")
+    fi
+    local start=$(date +%s.%N)
+    "${cmd[@]}" >/dev/null 2>&1 || echo "warning: $example ($config) failed" >&2
+    echo "$(date +%s.%N) - $start" | bc
+}
+
+for example in stencil cg fft master_worker; do
+    for ((r = 0; r < reps; r++)); do
+        for config in "${configs[@]}"; do
+            times["$example|$config"]+="$(run_once "$example" "$config") "
+        done
+    done
+done
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+printf '| example (%d ranks, %d rounds) | plain s |' "$np" "$reps"
+for config in "${configs[@]:1}"; do printf ' %s |' "${config/ / I=}"; done
+printf '\n|---|---|---|---|---|---|\n'
+for example in stencil cg fft master_worker; do
+    base=$(echo "${times["$example|plain"]}" | median)
+    printf '| %s | %.2f |' "$example" "$base"
+    for config in "${configs[@]:1}"; do
+        printf ' %.3f |' "$(echo "$(echo "${times["$example|$config"]}" | median) / $base" | bc -l)"
+    done
+    printf '\n'
+done

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Accuracy of `mpiguard hang` on real jobs (docs/hang.md): faulty runs (fault kind, rank and time
+# drawn at random) and correct runs of at least a minute, on the four examples, both samplers, Open MPI
+# at 16-64 ranks and MPICH at 8-16. Every run's observation trace is also replayed through the
+# timeout baseline (hang_replay). Results are appended to a TSV, so the script runs in parts:
+#   bench/hang/real_runs.sh [BUILD] [FAULTY CORRECT] [PARALLEL] [SEED] [TSV]
+# OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "16 32 64", "8 16").
+# then bench/hang/summarize.py TSV prints the figures.
+set -u
+build=${1:-build} faulty=${2:-50} correct=${3:-50} parallel=${4:-2} seed=${5:-1}
+tsv=${6:-bench/hang/real_runs.tsv}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+work=$(mktemp -d /tmp/mg-hang-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+examples=(stencil cg fft master_worker)
+faults=(compute-loop sleep stop deadlock)
+samplers=(shm ptrace)
+RANDOM=$seed
+[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\n' >"$tsv"
+
+one_run() {
+    local id=$1 type=$2 mpi=$3 example=$4 np=$5 sampler=$6 fault=$7 rank=$8 at=$9 seconds=${10}
+    local dir="$work/$id" launcher
+    mkdir -p "$dir"
+    launcher=$([ "$mpi" = mpich ] && echo mpiexec.mpich || echo mpirun.openmpi)
+    local args=(--seconds "$seconds")
+    [ "$type" = faulty ] && args+=(--fault "$fault" --fault-rank "$rank" --fault-at "$at")
+    # A faulty run not detected within 240 s of its planned end counts as missed.
+    timeout -s INT $((seconds + 240)) "$build/bin/mpiguard" hang -q --sampler "$sampler" --seed "$id" \
+        --report "$dir/r.json" --trace "$dir/trace" -- "$launcher" -n "$np" \
+        "$build/examples/$mpi/$example" "${args[@]}" >"$dir/out" 2>"$dir/err"
+    local status=$?
+    local found=$(python3 -c "
+import json,sys
+try:
+    r=json.load(open('$dir/r.json')); f=[x for x in r['findings'] if x['kind']=='hang']
+except Exception: f=[]
+if f:
+    e=f[0]['evidence']; print('1', e['hang_type'], ','.join(map(str,e['faulty_ranks'])) or '-', '%.2f' % e['detection_time_s'])
+else: print('0 - - -')")
+    local replay=$("$build/bench/hang_replay" "$dir/trace" "$np" 2>/dev/null | awk '{print $4}' | paste -sd'\t')
+    [ -n "$replay" ] || replay=$'none\tnone\tnone\tnone'
+    set -- $found
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" "$mpi" \
+        "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" "$4" \
+        "$replay" | flock "$tsv" tee -a "$tsv" >/dev/null
+    rm -rf "$dir"
+}
+
+start_id=$(($(wc -l <"$tsv") + 1000 * seed))
+n=0
+for ((i = 0; i < faulty + correct; i++)); do
+    type=$([ $i -lt "$faulty" ] && echo faulty || echo correct)
+    example=${examples[RANDOM % 4]}
+    if [ $((RANDOM % 4)) -eq 0 ]; then
+        mpi=mpich list=(${MPICH_NP:-8 16})
+    else
+        mpi=openmpi list=(${OPENMPI_NP:-16 32 64})
+    fi
+    np=${list[RANDOM % ${#list[@]}]}
+    sampler=${samplers[RANDOM % 2]}
+    fault=${faults[RANDOM % 4]}
+    rank=$((RANDOM % np))
+    at=$((15 + RANDOM % 31))
+    # A faulty run would end 5 s after its fault: from then on nothing can finish it (a master-worker
+    # job with a faulty worker legitimately goes on with its other workers until its time is up).
+    seconds=$([ "$type" = faulty ] && echo $((at + 5)) || echo $((60 + RANDOM % 16)))
+    one_run $((start_id + i)) "$type" "$mpi" "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" &
+    n=$((n + 1))
+    if [ "$n" -ge "$parallel" ]; then wait -n; n=$((n - 1)); fi
+    printf '\r%d/%d runs started' $((i + 1)) $((faulty + correct)) >&2
+done
+wait
+echo >&2

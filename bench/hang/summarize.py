@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Figures of bench/hang/real_runs.sh's TSV: ParaStack's metrics for mpiguard hang and, on the same
+runs, for the timeout baseline. AC_h: faulty runs detected (with the right hang type); FP: correct runs
+reported as hung; delay: detection time minus the fault time (fault time counts from MPI start, so the
+delay includes ~1 s of launch); AC_f / PR_f: faulty-rank identification of computation hangs."""
+import csv, statistics, sys
+
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+faulty = [r for r in rows if r["type"] == "faulty"]
+correct = [r for r in rows if r["type"] == "correct"]
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+def mpiguard(rows_f, rows_c, label):
+    want = lambda r: "communication" if r["fault"] == "deadlock" else "computation"
+    hit = [r for r in rows_f if r["found"] == "1"]
+    right_type = [r for r in hit if r["hang_type"] == want(r)]
+    delays = [float(r["detected_at"]) - float(r["fault_at"]) for r in hit]
+    comp = [r for r in hit if want(r) == "computation" and r["hang_type"] == "computation"]
+    exact = [r for r in comp if r["faulty_ranks"] == r["fault_rank"]]
+    named = sum(len(r["faulty_ranks"].split(",")) for r in comp if r["faulty_ranks"] != "-")
+    correct_named = sum(1 for r in comp if r["fault_rank"] in r["faulty_ranks"].split(","))
+    fp = [r for r in rows_c if r["found"] == "1"]
+    early = [r for r in hit if float(r["detected_at"]) < float(r["fault_at"])]
+    print(f"| {label} | {len(rows_f)} | {len(right_type)/max(1,len(rows_f)):.3f} | "
+          f"{len(rows_c)} | {len(fp)} | {len(early)} | "
+          f"{statistics.median(delays) if delays else float('nan'):.1f} | {pct(delays, 0.9):.1f} | "
+          f"{len(exact)/max(1,len(comp)):.3f} | {correct_named/max(1,named):.3f} |")
+
+print("| runs | faulty | AC_h (right type) | correct | false alarms | before the fault | delay median s | delay p90 s | AC_f | PR_f |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+mpiguard(faulty, correct, "all")
+for key, values in (("sampler", ("shm", "ptrace")), ("mpi", ("openmpi", "mpich"))):
+    for v in values:
+        mpiguard([r for r in faulty if r[key] == v], [r for r in correct if r[key] == v], f"{key} {v}")
+for fault in ("compute-loop", "sleep", "stop", "deadlock"):
+    mpiguard([r for r in faulty if r["fault"] == fault], [], f"fault {fault}")
+
+print()
+print("| timeout baseline (I s, K) | AC_h | false alarms (correct runs) | fired before the fault (faulty runs) |")
+print("|---|---|---|---|")
+for col in ("timeout_0.4_5", "timeout_0.4_10", "timeout_0.8_5", "timeout_0.8_10"):
+    det = [r for r in faulty if r[col] != "none" and float(r[col]) >= float(r["fault_at"])]
+    early = [r for r in faulty if r[col] != "none" and float(r[col]) < float(r["fault_at"])]
+    fp = [r for r in correct if r[col] != "none"]
+    _, i, k = col.split("_")
+    print(f"| {i}, {k} | {len(det)/max(1,len(faulty)):.3f} | {len(fp)}/{len(correct)} | {len(early)}/{len(faulty)} |")

@@ -1,0 +1,200 @@
+/* The per-node agent of hang detection (hang_agent.h). */
+#include "hang_agent.h"
+
+#include "agent_proto.h"
+#include "mg_error.h"
+#include "rank_scan.h"
+#include "rank_stack.h"
+
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct owned_rank {
+    int rank, pid;
+    mg_rank_probe *probe;
+} owned_rank;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int connect_to(const char *host, int port)
+{
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
+    if (getaddrinfo(host, service, &hints, &res) != 0)
+        return -1;
+    int fd = -1;
+    for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+/* Waits for this node's ranks: all of [first, last] when given, else a count that stays the same for
+ * a second. Returns how many were found (into *owned, malloc'd) and the world size. */
+static size_t discover(const hang_agent_params *p, owned_rank **owned, int *world)
+{
+    mg_rank_selector sel = {.token = p->token};
+    double deadline = now_seconds() + p->discover_seconds, stable_since = now_seconds();
+    size_t last_count = 0, kept = 0;
+    *owned = NULL;
+    for (;;) {
+        mg_rank_proc *procs;
+        size_t n;
+        if (mg_rank_scan("/proc", &sel, &procs, &n) == MG_OK) {
+            free(*owned);
+            *owned = calloc(n ? n : 1, sizeof **owned);
+            kept = 0;
+            for (size_t i = 0; *owned && i < n; i++) {
+                if (p->first_rank >= 0 && (procs[i].rank < p->first_rank || procs[i].rank > p->last_rank))
+                    continue;
+                (*owned)[kept++] = (owned_rank){.rank = procs[i].rank, .pid = procs[i].pid};
+                *world = procs[i].size;
+            }
+            free(procs);
+        }
+        int complete = p->first_rank >= 0 ? kept == (size_t)(p->last_rank - p->first_rank + 1)
+                                          : kept > 0 && now_seconds() - stable_since >= 1.0;
+        if (kept != last_count) {
+            last_count = kept;
+            stable_since = now_seconds();
+        }
+        if (complete || now_seconds() > deadline)
+            return kept;
+        usleep(100000);
+    }
+}
+
+static owned_rank *find(owned_rank *owned, size_t n, int rank)
+{
+    for (size_t i = 0; i < n; i++)
+        if (owned[i].rank == rank)
+            return &owned[i];
+    return NULL;
+}
+
+static void read_rank(const hang_agent_params *p, owned_rank *o, agent_reading *out)
+{
+    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1};
+    if (!o)
+        return;
+    int rc = o->probe ? MG_OK : mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe);
+    mg_probe_reading reading;
+    if (rc == MG_ENOENT) {
+        out->unseen = 0;
+        out->in_mpi = 1; /* not published yet: still in MPI_Init */
+        return;
+    }
+    if (rc || mg_rank_probe_read(o->probe, &reading))
+        return;
+    *out = (agent_reading){.rank = o->rank, .exited = (uint8_t)reading.exited,
+                          .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
+                          .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
+                          .counter = reading.counter};
+}
+
+static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
+{
+    rank_stack *st = calloc(1, sizeof *st);
+    if (!st)
+        return MG_ENOMEM;
+    const sampler_sample *sample;
+    if (o && (o->probe || mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0) &&
+        mg_rank_probe_stacks(o->probe, &sample) == 0)
+        rank_stack_from_sample(sample, st);
+    int rc = agent_put_str(b, st->mpi_function) || agent_put_u32(b, (uint32_t)st->nframes);
+    for (size_t i = 0; !rc && i < st->nframes; i++)
+        rc = agent_put_u64(b, st->frames[i].offset) || agent_put_str(b, st->frames[i].function) ||
+             agent_put_str(b, st->frames[i].module);
+    free(st);
+    return rc ? MG_ENOMEM : MG_OK;
+}
+
+/* Answers one request; returns 1 on BYE, a negative code when the stream is broken. */
+static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *b)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    uint32_t count, value;
+    int rc = agent_recv(fd, b, &type, &c);
+    if (rc)
+        return rc;
+    if (type == AGENT_MSG_BYE)
+        return 1;
+    if (type == AGENT_MSG_SIGNAL) {
+        if (agent_get_u32(&c, &value))
+            return MG_EFORMAT;
+        for (size_t i = 0; i < n; i++)
+            kill(owned[i].pid, (int)value);
+        return 0;
+    }
+    if ((type != AGENT_MSG_READ && type != AGENT_MSG_STACKS) || agent_get_u32(&c, &count) || count != 1 ||
+        agent_get_u32(&c, &value))
+        return MG_EFORMAT;
+    owned_rank *o = find(owned, n, (int)value);
+    if (type == AGENT_MSG_READ) {
+        agent_reading reading;
+        read_rank(p, o, &reading);
+        rc = agent_frame_begin(b, AGENT_MSG_READINGS) || agent_put_u32(b, 1) ||
+             agent_put_reading(b, &reading);
+    } else {
+        rc = agent_frame_begin(b, AGENT_MSG_STACK) || put_stack(p, o, b);
+    }
+    if (rc)
+        return MG_ENOMEM;
+    agent_frame_finish(b);
+    return agent_send(fd, b);
+}
+
+int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
+{
+    owned_rank *owned;
+    int world = 0;
+    size_t n = discover(p, &owned, &world);
+    if (n == 0 || world <= 0) {
+        snprintf(err, errlen, "no rank of job %s on this node", p->token);
+        free(owned);
+        return MG_ENOENT;
+    }
+    int fd = connect_to(p->host, p->port);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot reach the front at %s:%d", p->host, p->port);
+        free(owned);
+        return MG_EIO;
+    }
+    agent_buf b = {0};
+    int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_PROTO_MAGIC) ||
+             agent_put_u32(&b, AGENT_PROTO_VERSION) || agent_put_str(&b, p->token) ||
+             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n);
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = agent_put_u32(&b, (uint32_t)owned[i].rank) || agent_put_u32(&b, (uint32_t)owned[i].pid);
+    if (!rc) {
+        agent_frame_finish(&b);
+        rc = agent_send(fd, &b);
+    }
+    while (rc == MG_OK)
+        rc = serve(p, fd, owned, n, &b);
+    for (size_t i = 0; i < n; i++)
+        mg_rank_probe_close(owned[i].probe);
+    free(owned);
+    agent_buf_free(&b);
+    close(fd);
+    /* The front went away or said bye: either way the agent's work is done. */
+    return rc == 1 || rc == MG_EIO ? MG_OK : rc;
+}

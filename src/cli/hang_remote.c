@@ -1,0 +1,286 @@
+/* Front side of the agent protocol for hang detection (hang_remote.h). */
+#include "hang_remote.h"
+
+#include "agent_proto.h"
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "mg_ranks.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_AGENTS = 4096, MAX_LAUNCHER_WORDS = 32 };
+
+typedef struct agent_link {
+    int fd;
+    unsigned long requests;
+    int *ranks;
+    size_t nranks;
+} agent_link;
+
+struct hang_remote {
+    cli_session *session;
+    int listen_fd;
+    agent_link agents[MAX_AGENTS];
+    int nagents;
+    int *owner; /* per rank: index of its agent, -1 */
+    mg_job *jobs[MAX_AGENTS];
+    int njobs;
+    agent_buf buf;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Listens on an ephemeral port: loopback for local agents, every interface for agents on nodes. */
+static int listen_on(int any_interface, int *port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_addr.s_addr = htonl(any_interface ? INADDR_ANY : INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 128) != 0 ||
+        getsockname(fd, (struct sockaddr *)&addr, &len) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *port = ntohs(addr.sin_port);
+    return fd;
+}
+
+static int start_agent(hang_remote *h, char **argv)
+{
+    char err[256];
+    if (h->njobs == MAX_AGENTS || mg_job_start(argv, NULL, &h->jobs[h->njobs], err, sizeof err)) {
+        mg_error("hang: cannot start an agent: %s", err);
+        return -1;
+    }
+    h->njobs++;
+    return 0;
+}
+
+/* Starts the agents: argv = [launcher words...] mpiguard agent --connect H:P --token T --sampler S
+ * [--ranks LIST]. */
+static int start_agents(hang_remote *h, const hang_remote_options *o, int port)
+{
+    char self[4096], connect[300], host[256] = "127.0.0.1", ranks[64];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    if (!o->local_agents)
+        gethostname(host, sizeof host - 1);
+    snprintf(connect, sizeof connect, "%s:%d", host, port);
+    char *argv[MAX_LAUNCHER_WORDS + 12];
+    int argc = 0;
+    char words[1024];
+    if (!o->local_agents) {
+        snprintf(words, sizeof words, "%s", o->agent_launcher);
+        for (char *w = strtok(words, " "); w && argc < MAX_LAUNCHER_WORDS; w = strtok(NULL, " "))
+            argv[argc++] = w;
+    }
+    int base = argc;
+    char *tail[] = {self, "agent", "--connect", connect, "--token", h->session->token,
+                    "--sampler", (char *)o->sampler};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+        argv[argc++] = tail[i];
+    if (!o->local_agents) {
+        argv[argc] = NULL;
+        return start_agent(h, argv);
+    }
+    int world = h->session->nranks;
+    for (int a = 0; a < o->local_agents; a++) {
+        int first = world * a / o->local_agents, last = world * (a + 1) / o->local_agents - 1;
+        if (first > last)
+            continue;
+        snprintf(ranks, sizeof ranks, "%d-%d", first, last);
+        argc = base + (int)(sizeof tail / sizeof *tail);
+        argv[argc++] = "--ranks";
+        argv[argc++] = ranks;
+        argv[argc] = NULL;
+        if (start_agent(h, argv))
+            return -1;
+    }
+    return 0;
+}
+
+/* Reads one agent's HELLO and records the ranks it owns. */
+static int accept_agent(hang_remote *h, int fd)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    uint32_t magic, version, world, count;
+    char token[64];
+    if (agent_recv(fd, &h->buf, &type, &c) || type != AGENT_MSG_HELLO || agent_get_u32(&c, &magic) ||
+        agent_get_u32(&c, &version) || magic != AGENT_PROTO_MAGIC || version != AGENT_PROTO_VERSION ||
+        agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
+        agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || world == 0 || world > (1u << 24)) {
+        mg_warn("hang: a connection that is not one of this job's agents was refused");
+        return -1;
+    }
+    cli_session *s = h->session;
+    if (s->nranks == 0) {
+        s->ranks = calloc(world, sizeof *s->ranks);
+        h->owner = malloc(world * sizeof *h->owner);
+        if (!s->ranks || !h->owner)
+            return -1;
+        s->nranks = (int)world;
+        for (uint32_t r = 0; r < world; r++)
+            h->owner[r] = -1;
+    }
+    agent_link *a = &h->agents[h->nagents];
+    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
+    for (uint32_t i = 0; a->ranks && i < count; i++) {
+        uint32_t rank, pid;
+        if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)s->nranks)
+            return -1;
+        if (h->owner[rank] < 0) {
+            h->owner[rank] = h->nagents;
+            s->ranks[rank].pid = (int)pid;
+            s->found++;
+            a->ranks[a->nranks++] = (int)rank;
+        }
+    }
+    h->nagents++;
+    return 0;
+}
+
+int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out)
+{
+    *out = NULL;
+    hang_remote *h = calloc(1, sizeof *h);
+    if (!h)
+        return MG_EXIT_SOFTWARE;
+    h->session = s;
+    *out = h;
+    int port;
+    h->listen_fd = listen_on(o->local_agents == 0, &port);
+    if (h->listen_fd < 0 || start_agents(h, o, port)) {
+        mg_error("hang: cannot start the agents");
+        return MG_EXIT_SOFTWARE;
+    }
+    if (h->owner == NULL && s->nranks > 0) {
+        h->owner = malloc((size_t)s->nranks * sizeof *h->owner);
+        for (int r = 0; h->owner && r < s->nranks; r++)
+            h->owner[r] = -1;
+        s->found = 0;
+        for (int r = 0; r < s->nranks; r++)
+            s->ranks[r].pid = 0;
+    }
+    double deadline = now_seconds() + o->connect_timeout;
+    int expected = o->local_agents ? h->njobs : -1;
+    while ((expected < 0 ? s->nranks == 0 || s->found < s->nranks : h->nagents < expected) &&
+           now_seconds() < deadline && h->nagents < MAX_AGENTS) {
+        struct pollfd pfd = {.fd = h->listen_fd, .events = POLLIN};
+        if (poll(&pfd, 1, 200) <= 0)
+            continue;
+        int fd = accept4(h->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd >= 0 && accept_agent(h, fd) != 0)
+            close(fd);
+    }
+    if (s->nranks == 0 || s->found == 0) {
+        mg_error("hang: the agents found no rank of the job");
+        return MG_EXIT_NOINPUT;
+    }
+    if (s->found < s->nranks)
+        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found, s->nranks);
+    mg_info("hang: %d agents own %d ranks", h->nagents, s->found);
+    return 0;
+}
+
+/* Sends a request about rank r to its agent and receives the answer frame. */
+static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type answer, agent_cursor *c)
+{
+    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+        return MG_ENOENT;
+    agent_link *a = &h->agents[h->owner[r]];
+    agent_msg_type type;
+    if (a->fd < 0)
+        return MG_EIO;
+    if (agent_frame_begin(&h->buf, request) || agent_put_u32(&h->buf, 1) ||
+        agent_put_u32(&h->buf, (uint32_t)r))
+        return MG_ENOMEM;
+    agent_frame_finish(&h->buf);
+    if (agent_send(a->fd, &h->buf) || agent_recv(a->fd, &h->buf, &type, c) || type != answer) {
+        close(a->fd);
+        a->fd = -1;
+        return MG_EIO;
+    }
+    a->requests++;
+    return MG_OK;
+}
+
+int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
+{
+    agent_cursor c;
+    agent_reading reading;
+    uint32_t count;
+    int rc = ask(h, r, AGENT_MSG_READ, AGENT_MSG_READINGS, &c);
+    if (rc == MG_OK && (agent_get_u32(&c, &count) || count != 1 || agent_get_reading(&c, &reading)))
+        rc = MG_EFORMAT;
+    if (rc)
+        return rc;
+    *out = (mg_probe_reading){.exited = reading.exited, .in_mpi = reading.in_mpi,
+                              .progressed = reading.progressed, .fn = (mg_fn)reading.fn,
+                              .counter_known = reading.counter_known, .counter = reading.counter};
+    *unseen = reading.unseen;
+    return MG_OK;
+}
+
+void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
+{
+    memset(out, 0, sizeof *out);
+    agent_cursor c;
+    uint32_t nframes;
+    if (ask(h, r, AGENT_MSG_STACKS, AGENT_MSG_STACK, &c) ||
+        agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) || agent_get_u32(&c, &nframes))
+        return;
+    for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
+        rank_stack_frame *f = &out->frames[out->nframes];
+        if (agent_get_u64(&c, &f->offset) || agent_get_str(&c, f->function, sizeof f->function) ||
+            agent_get_str(&c, f->module, sizeof f->module))
+            return;
+        out->nframes++;
+    }
+}
+
+void hang_remote_stop(hang_remote *h)
+{
+    if (!h)
+        return;
+    for (int a = 0; a < h->nagents; a++) {
+        agent_link *l = &h->agents[a];
+        char ranks[128];
+        mg_ranks_format(l->ranks, l->nranks, ranks, sizeof ranks);
+        mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
+        if (l->fd >= 0 && agent_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
+            agent_frame_finish(&h->buf);
+            agent_send(l->fd, &h->buf);
+            close(l->fd);
+        }
+        free(l->ranks);
+    }
+    for (int j = 0; j < h->njobs; j++) {
+        int done = 0;
+        mg_job_wait(h->jobs[j], 2000, &done);
+        mg_job_destroy(h->jobs[j]);
+    }
+    if (h->listen_fd >= 0)
+        close(h->listen_fd);
+    agent_buf_free(&h->buf);
+    free(h->owner);
+    free(h);
+}

@@ -1,0 +1,35 @@
+/* The front's side of hang detection through per-node agents (docs/hang.md, "Many nodes"): it
+ * listens, starts the agents (locally, each owning a share of the ranks, or one per node through the
+ * job's own launcher), learns from each which ranks it owns, and asks the owner whenever a rank is to
+ * be looked at. Agents that own no sampled rank are never asked and stay idle. */
+#ifndef MG_HANG_REMOTE_H
+#define MG_HANG_REMOTE_H
+
+#include "cli.h"
+#include "rank_probe.h"
+#include "rank_stack.h"
+
+typedef struct hang_remote hang_remote;
+
+typedef struct hang_remote_options {
+    int local_agents;           /* > 0: that many agents on this machine, each owning a share */
+    const char *agent_launcher; /* else: words that start one agent per node ("srun --overlap
+                                   --ntasks-per-node=1"); the agents then find their node's ranks */
+    const char *sampler;        /* "shm" or "ptrace", for the agents */
+    double connect_timeout;     /* seconds for every agent to say hello */
+} hang_remote_options;
+
+/* Starts the agents and waits for them; fills the session's ranks (rank, pid) from what they own.
+ * Returns 0, or an exit status after printing why (70: an agent could not start or did not say
+ * hello in time; 66: they own no rank). */
+int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out);
+/* Reads rank r through its agent. *unseen is set when the agent could not look at it. MG_EIO when
+ * the agent is gone. */
+int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen);
+/* Rank r's stack through its agent; an empty stack on failure. */
+void hang_remote_stack(hang_remote *h, int r, rank_stack *out);
+/* Says how many requests each agent served ("agent 0 (ranks 0-5): 120 requests") with -v, tells
+ * every agent to stop, and frees h. */
+void hang_remote_stop(hang_remote *h);
+
+#endif

@@ -1,0 +1,27 @@
+#!/bin/bash
+# `mpiguard hang` through per-node agents: several agents on this machine stand in for nodes, each
+# owning a share of the ranks (or, with AGENT_LAUNCHER, one agent started by the job's launcher). The
+# hang is found and the faulty rank named through its agent; every agent said which ranks it owns.
+# Usage: hang_agents.sh FLAVOR SAMPLER NAGENTS NRANKS [AGENT_LAUNCHER]
+. "$(dirname "$0")/../lib.sh"
+flavor=$1 sampler=$2 nagents=$3 np=$4 agent_launcher=${5:-}
+faulty=$((np - 2))
+app="$BUILD/examples/$flavor/cg"
+agents=(--agents "$nagents")
+[ -n "$agent_launcher" ] && agents=(--agent-launcher "$agent_launcher")
+expect_status 81 "hang through agents" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 4 "${agents[@]}" --report "$TMP/r.json" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 300 --fault compute-loop --fault-rank $faulty --fault-at 8
+expect_stderr "$nagents agents own $np ranks"
+[ "$(grep -c "mpiguard: hang: agent [0-9]* (ranks " "$TMP/stderr")" -eq "$nagents" ] || { cat "$TMP/stderr"; fail "not every agent reported"; }
+python3 - "$TMP/r.json" "$faulty" "$np" <<'PY' || fail "report"
+import json, sys
+r = json.load(open(sys.argv[1])); faulty, np = int(sys.argv[2]), int(sys.argv[3])
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [faulty], ev["faulty_ranks"]
+per = {e["rank"]: e for e in ev["per_rank"]}
+assert len(per) == np and per[faulty]["function"] == "fault_compute_loop", per[faulty]
+assert all(per[k]["stack"] for k in per), "a rank without a stack"
+PY
+token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
+sleep 0.5
+[ -z "$(token_processes "$token")" ] || fail "processes of the job left"
+pass "hang through $nagents agents ($flavor, $sampler, $np ranks)"
