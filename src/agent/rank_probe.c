@@ -18,6 +18,7 @@ struct mg_rank_probe {
     sampler_ptrace *sampler;    /* ptrace, opened on first need */
     uint64_t last_counter;
     int read_before;
+    mg_fn last_fn; /* ptrace: the MPI function it was last seen in */
     mg_rank_probe *next_open;
 };
 
@@ -98,7 +99,11 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
         return rc;
     out->exited = sample->verdict == STACK_EXITED;
     out->in_mpi = sample->verdict == STACK_IN_MPI;
-    out->fn = mg_fn_lookup(sample->mpi_function);
+    /* Outside MPI the reading carries the function last seen, as the shm state does: a rank that
+     * polls flips between MPI_Test and its loop, and that must not read as a change of function. */
+    if (out->in_mpi)
+        p->last_fn = mg_fn_lookup(sample->mpi_function);
+    out->fn = p->last_fn;
     return MG_OK;
 }
 
