@@ -90,9 +90,12 @@ int cli_install_path(const char *relative, char *out, size_t outlen);
 int cmd_run(int argc, char **argv);
 int cmd_hang(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_protect(int argc, char **argv);
+int cmd_collectives(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_concolic(int argc, char **argv);
 int cmd_version(int argc, char **argv);
-int cmd_not_built(const char *tool, const char *issue_summary, int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,14 @@ static const char *const demo_launchers[][2] = {
     {"openmpi", "mpirun.openmpi"},
     {"mpich", "mpiexec.mpich"},
 };
+
+enum { DEMO_LIMIT_SECONDS = 600 };
+
+static void stop_demo(int sig)
+{
+    (void)sig;
+    kill(getpid(), SIGTERM);
+}
 
 /* Open MPI refuses root and more ranks than cores unless told; the demo is ours to configure. */
 static void allow_demo_launch(void)
@@ -72,10 +81,10 @@ static int demo_run(const char *flavor, const char *launcher, const char *dir, i
                         "--seconds", "2", NULL};
     demo_step(title, cmd_run, "run", run_argv, 9, run_report, 0, failures);
     snprintf(title, sizeof title,
-             "mpiguard hang with %s: rank 2 of a CG solver falls into an endless loop after 8 s", flavor);
+             "mpiguard hang with %s: rank 2 of a CG solver falls into an endless loop after 20 s", flavor);
     char *hang_argv[] = {"--seed", "1", "--report", hang_report, "--", (char *)launcher, "-n", "4", cg,
                          "--seconds", "300", "--fault", "compute-loop", "--fault-rank", "2",
-                         "--fault-at", "8", NULL};
+                         "--fault-at", "20", NULL};
     demo_step(title, cmd_hang, "hang", hang_argv, 17, hang_report, MG_EXIT_HANG, failures);
     return 1;
 }
@@ -100,6 +109,9 @@ int cmd_demo(int argc, char **argv)
         return MG_EXIT_CANTCREAT;
     }
     allow_demo_launch();
+    /* A demo must end: past DEMO_LIMIT_SECONDS it stops its job as a user's kill would. */
+    signal(SIGALRM, stop_demo);
+    alarm(DEMO_LIMIT_SECONDS);
     printf("mpiguard %s demo. Tools shown: run, hang, report. Reports go to %s/.\n",
            MPIGUARD_VERSION, dir);
     int failures = 0, ran = 0;

@@ -14,28 +14,6 @@ typedef struct subcommand {
     const char *summary;
 } subcommand;
 
-static int cmd_check(int argc, char **argv)
-{
-    return cmd_not_built("check", "deadlock and MPI-usage checking (MUST)", argc, argv);
-}
-
-static int cmd_collectives(int argc, char **argv)
-{
-    return cmd_not_built("collectives", "safe-bound testing of the installed MPI's collectives",
-                         argc, argv);
-}
-
-static int cmd_protect(int argc, char **argv)
-{
-    return cmd_not_built("protect", "protection of collectives against scaling problems", argc,
-                         argv);
-}
-
-static int cmd_concolic(int argc, char **argv)
-{
-    return cmd_not_built("concolic", "concolic testing of MPI programs (COMPI)", argc, argv);
-}
-
 static const subcommand subcommands[] = {
     {"hang", cmd_hang, "detect a hang with no timeout to choose, name the faulty ranks, stop the job"},
     {"check", cmd_check, "find deadlocks and MPI usage errors while the job runs"},
@@ -57,17 +35,6 @@ static void print_usage(FILE *out)
         fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\nExit status: the job's own when nothing is found; see docs/cli.md for the "
                  "statuses of mpiguard itself.\n");
-}
-
-int cmd_not_built(const char *tool, const char *what, int argc, char **argv)
-{
-    int help = 0;
-    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
-        help |= strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
-    FILE *out = help ? stdout : stderr;
-    fprintf(out, "mpiguard: %s (%s) is not built yet in mpiguard %s; nothing was run.\n", tool, what,
-            MPIGUARD_VERSION);
-    return help ? 0 : MG_EXIT_UNAVAILABLE;
 }
 
 int cmd_version(int argc, char **argv)

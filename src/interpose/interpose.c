@@ -6,6 +6,7 @@
  * hydra_pmi_proxy, srun, a shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are
  * weak references so such a process also loads the library without libmpi. */
 #include <mpi.h>
+#include "mpi_handles_weak.h"
 
 #include "interpose_hooks.h"
 #include "interpose_log.h"
@@ -23,7 +24,8 @@
 
 enum { MAX_MODULES = 8 };
 
-static const mg_module *const available_modules[] = {&mg_state_module};
+static const mg_module *const available_modules[] = {&mg_state_module, &mg_protect_module,
+                                                      &mg_capture_module};
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;

@@ -11,6 +11,7 @@
 #define MG_INTERPOSE_HOOKS_H
 
 #include <mpi.h>
+#include "mpi_handles_weak.h"
 
 enum mg_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
 

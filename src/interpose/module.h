@@ -21,5 +21,7 @@ typedef struct mg_module {
 
 /* Modules available in this build. */
 extern const mg_module mg_state_module;
+extern const mg_module mg_protect_module; /* protect_module.c: collectives vs scaling problems */
+extern const mg_module mg_capture_module; /* capture_module.c: check event records */
 
 #endif

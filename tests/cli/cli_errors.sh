@@ -46,9 +46,10 @@ expect_status 64 "hang bad signal" -- "$MPIGUARD" hang --on-hang=signal:SIGNOPE 
 expect_status 64 "hang alpha out of range" -- "$MPIGUARD" hang --alpha 2 -- mpiexec.mpich -n 2 "$APP"
 expect_status 69 "hang unsupported launcher" -- "$MPIGUARD" hang -- /bin/sleep 1
 expect_stderr "not a launcher mpiguard knows"
-for tool in check collectives protect concolic; do
-    expect_status 69 "$tool not built" -- "$MPIGUARD" $tool -- mpiexec.mpich -n 2 "$APP"
-    expect_stderr "not built yet"
+# The interposition library is inert in a process that is not an MPI rank and has no libmpi.
+for flavor in openmpi mpich; do
+    expect_status 0 "preload into a non-MPI process ($flavor)" -- env LD_BIND_NOW=1 LD_PRELOAD="$BUILD/lib/libmpiguard-$flavor.so" /bin/echo inert
+    grep -q "^inert$" "$TMP/stdout" || fail "a non-MPI process with the $flavor library preloaded misbehaved"
 done
 expect_status 0 "help" -- "$MPIGUARD" --help
 grep -q "run " "$TMP/stdout" || fail "help lists no tools"

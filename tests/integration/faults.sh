@@ -10,16 +10,25 @@ app="$BUILD/examples/$flavor/$example"
 "$MPIGUARD" run -v -- $(launcher_for "$flavor") -n $np "$app" --seconds 60 --announce \
     --fault "$fault" --fault-rank $faulty --fault-at 1 >"$TMP/stdout" 2>"$TMP/stderr" &
 guard=$!
-sleep 4
+# The fault fires 1 s after MPI start: wait for the ranks to announce themselves, then 3 s more.
+for _ in $(seq 1 300); do
+    [ "$(grep -c "^$example: rank" "$TMP/stderr")" -eq $np ] && break
+    sleep 0.1
+done
+sleep 3
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
 pid=$(sed -n "s/^$example: rank $faulty of $np pid \([0-9]*\)$/\1/p" "$TMP/stderr")
 [ -n "$token" ] && [ -n "$pid" ] || { kill -INT $guard; cat "$TMP/stderr"; fail "job did not start"; }
-state_of() { "$dump" "$token" $np | sed -n "s/^rank $1 //p"; }
-first=$(state_of $faulty)
-sleep 1
-second=$(state_of $faulty)
-proc_state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
 calls() { echo "$1" | sed -n 's/.* calls \([0-9]*\).*/\1/p'; }
+state_of() { "$dump" "$token" $np | sed -n "s/^rank $1 //p"; }
+# Under load the fault may fire late: look again (up to 5 times) until the counter stands still.
+for _ in 1 2 3 4 5; do
+    first=$(state_of $faulty)
+    sleep 1
+    second=$(state_of $faulty)
+    [ "$(calls "$first")" = "$(calls "$second")" ] && break
+done
+proc_state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
 in_mpi() { echo "$1" | sed -n 's/^in_mpi \([0-9]*\).*/\1/p'; }
 check() { "$@" || { kill -INT $guard; wait $guard; fail "$fault in $example: '$first' then '$second', /proc state $proc_state"; }; }
 check [ "$(calls "$first")" = "$(calls "$second")" ]   # no progress on the faulty rank

@@ -1,8 +1,9 @@
 #!/bin/bash
 # `mpiguard hang` on a real job. With a fault: exit 81, one hang finding of the right type naming the
 # faulty rank (computation) or none (communication), per-rank states consistent with the fault, the
-# job stopped and nothing of it left. The run would end at 15 s, so a fault at 8 s stops it for good
-# (a master-worker job keeps progressing with its other workers until then: no hang yet). Without a
+# job stopped and nothing of it left. The fault comes at 20 s, once the model has learnt the healthy
+# job (docs/hang.md: a hang before that is missed); the run would end at 27 s, so the fault stops it
+# for good (a master-worker job keeps progressing with its other workers until then: no hang yet). Without a
 # fault (FAULT=none): the job runs to its end untouched, exit 0, no finding.
 # Usage: hang.sh FLAVOR EXAMPLE FAULT SAMPLER NRANKS
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +16,7 @@ if [ "$fault" = none ]; then
     expect_stderr "no hang found"
     grep -q "^$example: $np ranks" "$TMP/stdout" || fail "the healthy job did not run to its end"
 else
-    expect_status 81 "$fault in $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 15 --fault "$fault" --fault-rank $faulty --fault-at 8
+    expect_status 81 "$fault in $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 27 --fault "$fault" --fault-rank $faulty --fault-at 20
     expect_stderr "mpiguard: ERROR HANG"
 fi
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)

@@ -9,7 +9,7 @@ faulty=$((np - 2))
 app="$BUILD/examples/$flavor/cg"
 agents=(--agents "$nagents")
 [ -n "$agent_launcher" ] && agents=(--agent-launcher "$agent_launcher")
-expect_status 81 "hang through agents" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 4 "${agents[@]}" --report "$TMP/r.json" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 300 --fault compute-loop --fault-rank $faulty --fault-at 8
+expect_status 81 "hang through agents" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 4 "${agents[@]}" --report "$TMP/r.json" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 300 --fault compute-loop --fault-rank $faulty --fault-at 20
 expect_stderr "$nagents agents own $np ranks"
 [ "$(grep -c "mpiguard: hang: agent [0-9]* (ranks " "$TMP/stderr")" -eq "$nagents" ] || { cat "$TMP/stderr"; fail "not every agent reported"; }
 python3 - "$TMP/r.json" "$faulty" "$np" <<'PY' || fail "report"

@@ -33,7 +33,7 @@ wait_job() {
 
 exit_code() { scontrol show job "$1" | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p'; }
 
-hung=$(submit hung --seconds 280 --fault compute-loop --fault-rank 2 --fault-at 5)
+hung=$(submit hung --seconds 280 --fault compute-loop --fault-rank 2 --fault-at 20)
 healthy=$(submit healthy --seconds 8)
 [ -n "$hung" ] && [ -n "$healthy" ] || fail "sbatch refused the jobs"
 took=$(wait_job "$hung" 200)

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Overhead of `mpiguard check` (docs/check.md "Overhead"): the four examples do a fixed amount of
+# work (--iterations) with and without the checker, Open MPI at 4 and 16 ranks, MPICH at 4 and 8.
+# Plain and checked runs are interleaved, REPS rounds; each ratio is median(checked) /
+# median(plain) of wall times measured side by side in this one run.
+#   bench/check/overhead.sh [BUILD] [REPS] [SCALE]     SCALE multiplies the iteration counts
+set -u
+build=${1:-build} reps=${2:-3} scale=${3:-1}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+declare -A iterations=([stencil]=200 [cg]=50 [fft]=400 [master_worker]=1000)
+# MPICH busy-polls when oversubscribed (platform-notes.md): fewer iterations, same shape.
+declare -A mpich_div=([stencil]=2 [cg]=2 [fft]=20 [master_worker]=3)
+setups=("openmpi 4" "openmpi 16" "mpich 4" "mpich 8")
+examples=(stencil cg fft master_worker)
+declare -A times
+
+launcher() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
+
+run_once() { # flavor np example mode
+    local flavor=$1 np=$2 example=$3 mode=$4 its=$((iterations[$3] * scale))
+    [ "$flavor" = mpich ] && its=$((its / mpich_div[$example]))
+    local cmd=($(launcher "$flavor") -n "$np" "$build/examples/$flavor/$example" --iterations "$its")
+    [ "$mode" = check ] && cmd=("$build/bin/mpiguard" check -q -- "${cmd[@]}")
+    local start=$(date +%s.%N)
+    "${cmd[@]}" >/dev/null 2>&1
+    local status=$?
+    # 80: the checker reported a potential deadlock or mismatch and the job completed.
+    [ $status -eq 0 ] || [ $status -eq 80 ] || echo "warning: $flavor $np $example $mode exited $status" >&2
+    echo "$(date +%s.%N) - $start" | bc
+}
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+for setup in "${setups[@]}"; do
+    set -- $setup
+    for example in "${examples[@]}"; do
+        for ((r = 0; r < reps; r++)); do
+            for mode in plain check; do
+                times["$setup|$example|$mode"]+="$(run_once "$1" "$2" "$example" "$mode") "
+            done
+        done
+    done
+done
+
+printf '| MPI | ranks | example | plain s | check s | ratio |\n|---|---|---|---|---|---|\n'
+for setup in "${setups[@]}"; do
+    set -- $setup
+    for example in "${examples[@]}"; do
+        p=$(echo "${times["$setup|$example|plain"]}" | median)
+        c=$(echo "${times["$setup|$example|check"]}" | median)
+        printf '| %s | %s | %s | %.2f | %.2f | %.2fx |\n' "$1" "$2" "$example" "$p" "$c" "$(echo "$c / $p" | bc -l)"
+    done
+done

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Runs the check suite (tests/check/programs) under both MPIs and prints the Markdown table of
+# docs/check.md "Suite results": program | expected | found (Open MPI) | found (MPICH), then the
+# totals. Each run goes through tests/check/run_program.sh, so a row passes exactly when its
+# CTest test would. MG_CHECK_VALIDATE=1 runs the plain-MPI validation mode instead of
+# `mpiguard check` ("found" is then what the MPI did: completes, hang or abort).
+# Usage: bench/check/suite_table.sh [build-dir] [program...]   (build dir: /tmp/build-checksuite)
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd)
+export BUILD=${1:-/tmp/build-checksuite}
+shift $(( $# > 0 ? 1 : 0 ))
+export MPIGUARD="$BUILD/bin/mpiguard"
+[ -d "$BUILD/tests/check/openmpi" ] || { echo "build the suite first: $BUILD/tests/check is missing" >&2; exit 66; }
+programs=("$@")
+if [ ${#programs[@]} -eq 0 ]; then
+    for f in "$here"/tests/check/programs/*.c; do programs+=("$(basename "$f" .c)"); done
+fi
+
+mode="mpiguard check"
+[ "${MG_CHECK_VALIDATE:-0}" = 1 ] && mode="validation (plain MPI, no mpiguard)"
+echo "Mode: $mode; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "| program | expected | found (Open MPI) | found (MPICH) |"
+echo "|---|---|---|---|"
+declare -A passed=([openmpi]=0 [mpich]=0)
+errors=0 clean=0
+for p in "${programs[@]}"; do
+    source_file="$here/tests/check/programs/$p.c"
+    expected=$(sed -n 's/^ \* expect: //p' "$source_file" | paste -sd ';' | sed 's/;/; /g')
+    if [ "$expected" = clean ]; then clean=$((clean + 1)); else errors=$((errors + 1)); fi
+    allowed=$(sed -n 's/^ \* mpi: //p' "$source_file")
+    if [ "${MG_CHECK_VALIDATE:-0}" = 1 ] && [ -n "$allowed" ]; then expected+=" (MPI: $allowed)"; fi
+    row="| $p | $expected |"
+    for flavor in openmpi mpich; do
+        out=$(bash "$here/tests/check/run_program.sh" "$flavor" "$p" 2>&1)
+        found=$(sed -n 's/^RESULT: //p' <<<"$out" | tail -1)
+        if grep -q '^PASS:' <<<"$out"; then
+            passed[$flavor]=$((passed[$flavor] + 1))
+            row+=" ${found:-?} |"
+        else
+            # The finding list says what differs; other failures (a hang of mpiguard, ranks not
+            # captured, a wrong status) name their reason.
+            reason=$(grep -m1 '^FAIL:' <<<"$out" | sed 's/^FAIL: [a-z]* [a-z0-9_]*: //')
+            case $reason in missing:*|unexpected:*|*"did not end"*) reason= ;; esac
+            row+=" **FAIL**: ${found:-no result}${reason:+ ($reason)} |"
+        fi
+    done
+    echo "$row"
+done
+total=${#programs[@]}
+echo
+echo "Programs: $total ($errors erroneous, $clean correct). As annotated: Open MPI ${passed[openmpi]}/$total, MPICH ${passed[mpich]}/$total."

@@ -1,0 +1,106 @@
+/* Times one collective in one job two ways, alternating: straight into the library (PMPI_*, the
+ * unprotected collective) and through MPI_* (which `mpiguard protect` intercepts: the check alone
+ * when nothing fires, a workaround when --bound makes it fire). Same buffers, same size, so the
+ * ratio needs no second run. Prints per-call times (the slowest rank's, best of the rounds).
+ * Usage: coll_time COLLECTIVE N ITERS   (COLLECTIVE: Bcast Gather Gatherv Allgather Allgatherv
+ * Alltoall Alltoallv Reduce Allreduce Igather Igatherv; N MPI_CHAR, or N MPI_INT summed for the
+ * reductions). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int P, me, n;
+static char *sb, *rb;
+static int *counts, *displs;
+
+static void once(const char *c, int prot)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Request rq;
+    if (!strcmp(c, "Bcast"))
+        prot ? MPI_Bcast(sb, n, MPI_CHAR, 0, w) : PMPI_Bcast(sb, n, MPI_CHAR, 0, w);
+    else if (!strcmp(c, "Gather"))
+        prot ? MPI_Gather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, w)
+             : PMPI_Gather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, w);
+    else if (!strcmp(c, "Gatherv"))
+        prot ? MPI_Gatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, 0, w)
+             : PMPI_Gatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, 0, w);
+    else if (!strcmp(c, "Allgather"))
+        prot ? MPI_Allgather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, w)
+             : PMPI_Allgather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, w);
+    else if (!strcmp(c, "Allgatherv"))
+        prot ? MPI_Allgatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, w)
+             : PMPI_Allgatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, w);
+    else if (!strcmp(c, "Alltoall"))
+        prot ? MPI_Alltoall(sb, n, MPI_CHAR, rb, n, MPI_CHAR, w)
+             : PMPI_Alltoall(sb, n, MPI_CHAR, rb, n, MPI_CHAR, w);
+    else if (!strcmp(c, "Alltoallv"))
+        prot ? MPI_Alltoallv(sb, counts, displs, MPI_CHAR, rb, counts, displs, MPI_CHAR, w)
+             : PMPI_Alltoallv(sb, counts, displs, MPI_CHAR, rb, counts, displs, MPI_CHAR, w);
+    else if (!strcmp(c, "Reduce"))
+        prot ? MPI_Reduce(sb, rb, n, MPI_INT, MPI_SUM, 0, w)
+             : PMPI_Reduce(sb, rb, n, MPI_INT, MPI_SUM, 0, w);
+    else if (!strcmp(c, "Allreduce"))
+        prot ? MPI_Allreduce(sb, rb, n, MPI_INT, MPI_SUM, w)
+             : PMPI_Allreduce(sb, rb, n, MPI_INT, MPI_SUM, w);
+    else if (!strcmp(c, "Igather")) {
+        prot ? MPI_Igather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, w, &rq)
+             : PMPI_Igather(sb, n, MPI_CHAR, rb, n, MPI_CHAR, 0, w, &rq);
+        PMPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else if (!strcmp(c, "Igatherv")) {
+        prot ? MPI_Igatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, 0, w, &rq)
+             : PMPI_Igatherv(sb, n, MPI_CHAR, rb, counts, displs, MPI_CHAR, 0, w, &rq);
+        PMPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        if (me == 0)
+            fprintf(stderr, "coll_time: unknown collective %s\n", c);
+        PMPI_Abort(w, 2);
+    }
+}
+
+/* Seconds per call of ITERS calls, the slowest rank's. */
+static double timed(const char *c, int prot, int iters)
+{
+    PMPI_Barrier(MPI_COMM_WORLD);
+    double t0 = PMPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        once(c, prot);
+    double t = (PMPI_Wtime() - t0) / iters, worst;
+    PMPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    PMPI_Comm_size(MPI_COMM_WORLD, &P);
+    if (argc != 4) {
+        if (me == 0)
+            fprintf(stderr, "usage: coll_time COLLECTIVE N ITERS\n");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const char *c = argv[1];
+    n = atoi(argv[2]);
+    int iters = atoi(argv[3]);
+    size_t bytes = (size_t)n * (size_t)(P > 4 ? P : 4) + 64;
+    sb = calloc(bytes, 1);
+    rb = calloc(bytes, 1);
+    counts = malloc((size_t)P * sizeof *counts);
+    displs = malloc((size_t)P * sizeof *displs);
+    for (int i = 0; i < P; i++)
+        counts[i] = n, displs[i] = i * n;
+    once(c, 0), once(c, 1); /* warm up both paths (connections, the module's communicators) */
+    double best_u = 1e30, best_p = 1e30;
+    for (int round = 0; round < 5; round++) {
+        double u = timed(c, 0, iters), p = timed(c, 1, iters);
+        best_u = u < best_u ? u : best_u;
+        best_p = p < best_p ? p : best_p;
+    }
+    if (me == 0)
+        printf("coll_time: %s n %d P %d: unprotected %.2f us, through MPI_%s %.2f us, ratio %.3f\n",
+               c, n, P, best_u * 1e6, c, best_p * 1e6, best_p / best_u);
+    MPI_Finalize();
+    return 0;
+}

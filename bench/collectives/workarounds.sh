@@ -1,0 +1,32 @@
+#!/bin/bash
+# Each workaround's time relative to the unbroken collective at the same size (the paper's
+# Figures 4.6-4.11, with "supposed" triggers): an artificial bound (--bound, form nP) makes every
+# call fire, --workaround forces the plan, and each collective is timed in one job through the
+# workaround (MPI_*) and straight into the library (PMPI_*). 4 ranks, Open MPI and MPICH.
+# Usage: bench/collectives/workarounds.sh BUILD_DIR [COLLECTIVES] [N]
+set -u
+build=${1:?usage: workarounds.sh BUILD_DIR [COLLECTIVES] [N]}
+colls=${2:-"Bcast Gather Gatherv Allgatherv Alltoall Alltoallv Allreduce Igather"}
+n=${3:-1048576}
+np=4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_mpi_yield_when_idle=1
+dir=$(mktemp -d /tmp/mg-bench.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+src=$(dirname "$0")/coll_time.c
+# The bound: half of the call's n P, so every call fires, W1-B runs 2 rounds (P rounds for
+# Reduce_scatter-like totals) and W1-A groups of two ranks.
+bound=$((n * np / 2))
+for flavor in openmpi mpich; do
+    mpicc.$flavor -O2 -o "$dir/coll_time_$flavor" "$src" || exit 1
+    launcher=mpirun.openmpi
+    [ "$flavor" = mpich ] && launcher=mpiexec.mpich
+    for c in $colls; do
+        for w in W1A W1B W2; do
+            line=$("$build/bin/mpiguard" protect --bound "$bound" --workaround "$w" -- \
+                $launcher -n $np "$dir/coll_time_$flavor" "$c" "$n" 20 2>"$dir/err" | grep '^coll_time')
+            used=$(grep -o 'workaround W[-0-9A-Z]*' "$dir/err" | head -1 | cut -d' ' -f2)
+            echo "$flavor: forced $w, used ${used:-none}: $line"
+        done
+    done
+done

@@ -1,0 +1,229 @@
+/* The check agent (check_agent.h). */
+#include "check_agent.h"
+
+#include "event_ring.h"
+#include "mg_error.h"
+#include "record_decoder.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct agent_ring {
+    event_ring_reader reader;
+    int attached, ended;
+} agent_ring;
+
+struct check_agent {
+    char token[64];
+    int share, shares;
+    int world_size;
+    agent_ring *rings; /* by world rank, once world_size is known */
+    site_resolver *sites;
+    uint8_t *buf;      /* one encoded record */
+    size_t buf_cap;
+    record_decoder decoder;
+    check_agent_stats stats;
+};
+
+int check_agent_create(const char *token, int share, int shares, check_agent **out)
+{
+    if (!token || !*token || strlen(token) >= 64 || shares < 1 || share < 0 || share >= shares)
+        return MG_EINVAL;
+    check_agent *a = calloc(1, sizeof *a);
+    if (!a)
+        return MG_ENOMEM;
+    snprintf(a->token, sizeof a->token, "%s", token);
+    a->share = share;
+    a->shares = shares;
+    a->buf_cap = 1u << 20;
+    a->buf = malloc(a->buf_cap);
+    if (!a->buf || site_resolver_create(&a->sites) != MG_OK) {
+        check_agent_destroy(a);
+        return MG_ENOMEM;
+    }
+    *out = a;
+    return MG_OK;
+}
+
+void check_agent_destroy(check_agent *a)
+{
+    if (!a)
+        return;
+    for (int r = 0; a->rings && r < a->world_size; r++)
+        if (a->rings[r].attached)
+            event_ring_detach(&a->rings[r].reader);
+    if (a->shares == 1)
+        event_ring_remove_all(a->token);
+    site_resolver_destroy(a->sites);
+    free(a->rings);
+    free(a->buf);
+    record_decoder_free(&a->decoder);
+    free(a);
+}
+
+static int owns(const check_agent *a, int rank)
+{
+    return rank >= 0 && rank % a->shares == a->share;
+}
+
+static int attach(check_agent *a, int rank)
+{
+    event_ring_reader rd;
+    if (event_ring_open(&rd, a->token, rank) != MG_OK)
+        return MG_OK; /* not there yet, or not ours to read: looked at again next poll */
+    if (a->world_size == 0) {
+        int size = rd.hdr->size;
+        if (size <= 0 || !(a->rings = calloc((size_t)size, sizeof *a->rings))) {
+            event_ring_detach(&rd);
+            return size <= 0 ? MG_OK : MG_ENOMEM;
+        }
+        a->world_size = rd.hdr->size;
+        a->stats.world_size = a->world_size;
+    }
+    if (rank >= a->world_size || a->rings[rank].attached) {
+        event_ring_detach(&rd);
+        return MG_OK;
+    }
+    a->rings[rank].reader = rd;
+    a->rings[rank].attached = 1;
+    a->stats.attached++;
+    return MG_OK;
+}
+
+/* Looks for rings not attached yet; /dev/shm is scanned only while some are missing. */
+static int attach_new(check_agent *a)
+{
+    if (a->world_size && a->stats.attached * a->shares >= a->world_size) {
+        int missing = 0;
+        for (int r = a->share; r < a->world_size && !missing; r += a->shares)
+            missing = !a->rings[r].attached;
+        if (!missing)
+            return MG_OK;
+    }
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, EVENT_RING_NAME_PREFIX "%s-", a->token);
+    DIR *dir = opendir("/dev/shm");
+    if (!dir)
+        return MG_OK;
+    struct dirent *de;
+    int rc = MG_OK;
+    while (rc == MG_OK && (de = readdir(dir)) != NULL) {
+        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char *end;
+        long rank = strtol(de->d_name + strlen(prefix), &end, 10);
+        if (*end == '\0' && owns(a, (int)rank) &&
+            !(a->world_size && (rank >= a->world_size || a->rings[rank].attached)))
+            rc = attach(a, (int)rank);
+    }
+    closedir(dir);
+    return rc;
+}
+
+static void end_stream(check_agent *a, int rank, int end, const check_agent_sink *sink)
+{
+    agent_ring *ring = &a->rings[rank];
+    ring->ended = 1;
+    a->stats.ended++;
+    uint64_t lost = atomic_load(&ring->reader.hdr->lost);
+    a->stats.lost += lost;
+    a->stats.full_waits += atomic_load(&ring->reader.hdr->full_waits);
+    if (sink->rank_end)
+        sink->rank_end(sink->ctx, rank, end, lost);
+}
+
+/* Validates and hands over one record: 1 when delivered, 0 when invalid, or MG_ENOMEM. */
+static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sink *sink)
+{
+    check_event ev;
+    int rc = record_decoder_decode(&a->decoder, a->buf, len, &ev);
+    if (rc == MG_ENOMEM)
+        return rc;
+    if (rc != MG_OK || ev.rank != rank) {
+        a->stats.invalid++;
+        return 0;
+    }
+    site_info site;
+    if (site_resolver_lookup(a->sites, rank, a->rings[rank].reader.hdr->writer_pid, ev.callsite,
+                             &site) == 1 &&
+        sink->site)
+        sink->site(sink->ctx, rank, ev.callsite, &site);
+    sink->record(sink->ctx, &ev, a->buf, len);
+    return 1;
+}
+
+static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t budget,
+                 size_t *records)
+{
+    agent_ring *ring = &a->rings[rank];
+    /* Read liveness before draining: a writer seen dead here wrote everything it ever will. */
+    int dead = event_ring_writer_dead(&ring->reader);
+    uint32_t life = atomic_load(&ring->reader.hdr->life);
+    for (size_t n = 0; !budget || n < budget; n++) {
+        uint32_t len;
+        int rc = event_ring_read(&ring->reader, a->buf, a->buf_cap, &len);
+        if (rc == 0)
+            break;
+        if (rc == MG_EFORMAT) {
+            end_stream(a, rank, CHECK_AGENT_CORRUPT, sink);
+            return MG_OK;
+        }
+        if (rc == MG_ERANGE) { /* larger than any record the capture side writes: skipped */
+            a->stats.invalid++;
+            continue;
+        }
+        if ((rc = deliver(a, rank, len, sink)) < 0)
+            return rc;
+        *records += (size_t)rc;
+    }
+    uint64_t left = atomic_load(&ring->reader.hdr->head) - atomic_load(&ring->reader.hdr->tail);
+    if (left == 0 && life != EVENT_RING_RUNNING)
+        end_stream(a, rank, life == EVENT_RING_ABORTED ? CHECK_AGENT_ABORTED : CHECK_AGENT_FINALIZED,
+                   sink);
+    else if (left == 0 && dead)
+        end_stream(a, rank, CHECK_AGENT_LOST, sink);
+    return MG_OK;
+}
+
+int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_records,
+                     size_t *records)
+{
+    *records = 0;
+    int rc = attach_new(a);
+    for (int r = a->share; rc == MG_OK && r < a->world_size; r += a->shares) {
+        if (!a->rings[r].attached || a->rings[r].ended)
+            continue;
+        size_t budget = max_records ? (max_records > *records ? max_records - *records : 1) : 0;
+        rc = drain(a, r, sink, budget, records);
+    }
+    return rc;
+}
+
+void check_agent_stats_get(const check_agent *a, check_agent_stats *out)
+{
+    *out = a->stats;
+    for (int r = 0; r < a->world_size; r++) /* streams still running count their losses so far */
+        if (a->rings[r].attached && !a->rings[r].ended) {
+            out->lost += atomic_load(&a->rings[r].reader.hdr->lost);
+            out->full_waits += atomic_load(&a->rings[r].reader.hdr->full_waits);
+        }
+}
+
+uint64_t check_agent_blocked_seq(const check_agent *a, int rank)
+{
+    if (rank < 0 || rank >= a->world_size || !a->rings[rank].attached)
+        return 0;
+    const event_ring_header *h = a->rings[rank].reader.hdr;
+    if (atomic_load(&h->head) != atomic_load(&h->tail))
+        return 0;
+    return atomic_load(&h->in_call_seq);
+}
+
+int check_agent_pid(const check_agent *a, int rank)
+{
+    if (rank < 0 || rank >= a->world_size || !a->rings[rank].attached)
+        return 0;
+    return a->rings[rank].reader.hdr->writer_pid;
+}

@@ -1,0 +1,60 @@
+/* Running a helper command to its end through mg_job (job_run.h). */
+#include "job_run.h"
+
+#include "job.h"
+#include "mg_error.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* argv prefixed with the sh wrapper that redirects both streams; the caller frees the array. */
+static char **capture_argv(char *const *argv, const char *out_path)
+{
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    char **w = calloc(n + 5, sizeof *w);
+    if (!w)
+        return NULL;
+    w[0] = "sh";
+    w[1] = "-c";
+    w[2] = "exec \"$@\" >\"$0\" 2>&1";
+    w[3] = (char *)out_path;
+    for (size_t i = 0; i < n; i++)
+        w[4 + i] = argv[i];
+    return w;
+}
+
+int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
+               int *status, int *timed_out, char *err, size_t errlen)
+{
+    char **w = NULL;
+    if (out_path && !(w = capture_argv(argv, out_path)))
+        return MG_ENOMEM;
+    mg_job *job;
+    int rc = mg_job_start(w ? w : argv, token, &job, err, errlen);
+    free(w);
+    if (rc)
+        return rc;
+    double start = now_ms();
+    int finished = 0;
+    *timed_out = 0;
+    while (!finished) {
+        mg_job_wait(job, 50, &finished);
+        if (!finished && timeout_ms > 0 && now_ms() - start >= timeout_ms) {
+            *timed_out = 1;
+            mg_job_stop(job);
+            finished = 1;
+        }
+    }
+    *status = mg_job_exit_status(job);
+    mg_job_destroy(job);
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* Running a helper command to its end through the one process launcher (job.h), optionally with
+ * its output captured in a file: the compiler steps of mpiguard-cc, `pkg-config`, `addr2line`,
+ * and the runs of a concolic campaign. */
+#ifndef MG_JOB_RUN_H
+#define MG_JOB_RUN_H
+
+#include <stddef.h>
+
+/* Runs argv (argv[0] looked up in PATH) under mg_job_start with the given token (may be NULL).
+ * out_path non-NULL: the command's stdout and stderr go to that file (created or truncated), by
+ * running it through `sh -c 'exec "$@" >"$0" 2>&1'`. timeout_ms > 0: the job is stopped
+ * (mg_job_stop) once it has run that long and *timed_out is set to 1. *status receives the shell
+ * status (exit code, or 128 + signal). Returns 0, or the mg_job_start failure with a message in
+ * err (MG_ENOENT: the command does not exist). */
+int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
+               int *status, int *timed_out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,171 @@
+/* Call-site resolution with libdwfl (site_resolver.h). */
+#include "site_resolver.h"
+
+#include "mg_error.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct site_entry {
+    int rank;
+    uint64_t addr;
+    char *function, *file;
+    int line;
+} site_entry;
+
+/* One libdwfl session per process, kept while the process is used. */
+typedef struct proc_dwfl {
+    int pid;
+    Dwfl *dwfl;
+} proc_dwfl;
+
+struct site_resolver {
+    site_entry *entries; /* open addressing on (rank, addr); addr 0 marks empty */
+    size_t cap, used;
+    proc_dwfl *procs;
+    size_t nprocs, cap_procs;
+};
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static size_t home(const site_resolver *r, int rank, uint64_t addr)
+{
+    uint64_t k = addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(unsigned)rank * 0xff51afd7ed558ccdULL;
+    return (size_t)(k >> 17) & (r->cap - 1);
+}
+
+int site_resolver_create(site_resolver **out)
+{
+    site_resolver *r = calloc(1, sizeof *r);
+    if (r) {
+        r->cap = 1024;
+        r->entries = calloc(r->cap, sizeof *r->entries);
+    }
+    if (!r || !r->entries) {
+        free(r);
+        return MG_ENOMEM;
+    }
+    *out = r;
+    return MG_OK;
+}
+
+void site_resolver_destroy(site_resolver *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->cap; i++) {
+        free(r->entries[i].function);
+        free(r->entries[i].file);
+    }
+    for (size_t i = 0; i < r->nprocs; i++)
+        dwfl_end(r->procs[i].dwfl);
+    free(r->procs);
+    free(r->entries);
+    free(r);
+}
+
+static site_entry *slot(const site_resolver *r, int rank, uint64_t addr)
+{
+    size_t i = home(r, rank, addr);
+    while (r->entries[i].addr && (r->entries[i].addr != addr || r->entries[i].rank != rank))
+        i = (i + 1) & (r->cap - 1);
+    return &r->entries[i];
+}
+
+static int grow(site_resolver *r)
+{
+    site_resolver bigger = *r;
+    bigger.cap = r->cap * 2;
+    bigger.entries = calloc(bigger.cap, sizeof *bigger.entries);
+    if (!bigger.entries)
+        return MG_ENOMEM;
+    for (size_t i = 0; i < r->cap; i++)
+        if (r->entries[i].addr)
+            *slot(&bigger, r->entries[i].rank, r->entries[i].addr) = r->entries[i];
+    free(r->entries);
+    r->entries = bigger.entries;
+    r->cap = bigger.cap;
+    return MG_OK;
+}
+
+static void fill(const site_entry *e, site_info *out)
+{
+    out->function = e->function;
+    out->file = e->file;
+    out->line = e->line;
+}
+
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
+                        const char *file, int line)
+{
+    if (2 * (r->used + 1) > r->cap && grow(r) != MG_OK)
+        return MG_ENOMEM;
+    site_entry *e = slot(r, rank, addr);
+    if (e->addr)
+        return MG_OK;
+    *e = (site_entry){.rank = rank, .addr = addr, .line = line,
+                      .function = function ? strdup(function) : NULL,
+                      .file = file ? strdup(file) : NULL};
+    r->used++;
+    return MG_OK;
+}
+
+int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out)
+{
+    memset(out, 0, sizeof *out);
+    const site_entry *e = addr ? slot(r, rank, addr) : NULL;
+    if (!e || !e->addr)
+        return 0;
+    fill(e, out);
+    return 1;
+}
+
+static Dwfl *dwfl_of(site_resolver *r, int pid)
+{
+    for (size_t i = 0; i < r->nprocs; i++)
+        if (r->procs[i].pid == pid)
+            return r->procs[i].dwfl;
+    if (r->nprocs == r->cap_procs) {
+        size_t cap = r->cap_procs ? 2 * r->cap_procs : 16;
+        proc_dwfl *p = realloc(r->procs, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        r->procs = p;
+        r->cap_procs = cap;
+    }
+    Dwfl *d = dwfl_begin(&callbacks);
+    if (!d)
+        return NULL;
+    if (dwfl_linux_proc_report(d, pid) != 0 || dwfl_report_end(d, NULL, NULL) != 0) {
+        dwfl_end(d);
+        return NULL;
+    }
+    r->procs[r->nprocs++] = (proc_dwfl){pid, d};
+    return d;
+}
+
+int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out)
+{
+    if (!addr || site_resolver_cached(r, rank, addr, out))
+        return 0;
+    const char *function = NULL, *file = NULL;
+    int line = 0;
+    Dwfl *d = pid > 0 ? dwfl_of(r, pid) : NULL;
+    /* A return address: the call instruction is just before it. */
+    Dwarf_Addr pc = addr - 1;
+    Dwfl_Module *m = d ? dwfl_addrmodule(d, pc) : NULL;
+    if (m) {
+        function = dwfl_module_addrname(m, pc);
+        Dwfl_Line *l = dwfl_module_getsrc(m, pc);
+        if (l)
+            file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+    }
+    if (site_resolver_store(r, rank, addr, function, file, line) != MG_OK)
+        return 0;
+    site_resolver_cached(r, rank, addr, out);
+    return 1;
+}

@@ -1,0 +1,32 @@
+/* Call sites of check event records to function, file and line, with elfutils' libdwfl on the
+ * rank's /proc/PID/maps while the rank lives (no ptrace: the rank is never stopped). Results are
+ * cached per (rank, address), so each site costs one lookup. docs/check.md "The runtime". */
+#ifndef MG_SITE_RESOLVER_H
+#define MG_SITE_RESOLVER_H
+
+#include <stdint.h>
+
+typedef struct site_resolver site_resolver;
+
+typedef struct site_info {
+    const char *function; /* NULL when unknown */
+    const char *file;     /* NULL when unknown (no debug information) */
+    int line;             /* 0 when unknown */
+} site_info;
+
+/* Errors: MG_ENOMEM. */
+int site_resolver_create(site_resolver **out);
+void site_resolver_destroy(site_resolver *r);
+/* Resolves the return address `addr` seen in rank `rank` (process pid). The first lookup of a
+ * pair reads the process; later ones hit the cache, also after the process ended. Returns 1 when
+ * this call resolved the pair for the first time (the caller may forward it), 0 when cached.
+ * *out points into the resolver and stays valid until destroy. A process that is gone leaves
+ * every field unknown. */
+int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out);
+/* Stores a site resolved elsewhere (another agent). Errors: MG_ENOMEM. */
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
+                        const char *file, int line);
+/* The cached site of (rank, addr), or 0 when never resolved. */
+int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out);
+
+#endif

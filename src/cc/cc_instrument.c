@@ -1,0 +1,534 @@
+/* The concolic instrumenter on the LLVM-C API (docs/concolic.md "Instrumentation"; spec:
+ * design/concolic.md; traps: platform-notes "LLVM-C 14 and Z3").
+ *
+ * Every integer SSA value of a function (arguments first, then instructions in order) owns a
+ * numbered shadow slot in the runtime's frame; the probes tell the runtime how each slot is
+ * computed from other slots, constants and memory, so it can keep a linear expression (or a
+ * comparison) per slot. Pointers stay concrete: a GEP needs no probe. Phis are resolved in two
+ * phases (copies into pending slots at the end of each predecessor, a commit at the block's
+ * start) so swaps between phis of one block read the old values. */
+#include "cc_instrument.h"
+
+#include "mg_error.h"
+
+#include <llvm-c/Target.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Binary operator codes shared with the runtime (src/concolic_rt/rt_probes.h). */
+enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_OTHER };
+
+/* Slots of one function: value -> slot, by open addressing on the pointer. */
+typedef struct slot_map {
+    LLVMValueRef *keys;
+    int32_t *slots;
+    size_t cap;
+    int32_t n;
+} slot_map;
+
+typedef struct ctx {
+    LLVMModuleRef mod;
+    LLVMContextRef c;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    int mode;
+    uint64_t build_id;
+    uint32_t next_id;
+    LLVMTypeRef i1, i32, i64, ptr, vd;
+    slot_map sm;
+} ctx;
+
+static size_t hash_ptr(LLVMValueRef v, size_t cap)
+{
+    uintptr_t x = (uintptr_t)v;
+    x ^= x >> 17;
+    x *= 0x9E3779B97F4A7C15ull;
+    return (size_t)(x >> 7) & (cap - 1);
+}
+
+static int slot_of(const slot_map *m, LLVMValueRef v)
+{
+    if (!m->cap)
+        return -1;
+    for (size_t i = hash_ptr(v, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        if (!m->keys[i])
+            return -1;
+        if (m->keys[i] == v)
+            return m->slots[i];
+    }
+}
+
+static void slot_put(slot_map *m, LLVMValueRef v)
+{
+    size_t i = hash_ptr(v, m->cap);
+    while (m->keys[i])
+        i = (i + 1) & (m->cap - 1);
+    m->keys[i] = v;
+    m->slots[i] = m->n++;
+}
+
+/* An integer type the runtime can shadow: i1..i64. */
+static int shadowed_type(LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64;
+}
+
+static int shadowed(LLVMValueRef v)
+{
+    return shadowed_type(LLVMTypeOf(v));
+}
+
+static size_t count_values(LLVMValueRef fn)
+{
+    size_t n = LLVMCountParams(fn);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            n++;
+    return n;
+}
+
+/* Numbers the shadowed arguments and instructions of fn. Exits on allocation failure: the
+ * compiler driver cannot continue without memory. */
+static void number_slots(ctx *x, LLVMValueRef fn)
+{
+    size_t cap = 16;
+    while (cap < 2 * count_values(fn) + 2)
+        cap *= 2;
+    free(x->sm.keys);
+    free(x->sm.slots);
+    x->sm.keys = calloc(cap, sizeof *x->sm.keys);
+    x->sm.slots = calloc(cap, sizeof *x->sm.slots);
+    if (!x->sm.keys || !x->sm.slots)
+        abort();
+    x->sm.cap = cap;
+    x->sm.n = 0;
+    for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a))
+        if (shadowed(a))
+            slot_put(&x->sm, a);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (shadowed(i))
+                slot_put(&x->sm, i);
+}
+
+static LLVMValueRef c32(ctx *x, long long v)
+{
+    return LLVMConstInt(x->i32, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef c64(ctx *x, long long v)
+{
+    return LLVMConstInt(x->i64, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef slot_value(ctx *x, LLVMValueRef v)
+{
+    return c32(x, slot_of(&x->sm, v));
+}
+
+/* The concrete value of an integer operand as i64 (i1 zero-extended, others sign-extended). */
+static LLVMValueRef as_i64(ctx *x, LLVMValueRef v)
+{
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    if (w == 64)
+        return v;
+    return w == 1 ? LLVMBuildZExt(x->b, v, x->i64, "") : LLVMBuildSExt(x->b, v, x->i64, "");
+}
+
+static LLVMValueRef as_ptr(ctx *x, LLVMValueRef p)
+{
+    return LLVMBuildPointerCast(x->b, p, x->ptr, "");
+}
+
+/* Calls the runtime probe `name` (declared on first use with the given parameter types, void
+ * result). */
+static void probe(ctx *x, const char *name, LLVMTypeRef *params, LLVMValueRef *args, unsigned n)
+{
+    LLVMTypeRef fty = LLVMFunctionType(x->vd, params, n, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(x->mod, name);
+    if (!fn)
+        fn = LLVMAddFunction(x->mod, name, fty);
+    LLVMBuildCall2(x->b, fty, fn, args, n, "");
+}
+
+#define PROBE(x, name, ...)                                                                        \
+    do {                                                                                           \
+        LLVMValueRef args_[] = {__VA_ARGS__};                                                      \
+        LLVMTypeRef types_[sizeof args_ / sizeof *args_];                                          \
+        for (size_t k_ = 0; k_ < sizeof args_ / sizeof *args_; k_++)                               \
+            types_[k_] = LLVMTypeOf(args_[k_]);                                                    \
+        probe((x), (name), types_, args_, (unsigned)(sizeof args_ / sizeof *args_));               \
+    } while (0)
+
+static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i && LLVMGetInstructionOpcode(i) == LLVMPHI)
+        i = LLVMGetNextInstruction(i);
+    return i;
+}
+
+static void before(ctx *x, LLVMValueRef i)
+{
+    LLVMPositionBuilderBefore(x->b, i);
+}
+
+/* Positions after i (after the block's phis when i is a phi). */
+static void after(ctx *x, LLVMValueRef i)
+{
+    if (LLVMGetInstructionOpcode(i) == LLVMPHI)
+        LLVMPositionBuilderBefore(x->b, first_non_phi(LLVMGetInstructionParent(i)));
+    else
+        LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(i));
+}
+
+static const char *callee_name(LLVMValueRef call)
+{
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    if (!f || LLVMGetValueKind(f) != LLVMFunctionValueKind)
+        return "";
+    size_t len;
+    return LLVMGetValueName2(f, &len);
+}
+
+static int is_runtime_name(const char *n)
+{
+    return !strncmp(n, "mgrt_", 5) || !strncmp(n, "mpiguard_", 9);
+}
+
+/* Which instrumented functions get probes: everything defined except the runtime's own. */
+static int instrumentable(LLVMValueRef fn)
+{
+    size_t len;
+    return !LLVMIsDeclaration(fn) && !is_runtime_name(LLVMGetValueName2(fn, &len));
+}
+
+/* ---- branch numbering and the branch table ---- */
+
+static unsigned switch_cases(LLVMValueRef sw)
+{
+    return ((unsigned)LLVMGetNumOperands(sw) - 2) / 2;
+}
+
+static int is_cond_br(LLVMValueRef t)
+{
+    return LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t);
+}
+
+static void table_row(FILE *out, uint32_t id, LLVMValueRef fn, LLVMValueRef at, const char *kind,
+                      long long value)
+{
+    size_t len;
+    unsigned flen = 0, dlen = 0;
+    const char *file = LLVMGetDebugLocFilename(at, &flen);
+    /* Debug info may name the file relative to its directory ("/tmp" + "src/a.c"): join them so
+     * the table names the file the way the crash reports (addr2line) do. */
+    const char *dir = file && flen && file[0] != '/' ? LLVMGetDebugLocDirectory(at, &dlen) : NULL;
+    fprintf(out, "%u\t%s\t", id, LLVMGetValueName2(fn, &len));
+    if (dir && dlen)
+        fprintf(out, "%.*s/", (int)dlen, dir);
+    fprintf(out, "%.*s:%u\t", file ? (int)flen : 1, file ? file : "?", LLVMGetDebugLocLine(at));
+    if (!strcmp(kind, "case"))
+        fprintf(out, "case=%lld\n", value);
+    else
+        fprintf(out, "%s\n", kind);
+}
+
+void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint32_t *nbranches)
+{
+    uint32_t id = 0;
+    fprintf(out, "# mpiguard-branches 1 build_id=%016llx\n# id\tfunction\tfile:line\tarm\n",
+            (unsigned long long)build_id);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!instrumentable(fn))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+            if (t && is_cond_br(t))
+                table_row(out, id++, fn, t, "if", 0);
+            else if (t && LLVMGetInstructionOpcode(t) == LLVMSwitch)
+                for (unsigned k = 0; k < switch_cases(t); k++)
+                    table_row(out, id++, fn, t, "case",
+                              LLVMConstIntGetSExtValue(LLVMGetOperand(t, 2 + 2 * k)));
+        }
+    }
+    *nbranches = id;
+}
+
+/* ---- probes ---- */
+
+static void probe_terminator(ctx *x, LLVMValueRef t)
+{
+    if (is_cond_br(t)) {
+        LLVMValueRef cond = LLVMGetCondition(t);
+        before(x, t);
+        PROBE(x, "mgrt_branch", c32(x, x->next_id++), slot_value(x, cond),
+              LLVMBuildZExt(x->b, cond, x->i32, ""));
+    } else if (LLVMGetInstructionOpcode(t) == LLVMSwitch) {
+        LLVMValueRef cond = LLVMGetOperand(t, 0);
+        before(x, t);
+        if (!shadowed(cond)) {
+            x->next_id += switch_cases(t);
+            return;
+        }
+        LLVMValueRef conc = as_i64(x, cond);
+        for (unsigned k = 0; k < switch_cases(t); k++)
+            PROBE(x, "mgrt_case", c32(x, x->next_id++), slot_value(x, cond), conc,
+                  c64(x, LLVMConstIntGetSExtValue(LLVMGetOperand(t, 2 + 2 * k))),
+                  c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(cond))));
+    }
+}
+
+static int binop_code(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMAdd: return OP_ADD;
+    case LLVMSub: return OP_SUB;
+    case LLVMMul: return OP_MUL;
+    case LLVMShl: return OP_SHL;
+    case LLVMXor: return OP_XOR;
+    default: return OP_OTHER;
+    }
+}
+
+static int is_binop(LLVMOpcode op)
+{
+    return op >= LLVMAdd && op <= LLVMXor;
+}
+
+/* icmp predicate -> (sym_op, unsigned) packed as op | unsigned << 8 for mgrt_cmp. */
+static int cmp_code(LLVMIntPredicate p)
+{
+    switch (p) {
+    case LLVMIntEQ: return 0;
+    case LLVMIntNE: return 1;
+    case LLVMIntSLT: return 2;
+    case LLVMIntSLE: return 3;
+    case LLVMIntSGT: return 4;
+    case LLVMIntSGE: return 5;
+    case LLVMIntULT: return 2 | 256;
+    case LLVMIntULE: return 3 | 256;
+    case LLVMIntUGT: return 4 | 256;
+    default: return 5 | 256; /* LLVMIntUGE */
+    }
+}
+
+static LLVMValueRef runtime_fn(ctx *x, const char *name, LLVMTypeRef fty)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(x->mod, name);
+    return fn ? fn : LLVMAddFunction(x->mod, name, fty);
+}
+
+/* MPI_Comm_rank/size and MPI_Abort go to the runtime, which calls the real function (so the
+ * interposition library and the MPI see the same call) and then marks or records. */
+static void redirect_mpi(ctx *x, LLVMValueRef call)
+{
+    static const char *const names[][2] = {{"MPI_Comm_rank", "mgrt_MPI_Comm_rank"},
+                                           {"MPI_Comm_size", "mgrt_MPI_Comm_size"},
+                                           {"MPI_Abort", "mgrt_MPI_Abort"}};
+    const char *n = callee_name(call);
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (!strcmp(n, names[k][0])) {
+            LLVMValueRef orig = LLVMGetCalledValue(call);
+            LLVMValueRef repl = runtime_fn(x, names[k][1], LLVMGlobalGetValueType(orig));
+            LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, repl);
+        }
+}
+
+static void probe_memintrinsic(ctx *x, LLVMValueRef call, const char *n)
+{
+    before(x, call);
+    LLVMValueRef len = LLVMGetOperand(call, 2);
+    LLVMValueRef len64 = LLVMGetIntTypeWidth(LLVMTypeOf(len)) == 64
+                             ? len
+                             : LLVMBuildZExt(x->b, len, x->i64, "");
+    if (!strncmp(n, "llvm.memset", 11))
+        PROBE(x, "mgrt_memset", as_ptr(x, LLVMGetOperand(call, 0)), len64);
+    else
+        PROBE(x, "mgrt_memcpy", as_ptr(x, LLVMGetOperand(call, 0)),
+              as_ptr(x, LLVMGetOperand(call, 1)), len64);
+}
+
+static void probe_call(ctx *x, LLVMValueRef call)
+{
+    const char *n = callee_name(call);
+    if (!strncmp(n, "llvm.memcpy", 11) || !strncmp(n, "llvm.memmove", 12) ||
+        !strncmp(n, "llvm.memset", 11)) {
+        probe_memintrinsic(x, call, n);
+        return;
+    }
+    if (!strncmp(n, "llvm.", 5) || is_runtime_name(n)) {
+        if (shadowed(call)) {
+            after(x, call);
+            PROBE(x, "mgrt_clear", slot_value(x, call));
+        }
+        return;
+    }
+    before(x, call);
+    PROBE(x, "mgrt_call", c32(x, 0));
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(call);
+    for (unsigned k = 0; k < nargs; k++) {
+        LLVMValueRef a = LLVMGetOperand(call, k);
+        if (shadowed(a) && slot_of(&x->sm, a) >= 0)
+            PROBE(x, "mgrt_arg", c32(x, k), slot_value(x, a));
+    }
+    if (shadowed(call)) {
+        after(x, call);
+        PROBE(x, "mgrt_result", slot_value(x, call));
+    }
+}
+
+static void probe_value(ctx *x, LLVMValueRef i)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    LLVMValueRef dst = slot_value(x, i);
+    if (is_binop(op)) {
+        LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
+        after(x, i);
+        PROBE(x, "mgrt_binop", dst, c32(x, binop_code(op)), slot_value(x, a), as_i64(x, a),
+              slot_value(x, b), as_i64(x, b));
+    } else if (op == LLVMICmp && shadowed(LLVMGetOperand(i, 0))) {
+        LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
+        after(x, i);
+        PROBE(x, "mgrt_cmp", dst, c32(x, cmp_code(LLVMGetICmpPredicate(i))), slot_value(x, a),
+              as_i64(x, a), slot_value(x, b), as_i64(x, b),
+              c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(a))));
+    } else if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) &&
+               shadowed(LLVMGetOperand(i, 0))) {
+        after(x, i);
+        PROBE(x, "mgrt_cast", dst, slot_value(x, LLVMGetOperand(i, 0)));
+    } else if (op == LLVMLoad) {
+        after(x, i);
+        PROBE(x, "mgrt_load", dst, as_ptr(x, LLVMGetOperand(i, 0)),
+              c32(x, (long long)LLVMStoreSizeOfType(x->td, LLVMTypeOf(i))));
+    } else if (op == LLVMSelect) {
+        LLVMValueRef t = LLVMGetOperand(i, 1), f = LLVMGetOperand(i, 2);
+        after(x, i);
+        PROBE(x, "mgrt_copy", dst,
+              LLVMBuildSelect(x->b, LLVMGetOperand(i, 0), slot_value(x, t), slot_value(x, f), ""));
+    } else if (op != LLVMCall && op != LLVMPHI) {
+        after(x, i);
+        PROBE(x, "mgrt_clear", dst);
+    }
+}
+
+static void probe_store(ctx *x, LLVMValueRef i)
+{
+    LLVMValueRef v = LLVMGetOperand(i, 0);
+    before(x, i);
+    PROBE(x, "mgrt_store", as_ptr(x, LLVMGetOperand(i, 1)),
+          c32(x, (long long)LLVMStoreSizeOfType(x->td, LLVMTypeOf(v))),
+          c32(x, shadowed(v) ? slot_of(&x->sm, v) : -1));
+}
+
+/* Phase one of phis: at the end of each predecessor, copy the incoming slot to the phi's
+ * pending slot (slot + nslots). Phase two: mgrt_phi_commit at the phi block's start. */
+static void probe_phis(ctx *x, LLVMBasicBlockRef bb)
+{
+    int first = -1, n = 0;
+    for (LLVMValueRef p = LLVMGetFirstInstruction(bb); p && LLVMGetInstructionOpcode(p) == LLVMPHI;
+         p = LLVMGetNextInstruction(p)) {
+        if (!shadowed(p))
+            continue;
+        int s = slot_of(&x->sm, p);
+        if (first < 0)
+            first = s;
+        n = s - first + 1;
+        for (unsigned k = 0; k < LLVMCountIncoming(p); k++) {
+            before(x, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(p, k)));
+            PROBE(x, "mgrt_phi_copy", c32(x, s), slot_value(x, LLVMGetIncomingValue(p, k)));
+        }
+    }
+    if (first < 0)
+        return;
+    LLVMPositionBuilderBefore(x->b, first_non_phi(bb));
+    PROBE(x, "mgrt_phi_commit", c32(x, first), c32(x, n));
+}
+
+/* Collects fn's instructions first: probing inserts new ones. */
+static LLVMValueRef *collect(LLVMValueRef fn, size_t *n)
+{
+    size_t cap = count_values(fn) + 1, k = 0;
+    LLVMValueRef *v = malloc(cap * sizeof *v);
+    if (!v)
+        abort();
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            v[k++] = i;
+    *n = k;
+    return v;
+}
+
+static void probe_entry(ctx *x, LLVMValueRef fn)
+{
+    size_t len;
+    LLVMPositionBuilderBefore(x->b, first_non_phi(LLVMGetEntryBasicBlock(fn)));
+    if (!strcmp(LLVMGetValueName2(fn, &len), "main"))
+        PROBE(x, "mgrt_init", c32(x, x->mode == CC_HEAVY), c64(x, (long long)x->build_id));
+    if (x->mode != CC_HEAVY)
+        return;
+    PROBE(x, "mgrt_enter", c32(x, x->sm.n));
+    unsigned k = 0;
+    for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a), k++)
+        if (shadowed(a))
+            PROBE(x, "mgrt_param", c32(x, k), slot_value(x, a));
+}
+
+static void probe_heavy(ctx *x, LLVMValueRef i)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMCall)
+        probe_call(x, i);
+    else if (op == LLVMStore)
+        probe_store(x, i);
+    else if (op == LLVMRet) {
+        LLVMValueRef v = LLVMGetNumOperands(i) ? LLVMGetOperand(i, 0) : NULL;
+        before(x, i);
+        PROBE(x, "mgrt_ret", c32(x, v && shadowed(v) ? slot_of(&x->sm, v) : -1));
+    }
+    if (shadowed(i) && op != LLVMCall)
+        probe_value(x, i);
+}
+
+static void instrument_function(ctx *x, LLVMValueRef fn)
+{
+    number_slots(x, fn);
+    size_t n;
+    LLVMValueRef *ins = collect(fn, &n);
+    if (x->mode == CC_HEAVY) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            probe_phis(x, bb);
+        for (size_t k = 0; k < n; k++)
+            probe_heavy(x, ins[k]);
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (LLVMGetInstructionOpcode(ins[k]) == LLVMCall)
+            redirect_mpi(x, ins[k]);
+        if (LLVMIsATerminatorInst(ins[k]))
+            probe_terminator(x, ins[k]);
+    }
+    probe_entry(x, fn);
+    free(ins);
+}
+
+int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id)
+{
+    if (!LLVMGetNamedFunction(mod, "main") || LLVMIsDeclaration(LLVMGetNamedFunction(mod, "main")))
+        return MG_EINVAL;
+    ctx x = {.mod = mod, .c = LLVMGetModuleContext(mod), .mode = mode, .build_id = build_id};
+    x.b = LLVMCreateBuilderInContext(x.c);
+    x.td = LLVMGetModuleDataLayout(mod);
+    x.i1 = LLVMInt1TypeInContext(x.c);
+    x.i32 = LLVMInt32TypeInContext(x.c);
+    x.i64 = LLVMInt64TypeInContext(x.c);
+    x.ptr = LLVMPointerType(LLVMInt8TypeInContext(x.c), 0);
+    x.vd = LLVMVoidTypeInContext(x.c);
+    /* Functions added while instrumenting (the probes) are declarations and are skipped. */
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        if (instrumentable(fn))
+            instrument_function(&x, fn);
+    free(x.sm.keys);
+    free(x.sm.slots);
+    LLVMDisposeBuilder(x.b);
+    return 0;
+}

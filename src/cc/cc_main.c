@@ -1,0 +1,341 @@
+/* mpiguard-cc: a compiler wrapper used like mpicc that builds the two concolic executables and
+ * the branch table of a program (docs/concolic.md "mpiguard-cc"; spec: design/concolic.md).
+ *
+ *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
+ *                  -ffp-contract=off: the ".o" is LLVM bitcode
+ *   link:          every bitcode unit -> one module -> mem2reg -> build id, branch table ->
+ *                  light probes -> OUT, heavy probes -> OUT.mpiguard-heavy
+ * The MPI (Open MPI or MPICH) comes from MPIGUARD_MPI=openmpi|mpich, else from the MPICC
+ * environment variable or an mpicc named on the command line, else Open MPI; its flags come from
+ * pkg-config. Exit status: the compiler's, 64 for a usage error, 65 for a unit that cannot be
+ * linked or instrumented, 70 for an internal failure. */
+#include "cc_args.h"
+#include "cc_instrument.h"
+#include "cc_module.h"
+#include "job_run.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef MPIGUARD_CC_INCLUDE_DIR
+#error "MPIGUARD_CC_INCLUDE_DIR must name the directory holding mpiguard/concolic.h"
+#endif
+
+#define CLANG "clang-14"
+
+typedef struct cc_job {
+    const char *flavor;  /* "openmpi" or "mpich" */
+    cc_args compile;     /* flags for compiling sources */
+    cc_args link;        /* objects, libraries and flags for the final link, in order */
+    cc_args sources;     /* .c files */
+    cc_args units;       /* bitcode units to link */
+    const char *output;
+    int compile_only, passthrough;
+    char tmpdir[64];
+} cc_job;
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static const char *pick_flavor(int argc, char **argv)
+{
+    const char *e = getenv("MPIGUARD_MPI");
+    if (e && (!strcmp(e, "openmpi") || !strcmp(e, "mpich")))
+        return e;
+    const char *mpicc = getenv("MPICC");
+    for (int i = 1; i < argc && !mpicc; i++)
+        if (strstr(argv[i], "mpicc"))
+            mpicc = argv[i];
+    return mpicc && strstr(mpicc, "mpich") ? "mpich" : "openmpi";
+}
+
+/* Runs argv to its end; returns its status (127 when it cannot start). */
+static int run(char *const *argv, const char *capture)
+{
+    char err[512];
+    int status, timed_out;
+    if (mg_job_run(argv, NULL, capture, 0, &status, &timed_out, err, sizeof err)) {
+        fprintf(stderr, "mpiguard-cc: %s\n", err);
+        return 127;
+    }
+    return status;
+}
+
+/* Appends the output of `pkg-config WHAT PACKAGE` to a. */
+static int pkg_config(cc_job *j, const char *what, cc_args *a)
+{
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/pkg-config.out", j->tmpdir);
+    char *argv[] = {"pkg-config", (char *)what,
+                    !strcmp(j->flavor, "mpich") ? "mpich" : "ompi-c", NULL};
+    if (run(argv, out)) {
+        fprintf(stderr, "mpiguard-cc: pkg-config cannot describe the %s installation\n", j->flavor);
+        return 69;
+    }
+    FILE *f = fopen(out, "r");
+    char line[8192] = "";
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = 0;
+        fclose(f);
+    }
+    cc_args_push_words(a, line);
+    return 0;
+}
+
+/* Sorts one argument into the job. Flags that matter to both steps go to both. */
+static int classify(cc_job *j, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "-o")) {
+        if (++*i >= argc) {
+            fprintf(stderr, "mpiguard-cc: -o needs a file name\n");
+            return 64;
+        }
+        j->output = argv[*i];
+    } else if (!strcmp(a, "-c"))
+        j->compile_only = 1;
+    else if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+             !strcmp(a, "--version"))
+        j->passthrough = 1;
+    else if (!strncmp(a, "-O", 2) || !strncmp(a, "-g", 2))
+        ; /* the instrumenter needs -O0 and line tables: the user's choice is replaced */
+    else if (ends_with(a, ".c"))
+        cc_args_push(&j->sources, a);
+    else if (a[0] != '-' && cc_module_is_bitcode(a))
+        cc_args_push(&j->units, a);
+    else if (a[0] != '-' || !strncmp(a, "-l", 2) || !strncmp(a, "-L", 2) || !strncmp(a, "-Wl,", 4))
+        cc_args_push(&j->link, a);
+    else if (!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-include")) {
+        cc_args_push(&j->compile, a);
+        if (++*i < argc)
+            cc_args_push(&j->compile, argv[*i]);
+    } else {
+        cc_args_push(&j->compile, a);
+        if (!strcmp(a, "-pthread") || !strncmp(a, "-fsanitize", 10))
+            cc_args_push(&j->link, a);
+    }
+    return 0;
+}
+
+static void base_compile(cc_job *j, cc_args *c)
+{
+    cc_args_push_words(c, CLANG " -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only"
+                             " -ffp-contract=off");
+    cc_args_push(c, "-I" MPIGUARD_CC_INCLUDE_DIR);
+    cc_args_append(c, &j->compile);
+}
+
+/* Compiles one source to a bitcode unit at out. */
+static int compile_source(cc_job *j, const char *src, const char *out)
+{
+    cc_args c = {0};
+    base_compile(j, &c);
+    int rc = pkg_config(j, "--cflags", &c);
+    if (!rc) {
+        cc_args_push(&c, "-c");
+        cc_args_push(&c, src);
+        cc_args_push(&c, "-o");
+        cc_args_push(&c, out);
+        rc = run(c.v, NULL);
+    }
+    cc_args_free(&c);
+    return rc;
+}
+
+static void object_name(const char *src, char *out, size_t len)
+{
+    const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+    snprintf(out, len, "%.*s.o", (int)(strlen(base) - 2), base);
+}
+
+static int compile_all(cc_job *j)
+{
+    if (j->sources.n > 1 && j->output) {
+        fprintf(stderr, "mpiguard-cc: -o with -c and several sources\n");
+        return 64;
+    }
+    for (size_t k = 0; k < j->sources.n; k++) {
+        char obj[PATH_MAX];
+        object_name(j->sources.v[k], obj, sizeof obj);
+        int rc = compile_source(j, j->sources.v[k], j->output ? j->output : obj);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int runtime_library(const cc_job *j, char *out, size_t len)
+{
+    char exe[PATH_MAX / 2];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    *strrchr(exe, '/') = 0;
+    snprintf(out, len, "%s/../lib/static/libmpiguard_concolic_rt_%s.a", exe, j->flavor);
+    return access(out, R_OK);
+}
+
+/* Native link of one instrumented bitcode file. */
+static int link_executable(cc_job *j, const char *bc, const char *exe)
+{
+    char rt[PATH_MAX];
+    if (runtime_library(j, rt, sizeof rt)) {
+        fprintf(stderr, "mpiguard-cc: the concolic runtime for %s is not built (%s)\n", j->flavor,
+                rt);
+        return 69;
+    }
+    cc_args c = {0};
+    cc_args_push_words(&c, CLANG " -O0 -g");
+    cc_args_push(&c, bc);
+    cc_args_append(&c, &j->link);
+    cc_args_push(&c, rt);
+    int rc = pkg_config(j, "--libs", &c);
+    if (!rc) {
+        cc_args_push_words(&c, "-lm -o");
+        cc_args_push(&c, exe);
+        rc = run(c.v, NULL);
+    }
+    cc_args_free(&c);
+    return rc;
+}
+
+static int write_table(LLVMModuleRef mod, uint64_t id, const char *out)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s.mpiguard-branches.tsv", out);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 73;
+    }
+    uint32_t n;
+    cc_branch_table_write(mod, id, f, &n);
+    return fclose(f) ? 73 : 0;
+}
+
+/* Instruments a clone of mod in `mode`, verifies, writes bitcode and links it to exe. */
+static int build_variant(cc_job *j, LLVMModuleRef mod, int mode, uint64_t id, const char *exe)
+{
+    char bc[PATH_MAX], err[1024];
+    snprintf(bc, sizeof bc, "%s/%s.bc", j->tmpdir, mode == CC_HEAVY ? "heavy" : "light");
+    LLVMModuleRef m = LLVMCloneModule(mod);
+    int rc = cc_instrument(m, mode, id);
+    if (rc) {
+        fprintf(stderr, "mpiguard-cc: the program has no main function\n");
+        LLVMDisposeModule(m);
+        return 65;
+    }
+    rc = cc_module_write(m, bc, err, sizeof err);
+    LLVMDisposeModule(m);
+    if (rc) {
+        fprintf(stderr, "mpiguard-cc: %s\n", err);
+        return 65;
+    }
+    return link_executable(j, bc, exe);
+}
+
+static int link_all(cc_job *j)
+{
+    const char *out = j->output ? j->output : "a.out";
+    for (size_t k = 0; k < j->sources.n; k++) {
+        char bc[PATH_MAX];
+        snprintf(bc, sizeof bc, "%s/unit%zu.bc", j->tmpdir, k);
+        int rc = compile_source(j, j->sources.v[k], bc);
+        if (rc)
+            return rc;
+        cc_args_push(&j->units, bc);
+    }
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    char err[1024];
+    if (cc_module_link(j->units.v, j->units.n, &ctx, &mod, err, sizeof err)) {
+        fprintf(stderr, "mpiguard-cc: %s\n", err);
+        return 65;
+    }
+    uint64_t id = cc_module_build_id(mod);
+    char heavy[PATH_MAX];
+    snprintf(heavy, sizeof heavy, "%s.mpiguard-heavy", out);
+    int rc = write_table(mod, id, out);
+    if (!rc)
+        rc = build_variant(j, mod, CC_LIGHT, id, out);
+    if (!rc)
+        rc = build_variant(j, mod, CC_HEAVY, id, heavy);
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    return rc;
+}
+
+/* -E, -S, --version and the like go to clang unchanged (with the MPI's include flags). */
+static int pass_through(cc_job *j, int argc, char **argv)
+{
+    cc_args c = {0};
+    cc_args_push(&c, CLANG);
+    cc_args_push(&c, "-I" MPIGUARD_CC_INCLUDE_DIR);
+    int rc = pkg_config(j, "--cflags", &c);
+    for (int i = 1; i < argc && !rc; i++)
+        cc_args_push(&c, argv[i]);
+    if (!rc)
+        rc = run(c.v, NULL);
+    cc_args_free(&c);
+    return rc;
+}
+
+static void remove_tmpdir(const char *dir)
+{
+    char cmd[PATH_MAX];
+    static const char *const names[] = {"pkg-config.out", "heavy.bc", "light.bc"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, names[k]);
+        unlink(cmd);
+    }
+    for (int k = 0; k < 4096; k++) {
+        snprintf(cmd, sizeof cmd, "%s/unit%d.bc", dir, k);
+        if (unlink(cmd))
+            break;
+    }
+    rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    cc_job j = {.flavor = pick_flavor(argc, argv)};
+    if (argc < 2) {
+        fprintf(stderr, "usage: mpiguard-cc [mpicc options] files... (docs/concolic.md)\n");
+        return 64;
+    }
+    for (int i = 1; i < argc; i++) {
+        int rc = classify(&j, argc, argv, &i);
+        if (rc)
+            return rc;
+    }
+    snprintf(j.tmpdir, sizeof j.tmpdir, "%s/mpiguard-cc-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(j.tmpdir)) {
+        perror("mpiguard-cc: mkdtemp");
+        return 70;
+    }
+    int rc;
+    if (j.passthrough)
+        rc = pass_through(&j, argc, argv);
+    else if (j.compile_only)
+        rc = compile_all(&j);
+    else if (!j.sources.n && !j.units.n) {
+        fprintf(stderr, "mpiguard-cc: no input files\n");
+        rc = 64;
+    } else
+        rc = link_all(&j);
+    remove_tmpdir(j.tmpdir);
+    cc_args_free(&j.compile);
+    cc_args_free(&j.link);
+    cc_args_free(&j.sources);
+    cc_args_free(&j.units);
+    return rc;
+}

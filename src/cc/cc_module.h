@@ -1,0 +1,26 @@
+/* Module plumbing for mpiguard-cc: reading bitcode units, linking them into one module, mem2reg,
+ * the build id, verifying and writing (docs/concolic.md "mpiguard-cc"). */
+#ifndef CC_MODULE_H
+#define CC_MODULE_H
+
+#include <llvm-c/Core.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* 1 when the file starts with the LLVM bitcode magic ("BC\xC0\xDE"), else 0. */
+int cc_module_is_bitcode(const char *path);
+
+/* Reads and links paths[0..n) into one module of a new context (*ctx, owned by the caller, which
+ * disposes of the module then the context), then runs mem2reg on it. Returns 0, or MG_EFORMAT
+ * with a message in err when a unit cannot be read, linked, or promoted. */
+int cc_module_link(char *const *paths, size_t n, LLVMContextRef *ctx, LLVMModuleRef *out,
+                   char *err, size_t errlen);
+
+/* The build id: FNV-1a 64 of the linked module's bitcode, never 0. */
+uint64_t cc_module_build_id(LLVMModuleRef mod);
+
+/* Verifies mod and writes it as bitcode to path. MG_EFORMAT (verifier message in err: the
+ * instrumenter broke the module) or MG_EIO. */
+int cc_module_write(LLVMModuleRef mod, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,225 @@
+/* The safe-bounds file; see bounds_file.h. */
+#include "bounds_file.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mg_error.h"
+
+static const char *const form_names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
+                                                           [SCALING_FORM_NP] = "nP",
+                                                           [SCALING_FORM_SN] = "sn",
+                                                           [SCALING_FORM_N] = "n"};
+
+const char *bounds_form_name(scaling_form f)
+{
+    return (unsigned)f < SCALING_FORM_COUNT ? form_names[f] : "n";
+}
+
+int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 16;
+        bounds_entry *grown = realloc(d->entries, cap * sizeof *grown);
+        if (!grown)
+            return MG_ENOMEM;
+        d->entries = grown;
+        d->cap = cap;
+    }
+    d->entries[d->n++] = *e;
+    return MG_OK;
+}
+
+void bounds_doc_free(bounds_doc *d)
+{
+    free(d->entries);
+    memset(d, 0, sizeof *d);
+}
+
+static int fail(char *err, size_t errlen, int code, const char *path, const char *what)
+{
+    snprintf(err, errlen, "%s: %s", path, what);
+    return code;
+}
+
+static const char *get_string(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+static int get_count(json_object *o, const char *key, uint64_t *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+        return -1;
+    int64_t x = json_object_get_int64(v);
+    if (x < 0)
+        return -1;
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static int copy(char *dst, size_t size, const char *src)
+{
+    if (!src || strlen(src) >= size)
+        return -1;
+    strcpy(dst, src);
+    return 0;
+}
+
+static int parse_form(const char *t, scaling_form *out)
+{
+    for (int f = 0; f < SCALING_FORM_COUNT; f++)
+        if (t && strcmp(t, form_names[f]) == 0) {
+            *out = (scaling_form)f;
+            return 0;
+        }
+    return -1;
+}
+
+/* One entry; returns 0 or -1 for a malformed one. */
+static int parse_entry(json_object *o, bounds_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    scaling_coll coll;
+    int nonblocking;
+    const char *cls = get_string(o, "class"), *status = get_string(o, "status");
+    if (!json_object_is_type(o, json_type_object) ||
+        copy(e->collective, sizeof e->collective, get_string(o, "collective")) ||
+        scaling_coll_from_name(e->collective, &coll, &nonblocking) != 0 ||
+        get_count(o, "type_size", &e->type_size) || get_count(o, "np", &e->np) ||
+        get_count(o, "safe_count", &e->safe_count) || copy(e->status, sizeof e->status, status) ||
+        !cls)
+        return -1;
+    if (strcmp(e->status, "bounded") != 0 && strcmp(e->status, "unbounded") != 0 &&
+        strcmp(e->status, "skipped") != 0)
+        return -1;
+    if (strcmp(e->status, "bounded") != 0)
+        return strcmp(cls, "none") == 0 ? 0 : -1;
+    if (e->type_size == 0 || e->np == 0 || e->safe_count == 0)
+        return -1;
+    if (strcmp(cls, "X") == 0) {
+        e->cls = 'X';
+        return 0;
+    }
+    e->cls = 'G';
+    return strcmp(cls, "G") == 0 ? parse_form(get_string(o, "form"), &e->form) : -1;
+}
+
+static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *err, size_t errlen)
+{
+    const char *schema =
+        json_object_is_type(root, json_type_object) ? get_string(root, "schema") : NULL;
+    if (!schema || strncmp(schema, "mpiguard-bounds/", 16) != 0)
+        return fail(err, errlen, MG_EFORMAT, path, "not an mpiguard safe-bounds file");
+    if (strcmp(schema, BOUNDS_SCHEMA) != 0)
+        return fail(err, errlen, MG_EVERSION, path, "another version of the safe-bounds schema");
+    json_object *mpi, *entries;
+    if (!json_object_object_get_ex(root, "mpi", &mpi) ||
+        copy(d->flavor, sizeof d->flavor, get_string(mpi, "flavor")) ||
+        copy(d->version, sizeof d->version, get_string(mpi, "version")))
+        return fail(err, errlen, MG_EFORMAT, path, "missing or bad \"mpi\" {flavor, version}");
+    if (!json_object_object_get_ex(root, "entries", &entries) ||
+        !json_object_is_type(entries, json_type_array))
+        return fail(err, errlen, MG_EFORMAT, path, "missing \"entries\" array");
+    for (size_t i = 0; i < json_object_array_length(entries); i++) {
+        bounds_entry e;
+        if (parse_entry(json_object_array_get_idx(entries, i), &e) != 0) {
+            snprintf(err, errlen, "%s: entry %zu is malformed", path, i);
+            return MG_EFORMAT;
+        }
+        if (bounds_doc_add(d, &e) != 0)
+            return fail(err, errlen, MG_ENOMEM, path, "out of memory");
+    }
+    return MG_OK;
+}
+
+int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    if (access(path, R_OK) != 0)
+        return fail(err, errlen, MG_ENOENT, path, "cannot be read");
+    json_object *root = json_object_from_file(path);
+    if (!root)
+        return fail(err, errlen, MG_EFORMAT, path, "not valid JSON");
+    int rc = parse_doc(root, path, d, err, errlen);
+    json_object_put(root);
+    if (rc)
+        bounds_doc_free(d);
+    return rc;
+}
+
+static json_object *entry_json(const bounds_entry *e)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "collective", json_object_new_string(e->collective));
+    json_object_object_add(o, "type_size", json_object_new_int64((int64_t)e->type_size));
+    json_object_object_add(o, "np", json_object_new_int64((int64_t)e->np));
+    json_object_object_add(o, "safe_count", json_object_new_int64((int64_t)e->safe_count));
+    const char *cls = e->cls == 'G' ? "G" : e->cls == 'X' ? "X" : "none";
+    json_object_object_add(o, "class", json_object_new_string(cls));
+    json_object_object_add(
+        o, "form", e->cls == 'G' ? json_object_new_string(bounds_form_name(e->form)) : NULL);
+    json_object_object_add(o, "status", json_object_new_string(e->status));
+    return o;
+}
+
+/* Writes text to path through a temporary file renamed over it. */
+static int write_atomic(const char *path, const char *text, char *err, size_t errlen)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    int ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return fail(err, errlen, MG_EIO, path, "cannot be written");
+    }
+    return MG_OK;
+}
+
+int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen)
+{
+    json_object *root = json_object_new_object(), *mpi = json_object_new_object();
+    json_object *entries = json_object_new_array();
+    json_object_object_add(root, "schema", json_object_new_string(BOUNDS_SCHEMA));
+    json_object_object_add(mpi, "flavor", json_object_new_string(d->flavor));
+    json_object_object_add(mpi, "version", json_object_new_string(d->version));
+    json_object_object_add(root, "mpi", mpi);
+    for (size_t i = 0; i < d->n; i++)
+        json_object_array_add(entries, entry_json(&d->entries[i]));
+    json_object_object_add(root, "entries", entries);
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+    int rc = write_atomic(path, text, err, errlen);
+    json_object_put(root);
+    return rc;
+}
+
+int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen)
+{
+    size_t cap = 128 + d->n * 96, used = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return fail(err, errlen, MG_ENOMEM, path, "out of memory");
+    used += (size_t)snprintf(text, cap, "mpiguard-protect-bounds/1\nmpi %s %s\n", d->flavor,
+                             d->version);
+    for (size_t i = 0; i < d->n; i++) {
+        const bounds_entry *e = &d->entries[i];
+        if (strcmp(e->status, "bounded") != 0)
+            continue;
+        used += (size_t)snprintf(text + used, cap - used, "entry %s %llu %llu %llu %c %s\n",
+                                 e->collective, (unsigned long long)e->type_size,
+                                 (unsigned long long)e->np, (unsigned long long)e->safe_count,
+                                 e->cls, e->cls == 'G' ? bounds_form_name(e->form) : "n");
+    }
+    int rc = write_atomic(path, text, err, errlen);
+    free(text);
+    return rc;
+}

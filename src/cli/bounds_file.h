@@ -1,0 +1,53 @@
+/* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one place
+ * that knows its JSON schema (docs/collectives.md, "The safe-bounds file"):
+ *   {"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"},
+ *    "entries": [{"collective": "Igather", "type_size": 1, "np": 4, "safe_count": 1048576,
+ *                 "class": "G", "form": "nP", "status": "bounded"}]}
+ * status: "bounded" (a failure was found past safe_count; class G with a form, or X), "unbounded"
+ * (no failure up to safe_count, the largest size tried: not a bound), "skipped" (the memory or time
+ * budget did not allow a test). It also writes the small text file the protection module reads. */
+#ifndef MG_BOUNDS_FILE_H
+#define MG_BOUNDS_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scaling_bounds.h"
+
+#define BOUNDS_SCHEMA "mpiguard-bounds/1"
+
+typedef struct bounds_entry {
+    char collective[24]; /* MPI name without "MPI_": "Gatherv", "Igatherv" */
+    uint64_t type_size, np, safe_count;
+    char cls;          /* 'G', 'X', or 0 when not bounded */
+    scaling_form form; /* for class G */
+    char status[12];   /* "bounded", "unbounded", "skipped" */
+} bounds_entry;
+
+typedef struct bounds_doc {
+    char flavor[16];  /* "openmpi", "mpich" */
+    char version[32]; /* "4.1.4" */
+    bounds_entry *entries;
+    size_t n, cap;
+} bounds_doc;
+
+/* Appends a copy of e. Returns 0 or MG_ENOMEM. */
+int bounds_doc_add(bounds_doc *d, const bounds_entry *e);
+void bounds_doc_free(bounds_doc *d);
+
+/* Reads and validates a bounds file into *d (caller frees with bounds_doc_free). Returns 0,
+ * MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the schema, a bad entry) or
+ * MG_EVERSION (another schema version), with the reason in err. */
+int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
+
+/* Writes d as JSON, atomically (temporary file renamed). Returns 0 or MG_EIO with err. */
+int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
+
+/* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h).
+ * Returns 0 or MG_EIO with err. */
+int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen);
+
+/* "snP", "nP", "sn", "n". */
+const char *bounds_form_name(scaling_form f);
+
+#endif

@@ -1,0 +1,224 @@
+/* Detector findings into the report (check_findings.h). */
+#include "check_findings.h"
+
+#include "check_event.h"
+#include "mg_ranks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *check_finding_kind(int kind)
+{
+    switch (kind) {
+    case DL_DEADLOCK:
+        return "deadlock";
+    case DL_POTENTIAL_DEADLOCK:
+        return "potential_deadlock";
+    case DL_COLLECTIVE_MISMATCH:
+        return "collective_mismatch";
+    default:
+        return "stuck_on_terminated";
+    }
+}
+
+/* The engine names functions "MPI_COMM_DUP"; reports use the standard's "MPI_Comm_dup". The
+ * result lives in one of a few rotating buffers, enough for one finding's formatting. */
+static const char *fn_name(uint16_t fn)
+{
+    static char names[4][48];
+    static unsigned next;
+    const check_func_info *info = check_func_describe(fn);
+    if (!info)
+        return "MPI_?";
+    char *out = names[next++ % 4];
+    size_t i = 0;
+    for (; info->name[i] && i < sizeof names[0] - 1; i++) {
+        char c = info->name[i];
+        out[i] = i > 4 && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    out[i] = '\0';
+    return out;
+}
+
+static void peer_text(int32_t peer, char *buf, size_t len)
+{
+    if (peer == CHECK_ANY_SOURCE)
+        snprintf(buf, len, "MPI_ANY_SOURCE");
+    else if (peer == CHECK_PROC_NULL)
+        snprintf(buf, len, "MPI_PROC_NULL");
+    else
+        snprintf(buf, len, "%d", peer);
+}
+
+/* "MPI_Recv(from 1)", "MPI_Send(to 0)", "MPI_Bcast(root 1)", "MPI_Waitall". */
+static void call_text(uint16_t fn, int32_t peer, int32_t root, char *buf, size_t len)
+{
+    const check_func_info *info = check_func_describe(fn);
+    char p[32];
+    peer_text(peer, p, sizeof p);
+    int klass = info ? info->klass : CHECK_CLASS_OTHER;
+    if (klass == CHECK_CLASS_RECV || klass == CHECK_CLASS_IRECV || klass == CHECK_CLASS_PROBE)
+        snprintf(buf, len, "%s(from %s)", fn_name(fn), p);
+    else if (klass == CHECK_CLASS_SEND || klass == CHECK_CLASS_ISEND || klass == CHECK_CLASS_SENDRECV)
+        snprintf(buf, len, "%s(to %s)", fn_name(fn), p);
+    else if (info && info->rooted && root >= 0)
+        snprintf(buf, len, "%s(root %d)", fn_name(fn), root);
+    else
+        snprintf(buf, len, "%s", fn_name(fn));
+}
+
+static json_object *string_or_null(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver *sites)
+{
+    (void)sites;
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        const wg_node *n = &g->nodes[i];
+        char id[32], label[160], call[96];
+        const char *shape = "ellipse";
+        switch (n->type) {
+        case WG_PROCESS:
+            snprintf(id, sizeof id, "r%d", n->rank);
+            call_text(n->func, n->peer, -1, call, sizeof call);
+            snprintf(label, sizeof label, "rank %d: %s%s", n->rank,
+                     n->state == WG_TERMINATED ? "terminated in " : "", call);
+            break;
+        case WG_REQUEST:
+            snprintf(id, sizeof id, "n%zu", i);
+            snprintf(label, sizeof label, "rank %d request %llu", n->rank, (unsigned long long)n->aux);
+            shape = "parallelogram";
+            break;
+        case WG_ANY_SOURCE:
+            snprintf(id, sizeof id, "n%zu", i);
+            snprintf(label, sizeof label, "any source of comm %llx", (unsigned long long)n->comm);
+            shape = "diamond";
+            break;
+        default:
+            snprintf(id, sizeof id, "n%zu", i);
+            snprintf(label, sizeof label, "%s #%llu", fn_name(n->func), (unsigned long long)n->aux);
+            shape = "box";
+            break;
+        }
+        mg_finding_add_graph_node(out, id, label, shape);
+    }
+    for (size_t a = 0; a < g->n_arcs; a++) {
+        char from[32], to[32];
+        const wg_node *f = &g->nodes[g->arcs[a].from], *t = &g->nodes[g->arcs[a].to];
+        if (f->type == WG_PROCESS)
+            snprintf(from, sizeof from, "r%d", f->rank);
+        else
+            snprintf(from, sizeof from, "n%u", g->arcs[a].from);
+        if (t->type == WG_PROCESS)
+            snprintf(to, sizeof to, "r%d", t->rank);
+        else
+            snprintf(to, sizeof to, "n%u", g->arcs[a].to);
+        mg_finding_add_graph_edge(out, from, to, wait_graph_arc_is_or(g, a) ? "dashed" : "solid");
+    }
+}
+
+static void summary_of(const dl_finding *f, char *buf, size_t len)
+{
+    int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
+    size_t n = f->kind == DL_COLLECTIVE_MISMATCH || !f->n_knot ? f->n_calls : f->n_knot;
+    for (size_t i = 0; ranks && i < n; i++)
+        ranks[i] = f->calls[i].rank;
+    char list[96] = "";
+    if (ranks)
+        mg_ranks_format(ranks, n, list, sizeof list);
+    free(ranks);
+    char call[96] = "";
+    if (f->n_calls)
+        call_text(f->calls[0].func, f->calls[0].peer, f->calls[0].root, call, sizeof call);
+    switch (f->kind) {
+    case DL_DEADLOCK:
+        snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank, call);
+        break;
+    case DL_POTENTIAL_DEADLOCK:
+        snprintf(buf, len, "ranks %s wait for each other if standard sends are not buffered "
+                 "(rank %d in %s)", list, f->calls[0].rank, call);
+        break;
+    case DL_COLLECTIVE_MISMATCH:
+        snprintf(buf, len, "ranks %s call disagreeing collectives (rank %d: %s)", list,
+                 f->calls[0].rank, call);
+        break;
+    default:
+        snprintf(buf, len, "ranks %s wait for a process that finalized, aborted or vanished", list);
+        break;
+    }
+}
+
+mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
+                              uint64_t records_lost)
+{
+    char summary[512];
+    summary_of(f, summary, sizeof summary);
+    const char *severity = f->kind == DL_POTENTIAL_DEADLOCK ? "warning" : "error";
+    mg_finding *out = mg_report_add_finding(report, check_finding_kind(f->kind), severity, summary);
+    if (!out)
+        return NULL;
+    json_object *ev = mg_finding_evidence(out);
+    json_object *knot = json_object_new_array(), *blocked = json_object_new_array();
+    for (size_t i = 0; i < f->n_calls; i++) {
+        const dl_call *c = &f->calls[i];
+        site_info site;
+        site_resolver_cached(sites, c->rank, c->callsite, &site);
+        mg_finding_add_rank(out, c->rank);
+        mg_finding_add_site(out, c->rank, fn_name(c->func), site.file, site.line);
+        if (c->in_knot)
+            json_object_array_add(knot, json_object_new_int(c->rank));
+        json_object *b = json_object_new_object();
+        json_object_object_add(b, "rank", json_object_new_int(c->rank));
+        json_object_object_add(b, "function", json_object_new_string(fn_name(c->func)));
+        char comm[32];
+        snprintf(comm, sizeof comm, c->comm == CHECK_COMM_WORLD ? "MPI_COMM_WORLD" : "%llx",
+                 (unsigned long long)c->comm);
+        json_object_object_add(b, "comm", json_object_new_string(comm));
+        json_object_object_add(b, "peer", json_object_new_int(c->peer));
+        json_object_object_add(b, "tag", json_object_new_int(c->tag));
+        json_object_object_add(b, "root", json_object_new_int(c->root));
+        json_object_object_add(b, "state", json_object_new_string(
+                                               c->state == WG_TERMINATED ? "terminated"
+                                               : c->state == WG_RUNNING ? "running" : "blocked"));
+        json_object_object_add(b, "file", string_or_null(site.file));
+        json_object_object_add(b, "line", json_object_new_int(site.line));
+        json_object_object_add(b, "in_knot", json_object_new_boolean(c->in_knot));
+        json_object_array_add(blocked, b);
+    }
+    json_object_object_add(ev, "knot", knot);
+    json_object_object_add(ev, "blocked", blocked);
+    json_object_object_add(ev, "forced_decision",
+                           json_object_new_boolean(!!(f->notes & DL_NOTE_DECISION_FORCED)));
+    json_object_object_add(ev, "buffer_released",
+                           json_object_new_boolean(!!(f->notes & DL_NOTE_BUFFER_RELEASED)));
+    if (f->notes & DL_NOTE_PROBED) {
+        json_object *p = json_object_new_object();
+        json_object_object_add(p, "rank", json_object_new_int(f->probe_rank));
+        json_object_object_add(p, "request", json_object_new_int64((int64_t)f->probe_request));
+        json_object_object_add(p, "source", json_object_new_int(f->probe_source));
+        json_object_object_add(ev, "probed", p);
+    }
+    if (f->kind == DL_COLLECTIVE_MISMATCH) {
+        static const char *const names[] = {"kind", "blocking", "root", "op"};
+        json_object *m = json_object_new_array();
+        for (int b = 0; b < 4; b++)
+            if (f->mismatch & (1u << b))
+                json_object_array_add(m, json_object_new_string(names[b]));
+        json_object_object_add(ev, "mismatch", m);
+        if (f->n_calls)
+            json_object_object_add(ev, "communicator", json_object_new_string(
+                                                           f->calls[0].comm == CHECK_COMM_WORLD
+                                                               ? "MPI_COMM_WORLD" : "derived"));
+    }
+    if (records_lost)
+        json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));
+    if (f->graph.n_nodes)
+        add_graph(out, &f->graph, sites);
+    if (f->kind == DL_POTENTIAL_DEADLOCK)
+        mg_finding_set_suggestion(out, "the cycle only resolves because MPI buffered standard-mode "
+                                       "sends: use MPI_Sendrecv or nonblocking calls");
+    return out;
+}

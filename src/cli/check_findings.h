@@ -1,0 +1,19 @@
+/* The detector's findings as report findings (docs/report-schema.md, kinds deadlock,
+ * potential_deadlock, collective_mismatch, stuck_on_terminated): ranks, sites with file:line,
+ * evidence and the wait-for graph (AND solid, OR dashed, request nodes as parallelograms). */
+#ifndef MG_CHECK_FINDINGS_H
+#define MG_CHECK_FINDINGS_H
+
+#include "dl_finding.h"
+#include "report.h"
+#include "site_resolver.h"
+
+/* The report kind of a detector finding ("deadlock", ...). */
+const char *check_finding_kind(int kind);
+/* Adds f to the report with its sites resolved through sites; records_lost > 0 is noted in the
+ * evidence (a lost record may make the finding wrong). Returns the report finding, NULL when out
+ * of memory. */
+mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
+                              uint64_t records_lost);
+
+#endif

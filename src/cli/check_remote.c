@@ -1,0 +1,176 @@
+/* The detector's side of the agents' TCP streams (check_remote.h). */
+#include "check_remote.h"
+
+#include "mg_error.h"
+#include "mg_log.h"
+#include "record_decoder.h"
+#include "record_stream.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+enum { MAX_AGENTS = 256 };
+
+typedef struct remote_conn {
+    int fd; /* -1 once closed */
+    record_stream_reader reader;
+} remote_conn;
+
+struct check_remote {
+    int listen_fd, expected, accepted, closed;
+    remote_conn conns[MAX_AGENTS];
+    record_decoder decoder;
+};
+
+int check_remote_listen(int agents, check_remote **out, int *port)
+{
+    if (agents < 1 || agents > MAX_AGENTS)
+        return MG_EINVAL;
+    check_remote *r = calloc(1, sizeof *r);
+    if (!r)
+        return MG_ENOMEM;
+    r->expected = agents;
+    r->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    if (r->listen_fd < 0 || bind(r->listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        listen(r->listen_fd, agents) != 0 || getsockname(r->listen_fd, (struct sockaddr *)&sa, &len)) {
+        check_remote_destroy(r);
+        return MG_ESYS;
+    }
+    *port = ntohs(sa.sin_port);
+    *out = r;
+    return MG_OK;
+}
+
+static void close_conn(check_remote *r, remote_conn *c)
+{
+    close(c->fd);
+    c->fd = -1;
+    record_stream_reader_free(&c->reader);
+    r->closed++;
+}
+
+static int record_frame(check_remote *r, const rs_frame *f, const check_remote_sink *sink)
+{
+    check_event ev;
+    int rc = record_decoder_decode(&r->decoder, f->payload, f->length, &ev);
+    if (rc == MG_OK)
+        sink->base.record(sink->base.ctx, &ev, f->payload, f->length);
+    return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
+}
+
+/* Dispatches one frame: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
+static int dispatch(check_remote *r, const rs_frame *f, const check_remote_sink *sink)
+{
+    int32_t rank, value, line;
+    uint64_t wide;
+    char function[1024], file[1024];
+    switch (f->type) {
+    case RS_RECORD:
+        return record_frame(r, f, sink);
+    case RS_SITE:
+        if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
+                                     &line))
+            return MG_EFORMAT;
+        site_info site = {function[0] ? function : NULL, file[0] ? file : NULL, line};
+        sink->base.site(sink->base.ctx, rank, wide, &site);
+        return MG_OK;
+    default:
+        if (record_stream_parse_pair(f, &rank, &value, &wide))
+            return MG_EFORMAT;
+        if (f->type == RS_END)
+            sink->base.rank_end(sink->base.ctx, rank, value, wide);
+        else if (f->type == RS_STATE)
+            sink->state(sink->base.ctx, rank, wide);
+        else
+            sink->world(sink->base.ctx, value);
+        return MG_OK;
+    }
+}
+
+static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink, size_t *records)
+{
+    uint8_t buf[65536];
+    ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return MG_OK;
+    if (n <= 0) {
+        if (record_stream_reader_partial(&c->reader))
+            mg_warn("check: an agent's stream ended in the middle of a frame (truncated)");
+        close_conn(r, c);
+        return MG_OK;
+    }
+    int rc = record_stream_reader_push(&c->reader, buf, (size_t)n);
+    rs_frame f;
+    char err[256];
+    while (rc == MG_OK && (rc = record_stream_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
+        rc = dispatch(r, &f, sink);
+        if (rc == MG_EFORMAT)
+            snprintf(err, sizeof err, "a malformed frame of type %u", f.type);
+        *records += rc == MG_OK && f.type == RS_RECORD;
+    }
+    if (rc == MG_EFORMAT || rc == MG_EVERSION) {
+        mg_warn("check: closing an agent's stream: %s", err);
+        close_conn(r, c);
+        return MG_OK;
+    }
+    return rc < 0 ? rc : MG_OK;
+}
+
+int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
+                      size_t *records)
+{
+    *records = 0;
+    struct pollfd fds[MAX_AGENTS + 1];
+    int n = 0;
+    if (r->accepted < r->expected)
+        fds[n++] = (struct pollfd){.fd = r->listen_fd, .events = POLLIN};
+    for (int i = 0; i < r->accepted; i++)
+        if (r->conns[i].fd >= 0)
+            fds[n++] = (struct pollfd){.fd = r->conns[i].fd, .events = POLLIN};
+    if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
+        return MG_OK;
+    while (r->accepted < r->expected) {
+        int fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0)
+            break;
+        r->conns[r->accepted].fd = fd;
+        record_stream_reader_init(&r->conns[r->accepted++].reader);
+    }
+    for (int i = 0; i < r->accepted; i++) {
+        if (r->conns[i].fd < 0)
+            continue;
+        int rc = read_conn(r, &r->conns[i], sink, records);
+        if (rc != MG_OK)
+            return rc;
+    }
+    return MG_OK;
+}
+
+int check_remote_done(const check_remote *r)
+{
+    return r->accepted == r->expected && r->closed == r->expected;
+}
+
+void check_remote_destroy(check_remote *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->accepted; i++)
+        if (r->conns[i].fd >= 0) {
+            close(r->conns[i].fd);
+            record_stream_reader_free(&r->conns[i].reader);
+        }
+    if (r->listen_fd >= 0)
+        close(r->listen_fd);
+    record_decoder_free(&r->decoder);
+    free(r);
+}

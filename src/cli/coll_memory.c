@@ -1,0 +1,48 @@
+/* Memory estimate of a collective test; see coll_memory.h. */
+#include "coll_memory.h"
+
+#include <stdio.h>
+
+typedef unsigned __int128 u128;
+
+uint64_t coll_memory_bytes(scaling_coll c, uint64_t s, uint64_t n, uint64_t P)
+{
+    u128 msg = (u128)s * n, global = msg * P, per_rank;
+    switch (c) {
+    case SCALING_BCAST:
+        per_rank = msg;
+        break;
+    case SCALING_ALLGATHER:
+    case SCALING_ALLGATHERV:
+    case SCALING_REDUCE_SCATTER:
+        per_rank = msg + global;
+        break;
+    case SCALING_ALLTOALL:
+    case SCALING_ALLTOALLV:
+        per_rank = 2 * global;
+        break;
+    case SCALING_REDUCE:
+    case SCALING_ALLREDUCE:
+        per_rank = 2 * msg;
+        break;
+    default: /* Scatter(v), Gather(v): one message per rank plus the root's global buffer, which
+                is one message per rank too */
+        per_rank = 2 * msg;
+        break;
+    }
+    u128 total = 2 * per_rank * P;
+    return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
+}
+
+uint64_t coll_memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (uint64_t)kb * 1024;
+}

@@ -1,0 +1,18 @@
+/* Memory a collective test needs on this machine, computed before it starts so the tester skips
+ * what would not fit instead of meeting the OOM killer (docs/collectives.md, "The tester"). */
+#ifndef MG_COLL_MEMORY_H
+#define MG_COLL_MEMORY_H
+
+#include <stdint.h>
+
+#include "scaling_coll.h"
+
+/* Bytes of the send and receive buffers of all P ranks (all on this node), times 2 for the MPI
+ * library's own copies (shared-memory staging, algorithm temporaries): a conservative estimate.
+ * Saturates at UINT64_MAX. */
+uint64_t coll_memory_bytes(scaling_coll c, uint64_t s, uint64_t n, uint64_t P);
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 when unknown. */
+uint64_t coll_memory_available(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* The tester's search for a collective's safe bound at one (s, P) (papers/scaling-problems-
+ * collectives.txt §III.B; docs/collectives.md, "The tester"): step 1 doubles n from 1, each test
+ * limited to 10 times the previous one's time, until a failure, n_max or the memory budget; step 2
+ * refines in steps of Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification
+ * at (s, 2P) and (2s, P) that Table 4.9 classifies. The tests themselves are a callback, so the
+ * search runs the same against real MPI jobs and in unit tests. */
+#ifndef MG_COLL_SEARCH_H
+#define MG_COLL_SEARCH_H
+
+#include <stdint.h>
+
+typedef enum coll_outcome {
+    COLL_PASS,
+    COLL_WRONG,     /* the job ended with wrong bytes */
+    COLL_CRASH,     /* the job failed otherwise (a signal, an MPI error) */
+    COLL_HANG,      /* the job passed its time limit and was stopped */
+    COLL_NO_MEMORY, /* not run: the memory it needs is over the budget */
+    COLL_NO_TIME,   /* not run: the tester's total time budget is spent */
+} coll_outcome;
+
+/* Runs collective test (s, P, n) within limit_s seconds; *elapsed is its time. */
+typedef coll_outcome coll_test_fn(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit_s,
+                                  double *elapsed);
+
+typedef struct coll_search_opts {
+    uint64_t f;         /* Δ = n'_s / f (16 in the paper) */
+    uint64_t n_max;     /* largest n tried (INT_MAX) */
+    double first_limit; /* time limit of the first test (60 s in the paper) */
+    double min_limit;   /* floor of the later limits (a job's launch alone takes ~0.5 s here) */
+} coll_search_opts;
+
+typedef enum coll_status { COLL_BOUNDED, COLL_UNBOUNDED, COLL_SKIPPED } coll_status;
+
+typedef struct coll_bound {
+    coll_status status;
+    uint64_t n_safe;      /* n_s (BOUNDED), or the largest n that passed (UNBOUNDED) */
+    uint64_t delta;       /* Δ (BOUNDED) */
+    uint64_t n_fail;      /* the smallest failing n seen (BOUNDED) */
+    coll_outcome failure; /* how it failed (BOUNDED); why it stopped otherwise */
+    double limit;         /* the time limit the refinement used (for the verification tests) */
+    int tests;
+} coll_bound;
+
+/* The two steps at (s, P). SKIPPED when not even n = 1 could run (memory, time) or n = 1 fails.
+ * Returns 0 or MG_EINVAL. */
+int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                      const coll_search_opts *o, coll_bound *out);
+
+/* The paper's verification at another point: n_s/2 when (n_s + Δ)/2 fails and n_s/2 passes, else
+ * n_s when n_s passes and n_s + Δ fails, else 0 (neither: Class X); *complete 0 when a test could
+ * not run (memory, time): the point is then unknown and the caller classifies X. */
+uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                            const coll_bound *b, int *complete, int *tests);
+
+#endif

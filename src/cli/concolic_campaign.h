@@ -1,0 +1,56 @@
+/* The state of a `mpiguard concolic` campaign: the program's branch table, the campaign
+ * directory, the next launch (inputs, process count, focus), merged coverage and the distinct
+ * bugs found, saved after every iteration so `--resume` continues it (docs/concolic.md
+ * "Campaign directory"). */
+#ifndef CONCOLIC_CAMPAIGN_H
+#define CONCOLIC_CAMPAIGN_H
+
+#include "coverage_set.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One row of APP.mpiguard-branches.tsv. */
+typedef struct concolic_branch {
+    char *function;
+    char *file;
+    int line;
+    char *arm; /* "if" or "case=V" */
+} concolic_branch;
+
+typedef struct concolic_campaign {
+    char dir[2048];
+    char app[2048];   /* the light executable as given */
+    char heavy[2100]; /* app.mpiguard-heavy */
+    uint64_t build_id;
+    concolic_branch *branches;
+    uint32_t nbranches;
+    /* The next launch. */
+    int64_t *inputs;
+    size_t ninputs;
+    uint32_t np, focus;
+    /* Progress. */
+    uint64_t iterations;
+    coverage_set covered;
+    char **bug_keys;
+    size_t nbugs;
+} concolic_campaign;
+
+/* Reads the branch table next to app and prepares dir (created if missing). With resume, loads
+ * the saved state and refuses (MG_EVERSION) a directory from another build; without it, a
+ * directory holding a campaign of another build is refused too, and one of the same build is
+ * started over. MG_ENOENT: no branch table (not built with mpiguard-cc); MG_EFORMAT: a damaged
+ * table or state file; MG_EIO. err receives the reason. */
+int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *app, int resume,
+                           uint32_t np, uint32_t focus, char *err, size_t errlen);
+/* Saves the state atomically (written then renamed). MG_EIO. */
+int concolic_campaign_save(const concolic_campaign *c);
+/* Sets the inputs of the next launch (copied). MG_ENOMEM. */
+int concolic_campaign_set_inputs(concolic_campaign *c, const int64_t *v, size_t n);
+/* 1 and nothing changed when key is already a known bug; else records it and returns 0. */
+int concolic_campaign_add_bug(concolic_campaign *c, const char *key);
+/* Path of a file in the campaign directory (name may contain a subdirectory). */
+void concolic_campaign_path(const concolic_campaign *c, const char *name, char *out, size_t len);
+void concolic_campaign_free(concolic_campaign *c);
+
+#endif

@@ -1,0 +1,305 @@
+/* One iteration's job of `mpiguard concolic` (concolic_launch.h). */
+#include "concolic_launch.h"
+
+#include "job_run.h"
+#include "mg_error.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const outcome_names[] = {"clean",     "input_rejected", "signal",
+                                            "assertion", "mpi_error",      "timeout"};
+
+const char *concolic_outcome_name(int outcome)
+{
+    return outcome >= 0 && outcome < CONCOLIC_OUTCOME_END ? outcome_names[outcome] : "unknown";
+}
+
+int concolic_outcome_is_bug(int outcome)
+{
+    return outcome >= CONCOLIC_SIGNAL && outcome < CONCOLIC_OUTCOME_END;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void push(char **argv, int *n, const char *s)
+{
+    argv[(*n)++] = (char *)s;
+}
+
+/* One MPMD segment: -n count exe args. */
+static void segment(char **argv, int *n, const concolic_launch *l, const char *count,
+                    const char *exe)
+{
+    if (strcmp(argv[*n - 1], "--oversubscribe") && *n > 1)
+        push(argv, n, ":");
+    push(argv, n, "-n");
+    push(argv, n, count);
+    push(argv, n, exe);
+    for (int i = 0; i < l->napp_args; i++)
+        push(argv, n, l->app_args[i]);
+}
+
+static void write_inputs(const concolic_campaign *c)
+{
+    char path[2200];
+    concolic_campaign_path(c, "run/inputs", path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    for (size_t i = 0; i < c->ninputs; i++)
+        fprintf(f, "%" PRId64 "\n", c->inputs[i]);
+    fclose(f);
+}
+
+static void clear_run_dir(const concolic_campaign *c, uint32_t upto)
+{
+    char path[2200], name[64];
+    for (uint32_t r = 0; r < upto; r++) {
+        snprintf(name, sizeof name, "run/rank-%u.log", r);
+        concolic_campaign_path(c, name, path, sizeof path);
+        unlink(path);
+        snprintf(name, sizeof name, "run/rank-%u.outcome", r);
+        concolic_campaign_path(c, name, path, sizeof path);
+        unlink(path);
+    }
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        uint8_t *b = realloc(buf, cap *= 2);
+        if (!b)
+            free(buf);
+        buf = b;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_result *r)
+{
+    path_log_expect ex = {.build_id = c->build_id, .run_id = run_id};
+    for (uint32_t k = 0; k < c->np; k++) {
+        char name[64], path[2200];
+        snprintf(name, sizeof name, "run/rank-%u.log", k);
+        concolic_campaign_path(c, name, path, sizeof path);
+        size_t len = 0;
+        uint8_t *buf = read_all(path, &len);
+        path_log log;
+        int rc = buf ? path_log_decode(buf, len, &ex, NULL, &log) : MG_ENOENT;
+        free(buf);
+        r->log_bytes += len;
+        if (rc == 0) {
+            coverage_set_merge(&r->cover, &log.cover);
+            if (k == c->focus && log.header.kind == PATH_LOG_HEAVY) {
+                r->heavy = log;
+                r->have_heavy = 1;
+                continue;
+            }
+            path_log_free(&log);
+        }
+        if (k == c->focus && rc)
+            snprintf(r->log_problem, sizeof r->log_problem, "the focus's log (rank %u): %s", k,
+                     mg_strerror(rc));
+    }
+}
+
+/* Reads rank k's outcome line: word, number, optional hex offset. 0 when there is none. */
+static int read_outcome(const concolic_campaign *c, uint32_t k, char *word, long long *num,
+                        unsigned long long *off, unsigned *last)
+{
+    char name[64], path[2200];
+    snprintf(name, sizeof name, "run/rank-%u.outcome", k);
+    concolic_campaign_path(c, name, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    *off = 0;
+    *last = UINT32_MAX;
+    int n = f ? fscanf(f, "%31s %lld 0x%llx b%u", word, num, off, last) : 0;
+    if (f)
+        fclose(f);
+    return n >= 2;
+}
+
+/* file:line of an offset in exe, through addr2line. */
+static void locate(const concolic_campaign *c, const char *exe, unsigned long long off,
+                   const char *token, char *out, size_t len)
+{
+    char addr[32], path[2200], err[256];
+    snprintf(addr, sizeof addr, "0x%llx", off);
+    concolic_campaign_path(c, "run/addr2line.txt", path, sizeof path);
+    char *argv[] = {"addr2line", "-e", (char *)exe, addr, NULL};
+    int status, timed_out;
+    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, err, sizeof err) || status)
+        return;
+    FILE *f = fopen(path, "r");
+    if (f && fgets(out, (int)len, f) && !strstr(out, "??"))
+        out[strcspn(out, " \n")] = 0;
+    else
+        out[0] = 0;
+    if (f)
+        fclose(f);
+}
+
+/* The first output line containing `what`, and for an assertion its file:line. */
+static void scan_output(const concolic_campaign *c, const char *what, concolic_result *r)
+{
+    char path[2200], line[1024];
+    concolic_campaign_path(c, "run/output.txt", path, sizeof path);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        if (!strstr(line, what))
+            continue;
+        line[strcspn(line, "\n")] = 0;
+        snprintf(r->detail, sizeof r->detail, "%.500s", line);
+        /* glibc: "prog: file.c:62: main: Assertion `x' failed." */
+        char *a = strstr(line, ": "), *b = a ? strstr(a + 2, ": ") : NULL;
+        if (!strcmp(what, "Assertion") && a && b && !r->where[0])
+            snprintf(r->where, sizeof r->where, "%.*s", (int)(b - a - 2), a + 2);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
+static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
+                     concolic_result *r)
+{
+    int rejected = -1, aborted = -1;
+    for (uint32_t k = 0; k < c->np; k++) {
+        char word[32];
+        long long num;
+        unsigned long long off;
+        unsigned last;
+        if (!read_outcome(c, k, word, &num, &off, &last))
+            continue;
+        if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
+            r->outcome != CONCOLIC_ASSERTION) {
+            r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
+            r->signal = (int)num;
+            r->rank = (int)k;
+            if (off && num != SIGABRT)
+                locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token,
+                       r->where, sizeof r->where);
+            r->last_branch = last;
+        } else if (!strcmp(word, "mpi_abort") && aborted < 0)
+            aborted = (int)k;
+        else if (!strcmp(word, "exit") && num != 0 && rejected < 0)
+            rejected = (int)k;
+    }
+    if (r->outcome == CONCOLIC_ASSERTION)
+        scan_output(c, "Assertion", r);
+    if (!r->where[0] && r->last_branch < c->nbranches && r->outcome != CONCOLIC_CLEAN)
+        snprintf(r->where, sizeof r->where, "after %.900s:%d", c->branches[r->last_branch].file,
+                 c->branches[r->last_branch].line);
+    if (r->outcome != CONCOLIC_CLEAN)
+        return;
+    if (aborted >= 0) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        r->rank = aborted;
+        scan_output(c, "MPI_Abort", r);
+    } else if (timed_out)
+        r->outcome = CONCOLIC_TIMEOUT;
+    else if (rejected >= 0) {
+        r->outcome = CONCOLIC_INPUT_REJECTED;
+        r->rank = rejected;
+    } else if (r->status != 0) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        scan_output(c, "MPI", r);
+    }
+}
+
+static void command_text(char **argv, int n, const concolic_campaign *c, uint64_t run_id,
+                         char *out, size_t len)
+{
+    char inputs[2200];
+    concolic_campaign_path(c, "run/inputs", inputs, sizeof inputs);
+    size_t at = (size_t)snprintf(out, len,
+                                 "MPIGUARD_CONCOLIC_DIR=%s/run MPIGUARD_CONCOLIC_INPUTS=%s "
+                                 "MPIGUARD_CONCOLIC_RUN_ID=%" PRIu64,
+                                 c->dir, inputs, run_id);
+    for (int i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(out + at, len - at, " %s", argv[i]);
+}
+
+int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
+                        concolic_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->rank = -1;
+    r->last_branch = UINT32_MAX;
+    char run_dir[2200], inputs[2200], output[2200], id[32], before[16], after[16];
+    concolic_campaign_path(c, "run", run_dir, sizeof run_dir);
+    concolic_campaign_path(c, "run/inputs", inputs, sizeof inputs);
+    concolic_campaign_path(c, "run/output.txt", output, sizeof output);
+    if (access(run_dir, F_OK) && mkdir(run_dir, 0755)) {
+        snprintf(err, errlen, "cannot create %s", run_dir);
+        return MG_EIO;
+    }
+    clear_run_dir(c, c->np > 64 ? c->np : 64);
+    write_inputs(c);
+    snprintf(id, sizeof id, "%" PRIu64, run_id);
+    snprintf(before, sizeof before, "%u", c->focus);
+    snprintf(after, sizeof after, "%u", c->np - c->focus - 1);
+    setenv("MPIGUARD_CONCOLIC_DIR", run_dir, 1);
+    setenv("MPIGUARD_CONCOLIC_INPUTS", inputs, 1);
+    setenv("MPIGUARD_CONCOLIC_RUN_ID", id, 1);
+    if (l->token)
+        setenv("MPIGUARD_JOB_TOKEN", l->token, 1);
+    if (l->no_reduce)
+        setenv("MPIGUARD_CONCOLIC_NO_REDUCE", "1", 1);
+    char **argv = calloc((size_t)(3 * (l->napp_args + 6) + 4), sizeof *argv);
+    if (!argv)
+        return MG_ENOMEM;
+    int n = 0;
+    push(argv, &n, l->launcher);
+    if (l->openmpi)
+        push(argv, &n, "--oversubscribe");
+    /* One-way instrumentation (the ablation): every rank runs the heavy executable. */
+    const char *light = l->one_way ? c->heavy : c->app;
+    if (c->focus > 0)
+        segment(argv, &n, l, before, light);
+    segment(argv, &n, l, "1", c->heavy);
+    if (c->np - c->focus - 1 > 0)
+        segment(argv, &n, l, after, light);
+    command_text(argv, n, c, run_id, r->command, sizeof r->command);
+    double t0 = now_s();
+    int timed_out = 0;
+    int rc = mg_job_run(argv, l->token, output, (int)(l->timeout_s * 1000), &r->status, &timed_out,
+                        err, errlen);
+    r->seconds = now_s() - t0;
+    free(argv);
+    if (rc)
+        return rc;
+    read_logs(c, run_id, r);
+    classify(l, c, timed_out, r);
+    return 0;
+}
+
+void concolic_result_free(concolic_result *r)
+{
+    if (r->have_heavy)
+        path_log_free(&r->heavy);
+    coverage_set_free(&r->cover);
+    r->have_heavy = 0;
+}

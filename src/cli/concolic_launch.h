@@ -1,0 +1,62 @@
+/* One iteration's job of `mpiguard concolic`: the MPMD launch (light ranks, the heavy executable
+ * at the focus, light ranks), the timeout, reading back every rank's log, and the classification
+ * of the outcome (docs/concolic.md "Outcomes"). */
+#ifndef CONCOLIC_LAUNCH_H
+#define CONCOLIC_LAUNCH_H
+
+#include "concolic_campaign.h"
+#include "path_log.h"
+
+#include <stdint.h>
+
+enum concolic_outcome {
+    CONCOLIC_CLEAN = 0,
+    CONCOLIC_INPUT_REJECTED, /* a rank exited non-zero by itself: the program's own check */
+    CONCOLIC_SIGNAL,         /* a rank died of a signal other than SIGABRT */
+    CONCOLIC_ASSERTION,      /* a rank aborted (assert, abort) */
+    CONCOLIC_MPI_ERROR,      /* MPI_Abort, or the MPI library ended the job */
+    CONCOLIC_TIMEOUT,        /* the job ran past --timeout (a hang or a livelock) and was stopped */
+    CONCOLIC_OUTCOME_END
+};
+
+/* The word used in reports and bug keys. */
+const char *concolic_outcome_name(int outcome);
+/* 1 for the outcomes that are bugs. */
+int concolic_outcome_is_bug(int outcome);
+
+typedef struct concolic_launch {
+    const char *launcher;  /* mpirun.openmpi or mpiexec.mpich */
+    int openmpi;
+    char *const *app_args; /* the program's own arguments (after its name) */
+    int napp_args;
+    double timeout_s;
+    const char *token;
+    int one_way;   /* every rank runs the heavy executable (ablation of §2.4.2) */
+    int no_reduce; /* the runtime logs every branch (ablation of §2.4.3) */
+} concolic_launch;
+
+typedef struct concolic_result {
+    int outcome;      /* enum concolic_outcome */
+    int status;       /* the launcher's status */
+    int rank;         /* the rank the outcome comes from, -1 when none */
+    int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
+    char where[1024]; /* file:line of the fault or the assertion, else "after file:line" of the
+                         last branch the rank took, "" when unknown */
+    uint32_t last_branch;
+    char detail[512]; /* a line of the program's output that explains it, or "" */
+    path_log heavy;   /* the focus's log (empty when it could not be read) */
+    int have_heavy;
+    size_t log_bytes; /* bytes of every rank's log */
+    char log_problem[256]; /* why the focus's log is missing or rejected, "" when fine */
+    coverage_set cover;    /* every rank's arms */
+    double seconds;        /* launch and run */
+    char command[4096];    /* the exact command, for reproducers */
+} concolic_result;
+
+/* Runs one job with the campaign's next inputs, np and focus, under run id run_id. Returns 0 (the
+ * job ran, whatever its outcome) or MG_ENOENT/MG_ESYS when the launcher cannot start. */
+int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
+                        concolic_result *r, char *err, size_t errlen);
+void concolic_result_free(concolic_result *r);
+
+#endif

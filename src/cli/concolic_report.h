@@ -1,0 +1,26 @@
+/* What `mpiguard concolic` tells the user: a reproducer and a report finding (kind
+ * "concolic_bug") per distinct bug, and the final coverage report per function and file with the
+ * uncovered branches' lines (docs/concolic.md "Output"). */
+#ifndef CONCOLIC_REPORT_H
+#define CONCOLIC_REPORT_H
+
+#include "concolic_campaign.h"
+#include "concolic_launch.h"
+#include "report.h"
+
+#include <stdio.h>
+
+/* When r is a bug not seen before in the campaign: records it, writes DIR/bugs/bug-N.txt (inputs,
+ * np, focus, exact command, outcome), adds a finding to rep (may be NULL) and prints its banner.
+ * Returns 1 for a new bug, else 0. */
+int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const int64_t *inputs,
+                        size_t ninputs, uint32_t np, uint32_t focus, uint64_t iteration,
+                        mg_report *rep);
+
+/* Covered arms of the campaign among the table's 2 * nbranches. */
+size_t concolic_report_covered(const concolic_campaign *c);
+
+/* The coverage report: totals, per file, per function, then every uncovered arm with its line. */
+void concolic_report_coverage(const concolic_campaign *c, FILE *out);
+
+#endif

@@ -1,0 +1,51 @@
+/* What the parts of the concolic runtime share (docs/concolic.md "Runtime"): the run's identity
+ * and log, the symbolic values of slots and memory, and the declarations of marked variables.
+ * Not thread-safe: the runtime follows the thread that runs main (as COMPI does). */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+#include "path_log.h"
+#include "sym_expr.h"
+#include "sym_var.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A shadow value: nothing (concrete), a linear expression, or a comparison (an i1 or a
+ * zero-extended i1). */
+enum rt_kind { RT_NONE = 0, RT_EXPR, RT_PRED };
+typedef struct rt_val {
+    uint8_t kind;
+    sym_expr e;
+    sym_pred p;
+} rt_val;
+
+/* 1 in the heavy executable once mgrt_init ran. */
+extern int rt_heavy;
+
+/* Frees v's contents and leaves RT_NONE. */
+void rt_val_clear(rt_val *v);
+/* dst := deep copy of src (dst cleared first; a failed copy leaves RT_NONE). */
+void rt_val_copy(rt_val *dst, const rt_val *src);
+
+/* Appends one encoded record to the rank's log (nothing when there is no log). Signal-unsafe. */
+void rt_log_record(const uint8_t *bytes, size_t len);
+/* Records the arm (id, taken) in the coverage log the first time it is met. */
+void rt_cover(uint32_t id, int taken);
+/* Logs a branch constraint (already oriented to hold) if constraint-set reduction admits it. */
+void rt_log_branch(uint32_t id, int taken, const sym_pred *pred);
+
+/* Declares a new marked variable (the next dense id), logs it, and returns its id through *id.
+ * MG_ENOMEM or MG_EFULL when it cannot be logged (the variable then stays concrete). */
+int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
+                   uint32_t *id);
+/* Declares a communicator with its local-to-global map (copied), returns its index. The same
+ * key (the communicator handle) gives the same index. */
+int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index);
+/* The symbolic value of the `size`-byte integer at p becomes variable `var`. */
+void rt_shadow_mark(const void *p, unsigned size, uint32_t var);
+
+/* Outcome records for the driver (rank-<r>.outcome). */
+void rt_outcome_mpi_abort(int code);
+
+#endif

@@ -1,0 +1,162 @@
+/* The capture module's writer state (capture_emit.h). */
+#include "capture_emit.h"
+
+#include "capture_table.h"
+#include "event_ring.h"
+#include "interpose_hooks.h"
+#include "mg_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Live requests and messages a rank can hold at once; past that a request goes untracked (its
+ * completion is then unknown to the detector, which ignores it). */
+enum { MAX_REQUESTS = 1 << 16, MAX_MESSAGES = 1024, MAX_OPS = 256 };
+
+capture_scratch capture_tmp;
+
+static event_ring_writer ring;
+static int my_rank;
+static uint64_t seq, next_request, next_message;
+static uint32_t next_user_op = 64;
+static uint8_t *encbuf;
+static size_t enccap;
+static capture_table requests, messages, ops;
+static capture_request *pool;
+static uint32_t *free_slots, nfree;
+static MPI_Op builtin_ops[14];
+
+static uint64_t key_of(const void *handle, size_t size)
+{
+    uint64_t k = 0;
+    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
+    return k;
+}
+
+int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
+{
+    my_rank = rank;
+    int rc = event_ring_create(&ring, token, rank, size, ring_bytes);
+    if (rc)
+        return rc;
+    enccap = CHECK_EVENT_HEADER_SIZE +
+             (size_t)CAPTURE_MAX_ARRAY * (CHECK_EVENT_REQUEST_SIZE + CHECK_EVENT_STATUS_SIZE) +
+             (size_t)size * 2 * CHECK_EVENT_RANK_SIZE;
+    encbuf = malloc(enccap);
+    capture_tmp.ids = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.ids);
+    capture_tmp.reqs = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.reqs);
+    capture_tmp.statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.statuses);
+    capture_tmp.mpi_statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.mpi_statuses);
+    capture_tmp.handles = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.handles);
+    capture_tmp.ranks = calloc(2 * (size_t)size + 2, sizeof *capture_tmp.ranks);
+    pool = calloc(MAX_REQUESTS, sizeof *pool);
+    free_slots = malloc(MAX_REQUESTS * sizeof *free_slots);
+    if (!encbuf || !capture_tmp.ids || !capture_tmp.reqs || !capture_tmp.statuses ||
+        !capture_tmp.mpi_statuses || !capture_tmp.handles || !capture_tmp.ranks || !pool || !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
+        capture_table_init(&messages, MAX_MESSAGES) || capture_table_init(&ops, MAX_OPS))
+        return MG_ENOMEM;
+    for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
+        free_slots[nfree] = MAX_REQUESTS - 1 - nfree;
+    const MPI_Op builtin[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+                              MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    memcpy(builtin_ops, builtin, sizeof builtin_ops);
+    return MG_OK;
+}
+
+void capture_emit_close(int aborting)
+{
+    check_event ev = capture_event(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE, CHECK_EV_ENTER, NULL);
+    ev.comm = CHECK_COMM_WORLD;
+    mg_call_site = NULL; /* Finalize and Abort are written by hand: no call site is recorded */
+    capture_emit(&ev);
+    event_ring_close(&ring, aborting ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
+}
+
+check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)
+{
+    check_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.func = fn;
+    ev.comm = comm ? comm->id : CHECK_COMM_WORLD;
+    ev.root = CHECK_NO_ROOT;
+    return ev;
+}
+
+void capture_emit(check_event *ev)
+{
+    ev->rank = my_rank;
+    ev->seq = ++seq;
+    ev->callsite = (uint64_t)(uintptr_t)mg_call_site;
+    size_t n;
+    if (check_event_encode(ev, encbuf, enccap, &n) != MG_OK) {
+        atomic_fetch_add_explicit(&ring.hdr->lost, 1, memory_order_relaxed);
+        return;
+    }
+    event_ring_write(&ring, encbuf, (uint32_t)n);
+    atomic_store_explicit(&ring.hdr->in_call_seq, ev->kind == CHECK_EV_ENTER ? ev->seq : 0,
+                          memory_order_release);
+}
+
+uint64_t capture_request_new(void)
+{
+    return ++next_request;
+}
+
+void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm, int persistent)
+{
+    if (handle == MPI_REQUEST_NULL || nfree == 0)
+        return;
+    uint32_t slot = free_slots[nfree - 1];
+    if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_OK)
+        return;
+    nfree--;
+    pool[slot] = (capture_request){.id = id, .comm = comm, .persistent = persistent};
+}
+
+capture_request *capture_request_find(MPI_Request handle)
+{
+    uint64_t slot;
+    if (handle == MPI_REQUEST_NULL || !capture_table_get(&requests, key_of(&handle, sizeof handle), &slot))
+        return NULL;
+    return &pool[slot];
+}
+
+void capture_request_drop(MPI_Request handle)
+{
+    uint64_t slot, key = key_of(&handle, sizeof handle);
+    if (!capture_table_get(&requests, key, &slot))
+        return;
+    capture_table_remove(&requests, key);
+    free_slots[nfree++] = (uint32_t)slot;
+}
+
+uint64_t capture_message_bind(MPI_Message handle)
+{
+    uint64_t id = ++next_message;
+    capture_table_put(&messages, key_of(&handle, sizeof handle), id);
+    return id;
+}
+
+uint64_t capture_message_take(MPI_Message handle)
+{
+    uint64_t id = 0, key = key_of(&handle, sizeof handle);
+    if (capture_table_get(&messages, key, &id))
+        capture_table_remove(&messages, key);
+    return id;
+}
+
+uint32_t capture_op_id(MPI_Op op)
+{
+    for (uint32_t i = 0; i < sizeof builtin_ops / sizeof *builtin_ops; i++)
+        if (builtin_ops[i] == op)
+            return i + 1;
+    uint64_t id = 0;
+    capture_table_get(&ops, key_of(&op, sizeof op), &id);
+    return (uint32_t)id;
+}
+
+void capture_op_bind(MPI_Op op)
+{
+    capture_table_put(&ops, key_of(&op, sizeof op), next_user_op++);
+}

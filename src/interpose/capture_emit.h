@@ -1,0 +1,62 @@
+/* The capture module's writer state: the rank's ring, its sequence numbers, the encoding buffer,
+ * the request and message ids it hands out, and the scratch arrays a Wait/Test call needs, all
+ * sized at MPI_Init (docs/check.md "The runtime"). Needs mpi.h. One MPI thread at a time. */
+#ifndef MG_CAPTURE_EMIT_H
+#define MG_CAPTURE_EMIT_H
+
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include <stdint.h>
+
+#include "capture_comm.h"
+#include "check_event.h"
+
+/* Requests, statuses and indices captured in full per Wait/Test call; a longer array is captured
+ * up to this many (the rest count as lost). */
+#define CAPTURE_MAX_ARRAY 16384
+
+/* A live request the module handed an id to. */
+typedef struct capture_request {
+    uint64_t id;
+    const capture_comm *comm; /* for translating the status source to a world rank */
+    int persistent;
+} capture_request;
+
+/* Scratch for one call (one MPI thread at a time). */
+typedef struct capture_scratch {
+    uint64_t *ids;            /* request ids of the call's array, 0 for null/unknown */
+    capture_request **reqs;   /* their entries, NULL for null/unknown */
+    check_status *statuses;
+    MPI_Status *mpi_statuses; /* stands in for MPI_STATUSES_IGNORE so wildcard decisions are seen */
+    MPI_Request *handles;     /* the handles before the call (MPI nulls completed ones) */
+    int32_t *ranks;           /* members of a new communicator: 2 * world size */
+} capture_scratch;
+
+extern capture_scratch capture_tmp;
+
+/* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
+int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
+/* Writes the end of the stream (a FINALIZE or ABORT entry) and closes the ring. */
+void capture_emit_close(int aborting);
+
+/* A record for fn with the defaults (world ranks filled by the caller). */
+check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);
+/* Numbers, encodes and appends ev; an entry marks the rank as in that call until its exit. */
+void capture_emit(check_event *ev);
+
+/* Request ids: capture_request_new gives the next id (never 0, never reused); _bind maps the
+ * handle MPI returned to it; _find / _drop look a handle up and forget it. */
+uint64_t capture_request_new(void);
+void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm, int persistent);
+capture_request *capture_request_find(MPI_Request handle);
+void capture_request_drop(MPI_Request handle);
+/* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
+uint64_t capture_message_bind(MPI_Message handle);
+uint64_t capture_message_take(MPI_Message handle);
+/* Op ids: builtin ops 1..14, user ops 64 + creation order (identical on every rank that creates
+ * its ops in the same order). */
+uint32_t capture_op_id(MPI_Op op);
+void capture_op_bind(MPI_Op op);
+
+#endif

@@ -1,0 +1,164 @@
+/* Reads the module's safe-bounds text file; see protect_bounds.h. Runs once at MPI_Init, so plain
+ * read(2) and a static buffer are enough. */
+#include "protect_bounds.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mg_error.h"
+
+/* [0] the blocking forms' entries, [1] the nonblocking forms' (tested apart: Table 4.2's bugs hit
+ * MPI_Igather but not MPI_Gather). */
+static scaling_bound_entry entries[2][PROTECT_BOUNDS_MAX];
+static char text[PROTECT_BOUNDS_MAX * 96];
+static char mpi_flavor[32], mpi_version[32];
+
+static void set_err(char *err, unsigned errlen, const char *a, const char *b)
+{
+    err[0] = '\0';
+    strncat(err, a, errlen - 1);
+    if (b)
+        strncat(err, b, errlen - 1 - strlen(err));
+}
+
+int protect_bounds_form(const char *t, scaling_form *out)
+{
+    static const char *const names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
+                                                          [SCALING_FORM_NP] = "nP",
+                                                          [SCALING_FORM_SN] = "sn",
+                                                          [SCALING_FORM_N] = "n"};
+    for (int f = 0; f < SCALING_FORM_COUNT; f++)
+        if (strcmp(t, names[f]) == 0) {
+            *out = (scaling_form)f;
+            return 0;
+        }
+    return MG_EINVAL;
+}
+
+/* Splits line into at most max words at single spaces; returns the count. */
+static int split(char *line, char **words, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " ", &save); w && n < max;
+         w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    return n;
+}
+
+static int number(const char *t, uint64_t *out)
+{
+    char *end;
+    if (!*t || *t == '-')
+        return MG_EINVAL;
+    unsigned long long v = strtoull(t, &end, 10);
+    if (*end || v == 0)
+        return MG_EINVAL;
+    *out = v;
+    return 0;
+}
+
+static int parse_entry(char **w, scaling_bound_entry *e, int *nonblocking)
+{
+    if (scaling_coll_from_name(w[1], &e->coll, nonblocking) != 0 || number(w[2], &e->type_size) ||
+        number(w[3], &e->nprocs) || number(w[4], &e->n_safe) || protect_bounds_form(w[6], &e->form))
+        return MG_EINVAL;
+    if (strcmp(w[5], "G") == 0)
+        e->cls = SCALING_CLASS_G;
+    else if (strcmp(w[5], "X") == 0)
+        e->cls = SCALING_CLASS_X;
+    else
+        return MG_EINVAL;
+    return 0;
+}
+
+/* Reads the whole file into text; MG_ENOENT or MG_ERANGE (too big). */
+static int slurp(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return MG_ENOENT;
+    size_t n = 0;
+    ssize_t got;
+    while (n < sizeof text - 1 && (got = read(fd, text + n, sizeof text - 1 - n)) > 0)
+        n += (size_t)got;
+    close(fd);
+    text[n] = '\0';
+    return n == sizeof text - 1 ? MG_ERANGE : 0;
+}
+
+/* Entries of one collective must be adjacent (scaling_bounds_init): a stable sort by collective. */
+static void group_by_collective(scaling_bound_entry *list, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        scaling_bound_entry e = list[i];
+        size_t j = i;
+        for (; j > 0 && list[j - 1].coll > e.coll; j--)
+            list[j] = list[j - 1];
+        list[j] = e;
+    }
+}
+
+static int parse_file(const char *path, size_t count[2], char *err, unsigned errlen)
+{
+    int rc = slurp(path);
+    if (rc) {
+        set_err(err, errlen,
+                rc == MG_ENOENT ? "cannot read the bounds file " : "bounds file too big: ", path);
+        return rc;
+    }
+    char *save = NULL;
+    char *line = strtok_r(text, "\n", &save);
+    if (!line || strcmp(line, PROTECT_BOUNDS_MAGIC) != 0) {
+        set_err(err, errlen, "not a bounds file of this version: ", path);
+        return MG_EFORMAT;
+    }
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *w[8];
+        int nw = split(line, w, 8), nb = 0;
+        scaling_bound_entry e;
+        if (nw == 3 && strcmp(w[0], "mpi") == 0) {
+            strncat(mpi_flavor, w[1], sizeof mpi_flavor - 1);
+            strncat(mpi_version, w[2], sizeof mpi_version - 1);
+        } else if (nw == 7 && strcmp(w[0], "entry") == 0 && parse_entry(w, &e, &nb) == 0 &&
+                   count[nb] < PROTECT_BOUNDS_MAX) {
+            entries[nb][count[nb]++] = e;
+        } else {
+            set_err(err, errlen, "malformed line in the bounds file: ", w[0]);
+            return MG_EFORMAT;
+        }
+    }
+    return 0;
+}
+
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2], char *err,
+                        unsigned errlen)
+{
+    size_t n[2] = {0, 0};
+    if (path && *path) {
+        int rc = parse_file(path, n, err, errlen);
+        if (rc)
+            return rc;
+    }
+    for (int nb = 0; nb < 2; nb++) {
+        group_by_collective(entries[nb], n[nb]);
+        if (scaling_bounds_init(&b[nb], mpi_flavor, mpi_version, entries[nb], n[nb]) != 0) {
+            set_err(err, errlen, "invalid entries in the bounds file ", path);
+            return MG_EFORMAT;
+        }
+    }
+    if (!artificial || !*artificial)
+        return 0;
+    char copy[64] = "", *w[3];
+    strncat(copy, artificial, sizeof copy - 1);
+    scaling_form form;
+    uint64_t limit;
+    if (split(copy, w, 3) != 2 || protect_bounds_form(w[0], &form) || number(w[1], &limit) ||
+        scaling_bounds_set_artificial(&b[0], form, limit) ||
+        scaling_bounds_set_artificial(&b[1], form, limit)) {
+        set_err(err, errlen, "malformed artificial bound: ", artificial);
+        return MG_EINVAL;
+    }
+    return 0;
+}

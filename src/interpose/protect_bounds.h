@@ -1,0 +1,29 @@
+/* The protection module's safe-bounds table: read at MPI_Init from the small text file the CLI
+ * writes (MPIGUARD_PROTECT_BOUNDS) plus the artificial bound of `mpiguard protect --bound`
+ * (MPIGUARD_PROTECT_ARTIFICIAL), into the scaling engine's table (docs/collectives.md,
+ * "The bounds file the module reads"). No json-c, no stdio: the library stays light. */
+#ifndef MG_PROTECT_BOUNDS_H
+#define MG_PROTECT_BOUNDS_H
+
+#include "scaling_bounds.h"
+
+/* The text format, one record per line, fields separated by one space:
+ *   mpiguard-protect-bounds/1
+ *   mpi <flavor> <version>
+ *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
+ * The artificial bound is "<snP|nP|sn|n> <limit>". */
+#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/1"
+
+/* Fills b[0] (the blocking forms' entries) and b[1] (the nonblocking forms', "entry Igather ...")
+ * from the file at path (NULL: no file, empty tables) and the artificial bound text (NULL: none;
+ * it goes to both). The entries live in static storage (at most PROTECT_BOUNDS_MAX); the module
+ * calls this once. Returns 0, or a negative MG_E* code with a reason in err (the module then logs
+ * it and stays off). */
+enum { PROTECT_BOUNDS_MAX = 512 };
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2], char *err,
+                        unsigned errlen);
+
+/* Parses "snP", "nP", "sn" or "n". Returns 0 or MG_EINVAL. */
+int protect_bounds_form(const char *text, scaling_form *out);
+
+#endif

@@ -1,0 +1,51 @@
+/* What the protection module keeps per application communicator, cached on it as an attribute:
+ * its rank and size, the private duplicate the module's control messages travel on (never the
+ * application's communicator, never MPI_COMM_WORLD), and W1-A's group communicators, created once
+ * per group layout and reused (docs/collectives.md, "The protection module"). Needs mpi.h. */
+#ifndef MG_PROTECT_COMM_H
+#define MG_PROTECT_COMM_H
+
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+#include <stdint.h>
+
+enum { PROTECT_GROUP_CACHE = 8 };
+
+typedef struct protect_groups {
+    uint32_t coll, root, ngroups; /* the layout's key (membership depends on the collective);
+                                     ngroups 0: slot unused */
+    uint32_t *starts;             /* ngroups + 1 */
+    MPI_Comm *comms;              /* ngroups; MPI_COMM_NULL where this rank is not a member */
+} protect_groups;
+
+typedef struct protect_comm {
+    int rank, size, inter;
+    MPI_Comm dup; /* MPI_COMM_NULL until the first control message */
+    protect_groups groups[PROTECT_GROUP_CACHE];
+    unsigned next_evict;
+} protect_comm;
+
+/* Creates the attribute key; called once at init. Returns 0 or an MPI error code. */
+int protect_comm_setup(void);
+
+/* The module's record of comm, created on first use (local: no communication). Returns NULL when
+ * out of memory or the attribute calls fail (the caller passes the call through). */
+protect_comm *protect_comm_get(MPI_Comm comm);
+
+/* The private duplicate of comm, created on first use. Collective over comm: every rank must call
+ * it at the same point (the module does so only where every rank takes the same path). Returns
+ * MPI_COMM_NULL when the duplication failed. */
+MPI_Comm protect_comm_private(protect_comm *pcomm, MPI_Comm comm);
+
+/* The communicators of W1-A's groups for this layout (collective, root, starts[0..ngroups], and
+ * each group's members as scaling_w1a_group gives them), created from the private duplicate on
+ * first use and cached (at most PROTECT_GROUP_CACHE layouts; the oldest is freed, in the same order
+ * on every rank since every rank sees the same layouts). members_of(g, members, &n, ctx) lists
+ * group g. Returns the array (MPI_COMM_NULL where this rank is not a member), or NULL on failure.
+ */
+typedef int protect_members_fn(uint32_t g, uint32_t *members, uint32_t *n, void *ctx);
+const MPI_Comm *protect_comm_groups(protect_comm *pcomm, uint32_t coll, uint32_t root,
+                                    uint32_t ngroups, const uint32_t *starts,
+                                    protect_members_fn *members_of, void *ctx);
+
+#endif

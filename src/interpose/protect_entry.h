@@ -1,0 +1,12 @@
+/* The protection module's entry points for the collectives (docs/collectives.md). */
+#ifndef MG_PROTECT_ENTRY_H
+#define MG_PROTECT_ENTRY_H
+
+#include "interpose_hooks.h"
+
+/* Points the mg_impl_<Name> hooks of the 24 collective entry points at the module, or back to
+ * NULL. Called from the module's init and finalize. */
+void protect_entry_install(void);
+void protect_entry_remove(void);
+
+#endif

@@ -1,0 +1,211 @@
+/* Workaround execution; see protect_exec.h. */
+#include "protect_exec.h"
+#include "protect_pmpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The vectors of one plan call: four arrays of P ints in one allocation. */
+static int *call_vectors(scaling_call *call, uint32_t P)
+{
+    int *v = malloc(4 * (size_t)P * sizeof *v);
+    if (v) {
+        call->counts_a = v;
+        call->displs_a = v + P;
+        call->counts_b = v + 2 * (size_t)P;
+        call->displs_b = v + 3 * (size_t)P;
+    }
+    return v;
+}
+
+static void copy_all(const protect_call *pc, const protect_bufs *bufs, const scaling_copy *c,
+                     uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        memmove(protect_call_addr(pc, bufs, c[i].to), protect_call_addr(pc, bufs, c[i].from),
+                (size_t)c[i].bytes);
+}
+
+static protect_bufs user_bufs(const protect_call *pc)
+{
+    protect_bufs b = {NULL, NULL, pc->sendtype, pc->recvtype};
+    return b;
+}
+
+static int run_w1b(const protect_call *pc, const protect_plan *plan)
+{
+    uint32_t P = pc->a.nprocs;
+    scaling_call call = {0};
+    protect_bufs bufs = user_bufs(pc);
+    int *vec = call_vectors(&call, P);
+    scaling_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
+    bufs.stage_send =
+        plan->w1b.stage_send_bytes ? malloc((size_t)plan->w1b.stage_send_bytes) : NULL;
+    bufs.stage_recv =
+        plan->w1b.stage_recv_bytes ? malloc((size_t)plan->w1b.stage_recv_bytes) : NULL;
+    int rc = MPI_SUCCESS;
+    if (!vec || !copies || (plan->w1b.stage_send_bytes && !bufs.stage_send) ||
+        (plan->w1b.stage_recv_bytes && !bufs.stage_recv))
+        rc = MPI_ERR_NO_MEM;
+    for (uint32_t r = 0; rc == MPI_SUCCESS && r < plan->w1b.rounds; r++) {
+        uint32_t npack = 0, nunpack = 0;
+        if (scaling_w1b_round(&plan->w1b, &pc->a, plan->true_a, plan->true_b, r, &call, copies,
+                              &npack, copies + P, &nunpack) != 0) {
+            rc = MPI_ERR_INTERN;
+            break;
+        }
+        copy_all(pc, &bufs, copies, npack);
+        rc = protect_call_issue(pc, &call, &bufs, pc->comm, NULL);
+        copy_all(pc, &bufs, copies + P, nunpack);
+    }
+    free(bufs.stage_send);
+    free(bufs.stage_recv);
+    free(copies);
+    free(vec);
+    return rc;
+}
+
+typedef struct w1a_ctx {
+    const protect_call *pc;
+    const protect_plan *plan;
+    scaling_call *call;
+} w1a_ctx;
+
+static int members_of(uint32_t g, uint32_t *members, uint32_t *n, void *ctx)
+{
+    w1a_ctx *x = ctx;
+    int member = 0;
+    scaling_w1a_group(&x->plan->w1a, &x->pc->a, x->plan->true_a, g, members, n, &member, x->call);
+    return member;
+}
+
+static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan)
+{
+    uint32_t P = pc->a.nprocs, n = 0;
+    scaling_call call = {0};
+    protect_bufs bufs = user_bufs(pc);
+    int *vec = call_vectors(&call, P);
+    uint32_t *members = malloc((size_t)P * sizeof *members);
+    w1a_ctx ctx = {pc, plan, &call};
+    const MPI_Comm *comms = NULL;
+    if (vec && members && protect_comm_private(pcomm, pc->comm) != MPI_COMM_NULL)
+        comms = protect_comm_groups(pcomm, pc->a.coll, pc->a.root, plan->w1a.ngroups,
+                                    plan->w1a.starts, members_of, &ctx);
+    int rc = comms ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (uint32_t g = 0; rc == MPI_SUCCESS && g < plan->w1a.ngroups; g++) {
+        int member = 0;
+        scaling_w1a_group(&plan->w1a, &pc->a, plan->true_a, g, members, &n, &member, &call);
+        if (member)
+            rc = protect_call_issue(pc, &call, &bufs, comms[g], NULL);
+    }
+    free(members);
+    free(vec);
+    return rc;
+}
+
+/* Which sides of the call this rank's datatypes matter on (MPI ignores the others, whose handles
+ * may be anything). */
+static int send_side(const protect_call *pc)
+{
+    scaling_coll c = pc->a.coll;
+    if (c == SCALING_BCAST || pc->a.in_place)
+        return c == SCALING_BCAST || c == SCALING_SCATTER || c == SCALING_SCATTERV;
+    return !((c == SCALING_SCATTER || c == SCALING_SCATTERV) && pc->a.rank != pc->a.root);
+}
+
+static int recv_side(const protect_call *pc)
+{
+    scaling_coll c = pc->a.coll;
+    int root = pc->a.rank == pc->a.root;
+    if ((c == SCALING_GATHER || c == SCALING_GATHERV) && !root)
+        return 0;
+    return !((c == SCALING_SCATTER || c == SCALING_SCATTERV) && pc->a.in_place);
+}
+
+static int big_type(int use, uint64_t k, MPI_Datatype base, MPI_Datatype *out)
+{
+    *out = MPI_DATATYPE_NULL;
+    if (!use)
+        return MPI_SUCCESS;
+    int rc = PMPI_Type_contiguous((int)k, base, out);
+    return rc == MPI_SUCCESS ? PMPI_Type_commit(out) : rc;
+}
+
+static int run_w2(const protect_call *pc, const protect_plan *plan)
+{
+    uint32_t P = pc->a.nprocs;
+    scaling_call call = {0};
+    protect_bufs bufs = user_bufs(pc);
+    int *vec = call_vectors(&call, P);
+    if (!vec)
+        return MPI_ERR_NO_MEM;
+    int rc = scaling_w2_call(&plan->w2, &pc->a, plan->true_a, plan->true_b, &call) == 0
+                 ? MPI_SUCCESS
+                 : MPI_ERR_INTERN;
+    if (rc == MPI_SUCCESS)
+        rc = big_type(send_side(pc), plan->w2.k, pc->sendtype, &bufs.send_type);
+    if (rc == MPI_SUCCESS)
+        rc = big_type(recv_side(pc), plan->w2.k, pc->recvtype, &bufs.recv_type);
+    if (pc->a.coll == SCALING_BCAST)
+        bufs.send_type = bufs.recv_type;
+    if (rc == MPI_SUCCESS)
+        rc = protect_call_issue(pc, &call, &bufs, pc->comm, pc->nonblocking ? pc->request : NULL);
+    /* A datatype freed while a nonblocking call uses it stays valid until the call completes. */
+    if (bufs.send_type != MPI_DATATYPE_NULL && bufs.send_type != bufs.recv_type)
+        PMPI_Type_free(&bufs.send_type);
+    if (bufs.recv_type != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&bufs.recv_type);
+    free(vec);
+    return rc;
+}
+
+static int done_query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    PMPI_Status_set_elements(status, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int done_free(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int done_cancel(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
+/* A request that is already complete: what a nonblocking call finished eagerly returns. */
+static int completed_request(MPI_Request *request)
+{
+    int rc = PMPI_Grequest_start(done_query, done_free, done_cancel, NULL, request);
+    return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*request) : rc;
+}
+
+int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan, int *eager)
+{
+    int rc;
+    *eager = 0;
+    switch (plan->w) {
+    case SCALING_WA_W2:
+        return run_w2(pc, plan);
+    case SCALING_WA_W1A:
+        rc = run_w1a(pc, pcomm, plan);
+        break;
+    default:
+        rc = run_w1b(pc, plan);
+        break;
+    }
+    if (pc->nonblocking) {
+        *eager = 1;
+        int rq = completed_request(pc->request);
+        rc = rc == MPI_SUCCESS ? rq : rc;
+    }
+    return rc;
+}

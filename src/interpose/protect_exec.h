@@ -1,0 +1,27 @@
+/* Executing a chosen workaround plan with PMPI: W1-B's rounds (staging, packs, calls, unpacks),
+ * W1-A's group calls on cached group communicators, W2's call with a contiguous big datatype
+ * (docs/collectives.md, "The protection module"; docs/collectives-engine.md §4). Needs mpi.h. */
+#ifndef MG_PROTECT_EXEC_H
+#define MG_PROTECT_EXEC_H
+
+#include "protect_call.h"
+#include "protect_comm.h"
+#include "scaling_choice.h"
+
+/* A plan every rank of the call agreed on, and what this rank knows of the layout. */
+typedef struct protect_plan {
+    scaling_workaround w;
+    scaling_w1b_plan w1b;
+    scaling_w1a_plan w1a;
+    scaling_w2_plan w2;
+    const int64_t *true_a, *true_b; /* recovered displacements where Detector D fired here */
+} protect_plan;
+
+/* Runs plan for pc. W2 keeps a nonblocking call nonblocking (*request set); W1-A and W1-B run their
+ * calls to completion and hand the application an already complete request (*eager = 1).
+ * Allocates only here, after a detector fired: staging buffers and vectors, freed before return.
+ * Returns the first MPI error code of the plan's calls, MPI_SUCCESS, or MPI_ERR_NO_MEM when a
+ * buffer could not be allocated (no rank has started a plan call then only if all failed alike). */
+int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan, int *eager);
+
+#endif

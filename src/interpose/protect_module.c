@@ -1,0 +1,94 @@
+/* The "protect" module: protection of the collectives against scaling problems. At MPI_Init it
+ * reads the safe bounds (MPIGUARD_PROTECT_BOUNDS, the text file `mpiguard protect` writes), the
+ * artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced workaround
+ * (MPIGUARD_PROTECT_WORKAROUND), then routes the collectives through protect_run
+ * (docs/collectives.md). Trouble of its own turns the module off with one line; the job runs on. */
+#include <string.h>
+#include <stdlib.h>
+
+#include "interpose_log.h"
+#include "module.h"
+#include "protect_bounds.h"
+#include "protect_pmpi.h"
+#include "protect_comm.h"
+#include "protect_entry.h"
+#include "protect_run.h"
+#include "protect_site.h"
+
+static int parse_force(const char *text, scaling_workaround *out)
+{
+    static const char *const names[] = {"W3", "W2", "W1A", "W1B"};
+    static const scaling_workaround ws[] = {SCALING_WA_W3, SCALING_WA_W2, SCALING_WA_W1A,
+                                            SCALING_WA_W1B};
+    *out = SCALING_WA_NONE;
+    if (!text || !*text)
+        return 0;
+    for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = ws[i];
+            return 0;
+        }
+    return -1;
+}
+
+/* The bounds file names the MPI it was measured on; bounds of another library mean nothing here. */
+static int same_mpi(const scaling_bounds *b)
+{
+    if (!b->mpi_impl[0])
+        return 1;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS)
+        return 0;
+    int ompi = strstr(version, "Open MPI") != NULL;
+    int flavor_ok = strcmp(b->mpi_impl, ompi ? "openmpi" : "mpich") == 0;
+    return flavor_ok && strstr(version, b->mpi_version) != NULL;
+}
+
+static int protect_init(int rank, int size)
+{
+    (void)size;
+    char err[512];
+    scaling_params_default(&protect_cfg.params);
+    if (parse_force(getenv("MPIGUARD_PROTECT_WORKAROUND"), &protect_cfg.force) != 0) {
+        interpose_log("protect module off: unknown workaround ",
+                      getenv("MPIGUARD_PROTECT_WORKAROUND"));
+        return -1;
+    }
+    if (protect_cfg.force == SCALING_WA_W3) {
+        interpose_log("protect module off: W3 (the MPI-4 large-count collectives) is not built",
+                      NULL);
+        return -1;
+    }
+    if (protect_bounds_load(getenv("MPIGUARD_PROTECT_BOUNDS"),
+                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.bounds, err,
+                            sizeof err) != 0) {
+        interpose_log("protect module off: ", err);
+        return -1;
+    }
+    if (!same_mpi(&protect_cfg.bounds[0])) {
+        interpose_log("protect module off: the bounds file was measured on another MPI: ",
+                      protect_cfg.bounds[0].mpi_impl);
+        return -1;
+    }
+    if (protect_comm_setup() != MPI_SUCCESS) {
+        interpose_log("protect module off: cannot create its communicator attribute", NULL);
+        return -1;
+    }
+    protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), rank);
+    protect_entry_install();
+    return 0;
+}
+
+static void protect_finalize(int aborting)
+{
+    (void)aborting;
+    protect_entry_remove();
+    protect_site_close();
+}
+
+const mg_module mg_protect_module = {
+    .name = "protect",
+    .init = protect_init,
+    .finalize = protect_finalize,
+};

@@ -1,0 +1,371 @@
+/* The protection path; see protect_run.h. The untriggered path costs a communicator attribute
+ * lookup, the datatype sizes and the engine's check (O(1) for regular collectives, one pass over
+ * the vectors for irregular ones), plus one small control message for Gatherv/Scatterv (the root's
+ * verdict, a broadcast) and Alltoallv (an allreduce): the price of the ranks' agreement. */
+#include "protect_run.h"
+#include "protect_pmpi.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "protect_comm.h"
+#include "protect_exec.h"
+#include "protect_site.h"
+
+protect_config protect_cfg;
+
+/* The table of the call's form: blocking and nonblocking forms were tested apart. */
+static const scaling_bounds *bounds_of(const protect_call *pc)
+{
+    return &protect_cfg.bounds[pc->nonblocking];
+}
+
+enum action { ACT_PASS, ACT_USER_ERROR, ACT_UNPROTECTED, ACT_WORKAROUND };
+
+/* What every rank of a call must agree on; travels as int64s in the control messages. */
+typedef struct decision {
+    int64_t action, fired, workaround, n_global, chunk, rounds, k, ngroups;
+} decision;
+
+enum { DECISION_WORDS = sizeof(decision) / sizeof(int64_t) };
+
+/* Per-thread scratch for Detector D (2P int64) and W1-A's group starts (P + 1), grown as needed:
+ * one allocation per thread and communicator size, not per call. */
+static _Thread_local int64_t *scratch;
+static _Thread_local uint32_t *starts;
+static _Thread_local size_t scratch_procs;
+
+static int ensure_scratch(size_t P)
+{
+    if (P <= scratch_procs)
+        return 0;
+    int64_t *s = realloc(scratch, 2 * P * sizeof *s);
+    if (s)
+        scratch = s;
+    uint32_t *st = s ? realloc(starts, (P + 1) * sizeof *st) : NULL;
+    if (st)
+        starts = st;
+    if (!s || !st)
+        return -1;
+    scratch_procs = P;
+    return 0;
+}
+
+static int type_size(MPI_Datatype t, uint64_t *out)
+{
+    int size = 0;
+    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || size <= 0)
+        return -1;
+    *out = (uint64_t)size;
+    return 0;
+}
+
+/* The element size s of the call on this rank: the significant sides' datatypes, which must have
+ * one size (the engine's assumption). Returns 0, or -1 with why. */
+static int element_size(protect_call *pc, const char **why)
+{
+    scaling_args *a = &pc->a;
+    const scaling_coll_info *info = scaling_coll_get(a->coll);
+    int root = a->rank == a->root;
+    int send = 1, recv = 1;
+    if (a->coll == SCALING_GATHER || a->coll == SCALING_GATHERV)
+        recv = root;
+    if (a->coll == SCALING_SCATTER || a->coll == SCALING_SCATTERV)
+        send = root;
+    if (info->reduction || a->coll == SCALING_BCAST)
+        send = 0;
+    if (a->in_place && (a->coll == SCALING_SCATTER || a->coll == SCALING_SCATTERV))
+        recv = 0;
+    else if (a->in_place)
+        send = 0;
+    uint64_t ss = 0, rs = 0;
+    if ((send && type_size(pc->sendtype, &ss)) || (recv && type_size(pc->recvtype, &rs))) {
+        *why = "a datatype of size 0";
+        return -1;
+    }
+    if (send && recv && ss != rs) {
+        *why = "send and receive datatypes differ in size";
+        return -1;
+    }
+    a->type_size = recv ? rs : ss;
+    return 0;
+}
+
+/* Whether the plans' byte arithmetic holds for this rank's datatypes: one element is type_size
+ * contiguous bytes (W1-A and W1-B address elements by offset; W2 does not). */
+static int contiguous(const protect_call *pc)
+{
+    MPI_Datatype types[2] = {pc->sendtype, pc->recvtype};
+    for (int i = 0; i < 2; i++) {
+        MPI_Aint lb, extent, tlb, textent;
+        if (types[i] == MPI_DATATYPE_NULL)
+            continue;
+        if (PMPI_Type_get_extent(types[i], &lb, &extent) != MPI_SUCCESS ||
+            PMPI_Type_get_true_extent(types[i], &tlb, &textent) != MPI_SUCCESS)
+            return 0;
+        if (lb != 0 || tlb != 0 || extent != textent || (uint64_t)extent != pc->a.type_size)
+            return 0;
+    }
+    return 1;
+}
+
+static void detectors_text(int64_t fired, char *out)
+{
+    int n = 0;
+    if (fired & SCALING_FIRED_D)
+        out[n++] = 'D';
+    if (fired & SCALING_FIRED_G)
+        out[n++] = 'G';
+    if (fired & SCALING_FIRED_X)
+        out[n++] = 'X';
+    out[n] = '\0';
+}
+
+static const char *reason_text(scaling_displ_reason r)
+{
+    switch (r) {
+    case SCALING_DISPL_NEGATIVE_COUNT:
+        return "a negative count";
+    case SCALING_DISPL_NEGATIVE_FIRST:
+        return "a negative first displacement";
+    case SCALING_DISPL_BIG_STEP:
+        return "a step no overflow explains";
+    case SCALING_DISPL_DESCENDING:
+        return "descending displacements";
+    case SCALING_DISPL_OVERLAP:
+        return "overlapping receive segments";
+    default:
+        return "a displacement past the address space";
+    }
+}
+
+static void note_user_error(const protect_call *pc, const scaling_trigger *t)
+{
+    const scaling_displ_result *d = t->d_a.verdict == SCALING_DISPL_USER_ERROR ? &t->d_a : &t->d_b;
+    char detail[160];
+    snprintf(detail, sizeof detail,
+             "user error in the counts/displacements at index %u (%s): passed to MPI unchanged",
+             d->index, reason_text(d->reason));
+    protect_site_note("user_error", pc->fn, NULL, NULL, 0, detail);
+}
+
+static void note_unprotected(const protect_call *pc, const char *why)
+{
+    char detail[200];
+    snprintf(detail, sizeof detail, "detector fired but not protected: %s", why);
+    protect_site_note("not_protected", pc->fn, NULL, NULL, 0, detail);
+}
+
+/* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
+ * of Gatherv/Scatterv, each rank of Alltoallv for its own part). */
+static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *choice, decision *d)
+{
+    scaling_choice_opts opts = {0, 0, protect_cfg.force};
+    int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
+                                 choice);
+    if (rc == MG_EUNSUPPORTED && opts.force != SCALING_WA_NONE) {
+        /* The forced one does not apply to this collective: fall back to the cost model. */
+        opts.force = SCALING_WA_NONE;
+        rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
+                                 choice);
+    }
+    if (rc == 0 && choice->chosen != SCALING_WA_W2 && !contiguous(pc)) {
+        if (!(choice->applicable & (1u << SCALING_WA_W2))) {
+            note_unprotected(pc, "W1-A/W1-B need contiguous datatypes");
+            d->action = ACT_UNPROTECTED;
+            return;
+        }
+        choice->chosen = SCALING_WA_W2;
+    }
+    if (rc != 0) {
+        note_unprotected(pc, "no workaround applies (a bound below one element per message?)");
+        d->action = ACT_UNPROTECTED;
+        return;
+    }
+    d->action = ACT_WORKAROUND;
+    d->workaround = choice->chosen;
+    d->n_global = t->n;
+    d->chunk = choice->w1b.chunk;
+    d->rounds = choice->w1b.rounds;
+    d->k = (int64_t)choice->w2.k;
+    d->ngroups = choice->w1a.ngroups;
+}
+
+/* Runs the detectors on this rank's view and, when one fires and this rank sees the whole call,
+ * plans (Alltoallv plans after the agreement on the common count). */
+static void decide(protect_call *pc, scaling_trigger *t, scaling_choice *choice, decision *d)
+{
+    if (scaling_check(bounds_of(pc), &pc->a, scratch, t) != 0)
+        return; /* arguments MPI itself will judge */
+    d->fired = t->fired;
+    if (t->user_error) {
+        note_user_error(pc, t);
+        d->action = ACT_USER_ERROR;
+    } else if (t->fired && pc->a.coll != SCALING_ALLTOALLV) {
+        choose(pc, t, choice, d);
+    }
+}
+
+/* Gatherv/Scatterv: the root's decision (and W1-A's starts) broadcast on the private duplicate. */
+static int agree_root(protect_call *pc, MPI_Comm dup, decision *d)
+{
+    if (PMPI_Bcast(d, DECISION_WORDS, MPI_INT64_T, (int)pc->a.root, dup) != MPI_SUCCESS)
+        return -1;
+    if (d->action == ACT_WORKAROUND && d->workaround == SCALING_WA_W1A &&
+        PMPI_Bcast(starts, (int)d->ngroups + 1, MPI_UINT32_T, (int)pc->a.root, dup) != MPI_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* Alltoallv: every rank sees only its own vectors. One allreduce (MAX) of the detector bits, the
+ * user-error flag and the count gives the common verdict and n; when a detector fired, a second
+ * one gives the workarounds that apply on every rank (MAX of "does not apply" flags) and whether
+ * every rank found the same W2 k (MAX of k and of -k). */
+static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
+                     scaling_choice *choice, decision *d)
+{
+    int64_t mine[5] = {(t->fired & SCALING_FIRED_D) != 0, (t->fired & SCALING_FIRED_G) != 0,
+                       (t->fired & SCALING_FIRED_X) != 0,
+                       d->action == ACT_USER_ERROR || d->action == ACT_UNPROTECTED, t->n};
+    int64_t all[5];
+    if (PMPI_Allreduce(mine, all, 5, MPI_INT64_T, MPI_MAX, dup) != MPI_SUCCESS)
+        return -1;
+    d->fired = (all[0] ? SCALING_FIRED_D : 0) | (all[1] ? SCALING_FIRED_G : 0) |
+               (all[2] ? SCALING_FIRED_X : 0);
+    if (!d->fired || all[3]) {
+        d->action = all[3] ? ACT_UNPROTECTED : ACT_PASS;
+        return 0;
+    }
+    /* Every rank plans with the common n (the rounds of W1-B must match). */
+    scaling_trigger common = *t;
+    common.fired = (unsigned)d->fired;
+    common.n = all[4];
+    scaling_choice_opts opts = {0, 0, SCALING_WA_NONE};
+    int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, &common, &opts, all[4],
+                                 starts, choice);
+    if (rc == 0 && !contiguous(pc)) /* W1-B addresses elements by offset */
+        choice->applicable &= ~(1u << SCALING_WA_W1B);
+    int has_w2 = rc == 0 && (choice->applicable & (1u << SCALING_WA_W2));
+    int64_t k = has_w2 ? (int64_t)choice->w2.k : INT64_MAX;
+    int64_t flags[SCALING_WA_COUNT + 2], agreed[SCALING_WA_COUNT + 2];
+    for (int w = 0; w < SCALING_WA_COUNT; w++)
+        flags[w] = rc != 0 || !(choice->applicable & (1u << w));
+    flags[SCALING_WA_COUNT] = k;
+    flags[SCALING_WA_COUNT + 1] = has_w2 ? -k : INT64_MAX;
+    if (PMPI_Allreduce(flags, agreed, SCALING_WA_COUNT + 2, MPI_INT64_T, MPI_MAX, dup) !=
+        MPI_SUCCESS)
+        return -1;
+    int same_k = agreed[SCALING_WA_COUNT] != INT64_MAX &&
+                 agreed[SCALING_WA_COUNT] == -agreed[SCALING_WA_COUNT + 1];
+    scaling_workaround force = protect_cfg.force;
+    if (force == SCALING_WA_W2 && !same_k)
+        force = SCALING_WA_NONE;
+    if (force != SCALING_WA_NONE && !agreed[force])
+        d->workaround = force;
+    else if (same_k && !agreed[SCALING_WA_W2])
+        d->workaround = SCALING_WA_W2;
+    else if (!agreed[SCALING_WA_W1B])
+        d->workaround = SCALING_WA_W1B;
+    else {
+        note_unprotected(pc, "no workaround applies on every rank");
+        d->action = ACT_UNPROTECTED;
+        return 0;
+    }
+    d->action = ACT_WORKAROUND;
+    d->n_global = all[4];
+    d->k = agreed[SCALING_WA_COUNT];
+    return 0;
+}
+
+/* The plan this rank executes from the agreed decision. */
+static int plan_from(const protect_call *pc, const decision *d, const scaling_trigger *t,
+                     const scaling_choice *choice, int decider, protect_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->w = (scaling_workaround)d->workaround;
+    plan->true_a = decider ? t->true_a : NULL;
+    plan->true_b = decider ? t->true_b : NULL;
+    switch (plan->w) {
+    case SCALING_WA_W1B:
+        if (scaling_w1b_plan_make(bounds_of(pc), &protect_cfg.params, &pc->a, d->n_global,
+                                  &plan->w1b) != 0)
+            return -1;
+        if (pc->a.coll != SCALING_ALLTOALLV && !decider) {
+            plan->w1b.chunk = d->chunk;
+            plan->w1b.rounds = (uint32_t)d->rounds;
+        }
+        return 0;
+    case SCALING_WA_W1A:
+        plan->w1a.ngroups = (uint32_t)d->ngroups;
+        plan->w1a.starts = decider ? choice->w1a.starts : starts;
+        return 0;
+    case SCALING_WA_W2:
+        plan->w2.k = (uint64_t)d->k;
+        plan->w2.elem_size = pc->a.type_size * (uint64_t)d->k;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+int protect_run(protect_call *pc, int *rc)
+{
+    if (pc->comm == MPI_COMM_NULL)
+        return 0;
+    protect_comm *pcomm = protect_comm_get(pc->comm);
+    if (!pcomm || pcomm->inter || ensure_scratch((size_t)pcomm->size) != 0)
+        return 0;
+    scaling_args *a = &pc->a;
+    a->nprocs = (uint32_t)pcomm->size;
+    a->rank = (uint32_t)pcomm->rank;
+    scaling_coll c = a->coll;
+    int gather_scatter = c == SCALING_GATHER || c == SCALING_GATHERV || c == SCALING_SCATTER ||
+                         c == SCALING_SCATTERV;
+    if (gather_scatter && a->rank == a->root)
+        a->count = pc->root_count;
+    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
+    int agree = rooted_vectors || c == SCALING_ALLTOALLV;
+    int decider = !rooted_vectors || a->rank == a->root;
+    decision d = {0};
+    scaling_trigger t = {0};
+    scaling_choice choice = {0};
+    const char *why = NULL;
+    if (a->root >= a->nprocs && scaling_coll_get(c)->rooted)
+        return 0; /* an invalid root: MPI reports it */
+    if (decider) {
+        if (element_size(pc, &why) == 0)
+            decide(pc, &t, &choice, &d);
+        else
+            d.action = ACT_UNPROTECTED;
+    }
+    if (agree) {
+        MPI_Comm dup = protect_comm_private(pcomm, pc->comm);
+        if (dup == MPI_COMM_NULL)
+            return 0;
+        if (!decider && element_size(pc, &why) != 0)
+            a->type_size = 1; /* the root decides; a plan that needs s fails below */
+        int failed =
+            c == SCALING_ALLTOALLV ? agree_all(pc, dup, &t, &choice, &d) : agree_root(pc, dup, &d);
+        if (failed)
+            return 0;
+    }
+    if (d.action != ACT_WORKAROUND)
+        return 0;
+    protect_plan plan;
+    if (plan_from(pc, &d, &t, &choice, decider, &plan) != 0) {
+        note_unprotected(pc, "the agreed plan does not fit this rank's arguments");
+        return 0;
+    }
+    int eager = 0;
+    *rc = protect_exec(pc, pcomm, &plan, &eager);
+    /* Every rank ran the same plan: one of them (the root, or rank 0) says so. */
+    uint32_t reporter = scaling_coll_get(c)->rooted ? a->root : 0;
+    char det[4];
+    detectors_text(d.fired, det);
+    if (a->rank == reporter)
+        protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w), eager, NULL);
+    return 1;
+}

@@ -1,0 +1,100 @@
+/* Once-per-call-site logging of the protection module; see protect_site.h. Runs only when a
+ * detector fired or a call could not be protected, never on the untriggered path. */
+#include "protect_site.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interpose_hooks.h"
+#include "interpose_log.h"
+
+enum { SITES = 512 };
+
+/* (site, fn, kind) keys already reported; a full table stops the reporting, not the protection. */
+static _Atomic uintptr_t seen[SITES];
+static int events_fd = -1;
+
+void protect_site_setup(const char *dir, int rank)
+{
+    if (!dir || !*dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/rank-%d.txt", dir, rank);
+    events_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (events_fd < 0)
+        interpose_log("protect: cannot write the events file ", path);
+}
+
+void protect_site_close(void)
+{
+    if (events_fd >= 0)
+        close(events_fd);
+    events_fd = -1;
+}
+
+/* 1 the first time key is seen. */
+static int first_time(uintptr_t key)
+{
+    if (key == 0)
+        key = 1;
+    for (unsigned i = 0, h = (unsigned)(key * 0x9e3779b97f4a7c15ULL >> 40) % SITES; i < SITES;
+         i++, h = (h + 1) % SITES) {
+        uintptr_t cur = atomic_load_explicit(&seen[h], memory_order_acquire);
+        if (cur == key)
+            return 0;
+        if (cur == 0) {
+            uintptr_t expected = 0;
+            if (atomic_compare_exchange_strong(&seen[h], &expected, key))
+                return 1;
+            if (expected == key)
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/* "binary+0xoffset" (addr2line -e binary reads it) or the bare address. */
+static void site_text(void *site, char *out, size_t len)
+{
+    Dl_info info;
+    if (site && dladdr(site, &info) && info.dli_fname) {
+        const char *base = strrchr(info.dli_fname, '/');
+        snprintf(out, len, "%s+0x%lx", base ? base + 1 : info.dli_fname,
+                 (unsigned long)((uintptr_t)site - (uintptr_t)info.dli_fbase));
+    } else {
+        snprintf(out, len, "%p", site);
+    }
+}
+
+void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const char *workaround,
+                       int eager, const char *detail)
+{
+    void *site = mg_call_site;
+    uintptr_t key = (uintptr_t)site * 31 + (uintptr_t)fn * 7 + (uintptr_t)kind[0];
+    if (!first_time(key))
+        return;
+    char where[512], line[1024];
+    site_text(site, where, sizeof where);
+    if (strcmp(kind, "workaround") == 0)
+        snprintf(line, sizeof line, "%s at %s: detector %s fired, workaround %s%s", mg_fn_name(fn),
+                 where, detectors, workaround,
+                 eager ? " (nonblocking call completed eagerly)" : "");
+    else
+        snprintf(line, sizeof line, "%s at %s: %s", mg_fn_name(fn), where, detail);
+    interpose_log("protect: ", line);
+    if (events_fd < 0)
+        return;
+    char ev[1400];
+    int n = snprintf(ev, sizeof ev, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", kind, mg_fn_name(fn), where,
+                     detectors ? detectors : "-", workaround ? workaround : "-", eager,
+                     detail ? detail : "-");
+    if (n > 0) {
+        ssize_t ignored = write(events_fd, ev, (size_t)n < sizeof ev ? (size_t)n : sizeof ev - 1);
+        (void)ignored;
+    }
+}

@@ -1,0 +1,265 @@
+/* The collective tester `mpiguard collectives` runs, one job per test (docs/collectives.md, "The
+ * tester"): one collective of Table V (blocking or nonblocking) with n elements per process of a
+ * predefined integer type of s bytes on all ranks, every received byte checked against what the
+ * unbroken collective must deliver. Exit 0: correct; 1: wrong bytes (the first one is printed);
+ * 2: bad arguments or no memory; a crash or a hang is seen by the caller.
+ * Usage: mpiguard-coll-tester-<flavor> COLLECTIVE S N   (COLLECTIVE as "Gatherv" or "Igatherv") */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int P, me;
+static int64_t n;
+static int s;
+
+/* Element k of rank r's contribution: small, so integer sums of P of them never overflow. */
+static int64_t value(int r, int64_t k)
+{
+    int64_t limit = s == 1 ? 127 / P : 1000;
+    return (k * 7 + r * 3) % (limit > 1 ? limit : 1);
+}
+
+static void put(void *buf, int64_t i, int64_t v)
+{
+    switch (s) {
+    case 1:
+        ((signed char *)buf)[i] = (signed char)v;
+        break;
+    case 2:
+        ((short *)buf)[i] = (short)v;
+        break;
+    case 4:
+        ((int *)buf)[i] = (int)v;
+        break;
+    default:
+        ((long long *)buf)[i] = v;
+    }
+}
+
+static int64_t get(const void *buf, int64_t i)
+{
+    switch (s) {
+    case 1:
+        return ((const signed char *)buf)[i];
+    case 2:
+        return ((const short *)buf)[i];
+    case 4:
+        return ((const int *)buf)[i];
+    default:
+        return ((const long long *)buf)[i];
+    }
+}
+
+static MPI_Datatype type_of(void)
+{
+    return s == 1 ? MPI_SIGNED_CHAR : s == 2 ? MPI_SHORT : s == 4 ? MPI_INT : MPI_LONG_LONG;
+}
+
+static void *alloc(int64_t elems)
+{
+    void *p = malloc((size_t)(elems > 0 ? elems : 1) * (size_t)s);
+    if (!p) {
+        fprintf(stderr, "coll_tester: rank %d: no memory for %lld elements\n", me,
+                (long long)elems);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return p;
+}
+
+/* Checks elems elements of buf against expect(i); prints the first difference. */
+static int check(const void *buf, int64_t elems, int64_t (*expect)(int64_t))
+{
+    for (int64_t i = 0; i < elems; i++)
+        if (get(buf, i) != expect(i)) {
+            fprintf(stderr, "coll_tester: rank %d: element %lld is %lld, expected %lld\n", me,
+                    (long long)i, (long long)get(buf, i), (long long)expect(i));
+            return 1;
+        }
+    return 0;
+}
+
+/* The rooted collectives' root. */
+enum { ROOT = 0 };
+
+/* What each collective delivers, element i of the checked buffer. */
+static int64_t from_root(int64_t i)
+{
+    return value(ROOT, i);
+}
+static int64_t block_for_me(int64_t i)
+{
+    return value(ROOT, (int64_t)me * n + i);
+}
+static int64_t gathered(int64_t i)
+{
+    return value((int)(i / n), i % n);
+}
+static int64_t exchanged(int64_t i)
+{
+    return value((int)(i / n), (int64_t)me * n + i % n);
+}
+static int64_t summed(int64_t i)
+{
+    int64_t t = 0;
+    for (int r = 0; r < P; r++)
+        t += value(r, i);
+    return t;
+}
+static int64_t summed_mine(int64_t i)
+{
+    return summed((int64_t)me * n + i);
+}
+
+static void wait_if(int nb, MPI_Request *rq)
+{
+    if (nb)
+        MPI_Wait(rq, MPI_STATUS_IGNORE);
+}
+
+/* Runs the collective; returns the number of wrong ranks' checks on this rank (0 or 1). */
+static int run(const char *name, int nb)
+{
+    MPI_Datatype t = type_of();
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    int root = ROOT, is_root = me == ROOT;
+    int64_t total = n * P;
+    int ni = (int)n;
+    int *counts = malloc((size_t)P * sizeof *counts), *displs = malloc((size_t)P * sizeof *displs);
+    for (int i = 0; i < P; i++)
+        counts[i] = ni, displs[i] = (int)(uint32_t)(uint64_t)((int64_t)i * n);
+    void *sb, *rb;
+    int bad = 0;
+#define NB(call, icall) ((nb) ? (icall) : (call))
+    if (strcasecmp(name, "Bcast") == 0) {
+        rb = alloc(n);
+        for (int64_t i = 0; i < n && is_root; i++)
+            put(rb, i, value(root, i));
+        NB(MPI_Bcast(rb, ni, t, root, w), MPI_Ibcast(rb, ni, t, root, w, &rq));
+        wait_if(nb, &rq);
+        bad = check(rb, n, from_root);
+    } else if (strcasecmp(name, "Scatter") == 0 || strcasecmp(name, "Scatterv") == 0) {
+        sb = alloc(is_root ? total : 1);
+        rb = alloc(n);
+        for (int64_t i = 0; i < total && is_root; i++)
+            put(sb, i, value(root, i));
+        if (name[7])
+            NB(MPI_Scatterv(sb, counts, displs, t, rb, ni, t, root, w),
+               MPI_Iscatterv(sb, counts, displs, t, rb, ni, t, root, w, &rq));
+        else
+            NB(MPI_Scatter(sb, ni, t, rb, ni, t, root, w),
+               MPI_Iscatter(sb, ni, t, rb, ni, t, root, w, &rq));
+        wait_if(nb, &rq);
+        bad = check(rb, n, block_for_me);
+        free(sb);
+    } else if (strcasecmp(name, "Gather") == 0 || strcasecmp(name, "Gatherv") == 0) {
+        sb = alloc(n);
+        rb = alloc(is_root ? total : 1);
+        for (int64_t i = 0; i < n; i++)
+            put(sb, i, value(me, i));
+        if (name[6])
+            NB(MPI_Gatherv(sb, ni, t, rb, counts, displs, t, root, w),
+               MPI_Igatherv(sb, ni, t, rb, counts, displs, t, root, w, &rq));
+        else
+            NB(MPI_Gather(sb, ni, t, rb, ni, t, root, w),
+               MPI_Igather(sb, ni, t, rb, ni, t, root, w, &rq));
+        wait_if(nb, &rq);
+        bad = is_root ? check(rb, total, gathered) : 0;
+        free(sb);
+    } else if (strcasecmp(name, "Allgather") == 0 || strcasecmp(name, "Allgatherv") == 0) {
+        sb = alloc(n);
+        rb = alloc(total);
+        for (int64_t i = 0; i < n; i++)
+            put(sb, i, value(me, i));
+        if (name[9])
+            NB(MPI_Allgatherv(sb, ni, t, rb, counts, displs, t, w),
+               MPI_Iallgatherv(sb, ni, t, rb, counts, displs, t, w, &rq));
+        else
+            NB(MPI_Allgather(sb, ni, t, rb, ni, t, w),
+               MPI_Iallgather(sb, ni, t, rb, ni, t, w, &rq));
+        wait_if(nb, &rq);
+        bad = check(rb, total, gathered);
+        free(sb);
+    } else if (strcasecmp(name, "Alltoall") == 0 || strcasecmp(name, "Alltoallv") == 0) {
+        sb = alloc(total);
+        rb = alloc(total);
+        for (int64_t i = 0; i < total; i++)
+            put(sb, i, value(me, i));
+        if (name[8])
+            NB(MPI_Alltoallv(sb, counts, displs, t, rb, counts, displs, t, w),
+               MPI_Ialltoallv(sb, counts, displs, t, rb, counts, displs, t, w, &rq));
+        else
+            NB(MPI_Alltoall(sb, ni, t, rb, ni, t, w), MPI_Ialltoall(sb, ni, t, rb, ni, t, w, &rq));
+        wait_if(nb, &rq);
+        bad = check(rb, total, exchanged);
+        free(sb);
+    } else if (strcasecmp(name, "Reduce") == 0 || strcasecmp(name, "Allreduce") == 0) {
+        int all = name[0] == 'A' || name[0] == 'a';
+        sb = alloc(n);
+        rb = alloc(n);
+        for (int64_t i = 0; i < n; i++)
+            put(sb, i, value(me, i));
+        if (all)
+            NB(MPI_Allreduce(sb, rb, ni, t, MPI_SUM, w),
+               MPI_Iallreduce(sb, rb, ni, t, MPI_SUM, w, &rq));
+        else
+            NB(MPI_Reduce(sb, rb, ni, t, MPI_SUM, root, w),
+               MPI_Ireduce(sb, rb, ni, t, MPI_SUM, root, w, &rq));
+        wait_if(nb, &rq);
+        bad = all || is_root ? check(rb, n, summed) : 0;
+        free(sb);
+    } else if (strcasecmp(name, "Reduce_scatter") == 0) {
+        sb = alloc(total);
+        rb = alloc(n);
+        for (int64_t i = 0; i < total; i++)
+            put(sb, i, value(me, i));
+        NB(MPI_Reduce_scatter(sb, rb, counts, t, MPI_SUM, w),
+           MPI_Ireduce_scatter(sb, rb, counts, t, MPI_SUM, w, &rq));
+        wait_if(nb, &rq);
+        bad = check(rb, n, summed_mine);
+        free(sb);
+    } else {
+        fprintf(stderr, "coll_tester: unknown collective %s\n", name);
+        MPI_Abort(w, 2);
+        return 1;
+    }
+#undef NB
+    free(rb);
+    free(counts);
+    free(displs);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    if (argc != 4) {
+        if (me == 0)
+            fprintf(stderr, "usage: coll_tester COLLECTIVE S N\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const char *name = argv[1];
+    s = atoi(argv[2]);
+    n = atoll(argv[3]);
+    if ((s != 1 && s != 2 && s != 4 && s != 8) || n < 1 || n > 2147483647) {
+        if (me == 0)
+            fprintf(stderr, "coll_tester: S must be 1, 2, 4 or 8 and 1 <= N <= INT_MAX\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* No blocking collective of Table V starts with I: "I" + a name is the nonblocking form. */
+    int nb = name[0] == 'I' || name[0] == 'i';
+    double t0 = MPI_Wtime();
+    int bad = run(nb ? name + 1 : name, nb), any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    /* Silent when correct: `mpiguard collectives` prints its own progress. */
+    if (me == 0 && any)
+        fprintf(stderr, "coll_tester: %s s %d n %lld P %d: WRONG bytes after %.3f s\n", name, s,
+                (long long)n, P, MPI_Wtime() - t0);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}

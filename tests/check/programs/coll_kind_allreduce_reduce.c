@@ -1,0 +1,19 @@
+/* Rank 0 calls MPI_Allreduce where rank 1 calls MPI_Reduce.
+ * np: 2
+ * expect: collective_mismatch ranks 0,1 line 14
+ * mpi: hang abort completes
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, out = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MPI_Allreduce(&rank, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* <- reported */
+    else
+        MPI_Reduce(&rank, &out, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,95 @@
+"""The findings of a `mpiguard check` report against a suite program's expectation.
+
+report_findings.py summary REPORT          one line: each finding as "kind ranks A,B knot C line L"
+report_findings.py assert REPORT PROGRAM.c the checker captured every one of the program's `np:`
+                                           ranks (a clean result from calls never seen proves
+                                           nothing) and the findings are exactly the program's
+                                           `expect:` lines (tests/check/run_program.sh describes
+                                           the syntax); exit 1 with the difference on stderr
+                                           otherwise
+"""
+import json
+import os
+import re
+import sys
+
+EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?\s*$")
+
+
+def ranks(text):
+    return [int(r) for r in text.split(",")] if text else None
+
+
+def expectations(source):
+    wants = []
+    for line in open(source):
+        m = EXPECT.match(line.rstrip("\n"))
+        if m and m.group(1) != "clean":
+            wants.append({"kind": m.group(1), "ranks": ranks(m.group(2)),
+                          "knot": ranks(m.group(3)),
+                          "line": int(m.group(4)) if m.group(4) else None})
+        elif line.startswith(" * expect:") and not m:
+            sys.exit("unreadable expectation in %s: %s" % (source, line.strip()))
+    return wants
+
+
+def site_line(finding, rank):
+    for s in finding.get("sites", []):
+        if s.get("rank") == rank:
+            return s.get("line"), s.get("file")
+    return None, None
+
+
+def describe(f):
+    text = "%s ranks %s" % (f["kind"], ",".join(map(str, f.get("ranks", []))))
+    knot = f.get("evidence", {}).get("knot")
+    if knot:
+        text += " knot " + ",".join(map(str, knot))
+    if f.get("ranks"):
+        line, _ = site_line(f, f["ranks"][0])
+        text += " line %s" % line
+    return text
+
+
+def matches(want, f, source):
+    if f["kind"] != want["kind"] or sorted(f.get("ranks", [])) != sorted(want["ranks"] or []):
+        return False
+    if want["knot"] is not None and sorted(f.get("evidence", {}).get("knot", [])) != sorted(want["knot"]):
+        return False
+    if want["line"] is not None:
+        line, path = site_line(f, want["ranks"][0])
+        if line != want["line"] or not path or os.path.basename(path) != os.path.basename(source):
+            return False
+    return True
+
+
+def main():
+    report = json.load(open(sys.argv[2]))
+    findings = report.get("findings", [])
+    if sys.argv[1] == "summary":
+        print("; ".join(describe(f) for f in findings) or "clean")
+        return 0
+    source = sys.argv[3]
+    np = int(re.search(r"^ \* np: (\d+)$", open(source).read(), re.M).group(1))
+    captured = report.get("tool_data", {}).get("ranks_captured")
+    if captured != np:
+        print("the checker captured %s of %d ranks" % (captured, np), file=sys.stderr)
+        return 1
+    unmatched = list(findings)
+    missing = []
+    for want in expectations(source):
+        hit = next((f for f in unmatched if matches(want, f, source)), None)
+        if hit is None:
+            missing.append(want)
+        else:
+            unmatched.remove(hit)
+    for want in missing:
+        print("missing: %s ranks %s knot %s line %s" % (want["kind"], want["ranks"], want["knot"],
+                                                         want["line"]), file=sys.stderr)
+    for f in unmatched:
+        print("unexpected: " + describe(f), file=sys.stderr)
+    return 1 if missing or unmatched else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

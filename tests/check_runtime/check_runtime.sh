@@ -1,0 +1,186 @@
+#!/bin/bash
+# check_runtime.sh FLAVOR CASE: real jobs under `mpiguard check` (or under the capture module with
+# the ring dump helper): a deadlock, a clean run, MPI_Abort, a crash, no MPI_Init, the detector
+# killed, and the records of a real job decoded and asserted. docs/check.md "Tests".
+. "$(dirname "$0")/../lib.sh"
+flavor=$1 case=$2
+: "${PROGS:?}" "${RING_DUMP:?}"
+launcher=$(launcher_for "$flavor")
+report="$TMP/check.json"
+
+# No process of the job may be left behind (by token, taken from the report's ranks' environment
+# would be gone: check the programs by their unique paths instead).
+no_leftovers() { [ -z "$(leftovers "$PROGS/$1")" ] || fail "processes of $1 left behind"; }
+
+json() { python3 -c "import json,sys; d=json.load(open('$report')); $1"; }
+
+case $case in
+deadlock)
+    expect_status 82 "recv-recv deadlock" -- "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_recv_recv"
+    expect_stderr "mpiguard: ERROR DEADLOCK"
+    line=$(grep -n DEADLOCK-LINE "$(dirname "$0")/programs/rt_recv_recv.c" | cut -d: -f1)
+    json "
+f = d['findings'][0]
+assert f['kind'] == 'deadlock', f['kind']
+assert f['ranks'] == [0, 1], f['ranks']
+assert sorted(f['evidence']['knot']) == [0, 1]
+for s in f['sites']:
+    assert s['function'] == 'MPI_Recv' and s['file'].endswith('rt_recv_recv.c') and s['line'] == $line, s
+assert {e['style'] for e in f['graph']['edges']} == {'solid'}
+assert d['job']['outcome'] == 'stopped'
+" || fail "report content"
+    [ ! -x /usr/bin/dot ] || [ -s "$TMP/check.svg" ] || fail "no SVG next to the report"
+    no_leftovers rt_recv_recv
+    ;;
+clean)
+    expect_status 0 "clean ring" -- "$MPIGUARD" check --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 50
+    expect_stderr "mpiguard: check: no deadlock or usage error found"
+    # Per rank: Init entry+exit, 50 x (Irecv, Isend, Waitall, Allreduce) x (entry+exit), Finalize.
+    json "
+t = d['tool_data']
+assert d['findings'] == [], d['findings']
+assert t['records'] == 4 * (2 + 50 * 8 + 1), t
+assert t['records_lost'] == 0 and t['records_rejected'] == 0 and t['ranks_captured'] == 4, t
+" || fail "report content"
+    ;;
+abort)
+    start=$(date +%s)
+    "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_abort" >"$TMP/stdout" 2>"$TMP/stderr"
+    status=$?
+    [ "$status" -ne 0 ] || fail "a job that aborted ended 0"
+    [ $(( $(date +%s) - start )) -lt 60 ] || fail "mpiguard took too long after MPI_Abort"
+    json "assert d['job']['exit_status'] != 0 and d['tool_data']['ranks_captured'] >= 1" || fail "report"
+    no_leftovers rt_abort
+    ;;
+crash)
+    start=$(date +%s)
+    "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_crash" >"$TMP/stdout" 2>"$TMP/stderr"
+    status=$?
+    [ "$status" -ne 0 ] || fail "a job with a crashed rank ended 0"
+    [ $(( $(date +%s) - start )) -lt 60 ] || fail "mpiguard took too long after a crash"
+    json "assert d['job']['exit_status'] != 0 and d['tool_data']['ranks_captured'] == 2" || fail "report"
+    no_leftovers rt_crash
+    ;;
+no_init)
+    $launcher -n 1 "$PROGS/rt_no_init" >/dev/null 2>&1
+    want=$?
+    expect_status "$want" "no MPI_Init" -- "$MPIGUARD" check --report "$report" -- $launcher -n 1 "$PROGS/rt_no_init"
+    grep -q "no MPI here" "$TMP/stdout" || fail "the application's output is missing"
+    ;;
+ring_full)
+    # 4 KiB rings hold about 24 records: Open MPI's ranks fill them between two drains and must
+    # wait for the reader rather than drop a record. MPICH's oversubscribed ranks lose ~10 ms per
+    # blocking call (platform-notes.md) and do not fill them: there every record must still arrive.
+    if [ "$flavor" = openmpi ]; then ring=(-x MPIGUARD_RING_BYTES=4096); else ring=(-genv MPIGUARD_RING_BYTES 4096); fi
+    expect_status 0 "small rings" -- "$MPIGUARD" check --report "$report" -- $launcher -n 4 "${ring[@]}" "$PROGS/rt_ring" 200
+    json "
+t = d['tool_data']
+assert t['records'] == 4 * (2 + 200 * 8 + 1), t
+assert t['records_lost'] == 0, t
+assert '$flavor' != 'openmpi' or t['full_ring_waits'] > 0, t
+" || fail "report content"
+    ;;
+detector_killed)
+    # Small rings, so the ranks meet a full ring once the reader is gone: they must go on.
+    if [ "$flavor" = openmpi ]; then ring=(-x MPIGUARD_RING_BYTES=4096); else ring=(-genv MPIGUARD_RING_BYTES 4096); fi
+    "$MPIGUARD" check -- $launcher -n 2 "${ring[@]}" "$PROGS/rt_ring" 301 10000 >"$TMP/stdout" 2>"$TMP/stderr" &
+    tool=$!
+    for _ in $(seq 50); do [ -n "$(leftovers "$PROGS/rt_ring 301")" ] && break; sleep 0.1; done
+    [ -n "$(leftovers "$PROGS/rt_ring 301")" ] || fail "the job did not start"
+    sleep 1
+    kill -9 "$tool"
+    for _ in $(seq 120); do [ -z "$(leftovers "$PROGS/rt_ring 301")" ] && break; sleep 0.5; done
+    [ -z "$(leftovers "$PROGS/rt_ring 301")" ] || fail "the ranks hang once the detector is gone"
+    ;;
+potential)
+    expect_status 80 "send-send" -- "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_send_send"
+    expect_stderr "mpiguard: WARNING POTENTIAL_DEADLOCK"
+    line=$(grep -n POTENTIAL-LINE "$(dirname "$0")/programs/rt_send_send.c" | cut -d: -f1)
+    json "
+f = d['findings'][0]
+assert f['kind'] == 'potential_deadlock' and f['severity'] == 'warning' and f['ranks'] == [0, 1], f
+assert all(s['function'] == 'MPI_Send' and s['line'] == $line for s in f['sites']), f['sites']
+assert d['job']['exit_status'] == 0 and d['job']['outcome'] == 'completed', d['job']
+" || fail "report content"
+    ;;
+mismatch)
+    expect_status 80 "bcast roots" -- "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_bcast_roots"
+    expect_stderr "mpiguard: ERROR COLLECTIVE_MISMATCH"
+    line=$(grep -n MISMATCH-LINE "$(dirname "$0")/programs/rt_bcast_roots.c" | cut -d: -f1)
+    json "
+f = d['findings'][0]
+assert f['kind'] == 'collective_mismatch' and sorted(f['ranks']) == [0, 1], f
+assert f['evidence']['mismatch'] == ['root'], f['evidence']
+assert all(s['function'] == 'MPI_Bcast' for s in f['sites']), f['sites']
+# The job goes on after a mismatch: a rank may end before its call site was resolved (file null).
+resolved = [s for s in f['sites'] if s['file']]
+assert resolved and all(s['line'] == $line for s in resolved), f['sites']
+" || fail "report content"
+    ;;
+agents)
+    # Two agent processes, each owning half of the ranks, stream to the detector over loopback TCP.
+    expect_status 0 "clean ring, 2 agents" -- "$MPIGUARD" check --agents 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 30
+    json "
+t = d['tool_data']
+assert t['agents'] == 2 and t['ranks_captured'] == 4 and t['records'] == 4 * (2 + 30 * 8 + 1), t
+" || fail "clean report"
+    expect_status 82 "deadlock, 2 agents" -- "$MPIGUARD" check --agents 2 --report "$report" -- $launcher -n 2 "$PROGS/rt_recv_recv"
+    json "
+f = d['findings'][0]
+assert f['kind'] == 'deadlock' and f['ranks'] == [0, 1], f
+assert all(s['file'].endswith('rt_recv_recv.c') and s['line'] > 0 for s in f['sites']), f['sites']
+" || fail "deadlock report"
+    ;;
+records)
+    token="rt$$"
+    lib="$BUILD/lib/libmpiguard-$flavor.so"
+    if [ "$flavor" = openmpi ]; then
+        env=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN=$token -x MPIGUARD_MODULES=capture)
+    else
+        env=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token -genv MPIGUARD_MODULES capture)
+    fi
+    "$RING_DUMP" "$token" 60 >"$TMP/records" &
+    dump=$!
+    $launcher -n 4 "${env[@]}" "$PROGS/rt_records" || fail "the job failed"
+    wait "$dump" || { cat "$TMP/records" >&2; fail "not every stream ended"; }
+    python3 - "$TMP/records" <<'PY' || fail "record content"
+import sys
+recs, ends = [], {}
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w[0] == 'end':
+        ends[int(w[1])] = (int(w[2]), int(w[3]))
+        continue
+    r = dict(rank=int(w[1]), seq=int(w[2]), kind=int(w[3]), fn=w[4], peer=int(w[5]), tag=int(w[6]),
+             comm=w[7], req=int(w[8]), aux=w[9], root=int(w[10]), nreq=int(w[12]), nst=int(w[13]),
+             src=int(w[14]), stag=int(w[15]), ranks=[int(x) for x in w[16:]])
+    recs.append(r)
+assert ends == {r: (1, 0) for r in range(4)}, ends          # all finalized, nothing lost
+for rank in range(4):
+    seqs = [r['seq'] for r in recs if r['rank'] == rank]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs), rank
+def one(rank, fn, kind):
+    m = [r for r in recs if r['rank'] == rank and r['fn'] == fn and r['kind'] == kind]
+    assert len(m) == 1, (rank, fn, kind, m)
+    return m[0]
+e, x = one(0, 'MPI_RECV', 1), one(0, 'MPI_RECV', 2)
+assert (e['peer'], e['tag']) == (-1, -1), e                  # ANY_SOURCE, ANY_TAG
+assert (x['nst'], x['src'], x['stag']) == (1, 1, 9), x       # the decision, though ignored
+s = one(1, 'MPI_SEND', 1)
+assert (s['peer'], s['tag']) == (0, 9), s
+split = {r: one(r, 'MPI_COMM_SPLIT', 2) for r in range(4)}
+assert split[0]['ranks'] == [1, 0] and split[2]['ranks'] == [3, 2], split
+assert split[0]['aux'] == split[1]['aux'] != split[2]['aux'] == split[3]['aux'], split
+assert int(split[0]['aux'], 16) > 1
+b0, b2 = one(0, 'MPI_BCAST', 1), one(2, 'MPI_BCAST', 1)
+assert b0['root'] == 1 and b2['root'] == 3 and b0['comm'] == split[0]['aux'], (b0, b2)
+i = one(0, 'MPI_ISEND', 1)
+w = one(0, 'MPI_WAIT', 1)
+assert i['req'] != 0 and w['nreq'] == 1, (i, w)
+assert one(0, 'MPI_FINALIZE', 1)['kind'] == 1
+print("records ok:", len(recs))
+PY
+    ;;
+*) fail "unknown case $case" ;;
+esac
+pass "check $case $flavor"

@@ -1,0 +1,20 @@
+#!/bin/bash
+# A real overflow: Gatherv of 2^31 + 2^21 MPI_CHAR elements on 4 ranks crashes unprotected (rank 2's
+# displacement wrapped negative) and, under `mpiguard protect`, delivers every byte to its true
+# place, with each workaround that applies (W1-A, W1-B, W2). ~2 GiB at the root. Label: slow.
+# Usage: protect_overflow.sh FLAVOR
+. "$(dirname "$0")/../lib.sh"
+flavor=$1
+app="$BUILD/tests/collectives/$flavor/coll_bigv"
+launcher=$(launcher_for "$flavor")
+$launcher -n 4 "$app" >"$TMP/stdout" 2>"$TMP/stderr"
+[ $? -ne 0 ] || fail "the unprotected Gatherv did not fail"
+grep -q " 0 wrong$" "$TMP/stdout" && fail "the unprotected Gatherv delivered the right bytes"
+for w in auto W1A W1B W2; do
+    opts=()
+    [ "$w" = auto ] || opts=(--workaround "$w")
+    expect_status 0 "protected Gatherv ($w)" -- "$MPIGUARD" protect "${opts[@]}" -- $launcher -n 4 "$app"
+    grep -q "^coll_bigv: 2149580800 elements gathered, 0 wrong$" "$TMP/stdout" || fail "$w: wrong bytes"
+    expect_stderr "MPI_Gatherv at .*: detector D fired, workaround W"
+done
+pass "$flavor: the overflowing Gatherv fails unprotected and is byte-correct protected (auto, W1-A, W1-B, W2)"

@@ -1,0 +1,110 @@
+/* The tester's search without MPI: a synthetic library whose collective fails past a known trigger
+ * (one per row of Table 4.9, and one that is not Class G) drives coll_search_bound and
+ * coll_search_verify exactly as `mpiguard collectives` does; the bound, Δ and the class found must
+ * be the trigger's. Also the memory estimate and its refusal. */
+#include "coll_memory.h"
+#include "coll_search.h"
+#include "mg_error.h"
+#include "mg_test.h"
+#include "scaling_bounds.h"
+
+typedef struct fake {
+    scaling_form form; /* fails when the form's product exceeds limit */
+    uint64_t limit;
+    int class_x; /* instead: fails past a bound that halves with neither s nor P */
+    int tests;
+} fake;
+
+static coll_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+                              double *elapsed)
+{
+    fake *f = ctx;
+    (void)limit;
+    *elapsed = 0.01;
+    f->tests++;
+    if (f->class_x) /* Prob. 12's shape: 124M at (1, 48), 68M at (2, 48), 62M at (1, 96) */
+        return n > (s == 1 && P == 48 ? 124u : s == 2 ? 68u : 62u) * 1000 ? COLL_CRASH : COLL_PASS;
+    return scaling_bounds_form_value(f->form, s, n, P) > f->limit ? COLL_WRONG : COLL_PASS;
+}
+
+static const coll_search_opts opts = {16, 2147483647, 60, 10};
+
+static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_bound *b, scaling_class *cls,
+                                scaling_form *form)
+{
+    MG_CHECK_INT(coll_search_bound(fake_test, f, s, P, &opts, b), 0);
+    int c1, c2, tests = 0;
+    uint64_t v2p = coll_search_verify(fake_test, f, s, 2 * P, b, &c1, &tests);
+    uint64_t v2s = coll_search_verify(fake_test, f, 2 * s, P, b, &c2, &tests);
+    MG_CHECK(c1 && c2);
+    MG_CHECK_INT(scaling_bounds_classify(b->n_safe, v2p, v2s, b->delta, cls, form), 0);
+}
+
+static void test_class_g_rows(void)
+{
+    /* Table 4.9's four rows; each trigger puts the failure between 2^20 and 2^21 at (1, 48). */
+    scaling_form forms[] = {SCALING_FORM_SNP, SCALING_FORM_NP, SCALING_FORM_SN, SCALING_FORM_N};
+    for (int i = 0; i < 4; i++) {
+        uint64_t n_true = 1500000;
+        fake f = {forms[i], scaling_bounds_form_value(forms[i], 1, n_true, 48), 0, 0};
+        coll_bound b;
+        scaling_class cls;
+        scaling_form form;
+        search_and_classify(&f, 1, 48, &b, &cls, &form);
+        MG_CHECK_INT(b.status, COLL_BOUNDED);
+        MG_CHECK_INT(b.delta, (1u << 20) / 16);
+        /* The safe bound is the largest multiple-of-Δ step that passes: within Δ of the truth. */
+        MG_CHECK(b.n_safe <= n_true && n_true < b.n_safe + b.delta);
+        MG_CHECK(b.n_fail > n_true);
+        MG_CHECK_INT(b.failure, COLL_WRONG);
+        MG_CHECK_INT(cls, SCALING_CLASS_G);
+        MG_CHECK_INT(form, forms[i]);
+    }
+}
+
+static void test_class_x(void)
+{
+    fake f = {SCALING_FORM_N, 0, 1, 0};
+    coll_bound b;
+    scaling_class cls;
+    scaling_form form;
+    search_and_classify(&f, 1, 48, &b, &cls, &form);
+    MG_CHECK_INT(b.status, COLL_BOUNDED);
+    MG_CHECK(b.n_safe <= 124000 && 124000 < b.n_safe + b.delta);
+    MG_CHECK_INT(b.failure, COLL_CRASH);
+    MG_CHECK_INT(cls, SCALING_CLASS_X);
+}
+
+static void test_unbounded_and_skipped(void)
+{
+    fake f = {SCALING_FORM_N, UINT64_MAX, 0, 0};
+    coll_bound b;
+    coll_search_opts small = {16, 1000, 60, 10};
+    MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &small, &b), 0);
+    MG_CHECK_INT(b.status, COLL_UNBOUNDED);
+    MG_CHECK_INT(b.n_safe, 1000); /* 1, 2, ..., 512, then n_max itself */
+    MG_CHECK_INT(b.tests, 11);
+    fake broken = {SCALING_FORM_N, 0, 0, 0}; /* fails at n = 1 */
+    MG_CHECK_INT(coll_search_bound(fake_test, &broken, 1, 4, &small, &b), 0);
+    MG_CHECK_INT(b.status, COLL_SKIPPED);
+    MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, NULL, &b), MG_EINVAL);
+}
+
+static void test_memory(void)
+{
+    /* Gather of 1 GiB per process on 4 ranks: the root's 4 GiB plus 4 x 1 GiB, doubled. */
+    MG_CHECK_INT(coll_memory_bytes(SCALING_GATHER, 1, 1u << 30, 4), 16ull << 30);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 4, 1000, 8), 2ull * 8 * 2 * 8 * 4000);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_BCAST, 1, 10, 3), 60);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, UINT64_MAX, UINT64_MAX, 8), UINT64_MAX);
+    MG_CHECK(coll_memory_available() > 0);
+}
+
+int main(void)
+{
+    MG_RUN(test_class_g_rows);
+    MG_RUN(test_class_x);
+    MG_RUN(test_unbounded_and_skipped);
+    MG_RUN(test_memory);
+    MG_TEST_END();
+}

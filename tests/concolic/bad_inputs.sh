@@ -1,0 +1,57 @@
+#!/bin/bash
+# Bad inputs of mpiguard-cc and `mpiguard concolic` (docs/concolic.md "Tests"): each case asserts
+# the documented status and message, and that nothing is left running.
+#   bad_inputs.sh FLAVOR
+. "$(dirname "$0")/../lib.sh"
+flavor=$1
+src=$(cd "$(dirname "$0")/programs" && pwd)
+export PATH="$BUILD/bin:$PATH" MPIGUARD_MPI=$flavor
+cd "$TMP" || fail "no tmp dir"
+campaign() { "$MPIGUARD" concolic --mpi "$flavor" "$@"; }
+
+# A program that does not compile: the compiler's status, no outputs.
+expect_status 1 "mpiguard-cc on a syntax error" -- mpiguard-cc -o bad "$src/bad_syntax.c"
+[ ! -e bad ] && [ ! -e bad.mpiguard-heavy ] || fail "outputs written for a program that does not compile"
+
+# A program that never calls MPI_Init: the campaign runs, covers both arms of its branch.
+mpiguard-cc -o nompi "$src/no_mpi_init.c" || fail "build no_mpi_init"
+expect_status 0 "no MPI_Init" -- campaign --np 1 --iterations 4 --dir c-nompi -- ./nompi
+grep -q "coverage: 2 of 2 branch arms" "$TMP/stdout" || fail "no MPI_Init: coverage"
+
+mpiguard-cc -o edge "$src/edge_cases.c" || fail "build edge_cases"
+# A marked variable never reached: no error, runs go on.
+expect_status 0 "marked variable never reached" -- campaign --np 2 --iterations 6 --dir c-unreached -- ./edge unreached
+# An unsatisfiable path: skipped, the arm stays uncovered, no error.
+expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-unsat -- ./edge unsat
+grep -q "edge_cases.c:20 main if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"
+# A hang on x == 42: classified as a timeout bug with its inputs, within the per-run timeout.
+start=$SECONDS
+expect_status 80 "hang" -- campaign --np 2 --iterations 6 --timeout 3 --dir c-hang -- ./edge hang
+grep -q "^bug timeout" c-hang/campaign || fail "hang not reported as a timeout"
+grep -q "^inputs 42" c-hang/bugs/bug-1.txt || fail "hang reproducer lacks x = 42"
+[ $((SECONDS - start)) -lt 120 ] || fail "hang: the campaign took $((SECONDS - start)) s"
+# A program that forks: the child carries the job token and is killed with the job. MPICH's
+# launcher waits for the child (it holds the PMI socket), so the run may end as a timeout; either
+# way the campaign completes and nothing is left running.
+campaign --np 2 --iterations 2 --timeout 5 --dir c-fork -- ./edge fork >/dev/null 2>&1
+grep -q "^iterations 2$" c-fork/campaign || fail "fork: the campaign did not complete"
+sleep 1
+[ -z "$(pgrep -f "edge fork" || true)" ] || fail "fork: processes left behind"
+# A target that deletes its log: a warning, the campaign goes on.
+expect_status 0 "log deleted" -- campaign --np 1 --iterations 3 --dir c-dellog -- ./edge delete-log
+expect_stderr "log (rank 0)"
+# A process count above --max-np: a usage error before anything runs.
+expect_status 64 "np above max-np" -- campaign --np 8 --max-np 4 -- ./edge
+expect_stderr "above --max-np"
+# A campaign directory from another build is refused, with and without --resume.
+mpiguard-cc -o other "$src/other_build.c" || fail "build other_build"
+expect_status 0 "first campaign" -- campaign --np 1 --iterations 2 --dir c-shared -- ./other
+expect_status 65 "another build's directory" -- campaign --np 1 --iterations 2 --dir c-shared -- ./edge
+expect_stderr "another build"
+expect_status 65 "resume another build" -- campaign --resume --iterations 2 --dir c-shared -- ./edge
+# --resume continues the same build's campaign: iterations add up.
+expect_status 0 "resume" -- campaign --resume --iterations 2 --dir c-shared -- ./other
+grep -q "^iterations 4$" c-shared/campaign || fail "resume did not continue the campaign"
+# A program not built with mpiguard-cc.
+expect_status 66 "no branch table" -- campaign --np 1 --iterations 1 -- "$BUILD/examples/$flavor/cg"
+pass "bad inputs handled with $flavor"
