@@ -57,7 +57,13 @@ def matches(want, f, source):
     if want["knot"] is not None and sorted(f.get("evidence", {}).get("knot", [])) != sorted(want["knot"]):
         return False
     if want["line"] is not None:
-        line, path = site_line(f, want["ranks"][0])
+        # The first caller of a mismatched collective is whichever rank's record the detector saw
+        # first (docs/check.md): the expected line may be any rank's of the finding.
+        candidates = want["ranks"] if f["kind"] == "collective_mismatch" else want["ranks"][:1]
+        for rank in candidates:
+            line, path = site_line(f, rank)
+            if line == want["line"]:
+                break
         if line != want["line"] or not path or os.path.basename(path) != os.path.basename(source):
             return False
     return True

@@ -96,6 +96,20 @@ real() {
                            fail "$flavor $program: mpiguard check exited $status" ;;
     esac
     [ -s "$report" ] || fail "$flavor $program: no report"
+    # Known gaps (docs/check.md): a short job sometimes loses a rank's records, or a call site that
+    # the rank's exit left unresolved (line 0). Such a run is tried once more, said aloud; any other
+    # failure fails at once.
+    local gap
+    gap=$(python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); np = int(sys.argv[2])
+if r.get('tool_data', {}).get('ranks_captured', -1) < np: print('a rank not captured')
+elif any(s.get('line') == 0 for f in r['findings'] for s in f.get('sites', [])): print('a call site unresolved')" "$report" "$np")
+    if [ -n "$gap" ] && [ -z "${MG_CHECK_RETRIED:-}" ]; then
+        echo "known gap: $gap; running $program once more" >&2
+        rm -rf "$TMP"
+        MG_CHECK_RETRIED=1 exec bash "$0" "$flavor" "$program"
+    fi
     echo "RESULT: $(python3 "$(dirname "$0")/report_findings.py" summary "$report")"
     local why
     why=$(python3 "$(dirname "$0")/report_findings.py" assert "$report" "$source_file" 2>&1) \
