@@ -88,6 +88,9 @@ static int attach(check_agent *a, int rank)
     }
     a->rings[rank].reader = rd;
     a->rings[rank].attached = 1;
+    /* Read the rank's module map now, while it lives: a short job's ranks exit before their
+     * records are analysed, and their call sites must still resolve. */
+    site_resolver_prepare(a->sites, rd.hdr->writer_pid);
     a->stats.attached++;
     return MG_OK;
 }

@@ -148,6 +148,12 @@ static Dwfl *dwfl_of(site_resolver *r, int pid)
     return d;
 }
 
+void site_resolver_prepare(site_resolver *r, int pid)
+{
+    if (pid > 0)
+        dwfl_of(r, pid);
+}
+
 int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out)
 {
     if (!addr || site_resolver_cached(r, rank, addr, out))

@@ -17,6 +17,9 @@ typedef struct site_info {
 /* Errors: MG_ENOMEM. */
 int site_resolver_create(site_resolver **out);
 void site_resolver_destroy(site_resolver *r);
+/* Opens the libdwfl session of process pid now, reading its /proc/PID/maps while it lives, so that
+ * its call sites still resolve after it has exited (the modules are read from their files). */
+void site_resolver_prepare(site_resolver *r, int pid);
 /* Resolves the return address `addr` seen in rank `rank` (process pid). The first lookup of a
  * pair reads the process; later ones hit the cache, also after the process ended. Returns 1 when
  * this call resolved the pair for the first time (the caller may forward it), 0 when cached.

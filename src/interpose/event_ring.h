@@ -20,6 +20,9 @@
 /* A writer facing a full ring waits while its reader lives and drains; it drops the record (and
  * counts a loss) when the reader is gone or has not drained anything for this long. */
 #define EVENT_RING_STALL_NS 5000000000LL
+/* At MPI_Finalize a writer whose reader has not attached yet waits at most this long: the reader
+ * resolves call sites from the rank's live process, and a short job must not be gone first. */
+#define EVENT_RING_FINALIZE_WAIT_NS 2000000000LL
 /* Before any reader attached, a writer facing a full ring waits this long in total. */
 #define EVENT_RING_ATTACH_NS 10000000000LL
 
