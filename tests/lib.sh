@@ -32,6 +32,55 @@ expect_status() {
     [ "$got" -eq "$want" ] || { cat "$TMP/stderr" >&2; fail "$what: exit status $got, expected $want"; }
 }
 
+# wait_ended PID SECONDS: waits up to SECONDS for a background job to end; true if it ended. Sets
+# WAITED_TENTHS to the time waited, in tenths of a second.
+wait_ended() {
+    WAITED_TENTHS=0
+    while kill -0 "$1" 2>/dev/null && [ $WAITED_TENTHS -lt $(($2 * 10)) ]; do
+        sleep 0.1
+        WAITED_TENTHS=$((WAITED_TENTHS + 1))
+    done
+    ! kill -0 "$1" 2>/dev/null
+}
+
+# expect_status_within SECONDS WANT DESCRIPTION PATTERN -- command...: expect_status for a job that
+# must end within SECONDS; WANT "nonzero" accepts any failure but a timeout. A job still running then has the state and stacks of every process
+# matching PATTERN printed, is killed, and is run once more: a rare stall of the MPI runtime on
+# this shared machine is shown in the log (a line "STALLED") instead of costing the whole test.
+expect_status_within() {
+    local limit=$1 want=$2 what=$3 pattern=$4 attempt got job pid
+    shift 5
+    for attempt in 1 2; do
+        "$@" >"$TMP/stdout" 2>"$TMP/stderr" &
+        job=$!
+        if wait_ended $job "$limit"; then
+            wait $job
+            got=$?
+            break
+        fi
+        got=124
+        echo "STALLED: $what: still running after $limit s (attempt $attempt); its processes:" >&2
+        for pid in $(pgrep -f -- "$pattern"); do
+            [ "$pid" -ne $$ ] || continue
+            ps -o pid=,stat=,etime=,wchan:32=,args= -p "$pid" >&2
+            gdb -batch -p "$pid" -ex "thread apply all bt 12" 2>/dev/null | grep '^#' >&2
+        done
+        kill -TERM $job 2>/dev/null
+        sleep 2
+        for pid in $(pgrep -f -- "$pattern"); do
+            [ "$pid" -eq $$ ] || kill -KILL "$pid" 2>/dev/null
+        done
+        wait $job 2>/dev/null
+    done
+    if [ "$want" = nonzero ]; then
+        [ "$got" -ne 0 ] && [ "$got" -ne 124 ] && return
+    elif [ "$got" -eq "$want" ]; then
+        return
+    fi
+    cat "$TMP/stderr" >&2
+    fail "$what: exit status $got, expected $want"
+}
+
 expect_stderr() {
     grep -q -- "$1" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "stderr lacks '$1'"; }
 }

@@ -39,18 +39,14 @@ fi
 # validate: the plain MPI run. The ranks carry a token of ours in their environment (launchers
 # pass it on), so a hung job is found and killed by it like mpiguard's own jobs.
 validate() {
-    local token="validate$$$RANDOM" outcome status waited=0
+    local token="validate$$$RANDOM" outcome status
     local limit=${MG_CHECK_CLEAN_TIME:-30}
     # Only a program that must complete gets the long limit; where a hang is allowed, a run
     # still going after the hang time counts as one.
     [ "$allowed" = completes ] || limit=${MG_CHECK_HANG_TIME:-5}
     MPIGUARD_JOB_TOKEN=$token $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
     local job=$!
-    while kill -0 $job 2>/dev/null && [ $waited -lt $((limit * 10)) ]; do
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    if kill -0 $job 2>/dev/null; then
+    if ! wait_ended $job "$limit"; then
         outcome=hang
         local pids
         pids=$(token_processes "$token")
@@ -61,7 +57,7 @@ validate() {
         wait $job
         status=$?
         if [ $status -eq 0 ]; then outcome=completes; else outcome=abort; fi
-        echo "RESULT: $outcome (status $status, $((waited / 10)).$((waited % 10)) s)"
+        echo "RESULT: $outcome (status $status, $((WAITED_TENTHS / 10)).$((WAITED_TENTHS % 10)) s)"
     fi
     sleep 0.3
     [ -z "$(token_processes "$token")" ] || fail "processes of the job left: $(token_processes "$token")"
@@ -70,16 +66,10 @@ validate() {
 }
 
 real() {
-    local report="$TMP/report.json" guard=${MG_CHECK_GUARD:-30} waited=0
+    local report="$TMP/report.json" guard=${MG_CHECK_GUARD:-30}
     "$MPIGUARD" check -v --report "$report" -- $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
     local tool=$!
-    while kill -0 $tool 2>/dev/null && [ $waited -lt $((guard * 10)) ]; do
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    local token
-    token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
-    if kill -0 $tool 2>/dev/null; then
+    if ! wait_ended $tool "$guard"; then
         kill -INT $tool
         wait $tool
         # The report is rewritten after every finding: say what was found before the guard.
@@ -121,6 +111,8 @@ elif any(s.get('line') == 0 for f in r['findings'] for s in f.get('sites', [])):
     else
         [ $status -ne 0 ] || fail "$flavor $program: findings, but mpiguard exited 0"
     fi
+    local token
+    token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
     [ -n "$token" ] || fail "$flavor $program: no job token in mpiguard's -v output"
     sleep 0.3
     [ -z "$(token_processes "$token")" ] || fail "processes of the job left: $(token_processes "$token")"
