@@ -7,6 +7,8 @@
 set -u
 build=${1:-build} reps=${2:-3} np=${3:-16}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Ranks share 2 cores here: a waiting rank yields its core (as bench/hang/real_runs.sh).
+export OMPI_MCA_mpi_yield_when_idle=1
 declare -A iterations=([stencil]=3000 [cg]=150 [fft]=300 [master_worker]=4000)
 configs=("plain" "shm 0.1" "shm 0.4" "ptrace 0.1" "ptrace 0.4")
 declare -A times

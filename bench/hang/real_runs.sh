@@ -10,13 +10,16 @@ set -u
 build=${1:-build} faulty=${2:-50} correct=${3:-50} parallel=${4:-2} seed=${5:-1}
 tsv=${6:-bench/hang/real_runs.tsv}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Many ranks share 2 cores here: a waiting rank yields its core, as it would not need to on a node with
+# a core per rank (the tests run with the same setting).
+export OMPI_MCA_mpi_yield_when_idle=1
 work=$(mktemp -d /tmp/mg-hang-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 examples=(stencil cg fft master_worker)
 faults=(compute-loop sleep stop deadlock)
 samplers=(shm ptrace)
 RANDOM=$seed
-[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\n' >"$tsv"
+[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\n' >"$tsv"
 
 one_run() {
     local id=$1 type=$2 mpi=$3 example=$4 np=$5 sampler=$6 fault=$7 rank=$8 at=$9 seconds=${10}
@@ -40,10 +43,11 @@ if f:
 else: print('0 - - -')")
     local replay=$("$build/bench/hang_replay" "$dir/trace" "$np" 2>/dev/null | awk '{print $4}' | paste -sd'\t')
     [ -n "$replay" ] || replay=$'none\tnone\tnone\tnone'
+    local built=$(awk '$1 == "#" && $2 == "built" {print $3}' "$dir/trace" 2>/dev/null)
     set -- $found
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" "$mpi" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" "$mpi" \
         "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" "$4" \
-        "$replay" | flock "$tsv" tee -a "$tsv" >/dev/null
+        "$replay" "${built:-never}" | flock "$tsv" tee -a "$tsv" >/dev/null
     rm -rf "$dir"
 }
 

@@ -35,8 +35,16 @@ mpiguard(faulty, correct, "all")
 for key, values in (("sampler", ("shm", "ptrace")), ("mpi", ("openmpi", "mpich"))):
     for v in values:
         mpiguard([r for r in faulty if r[key] == v], [r for r in correct if r[key] == v], f"{key} {v}")
+for np in sorted({r["np"] for r in rows}, key=int):
+    mpiguard([r for r in faulty if r["np"] == np], [r for r in correct if r["np"] == np], f"{np} ranks")
 for fault in ("compute-loop", "sleep", "stop", "deadlock"):
     mpiguard([r for r in faulty if r["fault"] == fault], [], f"fault {fault}")
+# built_at (later TSVs): when the model was first built; a fault before it is learnt as normal.
+def built_before_fault(r):
+    return r.get("built_at", "never") not in ("never", "") and float(r["built_at"]) < float(r["fault_at"])
+if any("built_at" in r for r in faulty):
+    mpiguard([r for r in faulty if built_before_fault(r)], [], "fault after the model was built")
+    mpiguard([r for r in faulty if not built_before_fault(r)], [], "fault while the model was building")
 
 print()
 print("| timeout baseline (I s, K) | AC_h | false alarms (correct runs) | fired before the fault (faulty runs) |")

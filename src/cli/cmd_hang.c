@@ -68,23 +68,25 @@ static void print_progress(const struct hang_model_state *st, double elapsed)
                 elapsed, st->samples, st->interval, st->random ? "" : " (testing randomness)");
     else
         fprintf(stderr,
-                "mpiguard: hang: [%6.1f s] watching: I = %.2f s, p = %.3f, q = %.3f, K = %u, "
+                "mpiguard: hang: [%6.1f s] watching: I = %.2f s, p = %.3f, q = %.3f%s, K = %u, "
                 "suspicions %u/%u, set %zu\n",
-                elapsed, st->interval, st->p_hat, st->q, st->needed, st->suspicions, st->needed,
-                st->set_index);
+                elapsed, st->interval, st->p_hat, st->q, st->no_hit ? " (no-hit bound)" : "",
+                st->needed, st->suspicions, st->needed, st->set_index);
 }
 
-static json_object *model_json(const struct hang_model *model, const hang_options *o)
+static json_object *model_json(const struct hang_model *model, const hang_options *o, double built_at)
 {
     struct hang_model_state st;
     hang_model_state(model, &st);
     json_object *m = json_object_new_object();
     json_object_object_add(m, "alpha", json_object_new_double(o->alpha));
+    json_object_object_add(m, "built_at_s", json_object_new_double(built_at));
     json_object_object_add(m, "interval_s", json_object_new_double(st.interval));
     json_object_object_add(m, "samples", json_object_new_int64((int64_t)st.samples));
     json_object_object_add(m, "observations", json_object_new_int64((int64_t)st.observations));
     json_object_object_add(m, "p_hat", json_object_new_double(st.p_hat));
     json_object_object_add(m, "e", json_object_new_double(st.e));
+    json_object_object_add(m, "no_hit_bound", json_object_new_boolean(st.no_hit));
     json_object_object_add(m, "q", json_object_new_double(st.q));
     json_object_object_add(m, "suspicions_needed", json_object_new_int((int)st.needed));
     json_object_object_add(m, "set_size", json_object_new_int64((int64_t)st.set_size));
@@ -203,7 +205,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
-    double start = monotonic_seconds(), last_progress = start;
+    double start = monotonic_seconds(), last_progress = start, built_at = -1.0;
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
     for (;;) {
@@ -230,6 +232,14 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             mg_error("hang: the model refused an observation; watching stops");
             break;
         }
+        if (built_at < 0) {
+            hang_model_state(model, &st);
+            if (st.built) {
+                built_at = now - start;
+                if (trace)
+                    fprintf(trace, "# built %.3f\n", built_at);
+            }
+        }
         if (o->progress && now - last_progress >= 2.0) {
             hang_model_state(model, &st);
             print_progress(&st, now - start);
@@ -248,7 +258,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             hang_model_resume(model);
             continue;
         }
-        hang_report(&probes, &result, faulty, monotonic_seconds() - start, model_json(model, o));
+        hang_report(&probes, &result, faulty, monotonic_seconds() - start, model_json(model, o, built_at));
         cli_session_save(s);
         act(s, action, sig, cmd, faulty, result.nfaulty);
         status = MG_EXIT_HANG;

@@ -109,6 +109,31 @@ static bool candidate(const struct hang_ladder *l, const struct hang_ecdf *f, si
     return true;
 }
 
+/* The no-hit bound (see the header); false when some sample sits at level 0, or when n is still too
+ * small for the bound to reach the largest tolerance. */
+static bool no_hit_bound(const struct hang_ladder *l, const struct hang_ecdf *f,
+                         struct hang_ladder_choice *c)
+{
+    size_t lowest = 0;
+    while (lowest < f->nlevels && !hang_ecdf_has(f, lowest))
+        lowest++;
+    if (lowest == 0 || lowest == f->nlevels || !(f->total > 0.0))
+        return false;
+    double tail = 0.5 * erfc(l->z / sqrt(2.0));
+    double q = 1.0 - pow(tail, 1.0 / f->total);
+    if (!(q <= l->e[0]))
+        return false;
+    *c = (struct hang_ladder_choice){.built = true,
+                                     .no_hit = true,
+                                     .index = l->nlevels,
+                                     .threshold = lowest - 1,
+                                     .p_hat = 0.0,
+                                     .n_hat = log(tail) / log(1.0 - l->e[0]),
+                                     .e = q,
+                                     .q = q};
+    return true;
+}
+
 int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
                        struct hang_ladder_choice *out)
 {
@@ -120,6 +145,8 @@ int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
         if (candidate(l, f, i, &c) && c.n_hat <= f->total * (1.0 + size_slack))
             best = c;
     }
+    if (!best.built)
+        (void)no_hit_bound(l, f, &best);
     *out = best;
     return MG_OK;
 }

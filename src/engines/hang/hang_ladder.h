@@ -35,7 +35,8 @@ int hang_ladder_k(double q, double alpha, unsigned *k);
 
 struct hang_ladder_choice {
     bool built;       /* some tolerance is justified by the sample size */
-    size_t index;     /* which tolerance (0 = largest e) */
+    bool no_hit;      /* built by the no-hit bound below, not by a tolerance of the ladder */
+    size_t index;     /* which tolerance (0 = largest e); nlevels for the no-hit bound */
     size_t threshold; /* t as a level: a suspicion is S_crout level <= threshold */
     double p_hat;     /* p^_m' = F_n(t) */
     double n_hat;     /* n^_m', the sample size that justifies p_hat */
@@ -45,8 +46,13 @@ struct hang_ladder_choice {
 
 /* Picks the smallest tolerance whose n^_m' <= F's sample size, with p^_m' taken at t1 = max{X:
  * F(X) < p_m} or t2 = min{X: F(X) >= p_m} over the observed X, whichever needs fewer samples (the
- * smaller p^ on a tie). out->built is false when no tolerance is justified yet. 0 ok; MG_EINVAL on
- * NULL. */
+ * smaller p^ on a tie).
+ * When no tolerance is justified and every sample so far sits at level m >= 1 or above (a healthy
+ * job whose sampled ranks are nearly always out of MPI or progressing: the ladder's rule n p^ > 5
+ * can then never hold), the no-hit bound is used instead: t = m - 1, p^ = 0 and q the exact
+ * binomial upper confidence bound for a probability never hit in n samples, 1 - tail^(1/n), with
+ * tail the one-sided tail of z; it is used once q <= the largest tolerance.
+ * out->built is false when neither applies yet. 0 ok; MG_EINVAL on NULL. */
 int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
                        struct hang_ladder_choice *out);
 

@@ -141,6 +141,13 @@ static void refresh(struct hang_model *m)
  * factor is in (0, 1), so neither call below can fail. */
 static void runs_check(struct hang_model *m, double *weight)
 {
+    bool constant = true;
+    for (size_t i = 1; i < m->nwindow && constant; i++)
+        constant = m->window[i] == m->window[0];
+    if (constant && !m->p.constant_grows) {
+        m->nwindow = 0;
+        return;
+    }
     struct hang_runs_result r;
     (void)hang_runs_test(m->window, m->nwindow, &m->p.runs, &r);
     m->nwindow = 0;
@@ -171,15 +178,23 @@ static void commit(struct hang_model *m, size_t level, double *weight)
         runs_check(m, weight);
 }
 
-/* A non-suspicion ends the current run of suspicions: the frozen samples go into the model first,
- * in order, then this one; any re-weighting therefore happens with the suspicion count at zero. */
-static void healthy(struct hang_model *m, size_t level)
+/* Commits the held suspicions in order and ends their run; returns the weight for what follows
+ * (below 1 if I grew meanwhile). */
+static double commit_pending(struct hang_model *m)
 {
     unsigned held = m->streak;
     m->streak = 0;
     double weight = 1.0;
     for (unsigned i = 0; i < held; i++)
         commit(m, m->pending[i], &weight);
+    return weight;
+}
+
+/* A non-suspicion ends the current run of suspicions: the frozen samples go into the model first,
+ * in order, then this one; any re-weighting therefore happens with the suspicion count at zero. */
+static void healthy(struct hang_model *m, size_t level)
+{
+    double weight = commit_pending(m);
     commit(m, level, &weight);
     refresh(m);
 }
@@ -215,7 +230,8 @@ int hang_model_resume(struct hang_model *m)
     if (!m->hang)
         return MG_ESTATE;
     m->hang = false;
-    m->streak = 0;
+    (void)commit_pending(m);
+    refresh(m);
     return MG_OK;
 }
 
@@ -232,6 +248,7 @@ int hang_model_state(const struct hang_model *m, struct hang_model_state *s)
         .samples = m->samples,
         .sample_size = m->ecdf.total,
         .built = m->choice.built,
+        .no_hit = m->choice.no_hit,
         .p_hat = m->choice.p_hat,
         .e = m->choice.e,
         .q = m->choice.q,

@@ -23,6 +23,9 @@ struct hang_model_params {
     double interval_max;    /* cap on I */
     double interval_growth; /* I grows by this after a failed runs test; old samples: 1/this */
     size_t runs_every;      /* a runs test on every this many fresh samples, until one passes */
+    bool constant_grows;    /* a window of one repeated value fails the test and grows I (paper);
+                               false: such a window is discarded, since a constant series stays
+                               constant at any interval and growing I only slows detection */
     struct hang_runs_params runs;
     double tolerances[HANG_LADDER_MAX_LEVELS]; /* the ladder's e, largest first */
     size_t ntolerances;
@@ -33,7 +36,7 @@ struct hang_model_params {
 
 /* Paper defaults: alpha 0.001, C 10, switch every 30, I 400 ms doubling (capped at 6.4 s, our
  * choice: 4 doublings), runs test every 16 samples at 0.05, e = 0.3 0.2 0.1 0.05, z 1.96, rule of
- * thumb 5, at most 1000 suspicions. */
+ * thumb 5, at most 1000 suspicions; ours: a constant window does not grow I. */
 void hang_model_params_default(struct hang_model_params *p);
 
 struct hang_model;
@@ -57,8 +60,9 @@ int hang_model_next_delay(struct hang_model *m, double *delay);
  * time that goes back (state unchanged); MG_ESTATE after a HANG verdict until hang_model_resume. */
 int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct hang_verdict *v);
 
-/* After a HANG verdict that the caller found to be a transient slowdown (hang_diag): clears the
- * suspicions (their samples are dropped, they were not healthy behaviour) and resumes watching.
+/* After a HANG verdict that the caller found to be a transient slowdown (hang_diag): the suspicions'
+ * samples go into the model (the job was healthy; a model that never learns its slow phases would
+ * suspect each of them again) and watching resumes.
  * 0 ok; MG_EINVAL on NULL; MG_ESTATE when no hang is pending. */
 int hang_model_resume(struct hang_model *m);
 
@@ -71,6 +75,7 @@ struct hang_model_state {
     size_t samples;       /* observations committed to the model */
     double sample_size;   /* weighted sample size n (old samples count less after I grew) */
     bool built;           /* a suspicion threshold is justified */
+    bool no_hit;          /* by the ladder's no-hit bound (hang_ladder_select) */
     double p_hat;         /* p^_m' */
     double e;             /* its tolerance */
     double q;             /* p^ + e */

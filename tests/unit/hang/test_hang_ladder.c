@@ -1,5 +1,6 @@
 /* Unit tests of the ECDF and the (p^, n^) ladder, q and K (ParaStack §3.1-3.2). */
 #include <limits.h>
+#include <math.h>
 
 #include "hang_ecdf.h"
 #include "hang_ladder.h"
@@ -131,7 +132,7 @@ static void select_by_hand(void)
     MG_CHECK_NEAR(c.p_hat, 6.0 / 21.0, 1e-12);
     MG_CHECK_NEAR(c.q, 6.0 / 21.0 + 0.2, 1e-12);
     MG_CHECK_NEAR(c.n_hat, 3.8416 / 0.04 * (6.0 / 21.0) * (15.0 / 21.0), 1e-9);
-    /* A constant S: F jumps from 0 to 1, nothing can be justified. */
+    /* A constant S at level 0: F jumps from 0 to 1, nothing can be justified. */
     struct hang_ecdf g;
     MG_CHECK_INT(hang_ecdf_init(&g, 11), MG_OK);
     for (int i = 0; i < 500; i++)
@@ -140,6 +141,42 @@ static void select_by_hand(void)
     MG_CHECK(!c.built);
     MG_CHECK_INT(hang_ladder_select(NULL, &g, &c), MG_EINVAL);
     hang_ecdf_free(&g);
+    hang_ecdf_free(&f);
+}
+
+/* The no-hit bound: nothing below level 4 in n samples gives t = 3, p^ = 0 and q = 1 - tail^(1/n)
+ * with tail = P(Z > 1.96) = 0.024998; it needs q <= 0.3, i.e. n >= ln(tail) / ln(0.7) = 10.34. */
+static void no_hit_bound_by_hand(void)
+{
+    struct hang_ladder l;
+    MG_CHECK_INT(hang_ladder_init(&l, paper_e, 4, 1.96, 5.0), MG_OK);
+    struct hang_ecdf f;
+    MG_CHECK_INT(hang_ecdf_init(&f, 11), MG_OK);
+    struct hang_ladder_choice c;
+    for (int i = 0; i < 10; i++)
+        hang_ecdf_add(&f, 4, 1.0);
+    MG_CHECK_INT(hang_ladder_select(&l, &f, &c), MG_OK);
+    MG_CHECK(!c.built); /* q = 0.3085; the ladder: F(4) = 1 */
+    hang_ecdf_add(&f, 10, 1.0); /* the ladder: F(4) = 10/11 needs 5 / (1/11) = 55 samples */
+    MG_CHECK_INT(hang_ladder_select(&l, &f, &c), MG_OK);
+    MG_CHECK(c.built && c.no_hit);
+    MG_CHECK_INT(c.index, 4);
+    MG_CHECK_INT(c.threshold, 3);
+    MG_CHECK_NEAR(c.p_hat, 0.0, 0);
+    MG_CHECK_NEAR(c.q, 1.0 - pow(0.024997895, 1.0 / 11.0), 1e-8);
+    MG_CHECK_NEAR(c.n_hat, log(0.024997895) / log(0.7), 1e-6);
+    /* Halved weights count as half a sample each: 22 samples at weight 1/2 are n = 11. */
+    struct hang_ecdf h;
+    MG_CHECK_INT(hang_ecdf_init(&h, 11), MG_OK);
+    for (int i = 0; i < 22; i++)
+        hang_ecdf_add(&h, 10, 0.5);
+    MG_CHECK_INT(hang_ladder_select(&l, &h, &c), MG_OK);
+    MG_CHECK(c.built && c.no_hit && c.threshold == 9);
+    /* One sample at level 0 and the bound no longer applies (nor does the ladder, yet). */
+    hang_ecdf_add(&h, 0, 1.0);
+    MG_CHECK_INT(hang_ladder_select(&l, &h, &c), MG_OK);
+    MG_CHECK(!c.built);
+    hang_ecdf_free(&h);
     hang_ecdf_free(&f);
 }
 
@@ -163,6 +200,7 @@ int main(void)
     MG_RUN(k_is_ceil_log_q_alpha);
     MG_RUN(ecdf_weights_and_scaling);
     MG_RUN(select_by_hand);
+    MG_RUN(no_hit_bound_by_hand);
     MG_RUN(bad_ladders);
     MG_TEST_END();
 }

@@ -66,11 +66,17 @@ static void delay_is_uniform_on_half_to_three_halves(void)
     hang_model_destroy(m);
 }
 
-/* A constant S never passes the runs test (N0 = 0) and never justifies a threshold (F jumps from 0
- * to 1), so every 16 samples I doubles and the weight halves: n = 8, 12, 14, 15, then the cap. */
+/* With the paper's rule (constant_grows), a constant S never passes the runs test (N0 = 0) and at
+ * level 0 never justifies a threshold (F jumps from 0 to 1), so every 16 samples I doubles and the
+ * weight halves: n = 8, 12, 14, 15, then the cap. */
 static void doubling_cap_and_reweighting(void)
 {
-    struct hang_model *m = make(1000, 1);
+    struct hang_model_params p;
+    hang_model_params_default(&p);
+    p.constant_grows = true;
+    struct hang_model *m = NULL;
+    MG_CHECK_INT(hang_model_create(&p, 1000, 1, &m), MG_OK);
+    clock_s = 0;
     static const double n_after[5] = {8, 12, 14, 15, 31};
     static const double i_after[5] = {0.8, 1.6, 3.2, 6.4, 6.4};
     for (int block = 0; block < 5; block++) {
@@ -92,8 +98,6 @@ static void doubling_cap_and_reweighting(void)
     hang_model_destroy(m);
 
     /* A cap that is not a power-of-two multiple: 0.4 -> 0.8 -> 1.0, weights 1/2 then 4/5. */
-    struct hang_model_params p;
-    hang_model_params_default(&p);
     p.interval_max = 1.0;
     MG_CHECK_INT(hang_model_create(&p, 1000, 1, &m), MG_OK);
     clock_s = 0;
@@ -101,6 +105,46 @@ static void doubling_cap_and_reweighting(void)
         feed(m, 0);
     MG_CHECK_NEAR(state(m).interval, 1.0, 1e-12);
     MG_CHECK_NEAR(state(m).sample_size, (8 + 16) * 0.8, 1e-12);
+    hang_model_destroy(m);
+}
+
+/* Our default: a constant window says nothing about the interval and is discarded, so I stays. A
+ * healthy job whose sampled ranks are always all out (or progressing) is modelled by the no-hit
+ * bound: after n = 11 samples at level 10, q = 1 - 0.025^(1/11) = 0.2849 <= 0.3 (n = 10 gives
+ * 0.3085), t = 9 (0.9 of the set), K = ceil(log_q 0.001) = 6. */
+static void constant_windows_keep_the_interval(void)
+{
+    struct hang_model *m = make(1000, 6);
+    for (int i = 0; i < 10; i++)
+        MG_CHECK_INT(feed(m, 10).kind, HANG_VERDICT_BUILDING);
+    MG_CHECK_INT(feed(m, 10).kind, HANG_VERDICT_NORMAL);
+    struct hang_model_state s = state(m);
+    MG_CHECK(s.built && s.no_hit);
+    MG_CHECK_NEAR(s.p_hat, 0.0, 0);
+    MG_CHECK_NEAR(s.q, 0.2849, 1e-4);
+    MG_CHECK_NEAR(s.threshold, 0.9, 1e-12);
+    MG_CHECK_INT(s.needed, 6);
+    for (int i = 0; i < 37; i++)
+        feed(m, 10);
+    s = state(m);
+    MG_CHECK_INT(s.doublings, 0);
+    MG_CHECK_NEAR(s.interval, 0.4, 0);
+    MG_CHECK(!s.random && !s.interval_capped);
+    /* 48 samples: q = 1 - 0.025^(1/48) = 0.0740, K = 3 */
+    MG_CHECK_NEAR(s.q, 0.0740, 1e-4);
+    MG_CHECK_INT(s.needed, 3);
+    MG_CHECK_INT(feed(m, 9).kind, HANG_VERDICT_SUSPICIOUS);
+    MG_CHECK_INT(feed(m, 2).kind, HANG_VERDICT_SUSPICIOUS);
+    MG_CHECK_INT(feed(m, 0).kind, HANG_VERDICT_HANG);
+    hang_model_destroy(m);
+
+    /* A window that varies is tested as usual: 8 at level 7 then 8 at 10, two runs, fail it (no
+     * suspicion on the way: the bound's t is 6). */
+    m = make(1000, 7);
+    for (int i = 0; i < 16; i++)
+        MG_CHECK(feed(m, i < 8 ? 7 : 10).kind != HANG_VERDICT_SUSPICIOUS);
+    MG_CHECK_INT(state(m).doublings, 1);
+    MG_CHECK_NEAR(state(m).interval, 0.8, 0);
     hang_model_destroy(m);
 }
 
@@ -204,7 +248,8 @@ static void hang_after_k_suspicions_then_resume(void)
     MG_CHECK_INT(hang_model_observe(m, 0, clock_s + 1, &v), MG_ESTATE);
     MG_CHECK_INT(hang_model_resume(m), MG_OK);
     MG_CHECK_INT(hang_model_resume(m), MG_ESTATE);
-    MG_CHECK_INT(state(m).samples, s.samples); /* the hang's samples never entered the model */
+    /* the verification found progress: the suspicions were healthy and are learnt */
+    MG_CHECK_INT(state(m).samples, s.samples + s.needed);
     v = feed(m, 0);
     MG_CHECK_INT(v.kind, HANG_VERDICT_SUSPICIOUS);
     MG_CHECK_INT(v.suspicions, 1);
@@ -367,6 +412,7 @@ int main(void)
     MG_RUN(delay_is_uniform_on_half_to_three_halves);
     MG_RUN(doubling_cap_and_reweighting);
     MG_RUN(paper_window_doubles_the_interval);
+    MG_RUN(constant_windows_keep_the_interval);
     MG_RUN(freeze_and_reset_after_reweighting);
     MG_RUN(hang_after_k_suspicions_then_resume);
     MG_RUN(sets_alternate_every_30);
