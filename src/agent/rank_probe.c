@@ -26,7 +26,7 @@ struct mg_rank_probe {
  * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
 static mg_rank_probe *_Atomic open_probes;
 
-static int process_exited(int pid)
+int mg_rank_probe_process_exited(int pid)
 {
     char state = mg_rank_scan_process_state(pid);
     return state == 0 || state == 'Z' || state == 'X';
@@ -46,7 +46,7 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
             free(p);
             return rc;
         }
-    } else if (process_exited(pid)) {
+    } else if (mg_rank_probe_process_exited(pid)) {
         free(p);
         return MG_ENOENT;
     }
@@ -78,7 +78,7 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     if (!out->in_mpi && polling && moved)
         out->in_mpi = 1;
     out->progressed = moved && !polling;
-    out->exited = process_exited(p->pid);
+    out->exited = mg_rank_probe_process_exited(p->pid);
     p->last_counter = out->counter;
     p->read_before = 1;
     return MG_OK;

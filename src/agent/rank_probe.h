@@ -22,6 +22,9 @@ typedef struct mg_probe_reading {
 
 typedef struct mg_rank_probe mg_rank_probe;
 
+/* Whether the process is gone or a zombie: nothing of it can be read any more. */
+int mg_rank_probe_process_exited(int pid);
+
 /* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it). Does
  * not stop the process. MG_ENOENT when the process is gone or, for shm, has not published yet;
  * MG_EPERM when ptrace is refused; MG_ENOMEM. */

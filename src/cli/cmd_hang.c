@@ -70,7 +70,7 @@ static void print_progress(const struct hang_model_state *st, double elapsed)
         fprintf(stderr,
                 "mpiguard: hang: [%6.1f s] watching: I = %.2f s, p = %.3f, q = %.3f%s, K = %u, "
                 "suspicions %u/%u, set %zu\n",
-                elapsed, st->interval, st->p_hat, st->q, st->no_hit ? " (no-hit bound)" : "",
+                elapsed, st->interval, st->p_hat, st->q, st->exact ? " (exact bound)" : "",
                 st->needed, st->suspicions, st->needed, st->set_index);
 }
 
@@ -86,7 +86,7 @@ static json_object *model_json(const struct hang_model *model, const hang_option
     json_object_object_add(m, "observations", json_object_new_int64((int64_t)st.observations));
     json_object_object_add(m, "p_hat", json_object_new_double(st.p_hat));
     json_object_object_add(m, "e", json_object_new_double(st.e));
-    json_object_object_add(m, "no_hit_bound", json_object_new_boolean(st.no_hit));
+    json_object_object_add(m, "exact_bound", json_object_new_boolean(st.exact));
     json_object_object_add(m, "q", json_object_new_double(st.q));
     json_object_object_add(m, "suspicions_needed", json_object_new_int((int)st.needed));
     json_object_object_add(m, "set_size", json_object_new_int64((int64_t)st.set_size));
@@ -221,8 +221,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             int unseen = hang_probes_read(&probes, sampled[i], &reading);
             /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
              * since their last reading: a communication-bound job is inside MPI at nearly every
-             * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). */
-            out += unseen || (!reading.exited && (!reading.in_mpi || reading.progressed));
+             * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). A
+             * rank that exited is outside MPI too (ranks leave one by one at a job's end), and one
+             * that cannot be seen must never look stuck. */
+            out += unseen || reading.exited || !reading.in_mpi || reading.progressed;
         }
         struct hang_verdict v;
         double now = monotonic_seconds();

@@ -17,7 +17,7 @@ static void warn_once(hang_probes *p, int r, int rc)
 {
     if (p->warned && !p->warned[r]) {
         p->warned[r] = 1;
-        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; it counts as inside MPI", r,
+        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
                 p->session->ranks[r].pid, mg_strerror(rc));
     }
 }
@@ -38,7 +38,12 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
     if (!p->probe[r]) {
         rc = mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]);
         if (rc == MG_ENOENT) {
-            *out = (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
+            /* Nothing to read: a rank that has not published its state yet is still starting
+             * (in MPI_Init); a process that is gone has exited. */
+            if (mg_rank_probe_process_exited(s->ranks[r].pid))
+                *out = (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE};
+            else
+                *out = (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
             return 0;
         }
     }

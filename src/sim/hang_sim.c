@@ -74,6 +74,7 @@ struct options {
     double scan_gap;
     bool counters;
     double interval_max;
+    bool paper_model; /* ParaStack's rules only (the ablation of ours) */
 };
 
 static void defaults(struct options *o)
@@ -127,7 +128,9 @@ static void usage(FILE *f)
             "      --scans N          scans of every rank per diagnosis (default 3)\n"
             "      --scan-gap SECONDS between scans (default 1)\n"
             "      --backend KIND     shm (call counters) or ptrace (states only) (default shm)\n"
-            "      --interval-max S   cap on the model's sampling interval (default 6.4)\n");
+            "      --interval-max S   cap on the model's sampling interval (default 6.4)\n"
+            "      --model KIND       mpiguard (exact bound, degenerate windows keep I) or paper\n"
+            "                         (ParaStack's rules only) (default mpiguard)\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -190,7 +193,8 @@ static int parse(int argc, char **argv, struct options *o)
         O_SCANS,
         O_GAP,
         O_BACKEND,
-        O_IMAX
+        O_IMAX,
+        O_MODEL
     };
     static const struct option longs[] = {{"procs", required_argument, 0, 'P'},
                                           {"runs", required_argument, 0, 'n'},
@@ -210,10 +214,12 @@ static int parse(int argc, char **argv, struct options *o)
                                           {"scan-gap", required_argument, 0, O_GAP},
                                           {"backend", required_argument, 0, O_BACKEND},
                                           {"interval-max", required_argument, 0, O_IMAX},
+                                          {"model", required_argument, 0, O_MODEL},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     static const char *const fault_names[] = {"none", "comp", "comm", "both"};
     static const char *const backends[] = {"ptrace", "shm"};
+    static const char *const models[] = {"paper", "mpiguard"};
     int ch, bad = 0;
     size_t seed;
     while ((ch = getopt_long(argc, argv, "P:n:s:a:C:f:A:h", longs, NULL)) != -1) {
@@ -252,6 +258,11 @@ static int parse(int argc, char **argv, struct options *o)
             o->counters = v == 1;
             break;
         case O_IMAX: bad |= parse_double(optarg, &o->interval_max); break;
+        case O_MODEL:
+            v = lookup(optarg, models, 2);
+            bad |= v < 0;
+            o->paper_model = v == 0;
+            break;
         case 'h': usage(stdout); exit(0);
         default: bad = 1;
         }
@@ -402,6 +413,10 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     mp.alpha = o->alpha;
     mp.set_size = o->set_size;
     mp.interval_max = fmax(o->interval_max, mp.interval_init);
+    if (o->paper_model) {
+        mp.exact_bound = false;
+        mp.degenerate_grows = true;
+    }
     struct hang_model *m;
     int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
     if (rc != MG_OK)
@@ -473,8 +488,8 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("# P=%zu runs=%zu+%zu seed=%llu alpha=%g C=%zu app=%s faults=%s backend=%s "
-           "period x%g job=%gs deadline=%gs slow=%g x%g-%g %g-%gs phase=%g scans=%zux%gs Imax=%g  "
-           "(%.1f s wall)\n",
+           "period x%g job=%gs deadline=%gs slow=%g x%g-%g %g-%gs phase=%g scans=%zux%gs Imax=%g "
+           "model=%s  (%.1f s wall)\n",
            o.nranks, o.runs, o.runs, (unsigned long long)o.seed, o.alpha, o.set_size,
            app_names[o.app],
            o.faults == 1   ? "comp"
@@ -482,7 +497,7 @@ int main(int argc, char **argv)
                            : "both",
            o.counters ? "shm" : "ptrace", o.period_scale, o.job_length, o.deadline, o.slow_prob,
            o.slow_factor_min, o.slow_factor_max, o.slow_min, o.slow_max, o.phase_prob, o.nscans,
-           o.scan_gap, o.interval_max,
+           o.scan_gap, o.interval_max, o.paper_model ? "paper" : "mpiguard",
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     printf("%-8s %-16s %5s %5s  %6s %6s %6s  %6s %6s  %7s %7s  %6s %6s %6s %6s %6s %6s\n", "P",
            "detector", "fault", "corr", "AC_h", "early", "missed", "FP", "FPraw", "D_med", "D_p90",

@@ -109,27 +109,88 @@ static bool candidate(const struct hang_ladder *l, const struct hang_ecdf *f, si
     return true;
 }
 
-/* The no-hit bound (see the header); false when some sample sits at level 0, or when n is still too
- * small for the bound to reach the largest tolerance. */
-static bool no_hit_bound(const struct hang_ladder *l, const struct hang_ecdf *f,
-                         struct hang_ladder_choice *c)
+/* The regularized incomplete beta function I_x(a, b), by Lentz's continued fraction on the side
+ * where it converges fast (x < (a+1)/(a+b+2)), and the symmetry I_x(a,b) = 1 - I_1-x(b,a) on the
+ * other. */
+static double incomplete_beta(double a, double b, double x)
 {
-    size_t lowest = 0;
-    while (lowest < f->nlevels && !hang_ecdf_has(f, lowest))
-        lowest++;
-    if (lowest == 0 || lowest == f->nlevels || !(f->total > 0.0))
+    if (x <= 0.0)
+        return 0.0;
+    if (x >= 1.0)
+        return 1.0;
+    if (x > (a + 1.0) / (a + b + 2.0))
+        return 1.0 - incomplete_beta(b, a, 1.0 - x);
+    const double tiny = 1e-300;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x)) / a;
+    double f = 1.0, c = 1.0, d = 0.0;
+    for (int i = 0; i <= 400; i++) {
+        int m = i / 2;
+        double num;
+        if (i == 0)
+            num = 1.0;
+        else if (i % 2 == 0)
+            num = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
+        else
+            num = -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+        d = 1.0 + num * d;
+        d = 1.0 / (fabs(d) < tiny ? tiny : d);
+        c = 1.0 + num / (fabs(c) < tiny ? tiny : c);
+        double step = c * d;
+        f *= step;
+        if (fabs(1.0 - step) < 1e-14)
+            break;
+    }
+    return front * (f - 1.0);
+}
+
+double hang_ladder_exact_upper(double k, double n, double tail)
+{
+    if (!(n > 0.0) || !(k >= 0.0) || !(tail > 0.0 && tail < 1.0))
+        return NAN;
+    if (k >= n)
+        return 1.0;
+    /* P(X <= k) = 1 - I_p(k+1, n-k) falls as p grows: bisect for the p where it equals tail. */
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < bisect_steps && hi - lo > 1e-15; i++) {
+        double mid = (lo + hi) / 2.0;
+        if (1.0 - incomplete_beta(k + 1.0, n - k, mid) > tail)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+bool hang_ladder_exact(const struct hang_ladder *l, const struct hang_ecdf *f, double alpha,
+                       double cap, struct hang_ladder_choice *c)
+{
+    if (!l || !f || !c || !(alpha > 0.0 && alpha < 1.0) || !(f->total > 0.0))
         return false;
-    double tail = 0.5 * erfc(l->z / sqrt(2.0));
-    double q = 1.0 - pow(tail, 1.0 / f->total);
-    if (!(q <= l->e[0]))
+    double tail = 0.5 * erfc(l->z / sqrt(2.0)), n = f->total;
+    /* q grows with t (F does), so the smallest K is at t = 0; the highest t that keeps it is found
+     * by one evaluation per level: q(t) <= b = alpha^(1/K) iff P(X <= hits(t) | n, b) <= tail. */
+    double q = hang_ladder_exact_upper(hang_ecdf_at(f, 0) * n, n, tail);
+    unsigned k;
+    if (!(q <= cap) || !(q > 0.0 && q < 1.0) || hang_ladder_k(q, alpha, &k) != MG_OK)
         return false;
+    double b = pow(alpha, 1.0 / (double)k);
+    size_t t = 0;
+    while (t + 2 < f->nlevels) {
+        double hits = hang_ecdf_at(f, t + 1) * n;
+        if (hits >= n || 1.0 - incomplete_beta(hits + 1.0, n - hits, b) > tail)
+            break;
+        t++;
+    }
+    if (t > 0)
+        q = hang_ladder_exact_upper(hang_ecdf_at(f, t) * n, n, tail);
+    double p_hat = hang_ecdf_at(f, t);
     *c = (struct hang_ladder_choice){.built = true,
-                                     .no_hit = true,
+                                     .exact = true,
                                      .index = l->nlevels,
-                                     .threshold = lowest - 1,
-                                     .p_hat = 0.0,
-                                     .n_hat = log(tail) / log(1.0 - l->e[0]),
-                                     .e = q,
+                                     .threshold = t,
+                                     .p_hat = p_hat,
+                                     .n_hat = n,
+                                     .e = q - p_hat,
                                      .q = q};
     return true;
 }
@@ -145,8 +206,6 @@ int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
         if (candidate(l, f, i, &c) && c.n_hat <= f->total * (1.0 + size_slack))
             best = c;
     }
-    if (!best.built)
-        (void)no_hit_bound(l, f, &best);
     *out = best;
     return MG_OK;
 }

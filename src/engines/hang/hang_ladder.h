@@ -35,8 +35,8 @@ int hang_ladder_k(double q, double alpha, unsigned *k);
 
 struct hang_ladder_choice {
     bool built;       /* some tolerance is justified by the sample size */
-    bool no_hit;      /* built by the no-hit bound below, not by a tolerance of the ladder */
-    size_t index;     /* which tolerance (0 = largest e); nlevels for the no-hit bound */
+    bool exact;       /* built by the exact binomial bound below, not by a tolerance of the ladder */
+    size_t index;     /* which tolerance (0 = largest e); nlevels for the exact bound */
     size_t threshold; /* t as a level: a suspicion is S_crout level <= threshold */
     double p_hat;     /* p^_m' = F_n(t) */
     double n_hat;     /* n^_m', the sample size that justifies p_hat */
@@ -44,16 +44,27 @@ struct hang_ladder_choice {
     double q;         /* p_hat + e */
 };
 
+/* The exact (Clopper-Pearson) upper confidence bound for a probability hit k times in n samples:
+ * the p with P(X <= k) = tail for X ~ Binomial(n, p), with n and k real (weighted samples) through
+ * the regularized incomplete beta function. 1 when k >= n; NAN on n <= 0, k < 0 or tail outside
+ * (0, 1). k = 0 gives 1 - tail^(1/n). */
+double hang_ladder_exact_upper(double k, double n, double tail);
+
 /* Picks the smallest tolerance whose n^_m' <= F's sample size, with p^_m' taken at t1 = max{X:
  * F(X) < p_m} or t2 = min{X: F(X) >= p_m} over the observed X, whichever needs fewer samples (the
- * smaller p^ on a tie).
- * When no tolerance is justified and every sample so far sits at level m >= 1 or above (a healthy
- * job whose sampled ranks are nearly always out of MPI or progressing: the ladder's rule n p^ > 5
- * can then never hold), the no-hit bound is used instead: t = m - 1, p^ = 0 and q the exact
- * binomial upper confidence bound for a probability never hit in n samples, 1 - tail^(1/n), with
- * tail the one-sided tail of z; it is used once q <= the largest tolerance.
- * out->built is false when neither applies yet. 0 ok; MG_EINVAL on NULL. */
+ * smaller p^ on a tie): the paper's ladder, q = p^ + e. out->built is false when no tolerance is
+ * justified yet. 0 ok; MG_EINVAL on NULL. */
 int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
                        struct hang_ladder_choice *out);
+
+/* The exact bound, ours: at every level t below the top, q = hang_ladder_exact_upper(n F(t), n,
+ * tail) with tail the one-sided tail of the ladder's z (0.025 for 1.96); among the levels with
+ * q <= cap, the one with the smallest K = ceil(log_q alpha), the highest t (most sensitive to a
+ * hang) on a tie. Why: the ladder's normal approximation needs n p^ > 5, so while a job is healthy
+ * and nearly every sample sits at the top level (ranks out of MPI or progressing) it is never
+ * justified; the exact bound holds at any n. True with *out set (exact, index = nlevels, e = q -
+ * p^); false when no level qualifies or on NULL or alpha outside (0, 1). */
+bool hang_ladder_exact(const struct hang_ladder *l, const struct hang_ecdf *f, double alpha,
+                       double cap, struct hang_ladder_choice *out);
 
 #endif

@@ -19,6 +19,11 @@ struct hang_model {
     struct hang_ecdf ecdf;
     struct hang_ladder ladder;
     struct hang_ladder_choice choice;
+    struct exact_cache {
+        bool computed, found;
+        struct hang_ladder_choice choice;
+        double n, hits; /* the sample size and its weight at or below t */
+    } exact;
     unsigned needed;
     double interval;
     bool capped, random_ok, testing_done;
@@ -44,6 +49,7 @@ void hang_model_params_default(struct hang_model_params *p)
         .interval_max = 6.4,
         .interval_growth = 2.0,
         .runs_every = 16,
+        .exact_bound = true,
         .ntolerances = sizeof tolerances / sizeof tolerances[0],
         .ladder_z = 1.96,
         .min_expected = 5.0,
@@ -124,12 +130,56 @@ int hang_model_next_delay(struct hang_model *m, double *delay)
     return MG_OK;
 }
 
+static double weight_at_or_below(const struct hang_ecdf *f, size_t level)
+{
+    double w = 0.0;
+    for (size_t x = 0; x <= level && x < f->nlevels; x++)
+        w += f->weight[x];
+    return w;
+}
+
+/* Growth of n after which the exact bound is computed again. A bound computed at a smaller n with
+ * the same hits is larger, so using it meanwhile only makes K larger (safe); a new hit at or below
+ * t or fewer samples (re-weighting) recompute it at once. The bound costs a bisection on the
+ * incomplete beta function; this keeps it off the per-observation path. */
+static const double exact_regrowth = 1.1;
+
+/* The exact bound (hang_ladder_exact) if it is under cap, recomputed only when its cached value
+ * could be unsafe or stale by more than exact_regrowth. It is cached without a cap: the level with
+ * the smallest K has the smallest q, so a cap only decides whether it is used. */
+static const struct hang_ladder_choice *exact_choice(struct hang_model *m, double cap)
+{
+    struct exact_cache *x = &m->exact;
+    double n = m->ecdf.total;
+    bool recompute = !x->computed || n < x->n || n >= x->n * exact_regrowth ||
+                     (x->found && weight_at_or_below(&m->ecdf, x->choice.threshold) != x->hits);
+    if (recompute) {
+        x->computed = true;
+        x->n = n;
+        x->found = hang_ladder_exact(&m->ladder, &m->ecdf, m->p.alpha, nextafter(1.0, 0.0),
+                                     &x->choice);
+        if (x->found)
+            x->hits = weight_at_or_below(&m->ecdf, x->choice.threshold);
+    }
+    return x->found && x->choice.q <= cap ? &x->choice : NULL;
+}
+
 /* Re-derives the threshold, q and K from the ECDF. */
 static void refresh(struct hang_model *m)
 {
     (void)hang_ladder_select(&m->ladder, &m->ecdf, &m->choice);
     m->needed = 0;
     unsigned k;
+    /* Before the ladder is justified the bound must reach the ladder's loosest q; after, it must
+     * beat the ladder. */
+    double cap = m->choice.built ? fmax(m->p.tolerances[0], m->choice.q) : m->p.tolerances[0];
+    const struct hang_ladder_choice *exact = m->p.exact_bound ? exact_choice(m, cap) : NULL;
+    if (exact) {
+        unsigned k_ladder, k_exact;
+        if (!m->choice.built || hang_ladder_k(m->choice.q, m->p.alpha, &k_ladder) != MG_OK ||
+            (hang_ladder_k(exact->q, m->p.alpha, &k_exact) == MG_OK && k_exact < k_ladder))
+            m->choice = *exact;
+    }
     if (m->choice.built && m->choice.q < 1.0 &&
         hang_ladder_k(m->choice.q, m->p.alpha, &k) == MG_OK && k <= m->p.max_suspicions)
         m->needed = k;
@@ -141,16 +191,11 @@ static void refresh(struct hang_model *m)
  * factor is in (0, 1), so neither call below can fail. */
 static void runs_check(struct hang_model *m, double *weight)
 {
-    bool constant = true;
-    for (size_t i = 1; i < m->nwindow && constant; i++)
-        constant = m->window[i] == m->window[0];
-    if (constant && !m->p.constant_grows) {
-        m->nwindow = 0;
-        return;
-    }
     struct hang_runs_result r;
     (void)hang_runs_test(m->window, m->nwindow, &m->p.runs, &r);
     m->nwindow = 0;
+    if ((r.n1 <= 1 || r.n0 <= 1) && !m->p.degenerate_grows)
+        return;
     if (r.random || m->interval >= m->p.interval_max) {
         m->random_ok = r.random;
         m->capped = !r.random;
@@ -248,7 +293,7 @@ int hang_model_state(const struct hang_model *m, struct hang_model_state *s)
         .samples = m->samples,
         .sample_size = m->ecdf.total,
         .built = m->choice.built,
-        .no_hit = m->choice.no_hit,
+        .exact = m->choice.exact,
         .p_hat = m->choice.p_hat,
         .e = m->choice.e,
         .q = m->choice.q,

@@ -23,20 +23,23 @@ struct hang_model_params {
     double interval_max;    /* cap on I */
     double interval_growth; /* I grows by this after a failed runs test; old samples: 1/this */
     size_t runs_every;      /* a runs test on every this many fresh samples, until one passes */
-    bool constant_grows;    /* a window of one repeated value fails the test and grows I (paper);
-                               false: such a window is discarded, since a constant series stays
-                               constant at any interval and growing I only slows detection */
+    bool degenerate_grows;  /* a window with at most one sample on one side of its mean fails the
+                               test and grows I (paper: no non-rejection region exists); false:
+                               it is discarded, since a (nearly) constant series stays so at any
+                               interval and growing I only multiplies the detection delay */
     struct hang_runs_params runs;
     double tolerances[HANG_LADDER_MAX_LEVELS]; /* the ladder's e, largest first */
     size_t ntolerances;
     double ladder_z;         /* normal quantile of the ladder's confidence interval */
+    bool exact_bound;        /* also the exact binomial bound (hang_ladder_exact); the smaller K wins */
     double min_expected;     /* rule of thumb n p^ > this for the normal approximation */
     unsigned max_suspicions; /* a K above this is treated as "cannot reach the confidence" */
 };
 
 /* Paper defaults: alpha 0.001, C 10, switch every 30, I 400 ms doubling (capped at 6.4 s, our
  * choice: 4 doublings), runs test every 16 samples at 0.05, e = 0.3 0.2 0.1 0.05, z 1.96, rule of
- * thumb 5, at most 1000 suspicions; ours: a constant window does not grow I. */
+ * thumb 5, at most 1000 suspicions; ours: a degenerate window does not grow I, and the exact
+ * bound. */
 void hang_model_params_default(struct hang_model_params *p);
 
 struct hang_model;
@@ -75,7 +78,7 @@ struct hang_model_state {
     size_t samples;       /* observations committed to the model */
     double sample_size;   /* weighted sample size n (old samples count less after I grew) */
     bool built;           /* a suspicion threshold is justified */
-    bool no_hit;          /* by the ladder's no-hit bound (hang_ladder_select) */
+    bool exact;           /* by the exact binomial bound (hang_ladder_select), not the ladder */
     double p_hat;         /* p^_m' */
     double e;             /* its tolerance */
     double q;             /* p^ + e */

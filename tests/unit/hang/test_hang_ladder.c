@@ -140,13 +140,17 @@ static void select_by_hand(void)
     MG_CHECK_INT(hang_ladder_select(&l, &g, &c), MG_OK);
     MG_CHECK(!c.built);
     MG_CHECK_INT(hang_ladder_select(NULL, &g, &c), MG_EINVAL);
+    MG_CHECK(!hang_ladder_exact(&l, &g, 0.001, 0.3, &c)); /* everything at level 0 */
+    MG_CHECK(!hang_ladder_exact(&l, &g, 1.0, 0.3, &c));
+    MG_CHECK(!hang_ladder_exact(NULL, &g, 0.001, 0.3, &c));
     hang_ecdf_free(&g);
     hang_ecdf_free(&f);
 }
 
-/* The no-hit bound: nothing below level 4 in n samples gives t = 3, p^ = 0 and q = 1 - tail^(1/n)
- * with tail = P(Z > 1.96) = 0.024998; it needs q <= 0.3, i.e. n >= ln(tail) / ln(0.7) = 10.34. */
-static void no_hit_bound_by_hand(void)
+/* The exact bound with no hit: nothing below level 4 in n samples gives p^ = 0 at t = 0..3 and
+ * q = 1 - tail^(1/n) with tail = P(Z > 1.96) = 0.024998; under the cap 0.3 it needs n >= ln(tail)
+ * / ln(0.7) = 10.34; the highest of the tied levels is taken. The ladder justifies nothing there. */
+static void exact_bound_without_hits(void)
 {
     struct hang_ladder l;
     MG_CHECK_INT(hang_ladder_init(&l, paper_e, 4, 1.96, 5.0), MG_OK);
@@ -155,28 +159,77 @@ static void no_hit_bound_by_hand(void)
     struct hang_ladder_choice c;
     for (int i = 0; i < 10; i++)
         hang_ecdf_add(&f, 4, 1.0);
+    MG_CHECK(!hang_ladder_exact(&l, &f, 0.001, 0.3, &c)); /* q = 0.3085 */
+    hang_ecdf_add(&f, 10, 1.0);
     MG_CHECK_INT(hang_ladder_select(&l, &f, &c), MG_OK);
-    MG_CHECK(!c.built); /* q = 0.3085; the ladder: F(4) = 1 */
-    hang_ecdf_add(&f, 10, 1.0); /* the ladder: F(4) = 10/11 needs 5 / (1/11) = 55 samples */
-    MG_CHECK_INT(hang_ladder_select(&l, &f, &c), MG_OK);
-    MG_CHECK(c.built && c.no_hit);
+    MG_CHECK(!c.built); /* F(4) = 10/11 needs 5 / (1/11) = 55 samples */
+    MG_CHECK(hang_ladder_exact(&l, &f, 0.001, 0.3, &c));
+    MG_CHECK(c.built && c.exact);
     MG_CHECK_INT(c.index, 4);
     MG_CHECK_INT(c.threshold, 3);
     MG_CHECK_NEAR(c.p_hat, 0.0, 0);
     MG_CHECK_NEAR(c.q, 1.0 - pow(0.024997895, 1.0 / 11.0), 1e-8);
-    MG_CHECK_NEAR(c.n_hat, log(0.024997895) / log(0.7), 1e-6);
+    MG_CHECK_NEAR(c.q, c.p_hat + c.e, 1e-12);
     /* Halved weights count as half a sample each: 22 samples at weight 1/2 are n = 11. */
     struct hang_ecdf h;
     MG_CHECK_INT(hang_ecdf_init(&h, 11), MG_OK);
     for (int i = 0; i < 22; i++)
         hang_ecdf_add(&h, 10, 0.5);
-    MG_CHECK_INT(hang_ladder_select(&l, &h, &c), MG_OK);
-    MG_CHECK(c.built && c.no_hit && c.threshold == 9);
-    /* One sample at level 0 and the bound no longer applies (nor does the ladder, yet). */
-    hang_ecdf_add(&h, 0, 1.0);
-    MG_CHECK_INT(hang_ladder_select(&l, &h, &c), MG_OK);
-    MG_CHECK(!c.built);
+    MG_CHECK(hang_ladder_exact(&l, &h, 0.001, 0.3, &c));
+    MG_CHECK(c.exact && c.threshold == 9);
+    MG_CHECK_NEAR(c.q, 1.0 - pow(0.024997895, 1.0 / 11.0), 1e-8);
     hang_ecdf_free(&h);
+    hang_ecdf_free(&f);
+}
+
+/* Clopper-Pearson bounds (two-sided 95%, so tail 0.025; checked against the binomial CDF summed
+ * exactly): 1 in 30 -> 0.172169, 13 in 40 -> 0.491295, 0 in 10 -> 0.308497; k >= n -> 1; bad
+ * arguments -> NAN. */
+static void exact_upper_by_table(void)
+{
+    MG_CHECK_NEAR(hang_ladder_exact_upper(1, 30, 0.025), 0.172169, 1e-6);
+    MG_CHECK_NEAR(hang_ladder_exact_upper(13, 40, 0.025), 0.491295, 1e-6);
+    MG_CHECK_NEAR(hang_ladder_exact_upper(0, 10, 0.025), 1.0 - pow(0.025, 0.1), 1e-10);
+    MG_CHECK_NEAR(hang_ladder_exact_upper(5, 5, 0.025), 1.0, 0);
+    MG_CHECK(isnan(hang_ladder_exact_upper(1, 0, 0.025)));
+    MG_CHECK(isnan(hang_ladder_exact_upper(-1, 10, 0.025)));
+    MG_CHECK(isnan(hang_ladder_exact_upper(1, 10, 1.0)));
+}
+
+/* One dip among healthy samples: 1 at level 0 and 29 at 10. The ladder cannot be justified
+ * (n F(0) = 1 < 5); the exact bound gives q = 0.17217 at every t = 0..9, K = ceil(log_q 0.001) = 4,
+ * t = 9. With 13 of 40 at level 0 (the rest at 10) the ladder is justified (e = 0.2, q = 0.525,
+ * K = 11) and the exact bound, 0.49130 (K = 10), is under a cap of 0.525 but not of 0.3. */
+static void exact_bound_with_hits(void)
+{
+    struct hang_ladder l;
+    MG_CHECK_INT(hang_ladder_init(&l, paper_e, 4, 1.96, 5.0), MG_OK);
+    struct hang_ecdf f;
+    MG_CHECK_INT(hang_ecdf_init(&f, 11), MG_OK);
+    struct hang_ladder_choice c;
+    hang_ecdf_add(&f, 0, 1.0);
+    for (int i = 0; i < 29; i++)
+        hang_ecdf_add(&f, 10, 1.0);
+    MG_CHECK_INT(hang_ladder_select(&l, &f, &c), MG_OK);
+    MG_CHECK(!c.built);
+    MG_CHECK(hang_ladder_exact(&l, &f, 0.001, 0.3, &c));
+    MG_CHECK_INT(c.threshold, 9);
+    MG_CHECK_NEAR(c.q, 0.172169, 1e-5);
+    unsigned k;
+    MG_CHECK_INT(hang_ladder_k(c.q, 0.001, &k), MG_OK);
+    MG_CHECK_INT(k, 4);
+    struct hang_ecdf g;
+    MG_CHECK_INT(hang_ecdf_init(&g, 11), MG_OK);
+    for (int i = 0; i < 40; i++)
+        hang_ecdf_add(&g, i < 13 ? 0 : 10, 1.0);
+    MG_CHECK_INT(hang_ladder_select(&l, &g, &c), MG_OK);
+    MG_CHECK(c.built && !c.exact);
+    MG_CHECK_NEAR(c.q, 0.525, 1e-12);
+    MG_CHECK(!hang_ladder_exact(&l, &g, 0.001, 0.3, &c));
+    MG_CHECK(hang_ladder_exact(&l, &g, 0.001, 0.525, &c));
+    MG_CHECK_NEAR(c.q, 0.491295, 1e-5);
+    MG_CHECK_INT(c.threshold, 9);
+    hang_ecdf_free(&g);
     hang_ecdf_free(&f);
 }
 
@@ -200,7 +253,9 @@ int main(void)
     MG_RUN(k_is_ceil_log_q_alpha);
     MG_RUN(ecdf_weights_and_scaling);
     MG_RUN(select_by_hand);
-    MG_RUN(no_hit_bound_by_hand);
+    MG_RUN(exact_bound_without_hits);
+    MG_RUN(exact_upper_by_table);
+    MG_RUN(exact_bound_with_hits);
     MG_RUN(bad_ladders);
     MG_TEST_END();
 }
