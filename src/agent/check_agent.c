@@ -3,9 +3,9 @@
 
 #include "event_ring.h"
 #include "mg_error.h"
+#include "mg_shm.h"
 #include "record_decoder.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +55,7 @@ void check_agent_destroy(check_agent *a)
         if (a->rings[r].attached)
             event_ring_detach(&a->rings[r].reader);
     if (a->shares == 1)
-        event_ring_remove_all(a->token);
+        check_agent_remove_rings(a->token);
     site_resolver_destroy(a->sites);
     free(a->rings);
     free(a->buf);
@@ -95,6 +95,30 @@ static int attach(check_agent *a, int rank)
     return MG_OK;
 }
 
+/* A ring's name is its prefix and the rank: attach the rings of our share not attached yet. */
+static int attach_named(const char *suffix, void *ctx)
+{
+    check_agent *a = ctx;
+    char *end;
+    long rank = strtol(suffix, &end, 10);
+    if (*end == '\0' && owns(a, (int)rank) &&
+        !(a->world_size && (rank >= a->world_size || a->rings[rank].attached)))
+        return attach(a, (int)rank);
+    return MG_OK;
+}
+
+static void ring_prefix(char *out, size_t cap, const char *token)
+{
+    snprintf(out, cap, EVENT_RING_NAME_PREFIX "%s-", token);
+}
+
+void check_agent_remove_rings(const char *token)
+{
+    char prefix[128];
+    ring_prefix(prefix, sizeof prefix, token);
+    (void)mg_shm_remove_prefixed(prefix);
+}
+
 /* Looks for rings not attached yet; /dev/shm is scanned only while some are missing. */
 static int attach_new(check_agent *a)
 {
@@ -106,23 +130,8 @@ static int attach_new(check_agent *a)
             return MG_OK;
     }
     char prefix[128];
-    snprintf(prefix, sizeof prefix, EVENT_RING_NAME_PREFIX "%s-", a->token);
-    DIR *dir = opendir("/dev/shm");
-    if (!dir)
-        return MG_OK;
-    struct dirent *de;
-    int rc = MG_OK;
-    while (rc == MG_OK && (de = readdir(dir)) != NULL) {
-        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char *end;
-        long rank = strtol(de->d_name + strlen(prefix), &end, 10);
-        if (*end == '\0' && owns(a, (int)rank) &&
-            !(a->world_size && (rank >= a->world_size || a->rings[rank].attached)))
-            rc = attach(a, (int)rank);
-    }
-    closedir(dir);
-    return rc;
+    ring_prefix(prefix, sizeof prefix, a->token);
+    return mg_shm_each_prefixed(prefix, attach_named, a);
 }
 
 static void end_stream(check_agent *a, int rank, int end, const check_agent_sink *sink)

@@ -2,8 +2,8 @@
 #include "rank_state_reader.h"
 
 #include "mg_error.h"
+#include "mg_shm.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,18 +45,5 @@ int mg_rank_state_remove_all(const char *token)
 {
     char prefix[96];
     snprintf(prefix, sizeof prefix, "mpiguard-%s-", token);
-    DIR *dir = opendir("/dev/shm");
-    if (!dir)
-        return 0;
-    int removed = 0;
-    struct dirent *de;
-    while ((de = readdir(dir)) != NULL) {
-        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char name[300];
-        snprintf(name, sizeof name, "/%s", de->d_name);
-        removed += shm_unlink(name) == 0;
-    }
-    closedir(dir);
-    return removed;
+    return mg_shm_remove_prefixed(prefix);
 }

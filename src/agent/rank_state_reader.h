@@ -10,7 +10,7 @@
 int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out);
 void mg_rank_state_close(const mg_rank_state *state);
 
-/* Removes every segment of the job's token still in /dev/shm; returns how many it removed. */
+/* Removes every state segment of the job's token still in /dev/shm; returns how many it removed. */
 int mg_rank_state_remove_all(const char *token);
 
 #endif

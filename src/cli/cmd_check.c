@@ -568,7 +568,7 @@ int cmd_check(int argc, char **argv)
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);
     stop_agents(&r);
-    event_ring_remove_all(s.token);
+    check_agent_remove_rings(s.token);
     site_resolver_destroy(r.sites);
     free(r.blocked);
     free(r.captured);

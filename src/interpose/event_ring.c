@@ -3,7 +3,6 @@
 
 #include "mg_error.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -250,24 +249,4 @@ void event_ring_detach(event_ring_reader *r)
     if (r->hdr)
         munmap((void *)r->hdr, r->map_size);
     memset(r, 0, sizeof *r);
-}
-
-int event_ring_remove_all(const char *token)
-{
-    char prefix[128];
-    snprintf(prefix, sizeof prefix, EVENT_RING_NAME_PREFIX "%s-", token);
-    DIR *dir = opendir("/dev/shm");
-    if (!dir)
-        return 0;
-    int removed = 0;
-    struct dirent *de;
-    while ((de = readdir(dir)) != NULL) {
-        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char name[300];
-        snprintf(name, sizeof name, "/%s", de->d_name);
-        removed += shm_unlink(name) == 0;
-    }
-    closedir(dir);
-    return removed;
 }

@@ -95,7 +95,5 @@ int event_ring_read(event_ring_reader *r, uint8_t *buf, size_t cap, uint32_t *le
 /* 1 when the writer process is gone (checked with kill(pid, 0)). */
 int event_ring_writer_dead(const event_ring_reader *r);
 void event_ring_detach(event_ring_reader *r);
-/* Removes every ring of the token still in /dev/shm; returns how many. */
-int event_ring_remove_all(const char *token);
 
 #endif
