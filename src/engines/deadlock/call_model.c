@@ -435,7 +435,8 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
 /* Applies the wildcard decisions an exit record reports. Safe to apply early (while the record is
  * held) and again in order: a repeated decision is a no-op. Decisions for requests the model has
  * not posted yet wait for the in-order pass. `current` says the record is the exit of the rank's
- * current wait (a blocking receive's status refers to that wait's receive). */
+ * current wait (a blocking receive's status refers to that wait's receive); otherwise it is the
+ * record just fed, held behind the rank's other held records. */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
                                const check_func_info *info, int current) {
     if (ev->kind != CHECK_EV_EXIT) {
@@ -456,7 +457,12 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
         } else if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
             uint64_t id = request_at(ev, s->index);
             dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
-            op = req && req->kind == REQ_P2P ? req->op : P2P_NONE;
+            /* Arriving behind a held Start of a persistent request, the completion is of the
+             * incarnation that Start posts in the in-order pass, not of the model's op. */
+            op = req && req->kind == REQ_P2P &&
+                         (current || det->p2p.ops[req->op].p.seq >= req->held_start)
+                     ? req->op
+                     : P2P_NONE;
         }
         if (op == P2P_NONE || s->source < 0 || s->tag < 0 || det->p2p.ops[op].kind != P2P_RECV ||
             det->p2p.ops[op].p.peer != CHECK_ANY_SOURCE || det->p2p.ops[op].state == P2P_MATCHED) {
@@ -471,6 +477,18 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
         }
     }
     return MG_OK;
+}
+
+void call_model_note_held(deadlock_detector *det, const check_event *ev) {
+    if (ev->kind != CHECK_EV_ENTER || check_func_describe(ev->func)->klass != CHECK_CLASS_START) {
+        return;
+    }
+    for (uint32_t i = 0; i < request_count(ev); i++) {
+        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        if (req) { /* else created by a held *_init: nothing of it is posted before this Start */
+            req->held_start = ev->seq;
+        }
+    }
 }
 
 static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index) {

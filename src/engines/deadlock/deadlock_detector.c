@@ -177,7 +177,11 @@ static int hold(deadlock_detector *det, const check_event *ev) {
     if (ev->n_ranks) {
         memcpy(p, ev->ranks, ev->n_ranks * sizeof(int32_t));
     }
-    return record_backlog_push(&det->backlog, ev->rank, det->held, len);
+    int rc = record_backlog_push(&det->backlog, ev->rank, det->held, len);
+    if (!rc) {
+        call_model_note_held(det, ev);
+    }
+    return rc;
 }
 
 /* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's
