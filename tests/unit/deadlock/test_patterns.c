@@ -140,6 +140,34 @@ static void test_collective_order(void) {
     st_close(&s);
 }
 
+/* tests/check/programs/gather_root_mismatch.c: rank 0 names root 0, ranks 1 and 2 root 1. In
+ * every order the calls can reach the detector, one finding names all three, each with its root. */
+static void test_collective_mismatch_any_order(void) {
+    static const int32_t orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                         {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int k = 0; k < 6; k++) {
+        dl_stream s;
+        st_open(&s, 3, NULL);
+        for (int i = 0; i < 3; i++) {
+            int32_t r = orders[k][i];
+            st_coll(&s, r, CHECK_FN_GATHER, CHECK_COMM_WORLD, r == 0 ? 0 : 1, 0, 0, 0);
+        }
+        size_t n;
+        const dl_finding *f = st_find(&s, DL_COLLECTIVE_MISMATCH, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->n_calls == 3 && f->mismatch == DL_MISMATCH_ROOT);
+        unsigned named = 0;
+        for (size_t c = 0; f && c < f->n_calls; c++) {
+            named |= 1u << f->calls[c].rank;
+            MG_CHECK_INT(f->calls[c].root, f->calls[c].rank == 0 ? 0 : 1);
+        }
+        MG_CHECK_INT(named, 7);
+        MG_CHECK_INT(f ? f->calls[0].rank : -1, orders[k][0]); /* the first caller leads */
+        MG_CHECK_INT(st_check(&s), 0); /* the mismatching calls count as arrivals */
+        st_close(&s);
+    }
+}
+
 /* A collective one rank never calls: the others wait for it; it waits for them elsewhere. */
 static void test_collective_deadlock(void) {
     dl_stream s;
@@ -747,6 +775,7 @@ int main(void) {
     MG_RUN(test_real_and_potential_apart);
     MG_RUN(test_collective_mismatches);
     MG_RUN(test_collective_order);
+    MG_RUN(test_collective_mismatch_any_order);
     MG_RUN(test_collective_deadlock);
     MG_RUN(test_nonblocking_collective);
     MG_RUN(test_multi_completion_clean);
