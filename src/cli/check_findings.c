@@ -151,13 +151,17 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
     }
 }
 
-mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
-                              uint64_t records_lost)
+/* Adds (replace: -1) or rewrites (replace: its index) the report finding of f. */
+static mg_finding *put_finding(mg_report *report, long replace, const dl_finding *f,
+                               const site_resolver *sites, uint64_t records_lost)
 {
     char summary[512];
     summary_of(f, summary, sizeof summary);
     const char *severity = f->kind == DL_POTENTIAL_DEADLOCK ? "warning" : "error";
-    mg_finding *out = mg_report_add_finding(report, check_finding_kind(f->kind), severity, summary);
+    const char *kind = check_finding_kind(f->kind);
+    mg_finding *out =
+        replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
+                    : mg_report_replace_finding(report, (size_t)replace, kind, severity, summary);
     if (!out)
         return NULL;
     json_object *ev = mg_finding_evidence(out);
@@ -221,4 +225,16 @@ mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site
         mg_finding_set_suggestion(out, "the cycle only resolves because MPI buffered standard-mode "
                                        "sends: use MPI_Sendrecv or nonblocking calls");
     return out;
+}
+
+mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
+                              uint64_t records_lost)
+{
+    return put_finding(report, -1, f, sites, records_lost);
+}
+
+mg_finding *check_finding_replace(mg_report *report, size_t index, const dl_finding *f,
+                                  const site_resolver *sites, uint64_t records_lost)
+{
+    return put_finding(report, (long)index, f, sites, records_lost);
 }

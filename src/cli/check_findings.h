@@ -15,5 +15,9 @@ const char *check_finding_kind(int kind);
  * of memory. */
 mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
                               uint64_t records_lost);
+/* Writes finding `index` of the report anew from f, a finding that grew since it was added (a
+ * collective mismatch a later caller joined). Returns it, NULL when out of memory. */
+mg_finding *check_finding_replace(mg_report *report, size_t index, const dl_finding *f,
+                                  const site_resolver *sites, uint64_t records_lost);
 
 #endif

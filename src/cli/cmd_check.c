@@ -38,6 +38,12 @@ typedef struct check_options {
     long agent_share, agent_shares;
 } check_options;
 
+/* A collective mismatch in the report: the detector's finding, the report's entry, and the calls
+ * it named when written. */
+typedef struct reported_mismatch {
+    size_t finding, entry, calls;
+} reported_mismatch;
+
 typedef struct check_run {
     cli_session *s;
     const check_options *o;
@@ -63,6 +69,10 @@ typedef struct check_run {
     int stream_ended; /* a rank's stream ended since the last analysis: a reason to look again */
     uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
     size_t nsignatures;
+    /* Rewritten when a later caller of their collective joins them: the report names every caller
+     * however late its record came. */
+    reported_mismatch *mismatches;
+    size_t nmismatches;
     int deadlock, findings, mismatch, failed;
     int broken; /* the detector refused records or failed an analysis: its view is incomplete */
 } check_run;
@@ -291,6 +301,37 @@ static int seen_before(check_run *r, const dl_finding *f)
     return 0;
 }
 
+/* Keeps track of a collective mismatch just written as report entry `entry`. */
+static void track_mismatch(check_run *r, size_t finding, size_t entry, size_t calls)
+{
+    reported_mismatch *grown = realloc(r->mismatches, (r->nmismatches + 1) * sizeof *grown);
+    if (grown) {
+        r->mismatches = grown;
+        r->mismatches[r->nmismatches++] = (reported_mismatch){finding, entry, calls};
+    }
+}
+
+/* Rewrites the reported collective mismatches that later callers joined. Returns how many. */
+static size_t refresh_mismatches(check_run *r, const dl_finding *fs, uint64_t lost)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nmismatches; i++) {
+        reported_mismatch *m = &r->mismatches[i];
+        const dl_finding *f = &fs[m->finding];
+        mg_finding *out;
+        if (f->n_calls == m->calls ||
+            !(out = check_finding_replace(r->s->report, m->entry, f, r->sites, lost)))
+            continue;
+        m->calls = f->n_calls;
+        n++;
+        json_object *summary;
+        if (json_object_object_get_ex(out, "summary", &summary))
+            mg_info("check: later callers joined a collective mismatch: %s",
+                    json_object_get_string(summary));
+    }
+    return n;
+}
+
 /* Reports the findings the detector added since the last call. Returns 1 when a deadlock was
  * confirmed. ended: the job is over (nothing to confirm against). */
 static int report_new(check_run *r, int ended)
@@ -304,7 +345,7 @@ static int report_new(check_run *r, int ended)
         lost = st.lost;
     }
     int deadlock = 0;
-    size_t added = 0;
+    size_t written = refresh_mismatches(r, fs, lost);
     for (; r->reported < n; r->reported++) {
         const dl_finding *f = &fs[r->reported];
         int stops = f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
@@ -316,17 +357,19 @@ static int report_new(check_run *r, int ended)
         r->pending = 0;
         if (seen_before(r, f))
             continue;
-        added++;
+        written++;
         mg_finding *out = check_finding_add(r->s->report, f, r->sites, lost);
         if (out)
             mg_finding_print_banner(out, stderr);
+        if (out && f->kind == DL_COLLECTIVE_MISMATCH)
+            track_mismatch(r, r->reported, mg_report_finding_count(r->s->report) - 1, f->n_calls);
         if (stops && !ended)
             deadlock = 1;
         else
             r->findings = 1;
         r->mismatch |= f->kind == DL_COLLECTIVE_MISMATCH;
     }
-    if (added && cli_session_save(r->s) == 0)
+    if (written && cli_session_save(r->s) == 0)
         write_svg();
     return deadlock;
 }
@@ -575,6 +618,7 @@ int cmd_check(int argc, char **argv)
     free(r.ended);
     free(r.rank_records);
     free(r.signatures);
+    free(r.mismatches);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
      * exits MG_EXIT_FINDINGS. */
     rc = cli_session_finish(&s, status);

@@ -87,8 +87,7 @@ json_object *mg_report_tool_data(mg_report *r)
     return child(r->root, "tool_data", json_type_object);
 }
 
-mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
-                                  const char *summary)
+static json_object *new_finding(const char *kind, const char *severity, const char *summary)
 {
     json_object *f = json_object_new_object();
     if (!f)
@@ -98,7 +97,26 @@ mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *se
     json_object_object_add(f, "summary", json_object_new_string(summary));
     json_object_object_add(f, "ranks", json_object_new_array());
     json_object_object_add(f, "sites", json_object_new_array());
-    json_object_array_add(r->findings, f);
+    return f;
+}
+
+mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
+                                  const char *summary)
+{
+    json_object *f = new_finding(kind, severity, summary);
+    if (f)
+        json_object_array_add(r->findings, f);
+    return f;
+}
+
+mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind,
+                                      const char *severity, const char *summary)
+{
+    if (i >= json_object_array_length(r->findings))
+        return NULL;
+    json_object *f = new_finding(kind, severity, summary);
+    if (f)
+        json_object_array_put_idx(r->findings, i, f); /* releases the finding it replaces */
     return f;
 }
 

@@ -30,6 +30,10 @@ json_object *mg_report_tool_data(mg_report *r);
  * "warning" or "note". Returns NULL when out of memory. */
 mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
                                   const char *summary);
+/* Replaces finding i by an empty one, as mg_report_add_finding makes it (a finding that grew since
+ * it was added is written anew). Returns NULL when there is no finding i or out of memory. */
+mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind,
+                                      const char *severity, const char *summary);
 void mg_finding_add_rank(mg_finding *f, int rank);
 /* A call site; file may be NULL and line 0 when unknown. */
 void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line);

@@ -298,35 +298,47 @@ static int enter_wait(deadlock_detector *det, const check_event *ev, const check
     return MG_OK;
 }
 
+static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id) {
+    dl_call c = {.rank = call->rank,
+                 .func = call->func,
+                 .state = WG_RUNNING,
+                 .comm = comm_id,
+                 .peer = CHECK_PROC_NULL,
+                 .root = call->root,
+                 .op = call->op,
+                 .callsite = call->callsite};
+    return dl_finding_add_call(f, &c);
+}
+
+/* Lists an arrival in its slot's mismatch finding. The finding names every caller (up to
+ * mismatch_ranks), so its ranks do not depend on which call reached the detector first: the first
+ * disagreeing arrival creates it with the calls before (the first and those that agreed with it),
+ * later arrivals join it whether they agree or not. */
 static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const coll_call *call,
                         uint64_t comm_id, uint64_t now) {
     coll_slot *slot = (coll_slot *)arr->ref;
-    const coll_call *sides[2] = {&slot->first, call};
     dl_finding *f = slot->finding != COLL_NONE && slot->finding < det->n_findings
                         ? &det->findings[slot->finding]
                         : NULL;
     if (f) {
         f->mismatch |= arr->mismatch;
-        if (f->n_calls >= det->prm.mismatch_ranks) {
-            return MG_OK;
-        }
+        return f->n_calls < det->prm.mismatch_ranks ? add_coll_call(f, call, comm_id) : MG_OK;
+    }
+    if (!arr->mismatch) {
+        return MG_OK;
     }
     dl_finding nf = {.kind = DL_COLLECTIVE_MISMATCH,
                      .mismatch = arr->mismatch,
                      .time = now,
                      .notes = det->notes};
-    for (int i = f ? 1 : 0; i < 2; i++) {
-        dl_call c = {sides[i]->rank, sides[i]->func,    WG_RUNNING, 0,
-                     comm_id,        CHECK_PROC_NULL,   0,          sides[i]->root,
-                     sides[i]->op,   sides[i]->callsite};
-        int rc = dl_finding_add_call(f ? f : &nf, &c);
-        if (rc) {
-            dl_finding_free(&nf);
-            return rc;
-        }
+    int rc = add_coll_call(&nf, &slot->first, comm_id);
+    for (uint32_t i = 0; i < slot->n_agreed && !rc; i++) {
+        rc = add_coll_call(&nf, &slot->agreed[i], comm_id);
     }
-    if (f) {
-        return MG_OK;
+    rc = rc ? rc : add_coll_call(&nf, call, comm_id);
+    if (rc) {
+        dl_finding_free(&nf);
+        return rc;
     }
     slot->finding = (uint32_t)det->n_findings;
     return deadlock_detector_push_finding(det, &nf);
@@ -348,7 +360,7 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     coll_arrival arr;
     rc =
         coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call, &arr);
-    if (!rc && arr.mismatch) {
+    if (!rc) {
         rc = add_mismatch(det, &arr, &call, ev->comm, det->last_time);
     }
     if (!rc && arr.complete) {
@@ -435,7 +447,8 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
 /* Applies the wildcard decisions an exit record reports. Safe to apply early (while the record is
  * held) and again in order: a repeated decision is a no-op. Decisions for requests the model has
  * not posted yet wait for the in-order pass. `current` says the record is the exit of the rank's
- * current wait (a blocking receive's status refers to that wait's receive). */
+ * current wait (a blocking receive's status refers to that wait's receive); otherwise it is the
+ * record just fed, held behind the rank's other held records. */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
                                const check_func_info *info, int current) {
     if (ev->kind != CHECK_EV_EXIT) {
@@ -456,7 +469,12 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
         } else if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
             uint64_t id = request_at(ev, s->index);
             dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
-            op = req && req->kind == REQ_P2P ? req->op : P2P_NONE;
+            /* Arriving behind a held Start of a persistent request, the completion is of the
+             * incarnation that Start posts in the in-order pass, not of the model's op. */
+            op = req && req->kind == REQ_P2P &&
+                         (current || det->p2p.ops[req->op].p.seq >= req->held_start)
+                     ? req->op
+                     : P2P_NONE;
         }
         if (op == P2P_NONE || s->source < 0 || s->tag < 0 || det->p2p.ops[op].kind != P2P_RECV ||
             det->p2p.ops[op].p.peer != CHECK_ANY_SOURCE || det->p2p.ops[op].state == P2P_MATCHED) {
@@ -471,6 +489,18 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
         }
     }
     return MG_OK;
+}
+
+void call_model_note_held(deadlock_detector *det, const check_event *ev) {
+    if (ev->kind != CHECK_EV_ENTER || check_func_describe(ev->func)->klass != CHECK_CLASS_START) {
+        return;
+    }
+    for (uint32_t i = 0; i < request_count(ev); i++) {
+        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        if (req) { /* else created by a held *_init: nothing of it is posted before this Start */
+            req->held_start = ev->seq;
+        }
+    }
 }
 
 static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index) {

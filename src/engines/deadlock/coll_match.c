@@ -9,11 +9,25 @@
 
 #define COLL_MIN_CAP 4u
 
-void coll_match_init(coll_match *cm) {
+void coll_match_init(coll_match *cm, uint32_t keep) {
     memset(cm, 0, sizeof *cm);
+    cm->keep = keep;
+}
+
+static coll_slot *slot_at(coll_comm *c, size_t i) {
+    return &c->slots[(c->head + i) % c->cap];
+}
+
+/* Room for the agreeing calls of a slot of c: the others of its members, at most keep. */
+static uint32_t agreed_room(const coll_match *cm, const coll_comm *c) {
+    return c->size - 1 < cm->keep ? c->size - 1 : cm->keep;
 }
 
 static void comm_free(coll_comm *c) {
+    for (size_t i = 0; i < c->n; i++) {
+        free(slot_at(c, i)->agreed);
+    }
+    free(c->retired);
     free(c->issued);
     free(c->slots);
 }
@@ -23,11 +37,11 @@ void coll_match_free(coll_match *cm) {
         comm_free(&cm->comms[i]);
     }
     free(cm->comms);
-    coll_match_init(cm);
+    coll_match_init(cm, cm->keep);
 }
 
 int coll_match_clone(const coll_match *src, coll_match *dst) {
-    coll_match_init(dst);
+    coll_match_init(dst, src->keep);
     if (src->n == 0) {
         return MG_OK;
     }
@@ -42,6 +56,8 @@ int coll_match_clone(const coll_match *src, coll_match *dst) {
         *d = *s;
         d->issued = NULL;
         d->slots = NULL;
+        d->retired = NULL; /* read only right after the arrival that completed its slot */
+        d->n = 0;          /* counts the open slots whose agreed calls are copied: what is freed */
         if (s->size) {
             d->issued = malloc(s->size * sizeof(uint32_t));
             d->slots = malloc(s->cap * sizeof(coll_slot));
@@ -52,6 +68,19 @@ int coll_match_clone(const coll_match *src, coll_match *dst) {
             }
             memcpy(d->issued, s->issued, s->size * sizeof(uint32_t));
             memcpy(d->slots, s->slots, s->cap * sizeof(coll_slot));
+            for (; d->n < s->n; d->n++) {
+                coll_slot *slot = slot_at(d, d->n);
+                const coll_call *from = slot->agreed; /* still the source's */
+                if (from) {
+                    slot->agreed = malloc(agreed_room(src, d) * sizeof *from);
+                    if (!slot->agreed) {
+                        dst->n++;
+                        coll_match_free(dst);
+                        return MG_ENOMEM;
+                    }
+                    memcpy(slot->agreed, from, slot->n_agreed * sizeof *from);
+                }
+            }
         }
     }
     return MG_OK;
@@ -87,10 +116,6 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size) {
         c->cap = COLL_MIN_CAP;
     }
     return c->size == size ? MG_OK : MG_EINVAL;
-}
-
-static coll_slot *slot_at(coll_comm *c, size_t i) {
-    return &c->slots[(c->head + i) % c->cap];
 }
 
 static int open_slot(coll_comm *c) {
@@ -145,16 +170,29 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
         if (open_slot(c)) {
             return MG_ENOMEM;
         }
-        *slot_at(c, i) = (coll_slot){*call, 0, COLL_NONE};
+        *slot_at(c, i) = (coll_slot){*call, NULL, 0, 0, COLL_NONE};
     }
     coll_slot *s = slot_at(c, i);
+    unsigned mismatch = compare(&s->first, call);
+    if (s->arrived && !mismatch && s->finding == COLL_NONE && s->n_agreed < agreed_room(cm, c)) {
+        if (!s->agreed) {
+            s->agreed = malloc(agreed_room(cm, c) * sizeof *s->agreed);
+            if (!s->agreed) {
+                return MG_ENOMEM;
+            }
+        }
+        s->agreed[s->n_agreed++] = *call;
+    }
     out->slot = k;
-    out->mismatch = compare(&s->first, call);
+    out->mismatch = mismatch;
     out->ref = s;
     c->issued[local]++;
     s->arrived++;
     out->complete = 0;
     while (c->n > 0 && slot_at(c, 0)->arrived == c->size) {
+        /* The caller may still read the agreed calls of the slot just completed (out->ref). */
+        free(c->retired);
+        c->retired = slot_at(c, 0)->agreed;
         out->complete = 1;
         c->head = (c->head + 1) % c->cap;
         c->n--;

@@ -1,7 +1,8 @@
 /* Collective matching per communicator in O(1) per call: the k-th collective of every member of a
  * communicator belongs to slot k; each arrival is compared with the slot's first call (kind,
- * blocking vs nonblocking, root, op). Spec: design/check.md "Collective matching"; design:
- * docs/check-detector.md §4. */
+ * blocking vs nonblocking, root, op), and the calls that agreed are kept until the slot has a
+ * finding, so a mismatch names every caller whatever the order of arrival. Spec: design/check.md
+ * "Collective matching"; design: docs/check-detector.md §4. */
 #ifndef COLL_MATCH_H
 #define COLL_MATCH_H
 
@@ -25,6 +26,10 @@ typedef struct coll_call {
 
 typedef struct coll_slot {
     coll_call first; /* the first arrival: the reference the others are compared with */
+    /* Later arrivals that agreed with first, while finding is COLL_NONE (up to the matcher's
+     * `keep`; room for min(size - 1, keep) is taken at the first one). */
+    coll_call *agreed;
+    uint32_t n_agreed;
     uint32_t arrived;
     uint32_t finding; /* the detector's finding for a mismatch in this slot, or COLL_NONE */
 } coll_slot;
@@ -34,12 +39,14 @@ typedef struct coll_comm {
     uint32_t size;
     coll_slot *slots; /* ring of the open slots base, base+1, ... */
     size_t head, n, cap;
-    uint64_t base; /* slot number of the oldest open slot */
+    uint64_t base;      /* slot number of the oldest open slot */
+    coll_call *retired; /* agreed calls of the slot completed last: read through coll_arrival.ref */
 } coll_comm;
 
 typedef struct coll_match {
     coll_comm *comms; /* indexed like comm_table */
     size_t n, cap;
+    uint32_t keep; /* agreeing calls kept per slot */
 } coll_match;
 
 /* The outcome of one arrival. */
@@ -50,10 +57,12 @@ typedef struct coll_arrival {
     const coll_slot *ref; /* the slot; valid until the next call on this communicator */
 } coll_arrival;
 
-void coll_match_init(coll_match *cm);
+/* keep: agreeing calls a slot keeps for its finding (the detector's mismatch_ranks - 2). */
+void coll_match_init(coll_match *cm, uint32_t keep);
 void coll_match_free(coll_match *cm);
 int coll_match_clone(const coll_match *src, coll_match *dst);
-/* Records that local rank `local` of communicator `comm` (size members) issued call. Errors:
+/* Records that local rank `local` of communicator `comm` (size members) issued call; a call that
+ * agrees with the slot's first is kept while the slot has no finding. Errors:
  * MG_EINVAL (local >= size, size changed), MG_ENOMEM (nothing recorded). */
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
                       const coll_call *call, coll_arrival *out);

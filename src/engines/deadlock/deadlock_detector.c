@@ -40,7 +40,8 @@ int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlo
     det->live = (size_t)world_size;
     det->free_wait = DL_NONE;
     p2p_match_init(&det->p2p);
-    coll_match_init(&det->coll);
+    /* A new mismatch finding lists the first call, the agreeing ones and the disagreeing one. */
+    coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
     request_table_init(&det->reqs);
     det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
     det->work = malloc((size_t)world_size * sizeof *det->work);
@@ -177,7 +178,11 @@ static int hold(deadlock_detector *det, const check_event *ev) {
     if (ev->n_ranks) {
         memcpy(p, ev->ranks, ev->n_ranks * sizeof(int32_t));
     }
-    return record_backlog_push(&det->backlog, ev->rank, det->held, len);
+    int rc = record_backlog_push(&det->backlog, ev->rank, det->held, len);
+    if (!rc) {
+        call_model_note_held(det, ev);
+    }
+    return rc;
 }
 
 /* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's

@@ -28,6 +28,9 @@ typedef struct dl_request {
     uint32_t comm;   /* REQ_COLL */
     uint64_t slot;   /* REQ_COLL */
     p2p_post start;  /* persistent: what Start posts */
+    /* persistent: seq of its last Start held behind the rank's wait (0: none). A completion fed
+     * after it names the incarnation that Start posts, not an op posted before (call_model.c). */
+    uint64_t held_start;
     uint32_t next_free;
 } dl_request;
 

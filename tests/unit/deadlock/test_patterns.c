@@ -140,6 +140,34 @@ static void test_collective_order(void) {
     st_close(&s);
 }
 
+/* tests/check/programs/gather_root_mismatch.c: rank 0 names root 0, ranks 1 and 2 root 1. In
+ * every order the calls can reach the detector, one finding names all three, each with its root. */
+static void test_collective_mismatch_any_order(void) {
+    static const int32_t orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                         {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int k = 0; k < 6; k++) {
+        dl_stream s;
+        st_open(&s, 3, NULL);
+        for (int i = 0; i < 3; i++) {
+            int32_t r = orders[k][i];
+            st_coll(&s, r, CHECK_FN_GATHER, CHECK_COMM_WORLD, r == 0 ? 0 : 1, 0, 0, 0);
+        }
+        size_t n;
+        const dl_finding *f = st_find(&s, DL_COLLECTIVE_MISMATCH, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->n_calls == 3 && f->mismatch == DL_MISMATCH_ROOT);
+        unsigned named = 0;
+        for (size_t c = 0; f && c < f->n_calls; c++) {
+            named |= 1u << f->calls[c].rank;
+            MG_CHECK_INT(f->calls[c].root, f->calls[c].rank == 0 ? 0 : 1);
+        }
+        MG_CHECK_INT(named, 7);
+        MG_CHECK_INT(f ? f->calls[0].rank : -1, orders[k][0]); /* the first caller leads */
+        MG_CHECK_INT(st_check(&s), 0); /* the mismatching calls count as arrivals */
+        st_close(&s);
+    }
+}
+
 /* A collective one rank never calls: the others wait for it; it waits for them elsewhere. */
 static void test_collective_deadlock(void) {
     dl_stream s;
@@ -299,6 +327,52 @@ static void test_persistent_deadlock(void) {
     const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 2));
     MG_CHECK(f && f->calls[0].func == CHECK_FN_WAIT);
+    st_close(&s);
+}
+
+/* The record stream `mpiguard check` captured from tests/check/programs/
+ * persistent_any_source_unmatched.c, in the order it arrived (the fields the detector reads):
+ * rank 0's records all come before the workers'. A persistent wildcard receive restarted three times for two messages: the exit of
+ * the second Wait is held behind the second Start, so its decision (source 2) is for the second
+ * incarnation, not for the first one the model still has (decided source 1). */
+static void test_persistent_wildcard_held(void) {
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    uint64_t r = 1;
+    st_p2p(&s, 0, CHECK_FN_INIT, CHECK_COMM_WORLD, 0, 0, 0, 1);
+    st_p2p(&s, 0, CHECK_FN_RECV_INIT, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, r, 1);
+    for (int32_t source = 1; source <= 3; source++) {
+        st_p2p(&s, 0, CHECK_FN_START, CHECK_COMM_WORLD, 0, 0, r, 1);
+        /* The capture's layout: MPI_Wait names its request in the list, not in .request. */
+        check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WAIT);
+        ev.requests = &r;
+        ev.n_requests = 1;
+        st_feed(&s, &ev);
+        if (source < 3) { /* the third Wait never returns */
+            check_status st = {0, source, 0, 0, 0};
+            ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_WAIT);
+            ev.requests = &r;
+            ev.n_requests = 1;
+            ev.statuses = &st;
+            ev.n_statuses = 1;
+            ev.result = 1;
+            st_feed(&s, &ev);
+        }
+    }
+    for (int32_t w = 1; w < 3; w++) {
+        st_p2p(&s, w, CHECK_FN_INIT, CHECK_COMM_WORLD, 0, 0, 0, 1);
+        ST_SEND(&s, w, 0, 1);
+        st_coll(&s, w, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    }
+    MG_CHECK_INT(st_check(&s), 1);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    MG_CHECK(st_knot_is(f, all_ranks, 3));
+    MG_CHECK(f && f->calls[0].func == CHECK_FN_WAIT);
+    dl_queue_sizes q;
+    deadlock_detector_queue_sizes(s.det, &q);
+    MG_CHECK_INT(q.held_records, 0);
+    MG_CHECK_INT(q.queued_sends, 0);
     st_close(&s);
 }
 
@@ -701,6 +775,7 @@ int main(void) {
     MG_RUN(test_real_and_potential_apart);
     MG_RUN(test_collective_mismatches);
     MG_RUN(test_collective_order);
+    MG_RUN(test_collective_mismatch_any_order);
     MG_RUN(test_collective_deadlock);
     MG_RUN(test_nonblocking_collective);
     MG_RUN(test_multi_completion_clean);
@@ -708,6 +783,7 @@ int main(void) {
     MG_RUN(test_waitany_deadlock);
     MG_RUN(test_persistent);
     MG_RUN(test_persistent_deadlock);
+    MG_RUN(test_persistent_wildcard_held);
     MG_RUN(test_sendrecv_ring);
     MG_RUN(test_split);
     MG_RUN(test_master_worker);

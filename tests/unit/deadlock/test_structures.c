@@ -158,7 +158,7 @@ static void test_p2p_match(void) {
 
 static void test_coll_match(void) {
     coll_match cm;
-    coll_match_init(&cm);
+    coll_match_init(&cm, 4);
     coll_call a = {.rank = 0, .func = CHECK_FN_BCAST, .root = 0};
     coll_call b = {.rank = 1, .func = CHECK_FN_BCAST, .root = 0};
     coll_arrival arr;
@@ -179,10 +179,22 @@ static void test_coll_match(void) {
     MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 1, &b, &arr), MG_OK);
     MG_CHECK_INT(arr.mismatch, DL_MISMATCH_ROOT);
     MG_CHECK_INT(coll_match_arrive(&cm, 3, 5, 1, &b, &arr), MG_EINVAL); /* size changed */
+    /* Three members: the call that agreed with the first is kept (in a copy too) and is still
+     * there when the disagreeing call completes the slot. */
+    coll_call c = {.rank = 2, .func = CHECK_FN_BCAST, .root = 0};
+    MG_CHECK_INT(coll_match_arrive(&cm, 4, 3, 0, &a, &arr), MG_OK);
+    MG_CHECK_INT(coll_match_arrive(&cm, 4, 3, 2, &c, &arr), MG_OK);
+    MG_CHECK(arr.mismatch == 0 && arr.ref->n_agreed == 1 && arr.ref->agreed[0].rank == 2);
     coll_match copy;
     MG_CHECK_INT(coll_match_clone(&cm, &copy), MG_OK);
     MG_CHECK_INT(coll_match_issued(&copy, 3, 0), 10);
+    const coll_slot *kept = coll_match_slot(&copy, 4, 0);
+    MG_CHECK(kept && kept->n_agreed == 1 && kept->agreed != arr.ref->agreed &&
+             kept->agreed[0].rank == 2);
     coll_match_free(&copy);
+    MG_CHECK_INT(coll_match_arrive(&cm, 4, 3, 1, &b, &arr), MG_OK); /* root 1 */
+    MG_CHECK(arr.complete && arr.mismatch == DL_MISMATCH_ROOT);
+    MG_CHECK(arr.ref->n_agreed == 1 && arr.ref->agreed[0].rank == 2);
     coll_match_free(&cm);
 }
 

@@ -88,6 +88,20 @@ static void renders_text_banner_and_dot(void)
     mg_report_destroy(r);
 }
 
+static void replaces_a_finding(void)
+{
+    mg_report *r = sample_report();
+    MG_CHECK(mg_report_replace_finding(r, 1, "hang", "error", "no such finding") == NULL);
+    mg_finding *f = mg_report_replace_finding(r, 0, "collective_mismatch", "error", "ranks 0-2");
+    MG_CHECK(f != NULL && f == mg_report_finding(r, 0));
+    mg_finding_add_rank(f, 2);
+    MG_CHECK_INT(mg_report_finding_count(r), 1);
+    char *text = render(mg_report_render_text, r);
+    MG_CHECK(strstr(text, "[1] error collective_mismatch: ranks 0-2") != NULL);
+    MG_CHECK(strstr(text, "solve") == NULL); /* nothing of the finding replaced is left */
+    mg_report_destroy(r);
+}
+
 static int load_text(const char *text, char *err)
 {
     FILE *f = fopen(path_in_dir("bad.json"), "w");
@@ -134,6 +148,7 @@ int main(void)
     MG_RUN(writes_and_loads_back);
     MG_RUN(write_failure_keeps_the_old_file);
     MG_RUN(renders_text_banner_and_dot);
+    MG_RUN(replaces_a_finding);
     MG_RUN(load_rejects_what_is_not_a_report);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
