@@ -9,6 +9,8 @@
  * start) so swaps between phis of one block read the old values. */
 #include "cc_instrument.h"
 
+#include "cc_ptr_map.h"
+
 #include "mg_error.h"
 
 #include <llvm-c/Target.h>
@@ -17,14 +19,6 @@
 
 /* Binary operator codes shared with the runtime (src/concolic_rt/rt_probes.h). */
 enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_OTHER };
-
-/* Slots of one function: value -> slot, by open addressing on the pointer. */
-typedef struct slot_map {
-    LLVMValueRef *keys;
-    int32_t *slots;
-    size_t cap;
-    int32_t n;
-} slot_map;
 
 typedef struct ctx {
     LLVMModuleRef mod;
@@ -35,37 +29,9 @@ typedef struct ctx {
     uint64_t build_id;
     uint32_t next_id;
     LLVMTypeRef i1, i32, i64, ptr, vd;
-    slot_map sm;
+    cc_ptr_map sm; /* value -> shadow slot of the function being instrumented */
+    int32_t nslots;
 } ctx;
-
-static size_t hash_ptr(LLVMValueRef v, size_t cap)
-{
-    uintptr_t x = (uintptr_t)v;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 7) & (cap - 1);
-}
-
-static int slot_of(const slot_map *m, LLVMValueRef v)
-{
-    if (!m->cap)
-        return -1;
-    for (size_t i = hash_ptr(v, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->keys[i])
-            return -1;
-        if (m->keys[i] == v)
-            return m->slots[i];
-    }
-}
-
-static void slot_put(slot_map *m, LLVMValueRef v)
-{
-    size_t i = hash_ptr(v, m->cap);
-    while (m->keys[i])
-        i = (i + 1) & (m->cap - 1);
-    m->keys[i] = v;
-    m->slots[i] = m->n++;
-}
 
 /* An integer type the runtime can shadow: i1..i64. */
 static int shadowed_type(LLVMTypeRef t)
@@ -87,28 +53,19 @@ static size_t count_values(LLVMValueRef fn)
     return n;
 }
 
-/* Numbers the shadowed arguments and instructions of fn. Exits on allocation failure: the
- * compiler driver cannot continue without memory. */
+/* Numbers the shadowed arguments and instructions of fn. Exits on allocation failure (in
+ * cc_ptr_map_reset): the compiler driver cannot continue without memory. */
 static void number_slots(ctx *x, LLVMValueRef fn)
 {
-    size_t cap = 16;
-    while (cap < 2 * count_values(fn) + 2)
-        cap *= 2;
-    free(x->sm.keys);
-    free(x->sm.slots);
-    x->sm.keys = calloc(cap, sizeof *x->sm.keys);
-    x->sm.slots = calloc(cap, sizeof *x->sm.slots);
-    if (!x->sm.keys || !x->sm.slots)
-        abort();
-    x->sm.cap = cap;
-    x->sm.n = 0;
+    cc_ptr_map_reset(&x->sm, count_values(fn));
+    x->nslots = 0;
     for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a))
         if (shadowed(a))
-            slot_put(&x->sm, a);
+            cc_ptr_map_put(&x->sm, a, x->nslots++);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
             if (shadowed(i))
-                slot_put(&x->sm, i);
+                cc_ptr_map_put(&x->sm, i, x->nslots++);
 }
 
 static LLVMValueRef c32(ctx *x, long long v)
@@ -123,7 +80,7 @@ static LLVMValueRef c64(ctx *x, long long v)
 
 static LLVMValueRef slot_value(ctx *x, LLVMValueRef v)
 {
-    return c32(x, slot_of(&x->sm, v));
+    return c32(x, cc_ptr_map_get(&x->sm, v));
 }
 
 /* The concrete value of an integer operand as i64 (i1 zero-extended, others sign-extended). */
@@ -196,8 +153,7 @@ static int is_runtime_name(const char *n)
     return !strncmp(n, "mgrt_", 5) || !strncmp(n, "mpiguard_", 9);
 }
 
-/* Which instrumented functions get probes: everything defined except the runtime's own. */
-static int instrumentable(LLVMValueRef fn)
+int cc_instrumentable(LLVMValueRef fn)
 {
     size_t len;
     return !LLVMIsDeclaration(fn) && !is_runtime_name(LLVMGetValueName2(fn, &len));
@@ -213,6 +169,15 @@ static unsigned switch_cases(LLVMValueRef sw)
 static int is_cond_br(LLVMValueRef t)
 {
     return LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t);
+}
+
+unsigned cc_branch_ids(LLVMValueRef t)
+{
+    if (!t)
+        return 0;
+    if (is_cond_br(t))
+        return 1;
+    return LLVMGetInstructionOpcode(t) == LLVMSwitch ? switch_cases(t) : 0;
 }
 
 static void table_row(FILE *out, uint32_t id, LLVMValueRef fn, LLVMValueRef at, const char *kind,
@@ -240,7 +205,7 @@ void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint
     fprintf(out, "# mpiguard-branches 1 build_id=%016llx\n# id\tfunction\tfile:line\tarm\n",
             (unsigned long long)build_id);
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!instrumentable(fn))
+        if (!cc_instrumentable(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
@@ -319,13 +284,15 @@ static LLVMValueRef runtime_fn(ctx *x, const char *name, LLVMTypeRef fty)
     return fn ? fn : LLVMAddFunction(x->mod, name, fty);
 }
 
-/* MPI_Comm_rank/size and MPI_Abort go to the runtime, which calls the real function (so the
- * interposition library and the MPI see the same call) and then marks or records. */
+/* MPI_Comm_rank/size, MPI_Abort and MPI_Finalize go to the runtime, which calls the real
+ * function (so the interposition library and the MPI see the same call) and marks or records
+ * around it. */
 static void redirect_mpi(ctx *x, LLVMValueRef call)
 {
     static const char *const names[][2] = {{"MPI_Comm_rank", "mgrt_MPI_Comm_rank"},
                                            {"MPI_Comm_size", "mgrt_MPI_Comm_size"},
-                                           {"MPI_Abort", "mgrt_MPI_Abort"}};
+                                           {"MPI_Abort", "mgrt_MPI_Abort"},
+                                           {"MPI_Finalize", "mgrt_MPI_Finalize"}};
     const char *n = callee_name(call);
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (!strcmp(n, names[k][0])) {
@@ -369,7 +336,7 @@ static void probe_call(ctx *x, LLVMValueRef call)
     unsigned nargs = (unsigned)LLVMGetNumArgOperands(call);
     for (unsigned k = 0; k < nargs; k++) {
         LLVMValueRef a = LLVMGetOperand(call, k);
-        if (shadowed(a) && slot_of(&x->sm, a) >= 0)
+        if (shadowed(a) && cc_ptr_map_get(&x->sm, a) >= 0)
             PROBE(x, "mgrt_arg", c32(x, k), slot_value(x, a));
     }
     if (shadowed(call)) {
@@ -418,7 +385,7 @@ static void probe_store(ctx *x, LLVMValueRef i)
     before(x, i);
     PROBE(x, "mgrt_store", as_ptr(x, LLVMGetOperand(i, 1)),
           c32(x, (long long)LLVMStoreSizeOfType(x->td, LLVMTypeOf(v))),
-          c32(x, shadowed(v) ? slot_of(&x->sm, v) : -1));
+          c32(x, shadowed(v) ? cc_ptr_map_get(&x->sm, v) : -1));
 }
 
 /* Phase one of phis: at the end of each predecessor, copy the incoming slot to the phi's
@@ -430,7 +397,7 @@ static void probe_phis(ctx *x, LLVMBasicBlockRef bb)
          p = LLVMGetNextInstruction(p)) {
         if (!shadowed(p))
             continue;
-        int s = slot_of(&x->sm, p);
+        int s = cc_ptr_map_get(&x->sm, p);
         if (first < 0)
             first = s;
         n = s - first + 1;
@@ -467,7 +434,7 @@ static void probe_entry(ctx *x, LLVMValueRef fn)
         PROBE(x, "mgrt_init", c32(x, x->mode == CC_HEAVY), c64(x, (long long)x->build_id));
     if (x->mode != CC_HEAVY)
         return;
-    PROBE(x, "mgrt_enter", c32(x, x->sm.n));
+    PROBE(x, "mgrt_enter", c32(x, x->nslots));
     unsigned k = 0;
     for (LLVMValueRef a = LLVMGetFirstParam(fn); a; a = LLVMGetNextParam(a), k++)
         if (shadowed(a))
@@ -484,7 +451,7 @@ static void probe_heavy(ctx *x, LLVMValueRef i)
     else if (op == LLVMRet) {
         LLVMValueRef v = LLVMGetNumOperands(i) ? LLVMGetOperand(i, 0) : NULL;
         before(x, i);
-        PROBE(x, "mgrt_ret", c32(x, v && shadowed(v) ? slot_of(&x->sm, v) : -1));
+        PROBE(x, "mgrt_ret", c32(x, v && shadowed(v) ? cc_ptr_map_get(&x->sm, v) : -1));
     }
     if (shadowed(i) && op != LLVMCall)
         probe_value(x, i);
@@ -525,10 +492,9 @@ int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id)
     x.vd = LLVMVoidTypeInContext(x.c);
     /* Functions added while instrumenting (the probes) are declarations and are skipped. */
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-        if (instrumentable(fn))
+        if (cc_instrumentable(fn))
             instrument_function(&x, fn);
-    free(x.sm.keys);
-    free(x.sm.slots);
+    cc_ptr_map_free(&x.sm);
     LLVMDisposeBuilder(x.b);
     return 0;
 }

@@ -3,13 +3,15 @@
  *
  *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
  *                  -ffp-contract=off: the ".o" is LLVM bitcode
- *   link:          every bitcode unit -> one module -> mem2reg -> build id, branch table ->
- *                  light probes -> OUT, heavy probes -> OUT.mpiguard-heavy
+ *   link:          every bitcode unit -> one module -> mem2reg -> build id, branch table,
+ *                  control-flow graph -> light probes -> OUT, heavy probes -> OUT.mpiguard-heavy
  * The MPI (Open MPI or MPICH) comes from MPIGUARD_MPI=openmpi|mpich, else from the MPICC
  * environment variable or an mpicc named on the command line, else Open MPI; its flags come from
  * pkg-config. Exit status: the compiler's, 64 for a usage error, 65 for a unit that cannot be
  * linked or instrumented, 70 for an internal failure. */
 #include "cc_args.h"
+#include "cc_cfg.h"
+#include "cfg_graph_text.h"
 #include "cc_instrument.h"
 #include "cc_module.h"
 #include "job_run.h"
@@ -221,6 +223,28 @@ static int write_table(LLVMModuleRef mod, uint64_t id, const char *out)
     return fclose(f) ? 73 : 0;
 }
 
+/* OUT.mpiguard-cfg: the graph the CFG-directed search measures distances on. */
+static int write_cfg(LLVMModuleRef mod, uint64_t id, const char *out)
+{
+    cfg_graph g;
+    char path[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    if (cc_cfg_build(mod, id, &g) || cfg_graph_format(&g, &text, &len)) {
+        cfg_graph_free(&g);
+        fprintf(stderr, "mpiguard-cc: cannot build the control-flow graph\n");
+        return 70;
+    }
+    cfg_graph_free(&g);
+    snprintf(path, sizeof path, "%s.mpiguard-cfg", out);
+    FILE *f = fopen(path, "w");
+    int rc = !f || fwrite(text, 1, len, f) != len;
+    rc |= f && fclose(f);
+    free(text);
+    if (rc)
+        perror(path);
+    return rc ? 73 : 0;
+}
+
 /* Instruments a clone of mod in `mode`, verifies, writes bitcode and links it to exe. */
 static int build_variant(cc_job *j, LLVMModuleRef mod, int mode, uint64_t id, const char *exe)
 {
@@ -264,6 +288,8 @@ static int link_all(cc_job *j)
     char heavy[PATH_MAX];
     snprintf(heavy, sizeof heavy, "%s.mpiguard-heavy", out);
     int rc = write_table(mod, id, out);
+    if (!rc)
+        rc = write_cfg(mod, id, out);
     if (!rc)
         rc = build_variant(j, mod, CC_LIGHT, id, out);
     if (!rc)

@@ -1,6 +1,7 @@
 /* Campaign state of `mpiguard concolic` (concolic_campaign.h). */
 #include "concolic_campaign.h"
 
+#include "concolic_file.h"
 #include "mg_error.h"
 
 #include <errno.h>
@@ -10,7 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define STATE_MAGIC "mpiguard-concolic-campaign 1"
+/* Version 2 appended the search state after the bugs; version 1 files are still read (their
+ * search tree restarts from the saved inputs). */
+#define STATE_MAGIC "mpiguard-concolic-campaign "
+#define STATE_VERSION 2
 
 void concolic_campaign_path(const concolic_campaign *c, const char *name, char *out, size_t len)
 {
@@ -77,6 +81,16 @@ int concolic_campaign_set_inputs(concolic_campaign *c, const int64_t *v, size_t 
     return 0;
 }
 
+int concolic_campaign_set_search(concolic_campaign *c, const char *text)
+{
+    char *copy = text ? strdup(text) : NULL;
+    if (text && !copy)
+        return MG_ENOMEM;
+    free(c->search_text);
+    c->search_text = copy;
+    return 0;
+}
+
 int concolic_campaign_add_bug(concolic_campaign *c, const char *key)
 {
     for (size_t i = 0; i < c->nbugs; i++)
@@ -98,8 +112,8 @@ int concolic_campaign_save(const concolic_campaign *c)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return MG_EIO;
-    fprintf(f, STATE_MAGIC "\nbuild_id %016" PRIx64 "\niterations %" PRIu64 "\nnp %u\nfocus %u\n",
-            c->build_id, c->iterations, c->np, c->focus);
+    fprintf(f, STATE_MAGIC "%d\nbuild_id %016" PRIx64 "\niterations %" PRIu64 "\nnp %u\nfocus %u\n",
+            STATE_VERSION, c->build_id, c->iterations, c->np, c->focus);
     fprintf(f, "inputs %zu", c->ninputs);
     for (size_t i = 0; i < c->ninputs; i++)
         fprintf(f, " %" PRId64, c->inputs[i]);
@@ -109,20 +123,38 @@ int concolic_campaign_save(const concolic_campaign *c)
     fprintf(f, "\n");
     for (size_t i = 0; i < c->nbugs; i++)
         fprintf(f, "bug %s\n", c->bug_keys[i]);
+    if (c->search_text)
+        fputs(c->search_text, f);
     int bad = ferror(f);
     bad |= fclose(f);
     return bad || rename(tmp, path) ? MG_EIO : 0;
 }
 
+/* What follows the bugs: the search state, kept as text for the loop to parse. */
+static int load_search(concolic_campaign *c, FILE *f)
+{
+    size_t n = 0;
+    char *text = (char *)concolic_file_read_rest(f, &n);
+    if (!text)
+        return MG_ENOMEM;
+    free(c->search_text);
+    c->search_text = n ? text : NULL;
+    if (!n)
+        free(text);
+    return 0;
+}
+
 static int load_state(concolic_campaign *c, FILE *f, uint64_t *build)
 {
-    char line[256];
     size_t n;
+    int version;
     unsigned long long id, it;
-    if (!fgets(line, sizeof line, f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC)) ||
-        fscanf(f, " build_id %llx iterations %llu np %u focus %u inputs %zu", &id, &it, &c->np,
-               &c->focus, &n) != 5)
+    if (fscanf(f, STATE_MAGIC "%d build_id %llx iterations %llu np %u focus %u inputs %zu",
+               &version, &id, &it, &c->np, &c->focus, &n) != 6 || version < 1)
         return MG_EFORMAT;
+    if (version > STATE_VERSION)
+        return MG_EVERSION;
+    c->version = version;
     *build = id;
     c->iterations = it;
     int64_t *v = calloc(n + 1, sizeof *v);
@@ -145,19 +177,24 @@ static int load_state(concolic_campaign *c, FILE *f, uint64_t *build)
     char key[512];
     while (fscanf(f, " bug %511[^\n]", key) == 1)
         concolic_campaign_add_bug(c, key);
-    return 0;
+    return version >= 2 ? load_search(c, f) : 0;
+}
+
+int concolic_campaign_read_table(concolic_campaign *c, const char *app, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->app, sizeof c->app, "%s", app);
+    snprintf(c->heavy, sizeof c->heavy, "%s.mpiguard-heavy", app);
+    return read_table(c, err, errlen);
 }
 
 int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *app, int resume,
                            uint32_t np, uint32_t focus, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
+    int rc = concolic_campaign_read_table(c, app, err, errlen);
     snprintf(c->dir, sizeof c->dir, "%s", dir);
-    snprintf(c->app, sizeof c->app, "%s", app);
-    snprintf(c->heavy, sizeof c->heavy, "%s.mpiguard-heavy", app);
     c->np = np;
     c->focus = focus;
-    int rc = read_table(c, err, errlen);
     if (rc)
         return rc;
     if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -180,7 +217,8 @@ int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *ap
     fclose(f);
     concolic_campaign_free(&saved);
     if (rc) {
-        snprintf(err, errlen, "%s: damaged campaign state", path);
+        snprintf(err, errlen, "%s: %s", path,
+                 rc == MG_EVERSION ? "saved by a newer mpiguard" : "damaged campaign state");
         return rc;
     }
     if (build != c->build_id) {
@@ -210,5 +248,6 @@ void concolic_campaign_free(concolic_campaign *c)
     for (size_t i = 0; i < c->nbugs; i++)
         free(c->bug_keys[i]);
     free(c->bug_keys);
+    free(c->search_text);
     memset(c, 0, sizeof *c);
 }

@@ -1,6 +1,7 @@
 /* One iteration's job of `mpiguard concolic` (concolic_launch.h). */
 #include "concolic_launch.h"
 
+#include "concolic_file.h"
 #include "job_run.h"
 #include "mg_error.h"
 
@@ -76,28 +77,41 @@ static void clear_run_dir(const concolic_campaign *c, uint32_t upto)
     }
 }
 
-static uint8_t *read_all(const char *path, size_t *len)
+/* The ranks' start and end readings, gathered while their logs are read. */
+typedef struct rank_times {
+    uint32_t started;          /* ranks that logged a start */
+    uint64_t first_ns, last_ns; /* earliest start, latest end (0: no end logged) */
+} rank_times;
+
+static void note_times(rank_times *t, const path_log *log)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        uint8_t *b = realloc(buf, cap *= 2);
-        if (!b)
-            free(buf);
-        buf = b;
+    if (log->started_ns) {
+        t->started++;
+        if (!t->first_ns || log->started_ns < t->first_ns)
+            t->first_ns = log->started_ns;
     }
-    fclose(f);
-    *len = n;
-    return buf;
+    if (log->ended_ns > t->last_ns)
+        t->last_ns = log->ended_ns;
 }
 
-static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_result *r)
+/* Splits the job's [t0, t1] (CLOCK_MONOTONIC seconds, the clock the ranks read) at the first
+ * start and the last end. */
+static void split_job(concolic_result *r, const rank_times *t, uint32_t np, double t0, double t1)
+{
+    if (t->started < np)
+        return;
+    double first = (double)t->first_ns * 1e-9;
+    double last = t->last_ns ? (double)t->last_ns * 1e-9 : t1;
+    first = first < t0 ? t0 : first > t1 ? t1 : first;
+    last = last < first ? first : last > t1 ? t1 : last;
+    r->split = 1;
+    r->launch_s = first - t0;
+    r->run_s = last - first;
+    r->teardown_s = t1 - last;
+}
+
+static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_result *r,
+                      rank_times *times)
 {
     path_log_expect ex = {.build_id = c->build_id, .run_id = run_id};
     for (uint32_t k = 0; k < c->np; k++) {
@@ -105,13 +119,14 @@ static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_resu
         snprintf(name, sizeof name, "run/rank-%u.log", k);
         concolic_campaign_path(c, name, path, sizeof path);
         size_t len = 0;
-        uint8_t *buf = read_all(path, &len);
+        uint8_t *buf = concolic_file_read(path, &len);
         path_log log;
         int rc = buf ? path_log_decode(buf, len, &ex, NULL, &log) : MG_ENOENT;
         free(buf);
         r->log_bytes += len;
         if (rc == 0) {
             coverage_set_merge(&r->cover, &log.cover);
+            note_times(times, &log);
             if (k == c->focus && log.header.kind == PATH_LOG_HEAVY) {
                 r->heavy = log;
                 r->have_heavy = 1;
@@ -287,11 +302,14 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     int timed_out = 0;
     int rc = mg_job_run(argv, l->token, output, (int)(l->timeout_s * 1000), &r->status, &timed_out,
                         err, errlen);
-    r->seconds = now_s() - t0;
+    double t1 = now_s();
+    r->seconds = t1 - t0;
     free(argv);
     if (rc)
         return rc;
-    read_logs(c, run_id, r);
+    rank_times times = {0};
+    read_logs(c, run_id, r, &times);
+    split_job(r, &times, c->np, t0, t1);
     classify(l, c, timed_out, r);
     return 0;
 }

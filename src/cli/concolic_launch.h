@@ -49,7 +49,13 @@ typedef struct concolic_result {
     size_t log_bytes; /* bytes of every rank's log */
     char log_problem[256]; /* why the focus's log is missing or rejected, "" when fine */
     coverage_set cover;    /* every rank's arms */
-    double seconds;        /* launch and run */
+    double seconds;        /* the whole job: spawning the launcher to its end */
+    /* The split of seconds (docs/concolic.md "Cost"), from the ranks' TIME records: launch is
+     * the launcher's spawn to the first rank's start, run from there to the last end a rank
+     * logged (the job's end when none did), teardown the rest. split = 0 when a rank logged no
+     * start (no log, a program built before the TIME record): then only seconds is known. */
+    int split;
+    double launch_s, run_s, teardown_s;
     char command[4096];    /* the exact command, for reproducers */
 } concolic_result;
 

@@ -2,6 +2,7 @@
 #include "concolic_report.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -74,6 +75,31 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
         mg_finding_print_banner(f, stderr);
     }
     return 1;
+}
+
+void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
+                         const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
+                         double solve_s)
+{
+    char path[2200];
+    concolic_campaign_path(c, "runs.tsv", path, sizeof path);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
+        fprintf(f, "# iteration\tnp\tfocus\toutcome\tarms\tjob_s\tlaunch_s\trun_s\tteardown_s"
+                   "\tsolve_s\tinputs\n");
+    fprintf(f, "%" PRIu64 "\t%u\t%u\t%s\t%zu\t%.4f\t", c->iterations, np, focus,
+            concolic_outcome_name(r->outcome), concolic_report_covered(c), r->seconds);
+    if (r->split)
+        fprintf(f, "%.4f\t%.4f\t%.4f\t", r->launch_s, r->run_s, r->teardown_s);
+    else
+        fprintf(f, "-\t-\t-\t");
+    fprintf(f, "%.5f\t", solve_s);
+    for (size_t i = 0; i < ninputs; i++)
+        fprintf(f, "%s%" PRId64, i ? " " : "", inputs[i]);
+    fprintf(f, "\n");
+    fclose(f);
 }
 
 size_t concolic_report_covered(const concolic_campaign *c)

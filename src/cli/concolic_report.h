@@ -17,6 +17,13 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
                         size_t ninputs, uint32_t np, uint32_t focus, uint64_t iteration,
                         mg_report *rep);
 
+/* Appends the run's line to DIR/runs.tsv (written with a header line when new): iteration, np,
+ * focus, outcome, arms covered so far, the job's seconds and its launch/run/teardown split ("-"
+ * when unknown), the seconds spent choosing the next inputs, then the inputs the run used. */
+void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
+                         const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
+                         double solve_s);
+
 /* Covered arms of the campaign among the table's 2 * nbranches. */
 size_t concolic_report_covered(const concolic_campaign *c);
 

@@ -45,6 +45,10 @@ int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_
 /* The symbolic value of the `size`-byte integer at p becomes variable `var`. */
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var);
 
+/* Logs when this rank ended (the first call only): at MPI_Finalize, exit or a fatal signal.
+ * Async-signal-safe. */
+void rt_log_ended(void);
+
 /* Outcome records for the driver (rank-<r>.outcome). */
 void rt_outcome_mpi_abort(int code);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int rt_heavy;
@@ -27,6 +28,7 @@ static uint32_t next_var;
 static uint32_t last_branch = UINT32_MAX; /* for outcomes without a useful PC (abort, exit) */
 static int no_reduce;
 static uint8_t small[4096];
+static volatile sig_atomic_t ended; /* the ENDED time is logged once */
 
 typedef struct comm_entry {
     uint64_t key;
@@ -138,6 +140,32 @@ int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_
     return 0;
 }
 
+/* CLOCK_MONOTONIC in nanoseconds: one clock for every process of the node, so the driver can
+ * compare the ranks' readings with its own. Async-signal-safe. */
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Encodes into a buffer of its own (not `small`): it runs in signal handlers too. */
+static void log_time(uint8_t event, uint64_t ns)
+{
+    uint8_t buf[32];
+    size_t len;
+    if (path_log_put_time(buf, sizeof buf, &len, event, ns) == 0)
+        rt_log_record(buf, len);
+}
+
+void rt_log_ended(void)
+{
+    if (log_fd < 0 || ended)
+        return;
+    ended = 1;
+    log_time(PATH_LOG_ENDED, monotonic_ns());
+}
+
 /* ---- the outcome file: one line, written once, with write(2) only ---- */
 
 static void put_u64(char *buf, size_t *at, unsigned long long v, int base)
@@ -187,6 +215,7 @@ void rt_outcome_mpi_abort(int code)
 static void on_exit_status(int status, void *arg)
 {
     (void)arg;
+    rt_log_ended();
     outcome("exit", status, 0);
 }
 
@@ -201,6 +230,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc_)
     (void)uc;
 #endif
     (void)si;
+    rt_log_ended();
     /* The PC is the faulting instruction for SIGSEGV/SIGFPE/SIGILL/SIGBUS; for SIGABRT it is
      * inside libc and the offset means nothing (the driver then uses the stderr message). */
     outcome("signal", sig, pc >= exe_base && exe_base ? pc - exe_base : 0);
@@ -232,6 +262,7 @@ static int open_in_dir(const char *dir, const char *suffix)
 void mgrt_init(int heavy, uint64_t build);
 void mgrt_init(int heavy, uint64_t build)
 {
+    uint64_t started = monotonic_ns();
     const char *dir = getenv("MPIGUARD_CONCOLIC_DIR");
     const char *run = getenv("MPIGUARD_CONCOLIC_RUN_ID");
     build_id = build;
@@ -255,4 +286,5 @@ void mgrt_init(int heavy, uint64_t build)
                          .rank = my_rank,
                          .world_size = env_u32("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1)};
     EMIT(path_log_put_header, &h);
+    log_time(PATH_LOG_STARTED, started);
 }

@@ -1,8 +1,9 @@
 /* The MPI calls the instrumenter redirects here (compiled once per MPI): MPI_Comm_rank and
  * MPI_Comm_size call the real function and then mark the result as the rank or size of the
  * world or of another communicator, told apart by comparing with MPI_COMM_WORLD at run time
- * (dissertation §2.3.1); MPI_Abort is recorded as the run's outcome. The only MPI calls added
- * are local queries (group translation for the local-to-global map of §2.3.3): no communication. */
+ * (dissertation §2.3.1); MPI_Abort is recorded as the run's outcome; MPI_Finalize is when the
+ * rank's run ends (the cost split of docs/concolic.md). The only MPI calls added are local
+ * queries (group translation for the local-to-global map of §2.3.3): no communication. */
 #include "rt_internal.h"
 
 #include <mpi.h>
@@ -83,4 +84,11 @@ int mgrt_MPI_Abort(MPI_Comm comm, int code)
 {
     rt_outcome_mpi_abort(code);
     return MPI_Abort(comm, code);
+}
+
+int mgrt_MPI_Finalize(void);
+int mgrt_MPI_Finalize(void)
+{
+    rt_log_ended();
+    return MPI_Finalize();
 }

@@ -9,7 +9,7 @@
 
 static const uint8_t magic[4] = {'M', 'G', 'P', 'L'};
 
-enum record_type { REC_VAR = 1, REC_COMM = 2, REC_BRANCH = 3, REC_COVER = 4 };
+enum record_type { REC_VAR = 1, REC_COMM = 2, REC_BRANCH = 3, REC_COVER = 4, REC_TIME = 5 };
 
 /* type (1) + payload length (4) before the payload, CRC-32 (4) after it */
 #define FRAME_HEAD 5
@@ -19,6 +19,7 @@ enum record_type { REC_VAR = 1, REC_COMM = 2, REC_BRANCH = 3, REC_COVER = 4 };
 #define EXPR_FIXED 13
 #define TERM_BYTES 12
 #define BRANCH_FIXED 8
+#define TIME_PAYLOAD 12
 
 void path_log_limits_default(path_log_limits *lim)
 {
@@ -185,6 +186,19 @@ int path_log_put_cover(uint8_t *out, size_t cap, size_t *len, const uint32_t *ar
     put_le(&w, n, 4);
     for (uint32_t i = 0; i < n; i++)
         put_le(&w, arms[i], 4);
+    return finish(&w, 0, len);
+}
+
+int path_log_put_time(uint8_t *out, size_t cap, size_t *len, uint8_t event, uint64_t ns)
+{
+    if ((!out && cap) || !len || (event != PATH_LOG_STARTED && event != PATH_LOG_ENDED) || !ns)
+        return MG_EINVAL;
+    wbuf w = {out, cap, 0};
+    put_frame_head(&w, REC_TIME, TIME_PAYLOAD);
+    put_le(&w, event, 1);
+    put_le(&w, PATH_LOG_CLOCK_MONOTONIC, 1);
+    put_le(&w, 0, 2);
+    put_le(&w, ns, 8);
     return finish(&w, 0, len);
 }
 
@@ -356,6 +370,21 @@ static int decode_cover(rbuf *r, path_log *log)
     return rc;
 }
 
+static int decode_time(rbuf *r, path_log *log)
+{
+    uint8_t event = (uint8_t)get_le(r, 1), clock = (uint8_t)get_le(r, 1);
+    uint16_t reserved = (uint16_t)get_le(r, 2);
+    uint64_t ns = get_le(r, 8);
+    uint64_t *slot = event == PATH_LOG_STARTED ? &log->started_ns
+                     : event == PATH_LOG_ENDED ? &log->ended_ns
+                                               : NULL;
+    if (payload_done(r) != 0 || log->header.version < 2 || !slot || *slot ||
+        clock != PATH_LOG_CLOCK_MONOTONIC || reserved || !ns)
+        return MG_EFORMAT;
+    *slot = ns;
+    return 0;
+}
+
 static int decode_header(const uint8_t *buf, size_t len, const path_log_expect *expect,
                          path_log_header *h)
 {
@@ -373,8 +402,9 @@ static int decode_header(const uint8_t *buf, size_t len, const path_log_expect *
     if (crc != crc32_update(0, buf, PATH_LOG_HEADER_BYTES - FRAME_TAIL))
         return MG_EFORMAT;
     /* The version is checked before anything else it governs. */
-    if (version != PATH_LOG_VERSION)
+    if (version < PATH_LOG_OLDEST_VERSION || version > PATH_LOG_VERSION)
         return MG_EVERSION;
+    h->version = version;
     if (reserved != 0 || (h->kind != PATH_LOG_HEAVY && h->kind != PATH_LOG_LIGHT))
         return MG_EFORMAT;
     if (h->build_id != expect->build_id)
@@ -391,6 +421,7 @@ static int decode_record(uint8_t type, rbuf *r, path_log *log, const path_log_li
     case REC_COMM: return decode_comm(r, log, lim);
     case REC_BRANCH: return decode_branch(r, log, lim);
     case REC_COVER: return decode_cover(r, log);
+    case REC_TIME: return decode_time(r, log);
     default: return MG_EFORMAT;
     }
 }
@@ -416,7 +447,7 @@ static int decode_body(const uint8_t *buf, size_t len, const path_log_limits *li
         if ((uint32_t)get_le(&tail, 4) != crc32_update(0, buf + pos, FRAME_HEAD + (size_t)plen))
             return MG_EFORMAT;
         rbuf r = {buf + pos + FRAME_HEAD, plen, 0, 0};
-        if (log->header.kind == PATH_LOG_LIGHT && type != REC_COVER)
+        if (log->header.kind == PATH_LOG_LIGHT && type != REC_COVER && type != REC_TIME)
             return MG_EFORMAT;
         int rc = decode_record(type, &r, log, lim);
         if (rc != 0)

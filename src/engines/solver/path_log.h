@@ -12,7 +12,9 @@
 #include "sym_expr.h"
 #include "sym_var.h"
 
-#define PATH_LOG_VERSION 1
+/* Version 2 added the TIME record; version 1 logs (no timestamps) are still read. */
+#define PATH_LOG_VERSION 2
+#define PATH_LOG_OLDEST_VERSION 1
 /* Fixed size of the header record; records follow it back to back. */
 #define PATH_LOG_HEADER_BYTES 36
 
@@ -25,7 +27,14 @@ typedef struct path_log_header {
     uint64_t run_id;   /* chosen by the driver per launch: a stale log is rejected */
     uint32_t rank;     /* global rank of the writer */
     uint32_t world_size;
+    uint16_t version; /* set by the decoder; the encoder always writes PATH_LOG_VERSION */
 } path_log_header;
+
+/* TIME records: when the writing rank began (main entered) and ended (MPI_Finalize entered, or
+ * exit, or a fatal signal, whichever came first), read from a clock every process of a node
+ * shares, so the driver can split an iteration's wall time (docs/concolic.md "Cost"). */
+enum path_log_event { PATH_LOG_STARTED = 1, PATH_LOG_ENDED = 2 };
+enum path_log_clock { PATH_LOG_CLOCK_MONOTONIC = 1 }; /* CLOCK_MONOTONIC, nanoseconds */
 
 /* One symbolic branch of the path: which branch, which arm was taken, and the predicate that
  * held on that arm (already oriented: it is true in the run that logged it). */
@@ -44,6 +53,8 @@ int path_log_put_var(uint8_t *out, size_t cap, size_t *len, const sym_var *v);
 int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_comm *c);
 int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_branch *b);
 int path_log_put_cover(uint8_t *out, size_t cap, size_t *len, const uint32_t *arms, uint32_t n);
+/* event: enum path_log_event; ns: a CLOCK_MONOTONIC reading (never 0). Async-signal-safe. */
+int path_log_put_time(uint8_t *out, size_t cap, size_t *len, uint8_t event, uint64_t ns);
 
 /* Resource limits for decoding untrusted bytes. */
 typedef struct path_log_limits {
@@ -73,6 +84,7 @@ typedef struct path_log {
     path_branch *branches;
     uint32_t nbranches;
     coverage_set cover;
+    uint64_t started_ns, ended_ns; /* TIME records (PATH_LOG_CLOCK_MONOTONIC); 0: none */
     int truncated; /* 1 when the bytes ended inside a record (a crash or a timeout mid-write) */
 } path_log;
 
@@ -80,11 +92,17 @@ typedef struct path_log {
  * complete records with truncated = 1. Returns MG_EFORMAT for a short or corrupt header, a bad
  * record checksum, an unknown record type, a record inconsistent with what precedes it
  * (undeclared variable or communicator, out-of-order ids, unsorted terms, a branch in a light
- * log); MG_EVERSION for another format version or build id; MG_ESTATE for another run id;
- * MG_EUNSUPPORTED for a Real variable or float coefficients (reserved, not yet solved);
+ * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_EVERSION for a
+ * format version outside PATH_LOG_OLDEST_VERSION..PATH_LOG_VERSION or another build id;
+ * MG_ESTATE for another run id; MG_EUNSUPPORTED for a Real variable or float coefficients (reserved, not yet solved);
  * MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure *out is left empty. */
 int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expect,
                     const path_log_limits *lim, path_log *out);
+/* Encodes a decoded log back into bytes that decode to the same log: the header, then the
+ * communicators, the variables, the branches, the coverage and the times (the original interleaving of
+ * records is not kept; nothing that depends on it is decoded). *out is malloc'd, owned by the
+ * caller. MG_EINVAL for a log the format cannot carry, MG_ENOMEM. */
+int path_log_encode(const path_log *log, uint8_t **out, size_t *len);
 /* Frees what a decode produced and leaves an empty log. NULL is ignored. */
 void path_log_free(path_log *log);
 

@@ -2,28 +2,12 @@
  * (docs/concolic-solver.md §7; dissertation §2.2.2). */
 #include "search_strategy.h"
 
+#include "search_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "mg_error.h"
-
-/* A path observed at one depth of the DFS stack, with the next constraint to try on it. */
-typedef struct level {
-    search_step *path;
-    uint8_t *tried; /* random and CFG strategies: constraints already chosen on this path */
-    uint32_t n, next;
-} level;
-
-struct search_state {
-    search_params p;
-    level *levels;
-    uint32_t depth, cap;
-    int pending; /* the last search_next returned a choice not yet followed by a run */
-    uint32_t pending_index;
-    uint32_t runs;    /* paths observed */
-    uint32_t longest; /* longest path seen in phase one */
-    uint32_t bound;   /* 0: unbounded */
-};
 
 void search_params_default(search_params *p)
 {
@@ -31,6 +15,7 @@ void search_params_default(search_params *p)
     p->dfs_phase_runs = 50;
     p->bound_round = 100;
     p->fixed_bound = 0;
+    p->cfg_depth = 3;
 }
 
 int search_create(const search_params *p, search_state **out)
@@ -47,7 +32,7 @@ int search_create(const search_params *p, search_state **out)
     return 0;
 }
 
-static void free_level(level *l)
+static void free_level(search_level *l)
 {
     free(l->path);
     free(l->tried);
@@ -79,7 +64,7 @@ static int is_dfs(const search_state *s)
     return s->p.kind == SEARCH_DFS || s->p.kind == SEARCH_BOUNDED_DFS;
 }
 
-static int make_level(level *l, const search_step *path, uint32_t n, uint32_t start)
+static int make_level(search_level *l, const search_step *path, uint32_t n, uint32_t start)
 {
     memset(l, 0, sizeof *l);
     size_t bytes = (size_t)(n ? n : 1);
@@ -108,23 +93,40 @@ static void account_run(search_state *s, uint32_t n)
         s->bound = (s->longest / s->p.bound_round + 1) * s->p.bound_round;
 }
 
-int search_observe(search_state *s, const search_step *path, uint32_t n)
+int search_observe_run(search_state *s, const search_step *path, uint32_t n, int covered_new,
+                       uint32_t *level)
 {
     if (!s || (!path && n))
         return MG_EINVAL;
-    /* A DFS child goes above the chosen level; anything else replaces the stack. */
-    uint32_t keep = is_dfs(s) && s->pending ? s->depth : 0;
-    int walks = is_dfs(s) || s->p.kind == SEARCH_UNIFORM_RANDOM;
-    uint32_t start = walks && s->pending ? s->pending_index + 1 : 0;
+    uint32_t keep = 0, start = 0;
+    if (s->pending && s->p.kind == SEARCH_CFG && !covered_new) {
+        /* CREST's CFG search: a run that reached nothing new is searched below, a few levels
+         * deep, from just after the negated constraint; past that it is dropped and the next
+         * candidate of the path it came from is tried. One that did reach something new
+         * becomes the only path. */
+        if (s->depth > s->p.cfg_depth) {
+            s->pending = 0;
+            s->runs++;
+            if (level)
+                *level = SEARCH_DISCARDED;
+            return 0;
+        }
+        keep = s->depth;
+        start = s->pending_index + 1;
+    } else if (s->pending && (is_dfs(s) || s->p.kind == SEARCH_UNIFORM_RANDOM)) {
+        /* A DFS child goes above the chosen level; a random walk goes on after its choice. */
+        keep = is_dfs(s) ? s->depth : 0;
+        start = s->pending_index + 1;
+    }
     if (keep + 1 > s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 16;
-        level *lv = realloc(s->levels, (size_t)cap * sizeof *lv);
+        search_level *lv = realloc(s->levels, (size_t)cap * sizeof *lv);
         if (!lv)
             return MG_ENOMEM;
         s->levels = lv;
         s->cap = cap;
     }
-    level fresh;
+    search_level fresh;
     int rc = make_level(&fresh, path, n, start);
     if (rc != 0)
         return rc;
@@ -132,13 +134,20 @@ int search_observe(search_state *s, const search_step *path, uint32_t n)
     s->levels[s->depth++] = fresh;
     s->pending = 0;
     account_run(s, n);
+    if (level)
+        *level = keep;
     return 0;
+}
+
+int search_observe(search_state *s, const search_step *path, uint32_t n)
+{
+    return search_observe_run(s, path, n, 1, NULL);
 }
 
 static int next_dfs(search_state *s, search_choice *out)
 {
     while (s->depth > 0) {
-        level *top = &s->levels[s->depth - 1];
+        search_level *top = &s->levels[s->depth - 1];
         uint32_t limit = s->bound && s->bound < top->n ? s->bound : top->n;
         if (top->next < limit) {
             out->level = s->depth - 1;
@@ -152,7 +161,7 @@ static int next_dfs(search_state *s, search_choice *out)
     return 0;
 }
 
-static uint32_t untried(const level *l)
+static uint32_t untried(const search_level *l)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < l->n; i++)
@@ -160,7 +169,7 @@ static uint32_t untried(const level *l)
     return k;
 }
 
-static int next_random_branch(level *l, mg_rng *rng, search_choice *out)
+static int next_random_branch(search_level *l, mg_rng *rng, search_choice *out)
 {
     uint32_t left = untried(l);
     if (left == 0) {
@@ -178,7 +187,7 @@ static int next_random_branch(level *l, mg_rng *rng, search_choice *out)
 /* A walk from `next`: each untried constraint is taken with probability 1/2; a walk that falls
  * off the end restarts at the front, and a whole fruitless pass takes the first untried one so
  * the choice always terminates. */
-static int next_uniform(level *l, mg_rng *rng, search_choice *out)
+static int next_uniform(search_level *l, mg_rng *rng, search_choice *out)
 {
     uint32_t first = UINT32_MAX;
     for (uint32_t i = 0; i < l->n; i++)
@@ -208,12 +217,13 @@ static uint32_t cfg_score(const search_step *st, const coverage_set *cov, const 
     return arm < cfg->n ? cfg->dist[arm] : UINT32_MAX;
 }
 
-/* The untried constraint with the smallest score; ties are broken uniformly (reservoir). */
-static int next_cfg(level *l, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
-                    search_choice *out)
+/* The untried constraint of l from l->next on with the smallest finite score; ties are broken
+ * uniformly (reservoir). 0 when there is none. */
+static int best_cfg(const search_level *l, const coverage_set *cov, const search_cfg *cfg,
+                    mg_rng *rng, uint32_t *index)
 {
     uint32_t best = UINT32_MAX, ties = 0;
-    for (uint32_t i = 0; i < l->n; i++) {
+    for (uint32_t i = l->next; i < l->n; i++) {
         if (l->tried[i])
             continue;
         uint32_t sc = cfg_score(&l->path[i], cov, cfg);
@@ -224,9 +234,30 @@ static int next_cfg(level *l, const coverage_set *cov, const search_cfg *cfg, mg
             ties = 0;
         }
         if (mg_rng_below(rng, ++ties) == 0)
-            out->index = i;
+            *index = i;
     }
-    out->exhausted = best == UINT32_MAX;
+    return best != UINT32_MAX;
+}
+
+/* The best candidate of the top level; a level without one is finished (the path it came from
+ * has its next candidate tried), except the bottom one, which stays until a new path replaces
+ * it: then the search is exhausted. */
+static int next_cfg(search_state *s, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
+                    search_choice *out)
+{
+    while (s->depth > 0) {
+        search_level *top = &s->levels[s->depth - 1];
+        if (best_cfg(top, cov, cfg, rng, &out->index)) {
+            top->tried[out->index] = 1;
+            out->level = s->depth - 1;
+            return 0;
+        }
+        if (s->depth == 1)
+            break;
+        free_level(top);
+        s->depth--;
+    }
+    out->exhausted = 1;
     return 0;
 }
 
@@ -246,14 +277,14 @@ int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg,
     int rc;
     if (is_dfs(s)) {
         rc = next_dfs(s, out);
+    } else if (s->p.kind == SEARCH_CFG) {
+        rc = next_cfg(s, cov, cfg, rng, out);
     } else {
-        level *l = &s->levels[0];
+        search_level *l = &s->levels[0];
         if (s->p.kind == SEARCH_RANDOM_BRANCH)
             rc = next_random_branch(l, rng, out);
-        else if (s->p.kind == SEARCH_UNIFORM_RANDOM)
-            rc = next_uniform(l, rng, out);
         else
-            rc = next_cfg(l, cov, cfg, rng, out);
+            rc = next_uniform(l, rng, out);
         if (rc == 0 && !out->exhausted)
             l->tried[out->index] = 1;
     }

@@ -15,7 +15,8 @@ enum search_kind {
     SEARCH_BOUNDED_DFS,    /* COMPI's two phases: DFS, then DFS bounded by the longest path seen */
     SEARCH_RANDOM_BRANCH,  /* a uniformly random untried constraint of the newest path */
     SEARCH_UNIFORM_RANDOM, /* a random walk down the tree: each constraint with probability 1/2 */
-    SEARCH_CFG,            /* the constraint whose other arm is nearest to an uncovered branch */
+    SEARCH_CFG,            /* the constraint whose other arm is nearest to an uncovered arm,
+                              below the last path that covered something new (CREST) */
     SEARCH_KIND_END
 };
 
@@ -25,10 +26,13 @@ typedef struct search_params {
     uint32_t bound_round;    /* bounded DFS: the bound is the longest path seen rounded up to a
                                multiple of this, strictly above it */
     uint32_t fixed_bound;    /* bounded DFS: > 0 skips phase one and uses this bound */
+    uint32_t cfg_depth;      /* CFG: levels of runs that reached nothing new searched below the
+                                last path that did (CREST searches 3 deep); 0: none */
 } search_params;
 
 /* Defaults: bounded DFS, 50 phase-one runs (the dissertation used 50 for SUSY-HMC and 1000 for
- * HPL), bounds rounded to multiples of 100 (its bounds were 300, 500, 600), no fixed bound. */
+ * HPL), bounds rounded to multiples of 100 (its bounds were 300, 500, 600), no fixed bound, CFG
+ * depth 3. */
 void search_params_default(search_params *p);
 
 /* One symbolic branch of a path, in path order (index i is constraint i of the path log). */
@@ -37,9 +41,10 @@ typedef struct search_step {
     uint8_t taken;
 } search_step;
 
-/* Distance table for SEARCH_CFG, indexed by arm (coverage_arm()): how many branches separate
- * that arm from the nearest uncovered arm; UINT32_MAX (or an arm past n) means none is reachable.
- * Computed by the caller from the branch table; arms not yet covered score 0 whatever it says. */
+/* Distance table for SEARCH_CFG, indexed by arm (coverage_arm()): how far that arm is from the
+ * nearest uncovered arm (cfg_distance_to_uncovered(): control-flow edges); UINT32_MAX (or an
+ * arm past n) means none is reachable, and such a negation is never chosen. Arms not yet covered
+ * score 0 whatever it says. */
 typedef struct search_cfg {
     const uint32_t *dist;
     size_t n;
@@ -47,7 +52,7 @@ typedef struct search_cfg {
 
 /* What to do next. When exhausted is 0: negate constraint `index` of the path observed at stack
  * `level` (the paths of higher levels are finished and may be released by the caller). For the
- * random and CFG strategies level is always 0 (the newest path). exhausted = 1: DFS has explored
+ * random strategies level is always 0 (the newest path). exhausted = 1: DFS has explored
  * the whole (bounded) tree, or a random/CFG strategy has tried every useful constraint of the
  * newest path (the caller may restart from fresh random inputs). */
 typedef struct search_choice {
@@ -67,6 +72,17 @@ void search_destroy(search_state *s);
  * run from fresh inputs) it restarts the search at this path. MG_ENOMEM leaves the state as it
  * was; MG_EINVAL for NULL with n > 0. */
 int search_observe(search_state *s, const search_step *path, uint32_t n);
+
+/* search_observe with what the run achieved. covered_new: 1 when the run covered a branch arm
+ * no earlier run had. SEARCH_CFG (as CREST's CFG search) makes such a path the only one; a path
+ * that reached nothing new is pushed above the one its choice was made on, to be searched from
+ * after the negated constraint, up to cfg_depth levels, and dropped beyond (the path below then
+ * gives its next candidate). The other strategies ignore covered_new. *level (may be NULL)
+ * receives the stack level the path is kept at, or SEARCH_DISCARDED. The caller keeps its own
+ * copy of each level's path (the logs it solves) in step with it. Errors as search_observe. */
+#define SEARCH_DISCARDED UINT32_MAX
+int search_observe_run(search_state *s, const search_step *path, uint32_t n, int covered_new,
+                       uint32_t *level);
 
 /* The next constraint to negate. Calling it again without search_observe means the previous
  * choice was skipped (unsatisfiable, timed out): the search goes on past it. cov may be NULL

@@ -153,8 +153,14 @@ int sym_expr_eval(const sym_expr *e, const int64_t *values, size_t nvalues, int6
 
 int sym_expr_equal(const sym_expr *a, const sym_expr *b)
 {
-    return a->num == b->num && a->constant == b->constant && a->nterms == b->nterms &&
-           (a->nterms == 0 || memcmp(a->terms, b->terms, a->nterms * sizeof *a->terms) == 0);
+    if (a->num != b->num || a->constant != b->constant || a->nterms != b->nterms)
+        return 0;
+    /* Field by field: a term's padding bytes are whatever malloc left there (a decoded log's
+     * terms), so memcmp would call equal predicates different. */
+    for (uint32_t i = 0; i < a->nterms; i++)
+        if (a->terms[i].var != b->terms[i].var || a->terms[i].coef != b->terms[i].coef)
+            return 0;
+    return 1;
 }
 
 static int valid_width(unsigned width)

@@ -10,6 +10,9 @@
 #include "mg_test.h"
 #include "path_log.h"
 #include "path_reduce.h"
+#include "cfg_distance.h"
+#include "cfg_graph_text.h"
+#include "search_snapshot.h"
 #include "search_strategy.h"
 #include "solver_query.h"
 
@@ -88,7 +91,7 @@ static void build_sample(sample *s)
 {
     size_t n;
     s->len = 0;
-    path_log_header h = {PATH_LOG_HEAVY, BUILD, 1, 0, 4};
+    path_log_header h = {PATH_LOG_HEAVY, BUILD, 1, 0, 4, PATH_LOG_VERSION};
     put(s, path_log_put_header(s->buf, sizeof s->buf, &n, &h), &n);
     sym_var vars[4] = {
         {0, SYM_VAR_RANK_WORLD, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0},
@@ -202,6 +205,73 @@ static int do_search(void *arg)
     return rc;
 }
 
+/* Snapshot a DFS state with a few levels and read it back. */
+static int do_snapshot(void *arg)
+{
+    (void)arg;
+    search_params p;
+    search_params_default(&p);
+    search_state *s = NULL, *back = NULL;
+    char *text = NULL;
+    size_t len;
+    search_step path[4] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+    search_choice c;
+    int rc = search_create(&p, &s);
+    for (int i = 0; rc == 0 && i < 3; i++) {
+        rc = search_observe(s, path, 4);
+        if (rc == 0)
+            rc = search_next(s, NULL, NULL, NULL, &c);
+    }
+    if (rc == 0)
+        rc = search_snapshot_write(s, &text, &len);
+    if (rc == 0)
+        rc = search_snapshot_read(text, len, &back);
+    free(text);
+    search_destroy(s);
+    search_destroy(back);
+    return rc;
+}
+
+/* Parse a graph, compute both kinds of distances, format it again. */
+static int do_cfg(void *arg)
+{
+    (void)arg;
+    static const char text[] = "mpiguard-cfg 1\nbuild_id 00000000000000aa\n"
+                               "nodes 4 branches 2 edges 4 targets 4\nb 0 0\nb 1 2\n"
+                               "e 0 1\ne 0 2\ne 2 3\ne 3 0\nt 0 1\nt 1 2\nt 2 3\nt 3 0\nend\n";
+    cfg_graph g;
+    coverage_set cov;
+    coverage_set_init(&cov);
+    uint32_t arm = 1, dist[4], hops[2];
+    char *out = NULL;
+    size_t len;
+    int rc = cfg_graph_parse(text, sizeof text - 1, &g);
+    if (rc == 0)
+        rc = coverage_set_add(&cov, &arm, 1);
+    if (rc == 0)
+        rc = cfg_distance_to_uncovered(&g, &cov, dist, 4);
+    if (rc == 0)
+        rc = cfg_distance_from_arm(&g, 2, hops);
+    if (rc == 0)
+        rc = cfg_graph_format(&g, &out, &len);
+    if (rc == 0 && (dist[1] != 1 || hops[0] != 1 || len != sizeof text - 1))
+        rc = MG_ESTATE;
+    free(out);
+    cfg_graph_free(&g);
+    coverage_set_free(&cov);
+    return rc;
+}
+
+static int do_encode(void *arg)
+{
+    const path_log *log = arg;
+    uint8_t *bytes = NULL;
+    size_t n;
+    int rc = path_log_encode(log, &bytes, &n);
+    free(bytes);
+    return rc;
+}
+
 static int do_exprs(void *arg)
 {
     (void)arg;
@@ -256,6 +326,7 @@ static void test_sweeps(void)
     path_log_expect e = {BUILD, 0};
     MG_CHECK_INT(path_log_decode(s.buf, s.len, &e, NULL, &log), 0);
     sweep(do_query, &log, "query");
+    sweep(do_encode, &log, "encode");
     solver_z3_params zp;
     solver_z3_params_default(&zp);
     solve_arg a = {&log, NULL};
@@ -265,6 +336,8 @@ static void test_sweeps(void)
     path_log_free(&log);
     sweep(do_reduce, NULL, "reduce");
     sweep(do_search, NULL, "search");
+    sweep(do_snapshot, NULL, "snapshot");
+    sweep(do_cfg, NULL, "cfg");
     sweep(do_exprs, NULL, "exprs");
     sweep(do_coverage, NULL, "coverage");
 }

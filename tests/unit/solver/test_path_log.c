@@ -33,7 +33,7 @@ static void appended(logbuf *l, int rc, const size_t *n)
 
 static void put_header(logbuf *l, uint8_t kind)
 {
-    path_log_header h = {kind, BUILD, RUN, 2, 4};
+    path_log_header h = {kind, BUILD, RUN, 2, 4, PATH_LOG_VERSION};
     size_t n;
     appended(l, path_log_put_header(l->b + l->len, BUF_BYTES - l->len, &n, &h), &n);
 }
@@ -159,6 +159,22 @@ static void test_cut_at_every_byte(void)
     }
 }
 
+/* Rewrites a header's format version and its checksum, as another writer would have. */
+static void set_version(uint8_t *hdr, uint16_t version)
+{
+    hdr[4] = (uint8_t)version;
+    hdr[5] = (uint8_t)(version >> 8);
+    uint32_t crc = ~0u;
+    for (size_t i = 0; i < PATH_LOG_HEADER_BYTES - 4; i++) {
+        crc ^= hdr[i];
+        for (int b = 0; b < 8; b++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    crc = ~crc;
+    for (int i = 0; i < 4; i++)
+        hdr[PATH_LOG_HEADER_BYTES - 4 + i] = (uint8_t)(crc >> (8 * i));
+}
+
 static void test_identity_checks(void)
 {
     logbuf l;
@@ -174,18 +190,11 @@ static void test_identity_checks(void)
     /* another format version, with a valid header checksum: rejected as a version */
     uint8_t hdr[PATH_LOG_HEADER_BYTES];
     size_t n;
-    path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1};
+    path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1, PATH_LOG_VERSION};
     MG_CHECK_INT(path_log_put_header(hdr, sizeof hdr, &n, &h), 0);
-    hdr[4] = PATH_LOG_VERSION + 1;
-    uint32_t crc = ~0u;
-    for (size_t i = 0; i < PATH_LOG_HEADER_BYTES - 4; i++) {
-        crc ^= hdr[i];
-        for (int b = 0; b < 8; b++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    crc = ~crc;
-    for (int i = 0; i < 4; i++)
-        hdr[PATH_LOG_HEADER_BYTES - 4 + i] = (uint8_t)(crc >> (8 * i));
+    set_version(hdr, PATH_LOG_VERSION + 1);
+    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EVERSION);
+    set_version(hdr, PATH_LOG_OLDEST_VERSION - 1);
     MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EVERSION);
     /* bad magic and a flipped header bit */
     MG_CHECK_INT(path_log_put_header(hdr, sizeof hdr, &n, &h), 0);
@@ -215,6 +224,89 @@ static void test_light_log(void)
     sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
     appended(&l, path_log_put_var(l.b + l.len, BUF_BYTES - l.len, &n, &v), &n);
     MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+}
+
+static void put_time(logbuf *l, uint8_t event, uint64_t ns)
+{
+    size_t n;
+    appended(l, path_log_put_time(l->b + l->len, BUF_BYTES - l->len, &n, event, ns), &n);
+}
+
+/* TIME records (format version 2): in heavy and light logs, once per event; a version 1 log
+ * decodes without them and may not carry one. */
+static void test_time_records(void)
+{
+    logbuf l;
+    build_heavy(&l);
+    put_time(&l, PATH_LOG_STARTED, 1000);
+    put_time(&l, PATH_LOG_ENDED, 5000);
+    path_log log;
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), 0);
+    MG_CHECK_INT(log.header.version, PATH_LOG_VERSION);
+    MG_CHECK_INT(log.started_ns, 1000);
+    MG_CHECK_INT(log.ended_ns, 5000);
+    path_log_free(&log);
+    put_time(&l, PATH_LOG_ENDED, 6000); /* a second end */
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+
+    memset(&l, 0, sizeof l);
+    put_header(&l, PATH_LOG_LIGHT);
+    put_time(&l, PATH_LOG_STARTED, 77);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), 0);
+    MG_CHECK_INT(log.started_ns, 77);
+    MG_CHECK_INT(log.ended_ns, 0);
+    path_log_free(&log);
+    set_version(l.b, 1); /* the same bytes from a version 1 writer: a TIME record is foreign */
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(l.b, PATH_LOG_HEADER_BYTES, &expect, NULL, &log), 0);
+    MG_CHECK_INT(log.header.version, 1);
+    path_log_free(&log);
+
+    uint8_t buf[64];
+    size_t n;
+    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, 3, 1), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, PATH_LOG_STARTED, 0), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_time(buf, 4, &n, PATH_LOG_STARTED, 1), MG_EFULL);
+    MG_CHECK_INT(n, 5 + 12 + 4);
+}
+
+/* A decoded log encoded again decodes to the same log (what --resume saves of its stack). */
+static void test_encode_round_trip(void)
+{
+    logbuf l;
+    build_heavy(&l);
+    put_time(&l, PATH_LOG_STARTED, 123456789);
+    path_log a, b;
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &a), 0);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    MG_CHECK_INT(path_log_encode(&a, &bytes, &n), 0);
+    MG_CHECK_INT(path_log_decode(bytes, n, &expect, NULL, &b), 0);
+    MG_CHECK_INT(b.header.rank, a.header.rank);
+    MG_CHECK_INT(b.header.world_size, a.header.world_size);
+    MG_CHECK_INT(b.nvars, a.nvars);
+    for (uint32_t i = 0; i < a.nvars; i++) {
+        MG_CHECK_INT(b.vars[i].kind, a.vars[i].kind);
+        MG_CHECK_INT(b.vars[i].has_cap, a.vars[i].has_cap);
+        MG_CHECK_INT(b.vars[i].cap, a.vars[i].cap);
+        MG_CHECK_INT(b.vars[i].comm, a.vars[i].comm);
+        MG_CHECK_INT(b.vars[i].value, a.vars[i].value);
+    }
+    MG_CHECK_INT(b.ncomms, 1);
+    MG_CHECK_INT(b.comms[0].global[0], 2);
+    MG_CHECK_INT(b.nbranches, a.nbranches);
+    for (uint32_t i = 0; i < a.nbranches; i++) {
+        MG_CHECK_INT(b.branches[i].branch_id, a.branches[i].branch_id);
+        MG_CHECK_INT(b.branches[i].taken, a.branches[i].taken);
+        MG_CHECK(sym_pred_equal(&b.branches[i].pred, &a.branches[i].pred));
+    }
+    MG_CHECK_INT(b.cover.n, a.cover.n);
+    MG_CHECK_INT(b.started_ns, 123456789);
+    MG_CHECK_INT(b.ended_ns, 0);
+    free(bytes);
+    path_log_free(&b);
+    path_log_free(&a);
+    MG_CHECK_INT(path_log_encode(NULL, &bytes, &n), MG_EINVAL);
 }
 
 /* Encodes one record after a heavy header and decodes the pair. */
@@ -293,7 +385,7 @@ static void test_encoder_arguments(void)
 {
     uint8_t small[8];
     size_t n = 0;
-    path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1};
+    path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1, PATH_LOG_VERSION};
     MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_EFULL);
     MG_CHECK_INT(n, PATH_LOG_HEADER_BYTES);
     MG_CHECK_INT(path_log_put_header(NULL, 0, &n, &h), MG_EFULL); /* size query */
@@ -400,6 +492,8 @@ int main(void)
     MG_RUN(test_cut_at_every_byte);
     MG_RUN(test_identity_checks);
     MG_RUN(test_light_log);
+    MG_RUN(test_time_records);
+    MG_RUN(test_encode_round_trip);
     MG_RUN(test_malformed_and_reserved);
     MG_RUN(test_encoder_arguments);
     MG_RUN(test_fuzz);

@@ -7,7 +7,10 @@
 
 #include "mg_error.h"
 #include "mg_test.h"
+#include "search_snapshot.h"
 #include "search_strategy.h"
+
+#include <stdlib.h>
 
 #define BITS 3
 #define MAX_LEVELS 16
@@ -232,6 +235,190 @@ static void test_cfg(void)
     search_destroy(s);
 }
 
+/* CREST's CFG search: a run that covers nothing new is searched below its path from after the
+ * negated constraint, cfg_depth levels deep, and dropped beyond; one that covers something new
+ * becomes the only path. */
+static void test_cfg_levels(void)
+{
+    search_params p;
+    search_params_default(&p);
+    p.kind = SEARCH_CFG;
+    p.cfg_depth = 1;
+    search_state *s;
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    mg_rng rng;
+    mg_rng_seed(&rng, 5);
+    search_step path[4], other[4];
+    path_of(15, 4, path); /* 0T 1T 2T 3T */
+    coverage_set cov;
+    coverage_set_init(&cov);
+    uint32_t arms[7] = {0, 1, 2, 3, 5, 6, 7}; /* 2F (arm 4) uncovered */
+    coverage_set_add(&cov, arms, 7);
+    uint32_t dist[8] = {2, 5, 4, 5, 0, 5, 1, 5}; /* 0F at 2, 1F at 4, 3F at 1 */
+    search_cfg cfg = {dist, 8};
+    uint32_t level;
+    search_choice c;
+    MG_CHECK_INT(search_observe_run(s, path, 4, 1, &level), 0);
+    MG_CHECK_INT(level, 0);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
+    MG_CHECK_INT(c.index, 2); /* 2F: uncovered */
+    path_of(11, 4, other);   /* 0T 1T 2F 3T: nothing new, pushed, searched from constraint 3 */
+    MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0);
+    MG_CHECK_INT(level, 1);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
+    MG_CHECK_INT(c.level, 1);
+    MG_CHECK_INT(c.index, 3); /* 3F at 1 */
+    MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0); /* past the depth: dropped */
+    MG_CHECK_INT(level, SEARCH_DISCARDED);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0); /* level 1 is spent: the base again */
+    MG_CHECK_INT(c.level, 0);
+    MG_CHECK_INT(c.index, 3); /* the base's 3F at 1 */
+    MG_CHECK_INT(search_observe_run(s, other, 4, 1, &level), 0); /* something new: the only path */
+    MG_CHECK_INT(level, 0);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
+    MG_CHECK_INT(c.level, 0);
+    MG_CHECK_INT(c.index, 3);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0); /* skipped (unsatisfiable): 0F next */
+    MG_CHECK_INT(c.index, 0);
+    search_destroy(s);
+
+    /* depth 0: a fruitless run is dropped at once */
+    p.cfg_depth = 0;
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    MG_CHECK_INT(search_observe_run(s, path, 4, 1, &level), 0);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
+    MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0);
+    MG_CHECK_INT(level, SEARCH_DISCARDED);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
+    MG_CHECK_INT(c.index, 3);
+    search_destroy(s);
+
+    /* bounded DFS ignores covered_new */
+    search_params_default(&p);
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    MG_CHECK_INT(search_observe_run(s, path, 4, 0, &level), 0);
+    search_next(s, NULL, NULL, NULL, &c);
+    MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0);
+    MG_CHECK_INT(level, 1);
+    coverage_set_free(&cov);
+    search_destroy(s);
+}
+
+/* One step of a driver over the simulated tree: choose, flip the bit, observe. inputs holds one
+ * input per level, as a driver holds one log per level. Returns the choice (exhausted or not). */
+static search_choice step(search_state *s, mg_rng *rng, const coverage_set *cov,
+                          const search_cfg *cfg, uint32_t *inputs, uint32_t nbits)
+{
+    search_choice c;
+    search_step path[8];
+    MG_CHECK_INT(search_next(s, cov, cfg, rng, &c), 0);
+    if (c.exhausted)
+        return c;
+    uint32_t next = inputs[c.level] ^ (1u << c.index), level = 0;
+    path_of(next, nbits, path);
+    MG_CHECK_INT(search_observe_run(s, path, nbits, (next & 1) == 0, &level), 0);
+    if (level != SEARCH_DISCARDED)
+        inputs[level] = next;
+    return c;
+}
+
+/* A state restored from its snapshot makes the same choices as the original, to the end of the
+ * tree, for every strategy (the rng is the caller's: copied with it). */
+static void test_snapshot_continues(void)
+{
+    for (int kind = 0; kind < SEARCH_KIND_END; kind++) {
+        search_params p;
+        search_params_default(&p);
+        p.kind = kind;
+        p.dfs_phase_runs = 4;
+        p.bound_round = 3;
+        search_state *a, *b;
+        MG_CHECK_INT(search_create(&p, &a), 0);
+        mg_rng ra, rb;
+        mg_rng_seed(&ra, 9);
+        coverage_set cov;
+        coverage_set_init(&cov);
+        uint32_t dist[12] = {0}, ia[MAX_LEVELS] = {0}, ib[MAX_LEVELS];
+        search_cfg cfg = {dist, 12};
+        search_step path[5];
+        path_of(0, 5, path);
+        MG_CHECK_INT(search_observe(a, path, 5), 0);
+        for (int i = 0; i < 6; i++)
+            step(a, &ra, &cov, &cfg, ia, 5);
+        char *text, *again;
+        size_t len, len2;
+        MG_CHECK_INT(search_snapshot_write(a, &text, &len), 0);
+        MG_CHECK_INT(search_snapshot_read(text, len, &b), 0);
+        MG_CHECK_INT(search_kind_of(b), kind);
+        MG_CHECK_INT(search_snapshot_write(b, &again, &len2), 0);
+        MG_CHECK(len == len2 && !strcmp(text, again));
+        free(text);
+        free(again);
+        rb = ra;
+        memcpy(ib, ia, sizeof ia);
+        int same = 1, steps = 0;
+        for (; steps < 200; steps++) {
+            search_choice ca = step(a, &ra, &cov, &cfg, ia, 5);
+            search_choice cb = step(b, &rb, &cov, &cfg, ib, 5);
+            same &= ca.exhausted == cb.exhausted && ca.level == cb.level && ca.index == cb.index;
+            if (ca.exhausted)
+                break;
+        }
+        MG_CHECK(same);
+        MG_CHECK_INT(search_bound(a), search_bound(b));
+        search_destroy(a);
+        search_destroy(b);
+        coverage_set_free(&cov);
+    }
+}
+
+/* Parses text after replacing the first occurrence of from with to. */
+static int read_edited(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    MG_CHECK(at != NULL);
+    size_t n = strlen(text) + strlen(to) + 1;
+    char *copy = malloc(n);
+    snprintf(copy, n, "%.*s%s%s", (int)(at ? at - text : 0), text, to,
+             at ? at + strlen(from) : "");
+    search_state *s = NULL;
+    int rc = search_snapshot_read(copy, strlen(copy), &s);
+    search_destroy(s);
+    free(copy);
+    return rc;
+}
+
+static void test_snapshot_errors(void)
+{
+    search_params p;
+    search_params_default(&p);
+    search_state *s;
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    search_step path[3];
+    path_of(5, 3, path);
+    search_observe(s, path, 3);
+    search_choice c;
+    search_next(s, NULL, NULL, NULL, &c); /* pending: index 0 of level 0 */
+    char *text;
+    size_t len;
+    MG_CHECK_INT(search_snapshot_write(s, &text, &len), 0);
+    MG_CHECK(strstr(text, "params 1 50 100 0 3\nstate 1 3 0 1 0 1\nlevel 3 1\nsteps 0 1 1 0 2 1\ntried 0 0 0\nend\n"));
+    MG_CHECK_INT(read_edited(text, "search-snapshot 1", "search-snapshot 2"), MG_EVERSION);
+    MG_CHECK_INT(read_edited(text, "params 1", "params 9"), MG_EFORMAT);      /* no such kind */
+    MG_CHECK_INT(read_edited(text, "state 1 3 0 1 0", "state 1 3 0 1 3"), MG_EFORMAT); /* past the path */
+    MG_CHECK_INT(read_edited(text, "level 3 1", "level 3 4"), MG_EFORMAT);    /* next past the path */
+    MG_CHECK_INT(read_edited(text, "steps 0 1", "steps 0 2"), MG_EFORMAT);    /* taken is 0 or 1 */
+    MG_CHECK_INT(read_edited(text, "level 3 1", "level 400000 1"), MG_EFORMAT); /* a count past the text */
+    MG_CHECK_INT(read_edited(text, "end\n", "end\nx"), MG_EFORMAT);
+    MG_CHECK_INT(read_edited(text, "end\n", ""), MG_EFORMAT);
+    search_state *back = NULL;
+    MG_CHECK_INT(search_snapshot_read(text, len / 2, &back), MG_EFORMAT);
+    MG_CHECK(back == NULL);
+    MG_CHECK_INT(search_snapshot_write(NULL, &text, &len), MG_EINVAL);
+    free(text);
+    search_destroy(s);
+}
+
 static void test_bad_params(void)
 {
     search_params p;
@@ -264,6 +451,9 @@ int main(void)
     MG_RUN(test_two_phases);
     MG_RUN(test_random_strategies);
     MG_RUN(test_cfg);
+    MG_RUN(test_cfg_levels);
+    MG_RUN(test_snapshot_continues);
+    MG_RUN(test_snapshot_errors);
     MG_RUN(test_bad_params);
     MG_TEST_END();
 }

@@ -1,0 +1,68 @@
+/* The iteration loop of `mpiguard concolic` (docs/concolic.md "mpiguard concolic"; dissertation
+ * chapter 2): run the job, merge coverage, record bugs, observe the path, choose and solve the
+ * next negation, save the campaign. The command (cmd_concolic.c) parses options around it. */
+#ifndef CONCOLIC_LOOP_H
+#define CONCOLIC_LOOP_H
+
+#include "concolic_campaign.h"
+#include "concolic_cfg.h"
+#include "concolic_launch.h"
+#include "mg_rng.h"
+#include "mpi_semantics.h"
+#include "path_log.h"
+#include "report.h"
+#include "search_strategy.h"
+#include "solver_z3.h"
+
+#include <stdint.h>
+
+/* The strategy choices of --strategy: the engine's kinds in order, then "random-inputs" (plain
+ * random testing under the same caps, no solving: the coverage benchmark's baseline). */
+extern const char *const concolic_strategy_names[];
+#define CONCOLIC_STRATEGY_RANDOM_INPUTS 5
+
+typedef struct concolic_options {
+    long np, focus, max_np, iterations, seed;
+    double time_s, timeout_s;
+    int strategy, resume, one_way, no_reduce, fixed, distances;
+    const char *dir;
+} concolic_options;
+
+/* What this session's iterations cost (a resumed campaign counts from the resume). */
+typedef struct concolic_cost {
+    uint64_t runs;
+    double job_s;                        /* every run's whole job */
+    uint64_t split_runs;                 /* runs whose every rank logged its start */
+    double launch_s, run_s, teardown_s;  /* summed over the split runs */
+    double solve_s;
+    uint64_t solves, sat, restarts, log_bytes;
+} concolic_cost;
+
+typedef struct concolic_loop {
+    concolic_campaign *c;
+    search_state *search;
+    solver_z3 *z3;
+    mpi_semantics_params sem;
+    mg_rng rng;
+    int kind;        /* enum search_kind in use */
+    int strategy;    /* index into concolic_strategy_names */
+    int fixed;       /* --fixed: np and focus never change */
+    path_log *stack; /* the path kept at each level of the strategy's stack */
+    size_t nstack;
+    concolic_cfg cfg;
+    concolic_cost cost;
+} concolic_loop;
+
+/* Prepares the loop over campaign c: the CFG graph for --strategy cfg (a program without one
+ * is searched with uncovered arms only, with a warning), then, with --resume, the saved search
+ * state (concolic_resume.h). Returns 0 or an exit status (MG_EXIT_*), with the reason logged. */
+int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_options *o);
+/* One iteration. first_iteration is the campaign's iteration count when this session began.
+ * Returns 0 or an exit status. */
+int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
+                          mg_report *rep, uint64_t first_iteration);
+/* The progress line on stderr (final: ends the line on a terminal too). */
+void concolic_loop_progress(const concolic_loop *L, int final);
+void concolic_loop_end(concolic_loop *L);
+
+#endif

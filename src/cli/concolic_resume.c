@@ -1,0 +1,144 @@
+/* The search state of a campaign, saved and restored (concolic_resume.h). Text, after the bugs
+ * in DIR/campaign:
+ *
+ *   search 1 STRATEGY
+ *   rng S0 S1 S2 S3        the xoshiro state, hexadecimal
+ *   logs N
+ *   log HEX                N lines: the search stack's path logs, re-encoded (path_log_encode)
+ *   snapshot
+ *   search-snapshot 1 ...  the engine's snapshot (search_snapshot.h), to the end
+ */
+#include "concolic_resume.h"
+
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "search_snapshot.h"
+#include "text_codec.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_logs(text_buf *t, const concolic_loop *L)
+{
+    text_buf_printf(t, "logs %zu\n", L->nstack);
+    for (size_t i = 0; i < L->nstack; i++) {
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        if (path_log_encode(&L->stack[i], &bytes, &n)) {
+            t->failed = 1;
+            return;
+        }
+        text_buf_printf(t, "log ");
+        text_buf_hex(t, bytes, n);
+        text_buf_printf(t, "\n");
+        free(bytes);
+    }
+}
+
+void concolic_resume_save(concolic_loop *L)
+{
+    static int warned;
+    text_buf t = {0};
+    char *snap = NULL, *text = NULL;
+    size_t len;
+    text_buf_printf(&t, "search %d %s\nrng", CONCOLIC_RESUME_VERSION,
+                    concolic_strategy_names[L->strategy]);
+    for (int i = 0; i < 4; i++)
+        text_buf_printf(&t, " %016" PRIx64, L->rng.s[i]);
+    text_buf_printf(&t, "\n");
+    put_logs(&t, L);
+    if (search_snapshot_write(L->search, &snap, &len))
+        t.failed = 1;
+    else
+        text_buf_printf(&t, "snapshot\n%s", snap);
+    free(snap);
+    int rc = text_buf_finish(&t, &text, &len);
+    if (rc || concolic_campaign_set_search(L->c, text)) {
+        concolic_campaign_set_search(L->c, NULL);
+        if (!warned++)
+            mg_warn("cannot save the search state: a --resume will restart the search tree");
+    }
+    free(text);
+}
+
+/* Decodes the next "log HEX" line into a path log of this build (any run id). */
+static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
+{
+    text_cursor_word(c, "log");
+    size_t digits = 0;
+    while (!c->bad && c->p + digits < c->end && c->p[digits] != '\n')
+        digits++;
+    uint8_t *bytes = malloc(digits / 2 + 1);
+    if (!bytes)
+        return MG_ENOMEM;
+    text_cursor_hex(c, bytes, digits / 2);
+    path_log_expect ex = {.build_id = build_id, .run_id = 0};
+    int rc = c->bad ? MG_EFORMAT : path_log_decode(bytes, digits / 2, &ex, NULL, out);
+    free(bytes);
+    return rc;
+}
+
+static int read_state(concolic_loop *L, text_cursor *c)
+{
+    text_cursor_word(c, "rng");
+    for (int i = 0; i < 4; i++)
+        L->rng.s[i] = text_cursor_number(c, 16, UINT64_MAX);
+    text_cursor_word(c, "logs");
+    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
+    if (c->bad)
+        return MG_EFORMAT;
+    L->stack = calloc(n + 1, sizeof *L->stack);
+    if (!L->stack)
+        return MG_ENOMEM;
+    for (; L->nstack < n; L->nstack++) {
+        int rc = read_log(c, L->c->build_id, &L->stack[L->nstack]);
+        if (rc)
+            return rc;
+    }
+    text_cursor_word(c, "snapshot");
+    if (c->bad)
+        return MG_EFORMAT;
+    search_state *s;
+    int rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &s);
+    if (rc)
+        return rc;
+    if (search_kind_of(s) != L->kind) {
+        search_destroy(s);
+        return MG_EFORMAT;
+    }
+    search_destroy(L->search);
+    L->search = s;
+    return 0;
+}
+
+int concolic_resume_restore(concolic_loop *L)
+{
+    const concolic_campaign *c = L->c;
+    char name[64];
+    if (!c->search_text) {
+        mg_warn("%s/campaign holds no search state (saved by an older mpiguard): the search tree "
+                "restarts from the saved inputs", c->dir);
+        return 0;
+    }
+    text_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
+    int rc = text_cursor_version(&cur, "search", CONCOLIC_RESUME_VERSION);
+    text_cursor_token(&cur, name, sizeof name);
+    rc = rc ? rc : cur.bad ? MG_EFORMAT : 0;
+    if (!rc && strcmp(name, concolic_strategy_names[L->strategy])) {
+        mg_warn("the campaign was searched with --strategy %s: the %s search tree restarts from "
+                "the saved inputs", name, concolic_strategy_names[L->strategy]);
+        return 0;
+    }
+    if (!rc)
+        rc = read_state(L, &cur);
+    if (rc == MG_ENOMEM) {
+        mg_error("out of memory restoring the search state");
+        return MG_EXIT_SOFTWARE;
+    }
+    if (rc)
+        mg_error("%s/campaign: %s search state", c->dir,
+                 rc == MG_EVERSION ? "unknown version of the" : "damaged");
+    return rc ? MG_EXIT_DATAERR : 0;
+}

@@ -1,0 +1,26 @@
+/* The inside of a search_state, shared by the strategies (search_strategy.c) and the snapshot
+ * that saves and restores them (search_snapshot.c). Not for other modules. */
+#ifndef SEARCH_INTERNAL_H
+#define SEARCH_INTERNAL_H
+
+#include "search_strategy.h"
+
+/* A path observed at one depth of the DFS stack, with the next constraint to try on it. */
+typedef struct search_level {
+    search_step *path;
+    uint8_t *tried; /* random and CFG strategies: constraints already chosen on this path */
+    uint32_t n, next;
+} search_level;
+
+struct search_state {
+    search_params p;
+    search_level *levels;
+    uint32_t depth, cap;
+    int pending; /* the last search_next returned a choice not yet followed by a run */
+    uint32_t pending_index;
+    uint32_t runs;    /* paths observed */
+    uint32_t longest; /* longest path seen in phase one */
+    uint32_t bound;   /* 0: unbounded */
+};
+
+#endif
