@@ -354,9 +354,9 @@ int cmd_collectives(int argc, char **argv)
     for (int i = 0; i < ns; i++)
         if (sizes[i] & (sizes[i] - 1))
             ns = -1;
-    int nb;
+    int nb, large = 0;
     for (int i = 0; i < ncoll; i++)
-        if (scaling_coll_from_name(names[i], &x.coll, &nb) != 0) {
+        if (scaling_coll_from_name(names[i], &x.coll, &nb, &large) != 0) {
             mg_error("unknown collective '%s' (one of %s)", names[i], all_collectives);
             return MG_EXIT_USAGE;
         }
@@ -393,7 +393,7 @@ int cmd_collectives(int argc, char **argv)
     }
     for (int c = 0; c < ncoll && !x.interrupted; c++) {
         x.name = names[c];
-        scaling_coll_from_name(names[c], &x.coll, &nb);
+        scaling_coll_from_name(names[c], &x.coll, &nb, &large);
         int reduction = scaling_coll_get(x.coll)->reduction;
         for (int i = 0; i < (o.type_sizes ? ns : 1); i++)
             for (int p = 0; p < nnp && !x.interrupted; p++) {

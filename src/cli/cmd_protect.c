@@ -68,6 +68,22 @@ static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *mo
     return status;
 }
 
+/* W3 calls the MPI-4 large-count collectives: refused, before anything runs, on an MPI without
+ * them (Open MPI 4.1). An MPI that cannot be told is left to the module, which then chooses by
+ * cost. */
+static int check_w3(mg_mpi_flavor flavor)
+{
+    int count = 0;
+    char version[32] = "";
+    if (flavor == MG_FLAVOR_UNKNOWN || mpi_large_count_of(flavor, &count) != 0 || count > 0)
+        return 0;
+    mpi_version_of(flavor, version, sizeof version);
+    mg_error("--workaround W3 calls the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which "
+             "%s %s does not have; use auto, W1A, W1B or W2, or an MPI-4 library such as MPICH 4",
+             mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
+    return MG_EXIT_UNAVAILABLE;
+}
+
 /* One event line of a rank: kind, function, site, detectors, workaround, eager, detail. */
 static void add_event(cli_session *s, int rank, char *line, int *uses, int *unprotected)
 {
@@ -155,7 +171,8 @@ int cmd_protect(int argc, char **argv)
         {"bound-form", 0, MG_OPT_CHOICE, &o.form, "nP|snP|sn|n",
          "the form of --bound (default nP: count times processes)", form_choices, 0, 0},
         {"workaround", 0, MG_OPT_CHOICE, &o.workaround, "auto|W1A|W1B|W2|W3",
-         "use this workaround where it applies (default auto: the cost model chooses)",
+         "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
+         "MPI with the MPI-4 large-count collectives)",
          workaround_choices, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -169,11 +186,8 @@ int cmd_protect(int argc, char **argv)
                        options, argc, argv, 1, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if (o.workaround == 4) {
-        mg_error("W3 (the MPI-4 large-count collectives) is not built in mpiguard %s",
-                 MPIGUARD_VERSION);
-        return MG_EXIT_UNAVAILABLE;
-    }
+    if (o.workaround == 4 && (rc = check_w3(job_flavor(args.command, args.ncommand))))
+        return rc;
     char dir[] = "/tmp/mpiguard-protect.XXXXXX", module_bounds[64], artificial[64];
     if (!mkdtemp(dir)) {
         mg_error("cannot create a temporary directory for the module's settings");
