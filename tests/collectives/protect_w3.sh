@@ -1,7 +1,7 @@
 #!/bin/bash
 # Workaround W3 (the MPI-4 large-count `_c` collectives) where the MPI has them, and only there.
 # openmpi (4.1.4 has no `_c` collectives): `--workaround W3` is refused before anything runs, with
-#   69 and the MPI named; a safe-bounds file of schema
+#   69 and the MPI named, by `mpiguard protect` and by `mpiguard run`; a safe-bounds file of schema
 #   version 2 is read, and its `_c` entry bounds nothing but W3.
 # mpich: a `_c` entry saying the large-count Gatherv failed keeps W3 off MPI_Gatherv (the forced W3
 #   does not apply there, so the cost model chooses), while MPI_Igatherv (no entry for its `_c`
@@ -13,7 +13,7 @@ app="$BUILD/tests/collectives/$flavor/coll_check"
 launcher=$(launcher_for "$flavor")
 entry='{"collective": "Gatherv_c", "type_size": 4, "np": NP, "safe_count": 1, "class": "G", "form": "n", "status": "bounded"}'
 if [ "$flavor" = openmpi ]; then
-    for tool in protect; do
+    for tool in protect run; do
         expect_status 69 "$tool --workaround W3" -- "$MPIGUARD" $tool --workaround W3 -- $launcher -n 2 "$app"
         expect_stderr "large-count collectives (MPI_Gatherv_c, ...), which openmpi 4.1.4 does not have"
         [ -s "$TMP/stdout" ] && fail "$tool --workaround W3: the job ran"
@@ -22,7 +22,7 @@ if [ "$flavor" = openmpi ]; then
     expect_status 0 "a version 2 bounds file" -- "$MPIGUARD" protect --bounds "$TMP/v2.json" -- $launcher -n 2 "$app" 16 1
     grep -q "0 mismatching" "$TMP/stdout" || fail "results differ"
     grep -q "detector" "$TMP/stderr" && fail "a _c entry acted as a bound of the int form"
-    pass "openmpi: W3 refused (69, the MPI named); a _c entry bounds only W3"
+    pass "openmpi: W3 refused (69, the MPI named) by protect and run; a _c entry bounds only W3"
     exit 0
 fi
 echo "{\"schema\": \"mpiguard-bounds/2\", \"mpi\": {\"flavor\": \"mpich\", \"version\": \"4.0.2\"}, \"entries\": [${entry/NP/4}]}" >"$TMP/c.json"
