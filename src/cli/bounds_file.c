@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mg_error.h"
+#include "protect_bounds.h"
 
 static const char *const form_names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
                                                            [SCALING_FORM_NP] = "nP",
@@ -83,16 +84,17 @@ static int parse_form(const char *t, scaling_form *out)
     return -1;
 }
 
-/* One entry; returns 0 or -1 for a malformed one. */
-static int parse_entry(json_object *o, bounds_entry *e)
+/* One entry; returns 0 or -1 for a malformed one. large_ok: the schema version has the large-count
+ * (`_c`) entries (mpiguard-bounds/2). */
+static int parse_entry(json_object *o, bounds_entry *e, int large_ok)
 {
     memset(e, 0, sizeof *e);
     scaling_coll coll;
-    int nonblocking;
+    int nonblocking, large = 0;
     const char *cls = get_string(o, "class"), *status = get_string(o, "status");
     if (!json_object_is_type(o, json_type_object) ||
         copy(e->collective, sizeof e->collective, get_string(o, "collective")) ||
-        scaling_coll_from_name(e->collective, &coll, &nonblocking) != 0 ||
+        scaling_coll_from_name(e->collective, &coll, &nonblocking, large_ok ? &large : NULL) != 0 ||
         get_count(o, "type_size", &e->type_size) || get_count(o, "np", &e->np) ||
         get_count(o, "safe_count", &e->safe_count) || copy(e->status, sizeof e->status, status) ||
         !cls)
@@ -118,7 +120,8 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         json_object_is_type(root, json_type_object) ? get_string(root, "schema") : NULL;
     if (!schema || strncmp(schema, "mpiguard-bounds/", 16) != 0)
         return fail(err, errlen, MG_EFORMAT, path, "not an mpiguard safe-bounds file");
-    if (strcmp(schema, BOUNDS_SCHEMA) != 0)
+    int large_ok = strcmp(schema, BOUNDS_SCHEMA_LARGE) == 0;
+    if (!large_ok && strcmp(schema, BOUNDS_SCHEMA) != 0)
         return fail(err, errlen, MG_EVERSION, path, "another version of the safe-bounds schema");
     json_object *mpi, *entries;
     if (!json_object_object_get_ex(root, "mpi", &mpi) ||
@@ -130,8 +133,9 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         return fail(err, errlen, MG_EFORMAT, path, "missing \"entries\" array");
     for (size_t i = 0; i < json_object_array_length(entries); i++) {
         bounds_entry e;
-        if (parse_entry(json_object_array_get_idx(entries, i), &e) != 0) {
-            snprintf(err, errlen, "%s: entry %zu is malformed", path, i);
+        if (parse_entry(json_object_array_get_idx(entries, i), &e, large_ok) != 0) {
+            snprintf(err, errlen, "%s: entry %zu is malformed%s", path, i,
+                     large_ok ? "" : " (a large-count `_c` entry needs " BOUNDS_SCHEMA_LARGE ")");
             return MG_EFORMAT;
         }
         if (bounds_doc_add(d, &e) != 0)
@@ -185,11 +189,24 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
     return MG_OK;
 }
 
+/* Whether e is about a large-count `_c` form ("Gatherv_c"). */
+static int is_large(const bounds_entry *e)
+{
+    scaling_coll c;
+    int nb, large = 0;
+    return scaling_coll_from_name(e->collective, &c, &nb, &large) == 0 && large;
+}
+
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen)
 {
     json_object *root = json_object_new_object(), *mpi = json_object_new_object();
     json_object *entries = json_object_new_array();
-    json_object_object_add(root, "schema", json_object_new_string(BOUNDS_SCHEMA));
+    /* The older version where it suffices, so that older builds keep reading such files. */
+    int large = 0;
+    for (size_t i = 0; i < d->n && !large; i++)
+        large = is_large(&d->entries[i]);
+    json_object_object_add(root, "schema",
+                           json_object_new_string(large ? BOUNDS_SCHEMA_LARGE : BOUNDS_SCHEMA));
     json_object_object_add(mpi, "flavor", json_object_new_string(d->flavor));
     json_object_object_add(mpi, "version", json_object_new_string(d->version));
     json_object_object_add(root, "mpi", mpi);
@@ -208,7 +225,7 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
     char *text = malloc(cap);
     if (!text)
         return fail(err, errlen, MG_ENOMEM, path, "out of memory");
-    used += (size_t)snprintf(text, cap, "mpiguard-protect-bounds/1\nmpi %s %s\n", d->flavor,
+    used += (size_t)snprintf(text, cap, "%s\nmpi %s %s\n", PROTECT_BOUNDS_MAGIC, d->flavor,
                              d->version);
     for (size_t i = 0; i < d->n; i++) {
         const bounds_entry *e = &d->entries[i];

@@ -5,7 +5,11 @@
  *                 "class": "G", "form": "nP", "status": "bounded"}]}
  * status: "bounded" (a failure was found past safe_count; class G with a form, or X), "unbounded"
  * (no failure up to safe_count, the largest size tried: not a bound), "skipped" (the memory or time
- * budget did not allow a test). It also writes the small text file the protection module reads. */
+ * budget did not allow a test). Schema version 2 (BOUNDS_SCHEMA_LARGE) is version 1 plus entries
+ * for the MPI-4 large-count forms: "collective": "Gatherv_c" (or "Igatherv_c") is a point of the
+ * `_c` collective, which bounds workaround W3 for that collective, never the int form; a file
+ * without such entries is written as version 1. It also writes the small text file the protection module
+ * reads. */
 #ifndef MG_BOUNDS_FILE_H
 #define MG_BOUNDS_FILE_H
 
@@ -15,9 +19,10 @@
 #include "scaling_bounds.h"
 
 #define BOUNDS_SCHEMA "mpiguard-bounds/1"
+#define BOUNDS_SCHEMA_LARGE "mpiguard-bounds/2"
 
 typedef struct bounds_entry {
-    char collective[24]; /* MPI name without "MPI_": "Gatherv", "Igatherv" */
+    char collective[24]; /* MPI name without "MPI_": "Gatherv", "Igatherv", "Igatherv_c" */
     uint64_t type_size, np, safe_count;
     char cls;          /* 'G', 'X', or 0 when not bounded */
     scaling_form form; /* for class G */
@@ -35,12 +40,14 @@ typedef struct bounds_doc {
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e);
 void bounds_doc_free(bounds_doc *d);
 
-/* Reads and validates a bounds file into *d (caller frees with bounds_doc_free). Returns 0,
- * MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the schema, a bad entry) or
- * MG_EVERSION (another schema version), with the reason in err. */
+/* Reads and validates a bounds file (schema version 1 or 2) into *d (caller frees with
+ * bounds_doc_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
+ * schema, a bad entry, a `_c` entry in a version 1 file) or MG_EVERSION (another schema version),
+ * with the reason in err. */
 int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
 
-/* Writes d as JSON, atomically (temporary file renamed). Returns 0 or MG_EIO with err. */
+/* Writes d as JSON, atomically (temporary file renamed): version 2 when an entry is about a `_c`
+ * form, else version 1. Returns 0 or MG_EIO with err. */
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
 /* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h).

@@ -28,6 +28,11 @@ extern const mg_option cli_common_options[];
 int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
               char **argv, int need_command, char **positional, int max_positional,
               mg_parsed_args *parsed, int *done);
+/* The same with several tables of tool options (NULL-terminated), for a tool that takes another
+ * tool's options too (`run` takes protect's). */
+int cli_parse_tables(const char *usage, const char *description,
+                     const mg_option *const *tool_tables, int argc, char **argv, int need_command,
+                     char **positional, int max_positional, mg_parsed_args *parsed, int *done);
 
 /* One rank as a tool sees it. */
 typedef struct cli_rank {
@@ -56,9 +61,9 @@ extern char **cli_command_line;
 extern int cli_command_words;
 
 /* Checks the command, picks the interposition library, opens the report, and starts the job with
- * the given modules ("state,capture", or "" for none). Returns 0, or the exit status to end with
- * after printing why (usage 64, missing application 66, unavailable launcher/library 69, report not
- * writable 73, tool failure 70). */
+ * the given modules ("state:protect", separated by ':' which every launcher can pass; "" for
+ * none). Returns 0, or the exit status to end with after printing why (usage 64, missing
+ * application 66, unavailable launcher/library 69, report not writable 73, tool failure 70). */
 int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
                       int ncommand);
 

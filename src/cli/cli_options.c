@@ -26,8 +26,24 @@ int cli_parse(const char *usage, const char *description, const mg_option *tool_
               char **argv, int need_command, char **positional, int max_positional,
               mg_parsed_args *parsed, int *done)
 {
-    const mg_option *const tables[] = {tool_options, cli_common_options, NULL};
-    const mg_option *const *use = tool_options ? tables : tables + 1;
+    const mg_option *const tool_tables[] = {tool_options, NULL};
+    return cli_parse_tables(usage, description, tool_tables, argc, argv, need_command, positional,
+                            max_positional, parsed, done);
+}
+
+enum { CLI_TABLES_MAX = 4 };
+
+int cli_parse_tables(const char *usage, const char *description,
+                     const mg_option *const *tool_tables, int argc, char **argv, int need_command,
+                     char **positional, int max_positional, mg_parsed_args *parsed, int *done)
+{
+    /* The tool's tables, then the common options. */
+    const mg_option *use[CLI_TABLES_MAX + 2];
+    int n = 0;
+    for (int i = 0; tool_tables[i] && n < CLI_TABLES_MAX; i++)
+        use[n++] = tool_tables[i];
+    use[n++] = cli_common_options;
+    use[n] = NULL;
     char err[512];
     *done = 0;
     cli_opts = (cli_common){0};

@@ -154,8 +154,9 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
         {"MPIGUARD_MODULES", modules},
     };
     memcpy(vars + 3, extra_env, (size_t)extra_env_count * sizeof *extra_env);
-    char **job_argv =
-        mg_launcher_build_argv(&s->launcher, command, ncommand, vars, 3 + extra_env_count);
+    int nvars = 3 + extra_env_count;
+    extra_env_count = 0; /* the settings were for this job (demo runs several in one process) */
+    char **job_argv = mg_launcher_build_argv(&s->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
                  mg_launcher_kind_name(s->launcher.kind));

@@ -1,207 +1,37 @@
-/* `mpiguard protect`: runs a job with its collectives protected against scaling problems. The safe
- * bounds (a file of `mpiguard collectives`), an artificial bound (tests), or only Detector D (no
- * file needed) reach the ranks' protect module as a small text file; what the module did comes back
- * as event lines and becomes the report's findings (docs/cli.md, docs/collectives.md). */
+/* `mpiguard protect`: runs a job with its collectives protected against scaling problems; the
+ * module's options, settings and findings are protect_setup.c's, shared with `mpiguard run`
+ * (docs/cli.md, docs/collectives.md). */
 #include "cli.h"
-
-#include "bounds_file.h"
-#include "mg_error.h"
-#include "mg_exit.h"
-#include "mg_log.h"
-#include "mpi_version.h"
-
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static const char *const workaround_choices[] = {"auto", "W1A", "W1B", "W2", "W3", NULL};
-static const char *const form_choices[] = {"nP", "snP", "sn", "n", NULL};
-
-typedef struct protect_options {
-    const char *bounds;
-    long bound;
-    int form, workaround;
-} protect_options;
-
-/* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
-static mg_mpi_flavor job_flavor(char **command, int ncommand)
-{
-    if (cli_opts.mpi_choice)
-        return cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
-    mg_launcher l;
-    char err[512];
-    if (mg_launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
-        return MG_FLAVOR_UNKNOWN;
-    return l.flavor;
-}
-
-/* Reads the bounds file, checks it was measured on this MPI, and writes the module's text form
- * into dir. Returns 0 or an exit status after saying why. */
-static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *module_path)
-{
-    bounds_doc doc;
-    char err[1024], version[32];
-    int rc = bounds_file_read(path, &doc, err, sizeof err);
-    if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
-    }
-    int status = 0;
-    if (flavor != MG_FLAVOR_UNKNOWN && strcmp(doc.flavor, mg_mpi_flavor_name(flavor)) != 0) {
-        mg_error("%s was measured on %s %s, but this job uses %s", path, doc.flavor, doc.version,
-                 mg_mpi_flavor_name(flavor));
-        status = MG_EXIT_DATAERR;
-    } else if (flavor != MG_FLAVOR_UNKNOWN &&
-               mpi_version_of(flavor, version, sizeof version) == 0 &&
-               strcmp(version, doc.version) != 0) {
-        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
-                 "mpiguard collectives",
-                 path, doc.flavor, doc.version, doc.flavor, version);
-        status = MG_EXIT_DATAERR;
-    } else if (bounds_file_write_module(module_path, &doc, err, sizeof err) != 0) {
-        mg_error("%s", err);
-        status = MG_EXIT_CANTCREAT;
-    }
-    bounds_doc_free(&doc);
-    return status;
-}
-
-/* One event line of a rank: kind, function, site, detectors, workaround, eager, detail. */
-static void add_event(cli_session *s, int rank, char *line, int *uses, int *unprotected)
-{
-    char *f[7], *save = NULL;
-    int n = 0;
-    for (char *w = strtok_r(line, "\t\n", &save); w && n < 7; w = strtok_r(NULL, "\t\n", &save))
-        f[n++] = w;
-    if (n != 7)
-        return;
-    int used = strcmp(f[0], "workaround") == 0;
-    char summary[512];
-    if (used)
-        snprintf(summary, sizeof summary, "%s at %s: detector %s fired, workaround %s%s", f[1],
-                 f[2], f[3], f[4], atoi(f[5]) ? " (nonblocking call completed eagerly)" : "");
-    else
-        snprintf(summary, sizeof summary, "%s at %s: %s", f[1], f[2], f[6]);
-    mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
-                                           used ? "note" : "warning", summary);
-    if (!fd)
-        return;
-    mg_finding_add_rank(fd, rank);
-    json_object *ev = mg_finding_evidence(fd);
-    json_object_object_add(ev, "collective", json_object_new_string(f[1]));
-    json_object_object_add(ev, "call_site", json_object_new_string(f[2]));
-    if (used) {
-        json_object_object_add(ev, "detectors", json_object_new_string(f[3]));
-        json_object_object_add(ev, "workaround", json_object_new_string(f[4]));
-        json_object_object_add(ev, "completed_eagerly", json_object_new_boolean(atoi(f[5])));
-    } else {
-        json_object_object_add(ev, "user_error",
-                               json_object_new_boolean(strcmp(f[0], "user_error") == 0));
-        json_object_object_add(ev, "detail", json_object_new_string(f[6]));
-    }
-    *(used ? uses : unprotected) += 1;
-}
-
-/* Turns the ranks' event files into findings and removes them. */
-static void collect_events(cli_session *s, const char *dir)
-{
-    int uses = 0, unprotected = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        int rank;
-        char path[4096], line[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (sscanf(e->d_name, "rank-%d.txt", &rank) == 1) {
-            FILE *f = fopen(path, "r");
-            while (f && fgets(line, sizeof line, f))
-                add_event(s, rank, line, &uses, &unprotected);
-            if (f)
-                fclose(f);
-        }
-        if (e->d_name[0] != '.')
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-    json_object *data = mg_report_tool_data(s->report);
-    json_object_object_add(data, "workaround_sites", json_object_new_int(uses));
-    json_object_object_add(data, "unprotected_sites", json_object_new_int(unprotected));
-    if (!cli_opts.quiet)
-        fprintf(stderr,
-                "mpiguard: protect: %d call site(s) routed through a workaround, %d trigger(s) "
-                "left unprotected\n",
-                uses, unprotected);
-}
+#include "protect_setup.h"
 
 int cmd_protect(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard protect [--bounds FILE] [--bound N [--bound-form F]] [--workaround W] [options] "
         "-- <launcher> <args>";
-    protect_options o = {NULL, 0, 0, 0};
-    const mg_option options[] = {
-        {"bounds", 0, MG_OPT_STRING, &o.bounds, "FILE",
-         "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs "
-         "none",
-         NULL, 0, 0},
-        {"bound", 0, MG_OPT_INT, &o.bound, "N",
-         "an artificial Class G bound for every collective (tests): fires when the form's product "
-         "exceeds N",
-         NULL, 1, 9.2e18},
-        {"bound-form", 0, MG_OPT_CHOICE, &o.form, "nP|snP|sn|n",
-         "the form of --bound (default nP: count times processes)", form_choices, 0, 0},
-        {"workaround", 0, MG_OPT_CHOICE, &o.workaround, "auto|W1A|W1B|W2|W3",
-         "use this workaround where it applies (default auto: the cost model chooses)",
-         workaround_choices, 0, 0},
-        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
-    };
+    const mg_option *const tables[] = {protect_options, NULL};
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage,
-                       "Run an MPI job with its collectives protected against scaling problems:\n"
-                       "before each collective, Detectors D (a displacement array overflowed), G\n"
-                       "and X (over a safe bound) run, and a triggered call is routed through a\n"
-                       "workaround that delivers the same bytes. Exits with the job's status.",
-                       options, argc, argv, 1, NULL, 0, &args, &done);
+    protect_opts = (protect_settings){0};
+    int rc = cli_parse_tables(
+        usage,
+        "Run an MPI job with its collectives protected against scaling problems:\n"
+        "before each collective, Detectors D (a displacement array overflowed), G\n"
+        "and X (over a safe bound) run, and a triggered call is routed through a\n"
+        "workaround that delivers the same bytes. Exits with the job's status.",
+        tables, argc, argv, 1, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if (o.workaround == 4) {
-        mg_error("W3 (the MPI-4 large-count collectives) is not built in mpiguard %s",
-                 MPIGUARD_VERSION);
-        return MG_EXIT_UNAVAILABLE;
-    }
-    char dir[] = "/tmp/mpiguard-protect.XXXXXX", module_bounds[64], artificial[64];
-    if (!mkdtemp(dir)) {
-        mg_error("cannot create a temporary directory for the module's settings");
-        return MG_EXIT_CANTCREAT;
-    }
-    snprintf(module_bounds, sizeof module_bounds, "%s/bounds.txt", dir);
-    if (o.bounds &&
-        (rc = prepare_bounds(o.bounds, job_flavor(args.command, args.ncommand), module_bounds))) {
-        rmdir(dir);
+    if ((rc = protect_prepare(args.command, args.ncommand)))
         return rc;
-    }
-    if (o.bounds)
-        cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
-    snprintf(artificial, sizeof artificial, "%s %ld", form_choices[o.form], o.bound);
-    if (o.bound)
-        cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
-    if (o.workaround)
-        cli_session_add_env("MPIGUARD_PROTECT_WORKAROUND", workaround_choices[o.workaround]);
-    cli_session_add_env("MPIGUARD_PROTECT_EVENTS", dir);
     cli_session s;
     if ((rc = cli_session_start(&s, "protect", "protect", args.command, args.ncommand))) {
-        unlink(module_bounds);
-        rmdir(dir);
+        protect_discard();
         return rc;
     }
     while (!cli_session_wait(&s, 200))
         cli_session_discover(&s);
     cli_session_discover(&s);
-    collect_events(&s, dir);
+    protect_collect(&s, 0);
     return cli_session_finish(&s, 0);
 }

@@ -1,14 +1,14 @@
-/* `mpiguard run`: runs a job under the interposition library with every cheap guard on, finds its
- * ranks, and reports what it saw (docs/cli.md). */
+/* `mpiguard run`: runs a job under the interposition library with its guards on, finds its ranks,
+ * and reports what it saw (docs/cli.md): the `state` module, and the protection of the
+ * collectives (protect_setup.h: Detector D without a bounds file, G and X with --bounds) unless
+ * --no-protect. */
 #include "cli.h"
+#include "protect_setup.h"
 
 #include "mg_exit.h"
 #include "mg_log.h"
 
 #include <stdio.h>
-
-/* Modules `run` switches on: the ones that cost nothing measurable while the job is healthy. */
-#define RUN_MODULES "state"
 
 static void record_ranks(cli_session *s)
 {
@@ -37,21 +37,47 @@ static void record_ranks(cli_session *s)
 
 int cmd_run(int argc, char **argv)
 {
-    static const char usage[] = "mpiguard run [options] -- <launcher> <args>";
+    static const char usage[] =
+        "mpiguard run [--no-protect | --bounds FILE ...] [options] -- <launcher> <args>";
+    static int no_protect;
+    static const mg_option run_options[] = {
+        {"no-protect", 0, MG_OPT_FLAG, &no_protect, NULL,
+         "do not protect the collectives (the protect module stays off)", NULL, 0, 0},
+        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+    };
+    const mg_option *const tables[] = {run_options, protect_options, NULL};
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage,
-                       "Run an MPI job under mpiguard's interposition library with its cheap guards\n"
-                       "on, find every rank, and report what was seen. Exits with the job's status.",
-                       NULL, argc, argv, 1, NULL, 0, &args, &done);
+    no_protect = 0;
+    protect_opts = (protect_settings){0};
+    int rc = cli_parse_tables(
+        usage,
+        "Run an MPI job under mpiguard's interposition library with its guards on\n"
+        "(the ranks' state, and the collectives protected against scaling problems as\n"
+        "by `mpiguard protect`), find every rank, and report what was seen. Exits\n"
+        "with the job's status.",
+        tables, argc, argv, 1, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    cli_session s;
-    if ((rc = cli_session_start(&s, "run", RUN_MODULES, args.command, args.ncommand)))
+    if (no_protect && protect_options_given()) {
+        mg_error("--no-protect turns the protection off: --bounds, --bound, --bound-form and "
+                 "--workaround would do nothing");
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (!no_protect && (rc = protect_prepare(args.command, args.ncommand)))
         return rc;
+    cli_session s;
+    if ((rc = cli_session_start(&s, "run", no_protect ? "state" : "state:protect", args.command,
+                                args.ncommand))) {
+        protect_discard();
+        return rc;
+    }
     while (!cli_session_wait(&s, 200))
         cli_session_discover(&s);
     cli_session_discover(&s);
     record_ranks(&s);
+    if (!no_protect)
+        protect_collect(&s, 1);
     return cli_session_finish(&s, 0);
 }

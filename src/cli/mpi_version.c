@@ -6,12 +6,35 @@
 #include <string.h>
 
 #include "mg_error.h"
+#include "scaling_coll.h"
+
+/* The flavour's library, loaded once. It stays loaded: unloading an MPI mid-process is not
+ * something it expects. */
+static void *library(mg_mpi_flavor flavor)
+{
+    return dlopen(flavor == MG_FLAVOR_OPENMPI ? "libmpi.so.40" : "libmpich.so.12",
+                  RTLD_LAZY | RTLD_LOCAL);
+}
+
+int mpi_large_count_of(mg_mpi_flavor flavor, int *count)
+{
+    void *h = library(flavor);
+    *count = 0;
+    if (!h)
+        return MG_ENOENT;
+    for (int c = 0; c < SCALING_COLL_COUNT; c++)
+        for (int nb = 0; nb < 2; nb++) {
+            char name[64] = "P";
+            scaling_coll_mpi_name((scaling_coll)c, nb, 1, name + 1, sizeof name - 1);
+            *count += dlsym(h, name) != NULL;
+        }
+    return MG_OK;
+}
 
 int mpi_version_of(mg_mpi_flavor flavor, char *out, size_t len)
 {
-    const char *lib = flavor == MG_FLAVOR_OPENMPI ? "libmpi.so.40" : "libmpich.so.12";
     const char *marker = flavor == MG_FLAVOR_OPENMPI ? "Open MPI v" : "MPICH Version:";
-    void *h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+    void *h = library(flavor);
     if (!h)
         return MG_ENOENT;
     int (*get)(char *, int *) = (int (*)(char *, int *))dlsym(h, "MPI_Get_library_version");
@@ -19,7 +42,6 @@ int mpi_version_of(mg_mpi_flavor flavor, char *out, size_t len)
     int n = 0;
     if (!get || get(text, &n) != 0)
         return MG_ENOENT;
-    /* The library stays loaded: unloading an MPI mid-process is not something it expects. */
     const char *p = strstr(text, marker);
     if (!p)
         return MG_EFORMAT;

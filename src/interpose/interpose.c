@@ -74,15 +74,16 @@ static void dispatch_leave(mg_fn fn)
 #undef MG_FN
 #undef MG_FN_SPECIAL
 
+/* Whether list ("state:protect"; ',' separates too, but srun's --export cannot carry a comma)
+ * names the module. */
 static int module_requested(const char *list, const char *name)
 {
     size_t len = strlen(name);
     for (const char *p = list; p && *p;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        size_t n = strcspn(p, ":,");
         if (n == len && strncmp(p, name, len) == 0)
             return 1;
-        p = comma ? comma + 1 : NULL;
+        p = p[n] ? p + n + 1 : NULL;
     }
     return 0;
 }

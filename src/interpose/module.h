@@ -1,5 +1,6 @@
 /* The interface every module of the interposition library implements, and the dispatch that calls
- * the enabled ones. Modules are switched on by MPIGUARD_MODULES (a comma list) set by the CLI. */
+ * the enabled ones. Modules are switched on by MPIGUARD_MODULES (names separated by ':', or ',')
+ * set by the CLI. */
 #ifndef MG_MODULE_H
 #define MG_MODULE_H
 

@@ -10,8 +10,9 @@
 #include "mg_error.h"
 
 /* [0] the blocking forms' entries, [1] the nonblocking forms' (tested apart: Table 4.2's bugs hit
- * MPI_Igather but not MPI_Gather). */
-static scaling_bound_entry entries[2][PROTECT_BOUNDS_MAX];
+ * MPI_Igather but not MPI_Gather); [2] and [3] the same for the large-count `_c` forms. */
+enum { TABLES = 4 };
+static scaling_bound_entry entries[TABLES][PROTECT_BOUNDS_MAX];
 static char text[PROTECT_BOUNDS_MAX * 96];
 static char mpi_flavor[32], mpi_version[32];
 
@@ -59,9 +60,12 @@ static int number(const char *t, uint64_t *out)
     return 0;
 }
 
-static int parse_entry(char **w, scaling_bound_entry *e, int *nonblocking)
+/* One "entry" line into e; *table is its index in entries[]. */
+static int parse_entry(char **w, scaling_bound_entry *e, int *table)
 {
-    if (scaling_coll_from_name(w[1], &e->coll, nonblocking) != 0 || number(w[2], &e->type_size) ||
+    int nonblocking = 0, large = 0;
+    if (scaling_coll_from_name(w[1], &e->coll, &nonblocking, &large) != 0 ||
+        number(w[2], &e->type_size) ||
         number(w[3], &e->nprocs) || number(w[4], &e->n_safe) || protect_bounds_form(w[6], &e->form))
         return MG_EINVAL;
     if (strcmp(w[5], "G") == 0)
@@ -70,6 +74,7 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *nonblocking)
         e->cls = SCALING_CLASS_X;
     else
         return MG_EINVAL;
+    *table = 2 * large + nonblocking;
     return 0;
 }
 
@@ -100,7 +105,7 @@ static void group_by_collective(scaling_bound_entry *list, size_t n)
     }
 }
 
-static int parse_file(const char *path, size_t count[2], char *err, unsigned errlen)
+static int parse_file(const char *path, size_t count[TABLES], char *err, unsigned errlen)
 {
     int rc = slurp(path);
     if (rc) {
@@ -116,14 +121,14 @@ static int parse_file(const char *path, size_t count[2], char *err, unsigned err
     }
     while ((line = strtok_r(NULL, "\n", &save))) {
         char *w[8];
-        int nw = split(line, w, 8), nb = 0;
+        int nw = split(line, w, 8), t = 0;
         scaling_bound_entry e;
         if (nw == 3 && strcmp(w[0], "mpi") == 0) {
             strncat(mpi_flavor, w[1], sizeof mpi_flavor - 1);
             strncat(mpi_version, w[2], sizeof mpi_version - 1);
-        } else if (nw == 7 && strcmp(w[0], "entry") == 0 && parse_entry(w, &e, &nb) == 0 &&
-                   count[nb] < PROTECT_BOUNDS_MAX) {
-            entries[nb][count[nb]++] = e;
+        } else if (nw == 7 && strcmp(w[0], "entry") == 0 && parse_entry(w, &e, &t) == 0 &&
+                   count[t] < PROTECT_BOUNDS_MAX) {
+            entries[t][count[t]++] = e;
         } else {
             set_err(err, errlen, "malformed line in the bounds file: ", w[0]);
             return MG_EFORMAT;
@@ -132,18 +137,19 @@ static int parse_file(const char *path, size_t count[2], char *err, unsigned err
     return 0;
 }
 
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2], char *err,
-                        unsigned errlen)
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2],
+                        scaling_bounds large[2], char *err, unsigned errlen)
 {
-    size_t n[2] = {0, 0};
+    size_t n[TABLES] = {0};
     if (path && *path) {
         int rc = parse_file(path, n, err, errlen);
         if (rc)
             return rc;
     }
-    for (int nb = 0; nb < 2; nb++) {
-        group_by_collective(entries[nb], n[nb]);
-        if (scaling_bounds_init(&b[nb], mpi_flavor, mpi_version, entries[nb], n[nb]) != 0) {
+    for (int t = 0; t < TABLES; t++) {
+        group_by_collective(entries[t], n[t]);
+        scaling_bounds *table = t < 2 ? &b[t] : &large[t - 2];
+        if (scaling_bounds_init(table, mpi_flavor, mpi_version, entries[t], n[t]) != 0) {
             set_err(err, errlen, "invalid entries in the bounds file ", path);
             return MG_EFORMAT;
         }

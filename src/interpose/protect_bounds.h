@@ -8,20 +8,23 @@
 #include "scaling_bounds.h"
 
 /* The text format, one record per line, fields separated by one space:
- *   mpiguard-protect-bounds/1
+ *   mpiguard-protect-bounds/2
  *   mpi <flavor> <version>
  *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
- * The artificial bound is "<snP|nP|sn|n> <limit>". */
-#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/1"
+ * <Collective> is "Gatherv", "Igatherv", or a large-count form "Gatherv_c", "Igatherv_c"
+ * (version 2; the CLI writes this file for the library of the same build). The artificial bound is
+ * "<snP|nP|sn|n> <limit>". */
+#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/2"
 
 /* Fills b[0] (the blocking forms' entries) and b[1] (the nonblocking forms', "entry Igather ...")
- * from the file at path (NULL: no file, empty tables) and the artificial bound text (NULL: none;
- * it goes to both). The entries live in static storage (at most PROTECT_BOUNDS_MAX); the module
- * calls this once. Returns 0, or a negative MG_E* code with a reason in err (the module then logs
- * it and stays off). */
+ * and, from the `_c` entries, large[0] and large[1] (where the large-count forms failed: they bound
+ * W3, not the call) from the file at path (NULL: no file, empty tables) and the artificial bound
+ * text (NULL: none; it goes to b[0] and b[1] only). The entries live in static storage (at most
+ * PROTECT_BOUNDS_MAX per table); the module calls this once. Returns 0, or a negative MG_E* code
+ * with a reason in err (the module then logs it and stays off). */
 enum { PROTECT_BOUNDS_MAX = 512 };
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2], char *err,
-                        unsigned errlen);
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2],
+                        scaling_bounds large[2], char *err, unsigned errlen);
 
 /* Parses "snP", "nP", "sn" or "n". Returns 0 or MG_EINVAL. */
 int protect_bounds_form(const char *text, scaling_form *out);

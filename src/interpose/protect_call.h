@@ -13,6 +13,8 @@
 typedef struct protect_call {
     scaling_args a;
     int root_count;  /* Gather/Scatter(v): a.count at the root (its global-buffer side's count) */
+    int send_count, recv_count; /* the application's scalar counts as passed (0 where the call has
+                                   none; Bcast and the reductions: the count in both) */
     mg_fn fn;        /* MG_FN_Gatherv, MG_FN_Igatherv, ... */
     int nonblocking; /* the I form: request is set */
     const void *sendbuf;

@@ -36,7 +36,7 @@ static protect_call bcast(mg_fn fn, void *buf, int count, MPI_Datatype t, int ro
                           MPI_Request *req)
 {
     protect_call pc = call_of(fn, SCALING_BCAST, buf, t, buf, t, comm, req);
-    pc.a.count = count;
+    pc.a.count = pc.send_count = pc.recv_count = count;
     pc.a.root = (uint32_t)root;
     return pc;
 }
@@ -53,14 +53,20 @@ static protect_call rooted(mg_fn fn, scaling_coll coll, const void *sb, int sc, 
     /* Filled again by the rank test in protect_run: the root's count is its global-buffer side. */
     pc.a.count = scatter ? rc : sc;
     pc.root_count = scatter ? sc : rc;
+    pc.send_count = sc;
+    pc.recv_count = rc;
     return pc;
 }
 
-static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, MPI_Datatype st,
-                              void *rb, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+/* count: the engine's (the receive count of Allgather and Alltoall, Allgatherv's send count). */
+static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, int sc, MPI_Datatype st,
+                              void *rb, int rc, MPI_Datatype rt, int count, MPI_Comm comm,
+                              MPI_Request *req)
 {
     protect_call pc = call_of(fn, coll, sb, st, rb, rt, comm, req);
-    pc.a.count = rc;
+    pc.a.count = count;
+    pc.send_count = sc;
+    pc.recv_count = rc;
     return pc;
 }
 
@@ -68,7 +74,7 @@ static protect_call reduction(mg_fn fn, scaling_coll coll, const void *sb, void 
                               MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
     protect_call pc = call_of(fn, coll, sb, t, rb, t, comm, req);
-    pc.a.count = count;
+    pc.a.count = pc.send_count = pc.recv_count = count;
     pc.a.root = (uint32_t)root;
     pc.op = op;
     return pc;
@@ -164,14 +170,16 @@ static int Iscatterv(const void *sb, const int scs[], const int d[], MPI_Datatyp
 static int Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                      MPI_Comm comm)
 {
-    protect_call pc = symmetric(MG_FN_Allgather, SCALING_ALLGATHER, sb, st, rb, rc, rt, comm, NULL);
+    protect_call pc =
+        symmetric(MG_FN_Allgather, SCALING_ALLGATHER, sb, sc, st, rb, rc, rt, rc, comm, NULL);
     PROTECT_OR_PASS(pc, PMPI_Allgather(sb, sc, st, rb, rc, rt, comm));
 }
 
 static int Iallgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                       MPI_Comm comm, MPI_Request *r)
 {
-    protect_call pc = symmetric(MG_FN_Iallgather, SCALING_ALLGATHER, sb, st, rb, rc, rt, comm, r);
+    protect_call pc =
+        symmetric(MG_FN_Iallgather, SCALING_ALLGATHER, sb, sc, st, rb, rc, rt, rc, comm, r);
     PROTECT_OR_PASS(pc, PMPI_Iallgather(sb, sc, st, rb, rc, rt, comm, r));
 }
 
@@ -179,7 +187,7 @@ static int Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const i
                       const int d[], MPI_Datatype rt, MPI_Comm comm)
 {
     protect_call pc =
-        symmetric(MG_FN_Allgatherv, SCALING_ALLGATHERV, sb, st, rb, sc, rt, comm, NULL);
+        symmetric(MG_FN_Allgatherv, SCALING_ALLGATHERV, sb, sc, st, rb, 0, rt, sc, comm, NULL);
     vectors(&pc, rcs, d, NULL, NULL);
     PROTECT_OR_PASS(pc, PMPI_Allgatherv(sb, sc, st, rb, rcs, d, rt, comm));
 }
@@ -187,7 +195,8 @@ static int Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const i
 static int Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                        const int d[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *r)
 {
-    protect_call pc = symmetric(MG_FN_Iallgatherv, SCALING_ALLGATHERV, sb, st, rb, sc, rt, comm, r);
+    protect_call pc =
+        symmetric(MG_FN_Iallgatherv, SCALING_ALLGATHERV, sb, sc, st, rb, 0, rt, sc, comm, r);
     vectors(&pc, rcs, d, NULL, NULL);
     PROTECT_OR_PASS(pc, PMPI_Iallgatherv(sb, sc, st, rb, rcs, d, rt, comm, r));
 }
@@ -195,21 +204,24 @@ static int Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const 
 static int Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                     MPI_Comm comm)
 {
-    protect_call pc = symmetric(MG_FN_Alltoall, SCALING_ALLTOALL, sb, st, rb, rc, rt, comm, NULL);
+    protect_call pc =
+        symmetric(MG_FN_Alltoall, SCALING_ALLTOALL, sb, sc, st, rb, rc, rt, rc, comm, NULL);
     PROTECT_OR_PASS(pc, PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm));
 }
 
 static int Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                      MPI_Comm comm, MPI_Request *r)
 {
-    protect_call pc = symmetric(MG_FN_Ialltoall, SCALING_ALLTOALL, sb, st, rb, rc, rt, comm, r);
+    protect_call pc =
+        symmetric(MG_FN_Ialltoall, SCALING_ALLTOALL, sb, sc, st, rb, rc, rt, rc, comm, r);
     PROTECT_OR_PASS(pc, PMPI_Ialltoall(sb, sc, st, rb, rc, rt, comm, r));
 }
 
 static int Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
                      const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm)
 {
-    protect_call pc = symmetric(MG_FN_Alltoallv, SCALING_ALLTOALLV, sb, st, rb, 0, rt, comm, NULL);
+    protect_call pc =
+        symmetric(MG_FN_Alltoallv, SCALING_ALLTOALLV, sb, 0, st, rb, 0, rt, 0, comm, NULL);
     vectors(&pc, scs, sd, rcs, rd);
     PROTECT_OR_PASS(pc, PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm));
 }
@@ -218,7 +230,8 @@ static int Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datat
                       const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
                       MPI_Request *r)
 {
-    protect_call pc = symmetric(MG_FN_Ialltoallv, SCALING_ALLTOALLV, sb, st, rb, 0, rt, comm, r);
+    protect_call pc =
+        symmetric(MG_FN_Ialltoallv, SCALING_ALLTOALLV, sb, 0, st, rb, 0, rt, 0, comm, r);
     vectors(&pc, scs, sd, rcs, rd);
     PROTECT_OR_PASS(pc, PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, r));
 }

@@ -2,6 +2,9 @@
 #include "protect_exec.h"
 #include "protect_pmpi.h"
 
+#include "protect_large.h"
+#include "protect_pending.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +134,16 @@ static int big_type(int use, uint64_t k, MPI_Datatype base, MPI_Datatype *out)
     return rc == MPI_SUCCESS ? PMPI_Type_commit(out) : rc;
 }
 
+/* The arrays of a single-call workaround (W2, W3): a nonblocking call keeps them until it
+ * completes (MPI reads them until then); otherwise they are freed now. */
+static void release_vectors(const protect_call *pc, int rc, void *block)
+{
+    if (block && pc->nonblocking && rc == MPI_SUCCESS && scaling_args_has_vectors(&pc->a))
+        protect_pending_keep(*pc->request, block);
+    else
+        free(block);
+}
+
 static int run_w2(const protect_call *pc, const protect_plan *plan)
 {
     uint32_t P = pc->a.nprocs;
@@ -155,7 +168,20 @@ static int run_w2(const protect_call *pc, const protect_plan *plan)
         PMPI_Type_free(&bufs.send_type);
     if (bufs.recv_type != MPI_DATATYPE_NULL)
         PMPI_Type_free(&bufs.recv_type);
-    free(vec);
+    release_vectors(pc, rc, vec);
+    return rc;
+}
+
+/* W3: the `_c` form of the collective, once, with the widened counts and the true displacements;
+ * a nonblocking call stays nonblocking. */
+static int run_w3(const protect_call *pc, const protect_plan *plan)
+{
+    protect_large_vectors v;
+    void *block;
+    if (protect_large_vectors_make(pc, plan->true_a, plan->true_b, &v, &block) != 0)
+        return MPI_ERR_NO_MEM;
+    int rc = protect_large_issue(pc, &v, pc->comm, pc->nonblocking ? pc->request : NULL);
+    release_vectors(pc, rc, block);
     return rc;
 }
 
@@ -193,6 +219,8 @@ int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan
     int rc;
     *eager = 0;
     switch (plan->w) {
+    case SCALING_WA_W3:
+        return run_w3(pc, plan);
     case SCALING_WA_W2:
         return run_w2(pc, plan);
     case SCALING_WA_W1A:

@@ -1,5 +1,6 @@
 /* Executing a chosen workaround plan with PMPI: W1-B's rounds (staging, packs, calls, unpacks),
- * W1-A's group calls on cached group communicators, W2's call with a contiguous big datatype
+ * W1-A's group calls on cached group communicators, W2's call with a contiguous big datatype, W3's
+ * `_c` call
  * (docs/collectives.md, "The protection module"; docs/collectives-engine.md §4). Needs mpi.h. */
 #ifndef MG_PROTECT_EXEC_H
 #define MG_PROTECT_EXEC_H
@@ -17,9 +18,11 @@ typedef struct protect_plan {
     const int64_t *true_a, *true_b; /* recovered displacements where Detector D fired here */
 } protect_plan;
 
-/* Runs plan for pc. W2 keeps a nonblocking call nonblocking (*request set); W1-A and W1-B run their
- * calls to completion and hand the application an already complete request (*eager = 1).
- * Allocates only here, after a detector fired: staging buffers and vectors, freed before return.
+/* Runs plan for pc. W2 and W3 keep a nonblocking call nonblocking (*request is the library's
+ * request; their count/displacement arrays are kept until it completes, protect_pending.h); W1-A
+ * and W1-B run their calls to completion and hand the application an already complete request
+ * (*eager = 1). Allocates only here, after a detector fired: staging buffers and vectors, freed
+ * before return except those a pending nonblocking call still needs.
  * Returns the first MPI error code of the plan's calls, MPI_SUCCESS, or MPI_ERR_NO_MEM when a
  * buffer could not be allocated (no rank has started a plan call then only if all failed alike). */
 int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan, int *eager);

@@ -1,8 +1,9 @@
 /* The "protect" module: protection of the collectives against scaling problems. At MPI_Init it
  * reads the safe bounds (MPIGUARD_PROTECT_BOUNDS, the text file `mpiguard protect` writes), the
  * artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced workaround
- * (MPIGUARD_PROTECT_WORKAROUND), then routes the collectives through protect_run
- * (docs/collectives.md). Trouble of its own turns the module off with one line; the job runs on. */
+ * (MPIGUARD_PROTECT_WORKAROUND), looks up the library's MPI-4 large-count collectives (W3), then
+ * routes the collectives through protect_run (docs/collectives.md). Trouble of its own turns the
+ * module off with one line; the job runs on. */
 #include <string.h>
 #include <stdlib.h>
 
@@ -12,6 +13,8 @@
 #include "protect_pmpi.h"
 #include "protect_comm.h"
 #include "protect_entry.h"
+#include "protect_large.h"
+#include "protect_pending.h"
 #include "protect_run.h"
 #include "protect_site.h"
 
@@ -55,14 +58,15 @@ static int protect_init(int rank, int size)
                       getenv("MPIGUARD_PROTECT_WORKAROUND"));
         return -1;
     }
-    if (protect_cfg.force == SCALING_WA_W3) {
-        interpose_log("protect module off: W3 (the MPI-4 large-count collectives) is not built",
+    if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && rank == 0) {
+        /* The CLI refuses this (69); set by hand, the cost model chooses instead. */
+        interpose_log("protect: W3 was asked for, but this MPI has no MPI-4 large-count "
+                      "collectives (MPI_Gatherv_c, ...): the cost model chooses",
                       NULL);
-        return -1;
     }
     if (protect_bounds_load(getenv("MPIGUARD_PROTECT_BOUNDS"),
-                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.bounds, err,
-                            sizeof err) != 0) {
+                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.bounds,
+                            protect_cfg.large, err, sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
     }
@@ -76,6 +80,7 @@ static int protect_init(int rank, int size)
         return -1;
     }
     protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), rank);
+    protect_pending_setup();
     protect_entry_install();
     return 0;
 }
@@ -84,6 +89,7 @@ static void protect_finalize(int aborting)
 {
     (void)aborting;
     protect_entry_remove();
+    protect_pending_finalize();
     protect_site_close();
 }
 

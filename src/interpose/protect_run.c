@@ -13,6 +13,7 @@
 #include "mg_error.h"
 #include "protect_comm.h"
 #include "protect_exec.h"
+#include "protect_large.h"
 #include "protect_site.h"
 
 protect_config protect_cfg;
@@ -159,11 +160,33 @@ static void note_unprotected(const protect_call *pc, const char *why)
     protect_site_note("not_protected", pc->fn, NULL, NULL, 0, detail);
 }
 
+/* W3's applicability for a call of n elements per process: the library has the `_c` form of this
+ * collective, and the tester did not find that form failing at this size (no bounded `_c` entry
+ * of the bounds file limits n at this s and P). Every rank that evaluates it with the same n gets
+ * the same answer. */
+static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_opts *o)
+{
+    scaling_limit lim;
+    o->large_count = protect_large_has(pc->a.coll, pc->nonblocking);
+    o->large_count_sound =
+        o->large_count &&
+        scaling_bounds_nmax(&protect_cfg.large[pc->nonblocking], pc->a.coll, pc->a.type_size,
+                            pc->a.nprocs, &lim) == 0 &&
+        (uint64_t)n <= lim.n_max;
+}
+
+/* W1-A and W1-B address elements by byte offset: they need contiguous datatypes. */
+static int needs_contiguous(scaling_workaround w)
+{
+    return w == SCALING_WA_W1A || w == SCALING_WA_W1B;
+}
+
 /* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
  * of Gatherv/Scatterv, each rank of Alltoallv for its own part). */
 static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *choice, decision *d)
 {
     scaling_choice_opts opts = {0, 0, protect_cfg.force};
+    large_count_opts(pc, t->n, &opts);
     int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
                                  choice);
     if (rc == MG_EUNSUPPORTED && opts.force != SCALING_WA_NONE) {
@@ -172,13 +195,16 @@ static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *c
         rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
                                  choice);
     }
-    if (rc == 0 && choice->chosen != SCALING_WA_W2 && !contiguous(pc)) {
-        if (!(choice->applicable & (1u << SCALING_WA_W2))) {
+    if (rc == 0 && needs_contiguous(choice->chosen) && !contiguous(pc)) {
+        if (choice->applicable & (1u << SCALING_WA_W3))
+            choice->chosen = SCALING_WA_W3;
+        else if (choice->applicable & (1u << SCALING_WA_W2))
+            choice->chosen = SCALING_WA_W2;
+        else {
             note_unprotected(pc, "W1-A/W1-B need contiguous datatypes");
             d->action = ACT_UNPROTECTED;
             return;
         }
-        choice->chosen = SCALING_WA_W2;
     }
     if (rc != 0) {
         note_unprotected(pc, "no workaround applies (a bound below one element per message?)");
@@ -244,6 +270,7 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     common.fired = (unsigned)d->fired;
     common.n = all[4];
     scaling_choice_opts opts = {0, 0, SCALING_WA_NONE};
+    large_count_opts(pc, all[4], &opts);
     int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, &common, &opts, all[4],
                                  starts, choice);
     if (rc == 0 && !contiguous(pc)) /* W1-B addresses elements by offset */
@@ -265,6 +292,8 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
         force = SCALING_WA_NONE;
     if (force != SCALING_WA_NONE && !agreed[force])
         d->workaround = force;
+    else if (!agreed[SCALING_WA_W3]) /* the cost model's order: one call, no datatype */
+        d->workaround = SCALING_WA_W3;
     else if (same_k && !agreed[SCALING_WA_W2])
         d->workaround = SCALING_WA_W2;
     else if (!agreed[SCALING_WA_W1B])
@@ -306,6 +335,8 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_tr
         plan->w2.k = (uint64_t)d->k;
         plan->w2.elem_size = pc->a.type_size * (uint64_t)d->k;
         return 0;
+    case SCALING_WA_W3: /* the `_c` call needs only the call and the recovered displacements */
+        return protect_large_has(pc->a.coll, pc->nonblocking) ? 0 : -1;
     default:
         return -1;
     }

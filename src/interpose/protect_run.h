@@ -11,6 +11,7 @@
 /* The module's settings, fixed at init. */
 typedef struct protect_config {
     scaling_bounds bounds[2]; /* [0] blocking forms, [1] nonblocking forms */
+    scaling_bounds large[2];  /* where the tester found the `_c` forms failing: bounds W3 */
     scaling_params params;
     scaling_workaround force; /* SCALING_WA_NONE: choose by cost */
 } protect_config;

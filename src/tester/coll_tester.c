@@ -3,7 +3,10 @@
  * predefined integer type of s bytes on all ranks, every received byte checked against what the
  * unbroken collective must deliver. Exit 0: correct; 1: wrong bytes (the first one is printed);
  * 2: bad arguments or no memory; a crash or a hang is seen by the caller.
- * Usage: mpiguard-coll-tester-<flavor> COLLECTIVE S N   (COLLECTIVE as "Gatherv" or "Igatherv") */
+ * The MPI-4 large-count forms ("Gatherv_c", "Igatherv_c") are called with MPI_Count counts and the
+ * true MPI_Aint displacements, where the library has them (built against an MPI-4 header).
+ * Usage: mpiguard-coll-tester-<flavor> COLLECTIVE S N   (COLLECTIVE as "Gatherv", "Igatherv",
+ * "Igatherv_c") */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -113,14 +116,29 @@ static int64_t summed_mine(int64_t i)
     return summed((int64_t)me * n + i);
 }
 
+/* The `_c` forms exist only in MPI-4 headers; elsewhere asking for one ends the test (the CLI
+ * refuses `_c` collectives on such an MPI before any test runs). */
+#if MPI_VERSION >= 4
+#define LARGE(call) (call)
+#else
+#define LARGE(call) no_large_count()
+static int no_large_count(void)
+{
+    fprintf(stderr, "coll_tester: this MPI has no large-count (_c) collectives\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    return 1;
+}
+#endif
+
 static void wait_if(int nb, MPI_Request *rq)
 {
     if (nb)
         MPI_Wait(rq, MPI_STATUS_IGNORE);
 }
 
-/* Runs the collective; returns the number of wrong ranks' checks on this rank (0 or 1). */
-static int run(const char *name, int nb)
+/* Runs the collective (its nonblocking form when nb, its `_c` form when lc); returns the number of
+ * wrong ranks' checks on this rank (0 or 1). */
+static int run(const char *name, int nb, int lc)
 {
     MPI_Datatype t = type_of();
     MPI_Comm w = MPI_COMM_WORLD;
@@ -131,14 +149,23 @@ static int run(const char *name, int nb)
     int *counts = malloc((size_t)P * sizeof *counts), *displs = malloc((size_t)P * sizeof *displs);
     for (int i = 0; i < P; i++)
         counts[i] = ni, displs[i] = (int)(uint32_t)(uint64_t)((int64_t)i * n);
+    /* The `_c` forms' vectors: the counts, and the true displacements (nothing to truncate). */
+    MPI_Count nc = n, *counts_c = malloc((size_t)P * sizeof *counts_c);
+    MPI_Aint *displs_c = malloc((size_t)P * sizeof *displs_c);
+    for (int i = 0; i < P; i++)
+        counts_c[i] = n, displs_c[i] = (MPI_Aint)i * n;
+    (void)nc; /* unused without an MPI-4 header */
     void *sb, *rb;
     int bad = 0;
-#define NB(call, icall) ((nb) ? (icall) : (call))
+    /* The call in the form asked for: int or `_c`, blocking or not. */
+#define NB(call, icall, call_c, icall_c)                                                           \
+    (lc ? ((nb) ? LARGE(icall_c) : LARGE(call_c)) : (nb) ? (icall) : (call))
     if (strcasecmp(name, "Bcast") == 0) {
         rb = alloc(n);
         for (int64_t i = 0; i < n && is_root; i++)
             put(rb, i, value(root, i));
-        NB(MPI_Bcast(rb, ni, t, root, w), MPI_Ibcast(rb, ni, t, root, w, &rq));
+        NB(MPI_Bcast(rb, ni, t, root, w), MPI_Ibcast(rb, ni, t, root, w, &rq),
+           MPI_Bcast_c(rb, nc, t, root, w), MPI_Ibcast_c(rb, nc, t, root, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, n, from_root);
     } else if (strcasecmp(name, "Scatter") == 0 || strcasecmp(name, "Scatterv") == 0) {
@@ -148,10 +175,14 @@ static int run(const char *name, int nb)
             put(sb, i, value(root, i));
         if (name[7])
             NB(MPI_Scatterv(sb, counts, displs, t, rb, ni, t, root, w),
-               MPI_Iscatterv(sb, counts, displs, t, rb, ni, t, root, w, &rq));
+               MPI_Iscatterv(sb, counts, displs, t, rb, ni, t, root, w, &rq),
+               MPI_Scatterv_c(sb, counts_c, displs_c, t, rb, nc, t, root, w),
+               MPI_Iscatterv_c(sb, counts_c, displs_c, t, rb, nc, t, root, w, &rq));
         else
             NB(MPI_Scatter(sb, ni, t, rb, ni, t, root, w),
-               MPI_Iscatter(sb, ni, t, rb, ni, t, root, w, &rq));
+               MPI_Iscatter(sb, ni, t, rb, ni, t, root, w, &rq),
+               MPI_Scatter_c(sb, nc, t, rb, nc, t, root, w),
+               MPI_Iscatter_c(sb, nc, t, rb, nc, t, root, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, n, block_for_me);
         free(sb);
@@ -162,10 +193,14 @@ static int run(const char *name, int nb)
             put(sb, i, value(me, i));
         if (name[6])
             NB(MPI_Gatherv(sb, ni, t, rb, counts, displs, t, root, w),
-               MPI_Igatherv(sb, ni, t, rb, counts, displs, t, root, w, &rq));
+               MPI_Igatherv(sb, ni, t, rb, counts, displs, t, root, w, &rq),
+               MPI_Gatherv_c(sb, nc, t, rb, counts_c, displs_c, t, root, w),
+               MPI_Igatherv_c(sb, nc, t, rb, counts_c, displs_c, t, root, w, &rq));
         else
             NB(MPI_Gather(sb, ni, t, rb, ni, t, root, w),
-               MPI_Igather(sb, ni, t, rb, ni, t, root, w, &rq));
+               MPI_Igather(sb, ni, t, rb, ni, t, root, w, &rq),
+               MPI_Gather_c(sb, nc, t, rb, nc, t, root, w),
+               MPI_Igather_c(sb, nc, t, rb, nc, t, root, w, &rq));
         wait_if(nb, &rq);
         bad = is_root ? check(rb, total, gathered) : 0;
         free(sb);
@@ -176,10 +211,14 @@ static int run(const char *name, int nb)
             put(sb, i, value(me, i));
         if (name[9])
             NB(MPI_Allgatherv(sb, ni, t, rb, counts, displs, t, w),
-               MPI_Iallgatherv(sb, ni, t, rb, counts, displs, t, w, &rq));
+               MPI_Iallgatherv(sb, ni, t, rb, counts, displs, t, w, &rq),
+               MPI_Allgatherv_c(sb, nc, t, rb, counts_c, displs_c, t, w),
+               MPI_Iallgatherv_c(sb, nc, t, rb, counts_c, displs_c, t, w, &rq));
         else
             NB(MPI_Allgather(sb, ni, t, rb, ni, t, w),
-               MPI_Iallgather(sb, ni, t, rb, ni, t, w, &rq));
+               MPI_Iallgather(sb, ni, t, rb, ni, t, w, &rq),
+               MPI_Allgather_c(sb, nc, t, rb, nc, t, w),
+               MPI_Iallgather_c(sb, nc, t, rb, nc, t, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, total, gathered);
         free(sb);
@@ -190,9 +229,13 @@ static int run(const char *name, int nb)
             put(sb, i, value(me, i));
         if (name[8])
             NB(MPI_Alltoallv(sb, counts, displs, t, rb, counts, displs, t, w),
-               MPI_Ialltoallv(sb, counts, displs, t, rb, counts, displs, t, w, &rq));
+               MPI_Ialltoallv(sb, counts, displs, t, rb, counts, displs, t, w, &rq),
+               MPI_Alltoallv_c(sb, counts_c, displs_c, t, rb, counts_c, displs_c, t, w),
+               MPI_Ialltoallv_c(sb, counts_c, displs_c, t, rb, counts_c, displs_c, t, w, &rq));
         else
-            NB(MPI_Alltoall(sb, ni, t, rb, ni, t, w), MPI_Ialltoall(sb, ni, t, rb, ni, t, w, &rq));
+            NB(MPI_Alltoall(sb, ni, t, rb, ni, t, w), MPI_Ialltoall(sb, ni, t, rb, ni, t, w, &rq),
+               MPI_Alltoall_c(sb, nc, t, rb, nc, t, w),
+               MPI_Ialltoall_c(sb, nc, t, rb, nc, t, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, total, exchanged);
         free(sb);
@@ -204,10 +247,14 @@ static int run(const char *name, int nb)
             put(sb, i, value(me, i));
         if (all)
             NB(MPI_Allreduce(sb, rb, ni, t, MPI_SUM, w),
-               MPI_Iallreduce(sb, rb, ni, t, MPI_SUM, w, &rq));
+               MPI_Iallreduce(sb, rb, ni, t, MPI_SUM, w, &rq),
+               MPI_Allreduce_c(sb, rb, nc, t, MPI_SUM, w),
+               MPI_Iallreduce_c(sb, rb, nc, t, MPI_SUM, w, &rq));
         else
             NB(MPI_Reduce(sb, rb, ni, t, MPI_SUM, root, w),
-               MPI_Ireduce(sb, rb, ni, t, MPI_SUM, root, w, &rq));
+               MPI_Ireduce(sb, rb, ni, t, MPI_SUM, root, w, &rq),
+               MPI_Reduce_c(sb, rb, nc, t, MPI_SUM, root, w),
+               MPI_Ireduce_c(sb, rb, nc, t, MPI_SUM, root, w, &rq));
         wait_if(nb, &rq);
         bad = all || is_root ? check(rb, n, summed) : 0;
         free(sb);
@@ -217,7 +264,9 @@ static int run(const char *name, int nb)
         for (int64_t i = 0; i < total; i++)
             put(sb, i, value(me, i));
         NB(MPI_Reduce_scatter(sb, rb, counts, t, MPI_SUM, w),
-           MPI_Ireduce_scatter(sb, rb, counts, t, MPI_SUM, w, &rq));
+           MPI_Ireduce_scatter(sb, rb, counts, t, MPI_SUM, w, &rq),
+           MPI_Reduce_scatter_c(sb, rb, counts_c, t, MPI_SUM, w),
+           MPI_Ireduce_scatter_c(sb, rb, counts_c, t, MPI_SUM, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, n, summed_mine);
         free(sb);
@@ -230,6 +279,8 @@ static int run(const char *name, int nb)
     free(rb);
     free(counts);
     free(displs);
+    free(counts_c);
+    free(displs_c);
     return bad;
 }
 
@@ -251,10 +302,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "coll_tester: S must be 1, 2, 4 or 8 and 1 <= N <= INT_MAX\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    /* No blocking collective of Table V starts with I: "I" + a name is the nonblocking form. */
+    /* No blocking collective of Table V starts with I: "I" + a name is the nonblocking form;
+     * "_c" at the end the large-count form. */
     int nb = name[0] == 'I' || name[0] == 'i';
+    char base[32];
+    snprintf(base, sizeof base, "%s", nb ? name + 1 : name);
+    size_t len = strlen(base);
+    int lc = len > 2 && strcasecmp(base + len - 2, "_c") == 0;
+    if (lc)
+        base[len - 2] = '\0';
     double t0 = MPI_Wtime();
-    int bad = run(nb ? name + 1 : name, nb), any = 0;
+    int bad = run(base, nb, lc), any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     /* Silent when correct: `mpiguard collectives` prints its own progress. */
     if (me == 0 && any)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # `mpiguard protect` refuses bad bounds files before starting anything, with the documented
-# statuses: 66 missing or unreadable, 65 malformed, another schema version, another MPI or version.
+# statuses: 66 missing or unreadable, 65 malformed, another schema version, another MPI or version,
+# a large-count `_c` entry in a version 1 file.
 . "$(dirname "$0")/../lib.sh"
 app="$BUILD/tests/collectives/openmpi/coll_check"
 run() { expect_status "$1" "$2" -- "$MPIGUARD" protect --bounds "$3" -- mpirun.openmpi -n 2 "$app"; }
@@ -12,8 +13,8 @@ expect_stderr "not valid JSON"
 echo '{"schema": "mpiguard-report/1"}' >"$TMP/other.json"
 run 65 "another schema" "$TMP/other.json"
 expect_stderr "not an mpiguard safe-bounds file"
-echo '{"schema": "mpiguard-bounds/2", "mpi": {}, "entries": []}' >"$TMP/v2.json"
-run 65 "another version" "$TMP/v2.json"
+echo '{"schema": "mpiguard-bounds/3", "mpi": {}, "entries": []}' >"$TMP/v3.json"
+run 65 "another version" "$TMP/v3.json"
 expect_stderr "another version of the safe-bounds schema"
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "mpich", "version": "4.0.2"}, "entries": []}' >"$TMP/mpich.json"
 run 65 "another MPI" "$TMP/mpich.json"
@@ -24,8 +25,12 @@ expect_stderr "but the installed openmpi is 4.1.4"
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gatherv", "type_size": 1, "np": 4, "safe_count": -3, "class": "G", "form": "nP", "status": "bounded"}]}' >"$TMP/entry.json"
 run 65 "a bad entry" "$TMP/entry.json"
 expect_stderr "entry 0 is malformed"
+echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gatherv_c", "type_size": 1, "np": 4, "safe_count": 3, "class": "G", "form": "nP", "status": "bounded"}]}' >"$TMP/c1.json"
+run 65 "a _c entry in a version 1 file" "$TMP/c1.json"
+expect_stderr "entry 0 is malformed (a large-count \`_c\` entry needs mpiguard-bounds/2)"
 expect_status 64 "bad workaround" -- "$MPIGUARD" protect --workaround W9 -- mpirun.openmpi -n 2 "$app"
-expect_status 69 "W3 not built" -- "$MPIGUARD" protect --workaround W3 -- mpirun.openmpi -n 2 "$app"
+expect_status 69 "W3 without large-count collectives" -- "$MPIGUARD" protect --workaround W3 -- mpirun.openmpi -n 2 "$app"
+expect_stderr "which openmpi 4.1.4 does not have"
 # A good file: a Class G bound on Gather at 1 element per process trips every Gather of coll_check.
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gather", "type_size": 4, "np": 2, "safe_count": 8, "class": "G", "form": "nP", "status": "bounded"}, {"collective": "Igather", "type_size": 4, "np": 2, "safe_count": 8, "class": "X", "form": null, "status": "bounded"}, {"collective": "Bcast", "type_size": 4, "np": 2, "safe_count": 1048576, "class": "none", "form": null, "status": "unbounded"}]}' >"$TMP/good.json"
 expect_status 0 "good bounds" -- "$MPIGUARD" protect --bounds "$TMP/good.json" -- mpirun.openmpi -n 2 "$app" 16 1
@@ -33,4 +38,4 @@ grep -q "0 mismatching" "$TMP/stdout" || fail "results differ"
 expect_stderr "MPI_Gather at .*: detector G fired, workaround W"
 expect_stderr "MPI_Igather at .*: detector X fired, workaround W"
 grep -q "MPI_Bcast at" "$TMP/stderr" && fail "an unbounded entry acted as a bound"
-pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version; a good one protects"
+pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version, a _c entry in version 1; W3 on Open MPI 69; a good one protects"

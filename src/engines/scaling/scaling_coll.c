@@ -1,6 +1,8 @@
 /* The table of the collectives of Table V; see scaling_coll.h, docs/collectives-engine.md §1. */
 #include "scaling_coll.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -66,16 +68,17 @@ const scaling_coll_info *scaling_coll_get(scaling_coll c)
     return &table[c];
 }
 
-/* Matches name against base, ignoring case and an optional "_c" suffix. */
-static int same_name(const char *name, size_t len, const char *base)
+/* Matches name against base, ignoring case; *large tells whether name had the "_c" suffix. */
+static int same_name(const char *name, size_t len, const char *base, int *large)
 {
     size_t blen = strlen(base);
-    if (len == blen + 2 && strncasecmp(name + blen, "_c", 2) == 0)
+    *large = len == blen + 2 && strncasecmp(name + blen, "_c", 2) == 0;
+    if (*large)
         len = blen;
     return len == blen && strncasecmp(name, base, blen) == 0;
 }
 
-int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking)
+int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count)
 {
     if (!name || !out || !nonblocking)
         return MG_EINVAL;
@@ -83,17 +86,33 @@ int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking
         name += 4;
     size_t len = strlen(name);
     for (int c = 0; c < SCALING_COLL_COUNT; c++) {
-        if (same_name(name, len, table[c].name)) {
-            *out = (scaling_coll)c;
-            *nonblocking = 0;
-            return 0;
-        }
-        if (len > 1 && (name[0] == 'I' || name[0] == 'i') &&
-            same_name(name + 1, len - 1, table[c].name)) {
-            *out = (scaling_coll)c;
-            *nonblocking = 1;
-            return 0;
-        }
+        int large = 0, nb = 0;
+        if (same_name(name, len, table[c].name, &large))
+            nb = 0;
+        else if (len > 1 && (name[0] == 'I' || name[0] == 'i') &&
+                 same_name(name + 1, len - 1, table[c].name, &large))
+            nb = 1;
+        else
+            continue;
+        if (large && !large_count)
+            return MG_ENOENT; /* the caller takes no `_c` names */
+        *out = (scaling_coll)c;
+        *nonblocking = nb;
+        if (large_count)
+            *large_count = large;
+        return 0;
     }
     return MG_ENOENT;
+}
+
+int scaling_coll_mpi_name(scaling_coll c, int nonblocking, int large_count, char *out, size_t len)
+{
+    const scaling_coll_info *info = scaling_coll_get(c);
+    if (!info || !out)
+        return MG_EINVAL;
+    /* The I form lowercases the name's first letter: MPI_Igatherv. */
+    int n = snprintf(out, len, "MPI_%s%c%s%s", nonblocking ? "I" : "",
+                     nonblocking ? tolower((unsigned char)info->name[0]) : info->name[0],
+                     info->name + 1, large_count ? "_c" : "");
+    return n > 0 && (size_t)n < len ? 0 : MG_EINVAL;
 }

@@ -4,6 +4,8 @@
 #ifndef SCALING_COLL_H
 #define SCALING_COLL_H
 
+#include <stddef.h>
+
 typedef enum scaling_coll {
     SCALING_BCAST,
     SCALING_SCATTER,
@@ -52,9 +54,15 @@ typedef struct scaling_coll_info {
 /* Returns the descriptor of c (static storage), or NULL when c is out of range. Thread-safe. */
 const scaling_coll_info *scaling_coll_get(scaling_coll c);
 
-/* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv"; case-insensitive, optional "MPI_" and
- * "I" prefix, optional "_c" suffix) into *out and *nonblocking (1 for the I form).
+/* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv", "Gatherv_c"; case-insensitive,
+ * optional "MPI_" and "I" prefix, optional "_c" suffix) into *out, *nonblocking (1 for the I form)
+ * and *large_count (1 for the MPI-4 large-count `_c` form). large_count may be NULL: the caller
+ * then accepts no `_c` name (MG_ENOENT), so that a `_c` name is never taken for the int form.
  * Returns 0, or MG_EINVAL for NULL arguments, MG_ENOENT when no collective has that name. */
-int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking);
+int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count);
+
+/* Writes the MPI name of a form of c into out: "MPI_Gatherv", "MPI_Igatherv" (nonblocking),
+ * "MPI_Igatherv_c" (and large_count). Returns 0, or MG_EINVAL for an unknown c or a short out. */
+int scaling_coll_mpi_name(scaling_coll c, int nonblocking, int large_count, char *out, size_t len);
 
 #endif

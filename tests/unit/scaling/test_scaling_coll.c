@@ -4,6 +4,8 @@
 #include "scaling_args.h"
 #include "scaling_coll.h"
 
+#include <string.h>
+
 static void test_table_v(void)
 {
     int irregular = 0, rooted = 0, sn = 0, w1a = 0, w2 = 0;
@@ -41,23 +43,36 @@ static void test_table_v(void)
 static void test_names(void)
 {
     scaling_coll c;
-    int nb;
-    MG_CHECK_INT(scaling_coll_from_name("MPI_Igatherv", &c, &nb), 0);
+    int nb, lc;
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Igatherv", &c, &nb, &lc), 0);
     MG_CHECK_INT(c, SCALING_GATHERV);
     MG_CHECK_INT(nb, 1);
-    MG_CHECK_INT(scaling_coll_from_name("allgather", &c, &nb), 0);
+    MG_CHECK_INT(lc, 0);
+    MG_CHECK_INT(scaling_coll_from_name("allgather", &c, &nb, NULL), 0);
     MG_CHECK_INT(c, SCALING_ALLGATHER);
     MG_CHECK_INT(nb, 0);
-    MG_CHECK_INT(scaling_coll_from_name("MPI_Reduce_scatter_c", &c, &nb), 0);
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Reduce_scatter_c", &c, &nb, &lc), 0);
     MG_CHECK_INT(c, SCALING_REDUCE_SCATTER);
-    MG_CHECK_INT(scaling_coll_from_name("Ialltoallv_c", &c, &nb), 0);
+    MG_CHECK_INT(lc, 1);
+    MG_CHECK_INT(scaling_coll_from_name("Ialltoallv_c", &c, &nb, &lc), 0);
     MG_CHECK_INT(c, SCALING_ALLTOALLV);
     MG_CHECK_INT(nb, 1);
-    MG_CHECK_INT(scaling_coll_from_name("MPI_Send", &c, &nb), MG_ENOENT);
-    MG_CHECK_INT(scaling_coll_from_name("Gathervx", &c, &nb), MG_ENOENT);
-    MG_CHECK_INT(scaling_coll_from_name("I", &c, &nb), MG_ENOENT);
-    MG_CHECK_INT(scaling_coll_from_name(NULL, &c, &nb), MG_EINVAL);
-    MG_CHECK_INT(scaling_coll_from_name("Bcast", NULL, &nb), MG_EINVAL);
+    MG_CHECK_INT(lc, 1);
+    /* A caller that takes no `_c` names never gets the int form for one. */
+    MG_CHECK_INT(scaling_coll_from_name("Gatherv_c", &c, &nb, NULL), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("MPI_Send", &c, &nb, &lc), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("Gathervx", &c, &nb, &lc), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("Gatherv_cc", &c, &nb, &lc), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name("I", &c, &nb, &lc), MG_ENOENT);
+    MG_CHECK_INT(scaling_coll_from_name(NULL, &c, &nb, &lc), MG_EINVAL);
+    MG_CHECK_INT(scaling_coll_from_name("Bcast", NULL, &nb, &lc), MG_EINVAL);
+    char name[32];
+    MG_CHECK_INT(scaling_coll_mpi_name(SCALING_GATHERV, 1, 1, name, sizeof name), 0);
+    MG_CHECK(strcmp(name, "MPI_Igatherv_c") == 0);
+    MG_CHECK_INT(scaling_coll_mpi_name(SCALING_REDUCE_SCATTER, 0, 0, name, sizeof name), 0);
+    MG_CHECK(strcmp(name, "MPI_Reduce_scatter") == 0);
+    MG_CHECK_INT(scaling_coll_mpi_name(SCALING_BCAST, 1, 0, name, 8), MG_EINVAL);
+    MG_CHECK_INT(scaling_coll_mpi_name(SCALING_COLL_COUNT, 0, 0, name, sizeof name), MG_EINVAL);
 }
 
 static void test_args_validate(void)

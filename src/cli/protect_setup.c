@@ -1,0 +1,239 @@
+/* The protection module's CLI side, shared by `mpiguard protect` and `mpiguard run`; see
+ * protect_setup.h. The safe bounds (a file of `mpiguard collectives`), an artificial bound (tests),
+ * or only Detector D (no file needed) reach the ranks' module as a small text file; what the module
+ * did comes back as event lines and becomes the report's findings. */
+#include "protect_setup.h"
+
+#include "bounds_file.h"
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "mpi_version.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const workaround_choices[] = {"auto", "W1A", "W1B", "W2", "W3", NULL};
+static const char *const form_choices[] = {"nP", "snP", "sn", "n", NULL};
+enum { WORKAROUND_W3 = 4 };
+
+protect_settings protect_opts;
+
+const mg_option protect_options[] = {
+    {"bounds", 0, MG_OPT_STRING, &protect_opts.bounds, "FILE",
+     "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs none",
+     NULL, 0, 0},
+    {"bound", 0, MG_OPT_INT, &protect_opts.bound, "N",
+     "an artificial Class G bound for every collective (tests): fires when the form's product "
+     "exceeds N",
+     NULL, 1, 9.2e18},
+    {"bound-form", 0, MG_OPT_CHOICE, &protect_opts.form, "nP|snP|sn|n",
+     "the form of --bound (default nP: count times processes)", form_choices, 0, 0},
+    {"workaround", 0, MG_OPT_CHOICE, &protect_opts.workaround, "auto|W1A|W1B|W2|W3",
+     "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
+     "MPI with the MPI-4 large-count collectives)",
+     workaround_choices, 0, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+/* What reaches the ranks (cli_session_add_env keeps pointers: static storage). */
+static char dir[] = "/tmp/mpiguard-protect.XXXXXX";
+static char module_bounds[sizeof dir + 16], artificial[64];
+static int have_dir;
+
+int protect_options_given(void)
+{
+    return protect_opts.bounds || protect_opts.bound || protect_opts.form ||
+           protect_opts.workaround;
+}
+
+/* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
+static mg_mpi_flavor job_flavor(char **command, int ncommand)
+{
+    if (cli_opts.mpi_choice)
+        return cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
+    mg_launcher l;
+    char err[512];
+    if (mg_launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
+        return MG_FLAVOR_UNKNOWN;
+    return l.flavor;
+}
+
+/* Reads the bounds file, checks it was measured on this MPI, and writes the module's text form to
+ * module_path. Returns 0 or an exit status after saying why. */
+static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *module_path)
+{
+    bounds_doc doc;
+    char err[1024], version[32];
+    int rc = bounds_file_read(path, &doc, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+    }
+    int status = 0;
+    if (flavor != MG_FLAVOR_UNKNOWN && strcmp(doc.flavor, mg_mpi_flavor_name(flavor)) != 0) {
+        mg_error("%s was measured on %s %s, but this job uses %s", path, doc.flavor, doc.version,
+                 mg_mpi_flavor_name(flavor));
+        status = MG_EXIT_DATAERR;
+    } else if (flavor != MG_FLAVOR_UNKNOWN &&
+               mpi_version_of(flavor, version, sizeof version) == 0 &&
+               strcmp(version, doc.version) != 0) {
+        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
+                 "mpiguard collectives",
+                 path, doc.flavor, doc.version, doc.flavor, version);
+        status = MG_EXIT_DATAERR;
+    } else if (bounds_file_write_module(module_path, &doc, err, sizeof err) != 0) {
+        mg_error("%s", err);
+        status = MG_EXIT_CANTCREAT;
+    }
+    bounds_doc_free(&doc);
+    return status;
+}
+
+/* W3 calls the MPI-4 large-count collectives: refused, before anything runs, on an MPI without
+ * them (Open MPI 4.1). An MPI that cannot be told is left to the module, which then chooses by
+ * cost. */
+static int check_w3(mg_mpi_flavor flavor)
+{
+    int count = 0;
+    char version[32] = "";
+    if (flavor == MG_FLAVOR_UNKNOWN || mpi_large_count_of(flavor, &count) != 0 || count > 0)
+        return 0;
+    mpi_version_of(flavor, version, sizeof version);
+    mg_error("--workaround W3 calls the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which "
+             "%s %s does not have; use auto, W1A, W1B or W2, or an MPI-4 library such as MPICH 4",
+             mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
+    return MG_EXIT_UNAVAILABLE;
+}
+
+void protect_discard(void)
+{
+    if (!have_dir)
+        return;
+    unlink(module_bounds);
+    rmdir(dir);
+    have_dir = 0;
+}
+
+int protect_prepare(char **command, int ncommand)
+{
+    const protect_settings *o = &protect_opts;
+    mg_mpi_flavor flavor = job_flavor(command, ncommand);
+    int rc;
+    if (o->workaround == WORKAROUND_W3 && (rc = check_w3(flavor)))
+        return rc;
+    memcpy(dir + sizeof dir - 7, "XXXXXX", 6);
+    if (!mkdtemp(dir)) {
+        mg_error("cannot create a temporary directory for the protection module's settings");
+        return MG_EXIT_CANTCREAT;
+    }
+    have_dir = 1;
+    snprintf(module_bounds, sizeof module_bounds, "%s/bounds.txt", dir);
+    if (o->bounds && (rc = prepare_bounds(o->bounds, flavor, module_bounds))) {
+        protect_discard();
+        return rc;
+    }
+    if (o->bounds)
+        cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
+    snprintf(artificial, sizeof artificial, "%s %ld", form_choices[o->form], o->bound);
+    if (o->bound)
+        cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
+    if (o->workaround)
+        cli_session_add_env("MPIGUARD_PROTECT_WORKAROUND", workaround_choices[o->workaround]);
+    cli_session_add_env("MPIGUARD_PROTECT_EVENTS", dir);
+    return 0;
+}
+
+/* The findings made so far, by (kind, collective, call site, workaround): ranks that report the
+ * same event (every rank of an Alltoallv can fire) join one finding. */
+typedef struct seen_event {
+    char key[512];
+    mg_finding *finding;
+} seen_event;
+
+enum { SEEN_MAX = 256 };
+
+/* One event line of a rank: kind, function, site, detectors, workaround, eager, detail. */
+static void add_event(cli_session *s, int rank, char *line, seen_event *seen, int *nseen,
+                      int *uses, int *unprotected)
+{
+    char *f[7], *save = NULL;
+    int n = 0;
+    for (char *w = strtok_r(line, "\t\n", &save); w && n < 7; w = strtok_r(NULL, "\t\n", &save))
+        f[n++] = w;
+    if (n != 7)
+        return;
+    char key[512];
+    snprintf(key, sizeof key, "%s\t%s\t%s\t%s", f[0], f[1], f[2], f[4]);
+    for (int i = 0; i < *nseen; i++)
+        if (strcmp(seen[i].key, key) == 0) {
+            mg_finding_add_rank(seen[i].finding, rank);
+            return;
+        }
+    int used = strcmp(f[0], "workaround") == 0;
+    char summary[512];
+    if (used)
+        snprintf(summary, sizeof summary, "%s at %s: detector %s fired, workaround %s%s", f[1],
+                 f[2], f[3], f[4], atoi(f[5]) ? " (nonblocking call completed eagerly)" : "");
+    else
+        snprintf(summary, sizeof summary, "%s at %s: %s", f[1], f[2], f[6]);
+    mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
+                                           used ? "note" : "warning", summary);
+    if (!fd)
+        return;
+    mg_finding_add_rank(fd, rank);
+    json_object *ev = mg_finding_evidence(fd);
+    json_object_object_add(ev, "collective", json_object_new_string(f[1]));
+    json_object_object_add(ev, "call_site", json_object_new_string(f[2]));
+    if (used) {
+        json_object_object_add(ev, "detectors", json_object_new_string(f[3]));
+        json_object_object_add(ev, "workaround", json_object_new_string(f[4]));
+        json_object_object_add(ev, "completed_eagerly", json_object_new_boolean(atoi(f[5])));
+    } else {
+        json_object_object_add(ev, "user_error",
+                               json_object_new_boolean(strcmp(f[0], "user_error") == 0));
+        json_object_object_add(ev, "detail", json_object_new_string(f[6]));
+    }
+    if (*nseen < SEEN_MAX) {
+        snprintf(seen[*nseen].key, sizeof seen[*nseen].key, "%s", key);
+        seen[(*nseen)++].finding = fd;
+    }
+    *(used ? uses : unprotected) += 1;
+}
+
+void protect_collect(cli_session *s, int only_if_any)
+{
+    int uses = 0, unprotected = 0, nseen = 0;
+    seen_event *seen = calloc(SEEN_MAX, sizeof *seen);
+    DIR *d = have_dir ? opendir(dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        int rank;
+        char path[4096], line[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (seen && sscanf(e->d_name, "rank-%d.txt", &rank) == 1) {
+            FILE *f = fopen(path, "r");
+            while (f && fgets(line, sizeof line, f))
+                add_event(s, rank, line, seen, &nseen, &uses, &unprotected);
+            if (f)
+                fclose(f);
+        }
+        if (e->d_name[0] != '.')
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    free(seen);
+    protect_discard();
+    json_object *data = mg_report_tool_data(s->report);
+    json_object_object_add(data, "workaround_sites", json_object_new_int(uses));
+    json_object_object_add(data, "unprotected_sites", json_object_new_int(unprotected));
+    if (!cli_opts.quiet && (!only_if_any || uses || unprotected))
+        fprintf(stderr,
+                "mpiguard: %s: %d call site(s) routed through a workaround, %d trigger(s) left "
+                "unprotected\n",
+                s->tool, uses, unprotected);
+}

@@ -1,0 +1,155 @@
+/* W3's `_c` calls; see protect_large.h. The prototypes are written here (MPI_Count and MPI_Aint
+ * exist in every MPI-3 header; the `_c` declarations only in MPI-4 ones) and checked against the
+ * MPI-4.0 bindings; the functions themselves come from dlsym at init. */
+#include "protect_large.h"
+#include "protect_pmpi.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaling_w3.h"
+
+typedef int bcast_c(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
+typedef int ibcast_c(void *, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request *);
+/* Scatter, Gather */
+typedef int rooted_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, int,
+                     MPI_Comm);
+typedef int irooted_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, int,
+                      MPI_Comm, MPI_Request *);
+typedef int scatterv_c(const void *, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void *,
+                       MPI_Count, MPI_Datatype, int, MPI_Comm);
+typedef int iscatterv_c(const void *, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void *,
+                        MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request *);
+typedef int gatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
+                      const MPI_Aint[], MPI_Datatype, int, MPI_Comm);
+typedef int igatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
+                       const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Request *);
+/* Allgather, Alltoall */
+typedef int all_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
+                  MPI_Comm);
+typedef int iall_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
+                   MPI_Comm, MPI_Request *);
+typedef int allgatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
+                         const MPI_Aint[], MPI_Datatype, MPI_Comm);
+typedef int iallgatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
+                          const MPI_Aint[], MPI_Datatype, MPI_Comm, MPI_Request *);
+typedef int alltoallv_c(const void *, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void *,
+                        const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm);
+typedef int ialltoallv_c(const void *, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void *,
+                         const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm,
+                         MPI_Request *);
+typedef int reduce_c(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int ireduce_c(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm,
+                      MPI_Request *);
+typedef int allreduce_c(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
+typedef int iallreduce_c(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm,
+                         MPI_Request *);
+typedef int reduce_scatter_c(const void *, void *, const MPI_Count[], MPI_Datatype, MPI_Op,
+                             MPI_Comm);
+typedef int ireduce_scatter_c(const void *, void *, const MPI_Count[], MPI_Datatype, MPI_Op,
+                              MPI_Comm, MPI_Request *);
+
+/* [collective][nonblocking]: the library's PMPI_<Name>_c, or NULL. Written once at init, before
+ * any collective is routed here. */
+static void *fns[SCALING_COLL_COUNT][2];
+
+int protect_large_setup(void)
+{
+    int found = 0;
+    for (int c = 0; c < SCALING_COLL_COUNT; c++)
+        for (int nb = 0; nb < 2; nb++) {
+            char name[64] = "P"; /* PMPI_Gatherv_c, PMPI_Igatherv_c */
+            scaling_coll_mpi_name((scaling_coll)c, nb, 1, name + 1, sizeof name - 1);
+            fns[c][nb] = dlsym(RTLD_DEFAULT, name);
+            found += fns[c][nb] != NULL;
+        }
+    return found;
+}
+
+int protect_large_has(scaling_coll coll, int nonblocking)
+{
+    return (unsigned)coll < SCALING_COLL_COUNT && fns[coll][nonblocking != 0] != NULL;
+}
+
+int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a,
+                               const int64_t *true_b, protect_large_vectors *v, void **block)
+{
+    _Static_assert(sizeof(MPI_Count) <= sizeof(int64_t) && sizeof(MPI_Aint) <= sizeof(int64_t),
+                   "the engine's 64-bit vectors must fit the `_c` binding's types");
+    memset(v, 0, sizeof *v);
+    *block = NULL;
+    const scaling_args *a = &pc->a;
+    if (!scaling_args_has_vectors(a))
+        return 0;
+    size_t P = a->nprocs;
+    /* The engine's int64 vectors (4P), then the typed ones the call keeps (4P). */
+    int64_t *wide = malloc(4 * P * sizeof *wide + 2 * P * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
+    if (!wide)
+        return -1;
+    int64_t *ca = wide, *da = wide + P, *cb = wide + 2 * P, *db = wide + 3 * P;
+    if (scaling_w3_vectors(a, true_a, true_b, ca, da, cb, db) != 0) {
+        free(wide);
+        return -1;
+    }
+    MPI_Count *counts = (MPI_Count *)(wide + 4 * P);
+    MPI_Aint *displs = (MPI_Aint *)(counts + 2 * P);
+    const scaling_coll_info *info = scaling_coll_get(a->coll);
+    for (size_t i = 0; i < P; i++) {
+        counts[i] = (MPI_Count)ca[i], counts[P + i] = (MPI_Count)cb[i];
+        displs[i] = (MPI_Aint)da[i], displs[P + i] = (MPI_Aint)db[i];
+    }
+    if (a->counts_a) {
+        v->counts_a = counts;
+        v->displs_a = (info->vectors & SCALING_VEC_A_DISPLS) ? displs : NULL;
+    }
+    if (info->vectors & SCALING_VEC_B) {
+        v->counts_b = counts + P;
+        v->displs_b = displs + P;
+    }
+    *block = wide;
+    return 0;
+}
+
+/* Calls the blocking `_c` form, or the nonblocking one when req is set. */
+#define ISSUE_C(type, req, ...)                                                                    \
+    ((req) ? ((i##type *)fn[1])(__VA_ARGS__, req) : ((type *)fn[0])(__VA_ARGS__))
+
+int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, MPI_Comm comm,
+                        MPI_Request *req)
+{
+    void *const *fn = fns[pc->a.coll];
+    if (!fn[req != NULL])
+        return MPI_ERR_INTERN;
+    const void *s = pc->sendbuf;
+    void *r = pc->recvbuf;
+    MPI_Datatype st = pc->sendtype, rt = pc->recvtype;
+    MPI_Count sc = pc->send_count, rc = pc->recv_count;
+    int root = (int)pc->a.root;
+    switch (pc->a.coll) {
+    case SCALING_BCAST:
+        return ISSUE_C(bcast_c, req, r, rc, rt, root, comm);
+    case SCALING_SCATTER:
+    case SCALING_GATHER:
+        return ISSUE_C(rooted_c, req, s, sc, st, r, rc, rt, root, comm);
+    case SCALING_SCATTERV:
+        return ISSUE_C(scatterv_c, req, s, v->counts_a, v->displs_a, st, r, rc, rt, root, comm);
+    case SCALING_GATHERV:
+        return ISSUE_C(gatherv_c, req, s, sc, st, r, v->counts_a, v->displs_a, rt, root, comm);
+    case SCALING_ALLGATHER:
+    case SCALING_ALLTOALL:
+        return ISSUE_C(all_c, req, s, sc, st, r, rc, rt, comm);
+    case SCALING_ALLGATHERV:
+        return ISSUE_C(allgatherv_c, req, s, sc, st, r, v->counts_a, v->displs_a, rt, comm);
+    case SCALING_ALLTOALLV:
+        return ISSUE_C(alltoallv_c, req, s, v->counts_a, v->displs_a, st, r, v->counts_b,
+                       v->displs_b, rt, comm);
+    case SCALING_REDUCE:
+        return ISSUE_C(reduce_c, req, s, r, rc, rt, pc->op, root, comm);
+    case SCALING_ALLREDUCE:
+        return ISSUE_C(allreduce_c, req, s, r, rc, rt, pc->op, comm);
+    default: /* SCALING_REDUCE_SCATTER */
+        return ISSUE_C(reduce_scatter_c, req, s, r, v->counts_a, rt, pc->op, comm);
+    }
+}
