@@ -112,11 +112,11 @@ static void ring_prefix(char *out, size_t cap, const char *token)
     snprintf(out, cap, EVENT_RING_NAME_PREFIX "%s-", token);
 }
 
-void check_agent_remove_rings(const char *token)
+int check_agent_remove_rings(const char *token)
 {
     char prefix[128];
     ring_prefix(prefix, sizeof prefix, token);
-    (void)mg_shm_remove_prefixed(prefix);
+    return mg_shm_remove_prefixed(prefix);
 }
 
 /* Looks for rings not attached yet; /dev/shm is scanned only while some are missing. */

@@ -36,8 +36,8 @@ typedef struct check_agent check_agent;
 int check_agent_create(const char *token, int share, int shares, check_agent **out);
 /* Detaches every ring and removes the names still in /dev/shm. NULL is accepted. */
 void check_agent_destroy(check_agent *a);
-/* Removes every ring of the token still in /dev/shm (what a crashed job left). */
-void check_agent_remove_rings(const char *token);
+/* Removes every ring of the token still in /dev/shm (what a crashed job left); returns how many. */
+int check_agent_remove_rings(const char *token);
 
 /* Attaches new rings, drains every ring (up to max_records records in all, 0 for no limit),
  * reports ended streams. *records gets how many records were handed to the sink. Records that

@@ -160,7 +160,7 @@ void event_ring_close(event_ring_writer *w, uint32_t life)
          waited += step.tv_nsec)
         nanosleep(&step, NULL);
     /* A reader that has not attached yet (a short job) still needs the name: it removes what is
-     * left at its end (event_ring_remove_all). */
+     * left at its end (check_agent_remove_rings). */
     if (atomic_load_explicit(&w->hdr->reader_pid, memory_order_acquire) != 0)
         shm_unlink(w->name);
 }
