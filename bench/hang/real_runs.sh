@@ -4,7 +4,8 @@
 # at 16-64 ranks and MPICH at 8-16. Every run's observation trace is also replayed through the
 # timeout baseline (hang_replay). Results are appended to a TSV, so the script runs in parts:
 #   bench/hang/real_runs.sh [BUILD] [FAULTY CORRECT] [PARALLEL] [SEED] [TSV]
-# OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "16 32 64", "8 16").
+# OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "16 32 64", "8 16");
+# SAMPLERS the samplers (default "shm ptrace").
 # then bench/hang/summarize.py TSV prints the figures.
 set -u
 build=${1:-build} faulty=${2:-50} correct=${3:-50} parallel=${4:-2} seed=${5:-1}
@@ -17,7 +18,7 @@ work=$(mktemp -d /tmp/mg-hang-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 examples=(stencil cg fft master_worker)
 faults=(compute-loop sleep stop deadlock)
-samplers=(shm ptrace)
+samplers=(${SAMPLERS:-shm ptrace})
 RANDOM=$seed
 [ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\n' >"$tsv"
 
@@ -62,7 +63,7 @@ for ((i = 0; i < faulty + correct; i++)); do
         mpi=openmpi list=(${OPENMPI_NP:-16 32 64})
     fi
     np=${list[RANDOM % ${#list[@]}]}
-    sampler=${samplers[RANDOM % 2]}
+    sampler=${samplers[RANDOM % ${#samplers[@]}]}
     fault=${faults[RANDOM % 4]}
     rank=$((RANDOM % np))
     at=$((15 + RANDOM % 31))

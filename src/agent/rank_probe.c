@@ -65,6 +65,20 @@ static int open_sampler(mg_rank_probe *p)
     return sampler_ptrace_open(p->pid, &params, &p->sampler);
 }
 
+/* What a call counter that moved since the previous reading means: a rank whose last call polls
+ * (MPI_Test, MPI_Iprobe) in a loop counts as in MPI, as ParaStack treats busy-waiting; any other
+ * move is progress. */
+static void apply_counter(mg_rank_probe *p, mg_probe_reading *out)
+{
+    int moved = p->read_before && out->counter != p->last_counter;
+    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
+    if (!out->in_mpi && polling && moved)
+        out->in_mpi = 1;
+    out->progressed = moved && !polling;
+    p->last_counter = out->counter;
+    p->read_before = 1;
+}
+
 static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
 {
     const mg_rank_state *s = p->state;
@@ -73,14 +87,8 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     out->fn = (mg_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
-    int moved = p->read_before && out->counter != p->last_counter;
-    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
-    if (!out->in_mpi && polling && moved)
-        out->in_mpi = 1;
-    out->progressed = moved && !polling;
+    apply_counter(p, out);
     out->exited = mg_rank_probe_process_exited(p->pid);
-    p->last_counter = out->counter;
-    p->read_before = 1;
     return MG_OK;
 }
 
@@ -104,6 +112,10 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
     if (out->in_mpi)
         p->last_fn = mg_fn_lookup(sample->mpi_function);
     out->fn = p->last_fn;
+    out->counter_known = sample->counter_known;
+    out->counter = sample->counter;
+    if (out->counter_known && !out->exited)
+        apply_counter(p, out);
     return MG_OK;
 }
 

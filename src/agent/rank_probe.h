@@ -15,9 +15,10 @@ typedef struct mg_probe_reading {
     int exited;        /* the process is gone (or a zombie) */
     int in_mpi;        /* a thread is inside MPI, or the rank polls (MPI_Test or MPI_Iprobe in a loop) */
     mg_fn fn;          /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
-    int progressed;    /* shm only: completed a non-polling MPI call since the previous reading */
-    int counter_known; /* shm only: counter is the number of MPI calls completed */
-    uint64_t counter;
+    int progressed;    /* made a non-polling MPI call since the previous reading (counter known) */
+    int counter_known; /* counter is valid: shm always; ptrace when the process holds the
+                          interposition library's counter (a job mpiguard started) */
+    uint64_t counter;  /* MPI calls completed (shm) or entered (ptrace): only its moves matter */
 } mg_probe_reading;
 
 typedef struct mg_rank_probe mg_rank_probe;
@@ -30,7 +31,7 @@ int mg_rank_probe_process_exited(int pid);
  * MG_EPERM when ptrace is refused; MG_ENOMEM. */
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
 
-/* Reads the rank's state now. Under shm a rank whose last call was a polling one and whose call
+/* Reads the rank's state now. With a counter, a rank whose last call was a polling one and whose
  * counter moved since the previous reading counts as in MPI (ParaStack treats busy-wait polling as
  * staying in MPI). Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
 int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out);

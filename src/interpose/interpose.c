@@ -1,8 +1,8 @@
 /* The PMPI layer: one wrapper per function of mpi_functions.def, the module dispatch, and the
  * hand-written Init/Init_thread/Finalize/Abort. See docs/architecture.md, "The interposition library".
  *
- * Staying out of the application's way: with no module on, a wrapper is one load and a branch before
- * the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
+ * Staying out of the application's way: with no module on, a wrapper is a counter store, one load and
+ * a branch before the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
  * hydra_pmi_proxy, srun, a shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are
  * weak references so such a process also loads the library without libmpi. */
 #include <mpi.h>
@@ -12,6 +12,8 @@
 #include "interpose_log.h"
 #include "module.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,20 @@ static int dispatch_on;
 static _Thread_local int call_depth;
 _Thread_local void *mg_call_site;
 
+/* Wrapped calls entered so far, exported for the ptrace sampler (docs/sampler.md "Call counter"):
+ * a count that moves between two samples is progress, which stacks alone cannot show in a job that
+ * waits in the same call at every sample. A relaxed load and store rather than an atomic increment
+ * keeps the wrapper free of locked instructions; a count lost to two threads entering at once only
+ * delays one "moved". */
+_Atomic uint64_t mpiguard_calls_entered;
+
+static inline void count_entered_call(void)
+{
+    atomic_store_explicit(&mpiguard_calls_entered,
+                          atomic_load_explicit(&mpiguard_calls_entered, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
 static void dispatch_enter(mg_fn fn)
 {
     for (int i = 0; i < enabled_count; i++)
@@ -54,6 +70,7 @@ static void dispatch_leave(mg_fn fn)
     mg_impl_##name##_fn *mg_impl_##name;                                                          \
     int MPI_##name params                                                                          \
     {                                                                                              \
+        count_entered_call();                                                                      \
         if (!dispatch_on || call_depth)                                                            \
             return PMPI_##name args;                                                               \
         call_depth++;                                                                              \

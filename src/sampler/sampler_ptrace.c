@@ -26,6 +26,8 @@ void sampler_ptrace_params_default(sampler_ptrace_params *p)
     ptrace_stop_params_default(&p->stop);
     stack_unwind_params_default(&p->unwind);
     p->mpi_library_prefixes = sampler_ptrace_default_mpi_prefixes;
+    p->counter_module_prefix = "libmpiguard-";
+    p->counter_symbol = "mpiguard_calls_entered";
     p->on_stopped = NULL;
     p->on_stopped_arg = NULL;
 }
@@ -43,6 +45,7 @@ struct sampler_ptrace {
     proc_identity identity; /* as seen at open */
     proc_maps *maps;
     stack_unwind *unwind;
+    uint64_t counter_addr; /* of the call counter in the process, 0 when it holds none */
     ptrace_stop *stop;
     atomic_int abort;
     bool maps_stale; /* a frame fell outside every mapping: something was mapped since */
@@ -55,6 +58,15 @@ struct sampler_ptrace {
     stack_thread_class *classes;
     size_t threads_capacity;
 };
+
+static uint64_t find_counter(const sampler_ptrace *s)
+{
+    const sampler_ptrace_params *p = &s->params;
+    if (!p->counter_module_prefix || !p->counter_symbol) {
+        return 0;
+    }
+    return stack_unwind_find_object(s->unwind, p->counter_module_prefix, p->counter_symbol);
+}
 
 static proc_identity read_identity(pid_t pid)
 {
@@ -127,6 +139,9 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
         rc = stack_unwind_open(pid, &params->unwind, &s->unwind);
     }
     if (rc == MG_OK) {
+        s->counter_addr = find_counter(s);
+    }
+    if (rc == MG_OK) {
         rc = ptrace_stop_create(pid, &params->stop, &s->stop);
     }
     if (rc) {
@@ -193,6 +208,7 @@ static int refresh_maps(sampler_ptrace *s)
     proc_maps_free(s->maps);
     s->unwind = unwind;
     s->maps = fresh;
+    s->counter_addr = find_counter(s);
     return MG_OK;
 }
 
@@ -304,6 +320,10 @@ static int stop_unwind_release(sampler_ptrace *s)
             s->params.on_stopped(s->pid, s->params.on_stopped_arg);
         }
         rc = unwind_stopped(s);
+    }
+    if (rc == MG_OK && s->counter_addr) {
+        s->sample.counter_known = stack_unwind_read(s->unwind, s->counter_addr, &s->sample.counter,
+                                                    sizeof s->sample.counter);
     }
     int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
     s->sample.held_ns = now_ns() - t0;

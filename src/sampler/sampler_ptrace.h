@@ -20,6 +20,10 @@ typedef struct sampler_ptrace_params {
     ptrace_stop_params stop;                 /* how threads are stopped and waited for */
     stack_unwind_params unwind;              /* caches of the unwinder */
     const char *const *mpi_library_prefixes; /* NULL-terminated base-name prefixes of MPI's files */
+    /* A counter of MPI calls entered that the process may hold: the data object counter_symbol
+     * (a uint64_t) in a module whose base name starts with counter_module_prefix. NULL for none. */
+    const char *counter_module_prefix;
+    const char *counter_symbol;
     /* Called once per sample while every thread is held stopped, before any is unwound; NULL for
      * none. It lets a caller read /proc state of a frozen process, and lets tests kill the
      * sampler or the target at the worst moment. It must not resume the target. */
@@ -33,7 +37,8 @@ typedef struct sampler_ptrace_params {
 extern const char *const sampler_ptrace_default_mpi_prefixes[];
 
 /* Defaults: 128 frames, ptrace_stop_params_default, stack_unwind_params_default, the prefixes
- * above, no hook. */
+ * above, the counter of the interposition library ("mpiguard_calls_entered" in "libmpiguard-"),
+ * no hook. */
 void sampler_ptrace_params_default(sampler_ptrace_params *p);
 
 typedef enum sampler_thread_state {
@@ -56,6 +61,8 @@ typedef struct sampler_sample {
     pid_t pid;
     stack_verdict verdict;
     const char *mpi_function; /* the process's MPI call (stack_classify_process) or NULL */
+    bool counter_known;       /* the process holds the call counter and it was read while stopped */
+    uint64_t counter;         /* MPI calls entered so far */
     size_t nthreads;
     const sampler_thread *threads; /* the main thread first when it was sampled */
     unsigned signals_reinjected;   /* signals caught while stopping and delivered again */

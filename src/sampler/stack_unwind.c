@@ -247,6 +247,47 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64
     symbol_cache_insert(u->names, pc, *name, *offset);
 }
 
+typedef struct symbol_query {
+    const char *module_prefix, *name;
+    uint64_t addr;
+} symbol_query;
+
+static int find_symbol_cb(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                          void *arg)
+{
+    (void)userdata;
+    (void)base;
+    symbol_query *q = arg;
+    const char *slash = modname ? strrchr(modname, '/') : NULL;
+    const char *file = slash ? slash + 1 : modname;
+    if (!file || strncmp(file, q->module_prefix, strlen(q->module_prefix)) != 0) {
+        return DWARF_CB_OK;
+    }
+    int n = dwfl_module_getsymtab(mod);
+    for (int i = 1; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        const char *found = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+        if (found && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && strcmp(found, q->name) == 0) {
+            q->addr = addr;
+            return DWARF_CB_ABORT;
+        }
+    }
+    return DWARF_CB_OK;
+}
+
+uint64_t stack_unwind_find_object(stack_unwind *u, const char *module_prefix, const char *name)
+{
+    symbol_query q = {module_prefix, name, 0};
+    (void)dwfl_getmodules(u->dwfl, find_symbol_cb, &q, 0);
+    return q.addr;
+}
+
+bool stack_unwind_read(stack_unwind *u, uint64_t addr, void *buf, size_t len)
+{
+    return read_direct(u, addr, buf, len);
+}
+
 void stack_unwind_close(stack_unwind *u)
 {
     if (!u) {

@@ -5,6 +5,7 @@
 #ifndef STACK_UNWIND_H
 #define STACK_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -39,6 +40,15 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, s
  * Answers come from the name cache when pc was seen before. The name lives until
  * stack_unwind_close (it points into libdwfl's copy of the module's symbol table). */
 void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset);
+
+/* The address in the process of the data object `name`, looked up in the modules whose file name
+ * starts with module_prefix; 0 when none defines it. Reads the modules' symbol tables, not the
+ * process: no stop is needed. */
+uint64_t stack_unwind_find_object(stack_unwind *u, const char *module_prefix, const char *name);
+
+/* Reads len bytes of the process's memory at addr now, bypassing the sample's page cache; false
+ * when they cannot be read (unmapped, or the process is gone). */
+bool stack_unwind_read(stack_unwind *u, uint64_t addr, void *buf, size_t len);
 
 /* Frees everything; NULL is accepted. */
 void stack_unwind_close(stack_unwind *u);

@@ -1,7 +1,9 @@
 /* The ptrace sampler on a real MPI job at default settings (Open MPI, or MPICH with UCX): rank 0
  * computes and must be OUT_MPI in mpi_target_compute; every other rank must be IN_MPI in
  * MPI_Barrier with the stack unwound through the MPI libraries back to main. Also prints the
- * cost per process sample, cold and warm (docs/sampler.md "Cost").
+ * cost per process sample, cold and warm (docs/sampler.md "Cost"). With SAMPLER_TEST_PRELOAD set to
+ * the interposition library, the job runs with it preloaded and every sample must carry its call
+ * counter: 0 calls entered on rank 0, 1 (the barrier) on the others; without it, no counter.
  * Usage: test_sampler_mpi openmpi|mpich LAUNCHER TARGET RANKS [ROUNDS] */
 #include <dirent.h>
 #include <errno.h>
@@ -51,10 +53,16 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* The interposition library the job runs with, or NULL. */
+static const char *preloaded;
+
 static pid_t launch(const job *j)
 {
     pid_t pid = fork();
     if (pid == 0) {
+        if (preloaded) {
+            setenv("LD_PRELOAD", preloaded, 1);
+        }
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
         setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
@@ -190,6 +198,9 @@ static bool as_expected(int rank, const sampler_sample *sm)
     if (sm->nthreads == 0 || sm->threads[0].tid != sm->pid) {
         return false;
     }
+    if (preloaded ? !sm->counter_known || sm->counter != (rank == 0 ? 0u : 1u) : sm->counter_known) {
+        return false;
+    }
     const sampler_thread *main_thread = &sm->threads[0];
     if (rank == 0) {
         return sm->verdict == STACK_OUT_MPI && sm->mpi_function == NULL &&
@@ -201,8 +212,9 @@ static bool as_expected(int rank, const sampler_sample *sm)
 
 static void print_stack(int rank, const sampler_sample *sm)
 {
-    fprintf(stderr, "rank %d pid %d verdict %d function %s\n", rank, (int)sm->pid, sm->verdict,
-            sm->mpi_function ? sm->mpi_function : "-");
+    fprintf(stderr, "rank %d pid %d verdict %d function %s counter %s%llu\n", rank, (int)sm->pid,
+            sm->verdict, sm->mpi_function ? sm->mpi_function : "-", sm->counter_known ? "" : "unknown ",
+            (unsigned long long)sm->counter);
     for (size_t i = 0; i < sm->nthreads; i++) {
         const sampler_thread *t = &sm->threads[i];
         fprintf(stderr, "  thread %d in_mpi %d\n", (int)t->tid, t->in_mpi);
@@ -373,6 +385,7 @@ int main(int argc, char **argv)
         return 2;
     }
     job *j = &the_job;
+    preloaded = getenv("SAMPLER_TEST_PRELOAD");
     j->flavor = argv[1];
     j->launcher = argv[2];
     j->target = argv[3];
