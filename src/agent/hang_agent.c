@@ -94,14 +94,8 @@ static void read_rank(const hang_agent_params *p, owned_rank *o, agent_reading *
     *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1};
     if (!o)
         return;
-    int rc = o->probe ? MG_OK : mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe);
     mg_probe_reading reading;
-    if (rc == MG_ENOENT) {
-        out->unseen = 0;
-        out->in_mpi = 1; /* not published yet: still in MPI_Init */
-        return;
-    }
-    if (rc || mg_rank_probe_read(o->probe, &reading))
+    if (mg_rank_probe_read_opening(p->kind, p->token, o->rank, o->pid, &o->probe, &reading))
         return;
     *out = (agent_reading){.rank = o->rank, .exited = (uint8_t)reading.exited,
                           .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,

@@ -26,7 +26,8 @@ struct mg_rank_probe {
  * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
 static mg_rank_probe *_Atomic open_probes;
 
-int mg_rank_probe_process_exited(int pid)
+/* Whether the process is gone or a zombie: nothing of it can be read any more. */
+static int process_exited(int pid)
 {
     char state = mg_rank_scan_process_state(pid);
     return state == 0 || state == 'Z' || state == 'X';
@@ -46,7 +47,7 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
             free(p);
             return rc;
         }
-    } else if (mg_rank_probe_process_exited(pid)) {
+    } else if (process_exited(pid)) {
         free(p);
         return MG_ENOENT;
     }
@@ -88,7 +89,7 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
     apply_counter(p, out);
-    out->exited = mg_rank_probe_process_exited(p->pid);
+    out->exited = process_exited(p->pid);
     return MG_OK;
 }
 
@@ -117,6 +118,18 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
     if (out->counter_known && !out->exited)
         apply_counter(p, out);
     return MG_OK;
+}
+
+int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
+                               mg_rank_probe **probe, mg_probe_reading *out)
+{
+    int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
+    if (rc == MG_ENOENT) {
+        *out = process_exited(pid) ? (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE}
+                                   : (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
+        return MG_OK;
+    }
+    return rc ? rc : mg_rank_probe_read(*probe, out);
 }
 
 int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)

@@ -23,9 +23,6 @@ typedef struct mg_probe_reading {
 
 typedef struct mg_rank_probe mg_rank_probe;
 
-/* Whether the process is gone or a zombie: nothing of it can be read any more. */
-int mg_rank_probe_process_exited(int pid);
-
 /* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it). Does
  * not stop the process. MG_ENOENT when the process is gone or, for shm, has not published yet;
  * MG_EPERM when ptrace is refused; MG_ENOMEM. */
@@ -35,6 +32,13 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
  * counter moved since the previous reading counts as in MPI (ParaStack treats busy-wait polling as
  * staying in MPI). Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
 int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out);
+
+/* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for
+ * mg_rank_probe_open). A rank with nothing to open reads as exited when its process is gone, else
+ * as still starting (in MPI_Init: it has not published its state yet). 0 with *out set, or the
+ * error of the open or the read. */
+int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
+                               mg_rank_probe **probe, mg_probe_reading *out);
 
 /* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
  * owned by the probe until the next call or close. */

@@ -25,7 +25,7 @@ static void warn_once(hang_probes *p, int r, int rc)
 int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
 {
     cli_session *s = p->session;
-    int rc = MG_OK;
+    int rc;
     if (p->remote) {
         int unseen = 0;
         rc = hang_remote_read(p->remote, r, out, &unseen);
@@ -35,20 +35,7 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
         *out = (mg_probe_reading){.fn = MG_FN_NONE};
         return 1;
     }
-    if (!p->probe[r]) {
-        rc = mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]);
-        if (rc == MG_ENOENT) {
-            /* Nothing to read: a rank that has not published its state yet is still starting
-             * (in MPI_Init); a process that is gone has exited. */
-            if (mg_rank_probe_process_exited(s->ranks[r].pid))
-                *out = (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE};
-            else
-                *out = (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
-            return 0;
-        }
-    }
-    if (rc == MG_OK)
-        rc = mg_rank_probe_read(p->probe[r], out);
+    rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r], out);
     if (rc == MG_OK)
         return 0;
     warn_once(p, r, rc);
