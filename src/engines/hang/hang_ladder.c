@@ -100,7 +100,6 @@ static bool candidate(const struct hang_ladder *l, const struct hang_ecdf *f, si
     if (isinf(n1) && isinf(n2))
         return false;
     size_t t = n1 <= n2 ? t1 : t2;
-    c->index = i;
     c->threshold = t;
     c->p_hat = hang_ecdf_at(f, t);
     c->n_hat = fmin(n1, n2);
@@ -186,7 +185,6 @@ bool hang_ladder_exact(const struct hang_ladder *l, const struct hang_ecdf *f, d
     double p_hat = hang_ecdf_at(f, t);
     *c = (struct hang_ladder_choice){.built = true,
                                      .exact = true,
-                                     .index = l->nlevels,
                                      .threshold = t,
                                      .p_hat = p_hat,
                                      .n_hat = n,
