@@ -5,6 +5,7 @@
 #include "mg_error.h"
 #include "rank_scan.h"
 #include "rank_stack.h"
+#include "mg_clock.h"
 
 #include <netdb.h>
 #include <signal.h>
@@ -12,20 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct owned_rank {
     int rank, pid;
     mg_rank_probe *probe;
 } owned_rank;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int connect_to(const char *host, int port)
 {
@@ -51,7 +44,7 @@ static int connect_to(const char *host, int port)
 static size_t discover(const hang_agent_params *p, owned_rank **owned, int *world)
 {
     mg_rank_selector sel = {.token = p->token};
-    double deadline = now_seconds() + p->discover_seconds, stable_since = now_seconds();
+    double deadline = mg_clock_seconds() + p->discover_seconds, stable_since = mg_clock_seconds();
     size_t last_count = 0, kept = 0;
     *owned = NULL;
     for (;;) {
@@ -70,12 +63,12 @@ static size_t discover(const hang_agent_params *p, owned_rank **owned, int *worl
             free(procs);
         }
         int complete = p->first_rank >= 0 ? kept == (size_t)(p->last_rank - p->first_rank + 1)
-                                          : kept > 0 && now_seconds() - stable_since >= 1.0;
+                                          : kept > 0 && mg_clock_seconds() - stable_since >= 1.0;
         if (kept != last_count) {
             last_count = kept;
-            stable_since = now_seconds();
+            stable_since = mg_clock_seconds();
         }
-        if (complete || now_seconds() > deadline)
+        if (complete || mg_clock_seconds() > deadline)
             return kept;
         usleep(100000);
     }

@@ -3,6 +3,7 @@
 
 #include "mg_error.h"
 #include "rank_scan.h"
+#include "mg_clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,13 +57,6 @@ void mg_job_install_signal_handlers(void)
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
         sigaction(signals[i], &sa, NULL);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
@@ -212,7 +206,7 @@ static void handle_received_signal(mg_job *job)
     }
     if (!received_from_terminal && !job->attached)
         kill(job->launcher, sig);
-    job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+    job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
 }
 
 static int reap(mg_job *job, int flags)
@@ -238,10 +232,10 @@ static int reap(mg_job *job, int flags)
 int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
 {
     *finished = job->status >= 0;
-    double deadline = now_seconds() + timeout_ms / 1000.0;
+    double deadline = mg_clock_seconds() + timeout_ms / 1000.0;
     while (!*finished) {
         handle_received_signal(job);
-        if (job->kill_deadline > 0 && now_seconds() >= job->kill_deadline) {
+        if (job->kill_deadline > 0 && mg_clock_seconds() >= job->kill_deadline) {
             kill_everything(job);
             job->kill_deadline = 0;
         }
@@ -249,7 +243,7 @@ int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
             *finished = 1;
             break;
         }
-        double left = deadline - now_seconds();
+        double left = deadline - mg_clock_seconds();
         if (left <= 0)
             break;
         struct timespec slice = {0, (long)(1e9 * (left < 0.02 ? left : 0.02))};
@@ -287,7 +281,7 @@ int mg_job_stop(mg_job *job)
         cancel_slurm_job(job->slurm_job_id);
     else
         kill(job->launcher, SIGTERM);
-    job->kill_deadline = now_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+    job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
     int finished = 0;
     while (!finished)
         mg_job_wait(job, 1000, &finished);

@@ -3,16 +3,9 @@
 
 #include "job.h"
 #include "mg_error.h"
+#include "mg_clock.h"
 
 #include <stdlib.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 /* argv prefixed with the sh wrapper that redirects both streams; the caller frees the array. */
 static char **capture_argv(char *const *argv, const char *out_path)
@@ -43,12 +36,12 @@ int mg_job_run(char *const *argv, const char *token, const char *out_path, int t
     free(w);
     if (rc)
         return rc;
-    double start = now_ms();
+    double start = mg_clock_seconds();
     int finished = 0;
     *timed_out = 0;
     while (!finished) {
         mg_job_wait(job, 50, &finished);
-        if (!finished && timeout_ms > 0 && now_ms() - start >= timeout_ms) {
+        if (!finished && timeout_ms > 0 && (mg_clock_seconds() - start) * 1e3 >= timeout_ms) {
             *timed_out = 1;
             mg_job_stop(job);
             finished = 1;

@@ -54,6 +54,7 @@ typedef struct cli_session {
     cli_rank *ranks;
     int nranks;    /* world size once known, else 0 */
     int found;     /* ranks discovered so far */
+    double discovered_at; /* when cli_session_discover last looked (mg_clock_seconds) */
 } cli_session;
 
 /* The whole mpiguard command line as typed, recorded by main() for the reports. */
@@ -79,7 +80,8 @@ int cli_session_add_env(const char *name, const char *value);
  * attach to; 73: report not writable). */
 int cli_session_attach(cli_session *s, const char *tool, const char *target);
 
-/* Scans for ranks not found yet and maps their published state. Cheap when all are found. */
+/* Scans for ranks not found yet and maps their published state; does nothing when it looked less
+ * than 100 ms ago. Cheap when all are found. */
 void cli_session_discover(cli_session *s);
 /* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
 int cli_session_wait(cli_session *s, int timeout_ms);

@@ -6,6 +6,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "rank_scan.h"
+#include "mg_clock.h"
 
 #include <libgen.h>
 #include <stdio.h>
@@ -190,8 +191,16 @@ static void note_rank(cli_session *s, const mg_rank_proc *p)
     mg_info("%s: rank %d is pid %d", s->tool, p->rank, p->pid);
 }
 
+/* A scan reads two files of every process on the machine: at a tool's polling rate (check drains
+ * every 20 ms) it would take a good part of a core from ranks that are starting up. */
+static const double discovery_interval = 0.1;
+
 void cli_session_discover(cli_session *s)
 {
+    double now = mg_clock_seconds();
+    if (now - s->discovered_at < discovery_interval)
+        return;
+    s->discovered_at = now;
     if (s->nranks > 0 && s->found == s->nranks) {
         for (int r = 0; r < s->nranks; r++)
             if (!s->ranks[r].state)

@@ -13,11 +13,11 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mpi_version.h"
+#include "mg_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_ITEMS = 32 };
 
@@ -31,13 +31,6 @@ typedef struct coll_ctx {
     double deadline; /* monotonic seconds; 0: none */
     int interrupted; /* the signal that stopped the tester, or 0 */
 } coll_ctx;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *outcome_name(coll_outcome o)
 {
@@ -55,7 +48,7 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
                              double *elapsed)
 {
     *elapsed = 0;
-    if (x->interrupted || (x->deadline > 0 && now() >= x->deadline))
+    if (x->interrupted || (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
         return COLL_NO_TIME;
     if (coll_memory_bytes(x->coll, s, n, P) > x->memory_limit)
         return COLL_NO_MEMORY;
@@ -71,7 +64,7 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
     memcpy(argv + k, tail, sizeof tail);
     mg_job *job;
     char err[512];
-    double t0 = now();
+    double t0 = mg_clock_seconds();
     if (mg_job_start(argv, NULL, &job, err, sizeof err) != 0) {
         mg_error("%s", err);
         return COLL_CRASH;
@@ -79,13 +72,13 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
     int finished = 0, hung = 0;
     while (!finished) {
         mg_job_wait(job, 100, &finished);
-        if (!finished && now() - t0 > limit) {
+        if (!finished && mg_clock_seconds() - t0 > limit) {
             hung = 1;
             mg_job_stop(job);
             finished = 1;
         }
     }
-    *elapsed = now() - t0;
+    *elapsed = mg_clock_seconds() - t0;
     int status = mg_job_exit_status(job);
     x->interrupted = mg_job_interrupting_signal(job);
     mg_job_destroy(job);
@@ -399,7 +392,7 @@ int cmd_collectives(int argc, char **argv)
     if ((rc = save(o.output, &doc, report)))
         goto out;
     mg_job_install_signal_handlers();
-    x.deadline = o.time_limit > 0 ? now() + o.time_limit : 0;
+    x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
     coll_search_opts so = {(uint64_t)o.f, (uint64_t)o.max_count, o.first_limit, 10.0};
     coll_bound *rows = calloc((size_t)(ncoll * nnp * ns), sizeof *rows);
     if (!rows) {

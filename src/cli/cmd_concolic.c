@@ -12,6 +12,7 @@
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_clock.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,13 +67,6 @@ static int open_campaign(concolic_campaign *c, const concolic_options *o, const 
         return 0;
     mg_error("%s", err);
     return rc == MG_ENOENT ? MG_EXIT_NOINPUT : rc == MG_EIO ? MG_EXIT_CANTCREAT : MG_EXIT_DATAERR;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* --distances: the static table of the program's graph, nothing run, no directory made. */
@@ -161,15 +155,15 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
         mg_report_destroy(rep);
         return rc;
     }
-    double t0 = now_s();
+    double t0 = mg_clock_seconds();
     uint64_t first = c.iterations;
     while (!rc && (!o->iterations || c.iterations - first < (uint64_t)o->iterations) &&
-           (!o->time_s || now_s() - t0 < o->time_s))
+           (!o->time_s || mg_clock_seconds() - t0 < o->time_s))
         rc = concolic_loop_iterate(&L, o, lp, rep, first);
     concolic_loop_progress(&L, 1);
     if (!cli_opts.quiet) {
         concolic_report_coverage(&c, stdout);
-        print_cost(&L.cost, now_s() - t0);
+        print_cost(&L.cost, mg_clock_seconds() - t0);
     }
     report_data(rep, &c, &L.cost);
     char err[512];

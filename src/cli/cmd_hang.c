@@ -7,6 +7,7 @@
 
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_clock.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -26,13 +27,6 @@ typedef struct hang_options {
 } hang_options;
 
 typedef enum hang_action { ACTION_KILL, ACTION_REPORT, ACTION_SIGNAL, ACTION_EXEC } hang_action;
-
-static double monotonic_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* "kill", "report", "signal:SIG" (name with or without SIG, or number), "exec:CMD". */
 static int parse_action(const char *text, hang_action *action, int *sig, const char **cmd)
@@ -145,12 +139,12 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
  * process that has no MPI ranks. */
 static int wait_for_ranks(cli_session *s)
 {
-    double deadline = monotonic_seconds() + ATTACH_DISCOVERY_SECONDS;
+    double deadline = mg_clock_seconds() + ATTACH_DISCOVERY_SECONDS;
     while (s->nranks == 0 || s->found < s->nranks) {
         if (cli_session_wait(s, 100))
             return 1;
         cli_session_discover(s);
-        if (s->attached && s->nranks == 0 && monotonic_seconds() > deadline) {
+        if (s->attached && s->nranks == 0 && mg_clock_seconds() > deadline) {
             mg_error("hang: no MPI rank found in the job attached to (%.0f s)", ATTACH_DISCOVERY_SECONDS);
             return MG_EXIT_NOINPUT;
         }
@@ -205,7 +199,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
-    double start = monotonic_seconds(), last_progress = start, built_at = -1.0;
+    double start = mg_clock_seconds(), last_progress = start, built_at = -1.0;
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
     for (;;) {
@@ -227,7 +221,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             out += unseen || reading.exited || !reading.in_mpi || reading.progressed;
         }
         struct hang_verdict v;
-        double now = monotonic_seconds();
+        double now = mg_clock_seconds();
         if (trace)
             fprintf(trace, "%.3f %zu %zu\n", now - start, out, nsampled);
         if (hang_model_observe(model, out, now - start, &v) != 0) {
@@ -256,11 +250,11 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
                     result.progress_rank);
             if (trace)
-                fprintf(trace, "# resume %.3f\n", monotonic_seconds() - start);
+                fprintf(trace, "# resume %.3f\n", mg_clock_seconds() - start);
             hang_model_resume(model);
             continue;
         }
-        hang_report(&probes, &result, faulty, monotonic_seconds() - start, model_json(model, o, built_at));
+        hang_report(&probes, &result, faulty, mg_clock_seconds() - start, model_json(model, o, built_at));
         cli_session_save(s);
         act(s, action, sig, cmd, faulty, result.nfaulty);
         status = MG_EXIT_HANG;

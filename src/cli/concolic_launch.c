@@ -4,6 +4,7 @@
 #include "concolic_file.h"
 #include "job_run.h"
 #include "mg_error.h"
+#include "mg_clock.h"
 
 #include <inttypes.h>
 #include <signal.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const outcome_names[] = {"clean",     "input_rejected", "signal",
@@ -25,13 +25,6 @@ const char *concolic_outcome_name(int outcome)
 int concolic_outcome_is_bug(int outcome)
 {
     return outcome >= CONCOLIC_SIGNAL && outcome < CONCOLIC_OUTCOME_END;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void push(char **argv, int *n, const char *s)
@@ -298,11 +291,11 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     if (c->np - c->focus - 1 > 0)
         segment(argv, &n, l, after, light);
     command_text(argv, n, c, run_id, r->command, sizeof r->command);
-    double t0 = now_s();
+    double t0 = mg_clock_seconds();
     int timed_out = 0;
     int rc = mg_job_run(argv, l->token, output, (int)(l->timeout_s * 1000), &r->status, &timed_out,
                         err, errlen);
-    double t1 = now_s();
+    double t1 = mg_clock_seconds();
     r->seconds = t1 - t0;
     free(argv);
     if (rc)

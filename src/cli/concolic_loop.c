@@ -9,24 +9,17 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "solver_query.h"
+#include "mg_clock.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 const char *const concolic_strategy_names[] = {"dfs",           "bounded-dfs", "random-branch",
                                                "uniform-random", "cfg",        "random-inputs",
                                                NULL};
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Stores the new path's log at the stack level the strategy keeps it at (DFS: above the level
  * of the choice that produced it; the others: alone), releasing the levels above. */
@@ -123,9 +116,9 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
         if (!values)
             break;
         int sat = 0;
-        double t0 = now_s();
+        double t0 = mg_clock_seconds();
         int rc = solver_query_solve(L->z3, log, ch.index, &L->sem, &sat, values);
-        spent += now_s() - t0;
+        spent += mg_clock_seconds() - t0;
         L->cost.solves++;
         focus_setup prev = {log->header.world_size, log->header.rank}, next;
         if (!rc && sat &&

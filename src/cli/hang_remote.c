@@ -6,6 +6,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mg_ranks.h"
+#include "mg_clock.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { MAX_AGENTS = 4096, MAX_LAUNCHER_WORDS = 32 };
@@ -36,13 +36,6 @@ struct hang_remote {
     int njobs;
     agent_buf buf;
 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Listens on an ephemeral port: loopback for local agents, every interface for agents on nodes. */
 static int listen_on(int any_interface, int *port)
@@ -180,10 +173,10 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         for (int r = 0; r < s->nranks; r++)
             s->ranks[r].pid = 0;
     }
-    double deadline = now_seconds() + o->connect_timeout;
+    double deadline = mg_clock_seconds() + o->connect_timeout;
     int expected = o->local_agents ? h->njobs : -1;
     while ((expected < 0 ? s->nranks == 0 || s->found < s->nranks : h->nagents < expected) &&
-           now_seconds() < deadline && h->nagents < MAX_AGENTS) {
+           mg_clock_seconds() < deadline && h->nagents < MAX_AGENTS) {
         struct pollfd pfd = {.fd = h->listen_fd, .events = POLLIN};
         if (poll(&pfd, 1, 200) <= 0)
             continue;
