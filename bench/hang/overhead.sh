@@ -2,7 +2,10 @@
 # Overhead of `mpiguard hang` (docs/hang.md): the four examples do a fixed amount of work (--iterations)
 # at 16 ranks (Open MPI) with and without the monitor, with I pinned to 100 and 400 ms, both samplers.
 # Configurations are interleaved, REPS rounds; each ratio is median(monitored) / median(plain) of wall
-# times measured in this one run.
+# times measured in this one run. A second table gives, per monitored configuration, the cost that
+# mpiguard measures itself (report tool_data.monitor_cost, medians over the rounds): the share of the
+# watched time that ptrace samples kept ranks frozen (unwinding) and held (from the first seize, which
+# includes waiting for a descheduled rank to stop), and mpiguard's own CPU as a share of one core.
 #   bench/hang/overhead.sh [BUILD] [REPS] [NP]
 set -u
 build=${1:-build} reps=${2:-3} np=${3:-16}
@@ -11,24 +14,33 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export OMPI_MCA_mpi_yield_when_idle=1
 declare -A iterations=([stencil]=3000 [cg]=150 [fft]=300 [master_worker]=4000)
 configs=("plain" "shm 0.1" "shm 0.4" "ptrace 0.1" "ptrace 0.4")
-declare -A times
+declare -A times costs
+work=$(mktemp -d /tmp/mg-hang-overhead.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 
 run_once() {
     local example=$1 config=$2 app="$build/examples/openmpi/$1"
     local cmd=(mpirun.openmpi -n "$np" "$app" --iterations "${iterations[$example]}")
     set -- $config
     if [ "$1" != plain ]; then
-        cmd=("$build/bin/mpiguard" hang -q --on-hang report --sampler "$1" --interval "$2" --max-interval "$2" --seed 1 -- "${cmd[@]}")
+        cmd=("$build/bin/mpiguard" hang -q --on-hang report --sampler "$1" --interval "$2" --max-interval "$2" --seed 1 --report "$work/r.json" -- "${cmd[@]}")
     fi
+    rm -f "$work/r.json"
     local start=$(date +%s.%N)
     "${cmd[@]}" >/dev/null 2>&1 || echo "warning: $example ($config) failed" >&2
-    echo "$(date +%s.%N) - $start" | bc
+    echo "$(date +%s.%N) - $start" | bc >"$work/wall"
+    if [ -s "$work/r.json" ]; then
+        costs["$example|$config"]+=$(python3 -c "
+import json; c = json.load(open('$work/r.json'))['tool_data']['monitor_cost']
+print('%g,%g,%g' % (c.get('frozen_fraction', 0), c.get('held_fraction', 0), c['monitor_cpu_fraction']))")" "
+    fi
 }
 
 for example in stencil cg fft master_worker; do
     for ((r = 0; r < reps; r++)); do
         for config in "${configs[@]}"; do
-            times["$example|$config"]+="$(run_once "$example" "$config") "
+            run_once "$example" "$config"
+            times["$example|$config"]+="$(cat "$work/wall") "
         done
     done
 done
@@ -42,6 +54,21 @@ for example in stencil cg fft master_worker; do
     printf '| %s | %.2f |' "$example" "$base"
     for config in "${configs[@]:1}"; do
         printf ' %.3f |' "$(echo "$(echo "${times["$example|$config"]}" | median) / $base" | bc -l)"
+    done
+    printf '\n'
+done
+
+# Column k (1 frozen, 2 held, 3 cpu) of the cost triples, median, in percent.
+cost_median() { tr ' ' '\n' | grep -v '^$' | cut -d, -f"$1" | median | awk '{printf "%.3f", 100 * $1}'; }
+printf '\n| example: measured cost, %% (frozen / held / mpiguard CPU) |'
+for config in "${configs[@]:1}"; do printf ' %s |' "${config/ / I=}"; done
+printf '\n|---|---|---|---|---|\n'
+for example in stencil cg fft master_worker; do
+    printf '| %s |' "$example"
+    for config in "${configs[@]:1}"; do
+        c=${costs["$example|$config"]:-}
+        printf ' %s / %s / %s |' "$(echo "$c" | cost_median 1)" "$(echo "$c" | cost_median 2)" \
+            "$(echo "$c" | cost_median 3)"
     done
     printf '\n'
 done

@@ -108,6 +108,8 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
         return rc;
     out->exited = sample->verdict == STACK_EXITED;
     out->in_mpi = sample->verdict == STACK_IN_MPI;
+    out->held_ns = sample->held_ns;
+    out->frozen_ns = sample->held_ns - sample->stop_ns;
     /* Outside MPI the reading carries the function last seen, as the shm state does: a rank that
      * polls flips between MPI_Test and its loop, and that must not read as a change of function. */
     if (out->in_mpi)

@@ -19,6 +19,11 @@ typedef struct mg_probe_reading {
     int counter_known; /* counter is valid: shm always; ptrace when the process holds the
                           interposition library's counter (a job mpiguard started) */
     uint64_t counter;  /* MPI calls completed (shm) or entered (ptrace): only its moves matter */
+    int64_t held_ns;   /* ptrace (0 under shm): from the first seize to the release; a thread that
+                          was not running when interrupted stops only once scheduled, so this
+                          bounds the time the process lost from above */
+    int64_t frozen_ns; /* ptrace: from every thread stopped to the release (the unwinding): the
+                          time it lost for sure */
 } mg_probe_reading;
 
 typedef struct mg_rank_probe mg_rank_probe;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +87,40 @@ static json_object *model_json(const struct hang_model *model, const hang_option
     json_object_object_add(m, "set_size", json_object_new_int64((int64_t)st.set_size));
     json_object_object_add(m, "reduced_sets", json_object_new_boolean(st.reduced));
     return m;
+}
+
+/* What watching cost, in the report and with -v: the time ptrace samples held ranks stopped (each
+ * stop delays a bulk-synchronous job by at most its length, so their sum over the watched time
+ * bounds the slowdown; between the time every thread was frozen and the time from the first seize)
+ * and mpiguard's own CPU time (taken from the job when they share cores). Wall-time ratios cannot
+ * resolve sub-percent costs on a loaded machine; these are measured directly (docs/hang.md
+ * "Overhead"). */
+static void record_cost(cli_session *s, const hang_probes *p, double watched)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                 (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    double span = watched > 0 ? watched : 1;
+    double held = 1e-9 * (double)p->held_ns, frozen = 1e-9 * (double)p->frozen_ns;
+    json_object *c = json_object_new_object();
+    json_object_object_add(c, "watched_s", json_object_new_double(watched));
+    json_object_object_add(c, "rank_readings", json_object_new_int64((int64_t)p->readings));
+    if (!p->remote) {
+        json_object_object_add(c, "frozen_s", json_object_new_double(frozen));
+        json_object_object_add(c, "held_s", json_object_new_double(held));
+        json_object_object_add(c, "frozen_fraction", json_object_new_double(frozen / span));
+        json_object_object_add(c, "held_fraction", json_object_new_double(held / span));
+    }
+    json_object_object_add(c, "monitor_cpu_s", json_object_new_double(cpu));
+    json_object_object_add(c, "monitor_cpu_fraction", json_object_new_double(cpu / span));
+    json_object_object_add(mg_report_tool_data(s->report), "monitor_cost", c);
+    char stops[128] = "";
+    if (!p->remote && p->held_ns > 0)
+        snprintf(stops, sizeof stops, "; ranks stopped %.3f-%.3f s (%.3f-%.3f%% of the time)",
+                 frozen, held, 100 * frozen / span, 100 * held / span);
+    mg_info("hang: monitoring cost: %llu rank readings in %.1f s%s; mpiguard used %.2f%% of a core",
+            (unsigned long long)p->readings, watched, stops, 100 * cpu / span);
 }
 
 /* Runs the action; returns 1 when the job was stopped by it. */
@@ -262,6 +297,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     }
     if (trace)
         fclose(trace);
+    record_cost(s, &probes, mg_clock_seconds() - start);
     hang_probes_close(&probes);
     hang_remote_stop(remote);
     free(faulty);

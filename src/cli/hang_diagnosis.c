@@ -29,15 +29,21 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
     if (p->remote) {
         int unseen = 0;
         rc = hang_remote_read(p->remote, r, out, &unseen);
-        if (rc == MG_OK && !unseen)
+        if (rc == MG_OK && !unseen) {
+            p->readings++;
             return 0;
+        }
         warn_once(p, r, rc ? rc : MG_EPERM);
         *out = (mg_probe_reading){.fn = MG_FN_NONE};
         return 1;
     }
     rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r], out);
-    if (rc == MG_OK)
+    if (rc == MG_OK) {
+        p->readings++;
+        p->held_ns += out->held_ns;
+        p->frozen_ns += out->frozen_ns;
         return 0;
+    }
     warn_once(p, r, rc);
     *out = (mg_probe_reading){.fn = MG_FN_NONE};
     return 1;

@@ -17,6 +17,9 @@ typedef struct hang_probes {
     hang_remote *remote;   /* agents own the ranks; NULL: this process looks at them itself */
     mg_rank_probe **probe; /* local: one per rank, opened on first use */
     char *warned;          /* one per rank: its sampling trouble was reported once */
+    uint64_t readings;     /* rank readings taken (model samples and verification scans) */
+    int64_t held_ns;       /* what those readings cost the ranks, local ptrace only: */
+    int64_t frozen_ns;     /* bounds from above and below (mg_probe_reading) */
 } hang_probes;
 
 /* Reads rank r now; returns 0, or 1 when the rank cannot be seen (ptrace refused: a debugger holds

@@ -4,7 +4,8 @@
 # job stopped and nothing of it left. The fault comes at 20 s, once the model has learnt the healthy
 # job (docs/hang.md: a hang before that is missed); the run would end at 27 s, so the fault stops it
 # for good (a master-worker job keeps progressing with its other workers until then: no hang yet). Without a
-# fault (FAULT=none): the job runs to its end untouched, exit 0, no finding.
+# fault (FAULT=none): the job runs to its end untouched, exit 0, no finding. Either way the report says
+# what watching cost (ptrace: the time ranks were stopped; mpiguard's CPU).
 # Usage: hang.sh FLAVOR EXAMPLE FAULT SAMPLER NRANKS
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 example=$2 fault=$3 sampler=$4 np=$5
@@ -20,10 +21,17 @@ else
     expect_stderr "mpiguard: ERROR HANG"
 fi
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
-python3 - "$report" "$fault" "$faulty" "$np" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+python3 - "$report" "$fault" "$faulty" "$np" "$sampler" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
 import json, sys
 r = json.load(open(sys.argv[1])); fault, faulty, np = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sampler = sys.argv[5]
 assert r["tool"] == "hang" and len(r["job"]["ranks"]) == np, r["job"]
+cost = r["tool_data"]["monitor_cost"]
+assert cost["rank_readings"] > 0 and 0 < cost["monitor_cpu_s"] < cost["watched_s"], cost
+if sampler == "ptrace":
+    assert 0 < cost["frozen_s"] <= cost["held_s"] < cost["watched_s"], cost
+else:
+    assert cost["frozen_s"] == 0 and cost["held_s"] == 0, cost
 if fault == "none":
     assert r["findings"] == [] and r["job"]["outcome"] == "completed", r
     sys.exit(0)
