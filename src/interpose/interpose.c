@@ -34,8 +34,8 @@ static int enabled_count;
 /* Read on every wrapped call: 0 keeps every wrapper on its direct path. */
 static int dispatch_on;
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
-static _Thread_local int call_depth;
-_Thread_local void *mg_call_site;
+static _Thread_local int call_depth MG_TLS_FAST;
+_Thread_local void *mg_call_site MG_TLS_FAST;
 
 /* Wrapped calls entered so far, exported for the ptrace sampler (docs/sampler.md "Call counter"):
  * a count that moves between two samples is progress, which stacks alone cannot show in a job that

@@ -1,5 +1,8 @@
 /* The "state" module: publishes each rank's {in MPI, current function, completed calls} in shared
  * memory for the shm sampler of hang detection (rank_state.h, docs/hang.md). */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
 #include "interpose_log.h"
 #include "module.h"
 #include "rank_state.h"
@@ -10,8 +13,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#pragma weak PMPI_Query_thread
+
 static mg_rank_state *state;
 static char segment_name[128];
+/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so a load and a store update
+ * the counters; the locked read-modify-writes needed otherwise were half the cost of a cheap call
+ * (bench/hang/call_cost.sh, docs/hang.md "Overhead"). */
+static int concurrent_calls;
 
 static int state_init(int rank, int size)
 {
@@ -43,6 +52,9 @@ static int state_init(int rank, int size)
     /* The magic goes last so a reader never sees a half-initialised segment as valid. */
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    concurrent_calls = provided == MPI_THREAD_MULTIPLE;
     state = s;
     return 0;
 }
@@ -50,14 +62,26 @@ static int state_init(int rank, int size)
 static void state_enter(mg_fn fn)
 {
     atomic_store_explicit(&state->current_fn, fn, memory_order_relaxed);
-    atomic_fetch_add_explicit(&state->threads_in_mpi, 1, memory_order_release);
+    if (concurrent_calls) {
+        atomic_fetch_add_explicit(&state->threads_in_mpi, 1, memory_order_release);
+        return;
+    }
+    uint32_t inside = atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
+    atomic_store_explicit(&state->threads_in_mpi, inside + 1, memory_order_release);
 }
 
 static void state_leave(mg_fn fn)
 {
     (void)fn;
-    atomic_fetch_add_explicit(&state->calls, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&state->threads_in_mpi, 1, memory_order_release);
+    if (concurrent_calls) {
+        atomic_fetch_add_explicit(&state->calls, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&state->threads_in_mpi, 1, memory_order_release);
+        return;
+    }
+    uint64_t calls = atomic_load_explicit(&state->calls, memory_order_relaxed);
+    atomic_store_explicit(&state->calls, calls + 1, memory_order_relaxed);
+    uint32_t inside = atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
+    atomic_store_explicit(&state->threads_in_mpi, inside - 1, memory_order_release);
 }
 
 static void state_finalize(int aborting)
