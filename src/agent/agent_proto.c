@@ -1,6 +1,7 @@
 /* Framing and encoding of the agent protocol (agent_proto.h). */
 #include "agent_proto.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <errno.h>
@@ -16,17 +17,7 @@ void agent_buf_free(agent_buf *b)
 
 static int reserve(agent_buf *b, size_t more)
 {
-    if (b->len + more <= b->cap)
-        return MG_OK;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more)
-        cap *= 2;
-    uint8_t *data = realloc(b->data, cap);
-    if (!data)
-        return MG_ENOMEM;
-    b->data = data;
-    b->cap = cap;
-    return MG_OK;
+    return mg_array_reserve((void **)&b->data, &b->cap, b->len + more, 1);
 }
 
 int agent_put_bytes(agent_buf *b, const void *data, size_t len)

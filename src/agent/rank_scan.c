@@ -1,6 +1,7 @@
 /* /proc scanning for rank processes (rank_scan.h). */
 #include "rank_scan.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 #include "mpi_flavor.h"
 
@@ -216,30 +217,21 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
     DIR *dir = opendir(proc_root);
     if (!dir)
         return MG_EIO;
-    size_t cap = 256, nall = 0, ncand = 0;
-    proc_entry *all = malloc(cap * sizeof *all);
-    proc_entry *cand = malloc(cap * sizeof *cand);
+    size_t nall = 0, cap_all = 0, ncand = 0, cap_cand = 0;
+    proc_entry *all = NULL, *cand = NULL;
     char *env = malloc(ENVIRON_MAX + 1);
-    int rc = (all && cand && env) ? MG_OK : MG_ENOMEM;
+    int rc = env ? MG_OK : MG_ENOMEM;
     int self = getpid();
     struct dirent *de;
     while (rc == MG_OK && (de = readdir(dir)) != NULL) {
         int pid;
         if (!parse_int(de->d_name, &pid) || pid == self)
             continue;
-        if (nall == cap) {
-            cap *= 2;
-            proc_entry *a = realloc(all, cap * sizeof *all), *c = realloc(cand, cap * sizeof *cand);
-            all = a ? a : all;
-            cand = c ? c : cand;
-            if (!a || !c) {
-                rc = MG_ENOMEM;
-                break;
-            }
-        }
         proc_entry e = {.pid = pid, .ppid = read_ppid(proc_root, pid), .rank = -1, .size = -1};
         if (e.ppid < 0)
             continue; /* vanished */
+        if ((rc = mg_array_reserve((void **)&all, &cap_all, nall + 1, sizeof *all)) != MG_OK)
+            break;
         all[nall++] = e;
         char path[256];
         snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
@@ -248,6 +240,8 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
             !first_int(env, (size_t)len, rank_variables, &e.rank))
             continue;
         first_int(env, (size_t)len, size_variables, &e.size);
+        if ((rc = mg_array_reserve((void **)&cand, &cap_cand, ncand + 1, sizeof *cand)) != MG_OK)
+            break;
         cand[ncand++] = e;
     }
     closedir(dir);

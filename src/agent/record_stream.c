@@ -1,6 +1,7 @@
 /* The agent -> detector stream (record_stream.h). */
 #include "record_stream.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <stdio.h>
@@ -101,16 +102,9 @@ int record_stream_reader_push(record_stream_reader *r, const uint8_t *data, size
             memmove(r->buf, r->buf + r->pos, r->len - r->pos);
         r->len -= r->pos;
         r->pos = 0;
-        if (r->len + n > r->cap) {
-            size_t cap = r->cap ? r->cap : 65536;
-            while (cap < r->len + n)
-                cap *= 2;
-            uint8_t *b = realloc(r->buf, cap);
-            if (!b)
-                return MG_ENOMEM;
-            r->buf = b;
-            r->cap = cap;
-        }
+        int rc = mg_array_reserve((void **)&r->buf, &r->cap, r->len + n, 1);
+        if (rc != MG_OK)
+            return rc;
     }
     memcpy(r->buf + r->len, data, n);
     r->len += n;

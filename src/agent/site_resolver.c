@@ -1,6 +1,7 @@
 /* Call-site resolution with libdwfl (site_resolver.h). */
 #include "site_resolver.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <elfutils/libdwfl.h>
@@ -129,14 +130,8 @@ static Dwfl *dwfl_of(site_resolver *r, int pid)
     for (size_t i = 0; i < r->nprocs; i++)
         if (r->procs[i].pid == pid)
             return r->procs[i].dwfl;
-    if (r->nprocs == r->cap_procs) {
-        size_t cap = r->cap_procs ? 2 * r->cap_procs : 16;
-        proc_dwfl *p = realloc(r->procs, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        r->procs = p;
-        r->cap_procs = cap;
-    }
+    if (mg_array_reserve((void **)&r->procs, &r->cap_procs, r->nprocs + 1, sizeof *r->procs))
+        return NULL;
     Dwfl *d = dwfl_begin(&callbacks);
     if (!d)
         return NULL;

@@ -1,25 +1,31 @@
 /* A growable argument vector (cc_args.h). */
 #include "cc_args.h"
 
+#include "mg_array.h"
+#include "mg_error.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A compiler driver cannot go on without memory. */
+static _Noreturn void out_of_memory(void)
+{
+    fprintf(stderr, "mpiguard-cc: out of memory\n");
+    exit(70);
+}
+
 static void *need(void *p)
 {
-    if (!p) {
-        fprintf(stderr, "mpiguard-cc: out of memory\n");
-        exit(70);
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void cc_args_push(cc_args *a, const char *s)
 {
-    if (a->n + 2 > a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 16;
-        a->v = need(realloc(a->v, a->cap * sizeof *a->v));
-    }
+    if (mg_array_reserve((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v) != MG_OK)
+        out_of_memory();
     a->v[a->n++] = need(strdup(s));
     a->v[a->n] = NULL;
 }

@@ -6,6 +6,7 @@
 #include "cc_instrument.h"
 #include "cc_ptr_map.h"
 #include "coverage_set.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <stdlib.h>
@@ -81,14 +82,9 @@ static int32_t block_node(const builder *b, LLVMBasicBlockRef bb)
 
 static int add_call(builder *b, uint32_t callee, uint32_t cont)
 {
-    if (b->ncalls == b->calls_cap) {
-        size_t cap = b->calls_cap ? 2 * b->calls_cap : 64;
-        call_site *c = realloc(b->calls, cap * sizeof *c);
-        if (!c)
-            return MG_ENOMEM;
-        b->calls = c;
-        b->calls_cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&b->calls, &b->calls_cap, b->ncalls + 1, sizeof *b->calls);
+    if (rc != 0)
+        return rc;
     b->calls[b->ncalls++] = (call_site){callee, cont};
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 #include "protect_bounds.h"
 
@@ -22,14 +23,9 @@ const char *bounds_form_name(scaling_form f)
 
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
 {
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 16;
-        bounds_entry *grown = realloc(d->entries, cap * sizeof *grown);
-        if (!grown)
-            return MG_ENOMEM;
-        d->entries = grown;
-        d->cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries);
+    if (rc != MG_OK)
+        return rc;
     d->entries[d->n++] = *e;
     return MG_OK;
 }

@@ -2,6 +2,7 @@
 #include "check_agent_proc.h"
 
 #include "check_agent.h"
+#include "mg_array.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -29,17 +30,9 @@ typedef struct agent_out {
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
 static uint8_t *room(agent_out *o, size_t n)
 {
-    if (o->len + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 1u << 20;
-        while (cap < o->len + n)
-            cap *= 2;
-        uint8_t *b = realloc(o->buf, cap);
-        if (!b) {
-            o->failed = 1;
-            return NULL;
-        }
-        o->buf = b;
-        o->cap = cap;
+    if (mg_array_reserve((void **)&o->buf, &o->cap, o->len + n, 1) != MG_OK) {
+        o->failed = 1;
+        return NULL;
     }
     return o->buf + o->len;
 }

@@ -2,6 +2,7 @@
 #include "concolic_campaign.h"
 
 #include "concolic_file.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <errno.h>
@@ -46,14 +47,11 @@ static int read_table(concolic_campaign *c, char *err, size_t errlen)
         if (sscanf(line, "%u\t%1023[^\t]\t%2047[^\t]\t%63s", &bid, fn, loc, arm) != 4 ||
             bid != c->nbranches)
             break;
-        if (c->nbranches == cap) {
-            cap = cap ? 2 * cap : 64;
-            concolic_branch *b = realloc(c->branches, cap * sizeof *b);
-            if (!b) {
-                fclose(f);
-                return MG_ENOMEM;
-            }
-            c->branches = b;
+        int rc = mg_array_reserve((void **)&c->branches, &cap, (size_t)c->nbranches + 1,
+                                  sizeof *c->branches);
+        if (rc != MG_OK) {
+            fclose(f);
+            return rc;
         }
         char *colon = strrchr(loc, ':');
         concolic_branch *b = &c->branches[c->nbranches++];

@@ -1,6 +1,9 @@
 /* Whole-file reads of `mpiguard concolic` (concolic_file.h). */
 #include "concolic_file.h"
 
+#include "mg_array.h"
+#include "mg_error.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,10 +25,10 @@ uint8_t *concolic_file_read_rest(FILE *f, size_t *len)
         n += fread(buf + n, 1, cap - 1 - n, f);
         if (n < cap - 1)
             break;
-        uint8_t *b = realloc(buf, cap *= 2);
-        if (!b)
+        if (mg_array_reserve((void **)&buf, &cap, cap + 1, 1) != MG_OK) {
             free(buf);
-        buf = b;
+            buf = NULL;
+        }
     }
     if (buf) {
         buf[n] = 0;

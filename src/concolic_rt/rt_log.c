@@ -3,6 +3,7 @@
  * outcome file the driver classifies runs with (docs/concolic.md "Runtime" and "Interface"). */
 #include "rt_internal.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 #include "path_reduce.h"
 
@@ -79,15 +80,10 @@ void rt_cover(uint32_t id, int taken)
     if (log_fd < 0 || id > COVERAGE_MAX_BRANCH)
         return;
     if (arm >= ncovered) {
-        size_t n = ncovered ? ncovered : 1024;
-        while (n <= arm)
-            n *= 2;
-        uint8_t *c = realloc(covered, n);
-        if (!c)
+        size_t old = ncovered;
+        if (mg_array_reserve((void **)&covered, &ncovered, (size_t)arm + 1, 1) != MG_OK)
             return;
-        memset(c + ncovered, 0, n - ncovered);
-        covered = c;
-        ncovered = n;
+        memset(covered + old, 0, ncovered - old);
     }
     if (covered[arm])
         return;

@@ -5,6 +5,9 @@
 #include "mpiguard/concolic.h"
 #include "rt_internal.h"
 
+#include "mg_array.h"
+#include "mg_error.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,13 +25,8 @@ static void load_inputs(void)
     size_t cap = 0;
     long long v;
     while (fscanf(f, "%lld", &v) == 1) {
-        if (ninputs == cap) {
-            cap = cap ? 2 * cap : 32;
-            int64_t *n = realloc(inputs, cap * sizeof *n);
-            if (!n)
-                break;
-            inputs = n;
-        }
+        if (mg_array_reserve((void **)&inputs, &cap, ninputs + 1, sizeof *inputs) != MG_OK)
+            break;
         inputs[ninputs++] = v;
     }
     fclose(f);

@@ -5,6 +5,7 @@
  * int64 overflow concretises the result, as COMPI does (docs/concolic.md "Runtime"). */
 #include "rt_internal.h"
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 #include <stdlib.h>
@@ -149,14 +150,10 @@ void rt_shadow_mark(const void *p, unsigned size, uint32_t var)
 void mgrt_enter(int32_t n);
 void mgrt_enter(int32_t n)
 {
-    if (depth == frames_cap) {
-        size_t cap = frames_cap ? 2 * frames_cap : 64;
-        frame *f = realloc(frames, cap * sizeof *f);
-        if (!f)
-            abort(); /* the heavy run cannot go on without its shadow stack */
-        frames = f;
-        frames_cap = cap;
-    }
+    /* Tested here first: the probe runs at every call, the stack seldom grows. */
+    if (depth == frames_cap &&
+        mg_array_reserve((void **)&frames, &frames_cap, depth + 1, sizeof *frames) != MG_OK)
+        abort(); /* the heavy run cannot go on without its shadow stack */
     frame *f = &frames[depth++];
     f->n = n;
     f->slots = calloc(2 * (size_t)n + 1, sizeof *f->slots);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 /* First read size for /proc/PID/maps; an MPI rank's map is 20-40 KiB, so one doubling at most. */
@@ -130,13 +131,11 @@ static int read_all(int fd, char **buf_out, size_t *len_out)
     }
     for (;;) {
         if (len == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
+            int rc = mg_array_reserve((void **)&buf, &cap, cap + 1, 1);
+            if (rc != MG_OK) {
                 free(buf);
-                return MG_ENOMEM;
+                return rc;
             }
-            buf = bigger;
-            cap *= 2;
         }
         ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0 && errno == EINTR) {

@@ -18,9 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
-
-enum { THREADS_INITIAL_CAPACITY = 8 };
 
 void ptrace_stop_params_default(ptrace_stop_params *p)
 {
@@ -66,14 +65,10 @@ static ptrace_stop_thread *find_thread(ptrace_stop *ps, pid_t tid)
 
 static int append_thread(ptrace_stop *ps, pid_t tid, ptrace_stop_thread **out)
 {
-    if (ps->count == ps->capacity) {
-        size_t cap = ps->capacity ? ps->capacity * 2 : THREADS_INITIAL_CAPACITY;
-        ptrace_stop_thread *t = realloc(ps->threads, cap * sizeof *t);
-        if (!t) {
-            return MG_ENOMEM;
-        }
-        ps->threads = t;
-        ps->capacity = cap;
+    int rc = mg_array_reserve((void **)&ps->threads, &ps->capacity, ps->count + 1,
+                              sizeof *ps->threads);
+    if (rc != MG_OK) {
+        return rc;
     }
     *out = &ps->threads[ps->count++];
     **out = (ptrace_stop_thread){tid, PTRACE_STOP_GONE, 0};

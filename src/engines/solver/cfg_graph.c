@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 int cfg_graph_create(cfg_graph *g, uint64_t build_id, uint32_t nnodes, uint32_t nbranches)
@@ -30,18 +31,13 @@ int cfg_graph_set_branch(cfg_graph *g, uint32_t branch, uint32_t node)
     return 0;
 }
 
-static int append(cfg_pair **v, uint32_t *n, uint32_t *cap, uint32_t a, uint32_t b)
+static int append(cfg_pair **v, uint32_t *n, size_t *cap, uint32_t a, uint32_t b)
 {
     if (*n == UINT32_MAX)
         return MG_ERANGE;
-    if (*n == *cap) {
-        uint32_t c = *cap ? (*cap > UINT32_MAX / 2 ? UINT32_MAX : *cap * 2) : 16;
-        cfg_pair *p = realloc(*v, (size_t)c * sizeof *p);
-        if (!p)
-            return MG_ENOMEM;
-        *v = p;
-        *cap = c;
-    }
+    int rc = mg_array_reserve((void **)v, cap, (size_t)*n + 1, sizeof **v);
+    if (rc != 0)
+        return rc;
     (*v)[(*n)++] = (cfg_pair){a, b};
     return 0;
 }

@@ -26,10 +26,12 @@ typedef struct cfg_graph {
     uint32_t *branch_node; /* [nbranches]: the node whose end holds the branch (a switch's case
                               ids all share the switch's node) */
     cfg_pair *edges;       /* (from, to), sorted and without duplicates once indexed */
-    uint32_t nedges, edges_cap;
+    uint32_t nedges;
+    size_t edges_cap;
     cfg_pair *targets; /* (arm, node): taking the arm leads to the node; a switch case's false
                           arm has several (the default and the other cases' blocks) */
-    uint32_t ntargets, targets_cap;
+    uint32_t ntargets;
+    size_t targets_cap;
     /* Built by cfg_graph_index (compressed rows): node n's successors are
      * succ[succ_at[n] .. succ_at[n + 1]), its predecessors likewise, arm a's target nodes
      * arm_to[arm_at[a] .. arm_at[a + 1]). */

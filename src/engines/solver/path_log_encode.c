@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 typedef struct growing {
@@ -14,17 +15,7 @@ typedef struct growing {
 /* Makes room for `need` more bytes. */
 static int room(growing *g, size_t need)
 {
-    if (g->cap - g->len >= need)
-        return 0;
-    size_t cap = g->cap ? g->cap : 4096;
-    while (cap - g->len < need)
-        cap *= 2;
-    uint8_t *p = realloc(g->p, cap);
-    if (!p)
-        return MG_ENOMEM;
-    g->p = p;
-    g->cap = cap;
-    return 0;
+    return mg_array_reserve((void **)&g->p, &g->cap, g->len + need, 1);
 }
 
 /* Appends one record through put (each path_log_put_* reports the size it needs). */

@@ -15,7 +15,8 @@ typedef struct search_level {
 struct search_state {
     search_params p;
     search_level *levels;
-    uint32_t depth, cap;
+    uint32_t depth;
+    size_t cap;
     int pending; /* the last search_next returned a choice not yet followed by a run */
     uint32_t pending_index;
     uint32_t runs;    /* paths observed */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 void search_params_default(search_params *p)
@@ -118,16 +119,11 @@ int search_observe_run(search_state *s, const search_step *path, uint32_t n, int
         keep = is_dfs(s) ? s->depth : 0;
         start = s->pending_index + 1;
     }
-    if (keep + 1 > s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 16;
-        search_level *lv = realloc(s->levels, (size_t)cap * sizeof *lv);
-        if (!lv)
-            return MG_ENOMEM;
-        s->levels = lv;
-        s->cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&s->levels, &s->cap, (size_t)keep + 1, sizeof *s->levels);
+    if (rc != 0)
+        return rc;
     search_level fresh;
-    int rc = make_level(&fresh, path, n, start);
+    rc = make_level(&fresh, path, n, start);
     if (rc != 0)
         return rc;
     pop_to(s, keep);

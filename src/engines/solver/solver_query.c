@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 #include "path_slice.h"
 
@@ -26,14 +27,9 @@ typedef struct builder {
 
 static int add_item(builder *b, int owned, size_t index)
 {
-    if (b->nitems == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 16;
-        item *it = realloc(b->items, cap * sizeof *it);
-        if (!it)
-            return MG_ENOMEM;
-        b->items = it;
-        b->cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&b->items, &b->cap, b->nitems + 1, sizeof *b->items);
+    if (rc != 0)
+        return rc;
     b->items[b->nitems++] = (item){owned, index};
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <z3.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 struct solver_z3 {
@@ -328,14 +329,9 @@ static int remember_kinds(solver_z3 *s, const sym_var *vars, uint32_t nvars)
 
 static int push_frame(solver_z3 *s, const enc *e, const sym_pred *p)
 {
-    if (s->nframes == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        sym_pred *f = realloc(s->frames, cap * sizeof *f);
-        if (!f)
-            return MG_ENOMEM;
-        s->frames = f;
-        s->cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&s->frames, &s->cap, s->nframes + 1, sizeof *s->frames);
+    if (rc != 0)
+        return rc;
     if (sym_pred_copy(&s->frames[s->nframes], p) != 0)
         return MG_ENOMEM;
     Z3_solver_push(s->ctx, s->solver);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 void sym_expr_init_const(sym_expr *out, int64_t c)
@@ -263,14 +264,9 @@ void sym_pred_list_free(sym_pred_list *l)
 
 int sym_pred_list_push(sym_pred_list *l, sym_pred *p)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        sym_pred *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return MG_ENOMEM;
-        l->items = items;
-        l->cap = cap;
-    }
+    int rc = mg_array_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items);
+    if (rc != 0)
+        return rc;
     l->items[l->n++] = *p;
     return 0;
 }

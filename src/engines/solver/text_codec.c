@@ -6,24 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 static int reserve(text_buf *b, size_t more)
 {
     if (b->failed)
         return -1;
-    if (b->len + more + 1 <= b->cap)
-        return 0;
-    size_t cap = b->cap ? 2 * b->cap : 4096;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
+    if (mg_array_reserve((void **)&b->p, &b->cap, b->len + more + 1, 1) != MG_OK) {
         b->failed = 1;
         return -1;
     }
-    b->p = p;
-    b->cap = cap;
     return 0;
 }
 

@@ -1,0 +1,159 @@
+/* Which findings `mpiguard check` reports, and how (check_report.h). */
+#include "check_report.h"
+
+#include "check_findings.h"
+#include "mg_error.h"
+#include "mg_log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Records lost so far, as the findings cite them. */
+static uint64_t records_lost(const check_run *r)
+{
+    if (!r->agent)
+        return r->lost_ended;
+    check_agent_stats st;
+    check_agent_stats_get(r->agent, &st);
+    return st.lost;
+}
+
+static void write_svg(void)
+{
+    const char *path = cli_opts.report_path;
+    if (!path || access("/usr/bin/dot", X_OK) != 0)
+        return;
+    char dot[4096], svg[4096];
+    size_t len = strlen(path);
+    size_t base = len > 5 && strcmp(path + len - 5, ".json") == 0 ? len - 5 : len;
+    snprintf(dot, sizeof dot, "%.*s.dot", (int)base, path);
+    snprintf(svg, sizeof svg, "%.*s.svg", (int)base, path);
+    mg_report *rep;
+    char err[256];
+    if (mg_report_load(path, &rep, err, sizeof err) != MG_OK)
+        return;
+    FILE *out = fopen(dot, "w");
+    if (out) {
+        mg_report_render_dot(rep, out);
+        fclose(out);
+        char *argv[] = {"dot", "-Tsvg", "-o", svg, dot, NULL};
+        mg_job *job;
+        if (mg_job_start(argv, NULL, &job, err, sizeof err) == MG_OK) {
+            int done = 0;
+            while (!done && mg_job_wait(job, 1000, &done) == MG_OK)
+                ;
+            mg_job_destroy(job);
+        }
+        unlink(dot);
+    }
+    mg_report_destroy(rep);
+}
+
+/* Kind, ranks, calls and call sites of a finding, hashed. */
+static uint64_t signature_of(const dl_finding *f)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ f->kind;
+    for (size_t i = 0; i < f->n_calls; i++) {
+        const dl_call *c = &f->calls[i];
+        uint64_t v[3] = {(uint64_t)(uint32_t)c->rank, c->func, c->callsite};
+        for (int k = 0; k < 3; k++)
+            h = (h ^ v[k]) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* 1 when an identical finding was reported already (the detector may find a potential deadlock
+ * again in a later analysis once the buffered sends were released); else records it. */
+static int seen_before(check_run *r, const dl_finding *f)
+{
+    uint64_t sig = signature_of(f);
+    for (size_t i = 0; i < r->nsignatures; i++)
+        if (r->signatures[i] == sig)
+            return 1;
+    uint64_t *grown = realloc(r->signatures, (r->nsignatures + 1) * sizeof *grown);
+    if (grown) {
+        r->signatures = grown;
+        r->signatures[r->nsignatures++] = sig;
+    }
+    return 0;
+}
+
+/* Keeps track of a collective mismatch just written as report entry `entry`. */
+static void track_mismatch(check_run *r, size_t finding, size_t entry, size_t calls)
+{
+    reported_mismatch *grown = realloc(r->mismatches, (r->nmismatches + 1) * sizeof *grown);
+    if (grown) {
+        r->mismatches = grown;
+        r->mismatches[r->nmismatches++] = (reported_mismatch){finding, entry, calls};
+    }
+}
+
+size_t check_report_refresh(check_run *r, const dl_finding *fs)
+{
+    uint64_t lost = records_lost(r);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nmismatches; i++) {
+        reported_mismatch *m = &r->mismatches[i];
+        const dl_finding *f = &fs[m->finding];
+        mg_finding *out;
+        if (f->n_calls == m->calls ||
+            !(out = check_finding_replace(r->s->report, m->entry, f, r->sites, lost)))
+            continue;
+        m->calls = f->n_calls;
+        n++;
+        json_object *summary;
+        if (json_object_object_get_ex(out, "summary", &summary))
+            mg_info("check: later callers joined a collective mismatch: %s",
+                    json_object_get_string(summary));
+    }
+    return n;
+}
+
+int check_report_add(check_run *r, size_t index, const dl_finding *f)
+{
+    if (seen_before(r, f))
+        return 0;
+    mg_finding *out = check_finding_add(r->s->report, f, r->sites, records_lost(r));
+    if (out)
+        mg_finding_print_banner(out, stderr);
+    if (out && f->kind == DL_COLLECTIVE_MISMATCH)
+        track_mismatch(r, index, mg_report_finding_count(r->s->report) - 1, f->n_calls);
+    return 1;
+}
+
+void check_report_save(check_run *r)
+{
+    if (cli_session_save(r->s) == 0)
+        write_svg();
+}
+
+void check_report_tool_data(check_run *r)
+{
+    json_object *data = mg_report_tool_data(r->s->report);
+    check_agent_stats st = {.lost = r->lost_ended};
+    if (r->agent)
+        check_agent_stats_get(r->agent, &st);
+    int captured = 0;
+    for (int k = 0; k < r->world; k++)
+        captured += r->captured[k];
+    dl_queue_sizes q = {0};
+    if (r->det)
+        deadlock_detector_queue_sizes(r->det, &q);
+    json_object_object_add(data, "world_size", json_object_new_int(r->world));
+    json_object_object_add(data, "ranks_captured", json_object_new_int(captured));
+    json_object_object_add(data, "agents", json_object_new_int(r->agent ? 0 : (int)r->o->agents));
+    json_object_object_add(data, "records", json_object_new_int64((int64_t)q.records));
+    json_object_object_add(data, "records_lost", json_object_new_int64((int64_t)st.lost));
+    json_object_object_add(data, "records_invalid", json_object_new_int64((int64_t)st.invalid));
+    json_object_object_add(data, "records_rejected", json_object_new_int64((int64_t)r->feed_errors));
+    json_object_object_add(data, "full_ring_waits", json_object_new_int64((int64_t)st.full_waits));
+    json_object_object_add(data, "forced_decisions", json_object_new_int64((int64_t)q.forced_decisions));
+    json_object_object_add(data, "buffered_sends", json_object_new_boolean(r->o->buffered_sends));
+    json_object_object_add(data, "wildcards",
+                           json_object_new_string(check_wildcard_choices[r->o->wildcards]));
+    if (st.lost)
+        mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
+                (unsigned long long)st.lost);
+}

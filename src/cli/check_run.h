@@ -1,0 +1,71 @@
+/* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
+ * starts and ends it, the watch (check_watch.c), which feeds the detector and decides when to
+ * analyse and stop, and the report (check_report.c), which writes the findings. Not for other
+ * modules. */
+#ifndef MG_CHECK_RUN_H
+#define MG_CHECK_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check_agent.h"
+#include "check_remote.h"
+#include "cli.h"
+#include "deadlock_detector.h"
+#include "site_resolver.h"
+
+/* The options of `mpiguard check`. */
+typedef struct check_options {
+    int on_deadlock, buffered_sends, wildcards;
+    double quiet_time;
+    long agents;
+    /* The agent process mode (started by --agents, not for users). */
+    const char *agent_connect, *agent_token;
+    long agent_share, agent_shares;
+} check_options;
+
+/* A collective mismatch in the report: the detector's finding, the report's entry, and the calls
+ * it named when written. */
+typedef struct reported_mismatch {
+    size_t finding, entry, calls;
+} reported_mismatch;
+
+/* One run: its job, agents and detector, and what the watch and the report keep of the ranks and
+ * the findings. */
+typedef struct check_run {
+    cli_session *s;
+    const check_options *o;
+    check_agent *agent;   /* in-process agent (no --agents) */
+    check_remote *remote; /* agent processes over TCP (--agents N) */
+    mg_job **agent_jobs;
+    deadlock_detector *det;
+    int world;             /* world size, once the first ring or agent told it */
+    uint64_t *blocked;     /* remote: each rank's blocked seq as its agent last reported */
+    uint8_t *captured;     /* ranks that sent at least one record */
+    uint8_t *ended;        /* ranks whose stream ended */
+    uint64_t *rank_records; /* records seen per rank */
+    /* A deadlock found but not confirmed yet: its index among the detector's findings, the
+     * records its ranks had sent then (any new one means a rank moved on), and since when. */
+    int pending;
+    size_t pending_index;
+    uint64_t pending_mark, pending_since;
+    uint64_t lost_ended;   /* records dropped by writers whose stream ended */
+    site_resolver *sites;
+    uint64_t last_record, last_check_records;
+    size_t held_at_check, reported;
+    uint64_t feed_errors;
+    int stream_ended; /* a rank's stream ended since the last analysis: a reason to look again */
+    uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
+    size_t nsignatures;
+    /* Rewritten when a later caller of their collective joins them: the report names every caller
+     * however late its record came. */
+    reported_mismatch *mismatches;
+    size_t nmismatches;
+    int deadlock, findings, mismatch, failed;
+    int broken; /* the detector refused records or failed an analysis: its view is incomplete */
+} check_run;
+
+/* The names of --wildcards, indexed by check_options.wildcards (cmd_check.c). */
+extern const char *const check_wildcard_choices[];
+
+#endif

@@ -1,0 +1,15 @@
+/* The watch of `mpiguard check` (check_watch.c): drains the ranks' records into the deadlock
+ * detector, runs the wait-for analysis on its triggers, confirms a deadlock before acting on it,
+ * and stops the job on a confirmed deadlock or when it hangs after reported errors. */
+#ifndef MG_CHECK_WATCH_H
+#define MG_CHECK_WATCH_H
+
+#include "check_run.h"
+
+/* Watches the job of r until it ends, a deadlock is confirmed, or it hangs after reported errors,
+ * reporting the findings as they come (check_report.h). Returns the finding status:
+ * MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after
+ * the analysis failed) or 0. */
+int check_watch(check_run *r);
+
+#endif

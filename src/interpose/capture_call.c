@@ -1,0 +1,32 @@
+/* What the capture module's families of calls share (capture_call.h). */
+#include "capture_call.h"
+
+#include "capture_emit.h"
+
+/* The id handed out at the entry of the nonblocking call in progress, bound at its exit. */
+static uint64_t pending_id;
+
+uint8_t capture_call_kind(int phase)
+{
+    return phase == MG_CALL_ENTER ? CHECK_EV_ENTER : CHECK_EV_EXIT;
+}
+
+uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
+                              const capture_comm *comm, int persistent)
+{
+    if (phase == MG_CALL_ENTER)
+        pending_id = capture_request_new();
+    else if (rc == MPI_SUCCESS)
+        capture_request_bind(*request, pending_id, comm, persistent);
+    return pending_id;
+}
+
+check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st)
+{
+    check_status s = {.index = index, .source = CHECK_PROC_NULL, .tag = CHECK_ANY_TAG};
+    if (st != MPI_STATUS_IGNORE) {
+        s.source = c ? capture_comm_world(c, st->MPI_SOURCE) : st->MPI_SOURCE;
+        s.tag = st->MPI_TAG;
+    }
+    return s;
+}

@@ -1,0 +1,33 @@
+/* What the capture module's families of calls share (capture_p2p, capture_coll, capture_ctor,
+ * capture_wait): each family builds the records of its calls in its observers (mg_observe_*) and
+ * replacements (mg_impl_*), and installs them with the macros below when the module starts.
+ * Needs mpi.h. One MPI thread at a time. */
+#ifndef MG_CAPTURE_CALL_H
+#define MG_CAPTURE_CALL_H
+
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include <stdint.h>
+
+#include "capture_comm.h"
+#include "check_event.h"
+#include "interpose_hooks.h"
+
+/* A family names its hooks obs_<Name> and impl_<Name>; its install function points the library's
+ * hooks at them. */
+#define CAPTURE_OBSERVE(Name) mg_observe_##Name = obs_##Name;
+#define CAPTURE_REPLACE(Name) mg_impl_##Name = impl_##Name;
+
+/* The record kind of a hook phase: CHECK_EV_ENTER or CHECK_EV_EXIT. */
+uint8_t capture_call_kind(int phase);
+/* The request id of a nonblocking call, for both its records: a new id at the entry, bound at a
+ * successful exit to the handle MPI returned (comm: for translating its status source; NULL when
+ * unknown). */
+uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
+                              const capture_comm *comm, int persistent);
+/* Completion `index` as the record carries it: source (a world rank through c; c NULL: as given)
+ * and tag from st, unknown for MPI_STATUS_IGNORE. */
+check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st);
+
+#endif

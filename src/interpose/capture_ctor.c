@@ -1,0 +1,115 @@
+/* The capture module's communicator constructors and Comm_free (capture_call.h), observed: a
+ * constructor is a collective on its parent whose exit record carries the new communicator's id
+ * and members, registered in capture_comm (docs/check-detector.md §1). */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "capture_ctor.h"
+
+#include "capture_call.h"
+#include "capture_emit.h"
+
+/* The parent of the constructor in progress, looked up at its entry. */
+static capture_comm *ctor_parent;
+/* The handle Comm_free is about to null. */
+static MPI_Comm freeing_comm;
+
+/* Communicator constructors: a collective on the parent; the exit carries the new id and members.
+ * parent NULL: Intercomm_create, whose id the two groups derive from the tag. */
+static void ctor(uint16_t fn, int phase, int rc, MPI_Comm parent, MPI_Comm *newcomm, int inter_tag)
+{
+    if (phase == MG_CALL_ENTER)
+        ctor_parent = capture_comm_find(parent);
+    if (!ctor_parent)
+        return;
+    check_event ev = capture_event(fn, capture_call_kind(phase), ctor_parent);
+    const capture_comm *made = NULL;
+    if (phase == MG_CALL_EXIT) {
+        made = capture_comm_register(inter_tag >= 0 ? NULL : ctor_parent,
+                                     rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL, inter_tag);
+        ev.aux = made ? made->id : CHECK_COMM_NULL;
+    }
+    if (made) {
+        int32_t *r = capture_tmp.ranks;
+        for (int i = 0; i < made->size; i++)
+            r[i] = made->world[i];
+        for (int i = 0; i < made->remote_size; i++)
+            r[made->size + i] = made->remote[i];
+        ev.n_ranks = (uint32_t)(made->size + made->remote_size);
+        ev.n_local = (uint32_t)made->size;
+        ev.ranks = r;
+        if (made->remote)
+            ev.flags |= CHECK_FLAG_INTERCOMM;
+    }
+    capture_emit(&ev);
+}
+
+#define NOT_INTER -1
+static void obs_Comm_dup(int ph, int rc, MPI_Comm comm, MPI_Comm *out)
+{
+    ctor(CHECK_FN_COMM_DUP, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Comm_dup_with_info(int ph, int rc, MPI_Comm comm, MPI_Info info, MPI_Comm *out)
+{
+    (void)info;
+    ctor(CHECK_FN_COMM_DUP, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Comm_split(int ph, int rc, MPI_Comm comm, int color, int key, MPI_Comm *out)
+{
+    (void)color, (void)key;
+    ctor(CHECK_FN_COMM_SPLIT, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Comm_split_type(int ph, int rc, MPI_Comm comm, int type, int key, MPI_Info info,
+                                MPI_Comm *out)
+{
+    (void)type, (void)key, (void)info;
+    ctor(CHECK_FN_COMM_SPLIT_TYPE, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Comm_create(int ph, int rc, MPI_Comm comm, MPI_Group g, MPI_Comm *out)
+{
+    (void)g;
+    ctor(CHECK_FN_COMM_CREATE, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Comm_create_group(int ph, int rc, MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *out)
+{
+    (void)g, (void)tag;
+    ctor(CHECK_FN_COMM_CREATE_GROUP, ph, rc, comm, out, NOT_INTER);
+}
+static void obs_Intercomm_create(int ph, int rc, MPI_Comm local, int ll, MPI_Comm peer, int rl,
+                                 int tag, MPI_Comm *out)
+{
+    (void)ll, (void)peer, (void)rl;
+    ctor(CHECK_FN_INTERCOMM_CREATE, ph, rc, local, out, tag < 0 ? 0 : tag);
+}
+static void obs_Intercomm_merge(int ph, int rc, MPI_Comm inter, int high, MPI_Comm *out)
+{
+    (void)high;
+    ctor(CHECK_FN_INTERCOMM_MERGE, ph, rc, inter, out, NOT_INTER);
+}
+static void obs_Cart_create(int ph, int rc, MPI_Comm comm, int nd, const int dims[],
+                            const int periods[], int reorder, MPI_Comm *out)
+{
+    (void)nd, (void)dims, (void)periods, (void)reorder;
+    ctor(CHECK_FN_CART_CREATE, ph, rc, comm, out, NOT_INTER);
+}
+
+static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
+{
+    if (phase == MG_CALL_ENTER)
+        freeing_comm = *comm;
+    const capture_comm *c = capture_comm_find(freeing_comm);
+    if (!c)
+        return;
+    check_event ev = capture_event(CHECK_FN_COMM_FREE, capture_call_kind(phase), c);
+    capture_emit(&ev);
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_comm_forget(freeing_comm);
+}
+
+void capture_ctor_install(void)
+{
+    CAPTURE_OBSERVE(Comm_dup) CAPTURE_OBSERVE(Comm_dup_with_info) CAPTURE_OBSERVE(Comm_split)
+    CAPTURE_OBSERVE(Comm_split_type) CAPTURE_OBSERVE(Comm_create) CAPTURE_OBSERVE(Comm_create_group)
+    CAPTURE_OBSERVE(Intercomm_create) CAPTURE_OBSERVE(Intercomm_merge) CAPTURE_OBSERVE(Cart_create)
+    CAPTURE_OBSERVE(Comm_free)
+}

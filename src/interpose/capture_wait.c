@@ -1,0 +1,215 @@
+/* The capture module's calls on requests that exist (capture_call.h): Start/Startall, the Wait/Test
+ * family, Request_free and Cancel. Wait/Test replace the PMPI call so that the statuses of
+ * completions the application ignores are still recorded (docs/check-detector.md §1). */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "capture_wait.h"
+
+#include "capture_call.h"
+#include "capture_emit.h"
+#include "capture_pmpi.h"
+
+/* The handle Request_free is about to null. */
+static MPI_Request freeing_request;
+
+static uint64_t id_of(MPI_Request handle)
+{
+    const capture_request *r = capture_request_find(handle);
+    return r ? r->id : 0;
+}
+
+static void obs_Start(int phase, int rc, MPI_Request *request)
+{
+    (void)rc;
+    check_event ev = capture_event(CHECK_FN_START, capture_call_kind(phase), NULL);
+    ev.request = id_of(*request);
+    capture_emit(&ev);
+}
+
+static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
+{
+    (void)rc;
+    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
+    check_event ev = capture_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
+    for (int i = 0; i < n; i++)
+        capture_tmp.ids[i] = id_of(reqs[i]);
+    ev.n_requests = (uint32_t)n;
+    ev.requests = capture_tmp.ids;
+    capture_emit(&ev);
+}
+
+static void obs_Request_free(int phase, int rc, MPI_Request *request)
+{
+    check_event ev = capture_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
+    if (phase == MG_CALL_ENTER)
+        freeing_request = *request;
+    ev.request = id_of(freeing_request);
+    if (ev.request)
+        capture_emit(&ev);
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_request_drop(freeing_request);
+}
+
+static void obs_Cancel(int phase, int rc, MPI_Request *request)
+{
+    (void)rc;
+    check_event ev = capture_event(CHECK_FN_CANCEL, capture_call_kind(phase), NULL);
+    ev.request = id_of(*request);
+    if (ev.request)
+        capture_emit(&ev);
+}
+
+/* The Wait/Test family: the entry lists the request ids; the exit the completions, by index.
+ * Completed non-persistent requests leave the table (MPI nulls their handles). */
+static int snapshot(uint16_t fn, int count, const MPI_Request *reqs)
+{
+    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
+    for (int i = 0; i < n; i++) {
+        capture_tmp.handles[i] = reqs[i];
+        capture_tmp.reqs[i] = capture_request_find(reqs[i]);
+        capture_tmp.ids[i] = capture_tmp.reqs[i] ? capture_tmp.reqs[i]->id : 0;
+    }
+    check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);
+    ev.n_requests = (uint32_t)n;
+    ev.requests = capture_tmp.ids;
+    capture_emit(&ev);
+    return n;
+}
+
+/* Records completion number k: request index i with status st (may be MPI_STATUS_IGNORE). */
+static void completed(uint32_t k, int i, const MPI_Status *st)
+{
+    const capture_request *r = capture_tmp.reqs[i];
+    capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i, st);
+    if (r && !r->persistent)
+        capture_request_drop(capture_tmp.handles[i]);
+}
+
+static void multi_exit(uint16_t fn, int n, uint32_t nst, int result)
+{
+    check_event ev = capture_event(fn, CHECK_EV_EXIT, NULL);
+    ev.n_requests = (uint32_t)n;
+    ev.requests = capture_tmp.ids;
+    ev.n_statuses = nst;
+    ev.statuses = capture_tmp.statuses;
+    ev.result = result;
+    capture_emit(&ev);
+}
+
+static MPI_Status *statuses_for(MPI_Status *given, int count)
+{
+    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY ? given : capture_tmp.mpi_statuses;
+}
+
+static const MPI_Status *status_at(const MPI_Status *array, int i)
+{
+    return array == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array[i];
+}
+
+static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *status)
+{
+    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int n = snapshot(fn, 1, request);
+    int done = 1;
+    int rc = flag ? PMPI_Test(request, flag, st) : PMPI_Wait(request, st);
+    if (flag)
+        done = rc == MPI_SUCCESS && *flag;
+    if (done && rc == MPI_SUCCESS)
+        completed(0, 0, st);
+    multi_exit(fn, n, done && rc == MPI_SUCCESS, done);
+    return rc;
+}
+
+static int impl_Wait(MPI_Request *request, MPI_Status *status)
+{
+    return single(CHECK_FN_WAIT, request, NULL, status);
+}
+
+static int impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    return single(CHECK_FN_TEST, request, flag, status);
+}
+
+static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    MPI_Status *st = statuses_for(statuses, count);
+    int n = snapshot(fn, count, reqs);
+    int rc = flag ? PMPI_Testall(count, reqs, flag, st) : PMPI_Waitall(count, reqs, st);
+    int done = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && (!flag || *flag);
+    uint32_t k = 0;
+    for (int i = 0; done && i < n; i++)
+        if (capture_tmp.ids[i])
+            completed(k++, i, status_at(st, i));
+    multi_exit(fn, n, k, done);
+    return rc;
+}
+
+static int impl_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    return all(CHECK_FN_WAITALL, count, reqs, NULL, statuses);
+}
+
+static int impl_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    return all(CHECK_FN_TESTALL, count, reqs, flag, statuses);
+}
+
+static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag, MPI_Status *status)
+{
+    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int n = snapshot(fn, count, reqs);
+    int rc = flag ? PMPI_Testany(count, reqs, indx, flag, st) : PMPI_Waitany(count, reqs, indx, st);
+    int done = rc == MPI_SUCCESS && (!flag || *flag) && *indx != MPI_UNDEFINED && *indx < n;
+    if (done)
+        completed(0, *indx, st);
+    multi_exit(fn, n, (uint32_t)done, rc == MPI_SUCCESS && (!flag || *flag));
+    return rc;
+}
+
+static int impl_Waitany(int count, MPI_Request reqs[], int *indx, MPI_Status *status)
+{
+    return any(CHECK_FN_WAITANY, count, reqs, indx, NULL, status);
+}
+
+static int impl_Testany(int count, MPI_Request reqs[], int *indx, int *flag, MPI_Status *status)
+{
+    return any(CHECK_FN_TESTANY, count, reqs, indx, flag, status);
+}
+
+static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
+                MPI_Status statuses[])
+{
+    MPI_Status *st = statuses_for(statuses, incount);
+    int n = snapshot(fn, incount, reqs);
+    int rc = fn == CHECK_FN_TESTSOME ? PMPI_Testsome(incount, reqs, outcount, indices, st)
+                                     : PMPI_Waitsome(incount, reqs, outcount, indices, st);
+    uint32_t k = 0;
+    int ok = rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
+    for (int j = 0; ok && *outcount != MPI_UNDEFINED && j < *outcount; j++)
+        if (indices[j] >= 0 && indices[j] < n)
+            completed(k++, indices[j], status_at(st, j));
+    multi_exit(fn, n, k, k > 0);
+    return rc;
+}
+
+static int impl_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                         MPI_Status statuses[])
+{
+    return some(CHECK_FN_WAITSOME, incount, reqs, outcount, indices, statuses);
+}
+
+static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                         MPI_Status statuses[])
+{
+    return some(CHECK_FN_TESTSOME, incount, reqs, outcount, indices, statuses);
+}
+
+void capture_wait_install(void)
+{
+    CAPTURE_OBSERVE(Start) CAPTURE_OBSERVE(Startall) CAPTURE_OBSERVE(Request_free)
+    CAPTURE_OBSERVE(Cancel)
+    CAPTURE_REPLACE(Wait) CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany)
+    CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall)
+    CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
+}
