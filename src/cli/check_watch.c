@@ -309,9 +309,11 @@ int check_watch(check_run *r)
     }
     drain(r, 0);
     /* Agent processes end once their ranks' streams ended: what they still send is the end of
-     * the job (bounded, so a lost agent cannot hold mpiguard). */
-    for (uint64_t until = now_ns() + 5000000000ULL; r->remote && !check_remote_done(r->remote) &&
-                                                     now_ns() < until;)
+     * the job. Bounded, so an agent that never connected cannot hold mpiguard; one that died has
+     * closed its connection already. 5 s once cut off a live agent on a machine at load 47 (a
+     * rank's records lost); the bound only costs time when an agent is missing. */
+    for (uint64_t until = now_ns() + 30000000000ULL; r->remote && !check_remote_done(r->remote) &&
+                                                      now_ns() < until;)
         drain(r, 100);
     if (!r->deadlock)
         check_now(r, 1);
