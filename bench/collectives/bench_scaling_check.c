@@ -67,11 +67,13 @@ int main(void)
             wrapped[i] = (int)(int32_t)(uint32_t)wat;
             wat += big;
         }
-        scaling_args g = {SCALING_GATHER, P, 0, 0, 1, 0, 1000, NULL, NULL, NULL, NULL};
-        scaling_args gv = {SCALING_GATHERV, P, 0, 0, 1, 0, 1000, counts, displs, NULL, NULL};
+        scaling_args g = {.coll = SCALING_GATHER, .nprocs = P, .type_size = 1, .count = 1000};
+        scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = P, .type_size = 1, .count = 1000};
+        gv.counts_a = counts, gv.displs_a = displs;
         scaling_args gd = gv;
         gd.displs_a = wrapped;
-        scaling_args av = {SCALING_ALLTOALLV, P, 0, 0, 1, 0, 0, counts, displs, counts, displs};
+        scaling_args av = {.coll = SCALING_ALLTOALLV, .nprocs = P, .type_size = 1};
+        av.counts_a = counts, av.displs_a = displs, av.counts_b = counts, av.displs_b = displs;
         double t_g = time_check(&b, &g, scratch), t_gv = time_check(&b, &gv, scratch);
         double t_gd = time_check(&b, &gd, scratch), t_av = time_check(&b, &av, scratch);
         printf("%-6u %12.1f %12.1f %14.1f %14.1f %14.3f\n", P, t_g, t_gv, t_gd, t_av, t_gv / P);

@@ -18,6 +18,7 @@
 
 static const char *const workaround_choices[] = {"auto", "W1A", "W1B", "W2", "W3", NULL};
 static const char *const form_choices[] = {"nP", "snP", "sn", "n", NULL};
+static const char *const calls_choices[] = {"int", "large", "all", NULL};
 enum { WORKAROUND_W3 = 4 };
 
 protect_settings protect_opts;
@@ -32,6 +33,10 @@ const mg_option protect_options[] = {
      NULL, 1, 9.2e18},
     {"bound-form", 0, MG_OPT_CHOICE, &protect_opts.form, "nP|snP|sn|n",
      "the form of --bound (default nP: count times processes)", form_choices, 0, 0},
+    {"bound-calls", 0, MG_OPT_CHOICE, &protect_opts.calls, "int|large|all",
+     "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
+     "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
+     calls_choices, 0, 0},
     {"workaround", 0, MG_OPT_CHOICE, &protect_opts.workaround, "auto|W1A|W1B|W2|W3",
      "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
      "MPI with the MPI-4 large-count collectives)",
@@ -46,7 +51,7 @@ static int have_dir;
 
 int protect_options_given(void)
 {
-    return protect_opts.bounds || protect_opts.bound || protect_opts.form ||
+    return protect_opts.bounds || protect_opts.bound || protect_opts.form || protect_opts.calls ||
            protect_opts.workaround;
 }
 
@@ -93,19 +98,19 @@ static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *mo
     return status;
 }
 
-/* W3 calls the MPI-4 large-count collectives: refused, before anything runs, on an MPI without
- * them (Open MPI 4.1). An MPI that cannot be told is left to the module, which then chooses by
- * cost. */
-static int check_w3(mg_mpi_flavor flavor)
+/* An option about the MPI-4 large-count collectives (W3 calls them; --bound-calls large bounds
+ * them): refused, before anything runs, on an MPI without them (Open MPI 4.1), where it could do
+ * nothing. An MPI that cannot be told is left to the module. */
+static int check_large(mg_mpi_flavor flavor, const char *what, const char *instead)
 {
     int count = 0;
     char version[32] = "";
     if (flavor == MG_FLAVOR_UNKNOWN || mpi_large_count_of(flavor, &count) != 0 || count > 0)
         return 0;
     mpi_version_of(flavor, version, sizeof version);
-    mg_error("--workaround W3 calls the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which "
-             "%s %s does not have; use auto, W1A, W1B or W2, or an MPI-4 library such as MPICH 4",
-             mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
+    mg_error("%s the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which %s %s does not "
+             "have; %s, or an MPI-4 library such as MPICH 4",
+             what, mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)", instead);
     return MG_EXIT_UNAVAILABLE;
 }
 
@@ -123,7 +128,11 @@ int protect_prepare(char **command, int ncommand)
     const protect_settings *o = &protect_opts;
     mg_mpi_flavor flavor = job_flavor(command, ncommand);
     int rc;
-    if (o->workaround == WORKAROUND_W3 && (rc = check_w3(flavor)))
+    if (o->workaround == WORKAROUND_W3 &&
+        (rc = check_large(flavor, "--workaround W3 calls", "use auto, W1A, W1B or W2")))
+        return rc;
+    if (o->calls && (rc = check_large(flavor, "--bound-calls large or all bounds",
+                                      "use --bound-calls int (the default)")))
         return rc;
     memcpy(dir + sizeof dir - 7, "XXXXXX", 6);
     if (!mkdtemp(dir)) {
@@ -138,7 +147,8 @@ int protect_prepare(char **command, int ncommand)
     }
     if (o->bounds)
         cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
-    snprintf(artificial, sizeof artificial, "%s %ld", form_choices[o->form], o->bound);
+    snprintf(artificial, sizeof artificial, "%s %ld %s", form_choices[o->form], o->bound,
+             calls_choices[o->calls]);
     if (o->bound)
         cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
     if (o->workaround)

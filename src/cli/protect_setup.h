@@ -12,11 +12,13 @@ typedef struct protect_settings {
     const char *bounds; /* --bounds FILE, or NULL */
     long bound;         /* --bound N, or 0 */
     int form;           /* --bound-form: index into nP, snP, sn, n */
+    int calls;          /* --bound-calls: index into int, large, all */
     int workaround;     /* --workaround: index into auto, W1A, W1B, W2, W3 */
 } protect_settings;
 
 extern protect_settings protect_opts;
-/* --bounds, --bound, --bound-form, --workaround (terminated like every mg_option table). */
+/* --bounds, --bound, --bound-form, --bound-calls, --workaround (terminated like every mg_option
+ * table). */
 extern const mg_option protect_options[];
 
 /* Whether any protect option was given (for a tool to refuse them where they make no sense). */
@@ -26,8 +28,9 @@ int protect_options_given(void);
  * settings to the ranks (cli_session_add_env): the bounds file in the module's text form, the
  * artificial bound, the forced workaround, and a private directory for the ranks' events. Returns
  * 0, or an exit status after saying why: 66 a bounds file that cannot be read; 65 one that is
- * malformed or of another MPI or version; 69 `--workaround W3` where the MPI has no large-count
- * collectives; 73 nothing can be written. Nothing is left behind on failure. */
+ * malformed or of another MPI or version; 69 `--workaround W3` or `--bound-calls large|all` where
+ * the MPI has no large-count collectives; 73 nothing can be written. Nothing is left behind on
+ * failure. */
 int protect_prepare(char **command, int ncommand);
 
 /* Turns the ranks' events into findings (one per call site and kind, with every rank that reported

@@ -20,9 +20,13 @@
 #define MG_PRAGMA(x) _Pragma(#x)
 #define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
 #define MG_FN_SPECIAL(name, cls) MG_PRAGMA(weak PMPI_##name)
+#if MG_MPI_LARGE_COUNT /* the `_c` collectives: wrapped only where mpi.h declares them */
+#define MG_FN_LARGE MG_FN
+#endif
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 
 enum { MAX_MODULES = 8 };
 
@@ -87,9 +91,13 @@ static void dispatch_leave(mg_fn fn)
         return rc;                                                                                 \
     }
 #define MG_FN_SPECIAL(name, cls)
+#if MG_MPI_LARGE_COUNT
+#define MG_FN_LARGE MG_FN
+#endif
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 
 /* Whether list ("state:protect"; ',' separates too, but srun's --export cannot carry a comma)
  * names the module. */

@@ -6,12 +6,15 @@
  *                      the call around a problem (collective protection). Its own MPI calls pass
  *                      straight to the library (the per-thread depth is already taken).
  * Both are NULL unless a module sets them in its init hook; at most one module owns each pointer.
+ * The large-count `_c` collectives have them only where mpi.h declares those (MG_MPI_LARGE_COUNT).
  * Needs mpi.h. */
 #ifndef MG_INTERPOSE_HOOKS_H
 #define MG_INTERPOSE_HOOKS_H
 
 #include <mpi.h>
 #include "mpi_handles_weak.h"
+
+#include "mpi_large_count.h"
 
 enum mg_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
 
@@ -30,8 +33,12 @@ extern _Thread_local void *mg_call_site MG_TLS_FAST;
     extern mg_observe_##name##_fn *mg_observe_##name;                                             \
     extern mg_impl_##name##_fn *mg_impl_##name;
 #define MG_FN_SPECIAL(name, cls)
+#if MG_MPI_LARGE_COUNT
+#define MG_FN_LARGE MG_FN
+#endif
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 
 #endif

@@ -7,17 +7,21 @@ static const char *const names[MG_FN_COUNT] = {
     [MG_FN_NONE] = "(none)",
 #define MG_FN(name, params, args, cls) [MG_FN_##name] = "MPI_" #name,
 #define MG_FN_SPECIAL(name, cls) [MG_FN_##name] = "MPI_" #name,
+#define MG_FN_LARGE(name, params, args, cls) [MG_FN_##name] = "MPI_" #name,
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 };
 
 static const unsigned char classes[MG_FN_COUNT] = {
 #define MG_FN(name, params, args, cls) [MG_FN_##name] = MG_CLASS_##cls,
 #define MG_FN_SPECIAL(name, cls) [MG_FN_##name] = MG_CLASS_##cls,
+#define MG_FN_LARGE(name, params, args, cls) [MG_FN_##name] = MG_CLASS_##cls,
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 };
 
 const char *mg_fn_name(unsigned fn)

@@ -1,5 +1,7 @@
 /* Function ids of the wrapped MPI functions, shared by the interposition library and the tools that
- * read what it publishes (the ids travel in shared memory and event records). Needs no mpi.h. */
+ * read what it publishes (the ids travel in shared memory and event records). One table for every
+ * build: the large-count `_c` collectives have ids even in a build that does not wrap them. Needs
+ * no mpi.h. */
 #ifndef MG_MPI_FUNCTION_IDS_H
 #define MG_MPI_FUNCTION_IDS_H
 
@@ -7,9 +9,11 @@ typedef enum mg_fn {
     MG_FN_NONE = 0,
 #define MG_FN(name, params, args, cls) MG_FN_##name,
 #define MG_FN_SPECIAL(name, cls) MG_FN_##name,
+#define MG_FN_LARGE(name, params, args, cls) MG_FN_##name,
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
     MG_FN_COUNT
 } mg_fn;
 

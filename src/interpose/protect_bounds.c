@@ -156,13 +156,21 @@ int protect_bounds_load(const char *path, const char *artificial, scaling_bounds
     }
     if (!artificial || !*artificial)
         return 0;
-    char copy[64] = "", *w[3];
+    char copy[64] = "", *w[4];
     strncat(copy, artificial, sizeof copy - 1);
     scaling_form form;
     uint64_t limit;
-    if (split(copy, w, 3) != 2 || protect_bounds_form(w[0], &form) || number(w[1], &limit) ||
-        scaling_bounds_set_artificial(&b[0], form, limit) ||
-        scaling_bounds_set_artificial(&b[1], form, limit)) {
+    int nw = split(copy, w, 4), on_int = 1, on_large = 0;
+    if (nw == 3) {
+        on_int = strcmp(w[2], "int") == 0 || strcmp(w[2], "all") == 0;
+        on_large = strcmp(w[2], "large") == 0 || strcmp(w[2], "all") == 0;
+    }
+    int bad = nw < 2 || nw > 3 || !(on_int || on_large) || protect_bounds_form(w[0], &form) ||
+              number(w[1], &limit);
+    for (int nb = 0; nb < 2 && !bad; nb++)
+        bad = (on_int && scaling_bounds_set_artificial(&b[nb], form, limit)) ||
+              (on_large && scaling_bounds_set_artificial(&large[nb], form, limit));
+    if (bad) {
         set_err(err, errlen, "malformed artificial bound: ", artificial);
         return MG_EINVAL;
     }

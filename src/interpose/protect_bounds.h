@@ -13,13 +13,15 @@
  *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
  * <Collective> is "Gatherv", "Igatherv", or a large-count form "Gatherv_c", "Igatherv_c"
  * (version 2; the CLI writes this file for the library of the same build). The artificial bound is
- * "<snP|nP|sn|n> <limit>". */
+ * "<snP|nP|sn|n> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the
+ * default), the large-count `_c` ones, or both. */
 #define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/2"
 
 /* Fills b[0] (the blocking forms' entries) and b[1] (the nonblocking forms', "entry Igather ...")
  * and, from the `_c` entries, large[0] and large[1] (where the large-count forms failed: they bound
- * W3, not the call) from the file at path (NULL: no file, empty tables) and the artificial bound
- * text (NULL: none; it goes to b[0] and b[1] only). The entries live in static storage (at most
+ * the application's `_c` calls and W3, never the int forms) from the file at path (NULL: no file,
+ * empty tables) and the artificial bound text (NULL: none; it goes to b[], large[] or both, as
+ * its third word says). The entries live in static storage (at most
  * PROTECT_BOUNDS_MAX per table); the module calls this once. Returns 0, or a negative MG_E* code
  * with a reason in err (the module then logs it and stays off). */
 enum { PROTECT_BOUNDS_MAX = 512 };

@@ -12,11 +12,16 @@
 
 typedef struct protect_call {
     scaling_args a;
-    int root_count;  /* Gather/Scatter(v): a.count at the root (its global-buffer side's count) */
-    int send_count, recv_count; /* the application's scalar counts as passed (0 where the call has
-                                   none; Bcast and the reductions: the count in both) */
-    mg_fn fn;        /* MG_FN_Gatherv, MG_FN_Igatherv, ... */
+    int64_t root_count; /* Gather/Scatter(v): a.count at the root (its global buffer's count) */
+    int64_t send_count, recv_count; /* the application's scalar counts as passed (0 where the call
+                                       has none; Bcast and the reductions: the count in both) */
+    mg_fn fn;                       /* MG_FN_Gatherv, MG_FN_Igatherv, MG_FN_Igatherv_c, ... */
     int nonblocking; /* the I form: request is set */
+    int large;       /* the MPI-4 large-count `_c` form: MPI_Count counts, and the application's
+                        vectors are these (a.counts_a... unused; protect_run widens them into
+                        a.counts64_a... where this rank has them) */
+    const MPI_Count *lcounts_a, *lcounts_b;
+    const MPI_Aint *ldispls_a, *ldispls_b;
     const void *sendbuf;
     void *recvbuf;                   /* Bcast's buffer */
     MPI_Datatype sendtype, recvtype; /* the reductions' datatype in both */
@@ -26,14 +31,19 @@ typedef struct protect_call {
 } protect_call;
 
 /* The buffers and datatypes one plan call uses: the user's, the staging ones, and the datatypes of
- * its element size (the user's, or W2's contiguous ones). */
+ * its element size (the user's, or W2's contiguous ones); for a large-count call, room for the plan
+ * call's vectors in the `_c` binding's types (2P each: vector A, then B). */
 typedef struct protect_bufs {
     char *stage_send, *stage_recv;
     MPI_Datatype send_type, recv_type;
+    MPI_Count *lcounts;
+    MPI_Aint *ldispls;
 } protect_bufs;
 
 /* Issues sc (one call of a plan) on comm with PMPI: the blocking collective, or the nonblocking one
- * into *request when request is not NULL. Returns the MPI return code. Thread-safe as MPI is. */
+ * into *request when request is not NULL; the `_c` form of it when pc is a large-count call (the
+ * plan's int vectors widened into bufs->lcounts/ldispls), so that a workaround calls the very
+ * collective the application called. Returns the MPI return code. Thread-safe as MPI is. */
 int protect_call_issue(const protect_call *pc, const scaling_call *sc, const protect_bufs *bufs,
                        MPI_Comm comm, MPI_Request *request);
 

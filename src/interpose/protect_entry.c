@@ -1,10 +1,24 @@
 /* The protection module's replacements of the 12 collectives of Table V and their nonblocking
- * forms (24 entry points; the issue's "16" counts Table V's rows differently): each describes its
- * call for protect_run and passes it to MPI unchanged when the module does not act. */
+ * forms (24 entry points; the issue's "16" counts Table V's rows differently), and of their MPI-4
+ * large-count `_c` forms where mpi.h declares them: each describes its call for protect_run and
+ * passes it to MPI unchanged when the module does not act. One text serves both: each entry point
+ * is written once per argument shape, in the int or the `_c` binding's types. */
 #include "protect_entry.h"
 #include "protect_pmpi.h"
 
 #include "protect_run.h"
+
+/* The `_c` functions this file passes calls to: weak, as every PMPI here. */
+#if MG_MPI_LARGE_COUNT
+#define MG_PRAGMA(x) _Pragma(#x)
+#define MG_FN(name, params, args, cls)
+#define MG_FN_SPECIAL(name, cls)
+#define MG_FN_LARGE(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
+#endif
 
 #define PROTECT_OR_PASS(pc, ...)                                                                   \
     do {                                                                                           \
@@ -32,8 +46,8 @@ static protect_call call_of(mg_fn fn, scaling_coll coll, const void *sendbuf, MP
 }
 
 /* Bcast: one buffer, the receive side of the engine's view. */
-static protect_call bcast(mg_fn fn, void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
-                          MPI_Request *req)
+static protect_call bcast(mg_fn fn, void *buf, int64_t count, MPI_Datatype t, int root,
+                          MPI_Comm comm, MPI_Request *req)
 {
     protect_call pc = call_of(fn, SCALING_BCAST, buf, t, buf, t, comm, req);
     pc.a.count = pc.send_count = pc.recv_count = count;
@@ -41,8 +55,8 @@ static protect_call bcast(mg_fn fn, void *buf, int count, MPI_Datatype t, int ro
     return pc;
 }
 
-static protect_call rooted(mg_fn fn, scaling_coll coll, const void *sb, int sc, MPI_Datatype st,
-                           void *rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm,
+static protect_call rooted(mg_fn fn, scaling_coll coll, const void *sb, int64_t sc, MPI_Datatype st,
+                           void *rb, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm,
                            MPI_Request *req)
 {
     protect_call pc = call_of(fn, coll, sb, st, rb, rt, comm, req);
@@ -59,9 +73,9 @@ static protect_call rooted(mg_fn fn, scaling_coll coll, const void *sb, int sc, 
 }
 
 /* count: the engine's (the receive count of Allgather and Alltoall, Allgatherv's send count). */
-static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, int sc, MPI_Datatype st,
-                              void *rb, int rc, MPI_Datatype rt, int count, MPI_Comm comm,
-                              MPI_Request *req)
+static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
+                              MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int64_t count,
+                              MPI_Comm comm, MPI_Request *req)
 {
     protect_call pc = call_of(fn, coll, sb, st, rb, rt, comm, req);
     pc.a.count = count;
@@ -70,7 +84,7 @@ static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, int s
     return pc;
 }
 
-static protect_call reduction(mg_fn fn, scaling_coll coll, const void *sb, void *rb, int count,
+static protect_call reduction(mg_fn fn, scaling_coll coll, const void *sb, void *rb, int64_t count,
                               MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
     protect_call pc = call_of(fn, coll, sb, t, rb, t, comm, req);
@@ -89,218 +103,186 @@ static void vectors(protect_call *pc, const int *ca, const int *da, const int *c
     pc->a.displs_b = db;
 }
 
-static int Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm)
+#if MG_MPI_LARGE_COUNT
+/* The same of a `_c` call (Bcast_c and the other regular ones have none but are large too):
+ * protect_run widens them for the engine where this rank has them. */
+static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint *da,
+                          const MPI_Count *cb, const MPI_Aint *db)
 {
-    protect_call pc = bcast(MG_FN_Bcast, b, n, t, root, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Bcast(b, n, t, root, comm));
+    pc->large = 1;
+    pc->lcounts_a = ca;
+    pc->ldispls_a = da;
+    pc->lcounts_b = cb;
+    pc->ldispls_b = db;
 }
+#endif
 
-static int Ibcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc = bcast(MG_FN_Ibcast, b, n, t, root, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Ibcast(b, n, t, root, comm, r));
-}
+/* An entry point's types and vector setter by family (INT: MPI_Gatherv; LARGE: MPI_Gatherv_c), and
+ * its request by mode (B: blocking; NB: nonblocking, the last parameter). */
+#define COUNT_INT int
+#define COUNT_LARGE MPI_Count
+#define DISPL_INT int
+#define DISPL_LARGE MPI_Aint
+#define FORM_INT vectors
+#define FORM_LARGE large_vectors
+#define RQ_PARAM_B
+#define RQ_PARAM_NB , MPI_Request *r
+#define RQ_ARG_B
+#define RQ_ARG_NB , r
+#define RQ_B NULL
+#define RQ_NB r
 
-static int Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                  int root, MPI_Comm comm)
-{
-    protect_call pc =
-        rooted(MG_FN_Gather, SCALING_GATHER, sb, sc, st, rb, rc, rt, root, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Gather(sb, sc, st, rb, rc, rt, root, comm));
-}
+/* One entry point per argument shape: name is MPI's without the prefix, coll the engine's. */
+#define BCAST(name, coll, F, mode)                                                                 \
+    static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
+    {                                                                                              \
+        protect_call pc = bcast(MG_FN_##name, b, n, t, root, comm, RQ_##mode);                     \
+        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
+        PROTECT_OR_PASS(pc, PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                       \
+    }
 
-static int Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                   int root, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc = rooted(MG_FN_Igather, SCALING_GATHER, sb, sc, st, rb, rc, rt, root, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Igather(sb, sc, st, rb, rc, rt, root, comm, r));
-}
+/* Gather, Scatter */
+#define ROOTED(name, coll, F, mode)                                                                \
+    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
+                    MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
+    {                                                                                              \
+        protect_call pc =                                                                          \
+            rooted(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode);             \
+        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
+    }
 
-static int Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                   int root, MPI_Comm comm)
-{
-    protect_call pc =
-        rooted(MG_FN_Scatter, SCALING_SCATTER, sb, sc, st, rb, rc, rt, root, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Scatter(sb, sc, st, rb, rc, rt, root, comm));
-}
+#define GATHERV(name, coll, F, mode)                                                               \
+    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb,                       \
+                    const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc =                                                                          \
+            rooted(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode);              \
+        FORM_##F(&pc, rcs, d, NULL, NULL);                                                         \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));    \
+    }
 
-static int Iscatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                    int root, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        rooted(MG_FN_Iscatter, SCALING_SCATTER, sb, sc, st, rb, rc, rt, root, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Iscatter(sb, sc, st, rb, rc, rt, root, comm, r));
-}
+#define SCATTERV(name, coll, F, mode)                                                              \
+    static int name(const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st,   \
+                    void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc =                                                                          \
+            rooted(MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode);              \
+        FORM_##F(&pc, scs, d, NULL, NULL);                                                         \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));    \
+    }
 
-static int Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
-                   const int d[], MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    protect_call pc =
-        rooted(MG_FN_Gatherv, SCALING_GATHERV, sb, sc, st, rb, 0, rt, root, comm, NULL);
-    vectors(&pc, rcs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Gatherv(sb, sc, st, rb, rcs, d, rt, root, comm));
-}
+/* Allgather, Alltoall: the engine's count is the receive count. */
+#define SYMMETRIC(name, coll, F, mode)                                                             \
+    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
+                    MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
+    {                                                                                              \
+        protect_call pc =                                                                          \
+            symmetric(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode);            \
+        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));              \
+    }
 
-static int Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
-                    const int d[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc = rooted(MG_FN_Igatherv, SCALING_GATHERV, sb, sc, st, rb, 0, rt, root, comm, r);
-    vectors(&pc, rcs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Igatherv(sb, sc, st, rb, rcs, d, rt, root, comm, r));
-}
+/* Allgatherv: the engine's count is the send count. */
+#define ALLGATHERV(name, coll, F, mode)                                                            \
+    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb,                       \
+                    const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc =                                                                          \
+            symmetric(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode);             \
+        FORM_##F(&pc, rcs, d, NULL, NULL);                                                         \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));          \
+    }
 
-static int Scatterv(const void *sb, const int scs[], const int d[], MPI_Datatype st, void *rb,
-                    int rc, MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    protect_call pc =
-        rooted(MG_FN_Scatterv, SCALING_SCATTERV, sb, 0, st, rb, rc, rt, root, comm, NULL);
-    vectors(&pc, scs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Scatterv(sb, scs, d, st, rb, rc, rt, root, comm));
-}
+#define ALLTOALLV(name, coll, F, mode)                                                             \
+    static int name(const void *sb, const COUNT_##F scs[], const DISPL_##F sd[], MPI_Datatype st,  \
+                    void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc = symmetric(MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode); \
+        FORM_##F(&pc, scs, sd, rcs, rd);                                                           \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));    \
+    }
 
-static int Iscatterv(const void *sb, const int scs[], const int d[], MPI_Datatype st, void *rb,
-                     int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        rooted(MG_FN_Iscatterv, SCALING_SCATTERV, sb, 0, st, rb, rc, rt, root, comm, r);
-    vectors(&pc, scs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Iscatterv(sb, scs, d, st, rb, rc, rt, root, comm, r));
-}
+#define REDUCE(name, coll, F, mode)                                                                \
+    static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode);  \
+        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));              \
+    }
 
-static int Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                     MPI_Comm comm)
-{
-    protect_call pc =
-        symmetric(MG_FN_Allgather, SCALING_ALLGATHER, sb, sc, st, rb, rc, rt, rc, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Allgather(sb, sc, st, rb, rc, rt, comm));
-}
+#define ALLREDUCE(name, coll, F, mode)                                                             \
+    static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode);     \
+        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                    \
+    }
 
-static int Iallgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                      MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        symmetric(MG_FN_Iallgather, SCALING_ALLGATHER, sb, sc, st, rb, rc, rt, rc, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Iallgather(sb, sc, st, rb, rc, rt, comm, r));
-}
+#define REDUCE_SCATTER(name, coll, F, mode)                                                        \
+    static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
+                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
+    {                                                                                              \
+        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode);     \
+        FORM_##F(&pc, rcs, NULL, NULL, NULL);                                                      \
+        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                  \
+    }
 
-static int Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
-                      const int d[], MPI_Datatype rt, MPI_Comm comm)
-{
-    protect_call pc =
-        symmetric(MG_FN_Allgatherv, SCALING_ALLGATHERV, sb, sc, st, rb, 0, rt, sc, comm, NULL);
-    vectors(&pc, rcs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Allgatherv(sb, sc, st, rb, rcs, d, rt, comm));
-}
+/* The 24 entry points of family F, named with suffix c (empty, or _c): E(shape, name, coll, F,
+ * mode) for each. */
+#define ENTRY_POINTS(E, F, c)                                                                      \
+    E(BCAST, Bcast##c, SCALING_BCAST, F, B)                                                        \
+    E(BCAST, Ibcast##c, SCALING_BCAST, F, NB)                                                      \
+    E(ROOTED, Gather##c, SCALING_GATHER, F, B)                                                     \
+    E(ROOTED, Igather##c, SCALING_GATHER, F, NB)                                                   \
+    E(ROOTED, Scatter##c, SCALING_SCATTER, F, B)                                                   \
+    E(ROOTED, Iscatter##c, SCALING_SCATTER, F, NB)                                                 \
+    E(GATHERV, Gatherv##c, SCALING_GATHERV, F, B)                                                  \
+    E(GATHERV, Igatherv##c, SCALING_GATHERV, F, NB)                                                \
+    E(SCATTERV, Scatterv##c, SCALING_SCATTERV, F, B)                                               \
+    E(SCATTERV, Iscatterv##c, SCALING_SCATTERV, F, NB)                                             \
+    E(SYMMETRIC, Allgather##c, SCALING_ALLGATHER, F, B)                                            \
+    E(SYMMETRIC, Iallgather##c, SCALING_ALLGATHER, F, NB)                                          \
+    E(ALLGATHERV, Allgatherv##c, SCALING_ALLGATHERV, F, B)                                         \
+    E(ALLGATHERV, Iallgatherv##c, SCALING_ALLGATHERV, F, NB)                                       \
+    E(SYMMETRIC, Alltoall##c, SCALING_ALLTOALL, F, B)                                              \
+    E(SYMMETRIC, Ialltoall##c, SCALING_ALLTOALL, F, NB)                                            \
+    E(ALLTOALLV, Alltoallv##c, SCALING_ALLTOALLV, F, B)                                            \
+    E(ALLTOALLV, Ialltoallv##c, SCALING_ALLTOALLV, F, NB)                                          \
+    E(REDUCE, Reduce##c, SCALING_REDUCE, F, B)                                                     \
+    E(REDUCE, Ireduce##c, SCALING_REDUCE, F, NB)                                                   \
+    E(ALLREDUCE, Allreduce##c, SCALING_ALLREDUCE, F, B)                                            \
+    E(ALLREDUCE, Iallreduce##c, SCALING_ALLREDUCE, F, NB)                                          \
+    E(REDUCE_SCATTER, Reduce_scatter##c, SCALING_REDUCE_SCATTER, F, B)                             \
+    E(REDUCE_SCATTER, Ireduce_scatter##c, SCALING_REDUCE_SCATTER, F, NB)
 
-static int Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
-                       const int d[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        symmetric(MG_FN_Iallgatherv, SCALING_ALLGATHERV, sb, sc, st, rb, 0, rt, sc, comm, r);
-    vectors(&pc, rcs, d, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Iallgatherv(sb, sc, st, rb, rcs, d, rt, comm, r));
-}
+#define DEFINE(shape, name, coll, F, mode) shape(name, coll, F, mode)
+#define INSTALL(shape, name, coll, F, mode) mg_impl_##name = name;
+#define REMOVE(shape, name, coll, F, mode) mg_impl_##name = NULL;
 
-static int Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                    MPI_Comm comm)
-{
-    protect_call pc =
-        symmetric(MG_FN_Alltoall, SCALING_ALLTOALL, sb, sc, st, rb, rc, rt, rc, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm));
-}
+ENTRY_POINTS(DEFINE, INT, )
+#if MG_MPI_LARGE_COUNT
+ENTRY_POINTS(DEFINE, LARGE, _c)
+#endif
 
-static int Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                     MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        symmetric(MG_FN_Ialltoall, SCALING_ALLTOALL, sb, sc, st, rb, rc, rt, rc, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Ialltoall(sb, sc, st, rb, rc, rt, comm, r));
-}
-
-static int Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
-                     const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm)
-{
-    protect_call pc =
-        symmetric(MG_FN_Alltoallv, SCALING_ALLTOALLV, sb, 0, st, rb, 0, rt, 0, comm, NULL);
-    vectors(&pc, scs, sd, rcs, rd);
-    PROTECT_OR_PASS(pc, PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm));
-}
-
-static int Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
-                      const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
-                      MPI_Request *r)
-{
-    protect_call pc =
-        symmetric(MG_FN_Ialltoallv, SCALING_ALLTOALLV, sb, 0, st, rb, 0, rt, 0, comm, r);
-    vectors(&pc, scs, sd, rcs, rd);
-    PROTECT_OR_PASS(pc, PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, r));
-}
-
-static int Reduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root,
-                  MPI_Comm comm)
-{
-    protect_call pc = reduction(MG_FN_Reduce, SCALING_REDUCE, sb, rb, n, t, op, root, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Reduce(sb, rb, n, t, op, root, comm));
-}
-
-static int Ireduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, int root,
-                   MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc = reduction(MG_FN_Ireduce, SCALING_REDUCE, sb, rb, n, t, op, root, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Ireduce(sb, rb, n, t, op, root, comm, r));
-}
-
-static int Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
-{
-    protect_call pc =
-        reduction(MG_FN_Allreduce, SCALING_ALLREDUCE, sb, rb, n, t, op, 0, comm, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Allreduce(sb, rb, n, t, op, comm));
-}
-
-static int Iallreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
-                      MPI_Request *r)
-{
-    protect_call pc = reduction(MG_FN_Iallreduce, SCALING_ALLREDUCE, sb, rb, n, t, op, 0, comm, r);
-    PROTECT_OR_PASS(pc, PMPI_Iallreduce(sb, rb, n, t, op, comm, r));
-}
-
-static int Reduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
-                          MPI_Comm comm)
-{
-    protect_call pc =
-        reduction(MG_FN_Reduce_scatter, SCALING_REDUCE_SCATTER, sb, rb, 0, t, op, 0, comm, NULL);
-    vectors(&pc, rcs, NULL, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Reduce_scatter(sb, rb, rcs, t, op, comm));
-}
-
-static int Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
-                           MPI_Comm comm, MPI_Request *r)
-{
-    protect_call pc =
-        reduction(MG_FN_Ireduce_scatter, SCALING_REDUCE_SCATTER, sb, rb, 0, t, op, 0, comm, r);
-    vectors(&pc, rcs, NULL, NULL, NULL);
-    PROTECT_OR_PASS(pc, PMPI_Ireduce_scatter(sb, rb, rcs, t, op, comm, r));
-}
-
-#define HOOK(name) mg_impl_##name = name
 void protect_entry_install(void)
 {
-    HOOK(Bcast), HOOK(Ibcast), HOOK(Gather), HOOK(Igather), HOOK(Scatter), HOOK(Iscatter);
-    HOOK(Gatherv), HOOK(Igatherv), HOOK(Scatterv), HOOK(Iscatterv);
-    HOOK(Allgather), HOOK(Iallgather), HOOK(Allgatherv), HOOK(Iallgatherv);
-    HOOK(Alltoall), HOOK(Ialltoall), HOOK(Alltoallv), HOOK(Ialltoallv);
-    HOOK(Reduce), HOOK(Ireduce), HOOK(Allreduce), HOOK(Iallreduce);
-    HOOK(Reduce_scatter), HOOK(Ireduce_scatter);
+    ENTRY_POINTS(INSTALL, INT, )
+#if MG_MPI_LARGE_COUNT
+    ENTRY_POINTS(INSTALL, LARGE, _c)
+#endif
 }
 
 void protect_entry_remove(void)
 {
-#define UNHOOK(name) mg_impl_##name = NULL
-    UNHOOK(Bcast), UNHOOK(Ibcast), UNHOOK(Gather), UNHOOK(Igather), UNHOOK(Scatter);
-    UNHOOK(Iscatter), UNHOOK(Gatherv), UNHOOK(Igatherv), UNHOOK(Scatterv), UNHOOK(Iscatterv);
-    UNHOOK(Allgather), UNHOOK(Iallgather), UNHOOK(Allgatherv), UNHOOK(Iallgatherv);
-    UNHOOK(Alltoall), UNHOOK(Ialltoall), UNHOOK(Alltoallv), UNHOOK(Ialltoallv);
-    UNHOOK(Reduce), UNHOOK(Ireduce), UNHOOK(Allreduce), UNHOOK(Iallreduce);
-    UNHOOK(Reduce_scatter), UNHOOK(Ireduce_scatter);
-#undef UNHOOK
+    ENTRY_POINTS(REMOVE, INT, )
+#if MG_MPI_LARGE_COUNT
+    ENTRY_POINTS(REMOVE, LARGE, _c)
+#endif
 }

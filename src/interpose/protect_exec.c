@@ -8,15 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The vectors of one plan call: four arrays of P ints in one allocation. */
-static int *call_vectors(scaling_call *call, uint32_t P)
+/* The vectors of one plan call in one zeroed allocation: four arrays of P ints and, for a
+ * large-count call, the `_c` binding's arrays they are widened into (bufs->lcounts, ldispls). */
+static int *call_vectors(const protect_call *pc, scaling_call *call, protect_bufs *bufs)
 {
-    int *v = malloc(4 * (size_t)P * sizeof *v);
+    size_t P = pc->a.nprocs;
+    size_t wide = pc->large ? 2 * P * (sizeof(MPI_Count) + sizeof(MPI_Aint)) : 0;
+    _Static_assert(sizeof(MPI_Count) % sizeof(int) == 0, "the `_c` arrays follow the ints aligned");
+    int *v = calloc(1, 4 * P * sizeof *v + wide);
     if (v) {
         call->counts_a = v;
         call->displs_a = v + P;
-        call->counts_b = v + 2 * (size_t)P;
-        call->displs_b = v + 3 * (size_t)P;
+        call->counts_b = v + 2 * P;
+        call->displs_b = v + 3 * P;
+    }
+    if (v && pc->large) {
+        bufs->lcounts = (MPI_Count *)(v + 4 * P);
+        bufs->ldispls = (MPI_Aint *)(bufs->lcounts + 2 * P);
     }
     return v;
 }
@@ -31,7 +39,7 @@ static void copy_all(const protect_call *pc, const protect_bufs *bufs, const sca
 
 static protect_bufs user_bufs(const protect_call *pc)
 {
-    protect_bufs b = {NULL, NULL, pc->sendtype, pc->recvtype};
+    protect_bufs b = {NULL, NULL, pc->sendtype, pc->recvtype, NULL, NULL};
     return b;
 }
 
@@ -40,7 +48,7 @@ static int run_w1b(const protect_call *pc, const protect_plan *plan)
     uint32_t P = pc->a.nprocs;
     scaling_call call = {0};
     protect_bufs bufs = user_bufs(pc);
-    int *vec = call_vectors(&call, P);
+    int *vec = call_vectors(pc, &call, &bufs);
     scaling_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
     bufs.stage_send =
         plan->w1b.stage_send_bytes ? malloc((size_t)plan->w1b.stage_send_bytes) : NULL;
@@ -87,7 +95,7 @@ static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_pl
     uint32_t P = pc->a.nprocs, n = 0;
     scaling_call call = {0};
     protect_bufs bufs = user_bufs(pc);
-    int *vec = call_vectors(&call, P);
+    int *vec = call_vectors(pc, &call, &bufs);
     uint32_t *members = malloc((size_t)P * sizeof *members);
     w1a_ctx ctx = {pc, plan, &call};
     const MPI_Comm *comms = NULL;
@@ -146,10 +154,9 @@ static void release_vectors(const protect_call *pc, int rc, void *block)
 
 static int run_w2(const protect_call *pc, const protect_plan *plan)
 {
-    uint32_t P = pc->a.nprocs;
     scaling_call call = {0};
     protect_bufs bufs = user_bufs(pc);
-    int *vec = call_vectors(&call, P);
+    int *vec = call_vectors(pc, &call, &bufs);
     if (!vec)
         return MPI_ERR_NO_MEM;
     int rc = scaling_w2_call(&plan->w2, &pc->a, plan->true_a, plan->true_b, &call) == 0

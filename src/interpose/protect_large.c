@@ -1,4 +1,5 @@
-/* W3's `_c` calls; see protect_large.h. The prototypes are written here (MPI_Count and MPI_Aint
+/* The `_c` calls: W3's, and the plan calls of a workaround for the application's own `_c` call; see
+ * protect_large.h. The prototypes are written here (MPI_Count and MPI_Aint
  * exist in every MPI-3 header; the `_c` declarations only in MPI-4 ones) and checked against the
  * MPI-4.0 bindings; the functions themselves come from dlsym at init. */
 #include "protect_large.h"
@@ -112,44 +113,95 @@ int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a,
     return 0;
 }
 
+/* The arguments of one `_c` call: W3's (the application's) or a workaround's plan call. */
+typedef struct large_call {
+    const void *s;
+    void *r;
+    MPI_Count sc, rc;
+    MPI_Datatype st, rt;
+    int root;
+    const MPI_Count *ca, *cb;
+    const MPI_Aint *da, *db;
+} large_call;
+
 /* Calls the blocking `_c` form, or the nonblocking one when req is set. */
 #define ISSUE_C(type, req, ...)                                                                    \
     ((req) ? ((i##type *)fn[1])(__VA_ARGS__, req) : ((type *)fn[0])(__VA_ARGS__))
 
-int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, MPI_Comm comm,
-                        MPI_Request *req)
+static int issue(const protect_call *pc, const large_call *x, MPI_Comm comm, MPI_Request *req)
 {
     void *const *fn = fns[pc->a.coll];
     if (!fn[req != NULL])
         return MPI_ERR_INTERN;
-    const void *s = pc->sendbuf;
-    void *r = pc->recvbuf;
-    MPI_Datatype st = pc->sendtype, rt = pc->recvtype;
-    MPI_Count sc = pc->send_count, rc = pc->recv_count;
-    int root = (int)pc->a.root;
     switch (pc->a.coll) {
     case SCALING_BCAST:
-        return ISSUE_C(bcast_c, req, r, rc, rt, root, comm);
+        return ISSUE_C(bcast_c, req, x->r, x->rc, x->rt, x->root, comm);
     case SCALING_SCATTER:
     case SCALING_GATHER:
-        return ISSUE_C(rooted_c, req, s, sc, st, r, rc, rt, root, comm);
+        return ISSUE_C(rooted_c, req, x->s, x->sc, x->st, x->r, x->rc, x->rt, x->root, comm);
     case SCALING_SCATTERV:
-        return ISSUE_C(scatterv_c, req, s, v->counts_a, v->displs_a, st, r, rc, rt, root, comm);
+        return ISSUE_C(scatterv_c, req, x->s, x->ca, x->da, x->st, x->r, x->rc, x->rt, x->root,
+                       comm);
     case SCALING_GATHERV:
-        return ISSUE_C(gatherv_c, req, s, sc, st, r, v->counts_a, v->displs_a, rt, root, comm);
+        return ISSUE_C(gatherv_c, req, x->s, x->sc, x->st, x->r, x->ca, x->da, x->rt, x->root,
+                       comm);
     case SCALING_ALLGATHER:
     case SCALING_ALLTOALL:
-        return ISSUE_C(all_c, req, s, sc, st, r, rc, rt, comm);
+        return ISSUE_C(all_c, req, x->s, x->sc, x->st, x->r, x->rc, x->rt, comm);
     case SCALING_ALLGATHERV:
-        return ISSUE_C(allgatherv_c, req, s, sc, st, r, v->counts_a, v->displs_a, rt, comm);
+        return ISSUE_C(allgatherv_c, req, x->s, x->sc, x->st, x->r, x->ca, x->da, x->rt, comm);
     case SCALING_ALLTOALLV:
-        return ISSUE_C(alltoallv_c, req, s, v->counts_a, v->displs_a, st, r, v->counts_b,
-                       v->displs_b, rt, comm);
+        return ISSUE_C(alltoallv_c, req, x->s, x->ca, x->da, x->st, x->r, x->cb, x->db, x->rt,
+                       comm);
     case SCALING_REDUCE:
-        return ISSUE_C(reduce_c, req, s, r, rc, rt, pc->op, root, comm);
+        return ISSUE_C(reduce_c, req, x->s, x->r, x->rc, x->rt, pc->op, x->root, comm);
     case SCALING_ALLREDUCE:
-        return ISSUE_C(allreduce_c, req, s, r, rc, rt, pc->op, comm);
+        return ISSUE_C(allreduce_c, req, x->s, x->r, x->rc, x->rt, pc->op, comm);
     default: /* SCALING_REDUCE_SCATTER */
-        return ISSUE_C(reduce_scatter_c, req, s, r, v->counts_a, rt, pc->op, comm);
+        return ISSUE_C(reduce_scatter_c, req, x->s, x->r, x->ca, x->rt, pc->op, comm);
     }
+}
+
+int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, MPI_Comm comm,
+                        MPI_Request *req)
+{
+    large_call x = {pc->sendbuf,  pc->recvbuf,  pc->send_count,  pc->recv_count,
+                    pc->sendtype, pc->recvtype, (int)pc->a.root, v->counts_a,
+                    v->counts_b,  v->displs_a,  v->displs_b};
+    return issue(pc, &x, comm, req);
+}
+
+/* Widens one int vector of a plan call (absent: left alone). */
+static void widen_count(const int *in, MPI_Count *out, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        out[i] = in[i];
+}
+
+static void widen_displ(const int *in, MPI_Aint *out, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        out[i] = in[i];
+}
+
+int protect_large_issue_call(const protect_call *pc, const scaling_call *sc,
+                             const protect_bufs *bufs, MPI_Comm comm, MPI_Request *req)
+{
+    size_t P = pc->a.nprocs;
+    widen_count(sc->counts_a, bufs->lcounts, P);
+    widen_count(sc->counts_b, bufs->lcounts + P, P);
+    widen_displ(sc->displs_a, bufs->ldispls, P);
+    widen_displ(sc->displs_b, bufs->ldispls + P, P);
+    large_call x = {protect_call_addr(pc, bufs, sc->send),
+                    protect_call_addr(pc, bufs, sc->recv),
+                    sc->send_count,
+                    sc->recv_count,
+                    bufs->send_type,
+                    bufs->recv_type,
+                    (int)sc->root,
+                    bufs->lcounts,
+                    bufs->lcounts + P,
+                    bufs->ldispls,
+                    bufs->ldispls + P};
+    return issue(pc, &x, comm, req);
 }

@@ -1,6 +1,7 @@
 /* Workaround W3: the MPI-4 large-count `_c` form of the intercepted collective (MPI_Gatherv_c,
  * MPI_Igatherv_c, ...) with MPI_Count counts and MPI_Aint displacements, the true ones where
- * Detector D recovered them (docs/collectives.md, "W3"). The `_c` functions are resolved at
+ * Detector D recovered them (docs/collectives.md, "W3"); and the plan calls of a workaround for the
+ * application's own `_c` calls, made in the `_c` form too. The `_c` functions are resolved at
  * MPI_Init in the MPI library the process loaded (dlsym: MPICH 4.0.2 has all 24, Open MPI 4.1.4
  * none), so the interposition library keeps no reference to them and loads with any MPI.
  * Needs mpi.h. */
@@ -35,5 +36,11 @@ int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a,
  * Returns the MPI return code, or MPI_ERR_INTERN when the library has no such function. */
 int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, MPI_Comm comm,
                         MPI_Request *request);
+
+/* Issues one plan call sc of a workaround for the application's own `_c` call pc in the `_c` form:
+ * the plan's buffers and datatypes (bufs), its counts, root and int vectors widened into
+ * bufs->lcounts/ldispls (2P entries each, written here). Same returns as protect_large_issue. */
+int protect_large_issue_call(const protect_call *pc, const scaling_call *sc,
+                             const protect_bufs *bufs, MPI_Comm comm, MPI_Request *request);
 
 #endif

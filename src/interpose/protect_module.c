@@ -1,9 +1,10 @@
 /* The "protect" module: protection of the collectives against scaling problems. At MPI_Init it
  * reads the safe bounds (MPIGUARD_PROTECT_BOUNDS, the text file `mpiguard protect` writes), the
  * artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced workaround
- * (MPIGUARD_PROTECT_WORKAROUND), looks up the library's MPI-4 large-count collectives (W3), then
- * routes the collectives through protect_run (docs/collectives.md). Trouble of its own turns the
- * module off with one line; the job runs on. */
+ * (MPIGUARD_PROTECT_WORKAROUND), looks up the library's MPI-4 large-count collectives (W3, and the
+ * plan calls for the application's own `_c` calls), then routes the collectives, and their `_c`
+ * forms where mpi.h declares them, through protect_run (docs/collectives.md). Trouble of its own
+ * turns the module off with one line; the job runs on. */
 #include <string.h>
 #include <stdlib.h>
 

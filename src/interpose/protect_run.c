@@ -18,10 +18,11 @@
 
 protect_config protect_cfg;
 
-/* The table of the call's form: blocking and nonblocking forms were tested apart. */
+/* The table of the call's form: blocking and nonblocking forms were tested apart, and so were the
+ * large-count `_c` forms, whose entries bound the application's `_c` calls (and W3). */
 static const scaling_bounds *bounds_of(const protect_call *pc)
 {
-    return &protect_cfg.bounds[pc->nonblocking];
+    return pc->large ? &protect_cfg.large[pc->nonblocking] : &protect_cfg.bounds[pc->nonblocking];
 }
 
 enum action { ACT_PASS, ACT_USER_ERROR, ACT_UNPROTECTED, ACT_WORKAROUND };
@@ -33,8 +34,9 @@ typedef struct decision {
 
 enum { DECISION_WORDS = sizeof(decision) / sizeof(int64_t) };
 
-/* Per-thread scratch for Detector D (2P int64) and W1-A's group starts (P + 1), grown as needed:
- * one allocation per thread and communicator size, not per call. */
+/* Per-thread scratch for Detector D (2P int64), a large-count call's vectors widened for the engine
+ * (4P int64, at scratch + 2P) and W1-A's group starts (P + 1), grown as needed: one allocation per
+ * thread and communicator size, not per call. */
 static _Thread_local int64_t *scratch;
 static _Thread_local uint32_t *starts;
 static _Thread_local size_t scratch_procs;
@@ -43,7 +45,7 @@ static int ensure_scratch(size_t P)
 {
     if (P <= scratch_procs)
         return 0;
-    int64_t *s = realloc(scratch, 2 * P * sizeof *s);
+    int64_t *s = realloc(scratch, 6 * P * sizeof *s);
     if (s)
         scratch = s;
     uint32_t *st = s ? realloc(starts, (P + 1) * sizeof *st) : NULL;
@@ -167,7 +169,8 @@ static void note_unprotected(const protect_call *pc, const char *why)
 static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_opts *o)
 {
     scaling_limit lim;
-    o->large_count = protect_large_has(pc->a.coll, pc->nonblocking);
+    /* A `_c` call is already W3's call: its bound is its own. */
+    o->large_count = !pc->large && protect_large_has(pc->a.coll, pc->nonblocking);
     o->large_count_sound =
         o->large_count &&
         scaling_bounds_nmax(&protect_cfg.large[pc->nonblocking], pc->a.coll, pc->a.type_size,
@@ -342,9 +345,54 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_tr
     }
 }
 
+/* Copies one 64-bit vector of the `_c` binding into the engine's type (the same width on LP64). */
+static const int64_t *widen_count(const MPI_Count *in, int64_t *out, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        out[i] = (int64_t)in[i];
+    return in ? out : NULL;
+}
+
+static const int64_t *widen_displ(const MPI_Aint *in, int64_t *out, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        out[i] = (int64_t)in[i];
+    return in ? out : NULL;
+}
+
+/* A large-count call's vectors for the engine, where this rank has them: MPI reads a Gatherv's
+ * vectors at the root only, and not the send side of an in-place Alltoallv, so those arrays may be
+ * anything (NULL) and are not read. */
+static void widen_large(protect_call *pc)
+{
+    scaling_args *a = &pc->a;
+    a->large = 1;
+    if (!scaling_args_has_vectors(a))
+        return;
+    size_t P = a->nprocs;
+    int64_t *w = scratch + 2 * P;
+    if (!(a->coll == SCALING_ALLTOALLV && a->in_place)) {
+        a->counts64_a = widen_count(pc->lcounts_a, w, P);
+        a->displs64_a = widen_displ(pc->ldispls_a, w + P, P);
+    }
+    a->counts64_b = widen_count(pc->lcounts_b, w + 2 * P, P);
+    a->displs64_b = widen_displ(pc->ldispls_b, w + 3 * P, P);
+}
+
+/* Whether anything can fire on a `_c` call: Detector D has nothing to recover in MPI_Aint
+ * displacements, so only a bound of its form (an entry of the bounds file, or the artificial
+ * bound aimed at the `_c` forms) can, and every rank sees the same table. Without one the call
+ * passes at once, on every rank, with no agreement. The module also needs the library's `_c`
+ * function for the plan calls. */
+static int large_can_fire(const protect_call *pc)
+{
+    return protect_large_has(pc->a.coll, pc->nonblocking) &&
+           scaling_bounds_covers(bounds_of(pc), pc->a.coll);
+}
+
 int protect_run(protect_call *pc, int *rc)
 {
-    if (pc->comm == MPI_COMM_NULL)
+    if (pc->comm == MPI_COMM_NULL || (pc->large && !large_can_fire(pc)))
         return 0;
     protect_comm *pcomm = protect_comm_get(pc->comm);
     if (!pcomm || pcomm->inter || ensure_scratch((size_t)pcomm->size) != 0)
@@ -357,6 +405,8 @@ int protect_run(protect_call *pc, int *rc)
                          c == SCALING_SCATTERV;
     if (gather_scatter && a->rank == a->root)
         a->count = pc->root_count;
+    if (pc->large)
+        widen_large(pc);
     int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
     int agree = rooted_vectors || c == SCALING_ALLTOALLV;
     int decider = !rooted_vectors || a->rank == a->root;

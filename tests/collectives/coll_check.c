@@ -3,12 +3,31 @@
  * allows it, run twice from identical buffers: once straight into the library (PMPI_*, which the
  * interposition library does not wrap) and once through MPI_*, which `mpiguard protect --bound N
  * --workaround W` routes through a workaround. Every byte of every rank's buffers must match.
- * Usage: coll_check N ROOT   (N even: the irregular counts are N, N+2, N+4 and all even, so W2's
- * big datatype applies too). Prints one line per mismatching case; exits 1 if any. */
+ * Built twice from this file: coll_check calls the int-count forms, coll_check_c (COLL_LARGE,
+ * coll_form.h) the MPI-4 large-count `_c` forms with MPI_Count counts and MPI_Aint displacements
+ * (on an MPI without them it says so and exits 77).
+ *
+ * Usage: coll_check N ROOT [ZEROS]
+ * N even: the irregular counts are N, N+2, N+4 and all even, so W2's big datatype applies too.
+ * ZEROS 1 adds a second pass of the 46 cases with zero-size messages: count 0 for every pair
+ * (i, j) with (i + j) % 3 == 1 in the irregular collectives, and count 0 in the regular ones.
+ * Prints one line per mismatching case; exits 1 if any. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "coll_form.h"
+
+#define PROG "coll_check" FORM_SUFFIX
+
+#ifdef COLL_NO_LARGE
+int main(void)
+{
+    printf(PROG ": this MPI has no large-count (_c) collectives\n");
+    return 77;
+}
+#else
 
 enum { NCOLL = 12 };
 static const char *const names[NCOLL] = {"Bcast",     "Scatter",   "Scatterv",   "Gather",
@@ -17,16 +36,19 @@ static const char *const names[NCOLL] = {"Bcast",     "Scatter",   "Scatterv",  
 static const int has_in_place[NCOLL] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
 static int P, me, N, root;
-static size_t cap; /* ints per buffer */
+static int zero_pass; /* the pass with zero-size messages */
+static size_t cap;    /* ints per buffer */
 
 /* The irregular count of messages from i to j (symmetric, so Alltoallv's sides agree). */
 static int cnt(int i, int j)
 {
+    if (zero_pass && (i + j) % 3 == 1)
+        return 0;
     return N + 2 * ((i + j) % 3);
 }
 
 /* Gapped layout: block i starts after the blocks before it plus 2 ints per earlier block. */
-static void layout(int who, int *counts, int *displs, int by_receiver)
+static void layout(int who, count_t *counts, displ_t *displs, int by_receiver)
 {
     int at = 0;
     for (int i = 0; i < P; i++) {
@@ -87,20 +109,21 @@ static void complete(MPI_Request *rq)
     }
 }
 
-/* Runs case (c, nb, ip) into b, through MPI (protected) or PMPI (reference). */
+/* Runs case (c, nb, ip) into b, through MPI (protected) or PMPI (reference), in the form of this
+ * build (MPI_Gatherv or MPI_Gatherv_c). */
 #define CALL(name, iname, ...)                                                                     \
     do {                                                                                           \
         MPI_Request rq;                                                                            \
         if (nb && prot) {                                                                          \
-            MPI_##iname(__VA_ARGS__, &rq);                                                         \
+            FORM(MPI_##iname)(__VA_ARGS__, &rq);                                                   \
             complete(&rq);                                                                         \
         } else if (nb) {                                                                           \
-            PMPI_##iname(__VA_ARGS__, &rq);                                                        \
+            FORM(PMPI_##iname)(__VA_ARGS__, &rq);                                                  \
             PMPI_Wait(&rq, MPI_STATUS_IGNORE);                                                     \
         } else if (prot) {                                                                         \
-            MPI_##name(__VA_ARGS__);                                                               \
+            FORM(MPI_##name)(__VA_ARGS__);                                                         \
         } else {                                                                                   \
-            PMPI_##name(__VA_ARGS__);                                                              \
+            FORM(PMPI_##name)(__VA_ARGS__);                                                        \
         }                                                                                          \
     } while (0)
 
@@ -109,14 +132,16 @@ static void run(int c, int nb, int ip, int prot, bufs *b)
     MPI_Comm w = MPI_COMM_WORLD;
     MPI_Datatype t = MPI_INT;
     int is_root = me == root;
+    int n = zero_pass ? 0 : N; /* the regular collectives' count */
     void *sb = ip ? MPI_IN_PLACE : b->s, *rb = b->r;
-    int sc[64], sd[64], rc[64], rd[64];
+    count_t sc[64], rc[64];
+    displ_t sd[64], rd[64];
     switch (c) {
     case 0:
-        CALL(Bcast, Ibcast, is_root ? b->s : b->r, N, t, root, w);
+        CALL(Bcast, Ibcast, is_root ? b->s : b->r, n, t, root, w);
         break;
     case 1:
-        CALL(Scatter, Iscatter, b->s, N, t, ip && is_root ? MPI_IN_PLACE : rb, N, t, root, w);
+        CALL(Scatter, Iscatter, b->s, n, t, ip && is_root ? MPI_IN_PLACE : rb, n, t, root, w);
         break;
     case 2:
         layout(root, sc, sd, 0);
@@ -124,7 +149,7 @@ static void run(int c, int nb, int ip, int prot, bufs *b)
              t, root, w);
         break;
     case 3:
-        CALL(Gather, Igather, ip && is_root ? MPI_IN_PLACE : b->s, N, t, rb, N, t, root, w);
+        CALL(Gather, Igather, ip && is_root ? MPI_IN_PLACE : b->s, n, t, rb, n, t, root, w);
         break;
     case 4:
         layout(root, rc, rd, 1);
@@ -132,7 +157,7 @@ static void run(int c, int nb, int ip, int prot, bufs *b)
              t, root, w);
         break;
     case 5:
-        CALL(Allgather, Iallgather, sb, N, t, rb, N, t, w);
+        CALL(Allgather, Iallgather, sb, n, t, rb, n, t, w);
         break;
     case 6:
         /* Allgatherv needs one count per sender, the same on every rank: cnt(i, 0). */
@@ -141,7 +166,7 @@ static void run(int c, int nb, int ip, int prot, bufs *b)
         CALL(Allgatherv, Iallgatherv, sb, cnt(me, 0), t, rb, rc, rd, t, w);
         break;
     case 7:
-        CALL(Alltoall, Ialltoall, sb, N, t, rb, N, t, w);
+        CALL(Alltoall, Ialltoall, sb, n, t, rb, n, t, w);
         break;
     case 8:
         layout(me, sc, sd, 0);
@@ -149,10 +174,10 @@ static void run(int c, int nb, int ip, int prot, bufs *b)
         CALL(Alltoallv, Ialltoallv, sb, sc, sd, t, rb, rc, rd, t, w);
         break;
     case 9:
-        CALL(Reduce, Ireduce, ip && is_root ? MPI_IN_PLACE : b->s, rb, N, t, MPI_SUM, root, w);
+        CALL(Reduce, Ireduce, ip && is_root ? MPI_IN_PLACE : b->s, rb, n, t, MPI_SUM, root, w);
         break;
     case 10:
-        CALL(Allreduce, Iallreduce, sb, rb, N, t, MPI_SUM, w);
+        CALL(Allreduce, Iallreduce, sb, rb, n, t, MPI_SUM, w);
         break;
     default:
         for (int i = 0; i < P; i++)
@@ -169,37 +194,41 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &P);
     N = argc > 1 ? atoi(argv[1]) : 16;
     root = (argc > 2 ? atoi(argv[2]) : 1) % P;
+    int passes = argc > 3 && atoi(argv[3]) ? 2 : 1;
     if (P > 64 || N < 2 || N % 2) {
         if (me == 0)
-            fprintf(stderr, "coll_check: needs at most 64 ranks and an even N >= 2\n");
+            fprintf(stderr, PROG ": needs at most 64 ranks and an even N >= 2\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     cap = (size_t)P * (size_t)(N + 8) + 16;
     bufs ref = {malloc(cap * sizeof(int)), malloc(cap * sizeof(int))};
     bufs got = {malloc(cap * sizeof(int)), malloc(cap * sizeof(int))};
     int cases = 0, bad = 0;
-    for (int c = 0; c < NCOLL; c++)
-        for (int nb = 0; nb < 2; nb++)
-            for (int ip = 0; ip <= has_in_place[c]; ip++) {
-                int salt = c * 8 + nb * 2 + ip;
-                fill(&ref, salt);
-                fill(&got, salt);
-                run(c, nb, ip, 0, &ref);
-                run(c, nb, ip, 1, &got);
-                int differs = memcmp(ref.s, got.s, cap * sizeof(int)) != 0 ||
-                              memcmp(ref.r, got.r, cap * sizeof(int)) != 0;
-                int any = 0;
-                PMPI_Allreduce(&differs, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-                cases++;
-                bad += any;
-                if (any && me == 0)
-                    printf("coll_check: MISMATCH %s%s%s\n", nb ? "MPI_I" : "MPI_", names[c],
-                           ip ? " (in place)" : "");
-            }
+    for (zero_pass = 0; zero_pass < passes; zero_pass++)
+        for (int c = 0; c < NCOLL; c++)
+            for (int nb = 0; nb < 2; nb++)
+                for (int ip = 0; ip <= has_in_place[c]; ip++) {
+                    int salt = c * 8 + nb * 2 + ip + zero_pass * 100;
+                    fill(&ref, salt);
+                    fill(&got, salt);
+                    run(c, nb, ip, 0, &ref);
+                    run(c, nb, ip, 1, &got);
+                    int differs = memcmp(ref.s, got.s, cap * sizeof(int)) != 0 ||
+                                  memcmp(ref.r, got.r, cap * sizeof(int)) != 0;
+                    int any = 0;
+                    PMPI_Allreduce(&differs, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+                    cases++;
+                    bad += any;
+                    if (any && me == 0)
+                        printf(PROG ": MISMATCH %s%s%s%s%s\n", nb ? "MPI_I" : "MPI_", names[c],
+                               FORM_SUFFIX, ip ? " (in place)" : "",
+                               zero_pass ? " (zero-size messages)" : "");
+                }
     if (me == 0)
-        printf("coll_check: %d cases on %d ranks, n %d, root %d: %d mismatching\n", cases, P, N,
-               root, bad);
+        printf(PROG ": %d cases on %d ranks, n %d, root %d: %d mismatching\n", cases, P, N, root,
+               bad);
     free(ref.s), free(ref.r), free(got.s), free(got.r);
     MPI_Finalize();
     return bad ? 1 : 0;
 }
+#endif

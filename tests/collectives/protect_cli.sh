@@ -31,6 +31,10 @@ expect_stderr "entry 0 is malformed (a large-count \`_c\` entry needs mpiguard-b
 expect_status 64 "bad workaround" -- "$MPIGUARD" protect --workaround W9 -- mpirun.openmpi -n 2 "$app"
 expect_status 69 "W3 without large-count collectives" -- "$MPIGUARD" protect --workaround W3 -- mpirun.openmpi -n 2 "$app"
 expect_stderr "which openmpi 4.1.4 does not have"
+expect_status 64 "bad --bound-calls" -- "$MPIGUARD" protect --bound 4 --bound-calls some -- mpirun.openmpi -n 2 "$app"
+expect_status 69 "--bound-calls large without large-count collectives" -- "$MPIGUARD" protect --bound 4 --bound-calls large -- mpirun.openmpi -n 2 "$app"
+expect_stderr "bound-calls large or all bounds the MPI-4 large-count collectives"
+expect_status 64 "--no-protect with --bound-calls" -- "$MPIGUARD" run --no-protect --bound-calls all -- mpirun.openmpi -n 2 "$app"
 # A good file: a Class G bound on Gather at 1 element per process trips every Gather of coll_check.
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gather", "type_size": 4, "np": 2, "safe_count": 8, "class": "G", "form": "nP", "status": "bounded"}, {"collective": "Igather", "type_size": 4, "np": 2, "safe_count": 8, "class": "X", "form": null, "status": "bounded"}, {"collective": "Bcast", "type_size": 4, "np": 2, "safe_count": 1048576, "class": "none", "form": null, "status": "unbounded"}]}' >"$TMP/good.json"
 expect_status 0 "good bounds" -- "$MPIGUARD" protect --bounds "$TMP/good.json" -- mpirun.openmpi -n 2 "$app" 16 1
@@ -38,4 +42,4 @@ grep -q "0 mismatching" "$TMP/stdout" || fail "results differ"
 expect_stderr "MPI_Gather at .*: detector G fired, workaround W"
 expect_stderr "MPI_Igather at .*: detector X fired, workaround W"
 grep -q "MPI_Bcast at" "$TMP/stderr" && fail "an unbounded entry acted as a bound"
-pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version, a _c entry in version 1; W3 on Open MPI 69; a good one protects"
+pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version, a _c entry in version 1; W3 and --bound-calls large on Open MPI 69, a bad --bound-calls 64; a good one protects"

@@ -29,11 +29,12 @@ int scaling_args_validate(const scaling_args *a)
         return 0;
     /* MPI ignores the send vector of an in-place Alltoallv. */
     int need_a = !(a->coll == SCALING_ALLTOALLV && a->in_place);
-    if (need_a && (info->vectors & SCALING_VEC_A_COUNTS) && !a->counts_a)
+    if (need_a && (info->vectors & SCALING_VEC_A_COUNTS) && !scaling_args_has_counts(a, 0))
         return MG_EINVAL;
-    if (need_a && (info->vectors & SCALING_VEC_A_DISPLS) && !a->displs_a)
+    if (need_a && (info->vectors & SCALING_VEC_A_DISPLS) && !scaling_args_has_displs(a, 0))
         return MG_EINVAL;
-    if ((info->vectors & SCALING_VEC_B) && (!a->counts_b || !a->displs_b))
+    if ((info->vectors & SCALING_VEC_B) &&
+        (!scaling_args_has_counts(a, 1) || !scaling_args_has_displs(a, 1)))
         return MG_EINVAL;
     return 0;
 }

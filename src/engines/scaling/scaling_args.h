@@ -19,7 +19,12 @@
  * counts_b/displs_b. For Gatherv/Scatterv they are read at the root only (NULL elsewhere).
  * Reduce_scatter has counts_a (recvcounts) and no displacements. An in-place Alltoallv needs only
  * vector B (MPI ignores the send vector).
- * in_place: this rank passed MPI_IN_PLACE (sendbuf; recvbuf for Scatter(v) at the root). */
+ * in_place: this rank passed MPI_IN_PLACE (sendbuf; recvbuf for Scatter(v) at the root).
+ * large: the call is an MPI-4 large-count `_c` form, whose vectors are 64-bit (MPI_Count counts,
+ * MPI_Aint displacements): counts64_a/displs64_a/counts64_b/displs64_b take the place of the int
+ * vectors (which are then ignored), with the same rules. Nothing wraps in them, so Detector D does
+ * not run; a negative count is a user error, a negative displacement is taken as it is. Read the
+ * vectors of either form through scaling_args_count and scaling_args_displ. */
 typedef struct scaling_args {
     scaling_coll coll;
     uint32_t nprocs, rank, root;
@@ -28,7 +33,34 @@ typedef struct scaling_args {
     int64_t count;
     const int *counts_a, *displs_a;
     const int *counts_b, *displs_b;
+    int large;
+    const int64_t *counts64_a, *displs64_a;
+    const int64_t *counts64_b, *displs64_b;
 } scaling_args;
+
+/* Vector A (b = 0) or B (b = 1) of a: whether it has counts or displacements on this rank, and
+ * entry i as passed (the int value, which may have wrapped, or the 64-bit one of a large call). */
+static inline int scaling_args_has_counts(const scaling_args *a, int b)
+{
+    return a->large ? (b ? a->counts64_b : a->counts64_a) != NULL
+                    : (b ? a->counts_b : a->counts_a) != NULL;
+}
+
+static inline int scaling_args_has_displs(const scaling_args *a, int b)
+{
+    return a->large ? (b ? a->displs64_b : a->displs64_a) != NULL
+                    : (b ? a->displs_b : a->displs_a) != NULL;
+}
+
+static inline int64_t scaling_args_count(const scaling_args *a, int b, uint32_t i)
+{
+    return a->large ? (b ? a->counts64_b : a->counts64_a)[i] : (b ? a->counts_b : a->counts_a)[i];
+}
+
+static inline int64_t scaling_args_displ(const scaling_args *a, int b, uint32_t i)
+{
+    return a->large ? (b ? a->displs64_b : a->displs64_a)[i] : (b ? a->displs_b : a->displs_a)[i];
+}
 
 /* Whether this rank holds the argument vectors of its collective (non-rooted irregular
  * collectives everywhere, Gatherv/Scatterv at the root only). */

@@ -83,6 +83,13 @@ int scaling_bounds_init(scaling_bounds *b, const char *impl, const char *version
     return 0;
 }
 
+int scaling_bounds_covers(const scaling_bounds *b, scaling_coll c)
+{
+    if (!b || (unsigned)c >= SCALING_COLL_COUNT)
+        return 0;
+    return b->artificial_set || b->count[c] > 0;
+}
+
 int scaling_bounds_set_artificial(scaling_bounds *b, scaling_form form, uint64_t limit)
 {
     if (!b || (unsigned)form >= SCALING_FORM_COUNT || limit == 0)

@@ -73,6 +73,10 @@ typedef struct scaling_limit {
 int scaling_bounds_init(scaling_bounds *b, const char *impl, const char *version,
                         const scaling_bound_entry *entries, size_t n);
 
+/* Whether anything in b can bound collective c: an entry of c or the artificial bound. Where not,
+ * Detectors G and X cannot fire on c at any (s, n, P). NULL b: 0. O(1); thread-safe. */
+int scaling_bounds_covers(const scaling_bounds *b, scaling_coll c);
+
 /* Sets (limit > 0) the artificial bound: the form's product over limit fires Detector G.
  * Returns 0, or MG_EINVAL for a NULL b, an unknown form or limit == 0. */
 int scaling_bounds_set_artificial(scaling_bounds *b, scaling_form form, uint64_t limit);

@@ -32,25 +32,47 @@ static int64_t detector_n(const scaling_args *a, const scaling_trigger *t)
     return t->d_a.max_count > t->d_b.max_count ? t->d_a.max_count : t->d_b.max_count;
 }
 
+/* The counts of vector b: the largest and the total (saturating) into res; a negative count is a
+ * user error. */
+static void count_vector(const scaling_args *a, int b, scaling_displ_result *res,
+                         scaling_trigger *t)
+{
+    int64_t total = 0, max = 0;
+    for (uint32_t i = 0; i < a->nprocs; i++) {
+        int64_t c = scaling_args_count(a, b, i);
+        if (c < 0) {
+            t->user_error = 1;
+            res->verdict = SCALING_DISPL_USER_ERROR;
+            res->reason = SCALING_DISPL_NEGATIVE_COUNT;
+            res->index = i;
+            return;
+        }
+        total = c > INT64_MAX - total ? INT64_MAX : total + c;
+        max = c > max ? c : max;
+    }
+    res->total_count = total;
+    res->max_count = max;
+}
+
+/* Reduce_scatter (counts, no displacements) and the large-count forms (64-bit displacements:
+ * nothing wraps): Detector D has nothing to check but the counts' signs. */
+static void check_counts(const scaling_args *a, scaling_trigger *t)
+{
+    if (a->coll == SCALING_ALLTOALLV && a->in_place) {
+        count_vector(a, 1, &t->d_b, t);
+        t->d_a = t->d_b;
+        return;
+    }
+    count_vector(a, 0, &t->d_a, t);
+    if (!t->user_error && (scaling_coll_get(a->coll)->vectors & SCALING_VEC_B))
+        count_vector(a, 1, &t->d_b, t);
+}
+
 static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_trigger *t)
 {
     const scaling_coll_info *info = scaling_coll_get(a->coll);
-    if (!(info->vectors & SCALING_VEC_A_DISPLS)) {
-        /* Reduce_scatter: counts only; Detector D has nothing to check but the counts' signs. */
-        int64_t total = 0, max = 0;
-        for (uint32_t i = 0; i < a->nprocs; i++) {
-            if (a->counts_a[i] < 0) {
-                t->user_error = 1;
-                t->d_a.verdict = SCALING_DISPL_USER_ERROR;
-                t->d_a.reason = SCALING_DISPL_NEGATIVE_COUNT;
-                t->d_a.index = i;
-                return 0;
-            }
-            total += a->counts_a[i];
-            max = a->counts_a[i] > max ? a->counts_a[i] : max;
-        }
-        t->d_a.total_count = total;
-        t->d_a.max_count = max;
+    if (a->large || !(info->vectors & SCALING_VEC_A_DISPLS)) {
+        check_counts(a, t);
         return 0;
     }
     if (!scratch)

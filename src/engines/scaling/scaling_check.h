@@ -28,7 +28,8 @@ typedef struct scaling_trigger {
 } scaling_trigger;
 
 /* Evaluates the detectors for a. scratch is caller memory of P int64 (2P for Alltoallv), written
- * only when Detector D fires; it may be NULL for regular collectives. No allocation. Cost:
+ * only when Detector D fires; it may be NULL for regular collectives and large-count calls (whose
+ * 64-bit displacements cannot wrap: D does not run on them). No allocation. Cost:
  * O(entries of the collective in b) for regular collectives, plus one pass over this rank's vectors
  * for irregular ones. For Gatherv/Scatterv only the root sees the vectors and for Alltoallv each
  * rank sees its own: the caller makes the ranks agree on the verdict (a small control message)

@@ -7,7 +7,7 @@
 
 static int64_t displ(const scaling_args *a, const int64_t *true_a, uint32_t i)
 {
-    return true_a ? true_a[i] : a->displs_a[i];
+    return true_a ? true_a[i] : scaling_args_displ(a, 0, i);
 }
 
 /* Whether ranks [s0, s1) form a valid group. */
@@ -18,13 +18,13 @@ static int group_fits(const scaling_bounds *b, const scaling_args *a, const int6
     int irregular = scaling_coll_get(a->coll)->irregular;
     for (uint32_t i = s0; i < s1 && irregular; i++) {
         int64_t d = displ(a, true_a, i);
-        n = a->counts_a[i] > n ? a->counts_a[i] : n;
+        n = scaling_args_count(a, 0, i) > n ? scaling_args_count(a, 0, i) : n;
         lo = d < lo ? d : lo;
         hi = d > hi ? d : hi;
     }
     if (!irregular)
         n = a->count;
-    else if (hi - lo > INT_MAX)
+    else if (hi - lo > INT_MAX || n > INT_MAX) /* a group call's counts are ints (large calls) */
         return 0;
     /* The paper counts the processes that move data (Figure 4.4): a root outside the range moves
      * nothing in Gather(v)/Scatter(v), but is the source of a Bcast. */
@@ -103,7 +103,7 @@ static int64_t group_vector(const scaling_args *a, const int64_t *true_a, uint32
     for (uint32_t k = 0; k < n; k++) {
         uint32_t w = members[k];
         int in = w >= s0 && w < s1;
-        call->counts_a[k] = in ? a->counts_a[w] : 0;
+        call->counts_a[k] = in ? (int)scaling_args_count(a, 0, w) : 0;
         call->displs_a[k] = in ? (int)(displ(a, true_a, w) - base) : 0;
     }
     return base;
@@ -134,7 +134,7 @@ static void vector_root(const scaling_args *a, const int64_t *true_a, uint32_t s
 {
     int gather = a->coll == SCALING_GATHERV;
     int64_t base = group_vector(a, true_a, s0, s1, members, n, call) * (int64_t)a->type_size;
-    call->send_count = call->recv_count = natural ? a->counts_a[a->rank] : 0;
+    call->send_count = call->recv_count = natural ? (int)scaling_args_count(a, 0, a->rank) : 0;
     scaling_ref own = ref(a->in_place ? SCALING_BUF_IN_PLACE
                           : gather    ? SCALING_BUF_USER_SEND
                                       : SCALING_BUF_USER_RECV,

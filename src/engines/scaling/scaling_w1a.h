@@ -23,8 +23,8 @@ typedef struct scaling_w1a_plan {
  * memory of P + 1 entries. true_a as from Detector D (NULL: the application's displacements).
  * A group's size for the bound counts the ranks that move data (Figure 4.4): a root outside the
  * range moves nothing in Gather(v)/Scatter(v) but is Bcast's source.
- * Returns 0; MG_EUNSUPPORTED when W1-A does not apply to the collective, when the count is past
- * INT_MAX (a `_c` call: the group calls would need `_c` too), or when even a group of one rank
+ * Returns 0; MG_EUNSUPPORTED when W1-A does not apply to the collective, when a count is past
+ * INT_MAX (a large-count call: a group call's counts are ints), or when even a group of one rank
  * breaks the bound, which is the case for Type-2 forms (no P in the form); MG_EINVAL for bad
  * arguments or a rank without the vectors. No allocation; O(P) bound lookups. */
 int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,

@@ -81,7 +81,8 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
         /* Every rank has the counts; the rounds follow the largest block, not the total. */
         n_global = 0;
         for (uint32_t i = 0; i < a->nprocs; i++)
-            n_global = a->counts_a[i] > n_global ? a->counts_a[i] : n_global;
+            if (scaling_args_count(a, 0, i) > n_global)
+                n_global = scaling_args_count(a, 0, i);
     }
     int64_t rounds = n_global == 0 ? 1 : (n_global + c - 1) / c;
     if (rounds > UINT32_MAX)
@@ -157,25 +158,27 @@ static void regular_blocks(round_ctx *x, scaling_call *call)
         call->send = ref(SCALING_BUF_NONE, 0);
 }
 
-/* One vector of an irregular collective: the round's slice of every segment, laid out contiguously
- * in staging (counts/displs written to the call's arrays), and the copies between the user's
- * segments (at the true displacements) and staging. */
-static void vector_round(round_ctx *x, const int *counts, const int64_t *true_d, const int *displs,
-                         int *rcounts, int *rdispls, scaling_copy *list, uint32_t *nlist,
-                         scaling_buf user, int to_stage)
+/* Vector v (0: A, 1: B) of an irregular collective: the round's slice of every segment, laid out
+ * contiguously in staging (counts/displs written to the call's arrays), and the copies between the
+ * user's segments (at the true displacements: true_d, else the vector's own, else, for
+ * Reduce_scatter, the prefix sums of the counts) and staging. */
+static void vector_round(round_ctx *x, int v, const int64_t *true_d, int *rcounts, int *rdispls,
+                         scaling_copy *list, uint32_t *nlist, scaling_buf user, int to_stage)
 {
     int64_t prefix = 0, user_prefix = 0;
+    int displs = scaling_args_has_displs(x->a, v);
     scaling_buf stage = to_stage ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
     for (uint32_t i = 0; i < x->a->nprocs; i++) {
-        int k = cut(counts[i], x->o, x->c);
-        int64_t d = true_d ? true_d[i] : displs ? displs[i] : user_prefix;
+        int64_t count = scaling_args_count(x->a, v, i);
+        int k = cut(count, x->o, x->c);
+        int64_t d = true_d ? true_d[i] : displs ? scaling_args_displ(x->a, v, i) : user_prefix;
         rcounts[i] = k;
         if (rdispls)
             rdispls[i] = (int)prefix;
         scaling_ref u = ref(user, (d + x->o) * x->s), st = ref(stage, prefix * x->s);
         add_copy(list, nlist, to_stage ? u : st, to_stage ? st : u, (int64_t)k * x->s);
         prefix += k;
-        user_prefix += counts[i];
+        user_prefix += count;
     }
 }
 
@@ -186,9 +189,11 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     int64_t s = x->s;
     int vec = scaling_args_has_vectors(a);
     int64_t own = vec && a->coll != SCALING_ALLTOALLV && a->coll != SCALING_REDUCE_SCATTER
-                      ? a->counts_a[a->rank]
+                      ? scaling_args_count(a, 0, a->rank)
                       : a->count;
-    int64_t own_d = vec && a->displs_a ? (true_a ? true_a[a->rank] : a->displs_a[a->rank]) : 0;
+    int64_t own_d = !vec || !scaling_args_has_displs(a, 0) ? 0
+                    : true_a                               ? true_a[a->rank]
+                                                           : scaling_args_displ(a, 0, a->rank);
     call->send_count = call->recv_count = cut(own, x->o, x->c);
     call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
     call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
@@ -198,8 +203,8 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
         if (a->in_place)
             call->send = ref(SCALING_BUF_USER_RECV, (own_d + x->o) * s);
         if (vec) {
-            vector_round(x, a->counts_a, true_a, a->displs_a, call->counts_a, call->displs_a,
-                         x->unpack, &x->nunpack, SCALING_BUF_USER_RECV, 0);
+            vector_round(x, 0, true_a, call->counts_a, call->displs_a, x->unpack, &x->nunpack,
+                         SCALING_BUF_USER_RECV, 0);
             call->recv = ref(SCALING_BUF_STAGE_RECV, 0);
         } else {
             call->recv = ref(SCALING_BUF_NONE, 0);
@@ -208,30 +213,29 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     case SCALING_SCATTERV:
         call->send = ref(SCALING_BUF_NONE, 0);
         if (vec) {
-            vector_round(x, a->counts_a, true_a, a->displs_a, call->counts_a, call->displs_a,
-                         x->pack, &x->npack, SCALING_BUF_USER_SEND, 1);
+            vector_round(x, 0, true_a, call->counts_a, call->displs_a, x->pack, &x->npack,
+                         SCALING_BUF_USER_SEND, 1);
             call->send = ref(SCALING_BUF_STAGE_SEND, 0);
             if (a->in_place)
                 call->recv = ref(SCALING_BUF_IN_PLACE, 0);
         }
         break;
     case SCALING_ALLTOALLV: {
-        const int *sc = a->in_place ? a->counts_b : a->counts_a;
-        const int *sd = a->in_place ? a->displs_b : a->displs_a;
-        const int64_t *st = a->in_place ? true_b : true_a;
-        vector_round(x, sc, st, sd, call->counts_a, call->displs_a, x->pack, &x->npack,
+        /* In place, the send side is the receive vector over the receive buffer. */
+        vector_round(x, a->in_place, a->in_place ? true_b : true_a, call->counts_a, call->displs_a,
+                     x->pack, &x->npack,
                      a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1);
-        vector_round(x, a->counts_b, true_b, a->displs_b, call->counts_b, call->displs_b, x->unpack,
-                     &x->nunpack, SCALING_BUF_USER_RECV, 0);
+        vector_round(x, 1, true_b, call->counts_b, call->displs_b, x->unpack, &x->nunpack,
+                     SCALING_BUF_USER_RECV, 0);
         call->send = ref(SCALING_BUF_STAGE_SEND, 0);
         call->recv = ref(SCALING_BUF_STAGE_RECV, 0);
         break;
     }
     default: /* Reduce_scatter: block i of the input starts at the prefix sum of the counts */
-        vector_round(x, a->counts_a, NULL, NULL, call->counts_a, NULL, x->pack, &x->npack,
+        vector_round(x, 0, NULL, call->counts_a, NULL, x->pack, &x->npack,
                      a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1);
         call->send = ref(SCALING_BUF_STAGE_SEND, 0);
-        call->recv_count = call->send_count = cut(a->counts_a[a->rank], x->o, x->c);
+        call->recv_count = call->send_count = cut(scaling_args_count(a, 0, a->rank), x->o, x->c);
         break;
     }
 }

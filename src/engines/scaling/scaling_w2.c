@@ -21,25 +21,21 @@ typedef struct shape {
     int64_t max_displ; /* largest displacement of a non-zero count */
 } shape;
 
-static const int *vec_counts(const scaling_args *a, int which)
-{
-    return which ? a->counts_b : a->counts_a;
-}
-
 static int64_t vec_displ(const scaling_args *a, const int64_t *t, int which, uint32_t i)
 {
-    return t ? t[i] : (which ? a->displs_b : a->displs_a)[i];
+    return t ? t[i] : scaling_args_displ(a, which, i);
 }
 
 static void add_vector(const scaling_args *a, const int64_t *t, int which, shape *sh)
 {
-    const int *counts = vec_counts(a, which);
     for (uint32_t i = 0; i < a->nprocs; i++) {
-        if (counts[i] == 0)
+        int64_t c = scaling_args_count(a, which, i);
+        if (c == 0)
             continue;
         int64_t d = vec_displ(a, t, which, i);
-        sh->m = gcd(gcd(sh->m, (uint64_t)counts[i]), (uint64_t)d);
-        sh->max_count = counts[i] > sh->max_count ? counts[i] : sh->max_count;
+        /* A negative displacement (legal in a large-count call) has no divisor to share. */
+        sh->m = d < 0 ? 1 : gcd(gcd(sh->m, (uint64_t)c), (uint64_t)d);
+        sh->max_count = c > sh->max_count ? c : sh->max_count;
         sh->max_displ = d > sh->max_displ ? d : sh->max_displ;
     }
 }
@@ -79,8 +75,8 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
     if (!info->w2)
         return MG_EUNSUPPORTED;
     shape sh = {0, 0, 0};
-    /* A count past INT_MAX (a `_c` call) is W3's; it also bounds the divisor search to
-     * sqrt(INT_MAX). */
+    /* A count past INT_MAX (a `_c` call) is left to W3 and W1-B; it also bounds the divisor
+     * search to sqrt(INT_MAX). */
     if (a->count > INT_MAX)
         return MG_EUNSUPPORTED;
     if (!info->irregular || !scaling_args_has_vectors(a)) {
@@ -93,6 +89,8 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
         if (info->vectors & SCALING_VEC_B)
             add_vector(a, true_b, 1, &sh);
     }
+    if (sh.max_count > INT_MAX) /* a large-count call's vector */
+        return MG_EUNSUPPORTED;
     uint64_t k = sh.m < 2 ? 0 : smallest_k(b, a, &sh);
     if (k == 0)
         return MG_EUNSUPPORTED;
@@ -111,12 +109,13 @@ static scaling_ref ref(scaling_buf buf)
 static int divide_vector(const scaling_args *a, const int64_t *t, int which, uint64_t k,
                          int *counts, int *displs)
 {
-    const int *c = vec_counts(a, which);
     for (uint32_t i = 0; i < a->nprocs; i++) {
-        int64_t d = c[i] == 0 ? 0 : vec_displ(a, t, which, i);
-        if ((uint64_t)c[i] % k != 0 || (uint64_t)d % k != 0 || d / (int64_t)k > INT_MAX)
+        int64_t c = scaling_args_count(a, which, i);
+        int64_t d = c == 0 ? 0 : vec_displ(a, t, which, i);
+        if (c < 0 || d < 0 || (uint64_t)c % k != 0 || (uint64_t)d % k != 0 ||
+            c / (int64_t)k > INT_MAX || d / (int64_t)k > INT_MAX)
             return MG_ERANGE;
-        counts[i] = (int)((uint64_t)c[i] / k);
+        counts[i] = (int)((uint64_t)c / k);
         displs[i] = (int)(d / (int64_t)k);
     }
     return 0;
@@ -135,8 +134,9 @@ int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const in
                 ((info->vectors & SCALING_VEC_B) && (!call->counts_b || !call->displs_b))))
         return MG_EINVAL;
     uint64_t k = plan->k;
-    int64_t own = vec && a->coll != SCALING_ALLTOALLV ? a->counts_a[a->rank] : a->count;
-    if (a->coll != SCALING_ALLTOALLV && (uint64_t)own % k != 0)
+    int64_t own =
+        vec && a->coll != SCALING_ALLTOALLV ? scaling_args_count(a, 0, a->rank) : a->count;
+    if (a->coll != SCALING_ALLTOALLV && ((uint64_t)own % k != 0 || own / (int64_t)k > INT_MAX))
         return MG_ERANGE;
     call->elem_size = plan->elem_size;
     call->root = a->root;

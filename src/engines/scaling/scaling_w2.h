@@ -20,9 +20,9 @@ typedef struct scaling_w2_plan {
  * points the table does not cover at d never admit one: W2 helps only s-independent problems.
  * For Gatherv/Scatterv the root plans and sends k to the others; for Alltoallv the ranks agree on a
  * common divisor of their ks (checked again by scaling_w2_call).
- * Returns 0; MG_EUNSUPPORTED for reductions, a count past INT_MAX (a `_c` call: W3's case), no
- * usable k (gcd 1, all counts zero); MG_EINVAL for bad arguments. No allocation; at most
- * sqrt(INT_MAX) divisor trials. */
+ * Returns 0; MG_EUNSUPPORTED for reductions, a count past INT_MAX (a large-count call's: W3's or
+ * W1-B's case), no usable k (gcd 1, all counts zero, a negative displacement of a large-count
+ * call); MG_EINVAL for bad arguments. No allocation; at most sqrt(INT_MAX) divisor trials. */
 int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,
                          const int64_t *true_b, scaling_w2_plan *out);
 

@@ -247,16 +247,21 @@ void world_args(const world *w, uint32_t r, scaling_args *a)
     a->count = info->irregular ? w->tc_a[r * P + r] : w->n;
     if (s->coll == SCALING_ALLTOALLV || s->coll == SCALING_REDUCE_SCATTER)
         a->count = 0;
+    a->large = s->large;
     if (!scaling_args_has_vectors(a))
         return;
-    a->counts_a = &w->c_a[r * P];
-    a->displs_a = (info->vectors & SCALING_VEC_A_DISPLS) ? &w->d_a[r * P] : NULL;
-    if (info->vectors & SCALING_VEC_B) {
-        a->counts_b = &w->c_b[r * P];
-        a->displs_b = &w->d_b[r * P];
+    /* MPI ignores the send vector of an in-place Alltoallv. */
+    int has_a = !(s->coll == SCALING_ALLTOALLV && a->in_place);
+    int has_d = has_a && (info->vectors & SCALING_VEC_A_DISPLS);
+    int has_b = (info->vectors & SCALING_VEC_B) != 0;
+    size_t at = (size_t)r * P;
+    if (s->large) {
+        a->counts64_a = has_a ? &w->tc_a[at] : NULL, a->displs64_a = has_d ? &w->td_a[at] : NULL;
+        a->counts64_b = has_b ? &w->tc_b[at] : NULL, a->displs64_b = has_b ? &w->td_b[at] : NULL;
+    } else {
+        a->counts_a = has_a ? &w->c_a[at] : NULL, a->displs_a = has_d ? &w->d_a[at] : NULL;
+        a->counts_b = has_b ? &w->c_b[at] : NULL, a->displs_b = has_b ? &w->d_b[at] : NULL;
     }
-    if (s->coll == SCALING_ALLTOALLV && a->in_place)
-        a->counts_a = a->displs_a = NULL;
 }
 
 int world_same(const world *a, const world *b)

@@ -27,6 +27,7 @@ typedef struct world_spec {
     int64_t max_count; /* counts (and the regular n) drawn from [0, max_count] */
     int64_t factor;    /* every count and gap a multiple of it (W2 needs a common divisor) */
     uint64_t seed;
+    int large; /* describe the call as its large-count `_c` form: the true 64-bit vectors */
 } world_spec;
 
 typedef struct world {
@@ -44,7 +45,8 @@ int world_make(world *w, const world_spec *spec);
 int world_clone_buffers(world *dst, const world *src);
 void world_free_buffers(world *w);
 void world_free(world *w);
-/* Rank r's view of the call, as the interposition layer would describe it. */
+/* Rank r's view of the call, as the interposition layer would describe it (the int vectors the
+ * application passed, or the 64-bit ones of the `_c` form when spec.large). */
 void world_args(const world *w, uint32_t r, scaling_args *a);
 /* 1 when every send and receive buffer of a and b is byte-identical. */
 int world_same(const world *a, const world *b);

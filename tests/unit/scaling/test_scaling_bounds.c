@@ -54,6 +54,13 @@ static void test_init(void)
     MG_CHECK_INT(b.count[SCALING_GATHER], 4);
     MG_CHECK_INT(b.first[SCALING_GATHERV], 5);
     MG_CHECK_INT(b.count[SCALING_BCAST], 0);
+    /* What can bound a collective at all: its entries, or the artificial bound. */
+    MG_CHECK_INT(scaling_bounds_covers(&b, SCALING_GATHER), 1);
+    MG_CHECK_INT(scaling_bounds_covers(&b, SCALING_BCAST), 0);
+    MG_CHECK_INT(scaling_bounds_covers(&b, SCALING_COLL_COUNT), 0);
+    MG_CHECK_INT(scaling_bounds_covers(NULL, SCALING_GATHER), 0);
+    MG_CHECK_INT(scaling_bounds_set_artificial(&b, SCALING_FORM_N, 5), 0);
+    MG_CHECK_INT(scaling_bounds_covers(&b, SCALING_BCAST), 1);
     MG_CHECK_INT(
         scaling_bounds_init(&b, "a very long implementation name over 32 bytes", NULL, NULL, 0), 0);
     MG_CHECK_INT(strlen(b.mpi_impl), 31);
@@ -153,7 +160,8 @@ static void test_check(void)
     scaling_bounds_init(&b, "x", "1", paper, 6);
     scaling_trigger t;
     /* Detector X: Gather at (1, 96) with n = 62M + 1. */
-    scaling_args g = {SCALING_GATHER, 96, 3, 0, 1, 0, 62 * M + 1, NULL, NULL, NULL, NULL};
+    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 96, .rank = 3, .type_size = 1};
+    g.count = 62 * M + 1;
     MG_CHECK_INT(scaling_check(&b, &g, NULL, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_X);
     MG_CHECK_INT(t.n, 62 * M + 1);
@@ -170,7 +178,8 @@ static void test_check(void)
     int counts[4] = {1, 504 * M + 1, 0, 2}, displs[4] = {0, 1, 504 * M + 2, 504 * M + 2};
     int64_t scratch[4];
     memset(scratch, 0x77, sizeof scratch);
-    scaling_args gv = {SCALING_GATHERV, 4, 0, 0, 1, 0, 1, counts, displs, NULL, NULL};
+    scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = 4, .type_size = 1, .count = 1};
+    gv.counts_a = counts, gv.displs_a = displs;
     MG_CHECK_INT(scaling_check(&b, &gv, scratch, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
     MG_CHECK_INT(t.n, 504 * M + 1);
@@ -185,13 +194,13 @@ static void test_check(void)
     counts[2] = 0;
     MG_CHECK_INT(scaling_check(&b, &gv, NULL, &t), MG_EINVAL); /* D needs scratch here */
     /* A non-root of Gatherv sees only its count. */
-    scaling_args nr = {SCALING_GATHERV, 4, 1, 0, 1, 0, 7, NULL, NULL, NULL, NULL};
+    scaling_args nr = {.coll = SCALING_GATHERV, .nprocs = 4, .rank = 1, .type_size = 1, .count = 7};
     MG_CHECK_INT(scaling_check(&b, &nr, NULL, &t), 0);
     MG_CHECK_INT(t.n, 7);
     /* Reduce_scatter: n is the total of the counts (G_b = s n); a negative count is a user error.
      */
     int rc[3] = {4, 5, 6};
-    scaling_args rs = {SCALING_REDUCE_SCATTER, 3, 0, 0, 4, 0, 0, rc, NULL, NULL, NULL};
+    scaling_args rs = {.coll = SCALING_REDUCE_SCATTER, .nprocs = 3, .type_size = 4, .counts_a = rc};
     scaling_bounds_set_artificial(&b, SCALING_FORM_N, 14);
     MG_CHECK_INT(scaling_check(&b, &rs, NULL, &t), 0);
     MG_CHECK_INT(t.n, 15);
@@ -203,7 +212,8 @@ static void test_check(void)
     /* Alltoallv: both vectors; in place only the receive one. */
     int sc[2] = {1, 1}, sd[2] = {0, 1}, rcv[2] = {1, 1}, rd[2] = {2147483000, -2147483000};
     int64_t s2[4];
-    scaling_args av = {SCALING_ALLTOALLV, 2, 0, 0, 1, 0, 0, sc, sd, rcv, rd};
+    scaling_args av = {.coll = SCALING_ALLTOALLV, .nprocs = 2, .type_size = 1};
+    av.counts_a = sc, av.displs_a = sd, av.counts_b = rcv, av.displs_b = rd;
     MG_CHECK_INT(scaling_check(&b, &av, s2, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_D);
     MG_CHECK(t.true_a == NULL);

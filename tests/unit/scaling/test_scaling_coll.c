@@ -78,7 +78,8 @@ static void test_names(void)
 static void test_args_validate(void)
 {
     int counts[2] = {1, 1}, displs[2] = {0, 1};
-    scaling_args a = {SCALING_GATHERV, 2, 0, 0, 4, 0, 1, counts, displs, NULL, NULL};
+    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 2, .type_size = 4, .count = 1};
+    a.counts_a = counts, a.displs_a = displs;
     MG_CHECK_INT(scaling_args_validate(&a), 0);
     MG_CHECK(scaling_args_has_vectors(&a));
     a.rank = 1; /* a non-root needs no vectors */
@@ -90,7 +91,8 @@ static void test_args_validate(void)
     a.in_place = 0;
     a.rank = 0; /* the root without vectors */
     MG_CHECK_INT(scaling_args_validate(&a), MG_EINVAL);
-    scaling_args b = {SCALING_BCAST, 2, 0, 0, 4, 1, 1, NULL, NULL, NULL, NULL};
+    scaling_args b = {.coll = SCALING_BCAST, .nprocs = 2, .type_size = 4, .in_place = 1};
+    b.count = 1;
     MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL); /* Bcast has no in-place form */
     b.in_place = 0;
     b.count = -1;
@@ -106,7 +108,8 @@ static void test_args_validate(void)
     MG_CHECK_INT(scaling_args_validate(&b), MG_EINVAL);
     MG_CHECK_INT(scaling_args_validate(NULL), MG_EINVAL);
     /* In-place Alltoallv: only the receive vector is needed. */
-    scaling_args v = {SCALING_ALLTOALLV, 2, 0, 0, 4, 1, 0, NULL, NULL, counts, displs};
+    scaling_args v = {.coll = SCALING_ALLTOALLV, .nprocs = 2, .type_size = 4, .in_place = 1};
+    v.counts_b = counts, v.displs_b = displs;
     MG_CHECK_INT(scaling_args_validate(&v), 0);
     v.in_place = 0;
     MG_CHECK_INT(scaling_args_validate(&v), MG_EINVAL);

@@ -40,7 +40,10 @@ static int run_wa(wa which, world *w, const scaling_bounds *b, const scaling_par
     }
 }
 
-/* One random case: the unbroken call and each workaround must leave identical buffers. */
+/* One random case: the unbroken call and each workaround must leave identical buffers. Each
+ * workaround runs on the call as the application passed it (int vectors, wrapped where the layout
+ * is huge) and on its large-count `_c` form (the true 64-bit vectors: nothing for Detector D to
+ * recover); the same workarounds must apply to both. */
 static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit,
                      const scaling_params *p, tally *t)
 {
@@ -54,29 +57,43 @@ static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit
                                   scaling_bounds_form_value(form, spec->s, n_limit, spec->P));
     t->cases[spec->coll]++;
     for (int which = 0; which < WA_N; which++) {
-        world actual;
-        MG_CHECK(world_clone_buffers(&actual, &w) == 0);
-        uint32_t rounds = 0;
-        int rc = run_wa((wa)which, &actual, &b, p, &rounds);
-        if (rc == 0) {
-            t->applied[spec->coll][which]++;
-            t->multi_round[spec->coll] += which == WA_W1B && rounds > 1;
-            if (!world_same(&expected, &actual)) {
+        int int_rc = 0;
+        for (int large = 0; large <= 1; large++) {
+            world actual;
+            MG_CHECK(world_clone_buffers(&actual, &w) == 0);
+            actual.spec.large = large;
+            uint32_t rounds = 0;
+            int rc = run_wa((wa)which, &actual, &b, p, &rounds);
+            if (large && rc != int_rc)
+                fprintf(stderr, "LARGE %s wa=%d rc=%d, int form rc=%d seed=%llu\n",
+                        scaling_coll_get(spec->coll)->name, which, rc, int_rc,
+                        (unsigned long long)spec->seed);
+            if (large)
+                MG_CHECK_INT(rc, int_rc);
+            int_rc = rc;
+            if (rc == 0 && !large) {
+                t->applied[spec->coll][which]++;
+                t->multi_round[spec->coll] += which == WA_W1B && rounds > 1;
+            }
+            if (rc == 0 && !world_same(&expected, &actual)) {
                 fprintf(stderr,
-                        "MISMATCH %s wa=%d P=%u s=%llu root=%u in_place=%d layout=%d seed=%llu\n",
-                        scaling_coll_get(spec->coll)->name, which, spec->P,
+                        "MISMATCH %s wa=%d large=%d P=%u s=%llu root=%u in_place=%d layout=%d "
+                        "seed=%llu\n",
+                        scaling_coll_get(spec->coll)->name, which, large, spec->P,
                         (unsigned long long)spec->s, spec->root, spec->in_place, spec->layout,
                         (unsigned long long)spec->seed);
                 MG_CHECK(0);
+            } else if (rc != 0 && rc != MG_EUNSUPPORTED && rc != MG_ERANGE) {
+                fprintf(stderr,
+                        "FAILED %s wa=%d large=%d rc=%d P=%u s=%llu in_place=%d layout=%d "
+                        "seed=%llu\n",
+                        scaling_coll_get(spec->coll)->name, which, large, rc, spec->P,
+                        (unsigned long long)spec->s, spec->in_place, spec->layout,
+                        (unsigned long long)spec->seed);
+                MG_CHECK(0);
             }
-        } else if (rc != MG_EUNSUPPORTED && rc != MG_ERANGE) {
-            fprintf(stderr, "FAILED %s wa=%d rc=%d P=%u s=%llu in_place=%d layout=%d seed=%llu\n",
-                    scaling_coll_get(spec->coll)->name, which, rc, spec->P,
-                    (unsigned long long)spec->s, spec->in_place, spec->layout,
-                    (unsigned long long)spec->seed);
-            MG_CHECK(0);
+            world_free_buffers(&actual);
         }
-        world_free_buffers(&actual);
     }
     /* Detector D must have seen the wrap of every huge layout that holds a displacement vector. */
     scaling_args a;
@@ -116,7 +133,8 @@ static void test_every_collective_every_workaround(void)
                                        (world_layout)layout,
                                        maxima[mg_rng_below(&rng, 4)],
                                        (int64_t)1 << mg_rng_below(&rng, 3),
-                                       seed++};
+                                       seed++,
+                                       0};
                     if (layout == WORLD_HUGE && spec.P > 5)
                         spec.P = 4;
                     spec.root = (uint32_t)mg_rng_below(&rng, spec.P);
@@ -154,7 +172,8 @@ static void test_every_collective_every_workaround(void)
 static void test_figure_4_4(void)
 {
     int counts[4] = {2, 2, 2, 2}, displs[4] = {0, 2, 4, 6};
-    scaling_args a = {SCALING_GATHERV, 4, 0, 0, 1, 0, 2, counts, displs, NULL, NULL};
+    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .type_size = 1, .count = 2};
+    a.counts_a = counts, a.displs_a = displs;
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 4);
@@ -212,7 +231,8 @@ static void test_overflowed_gatherv_plans(void)
     for (int i = 0; i < 4; i++)
         displs[i] = (int)(int32_t)(uint32_t)true_d[i];
     MG_CHECK(displs[3] < 0);
-    scaling_args a = {SCALING_GATHERV, 4, 1, 1, 4, 0, 10, counts, displs, NULL, NULL};
+    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .rank = 1, .root = 1, .type_size = 4};
+    a.count = 10, a.counts_a = counts, a.displs_a = displs;
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     int64_t scratch[8];
@@ -277,7 +297,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &bare), MG_EINVAL);
     scaling_w2_plan one = {1, 4};
     MG_CHECK_INT(scaling_w2_call(&one, &a, t.true_a, NULL, &call), MG_EINVAL);
-    scaling_args red = {SCALING_REDUCE, 4, 0, 0, 4, 0, 8, NULL, NULL, NULL, NULL};
+    scaling_args red = {.coll = SCALING_REDUCE, .nprocs = 4, .type_size = 4, .count = 8};
     MG_CHECK_INT(scaling_w2_call(&w2, &red, NULL, NULL, &call), MG_EUNSUPPORTED);
     /* W3: the `_c` call gets the recovered displacements as MPI_Aint. */
     int64_t c64[4], d64[4] = {-1, -1, -1, -1};
@@ -298,7 +318,7 @@ static void test_w1b_limits(void)
     scaling_params_default(&p);
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_args a = {SCALING_GATHER, 8, 0, 0, 4, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_args a = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 4, .count = 100};
     scaling_w1b_plan w;
     /* A bound below one element per message cannot be met: reported. */
     scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 31); /* s n P <= 31: n < 1 at s 4, P 8 */
@@ -326,7 +346,8 @@ static void test_w1b_limits(void)
     scaling_params_default(&p);
     /* Reduce_scatter: the round's total (P c) stays under the bound. */
     int rc8[8] = {5, 5, 5, 5, 5, 5, 5, 5};
-    scaling_args rs = {SCALING_REDUCE_SCATTER, 8, 2, 0, 4, 0, 0, rc8, NULL, NULL, NULL};
+    scaling_args rs = {.coll = SCALING_REDUCE_SCATTER, .nprocs = 8, .rank = 2, .type_size = 4};
+    rs.counts_a = rc8;
     scaling_bounds_set_artificial(&b, SCALING_FORM_N, 16);
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, 40, &w), 0);
     MG_CHECK_INT(w.chunk, 2);
@@ -347,12 +368,12 @@ static void test_w1a_and_w2_refusals(void)
     uint32_t starts[9];
     scaling_w1a_plan w1a;
     scaling_w2_plan w2;
-    scaling_args a2a = {SCALING_ALLTOALL, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 8, .type_size = 1, .count = 100};
     MG_CHECK_INT(scaling_w1a_plan_make(&b, &a2a, NULL, starts, &w1a), MG_EUNSUPPORTED);
-    scaling_args red = {SCALING_ALLREDUCE, 8, 0, 0, 4, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_args red = {.coll = SCALING_ALLREDUCE, .nprocs = 8, .type_size = 4, .count = 100};
     MG_CHECK_INT(scaling_w2_plan_make(&b, &red, NULL, NULL, &w2), MG_EUNSUPPORTED);
     /* Type-2 form (n > 50): shrinking P cannot help, a group of one rank already breaks it. */
-    scaling_args g = {SCALING_GATHER, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
     scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
     MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
     /* W2 fixes the s-free form: the smallest divisor of 100 with 100 / k <= 50 is 2. */
@@ -375,7 +396,8 @@ static void test_w1a_and_w2_refusals(void)
     g.count = 100;
     /* Irregular with gcd 1 (the paper's limit of W2). */
     int counts[3] = {3, 4, 5}, displs[3] = {0, 3, 7};
-    scaling_args gv = {SCALING_GATHERV, 3, 0, 0, 1, 0, 3, counts, displs, NULL, NULL};
+    scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = 3, .type_size = 1, .count = 3};
+    gv.counts_a = counts, gv.displs_a = displs;
     MG_CHECK_INT(scaling_w2_plan_make(&b, &gv, NULL, NULL, &w2), MG_EUNSUPPORTED);
     /* Bad arguments. */
     MG_CHECK_INT(scaling_w1a_plan_make(NULL, &g, NULL, starts, &w1a), MG_EINVAL);
@@ -393,6 +415,94 @@ static void test_w1a_and_w2_refusals(void)
     MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 0, members, &nm, &member, &call), MG_EINVAL);
 }
 
+/* A Gatherv_c whose counts pass INT_MAX (64-bit vectors; the sparse reference model cannot hold
+ * such segments, so the plan is checked by its arithmetic): Detector G fires on the largest count,
+ * D has nothing to recover, a negative count is a user error and a negative displacement is taken
+ * as it is; W1-B cuts every segment into rounds whose counts and staged displacements fit in int
+ * and whose copies cover each segment exactly once at its 64-bit displacement; W2 and W1-A, whose
+ * calls carry int counts, do not apply. */
+static void test_large_count_vectors(void)
+{
+    const int64_t G = 1000000000;
+    int64_t counts[4] = {3 * G, 0, 5, (int64_t)1 << 31}, displs[4] = {0, 3 * G, 3 * G, 4 * G};
+    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .type_size = 1, .count = 3 * G};
+    a.large = 1, a.counts64_a = counts, a.displs64_a = displs;
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, (uint64_t)1 << 30);
+    scaling_trigger t;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.n, 3 * G);
+    MG_CHECK(t.true_a == NULL);
+    scaling_params p;
+    scaling_params_default(&p);
+    scaling_w1b_plan w;
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w), 0);
+    MG_CHECK_INT(w.chunk, (64 << 20) / 4); /* the staging limit: 64 MiB over 4 segments */
+    MG_CHECK_INT(w.rounds, (3 * G + w.chunk - 1) / w.chunk);
+    int rc[4], rd[4];
+    scaling_call call = {0};
+    call.counts_a = rc;
+    call.displs_a = rd;
+    scaling_copy pack[4], unpack[4];
+    uint32_t np, nu;
+    int64_t moved[4] = {0}, next[4] = {0, 3 * G, 3 * G, 4 * G};
+    for (uint32_t r = 0; r < w.rounds; r++) {
+        MG_CHECK_INT(scaling_w1b_round(&w, &a, NULL, NULL, r, &call, pack, &np, unpack, &nu), 0);
+        MG_CHECK_INT(np, 0);
+        for (uint32_t i = 0, staged = 0; i < 4; i++) {
+            MG_CHECK(rc[i] >= 0 && rc[i] <= w.chunk);
+            MG_CHECK_INT(rd[i], staged);
+            staged += (uint32_t)rc[i];
+            moved[i] += rc[i];
+        }
+        for (uint32_t k = 0; k < nu; k++) {
+            int64_t off = unpack[k].to.off;
+            uint32_t i = off < 3 * G ? 0 : off < 4 * G ? 2 : 3;
+            MG_CHECK_INT(unpack[k].to.buf, SCALING_BUF_USER_RECV);
+            MG_CHECK_INT(off, next[i]); /* each segment filled in order, no gap, no overlap */
+            next[i] += unpack[k].bytes;
+        }
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        MG_CHECK_INT(moved[i], counts[i]);
+        MG_CHECK_INT(next[i], displs[i] + counts[i]);
+    }
+    scaling_w2_plan w2;
+    uint32_t starts[5];
+    scaling_w1a_plan w1a;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    /* W3 widens nothing that is not already 64-bit. */
+    int64_t c64[4], d64[4];
+    MG_CHECK_INT(scaling_w3_vectors(&a, NULL, NULL, c64, d64, NULL, NULL), 0);
+    MG_CHECK_INT(c64[0], 3 * G);
+    MG_CHECK_INT(d64[3], 4 * G);
+    /* A negative displacement is legal in a `_c` call: W1-B serves it, W2 (no common divisor)
+     * does not; a negative count is a user error. */
+    int64_t small_c[4] = {4, 4, 4, 4}, neg_d[4] = {-8, -4, 0, 4};
+    a.counts64_a = small_c;
+    a.displs64_a = neg_d;
+    a.count = 4;
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 2);
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.user_error, 0);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w), 0);
+    MG_CHECK_INT(scaling_w1b_round(&w, &a, NULL, NULL, 1, &call, pack, &np, unpack, &nu), 0);
+    MG_CHECK_INT(unpack[0].to.off, -8 + 2);
+    small_c[2] = -1;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
+    MG_CHECK_INT(t.user_error, 1);
+    MG_CHECK_INT(t.d_a.reason, SCALING_DISPL_NEGATIVE_COUNT);
+    MG_CHECK_INT(t.d_a.index, 2);
+    /* A vector without its 64-bit arrays is refused like a missing int one. */
+    a.displs64_a = NULL;
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), MG_EINVAL);
+}
+
 static void test_choice(void)
 {
     scaling_params p;
@@ -400,7 +510,7 @@ static void test_choice(void)
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 400);
-    scaling_args a = {SCALING_GATHER, 8, 0, 0, 1, 0, 100, NULL, NULL, NULL, NULL};
+    scaling_args a = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
     scaling_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
@@ -463,6 +573,7 @@ int main(void)
     MG_RUN(test_w1b_limits);
     MG_RUN(test_w1a_and_w2_refusals);
     MG_RUN(test_choice);
+    MG_RUN(test_large_count_vectors);
     MG_RUN(test_every_collective_every_workaround);
     MG_TEST_END();
 }
