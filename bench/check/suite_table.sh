@@ -22,7 +22,7 @@ echo "Mode: $mode; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "| program | expected | found (Open MPI) | found (MPICH) |"
 echo "|---|---|---|---|"
-declare -A passed=([openmpi]=0 [mpich]=0)
+declare -A passed=([openmpi]=0 [mpich]=0) retried=([openmpi]=0 [mpich]=0)
 errors=0 clean=0
 for p in "${programs[@]}"; do
     source_file="$here/tests/check/programs/$p.c"
@@ -34,9 +34,13 @@ for p in "${programs[@]}"; do
     for flavor in openmpi mpich; do
         out=$(bash "$here/tests/check/run_program.sh" "$flavor" "$p" 2>&1)
         found=$(sed -n 's/^RESULT: //p' <<<"$out" | tail -1)
+        # run_program.sh runs a program once more after a known gap (a rank not captured, a call
+        # site unresolved); the row says so, since the first run did not pass.
+        retry=$(sed -n 's/^known gap: \(.*\); running .* once more$/\1/p' <<<"$out" | head -1)
         if grep -q '^PASS:' <<<"$out"; then
             passed[$flavor]=$((passed[$flavor] + 1))
-            row+=" ${found:-?} |"
+            row+=" ${found:-?}${retry:+ (passed on the retry; first run: $retry)} |"
+            [ -z "$retry" ] || retried[$flavor]=$((retried[$flavor] + 1))
         else
             # The finding list says what differs; other failures (a hang of mpiguard, ranks not
             # captured, a wrong status) name their reason.
@@ -49,4 +53,5 @@ for p in "${programs[@]}"; do
 done
 total=${#programs[@]}
 echo
-echo "Programs: $total ($errors erroneous, $clean correct). As annotated: Open MPI ${passed[openmpi]}/$total, MPICH ${passed[mpich]}/$total."
+echo "Programs: $total ($errors erroneous, $clean correct). As annotated: Open MPI ${passed[openmpi]}/$total, MPICH ${passed[mpich]}/$total" \
+     "(of which on the retry after a known gap: Open MPI ${retried[openmpi]}, MPICH ${retried[mpich]})."

@@ -235,6 +235,10 @@ size_t check_event_encoded_size(const check_event *ev);
  * MG_EFULL (cap too small; buf is then untouched). Thread-safe, allocation-free. */
 int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *written);
 
+/* CRC-32C (Castagnoli) of p[0..n) continued from crc (0 to start): the record's checksum, over the
+ * record with its crc field zero. Thread-safe, allocation-free. */
+uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n);
+
 /* Validates and decodes the record at buf[0..len): scalar fields and counts into *ev; the array
  * pointers are set to NULL (use check_event_decode_arrays). *consumed gets the record's size, so
  * a stream of records can be walked. Never reads outside buf[0..len). Errors: MG_EINVAL (NULL
