@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 /* ---- entries ---- */

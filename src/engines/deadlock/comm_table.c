@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "check_event.h"
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 static int push_entry(comm_table *ct, const comm_entry *e, uint32_t *index) {
-    if (dl_array_reserve((void **)&ct->comms, &ct->cap, ct->n + 1, sizeof *ct->comms) ||
+    if (mg_array_reserve((void **)&ct->comms, &ct->cap, ct->n + 1, sizeof *ct->comms) ||
         key_map_put(&ct->by_id, e->id, 0, (uint32_t)ct->n)) {
         return MG_ENOMEM;
     }
@@ -73,7 +73,7 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
         id, n, inter ? n_local : n, ct->n_members, (uint8_t)identity, (uint8_t) !!inter};
     uint32_t self_index = (uint32_t)ct->n;
     if (!identity) {
-        if (dl_array_reserve((void **)&ct->members, &ct->cap_members, ct->n_members + n,
+        if (mg_array_reserve((void **)&ct->members, &ct->cap_members, ct->n_members + n,
                              sizeof(int32_t))) {
             return MG_ENOMEM;
         }

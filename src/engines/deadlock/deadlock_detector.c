@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 void dl_params_default(dl_params *p) {
@@ -157,7 +157,7 @@ static size_t arrays_size(const check_event *ev) {
  * never leave the process, so they are kept native rather than encoded (no CRC, no byte order). */
 static int hold(deadlock_detector *det, const check_event *ev) {
     size_t len = sizeof *ev + arrays_size(ev);
-    if (dl_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
+    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
         return MG_ENOMEM;
     }
     check_event copy = *ev;
@@ -188,7 +188,7 @@ static int hold(deadlock_detector *det, const check_event *ev) {
 /* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's
  * arrays into it. */
 static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev) {
-    if (dl_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
+    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
         return MG_ENOMEM;
     }
     memcpy(det->held, bytes, len);
@@ -210,11 +210,11 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
     if (rc) {
         return rc;
     }
-    if (dl_array_reserve((void **)&det->dec_req, &det->cap_dec_req, ev->n_requests,
+    if (mg_array_reserve((void **)&det->dec_req, &det->cap_dec_req, ev->n_requests,
                          sizeof(uint64_t)) ||
-        dl_array_reserve((void **)&det->dec_st, &det->cap_dec_st, ev->n_statuses,
+        mg_array_reserve((void **)&det->dec_st, &det->cap_dec_st, ev->n_statuses,
                          sizeof(check_status)) ||
-        dl_array_reserve((void **)&det->dec_ranks, &det->cap_dec_ranks, ev->n_ranks,
+        mg_array_reserve((void **)&det->dec_ranks, &det->cap_dec_ranks, ev->n_ranks,
                          sizeof(int32_t))) {
         return MG_ENOMEM;
     }
@@ -340,7 +340,7 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
 /* ---- findings and checks ---- */
 
 int deadlock_detector_push_finding(deadlock_detector *det, dl_finding *f) {
-    if (dl_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
+    if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
                          sizeof *det->findings)) {
         dl_finding_free(f);
         return MG_ENOMEM;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_event.h"
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 /* Key values of the wildcard queues and of the posting lists. */
@@ -78,7 +78,7 @@ static uint32_t queue_of(p2p_match *pm, key_map *map, uint32_t comm, uint32_t sr
         return q;
     }
     q = pm->free_queue;
-    if (q == P2P_NONE && dl_array_reserve((void **)&pm->queues, &pm->cap_queues, pm->n_queues + 1,
+    if (q == P2P_NONE && mg_array_reserve((void **)&pm->queues, &pm->cap_queues, pm->n_queues + 1,
                                           sizeof *pm->queues)) {
         return P2P_NONE;
     }
@@ -190,7 +190,7 @@ static int alloc_op(p2p_match *pm, uint32_t *x) {
         return MG_OK;
     }
     if (pm->n_ops >= P2P_NONE - 1 ||
-        dl_array_reserve((void **)&pm->ops, &pm->cap_ops, pm->n_ops + 1, sizeof *pm->ops)) {
+        mg_array_reserve((void **)&pm->ops, &pm->cap_ops, pm->n_ops + 1, sizeof *pm->ops)) {
         return MG_ENOMEM;
     }
     *x = (uint32_t)pm->n_ops++;
@@ -208,7 +208,7 @@ static int note_completed(p2p_match *pm, uint32_t x) {
         free_op(pm, x);
         return MG_OK;
     }
-    if (dl_array_reserve((void **)&pm->completed, &pm->cap_completed, pm->n_completed + 1,
+    if (mg_array_reserve((void **)&pm->completed, &pm->cap_completed, pm->n_completed + 1,
                          sizeof(uint32_t))) {
         return MG_ENOMEM;
     }

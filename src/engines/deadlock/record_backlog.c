@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
 #define BACKLOG_NONE UINT32_MAX
-#define BACKLOG_MIN_CAP 64u
 
 int record_backlog_init(record_backlog *b, int32_t ranks) {
     if (!b || ranks <= 0) {
@@ -80,15 +80,9 @@ int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, s
     memcpy(copy, bytes, len);
     uint32_t x = b->free_head;
     if (x == BACKLOG_NONE) {
-        if (b->n == b->cap) {
-            size_t cap = b->cap ? b->cap * 2 : BACKLOG_MIN_CAP;
-            backlog_entry *p = realloc(b->entries, cap * sizeof *p);
-            if (!p) {
-                free(copy);
-                return MG_ENOMEM;
-            }
-            b->entries = p;
-            b->cap = cap;
+        if (mg_array_reserve((void **)&b->entries, &b->cap, b->n + 1, sizeof *b->entries)) {
+            free(copy);
+            return MG_ENOMEM;
         }
         x = (uint32_t)b->n++;
     } else {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 
-#define REQ_MIN_CAP 64u
 #define REQ_NONE UINT32_MAX
 
 void request_table_init(request_table *rt) {
@@ -47,14 +47,8 @@ int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request *
     if (rt->free_head != REQ_NONE) {
         slot = rt->free_head;
     } else {
-        if (rt->n == rt->cap) {
-            size_t cap = rt->cap ? rt->cap * 2 : REQ_MIN_CAP;
-            dl_request *p = realloc(rt->reqs, cap * sizeof *p);
-            if (!p) {
-                return MG_ENOMEM;
-            }
-            rt->reqs = p;
-            rt->cap = cap;
+        if (mg_array_reserve((void **)&rt->reqs, &rt->cap, rt->n + 1, sizeof *rt->reqs)) {
+            return MG_ENOMEM;
         }
         slot = (uint32_t)rt->n;
     }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 #define WG_GONE UINT32_MAX
@@ -24,7 +24,7 @@ int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id) {
     if (g->n_nodes >= WG_GONE - 1) {
         return MG_ERANGE;
     }
-    if (dl_array_reserve((void **)&g->nodes, &g->cap_nodes, g->n_nodes + 1, sizeof *g->nodes)) {
+    if (mg_array_reserve((void **)&g->nodes, &g->cap_nodes, g->n_nodes + 1, sizeof *g->nodes)) {
         return MG_ENOMEM;
     }
     g->nodes[g->n_nodes] = *node;
@@ -36,7 +36,7 @@ int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to) {
     if (from >= g->n_nodes || to >= g->n_nodes) {
         return MG_EINVAL;
     }
-    if (dl_array_reserve((void **)&g->arcs, &g->cap_arcs, g->n_arcs + 1, sizeof *g->arcs)) {
+    if (mg_array_reserve((void **)&g->arcs, &g->cap_arcs, g->n_arcs + 1, sizeof *g->arcs)) {
         return MG_ENOMEM;
     }
     g->arcs[g->n_arcs++] = (wg_arc){from, to};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dl_array.h"
+#include "mg_array.h"
 #include "mg_error.h"
 
 int wait_state_blocked(const deadlock_detector *det, int32_t rank) {
@@ -113,7 +113,7 @@ void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send) {
 int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out) {
     uint32_t wi = det->free_wait;
     if (wi == DL_NONE) {
-        if (dl_array_reserve((void **)&det->waits, &det->cap_waits, det->n_waits + 1,
+        if (mg_array_reserve((void **)&det->waits, &det->cap_waits, det->n_waits + 1,
                              sizeof *det->waits)) {
             return MG_ENOMEM;
         }
