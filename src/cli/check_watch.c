@@ -7,10 +7,10 @@
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 /* Records drained per poll before the triggers are looked at again. */
 #define CHECK_POLL_RECORDS 65536
@@ -18,11 +18,10 @@
  * rank between two calls is not taken for blocked). */
 #define CHECK_SETTLE_NS 200000000ULL
 
+/* The detector's clock is integer nanoseconds (deadlock_detector.h). */
 static uint64_t now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    return (uint64_t)(mg_clock_seconds() * 1e9);
 }
 
 static void set_world(check_run *r, int size)
