@@ -1,5 +1,6 @@
 # Sourced by the concolic benchmark scripts: the environment, a scratch directory (removed on exit)
-# as the working directory, and the planted target built there with mpiguard-cc for $flavor.
+# as the working directory, and the suite's targets (planted, heat, histogram) built there with
+# mpiguard-cc for $flavor.
 # Expects: build (the build tree), flavor.
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tests/concolic/programs" && pwd)
 export PATH="$build/bin:$PATH" MPIGUARD_MPI=$flavor
@@ -7,4 +8,4 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 tmp=$(mktemp -d /tmp/mg-bench-concolic.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-make -s -f "$src/Makefile" SRC="$src" CC=mpiguard-cc >/dev/null
+make -s -f "$src/Makefile" SRC="$src" CC=mpiguard-cc planted heat histogram >/dev/null
