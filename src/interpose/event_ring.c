@@ -185,9 +185,11 @@ int event_ring_open(event_ring_reader *r, const char *token, int rank)
     event_ring_header *h = map;
     size_t total = (size_t)st.st_size;
     atomic_thread_fence(memory_order_acquire);
-    if (h->magic != EVENT_RING_MAGIC) {
+    uint32_t magic = h->magic;
+    if (magic != EVENT_RING_MAGIC) {
+        /* Read before the unmap: a writer that has sized its ring but not stamped it yet. */
         munmap(map, total);
-        return h->magic == 0 ? MG_ENOENT : MG_EVERSION;
+        return magic == 0 ? MG_ENOENT : MG_EVERSION;
     }
     if (h->version != EVENT_RING_VERSION || h->header_size != sizeof *h) {
         munmap(map, total);
