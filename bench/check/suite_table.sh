@@ -22,7 +22,7 @@ echo "Mode: $mode; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "| program | expected | found (Open MPI) | found (MPICH) |"
 echo "|---|---|---|---|"
-declare -A passed=([openmpi]=0 [mpich]=0) retried=([openmpi]=0 [mpich]=0)
+declare -A passed=([openmpi]=0 [mpich]=0) retried=([openmpi]=0 [mpich]=0) runs=([openmpi]=0 [mpich]=0)
 errors=0 clean=0
 for p in "${programs[@]}"; do
     source_file="$here/tests/check/programs/$p.c"
@@ -31,7 +31,14 @@ for p in "${programs[@]}"; do
     allowed=$(sed -n 's/^ \* mpi: //p' "$source_file")
     if [ "${MG_CHECK_VALIDATE:-0}" = 1 ] && [ -n "$allowed" ]; then expected+=" (MPI: $allowed)"; fi
     row="| $p | $expected |"
+    only=$(sed -n 's/^ \* flavors: //p' "$source_file")
     for flavor in openmpi mpich; do
+        # A program for some MPIs only (`flavors:`, e.g. the `_c` calls Open MPI 4.1.4 lacks).
+        if [ -n "$only" ] && ! grep -qw "$flavor" <<<"$only"; then
+            row+=" — ($only only) |"
+            continue
+        fi
+        runs[$flavor]=$((runs[$flavor] + 1))
         out=$(bash "$here/tests/check/run_program.sh" "$flavor" "$p" 2>&1)
         found=$(sed -n 's/^RESULT: //p' <<<"$out" | tail -1)
         # run_program.sh runs a program once more after a known gap (a rank not captured, a call
@@ -53,5 +60,5 @@ for p in "${programs[@]}"; do
 done
 total=${#programs[@]}
 echo
-echo "Programs: $total ($errors erroneous, $clean correct). As annotated: Open MPI ${passed[openmpi]}/$total, MPICH ${passed[mpich]}/$total" \
+echo "Programs: $total ($errors erroneous, $clean correct). As annotated: Open MPI ${passed[openmpi]}/${runs[openmpi]}, MPICH ${passed[mpich]}/${runs[mpich]}" \
      "(of which on the retry after a known gap: Open MPI ${retried[openmpi]}, MPICH ${retried[mpich]})."

@@ -1,7 +1,8 @@
 /* The capture module's collectives (capture_call.h), blocking and nonblocking, all observed: the
  * records carry the root as a world rank, the op as an id identical on every rank, and a request
- * id for the nonblocking ones (docs/check-detector.md §1). Also Op_create, which numbers the user
- * ops those ids name. */
+ * id for the nonblocking ones (docs/check-detector.md §1); their MPI-4 large-count forms
+ * (MPI_Bcast_c, ...) where mpi.h declares them, with the same records. Also Op_create, which
+ * numbers the user ops those ids name. */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
@@ -9,9 +10,12 @@
 
 #include "capture_call.h"
 #include "capture_emit.h"
+#include "mpi_binding.h"
 
-/* Collectives: root translated to a world rank, op to its id, a request for the nonblocking. */
-static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int count,
+/* Collectives: root translated to a world rank, op to its id, a request for the nonblocking.
+ * count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both, so
+ * that the detector matches MPI_Bcast_c with MPI_Bcast. */
+static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
                  MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
@@ -31,173 +35,136 @@ static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
     coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL);
 }
-static void obs_Bcast(int ph, int rc, void *b, int n, MPI_Datatype t, int root, MPI_Comm comm)
-{
-    (void)b, (void)t;
-    coll(CHECK_FN_BCAST, ph, rc, comm, root, MPI_OP_NULL, n, NULL);
-}
-static void obs_Gather(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                       MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_GATHER, ph, rc, comm, root, MPI_OP_NULL, sn, NULL);
-}
-static void obs_Gatherv(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                        const int rn[], const int d[], MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;
-    coll(CHECK_FN_GATHERV, ph, rc, comm, root, MPI_OP_NULL, sn, NULL);
-}
-static void obs_Scatter(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                        MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    (void)sb, (void)sn, (void)st, (void)rb, (void)rt;
-    coll(CHECK_FN_SCATTER, ph, rc, comm, root, MPI_OP_NULL, rn, NULL);
-}
-static void obs_Scatterv(int ph, int rc, const void *sb, const int sn[], const int d[],
-                         MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;
-    coll(CHECK_FN_SCATTERV, ph, rc, comm, root, MPI_OP_NULL, rn, NULL);
-}
-static void obs_Allgather(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                          int rn, MPI_Datatype rt, MPI_Comm comm)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_ALLGATHER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, NULL);
-}
-static void obs_Allgatherv(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                           const int rn[], const int d[], MPI_Datatype rt, MPI_Comm comm)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;
-    coll(CHECK_FN_ALLGATHERV, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, NULL);
-}
-static void obs_Alltoall(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                         MPI_Datatype rt, MPI_Comm comm)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_ALLTOALL, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, NULL);
-}
-static void obs_Alltoallv(int ph, int rc, const void *sb, const int sn[], const int sd[],
-                          MPI_Datatype st, void *rb, const int rn[], const int rd[], MPI_Datatype rt,
-                          MPI_Comm comm)
-{
-    (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;
-    coll(CHECK_FN_ALLTOALLV, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL);
-}
-static void obs_Alltoallw(int ph, int rc, const void *sb, const int sn[], const int sd[],
-                          const MPI_Datatype st[], void *rb, const int rn[], const int rd[],
-                          const MPI_Datatype rt[], MPI_Comm comm)
-{
-    (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;
-    coll(CHECK_FN_ALLTOALLW, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL);
-}
-static void obs_Reduce(int ph, int rc, const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
-                       int root, MPI_Comm comm)
-{
-    (void)sb, (void)rb, (void)t;
-    coll(CHECK_FN_REDUCE, ph, rc, comm, root, op, n, NULL);
-}
-#define OBSERVE_REDUCTION(Name, FN, COUNT_T)                                                       \
-    static void obs_##Name(int ph, int rc, const void *sb, void *rb, COUNT_T n, MPI_Datatype t,   \
-                           MPI_Op op, MPI_Comm comm)                                               \
-    {                                                                                              \
-        (void)sb, (void)rb, (void)t, (void)n;                                                      \
-        coll(FN, ph, rc, comm, NO_ROOT, op, 0, NULL);                                              \
-    }
-OBSERVE_REDUCTION(Allreduce, CHECK_FN_ALLREDUCE, int)
-OBSERVE_REDUCTION(Reduce_scatter, CHECK_FN_REDUCE_SCATTER, const int *)
-OBSERVE_REDUCTION(Reduce_scatter_block, CHECK_FN_REDUCE_SCATTER_BLOCK, int)
-OBSERVE_REDUCTION(Scan, CHECK_FN_SCAN, int)
-OBSERVE_REDUCTION(Exscan, CHECK_FN_EXSCAN, int)
-
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
     coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, r);
 }
-static void obs_Ibcast(int ph, int rc, void *b, int n, MPI_Datatype t, int root, MPI_Comm comm,
-                       MPI_Request *r)
-{
-    (void)b, (void)t;
-    coll(CHECK_FN_IBCAST, ph, rc, comm, root, MPI_OP_NULL, n, r);
-}
-static void obs_Igather(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                        MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_IGATHER, ph, rc, comm, root, MPI_OP_NULL, sn, r);
-}
-static void obs_Igatherv(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                         const int rn[], const int d[], MPI_Datatype rt, int root, MPI_Comm comm,
-                         MPI_Request *r)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;
-    coll(CHECK_FN_IGATHERV, ph, rc, comm, root, MPI_OP_NULL, sn, r);
-}
-static void obs_Iscatter(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                         MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)sn, (void)st, (void)rb, (void)rt;
-    coll(CHECK_FN_ISCATTER, ph, rc, comm, root, MPI_OP_NULL, rn, r);
-}
-static void obs_Iscatterv(int ph, int rc, const void *sb, const int sn[], const int d[],
-                          MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, int root,
-                          MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;
-    coll(CHECK_FN_ISCATTERV, ph, rc, comm, root, MPI_OP_NULL, rn, r);
-}
-static void obs_Iallgather(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                           int rn, MPI_Datatype rt, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_IALLGATHER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, r);
-}
-static void obs_Iallgatherv(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb,
-                            const int rn[], const int d[], MPI_Datatype rt, MPI_Comm comm,
-                            MPI_Request *r)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;
-    coll(CHECK_FN_IALLGATHERV, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, r);
-}
-static void obs_Ialltoall(int ph, int rc, const void *sb, int sn, MPI_Datatype st, void *rb, int rn,
-                          MPI_Datatype rt, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)st, (void)rb, (void)rn, (void)rt;
-    coll(CHECK_FN_IALLTOALL, ph, rc, comm, NO_ROOT, MPI_OP_NULL, sn, r);
-}
-static void obs_Ialltoallv(int ph, int rc, const void *sb, const int sn[], const int sd[],
-                           MPI_Datatype st, void *rb, const int rn[], const int rd[],
-                           MPI_Datatype rt, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;
-    coll(CHECK_FN_IALLTOALLV, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, r);
-}
-static void obs_Ialltoallw(int ph, int rc, const void *sb, const int sn[], const int sd[],
-                           const MPI_Datatype st[], void *rb, const int rn[], const int rd[],
-                           const MPI_Datatype rt[], MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;
-    coll(CHECK_FN_IALLTOALLW, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, r);
-}
-static void obs_Ireduce(int ph, int rc, const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
-                        int root, MPI_Comm comm, MPI_Request *r)
-{
-    (void)sb, (void)rb, (void)t;
-    coll(CHECK_FN_IREDUCE, ph, rc, comm, root, op, n, r);
-}
-#define OBSERVE_IREDUCTION(Name, FN, COUNT_T)                                                      \
-    static void obs_##Name(int ph, int rc, const void *sb, void *rb, COUNT_T n, MPI_Datatype t,   \
-                           MPI_Op op, MPI_Comm comm, MPI_Request *r)                               \
+
+/* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
+ * blocking (mode B) or not (NB); name is MPI's without the prefix (Bcast, Ibcast_c), fn the
+ * record's function, F the family. The record's count is the one the int forms always carried. */
+#define BCAST(name, fn, F, mode)                                                                   \
+    static void obs_##name(int ph, int rc, void *b, COUNT_##F n, MPI_Datatype t, int root,         \
+                           MPI_Comm comm RQ_PARAM_##mode)                                          \
+    {                                                                                              \
+        (void)b, (void)t;                                                                          \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, RQ_##mode);                                   \
+    }
+
+/* Whether a shape has a root: its parameter and what the record gets. */
+#define ROOT_PARAM_ROOTED , int root
+#define ROOT_PARAM_UNROOTED
+#define ROOT_ROOTED root
+#define ROOT_UNROOTED NO_ROOT
+
+/* Gather, Scatter, Allgather, Alltoall; COUNT names the count the record carries (sn or rn). */
+#define REGULAR(name, fn, F, mode, COUNT, R)                                                       \
+    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,         \
+                           void *rb, COUNT_##F rn, MPI_Datatype rt ROOT_PARAM_##R,                 \
+                           MPI_Comm comm RQ_PARAM_##mode)                                          \
+    {                                                                                              \
+        (void)sb, (void)sn, (void)st, (void)rb, (void)rn, (void)rt;                                \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, COUNT, RQ_##mode);                           \
+    }
+#define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, sn, ROOTED)
+#define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, rn, ROOTED)
+#define SYMMETRIC(name, fn, F, mode) REGULAR(name, fn, F, mode, sn, UNROOTED)
+
+/* Gatherv, Allgatherv: the record carries the send count. */
+#define GATHERV_(name, fn, F, mode, R)                                                             \
+    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,         \
+                           void *rb, const COUNT_##F rn[], const DISPL_##F d[],                    \
+                           MPI_Datatype rt ROOT_PARAM_##R, MPI_Comm comm RQ_PARAM_##mode)          \
+    {                                                                                              \
+        (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;                                 \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, RQ_##mode);                              \
+    }
+#define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
+#define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
+
+#define SCATTERV(name, fn, F, mode)                                                                \
+    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                  \
+                           const DISPL_##F d[], MPI_Datatype st, void *rb, COUNT_##F rn,           \
+                           MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)               \
+    {                                                                                              \
+        (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;                                 \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, RQ_##mode);                                  \
+    }
+
+/* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
+#define ALLTOALL_VECTORS(name, fn, F, mode, TYPES)                                                 \
+    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                  \
+                           const DISPL_##F sd[], TYPES st, void *rb, const COUNT_##F rn[],         \
+                           const DISPL_##F rd[], TYPES rt, MPI_Comm comm RQ_PARAM_##mode)          \
+    {                                                                                              \
+        (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;            \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, RQ_##mode);                                \
+    }
+#define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype)
+#define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
+
+#define REDUCE(name, fn, F, mode)                                                                  \
+    static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, \
+                           MPI_Op op, int root, MPI_Comm comm RQ_PARAM_##mode)                     \
+    {                                                                                              \
+        (void)sb, (void)rb, (void)t;                                                               \
+        coll(fn, ph, rc, comm, root, op, n, RQ_##mode);                                            \
+    }
+
+/* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count) and Reduce_scatter (a vector): the
+ * record carries no count. */
+#define REDUCTION_(name, fn, mode, N)                                                              \
+    static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,         \
+                           MPI_Op op, MPI_Comm comm RQ_PARAM_##mode)                               \
     {                                                                                              \
         (void)sb, (void)rb, (void)t, (void)n;                                                      \
-        coll(FN, ph, rc, comm, NO_ROOT, op, 0, r);                                                 \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, RQ_##mode);                                         \
     }
-OBSERVE_IREDUCTION(Iallreduce, CHECK_FN_IALLREDUCE, int)
-OBSERVE_IREDUCTION(Ireduce_scatter, CHECK_FN_IREDUCE_SCATTER, const int *)
-OBSERVE_IREDUCTION(Ireduce_scatter_block, CHECK_FN_IREDUCE_SCATTER_BLOCK, int)
-OBSERVE_IREDUCTION(Iscan, CHECK_FN_ISCAN, int)
-OBSERVE_IREDUCTION(Iexscan, CHECK_FN_IEXSCAN, int)
+#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, COUNT_##F)
+#define REDUCE_SCATTER(name, fn, F, mode) REDUCTION_(name, fn, mode, const COUNT_##F *)
+
+/* The collectives of family F, named with suffix c (empty, or _c): E(shape, name, fn, F, mode). */
+#define COLLECTIVES(E, F, c)                                                                       \
+    E(BCAST, Bcast##c, CHECK_FN_BCAST, F, B)                                                       \
+    E(BCAST, Ibcast##c, CHECK_FN_IBCAST, F, NB)                                                    \
+    E(GATHER, Gather##c, CHECK_FN_GATHER, F, B)                                                    \
+    E(GATHER, Igather##c, CHECK_FN_IGATHER, F, NB)                                                 \
+    E(GATHERV, Gatherv##c, CHECK_FN_GATHERV, F, B)                                                 \
+    E(GATHERV, Igatherv##c, CHECK_FN_IGATHERV, F, NB)                                              \
+    E(SCATTER, Scatter##c, CHECK_FN_SCATTER, F, B)                                                 \
+    E(SCATTER, Iscatter##c, CHECK_FN_ISCATTER, F, NB)                                              \
+    E(SCATTERV, Scatterv##c, CHECK_FN_SCATTERV, F, B)                                              \
+    E(SCATTERV, Iscatterv##c, CHECK_FN_ISCATTERV, F, NB)                                           \
+    E(SYMMETRIC, Allgather##c, CHECK_FN_ALLGATHER, F, B)                                           \
+    E(SYMMETRIC, Iallgather##c, CHECK_FN_IALLGATHER, F, NB)                                        \
+    E(ALLGATHERV, Allgatherv##c, CHECK_FN_ALLGATHERV, F, B)                                        \
+    E(ALLGATHERV, Iallgatherv##c, CHECK_FN_IALLGATHERV, F, NB)                                     \
+    E(SYMMETRIC, Alltoall##c, CHECK_FN_ALLTOALL, F, B)                                             \
+    E(SYMMETRIC, Ialltoall##c, CHECK_FN_IALLTOALL, F, NB)                                          \
+    E(ALLTOALLV, Alltoallv##c, CHECK_FN_ALLTOALLV, F, B)                                           \
+    E(ALLTOALLV, Ialltoallv##c, CHECK_FN_IALLTOALLV, F, NB)                                        \
+    E(ALLTOALLW, Alltoallw##c, CHECK_FN_ALLTOALLW, F, B)                                           \
+    E(ALLTOALLW, Ialltoallw##c, CHECK_FN_IALLTOALLW, F, NB)                                        \
+    E(REDUCE, Reduce##c, CHECK_FN_REDUCE, F, B)                                                    \
+    E(REDUCE, Ireduce##c, CHECK_FN_IREDUCE, F, NB)                                                 \
+    E(REDUCTION, Allreduce##c, CHECK_FN_ALLREDUCE, F, B)                                           \
+    E(REDUCTION, Iallreduce##c, CHECK_FN_IALLREDUCE, F, NB)                                        \
+    E(REDUCE_SCATTER, Reduce_scatter##c, CHECK_FN_REDUCE_SCATTER, F, B)                            \
+    E(REDUCE_SCATTER, Ireduce_scatter##c, CHECK_FN_IREDUCE_SCATTER, F, NB)                         \
+    E(REDUCTION, Reduce_scatter_block##c, CHECK_FN_REDUCE_SCATTER_BLOCK, F, B)                     \
+    E(REDUCTION, Ireduce_scatter_block##c, CHECK_FN_IREDUCE_SCATTER_BLOCK, F, NB)                  \
+    E(REDUCTION, Scan##c, CHECK_FN_SCAN, F, B)                                                     \
+    E(REDUCTION, Iscan##c, CHECK_FN_ISCAN, F, NB)                                                  \
+    E(REDUCTION, Exscan##c, CHECK_FN_EXSCAN, F, B)                                                 \
+    E(REDUCTION, Iexscan##c, CHECK_FN_IEXSCAN, F, NB)
+
+#define DEFINE(shape, name, fn, F, mode) shape(name, fn, F, mode)
+#define INSTALL(shape, name, fn, F, mode) CAPTURE_OBSERVE(name)
+
+COLLECTIVES(DEFINE, INT, )
+#if MG_MPI_LARGE_COUNT
+COLLECTIVES(DEFINE, LARGE, _c)
+#endif
 
 static void obs_Op_create(int phase, int rc, MPI_User_function *fn, int commute, MPI_Op *op)
 {
@@ -208,17 +175,9 @@ static void obs_Op_create(int phase, int rc, MPI_User_function *fn, int commute,
 
 void capture_coll_install(void)
 {
-    CAPTURE_OBSERVE(Barrier) CAPTURE_OBSERVE(Bcast) CAPTURE_OBSERVE(Gather) CAPTURE_OBSERVE(Gatherv)
-    CAPTURE_OBSERVE(Scatter) CAPTURE_OBSERVE(Scatterv) CAPTURE_OBSERVE(Allgather)
-    CAPTURE_OBSERVE(Allgatherv) CAPTURE_OBSERVE(Alltoall) CAPTURE_OBSERVE(Alltoallv)
-    CAPTURE_OBSERVE(Alltoallw) CAPTURE_OBSERVE(Reduce) CAPTURE_OBSERVE(Allreduce)
-    CAPTURE_OBSERVE(Reduce_scatter) CAPTURE_OBSERVE(Reduce_scatter_block) CAPTURE_OBSERVE(Scan)
-    CAPTURE_OBSERVE(Exscan)
-    CAPTURE_OBSERVE(Ibarrier) CAPTURE_OBSERVE(Ibcast) CAPTURE_OBSERVE(Igather)
-    CAPTURE_OBSERVE(Igatherv) CAPTURE_OBSERVE(Iscatter) CAPTURE_OBSERVE(Iscatterv)
-    CAPTURE_OBSERVE(Iallgather) CAPTURE_OBSERVE(Iallgatherv) CAPTURE_OBSERVE(Ialltoall)
-    CAPTURE_OBSERVE(Ialltoallv) CAPTURE_OBSERVE(Ialltoallw) CAPTURE_OBSERVE(Ireduce)
-    CAPTURE_OBSERVE(Iallreduce) CAPTURE_OBSERVE(Ireduce_scatter)
-    CAPTURE_OBSERVE(Ireduce_scatter_block) CAPTURE_OBSERVE(Iscan) CAPTURE_OBSERVE(Iexscan)
-    CAPTURE_OBSERVE(Op_create)
+    COLLECTIVES(INSTALL, INT, )
+#if MG_MPI_LARGE_COUNT
+    COLLECTIVES(INSTALL, LARGE, _c)
+#endif
+    CAPTURE_OBSERVE(Barrier) CAPTURE_OBSERVE(Ibarrier) CAPTURE_OBSERVE(Op_create)
 }

@@ -1,7 +1,8 @@
 /* The capture module's point-to-point calls (capture_call.h): sends, nonblocking and persistent
  * initiations (observed), and receives and probes, which replace the PMPI call so that a status
  * the application ignores still tells the detector which send a wildcard matched
- * (docs/check-detector.md §1, docs/check.md "The runtime"). */
+ * (docs/check-detector.md §1, docs/check.md "The runtime"). The MPI-4 large-count forms
+ * (MPI_Send_c, ...) where mpi.h declares them, with the same hooks and records. */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
@@ -10,14 +11,17 @@
 #include "capture_call.h"
 #include "capture_emit.h"
 #include "capture_pmpi.h"
+#include "mpi_binding.h"
 
 static int32_t tag_of(int tag)
 {
     return tag == MPI_ANY_TAG ? CHECK_ANY_TAG : tag;
 }
 
-static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int count, int peer, int tag,
-                     uint64_t request)
+/* count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both (the
+ * record's count is 64-bit), so the detector matches MPI_Send_c with MPI_Recv. */
+static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count, int peer,
+                     int tag, uint64_t request)
 {
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.peer = capture_comm_world(c, peer);
@@ -26,51 +30,6 @@ static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int count, i
     ev.request = request;
     capture_emit(&ev);
 }
-
-/* ---- observed calls ---- */
-
-#define OBSERVE_SEND(Name, FN)                                                                     \
-    static void obs_##Name(int phase, int rc, const void *buf, int count, MPI_Datatype dt,       \
-                           int dest, int tag, MPI_Comm comm)                                       \
-    {                                                                                              \
-        (void)rc, (void)buf, (void)dt;                                                             \
-        const capture_comm *c = capture_comm_find(comm);                                           \
-        if (c)                                                                                     \
-            emit_p2p(FN, phase, c, count, dest, tag, 0);                                           \
-    }
-OBSERVE_SEND(Send, CHECK_FN_SEND)
-OBSERVE_SEND(Bsend, CHECK_FN_BSEND)
-OBSERVE_SEND(Ssend, CHECK_FN_SSEND)
-OBSERVE_SEND(Rsend, CHECK_FN_RSEND)
-
-static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, int count, int peer,
-                        int tag, MPI_Request *request, int persistent)
-{
-    uint64_t id = capture_call_request(phase, rc, request, c, persistent);
-    emit_p2p(fn, phase, c, count, peer, tag, id);
-}
-
-#define OBSERVE_NONBLOCKING(Name, FN, BUF, PERSISTENT)                                             \
-    static void obs_##Name(int phase, int rc, BUF buf, int count, MPI_Datatype dt, int peer,       \
-                           int tag, MPI_Comm comm, MPI_Request *request)                           \
-    {                                                                                              \
-        (void)buf, (void)dt;                                                                       \
-        const capture_comm *c = capture_comm_find(comm);                                           \
-        if (c)                                                                                     \
-            nonblocking(FN, phase, rc, c, count, peer, tag, request, PERSISTENT);                  \
-    }
-OBSERVE_NONBLOCKING(Isend, CHECK_FN_ISEND, const void *, 0)
-OBSERVE_NONBLOCKING(Ibsend, CHECK_FN_IBSEND, const void *, 0)
-OBSERVE_NONBLOCKING(Issend, CHECK_FN_ISSEND, const void *, 0)
-OBSERVE_NONBLOCKING(Irsend, CHECK_FN_IRSEND, const void *, 0)
-OBSERVE_NONBLOCKING(Irecv, CHECK_FN_IRECV, void *, 0)
-OBSERVE_NONBLOCKING(Send_init, CHECK_FN_SEND_INIT, const void *, 1)
-OBSERVE_NONBLOCKING(Bsend_init, CHECK_FN_BSEND_INIT, const void *, 1)
-OBSERVE_NONBLOCKING(Ssend_init, CHECK_FN_SSEND_INIT, const void *, 1)
-OBSERVE_NONBLOCKING(Rsend_init, CHECK_FN_RSEND_INIT, const void *, 1)
-OBSERVE_NONBLOCKING(Recv_init, CHECK_FN_RECV_INIT, void *, 1)
-
-/* ---- calls whose status matters: they replace the PMPI call ---- */
 
 static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, const MPI_Status *st)
 {
@@ -82,21 +41,7 @@ static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, con
     capture_emit(ev);
 }
 
-static int impl_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-                     MPI_Status *status)
-{
-    const capture_comm *c = capture_comm_find(comm);
-    if (!c)
-        return PMPI_Recv(buf, count, dt, source, tag, comm, status);
-    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    emit_p2p(CHECK_FN_RECV, MG_CALL_ENTER, c, count, source, tag, 0);
-    int rc = PMPI_Recv(buf, count, dt, source, tag, comm, st);
-    check_event ev = capture_event(CHECK_FN_RECV, CHECK_EV_EXIT, c);
-    emit_status_exit(&ev, c, rc, st);
-    return rc;
-}
-
-static void sendrecv_enter(uint16_t fn, const capture_comm *c, int count, int dest, int stag,
+static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, int dest, int stag,
                            int source, int rtag)
 {
     check_event ev = capture_event(fn, CHECK_EV_ENTER, c);
@@ -108,34 +53,161 @@ static void sendrecv_enter(uint16_t fn, const capture_comm *c, int count, int de
     capture_emit(&ev);
 }
 
-static int impl_Sendrecv(const void *sb, int sn, MPI_Datatype st_, int dest, int stag, void *rb,
-                         int rn, MPI_Datatype rt, int source, int rtag, MPI_Comm comm,
-                         MPI_Status *status)
+static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, int64_t count,
+                        int peer, int tag, MPI_Request *request, int persistent)
 {
-    const capture_comm *c = capture_comm_find(comm);
-    if (!c)
-        return PMPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);
-    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    sendrecv_enter(CHECK_FN_SENDRECV, c, sn, dest, stag, source, rtag);
-    int rc = PMPI_Sendrecv(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);
-    check_event ev = capture_event(CHECK_FN_SENDRECV, CHECK_EV_EXIT, c);
-    emit_status_exit(&ev, c, rc, st);
-    return rc;
+    uint64_t id = capture_call_request(phase, rc, request, c, persistent);
+    emit_p2p(fn, phase, c, count, peer, tag, id);
 }
 
-static int impl_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
-                                 int source, int rtag, MPI_Comm comm, MPI_Status *status)
-{
-    const capture_comm *c = capture_comm_find(comm);
-    if (!c)
-        return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
-    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    sendrecv_enter(CHECK_FN_SENDRECV_REPLACE, c, count, dest, stag, source, rtag);
-    int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, st);
-    check_event ev = capture_event(CHECK_FN_SENDRECV_REPLACE, CHECK_EV_EXIT, c);
-    emit_status_exit(&ev, c, rc, st);
-    return rc;
-}
+/* ---- the hooks of the calls with a `_c` form: one text per argument shape (mpi_binding.h),
+ * name is MPI's without the prefix (Send, Send_c), fn the record's function, F the family ---- */
+
+#define SEND(name, fn, F)                                                                          \
+    static void obs_##name(int phase, int rc, const void *buf, COUNT_##F count, MPI_Datatype dt,  \
+                           int dest, int tag, MPI_Comm comm)                                       \
+    {                                                                                              \
+        (void)rc, (void)buf, (void)dt;                                                             \
+        const capture_comm *c = capture_comm_find(comm);                                           \
+        if (c)                                                                                     \
+            emit_p2p(fn, phase, c, count, dest, tag, 0);                                           \
+    }
+
+/* Nonblocking sends and receives, and the persistent inits (a request id the table keeps). */
+#define NONBLOCKING(name, fn, F, BUF, PERSISTENT)                                                  \
+    static void obs_##name(int phase, int rc, BUF buf, COUNT_##F count, MPI_Datatype dt, int peer, \
+                           int tag, MPI_Comm comm, MPI_Request *request)                           \
+    {                                                                                              \
+        (void)buf, (void)dt;                                                                       \
+        const capture_comm *c = capture_comm_find(comm);                                           \
+        if (c)                                                                                     \
+            nonblocking(fn, phase, rc, c, count, peer, tag, request, PERSISTENT);                  \
+    }
+#define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0)
+#define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0)
+#define SEND_INIT(name, fn, F) NONBLOCKING(name, fn, F, const void *, 1)
+#define RECV_INIT(name, fn, F) NONBLOCKING(name, fn, F, void *, 1)
+
+/* The receives replace the PMPI call: a status the application ignores is swapped for ours. */
+#define RECV(name, fn, F)                                                                          \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int source, int tag,      \
+                           MPI_Comm comm, MPI_Status *status)                                      \
+    {                                                                                              \
+        const capture_comm *c = capture_comm_find(comm);                                           \
+        if (!c)                                                                                    \
+            return PMPI_##name(buf, count, dt, source, tag, comm, status);                         \
+        MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
+        emit_p2p(fn, MG_CALL_ENTER, c, count, source, tag, 0);                                     \
+        int rc = PMPI_##name(buf, count, dt, source, tag, comm, st);                               \
+        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        emit_status_exit(&ev, c, rc, st);                                                          \
+        return rc;                                                                                 \
+    }
+
+#define SENDRECV(name, fn, F)                                                                      \
+    static int impl_##name(const void *sb, COUNT_##F sn, MPI_Datatype st_, int dest, int stag,    \
+                           void *rb, COUNT_##F rn, MPI_Datatype rt, int source, int rtag,          \
+                           MPI_Comm comm, MPI_Status *status)                                      \
+    {                                                                                              \
+        const capture_comm *c = capture_comm_find(comm);                                           \
+        if (!c)                                                                                    \
+            return PMPI_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);   \
+        MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
+        sendrecv_enter(fn, c, sn, dest, stag, source, rtag);                                       \
+        int rc = PMPI_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);         \
+        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        emit_status_exit(&ev, c, rc, st);                                                          \
+        return rc;                                                                                 \
+    }
+
+#define SENDRECV_REPLACE(name, fn, F)                                                              \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int dest, int stag,       \
+                           int source, int rtag, MPI_Comm comm, MPI_Status *status)                \
+    {                                                                                              \
+        const capture_comm *c = capture_comm_find(comm);                                           \
+        if (!c)                                                                                    \
+            return PMPI_##name(buf, count, dt, dest, stag, source, rtag, comm, status);            \
+        MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
+        sendrecv_enter(fn, c, count, dest, stag, source, rtag);                                    \
+        int rc = PMPI_##name(buf, count, dt, dest, stag, source, rtag, comm, st);                  \
+        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        emit_status_exit(&ev, c, rc, st);                                                          \
+        return rc;                                                                                 \
+    }
+
+#define MRECV(name, fn, F)                                                                         \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, MPI_Message *message,     \
+                           MPI_Status *status)                                                     \
+    {                                                                                              \
+        MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
+        check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);                                  \
+        ev.aux = capture_message_take(*message);                                                   \
+        ev.count = count;                                                                          \
+        capture_emit(&ev);                                                                         \
+        int rc = PMPI_##name(buf, count, dt, message, st);                                         \
+        ev = capture_event(fn, CHECK_EV_EXIT, NULL);                                               \
+        emit_status_exit(&ev, NULL, rc, st);                                                       \
+        return rc;                                                                                 \
+    }
+
+#define IMRECV(name, fn, F)                                                                        \
+    static void obs_##name(int phase, int rc, void *buf, COUNT_##F count, MPI_Datatype dt,        \
+                           MPI_Message *message, MPI_Request *request)                             \
+    {                                                                                              \
+        (void)buf, (void)dt;                                                                       \
+        check_event ev = capture_event(fn, capture_call_kind(phase), NULL);                        \
+        ev.request = capture_call_request(phase, rc, request, NULL, 0);                            \
+        if (phase == MG_CALL_ENTER)                                                                \
+            ev.aux = capture_message_take(*message);                                               \
+        ev.count = count;                                                                          \
+        capture_emit(&ev);                                                                         \
+    }
+
+/* Which hook a shape installs: an observer, or a replacement of the PMPI call. */
+#define HOOK_SEND OBSERVE
+#define HOOK_ISEND OBSERVE
+#define HOOK_IRECV OBSERVE
+#define HOOK_SEND_INIT OBSERVE
+#define HOOK_RECV_INIT OBSERVE
+#define HOOK_IMRECV OBSERVE
+#define HOOK_RECV REPLACE
+#define HOOK_SENDRECV REPLACE
+#define HOOK_SENDRECV_REPLACE REPLACE
+#define HOOK_MRECV REPLACE
+
+/* The calls of family F, named with suffix c (empty, or _c): E(shape, name, fn, F) for each. */
+#define P2P_CALLS(E, F, c)                                                                         \
+    E(SEND, Send##c, CHECK_FN_SEND, F)                                                             \
+    E(SEND, Bsend##c, CHECK_FN_BSEND, F)                                                           \
+    E(SEND, Ssend##c, CHECK_FN_SSEND, F)                                                           \
+    E(SEND, Rsend##c, CHECK_FN_RSEND, F)                                                           \
+    E(ISEND, Isend##c, CHECK_FN_ISEND, F)                                                          \
+    E(ISEND, Ibsend##c, CHECK_FN_IBSEND, F)                                                        \
+    E(ISEND, Issend##c, CHECK_FN_ISSEND, F)                                                        \
+    E(ISEND, Irsend##c, CHECK_FN_IRSEND, F)                                                        \
+    E(IRECV, Irecv##c, CHECK_FN_IRECV, F)                                                          \
+    E(SEND_INIT, Send_init##c, CHECK_FN_SEND_INIT, F)                                              \
+    E(SEND_INIT, Bsend_init##c, CHECK_FN_BSEND_INIT, F)                                            \
+    E(SEND_INIT, Ssend_init##c, CHECK_FN_SSEND_INIT, F)                                            \
+    E(SEND_INIT, Rsend_init##c, CHECK_FN_RSEND_INIT, F)                                            \
+    E(RECV_INIT, Recv_init##c, CHECK_FN_RECV_INIT, F)                                              \
+    E(IMRECV, Imrecv##c, CHECK_FN_IMRECV, F)                                                       \
+    E(RECV, Recv##c, CHECK_FN_RECV, F)                                                             \
+    E(SENDRECV, Sendrecv##c, CHECK_FN_SENDRECV, F)                                                 \
+    E(SENDRECV_REPLACE, Sendrecv_replace##c, CHECK_FN_SENDRECV_REPLACE, F)                         \
+    E(MRECV, Mrecv##c, CHECK_FN_MRECV, F)
+
+#define DEFINE(shape, name, fn, F) shape(name, fn, F)
+#define INSTALL(shape, name, fn, F) INSTALL_(HOOK_##shape, name)
+#define INSTALL_(hook, name) INSTALL__(hook, name)
+#define INSTALL__(hook, name) CAPTURE_##hook(name)
+
+P2P_CALLS(DEFINE, INT, )
+#if MG_MPI_LARGE_COUNT
+P2P_CALLS(DEFINE, LARGE, _c)
+#endif
+
+/* ---- probes (no `_c` form): they replace the PMPI call for the status ---- */
 
 static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -194,38 +266,11 @@ static int impl_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Messa
     return rc;
 }
 
-static int impl_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
-{
-    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    check_event ev = capture_event(CHECK_FN_MRECV, CHECK_EV_ENTER, NULL);
-    ev.aux = capture_message_take(*message);
-    ev.count = count;
-    capture_emit(&ev);
-    int rc = PMPI_Mrecv(buf, count, dt, message, st);
-    ev = capture_event(CHECK_FN_MRECV, CHECK_EV_EXIT, NULL);
-    emit_status_exit(&ev, NULL, rc, st);
-    return rc;
-}
-static void obs_Imrecv(int phase, int rc, void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-                       MPI_Request *request)
-{
-    (void)buf, (void)dt;
-    check_event ev = capture_event(CHECK_FN_IMRECV, capture_call_kind(phase), NULL);
-    ev.request = capture_call_request(phase, rc, request, NULL, 0);
-    if (phase == MG_CALL_ENTER)
-        ev.aux = capture_message_take(*message);
-    ev.count = count;
-    capture_emit(&ev);
-}
-
 void capture_p2p_install(void)
 {
-    CAPTURE_OBSERVE(Send) CAPTURE_OBSERVE(Bsend) CAPTURE_OBSERVE(Ssend) CAPTURE_OBSERVE(Rsend)
-    CAPTURE_OBSERVE(Isend) CAPTURE_OBSERVE(Ibsend) CAPTURE_OBSERVE(Issend) CAPTURE_OBSERVE(Irsend)
-    CAPTURE_OBSERVE(Irecv) CAPTURE_OBSERVE(Send_init) CAPTURE_OBSERVE(Bsend_init)
-    CAPTURE_OBSERVE(Ssend_init) CAPTURE_OBSERVE(Rsend_init) CAPTURE_OBSERVE(Recv_init)
-    CAPTURE_OBSERVE(Imrecv)
-    CAPTURE_REPLACE(Recv) CAPTURE_REPLACE(Sendrecv) CAPTURE_REPLACE(Sendrecv_replace)
+    P2P_CALLS(INSTALL, INT, )
+#if MG_MPI_LARGE_COUNT
+    P2P_CALLS(INSTALL, LARGE, _c)
+#endif
     CAPTURE_REPLACE(Probe) CAPTURE_REPLACE(Iprobe) CAPTURE_REPLACE(Mprobe) CAPTURE_REPLACE(Improbe)
-    CAPTURE_REPLACE(Mrecv)
 }

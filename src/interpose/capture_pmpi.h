@@ -1,18 +1,25 @@
-/* The capture module's PMPI references, weak: every function mpi_functions.def wraps, and
- * PMPI_Query_thread. The interposition library does not link libmpi (interpose.c), so a process
- * that is not a rank loads it without one. Include in every capture_*.c that calls PMPI. */
+/* The capture module's PMPI references, weak: every function mpi_functions.def wraps (the `_c`
+ * ones where mpi.h declares them), and PMPI_Query_thread. The interposition library does not link
+ * libmpi (interpose.c), so a process that is not a rank loads it without one. Include in every
+ * capture_*.c that calls PMPI. */
 #ifndef MG_CAPTURE_PMPI_H
 #define MG_CAPTURE_PMPI_H
 
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
+#include "mpi_large_count.h"
+
 #define MG_PRAGMA(x) _Pragma(#x)
 #define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
 #define MG_FN_SPECIAL(name, cls)
+#if MG_MPI_LARGE_COUNT
+#define MG_FN_LARGE MG_FN
+#endif
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
+#undef MG_FN_LARGE
 #undef MG_PRAGMA
 #pragma weak PMPI_Query_thread
 

@@ -6,6 +6,8 @@
 #include "protect_entry.h"
 #include "protect_pmpi.h"
 
+#include "mpi_binding.h"
+
 #include "protect_run.h"
 
 /* The `_c` functions this file passes calls to: weak, as every PMPI here. */
@@ -117,20 +119,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 }
 #endif
 
-/* An entry point's types and vector setter by family (INT: MPI_Gatherv; LARGE: MPI_Gatherv_c), and
- * its request by mode (B: blocking; NB: nonblocking, the last parameter). */
-#define COUNT_INT int
-#define COUNT_LARGE MPI_Count
-#define DISPL_INT int
-#define DISPL_LARGE MPI_Aint
+/* An entry point's vector setter by family (INT: MPI_Gatherv; LARGE: MPI_Gatherv_c); its types
+ * and request come from mpi_binding.h. */
 #define FORM_INT vectors
 #define FORM_LARGE large_vectors
-#define RQ_PARAM_B
-#define RQ_PARAM_NB , MPI_Request *r
-#define RQ_ARG_B
-#define RQ_ARG_NB , r
-#define RQ_B NULL
-#define RQ_NB r
 
 /* One entry point per argument shape: name is MPI's without the prefix, coll the engine's. */
 #define BCAST(name, coll, F, mode)                                                                 \

@@ -11,6 +11,8 @@
 #   mpi: completes|hang|abort ...           what the program does under the plain MPI (validation
 #                                           mode); default: completes when no expected finding is
 #                                           a deadlock, hang otherwise
+#   flavors: mpich ...                      the MPIs the program is built and run for (default:
+#                                           all; tests/check/CMakeLists.txt reads it too)
 # Real mode runs `mpiguard check --report R -- <launcher> -n N <binary>` with a guard time
 # (MG_CHECK_GUARD, 30 s): mpiguard must end on its own, with status 82 for a deadlock, 0 for a
 # clean program, another non-zero status for other findings, and leave no process of the job.
@@ -23,6 +25,10 @@ flavor=$1 program=$2
 source_file="$(dirname "$0")/programs/$program.c"
 binary="$BUILD/tests/check/$flavor/$program"
 [ -f "$source_file" ] || fail "no program $source_file"
+only=$(sed -n 's/^ \* flavors: //p' "$source_file")
+if [ -n "$only" ] && ! grep -qw "$flavor" <<<"$only"; then
+    fail "$program.c is for $only only, not $flavor"
+fi
 [ -x "$binary" ] || fail "not built: $binary"
 launcher=$(launcher_for "$flavor")
 

@@ -1,6 +1,7 @@
 /* Test helper: reads the event rings of a job (token argv[1]) as the check agent does, until
  * every stream ended or argv[2] seconds passed, and prints one line per record:
- *   rank seq kind func peer tag comm request aux root op n_requests n_statuses src0 tag0 ranks...
+ *   rank seq kind func peer tag comm request aux root op n_requests n_statuses src0 tag0 count
+ *   ranks...
  * then "end RANK HOW LOST" per ended stream. Exit 0 when every stream ended. */
 #include "check_agent.h"
 #include "mg_error.h"
@@ -16,8 +17,8 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *b, size_t
     printf("rec %d %" PRIu64 " %u %s %d %d %" PRIx64 " %" PRIu64 " %" PRIx64 " %d %u %u %u", ev->rank,
            ev->seq, ev->kind, check_func_describe(ev->func)->name, ev->peer, ev->tag, ev->comm,
            ev->request, ev->aux, ev->root, ev->op, ev->n_requests, ev->n_statuses);
-    printf(" %d %d", ev->n_statuses ? ev->statuses[0].source : -9,
-           ev->n_statuses ? ev->statuses[0].tag : -9);
+    printf(" %d %d %" PRId64, ev->n_statuses ? ev->statuses[0].source : -9,
+           ev->n_statuses ? ev->statuses[0].tag : -9, ev->count);
     for (uint32_t i = 0; i < ev->n_ranks; i++)
         printf(" %d", ev->ranks[i]);
     printf("\n");

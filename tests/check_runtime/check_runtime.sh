@@ -153,7 +153,7 @@ for line in open(sys.argv[1]):
         continue
     r = dict(rank=int(w[1]), seq=int(w[2]), kind=int(w[3]), fn=w[4], peer=int(w[5]), tag=int(w[6]),
              comm=w[7], req=int(w[8]), aux=w[9], root=int(w[10]), nreq=int(w[12]), nst=int(w[13]),
-             src=int(w[14]), stag=int(w[15]), ranks=[int(x) for x in w[16:]])
+             src=int(w[14]), stag=int(w[15]), count=int(w[16]), ranks=[int(x) for x in w[17:]])
     recs.append(r)
 assert ends == {r: (1, 0) for r in range(4)}, ends          # all finalized, nothing lost
 for rank in range(4):
@@ -179,6 +179,70 @@ w = one(0, 'MPI_WAIT', 1)
 assert i['req'] != 0 and w['nreq'] == 1, (i, w)
 assert one(0, 'MPI_FINALIZE', 1)['kind'] == 1
 print("records ok:", len(recs))
+PY
+    ;;
+records_c)
+    # MPICH only (Open MPI 4.1.4 has no `_c` functions): each call of rt_records_c's `_c` round
+    # must give the record its int round gave (docs/check.md "Capture"), with the protection
+    # module on too and acting on MPI_Bcast_c (bounded at 8 elements, the `_c` forms only).
+    token="rtc$$"
+    lib="$BUILD/lib/libmpiguard-$flavor.so"
+    "$RING_DUMP" "$token" 60 >"$TMP/records" &
+    dump=$!
+    $launcher -n 2 -genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token \
+        -genv MPIGUARD_MODULES capture:protect -genv MPIGUARD_PROTECT_ARTIFICIAL "n 8 large" \
+        -genv MPIGUARD_PROTECT_WORKAROUND W1B "$PROGS/rt_records_c" 2>"$TMP/stderr" ||
+        { cat "$TMP/stderr" >&2; fail "the job failed"; }
+    wait "$dump" || { cat "$TMP/records" >&2; fail "not every stream ended"; }
+    grep -q "protect: MPI_Bcast_c at .*workaround W1-B" "$TMP/stderr" ||
+        { cat "$TMP/stderr" >&2; fail "the protection module did not act on MPI_Bcast_c"; }
+    grep -q "protect: MPI_Bcast at" "$TMP/stderr" && fail "the int MPI_Bcast was protected"
+    python3 - "$TMP/records" <<'PY' || { cat "$TMP/records" >&2; fail "record content"; }
+import sys
+streams, ends = {0: [], 1: []}, {}
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w[0] == 'end':
+        ends[int(w[1])] = (int(w[2]), int(w[3]))
+    else:
+        streams[int(w[1])].append(w)
+assert ends == {0: (1, 0), 1: (1, 0)}, ends                 # both finalized, nothing lost
+def rounds(recs):
+    # Init's two records, then each round up to and including its Barrier's exit.
+    out, cur = [], []
+    for w in recs[2:]:
+        cur.append(w)
+        if w[4] == 'MPI_BARRIER' and w[3] == '2':
+            out.append(cur)
+            cur = []
+    return out
+def normal(recs):
+    # Every field but the sequence number; request and message ids (0: none) by order of
+    # appearance, as the rounds' ids differ.
+    ids, out = {}, []
+    for w in recs:
+        v = w[3:]
+        for i in (8 - 3, 9 - 3):
+            if v[i] != '0':
+                v[i] = ids.setdefault((i, v[i]), 'id%d' % len(ids))
+        out.append(v)
+    return out
+for rank, recs in streams.items():
+    r = rounds(recs)
+    assert len(r) == 2, (rank, len(r))
+    a, b = normal(r[0]), normal(r[1])
+    assert len(a) == len(b) and a == b, (rank, [(x, y) for x, y in zip(a, b) if x != y], len(a), len(b))
+    fns = {w[4] for w in r[1]}
+    want = {'MPI_SENDRECV', 'MPI_SENDRECV_REPLACE', 'MPI_BCAST', 'MPI_IBCAST', 'MPI_REDUCE',
+            'MPI_ALLREDUCE', 'MPI_GATHER', 'MPI_REDUCE_SCATTER_BLOCK', 'MPI_SCAN', 'MPI_EXSCAN',
+            'MPI_IALLREDUCE', 'MPI_SCATTERV', 'MPI_ALLGATHERV', 'MPI_ALLTOALLV', 'MPI_ALLTOALLW',
+            'MPI_IALLTOALLW'}
+    want |= {'MPI_SEND', 'MPI_SSEND', 'MPI_ISEND', 'MPI_SEND_INIT'} if rank == 0 else \
+            {'MPI_RECV', 'MPI_IRECV', 'MPI_RECV_INIT', 'MPI_MRECV', 'MPI_IMRECV'}
+    assert want <= fns, (rank, want - fns)
+    bcast = [w for w in r[1] if w[4] == 'MPI_BCAST']
+    assert len(bcast) == 2 and bcast[0][16] == '64', bcast   # one call (not W1B's pieces), 64
+print("records_c ok:", len(streams[0]), len(streams[1]))
 PY
     ;;
 *) fail "unknown case $case" ;;

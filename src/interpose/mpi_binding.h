@@ -1,0 +1,28 @@
+/* The int and the MPI-4 large-count (`_c`) bindings of one MPI function differ only in the types
+ * of their counts and displacements, and a nonblocking form only in its last parameter: a module
+ * writes a hook once per argument shape with these macros and defines it for both families
+ * (protect_entry.c, capture_p2p.c, capture_coll.c). F is INT (MPI_Gatherv) or LARGE
+ * (MPI_Gatherv_c, only where MG_MPI_LARGE_COUNT); mode is B (blocking) or NB (nonblocking, the
+ * request is the last parameter). Include in .c files only: the names are short on purpose, so
+ * that a shape's parameter list still reads as MPI's. Needs mpi.h. */
+#ifndef MG_MPI_BINDING_H
+#define MG_MPI_BINDING_H
+
+#include <mpi.h>
+
+#include "mpi_large_count.h"
+
+#define COUNT_INT int
+#define DISPL_INT int
+#if MG_MPI_LARGE_COUNT
+#define COUNT_LARGE MPI_Count
+#define DISPL_LARGE MPI_Aint
+#endif
+#define RQ_PARAM_B
+#define RQ_PARAM_NB , MPI_Request *r
+#define RQ_ARG_B
+#define RQ_ARG_NB , r
+#define RQ_B NULL
+#define RQ_NB r
+
+#endif
