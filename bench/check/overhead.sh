@@ -1,16 +1,21 @@
 #!/bin/bash
 # Overhead of `mpiguard check` (docs/check.md "Overhead"): the four examples do a fixed amount of
-# work (--iterations) with and without the checker, Open MPI at 4 and 16 ranks, MPICH at 4 and 8.
+# work (--iterations) with and without the checker, Open MPI at 4, 16 and 64 ranks, MPICH at 4 and 8.
 # Plain and checked runs are interleaved, REPS rounds; each ratio is median(checked) /
 # median(plain) of wall times measured side by side in this one run.
 #   bench/check/overhead.sh [BUILD] [REPS] [SCALE]     SCALE multiplies the iteration counts
+# SETUPS (environment) lists MPI:RANKS pairs (default "openmpi:4 openmpi:16 openmpi:64 mpich:4 mpich:8").
 set -u
 build=${1:-build} reps=${2:-3} scale=${3:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 declare -A iterations=([stencil]=200 [cg]=50 [fft]=400 [master_worker]=1000)
 # MPICH busy-polls when oversubscribed (platform-notes.md): fewer iterations, same shape.
 declare -A mpich_div=([stencil]=2 [cg]=2 [fft]=20 [master_worker]=3)
-setups=("openmpi 4" "openmpi 16" "mpich 4" "mpich 8")
+# 64 ranks share the 2 cores: a quarter of the work, and fft's all-to-all (P^2 messages) a sixteenth,
+# keeps a 64-rank run near ten seconds at SCALE 6.
+declare -A wide_div=([stencil]=4 [cg]=4 [fft]=16 [master_worker]=4)
+read -r -a setups <<<"${SETUPS:-openmpi:4 openmpi:16 openmpi:64 mpich:4 mpich:8}"
+setups=("${setups[@]/:/ }")
 examples=(stencil cg fft master_worker)
 declare -A times
 
@@ -19,6 +24,7 @@ launcher() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
 run_once() { # flavor np example mode
     local flavor=$1 np=$2 example=$3 mode=$4 its=$((iterations[$3] * scale))
     [ "$flavor" = mpich ] && its=$((its / mpich_div[$example]))
+    [ "$np" -ge 64 ] && its=$((its / wide_div[$example]))
     local cmd=($(launcher "$flavor") -n "$np" "$build/examples/$flavor/$example" --iterations "$its")
     [ "$mode" = check ] && cmd=("$build/bin/mpiguard" check -q -- "${cmd[@]}")
     local start=$(date +%s.%N)

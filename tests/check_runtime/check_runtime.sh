@@ -177,6 +177,9 @@ assert b0['root'] == 1 and b2['root'] == 3 and b0['comm'] == split[0]['aux'], (b
 i = one(0, 'MPI_ISEND', 1)
 w = one(0, 'MPI_WAIT', 1)
 assert i['req'] != 0 and w['nreq'] == 1, (i, w)
+irecv, te, tx = one(2, 'MPI_IRECV', 1), one(2, 'MPI_TEST', 1), one(2, 'MPI_TEST', 2)
+assert te['seq'] + 1 == tx['seq'] and te['nreq'] == 1, (te, tx)
+assert (tx['nst'], tx['src'], tx['stag']) == (1, 3, 4), tx   # the one Test that completed it
 assert one(0, 'MPI_FINALIZE', 1)['kind'] == 1
 print("records ok:", len(recs))
 PY

@@ -1,5 +1,7 @@
 /* Calls whose records the test decodes and asserts: a wildcard receive whose status the
- * application ignores, a split communicator with a rooted collective, a nonblocking pair. */
+ * application ignores, a split communicator with a rooted collective, a nonblocking pair, and a
+ * receive polled with MPI_Test until its late send arrives (only the Test that completes it may
+ * leave records). */
 #include <mpi.h>
 #include <unistd.h>
 
@@ -22,6 +24,18 @@ int main(int argc, char **argv)
         else
             MPI_Irecv(&x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (rank == 2) {
+        MPI_Irecv(&x, 1, MPI_INT, 3, 4, MPI_COMM_WORLD, &req);
+        int done = 0, polls = 0;
+        while (!done) {
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            polls++;
+        }
+        if (polls < 2)
+            return 3; /* the test below needs Tests that complete nothing */
+    } else {
+        usleep(200000);
+        MPI_Send(&x, 1, MPI_INT, 2, 4, MPI_COMM_WORLD);
     }
     MPI_Comm_free(&half);
     MPI_Finalize();
