@@ -20,22 +20,21 @@
 
 #include <stdlib.h>
 
-static int capture_init(int rank, int size)
+static int capture_init(const mg_module_job *job)
 {
     const char *token = getenv("MPIGUARD_JOB_TOKEN");
     if (!token || !*token) {
         interpose_log("capture module off: MPIGUARD_JOB_TOKEN is not set", NULL);
         return -1;
     }
-    int provided = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&provided);
-    if (provided == MPI_THREAD_MULTIPLE) {
+    if (job->thread_level == MPI_THREAD_MULTIPLE) {
         interpose_log("capture module off: MPI_THREAD_MULTIPLE is not supported by check", NULL);
         return -1;
     }
     const char *bytes = getenv("MPIGUARD_RING_BYTES");
     size_t ring_bytes = bytes && *bytes ? strtoul(bytes, NULL, 10) : EVENT_RING_DEFAULT_BYTES;
-    if (capture_emit_init(token, rank, size, ring_bytes) != 0 || capture_comm_init(rank, size) != 0) {
+    if (capture_emit_init(token, job->rank, job->size, ring_bytes) != 0 ||
+        capture_comm_init(job->rank, job->size) != 0) {
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }

@@ -1,5 +1,5 @@
 /* The capture module's PMPI references, weak: every function mpi_functions.def wraps (the `_c`
- * ones where mpi.h declares them), and PMPI_Query_thread. The interposition library does not link
+ * ones where mpi.h declares them). The interposition library does not link
  * libmpi (interpose.c), so a process that is not a rank loads it without one. Include in every
  * capture_*.c that calls PMPI. */
 #ifndef MG_CAPTURE_PMPI_H
@@ -21,6 +21,5 @@
 #undef MG_FN_SPECIAL
 #undef MG_FN_LARGE
 #undef MG_PRAGMA
-#pragma weak PMPI_Query_thread
 
 #endif

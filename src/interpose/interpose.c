@@ -27,6 +27,7 @@
 #undef MG_FN
 #undef MG_FN_SPECIAL
 #undef MG_FN_LARGE
+#pragma weak PMPI_Query_thread
 
 enum { MAX_MODULES = 8 };
 
@@ -119,14 +120,15 @@ static void start_modules(void)
     const char *list = getenv("MPIGUARD_MODULES");
     if (!list || !*list)
         return;
-    int rank = 0, size = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    interpose_log_set_rank(rank);
+    mg_module_job job = {.rank = 0, .size = 1, .thread_level = MPI_THREAD_SINGLE};
+    PMPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &job.size);
+    PMPI_Query_thread(&job.thread_level);
+    interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const mg_module *m = available_modules[i];
         if (module_requested(list, m->name) && enabled_count < MAX_MODULES &&
-            m->init(rank, size) == 0)
+            m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
     dispatch_on = enabled_count > 0;

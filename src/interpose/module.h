@@ -6,11 +6,17 @@
 
 #include "mpi_function_ids.h"
 
+/* What every module's init is told about the job, asked of MPI once by interpose.c. */
+typedef struct mg_module_job {
+    int rank, size;   /* in MPI_COMM_WORLD */
+    int thread_level; /* MPI_THREAD_* the library provided */
+} mg_module_job;
+
 typedef struct mg_module {
     const char *name;
     /* Called once after MPI_Init succeeded. Returns 0 to stay on; anything else switches the module
      * off (it must have logged why). Never ends the job. */
-    int (*init)(int rank, int size);
+    int (*init)(const mg_module_job *job);
     /* Called on entry to and exit from every outermost wrapped call of the calling thread.
      * Hot path: no malloc, no stdio, no locks. May be NULL. */
     void (*enter)(mg_fn fn);

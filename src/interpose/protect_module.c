@@ -49,9 +49,8 @@ static int same_mpi(const scaling_bounds *b)
     return flavor_ok && strstr(version, b->mpi_version) != NULL;
 }
 
-static int protect_init(int rank, int size)
+static int protect_init(const mg_module_job *job)
 {
-    (void)size;
     char err[512];
     scaling_params_default(&protect_cfg.params);
     if (parse_force(getenv("MPIGUARD_PROTECT_WORKAROUND"), &protect_cfg.force) != 0) {
@@ -59,7 +58,7 @@ static int protect_init(int rank, int size)
                       getenv("MPIGUARD_PROTECT_WORKAROUND"));
         return -1;
     }
-    if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && rank == 0) {
+    if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && job->rank == 0) {
         /* The CLI refuses this (69); set by hand, the cost model chooses instead. */
         interpose_log("protect: W3 was asked for, but this MPI has no MPI-4 large-count "
                       "collectives (MPI_Gatherv_c, ...): the cost model chooses",
@@ -80,7 +79,7 @@ static int protect_init(int rank, int size)
         interpose_log("protect module off: cannot create its communicator attribute", NULL);
         return -1;
     }
-    protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), rank);
+    protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), job->rank);
     protect_pending_setup();
     protect_entry_install();
     return 0;

@@ -13,8 +13,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#pragma weak PMPI_Query_thread
-
 static mg_rank_state *state;
 static char segment_name[128];
 /* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so a load and a store update
@@ -22,14 +20,14 @@ static char segment_name[128];
  * (bench/hang/call_cost.sh, docs/hang.md "Overhead"). */
 static int concurrent_calls;
 
-static int state_init(int rank, int size)
+static int state_init(const mg_module_job *job)
 {
     const char *token = getenv("MPIGUARD_JOB_TOKEN");
     if (!token || !*token) {
         interpose_log("state module off: MPIGUARD_JOB_TOKEN is not set", NULL);
         return -1;
     }
-    snprintf(segment_name, sizeof segment_name, MG_RANK_STATE_NAME_FORMAT, token, rank);
+    snprintf(segment_name, sizeof segment_name, MG_RANK_STATE_NAME_FORMAT, token, job->rank);
     int fd = shm_open(segment_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) {
         interpose_log("state module off: cannot create shared memory ", segment_name);
@@ -44,17 +42,15 @@ static int state_init(int rank, int size)
         shm_unlink(segment_name);
         return -1;
     }
-    s->rank = rank;
-    s->size = size;
+    s->rank = job->rank;
+    s->size = job->size;
     s->pid = (int32_t)getpid();
     s->version = MG_RANK_STATE_VERSION;
     atomic_store_explicit(&s->current_fn, MG_FN_Init, memory_order_relaxed);
     /* The magic goes last so a reader never sees a half-initialised segment as valid. */
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
-    int provided = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&provided);
-    concurrent_calls = provided == MPI_THREAD_MULTIPLE;
+    concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
     state = s;
     return 0;
 }
