@@ -5,6 +5,7 @@
 #include "protect_large.h"
 #include "protect_pending.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,54 @@ static protect_bufs user_bufs(const protect_call *pc)
     return b;
 }
 
+/* W1-B stages a call's blocks through two buffers as large as a round's messages. Allocated per
+ * call, they were fresh pages every time: a page fault per 4 KiB, paid on every call that fires.
+ * They are kept for the next call, grown as needed, released at MPI_Finalize; a call made while
+ * another thread holds them (MPI_THREAD_MULTIPLE) allocates its own. */
+static struct {
+    char *buf;
+    size_t cap;
+} stages[2]; /* send, receive */
+static atomic_flag stages_busy = ATOMIC_FLAG_INIT;
+
+/* NULL for 0 bytes or when memory is short (then *failed). */
+static char *stage_take(int cached, int which, int64_t bytes, int *failed)
+{
+    if (bytes <= 0)
+        return NULL;
+    char *p;
+    if (!cached) {
+        p = malloc((size_t)bytes);
+    } else if (stages[which].cap >= (size_t)bytes) {
+        p = stages[which].buf;
+    } else {
+        free(stages[which].buf); /* nothing to keep: every round packs before it reads */
+        p = stages[which].buf = malloc((size_t)bytes);
+        stages[which].cap = p ? (size_t)bytes : 0;
+    }
+    *failed |= !p;
+    return p;
+}
+
+static void stages_give_back(int cached, protect_bufs *bufs)
+{
+    if (cached) {
+        atomic_flag_clear(&stages_busy);
+        return;
+    }
+    free(bufs->stage_send);
+    free(bufs->stage_recv);
+}
+
+void protect_exec_finalize(void)
+{
+    for (int i = 0; i < 2; i++) {
+        free(stages[i].buf);
+        stages[i].buf = NULL;
+        stages[i].cap = 0;
+    }
+}
+
 static int run_w1b(const protect_call *pc, const protect_plan *plan)
 {
     uint32_t P = pc->a.nprocs;
@@ -50,13 +99,11 @@ static int run_w1b(const protect_call *pc, const protect_plan *plan)
     protect_bufs bufs = user_bufs(pc);
     int *vec = call_vectors(pc, &call, &bufs);
     scaling_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
-    bufs.stage_send =
-        plan->w1b.stage_send_bytes ? malloc((size_t)plan->w1b.stage_send_bytes) : NULL;
-    bufs.stage_recv =
-        plan->w1b.stage_recv_bytes ? malloc((size_t)plan->w1b.stage_recv_bytes) : NULL;
+    int cached = !atomic_flag_test_and_set(&stages_busy), short_of_memory = 0;
+    bufs.stage_send = stage_take(cached, 0, plan->w1b.stage_send_bytes, &short_of_memory);
+    bufs.stage_recv = stage_take(cached, 1, plan->w1b.stage_recv_bytes, &short_of_memory);
     int rc = MPI_SUCCESS;
-    if (!vec || !copies || (plan->w1b.stage_send_bytes && !bufs.stage_send) ||
-        (plan->w1b.stage_recv_bytes && !bufs.stage_recv))
+    if (!vec || !copies || short_of_memory)
         rc = MPI_ERR_NO_MEM;
     for (uint32_t r = 0; rc == MPI_SUCCESS && r < plan->w1b.rounds; r++) {
         uint32_t npack = 0, nunpack = 0;
@@ -69,8 +116,7 @@ static int run_w1b(const protect_call *pc, const protect_plan *plan)
         rc = protect_call_issue(pc, &call, &bufs, pc->comm, NULL);
         copy_all(pc, &bufs, copies + P, nunpack);
     }
-    free(bufs.stage_send);
-    free(bufs.stage_recv);
+    stages_give_back(cached, &bufs);
     free(copies);
     free(vec);
     return rc;

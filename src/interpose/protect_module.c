@@ -14,6 +14,7 @@
 #include "protect_pmpi.h"
 #include "protect_comm.h"
 #include "protect_entry.h"
+#include "protect_exec.h"
 #include "protect_large.h"
 #include "protect_pending.h"
 #include "protect_run.h"
@@ -90,6 +91,7 @@ static void protect_finalize(int aborting)
     (void)aborting;
     protect_entry_remove();
     protect_pending_finalize();
+    protect_exec_finalize();
     protect_site_close();
 }
 
