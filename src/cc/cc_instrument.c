@@ -318,8 +318,8 @@ static void probe_memintrinsic(ctx *x, LLVMValueRef call, const char *n)
               as_ptr(x, LLVMGetOperand(call, 1)), len64);
 }
 
-/* Argument k of call as the pointer, i64 or handle mgrt_mpi_wrote takes; NULL or 0 when k < 0. A
- * handle is a pointer in Open MPI and an int in MPICH: either becomes an i64. */
+/* Argument k of call as the i8* (NULL when k < 0) or the i64 (0 when k < 0) mgrt_mpi_wrote
+ * takes. A handle is a pointer in Open MPI and an int in MPICH: either becomes an i64. */
 static LLVMValueRef mpi_arg_ptr(ctx *x, LLVMValueRef call, int k)
 {
     return k < 0 ? LLVMConstNull(x->ptr) : as_ptr(x, LLVMGetOperand(call, (unsigned)k));
@@ -351,13 +351,13 @@ static int mpi_arg_fits(LLVMValueRef call, int k, int int_ok)
 static void probe_mpi_write(ctx *x, LLVMValueRef call, const char *n)
 {
     const cc_mpi_write *w = cc_mpi_write_find(n);
+    int count_is_array = w && (w->shape == RT_WRITE_MY_COUNT || w->shape == RT_WRITE_V);
     if (!w || !mpi_arg_fits(call, w->buf, 0) || !mpi_arg_fits(call, w->sendbuf, 0) ||
-        !mpi_arg_fits(call, w->count, 1) || !mpi_arg_fits(call, w->displs, 0) ||
+        !mpi_arg_fits(call, w->count, !count_is_array) || !mpi_arg_fits(call, w->displs, 0) ||
         !mpi_arg_fits(call, w->type, 1) || !mpi_arg_fits(call, w->comm, 1) ||
         !mpi_arg_fits(call, w->root, 1))
         return;
     after(x, call);
-    int count_is_array = w->shape == RT_WRITE_MY_COUNT || w->shape == RT_WRITE_V;
     PROBE(x, "mgrt_mpi_wrote", c32(x, w->who), c32(x, w->shape), mpi_arg_ptr(x, call, w->buf),
           mpi_arg_ptr(x, call, w->sendbuf), mpi_arg_i64(x, call, count_is_array ? -1 : w->count),
           mpi_arg_ptr(x, call, count_is_array ? w->count : -1), mpi_arg_ptr(x, call, w->displs),
