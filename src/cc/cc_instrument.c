@@ -9,9 +9,11 @@
  * start) so swaps between phis of one block read the old values. */
 #include "cc_instrument.h"
 
+#include "cc_mpi_write.h"
 #include "cc_ptr_map.h"
 
 #include "mg_error.h"
+#include "rt_mpi_write.h"
 
 #include <llvm-c/Target.h>
 #include <stdlib.h>
@@ -316,6 +318,53 @@ static void probe_memintrinsic(ctx *x, LLVMValueRef call, const char *n)
               as_ptr(x, LLVMGetOperand(call, 1)), len64);
 }
 
+/* Argument k of call as the i8* (NULL when k < 0) or the i64 (0 when k < 0) mgrt_mpi_wrote
+ * takes. A handle is a pointer in Open MPI and an int in MPICH: either becomes an i64. */
+static LLVMValueRef mpi_arg_ptr(ctx *x, LLVMValueRef call, int k)
+{
+    return k < 0 ? LLVMConstNull(x->ptr) : as_ptr(x, LLVMGetOperand(call, (unsigned)k));
+}
+
+static LLVMValueRef mpi_arg_i64(ctx *x, LLVMValueRef call, int k)
+{
+    if (k < 0)
+        return c64(x, 0);
+    LLVMValueRef v = LLVMGetOperand(call, (unsigned)k);
+    return shadowed(v) ? as_i64(x, v) : LLVMBuildPtrToInt(x->b, v, x->i64, "");
+}
+
+/* 1 when argument k is absent (k < 0) or of the kind the probe converts: a pointer, or (when
+ * int_ok) an integer of at most 64 bits. A call through a mismatched declaration gets no probe. */
+static int mpi_arg_fits(LLVMValueRef call, int k, int int_ok)
+{
+    if (k < 0)
+        return 1;
+    if ((unsigned)k >= LLVMGetNumArgOperands(call))
+        return 0;
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, (unsigned)k));
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind || (int_ok && shadowed_type(t));
+}
+
+/* After an MPI call that writes a user buffer (cc_mpi_write.c's table), tells the runtime where,
+ * with the call's own arguments, so the bytes written lose the symbolic values the program
+ * stored there before (docs/concolic.md "Memory MPI writes"). */
+static void probe_mpi_write(ctx *x, LLVMValueRef call, const char *n)
+{
+    const cc_mpi_write *w = cc_mpi_write_find(n);
+    int count_is_array = w && (w->shape == RT_WRITE_MY_COUNT || w->shape == RT_WRITE_V);
+    if (!w || !mpi_arg_fits(call, w->buf, 0) || !mpi_arg_fits(call, w->sendbuf, 0) ||
+        !mpi_arg_fits(call, w->count, !count_is_array) || !mpi_arg_fits(call, w->displs, 0) ||
+        !mpi_arg_fits(call, w->type, 1) || !mpi_arg_fits(call, w->comm, 1) ||
+        !mpi_arg_fits(call, w->root, 1))
+        return;
+    after(x, call);
+    PROBE(x, "mgrt_mpi_wrote", c32(x, w->who), c32(x, w->shape), mpi_arg_ptr(x, call, w->buf),
+          mpi_arg_ptr(x, call, w->sendbuf), mpi_arg_i64(x, call, count_is_array ? -1 : w->count),
+          mpi_arg_ptr(x, call, count_is_array ? w->count : -1), mpi_arg_ptr(x, call, w->displs),
+          mpi_arg_i64(x, call, w->type), mpi_arg_i64(x, call, w->comm),
+          mpi_arg_i64(x, call, w->root));
+}
+
 static void probe_call(ctx *x, LLVMValueRef call)
 {
     const char *n = callee_name(call);
@@ -343,6 +392,7 @@ static void probe_call(ctx *x, LLVMValueRef call)
         after(x, call);
         PROBE(x, "mgrt_result", slot_value(x, call));
     }
+    probe_mpi_write(x, call, n);
 }
 
 static void probe_value(ctx *x, LLVMValueRef i)

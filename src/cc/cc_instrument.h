@@ -24,8 +24,9 @@ unsigned cc_branch_ids(LLVMValueRef terminator);
  * cc_instrument uses, so the table and both executables agree. */
 void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint32_t *nbranches);
 
-/* Inserts the probes of `mode` into every defined function of `mod`, redirects MPI_Comm_rank,
- * MPI_Comm_size and MPI_Abort to the runtime, and makes main call mgrt_init(heavy, build_id)
+/* Inserts the probes of `mode` into every defined function of `mod` (heavy: also after the MPI
+ * calls that write a user buffer, cc_mpi_write.h), redirects MPI_Comm_rank, MPI_Comm_size,
+ * MPI_Abort and MPI_Finalize to the runtime, and makes main call mgrt_init(heavy, build_id)
  * first. The module must have been through mem2reg. Returns 0, or MG_EINVAL when the module has
  * no main (nothing to run). */
 int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id);

@@ -191,8 +191,9 @@ int cmd_concolic(int argc, char **argv)
         {"iterations", 0, MG_OPT_INT, &o.iterations, "K", "runs of the program (default 100 without --time)", NULL, 1, 1e9},
         {"time", 0, MG_OPT_DOUBLE, &o.time_s, "SECONDS", "stop starting runs after this long", NULL, 1, 1e9},
         {"strategy", 0, MG_OPT_CHOICE, &o.strategy, "S",
-         "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or random-inputs (no "
-         "solving: the baseline)", concolic_strategy_names, 0, 0},
+         "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
+         "without solving: random-inputs (from the program's own inputs) or random-all (the "
+         "first run random too)", concolic_strategy_names, 0, 0},
         {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS", "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
         {"resume", 0, MG_OPT_FLAG, &o.resume, NULL, "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
         {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)", NULL, 0, 0},

@@ -107,6 +107,8 @@ static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_resu
                       rank_times *times)
 {
     path_log_expect ex = {.build_id = c->build_id, .run_id = run_id};
+    r->rank_cover = calloc(c->np, sizeof *r->rank_cover);
+    r->nranks = r->rank_cover ? c->np : 0;
     for (uint32_t k = 0; k < c->np; k++) {
         char name[64], path[2200];
         snprintf(name, sizeof name, "run/rank-%u.log", k);
@@ -119,6 +121,8 @@ static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_resu
         r->log_bytes += len;
         if (rc == 0) {
             coverage_set_merge(&r->cover, &log.cover);
+            if (k < r->nranks)
+                coverage_set_merge(&r->rank_cover[k], &log.cover);
             note_times(times, &log);
             if (k == c->focus && log.header.kind == PATH_LOG_HEAVY) {
                 r->heavy = log;
@@ -312,5 +316,10 @@ void concolic_result_free(concolic_result *r)
     if (r->have_heavy)
         path_log_free(&r->heavy);
     coverage_set_free(&r->cover);
+    for (uint32_t k = 0; k < r->nranks; k++)
+        coverage_set_free(&r->rank_cover[k]);
+    free(r->rank_cover);
+    r->rank_cover = NULL;
+    r->nranks = 0;
     r->have_heavy = 0;
 }

@@ -49,6 +49,8 @@ typedef struct concolic_result {
     size_t log_bytes; /* bytes of every rank's log */
     char log_problem[256]; /* why the focus's log is missing or rejected, "" when fine */
     coverage_set cover;    /* every rank's arms */
+    coverage_set *rank_cover; /* [rank]: each rank's arms (empty when its log was unreadable) */
+    uint32_t nranks;          /* entries of rank_cover: the run's np, 0 when memory ran out */
     double seconds;        /* the whole job: spawning the launcher to its end */
     /* The split of seconds (docs/concolic.md "Cost"), from the ranks' TIME records: launch is
      * the launcher's spawn to the first rank's start, run from there to the last end a rank

@@ -19,7 +19,7 @@
 
 const char *const concolic_strategy_names[] = {"dfs",           "bounded-dfs", "random-branch",
                                                "uniform-random", "cfg",        "random-inputs",
-                                               NULL};
+                                               "random-all",     NULL};
 
 /* Stores the new path's log at the stack level the strategy keeps it at (DFS: above the level
  * of the choice that produced it; the others: alone), releasing the levels above. */
@@ -75,6 +75,20 @@ static void fresh_inputs(concolic_loop *L, const concolic_options *o)
     L->cost.restarts++;
 }
 
+/* random-all's first run: random values for more inputs than the program marks, a random
+ * process count and focus. */
+static int random_start(concolic_loop *L, const concolic_options *o)
+{
+    int64_t zero[CONCOLIC_RANDOM_START_INPUTS] = {0};
+    if (concolic_campaign_set_inputs(L->c, zero, CONCOLIC_RANDOM_START_INPUTS)) {
+        mg_error("out of memory");
+        return MG_EXIT_SOFTWARE;
+    }
+    fresh_inputs(L, o);
+    L->trim_inputs = 1;
+    return 0;
+}
+
 /* Inputs of the next run from solved values: the i-th non-MPI variable is input i. */
 static void take_values(concolic_loop *L, const path_log *log, const int64_t *values,
                         focus_setup next)
@@ -106,7 +120,9 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
     concolic_campaign *c = L->c;
     double spent = 0;
     search_cfg cfg = concolic_cfg_table(&L->cfg, &c->covered);
-    for (int tries = 0; o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS && tries < 100000; tries++) {
+    int solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
+                  o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
+    for (int tries = 0; solving && tries < 100000; tries++) {
         search_choice ch;
         if (search_next(L->search, &c->covered, &cfg, &L->rng, &ch) || ch.exhausted ||
             ch.level >= L->nstack)
@@ -121,10 +137,16 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
         spent += mg_clock_seconds() - t0;
         L->cost.solves++;
         focus_setup prev = {log->header.world_size, log->header.rank}, next;
+        int solved = 0;
         if (!rc && sat &&
-            !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &next) &&
+            !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &next,
+                          &solved) &&
             next.np <= (uint32_t)o->max_np) {
             L->cost.sat++;
+            /* The solution names no rank: focus a rank that reaches the coverage frontier
+             * (focus_frontier.h) rather than staying where the negated path was. */
+            if (!solved)
+                next.focus = focus_frontier_pick(&L->frontier, &c->covered, next.np, next.focus);
             take_values(L, log, values, next);
             free(values);
             return spent;
@@ -166,8 +188,9 @@ static int load_cfg(concolic_loop *L, const concolic_options *o)
 
 int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_options *o)
 {
-    static const int kinds[] = {SEARCH_DFS, SEARCH_BOUNDED_DFS, SEARCH_RANDOM_BRANCH,
-                                SEARCH_UNIFORM_RANDOM, SEARCH_CFG, SEARCH_RANDOM_BRANCH};
+    static const int kinds[] = {SEARCH_DFS,           SEARCH_BOUNDED_DFS, SEARCH_RANDOM_BRANCH,
+                                SEARCH_UNIFORM_RANDOM, SEARCH_CFG,         SEARCH_RANDOM_BRANCH,
+                                SEARCH_RANDOM_BRANCH};
     memset(L, 0, sizeof *L);
     L->c = c;
     L->kind = o->distances ? SEARCH_CFG : kinds[o->strategy];
@@ -188,7 +211,9 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
         mg_error("cannot start the solver");
         return MG_EXIT_SOFTWARE;
     }
-    return o->resume ? concolic_resume_restore(L) : 0;
+    if (o->resume)
+        return concolic_resume_restore(L);
+    return o->strategy == CONCOLIC_STRATEGY_RANDOM_ALL ? random_start(L, o) : 0;
 }
 
 void concolic_loop_end(concolic_loop *L)
@@ -197,6 +222,7 @@ void concolic_loop_end(concolic_loop *L)
         path_log_free(&L->stack[--L->nstack]);
     free(L->stack);
     concolic_cfg_free(&L->cfg);
+    focus_frontier_free(&L->frontier);
     search_destroy(L->search);
     solver_z3_destroy(L->z3);
 }
@@ -247,10 +273,14 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
     c->iterations++;
     size_t covered_before = c->covered.n;
     coverage_set_merge(&c->covered, &r.cover);
+    /* Out of memory there only loses a hint for the focus: the campaign goes on. */
+    for (uint32_t k = 0; k < r.nranks; k++)
+        (void)focus_frontier_observe(&L->frontier, k, &r.rank_cover[k], k == focus && r.have_heavy);
     size_t ninputs = used_inputs(&r, inputs, c->ninputs + 64);
-    if (ninputs > c->ninputs)
+    if (ninputs > c->ninputs || (L->trim_inputs && r.have_heavy)) {
         concolic_campaign_set_inputs(c, inputs, ninputs);
-    else
+        L->trim_inputs = 0;
+    } else
         ninputs = c->ninputs;
     if (concolic_report_bug(c, &r, inputs, ninputs, np, focus, c->iterations, rep) && rep &&
         cli_opts.report_path)

@@ -7,6 +7,7 @@
 #include "concolic_campaign.h"
 #include "concolic_cfg.h"
 #include "concolic_launch.h"
+#include "focus_frontier.h"
 #include "mg_rng.h"
 #include "mpi_semantics.h"
 #include "path_log.h"
@@ -16,10 +17,15 @@
 
 #include <stdint.h>
 
-/* The strategy choices of --strategy: the engine's kinds in order, then "random-inputs" (plain
- * random testing under the same caps, no solving: the coverage benchmark's baseline). */
+/* The strategy choices of --strategy: the engine's kinds in order, then the two baselines of
+ * plain random testing under the same caps, no solving: "random-inputs" (the first run keeps the
+ * program's own inputs, --np and --focus) and "random-all" (the first run random too). */
 extern const char *const concolic_strategy_names[];
 #define CONCOLIC_STRATEGY_RANDOM_INPUTS 5
+#define CONCOLIC_STRATEGY_RANDOM_ALL 6
+/* random-all's first run gets this many random values: more than the program marks, the ones
+ * past its last mark unused; the first run's count then replaces it. */
+#define CONCOLIC_RANDOM_START_INPUTS 64
 
 typedef struct concolic_options {
     long np, focus, max_np, iterations, seed;
@@ -47,9 +53,11 @@ typedef struct concolic_loop {
     int kind;        /* enum search_kind in use */
     int strategy;    /* index into concolic_strategy_names */
     int fixed;       /* --fixed: np and focus never change */
+    int trim_inputs; /* the inputs are CONCOLIC_RANDOM_START_INPUTS guesses until a run counts them */
     path_log *stack; /* the path kept at each level of the strategy's stack */
     size_t nstack;
     concolic_cfg cfg;
+    focus_frontier frontier; /* what each rank reached: the focus when the solution leaves it free */
     concolic_cost cost;
 } concolic_loop;
 

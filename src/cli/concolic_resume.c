@@ -5,6 +5,9 @@
  *   rng S0 S1 S2 S3        the xoshiro state, hexadecimal
  *   logs N
  *   log HEX                N lines: the search stack's path logs, re-encoded (path_log_encode)
+ *   frontier R             the frontier focus rule's record (focus_frontier.h), R ranks, then
+ *   reached N ARM...       per rank, its arms (decimal, ascending)
+ *   examined N ARM...
  *   snapshot
  *   search-snapshot 1 ...  the engine's snapshot (search_snapshot.h), to the end
  */
@@ -37,6 +40,23 @@ static void put_logs(text_buf *t, const concolic_loop *L)
     }
 }
 
+static void put_arms(text_buf *t, const char *word, const coverage_set *s)
+{
+    text_buf_printf(t, "%s %zu", word, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        text_buf_printf(t, " %" PRIu32, s->arms[i]);
+    text_buf_printf(t, "\n");
+}
+
+static void put_frontier(text_buf *t, const focus_frontier *f)
+{
+    text_buf_printf(t, "frontier %" PRIu32 "\n", f->nranks);
+    for (uint32_t r = 0; r < f->nranks; r++) {
+        put_arms(t, "reached", &f->reached[r]);
+        put_arms(t, "examined", &f->examined[r]);
+    }
+}
+
 void concolic_resume_save(concolic_loop *L)
 {
     static int warned;
@@ -49,6 +69,7 @@ void concolic_resume_save(concolic_loop *L)
         text_buf_printf(&t, " %016" PRIx64, L->rng.s[i]);
     text_buf_printf(&t, "\n");
     put_logs(&t, L);
+    put_frontier(&t, &L->frontier);
     if (search_snapshot_write(L->search, &snap, &len))
         t.failed = 1;
     else
@@ -80,6 +101,42 @@ static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
     return rc;
 }
 
+/* Reads "WORD N ARM..." into one rank's set of f (was_focus: the examined one). */
+static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32_t rank,
+                     int was_focus)
+{
+    text_cursor_word(c, word);
+    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+    coverage_set s = {0};
+    uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
+    for (size_t i = 0; arms && i < n; i++)
+        arms[i] = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(&s, arms, n);
+    if (!rc)
+        rc = focus_frontier_observe(f, rank, &s, was_focus);
+    free(arms);
+    coverage_set_free(&s);
+    return rc;
+}
+
+/* The frontier record, absent from states saved before it existed (the rule then starts from
+ * nothing: only the focus choices of the resumed runs can differ). */
+static int read_frontier(text_cursor *c, focus_frontier *f)
+{
+    if ((size_t)(c->end - c->p) < 9 || strncmp(c->p, "frontier ", 9))
+        return 0;
+    text_cursor_word(c, "frontier");
+    uint32_t n = (uint32_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 16);
+    int rc = c->bad ? MG_EFORMAT : 0;
+    /* examined is a subset of reached: merging it into reached again changes nothing */
+    for (uint32_t r = 0; !rc && r < n; r++) {
+        rc = read_arms(c, "reached", f, r, 0);
+        if (!rc)
+            rc = read_arms(c, "examined", f, r, 1);
+    }
+    return rc;
+}
+
 static int read_state(concolic_loop *L, text_cursor *c)
 {
     text_cursor_word(c, "rng");
@@ -97,11 +154,14 @@ static int read_state(concolic_loop *L, text_cursor *c)
         if (rc)
             return rc;
     }
+    int rc = read_frontier(c, &L->frontier);
+    if (rc)
+        return rc;
     text_cursor_word(c, "snapshot");
     if (c->bad)
         return MG_EFORMAT;
     search_state *s;
-    int rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &s);
+    rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &s);
     if (rc)
         return rc;
     if (search_kind_of(s) != L->kind) {

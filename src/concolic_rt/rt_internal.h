@@ -42,6 +42,9 @@ int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_
 /* Declares a communicator with its local-to-global map (copied), returns its index. The same
  * key (the communicator handle) gives the same index. */
 int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index);
+/* The bytes [a, a + len) lose their symbolic values (something outside the program's own
+ * stores wrote them: an MPI call, rt_mpi_write.c). */
+void rt_shadow_forget(uintptr_t a, size_t len);
 /* The symbolic value of the `size`-byte integer at p becomes variable `var`. */
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var);
 

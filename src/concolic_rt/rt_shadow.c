@@ -368,6 +368,11 @@ void mgrt_store(void *p, int32_t size, int32_t src)
     mem_put((uintptr_t)p, (unsigned)size, v ? v : &none);
 }
 
+void rt_shadow_forget(uintptr_t a, size_t len)
+{
+    mem_clear(a, len);
+}
+
 void mgrt_memset(void *p, int64_t n);
 void mgrt_memset(void *p, int64_t n)
 {

@@ -21,6 +21,12 @@ grep -q "coverage: 2 of 2 branch arms" "$TMP/stdout" || fail "no MPI_Init: cover
 mpiguard-cc -o edge "$src/edge_cases.c" || fail "build edge_cases"
 # A marked variable never reached: no error, runs go on.
 expect_status 0 "marked variable never reached" -- campaign --np 2 --iterations 6 --dir c-unreached -- ./edge unreached
+# random-all: the first run is random too (its one input is not the default 1, its np within
+# --max-np), and the 64 guessed values shrink to the one input the program marks.
+expect_status 0 "random-all" -- campaign --np 1 --max-np 3 --strategy random-all --iterations 2 --dir c-rall -- ./edge
+awk -F'\t' '$1 == 1 { ok = $2 >= 1 && $2 <= 3 && $11 ~ /^-?[0-9]+$/ && $11 != 1 } END { exit !ok }' c-rall/runs.tsv ||
+    { cat c-rall/runs.tsv >&2; fail "random-all: the first run was not random"; }
+grep -qE "^inputs 1 -?[0-9]+$" c-rall/campaign || fail "random-all: the inputs were not trimmed to the program's one"
 # An unsatisfiable path: skipped, the arm stays uncovered, no error.
 expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-unsat -- ./edge unsat
 grep -q "edge_cases.c:20 main if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"

@@ -32,8 +32,9 @@ static int new_np(const sym_var *vars, uint32_t nvars, const int64_t *values, ui
 
 /* The focus implied by the most up-to-date rank value (§2.3.3). */
 static int new_focus(const sym_var *vars, uint32_t nvars, const sym_comm *comms,
-                     const int64_t *values, uint32_t prev, int64_t *focus)
+                     const int64_t *values, uint32_t prev, int64_t *focus, int *named)
 {
+    *named = 1;
     int64_t from_comm = -1;
     for (uint32_t i = 0; i < nvars; i++) {
         if (values[i] == vars[i].value)
@@ -50,11 +51,12 @@ static int new_focus(const sym_var *vars, uint32_t nvars, const sym_comm *comms,
         }
     }
     *focus = from_comm >= 0 ? from_comm : (int64_t)prev;
+    *named = from_comm >= 0;
     return 0;
 }
 
 int focus_select(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uint32_t ncomms,
-                 const focus_setup *prev, int64_t *values, focus_setup *next)
+                 const focus_setup *prev, int64_t *values, focus_setup *next, int *solved)
 {
     if ((!vars && nvars) || (!values && nvars) || !prev || !next)
         return MG_EINVAL;
@@ -63,13 +65,16 @@ int focus_select(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uin
             return MG_EINVAL;
     uint32_t np;
     int64_t focus;
+    int named = 0;
     int rc = new_np(vars, nvars, values, prev->np, &np);
     if (rc == 0)
-        rc = new_focus(vars, nvars, comms, values, prev->focus, &focus);
+        rc = new_focus(vars, nvars, comms, values, prev->focus, &focus, &named);
     if (rc != 0)
         return rc;
-    if (focus < 0 || focus >= (int64_t)np)
+    if (focus < 0 || focus >= (int64_t)np) {
         focus = 0;
+        named = 0;
+    }
     for (uint32_t i = 0; i < nvars; i++) {
         if (vars[i].kind == SYM_VAR_RANK_WORLD)
             values[i] = focus;
@@ -78,5 +83,7 @@ int focus_select(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uin
     }
     next->np = np;
     next->focus = (uint32_t)focus;
+    if (solved)
+        *solved = named;
     return 0;
 }

@@ -22,8 +22,10 @@ static void test_figure_2_5(void)
                        var(1, SYM_VAR_RANK_COMM, 0, 0), var(2, SYM_VAR_RANK_COMM, 0, 1)};
     int64_t values[3] = {0, 1, 0};
     focus_setup prev = {3, 0}, next;
-    MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next), 0);
+    int solved = -1;
+    MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 2);
+    MG_CHECK_INT(solved, 1); /* a changed communicator rank named it */
     MG_CHECK_INT(next.np, 3);
     MG_CHECK_INT(values[0], 2);
     MG_CHECK_INT(values[1], 1);
@@ -40,7 +42,7 @@ static void test_table_2_2(void)
                        var(2, SYM_VAR_SIZE_WORLD, 5, SYM_VAR_NO_COMM)};
     int64_t values[3] = {1, 0, 5};
     focus_setup prev = {5, 0}, next;
-    MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next), 0);
+    MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next, NULL), 0);
     MG_CHECK_INT(next.focus, 4);
     MG_CHECK_INT(next.np, 5);
     MG_CHECK_INT(values[1], 0);
@@ -56,25 +58,34 @@ static void test_world_rank_and_size(void)
         var(2, SYM_VAR_SIZE_WORLD, 2, SYM_VAR_NO_COMM), var(3, SYM_VAR_INT, 7, SYM_VAR_NO_COMM)};
     int64_t values[4] = {1, 5, 6, 8};
     focus_setup prev = {2, 0}, next;
-    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, values, &next), 0);
+    int solved = -1;
+    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, values, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 5);
+    MG_CHECK_INT(solved, 1);
     MG_CHECK_INT(next.np, 6);
     MG_CHECK_INT(values[0], 1); /* 5 is not in the communicator: left as solved */
     MG_CHECK_INT(values[3], 8);
     /* nothing changed: the previous setup stays */
     int64_t same[4] = {0, 0, 2, 7};
     prev = (focus_setup){2, 1};
-    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, same, &next), 0);
+    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, same, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 1);
+    MG_CHECK_INT(solved, 0); /* the solution left the focus free */
     MG_CHECK_INT(next.np, 2);
     MG_CHECK_INT(same[1], 1);
     MG_CHECK_INT(same[0], 1);
     /* the world shrinks below the old focus: rank 0 */
     int64_t shrink[4] = {0, 0, 1, 7};
     prev = (focus_setup){2, 1};
-    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, shrink, &next), 0);
+    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, shrink, &next, &solved), 0);
     MG_CHECK_INT(next.np, 1);
     MG_CHECK_INT(next.focus, 0);
+    MG_CHECK_INT(solved, 0); /* a fallback, not a solved rank */
+    /* a solved world rank past the new np falls back to 0: not solved either */
+    int64_t past[4] = {0, 3, 2, 7};
+    MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, past, &next, &solved), 0);
+    MG_CHECK_INT(next.focus, 0);
+    MG_CHECK_INT(solved, 0);
 }
 
 static void test_bad_input(void)
@@ -85,15 +96,15 @@ static void test_bad_input(void)
                        var(1, SYM_VAR_SIZE_WORLD, 2, SYM_VAR_NO_COMM)};
     int64_t values[2] = {2, 2}; /* local rank 2 in a communicator of 2 */
     focus_setup prev = {2, 0}, next = {9, 9};
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next), MG_ERANGE);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_ERANGE);
     MG_CHECK_INT(next.np, 9);
     values[0] = 0;
     values[1] = 0; /* a world of 0 processes */
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_EINVAL);
     values[1] = 2;
-    MG_CHECK_INT(focus_select(vars, 2, comms, 0, &prev, values, &next), MG_EINVAL);
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, NULL, values, &next), MG_EINVAL);
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, NULL), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 0, &prev, values, &next, NULL), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, NULL, values, &next, NULL), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, NULL, NULL), MG_EINVAL);
 }
 
 int main(void)
