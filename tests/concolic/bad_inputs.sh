@@ -32,7 +32,7 @@ expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-u
 grep -q "edge_cases.c:20 main if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"
 # A hang on x == 42: classified as a timeout bug with its inputs, within the per-run timeout.
 start=$SECONDS
-expect_status 80 "hang" -- campaign --np 2 --iterations 6 --timeout 3 --dir c-hang -- ./edge hang
+expect_status 80 "hang" -- campaign --np 2 --iterations 6 --timeout 10 --dir c-hang -- ./edge hang
 grep -q "^bug timeout" c-hang/campaign || fail "hang not reported as a timeout"
 grep -q "^inputs 42" c-hang/bugs/bug-1.txt || fail "hang reproducer lacks x = 42"
 [ $((SECONDS - start)) -lt 120 ] || fail "hang: the campaign took $((SECONDS - start)) s"
