@@ -6,9 +6,9 @@
 # mpiguard measures itself (report tool_data.monitor_cost, medians over the rounds): the share of the
 # watched time that ptrace samples kept ranks frozen (unwinding) and held (from the first seize, which
 # includes waiting for a descheduled rank to stop), and mpiguard's own CPU as a share of one core.
-#   bench/hang/overhead.sh [BUILD] [REPS] [NP]
+#   bench/hang/overhead.sh [BUILD] [REPS] [NP] [SCALE]     SCALE multiplies the iteration counts
 set -u
-build=${1:-build} reps=${2:-3} np=${3:-16}
+build=${1:-build} reps=${2:-3} np=${3:-16} scale=${4:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Ranks share 2 cores here: a waiting rank yields its core (as bench/hang/real_runs.sh).
 export OMPI_MCA_mpi_yield_when_idle=1
@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 run_once() {
     local example=$1 config=$2 app="$build/examples/openmpi/$1"
-    local cmd=(mpirun.openmpi -n "$np" "$app" --iterations "${iterations[$example]}")
+    local cmd=(mpirun.openmpi -n "$np" "$app" --iterations "$((iterations[$example] * scale))")
     set -- $config
     if [ "$1" != plain ]; then
         cmd=("$build/bin/mpiguard" hang -q --on-hang report --sampler "$1" --interval "$2" --max-interval "$2" --seed 1 --report "$work/r.json" -- "${cmd[@]}")
