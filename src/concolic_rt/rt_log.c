@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +31,9 @@ static uint32_t last_branch = UINT32_MAX; /* for outcomes without a useful PC (a
 static int no_reduce;
 static uint8_t small[4096];
 static volatile sig_atomic_t ended; /* the ENDED time is logged once */
+static char rank_path_prefix[4096];  /* "<dir>/rank-", for the settling wait of a crash */
+static size_t rank_path_len;
+static uint32_t world_size = 1;
 
 typedef struct comm_entry {
     uint64_t key;
@@ -215,6 +219,47 @@ static void on_exit_status(int status, void *arg)
     outcome("exit", status, 0);
 }
 
+/* The summed sizes of every rank's log. Async-signal-safe. */
+static long long logs_size(void)
+{
+    long long sum = 0;
+    char path[sizeof rank_path_prefix + 32];
+    memcpy(path, rank_path_prefix, rank_path_len);
+    for (uint32_t k = 0; k < world_size; k++) {
+        size_t at = rank_path_len;
+        struct stat st;
+        put_u64(path, &at, k, 10);
+        memcpy(path + at, ".log", 5);
+        if (stat(path, &st) == 0)
+            sum += (long long)st.st_size;
+    }
+    return sum;
+}
+
+/* Once a rank dies the launcher ends the others wherever they are, so the focus's path, and the
+ * search after it, would depend on timing. A crashing rank therefore dies only once the logs of
+ * all ranks have stopped growing for SETTLE_QUIET_MS (the others have blocked on it, ended or
+ * crashed too), or after SETTLE_MAX_MS (a rank that keeps logging). Async-signal-safe. */
+enum { SETTLE_QUIET_MS = 250, SETTLE_POLL_MS = 10, SETTLE_MAX_MS = 3000 };
+static void settle_other_ranks(void)
+{
+    const uint64_t ms = 1000000u, start = monotonic_ns();
+    const struct timespec poll = {0, SETTLE_POLL_MS * 1000000L};
+    if (world_size < 2 || !rank_path_len)
+        return;
+    uint64_t quiet_since = start;
+    long long last = logs_size();
+    for (uint64_t now = start; now - start < SETTLE_MAX_MS * ms; now = monotonic_ns()) {
+        long long size = logs_size();
+        if (size != last) {
+            last = size;
+            quiet_since = now;
+        } else if (now - quiet_since >= SETTLE_QUIET_MS * ms)
+            return;
+        nanosleep(&poll, NULL);
+    }
+}
+
 /* The faulting instruction's offset in the executable, for addr2line. */
 static void on_fatal(int sig, siginfo_t *si, void *uc_)
 {
@@ -230,6 +275,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc_)
     /* The PC is the faulting instruction for SIGSEGV/SIGFPE/SIGILL/SIGBUS; for SIGABRT it is
      * inside libc and the offset means nothing (the driver then uses the stderr message). */
     outcome("signal", sig, pc >= exe_base && exe_base ? pc - exe_base : 0);
+    settle_other_ranks();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -268,6 +314,9 @@ void mgrt_init(int heavy, uint64_t build)
     Dl_info info;
     if (dladdr((void *)mgrt_init, &info))
         exe_base = (uintptr_t)info.dli_fbase;
+    world_size = env_u32("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1);
+    int len = snprintf(rank_path_prefix, sizeof rank_path_prefix, "%s/rank-", dir);
+    rank_path_len = len > 0 && (size_t)len < sizeof rank_path_prefix ? (size_t)len : 0;
     outcome_fd = open_in_dir(dir, "outcome");
     install_handlers();
     if ((log_fd = open_in_dir(dir, "log")) < 0)
@@ -280,7 +329,7 @@ void mgrt_init(int heavy, uint64_t build)
                          .build_id = build_id,
                          .run_id = run ? strtoull(run, NULL, 10) : 0,
                          .rank = my_rank,
-                         .world_size = env_u32("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1)};
+                         .world_size = world_size};
     EMIT(path_log_put_header, &h);
     log_time(PATH_LOG_STARTED, started);
 }

@@ -29,7 +29,9 @@ awk -F'\t' '$1 == 1 { ok = $2 >= 1 && $2 <= 3 && $11 ~ /^-?[0-9]+$/ && $11 != 1 
 grep -qE "^inputs 1 -?[0-9]+$" c-rall/campaign || fail "random-all: the inputs were not trimmed to the program's one"
 # An unsatisfiable path: skipped, the arm stays uncovered, no error.
 expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-unsat -- ./edge unsat
-grep -q "edge_cases.c:20 main if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"
+# The line of edge_cases.c that carries the comment /* TAG */.
+line_of() { grep -n "/\* $1 \*/" "$src/edge_cases.c" | cut -d: -f1; }
+grep -q "edge_cases.c:$(line_of UNSAT) main if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"
 # A hang on x == 42: classified as a timeout bug with its inputs, within the per-run timeout.
 start=$SECONDS
 expect_status 80 "hang" -- campaign --np 2 --iterations 6 --timeout 10 --dir c-hang -- ./edge hang
@@ -46,6 +48,13 @@ sleep 1
 # A target that deletes its log: a warning, the campaign goes on.
 expect_status 0 "log deleted" -- campaign --np 1 --iterations 3 --dir c-dellog -- ./edge delete-log
 expect_stderr "log (rank 0)"
+# A rank that crashes while another still computes: the crashing rank waits for the other to
+# settle (docs/concolic.md "Runtime"), so rank 0 takes its branch 100 ms later, before the job ends.
+expect_status 80 "crash-early" -- campaign --np 2 --iterations 1 --dir c-early -- ./edge crash-early
+grep -q "^bug signal:11:" c-early/campaign || fail "crash-early: rank 1's crash not reported"
+early=$(line_of CRASH-EARLY)
+! grep -q "edge_cases.c:$early main if false" "$TMP/stdout" ||
+    fail "crash-early: rank 0 was ended before its branch at line $early"
 # A process count above --max-np: a usage error before anything runs.
 expect_status 64 "np above max-np" -- campaign --np 8 --max-np 4 -- ./edge
 expect_stderr "above --max-np"

@@ -37,8 +37,8 @@ np_of() { sed -n 's/^np //p' "$(repro "$1")"; }
 rank_of() { sed -n 's/^rank //p' "$(repro "$1")"; }
 input_of() { sed -n 's/^inputs //p' "$(repro "$1")" | cut -d' ' -f"$2"; }
 # rerun KEY RANK SIGNAL: the reproducer's command, run again, ends rank RANK by SIGNAL. Up to three
-# tries: when the inputs crash another rank too, the launcher may kill RANK before it gets there
-# (docs/concolic.md "Limits"), which depends on timing.
+# tries: when the inputs crash another rank too, that rank waits for RANK to settle, but only for
+# 250 ms without a log record (docs/concolic.md "Limits"), which a loaded machine can exceed.
 rerun() {
     local r cmd try
     r=$(repro "$1")

@@ -1,11 +1,15 @@
 /* Edge cases selected by argv[1]: a marked variable never reached ("unreached"), an unsatisfiable
  * path ("unsat"), a hang on a specific input ("hang"), a fork whose child outlives the rank
- * ("fork"), a target that deletes its own log ("delete-log"). */
+ * ("fork"), a target that deletes its own log ("delete-log"), a rank that crashes while another
+ * is still computing ("crash-early": rank 1 at once, rank 0 after 100 ms reaches a branch, then
+ * waits for rank 1). */
 #include <mpi.h>
 #include <mpiguard/concolic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -17,7 +21,7 @@ int main(int argc, char **argv)
     mpiguard_int(&x);
     if (!strcmp(mode, "unreached") && x == 123456789)
         mpiguard_int(&y); /* only on a path no run takes at first */
-    if (!strcmp(mode, "unsat") && x > 5 && x < 3)
+    if (!strcmp(mode, "unsat") && x > 5 && x < 3) /* UNSAT */
         printf("unreachable\n");
     if (!strcmp(mode, "hang") && x == 42)
         for (;;)
@@ -33,6 +37,14 @@ int main(int argc, char **argv)
         char path[4096];
         snprintf(path, sizeof path, "%s/rank-%d.log", getenv("MPIGUARD_CONCOLIC_DIR"), rank);
         unlink(path);
+    }
+    if (!strcmp(mode, "crash-early")) {
+        if (rank == 1)
+            raise(SIGSEGV);
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
+        if (x == 7) /* CRASH-EARLY */
+            y = 1;
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     if (x > 0 && y >= 0 && rank >= 0)
         printf("ok %d\n", x);
