@@ -219,6 +219,14 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     free(done);
 }
 
+static int is_faulty(const struct hang_diag_result *result, const int *faulty, int r)
+{
+    for (size_t i = 0; i < result->nfaulty; i++)
+        if (faulty[i] == r)
+            return 1;
+    return 0;
+}
+
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
                  double detection_time, json_object *model)
 {
@@ -239,7 +247,14 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         const char *mpi_fn = reading.fn != MG_FN_NONE ? mg_fn_name(reading.fn)
                              : st->mpi_function[0] ? st->mpi_function
                                                    : "MPI";
-        views[r].state = reading.exited ? 2 : reading.in_mpi ? 0 : outside_state(s->ranks[r].pid);
+        /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
+         * reading can catch it; unless the scans found it outside MPI every time (faulty), it
+         * waits in that function. */
+        int polls = !reading.exited && !unseen && !reading.in_mpi && reading.fn != MG_FN_NONE &&
+                    mg_fn_class_of(reading.fn) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
+        views[r].state = reading.exited ? 2
+                         : reading.in_mpi || polls ? 0
+                                                   : outside_state(s->ranks[r].pid);
         const char *user = user_function(st, s->launcher.app_path);
         views[r].what = views[r].state == 0 ? mpi_fn : user ? user : "?";
         views[r].what = strdup(views[r].what);
