@@ -48,6 +48,10 @@ sleep 1
 # A target that deletes its log: a warning, the campaign goes on.
 expect_status 0 "log deleted" -- campaign --np 1 --iterations 3 --dir c-dellog -- ./edge delete-log
 expect_stderr "log (rank 0)"
+# A target that overwrites its log with garbage: a warning naming the log and why, the campaign goes on.
+expect_status 0 "log corrupted" -- campaign --np 1 --iterations 3 --dir c-badlog -- ./edge corrupt-log
+expect_stderr "log (rank 0)"
+grep -q "^iterations 3$" c-badlog/campaign || fail "corrupt log: the campaign did not complete"
 # A rank that crashes while another still computes: the crashing rank waits for the other to
 # settle (docs/concolic.md "Runtime"), so rank 0 takes its branch 100 ms later, before the job ends.
 expect_status 80 "crash-early" -- campaign --np 2 --iterations 1 --dir c-early -- ./edge crash-early

@@ -30,15 +30,10 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     struct hang_diag_result r = {.kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1};
     size_t n = in->nranks;
     for (size_t rank = 0; rank < n; rank++) {
-        bool exited = false, always_out = true, calls_mpi = false;
+        bool exited = false, always_out = true;
         for (size_t s = 0; s < in->nscans; s++) {
-            const struct hang_diag_rank *x = &in->scans[s * n + rank];
-            exited = exited || x->exited;
-            always_out = always_out && x->out_mpi;
-            /* a counter that moved while the rank was seen outside MPI every time: it keeps
-             * calling MPI (a polling loop), it is not stuck computing */
-            calls_mpi = calls_mpi || (s > 0 && x->counter_known && (x - n)->counter_known &&
-                                      x->counter != (x - n)->counter);
+            exited = exited || in->scans[s * n + rank].exited;
+            always_out = always_out && in->scans[s * n + rank].out_mpi;
         }
         if (exited) {
             /* its last steps say nothing about whether the others can move */
@@ -50,7 +45,7 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
             if (progressed(in, x - n, x))
                 r.progress_rank = (int)rank;
         }
-        if (always_out && !calls_mpi) {
+        if (always_out) {
             if (r.nfaulty < faulty_cap)
                 faulty[r.nfaulty] = (int)rank;
             r.nfaulty++;

@@ -39,8 +39,7 @@ enum hang_diag_kind {
 struct hang_diag_result {
     enum hang_diag_kind kind;
     int progress_rank; /* the first rank that showed progress, or -1 */
-    size_t nfaulty;    /* ranks OUT_MPI in every scan with no call counted between scans
-                          (may exceed the caller's capacity) */
+    size_t nfaulty;    /* ranks OUT_MPI in every scan (may exceed the caller's capacity) */
     size_t nexited;    /* ranks exited in some scan */
 };
 
@@ -48,8 +47,7 @@ struct hang_diag_result {
  * moved unless every function seen in the two scans is a polling one; in both cases (and as the
  * only rules without counters, paper §3.3) a different non-polling MPI function seen IN_MPI in the
  * two scans, or a step into or out of a non-polling MPI function. Unknown functions (-1) count as
- * non-polling. A rank seen OUT_MPI in every scan is faulty unless its known counter moved between
- * two of them: then it is polling (caught between two MPI_Test calls), not computing. The first min(nfaulty, faulty_cap) faulty ranks go to faulty[] in rank order
+ * non-polling. The first min(nfaulty, faulty_cap) faulty ranks go to faulty[] in rank order
  * (nfaulty is 0 on PROGRESS). 0 ok; MG_EINVAL on NULL input or scans, nranks == 0, nscans < 2, or
  * faulty == NULL with faulty_cap > 0. */
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,

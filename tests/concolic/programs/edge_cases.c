@@ -1,13 +1,14 @@
 /* Edge cases selected by argv[1]: a marked variable never reached ("unreached"), an unsatisfiable
  * path ("unsat"), a hang on a specific input ("hang"), a fork whose child outlives the rank
- * ("fork"), a target that deletes its own log ("delete-log"), a rank that crashes while another
+ * ("fork"), a target that deletes its own log ("delete-log") or overwrites its start with
+ * garbage ("corrupt-log"), a rank that crashes while another
  * is still computing ("crash-early": rank 1 at once, rank 0 after 100 ms reaches a branch, then
  * waits for rank 1). */
 #include <mpi.h>
 #include <mpiguard/concolic.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +38,15 @@ int main(int argc, char **argv)
         char path[4096];
         snprintf(path, sizeof path, "%s/rank-%d.log", getenv("MPIGUARD_CONCOLIC_DIR"), rank);
         unlink(path);
+    }
+    if (!strcmp(mode, "corrupt-log")) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank-%d.log", getenv("MPIGUARD_CONCOLIC_DIR"), rank);
+        FILE *log = fopen(path, "r+b");
+        if (log) {
+            fputs("not a path log: garbage over the header", log);
+            fclose(log);
+        }
     }
     if (!strcmp(mode, "crash-early")) {
         if (rank == 1)

@@ -87,31 +87,6 @@ static void moving_counter_is_a_transient_slowdown(void)
     MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMMUNICATION);
 }
 
-/* master_worker's master polls MPI_Test in a loop: every scan can catch it between two calls, while
- * its counter moves. It waits; the rank stuck outside MPI with a frozen counter is the faulty one.
- * Without counters the polling rank cannot be told from a computing one. */
-static void polling_outside_mpi_is_not_faulty(void)
-{
-    stuck(true);
-    for (int s = 0; s < NS; s++) {
-        scans[s * NR + 0] = (struct hang_diag_rank){
-            .out_mpi = true, .counter_known = true, .func = TEST, .counter = 1000 + 40 * (uint64_t)s};
-        scans[s * NR + 1] = (struct hang_diag_rank){
-            .out_mpi = true, .counter_known = true, .func = SEND, .counter = 57};
-    }
-    int faulty[NR];
-    struct hang_diag_result r = run(faulty, NR);
-    MG_CHECK_INT(r.kind, HANG_DIAG_COMPUTATION);
-    MG_CHECK_INT(r.nfaulty, 1);
-    MG_CHECK_INT(faulty[0], 1);
-    MG_CHECK_INT(r.progress_rank, -1);
-    for (int s = 0; s < NS; s++)
-        scans[s * NR + 0].counter_known = scans[s * NR + 1].counter_known = false;
-    r = run(faulty, NR);
-    MG_CHECK_INT(r.nfaulty, 2);
-    MG_CHECK_INT(faulty[0], 0);
-}
-
 static void without_counters_the_papers_rule(void)
 {
     int faulty[NR];
@@ -203,7 +178,6 @@ int main(void)
     MG_RUN(communication_hang);
     MG_RUN(computation_hang_names_the_faulty_rank);
     MG_RUN(moving_counter_is_a_transient_slowdown);
-    MG_RUN(polling_outside_mpi_is_not_faulty);
     MG_RUN(without_counters_the_papers_rule);
     MG_RUN(exited_ranks_are_not_a_hang);
     MG_RUN(capacity_smaller_than_faulty_count);
