@@ -41,6 +41,11 @@ const mg_option protect_options[] = {
      "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
      "MPI with the MPI-4 large-count collectives)",
      workaround_choices, 0, 0},
+    {"agree", 0, MG_OPT_FLAG, &protect_opts.agree, NULL,
+     "let W1-A, W1-B and W3 serve Gatherv, Scatterv and Alltoallv (and their nonblocking forms): "
+     "the ranks agree on each call's plan with one small control message per call (default: no "
+     "message; only W2, which changes one rank's side alone, serves them)",
+     NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -52,7 +57,7 @@ static int have_dir;
 int protect_options_given(void)
 {
     return protect_opts.bounds || protect_opts.bound || protect_opts.form || protect_opts.calls ||
-           protect_opts.workaround;
+           protect_opts.workaround || protect_opts.agree;
 }
 
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
@@ -153,6 +158,8 @@ int protect_prepare(char **command, int ncommand)
         cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
     if (o->workaround)
         cli_session_add_env("MPIGUARD_PROTECT_WORKAROUND", workaround_choices[o->workaround]);
+    if (o->agree)
+        cli_session_add_env("MPIGUARD_PROTECT_AGREE", "1");
     cli_session_add_env("MPIGUARD_PROTECT_EVENTS", dir);
     return 0;
 }

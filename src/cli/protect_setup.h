@@ -14,11 +14,12 @@ typedef struct protect_settings {
     int form;           /* --bound-form: index into nP, snP, sn, n */
     int calls;          /* --bound-calls: index into int, large, all */
     int workaround;     /* --workaround: index into auto, W1A, W1B, W2, W3 */
+    int agree;          /* --agree: Gatherv/Scatterv/Alltoallv agree on each plan (a message) */
 } protect_settings;
 
 extern protect_settings protect_opts;
-/* --bounds, --bound, --bound-form, --bound-calls, --workaround (terminated like every mg_option
- * table). */
+/* --bounds, --bound, --bound-form, --bound-calls, --workaround, --agree (terminated like every
+ * mg_option table). */
 extern const mg_option protect_options[];
 
 /* Whether any protect option was given (for a tool to refuse them where they make no sense). */

@@ -22,11 +22,27 @@
 #undef MG_FN_LARGE
 #endif
 
-#define PROTECT_OR_PASS(pc, ...)                                                                   \
+/* Whether a call of family F and mode can be acted on at all (protect_watched): tested before the
+ * call is described, so an unwatched collective costs one load and a branch. */
+#define WATCHED(coll, F, mode) protect_watched(coll, LARGE_##F, NONBLOCKING_##mode)
+#define LARGE_INT 0
+#define LARGE_LARGE 1
+#define NONBLOCKING_B 0
+#define NONBLOCKING_NB 1
+
+/* The body of every entry point: where something can fire, the call is described (describe, then
+ * the vector setter of family F with vectors, a parenthesized list) and protected; otherwise, or
+ * when the module does not act, the last argument passes it to MPI. */
+#define UNPACK(...) __VA_ARGS__
+#define PROTECT_OR_PASS(coll, F, mode, describe, vectors, ...)                                     \
     do {                                                                                           \
-        int rc_;                                                                                   \
-        if (protect_run(&(pc), &rc_))                                                              \
-            return rc_;                                                                            \
+        if (WATCHED(coll, F, mode)) {                                                              \
+            protect_call pc = describe;                                                            \
+            FORM_##F(&pc, UNPACK vectors);                                                         \
+            int rc_;                                                                               \
+            if (protect_run(&pc, &rc_))                                                            \
+                return rc_;                                                                        \
+        }                                                                                          \
         return __VA_ARGS__;                                                                        \
     } while (0)
 
@@ -128,9 +144,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 #define BCAST(name, coll, F, mode)                                                                 \
     static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
     {                                                                                              \
-        protect_call pc = bcast(MG_FN_##name, b, n, t, root, comm, RQ_##mode);                     \
-        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
-        PROTECT_OR_PASS(pc, PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                       \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        bcast(MG_FN_##name, b, n, t, root, comm, RQ_##mode),                       \
+                        (NULL, NULL, NULL, NULL),                                                  \
+                        PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                           \
     }
 
 /* Gather, Scatter */
@@ -138,10 +155,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
     {                                                                                              \
-        protect_call pc =                                                                          \
-            rooted(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode);             \
-        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        rooted(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode), \
+                        (NULL, NULL, NULL, NULL),                                                  \
+                        PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));            \
     }
 
 #define GATHERV(name, coll, F, mode)                                                               \
@@ -149,10 +166,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc =                                                                          \
-            rooted(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode);              \
-        FORM_##F(&pc, rcs, d, NULL, NULL);                                                         \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));    \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        rooted(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),  \
+                        (rcs, d, NULL, NULL),                                                      \
+                        PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));        \
     }
 
 #define SCATTERV(name, coll, F, mode)                                                              \
@@ -160,10 +177,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc =                                                                          \
-            rooted(MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode);              \
-        FORM_##F(&pc, scs, d, NULL, NULL);                                                         \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));    \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        rooted(MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),  \
+                        (scs, d, NULL, NULL),                                                      \
+                        PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
     }
 
 /* Allgather, Alltoall: the engine's count is the receive count. */
@@ -171,10 +188,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
     {                                                                                              \
-        protect_call pc =                                                                          \
-            symmetric(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode);            \
-        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));              \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        symmetric(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),\
+                        (NULL, NULL, NULL, NULL),                                                  \
+                        PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));                  \
     }
 
 /* Allgatherv: the engine's count is the send count. */
@@ -183,10 +200,10 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc =                                                                          \
-            symmetric(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode);             \
-        FORM_##F(&pc, rcs, d, NULL, NULL);                                                         \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));          \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        symmetric(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode), \
+                        (rcs, d, NULL, NULL),                                                      \
+                        PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));              \
     }
 
 #define ALLTOALLV(name, coll, F, mode)                                                             \
@@ -194,36 +211,40 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc = symmetric(MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode); \
-        FORM_##F(&pc, scs, sd, rcs, rd);                                                           \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));    \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        symmetric(MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),   \
+                        (scs, sd, rcs, rd),                                                        \
+                        PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));        \
     }
 
 #define REDUCE(name, coll, F, mode)                                                                \
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode);  \
-        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));              \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        reduction(MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),    \
+                        (NULL, NULL, NULL, NULL),                                                  \
+                        PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));                  \
     }
 
 #define ALLREDUCE(name, coll, F, mode)                                                             \
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode);     \
-        FORM_##F(&pc, NULL, NULL, NULL, NULL);                                                     \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                    \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        reduction(MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),       \
+                        (NULL, NULL, NULL, NULL),                                                  \
+                        PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                        \
     }
 
 #define REDUCE_SCATTER(name, coll, F, mode)                                                        \
     static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        protect_call pc = reduction(MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode);     \
-        FORM_##F(&pc, rcs, NULL, NULL, NULL);                                                      \
-        PROTECT_OR_PASS(pc, PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                  \
+        PROTECT_OR_PASS(coll, F, mode,                                                             \
+                        reduction(MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),       \
+                        (rcs, NULL, NULL, NULL),                                                   \
+                        PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                      \
     }
 
 /* The 24 entry points of family F, named with suffix c (empty, or _c): E(shape, name, coll, F,

@@ -1,7 +1,8 @@
 /* The "protect" module: protection of the collectives against scaling problems. At MPI_Init it
  * reads the safe bounds (MPIGUARD_PROTECT_BOUNDS, the text file `mpiguard protect` writes), the
  * artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced workaround
- * (MPIGUARD_PROTECT_WORKAROUND), looks up the library's MPI-4 large-count collectives (W3, and the
+ * (MPIGUARD_PROTECT_WORKAROUND), whether the ranks agree on the plans of the irregular collectives
+ * (MPIGUARD_PROTECT_AGREE), looks up the library's MPI-4 large-count collectives (W3, and the
  * plan calls for the application's own `_c` calls), then routes the collectives, and their `_c`
  * forms where mpi.h declares them, through protect_run (docs/collectives.md). Trouble of its own
  * turns the module off with one line; the job runs on. */
@@ -59,6 +60,10 @@ static int protect_init(const mg_module_job *job)
                       getenv("MPIGUARD_PROTECT_WORKAROUND"));
         return -1;
     }
+    /* A forced W1-A, W1-B or W3 changes every rank's side of the call: the ranks must agree. */
+    const char *agree = getenv("MPIGUARD_PROTECT_AGREE");
+    protect_cfg.agree = (agree && strcmp(agree, "1") == 0) || protect_cfg.force == SCALING_WA_W1A ||
+                        protect_cfg.force == SCALING_WA_W1B || protect_cfg.force == SCALING_WA_W3;
     if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && job->rank == 0) {
         /* The CLI refuses this (69); set by hand, the cost model chooses instead. */
         interpose_log("protect: W3 was asked for, but this MPI has no MPI-4 large-count "
@@ -80,6 +85,7 @@ static int protect_init(const mg_module_job *job)
         interpose_log("protect module off: cannot create its communicator attribute", NULL);
         return -1;
     }
+    protect_watch_setup();
     protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), job->rank);
     protect_pending_setup();
     protect_entry_install();

@@ -1,7 +1,10 @@
 /* The protection path; see protect_run.h. The untriggered path costs a communicator attribute
  * lookup, the datatype sizes and the engine's check (O(1) for regular collectives, one pass over
- * the vectors for irregular ones), plus one small control message for Gatherv/Scatterv (the root's
- * verdict, a broadcast) and Alltoallv (an allreduce): the price of the ranks' agreement. */
+ * the vectors for irregular ones), and no message. Only under --agree do Gatherv/Scatterv (the
+ * root's verdict, a broadcast) and Alltoallv (an allreduce) pay a small control message per call:
+ * the price of W1-A, W1-B and W3 there, which change every rank's side of the call. Without it
+ * the rank that sees a trigger changes its own side alone, by W2: MPI matches a collective's
+ * sides by type signature, which a contiguous type of k elements does not change. */
 #include "protect_run.h"
 #include "protect_pmpi.h"
 
@@ -185,8 +188,10 @@ static int needs_contiguous(scaling_workaround w)
 }
 
 /* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
- * of Gatherv/Scatterv, each rank of Alltoallv for its own part). */
-static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *choice, decision *d)
+ * of Gatherv/Scatterv, each rank of Alltoallv for its own part). alone: the other ranks do not
+ * know of it, so only W2 serves. */
+static void choose(protect_call *pc, const scaling_trigger *t, int alone, scaling_choice *choice,
+                   decision *d)
 {
     scaling_choice_opts opts = {0, 0, protect_cfg.force};
     large_count_opts(pc, t->n, &opts);
@@ -197,6 +202,15 @@ static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *c
         opts.force = SCALING_WA_NONE;
         rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
                                  choice);
+    }
+    if (rc == 0 && alone && choice->chosen != SCALING_WA_W2) {
+        if (!(choice->applicable & (1u << SCALING_WA_W2))) {
+            note_unprotected(pc, "W2 does not apply, and only W2 serves this call without "
+                                 "--agree (W1-A, W1-B and W3 need every rank to agree)");
+            d->action = ACT_UNPROTECTED;
+            return;
+        }
+        choice->chosen = SCALING_WA_W2;
     }
     if (rc == 0 && needs_contiguous(choice->chosen) && !contiguous(pc)) {
         if (choice->applicable & (1u << SCALING_WA_W3))
@@ -224,8 +238,9 @@ static void choose(protect_call *pc, const scaling_trigger *t, scaling_choice *c
 }
 
 /* Runs the detectors on this rank's view and, when one fires and this rank sees the whole call,
- * plans (Alltoallv plans after the agreement on the common count). */
-static void decide(protect_call *pc, scaling_trigger *t, scaling_choice *choice, decision *d)
+ * plans (an agreeing Alltoallv plans after the agreement on the common count). */
+static void decide(protect_call *pc, int alone, scaling_trigger *t, scaling_choice *choice,
+                   decision *d)
 {
     if (scaling_check(bounds_of(pc), &pc->a, scratch, t) != 0)
         return; /* arguments MPI itself will judge */
@@ -233,8 +248,8 @@ static void decide(protect_call *pc, scaling_trigger *t, scaling_choice *choice,
     if (t->user_error) {
         note_user_error(pc, t);
         d->action = ACT_USER_ERROR;
-    } else if (t->fired && pc->a.coll != SCALING_ALLTOALLV) {
-        choose(pc, t, choice, d);
+    } else if (t->fired && (alone || pc->a.coll != SCALING_ALLTOALLV)) {
+        choose(pc, t, alone, choice, d);
     }
 }
 
@@ -251,8 +266,8 @@ static int agree_root(protect_call *pc, MPI_Comm dup, decision *d)
 
 /* Alltoallv: every rank sees only its own vectors. One allreduce (MAX) of the detector bits, the
  * user-error flag and the count gives the common verdict and n; when a detector fired, a second
- * one gives the workarounds that apply on every rank (MAX of "does not apply" flags) and whether
- * every rank found the same W2 k (MAX of k and of -k). */
+ * one gives the workarounds that apply on every rank (MAX of "does not apply" flags). W2 takes
+ * each rank's own k: MPI matches the sides by type signature, which k does not change. */
 static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
                      scaling_choice *choice, decision *d)
 {
@@ -278,26 +293,17 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
                                  starts, choice);
     if (rc == 0 && !contiguous(pc)) /* W1-B addresses elements by offset */
         choice->applicable &= ~(1u << SCALING_WA_W1B);
-    int has_w2 = rc == 0 && (choice->applicable & (1u << SCALING_WA_W2));
-    int64_t k = has_w2 ? (int64_t)choice->w2.k : INT64_MAX;
-    int64_t flags[SCALING_WA_COUNT + 2], agreed[SCALING_WA_COUNT + 2];
+    int64_t flags[SCALING_WA_COUNT], agreed[SCALING_WA_COUNT];
     for (int w = 0; w < SCALING_WA_COUNT; w++)
         flags[w] = rc != 0 || !(choice->applicable & (1u << w));
-    flags[SCALING_WA_COUNT] = k;
-    flags[SCALING_WA_COUNT + 1] = has_w2 ? -k : INT64_MAX;
-    if (PMPI_Allreduce(flags, agreed, SCALING_WA_COUNT + 2, MPI_INT64_T, MPI_MAX, dup) !=
-        MPI_SUCCESS)
+    if (PMPI_Allreduce(flags, agreed, SCALING_WA_COUNT, MPI_INT64_T, MPI_MAX, dup) != MPI_SUCCESS)
         return -1;
-    int same_k = agreed[SCALING_WA_COUNT] != INT64_MAX &&
-                 agreed[SCALING_WA_COUNT] == -agreed[SCALING_WA_COUNT + 1];
     scaling_workaround force = protect_cfg.force;
-    if (force == SCALING_WA_W2 && !same_k)
-        force = SCALING_WA_NONE;
     if (force != SCALING_WA_NONE && !agreed[force])
         d->workaround = force;
     else if (!agreed[SCALING_WA_W3]) /* the cost model's order: one call, no datatype */
         d->workaround = SCALING_WA_W3;
-    else if (same_k && !agreed[SCALING_WA_W2])
+    else if (!agreed[SCALING_WA_W2])
         d->workaround = SCALING_WA_W2;
     else if (!agreed[SCALING_WA_W1B])
         d->workaround = SCALING_WA_W1B;
@@ -308,7 +314,7 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     }
     d->action = ACT_WORKAROUND;
     d->n_global = all[4];
-    d->k = agreed[SCALING_WA_COUNT];
+    d->k = (int64_t)choice->w2.k;
     return 0;
 }
 
@@ -379,36 +385,58 @@ static void widen_large(protect_call *pc)
     a->displs64_b = widen_displ(pc->ldispls_b, w + 3 * P, P);
 }
 
-/* Whether anything can fire on a `_c` call: Detector D has nothing to recover in MPI_Aint
- * displacements, so only a bound of its form (an entry of the bounds file, or the artificial
- * bound aimed at the `_c` forms) can, and every rank sees the same table. Without one the call
- * passes at once, on every rank, with no agreement. The module also needs the library's `_c`
+/* Whether anything can fire on a call of this form before its arguments are looked at: on an int
+ * irregular collective Detector D (and the user-error checks of its vectors) always can; beyond
+ * that only a bound of the form's table (an entry of the bounds file, or the artificial bound), and
+ * every rank sees the same table. A `_c` call's MPI_Aint displacements cannot wrap, so D has
+ * nothing to recover there: only a bound can fire, and the module also needs the library's `_c`
  * function for the plan calls. */
-static int large_can_fire(const protect_call *pc)
+static int may_fire(scaling_coll c, int large, int nonblocking)
 {
-    return protect_large_has(pc->a.coll, pc->nonblocking) &&
-           scaling_bounds_covers(bounds_of(pc), pc->a.coll);
+    const scaling_bounds *table =
+        large ? &protect_cfg.large[nonblocking] : &protect_cfg.bounds[nonblocking];
+    if (large)
+        return protect_large_has(c, nonblocking) && scaling_bounds_covers(table, c);
+    return scaling_coll_get(c)->irregular || scaling_bounds_covers(table, c);
+}
+
+void protect_watch_setup(void)
+{
+    for (int large = 0; large < 2; large++)
+        for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
+            uint32_t mask = 0;
+            for (int c = 0; c < SCALING_COLL_COUNT; c++)
+                if (may_fire((scaling_coll)c, large, nonblocking))
+                    mask |= 1u << c;
+            protect_cfg.watched[large][nonblocking] = mask;
+        }
 }
 
 int protect_run(protect_call *pc, int *rc)
 {
-    if (pc->comm == MPI_COMM_NULL || (pc->large && !large_can_fire(pc)))
+    if (pc->comm == MPI_COMM_NULL)
         return 0;
+    scaling_coll c = pc->a.coll;
+    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
+    int apart = rooted_vectors || c == SCALING_ALLTOALLV; /* the ranks see different vectors */
+    int agree = apart && protect_cfg.agree;
+    int alone = apart && !agree;
+    int me = -1;
+    if (rooted_vectors && !agree && (PMPI_Comm_rank(pc->comm, &me) != MPI_SUCCESS ||
+                                     me != (int)pc->a.root))
+        return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
     protect_comm *pcomm = protect_comm_get(pc->comm);
     if (!pcomm || pcomm->inter || ensure_scratch((size_t)pcomm->size) != 0)
         return 0;
     scaling_args *a = &pc->a;
     a->nprocs = (uint32_t)pcomm->size;
     a->rank = (uint32_t)pcomm->rank;
-    scaling_coll c = a->coll;
     int gather_scatter = c == SCALING_GATHER || c == SCALING_GATHERV || c == SCALING_SCATTER ||
                          c == SCALING_SCATTERV;
     if (gather_scatter && a->rank == a->root)
         a->count = pc->root_count;
     if (pc->large)
         widen_large(pc);
-    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
-    int agree = rooted_vectors || c == SCALING_ALLTOALLV;
     int decider = !rooted_vectors || a->rank == a->root;
     decision d = {0};
     scaling_trigger t = {0};
@@ -418,7 +446,7 @@ int protect_run(protect_call *pc, int *rc)
         return 0; /* an invalid root: MPI reports it */
     if (decider) {
         if (element_size(pc, &why) == 0)
-            decide(pc, &t, &choice, &d);
+            decide(pc, alone, &t, &choice, &d);
         else
             d.action = ACT_UNPROTECTED;
     }
@@ -442,11 +470,12 @@ int protect_run(protect_call *pc, int *rc)
     }
     int eager = 0;
     *rc = protect_exec(pc, pcomm, &plan, &eager);
-    /* Every rank ran the same plan: one of them (the root, or rank 0) says so. */
+    /* Every rank ran the same plan: one of them (the root, or rank 0) says so. An Alltoallv rank
+     * alone ran its own. */
     uint32_t reporter = scaling_coll_get(c)->rooted ? a->root : 0;
     char det[4];
     detectors_text(d.fired, det);
-    if (a->rank == reporter)
+    if (a->rank == reporter || (alone && c == SCALING_ALLTOALLV))
         protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w), eager, NULL);
     return 1;
 }

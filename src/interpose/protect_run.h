@@ -14,14 +14,33 @@ typedef struct protect_config {
     scaling_bounds large[2];  /* where the tester found the `_c` forms failing: bounds W3 */
     scaling_params params;
     scaling_workaround force; /* SCALING_WA_NONE: choose by cost */
+    /* Gatherv, Scatterv and Alltoallv agree on each call's plan (a control message per call), so
+     * that W1-A, W1-B and W3, which change every rank's side, can serve them; otherwise only W2,
+     * which one rank applies to its own side alone, does. */
+    int agree;
+    /* [large][nonblocking]: bit 1u << coll where a detector can fire whatever the arguments say
+     * (protect_watch_setup); a call of another collective passes at once, on every rank. */
+    uint32_t watched[2][2];
 } protect_config;
 
 extern protect_config protect_cfg;
 
-/* Protects pc. Returns 1 when the module ran the call itself (its MPI return code in *rc), 0 when
- * the caller must pass the call to MPI unchanged (no trigger, a user error, or a call the module
- * cannot protect; the latter two are logged once per call site). pc->a.count and the vectors are
- * filled by the caller; nprocs, rank, type_size and in_place are filled here. */
+/* Fills protect_cfg.watched from the tables and the library's `_c` functions; after both are
+ * loaded. */
+void protect_watch_setup(void);
+
+/* Whether protect_run can do anything for a call of this form: the entry points' first test, made
+ * before the call is described. */
+static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
+{
+    return (protect_cfg.watched[large][nonblocking] >> coll) & 1u;
+}
+
+/* Protects pc, a call of a watched form (protect_watched). Returns 1 when the module ran the call
+ * itself (its MPI return code in *rc), 0 when the caller must pass the call to MPI unchanged (no
+ * trigger, a user error, or a call the module cannot protect; the latter two are logged once per
+ * call site). pc->a.count and the vectors are filled by the caller; nprocs, rank, type_size and
+ * in_place are filled here. */
 int protect_run(protect_call *pc, int *rc);
 
 #endif

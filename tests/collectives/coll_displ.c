@@ -9,6 +9,8 @@
  *   scatterv-wrap1     Scatterv, send side wrapped as gatherv-wrap1
  *   allgatherv-wrap1   Allgatherv, every rank's receive side wrapped
  *   alltoallv-wrap1    Alltoallv, every rank's receive side wrapped
+ *   alltoallv-wrap-odd Alltoallv, only the odd ranks' receive sides wrapped (the even ranks
+ *                      receive compactly): under the module the odd ranks alone change their side
  *   igatherv-wrap2     Igatherv as gatherv-wrap2
  *   gatherv-user-first   displacements -16, 0, 16, ... (a user error: passed to MPI unchanged)
  *   gatherv-user-desc    displacements 48, 32, -16, ... descending (a user error)
@@ -42,9 +44,11 @@ static unsigned char *sparse(int64_t bytes)
     return p;
 }
 
-/* True displacement of segment i (bytes = elements: MPI_CHAR). */
+/* True displacement of segment i on this rank (bytes = elements: MPI_CHAR). */
 static int64_t true_displ(const char *pat, int i)
 {
+    if (strstr(pat, "odd") && me % 2 == 0)
+        return (int64_t)i * 2 * SEG; /* a gap of SEG zero bytes after each segment */
     return strstr(pat, "wrap2") ? (int64_t)i * 2100000000LL : (int64_t)i * 1500000000LL;
 }
 

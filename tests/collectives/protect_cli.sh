@@ -35,6 +35,8 @@ expect_status 64 "bad --bound-calls" -- "$MPIGUARD" protect --bound 4 --bound-ca
 expect_status 69 "--bound-calls large without large-count collectives" -- "$MPIGUARD" protect --bound 4 --bound-calls large -- mpirun.openmpi -n 2 "$app"
 expect_stderr "bound-calls large or all bounds the MPI-4 large-count collectives"
 expect_status 64 "--no-protect with --bound-calls" -- "$MPIGUARD" run --no-protect --bound-calls all -- mpirun.openmpi -n 2 "$app"
+expect_status 64 "--no-protect with --agree" -- "$MPIGUARD" run --no-protect --agree -- mpirun.openmpi -n 2 "$app"
+expect_status 64 "--agree with a value" -- "$MPIGUARD" protect --agree=yes -- mpirun.openmpi -n 2 "$app"
 # A good file: a Class G bound on Gather at 1 element per process trips every Gather of coll_check.
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gather", "type_size": 4, "np": 2, "safe_count": 8, "class": "G", "form": "nP", "status": "bounded"}, {"collective": "Igather", "type_size": 4, "np": 2, "safe_count": 8, "class": "X", "form": null, "status": "bounded"}, {"collective": "Bcast", "type_size": 4, "np": 2, "safe_count": 1048576, "class": "none", "form": null, "status": "unbounded"}]}' >"$TMP/good.json"
 expect_status 0 "good bounds" -- "$MPIGUARD" protect --bounds "$TMP/good.json" -- mpirun.openmpi -n 2 "$app" 16 1

@@ -3,7 +3,8 @@
 # `_c` calls"):
 #   - the `_c` entries of a bounds file (schema version 2) bound the `_c` call itself: a Class G
 #     entry of Gatherv_c fires G on MPI_Gatherv_c, a Class X entry of Ialltoallv_c fires X on
-#     MPI_Ialltoallv_c, and nothing else fires, neither on the other `_c` calls nor on the int
+#     MPI_Ialltoallv_c (served under --agree; without it only W2 could, which does not apply to
+#     these counts: left unprotected, with a line naming --agree), and nothing else fires, neither on the other `_c` calls nor on the int
 #     calls of coll_check (a `_c` entry is no bound of the int form);
 #   - the artificial `--bound` bounds the int calls only, unless `--bound-calls large|all` says
 #     otherwise: by default no `_c` call fires;
@@ -26,9 +27,18 @@ same() { grep -q "^$1: $2 cases on 4 ranks, n 16, root 1: 0 mismatching$" "$TMP/
     { cat "$TMP/stdout" "$TMP/stderr" >&2; fail "$what: results differ from the unprotected collectives"; }; }
 
 what="bounds file, _c calls"
-expect_status 0 "$what" -- "$MPIGUARD" protect --bounds "$TMP/c.json" -- $launcher -n 4 "$dir/coll_check_c" 16 1 1
+expect_status 0 "$what" -- "$MPIGUARD" protect --agree --bounds "$TMP/c.json" -- $launcher -n 4 "$dir/coll_check_c" 16 1 1
 same coll_check_c 92
 [ "$(sites)" = "MPI_Gatherv_c G MPI_Ialltoallv_c X " ] || { cat "$TMP/stderr" >&2; fail "$what: fired: $(sites)"; }
+# Without --agree only W2 may serve them, and coll_check_c's counts have no common divisor: both
+# triggers are left unprotected, saying what would serve them.
+what="bounds file, _c calls, no --agree"
+expect_status 0 "$what" -- "$MPIGUARD" protect --bounds "$TMP/c.json" -- $launcher -n 4 "$dir/coll_check_c" 16 1 1
+same coll_check_c 92
+expect_stderr "0 call site(s) routed through a workaround, 2 trigger(s) left unprotected"
+for call in MPI_Gatherv_c MPI_Ialltoallv_c; do
+    expect_stderr "protect: $call at .*: detector fired but not protected: W2 does not apply, and only W2 serves this call without --agree"
+done
 what="bounds file, int calls"
 expect_status 0 "$what" -- "$MPIGUARD" protect --bounds "$TMP/c.json" -- $launcher -n 4 "$dir/coll_check" 16 1
 same coll_check 46
