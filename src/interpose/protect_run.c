@@ -181,10 +181,12 @@ static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_o
         (uint64_t)n <= lim.n_max;
 }
 
-/* W1-A and W1-B address elements by byte offset: they need contiguous datatypes. */
-static int needs_contiguous(scaling_workaround w)
+/* W1-A and W1-B address elements by byte offset, and so does a W2 that moves a buffer: they need
+ * contiguous datatypes. */
+static int needs_contiguous(const scaling_choice *choice, scaling_workaround w)
 {
-    return w == SCALING_WA_W1A || w == SCALING_WA_W1B;
+    return w == SCALING_WA_W1A || w == SCALING_WA_W1B ||
+           (w == SCALING_WA_W2 && (choice->w2.shift[0] || choice->w2.shift[1]));
 }
 
 /* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
@@ -203,24 +205,30 @@ static void choose(protect_call *pc, const scaling_trigger *t, int alone, scalin
         rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
                                  choice);
     }
-    if (rc == 0 && alone && choice->chosen != SCALING_WA_W2) {
-        if (!(choice->applicable & (1u << SCALING_WA_W2))) {
-            note_unprotected(pc, "W2 does not apply, and only W2 serves this call without "
-                                 "--agree (W1-A, W1-B and W3 need every rank to agree)");
-            d->action = ACT_UNPROTECTED;
-            return;
-        }
-        choice->chosen = SCALING_WA_W2;
-    }
-    if (rc == 0 && needs_contiguous(choice->chosen) && !contiguous(pc)) {
-        if (choice->applicable & (1u << SCALING_WA_W3))
-            choice->chosen = SCALING_WA_W3;
-        else if (choice->applicable & (1u << SCALING_WA_W2))
-            choice->chosen = SCALING_WA_W2;
-        else {
-            note_unprotected(pc, "W1-A/W1-B need contiguous datatypes");
-            d->action = ACT_UNPROTECTED;
-            return;
+    if (rc == 0) {
+        /* What this rank may run: W2 alone when the others do not know; what addresses elements
+         * by offset only with contiguous datatypes. Else W3, else W2 (the cost model's order). */
+        unsigned allowed = alone ? 1u << SCALING_WA_W2 : ~0u;
+        int contig = contiguous(pc);
+        for (int w = 0; w < SCALING_WA_COUNT && !contig; w++)
+            if (needs_contiguous(choice, (scaling_workaround)w))
+                allowed &= ~(1u << w);
+        unsigned usable = choice->applicable & allowed;
+        if (!(usable & (1u << choice->chosen))) {
+            if (usable & (1u << SCALING_WA_W3)) {
+                choice->chosen = SCALING_WA_W3;
+            } else if (usable & (1u << SCALING_WA_W2)) {
+                choice->chosen = SCALING_WA_W2;
+            } else {
+                note_unprotected(pc, alone && !(choice->applicable & (1u << SCALING_WA_W2))
+                                         ? "W2 does not apply, and only W2 serves this call "
+                                           "without --agree (W1-A, W1-B and W3 need every rank "
+                                           "to agree)"
+                                         : "W1-A, W1-B and a W2 that moves a buffer need "
+                                           "contiguous datatypes");
+                d->action = ACT_UNPROTECTED;
+                return;
+            }
         }
     }
     if (rc != 0) {
@@ -291,8 +299,9 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     large_count_opts(pc, all[4], &opts);
     int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, &common, &opts, all[4],
                                  starts, choice);
-    if (rc == 0 && !contiguous(pc)) /* W1-B addresses elements by offset */
-        choice->applicable &= ~(1u << SCALING_WA_W1B);
+    for (int w = 0; rc == 0 && w < SCALING_WA_COUNT; w++) /* W1-B and a moving W2 need it */
+        if (needs_contiguous(choice, (scaling_workaround)w) && !contiguous(pc))
+            choice->applicable &= ~(1u << w);
     int64_t flags[SCALING_WA_COUNT], agreed[SCALING_WA_COUNT];
     for (int w = 0; w < SCALING_WA_COUNT; w++)
         flags[w] = rc != 0 || !(choice->applicable & (1u << w));
@@ -341,6 +350,12 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_tr
         plan->w1a.starts = decider ? choice->w1a.starts : starts;
         return 0;
     case SCALING_WA_W2:
+        /* The deciding rank's own plan (its k and buffer shifts); another rank divides its side by
+         * the agreed k. */
+        if (decider) {
+            plan->w2 = choice->w2;
+            return 0;
+        }
         plan->w2.k = (uint64_t)d->k;
         plan->w2.elem_size = pc->a.type_size * (uint64_t)d->k;
         return 0;
@@ -463,6 +478,8 @@ int protect_run(protect_call *pc, int *rc)
     }
     if (d.action != ACT_WORKAROUND)
         return 0;
+    if (!decider && d.workaround == SCALING_WA_W2 && d.k == 1)
+        return 0; /* the root only moved its buffer: this rank's side is unchanged */
     protect_plan plan;
     if (plan_from(pc, &d, &t, &choice, decider, &plan) != 0) {
         note_unprotected(pc, "the agreed plan does not fit this rank's arguments");

@@ -6,6 +6,8 @@
  * Usage: coll_displ PATTERN with PATTERN one of
  *   gatherv-wrap1      Gatherv, true displacements 0, 1.5e9, 3e9, 4.5e9 (one wrap)
  *   gatherv-wrap2      Gatherv, steps of 2.1e9 (wraps at every other entry)
+ *   gatherv-nogcd      Gatherv, steps of 1.2e9 and counts 63, 62, 63, ...: no common divisor, a
+ *                      layout of 3.6e9 bytes at 4 ranks (the root moves its buffer: W2 with k 1)
  *   scatterv-wrap1     Scatterv, send side wrapped as gatherv-wrap1
  *   allgatherv-wrap1   Allgatherv, every rank's receive side wrapped
  *   alltoallv-wrap1    Alltoallv, every rank's receive side wrapped
@@ -49,17 +51,27 @@ static int64_t true_displ(const char *pat, int i)
 {
     if (strstr(pat, "odd") && me % 2 == 0)
         return (int64_t)i * 2 * SEG; /* a gap of SEG zero bytes after each segment */
+    if (strstr(pat, "nogcd"))
+        return (int64_t)i * 1200000000LL;
     return strstr(pat, "wrap2") ? (int64_t)i * 2100000000LL : (int64_t)i * 1500000000LL;
 }
 
-/* Segment i of buf at its true place holds from->to data, and SEG bytes on each side are zero. */
-static int segment_ok(const unsigned char *buf, int64_t at, int from, int to, int64_t extent)
+/* Bytes rank i moves: SEG, or 63, 62, 63, ... (no common divisor) in the nogcd pattern. */
+static int seg_len(const char *pat, int i)
 {
-    for (int k = 0; k < SEG; k++)
+    return strstr(pat, "nogcd") ? SEG - 1 - i % 2 : SEG;
+}
+
+/* Segment i of buf at its true place holds len bytes of from->to data, and SEG bytes on each side
+ * are zero. */
+static int segment_ok(const unsigned char *buf, int64_t at, int len, int from, int to,
+                      int64_t extent)
+{
+    for (int k = 0; k < len; k++)
         if (buf[at + k] != pattern(from, to, k))
             return 0;
     for (int k = 1; k <= SEG; k++)
-        if ((at - k >= 0 && buf[at - k]) || (at + SEG - 1 + k < extent && buf[at + SEG - 1 + k]))
+        if ((at - k >= 0 && buf[at - k]) || (at + len - 1 + k < extent && buf[at + len - 1 + k]))
             return 0;
     return 1;
 }
@@ -69,7 +81,7 @@ static int wrapped(const char *pat)
     int counts[64], displs[64];
     int64_t extent = true_displ(pat, P - 1) + SEG + 4096;
     for (int i = 0; i < P; i++) {
-        counts[i] = SEG;
+        counts[i] = seg_len(pat, i);
         displs[i] = (int)(uint32_t)(uint64_t)true_displ(pat, i); /* what an int overflow leaves */
     }
     unsigned char own[SEG], *big = sparse(extent);
@@ -79,14 +91,15 @@ static int wrapped(const char *pat)
     if (strncmp(pat, "gatherv", 7) == 0 || strncmp(pat, "igatherv", 8) == 0) {
         if (pat[0] == 'i') {
             MPI_Request rq;
-            MPI_Igatherv(own, SEG, MPI_CHAR, big, counts, displs, MPI_CHAR, root, MPI_COMM_WORLD,
-                         &rq);
+            MPI_Igatherv(own, counts[me], MPI_CHAR, big, counts, displs, MPI_CHAR, root,
+                         MPI_COMM_WORLD, &rq);
             MPI_Wait(&rq, MPI_STATUS_IGNORE);
         } else {
-            MPI_Gatherv(own, SEG, MPI_CHAR, big, counts, displs, MPI_CHAR, root, MPI_COMM_WORLD);
+            MPI_Gatherv(own, counts[me], MPI_CHAR, big, counts, displs, MPI_CHAR, root,
+                        MPI_COMM_WORLD);
         }
         for (int i = 0; i < P && me == root; i++)
-            ok &= segment_ok(big, true_displ(pat, i), i, root, extent);
+            ok &= segment_ok(big, true_displ(pat, i), counts[i], i, root, extent);
     } else if (strncmp(pat, "scatterv", 8) == 0) {
         for (int i = 0; i < P && me == root; i++)
             for (int k = 0; k < SEG; k++)
@@ -100,7 +113,7 @@ static int wrapped(const char *pat)
             own[k] = pattern(me, 0, k);
         MPI_Allgatherv(own, SEG, MPI_CHAR, big, counts, displs, MPI_CHAR, MPI_COMM_WORLD);
         for (int i = 0; i < P; i++)
-            ok &= segment_ok(big, true_displ(pat, i), i, 0, extent);
+            ok &= segment_ok(big, true_displ(pat, i), counts[i], i, 0, extent);
     } else { /* alltoallv: each rank sends SEG bytes to everyone, received at wrapped places */
         unsigned char send[64 * SEG];
         int sd[64];
@@ -111,7 +124,7 @@ static int wrapped(const char *pat)
         }
         MPI_Alltoallv(send, counts, sd, MPI_CHAR, big, counts, displs, MPI_CHAR, MPI_COMM_WORLD);
         for (int i = 0; i < P; i++)
-            ok &= segment_ok(big, true_displ(pat, i), i, me, extent);
+            ok &= segment_ok(big, true_displ(pat, i), counts[i], i, me, extent);
     }
     munmap(big, (size_t)extent);
     return ok;

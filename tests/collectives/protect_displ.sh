@@ -1,17 +1,21 @@
 #!/bin/bash
 # Detector D on a real MPI: wrapped displacement arrays of Gatherv, Igatherv, Scatterv, Allgatherv
 # and Alltoallv (sparse multi-GiB layouts) are recovered and every byte lands at its true place,
-# also where only some ranks of an Alltoallv wrapped (they change their side alone, by W2);
+# also where only some ranks of an Alltoallv wrapped (they change their side alone, by W2) and
+# where the counts and displacements have no common divisor (the root moves its buffer, W2 k = 1);
 # negative displacements no overflow explains are reported as user errors and reach MPI unchanged.
 # Usage: protect_displ.sh FLAVOR
 . "$(dirname "$0")/../lib.sh"
 flavor=$1
 app="$BUILD/tests/collectives/$flavor/coll_displ"
-for pat in gatherv-wrap1 gatherv-wrap2 igatherv-wrap2 scatterv-wrap1 allgatherv-wrap1 alltoallv-wrap1 \
-    alltoallv-wrap-odd; do
+for pat in gatherv-wrap1 gatherv-wrap2 gatherv-nogcd igatherv-wrap2 scatterv-wrap1 allgatherv-wrap1 \
+    alltoallv-wrap1 alltoallv-wrap-odd; do
     expect_status 0 "$pat" -- "$MPIGUARD" protect -- $(launcher_for "$flavor") -n 4 "$app" "$pat"
     grep -q "^coll_displ: $pat on 4 ranks: correct$" "$TMP/stdout" || fail "$pat: wrong bytes"
     expect_stderr "detector D fired, workaround W"
+    # No common divisor: the root moves its receive buffer and passes displacements from there
+    # (W2 with k 1), with no agreement.
+    [ "$pat" = gatherv-nogcd ] && expect_stderr "MPI_Gatherv at .*: detector D fired, workaround W2$"
     # Without --agree a rank whose own vectors wrapped changes its side alone: only the odd ranks.
     if [ "$pat" = alltoallv-wrap-odd ]; then
         fired=$(sed -n 's/^mpiguard\[\([0-9]*\)\]: protect: MPI_Alltoallv at .*: detector D fired, workaround W2$/\1/p' "$TMP/stderr" | sort | tr '\n' ' ')
@@ -25,4 +29,4 @@ for pat in gatherv-user-first gatherv-user-desc; do
     expect_stderr "passed to MPI unchanged"
     grep -q "detector D fired" "$TMP/stderr" && fail "$pat: a user error was 'recovered'"
 done
-pass "$flavor: 7 wrapped layouts recovered byte for byte (the odd ranks of an Alltoallv alone), 2 user errors passed through unchanged"
+pass "$flavor: 8 wrapped layouts recovered byte for byte (one with no common divisor) (the odd ranks of an Alltoallv alone), 2 user errors passed through unchanged"

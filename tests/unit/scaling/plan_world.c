@@ -577,7 +577,7 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 static int exec_w2(run *x, const scaling_bounds *b, uint64_t *k)
 {
     /* Rooted: the root plans and sends k; otherwise every rank plans and they agree on the gcd. */
-    scaling_w2_plan plan = {0, 0};
+    scaling_w2_plan plan = {0, 0, {0, 0}};
     int rooted = scaling_coll_get(x->w->spec.coll)->rooted;
     for (uint32_t r = 0; r < x->P; r++) {
         if (rooted && r != x->w->spec.root)

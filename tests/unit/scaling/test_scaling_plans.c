@@ -223,22 +223,32 @@ static void test_figure_4_4(void)
     MG_CHECK_INT(w2.elem_size, 2);
 }
 
+/* The root's view of a Gatherv on 4 ranks of 4-byte elements at true_d, its int displacements what
+ * an overflow leaves of them; Detector D must fire and recover them into scratch. */
+static scaling_args wrapped_gatherv(const int64_t *true_d, int *counts, int *displs, uint32_t root,
+                                    const scaling_bounds *b, int64_t *scratch, scaling_trigger *t)
+{
+    for (int i = 0; i < 4; i++)
+        displs[i] = (int)(int32_t)(uint32_t)true_d[i];
+    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .rank = root, .root = root,
+                      .type_size = 4};
+    a.count = counts[root], a.counts_a = counts, a.displs_a = displs;
+    MG_CHECK_INT(scaling_check(b, &a, scratch, t), 0);
+    MG_CHECK_INT(t->fired, SCALING_FIRED_D);
+    return a;
+}
+
 /* A Gatherv whose displacements passed INT_MAX: 10 elements per rank at 0, 1e9, 2e9, 3e9. */
 static void test_overflowed_gatherv_plans(void)
 {
     int64_t true_d[4] = {0, 1000000000, 2000000000, 3000000000};
     int counts[4] = {10, 10, 10, 10}, displs[4];
-    for (int i = 0; i < 4; i++)
-        displs[i] = (int)(int32_t)(uint32_t)true_d[i];
-    MG_CHECK(displs[3] < 0);
-    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .rank = 1, .root = 1, .type_size = 4};
-    a.count = 10, a.counts_a = counts, a.displs_a = displs;
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     int64_t scratch[8];
     scaling_trigger t;
-    MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
-    MG_CHECK_INT(t.fired, SCALING_FIRED_D);
+    scaling_args a = wrapped_gatherv(true_d, counts, displs, 1, &b, scratch, &t);
+    MG_CHECK(displs[3] < 0);
     MG_CHECK_INT(t.d_a.index, 3);
     MG_CHECK(t.true_a == scratch);
     MG_CHECK_INT(scratch[3], 3000000000);
@@ -269,7 +279,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(call.counts_a[3], 5);
     MG_CHECK_INT(call.send_count, 5);
     /* A k that does not divide the message is reported, not rounded. */
-    scaling_w2_plan bad = {3, 12};
+    scaling_w2_plan bad = {3, 12, {0, 0}};
     MG_CHECK_INT(scaling_w2_call(&bad, &a, t.true_a, NULL, &call), MG_ERANGE);
     /* W1-B: one staged round (the staging layout's displacements are small). */
     scaling_params p;
@@ -295,7 +305,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, NULL, &np, unpack, &nu),
                  MG_EINVAL);
     MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &bare), MG_EINVAL);
-    scaling_w2_plan one = {1, 4};
+    scaling_w2_plan one = {1, 4, {0, 0}};
     MG_CHECK_INT(scaling_w2_call(&one, &a, t.true_a, NULL, &call), MG_EINVAL);
     scaling_args red = {.coll = SCALING_REDUCE, .nprocs = 4, .type_size = 4, .count = 8};
     MG_CHECK_INT(scaling_w2_call(&w2, &red, NULL, NULL, &call), MG_EUNSUPPORTED);
@@ -310,6 +320,47 @@ static void test_overflowed_gatherv_plans(void)
     nonroot.counts_a = nonroot.displs_a = NULL;
     MG_CHECK_INT(scaling_w3_vectors(&nonroot, NULL, NULL, NULL, NULL, NULL, NULL), 0);
     MG_CHECK_INT(scaling_w3_vectors(NULL, NULL, NULL, c64, d64, NULL, NULL), MG_EINVAL);
+}
+
+/* A Gatherv with no common divisor whose displacements passed INT_MAX: counts 7, 10, 11, 13 at
+ * 0, 1.4e9, 2.8e9 + 1, 4.2e9 + 3 (elements of 4 bytes). No k >= 2 divides them, so W2 moves the
+ * root's receive buffer by 4.2e9 + 3 - INT_MAX elements (k = 1) and passes displacements from
+ * there, negative ones included; a layout that spans 2^32 elements or more has no such shift. */
+static void test_shifted_w2(void)
+{
+    int64_t true_d[4] = {0, 1400000000, 2800000001, 4200000003};
+    int counts[4] = {7, 10, 11, 13}, displs[4];
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    int64_t scratch[8];
+    scaling_trigger t;
+    scaling_args a = wrapped_gatherv(true_d, counts, displs, 2, &b, scratch, &t);
+    scaling_w2_plan w2;
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 1);
+    MG_CHECK_INT(w2.elem_size, 4);
+    int64_t shift = 4200000003LL - INT_MAX;
+    MG_CHECK_INT(w2.shift[0], shift);
+    MG_CHECK_INT(w2.shift[1], 0);
+    int gc[4], gd[4];
+    scaling_call call = {0};
+    call.counts_a = gc;
+    call.displs_a = gd;
+    MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &call), 0);
+    MG_CHECK_INT(call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(call.recv.off, shift * 4);
+    MG_CHECK_INT(call.send.off, 0);
+    for (int i = 0; i < 4; i++) {
+        MG_CHECK_INT(gd[i], true_d[i] - shift); /* every block at its true place */
+        MG_CHECK_INT(gc[i], counts[i]);
+    }
+    MG_CHECK(gd[0] < 0);
+    MG_CHECK_INT(gd[3], INT_MAX);
+    MG_CHECK_INT(call.send_count, 11);
+    /* 2^32 + 1 elements between the first and last block: no shift fits. */
+    int64_t wide[4] = {0, 1400000000, 2800000001, 4294967297};
+    a = wrapped_gatherv(wide, counts, displs, 2, &b, scratch, &t);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), MG_EUNSUPPORTED);
 }
 
 static void test_w1b_limits(void)
@@ -570,6 +621,7 @@ int main(void)
 {
     MG_RUN(test_figure_4_4);
     MG_RUN(test_overflowed_gatherv_plans);
+    MG_RUN(test_shifted_w2);
     MG_RUN(test_w1b_limits);
     MG_RUN(test_w1a_and_w2_refusals);
     MG_RUN(test_choice);
