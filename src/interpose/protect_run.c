@@ -181,58 +181,30 @@ static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_o
         (uint64_t)n <= lim.n_max;
 }
 
-/* W1-A and W1-B address elements by byte offset, and so does a W2 that moves a buffer: they need
- * contiguous datatypes. */
-static int needs_contiguous(const scaling_choice *choice, scaling_workaround w)
+/* Why a triggered call has no usable workaround (scaling_choice_make said so). */
+static const char *unprotected_why(const scaling_choice *choice, int alone)
 {
-    return w == SCALING_WA_W1A || w == SCALING_WA_W1B ||
-           (w == SCALING_WA_W2 && (choice->w2.shift[0] || choice->w2.shift[1]));
+    if (!choice->applicable)
+        return "no workaround applies (a bound below one element per message?)";
+    if (alone && !(choice->applicable & (1u << SCALING_WA_W2)))
+        return "W2 does not apply, and only W2 serves this call without --agree (W1-A, W1-B and "
+               "W3 need every rank to agree)";
+    return "W1-A, W1-B and a W2 that moves a buffer need contiguous datatypes";
 }
 
 /* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
  * of Gatherv/Scatterv, each rank of Alltoallv for its own part). alone: the other ranks do not
- * know of it, so only W2 serves. */
+ * know of it, so only W2, which changes this rank's side alone, serves. */
 static void choose(protect_call *pc, const scaling_trigger *t, int alone, scaling_choice *choice,
                    decision *d)
 {
-    scaling_choice_opts opts = {0, 0, protect_cfg.force};
+    scaling_choice_opts opts = {.contiguous = contiguous(pc),
+                                .excluded = alone ? ~(1u << SCALING_WA_W2) : 0,
+                                .force = protect_cfg.force};
     large_count_opts(pc, t->n, &opts);
-    int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
-                                 choice);
-    if (rc == MG_EUNSUPPORTED && opts.force != SCALING_WA_NONE) {
-        /* The forced one does not apply to this collective: fall back to the cost model. */
-        opts.force = SCALING_WA_NONE;
-        rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
-                                 choice);
-    }
-    if (rc == 0) {
-        /* What this rank may run: W2 alone when the others do not know; what addresses elements
-         * by offset only with contiguous datatypes. Else W3, else W2 (the cost model's order). */
-        unsigned allowed = alone ? 1u << SCALING_WA_W2 : ~0u;
-        int contig = contiguous(pc);
-        for (int w = 0; w < SCALING_WA_COUNT && !contig; w++)
-            if (needs_contiguous(choice, (scaling_workaround)w))
-                allowed &= ~(1u << w);
-        unsigned usable = choice->applicable & allowed;
-        if (!(usable & (1u << choice->chosen))) {
-            if (usable & (1u << SCALING_WA_W3)) {
-                choice->chosen = SCALING_WA_W3;
-            } else if (usable & (1u << SCALING_WA_W2)) {
-                choice->chosen = SCALING_WA_W2;
-            } else {
-                note_unprotected(pc, alone && !(choice->applicable & (1u << SCALING_WA_W2))
-                                         ? "W2 does not apply, and only W2 serves this call "
-                                           "without --agree (W1-A, W1-B and W3 need every rank "
-                                           "to agree)"
-                                         : "W1-A, W1-B and a W2 that moves a buffer need "
-                                           "contiguous datatypes");
-                d->action = ACT_UNPROTECTED;
-                return;
-            }
-        }
-    }
-    if (rc != 0) {
-        note_unprotected(pc, "no workaround applies (a bound below one element per message?)");
+    if (scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
+                            choice) != 0) {
+        note_unprotected(pc, unprotected_why(choice, alone));
         d->action = ACT_UNPROTECTED;
         return;
     }
@@ -295,28 +267,20 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     scaling_trigger common = *t;
     common.fired = (unsigned)d->fired;
     common.n = all[4];
-    scaling_choice_opts opts = {0, 0, SCALING_WA_NONE};
+    scaling_choice_opts opts = {.contiguous = contiguous(pc)};
     large_count_opts(pc, all[4], &opts);
     int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, &common, &opts, all[4],
                                  starts, choice);
-    for (int w = 0; rc == 0 && w < SCALING_WA_COUNT; w++) /* W1-B and a moving W2 need it */
-        if (needs_contiguous(choice, (scaling_workaround)w) && !contiguous(pc))
-            choice->applicable &= ~(1u << w);
     int64_t flags[SCALING_WA_COUNT], agreed[SCALING_WA_COUNT];
     for (int w = 0; w < SCALING_WA_COUNT; w++)
-        flags[w] = rc != 0 || !(choice->applicable & (1u << w));
+        flags[w] = rc != 0 || !(choice->usable & (1u << w));
     if (PMPI_Allreduce(flags, agreed, SCALING_WA_COUNT, MPI_INT64_T, MPI_MAX, dup) != MPI_SUCCESS)
         return -1;
-    scaling_workaround force = protect_cfg.force;
-    if (force != SCALING_WA_NONE && !agreed[force])
-        d->workaround = force;
-    else if (!agreed[SCALING_WA_W3]) /* the cost model's order: one call, no datatype */
-        d->workaround = SCALING_WA_W3;
-    else if (!agreed[SCALING_WA_W2])
-        d->workaround = SCALING_WA_W2;
-    else if (!agreed[SCALING_WA_W1B])
-        d->workaround = SCALING_WA_W1B;
-    else {
+    unsigned everywhere = 0;
+    for (int w = 0; w < SCALING_WA_COUNT; w++)
+        everywhere |= agreed[w] ? 0 : 1u << w;
+    d->workaround = scaling_choice_agreed(everywhere, protect_cfg.force);
+    if (d->workaround == SCALING_WA_NONE) {
         note_unprotected(pc, "no workaround applies on every rank");
         d->action = ACT_UNPROTECTED;
         return 0;

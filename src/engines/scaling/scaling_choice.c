@@ -28,15 +28,34 @@ static void consider(scaling_choice *out, scaling_workaround w, double cost)
     out->cost_ns[w] = cost;
 }
 
-/* The applicable workaround of least estimated cost; ties go to the earlier in enum order. */
+/* Which applicable ones the caller can run (see scaling_choice_opts). */
+static unsigned usable(const scaling_choice *c, const scaling_choice_opts *opts)
+{
+    unsigned by_offset = (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B);
+    if (c->w2.shift[0] || c->w2.shift[1])
+        by_offset |= 1u << SCALING_WA_W2;
+    return c->applicable & ~opts->excluded & (opts->contiguous ? ~0u : ~by_offset);
+}
+
+/* The usable workaround of least estimated cost; ties go to the earlier in enum order. */
 static scaling_workaround cheapest(const scaling_choice *c)
 {
     scaling_workaround best = SCALING_WA_NONE;
     for (int w = SCALING_WA_W3; w < SCALING_WA_COUNT; w++)
-        if ((c->applicable & (1u << w)) &&
+        if ((c->usable & (1u << w)) &&
             (best == SCALING_WA_NONE || c->cost_ns[w] < c->cost_ns[best]))
             best = (scaling_workaround)w;
     return best;
+}
+
+scaling_workaround scaling_choice_agreed(unsigned usable_everywhere, scaling_workaround force)
+{
+    if ((unsigned)force < SCALING_WA_COUNT && (usable_everywhere & (1u << force)))
+        return force;
+    for (int w = SCALING_WA_W3; w < SCALING_WA_COUNT; w++)
+        if (usable_everywhere & (1u << w))
+            return (scaling_workaround)w;
+    return SCALING_WA_NONE;
 }
 
 int scaling_choice_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
@@ -62,13 +81,10 @@ int scaling_choice_make(const scaling_bounds *b, const scaling_params *p, const 
         consider(out, SCALING_WA_W1B,
                  out->w1b.rounds * p->call_ns + moved + staged * p->copy_byte_ns);
     }
-    if (opts->force != SCALING_WA_NONE) {
-        if (!(out->applicable & (1u << opts->force)))
-            return MG_EUNSUPPORTED;
-        out->chosen = opts->force;
-    } else {
-        out->chosen = cheapest(out);
-    }
+    out->usable = usable(out, opts);
+    out->chosen = opts->force != SCALING_WA_NONE && (out->usable & (1u << opts->force))
+                      ? opts->force
+                      : cheapest(out);
     if (out->chosen == SCALING_WA_NONE)
         return MG_EUNSUPPORTED;
     out->keeps_nonblocking = out->chosen == SCALING_WA_W2 || out->chosen == SCALING_WA_W3;

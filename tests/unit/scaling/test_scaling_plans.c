@@ -567,9 +567,10 @@ static void test_choice(void)
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
     uint32_t starts[9];
     scaling_choice ch;
-    scaling_choice_opts o = {1, 1, SCALING_WA_NONE};
+    scaling_choice_opts o = {.large_count = 1, .large_count_sound = 1, .contiguous = 1};
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
     MG_CHECK_INT(ch.chosen, SCALING_WA_W3);
+    MG_CHECK_INT(ch.usable, ch.applicable);
     MG_CHECK_INT(ch.keeps_nonblocking, 1);
     MG_CHECK_INT(ch.applicable, (1u << SCALING_WA_W3) | (1u << SCALING_WA_W2) |
                                     (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B));
@@ -589,8 +590,24 @@ static void test_choice(void)
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
     MG_CHECK_INT(ch.chosen, SCALING_WA_W1B);
     MG_CHECK_INT(ch.keeps_nonblocking, 0);
+    /* A forced one that is not usable gives way to the cost model ("where it applies"). */
     o.force = SCALING_WA_W3;
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    /* A rank that changes its side alone runs W2 or nothing, whatever is forced or cheaper. */
+    o.excluded = ~(1u << SCALING_WA_W2);
+    o.force = SCALING_WA_W1B;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.usable, 1u << SCALING_WA_W2);
+    /* Without contiguous datatypes W1-A and W1-B, which address elements by offset, are out; W2
+     * with k = 2 moves no buffer and stays. */
+    o.excluded = 0;
+    o.contiguous = 0;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.usable, 1u << SCALING_WA_W2);
+    o.contiguous = 1;
     /* An s-dependent form: W2 cannot help, W1-A (3 groups: 3 communicators) costs more than
      * W1-B (3 rounds). */
     o.force = SCALING_WA_NONE;
@@ -615,6 +632,46 @@ static void test_choice(void)
     scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 1);
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    MG_CHECK_INT(ch.applicable, 0);
+}
+
+/* A W2 that moves a buffer addresses it by byte offset: not usable without contiguous datatypes,
+ * and a rank alone then has nothing (the caller's reason: applicable, but not usable). */
+static void test_choice_moving_w2(void)
+{
+    int64_t true_d[4] = {0, 1400000000, 2800000001, 4200000003};
+    int counts[4] = {7, 10, 11, 13}, displs[4];
+    int64_t scratch[8];
+    scaling_trigger t;
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    scaling_args a = wrapped_gatherv(true_d, counts, displs, 2, &b, scratch, &t);
+    scaling_params p;
+    scaling_params_default(&p);
+    uint32_t starts[5];
+    scaling_choice ch;
+    scaling_choice_opts o = {.contiguous = 1, .excluded = ~(1u << SCALING_WA_W2)};
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.w2.k, 1);
+    MG_CHECK(ch.w2.shift[0] != 0);
+    o.contiguous = 0;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    MG_CHECK(ch.applicable & (1u << SCALING_WA_W2));
+    MG_CHECK_INT(ch.usable, 0);
+}
+
+/* Ranks that see different vectors pick from what is usable everywhere by a fixed order. */
+static void test_choice_agreed(void)
+{
+    unsigned all = (1u << SCALING_WA_W3) | (1u << SCALING_WA_W2) | (1u << SCALING_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_WA_NONE), SCALING_WA_W3);
+    MG_CHECK_INT(scaling_choice_agreed(all & ~(1u << SCALING_WA_W3), SCALING_WA_NONE),
+                 SCALING_WA_W2);
+    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_WA_W1B), SCALING_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(1u << SCALING_WA_W1B, SCALING_WA_W2), SCALING_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(0, SCALING_WA_W2), SCALING_WA_NONE);
+    MG_CHECK_INT(scaling_choice_agreed(all, (scaling_workaround)42), SCALING_WA_W3);
 }
 
 int main(void)
@@ -625,6 +682,8 @@ int main(void)
     MG_RUN(test_w1b_limits);
     MG_RUN(test_w1a_and_w2_refusals);
     MG_RUN(test_choice);
+    MG_RUN(test_choice_moving_w2);
+    MG_RUN(test_choice_agreed);
     MG_RUN(test_large_count_vectors);
     MG_RUN(test_every_collective_every_workaround);
     MG_TEST_END();
