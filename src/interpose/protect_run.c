@@ -1,6 +1,7 @@
-/* The protection path; see protect_run.h. The untriggered path costs a communicator attribute
- * lookup, the datatype sizes and the engine's check (O(1) for regular collectives, one pass over
- * the vectors for irregular ones), and no message. Only under --agree do Gatherv/Scatterv (the
+/* The protection path; see protect_run.h. A call of an int irregular collective that no bound
+ * covers and whose vectors hold nothing negative (most calls) costs the communicator's size and one
+ * pass over the vectors (plain); any other untriggered call a communicator attribute lookup, the
+ * datatype sizes and the engine's check (O(1) for regular collectives), and no message. Only under --agree do Gatherv/Scatterv (the
  * root's verdict, a broadcast) and Alltoallv (an allreduce) pay a small control message per call:
  * the price of W1-A, W1-B and W3 there, which change every rank's side of the call. Without it
  * the rank that sees a trigger changes its own side alone, by W2: MPI matches a collective's
@@ -391,6 +392,23 @@ void protect_watch_setup(void)
         }
 }
 
+/* Whether the call passes unchanged before the communicator lookup and the datatype sizes, on a
+ * rank that need not agree with the others: an int irregular collective no bound covers, whose
+ * vectors give Detector D nothing (most calls of a correct program), or a call on an
+ * intercommunicator, which the module does not protect. */
+static int plain(protect_call *pc)
+{
+    if (pc->large || !scaling_coll_get(pc->a.coll)->irregular ||
+        scaling_bounds_covers(bounds_of(pc), pc->a.coll))
+        return 0;
+    int inter = 0, size = 0;
+    if (PMPI_Comm_test_inter(pc->comm, &inter) != MPI_SUCCESS || inter ||
+        PMPI_Comm_size(pc->comm, &size) != MPI_SUCCESS)
+        return 1;
+    pc->a.nprocs = (uint32_t)size;
+    return scaling_check_plain(&pc->a);
+}
+
 int protect_run(protect_call *pc, int *rc)
 {
     if (pc->comm == MPI_COMM_NULL)
@@ -404,6 +422,8 @@ int protect_run(protect_call *pc, int *rc)
     if (rooted_vectors && !agree && (PMPI_Comm_rank(pc->comm, &me) != MPI_SUCCESS ||
                                      me != (int)pc->a.root))
         return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
+    if (!agree && plain(pc))
+        return 0;
     protect_comm *pcomm = protect_comm_get(pc->comm);
     if (!pcomm || pcomm->inter || ensure_scratch((size_t)pcomm->size) != 0)
         return 0;

@@ -38,4 +38,12 @@ typedef struct scaling_trigger {
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_trigger *out);
 
+/* Whether Detector D cannot fire on a, whatever the element size: a call of the int binding whose
+ * vectors hold no negative count or displacement (D recovers only negative displacements; a
+ * negative count is a user error). Where no bound covers the collective such a call is untriggered,
+ * and the caller may pass it without scaling_check, the element size or the rank. Reads coll,
+ * nprocs, in_place and the int vectors that are not NULL (see scaling_args_validate for which must
+ * be there); 0 for a large-count call. One branch-free pass over the vectors. */
+int scaling_check_plain(const scaling_args *a);
+
 #endif

@@ -674,6 +674,60 @@ static void test_choice_agreed(void)
     MG_CHECK_INT(scaling_choice_agreed(all, (scaling_workaround)42), SCALING_WA_W3);
 }
 
+/* scaling_check_plain on random int vectors of the irregular collectives, a few entries negative
+ * (wrapped displacements, user errors) or garbage where MPI ignores them: it says plain exactly
+ * when no significant entry is negative, and a plain call is one scaling_check finds untriggered
+ * and free of user errors. */
+static void test_plain_agrees_with_check(void)
+{
+    enum { P_MAX = 16 };
+    static const scaling_coll colls[] = {SCALING_GATHERV, SCALING_SCATTERV, SCALING_ALLGATHERV,
+                                         SCALING_ALLTOALLV, SCALING_REDUCE_SCATTER};
+    scaling_bounds b;
+    scaling_bounds_init(&b, "x", "1", NULL, 0);
+    mg_rng rng;
+    mg_rng_seed(&rng, 77);
+    int counts[2][P_MAX], displs[2][P_MAX], plains = 0, others = 0;
+    int64_t scratch[2 * P_MAX];
+    for (int k = 0; k < 20000; k++) {
+        scaling_coll c = colls[mg_rng_below(&rng, 5)];
+        uint32_t P = 1 + (uint32_t)mg_rng_below(&rng, P_MAX);
+        scaling_args a = {.coll = c, .nprocs = P, .type_size = 1 + mg_rng_below(&rng, 8)};
+        a.in_place = c == SCALING_ALLTOALLV && mg_rng_below(&rng, 2);
+        int negatives = 0;
+        for (int v = 0; v < 2; v++)
+            for (uint32_t i = 0; i < P; i++) {
+                int neg = mg_rng_below(&rng, 8 * P) == 0;
+                int in_count = neg && mg_rng_below(&rng, 2);
+                counts[v][i] = in_count ? -1 : (int)mg_rng_below(&rng, 100);
+                displs[v][i] = (int)(i * 100);
+                if (neg && !in_count)
+                    displs[v][i] = (int)(int32_t)(uint32_t)(i * 100 + (1ull << 31));
+                int significant = v == 0 ? !a.in_place : c == SCALING_ALLTOALLV;
+                if (!in_count && c == SCALING_REDUCE_SCATTER)
+                    significant = 0; /* it has no displacements */
+                negatives += neg && significant;
+            }
+        a.counts_a = counts[0];
+        a.displs_a = c == SCALING_REDUCE_SCATTER ? NULL : displs[0];
+        if (c == SCALING_ALLTOALLV)
+            a.counts_b = counts[1], a.displs_b = displs[1];
+        scaling_trigger t;
+        MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
+        int plain = scaling_check_plain(&a);
+        MG_CHECK_INT(plain, negatives == 0);
+        if (plain) {
+            MG_CHECK_INT(t.fired, 0);
+            MG_CHECK_INT(t.user_error, 0);
+        }
+        plains += plain;
+        others += !plain;
+    }
+    MG_CHECK(plains > 1000 && others > 1000);
+    scaling_args large = {.coll = SCALING_ALLGATHERV, .nprocs = 1, .large = 1};
+    MG_CHECK_INT(scaling_check_plain(&large), 0);
+}
+
 int main(void)
 {
     MG_RUN(test_figure_4_4);
@@ -684,6 +738,7 @@ int main(void)
     MG_RUN(test_choice);
     MG_RUN(test_choice_moving_w2);
     MG_RUN(test_choice_agreed);
+    MG_RUN(test_plain_agrees_with_check);
     MG_RUN(test_large_count_vectors);
     MG_RUN(test_every_collective_every_workaround);
     MG_TEST_END();
