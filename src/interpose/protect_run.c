@@ -1,7 +1,8 @@
-/* The protection path; see protect_run.h. A call of an int irregular collective that no bound
- * covers and whose vectors hold nothing negative (most calls) costs the communicator's size and one
- * pass over the vectors (plain); any other untriggered call a communicator attribute lookup, the
- * datatype sizes and the engine's check (O(1) for regular collectives), and no message. Only under --agree do Gatherv/Scatterv (the
+/* The protection path; see protect_run.h. Every call looks up the module's record of its
+ * communicator (one comparison when it is the thread's last one). Then a call of an int irregular
+ * collective that no bound covers and whose vectors hold nothing negative (most calls) costs one
+ * pass over the vectors (plain); any other untriggered call the datatype sizes and the engine's
+ * check (O(1) for regular collectives), and no message. Only under --agree do Gatherv/Scatterv (the
  * root's verdict, a broadcast) and Alltoallv (an allreduce) pay a small control message per call:
  * the price of W1-A, W1-B and W3 there, which change every rank's side of the call. Without it
  * the rank that sees a trigger changes its own side alone, by W2: MPI matches a collective's
@@ -392,21 +393,13 @@ void protect_watch_setup(void)
         }
 }
 
-/* Whether the call passes unchanged before the communicator lookup and the datatype sizes, on a
- * rank that need not agree with the others: an int irregular collective no bound covers, whose
- * vectors give Detector D nothing (most calls of a correct program), or a call on an
- * intercommunicator, which the module does not protect. */
-static int plain(protect_call *pc)
+/* Whether the call passes unchanged before the datatype sizes, on a rank that need not agree with
+ * the others: an int irregular collective no bound covers, whose vectors give Detector D nothing
+ * (most calls of a correct program). */
+static int plain(const protect_call *pc)
 {
-    if (pc->large || !scaling_coll_get(pc->a.coll)->irregular ||
-        scaling_bounds_covers(bounds_of(pc), pc->a.coll))
-        return 0;
-    int inter = 0, size = 0;
-    if (PMPI_Comm_test_inter(pc->comm, &inter) != MPI_SUCCESS || inter ||
-        PMPI_Comm_size(pc->comm, &size) != MPI_SUCCESS)
-        return 1;
-    pc->a.nprocs = (uint32_t)size;
-    return scaling_check_plain(&pc->a);
+    return !pc->large && scaling_coll_get(pc->a.coll)->irregular &&
+           !scaling_bounds_covers(bounds_of(pc), pc->a.coll) && scaling_check_plain(&pc->a);
 }
 
 int protect_run(protect_call *pc, int *rc)
@@ -418,18 +411,18 @@ int protect_run(protect_call *pc, int *rc)
     int apart = rooted_vectors || c == SCALING_ALLTOALLV; /* the ranks see different vectors */
     int agree = apart && protect_cfg.agree;
     int alone = apart && !agree;
-    int me = -1;
-    if (rooted_vectors && !agree && (PMPI_Comm_rank(pc->comm, &me) != MPI_SUCCESS ||
-                                     me != (int)pc->a.root))
-        return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
-    if (!agree && plain(pc))
-        return 0;
     protect_comm *pcomm = protect_comm_get(pc->comm);
-    if (!pcomm || pcomm->inter || ensure_scratch((size_t)pcomm->size) != 0)
+    if (!pcomm || pcomm->inter)
         return 0;
     scaling_args *a = &pc->a;
     a->nprocs = (uint32_t)pcomm->size;
     a->rank = (uint32_t)pcomm->rank;
+    if (rooted_vectors && !agree && a->rank != a->root)
+        return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
+    if (!agree && plain(pc))
+        return 0;
+    if (ensure_scratch((size_t)pcomm->size) != 0)
+        return 0;
     int gather_scatter = c == SCALING_GATHER || c == SCALING_GATHERV || c == SCALING_SCATTER ||
                          c == SCALING_SCATTERV;
     if (gather_scatter && a->rank == a->root)
