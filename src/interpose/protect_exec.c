@@ -44,10 +44,10 @@ static protect_bufs user_bufs(const protect_call *pc)
     return b;
 }
 
-/* W1-B stages a call's blocks through two buffers as large as a round's messages. Allocated per
- * call, they were fresh pages every time: a page fault per 4 KiB, paid on every call that fires.
- * They are kept for the next call, grown as needed, released at MPI_Finalize; a call made while
- * another thread holds them (MPI_THREAD_MULTIPLE) allocates its own. */
+/* W1-B stages a call's blocks, where it must, through two buffers as large as a round's messages.
+ * Allocated per call, they were fresh pages every time: a page fault per 4 KiB, paid on every call
+ * that fires. They are kept for the next call, grown as needed, released at MPI_Finalize; a call
+ * made while another thread holds them (MPI_THREAD_MULTIPLE) allocates its own. */
 static struct {
     char *buf;
     size_t cap;
@@ -92,11 +92,60 @@ void protect_exec_finalize(void)
     }
 }
 
+/* A side a W1-B round addresses with a block stride (scaling_args.h): its count elements of base
+ * become one element per rank of a type whose extent is stride elements (*out, committed; *count
+ * becomes 1). The byte arithmetic holds because W1-B runs only on contiguous datatypes (lb 0,
+ * extent = true extent = size: protect_run.c refuses W1-B otherwise), whose extent is their size
+ * s. A plain side (stride 0) is left alone. */
+static int strided_type(int64_t stride, int *count, MPI_Datatype base, uint64_t s,
+                        MPI_Datatype *out)
+{
+    if (stride == 0)
+        return MPI_SUCCESS;
+    MPI_Datatype block, resized;
+    int rc = PMPI_Type_contiguous(*count, base, &block);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Type_create_resized(block, 0, (MPI_Aint)(stride * (int64_t)s), &resized);
+    PMPI_Type_free(&block);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *out = resized;
+    *count = 1;
+    return PMPI_Type_commit(out);
+}
+
+/* Issues one W1-B round, its strided sides with the types made for this round (the last round's
+ * slices may be shorter), freed once the blocking call returns. */
+static int issue_round(const protect_call *pc, scaling_call *call, const protect_bufs *bufs)
+{
+    MPI_Datatype st = MPI_DATATYPE_NULL, rt = MPI_DATATYPE_NULL;
+    int rc = strided_type(call->send_stride, &call->send_count, bufs->send_type, pc->a.type_size,
+                          &st);
+    if (rc == MPI_SUCCESS)
+        rc = strided_type(call->recv_stride, &call->recv_count, bufs->recv_type, pc->a.type_size,
+                          &rt);
+    protect_bufs b = *bufs;
+    b.send_type = st != MPI_DATATYPE_NULL ? st : b.send_type;
+    b.recv_type = rt != MPI_DATATYPE_NULL ? rt : b.recv_type;
+    if (rc == MPI_SUCCESS)
+        rc = protect_call_issue(pc, call, &b, pc->comm, NULL);
+    if (st != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&st);
+    if (rt != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&rt);
+    return rc;
+}
+
 static int run_w1b(const protect_call *pc, const protect_plan *plan)
 {
     uint32_t P = pc->a.nprocs;
     scaling_call call = {0};
     protect_bufs bufs = user_bufs(pc);
+    /* MPI ignores an in-place call's send type (it may be anything); an in-place Alltoall(v)'s
+     * rounds send their packed slices of the receive buffer, of the receive type. */
+    if (pc->a.in_place && (pc->a.coll == SCALING_ALLTOALL || pc->a.coll == SCALING_ALLTOALLV))
+        bufs.send_type = pc->recvtype;
     int *vec = call_vectors(pc, &call, &bufs);
     scaling_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
     int cached = !atomic_flag_test_and_set(&stages_busy), short_of_memory = 0;
@@ -113,7 +162,7 @@ static int run_w1b(const protect_call *pc, const protect_plan *plan)
             break;
         }
         copy_all(pc, &bufs, copies, npack);
-        rc = protect_call_issue(pc, &call, &bufs, pc->comm, NULL);
+        rc = issue_round(pc, &call, &bufs);
         copy_all(pc, &bufs, copies + P, nunpack);
     }
     stages_give_back(cached, &bufs);

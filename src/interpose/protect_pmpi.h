@@ -50,6 +50,7 @@
 #pragma weak PMPI_Status_set_elements
 #pragma weak PMPI_Type_commit
 #pragma weak PMPI_Type_contiguous
+#pragma weak PMPI_Type_create_resized
 #pragma weak PMPI_Type_free
 #pragma weak PMPI_Type_get_extent
 #pragma weak PMPI_Type_get_true_extent

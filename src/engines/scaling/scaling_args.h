@@ -94,13 +94,22 @@ typedef struct scaling_ref {
  * elem_size / type_size original elements when they differ, W2), on the communicator the plan
  * names. The vectors point to caller-provided arrays of nprocs ints and are filled only where the
  * collective has them on this rank; for Alltoallv vector A is the send side and B the receive side.
- */
+ *
+ * send_stride/recv_stride (elements; W1-B on Gather, Scatter, Allgather, Alltoall) let a side of a
+ * regular collective take a slice of every block of the user's global buffer in place: 0 is the
+ * usual layout, the blocks of send_count/recv_count elements back to back; s > 0 says block i
+ * starts i s elements after the side's reference. The executor passes such a side as one element
+ * per rank of a type of send_count/recv_count elements resized to an extent of s elements
+ * (MPI_Type_contiguous + MPI_Type_create_resized): it has the type signature of that many elements,
+ * so it matches a peer's plain side of the same count. Needs an element whose extent is its size
+ * (a contiguous datatype), as every plan that addresses elements by byte offset does. */
 typedef struct scaling_call {
     uint64_t elem_size;
     scaling_ref send, recv;
     int send_count,
         recv_count; /* regular collectives, and the scalar side of Gatherv/Scatterv/Allgatherv */
-    uint32_t root;  /* rank of the root in the call's communicator */
+    int64_t send_stride, recv_stride;
+    uint32_t root; /* rank of the root in the call's communicator */
     int *counts_a, *displs_a;
     int *counts_b, *displs_b;
 } scaling_call;

@@ -13,7 +13,8 @@ static int cut(int64_t total, int64_t o, int64_t c)
     return (int)(left <= 0 ? 0 : left < c ? left : c);
 }
 
-static int staged(scaling_coll c)
+/* A collective with a global buffer: a round's messages may be staged on some rank. */
+static int has_global_buffer(scaling_coll c)
 {
     return scaling_coll_get(c)->gbuf == SCALING_GBUF_SNP || c == SCALING_REDUCE_SCATTER;
 }
@@ -23,36 +24,52 @@ static int64_t min64(int64_t x, int64_t y)
     return x < y ? x : y;
 }
 
-/* Which staging buffers this rank provides; each holds one round's global buffer of bytes. */
-static void stage_sizes(const scaling_args *a, int64_t bytes, scaling_w1b_plan *out)
+/* Whether every round can address vector v's segments in the user's buffer: no displacement as
+ * passed is negative (a negative int one has wrapped, its true value, Detector D's, is past
+ * INT_MAX; a `_c` call's is left to staging too), so each is the true one, and every segment ends
+ * within INT_MAX, so that the round's d + o and d + o + k are ints. It reads only a, so that
+ * plan_make, which sizes the staging (and is all the cost model sees), and every round decide
+ * alike. */
+static int direct_vector(const scaling_args *a, int v)
+{
+    if (!scaling_args_has_displs(a, v))
+        return 0; /* Reduce_scatter: its blocks are the prefix sums of the counts */
+    for (uint32_t i = 0; i < a->nprocs; i++) {
+        int64_t d = scaling_args_displ(a, v, i);
+        if (d < 0 || d > INT_MAX - scaling_args_count(a, v, i))
+            return 0;
+    }
+    return 1;
+}
+
+/* Which of this rank's sides go through staging (scaling_w1b.h says which and why). */
+static void staged_sides(const scaling_args *a, int *send, int *recv)
 {
     int root = a->rank == a->root;
-    int send = 0, recv = 0;
+    *send = *recv = 0;
     switch (a->coll) {
-    case SCALING_GATHER:
     case SCALING_GATHERV:
-        recv = root;
+        *recv = root && !direct_vector(a, 0);
         break;
-    case SCALING_SCATTER:
     case SCALING_SCATTERV:
-        send = root;
+        *send = root && !direct_vector(a, 0);
         break;
-    case SCALING_ALLGATHER:
     case SCALING_ALLGATHERV:
-        recv = 1;
+        *recv = !direct_vector(a, 0);
         break;
     case SCALING_ALLTOALL:
+        *send = a->in_place;
+        break;
     case SCALING_ALLTOALLV:
-        send = recv = 1;
+        *send = a->in_place || !direct_vector(a, 0);
+        *recv = !direct_vector(a, 1);
         break;
     case SCALING_REDUCE_SCATTER:
-        send = 1;
+        *send = 1;
         break;
     default:
         break;
     }
-    out->stage_send_bytes = send ? bytes : 0;
-    out->stage_recv_bytes = recv ? bytes : 0;
 }
 
 int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
@@ -66,7 +83,9 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
         return rc;
     int64_t P = a->nprocs, s = (int64_t)a->type_size;
     int64_t c = lim.n_max > INT_MAX ? INT_MAX : (int64_t)lim.n_max;
-    if (staged(a->coll)) {
+    /* The chunk is the same whether this rank stages or not: the ranks must agree on it, and a
+     * Gatherv non-root cannot know whether the root stages. */
+    if (has_global_buffer(a->coll)) {
         if (a->coll == SCALING_REDUCE_SCATTER)
             c /= P;
         c = min64(c, INT_MAX / P);
@@ -88,8 +107,10 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
     if (rounds > UINT32_MAX)
         return MG_ERANGE;
     out->rounds = (uint32_t)rounds;
-    if (staged(a->coll))
-        stage_sizes(a, P * c * s, out);
+    int send, recv;
+    staged_sides(a, &send, &recv);
+    out->stage_send_bytes = send ? P * c * s : 0;
+    out->stage_recv_bytes = recv ? P * c * s : 0;
     return 0;
 }
 
@@ -117,69 +138,86 @@ static void add_copy(scaling_copy *list, uint32_t *n, scaling_ref from, scaling_
     (*n)++;
 }
 
-/* Regular blocked collectives: block i of the user's global buffer is elements [i n, (i+1) n); the
- * round stages slice [o, o + k) of every block contiguously. */
+/* Regular blocked collectives: block i of the user's global buffer is elements [i n, (i+1) n) and
+ * the round moves slice [o, o + k) of every block. The global-buffer side takes the slices where
+ * they are, from o with a stride of n (one type of k elements resized to n per rank, built by the
+ * executor), except an in-place Alltoall's send side: its slices are the very bytes the round
+ * receives into, so they are packed into staging first. */
 static void regular_blocks(round_ctx *x, scaling_call *call)
 {
     const scaling_args *a = x->a;
     int64_t n = a->count, s = x->s;
     int k = cut(n, x->o, x->c);
+    int64_t stride = k < n ? n : 0; /* one round of whole blocks: they lie back to back */
     int root = a->rank == a->root;
     call->send_count = call->recv_count = k;
     call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
     call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
-    int gathers = a->coll == SCALING_GATHER || a->coll == SCALING_ALLGATHER;
-    if (gathers && a->in_place)
-        call->send = ref(SCALING_BUF_USER_RECV, ((int64_t)a->rank * n + x->o) * s);
-    int packs = (a->coll == SCALING_SCATTER && root) || a->coll == SCALING_ALLTOALL;
-    int unpacks = (a->coll == SCALING_GATHER && root) || a->coll == SCALING_ALLGATHER ||
-                  a->coll == SCALING_ALLTOALL;
-    /* In place, Alltoall's data is in the receive buffer; Scatter's stays in the send buffer. */
-    scaling_buf pack_from =
-        a->in_place && a->coll == SCALING_ALLTOALL ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND;
-    for (uint32_t i = 0; i < a->nprocs; i++) {
-        int64_t user = ((int64_t)i * n + x->o) * s, stage = (int64_t)i * k * s;
-        if (packs)
-            add_copy(x->pack, &x->npack, ref(pack_from, user), ref(SCALING_BUF_STAGE_SEND, stage),
-                     (int64_t)k * s);
-        if (unpacks)
-            add_copy(x->unpack, &x->nunpack, ref(SCALING_BUF_STAGE_RECV, stage),
-                     ref(SCALING_BUF_USER_RECV, user), (int64_t)k * s);
-    }
-    if (packs)
+    switch (a->coll) {
+    case SCALING_SCATTER:
+        call->send_stride = root ? stride : 0;
+        if (!root)
+            call->send = ref(SCALING_BUF_NONE, 0);
+        if (a->in_place)
+            call->recv = ref(SCALING_BUF_IN_PLACE, 0);
+        return;
+    case SCALING_GATHER:
+    case SCALING_ALLGATHER:
+        /* In place (a Gather's root, every rank of an Allgather), so is the round: this rank's
+         * slice is already at its place in the strided layout. */
+        if (a->in_place)
+            call->send = ref(SCALING_BUF_IN_PLACE, 0);
+        if (a->coll == SCALING_GATHER && !root)
+            call->recv = ref(SCALING_BUF_NONE, 0);
+        else
+            call->recv_stride = stride;
+        return;
+    default: /* Alltoall */
+        call->recv_stride = stride;
+        call->send_stride = stride;
+        if (!a->in_place)
+            return;
+        for (uint32_t i = 0; i < a->nprocs; i++)
+            add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_RECV, ((int64_t)i * n + x->o) * s),
+                     ref(SCALING_BUF_STAGE_SEND, (int64_t)i * k * s), (int64_t)k * s);
         call->send = ref(SCALING_BUF_STAGE_SEND, 0);
-    if (unpacks)
-        call->recv = ref(SCALING_BUF_STAGE_RECV, 0);
-    if (a->coll == SCALING_SCATTER && root && a->in_place)
-        call->recv = ref(SCALING_BUF_IN_PLACE, 0);
-    if (a->coll == SCALING_GATHER && !root)
-        call->recv = ref(SCALING_BUF_NONE, 0);
-    if (a->coll == SCALING_SCATTER && !root)
-        call->send = ref(SCALING_BUF_NONE, 0);
+        call->send_stride = 0;
+    }
 }
 
-/* Vector v (0: A, 1: B) of an irregular collective: the round's slice of every segment, laid out
- * contiguously in staging (counts/displs written to the call's arrays), and the copies between the
- * user's segments (at the true displacements: true_d, else the vector's own, else, for
- * Reduce_scatter, the prefix sums of the counts) and staging. */
-static void vector_round(round_ctx *x, int v, const int64_t *true_d, int *rcounts, int *rdispls,
-                         scaling_copy *list, uint32_t *nlist, scaling_buf user, int to_stage)
+/* Side `sends` (1: the call's send side, 0: its receive side) of an irregular collective's round,
+ * described by vector v (0: A, 1: B) over the user's buffer `user`: the round's count of every
+ * segment into rcounts and, direct, the user's buffer itself with displacements d + o (d + count
+ * once the segment is done: any displacement serves a count of 0, and this one is an int); staged,
+ * the slices laid out contiguously in staging (displacements their prefix sums, rdispls may be
+ * NULL) and the copies between them and the user's segments. d is the true displacement: true_d,
+ * else the vector's own, else, for Reduce_scatter, the prefix sum of the counts. Returns the
+ * reference the call passes for the side. */
+static scaling_ref vector_side(round_ctx *x, int v, const int64_t *true_d, int *rcounts,
+                               int *rdispls, scaling_buf user, int sends, int staged)
 {
     int64_t prefix = 0, user_prefix = 0;
     int displs = scaling_args_has_displs(x->a, v);
-    scaling_buf stage = to_stage ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
+    scaling_buf stage = sends ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
+    scaling_copy *list = sends ? x->pack : x->unpack;
+    uint32_t *nlist = sends ? &x->npack : &x->nunpack;
     for (uint32_t i = 0; i < x->a->nprocs; i++) {
         int64_t count = scaling_args_count(x->a, v, i);
         int k = cut(count, x->o, x->c);
         int64_t d = true_d ? true_d[i] : displs ? scaling_args_displ(x->a, v, i) : user_prefix;
         rcounts[i] = k;
-        if (rdispls)
-            rdispls[i] = (int)prefix;
-        scaling_ref u = ref(user, (d + x->o) * x->s), st = ref(stage, prefix * x->s);
-        add_copy(list, nlist, to_stage ? u : st, to_stage ? st : u, (int64_t)k * x->s);
+        if (!staged) {
+            rdispls[i] = (int)(d + min64(x->o, count));
+        } else {
+            if (rdispls)
+                rdispls[i] = (int)prefix;
+            scaling_ref u = ref(user, (d + x->o) * x->s), st = ref(stage, prefix * x->s);
+            add_copy(list, nlist, sends ? u : st, sends ? st : u, (int64_t)k * x->s);
+        }
         prefix += k;
         user_prefix += count;
     }
+    return ref(staged ? stage : user, 0);
 }
 
 static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b,
@@ -187,7 +225,8 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
 {
     const scaling_args *a = x->a;
     int64_t s = x->s;
-    int vec = scaling_args_has_vectors(a);
+    int vec = scaling_args_has_vectors(a), st_send, st_recv;
+    staged_sides(a, &st_send, &st_recv);
     int64_t own = vec && a->coll != SCALING_ALLTOALLV && a->coll != SCALING_REDUCE_SCATTER
                       ? scaling_args_count(a, 0, a->rank)
                       : a->count;
@@ -200,41 +239,44 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     switch (a->coll) {
     case SCALING_GATHERV:
     case SCALING_ALLGATHERV:
-        if (a->in_place)
-            call->send = ref(SCALING_BUF_USER_RECV, (own_d + x->o) * s);
-        if (vec) {
-            vector_round(x, 0, true_a, call->counts_a, call->displs_a, x->unpack, &x->nunpack,
-                         SCALING_BUF_USER_RECV, 0);
-            call->recv = ref(SCALING_BUF_STAGE_RECV, 0);
-        } else {
-            call->recv = ref(SCALING_BUF_NONE, 0);
+        call->recv = ref(SCALING_BUF_NONE, 0);
+        if (vec)
+            call->recv = vector_side(x, 0, true_a, call->counts_a, call->displs_a,
+                                     SCALING_BUF_USER_RECV, 0, st_recv);
+        /* In place, so is the round: MPI wants an in-place Allgatherv in place on every rank, and
+         * a rank's vector (its displacements are its own) may stage where another's does not.
+         * Staged, this rank's slice goes to its slot in staging first. */
+        if (a->in_place) {
+            call->send = ref(SCALING_BUF_IN_PLACE, 0);
+            if (st_recv)
+                add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_RECV, (own_d + x->o) * s),
+                         ref(SCALING_BUF_STAGE_RECV, (int64_t)call->displs_a[a->rank] * s),
+                         (int64_t)call->send_count * s);
         }
         break;
     case SCALING_SCATTERV:
         call->send = ref(SCALING_BUF_NONE, 0);
         if (vec) {
-            vector_round(x, 0, true_a, call->counts_a, call->displs_a, x->pack, &x->npack,
-                         SCALING_BUF_USER_SEND, 1);
-            call->send = ref(SCALING_BUF_STAGE_SEND, 0);
+            call->send = vector_side(x, 0, true_a, call->counts_a, call->displs_a,
+                                     SCALING_BUF_USER_SEND, 1, st_send);
             if (a->in_place)
                 call->recv = ref(SCALING_BUF_IN_PLACE, 0);
         }
         break;
-    case SCALING_ALLTOALLV: {
-        /* In place, the send side is the receive vector over the receive buffer. */
-        vector_round(x, a->in_place, a->in_place ? true_b : true_a, call->counts_a, call->displs_a,
-                     x->pack, &x->npack,
-                     a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1);
-        vector_round(x, 1, true_b, call->counts_b, call->displs_b, x->unpack, &x->nunpack,
-                     SCALING_BUF_USER_RECV, 0);
-        call->send = ref(SCALING_BUF_STAGE_SEND, 0);
-        call->recv = ref(SCALING_BUF_STAGE_RECV, 0);
+    case SCALING_ALLTOALLV:
+        /* In place, the send side is the receive vector over the receive buffer, staged (its
+         * slices are the bytes the round receives into). */
+        call->send = vector_side(x, a->in_place, a->in_place ? true_b : true_a, call->counts_a,
+                                 call->displs_a,
+                                 a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1,
+                                 st_send);
+        call->recv = vector_side(x, 1, true_b, call->counts_b, call->displs_b,
+                                 SCALING_BUF_USER_RECV, 0, st_recv);
         break;
-    }
     default: /* Reduce_scatter: block i of the input starts at the prefix sum of the counts */
-        vector_round(x, 0, NULL, call->counts_a, NULL, x->pack, &x->npack,
-                     a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1);
-        call->send = ref(SCALING_BUF_STAGE_SEND, 0);
+        call->send = vector_side(x, 0, NULL, call->counts_a, NULL,
+                                 a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1,
+                                 st_send);
         call->recv_count = call->send_count = cut(scaling_args_count(a, 0, a->rank), x->o, x->c);
         break;
     }
@@ -256,6 +298,7 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
                    0};
     call->elem_size = a->type_size;
     call->root = a->root;
+    call->send_stride = call->recv_stride = 0;
     if (!info->irregular && info->gbuf == SCALING_GBUF_SNP) {
         regular_blocks(&x, call);
     } else if (info->irregular) {

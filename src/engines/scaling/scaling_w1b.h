@@ -1,6 +1,20 @@
 /* Workaround W1-B, message partitioning: the collective is run in rounds, each message cut to at
- * most the safe count, the global buffer of each round staged contiguously so that every count and
- * displacement of a round fits in int (docs/collectives-engine.md §4.2; dissertation §4.4.1). */
+ * most the safe count (docs/collectives-engine.md §4.2; dissertation §4.4.1). A round addresses
+ * the user's buffers directly wherever its counts and displacements can say where the slices are:
+ *  - Bcast, Reduce, Allreduce: one contiguous slice;
+ *  - Gather, Scatter, Allgather, Alltoall: the global-buffer side takes slice [o, o + k) of every
+ *    block with a block stride (scaling_call's send_stride/recv_stride);
+ *  - Gatherv, Scatterv, Allgatherv, Alltoallv: displacements d + o, when every segment of the
+ *    vector, as passed, lies in [0, INT_MAX] elements.
+ * Staged (the round's slices laid out contiguously in a staging buffer, so that every displacement
+ * is a prefix sum of the round's counts and fits in int, and memcpy'd to and from the user's
+ * segments) are only: a vector whose displacements are not ints MPI can take (wrapped ones,
+ * Detector D's, whose true values pass INT_MAX; a segment ending past INT_MAX; a `_c` call's
+ * negative ones), the send side of an in-place Alltoall(v) (its slices are the bytes the round
+ * receives into: MPI forbids the overlap, and an in-place round would need every rank to stage
+ * alike), and Reduce_scatter's input (its blocks follow from the counts, no displacement can say
+ * where a slice lies). Whether a side is staged follows from this rank's arguments alone: it
+ * concerns only this rank's buffers, the other ranks see the same counts either way. */
 #ifndef SCALING_W1B_H
 #define SCALING_W1B_H
 
@@ -10,7 +24,8 @@
 #include "scaling_bounds.h"
 #include "scaling_params.h"
 
-/* What every rank must agree on (chunk, rounds), plus this rank's staging sizes. */
+/* What every rank must agree on (chunk, rounds), plus this rank's staging sizes (0 for a side this
+ * rank does not stage: then it makes no copies on that side). */
 typedef struct scaling_w1b_plan {
     int64_t chunk;            /* c: most elements of one message in one round */
     uint32_t rounds;          /* R >= 1 */
@@ -21,9 +36,11 @@ typedef struct scaling_w1b_plan {
 /* Plans the rounds for a. n_global is the largest per-message count over all ranks (the agreed
  * trigger.n: regular n, the root's for Gatherv/Scatterv, the maximum over ranks for Alltoallv); it
  * is not used for Reduce_scatter, whose counts every rank has. Every rank given the same
- * (b, p, coll, s, P, n_global)
- * gets the same chunk and rounds. The chunk keeps a round under the safe count of b at (s, P) (for
- * Reduce_scatter the round's total), P*c under INT_MAX and the staging under p->max_stage_bytes.
+ * (b, p, coll, s, P, n_global) gets the same chunk and rounds. The chunk keeps a round under the
+ * safe count of b at (s, P) (for Reduce_scatter the round's total) and, for the collectives with a
+ * global buffer, P*c under INT_MAX and a staging buffer under p->max_stage_bytes, whether or not
+ * this rank stages (a Gatherv non-root cannot know whether the root does, and the ranks must agree
+ * on the chunk).
  * Returns 0, MG_EINVAL for bad arguments or n_global < 0, MG_ERANGE when not even one element per
  * message fits the bound or the staging limit (the report says so; nothing is planned).
  * Thread-safe; no allocation. */
@@ -33,10 +50,12 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
 /* This rank's part of round r: the call (its vectors, where the collective has them on this rank,
  * are written to the caller's arrays of P ints in call->counts_a/displs_a/counts_b/displs_b), the
  * copies to do before the call (pack) and after it (unpack), at most P each, into caller arrays of
- * P. true_a/true_b are the displacements recovered by Detector D (NULL: the application's are
- * valid). Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the unbroken
- * call, in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds. No
- * allocation. */
+ * P; a side this rank does not stage has none (see above). true_a/true_b are the displacements
+ * recovered by Detector D (NULL: the application's are valid). A round is in place where the call
+ * is, except Alltoall(v) and Reduce_scatter, whose staged send side makes their rounds in place on
+ * no rank. Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the
+ * unbroken call, in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds.
+ * No allocation. */
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
                       const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
                       uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack);

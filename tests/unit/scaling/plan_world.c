@@ -442,6 +442,8 @@ static void to_ref(const run *x, uint32_t r, uint32_t n, ref_call *c)
     c->recv = resolve(x, r, s->call.recv);
     c->send_count = s->call.send_count;
     c->recv_count = s->call.recv_count;
+    c->send_stride = s->call.send_stride;
+    c->recv_stride = s->call.recv_stride;
     c->counts_a = s->c64_a;
     c->displs_a = s->d64_a;
     c->counts_b = s->c64_b;
@@ -462,10 +464,12 @@ static int do_copies(const run *x, uint32_t r, const scaling_copy *list, uint32_
     return 0;
 }
 
-static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds)
+static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
+                    int64_t *staged)
 {
     int64_t n = agreed_n(x);
     scaling_w1b_plan plan0;
+    *staged = 0;
     for (uint32_t r = 0; r < x->P; r++) {
         scaling_w1b_plan plan;
         int rc = scaling_w1b_plan_make(b, p, &x->rs[r].a, n, &plan);
@@ -478,6 +482,7 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
         if (ref_buf_add(&x->rs[r].stage_send, 0, plan.stage_send_bytes, r) != 0 ||
             ref_buf_add(&x->rs[r].stage_recv, 0, plan.stage_recv_bytes, r + 1) != 0)
             return -1;
+        *staged += plan.stage_send_bytes + plan.stage_recv_bytes;
     }
     *rounds = plan0.rounds;
     for (uint32_t round = 0; round < plan0.rounds; round++) {
@@ -487,6 +492,9 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
                                        s->pack, &s->npack, s->unpack, &s->nunpack);
             if (rc)
                 return rc;
+            /* A rank that stages nothing copies nothing. */
+            if (!s->stage_send.n && !s->stage_recv.n && (s->npack || s->nunpack))
+                return WORLD_EXEC_FAILED;
             if (do_copies(x, r, s->pack, s->npack) != 0)
                 return WORLD_EXEC_FAILED;
             to_ref(x, r, x->P, &x->calls[r]);
@@ -500,13 +508,14 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
     return 0;
 }
 
-int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds)
+int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
+                  int64_t *staged)
 {
     run x;
     memset(&x, 0, sizeof x);
     int rc = run_begin(&x, w, b);
     if (rc == 0)
-        rc = exec_w1b(&x, b, p, rounds);
+        rc = exec_w1b(&x, b, p, rounds, staged);
     run_end(&x);
     return rc;
 }

@@ -57,8 +57,10 @@ int world_run_original(world *w);
 /* Runs a workaround on w's buffers: every rank checks the call (scaling_check), the ranks agree on
  * the trigger's count, plan and execute. Returns 0, a negative MG_E* code from the planner
  * (MG_EUNSUPPORTED: the workaround does not apply), or -1000 when executing the plan failed in the
- * reference model or the ranks' plans disagreed. */
-int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds);
+ * reference model or the ranks' plans disagreed. W1-B also fails when a rank that stages nothing
+ * copies, and gives the staging bytes of all ranks' plans in *staged. */
+int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
+                  int64_t *staged);
 int world_run_w1a(world *w, const scaling_bounds *b, uint32_t *groups);
 int world_run_w2(world *w, const scaling_bounds *b, uint64_t *k);
 int world_run_w3(world *w, const scaling_bounds *b);

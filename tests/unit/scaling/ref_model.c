@@ -148,6 +148,12 @@ static void check(plan *p, int ok)
         p->bad = 1;
 }
 
+/* Where block i of a regular side starts, in elements: stride apart, or back to back. */
+static int64_t block_at(uint32_t i, int64_t stride, int64_t count)
+{
+    return (int64_t)i * (stride ? stride : count);
+}
+
 /* dst += src over len bytes as op_size-byte little-endian integers (mod 2^(8 op_size)). */
 static void add_elems(uint8_t *dst, const uint8_t *src, int64_t len, uint64_t op_size)
 {
@@ -204,7 +210,7 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
         case SCALING_GATHER:
         case SCALING_GATHERV: {
             int64_t cnt = c == SCALING_GATHER ? R->recv_count : R->counts_a[i];
-            int64_t at = c == SCALING_GATHER ? (int64_t)i * cnt : R->displs_a[i];
+            int64_t at = c == SCALING_GATHER ? block_at(i, R->recv_stride, cnt) : R->displs_a[i];
             if (self_in_place)
                 break;
             check(p, k[i].send_count == cnt);
@@ -213,7 +219,7 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
         }
         default: { /* Scatter, Scatterv */
             int64_t cnt = c == SCALING_SCATTER ? R->send_count : R->counts_a[i];
-            int64_t at = c == SCALING_SCATTER ? (int64_t)i * cnt : R->displs_a[i];
+            int64_t at = c == SCALING_SCATTER ? block_at(i, R->send_stride, cnt) : R->displs_a[i];
             if (self_in_place)
                 break;
             check(p, k[i].recv_count == cnt);
@@ -238,14 +244,17 @@ static const uint8_t *allgather_src(scaling_coll c, const ref_call *k, uint32_t 
 {
     if (k[i].send.kind != REF_IN_PLACE)
         return arg_at(&k[i].send, 0, len);
-    int64_t at = c == SCALING_ALLGATHER ? (int64_t)i * k[i].recv_count : k[i].displs_a[i];
+    int64_t at = c == SCALING_ALLGATHER ? block_at(i, k[i].recv_stride, k[i].recv_count)
+                                        : k[i].displs_a[i];
     return arg_at(&k[i].recv, at * (int64_t)k[i].elem, len);
 }
 
 static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint64_t op_size)
 {
+    /* MPI_IN_PLACE is every rank's or none's in the collectives without a root. */
     for (uint32_t i = 0; i < P; i++)
-        check(p, k[i].elem == k[0].elem);
+        check(p, k[i].elem == k[0].elem &&
+                     (k[i].send.kind == REF_IN_PLACE) == (k[0].send.kind == REF_IN_PLACE));
     if (p->bad)
         return;
     int64_t e = (int64_t)k[0].elem;
@@ -279,7 +288,8 @@ static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, ui
             case SCALING_ALLGATHER:
             case SCALING_ALLGATHERV:
                 cnt = c == SCALING_ALLGATHER ? k[j].recv_count : k[j].counts_a[i];
-                dst_at = c == SCALING_ALLGATHER ? (int64_t)i * cnt : k[j].displs_a[i];
+                dst_at = c == SCALING_ALLGATHER ? block_at(i, k[j].recv_stride, cnt)
+                                                : k[j].displs_a[i];
                 if (k[i].send.kind != REF_IN_PLACE)
                     check(p, k[i].send_count == cnt);
                 if (i == j && k[i].send.kind == REF_IN_PLACE)
@@ -289,8 +299,9 @@ static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, ui
             case SCALING_ALLTOALL:
                 cnt = k[j].recv_count;
                 check(p, k[i].send.kind == REF_IN_PLACE || k[i].send_count == cnt);
-                dst_at = (int64_t)i * cnt;
-                src_at = (int64_t)j * cnt;
+                dst_at = block_at(i, k[j].recv_stride, cnt);
+                src_at = k[i].send.kind == REF_IN_PLACE ? block_at(j, k[i].recv_stride, cnt)
+                                                        : block_at(j, k[i].send_stride, cnt);
                 src = arg_at(k[i].send.kind == REF_IN_PLACE ? &k[i].recv : &k[i].send, src_at * e,
                              cnt * e);
                 break;

@@ -43,6 +43,7 @@ typedef struct ref_call {
     uint64_t elem; /* bytes per element of the call's datatype */
     ref_arg send, recv;
     int64_t send_count, recv_count;
+    int64_t send_stride, recv_stride; /* elements between a regular side's blocks (0: the count) */
     const int64_t *counts_a, *displs_a, *counts_b, *displs_b;
     uint32_t root;
 } ref_call;
