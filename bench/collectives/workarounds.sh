@@ -7,13 +7,15 @@
 # and collective with every workaround's ratio side by side, all from this one run:
 #   | mpich | Gatherv | 2.96 | 2.38 | 1.24 | 1.05 |   (W1-A, W1-B, W2, W3; "1.10 (used W1-B)" where
 #                                                     the forced one does not apply; "-" none)
-# Usage: bench/collectives/workarounds.sh BUILD_DIR [COLLECTIVES] [N] [FLAVORS]
+# NP (default 4) sets the ranks: NP=2 gives each rank a core of this 2-core machine, where MPICH,
+# which busy-polls, is not timing the scheduler.
+# Usage: [NP=4] bench/collectives/workarounds.sh BUILD_DIR [COLLECTIVES] [N] [FLAVORS]
 set -u
 build=${1:?usage: workarounds.sh BUILD_DIR [COLLECTIVES] [N] [FLAVORS]}
 colls=${2:-"Bcast Gather Gatherv Allgatherv Alltoall Alltoallv Allreduce Igather"}
 n=${3:-1048576}
 flavors=${4:-"openmpi mpich"}
-np=4
+np=${NP:-4}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mpi_yield_when_idle=1
 dir=$(mktemp -d /tmp/mg-bench.XXXXXX)
