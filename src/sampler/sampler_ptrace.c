@@ -185,9 +185,10 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
 }
 
 /* Re-reads the maps after a frame fell outside them; a changed map gets a fresh unwinder (its
- * modules and names are those of the old map). */
-static int refresh_maps(sampler_ptrace *s)
+ * modules and names are those of the old map), and *changed says so. */
+static int refresh_maps(sampler_ptrace *s, bool *changed)
 {
+    *changed = false;
     proc_maps *fresh = NULL;
     int rc = proc_maps_read(s->pid, s->params.mpi_library_prefixes, &fresh);
     if (rc) {
@@ -209,6 +210,7 @@ static int refresh_maps(sampler_ptrace *s)
     s->unwind = unwind;
     s->maps = fresh;
     s->counter_addr = find_counter(s);
+    *changed = true;
     return MG_OK;
 }
 
@@ -330,6 +332,18 @@ static int stop_unwind_release(sampler_ptrace *s)
     return rc ? rc : release_rc;
 }
 
+/* Stops, unwinds and releases the process, then names and classifies the frames. */
+static int take_sample(sampler_ptrace *s)
+{
+    s->sample = (sampler_sample){.pid = s->pid};
+    stack_unwind_begin_sample(s->unwind);
+    int rc = stop_unwind_release(s);
+    if (rc == MG_OK) {
+        describe_threads(s);
+    }
+    return rc;
+}
+
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
 {
     if (!s || !out) {
@@ -343,7 +357,22 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
         *out = exited_sample(s);
         return MG_OK;
     }
-    int rc = s->maps_stale ? refresh_maps(s) : MG_OK;
+    bool changed = false;
+    int rc = s->maps_stale ? refresh_maps(s, &changed) : MG_OK;
+    if (rc == MG_OK) {
+        rc = take_sample(s);
+    }
+    /* A frame outside the maps read so far lies in code mapped since (MPI_Init dlopens its
+     * transports, UCX's among them). It was unwound without that library's unwind tables, so the
+     * walk may have skipped the frames above it, MPI's included, and a rank waiting in MPI would
+     * read as computing. Where the maps did change, the sample is taken again with an unwinder
+     * that knows the new library. */
+    if (rc == MG_OK && s->maps_stale) {
+        rc = refresh_maps(s, &changed);
+        if (rc == MG_OK && changed) {
+            rc = take_sample(s);
+        }
+    }
     if (rc == MG_ENOENT) {
         *out = exited_sample(s);
         return MG_OK;
@@ -351,17 +380,6 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
     if (rc) {
         return rc;
     }
-    s->sample = (sampler_sample){.pid = s->pid};
-    stack_unwind_begin_sample(s->unwind);
-    rc = stop_unwind_release(s);
-    if (rc == MG_ENOENT) {
-        *out = exited_sample(s);
-        return MG_OK;
-    }
-    if (rc) {
-        return rc;
-    }
-    describe_threads(s);
     rc = conclude(s);
     s->sample.total_ns = now_ns() - t0;
     s->sample.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
