@@ -1,5 +1,6 @@
 /* Issuing one call of a workaround plan with PMPI; see protect_call.h. Every plan call is the
- * intercepted collective itself (the paper's design rule), with the plan's counts and buffers. */
+ * intercepted collective itself (the paper's design rule), or its V-form where the plan says so
+ * (the same data movement: scaling_args.h), with the plan's counts and buffers. */
 #include "protect_call.h"
 #include "protect_pmpi.h"
 
@@ -43,7 +44,7 @@ int protect_call_issue(const protect_call *pc, const scaling_call *sc, const pro
     void *s = protect_call_addr(pc, bufs, sc->send), *r = protect_call_addr(pc, bufs, sc->recv);
     MPI_Datatype st = bufs->send_type, rt = bufs->recv_type;
     int root = (int)sc->root;
-    switch (pc->a.coll) {
+    switch (scaling_call_coll(sc, pc->a.coll)) {
     case SCALING_BCAST:
         return ISSUE(Bcast, Ibcast, req, r, sc->recv_count, rt, root, comm);
     case SCALING_SCATTER:

@@ -128,12 +128,14 @@ typedef struct large_call {
 #define ISSUE_C(type, req, ...)                                                                    \
     ((req) ? ((i##type *)fn[1])(__VA_ARGS__, req) : ((type *)fn[0])(__VA_ARGS__))
 
-static int issue(const protect_call *pc, const large_call *x, MPI_Comm comm, MPI_Request *req)
+/* Issues collective coll (pc's own, or its V-form for a plan call that names it). */
+static int issue(const protect_call *pc, scaling_coll coll, const large_call *x, MPI_Comm comm,
+                 MPI_Request *req)
 {
-    void *const *fn = fns[pc->a.coll];
+    void *const *fn = fns[coll];
     if (!fn[req != NULL])
         return MPI_ERR_INTERN;
-    switch (pc->a.coll) {
+    switch (coll) {
     case SCALING_BCAST:
         return ISSUE_C(bcast_c, req, x->r, x->rc, x->rt, x->root, comm);
     case SCALING_SCATTER:
@@ -168,7 +170,7 @@ int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, 
     large_call x = {pc->sendbuf,  pc->recvbuf,  pc->send_count,  pc->recv_count,
                     pc->sendtype, pc->recvtype, (int)pc->a.root, v->counts_a,
                     v->counts_b,  v->displs_a,  v->displs_b};
-    return issue(pc, &x, comm, req);
+    return issue(pc, pc->a.coll, &x, comm, req);
 }
 
 /* Widens one int vector of a plan call (absent: left alone). */
@@ -203,5 +205,5 @@ int protect_large_issue_call(const protect_call *pc, const scaling_call *sc,
                     bufs->lcounts + P,
                     bufs->ldispls,
                     bufs->ldispls + P};
-    return issue(pc, &x, comm, req);
+    return issue(pc, scaling_call_coll(sc, pc->a.coll), &x, comm, req);
 }

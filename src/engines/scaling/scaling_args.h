@@ -90,19 +90,28 @@ typedef struct scaling_ref {
 } scaling_ref;
 
 /* One MPI call of a plan on one rank: the collective of the original call (the paper's rule: a
- * workaround uses the collective itself) with datatype size elem_size (a contiguous type of
- * elem_size / type_size original elements when they differ, W2), on the communicator the plan
- * names. The vectors point to caller-provided arrays of nprocs ints and are filled only where the
- * collective has them on this rank; for Alltoallv vector A is the send side and B the receive side.
+ * workaround uses the collective itself), or, where v_form says so, its V-form (Gatherv for a
+ * Gather, Scatterv, Allgatherv, Alltoallv): the same data movement, its blocks described by a
+ * count and a displacement per rank instead of one count. elem_size is the datatype size (a
+ * contiguous type of elem_size / type_size original elements when they differ, W2); the call runs
+ * on the communicator the plan names. The vectors point to caller-provided arrays of nprocs ints
+ * and are filled only where the collective the call issues has them on this rank; for Alltoallv
+ * vector A is the send side and B the receive side.
  *
- * send_stride/recv_stride (elements; W1-B on Gather, Scatter, Allgather, Alltoall) let a side of a
- * regular collective take a slice of every block of the user's global buffer in place: 0 is the
- * usual layout, the blocks of send_count/recv_count elements back to back; s > 0 says block i
- * starts i s elements after the side's reference. The executor passes such a side as one element
- * per rank of a type of send_count/recv_count elements resized to an extent of s elements
- * (MPI_Type_contiguous + MPI_Type_create_resized): it has the type signature of that many elements,
- * so it matches a peer's plain side of the same count. Needs an element whose extent is its size
- * (a contiguous datatype), as every plan that addresses elements by byte offset does. */
+ * v_form: 0 (a zeroed call, and every plan but W1-B's) is the original collective, so that a plan
+ * maker that knows nothing of V-forms issues the collective it was given; 1 (W1-B on Gather,
+ * Scatter, Allgather, Alltoall) is its V-form. Every rank of a call must set it alike: MPI does not
+ * match a Gather on one rank with a Gatherv on another. Read it through scaling_call_coll.
+ *
+ * send_stride/recv_stride (elements; W1-B on Gather, Scatter, Allgather, Alltoall whose V-form
+ * displacements would not fit in int) let a side of a regular collective take a slice of every
+ * block of the user's global buffer in place: 0 is the usual layout, the blocks of
+ * send_count/recv_count elements back to back; s > 0 says block i starts i s elements after the
+ * side's reference. The executor passes such a side as one element per rank of a type of
+ * send_count/recv_count elements resized to an extent of s elements (MPI_Type_contiguous +
+ * MPI_Type_create_resized): it has the type signature of that many elements, so it matches a
+ * peer's plain side of the same count. Needs an element whose extent is its size (a contiguous
+ * datatype), as every plan that addresses elements by byte offset does. */
 typedef struct scaling_call {
     uint64_t elem_size;
     scaling_ref send, recv;
@@ -110,9 +119,16 @@ typedef struct scaling_call {
         recv_count; /* regular collectives, and the scalar side of Gatherv/Scatterv/Allgatherv */
     int64_t send_stride, recv_stride;
     uint32_t root; /* rank of the root in the call's communicator */
+    int v_form;
     int *counts_a, *displs_a;
     int *counts_b, *displs_b;
 } scaling_call;
+
+/* The collective that call issues for an original call of collective orig. */
+static inline scaling_coll scaling_call_coll(const scaling_call *call, scaling_coll orig)
+{
+    return call->v_form ? scaling_coll_v_form(orig) : orig;
+}
 
 /* A copy of bytes between two buffers, done by the caller (memcpy) around a call. */
 typedef struct scaling_copy {

@@ -68,6 +68,22 @@ const scaling_coll_info *scaling_coll_get(scaling_coll c)
     return &table[c];
 }
 
+scaling_coll scaling_coll_v_form(scaling_coll c)
+{
+    switch (c) {
+    case SCALING_SCATTER:
+        return SCALING_SCATTERV;
+    case SCALING_GATHER:
+        return SCALING_GATHERV;
+    case SCALING_ALLGATHER:
+        return SCALING_ALLGATHERV;
+    case SCALING_ALLTOALL:
+        return SCALING_ALLTOALLV;
+    default:
+        return c;
+    }
+}
+
 /* Matches name against base, ignoring case; *large tells whether name had the "_c" suffix. */
 static int same_name(const char *name, size_t len, const char *base, int *large)
 {

@@ -54,6 +54,11 @@ typedef struct scaling_coll_info {
 /* Returns the descriptor of c (static storage), or NULL when c is out of range. Thread-safe. */
 const scaling_coll_info *scaling_coll_get(scaling_coll c);
 
+/* The V-form of a regular blocked collective (Scatterv for Scatter, Gatherv, Allgatherv,
+ * Alltoallv): the same data movement, each rank's block given by a count and a displacement.
+ * c itself for every other collective. */
+scaling_coll scaling_coll_v_form(scaling_coll c);
+
 /* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv", "Gatherv_c"; case-insensitive,
  * optional "MPI_" and "I" prefix, optional "_c" suffix) into *out, *nonblocking (1 for the I form)
  * and *large_count (1 for the MPI-4 large-count `_c` form). large_count may be NULL: the caller

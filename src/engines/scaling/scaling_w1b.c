@@ -138,25 +138,54 @@ static void add_copy(scaling_copy *list, uint32_t *n, scaling_ref from, scaling_
     (*n)++;
 }
 
+/* Whether a regular blocked collective's rounds are its V-form (scaling_args.h): when the round
+ * cuts the blocks (k < n; a round of whole blocks is the plain collective, blocks back to back)
+ * and every displacement i n, and the end P n of the last slice, is an int. It reads only n, P and
+ * k, which are the same on every rank (n is every rank's count in these collectives, k follows
+ * from the agreed chunk), so that every rank issues the same collective: MPI does not match a
+ * Gather with a Gatherv. Past INT_MAX the sides keep their block stride. */
+static int regular_v_form(const scaling_args *a, int k)
+{
+    return k < a->count && a->count <= INT_MAX / a->nprocs; /* P n <= INT_MAX, without overflow */
+}
+
+/* A global-buffer side of a regular round whose block i starts i step elements after the side's
+ * reference and whose slices are k elements: in a V-form round counts k and displacements i step
+ * (step <= n, so they fit: regular_v_form), otherwise the block stride (0 when the slices lie back
+ * to back). */
+static void blocked_side(const scaling_call *call, uint32_t P, int k, int64_t step, int *counts,
+                         int *displs, int64_t *stride)
+{
+    if (!call->v_form) {
+        *stride = step == k ? 0 : step;
+        return;
+    }
+    for (uint32_t i = 0; i < P; i++) {
+        counts[i] = k;
+        displs[i] = (int)((int64_t)i * step);
+    }
+}
+
 /* Regular blocked collectives: block i of the user's global buffer is elements [i n, (i+1) n) and
  * the round moves slice [o, o + k) of every block. The global-buffer side takes the slices where
- * they are, from o with a stride of n (one type of k elements resized to n per rank, built by the
- * executor), except an in-place Alltoall's send side: its slices are the very bytes the round
- * receives into, so they are packed into staging first. */
+ * they are, from o, block i at i n (blocked_side), except an in-place Alltoall's send side: its
+ * slices are the very bytes the round receives into, so they are packed into staging first. */
 static void regular_blocks(round_ctx *x, scaling_call *call)
 {
     const scaling_args *a = x->a;
     int64_t n = a->count, s = x->s;
+    uint32_t P = a->nprocs;
     int k = cut(n, x->o, x->c);
-    int64_t stride = k < n ? n : 0; /* one round of whole blocks: they lie back to back */
     int root = a->rank == a->root;
+    call->v_form = regular_v_form(a, k);
     call->send_count = call->recv_count = k;
     call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
     call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
     switch (a->coll) {
     case SCALING_SCATTER:
-        call->send_stride = root ? stride : 0;
-        if (!root)
+        if (root)
+            blocked_side(call, P, k, n, call->counts_a, call->displs_a, &call->send_stride);
+        else
             call->send = ref(SCALING_BUF_NONE, 0);
         if (a->in_place)
             call->recv = ref(SCALING_BUF_IN_PLACE, 0);
@@ -164,24 +193,25 @@ static void regular_blocks(round_ctx *x, scaling_call *call)
     case SCALING_GATHER:
     case SCALING_ALLGATHER:
         /* In place (a Gather's root, every rank of an Allgather), so is the round: this rank's
-         * slice is already at its place in the strided layout. */
+         * slice is already at its place in the round's layout. */
         if (a->in_place)
             call->send = ref(SCALING_BUF_IN_PLACE, 0);
         if (a->coll == SCALING_GATHER && !root)
             call->recv = ref(SCALING_BUF_NONE, 0);
         else
-            call->recv_stride = stride;
+            blocked_side(call, P, k, n, call->counts_a, call->displs_a, &call->recv_stride);
         return;
-    default: /* Alltoall */
-        call->recv_stride = stride;
-        call->send_stride = stride;
-        if (!a->in_place)
+    default: /* Alltoall: vector A is the send side, B the receive side */
+        blocked_side(call, P, k, n, call->counts_b, call->displs_b, &call->recv_stride);
+        if (!a->in_place) {
+            blocked_side(call, P, k, n, call->counts_a, call->displs_a, &call->send_stride);
             return;
-        for (uint32_t i = 0; i < a->nprocs; i++)
+        }
+        for (uint32_t i = 0; i < P; i++)
             add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_RECV, ((int64_t)i * n + x->o) * s),
                      ref(SCALING_BUF_STAGE_SEND, (int64_t)i * k * s), (int64_t)k * s);
         call->send = ref(SCALING_BUF_STAGE_SEND, 0);
-        call->send_stride = 0;
+        blocked_side(call, P, k, k, call->counts_a, call->displs_a, &call->send_stride);
     }
 }
 
@@ -282,6 +312,18 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     }
 }
 
+/* Whether call has the arrays the rounds may write on this rank: those of the collective's V-form
+ * (the collective itself when irregular), which a regular collective's round may issue. */
+static int has_arrays(const scaling_args *a, const scaling_call *call)
+{
+    scaling_args v = *a;
+    v.coll = scaling_coll_v_form(a->coll);
+    unsigned vectors = scaling_coll_get(v.coll)->vectors;
+    return !scaling_args_has_vectors(&v) ||
+           (call->counts_a && (!(vectors & SCALING_VEC_A_DISPLS) || call->displs_a) &&
+            (!(vectors & SCALING_VEC_B) || (call->counts_b && call->displs_b)));
+}
+
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
                       const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
                       uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack)
@@ -289,16 +331,15 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
     if (!plan || !call || !pack || !npack || !unpack || !nunpack || r >= plan->rounds ||
         scaling_args_validate(a) != 0)
         return MG_EINVAL;
-    const scaling_coll_info *info = scaling_coll_get(a->coll);
-    if (scaling_args_has_vectors(a) &&
-        (!call->counts_a || ((info->vectors & SCALING_VEC_A_DISPLS) && !call->displs_a) ||
-         ((info->vectors & SCALING_VEC_B) && (!call->counts_b || !call->displs_b))))
+    if (!has_arrays(a, call))
         return MG_EINVAL;
+    const scaling_coll_info *info = scaling_coll_get(a->coll);
     round_ctx x = {a, (int64_t)r * plan->chunk, plan->chunk, (int64_t)a->type_size, pack, unpack, 0,
                    0};
     call->elem_size = a->type_size;
     call->root = a->root;
     call->send_stride = call->recv_stride = 0;
+    call->v_form = 0;
     if (!info->irregular && info->gbuf == SCALING_GBUF_SNP) {
         regular_blocks(&x, call);
     } else if (info->irregular) {

@@ -3,7 +3,10 @@
  * the user's buffers directly wherever its counts and displacements can say where the slices are:
  *  - Bcast, Reduce, Allreduce: one contiguous slice;
  *  - Gather, Scatter, Allgather, Alltoall: the global-buffer side takes slice [o, o + k) of every
- *    block with a block stride (scaling_call's send_stride/recv_stride);
+ *    block: the round is the collective's V-form (scaling_call's v_form) with counts k and
+ *    displacements i n when P n fits in int, else the collective with a block stride
+ *    (send_stride/recv_stride). MPI libraries may pack a derived datatype through a buffer of
+ *    their own, which is the copy direct addressing avoids; displacements need none;
  *  - Gatherv, Scatterv, Allgatherv, Alltoallv: displacements d + o, when every segment of the
  *    vector, as passed, lies in [0, INT_MAX] elements.
  * Staged (the round's slices laid out contiguously in a staging buffer, so that every displacement
@@ -47,15 +50,15 @@ typedef struct scaling_w1b_plan {
 int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
                           int64_t n_global, scaling_w1b_plan *out);
 
-/* This rank's part of round r: the call (its vectors, where the collective has them on this rank,
- * are written to the caller's arrays of P ints in call->counts_a/displs_a/counts_b/displs_b), the
- * copies to do before the call (pack) and after it (unpack), at most P each, into caller arrays of
- * P; a side this rank does not stage has none (see above). true_a/true_b are the displacements
- * recovered by Detector D (NULL: the application's are valid). A round is in place where the call
- * is, except Alltoall(v) and Reduce_scatter, whose staged send side makes their rounds in place on
- * no rank. Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the
- * unbroken call, in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds.
- * No allocation. */
+/* This rank's part of round r: the call (its vectors, where the collective it issues has them on
+ * this rank, are written to the caller's arrays of P ints in call->counts_a/displs_a/counts_b/
+ * displs_b, which a regular collective needs too: its rounds may be its V-form), the copies to do
+ * before the call (pack) and after it (unpack), at most P each, into caller arrays of P; a side
+ * this rank does not stage has none (see above). true_a/true_b are the displacements recovered by
+ * Detector D (NULL: the application's are valid). A round is in place where the call is, except
+ * Alltoall(v) and Reduce_scatter, whose staged send side makes their rounds in place on no rank.
+ * Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the unbroken call,
+ * in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds. No allocation. */
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
                       const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
                       uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack);

@@ -464,8 +464,19 @@ static int do_copies(const run *x, uint32_t r, const scaling_copy *list, uint32_
     return 0;
 }
 
+/* The collective the ranks' round calls issue into *out; -1 when they differ (MPI matches no
+ * Gather on one rank with a Gatherv on another). */
+static int issued_coll(const run *x, scaling_coll *out)
+{
+    for (uint32_t r = 1; r < x->P; r++)
+        if (x->rs[r].call.v_form != x->rs[0].call.v_form)
+            return -1;
+    *out = scaling_call_coll(&x->rs[0].call, x->w->spec.coll);
+    return 0;
+}
+
 static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
-                    int64_t *staged)
+                    int64_t *staged, uint32_t *v_form_rounds)
 {
     int64_t n = agreed_n(x);
     scaling_w1b_plan plan0;
@@ -485,6 +496,7 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
         *staged += plan.stage_send_bytes + plan.stage_recv_bytes;
     }
     *rounds = plan0.rounds;
+    *v_form_rounds = 0;
     for (uint32_t round = 0; round < plan0.rounds; round++) {
         for (uint32_t r = 0; r < x->P; r++) {
             rank_state *s = &x->rs[r];
@@ -499,8 +511,11 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
                 return WORLD_EXEC_FAILED;
             to_ref(x, r, x->P, &x->calls[r]);
         }
-        if (ref_collective(x->w->spec.coll, x->P, x->calls, x->w->spec.s) != 0)
+        scaling_coll issued;
+        if (issued_coll(x, &issued) != 0 ||
+            ref_collective(issued, x->P, x->calls, x->w->spec.s) != 0)
             return WORLD_EXEC_FAILED;
+        *v_form_rounds += issued != x->w->spec.coll;
         for (uint32_t r = 0; r < x->P; r++)
             if (do_copies(x, r, x->rs[r].unpack, x->rs[r].nunpack) != 0)
                 return WORLD_EXEC_FAILED;
@@ -509,13 +524,13 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
 }
 
 int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
-                  int64_t *staged)
+                  int64_t *staged, uint32_t *v_form_rounds)
 {
     run x;
     memset(&x, 0, sizeof x);
     int rc = run_begin(&x, w, b);
     if (rc == 0)
-        rc = exec_w1b(&x, b, p, rounds, staged);
+        rc = exec_w1b(&x, b, p, rounds, staged, v_form_rounds);
     run_end(&x);
     return rc;
 }

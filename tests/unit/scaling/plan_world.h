@@ -58,9 +58,11 @@ int world_run_original(world *w);
  * the trigger's count, plan and execute. Returns 0, a negative MG_E* code from the planner
  * (MG_EUNSUPPORTED: the workaround does not apply), or -1000 when executing the plan failed in the
  * reference model or the ranks' plans disagreed. W1-B also fails when a rank that stages nothing
- * copies, and gives the staging bytes of all ranks' plans in *staged. */
+ * copies or the ranks' calls of a round name different collectives, gives the staging bytes of all
+ * ranks' plans in *staged and the number of rounds run as the collective's V-form in
+ * *v_form_rounds; each round runs as the collective its calls name. */
 int world_run_w1b(world *w, const scaling_bounds *b, const scaling_params *p, uint32_t *rounds,
-                  int64_t *staged);
+                  int64_t *staged, uint32_t *v_form_rounds);
 int world_run_w1a(world *w, const scaling_bounds *b, uint32_t *groups);
 int world_run_w2(world *w, const scaling_bounds *b, uint64_t *k);
 int world_run_w3(world *w, const scaling_bounds *b);

@@ -40,6 +40,29 @@ static void test_table_v(void)
     MG_CHECK(scaling_coll_get((scaling_coll)-1) == NULL);
 }
 
+/* The V-form of each regular blocked collective is its irregular twin on the same global buffer;
+ * every other collective is its own; a zeroed plan call issues the original collective. */
+static void test_v_forms(void)
+{
+    int v_forms = 0;
+    for (int c = 0; c < SCALING_COLL_COUNT; c++) {
+        scaling_coll v = scaling_coll_v_form((scaling_coll)c);
+        const scaling_coll_info *i = scaling_coll_get((scaling_coll)c), *vi = scaling_coll_get(v);
+        if (v == (scaling_coll)c)
+            continue;
+        v_forms++;
+        MG_CHECK(!i->irregular && vi->irregular);
+        MG_CHECK(i->gbuf == SCALING_GBUF_SNP && vi->gbuf == SCALING_GBUF_SNP);
+        MG_CHECK_INT(vi->rooted, i->rooted);
+    }
+    MG_CHECK_INT(v_forms, 4);
+    MG_CHECK_INT(scaling_coll_v_form(SCALING_ALLTOALL), SCALING_ALLTOALLV);
+    scaling_call call = {0};
+    MG_CHECK_INT(scaling_call_coll(&call, SCALING_GATHER), SCALING_GATHER);
+    call.v_form = 1;
+    MG_CHECK_INT(scaling_call_coll(&call, SCALING_GATHER), SCALING_GATHERV);
+}
+
 static void test_names(void)
 {
     scaling_coll c;
@@ -118,6 +141,7 @@ static void test_args_validate(void)
 int main(void)
 {
     MG_RUN(test_table_v);
+    MG_RUN(test_v_forms);
     MG_RUN(test_names);
     MG_RUN(test_args_validate);
     MG_TEST_END();

@@ -23,16 +23,17 @@ typedef struct tally {
     int d_fired[SCALING_COLL_COUNT];
     int multi_round[SCALING_COLL_COUNT];
     int w1b_direct[SCALING_COLL_COUNT], w1b_staged[SCALING_COLL_COUNT]; /* cases, by any rank */
+    int w1b_v_form[SCALING_COLL_COUNT], w1b_own_form[SCALING_COLL_COUNT]; /* cases, by rounds */
 } tally;
 
 static int run_wa(wa which, world *w, const scaling_bounds *b, const scaling_params *p,
-                  uint32_t *rounds, int64_t *staged)
+                  uint32_t *rounds, int64_t *staged, uint32_t *v_form_rounds)
 {
     uint64_t k = 0;
     uint32_t groups = 0;
     switch (which) {
     case WA_W1B:
-        return world_run_w1b(w, b, p, rounds, staged);
+        return world_run_w1b(w, b, p, rounds, staged, v_form_rounds);
     case WA_W1A:
         return world_run_w1a(w, b, &groups);
     case WA_W3:
@@ -64,9 +65,9 @@ static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit
             world actual;
             MG_CHECK(world_clone_buffers(&actual, &w) == 0);
             actual.spec.large = large;
-            uint32_t rounds = 0;
+            uint32_t rounds = 0, v_form_rounds = 0;
             int64_t staged = 0;
-            int rc = run_wa((wa)which, &actual, &b, p, &rounds, &staged);
+            int rc = run_wa((wa)which, &actual, &b, p, &rounds, &staged, &v_form_rounds);
             if (large && rc != int_rc)
                 fprintf(stderr, "LARGE %s wa=%d rc=%d, int form rc=%d seed=%llu\n",
                         scaling_coll_get(spec->coll)->name, which, rc, int_rc,
@@ -79,6 +80,8 @@ static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit
                 t->multi_round[spec->coll] += which == WA_W1B && rounds > 1;
                 t->w1b_direct[spec->coll] += which == WA_W1B && staged == 0;
                 t->w1b_staged[spec->coll] += which == WA_W1B && staged > 0;
+                t->w1b_v_form[spec->coll] += which == WA_W1B && v_form_rounds > 0;
+                t->w1b_own_form[spec->coll] += which == WA_W1B && v_form_rounds < rounds;
             }
             if (rc == 0 && !world_same(&expected, &actual)) {
                 fprintf(stderr,
@@ -169,6 +172,12 @@ static void test_every_collective_every_workaround(void)
         int stages = info->irregular || c == SCALING_ALLTOALL;
         MG_CHECK(c == SCALING_REDUCE_SCATTER ? t.w1b_direct[c] == 0 : t.w1b_direct[c] > 0);
         MG_CHECK(stages ? t.w1b_staged[c] > 0 : t.w1b_staged[c] == 0);
+        /* A regular blocked collective's rounds that cut its blocks are its V-form (P n is small
+         * here), a single round of whole blocks is the collective itself; the others' rounds are
+         * always the collective itself. */
+        int regular_blocked = scaling_coll_v_form((scaling_coll)c) != (scaling_coll)c;
+        MG_CHECK(regular_blocked ? t.w1b_v_form[c] > 0 : t.w1b_v_form[c] == 0);
+        MG_CHECK(t.w1b_own_form[c] > 0);
         MG_CHECK(info->w1a ? t.applied[c][WA_W1A] > 0 : t.applied[c][WA_W1A] == 0);
         MG_CHECK(info->w2 ? t.applied[c][WA_W2] > 0 : t.applied[c][WA_W2] == 0);
         if (info->vectors & SCALING_VEC_A_DISPLS)
@@ -509,10 +518,20 @@ static void w1b_direct_round(const scaling_w1b_plan *w, const scaling_args *a, u
     MG_CHECK_INT(x->call.recv.off, recv_off);
 }
 
-/* Regular blocked collectives: the global-buffer side takes slice [o, o + k) of every block where
- * it lies (offset o, block stride n); only an in-place Alltoall's send side is staged. n = 10 in
- * rounds of 4: the last round (o = 8) moves 2 elements of every block. */
-static void test_w1b_strided_rounds(void)
+/* A round's vector of P entries: every count k, displacement i step. */
+static void check_blocks(const int *counts, const int *displs, uint32_t P, int k, int64_t step)
+{
+    for (uint32_t i = 0; i < P; i++) {
+        MG_CHECK_INT(counts[i], k);
+        MG_CHECK_INT(displs[i], (int64_t)i * step);
+    }
+}
+
+/* Regular blocked collectives with P n within INT_MAX: a round that cuts the blocks is the V-form,
+ * its global-buffer side slice [o, o + k) of every block where it lies (reference o, counts k,
+ * displacements i n, no stride); only an in-place Alltoall's send side is staged (displacements
+ * i k). n = 10 in rounds of 4: the last round (o = 8) moves 2 elements of every block. */
+static void test_w1b_v_form_rounds(void)
 {
     scaling_args g = {.coll = SCALING_GATHER, .nprocs = 3, .rank = 1, .root = 1, .type_size = 4,
                       .count = 10};
@@ -521,34 +540,47 @@ static void test_w1b_strided_rounds(void)
     MG_CHECK_INT(w.rounds, 3);
     w1b_round x;
     w1b_direct_round(&w, &g, 2, 8 * 4, &x);
-    MG_CHECK_INT(x.call.recv_count, 2);
-    MG_CHECK_INT(x.call.recv_stride, 10);
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHERV);
+    check_blocks(x.c_a, x.d_a, 3, 2, 10);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_USER_SEND);
     MG_CHECK_INT(x.call.send.off, 8 * 4);
     MG_CHECK_INT(x.call.send_count, 2);
-    MG_CHECK_INT(x.call.send_stride, 0);
-    g.in_place = 1; /* the root's slice is already in its block */
+    MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
+    g.in_place = 1; /* the root's slice is already in its block: displs[root] */
     w1b_round_of(&w, &g, NULL, NULL, 2, &x);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
-    MG_CHECK_INT(x.call.recv_stride, 10);
-    g.in_place = 0, g.rank = 0; /* a non-root sends its slice, plainly */
+    MG_CHECK_INT(x.call.v_form, 1);
+    check_blocks(x.c_a, x.d_a, 3, 2, 10);
+    g.in_place = 0, g.rank = 0; /* a non-root sends its slice, plainly, to the same Gatherv */
     w1b_round_of(&w, &g, NULL, NULL, 2, &x);
     MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_NONE);
+    MG_CHECK_INT(x.call.v_form, 1);
+    MG_CHECK_INT(x.call.send_count, 2);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
     scaling_args sc = g;
-    sc.coll = SCALING_SCATTER, sc.rank = 1;
-    w1b_direct_round(&w, &sc, 0, 0, &x);
+    sc.coll = SCALING_SCATTER, sc.rank = 1, sc.in_place = 1;
+    w1b_round_of(&w, &sc, NULL, NULL, 0, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, sc.coll), SCALING_SCATTERV);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_USER_SEND);
     MG_CHECK_INT(x.call.send.off, 0);
-    MG_CHECK_INT(x.call.send_stride, 10);
-    MG_CHECK_INT(x.call.recv_stride, 0);
-    /* In-place Alltoall: the round's send slices are its receive slices, so they are packed. */
+    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_IN_PLACE);
+    check_blocks(x.c_a, x.d_a, 3, 4, 10);
+    MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
+    scaling_args ag = {.coll = SCALING_ALLGATHER, .nprocs = 3, .rank = 2, .type_size = 4,
+                       .count = 10, .in_place = 1};
+    w1b_direct_round(&w, &ag, 1, 4 * 4, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
+    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    check_blocks(x.c_a, x.d_a, 3, 4, 10);
+    /* In-place Alltoall: the round's send slices are its receive slices, so they are packed and
+     * sent back to back (vector A); the receive side (vector B) takes them where they lie. */
     scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 3, .rank = 2, .type_size = 4,
                         .count = 10, .in_place = 1};
     w = w1b_plan(&a2a, 4, 10);
     MG_CHECK_INT(w.stage_send_bytes, 3 * 4 * 4);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
     w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, a2a.coll), SCALING_ALLTOALLV);
     MG_CHECK_INT(x.nu, 0);
     MG_CHECK_INT(x.np, 3);
     MG_CHECK_INT(x.pack[2].from.buf, SCALING_BUF_USER_RECV);
@@ -556,20 +588,71 @@ static void test_w1b_strided_rounds(void)
     MG_CHECK_INT(x.pack[2].to.buf, SCALING_BUF_STAGE_SEND);
     MG_CHECK_INT(x.pack[2].to.off, 2 * 4 * 4);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_STAGE_SEND);
-    MG_CHECK_INT(x.call.send_stride, 0);
+    MG_CHECK_INT(x.call.send.off, 0);
+    check_blocks(x.c_a, x.d_a, 3, 4, 4);
     MG_CHECK_INT(x.call.recv.off, 4 * 4);
-    MG_CHECK_INT(x.call.recv_stride, 10);
+    check_blocks(x.c_b, x.d_b, 3, 4, 10);
+    MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
     a2a.in_place = 0;
     w = w1b_plan(&a2a, 4, 10);
     w1b_direct_round(&w, &a2a, 1, 4 * 4, &x);
-    MG_CHECK_INT(x.call.send_stride, 10);
-    /* One round of whole blocks: they lie back to back, no stride. */
-    scaling_args ag = {.coll = SCALING_ALLGATHER, .nprocs = 3, .type_size = 4, .count = 3};
-    w = w1b_plan(&ag, 4, 3);
+    MG_CHECK_INT(x.call.send.off, 4 * 4);
+    check_blocks(x.c_a, x.d_a, 3, 4, 10);
+    check_blocks(x.c_b, x.d_b, 3, 4, 10);
+    /* One round of whole blocks: they lie back to back, the collective itself, no stride. */
+    scaling_args whole = {.coll = SCALING_ALLGATHER, .nprocs = 3, .type_size = 4, .count = 3};
+    w = w1b_plan(&whole, 4, 3);
     MG_CHECK_INT(w.rounds, 1);
-    w1b_round_of(&w, &ag, NULL, NULL, 0, &x);
+    w1b_round_of(&w, &whole, NULL, NULL, 0, &x);
+    MG_CHECK_INT(x.call.v_form, 0);
     MG_CHECK_INT(x.call.recv_count, 3);
     MG_CHECK_INT(x.call.recv_stride, 0);
+    /* A caller without the arrays the V-form writes is refused. */
+    scaling_call bare = {0};
+    MG_CHECK_INT(scaling_w1b_round(&w, &whole, NULL, NULL, 0, &bare, x.pack, &x.np, x.unpack,
+                                   &x.nu),
+                 MG_EINVAL);
+}
+
+/* Regular blocked collectives with P n past INT_MAX (the displacement i n of some block would not
+ * be an int): the rounds stay the collective itself, the global-buffer side with block stride n.
+ * The boundary is P n = INT_MAX; every rank decides alike from n and P. */
+static void test_w1b_strided_rounds(void)
+{
+    int64_t n = INT_MAX / 2 + 1; /* 2 n = 2^31 */
+    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 2, .type_size = 1, .count = n};
+    scaling_w1b_plan w = w1b_plan(&g, 4, n);
+    MG_CHECK_INT(w.chunk, 4);
+    w1b_round x;
+    w1b_direct_round(&w, &g, 1, 4, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHER);
+    MG_CHECK_INT(x.call.recv_count, 4);
+    MG_CHECK_INT(x.call.recv_stride, n);
+    MG_CHECK_INT(x.call.send_stride, 0);
+    g.rank = 1; /* the non-root: the same collective, plain */
+    w1b_round_of(&w, &g, NULL, NULL, 1, &x);
+    MG_CHECK_INT(x.call.v_form, 0);
+    MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
+    scaling_args sc = g;
+    sc.coll = SCALING_SCATTER, sc.rank = 0;
+    w1b_round_of(&w, &sc, NULL, NULL, 1, &x);
+    MG_CHECK_INT(x.call.v_form, 0);
+    MG_CHECK_INT(x.call.send_stride, n);
+    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 2, .type_size = 1, .count = n,
+                        .in_place = 1};
+    w = w1b_plan(&a2a, 4, n);
+    w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
+    MG_CHECK_INT(x.call.v_form, 0);
+    MG_CHECK_INT(x.np, 2);
+    MG_CHECK_INT(x.call.send_stride, 0); /* the packed slices lie back to back */
+    MG_CHECK_INT(x.call.recv_stride, n);
+    /* P n = INT_MAX: still the V-form. */
+    scaling_args ag = {.coll = SCALING_ALLGATHER, .nprocs = 1, .type_size = 1, .count = INT_MAX};
+    w = w1b_plan(&ag, 4, INT_MAX);
+    w1b_round_of(&w, &ag, NULL, NULL, w.rounds - 1, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
+    MG_CHECK_INT(x.c_a[0], INT_MAX % 4);
+    MG_CHECK_INT(x.d_a[0], 0);
 }
 
 /* Irregular collectives: a vector whose segments lie within INT_MAX is addressed directly with
@@ -833,7 +916,7 @@ static void test_choice(void)
     MG_CHECK_INT(ch.w2.k, 2);
     MG_CHECK_INT(ch.w1a.ngroups, 2);
     MG_CHECK_INT(ch.w1b.rounds, 2);
-    /* Two rounds and no copies: the Gather's blocks are addressed with a stride. */
+    /* Two rounds and no copies: the Gather's blocks are addressed where they lie. */
     MG_CHECK_NEAR(ch.cost_ns[SCALING_WA_W1B], 2 * p.call_ns + 800 * p.byte_ns, 1e-6);
     MG_CHECK_STR(scaling_choice_name(ch.chosen), "W2");
     MG_CHECK_STR(scaling_choice_name((scaling_workaround)99), "none");
@@ -986,6 +1069,7 @@ int main(void)
     MG_RUN(test_overflowed_gatherv_plans);
     MG_RUN(test_shifted_w2);
     MG_RUN(test_w1b_limits);
+    MG_RUN(test_w1b_v_form_rounds);
     MG_RUN(test_w1b_strided_rounds);
     MG_RUN(test_w1b_direct_vectors);
     MG_RUN(test_w1a_and_w2_refusals);
