@@ -1,7 +1,8 @@
 /* The protection path of one intercepted collective: describe it for the engine, run Detectors D,
- * G and X, agree on the verdict and plan across the ranks where they see different arguments
- * (Gatherv/Scatterv: the root's vectors; Alltoallv: each rank's own) with small control messages on
- * the module's private duplicate, and execute the plan (docs/collectives.md). Needs mpi.h. */
+ * G and X, choose and execute the plan (docs/collectives.md). Where the ranks see different
+ * arguments (Gatherv/Scatterv: the root's vectors; Alltoallv: each rank's own) a rank changes its
+ * own side alone by W2; only under --agree do they agree on the verdict and plan, with small
+ * control messages on the module's private duplicate. Needs mpi.h. */
 #ifndef MG_PROTECT_RUN_H
 #define MG_PROTECT_RUN_H
 

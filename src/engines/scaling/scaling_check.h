@@ -32,8 +32,8 @@ typedef struct scaling_trigger {
  * 64-bit displacements cannot wrap: D does not run on them). No allocation. Cost:
  * O(entries of the collective in b) for regular collectives, plus one pass over this rank's vectors
  * for irregular ones. For Gatherv/Scatterv only the root sees the vectors and for Alltoallv each
- * rank sees its own: the caller makes the ranks agree on the verdict (a small control message)
- * before acting on it. Returns 0 with *out filled, MG_EINVAL for bad arguments (see
+ * rank sees its own: a verdict holds for this rank's side only, unless the caller makes the ranks
+ * agree on it (a small control message). Returns 0 with *out filled, MG_EINVAL for bad arguments (see
  * scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_trigger *out);

@@ -391,6 +391,21 @@ static void test_shifted_w2(void)
     MG_CHECK(gd[0] < 0);
     MG_CHECK_INT(gd[3], INT_MAX);
     MG_CHECK_INT(call.send_count, 11);
+    /* The moving W2 addresses the buffer by byte offset: a rank alone runs it with contiguous
+     * datatypes, and without them has nothing usable (applicable, but not usable: the caller's
+     * reason). */
+    scaling_params p;
+    scaling_params_default(&p);
+    uint32_t starts[5];
+    scaling_choice ch;
+    scaling_choice_opts o = {.contiguous = 1, .excluded = ~(1u << SCALING_WA_W2)};
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
+    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.w2.shift[0], shift);
+    o.contiguous = 0;
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    MG_CHECK(ch.applicable & (1u << SCALING_WA_W2));
+    MG_CHECK_INT(ch.usable, 0);
     /* 2^32 + 1 elements between the first and last block: no shift fits. */
     int64_t wide[4] = {0, 1400000000, 2800000001, 4294967297};
     a = wrapped_gatherv(wide, counts, displs, 2, &b, scratch, &t);
@@ -970,32 +985,6 @@ static void test_choice(void)
     MG_CHECK_INT(ch.applicable, 0);
 }
 
-/* A W2 that moves a buffer addresses it by byte offset: not usable without contiguous datatypes,
- * and a rank alone then has nothing (the caller's reason: applicable, but not usable). */
-static void test_choice_moving_w2(void)
-{
-    int64_t true_d[4] = {0, 1400000000, 2800000001, 4200000003};
-    int counts[4] = {7, 10, 11, 13}, displs[4];
-    int64_t scratch[8];
-    scaling_trigger t;
-    scaling_bounds b;
-    scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_args a = wrapped_gatherv(true_d, counts, displs, 2, &b, scratch, &t);
-    scaling_params p;
-    scaling_params_default(&p);
-    uint32_t starts[5];
-    scaling_choice ch;
-    scaling_choice_opts o = {.contiguous = 1, .excluded = ~(1u << SCALING_WA_W2)};
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
-    MG_CHECK_INT(ch.w2.k, 1);
-    MG_CHECK(ch.w2.shift[0] != 0);
-    o.contiguous = 0;
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
-    MG_CHECK(ch.applicable & (1u << SCALING_WA_W2));
-    MG_CHECK_INT(ch.usable, 0);
-}
-
 /* Ranks that see different vectors pick from what is usable everywhere by a fixed order. */
 static void test_choice_agreed(void)
 {
@@ -1074,7 +1063,6 @@ int main(void)
     MG_RUN(test_w1b_direct_vectors);
     MG_RUN(test_w1a_and_w2_refusals);
     MG_RUN(test_choice);
-    MG_RUN(test_choice_moving_w2);
     MG_RUN(test_choice_agreed);
     MG_RUN(test_plain_agrees_with_check);
     MG_RUN(test_large_count_vectors);
