@@ -1,13 +1,19 @@
 #!/bin/bash
 # The safe-bound increase by the protection layer on a real failing case (docs/collectives.md
-# "Safe-bound increase"): MPI_Gatherv of MPI_SIGNED_CHAR with the displacements i n computed in int,
-# as an application would (Prob. 9), run by the collective tester. Unprotected, the call is correct
-# up to n = floor(INT_MAX / (P - 1)) and fails at the next n, where the last displacement wraps.
-# Protected (`mpiguard protect`, no bounds file: Detector D), the same tests run at that n and at
-# the larger ones given. Every test checks every byte at the root. Prints one line per test, then
-# the increase: the largest protected n that passed over the unprotected bound.
-# Memory: the root holds P n bytes and every rank sends n; 16 GiB at P = 4, n = 2^31 - 2^20.
-# Usage: bench/collectives/safe_bound.sh BUILD_DIR FLAVOR P N...   (N: the protected sizes)
+# "Safe-bound increase"), run by the collective tester, every test checking every byte it received.
+# Two cases fail at the same n, where an int product i n of a rank index i < P and the count
+# overflows: unprotected, the call is correct up to n = floor(INT_MAX / (P - 1)) and fails at the
+# next n.
+#   - COLL=Gatherv (the default): MPI_Gatherv of MPI_SIGNED_CHAR with the displacements i n
+#     computed in int, as an application would (Prob. 9). Protected with no bounds file: Detector D.
+#     Memory: the root holds P n bytes and every rank sends n; 16 GiB at P = 4, n = 2^31 - 2^20.
+#   - COLL=Alltoall_inplace BOUNDS=FILE: MPI_Alltoall with MPI_IN_PLACE, which Open MPI 4.1.4
+#     runs with the offset right * rcount in int (fixed after it, open-mpi/ompi#10685). Protected
+#     with the bounds file `mpiguard collectives` wrote for it: Detector X. Memory: P n bytes per
+#     rank plus the library's copy of one block; 12 GiB at P = 3, n = 2^30.
+# The protected tests run at the first failing n and at the larger ones given. Prints one line per
+# test, then the increase: the largest protected n that passed over the unprotected bound.
+# Usage: [COLL=...] [BOUNDS=FILE] bench/collectives/safe_bound.sh BUILD_DIR FLAVOR P N...
 set -u
 build=${1:?usage: safe_bound.sh BUILD_DIR FLAVOR P N...} flavor=${2:?} np=${3:?}
 shift 3
@@ -18,6 +24,7 @@ mpich) launcher=mpiexec.mpich ;;
 esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 tester=$build/bin/mpiguard-coll-tester-$flavor
+coll=${COLL:-Gatherv} bounds=${BOUNDS:-}
 dir=$(mktemp -d /tmp/mg-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 bound=$((2147483647 / (np - 1)))
@@ -27,9 +34,10 @@ test_at() {
     local t0=$SECONDS rc how=unprotected
     if [ "$1" = yes ]; then
         how=protected
-        "$build/bin/mpiguard" protect -- $launcher -n "$np" "$tester" Gatherv 1 "$2" >"$dir/out" 2>&1
+        "$build/bin/mpiguard" protect ${bounds:+--bounds "$bounds"} -- $launcher -n "$np" \
+            "$tester" "$coll" 1 "$2" >"$dir/out" 2>&1
     else
-        $launcher -n "$np" "$tester" Gatherv 1 "$2" >"$dir/out" 2>&1
+        $launcher -n "$np" "$tester" "$coll" 1 "$2" >"$dir/out" 2>&1
     fi
     rc=$?
     local what=passed
@@ -43,5 +51,5 @@ test_at no $((bound + 1)) && echo "note: the unprotected call passed past its co
 for n in $((bound + 1)) "$@"; do
     test_at yes "$n" && [ "$n" -gt "$passed_max" ] && passed_max=$n
 done
-echo "$flavor Gatherv P=$np: unprotected bound $bound; protected passed up to $passed_max:" \
+echo "$flavor $coll P=$np: unprotected bound $bound; protected passed up to $passed_max:" \
     "increase $(awk -v a="$passed_max" -v b="$bound" 'BEGIN { printf "%.2fx", a / b }')"

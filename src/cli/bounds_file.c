@@ -80,17 +80,18 @@ static int parse_form(const char *t, scaling_form *out)
     return -1;
 }
 
-/* One entry; returns 0 or -1 for a malformed one. large_ok: the schema version has the large-count
- * (`_c`) entries (mpiguard-bounds/2). */
-static int parse_entry(json_object *o, bounds_entry *e, int large_ok)
+/* One entry; returns 0 or -1 for a malformed one, or one that needs a newer schema version than
+ * the file's (version 2 has the large-count `_c` entries, version 3 the in-place ones). */
+static int parse_entry(json_object *o, bounds_entry *e, int version)
 {
     memset(e, 0, sizeof *e);
     scaling_coll coll;
-    int nonblocking, large = 0;
+    int nonblocking, large = 0, in_place = 0;
     const char *cls = get_string(o, "class"), *status = get_string(o, "status");
     if (!json_object_is_type(o, json_type_object) ||
         copy(e->collective, sizeof e->collective, get_string(o, "collective")) ||
-        scaling_coll_from_name(e->collective, &coll, &nonblocking, large_ok ? &large : NULL) != 0 ||
+        scaling_coll_from_name(e->collective, &coll, &nonblocking, version >= 2 ? &large : NULL,
+                               version >= 3 ? &in_place : NULL) != 0 ||
         get_count(o, "type_size", &e->type_size) || get_count(o, "np", &e->np) ||
         get_count(o, "safe_count", &e->safe_count) || copy(e->status, sizeof e->status, status) ||
         !cls)
@@ -114,10 +115,12 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
 {
     const char *schema =
         json_object_is_type(root, json_type_object) ? get_string(root, "schema") : NULL;
-    if (!schema || strncmp(schema, "mpiguard-bounds/", 16) != 0)
+    size_t plen = strlen(BOUNDS_SCHEMA_PREFIX);
+    if (!schema || strncmp(schema, BOUNDS_SCHEMA_PREFIX, plen) != 0)
         return fail(err, errlen, MG_EFORMAT, path, "not an mpiguard safe-bounds file");
-    int large_ok = strcmp(schema, BOUNDS_SCHEMA_LARGE) == 0;
-    if (!large_ok && strcmp(schema, BOUNDS_SCHEMA) != 0)
+    const char *v = schema + plen;
+    int version = v[0] >= '1' && v[0] <= '0' + BOUNDS_SCHEMA_NEWEST && !v[1] ? v[0] - '0' : 0;
+    if (!version)
         return fail(err, errlen, MG_EVERSION, path, "another version of the safe-bounds schema");
     json_object *mpi, *entries;
     if (!json_object_object_get_ex(root, "mpi", &mpi) ||
@@ -129,9 +132,12 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         return fail(err, errlen, MG_EFORMAT, path, "missing \"entries\" array");
     for (size_t i = 0; i < json_object_array_length(entries); i++) {
         bounds_entry e;
-        if (parse_entry(json_object_array_get_idx(entries, i), &e, large_ok) != 0) {
+        if (parse_entry(json_object_array_get_idx(entries, i), &e, version) != 0) {
             snprintf(err, errlen, "%s: entry %zu is malformed%s", path, i,
-                     large_ok ? "" : " (a large-count `_c` entry needs " BOUNDS_SCHEMA_LARGE ")");
+                     version == 1   ? " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX
+                                      "2, an in-place one " BOUNDS_SCHEMA_PREFIX "3)"
+                     : version == 2 ? " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX "3)"
+                                    : "");
             return MG_EFORMAT;
         }
         if (bounds_doc_add(d, &e) != 0)
@@ -185,12 +191,15 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
     return MG_OK;
 }
 
-/* Whether e is about a large-count `_c` form ("Gatherv_c"). */
-static int is_large(const bounds_entry *e)
+/* The oldest schema version that holds e: 2 for a large-count `_c` form ("Gatherv_c"), 3 for a
+ * call with MPI_IN_PLACE ("Alltoall_inplace"), else 1. */
+static int version_needed(const bounds_entry *e)
 {
     scaling_coll c;
-    int nb, large = 0;
-    return scaling_coll_from_name(e->collective, &c, &nb, &large) == 0 && large;
+    int nb, large = 0, in_place = 0;
+    if (scaling_coll_from_name(e->collective, &c, &nb, &large, &in_place) != 0)
+        return 1;
+    return in_place ? 3 : large ? 2 : 1;
 }
 
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen)
@@ -198,11 +207,14 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
     json_object *root = json_object_new_object(), *mpi = json_object_new_object();
     json_object *entries = json_object_new_array();
     /* The older version where it suffices, so that older builds keep reading such files. */
-    int large = 0;
-    for (size_t i = 0; i < d->n && !large; i++)
-        large = is_large(&d->entries[i]);
-    json_object_object_add(root, "schema",
-                           json_object_new_string(large ? BOUNDS_SCHEMA_LARGE : BOUNDS_SCHEMA));
+    int version = 1;
+    for (size_t i = 0; i < d->n; i++) {
+        int v = version_needed(&d->entries[i]);
+        version = v > version ? v : version;
+    }
+    char schema[32];
+    snprintf(schema, sizeof schema, "%s%d", BOUNDS_SCHEMA_PREFIX, version);
+    json_object_object_add(root, "schema", json_object_new_string(schema));
     json_object_object_add(mpi, "flavor", json_object_new_string(d->flavor));
     json_object_object_add(mpi, "version", json_object_new_string(d->version));
     json_object_object_add(root, "mpi", mpi);

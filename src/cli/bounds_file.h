@@ -5,11 +5,12 @@
  *                 "class": "G", "form": "nP", "status": "bounded"}]}
  * status: "bounded" (a failure was found past safe_count; class G with a form, or X), "unbounded"
  * (no failure up to safe_count, the largest size tried: not a bound), "skipped" (the memory or time
- * budget did not allow a test). Schema version 2 (BOUNDS_SCHEMA_LARGE) is version 1 plus entries
- * for the MPI-4 large-count forms: "collective": "Gatherv_c" (or "Igatherv_c") is a point of the
- * `_c` collective, which bounds workaround W3 for that collective, never the int form; a file
- * without such entries is written as version 1. It also writes the small text file the protection module
- * reads. */
+ * budget did not allow a test). Schema version 2 is version 1 plus entries for the MPI-4
+ * large-count forms: "collective": "Gatherv_c" (or "Igatherv_c") is a point of the `_c` collective,
+ * which bounds workaround W3 for that collective, never the int form. Version 3 adds the calls with
+ * MPI_IN_PLACE ("Alltoall_inplace", "Igatherv_c_inplace"), which libraries run by other code. A
+ * file is written in the oldest version that holds its entries, so that older builds keep reading
+ * it. It also writes the small text file the protection module reads. */
 #ifndef MG_BOUNDS_FILE_H
 #define MG_BOUNDS_FILE_H
 
@@ -18,11 +19,11 @@
 
 #include "scaling_bounds.h"
 
-#define BOUNDS_SCHEMA "mpiguard-bounds/1"
-#define BOUNDS_SCHEMA_LARGE "mpiguard-bounds/2"
+#define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
+enum { BOUNDS_SCHEMA_NEWEST = 3 };
 
 typedef struct bounds_entry {
-    char collective[24]; /* MPI name without "MPI_": "Gatherv", "Igatherv", "Igatherv_c" */
+    char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
     uint64_t type_size, np, safe_count;
     char cls;          /* 'G', 'X', or 0 when not bounded */
     scaling_form form; /* for class G */

@@ -25,8 +25,9 @@ typedef struct coll_ctx {
     char **launcher; /* the words before the tester: the user's launcher and its options */
     int nlauncher;
     char tester[4096];
-    const char *name; /* "Igather" */
+    const char *name; /* "Igather", "Alltoall_inplace" */
     scaling_coll coll;
+    int in_place;
     uint64_t memory_limit;
     double deadline; /* monotonic seconds; 0: none */
     int interrupted; /* the signal that stopped the tester, or 0 */
@@ -50,7 +51,7 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
     *elapsed = 0;
     if (x->interrupted || (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
         return COLL_NO_TIME;
-    if (coll_memory_bytes(x->coll, s, n, P) > x->memory_limit)
+    if (coll_memory_bytes(x->coll, x->in_place, s, n, P) > x->memory_limit)
         return COLL_NO_MEMORY;
     char np[24], ss[24], nn[24];
     snprintf(np, sizeof np, "%llu", (unsigned long long)P);
@@ -214,7 +215,7 @@ static void print_row(const bounds_entry *e, const coll_bound *b)
         snprintf(cls, sizeof cls, "G %s", bounds_form_name(e->form));
     else if (e->cls == 'X')
         snprintf(cls, sizeof cls, "X");
-    printf("%-16s %3llu %4llu  %-9s %12llu %10llu  %-7s %-22s %5d\n", e->collective,
+    printf("%-25s %3llu %4llu  %-9s %12llu %10llu  %-7s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, (unsigned long long)b->delta, cls,
            b->status == COLL_BOUNDED ? outcome_name(b->failure)
@@ -305,8 +306,9 @@ int cmd_collectives(int argc, char **argv)
     coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60};
     const mg_option options[] = {
         {"collectives", 0, MG_OPT_STRING, &o.collectives, "LIST",
-         "collectives to test, e.g. Gatherv,Igather,Gatherv_c (default: all 24 of Table V; the "
-         "large-count _c forms, which bound W3, where named)",
+         "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
+         "of Table V; the large-count _c forms, which bound W3, and the calls with MPI_IN_PLACE "
+         "where named)",
          NULL, 0, 0},
         {"np", 0, MG_OPT_STRING, &o.np, "P,...", "process counts (default 2,4)", NULL, 0, 0},
         {"type-size", 0, MG_OPT_STRING, &o.type_sizes, "S,...",
@@ -351,9 +353,9 @@ int cmd_collectives(int argc, char **argv)
             ns = -1;
     int nb, large = 0, any_large = 0;
     for (int i = 0; i < ncoll; i++) {
-        if (scaling_coll_from_name(names[i], &x.coll, &nb, &large) != 0) {
-            mg_error("unknown collective '%s' (one of %s, or their large-count forms such as "
-                     "Gatherv_c)",
+        if (scaling_coll_from_name(names[i], &x.coll, &nb, &large, &x.in_place) != 0) {
+            mg_error("unknown collective '%s' (one of %s, their large-count forms such as "
+                     "Gatherv_c, or their calls with MPI_IN_PLACE such as Alltoall_inplace)",
                      names[i], all_collectives);
             return MG_EXIT_USAGE;
         }
@@ -401,7 +403,7 @@ int cmd_collectives(int argc, char **argv)
     }
     for (int c = 0; c < ncoll && !x.interrupted; c++) {
         x.name = names[c];
-        scaling_coll_from_name(names[c], &x.coll, &nb, &large);
+        scaling_coll_from_name(names[c], &x.coll, &nb, &large, &x.in_place);
         int reduction = scaling_coll_get(x.coll)->reduction;
         for (int i = 0; i < (o.type_sizes ? ns : 1); i++)
             for (int p = 0; p < nnp && !x.interrupted; p++) {
@@ -414,7 +416,7 @@ int cmd_collectives(int argc, char **argv)
     printf(
         "MPI %s %s: safe bounds (n per process; G: Class G with its detector form, X: Class X)\n",
         doc.flavor, doc.version);
-    printf("%-16s %3s %4s  %-9s %12s %10s  %-7s %-22s %5s\n", "collective", "s", "P", "status",
+    printf("%-25s %3s %4s  %-9s %12s %10s  %-7s %-22s %5s\n", "collective", "s", "P", "status",
            "n_s", "delta", "class", "failure", "tests");
     for (size_t i = 0; i < doc.n; i++)
         print_row(&doc.entries[i], &rows[i]);

@@ -5,9 +5,12 @@
 
 typedef unsigned __int128 u128;
 
-uint64_t coll_memory_bytes(scaling_coll c, uint64_t s, uint64_t n, uint64_t P)
+uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n, uint64_t P)
 {
     u128 msg = (u128)s * n, global = msg * P, per_rank;
+    /* In place, the receive buffer holds the input too; a rooted collective's non-roots still
+     * pass both buffers. */
+    int one_buffer = in_place && !scaling_coll_get(c)->rooted;
     switch (c) {
     case SCALING_BCAST:
         per_rank = msg;
@@ -15,15 +18,15 @@ uint64_t coll_memory_bytes(scaling_coll c, uint64_t s, uint64_t n, uint64_t P)
     case SCALING_ALLGATHER:
     case SCALING_ALLGATHERV:
     case SCALING_REDUCE_SCATTER:
-        per_rank = msg + global;
+        per_rank = one_buffer ? global : msg + global;
         break;
     case SCALING_ALLTOALL:
     case SCALING_ALLTOALLV:
-        per_rank = 2 * global;
+        per_rank = one_buffer ? global : 2 * global;
         break;
     case SCALING_REDUCE:
     case SCALING_ALLREDUCE:
-        per_rank = 2 * msg;
+        per_rank = one_buffer ? msg : 2 * msg;
         break;
     default: /* Scatter(v), Gather(v): one message per rank plus the root's global buffer, which
                 is one message per rank too */

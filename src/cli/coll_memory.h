@@ -7,10 +7,10 @@
 
 #include "scaling_coll.h"
 
-/* Bytes of the send and receive buffers of all P ranks (all on this node), times 2 for the MPI
- * library's own copies (shared-memory staging, algorithm temporaries): a conservative estimate.
- * Saturates at UINT64_MAX. */
-uint64_t coll_memory_bytes(scaling_coll c, uint64_t s, uint64_t n, uint64_t P);
+/* Bytes of the send and receive buffers of all P ranks (all on this node; in_place: the call with
+ * MPI_IN_PLACE), times 2 for the MPI library's own copies (shared-memory staging, algorithm
+ * temporaries): a conservative estimate. Saturates at UINT64_MAX. */
+uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n, uint64_t P);
 
 /* MemAvailable of /proc/meminfo in bytes, or 0 when unknown. */
 uint64_t coll_memory_available(void);

@@ -9,9 +9,9 @@
 
 #include "mg_error.h"
 
-/* [0] the blocking forms' entries, [1] the nonblocking forms' (tested apart: Table 4.2's bugs hit
- * MPI_Igather but not MPI_Gather); [2] and [3] the same for the large-count `_c` forms. */
-enum { TABLES = 4 };
+/* Indexed as protect_bounds_load's tables, [large][in_place][nonblocking] flattened: the forms were
+ * tested apart (Table 4.2's bugs hit MPI_Igather but not MPI_Gather). */
+enum { TABLES = 8 };
 static scaling_bound_entry entries[TABLES][PROTECT_BOUNDS_MAX];
 static char text[PROTECT_BOUNDS_MAX * 96];
 static char mpi_flavor[32], mpi_version[32];
@@ -60,11 +60,18 @@ static int number(const char *t, uint64_t *out)
     return 0;
 }
 
-/* One "entry" line into e; *table is its index in entries[]. */
+static int table_index(int large, int in_place, int nonblocking)
+{
+    return 4 * large + 2 * in_place + nonblocking;
+}
+
+/* One "entry" line into e; *table is its index in entries[]. An in-place entry of a rooted
+ * collective bounds every call of that collective: only the root passes MPI_IN_PLACE, and the
+ * other ranks, which cannot see it, must reach the same verdict. */
 static int parse_entry(char **w, scaling_bound_entry *e, int *table)
 {
-    int nonblocking = 0, large = 0;
-    if (scaling_coll_from_name(w[1], &e->coll, &nonblocking, &large) != 0 ||
+    int nonblocking = 0, large = 0, in_place = 0;
+    if (scaling_coll_from_name(w[1], &e->coll, &nonblocking, &large, &in_place) != 0 ||
         number(w[2], &e->type_size) ||
         number(w[3], &e->nprocs) || number(w[4], &e->n_safe) || protect_bounds_form(w[6], &e->form))
         return MG_EINVAL;
@@ -74,7 +81,7 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *table)
         e->cls = SCALING_CLASS_X;
     else
         return MG_EINVAL;
-    *table = 2 * large + nonblocking;
+    *table = table_index(large, in_place && !scaling_coll_get(e->coll)->rooted, nonblocking);
     return 0;
 }
 
@@ -137,8 +144,8 @@ static int parse_file(const char *path, size_t count[TABLES], char *err, unsigne
     return 0;
 }
 
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2],
-                        scaling_bounds large[2], char *err, unsigned errlen)
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds tables[2][2][2],
+                        char *err, unsigned errlen)
 {
     size_t n[TABLES] = {0};
     if (path && *path) {
@@ -146,10 +153,22 @@ int protect_bounds_load(const char *path, const char *artificial, scaling_bounds
         if (rc)
             return rc;
     }
+    /* An in-place call is bounded by its own form's entries and by those of the call without
+     * MPI_IN_PLACE: a file that tested only the latter still protects it, as before version 3. */
+    for (int large = 0; large < 2; large++)
+        for (int nb = 0; nb < 2; nb++) {
+            int from = table_index(large, 0, nb), to = table_index(large, 1, nb);
+            if (n[to] + n[from] > PROTECT_BOUNDS_MAX) {
+                set_err(err, errlen, "too many entries in the bounds file ", path);
+                return MG_ERANGE;
+            }
+            for (size_t i = 0; i < n[from]; i++)
+                entries[to][n[to]++] = entries[from][i];
+        }
     for (int t = 0; t < TABLES; t++) {
         group_by_collective(entries[t], n[t]);
-        scaling_bounds *table = t < 2 ? &b[t] : &large[t - 2];
-        if (scaling_bounds_init(table, mpi_flavor, mpi_version, entries[t], n[t]) != 0) {
+        if (scaling_bounds_init(&tables[t / 4][t / 2 % 2][t % 2], mpi_flavor, mpi_version,
+                                entries[t], n[t]) != 0) {
             set_err(err, errlen, "invalid entries in the bounds file ", path);
             return MG_EFORMAT;
         }
@@ -167,9 +186,9 @@ int protect_bounds_load(const char *path, const char *artificial, scaling_bounds
     }
     int bad = nw < 2 || nw > 3 || !(on_int || on_large) || protect_bounds_form(w[0], &form) ||
               number(w[1], &limit);
-    for (int nb = 0; nb < 2 && !bad; nb++)
-        bad = (on_int && scaling_bounds_set_artificial(&b[nb], form, limit)) ||
-              (on_large && scaling_bounds_set_artificial(&large[nb], form, limit));
+    for (int t = 0; t < TABLES && !bad; t++)
+        if (t / 4 ? on_large : on_int)
+            bad = scaling_bounds_set_artificial(&tables[t / 4][t / 2 % 2][t % 2], form, limit);
     if (bad) {
         set_err(err, errlen, "malformed artificial bound: ", artificial);
         return MG_EINVAL;

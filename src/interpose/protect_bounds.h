@@ -8,25 +8,28 @@
 #include "scaling_bounds.h"
 
 /* The text format, one record per line, fields separated by one space:
- *   mpiguard-protect-bounds/2
+ *   mpiguard-protect-bounds/3
  *   mpi <flavor> <version>
  *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
- * <Collective> is "Gatherv", "Igatherv", or a large-count form "Gatherv_c", "Igatherv_c"
- * (version 2; the CLI writes this file for the library of the same build). The artificial bound is
+ * <Collective> is "Gatherv", "Igatherv", a large-count form "Gatherv_c", "Igatherv_c", and either
+ * with "_inplace" for the call with MPI_IN_PLACE (version 3; the CLI writes this file for the
+ * library of the same build). The artificial bound is
  * "<snP|nP|sn|n> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the
  * default), the large-count `_c` ones, or both. */
-#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/2"
+#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/3"
 
-/* Fills b[0] (the blocking forms' entries) and b[1] (the nonblocking forms', "entry Igather ...")
- * and, from the `_c` entries, large[0] and large[1] (where the large-count forms failed: they bound
- * the application's `_c` calls and W3, never the int forms) from the file at path (NULL: no file,
- * empty tables) and the artificial bound text (NULL: none; it goes to b[], large[] or both, as
- * its third word says). The entries live in static storage (at most
+/* Fills tables[large][in_place][nonblocking] from the file at path (NULL: no file, empty tables)
+ * and the artificial bound text (NULL: none; it goes to the int-count tables, the large-count
+ * ones or both, as its third word says). large: the `_c` forms' entries, which bound the
+ * application's `_c` calls and W3, never the int forms. in_place: the tables of calls with
+ * MPI_IN_PLACE, which hold their own entries and those of the same form without it; a rooted
+ * collective's in-place entries go to its other table, since only the root can see MPI_IN_PLACE.
+ * nonblocking: the I forms' ("entry Igather ..."). The entries live in static storage (at most
  * PROTECT_BOUNDS_MAX per table); the module calls this once. Returns 0, or a negative MG_E* code
  * with a reason in err (the module then logs it and stays off). */
 enum { PROTECT_BOUNDS_MAX = 512 };
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds b[2],
-                        scaling_bounds large[2], char *err, unsigned errlen);
+int protect_bounds_load(const char *path, const char *artificial, scaling_bounds tables[2][2][2],
+                        char *err, unsigned errlen);
 
 /* Parses "snP", "nP", "sn" or "n". Returns 0 or MG_EINVAL. */
 int protect_bounds_form(const char *text, scaling_form *out);

@@ -71,14 +71,14 @@ static int protect_init(const mg_module_job *job)
                       NULL);
     }
     if (protect_bounds_load(getenv("MPIGUARD_PROTECT_BOUNDS"),
-                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.bounds,
-                            protect_cfg.large, err, sizeof err) != 0) {
+                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.tables, err,
+                            sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
     }
-    if (!same_mpi(&protect_cfg.bounds[0])) {
+    if (!same_mpi(&protect_cfg.tables[0][0][0])) {
         interpose_log("protect module off: the bounds file was measured on another MPI: ",
-                      protect_cfg.bounds[0].mpi_impl);
+                      protect_cfg.tables[0][0][0].mpi_impl);
         return -1;
     }
     if (protect_comm_setup() != MPI_SUCCESS) {

@@ -23,11 +23,18 @@
 
 protect_config protect_cfg;
 
-/* The table of the call's form: blocking and nonblocking forms were tested apart, and so were the
- * large-count `_c` forms, whose entries bound the application's `_c` calls (and W3). */
+/* The table of a form: blocking and nonblocking forms were tested apart, and so were the
+ * large-count `_c` forms, whose entries bound the application's `_c` calls (and W3), and the calls
+ * with MPI_IN_PLACE where every rank passes it (a rooted collective's root alone does). */
+static const scaling_bounds *table_of(int large, const scaling_args *a, int nonblocking)
+{
+    int in_place = a->in_place && !scaling_coll_get(a->coll)->rooted;
+    return &protect_cfg.tables[large][in_place][nonblocking];
+}
+
 static const scaling_bounds *bounds_of(const protect_call *pc)
 {
-    return pc->large ? &protect_cfg.large[pc->nonblocking] : &protect_cfg.bounds[pc->nonblocking];
+    return table_of(pc->large, &pc->a, pc->nonblocking);
 }
 
 enum action { ACT_PASS, ACT_USER_ERROR, ACT_UNPROTECTED, ACT_WORKAROUND };
@@ -178,7 +185,7 @@ static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_o
     o->large_count = !pc->large && protect_large_has(pc->a.coll, pc->nonblocking);
     o->large_count_sound =
         o->large_count &&
-        scaling_bounds_nmax(&protect_cfg.large[pc->nonblocking], pc->a.coll, pc->a.type_size,
+        scaling_bounds_nmax(table_of(1, &pc->a, pc->nonblocking), pc->a.coll, pc->a.type_size,
                             pc->a.nprocs, &lim) == 0 &&
         (uint64_t)n <= lim.n_max;
 }
@@ -374,11 +381,11 @@ static void widen_large(protect_call *pc)
  * function for the plan calls. */
 static int may_fire(scaling_coll c, int large, int nonblocking)
 {
-    const scaling_bounds *table =
-        large ? &protect_cfg.large[nonblocking] : &protect_cfg.bounds[nonblocking];
+    /* The in-place table holds every entry of the form (protect_bounds_load). */
+    int covered = scaling_bounds_covers(&protect_cfg.tables[large][1][nonblocking], c);
     if (large)
-        return protect_large_has(c, nonblocking) && scaling_bounds_covers(table, c);
-    return scaling_coll_get(c)->irregular || scaling_bounds_covers(table, c);
+        return protect_large_has(c, nonblocking) && covered;
+    return scaling_coll_get(c)->irregular || covered;
 }
 
 void protect_watch_setup(void)

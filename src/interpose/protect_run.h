@@ -11,8 +11,9 @@
 
 /* The module's settings, fixed at init. */
 typedef struct protect_config {
-    scaling_bounds bounds[2]; /* [0] blocking forms, [1] nonblocking forms */
-    scaling_bounds large[2];  /* where the tester found the `_c` forms failing: bounds W3 */
+    /* [large][in_place][nonblocking] (protect_bounds_load): the `_c` tables bound the
+     * application's `_c` calls and W3 */
+    scaling_bounds tables[2][2][2];
     scaling_params params;
     scaling_workaround force; /* SCALING_WA_NONE: choose by cost */
     /* Gatherv, Scatterv and Alltoallv agree on each call's plan (a control message per call), so

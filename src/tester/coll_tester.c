@@ -4,9 +4,11 @@
  * unbroken collective must deliver. Exit 0: correct; 1: wrong bytes (the first one is printed);
  * 2: bad arguments or no memory; a crash or a hang is seen by the caller.
  * The MPI-4 large-count forms ("Gatherv_c", "Igatherv_c") are called with MPI_Count counts and the
- * true MPI_Aint displacements, where the library has them (built against an MPI-4 header).
+ * true MPI_Aint displacements, where the library has them (built against an MPI-4 header). A name
+ * ending in "_inplace" passes MPI_IN_PLACE (at the root of a rooted collective), its data already
+ * in the receive buffer where MPI wants it.
  * Usage: mpiguard-coll-tester-<flavor> COLLECTIVE S N   (COLLECTIVE as "Gatherv", "Igatherv",
- * "Igatherv_c") */
+ * "Igatherv_c", "Alltoall_inplace") */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,9 +138,9 @@ static void wait_if(int nb, MPI_Request *rq)
         MPI_Wait(rq, MPI_STATUS_IGNORE);
 }
 
-/* Runs the collective (its nonblocking form when nb, its `_c` form when lc); returns the number of
- * wrong ranks' checks on this rank (0 or 1). */
-static int run(const char *name, int nb, int lc)
+/* Runs the collective (its nonblocking form when nb, its `_c` form when lc, with MPI_IN_PLACE when
+ * ip); returns the number of wrong ranks' checks on this rank (0 or 1). */
+static int run(const char *name, int nb, int lc, int ip)
 {
     MPI_Datatype t = type_of();
     MPI_Comm w = MPI_COMM_WORLD;
@@ -156,11 +158,12 @@ static int run(const char *name, int nb, int lc)
         counts_c[i] = n, displs_c[i] = (MPI_Aint)i * n;
     (void)nc; /* unused without an MPI-4 header */
     void *sb, *rb;
+    const void *send; /* sb, or MPI_IN_PLACE where this rank passes it */
     int bad = 0;
     /* The call in the form asked for: int or `_c`, blocking or not. */
 #define NB(call, icall, call_c, icall_c)                                                           \
     (lc ? ((nb) ? LARGE(icall_c) : LARGE(call_c)) : (nb) ? (icall) : (call))
-    if (strcasecmp(name, "Bcast") == 0) {
+    if (strcasecmp(name, "Bcast") == 0 && !ip) {
         rb = alloc(n);
         for (int64_t i = 0; i < n && is_root; i++)
             put(rb, i, value(root, i));
@@ -171,71 +174,80 @@ static int run(const char *name, int nb, int lc)
     } else if (strcasecmp(name, "Scatter") == 0 || strcasecmp(name, "Scatterv") == 0) {
         sb = alloc(is_root ? total : 1);
         rb = alloc(n);
+        /* In place the root receives nothing: its block stays where it is in sb. */
+        void *recv = ip && is_root ? MPI_IN_PLACE : rb;
         for (int64_t i = 0; i < total && is_root; i++)
             put(sb, i, value(root, i));
         if (name[7])
-            NB(MPI_Scatterv(sb, counts, displs, t, rb, ni, t, root, w),
-               MPI_Iscatterv(sb, counts, displs, t, rb, ni, t, root, w, &rq),
-               MPI_Scatterv_c(sb, counts_c, displs_c, t, rb, nc, t, root, w),
-               MPI_Iscatterv_c(sb, counts_c, displs_c, t, rb, nc, t, root, w, &rq));
+            NB(MPI_Scatterv(sb, counts, displs, t, recv, ni, t, root, w),
+               MPI_Iscatterv(sb, counts, displs, t, recv, ni, t, root, w, &rq),
+               MPI_Scatterv_c(sb, counts_c, displs_c, t, recv, nc, t, root, w),
+               MPI_Iscatterv_c(sb, counts_c, displs_c, t, recv, nc, t, root, w, &rq));
         else
-            NB(MPI_Scatter(sb, ni, t, rb, ni, t, root, w),
-               MPI_Iscatter(sb, ni, t, rb, ni, t, root, w, &rq),
-               MPI_Scatter_c(sb, nc, t, rb, nc, t, root, w),
-               MPI_Iscatter_c(sb, nc, t, rb, nc, t, root, w, &rq));
+            NB(MPI_Scatter(sb, ni, t, recv, ni, t, root, w),
+               MPI_Iscatter(sb, ni, t, recv, ni, t, root, w, &rq),
+               MPI_Scatter_c(sb, nc, t, recv, nc, t, root, w),
+               MPI_Iscatter_c(sb, nc, t, recv, nc, t, root, w, &rq));
         wait_if(nb, &rq);
-        bad = check(rb, n, block_for_me);
+        bad = recv == rb ? check(rb, n, block_for_me) : 0;
         free(sb);
     } else if (strcasecmp(name, "Gather") == 0 || strcasecmp(name, "Gatherv") == 0) {
         sb = alloc(n);
         rb = alloc(is_root ? total : 1);
+        /* In place the root's contribution is already its block of rb. */
+        send = ip && is_root ? MPI_IN_PLACE : sb;
         for (int64_t i = 0; i < n; i++)
-            put(sb, i, value(me, i));
+            put(send == sb ? sb : (char *)rb + (size_t)(root * n * s), i, value(me, i));
         if (name[6])
-            NB(MPI_Gatherv(sb, ni, t, rb, counts, displs, t, root, w),
-               MPI_Igatherv(sb, ni, t, rb, counts, displs, t, root, w, &rq),
-               MPI_Gatherv_c(sb, nc, t, rb, counts_c, displs_c, t, root, w),
-               MPI_Igatherv_c(sb, nc, t, rb, counts_c, displs_c, t, root, w, &rq));
+            NB(MPI_Gatherv(send, ni, t, rb, counts, displs, t, root, w),
+               MPI_Igatherv(send, ni, t, rb, counts, displs, t, root, w, &rq),
+               MPI_Gatherv_c(send, nc, t, rb, counts_c, displs_c, t, root, w),
+               MPI_Igatherv_c(send, nc, t, rb, counts_c, displs_c, t, root, w, &rq));
         else
-            NB(MPI_Gather(sb, ni, t, rb, ni, t, root, w),
-               MPI_Igather(sb, ni, t, rb, ni, t, root, w, &rq),
-               MPI_Gather_c(sb, nc, t, rb, nc, t, root, w),
-               MPI_Igather_c(sb, nc, t, rb, nc, t, root, w, &rq));
+            NB(MPI_Gather(send, ni, t, rb, ni, t, root, w),
+               MPI_Igather(send, ni, t, rb, ni, t, root, w, &rq),
+               MPI_Gather_c(send, nc, t, rb, nc, t, root, w),
+               MPI_Igather_c(send, nc, t, rb, nc, t, root, w, &rq));
         wait_if(nb, &rq);
         bad = is_root ? check(rb, total, gathered) : 0;
         free(sb);
     } else if (strcasecmp(name, "Allgather") == 0 || strcasecmp(name, "Allgatherv") == 0) {
-        sb = alloc(n);
+        sb = alloc(ip ? 1 : n);
         rb = alloc(total);
+        /* In place each rank's contribution is already its block of rb. */
+        send = ip ? MPI_IN_PLACE : sb;
         for (int64_t i = 0; i < n; i++)
-            put(sb, i, value(me, i));
+            put(ip ? (char *)rb + (size_t)(me * n * s) : sb, i, value(me, i));
         if (name[9])
-            NB(MPI_Allgatherv(sb, ni, t, rb, counts, displs, t, w),
-               MPI_Iallgatherv(sb, ni, t, rb, counts, displs, t, w, &rq),
-               MPI_Allgatherv_c(sb, nc, t, rb, counts_c, displs_c, t, w),
-               MPI_Iallgatherv_c(sb, nc, t, rb, counts_c, displs_c, t, w, &rq));
+            NB(MPI_Allgatherv(send, ni, t, rb, counts, displs, t, w),
+               MPI_Iallgatherv(send, ni, t, rb, counts, displs, t, w, &rq),
+               MPI_Allgatherv_c(send, nc, t, rb, counts_c, displs_c, t, w),
+               MPI_Iallgatherv_c(send, nc, t, rb, counts_c, displs_c, t, w, &rq));
         else
-            NB(MPI_Allgather(sb, ni, t, rb, ni, t, w),
-               MPI_Iallgather(sb, ni, t, rb, ni, t, w, &rq),
-               MPI_Allgather_c(sb, nc, t, rb, nc, t, w),
-               MPI_Iallgather_c(sb, nc, t, rb, nc, t, w, &rq));
+            NB(MPI_Allgather(send, ni, t, rb, ni, t, w),
+               MPI_Iallgather(send, ni, t, rb, ni, t, w, &rq),
+               MPI_Allgather_c(send, nc, t, rb, nc, t, w),
+               MPI_Iallgather_c(send, nc, t, rb, nc, t, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, total, gathered);
         free(sb);
     } else if (strcasecmp(name, "Alltoall") == 0 || strcasecmp(name, "Alltoallv") == 0) {
-        sb = alloc(total);
+        sb = alloc(ip ? 1 : total);
         rb = alloc(total);
+        /* In place rb holds what this rank sends; the send arguments are ignored. */
+        send = ip ? MPI_IN_PLACE : sb;
         for (int64_t i = 0; i < total; i++)
-            put(sb, i, value(me, i));
+            put(ip ? rb : sb, i, value(me, i));
         if (name[8])
-            NB(MPI_Alltoallv(sb, counts, displs, t, rb, counts, displs, t, w),
-               MPI_Ialltoallv(sb, counts, displs, t, rb, counts, displs, t, w, &rq),
-               MPI_Alltoallv_c(sb, counts_c, displs_c, t, rb, counts_c, displs_c, t, w),
-               MPI_Ialltoallv_c(sb, counts_c, displs_c, t, rb, counts_c, displs_c, t, w, &rq));
+            NB(MPI_Alltoallv(send, counts, displs, t, rb, counts, displs, t, w),
+               MPI_Ialltoallv(send, counts, displs, t, rb, counts, displs, t, w, &rq),
+               MPI_Alltoallv_c(send, counts_c, displs_c, t, rb, counts_c, displs_c, t, w),
+               MPI_Ialltoallv_c(send, counts_c, displs_c, t, rb, counts_c, displs_c, t, w, &rq));
         else
-            NB(MPI_Alltoall(sb, ni, t, rb, ni, t, w), MPI_Ialltoall(sb, ni, t, rb, ni, t, w, &rq),
-               MPI_Alltoall_c(sb, nc, t, rb, nc, t, w),
-               MPI_Ialltoall_c(sb, nc, t, rb, nc, t, w, &rq));
+            NB(MPI_Alltoall(send, ni, t, rb, ni, t, w),
+               MPI_Ialltoall(send, ni, t, rb, ni, t, w, &rq),
+               MPI_Alltoall_c(send, nc, t, rb, nc, t, w),
+               MPI_Ialltoall_c(send, nc, t, rb, nc, t, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, total, exchanged);
         free(sb);
@@ -243,35 +255,39 @@ static int run(const char *name, int nb, int lc)
         int all = name[0] == 'A' || name[0] == 'a';
         sb = alloc(n);
         rb = alloc(n);
+        /* In place (at the root of Reduce) rb holds this rank's input. */
+        send = ip && (all || is_root) ? MPI_IN_PLACE : sb;
         for (int64_t i = 0; i < n; i++)
-            put(sb, i, value(me, i));
+            put(send == sb ? sb : rb, i, value(me, i));
         if (all)
-            NB(MPI_Allreduce(sb, rb, ni, t, MPI_SUM, w),
-               MPI_Iallreduce(sb, rb, ni, t, MPI_SUM, w, &rq),
-               MPI_Allreduce_c(sb, rb, nc, t, MPI_SUM, w),
-               MPI_Iallreduce_c(sb, rb, nc, t, MPI_SUM, w, &rq));
+            NB(MPI_Allreduce(send, rb, ni, t, MPI_SUM, w),
+               MPI_Iallreduce(send, rb, ni, t, MPI_SUM, w, &rq),
+               MPI_Allreduce_c(send, rb, nc, t, MPI_SUM, w),
+               MPI_Iallreduce_c(send, rb, nc, t, MPI_SUM, w, &rq));
         else
-            NB(MPI_Reduce(sb, rb, ni, t, MPI_SUM, root, w),
-               MPI_Ireduce(sb, rb, ni, t, MPI_SUM, root, w, &rq),
-               MPI_Reduce_c(sb, rb, nc, t, MPI_SUM, root, w),
-               MPI_Ireduce_c(sb, rb, nc, t, MPI_SUM, root, w, &rq));
+            NB(MPI_Reduce(send, rb, ni, t, MPI_SUM, root, w),
+               MPI_Ireduce(send, rb, ni, t, MPI_SUM, root, w, &rq),
+               MPI_Reduce_c(send, rb, nc, t, MPI_SUM, root, w),
+               MPI_Ireduce_c(send, rb, nc, t, MPI_SUM, root, w, &rq));
         wait_if(nb, &rq);
         bad = all || is_root ? check(rb, n, summed) : 0;
         free(sb);
     } else if (strcasecmp(name, "Reduce_scatter") == 0) {
-        sb = alloc(total);
-        rb = alloc(n);
+        sb = alloc(ip ? 1 : total);
+        rb = alloc(ip ? total : n);
+        /* In place rb holds the whole input and receives this rank's block at its start. */
+        send = ip ? MPI_IN_PLACE : sb;
         for (int64_t i = 0; i < total; i++)
-            put(sb, i, value(me, i));
-        NB(MPI_Reduce_scatter(sb, rb, counts, t, MPI_SUM, w),
-           MPI_Ireduce_scatter(sb, rb, counts, t, MPI_SUM, w, &rq),
-           MPI_Reduce_scatter_c(sb, rb, counts_c, t, MPI_SUM, w),
-           MPI_Ireduce_scatter_c(sb, rb, counts_c, t, MPI_SUM, w, &rq));
+            put(ip ? rb : sb, i, value(me, i));
+        NB(MPI_Reduce_scatter(send, rb, counts, t, MPI_SUM, w),
+           MPI_Ireduce_scatter(send, rb, counts, t, MPI_SUM, w, &rq),
+           MPI_Reduce_scatter_c(send, rb, counts_c, t, MPI_SUM, w),
+           MPI_Ireduce_scatter_c(send, rb, counts_c, t, MPI_SUM, w, &rq));
         wait_if(nb, &rq);
         bad = check(rb, n, summed_mine);
         free(sb);
     } else {
-        fprintf(stderr, "coll_tester: unknown collective %s\n", name);
+        fprintf(stderr, "coll_tester: unknown collective %s%s\n", name, ip ? "_inplace" : "");
         MPI_Abort(w, 2);
         return 1;
     }
@@ -303,16 +319,19 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     /* No blocking collective of Table V starts with I: "I" + a name is the nonblocking form;
-     * "_c" at the end the large-count form. */
+     * "_c" at the end the large-count form, then "_inplace" the call with MPI_IN_PLACE. */
     int nb = name[0] == 'I' || name[0] == 'i';
-    char base[32];
+    char base[40];
     snprintf(base, sizeof base, "%s", nb ? name + 1 : name);
     size_t len = strlen(base);
+    int ip = len > 8 && strcasecmp(base + len - 8, "_inplace") == 0;
+    if (ip)
+        base[len -= 8] = '\0';
     int lc = len > 2 && strcasecmp(base + len - 2, "_c") == 0;
     if (lc)
         base[len - 2] = '\0';
     double t0 = MPI_Wtime();
-    int bad = run(base, nb, lc), any = 0;
+    int bad = run(base, nb, lc, ip), any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     /* Silent when correct: `mpiguard collectives` prints its own progress. */
     if (me == 0 && any)

@@ -93,10 +93,14 @@ static void test_unbounded_and_skipped(void)
 static void test_memory(void)
 {
     /* Gather of 1 GiB per process on 4 ranks: the root's 4 GiB plus 4 x 1 GiB, doubled. */
-    MG_CHECK_INT(coll_memory_bytes(SCALING_GATHER, 1, 1u << 30, 4), 16ull << 30);
-    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 4, 1000, 8), 2ull * 8 * 2 * 8 * 4000);
-    MG_CHECK_INT(coll_memory_bytes(SCALING_BCAST, 1, 10, 3), 60);
-    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, UINT64_MAX, UINT64_MAX, 8), UINT64_MAX);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_GATHER, 0, 1, 1u << 30, 4), 16ull << 30);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 0, 4, 1000, 8), 2ull * 8 * 2 * 8 * 4000);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_BCAST, 0, 1, 10, 3), 60);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 0, UINT64_MAX, UINT64_MAX, 8), UINT64_MAX);
+    /* In place, one buffer per rank, except where only the root passes MPI_IN_PLACE. */
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 1, 1, 1u << 30, 3), 18ull << 30);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_ALLREDUCE, 1, 4, 1000, 2), 2ull * 2 * 4000);
+    MG_CHECK_INT(coll_memory_bytes(SCALING_GATHER, 1, 1, 1u << 30, 4), 16ull << 30);
     MG_CHECK(coll_memory_available() > 0);
 }
 

@@ -94,13 +94,19 @@ static int same_name(const char *name, size_t len, const char *base, int *large)
     return len == blen && strncasecmp(name, base, blen) == 0;
 }
 
-int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count)
+int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count,
+                           int *in_place)
 {
     if (!name || !out || !nonblocking)
         return MG_EINVAL;
     if (strncasecmp(name, "MPI_", 4) == 0)
         name += 4;
     size_t len = strlen(name);
+    static const char suffix[] = "_inplace";
+    size_t slen = sizeof suffix - 1;
+    int ip = len > slen && strcasecmp(name + len - slen, suffix) == 0;
+    if (ip)
+        len -= slen;
     for (int c = 0; c < SCALING_COLL_COUNT; c++) {
         int large = 0, nb = 0;
         if (same_name(name, len, table[c].name, &large))
@@ -110,12 +116,15 @@ int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking
             nb = 1;
         else
             continue;
-        if (large && !large_count)
-            return MG_ENOENT; /* the caller takes no `_c` names */
+        /* A caller that takes no `_c` (or no in-place) names never gets another form for one. */
+        if ((large && !large_count) || (ip && (!in_place || !table[c].in_place)))
+            return MG_ENOENT;
         *out = (scaling_coll)c;
         *nonblocking = nb;
         if (large_count)
             *large_count = large;
+        if (in_place)
+            *in_place = ip;
         return 0;
     }
     return MG_ENOENT;

@@ -59,12 +59,15 @@ const scaling_coll_info *scaling_coll_get(scaling_coll c);
  * c itself for every other collective. */
 scaling_coll scaling_coll_v_form(scaling_coll c);
 
-/* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv", "Gatherv_c"; case-insensitive,
- * optional "MPI_" and "I" prefix, optional "_c" suffix) into *out, *nonblocking (1 for the I form)
- * and *large_count (1 for the MPI-4 large-count `_c` form). large_count may be NULL: the caller
- * then accepts no `_c` name (MG_ENOENT), so that a `_c` name is never taken for the int form.
- * Returns 0, or MG_EINVAL for NULL arguments, MG_ENOENT when no collective has that name. */
-int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count);
+/* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv", "Gatherv_c", "Alltoall_inplace";
+ * case-insensitive, optional "MPI_" and "I" prefix, optional "_c" suffix, then an optional
+ * "_inplace" suffix) into *out, *nonblocking (1 for the I form), *large_count (1 for the MPI-4
+ * large-count `_c` form) and *in_place (1 for the call with MPI_IN_PLACE: tested apart, since
+ * libraries run other code for it; only where MPI allows it). large_count and in_place may be
+ * NULL: the caller then accepts no such name (MG_ENOENT), so that one is never taken for another
+ * form. Returns 0, or MG_EINVAL for NULL arguments, MG_ENOENT when no collective has that name. */
+int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count,
+                           int *in_place);
 
 /* Writes the MPI name of a form of c into out: "MPI_Gatherv", "MPI_Igatherv" (nonblocking),
  * "MPI_Igatherv_c" (and large_count). Returns 0, or MG_EINVAL for an unknown c or a short out. */
