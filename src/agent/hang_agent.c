@@ -101,10 +101,8 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     rank_stack *st = calloc(1, sizeof *st);
     if (!st)
         return MG_ENOMEM;
-    const sampler_sample *sample;
-    if (o && (o->probe || mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0) &&
-        mg_rank_probe_stacks(o->probe, &sample) == 0)
-        rank_stack_from_sample(sample, st);
+    if (o && (o->probe || mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0))
+        mg_rank_probe_stack(o->probe, st);
     int rc = agent_put_str(b, st->mpi_function) || agent_put_u32(b, (uint32_t)st->nframes);
     for (size_t i = 0; !rc && i < st->nframes; i++)
         rc = agent_put_u64(b, st->frames[i].offset) || agent_put_str(b, st->frames[i].function) ||

@@ -142,6 +142,19 @@ int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
     return sampler_ptrace_sample(p->sampler, out);
 }
 
+void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
+{
+    rank_stack_from_sample(NULL, out);
+    for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
+        const sampler_sample *sample;
+        int rc = mg_rank_probe_stacks(p, &sample);
+        if (rc == MG_OK)
+            rank_stack_from_sample(sample, out);
+        if ((rc != MG_OK && rc != MG_ETIMEOUT) || (rc == MG_OK && sample->verdict == STACK_EXITED))
+            return;
+    }
+}
+
 void mg_rank_probe_close(mg_rank_probe *p)
 {
     if (!p)

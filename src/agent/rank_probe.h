@@ -5,6 +5,7 @@
 #define MG_RANK_PROBE_H
 
 #include "mpi_function_ids.h"
+#include "rank_stack.h"
 #include "sampler_ptrace.h"
 
 #include <stdint.h>
@@ -48,6 +49,13 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
 /* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
  * owned by the probe until the next call or close. */
 int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out);
+
+/* The stack a report shows (rank_stack_from_sample), through ptrace. A sample that caught no frame
+ * of that thread is taken again, up to RANK_PROBE_STACK_TRIES samples in all: on a loaded node a
+ * thread may not stop within the sampler's timeout (it is then late, and the next sample takes
+ * it). An exited process or a refusal gives an empty stack at once. */
+enum { RANK_PROBE_STACK_TRIES = 3 };
+void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out);
 
 /* Releases the process (detaching under ptrace) and frees p; NULL is accepted. */
 void mg_rank_probe_close(mg_rank_probe *p);

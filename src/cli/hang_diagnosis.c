@@ -56,14 +56,12 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
         hang_remote_stack(p->remote, r, out);
         return;
     }
-    const sampler_sample *sample = NULL;
     if (!p->probe[r]) {
         cli_session *s = p->session;
         if (mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
             return;
     }
-    if (mg_rank_probe_stacks(p->probe[r], &sample) == 0)
-        rank_stack_from_sample(sample, out);
+    mg_rank_probe_stack(p->probe[r], out);
 }
 
 void hang_probes_close(hang_probes *p)

@@ -1,0 +1,85 @@
+/* The stack a hang report shows (mg_rank_probe_stack), on real processes forked by this test: a
+ * process whose only thread cannot stop within the sampler's 2 s timeout at first (it waits 3 s in
+ * vfork) still gets its stack, from a later sample; a process that is gone gets an empty one at
+ * once. Spec: docs/sampler.md "Guarantees". */
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mg_clock.h"
+#include "mg_error.h"
+#include "mg_test.h"
+#include "rank_probe.h"
+
+enum { VFORK_CHILD_MS = 3000 };
+
+/* The parent of vfork sleeps killable until the child exits: PTRACE_INTERRUPT cannot stop it. */
+__attribute__((noinline)) static void wait_in_vfork(void)
+{
+    pid_t child = vfork();
+    if (child == 0) {
+        struct timespec ts = {VFORK_CHILD_MS / 1000, 0};
+        syscall(SYS_nanosleep, &ts, NULL);
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+    for (;;)
+        pause();
+}
+
+static int has_function(const rank_stack *st, const char *name)
+{
+    for (size_t i = 0; i < st->nframes; i++)
+        if (strcmp(st->frames[i].function, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_late_thread_is_sampled_again(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        wait_in_vfork();
+    usleep(200000); /* into vfork */
+    mg_rank_probe *probe = NULL;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    rank_stack st;
+    if (probe)
+        mg_rank_probe_stack(probe, &st);
+    /* The first sample timed out with no thread stopped; a later one caught the thread back from
+     * vfork. */
+    MG_CHECK(probe && st.nframes > 0);
+    MG_CHECK(probe && has_function(&st, "wait_in_vfork"));
+    mg_rank_probe_close(probe);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+static void test_gone_process_gives_an_empty_stack_at_once(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        for (;;)
+            pause();
+    mg_rank_probe *probe = NULL;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    rank_stack st;
+    double t0 = mg_clock_seconds();
+    if (probe)
+        mg_rank_probe_stack(probe, &st);
+    MG_CHECK(probe && st.nframes == 0);
+    MG_CHECK(mg_clock_seconds() - t0 < 1.0);
+    mg_rank_probe_close(probe);
+}
+
+int main(void)
+{
+    MG_RUN(test_late_thread_is_sampled_again);
+    MG_RUN(test_gone_process_gives_an_empty_stack_at_once);
+    MG_TEST_END();
+}
