@@ -11,9 +11,11 @@
 #     runs with the offset right * rcount in int (fixed after it, open-mpi/ompi#10685). Protected
 #     with the bounds file `mpiguard collectives` wrote for it: Detector X. Memory: P n bytes per
 #     rank plus the library's copy of one block; 12 GiB at P = 3, n = 2^30.
+#   - BOUND=N sets the unprotected bound of another case (COLL=Reduce_scatter BOUND=1073741823 at
+#     P = 2: Open MPI 4.1.4 fails once the receive counts sum past INT_MAX).
 # The protected tests run at the first failing n and at the larger ones given. Prints one line per
 # test, then the increase: the largest protected n that passed over the unprotected bound.
-# Usage: [COLL=...] [BOUNDS=FILE] bench/collectives/safe_bound.sh BUILD_DIR FLAVOR P N...
+# Usage: [COLL=...] [BOUNDS=FILE] [BOUND=N] bench/collectives/safe_bound.sh BUILD_DIR FLAVOR P N...
 set -u
 build=${1:?usage: safe_bound.sh BUILD_DIR FLAVOR P N...} flavor=${2:?} np=${3:?}
 shift 3
@@ -27,7 +29,7 @@ tester=$build/bin/mpiguard-coll-tester-$flavor
 coll=${COLL:-Gatherv} bounds=${BOUNDS:-}
 dir=$(mktemp -d /tmp/mg-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-bound=$((2147483647 / (np - 1)))
+bound=${BOUND:-$((2147483647 / (np - 1)))}
 passed_max=0
 # test PROTECTED N: runs one test, prints its line; true if it passed.
 test_at() {
