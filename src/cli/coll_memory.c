@@ -8,9 +8,9 @@ typedef unsigned __int128 u128;
 uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n, uint64_t P)
 {
     u128 msg = (u128)s * n, global = msg * P, per_rank;
-    /* In place, the receive buffer holds the input too; a rooted collective's non-roots still
-     * pass both buffers. */
-    int one_buffer = in_place && !scaling_coll_get(c)->rooted;
+    /* In place, the receive buffer holds the input too (a rooted collective's non-roots still pass
+     * both buffers). */
+    int one_buffer = in_place && scaling_coll_in_place_everywhere(c);
     switch (c) {
     case SCALING_BCAST:
         per_rank = msg;

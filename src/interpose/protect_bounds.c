@@ -81,7 +81,7 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *table)
         e->cls = SCALING_CLASS_X;
     else
         return MG_EINVAL;
-    *table = table_index(large, in_place && !scaling_coll_get(e->coll)->rooted, nonblocking);
+    *table = table_index(large, in_place && scaling_coll_in_place_everywhere(e->coll), nonblocking);
     return 0;
 }
 

@@ -28,7 +28,7 @@ protect_config protect_cfg;
  * with MPI_IN_PLACE where every rank passes it (a rooted collective's root alone does). */
 static const scaling_bounds *table_of(int large, const scaling_args *a, int nonblocking)
 {
-    int in_place = a->in_place && !scaling_coll_get(a->coll)->rooted;
+    int in_place = a->in_place && scaling_coll_in_place_everywhere(a->coll);
     return &protect_cfg.tables[large][in_place][nonblocking];
 }
 

@@ -84,6 +84,12 @@ scaling_coll scaling_coll_v_form(scaling_coll c)
     }
 }
 
+int scaling_coll_in_place_everywhere(scaling_coll c)
+{
+    const scaling_coll_info *info = scaling_coll_get(c);
+    return info && info->in_place && !info->rooted;
+}
+
 /* Matches name against base, ignoring case; *large tells whether name had the "_c" suffix. */
 static int same_name(const char *name, size_t len, const char *base, int *large)
 {

@@ -59,6 +59,11 @@ const scaling_coll_info *scaling_coll_get(scaling_coll c);
  * c itself for every other collective. */
 scaling_coll scaling_coll_v_form(scaling_coll c);
 
+/* Whether every rank passes MPI_IN_PLACE in c's call with it (Allgather(v), Alltoall(v), Allreduce,
+ * Reduce_scatter), and not the root alone (Gather(v), Scatter(v), Reduce) or none (Bcast): only
+ * then do all ranks see it and hold one buffer each. */
+int scaling_coll_in_place_everywhere(scaling_coll c);
+
 /* Parses an MPI name ("Gatherv", "MPI_Igatherv", "igatherv", "Gatherv_c", "Alltoall_inplace";
  * case-insensitive, optional "MPI_" and "I" prefix, optional "_c" suffix, then an optional
  * "_inplace" suffix) into *out, *nonblocking (1 for the I form), *large_count (1 for the MPI-4

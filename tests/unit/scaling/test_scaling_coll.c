@@ -103,6 +103,12 @@ static void test_names(void)
     MG_CHECK_INT(scaling_coll_from_name("Bcast_inplace", &c, &nb, &lc, &ip), MG_ENOENT);
     MG_CHECK_INT(scaling_coll_from_name("Alltoall_inplace_c", &c, &nb, &lc, &ip), MG_ENOENT);
     MG_CHECK_INT(scaling_coll_from_name("_inplace", &c, &nb, &lc, &ip), MG_ENOENT);
+    /* Where every rank passes MPI_IN_PLACE, not the root alone or none. */
+    MG_CHECK_INT(scaling_coll_in_place_everywhere(SCALING_ALLTOALLV), 1);
+    MG_CHECK_INT(scaling_coll_in_place_everywhere(SCALING_REDUCE_SCATTER), 1);
+    MG_CHECK_INT(scaling_coll_in_place_everywhere(SCALING_GATHER), 0);
+    MG_CHECK_INT(scaling_coll_in_place_everywhere(SCALING_BCAST), 0);
+    MG_CHECK_INT(scaling_coll_in_place_everywhere(SCALING_COLL_COUNT), 0);
     MG_CHECK_INT(scaling_coll_from_name(NULL, &c, &nb, &lc, NULL), MG_EINVAL);
     MG_CHECK_INT(scaling_coll_from_name("Bcast", NULL, &nb, &lc, NULL), MG_EINVAL);
     char name[32];
