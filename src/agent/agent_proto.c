@@ -57,9 +57,11 @@ void agent_frame_finish(agent_buf *b)
 int agent_put_reading(agent_buf *b, const agent_reading *r)
 {
     uint32_t flags = (uint32_t)r->exited | (uint32_t)r->in_mpi << 1 | (uint32_t)r->progressed << 2 |
-                     (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4;
+                     (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4 |
+                     (uint32_t)r->runnable << 5;
     return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
-                   agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter)
+                   agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
+                   agent_put_u64(b, (uint64_t)r->cpu_time_ns) || agent_put_u32(b, r->cpu_share_ppm)
                ? MG_ENOMEM
                : MG_OK;
 }
@@ -103,15 +105,19 @@ int agent_get_u64(agent_cursor *c, uint64_t *v)
 int agent_get_reading(agent_cursor *c, agent_reading *r)
 {
     uint32_t rank, flags;
+    uint64_t cpu_time;
     if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
-        agent_get_u64(c, &r->counter))
+        agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
+        agent_get_u32(c, &r->cpu_share_ppm))
         return MG_EFORMAT;
+    r->cpu_time_ns = (int64_t)cpu_time;
     r->rank = (int32_t)rank;
     r->exited = flags & 1;
     r->in_mpi = (flags >> 1) & 1;
     r->progressed = (flags >> 2) & 1;
     r->counter_known = (flags >> 3) & 1;
     r->unseen = (flags >> 4) & 1;
+    r->runnable = (flags >> 5) & 1;
     return MG_OK;
 }
 

@@ -82,9 +82,10 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
     return NULL;
 }
 
-static void read_rank(const hang_agent_params *p, owned_rank *o, agent_reading *out)
+/* nowned: how many ranks this agent watches on its node (their CPU share). */
+static void read_rank(const hang_agent_params *p, owned_rank *o, size_t nowned, agent_reading *out)
 {
-    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1};
+    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1};
     if (!o)
         return;
     mg_probe_reading reading;
@@ -93,7 +94,9 @@ static void read_rank(const hang_agent_params *p, owned_rank *o, agent_reading *
     *out = (agent_reading){.rank = o->rank, .exited = (uint8_t)reading.exited,
                           .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
                           .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
-                          .counter = reading.counter};
+                          .counter = reading.counter, .runnable = (uint8_t)reading.runnable,
+                          .cpu_time_ns = reading.cpu_time_ns,
+                          .cpu_share_ppm = (uint32_t)(1e6 * mg_rank_scan_cpu_share(nowned))};
 }
 
 static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
@@ -135,7 +138,7 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
     owned_rank *o = find(owned, n, (int)value);
     if (type == AGENT_MSG_READ) {
         agent_reading reading;
-        read_rank(p, o, &reading);
+        read_rank(p, o, n, &reading);
         rc = agent_frame_begin(b, AGENT_MSG_READINGS) || agent_put_u32(b, 1) ||
              agent_put_reading(b, &reading);
     } else {

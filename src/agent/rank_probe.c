@@ -93,9 +93,8 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     return MG_OK;
 }
 
-int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
+static int read_state(mg_rank_probe *p, mg_probe_reading *out)
 {
-    *out = (mg_probe_reading){.fn = MG_FN_NONE};
     if (p->kind == MG_PROBE_SHM)
         return read_shm(p, out);
     const sampler_sample *sample;
@@ -122,13 +121,25 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
     return MG_OK;
 }
 
+int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
+{
+    /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
+     * after tells more of the sampler than of the rank */
+    *out = (mg_probe_reading){.fn = MG_FN_NONE,
+                              .runnable = mg_rank_scan_process_state(p->pid) == 'R',
+                              .cpu_time_ns = mg_rank_scan_cpu_time_ns(p->pid),
+                              .cpu_share = 1};
+    return read_state(p, out);
+}
+
 int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
                                mg_rank_probe **probe, mg_probe_reading *out)
 {
     int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
-        *out = process_exited(pid) ? (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE}
-                                   : (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init};
+        *out = process_exited(pid)
+                   ? (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE, .cpu_time_ns = -1}
+                   : (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init, .cpu_time_ns = -1};
         return MG_OK;
     }
     return rc ? rc : mg_rank_probe_read(*probe, out);

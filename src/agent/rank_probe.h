@@ -25,6 +25,10 @@ typedef struct mg_probe_reading {
                           bounds the time the process lost from above */
     int64_t frozen_ns; /* ptrace: from every thread stopped to the release (the unwinding): the
                           time it lost for sure */
+    int runnable;        /* both: it was running or waiting for a CPU (state R) when read */
+    int64_t cpu_time_ns; /* both: its main thread's CPU time so far; -1 when unknown */
+    double cpu_share;    /* set by whoever watches the node's ranks (hang_probes_read, the agent),
+                            not the probe: each rank's CPU share there (mg_rank_scan_cpu_share) */
 } mg_probe_reading;
 
 typedef struct mg_rank_probe mg_rank_probe;

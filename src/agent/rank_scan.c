@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,30 @@ char mg_rank_scan_process_state(int pid)
     char buf[1024];
     const char *fields = stat_fields("/proc", pid, buf, sizeof buf);
     return fields ? fields[0] : 0;
+}
+
+int64_t mg_rank_scan_cpu_time_ns(int pid)
+{
+    char path[64], buf[128];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    ssize_t n = read_file(path, buf, sizeof buf - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    long long on_cpu, waited;
+    if (sscanf(buf, "%lld %lld", &on_cpu, &waited) != 2 || on_cpu < 0)
+        return -1;
+    return on_cpu;
+}
+
+double mg_rank_scan_cpu_share(size_t nranks)
+{
+    cpu_set_t allowed;
+    long cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed)
+                                                                    : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        cpus = 1;
+    return nranks <= (size_t)cpus ? 1.0 : (double)cpus / (double)nranks;
 }
 
 static int maps_mpi_library(const char *proc_root, int pid)

@@ -4,6 +4,7 @@
 #define MG_RANK_SCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Which job: exactly one of the three fields is set. */
 typedef struct mg_rank_selector {
@@ -28,6 +29,15 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
 /* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when the
  * process does not exist. */
 char mg_rank_scan_process_state(int pid);
+
+/* How long the process's main thread has run on a CPU since it started (ns, from
+ * /proc/PID/schedstat), or -1 when the process does not exist or the kernel keeps no such count. */
+int64_t mg_rank_scan_cpu_time_ns(int pid);
+
+/* The share of a CPU each of nranks busy ranks gets on this node when it runs nothing else: the
+ * CPUs this process may run on (its affinity: a batch system's allocation) over nranks, at most
+ * 1. */
+double mg_rank_scan_cpu_share(size_t nranks);
 
 /* Reads one variable from /proc/PID/environ into value. MG_ENOENT when the process or the variable
  * does not exist. */

@@ -329,7 +329,7 @@ int cmd_hang(int argc, char **argv)
         {"verify-scans", 0, MG_OPT_INT, &o.verify_scans, "N",
          "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
         {"verify-gap", 0, MG_OPT_DOUBLE, &o.verify_gap, "SECONDS",
-         "time between those scans (default 1)", NULL, 0.01, 60},
+         "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
         {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
          "watch a running job: its launcher's pid, or a Slurm job id (no command then)", NULL, 0, 0},
         {"trace", 0, MG_OPT_STRING, &o.trace, "FILE",

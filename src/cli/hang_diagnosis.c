@@ -2,9 +2,11 @@
 #include "hang_diagnosis.h"
 #include "hang_remote.h"
 
+#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_log.h"
 #include "mg_ranks.h"
+#include "rank_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,11 @@
 
 /* Frames shown per rank in the report, and depth of the prefix tree. */
 enum { STACK_FRAMES_KEPT = 24, TREE_MAX_NODES = 512 };
+
+/* A verification gap lasts until every live rank has had the gap's length for itself, however long
+ * that takes by the clock, but at most this many gap lengths (hang_diag_retake_after). One longer
+ * than VERIFY_STRETCH_SAID gap lengths is said on stderr: the user learns the node is starved. */
+static const double VERIFY_MAX_STRETCH = 10, VERIFY_STRETCH_SAID = 1.5;
 
 static void warn_once(hang_probes *p, int r, int rc)
 {
@@ -34,10 +41,13 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
             return 0;
         }
         warn_once(p, r, rc ? rc : MG_EPERM);
-        *out = (mg_probe_reading){.fn = MG_FN_NONE};
+        *out = (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_share = 1};
         return 1;
     }
     rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r], out);
+    if (!p->cpu_share)
+        p->cpu_share = mg_rank_scan_cpu_share((size_t)s->nranks);
+    out->cpu_share = p->cpu_share;
     if (rc == MG_OK) {
         p->readings++;
         p->held_ns += out->held_ns;
@@ -45,7 +55,7 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
         return 0;
     }
     warn_once(p, r, rc);
-    *out = (mg_probe_reading){.fn = MG_FN_NONE};
+    *out = (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_share = 1};
     return 1;
 }
 
@@ -74,28 +84,82 @@ void hang_probes_close(hang_probes *p)
     p->warned = NULL;
 }
 
+/* Reads every rank into scan (for the diagnosis) and readings (for the time each had). */
+static void take_scan(hang_probes *p, struct hang_diag_rank *scan, mg_probe_reading *readings)
+{
+    for (int r = 0; r < p->session->nranks; r++) {
+        mg_probe_reading *reading = &readings[r];
+        int unseen = hang_probes_read(p, r, reading);
+        reading->exited = reading->exited || unseen;
+        scan[r] = (struct hang_diag_rank){
+            .out_mpi = !reading->in_mpi && !reading->exited,
+            .exited = reading->exited,
+            .counter_known = reading->counter_known,
+            .func = reading->fn == MG_FN_NONE ? -1 : (int)reading->fn,
+            .counter = reading->counter,
+        };
+    }
+}
+
+/* What each rank did with the CPU between two scans' readings. */
+static void cpu_between(const mg_probe_reading *before, const mg_probe_reading *after, int n,
+                        struct hang_diag_cpu *cpu)
+{
+    for (int r = 0; r < n; r++) {
+        int known = before[r].cpu_time_ns >= 0 && after[r].cpu_time_ns >= 0;
+        cpu[r] = (struct hang_diag_cpu){
+            .alive = !before[r].exited && !after[r].exited,
+            .runnable = before[r].runnable && after[r].runnable,
+            .ran_s = known ? 1e-9 * (double)(after[r].cpu_time_ns - before[r].cpu_time_ns) : -1,
+            .share = after[r].cpu_share,
+        };
+    }
+}
+
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty)
 {
     int n = p->session->nranks;
     struct hang_diag_rank *scans = calloc((size_t)nscans * (size_t)n, sizeof *scans);
+    mg_probe_reading *before = calloc((size_t)n, sizeof *before);
+    mg_probe_reading *after = calloc((size_t)n, sizeof *after);
+    struct hang_diag_cpu *cpu = calloc((size_t)n, sizeof *cpu);
+    if (!scans || !before || !after || !cpu) {
+        /* no verdict without evidence: a hang is never reported unverified */
+        mg_error("hang: out of memory for the verification scans; watching on");
+        *result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS, .progress_rank = -1};
+        free(scans);
+        free(before);
+        free(after);
+        free(cpu);
+        return 0;
+    }
     static bool polling[MG_FN_COUNT];
     for (unsigned f = 0; f < MG_FN_COUNT; f++)
         polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
+    take_scan(p, scans, before);
+    double before_at = mg_clock_seconds();
     int ended = 0;
-    for (int k = 0; k < nscans && !ended; k++) {
-        if (k > 0)
-            ended = cli_session_wait(p->session, (int)(gap * 1000));
-        for (int r = 0; r < n; r++) {
-            mg_probe_reading reading;
-            int unseen = hang_probes_read(p, r, &reading);
-            scans[(size_t)k * (size_t)n + (size_t)r] = (struct hang_diag_rank){
-                .out_mpi = !reading.in_mpi && !reading.exited && !unseen,
-                .exited = reading.exited || unseen,
-                .counter_known = reading.counter_known,
-                .func = reading.fn == MG_FN_NONE ? -1 : (int)reading.fn,
-                .counter = reading.counter,
-            };
+    for (int k = 1; k < nscans && !ended; k++) {
+        struct hang_diag_rank *scan = &scans[(size_t)k * (size_t)n];
+        double wait = gap, after_at = before_at;
+        size_t who = SIZE_MAX;
+        while (wait > 0 && !(ended = cli_session_wait(p->session, (int)(wait * 1000)))) {
+            after_at = mg_clock_seconds();
+            take_scan(p, scan, after);
+            cpu_between(before, after, n, cpu);
+            double own = hang_diag_least_own_time(cpu, (size_t)n, after_at - before_at, &who);
+            wait = hang_diag_retake_after(gap, after_at - before_at, own, VERIFY_MAX_STRETCH);
         }
+        if (ended)
+            break;
+        if (after_at - before_at > VERIFY_STRETCH_SAID * gap)
+            mg_info("hang: verification scan %d came %.1f s after the one before, not %.1f s: rank "
+                    "%zu was kept from running (the node is busy with other work, or a CPU quota)",
+                    k + 1, after_at - before_at, gap, who);
+        mg_probe_reading *swap = before;
+        before = after;
+        after = swap;
+        before_at = after_at;
     }
     if (!ended) {
         struct hang_diag_input in = {.nranks = (size_t)n, .nscans = (size_t)nscans, .scans = scans,
@@ -103,6 +167,9 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
         hang_diag_classify(&in, faulty, (size_t)n, result);
     }
     free(scans);
+    free(before);
+    free(after);
+    free(cpu);
     return ended;
 }
 

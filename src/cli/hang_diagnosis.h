@@ -20,6 +20,7 @@ typedef struct hang_probes {
     uint64_t readings;     /* rank readings taken (model samples and verification scans) */
     int64_t held_ns;       /* what those readings cost the ranks, local ptrace only: */
     int64_t frozen_ns;     /* bounds from above and below (mg_probe_reading) */
+    double cpu_share;      /* local: each rank's CPU share on this node (0: not known yet) */
 } hang_probes;
 
 /* Reads rank r now; returns 0, or 1 when the rank cannot be seen (ptrace refused: a debugger holds
@@ -32,7 +33,9 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
 /* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
- * them. Returns 1 if the job ended during the scans. faulty gets up to nranks ranks. */
+ * them. The gap is each live rank's own time, not the clock's: a scan is taken again later while a
+ * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit. Returns 1 if
+ * the job ended during the scans. faulty gets up to nranks ranks. */
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty);
 
 /* Adds the hang finding to the session's report and prints its banner and the roll-call.

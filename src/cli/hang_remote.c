@@ -228,7 +228,9 @@ int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
         return rc;
     *out = (mg_probe_reading){.exited = reading.exited, .in_mpi = reading.in_mpi,
                               .progressed = reading.progressed, .fn = (mg_fn)reading.fn,
-                              .counter_known = reading.counter_known, .counter = reading.counter};
+                              .counter_known = reading.counter_known, .counter = reading.counter,
+                              .runnable = reading.runnable, .cpu_time_ns = reading.cpu_time_ns,
+                              .cpu_share = 1e-6 * reading.cpu_share_ppm};
     *unseen = reading.unseen;
     return MG_OK;
 }

@@ -70,8 +70,10 @@ struct options {
     double slow_min, slow_max;
     double slow_factor_min, slow_factor_max;
     size_t slow_ranks;
+    bool slow_denies_cpu;
     size_t nscans;
     double scan_gap;
+    double max_stretch;
     bool counters;
     double interval_max;
     bool paper_model; /* ParaStack's rules only (the ablation of ours) */
@@ -100,8 +102,10 @@ static void defaults(struct options *o)
         .slow_factor_min = 2,
         .slow_factor_max = 10,
         .slow_ranks = 16,
+        .slow_denies_cpu = true,
         .nscans = 3,
         .scan_gap = 1.0,
+        .max_stretch = 10,
         .counters = true,
         .interval_max = 6.4,
     };
@@ -124,9 +128,14 @@ static void usage(FILE *f)
             "      --slow-prob X      probability of a transient slowdown per run (default 0.2)\n"
             "      --slow-factor A:B  a slowdown multiplies compute by U(A, B) (default 2:10)\n"
             "      --slow-time A:B    a slowdown lasts U(A, B) seconds (default 2:30)\n"
+            "      --slow-cause KIND  cpu (the node gives the slowed ranks 1/factor of a CPU,\n"
+            "                         which verification sees) or work (more work at full\n"
+            "                         speed: it does not) (default cpu)\n"
             "      --phase-prob X     probability of a phase change per run (default 0.3)\n"
             "      --scans N          scans of every rank per diagnosis (default 3)\n"
-            "      --scan-gap SECONDS between scans (default 1)\n"
+            "      --scan-gap SECONDS between scans, in each rank's own time (default 1)\n"
+            "      --scan-stretch N   a gap lasts at most N scan gaps by the clock (default 10;\n"
+            "                         1: the paper's fixed gaps)\n"
             "      --backend KIND     shm (call counters) or ptrace (states only) (default shm)\n"
             "      --interval-max S   cap on the model's sampling interval (default 6.4)\n"
             "      --model KIND       mpiguard (exact bound, degenerate windows keep I) or paper\n"
@@ -189,9 +198,11 @@ static int parse(int argc, char **argv, struct options *o)
         O_SLOW,
         O_SLOWF,
         O_SLOWT,
+        O_SLOWC,
         O_PHASE,
         O_SCANS,
         O_GAP,
+        O_STRETCH,
         O_BACKEND,
         O_IMAX,
         O_MODEL
@@ -209,9 +220,11 @@ static int parse(int argc, char **argv, struct options *o)
                                           {"slow-prob", required_argument, 0, O_SLOW},
                                           {"slow-factor", required_argument, 0, O_SLOWF},
                                           {"slow-time", required_argument, 0, O_SLOWT},
+                                          {"slow-cause", required_argument, 0, O_SLOWC},
                                           {"phase-prob", required_argument, 0, O_PHASE},
                                           {"scans", required_argument, 0, O_SCANS},
                                           {"scan-gap", required_argument, 0, O_GAP},
+                                          {"scan-stretch", required_argument, 0, O_STRETCH},
                                           {"backend", required_argument, 0, O_BACKEND},
                                           {"interval-max", required_argument, 0, O_IMAX},
                                           {"model", required_argument, 0, O_MODEL},
@@ -220,6 +233,7 @@ static int parse(int argc, char **argv, struct options *o)
     static const char *const fault_names[] = {"none", "comp", "comm", "both"};
     static const char *const backends[] = {"ptrace", "shm"};
     static const char *const models[] = {"paper", "mpiguard"};
+    static const char *const slow_causes[] = {"work", "cpu"};
     int ch, bad = 0;
     size_t seed;
     while ((ch = getopt_long(argc, argv, "P:n:s:a:C:f:A:h", longs, NULL)) != -1) {
@@ -249,9 +263,15 @@ static int parse(int argc, char **argv, struct options *o)
         case O_SLOW: bad |= parse_double(optarg, &o->slow_prob); break;
         case O_SLOWF: bad |= parse_range(optarg, &o->slow_factor_min, &o->slow_factor_max); break;
         case O_SLOWT: bad |= parse_range(optarg, &o->slow_min, &o->slow_max); break;
+        case O_SLOWC:
+            v = lookup(optarg, slow_causes, 2);
+            bad |= v < 0;
+            o->slow_denies_cpu = v == 1;
+            break;
         case O_PHASE: bad |= parse_double(optarg, &o->phase_prob); break;
         case O_SCANS: bad |= parse_size(optarg, &o->nscans); break;
         case O_GAP: bad |= parse_double(optarg, &o->scan_gap); break;
+        case O_STRETCH: bad |= parse_double(optarg, &o->max_stretch); break;
         case O_BACKEND:
             v = lookup(optarg, backends, 2);
             bad |= v < 0;
@@ -268,6 +288,7 @@ static int parse(int argc, char **argv, struct options *o)
         }
     }
     if (bad || optind != argc || o->nscans < 2 || !(o->period_scale > 0) ||
+        !(o->max_stretch >= 1) || !(o->scan_gap > 0) ||
         o->job_length <= o->fault_min || !(o->alpha > 0 && o->alpha < 1) ||
         o->nranks > (size_t)1 << 30)
         return -1;
@@ -308,6 +329,7 @@ static void make_run(const struct options *o, size_t index, bool faulty, struct 
         run->slow_count = o->slow_ranks < o->nranks ? o->slow_ranks : o->nranks;
         run->slow_first = (size_t)mg_rng_below(&rng, o->nranks - run->slow_count + 1);
         run->slow_factor = uniform(&rng, o->slow_factor_min, o->slow_factor_max);
+        run->slow_denies_cpu = o->slow_denies_cpu;
     }
     if (faulty) {
         bool comp = o->faults == 1 || (o->faults == 3 && index % 2 == 0);
@@ -421,7 +443,7 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
     if (rc != MG_OK)
         return rc;
-    struct sim_watch_config cfg = {end, true, o->nscans, o->scan_gap, o->counters};
+    struct sim_watch_config cfg = {end, true, o->nscans, o->scan_gap, o->counters, o->max_stretch};
     struct sim_detector det = sim_detector_model(m);
     struct sim_outcome out;
     rc = sim_watch(run, &det, &cfg, buf, &out);
@@ -463,9 +485,10 @@ int main(int argc, char **argv)
         return 2;
     }
     struct sim_scan_buf buf = {calloc(o.nscans * o.nranks, sizeof *buf.scans),
-                               calloc(o.nranks, sizeof *buf.faulty)};
+                               calloc(o.nranks, sizeof *buf.faulty),
+                               calloc(o.nranks, sizeof *buf.cpu)};
     struct tally tallies[NDETECTORS] = {{0}};
-    bool ok = buf.scans && buf.faulty;
+    bool ok = buf.scans && buf.faulty && buf.cpu;
     for (size_t i = 0; i < NDETECTORS && ok; i++) {
         tallies[i].delays = calloc(o.runs, sizeof(double));
         tallies[i].intervals = calloc(2 * o.runs, sizeof(double));
@@ -488,7 +511,8 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("# P=%zu runs=%zu+%zu seed=%llu alpha=%g C=%zu app=%s faults=%s backend=%s "
-           "period x%g job=%gs deadline=%gs slow=%g x%g-%g %g-%gs phase=%g scans=%zux%gs Imax=%g "
+           "period x%g job=%gs deadline=%gs slow=%g x%g-%g %g-%gs %s phase=%g scans=%zux%gs<=%gx "
+           "Imax=%g "
            "model=%s  (%.1f s wall)\n",
            o.nranks, o.runs, o.runs, (unsigned long long)o.seed, o.alpha, o.set_size,
            app_names[o.app],
@@ -496,8 +520,9 @@ int main(int argc, char **argv)
            : o.faults == 2 ? "comm"
                            : "both",
            o.counters ? "shm" : "ptrace", o.period_scale, o.job_length, o.deadline, o.slow_prob,
-           o.slow_factor_min, o.slow_factor_max, o.slow_min, o.slow_max, o.phase_prob, o.nscans,
-           o.scan_gap, o.interval_max, o.paper_model ? "paper" : "mpiguard",
+           o.slow_factor_min, o.slow_factor_max, o.slow_min, o.slow_max,
+           o.slow_denies_cpu ? "cpu" : "work", o.phase_prob, o.nscans, o.scan_gap, o.max_stretch,
+           o.interval_max, o.paper_model ? "paper" : "mpiguard",
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     printf("%-8s %-16s %5s %5s  %6s %6s %6s  %6s %6s  %7s %7s  %6s %6s %6s %6s %6s %6s\n", "P",
            "detector", "fault", "corr", "AC_h", "early", "missed", "FP", "FPraw", "D_med", "D_p90",
@@ -514,5 +539,6 @@ int main(int argc, char **argv)
     }
     free(buf.scans);
     free(buf.faulty);
+    free(buf.cpu);
     return 0;
 }

@@ -29,6 +29,12 @@ static uint64_t key(uint64_t k, uint64_t x)
     return (x << 2) | k;
 }
 
+static bool slowed(const struct sim_cursor *c, size_t rank)
+{
+    const struct sim_run *r = c->run;
+    return c->slow && rank >= r->slow_first && rank < r->slow_first + r->slow_count;
+}
+
 static double rank_compute(const struct sim_cursor *c, size_t rank)
 {
     const struct sim_run *r = c->run;
@@ -36,7 +42,7 @@ static double rank_compute(const struct sim_cursor *c, size_t rank)
     double h = sim_hash_unit(r->seed, key(KEY_IMBALANCE, rank), 0);
     double u = sim_hash_unit(r->seed, key(KEY_NOISE, rank), c->iter);
     double w = c->cbase * (1.0 + p->imbalance * h) * (1.0 + p->noise * u);
-    if (c->slow && rank >= r->slow_first && rank < r->slow_first + r->slow_count)
+    if (slowed(c, rank))
         return w * r->slow_factor;
     return fmin(w, c->maxw);
 }
@@ -84,6 +90,9 @@ static int func_of(const struct sim_profile *p, uint64_t iter)
 static void healthy(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s)
 {
     s->out_mpi = t - c->start < rank_compute(c, rank);
+    s->cpu_rate = s->out_mpi && slowed(c, rank) && c->run->slow_denies_cpu
+                      ? 1.0 / c->run->slow_factor
+                      : 1.0;
     s->func = func_of(c->prof, s->out_mpi && c->iter > 0 ? c->iter - 1 : c->iter);
     s->counter = c->iter + (s->out_mpi ? 0 : 1);
 }
@@ -108,9 +117,10 @@ void sim_rank_state(const struct sim_cursor *c, size_t rank, double t, struct si
         return;
     if (rank == r->fault_rank) {
         if (r->fault == SIM_FAULT_COMPUTATION) {
-            *s = (struct sim_rank_state){true, r->fault_func, r->fault_counter};
+            *s = (struct sim_rank_state){true, r->fault_func, r->fault_counter, 1.0};
         } else if (c->iter > r->fault_iter || !s->out_mpi) {
-            *s = (struct sim_rank_state){false, func_of(c->prof, r->fault_iter), r->fault_iter + 1};
+            *s = (struct sim_rank_state){false, func_of(c->prof, r->fault_iter), r->fault_iter + 1,
+                                         1.0};
         }
         return;
     }
@@ -120,7 +130,7 @@ void sim_rank_state(const struct sim_cursor *c, size_t rank, double t, struct si
     if (stuck > r->global_iter)
         stuck = r->global_iter;
     if (c->iter > stuck)
-        *s = (struct sim_rank_state){false, func_of(c->prof, stuck), stuck + 1};
+        *s = (struct sim_rank_state){false, func_of(c->prof, stuck), stuck + 1, 1.0};
 }
 
 void sim_run_prepare(struct sim_run *run)

@@ -34,6 +34,9 @@ struct sim_run {
     double slow_start, slow_end; /* iterations starting in [start, end) are slowed */
     size_t slow_first, slow_count;
     double slow_factor;
+    bool slow_denies_cpu; /* the slowdown is the node denying the slowed ranks CPU (they run at
+                             1 / slow_factor, which verification can see); else more work at
+                             full speed (it cannot) */
     enum sim_fault fault;
     size_t fault_rank;
     double fault_time;
@@ -47,9 +50,11 @@ struct sim_run {
 };
 
 struct sim_rank_state {
-    bool out_mpi;
+    bool out_mpi;     /* computing, and so runnable; inside MPI a rank waits (blocking) */
     int func;         /* current MPI function, or the last one when OUT_MPI */
     uint64_t counter; /* MPI calls entered */
+    double cpu_rate;  /* the share of its CPU the node gives it now (1 but in a slowdown that
+                         denies CPU) */
 };
 
 /* The iteration running at some time, walked forward only. */

@@ -56,28 +56,52 @@ struct sim_detector sim_detector_timeout(struct hang_timeout *t)
                                  timeout_resume};
 }
 
-/* Scans every rank nscans times from t on, and classifies. */
+/* Scan s of every rank at ts, and what each did with the CPU since the previous scan at prev (a
+ * rank computing at both ran at its current rate in between: exact within one slowdown). */
+static void scan(const struct sim_cursor *c, size_t s, double ts, double prev,
+                 const struct sim_watch_config *cfg, struct sim_scan_buf *buf)
+{
+    size_t n = c->run->nranks;
+    for (size_t r = 0; r < n; r++) {
+        struct sim_rank_state st;
+        sim_rank_state(c, r, ts, &st);
+        struct hang_diag_rank *now = &buf->scans[s * n + r];
+        *now = (struct hang_diag_rank){
+            .out_mpi = st.out_mpi,
+            .counter_known = cfg->counters,
+            .func = st.func,
+            .counter = st.counter,
+        };
+        if (s > 0)
+            buf->cpu[r] = (struct hang_diag_cpu){.alive = true,
+                                                 .runnable = now->out_mpi && (now - n)->out_mpi,
+                                                 .ran_s = (ts - prev) * st.cpu_rate,
+                                                 .share = 1};
+    }
+}
+
+/* Scans every rank nscans times from t on, as the front does (hang_diagnosis.c): each gap lasts
+ * until every rank had scan_gap for itself (hang_diag_retake_after). Classifies, and says when the
+ * last scan was taken (*last). */
 static int diagnose(const struct sim_run *run, const struct sim_cursor *at, double t,
                     const struct sim_watch_config *cfg, struct sim_scan_buf *buf,
-                    struct hang_diag_result *res)
+                    struct hang_diag_result *res, double *last)
 {
     static const bool polling[SIM_FUNC_COUNT] = {false};
     struct sim_cursor c = *at;
-    size_t n = run->nranks;
-    for (size_t s = 0; s < cfg->nscans; s++) {
-        double ts = t + (double)s * cfg->scan_gap;
-        sim_cursor_seek(&c, ts);
-        for (size_t r = 0; r < n; r++) {
-            struct sim_rank_state st;
-            sim_rank_state(&c, r, ts, &st);
-            buf->scans[s * n + r] = (struct hang_diag_rank){
-                .out_mpi = st.out_mpi,
-                .counter_known = cfg->counters,
-                .func = st.func,
-                .counter = st.counter,
-            };
+    size_t n = run->nranks, who;
+    scan(&c, 0, t, t, cfg, buf);
+    for (size_t s = 1; s < cfg->nscans; s++) {
+        double prev = t, wait = cfg->scan_gap;
+        while (wait > 0) {
+            t += wait;
+            sim_cursor_seek(&c, t);
+            scan(&c, s, t, prev, cfg, buf);
+            double own = hang_diag_least_own_time(buf->cpu, n, t - prev, &who);
+            wait = hang_diag_retake_after(cfg->scan_gap, t - prev, own, cfg->max_stretch);
         }
     }
+    *last = t;
     struct hang_diag_input in = {n, cfg->nscans, buf->scans, polling, SIM_FUNC_COUNT};
     return hang_diag_classify(&in, buf->faulty, n, res);
 }
@@ -127,12 +151,13 @@ int sim_watch(const struct sim_run *run, const struct sim_detector *det,
         out->raw_hangs++;
         if (cfg->diagnose) {
             struct hang_diag_result res;
-            rc = diagnose(run, &c, t, cfg, buf, &res);
+            double verified_at;
+            rc = diagnose(run, &c, t, cfg, buf, &res, &verified_at);
             if (rc != MG_OK)
                 return rc;
             if (res.kind == HANG_DIAG_PROGRESS || res.kind == HANG_DIAG_ALL_EXITED) {
                 out->dismissed++;
-                t += (double)(cfg->nscans - 1) * cfg->scan_gap;
+                t = verified_at;
                 rc = det->resume(det->self);
                 if (rc != MG_OK)
                     return rc;

@@ -31,14 +31,17 @@ struct sim_watch_config {
     double end_time; /* stop watching here (the job's end, or the deadline after a fault) */
     bool diagnose;   /* scan and classify on HANG (the model); off: a HANG is final (timeout) */
     size_t nscans;   /* scans of every rank per diagnosis */
-    double scan_gap; /* seconds between scans */
+    double scan_gap; /* seconds between scans, in every live rank's own time */
     bool counters;   /* the shm backend's call counters are available */
+    double max_stretch; /* a gap lasts at most this many scan_gaps (1: the paper's fixed gaps) */
 };
 
-/* Caller-owned buffers for the diagnosis: nscans * nranks scan records and nranks faulty ranks. */
+/* Caller-owned buffers for the diagnosis: nscans * nranks scan records and nranks faulty ranks and
+ * CPU records. */
 struct sim_scan_buf {
     struct hang_diag_rank *scans;
     int *faulty;
+    struct hang_diag_cpu *cpu;
 };
 
 struct sim_outcome {

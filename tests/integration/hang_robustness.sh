@@ -6,28 +6,54 @@
 #   sigint          mpiguard SIGINTed while sampling with ptrace: exit 130, job stopped, none stopped
 #   attach-non-mpi  --attach to a process with no MPI rank: a clear error and 66, not a wait forever
 #   small-job       a job with fewer ranks than 2C: said so, watched, ends untouched
+#   stall           one rank of a healthy MPICH job kept from running for 25 s by a CPU quota (a
+#                   node taken by other work): verification waits for it instead of calling its
+#                   silence a hang; no false alarm, the job ends untouched. Exit 77 (skipped) where
+#                   no cpu cgroup can be made.
 . "$(dirname "$0")/../lib.sh"
+flavor=openmpi np=8 app_args=""
 app="$BUILD/examples/openmpi/stencil"
 
-# start_hang SECONDS ARGS...: mpiguard hang (ARGS) in the background on 8 stencil ranks running for
-# SECONDS; sets $guard and $token.
+# start_hang SECONDS ARGS...: mpiguard hang (ARGS) in the background on $np stencil ranks of $flavor
+# running for SECONDS (with $app_args); sets $guard and $token.
 start_hang() {
     local seconds=$1
     shift
-    "$MPIGUARD" hang -v "$@" -- mpirun.openmpi -n 8 "$app" --announce --seconds "$seconds" >"$TMP/stdout" 2>"$TMP/stderr" &
+    "$MPIGUARD" hang -v "$@" -- $(launcher_for "$flavor") -n "$np" "$BUILD/examples/$flavor/stencil" --announce --seconds "$seconds" $app_args >"$TMP/stdout" 2>"$TMP/stderr" &
     guard=$!
     for _ in $(seq 1 100); do
-        [ "$(grep -c "^stencil: rank" "$TMP/stderr")" -eq 8 ] && break
+        [ "$(grep -c "^stencil: rank" "$TMP/stderr")" -eq "$np" ] && break
         sleep 0.1
     done
-    token=$(grep -o 'MPIGUARD_JOB_TOKEN=[0-9a-f]*' "$TMP/stderr" | head -1 | cut -d= -f2)
+    token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
     [ -n "$token" ] || fail "the job did not start"
 }
-rank_pid() { sed -n "s/^stencil: rank $1 of 8 pid \([0-9]*\)$/\1/p" "$TMP/stderr"; }
+rank_pid() { sed -n "s/^stencil: rank $1 of $np pid \([0-9]*\)$/\1/p" "$TMP/stderr"; }
 stopped_ranks() {
     for pid in $(token_processes "$token"); do
         awk '{print $3}' "/proc/$pid/stat" 2>/dev/null | grep -q '^[tT]$' && echo "$pid"
     done
+}
+
+# throttle PID SECONDS: keeps every thread of PID to 1 ms of CPU per second for SECONDS, through a
+# cpu cgroup (v1, or v2 when this process sits in its root), then lets it run again. Returns 77 when
+# no such cgroup can be made here.
+throttle() {
+    local pid=$1 seconds=$2 cg quota_file procs_file home
+    if [ -w /sys/fs/cgroup/cpu/tasks ]; then
+        cg=/sys/fs/cgroup/cpu/mpiguard-test-$$ home=/sys/fs/cgroup/cpu/tasks procs_file=tasks
+        mkdir "$cg" && echo 1000000 >"$cg/cpu.cfs_period_us" && echo 1000 >"$cg/cpu.cfs_quota_us" || return 77
+    elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null && [ "$(cat /proc/self/cgroup)" = "0::/" ]; then
+        cg=/sys/fs/cgroup/mpiguard-test-$$ home=/sys/fs/cgroup/cgroup.procs procs_file=cgroup.procs
+        echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+        mkdir "$cg" && echo "1000 1000000" >"$cg/cpu.max" || return 77
+    else
+        return 77
+    fi
+    for t in /proc/"$pid"/task/*; do echo "${t##*/}" >"$cg/$procs_file"; done
+    sleep "$seconds"
+    for t in /proc/"$pid"/task/*; do echo "${t##*/}" >"$home" 2>/dev/null; done
+    rmdir "$cg"
 }
 
 case "$1" in
@@ -78,6 +104,24 @@ small-job)
     expect_status 0 "small job" -- "$MPIGUARD" hang --seed 5 -- mpirun.openmpi -n 3 "$app" --seconds 8
     expect_stderr "1 ranks per set, fewer than 2C ranks"
     expect_stderr "no hang found"
+    ;;
+stall)
+    # MPICH's ranks busy-poll, as in the CI run that raised the false alarm. A larger block, so that
+    # an iteration takes rank 1 many of its 1 ms slices: no progress at all while it is throttled,
+    # as on a node lost to other work.
+    flavor=mpich np=4 app_args="--size 4096"
+    start_hang 50 --sampler shm --seed 7 --report "$TMP/r.json"
+    sleep 12
+    throttle "$(rank_pid 1)" 25
+    case $? in 0) ;; 77) kill $guard; wait $guard; exit 77 ;; *) fail "throttling rank 1 failed" ;; esac
+    wait $guard
+    status=$?
+    [ $status -eq 0 ] || { cat "$TMP/stderr"; fail "exit $status: a stalled rank was taken for a hang"; }
+    grep -q "no hang found" "$TMP/stderr" || fail "no closing line"
+    # Evidence that verification ran during the stall and waited for the rank, not for the clock.
+    grep -q "verification scan [23] came .* rank 1 was kept from running" "$TMP/stderr" ||
+        { cat "$TMP/stderr"; fail "no verification waited for the throttled rank"; }
+    grep -q "^stencil: 4 ranks" "$TMP/stdout" || fail "the job did not run to its end"
     ;;
 *) fail "unknown case $1" ;;
 esac

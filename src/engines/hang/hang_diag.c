@@ -62,3 +62,40 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     *out = r;
     return MG_OK;
 }
+
+double hang_diag_own_time(double elapsed_s, double ran_s, bool runnable, double cpu_share)
+{
+    if (!(elapsed_s > 0))
+        return 0;
+    if (!runnable || ran_s < 0)
+        return elapsed_s;
+    double share = cpu_share > 0 && cpu_share < 1 ? cpu_share : 1;
+    return ran_s >= elapsed_s * share ? elapsed_s : ran_s / share;
+}
+
+double hang_diag_least_own_time(const struct hang_diag_cpu *ranks, size_t n, double elapsed_s,
+                                size_t *who)
+{
+    double least = elapsed_s;
+    *who = SIZE_MAX;
+    for (size_t r = 0; r < n; r++) {
+        if (!ranks[r].alive)
+            continue;
+        const struct hang_diag_cpu *c = &ranks[r];
+        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->runnable, c->share);
+        if (*who == SIZE_MAX || own < least) {
+            least = own;
+            *who = r;
+        }
+    }
+    return least;
+}
+
+double hang_diag_retake_after(double gap_s, double elapsed_s, double least_own_s,
+                              double max_stretch)
+{
+    if (least_own_s >= gap_s || elapsed_s >= gap_s * max_stretch)
+        return 0;
+    double missing = gap_s - least_own_s;
+    return missing > HANG_DIAG_MIN_RETAKE_S ? missing : HANG_DIAG_MIN_RETAKE_S;
+}

@@ -53,4 +53,37 @@ struct hang_diag_result {
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out);
 
+/* How much of elapsed_s seconds between two scans a rank had for itself. A rank that was runnable
+ * (running or waiting for a CPU) at both scans had the CPU time it got (ran_s) over the share of a
+ * CPU its own job leaves it (cpu_share: c / k on a node whose c CPUs run k busy ranks of the job,
+ * 1 when c >= k), at most elapsed_s: all of it when it had its share, down to 0 when the node
+ * never let it run (other work, a CPU quota: a stall). Any other rank (asleep, stopped, in the
+ * kernel) did not need the CPU to be seen waiting, and had all of it. Verification waits for this
+ * time rather than the clock's, so that no stall can outlast it. A negative ran_s (unknown) counts
+ * as all of it; a cpu_share above 1, or not above 0 (unknown), counts as 1. The result is in
+ * [0, elapsed_s]. */
+double hang_diag_own_time(double elapsed_s, double ran_s, bool runnable, double cpu_share);
+
+/* What one rank did with the CPU between two scans, for hang_diag_least_own_time. */
+struct hang_diag_cpu {
+    bool alive;     /* alive at both scans (an exited rank needs no time) */
+    bool runnable;  /* runnable at both */
+    double ran_s;   /* CPU time it got in between; negative: unknown */
+    double share;   /* its share of a CPU on its node (hang_diag_own_time) */
+};
+
+/* The least time any live rank had for itself (hang_diag_own_time) between two scans elapsed_s
+ * apart, and which rank that was (*who; SIZE_MAX, with elapsed_s returned, when none is alive). */
+double hang_diag_least_own_time(const struct hang_diag_cpu *ranks, size_t n, double elapsed_s,
+                                size_t *who);
+
+/* Verification's scans are gap_s apart in every live rank's own time: after a scan elapsed_s after
+ * the one before, in which the most deprived live rank had least_own_s for itself, how much longer
+ * to wait before taking that scan again; 0 when the gap is complete (least_own_s >= gap_s) or has
+ * lasted max_stretch gaps (a node that never lets a rank run must not hold verification forever).
+ * Never less than HANG_DIAG_MIN_RETAKE_S otherwise: a retake costs a reading of every rank. */
+#define HANG_DIAG_MIN_RETAKE_S 0.05
+double hang_diag_retake_after(double gap_s, double elapsed_s, double least_own_s,
+                              double max_stretch);
+
 #endif

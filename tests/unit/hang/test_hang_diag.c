@@ -173,6 +173,54 @@ static void bad_arguments(void)
     MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_OK);
 }
 
+/* Hand values: a gap of 2 s. */
+static void own_time_counts_what_the_node_kept_from_the_rank(void)
+{
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 2.0, true, 1.0), 2.0, 1e-12);    /* a CPU to itself */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 1.0, true, 0.5), 2.0, 1e-12);    /* 4 ranks, 2 CPUs */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, true, 0.125), 2.0, 1e-12); /* 16 ranks */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 0.5), 1.0, 1e-12);    /* half its share */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 1.0), 0.5, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.1, true, 0.125), 0.8, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, true, 0.5), 0.0, 1e-12);    /* throttled */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, false, 0.5), 2.0, 1e-12);   /* asleep, stopped */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, -1.0, true, 0.5), 2.0, 1e-12);   /* CPU time unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 7.0), 0.5, 1e-12);    /* share above 1 */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 0.0), 0.5, 1e-12);    /* share unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, -3.0), 0.5, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(0.0, 0.0, true, 1.0), 0.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(-1.0, 0.0, false, 1.0), 0.0, 1e-12);
+}
+
+static void least_own_time_skips_exited_ranks(void)
+{
+    struct hang_diag_cpu cpu[4] = {
+        {.alive = true, .runnable = true, .ran_s = 1.0, .share = 0.5},   /* had all 2 s */
+        {.alive = true, .runnable = true, .ran_s = 0.25, .share = 0.5},  /* 0.5 s */
+        {.alive = false, .runnable = true, .ran_s = 0.0, .share = 0.5},  /* exited */
+        {.alive = true, .runnable = false, .ran_s = 0.0, .share = 0.5},  /* asleep */
+    };
+    size_t who;
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 0.5, 1e-12);
+    MG_CHECK_INT((int)who, 1);
+    cpu[1].alive = false;
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 2.0, 1e-12);
+    MG_CHECK_INT((int)who, 0);
+    cpu[0].alive = cpu[3].alive = false;
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 2.0, 1e-12);
+    MG_CHECK(who == SIZE_MAX);
+}
+
+static void retake_waits_for_what_is_missing_up_to_the_stretch(void)
+{
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 1.0, 10), 0.0, 1e-12);   /* complete */
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 0.4, 10), 0.6, 1e-12);
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 0.99, 10), HANG_DIAG_MIN_RETAKE_S, 1e-12);
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 9.99, 0.0, 10), 1.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 10.0, 0.0, 10), 0.0, 1e-12);  /* stretched out */
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.2, 0.0, 1), 0.0, 1e-12);    /* the paper's gaps */
+}
+
 int main(void)
 {
     MG_RUN(communication_hang);
@@ -182,5 +230,8 @@ int main(void)
     MG_RUN(exited_ranks_are_not_a_hang);
     MG_RUN(capacity_smaller_than_faulty_count);
     MG_RUN(bad_arguments);
+    MG_RUN(own_time_counts_what_the_node_kept_from_the_rank);
+    MG_RUN(least_own_time_skips_exited_ranks);
+    MG_RUN(retake_waits_for_what_is_missing_up_to_the_stretch);
     MG_TEST_END();
 }

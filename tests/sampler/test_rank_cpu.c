@@ -1,0 +1,95 @@
+/* What a reading says of a rank's use of the CPU (mg_probe_reading.runnable, .cpu_time_ns), which
+ * verification needs to tell a stalled node from a hang (docs/hang.md), on real processes forked by
+ * this test and read through ptrace. */
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mg_error.h"
+#include "mg_test.h"
+#include "rank_probe.h"
+#include "rank_scan.h"
+
+static pid_t child(int busy)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (volatile unsigned long i = 0;; i++)
+            if (!busy)
+                pause();
+    }
+    usleep(200000);
+    return pid;
+}
+
+static void reap(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+static void read_twice(pid_t pid, mg_probe_reading *first, mg_probe_reading *second)
+{
+    mg_rank_probe *probe = NULL;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, first) : MG_EINVAL, MG_OK);
+    usleep(300000);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, second) : MG_EINVAL, MG_OK);
+    mg_rank_probe_close(probe);
+}
+
+static void busy_process_is_runnable_and_gains_cpu_time(void)
+{
+    pid_t pid = child(1);
+    mg_probe_reading a, b;
+    read_twice(pid, &a, &b);
+    MG_CHECK(a.runnable && b.runnable);
+    MG_CHECK(a.cpu_time_ns > 0 && b.cpu_time_ns > a.cpu_time_ns);
+    reap(pid);
+}
+
+static void sleeping_and_stopped_processes_are_not_runnable(void)
+{
+    pid_t pid = child(0);
+    mg_probe_reading a, b;
+    read_twice(pid, &a, &b);
+    MG_CHECK(!a.runnable && !b.runnable);
+    MG_CHECK(a.cpu_time_ns >= 0 && b.cpu_time_ns >= a.cpu_time_ns);
+    kill(pid, SIGSTOP);
+    usleep(100000);
+    read_twice(pid, &a, &b);
+    MG_CHECK(!a.runnable && !b.runnable);
+    reap(pid);
+}
+
+static void gone_process_has_no_cpu_time(void)
+{
+    pid_t pid = child(0);
+    mg_rank_probe *probe = NULL;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    reap(pid);
+    mg_probe_reading r;
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, &r) : MG_EINVAL, MG_OK);
+    MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1);
+    mg_rank_probe_close(probe);
+    MG_CHECK(mg_rank_scan_cpu_time_ns(pid) == -1);
+}
+
+static void share_is_the_cpus_over_the_ranks(void)
+{
+    size_t cpus = 0;
+    while (mg_rank_scan_cpu_share(cpus + 1) == 1.0 && cpus < 4096)
+        cpus++;
+    MG_CHECK(cpus >= 1 && cpus < 4096);
+    MG_CHECK_NEAR(mg_rank_scan_cpu_share(4 * cpus), 0.25, 1e-12);
+    MG_CHECK_NEAR(mg_rank_scan_cpu_share(0), 1.0, 1e-12);
+}
+
+int main(void)
+{
+    MG_RUN(busy_process_is_runnable_and_gains_cpu_time);
+    MG_RUN(sleeping_and_stopped_processes_are_not_runnable);
+    MG_RUN(gone_process_has_no_cpu_time);
+    MG_RUN(share_is_the_cpus_over_the_ranks);
+    MG_TEST_END();
+}
