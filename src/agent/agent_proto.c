@@ -61,7 +61,8 @@ int agent_put_reading(agent_buf *b, const agent_reading *r)
                      (uint32_t)r->runnable << 5;
     return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
                    agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
-                   agent_put_u64(b, (uint64_t)r->cpu_time_ns) || agent_put_u32(b, r->cpu_share_ppm)
+                   agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
+                   agent_put_u64(b, (uint64_t)r->cpu_slices) || agent_put_u32(b, r->cpu_share_ppm)
                ? MG_ENOMEM
                : MG_OK;
 }
@@ -105,12 +106,14 @@ int agent_get_u64(agent_cursor *c, uint64_t *v)
 int agent_get_reading(agent_cursor *c, agent_reading *r)
 {
     uint32_t rank, flags;
-    uint64_t cpu_time;
+    uint64_t cpu_time, cpu_slices;
     if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
         agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
+        agent_get_u64(c, &cpu_slices) ||
         agent_get_u32(c, &r->cpu_share_ppm))
         return MG_EFORMAT;
     r->cpu_time_ns = (int64_t)cpu_time;
+    r->cpu_slices = (int64_t)cpu_slices;
     r->rank = (int32_t)rank;
     r->exited = flags & 1;
     r->in_mpi = (flags >> 1) & 1;

@@ -27,7 +27,7 @@ typedef struct agent_reading {
     uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable;
     uint32_t fn;
     uint64_t counter;
-    int64_t cpu_time_ns;    /* -1: unknown */
+    int64_t cpu_time_ns, cpu_slices; /* -1: unknown */
     uint32_t cpu_share_ppm; /* the rank's CPU share on its node, in millionths */
 } agent_reading;
 

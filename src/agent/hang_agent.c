@@ -85,7 +85,8 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
 /* nowned: how many ranks this agent watches on its node (their CPU share). */
 static void read_rank(const hang_agent_params *p, owned_rank *o, size_t nowned, agent_reading *out)
 {
-    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1};
+    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1,
+                           .cpu_slices = -1};
     if (!o)
         return;
     mg_probe_reading reading;
@@ -95,7 +96,7 @@ static void read_rank(const hang_agent_params *p, owned_rank *o, size_t nowned, 
                           .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
                           .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
                           .counter = reading.counter, .runnable = (uint8_t)reading.runnable,
-                          .cpu_time_ns = reading.cpu_time_ns,
+                          .cpu_time_ns = reading.cpu_time_ns, .cpu_slices = reading.cpu_slices,
                           .cpu_share_ppm = (uint32_t)(1e6 * mg_rank_scan_cpu_share(nowned))};
 }
 

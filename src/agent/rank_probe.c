@@ -125,10 +125,9 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
 {
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
      * after tells more of the sampler than of the rank */
-    *out = (mg_probe_reading){.fn = MG_FN_NONE,
-                              .runnable = mg_rank_scan_process_state(p->pid) == 'R',
-                              .cpu_time_ns = mg_rank_scan_cpu_time_ns(p->pid),
-                              .cpu_share = 1};
+    *out = mg_probe_reading_unknown();
+    out->runnable = mg_rank_scan_process_state(p->pid) == 'R';
+    mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
     return read_state(p, out);
 }
 
@@ -137,9 +136,13 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
 {
     int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
-        *out = process_exited(pid)
-                   ? (mg_probe_reading){.exited = 1, .fn = MG_FN_NONE, .cpu_time_ns = -1}
-                   : (mg_probe_reading){.in_mpi = 1, .fn = MG_FN_Init, .cpu_time_ns = -1};
+        *out = mg_probe_reading_unknown();
+        if (process_exited(pid)) {
+            out->exited = 1;
+        } else {
+            out->in_mpi = 1;
+            out->fn = MG_FN_Init;
+        }
         return MG_OK;
     }
     return rc ? rc : mg_rank_probe_read(*probe, out);

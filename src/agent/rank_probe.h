@@ -26,10 +26,17 @@ typedef struct mg_probe_reading {
     int64_t frozen_ns; /* ptrace: from every thread stopped to the release (the unwinding): the
                           time it lost for sure */
     int runnable;        /* both: it was running or waiting for a CPU (state R) when read */
-    int64_t cpu_time_ns; /* both: its main thread's CPU time so far; -1 when unknown */
+    int64_t cpu_time_ns; /* both: its main thread's CPU time so far, and the number of slices */
+    int64_t cpu_slices;  /* it came in (mg_rank_scan_cpu_time); -1 when unknown */
     double cpu_share;    /* set by whoever watches the node's ranks (hang_probes_read, the agent),
                             not the probe: each rank's CPU share there (mg_rank_scan_cpu_share) */
 } mg_probe_reading;
+
+/* A reading that knows nothing yet (no function, CPU time unknown): what a caller fills in. */
+static inline mg_probe_reading mg_probe_reading_unknown(void)
+{
+    return (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_slices = -1, .cpu_share = 1};
+}
 
 typedef struct mg_rank_probe mg_rank_probe;
 

@@ -118,18 +118,21 @@ char mg_rank_scan_process_state(int pid)
     return fields ? fields[0] : 0;
 }
 
-int64_t mg_rank_scan_cpu_time_ns(int pid)
+int mg_rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices)
 {
     char path[64], buf[128];
     snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
     ssize_t n = read_file(path, buf, sizeof buf - 1);
+    long long on_cpu, waited, count;
+    *cpu_ns = *slices = -1;
     if (n <= 0)
-        return -1;
+        return MG_ENOENT;
     buf[n] = '\0';
-    long long on_cpu, waited;
-    if (sscanf(buf, "%lld %lld", &on_cpu, &waited) != 2 || on_cpu < 0)
-        return -1;
-    return on_cpu;
+    if (sscanf(buf, "%lld %lld %lld", &on_cpu, &waited, &count) != 3 || on_cpu < 0 || count < 0)
+        return MG_ENOENT;
+    *cpu_ns = on_cpu;
+    *slices = count;
+    return MG_OK;
 }
 
 double mg_rank_scan_cpu_share(size_t nranks)

@@ -30,9 +30,10 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
  * process does not exist. */
 char mg_rank_scan_process_state(int pid);
 
-/* How long the process's main thread has run on a CPU since it started (ns, from
- * /proc/PID/schedstat), or -1 when the process does not exist or the kernel keeps no such count. */
-int64_t mg_rank_scan_cpu_time_ns(int pid);
+/* How long the process's main thread has run on a CPU since it started (*cpu_ns) and in how many
+ * slices (*slices: times it was put on a CPU), from /proc/PID/schedstat. Both -1, and MG_ENOENT,
+ * when the process does not exist or the kernel keeps no such count; else 0. */
+int mg_rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
 
 /* The share of a CPU each of nranks busy ranks gets on this node when it runs nothing else: the
  * CPUs this process may run on (its affinity: a batch system's allocation) over nranks, at most

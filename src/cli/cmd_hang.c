@@ -237,6 +237,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     double start = mg_clock_seconds(), last_progress = start, built_at = -1.0;
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
+    struct hang_diag_rank *last_scan = calloc((size_t)s->nranks, sizeof *last_scan);
     for (;;) {
         double delay;
         hang_model_next_delay(model, &delay);
@@ -279,7 +280,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         if (v.kind != HANG_VERDICT_HANG)
             continue;
         struct hang_diag_result result;
-        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty))
+        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty, last_scan))
             break;
         if (result.kind == HANG_DIAG_PROGRESS || result.kind == HANG_DIAG_ALL_EXITED) {
             mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
@@ -289,7 +290,8 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             hang_model_resume(model);
             continue;
         }
-        hang_report(&probes, &result, faulty, mg_clock_seconds() - start, model_json(model, o, built_at));
+        hang_report(&probes, &result, faulty, last_scan, mg_clock_seconds() - start,
+                    model_json(model, o, built_at));
         cli_session_save(s);
         act(s, action, sig, cmd, faulty, result.nfaulty);
         status = MG_EXIT_HANG;
@@ -301,6 +303,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     hang_probes_close(&probes);
     hang_remote_stop(remote);
     free(faulty);
+    free(last_scan);
     hang_model_destroy(model);
     if (status && action != ACTION_KILL)
         while (!cli_session_wait(s, 1000))

@@ -41,7 +41,7 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
             return 0;
         }
         warn_once(p, r, rc ? rc : MG_EPERM);
-        *out = (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_share = 1};
+        *out = mg_probe_reading_unknown();
         return 1;
     }
     rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r], out);
@@ -55,7 +55,7 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
         return 0;
     }
     warn_once(p, r, rc);
-    *out = (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_share = 1};
+    *out = mg_probe_reading_unknown();
     return 1;
 }
 
@@ -106,17 +106,21 @@ static void cpu_between(const mg_probe_reading *before, const mg_probe_reading *
                         struct hang_diag_cpu *cpu)
 {
     for (int r = 0; r < n; r++) {
-        int known = before[r].cpu_time_ns >= 0 && after[r].cpu_time_ns >= 0;
+        const mg_probe_reading *a = &before[r], *b = &after[r];
+        int known = a->cpu_time_ns >= 0 && b->cpu_time_ns >= 0 && a->cpu_slices >= 0 &&
+                    b->cpu_slices >= 0;
         cpu[r] = (struct hang_diag_cpu){
-            .alive = !before[r].exited && !after[r].exited,
-            .runnable = before[r].runnable && after[r].runnable,
-            .ran_s = known ? 1e-9 * (double)(after[r].cpu_time_ns - before[r].cpu_time_ns) : -1,
-            .share = after[r].cpu_share,
+            .alive = !a->exited && !b->exited,
+            .runnable = a->runnable && b->runnable,
+            .ran_s = known ? 1e-9 * (double)(b->cpu_time_ns - a->cpu_time_ns) : -1,
+            .slices = known ? (double)(b->cpu_slices - a->cpu_slices) : -1,
+            .share = b->cpu_share,
         };
     }
 }
 
-int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty)
+int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
+                int *faulty, struct hang_diag_rank *last)
 {
     int n = p->session->nranks;
     struct hang_diag_rank *scans = calloc((size_t)nscans * (size_t)n, sizeof *scans);
@@ -165,6 +169,7 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
         struct hang_diag_input in = {.nranks = (size_t)n, .nscans = (size_t)nscans, .scans = scans,
                                      .polling = polling, .npolling = MG_FN_COUNT};
         hang_diag_classify(&in, faulty, (size_t)n, result);
+        memcpy(last, &scans[(size_t)(nscans - 1) * (size_t)n], (size_t)n * sizeof *last);
     }
     free(scans);
     free(before);
@@ -293,7 +298,7 @@ static int is_faulty(const struct hang_diag_result *result, const int *faulty, i
 }
 
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
-                 double detection_time, json_object *model)
+                 const struct hang_diag_rank *last, double detection_time, json_object *model)
 {
     cli_session *s = p->session;
     int n = s->nranks;
@@ -304,21 +309,21 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     int nnodes = 0;
     int computation = result->kind == HANG_DIAG_COMPUTATION;
     for (int r = 0; views && st && nodes && r < n; r++) {
-        mg_probe_reading reading;
-        int unseen = hang_probes_read(p, r, &reading);
+        const struct hang_diag_rank *seen = &last[r];
         memset(st, 0, sizeof *st);
-        if (!reading.exited && !unseen)
+        if (!seen->exited)
             hang_probes_stack(p, r, st);
-        const char *mpi_fn = reading.fn != MG_FN_NONE ? mg_fn_name(reading.fn)
+        const char *mpi_fn = seen->func >= 0 ? mg_fn_name((mg_fn)seen->func)
                              : st->mpi_function[0] ? st->mpi_function
                                                    : "MPI";
         /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
          * reading can catch it; unless the scans found it outside MPI every time (faulty), it
          * waits in that function. */
-        int polls = !reading.exited && !unseen && !reading.in_mpi && reading.fn != MG_FN_NONE &&
-                    mg_fn_class_of(reading.fn) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
-        views[r].state = reading.exited ? 2
-                         : reading.in_mpi || polls ? 0
+        int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
+                    mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL &&
+                    !is_faulty(result, faulty, r);
+        views[r].state = seen->exited                ? 2
+                         : !seen->out_mpi || polls ? 0
                                                    : outside_state(s->ranks[r].pid);
         const char *user = user_function(st, s->launcher.app_path);
         views[r].what = views[r].state == 0 ? mpi_fn : user ? user : "?";

@@ -35,12 +35,15 @@ void hang_probes_close(hang_probes *p);
 /* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
  * them. The gap is each live rank's own time, not the clock's: a scan is taken again later while a
  * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit. Returns 1 if
- * the job ended during the scans. faulty gets up to nranks ranks. */
-int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result, int *faulty);
+ * the job ended during the scans. faulty gets up to nranks ranks, last the last scan (nranks). */
+int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
+                int *faulty, struct hang_diag_rank *last);
 
-/* Adds the hang finding to the session's report and prints its banner and the roll-call.
- * detection_time is seconds since the job started; model describes the model (the finding owns it). */
+/* Adds the hang finding to the session's report and prints its banner and the roll-call. Each
+ * rank's state and function are those of the last verification scan (last), which the verdict
+ * rests on, so that the report cannot contradict it; its stack is sampled now. detection_time is
+ * seconds since the job started; model describes the model (the finding owns it). */
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
-                 double detection_time, json_object *model);
+                 const struct hang_diag_rank *last, double detection_time, json_object *model);
 
 #endif

@@ -230,6 +230,7 @@ int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
                               .progressed = reading.progressed, .fn = (mg_fn)reading.fn,
                               .counter_known = reading.counter_known, .counter = reading.counter,
                               .runnable = reading.runnable, .cpu_time_ns = reading.cpu_time_ns,
+                              .cpu_slices = reading.cpu_slices,
                               .cpu_share = 1e-6 * reading.cpu_share_ppm};
     *unseen = reading.unseen;
     return MG_OK;

@@ -76,6 +76,7 @@ static void scan(const struct sim_cursor *c, size_t s, double ts, double prev,
             buf->cpu[r] = (struct hang_diag_cpu){.alive = true,
                                                  .runnable = now->out_mpi && (now - n)->out_mpi,
                                                  .ran_s = (ts - prev) * st.cpu_rate,
+                                                 .slices = -1,
                                                  .share = 1};
     }
 }

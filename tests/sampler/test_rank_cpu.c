@@ -45,6 +45,7 @@ static void busy_process_is_runnable_and_gains_cpu_time(void)
     read_twice(pid, &a, &b);
     MG_CHECK(a.runnable && b.runnable);
     MG_CHECK(a.cpu_time_ns > 0 && b.cpu_time_ns > a.cpu_time_ns);
+    MG_CHECK(a.cpu_slices > 0 && b.cpu_slices >= a.cpu_slices);
     reap(pid);
 }
 
@@ -70,9 +71,11 @@ static void gone_process_has_no_cpu_time(void)
     reap(pid);
     mg_probe_reading r;
     MG_CHECK_INT(probe ? mg_rank_probe_read(probe, &r) : MG_EINVAL, MG_OK);
-    MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1);
+    MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1 && r.cpu_slices == -1);
     mg_rank_probe_close(probe);
-    MG_CHECK(mg_rank_scan_cpu_time_ns(pid) == -1);
+    int64_t cpu, slices;
+    MG_CHECK_INT(mg_rank_scan_cpu_time(pid, &cpu, &slices), MG_ENOENT);
+    MG_CHECK(cpu == -1 && slices == -1);
 }
 
 static void share_is_the_cpus_over_the_ranks(void)

@@ -63,11 +63,12 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     return MG_OK;
 }
 
-double hang_diag_own_time(double elapsed_s, double ran_s, bool runnable, double cpu_share)
+double hang_diag_own_time(double elapsed_s, double ran_s, double slices, bool runnable,
+                          double cpu_share)
 {
     if (!(elapsed_s > 0))
         return 0;
-    if (!runnable || ran_s < 0)
+    if (!runnable || ran_s < 0 || (slices > 0 && ran_s < slices * HANG_DIAG_YIELD_SLICE_S))
         return elapsed_s;
     double share = cpu_share > 0 && cpu_share < 1 ? cpu_share : 1;
     return ran_s >= elapsed_s * share ? elapsed_s : ran_s / share;
@@ -82,7 +83,7 @@ double hang_diag_least_own_time(const struct hang_diag_cpu *ranks, size_t n, dou
         if (!ranks[r].alive)
             continue;
         const struct hang_diag_cpu *c = &ranks[r];
-        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->runnable, c->share);
+        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
         if (*who == SIZE_MAX || own < least) {
             least = own;
             *who = r;

@@ -58,17 +58,23 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
  * CPU its own job leaves it (cpu_share: c / k on a node whose c CPUs run k busy ranks of the job,
  * 1 when c >= k), at most elapsed_s: all of it when it had its share, down to 0 when the node
  * never let it run (other work, a CPU quota: a stall). Any other rank (asleep, stopped, in the
- * kernel) did not need the CPU to be seen waiting, and had all of it. Verification waits for this
- * time rather than the clock's, so that no stall can outlast it. A negative ran_s (unknown) counts
- * as all of it; a cpu_share above 1, or not above 0 (unknown), counts as 1. The result is in
+ * kernel) did not need the CPU to be seen waiting, and had all of it; so had a rank whose CPU time
+ * came in slices (the times it was put on a CPU; negative: unknown) shorter on average than
+ * HANG_DIAG_YIELD_SLICE_S: it gives the CPU away itself (Open MPI's waiting ranks yield: about
+ * 2 us a slice, against 3-4 ms for MPICH's busy-polling ones). Verification waits for this time
+ * rather than the clock's, so that no stall can outlast it. A negative ran_s (unknown) counts as
+ * all of it; a cpu_share above 1, or not above 0 (unknown), counts as 1. The result is in
  * [0, elapsed_s]. */
-double hang_diag_own_time(double elapsed_s, double ran_s, bool runnable, double cpu_share);
+#define HANG_DIAG_YIELD_SLICE_S 100e-6
+double hang_diag_own_time(double elapsed_s, double ran_s, double slices, bool runnable,
+                          double cpu_share);
 
 /* What one rank did with the CPU between two scans, for hang_diag_least_own_time. */
 struct hang_diag_cpu {
     bool alive;     /* alive at both scans (an exited rank needs no time) */
     bool runnable;  /* runnable at both */
     double ran_s;   /* CPU time it got in between; negative: unknown */
+    double slices;  /* in how many slices; negative: unknown */
     double share;   /* its share of a CPU on its node (hang_diag_own_time) */
 };
 

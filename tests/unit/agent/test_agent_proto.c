@@ -18,9 +18,9 @@ static void reading_round_trip(void)
     const agent_reading sent[] = {
         {.rank = 7, .exited = 0, .in_mpi = 1, .progressed = 1, .counter_known = 1, .unseen = 0,
          .runnable = 1, .fn = 42, .counter = 0x123456789abcULL, .cpu_time_ns = 1234567890123LL,
-         .cpu_share_ppm = 125000},
+         .cpu_slices = 98765, .cpu_share_ppm = 125000},
         {.rank = 0, .exited = 1, .unseen = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
-         .cpu_share_ppm = 1000000},
+         .cpu_slices = -1, .cpu_share_ppm = 1000000},
     };
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
         agent_buf b = {0};
@@ -37,6 +37,7 @@ static void reading_round_trip(void)
         MG_CHECK_INT((long long)got.fn, (long long)sent[i].fn);
         MG_CHECK(got.counter == sent[i].counter);
         MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);
+        MG_CHECK(got.cpu_slices == sent[i].cpu_slices);
         MG_CHECK_INT((long long)got.cpu_share_ppm, (long long)sent[i].cpu_share_ppm);
         MG_CHECK(c.p == c.end);
         agent_buf_free(&b);

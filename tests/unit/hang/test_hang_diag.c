@@ -176,29 +176,35 @@ static void bad_arguments(void)
 /* Hand values: a gap of 2 s. */
 static void own_time_counts_what_the_node_kept_from_the_rank(void)
 {
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 2.0, true, 1.0), 2.0, 1e-12);    /* a CPU to itself */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 1.0, true, 0.5), 2.0, 1e-12);    /* 4 ranks, 2 CPUs */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, true, 0.125), 2.0, 1e-12); /* 16 ranks */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 0.5), 1.0, 1e-12);    /* half its share */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 1.0), 0.5, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.1, true, 0.125), 0.8, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, true, 0.5), 0.0, 1e-12);    /* throttled */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, false, 0.5), 2.0, 1e-12);   /* asleep, stopped */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, -1.0, true, 0.5), 2.0, 1e-12);   /* CPU time unknown */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 7.0), 0.5, 1e-12);    /* share above 1 */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, 0.0), 0.5, 1e-12);    /* share unknown */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, true, -3.0), 0.5, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(0.0, 0.0, true, 1.0), 0.0, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(-1.0, 0.0, false, 1.0), 0.0, 1e-12);
+    /* long slices (-1: unknown, or 3 ms each as MPICH's busy polling): the CPU time counts */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 2.0, -1, true, 1.0), 2.0, 1e-12);     /* a CPU alone */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 1.0, 300, true, 0.5), 2.0, 1e-12);    /* 4 on 2 CPUs */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, 80, true, 0.125), 2.0, 1e-12);  /* 16 ranks */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, 150, true, 0.5), 1.0, 1e-12);    /* half its share */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 1.0), 0.5, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.1, 30, true, 0.125), 0.8, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, true, 0.5), 0.0, 1e-12);      /* never ran */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.002, 2, true, 0.5), 0.004, 1e-12);  /* throttled */
+    /* slices shorter than HANG_DIAG_YIELD_SLICE_S: it yields the CPU itself (2 us each) */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, 125000, true, 0.5), 2.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0099, 100, true, 0.5), 2.0, 1e-12); /* 99 us */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0101, 100, true, 0.5), 0.0202, 1e-12); /* 101 us */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, false, 0.5), 2.0, 1e-12);     /* asleep */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, -1.0, -1, true, 0.5), 2.0, 1e-12);    /* unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 7.0), 0.5, 1e-12);     /* share above 1 */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 0.0), 0.5, 1e-12);     /* share unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, -3.0), 0.5, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(0.0, 0.0, -1, true, 1.0), 0.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_own_time(-1.0, 0.0, -1, false, 1.0), 0.0, 1e-12);
 }
 
 static void least_own_time_skips_exited_ranks(void)
 {
     struct hang_diag_cpu cpu[4] = {
-        {.alive = true, .runnable = true, .ran_s = 1.0, .share = 0.5},   /* had all 2 s */
-        {.alive = true, .runnable = true, .ran_s = 0.25, .share = 0.5},  /* 0.5 s */
-        {.alive = false, .runnable = true, .ran_s = 0.0, .share = 0.5},  /* exited */
-        {.alive = true, .runnable = false, .ran_s = 0.0, .share = 0.5},  /* asleep */
+        {.alive = true, .runnable = true, .ran_s = 1.0, .slices = -1, .share = 0.5},  /* all 2 s */
+        {.alive = true, .runnable = true, .ran_s = 0.25, .slices = 9, .share = 0.5},  /* 0.5 s */
+        {.alive = false, .runnable = true, .ran_s = 0.0, .slices = 0, .share = 0.5},  /* exited */
+        {.alive = true, .runnable = false, .ran_s = 0.0, .slices = 0, .share = 0.5},  /* asleep */
     };
     size_t who;
     MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 0.5, 1e-12);
