@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const fault_names[] = {"none", "compute-loop", "sleep", "stop", "deadlock", NULL};
@@ -116,6 +117,12 @@ int example_should_stop(example *ex, int check_every)
     if (ex->fault != FAULT_NONE && ex->rank == ex->fault_rank && elapsed >= ex->fault_at) {
         example_fault f = ex->fault;
         ex->fault = FAULT_NONE; /* fire once: a stopped rank that is continued goes on normally */
+        /* The wall-clock moment, so a benchmark can measure a detection delay from the fault itself
+         * rather than from its own start, which would count the launch in. */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        fprintf(stderr, "%s: fault %s fires in rank %d at %.3f\n", ex->name, fault_names[f], ex->rank,
+                (double)now.tv_sec + 1e-9 * (double)now.tv_nsec);
         fire_fault(f);
     }
     ex->iterations++;

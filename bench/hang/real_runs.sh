@@ -6,7 +6,8 @@
 #   bench/hang/real_runs.sh [BUILD] [FAULTY CORRECT] [PARALLEL] [SEED] [TSV]
 # OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "16 32 64", "8 16");
 # SAMPLERS the samplers (default "shm ptrace").
-# then bench/hang/summarize.py TSV prints the figures.
+# then bench/hang/summarize.py TSV prints the figures. fault_delay: seconds from the moment the
+# faulty rank fired its fault (it prints it) to mpiguard's detection, launch excluded.
 set -u
 build=${1:-build} faulty=${2:-50} correct=${3:-50} parallel=${4:-2} seed=${5:-1}
 tsv=${6:-bench/hang/real_runs.tsv}
@@ -20,7 +21,7 @@ examples=(stencil cg fft master_worker)
 faults=(compute-loop sleep stop deadlock)
 samplers=(${SAMPLERS:-shm ptrace})
 RANDOM=$seed
-[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\n' >"$tsv"
+[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\n' >"$tsv"
 
 one_run() {
     local id=$1 type=$2 mpi=$3 example=$4 np=$5 sampler=$6 fault=$7 rank=$8 at=$9 seconds=${10}
@@ -30,7 +31,8 @@ one_run() {
     local args=(--seconds "$seconds")
     [ "$type" = faulty ] && args+=(--fault "$fault" --fault-rank "$rank" --fault-at "$at")
     # A faulty run not detected within 240 s of its planned end counts as missed.
-    timeout -s INT $((seconds + 240)) "$build/bin/mpiguard" hang -q --sampler "$sampler" --seed "$id" \
+    local started=$(date +%s.%N)
+    timeout -s INT $((seconds + 240)) "$build/bin/mpiguard" hang -v --sampler "$sampler" --seed "$id" \
         --report "$dir/r.json" --trace "$dir/trace" -- "$launcher" -n "$np" \
         "$build/examples/$mpi/$example" "${args[@]}" >"$dir/out" 2>"$dir/err"
     local status=$?
@@ -45,10 +47,15 @@ else: print('0 - - -')")
     local replay=$("$build/bench/hang_replay" "$dir/trace" "$np" 2>/dev/null | awk '{print $4}' | paste -sd'\t')
     [ -n "$replay" ] || replay=$'none\tnone\tnone\tnone'
     local built=$(awk '$1 == "#" && $2 == "built" {print $3}' "$dir/trace" 2>/dev/null)
+    local fired=$(sed -n 's/^[a-z_]*: fault [a-z-]* fires in rank [0-9]* at \([0-9.]*\)$/\1/p' "$dir/err" | head -1)
     set -- $found
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" "$mpi" \
-        "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" "$4" \
-        "$replay" "${built:-never}" | flock "$tsv" tee -a "$tsv" >/dev/null
+    local fault_delay=$(awk -v s="$started" -v d="$4" -v f="$fired" \
+        'BEGIN { if (f == "" || d == "-") print "-"; else printf "%.2f", s + d - f }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" \
+        "$mpi" "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" \
+        "$4" "$replay" "${built:-never}" "$fault_delay" | flock "$tsv" tee -a "$tsv" >/dev/null
+    # Every run's stderr is kept beside the TSV (mpiguard's -v lines: verification, the report).
+    mkdir -p "${tsv%.tsv}.logs" && cp "$dir/err" "${tsv%.tsv}.logs/run-$id.err"
     rm -rf "$dir"
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Figures of bench/hang/real_runs.sh's TSV: ParaStack's metrics for mpiguard hang and, on the same
 runs, for the timeout baseline. AC_h: faulty runs detected (with the right hang type); FP: correct runs
-reported as hung; delay: detection time minus the fault time (fault time counts from MPI start, so the
-delay includes ~1 s of launch); AC_f / PR_f: faulty-rank identification of computation hangs."""
+reported as hung; delay: from the fault to the detection: the fault_delay column where the TSV has it
+(measured from the moment the faulty rank fired, launch excluded), else detection time minus the fault
+time (which counts from MPI start, so that delay includes the launch); AC_f / PR_f: faulty-rank
+identification of computation hangs."""
 import csv, statistics, sys
 
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
@@ -13,11 +15,16 @@ def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
+def delay(r):
+    if r.get("fault_delay") not in (None, "", "-"):
+        return float(r["fault_delay"])
+    return float(r["detected_at"]) - float(r["fault_at"])
+
 def mpiguard(rows_f, rows_c, label):
     want = lambda r: "communication" if r["fault"] == "deadlock" else "computation"
     hit = [r for r in rows_f if r["found"] == "1"]
     right_type = [r for r in hit if r["hang_type"] == want(r)]
-    delays = [float(r["detected_at"]) - float(r["fault_at"]) for r in hit]
+    delays = [delay(r) for r in hit]
     comp = [r for r in hit if want(r) == "computation" and r["hang_type"] == "computation"]
     exact = [r for r in comp if r["faulty_ranks"] == r["fault_rank"]]
     named = sum(len(r["faulty_ranks"].split(",")) for r in comp if r["faulty_ranks"] != "-")
