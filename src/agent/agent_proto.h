@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* "MGAG" */
-#define AGENT_PROTO_VERSION 2U
+#define AGENT_PROTO_VERSION 3U
 #define AGENT_PROTO_MAX_FRAME (1U << 20)
 
 typedef enum agent_msg_type {
@@ -24,7 +24,7 @@ typedef enum agent_msg_type {
 /* One rank's reading as it travels (mg_probe_reading plus the rank). */
 typedef struct agent_reading {
     int32_t rank;
-    uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable;
+    uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped;
     uint32_t fn;
     uint64_t counter;
     int64_t cpu_time_ns, cpu_slices; /* -1: unknown */

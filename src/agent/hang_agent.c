@@ -96,6 +96,7 @@ static void read_rank(const hang_agent_params *p, owned_rank *o, size_t nowned, 
                           .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
                           .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
                           .counter = reading.counter, .runnable = (uint8_t)reading.runnable,
+                          .stopped = (uint8_t)reading.stopped,
                           .cpu_time_ns = reading.cpu_time_ns, .cpu_slices = reading.cpu_slices,
                           .cpu_share_ppm = (uint32_t)(1e6 * mg_rank_scan_cpu_share(nowned))};
 }

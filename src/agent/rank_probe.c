@@ -26,11 +26,16 @@ struct mg_rank_probe {
  * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
 static mg_rank_probe *_Atomic open_probes;
 
-/* Whether the process is gone or a zombie: nothing of it can be read any more. */
+/* Whether a process in this state (mg_rank_scan_process_state) is gone or a zombie: nothing of it
+ * can be read any more. */
+static int state_exited(char state)
+{
+    return state == 0 || state == 'Z' || state == 'X';
+}
+
 static int process_exited(int pid)
 {
-    char state = mg_rank_scan_process_state(pid);
-    return state == 0 || state == 'Z' || state == 'X';
+    return state_exited(mg_rank_scan_process_state(pid));
 }
 
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
@@ -89,7 +94,6 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
     apply_counter(p, out);
-    out->exited = process_exited(p->pid);
     return MG_OK;
 }
 
@@ -126,7 +130,10 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
      * after tells more of the sampler than of the rank */
     *out = mg_probe_reading_unknown();
-    out->runnable = mg_rank_scan_process_state(p->pid) == 'R';
+    char state = mg_rank_scan_process_state(p->pid);
+    out->exited = state_exited(state); /* ptrace's sample says it again */
+    out->runnable = state == 'R';
+    out->stopped = state == 'T' || state == 't';
     mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
     return read_state(p, out);
 }

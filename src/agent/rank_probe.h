@@ -26,6 +26,8 @@ typedef struct mg_probe_reading {
     int64_t frozen_ns; /* ptrace: from every thread stopped to the release (the unwinding): the
                           time it lost for sure */
     int runnable;        /* both: it was running or waiting for a CPU (state R) when read */
+    int stopped;         /* both: stopped from outside when read (state T: a stop signal; t: held
+                            by another tracer), never by this reading's own ptrace stop */
     int64_t cpu_time_ns; /* both: its main thread's CPU time so far, and the number of slices */
     int64_t cpu_slices;  /* it came in (mg_rank_scan_cpu_time); -1 when unknown */
     double cpu_share;    /* set by whoever watches the node's ranks (hang_probes_read, the agent),

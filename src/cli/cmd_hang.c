@@ -235,6 +235,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
     double start = mg_clock_seconds(), last_progress = start, built_at = -1.0;
+    /* When the job was last seen running, and whether it has been seen stopped since: Slurm
+     * suspends mpiguard with the job when it runs inside it, so only these bound the pause. */
+    double running_at = start;
+    bool seen_stopped = false;
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
     struct hang_diag_rank *last_scan = calloc((size_t)s->nranks, sizeof *last_scan);
@@ -244,7 +248,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         if (cli_session_wait(s, (int)(delay * 1000)))
             break;
         const int *sampled;
-        size_t nsampled, out = 0;
+        size_t nsampled, out = 0, live = 0, stopped = 0;
         hang_model_sampled(model, &sampled, &nsampled);
         for (size_t i = 0; i < nsampled; i++) {
             mg_probe_reading reading;
@@ -255,9 +259,31 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
              * rank that exited is outside MPI too (ranks leave one by one at a job's end), and one
              * that cannot be seen must never look stuck. */
             out += unseen || reading.exited || !reading.in_mpi || reading.progressed;
+            live += !unseen && !reading.exited;
+            stopped += !unseen && !reading.exited && reading.stopped;
         }
-        struct hang_verdict v;
         double now = mg_clock_seconds();
+        /* A suspended job's silence is no evidence: its samples stay out of the model. Every rank
+         * is read only when every sampled one is stopped, which a healthy job never is. */
+        if (live > 0 && stopped == live && hang_probes_job_stopped(&probes)) {
+            if (!seen_stopped) {
+                seen_stopped = true;
+                mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol "
+                        "suspend, SIGSTOP, Ctrl-Z); the model waits until they run again");
+                if (trace)
+                    fprintf(trace, "# stopped %.3f\n", now - start);
+            }
+            continue;
+        }
+        if (seen_stopped) {
+            mg_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
+                    now - running_at);
+            if (trace)
+                fprintf(trace, "# running %.3f\n", now - start);
+            seen_stopped = false;
+        }
+        running_at = now;
+        struct hang_verdict v;
         if (trace)
             fprintf(trace, "%.3f %zu %zu\n", now - start, out, nsampled);
         if (hang_model_observe(model, out, now - start, &v) != 0) {
@@ -282,6 +308,11 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         struct hang_diag_result result;
         if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty, last_scan))
             break;
+        if (result.kind == HANG_DIAG_SUSPENDED) {
+            mg_info("hang: suspicion set aside: the whole job was stopped during verification");
+            hang_model_resume(model);
+            continue;
+        }
         if (result.kind == HANG_DIAG_PROGRESS || result.kind == HANG_DIAG_ALL_EXITED) {
             mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
                     result.progress_rank);

@@ -95,10 +95,26 @@ static void take_scan(hang_probes *p, struct hang_diag_rank *scan, mg_probe_read
             .out_mpi = !reading->in_mpi && !reading->exited,
             .exited = reading->exited,
             .counter_known = reading->counter_known,
+            .stopped = reading->stopped && !reading->exited,
             .func = reading->fn == MG_FN_NONE ? -1 : (int)reading->fn,
             .counter = reading->counter,
         };
     }
+}
+
+bool hang_probes_job_stopped(hang_probes *p)
+{
+    int n = p->session->nranks;
+    struct hang_diag_rank *scan = calloc((size_t)n, sizeof *scan);
+    mg_probe_reading *readings = calloc((size_t)n, sizeof *readings);
+    bool stopped = false;
+    if (scan && readings) {
+        take_scan(p, scan, readings);
+        stopped = hang_diag_job_stopped(scan, (size_t)n);
+    }
+    free(scan);
+    free(readings);
+    return stopped;
 }
 
 /* What each rank did with the CPU between two scans' readings. */

@@ -32,6 +32,10 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out);
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
+/* Whether the whole job is stopped from outside now (hang_diag_job_stopped over a reading of every
+ * rank): a suspended job, which the model must not take for a hang. */
+bool hang_probes_job_stopped(hang_probes *p);
+
 /* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
  * them. The gap is each live rank's own time, not the clock's: a scan is taken again later while a
  * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit. Returns 1 if

@@ -229,7 +229,8 @@ int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
     *out = (mg_probe_reading){.exited = reading.exited, .in_mpi = reading.in_mpi,
                               .progressed = reading.progressed, .fn = (mg_fn)reading.fn,
                               .counter_known = reading.counter_known, .counter = reading.counter,
-                              .runnable = reading.runnable, .cpu_time_ns = reading.cpu_time_ns,
+                              .runnable = reading.runnable, .stopped = reading.stopped,
+                              .cpu_time_ns = reading.cpu_time_ns,
                               .cpu_slices = reading.cpu_slices,
                               .cpu_share = 1e-6 * reading.cpu_share_ppm};
     *unseen = reading.unseen;

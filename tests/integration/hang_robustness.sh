@@ -10,6 +10,10 @@
 #                   node taken by other work): verification waits for it instead of calling its
 #                   silence a hang; no false alarm, the job ends untouched. Exit 77 (skipped) where
 #                   no cpu cgroup can be made.
+#   suspend-SAMPLER every rank SIGSTOPped for 25 s, as `scontrol suspend` does, then SIGCONTed: the
+#                   suspension is said and kept out of the model; no false alarm, no rank resumed
+#                   before its SIGCONT (ptrace samples a stopped rank and leaves it stopped), and the
+#                   model goes on once the job runs again; the job ends untouched
 . "$(dirname "$0")/../lib.sh"
 flavor=openmpi np=8 app_args=""
 app="$BUILD/examples/openmpi/stencil"
@@ -122,6 +126,25 @@ stall)
     grep -q "verification scan [23] came .* rank 1 was kept from running" "$TMP/stderr" ||
         { cat "$TMP/stderr"; fail "no verification waited for the throttled rank"; }
     grep -q "^stencil: 4 ranks" "$TMP/stdout" || fail "the job did not run to its end"
+    ;;
+suspend-shm | suspend-ptrace)
+    start_hang 60 --sampler "${1#suspend-}" --seed 3 --report "$TMP/r.json"
+    sleep 12
+    ranks=$(for r in $(seq 0 $((np - 1))); do rank_pid "$r"; done)
+    kill -STOP $ranks
+    sleep 25
+    running=$(for pid in $ranks; do awk '$3 != "T" {print FILENAME}' "/proc/$pid/stat"; done)
+    kill -CONT $ranks
+    [ -z "$running" ] || fail "ranks resumed while the job was suspended: $running"
+    wait $guard
+    status=$?
+    [ $status -eq 0 ] || { cat "$TMP/stderr"; fail "exit $status: a suspended job was taken for a hang"; }
+    grep -q "every rank of the job is stopped" "$TMP/stderr" || { cat "$TMP/stderr"; fail "the suspension was not said"; }
+    grep -q "the job runs again (stopped for at most [0-9.]* s)" "$TMP/stderr" || { cat "$TMP/stderr"; fail "the resumption was not said"; }
+    grep -q "no hang found" "$TMP/stderr" || fail "no closing line"
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
+assert r["findings"] == [] and r["job"]["outcome"] == "completed", r' "$TMP/r.json" || fail "report content"
+    grep -q "^stencil: $np ranks" "$TMP/stdout" || fail "the job did not run to its end"
     ;;
 *) fail "unknown case $1" ;;
 esac

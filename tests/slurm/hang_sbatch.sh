@@ -1,6 +1,8 @@
 #!/bin/bash
 # `mpiguard hang` inside an sbatch script on a real Slurm: a hung job ends long before its time limit
-# with exit 81 and the report next to its output; a healthy job runs to its end untouched.
+# with exit 81 and the report next to its output; a healthy job runs to its end untouched, and so
+# does one suspended for 20 s by `scontrol suspend` (Slurm stops every process of the job, mpiguard
+# with it, and resumes them in its own order).
 # Usage: hang_sbatch.sh FLAVOR (needs SLURM_CONF of a running cluster: the slurm fixture)
 . "$(dirname "$0")/../lib.sh"
 flavor=$1
@@ -35,7 +37,16 @@ exit_code() { scontrol show job "$1" | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p'
 
 hung=$(submit hung --seconds 280 --fault compute-loop --fault-rank 2 --fault-at 20)
 healthy=$(submit healthy --seconds 8)
-[ -n "$hung" ] && [ -n "$healthy" ] || fail "sbatch refused the jobs"
+suspended=$(submit suspended --seconds 60)
+[ -n "$hung" ] && [ -n "$healthy" ] && [ -n "$suspended" ] || fail "sbatch refused the jobs"
+for _ in $(seq 1 60); do
+    grep -q "watching 4 ranks" "$TMP/suspended.out" 2>/dev/null && break
+    sleep 1
+done
+sleep 12
+scontrol suspend "$suspended" || fail "scontrol suspend refused"
+sleep 20
+scontrol resume "$suspended" || fail "scontrol resume refused"
 took=$(wait_job "$hung" 200)
 [ "$(exit_code "$hung")" = 81 ] || { cat "$TMP/hung.out"; fail "hung job exit code $(exit_code "$hung"), expected 81"; }
 [ "$took" -lt 150 ] || fail "the hung job took $took s: not long before its 300 s limit"
@@ -50,4 +61,8 @@ wait_job "$healthy" 120 >/dev/null
 [ "$(exit_code "$healthy")" = 0 ] || { cat "$TMP/healthy.out"; fail "healthy job exit code $(exit_code "$healthy")"; }
 grep -q "^cg: 4 ranks" "$TMP/healthy.out" || fail "the healthy job did not run to its end"
 grep -q "no hang found" "$TMP/healthy.out" || fail "no closing line for the healthy job"
-pass "sbatch $flavor: hung job stopped after $took s with exit 81 and its report; healthy job untouched"
+wait_job "$suspended" 120 >/dev/null
+[ "$(exit_code "$suspended")" = 0 ] || { cat "$TMP/suspended.out"; fail "suspended job exit code $(exit_code "$suspended")"; }
+grep -q "^cg: 4 ranks" "$TMP/suspended.out" || fail "the suspended job did not run to its end"
+grep -q "no hang found" "$TMP/suspended.out" || fail "no closing line for the suspended job"
+pass "sbatch $flavor: hung job stopped after $took s with exit 81 and its report; healthy and suspended jobs untouched"

@@ -3,6 +3,19 @@
 
 #include "mg_error.h"
 
+bool hang_diag_job_stopped(const struct hang_diag_rank *scan, size_t n)
+{
+    size_t alive = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (scan[r].exited)
+            continue;
+        if (!scan[r].stopped)
+            return false;
+        alive++;
+    }
+    return alive > 0;
+}
+
 static bool is_polling(const struct hang_diag_input *in, int func)
 {
     return func >= 0 && (size_t)func < in->npolling && in->polling[func];
@@ -29,6 +42,12 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
         return MG_EINVAL;
     struct hang_diag_result r = {.kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1};
     size_t n = in->nranks;
+    for (size_t s = 0; s < in->nscans; s++) {
+        if (hang_diag_job_stopped(&in->scans[s * n], n)) {
+            *out = (struct hang_diag_result){.kind = HANG_DIAG_SUSPENDED, .progress_rank = -1};
+            return MG_OK;
+        }
+    }
     for (size_t rank = 0; rank < n; rank++) {
         bool exited = false, always_out = true;
         for (size_t s = 0; s < in->nscans; s++) {

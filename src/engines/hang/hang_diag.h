@@ -16,6 +16,8 @@ struct hang_diag_rank {
     bool exited;        /* the process has exited: a rank exited in any scan is never faulty
                            and never progress */
     bool counter_known; /* counter is valid (shm backend); false under ptrace */
+    bool stopped;       /* stopped from outside (a stop signal, another tracer): see
+                           hang_diag_job_stopped */
     int func;
     uint64_t counter; /* MPI calls entered so far */
 };
@@ -33,7 +35,9 @@ enum hang_diag_kind {
     HANG_DIAG_PROGRESS,      /* some rank progressed: a transient slowdown, resume watching */
     HANG_DIAG_COMPUTATION,   /* a hang with ranks stuck OUT_MPI: those are the faulty ranks */
     HANG_DIAG_COMMUNICATION, /* a hang with every live rank inside MPI */
-    HANG_DIAG_ALL_EXITED     /* every rank has exited: no hang */
+    HANG_DIAG_ALL_EXITED,    /* every rank has exited: no hang */
+    HANG_DIAG_SUSPENDED      /* in some scan the whole job was stopped (hang_diag_job_stopped):
+                                its silence says nothing, no verdict */
 };
 
 struct hang_diag_result {
@@ -52,6 +56,12 @@ struct hang_diag_result {
  * faulty == NULL with faulty_cap > 0. */
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out);
+
+/* Whether a scan of the n ranks shows the whole job stopped from outside: at least one rank alive
+ * and every live rank stopped. A scheduler suspends a job so (Slurm's `scontrol suspend`, SIGSTOP
+ * to every process), and so does Ctrl-Z; such a job is not hung, and watching waits for it. One
+ * stopped rank among running ones (a frozen node) is a hang, as before. */
+bool hang_diag_job_stopped(const struct hang_diag_rank *scan, size_t n);
 
 /* How much of elapsed_s seconds between two scans a rank had for itself. A rank that was runnable
  * (running or waiting for a CPU) at both scans had the CPU time it got (ran_s) over the share of a

@@ -1,5 +1,6 @@
 /* Unit tests of the agent protocol's reading: every field survives the trip, including an unknown
- * CPU time (-1) and the flag added with version 2 (runnable), and a cut frame is refused. */
+ * CPU time (-1) and the flags added with versions 2 (runnable) and 3 (stopped), and a cut frame is
+ * refused. */
 #include "agent_proto.h"
 #include "mg_error.h"
 #include "mg_test.h"
@@ -19,7 +20,7 @@ static void reading_round_trip(void)
         {.rank = 7, .exited = 0, .in_mpi = 1, .progressed = 1, .counter_known = 1, .unseen = 0,
          .runnable = 1, .fn = 42, .counter = 0x123456789abcULL, .cpu_time_ns = 1234567890123LL,
          .cpu_slices = 98765, .cpu_share_ppm = 125000},
-        {.rank = 0, .exited = 1, .unseen = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
+        {.rank = 0, .exited = 1, .unseen = 1, .stopped = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
          .cpu_slices = -1, .cpu_share_ppm = 1000000},
     };
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
@@ -34,6 +35,7 @@ static void reading_round_trip(void)
         MG_CHECK_INT(got.counter_known, sent[i].counter_known);
         MG_CHECK_INT(got.unseen, sent[i].unseen);
         MG_CHECK_INT(got.runnable, sent[i].runnable);
+        MG_CHECK_INT(got.stopped, sent[i].stopped);
         MG_CHECK_INT((long long)got.fn, (long long)sent[i].fn);
         MG_CHECK(got.counter == sent[i].counter);
         MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);

@@ -138,6 +138,38 @@ static void exited_ranks_are_not_a_hang(void)
     MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_ALL_EXITED);
 }
 
+/* A job stopped from outside (a suspend) is no hang; one stopped rank among the others is. */
+static void stopped_job_is_suspended_not_hung(void)
+{
+    int faulty[NR];
+    stuck(true);
+    for (int r = 0; r < NR; r++)
+        scans[1 * NR + r].stopped = true;
+    MG_CHECK(hang_diag_job_stopped(&scans[1 * NR], NR));
+    MG_CHECK(!hang_diag_job_stopped(&scans[0], NR));
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_SUSPENDED);
+    MG_CHECK_INT(r.nfaulty, 0);
+    /* an exited rank does not keep the others from counting as the whole job */
+    scans[1 * NR + 0] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
+    MG_CHECK(hang_diag_job_stopped(&scans[1 * NR], NR));
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_SUSPENDED);
+    /* a frozen node: rank 2 stopped outside MPI in every scan, the others waiting for it */
+    stuck(true);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 2] = (struct hang_diag_rank){.out_mpi = true, .stopped = true, .func = SEND,
+                                                    .counter_known = true, .counter = 9};
+    MG_CHECK(!hang_diag_job_stopped(&scans[0], NR));
+    r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(r.nfaulty, 1);
+    MG_CHECK_INT(faulty[0], 2);
+    /* nothing alive: not a stopped job (ALL_EXITED says it) */
+    for (int i = 0; i < NS * NR; i++)
+        scans[i] = (struct hang_diag_rank){.exited = true, .stopped = true, .func = -1};
+    MG_CHECK(!hang_diag_job_stopped(&scans[0], NR));
+}
+
 static void capacity_smaller_than_faulty_count(void)
 {
     stuck(true);
@@ -234,6 +266,7 @@ int main(void)
     MG_RUN(moving_counter_is_a_transient_slowdown);
     MG_RUN(without_counters_the_papers_rule);
     MG_RUN(exited_ranks_are_not_a_hang);
+    MG_RUN(stopped_job_is_suspended_not_hung);
     MG_RUN(capacity_smaller_than_faulty_count);
     MG_RUN(bad_arguments);
     MG_RUN(own_time_counts_what_the_node_kept_from_the_rank);
