@@ -1,10 +1,14 @@
-/* Times one collective in one job two ways, alternating: straight into the library (PMPI_*, the
- * unprotected collective) and through MPI_* (which `mpiguard protect` intercepts: the check alone
- * when nothing fires, a workaround when --bound makes it fire). Same buffers, same size, so the
- * ratio needs no second run. Prints per-call times (the slowest rank's, best of the rounds).
- * Usage: coll_time COLLECTIVE N ITERS   (COLLECTIVE: Bcast Gather Gatherv Allgather Allgatherv
- * Alltoall Alltoallv Reduce Allreduce Igather Igatherv; N MPI_CHAR, or N MPI_INT summed for the
- * reductions). */
+/* Times one collective in one job, in rounds: straight into the library (PMPI_*, the unprotected
+ * collective), through MPI_* (which `mpiguard protect` intercepts: the check alone when nothing
+ * fires, a workaround when --bound makes it fire), and straight into the library again, in an
+ * order that turns from round to round. Same buffers, same size, so the ratio needs no second
+ * run. A round's time is the slowest rank's per call. Prints the medians over the rounds: the
+ * per-call times, "noise" (unprotected again / unprotected: two identical timings differ by
+ * this), and "ratio" (through MPI_* / unprotected, paired within each round), with the quartiles
+ * of both over the rounds.
+ * Usage: coll_time COLLECTIVE N ITERS [ROUNDS]   (COLLECTIVE: Bcast Gather Gatherv Allgather
+ * Allgatherv Alltoall Alltoallv Reduce Allreduce Igather Igatherv; N MPI_CHAR, or N MPI_INT summed
+ * for the reductions; ROUNDS 21 by default). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,19 +75,34 @@ static double timed(const char *c, int prot, int iters)
     return worst;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0 <= q <= 1) of v[0..n); sorts v. */
+static double quantile(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return v[(int)(q * (n - 1) + 0.5)];
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     PMPI_Comm_size(MPI_COMM_WORLD, &P);
-    if (argc != 4) {
+    if (argc != 4 && argc != 5) {
         if (me == 0)
-            fprintf(stderr, "usage: coll_time COLLECTIVE N ITERS\n");
+            fprintf(stderr, "usage: coll_time COLLECTIVE N ITERS [ROUNDS]\n");
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *c = argv[1];
     n = atoi(argv[2]);
-    int iters = atoi(argv[3]);
+    int iters = atoi(argv[3]), rounds = argc == 5 ? atoi(argv[4]) : 21;
+    if (rounds < 1)
+        rounds = 1;
     size_t bytes = (size_t)n * (size_t)(P > 4 ? P : 4) + 64;
     sb = calloc(bytes, 1);
     rb = calloc(bytes, 1);
@@ -92,15 +111,27 @@ int main(int argc, char **argv)
     for (int i = 0; i < P; i++)
         counts[i] = n, displs[i] = i * n;
     once(c, 0), once(c, 1); /* warm up both paths (connections, the module's communicators) */
-    double best_u = 1e30, best_p = 1e30;
-    for (int round = 0; round < 5; round++) {
-        double u = timed(c, 0, iters), p = timed(c, 1, iters);
-        best_u = u < best_u ? u : best_u;
-        best_p = p < best_p ? p : best_p;
+    size_t row = (size_t)rounds * sizeof(double);
+    double *u = malloc(row), *p = malloc(row), *again = malloc(row), *ratio = malloc(row);
+    double *noise = malloc(row);
+    for (int round = 0; round < rounds; round++) {
+        double *slot[3] = {&u[round], &p[round], &again[round]};
+        for (int k = 0; k < 3; k++) {
+            int which = (k + round) % 3;
+            *slot[which] = timed(c, which == 1, iters);
+        }
+        ratio[round] = p[round] / u[round];
+        noise[round] = again[round] / u[round];
     }
     if (me == 0)
-        printf("coll_time: %s n %d P %d: unprotected %.2f us, through MPI_%s %.2f us, ratio %.3f\n",
-               c, n, P, best_u * 1e6, c, best_p * 1e6, best_p / best_u);
+        printf("coll_time: %s n %d P %d, %d rounds of %d calls: unprotected %.2f us, through MPI_%s "
+               "%.2f us; noise %.3f (quartiles %.3f-%.3f); quartiles %.3f-%.3f, ratio %.3f\n",
+               c, n, P, rounds, iters, quantile(u, rounds, 0.5) * 1e6, c,
+               quantile(p, rounds, 0.5) * 1e6, quantile(noise, rounds, 0.5),
+               quantile(noise, rounds, 0.25), quantile(noise, rounds, 0.75),
+               quantile(ratio, rounds, 0.25), quantile(ratio, rounds, 0.75),
+               quantile(ratio, rounds, 0.5));
+    free(u), free(p), free(again), free(ratio), free(noise);
     MPI_Finalize();
     return 0;
 }

@@ -3,8 +3,11 @@
 # into the library (PMPI) and through the module (MPI_* under `mpiguard protect`, no bounds file, so
 # only Detector D runs and nothing fires), at 4, 8 and 16 ranks (Open MPI; MPICH 4 and 8), by
 # default and with --agree (Gatherv, Scatterv and Alltoallv then pay a control message per call).
-# Prints one line per case; the ratio is the figure (docs/collectives.md, "Measurements").
-# Usage: [MODES="default agree"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] bench/collectives/overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]
+# Prints one line per case; the ratio is the figure (docs/collectives.md, "Measurements"): the
+# median over ROUNDS rounds (default 21) of the paired ratio, beside "noise", the same median for
+# two identical unprotected timings, which says how far this machine lets the figure be read.
+# Usage: [MODES="default agree"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] [ROUNDS=21]
+#        bench/collectives/overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]
 set -u
 build=${1:?usage: overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]}
 colls=${2:-"Bcast Gather Gatherv Allgatherv Alltoallv Allreduce Igatherv"}
@@ -24,16 +27,30 @@ for flavor in ${FLAVORS:-openmpi mpich}; do
     for np in $nps; do
         for c in $colls; do
             for n in $sizes; do
-                iters=$((n > 4096 ? 50 : 500))
+                iters=$((n > 4096 ? 20 : 200))
                 # MPICH busy-polls when oversubscribed: fewer iterations past 4 ranks.
                 [ "$flavor" = mpich ] && [ "$np" -gt 4 ] && iters=$((iters / 10))
                 for mode in ${MODES:-default agree}; do
                     opts=()
                     [ "$mode" = agree ] && opts=(--agree)
-                    echo -n "$flavor $mode: "
-                    "$build/bin/mpiguard" protect -q "${opts[@]}" -- $launcher -n "$np" "$dir/coll_time_$flavor" "$c" "$n" "$iters" 2>/dev/null | grep '^coll_time'
+                    line=$("$build/bin/mpiguard" protect -q "${opts[@]}" -- $launcher -n "$np" "$dir/coll_time_$flavor" "$c" "$n" "$iters" "${ROUNDS:-21}" 2>/dev/null | grep '^coll_time')
+                    echo "$flavor $mode: $line" | tee -a "$dir/lines"
                 done
             done
         done
     done
 done
+
+# The lines again as one table: per case the module's ratio (quartiles) and the noise beside it.
+python3 - "$dir/lines" <<'PY'
+import re, sys
+pat = re.compile(r"^(\w+) (\w+): coll_time: (\w+) n (\d+) P (\d+), .*: unprotected ([\d.]+) us, .*; "
+                 r"noise ([\d.]+) \(quartiles ([\d.-]+)\); quartiles ([\d.-]+), ratio ([\d.]+)$")
+print("| MPI | mode | collective | n | P | unprotected us | ratio (quartiles) | noise (quartiles) |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for line in open(sys.argv[1]):
+    m = pat.match(line.strip())
+    if m:
+        f, mode, c, n, p, us, noise, nq, rq, ratio = m.groups()
+        print(f"| {f} | {mode} | {c} | {n} | {p} | {us} | **{ratio}** ({rq}) | {noise} ({nq}) |")
+PY

@@ -37,7 +37,7 @@ for flavor in $flavors; do
         row="| $flavor | $c |"
         for w in $workarounds; do
             line=$("$build/bin/mpiguard" protect --bound "$bound" --workaround "$w" -- \
-                $launcher -n $np "$dir/coll_time_$flavor" "$c" "$n" 20 2>"$dir/err" | grep '^coll_time')
+                $launcher -n $np "$dir/coll_time_$flavor" "$c" "$n" 20 5 2>"$dir/err" | grep '^coll_time')
             used=$(grep -o 'workaround W[-0-9A-Z]*' "$dir/err" | head -1 | cut -d' ' -f2)
             echo "$flavor: forced $w, used ${used:-none}: $line"
             ratio=$(echo "$line" | sed -n 's/.*ratio \([0-9.]*\)$/\1/p')
