@@ -7,19 +7,26 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* How often a wait looks for the end of a job it cannot be woken by (an attached Slurm job: no
+ * process to wait on, only /proc to scan), and of any job where the kernel gives no pidfd. */
+static const double UNWATCHED_END_POLL_S = 0.1;
 
 struct mg_job {
     pid_t launcher;          /* 0 for an attached Slurm job */
     int attached;            /* not our child: poll for its end instead of reaping it */
     char slurm_job_id[32];
     char token[64];
+    int pidfd;  /* the launcher's, which a wait sleeps on (it becomes readable at its end); -1 none */
     int status; /* shell form, -1 while running */
     int interrupting_signal;
     int leftovers_killed;
@@ -27,6 +34,9 @@ struct mg_job {
 };
 
 static volatile sig_atomic_t received_signal;
+/* The handler writes a byte here, so that a wait sleeping in poll wakes at once whenever the
+ * signal lands, even between its check of received_signal and the poll. */
+static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t received_from_terminal;
 static volatile sig_atomic_t received_count;
 static void (*volatile signal_hook)(void);
@@ -45,6 +55,10 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     received_count = received_count + 1;
     if (signal_hook)
         signal_hook();
+    int saved_errno = errno;
+    ssize_t ignored = write(wake_pipe[1], "", 1); /* full or absent: a wake is pending anyway */
+    (void)ignored;
+    errno = saved_errno;
 }
 
 void mg_job_install_signal_handlers(void)
@@ -54,6 +68,8 @@ void mg_job_install_signal_handlers(void)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
+    if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        wake_pipe[0] = wake_pipe[1] = -1;
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
         sigaction(signals[i], &sa, NULL);
@@ -106,6 +122,7 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
         return MG_ENOENT;
     }
     job->launcher = pid;
+    job->pidfd = pidfd_open(pid, 0);
     *out = job;
     return MG_OK;
 }
@@ -166,6 +183,7 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
     job->status = -1;
     job->attached = 1;
     job->launcher = launcher_pid;
+    job->pidfd = -1;
     if (slurm_job_id)
         snprintf(job->slurm_job_id, sizeof job->slurm_job_id, "%s", slurm_job_id);
     int exists = launcher_pid > 0 ? kill(launcher_pid, 0) == 0 : job_processes_left(job);
@@ -178,6 +196,8 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
         free(job);
         return MG_ENOENT;
     }
+    if (launcher_pid > 0)
+        job->pidfd = pidfd_open(launcher_pid, 0);
     *out = job;
     return MG_OK;
 }
@@ -229,6 +249,22 @@ static int reap(mg_job *job, int flags)
     return 1;
 }
 
+/* Sleeps up to `seconds`, waking when the launcher ends or a signal lands: a job that runs well
+ * costs its watcher no wakeup but those it asks for (the samples). */
+static void sleep_until_event(mg_job *job, double seconds)
+{
+    if (job->pidfd < 0 && seconds > UNWATCHED_END_POLL_S)
+        seconds = UNWATCHED_END_POLL_S;
+    struct pollfd fds[2] = {{.fd = job->pidfd, .events = POLLIN},
+                            {.fd = wake_pipe[0], .events = POLLIN}};
+    int ms = (int)(seconds * 1000) + 1; /* never 0: a deadline under a millisecond must not spin */
+    if (poll(fds, 2, ms) > 0 && (fds[1].revents & POLLIN)) {
+        char drained[64];
+        while (read(wake_pipe[0], drained, sizeof drained) > 0)
+            ;
+    }
+}
+
 int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
 {
     *finished = job->status >= 0;
@@ -243,11 +279,12 @@ int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
             *finished = 1;
             break;
         }
-        double left = deadline - mg_clock_seconds();
+        double now = mg_clock_seconds(), left = deadline - now;
         if (left <= 0)
             break;
-        struct timespec slice = {0, (long)(1e9 * (left < 0.02 ? left : 0.02))};
-        nanosleep(&slice, NULL);
+        if (job->kill_deadline > 0 && job->kill_deadline - now < left)
+            left = job->kill_deadline - now;
+        sleep_until_event(job, left);
     }
     return MG_OK;
 }
@@ -270,7 +307,7 @@ static void cancel_slurm_job(const char *id)
     int done = 0;
     while (!done)
         mg_job_wait(scancel, 1000, &done);
-    free(scancel);
+    mg_job_destroy(scancel);
 }
 
 int mg_job_stop(mg_job *job)
@@ -319,5 +356,7 @@ void mg_job_destroy(mg_job *job)
         return;
     if (job->status < 0 && !job->attached)
         mg_job_stop(job);
+    if (job->pidfd >= 0)
+        close(job->pidfd);
     free(job);
 }
