@@ -242,13 +242,15 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     int status = 0;
     int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
     struct hang_diag_rank *last_scan = calloc((size_t)s->nranks, sizeof *last_scan);
+    /* The sampled ranks as hang_diag_job_stopped sees them; an unseen rank counts as gone. */
+    struct hang_diag_rank *sampled_view = calloc((size_t)s->nranks, sizeof *sampled_view);
     for (;;) {
         double delay;
         hang_model_next_delay(model, &delay);
         if (cli_session_wait(s, (int)(delay * 1000)))
             break;
         const int *sampled;
-        size_t nsampled, out = 0, live = 0, stopped = 0;
+        size_t nsampled, out = 0;
         hang_model_sampled(model, &sampled, &nsampled);
         for (size_t i = 0; i < nsampled; i++) {
             mg_probe_reading reading;
@@ -259,13 +261,15 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
              * rank that exited is outside MPI too (ranks leave one by one at a job's end), and one
              * that cannot be seen must never look stuck. */
             out += unseen || reading.exited || !reading.in_mpi || reading.progressed;
-            live += !unseen && !reading.exited;
-            stopped += !unseen && !reading.exited && reading.stopped;
+            if (sampled_view)
+                sampled_view[i] = (struct hang_diag_rank){.exited = unseen || reading.exited,
+                                                          .stopped = reading.stopped};
         }
         double now = mg_clock_seconds();
         /* A suspended job's silence is no evidence: its samples stay out of the model. Every rank
          * is read only when every sampled one is stopped, which a healthy job never is. */
-        if (live > 0 && stopped == live && hang_probes_job_stopped(&probes)) {
+        if (sampled_view && hang_diag_job_stopped(sampled_view, nsampled) &&
+            hang_probes_job_stopped(&probes)) {
             if (!seen_stopped) {
                 seen_stopped = true;
                 mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol "
@@ -335,6 +339,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     hang_remote_stop(remote);
     free(faulty);
     free(last_scan);
+    free(sampled_view);
     hang_model_destroy(model);
     if (status && action != ACTION_KILL)
         while (!cli_session_wait(s, 1000))

@@ -95,7 +95,7 @@ static void take_scan(hang_probes *p, struct hang_diag_rank *scan, mg_probe_read
             .out_mpi = !reading->in_mpi && !reading->exited,
             .exited = reading->exited,
             .counter_known = reading->counter_known,
-            .stopped = reading->stopped && !reading->exited,
+            .stopped = reading->stopped,
             .func = reading->fn == MG_FN_NONE ? -1 : (int)reading->fn,
             .counter = reading->counter,
         };
