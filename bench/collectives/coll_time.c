@@ -124,8 +124,9 @@ int main(int argc, char **argv)
         noise[round] = again[round] / u[round];
     }
     if (me == 0)
-        printf("coll_time: %s n %d P %d, %d rounds of %d calls: unprotected %.2f us, through MPI_%s "
-               "%.2f us; noise %.3f (quartiles %.3f-%.3f); quartiles %.3f-%.3f, ratio %.3f\n",
+        printf("coll_time: %s n %d P %d, %d rounds of %d calls: unprotected %.3f us, "
+               "through MPI_%s %.3f us; noise %.3f (quartiles %.3f-%.3f); quartiles %.3f-%.3f, "
+               "ratio %.3f\n",
                c, n, P, rounds, iters, quantile(u, rounds, 0.5) * 1e6, c,
                quantile(p, rounds, 0.5) * 1e6, quantile(noise, rounds, 0.5),
                quantile(noise, rounds, 0.25), quantile(noise, rounds, 0.75),

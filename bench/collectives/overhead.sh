@@ -2,11 +2,13 @@
 # Cost of the protection module when no detector fires: each collective timed in one job straight
 # into the library (PMPI) and through the module (MPI_* under `mpiguard protect`, no bounds file, so
 # only Detector D runs and nothing fires), at 4, 8 and 16 ranks (Open MPI; MPICH 4 and 8), by
-# default and with --agree (Gatherv, Scatterv and Alltoallv then pay a control message per call).
+# default, with --agree (Gatherv, Scatterv and Alltoallv then pay a control message per call), and
+# with a bound on every collective that no call reaches (mode "bound": what a bounds file with a
+# bounded entry for the collective costs, Detectors G and X checked on every call).
 # Prints one line per case; the ratio is the figure (docs/collectives.md, "Measurements"): the
 # median over ROUNDS rounds (default 21) of the paired ratio, beside "noise", the same median for
 # two identical unprotected timings, which says how far this machine lets the figure be read.
-# Usage: [MODES="default agree"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] [ROUNDS=21]
+# Usage: [MODES="default agree bound"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] [ROUNDS=21]
 #        bench/collectives/overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]
 set -u
 build=${1:?usage: overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]}
@@ -30,9 +32,10 @@ for flavor in ${FLAVORS:-openmpi mpich}; do
                 iters=$((n > 4096 ? 20 : 200))
                 # MPICH busy-polls when oversubscribed: fewer iterations past 4 ranks.
                 [ "$flavor" = mpich ] && [ "$np" -gt 4 ] && iters=$((iters / 10))
-                for mode in ${MODES:-default agree}; do
+                for mode in ${MODES:-default agree bound}; do
                     opts=()
                     [ "$mode" = agree ] && opts=(--agree)
+                    [ "$mode" = bound ] && opts=(--bound 1000000000000000)
                     line=$("$build/bin/mpiguard" protect -q "${opts[@]}" -- $launcher -n "$np" "$dir/coll_time_$flavor" "$c" "$n" "$iters" "${ROUNDS:-21}" 2>/dev/null | grep '^coll_time')
                     echo "$flavor $mode: $line" | tee -a "$dir/lines"
                 done

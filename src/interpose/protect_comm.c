@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interpose_hooks.h"
+
 /* The tag of Comm_create_group among the module's own traffic on the private duplicate. */
 enum { GROUP_TAG = 0x6d67 };
 
@@ -20,7 +22,7 @@ static _Thread_local struct {
     MPI_Comm comm;
     protect_comm *record;
     unsigned freed;
-} last_lookup;
+} last_lookup MG_TLS_FAST;
 
 static void free_groups(protect_groups *g)
 {

@@ -30,14 +30,18 @@
 #define NONBLOCKING_B 0
 #define NONBLOCKING_NB 1
 
-/* The body of every entry point: where something can fire, the call is described (describe, then
- * the vector setter of family F with vectors, a parenthesized list) and protected; otherwise, or
- * when the module does not act, the last argument passes it to MPI. */
+/* The body of every entry point: where something can fire, the call is described (the describer
+ * with its arguments, a parenthesized list, then the vector setter of family F with vectors) and
+ * protected; otherwise, or when the module does not act, the last argument passes it to MPI. The
+ * describers fill the caller's record in place: built in one function and returned by value
+ * through another, it was copied twice, and those copies (loads of fields just stored) cost more
+ * than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
-#define PROTECT_OR_PASS(coll, F, mode, describe, vectors, ...)                                     \
+#define PROTECT_OR_PASS(coll, F, mode, describer, described, vectors, ...)                        \
     do {                                                                                           \
         if (WATCHED(coll, F, mode)) {                                                              \
-            protect_call pc = describe;                                                            \
+            protect_call pc;                                                                       \
+            describer(&pc, UNPACK described);                                                      \
             FORM_##F(&pc, UNPACK vectors);                                                         \
             int rc_;                                                                               \
             if (protect_run(&pc, &rc_))                                                            \
@@ -46,70 +50,67 @@
         return __VA_ARGS__;                                                                        \
     } while (0)
 
-static protect_call call_of(mg_fn fn, scaling_coll coll, const void *sendbuf, MPI_Datatype st,
-                            void *recvbuf, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+static void call_of(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sendbuf,
+                    MPI_Datatype st, void *recvbuf, MPI_Datatype rt, MPI_Comm comm,
+                    MPI_Request *request)
 {
-    protect_call pc = {.fn = fn,
-                       .nonblocking = request != NULL,
-                       .sendbuf = sendbuf,
-                       .recvbuf = recvbuf,
-                       .sendtype = st,
-                       .recvtype = rt,
-                       .op = MPI_OP_NULL,
-                       .comm = comm,
-                       .request = request};
-    pc.a.coll = coll;
-    pc.a.in_place = sendbuf == MPI_IN_PLACE;
-    return pc;
+    *pc = (protect_call){.fn = fn,
+                         .nonblocking = request != NULL,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .sendtype = st,
+                         .recvtype = rt,
+                         .op = MPI_OP_NULL,
+                         .comm = comm,
+                         .request = request};
+    pc->a.coll = coll;
+    pc->a.in_place = sendbuf == MPI_IN_PLACE;
 }
 
 /* Bcast: one buffer, the receive side of the engine's view. */
-static protect_call bcast(mg_fn fn, void *buf, int64_t count, MPI_Datatype t, int root,
-                          MPI_Comm comm, MPI_Request *req)
+static void bcast(protect_call *pc, mg_fn fn, void *buf, int64_t count, MPI_Datatype t, int root,
+                  MPI_Comm comm, MPI_Request *req)
 {
-    protect_call pc = call_of(fn, SCALING_BCAST, buf, t, buf, t, comm, req);
-    pc.a.count = pc.send_count = pc.recv_count = count;
-    pc.a.root = (uint32_t)root;
-    return pc;
+    call_of(pc, fn, SCALING_BCAST, buf, t, buf, t, comm, req);
+    pc->a.count = pc->send_count = pc->recv_count = count;
+    pc->a.root = (uint32_t)root;
 }
 
-static protect_call rooted(mg_fn fn, scaling_coll coll, const void *sb, int64_t sc, MPI_Datatype st,
-                           void *rb, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm,
-                           MPI_Request *req)
+static void rooted(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
+                   MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm,
+                   MPI_Request *req)
 {
-    protect_call pc = call_of(fn, coll, sb, st, rb, rt, comm, req);
+    call_of(pc, fn, coll, sb, st, rb, rt, comm, req);
     int scatter = coll == SCALING_SCATTER || coll == SCALING_SCATTERV;
     if (scatter)
-        pc.a.in_place = rb == MPI_IN_PLACE;
-    pc.a.root = (uint32_t)root;
+        pc->a.in_place = rb == MPI_IN_PLACE;
+    pc->a.root = (uint32_t)root;
     /* Filled again by the rank test in protect_run: the root's count is its global-buffer side. */
-    pc.a.count = scatter ? rc : sc;
-    pc.root_count = scatter ? sc : rc;
-    pc.send_count = sc;
-    pc.recv_count = rc;
-    return pc;
+    pc->a.count = scatter ? rc : sc;
+    pc->root_count = scatter ? sc : rc;
+    pc->send_count = sc;
+    pc->recv_count = rc;
 }
 
 /* count: the engine's (the receive count of Allgather and Alltoall, Allgatherv's send count). */
-static protect_call symmetric(mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
-                              MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int64_t count,
-                              MPI_Comm comm, MPI_Request *req)
+static void symmetric(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
+                      MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int64_t count,
+                      MPI_Comm comm, MPI_Request *req)
 {
-    protect_call pc = call_of(fn, coll, sb, st, rb, rt, comm, req);
-    pc.a.count = count;
-    pc.send_count = sc;
-    pc.recv_count = rc;
-    return pc;
+    call_of(pc, fn, coll, sb, st, rb, rt, comm, req);
+    pc->a.count = count;
+    pc->send_count = sc;
+    pc->recv_count = rc;
 }
 
-static protect_call reduction(mg_fn fn, scaling_coll coll, const void *sb, void *rb, int64_t count,
-                              MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
+static void reduction(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, void *rb,
+                      int64_t count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                      MPI_Request *req)
 {
-    protect_call pc = call_of(fn, coll, sb, t, rb, t, comm, req);
-    pc.a.count = pc.send_count = pc.recv_count = count;
-    pc.a.root = (uint32_t)root;
-    pc.op = op;
-    return pc;
+    call_of(pc, fn, coll, sb, t, rb, t, comm, req);
+    pc->a.count = pc->send_count = pc->recv_count = count;
+    pc->a.root = (uint32_t)root;
+    pc->op = op;
 }
 
 /* The irregular collectives' vectors: A (counts, displacements) and, for Alltoallv, B. */
@@ -144,8 +145,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 #define BCAST(name, coll, F, mode)                                                                 \
     static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        bcast(MG_FN_##name, b, n, t, root, comm, RQ_##mode),                       \
+        PROTECT_OR_PASS(coll, F, mode, bcast,                                                      \
+                        (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                            \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                           \
     }
@@ -155,8 +156,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        rooted(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode), \
+        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+                        (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));            \
     }
@@ -166,8 +167,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        rooted(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),  \
+        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+                        (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));        \
     }
@@ -177,8 +178,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        rooted(MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),  \
+        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+                        (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
                         (scs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
     }
@@ -188,8 +189,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        symmetric(MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),\
+        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+                        (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),         \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));                  \
     }
@@ -200,8 +201,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        symmetric(MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode), \
+        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+                        (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),          \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));              \
     }
@@ -211,8 +212,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        symmetric(MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),   \
+        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+                        (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),            \
                         (scs, sd, rcs, rd),                                                        \
                         PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));        \
     }
@@ -221,8 +222,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        reduction(MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),    \
+        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+                        (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),             \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));                  \
     }
@@ -231,8 +232,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        reduction(MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),       \
+        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+                        (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                        \
     }
@@ -241,8 +242,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode,                                                             \
-                        reduction(MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),       \
+        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+                        (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),                \
                         (rcs, NULL, NULL, NULL),                                                   \
                         PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                      \
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interpose_hooks.h"
 #include "mg_error.h"
 #include "protect_comm.h"
 #include "protect_exec.h"
@@ -49,9 +50,9 @@ enum { DECISION_WORDS = sizeof(decision) / sizeof(int64_t) };
 /* Per-thread scratch for Detector D (2P int64), a large-count call's vectors widened for the engine
  * (4P int64, at scratch + 2P) and W1-A's group starts (P + 1), grown as needed: one allocation per
  * thread and communicator size, not per call. */
-static _Thread_local int64_t *scratch;
-static _Thread_local uint32_t *starts;
-static _Thread_local size_t scratch_procs;
+static _Thread_local int64_t *scratch MG_TLS_FAST;
+static _Thread_local uint32_t *starts MG_TLS_FAST;
+static _Thread_local size_t scratch_procs MG_TLS_FAST;
 
 static int ensure_scratch(size_t P)
 {
@@ -409,25 +410,15 @@ static int plain(const protect_call *pc)
            !scaling_bounds_covers(bounds_of(pc), pc->a.coll) && scaling_check_plain(&pc->a);
 }
 
-int protect_run(protect_call *pc, int *rc)
+/* The rest of protect_run, for a call that may fire. Apart so that its frame (the trigger, the
+ * choice and the plan, about 1 KiB) is not set up for the calls that pass at once. */
+static __attribute__((noinline)) int protect_further(protect_call *pc, protect_comm *pcomm,
+                                                     int agree, int *rc)
 {
-    if (pc->comm == MPI_COMM_NULL)
-        return 0;
     scaling_coll c = pc->a.coll;
-    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
-    int apart = rooted_vectors || c == SCALING_ALLTOALLV; /* the ranks see different vectors */
-    int agree = apart && protect_cfg.agree;
-    int alone = apart && !agree;
-    protect_comm *pcomm = protect_comm_get(pc->comm);
-    if (!pcomm || pcomm->inter)
-        return 0;
     scaling_args *a = &pc->a;
-    a->nprocs = (uint32_t)pcomm->size;
-    a->rank = (uint32_t)pcomm->rank;
-    if (rooted_vectors && !agree && a->rank != a->root)
-        return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
-    if (!agree && plain(pc))
-        return 0;
+    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
+    int alone = !agree && (rooted_vectors || c == SCALING_ALLTOALLV);
     if (ensure_scratch((size_t)pcomm->size) != 0)
         return 0;
     int gather_scatter = c == SCALING_GATHER || c == SCALING_GATHERV || c == SCALING_SCATTER ||
@@ -479,4 +470,25 @@ int protect_run(protect_call *pc, int *rc)
     if (a->rank == reporter || (alone && c == SCALING_ALLTOALLV))
         protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w), eager, NULL);
     return 1;
+}
+
+int protect_run(protect_call *pc, int *rc)
+{
+    if (pc->comm == MPI_COMM_NULL)
+        return 0;
+    scaling_coll c = pc->a.coll;
+    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
+    /* the ranks see different vectors */
+    int agree = (rooted_vectors || c == SCALING_ALLTOALLV) && protect_cfg.agree;
+    protect_comm *pcomm = protect_comm_get(pc->comm);
+    if (!pcomm || pcomm->inter)
+        return 0;
+    scaling_args *a = &pc->a;
+    a->nprocs = (uint32_t)pcomm->size;
+    a->rank = (uint32_t)pcomm->rank;
+    if (rooted_vectors && !agree && a->rank != a->root)
+        return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
+    if (!agree && plain(pc))
+        return 0;
+    return protect_further(pc, pcomm, agree, rc);
 }
