@@ -6,7 +6,9 @@
  *    block: the round is the collective's V-form (scaling_call's v_form) with counts k and
  *    displacements i n when P n fits in int, else the collective with a block stride
  *    (send_stride/recv_stride). MPI libraries may pack a derived datatype through a buffer of
- *    their own, which is the copy direct addressing avoids; displacements need none;
+ *    their own, which is the copy direct addressing avoids; displacements need none. An
+ *    Alltoall's V-form round copies the rank's slice to itself (a pack copy from the user's send
+ *    buffer to its receive buffer) and sends itself nothing;
  *  - Gatherv, Scatterv, Allgatherv, Alltoallv: displacements d + o, when every segment of the
  *    vector, as passed, lies in [0, INT_MAX] elements.
  * Staged (the round's slices laid out contiguously in a staging buffer, so that every displacement

@@ -504,8 +504,9 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
                                        s->pack, &s->npack, s->unpack, &s->nunpack);
             if (rc)
                 return rc;
-            /* A rank that stages nothing copies nothing. */
-            if (!s->stage_send.n && !s->stage_recv.n && (s->npack || s->nunpack))
+            /* A rank that stages nothing copies nothing, but an Alltoall's slice to itself. */
+            if (!s->stage_send.n && !s->stage_recv.n &&
+                (s->nunpack || s->npack > (x->w->spec.coll == SCALING_ALLTOALL)))
                 return WORLD_EXEC_FAILED;
             if (do_copies(x, r, s->pack, s->npack) != 0)
                 return WORLD_EXEC_FAILED;

@@ -608,10 +608,23 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(x.call.recv.off, 4 * 4);
     check_blocks(x.c_b, x.d_b, 3, 4, 10);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
+    /* Not in place: both sides where they lie, but the slice rank 2 sends itself, which is copied
+     * before the call (from its send block to its receive block) and sent nothing. */
     a2a.in_place = 0;
     w = w1b_plan(&a2a, 4, 10);
-    w1b_direct_round(&w, &a2a, 1, 4 * 4, &x);
+    MG_CHECK_INT(w.stage_send_bytes + w.stage_recv_bytes, 0);
+    w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
+    MG_CHECK_INT(x.nu, 0);
+    MG_CHECK_INT(x.np, 1);
+    MG_CHECK_INT(x.pack[0].from.buf, SCALING_BUF_USER_SEND);
+    MG_CHECK_INT(x.pack[0].to.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.pack[0].from.off, (2 * 10 + 4) * 4);
+    MG_CHECK_INT(x.pack[0].to.off, (2 * 10 + 4) * 4);
+    MG_CHECK_INT(x.pack[0].bytes, 4 * 4);
     MG_CHECK_INT(x.call.send.off, 4 * 4);
+    MG_CHECK_INT(x.call.recv.off, 4 * 4);
+    MG_CHECK_INT(x.c_a[2] + x.c_b[2], 0);
+    x.c_a[2] = x.c_b[2] = 4;
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
     check_blocks(x.c_b, x.d_b, 3, 4, 10);
     /* One round of whole blocks: they lie back to back, the collective itself, no stride. */
