@@ -205,10 +205,8 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
 /* An attached job's end: its launcher gone (a zombie counts as gone), or no process left. */
 static int attached_job_ended(mg_job *job)
 {
-    if (job->launcher > 0) {
-        char state = mg_rank_scan_process_state(job->launcher);
-        return state == 0 || state == 'Z' || state == 'X';
-    }
+    if (job->launcher > 0)
+        return mg_process_state_gone(mg_rank_scan_process_state(job->launcher));
     return !job_processes_left(job);
 }
 

@@ -26,16 +26,9 @@ struct mg_rank_probe {
  * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
 static mg_rank_probe *_Atomic open_probes;
 
-/* Whether a process in this state (mg_rank_scan_process_state) is gone or a zombie: nothing of it
- * can be read any more. */
-static int state_exited(char state)
-{
-    return state == 0 || state == 'Z' || state == 'X';
-}
-
 static int process_exited(int pid)
 {
-    return state_exited(mg_rank_scan_process_state(pid));
+    return mg_process_state_gone(mg_rank_scan_process_state(pid));
 }
 
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
@@ -131,9 +124,9 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
      * after tells more of the sampler than of the rank */
     *out = mg_probe_reading_unknown();
     char state = mg_rank_scan_process_state(p->pid);
-    out->exited = state_exited(state); /* ptrace's sample says it again */
+    out->exited = mg_process_state_gone(state); /* ptrace's sample says it again */
     out->runnable = state == 'R';
-    out->stopped = state == 'T' || state == 't';
+    out->stopped = mg_process_state_stopped(state);
     mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
     return read_state(p, out);
 }

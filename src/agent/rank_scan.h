@@ -30,6 +30,24 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
  * process does not exist. */
 char mg_rank_scan_process_state(int pid);
 
+/* What a state letter says, read the same way everywhere. Gone: no process, or a zombie (nothing of
+ * it can be read any more). Stopped from outside: by a signal ('T': SIGSTOP, scontrol suspend,
+ * Ctrl-Z) or under a tracer ('t'). Sleeping: waiting in the kernel. */
+static inline int mg_process_state_gone(char state)
+{
+    return state == 0 || state == 'Z' || state == 'X';
+}
+
+static inline int mg_process_state_stopped(char state)
+{
+    return state == 'T' || state == 't';
+}
+
+static inline int mg_process_state_sleeping(char state)
+{
+    return state == 'S' || state == 'D';
+}
+
 /* How long the process's main thread has run on a CPU since it started (*cpu_ns) and in how many
  * slices (*slices: times it was put on a CPU), from /proc/PID/schedstat. Both -1, and MG_ENOENT,
  * when the process does not exist or the kernel keeps no such count; else 0. */

@@ -266,9 +266,10 @@ typedef struct rank_view {
 static int outside_state(int pid)
 {
     char letter = mg_rank_scan_process_state(pid);
-    if (letter == 0)
-        return 2;
-    return letter == 'S' || letter == 'D' ? 3 : letter == 'T' || letter == 't' ? 4 : 1;
+    return mg_process_state_gone(letter)       ? 2
+           : mg_process_state_sleeping(letter) ? 3
+           : mg_process_state_stopped(letter)  ? 4
+                                               : 1;
 }
 
 /* Prints "ranks 0-2,4 wait in MPI_Allreduce" lines: one per distinct (state, function). */
