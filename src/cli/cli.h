@@ -85,6 +85,11 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target);
 void cli_session_discover(cli_session *s);
 /* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
 int cli_session_wait(cli_session *s, int timeout_ms);
+/* Waits for the job's end, discovering its ranks meanwhile: every 200 ms while a rank (or, with
+ * states, a rank's published state) is still to be found, then in waits of a minute, which the
+ * job's end and a signal still cut short at once. A long job costs mpiguard no wakeups once its
+ * ranks are known. */
+void cli_session_wait_end(cli_session *s, int with_states);
 /* Writes the report now (tools call it after each finding so nothing found is lost). */
 int cli_session_save(cli_session *s);
 /* Records the outcome, writes the final report, frees everything, returns the exit status: the

@@ -291,6 +291,23 @@ int cli_session_wait(cli_session *s, int timeout_ms)
     return finished;
 }
 
+static int all_discovered(const cli_session *s, int with_states)
+{
+    if (s->nranks == 0 || s->found < s->nranks)
+        return 0;
+    for (int r = 0; with_states && r < s->nranks; r++)
+        if (!s->ranks[r].state)
+            return 0;
+    return 1;
+}
+
+void cli_session_wait_end(cli_session *s, int with_states)
+{
+    while (!cli_session_wait(s, all_discovered(s, with_states) ? 60000 : 200))
+        cli_session_discover(s);
+    cli_session_discover(s);
+}
+
 int cli_session_save(cli_session *s)
 {
     if (!cli_opts.report_path)

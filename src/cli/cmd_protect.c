@@ -29,9 +29,7 @@ int cmd_protect(int argc, char **argv)
         protect_discard();
         return rc;
     }
-    while (!cli_session_wait(&s, 200))
-        cli_session_discover(&s);
-    cli_session_discover(&s);
+    cli_session_wait_end(&s, 0);
     protect_collect(&s, 0);
     return cli_session_finish(&s, 0);
 }

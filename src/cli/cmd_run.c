@@ -73,9 +73,7 @@ int cmd_run(int argc, char **argv)
         protect_discard();
         return rc;
     }
-    while (!cli_session_wait(&s, 200))
-        cli_session_discover(&s);
-    cli_session_discover(&s);
+    cli_session_wait_end(&s, 1 /* its MPI call counts */);
     record_ranks(&s);
     if (!no_protect)
         protect_collect(&s, 1);
