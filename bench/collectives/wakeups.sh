@@ -2,7 +2,8 @@
 # How often `mpiguard run` and `mpiguard protect` wake while a job runs (docs/collectives.md, "What
 # `mpiguard run` does"): mpiguard's own voluntary context switches, from /proc/PID/status, over
 # WATCH_SECONDS (default 8) of a 2-rank Open MPI stencil job, measured from 4 s after the start
-# (the ranks are found by then). With a second build directory, each tool runs under both, the base first.
+# (the ranks are found by then). With a second build directory, each tool runs under both, the
+# base first.
 # Usage: [WATCH_SECONDS=8] bench/collectives/wakeups.sh BUILD [BASE_BUILD]
 set -u
 build=${1:?usage: wakeups.sh BUILD [BASE_BUILD]}
