@@ -279,10 +279,15 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, const coll_search_op
     }
     bounds_doc_add(doc, &e);
     *row = b;
+    /* A search that stopped short of the largest n, or never passed n = 1, says why. */
+    const char *why = b.status == COLL_SKIPPED                            ? "; n = 1: "
+                      : b.status == COLL_UNBOUNDED && b.failure != COLL_PASS ? "; next n "
+                                                                             : NULL;
     if (!cli_opts.quiet)
-        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d tests)\n",
+        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, e.status,
-                (unsigned long long)e.safe_count, b.tests);
+                (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s",
+                why ? why : "", why ? outcome_name(b.failure) : "");
 }
 
 static int save(const char *output, const bounds_doc *doc, mg_report *report)
