@@ -13,7 +13,8 @@ expect_status 0 "memory limit" -- "$MPIGUARD" collectives --collectives Reduce_s
     --max-count 1048576 --memory-limit 20K -o "$TMP/m.json" -- $launcher
 grep -Eq '^Reduce_scatter +4 +2 +unbounded .* skipped \(memory\)' "$TMP/stdout" ||
     fail "the table does not say the search stopped at the memory limit: $(cat "$TMP/stdout")"
-expect_stderr "Reduce_scatter s=4 P=2: unbounded, n = [0-9]* ([0-9]* tests; next n skipped (memory))"
+stopped="next n skipped (memory)"
+expect_stderr "Reduce_scatter s=4 P=2: unbounded, n = [0-9]* ([0-9]* tests; $stopped)"
 python3 - "$TMP/m.json" <<'PY' || fail "memory: bounds file content"
 import json, sys
 (e,) = json.load(open(sys.argv[1]))["entries"]
