@@ -12,7 +12,7 @@
 # Usage: [NP=4] bench/collectives/workarounds.sh BUILD_DIR [COLLECTIVES] [N] [FLAVORS]
 set -u
 build=${1:?usage: workarounds.sh BUILD_DIR [COLLECTIVES] [N] [FLAVORS]}
-colls=${2:-"Bcast Gather Gatherv Allgatherv Alltoall Alltoallv Allreduce Igather"}
+colls=${2:-"Bcast Gather Gatherv Allgather Allgatherv Alltoall Alltoallv Allreduce Igather"}
 n=${3:-1048576}
 flavors=${4:-"openmpi mpich"}
 np=${NP:-4}

@@ -257,11 +257,16 @@ static int run_w2(const protect_call *pc, const protect_plan *plan)
     int rc = scaling_w2_call(&plan->w2, &pc->a, plan->true_a, plan->true_b, &call) == 0
                  ? MPI_SUCCESS
                  : MPI_ERR_INTERN;
-    if (rc == MPI_SUCCESS)
-        rc = big_type(send_side(pc), plan->w2.k, pc->sendtype, &bufs.send_type);
+    /* One handle for both sides where they share the base type: Open MPI copies a root's own
+     * block with memcpy only when its two datatypes are the same handle, and through a convertor
+     * otherwise (W2's Gather at 2 ranks took 1.15-1.18 times the plain call with two handles). */
+    int one_type = pc->a.coll == SCALING_BCAST ||
+                   (pc->sendtype == pc->recvtype && send_side(pc) && recv_side(pc));
     if (rc == MPI_SUCCESS)
         rc = big_type(recv_side(pc), plan->w2.k, pc->recvtype, &bufs.recv_type);
-    if (pc->a.coll == SCALING_BCAST)
+    if (rc == MPI_SUCCESS && !one_type)
+        rc = big_type(send_side(pc), plan->w2.k, pc->sendtype, &bufs.send_type);
+    if (one_type)
         bufs.send_type = bufs.recv_type;
     if (rc == MPI_SUCCESS)
         rc = protect_call_issue(pc, &call, &bufs, pc->comm, pc->nonblocking ? pc->request : NULL);

@@ -11,4 +11,5 @@ void scaling_params_default(scaling_params *p)
     p->copy_byte_ns = 0.1;
     p->type_ns = 2000.0;
     p->comm_ns = 200000.0;
+    p->allgather_block_stride = 0;
 }

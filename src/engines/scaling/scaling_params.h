@@ -17,11 +17,16 @@ typedef struct scaling_params {
     double copy_byte_ns;
     double type_ns;
     double comm_ns;
+    /* W1-B: Allgather's rounds keep the block stride (a resized type) even where their V-form,
+     * Allgatherv, fits in int. For a library whose Allgatherv is dearer than its Allgather into a
+     * strided type: MPICH's took 1.43-1.60 times the unbroken Allgather under W1-B, the stride
+     * 0.94-1.07; Open MPI the other way round, 1.01-1.10 against 1.22-1.31 (2 ranks, 1 MiB). */
+    int allgather_block_stride;
 } scaling_params;
 
 /* Fills p with the defaults: max_stage_bytes 64 MiB; call_ns 20000, byte_ns 0.5, copy_byte_ns 0.1,
  * type_ns 2000, comm_ns 200000 (orders of magnitude of Open MPI/MPICH over shared memory on these
- * machines; see docs/collectives-engine.md §4.5). */
+ * machines; see docs/collectives-engine.md §4.5); allgather_block_stride 0. */
 void scaling_params_default(scaling_params *p);
 
 #endif

@@ -96,6 +96,7 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
         return MG_ERANGE;
     memset(out, 0, sizeof *out);
     out->chunk = c;
+    out->allgather_block_stride = p->allgather_block_stride;
     if (a->coll == SCALING_REDUCE_SCATTER) {
         /* Every rank has the counts; the rounds follow the largest block, not the total. */
         n_global = 0;
@@ -115,6 +116,7 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
 }
 
 typedef struct round_ctx {
+    const scaling_w1b_plan *plan;
     const scaling_args *a;
     int64_t o, c, s;
     scaling_copy *pack, *unpack;
@@ -141,11 +143,15 @@ static void add_copy(scaling_copy *list, uint32_t *n, scaling_ref from, scaling_
 /* Whether a regular blocked collective's rounds are its V-form (scaling_args.h): when the round
  * cuts the blocks (k < n; a round of whole blocks is the plain collective, blocks back to back)
  * and every displacement i n, and the end P n of the last slice, is an int. It reads only n, P and
- * k, which are the same on every rank (n is every rank's count in these collectives, k follows
+ * k (and the plan), the same on every rank (n is every rank's count in these collectives, k follows
  * from the agreed chunk), so that every rank issues the same collective: MPI does not match a
- * Gather with a Gatherv. Past INT_MAX the sides keep their block stride. */
-static int regular_v_form(const scaling_args *a, int k)
+ * Gather with a Gatherv. Past INT_MAX the sides keep their block stride, and so does Allgather
+ * where the plan says so (scaling_params.h). */
+static int regular_v_form(const round_ctx *x, int k)
 {
+    const scaling_args *a = x->a;
+    if (a->coll == SCALING_ALLGATHER && x->plan->allgather_block_stride)
+        return 0;
     return k < a->count && a->count <= INT_MAX / a->nprocs; /* P n <= INT_MAX, without overflow */
 }
 
@@ -190,7 +196,7 @@ static void regular_blocks(round_ctx *x, scaling_call *call)
     uint32_t P = a->nprocs;
     int k = cut(n, x->o, x->c);
     int root = a->rank == a->root;
-    call->v_form = regular_v_form(a, k);
+    call->v_form = regular_v_form(x, k);
     call->send_count = call->recv_count = k;
     call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
     call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
@@ -349,8 +355,8 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
     if (!has_arrays(a, call))
         return MG_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
-    round_ctx x = {a, (int64_t)r * plan->chunk, plan->chunk, (int64_t)a->type_size, pack, unpack, 0,
-                   0};
+    round_ctx x = {.plan = plan, .a = a, .o = (int64_t)r * plan->chunk, .c = plan->chunk,
+                   .s = (int64_t)a->type_size, .pack = pack, .unpack = unpack};
     call->elem_size = a->type_size;
     call->root = a->root;
     call->send_stride = call->recv_stride = 0;

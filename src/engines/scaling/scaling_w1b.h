@@ -4,7 +4,8 @@
  *  - Bcast, Reduce, Allreduce: one contiguous slice;
  *  - Gather, Scatter, Allgather, Alltoall: the global-buffer side takes slice [o, o + k) of every
  *    block: the round is the collective's V-form (scaling_call's v_form) with counts k and
- *    displacements i n when P n fits in int, else the collective with a block stride
+ *    displacements i n when P n fits in int, else (and for Allgather where scaling_params'
+ *    allgather_block_stride says so) the collective with a block stride
  *    (send_stride/recv_stride). MPI libraries may pack a derived datatype through a buffer of
  *    their own, which is the copy direct addressing avoids; displacements need none. An
  *    Alltoall's V-form round copies the rank's slice to itself (a pack copy from the user's send
@@ -29,11 +30,12 @@
 #include "scaling_bounds.h"
 #include "scaling_params.h"
 
-/* What every rank must agree on (chunk, rounds), plus this rank's staging sizes (0 for a side this
- * rank does not stage: then it makes no copies on that side). */
+/* What every rank must agree on (chunk, rounds, the Allgather form), plus this rank's staging
+ * sizes (0 for a side this rank does not stage: then it makes no copies on that side). */
 typedef struct scaling_w1b_plan {
-    int64_t chunk;            /* c: most elements of one message in one round */
-    uint32_t rounds;          /* R >= 1 */
+    int64_t chunk;              /* c: most elements of one message in one round */
+    uint32_t rounds;            /* R >= 1 */
+    int allgather_block_stride; /* scaling_params' choice, the same on every rank */
     int64_t stage_send_bytes; /* STAGE_SEND this rank provides (0: none) */
     int64_t stage_recv_bytes; /* STAGE_RECV this rank provides (0: none) */
 } scaling_w1b_plan;

@@ -587,6 +587,23 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
+    /* Where the parameters say so (MPICH), Allgather keeps the block stride: the plan carries
+     * the choice to every rank's rounds. */
+    scaling_params stride_params;
+    scaling_params_default(&stride_params);
+    stride_params.allgather_block_stride = 1;
+    scaling_bounds b4 = bound_n(4);
+    scaling_w1b_plan ws = {0};
+    MG_CHECK_INT(scaling_w1b_plan_make(&b4, &stride_params, &ag, 10, &ws), 0);
+    MG_CHECK_INT(ws.allgather_block_stride, 1);
+    MG_CHECK_INT(ws.chunk, w.chunk);
+    w1b_direct_round(&ws, &ag, 1, 4 * 4, &x);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHER);
+    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(x.call.recv_count, 4);
+    MG_CHECK_INT(x.call.recv_stride, 10);
+    w1b_round_of(&ws, &g, NULL, NULL, 2, &x); /* the other collectives keep their V-form */
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHERV);
     /* In-place Alltoall: the round's send slices are its receive slices, so they are packed and
      * sent back to back (vector A); the receive side (vector B) takes them where they lie. */
     scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 3, .rank = 2, .type_size = 4,
