@@ -62,7 +62,7 @@ int agent_put_reading(agent_buf *b, const agent_reading *r)
     return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
                    agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
                    agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
-                   agent_put_u64(b, (uint64_t)r->cpu_slices) || agent_put_u32(b, r->cpu_share_ppm)
+                   agent_put_u64(b, (uint64_t)r->cpu_slices)
                ? MG_ENOMEM
                : MG_OK;
 }
@@ -109,8 +109,7 @@ int agent_get_reading(agent_cursor *c, agent_reading *r)
     uint64_t cpu_time, cpu_slices;
     if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
         agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
-        agent_get_u64(c, &cpu_slices) ||
-        agent_get_u32(c, &r->cpu_share_ppm))
+        agent_get_u64(c, &cpu_slices))
         return MG_EFORMAT;
     r->cpu_time_ns = (int64_t)cpu_time;
     r->cpu_slices = (int64_t)cpu_slices;

@@ -8,17 +8,19 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* "MGAG" */
-#define AGENT_PROTO_VERSION 3U
+#define AGENT_PROTO_VERSION 4U
 #define AGENT_PROTO_MAX_FRAME (1U << 20)
 
 typedef enum agent_msg_type {
-    AGENT_MSG_HELLO = 1,    /* agent -> front: magic, version, world size, owned (rank, pid) pairs */
+    AGENT_MSG_HELLO = 1,    /* agent -> front: magic, version, token, world size, owned count, the
+                               owned ranks' CPU share in millionths, owned (rank, pid) pairs */
     AGENT_MSG_READ = 2,     /* front -> agent: ranks to read now */
     AGENT_MSG_READINGS = 3, /* agent -> front: one reading per asked rank */
     AGENT_MSG_STACKS = 4,   /* front -> agent: ranks whose stacks to take */
     AGENT_MSG_STACK = 5,    /* agent -> front: one rank's stack as text lines (innermost first) */
     AGENT_MSG_SIGNAL = 6,   /* front -> agent: a signal for every owned rank */
-    AGENT_MSG_BYE = 7       /* front -> agent: stop */
+    AGENT_MSG_BYE = 7,      /* front -> agent: stop */
+    AGENT_MSG_READ_CPU = 8  /* front -> agent: ranks to read now, with their CPU time */
 } agent_msg_type;
 
 /* One rank's reading as it travels (mg_probe_reading plus the rank). */
@@ -27,8 +29,7 @@ typedef struct agent_reading {
     uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped;
     uint32_t fn;
     uint64_t counter;
-    int64_t cpu_time_ns, cpu_slices; /* -1: unknown */
-    uint32_t cpu_share_ppm; /* the rank's CPU share on its node, in millionths */
+    int64_t cpu_time_ns, cpu_slices; /* -1: unknown or not asked for */
 } agent_reading;
 
 /* A growable byte buffer for building frames. */

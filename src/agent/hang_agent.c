@@ -82,23 +82,23 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
     return NULL;
 }
 
-/* nowned: how many ranks this agent watches on its node (their CPU share). */
-static void read_rank(const hang_agent_params *p, owned_rank *o, size_t nowned, agent_reading *out)
+static void read_rank(const hang_agent_params *p, owned_rank *o, int with_cpu_time,
+                      agent_reading *out)
 {
     *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1,
                            .cpu_slices = -1};
     if (!o)
         return;
     mg_probe_reading reading;
-    if (mg_rank_probe_read_opening(p->kind, p->token, o->rank, o->pid, &o->probe, &reading))
+    if (mg_rank_probe_read_opening(p->kind, p->token, o->rank, o->pid, &o->probe, with_cpu_time,
+                                   &reading))
         return;
     *out = (agent_reading){.rank = o->rank, .exited = (uint8_t)reading.exited,
                           .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
                           .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
                           .counter = reading.counter, .runnable = (uint8_t)reading.runnable,
                           .stopped = (uint8_t)reading.stopped,
-                          .cpu_time_ns = reading.cpu_time_ns, .cpu_slices = reading.cpu_slices,
-                          .cpu_share_ppm = (uint32_t)(1e6 * mg_rank_scan_cpu_share(nowned))};
+                          .cpu_time_ns = reading.cpu_time_ns, .cpu_slices = reading.cpu_slices};
 }
 
 static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
@@ -134,13 +134,14 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
             kill(owned[i].pid, (int)value);
         return 0;
     }
-    if ((type != AGENT_MSG_READ && type != AGENT_MSG_STACKS) || agent_get_u32(&c, &count) || count != 1 ||
+    int reads = type == AGENT_MSG_READ || type == AGENT_MSG_READ_CPU;
+    if ((!reads && type != AGENT_MSG_STACKS) || agent_get_u32(&c, &count) || count != 1 ||
         agent_get_u32(&c, &value))
         return MG_EFORMAT;
     owned_rank *o = find(owned, n, (int)value);
-    if (type == AGENT_MSG_READ) {
+    if (reads) {
         agent_reading reading;
-        read_rank(p, o, n, &reading);
+        read_rank(p, o, type == AGENT_MSG_READ_CPU, &reading);
         rc = agent_frame_begin(b, AGENT_MSG_READINGS) || agent_put_u32(b, 1) ||
              agent_put_reading(b, &reading);
     } else {
@@ -171,7 +172,8 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     agent_buf b = {0};
     int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_PROTO_MAGIC) ||
              agent_put_u32(&b, AGENT_PROTO_VERSION) || agent_put_str(&b, p->token) ||
-             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n);
+             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
+             agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n)));
     for (size_t i = 0; !rc && i < n; i++)
         rc = agent_put_u32(&b, (uint32_t)owned[i].rank) || agent_put_u32(&b, (uint32_t)owned[i].pid);
     if (!rc) {

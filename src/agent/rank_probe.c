@@ -118,7 +118,7 @@ static int read_state(mg_rank_probe *p, mg_probe_reading *out)
     return MG_OK;
 }
 
-int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
+int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
      * after tells more of the sampler than of the rank */
@@ -127,12 +127,13 @@ int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out)
     out->exited = mg_process_state_gone(state); /* ptrace's sample says it again */
     out->runnable = state == 'R';
     out->stopped = mg_process_state_stopped(state);
-    mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
+    if (with_cpu_time)
+        mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
     return read_state(p, out);
 }
 
 int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                               mg_rank_probe **probe, mg_probe_reading *out)
+                               mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out)
 {
     int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
@@ -145,7 +146,7 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
         }
         return MG_OK;
     }
-    return rc ? rc : mg_rank_probe_read(*probe, out);
+    return rc ? rc : mg_rank_probe_read(*probe, with_cpu_time, out);
 }
 
 int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)

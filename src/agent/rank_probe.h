@@ -28,16 +28,14 @@ typedef struct mg_probe_reading {
     int runnable;        /* both: it was running or waiting for a CPU (state R) when read */
     int stopped;         /* both: stopped from outside when read (state T: a stop signal; t: held
                             by another tracer), never by this reading's own ptrace stop */
-    int64_t cpu_time_ns; /* both: its main thread's CPU time so far, and the number of slices */
-    int64_t cpu_slices;  /* it came in (mg_rank_scan_cpu_time); -1 when unknown */
-    double cpu_share;    /* set by whoever watches the node's ranks (hang_probes_read, the agent),
-                            not the probe: each rank's CPU share there (mg_rank_scan_cpu_share) */
+    int64_t cpu_time_ns; /* both, when asked for (with_cpu_time): its main thread's CPU time so */
+    int64_t cpu_slices;  /* far and the slices it came in (mg_rank_scan_cpu_time); -1: unknown */
 } mg_probe_reading;
 
 /* A reading that knows nothing yet (no function, CPU time unknown): what a caller fills in. */
 static inline mg_probe_reading mg_probe_reading_unknown(void)
 {
-    return (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_slices = -1, .cpu_share = 1};
+    return (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_slices = -1};
 }
 
 typedef struct mg_rank_probe mg_rank_probe;
@@ -47,17 +45,19 @@ typedef struct mg_rank_probe mg_rank_probe;
  * MG_EPERM when ptrace is refused; MG_ENOMEM. */
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
 
-/* Reads the rank's state now. With a counter, a rank whose last call was a polling one and whose
- * counter moved since the previous reading counts as in MPI (ParaStack treats busy-wait polling as
- * staying in MPI). Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
-int mg_rank_probe_read(mg_rank_probe *p, mg_probe_reading *out);
+/* Reads the rank's state now, and with_cpu_time its CPU time too (one more /proc file: the
+ * verification scans need it, the model's samples do not). With a counter, a rank whose last call
+ * was a polling one and whose counter moved since the previous reading counts as in MPI
+ * (ParaStack treats busy-wait polling as staying in MPI). Returns 0 (an exited process is a
+ * reading, not an error) or the sampler's error. */
+int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for
- * mg_rank_probe_open). A rank with nothing to open reads as exited when its process is gone, else
- * as still starting (in MPI_Init: it has not published its state yet). 0 with *out set, or the
- * error of the open or the read. */
+ * mg_rank_probe_open and mg_rank_probe_read). A rank with nothing to open reads as exited when its
+ * process is gone, else as still starting (in MPI_Init: it has not published its state yet). 0
+ * with *out set, or the error of the open or the read. */
 int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                               mg_rank_probe **probe, mg_probe_reading *out);
+                               mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out);
 
 /* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
  * owned by the probe until the next call or close. */

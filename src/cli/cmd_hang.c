@@ -254,7 +254,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_model_sampled(model, &sampled, &nsampled);
         for (size_t i = 0; i < nsampled; i++) {
             mg_probe_reading reading;
-            int unseen = hang_probes_read(&probes, sampled[i], &reading);
+            int unseen = hang_probes_read(&probes, sampled[i], 0, &reading);
             /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
              * since their last reading: a communication-bound job is inside MPI at nearly every
              * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). A

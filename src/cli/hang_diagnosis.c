@@ -29,13 +29,13 @@ static void warn_once(hang_probes *p, int r, int rc)
     }
 }
 
-int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
+int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
 {
     cli_session *s = p->session;
     int rc;
     if (p->remote) {
         int unseen = 0;
-        rc = hang_remote_read(p->remote, r, out, &unseen);
+        rc = hang_remote_read(p->remote, r, with_cpu_time, out, &unseen);
         if (rc == MG_OK && !unseen) {
             p->readings++;
             return 0;
@@ -44,10 +44,8 @@ int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out)
         *out = mg_probe_reading_unknown();
         return 1;
     }
-    rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r], out);
-    if (!p->cpu_share)
-        p->cpu_share = mg_rank_scan_cpu_share((size_t)s->nranks);
-    out->cpu_share = p->cpu_share;
+    rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r],
+                                    with_cpu_time, out);
     if (rc == MG_OK) {
         p->readings++;
         p->held_ns += out->held_ns;
@@ -84,12 +82,24 @@ void hang_probes_close(hang_probes *p)
     p->warned = NULL;
 }
 
-/* Reads every rank into scan (for the diagnosis) and readings (for the time each had). */
-static void take_scan(hang_probes *p, struct hang_diag_rank *scan, mg_probe_reading *readings)
+/* Rank r's share of a CPU on its node: what its agent said, or here this node's for every rank. */
+static double cpu_share_of(hang_probes *p, int r)
+{
+    if (p->remote)
+        return hang_remote_cpu_share(p->remote, r);
+    if (!p->cpu_share)
+        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->session->nranks);
+    return p->cpu_share;
+}
+
+/* Reads every rank into scan (for the diagnosis) and readings, with_cpu_time for the time each
+ * had. */
+static void take_scan(hang_probes *p, int with_cpu_time, struct hang_diag_rank *scan,
+                      mg_probe_reading *readings)
 {
     for (int r = 0; r < p->session->nranks; r++) {
         mg_probe_reading *reading = &readings[r];
-        int unseen = hang_probes_read(p, r, reading);
+        int unseen = hang_probes_read(p, r, with_cpu_time, reading);
         reading->exited = reading->exited || unseen;
         scan[r] = (struct hang_diag_rank){
             .out_mpi = !reading->in_mpi && !reading->exited,
@@ -109,7 +119,7 @@ bool hang_probes_job_stopped(hang_probes *p)
     mg_probe_reading *readings = calloc((size_t)n, sizeof *readings);
     bool stopped = false;
     if (scan && readings) {
-        take_scan(p, scan, readings);
+        take_scan(p, 0, scan, readings);
         stopped = hang_diag_job_stopped(scan, (size_t)n);
     }
     free(scan);
@@ -118,10 +128,10 @@ bool hang_probes_job_stopped(hang_probes *p)
 }
 
 /* What each rank did with the CPU between two scans' readings. */
-static void cpu_between(const mg_probe_reading *before, const mg_probe_reading *after, int n,
-                        struct hang_diag_cpu *cpu)
+static void cpu_between(hang_probes *p, const mg_probe_reading *before,
+                        const mg_probe_reading *after, struct hang_diag_cpu *cpu)
 {
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < p->session->nranks; r++) {
         const mg_probe_reading *a = &before[r], *b = &after[r];
         int known = a->cpu_time_ns >= 0 && b->cpu_time_ns >= 0 && a->cpu_slices >= 0 &&
                     b->cpu_slices >= 0;
@@ -130,7 +140,7 @@ static void cpu_between(const mg_probe_reading *before, const mg_probe_reading *
             .runnable = a->runnable && b->runnable,
             .ran_s = known ? 1e-9 * (double)(b->cpu_time_ns - a->cpu_time_ns) : -1,
             .slices = known ? (double)(b->cpu_slices - a->cpu_slices) : -1,
-            .share = b->cpu_share,
+            .share = cpu_share_of(p, r),
         };
     }
 }
@@ -156,7 +166,7 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
     static bool polling[MG_FN_COUNT];
     for (unsigned f = 0; f < MG_FN_COUNT; f++)
         polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
-    take_scan(p, scans, before);
+    take_scan(p, 1, scans, before);
     double before_at = mg_clock_seconds();
     int ended = 0;
     for (int k = 1; k < nscans && !ended; k++) {
@@ -165,8 +175,8 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
         size_t who = SIZE_MAX;
         while (wait > 0 && !(ended = cli_session_wait(p->session, (int)(wait * 1000)))) {
             after_at = mg_clock_seconds();
-            take_scan(p, scan, after);
-            cpu_between(before, after, n, cpu);
+            take_scan(p, 1, scan, after);
+            cpu_between(p, before, after, cpu);
             double own = hang_diag_least_own_time(cpu, (size_t)n, after_at - before_at, &who);
             wait = hang_diag_retake_after(gap, after_at - before_at, own, VERIFY_MAX_STRETCH);
         }

@@ -23,11 +23,12 @@ typedef struct hang_probes {
     double cpu_share;      /* local: each rank's CPU share on this node (0: not known yet) */
 } hang_probes;
 
-/* Reads rank r now; returns 0, or 1 when the rank cannot be seen (ptrace refused: a debugger holds
- * it; its agent gone), with one warning per rank. A rank that has not published its state yet (still
- * in MPI_Init) reads as inside MPI; a vanished one as exited. A rank that cannot be seen is never
- * evidence of a hang: the model counts it as active and the diagnosis as absent. */
-int hang_probes_read(hang_probes *p, int r, mg_probe_reading *out);
+/* Reads rank r now (with_cpu_time as for mg_rank_probe_read); returns 0, or 1 when the rank cannot
+ * be seen (ptrace refused: a debugger holds it; its agent gone), with one warning per rank. A rank
+ * that has not published its state yet (still in MPI_Init) reads as inside MPI; a vanished one as
+ * exited. A rank that cannot be seen is never evidence of a hang: the model counts it as active
+ * and the diagnosis as absent. */
+int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out);
 /* Rank r's stack now (ptrace, whatever the sampler); an empty stack when it cannot be taken. */
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);

@@ -24,6 +24,7 @@ typedef struct agent_link {
     unsigned long requests;
     int *ranks;
     size_t nranks;
+    double cpu_share; /* each of its ranks' CPU share on its node (HELLO) */
 } agent_link;
 
 struct hang_remote {
@@ -115,12 +116,13 @@ static int accept_agent(hang_remote *h, int fd)
 {
     agent_msg_type type;
     agent_cursor c;
-    uint32_t magic, version, world, count;
+    uint32_t magic, version, world, count, share_ppm;
     char token[64];
     if (agent_recv(fd, &h->buf, &type, &c) || type != AGENT_MSG_HELLO || agent_get_u32(&c, &magic) ||
         agent_get_u32(&c, &version) || magic != AGENT_PROTO_MAGIC || version != AGENT_PROTO_VERSION ||
         agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
-        agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || world == 0 || world > (1u << 24)) {
+        agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
+        world == 0 || world > (1u << 24)) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
@@ -135,7 +137,8 @@ static int accept_agent(hang_remote *h, int fd)
             h->owner[r] = -1;
     }
     agent_link *a = &h->agents[h->nagents];
-    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
+    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int)),
+                      .cpu_share = 1e-6 * share_ppm};
     for (uint32_t i = 0; a->ranks && i < count; i++) {
         uint32_t rank, pid;
         if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)s->nranks)
@@ -216,12 +219,12 @@ static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type ans
     return MG_OK;
 }
 
-int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
+int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen)
 {
     agent_cursor c;
     agent_reading reading;
     uint32_t count;
-    int rc = ask(h, r, AGENT_MSG_READ, AGENT_MSG_READINGS, &c);
+    int rc = ask(h, r, with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ, AGENT_MSG_READINGS, &c);
     if (rc == MG_OK && (agent_get_u32(&c, &count) || count != 1 || agent_get_reading(&c, &reading)))
         rc = MG_EFORMAT;
     if (rc)
@@ -231,10 +234,16 @@ int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen)
                               .counter_known = reading.counter_known, .counter = reading.counter,
                               .runnable = reading.runnable, .stopped = reading.stopped,
                               .cpu_time_ns = reading.cpu_time_ns,
-                              .cpu_slices = reading.cpu_slices,
-                              .cpu_share = 1e-6 * reading.cpu_share_ppm};
+                              .cpu_slices = reading.cpu_slices};
     *unseen = reading.unseen;
     return MG_OK;
+}
+
+double hang_remote_cpu_share(const hang_remote *h, int r)
+{
+    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+        return 1;
+    return h->agents[h->owner[r]].cpu_share;
 }
 
 void hang_remote_stack(hang_remote *h, int r, rank_stack *out)

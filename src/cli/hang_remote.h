@@ -23,9 +23,11 @@ typedef struct hang_remote_options {
  * Returns 0, or an exit status after printing why (70: an agent could not start or did not say
  * hello in time; 66: they own no rank). */
 int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out);
-/* Reads rank r through its agent. *unseen is set when the agent could not look at it. MG_EIO when
- * the agent is gone. */
-int hang_remote_read(hang_remote *h, int r, mg_probe_reading *out, int *unseen);
+/* Reads rank r through its agent (with_cpu_time as for mg_rank_probe_read). *unseen is set when
+ * the agent could not look at it. MG_EIO when the agent is gone. */
+int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen);
+/* Rank r's CPU share on its node, as its agent said in its hello (1 for a rank no agent owns). */
+double hang_remote_cpu_share(const hang_remote *h, int r);
 /* Rank r's stack through its agent; an empty stack on failure. */
 void hang_remote_stack(hang_remote *h, int r, rank_stack *out);
 /* Says how many requests each agent served ("agent 0 (ranks 0-5): 120 requests") with -v, tells

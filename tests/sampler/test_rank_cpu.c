@@ -32,9 +32,9 @@ static void read_twice(pid_t pid, mg_probe_reading *first, mg_probe_reading *sec
 {
     mg_rank_probe *probe = NULL;
     MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, first) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, first) : MG_EINVAL, MG_OK);
     usleep(300000);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, second) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, second) : MG_EINVAL, MG_OK);
     mg_rank_probe_close(probe);
 }
 
@@ -46,6 +46,13 @@ static void busy_process_is_runnable_and_gains_cpu_time(void)
     MG_CHECK(a.runnable && b.runnable);
     MG_CHECK(a.cpu_time_ns > 0 && b.cpu_time_ns > a.cpu_time_ns);
     MG_CHECK(a.cpu_slices > 0 && b.cpu_slices >= a.cpu_slices);
+    /* A model sample does not ask for the CPU time: the reading says it is unknown. */
+    mg_rank_probe *probe = NULL;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK(a.runnable && !a.exited);
+    MG_CHECK(a.cpu_time_ns == -1 && a.cpu_slices == -1);
+    mg_rank_probe_close(probe);
     reap(pid);
 }
 
@@ -70,7 +77,7 @@ static void gone_process_has_no_cpu_time(void)
     MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     reap(pid);
     mg_probe_reading r;
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, &r) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &r) : MG_EINVAL, MG_OK);
     MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1 && r.cpu_slices == -1);
     mg_rank_probe_close(probe);
     int64_t cpu, slices;

@@ -19,9 +19,9 @@ static void reading_round_trip(void)
     const agent_reading sent[] = {
         {.rank = 7, .exited = 0, .in_mpi = 1, .progressed = 1, .counter_known = 1, .unseen = 0,
          .runnable = 1, .fn = 42, .counter = 0x123456789abcULL, .cpu_time_ns = 1234567890123LL,
-         .cpu_slices = 98765, .cpu_share_ppm = 125000},
+         .cpu_slices = 98765},
         {.rank = 0, .exited = 1, .unseen = 1, .stopped = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
-         .cpu_slices = -1, .cpu_share_ppm = 1000000},
+         .cpu_slices = -1},
     };
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
         agent_buf b = {0};
@@ -40,7 +40,6 @@ static void reading_round_trip(void)
         MG_CHECK(got.counter == sent[i].counter);
         MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);
         MG_CHECK(got.cpu_slices == sent[i].cpu_slices);
-        MG_CHECK_INT((long long)got.cpu_share_ppm, (long long)sent[i].cpu_share_ppm);
         MG_CHECK(c.p == c.end);
         agent_buf_free(&b);
     }
@@ -48,7 +47,7 @@ static void reading_round_trip(void)
 
 static void cut_reading_is_refused(void)
 {
-    agent_reading r = {.rank = 3, .cpu_time_ns = 5, .cpu_share_ppm = 500000}, got;
+    agent_reading r = {.rank = 3, .cpu_time_ns = 5}, got;
     agent_buf b = {0};
     agent_cursor whole = framed(&b, &r);
     for (const uint8_t *end = whole.p; end < whole.end; end++) {
