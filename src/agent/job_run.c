@@ -26,7 +26,7 @@ static char **capture_argv(char *const *argv, const char *out_path)
 }
 
 int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
-               int *status, int *timed_out, char *err, size_t errlen)
+               int *status, int *timed_out, int *interrupted, char *err, size_t errlen)
 {
     char **w = NULL;
     if (out_path && !(w = capture_argv(argv, out_path)))
@@ -48,6 +48,8 @@ int mg_job_run(char *const *argv, const char *token, const char *out_path, int t
         }
     }
     *status = mg_job_exit_status(job);
+    if (interrupted)
+        *interrupted = mg_job_interrupting_signal(job);
     mg_job_destroy(job);
     return 0;
 }

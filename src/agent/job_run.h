@@ -1,6 +1,6 @@
 /* Running a helper command to its end through the one process launcher (job.h), optionally with
  * its output captured in a file: the compiler steps of mpiguard-cc, `pkg-config`, `addr2line`,
- * and the runs of a concolic campaign. */
+ * the runs of a concolic campaign and the tests of `mpiguard collectives`. */
 #ifndef MG_JOB_RUN_H
 #define MG_JOB_RUN_H
 
@@ -10,9 +10,10 @@
  * out_path non-NULL: the command's stdout and stderr go to that file (created or truncated), by
  * running it through `sh -c 'exec "$@" >"$0" 2>&1'`. timeout_ms > 0: the job is stopped
  * (mg_job_stop) once it has run that long and *timed_out is set to 1. *status receives the shell
- * status (exit code, or 128 + signal). Returns 0, or the mg_job_start failure with a message in
- * err (MG_ENOENT: the command does not exist). */
+ * status (exit code, or 128 + signal); *interrupted, unless NULL, the signal mpiguard received
+ * and passed to the job meanwhile (mg_job_interrupting_signal; 0: none). Returns 0, or the
+ * mg_job_start failure with a message in err (MG_ENOENT: the command does not exist). */
 int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
-               int *status, int *timed_out, char *err, size_t errlen);
+               int *status, int *timed_out, int *interrupted, char *err, size_t errlen);
 
 #endif

@@ -62,7 +62,7 @@ static int run(char *const *argv, const char *capture)
 {
     char err[512];
     int status, timed_out;
-    if (mg_job_run(argv, NULL, capture, 0, &status, &timed_out, err, sizeof err)) {
+    if (mg_job_run(argv, NULL, capture, 0, &status, &timed_out, NULL, err, sizeof err)) {
         fprintf(stderr, "mpiguard-cc: %s\n", err);
         return 127;
     }

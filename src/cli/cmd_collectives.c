@@ -14,10 +14,16 @@
 #include "mg_log.h"
 #include "mpi_version.h"
 #include "mg_clock.h"
+#include "job_run.h"
 
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { MAX_ITEMS = 32 };
 
@@ -31,6 +37,11 @@ typedef struct coll_ctx {
     uint64_t memory_limit;
     double deadline; /* monotonic seconds; 0: none */
     int interrupted; /* the signal that stopped the tester, or 0 */
+    /* Each test's output (the tester's and the launcher's: a crash's backtrace) goes to running,
+     * in the directory logs; a failed test's is kept there as NNN-<test>.log, a passed one's
+     * dropped. */
+    char logs[4096], running[4200];
+    unsigned kept_logs;
 } coll_ctx;
 
 static const char *outcome_name(coll_outcome o)
@@ -42,6 +53,41 @@ static const char *outcome_name(coll_outcome o)
                                         "skipped (memory)",
                                         "skipped (time budget)"};
     return names[o];
+}
+
+/* Makes the directory of the tests' output (output.logs), without the failed tests' outputs of an
+ * earlier run. */
+static int open_logs(coll_ctx *x, const char *output)
+{
+    snprintf(x->logs, sizeof x->logs, "%s.logs", output);
+    snprintf(x->running, sizeof x->running, "%s/running.log", x->logs);
+    if (mkdir(x->logs, 0777) != 0 && errno != EEXIST) {
+        mg_error("cannot create %s, the directory of the tests' output: %s", x->logs,
+                 strerror(errno));
+        return MG_EXIT_CANTCREAT;
+    }
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9][0-9]-*.log", x->logs);
+    glob_t old;
+    if (glob(pattern, 0, NULL, &old) == 0)
+        for (size_t i = 0; i < old.gl_pathc; i++)
+            unlink(old.gl_pathv[i]);
+    globfree(&old);
+    return 0;
+}
+
+/* Whether a test's output has the tester's own word that bytes were wrong: a launcher that fails
+ * exits 1 too (mpirun.openmpi on an option it does not know). */
+static int tester_said_wrong(const char *output)
+{
+    FILE *f = fopen(output, "re");
+    char line[1024];
+    int said = 0;
+    while (f && !said && fgets(line, sizeof line, f))
+        said = strncmp(line, "coll_tester: ", 13) == 0 && strstr(line, ": WRONG bytes after ");
+    if (f)
+        fclose(f);
+    return said;
 }
 
 /* Runs the tester job for (s, P, n) within limit seconds, once. */
@@ -63,34 +109,32 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
         argv[k++] = x->launcher[i];
     char *tail[] = {"-n", np, x->tester, (char *)x->name, ss, nn, NULL};
     memcpy(argv + k, tail, sizeof tail);
-    mg_job *job;
     char err[512];
-    double t0 = mg_clock_seconds();
-    if (mg_job_start(argv, NULL, &job, err, sizeof err) != 0) {
+    int status = 0, hung = 0;
+    double t0 = mg_clock_seconds(), limit_ms = limit * 1000;
+    if (mg_job_run(argv, NULL, x->running, limit_ms < INT_MAX ? (int)limit_ms : INT_MAX, &status,
+                   &hung, &x->interrupted, err, sizeof err) != 0) {
         mg_error("%s", err);
         return COLL_CRASH;
     }
-    int finished = 0, hung = 0;
-    while (!finished) {
-        mg_job_wait(job, 100, &finished);
-        if (!finished && mg_clock_seconds() - t0 > limit) {
-            hung = 1;
-            mg_job_stop(job);
-            finished = 1;
-        }
-    }
     *elapsed = mg_clock_seconds() - t0;
-    int status = mg_job_exit_status(job);
-    x->interrupted = mg_job_interrupting_signal(job);
-    mg_job_destroy(job);
-    coll_outcome r = hung          ? COLL_HANG
-                     : status == 0 ? COLL_PASS
-                     : status == 1 ? COLL_WRONG
-                                   : COLL_CRASH;
+    coll_outcome r = hung                                          ? COLL_HANG
+                     : status == 0                                 ? COLL_PASS
+                     : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
+                                                                   : COLL_CRASH;
+    char kept[4400] = "";
+    if (r == COLL_PASS) {
+        unlink(x->running);
+    } else {
+        snprintf(kept, sizeof kept, "%s/%03u-%s-s%llu-P%llu-n%llu.log", x->logs, ++x->kept_logs,
+                 x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n);
+        if (rename(x->running, kept) != 0)
+            kept[0] = '\0';
+    }
     if (!cli_opts.quiet)
-        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu n=%llu: %s (%.2f s)\n", x->name,
-                (unsigned long long)s, (unsigned long long)P, (unsigned long long)n,
-                outcome_name(r), *elapsed);
+        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu n=%llu: %s (%.2f s%s%s)\n",
+                x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n,
+                outcome_name(r), *elapsed, kept[0] ? "; its output: " : "", kept);
     return r;
 }
 
@@ -398,6 +442,8 @@ int cmd_collectives(int argc, char **argv)
     mg_report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
     if ((rc = save(o.output, &doc, report)))
         goto out;
+    if ((rc = open_logs(&x, o.output)))
+        goto out;
     mg_job_install_signal_handlers();
     x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
     coll_search_opts so = {(uint64_t)o.f, (uint64_t)o.max_count, o.first_limit, 10.0};
@@ -428,6 +474,10 @@ int cmd_collectives(int argc, char **argv)
     free(rows);
     rc = x.interrupted ? MG_EXIT_SIGNAL_BASE + x.interrupted : 0;
 out:
+    if (x.logs[0]) {
+        unlink(x.running);
+        rmdir(x.logs); /* kept where a failed test's output is in it */
+    }
     bounds_doc_free(&doc);
     mg_report_destroy(report);
     return rc;

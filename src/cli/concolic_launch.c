@@ -162,7 +162,8 @@ static void locate(const concolic_campaign *c, const char *exe, unsigned long lo
     concolic_campaign_path(c, "run/addr2line.txt", path, sizeof path);
     char *argv[] = {"addr2line", "-e", (char *)exe, addr, NULL};
     int status, timed_out;
-    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, err, sizeof err) || status)
+    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) ||
+        status)
         return;
     FILE *f = fopen(path, "r");
     if (f && fgets(out, (int)len, f) && !strstr(out, "??"))
@@ -298,7 +299,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     double t0 = mg_clock_seconds();
     int timed_out = 0;
     int rc = mg_job_run(argv, l->token, output, (int)(l->timeout_s * 1000), &r->status, &timed_out,
-                        err, errlen);
+                        NULL, err, errlen);
     double t1 = mg_clock_seconds();
     r->seconds = t1 - t0;
     free(argv);

@@ -321,10 +321,14 @@ static int completed_request(MPI_Request *request)
     return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*request) : rc;
 }
 
-int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan, int *eager)
+int protect_exec_eager(const protect_call *pc, const protect_plan *plan)
+{
+    return pc->nonblocking && (plan->w == SCALING_WA_W1A || plan->w == SCALING_WA_W1B);
+}
+
+int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan)
 {
     int rc;
-    *eager = 0;
     switch (plan->w) {
     case SCALING_WA_W3:
         return run_w3(pc, plan);
@@ -337,8 +341,7 @@ int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan
         rc = run_w1b(pc, plan);
         break;
     }
-    if (pc->nonblocking) {
-        *eager = 1;
+    if (protect_exec_eager(pc, plan)) {
         int rq = completed_request(pc->request);
         rc = rc == MPI_SUCCESS ? rq : rc;
     }

@@ -22,11 +22,15 @@ typedef struct protect_plan {
 /* Runs plan for pc. W2 and W3 keep a nonblocking call nonblocking (*request is the library's
  * request; their count/displacement arrays are kept until it completes, protect_pending.h); W1-A
  * and W1-B run their calls to completion and hand the application an already complete request
- * (*eager = 1). Allocates only here, after a detector fired: vectors, freed before return except
- * those a pending nonblocking call still needs, and W1-B's staging buffers, kept for the next call.
- * Returns the first MPI error code of the plan's calls, MPI_SUCCESS, or MPI_ERR_NO_MEM when a
- * buffer could not be allocated (no rank has started a plan call then only if all failed alike). */
-int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan, int *eager);
+ * (protect_exec_eager). Allocates only here, after a detector fired: vectors, freed before return
+ * except those a pending nonblocking call still needs, and W1-B's staging buffers, kept for the
+ * next call. Returns the first MPI error code of the plan's calls, MPI_SUCCESS, or MPI_ERR_NO_MEM
+ * when a buffer could not be allocated (no rank has started a plan call then only if all failed
+ * alike). */
+int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan);
+
+/* Whether protect_exec completes pc, a nonblocking call, before it returns: W1-A and W1-B. */
+int protect_exec_eager(const protect_call *pc, const protect_plan *plan);
 
 /* Releases the staging buffers W1-B keeps between calls (at MPI_Finalize). */
 void protect_exec_finalize(void);

@@ -460,15 +460,16 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
         note_unprotected(pc, "the agreed plan does not fit this rank's arguments");
         return 0;
     }
-    int eager = 0;
-    *rc = protect_exec(pc, pcomm, &plan, &eager);
-    /* Every rank ran the same plan: one of them (the root, or rank 0) says so. An Alltoallv rank
-     * alone ran its own. */
+    /* Every rank runs the same plan: one of them (the root, or rank 0) says so. An Alltoallv rank
+     * alone runs its own. Said before the plan runs: a workaround the library crashes in is still
+     * named (MPICH 4.0.2's in-place Reduce_c crashes where its Reduce does). */
     uint32_t reporter = scaling_coll_get(c)->rooted ? a->root : 0;
     char det[4];
     detectors_text(d.fired, det);
     if (a->rank == reporter || (alone && c == SCALING_ALLTOALLV))
-        protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w), eager, NULL);
+        protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w),
+                          protect_exec_eager(pc, &plan), NULL);
+    *rc = protect_exec(pc, pcomm, &plan);
     return 1;
 }
 

@@ -26,10 +26,14 @@ static int group_fits(const scaling_bounds *b, const scaling_args *a, const int6
         n = a->count;
     else if (hi - lo > INT_MAX || n > INT_MAX) /* a group call's counts are ints (large calls) */
         return 0;
-    /* The paper counts the processes that move data (Figure 4.4): a root outside the range moves
-     * nothing in Gather(v)/Scatter(v), but is the source of a Bcast. */
+    /* The group's call has the root among its processes even where, outside the range, it moves
+     * nothing (Gather(v)/Scatter(v)): the library sizes the call by its communicator. The paper
+     * counts only the processes that move data (Figure 4.4), but MPICH 4.0.2's Scatter fails once
+     * s n P reaches 2^31 with P the communicator's size, root included: W1-A counted that way
+     * crashed at P = 2, n = 2^30 (docs/collectives.md). Allgatherv's groups are the whole
+     * communicator, each with only its range contributing: its bound follows the range. */
     uint64_t m = s1 - s0;
-    if (a->coll == SCALING_BCAST && (a->root < s0 || a->root >= s1))
+    if (scaling_coll_get(a->coll)->rooted && (a->root < s0 || a->root >= s1))
         m++;
     scaling_limit lim;
     if (scaling_bounds_nmax(b, a->coll, a->type_size, m, &lim) != 0)
