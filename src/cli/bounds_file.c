@@ -240,13 +240,15 @@ static int large_form_name(const bounds_entry *e, char *out, size_t outlen)
     return 0;
 }
 
-/* Whether d has an entry, of any status, for collective at (s, P). */
-static int has_point(const bounds_doc *d, const char *collective, uint64_t s, uint64_t P)
+/* Whether d has a tested point (bounded or unbounded, not skipped) of collective at (s, P). */
+static int tested_point(const bounds_doc *d, const char *collective, uint64_t s, uint64_t P)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->entries[i].type_size == s && d->entries[i].np == P &&
-            strcmp(d->entries[i].collective, collective) == 0)
+    for (size_t i = 0; i < d->n; i++) {
+        const bounds_entry *e = &d->entries[i];
+        if (e->type_size == s && e->np == P && strcmp(e->collective, collective) == 0 &&
+            strcmp(e->status, "skipped") != 0)
             return 1;
+    }
     return 0;
 }
 
@@ -276,7 +278,7 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
          * bounds the application's `_c` calls and keeps W3 off past the int form's bound. */
         char large[40];
         if (large_form_name(e, large, sizeof large) == 0 &&
-            !has_point(d, large, e->type_size, e->np))
+            !tested_point(d, large, e->type_size, e->np))
             used += put_entry(text + used, cap - used, large, e);
     }
     int rc = write_atomic(path, text, err, errlen);

@@ -52,8 +52,9 @@ int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
 /* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h),
- * each int form's also as its `_c` form's where d has no point of the `_c` form at that (s, P): an
- * untested `_c` form is taken to fail where its int form does. Returns 0 or MG_EIO with err. */
+ * each int form's also as its `_c` form's where d has no tested point of the `_c` form at that
+ * (s, P): an untested `_c` form is taken to fail where its int form does. Returns 0 or MG_EIO
+ * with err. */
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
 /* "snP", "nP", "sn", "n". */
