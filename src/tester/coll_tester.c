@@ -89,7 +89,7 @@ static int check(const void *buf, int64_t elems, int64_t (*expect)(int64_t))
 
 /* The rooted collectives' root: the last rank, whose own block lies furthest into the root's
  * buffer and which takes the library's paths for a root other than 0 (MPICH 4.0.2's Scatter
- * with root 1 of 2 crashes once n P reaches 2^31; with root 0 it passes). */
+ * with root 1 of 2 crashes once its s n P bytes reach 2^31; with root 0 it passes). */
 static int root;
 
 /* What each collective delivers, element i of the checked buffer. */
