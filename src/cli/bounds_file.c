@@ -9,6 +9,9 @@
 
 #include "mg_array.h"
 #include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "mpi_version.h"
 #include "protect_bounds.h"
 
 static const char *const form_names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
@@ -284,4 +287,30 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
     int rc = write_atomic(path, text, err, errlen);
     free(text);
     return rc;
+}
+
+int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
+{
+    char err[1024], version[32];
+    int rc = bounds_file_read(path, d, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+    }
+    int status = 0;
+    if (flavor != MG_FLAVOR_UNKNOWN && strcmp(d->flavor, mg_mpi_flavor_name(flavor)) != 0) {
+        mg_error("%s was measured on %s %s, but this job uses %s", path, d->flavor, d->version,
+                 mg_mpi_flavor_name(flavor));
+        status = MG_EXIT_DATAERR;
+    } else if (flavor != MG_FLAVOR_UNKNOWN &&
+               mpi_version_of(flavor, version, sizeof version) == 0 &&
+               strcmp(version, d->version) != 0) {
+        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
+                 "mpiguard collectives",
+                 path, d->flavor, d->version, d->flavor, version);
+        status = MG_EXIT_DATAERR;
+    }
+    if (status)
+        bounds_doc_free(d);
+    return status;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mpi_flavor.h"
 #include "scaling_bounds.h"
 
 #define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
@@ -41,11 +42,17 @@ typedef struct bounds_doc {
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e);
 void bounds_doc_free(bounds_doc *d);
 
-/* Reads and validates a bounds file (schema version 1 or 2) into *d (caller frees with
+/* Reads and validates a bounds file (schema version 1 to 3) into *d (caller frees with
  * bounds_doc_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
  * schema, a bad entry, a `_c` entry in a version 1 file) or MG_EVERSION (another schema version),
  * with the reason in err. */
 int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
+
+/* bounds_file_read of a file that must have been measured on the installed library of flavor
+ * (its flavour and version; not checked for MG_FLAVOR_UNKNOWN). Returns 0, or an exit status
+ * after saying why, with nothing left to free: 66 (MG_EXIT_NOINPUT) missing or unreadable, 65
+ * (MG_EXIT_DATAERR) malformed or measured on another MPI or version. */
+int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d);
 
 /* Writes d as JSON, atomically (temporary file renamed): version 2 when an entry is about a `_c`
  * form, else version 1. Returns 0 or MG_EIO with err. */

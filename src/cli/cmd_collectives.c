@@ -209,7 +209,14 @@ typedef struct coll_options {
     const char *collectives, *np, *type_sizes, *memory, *output;
     long f, max_count;
     double time_limit, first_limit;
+    int resume;
 } coll_options;
+
+/* A line of the table: a point's search in this run, or a point kept from the file resumed. */
+typedef struct coll_row {
+    coll_bound bound;
+    int earlier;
+} coll_row;
 
 /* The classification of a bound by the two verifications (Table 4.9). */
 static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
@@ -252,8 +259,9 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
     mg_finding_set_suggestion(f, "run the job under `mpiguard protect --bounds FILE`");
 }
 
-static void print_row(const bounds_entry *e, const coll_bound *b)
+static void print_row(const bounds_entry *e, const coll_row *row)
 {
+    const coll_bound *b = &row->bound;
     char cls[16] = "-";
     if (e->cls == 'G')
         snprintf(cls, sizeof cls, "G %s", bounds_form_name(e->form));
@@ -262,9 +270,10 @@ static void print_row(const bounds_entry *e, const coll_bound *b)
     printf("%-25s %3llu %4llu  %-9s %12llu %10llu  %-7s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, (unsigned long long)b->delta, cls,
-           b->status == COLL_BOUNDED ? outcome_name(b->failure)
-           : b->failure == COLL_PASS ? "none up to max count"
-                                     : outcome_name(b->failure),
+           row->earlier              ? "(an earlier run)"
+           : b->status == COLL_BOUNDED ? outcome_name(b->failure)
+           : b->failure == COLL_PASS   ? "none up to max count"
+                                       : outcome_name(b->failure),
            b->tests);
 }
 
@@ -301,17 +310,41 @@ static int find_tester(coll_ctx *x, mg_mpi_flavor *flavor)
     return MG_EXIT_USAGE;
 }
 
-/* Tests one (collective, s, P) and records it. */
-static void test_point(coll_ctx *x, uint64_t s, uint64_t P, const coll_search_opts *so,
-                       bounds_doc *doc, mg_report *report, coll_bound *row)
+/* The index of the point (collective, s, P) in doc, or doc->n. */
+static size_t find_point(const bounds_doc *doc, const char *name, uint64_t s, uint64_t P)
 {
+    size_t i = 0;
+    while (i < doc->n && (strcmp(doc->entries[i].collective, name) != 0 ||
+                          doc->entries[i].type_size != s || doc->entries[i].np != P))
+        i++;
+    return i;
+}
+
+/* Tests one (collective, s, P) and records it in doc and rows (parallel to doc's entries): in
+ * place of the point's entry resumed from the file, which a bound found earlier keeps untested,
+ * and an earlier run's largest passed n lets the search go on from. */
+static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so, bounds_doc *doc,
+                       mg_report *report, coll_row *rows)
+{
+    size_t at = find_point(doc, x->name, s, P);
+    if (at < doc->n && strcmp(doc->entries[at].status, "bounded") == 0) {
+        if (!cli_opts.quiet)
+            fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
+                            "earlier run; not tested again\n",
+                    x->name, (unsigned long long)s, (unsigned long long)P,
+                    (unsigned long long)doc->entries[at].safe_count);
+        return;
+    }
+    so.n_passed = at < doc->n && strcmp(doc->entries[at].status, "unbounded") == 0
+                      ? doc->entries[at].safe_count
+                      : 0;
     coll_bound b;
     bounds_entry e;
     memset(&e, 0, sizeof e);
     snprintf(e.collective, sizeof e.collective, "%s", x->name);
     e.type_size = s;
     e.np = P;
-    coll_search_bound(run_test, x, s, P, so, &b);
+    coll_search_bound(run_test, x, s, P, &so, &b);
     e.safe_count = b.n_safe;
     snprintf(e.status, sizeof e.status, "%s",
              b.status == COLL_BOUNDED     ? "bounded"
@@ -321,8 +354,11 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, const coll_search_op
         classify(x, s, P, &b, &e);
         report_failure(report, &e, &b);
     }
-    bounds_doc_add(doc, &e);
-    *row = b;
+    if (at < doc->n)
+        doc->entries[at] = e;
+    else if (bounds_doc_add(doc, &e) != 0)
+        return;
+    rows[at] = (coll_row){b, 0};
     /* A search that stopped short of the largest n, or never passed n = 1, says why. */
     const char *why = b.status == COLL_SKIPPED                            ? "; n = 1: "
                       : b.status == COLL_UNBOUNDED && b.failure != COLL_PASS ? "; next n "
@@ -351,8 +387,8 @@ int cmd_collectives(int argc, char **argv)
     static const char usage[] =
         "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
-        "-- <launcher> [<launcher options>]";
-    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60};
+        "[--resume] -- <launcher> [<launcher options>]";
+    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0};
     const mg_option options[] = {
         {"collectives", 0, MG_OPT_STRING, &o.collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
@@ -376,6 +412,12 @@ int cmd_collectives(int argc, char **argv)
          1, 2147483647},
         {"output", 'o', MG_OPT_STRING, &o.output, "FILE",
          "the safe-bounds file (default mpiguard-bounds.json)", NULL, 0, 0},
+        {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,
+         "go on from the safe-bounds file --output names, measured on this MPI: its bounded "
+         "points are kept untested, its unbounded ones tested on from twice their n (give a "
+         "--first-test-limit that covers a test there), the others from n = 1; its other points "
+         "stay in it",
+         NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;
@@ -432,6 +474,8 @@ int cmd_collectives(int argc, char **argv)
         return MG_EXIT_UNAVAILABLE;
     }
     bounds_doc doc = {0};
+    if (o.resume && (rc = bounds_file_load(o.output, flavor, &doc)))
+        return rc;
     snprintf(doc.flavor, sizeof doc.flavor, "%s", mg_mpi_flavor_name(flavor));
     if (mpi_version_of(flavor, doc.version, sizeof doc.version) != 0)
         snprintf(doc.version, sizeof doc.version, "unknown");
@@ -446,12 +490,14 @@ int cmd_collectives(int argc, char **argv)
         goto out;
     mg_job_install_signal_handlers();
     x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
-    coll_search_opts so = {(uint64_t)o.f, (uint64_t)o.max_count, o.first_limit, 10.0};
-    coll_bound *rows = calloc((size_t)(ncoll * nnp * ns), sizeof *rows);
+    coll_search_opts so = {(uint64_t)o.f, (uint64_t)o.max_count, o.first_limit, 10.0, 0};
+    coll_row *rows = calloc(doc.n + (size_t)(ncoll * nnp * ns), sizeof *rows);
     if (!rows) {
         rc = MG_EXIT_SOFTWARE;
         goto out;
     }
+    for (size_t i = 0; i < doc.n; i++)
+        rows[i].earlier = 1;
     for (int c = 0; c < ncoll && !x.interrupted; c++) {
         x.name = names[c];
         scaling_coll_from_name(names[c], &x.coll, &nb, &large, &x.in_place);
@@ -459,7 +505,7 @@ int cmd_collectives(int argc, char **argv)
         for (int i = 0; i < (o.type_sizes ? ns : 1); i++)
             for (int p = 0; p < nnp && !x.interrupted; p++) {
                 uint64_t s = o.type_sizes ? sizes[i] : reduction ? 4 : 1;
-                test_point(&x, s, nps[p], &so, &doc, report, &rows[doc.n]);
+                test_point(&x, s, nps[p], so, &doc, report, rows);
                 if ((rc = save(o.output, &doc, report)))
                     goto out;
             }

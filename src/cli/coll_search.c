@@ -21,18 +21,17 @@ int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
         return MG_EINVAL;
     *out = (coll_bound){COLL_SKIPPED, 0, 0, 0, COLL_PASS, o->first_limit, 0};
     double limit = o->first_limit, elapsed = 0;
-    uint64_t n = 1, passed = 0;
+    uint64_t passed = o->n_passed;
+    uint64_t n = passed == 0 ? 1 : 2 * passed > o->n_max ? o->n_max : 2 * passed;
     coll_outcome r = COLL_PASS;
     /* Step 1: double n until a failure, n_max, or a test that cannot run. */
-    for (;;) {
+    while (passed < o->n_max) {
         r = test(ctx, s, P, n, limit, &elapsed);
         out->tests++;
         if (r != COLL_PASS)
             break;
         passed = n;
         limit = next_limit(o, elapsed);
-        if (n == o->n_max)
-            break;
         n = 2 * n > o->n_max ? o->n_max : 2 * n;
     }
     out->limit = limit;

@@ -3,7 +3,8 @@
  * limited to 10 times the previous one's time, until a failure, n_max or the memory budget; step 2
  * refines in steps of Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification
  * at (s, 2P) and (2s, P) that Table 4.9 classifies. The tests themselves are a callback, so the
- * search runs the same against real MPI jobs and in unit tests. */
+ * search runs the same against real MPI jobs and in unit tests. A search can go on from where an
+ * earlier one stopped short of a failure (n_passed). */
 #ifndef MG_COLL_SEARCH_H
 #define MG_COLL_SEARCH_H
 
@@ -27,6 +28,8 @@ typedef struct coll_search_opts {
     uint64_t n_max;     /* largest n tried (INT_MAX) */
     double first_limit; /* time limit of the first test (60 s in the paper) */
     double min_limit;   /* floor of the later limits (a job's launch alone takes ~0.5 s here) */
+    uint64_t n_passed;  /* the largest n an earlier run passed: step 1 goes on from 2 n_passed
+                           (0: from n = 1) */
 } coll_search_opts;
 
 typedef enum coll_status { COLL_BOUNDED, COLL_UNBOUNDED, COLL_SKIPPED } coll_status;
@@ -41,7 +44,8 @@ typedef struct coll_bound {
     int tests;
 } coll_bound;
 
-/* The two steps at (s, P). SKIPPED when not even n = 1 could run (memory, time) or n = 1 fails.
+/* The two steps at (s, P). SKIPPED when not even n = 1 could run (memory, time) or n = 1 fails;
+ * UNBOUNDED at n_passed, without a test, when n_passed is at least n_max.
  * Returns 0 or MG_EINVAL. */
 int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                       const coll_search_opts *o, coll_bound *out);

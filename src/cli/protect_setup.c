@@ -77,25 +77,11 @@ static mg_mpi_flavor job_flavor(char **command, int ncommand)
 static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *module_path)
 {
     bounds_doc doc;
-    char err[1024], version[32];
-    int rc = bounds_file_read(path, &doc, err, sizeof err);
-    if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
-    }
-    int status = 0;
-    if (flavor != MG_FLAVOR_UNKNOWN && strcmp(doc.flavor, mg_mpi_flavor_name(flavor)) != 0) {
-        mg_error("%s was measured on %s %s, but this job uses %s", path, doc.flavor, doc.version,
-                 mg_mpi_flavor_name(flavor));
-        status = MG_EXIT_DATAERR;
-    } else if (flavor != MG_FLAVOR_UNKNOWN &&
-               mpi_version_of(flavor, version, sizeof version) == 0 &&
-               strcmp(version, doc.version) != 0) {
-        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
-                 "mpiguard collectives",
-                 path, doc.flavor, doc.version, doc.flavor, version);
-        status = MG_EXIT_DATAERR;
-    } else if (bounds_file_write_module(module_path, &doc, err, sizeof err) != 0) {
+    char err[1024];
+    int status = bounds_file_load(path, flavor, &doc);
+    if (status)
+        return status;
+    if (bounds_file_write_module(module_path, &doc, err, sizeof err) != 0) {
         mg_error("%s", err);
         status = MG_EXIT_CANTCREAT;
     }

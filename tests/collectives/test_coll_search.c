@@ -13,6 +13,7 @@ typedef struct fake {
     uint64_t limit;
     int class_x; /* instead: fails past a bound that halves with neither s nor P */
     int tests;
+    uint64_t first_n; /* the n of the first test */
 } fake;
 
 static coll_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
@@ -21,13 +22,14 @@ static coll_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, dou
     fake *f = ctx;
     (void)limit;
     *elapsed = 0.01;
-    f->tests++;
+    if (f->tests++ == 0)
+        f->first_n = n;
     if (f->class_x) /* Prob. 12's shape: 124M at (1, 48), 68M at (2, 48), 62M at (1, 96) */
         return n > (s == 1 && P == 48 ? 124u : s == 2 ? 68u : 62u) * 1000 ? COLL_CRASH : COLL_PASS;
     return scaling_bounds_form_value(f->form, s, n, P) > f->limit ? COLL_WRONG : COLL_PASS;
 }
 
-static const coll_search_opts opts = {16, 2147483647, 60, 10};
+static const coll_search_opts opts = {16, 2147483647, 60, 10, 0};
 
 static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_bound *b, scaling_class *cls,
                                 scaling_form *form)
@@ -46,7 +48,7 @@ static void test_class_g_rows(void)
     scaling_form forms[] = {SCALING_FORM_SNP, SCALING_FORM_NP, SCALING_FORM_SN, SCALING_FORM_N};
     for (int i = 0; i < 4; i++) {
         uint64_t n_true = 1500000;
-        fake f = {forms[i], scaling_bounds_form_value(forms[i], 1, n_true, 48), 0, 0};
+        fake f = {forms[i], scaling_bounds_form_value(forms[i], 1, n_true, 48), 0, 0, 0};
         coll_bound b;
         scaling_class cls;
         scaling_form form;
@@ -64,7 +66,7 @@ static void test_class_g_rows(void)
 
 static void test_class_x(void)
 {
-    fake f = {SCALING_FORM_N, 0, 1, 0};
+    fake f = {SCALING_FORM_N, 0, 1, 0, 0};
     coll_bound b;
     scaling_class cls;
     scaling_form form;
@@ -77,17 +79,55 @@ static void test_class_x(void)
 
 static void test_unbounded_and_skipped(void)
 {
-    fake f = {SCALING_FORM_N, UINT64_MAX, 0, 0};
+    fake f = {SCALING_FORM_N, UINT64_MAX, 0, 0, 0};
     coll_bound b;
-    coll_search_opts small = {16, 1000, 60, 10};
+    coll_search_opts small = {16, 1000, 60, 10, 0};
     MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &small, &b), 0);
     MG_CHECK_INT(b.status, COLL_UNBOUNDED);
     MG_CHECK_INT(b.n_safe, 1000); /* 1, 2, ..., 512, then n_max itself */
     MG_CHECK_INT(b.tests, 11);
-    fake broken = {SCALING_FORM_N, 0, 0, 0}; /* fails at n = 1 */
+    fake broken = {SCALING_FORM_N, 0, 0, 0, 0}; /* fails at n = 1 */
     MG_CHECK_INT(coll_search_bound(fake_test, &broken, 1, 4, &small, &b), 0);
     MG_CHECK_INT(b.status, COLL_SKIPPED);
     MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, NULL, &b), MG_EINVAL);
+}
+
+/* A search that goes on from an earlier run's largest passed n (128) tests no smaller n, and
+ * bounds a failure where a search from n = 1 does. */
+static void test_go_on_from_earlier_run(void)
+{
+    static const struct {
+        uint64_t n_max, trigger; /* the fake fails past trigger */
+        coll_status status;
+        uint64_t n_safe, delta, n_fail;
+        int tests;
+    } cases[] = {
+        {1000, UINT64_MAX, COLL_UNBOUNDED, 1000, 0, 0, 3}, /* 256, 512, 1000 */
+        /* refined between 256 and 512 in steps of 256 / 16 */
+        {2147483647, 300, COLL_BOUNDED, 288, 16, 304, 5},
+        /* the first test fails: refined between the earlier run's n and it */
+        {2147483647, 200, COLL_BOUNDED, 200, 8, 208, 11}, /* 256; 136, 144, ..., 208 */
+        {100, 0, COLL_UNBOUNDED, 128, 0, 0, 0},           /* nothing left to try */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        coll_search_opts earlier = {16, cases[i].n_max, 60, 10, 128};
+        fake f = {SCALING_FORM_N, cases[i].trigger, 0, 0, 0};
+        coll_bound b;
+        MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &earlier, &b), 0);
+        MG_CHECK_INT(b.status, cases[i].status);
+        MG_CHECK_INT(b.n_safe, cases[i].n_safe);
+        MG_CHECK_INT(b.tests, cases[i].tests);
+        MG_CHECK_INT(f.tests, cases[i].tests);
+        MG_CHECK(f.tests == 0 || f.first_n == 256);
+        if (b.status != COLL_BOUNDED)
+            continue;
+        MG_CHECK_INT(b.delta, cases[i].delta);
+        MG_CHECK_INT(b.n_fail, cases[i].n_fail);
+        fake again = {SCALING_FORM_N, cases[i].trigger, 0, 0, 0};
+        coll_bound from_one;
+        MG_CHECK_INT(coll_search_bound(fake_test, &again, 1, 4, &opts, &from_one), 0);
+        MG_CHECK_INT(from_one.n_safe, b.n_safe);
+    }
 }
 
 static void test_memory(void)
@@ -109,6 +149,7 @@ int main(void)
     MG_RUN(test_class_g_rows);
     MG_RUN(test_class_x);
     MG_RUN(test_unbounded_and_skipped);
+    MG_RUN(test_go_on_from_earlier_run);
     MG_RUN(test_memory);
     MG_TEST_END();
 }
