@@ -118,6 +118,10 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
         return COLL_CRASH;
     }
     *elapsed = mg_clock_seconds() - t0;
+    if (x->interrupted) { /* the signal ended the job: no outcome of the collective's */
+        unlink(x->running);
+        return COLL_NO_TIME;
+    }
     coll_outcome r = hung                                          ? COLL_HANG
                      : status == 0                                 ? COLL_PASS
                      : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG

@@ -2,7 +2,8 @@
 # `mpiguard collectives --resume` goes on from the safe-bounds file it writes: an unbounded point
 # is tested on from twice its n, never from n = 1 again; a bounded point is kept untested; the
 # file's points that this run does not test stay in it. A file measured on another version of the
-# MPI, a missing one and a malformed one are refused before any test, and left as they were.
+# MPI, a missing one and a malformed one are refused before any test, and left as they were. A run
+# stopped by SIGINT keeps what it found and can be resumed.
 # Usage: collectives_resume.sh FLAVOR
 . "$(dirname "$0")/../lib.sh"
 flavor=$1
@@ -38,6 +39,28 @@ assert (gather["status"], gather["safe_count"], gather["class"], gather["form"])
 assert (alltoall["collective"], alltoall["np"], alltoall["safe_count"]) == ("Alltoall", 4, 32), alltoall
 PY
 pass "$flavor: --resume goes on from 2 x 64, keeps the bound found earlier and the other points"
+
+# A run stopped by SIGINT mid-test: exit 130, what was found kept, the test the signal ended
+# neither a failure nor kept as one; --resume goes on from it.
+"$MPIGUARD" collectives --collectives Bcast --np 2 --max-count 1073741824 -o "$TMP/int.json" \
+    -- $launcher >"$TMP/stdout" 2>"$TMP/stderr" &
+job=$!
+for _ in $(seq 600); do grep -q "n=1048576: pass" "$TMP/stderr" && break; sleep 0.1; done
+kill -INT $job
+wait_ended $job 60 || fail "mpiguard collectives did not end on SIGINT"
+wait $job
+got=$?
+[ $got -eq 130 ] || fail "SIGINT: exit status $got, expected 130"
+grep -Eq "crash|wrong bytes|hang" "$TMP/stderr" && fail "the interrupted test was taken for a failure: $(cat "$TMP/stderr")"
+[ -e "$TMP/int.json.logs" ] && fail "an interrupted run left $TMP/int.json.logs"
+expect_stderr "Bcast s=1 P=2: unbounded, n = [0-9]* ([0-9]* tests; next n skipped (time budget))"
+found=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['entries'][0]['safe_count'])" "$TMP/int.json")
+[ "$found" -ge 1048576 ] || fail "the interrupted run kept n = $found"
+expect_status 0 "resumed after SIGINT" -- "$MPIGUARD" collectives --resume --collectives Bcast \
+    --np 2 --max-count $((found * 2)) -o "$TMP/int.json" -- $launcher
+tested=$(grep -o "Bcast s=1 P=2 n=[0-9]*" "$TMP/stderr" | tr '\n' ' ')
+[ "$tested" = "Bcast s=1 P=2 n=$((found * 2)) " ] || fail "after SIGINT, resumed: $tested"
+pass "$flavor: a run stopped by SIGINT keeps its points, calls nothing a failure, and goes on"
 
 sed 's/"version":"[^"]*"/"version":"0.0.1"/' "$out" >"$TMP/other.json"
 cp "$TMP/other.json" "$TMP/other.before"
