@@ -6,7 +6,9 @@
 # G and X checked on every call). With a second build directory, each case runs under both builds
 # in turn, so that a change is measured against the code before it in the same run
 # (docs/collectives.md, "The path made cheaper"). Prints the median of REPS repetitions per case.
-# Usage: [REPS=3] [FLAVORS="openmpi mpich"]
+# SIZE (bytes per process, default 64) and CALLS (per round, default 200 000) change the call: at
+# 64 KiB the collective's own data leaves the module's in no cache, which 64 B does not show.
+# Usage: [REPS=3] [FLAVORS="openmpi mpich"] [SIZE=64] [CALLS=200000]
 #        bench/collectives/path_cost.sh BUILD [BASE_BUILD] [COLLECTIVES]
 set -u
 build=${1:?usage: path_cost.sh BUILD [BASE_BUILD] [COLLECTIVES]}
@@ -29,7 +31,7 @@ for ((rep = 1; rep <= ${REPS:-3}; rep++)); do
             for c in $colls; do
                 for b in "${builds[@]}"; do
                     line=$("$b/bin/mpiguard" protect -q "${opts[@]}" -- $launcher -n 1 \
-                        "$dir/coll_time_$flavor" "$c" 64 200000 11 2>/dev/null | grep '^coll_time')
+                        "$dir/coll_time_$flavor" "$c" "${SIZE:-64}" "${CALLS:-200000}" 11 2>/dev/null | grep '^coll_time')
                     pattern='s/.*unprotected ([0-9.]+) us, through MPI_\w+ ([0-9.]+) us.*/\2 \1/p'
                     added=$(echo "$line" | sed -nE "$pattern" |
                         awk '{printf "%.1f", ($1 - $2) * 1000}')

@@ -12,14 +12,7 @@
 
 #define MG_PRAGMA(x) _Pragma(#x)
 #define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
-#define MG_FN_SPECIAL(name, cls)
-#if MG_MPI_LARGE_COUNT
-#define MG_FN_LARGE MG_FN
-#endif
-#include "mpi_functions.def"
-#undef MG_FN
-#undef MG_FN_SPECIAL
-#undef MG_FN_LARGE
+#include "mpi_wrapped_functions.def"
 #undef MG_PRAGMA
 
 #endif

@@ -1,8 +1,8 @@
 /* The PMPI layer: one wrapper per function of mpi_functions.def, the module dispatch, and the
  * hand-written Init/Init_thread/Finalize/Abort. See docs/architecture.md, "The interposition library".
  *
- * Staying out of the application's way: with no module on, a wrapper is a counter store, one load and
- * a branch before the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
+ * Staying out of the application's way: a wrapper that no enabled module watches (with no module
+ * on, every one) is a counter store, one load and a branch before the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
  * hydra_pmi_proxy, srun, a shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are
  * weak references so such a process also loads the library without libmpi. */
 #include <mpi.h>
@@ -36,8 +36,8 @@ static const mg_module *const available_modules[] = {&mg_state_module, &mg_prote
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;
-/* Read on every wrapped call: 0 keeps every wrapper on its direct path. */
-static int dispatch_on;
+/* Read on every wrapped call: 0 keeps the wrapper of that function on its direct path. */
+static unsigned char dispatched[MG_FN_COUNT];
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
 static _Thread_local int call_depth MG_TLS_FAST;
 _Thread_local void *mg_call_site MG_TLS_FAST;
@@ -76,7 +76,7 @@ static void dispatch_leave(mg_fn fn)
     int MPI_##name params                                                                          \
     {                                                                                              \
         count_entered_call();                                                                      \
-        if (!dispatch_on || call_depth)                                                            \
+        if (!dispatched[MG_FN_##name] || call_depth)                                               \
             return PMPI_##name args;                                                               \
         call_depth++;                                                                              \
         mg_call_site = __builtin_return_address(0);                                                \
@@ -91,14 +91,7 @@ static void dispatch_leave(mg_fn fn)
         call_depth--;                                                                              \
         return rc;                                                                                 \
     }
-#define MG_FN_SPECIAL(name, cls)
-#if MG_MPI_LARGE_COUNT
-#define MG_FN_LARGE MG_FN
-#endif
-#include "mpi_functions.def"
-#undef MG_FN
-#undef MG_FN_SPECIAL
-#undef MG_FN_LARGE
+#include "mpi_wrapped_functions.def"
 
 /* Whether list ("state:protect"; ',' separates too, but srun's --export cannot carry a comma)
  * names the module. */
@@ -112,6 +105,20 @@ static int module_requested(const char *list, const char *name)
         p = p[n] ? p + n + 1 : NULL;
     }
     return 0;
+}
+
+/* Sets which wrappers dispatch (on) or none (0): those of the functions some enabled module
+ * watches: every one where a module has enter/leave hooks, else those with an observer or a
+ * replacement (the protect module's collectives that can fire). The others go straight to PMPI, as
+ * with no module on: under `mpiguard protect` a point-to-point call pays nothing. */
+static void route_calls(int on)
+{
+    int hooks = 0;
+    for (int i = 0; i < enabled_count; i++)
+        hooks |= enabled[i]->enter || enabled[i]->leave;
+#define MG_FN(name, params, args, cls)                                                             \
+    dispatched[MG_FN_##name] = on && (hooks || mg_observe_##name || mg_impl_##name);
+#include "mpi_wrapped_functions.def"
 }
 
 /* Turns on the modules MPIGUARD_MODULES asks for; a module that fails its init stays off. */
@@ -131,12 +138,12 @@ static void start_modules(void)
             m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
-    dispatch_on = enabled_count > 0;
+    route_calls(1);
 }
 
 static void stop_modules(int aborting)
 {
-    dispatch_on = 0;
+    route_calls(0);
     for (int i = enabled_count - 1; i >= 0; i--)
         if (enabled[i]->finalize)
             enabled[i]->finalize(aborting);
@@ -161,7 +168,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    if (dispatch_on && !call_depth)
+    if (enabled_count && !call_depth)
         dispatch_enter(MG_FN_Finalize);
     stop_modules(0);
     return PMPI_Finalize();
@@ -169,7 +176,7 @@ int MPI_Finalize(void)
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    if (dispatch_on && !call_depth)
+    if (enabled_count && !call_depth)
         dispatch_enter(MG_FN_Abort);
     stop_modules(1);
     return PMPI_Abort(comm, errorcode);

@@ -32,13 +32,6 @@ extern _Thread_local void *mg_call_site MG_TLS_FAST;
     typedef int mg_impl_##name##_fn params;                                                        \
     extern mg_observe_##name##_fn *mg_observe_##name;                                             \
     extern mg_impl_##name##_fn *mg_impl_##name;
-#define MG_FN_SPECIAL(name, cls)
-#if MG_MPI_LARGE_COUNT
-#define MG_FN_LARGE MG_FN
-#endif
-#include "mpi_functions.def"
-#undef MG_FN
-#undef MG_FN_SPECIAL
-#undef MG_FN_LARGE
+#include "mpi_wrapped_functions.def"
 
 #endif

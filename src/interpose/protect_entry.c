@@ -22,31 +22,29 @@
 #undef MG_FN_LARGE
 #endif
 
-/* Whether a call of family F and mode can be acted on at all (protect_watched): tested before the
- * call is described, so an unwatched collective costs one load and a branch. */
+/* Whether a call of family F and mode can be acted on at all (protect_watched): only those entry
+ * points are installed, so that an unwatched collective's wrapper goes straight to PMPI. */
 #define WATCHED(coll, F, mode) protect_watched(coll, LARGE_##F, NONBLOCKING_##mode)
 #define LARGE_INT 0
 #define LARGE_LARGE 1
 #define NONBLOCKING_B 0
 #define NONBLOCKING_NB 1
 
-/* The body of every entry point: where something can fire, the call is described (the describer
- * with its arguments, a parenthesized list, then the vector setter of family F with vectors) and
- * protected; otherwise, or when the module does not act, the last argument passes it to MPI. The
+/* The body of every entry point: the call is described (the describer with its arguments, a
+ * parenthesized list, then the vector setter of family F with vectors) and protected; when the
+ * module does not act, the last argument passes it to MPI. The
  * describers fill the caller's record in place: built in one function and returned by value
  * through another, it was copied twice, and those copies (loads of fields just stored) cost more
  * than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
 #define PROTECT_OR_PASS(coll, F, mode, describer, described, vectors, ...)                        \
     do {                                                                                           \
-        if (WATCHED(coll, F, mode)) {                                                              \
-            protect_call pc;                                                                       \
-            describer(&pc, UNPACK described);                                                      \
-            FORM_##F(&pc, UNPACK vectors);                                                         \
-            int rc_;                                                                               \
-            if (protect_run(&pc, &rc_))                                                            \
-                return rc_;                                                                        \
-        }                                                                                          \
+        protect_call pc;                                                                           \
+        describer(&pc, UNPACK described);                                                          \
+        FORM_##F(&pc, UNPACK vectors);                                                             \
+        int rc_;                                                                                   \
+        if (protect_run(&pc, &rc_))                                                                \
+            return rc_;                                                                            \
         return __VA_ARGS__;                                                                        \
     } while (0)
 
@@ -277,7 +275,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     E(REDUCE_SCATTER, Ireduce_scatter##c, SCALING_REDUCE_SCATTER, F, NB)
 
 #define DEFINE(shape, name, coll, F, mode) shape(name, coll, F, mode)
-#define INSTALL(shape, name, coll, F, mode) mg_impl_##name = name;
+#define INSTALL(shape, name, coll, F, mode)                                                        \
+    if (WATCHED(coll, F, mode))                                                                    \
+        mg_impl_##name = name;
 #define REMOVE(shape, name, coll, F, mode) mg_impl_##name = NULL;
 
 ENTRY_POINTS(DEFINE, INT, )
