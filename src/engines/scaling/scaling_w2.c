@@ -15,6 +15,9 @@ static uint64_t gcd(uint64_t x, uint64_t y)
     return x;
 }
 
+/* Past 2^40 elements (a large-count call's), no divisor is looked for. */
+#define W2_MAX_DIVIDEND (UINT64_C(1) << 40)
+
 typedef struct shape {
     uint64_t m;          /* k must divide m */
     int64_t max_count;   /* largest count (original elements) */
@@ -61,7 +64,7 @@ static int64_t shift_for(const shape *sh, int v, uint64_t k)
 static int k_fits(const scaling_bounds *b, const scaling_args *a, const shape *sh, uint64_t k,
                   int shifted)
 {
-    if (k < 1 || a->type_size > (uint64_t)INT_MAX / k)
+    if (k < 1 || a->type_size > (uint64_t)INT_MAX / k || (uint64_t)sh->max_count / k > INT_MAX)
         return 0;
     int64_t moved = 0;
     for (int v = 0; v < 2; v++) {
@@ -78,14 +81,23 @@ static int k_fits(const scaling_bounds *b, const scaling_args *a, const shape *s
     return (uint64_t)sh->max_count / k <= lim.n_max;
 }
 
+/* Newton's iteration from above. */
+static uint64_t floor_sqrt(uint64_t m)
+{
+    uint64_t x = m, y = (m + 1) / 2;
+    while (y < x) {
+        x = y;
+        y = (x + m / x) / 2;
+    }
+    return x;
+}
+
 /* The smallest divisor k of sh->m that fits, or 0: divisors up to sqrt(m) in increasing order,
  * then their cofactors. Without shifted from 2 (the paper's W2), with it from 1. */
 static uint64_t smallest_k(const scaling_bounds *b, const scaling_args *a, const shape *sh,
                            int shifted)
 {
-    uint64_t r = 1;
-    while ((r + 1) * (r + 1) <= sh->m)
-        r++;
+    uint64_t r = floor_sqrt(sh->m);
     for (uint64_t i = shifted ? 1 : 2; i <= r; i++)
         if (sh->m % i == 0 && k_fits(b, a, sh, i, shifted))
             return i;
@@ -104,10 +116,6 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
     if (!info->w2)
         return MG_EUNSUPPORTED;
     shape sh = {0, 0, {INT64_MAX, INT64_MAX}, {INT64_MIN, INT64_MIN}};
-    /* A count past INT_MAX (a `_c` call) is left to W3 and W1-B; it also bounds the divisor
-     * search to sqrt(INT_MAX). */
-    if (a->count > INT_MAX)
-        return MG_EUNSUPPORTED;
     if (!info->irregular || !scaling_args_has_vectors(a)) {
         sh.m = (uint64_t)a->count;
         sh.max_count = a->count;
@@ -118,7 +126,9 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
         if (info->vectors & SCALING_VEC_B)
             add_vector(a, true_b, 1, &sh);
     }
-    if (sh.max_count > INT_MAX) /* a large-count call's vector */
+    /* Bounds the divisor search to 2^20 trials (a few ms, against the seconds of a call moving
+     * that many elements); a larger count is W1-B's. */
+    if (sh.m >= W2_MAX_DIVIDEND)
         return MG_EUNSUPPORTED;
     /* A buffer is moved only where no k serves without: the paper's W2 first. */
     uint64_t k = sh.m < 2 ? 0 : smallest_k(b, a, &sh, 0);

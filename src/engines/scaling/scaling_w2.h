@@ -26,10 +26,12 @@ typedef struct scaling_w2_plan {
  * W2 helps only s-independent problems. Each rank that plans may use its own k: the sides of a
  * collective match by type signature, which k does not change (the root of Gatherv/Scatterv alone,
  * or every rank with the root's k when the ranks agree; each Alltoallv rank its own;
- * scaling_w2_call checks k against the rank's vectors). Returns 0; MG_EUNSUPPORTED for reductions,
- * a count past INT_MAX (a large-count call's: W3's or W1-B's case), no usable k (gcd 1 and a span
- * too wide to shift, all counts zero, a negative displacement of a large-count call); MG_EINVAL
- * for bad arguments. No allocation; at most sqrt(INT_MAX) divisor trials. */
+ * scaling_w2_call checks k against the rank's vectors). A large-count call's count past INT_MAX is
+ * served by a k that brings it into int (MPI-4's `_c` collective with the big type: BigMPI's way).
+ * Returns 0; MG_EUNSUPPORTED for reductions, a count or a common divisor of 2^40 elements or more
+ * (W1-B's case), no usable k (gcd 1 and a span too wide to shift, all counts zero, a negative
+ * displacement of a large-count call); MG_EINVAL for bad arguments. No allocation; at most 2^20
+ * divisor trials (sqrt(INT_MAX) for an int call). */
 int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,
                          const int64_t *true_b, scaling_w2_plan *out);
 

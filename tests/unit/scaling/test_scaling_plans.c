@@ -819,9 +819,33 @@ static void test_w1a_and_w2_refusals(void)
     g.count = 101;
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 101);
-    /* A `_c` call past INT_MAX elements is W3's, not W2's or W1-A's. */
-    g.count = (int64_t)INT_MAX * 2;
+    /* A `_c` call past INT_MAX elements: W2's k brings the count into int as well as under the
+     * bound (2^32 / 2 is still past INT_MAX); from 2^40 elements it is W1-B's. W1-A keeps counts
+     * as they are and does not serve it. */
+    g.count = INT64_C(1) << 32;
+    scaling_bounds_set_artificial(&b, SCALING_FORM_N, UINT64_C(3) << 30);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 4);
+    MG_CHECK_INT(w2.elem_size, 4);
+    scaling_call big = {0};
+    MG_CHECK_INT(scaling_w2_call(&w2, &g, NULL, NULL, &big), 0);
+    MG_CHECK_INT(big.send_count, 1 << 30);
+    MG_CHECK_INT(big.recv_count, 1 << 30);
+    g.count = INT64_C(1) << 40;
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    /* The same for a Gatherv_c root whose counts and displacements are past INT_MAX: k = 2 divides
+     * them all and brings them into int. */
+    int64_t c64[2] = {INT64_C(3) << 30, INT64_C(1) << 31}, d64[2] = {0, INT64_C(3) << 30};
+    scaling_args gvc = {.coll = SCALING_GATHERV, .nprocs = 2, .type_size = 1, .large = 1,
+                        .count = c64[0], .counts64_a = c64, .displs64_a = d64};
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &gvc, NULL, NULL, &w2), 0);
+    MG_CHECK_INT(w2.k, 2);
+    int vc[2], vd[2];
+    big = (scaling_call){.counts_a = vc, .displs_a = vd};
+    MG_CHECK_INT(scaling_w2_call(&w2, &gvc, NULL, NULL, &big), 0);
+    MG_CHECK_INT(big.send_count, 3 << 29);
+    MG_CHECK(vc[0] == 3 << 29 && vc[1] == 1 << 30 && vd[0] == 0 && vd[1] == 3 << 29);
+    g.count = (int64_t)INT_MAX * 2;
     scaling_bounds_set_artificial(&b, SCALING_FORM_NP, (uint64_t)INT_MAX * 64);
     MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
     scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
