@@ -11,13 +11,15 @@
 # as a share of one core.
 #   bench/hang/overhead.sh [BUILD] [REPS] [NP] [SCALE]     SCALE multiplies the iteration counts
 #   EXAMPLES="stencil cg" bench/hang/overhead.sh ...        a subset of the four examples
+#   CONFIGS="plain|plain again|ptrace 0.4" ...              a subset of the configurations,
+#                                                           the two plain ones first
 set -u
 build=${1:-build} reps=${2:-3} np=${3:-16} scale=${4:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Ranks share 2 cores here: a waiting rank yields its core (as bench/hang/real_runs.sh).
 export OMPI_MCA_mpi_yield_when_idle=1
 declare -A iterations=([stencil]=3000 [cg]=150 [fft]=300 [master_worker]=4000)
-configs=("plain" "plain again" "shm 0.1" "shm 0.4" "ptrace 0.1" "ptrace 0.4")
+IFS='|' read -r -a configs <<<"${CONFIGS:-plain|plain again|shm 0.1|shm 0.4|ptrace 0.1|ptrace 0.4}"
 examples=${EXAMPLES:-stencil cg fft master_worker}
 declare -A costs
 work=$(mktemp -d /tmp/mg-hang-overhead.XXXXXX)
@@ -80,7 +82,9 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print v[i
 cost_median() { tr ' ' '\n' | grep -v '^$' | cut -d, -f"$1" | median | awk '{printf "%.3f", 100 * $1}'; }
 printf '\n| example: measured cost, %% (frozen / held / mpiguard CPU) |'
 for config in "${configs[@]:2}"; do printf ' %s |' "${config/ / I=}"; done
-printf '\n|---|---|---|---|---|\n'
+printf '\n|---|'
+for config in "${configs[@]:2}"; do printf -- '---|'; done
+printf '\n'
 for example in $examples; do
     printf '| %s |' "$example"
     for config in "${configs[@]:2}"; do
