@@ -298,6 +298,8 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             hang_model_state(model, &st);
             if (st.built) {
                 built_at = now - start;
+                mg_info("hang: the model is built (%.1f s of samples); suspicions count from now",
+                        built_at);
                 if (trace)
                     fprintf(trace, "# built %.3f\n", built_at);
             }
@@ -310,10 +312,21 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         if (v.kind != HANG_VERDICT_HANG)
             continue;
         struct hang_diag_result result;
-        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty, last_scan))
+        int starved;
+        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty, last_scan,
+                        &starved))
             break;
         if (result.kind == HANG_DIAG_SUSPENDED) {
             mg_info("hang: suspicion set aside: the whole job was stopped during verification");
+            hang_model_resume(model);
+            continue;
+        }
+        if (result.kind == HANG_DIAG_STARVED) {
+            mg_info("hang: suspicion set aside: rank %d was kept from running during verification, "
+                    "so its silence says nothing; watching on",
+                    starved);
+            if (trace)
+                fprintf(trace, "# starved %.3f\n", mg_clock_seconds() - start);
             hang_model_resume(model);
             continue;
         }

@@ -146,13 +146,14 @@ static void cpu_between(hang_probes *p, const mg_probe_reading *before,
 }
 
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
-                int *faulty, struct hang_diag_rank *last)
+                int *faulty, struct hang_diag_rank *last, int *starved_rank)
 {
     int n = p->session->nranks;
     struct hang_diag_rank *scans = calloc((size_t)nscans * (size_t)n, sizeof *scans);
     mg_probe_reading *before = calloc((size_t)n, sizeof *before);
     mg_probe_reading *after = calloc((size_t)n, sizeof *after);
     struct hang_diag_cpu *cpu = calloc((size_t)n, sizeof *cpu);
+    *starved_rank = -1;
     if (!scans || !before || !after || !cpu) {
         /* no verdict without evidence: a hang is never reported unverified */
         mg_error("hang: out of memory for the verification scans; watching on");
@@ -171,13 +172,13 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
     int ended = 0;
     for (int k = 1; k < nscans && !ended; k++) {
         struct hang_diag_rank *scan = &scans[(size_t)k * (size_t)n];
-        double wait = gap, after_at = before_at;
+        double wait = gap, after_at = before_at, own = 0;
         size_t who = SIZE_MAX;
         while (wait > 0 && !(ended = cli_session_wait(p->session, (int)(wait * 1000)))) {
             after_at = mg_clock_seconds();
             take_scan(p, 1, scan, after);
             cpu_between(p, before, after, cpu);
-            double own = hang_diag_least_own_time(cpu, (size_t)n, after_at - before_at, &who);
+            own = hang_diag_least_own_time(cpu, (size_t)n, after_at - before_at, &who);
             wait = hang_diag_retake_after(gap, after_at - before_at, own, VERIFY_MAX_STRETCH);
         }
         if (ended)
@@ -186,6 +187,8 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
             mg_info("hang: verification scan %d came %.1f s after the one before, not %.1f s: rank "
                     "%zu was kept from running (the node is busy with other work, or a CPU quota)",
                     k + 1, after_at - before_at, gap, who);
+        if (own < gap && who != SIZE_MAX)
+            *starved_rank = (int)who;
         mg_probe_reading *swap = before;
         before = after;
         after = swap;
@@ -193,7 +196,8 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
     }
     if (!ended) {
         struct hang_diag_input in = {.nranks = (size_t)n, .nscans = (size_t)nscans, .scans = scans,
-                                     .polling = polling, .npolling = MG_FN_COUNT};
+                                     .polling = polling, .npolling = MG_FN_COUNT,
+                                     .starved = *starved_rank >= 0};
         hang_diag_classify(&in, faulty, (size_t)n, result);
         memcpy(last, &scans[(size_t)(nscans - 1) * (size_t)n], (size_t)n * sizeof *last);
     }

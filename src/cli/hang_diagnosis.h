@@ -39,10 +39,12 @@ bool hang_probes_job_stopped(hang_probes *p);
 
 /* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
  * them. The gap is each live rank's own time, not the clock's: a scan is taken again later while a
- * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit. Returns 1 if
- * the job ended during the scans. faulty gets up to nranks ranks, last the last scan (nranks). */
+ * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit; a rank still
+ * short of it then is *starved_rank (else -1), and the result STARVED unless some rank progressed.
+ * Returns 1 if the job ended during the scans. faulty gets up to nranks ranks, last the last scan
+ * (nranks). */
 int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
-                int *faulty, struct hang_diag_rank *last);
+                int *faulty, struct hang_diag_rank *last, int *starved_rank);
 
 /* Adds the hang finding to the session's report and prints its banner and the roll-call. Each
  * rank's state and function are those of the last verification scan (last), which the verdict

@@ -82,8 +82,8 @@ static void scan(const struct sim_cursor *c, size_t s, double ts, double prev,
 }
 
 /* Scans every rank nscans times from t on, as the front does (hang_diagnosis.c): each gap lasts
- * until every rank had scan_gap for itself (hang_diag_retake_after). Classifies, and says when the
- * last scan was taken (*last). */
+ * until every rank had scan_gap for itself (hang_diag_retake_after), and one that ends short of it
+ * leaves the verification starved. Classifies, and says when the last scan was taken (*last). */
 static int diagnose(const struct sim_run *run, const struct sim_cursor *at, double t,
                     const struct sim_watch_config *cfg, struct sim_scan_buf *buf,
                     struct hang_diag_result *res, double *last)
@@ -91,19 +91,23 @@ static int diagnose(const struct sim_run *run, const struct sim_cursor *at, doub
     static const bool polling[SIM_FUNC_COUNT] = {false};
     struct sim_cursor c = *at;
     size_t n = run->nranks, who;
+    bool starved = false;
     scan(&c, 0, t, t, cfg, buf);
     for (size_t s = 1; s < cfg->nscans; s++) {
-        double prev = t, wait = cfg->scan_gap;
+        double prev = t, wait = cfg->scan_gap, own = 0;
         while (wait > 0) {
             t += wait;
             sim_cursor_seek(&c, t);
             scan(&c, s, t, prev, cfg, buf);
-            double own = hang_diag_least_own_time(buf->cpu, n, t - prev, &who);
+            own = hang_diag_least_own_time(buf->cpu, n, t - prev, &who);
             wait = hang_diag_retake_after(cfg->scan_gap, t - prev, own, cfg->max_stretch);
         }
+        starved = starved || own < cfg->scan_gap;
     }
     *last = t;
-    struct hang_diag_input in = {n, cfg->nscans, buf->scans, polling, SIM_FUNC_COUNT};
+    struct hang_diag_input in = {.nranks = n, .nscans = cfg->nscans, .scans = buf->scans,
+                                 .polling = polling, .npolling = SIM_FUNC_COUNT,
+                                 .starved = starved};
     return hang_diag_classify(&in, buf->faulty, n, res);
 }
 
@@ -156,7 +160,8 @@ int sim_watch(const struct sim_run *run, const struct sim_detector *det,
             rc = diagnose(run, &c, t, cfg, buf, &res, &verified_at);
             if (rc != MG_OK)
                 return rc;
-            if (res.kind == HANG_DIAG_PROGRESS || res.kind == HANG_DIAG_ALL_EXITED) {
+            if (res.kind == HANG_DIAG_PROGRESS || res.kind == HANG_DIAG_ALL_EXITED ||
+                res.kind == HANG_DIAG_STARVED) {
                 out->dismissed++;
                 t = verified_at;
                 rc = det->resume(det->self);

@@ -7,9 +7,10 @@
 #   attach-non-mpi  --attach to a process with no MPI rank: a clear error and 66, not a wait forever
 #   small-job       a job with fewer ranks than 2C: said so, watched, ends untouched
 #   stall           one rank of a healthy MPICH job kept from running for 25 s by a CPU quota (a
-#                   node taken by other work): verification waits for it instead of calling its
-#                   silence a hang; no false alarm, the job ends untouched. Exit 77 (skipped) where
-#                   no cpu cgroup can be made.
+#                   node taken by other work), from when the model can suspect: verification waits
+#                   for it, and sets the suspicion aside when the rank outlasts the wait, instead of
+#                   calling its silence a hang; no false alarm, the job ends untouched. Exit 77
+#                   (skipped) where no cpu cgroup can be made.
 #   suspend-SAMPLER every rank SIGSTOPped for 25 s, as `scontrol suspend` does, then SIGCONTed: the
 #                   suspension is said and kept out of the model; no false alarm, no rank resumed
 #                   before its SIGCONT (ptrace samples a stopped rank and leaves it stopped), and the
@@ -115,7 +116,9 @@ stall)
     # as on a node lost to other work.
     flavor=mpich np=4 app_args="--size 4096"
     start_hang 50 --sampler shm --seed 7 --report "$TMP/r.json"
-    sleep 12
+    # The stall must come while the model can suspect, or nothing here is tried.
+    for _ in $(seq 1 300); do grep -q "the model is built" "$TMP/stderr" && break; sleep 0.1; done
+    grep -q "the model is built" "$TMP/stderr" || { cat "$TMP/stderr"; fail "the model was not built in 30 s"; }
     throttle "$(rank_pid 1)" 25
     case $? in 0) ;; 77) kill $guard; wait $guard; exit 77 ;; *) fail "throttling rank 1 failed" ;; esac
     wait $guard

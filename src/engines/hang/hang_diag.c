@@ -74,9 +74,11 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
         r.kind = HANG_DIAG_ALL_EXITED;
     else if (r.progress_rank >= 0)
         r.kind = HANG_DIAG_PROGRESS;
+    else if (in->starved)
+        r.kind = HANG_DIAG_STARVED;
     else if (r.nfaulty > 0)
         r.kind = HANG_DIAG_COMPUTATION;
-    if (r.kind == HANG_DIAG_PROGRESS)
+    if (r.kind == HANG_DIAG_PROGRESS || r.kind == HANG_DIAG_STARVED)
         r.nfaulty = 0;
     *out = r;
     return MG_OK;

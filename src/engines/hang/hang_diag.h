@@ -29,6 +29,8 @@ struct hang_diag_input {
     const bool *polling;                /* polling[f]: function f is a busy-wait probe (MPI_Test*,
                                            MPI_Iprobe); ids >= npolling are not polling */
     size_t npolling;
+    bool starved; /* some gap between the scans left a live rank short of the gap's length for
+                     itself (the gap ended at its stretch limit: hang_diag_retake_after) */
 };
 
 enum hang_diag_kind {
@@ -36,8 +38,10 @@ enum hang_diag_kind {
     HANG_DIAG_COMPUTATION,   /* a hang with ranks stuck OUT_MPI: those are the faulty ranks */
     HANG_DIAG_COMMUNICATION, /* a hang with every live rank inside MPI */
     HANG_DIAG_ALL_EXITED,    /* every rank has exited: no hang */
-    HANG_DIAG_SUSPENDED      /* in some scan the whole job was stopped (hang_diag_job_stopped):
+    HANG_DIAG_SUSPENDED,     /* in some scan the whole job was stopped (hang_diag_job_stopped):
                                 its silence says nothing, no verdict */
+    HANG_DIAG_STARVED        /* no progress seen, but a rank was kept from running (starved): a
+                                rank that could not run cannot be told stuck, no verdict */
 };
 
 struct hang_diag_result {
@@ -51,9 +55,10 @@ struct hang_diag_result {
  * moved unless every function seen in the two scans is a polling one; in both cases (and as the
  * only rules without counters, paper §3.3) a different non-polling MPI function seen IN_MPI in the
  * two scans, or a step into or out of a non-polling MPI function. Unknown functions (-1) count as
- * non-polling. The first min(nfaulty, faulty_cap) faulty ranks go to faulty[] in rank order
- * (nfaulty is 0 on PROGRESS). 0 ok; MG_EINVAL on NULL input or scans, nranks == 0, nscans < 2, or
- * faulty == NULL with faulty_cap > 0. */
+ * non-polling. Progress stands even when a rank was starved; a hang needs every live rank to have
+ * had every gap for itself (else STARVED). The first min(nfaulty, faulty_cap) faulty ranks go to
+ * faulty[] in rank order (nfaulty is 0 on PROGRESS and STARVED). 0 ok; MG_EINVAL on NULL input or
+ * scans, nranks == 0, nscans < 2, or faulty == NULL with faulty_cap > 0. */
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out);
 

@@ -21,9 +21,11 @@ static void stuck(bool counters)
     }
 }
 
+static bool starved; /* the input's: some gap left a rank short of its own time */
+
 static struct hang_diag_result run(int *faulty, size_t cap)
 {
-    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS};
+    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS, starved};
     struct hang_diag_result r;
     MG_CHECK_INT(hang_diag_classify(&in, faulty, cap, &r), MG_OK);
     return r;
@@ -170,6 +172,33 @@ static void stopped_job_is_suspended_not_hung(void)
     MG_CHECK(!hang_diag_job_stopped(&scans[0], NR));
 }
 
+/* A rank kept from running in a gap may have been about to move: no verdict on either hang type,
+ * but progress seen elsewhere still clears the suspicion. */
+static void starved_rank_gives_no_verdict(void)
+{
+    int faulty[NR] = {0};
+    stuck(true);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 1].out_mpi = true; /* the starved one, silent outside MPI */
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_COMPUTATION);
+    starved = true;
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_STARVED);
+    MG_CHECK_INT(r.nfaulty, 0);
+    MG_CHECK_INT(r.progress_rank, -1);
+    stuck(true);
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_STARVED); /* every rank inside MPI */
+    scans[2 * NR + 3].counter = 101;                       /* rank 3 moved on */
+    r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(r.progress_rank, 3);
+    for (int s = 0; s < NS; s++)
+        for (int k = 0; k < NR; k++)
+            scans[s * NR + k].stopped = true;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_SUSPENDED); /* a suspend says more */
+    starved = false;
+}
+
 static void capacity_smaller_than_faulty_count(void)
 {
     stuck(true);
@@ -189,7 +218,7 @@ static void bad_arguments(void)
     stuck(true);
     struct hang_diag_result r;
     int faulty[NR];
-    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS};
+    struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS, false};
     MG_CHECK_INT(hang_diag_classify(NULL, faulty, NR, &r), MG_EINVAL);
     MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, NULL), MG_EINVAL);
     MG_CHECK_INT(hang_diag_classify(&in, NULL, NR, &r), MG_EINVAL);
@@ -267,6 +296,7 @@ int main(void)
     MG_RUN(without_counters_the_papers_rule);
     MG_RUN(exited_ranks_are_not_a_hang);
     MG_RUN(stopped_job_is_suspended_not_hung);
+    MG_RUN(starved_rank_gives_no_verdict);
     MG_RUN(capacity_smaller_than_faulty_count);
     MG_RUN(bad_arguments);
     MG_RUN(own_time_counts_what_the_node_kept_from_the_rank);
