@@ -37,7 +37,7 @@
  * through another, it was copied twice, and those copies (loads of fields just stored) cost more
  * than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
-#define PROTECT_OR_PASS(coll, F, mode, describer, described, vectors, ...)                        \
+#define PROTECT_OR_PASS(F, describer, described, vectors, ...)                                     \
     do {                                                                                           \
         protect_call pc;                                                                           \
         describer(&pc, UNPACK described);                                                          \
@@ -143,7 +143,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 #define BCAST(name, coll, F, mode)                                                                 \
     static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, bcast,                                                      \
+        PROTECT_OR_PASS(F, bcast,                                                                  \
                         (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                            \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                           \
@@ -154,7 +154,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+        PROTECT_OR_PASS(F, rooted,                                                                 \
                         (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));            \
@@ -165,7 +165,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+        PROTECT_OR_PASS(F, rooted,                                                                 \
                         (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));        \
@@ -176,7 +176,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, rooted,                                                     \
+        PROTECT_OR_PASS(F, rooted,                                                                 \
                         (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
                         (scs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
@@ -187,7 +187,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+        PROTECT_OR_PASS(F, symmetric,                                                              \
                         (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),         \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));                  \
@@ -199,7 +199,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+        PROTECT_OR_PASS(F, symmetric,                                                              \
                         (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),          \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));              \
@@ -210,7 +210,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, symmetric,                                                  \
+        PROTECT_OR_PASS(F, symmetric,                                                              \
                         (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),            \
                         (scs, sd, rcs, rd),                                                        \
                         PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));        \
@@ -220,7 +220,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+        PROTECT_OR_PASS(F, reduction,                                                              \
                         (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),             \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));                  \
@@ -230,7 +230,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+        PROTECT_OR_PASS(F, reduction,                                                              \
                         (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                        \
@@ -240,7 +240,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(coll, F, mode, reduction,                                                  \
+        PROTECT_OR_PASS(F, reduction,                                                              \
                         (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),                \
                         (rcs, NULL, NULL, NULL),                                                   \
                         PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                      \
