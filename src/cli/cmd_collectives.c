@@ -271,9 +271,13 @@ static void print_row(const bounds_entry *e, const coll_row *row)
         snprintf(cls, sizeof cls, "G %s", bounds_form_name(e->form));
     else if (e->cls == 'X')
         snprintf(cls, sizeof cls, "X");
-    printf("%-25s %3llu %4llu  %-9s %12llu %10llu  %-7s %-22s %5d\n", e->collective,
+    /* the file keeps no delta: an earlier run's is not known */
+    char delta[24] = "-";
+    if (!row->earlier)
+        snprintf(delta, sizeof delta, "%llu", (unsigned long long)b->delta);
+    printf("%-25s %3llu %4llu  %-9s %12llu %10s  %-7s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
-           (unsigned long long)e->safe_count, (unsigned long long)b->delta, cls,
+           (unsigned long long)e->safe_count, delta, cls,
            row->earlier              ? "(an earlier run)"
            : b->status == COLL_BOUNDED ? outcome_name(b->failure)
            : b->failure == COLL_PASS   ? "none up to max count"

@@ -29,7 +29,7 @@ tested=$(grep -o "Bcast s=1 P=2 n=[0-9]*" "$TMP/stderr" | tr '\n' ' ')
     fail "Bcast should go on from 2 x 64 to 256; tested: $tested"
 expect_stderr "Gather s=1 P=2: bounded at n = 40 by an earlier run; not tested again"
 grep -q "Gather s=1 P=2 n=" "$TMP/stderr" && fail "the bounded Gather was tested again"
-grep -Eq '^Gather +1 +2 +bounded +40 .* \(an earlier run\)' "$TMP/stdout" ||
+grep -Eq '^Gather +1 +2 +bounded +40 +- .* \(an earlier run\)' "$TMP/stdout" ||
     fail "the table does not show Gather's earlier bound: $(cat "$TMP/stdout")"
 python3 - "$out" <<'PY' || fail "the resumed file: $(cat "$out")"
 import json, sys
