@@ -137,7 +137,7 @@ static int parse_file(const char *path, size_t count[TABLES], char *err, unsigne
                    count[t] < PROTECT_BOUNDS_MAX) {
             entries[t][count[t]++] = e;
         } else {
-            set_err(err, errlen, "malformed line in the bounds file: ", w[0]);
+            set_err(err, errlen, "malformed line in the bounds file: ", nw ? w[0] : "(blank)");
             return MG_EFORMAT;
         }
     }
