@@ -1,10 +1,12 @@
 /* The PMPI layer: one wrapper per function of mpi_functions.def, the module dispatch, and the
- * hand-written Init/Init_thread/Finalize/Abort. See docs/architecture.md, "The interposition library".
+ * hand-written Init/Init_thread/Finalize/Abort. See docs/architecture.md, "The interposition
+ * library".
  *
  * Staying out of the application's way: a wrapper that no enabled module watches (with no module
- * on, every one) is a counter store, one load and a branch before the PMPI call. Nothing runs before MPI_Init, so a process that is not a rank (mpirun, mpiexec,
- * hydra_pmi_proxy, srun, a shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are
- * weak references so such a process also loads the library without libmpi. */
+ * on, every one) is a counter store, one load and a branch before the PMPI call. Nothing runs
+ * before MPI_Init, so a process that is not a rank (mpirun, mpiexec, hydra_pmi_proxy, srun, a
+ * shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are weak references so such a
+ * process also loads the library without libmpi. */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -311,9 +311,10 @@ static void check_and_measure(job *j)
             int rc;
             for (int attempt = 0;; attempt++) {
                 rc = sampler_ptrace_sample(j->ranks[r].sampler, &sm);
-                bool main_late = rc == MG_ETIMEOUT ||
-                                 (rc == MG_OK && sm->nthreads > 0 && sm->threads[0].tid == sm->pid &&
-                                  sm->threads[0].state == SAMPLER_THREAD_LATE);
+                bool main_late =
+                    rc == MG_ETIMEOUT || (rc == MG_OK && sm->nthreads > 0 &&
+                                          sm->threads[0].tid == sm->pid &&
+                                          sm->threads[0].state == SAMPLER_THREAD_LATE);
                 if (!main_late || attempt == LATE_RETRIES) {
                     break;
                 }
