@@ -31,7 +31,6 @@ one_run() {
     local args=(--seconds "$seconds")
     [ "$type" = faulty ] && args+=(--fault "$fault" --fault-rank "$rank" --fault-at "$at")
     # A faulty run not detected within 240 s of its planned end counts as missed.
-    local started=$(date +%s.%N)
     timeout -s INT $((seconds + 240)) "$build/bin/mpiguard" hang -v --sampler "$sampler" --seed "$id" \
         --report "$dir/r.json" --trace "$dir/trace" -- "$launcher" -n "$np" \
         "$build/examples/$mpi/$example" "${args[@]}" >"$dir/out" 2>"$dir/err"
@@ -42,15 +41,18 @@ try:
     r=json.load(open('$dir/r.json')); f=[x for x in r['findings'] if x['kind']=='hang']
 except Exception: f=[]
 if f:
-    e=f[0]['evidence']; print('1', e['hang_type'], ','.join(map(str,e['faulty_ranks'])) or '-', '%.2f' % e['detection_time_s'])
-else: print('0 - - -')")
+    e=f[0]['evidence']; print('1', e['hang_type'], ','.join(map(str,e['faulty_ranks'])) or '-', '%.2f' % e['detection_time_s'], '%.3f' % e['detected_at_unix'])
+else: print('0 - - - -')")
     local replay=$("$build/bench/hang_replay" "$dir/trace" "$np" 2>/dev/null | awk '{print $4}' | paste -sd'\t')
     [ -n "$replay" ] || replay=$'none\tnone\tnone\tnone'
     local built=$(awk '$1 == "#" && $2 == "built" {print $3}' "$dir/trace" 2>/dev/null)
     local fired=$(sed -n 's/^[a-z_]*: fault [a-z-]* fires in rank [0-9]* at \([0-9.]*\)$/\1/p' "$dir/err" | head -1)
     set -- $found
-    local fault_delay=$(awk -v s="$started" -v d="$4" -v f="$fired" \
-        'BEGIN { if (f == "" || d == "-") print "-"; else printf "%.2f", s + d - f }')
+    # Both moments on the wall clock: the report's detection time counts from when watching began,
+    # after the launch and the ranks' discovery (adding it to the script's start, as the batches
+    # before 2026-11-26 did, left that discovery time out of every delay).
+    local fault_delay=$(awk -v d="$5" -v f="$fired" \
+        'BEGIN { if (f == "" || d == "-") print "-"; else printf "%.2f", d - f }')
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" \
         "$mpi" "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" \
         "$4" "$replay" "${built:-never}" "$fault_delay" | flock "$tsv" tee -a "$tsv" >/dev/null

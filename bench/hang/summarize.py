@@ -2,9 +2,12 @@
 """Figures of bench/hang/real_runs.sh's TSV: ParaStack's metrics for mpiguard hang and, on the same
 runs, for the timeout baseline. AC_h: faulty runs detected (with the right hang type); FP: correct runs
 reported as hung; delay: from the fault to the detection: the fault_delay column where the TSV has it
-(measured from the moment the faulty rank fired, launch excluded), else detection time minus the fault
-time (which counts from MPI start, so that delay includes the launch); AC_f / PR_f: faulty-rank
-identification of computation hangs."""
+(measured from the moment the faulty rank fired, launch excluded; in TSVs written before 2026-11-26
+16:30 UTC it is short by the time mpiguard took to find the ranks, see docs/hang.md), else detection
+time minus the fault time (which counts from MPI start, so that delay includes the launch); before
+the fault: a detection whose fault_delay is negative (or, without it, whose detection time is before
+the fault time); AC_f / PR_f: faulty-rank identification of computation hangs ("-" where no
+computation hang was found)."""
 import csv, statistics, sys
 
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
@@ -30,11 +33,15 @@ def mpiguard(rows_f, rows_c, label):
     named = sum(len(r["faulty_ranks"].split(",")) for r in comp if r["faulty_ranks"] != "-")
     correct_named = sum(1 for r in comp if r["fault_rank"] in r["faulty_ranks"].split(","))
     fp = [r for r in rows_c if r["found"] == "1"]
-    early = [r for r in hit if float(r["detected_at"]) < float(r["fault_at"])]
+    early = [r for r in hit if delay(r) < 0] if all(
+        r.get("fault_delay") not in (None, "", "-") for r in hit) else [
+        r for r in hit if float(r["detected_at"]) < float(r["fault_at"])]
+    ac_f = f"{len(exact)/len(comp):.3f}" if comp else "-"
+    pr_f = f"{correct_named/named:.3f}" if named else "-"
     print(f"| {label} | {len(rows_f)} | {len(right_type)/max(1,len(rows_f)):.3f} | "
           f"{len(rows_c)} | {len(fp)} | {len(early)} | "
           f"{statistics.median(delays) if delays else float('nan'):.1f} | {pct(delays, 0.9):.1f} | "
-          f"{len(exact)/max(1,len(comp)):.3f} | {correct_named/max(1,named):.3f} |")
+          f"{ac_f} | {pr_f} |")
 
 print("| runs | faulty | AC_h (right type) | correct | false alarms | before the fault | delay median s | delay p90 s | AC_f | PR_f |")
 print("|---|---|---|---|---|---|---|---|---|---|")

@@ -29,6 +29,7 @@ struct mg_job {
     int pidfd;  /* the launcher's, which a wait sleeps on (it becomes readable at its end); -1 none */
     int status; /* shell form, -1 while running */
     int interrupting_signal;
+    int released; /* an attached job let go of on a signal: the wait is over, the job runs on */
     int leftovers_killed;
     double kill_deadline; /* 0: none */
 };
@@ -218,6 +219,12 @@ static void handle_received_signal(mg_job *job)
     received_signal = 0;
     int first = job->interrupting_signal == 0;
     job->interrupting_signal = sig;
+    if (job->attached) {
+        /* Not mpiguard's to stop: whoever watches a running job and presses Ctrl-C means the
+         * watching, and killing it 5 s later, as a job mpiguard started, would lose their run. */
+        job->released = 1;
+        return;
+    }
     if (!first && received_count > 1) {
         kill_everything(job); /* a second Ctrl-C: no more waiting */
         return;
@@ -269,6 +276,10 @@ int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
     double deadline = mg_clock_seconds() + timeout_ms / 1000.0;
     while (!*finished) {
         handle_received_signal(job);
+        if (job->released) {
+            *finished = 1;
+            break;
+        }
         if (job->kill_deadline > 0 && mg_clock_seconds() >= job->kill_deadline) {
             kill_everything(job);
             job->kill_deadline = 0;

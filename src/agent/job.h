@@ -13,8 +13,9 @@ typedef struct mg_job mg_job;
 
 /* Installs mpiguard's handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal sent by the
  * terminal reaches the launcher directly (same process group) and is only recorded; one sent to
- * mpiguard alone (kill, a batch system) is forwarded to the launcher. Call once, before
- * mg_job_start. Not thread-safe. */
+ * mpiguard alone (kill, a batch system) is forwarded to the launcher. A job attached to is neither
+ * signalled nor stopped: the signal ends the wait for it (mg_job_wait), and it runs on. Call once,
+ * before mg_job_start. Not thread-safe. */
 void mg_job_install_signal_handlers(void);
 
 /* A function the handler calls on every signal it receives, before returning; it must be
@@ -35,7 +36,8 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
 int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen);
 
 /* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
- * meanwhile. *finished becomes 1 once it ended; leftover ranks of the job are then killed. */
+ * meanwhile. *finished becomes 1 once it ended (leftover ranks of the job are then killed), or, for
+ * a job attached to, once a signal let go of it (its exit status stays -1). */
 int mg_job_wait(mg_job *job, int timeout_ms, int *finished);
 
 /* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank

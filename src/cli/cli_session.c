@@ -9,6 +9,7 @@
 #include "mg_clock.h"
 
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,25 +246,82 @@ static void learn_from_first_rank(cli_session *s)
     free(procs);
 }
 
+/* Whether pid is mpiguard itself or one of its ancestors (its shell, init): never a job's launcher,
+ * and stopping one would take down far more than a job. */
+static int own_ancestor(long pid)
+{
+    for (long p = getpid(), steps = 0; p > 0 && steps < 4096; steps++) {
+        if (p == pid)
+            return 1;
+        if (p == 1)
+            return 0;
+        char path[64], line[256];
+        snprintf(path, sizeof path, "/proc/%ld/stat", p);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            return 0;
+        char *close_paren = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+        fclose(f);
+        if (!close_paren || sscanf(close_paren + 1, " %*c %ld", &p) != 1)
+            return 0;
+    }
+    return 0;
+}
+
+/* Whether some rank process on this node carries SLURM_JOB_ID=id. */
+static int slurm_job_here(const char *id)
+{
+    mg_rank_selector sel = {.slurm_job_id = id};
+    mg_rank_proc *procs;
+    size_t n = 0;
+    if (mg_rank_scan("/proc", &sel, &procs, &n) != MG_OK)
+        return 0;
+    free(procs);
+    return n > 0;
+}
+
+/* target: "pid:N", "slurm:N", or a bare N, which is a pid or a Slurm job id by what exists here; a
+ * bare N that names both (Slurm's ids are small on a young cluster, and so are pids) is refused
+ * rather than guessed. */
 int cli_session_attach(cli_session *s, const char *tool, const char *target)
 {
     memset(s, 0, sizeof *s);
     s->tool = tool;
+    int want_pid = strncmp(target, "pid:", 4) == 0, want_slurm = strncmp(target, "slurm:", 6) == 0;
+    const char *id = target + (want_pid ? 4 : want_slurm ? 6 : 0);
     char *end;
-    long number = strtol(target, &end, 10);
-    if (*target == '\0' || *end != '\0' || number <= 0) {
-        mg_error("--attach takes a launcher's pid or a Slurm job id, not '%s'", target);
+    long number = strtol(id, &end, 10);
+    if (*id == '\0' || *end != '\0' || number <= 0 || number > INT_MAX) {
+        mg_error("--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
+                 target);
         return MG_EXIT_USAGE;
     }
     char proc[64], err[256];
     snprintf(proc, sizeof proc, "/proc/%ld", number);
-    int is_pid = access(proc, F_OK) == 0;
+    int pid_here = !want_slurm && access(proc, F_OK) == 0;
+    int slurm_here = !want_pid && slurm_job_here(id);
+    if (pid_here && slurm_here && !want_pid) {
+        mg_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
+                 "--attach pid:%s or --attach slurm:%s", target, id, id, id, id);
+        return MG_EXIT_USAGE;
+    }
+    if (!want_pid && !want_slurm && !pid_here && !slurm_here) {
+        mg_error("--attach %s: no process %s and no rank of Slurm job %s on this node to attach to",
+                 target, id, id);
+        return MG_EXIT_NOINPUT;
+    }
+    int is_pid = want_pid || (pid_here && !slurm_here);
+    if (is_pid && own_ancestor(number)) {
+        mg_error("--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
+                 "of mpirun, mpiexec or srun", target, number, number == getpid() ? "process" : "ancestor");
+        return MG_EXIT_USAGE;
+    }
     s->attached = 1;
     if (is_pid)
         s->selector.ancestor_pid = (int)number;
     else
-        s->selector.slurm_job_id = target;
-    int rc = mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : target, &s->job, err, sizeof err);
+        s->selector.slurm_job_id = id;
+    int rc = mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &s->job, err, sizeof err);
     if (rc) {
         mg_error("%s", err);
         return MG_EXIT_NOINPUT;
@@ -332,11 +390,17 @@ int cli_session_finish(cli_session *s, int finding_status)
     for (int r = 0; r < s->nranks; r++)
         if (s->ranks[r].pid)
             mg_report_add_rank(s->report, r, s->ranks[r].pid, host);
-    const char *outcome = signal_received ? "interrupted"
+    /* A job attached to runs on after a signal to mpiguard (mg_job_wait): let go of, not ended. */
+    int released = signal_received && s->attached && job_status < 0;
+    const char *outcome = released          ? "released"
+                          : signal_received ? "interrupted"
                           : finding_status ? "stopped"
                           : job_status == 0 ? "completed"
                                             : "failed";
     mg_report_set_exit(s->report, job_status, outcome);
+    if (released && !cli_opts.quiet)
+        fprintf(stderr, "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
+                s->tool, signal_received);
     int save_status = cli_session_save(s);
     for (int r = 0; r < s->nranks; r++)
         mg_rank_state_close(s->ranks[r].state);

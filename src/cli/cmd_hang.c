@@ -383,7 +383,8 @@ int cmd_hang(int argc, char **argv)
         {"verify-gap", 0, MG_OPT_DOUBLE, &o.verify_gap, "SECONDS",
          "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
         {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
-         "watch a running job: its launcher's pid, or a Slurm job id (no command then)", NULL, 0, 0},
+         "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
+         "pid:N or slurm:N where a number could be both", NULL, 0, 0},
         {"trace", 0, MG_OPT_STRING, &o.trace, "FILE",
          "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
         {"agents", 0, MG_OPT_INT, &o.agents, "N",

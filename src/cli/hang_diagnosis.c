@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Frames shown per rank in the report, and depth of the prefix tree. */
 enum { STACK_FRAMES_KEPT = 24, TREE_MAX_NODES = 512 };
@@ -392,6 +393,12 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                            json_object_new_string(computation ? "computation" : "communication"));
     json_object_object_add(ev, "faulty_ranks", faulty_json);
     json_object_object_add(ev, "detection_time_s", json_object_new_double(detection_time));
+    /* The wall-clock moment, for matching the verdict with the job's own logs: detection_time_s
+     * counts from when watching began, which is after the launch and the ranks' discovery. */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    json_object_object_add(ev, "detected_at_unix",
+                           json_object_new_double((double)now.tv_sec + 1e-9 * (double)now.tv_nsec));
     json_object_object_add(ev, "sampler", json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
     json_object_object_add(ev, "per_rank", per_rank);

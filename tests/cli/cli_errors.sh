@@ -33,11 +33,33 @@ expect_status 65 "report file malformed" -- "$MPIGUARD" report /etc/hostname
 expect_stderr "not valid JSON"
 expect_status 64 "report without a file" -- "$MPIGUARD" report
 expect_status 66 "hang attach to nothing" -- "$MPIGUARD" hang --attach 2147480000
-expect_stderr "to attach to"
+expect_stderr "no process 2147480000 and no rank of Slurm job 2147480000 on this node to attach to"
+expect_status 66 "hang attach to no pid" -- "$MPIGUARD" hang --attach pid:2147480000
+expect_stderr "no process 2147480000 to attach to"
+expect_status 66 "hang attach to no Slurm job" -- "$MPIGUARD" hang --attach slurm:2147480000
+expect_stderr "no process of Slurm job 2147480000 on this node"
+# A number that is both a pid here and the id of a Slurm job with ranks here is refused, not guessed:
+# a rank-like process carrying SLURM_JOB_ID = the pid of another process.
+sleep 30 &
+other=$!
+SLURM_JOB_ID=$other PMI_RANK=0 sleep 30 &
+rank_like=$!
+sleep 0.2
+expect_status 64 "hang attach to an ambiguous number" -- "$MPIGUARD" hang --attach $other
+kill $other $rank_like
+expect_stderr "both process $other and Slurm job $other have ranks here; say which: --attach pid:$other or --attach slurm:$other"
+# mpiguard's own ancestors (this shell, init) are never a launcher: stopping one would take down
+# far more than a job (every rank on the node descends from init).
+expect_status 64 "hang attach to its own shell" -- "$MPIGUARD" hang --attach pid:$$
+expect_stderr "process $$ is mpiguard's own ancestor, not a job's launcher"
+expect_status 64 "hang attach to init" -- "$MPIGUARD" hang --attach pid:1
+expect_stderr "process 1 is mpiguard's own ancestor"
 expect_status 64 "hang attach with a command" -- "$MPIGUARD" hang --attach 1 -- mpiexec.mpich -n 2 "$APP"
 expect_stderr "give no command"
 expect_status 64 "hang attach not a number" -- "$MPIGUARD" hang --attach job42
 expect_stderr "pid or a Slurm job id"
+expect_status 64 "hang attach with a prefix and no number" -- "$MPIGUARD" hang --attach slurm:
+expect_stderr "(N, pid:N or slurm:N), not 'slurm:'"
 expect_status 64 "hang without command" -- "$MPIGUARD" hang
 expect_stderr "missing '--'"
 expect_status 64 "hang bad action" -- "$MPIGUARD" hang --on-hang=explode -- mpiexec.mpich -n 2 "$APP"

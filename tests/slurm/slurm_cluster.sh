@@ -3,13 +3,16 @@
 # with all their state in one directory. Usage:
 #   slurm_cluster.sh start DIR   starts it (idempotent per DIR) and waits until the node is idle;
 #                                prints the SLURM_CONF to export
-#   slurm_cluster.sh stop DIR    stops the daemons started from DIR and removes nothing else
+#                                with no job of an earlier run left in its state
+#   slurm_cluster.sh stop DIR    cancels its jobs (a failed test's job must not run on), stops the
+#                                daemons started from DIR and removes nothing else
 set -eu
 cmd=$1 dir=$2
 host=$(hostname)
 conf="$dir/slurm.conf"
 
 start() {
+    rm -rf "$dir/state" "$dir/spool"
     mkdir -p "$dir/state" "$dir/spool" "$dir/log"
     if ! pgrep -x munged >/dev/null; then
         mkdir -p /run/munge && chown munge:munge /run/munge
@@ -55,6 +58,13 @@ CONF
 }
 
 stop() {
+    if [ -f "$conf" ] && [ -f "$dir/slurmctld.pid" ]; then
+        SLURM_CONF="$conf" scancel --full --user="$(id -un)" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            [ -z "$(SLURM_CONF="$conf" squeue -h 2>/dev/null)" ] && break
+            sleep 0.2
+        done
+    fi
     for d in slurmd slurmctld; do
         [ -f "$dir/$d.pid" ] && kill "$(cat "$dir/$d.pid")" 2>/dev/null || true
     done

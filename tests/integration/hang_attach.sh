@@ -1,0 +1,92 @@
+#!/bin/bash
+# `mpiguard hang --attach PID` on a job started without mpiguard (no interposition library: the
+# ptrace sampler reads stacks alone). Usage: hang_attach.sh CASE FLAVOR
+#   found     a 4-rank stencil whose rank 1 enters an endless loop at 20 s: the hang is found after
+#             attaching, exit 81, a computation hang naming rank 1, and the job is stopped with
+#             nothing of it left
+#   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
+#             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
+#             to its end untouched, exit 0
+. "$(dirname "$0")/../lib.sh"
+case=$1 flavor=$2 np=4
+app="$BUILD/examples/$flavor/stencil"
+report="$TMP/hang.json"
+
+# start_job ARGS...: the plain job in the background; sets $job (the launcher) and waits for its
+# ranks to announce themselves.
+start_job() {
+    $(launcher_for "$flavor") -n $np "$app" --announce "$@" >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    for _ in $(seq 1 100); do
+        [ "$(grep -c "^stencil: rank" "$TMP/job.err" 2>/dev/null)" = $np ] && return
+        sleep 0.1
+    done
+    fail "the job did not start"
+}
+rank_pids() { sed -n "s/^stencil: rank [0-9]* of $np pid \([0-9]*\)$/\1/p" "$TMP/job.err"; }
+# Whatever happens to the test, the job it started does not outlive it.
+job=
+trap '[ -n "$job" ] && kill -9 $job $(rank_pids) 2>/dev/null; rm -rf "$TMP"' EXIT
+
+case $case in
+found)
+    start_job --seconds 120 --fault compute-loop --fault-rank 1 --fault-at 20
+    expect_status 81 "attached to a hung job" -- timeout 150 "$MPIGUARD" hang -v --attach $job \
+        --seed 7 --report "$report"
+    expect_stderr "watching $np ranks (sampler ptrace"
+    expect_stderr "mpiguard: ERROR HANG"
+    wait $job
+    [ $? -ne 0 ] || fail "the hung job ended with 0: it was not stopped"
+    sleep 0.5
+    # A zombie is gone (this container's init does not reap the ranks mpirun leaves to it).
+    for pid in $(rank_pids); do
+        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+        [ -z "$state" ] || [ "$state" = Z ] || fail "rank process $pid left ($state) after the job was stopped"
+    done
+    python3 - "$report" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["job"]["outcome"] == "stopped" and len(r["job"]["ranks"]) == 4, r["job"]
+assert len(r["findings"]) == 1, r["findings"]
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [1], ev
+assert ev["per_rank"][1]["function"] == "fault_compute_loop", ev["per_rank"][1]
+PY
+    pass "$flavor: attached to a running job, its computation hang found in rank 1 and the job stopped"
+    ;;
+released)
+    start_job --seconds 60
+    "$MPIGUARD" hang -v --attach $job --seed 7 --report "$report" >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 1 300); do grep -q "watching $np ranks" "$TMP/stderr" && break; sleep 0.1; done
+    grep -q "watching $np ranks" "$TMP/stderr" || { cat "$TMP/stderr"; fail "no watching in 30 s"; }
+    sleep 3
+    kill -INT $guard
+    # A job mpiguard started gets 5 s to stop before it is killed; one attached to is let go at once.
+    wait_ended $guard 4 || fail "mpiguard still watching 4 s after SIGINT"
+    wait $guard
+    status=$?
+    [ $status -eq 130 ] || { cat "$TMP/stderr"; fail "exit $status after SIGINT, expected 130"; }
+    for pid in $(rank_pids); do
+        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+        [ -n "$state" ] && [ "$state" != Z ] || fail "rank process $pid gone: the job attached to was stopped"
+        [ "$state" != t ] && [ "$state" != T ] || fail "rank process $pid left stopped ($state)"
+    done
+    expect_stderr "stopped watching on signal 2; the job attached to runs on"
+    python3 - "$report" <<'PY' || fail "report content"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["job"]["outcome"] == "released" and r["job"]["exit_status"] == -1, r["job"]
+assert r["findings"] == [], r["findings"]
+PY
+    wait_ended $job 120 || fail "the job did not end within 120 s"
+    wait $job
+    status=$?
+    [ $status -eq 0 ] || { cat "$TMP/job.err"; fail "the job attached to ended with $status"; }
+    grep -q "^stencil: $np ranks" "$TMP/job.out" || fail "the job did not run to its end"
+    pass "$flavor: SIGINT let go of the job attached to at once (exit 130); it ran to its end untouched"
+    ;;
+*)
+    fail "unknown case $case"
+    ;;
+esac
