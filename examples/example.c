@@ -14,8 +14,8 @@ static void usage_error(const example *ex, const char *what, const char *word)
 {
     if (ex->rank == 0)
         fprintf(stderr,
-                "%s: %s '%s'\nusage: %s [--seconds S | --iterations N] [--size N] [--announce] [--fault "
-                "compute-loop|sleep|stop|deadlock --fault-rank R --fault-at T]\n",
+                "%s: %s '%s'\nusage: %s [--seconds S | --iterations N] [--size N] [--announce] "
+                "[--tick S] [--fault compute-loop|sleep|stop|deadlock --fault-rank R --fault-at T]\n",
                 ex->name, what, word, ex->name);
     MPI_Finalize();
     exit(2);
@@ -51,6 +51,8 @@ void example_init(example *ex, const char *name, long default_size, int *argc, c
             ex->seconds = parse_number(ex, opt, value);
         else if (strcmp(opt, "--iterations") == 0)
             ex->max_iterations = (long)parse_number(ex, opt, value);
+        else if (strcmp(opt, "--tick") == 0)
+            ex->tick = parse_number(ex, opt, value);
         else if (strcmp(opt, "--size") == 0)
             ex->problem_size = (long)parse_number(ex, opt, value);
         else if (strcmp(opt, "--fault-rank") == 0)
@@ -77,6 +79,20 @@ void example_init(example *ex, const char *name, long default_size, int *argc, c
         fprintf(stderr, "%s: rank %d of %d pid %d\n", name, ex->rank, ex->size, (int)getpid());
     MPI_Barrier(MPI_COMM_WORLD);
     ex->start = MPI_Wtime();
+    ex->next_tick = ex->tick;
+}
+
+/* Rank 0's progress line: its iterations so far at a wall-clock moment, so that a benchmark can
+ * read the job's speed over any stretch of time (bench/hang/overhead_windows.sh). */
+static void print_tick(example *ex, double elapsed)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    printf("%s: tick %.3f %ld\n", ex->name, (double)now.tv_sec + 1e-9 * (double)now.tv_nsec,
+           ex->iterations);
+    fflush(stdout);
+    while (ex->next_tick <= elapsed)
+        ex->next_tick += ex->tick;
 }
 
 /* Kept out of line and named, so stack samples of a compute-loop fault show where it spins. */
@@ -126,6 +142,8 @@ int example_should_stop(example *ex, int check_every)
         fire_fault(f);
     }
     ex->iterations++;
+    if (ex->tick > 0 && ex->rank == 0 && elapsed >= ex->next_tick)
+        print_tick(ex, elapsed);
     /* Every rank counts the same iterations, so a count-based stop needs no collective. */
     if (ex->max_iterations > 0 && check_every > 0)
         return ex->iterations >= ex->max_iterations;

@@ -1,6 +1,6 @@
 /* What the bundled example programs share: their command line (--seconds, --fault, --fault-rank,
- * --fault-at, --announce, --size), the collective decision to stop, and the injected faults used by
- * the tests, demos and benchmarks of every mpiguard tool (docs/examples.md). */
+ * --fault-at, --announce, --tick, --size), the collective decision to stop, and the injected
+ * faults used by the tests, demos and benchmarks of every mpiguard tool (docs/examples.md). */
 #ifndef EXAMPLE_H
 #define EXAMPLE_H
 
@@ -25,6 +25,8 @@ typedef struct example {
     long problem_size; /* --size: the per-rank work unit, each program documents its meaning */
     double start;
     long iterations;
+    double tick;      /* --tick S: rank 0 prints its iterations every S seconds (0: never) */
+    double next_tick; /* elapsed time of the next such line */
 } example;
 
 /* Initialises MPI and parses the command line; on a bad option rank 0 prints why and every rank

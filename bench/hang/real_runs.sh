@@ -7,7 +7,9 @@
 # OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "16 32 64", "8 16");
 # SAMPLERS the samplers (default "shm ptrace").
 # then bench/hang/summarize.py TSV prints the figures. fault_delay: seconds from the moment the
-# faulty rank fired its fault (it prints it) to mpiguard's detection, launch excluded.
+# faulty rank fired its fault (it prints it) to mpiguard's detection, launch excluded; fault_fired: that
+# moment ("-": the fault never fired, e.g. a master-worker worker that got no task after its fault
+# time: that run is a correct one); load1: the load average when the run ended.
 set -u
 build=${1:-build} faulty=${2:-50} correct=${3:-50} parallel=${4:-2} seed=${5:-1}
 tsv=${6:-bench/hang/real_runs.tsv}
@@ -21,7 +23,7 @@ examples=(stencil cg fft master_worker)
 faults=(compute-loop sleep stop deadlock)
 samplers=(${SAMPLERS:-shm ptrace})
 RANDOM=$seed
-[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\n' >"$tsv"
+[ -s "$tsv" ] || printf 'run\ttype\tmpi\texample\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\tfault_fired\tload1\n' >"$tsv"
 
 one_run() {
     local id=$1 type=$2 mpi=$3 example=$4 np=$5 sampler=$6 fault=$7 rank=$8 at=$9 seconds=${10}
@@ -53,9 +55,12 @@ else: print('0 - - - -')")
     # before 2026-11-26 did, left that discovery time out of every delay).
     local fault_delay=$(awk -v d="$5" -v f="$fired" \
         'BEGIN { if (f == "" || d == "-") print "-"; else printf "%.2f", d - f }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$type" \
-        "$mpi" "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" "$3" \
-        "$4" "$replay" "${built:-never}" "$fault_delay" | flock "$tsv" tee -a "$tsv" >/dev/null
+    # The machine's load when the run ended: the delays depend on it.
+    local load1=$(cut -d' ' -f1 /proc/loadavg)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" \
+        "$type" "$mpi" "$example" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" "$1" "$2" \
+        "$3" "$4" "$replay" "${built:-never}" "$fault_delay" "${fired:--}" "$load1" |
+        flock "$tsv" tee -a "$tsv" >/dev/null
     # Every run's stderr is kept beside the TSV (mpiguard's -v lines: verification, the report).
     mkdir -p "${tsv%.tsv}.logs" && cp "$dir/err" "${tsv%.tsv}.logs/run-$id.err"
     rm -rf "$dir"

@@ -7,12 +7,25 @@ reported as hung; delay: from the fault to the detection: the fault_delay column
 time minus the fault time (which counts from MPI start, so that delay includes the launch); before
 the fault: a detection whose fault_delay is negative (or, without it, whose detection time is before
 the fault time); AC_f / PR_f: faulty-rank identification of computation hangs ("-" where no
-computation hang was found)."""
-import csv, statistics, sys
+computation hang was found). A faulty run whose fault never fired (a master-worker worker that got no
+task after its fault time; the fault_fired column, or for older TSVs the kept stderr in TSV's .logs
+directory) is a correct run: a hang reported in it would be a false alarm."""
+import csv, os, re, statistics, sys
 
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-faulty = [r for r in rows if r["type"] == "faulty"]
-correct = [r for r in rows if r["type"] == "correct"]
+tsv = sys.argv[1]
+rows = list(csv.DictReader(open(tsv), delimiter="\t"))
+
+def fault_fired(r):
+    if "fault_fired" in r:
+        return r["fault_fired"] != "-"
+    log = f"{tsv[:-len('.tsv')]}.logs/run-{r['run']}.err"
+    if not os.path.exists(log):
+        return True
+    return re.search(r"^[a-z_]*: fault [a-z-]* fires in rank", open(log).read(), re.M) is not None
+
+unfired = [r for r in rows if r["type"] == "faulty" and not fault_fired(r)]
+faulty = [r for r in rows if r["type"] == "faulty" and r not in unfired]
+correct = [r for r in rows if r["type"] == "correct"] + unfired
 
 def pct(values, q):
     values = sorted(values)
@@ -60,6 +73,14 @@ if any("built_at" in r for r in faulty):
     mpiguard([r for r in faulty if built_before_fault(r)], [], "fault after the model was built")
     mpiguard([r for r in faulty if not built_before_fault(r)], [], "fault while the model was building")
 
+print()
+if unfired:
+    print(f"faulty runs whose fault never fired, counted as correct runs: "
+          f"{', '.join(r['run'] for r in unfired)}")
+loads = [float(r["load1"]) for r in rows if r.get("load1")]
+if loads:
+    print(f"load average at the runs' ends: {min(loads):.0f}-{max(loads):.0f}, "
+          f"median {statistics.median(loads):.0f}")
 print()
 print("| timeout baseline (I s, K) | AC_h | false alarms (correct runs) | fired before the fault (faulty runs) |")
 print("|---|---|---|---|")
