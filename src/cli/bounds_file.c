@@ -2,6 +2,7 @@
 #include "bounds_file.h"
 
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,80 @@ void bounds_doc_free(bounds_doc *d)
 {
     free(d->entries);
     memset(d, 0, sizeof *d);
+}
+
+int bounds_doc_set_costs(bounds_doc *d, const bounds_costs *c)
+{
+    size_t i = 0;
+    while (i < d->ncosts && d->costs[i].np != c->np)
+        i++;
+    if (i == BOUNDS_COSTS_MAX)
+        return MG_ERANGE;
+    d->costs[i] = *c;
+    d->ncosts += i == d->ncosts;
+    return MG_OK;
+}
+
+const bounds_costs *bounds_doc_costs(const bounds_doc *d, uint64_t np)
+{
+    for (size_t i = 0; i < d->ncosts; i++)
+        if (d->costs[i].np == np)
+            return &d->costs[i];
+    return NULL;
+}
+
+/* The measured fields of scaling_params, by their names in the file and in the measurement's line.
+ */
+typedef struct cost_field {
+    const char *name;
+    size_t offset;
+} cost_field;
+
+static const cost_field cost_fields[] = {
+    {"call_ns", offsetof(scaling_params, call_ns)},
+    {"byte_ns", offsetof(scaling_params, byte_ns)},
+    {"copy_byte_ns", offsetof(scaling_params, copy_byte_ns)},
+    {"type_ns", offsetof(scaling_params, type_ns)},
+    {"comm_ns", offsetof(scaling_params, comm_ns)},
+};
+enum { COST_FIELDS = sizeof cost_fields / sizeof *cost_fields };
+
+static double *cost_slot(scaling_params *p, int field)
+{
+    return (double *)((char *)p + cost_fields[field].offset);
+}
+
+static double cost_of(const scaling_params *p, int field)
+{
+    return *(const double *)((const char *)p + cost_fields[field].offset);
+}
+
+static void costs_init(bounds_costs *c)
+{
+    memset(c, 0, sizeof *c);
+    scaling_params_default(&c->params);
+}
+
+int bounds_costs_parse(const char *line, bounds_costs *out)
+{
+    costs_init(out);
+    char name[COST_FIELDS][16], stride_name[32];
+    double v[COST_FIELDS];
+    unsigned long long np;
+    int stride;
+    if (sscanf(line, "coll_costs: np %llu %15s %lf %15s %lf %15s %lf %15s %lf %15s %lf %31s %d",
+               &np, name[0], &v[0], name[1], &v[1], name[2], &v[2], name[3], &v[3], name[4],
+               &v[4], stride_name, &stride) != 13 ||
+        np == 0 || strcmp(stride_name, "allgather_block_stride") != 0 || (stride & ~1))
+        return -1;
+    for (int f = 0; f < COST_FIELDS; f++) {
+        if (strcmp(name[f], cost_fields[f].name) != 0 || !(v[f] >= 0) || v[f] > 1e15)
+            return -1;
+        *cost_slot(&out->params, f) = v[f];
+    }
+    out->np = np;
+    out->params.allgather_block_stride = stride;
+    return 0;
 }
 
 static int fail(char *err, size_t errlen, int code, const char *path, const char *what)
@@ -114,6 +189,28 @@ static int parse_entry(json_object *o, bounds_entry *e, int version)
     return strcmp(cls, "G") == 0 ? parse_form(get_string(o, "form"), &e->form) : -1;
 }
 
+/* One element of "costs"; 0 or -1 for a malformed one. */
+static int parse_costs(json_object *o, bounds_costs *c)
+{
+    costs_init(c);
+    json_object *v;
+    if (!json_object_is_type(o, json_type_object) || get_count(o, "np", &c->np) || c->np == 0 ||
+        !json_object_object_get_ex(o, "allgather_block_stride", &v) ||
+        !json_object_is_type(v, json_type_boolean))
+        return -1;
+    c->params.allgather_block_stride = json_object_get_boolean(v);
+    for (int f = 0; f < COST_FIELDS; f++) {
+        if (!json_object_object_get_ex(o, cost_fields[f].name, &v) ||
+            !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+            return -1;
+        double x = json_object_get_double(v);
+        if (!(x >= 0) || x > 1e15)
+            return -1;
+        *cost_slot(&c->params, f) = x;
+    }
+    return 0;
+}
+
 static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *err, size_t errlen)
 {
     const char *schema =
@@ -146,6 +243,23 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         if (bounds_doc_add(d, &e) != 0)
             return fail(err, errlen, MG_ENOMEM, path, "out of memory");
     }
+    json_object *costs;
+    if (!json_object_object_get_ex(root, "costs", &costs))
+        return MG_OK;
+    if (!json_object_is_type(costs, json_type_array))
+        return fail(err, errlen, MG_EFORMAT, path, "\"costs\" is not an array");
+    for (size_t i = 0; i < json_object_array_length(costs); i++) {
+        bounds_costs c;
+        if (parse_costs(json_object_array_get_idx(costs, i), &c) != 0) {
+            snprintf(err, errlen, "%s: costs entry %zu is malformed (np, %s, %s, %s, %s, %s: "
+                                  "numbers >= 0; allgather_block_stride: true or false)",
+                     path, i, cost_fields[0].name, cost_fields[1].name, cost_fields[2].name,
+                     cost_fields[3].name, cost_fields[4].name);
+            return MG_EFORMAT;
+        }
+        if (bounds_doc_set_costs(d, &c) != 0)
+            return fail(err, errlen, MG_EFORMAT, path, "costs at too many process counts");
+    }
     return MG_OK;
 }
 
@@ -176,6 +290,18 @@ static json_object *entry_json(const bounds_entry *e)
     json_object_object_add(
         o, "form", e->cls == 'G' ? json_object_new_string(bounds_form_name(e->form)) : NULL);
     json_object_object_add(o, "status", json_object_new_string(e->status));
+    return o;
+}
+
+static json_object *costs_json(const bounds_costs *c)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "np", json_object_new_int64((int64_t)c->np));
+    for (int f = 0; f < COST_FIELDS; f++)
+        json_object_object_add(o, cost_fields[f].name,
+                               json_object_new_double(cost_of(&c->params, f)));
+    json_object_object_add(o, "allgather_block_stride",
+                           json_object_new_boolean(c->params.allgather_block_stride));
     return o;
 }
 
@@ -224,6 +350,12 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
     for (size_t i = 0; i < d->n; i++)
         json_object_array_add(entries, entry_json(&d->entries[i]));
     json_object_object_add(root, "entries", entries);
+    if (d->ncosts) {
+        json_object *costs = json_object_new_array();
+        for (size_t i = 0; i < d->ncosts; i++)
+            json_object_array_add(costs, costs_json(&d->costs[i]));
+        json_object_object_add(root, "costs", costs);
+    }
     const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
     int rc = write_atomic(path, text, err, errlen);
     json_object_put(root);
@@ -265,7 +397,7 @@ static size_t put_entry(char *text, size_t cap, const char *collective, const bo
 
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen)
 {
-    size_t cap = 128 + 2 * d->n * 96, used = 0;
+    size_t cap = 128 + 2 * d->n * 96 + d->ncosts * 160, used = 0;
     char *text = malloc(cap);
     if (!text)
         return fail(err, errlen, MG_ENOMEM, path, "out of memory");
@@ -283,6 +415,14 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
         if (large_form_name(e, large, sizeof large) == 0 &&
             !tested_point(d, large, e->type_size, e->np))
             used += put_entry(text + used, cap - used, large, e);
+    }
+    for (size_t i = 0; i < d->ncosts; i++) {
+        const scaling_params *p = &d->costs[i].params;
+        used += (size_t)snprintf(text + used, cap - used, "costs %llu",
+                                 (unsigned long long)d->costs[i].np);
+        for (int f = 0; f < COST_FIELDS; f++) /* in whole picoseconds: protect_bounds.h */
+            used += (size_t)snprintf(text + used, cap - used, " %.0f", cost_of(p, f) * 1000);
+        used += (size_t)snprintf(text + used, cap - used, " %d\n", p->allgather_block_stride);
     }
     int rc = write_atomic(path, text, err, errlen);
     free(text);

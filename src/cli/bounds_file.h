@@ -10,7 +10,12 @@
  * which bounds workaround W3 for that collective, never the int form. Version 3 adds the calls with
  * MPI_IN_PLACE ("Alltoall_inplace", "Igatherv_c_inplace"), which libraries run by other code. A
  * file is written in the oldest version that holds its entries, so that older builds keep reading
- * it. It also writes the small text file the protection module reads. */
+ * it. It also writes the small text file the protection module reads.
+ * "costs" (optional, any version; older builds ignore it): the cost model measured at each process
+ * count by `mpiguard collectives` (src/tester/coll_costs.c), which the module uses in place of the
+ * engine's defaults to choose a workaround:
+ *   "costs": [{"np": 4, "call_ns": 9500.0, "byte_ns": 0.41, "copy_byte_ns": 0.08,
+ *              "type_ns": 1800.0, "comm_ns": 61000.0, "allgather_block_stride": false}] */
 #ifndef MG_BOUNDS_FILE_H
 #define MG_BOUNDS_FILE_H
 
@@ -19,6 +24,7 @@
 
 #include "mpi_flavor.h"
 #include "scaling_bounds.h"
+#include "scaling_params.h"
 
 #define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
 enum { BOUNDS_SCHEMA_NEWEST = 3 };
@@ -31,16 +37,38 @@ typedef struct bounds_entry {
     char status[12];   /* "bounded", "unbounded", "skipped" */
 } bounds_entry;
 
+/* The cost model measured at np processes: scaling_params's measured fields (its
+ * max_stage_bytes is not measured and keeps the default). */
+typedef struct bounds_costs {
+    uint64_t np;
+    scaling_params params;
+} bounds_costs;
+
+enum { BOUNDS_COSTS_MAX = 32 };
+
 typedef struct bounds_doc {
     char flavor[16];  /* "openmpi", "mpich" */
     char version[32]; /* "4.1.4" */
     bounds_entry *entries;
     size_t n, cap;
+    bounds_costs costs[BOUNDS_COSTS_MAX];
+    size_t ncosts;
 } bounds_doc;
 
 /* Appends a copy of e. Returns 0 or MG_ENOMEM. */
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e);
 void bounds_doc_free(bounds_doc *d);
+
+/* Records c, in place of d's costs at the same np. Returns 0 or MG_ERANGE (BOUNDS_COSTS_MAX
+ * process counts already). */
+int bounds_doc_set_costs(bounds_doc *d, const bounds_costs *c);
+
+/* d's costs at np, or NULL. */
+const bounds_costs *bounds_doc_costs(const bounds_doc *d, uint64_t np);
+
+/* Parses the line the cost measurement prints ("coll_costs: np 4 call_ns ..."). Returns 0, or -1
+ * when line is not such a line or holds a value that is negative or not a number. */
+int bounds_costs_parse(const char *line, bounds_costs *out);
 
 /* Reads and validates a bounds file (schema version 1 to 3) into *d (caller frees with
  * bounds_doc_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
@@ -60,8 +88,8 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
 
 /* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h),
  * each int form's also as its `_c` form's where d has no tested point of the `_c` form at that
- * (s, P): an untested `_c` form is taken to fail where its int form does. Returns 0 or MG_EIO
- * with err. */
+ * (s, P): an untested `_c` form is taken to fail where its int form does; then d's costs. Returns
+ * 0 or MG_EIO with err. */
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
 /* "snP", "nP", "sn", "n". */

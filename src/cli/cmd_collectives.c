@@ -25,12 +25,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { MAX_ITEMS = 32 };
+enum { MAX_ITEMS = 32, COSTS_LIMIT_S = 600 };
 
 typedef struct coll_ctx {
     char **launcher; /* the words before the tester: the user's launcher and its options */
     int nlauncher;
     char tester[4096];
+    char costs[4096]; /* the cost measurement (src/tester/coll_costs.c) */
     const char *name; /* "Igather", "Alltoall_inplace" */
     scaling_coll coll;
     int in_place;
@@ -38,8 +39,8 @@ typedef struct coll_ctx {
     double deadline; /* monotonic seconds; 0: none */
     int interrupted; /* the signal that stopped the tester, or 0 */
     /* Each test's output (the tester's and the launcher's: a crash's backtrace) goes to running,
-     * in the directory logs; a failed test's is kept there as NNN-<test>.log, a passed one's
-     * dropped. */
+     * in the directory logs; a failed test's is kept there as NNN-<test>.log, a failed cost
+     * measurement's as costs-P<P>.log, a passed one's dropped. */
     char logs[4096], running[4200];
     unsigned kept_logs;
 } coll_ctx;
@@ -66,13 +67,16 @@ static int open_logs(coll_ctx *x, const char *output)
                  strerror(errno));
         return MG_EXIT_CANTCREAT;
     }
-    char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9][0-9]-*.log", x->logs);
-    glob_t old;
-    if (glob(pattern, 0, NULL, &old) == 0)
-        for (size_t i = 0; i < old.gl_pathc; i++)
-            unlink(old.gl_pathv[i]);
-    globfree(&old);
+    static const char *const kept_names[] = {"[0-9][0-9][0-9]-*.log", "costs-P*.log"};
+    for (size_t k = 0; k < sizeof kept_names / sizeof *kept_names; k++) {
+        char pattern[4200];
+        snprintf(pattern, sizeof pattern, "%s/%s", x->logs, kept_names[k]);
+        glob_t old;
+        if (glob(pattern, 0, NULL, &old) == 0)
+            for (size_t i = 0; i < old.gl_pathc; i++)
+                unlink(old.gl_pathv[i]);
+        globfree(&old);
+    }
     return 0;
 }
 
@@ -140,6 +144,61 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
                 x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n,
                 outcome_name(r), *elapsed, kept[0] ? "; its output: " : "", kept);
     return r;
+}
+
+/* The cost model at P (bounds_file.h, "costs"), measured by one job of the bundled measurement
+ * unless doc has it from an earlier run: kept in doc, or, where the job fails, left out with a
+ * warning (the module then uses the engine's defaults at that P). */
+static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
+{
+    if (bounds_doc_costs(doc, P) || x->interrupted ||
+        (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
+        return;
+    char np[24];
+    snprintf(np, sizeof np, "%llu", (unsigned long long)P);
+    char *argv[MAX_ITEMS + 8];
+    int k = 0;
+    for (int i = 0; i < x->nlauncher; i++)
+        argv[k++] = x->launcher[i];
+    char *tail[] = {"-n", np, x->costs, NULL};
+    memcpy(argv + k, tail, sizeof tail);
+    char err[512] = "", line[512];
+    int status = 0, hung = 0, found = 0;
+    double t0 = mg_clock_seconds();
+    bounds_costs c;
+    if (mg_job_run(argv, NULL, x->running, COSTS_LIMIT_S * 1000, &status, &hung, &x->interrupted,
+                   err, sizeof err) == 0) {
+        FILE *f = fopen(x->running, "re");
+        while (f && !found && fgets(line, sizeof line, f))
+            found = bounds_costs_parse(line, &c) == 0 && c.np == P;
+        if (f)
+            fclose(f);
+    }
+    if (x->interrupted) {
+        unlink(x->running);
+        return;
+    }
+    if (!found || bounds_doc_set_costs(doc, &c) != 0) {
+        char kept[4400];
+        snprintf(kept, sizeof kept, "%s/costs-P%llu.log", x->logs, (unsigned long long)P);
+        int have_log = rename(x->running, kept) == 0;
+        mg_warn("collectives: the cost measurement at P=%llu failed (%s%s%s); `mpiguard protect` "
+                "will choose workarounds by the default cost model at this P",
+                (unsigned long long)P,
+                err[0] ? err : hung ? "time limit" : status ? "the job failed" : "no result line",
+                have_log ? "; its output: " : "", have_log ? kept : "");
+        return;
+    }
+    unlink(x->running);
+    if (!cli_opts.quiet)
+        fprintf(stderr,
+                "mpiguard: collectives: cost model at P=%llu: call %.1f us, %.3f ns per byte moved, "
+                "%.3f ns per byte copied, datatype %.1f us, communicator %.1f us, Allgather into a "
+                "strided type %s Allgatherv (%.2f s)\n",
+                (unsigned long long)P, c.params.call_ns / 1000, c.params.byte_ns,
+                c.params.copy_byte_ns, c.params.type_ns / 1000, c.params.comm_ns / 1000,
+                c.params.allgather_block_stride ? "faster than" : "not faster than",
+                mg_clock_seconds() - t0);
 }
 
 /* A test whose job fails is run again: only a failure that reproduces counts (a launcher that
@@ -213,7 +272,7 @@ typedef struct coll_options {
     const char *collectives, *np, *type_sizes, *memory, *output;
     long f, max_count;
     double time_limit, first_limit;
-    int resume;
+    int resume, no_costs;
 } coll_options;
 
 /* A line of the table: a point's search in this run, or a point kept from the file resumed. */
@@ -285,6 +344,20 @@ static void print_row(const bounds_entry *e, const coll_row *row)
            b->tests);
 }
 
+static void print_costs(const bounds_doc *doc)
+{
+    if (!doc->ncosts)
+        return;
+    printf("\ncost model at each P (ns; byte and copy: ns per byte)\n%4s %10s %8s %8s %10s %12s  %s\n",
+           "P", "call", "byte", "copy", "datatype", "communicator", "Allgather stride");
+    for (size_t i = 0; i < doc->ncosts; i++) {
+        const scaling_params *p = &doc->costs[i].params;
+        printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n",
+               (unsigned long long)doc->costs[i].np, p->call_ns, p->byte_ns, p->copy_byte_ns,
+               p->type_ns, p->comm_ns, p->allgather_block_stride ? "yes" : "no");
+    }
+}
+
 /* The job's MPI and the tester built for it, from the launcher words (the tester stands in for the
  * application while the launcher is identified). */
 static int find_tester(coll_ctx *x, mg_mpi_flavor *flavor)
@@ -311,8 +384,10 @@ static int find_tester(coll_ctx *x, mg_mpi_flavor *flavor)
         *flavor = cli_opts.mpi_choice
                       ? (cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH)
                       : l.flavor;
-        if (strcmp(mg_mpi_flavor_name(*flavor), name) == 0)
-            return 0;
+        if (strcmp(mg_mpi_flavor_name(*flavor), name) == 0) {
+            snprintf(rel, sizeof rel, "bin/mpiguard-coll-costs-%s", name);
+            return cli_install_path(rel, x->costs, sizeof x->costs) ? MG_EXIT_SOFTWARE : 0;
+        }
     }
     mg_error("cannot tell which MPI the launcher '%s' runs", x->launcher[0]);
     return MG_EXIT_USAGE;
@@ -396,7 +471,7 @@ int cmd_collectives(int argc, char **argv)
         "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
         "[--resume] -- <launcher> [<launcher options>]";
-    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0};
+    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0, 0};
     const mg_option options[] = {
         {"collectives", 0, MG_OPT_STRING, &o.collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
@@ -425,6 +500,10 @@ int cmd_collectives(int argc, char **argv)
          "points are kept untested, its unbounded ones tested on from twice their n (give a "
          "--first-test-limit that covers a test there), the others from n = 1; its other points "
          "stay in it",
+         NULL, 0, 0},
+        {"no-costs", 0, MG_OPT_FLAG, &o.no_costs, NULL,
+         "do not measure the cost model at each P (a job of a few seconds before the tests); "
+         "`mpiguard protect` then chooses workarounds by its defaults",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -518,6 +597,11 @@ int cmd_collectives(int argc, char **argv)
                     goto out;
             }
     }
+    /* After the searches: the time budget goes to the bounds first. */
+    for (int p = 0; p < nnp && !o.no_costs; p++)
+        measure_costs(&x, nps[p], &doc);
+    if ((rc = save(o.output, &doc, report)))
+        goto out;
     printf(
         "MPI %s %s: safe bounds (n per process; G: Class G with its detector form, X: Class X)\n",
         doc.flavor, doc.version);
@@ -525,6 +609,7 @@ int cmd_collectives(int argc, char **argv)
            "n_s", "delta", "class", "failure", "tests");
     for (size_t i = 0; i < doc.n; i++)
         print_row(&doc.entries[i], &rows[i]);
+    print_costs(&doc);
     free(rows);
     rc = x.interrupted ? MG_EXIT_SIGNAL_BASE + x.interrupted : 0;
 out:

@@ -48,16 +48,23 @@ static int split(char *line, char **words, int max)
     return n;
 }
 
-static int number(const char *t, uint64_t *out)
+/* A decimal count, 0 included. */
+static int count(const char *t, uint64_t *out)
 {
     char *end;
     if (!*t || *t == '-')
         return MG_EINVAL;
     unsigned long long v = strtoull(t, &end, 10);
-    if (*end || v == 0)
+    if (*end)
         return MG_EINVAL;
     *out = v;
     return 0;
+}
+
+/* A decimal count above 0. */
+static int number(const char *t, uint64_t *out)
+{
+    return count(t, out) || *out == 0 ? MG_EINVAL : 0;
 }
 
 static int table_index(int large, int in_place, int nonblocking)
@@ -83,6 +90,47 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *table)
         return MG_EINVAL;
     *table = table_index(large, in_place && scaling_coll_in_place_everywhere(e->coll), nonblocking);
     return 0;
+}
+
+/* The costs measured at the process count nearest the job's (by ratio), as "costs" lines give
+ * them: np, then call, byte, copy, type and comm in picoseconds, then the Allgather stride. */
+static struct {
+    uint64_t np, ps[5], stride;
+} costs;
+
+/* How far np processes are from the job's nprocs: their ratio, at least 1. */
+static double off_ratio(uint64_t np, int nprocs)
+{
+    double a = (double)np, b = nprocs > 0 ? nprocs : 1;
+    return a > b ? a / b : b / a;
+}
+
+static int parse_costs(char **w, int nprocs)
+{
+    uint64_t np, ps[5], stride;
+    if (number(w[1], &np) || count(w[7], &stride) || stride > 1)
+        return MG_EINVAL;
+    for (int f = 0; f < 5; f++)
+        if (count(w[2 + f], &ps[f]))
+            return MG_EINVAL;
+    if (!costs.np || off_ratio(np, nprocs) < off_ratio(costs.np, nprocs)) {
+        costs.np = np;
+        memcpy(costs.ps, ps, sizeof ps);
+        costs.stride = stride;
+    }
+    return 0;
+}
+
+static void apply_costs(scaling_params *p)
+{
+    if (!costs.np)
+        return;
+    p->call_ns = costs.ps[0] / 1000.0;
+    p->byte_ns = costs.ps[1] / 1000.0;
+    p->copy_byte_ns = costs.ps[2] / 1000.0;
+    p->type_ns = costs.ps[3] / 1000.0;
+    p->comm_ns = costs.ps[4] / 1000.0;
+    p->allgather_block_stride = (int)costs.stride;
 }
 
 /* Reads the whole file into text; MG_ENOENT or MG_ERANGE (too big). */
@@ -112,7 +160,7 @@ static void group_by_collective(scaling_bound_entry *list, size_t n)
     }
 }
 
-static int parse_file(const char *path, size_t count[TABLES], char *err, unsigned errlen)
+static int parse_file(const char *path, int nprocs, size_t n[TABLES], char *err, unsigned errlen)
 {
     int rc = slurp(path);
     if (rc) {
@@ -134,8 +182,10 @@ static int parse_file(const char *path, size_t count[TABLES], char *err, unsigne
             strncat(mpi_flavor, w[1], sizeof mpi_flavor - 1);
             strncat(mpi_version, w[2], sizeof mpi_version - 1);
         } else if (nw == 7 && strcmp(w[0], "entry") == 0 && parse_entry(w, &e, &t) == 0 &&
-                   count[t] < PROTECT_BOUNDS_MAX) {
-            entries[t][count[t]++] = e;
+                   n[t] < PROTECT_BOUNDS_MAX) {
+            entries[t][n[t]++] = e;
+        } else if (nw == 8 && strcmp(w[0], "costs") == 0 && parse_costs(w, nprocs) == 0) {
+            continue;
         } else {
             set_err(err, errlen, "malformed line in the bounds file: ", nw ? w[0] : "(blank)");
             return MG_EFORMAT;
@@ -144,14 +194,16 @@ static int parse_file(const char *path, size_t count[TABLES], char *err, unsigne
     return 0;
 }
 
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds tables[2][2][2],
-                        char *err, unsigned errlen)
+int protect_bounds_load(const char *path, const char *artificial, int nprocs,
+                        scaling_bounds tables[2][2][2], scaling_params *params, char *err,
+                        unsigned errlen)
 {
     size_t n[TABLES] = {0};
     if (path && *path) {
-        int rc = parse_file(path, n, err, errlen);
+        int rc = parse_file(path, nprocs, n, err, errlen);
         if (rc)
             return rc;
+        apply_costs(params);
     }
     /* An in-place call is bounded by its own form's entries and by those of the call without
      * MPI_IN_PLACE: a file that tested only the latter still protects it, as before version 3. */

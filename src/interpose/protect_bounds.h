@@ -6,20 +6,25 @@
 #define MG_PROTECT_BOUNDS_H
 
 #include "scaling_bounds.h"
+#include "scaling_params.h"
 
 /* The text format, one record per line, fields separated by one space:
  *   mpiguard-protect-bounds/3
  *   mpi <flavor> <version>
  *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
+ *   costs <nprocs> <call> <byte> <copy> <type> <comm> <0|1>
  * <Collective> is "Gatherv", "Igatherv", a large-count form "Gatherv_c", "Igatherv_c", and either
  * with "_inplace" for the call with MPI_IN_PLACE (version 3; the CLI writes this file for the
- * library of the same build). The artificial bound is
+ * library of the same build). A "costs" line (version 4) is the cost model measured at nprocs
+ * processes (scaling_params.h), its five costs in whole picoseconds (no strtod: the application
+ * may have set a locale), then allgather_block_stride. The artificial bound is
  * "<snP|nP|sn|n> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the
  * default), the large-count `_c` ones, or both. */
-#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/3"
+#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/4"
 
 /* Fills tables[large][in_place][nonblocking] from the file at path (NULL: no file, empty tables)
- * and the artificial bound text (NULL: none; it goes to the int-count tables, the large-count
+ * and *params' costs from its "costs" line of the process count nearest nprocs (by ratio; none:
+ * *params is left as it is), and the tables from the artificial bound text (NULL: none; it goes to the int-count tables, the large-count
  * ones or both, as its third word says). large: the `_c` forms' entries, which bound the
  * application's `_c` calls and W3, never the int forms. in_place: the tables of calls with
  * MPI_IN_PLACE, which hold their own entries and those of the same form without it; a rooted
@@ -28,8 +33,9 @@
  * PROTECT_BOUNDS_MAX per table); the module calls this once. Returns 0, or a negative MG_E* code
  * with a reason in err (the module then logs it and stays off). */
 enum { PROTECT_BOUNDS_MAX = 512 };
-int protect_bounds_load(const char *path, const char *artificial, scaling_bounds tables[2][2][2],
-                        char *err, unsigned errlen);
+int protect_bounds_load(const char *path, const char *artificial, int nprocs,
+                        scaling_bounds tables[2][2][2], scaling_params *params, char *err,
+                        unsigned errlen);
 
 /* Parses "snP", "nP", "sn" or "n". Returns 0 or MG_EINVAL. */
 int protect_bounds_form(const char *text, scaling_form *out);

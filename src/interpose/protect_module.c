@@ -1,8 +1,8 @@
 /* The "protect" module: protection of the collectives against scaling problems. At MPI_Init it
- * reads the safe bounds (MPIGUARD_PROTECT_BOUNDS, the text file `mpiguard protect` writes), the
- * artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced workaround
- * (MPIGUARD_PROTECT_WORKAROUND), whether the ranks agree on the plans of the irregular collectives
- * (MPIGUARD_PROTECT_AGREE), looks up the library's MPI-4 large-count collectives (W3, and the
+ * reads the safe bounds and the measured cost model (MPIGUARD_PROTECT_BOUNDS, the text file
+ * `mpiguard protect` writes), the artificial bound (MPIGUARD_PROTECT_ARTIFICIAL) and a forced
+ * workaround (MPIGUARD_PROTECT_WORKAROUND), whether the ranks agree on the plans of the irregular
+ * collectives (MPIGUARD_PROTECT_AGREE), looks up the library's MPI-4 large-count collectives (W3, and the
  * plan calls for the application's own `_c` calls), then routes the collectives, and their `_c`
  * forms where mpi.h declares them, through protect_run (docs/collectives.md). Trouble of its own
  * turns the module off with one line; the job runs on. */
@@ -56,7 +56,8 @@ static int protect_init(const mg_module_job *job)
     char err[512];
     scaling_params_default(&protect_cfg.params);
 #ifdef MPICH_VERSION
-    /* MPICH's Allgatherv costs more than its Allgather into a strided type: scaling_params.h */
+    /* MPICH's Allgatherv costs more than its Allgather into a strided type (scaling_params.h);
+     * a bounds file with measured costs says so for the installed library. */
     protect_cfg.params.allgather_block_stride = 1;
 #endif
     if (parse_force(getenv("MPIGUARD_PROTECT_WORKAROUND"), &protect_cfg.force) != 0) {
@@ -75,8 +76,8 @@ static int protect_init(const mg_module_job *job)
                       NULL);
     }
     if (protect_bounds_load(getenv("MPIGUARD_PROTECT_BOUNDS"),
-                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), protect_cfg.tables, err,
-                            sizeof err) != 0) {
+                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), job->size, protect_cfg.tables,
+                            &protect_cfg.params, err, sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
     }

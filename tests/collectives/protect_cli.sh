@@ -42,12 +42,18 @@ expect_status 64 "--no-protect with --agree" -- "$MPIGUARD" run --no-protect --a
 expect_status 64 "--agree with a value" -- "$MPIGUARD" protect --agree=yes -- mpirun.openmpi -n 2 "$app"
 # The library's own file (the CLI writes it; MPIGUARD_PROTECT_BOUNDS set by hand here) with a line
 # of blanks: the module says which line and stays off, and the job runs on unprotected.
-printf 'mpiguard-protect-bounds/3\nmpi openmpi 4.1.4\n   \n' >"$TMP/blank.txt"
+printf 'mpiguard-protect-bounds/4\nmpi openmpi 4.1.4\n   \n' >"$TMP/blank.txt"
 expect_status 0 "a blank line in the library's bounds file" -- mpirun.openmpi -n 2 \
     -x LD_PRELOAD="$BUILD/lib/libmpiguard-openmpi.so" -x MPIGUARD_MODULES=protect \
     -x MPIGUARD_PROTECT_BOUNDS="$TMP/blank.txt" "$app"
 expect_stderr "protect module off: malformed line in the bounds file: (blank)"
 grep -q "0 mismatching" "$TMP/stdout" || fail "the job did not run unprotected"
+# A costs line whose last field is not 0 or 1 is malformed too.
+printf 'mpiguard-protect-bounds/4\nmpi openmpi 4.1.4\ncosts 2 9000000 400 80 1500000 60000000 7\n' >"$TMP/costs.txt"
+expect_status 0 "a bad costs line in the library's bounds file" -- mpirun.openmpi -n 2 \
+    -x LD_PRELOAD="$BUILD/lib/libmpiguard-openmpi.so" -x MPIGUARD_MODULES=protect \
+    -x MPIGUARD_PROTECT_BOUNDS="$TMP/costs.txt" "$app"
+expect_stderr "protect module off: malformed line in the bounds file: costs"
 # A good file: a Class G bound on Gather at 1 element per process trips every Gather of coll_check.
 echo '{"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"}, "entries": [{"collective": "Gather", "type_size": 4, "np": 2, "safe_count": 8, "class": "G", "form": "nP", "status": "bounded"}, {"collective": "Igather", "type_size": 4, "np": 2, "safe_count": 8, "class": "X", "form": null, "status": "bounded"}, {"collective": "Bcast", "type_size": 4, "np": 2, "safe_count": 1048576, "class": "none", "form": null, "status": "unbounded"}]}' >"$TMP/good.json"
 expect_status 0 "good bounds" -- "$MPIGUARD" protect --bounds "$TMP/good.json" -- mpirun.openmpi -n 2 "$app" 16 1
@@ -55,4 +61,4 @@ grep -q "0 mismatching" "$TMP/stdout" || fail "results differ"
 expect_stderr "MPI_Gather at .*: detector G fired, workaround W"
 expect_stderr "MPI_Igather at .*: detector X fired, workaround W"
 grep -q "MPI_Bcast at" "$TMP/stderr" && fail "an unbounded entry acted as a bound"
-pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version, a _c entry in version 1, an in-place one in version 2; the library's file with a blank line leaves the module off; W3 and --bound-calls large on Open MPI 69, a bad --bound-calls 64; a good one protects"
+pass "bounds files: 66/65 for missing, malformed, other schema, other MPI or version, a _c entry in version 1, an in-place one in version 2; the library's file with a blank line or a bad costs line leaves the module off; W3 and --bound-calls large on Open MPI 69, a bad --bound-calls 64; a good one protects"

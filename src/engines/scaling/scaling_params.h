@@ -9,9 +9,10 @@ typedef struct scaling_params {
     /* W1-B: most bytes of one staging buffer (the per-round image of the global buffer); bounds the
      * memory the workaround adds and so the size of one round. */
     uint64_t max_stage_bytes;
-    /* Cost model (nanoseconds), to be replaced by the caller with values measured on the machine:
-     * a collective call's fixed cost, a byte moved by a collective, a byte copied by memcpy (W1-B
-     * staging), creating and freeing a derived datatype (W2), creating a communicator (W1-A). */
+    /* Cost model (nanoseconds), replaced by the interposition module with the costs `mpiguard
+     * collectives` measured on the installed MPI (src/tester/coll_costs.c): a collective call's
+     * fixed cost, a byte moved by a collective, a byte copied by memcpy (W1-B staging), creating
+     * and freeing a derived datatype (W2), creating a communicator (W1-A). */
     double call_ns;
     double byte_ns;
     double copy_byte_ns;
