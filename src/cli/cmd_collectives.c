@@ -192,9 +192,9 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
     unlink(x->running);
     if (!cli_opts.quiet)
         fprintf(stderr,
-                "mpiguard: collectives: cost model at P=%llu: call %.1f us, %.3f ns per byte moved, "
-                "%.3f ns per byte copied, datatype %.1f us, communicator %.1f us, Allgather into a "
-                "strided type %s Allgatherv (%.2f s)\n",
+                "mpiguard: collectives: cost model at P=%llu: call %.1f us, %.3f ns per byte "
+                "moved, %.3f ns per byte copied, datatype %.1f us, communicator %.1f us, "
+                "Allgather into a strided type %s Allgatherv (%.2f s)\n",
                 (unsigned long long)P, c.params.call_ns / 1000, c.params.byte_ns,
                 c.params.copy_byte_ns, c.params.type_ns / 1000, c.params.comm_ns / 1000,
                 c.params.allgather_block_stride ? "faster than" : "not faster than",
@@ -348,8 +348,9 @@ static void print_costs(const bounds_doc *doc)
 {
     if (!doc->ncosts)
         return;
-    printf("\ncost model at each P (ns; byte and copy: ns per byte)\n%4s %10s %8s %8s %10s %12s  %s\n",
-           "P", "call", "byte", "copy", "datatype", "communicator", "Allgather stride");
+    printf("\ncost model at each P (ns; byte and copy: ns per byte)\n");
+    printf("%4s %10s %8s %8s %10s %12s  %s\n", "P", "call", "byte", "copy", "datatype",
+           "communicator", "Allgather stride");
     for (size_t i = 0; i < doc->ncosts; i++) {
         const scaling_params *p = &doc->costs[i].params;
         printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n",
@@ -470,7 +471,7 @@ int cmd_collectives(int argc, char **argv)
     static const char usage[] =
         "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
-        "[--resume] -- <launcher> [<launcher options>]";
+        "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
     coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0, 0};
     const mg_option options[] = {
         {"collectives", 0, MG_OPT_STRING, &o.collectives, "LIST",
@@ -502,7 +503,8 @@ int cmd_collectives(int argc, char **argv)
          "stay in it",
          NULL, 0, 0},
         {"no-costs", 0, MG_OPT_FLAG, &o.no_costs, NULL,
-         "do not measure the cost model at each P (a job of a few seconds before the tests); "
+         "do not measure the cost model at each P (a job of a few seconds per P, after the "
+         "searches); "
          "`mpiguard protect` then chooses workarounds by its defaults",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},

@@ -3,8 +3,8 @@
  * cost model (scaling_params.h), timed on the installed MPI at this P, each the slowest rank's
  * median of several repetitions:
  *   call_ns       a collective's fixed cost: MPI_Allgather of 8 bytes per rank;
- *   byte_ns       a byte of the global buffer moved: MPI_Allgather of 4 MiB per rank, less one call,
- *                 over the P x 4 MiB gathered;
+ *   byte_ns       a byte of the global buffer moved: MPI_Allgather of 4 MiB per rank, less one
+ *                 call, over the P x 4 MiB gathered;
  *   copy_byte_ns  a byte staged by memcpy (W1-B): 64 MiB copied by every rank at once;
  *   type_ns       W2's big datatype: MPI_Type_contiguous, MPI_Type_create_resized, commit, free;
  *   comm_ns       W1-A's group communicator: MPI_Group_incl and MPI_Comm_create_group of half the
@@ -14,7 +14,8 @@
  *                 Allgather rounds then keep.
  * The sizes shrink with P (sized_for): the ranks of one node hold at most about 256 MiB at a time.
  * Rank 0 prints one line, which the CLI parses:
- *   coll_costs: np P call_ns X byte_ns X copy_byte_ns X type_ns X comm_ns X allgather_block_stride B
+ *   coll_costs: np P call_ns X byte_ns X copy_byte_ns X type_ns X comm_ns X
+ *               allgather_block_stride B   (one line)
  * Exit 0, or 2 with no memory.
  * Usage: mpiguard-coll-costs-<flavor> */
 #include <mpi.h>
