@@ -275,8 +275,7 @@ int hang_model_resume(struct hang_model *m)
     if (!m->hang)
         return MG_ESTATE;
     m->hang = false;
-    (void)commit_pending(m);
-    refresh(m);
+    m->streak = 0;
     return MG_OK;
 }
 

@@ -63,9 +63,12 @@ int hang_model_next_delay(struct hang_model *m, double *delay);
  * time that goes back (state unchanged); MG_ESTATE after a HANG verdict until hang_model_resume. */
 int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct hang_verdict *v);
 
-/* After a HANG verdict that the caller found to be a transient slowdown (hang_diag): the suspicions'
- * samples go into the model (the job was healthy; a model that never learns its slow phases would
- * suspect each of them again) and watching resumes.
+/* After a HANG verdict that the caller found to be a transient slowdown (hang_diag): watching
+ * resumes with the model as it was, the suspicions' samples dropped (paper §3.3). They are not
+ * learnt: a verification that sees a rank's last calls at the onset of a real hang clears it, and
+ * learning its samples raised p^ at the hang's own level, so that each later detection needed more
+ * suspicions and, once q reached 1, none came (a CI run watched such a deadlock for 6 minutes). A
+ * slow phase that recurs is suspected again and dismissed again by verification, which decides.
  * 0 ok; MG_EINVAL on NULL; MG_ESTATE when no hang is pending. */
 int hang_model_resume(struct hang_model *m);
 

@@ -261,11 +261,45 @@ static void hang_after_k_suspicions_then_resume(void)
     MG_CHECK_INT(hang_model_observe(m, 0, clock_s + 1, &v), MG_ESTATE);
     MG_CHECK_INT(hang_model_resume(m), MG_OK);
     MG_CHECK_INT(hang_model_resume(m), MG_ESTATE);
-    /* the verification found progress: the suspicions were healthy and are learnt */
-    MG_CHECK_INT(state(m).samples, s.samples + s.needed);
+    /* the verification found progress: the suspicions are dropped, the model is as it was */
+    MG_CHECK_INT(state(m).samples, s.samples);
+    MG_CHECK_NEAR(state(m).q, s.q, 0);
     v = feed(m, 0);
     MG_CHECK_INT(v.kind, HANG_VERDICT_SUSPICIOUS);
     MG_CHECK_INT(v.suspicions, 1);
+    hang_model_destroy(m);
+}
+
+/* A verification that clears the onset of a real hang (a rank's last calls look like progress)
+ * must not slow the next detection: with healthy S = 0 common (P(0) = 0.6, a loaded node where
+ * starved ranks show no progress), learning the cleared suspicions pushed q towards 1 and each
+ * later detection needed more of them (72, 220, 712 s in a simulation with C = 2), until none
+ * came. Each detection after a clear now needs the same K. */
+static void cleared_onset_does_not_blind_the_model(void)
+{
+    struct hang_model *m = make(1000, 2);
+    mg_rng rng;
+    mg_rng_seed(&rng, 5);
+    for (int i = 0; i < 200; i++) {
+        uint64_t u = mg_rng_below(&rng, 10);
+        struct hang_verdict v = feed(m, u < 6 ? 0 : u < 8 ? 1 : 2);
+        if (v.kind == HANG_VERDICT_HANG)
+            MG_CHECK_INT(hang_model_resume(m), MG_OK);
+    }
+    MG_CHECK_INT(feed(m, 2).kind, HANG_VERDICT_NORMAL); /* no suspicion pending */
+    unsigned needed = state(m).needed;
+    MG_CHECK(needed > 0);
+    for (int detection = 0; detection < 5; detection++) {
+        struct hang_verdict v;
+        unsigned fed = 0;
+        do {
+            v = feed(m, 0);
+            fed++;
+        } while (v.kind != HANG_VERDICT_HANG && fed < 10 * needed);
+        MG_CHECK_INT(v.kind, HANG_VERDICT_HANG);
+        MG_CHECK_INT(fed, needed);
+        MG_CHECK_INT(hang_model_resume(m), MG_OK);
+    }
     hang_model_destroy(m);
 }
 
@@ -430,6 +464,7 @@ int main(void)
     MG_RUN(constant_windows_keep_the_interval);
     MG_RUN(freeze_and_reset_after_reweighting);
     MG_RUN(hang_after_k_suspicions_then_resume);
+    MG_RUN(cleared_onset_does_not_blind_the_model);
     MG_RUN(sets_alternate_every_30);
     MG_RUN(switch_waits_for_the_suspicions);
     MG_RUN(fewer_ranks_than_two_sets);
