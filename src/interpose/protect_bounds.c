@@ -94,8 +94,9 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *table)
 
 /* The costs measured at the process count nearest the job's (by ratio), as "costs" lines give
  * them: np, then call, byte, copy, type and comm in picoseconds, then the Allgather stride. */
+enum { COST_VALUES = 5 };
 static struct {
-    uint64_t np, ps[5], stride;
+    uint64_t np, ps[COST_VALUES], stride;
 } costs;
 
 /* How far np processes are from the job's nprocs: their ratio, at least 1. */
@@ -107,10 +108,10 @@ static double off_ratio(uint64_t np, int nprocs)
 
 static int parse_costs(char **w, int nprocs)
 {
-    uint64_t np, ps[5], stride;
-    if (number(w[1], &np) || count(w[7], &stride) || stride > 1)
+    uint64_t np, ps[COST_VALUES], stride;
+    if (number(w[1], &np) || count(w[2 + COST_VALUES], &stride) || stride > 1)
         return MG_EINVAL;
-    for (int f = 0; f < 5; f++)
+    for (int f = 0; f < COST_VALUES; f++)
         if (count(w[2 + f], &ps[f]))
             return MG_EINVAL;
     if (!costs.np || off_ratio(np, nprocs) < off_ratio(costs.np, nprocs)) {
@@ -184,7 +185,7 @@ static int parse_file(const char *path, int nprocs, size_t n[TABLES], char *err,
         } else if (nw == 7 && strcmp(w[0], "entry") == 0 && parse_entry(w, &e, &t) == 0 &&
                    n[t] < PROTECT_BOUNDS_MAX) {
             entries[t][n[t]++] = e;
-        } else if (nw == 8 && strcmp(w[0], "costs") == 0 && parse_costs(w, nprocs) == 0) {
+        } else if (nw == 3 + COST_VALUES && strcmp(w[0], "costs") == 0 && parse_costs(w, nprocs) == 0) {
             continue;
         } else {
             set_err(err, errlen, "malformed line in the bounds file: ", nw ? w[0] : "(blank)");

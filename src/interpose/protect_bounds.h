@@ -9,7 +9,7 @@
 #include "scaling_params.h"
 
 /* The text format, one record per line, fields separated by one space:
- *   mpiguard-protect-bounds/3
+ *   mpiguard-protect-bounds/4
  *   mpi <flavor> <version>
  *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
  *   costs <nprocs> <call> <byte> <copy> <type> <comm> <0|1>
