@@ -94,6 +94,14 @@ static int tester_said_wrong(const char *output)
     return said;
 }
 
+/* argv of a job: the user's launcher words, then tail (NULL-terminated). */
+static void job_words(const coll_ctx *x, char **argv, char *const *tail, size_t ntail)
+{
+    for (int i = 0; i < x->nlauncher; i++)
+        argv[i] = x->launcher[i];
+    memcpy(argv + x->nlauncher, tail, ntail * sizeof *tail);
+}
+
 /* Runs the tester job for (s, P, n) within limit seconds, once. */
 static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, double limit,
                              double *elapsed)
@@ -108,11 +116,8 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
     snprintf(ss, sizeof ss, "%llu", (unsigned long long)s);
     snprintf(nn, sizeof nn, "%llu", (unsigned long long)n);
     char *argv[MAX_ITEMS + 8];
-    int k = 0;
-    for (int i = 0; i < x->nlauncher; i++)
-        argv[k++] = x->launcher[i];
     char *tail[] = {"-n", np, x->tester, (char *)x->name, ss, nn, NULL};
-    memcpy(argv + k, tail, sizeof tail);
+    job_words(x, argv, tail, sizeof tail / sizeof *tail);
     char err[512];
     int status = 0, hung = 0;
     double t0 = mg_clock_seconds(), limit_ms = limit * 1000;
@@ -157,11 +162,8 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
     char np[24];
     snprintf(np, sizeof np, "%llu", (unsigned long long)P);
     char *argv[MAX_ITEMS + 8];
-    int k = 0;
-    for (int i = 0; i < x->nlauncher; i++)
-        argv[k++] = x->launcher[i];
     char *tail[] = {"-n", np, x->costs, NULL};
-    memcpy(argv + k, tail, sizeof tail);
+    job_words(x, argv, tail, sizeof tail / sizeof *tail);
     char err[512] = "", line[512];
     int status = 0, hung = 0, found = 0;
     double t0 = mg_clock_seconds();
