@@ -13,16 +13,8 @@ enum { GROUP_TAG = 0x6d67 };
 
 static int keyval = MPI_KEYVAL_INVALID;
 
-/* The record last looked up on this thread: programs run their collectives on one or two
- * communicators, and a hit skips MPI_Comm_get_attr (about 160 instructions on Open MPI, most of a
- * call that nothing fires on). A freed communicator's handle can come back for a new one, so an
- * entry holds only while no record has been freed since it was made. */
-static _Atomic unsigned records_freed;
-static _Thread_local struct {
-    MPI_Comm comm;
-    protect_comm *record;
-    unsigned freed;
-} last_lookup MG_TLS_FAST;
+_Atomic unsigned protect_comm_records_freed;
+_Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
 
 static void free_groups(protect_groups *g)
 {
@@ -38,7 +30,7 @@ static void free_groups(protect_groups *g)
 static int delete_record(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)extra;
-    atomic_fetch_add(&records_freed, 1);
+    atomic_fetch_add(&protect_comm_records_freed, 1);
     protect_comm *p = value;
     for (int i = 0; i < PROTECT_GROUP_CACHE; i++)
         free_groups(&p->groups[i]);
@@ -76,17 +68,13 @@ static protect_comm *record_of(MPI_Comm comm)
     return p;
 }
 
-protect_comm *protect_comm_get(MPI_Comm comm)
+protect_comm *protect_comm_lookup(MPI_Comm comm)
 {
-    unsigned freed = atomic_load_explicit(&records_freed, memory_order_acquire);
-    if (last_lookup.record && last_lookup.comm == comm && last_lookup.freed == freed)
-        return last_lookup.record;
+    /* read before the lookup: a free during it voids the entry made from it */
+    unsigned freed = atomic_load_explicit(&protect_comm_records_freed, memory_order_acquire);
     protect_comm *p = record_of(comm);
-    if (p) {
-        last_lookup.comm = comm;
-        last_lookup.record = p;
-        last_lookup.freed = freed;
-    }
+    if (p)
+        protect_comm_last_lookup = (protect_comm_last){comm, p, freed};
     return p;
 }
 

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 #include "mpi_handles_weak.h"
+#include "interpose_hooks.h"
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum { PROTECT_GROUP_CACHE = 8 };
@@ -28,9 +30,34 @@ typedef struct protect_comm {
 /* Creates the attribute key; called once at init. Returns 0 or an MPI error code. */
 int protect_comm_setup(void);
 
-/* The module's record of comm, created on first use (local: no communication). Returns NULL when
- * out of memory or the attribute calls fail (the caller passes the call through). */
-protect_comm *protect_comm_get(MPI_Comm comm);
+/* The module's record of comm, created on first use (local: no communication), without the thread's
+ * remembered lookup. Returns NULL when out of memory or the attribute calls fail (the caller passes
+ * the call through). */
+protect_comm *protect_comm_lookup(MPI_Comm comm);
+
+/* The record the thread looked up last: programs run their collectives on one or two
+ * communicators, and a hit skips MPI_Comm_get_attr (about 160 instructions on Open MPI, most of a
+ * call that nothing fires on). A freed communicator's handle can come back for a new one, so the
+ * entry holds only while no record has been freed since it was made (protect_comm_records_freed
+ * counts the frees). */
+typedef struct protect_comm_last {
+    MPI_Comm comm;
+    protect_comm *record;
+    unsigned freed;
+} protect_comm_last;
+extern _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
+extern _Atomic unsigned protect_comm_records_freed;
+
+/* protect_comm_lookup, answered from the thread's last lookup where it holds: inline, since every
+ * watched call asks. */
+static inline protect_comm *protect_comm_get(MPI_Comm comm)
+{
+    unsigned freed = atomic_load_explicit(&protect_comm_records_freed, memory_order_acquire);
+    protect_comm_last *last = &protect_comm_last_lookup;
+    if (last->record && last->comm == comm && last->freed == freed)
+        return last->record;
+    return protect_comm_lookup(comm);
+}
 
 /* The private duplicate of comm, created on first use. Collective over comm: every rank must call
  * it at the same point (the module does so only where every rank takes the same path). Returns

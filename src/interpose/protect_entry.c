@@ -30,23 +30,31 @@
 #define NONBLOCKING_B 0
 #define NONBLOCKING_NB 1
 
-/* The body of every entry point: the call is described (the describer with its arguments, a
- * parenthesized list, then the vector setter of family F with vectors) and protected; when the
- * module does not act, the last argument passes it to MPI. The
- * describers fill the caller's record in place: built in one function and returned by value
- * through another, it was copied twice, and those copies (loads of fields just stored) cost more
- * than MPI's own Gatherv at 64 bytes. */
+/* The body of every entry point: unless quick (an expression) says the call passes at once, the
+ * call is described (the describer with its arguments, a parenthesized list, then the vector
+ * setter of family F with vectors) and protected; when the module does not act, the last argument
+ * passes it to MPI. The describers fill the caller's record in place: built in one function and
+ * returned by value through another, it was copied twice, and those copies (loads of fields just
+ * stored) cost more than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
-#define PROTECT_OR_PASS(F, describer, described, vectors, ...)                                     \
+#define PROTECT_OR_PASS(F, quick, describer, described, vectors, ...)                              \
     do {                                                                                           \
-        protect_call pc;                                                                           \
-        describer(&pc, UNPACK described);                                                          \
-        FORM_##F(&pc, UNPACK vectors);                                                             \
-        int rc_;                                                                                   \
-        if (protect_run(&pc, &rc_))                                                                \
-            return rc_;                                                                            \
+        if (!(quick)) {                                                                            \
+            protect_call pc;                                                                       \
+            describer(&pc, UNPACK described);                                                      \
+            FORM_##F(&pc, UNPACK vectors);                                                         \
+            int rc_;                                                                               \
+            if (protect_run(&pc, &rc_))                                                            \
+                return rc_;                                                                        \
+        }                                                                                          \
         return __VA_ARGS__;                                                                        \
     } while (0)
+
+/* The quick test of an irregular entry point (protect_quick_pass), on its raw arguments: the int
+ * binding's vectors only (a `_c` call's displacements cannot wrap, so D never fires there and only
+ * a bound can, which protect_run checks). */
+#define QUICK_INT(coll, mode, ...) protect_quick_pass(coll, NONBLOCKING_##mode, __VA_ARGS__)
+#define QUICK_LARGE(coll, mode, ...) 0
 
 static void call_of(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sendbuf,
                     MPI_Datatype st, void *recvbuf, MPI_Datatype rt, MPI_Comm comm,
@@ -143,7 +151,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 #define BCAST(name, coll, F, mode)                                                                 \
     static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
     {                                                                                              \
-        PROTECT_OR_PASS(F, bcast,                                                                  \
+        PROTECT_OR_PASS(F, 0, bcast,                                                               \
                         (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                            \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                           \
@@ -154,7 +162,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
     {                                                                                              \
-        PROTECT_OR_PASS(F, rooted,                                                                 \
+        PROTECT_OR_PASS(F, 0, rooted,                                                              \
                         (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));            \
@@ -165,7 +173,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, rooted,                                                                 \
+        PROTECT_OR_PASS(F,                                                                         \
+                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL), \
+                        rooted,                                                                    \
                         (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));        \
@@ -176,7 +186,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, rooted,                                                                 \
+        PROTECT_OR_PASS(F,                                                                         \
+                        QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL), \
+                        rooted,                                                                    \
                         (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
                         (scs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
@@ -187,7 +199,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
                     MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
     {                                                                                              \
-        PROTECT_OR_PASS(F, symmetric,                                                              \
+        PROTECT_OR_PASS(F, 0, symmetric,                                                           \
                         (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),         \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));                  \
@@ -199,7 +211,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, symmetric,                                                              \
+        PROTECT_OR_PASS(F,                                                                         \
+                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL),    \
+                        symmetric,                                                                 \
                         (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),          \
                         (rcs, d, NULL, NULL),                                                      \
                         PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));              \
@@ -210,7 +224,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                     void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, symmetric,                                                              \
+        PROTECT_OR_PASS(F,                                                                         \
+                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd),      \
+                        symmetric,                                                                 \
                         (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),            \
                         (scs, sd, rcs, rd),                                                        \
                         PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));        \
@@ -220,7 +236,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, reduction,                                                              \
+        PROTECT_OR_PASS(F, 0, reduction,                                                           \
                         (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),             \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));                  \
@@ -230,7 +246,7 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, reduction,                                                              \
+        PROTECT_OR_PASS(F, 0, reduction,                                                           \
                         (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                \
                         (NULL, NULL, NULL, NULL),                                                  \
                         PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                        \
@@ -240,7 +256,9 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
     static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
                     MPI_Comm comm RQ_PARAM_##mode)                                                 \
     {                                                                                              \
-        PROTECT_OR_PASS(F, reduction,                                                              \
+        PROTECT_OR_PASS(F,                                                                         \
+                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, NULL, NULL, NULL), \
+                        reduction,                                                                 \
                         (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),                \
                         (rcs, NULL, NULL, NULL),                                                   \
                         PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                      \

@@ -1,7 +1,7 @@
 /* The protection path; see protect_run.h. Every call looks up the module's record of its
  * communicator (one comparison when it is the thread's last one). Then a call of an int irregular
  * collective that no bound covers and whose vectors hold nothing negative (most calls) costs one
- * pass over the vectors (plain); any other untriggered call the datatype sizes and the engine's
+ * pass over the vectors, before the call is even described (protect_quick_pass); any other untriggered call the datatype sizes and the engine's
  * check (O(1) for regular collectives), and no message. Only under --agree do Gatherv/Scatterv (the
  * root's verdict, a broadcast) and Alltoallv (an allreduce) pay a small control message per call:
  * the price of W1-A, W1-B and W3 there, which change every rank's side of the call. Without it
@@ -374,6 +374,14 @@ static void widen_large(protect_call *pc)
     a->displs64_b = widen_displ(pc->ldispls_b, w + 3 * P, P);
 }
 
+/* Gatherv, Scatterv and Alltoallv: the ranks see different vectors, so under --agree every call
+ * pays the control message that lets W1-A, W1-B and W3 serve them. */
+static int agreeing(scaling_coll c)
+{
+    return protect_cfg.agree &&
+           (c == SCALING_GATHERV || c == SCALING_SCATTERV || c == SCALING_ALLTOALLV);
+}
+
 /* Whether anything can fire on a call of this form before its arguments are looked at: on an int
  * irregular collective Detector D (and the user-error checks of its vectors) always can; beyond
  * that only a bound of the form's table (an entry of the bounds file, or the artificial bound), and
@@ -399,15 +407,14 @@ void protect_watch_setup(void)
                     mask |= 1u << c;
             protect_cfg.watched[large][nonblocking] = mask;
         }
-}
-
-/* Whether the call passes unchanged before the datatype sizes, on a rank that need not agree with
- * the others: an int irregular collective no bound covers, whose vectors give Detector D nothing
- * (most calls of a correct program). */
-static int plain(const protect_call *pc)
-{
-    return !pc->large && scaling_coll_get(pc->a.coll)->irregular &&
-           !scaling_bounds_covers(bounds_of(pc), pc->a.coll) && scaling_check_plain(&pc->a);
+    for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
+        uint32_t mask = 0;
+        for (int c = 0; c < SCALING_COLL_COUNT; c++)
+            if (scaling_coll_get((scaling_coll)c)->irregular && !agreeing((scaling_coll)c) &&
+                !scaling_bounds_covers(&protect_cfg.tables[0][1][nonblocking], (scaling_coll)c))
+                mask |= 1u << c;
+        protect_cfg.vectors_only[nonblocking] = mask;
+    }
 }
 
 /* The rest of protect_run, for a call that may fire. Apart so that its frame (the trigger, the
@@ -479,8 +486,7 @@ int protect_run(protect_call *pc, int *rc)
         return 0;
     scaling_coll c = pc->a.coll;
     int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
-    /* the ranks see different vectors */
-    int agree = (rooted_vectors || c == SCALING_ALLTOALLV) && protect_cfg.agree;
+    int agree = agreeing(c);
     protect_comm *pcomm = protect_comm_get(pc->comm);
     if (!pcomm || pcomm->inter)
         return 0;
@@ -489,7 +495,5 @@ int protect_run(protect_call *pc, int *rc)
     a->rank = (uint32_t)pcomm->rank;
     if (rooted_vectors && !agree && a->rank != a->root)
         return 0; /* a Gatherv/Scatterv non-root: only the root changes its side (W2) */
-    if (!agree && plain(pc))
-        return 0;
     return protect_further(pc, pcomm, agree, rc);
 }

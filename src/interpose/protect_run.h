@@ -7,6 +7,8 @@
 #define MG_PROTECT_RUN_H
 
 #include "protect_call.h"
+#include "protect_comm.h"
+#include "scaling_check.h"
 #include "scaling_choice.h"
 
 /* The module's settings, fixed at init. */
@@ -23,6 +25,10 @@ typedef struct protect_config {
     /* [large][nonblocking]: bit 1u << coll where a detector can fire whatever the arguments say
      * (protect_watch_setup); a call of another collective passes at once, on every rank. */
     uint32_t watched[2][2];
+    /* [nonblocking]: bit 1u << coll for an int irregular collective that no bound covers and whose
+     * ranks need not agree: only Detector D can fire on it, and only where a count or displacement
+     * is negative (protect_quick_pass). */
+    uint32_t vectors_only[2];
 } protect_config;
 
 extern protect_config protect_cfg;
@@ -36,6 +42,31 @@ void protect_watch_setup(void);
 static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
 {
     return (protect_cfg.watched[large][nonblocking] >> coll) & 1u;
+}
+
+/* Whether a call of an int irregular collective certainly passes unchanged, judged from its raw
+ * arguments before it is described: a form in protect_cfg.vectors_only, and a Gatherv/Scatterv
+ * non-root (MPI reads a non-root's vectors nowhere; only the root changes its side, by W2), or a
+ * rank whose significant vectors hold nothing negative (scaling_check_plain); a call on
+ * MPI_COMM_NULL or an intercommunicator passes too, as protect_run would pass it. The entry points'
+ * second test: most calls of a correct program end here, without the call's record (protect_call)
+ * or the datatype sizes. Inline, with coll a constant in each entry point, so that the path is a
+ * few loads and one pass over the vectors (docs/collectives.md, "Cost when no detector fires").
+ * in_place: the call's buffer argument is MPI_IN_PLACE. Returns 0 when protect_run must see the
+ * call. */
+static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_place, int root,
+                                     MPI_Comm comm, const int *counts_a, const int *displs_a,
+                                     const int *counts_b, const int *displs_b)
+{
+    if (!((protect_cfg.vectors_only[nonblocking] >> coll) & 1u))
+        return 0;
+    protect_comm *pcomm = comm == MPI_COMM_NULL ? NULL : protect_comm_get(comm);
+    if (!pcomm || pcomm->inter)
+        return 1;
+    if ((coll == SCALING_GATHERV || coll == SCALING_SCATTERV) && pcomm->rank != root)
+        return 1;
+    return scaling_check_plain(coll, (uint32_t)pcomm->size, in_place, counts_a, displs_a, counts_b,
+                               displs_b);
 }
 
 /* Protects pc, a call of a watched form (protect_watched). Returns 1 when the module ran the call

@@ -96,31 +96,6 @@ static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_trigge
                         &t->d_b, &t->true_b, t);
 }
 
-/* The bitwise OR of n ints: negative exactly when one of them is. */
-static int or_all(const int *v, uint32_t n)
-{
-    int acc = 0;
-    if (v)
-        for (uint32_t i = 0; i < n; i++)
-            acc |= v[i];
-    return acc;
-}
-
-int scaling_check_plain(const scaling_args *a)
-{
-    const scaling_coll_info *info = scaling_coll_get(a->coll);
-    if (!info || a->large)
-        return 0;
-    uint32_t P = a->nprocs;
-    /* MPI ignores the send vector of an in-place Alltoallv. */
-    int acc = a->coll == SCALING_ALLTOALLV && a->in_place
-                  ? 0
-                  : or_all(a->counts_a, P) | or_all(a->displs_a, P);
-    if (info->vectors & SCALING_VEC_B)
-        acc |= or_all(a->counts_b, P) | or_all(a->displs_b, P);
-    return acc >= 0;
-}
-
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_trigger *out)
 {

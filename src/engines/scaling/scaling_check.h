@@ -38,12 +38,35 @@ typedef struct scaling_trigger {
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_trigger *out);
 
-/* Whether Detector D cannot fire on a, whatever the element size: a call of the int binding whose
- * vectors hold no negative count or displacement (D recovers only negative displacements; a
- * negative count is a user error). Where no bound covers the collective such a call is untriggered,
- * and the caller may pass it without scaling_check, the element size or the rank. Reads coll,
- * nprocs, in_place and the int vectors that are not NULL (see scaling_args_validate for which must
- * be there); 0 for a large-count call. One branch-free pass over the vectors. */
-int scaling_check_plain(const scaling_args *a);
+/* The bitwise OR of n ints (0 for NULL): negative exactly when one of them is. */
+static inline int scaling_ints_or(const int *v, uint32_t n)
+{
+    int acc = 0;
+    if (v)
+        for (uint32_t i = 0; i < n; i++)
+            acc |= v[i];
+    return acc;
+}
+
+/* Whether Detector D cannot fire on a call of the int binding of irregular collective coll over
+ * nprocs ranks, whatever the element size: its significant vectors (A: counts_a, displs_a; B, for
+ * Alltoallv: counts_b, displs_b; NULL where the rank has none) hold no negative count or
+ * displacement (D recovers only negative displacements; a negative count is a user error). Where no
+ * bound covers the collective such a call is untriggered, and the caller may pass it without
+ * scaling_check, the element size or, on a Gatherv/Scatterv root, anything else. in_place: MPI
+ * ignores an in-place Alltoallv's send vectors. One branch-free pass over the vectors; inline,
+ * since it runs on most calls of a correct program, where its caller knows coll at compile time. */
+static inline int scaling_check_plain(scaling_coll coll, uint32_t nprocs, int in_place,
+                                      const int *counts_a, const int *displs_a,
+                                      const int *counts_b, const int *displs_b)
+{
+    int alltoallv = coll == SCALING_ALLTOALLV;
+    int acc = alltoallv && in_place
+                  ? 0
+                  : scaling_ints_or(counts_a, nprocs) | scaling_ints_or(displs_a, nprocs);
+    if (alltoallv)
+        acc |= scaling_ints_or(counts_b, nprocs) | scaling_ints_or(displs_b, nprocs);
+    return acc >= 0;
+}
 
 #endif
