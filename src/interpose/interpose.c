@@ -3,7 +3,8 @@
  * library".
  *
  * Staying out of the application's way: a wrapper that no enabled module watches (with no module
- * on, every one) is a counter store, one load and a branch before the PMPI call. Nothing runs
+ * on, every one) is a counter store, one load and a branch before the PMPI call; one that a module
+ * only replaces adds the depth guard and the call site, not the hook loops. Nothing runs
  * before MPI_Init, so a process that is not a rank (mpirun, mpiexec, hydra_pmi_proxy, srun, a
  * shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are weak references so such a
  * process also loads the library without libmpi. */
@@ -38,8 +39,11 @@ static const mg_module *const available_modules[] = {&mg_state_module, &mg_prote
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;
-/* Read on every wrapped call: 0 keeps the wrapper of that function on its direct path. */
-static unsigned char dispatched[MG_FN_COUNT];
+/* How a wrapped function's calls go, read on every call: straight to PMPI (no enabled module
+ * watches it), to a module's replacement alone (no module observes it or has enter/leave hooks: the
+ * protect module's collectives under `mpiguard protect`), or through every module's hooks. */
+enum route { ROUTE_DIRECT, ROUTE_REPLACED, ROUTE_HOOKED };
+static unsigned char routes[MG_FN_COUNT];
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
 static _Thread_local int call_depth MG_TLS_FAST;
 _Thread_local void *mg_call_site MG_TLS_FAST;
@@ -78,18 +82,25 @@ static void dispatch_leave(mg_fn fn)
     int MPI_##name params                                                                          \
     {                                                                                              \
         count_entered_call();                                                                      \
-        if (!dispatched[MG_FN_##name] || call_depth)                                               \
+        unsigned char route = routes[MG_FN_##name];                                                \
+        if (route == ROUTE_DIRECT || call_depth)                                                   \
             return PMPI_##name args;                                                               \
         call_depth++;                                                                              \
         mg_call_site = __builtin_return_address(0);                                                \
-        dispatch_enter(MG_FN_##name);                                                              \
-        mg_observe_##name##_fn *observe = mg_observe_##name;                                      \
-        if (observe)                                                                               \
-            observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
-        int rc = mg_impl_##name ? mg_impl_##name args : PMPI_##name args;                          \
-        if (observe)                                                                               \
-            observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
-        dispatch_leave(MG_FN_##name);                                                              \
+        mg_impl_##name##_fn *impl = mg_impl_##name;                                               \
+        int rc;                                                                                    \
+        if (route == ROUTE_REPLACED) {                                                             \
+            rc = impl ? impl args : PMPI_##name args;                                              \
+        } else {                                                                                   \
+            dispatch_enter(MG_FN_##name);                                                          \
+            mg_observe_##name##_fn *observe = mg_observe_##name;                                  \
+            if (observe)                                                                           \
+                observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                        \
+            rc = impl ? impl args : PMPI_##name args;                                              \
+            if (observe)                                                                           \
+                observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                        \
+            dispatch_leave(MG_FN_##name);                                                          \
+        }                                                                                          \
         call_depth--;                                                                              \
         return rc;                                                                                 \
     }
@@ -109,17 +120,20 @@ static int module_requested(const char *list, const char *name)
     return 0;
 }
 
-/* Sets which wrappers dispatch (on) or none (0): those of the functions some enabled module
- * watches: every one where a module has enter/leave hooks, else those with an observer or a
- * replacement (the protect module's collectives that can fire). The others go straight to PMPI, as
- * with no module on: under `mpiguard protect` a point-to-point call pays nothing. */
+/* Sets each wrapper's route (on), or every one direct (0): hooked where an enabled module has
+ * enter/leave hooks or observes the function, replaced where a module only replaces it (the protect
+ * module's collectives that can fire), direct otherwise, as with no module on: under `mpiguard
+ * protect` a point-to-point call pays nothing, and a watched collective pays no hook loops. */
 static void route_calls(int on)
 {
     int hooks = 0;
     for (int i = 0; i < enabled_count; i++)
         hooks |= enabled[i]->enter || enabled[i]->leave;
 #define MG_FN(name, params, args, cls)                                                             \
-    dispatched[MG_FN_##name] = on && (hooks || mg_observe_##name || mg_impl_##name);
+    routes[MG_FN_##name] = !on                                      ? ROUTE_DIRECT                 \
+                           : hooks || mg_observe_##name             ? ROUTE_HOOKED                 \
+                           : mg_impl_##name                         ? ROUTE_REPLACED               \
+                                                                    : ROUTE_DIRECT;
 #include "mpi_wrapped_functions.def"
 }
 
