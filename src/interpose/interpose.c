@@ -130,10 +130,10 @@ static void route_calls(int on)
     for (int i = 0; i < enabled_count; i++)
         hooks |= enabled[i]->enter || enabled[i]->leave;
 #define MG_FN(name, params, args, cls)                                                             \
-    routes[MG_FN_##name] = !on                                      ? ROUTE_DIRECT                 \
-                           : hooks || mg_observe_##name             ? ROUTE_HOOKED                 \
-                           : mg_impl_##name                         ? ROUTE_REPLACED               \
-                                                                    : ROUTE_DIRECT;
+    routes[MG_FN_##name] = !on                          ? ROUTE_DIRECT                             \
+                           : hooks || mg_observe_##name ? ROUTE_HOOKED                             \
+                           : mg_impl_##name             ? ROUTE_REPLACED                           \
+                                                        : ROUTE_DIRECT;
 #include "mpi_wrapped_functions.def"
 }
 

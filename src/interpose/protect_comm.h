@@ -30,9 +30,9 @@ typedef struct protect_comm {
 /* Creates the attribute key; called once at init. Returns 0 or an MPI error code. */
 int protect_comm_setup(void);
 
-/* The module's record of comm, created on first use (local: no communication), without the thread's
- * remembered lookup. Returns NULL when out of memory or the attribute calls fail (the caller passes
- * the call through). */
+/* The module's record of comm, created on first use (local: no communication), read from the
+ * communicator's attribute and remembered as the thread's last lookup. Returns NULL when out of
+ * memory or the attribute calls fail (the caller passes the call through). */
 protect_comm *protect_comm_lookup(MPI_Comm comm);
 
 /* The record the thread looked up last: programs run their collectives on one or two

@@ -1,8 +1,9 @@
 /* The protection path; see protect_run.h. Every call looks up the module's record of its
- * communicator (one comparison when it is the thread's last one). Then a call of an int irregular
+ * communicator (one comparison when it is the thread's last one). A call of an int irregular
  * collective that no bound covers and whose vectors hold nothing negative (most calls) costs one
- * pass over the vectors, before the call is even described (protect_quick_pass); any other untriggered call the datatype sizes and the engine's
- * check (O(1) for regular collectives), and no message. Only under --agree do Gatherv/Scatterv (the
+ * pass over the vectors, before the call is even described (protect_quick_pass, in the entry
+ * points); any other untriggered call the datatype sizes and the engine's check (O(1) for regular
+ * collectives), and no message. Only under --agree do Gatherv/Scatterv (the
  * root's verdict, a broadcast) and Alltoallv (an allreduce) pay a small control message per call:
  * the price of W1-A, W1-B and W3 there, which change every rank's side of the call. Without it
  * the rank that sees a trigger changes its own side alone, by W2: MPI matches a collective's
@@ -410,6 +411,7 @@ void protect_watch_setup(void)
     for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
         uint32_t mask = 0;
         for (int c = 0; c < SCALING_COLL_COUNT; c++)
+            /* the in-place table holds every entry of the form, as in may_fire */
             if (scaling_coll_get((scaling_coll)c)->irregular && !agreeing((scaling_coll)c) &&
                 !scaling_bounds_covers(&protect_cfg.tables[0][1][nonblocking], (scaling_coll)c))
                 mask |= 1u << c;
