@@ -15,16 +15,6 @@
 #include "mpi_version.h"
 #include "protect_bounds.h"
 
-static const char *const form_names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
-                                                           [SCALING_FORM_NP] = "nP",
-                                                           [SCALING_FORM_SN] = "sn",
-                                                           [SCALING_FORM_N] = "n"};
-
-const char *bounds_form_name(scaling_form f)
-{
-    return (unsigned)f < SCALING_FORM_COUNT ? form_names[f] : "n";
-}
-
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
 {
     int rc = mg_array_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries);
@@ -148,18 +138,15 @@ static int copy(char *dst, size_t size, const char *src)
     return 0;
 }
 
-static int parse_form(const char *t, scaling_form *out)
+/* The oldest schema version with e's form: 4 for a Class G entry of a (P - 1) form, else 1. */
+static int form_version(const bounds_entry *e)
 {
-    for (int f = 0; f < SCALING_FORM_COUNT; f++)
-        if (t && strcmp(t, form_names[f]) == 0) {
-            *out = (scaling_form)f;
-            return 0;
-        }
-    return -1;
+    return e->cls == 'G' && (e->form == SCALING_FORM_SNPM1 || e->form == SCALING_FORM_NPM1) ? 4 : 1;
 }
 
 /* One entry; returns 0 or -1 for a malformed one, or one that needs a newer schema version than
- * the file's (version 2 has the large-count `_c` entries, version 3 the in-place ones). */
+ * the file's (version 2 has the large-count `_c` entries, version 3 the in-place ones, version 4
+ * the (P - 1) forms). */
 static int parse_entry(json_object *o, bounds_entry *e, int version)
 {
     memset(e, 0, sizeof *e);
@@ -186,7 +173,9 @@ static int parse_entry(json_object *o, bounds_entry *e, int version)
         return 0;
     }
     e->cls = 'G';
-    return strcmp(cls, "G") == 0 ? parse_form(get_string(o, "form"), &e->form) : -1;
+    if (strcmp(cls, "G") != 0 || scaling_form_parse(get_string(o, "form"), &e->form) != 0)
+        return -1;
+    return form_version(e) <= version ? 0 : -1;
 }
 
 /* One element of "costs"; 0 or -1 for a malformed one. */
@@ -211,6 +200,15 @@ static int parse_costs(json_object *o, bounds_costs *c)
     return 0;
 }
 
+/* What a file of each version cannot hold, for the message on a malformed entry. */
+static const char *const not_in_version[BOUNDS_SCHEMA_NEWEST + 1] = {
+    [1] = " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX "2, an in-place one "
+          BOUNDS_SCHEMA_PREFIX "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
+    [2] = " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX "3, a form sn(P-1) or n(P-1) "
+          BOUNDS_SCHEMA_PREFIX "4)",
+    [3] = " (a form sn(P-1) or n(P-1) needs " BOUNDS_SCHEMA_PREFIX "4)",
+};
+
 static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *err, size_t errlen)
 {
     const char *schema =
@@ -234,10 +232,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         bounds_entry e;
         if (parse_entry(json_object_array_get_idx(entries, i), &e, version) != 0) {
             snprintf(err, errlen, "%s: entry %zu is malformed%s", path, i,
-                     version == 1   ? " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX
-                                      "2, an in-place one " BOUNDS_SCHEMA_PREFIX "3)"
-                     : version == 2 ? " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX "3)"
-                                    : "");
+                     not_in_version[version] ? not_in_version[version] : "");
             return MG_EFORMAT;
         }
         if (bounds_doc_add(d, &e) != 0)
@@ -288,7 +283,7 @@ static json_object *entry_json(const bounds_entry *e)
     const char *cls = e->cls == 'G' ? "G" : e->cls == 'X' ? "X" : "none";
     json_object_object_add(o, "class", json_object_new_string(cls));
     json_object_object_add(
-        o, "form", e->cls == 'G' ? json_object_new_string(bounds_form_name(e->form)) : NULL);
+        o, "form", e->cls == 'G' ? json_object_new_string(scaling_form_name(e->form)) : NULL);
     json_object_object_add(o, "status", json_object_new_string(e->status));
     return o;
 }
@@ -321,14 +316,15 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
 }
 
 /* The oldest schema version that holds e: 2 for a large-count `_c` form ("Gatherv_c"), 3 for a
- * call with MPI_IN_PLACE ("Alltoall_inplace"), else 1. */
+ * call with MPI_IN_PLACE ("Alltoall_inplace"), 4 for a (P - 1) form, else 1. */
 static int version_needed(const bounds_entry *e)
 {
     scaling_coll c;
-    int nb, large = 0, in_place = 0;
+    int nb, large = 0, in_place = 0, form = form_version(e);
     if (scaling_coll_from_name(e->collective, &c, &nb, &large, &in_place) != 0)
-        return 1;
-    return in_place ? 3 : large ? 2 : 1;
+        return form;
+    int coll = in_place ? 3 : large ? 2 : 1;
+    return coll > form ? coll : form;
 }
 
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen)
@@ -392,7 +388,7 @@ static size_t put_entry(char *text, size_t cap, const char *collective, const bo
     return (size_t)snprintf(text, cap, "entry %s %llu %llu %llu %c %s\n", collective,
                             (unsigned long long)e->type_size, (unsigned long long)e->np,
                             (unsigned long long)e->safe_count, e->cls,
-                            e->cls == 'G' ? bounds_form_name(e->form) : "n");
+                            e->cls == 'G' ? scaling_form_name(e->form) : "n");
 }
 
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen)

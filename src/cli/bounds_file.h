@@ -8,9 +8,10 @@
  * budget did not allow a test). Schema version 2 is version 1 plus entries for the MPI-4
  * large-count forms: "collective": "Gatherv_c" (or "Igatherv_c") is a point of the `_c` collective,
  * which bounds workaround W3 for that collective, never the int form. Version 3 adds the calls with
- * MPI_IN_PLACE ("Alltoall_inplace", "Igatherv_c_inplace"), which libraries run by other code. A
- * file is written in the oldest version that holds its entries, so that older builds keep reading
- * it. It also writes the small text file the protection module reads.
+ * MPI_IN_PLACE ("Alltoall_inplace", "Igatherv_c_inplace"), which libraries run by other code.
+ * Version 4 adds the Class G forms "sn(P-1)" and "n(P-1)" (scaling_bounds.h). A file is written in
+ * the oldest version that holds its entries, so that older builds keep reading it. It also writes
+ * the small text file the protection module reads.
  * "costs" (optional, any version; older builds ignore it): the cost model measured at each process
  * count by `mpiguard collectives` (src/tester/coll_costs.c), which the module uses in place of the
  * engine's defaults to choose a workaround:
@@ -27,7 +28,7 @@
 #include "scaling_params.h"
 
 #define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
-enum { BOUNDS_SCHEMA_NEWEST = 3 };
+enum { BOUNDS_SCHEMA_NEWEST = 4 };
 
 typedef struct bounds_entry {
     char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
@@ -70,9 +71,10 @@ const bounds_costs *bounds_doc_costs(const bounds_doc *d, uint64_t np);
  * when line is not such a line or holds a value that is negative or not a number. */
 int bounds_costs_parse(const char *line, bounds_costs *out);
 
-/* Reads and validates a bounds file (schema version 1 to 3) into *d (caller frees with
+/* Reads and validates a bounds file (schema version 1 to 4) into *d (caller frees with
  * bounds_doc_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
- * schema, a bad entry, a `_c` entry in a version 1 file) or MG_EVERSION (another schema version),
+ * schema, a bad entry, an entry that needs a newer version than the file's: a `_c` one in version
+ * 1, an in-place one before 3, a (P - 1) form before 4) or MG_EVERSION (another schema version),
  * with the reason in err. */
 int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
 
@@ -82,8 +84,8 @@ int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
  * (MG_EXIT_DATAERR) malformed or measured on another MPI or version. */
 int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d);
 
-/* Writes d as JSON, atomically (temporary file renamed): version 2 when an entry is about a `_c`
- * form, else version 1. Returns 0 or MG_EIO with err. */
+/* Writes d as JSON, atomically (temporary file renamed), in the oldest schema version that holds
+ * its entries. Returns 0 or MG_EIO with err. */
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
 /* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h),
@@ -91,8 +93,5 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
  * (s, P): an untested `_c` form is taken to fail where its int form does; then d's costs. Returns
  * 0 or MG_EIO with err. */
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen);
-
-/* "snP", "nP", "sn", "n". */
-const char *bounds_form_name(scaling_form f);
 
 #endif

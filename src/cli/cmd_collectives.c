@@ -287,13 +287,14 @@ typedef struct coll_row {
 static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
 {
     int c2p = 0, c2s = 0, tests = 0;
-    uint64_t v2p = coll_search_verify(run_test, x, s, 2 * P, b, &c2p, &tests);
-    uint64_t v2s = s < 8 ? coll_search_verify(run_test, x, 2 * s, P, b, &c2s, &tests) : 0;
+    uint64_t v2p = coll_search_verify(run_test, x, s, P, COLL_VERIFY_2P, b, &c2p, &tests);
+    uint64_t v2s =
+        s < 8 ? coll_search_verify(run_test, x, s, P, COLL_VERIFY_2S, b, &c2s, &tests) : 0;
     b->tests += tests;
     scaling_class cls = SCALING_CLASS_X;
     scaling_form form = SCALING_FORM_N;
     if (c2p && c2s)
-        scaling_bounds_classify(b->n_safe, v2p, v2s, b->delta, &cls, &form);
+        scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, &cls, &form);
     e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
     e->form = form;
 }
@@ -307,7 +308,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
              e->collective, (unsigned long long)e->type_size, (unsigned long long)e->np,
              (unsigned long long)e->safe_count, outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
-             e->cls == 'G' ? bounds_form_name(e->form) : "");
+             e->cls == 'G' ? scaling_form_name(e->form) : "");
     mg_finding *f = mg_report_add_finding(report, "collective_failure", "warning", summary);
     if (!f)
         return;
@@ -329,14 +330,14 @@ static void print_row(const bounds_entry *e, const coll_row *row)
     const coll_bound *b = &row->bound;
     char cls[16] = "-";
     if (e->cls == 'G')
-        snprintf(cls, sizeof cls, "G %s", bounds_form_name(e->form));
+        snprintf(cls, sizeof cls, "G %s", scaling_form_name(e->form));
     else if (e->cls == 'X')
         snprintf(cls, sizeof cls, "X");
     /* the file keeps no delta: an earlier run's is not known */
     char delta[24] = "-";
     if (!row->earlier)
         snprintf(delta, sizeof delta, "%llu", (unsigned long long)b->delta);
-    printf("%-25s %3llu %4llu  %-9s %12llu %10s  %-7s %-22s %5d\n", e->collective,
+    printf("%-25s %3llu %4llu  %-9s %12llu %10s  %-9s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, delta, cls,
            row->earlier              ? "(an earlier run)"
@@ -609,7 +610,8 @@ int cmd_collectives(int argc, char **argv)
     printf(
         "MPI %s %s: safe bounds (n per process; G: Class G with its detector form, X: Class X)\n",
         doc.flavor, doc.version);
-    printf("%-25s %3s %4s  %-9s %12s %10s  %-7s %-22s %5s\n", "collective", "s", "P", "status",
+    /* class: up to "G sn(P-1)" */
+    printf("%-25s %3s %4s  %-9s %12s %10s  %-9s %-22s %5s\n", "collective", "s", "P", "status",
            "n_s", "delta", "class", "failure", "tests");
     for (size_t i = 0; i < doc.n; i++)
         print_row(&doc.entries[i], &rows[i]);

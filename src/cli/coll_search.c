@@ -2,6 +2,7 @@
 #include "coll_search.h"
 
 #include "mg_error.h"
+#include "scaling_bounds.h"
 
 static int failed(coll_outcome o)
 {
@@ -63,35 +64,58 @@ int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
     return 0;
 }
 
+/* Where a verification runs its tests. */
+typedef struct verify_point {
+    coll_test_fn *test;
+    void *ctx;
+    uint64_t s, P;
+    double limit;
+    int *tests;
+} verify_point;
+
 /* 1 pass, 0 fail, -1 could not run. */
-static int try(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
-               int *tests)
+static int try(const verify_point *v, uint64_t n)
 {
     double elapsed;
     if (n == 0)
         return 1;
-    coll_outcome r = test(ctx, s, P, n, limit, &elapsed);
-    ++*tests;
+    coll_outcome r = v->test(v->ctx, v->s, v->P, n, v->limit, &elapsed);
+    ++*v->tests;
     return r == COLL_PASS ? 1 : failed(r) ? 0 : -1;
 }
 
-uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                            const coll_bound *b, int *complete, int *tests)
+/* m when m passes and over fails, else 0; the one named first by over_first runs first, the other
+ * only when the first one's outcome leaves m possible. *complete 0 when a test could not run. */
+static uint64_t pass_then_fail(const verify_point *v, uint64_t m, uint64_t over, int over_first,
+                               int *complete)
 {
-    uint64_t half = b->n_safe / 2, half_fail = (b->n_safe + b->delta) / 2;
-    *complete = 1;
-    int r = try(test, ctx, s, P, half_fail, b->limit, tests);
-    if (r == 0) {
-        int h = try(test, ctx, s, P, half, b->limit, tests);
-        *complete = h >= 0;
-        return h == 1 ? half : 0;
+    int at_m, at_over;
+    if (over_first) {
+        at_over = try(v, over);
+        at_m = at_over == 0 ? try(v, m) : 0;
+    } else {
+        at_m = try(v, m);
+        at_over = at_m == 1 ? try(v, over) : 1;
     }
-    if (r < 0) {
-        *complete = 0;
-        return 0;
-    }
-    int full = try(test, ctx, s, P, b->n_safe, b->limit, tests);
-    int over = full == 1 ? try(test, ctx, s, P, b->n_safe + b->delta, b->limit, tests) : 1;
-    *complete = full >= 0 && over >= 0;
-    return full == 1 && over == 0 ? b->n_safe : 0;
+    *complete = at_m >= 0 && at_over >= 0;
+    return at_m == 1 && at_over == 0 ? m : 0;
+}
+
+uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                            coll_verify_at at, const coll_bound *b, int *complete, int *tests)
+{
+    verify_point v = {test, ctx, at == COLL_VERIFY_2S ? 2 * s : s, at == COLL_VERIFY_2P ? 2 * P : P,
+                      b->limit, tests};
+    uint64_t half = b->n_safe / 2, lo, hi;
+    int r = try(&v, (b->n_safe + b->delta) / 2);
+    if (r == 1)
+        return pass_then_fail(&v, b->n_safe, b->n_safe + b->delta, 0, complete);
+    int h = r == 0 ? try(&v, half) : -1;
+    /* Below n_s/2 at 2P: where a (P - 1) form's bound moves, n_s (P - 1)/(2P - 1), well under
+     * n_s/2 at a small P. */
+    if (h == 0 && at == COLL_VERIFY_2P &&
+        scaling_bounds_pm1_window(b->n_safe, b->delta, P, &lo, &hi) == 0)
+        return pass_then_fail(&v, lo, hi, 1, complete);
+    *complete = h >= 0;
+    return h == 1 ? half : 0;
 }

@@ -2,9 +2,9 @@
  * collectives.txt §III.B; docs/collectives.md, "The tester"): step 1 doubles n from 1, each test
  * limited to 10 times the previous one's time, until a failure, n_max or the memory budget; step 2
  * refines in steps of Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification
- * at (s, 2P) and (2s, P) that Table 4.9 classifies. The tests themselves are a callback, so the
- * search runs the same against real MPI jobs and in unit tests. A search can go on from where an
- * earlier one stopped short of a failure (n_passed). */
+ * at (s, 2P) and (2s, P) that Table 4.9 and its (P - 1) rows classify (scaling_bounds.h). The
+ * tests themselves are a callback, so the search runs the same against real MPI jobs and in unit
+ * tests. A search can go on from where an earlier one stopped short of a failure (n_passed). */
 #ifndef MG_COLL_SEARCH_H
 #define MG_COLL_SEARCH_H
 
@@ -50,10 +50,16 @@ typedef struct coll_bound {
 int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                       const coll_search_opts *o, coll_bound *out);
 
-/* The paper's verification at another point: n_s/2 when (n_s + Δ)/2 fails and n_s/2 passes, else
- * n_s when n_s passes and n_s + Δ fails, else 0 (neither: Class X); *complete 0 when a test could
- * not run (memory, time): the point is then unknown and the caller classifies X. */
+/* The two points the paper verifies a bound at, from the tested (s, P). */
+typedef enum coll_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_verify_at;
+
+/* The paper's verification of the bound b found at (s, P), at (s, 2P) or (2s, P): n_s/2 when
+ * (n_s + Δ)/2 fails and n_s/2 passes, else n_s when n_s passes and n_s + Δ fails, else 0 (neither:
+ * Class X). At (s, 2P), where n_s/2 fails too, the (P - 1) points of scaling_bounds_pm1_window
+ * follow (P >= 2): its lower end when its upper end fails and the lower one passes (a bound of a
+ * (P - 1) form, which moves to n_s (P - 1)/(2P - 1), under n_s/2, when P doubles). *complete 0 when
+ * a test could not run (memory, time): the point is then unknown and the caller classifies X. */
 uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                            const coll_bound *b, int *complete, int *tests);
+                            coll_verify_at at, const coll_bound *b, int *complete, int *tests);
 
 #endif

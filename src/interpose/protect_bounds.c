@@ -24,20 +24,6 @@ static void set_err(char *err, unsigned errlen, const char *a, const char *b)
         strncat(err, b, errlen - 1 - strlen(err));
 }
 
-int protect_bounds_form(const char *t, scaling_form *out)
-{
-    static const char *const names[SCALING_FORM_COUNT] = {[SCALING_FORM_SNP] = "snP",
-                                                          [SCALING_FORM_NP] = "nP",
-                                                          [SCALING_FORM_SN] = "sn",
-                                                          [SCALING_FORM_N] = "n"};
-    for (int f = 0; f < SCALING_FORM_COUNT; f++)
-        if (strcmp(t, names[f]) == 0) {
-            *out = (scaling_form)f;
-            return 0;
-        }
-    return MG_EINVAL;
-}
-
 /* Splits line into at most max words at single spaces; returns the count. */
 static int split(char *line, char **words, int max)
 {
@@ -79,8 +65,8 @@ static int parse_entry(char **w, scaling_bound_entry *e, int *table)
 {
     int nonblocking = 0, large = 0, in_place = 0;
     if (scaling_coll_from_name(w[1], &e->coll, &nonblocking, &large, &in_place) != 0 ||
-        number(w[2], &e->type_size) ||
-        number(w[3], &e->nprocs) || number(w[4], &e->n_safe) || protect_bounds_form(w[6], &e->form))
+        number(w[2], &e->type_size) || number(w[3], &e->nprocs) || number(w[4], &e->n_safe) ||
+        scaling_form_parse(w[6], &e->form))
         return MG_EINVAL;
     if (strcmp(w[5], "G") == 0)
         e->cls = SCALING_CLASS_G;
@@ -237,7 +223,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
         on_int = strcmp(w[2], "int") == 0 || strcmp(w[2], "all") == 0;
         on_large = strcmp(w[2], "large") == 0 || strcmp(w[2], "all") == 0;
     }
-    int bad = nw < 2 || nw > 3 || !(on_int || on_large) || protect_bounds_form(w[0], &form) ||
+    int bad = nw < 2 || nw > 3 || !(on_int || on_large) || scaling_form_parse(w[0], &form) ||
               number(w[1], &limit);
     for (int t = 0; t < TABLES && !bad; t++)
         if (t / 4 ? on_large : on_int)

@@ -11,15 +11,17 @@
 /* The text format, one record per line, fields separated by one space:
  *   mpiguard-protect-bounds/4
  *   mpi <flavor> <version>
- *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <snP|nP|sn|n>
+ *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <form>
  *   costs <nprocs> <call> <byte> <copy> <type> <comm> <0|1>
  * <Collective> is "Gatherv", "Igatherv", a large-count form "Gatherv_c", "Igatherv_c", and either
  * with "_inplace" for the call with MPI_IN_PLACE (version 3; the CLI writes this file for the
  * library of the same build). A "costs" line (version 4) is the cost model measured at nprocs
  * processes (scaling_params.h), its five costs in whole picoseconds (no strtod: the application
- * may have set a locale), then allgather_block_stride. The artificial bound is
- * "<snP|nP|sn|n> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the
- * default), the large-count `_c` ones, or both. */
+ * may have set a locale), then allgather_block_stride. <form> is a name of scaling_form_name:
+ * snP, nP, sn, n, and sn(P-1), n(P-1), which a library older than these forms refuses as a
+ * malformed entry line (the module then stays off). The artificial bound is
+ * "<form> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the default),
+ * the large-count `_c` ones, or both. */
 #define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/4"
 
 /* Fills tables[large][in_place][nonblocking] from the file at path (NULL: no file, empty tables)
@@ -36,8 +38,5 @@ enum { PROTECT_BOUNDS_MAX = 512 };
 int protect_bounds_load(const char *path, const char *artificial, int nprocs,
                         scaling_bounds tables[2][2][2], scaling_params *params, char *err,
                         unsigned errlen);
-
-/* Parses "snP", "nP", "sn" or "n". Returns 0 or MG_EINVAL. */
-int protect_bounds_form(const char *text, scaling_form *out);
 
 #endif

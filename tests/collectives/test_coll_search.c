@@ -1,7 +1,7 @@
 /* The tester's search without MPI: a synthetic library whose collective fails past a known trigger
- * (one per row of Table 4.9, and one that is not Class G) drives coll_search_bound and
- * coll_search_verify exactly as `mpiguard collectives` does; the bound, Δ and the class found must
- * be the trigger's. Also the memory estimate and its refusal. */
+ * (one per row of Table 4.9 and of its (P - 1) rows, and one that is not Class G) drives
+ * coll_search_bound and coll_search_verify exactly as `mpiguard collectives` does; the bound, Δ and
+ * the class found must be the trigger's. Also the memory estimate and its refusal. */
 #include "coll_memory.h"
 #include "coll_search.h"
 #include "mg_error.h"
@@ -36,23 +36,30 @@ static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_bound *b, 
 {
     MG_CHECK_INT(coll_search_bound(fake_test, f, s, P, &opts, b), 0);
     int c1, c2, tests = 0;
-    uint64_t v2p = coll_search_verify(fake_test, f, s, 2 * P, b, &c1, &tests);
-    uint64_t v2s = coll_search_verify(fake_test, f, 2 * s, P, b, &c2, &tests);
+    uint64_t v2p = coll_search_verify(fake_test, f, s, P, COLL_VERIFY_2P, b, &c1, &tests);
+    uint64_t v2s = coll_search_verify(fake_test, f, s, P, COLL_VERIFY_2S, b, &c2, &tests);
     MG_CHECK(c1 && c2);
-    MG_CHECK_INT(scaling_bounds_classify(b->n_safe, v2p, v2s, b->delta, cls, form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, cls, form), 0);
 }
 
 static void test_class_g_rows(void)
 {
-    /* Table 4.9's four rows; each trigger puts the failure between 2^20 and 2^21 at (1, 48). */
-    scaling_form forms[] = {SCALING_FORM_SNP, SCALING_FORM_NP, SCALING_FORM_SN, SCALING_FORM_N};
-    for (int i = 0; i < 4; i++) {
+    /* Table 4.9's four rows at (1, 48), and the (P - 1) rows at (1, 4), where (P - 1)/(2P - 1) =
+     * 3/7 keeps the bound at 2P clear of n_s/2; each trigger puts the failure between 2^20 and
+     * 2^21. */
+    static const struct {
+        scaling_form form;
+        uint64_t P;
+    } rows[] = {{SCALING_FORM_SNP, 48}, {SCALING_FORM_NP, 48},  {SCALING_FORM_SN, 48},
+                {SCALING_FORM_N, 48},   {SCALING_FORM_SNPM1, 4}, {SCALING_FORM_NPM1, 4}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         uint64_t n_true = 1500000;
-        fake f = {forms[i], scaling_bounds_form_value(forms[i], 1, n_true, 48), 0, 0, 0};
+        fake f = {rows[i].form, scaling_bounds_form_value(rows[i].form, 1, n_true, rows[i].P), 0,
+                  0, 0};
         coll_bound b;
         scaling_class cls;
         scaling_form form;
-        search_and_classify(&f, 1, 48, &b, &cls, &form);
+        search_and_classify(&f, 1, rows[i].P, &b, &cls, &form);
         MG_CHECK_INT(b.status, COLL_BOUNDED);
         MG_CHECK_INT(b.delta, (1u << 20) / 16);
         /* The safe bound is the largest multiple-of-Δ step that passes: within Δ of the truth. */
@@ -60,8 +67,75 @@ static void test_class_g_rows(void)
         MG_CHECK(b.n_fail > n_true);
         MG_CHECK_INT(b.failure, COLL_WRONG);
         MG_CHECK_INT(cls, SCALING_CLASS_G);
-        MG_CHECK_INT(form, forms[i]);
+        MG_CHECK_INT(form, rows[i].form);
     }
+}
+
+/* The (P - 1) points: tested only at 2P once n_s/2 fails there, and only the two of them. At
+ * P = 48 the same n (P - 1) trigger moves at 2P to about 47/95 of n_s, within n_s/2's window:
+ * Table 4.9's n P row, as the paper's n (P - 1) ~ n P has it. */
+static void test_p_minus_1_points(void)
+{
+    uint64_t n_true = 1500000;
+    fake f = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 4), 0, 0,
+              0};
+    coll_bound b;
+    MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &opts, &b), 0);
+    int complete = 0, tests = 0;
+    uint64_t lo, hi;
+    MG_CHECK_INT(scaling_bounds_pm1_window(b.n_safe, b.delta, 4, &lo, &hi), 0);
+    /* (n_s + Δ)/2 and n_s/2 fail, hi fails, lo passes */
+    MG_CHECK_INT(coll_search_verify(fake_test, &f, 1, 4, COLL_VERIFY_2P, &b, &complete, &tests),
+                 lo);
+    MG_CHECK_INT(complete, 1);
+    MG_CHECK_INT(tests, 4);
+    /* at 2s the bound stays: n_s passes, n_s + Δ fails, after (n_s + Δ)/2 passed */
+    tests = 0;
+    MG_CHECK_INT(coll_search_verify(fake_test, &f, 1, 4, COLL_VERIFY_2S, &b, &complete, &tests),
+                 b.n_safe);
+    MG_CHECK_INT(tests, 3);
+    /* A bound under the (P - 1) window at 2P is no match. */
+    fake lower = {SCALING_FORM_N, lo - 1, 0, 0, 0};
+    tests = 0;
+    MG_CHECK_INT(coll_search_verify(fake_test, &lower, 1, 4, COLL_VERIFY_2P, &b, &complete, &tests),
+                 0);
+    MG_CHECK_INT(complete, 1);
+    MG_CHECK_INT(tests, 4);
+    /* At P = 1 there is no (P - 1) window: n_s/2 failing ends it. */
+    tests = 0;
+    MG_CHECK_INT(coll_search_verify(fake_test, &lower, 1, 1, COLL_VERIFY_2P, &b, &complete, &tests),
+                 0);
+    MG_CHECK_INT(tests, 2);
+    fake at48 = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 48),
+                 0, 0, 0};
+    scaling_class cls;
+    scaling_form form;
+    search_and_classify(&at48, 1, 48, &b, &cls, &form);
+    MG_CHECK_INT(cls, SCALING_CLASS_G);
+    MG_CHECK_INT(form, SCALING_FORM_NP);
+}
+
+/* A library whose tests of up to *ctx elements cannot run (memory) and that fails past them. */
+static coll_outcome no_memory_under(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+                                    double *elapsed)
+{
+    uint64_t *lo = ctx;
+    (void)s, (void)P, (void)limit;
+    *elapsed = 0.01;
+    return n <= *lo ? COLL_NO_MEMORY : COLL_CRASH;
+}
+
+/* A (P - 1) point that cannot run leaves the verification incomplete. */
+static void test_p_minus_1_incomplete(void)
+{
+    coll_bound b = {COLL_BOUNDED, 704643072, 1u << 25, 738197504, COLL_CRASH, 60, 0};
+    uint64_t lo, hi;
+    MG_CHECK_INT(scaling_bounds_pm1_window(b.n_safe, b.delta, 4, &lo, &hi), 0);
+    int complete = 1, tests = 0;
+    MG_CHECK_INT(
+        coll_search_verify(no_memory_under, &lo, 1, 4, COLL_VERIFY_2P, &b, &complete, &tests), 0);
+    MG_CHECK_INT(complete, 0);
+    MG_CHECK_INT(tests, 4);
 }
 
 static void test_class_x(void)
@@ -147,6 +221,8 @@ static void test_memory(void)
 int main(void)
 {
     MG_RUN(test_class_g_rows);
+    MG_RUN(test_p_minus_1_points);
+    MG_RUN(test_p_minus_1_incomplete);
     MG_RUN(test_class_x);
     MG_RUN(test_unbounded_and_skipped);
     MG_RUN(test_go_on_from_earlier_run);

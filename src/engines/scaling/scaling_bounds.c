@@ -13,38 +13,64 @@ static uint64_t sat(u128 v)
     return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-uint64_t scaling_bounds_form_value(scaling_form form, uint64_t s, uint64_t n, uint64_t P)
+static const char *const form_names[SCALING_FORM_COUNT] = {
+    [SCALING_FORM_SNP] = "snP",       [SCALING_FORM_NP] = "nP",
+    [SCALING_FORM_SN] = "sn",         [SCALING_FORM_N] = "n",
+    [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)",
+};
+
+const char *scaling_form_name(scaling_form form)
+{
+    return form_names[(unsigned)form < SCALING_FORM_COUNT ? form : SCALING_FORM_N];
+}
+
+int scaling_form_parse(const char *name, scaling_form *out)
+{
+    for (int f = 0; name && f < SCALING_FORM_COUNT; f++)
+        if (strcmp(name, form_names[f]) == 0) {
+            *out = (scaling_form)f;
+            return 0;
+        }
+    return MG_EINVAL;
+}
+
+/* The factors a form multiplies n by: s or none, and P, P - 1 or none. */
+static uint64_t s_factor(scaling_form form, uint64_t s)
+{
+    int by_s = form == SCALING_FORM_SNP || form == SCALING_FORM_SN || form == SCALING_FORM_SNPM1;
+    return by_s ? s : 1;
+}
+
+static uint64_t p_factor(scaling_form form, uint64_t P)
 {
     switch (form) {
     case SCALING_FORM_SNP:
-        return sat((u128)s * n * P);
     case SCALING_FORM_NP:
-        return sat((u128)n * P);
-    case SCALING_FORM_SN:
-        return sat((u128)s * n);
+        return P;
+    case SCALING_FORM_SNPM1:
+    case SCALING_FORM_NPM1:
+        return P > 0 ? P - 1 : 0;
     default:
-        return n;
+        return 1;
     }
 }
 
-/* The largest n with form(s, n, P) <= limit. */
+uint64_t scaling_bounds_form_value(scaling_form form, uint64_t s, uint64_t n, uint64_t P)
+{
+    /* Saturated after each product: three 64-bit factors can pass 2^128. */
+    return sat((u128)sat((u128)s_factor(form, s) * n) * p_factor(form, P));
+}
+
+/* The largest n with form(s, n, P) <= limit; UINT64_MAX where the product is 0 whatever n (a
+ * (P - 1) form at P = 1 bounds nothing). */
 static uint64_t form_nmax(scaling_form form, uint64_t limit, uint64_t s, uint64_t P)
 {
-    switch (form) {
-    case SCALING_FORM_SNP: {
-        /* 64-bit division when s P fits: a 128-bit one is a library call on the hot path. */
-        uint64_t sp;
-        if (__builtin_mul_overflow(s, P, &sp))
-            return 0;
-        return limit / sp;
-    }
-    case SCALING_FORM_NP:
-        return limit / P;
-    case SCALING_FORM_SN:
-        return limit / s;
-    default:
-        return limit;
-    }
+    /* 64-bit division when the factors' product fits: a 128-bit one is a library call on the hot
+     * path. Past 2^64 even n = 1 is over any limit. */
+    uint64_t per_n;
+    if (__builtin_mul_overflow(s_factor(form, s), p_factor(form, P), &per_n))
+        return 0;
+    return per_n ? limit / per_n : UINT64_MAX;
 }
 
 static void copy_text(char *dst, size_t size, const char *src)
@@ -58,7 +84,8 @@ static int entry_valid(const scaling_bound_entry *e)
 {
     return (unsigned)e->coll < SCALING_COLL_COUNT && (unsigned)e->form < SCALING_FORM_COUNT &&
            (e->cls == SCALING_CLASS_G || e->cls == SCALING_CLASS_X) && e->type_size > 0 &&
-           e->nprocs > 0 && e->n_safe > 0;
+           e->nprocs > 0 && e->n_safe > 0 &&
+           (e->cls == SCALING_CLASS_X || p_factor(e->form, e->nprocs) > 0);
 }
 
 int scaling_bounds_init(scaling_bounds *b, const char *impl, const char *version,
@@ -110,15 +137,38 @@ static int match(uint64_t n_s, uint64_t x, uint64_t delta)
     return -1;
 }
 
-int scaling_bounds_classify(uint64_t n_s, uint64_t n_2p, uint64_t n_2s, uint64_t delta,
-                            scaling_class *cls, scaling_form *form)
+/* x (P - 1) / (2P - 1), P >= 2, rounded down or up: x and P - 1 under 2^64 keep the product under
+ * 2^128. */
+static uint64_t pm1_scale(uint64_t x, uint64_t P, int up)
 {
-    if (!cls || !form || n_s == 0)
+    u128 num = (u128)x * (P - 1), den = 2 * (u128)P - 1;
+    return (uint64_t)(num / den + (up && num % den != 0));
+}
+
+int scaling_bounds_pm1_window(uint64_t n_s, uint64_t delta, uint64_t P_s, uint64_t *lo,
+                              uint64_t *hi)
+{
+    if (!lo || !hi || P_s < 2)
+        return MG_EINVAL;
+    *lo = pm1_scale(n_s, P_s, 0);
+    *hi = pm1_scale(sat((u128)n_s + delta), P_s, 1);
+    return 0;
+}
+
+int scaling_bounds_classify(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s,
+                            uint64_t delta, scaling_class *cls, scaling_form *form)
+{
+    if (!cls || !form || n_s == 0 || P_s == 0)
         return MG_EINVAL;
     int halved_by_p = match(n_s, n_2p, delta), halved_by_s = match(n_s, n_2s, delta);
+    uint64_t lo, hi;
+    int pm1_by_p = scaling_bounds_pm1_window(n_s, delta, P_s, &lo, &hi) == 0 && n_2p >= lo &&
+                   n_2p <= hi;
     *cls = SCALING_CLASS_G;
-    if (halved_by_p < 0 || halved_by_s < 0)
+    if (halved_by_s < 0 || (halved_by_p < 0 && !pm1_by_p))
         *cls = SCALING_CLASS_X;
+    else if (halved_by_p < 0)
+        *form = halved_by_s ? SCALING_FORM_SNPM1 : SCALING_FORM_NPM1;
     else if (halved_by_p && halved_by_s)
         *form = SCALING_FORM_SNP;
     else if (halved_by_p)
@@ -132,6 +182,8 @@ int scaling_bounds_classify(uint64_t n_s, uint64_t n_2p, uint64_t n_2s, uint64_t
 
 static void tighten(scaling_limit *lim, uint64_t n, unsigned by, scaling_form form)
 {
+    if (n == UINT64_MAX) /* allows every n (a (P - 1) form at P = 1): bounds nothing */
+        return;
     if (n < lim->n_max) {
         lim->n_max = n;
         lim->by = by;

@@ -16,23 +16,75 @@ static void test_classify_table_4_9(void)
     scaling_class cls;
     scaling_form form;
     /* Prob. 10/11 (Igather): 42M at (1,48), 21M at (1,96), 42M at (2,48): n P > n_s P_s. */
-    MG_CHECK_INT(scaling_bounds_classify(42 * M, 21 * M, 42 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 48, 21 * M, 42 * M, 2 * M, &cls, &form), 0);
     MG_CHECK_INT(cls, SCALING_CLASS_G);
     MG_CHECK_INT(form, SCALING_FORM_NP);
     /* Prob. 13 (Scatter): halved both ways: s n P. */
-    MG_CHECK_INT(scaling_bounds_classify(42 * M, 21 * M, 21 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 48, 21 * M, 21 * M, 2 * M, &cls, &form), 0);
     MG_CHECK_INT(form, SCALING_FORM_SNP);
-    MG_CHECK_INT(scaling_bounds_classify(42 * M, 42 * M, 21 * M, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 48, 42 * M, 21 * M, 2 * M, &cls, &form), 0);
     MG_CHECK_INT(form, SCALING_FORM_SN);
     /* Within the tester's step: 43M is "n_s" with delta 2M. */
-    MG_CHECK_INT(scaling_bounds_classify(42 * M, 43 * M, 42 * M + 1, 2 * M, &cls, &form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(42 * M, 48, 43 * M, 42 * M + 1, 2 * M, &cls, &form), 0);
     MG_CHECK_INT(cls, SCALING_CLASS_G);
     MG_CHECK_INT(form, SCALING_FORM_N);
     /* Prob. 12 (Gather, MPICH): 124M, 62M at 2P, 68M at 2s: no row matches: Class X. */
-    MG_CHECK_INT(scaling_bounds_classify(124 * M, 62 * M, 68 * M, 4 * M, &cls, &form), 0);
+    MG_CHECK_INT(scaling_bounds_classify(124 * M, 48, 62 * M, 68 * M, 4 * M, &cls, &form), 0);
     MG_CHECK_INT(cls, SCALING_CLASS_X);
-    MG_CHECK_INT(scaling_bounds_classify(0, 1, 1, 0, &cls, &form), MG_EINVAL);
-    MG_CHECK_INT(scaling_bounds_classify(1, 1, 1, 0, NULL, &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_classify(0, 48, 1, 1, 0, &cls, &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_classify(1, 0, 1, 1, 0, &cls, &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_classify(1, 48, 1, 1, 0, NULL, &form), MG_EINVAL);
+}
+
+/* Classifies (n_s, P_s, n_2p, n_2s, delta): the form of Class G, or -1 for Class X. */
+static int classified(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s, uint64_t delta)
+{
+    scaling_class cls = SCALING_CLASS_G;
+    scaling_form form = SCALING_FORM_COUNT;
+    MG_CHECK_INT(scaling_bounds_classify(n_s, P_s, n_2p, n_2s, delta, &cls, &form), 0);
+    return cls == SCALING_CLASS_X ? -1 : (int)form;
+}
+
+/* The (P - 1) rows. Prob. 9 at P = 4: Gatherv's root fails once its last displacement (P - 1) n
+ * passes INT_MAX, n_s = 2^29 + 5 * 2^25 (docs/collectives.md); at 2P the bound is INT_MAX / 7,
+ * 3/7 of n_s, not n_s/2. */
+static void test_classify_p_minus_1(void)
+{
+    const uint64_t n_s = 704643072, delta = 1u << 25, lo = 301989888, hi = 316370359;
+    uint64_t wlo, whi;
+    MG_CHECK_INT(scaling_bounds_pm1_window(n_s, delta, 4, &wlo, &whi), 0);
+    MG_CHECK_INT(wlo, lo);  /* n_s 3/7 exactly */
+    MG_CHECK_INT(whi, hi);  /* (n_s + delta) 3/7 = 316370358.86, rounded up */
+    MG_CHECK_INT(classified(n_s, 4, lo, n_s, delta), SCALING_FORM_NPM1);
+    MG_CHECK_INT(classified(n_s, 4, 2147483647 / 7, n_s + delta, delta), SCALING_FORM_NPM1);
+    MG_CHECK_INT(classified(n_s, 4, hi, n_s / 2, delta), SCALING_FORM_SNPM1);
+    MG_CHECK_INT(classified(n_s, 4, lo - 1, n_s, delta), -1);
+    MG_CHECK_INT(classified(n_s, 4, hi + 1, n_s, delta), -1);
+    MG_CHECK_INT(classified(n_s, 4, lo, n_s / 3, delta), -1); /* 2s in no window */
+    /* The table's rows keep their precedence: n_s/2 at 2P is still n P at P = 4. */
+    MG_CHECK_INT(classified(n_s, 4, n_s / 2, n_s, delta), SCALING_FORM_NP);
+    /* At P = 1 a (P - 1) form bounds nothing: no window, so no (P - 1) row. */
+    MG_CHECK_INT(scaling_bounds_pm1_window(n_s, delta, 1, &wlo, &whi), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_pm1_window(n_s, delta, 4, NULL, &whi), MG_EINVAL);
+    MG_CHECK_INT(classified(n_s, 1, 0, n_s, delta), -1);
+    /* At P = 64, 63/127 of n_s is near n_s/2 and the windows overlap: [66060288, 70189056] for
+     * (P - 1), [66584576, 70746112] for n_s/2. In the overlap the table's row wins (n P or s n P,
+     * which differ from the (P - 1) forms by about 1/64 there); under n_s/2 only the (P - 1) row
+     * matches; past (n_s + delta) 63/127 only the table's. */
+    const uint64_t m = 127 * M, dm = m / 16;
+    MG_CHECK_INT(scaling_bounds_pm1_window(m, dm, 64, &wlo, &whi), 0);
+    MG_CHECK_INT(wlo, 66060288);
+    MG_CHECK_INT(whi, 70189056);
+    MG_CHECK_INT(classified(m, 64, 66060288, m, dm), SCALING_FORM_NPM1);
+    MG_CHECK_INT(classified(m, 64, m / 2 - 1, m / 2, dm), SCALING_FORM_SNPM1);
+    MG_CHECK_INT(classified(m, 64, m / 2, m, dm), SCALING_FORM_NP);
+    MG_CHECK_INT(classified(m, 64, 70189056, m / 2, dm), SCALING_FORM_SNP);
+    MG_CHECK_INT(classified(m, 64, 70189057, m, dm), SCALING_FORM_NP);
+    MG_CHECK_INT(classified(m, 64, 66060287, m, dm), -1);
+    /* n_s near 2^63 and a huge P: no overflow (the sum saturates, the products are 128-bit). */
+    MG_CHECK_INT(scaling_bounds_pm1_window(1ull << 63, 1ull << 63, UINT64_MAX, &wlo, &whi), 0);
+    MG_CHECK(wlo == (1ull << 62) - 1);
+    MG_CHECK(whi == 1ull << 63);
 }
 
 static const scaling_bound_entry paper[] = {
@@ -119,6 +171,83 @@ static void test_class_g_lookup(void)
     MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 0, 768, &lim), MG_EINVAL);
     MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_COLL_COUNT, 1, 768, &lim), MG_EINVAL);
     MG_CHECK_INT(scaling_bounds_nmax(NULL, SCALING_BCAST, 1, 768, &lim), MG_EINVAL);
+}
+
+/* The (P - 1) forms' products and safe counts: Prob. 9's Gatherv, n (P - 1) <= INT_MAX. */
+static void test_p_minus_1_forms(void)
+{
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_NPM1, 3, 5, 7), 30);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_SNPM1, 3, 5, 7), 90);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_NPM1, 3, 5, 1), 0);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_SNPM1, UINT64_MAX, UINT64_MAX, 1), 0);
+    MG_CHECK_INT(scaling_bounds_form_value(SCALING_FORM_NPM1, 3, 5, 0), 0);
+    MG_CHECK(scaling_bounds_form_value(SCALING_FORM_SNPM1, UINT64_MAX, 2, 3) == UINT64_MAX);
+    MG_CHECK(scaling_bounds_form_value(SCALING_FORM_NPM1, 1, UINT64_MAX, 3) == UINT64_MAX);
+    /* Three 64-bit factors pass 2^128: saturated, not wrapped. */
+    MG_CHECK(scaling_bounds_form_value(SCALING_FORM_SNPM1, UINT64_MAX, UINT64_MAX, UINT64_MAX) ==
+             UINT64_MAX);
+    MG_CHECK(scaling_bounds_form_value(SCALING_FORM_SNP, UINT64_MAX, UINT64_MAX, UINT64_MAX) ==
+             UINT64_MAX);
+    static const scaling_bound_entry prob9[] = {
+        {SCALING_GATHERV, 1, 4, 715827882, SCALING_CLASS_G, SCALING_FORM_NPM1},
+        {SCALING_SCATTERV, 2, 4, 357913941, SCALING_CLASS_G, SCALING_FORM_SNPM1},
+    };
+    scaling_bounds b;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", prob9, 2), 0);
+    scaling_limit lim;
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 8, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2147483646 / 7); /* not n_s / 2 */
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_G);
+    MG_CHECK_INT(lim.form, SCALING_FORM_NPM1);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 8, 4, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 715827882); /* s-free */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 2, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2147483646);
+    /* One process: no other rank's data, nothing bounds n. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 1, &lim), 0);
+    MG_CHECK(lim.n_max == UINT64_MAX);
+    MG_CHECK_INT(lim.by, 0);
+    /* s n (P - 1) <= 2 * 357913941 * 3: at s = 4, P = 8, n <= 2147483646 / 28. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_SCATTERV, 4, 8, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 2147483646 / 28);
+    MG_CHECK_INT(lim.form, SCALING_FORM_SNPM1);
+    /* s (P - 1) past 2^64: even n = 1 is over. */
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_SCATTERV, 1ull << 63, 4, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 0);
+    /* The artificial bound in a (P - 1) form. */
+    MG_CHECK_INT(scaling_bounds_set_artificial(&b, SCALING_FORM_NPM1, 100), 0);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 1, 3, &lim), 0);
+    MG_CHECK_INT(lim.n_max, 50);
+    MG_CHECK_INT(lim.by, SCALING_LIMIT_ARTIFICIAL);
+    MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_BCAST, 1, 1, &lim), 0);
+    MG_CHECK(lim.n_max == UINT64_MAX);
+    /* A Class G entry of a (P - 1) form tested at P = 1 bounds nothing and is refused; a Class X
+     * entry's form is not used. */
+    scaling_bound_entry one = prob9[0];
+    one.nprocs = 1;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &one, 1), MG_EINVAL);
+    one.cls = SCALING_CLASS_X;
+    MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &one, 1), 0);
+}
+
+/* One table of names, both ways, for every form. */
+static void test_form_names(void)
+{
+    static const char *const names[SCALING_FORM_COUNT] = {"snP", "nP",      "sn",
+                                                          "n",   "sn(P-1)", "n(P-1)"};
+    for (int f = 0; f < SCALING_FORM_COUNT; f++) {
+        scaling_form back = SCALING_FORM_COUNT;
+        MG_CHECK_STR(scaling_form_name((scaling_form)f), names[f]);
+        MG_CHECK_INT(scaling_form_parse(names[f], &back), 0);
+        MG_CHECK_INT(back, f);
+    }
+    scaling_form form = SCALING_FORM_SN;
+    MG_CHECK_INT(scaling_form_parse("n(P-2)", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_form_parse("NP", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_form_parse("", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_form_parse(NULL, &form), MG_EINVAL);
+    MG_CHECK_INT(form, SCALING_FORM_SN); /* untouched */
+    MG_CHECK_STR(scaling_form_name(SCALING_FORM_COUNT), "n");
 }
 
 static void test_class_x_lookup(void)
@@ -230,8 +359,11 @@ static void test_check(void)
 int main(void)
 {
     MG_RUN(test_classify_table_4_9);
+    MG_RUN(test_classify_p_minus_1);
     MG_RUN(test_init);
     MG_RUN(test_class_g_lookup);
+    MG_RUN(test_p_minus_1_forms);
+    MG_RUN(test_form_names);
     MG_RUN(test_class_x_lookup);
     MG_RUN(test_check);
     MG_TEST_END();
