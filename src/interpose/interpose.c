@@ -76,33 +76,39 @@ static void dispatch_leave(mg_fn fn)
             enabled[i]->leave(fn);
 }
 
+/* A wrapper's fast paths come first and end in tail calls, so that a call going straight to PMPI
+ * or to a replacement sets up no frame: the module loops live in a function of their own. The
+ * replaced route calls the replacement without the depth guard; a replacement calls MPI through
+ * PMPI_ only, so it cannot re-enter (docs/architecture.md, the interposition library). */
 #define MG_FN(name, params, args, cls)                                                             \
-    mg_observe_##name##_fn *mg_observe_##name;                                                    \
-    mg_impl_##name##_fn *mg_impl_##name;                                                          \
+    mg_observe_##name##_fn *mg_observe_##name;                                                     \
+    mg_impl_##name##_fn *mg_impl_##name;                                                           \
+    static __attribute__((noinline)) int through_modules_##name params                             \
+    {                                                                                              \
+        call_depth++;                                                                              \
+        dispatch_enter(MG_FN_##name);                                                              \
+        mg_observe_##name##_fn *observe = mg_observe_##name;                                       \
+        mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
+        if (observe)                                                                               \
+            observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
+        int rc = impl ? impl args : PMPI_##name args;                                              \
+        if (observe)                                                                               \
+            observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
+        dispatch_leave(MG_FN_##name);                                                              \
+        call_depth--;                                                                              \
+        return rc;                                                                                 \
+    }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
         count_entered_call();                                                                      \
         unsigned char route = routes[MG_FN_##name];                                                \
         if (route == ROUTE_DIRECT || call_depth)                                                   \
             return PMPI_##name args;                                                               \
-        call_depth++;                                                                              \
         mg_call_site = __builtin_return_address(0);                                                \
-        mg_impl_##name##_fn *impl = mg_impl_##name;                                               \
-        int rc;                                                                                    \
-        if (route == ROUTE_REPLACED) {                                                             \
-            rc = impl ? impl args : PMPI_##name args;                                              \
-        } else {                                                                                   \
-            dispatch_enter(MG_FN_##name);                                                          \
-            mg_observe_##name##_fn *observe = mg_observe_##name;                                  \
-            if (observe)                                                                           \
-                observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                        \
-            rc = impl ? impl args : PMPI_##name args;                                              \
-            if (observe)                                                                           \
-                observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                        \
-            dispatch_leave(MG_FN_##name);                                                          \
-        }                                                                                          \
-        call_depth--;                                                                              \
-        return rc;                                                                                 \
+        mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
+        if (route == ROUTE_REPLACED && impl)                                                       \
+            return impl args;                                                                      \
+        return through_modules_##name args;                                                        \
     }
 #include "mpi_wrapped_functions.def"
 

@@ -9,6 +9,7 @@
 #include "mpi_handles_weak.h"
 #include "interpose_hooks.h"
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { PROTECT_GROUP_CACHE = 8 };
@@ -48,15 +49,21 @@ typedef struct protect_comm_last {
 extern _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
 extern _Atomic unsigned protect_comm_records_freed;
 
+/* The record of comm from the thread's last lookup where it holds, else NULL: no call, so that the
+ * entry points' quick pass stays a leaf (a miss sends the call the longer way, which looks up). */
+static inline protect_comm *protect_comm_remembered(MPI_Comm comm)
+{
+    unsigned freed = atomic_load_explicit(&protect_comm_records_freed, memory_order_acquire);
+    const protect_comm_last *last = &protect_comm_last_lookup;
+    return last->comm == comm && last->freed == freed ? last->record : NULL;
+}
+
 /* protect_comm_lookup, answered from the thread's last lookup where it holds: inline, since every
  * watched call asks. */
 static inline protect_comm *protect_comm_get(MPI_Comm comm)
 {
-    unsigned freed = atomic_load_explicit(&protect_comm_records_freed, memory_order_acquire);
-    protect_comm_last *last = &protect_comm_last_lookup;
-    if (last->record && last->comm == comm && last->freed == freed)
-        return last->record;
-    return protect_comm_lookup(comm);
+    protect_comm *remembered = protect_comm_remembered(comm);
+    return remembered ? remembered : protect_comm_lookup(comm);
 }
 
 /* The private duplicate of comm, created on first use. Collective over comm: every rank must call

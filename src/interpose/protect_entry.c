@@ -30,25 +30,29 @@
 #define NONBLOCKING_B 0
 #define NONBLOCKING_NB 1
 
-/* The body of every entry point: unless quick (an expression) says the call passes at once, the
- * call is described (the describer with its arguments, a parenthesized list, then the vector
- * setter of family F with vectors) and protected; when the module does not act, the last argument
- * passes it to MPI. The describers fill the caller's record in place: built in one function and
- * returned by value through another, it was copied twice, and those copies (loads of fields just
- * stored) cost more than MPI's own Gatherv at 64 bytes. */
+/* Every entry point, as two functions. The first, name itself, passes the call to MPI at once when
+ * quick (an expression on the raw arguments) says it passes, and otherwise hands it to the second:
+ * kept apart (noinline), the second's frame (the call's record, protect_run's arguments) is not set
+ * up on the path most calls of a correct program take, which is then a few loads and a tail call
+ * (docs/collectives.md, "Where it stands"). The second describes the call (the describer with its
+ * arguments, a parenthesized list, then the vector setter of family F with vectors) and protects
+ * it; when the module does not act, it too passes the call to MPI. The describers fill the record
+ * in place: built in one function and returned by value through another, it was copied twice, and
+ * those copies (loads of fields just stored) cost more than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
-#define PROTECT_OR_PASS(F, quick, describer, described, vectors, ...)                              \
-    do {                                                                                           \
-        if (!(quick)) {                                                                            \
-            protect_call pc;                                                                       \
-            describer(&pc, UNPACK described);                                                      \
-            FORM_##F(&pc, UNPACK vectors);                                                         \
-            int rc_;                                                                               \
-            if (protect_run(&pc, &rc_))                                                            \
-                return rc_;                                                                        \
-        }                                                                                          \
-        return __VA_ARGS__;                                                                        \
-    } while (0)
+#define ENTRY_POINT(F, name, params, args, quick, describer, described, vectors)                   \
+    static __attribute__((noinline)) int name##_described params                                   \
+    {                                                                                              \
+        protect_call pc;                                                                           \
+        describer(&pc, UNPACK described);                                                          \
+        FORM_##F(&pc, UNPACK vectors);                                                             \
+        int run_rc; /* not rc: a parameter of the rooted shapes */                                 \
+        return protect_run(&pc, &run_rc) ? run_rc : PMPI_##name args;                              \
+    }                                                                                              \
+    static int name params                                                                         \
+    {                                                                                              \
+        return (quick) ? PMPI_##name args : name##_described args;                                 \
+    }
 
 /* The quick test of an irregular entry point (protect_quick_pass), on its raw arguments: the int
  * binding's vectors only (a `_c` call's displacements cannot wrap, so D never fires there and only
@@ -149,120 +153,98 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 
 /* One entry point per argument shape: name is MPI's without the prefix, coll the engine's. */
 #define BCAST(name, coll, F, mode)                                                                 \
-    static int name(void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode) \
-    {                                                                                              \
-        PROTECT_OR_PASS(F, 0, bcast,                                                               \
-                        (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                            \
-                        (NULL, NULL, NULL, NULL),                                                  \
-                        PMPI_##name(b, n, t, root, comm RQ_ARG_##mode));                           \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode),   \
+                (b, n, t, root, comm RQ_ARG_##mode),                                               \
+                0,                                                                                 \
+                bcast, (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                             \
+                (NULL, NULL, NULL, NULL))
 
 /* Gather, Scatter */
 #define ROOTED(name, coll, F, mode)                                                                \
-    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
-                    MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)                      \
-    {                                                                                              \
-        PROTECT_OR_PASS(F, 0, rooted,                                                              \
-                        (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
-                        (NULL, NULL, NULL, NULL),                                                  \
-                        PMPI_##name(sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode));            \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
+                 MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),                        \
+                (sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode),                                \
+                0,                                                                                 \
+                rooted, (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
+                (NULL, NULL, NULL, NULL))
 
 #define GATHERV(name, coll, F, mode)                                                               \
-    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb,                       \
-                    const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt, int root,         \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F,                                                                         \
-                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL), \
-                        rooted,                                                                    \
-                        (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
-                        (rcs, d, NULL, NULL),                                                      \
-                        PMPI_##name(sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode));        \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
+                 const DISPL_##F d[], MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),   \
+                (sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode),                            \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL),         \
+                rooted, (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
+                (rcs, d, NULL, NULL))
 
 #define SCATTERV(name, coll, F, mode)                                                              \
-    static int name(const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st,   \
-                    void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                             \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F,                                                                         \
-                        QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL), \
-                        rooted,                                                                    \
-                        (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
-                        (scs, d, NULL, NULL),                                                      \
-                        PMPI_##name(sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode));        \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st,      \
+                 void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                                \
+                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
+                (sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode),                            \
+                QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL),         \
+                rooted, (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
+                (scs, d, NULL, NULL))
 
 /* Allgather, Alltoall: the engine's count is the receive count. */
 #define SYMMETRIC(name, coll, F, mode)                                                             \
-    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,         \
-                    MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode)                                \
-    {                                                                                              \
-        PROTECT_OR_PASS(F, 0, symmetric,                                                           \
-                        (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),         \
-                        (NULL, NULL, NULL, NULL),                                                  \
-                        PMPI_##name(sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode));                  \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
+                 MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),                                  \
+                (sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode),                                      \
+                0,                                                                                 \
+                symmetric, (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),      \
+                (NULL, NULL, NULL, NULL))
 
 /* Allgatherv: the engine's count is the send count. */
 #define ALLGATHERV(name, coll, F, mode)                                                            \
-    static int name(const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb,                       \
-                    const COUNT_##F rcs[], const DISPL_##F d[], MPI_Datatype rt,                   \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F,                                                                         \
-                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL),    \
-                        symmetric,                                                                 \
-                        (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),          \
-                        (rcs, d, NULL, NULL),                                                      \
-                        PMPI_##name(sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode));              \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
+                 const DISPL_##F d[], MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),             \
+                (sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode),                                  \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL),            \
+                symmetric, (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),       \
+                (rcs, d, NULL, NULL))
 
 #define ALLTOALLV(name, coll, F, mode)                                                             \
-    static int name(const void *sb, const COUNT_##F scs[], const DISPL_##F sd[], MPI_Datatype st,  \
-                    void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,        \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F,                                                                         \
-                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd),      \
-                        symmetric,                                                                 \
-                        (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),            \
-                        (scs, sd, rcs, rd),                                                        \
-                        PMPI_##name(sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode));        \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, const COUNT_##F scs[], const DISPL_##F sd[], MPI_Datatype st,     \
+                 void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,           \
+                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
+                (sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode),                            \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd),              \
+                symmetric, (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),         \
+                (scs, sd, rcs, rd))
 
 #define REDUCE(name, coll, F, mode)                                                                \
-    static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,    \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F, 0, reduction,                                                           \
-                        (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),             \
-                        (NULL, NULL, NULL, NULL),                                                  \
-                        PMPI_##name(sb, rb, n, t, op, root, comm RQ_ARG_##mode));                  \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,       \
+                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
+                (sb, rb, n, t, op, root, comm RQ_ARG_##mode),                                      \
+                0,                                                                                 \
+                reduction, (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),          \
+                (NULL, NULL, NULL, NULL))
 
 #define ALLREDUCE(name, coll, F, mode)                                                             \
-    static int name(const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,              \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F, 0, reduction,                                                           \
-                        (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                \
-                        (NULL, NULL, NULL, NULL),                                                  \
-                        PMPI_##name(sb, rb, n, t, op, comm RQ_ARG_##mode));                        \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,                 \
+                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
+                (sb, rb, n, t, op, comm RQ_ARG_##mode),                                            \
+                0,                                                                                 \
+                reduction, (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),             \
+                (NULL, NULL, NULL, NULL))
 
 #define REDUCE_SCATTER(name, coll, F, mode)                                                        \
-    static int name(const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,    \
-                    MPI_Comm comm RQ_PARAM_##mode)                                                 \
-    {                                                                                              \
-        PROTECT_OR_PASS(F,                                                                         \
-                        QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, NULL, NULL, NULL), \
-                        reduction,                                                                 \
-                        (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),                \
-                        (rcs, NULL, NULL, NULL),                                                   \
-                        PMPI_##name(sb, rb, rcs, t, op, comm RQ_ARG_##mode));                      \
-    }
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,       \
+                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
+                (sb, rb, rcs, t, op, comm RQ_ARG_##mode),                                          \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, NULL, NULL, NULL),         \
+                reduction, (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),             \
+                (rcs, NULL, NULL, NULL))
 
 /* The 24 entry points of family F, named with suffix c (empty, or _c): E(shape, name, coll, F,
  * mode) for each. */

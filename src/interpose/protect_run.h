@@ -47,11 +47,13 @@ static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
 /* Whether a call of an int irregular collective certainly passes unchanged, judged from its raw
  * arguments before it is described: a form in protect_cfg.vectors_only, and a Gatherv/Scatterv
  * non-root (MPI reads a non-root's vectors nowhere; only the root changes its side, by W2), or a
- * rank whose significant vectors hold nothing negative (scaling_check_plain); a call on
- * MPI_COMM_NULL or an intercommunicator passes too, as protect_run would pass it. The entry points'
- * second test: most calls of a correct program end here, without the call's record (protect_call)
- * or the datatype sizes. Inline, with coll a constant in each entry point, so that the path is a
- * few loads and one pass over the vectors (docs/collectives.md, "Cost when no detector fires").
+ * rank whose significant vectors hold nothing negative (scaling_check_plain); a call on an
+ * intercommunicator passes too, as protect_run would pass it. A communicator other than the one
+ * this thread looked up last (and MPI_COMM_NULL) goes to protect_run, whose lookup makes the next
+ * call on it pass here. The entry points' second test: most calls of a correct program end here,
+ * without the call's record (protect_call) or the datatype sizes. Inline, with coll a constant in
+ * each entry point, and calling nothing, so that the path is a few loads, one pass over the vectors
+ * and a tail call (docs/collectives.md, "Cost when no detector fires").
  * in_place: the call's buffer argument is MPI_IN_PLACE. Returns 0 when protect_run must see the
  * call. */
 static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_place, int root,
@@ -60,8 +62,10 @@ static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_
 {
     if (!((protect_cfg.vectors_only[nonblocking] >> coll) & 1u))
         return 0;
-    protect_comm *pcomm = comm == MPI_COMM_NULL ? NULL : protect_comm_get(comm);
-    if (!pcomm || pcomm->inter)
+    protect_comm *pcomm = protect_comm_remembered(comm);
+    if (!pcomm)
+        return 0;
+    if (pcomm->inter)
         return 1;
     if ((coll == SCALING_GATHERV || coll == SCALING_SCATTERV) && pcomm->rank != root)
         return 1;
