@@ -415,7 +415,7 @@ void protect_watch_setup(void)
             if (scaling_coll_get((scaling_coll)c)->irregular && !agreeing((scaling_coll)c) &&
                 !scaling_bounds_covers(&protect_cfg.tables[0][1][nonblocking], (scaling_coll)c))
                 mask |= 1u << c;
-        protect_cfg.vectors_only[nonblocking] = mask;
+        protect_hot.vectors_only[nonblocking] = mask;
     }
 }
 

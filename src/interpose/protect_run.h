@@ -25,10 +25,6 @@ typedef struct protect_config {
     /* [large][nonblocking]: bit 1u << coll where a detector can fire whatever the arguments say
      * (protect_watch_setup); a call of another collective passes at once, on every rank. */
     uint32_t watched[2][2];
-    /* [nonblocking]: bit 1u << coll for an int irregular collective that no bound covers and whose
-     * ranks need not agree: only Detector D can fire on it, and only where a count or displacement
-     * is negative (protect_quick_pass). */
-    uint32_t vectors_only[2];
 } protect_config;
 
 extern protect_config protect_cfg;
@@ -45,7 +41,7 @@ static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
 }
 
 /* Whether a call of an int irregular collective certainly passes unchanged, judged from its raw
- * arguments before it is described: a form in protect_cfg.vectors_only, and a Gatherv/Scatterv
+ * arguments before it is described: a form in protect_hot.vectors_only, and a Gatherv/Scatterv
  * non-root (MPI reads a non-root's vectors nowhere; only the root changes its side, by W2), or a
  * rank whose significant vectors hold nothing negative (scaling_check_plain); a call on an
  * intercommunicator passes too, as protect_run would pass it. A communicator other than the one
@@ -60,9 +56,9 @@ static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_
                                      MPI_Comm comm, const int *counts_a, const int *displs_a,
                                      const int *counts_b, const int *displs_b)
 {
-    if (!((protect_cfg.vectors_only[nonblocking] >> coll) & 1u))
+    if (!((protect_hot.vectors_only[nonblocking] >> coll) & 1u))
         return 0;
-    protect_comm *pcomm = protect_comm_remembered(comm);
+    const protect_comm_last *pcomm = protect_comm_remembered(comm);
     if (!pcomm)
         return 0;
     if (pcomm->inter)
