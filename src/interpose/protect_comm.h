@@ -79,6 +79,13 @@ static inline protect_comm *protect_comm_get(MPI_Comm comm)
     return remembered ? remembered->record : protect_comm_lookup(comm);
 }
 
+/* Makes comm the thread's last lookup, so that protect_comm_remembered answers for it; 0 where it
+ * has no record (MPI_COMM_NULL, or the lookup failed). */
+static inline int protect_comm_remember(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL && protect_comm_get(comm) != NULL;
+}
+
 /* The private duplicate of comm, created on first use. Collective over comm: every rank must call
  * it at the same point (the module does so only where every rank takes the same path). Returns
  * MPI_COMM_NULL when the duplication failed. */

@@ -34,15 +34,20 @@
  * quick (an expression on the raw arguments) says it passes, and otherwise hands it to the second:
  * kept apart (noinline), the second's frame (the call's record, protect_run's arguments) is not set
  * up on the path most calls of a correct program take, which is then a few loads and a tail call
- * (docs/collectives.md, "Where it stands"). The second describes the call (the describer with its
- * arguments, a parenthesized list, then the vector setter of family F with vectors) and protects
- * it; when the module does not act, it too passes the call to MPI. The describers fill the record
+ * (docs/collectives.md, "Where it stands"). The quick pass only reads the thread's remembered
+ * communicator, so the second looks comm up and asks it again: a program that alternates between
+ * communicators (rows and columns of a grid) is not sent the long way on every call. Then it
+ * describes the call (the describer with its arguments, a parenthesized list, then the vector
+ * setter of family F with vectors) and protects it; when the module does not act, it too passes
+ * the call to MPI. The describers fill the record
  * in place: built in one function and returned by value through another, it was copied twice, and
  * those copies (loads of fields just stored) cost more than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
 #define ENTRY_POINT(F, name, params, args, quick, describer, described, vectors)                   \
     static __attribute__((noinline)) int name##_described params                                   \
     {                                                                                              \
+        if (protect_comm_remember(comm) && (quick))                                                \
+            return PMPI_##name args;                                                               \
         protect_call pc;                                                                           \
         describer(&pc, UNPACK described);                                                          \
         FORM_##F(&pc, UNPACK vectors);                                                             \
