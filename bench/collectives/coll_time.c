@@ -6,9 +6,11 @@
  * per-call times, "noise" (unprotected again / unprotected: two identical timings differ by
  * this), and "ratio" (through MPI_* / unprotected, paired within each round), with the quartiles
  * of both over the rounds.
- * Usage: coll_time COLLECTIVE N ITERS [ROUNDS]   (COLLECTIVE: Bcast Gather Gatherv Allgather
- * Allgatherv Alltoall Alltoallv Reduce Allreduce Igather Igatherv; N MPI_CHAR, or N MPI_INT summed
- * for the reductions; ROUNDS 21 by default). */
+ * Usage: coll_time COLLECTIVE N ITERS [ROUNDS [alternate]]   (COLLECTIVE: Bcast Gather Gatherv
+ * Allgather Allgatherv Alltoall Alltoallv Reduce Allreduce Igather Igatherv; N MPI_CHAR, or N
+ * MPI_INT summed for the reductions; ROUNDS 21 by default). With "alternate" last, the calls
+ * alternate between MPI_COMM_WORLD and a duplicate of it, as a program alternating between the
+ * rows and columns of a grid does: the module remembers one communicator per thread. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +19,12 @@
 static int P, me, n;
 static char *sb, *rb;
 static int *counts, *displs;
+static MPI_Comm comms[2];
+static unsigned alternate, calls;
 
 static void once(const char *c, int prot)
 {
-    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Comm w = comms[calls++ & alternate];
     MPI_Request rq;
     if (!strcmp(c, "Bcast"))
         prot ? MPI_Bcast(sb, n, MPI_CHAR, 0, w) : PMPI_Bcast(sb, n, MPI_CHAR, 0, w);
@@ -93,14 +97,17 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     PMPI_Comm_size(MPI_COMM_WORLD, &P);
-    if (argc != 4 && argc != 5) {
+    if (argc < 4 || argc > 6 || (argc == 6 && strcmp(argv[5], "alternate") != 0)) {
         if (me == 0)
-            fprintf(stderr, "usage: coll_time COLLECTIVE N ITERS [ROUNDS]\n");
+            fprintf(stderr, "usage: coll_time COLLECTIVE N ITERS [ROUNDS [alternate]]\n");
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
+    alternate = argc == 6;
+    comms[0] = MPI_COMM_WORLD;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
     const char *c = argv[1];
     n = atoi(argv[2]);
-    int iters = atoi(argv[3]), rounds = argc == 5 ? atoi(argv[4]) : 21;
+    int iters = atoi(argv[3]), rounds = argc >= 5 ? atoi(argv[4]) : 21;
     if (rounds < 1)
         rounds = 1;
     size_t bytes = (size_t)n * (size_t)(P > 4 ? P : 4) + 64;
@@ -133,6 +140,7 @@ int main(int argc, char **argv)
                quantile(ratio, rounds, 0.25), quantile(ratio, rounds, 0.75),
                quantile(ratio, rounds, 0.5));
     free(u), free(p), free(again), free(ratio), free(noise);
+    PMPI_Comm_free(&comms[1]);
     MPI_Finalize();
     return 0;
 }

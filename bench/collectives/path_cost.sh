@@ -8,7 +8,9 @@
 # (docs/collectives.md, "The path made cheaper"). Prints the median of REPS repetitions per case.
 # SIZE (bytes per process, default 64) and CALLS (per round, default 200 000) change the call: at
 # 64 KiB the collective's own data leaves the module's in no cache, which 64 B does not show.
-# Usage: [REPS=3] [FLAVORS="openmpi mpich"] [SIZE=64] [CALLS=200000]
+# ALTERNATE=1 alternates each case's calls between two communicators (coll_time's "alternate"), as
+# a program working on the rows and columns of a grid does.
+# Usage: [REPS=3] [FLAVORS="openmpi mpich"] [SIZE=64] [CALLS=200000] [ALTERNATE=1]
 #        bench/collectives/path_cost.sh BUILD [BASE_BUILD] [COLLECTIVES]
 set -u
 build=${1:?usage: path_cost.sh BUILD [BASE_BUILD] [COLLECTIVES]}
@@ -31,7 +33,7 @@ for ((rep = 1; rep <= ${REPS:-3}; rep++)); do
             for c in $colls; do
                 for b in "${builds[@]}"; do
                     line=$("$b/bin/mpiguard" protect -q "${opts[@]}" -- $launcher -n 1 \
-                        "$dir/coll_time_$flavor" "$c" "${SIZE:-64}" "${CALLS:-200000}" 11 2>/dev/null | grep '^coll_time')
+                        "$dir/coll_time_$flavor" "$c" "${SIZE:-64}" "${CALLS:-200000}" 11 ${ALTERNATE:+alternate} 2>/dev/null | grep '^coll_time')
                     pattern='s/.*unprotected ([0-9.]+) us, through MPI_\w+ ([0-9.]+) us.*/\2 \1/p'
                     added=$(echo "$line" | sed -nE "$pattern" |
                         awk '{printf "%.1f", ($1 - $2) * 1000}')
