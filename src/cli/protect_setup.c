@@ -31,10 +31,10 @@ const mg_option protect_options[] = {
      "an artificial Class G bound for every collective (tests): fires when the form's product "
      "exceeds N",
      NULL, 1, 9.2e18},
-    {"bound-form", 0, MG_OPT_STRING, &protect_opts.form, "nP|snP|sn|n|sn(P-1)|n(P-1)",
+    {"bound-form", 0, MG_OPT_CHOICE, &protect_opts.form, "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
-     NULL, 0, 0},
+     scaling_form_names, 0, 0},
     {"bound-calls", 0, MG_OPT_CHOICE, &protect_opts.calls, "int|large|all",
      "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
      "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
@@ -116,27 +116,11 @@ void protect_discard(void)
     have_dir = 0;
 }
 
-/* --bound-form's form (nP when not given); 0, or MG_EXIT_USAGE after saying why. */
-static int bound_form(const char *name, scaling_form *form)
-{
-    if (scaling_form_parse(name ? name : "nP", form) == 0)
-        return 0;
-    char names[128] = "";
-    for (int f = 0; f < SCALING_FORM_COUNT; f++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", f ? "|" : "",
-                 scaling_form_name((scaling_form)f));
-    mg_error("option --bound-form takes one of %s, not '%s'", names, name);
-    return MG_EXIT_USAGE;
-}
-
 int protect_prepare(char **command, int ncommand)
 {
     const protect_settings *o = &protect_opts;
     mg_mpi_flavor flavor = job_flavor(command, ncommand);
-    scaling_form form;
     int rc;
-    if ((rc = bound_form(o->form, &form)))
-        return rc;
     if (o->workaround == WORKAROUND_W3 &&
         (rc = check_large(flavor, "--workaround W3 calls", "use auto, W1A, W1B or W2")))
         return rc;
@@ -156,8 +140,8 @@ int protect_prepare(char **command, int ncommand)
     }
     if (o->bounds)
         cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
-    snprintf(artificial, sizeof artificial, "%s %ld %s", scaling_form_name(form), o->bound,
-             calls_choices[o->calls]);
+    snprintf(artificial, sizeof artificial, "%s %ld %s", scaling_form_name((scaling_form)o->form),
+             o->bound, calls_choices[o->calls]);
     if (o->bound)
         cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
     if (o->workaround)

@@ -11,7 +11,7 @@
 typedef struct protect_settings {
     const char *bounds; /* --bounds FILE, or NULL */
     long bound;         /* --bound N, or 0 */
-    const char *form;   /* --bound-form: a scaling_form_name, or NULL (nP) */
+    int form;           /* --bound-form: a scaling_form (nP, the first, by default) */
     int calls;          /* --bound-calls: index into int, large, all */
     int workaround;     /* --workaround: index into auto, W1A, W1B, W2, W3 */
     int agree;          /* --agree: Gatherv/Scatterv/Alltoallv agree on each plan (a message) */

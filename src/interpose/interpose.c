@@ -4,7 +4,7 @@
  *
  * Staying out of the application's way: a wrapper that no enabled module watches (with no module
  * on, every one) is a counter store, one load and a branch before the PMPI call; one that a module
- * only replaces adds the depth guard and the call site, not the hook loops. Nothing runs
+ * only replaces adds the call site and a jump to the replacement, not the hook loops. Nothing runs
  * before MPI_Init, so a process that is not a rank (mpirun, mpiexec, hydra_pmi_proxy, srun, a
  * shell) is untouched even when LD_PRELOAD reaches it; PMPI symbols are weak references so such a
  * process also loads the library without libmpi. */

@@ -39,9 +39,9 @@
  * communicators (rows and columns of a grid) is not sent the long way on every call. Then it
  * describes the call (the describer with its arguments, a parenthesized list, then the vector
  * setter of family F with vectors) and protects it; when the module does not act, it too passes
- * the call to MPI. The describers fill the record
- * in place: built in one function and returned by value through another, it was copied twice, and
- * those copies (loads of fields just stored) cost more than MPI's own Gatherv at 64 bytes. */
+ * the call to MPI. The describers fill the record in place: built in one function and returned
+ * by value through another, it was copied twice, and those copies (loads of fields just stored)
+ * cost more than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
 #define ENTRY_POINT(F, name, params, args, quick, describer, described, vectors)                   \
     static __attribute__((noinline)) int name##_described params                                   \

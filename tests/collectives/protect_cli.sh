@@ -38,7 +38,7 @@ expect_status 64 "bad workaround" -- "$MPIGUARD" protect --workaround W9 -- mpir
 expect_status 69 "W3 without large-count collectives" -- "$MPIGUARD" protect --workaround W3 -- mpirun.openmpi -n 2 "$app"
 expect_stderr "which openmpi 4.1.4 does not have"
 expect_status 64 "bad --bound-form" -- "$MPIGUARD" protect --bound 4 --bound-form "n(P-2)" -- mpirun.openmpi -n 2 "$app"
-expect_stderr "option --bound-form takes one of snP|nP|sn|n|sn(P-1)|n(P-1), not 'n(P-2)'"
+expect_stderr "option --bound-form takes one of nP|snP|sn|n|sn(P-1)|n(P-1), not 'n(P-2)'"
 expect_status 64 "bad --bound-calls" -- "$MPIGUARD" protect --bound 4 --bound-calls some -- mpirun.openmpi -n 2 "$app"
 expect_status 69 "--bound-calls large without large-count collectives" -- "$MPIGUARD" protect --bound 4 --bound-calls large -- mpirun.openmpi -n 2 "$app"
 expect_stderr "bound-calls large or all bounds the MPI-4 large-count collectives"

@@ -233,8 +233,12 @@ static void test_p_minus_1_forms(void)
 /* One table of names, both ways, for every form. */
 static void test_form_names(void)
 {
-    static const char *const names[SCALING_FORM_COUNT] = {"snP", "nP",      "sn",
-                                                          "n",   "sn(P-1)", "n(P-1)"};
+    static const char *const names[SCALING_FORM_COUNT] = {
+        [SCALING_FORM_NP] = "nP",         [SCALING_FORM_SNP] = "snP",
+        [SCALING_FORM_SN] = "sn",         [SCALING_FORM_N] = "n",
+        [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)"};
+    MG_CHECK_STR(scaling_form_names[0], "nP"); /* --bound-form's default is the first choice */
+    MG_CHECK(scaling_form_names[SCALING_FORM_COUNT] == NULL);
     for (int f = 0; f < SCALING_FORM_COUNT; f++) {
         scaling_form back = SCALING_FORM_COUNT;
         MG_CHECK_STR(scaling_form_name((scaling_form)f), names[f]);
