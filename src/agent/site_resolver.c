@@ -21,16 +21,33 @@ typedef struct proc_dwfl {
     Dwfl *dwfl;
 } proc_dwfl;
 
+/* One libdwfl session per ELF file read offline (site_resolver_lookup_object), with where its
+ * lowest segment lies in that session, which is where dladdr's dli_fbase was in the process. */
+typedef struct object_dwfl {
+    char *path;
+    Dwfl *dwfl;       /* NULL when the file could not be read */
+    Dwfl_Module *module;
+    Dwarf_Addr low;
+} object_dwfl;
+
 struct site_resolver {
     site_entry *entries; /* open addressing on (rank, addr); addr 0 marks empty */
     size_t cap, used;
     proc_dwfl *procs;
     size_t nprocs, cap_procs;
+    object_dwfl *objects;
+    size_t nobjects, cap_objects;
 };
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
 };
 
 static size_t home(const site_resolver *r, int rank, uint64_t addr)
@@ -65,6 +82,11 @@ void site_resolver_destroy(site_resolver *r)
     for (size_t i = 0; i < r->nprocs; i++)
         dwfl_end(r->procs[i].dwfl);
     free(r->procs);
+    for (size_t i = 0; i < r->nobjects; i++) {
+        dwfl_end(r->objects[i].dwfl);
+        free(r->objects[i].path);
+    }
+    free(r->objects);
     free(r->entries);
     free(r);
 }
@@ -149,24 +171,71 @@ void site_resolver_prepare(site_resolver *r, int pid)
         dwfl_of(r, pid);
 }
 
-int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out)
+/* Resolves pc in m (NULL: unknown) and caches the answer under (key, addr). */
+static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
+                             Dwarf_Addr pc, site_info *out)
 {
-    if (!addr || site_resolver_cached(r, rank, addr, out))
-        return 0;
     const char *function = NULL, *file = NULL;
     int line = 0;
-    Dwfl *d = pid > 0 ? dwfl_of(r, pid) : NULL;
-    /* A return address: the call instruction is just before it. */
-    Dwarf_Addr pc = addr - 1;
-    Dwfl_Module *m = d ? dwfl_addrmodule(d, pc) : NULL;
     if (m) {
         function = dwfl_module_addrname(m, pc);
         Dwfl_Line *l = dwfl_module_getsrc(m, pc);
         if (l)
             file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
     }
-    if (site_resolver_store(r, rank, addr, function, file, line) != MG_OK)
+    if (site_resolver_store(r, key, addr, function, file, line) != MG_OK)
         return 0;
-    site_resolver_cached(r, rank, addr, out);
+    site_resolver_cached(r, key, addr, out);
     return 1;
+}
+
+int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out)
+{
+    if (!addr || site_resolver_cached(r, rank, addr, out))
+        return 0;
+    Dwfl *d = pid > 0 ? dwfl_of(r, pid) : NULL;
+    /* A return address: the call instruction is just before it. */
+    Dwarf_Addr pc = addr - 1;
+    return resolve_and_store(r, rank, addr, d ? dwfl_addrmodule(d, pc) : NULL, pc, out);
+}
+
+/* The offline session of path, opened on first use; its index in r->objects, or -1 when out of
+ * memory. A file that cannot be read keeps a session without a module: asked once. */
+static long object_of(site_resolver *r, const char *path)
+{
+    for (size_t i = 0; i < r->nobjects; i++)
+        if (strcmp(r->objects[i].path, path) == 0)
+            return (long)i;
+    if (mg_array_reserve((void **)&r->objects, &r->cap_objects, r->nobjects + 1,
+                         sizeof *r->objects))
+        return -1;
+    object_dwfl o = {.path = strdup(path), .dwfl = dwfl_begin(&offline_callbacks)};
+    if (!o.path) {
+        dwfl_end(o.dwfl);
+        return -1;
+    }
+    if (o.dwfl) {
+        o.module = dwfl_report_offline(o.dwfl, path, path, -1);
+        if (dwfl_report_end(o.dwfl, NULL, NULL) != 0)
+            o.module = NULL;
+        if (o.module)
+            dwfl_module_info(o.module, NULL, &o.low, NULL, NULL, NULL, NULL, NULL);
+    }
+    r->objects[r->nobjects] = o;
+    return (long)r->nobjects++;
+}
+
+int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
+                                site_info *out)
+{
+    memset(out, 0, sizeof *out);
+    long i = offset ? object_of(r, object) : -1;
+    if (i < 0)
+        return 0;
+    /* Cached apart from every rank's addresses: under a key no rank has. */
+    int key = -1 - (int)i;
+    if (site_resolver_cached(r, key, offset, out))
+        return 0;
+    const object_dwfl *o = &r->objects[i];
+    return resolve_and_store(r, key, offset, o->module, o->low + offset - 1, out);
 }

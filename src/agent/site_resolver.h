@@ -1,6 +1,7 @@
 /* Call sites of check event records to function, file and line, with elfutils' libdwfl on the
- * rank's /proc/PID/maps while the rank lives (no ptrace: the rank is never stopped). Results are
- * cached per (rank, address), so each site costs one lookup. docs/check.md "The runtime". */
+ * rank's /proc/PID/maps while the rank lives (no ptrace: the rank is never stopped), or from an
+ * object's file for a site given as object and offset. Results are cached per (rank, address), so
+ * each site costs one lookup. docs/check.md "The runtime". */
 #ifndef MG_SITE_RESOLVER_H
 #define MG_SITE_RESOLVER_H
 
@@ -26,6 +27,12 @@ void site_resolver_prepare(site_resolver *r, int pid);
  * *out points into the resolver and stays valid until destroy. A process that is gone leaves
  * every field unknown. */
 int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out);
+/* Resolves a return address given as its offset from the start of the ELF object that held it
+ * (dladdr's dli_fbase) and the object's path, read from the file: for sites reported after the
+ * process is gone (the protection module's events). Cached per (object, offset); the return value
+ * and *out as for site_resolver_lookup. A file that cannot be read leaves every field unknown. */
+int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
+                                site_info *out);
 /* Stores a site resolved elsewhere (another agent). Errors: MG_ENOMEM. */
 int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
                         const char *file, int line);

@@ -10,6 +10,7 @@
 #include "mg_log.h"
 #include "mpi_version.h"
 #include "scaling_bounds.h"
+#include "site_resolver.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -155,15 +156,53 @@ int protect_prepare(char **command, int ncommand)
 /* The findings made so far, by (kind, collective, call site, workaround): ranks that report the
  * same event (every rank of an Alltoallv can fire) join one finding. */
 typedef struct seen_event {
-    char key[512];
+    char key[4352]; /* the site names its object by path */
     mg_finding *finding;
 } seen_event;
 
 enum { SEEN_MAX = 256 };
 
+/* Where the offset of a call site "object+0xoffset" (protect_site.c) starts, or NULL. */
+static const char *offset_of_site(const char *where)
+{
+    const char *plus = NULL;
+    for (const char *p = strstr(where, "+0x"); p; p = strstr(p + 1, "+0x"))
+        plus = p;
+    return plus;
+}
+
+/* The source line of a call site, read from the object's file; unknown fields where the object has
+ * no debug information or is gone. */
+static void resolve_site(site_resolver *sites, const char *where, site_info *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *plus = offset_of_site(where);
+    char object[4096];
+    if (!sites || !plus || where[0] != '/' || (size_t)(plus - where) >= sizeof object)
+        return;
+    snprintf(object, sizeof object, "%.*s", (int)(plus - where), where);
+    site_resolver_lookup_object(sites, object, strtoull(plus + 3, NULL, 16), out);
+}
+
+/* How a summary names a site: "file.c:line" where known, else "object+0xoffset" with the object's
+ * file name alone, as the rank's own line does. */
+static void site_label(const char *where, const site_info *site, char *out, size_t len)
+{
+    if (site->file && site->line) {
+        const char *name = strrchr(site->file, '/');
+        snprintf(out, len, "%s:%d", name ? name + 1 : site->file, site->line);
+        return;
+    }
+    const char *plus = offset_of_site(where), *name = where;
+    for (const char *p = where; plus && p < plus; p++)
+        if (*p == '/')
+            name = p + 1;
+    snprintf(out, len, "%s", name);
+}
+
 /* One event line of a rank: kind, function, site, detectors, workaround, eager, detail. */
-static void add_event(cli_session *s, int rank, char *line, seen_event *seen, int *nseen,
-                      int *uses, int *unprotected)
+static void add_event(cli_session *s, site_resolver *sites, int rank, char *line, seen_event *seen,
+                      int *nseen, int *uses, int *unprotected)
 {
     char *f[7], *save = NULL;
     int n = 0;
@@ -171,25 +210,30 @@ static void add_event(cli_session *s, int rank, char *line, seen_event *seen, in
         f[n++] = w;
     if (n != 7)
         return;
-    char key[512];
+    char key[sizeof seen->key];
     snprintf(key, sizeof key, "%s\t%s\t%s\t%s", f[0], f[1], f[2], f[4]);
+    site_info site;
+    resolve_site(sites, f[2], &site);
     for (int i = 0; i < *nseen; i++)
         if (strcmp(seen[i].key, key) == 0) {
             mg_finding_add_rank(seen[i].finding, rank);
+            mg_finding_add_site(seen[i].finding, rank, f[1], site.file, site.line);
             return;
         }
     int used = strcmp(f[0], "workaround") == 0;
-    char summary[512];
+    char label[512], summary[1024];
+    site_label(f[2], &site, label, sizeof label);
     if (used)
         snprintf(summary, sizeof summary, "%s at %s: detector %s fired, workaround %s%s", f[1],
-                 f[2], f[3], f[4], atoi(f[5]) ? " (nonblocking call completed eagerly)" : "");
+                 label, f[3], f[4], atoi(f[5]) ? " (nonblocking call completed eagerly)" : "");
     else
-        snprintf(summary, sizeof summary, "%s at %s: %s", f[1], f[2], f[6]);
+        snprintf(summary, sizeof summary, "%s at %s: %s", f[1], label, f[6]);
     mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
                                            used ? "note" : "warning", summary);
     if (!fd)
         return;
     mg_finding_add_rank(fd, rank);
+    mg_finding_add_site(fd, rank, f[1], site.file, site.line);
     json_object *ev = mg_finding_evidence(fd);
     json_object_object_add(ev, "collective", json_object_new_string(f[1]));
     json_object_object_add(ev, "call_site", json_object_new_string(f[2]));
@@ -213,16 +257,19 @@ void protect_collect(cli_session *s, int only_if_any)
 {
     int uses = 0, unprotected = 0, nseen = 0;
     seen_event *seen = calloc(SEEN_MAX, sizeof *seen);
+    site_resolver *sites = NULL;
+    if (site_resolver_create(&sites) != MG_OK)
+        sites = NULL;
     DIR *d = have_dir ? opendir(dir) : NULL;
     struct dirent *e;
     while (d && (e = readdir(d))) {
         int rank;
-        char path[4096], line[2048];
+        char path[4096], line[8192];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (seen && sscanf(e->d_name, "rank-%d.txt", &rank) == 1) {
             FILE *f = fopen(path, "r");
             while (f && fgets(line, sizeof line, f))
-                add_event(s, rank, line, seen, &nseen, &uses, &unprotected);
+                add_event(s, sites, rank, line, seen, &nseen, &uses, &unprotected);
             if (f)
                 fclose(f);
         }
@@ -232,6 +279,7 @@ void protect_collect(cli_session *s, int only_if_any)
     if (d)
         closedir(d);
     free(seen);
+    site_resolver_destroy(sites);
     protect_discard();
     json_object *data = mg_report_tool_data(s->report);
     json_object_object_add(data, "workaround_sites", json_object_new_int(uses));

@@ -4,9 +4,11 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,17 +60,39 @@ static int first_time(uintptr_t key)
     return 0;
 }
 
-/* "binary+0xoffset" (addr2line -e binary reads it) or the bare address. */
+/* "object+0xoffset" (addr2line -e object reads it), the object named by its absolute path, which
+ * the CLI resolves to file and line after the job; or the bare address. The main program's name
+ * is argv[0] to dladdr: a name without a slash was found on PATH, which /proc/self/exe follows. */
 static void site_text(void *site, char *out, size_t len)
 {
     Dl_info info;
-    if (site && dladdr(site, &info) && info.dli_fname) {
-        const char *base = strrchr(info.dli_fname, '/');
-        snprintf(out, len, "%s+0x%lx", base ? base + 1 : info.dli_fname,
+    char path[PATH_MAX];
+    if (site && dladdr(site, &info) && info.dli_fname && info.dli_fname[0]) {
+        const char *object = info.dli_fname;
+        if (!strchr(object, '/')) {
+            ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+            if (n > 0) {
+                path[n] = '\0';
+                object = path;
+            }
+        } else if (realpath(object, path)) {
+            object = path;
+        }
+        snprintf(out, len, "%s+0x%lx", object,
                  (unsigned long)((uintptr_t)site - (uintptr_t)info.dli_fbase));
     } else {
         snprintf(out, len, "%p", site);
     }
+}
+
+/* The rank's own line names the object by its file name alone. */
+static const char *short_site(const char *where)
+{
+    const char *name = where;
+    for (const char *p = where; *p && strncmp(p, "+0x", 3) != 0; p++)
+        if (*p == '/')
+            name = p + 1;
+    return name;
 }
 
 void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const char *workaround,
@@ -78,18 +102,18 @@ void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const 
     uintptr_t key = (uintptr_t)site * 31 + (uintptr_t)fn * 7 + (uintptr_t)kind[0];
     if (!first_time(key))
         return;
-    char where[512], line[1024];
+    char where[PATH_MAX + 32], line[1024];
     site_text(site, where, sizeof where);
     if (strcmp(kind, "workaround") == 0)
-        snprintf(line, sizeof line, "%s at %s: detector %s fired, workaround %s%s", mg_fn_name(fn),
-                 where, detectors, workaround,
+        snprintf(line, sizeof line, "%s at %.256s: detector %s fired, workaround %s%s", mg_fn_name(fn),
+                 short_site(where), detectors, workaround,
                  eager ? " (nonblocking call completed eagerly)" : "");
     else
-        snprintf(line, sizeof line, "%s at %s: %s", mg_fn_name(fn), where, detail);
+        snprintf(line, sizeof line, "%s at %.256s: %s", mg_fn_name(fn), short_site(where), detail);
     interpose_log("protect: ", line);
     if (events_fd < 0)
         return;
-    char ev[1400];
+    char ev[PATH_MAX + 1400];
     int n = snprintf(ev, sizeof ev, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", kind, mg_fn_name(fn), where,
                      detectors ? detectors : "-", workaround ? workaround : "-", eager,
                      detail ? detail : "-");

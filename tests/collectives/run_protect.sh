@@ -13,12 +13,19 @@ grep -q "^coll_displ: gatherv-wrap1 on 4 ranks: correct$" "$TMP/stdout" || fail 
 expect_stderr "protect: MPI_Gatherv at coll_displ+0x[0-9a-f]*: detector D fired, workaround W"
 expect_stderr "mpiguard: run: [0-9]* of [0-9]* ranks found"
 expect_stderr "mpiguard: run: 1 call site(s) routed through a workaround, 0 trigger(s) left unprotected"
-python3 - "$TMP/r.json" <<'PY' || fail "report content"
+# The report names the call's source line, read from the program's debug information.
+call_line=$(grep -n "^ *MPI_Gatherv(own, counts\[me\]" "$(dirname "$0")/coll_displ.c" | cut -d: -f1)
+python3 - "$TMP/r.json" "$call_line" <<'PY' || fail "report content"
 import json, sys
 r = json.load(open(sys.argv[1]))
 f = [x for x in r["findings"] if x["kind"] == "workaround"]
 assert len(f) == 1 and f[0]["evidence"]["collective"] == "MPI_Gatherv", f
 assert "D" in f[0]["evidence"]["detectors"], f
+assert f[0]["summary"].startswith(f"MPI_Gatherv at coll_displ.c:{sys.argv[2]}: detector D"), f
+site = f[0]["sites"][0]
+assert site["file"].endswith("/coll_displ.c") and site["line"] == int(sys.argv[2]), f
+assert site["rank"] in f[0]["ranks"], f
+assert f[0]["evidence"]["call_site"].startswith("/") and "/coll_displ+0x" in f[0]["evidence"]["call_site"], f
 PY
 # A user error the module passes to MPI unchanged: the job's result is the same either way, and
 # only the protected run says anything about it.
@@ -32,4 +39,4 @@ expect_status 64 "--no-protect with --bounds" -- "$MPIGUARD" run --no-protect --
 expect_stderr "--no-protect turns the protection off"
 expect_status 66 "run --bounds missing" -- "$MPIGUARD" run --bounds "$TMP/none.json" -- $launcher -n 4 "$app" gatherv-wrap1
 expect_stderr "cannot be read"
-pass "$flavor: run protects (D fired, workaround logged and reported), --no-protect does not, protect's options and checks are run's"
+pass "$flavor: run protects (D fired, workaround logged and reported at its source line), --no-protect does not, protect's options and checks are run's"
