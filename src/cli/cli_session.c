@@ -5,6 +5,7 @@
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_shm.h"
 #include "rank_scan.h"
 #include "mg_clock.h"
 
@@ -150,13 +151,18 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     char preload[8192];
     snprintf(preload, sizeof preload, "%s%s%s", s->library, old_preload ? ":" : "",
              old_preload ? old_preload : "");
-    mg_env_var vars[3 + CLI_EXTRA_ENV_MAX] = {
+    /* The ranks on this host leave their state segment to cli_session_finish, which removes them:
+     * a rank that ends before a discovery scan has opened its segment is still read then. */
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    mg_env_var vars[4 + CLI_EXTRA_ENV_MAX] = {
         {"LD_PRELOAD", preload},
         {"MPIGUARD_JOB_TOKEN", s->token},
         {"MPIGUARD_MODULES", modules},
+        {"MPIGUARD_STATE_KEEP_HOST", host},
     };
-    memcpy(vars + 3, extra_env, (size_t)extra_env_count * sizeof *extra_env);
-    int nvars = 3 + extra_env_count;
+    memcpy(vars + 4, extra_env, (size_t)extra_env_count * sizeof *extra_env);
+    int nvars = 4 + extra_env_count;
     extra_env_count = 0; /* the settings were for this job (demo runs several in one process) */
     char **job_argv = mg_launcher_build_argv(&s->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
@@ -183,18 +189,36 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     return 0;
 }
 
-static void note_rank(cli_session *s, const mg_rank_proc *p)
+/* Notes rank p as found; the first rank that says the world's size sizes the table. Returns 0, or
+ * MG_ENOMEM when the table could not be made. */
+static int note_rank(cli_session *s, const mg_rank_proc *p)
 {
+    if (s->nranks == 0 && p->size > 0) {
+        cli_rank *ranks = calloc((size_t)p->size, sizeof *ranks);
+        if (!ranks)
+            return MG_ENOMEM;
+        s->ranks = ranks;
+        s->nranks = p->size;
+    }
     if (p->rank < 0 || p->rank >= s->nranks || s->ranks[p->rank].pid)
-        return;
+        return 0;
     s->ranks[p->rank].pid = p->pid;
     s->found++;
     mg_info("%s: rank %d is pid %d", s->tool, p->rank, p->pid);
+    return 0;
 }
 
 /* A scan reads two files of every process on the machine: at a tool's polling rate (check drains
  * every 20 ms) it would take a good part of a core from ranks that are starting up. */
 static const double discovery_interval = 0.1;
+
+/* Opens the state segment of every rank found that has none open yet. */
+static void open_states(cli_session *s)
+{
+    for (int r = 0; r < s->nranks && s->token[0]; r++)
+        if (s->ranks[r].pid && !s->ranks[r].state)
+            mg_rank_state_open(s->token, r, &s->ranks[r].state);
+}
 
 void cli_session_discover(cli_session *s)
 {
@@ -203,29 +227,17 @@ void cli_session_discover(cli_session *s)
         return;
     s->discovered_at = now;
     if (s->nranks > 0 && s->found == s->nranks) {
-        for (int r = 0; r < s->nranks; r++)
-            if (!s->ranks[r].state)
-                mg_rank_state_open(s->token, r, &s->ranks[r].state);
+        open_states(s);
         return;
     }
     mg_rank_proc *procs;
     size_t n;
     if (mg_rank_scan("/proc", &s->selector, &procs, &n) != MG_OK)
         return;
-    for (size_t i = 0; i < n; i++) {
-        if (s->nranks == 0 && procs[i].size > 0) {
-            cli_rank *ranks = calloc((size_t)procs[i].size, sizeof *ranks);
-            if (!ranks)
-                break;
-            s->ranks = ranks;
-            s->nranks = procs[i].size;
-        }
-        note_rank(s, &procs[i]);
-    }
+    for (size_t i = 0; i < n && note_rank(s, &procs[i]) == 0; i++)
+        ;
     free(procs);
-    for (int r = 0; r < s->nranks && s->token[0]; r++)
-        if (s->ranks[r].pid && !s->ranks[r].state)
-            mg_rank_state_open(s->token, r, &s->ranks[r].state);
+    open_states(s);
 }
 
 /* An attached job's token and program come from its first rank's /proc entries. */
@@ -359,11 +371,38 @@ static int all_discovered(const cli_session *s, int with_states)
     return 1;
 }
 
+/* A segment "<rank>" of the job's token: the rank it names, found by what it published. */
+static int note_rank_by_state(const char *suffix, void *ctx)
+{
+    cli_session *s = ctx;
+    char *end;
+    long rank = strtol(suffix, &end, 10);
+    const mg_rank_state *state;
+    if (*end || end == suffix || rank < 0 || rank > INT_MAX ||
+        mg_rank_state_open(s->token, (int)rank, &state) != MG_OK)
+        return 0;
+    mg_rank_proc p = {.pid = state->pid, .rank = state->rank, .size = state->size};
+    if (p.rank != rank || note_rank(s, &p) != 0 || p.rank >= s->nranks || s->ranks[p.rank].state)
+        mg_rank_state_close(state);
+    else
+        s->ranks[p.rank].state = state;
+    return 0;
+}
+
 void cli_session_wait_end(cli_session *s, int with_states)
 {
     while (!cli_session_wait(s, all_discovered(s, with_states) ? 60000 : 200))
         cli_session_discover(s);
     cli_session_discover(s);
+    /* The segments of this host's ranks stay until cli_session_finish removes them
+     * (MPIGUARD_STATE_KEEP_HOST): a rank that ended before a scan saw it, or before a scan opened
+     * its segment, is found and read from them now. */
+    if (s->token[0] && !all_discovered(s, 1)) {
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "mpiguard-%s-", s->token);
+        mg_shm_each_prefixed(prefix, note_rank_by_state, s);
+    }
+    open_states(s);
 }
 
 int cli_session_save(cli_session *s)

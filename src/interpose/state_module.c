@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -80,12 +81,25 @@ static void state_leave(mg_fn fn)
     atomic_store_explicit(&state->threads_in_mpi, inside - 1, memory_order_release);
 }
 
+/* Whether the mpiguard command that started the job runs on this host and removes the segment when
+ * the job ends (MPIGUARD_STATE_KEEP_HOST names its host), so that it can still read the final
+ * counts of a rank that ended before it opened the segment. */
+static int command_removes_segment(void)
+{
+    const char *keeper = getenv("MPIGUARD_STATE_KEEP_HOST");
+    char host[256] = "";
+    return keeper && *keeper && gethostname(host, sizeof host - 1) == 0 &&
+           strcmp(host, keeper) == 0;
+}
+
 static void state_finalize(int aborting)
 {
     (void)aborting;
     atomic_store_explicit(&state->finalized, 1, memory_order_release);
-    /* Readers that mapped the segment keep it; the name goes so nothing is left in /dev/shm. */
-    shm_unlink(segment_name);
+    /* Readers that mapped the segment keep it; elsewhere the name goes so that nothing is left in
+     * /dev/shm. */
+    if (!command_removes_segment())
+        shm_unlink(segment_name);
 }
 
 const mg_module mg_state_module = {
