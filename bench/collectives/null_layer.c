@@ -6,7 +6,12 @@
  * Built with -DNULL_LAYER_LINES=N (modes "linesN"), each forward first reads N distinct cache lines
  * of its own data and nothing else: the cost of a layer whose fast path touches N lines that the
  * MPI library's own work between two calls has pushed out of L1, the yardstick for the module's
- * path (which touches about 15 beyond this layer's own, code and data). */
+ * path (which touches about 15 beyond this layer's own, code and data).
+ * Built with -DNULL_LAYER_SCAN (mode "scan", -I the scaling engine's directory), each int
+ * irregular collective first runs the engine's scaling_check_plain on its vectors where the module's
+ * quick pass does (a Gatherv's root, every rank of Allgatherv and Alltoallv), with the rank and size
+ * of the first call's communicator: the least work Detector D needs on a call, the floor under the
+ * module's ratio on these calls. */
 #include <mpi.h>
 
 #ifndef NULL_LAYER_LINES
@@ -27,6 +32,25 @@ static volatile long lines[NULL_LAYER_LINES][8] __attribute__((aligned(64)));
 #define TOUCH_LINES() ((void)0)
 #endif
 
+#ifdef NULL_LAYER_SCAN
+#include "scaling_check.h"
+
+static int rank = -1, size;
+static volatile int triggered;
+
+static void learn_comm(MPI_Comm c)
+{
+    if (rank < 0) {
+        PMPI_Comm_rank(c, &rank);
+        PMPI_Comm_size(c, &size);
+    }
+}
+/* D's scan on the call's vectors where the quick pass makes it; a negative entry is counted. */
+#define SCAN(coll, c, in_place, root, ca, da, cb, db)                                                  do {                                                                                                   learn_comm(c);                                                                                     if ((coll != SCALING_GATHERV || rank == (root)) &&                                                     !scaling_check_plain(coll, (uint32_t)size, in_place, ca, da, cb, db))                              triggered++;                                                                               } while (0)
+#else
+#define SCAN(coll, c, in_place, root, ca, da, cb, db) ((void)0)
+#endif
+
 int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c)
 {
     TOUCH_LINES();
@@ -44,6 +68,7 @@ int MPI_Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs
                 MPI_Datatype rt, int root, MPI_Comm c)
 {
     TOUCH_LINES();
+    SCAN(SCALING_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
     return PMPI_Gatherv(sb, sc, st, rb, rcs, d, rt, root, c);
 }
 
@@ -58,6 +83,7 @@ int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int 
                    MPI_Datatype rt, MPI_Comm c)
 {
     TOUCH_LINES();
+    SCAN(SCALING_ALLGATHERV, c, sb == MPI_IN_PLACE, 0, rcs, d, NULL, NULL);
     return PMPI_Allgatherv(sb, sc, st, rb, rcs, d, rt, c);
 }
 
@@ -72,6 +98,7 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
                   const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm c)
 {
     TOUCH_LINES();
+    SCAN(SCALING_ALLTOALLV, c, sb == MPI_IN_PLACE, 0, scs, sd, rcs, rd);
     return PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, c);
 }
 
@@ -98,5 +125,6 @@ int MPI_Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rc
                  MPI_Datatype rt, int root, MPI_Comm c, MPI_Request *rq)
 {
     TOUCH_LINES();
+    SCAN(SCALING_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
     return PMPI_Igatherv(sb, sc, st, rb, rcs, d, rt, root, c, rq);
 }

@@ -7,7 +7,9 @@
 # bounded entry for the collective costs, Detectors G and X checked on every call), and, as the
 # reference, under the least possible PMPI layer (mode "null": null_layer.c preloaded, no mpiguard;
 # what any interposition costs on these calls), and under that layer reading N cache lines per call
-# (modes "linesN", e.g. lines4 lines8 lines16: the cost of a fast path by the lines it touches).
+# (modes "linesN", e.g. lines4 lines8 lines16: the cost of a fast path by the lines it touches),
+# and under that layer running Detector D's scan on the irregular ones' vectors (mode "scan": the
+# least work D needs on a call, the floor under the module's ratio).
 # Prints one line per case; the ratio is the figure (docs/collectives.md, "Measurements"): the
 # median over ROUNDS rounds (default 21) of the paired ratio, beside "noise", the same median for
 # two identical unprotected timings, which says how far this machine lets the figure be read. Where
@@ -15,7 +17,7 @@
 # module costs beyond the null layer. With REPEATS=R, each case runs in R jobs (the modes taking
 # turns) and the last tables give the median over the jobs of each job's ratio, with its quartiles
 # across the jobs: a job's own median moves by 1-2% from one job to the next on this machine.
-# Usage: [MODES="default agree bound null lines8"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] [ROUNDS=21]
+# Usage: [MODES="default agree bound null scan lines8"] [NPS="4 8 16"] [FLAVORS="openmpi mpich"] [ROUNDS=21]
 #        [REPEATS=1]
 #        bench/collectives/overhead.sh BUILD_DIR [COLLECTIVES] [SIZES]
 set -u
@@ -30,13 +32,15 @@ src=$(dirname "$0")/coll_time.c
 for flavor in ${FLAVORS:-openmpi mpich}; do
     mpicc.$flavor -O2 -o "$dir/coll_time_$flavor" "$src" || exit 1
     for mode in ${MODES:-}; do
+        scan=()
         case $mode in
         null) lines=0 ;;
+        scan) lines=0 scan=(-DNULL_LAYER_SCAN -I"$(dirname "$0")/../../src/engines/scaling") ;;
         lines[0-9]*) lines=${mode#lines} ;;
         *) continue ;;
         esac
-        mpicc.$flavor -O2 -shared -fPIC -DNULL_LAYER_LINES="$lines" -o "$dir/${mode}_$flavor.so" \
-            "$(dirname "$0")/null_layer.c" || exit 1
+        mpicc.$flavor -O2 -shared -fPIC -DNULL_LAYER_LINES="$lines" "${scan[@]}" \
+            -o "$dir/${mode}_$flavor.so" "$(dirname "$0")/null_layer.c" || exit 1
     done
     launcher=mpirun.openmpi
     [ "$flavor" = mpich ] && launcher=mpiexec.mpich
