@@ -8,10 +8,10 @@
  * MPI library's own work between two calls has pushed out of L1, the yardstick for the module's
  * path (which touches about 15 beyond this layer's own, code and data).
  * Built with -DNULL_LAYER_SCAN (mode "scan", -I the scaling engine's directory), each int
- * irregular collective first runs the engine's scaling_check_plain on its vectors where the module's
- * quick pass does (a Gatherv's root, every rank of Allgatherv and Alltoallv), with the rank and size
- * of the first call's communicator: the least work Detector D needs on a call, the floor under the
- * module's ratio on these calls. */
+ * irregular collective first runs the engine's scaling_check_plain on its vectors where the
+ * module's quick pass does (a Gatherv's root, every rank of Allgatherv and Alltoallv), with the
+ * rank and size of the first call's communicator: the least work Detector D needs on a call, the
+ * floor under the module's ratio on these calls. */
 #include <mpi.h>
 
 #ifndef NULL_LAYER_LINES
@@ -38,17 +38,24 @@ static volatile long lines[NULL_LAYER_LINES][8] __attribute__((aligned(64)));
 static int rank = -1, size;
 static volatile int triggered;
 
-static void learn_comm(MPI_Comm c)
+/* D's scan on the call's vectors where the quick pass makes it (a Gatherv's root, every rank of the
+ * others), with the rank and size of the first call's communicator; a negative entry is counted.
+ * Inlined into each forward, as the module's quick pass is into its entry point. */
+static inline __attribute__((always_inline)) void scan(scaling_coll coll, MPI_Comm c, int in_place,
+                                                       int root, const int *ca, const int *da,
+                                                       const int *cb, const int *db)
 {
     if (rank < 0) {
         PMPI_Comm_rank(c, &rank);
         PMPI_Comm_size(c, &size);
     }
+    if ((coll != SCALING_GATHERV || rank == root) &&
+        !scaling_check_plain(coll, (uint32_t)size, in_place, ca, da, cb, db))
+        triggered++;
 }
-/* D's scan on the call's vectors where the quick pass makes it; a negative entry is counted. */
-#define SCAN(coll, c, in_place, root, ca, da, cb, db)                                                  do {                                                                                                   learn_comm(c);                                                                                     if ((coll != SCALING_GATHERV || rank == (root)) &&                                                     !scaling_check_plain(coll, (uint32_t)size, in_place, ca, da, cb, db))                              triggered++;                                                                               } while (0)
+#define SCAN(...) scan(__VA_ARGS__)
 #else
-#define SCAN(coll, c, in_place, root, ca, da, cb, db) ((void)0)
+#define SCAN(...) ((void)0)
 #endif
 
 int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c)
