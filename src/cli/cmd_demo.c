@@ -1,4 +1,5 @@
-/* `mpiguard demo`: shows the tools of this build on the bundled examples, with every installed MPI. */
+/* `mpiguard demo`: shows every tool of this build on bundled programs, with every installed MPI
+ * (docs/cli.md). */
 #include "cli.h"
 
 #include "mg_exit.h"
@@ -32,36 +33,6 @@ static void allow_demo_launch(void)
     setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
 }
 
-/* One demo step: prints the command, runs the tool in this process, renders its report, and
- * counts a failure when the tool's status is not the expected one. */
-static void demo_step(const char *title, const char *shows, int (*tool)(int, char **),
-                      const char *tool_name, char **argv, int argc, const char *report, int expected,
-                      int *failures)
-{
-    printf("\n== %s ==\nshows: %s\n$ mpiguard %s", title, shows, tool_name);
-    for (int i = 0; i < argc; i++)
-        printf(" %s", argv[i]);
-    printf("\n");
-    fflush(stdout);
-    /* The step's report records the step's command line, not the demo's. */
-    char *command[24] = {"mpiguard", (char *)tool_name};
-    for (int i = 0; i < argc && i + 2 < 24; i++)
-        command[i + 2] = argv[i];
-    char **demo_line = cli_command_line;
-    int demo_words = cli_command_words;
-    cli_command_line = command;
-    cli_command_words = argc + 2 < 24 ? argc + 2 : 24;
-    int status = tool(argc, argv);
-    cli_command_line = demo_line;
-    cli_command_words = demo_words;
-    printf("exit status %d%s\n$ mpiguard report %s\n", status,
-           status == expected ? "" : " (unexpected)", report);
-    fflush(stdout);
-    char *report_argv[] = {(char *)report, NULL};
-    if (cmd_report(1, report_argv) != 0 || status != expected)
-        (*failures)++;
-}
-
 /* One part of the demo: a tool on a bundled program. The words "@report", "@dir", "@launcher" and
  * "@program" stand for the part's report, its own directory, the MPI's launcher and the program. */
 typedef struct demo_part {
@@ -73,6 +44,35 @@ typedef struct demo_part {
     const char *shows;   /* what to look at in its output */
     const char *words[20];
 } demo_part;
+
+/* One demo step: prints the command, runs the tool in this process, renders its report, and
+ * counts a failure when the tool's status is not the expected one. */
+static void demo_step(const demo_part *part, const char *title, char **argv, int argc,
+                      const char *report, int *failures)
+{
+    printf("\n== %s ==\nshows: %s\n$ mpiguard %s", title, part->shows, part->tool_name);
+    for (int i = 0; i < argc; i++)
+        printf(" %s", argv[i]);
+    printf("\n");
+    fflush(stdout);
+    /* The step's report records the step's command line, not the demo's. */
+    char *command[24] = {"mpiguard", (char *)part->tool_name};
+    for (int i = 0; i < argc && i + 2 < 24; i++)
+        command[i + 2] = argv[i];
+    char **demo_line = cli_command_line;
+    int demo_words = cli_command_words;
+    cli_command_line = command;
+    cli_command_words = argc + 2 < 24 ? argc + 2 : 24;
+    int status = part->tool(argc, argv);
+    cli_command_line = demo_line;
+    cli_command_words = demo_words;
+    printf("exit status %d%s\n$ mpiguard report %s\n", status,
+           status == part->expected ? "" : " (unexpected)", report);
+    fflush(stdout);
+    char *report_argv[] = {(char *)report, NULL};
+    if (cmd_report(1, report_argv) != 0 || status != part->expected)
+        (*failures)++;
+}
 
 static const demo_part demo_parts[] = {
     {"run", cmd_run, 0, "examples/%s/stencil", "run: a healthy 2-D stencil on 4 ranks for 2 s",
@@ -129,8 +129,7 @@ static void demo_mpi(const char *flavor, const char *launcher, const char *dir, 
         }
         argv[argc] = NULL;
         snprintf(title, sizeof title, "mpiguard %s (%s)", part->title, flavor);
-        demo_step(title, part->shows, part->tool, part->tool_name, argv, argc, report,
-                  part->expected, failures);
+        demo_step(part, title, argv, argc, report, failures);
     }
 }
 
