@@ -108,32 +108,33 @@ static void describe_expected(const field_rule *rule, char *out, size_t outlen)
             n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? " or " : "", type_words[t]);
 }
 
+/* Writes why the value at `where` breaks rule ("is missing", "is a string", "is \"haang\"") and
+ * returns MG_EFORMAT. */
+static int refuse(const field_rule *rule, const char *where, const char *found, const walk *w)
+{
+    char expected[256];
+    describe_expected(rule, expected, sizeof expected);
+    snprintf(w->err, w->errlen, "'%s': %s is %s (expected %s)", w->file, where, found, expected);
+    return MG_EFORMAT;
+}
+
 /* Checks one value of rule's path (present: the key exists, its value possibly JSON null). */
 static int check_value(const field_rule *rule, int present, json_object *value, const char *where,
                        const walk *w)
 {
-    char expected[256];
-    describe_expected(rule, expected, sizeof expected);
-    if (!present) {
-        if (!rule->required)
-            return MG_OK;
-        snprintf(w->err, w->errlen, "'%s': %s is missing (expected %s)", w->file, where, expected);
-        return MG_EFORMAT;
-    }
+    if (!present)
+        return rule->required ? refuse(rule, where, "missing", w) : MG_OK;
     json_type type = json_object_get_type(value);
-    if (!(rule->types & (1u << type))) {
-        snprintf(w->err, w->errlen, "'%s': %s is %s (expected %s)", w->file, where,
-                 type_words[type], expected);
-        return MG_EFORMAT;
-    }
+    if (!(rule->types & (1u << type)))
+        return refuse(rule, where, type_words[type], w);
     if (!rule->values || type != json_type_string)
         return MG_OK;
     for (int i = 0; rule->values[i]; i++)
         if (strcmp(rule->values[i], json_object_get_string(value)) == 0)
             return MG_OK;
-    snprintf(w->err, w->errlen, "'%s': %s is \"%s\" (expected %s)", w->file, where,
-             json_object_get_string(value), expected);
-    return MG_EFORMAT;
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "\"%s\"", json_object_get_string(value));
+    return refuse(rule, where, quoted, w);
 }
 
 /* Applies rule to what `rest` (the rule's path still to walk) names below node, which is at the
