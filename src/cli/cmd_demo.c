@@ -83,8 +83,9 @@ static const demo_part demo_parts[] = {
      "a computation hang found with no timeout set, rank 2 named as the faulty rank with the "
      "function it spins in; the job stopped (exit 81). Samples start 0.1 s apart, not 0.4, to "
      "keep the demo short",
-     {"--seed", "1", "--interval", "0.1", "--report", "@report", "--", "@launcher", "-n", "4", "@program", "--seconds",
-      "300", "--fault", "compute-loop", "--fault-rank", "2", "--fault-at", "3"}},
+     {"--seed", "1", "--interval", "0.1", "--report", "@report", "--", "@launcher", "-n", "4",
+      "@program", "--seconds", "300", "--fault", "compute-loop", "--fault-rank", "2", "--fault-at",
+      "3"}},
     {"check", cmd_check, MG_EXIT_DEADLOCK, "tests/check/%s/fig1b_recv_recv",
      "check: two ranks that each receive before they send (MUST's Fig. 1b)",
      "the deadlock found while the job runs: its knot (ranks 0 and 1 wait for each other) and "
@@ -110,16 +111,18 @@ static void demo_mpi(const char *flavor, const char *launcher, const char *dir, 
         const demo_part *part = &demo_parts[p];
         char relative[128], program[4096], report[4096], part_dir[4096], title[256];
         snprintf(relative, sizeof relative, part->program, flavor);
-        if (cli_install_path(relative, program, sizeof program) != 0 || access(program, X_OK) != 0) {
+        if (cli_install_path(relative, program, sizeof program) != 0 ||
+            access(program, X_OK) != 0) {
             mg_error("demo: %s is missing: build the project first", relative);
             (*failures)++;
             continue;
         }
         snprintf(report, sizeof report, "%s/%s-%s.json", dir, part->tool_name, flavor);
         snprintf(part_dir, sizeof part_dir, "%s/%s-%s", dir, part->tool_name, flavor);
-        char *argv[sizeof part->words / sizeof *part->words + 1]; /* NULL-terminated as main's */
+        enum { WORDS = sizeof part->words / sizeof *part->words };
+        char *argv[WORDS + 1]; /* NULL-terminated as main's */
         int argc = 0;
-        for (; argc < (int)(sizeof part->words / sizeof *part->words) && part->words[argc]; argc++) {
+        for (; argc < WORDS && part->words[argc]; argc++) {
             const char *word = part->words[argc];
             argv[argc] = strcmp(word, "@report") == 0     ? report
                          : strcmp(word, "@dir") == 0      ? part_dir

@@ -22,10 +22,9 @@ typedef struct field_rule {
 
 static const char *const tools[] = {"run", "hang", "check", "collectives", "protect", "concolic",
                                     NULL};
-static const char *const kinds[] = {"hang",          "deadlock",           "potential_deadlock",
-                                    "stuck_on_terminated", "collective_mismatch", "workaround",
-                                    "scaling_trigger", "concolic_bug",    "collective_failure",
-                                    NULL};
+static const char *const kinds[] = {"hang", "deadlock", "potential_deadlock", "stuck_on_terminated",
+                                    "collective_mismatch", "workaround", "scaling_trigger",
+                                    "concolic_bug", "collective_failure", NULL};
 static const char *const severities[] = {"error", "warning", "note", NULL};
 static const char *const outcomes[] = {"completed", "failed", "stopped", "interrupted", "released",
                                        NULL};
@@ -190,7 +189,7 @@ int mg_report_validate(json_object *root, const char *file, char *err, size_t er
     }
     const walk w = {file, err, errlen};
     for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
-        char where[512];
+        char where[512]; /* the deepest rule's path, with 20-digit indices, takes under 200 */
         int rc = check_below(&rules[i], root, rules[i].path, where, 0, sizeof where, &w);
         if (rc)
             return rc;
