@@ -66,14 +66,14 @@ int cmd_check(int argc, char **argv)
          "wildcard receives without a decision: explore the matches (probe, default) or also "
          "force one when queues grow (decide; may give false positives)",
          check_wildcard_choices, 0, 0},
-        {"agents", 0, MG_OPT_INT, &o.agents, "N",
+        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself", NULL, 0, 256},
-        {"agent-connect", 0, MG_OPT_STRING, &o.agent_connect, "HOST:PORT",
-         "(internal) run as an agent process streaming to the detector at HOST:PORT", NULL, 0, 0},
-        {"agent-share", 0, MG_OPT_INT, &o.agent_share, "K", "(internal) the agent's share", NULL, 0, 255},
-        {"agent-shares", 0, MG_OPT_INT, &o.agent_shares, "N", "(internal) number of agents", NULL, 1, 256},
-        {"agent-token", 0, MG_OPT_STRING, &o.agent_token, "TOKEN", "(internal) the job's token", NULL, 0, 0},
+        {"agent-connect", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.agent_connect, "HOST:PORT",
+         "run as an agent process streaming to the detector at HOST:PORT", NULL, 0, 0},
+        {"agent-share", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agent_share, "K", "the agent's share", NULL, 0, 255},
+        {"agent-shares", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agent_shares, "N", "number of agents", NULL, 1, 256},
+        {"agent-token", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.agent_token, "TOKEN", "the job's token", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;

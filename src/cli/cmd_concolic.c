@@ -198,9 +198,9 @@ int cmd_concolic(int argc, char **argv)
         {"resume", 0, MG_OPT_FLAG, &o.resume, NULL, "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
         {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)", NULL, 0, 0},
         {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random choices (default 1)", NULL, 0, 1e18},
-        {"fixed", 0, MG_OPT_FLAG, &o.fixed, NULL, "keep --np and --focus for every run (ablation)", NULL, 0, 0},
-        {"one-way", 0, MG_OPT_FLAG, &o.one_way, NULL, "run the heavy executable on every rank (ablation)", NULL, 0, 0},
-        {"no-reduce", 0, MG_OPT_FLAG, &o.no_reduce, NULL, "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
+        {"fixed", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.fixed, NULL, "keep --np and --focus for every run (ablation)", NULL, 0, 0},
+        {"one-way", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.one_way, NULL, "run the heavy executable on every rank (ablation)", NULL, 0, 0},
+        {"no-reduce", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.no_reduce, NULL, "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
         {"distances", 0, MG_OPT_FLAG, &o.distances, NULL, "print the static CFG distances of every branch arm to every branch and exit", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0}};
     mg_parsed_args args;

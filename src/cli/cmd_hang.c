@@ -385,9 +385,9 @@ int cmd_hang(int argc, char **argv)
         {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
          "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
          "pid:N or slurm:N where a number could be both", NULL, 0, 0},
-        {"trace", 0, MG_OPT_STRING, &o.trace, "FILE",
+        {"trace", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.trace, "FILE",
          "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
-        {"agents", 0, MG_OPT_INT, &o.agents, "N",
+        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
         {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
          "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0, 0},

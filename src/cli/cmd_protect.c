@@ -7,8 +7,7 @@
 int cmd_protect(int argc, char **argv)
 {
     static const char usage[] =
-        "mpiguard protect [--bounds FILE] [--bound N [--bound-form F] [--bound-calls C]] "
-        "[--workaround W] [options] -- <launcher> <args>";
+        "mpiguard protect [--bounds FILE] [--workaround W] [--agree] [options] -- <launcher> <args>";
     const mg_option *const tables[] = {protect_options, NULL};
     mg_parsed_args args;
     int done;

@@ -11,7 +11,7 @@
 typedef struct subcommand {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *summary;
+    const char *summary; /* NULL: a tool mpiguard starts by itself, left out of the usage */
 } subcommand;
 
 static const subcommand subcommands[] = {
@@ -24,7 +24,7 @@ static const subcommand subcommands[] = {
     {"report", cmd_report, "render a report as text, JSON or DOT"},
     {"demo", cmd_demo, "show the tools on the bundled examples"},
     {"version", cmd_version, "print the version and what this installation has"},
-    {"agent", cmd_agent, "(started by mpiguard hang on each node; not run by hand)"},
+    {"agent", cmd_agent, NULL}, /* started by mpiguard hang on each node */
 };
 
 static void print_usage(FILE *out)
@@ -32,7 +32,8 @@ static void print_usage(FILE *out)
     fprintf(out, "usage: mpiguard <tool> [options] -- <launcher> <args>\n"
                  "       mpiguard <tool> --help\n\ntools:\n");
     for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
-        fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
+        if (subcommands[i].summary)
+            fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\nExit status: the job's own when nothing is found; see docs/cli.md for the "
                  "statuses of mpiguard itself.\n");
 }

@@ -28,15 +28,15 @@ const mg_option protect_options[] = {
     {"bounds", 0, MG_OPT_STRING, &protect_opts.bounds, "FILE",
      "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs none",
      NULL, 0, 0},
-    {"bound", 0, MG_OPT_INT, &protect_opts.bound, "N",
+    {"bound", 0, MG_OPT_INT | MG_OPT_HIDDEN, &protect_opts.bound, "N",
      "an artificial Class G bound for every collective (tests): fires when the form's product "
      "exceeds N",
      NULL, 1, 9.2e18},
-    {"bound-form", 0, MG_OPT_CHOICE, &protect_opts.form, "nP|snP|sn|n|sn(P-1)|n(P-1)",
+    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.form, "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
      scaling_form_names, 0, 0},
-    {"bound-calls", 0, MG_OPT_CHOICE, &protect_opts.calls, "int|large|all",
+    {"bound-calls", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.calls, "int|large|all",
      "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
      "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
      calls_choices, 0, 0},

@@ -25,10 +25,15 @@ static const mg_option *find_short(const mg_option *const *tables, char c)
     return NULL;
 }
 
+static mg_option_type value_type(const mg_option *o)
+{
+    return (mg_option_type)(o->type & ~MG_OPT_HIDDEN);
+}
+
 static int store_value(const mg_option *o, const char *value, char *err, size_t errlen)
 {
     char *end;
-    switch (o->type) {
+    switch (value_type(o)) {
     case MG_OPT_FLAG:
         *(int *)o->dest = 1;
         return MG_OK;
@@ -116,7 +121,7 @@ int mg_options_parse(const mg_option *const *tables, int argc, char **argv, char
             snprintf(err, errlen, "unknown option '%s' (see --help)", word);
             return MG_EINVAL;
         }
-        if (o->type == MG_OPT_FLAG) {
+        if (value_type(o) == MG_OPT_FLAG) {
             if (inline_value) {
                 snprintf(err, errlen, "option --%s takes no value", o->name);
                 return MG_EINVAL;
@@ -144,6 +149,8 @@ void mg_options_print_help(FILE *out, const char *usage, const char *description
     fprintf(out, "usage: %s\n\n%s\n\noptions:\n", usage, description);
     for (int t = 0; tables[t]; t++)
         for (const mg_option *o = tables[t]; o->name; o++) {
+            if (o->type & MG_OPT_HIDDEN)
+                continue;
             char left[64];
             if (o->short_name)
                 snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,

@@ -15,10 +15,14 @@ typedef enum mg_option_type {
     MG_OPT_LIST    /* *(const char **)dest = comma list; repeated options are joined later by the caller */
 } mg_option_type;
 
+/* Or'ed into a type: an option mpiguard passes to its own processes, or that tests and benches
+ * set; parsed as any other, left out of --help (docs/cli.md lists these as internal). */
+enum { MG_OPT_HIDDEN = 0x100 };
+
 typedef struct mg_option {
     const char *name;    /* long name without the dashes: "report" for --report */
     char short_name;     /* single-letter alias, or 0 */
-    mg_option_type type;
+    mg_option_type type; /* possibly | MG_OPT_HIDDEN */
     void *dest;
     const char *metavar; /* shown in help: FILE, N, SECONDS */
     const char *help;
@@ -42,7 +46,8 @@ typedef struct mg_parsed_args {
 int mg_options_parse(const mg_option *const *tables, int argc, char **argv, char **positional_storage,
                      int max_positional, mg_parsed_args *out, char *err, size_t errlen);
 
-/* Prints "usage: ...", the description and one line per option of every table. */
+/* Prints "usage: ...", the description and one line per option of every table that is not
+ * MG_OPT_HIDDEN. */
 void mg_options_print_help(FILE *out, const char *usage, const char *description,
                            const mg_option *const *tables);
 

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct mg_report {
@@ -219,71 +220,40 @@ int mg_report_write(const mg_report *r, const char *path, char *err, size_t errl
     return MG_OK;
 }
 
-/* Checks the parts every renderer relies on, so a loaded report is as safe to use as a built one. */
-static int validate(json_object *root, const char *path, char *err, size_t errlen)
-{
-    json_object *o;
-    if (!json_object_is_type(root, json_type_object)) {
-        snprintf(err, errlen, "'%s' is JSON but not an mpiguard report (not an object)", path);
-        return MG_EFORMAT;
-    }
-    if (!json_object_object_get_ex(root, "schema", &o) || !json_object_is_type(o, json_type_string)) {
-        snprintf(err, errlen, "'%s' is not an mpiguard report (no \"schema\" field)", path);
-        return MG_EFORMAT;
-    }
-    if (strcmp(json_object_get_string(o), MG_REPORT_SCHEMA) != 0) {
-        snprintf(err, errlen, "'%s' has schema '%s'; this mpiguard reads '%s'", path,
-                 json_object_get_string(o), MG_REPORT_SCHEMA);
-        return MG_EVERSION;
-    }
-    static const char *const strings[] = {"tool", "version"};
-    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
-        if (!json_object_object_get_ex(root, strings[i], &o) ||
-            !json_object_is_type(o, json_type_string)) {
-            snprintf(err, errlen, "'%s': field \"%s\" is missing or not a string", path, strings[i]);
-            return MG_EFORMAT;
-        }
-    json_object *findings;
-    if (!json_object_object_get_ex(root, "findings", &findings) ||
-        !json_object_is_type(findings, json_type_array)) {
-        snprintf(err, errlen, "'%s': field \"findings\" is missing or not an array", path);
-        return MG_EFORMAT;
-    }
-    for (size_t i = 0; i < json_object_array_length(findings); i++) {
-        json_object *f = json_object_array_get_idx(findings, i);
-        static const char *const fields[] = {"kind", "severity", "summary"};
-        for (size_t k = 0; k < sizeof fields / sizeof *fields; k++)
-            if (!json_object_is_type(f, json_type_object) ||
-                !json_object_object_get_ex(f, fields[k], &o) ||
-                !json_object_is_type(o, json_type_string)) {
-                snprintf(err, errlen, "'%s': finding %zu has no string \"%s\"", path, i + 1,
-                         fields[k]);
-                return MG_EFORMAT;
-            }
-    }
-    return MG_OK;
-}
-
 int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
 {
     *out = NULL;
     FILE *in = fopen(path, "rb");
-    if (!in) {
+    struct stat st;
+    if (!in || fstat(fileno(in), &st) != 0) {
         snprintf(err, errlen, "cannot read report '%s': %s", path, strerror(errno));
+        if (in)
+            fclose(in);
+        return MG_ENOENT;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "'%s' is a directory, not a report", path);
+        fclose(in);
         return MG_ENOENT;
     }
     json_tokener *tok = json_tokener_new();
     json_object *root = NULL;
     char buf[65536];
-    size_t n;
+    size_t n, total = 0;
     enum json_tokener_error jerr = json_tokener_continue;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+        total += n;
         root = json_tokener_parse_ex(tok, buf, (int)n);
         jerr = json_tokener_get_error(tok);
         if (jerr != json_tokener_continue)
             break;
     }
     fclose(in);
+    if (total == 0) {
+        snprintf(err, errlen, "'%s' is empty: no report in it", path);
+        json_tokener_free(tok);
+        return MG_EFORMAT;
+    }
     if (jerr != json_tokener_success || !root) {
         snprintf(err, errlen, "'%s' is not valid JSON: %s", path,
                  jerr == json_tokener_continue ? "unexpected end of file"
@@ -293,7 +263,7 @@ int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
         return MG_EFORMAT;
     }
     json_tokener_free(tok);
-    int rc = validate(root, path, err, errlen);
+    int rc = mg_report_validate(root, path, err, errlen);
     if (rc) {
         json_object_put(root);
         return rc;

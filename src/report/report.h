@@ -51,8 +51,9 @@ mg_finding *mg_report_finding(const mg_report *r, size_t i);
  * negative MG_E* code, leaves any earlier file intact, and writes the reason into err. */
 int mg_report_write(const mg_report *r, const char *path, char *err, size_t errlen);
 
-/* Loads and validates a report. MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, or not
- * the schema) or MG_EVERSION (another schema version); err names the problem. */
+/* Loads and validates a report. MG_ENOENT (missing, unreadable or a directory), MG_EFORMAT
+ * (empty, not JSON, or not the schema: docs/report-schema.md, "Validation") or MG_EVERSION
+ * (another schema version); err names the file and the problem (for the schema, the JSON path). */
 int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen);
 
 /* Renderers. The banner is the stable one-line form of a finding for stderr:

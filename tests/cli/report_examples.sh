@@ -1,6 +1,8 @@
 #!/bin/bash
 # Every JSON example in docs/report-schema.md is a valid report: `mpiguard report` renders it as
-# text, JSON and DOT, and the text names each finding's kind and first site.
+# text, JSON and DOT, and the text names each finding's kind and first site. Broken reports (the
+# hang example with one thing wrong, a directory, a missing file, an empty one) are refused with
+# the message the schema's validation gives (docs/report-schema.md, "Validation") and their status.
 . "$(dirname "$0")/../lib.sh"
 doc="$(dirname "$0")/../../docs/report-schema.md"
 python3 - "$doc" "$TMP" <<'PY' || fail "cannot extract the examples"
@@ -33,4 +35,52 @@ if command -v dot >/dev/null; then
     "$MPIGUARD" report --format dot "$TMP/example2.json" | dot -Tsvg >"$TMP/g.svg" || fail "dot rejects our DOT"
     grep -q "<svg" "$TMP/g.svg" || fail "no SVG"
 fi
-pass "report examples of docs/report-schema.md"
+
+# broken NAME PYTHON: the hang example (example1.json) changed by PYTHON on r, as $TMP/NAME.json.
+broken() {
+    python3 - "$TMP/example1.json" "$TMP/$1.json" "$2" <<'PY' || fail "cannot write $1"
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(r) if not isinstance(r, str) else r)
+PY
+}
+# refused STATUS MESSAGE FILE: `mpiguard report FILE` exits STATUS and says MESSAGE (fixed string).
+refused() {
+    expect_status "$1" "render $3" -- "$MPIGUARD" report "$3"
+    grep -qF -- "mpiguard: error: $2" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "message for $3: expected '$2'"; }
+    [ ! -s "$TMP/stdout" ] || fail "$3 rendered something"
+}
+grep -q '"tool": "hang"' "$TMP/example1.json" || fail "example1 is not the hang example"
+broken tool 'r["tool"] = "frobnicate"'
+refused 65 "'$TMP/tool.json': tool is \"frobnicate\" (expected one of run|hang|check|collectives|protect|concolic)" "$TMP/tool.json"
+broken kind 'r["findings"][0]["kind"] = "haang"'
+refused 65 "'$TMP/kind.json': findings[0].kind is \"haang\" (expected one of hang|deadlock|" "$TMP/kind.json"
+broken summary 'del r["findings"][0]["summary"]'
+refused 65 "'$TMP/summary.json': findings[0].summary is missing (expected a string)" "$TMP/summary.json"
+broken version 'del r["version"]'
+refused 65 "'$TMP/version.json': version is missing (expected a string)" "$TMP/version.json"
+broken line 'r["findings"][0]["sites"][0]["line"] = "97"'
+refused 65 "'$TMP/line.json': findings[0].sites[0].line is a string (expected an integer)" "$TMP/line.json"
+broken file 'del r["findings"][0]["sites"][0]["file"]'
+refused 65 "'$TMP/file.json': findings[0].sites[0].file is missing (expected null or a string)" "$TMP/file.json"
+broken rank 'r["findings"][0]["ranks"].append(2.5)'
+refused 65 "'$TMP/rank.json': findings[0].ranks[1] is a number (expected an integer)" "$TMP/rank.json"
+broken edge 'r["findings"][0]["graph"]["edges"][1]["to"] = None'
+refused 65 "'$TMP/edge.json': findings[0].graph.edges[1].to is null (expected a string)" "$TMP/edge.json"
+broken outcome 'r["job"]["outcome"] = "done"'
+refused 65 "'$TMP/outcome.json': job.outcome is \"done\" (expected one of completed|failed|stopped|interrupted|released)" "$TMP/outcome.json"
+broken job 'r["job"] = [1]'
+refused 65 "'$TMP/job.json': job is an array (expected an object)" "$TMP/job.json"
+broken schema 'r["schema"] = "mpiguard-report/2"'
+refused 65 "'$TMP/schema.json' has schema 'mpiguard-report/2'; this mpiguard reads 'mpiguard-report/1'" "$TMP/schema.json"
+broken array 'r = [r]'
+refused 65 "'$TMP/array.json' is JSON but not an mpiguard report (not an object)" "$TMP/array.json"
+broken truncated 'r = json.dumps(r)[:-20]'
+refused 65 "'$TMP/truncated.json' is not valid JSON" "$TMP/truncated.json"
+: >"$TMP/empty.json"
+refused 65 "'$TMP/empty.json' is empty: no report in it" "$TMP/empty.json"
+mkdir "$TMP/dir.json"
+refused 66 "'$TMP/dir.json' is a directory, not a report" "$TMP/dir.json"
+refused 66 "cannot read report '$TMP/none.json': No such file or directory" "$TMP/none.json"
+pass "report examples of docs/report-schema.md; broken reports refused"

@@ -4,10 +4,12 @@
 #include "mg_ranks.h"
 #include "mg_test.h"
 
+#include <stdlib.h>
+
 static const char *report, *name;
-static long count;
+static long count, internal_count;
 static double alpha;
-static int flag, choice;
+static int flag, choice, internal_flag;
 static const char *const choices[] = {"kill", "report", NULL};
 static const mg_option table[] = {
     {"report", 'r', MG_OPT_STRING, &report, "FILE", "", NULL, 0, 0},
@@ -16,6 +18,8 @@ static const mg_option table[] = {
     {"flag", 'f', MG_OPT_FLAG, &flag, NULL, "", NULL, 0, 0},
     {"on-hang", 0, MG_OPT_CHOICE, &choice, "ACTION", "", choices, 0, 0},
     {"name", 0, MG_OPT_STRING, &name, "NAME", "", NULL, 0, 0},
+    {"internal-count", 'i', MG_OPT_INT | MG_OPT_HIDDEN, &internal_count, "N", "", NULL, 0, 9},
+    {"internal-flag", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &internal_flag, NULL, "", NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 static const mg_option *const tables[] = {table, NULL};
@@ -26,7 +30,8 @@ static int parse(int argc, char **argv, mg_parsed_args *out, char *err)
     report = name = NULL;
     count = 0;
     alpha = 0;
-    flag = choice = 0;
+    flag = choice = internal_flag = 0;
+    internal_count = 0;
     return mg_options_parse(tables, argc, argv, positional, 2, out, err, 256);
 }
 
@@ -86,6 +91,30 @@ static void no_dashes_means_no_command(void)
     MG_CHECK(a.command == NULL);
 }
 
+/* A hidden option parses as its type says (a flag takes no value) and is left out of the help. */
+static void hidden_options_parse_but_stay_out_of_help(void)
+{
+    mg_parsed_args a;
+    char err[256];
+    char *argv[] = {"--internal-flag", "--internal-count", "3", "-f"};
+    MG_CHECK_INT(parse(4, argv, &a, err), MG_OK);
+    MG_CHECK_INT(internal_flag, 1);
+    MG_CHECK_INT(internal_count, 3);
+    char *short_form[] = {"-i", "10"};
+    MG_CHECK_INT(parse(2, short_form, &a, err), MG_EINVAL);
+    MG_CHECK(strstr(err, "--internal-count takes a whole number from 0 to 9") != NULL);
+    char *flag_value[] = {"--internal-flag=1"};
+    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_EINVAL);
+    char *help = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&help, &len);
+    mg_options_print_help(out, "t [options]", "A test.", tables);
+    fclose(out);
+    MG_CHECK(strstr(help, "--on-hang ACTION") != NULL);
+    MG_CHECK(strstr(help, "internal") == NULL);
+    free(help);
+}
+
 static void formats_rank_lists(void)
 {
     char buf[64];
@@ -111,6 +140,7 @@ int main(void)
     MG_RUN(parses_every_form);
     MG_RUN(rejects_bad_words_with_a_message);
     MG_RUN(no_dashes_means_no_command);
+    MG_RUN(hidden_options_parse_but_stay_out_of_help);
     MG_RUN(formats_rank_lists);
     MG_TEST_END();
 }

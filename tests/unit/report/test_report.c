@@ -119,24 +119,35 @@ static void load_rejects_what_is_not_a_report(void)
     char err[256];
     mg_report *r;
     MG_CHECK_INT(mg_report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ENOENT);
+    MG_CHECK_INT(mg_report_load(dir, &r, err, sizeof err), MG_ENOENT);
+    MG_CHECK(strstr(err, "is a directory") != NULL);
+    MG_CHECK_INT(load_text("", err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "is empty") != NULL);
     MG_CHECK_INT(load_text("{\"schema\": \"mpiguard-report/1\", \"tool\": ", err), MG_EFORMAT);
     MG_CHECK(strstr(err, "not valid JSON") != NULL);
     MG_CHECK_INT(load_text("[1,2]", err), MG_EFORMAT);
-    MG_CHECK_INT(load_text("{\"tool\":\"x\"}", err), MG_EFORMAT);
-    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/9\",\"tool\":\"x\",\"version\":\"1\","
+    MG_CHECK_INT(load_text("{\"tool\":\"run\"}", err), MG_EFORMAT);
+    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/9\",\"tool\":\"run\",\"version\":\"1\","
                            "\"findings\":[]}",
                            err),
                  MG_EVERSION);
-    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"x\",\"version\":\"1\"}", err),
-                 MG_EFORMAT);
-    MG_CHECK(strstr(err, "findings") != NULL);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"x\",\"version\":\"1\","
-                           "\"findings\":[{\"kind\":\"hang\",\"severity\":\"error\"}]}",
+                           "\"command\":[],\"findings\":[]}",
                            err),
                  MG_EFORMAT);
-    MG_CHECK(strstr(err, "summary") != NULL);
-    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"x\",\"version\":\"1\","
-                           "\"findings\":[]}",
+    MG_CHECK(strstr(err, "tool is \"x\" (expected one of run|hang|") != NULL);
+    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
+                           "\"command\":[]}",
+                           err),
+                 MG_EFORMAT);
+    MG_CHECK(strstr(err, "findings is missing (expected an array)") != NULL);
+    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"hang\",\"version\":\"1\","
+                           "\"command\":[],\"findings\":[{\"kind\":\"hang\",\"severity\":\"error\"}]}",
+                           err),
+                 MG_EFORMAT);
+    MG_CHECK(strstr(err, "findings[0].summary is missing (expected a string)") != NULL);
+    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
+                           "\"command\":[],\"findings\":[]}",
                            err),
                  MG_OK);
 }

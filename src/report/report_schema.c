@@ -1,0 +1,198 @@
+/* What a loaded report must be (docs/report-schema.md, "Validation"): one table of field rules,
+ * checked in order, so that a field the schema gains is one line here. */
+#include "report_internal.h"
+
+#include "mg_error.h"
+
+#include <string.h>
+
+/* A rule's allowed types: bits of json-c's json_type. */
+#define JSON_STRING (1u << json_type_string)
+#define JSON_INT (1u << json_type_int)
+#define JSON_ARRAY (1u << json_type_array)
+#define JSON_OBJECT (1u << json_type_object)
+#define JSON_NULL (1u << json_type_null)
+
+typedef struct field_rule {
+    const char *path;          /* from the top: "job.ranks[].pid"; "[]" is every element */
+    unsigned types;            /* JSON_* bits the value may have */
+    int required;              /* present wherever its parent is */
+    const char *const *values; /* the strings allowed (NULL-terminated), or NULL for any */
+} field_rule;
+
+static const char *const tools[] = {"run", "hang", "check", "collectives", "protect", "concolic",
+                                    NULL};
+static const char *const kinds[] = {"hang", "deadlock", "potential_deadlock", "stuck_on_terminated",
+                                    "collective_mismatch", "workaround", "scaling_trigger",
+                                    "concolic_bug", "collective_failure", NULL};
+static const char *const severities[] = {"error", "warning", "note", NULL};
+static const char *const outcomes[] = {"completed", "failed", "stopped", "interrupted", "released",
+                                       NULL};
+
+/* A container comes before its fields, so a wrong container is named before what it holds.
+ * Fields not listed are free (a tool's evidence and tool_data). */
+static const field_rule rules[] = {
+    {"tool", JSON_STRING, 1, tools},
+    {"version", JSON_STRING, 1, NULL},
+    {"command", JSON_ARRAY, 1, NULL},
+    {"command[]", JSON_STRING, 1, NULL},
+    {"mpi", JSON_OBJECT, 0, NULL},
+    {"mpi.flavor", JSON_STRING | JSON_NULL, 0, NULL},
+    {"mpi.launcher", JSON_STRING | JSON_NULL, 0, NULL},
+    {"mpi.library", JSON_STRING | JSON_NULL, 0, NULL},
+    {"job", JSON_OBJECT, 0, NULL},
+    {"job.ranks", JSON_ARRAY, 0, NULL},
+    {"job.ranks[]", JSON_OBJECT, 1, NULL},
+    {"job.ranks[].rank", JSON_INT, 1, NULL},
+    {"job.ranks[].pid", JSON_INT, 1, NULL},
+    {"job.ranks[].host", JSON_STRING | JSON_NULL, 1, NULL},
+    {"job.exit_status", JSON_INT, 0, NULL},
+    {"job.outcome", JSON_STRING, 0, outcomes},
+    {"tool_data", JSON_OBJECT, 0, NULL},
+    {"findings", JSON_ARRAY, 1, NULL},
+    {"findings[]", JSON_OBJECT, 1, NULL},
+    {"findings[].kind", JSON_STRING, 1, kinds},
+    {"findings[].severity", JSON_STRING, 1, severities},
+    {"findings[].summary", JSON_STRING, 1, NULL},
+    {"findings[].ranks", JSON_ARRAY, 1, NULL},
+    {"findings[].ranks[]", JSON_INT, 1, NULL},
+    {"findings[].sites", JSON_ARRAY, 1, NULL},
+    {"findings[].sites[]", JSON_OBJECT, 1, NULL},
+    {"findings[].sites[].rank", JSON_INT, 1, NULL},
+    {"findings[].sites[].function", JSON_STRING | JSON_NULL, 1, NULL},
+    {"findings[].sites[].file", JSON_STRING | JSON_NULL, 1, NULL},
+    {"findings[].sites[].line", JSON_INT, 1, NULL},
+    {"findings[].evidence", JSON_OBJECT, 0, NULL},
+    {"findings[].suggestion", JSON_STRING, 0, NULL},
+    {"findings[].graph", JSON_OBJECT, 0, NULL},
+    {"findings[].graph.nodes", JSON_ARRAY, 0, NULL},
+    {"findings[].graph.nodes[]", JSON_OBJECT, 1, NULL},
+    {"findings[].graph.nodes[].id", JSON_STRING, 1, NULL},
+    {"findings[].graph.nodes[].label", JSON_STRING, 1, NULL},
+    {"findings[].graph.nodes[].shape", JSON_STRING, 1, NULL},
+    {"findings[].graph.edges", JSON_ARRAY, 0, NULL},
+    {"findings[].graph.edges[]", JSON_OBJECT, 1, NULL},
+    {"findings[].graph.edges[].from", JSON_STRING, 1, NULL},
+    {"findings[].graph.edges[].to", JSON_STRING, 1, NULL},
+    {"findings[].graph.edges[].style", JSON_STRING, 1, NULL},
+};
+
+/* The words for each json_type, indexed by it. */
+static const char *const type_words[] = {
+    [json_type_null] = "null",       [json_type_boolean] = "true or false",
+    [json_type_double] = "a number", [json_type_int] = "an integer",
+    [json_type_object] = "an object", [json_type_array] = "an array",
+    [json_type_string] = "a string",
+};
+
+/* Where the walk is, and where a failure is told. */
+typedef struct walk {
+    const char *file;
+    char *err;
+    size_t errlen;
+} walk;
+
+static void describe_expected(const field_rule *rule, char *out, size_t outlen)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    if (rule->values) {
+        n = (size_t)snprintf(out, outlen, "one of");
+        for (int i = 0; rule->values[i] && n < outlen; i++)
+            n += (size_t)snprintf(out + n, outlen - n, "%s%s", i ? "|" : " ", rule->values[i]);
+        return;
+    }
+    for (size_t t = 0; t < sizeof type_words / sizeof *type_words && n < outlen; t++)
+        if (rule->types & (1u << t))
+            n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? " or " : "", type_words[t]);
+}
+
+/* Writes why the value at `where` breaks rule ("is missing", "is a string", "is \"haang\"") and
+ * returns MG_EFORMAT. */
+static int refuse(const field_rule *rule, const char *where, const char *found, const walk *w)
+{
+    char expected[256];
+    describe_expected(rule, expected, sizeof expected);
+    snprintf(w->err, w->errlen, "'%s': %s is %s (expected %s)", w->file, where, found, expected);
+    return MG_EFORMAT;
+}
+
+/* Checks one value of rule's path (present: the key exists, its value possibly JSON null). */
+static int check_value(const field_rule *rule, int present, json_object *value, const char *where,
+                       const walk *w)
+{
+    if (!present)
+        return rule->required ? refuse(rule, where, "missing", w) : MG_OK;
+    json_type type = json_object_get_type(value);
+    if (!(rule->types & (1u << type)))
+        return refuse(rule, where, type_words[type], w);
+    if (!rule->values || type != json_type_string)
+        return MG_OK;
+    for (int i = 0; rule->values[i]; i++)
+        if (strcmp(rule->values[i], json_object_get_string(value)) == 0)
+            return MG_OK;
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "\"%s\"", json_object_get_string(value));
+    return refuse(rule, where, quoted, w);
+}
+
+/* Applies rule to what `rest` (the rule's path still to walk) names below node, which is at the
+ * JSON path where[0..used). A container of the wrong type is skipped: its own rule, earlier in the
+ * table, has failed already. */
+static int check_below(const field_rule *rule, json_object *node, const char *rest, char *where,
+                       size_t used, size_t wherelen, const walk *w)
+{
+    if (*rest == '.')
+        rest++;
+    if (strncmp(rest, "[]", 2) == 0) {
+        if (!json_object_is_type(node, json_type_array))
+            return MG_OK;
+        for (size_t i = 0; i < json_object_array_length(node); i++) {
+            size_t n = used + (size_t)snprintf(where + used, wherelen - used, "[%zu]", i);
+            json_object *element = json_object_array_get_idx(node, i);
+            int rc = rest[2] ? check_below(rule, element, rest + 2, where, n, wherelen, w)
+                             : check_value(rule, 1, element, where, w);
+            if (rc)
+                return rc;
+        }
+        return MG_OK;
+    }
+    if (!json_object_is_type(node, json_type_object))
+        return MG_OK;
+    size_t len = strcspn(rest, ".[");
+    size_t n = used + (size_t)snprintf(where + used, wherelen - used, "%s%.*s", used ? "." : "",
+                                       (int)len, rest);
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)len, rest);
+    json_object *value = NULL;
+    int present = json_object_object_get_ex(node, key, &value);
+    if (!rest[len])
+        return check_value(rule, present, value, where, w);
+    return present ? check_below(rule, value, rest + len, where, n, wherelen, w) : MG_OK;
+}
+
+int mg_report_validate(json_object *root, const char *file, char *err, size_t errlen)
+{
+    json_object *o;
+    if (!json_object_is_type(root, json_type_object)) {
+        snprintf(err, errlen, "'%s' is JSON but not an mpiguard report (not an object)", file);
+        return MG_EFORMAT;
+    }
+    if (!json_object_object_get_ex(root, "schema", &o) || !json_object_is_type(o, json_type_string)) {
+        snprintf(err, errlen, "'%s' is not an mpiguard report (no \"schema\" field)", file);
+        return MG_EFORMAT;
+    }
+    if (strcmp(json_object_get_string(o), MG_REPORT_SCHEMA) != 0) {
+        snprintf(err, errlen, "'%s' has schema '%s'; this mpiguard reads '%s'", file,
+                 json_object_get_string(o), MG_REPORT_SCHEMA);
+        return MG_EVERSION;
+    }
+    const walk w = {file, err, errlen};
+    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
+        char where[512]; /* the deepest rule's path, with 20-digit indices, takes under 200 */
+        int rc = check_below(&rules[i], root, rules[i].path, where, 0, sizeof where, &w);
+        if (rc)
+            return rc;
+    }
+    return MG_OK;
+}
