@@ -61,8 +61,8 @@ int type_match_p2p(const type_sig_table *t, type_match_buffer send, type_match_b
                    type_match_result *out);
 
 /* Whether a reduction op applies to a type (a type_sig id): MPI 3.1 §5.9.2's table for builtin
- * ops on the predefined type the type repeats, pair types for MAXLOC/MINLOC, any type for
- * user-defined ops, REPLACE and NO_OP. Returns 1 or 0; 0 for an unknown type or op. */
+ * ops, on predefined types only (pair types for MAXLOC/MINLOC); any type for user-defined ops,
+ * REPLACE and NO_OP. Returns 1 or 0; 0 for an unknown type or op. */
 int type_match_op_allowed(const type_sig_table *t, uint32_t op, uint32_t type);
 
 /* One member's arguments to a collective, by local rank. Uniform forms use send and recv (one

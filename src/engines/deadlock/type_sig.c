@@ -392,7 +392,6 @@ int type_sig_table_init(type_sig_table *t) {
             type_sig_table_free(t);
             return rc;
         }
-        t->nodes[id].sig.unit = c; /* MAXLOC/MINLOC need the pair itself, not its runs */
     }
     return MG_OK;
 }

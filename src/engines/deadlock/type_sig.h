@@ -133,8 +133,8 @@ typedef struct type_sig_desc {
 } type_sig_desc;
 
 /* The signature of a message or of one instance of a type: its length in basic elements, its
- * hash (see docs/check-detector.md §13), its size in bytes (LP64 sizes), and the one predefined
- * type it repeats (`unit`, TYPE_SIG_NONE when it mixes several). */
+ * hash (see docs/check-detector.md §13), its size in bytes (LP64 sizes), and the one basic type
+ * all its elements have (`unit`, TYPE_SIG_NONE when it mixes several). */
 typedef struct type_sig {
     uint64_t elems;
     uint64_t hash;
