@@ -1,6 +1,6 @@
-/* Type signatures and type matching (type_sig, type_match): every constructor, nesting, pair
- * types, MPI_BYTE/MPI_PACKED, prefix/truncation/mismatch with the first differing element, types
- * of 10^6 blocks, broken descriptions, and the collective checks. */
+/* Type signatures and type matching (type_sig, type_match, type_sig_wire): every constructor,
+ * nesting, pair types, MPI_BYTE/MPI_PACKED, prefix/truncation/mismatch with the first differing
+ * element, types of 10^6 blocks, broken descriptions and cut byte streams, the collective checks. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -9,6 +9,7 @@
 #include "mg_test.h"
 #include "type_match.h"
 #include "type_sig.h"
+#include "type_sig_wire.h"
 
 static type_sig_table table;
 
@@ -334,6 +335,91 @@ static void test_bad_descriptions(void) {
     MG_CHECK_INT(match(t, 2, TYPE_SIG_INT, 2).verdict, TYPE_MATCH_EQUAL);
 }
 
+/* Encodes d, decodes it back and defines both: the same signature, the whole buffer consumed. */
+static void round_trip(const type_sig_desc *d, uint8_t *buf, size_t cap, size_t *written) {
+    MG_CHECK_INT(type_sig_wire_encode(d, 77, buf, cap, written), MG_OK);
+    type_sig_desc back;
+    uint32_t id = 0;
+    void *storage = NULL;
+    size_t used = 0;
+    MG_CHECK_INT(type_sig_wire_decode(buf, *written, &back, &id, &storage, &used), MG_OK);
+    MG_CHECK_INT(id, 77);
+    MG_CHECK_INT(used, *written);
+    type_sig a = message(define(d), 2), b = message(define(&back), 2);
+    MG_CHECK_INT(b.elems, a.elems);
+    MG_CHECK(a.hash == b.hash);
+    free(storage);
+}
+
+static void test_wire(void) {
+    uint8_t buf[512];
+    size_t written = 0;
+    int64_t lens[] = {2, 1, 1};
+    uint32_t types[] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE, TYPE_SIG_INT};
+    type_sig_desc st = {.constructor = TYPE_SIG_STRUCT, .count = 3, .blocklengths = lens,
+                        .types = types};
+    round_trip(&st, buf, sizeof buf, &written);
+    MG_CHECK_INT(written, TYPE_SIG_WIRE_HEADER_SIZE + 3 * 12);
+    int64_t g2[] = {4, 6}, p2[] = {2, 3}, a2[] = {TYPE_SIG_DARG_DEFAULT, 1};
+    int32_t d2[] = {TYPE_SIG_DIST_BLOCK, TYPE_SIG_DIST_CYCLIC};
+    size_t darray_size;
+    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_DARRAY, .count = 2, .sizes = g2,
+                                .distribs = d2, .dargs = a2, .psizes = p2, .rank = 4,
+                                .oldtype = TYPE_SIG_DOUBLE},
+               buf, sizeof buf, &darray_size);
+    MG_CHECK_INT(darray_size, TYPE_SIG_WIRE_HEADER_SIZE + 2 * (3 * 8 + 4));
+    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_VECTOR, .count = 5, .blocklength = 3,
+                                .oldtype = TYPE_SIG_FLOAT},
+               buf, sizeof buf, &written);
+    MG_CHECK_INT(written, TYPE_SIG_WIRE_HEADER_SIZE);
+
+    /* the struct's description cut at every byte: refused, nothing allocated, no read past the cut */
+    MG_CHECK_INT(type_sig_wire_encode(&st, 78, buf, sizeof buf, &written), MG_OK);
+    type_sig_desc d;
+    uint32_t id;
+    size_t used;
+    int all_refused = 1;
+    for (size_t cut = 0; cut < written; cut++) {
+        void *storage = NULL;
+        uint8_t *copy = malloc(cut ? cut : 1); /* exactly the cut bytes, so ASan sees an overread */
+        MG_CHECK(copy != NULL);
+        if (!copy) {
+            return;
+        }
+        memcpy(copy, buf, cut);
+        all_refused &= type_sig_wire_decode(copy, cut, &d, &id, &storage, &used) == MG_EFORMAT &&
+                       storage == NULL;
+        free(copy);
+    }
+    MG_CHECK(all_refused);
+
+    /* two descriptions in a row are walked by their sizes */
+    size_t second;
+    MG_CHECK_INT(type_sig_wire_encode(&st, 79, buf + written, sizeof buf - written, &second), MG_OK);
+    void *storage = NULL;
+    MG_CHECK_INT(type_sig_wire_decode(buf + written, second, &d, &id, &storage, &used), MG_OK);
+    MG_CHECK_INT(id, 79);
+    MG_CHECK_INT(d.types[1], TYPE_SIG_DOUBLE);
+    free(storage);
+
+    uint8_t bad[sizeof buf];
+    memcpy(bad, buf, written);
+    bad[0] ^= 1;
+    MG_CHECK_INT(type_sig_wire_decode(bad, written, &d, &id, &storage, &used), MG_EFORMAT);
+    memcpy(bad, buf, written);
+    bad[2] = 9;
+    MG_CHECK_INT(type_sig_wire_decode(bad, written, &d, &id, &storage, &used), MG_EVERSION);
+    memcpy(bad, buf, written);
+    bad[3] = 99;
+    MG_CHECK_INT(type_sig_wire_decode(bad, written, &d, &id, &storage, &used), MG_EFORMAT);
+    memcpy(bad, buf, written);
+    bad[16 + 5] = 1; /* a count of 2^40 with a 36-byte payload */
+    MG_CHECK_INT(type_sig_wire_decode(bad, written, &d, &id, &storage, &used), MG_EFORMAT);
+    MG_CHECK_INT(type_sig_wire_encode(&st, 78, buf, written - 1, &used), MG_EFULL);
+    st.types = NULL;
+    MG_CHECK_INT(type_sig_wire_encode(&st, 78, buf, sizeof buf, &used), MG_EINVAL);
+}
+
 /* Members of a collective of `n`, every one passing count x type on both sides. */
 static void uniform(type_match_member *m, uint32_t n, uint32_t type, int64_t count) {
     for (uint32_t i = 0; i < n; i++) {
@@ -473,6 +559,7 @@ int main(void) {
     MG_RUN(test_byte_and_packed);
     MG_RUN(test_million_blocks);
     MG_RUN(test_bad_descriptions);
+    MG_RUN(test_wire);
     MG_RUN(test_collectives);
     type_sig_table_free(&table);
     MG_TEST_END();
