@@ -168,6 +168,157 @@ static int find_app(mg_launcher_kind kind, char *const *command, int ncommand, i
     return -1;
 }
 
+/* The next word after i (0: the launcher itself) that is one of the launcher's own options,
+ * stepping over the values of the option at i and over every application with its arguments (up
+ * to the next MPMD ':'); ncommand when there is none. */
+static int next_option_word(mg_launcher_kind kind, char *const *command, int ncommand, int i)
+{
+    const char *const *values, *const *pairs;
+    option_tables(kind, &values, &pairs);
+    if (i > 0 && !strchr(command[i], '='))
+        i += in_list(pairs, command[i]) ? 2 : in_list(values, command[i]) ? 1 : 0;
+    while (++i < ncommand && command[i][0] != '-')
+        if (strcmp(command[i], ":") != 0)
+            while (i + 1 < ncommand && strcmp(command[i + 1], ":") != 0)
+                i++;
+    return i < ncommand ? i : ncommand;
+}
+
+/* Whether item ("NAME" or "NAME=VALUE", len bytes) names variable name; *value is then VALUE (len
+ * *value_len) or NULL for a bare NAME. */
+static int item_names(const char *item, size_t len, const char *name, const char **value,
+                      size_t *value_len)
+{
+    size_t name_len = strlen(name);
+    if (len < name_len || strncmp(item, name, name_len) != 0 ||
+        (len > name_len && item[name_len] != '='))
+        return 0;
+    *value = len > name_len ? item + name_len + 1 : NULL;
+    *value_len = len > name_len ? len - name_len - 1 : 0;
+    return 1;
+}
+
+/* What one launcher option does to variable name in the ranks. */
+typedef struct user_setting {
+    int sets;              /* 1 when the option sets name: to value, or the caller's value (NULL) */
+    const char *value;
+    size_t value_len;
+    int environment;       /* 1: passes the caller's environment; -1: passes none; 0: says nothing */
+} user_setting;
+
+/* Reads srun's --export list (ALL, NONE, NAME, NAME=VALUE, comma-separated) for name. */
+static void read_export_list(const char *list, const char *name, user_setting *s)
+{
+    s->environment = -1; /* a list without ALL passes only what it names */
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 3 && strncmp(p, "ALL", 3) == 0)
+            s->environment = 1;
+        else if (item_names(p, len, name, &s->value, &s->value_len))
+            s->sets = 1;
+        p += len + (p[len] == ',');
+    }
+}
+
+/* What the launcher option at command[i] does to variable name. */
+static user_setting option_setting(mg_launcher_kind kind, char *const *command, int ncommand,
+                                   int i, const char *name)
+{
+    user_setting s = {0};
+    const char *w = command[i], *next = i + 1 < ncommand ? command[i + 1] : "";
+    if (kind == MG_LAUNCHER_OPENMPI) {
+        s.sets = strcmp(w, "-x") == 0 && item_names(next, strlen(next), name, &s.value, &s.value_len);
+    } else if (kind == MG_LAUNCHER_HYDRA) {
+        if ((strcmp(w, "-genv") == 0 || strcmp(w, "-env") == 0) && strcmp(next, name) == 0 &&
+            i + 2 < ncommand) {
+            s.sets = 1;
+            s.value = command[i + 2];
+            s.value_len = strlen(s.value);
+        } else if (strcmp(w, "-genvlist") == 0 || strcmp(w, "-envlist") == 0) {
+            for (const char *p = next; *p && !s.sets;) {
+                size_t len = strcspn(p, ",");
+                s.sets = len == strlen(name) && strncmp(p, name, len) == 0;
+                p += len + (p[len] == ',');
+            }
+        } else if (strcmp(w, "-genvnone") == 0 || strcmp(w, "-envnone") == 0) {
+            s.environment = -1;
+        } else if (strcmp(w, "-genvall") == 0 || strcmp(w, "-envall") == 0) {
+            s.environment = 1;
+        }
+    } else if (strncmp(w, "--export", 8) == 0 && (w[8] == '=' || w[8] == '\0')) {
+        read_export_list(w[8] == '=' ? w + 9 : next, name, &s);
+    }
+    return s;
+}
+
+int mg_launcher_user_value(const mg_launcher *l, char *const *command, int ncommand,
+                           const char *name, char *out, size_t outlen)
+{
+    user_setting last = {0};
+    int environment = 1; /* every launcher here passes the caller's environment by default */
+    for (int i = next_option_word(l->kind, command, ncommand, 0); i < ncommand;
+         i = next_option_word(l->kind, command, ncommand, i)) {
+        user_setting s = option_setting(l->kind, command, ncommand, i, name);
+        if (s.sets)
+            last = s;
+        if (s.environment)
+            environment = s.environment;
+    }
+    const char *value = NULL;
+    size_t len = 0;
+    if (last.sets && last.value) {
+        value = last.value;
+        len = last.value_len;
+    } else if (last.sets || environment > 0) {
+        value = getenv(name);
+        len = value ? strlen(value) : 0;
+    }
+    if (!value)
+        return 0;
+    if (len >= outlen)
+        return MG_ERANGE;
+    memcpy(out, value, len);
+    out[len] = '\0';
+    return 1;
+}
+
+/* The entries of an LD_PRELOAD list are separated by ':' or spaces (ld.so(8)). */
+static const char preload_separators[] = ": ";
+
+/* Whether entry (len bytes) names the same library as one of list's entries. */
+static int preload_lists(const char *list, const char *entry, size_t len)
+{
+    char word[4096], resolved[4096], other[4096];
+    snprintf(word, sizeof word, "%.*s", (int)len, entry);
+    const char *key = realpath(word, resolved) ? resolved : word;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, preload_separators);
+        snprintf(other, sizeof other, "%.*s", (int)n, p);
+        char other_resolved[4096];
+        if (n && strcmp(key, realpath(other, other_resolved) ? other_resolved : other) == 0)
+            return 1;
+        p += n + (p[n] != '\0');
+    }
+    return 0;
+}
+
+int mg_launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen)
+{
+    size_t used = (size_t)snprintf(out, outlen, "%s", first);
+    if (used >= outlen)
+        return MG_ERANGE;
+    for (const char *p = user ? user : ""; *p;) {
+        size_t n = strcspn(p, preload_separators);
+        if (n && !preload_lists(out, p, n)) {
+            used += (size_t)snprintf(out + used, outlen - used, "%s%.*s", *out ? ":" : "", (int)n, p);
+            if (used >= outlen)
+                return MG_ERANGE;
+        }
+        p += n + (p[n] != '\0');
+    }
+    return MG_OK;
+}
+
 static int check_app(const char *word, char *resolved, size_t len, char *err, size_t errlen)
 {
     if (mg_launcher_which(word, resolved, len) == MG_OK)
@@ -249,6 +400,78 @@ static char *joined(const char *a, const char *sep, const char *b)
     return s;
 }
 
+/* list (comma-separated NAME or NAME=VALUE items) without the items that name a variable of vars;
+ * malloc'd, NULL when out of memory. */
+static char *list_without(const char *list, const mg_env_var *vars, int nvars)
+{
+    char *kept = malloc(strlen(list) + 1);
+    if (!kept)
+        return NULL;
+    size_t used = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int named = 0;
+        for (int v = 0; v < nvars && !named; v++) {
+            const char *value;
+            size_t value_len;
+            named = item_names(p, len, vars[v].name, &value, &value_len);
+        }
+        if (len && !named) {
+            if (used)
+                kept[used++] = ',';
+            memcpy(kept + used, p, len);
+            used += len;
+        }
+        p += len + (p[len] == ',');
+    }
+    kept[used] = '\0';
+    return kept;
+}
+
+/* The words of the user's option at command[i] when it sets one of vars' variables by value or by
+ * name (-x NAME[=V]: 2; -genv/-env NAME V: 3), 0 otherwise. */
+static int setting_words(mg_launcher_kind kind, char *const *command, int ncommand, int i,
+                         const mg_env_var *vars, int nvars)
+{
+    for (int v = 0; v < nvars; v++)
+        if (option_setting(kind, command, ncommand, i, vars[v].name).sets)
+            return kind == MG_LAUNCHER_OPENMPI ? 2 : 3;
+    return 0;
+}
+
+/* Copies command[1..] into argv from n on, leaving out the user's own settings of vars' variables
+ * (Hydra's -genvlist/-envlist keep their other names, and go when none is left). Returns the new n. */
+static int copy_without_settings(const mg_launcher *l, char *const *command, int ncommand,
+                                 const mg_env_var *vars, int nvars, char **argv, int n)
+{
+    int option = next_option_word(l->kind, command, ncommand, 0);
+    for (int i = 1; i < ncommand; i++) {
+        if (i != option) {
+            argv[n++] = strdup(command[i]);
+            continue;
+        }
+        option = next_option_word(l->kind, command, ncommand, i);
+        if (l->kind == MG_LAUNCHER_HYDRA && i + 1 < ncommand &&
+            (strcmp(command[i], "-genvlist") == 0 || strcmp(command[i], "-envlist") == 0)) {
+            char *kept = list_without(command[i + 1], vars, nvars);
+            if (kept && !*kept) {
+                free(kept);
+            } else {
+                argv[n++] = strdup(command[i]);
+                argv[n++] = kept;
+            }
+            i++;
+            continue;
+        }
+        int words = setting_words(l->kind, command, ncommand, i, vars, nvars);
+        if (words)
+            i += words - 1;
+        else
+            argv[n++] = strdup(command[i]);
+    }
+    return n;
+}
+
 /* srun takes the variables in its --export list; a user's own --export is extended, not replaced. */
 static int srun_export_index(char *const *command, int app_index)
 {
@@ -276,7 +499,7 @@ char **mg_launcher_build_argv(const mg_launcher *l, char *const *command, int nc
             if (strcmp(base, "NONE") == 0)
                 base = "";
         }
-        char *list = strdup(base);
+        char *list = list_without(base, vars, nvars);
         for (int v = 0; v < nvars && list; v++) {
             char *pair = joined(vars[v].name, "=", vars[v].value);
             char *next = pair ? joined(list, *list ? "," : "", pair) : NULL;
@@ -306,8 +529,7 @@ char **mg_launcher_build_argv(const mg_launcher *l, char *const *command, int nc
                 argv[n++] = strdup(vars[v].value);
             }
         }
-        for (int i = 1; i < ncommand; i++)
-            argv[n++] = strdup(command[i]);
+        n = copy_without_settings(l, command, ncommand, vars, nvars, argv, n);
     }
     for (int i = 0; i < n; i++)
         failed |= argv[i] == NULL;

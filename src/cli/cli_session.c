@@ -117,6 +117,26 @@ int cli_session_add_env(const char *name, const char *value)
     return MG_OK;
 }
 
+/* The ranks' LD_PRELOAD: mpiguard's library first, then whatever the user gives them, from the
+ * environment or the launcher's own options (-x, -genv, -env, -genvlist, --export), in its order,
+ * each library once; the user's setting is then left out of the command (mg_launcher_build_argv).
+ * Another PMPI tool in it comes after mpiguard, which hands each call on to it (interpose_next.h). */
+static int preload_with_users(const cli_session *s, char **command, int ncommand, char *out,
+                              size_t outlen)
+{
+    char user[8192];
+    int given = mg_launcher_user_value(&s->launcher, command, ncommand, "LD_PRELOAD", user,
+                                       sizeof user);
+    if (given >= 0 && mg_launcher_merge_preload(s->library, given ? user : NULL, out, outlen) == 0) {
+        if (given && strcmp(out, s->library) != 0)
+            mg_info("%s: the ranks preload %s (yours after mpiguard's)", s->tool, out);
+        return 0;
+    }
+    mg_error("the LD_PRELOAD given to the ranks is too long to add mpiguard's library to it "
+             "(more than %zu bytes)", outlen - 1);
+    return MG_EXIT_USAGE;
+}
+
 int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
                       int ncommand)
 {
@@ -147,10 +167,11 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
         return MG_EXIT_CANTCREAT;
     }
 
-    const char *old_preload = getenv("LD_PRELOAD");
     char preload[8192];
-    snprintf(preload, sizeof preload, "%s%s%s", s->library, old_preload ? ":" : "",
-             old_preload ? old_preload : "");
+    if ((rc = preload_with_users(s, command, ncommand, preload, sizeof preload))) {
+        mg_report_destroy(s->report);
+        return rc;
+    }
     /* The ranks on this host leave their state segment to cli_session_finish, which removes them:
      * a rank that ends before a discovery scan has opened its segment is still read then. */
     char host[256] = "";

@@ -10,7 +10,7 @@
 
 #include "capture_call.h"
 #include "capture_emit.h"
-#include "capture_pmpi.h"
+#include "interpose_next.h"
 #include "mpi_binding.h"
 
 static int32_t tag_of(int tag)
@@ -95,10 +95,10 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!c)                                                                                    \
-            return PMPI_##name(buf, count, dt, source, tag, comm, status);                         \
+            return mg_next_##name(buf, count, dt, source, tag, comm, status);                      \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         emit_p2p(fn, MG_CALL_ENTER, c, count, source, tag, 0);                                     \
-        int rc = PMPI_##name(buf, count, dt, source, tag, comm, st);                               \
+        int rc = mg_next_##name(buf, count, dt, source, tag, comm, st);                            \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
@@ -111,10 +111,10 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!c)                                                                                    \
-            return PMPI_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);   \
+            return mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);\
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, sn, dest, stag, source, rtag);                                       \
-        int rc = PMPI_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);         \
+        int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
@@ -126,10 +126,10 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!c)                                                                                    \
-            return PMPI_##name(buf, count, dt, dest, stag, source, rtag, comm, status);            \
+            return mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, status);         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, count, dest, stag, source, rtag);                                    \
-        int rc = PMPI_##name(buf, count, dt, dest, stag, source, rtag, comm, st);                  \
+        int rc = mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, st);               \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
@@ -144,7 +144,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
         ev.aux = capture_message_take(*message);                                                   \
         ev.count = count;                                                                          \
         capture_emit(&ev);                                                                         \
-        int rc = PMPI_##name(buf, count, dt, message, st);                                         \
+        int rc = mg_next_##name(buf, count, dt, message, st);                                      \
         ev = capture_event(fn, CHECK_EV_EXIT, NULL);                                               \
         emit_status_exit(&ev, NULL, rc, st);                                                       \
         return rc;                                                                                 \
@@ -213,10 +213,10 @@ static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     const capture_comm *c = capture_comm_find(comm);
     if (!c)
-        return PMPI_Probe(source, tag, comm, status);
+        return mg_next_Probe(source, tag, comm, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, c, 0, source, tag, 0);
-    int rc = PMPI_Probe(source, tag, comm, st);
+    int rc = mg_next_Probe(source, tag, comm, st);
     check_event ev = capture_event(CHECK_FN_PROBE, CHECK_EV_EXIT, c);
     emit_status_exit(&ev, c, rc, st);
     return rc;
@@ -226,10 +226,10 @@ static int impl_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 {
     const capture_comm *c = capture_comm_find(comm);
     if (!c)
-        return PMPI_Mprobe(source, tag, comm, message, status);
+        return mg_next_Mprobe(source, tag, comm, message, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, c, 0, source, tag, 0);
-    int rc = PMPI_Mprobe(source, tag, comm, message, st);
+    int rc = mg_next_Mprobe(source, tag, comm, message, st);
     check_event ev = capture_event(CHECK_FN_MPROBE, CHECK_EV_EXIT, c);
     ev.aux = rc == MPI_SUCCESS ? capture_message_bind(*message) : 0;
     emit_status_exit(&ev, c, rc, st);
@@ -244,8 +244,8 @@ static int probe_nonblocking(uint16_t fn, int source, int tag, MPI_Comm comm, in
 {
     const capture_comm *c = capture_comm_find(comm);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = message ? PMPI_Improbe(source, tag, comm, flag, message, st)
-                     : PMPI_Iprobe(source, tag, comm, flag, st);
+    int rc = message ? mg_next_Improbe(source, tag, comm, flag, message, st)
+                     : mg_next_Iprobe(source, tag, comm, flag, st);
     if (!c || (rc == MPI_SUCCESS && !*flag))
         return rc;
     emit_p2p(fn, MG_CALL_ENTER, c, 0, source, tag, 0);

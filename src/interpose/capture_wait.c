@@ -8,7 +8,7 @@
 
 #include "capture_call.h"
 #include "capture_emit.h"
-#include "capture_pmpi.h"
+#include "interpose_next.h"
 
 /* The handle Request_free is about to null. */
 static MPI_Request freeing_request;
@@ -126,7 +126,7 @@ static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *stat
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int n = begin(fn, 1, request);
     int done = 1;
-    int rc = flag ? PMPI_Test(request, flag, st) : PMPI_Wait(request, st);
+    int rc = flag ? mg_next_Test(request, flag, st) : mg_next_Wait(request, st);
     if (flag)
         done = rc == MPI_SUCCESS && *flag;
     if (done && rc == MPI_SUCCESS)
@@ -149,7 +149,7 @@ static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status
 {
     MPI_Status *st = statuses_for(statuses, count);
     int n = begin(fn, count, reqs);
-    int rc = flag ? PMPI_Testall(count, reqs, flag, st) : PMPI_Waitall(count, reqs, st);
+    int rc = flag ? mg_next_Testall(count, reqs, flag, st) : mg_next_Waitall(count, reqs, st);
     int done = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && (!flag || *flag);
     uint32_t k = 0;
     for (int i = 0; done && i < n; i++)
@@ -173,7 +173,7 @@ static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag,
 {
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int n = begin(fn, count, reqs);
-    int rc = flag ? PMPI_Testany(count, reqs, indx, flag, st) : PMPI_Waitany(count, reqs, indx, st);
+    int rc = flag ? mg_next_Testany(count, reqs, indx, flag, st) : mg_next_Waitany(count, reqs, indx, st);
     int done = rc == MPI_SUCCESS && (!flag || *flag) && *indx != MPI_UNDEFINED && *indx < n;
     if (done)
         completed(0, *indx, st);
@@ -196,8 +196,8 @@ static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int
 {
     MPI_Status *st = statuses_for(statuses, incount);
     int n = begin(fn, incount, reqs);
-    int rc = fn == CHECK_FN_TESTSOME ? PMPI_Testsome(incount, reqs, outcount, indices, st)
-                                     : PMPI_Waitsome(incount, reqs, outcount, indices, st);
+    int rc = fn == CHECK_FN_TESTSOME ? mg_next_Testsome(incount, reqs, outcount, indices, st)
+                                     : mg_next_Waitsome(incount, reqs, outcount, indices, st);
     uint32_t k = 0;
     int ok = rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
     for (int j = 0; ok && *outcount != MPI_UNDEFINED && j < *outcount; j++)

@@ -13,6 +13,7 @@
 
 #include "interpose_hooks.h"
 #include "interpose_log.h"
+#include "interpose_next.h"
 #include "module.h"
 
 #include <stdatomic.h>
@@ -20,16 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MG_PRAGMA(x) _Pragma(#x)
-#define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
-#define MG_FN_SPECIAL(name, cls) MG_PRAGMA(weak PMPI_##name)
-#if MG_MPI_LARGE_COUNT /* the `_c` collectives: wrapped only where mpi.h declares them */
-#define MG_FN_LARGE MG_FN
-#endif
-#include "mpi_functions.def"
-#undef MG_FN
-#undef MG_FN_SPECIAL
-#undef MG_FN_LARGE
+#pragma weak PMPI_Comm_rank
+#pragma weak PMPI_Comm_size
 #pragma weak PMPI_Query_thread
 
 enum { MAX_MODULES = 8 };
@@ -76,10 +69,11 @@ static void dispatch_leave(mg_fn fn)
             enabled[i]->leave(fn);
 }
 
-/* A wrapper's fast paths come first and end in tail calls, so that a call going straight to PMPI
- * or to a replacement sets up no frame: the module loops live in a function of their own. The
- * replaced route calls the replacement without the depth guard; a replacement calls MPI through
- * PMPI_ only, so it cannot re-enter (docs/architecture.md, the interposition library). */
+/* A wrapper's fast paths come first and end in tail calls, so that a call going straight on (to
+ * PMPI, or to another PMPI tool loaded after mpiguard: interpose_next.h) or to a replacement sets
+ * up no frame: the module loops live in a function of their own. The replaced route calls the
+ * replacement without the depth guard; a replacement calls MPI through PMPI_ or mg_next_ only, so
+ * it cannot re-enter (docs/architecture.md, the interposition library). */
 #define MG_FN(name, params, args, cls)                                                             \
     mg_observe_##name##_fn *mg_observe_##name;                                                     \
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
@@ -91,7 +85,7 @@ static void dispatch_leave(mg_fn fn)
         mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
         if (observe)                                                                               \
             observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
-        int rc = impl ? impl args : PMPI_##name args;                                              \
+        int rc = impl ? impl args : mg_next_##name args;                                           \
         if (observe)                                                                               \
             observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
         dispatch_leave(MG_FN_##name);                                                              \
@@ -103,7 +97,7 @@ static void dispatch_leave(mg_fn fn)
         count_entered_call();                                                                      \
         unsigned char route = routes[MG_FN_##name];                                                \
         if (route == ROUTE_DIRECT || call_depth)                                                   \
-            return PMPI_##name args;                                                               \
+            return mg_next_##name args;                                                            \
         mg_call_site = __builtin_return_address(0);                                                \
         mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
         if (route == ROUTE_REPLACED && impl)                                                       \
@@ -174,7 +168,8 @@ static void stop_modules(int aborting)
 
 int MPI_Init(int *argc, char ***argv)
 {
-    int rc = PMPI_Init(argc, argv);
+    interpose_next_resolve();
+    int rc = mg_next_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         start_modules();
     return rc;
@@ -182,7 +177,8 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    interpose_next_resolve();
+    int rc = mg_next_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         start_modules();
     return rc;
@@ -193,7 +189,7 @@ int MPI_Finalize(void)
     if (enabled_count && !call_depth)
         dispatch_enter(MG_FN_Finalize);
     stop_modules(0);
-    return PMPI_Finalize();
+    return mg_next_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -201,5 +197,5 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     if (enabled_count && !call_depth)
         dispatch_enter(MG_FN_Abort);
     stop_modules(1);
-    return PMPI_Abort(comm, errorcode);
+    return mg_next_Abort(comm, errorcode);
 }

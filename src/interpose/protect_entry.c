@@ -5,22 +5,11 @@
  * is written once per argument shape, in the int or the `_c` binding's types. */
 #include "protect_entry.h"
 #include "protect_pmpi.h"
+#include "interpose_next.h"
 
 #include "mpi_binding.h"
 
 #include "protect_run.h"
-
-/* The `_c` functions this file passes calls to: weak, as every PMPI here. */
-#if MG_MPI_LARGE_COUNT
-#define MG_PRAGMA(x) _Pragma(#x)
-#define MG_FN(name, params, args, cls)
-#define MG_FN_SPECIAL(name, cls)
-#define MG_FN_LARGE(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
-#include "mpi_functions.def"
-#undef MG_FN
-#undef MG_FN_SPECIAL
-#undef MG_FN_LARGE
-#endif
 
 /* Whether a call of family F and mode can be acted on at all (protect_watched): only those entry
  * points are installed, so that an unwatched collective's wrapper goes straight to PMPI. */
@@ -47,16 +36,16 @@
     static __attribute__((noinline)) int name##_described params                                   \
     {                                                                                              \
         if (protect_comm_remember(comm) && (quick))                                                \
-            return PMPI_##name args;                                                               \
+            return mg_next_##name args;                                                            \
         protect_call pc;                                                                           \
         describer(&pc, UNPACK described);                                                          \
         FORM_##F(&pc, UNPACK vectors);                                                             \
         int run_rc; /* not rc: a parameter of the rooted shapes */                                 \
-        return protect_run(&pc, &run_rc) ? run_rc : PMPI_##name args;                              \
+        return protect_run(&pc, &run_rc) ? run_rc : mg_next_##name args;                           \
     }                                                                                              \
     static int name params                                                                         \
     {                                                                                              \
-        return (quick) ? PMPI_##name args : name##_described args;                                 \
+        return (quick) ? mg_next_##name args : name##_described args;                              \
     }
 
 /* The quick test of an irregular entry point (protect_quick_pass), on its raw arguments: the int

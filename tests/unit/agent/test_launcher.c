@@ -5,6 +5,8 @@
 #include "mg_test.h"
 #include "mpi_flavor.h"
 
+#include <stdlib.h>
+
 static const char *openmpi_app, *mpich_app;
 
 static int identify(char **cmd, int n, mg_launcher *l, char *err)
@@ -101,6 +103,98 @@ static void injects_variables_the_launchers_way(void)
     MG_CHECK(mg_launcher_build_argv(&l, srun, 4, comma, 1) == NULL);
 }
 
+/* The LD_PRELOAD the user gives the ranks, by each launcher's options (never an application's
+ * arguments) or the environment, with the value the last setting gives. */
+static void reads_the_users_own_setting(void)
+{
+    mg_launcher l;
+    char err[512], value[256];
+    setenv("LD_PRELOAD", "/env.so", 1);
+    char *ompi_value[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so", "-n", "2", "/bin/true",
+                          "-x", "LD_PRELOAD=/app.so"};
+    identify(ompi_value, 8, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/u.so");
+    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERANGE);
+    char *ompi_inherited[] = {"mpirun.openmpi", "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
+    identify(ompi_inherited, 6, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/env.so");
+    char *hydra_mpmd[] = {"mpiexec.mpich", "-genv", "LD_PRELOAD", "/g.so", "-n", "1", "/bin/true",
+                          ":", "-env", "LD_PRELOAD", "/e.so", "-n", "1", "/bin/true"};
+    identify(hydra_mpmd, 14, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_mpmd, 14, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/e.so");
+    char *hydra_list[] = {"mpiexec.mpich", "-genvnone", "-genvlist", "FOO,LD_PRELOAD", "-n", "2",
+                          "/bin/true"};
+    identify(hydra_list, 7, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_list, 7, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/env.so");
+    char *hydra_none[] = {"mpiexec.mpich", "-genvnone", "-n", "2", "/bin/true"};
+    identify(hydra_none, 5, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_none, 5, "LD_PRELOAD", value, sizeof value), 0);
+    char *srun_value[] = {"srun", "--export=ALL,LD_PRELOAD=/s.so,FOO=1", "-n", "2",
+                          (char *)mpich_app};
+    identify(srun_value, 5, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, srun_value, 5, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/s.so");
+    char *srun_named[] = {"srun", "--export", "FOO=1", "-n", "2", (char *)mpich_app};
+    identify(srun_named, 6, &l, err);
+    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
+    srun_named[2] = "LD_PRELOAD";
+    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_STR(value, "/env.so");
+    unsetenv("LD_PRELOAD");
+    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
+}
+
+/* mpiguard's library first, the user's after it in their order, each file once. */
+static void merges_preload_lists(void)
+{
+    char out[64];
+    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out,
+                                           sizeof out), MG_OK);
+    MG_CHECK_STR(out, "/lib/x.so:/a.so:/b.so");
+    MG_CHECK_INT(mg_launcher_merge_preload("/usr/bin/true", "/bin/true::/c.so", out, sizeof out),
+                 MG_OK);
+    MG_CHECK_STR(out, "/usr/bin/true:/c.so");
+    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", NULL, out, sizeof out), MG_OK);
+    MG_CHECK_STR(out, "/lib/x.so");
+    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", "/a.so", out, 12), MG_ERANGE);
+}
+
+/* The user's own setting of a variable mpiguard passes is left out; the rest stays as written. */
+static void replaces_the_users_own_setting(void)
+{
+    mg_launcher l;
+    char err[512];
+    mg_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
+    char *ompi[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so", "-x", "LD_PRELOAD", "-x", "FOO",
+                    "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
+    identify(ompi, 12, &l, err);
+    char **a = mg_launcher_build_argv(&l, ompi, 12, vars, 2);
+    static const char *const want_ompi[] = {
+        "mpirun.openmpi", "-x", "LD_PRELOAD=/lib/x.so", "-x", "MPIGUARD_JOB_TOKEN=abc", "-x", "FOO",
+        "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so", NULL};
+    MG_CHECK(argv_equals(a, want_ompi));
+    mg_launcher_free_argv(a);
+    char *hydra[] = {"mpiexec.mpich", "-genvlist", "FOO,LD_PRELOAD", "-envlist", "LD_PRELOAD",
+                     "-genv", "LD_PRELOAD", "/g.so", "-n", "1", "/bin/true", ":", "-env",
+                     "LD_PRELOAD", "/e.so", "-n", "1", "/bin/true"};
+    identify(hydra, 18, &l, err);
+    a = mg_launcher_build_argv(&l, hydra, 18, vars, 2);
+    static const char *const want_hydra[] = {
+        "mpiexec.mpich", "-genv", "LD_PRELOAD", "/lib/x.so", "-genv", "MPIGUARD_JOB_TOKEN", "abc",
+        "-genvlist", "FOO", "-n", "1", "/bin/true", ":", "-n", "1", "/bin/true", NULL};
+    MG_CHECK(argv_equals(a, want_hydra));
+    mg_launcher_free_argv(a);
+    char *srun[] = {"srun", "--export=ALL,LD_PRELOAD=/s.so,FOO=1", "-n", "2", (char *)mpich_app};
+    identify(srun, 5, &l, err);
+    a = mg_launcher_build_argv(&l, srun, 5, vars, 2);
+    MG_CHECK_STR(a[1], "--export=ALL,FOO=1,LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc");
+    mg_launcher_free_argv(a);
+}
+
 static void tells_flavours_of_binaries(void)
 {
     mg_mpi_flavor f;
@@ -131,6 +225,9 @@ int main(int argc, char **argv)
     MG_RUN(recognises_each_launcher);
     MG_RUN(rejects_what_it_cannot_run);
     MG_RUN(injects_variables_the_launchers_way);
+    MG_RUN(reads_the_users_own_setting);
+    MG_RUN(merges_preload_lists);
+    MG_RUN(replaces_the_users_own_setting);
     MG_RUN(tells_flavours_of_binaries);
     MG_TEST_END();
 }
