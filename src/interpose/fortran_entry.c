@@ -1,0 +1,219 @@
+/* The Fortran entry points of the interposition library: the mpif.h / `use mpi` bindings in every
+ * mangling and Open MPI's `use mpi_f08` ones, generated from mpi_functions.def by
+ * fortran_bindings.awk, and the hand-written Init, Init_thread, Finalize and Abort.
+ * docs/architecture.md, "Fortran entry points".
+ *
+ * Open MPI's Fortran bindings call PMPI_X themselves and MPICH's reach MPI_X from inside
+ * libmpichfort, so neither shows the C wrappers the application's call site. Each entry here
+ * converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the Fortran
+ * sentinels, statuses, 1-based indices) and enters the shared core (interpose_entry.h) with its
+ * own return address, in the Fortran program, as the call site. An array of requests or statuses
+ * up to FORTRAN_STACK_ARRAY long lives on the stack; a longer one costs a malloc. */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "interpose_entry.h"
+
+#include <stdlib.h>
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arguments are read as C int");
+
+/* A Fortran status is MPI_STATUS_SIZE INTEGERs: the C status's size in both MPIs (6 in Open MPI
+ * 4.1, 5 in MPICH 4.0). */
+enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STACK_ARRAY = 16 };
+
+#define FORTRAN_ALIAS(target, name) extern __typeof__(target) name __attribute__((alias(#target)));
+#define FORTRAN_ALIASES(target, a, b, c)                                                           \
+    FORTRAN_ALIAS(target, a) FORTRAN_ALIAS(target, b) FORTRAN_ALIAS(target, c)
+
+#ifdef OPEN_MPI
+#define MG_F2C(kind, f) PMPI_##kind##_f2c(f)
+#define MG_C2F(kind, c) PMPI_##kind##_c2f(c)
+#pragma weak PMPI_Comm_f2c
+#pragma weak PMPI_Comm_c2f
+#pragma weak PMPI_Type_f2c
+#pragma weak PMPI_Type_c2f
+#pragma weak PMPI_Op_f2c
+#pragma weak PMPI_Op_c2f
+#pragma weak PMPI_Group_f2c
+#pragma weak PMPI_Group_c2f
+#pragma weak PMPI_Info_f2c
+#pragma weak PMPI_Info_c2f
+#pragma weak PMPI_Request_f2c
+#pragma weak PMPI_Request_c2f
+#pragma weak PMPI_Message_f2c
+#pragma weak PMPI_Message_c2f
+/* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
+ * `use mpi_f08` all name. */
+extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
+#pragma weak mpi_fortran_bottom_
+#pragma weak mpi_fortran_in_place_
+#define FORTRAN_BOTTOM ((void *)&mpi_fortran_bottom_)
+#define FORTRAN_IN_PLACE ((void *)&mpi_fortran_in_place_)
+/* Open MPI's mpi_send_f08_ takes the arguments of mpi_send_ (a TYPE(MPI_Comm) is its INTEGER), its
+ * ierror optional (NULL when absent). */
+#define FORTRAN_F08_ALIAS FORTRAN_ALIAS
+#else
+/* MPICH's handles are INTEGERs already (macros of mpi.h); libmpichfort's MPI_Init publishes the
+ * addresses of its MPI_BOTTOM and MPI_IN_PLACE common blocks. */
+#define MG_F2C(kind, f) MPI_##kind##_f2c(f)
+#define MG_C2F(kind, c) MPI_##kind##_c2f(c)
+extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
+#pragma weak MPIR_F_MPI_BOTTOM
+#pragma weak MPIR_F_MPI_IN_PLACE
+#define FORTRAN_BOTTOM MPIR_F_MPI_BOTTOM
+#define FORTRAN_IN_PLACE MPIR_F_MPI_IN_PLACE
+/* MPICH's `use mpi_f08` passes buffers as array descriptors (mpi_send_f08ts_): its calls reach the
+ * C wrappers through MPICH's own binding, without the Fortran call site. */
+#define FORTRAN_F08_ALIAS(target, name)
+#endif
+#pragma weak PMPI_Status_c2f
+#pragma weak MPI_F_STATUS_IGNORE
+#pragma weak MPI_F_STATUSES_IGNORE
+
+static inline void *fortran_buffer(void *buf)
+{
+    return buf == FORTRAN_BOTTOM ? MPI_BOTTOM : buf == FORTRAN_IN_PLACE ? MPI_IN_PLACE : buf;
+}
+
+static inline MPI_Status *fortran_status_in(MPI_Fint *f, MPI_Status *c)
+{
+    return f == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : c;
+}
+
+static inline void fortran_status_out(int rc, MPI_Fint *f, const MPI_Status *c)
+{
+    if (rc == MPI_SUCCESS && f != MPI_F_STATUS_IGNORE)
+        PMPI_Status_c2f(c, f);
+}
+
+/* The C handles of n Fortran requests, in stack (FORTRAN_STACK_ARRAY long) or on the heap for more;
+ * the caller hands the result to fortran_requests_out. NULL with *rc = MPI_ERR_NO_MEM when the heap
+ * has no room. */
+static MPI_Request *fortran_requests_in(int *rc, const MPI_Fint *f, int n, MPI_Request *stack)
+{
+    MPI_Request *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
+    if (!c) {
+        *rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        c[i] = MG_F2C(Request, f[i]);
+    return c;
+}
+
+/* Writes back the requests a completion or start changed, and frees a heap array. */
+static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n, const MPI_Request *stack)
+{
+    if (!c)
+        return;
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            f[i] = MG_C2F(Request, c[i]);
+    if (c != stack)
+        free(c);
+}
+
+/* Room for n C statuses as fortran_requests_in, or MPI_STATUSES_IGNORE for Fortran's. */
+static MPI_Status *fortran_statuses_in(int *rc, MPI_Fint *f, int n, MPI_Status *stack)
+{
+    if (f == MPI_F_STATUSES_IGNORE)
+        return MPI_STATUSES_IGNORE;
+    MPI_Status *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
+    if (!c)
+        *rc = MPI_ERR_NO_MEM;
+    return c;
+}
+
+static void fortran_statuses_out(int rc, MPI_Fint *f, MPI_Status *c, int n, const MPI_Status *stack)
+{
+    if (f == MPI_F_STATUSES_IGNORE || !c)
+        return;
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            PMPI_Status_c2f(&c[i], f + (size_t)i * FORTRAN_STATUS_SIZE);
+    if (c != stack)
+        free(c);
+}
+
+/* Fortran counts indices from 1; MPI_UNDEFINED (negative) stays as it is. */
+static inline void fortran_index_out(int rc, MPI_Fint *index)
+{
+    if (rc == MPI_SUCCESS && *index >= 0)
+        ++*index;
+}
+
+static void fortran_indices_out(int rc, MPI_Fint *indices, int n)
+{
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            indices[i]++;
+}
+
+/* ierr is optional in `use mpi_f08` (NULL when absent). */
+static inline void fortran_return(MPI_Fint *ierr, int rc)
+{
+    if (ierr)
+        *ierr = rc;
+}
+
+/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC 12 takes for a region of size 0
+ * passed where mg_enter_Waitall declares an array of statuses. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#include "fortran_bindings.inc"
+#pragma GCC diagnostic pop
+
+/* Init, Init_thread, Finalize and Abort go through the MPI's own Fortran binding (pmpi_X_), so its
+ * Fortran state (MPICH's sentinel addresses) is set up as without mpiguard; the modules start
+ * after it and end before it, as around the C functions. */
+void pmpi_init_(MPI_Fint *ierr);
+void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+void pmpi_finalize_(MPI_Fint *ierr);
+void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+#pragma weak pmpi_init_
+#pragma weak pmpi_init_thread_
+#pragma weak pmpi_finalize_
+#pragma weak pmpi_abort_
+
+void mpi_init_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    pmpi_init_(&rc);
+    if (rc == MPI_SUCCESS)
+        mg_interpose_start();
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_init_, mpi_init, mpi_init__, MPI_INIT)
+FORTRAN_F08_ALIAS(mpi_init_, mpi_init_f08_)
+
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    pmpi_init_thread_(required, provided, &rc);
+    if (rc == MPI_SUCCESS)
+        mg_interpose_start();
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_init_thread_, mpi_init_thread, mpi_init_thread__, MPI_INIT_THREAD)
+FORTRAN_F08_ALIAS(mpi_init_thread_, mpi_init_thread_f08_)
+
+void mpi_finalize_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    mg_interpose_end(MG_FN_Finalize);
+    pmpi_finalize_(&rc);
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_finalize_, mpi_finalize, mpi_finalize__, MPI_FINALIZE)
+FORTRAN_F08_ALIAS(mpi_finalize_, mpi_finalize_f08_)
+
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    mg_interpose_end(MG_FN_Abort);
+    pmpi_abort_(comm, errorcode, &rc);
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_abort_, mpi_abort, mpi_abort__, MPI_ABORT)
+FORTRAN_F08_ALIAS(mpi_abort_, mpi_abort_f08_)
