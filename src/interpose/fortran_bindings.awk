@@ -1,9 +1,10 @@
 # Writes the Fortran entry points of the interposition library from mpi_functions.def (run by
 # CMake: awk -f fortran_bindings.awk mpi_functions.def > fortran_bindings.inc). One C function per
 # MG_FN line, named as Open MPI's and MPICH's mpif.h / `use mpi` bindings (mpi_send_), with the
-# other manglings (mpi_send, mpi_send__, MPI_SEND) and Open MPI's `use mpi_f08` entry
-# (mpi_send_f08_, the same arguments with an optional ierror) as aliases. Each converts its
-# arguments with the helpers of fortran_entry.c and enters the shared core through
+# other manglings (mpi_send, mpi_send__, MPI_SEND) and the `use mpi_f08` entry (mpi_send_f08_: the
+# same arguments, ierror optional) as aliases; for MPICH, whose `use mpi_f08` passes buffers as
+# array descriptors, a function with a buffer gets a wrapper of its own (mpi_send_f08ts_). Each
+# converts its arguments with the helpers of fortran_entry.c and enters the shared core through
 # mg_enter_<Name>(call site, C arguments). docs/architecture.md, "Fortran entry points".
 #
 # A parameter's C type says its Fortran form; a type this script does not know stops the build,
@@ -117,16 +118,25 @@ function convert(i, n,    t, nm, h, count) {
     params = line; sub(/^[^,]*, /, "", params); sub(/\), \(.*$/, ")", params)
     n = split_params(params)
     lower = tolower(name); upper = toupper(name)
-    pre = ""; post = ""; fparams = ""; args = ""
+    pre = ""; post = ""; fparams = ""; args = ""; names = ""
+    dparams = ""; dnames = ""; contiguous = ""
     for (i = 1; i <= n; i++) {
         convert(i, n)
         fparams = fparams fparam ", "
         args = args ", " arg
+        names = names pname[i] ", "
+        if (fparam ~ /^void \*/) {
+            dparams = dparams "fortran_descriptor *" pname[i] ", "
+            dnames = dnames "fortran_f08_buffer(" pname[i] "), "
+            contiguous = contiguous (contiguous == "" ? "" : " || ") "!fortran_contiguous(" pname[i] ")"
+        } else {
+            dparams = dparams fparam ", "
+            dnames = dnames pname[i] ", "
+        }
     }
     print ""
-    print "void mpi_" lower "_(" fparams "MPI_Fint *ierr)"
+    print "static inline __attribute__((always_inline)) void fortran_" lower "(void *site, " fparams "MPI_Fint *ierr)"
     print "{"
-    print "    void *site = __builtin_return_address(0);"
     printf "%s", pre
     if (pre ~ /&rc/) {
         print "    if (rc == MPI_SUCCESS)"
@@ -137,8 +147,33 @@ function convert(i, n,    t, nm, h, count) {
     printf "%s", post
     print "    fortran_return(ierr, rc);"
     print "}"
+    print "void mpi_" lower "_(" fparams "MPI_Fint *ierr)"
+    print "{"
+    print "    fortran_" lower "(__builtin_return_address(0), " names "ierr);"
+    print "}"
     print "FORTRAN_ALIASES(mpi_" lower "_, mpi_" lower ", mpi_" lower "__, MPI_" upper ")"
-    print "FORTRAN_F08_ALIAS(mpi_" lower "_, mpi_" lower "_f08_)"
+    if (contiguous == "") {
+        print "FORTRAN_ALIAS(mpi_" lower "_, mpi_" lower "_f08_)"
+        next
+    }
+    # MPICH's `use mpi_f08` passes each buffer as gfortran's array descriptor (mpi_send_f08ts_);
+    # one that is not contiguous goes to MPICH's own binding, which describes it with a datatype and
+    # calls MPI_X: the C wrapper sees it, without the Fortran call site (said once).
+    print "#if FORTRAN_F08_DESCRIPTORS"
+    print "void pmpir_" lower "_f08ts_(" dparams "MPI_Fint *ierr);"
+    print "#pragma weak pmpir_" lower "_f08ts_"
+    print "void mpi_" lower "_f08ts_(" dparams "MPI_Fint *ierr)"
+    print "{"
+    print "    if (" contiguous ") {"
+    print "        fortran_without_site(\"MPI_" name "\");"
+    print "        pmpir_" lower "_f08ts_(" names "ierr);"
+    print "        return;"
+    print "    }"
+    print "    fortran_" lower "(__builtin_return_address(0), " dnames "ierr);"
+    print "}"
+    print "#else"
+    print "FORTRAN_ALIAS(mpi_" lower "_, mpi_" lower "_f08_)"
+    print "#endif"
 }
 
 END {
