@@ -4,8 +4,8 @@
  * docs/architecture.md, "Fortran entry points".
  *
  * Open MPI's Fortran bindings and MPICH's `use mpi_f08` call PMPI_X themselves, and MPICH's mpif.h
- * ones reach MPI_X from inside libmpichfort, so the C wrappers see no call or not its site. Each entry here
- * converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the Fortran
+ * ones reach MPI_X from inside libmpichfort, so the C wrappers see no call or not its site. Each
+ * entry converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the Fortran
  * sentinels, statuses, 1-based indices) and enters the shared core (interpose_entry.h) with its
  * own return address, in the Fortran program, as the call site. An array of requests or statuses
  * up to FORTRAN_STACK_ARRAY long lives on the stack; a longer one costs a malloc. */
