@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  gfortran
   openmpi-bin libopenmpi-dev
   mpich libmpich-dev
   libunwind-dev libdw-dev libelf-dev

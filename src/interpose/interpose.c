@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
+#include "interpose_entry.h"
 #include "interpose_hooks.h"
 #include "interpose_log.h"
 #include "interpose_next.h"
@@ -73,7 +74,20 @@ static void dispatch_leave(mg_fn fn)
  * PMPI, or to another PMPI tool loaded after mpiguard: interpose_next.h) or to a replacement sets
  * up no frame: the module loops live in a function of their own. The replaced route calls the
  * replacement without the depth guard; a replacement calls MPI through PMPI_ or mg_next_ only, so
- * it cannot re-enter (docs/architecture.md, the interposition library). */
+ * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in two
+ * entries: MPI_X, whose call site is its own return address (read only past the direct route's
+ * branch), and mg_enter_X (interpose_entry.h), whose caller (a Fortran binding) passes the site it
+ * was called from. */
+#define MG_ROUTE(name, args, site)                                                                 \
+    count_entered_call();                                                                          \
+    unsigned char route = routes[MG_FN_##name];                                                    \
+    if (route == ROUTE_DIRECT || call_depth)                                                       \
+        return mg_next_##name args;                                                                \
+    mg_call_site = (site);                                                                         \
+    mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
+    if (route == ROUTE_REPLACED && impl)                                                           \
+        return impl args;                                                                          \
+    return through_modules_##name args;
 #define MG_FN(name, params, args, cls)                                                             \
     mg_observe_##name##_fn *mg_observe_##name;                                                     \
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
@@ -94,15 +108,11 @@ static void dispatch_leave(mg_fn fn)
     }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
-        count_entered_call();                                                                      \
-        unsigned char route = routes[MG_FN_##name];                                                \
-        if (route == ROUTE_DIRECT || call_depth)                                                   \
-            return mg_next_##name args;                                                            \
-        mg_call_site = __builtin_return_address(0);                                                \
-        mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
-        if (route == ROUTE_REPLACED && impl)                                                       \
-            return impl args;                                                                      \
-        return through_modules_##name args;                                                        \
+        MG_ROUTE(name, args, __builtin_return_address(0))                                          \
+    }                                                                                              \
+    int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
+    {                                                                                              \
+        MG_ROUTE(name, args, site)                                                                 \
     }
 #include "mpi_wrapped_functions.def"
 
@@ -137,12 +147,15 @@ static void route_calls(int on)
 #include "mpi_wrapped_functions.def"
 }
 
-/* Turns on the modules MPIGUARD_MODULES asks for; a module that fails its init stays off. */
-static void start_modules(void)
+/* Turns on the modules MPIGUARD_MODULES asks for, once (under MPICH a Fortran MPI_Init reaches the
+ * C one too); a module that fails its init stays off. */
+void mg_interpose_start(void)
 {
+    static int started;
     const char *list = getenv("MPIGUARD_MODULES");
-    if (!list || !*list)
+    if (started || !list || !*list)
         return;
+    started = 1;
     mg_module_job job = {.rank = 0, .size = 1, .thread_level = MPI_THREAD_SINGLE};
     PMPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &job.size);
@@ -166,12 +179,21 @@ static void stop_modules(int aborting)
     enabled_count = 0;
 }
 
+/* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
+ * finds no module enabled and does nothing. */
+void mg_interpose_end(mg_fn fn)
+{
+    if (enabled_count && !call_depth)
+        dispatch_enter(fn);
+    stop_modules(fn == MG_FN_Abort);
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     interpose_next_resolve();
     int rc = mg_next_Init(argc, argv);
     if (rc == MPI_SUCCESS)
-        start_modules();
+        mg_interpose_start();
     return rc;
 }
 
@@ -180,22 +202,18 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     interpose_next_resolve();
     int rc = mg_next_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
-        start_modules();
+        mg_interpose_start();
     return rc;
 }
 
 int MPI_Finalize(void)
 {
-    if (enabled_count && !call_depth)
-        dispatch_enter(MG_FN_Finalize);
-    stop_modules(0);
+    mg_interpose_end(MG_FN_Finalize);
     return mg_next_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    if (enabled_count && !call_depth)
-        dispatch_enter(MG_FN_Abort);
-    stop_modules(1);
+    mg_interpose_end(MG_FN_Abort);
     return mg_next_Abort(comm, errorcode);
 }

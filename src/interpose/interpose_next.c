@@ -57,7 +57,10 @@ static void *other_tool_definition(const char *name, void *pmpi)
 
 int interpose_next_resolve(void)
 {
-    int chained = 0;
+    static int resolved, chained;
+    if (resolved)
+        return chained;
+    resolved = 1;
     CHAIN(mg_next_Init, "MPI_Init");
     CHAIN(mg_next_Init_thread, "MPI_Init_thread");
     CHAIN(mg_next_Finalize, "MPI_Finalize");

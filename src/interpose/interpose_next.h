@@ -24,9 +24,10 @@ extern int (*mg_next_Finalize)(void) MG_NEXT_HIDDEN;
 extern int (*mg_next_Abort)(MPI_Comm comm, int errorcode) MG_NEXT_HIDDEN;
 
 /* Points each mg_next_<Name> at the next tool's MPI_<Name> where one is loaded after mpiguard, and
- * leaves it on PMPI_<Name> elsewhere. Called at the start of MPI_Init and MPI_Init_thread, before
- * any other thread can call MPI; calls made before it go to PMPI. Returns how many functions go to
- * another tool. Not thread-safe; does no MPI. */
+ * leaves it on PMPI_<Name> elsewhere. Called at the start of MPI_Init and MPI_Init_thread, C or
+ * Fortran, before any other thread can call MPI; calls made before it go to PMPI; the first call
+ * decides, later ones return at once (under MPICH a Fortran MPI_Init reaches the C one too).
+ * Returns how many functions go to another tool. Not thread-safe; does no MPI. */
 int interpose_next_resolve(void) MG_NEXT_HIDDEN;
 
 #endif

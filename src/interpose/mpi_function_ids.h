@@ -25,7 +25,9 @@ typedef enum mg_fn_class { MG_CLASS_P2P, MG_CLASS_PROBE, MG_CLASS_COMPLETE, MG_C
 const char *mg_fn_name(unsigned fn);
 mg_fn_class mg_fn_class_of(unsigned fn);
 /* The id of "MPI_Send" or "PMPI_Send" (MPI libraries alias one to the other, so a stack may show
- * either); MG_FN_NONE for names not wrapped or NULL. */
+ * either), or of a Fortran binding's name in any spelling (mpi_send_, mpi_send__, MPI_SEND,
+ * pmpi_send_, Open MPI's ompi_send_f and mpi_send_f08_, MPICH's mpi_send_f08ts_); MG_FN_NONE for
+ * names not wrapped or NULL. */
 mg_fn mg_fn_lookup(const char *name);
 
 #endif

@@ -2,6 +2,8 @@
  * Spec: design/hang.md "How it samples"; the rule is written out in docs/sampler.md. */
 #include "stack_classify.h"
 
+#include "mpi_function_ids.h"
+
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -19,9 +21,14 @@ bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module)
     return c_spelling || in_mpi_module;
 }
 
-/* The name without its profiling "P", so MPI_X and its strong twin PMPI_X read the same. */
+/* The name reports give the call: the function table's (MPI_Send) for every binding's spelling of
+ * a wrapped function (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), so that the ptrace and shm
+ * samplers name a call alike; else the name without its profiling "P". */
 static const char *public_name(const char *name)
 {
+    mg_fn fn = mg_fn_lookup(name);
+    if (fn != MG_FN_NONE)
+        return mg_fn_name(fn);
     return tolower((unsigned char)name[0]) == 'p' ? name + 1 : name;
 }
 

@@ -26,8 +26,10 @@ typedef enum stack_verdict {
 /* What one thread's stack says. */
 typedef struct stack_thread_class {
     bool in_mpi;              /* an MPI entry frame, or any frame inside an MPI mapping */
-    const char *mpi_function; /* outermost MPI entry without a "P" profiling prefix ("MPI_Barrier",
-                               * "mpi_barrier_"), pointing into the frame's name; NULL if none */
+    const char *mpi_function; /* outermost MPI entry as the function table names it ("MPI_Barrier"
+                               * for PMPI_Barrier, mpi_barrier_, MPI_BARRIER: static), else without
+                               * a "P" profiling prefix, pointing into the frame's name; NULL if
+                               * none */
 } stack_thread_class;
 
 /* True for an MPI entry point frame: "MPI_"/"PMPI_" followed by a letter (MPI_Send, PMPI_Send,

@@ -51,7 +51,20 @@ static void test_thread_outermost_entry(void)
                              fr("mpi_solver", false), fr("MAIN__", false)};
     c = stack_classify_thread(g, 4);
     MG_CHECK(c.in_mpi);
-    MG_CHECK_STR(c.mpi_function, "mpi_barrier_");
+    MG_CHECK_STR(c.mpi_function, "MPI_Barrier");
+    /* Every binding's spelling of a wrapped function reads as the function table names it. */
+    const char *const spellings[] = {"mpi_send_", "mpi_send", "mpi_send__", "MPI_SEND", "pmpi_send_",
+                                     "PMPI_SEND", "mpi_send_f08_", "mpi_send_f08ts_"};
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+        const stack_frame h[] = {fr(spellings[i], true), fr("MAIN__", false)};
+        MG_CHECK_STR(stack_classify_thread(h, 2).mpi_function, "MPI_Send");
+    }
+    const stack_frame ompi_f[] = {fr("PMPI_Comm_dup", true), fr("ompi_comm_dup_f", true),
+                                  fr("mpi_comm_dup_f08_", true), fr("MAIN__", false)};
+    MG_CHECK_STR(stack_classify_thread(ompi_f, 4).mpi_function, "MPI_Comm_dup");
+    /* A function the table lacks keeps its own name. */
+    const stack_frame rank_f[] = {fr("pmpi_comm_rank_", true), fr("MAIN__", false)};
+    MG_CHECK_STR(stack_classify_thread(rank_f, 2).mpi_function, "mpi_comm_rank_");
 }
 
 static void test_thread_by_address_or_nothing(void)

@@ -1,0 +1,286 @@
+/* The Fortran entry points of the interposition library: the mpif.h / `use mpi` bindings in every
+ * mangling and the `use mpi_f08` ones of both MPIs, generated from mpi_functions.def by
+ * fortran_bindings.awk, and the hand-written Init, Init_thread, Finalize and Abort.
+ * docs/architecture.md, "Fortran entry points".
+ *
+ * Open MPI's Fortran bindings and MPICH's `use mpi_f08` call PMPI_X themselves, and MPICH's mpif.h
+ * ones reach MPI_X from inside libmpichfort, so the C wrappers see no call or not its site. Each
+ * entry converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the Fortran
+ * sentinels, statuses, 1-based indices) and enters the shared core (interpose_entry.h) with its
+ * own return address, in the Fortran program, as the call site. An array of requests or statuses
+ * up to FORTRAN_STACK_ARRAY long lives on the stack; a longer one costs a malloc. */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "interpose_entry.h"
+#include "interpose_log.h"
+#include "interpose_next.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arguments are read as C int");
+
+/* A Fortran status is MPI_STATUS_SIZE INTEGERs: the C status's size in both MPIs (6 in Open MPI
+ * 4.1, 5 in MPICH 4.0). */
+enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STACK_ARRAY = 16 };
+
+#define FORTRAN_ALIAS(target, name) extern __typeof__(target) name __attribute__((alias(#target)));
+#define FORTRAN_ALIASES(target, a, b, c)                                                           \
+    FORTRAN_ALIAS(target, a) FORTRAN_ALIAS(target, b) FORTRAN_ALIAS(target, c)
+
+#ifdef OPEN_MPI
+#define MG_F2C(kind, f) PMPI_##kind##_f2c(f)
+#define MG_C2F(kind, c) PMPI_##kind##_c2f(c)
+#pragma weak PMPI_Comm_f2c
+#pragma weak PMPI_Comm_c2f
+#pragma weak PMPI_Type_f2c
+#pragma weak PMPI_Type_c2f
+#pragma weak PMPI_Op_f2c
+#pragma weak PMPI_Op_c2f
+#pragma weak PMPI_Group_f2c
+#pragma weak PMPI_Group_c2f
+#pragma weak PMPI_Info_f2c
+#pragma weak PMPI_Info_c2f
+#pragma weak PMPI_Request_f2c
+#pragma weak PMPI_Request_c2f
+#pragma weak PMPI_Message_f2c
+#pragma weak PMPI_Message_c2f
+/* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
+ * `use mpi_f08` all name. */
+extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
+#pragma weak mpi_fortran_bottom_
+#pragma weak mpi_fortran_in_place_
+#define FORTRAN_BOTTOM ((void *)&mpi_fortran_bottom_)
+#define FORTRAN_IN_PLACE ((void *)&mpi_fortran_in_place_)
+#define FORTRAN_STATUS_IGNORED(f) ((f) == MPI_F_STATUS_IGNORE)
+#define FORTRAN_STATUSES_IGNORED(f) ((f) == MPI_F_STATUSES_IGNORE)
+/* Open MPI's mpi_send_f08_ takes the arguments of mpi_send_ (a TYPE(MPI_Comm) is its INTEGER), its
+ * ierror optional (NULL when absent). */
+#define FORTRAN_F08_DESCRIPTORS 0
+#else
+/* MPICH's handles are INTEGERs already (macros of mpi.h); libmpichfort's MPI_Init publishes the
+ * addresses of its MPI_BOTTOM and MPI_IN_PLACE common blocks. */
+#define MG_F2C(kind, f) MPI_##kind##_f2c(f)
+#define MG_C2F(kind, c) MPI_##kind##_c2f(c)
+extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
+#pragma weak MPIR_F_MPI_BOTTOM
+#pragma weak MPIR_F_MPI_IN_PLACE
+#define FORTRAN_BOTTOM MPIR_F_MPI_BOTTOM
+#define FORTRAN_IN_PLACE MPIR_F_MPI_IN_PLACE
+/* MPICH's `use mpi_f08` calls PMPI_X itself. Its entries take the arguments of the mpif.h ones
+ * (mpi_waitall_f08_; a TYPE(MPI_Status) is laid out as a C status, and ignored with its own
+ * sentinel), except that each buffer comes as gfortran's array descriptor (mpi_send_f08ts_). */
+#pragma weak MPI_F08_STATUS_IGNORE
+#pragma weak MPI_F08_STATUSES_IGNORE
+#pragma weak MPIR_F08_MPI_BOTTOM
+#pragma weak MPIR_F08_MPI_IN_PLACE
+#define FORTRAN_STATUS_IGNORED(f)                                                                   \
+    ((f) == MPI_F_STATUS_IGNORE || (void *)(f) == (void *)MPI_F08_STATUS_IGNORE)
+#define FORTRAN_STATUSES_IGNORED(f)                                                                 \
+    ((f) == MPI_F_STATUSES_IGNORE || (void *)(f) == (void *)MPI_F08_STATUSES_IGNORE)
+#define FORTRAN_F08_DESCRIPTORS 1
+#endif
+#pragma weak PMPI_Status_c2f
+#pragma weak MPI_F_STATUS_IGNORE
+#pragma weak MPI_F_STATUSES_IGNORE
+
+static inline void *fortran_buffer(void *buf)
+{
+    return buf == FORTRAN_BOTTOM ? MPI_BOTTOM : buf == FORTRAN_IN_PLACE ? MPI_IN_PLACE : buf;
+}
+
+static inline MPI_Status *fortran_status_in(MPI_Fint *f, MPI_Status *c)
+{
+    return FORTRAN_STATUS_IGNORED(f) ? MPI_STATUS_IGNORE : c;
+}
+
+static inline void fortran_status_out(int rc, MPI_Fint *f, const MPI_Status *c)
+{
+    if (rc == MPI_SUCCESS && !FORTRAN_STATUS_IGNORED(f))
+        PMPI_Status_c2f(c, f);
+}
+
+/* The C handles of n Fortran requests, in stack (FORTRAN_STACK_ARRAY long) or on the heap for more;
+ * the caller hands the result to fortran_requests_out. NULL with *rc = MPI_ERR_NO_MEM when the heap
+ * has no room. */
+static MPI_Request *fortran_requests_in(int *rc, const MPI_Fint *f, int n, MPI_Request *stack)
+{
+    MPI_Request *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
+    if (!c) {
+        *rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        c[i] = MG_F2C(Request, f[i]);
+    return c;
+}
+
+/* Writes back the requests a completion or start changed, and frees a heap array. */
+static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n, const MPI_Request *stack)
+{
+    if (!c)
+        return;
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            f[i] = MG_C2F(Request, c[i]);
+    if (c != stack)
+        free(c);
+}
+
+/* Room for n C statuses as fortran_requests_in, or MPI_STATUSES_IGNORE for Fortran's. */
+static MPI_Status *fortran_statuses_in(int *rc, MPI_Fint *f, int n, MPI_Status *stack)
+{
+    if (FORTRAN_STATUSES_IGNORED(f))
+        return MPI_STATUSES_IGNORE;
+    MPI_Status *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
+    if (!c)
+        *rc = MPI_ERR_NO_MEM;
+    return c;
+}
+
+static void fortran_statuses_out(int rc, MPI_Fint *f, MPI_Status *c, int n, const MPI_Status *stack)
+{
+    if (FORTRAN_STATUSES_IGNORED(f) || !c)
+        return;
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            PMPI_Status_c2f(&c[i], f + (size_t)i * FORTRAN_STATUS_SIZE);
+    if (c != stack)
+        free(c);
+}
+
+/* Fortran counts indices from 1; MPI_UNDEFINED (negative) stays as it is. */
+/* A C index (from 0, or MPI_UNDEFINED) as the binding returns it: from base. */
+static inline void fortran_index_out(int rc, MPI_Fint *index, int base)
+{
+    if (rc == MPI_SUCCESS && *index >= 0)
+        *index += base;
+}
+
+static void fortran_indices_out(int rc, MPI_Fint *indices, int n, int base)
+{
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
+        for (int i = 0; i < n; i++)
+            indices[i] += base;
+}
+
+/* ierr is optional in `use mpi_f08` (NULL when absent). */
+static inline void fortran_return(MPI_Fint *ierr, int rc)
+{
+    if (ierr)
+        *ierr = rc;
+}
+
+#if FORTRAN_F08_DESCRIPTORS
+/* gfortran's descriptor of an assumed-rank (`dimension(..)`) argument, as GCC 12 lays it out
+ * (libgfortran.h): the address, then the element size, rank and the dimensions. */
+typedef struct fortran_descriptor {
+    void *base_addr;
+    size_t offset;
+    size_t elem_len;
+    int version;
+    signed char rank, type;
+    short attribute;
+    ptrdiff_t span;
+    struct { ptrdiff_t stride, lower_bound, upper_bound; } dim[15];
+} fortran_descriptor;
+
+/* Whether the elements lie one after the other (a scalar, a whole array, a contiguous section). */
+static int fortran_contiguous(const fortran_descriptor *d)
+{
+    if (d->rank < 0 || d->span != (ptrdiff_t)d->elem_len)
+        return 0;
+    ptrdiff_t expected = 1;
+    for (int i = 0; i < d->rank; i++) {
+        ptrdiff_t extent = d->dim[i].upper_bound - d->dim[i].lower_bound + 1;
+        if (extent > 1 && d->dim[i].stride != expected)
+            return 0;
+        expected *= extent > 0 ? extent : 0;
+    }
+    return 1;
+}
+
+static void *fortran_f08_buffer(const fortran_descriptor *d)
+{
+    void *p = d->base_addr;
+    return p == &MPIR_F08_MPI_BOTTOM ? MPI_BOTTOM : p == &MPIR_F08_MPI_IN_PLACE ? MPI_IN_PLACE : p;
+}
+
+/* Says once per process that a call went to MPICH's own binding, which packs the buffer into a
+ * datatype of its own and reaches the C wrapper: seen, but its call site is inside libmpichfort. */
+static void fortran_without_site(const char *function)
+{
+    static int said;
+    if (!said) {
+        said = 1;
+        interpose_log("a non-contiguous use mpi_f08 buffer went through MPICH's own binding: the call "
+                      "is seen without its Fortran file:line; first in ", function);
+    }
+}
+#endif
+
+/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC 12 takes for a region of size 0
+ * passed where mg_enter_Waitall declares an array of statuses. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#include "fortran_bindings.inc"
+#pragma GCC diagnostic pop
+
+/* Init, Init_thread, Finalize and Abort go through the MPI's own Fortran binding (pmpi_X_), so its
+ * Fortran state (MPICH's sentinel addresses) is set up as without mpiguard; the modules start
+ * after it and end before it, as around the C functions. A PMPI tool loaded after mpiguard sees the
+ * Fortran program's other calls (they enter the shared core, which passes them on), not these four:
+ * the MPI's Fortran binding calls PMPI_X itself. */
+void pmpi_init_(MPI_Fint *ierr);
+void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+void pmpi_finalize_(MPI_Fint *ierr);
+void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+#pragma weak pmpi_init_
+#pragma weak pmpi_init_thread_
+#pragma weak pmpi_finalize_
+#pragma weak pmpi_abort_
+
+void mpi_init_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    interpose_next_resolve();
+    pmpi_init_(&rc);
+    if (rc == MPI_SUCCESS)
+        mg_interpose_start();
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_init_, mpi_init, mpi_init__, MPI_INIT)
+FORTRAN_ALIAS(mpi_init_, mpi_init_f08_)
+
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    interpose_next_resolve();
+    pmpi_init_thread_(required, provided, &rc);
+    if (rc == MPI_SUCCESS)
+        mg_interpose_start();
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_init_thread_, mpi_init_thread, mpi_init_thread__, MPI_INIT_THREAD)
+FORTRAN_ALIAS(mpi_init_thread_, mpi_init_thread_f08_)
+
+void mpi_finalize_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    mg_interpose_end(MG_FN_Finalize);
+    pmpi_finalize_(&rc);
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_finalize_, mpi_finalize, mpi_finalize__, MPI_FINALIZE)
+FORTRAN_ALIAS(mpi_finalize_, mpi_finalize_f08_)
+
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    mg_interpose_end(MG_FN_Abort);
+    pmpi_abort_(comm, errorcode, &rc);
+    fortran_return(ierr, rc);
+}
+FORTRAN_ALIASES(mpi_abort_, mpi_abort, mpi_abort__, MPI_ABORT)
+FORTRAN_ALIAS(mpi_abort_, mpi_abort_f08_)

@@ -1,0 +1,25 @@
+/* The entries into the interposition library's shared core for bindings other than C's (the
+ * Fortran ones of fortran_entry.c): the same routes, counter and modules as the C wrapper MPI_X,
+ * with the call site given by the caller. docs/architecture.md, "Fortran entry points". Needs
+ * mpi.h. */
+#ifndef MG_INTERPOSE_ENTRY_H
+#define MG_INTERPOSE_ENTRY_H
+
+#include <mpi.h>
+
+#include "interpose_hooks.h"
+#include "mpi_function_ids.h"
+
+/* mg_enter_<Name>(site, C arguments): MPI_<Name> as if called from site, the return address of
+ * the binding's own caller. Thread-safe as MPI_<Name> is. */
+#define MG_FN(name, params, args, cls) int mg_enter_##name(void *site, MG_ARGS_OF params);
+#include "mpi_wrapped_functions.def"
+
+/* Turns the modules on after the MPI library's own Init or Init_thread succeeded; once per process,
+ * whichever binding asks first. */
+void mg_interpose_start(void);
+/* Turns the modules off before the MPI library's Finalize (fn MG_FN_Finalize) or Abort
+ * (MG_FN_Abort); idempotent. */
+void mg_interpose_end(mg_fn fn);
+
+#endif
