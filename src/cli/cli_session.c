@@ -56,11 +56,13 @@ static int choose_flavor(cli_session *s)
                  s->launcher.app_path);
         return MG_EXIT_USAGE;
     }
-    if (app_flavor != MG_FLAVOR_UNKNOWN && app_flavor != s->flavor)
-        mg_warn("'%s' links %s but the launcher is %s's: each rank will probably run as a "
-                "separate one-process job",
-                s->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(s->flavor));
-    return 0;
+    if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == s->flavor)
+        return 0;
+    mg_error("'%s' links %s but the launcher is %s's: each rank would run as a separate "
+             "one-process job, with wrappers of the wrong MPI; use %s's launcher",
+             s->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(s->flavor),
+             mg_mpi_flavor_name(app_flavor));
+    return MG_EXIT_USAGE;
 }
 
 static int find_library(cli_session *s)
