@@ -47,6 +47,9 @@ static void record_ranks(cli_session *s, const observe_ranks *o)
     for (int r = 0; r < s->nranks; r++)
         sampler[r] = s->ranks[r].state ? "shm" : NULL;
     observe_ranks_record(o, sampler);
+    if (s->nranks == 0)
+        fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
+                        "and none published its state\n");
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
@@ -102,11 +105,11 @@ int cmd_run(int argc, char **argv)
     }
     watch_ranks(&s, o);
     record_ranks(&s, o);
-    int blind = observe_ranks_blind(o);
+    int blind = observe_ranks_blind(o) + (s.nranks ? s.nranks - s.found : 1);
     observe_ranks_destroy(o);
     if (!no_protect)
         protect_collect(&s, 1);
     rc = cli_session_finish(&s, 0);
-    /* a job that ran well but was partly unseen is not a clean result */
+    /* a job that ran well but was partly unseen, or not found at all, is not a clean result */
     return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;
 }
