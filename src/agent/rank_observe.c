@@ -40,8 +40,8 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
     /* These only by elimination: the rank may still be in MPI_Init, or not there yet. With no
      * binding mapped and no sibling published, a rank that computes before MPI_Init looks the
      * same, and only the job's end tells. */
-    int waited = in->age >= MG_OBSERVE_INIT_GRACE_S;
-    if (waited && (in->sibling_published || cause == MG_OBSERVE_UNWRAPPED_BINDING))
+    if (in->sibling_published_for >= MG_OBSERVE_INIT_GRACE_S ||
+        (cause == MG_OBSERVE_UNWRAPPED_BINDING && in->age >= MG_OBSERVE_BINDING_GRACE_S))
         return cause;
     return MG_OBSERVE_PENDING;
 }
@@ -113,9 +113,9 @@ void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause,
         return;
     case MG_OBSERVE_UNKNOWN_INTERFACE:
         snprintf(buf, len,
-                 "%s, though mpiguard's library is loaded: an MPI or an MPI interface mpiguard "
+                 "%s, though mpiguard's library is loaded: %san MPI or an MPI interface mpiguard "
                  "does not know",
-                 silence);
+                 silence, in->published ? "" : "it never called MPI_Init, or it uses ");
         return;
     case MG_OBSERVE_VANISHED:
         snprintf(buf, len, "ended before mpiguard could look at it or it published anything");

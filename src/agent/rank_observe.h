@@ -26,9 +26,12 @@ typedef enum mg_observe_cause {
  * /proc readings to settle (a wrapper script execs the program) before a cause read from /proc
  * counts. */
 #define MG_OBSERVE_SETTLE_S 2.0
-/* ... and this long to publish once a sibling has, or when a language binding is mapped: MPI_Init
- * ends at about the same time in every rank, but a loaded node spreads it by seconds. */
+/* ... and this long to publish after a sibling did: MPI_Init ends at about the same time in every
+ * rank, but a loaded node spreads it by seconds. */
 #define MG_OBSERVE_INIT_GRACE_S 8.0
+/* ... and this long after it was found, when no sibling published but a language binding is
+ * mapped: every rank may be in a slow MPI_Init (an oversubscribed launch takes 6-10 s here). */
+#define MG_OBSERVE_BINDING_GRACE_S 15.0
 /* A rank that published but made no call while a sibling made this many is silent for a reason. */
 #define MG_OBSERVE_SIBLING_MANY 1000
 
@@ -37,7 +40,7 @@ typedef struct mg_observe_input {
     mg_mpi_flavor expected;     /* the MPI of the interposition library the job got */
     int published;              /* its interposition library started (state segment, event ring) */
     uint64_t calls;             /* MPI calls it made since, when published */
-    int sibling_published;      /* another rank has published */
+    double sibling_published_for; /* seconds since another rank first published; < 0: none has */
     uint64_t sibling_calls;     /* the most calls another rank made */
     double age;                 /* seconds since the rank was found */
     int ended;                  /* its process is gone: decide on what was seen */

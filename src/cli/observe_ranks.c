@@ -13,6 +13,7 @@ typedef struct observed_rank {
     int pid;         /* as the latest scan saw it: a wrapper script may exec or fork the program */
     double found_at; /* 0 until found */
     int published;   /* once published, for good (a segment is removed at the job's end) */
+    double published_at;
     uint64_t calls;
     int ended;
     mg_rank_sight sight;
@@ -93,6 +94,8 @@ static void read_published(observe_ranks *o, double now)
             k->found_at = now;
         uint64_t calls = 0;
         if (o->published(o->ctx, r, &calls)) {
+            if (!k->published)
+                k->published_at = now;
             k->published = 1;
             k->calls = calls;
         }
@@ -100,7 +103,7 @@ static void read_published(observe_ranks *o, double now)
 }
 
 static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t sibling_calls,
-                  int sibling_published, int *newly_blind)
+                  double sibling_published_for, int *newly_blind)
 {
     observed_rank *k = &o->ranks[r];
     if (decided(k) || !k->found_at)
@@ -114,7 +117,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
             k->ended = 1;
     }
     mg_observe_input in = {.sight = &k->sight, .expected = o->s->flavor, .published = k->published,
-                           .calls = k->calls, .sibling_published = sibling_published,
+                           .calls = k->calls, .sibling_published_for = sibling_published_for,
                            .sibling_calls = sibling_calls, .age = now - k->found_at,
                            .ended = k->ended || job_ended};
     k->cause = mg_rank_observe_decide(&in);
@@ -141,14 +144,15 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
     int newly_blind = 0;
     for (int r = 0; r < o->nranks; r++) {
         uint64_t sibling_calls = 0;
-        int sibling_published = 0;
+        double sibling_published_for = -1;
         for (int k = 0; k < o->nranks; k++)
             if (k != r && o->ranks[k].published) {
-                sibling_published = 1;
+                if (now - o->ranks[k].published_at > sibling_published_for)
+                    sibling_published_for = now - o->ranks[k].published_at;
                 if (o->ranks[k].calls > sibling_calls)
                     sibling_calls = o->ranks[k].calls;
             }
-        judge(o, r, now, job_ended, sibling_calls, sibling_published, &newly_blind);
+        judge(o, r, now, job_ended, sibling_calls, sibling_published_for, &newly_blind);
     }
     return newly_blind;
 }

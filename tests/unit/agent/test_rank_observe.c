@@ -22,7 +22,8 @@ static mg_rank_sight healthy(void)
 
 static mg_observe_input input(const mg_rank_sight *s, double age)
 {
-    return (mg_observe_input){.sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age};
+    return (mg_observe_input){.sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age,
+                              .sibling_published_for = -1};
 }
 
 static void published_rank_is_observed_at_once(void)
@@ -86,24 +87,30 @@ static void binding_waits_for_init_then_is_named(void)
 {
     mg_rank_sight s = healthy();
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    mg_observe_input in = input(&s, MG_OBSERVE_SETTLE_S);
+    mg_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.age = MG_OBSERVE_INIT_GRACE_S;
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    in.sibling_published_for = -1;
+    in.age = MG_OBSERVE_BINDING_GRACE_S;
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
     char text[512];
     mg_rank_observe_explain(&in, MG_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
     MG_CHECK(strstr(text, "libmpi_mpifh.so.40 calls PMPI_*") != NULL);
 }
 
-/* Without a binding, a rank computing before MPI_Init looks the same until a sibling publishes. */
+/* Without a binding, a rank computing before MPI_Init looks the same until a sibling published a
+ * grace period ago: ranks leave MPI_Init together. */
 static void silent_rank_needs_a_sibling_or_the_end(void)
 {
     mg_rank_sight s = healthy();
     mg_observe_input in = input(&s, 100.0);
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.sibling_published = 1;
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S - 0.1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
-    in.sibling_published = 0;
+    in.sibling_published_for = -1;
     in.ended = 1;
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
 }
