@@ -217,7 +217,8 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
     const char *sampler[n > 0 ? n : 1];
     for (int r = 0; r < n; r++) {
         int ptrace = probes->kind == MG_PROBE_PTRACE || (probes->by_ptrace && probes->by_ptrace[r]);
-        int shm = !ptrace && observer && observe_ranks_cause(observer, r) == MG_OBSERVE_OK;
+        /* not judged through agents or when attached: counted as the sampler reads them */
+        int shm = !ptrace && (!observer || observe_ranks_cause(observer, r) == MG_OBSERVE_OK);
         sampler[r] = ptrace ? "ptrace" : shm ? "shm" : NULL;
         seen->by_ptrace += ptrace;
         seen->by_shm += shm;
@@ -266,10 +267,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
                           .remote = remote,
                           .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
                           .warned = calloc((size_t)s->nranks, 1)};
-    observe_ranks *observer = probes.kind == MG_PROBE_SHM && !remote
-                                  ? observe_ranks_create(s, observe_ranks_by_state, s)
-                                  : NULL;
-    if (probes.kind == MG_PROBE_SHM && !remote && !observer)
+    /* an attached job's library and MPI are not known: what /proc shows cannot be judged */
+    int observing = probes.kind == MG_PROBE_SHM && !remote && !s->attached;
+    observe_ranks *observer = observing ? observe_ranks_create(s, observe_ranks_by_state, s) : NULL;
+    if (observing && !observer)
         mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     struct hang_model_state st;
     hang_model_state(model, &st);
