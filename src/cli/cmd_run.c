@@ -23,7 +23,17 @@ static void watch_ranks(cli_session *s, observe_ranks *o)
     observe_ranks_update(o, 1);
 }
 
-static void record_ranks(cli_session *s, const observe_ranks *o)
+/* What run checked in the ranks it observed, for its closing line. */
+static const char *checked(int no_protect)
+{
+    if (no_protect)
+        return "nothing checked (--no-protect), MPI calls counted";
+    if (protect_opts.bounds || protect_opts.bound)
+        return "checked: collectives' counts and displacements (Detectors D, G, X)";
+    return "checked: collectives' displacements (Detector D)";
+}
+
+static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
 {
     json_object *data = mg_report_tool_data(s->report);
     json_object *calls = json_object_new_array();
@@ -53,8 +63,9 @@ static void record_ranks(cli_session *s, const observe_ranks *o)
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
-                "ranks observed\n",
-                s->found, s->nranks, interposed, total, observe_ranks_observed(o), s->nranks);
+                "ranks observed, %s\n",
+                s->found, s->nranks, interposed, total, observe_ranks_observed(o), s->nranks,
+                checked(no_protect));
 }
 
 int cmd_run(int argc, char **argv)
@@ -104,7 +115,7 @@ int cmd_run(int argc, char **argv)
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);
     }
     watch_ranks(&s, o);
-    record_ranks(&s, o);
+    record_ranks(&s, o, no_protect);
     int blind = observe_ranks_blind(o) + (s.nranks ? s.nranks - s.found : 1);
     observe_ranks_destroy(o);
     if (!no_protect)
