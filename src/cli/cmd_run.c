@@ -27,7 +27,7 @@ static void watch_ranks(cli_session *s, observe_ranks *o)
 static const char *checked(int no_protect)
 {
     if (no_protect)
-        return "nothing checked (--no-protect), MPI calls counted";
+        return "nothing checked (the collectives unguarded), MPI calls counted";
     if (protect_opts.bounds || protect_opts.bound)
         return "checked: collectives' counts and displacements (Detectors D, G, X)";
     return "checked: collectives' displacements (Detector D)";
