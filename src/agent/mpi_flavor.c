@@ -70,3 +70,58 @@ int mg_mpi_flavor_of_binary(const char *path, mg_mpi_flavor *out)
     close(fd);
     return MG_OK;
 }
+
+static int has_interpreter(Elf *elf)
+{
+    size_t count;
+    if (elf_getphdrnum(elf, &count) != 0)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_INTERP)
+            return 1;
+    }
+    return 0;
+}
+
+static int symbol_defines_mpi(Elf *elf, Elf_Data *data, const GElf_Shdr *shdr, size_t i)
+{
+    GElf_Sym sym;
+    if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+        return 0;
+    const char *name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+    return name && (strcmp(name, "MPI_Init") == 0 || strcmp(name, "PMPI_Init") == 0);
+}
+
+static int defines_mpi_symbols(Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM))
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        size_t count = data && shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++)
+            if (symbol_defines_mpi(elf, data, &shdr, i))
+                return 1;
+    }
+    return 0;
+}
+
+int mg_mpi_flavor_linkage(const char *path, int *is_static, int *defines_mpi)
+{
+    *is_static = *defines_mpi = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return MG_ENOENT;
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (elf && elf_kind(elf) == ELF_K_ELF) {
+        *is_static = !has_interpreter(elf);
+        *defines_mpi = defines_mpi_symbols(elf);
+    }
+    elf_end(elf);
+    close(fd);
+    return MG_OK;
+}

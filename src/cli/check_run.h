@@ -62,6 +62,8 @@ typedef struct check_run {
     reported_mismatch *mismatches;
     size_t nmismatches;
     int deadlock, findings, mismatch, failed;
+    int observed, blind; /* ranks observed (interposed, their calls captured), and not: known once
+                            the watch ends */
     int broken; /* the detector refused records or failed an analysis: its view is incomplete */
 } check_run;
 

@@ -4,13 +4,16 @@
 
 #include "check_findings.h"
 #include "check_report.h"
+#include "event_ring.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mg_clock.h"
+#include "observe_ranks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Records drained per poll before the triggers are looked at again. */
 #define CHECK_POLL_RECORDS 65536
@@ -270,17 +273,48 @@ static int stuck_after_errors(const check_run *r)
     return 1;
 }
 
-/* Watches the job until it ends, a deadlock is confirmed, or it hangs after reported errors.
- * Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS (stopped after a mismatch),
- * MG_EXIT_SOFTWARE (stopped after the analysis failed) or 0. */
+/* A rank's capture module started once its event ring exists (the rank made it in MPI_Init),
+ * even before its first record. */
+static int ring_published(void *ctx, int rank, uint64_t *calls)
+{
+    const check_run *r = ctx;
+    int captured = rank < r->world && r->captured[rank];
+    *calls = captured ? r->rank_records[rank] : 0;
+    if (captured)
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "/dev/shm" EVENT_RING_NAME_FORMAT, r->s->token, rank);
+    return access(path, F_OK) == 0;
+}
+
+static void stop_job(check_run *r)
+{
+    mg_job_stop(r->s->job);
+    while (!cli_session_wait(r->s, 1000))
+        ;
+}
+
+/* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
+ * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
+ * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
+ * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
+ * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
 int check_watch(check_run *r)
 {
     r->last_record = now_ns();
-    int ended = 0, stuck = 0;
+    int ended = 0, stuck = 0, blind = 0;
+    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    r->failed = !observer;
     while (!ended && !r->failed) {
         ended = cli_session_wait(r->s, r->agent ? 20 : 0);
         cli_session_discover(r->s);
         drain(r, 20);
+        if (!ended && observe_ranks_update(observer, 0)) {
+            mg_warn("check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
+            stop_job(r);
+            blind = 1;
+            break;
+        }
         int found = 0;
         if (!ended && r->pending)
             found = report_new(r, 0);
@@ -299,9 +333,7 @@ int check_watch(check_run *r)
         if (!ended && stuck_after_errors(r)) {
             mg_warn("check: the job makes no progress after the %s above: stopping it",
                     r->mismatch ? "errors" : "analysis failure");
-            mg_job_stop(r->s->job);
-            while (!cli_session_wait(r->s, 1000))
-                ;
+            stop_job(r);
             stuck = 1;
             break;
         }
@@ -317,9 +349,21 @@ int check_watch(check_run *r)
     if (!r->deadlock)
         check_now(r, 1);
     check_report_tool_data(r);
+    if (observer) {
+        observe_ranks_update(observer, 1);
+        r->observed = observe_ranks_observed(observer);
+        r->blind = observe_ranks_blind(observer);
+        const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
+        for (int k = 0; k < r->s->nranks; k++)
+            sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
+        observe_ranks_record(observer, sampler);
+        observe_ranks_destroy(observer);
+    }
     if (r->failed)
         mg_error("check: out of memory while analysing the job");
     if (r->deadlock)
         return MG_EXIT_DEADLOCK;
-    return !stuck ? 0 : r->mismatch ? MG_EXIT_FINDINGS : MG_EXIT_SOFTWARE;
+    if (stuck)
+        return r->mismatch ? MG_EXIT_FINDINGS : MG_EXIT_SOFTWARE;
+    return blind ? MG_EXIT_UNOBSERVED : 0;
 }

@@ -6,10 +6,11 @@
 
 #include "check_run.h"
 
-/* Watches the job of r until it ends, a deadlock is confirmed, or it hangs after reported errors,
- * reporting the findings as they come (check_report.h). Returns the finding status:
- * MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after
- * the analysis failed) or 0. */
+/* Watches the job of r until it ends, a deadlock is confirmed, it hangs after reported errors, or
+ * a rank turns out not observed (observe_ranks.h), reporting the findings as they come
+ * (check_report.h) and each rank's observation (r->observed, r->blind). Returns the finding
+ * status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped
+ * after the analysis failed), MG_EXIT_UNOBSERVED (stopped on a rank not observed) or 0. */
 int check_watch(check_run *r);
 
 #endif

@@ -41,7 +41,13 @@ static int choose_flavor(cli_session *s)
     mg_mpi_flavor_of_binary(s->launcher.app_path, &app_flavor);
     if (cli_opts.mpi_choice == 1 || cli_opts.mpi_choice == 2) {
         s->flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
-        return 0;
+        if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == s->flavor)
+            return 0;
+        /* its ranks would load the other MPI's wrappers and crash in MPI_Init */
+        mg_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
+                 mg_mpi_flavor_name(s->flavor), s->launcher.app_path, mg_mpi_flavor_name(app_flavor),
+                 mg_mpi_flavor_name(app_flavor));
+        return MG_EXIT_USAGE;
     }
     s->flavor = s->launcher.flavor;
     if (s->flavor == MG_FLAVOR_UNKNOWN) {
@@ -50,11 +56,13 @@ static int choose_flavor(cli_session *s)
                  s->launcher.app_path);
         return MG_EXIT_USAGE;
     }
-    if (app_flavor != MG_FLAVOR_UNKNOWN && app_flavor != s->flavor)
-        mg_warn("'%s' links %s but the launcher is %s's: each rank will probably run as a "
-                "separate one-process job",
-                s->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(s->flavor));
-    return 0;
+    if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == s->flavor)
+        return 0;
+    mg_error("'%s' links %s but the launcher is %s's: each rank would run as a separate "
+             "one-process job, with wrappers of the wrong MPI; use %s's launcher",
+             s->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(s->flavor),
+             mg_mpi_flavor_name(app_flavor));
+    return MG_EXIT_USAGE;
 }
 
 static int find_library(cli_session *s)

@@ -113,8 +113,12 @@ int cmd_check(int argc, char **argv)
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);
     }
     int status = check_watch(&r);
-    if (!status && !r.findings && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
-        fprintf(stderr, "mpiguard: check: no deadlock or usage error found\n");
+    if (!status && !r.findings && !r.blind && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
+        fprintf(stderr,
+                "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
+                "potential deadlocks from buffering, collective mismatches; usage errors are not "
+                "checked)\n",
+                r.observed, s.nranks);
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);
     stop_agents(&r);
@@ -127,7 +131,9 @@ int cmd_check(int argc, char **argv)
     free(r.signatures);
     free(r.mismatches);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
-     * exits MG_EXIT_FINDINGS. */
+     * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe. */
     rc = cli_session_finish(&s, status);
-    return !status && r.findings && rc == 0 ? MG_EXIT_FINDINGS : rc;
+    if (status || rc)
+        return rc;
+    return r.findings ? MG_EXIT_FINDINGS : r.blind ? MG_EXIT_UNOBSERVED : 0;
 }

@@ -4,7 +4,9 @@
 #include "hang_diagnosis.h"
 #include "hang_model.h"
 #include "hang_remote.h"
+#include "observe_ranks.h"
 
+#include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mg_clock.h"
@@ -187,8 +189,48 @@ static int wait_for_ranks(cli_session *s)
     return 0;
 }
 
-/* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. */
-static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd)
+/* How many ranks the watch read through each sampler, for the closing line. */
+typedef struct hang_seen {
+    int by_shm, by_ptrace;
+} hang_seen;
+
+/* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
+static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer)
+{
+    for (int r = 0; r < probes->session->nranks; r++) {
+        mg_observe_cause cause = observe_ranks_cause(observer, r);
+        if (cause == MG_OBSERVE_PENDING || cause == MG_OBSERVE_OK ||
+            (probes->by_ptrace && probes->by_ptrace[r]))
+            continue;
+        if (hang_probes_use_ptrace(probes, r) != MG_OK)
+            return MG_ENOMEM;
+        fprintf(stderr, "mpiguard: hang: rank %d is sampled by ptrace from now on (the shm sampler "
+                        "cannot see it)\n", r);
+    }
+    return MG_OK;
+}
+
+/* Records each rank's observation with its sampler and counts them into *seen. */
+static void record_observation(hang_probes *probes, observe_ranks *observer, hang_seen *seen)
+{
+    int n = probes->session->nranks;
+    const char *sampler[n > 0 ? n : 1];
+    for (int r = 0; r < n; r++) {
+        int ptrace = probes->kind == MG_PROBE_PTRACE || (probes->by_ptrace && probes->by_ptrace[r]);
+        /* not judged through agents or when attached: counted as the sampler reads them */
+        int shm = !ptrace && (!observer || observe_ranks_cause(observer, r) == MG_OBSERVE_OK);
+        sampler[r] = ptrace ? "ptrace" : shm ? "shm" : NULL;
+        seen->by_ptrace += ptrace;
+        seen->by_shm += shm;
+    }
+    if (observer)
+        observe_ranks_record(observer, sampler);
+}
+
+/* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
+ * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h). */
+static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd,
+                 hang_seen *seen)
 {
     hang_remote *remote = NULL;
     /* Agents on other nodes find the ranks; local agents need the world size to share it out. */
@@ -225,6 +267,11 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
                           .remote = remote,
                           .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
                           .warned = calloc((size_t)s->nranks, 1)};
+    /* an attached job's library and MPI are not known: what /proc shows cannot be judged */
+    int observing = probes.kind == MG_PROBE_SHM && !remote && !s->attached;
+    observe_ranks *observer = observing ? observe_ranks_create(s, observe_ranks_by_state, s) : NULL;
+    if (observing && !observer)
+        mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     struct hang_model_state st;
     hang_model_state(model, &st);
     if (!cli_opts.quiet)
@@ -249,6 +296,12 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_model_next_delay(model, &delay);
         if (cli_session_wait(s, (int)(delay * 1000)))
             break;
+        if (observer)
+            cli_session_discover(s); /* maps the states the observer reads */
+        if (observer && observe_ranks_update(observer, 0) && switch_blind_ranks(&probes, observer)) {
+            mg_error("hang: out of memory");
+            break;
+        }
         const int *sampled;
         size_t nsampled, out = 0;
         hang_model_sampled(model, &sampled, &nsampled);
@@ -348,6 +401,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     if (trace)
         fclose(trace);
     record_cost(s, &probes, mg_clock_seconds() - start);
+    if (observer)
+        observe_ranks_update(observer, 1);
+    record_observation(&probes, observer, seen);
+    observe_ranks_destroy(observer);
     hang_probes_close(&probes);
     hang_remote_stop(remote);
     free(faulty);
@@ -428,8 +485,11 @@ int cmd_hang(int argc, char **argv)
         o.sampler = SAMPLER_PTRACE;
     }
     mg_job_set_signal_hook(mg_rank_probe_abort_all);
-    int status = watch(&s, &o, action, sig, cmd);
+    hang_seen seen = {0};
+    int status = watch(&s, &o, action, sig, cmd, &seen);
     if (!status && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
-        fprintf(stderr, "mpiguard: hang: no hang found\n");
+        fprintf(stderr, "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
+                        "ptrace)\n",
+                seen.by_shm + seen.by_ptrace, s.nranks, seen.by_shm, seen.by_ptrace);
     return cli_session_finish(&s, status);
 }

@@ -3,6 +3,7 @@
  * collectives (protect_setup.h: Detector D without a bounds file, G and X with --bounds) unless
  * --no-protect. */
 #include "cli.h"
+#include "observe_ranks.h"
 #include "protect_setup.h"
 
 #include "mg_exit.h"
@@ -10,7 +11,29 @@
 
 #include <stdio.h>
 
-static void record_ranks(cli_session *s)
+/* Waits for the job's end, judging each rank's observation while it starts (within seconds), then
+ * once more at the end on what the ranks left. */
+static void watch_ranks(cli_session *s, observe_ranks *o)
+{
+    while (!observe_ranks_settled(o) && !cli_session_wait(s, 250)) {
+        cli_session_discover(s);
+        observe_ranks_update(o, 0);
+    }
+    cli_session_wait_end(s, 1 /* its MPI call counts */);
+    observe_ranks_update(o, 1);
+}
+
+/* What run checked in the ranks it observed, for its closing line. */
+static const char *checked(int no_protect)
+{
+    if (no_protect)
+        return "nothing checked (the collectives unguarded), MPI calls counted";
+    if (protect_opts.bounds || protect_opts.bound)
+        return "checked: collectives' counts and displacements (Detectors D, G, X)";
+    return "checked: collectives' displacements (Detector D)";
+}
+
+static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
 {
     json_object *data = mg_report_tool_data(s->report);
     json_object *calls = json_object_new_array();
@@ -30,9 +53,19 @@ static void record_ranks(cli_session *s)
     json_object_object_add(data, "world_size", json_object_new_int(s->nranks));
     json_object_object_add(data, "ranks_interposed", json_object_new_int(interposed));
     json_object_object_add(data, "mpi_calls", calls);
+    const char *sampler[s->nranks > 0 ? s->nranks : 1];
+    for (int r = 0; r < s->nranks; r++)
+        sampler[r] = s->ranks[r].state ? "shm" : NULL;
+    observe_ranks_record(o, sampler);
+    if (s->nranks == 0)
+        fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
+                        "and none published its state\n");
     if (!cli_opts.quiet)
-        fprintf(stderr, "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls\n",
-                s->found, s->nranks, interposed, total);
+        fprintf(stderr,
+                "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
+                "ranks observed, %s\n",
+                s->found, s->nranks, interposed, total, observe_ranks_observed(o), s->nranks,
+                checked(no_protect));
 }
 
 int cmd_run(int argc, char **argv)
@@ -73,9 +106,21 @@ int cmd_run(int argc, char **argv)
         protect_discard();
         return rc;
     }
-    cli_session_wait_end(&s, 1 /* its MPI call counts */);
-    record_ranks(&s);
+    observe_ranks *o = observe_ranks_create(&s, observe_ranks_by_state, &s);
+    if (!o) {
+        mg_error("out of memory");
+        mg_job_stop(s.job);
+        if (!no_protect)
+            protect_collect(&s, 1);
+        return cli_session_finish(&s, MG_EXIT_SOFTWARE);
+    }
+    watch_ranks(&s, o);
+    record_ranks(&s, o, no_protect);
+    int blind = observe_ranks_blind(o) + (s.nranks ? s.nranks - s.found : 1);
+    observe_ranks_destroy(o);
     if (!no_protect)
         protect_collect(&s, 1);
-    return cli_session_finish(&s, 0);
+    rc = cli_session_finish(&s, 0);
+    /* a job that ran well but was partly unseen, or not found at all, is not a clean result */
+    return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;
 }

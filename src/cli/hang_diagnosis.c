@@ -30,6 +30,21 @@ static void warn_once(hang_probes *p, int r, int rc)
     }
 }
 
+static mg_probe_kind kind_of(const hang_probes *p, int r)
+{
+    return p->by_ptrace && p->by_ptrace[r] ? MG_PROBE_PTRACE : p->kind;
+}
+
+int hang_probes_use_ptrace(hang_probes *p, int r)
+{
+    if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->session->nranks, 1)))
+        return MG_ENOMEM;
+    p->by_ptrace[r] = 1;
+    mg_rank_probe_close(p->probe[r]);
+    p->probe[r] = NULL;
+    return MG_OK;
+}
+
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
 {
     cli_session *s = p->session;
@@ -45,7 +60,7 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading 
         *out = mg_probe_reading_unknown();
         return 1;
     }
-    rc = mg_rank_probe_read_opening(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r],
+    rc = mg_rank_probe_read_opening(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r],
                                     with_cpu_time, out);
     if (rc == MG_OK) {
         p->readings++;
@@ -67,7 +82,7 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
     }
     if (!p->probe[r]) {
         cli_session *s = p->session;
-        if (mg_rank_probe_open(p->kind, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
+        if (mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
             return;
     }
     mg_rank_probe_stack(p->probe[r], out);
@@ -79,8 +94,10 @@ void hang_probes_close(hang_probes *p)
         mg_rank_probe_close(p->probe[r]);
     free(p->probe);
     free(p->warned);
+    free(p->by_ptrace);
     p->probe = NULL;
     p->warned = NULL;
+    p->by_ptrace = NULL;
 }
 
 /* Rank r's share of a CPU on its node: what its agent said, or here this node's for every rank. */

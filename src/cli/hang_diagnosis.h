@@ -17,6 +17,7 @@ typedef struct hang_probes {
     hang_remote *remote;   /* agents own the ranks; NULL: this process looks at them itself */
     mg_rank_probe **probe; /* local: one per rank, opened on first use */
     char *warned;          /* one per rank: its sampling trouble was reported once */
+    char *by_ptrace;       /* local shm: one per rank, read by ptrace instead (not interposed) */
     uint64_t readings;     /* rank readings taken (model samples and verification scans) */
     int64_t held_ns;       /* what those readings cost the ranks, local ptrace only: */
     int64_t frozen_ns;     /* bounds from above and below (mg_probe_reading) */
@@ -29,6 +30,9 @@ typedef struct hang_probes {
  * exited. A rank that cannot be seen is never evidence of a hang: the model counts it as active
  * and the diagnosis as absent. */
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out);
+/* Reads rank r by ptrace from now on, whatever p->kind: a rank the shm sampler cannot see (it is
+ * not interposed, or its calls bypass the wrappers). Local probes only; 0, or MG_ENOMEM. */
+int hang_probes_use_ptrace(hang_probes *p, int r);
 /* Rank r's stack now (ptrace, whatever the sampler); an empty stack when it cannot be taken. */
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);

@@ -83,6 +83,19 @@ void mg_report_set_exit(mg_report *r, int exit_status, const char *outcome)
     json_object_object_add(job, "outcome", json_object_new_string(outcome));
 }
 
+void mg_report_add_observation(mg_report *r, int rank, int observed, const char *cause,
+                               const char *detail, const char *sampler)
+{
+    json_object *ranks = child(r->root, "observation", json_type_array);
+    json_object *entry = json_object_new_object();
+    json_object_object_add(entry, "rank", json_object_new_int(rank));
+    json_object_object_add(entry, "observed", json_object_new_boolean(observed));
+    json_object_object_add(entry, "cause", json_object_new_string(cause));
+    json_object_object_add(entry, "detail", string_or_null(detail));
+    json_object_object_add(entry, "sampler", string_or_null(sampler));
+    json_object_array_add(ranks, entry);
+}
+
 json_object *mg_report_tool_data(mg_report *r)
 {
     return child(r->root, "tool_data", json_type_object);

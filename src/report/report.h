@@ -23,6 +23,11 @@ void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, c
 /* The job section: one entry per discovered rank and the job's exit status (-1 while unknown). */
 void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host);
 void mg_report_set_exit(mg_report *r, int exit_status, const char *outcome);
+/* Whether the tool observed rank `rank` (docs/report-schema.md, `observation`): cause is
+ * "observed" or why not, detail a sentence for a person (NULL when observed), sampler how the
+ * tool read the rank (NULL when it did not). */
+void mg_report_add_observation(mg_report *r, int rank, int observed, const char *cause,
+                               const char *detail, const char *sampler);
 /* Extra tool-level facts (model parameters, settings) as a JSON object the report owns. */
 json_object *mg_report_tool_data(mg_report *r);
 

@@ -95,6 +95,21 @@ void mg_report_render_text(const mg_report *r, FILE *out)
                     get_string(job, "outcome", "?"));
         fputc('\n', out);
     }
+    json_object *observation = get_array(root, "observation");
+    for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
+        json_object *o = json_object_array_get_idx(observation, i);
+        if (strcmp(get_string(o, "cause", ""), "observed") == 0)
+            continue;
+        int observed = json_object_object_get_ex(o, "observed", &v) && json_object_get_boolean(v);
+        int rank = json_object_object_get_ex(o, "rank", &v) ? json_object_get_int(v) : -1;
+        if (observed)
+            fprintf(out, "rank %d read by %s instead (%s): %s\n", rank,
+                    get_string(o, "sampler", "?"), get_string(o, "cause", "?"),
+                    get_string(o, "detail", ""));
+        else
+            fprintf(out, "rank %d not observed (%s): %s\n", rank, get_string(o, "cause", "?"),
+                    get_string(o, "detail", ""));
+    }
     size_t n = mg_report_finding_count(r);
     if (n == 0) {
         fputs("no findings\n", out);

@@ -1,0 +1,128 @@
+/* The decision whether a rank is observed (rank_observe.h): no I/O, no clock. */
+#include "rank_observe.h"
+
+#include <stdio.h>
+
+/* The cause /proc shows for a rank that published nothing. */
+static mg_observe_cause cause_from_sight(const mg_rank_sight *s, mg_mpi_flavor expected)
+{
+    if (s->static_binary)
+        return MG_OBSERVE_STATIC_BINARY;
+    if (!s->preload_names_library)
+        return MG_OBSERVE_PRELOAD_REPLACED;
+    if (!s->library_mapped)
+        return MG_OBSERVE_LIBRARY_NOT_LOADED;
+    if (s->mapped_mpi == MG_FLAVOR_UNKNOWN)
+        return s->binary_defines_mpi ? MG_OBSERVE_UNKNOWN_INTERFACE : MG_OBSERVE_NOT_MPI;
+    if (s->mapped_mpi != expected)
+        return MG_OBSERVE_OTHER_MPI;
+    return s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING : MG_OBSERVE_UNKNOWN_INTERFACE;
+}
+
+mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
+{
+    const mg_rank_sight *s = in->sight;
+    if (in->published) {
+        int silent = in->calls == 0 && in->sibling_calls >= MG_OBSERVE_SIBLING_MANY &&
+                     in->age >= MG_OBSERVE_INIT_GRACE_S;
+        if (!silent)
+            return MG_OBSERVE_OK;
+        return s->read && s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING : MG_OBSERVE_UNKNOWN_INTERFACE;
+    }
+    if (!s->read)
+        return in->ended ? MG_OBSERVE_VANISHED : MG_OBSERVE_PENDING;
+    mg_observe_cause cause = cause_from_sight(s, in->expected);
+    if (in->ended)
+        return cause;
+    /* /proc shows these for certain once the loader is done */
+    if (cause != MG_OBSERVE_UNWRAPPED_BINDING && cause != MG_OBSERVE_UNKNOWN_INTERFACE)
+        return in->age >= MG_OBSERVE_SETTLE_S ? cause : MG_OBSERVE_PENDING;
+    /* These only by elimination: the rank may still be in MPI_Init, or not there yet. With no
+     * binding mapped and no sibling published, a rank that computes before MPI_Init looks the
+     * same, and only the job's end tells. */
+    if (in->sibling_published_for >= MG_OBSERVE_INIT_GRACE_S ||
+        (cause == MG_OBSERVE_UNWRAPPED_BINDING && in->age >= MG_OBSERVE_BINDING_GRACE_S))
+        return cause;
+    return MG_OBSERVE_PENDING;
+}
+
+const char *mg_observe_cause_name(mg_observe_cause cause)
+{
+    static const char *const names[] = {
+        [MG_OBSERVE_PENDING] = "pending",
+        [MG_OBSERVE_OK] = "observed",
+        [MG_OBSERVE_PRELOAD_REPLACED] = "preload_replaced",
+        [MG_OBSERVE_LIBRARY_NOT_LOADED] = "library_not_loaded",
+        [MG_OBSERVE_STATIC_BINARY] = "static_binary",
+        [MG_OBSERVE_NOT_MPI] = "not_mpi",
+        [MG_OBSERVE_OTHER_MPI] = "other_mpi",
+        [MG_OBSERVE_UNWRAPPED_BINDING] = "unwrapped_binding",
+        [MG_OBSERVE_UNKNOWN_INTERFACE] = "unknown_interface",
+        [MG_OBSERVE_VANISHED] = "vanished",
+    };
+    return (unsigned)cause < sizeof names / sizeof *names ? names[cause] : "pending";
+}
+
+void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
+                             size_t len)
+{
+    const mg_rank_sight *s = in->sight;
+    char silence[128];
+    if (in->published)
+        snprintf(silence, sizeof silence, "no MPI call reached mpiguard while another rank made %llu",
+                 (unsigned long long)in->sibling_calls);
+    else
+        snprintf(silence, sizeof silence, "no MPI call reached mpiguard, not even MPI_Init, in %.0f s",
+                 in->age);
+    switch (cause) {
+    case MG_OBSERVE_PRELOAD_REPLACED:
+        snprintf(buf, len,
+                 "not interposed: its LD_PRELOAD (%s%s%s) does not name mpiguard's library; a "
+                 "launcher option (-x LD_PRELOAD, -genv LD_PRELOAD) or a script between the "
+                 "launcher and the program replaced it",
+                 s->preload_set ? "'" : "", s->preload_set ? s->preload : "unset",
+                 s->preload_set ? "'" : "");
+        return;
+    case MG_OBSERVE_LIBRARY_NOT_LOADED:
+        snprintf(buf, len,
+                 "not interposed: mpiguard's library is in its LD_PRELOAD but was not loaded (a "
+                 "setuid program, or a library of another architecture)");
+        return;
+    case MG_OBSERVE_STATIC_BINARY:
+        snprintf(buf, len,
+                 "not interposed: a statically linked %s; the dynamic loader never runs, so "
+                 "LD_PRELOAD is ignored (link it dynamically)",
+                 s->binary_defines_mpi ? "MPI program" : "program that is not MPI");
+        return;
+    case MG_OBSERVE_NOT_MPI:
+        snprintf(buf, len,
+                 "not an MPI program: it maps no MPI library and defines no MPI function");
+        return;
+    case MG_OBSERVE_OTHER_MPI:
+        snprintf(buf, len,
+                 "linked to %s but given mpiguard's %s library: it runs as a one-process job of "
+                 "another MPI (use that MPI's launcher, or --mpi %s)",
+                 mg_mpi_flavor_name(s->mapped_mpi), mg_mpi_flavor_name(in->expected),
+                 mg_mpi_flavor_name(s->mapped_mpi));
+        return;
+    case MG_OBSERVE_UNWRAPPED_BINDING:
+        snprintf(buf, len,
+                 "%s: it calls MPI through a language binding mpiguard does not wrap (%s calls "
+                 "PMPI_* itself)",
+                 silence, s->binding[0] ? s->binding : "its binding library");
+        return;
+    case MG_OBSERVE_UNKNOWN_INTERFACE:
+        snprintf(buf, len,
+                 "%s, though mpiguard's library is loaded: %san MPI or an MPI interface mpiguard "
+                 "does not know",
+                 silence, in->published ? "" : "it never called MPI_Init, or it uses ");
+        return;
+    case MG_OBSERVE_VANISHED:
+        snprintf(buf, len, "ended before mpiguard could look at it or it published anything");
+        return;
+    case MG_OBSERVE_OK:
+    case MG_OBSERVE_PENDING:
+        snprintf(buf, len, "%s", mg_observe_cause_name(cause));
+        return;
+    }
+}

@@ -1,0 +1,60 @@
+/* Whether mpiguard observes a rank, and if not, the likely cause: a pure decision over what /proc
+ * showed of the rank (rank_sight.h) and what the rank published (its state segment or event ring),
+ * so tests drive every case without processes (docs/architecture.md, "Never blind in silence"). */
+#ifndef MG_RANK_OBSERVE_H
+#define MG_RANK_OBSERVE_H
+
+#include "rank_sight.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum mg_observe_cause {
+    MG_OBSERVE_PENDING = 0,        /* too early to tell */
+    MG_OBSERVE_OK,                 /* interposed and making MPI calls (or none expected yet) */
+    MG_OBSERVE_PRELOAD_REPLACED,   /* LD_PRELOAD without mpiguard's library */
+    MG_OBSERVE_LIBRARY_NOT_LOADED, /* named in LD_PRELOAD but not mapped */
+    MG_OBSERVE_STATIC_BINARY,      /* no dynamic loader: LD_PRELOAD is ignored */
+    MG_OBSERVE_NOT_MPI,            /* no MPI library mapped and none linked in */
+    MG_OBSERVE_OTHER_MPI,          /* a libmpi of another flavour than the library's */
+    MG_OBSERVE_UNWRAPPED_BINDING,  /* a language binding that calls PMPI_* past the wrappers */
+    MG_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper */
+    MG_OBSERVE_VANISHED            /* ended before it could be read or publish anything */
+} mg_observe_cause;
+
+/* A rank found but with nothing published is given this long for its loader to finish and its
+ * /proc readings to settle (a wrapper script execs the program) before a cause read from /proc
+ * counts. */
+#define MG_OBSERVE_SETTLE_S 2.0
+/* ... and this long to publish after a sibling did: MPI_Init ends at about the same time in every
+ * rank, but a loaded node spreads it by seconds. */
+#define MG_OBSERVE_INIT_GRACE_S 8.0
+/* ... and this long after it was found, when no sibling published but a language binding is
+ * mapped: every rank may be in a slow MPI_Init (an oversubscribed launch takes 6-10 s here). */
+#define MG_OBSERVE_BINDING_GRACE_S 15.0
+/* A rank that published but made no call while a sibling made this many is silent for a reason. */
+#define MG_OBSERVE_SIBLING_MANY 1000
+
+typedef struct mg_observe_input {
+    const mg_rank_sight *sight; /* the latest reading of its process */
+    mg_mpi_flavor expected;     /* the MPI of the interposition library the job got */
+    int published;              /* its interposition library started (state segment, event ring) */
+    uint64_t calls;             /* MPI calls it made since, when published */
+    double sibling_published_for; /* seconds since another rank first published; < 0: none has */
+    uint64_t sibling_calls;     /* the most calls another rank made */
+    double age;                 /* seconds since the rank was found */
+    int ended;                  /* its process is gone: decide on what was seen */
+} mg_observe_input;
+
+/* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given
+ * stays the caller's to keep. */
+mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in);
+
+/* The cause's name in reports ("observed", "preload_replaced", ...). */
+const char *mg_observe_cause_name(mg_observe_cause cause);
+
+/* One sentence naming the problem and its likely origin, for a person, into buf. */
+void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
+                             size_t len);
+
+#endif

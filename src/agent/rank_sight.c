@@ -1,0 +1,86 @@
+/* Reading a rank's process for rank_observe (rank_sight.h). */
+#include "rank_sight.h"
+
+#include "mg_error.h"
+#include "rank_scan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The MPI language-binding libraries a rank may map beside libmpi, by soname prefix. */
+static const char *const binding_libraries[] = {
+    "libmpi_mpifh",  "libmpi_usempif08", "libmpi_usempi_ignore_tkr", /* Open MPI Fortran */
+    "libmpi_cxx",    "libmpi_java",                                  /* Open MPI C++, Java */
+    "libmpichfort",  "libmpichcxx",                                  /* MPICH */
+    NULL,
+};
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int is_binding(const char *base)
+{
+    for (const char *const *b = binding_libraries; *b; b++)
+        if (strncmp(base, *b, strlen(*b)) == 0 && (base[strlen(*b)] == '.' || base[strlen(*b)] == '-'))
+            return 1;
+    return 0;
+}
+
+/* Whether the colon- or space-separated list names the library (by path or by file name). */
+static int list_names(const char *list, const char *library)
+{
+    const char *want = base_name(library);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ": ");
+        char entry[4096];
+        snprintf(entry, sizeof entry, "%.*s", (int)n, p);
+        if (n && strcmp(base_name(entry), want) == 0)
+            return 1;
+        p += n + (p[n] != '\0');
+    }
+    return 0;
+}
+
+static int read_maps(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
+{
+    char path[256], line[4096];
+    snprintf(path, sizeof path, "%s/%d/maps", proc_root, pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return MG_ENOENT;
+    while (fgets(line, sizeof line, f)) {
+        char *name = strchr(line, '/');
+        if (!name)
+            continue;
+        name[strcspn(name, "\n")] = '\0';
+        const char *base = base_name(name);
+        out->library_mapped |= strcmp(base, base_name(library)) == 0;
+        if (out->mapped_mpi == MG_FLAVOR_UNKNOWN)
+            out->mapped_mpi = mg_mpi_flavor_of_library(base);
+        if (!out->binding[0] && is_binding(base))
+            snprintf(out->binding, sizeof out->binding, "%s", base);
+    }
+    fclose(f);
+    return MG_OK;
+}
+
+int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
+{
+    *out = (mg_rank_sight){0};
+    int rc = mg_rank_scan_environ_get(proc_root, pid, "LD_PRELOAD", out->preload, sizeof out->preload);
+    if (rc == MG_ENOMEM)
+        return rc;
+    out->preload_set = rc == MG_OK;
+    out->preload_names_library = out->preload_set && list_names(out->preload, library);
+    if ((rc = read_maps(proc_root, pid, library, out)) != MG_OK)
+        return rc;
+    char exe[256];
+    snprintf(exe, sizeof exe, "%s/%d/exe", proc_root, pid);
+    if (mg_mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_OK)
+        return MG_ENOENT;
+    out->read = 1;
+    return MG_OK;
+}

@@ -1,0 +1,203 @@
+/* The ranks a tool observes (observe_ranks.h). */
+#include "observe_ranks.h"
+
+#include "mg_clock.h"
+#include "mg_error.h"
+#include "mg_log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct observed_rank {
+    int pid;         /* as the latest scan saw it: a wrapper script may exec or fork the program */
+    double found_at; /* 0 until found */
+    int published;   /* once published, for good (a segment is removed at the job's end) */
+    double published_at;
+    uint64_t calls;
+    int ended;
+    mg_rank_sight sight;
+    mg_observe_cause cause;
+    char detail[512];
+} observed_rank;
+
+struct observe_ranks {
+    cli_session *s;
+    observe_published_fn published;
+    void *ctx;
+    observed_rank *ranks;
+    int nranks;
+    double started_at, looked_at;
+};
+
+int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
+{
+    const cli_session *s = ctx;
+    const mg_rank_state *st = s->ranks[rank].state;
+    *calls = st ? atomic_load_explicit(&st->calls, memory_order_relaxed) : 0;
+    return st != NULL;
+}
+
+observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn published, void *ctx)
+{
+    observe_ranks *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    *o = (observe_ranks){.s = s, .published = published, .ctx = ctx,
+                         .started_at = mg_clock_seconds()};
+    return o;
+}
+
+void observe_ranks_destroy(observe_ranks *o)
+{
+    if (o)
+        free(o->ranks);
+    free(o);
+}
+
+static int size_table(observe_ranks *o)
+{
+    if (o->ranks || o->s->nranks == 0)
+        return o->ranks != NULL;
+    o->ranks = calloc((size_t)o->s->nranks, sizeof *o->ranks);
+    if (o->ranks)
+        o->nranks = o->s->nranks;
+    return o->ranks != NULL;
+}
+
+static int decided(const observed_rank *k)
+{
+    return k->cause != MG_OBSERVE_PENDING && k->cause != MG_OBSERVE_OK;
+}
+
+/* The pids of ranks still to be judged, from a fresh scan: a wrapper between the launcher and the
+ * program may have forked it since the session noted the rank. */
+static void rescan(observe_ranks *o)
+{
+    mg_rank_proc *procs;
+    size_t n;
+    if (mg_rank_scan("/proc", &o->s->selector, &procs, &n) != MG_OK)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (procs[i].rank >= 0 && procs[i].rank < o->nranks)
+            o->ranks[procs[i].rank].pid = procs[i].pid;
+    free(procs);
+}
+
+static void read_published(observe_ranks *o, double now)
+{
+    for (int r = 0; r < o->nranks; r++) {
+        observed_rank *k = &o->ranks[r];
+        if (!k->pid && o->s->ranks[r].pid)
+            k->pid = o->s->ranks[r].pid;
+        if (k->pid && !k->found_at)
+            k->found_at = now;
+        uint64_t calls = 0;
+        if (o->published(o->ctx, r, &calls)) {
+            if (!k->published)
+                k->published_at = now;
+            k->published = 1;
+            k->calls = calls;
+        }
+    }
+}
+
+static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t sibling_calls,
+                  double sibling_published_for, int *newly_blind)
+{
+    observed_rank *k = &o->ranks[r];
+    if (decided(k) || !k->found_at)
+        return;
+    /* read while the process lives; a reading of a process that ended is kept */
+    if (!k->ended && k->pid && (!k->sight.read || !k->published)) {
+        mg_rank_sight fresh;
+        if (mg_rank_sight_read("/proc", k->pid, o->s->library, &fresh) == MG_OK)
+            k->sight = fresh;
+        else
+            k->ended = 1;
+    }
+    mg_observe_input in = {.sight = &k->sight, .expected = o->s->flavor, .published = k->published,
+                           .calls = k->calls, .sibling_published_for = sibling_published_for,
+                           .sibling_calls = sibling_calls, .age = now - k->found_at,
+                           .ended = k->ended || job_ended};
+    k->cause = mg_rank_observe_decide(&in);
+    mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
+    if (!decided(k))
+        return;
+    ++*newly_blind;
+    fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->s->tool, r, k->pid,
+            k->detail);
+}
+
+int observe_ranks_update(observe_ranks *o, int job_ended)
+{
+    double now = mg_clock_seconds();
+    if ((!job_ended && now - o->looked_at < OBSERVE_RANKS_PERIOD_S) || !size_table(o))
+        return 0;
+    o->looked_at = now;
+    read_published(o, now);
+    int undecided = 0;
+    for (int r = 0; r < o->nranks; r++)
+        undecided += !o->ranks[r].published && !decided(&o->ranks[r]);
+    if (undecided && !job_ended)
+        rescan(o);
+    int newly_blind = 0;
+    for (int r = 0; r < o->nranks; r++) {
+        uint64_t sibling_calls = 0;
+        double sibling_published_for = -1;
+        for (int k = 0; k < o->nranks; k++)
+            if (k != r && o->ranks[k].published) {
+                if (now - o->ranks[k].published_at > sibling_published_for)
+                    sibling_published_for = now - o->ranks[k].published_at;
+                if (o->ranks[k].calls > sibling_calls)
+                    sibling_calls = o->ranks[k].calls;
+            }
+        judge(o, r, now, job_ended, sibling_calls, sibling_published_for, &newly_blind);
+    }
+    return newly_blind;
+}
+
+mg_observe_cause observe_ranks_cause(const observe_ranks *o, int r)
+{
+    return r >= 0 && r < o->nranks ? o->ranks[r].cause : MG_OBSERVE_PENDING;
+}
+
+int observe_ranks_blind(const observe_ranks *o)
+{
+    int n = 0;
+    for (int r = 0; r < o->nranks; r++)
+        n += decided(&o->ranks[r]);
+    return n;
+}
+
+int observe_ranks_observed(const observe_ranks *o)
+{
+    int n = 0;
+    for (int r = 0; r < o->nranks; r++)
+        n += o->ranks[r].cause == MG_OBSERVE_OK;
+    return n;
+}
+
+int observe_ranks_settled(const observe_ranks *o)
+{
+    if (o->nranks == 0 || mg_clock_seconds() - o->started_at < MG_OBSERVE_INIT_GRACE_S)
+        return 0;
+    for (int r = 0; r < o->nranks; r++)
+        if (o->ranks[r].cause == MG_OBSERVE_PENDING)
+            return 0;
+    return 1;
+}
+
+void observe_ranks_record(const observe_ranks *o, const char *const *sampler)
+{
+    for (int r = 0; r < o->nranks; r++) {
+        const observed_rank *k = &o->ranks[r];
+        int found = k->found_at > 0;
+        mg_report_add_observation(o->s->report, r, sampler && sampler[r],
+                                  found ? mg_observe_cause_name(k->cause) : "not_found",
+                                  k->cause == MG_OBSERVE_OK ? NULL
+                                  : found ? k->detail
+                                          : "never found: it ended before a scan saw it, or never started",
+                                  sampler ? sampler[r] : NULL);
+    }
+}

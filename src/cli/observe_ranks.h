@@ -1,0 +1,45 @@
+/* Never blind in silence: which ranks of a job a tool observes, decided per rank while the job
+ * starts (rank_observe.h over rank_sight.h readings), said on stderr as soon as a rank is found
+ * blind, and written to the report's `observation` section (docs/report-schema.md). */
+#ifndef MG_OBSERVE_RANKS_H
+#define MG_OBSERVE_RANKS_H
+
+#include "cli.h"
+#include "rank_observe.h"
+
+typedef struct observe_ranks observe_ranks;
+
+/* How a tool knows a rank's interposition library started: 1 when rank `rank` has published (its
+ * state segment, its event ring), with *calls the MPI calls seen since. */
+typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
+
+/* Published through the state module (s->ranks[r].state): run, and hang's shm sampler. ctx is
+ * the cli_session. */
+int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
+
+/* An observer of the session's ranks. NULL when out of memory (the caller says so and exits 70). */
+observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn published, void *ctx);
+void observe_ranks_destroy(observe_ranks *o);
+
+/* Looks at the ranks again (at most every OBSERVE_RANKS_PERIOD_S unless job_ended) and prints
+ * "mpiguard: <tool>: rank R (pid P) is not observed: <why>" once for each rank found blind.
+ * job_ended: decide every rank still pending on what was seen. Returns how many ranks were found
+ * blind by this call. */
+#define OBSERVE_RANKS_PERIOD_S 0.5
+int observe_ranks_update(observe_ranks *o, int job_ended);
+
+/* The verdict on rank r so far (MG_OBSERVE_PENDING for a rank not known). */
+mg_observe_cause observe_ranks_cause(const observe_ranks *o, int r);
+/* Ranks with a blind verdict; ranks with the verdict "observed". */
+int observe_ranks_blind(const observe_ranks *o);
+int observe_ranks_observed(const observe_ranks *o);
+/* Whether every rank has a verdict and the job is past the time a silent rank is judged in: the
+ * tool may stop looking until the job's end. */
+int observe_ranks_settled(const observe_ranks *o);
+
+/* Writes each rank's verdict to the report: {rank, observed, cause, detail, sampler}; sampler[r]
+ * names how the tool read rank r ("shm", "ptrace", "ring"), or is NULL when it did not (then the
+ * rank is not observed, whatever the cause says of the interposition library). */
+void observe_ranks_record(const observe_ranks *o, const char *const *sampler);
+
+#endif

@@ -1,0 +1,142 @@
+#!/bin/bash
+# Never blind in silence: a rank mpiguard cannot observe is named with its cause within seconds, by
+# run (exit 83), check (stops the job by itself, exit 83) and hang (reads it by ptrace instead and
+# still finds a hang in it); a wrong --mpi is refused before launch (64).
+# Usage: observe.sh FLAVOR SCENARIO, SCENARIO one of
+#   wrapper  a script between launcher and program unsets LD_PRELOAD for rank 1
+#   option   the user's own -x LD_PRELOAD= / -genv LD_PRELOAD (the case that motivated this)
+#   notmpi   a dynamic program that is not MPI
+#   static   a static program that is not MPI; under MPICH also a static MPI program
+#   othermpi --mpi naming the other MPI, the other MPI's binary under this MPI's launcher (both
+#            refused before launch), and the same binary hidden behind a script
+#   fortran  a Fortran program: Open MPI's binding calls PMPI_* past the wrappers, MPICH's does not
+. "$(dirname "$0")/../lib.sh"
+flavor=$1 scenario=$2
+here=$(dirname "$0")/observe
+launcher=$(launcher_for "$flavor")
+other=$([ "$flavor" = openmpi ] && echo mpich || echo openmpi)
+report="$TMP/report.json"
+
+# report_says PYTHON-CONDITION: asserts over the report's `observation` (obs, by rank) and all (r).
+report_says() {
+    python3 - "$report" "$1" <<'PY' || fail "report: $1"
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: o for o in r["observation"]}
+assert eval(sys.argv[2]), json.dumps(r.get("observation"), indent=1)
+PY
+}
+
+# blind_run TOOL WANT RANKS CAUSE PATTERN -- command: the tool names each of RANKS as not observed,
+# with CAUSE in the report and PATTERN in its message, and exits WANT (within 150 s: never a wait
+# without end).
+blind_run() {
+    local tool=$1 want=$2 ranks=$3 cause=$4 pattern=$5 r
+    shift 6
+    expect_status_within 150 "$want" "$tool, $scenario" "$report" -- \
+        "$MPIGUARD" "$tool" --report "$report" -- "$@"
+    for r in $ranks; do
+        grep -q "^mpiguard: $tool: rank $r (pid [0-9]*) is not observed: .*$pattern" "$TMP/stderr" ||
+            { cat "$TMP/stderr" >&2; fail "$tool did not name rank $r ($pattern)"; }
+        report_says "obs[$r]['cause'] == '$cause'"
+    done
+}
+
+# run, check and hang on a program no rank of which is observed; hang reads them all by ptrace (its
+# job lasts HANG_SECONDS: past the time the cause is decided in).
+all_blind() {
+    local cause=$1 pattern=$2 app=$3 hang_seconds=$4
+    blind_run run 83 "0 1" "$cause" "$pattern" -- $launcher -n 2 "$app" 4
+    report_says "not any(o['observed'] for o in obs.values())"
+    blind_run check 83 "0 1" "$cause" "$pattern" -- $launcher -n 2 "$app" 60
+    expect_stderr "check: stopping the job: a rank it cannot observe"
+    report_says "r['job']['outcome'] == 'stopped'"
+    blind_run hang 0 "0 1" "$cause" "$pattern" -- $launcher -n 2 "$app" "$hang_seconds"
+    expect_stderr "rank 1 is sampled by ptrace from now on"
+    expect_stderr "no hang found in 2 of 2 ranks observed (0 by shm, 2 by ptrace)"
+    report_says "all(o['sampler'] == 'ptrace' and o['observed'] for o in obs.values())"
+}
+
+case "$scenario" in
+wrapper)
+    app="$BUILD/examples/$flavor/cg"
+    blind_run run 83 1 preload_replaced "its LD_PRELOAD (unset) does not name mpiguard's library" \
+        -- $launcher -n 3 "$here/blind_rank.sh" "$app" --seconds 4
+    expect_stderr "3 of 3 ranks found, 2 interposed, [0-9]* MPI calls; 2 of 3 ranks observed"
+    report_says "obs[0]['cause'] == obs[2]['cause'] == 'observed' and not obs[1]['observed']"
+    blind_run check 83 1 preload_replaced "LD_PRELOAD" -- $launcher -n 3 "$here/blind_rank.sh" "$app" --seconds 60
+    # the blind rank spins from 3 s on while the others wait for it in MPI
+    blind_run hang 81 1 preload_replaced "LD_PRELOAD" -- $launcher -n 3 "$here/blind_rank.sh" "$app" \
+        --seconds 600 --fault compute-loop --fault-rank 1 --fault-at 3
+    expect_stderr "rank 1 is sampled by ptrace from now on"
+    expect_stderr "ERROR HANG computation hang .*rank 1 is computing in fault_compute_loop"
+    report_says "obs[1]['sampler'] == 'ptrace' and obs[0]['sampler'] == 'shm'"
+    report_says "r['findings'][0]['ranks'] == [1]"
+    ;;
+option)
+    # Once mpiguard merges the user's LD_PRELOAD with its own, every rank is observed; until then
+    # each rank is named. Either way never a silent clean result.
+    case "$flavor" in
+    openmpi) option=(-x LD_PRELOAD=libm.so.6) ;;
+    mpich) option=(-genv LD_PRELOAD libm.so.6) ;;
+    esac
+    "$MPIGUARD" run --report "$report" -- $launcher "${option[@]}" -n 2 "$BUILD/examples/$flavor/cg" \
+        --seconds 3 >"$TMP/stdout" 2>"$TMP/stderr"
+    got=$?
+    if [ $got -eq 83 ]; then
+        expect_stderr "rank 0 (pid [0-9]*) is not observed: not interposed: its LD_PRELOAD ('libm.so.6')"
+        report_says "obs[0]['cause'] == obs[1]['cause'] == 'preload_replaced'"
+    else
+        [ $got -eq 0 ] || { cat "$TMP/stderr" >&2; fail "run with ${option[*]}: exit status $got"; }
+        expect_stderr "2 of 2 ranks observed"
+        report_says "obs[0]['cause'] == obs[1]['cause'] == 'observed'"
+    fi
+    ;;
+notmpi)
+    gcc -O1 -o "$TMP/sleeper" "$here/sleeper.c" || fail "cannot build the sleeper"
+    all_blind not_mpi "not an MPI program: it maps no MPI library" "$TMP/sleeper" 8
+    ;;
+static)
+    gcc -static -O1 -o "$TMP/sleeper" "$here/sleeper.c" || fail "cannot build the static sleeper"
+    all_blind static_binary "a statically linked program that is not MPI" "$TMP/sleeper" 8
+    if [ "$flavor" = mpich ]; then
+        # Debian ships libmpich.a (Open MPI no libmpi.a) but no libudev.a, which hwloc needs.
+        gcc -static -O1 -o "$TMP/static_mpi" "$here/late_init.c" "$here/udev_none.c" \
+            $(pkg-config --cflags mpich) -lmpich -lucp -luct -lucs -lucm -lhwloc -lnuma -lm -lpthread \
+            -lrt -ldl 2>"$TMP/link.log" || { cat "$TMP/link.log"; fail "cannot link a static MPICH program"; }
+        blind_run run nonzero 0 static_binary "a statically linked MPI program" \
+            -- $launcher -n 2 "$TMP/static_mpi" 4
+    fi
+    ;;
+othermpi)
+    app="$BUILD/examples/$flavor/cg"
+    for tool in run check hang; do
+        expect_status 64 "$tool --mpi $other" -- "$MPIGUARD" "$tool" --mpi "$other" -- $launcher -n 2 "$app" --seconds 2
+        expect_stderr "error: --mpi $other, but '$app' links $flavor's libmpi: give --mpi $flavor"
+    done
+    expect_status 64 "the $other binary under $launcher" -- "$MPIGUARD" run -- $launcher -n 2 "$BUILD/examples/$other/cg" --seconds 2
+    expect_stderr "links $other but the launcher is $flavor's"
+    # A script hides the binary from that check: its ranks are named once they map the other MPI.
+    "mpicc.$other" -O1 -o "$TMP/late_init" "$here/late_init.c" || fail "cannot build the $other program"
+    BLIND_RANK=none blind_run run nonzero "0 1" other_mpi "linked to $other but given mpiguard's $flavor library" \
+        -- $launcher -n 2 "$here/blind_rank.sh" "$TMP/late_init" 4
+    ;;
+fortran)
+    "mpif90.$flavor" -O0 -o "$TMP/ring" "$here/ring.f90" || fail "cannot build the Fortran ring"
+    if [ "$flavor" = openmpi ]; then
+        all_blind unwrapped_binding "language binding mpiguard does not wrap (libmpi_mpifh" "$TMP/ring" 25
+        # rank 1 spins from 2 s on while rank 0 waits in MPI_Allreduce: found through ptrace
+        blind_run hang 81 "0 1" unwrapped_binding "libmpi_mpifh" -- $launcher -n 2 "$TMP/ring" 600 1
+        expect_stderr "ERROR HANG computation hang .*rank 1 is computing in MAIN__"
+        report_says "r['findings'][0]['ranks'] == [1]"
+    else
+        for tool in run check hang; do
+            expect_status_within 150 0 "$tool, Fortran" "$report" -- "$MPIGUARD" $tool --report "$report" -- $launcher -n 2 "$TMP/ring" 4
+            report_says "all(o['cause'] == 'observed' for o in obs.values())"
+        done
+        expect_stderr "no hang found in 2 of 2 ranks observed (2 by shm, 0 by ptrace)"
+    fi
+    ;;
+*) fail "unknown scenario $scenario" ;;
+esac
+pass "$flavor $scenario: every rank mpiguard could not observe was named"

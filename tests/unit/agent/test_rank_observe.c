@@ -1,0 +1,199 @@
+/* Unit tests of the observation decision (rank_observe.h) over made-up readings, and of the /proc
+ * reading (rank_sight.h) over a made-up proc root. */
+#include "mg_error.h"
+#include "mg_test.h"
+#include "rank_observe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LIBRARY "/opt/mpiguard/lib/libmpiguard-openmpi.so"
+
+/* A rank whose process is as mpiguard wants it: preloaded, mapped, linked to Open MPI. */
+static mg_rank_sight healthy(void)
+{
+    mg_rank_sight s = {.read = 1, .preload_set = 1, .preload_names_library = 1,
+                       .library_mapped = 1, .mapped_mpi = MG_FLAVOR_OPENMPI};
+    snprintf(s.preload, sizeof s.preload, "%s", LIBRARY);
+    return s;
+}
+
+static mg_observe_input input(const mg_rank_sight *s, double age)
+{
+    return (mg_observe_input){.sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age,
+                              .sibling_published_for = -1};
+}
+
+static void published_rank_is_observed_at_once(void)
+{
+    mg_rank_sight s = {0};
+    mg_observe_input in = input(&s, 0.0);
+    in.published = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_OK), "observed");
+}
+
+static void causes_from_proc_wait_for_the_loader(void)
+{
+    mg_rank_sight s = healthy();
+    s.preload_names_library = 0;
+    mg_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.1);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.age = MG_OBSERVE_SETTLE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
+    char text[512];
+    mg_rank_observe_explain(&in, MG_OBSERVE_PRELOAD_REPLACED, text, sizeof text);
+    MG_CHECK(strstr(text, "does not name mpiguard's library") != NULL);
+}
+
+static void each_cause_from_proc(void)
+{
+    mg_rank_sight s = healthy();
+    mg_observe_input in = input(&s, 3.0);
+    s.static_binary = 1;
+    s.binary_defines_mpi = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    s = healthy();
+    s.library_mapped = 0;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_LIBRARY_NOT_LOADED);
+    s = healthy();
+    s.mapped_mpi = MG_FLAVOR_UNKNOWN;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    s = healthy();
+    s.mapped_mpi = MG_FLAVOR_MPICH;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_MPI);
+    char text[512];
+    mg_rank_observe_explain(&in, MG_OBSERVE_OTHER_MPI, text, sizeof text);
+    MG_CHECK(strstr(text, "linked to mpich but given mpiguard's openmpi library") != NULL);
+}
+
+/* The static check comes first: a static binary has LD_PRELOAD set and nothing mapped. */
+static void static_binary_is_told_from_a_missing_library(void)
+{
+    mg_rank_sight s = healthy();
+    s.library_mapped = 0;
+    s.mapped_mpi = MG_FLAVOR_UNKNOWN;
+    s.static_binary = 1;
+    mg_observe_input in = input(&s, 3.0);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    char text[512];
+    mg_rank_observe_explain(&in, MG_OBSERVE_STATIC_BINARY, text, sizeof text);
+    MG_CHECK(strstr(text, "program that is not MPI") != NULL);
+}
+
+static void binding_waits_for_init_then_is_named(void)
+{
+    mg_rank_sight s = healthy();
+    snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
+    mg_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    in.sibling_published_for = -1;
+    in.age = MG_OBSERVE_BINDING_GRACE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    char text[512];
+    mg_rank_observe_explain(&in, MG_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
+    MG_CHECK(strstr(text, "libmpi_mpifh.so.40 calls PMPI_*") != NULL);
+}
+
+/* Without a binding, a rank computing before MPI_Init looks the same until a sibling published a
+ * grace period ago: ranks leave MPI_Init together. */
+static void silent_rank_needs_a_sibling_or_the_end(void)
+{
+    mg_rank_sight s = healthy();
+    mg_observe_input in = input(&s, 100.0);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S - 0.1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    in.sibling_published_for = -1;
+    in.ended = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+}
+
+static void published_but_silent_among_busy_siblings(void)
+{
+    mg_rank_sight s = healthy();
+    snprintf(s.binding, sizeof s.binding, "libmpi_cxx.so.40");
+    mg_observe_input in = input(&s, MG_OBSERVE_INIT_GRACE_S);
+    in.published = 1;
+    in.sibling_calls = MG_OBSERVE_SIBLING_MANY - 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    in.sibling_calls = MG_OBSERVE_SIBLING_MANY;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    in.calls = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+}
+
+static void unread_rank_that_ended_vanished(void)
+{
+    mg_rank_sight s = {0};
+    mg_observe_input in = input(&s, 0.0);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.ended = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_VANISHED);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    MG_CHECK(f != NULL);
+    if (f) {
+        fwrite(text, 1, len, f);
+        fclose(f);
+    }
+}
+
+/* A proc root with one process: its environ, maps and exe (this test's own binary). */
+static void reads_a_process(void)
+{
+    char root[] = "/tmp/mg-sight.XXXXXX", dir[64], path[128], self[4096];
+    MG_CHECK(mkdtemp(root) != NULL);
+    snprintf(dir, sizeof dir, "%s/42", root);
+    mkdir(dir, 0700);
+    static const char env[] = "A=1\0LD_PRELOAD=/x/libother.so:" LIBRARY "\0B=2";
+    snprintf(path, sizeof path, "%s/environ", dir);
+    write_file(path, env, sizeof env);
+    static const char maps[] =
+        "7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40.30.0\n"
+        "7f02-7f03 r-xp 0 08:01 2 /usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4\n"
+        "7f04-7f05 r-xp 0 08:01 3 /elsewhere/libmpiguard-openmpi.so\n"
+        "7ffd-7ffe rw-p 0 00:00 0 [stack]\n";
+    snprintf(path, sizeof path, "%s/maps", dir);
+    write_file(path, maps, sizeof maps - 1);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    snprintf(path, sizeof path, "%s/exe", dir);
+    MG_CHECK(symlink(self, path) == 0);
+    mg_rank_sight s;
+    MG_CHECK_INT(mg_rank_sight_read(root, 42, LIBRARY, &s), MG_OK);
+    MG_CHECK_INT(s.read, 1);
+    MG_CHECK_INT(s.preload_names_library, 1);
+    MG_CHECK_INT(s.library_mapped, 1);
+    MG_CHECK_INT(s.mapped_mpi, MG_FLAVOR_OPENMPI);
+    MG_CHECK_STR(s.binding, "libmpi_mpifh.so.40.30.0");
+    MG_CHECK_INT(s.static_binary, 0);
+    MG_CHECK_INT(s.binary_defines_mpi, 0);
+    MG_CHECK_INT(mg_rank_sight_read(root, 43, LIBRARY, &s), MG_ENOENT);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    MG_CHECK_INT(system(cmd), 0);
+}
+
+int main(void)
+{
+    MG_RUN(published_rank_is_observed_at_once);
+    MG_RUN(causes_from_proc_wait_for_the_loader);
+    MG_RUN(each_cause_from_proc);
+    MG_RUN(static_binary_is_told_from_a_missing_library);
+    MG_RUN(binding_waits_for_init_then_is_named);
+    MG_RUN(silent_rank_needs_a_sibling_or_the_end);
+    MG_RUN(published_but_silent_among_busy_siblings);
+    MG_RUN(unread_rank_that_ended_vanished);
+    MG_RUN(reads_a_process);
+    MG_TEST_END();
+}
