@@ -20,7 +20,7 @@ awk -F'\t' '!/^#/ { if ($1 != n++) exit 1 }' "$program.mpiguard-branches.tsv" ||
 expect_status 80 "campaign" -- "$MPIGUARD" concolic --np 1 --max-np 6 --iterations "$budget" \
     --timeout 60 --dir camp --report report.json -- "./$program"
 [ "$(grep -c '"kind":"concolic_bug"' <(tr -d ' \n' <report.json | sed 's/},{/}\n{/g'))" -ge 1 ] || fail "report lacks concolic_bug findings"
-grep -q "coverage:" "$TMP/stdout" && grep -q "uncovered arms:" "$TMP/stdout" || fail "coverage report"
+grep -q "coverage:" "$TMP/stdout" && grep -q "uncovered arms (" "$TMP/stdout" || fail "coverage report"
 
 # found KEY...: each key is a bug of the campaign.
 found() {
