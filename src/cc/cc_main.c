@@ -2,7 +2,7 @@
  * the branch table of a program (docs/concolic.md "mpiguard-cc"; spec: design/concolic.md).
  *
  *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
- *                  -ffp-contract=off: the ".o" is LLVM bitcode
+ *                  -ffp-contract=off -ftrivial-auto-var-init=zero: the ".o" is LLVM bitcode
  *   link:          every bitcode unit -> one module -> mem2reg -> build id, branch table,
  *                  control-flow graph -> light probes -> OUT, heavy probes -> OUT.mpiguard-heavy
  * The MPI (Open MPI or MPICH) comes from MPIGUARD_MPI=openmpi|mpich, else from the MPICC
@@ -134,8 +134,11 @@ static int classify(cc_job *j, int argc, char **argv, int *i)
 
 static void base_compile(cc_job *j, cc_args *c)
 {
+    /* Locals start at zero: a marked input the program never sets (mpiguard_int(&x) on an
+     * uninitialised x) starts the campaign from 0, not from whatever the stack held. */
     cc_args_push_words(c, CLANG " -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only"
-                             " -ffp-contract=off");
+                             " -ffp-contract=off -ftrivial-auto-var-init=zero"
+                             " -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang");
     cc_args_push(c, "-I" MPIGUARD_CC_INCLUDE_DIR);
     cc_args_append(c, &j->compile);
 }

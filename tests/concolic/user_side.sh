@@ -2,7 +2,8 @@
 # The user's side of a campaign (docs/concolic.md "Stopping, bugs and reports"), on
 # programs/user_side.c: two different hangs are two bugs, each placed; an MPI error caught by the
 # library's handler is an mpi_error, not a rejected input; the progress line names the run just
-# finished; the JSON report has coverage per file and function; SIGINT during a run stops the
+# finished; the JSON report has coverage per file and function; a marked local the program never
+# sets starts at 0; SIGINT during a run stops the
 # campaign at once with its report written and a campaign that --resume continues; --time is
 # honoured within a second while a run is in progress.
 #   user_side.sh FLAVOR
@@ -29,6 +30,11 @@ tr -d ' \n' <hangs.json | grep -q '"coverage_by_function":\[{"function":"main","
 expect_status 80 "mpi error" -- campaign --np 2 --fixed --iterations 3 --dir c-mpi -- ./us mpi-error
 awk -F'\t' '$1 == 2 && $4 == "mpi_error" { ok = 1 } END { exit !ok }' c-mpi/runs.tsv ||
     { cat c-mpi/runs.tsv >&2; fail "the MPI error was not classed mpi_error"; }
+
+# A marked local the program never sets starts at 0 (mpiguard-cc's default), not stack garbage.
+expect_status 0 "uninitialised input" -- campaign --np 1 --fixed --iterations 1 --dir c-uninit -- ./us uninit
+awk -F'\t' '$1 == 1 { ok = $11 == "1 0" } END { exit !ok }' c-uninit/runs.tsv ||
+    { cat c-uninit/runs.tsv >&2; fail "the unset input did not start at 0"; }
 
 # SIGINT during a run: the campaign stops at once (the run is not counted), writes its report,
 # and --resume runs it again.
