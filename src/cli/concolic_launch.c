@@ -195,10 +195,10 @@ static void scan_output(const concolic_campaign *c, const char *what, concolic_r
         fclose(f);
 }
 
-/* Where a rank the job's stop found was: after the last branch it took. Its PC would not do: a
- * rank that spins is as often inside the runtime's probes as in its own loop, and one that waits
- * is inside the MPI library. */
-static void stopped_site(const concolic_campaign *c, unsigned last, char *out, size_t len)
+/* A rank's place by the last branch it took: where the job's stop found it (its PC would not do:
+ * a rank that spins is as often inside the runtime's probes as in its own loop, and one that
+ * waits is inside the MPI library), or where it called MPI before an MPI error. */
+static void after_branch(const concolic_campaign *c, unsigned last, char *out, size_t len)
 {
     out[0] = 0;
     if (last < c->nbranches)
@@ -231,6 +231,7 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
                      concolic_result *r)
 {
     int rejected = -1, aborted = -1;
+    unsigned rejected_last = UINT32_MAX, aborted_last = UINT32_MAX;
     char hang[sizeof r->where] = "";
     for (uint32_t k = 0; k < c->np; k++) {
         char word[32];
@@ -242,7 +243,7 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
         r->ranks_reported++;
         if (!strcmp(word, "stopped") && timed_out) {
             char site[1024];
-            stopped_site(c, last, site, sizeof site);
+            after_branch(c, last, site, sizeof site);
             add_hang_site(hang, sizeof hang, site);
         } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
             r->outcome != CONCOLIC_ASSERTION) {
@@ -253,10 +254,13 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
                 locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token,
                        r->where, sizeof r->where);
             r->last_branch = last;
-        } else if (!strcmp(word, "mpi_abort") && aborted < 0)
+        } else if (!strcmp(word, "mpi_abort") && aborted < 0) {
             aborted = (int)k;
-        else if (!strcmp(word, "exit") && num != 0 && rejected < 0)
+            aborted_last = last;
+        } else if (!strcmp(word, "exit") && num != 0 && rejected < 0) {
             rejected = (int)k;
+            rejected_last = last;
+        }
     }
     if (r->outcome == CONCOLIC_ASSERTION)
         scan_output(c, "Assertion", r);
@@ -268,6 +272,7 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
     if (aborted >= 0) {
         r->outcome = CONCOLIC_MPI_ERROR;
         r->rank = aborted;
+        after_branch(c, aborted_last, r->where, sizeof r->where);
         scan_output(c, "MPI_Abort", r);
     } else if (timed_out) {
         r->outcome = CONCOLIC_TIMEOUT;
@@ -275,6 +280,7 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
     } else if (rejected >= 0 && mpi_library_error(c, r)) {
         r->outcome = CONCOLIC_MPI_ERROR;
         r->rank = rejected;
+        after_branch(c, rejected_last, r->where, sizeof r->where);
     } else if (rejected >= 0) {
         r->outcome = CONCOLIC_INPUT_REJECTED;
         r->rank = rejected;

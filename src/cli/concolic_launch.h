@@ -42,7 +42,8 @@ typedef struct concolic_result {
     int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
     char where[1024]; /* file:line of the fault or the assertion, else "after file:line" of the
                          last branch the rank took; for a timeout, the distinct such places of
-                         the ranks the stop found, "; "-separated; "" when unknown */
+                         the ranks the stop found, "; "-separated; for an MPI error, its rank's
+                         last branch; "" when unknown */
     uint32_t last_branch;
     char detail[512]; /* a line of the program's output that explains it, or "" */
     path_log heavy;   /* the focus's log (empty when it could not be read) */

@@ -9,14 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Bugs are one per class and site: a crash's signal and line, a hang's places. */
+/* Bugs are one per class and site: a crash's signal and line, a hang's places, an MPI error's
+ * rank's last branch (none when the library ended the job without a rank's word: class alone). */
 static void bug_key(const concolic_result *r, char *key, size_t len)
 {
     if (r->outcome == CONCOLIC_SIGNAL || r->outcome == CONCOLIC_ASSERTION)
         snprintf(key, len, "%s:%d:%s", concolic_outcome_name(r->outcome), r->signal,
                  r->where[0] ? r->where : "?");
-    else if (r->outcome == CONCOLIC_TIMEOUT)
-        snprintf(key, len, "%s:%s", concolic_outcome_name(r->outcome), r->where[0] ? r->where : "?");
+    else if (r->where[0])
+        snprintf(key, len, "%s:%s", concolic_outcome_name(r->outcome), r->where);
     else
         snprintf(key, len, "%s", concolic_outcome_name(r->outcome));
 }
