@@ -1,7 +1,7 @@
 #!/bin/bash
 # Real builds with mpiguard-cc (docs/concolic.md "Real builds"): the multi-directory project of
 # programs/multidir, built by recursive `make CC=mpiguard-cc` (a static library of bitcode units
-# beside a native object, linked with -L/-l; two executables), a failed link, and under Open MPI
+# beside a native object, linked with -L/-l; two executables) and by CMake, a failed link, and under Open MPI
 # a PETSc tutorial built by PETSc's own makefile against the installed PETSc (a native shared
 # library). A short campaign on each; the library's planted bug is found and its reproducer,
 # re-run, fails the same way. Open MPI refusing to run as root is a setup error, not a bug.
@@ -25,6 +25,12 @@ grep -q "grid_sum	.*lib/stats.c:" app/solve.mpiguard-branches.tsv || fail "lib/s
 grep -q "grid_cells	.*lib/grid.c:" app/count.mpiguard-branches.tsv || fail "lib/grid.c not linked into count"
 ! grep -q grid_unused app/solve.mpiguard-branches.tsv || fail "an unneeded archive member was linked"
 $(launcher_for "$flavor") -n 1 ./app/solve | grep -q "^sum " || fail "solve does not run"
+
+# The same tree by CMake: its compiler checks, ar qc + ranlib, the link of both executables.
+CC=mpiguard-cc cmake -S . -B cmake-build >cmake.log 2>&1 && cmake --build cmake-build >>cmake.log 2>&1 ||
+    { cat cmake.log >&2; fail "CMake with CC=mpiguard-cc"; }
+grep -q "grid_sum	.*lib/stats.c:" cmake-build/solve.mpiguard-branches.tsv || fail "CMake: lib/stats.c not linked as bitcode"
+[ -x cmake-build/count.mpiguard-heavy ] || fail "CMake: count not built"
 
 # A failed link leaves nothing behind.
 expect_status 1 "failed link" -- mpiguard-cc -o app/broken app/count.o -Llib -lgrid -lno_such_library
