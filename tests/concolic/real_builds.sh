@@ -1,9 +1,9 @@
 #!/bin/bash
 # Real builds with mpiguard-cc (docs/concolic.md "Real builds"): the multi-directory project of
 # programs/multidir, built by recursive `make CC=mpiguard-cc` (a static library of bitcode units
-# beside a native object, linked with -L/-l; two executables) and by CMake, a failed link, and under Open MPI
-# a PETSc tutorial built by PETSc's own makefile against the installed PETSc (a native shared
-# library). A short campaign on each; the library's planted bug is found and its reproducer,
+# beside a native object, linked with -L/-l; two executables), by CMake and by autoconf, a failed
+# link, and under Open MPI a PETSc tutorial built by PETSc's own makefile against the installed
+# PETSc (a native shared library). A short campaign on each; the library's planted bug is found and its reproducer,
 # re-run, fails the same way. Open MPI refusing to run as root is a setup error, not a bug.
 #   real_builds.sh FLAVOR
 . "$(dirname "$0")/../lib.sh"
@@ -31,6 +31,13 @@ CC=mpiguard-cc cmake -S . -B cmake-build >cmake.log 2>&1 && cmake --build cmake-
     { cat cmake.log >&2; fail "CMake with CC=mpiguard-cc"; }
 grep -q "grid_sum	.*lib/stats.c:" cmake-build/solve.mpiguard-branches.tsv || fail "CMake: lib/stats.c not linked as bitcode"
 [ -x cmake-build/count.mpiguard-heavy ] || fail "CMake: count not built"
+
+# And by autoconf: configure's compiler and function checks link and run mpiguard-cc's programs.
+cp -r "$src/multidir" ../md-autotools && cd ../md-autotools && cp autotools/* . || fail "copy for autoconf"
+{ autoconf && ./configure CC=mpiguard-cc && make; } >autotools.log 2>&1 || { cat autotools.log >&2; fail "autoconf, configure, make"; }
+grep -q "grid_sum	.*lib/stats.c:" app/solve.mpiguard-branches.tsv && [ -x app/count.mpiguard-heavy ] ||
+    fail "autoconf: the executables or their archive's units are missing"
+cd ../md || fail "back to md"
 
 # A failed link leaves nothing behind.
 expect_status 1 "failed link" -- mpiguard-cc -o app/broken app/count.o -Llib -lgrid -lno_such_library
