@@ -230,13 +230,15 @@ static int make_solver(Z3_context c, const solver_z3_params *sp, Z3_solver *out)
     if (!s)
         return MG_ESOLVER;
     Z3_solver_inc_ref(c, s);
-    if (sp->rlimit) {
-        Z3_params p = Z3_mk_params(c);
-        Z3_params_inc_ref(c, p);
+    Z3_params p = Z3_mk_params(c);
+    Z3_params_inc_ref(c, p);
+    if (sp->rlimit)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), sp->rlimit);
-        Z3_solver_set_params(c, s, p);
-        Z3_params_dec_ref(c, p);
-    }
+    /* Z3 otherwise takes SIGINT for itself during a check (it only cancels the check): the
+     * caller's handler and its cancel flag must see it. */
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
+    Z3_solver_set_params(c, s, p);
+    Z3_params_dec_ref(c, p);
     if (z3_failed(c)) {
         Z3_solver_dec_ref(c, s);
         return MG_ESOLVER;
