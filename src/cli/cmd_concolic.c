@@ -181,7 +181,9 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     install_stop_handlers();
     mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line, cli_command_words);
     concolic_loop L;
-    if ((rc = concolic_loop_start(&L, &c, o))) {
+    concolic_options run = *o;
+    run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
+    if ((rc = concolic_loop_start(&L, &c, &run))) {
         concolic_loop_end(&L);
         concolic_campaign_free(&c);
         mg_report_destroy(rep);
@@ -189,8 +191,6 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     }
     double t0 = mg_clock_seconds();
     uint64_t first = c.iterations;
-    concolic_options run = *o;
-    run.stop = &stop_requested;
     run.deadline = o->time_s ? t0 + o->time_s : 0;
     while (!rc && !stop_requested &&
            (!o->iterations || c.iterations - first < (uint64_t)o->iterations) &&
