@@ -15,6 +15,7 @@ packages=(
   graphviz
   libjson-c-dev
   procps psmisc python3 rsync bc
+  libpetsc-real3.18-dev libpetsc3.18-dev-examples autoconf
 )
 
 missing=()

@@ -24,7 +24,7 @@ run() { # program, variant, options...
         -- "./$prog" >"$prog-$name.out" 2>"$prog-$name.err" || true
     # Arms covered after each mark (the progress line of that iteration; the last one seen when a
     # campaign stopped early), then bugs and seconds.
-    awk -v marks="$marks" '/concolic: iteration/ { split($9, a, "/"); c[$4] = a[1] }
+    awk -v marks="$marks" '/concolic: run/ { split($12, a, "/"); c[$4] = a[1] }
         END { k = split(marks, m, " "); v = 0
               for (i = 1; i <= k; i++) { for (j = 1; j <= m[i]; j++) if (j in c) v = c[j]; printf "%s ", v }
               printf "\n" }' \
@@ -81,5 +81,5 @@ echo "| suite total | $d | $r | $a | $f | $(ratio "$d" "$r") | $(ratio "$d" "$a"
 for prog in $programs; do
     echo
     echo "$prog, bounded DFS, uncovered arms:"
-    sed -n '/^uncovered arms:/,/^cost:/p' "$prog-bounded-dfs.out" | sed '1d;$d' | sed "s|$src/||"
+    sed -n '/^uncovered arms/,/^cost:/p' "$prog-bounded-dfs.out" | sed '1d;$d' | sed "s|$src/||"
 done

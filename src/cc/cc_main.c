@@ -2,13 +2,14 @@
  * the branch table of a program (docs/concolic.md "mpiguard-cc"; spec: design/concolic.md).
  *
  *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
- *                  -ffp-contract=off: the ".o" is LLVM bitcode
+ *                  -ffp-contract=off -ftrivial-auto-var-init=zero: the ".o" is LLVM bitcode
  *   link:          every bitcode unit -> one module -> mem2reg -> build id, branch table,
  *                  control-flow graph -> light probes -> OUT, heavy probes -> OUT.mpiguard-heavy
  * The MPI (Open MPI or MPICH) comes from MPIGUARD_MPI=openmpi|mpich, else from the MPICC
  * environment variable or an mpicc named on the command line, else Open MPI; its flags come from
  * pkg-config. Exit status: the compiler's, 64 for a usage error, 65 for a unit that cannot be
  * linked or instrumented, 70 for an internal failure. */
+#include "cc_archive.h"
 #include "cc_args.h"
 #include "cc_cfg.h"
 #include "cfg_graph_text.h"
@@ -16,6 +17,7 @@
 #include "cc_module.h"
 #include "job_run.h"
 
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,8 @@ typedef struct cc_job {
     cc_args link;        /* objects, libraries and flags for the final link, in order */
     cc_args sources;     /* .c files */
     cc_args units;       /* bitcode units to link */
+    cc_archive *archives; /* static libraries holding bitcode units (cc_archive.h) */
+    size_t narchives;
     const char *output;
     int compile_only, passthrough;
     char tmpdir[64];
@@ -112,6 +116,8 @@ static int classify(cc_job *j, int argc, char **argv, int *i)
         cc_args_push(&j->sources, a);
     else if (a[0] != '-' && cc_module_is_bitcode(a))
         cc_args_push(&j->units, a);
+    else if (!strcmp(a, "-rdynamic") || !strcmp(a, "-export-dynamic"))
+        cc_args_push(&j->link, "-rdynamic"); /* to clang, -export-dynamic is -e xport-dynamic */
     else if (a[0] != '-' || !strncmp(a, "-l", 2) || !strncmp(a, "-L", 2) || !strncmp(a, "-Wl,", 4))
         cc_args_push(&j->link, a);
     else if (!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-include")) {
@@ -128,8 +134,11 @@ static int classify(cc_job *j, int argc, char **argv, int *i)
 
 static void base_compile(cc_job *j, cc_args *c)
 {
+    /* Locals start at zero: a marked input the program never sets (mpiguard_int(&x) on an
+     * uninitialised x) starts the campaign from 0, not from whatever the stack held. */
     cc_args_push_words(c, CLANG " -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only"
-                             " -ffp-contract=off");
+                             " -ffp-contract=off -ftrivial-auto-var-init=zero"
+                             " -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang");
     cc_args_push(c, "-I" MPIGUARD_CC_INCLUDE_DIR);
     cc_args_append(c, &j->compile);
 }
@@ -266,13 +275,113 @@ static int build_variant(cc_job *j, LLVMModuleRef mod, int mode, uint64_t id, co
     return link_executable(j, bc, exe);
 }
 
+/* The file -lNAME (or -l:FILE) names, searched in the -L directories of the command line the
+ * way the linker does (a shared library first); "" when none holds it: the native link then
+ * looks in the system's directories, where no bitcode library lives. */
+static void find_library(const cc_job *j, const char *flag, char *out, size_t len)
+{
+    static const char *const suffixes[] = {".so", ".a"};
+    out[0] = 0;
+    for (size_t k = 0; k < j->link.n; k++) {
+        const char *dir = j->link.v[k];
+        if (strncmp(dir, "-L", 2) || !dir[2])
+            continue;
+        for (size_t s = 0; s < (flag[2] == ':' ? 1 : 2); s++) {
+            if (flag[2] == ':')
+                snprintf(out, len, "%s/%s", dir + 2, flag + 3);
+            else
+                snprintf(out, len, "%s/lib%s%s", dir + 2, flag + 2, suffixes[s]);
+            if (!access(out, R_OK))
+                return;
+        }
+    }
+    out[0] = 0;
+}
+
+/* A bitcode archive's place in the native link: an archive of its native members, or nothing. */
+static int native_part(cc_job *j, const cc_archive *a, cc_args *link)
+{
+    if (a->nbitcode == a->nmembers)
+        return 0;
+    char dir[PATH_MAX], lib[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/ar%zu", j->tmpdir, j->narchives);
+    snprintf(lib, sizeof lib, "%s/ar%zu.a", j->tmpdir, j->narchives);
+    char **names;
+    size_t n;
+    int rc = cc_archive_extract_native(a, dir, &names, &n);
+    cc_args c = {0};
+    cc_args_push_words(&c, "ar rcs");
+    cc_args_push(&c, lib);
+    for (size_t k = 0; k < n; k++)
+        cc_args_push(&c, names[k]);
+    cc_archive_free_names(names, n);
+    if (rc) {
+        fprintf(stderr, "mpiguard-cc: %s: cannot extract its native members into %s\n", a->path,
+                dir);
+        rc = 73;
+    } else if ((rc = run(c.v, NULL)))
+        fprintf(stderr, "mpiguard-cc: ar cannot pack the native members of %s\n", a->path);
+    cc_args_free(&c);
+    if (!rc)
+        cc_args_push(link, lib);
+    return rc;
+}
+
+/* Takes the static libraries of the link apart: those holding bitcode units join the module
+ * (their native members stay in the native link, where the library stood); the rest, shared
+ * libraries and native objects pass through unchanged. */
+static int sort_libraries(cc_job *j)
+{
+    cc_args link = {0};
+    int rc = 0;
+    for (size_t k = 0; k < j->link.n && !rc; k++) {
+        const char *arg = j->link.v[k];
+        char path[PATH_MAX];
+        if (!strncmp(arg, "-l", 2))
+            find_library(j, arg, path, sizeof path);
+        else
+            snprintf(path, sizeof path, "%s", arg[0] == '-' ? "" : arg);
+        cc_archive a;
+        char err[PATH_MAX + 128];
+        if (!path[0] || !ends_with(path, ".a") || !cc_archive_is_archive(path)) {
+            cc_args_push(&link, arg);
+            continue;
+        }
+        if (cc_archive_read(path, &a, err, sizeof err)) {
+            fprintf(stderr, "mpiguard-cc: %s\n", err);
+            rc = 65;
+            break;
+        }
+        if (!a.nbitcode) {
+            cc_archive_free(&a);
+            cc_args_push(&link, arg);
+            continue;
+        }
+        rc = native_part(j, &a, &link);
+        cc_archive *grown = realloc(j->archives, (j->narchives + 1) * sizeof *grown);
+        if (!grown) {
+            cc_archive_free(&a);
+            rc = 70;
+            break;
+        }
+        j->archives = grown;
+        j->archives[j->narchives++] = a;
+    }
+    cc_args_free(&j->link);
+    j->link = link;
+    return rc;
+}
+
 static int link_all(cc_job *j)
 {
     const char *out = j->output ? j->output : "a.out";
+    int rc = sort_libraries(j);
+    if (rc)
+        return rc;
     for (size_t k = 0; k < j->sources.n; k++) {
         char bc[PATH_MAX];
         snprintf(bc, sizeof bc, "%s/unit%zu.bc", j->tmpdir, k);
-        int rc = compile_source(j, j->sources.v[k], bc);
+        rc = compile_source(j, j->sources.v[k], bc);
         if (rc)
             return rc;
         cc_args_push(&j->units, bc);
@@ -280,14 +389,15 @@ static int link_all(cc_job *j)
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     char err[1024];
-    if (cc_module_link(j->units.v, j->units.n, &ctx, &mod, err, sizeof err)) {
+    if (cc_module_link(j->units.v, j->units.n, j->archives, j->narchives, &ctx, &mod, err,
+                       sizeof err)) {
         fprintf(stderr, "mpiguard-cc: %s\n", err);
         return 65;
     }
     uint64_t id = cc_module_build_id(mod);
     char heavy[PATH_MAX];
     snprintf(heavy, sizeof heavy, "%s.mpiguard-heavy", out);
-    int rc = write_table(mod, id, out);
+    rc = write_table(mod, id, out);
     if (!rc)
         rc = write_cfg(mod, id, out);
     if (!rc)
@@ -314,20 +424,30 @@ static int pass_through(cc_job *j, int argc, char **argv)
     return rc;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
 static void remove_tmpdir(const char *dir)
 {
-    char cmd[PATH_MAX];
-    static const char *const names[] = {"pkg-config.out", "heavy.bc", "light.bc"};
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-        snprintf(cmd, sizeof cmd, "%s/%s", dir, names[k]);
-        unlink(cmd);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A failed link leaves none of its outputs, as a linker does: a branch table or graph without
+ * its executables would be taken for a build. */
+static void remove_outputs(const cc_job *j)
+{
+    static const char *const suffixes[] = {"", ".mpiguard-heavy", ".mpiguard-branches.tsv",
+                                           ".mpiguard-cfg"};
+    const char *out = j->output ? j->output : "a.out";
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s%s", out, suffixes[k]);
+        unlink(path);
     }
-    for (int k = 0; k < 4096; k++) {
-        snprintf(cmd, sizeof cmd, "%s/unit%d.bc", dir, k);
-        if (unlink(cmd))
-            break;
-    }
-    rmdir(dir);
 }
 
 int main(int argc, char **argv)
@@ -356,9 +476,12 @@ int main(int argc, char **argv)
     else if (!j.sources.n && !j.units.n) {
         fprintf(stderr, "mpiguard-cc: no input files\n");
         rc = 64;
-    } else
-        rc = link_all(&j);
+    } else if ((rc = link_all(&j)))
+        remove_outputs(&j);
     remove_tmpdir(j.tmpdir);
+    for (size_t k = 0; k < j.narchives; k++)
+        cc_archive_free(&j.archives[k]);
+    free(j.archives);
     cc_args_free(&j.compile);
     cc_args_free(&j.link);
     cc_args_free(&j.sources);

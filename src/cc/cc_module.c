@@ -9,6 +9,7 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cc_module_is_bitcode(const char *path)
@@ -41,8 +42,94 @@ static int read_unit(LLVMContextRef c, const char *path, LLVMModuleRef *m, char 
     return 0;
 }
 
-int cc_module_link(char *const *paths, size_t n, LLVMContextRef *ctx, LLVMModuleRef *out,
-                   char *err, size_t errlen)
+/* 1 when v, a definition of another module, is what dst uses without defining (lookup finds the
+ * function or variable of that name in dst). */
+static int fills_a_need(LLVMModuleRef dst, LLVMValueRef v,
+                        LLVMValueRef (*lookup)(LLVMModuleRef, const char *))
+{
+    if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage ||
+        LLVMGetLinkage(v) == LLVMPrivateLinkage)
+        return 0;
+    size_t len;
+    LLVMValueRef used = lookup(dst, LLVMGetValueName2(v, &len));
+    return used && LLVMIsDeclaration(used);
+}
+
+/* 1 when m defines a function or variable that dst uses without defining. */
+static int defines_needed(LLVMModuleRef dst, LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (fills_a_need(dst, f, LLVMGetNamedFunction))
+            return 1;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (fills_a_need(dst, g, LLVMGetNamedGlobal))
+            return 1;
+    return 0;
+}
+
+/* Parses every bitcode member of the archives into c; members[k] stays NULL for native ones. */
+static int read_members(LLVMContextRef c, const cc_archive *a, LLVMModuleRef *members, char *err,
+                        size_t errlen)
+{
+    for (size_t k = 0; k < a->nmembers; k++) {
+        const cc_member *m = &a->members[k];
+        if (!m->bitcode)
+            continue;
+        LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+            (const char *)a->data + m->offset, m->size, m->name, 0);
+        int bad = LLVMParseBitcodeInContext2(c, buf, &members[k]);
+        LLVMDisposeMemoryBuffer(buf);
+        if (bad) {
+            members[k] = NULL;
+            snprintf(err, errlen, "%s(%s): not a readable bitcode unit", a->path, m->name);
+            return MG_EFORMAT;
+        }
+    }
+    return 0;
+}
+
+/* Links the archives' bitcode members the way a linker takes archive members: a member joins
+ * when it defines something still undefined, until no member does. The others are dropped (a
+ * member nothing needs may reference libraries the program does not link). */
+static int pull_members(LLVMContextRef c, LLVMModuleRef dst, const cc_archive *archives,
+                        size_t narchives, char *err, size_t errlen)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < narchives; i++)
+        total += archives[i].nmembers;
+    LLVMModuleRef *members = calloc(total + 1, sizeof *members);
+    if (!members) {
+        snprintf(err, errlen, "out of memory");
+        return MG_ENOMEM;
+    }
+    int rc = 0;
+    for (size_t i = 0, base = 0; i < narchives && !rc; base += archives[i++].nmembers)
+        rc = read_members(c, &archives[i], members + base, err, errlen);
+    for (int pulled = !rc; pulled;) {
+        pulled = 0;
+        for (size_t i = 0, base = 0; i < narchives && !rc; base += archives[i++].nmembers)
+            for (size_t k = 0; k < archives[i].nmembers && !rc; k++) {
+                LLVMModuleRef m = members[base + k];
+                if (!m || !defines_needed(dst, m))
+                    continue;
+                members[base + k] = NULL;
+                pulled = 1;
+                if (LLVMLinkModules2(dst, m)) {
+                    snprintf(err, errlen, "%s(%s): cannot be linked with the other units",
+                             archives[i].path, archives[i].members[k].name);
+                    rc = MG_EFORMAT;
+                }
+            }
+    }
+    for (size_t k = 0; k < total; k++)
+        if (members[k])
+            LLVMDisposeModule(members[k]);
+    free(members);
+    return rc;
+}
+
+int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, size_t narchives,
+                   LLVMContextRef *ctx, LLVMModuleRef *out, char *err, size_t errlen)
 {
     LLVMContextRef c = LLVMContextCreate();
     LLVMModuleRef dst = NULL;
@@ -58,6 +145,8 @@ int cc_module_link(char *const *paths, size_t n, LLVMContextRef *ctx, LLVMModule
             rc = MG_EFORMAT;
         }
     }
+    if (!rc && dst)
+        rc = pull_members(c, dst, archives, narchives, err, errlen);
     if (!rc && dst) {
         LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
         LLVMErrorRef e = LLVMRunPasses(dst, "mem2reg", NULL, o);

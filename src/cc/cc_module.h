@@ -3,6 +3,8 @@
 #ifndef CC_MODULE_H
 #define CC_MODULE_H
 
+#include "cc_archive.h"
+
 #include <llvm-c/Core.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,10 +13,11 @@
 int cc_module_is_bitcode(const char *path);
 
 /* Reads and links paths[0..n) into one module of a new context (*ctx, owned by the caller, which
- * disposes of the module then the context), then runs mem2reg on it. Returns 0, or MG_EFORMAT
- * with a message in err when a unit cannot be read, linked, or promoted. */
-int cc_module_link(char *const *paths, size_t n, LLVMContextRef *ctx, LLVMModuleRef *out,
-                   char *err, size_t errlen);
+ * disposes of the module then the context), adds the archives' bitcode members it needs
+ * (cc_archive.h), then runs mem2reg on it. Returns 0, or MG_EFORMAT with a message in err when a
+ * unit or member cannot be read, linked, or promoted; MG_ENOMEM. */
+int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, size_t narchives,
+                   LLVMContextRef *ctx, LLVMModuleRef *out, char *err, size_t errlen);
 
 /* The build id: FNV-1a 64 of the linked module's bitcode, never 0. */
 uint64_t cc_module_build_id(LLVMModuleRef mod);

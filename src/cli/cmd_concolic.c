@@ -9,17 +9,47 @@
 #include "concolic_launch.h"
 #include "concolic_loop.h"
 #include "concolic_report.h"
+#include "concolic_resume.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mg_clock.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A campaign stops at once on SIGINT, SIGTERM, SIGHUP or SIGQUIT: the job's handlers
+ * (mg_job_install_signal_handlers) stop a run in progress, and this one also stops a solve in
+ * progress (the solver's cancel flag) and ends the loop. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction job_handlers[sizeof stop_signals / sizeof *stop_signals];
+static volatile sig_atomic_t stop_requested, stop_signal;
+
+static void on_stop_signal(int sig, siginfo_t *info, void *context)
+{
+    stop_requested = 1;
+    stop_signal = sig;
+    for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++)
+        if (stop_signals[k] == sig && (job_handlers[k].sa_flags & SA_SIGINFO))
+            job_handlers[k].sa_sigaction(sig, info, context);
+}
+
+static void install_stop_handlers(void)
+{
+    mg_job_install_signal_handlers();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_stop_signal;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++)
+        sigaction(stop_signals[k], &sa, &job_handlers[k]);
+}
 
 static int check_options(const concolic_options *o, int ncommand)
 {
@@ -99,11 +129,11 @@ static void print_cost(const concolic_cost *k, double total)
 {
     printf("cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
            "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
-           " queries, %" PRIu64 " sat), logs %.0f bytes/run, %" PRIu64
+           " queries, %" PRIu64 " sat, %" PRIu64 " over the time limit), logs %.0f bytes/run, %" PRIu64
            " restarts from random inputs\n",
            k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
            per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
-           per_run(k->solve_s, k->runs), k->solves, k->sat, per_run((double)k->log_bytes, k->runs),
+           per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts, per_run((double)k->log_bytes, k->runs),
            k->restarts);
 }
 
@@ -126,7 +156,9 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
     add_double(cost, "teardown_s_per_run", per_run(k->teardown_s, k->split_runs));
     add_double(cost, "solve_s_per_run", per_run(k->solve_s, k->runs));
     json_object_object_add(cost, "queries", json_object_new_int64((int64_t)k->solves));
+    json_object_object_add(cost, "query_timeouts", json_object_new_int64((int64_t)k->query_timeouts));
     json_object_object_add(data, "cost", cost);
+    concolic_report_coverage_json(c, data);
 }
 
 /* The campaign itself: the loop until the budget is spent, then the reports. */
@@ -146,10 +178,12 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     char token[40];
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
-    mg_job_install_signal_handlers();
+    install_stop_handlers();
     mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line, cli_command_words);
     concolic_loop L;
-    if ((rc = concolic_loop_start(&L, &c, o))) {
+    concolic_options run = *o;
+    run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
+    if ((rc = concolic_loop_start(&L, &c, &run))) {
         concolic_loop_end(&L);
         concolic_campaign_free(&c);
         mg_report_destroy(rep);
@@ -157,11 +191,20 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     }
     double t0 = mg_clock_seconds();
     uint64_t first = c.iterations;
-    while (!rc && (!o->iterations || c.iterations - first < (uint64_t)o->iterations) &&
-           (!o->time_s || mg_clock_seconds() - t0 < o->time_s))
-        rc = concolic_loop_iterate(&L, o, lp, rep, first);
+    run.deadline = o->time_s ? t0 + o->time_s : 0;
+    while (!rc && !stop_requested &&
+           (!o->iterations || c.iterations - first < (uint64_t)o->iterations) &&
+           (!o->time_s || mg_clock_seconds() < run.deadline))
+        rc = concolic_loop_iterate(&L, &run, lp, rep, first);
+    if (stop_requested) {
+        /* Saved already after each run; a campaign stopped in its first run has it here. */
+        concolic_resume_save(&L);
+        concolic_campaign_save(&c);
+        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
+                "continues it", (int)stop_signal, c.iterations - first);
+    }
     concolic_loop_progress(&L, 1);
-    if (!cli_opts.quiet) {
+    if (!cli_opts.quiet && !(rc && c.iterations == first)) {
         concolic_report_coverage(&c, stdout);
         print_cost(&L.cost, mg_clock_seconds() - t0);
     }
@@ -175,7 +218,7 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     concolic_loop_end(&L);
     concolic_campaign_free(&c);
     mg_report_destroy(rep);
-    return rc ? rc : bugs ? MG_EXIT_FINDINGS : 0;
+    return rc ? rc : stop_requested ? MG_EXIT_SIGNAL_BASE + stop_signal : bugs ? MG_EXIT_FINDINGS : 0;
 }
 
 int cmd_concolic(int argc, char **argv)

@@ -195,10 +195,44 @@ static void scan_output(const concolic_campaign *c, const char *what, concolic_r
         fclose(f);
 }
 
+/* A rank's place by the last branch it took: where the job's stop found it (its PC would not do:
+ * a rank that spins is as often inside the runtime's probes as in its own loop, and one that
+ * waits is inside the MPI library), or where it called MPI before an MPI error. */
+static void after_branch(const concolic_campaign *c, unsigned last, char *out, size_t len)
+{
+    out[0] = 0;
+    if (last < c->nbranches)
+        snprintf(out, len, "after %.900s:%d", c->branches[last].file, c->branches[last].line);
+}
+
+/* A timeout's place: the distinct places of the ranks the stop found, in rank order. */
+static void add_hang_site(char *hang, size_t len, const char *site)
+{
+    size_t at = strlen(hang);
+    if (site[0] && !strstr(hang, site))
+        snprintf(hang + at, len - at, "%s%s", at ? "; " : "", site);
+}
+
+/* The messages with which each MPI library ends a job on an error its handler caught (the
+ * default MPI_ERRORS_ARE_FATAL): the rank then exits non-zero by itself, like a rejection. */
+static int mpi_library_error(const concolic_campaign *c, concolic_result *r)
+{
+    static const char *const markers[] = {"Fatal error in ", "MPI_ERRORS_ARE_FATAL",
+                                          "An error occurred in MPI_"};
+    for (size_t k = 0; k < sizeof markers / sizeof *markers; k++) {
+        scan_output(c, markers[k], r);
+        if (r->detail[0])
+            return 1;
+    }
+    return 0;
+}
+
 static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
                      concolic_result *r)
 {
     int rejected = -1, aborted = -1;
+    unsigned rejected_last = UINT32_MAX, aborted_last = UINT32_MAX;
+    char hang[sizeof r->where] = "";
     for (uint32_t k = 0; k < c->np; k++) {
         char word[32];
         long long num;
@@ -206,7 +240,12 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
         unsigned last;
         if (!read_outcome(c, k, word, &num, &off, &last))
             continue;
-        if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
+        r->ranks_reported++;
+        if (!strcmp(word, "stopped") && timed_out) {
+            char site[1024];
+            after_branch(c, last, site, sizeof site);
+            add_hang_site(hang, sizeof hang, site);
+        } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
             r->outcome != CONCOLIC_ASSERTION) {
             r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
             r->signal = (int)num;
@@ -215,10 +254,13 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
                 locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token,
                        r->where, sizeof r->where);
             r->last_branch = last;
-        } else if (!strcmp(word, "mpi_abort") && aborted < 0)
+        } else if (!strcmp(word, "mpi_abort") && aborted < 0) {
             aborted = (int)k;
-        else if (!strcmp(word, "exit") && num != 0 && rejected < 0)
+            aborted_last = last;
+        } else if (!strcmp(word, "exit") && num != 0 && rejected < 0) {
             rejected = (int)k;
+            rejected_last = last;
+        }
     }
     if (r->outcome == CONCOLIC_ASSERTION)
         scan_output(c, "Assertion", r);
@@ -230,10 +272,16 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
     if (aborted >= 0) {
         r->outcome = CONCOLIC_MPI_ERROR;
         r->rank = aborted;
+        after_branch(c, aborted_last, r->where, sizeof r->where);
         scan_output(c, "MPI_Abort", r);
-    } else if (timed_out)
+    } else if (timed_out) {
         r->outcome = CONCOLIC_TIMEOUT;
-    else if (rejected >= 0) {
+        snprintf(r->where, sizeof r->where, "%s", hang);
+    } else if (rejected >= 0 && mpi_library_error(c, r)) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        r->rank = rejected;
+        after_branch(c, rejected_last, r->where, sizeof r->where);
+    } else if (rejected >= 0) {
         r->outcome = CONCOLIC_INPUT_REJECTED;
         r->rank = rejected;
     } else if (r->status != 0) {
@@ -242,21 +290,49 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
     }
 }
 
-static void command_text(char **argv, int n, const concolic_campaign *c, uint64_t run_id,
-                         char *out, size_t len)
+/* The launcher ended with an error before any rank of the program started (Open MPI refusing to
+ * run as root, a bad host or slot count): the first line of its output. */
+static void launcher_refusal(const concolic_campaign *c, concolic_result *r)
 {
-    char inputs[2200];
-    concolic_campaign_path(c, "run/inputs", inputs, sizeof inputs);
-    size_t at = (size_t)snprintf(out, len,
-                                 "MPIGUARD_CONCOLIC_DIR=%s/run MPIGUARD_CONCOLIC_INPUTS=%s "
-                                 "MPIGUARD_CONCOLIC_RUN_ID=%" PRIu64,
-                                 c->dir, inputs, run_id);
+    char path[2200], line[512];
+    concolic_campaign_path(c, "run/output.txt", path, sizeof path);
+    FILE *f = fopen(path, "r");
+    r->refused = 1;
+    snprintf(r->detail, sizeof r->detail, "exit status %d, no output", r->status);
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (strspn(line, " -=*") == strlen(line))
+            continue; /* Open MPI frames its messages with lines of dashes */
+        snprintf(r->detail, sizeof r->detail, "%.500s", line);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
+size_t concolic_shell_word(char *out, size_t len, const char *w)
+{
+    if (w[0] && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                          "_-+=./:,@%") == strlen(w))
+        return (size_t)snprintf(out, len, " %s", w);
+    size_t at = (size_t)snprintf(out, len, " '");
+    for (const char *p = w; *p && at < len; p++)
+        at += (size_t)(*p == '\'' ? snprintf(out + at, len - at, "'\\''")
+                                   : snprintf(out + at, len - at, "%c", *p));
+    return at + (at < len ? (size_t)snprintf(out + at, len - at, "'") : 0);
+}
+
+/* The launch as shell words (the reproducer puts its directory and environment before it). */
+static void command_text(char **argv, int n, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = 0;
     for (int i = 0; i < n && at < len; i++)
-        at += (size_t)snprintf(out + at, len - at, " %s", argv[i]);
+        at += concolic_shell_word(out + at, len - at, argv[i]);
 }
 
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        concolic_result *r, char *err, size_t errlen)
+                        double timeout_s, concolic_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->rank = -1;
@@ -295,11 +371,12 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     segment(argv, &n, l, "1", c->heavy);
     if (c->np - c->focus - 1 > 0)
         segment(argv, &n, l, after, light);
-    command_text(argv, n, c, run_id, r->command, sizeof r->command);
+    command_text(argv, n, r->command, sizeof r->command);
+    r->run_id = run_id;
     double t0 = mg_clock_seconds();
     int timed_out = 0;
-    int rc = mg_job_run(argv, l->token, output, (int)(l->timeout_s * 1000), &r->status, &timed_out,
-                        NULL, err, errlen);
+    int rc = mg_job_run(argv, l->token, output, (int)(timeout_s * 1000), &r->status, &timed_out,
+                        &r->interrupted, err, errlen);
     double t1 = mg_clock_seconds();
     r->seconds = t1 - t0;
     free(argv);
@@ -308,7 +385,10 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     rank_times times = {0};
     read_logs(c, run_id, r, &times);
     split_job(r, &times, c->np, t0, t1);
+    r->timed_out = timed_out;
     classify(l, c, timed_out, r);
+    if (!timed_out && !r->interrupted && r->status != 0 && !r->ranks_reported && !times.started)
+        launcher_refusal(c, r);
     return 0;
 }
 

@@ -29,7 +29,7 @@ typedef struct concolic_launch {
     int openmpi;
     char *const *app_args; /* the program's own arguments (after its name) */
     int napp_args;
-    double timeout_s;
+    double timeout_s; /* --timeout */
     const char *token;
     int one_way;   /* every rank runs the heavy executable (ablation of §2.4.2) */
     int no_reduce; /* the runtime logs every branch (ablation of §2.4.3) */
@@ -41,7 +41,9 @@ typedef struct concolic_result {
     int rank;         /* the rank the outcome comes from, -1 when none */
     int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
     char where[1024]; /* file:line of the fault or the assertion, else "after file:line" of the
-                         last branch the rank took, "" when unknown */
+                         last branch the rank took; for a timeout, the distinct such places of
+                         the ranks the stop found, "; "-separated; for an MPI error, its rank's
+                         last branch; "" when unknown */
     uint32_t last_branch;
     char detail[512]; /* a line of the program's output that explains it, or "" */
     path_log heavy;   /* the focus's log (empty when it could not be read) */
@@ -58,13 +60,23 @@ typedef struct concolic_result {
      * start (no log, a program built before the TIME record): then only seconds is known. */
     int split;
     double launch_s, run_s, teardown_s;
-    char command[4096];    /* the exact command, for reproducers */
+    char command[4096];    /* the launch as shell words, for reproducers */
+    uint64_t run_id;
+    uint32_t ranks_reported; /* ranks that wrote an outcome */
+    int timed_out;         /* the job ran past the timeout it was given */
+    int interrupted;       /* the signal mpiguard received during the job (0: none) */
+    int refused;           /* the launcher ended with an error before any rank started:
+                              a setup error (detail holds its message), not an outcome */
 } concolic_result;
 
-/* Runs one job with the campaign's next inputs, np and focus, under run id run_id. Returns 0 (the
- * job ran, whatever its outcome) or MG_ENOENT/MG_ESYS when the launcher cannot start. */
+/* Runs one job with the campaign's next inputs, np and focus, under run id run_id, stopped after
+ * timeout_s. Returns 0 (the job ran, whatever its outcome) or MG_ENOENT/MG_ESYS when the
+ * launcher cannot start. */
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        concolic_result *r, char *err, size_t errlen);
+                        double timeout_s, concolic_result *r, char *err, size_t errlen);
 void concolic_result_free(concolic_result *r);
+/* Appends " WORD" to out, single-quoted when the shell would split or expand it; returns the
+ * characters it wrote (snprintf's count: out is full when at or past len). */
+size_t concolic_shell_word(char *out, size_t len, const char *w);
 
 #endif

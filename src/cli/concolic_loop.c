@@ -113,6 +113,12 @@ static void take_values(concolic_loop *L, const path_log *log, const int64_t *va
     c->focus = next.focus;
 }
 
+/* A signal or the end of --time asks the campaign to stop. */
+static int stopping(const concolic_options *o)
+{
+    return (o->stop && *o->stop) || (o->deadline && mg_clock_seconds() >= o->deadline);
+}
+
 /* Asks the strategy for constraints until one solves, or restarts from fresh inputs. Returns
  * the seconds spent solving. */
 static double choose_next(concolic_loop *L, const concolic_options *o)
@@ -123,6 +129,8 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
     int solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
                   o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
     for (int tries = 0; solving && tries < 100000; tries++) {
+        if (stopping(o))
+            return spent; /* the inputs stay those of the last run: a resume repeats it */
         search_choice ch;
         if (search_next(L->search, &c->covered, &cfg, &L->rng, &ch) || ch.exhausted ||
             ch.level >= L->nstack)
@@ -136,6 +144,7 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
         int rc = solver_query_solve(L->z3, log, ch.index, &L->sem, &sat, values);
         spent += mg_clock_seconds() - t0;
         L->cost.solves++;
+        L->cost.query_timeouts += rc == MG_ETIMEOUT && !stopping(o);
         focus_setup prev = {log->header.world_size, log->header.rank}, next;
         int solved = 0;
         if (!rc && sat &&
@@ -160,11 +169,18 @@ static double choose_next(concolic_loop *L, const concolic_options *o)
 void concolic_loop_progress(const concolic_loop *L, int final)
 {
     const concolic_campaign *c = L->c;
-    if (cli_opts.quiet)
+    const concolic_last_run *r = &L->last;
+    if (cli_opts.quiet || !r->np)
         return;
-    fprintf(stderr, "%smpiguard: concolic: iteration %" PRIu64 "  np %u focus %u  %zu/%u arms  %zu bugs%s",
-            isatty(2) ? "\r" : "", c->iterations, c->np, c->focus, concolic_report_covered(c),
-            2 * c->nbranches, c->nbugs, final || !isatty(2) ? "\n" : "");
+    if (final) { /* the last run's line is out already; a terminal's needs its end */
+        if (isatty(2))
+            fputc('\n', stderr);
+        return;
+    }
+    fprintf(stderr, "%smpiguard: concolic: run %" PRIu64 "  np %u focus %u  %s  %.2f s  %zu/%u arms  %zu bugs%s",
+            isatty(2) ? "\r" : "", c->iterations, r->np, r->focus,
+            concolic_outcome_name(r->outcome), r->seconds, concolic_report_covered(c),
+            2 * c->nbranches, c->nbugs, isatty(2) ? "\033[K" : "\n");
 }
 
 /* The CFG strategy's graph; a program without one is still searched, by uncovered arms only. */
@@ -204,7 +220,8 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     search_params_default(&sp);
     sp.kind = L->kind;
     solver_z3_params zp;
-    solver_z3_params_default(&zp); /* rlimit budget, no wall-clock timeout (Z3 4.8.12 deadlock) */
+    solver_z3_params_default(&zp);
+    zp.cancel = o->stop;
     mpi_semantics_params_default(&L->sem);
     L->sem.max_np = o->max_np;
     if (search_create(&sp, &L->search) || solver_z3_create(&zp, &L->z3)) {
@@ -264,12 +281,30 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
         return MG_EXIT_SOFTWARE;
     memcpy(inputs, c->inputs, c->ninputs * sizeof *inputs);
     uint32_t np = c->np, focus = c->focus;
-    if (concolic_launch_run(lp, c, run_id, &r, err, sizeof err)) {
+    double timeout = lp->timeout_s, left = o->deadline ? o->deadline - mg_clock_seconds() : 0;
+    int budget_cut = o->deadline && left < timeout;
+    if (budget_cut)
+        timeout = left;
+    if (stopping(o) || timeout <= 0) {
+        free(inputs);
+        return 0;
+    }
+    if (concolic_launch_run(lp, c, run_id, timeout, &r, err, sizeof err)) {
         mg_error("%s", err);
         free(inputs);
         return MG_EXIT_UNAVAILABLE;
     }
+    if (r.refused || r.interrupted || (o->stop && *o->stop) || (budget_cut && r.timed_out)) {
+        if (r.refused)
+            mg_error("%s did not start the program (%s): a setup problem, not a bug in the "
+                     "program; its output is in %s/run/output.txt",
+                     lp->launcher, r.detail, c->dir);
+        concolic_result_free(&r);
+        free(inputs);
+        return r.refused ? MG_EXIT_UNAVAILABLE : 0;
+    }
     account(L, &r);
+    L->last = (concolic_last_run){np, focus, r.outcome, r.seconds};
     c->iterations++;
     size_t covered_before = c->covered.n;
     coverage_set_merge(&c->covered, &r.cover);

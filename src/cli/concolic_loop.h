@@ -15,6 +15,7 @@
 #include "search_strategy.h"
 #include "solver_z3.h"
 
+#include <signal.h>
 #include <stdint.h>
 
 /* The strategy choices of --strategy: the engine's kinds in order, then the two baselines of
@@ -32,6 +33,10 @@ typedef struct concolic_options {
     double time_s, timeout_s;
     int strategy, resume, one_way, no_reduce, fixed, distances;
     const char *dir;
+    /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
+     * campaign is saved as it was before it. NULL: never. */
+    const volatile sig_atomic_t *stop;
+    double deadline; /* mg_clock_seconds() at which --time ends; 0: none */
 } concolic_options;
 
 /* What this session's iterations cost (a resumed campaign counts from the resume). */
@@ -42,7 +47,15 @@ typedef struct concolic_cost {
     double launch_s, run_s, teardown_s;  /* summed over the split runs */
     double solve_s;
     uint64_t solves, sat, restarts, log_bytes;
+    uint64_t query_timeouts; /* solver checks stopped by the per-query limit */
 } concolic_cost;
+
+/* The run just finished, for the progress line. */
+typedef struct concolic_last_run {
+    uint32_t np, focus;
+    int outcome;
+    double seconds;
+} concolic_last_run;
 
 typedef struct concolic_loop {
     concolic_campaign *c;
@@ -59,6 +72,7 @@ typedef struct concolic_loop {
     concolic_cfg cfg;
     focus_frontier frontier; /* what each rank reached: the focus when the solution leaves it free */
     concolic_cost cost;
+    concolic_last_run last; /* np 0: no run yet this session */
 } concolic_loop;
 
 /* Prepares the loop over campaign c: the CFG graph for --strategy cfg (a program without one
@@ -66,10 +80,13 @@ typedef struct concolic_loop {
  * state (concolic_resume.h). Returns 0 or an exit status (MG_EXIT_*), with the reason logged. */
 int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_options *o);
 /* One iteration. first_iteration is the campaign's iteration count when this session began.
- * Returns 0 or an exit status. */
+ * A run that o->stop or o->deadline cut short is not counted: the campaign stays saved as before
+ * it, and the run is done again on --resume. Returns 0 or an exit status (MG_EXIT_UNAVAILABLE
+ * when the launcher refused to start the program: a setup error, logged). */
 int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
                           mg_report *rep, uint64_t first_iteration);
-/* The progress line on stderr (final: ends the line on a terminal too). */
+/* The progress line on stderr: the run just finished (np, focus, outcome, seconds), coverage and
+ * bugs so far (final: ends the line on a terminal too). */
 void concolic_loop_progress(const concolic_loop *L, int final);
 void concolic_loop_end(concolic_loop *L);
 

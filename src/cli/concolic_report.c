@@ -2,27 +2,81 @@
 #include "concolic_report.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+/* Bugs are one per class and site: a crash's signal and line, a hang's places, an MPI error's
+ * rank's last branch (none when the library ended the job without a rank's word: class alone). */
 static void bug_key(const concolic_result *r, char *key, size_t len)
 {
     if (r->outcome == CONCOLIC_SIGNAL || r->outcome == CONCOLIC_ASSERTION)
         snprintf(key, len, "%s:%d:%s", concolic_outcome_name(r->outcome), r->signal,
                  r->where[0] ? r->where : "?");
+    else if (r->where[0])
+        snprintf(key, len, "%s:%s", concolic_outcome_name(r->outcome), r->where);
     else
         snprintf(key, len, "%s", concolic_outcome_name(r->outcome));
 }
 
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[4096];
+    size_t n;
+    int bad = !out;
+    while (out && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        bad |= fwrite(buf, 1, n, out) != n;
+    if (out && fclose(out))
+        bad = 1;
+    if (in)
+        fclose(in);
+    return bad;
+}
+
+/* The reproducer: the run's inputs file (every rank reads the same one) kept as bug-N.inputs,
+ * and one shell command that runs the job again as it ran, its logs and outcomes going to
+ * bug-N.run so the campaign's own run directory is left alone. */
+static void reproducer_command(const concolic_result *r, const char *inputs, const char *run_dir,
+                               char *out, size_t len)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    size_t at = (size_t)snprintf(out, len, "cd");
+    at += concolic_shell_word(out + at, at < len ? len - at : 0, cwd);
+    at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && mkdir -p");
+    at += concolic_shell_word(out + at, at < len ? len - at : 0, run_dir);
+    at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && env");
+    const char *const vars[][2] = {{"MPIGUARD_CONCOLIC_DIR=", run_dir},
+                                   {"MPIGUARD_CONCOLIC_INPUTS=", inputs}};
+    for (size_t k = 0; k < 2; k++) {
+        char word[PATH_MAX + 64];
+        snprintf(word, sizeof word, "%s%s", vars[k][0], vars[k][1]);
+        at += concolic_shell_word(out + at, at < len ? len - at : 0, word);
+    }
+    at += (size_t)snprintf(out + at, at < len ? len - at : 0,
+                           " MPIGUARD_CONCOLIC_RUN_ID=%" PRIu64 "%s", r->run_id, r->command);
+}
+
 static void write_reproducer(const concolic_campaign *c, const concolic_result *r,
                              const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
-                             const char *key)
+                             const char *key, char *command, size_t command_len)
 {
-    char dir[2200], path[2300];
+    char dir[2200], inputs_file[PATH_MAX + 32], path[PATH_MAX + 32], run_inputs[2200],
+        abs_dir[PATH_MAX];
     concolic_campaign_path(c, "bugs", dir, sizeof dir);
     mkdir(dir, 0755);
+    if (!realpath(dir, abs_dir))
+        snprintf(abs_dir, sizeof abs_dir, "%s", dir);
+    snprintf(inputs_file, sizeof inputs_file, "%s/bug-%zu.inputs", abs_dir, c->nbugs);
+    concolic_campaign_path(c, "run/inputs", run_inputs, sizeof run_inputs);
+    int kept = !copy_file(run_inputs, inputs_file);
+    snprintf(path, sizeof path, "%s/bug-%zu.run", abs_dir, c->nbugs);
+    reproducer_command(r, inputs_file, path, command, command_len);
     snprintf(path, sizeof path, "%s/bug-%zu.txt", dir, c->nbugs);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -31,8 +85,9 @@ static void write_reproducer(const concolic_campaign *c, const concolic_result *
             concolic_outcome_name(r->outcome), key, np, focus, r->rank, r->where, r->detail);
     for (size_t i = 0; i < ninputs; i++)
         fprintf(f, " %" PRId64, inputs[i]);
-    fprintf(f, "\n# the inputs file holds one value per line, in marking order\ncommand %s\n",
-            r->command);
+    fprintf(f, "\ninputs_file %s\n# inputs: the focus's values in marking order; inputs_file: "
+               "what every rank read\ncommand %s\n",
+            kept ? inputs_file : "(could not be kept)", command);
     fclose(f);
 }
 
@@ -46,7 +101,8 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
     bug_key(r, key, sizeof key);
     if (concolic_campaign_add_bug(c, key))
         return 0;
-    write_reproducer(c, r, inputs, ninputs, np, focus, key);
+    char command[sizeof r->command + 3 * PATH_MAX];
+    write_reproducer(c, r, inputs, ninputs, np, focus, key, command, sizeof command);
     snprintf(summary, sizeof summary, "%s%s%s with %u processes, focus %u, rank %d%s%s",
              concolic_outcome_name(r->outcome), r->where[0] ? " at " : "", r->where, np, focus,
              r->rank, r->detail[0] ? ": " : "", r->detail);
@@ -60,7 +116,7 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
         json_object_object_add(ev, "np", json_object_new_int((int)np));
         json_object_object_add(ev, "focus", json_object_new_int((int)focus));
         json_object_object_add(ev, "signal", json_object_new_int(r->signal));
-        json_object_object_add(ev, "command", json_object_new_string(r->command));
+        json_object_object_add(ev, "command", json_object_new_string(command));
         json_object_object_add(ev, "iteration", json_object_new_int64((int64_t)iteration));
         json_object_object_add(ev, "key", json_object_new_string(key));
         if (r->rank >= 0)
@@ -110,27 +166,39 @@ size_t concolic_report_covered(const concolic_campaign *c)
     return n;
 }
 
-/* Prints "name covered/total" for every distinct value of field (file or function). */
-static void group(const concolic_campaign *c, FILE *out, int by_file)
+/* Arms covered and in all, for one file or function. */
+typedef struct cov_group {
+    const char *name;
+    size_t covered, total;
+} cov_group;
+
+/* The campaign's arms grouped by file (by_file) or by function, in the order of the branch table;
+ * NULL when memory ran out. */
+static cov_group *group(const concolic_campaign *c, int by_file, size_t *n)
 {
-    char *done = calloc(c->nbranches + 1, 1);
-    for (uint32_t i = 0; done && i < c->nbranches; i++) {
-        if (done[i])
-            continue;
+    cov_group *g = calloc(c->nbranches + 1, sizeof *g);
+    *n = 0;
+    for (uint32_t i = 0; g && i < c->nbranches; i++) {
         const char *name = by_file ? c->branches[i].file : c->branches[i].function;
-        size_t cov = 0, tot = 0;
-        for (uint32_t j = i; j < c->nbranches; j++) {
-            const char *other = by_file ? c->branches[j].file : c->branches[j].function;
-            if (strcmp(name, other))
-                continue;
-            done[j] = 1;
-            tot += 2;
-            cov += coverage_set_contains(&c->covered, coverage_arm(j, 0)) +
-                   coverage_set_contains(&c->covered, coverage_arm(j, 1));
-        }
-        fprintf(out, "  %-40s %zu/%zu arms\n", name, cov, tot);
+        size_t k = 0;
+        while (k < *n && strcmp(g[k].name, name))
+            k++;
+        if (k == *n)
+            g[(*n)++] = (cov_group){name, 0, 0};
+        g[k].total += 2;
+        g[k].covered += (size_t)coverage_set_contains(&c->covered, coverage_arm(i, 0)) +
+                        (size_t)coverage_set_contains(&c->covered, coverage_arm(i, 1));
     }
-    free(done);
+    return g;
+}
+
+static void print_groups(const concolic_campaign *c, FILE *out, int by_file)
+{
+    size_t n;
+    cov_group *g = group(c, by_file, &n);
+    for (size_t k = 0; g && k < n; k++)
+        fprintf(out, "  %-40s %zu/%zu arms\n", g[k].name, g[k].covered, g[k].total);
+    free(g);
 }
 
 void concolic_report_coverage(const concolic_campaign *c, FILE *out)
@@ -138,13 +206,34 @@ void concolic_report_coverage(const concolic_campaign *c, FILE *out)
     fprintf(out, "coverage: %zu of %u branch arms after %" PRIu64 " iterations, %zu bugs\n",
             concolic_report_covered(c), 2 * c->nbranches, c->iterations, c->nbugs);
     fprintf(out, "per file:\n");
-    group(c, out, 1);
+    print_groups(c, out, 1);
     fprintf(out, "per function:\n");
-    group(c, out, 0);
-    fprintf(out, "uncovered arms:\n");
+    print_groups(c, out, 0);
+    /* The branch id tells apart the arms of one line (a && b, a loop's test and its body's). */
+    fprintf(out, "uncovered arms (file:line function branch-id arm):\n");
     for (uint32_t i = 0; i < c->nbranches; i++)
         for (int t = 1; t >= 0; t--)
             if (!coverage_set_contains(&c->covered, coverage_arm(i, t)))
-                fprintf(out, "  %s:%d %s %s %s\n", c->branches[i].file, c->branches[i].line,
-                        c->branches[i].function, c->branches[i].arm, t ? "true" : "false");
+                fprintf(out, "  %s:%d %s b%u %s %s\n", c->branches[i].file, c->branches[i].line,
+                        c->branches[i].function, i, c->branches[i].arm, t ? "true" : "false");
+}
+
+void concolic_report_coverage_json(const concolic_campaign *c, json_object *data)
+{
+    static const char *const keys[] = {"coverage_by_function", "coverage_by_file"};
+    for (int by_file = 0; by_file < 2; by_file++) {
+        size_t n;
+        cov_group *g = group(c, by_file, &n);
+        json_object *arr = json_object_new_array();
+        for (size_t k = 0; g && k < n; k++) {
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, by_file ? "file" : "function",
+                                   json_object_new_string(g[k].name));
+            json_object_object_add(o, "arms_covered", json_object_new_int64((int64_t)g[k].covered));
+            json_object_object_add(o, "arms_total", json_object_new_int64((int64_t)g[k].total));
+            json_object_array_add(arr, o);
+        }
+        free(g);
+        json_object_object_add(data, keys[by_file], arr);
+    }
 }

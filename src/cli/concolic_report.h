@@ -29,5 +29,9 @@ size_t concolic_report_covered(const concolic_campaign *c);
 
 /* The coverage report: totals, per file, per function, then every uncovered arm with its line. */
 void concolic_report_coverage(const concolic_campaign *c, FILE *out);
+/* Adds the coverage per function and per file to the JSON report's tool data:
+ * "coverage_by_function": [{"function", "arms_covered", "arms_total"}...], "coverage_by_file"
+ * likewise with "file". */
+void concolic_report_coverage_json(const concolic_campaign *c, json_object *data);
 
 #endif

@@ -260,22 +260,37 @@ static void settle_other_ranks(void)
     }
 }
 
-/* The faulting instruction's offset in the executable, for addr2line. */
-static void on_fatal(int sig, siginfo_t *si, void *uc_)
+/* The interrupted instruction's offset in the executable, for addr2line (0: unknown). */
+static unsigned long long pc_offset(void *uc_)
 {
-    ucontext_t *uc = uc_;
     uintptr_t pc = 0;
 #if defined(__x86_64__)
+    ucontext_t *uc = uc_;
     pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 #else
-    (void)uc;
+    (void)uc_;
 #endif
+    return pc >= exe_base && exe_base ? pc - exe_base : 0;
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
     (void)si;
     rt_log_ended();
     /* The PC is the faulting instruction for SIGSEGV/SIGFPE/SIGILL/SIGBUS; for SIGABRT it is
      * inside libc and the offset means nothing (the driver then uses the stderr message). */
-    outcome("signal", sig, pc >= exe_base && exe_base ? pc - exe_base : 0);
+    outcome("signal", sig, pc_offset(uc));
     settle_other_ranks();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The launcher stopping the job (the driver's timeout): the outcome's last branch tells where the
+ * rank was, and one hang from another. */
+static void on_stopped(int sig, siginfo_t *si, void *uc)
+{
+    (void)si, (void)uc;
+    outcome("stopped", sig, 0);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -289,6 +304,10 @@ static void install_handlers(void)
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         sigaction(sigs[i], &sa, NULL);
+    static const int stops[] = {SIGTERM, SIGINT, SIGHUP};
+    sa.sa_sigaction = on_stopped;
+    for (size_t i = 0; i < sizeof stops / sizeof *stops; i++)
+        sigaction(stops[i], &sa, NULL);
     on_exit(on_exit_status, NULL);
 }
 

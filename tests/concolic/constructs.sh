@@ -24,7 +24,7 @@ expect_status 0 "campaign" -- "$MPIGUARD" concolic --np 1 --max-np 2 --iteration
 ! grep -q "control-flow graph" "$TMP/stderr" || fail "the graph was not used"
 total=$(grep -vc '^#' constructs.mpiguard-branches.tsv)
 grep -q "coverage: $((2 * total)) of $((2 * total)) branch arms" "$TMP/stdout" ||
-    { sed -n '/uncovered arms:/,$p' "$TMP/stdout" >&2; fail "arms left uncovered"; }
+    { sed -n '/uncovered arms/,$p' "$TMP/stdout" >&2; fail "arms left uncovered"; }
 # The cost split: every run's launch, run and teardown are known and add up to the job's time.
 awk -F'\t' '!/^#/ { n++; if ($7 == "-" || $7 < 0 || $8 <= 0 || $9 < 0) exit 1
     d = $6 - $7 - $8 - $9; if (d > 0.001 || d < -0.001) exit 1 } END { exit n != '"$budget"' }' c/runs.tsv ||

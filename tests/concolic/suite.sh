@@ -20,7 +20,7 @@ awk -F'\t' '!/^#/ { if ($1 != n++) exit 1 }' "$program.mpiguard-branches.tsv" ||
 expect_status 80 "campaign" -- "$MPIGUARD" concolic --np 1 --max-np 6 --iterations "$budget" \
     --timeout 60 --dir camp --report report.json -- "./$program"
 [ "$(grep -c '"kind":"concolic_bug"' <(tr -d ' \n' <report.json | sed 's/},{/}\n{/g'))" -ge 1 ] || fail "report lacks concolic_bug findings"
-grep -q "coverage:" "$TMP/stdout" && grep -q "uncovered arms:" "$TMP/stdout" || fail "coverage report"
+grep -q "coverage:" "$TMP/stdout" && grep -q "uncovered arms (" "$TMP/stdout" || fail "coverage report"
 
 # found KEY...: each key is a bug of the campaign.
 found() {
@@ -36,18 +36,18 @@ repro() { grep -lxF "key $1" camp/bugs/*.txt | head -1; }
 np_of() { sed -n 's/^np //p' "$(repro "$1")"; }
 rank_of() { sed -n 's/^rank //p' "$(repro "$1")"; }
 input_of() { sed -n 's/^inputs //p' "$(repro "$1")" | cut -d' ' -f"$2"; }
-# rerun KEY RANK SIGNAL: the reproducer's command, run again, ends rank RANK by SIGNAL. Up to three
-# tries: when the inputs crash another rank too, that rank waits for RANK to settle, but only for
-# 250 ms without a log record (docs/concolic.md "Limits"), which a loaded machine can exceed.
+# rerun KEY RANK SIGNAL: the reproducer's one command (its own inputs file, its logs and outcomes
+# in bug-N.run), run again, ends rank RANK by SIGNAL. Up to three tries: when the inputs crash
+# another rank too, that rank waits for RANK to settle, but only for 250 ms without a log record
+# (docs/concolic.md "Limits"), which a loaded machine can exceed.
 rerun() {
     local r cmd try
     r=$(repro "$1")
     cmd=$(sed -n 's/^command //p' "$r")
-    printf '%s\n' $(sed -n 's/^inputs //p' "$r") >camp/run/inputs
     for try in 1 2 3; do
-        rm -f camp/run/rank-*.outcome
-        (eval "$cmd") >repro.out 2>&1 && fail "reproducer of $1 ran clean"
-        grep -q "^signal $3\b" "camp/run/rank-$2.outcome" && return 0
+        rm -f "${r%.txt}.run"/rank-*.outcome
+        sh -c "$cmd" >repro.out 2>&1 && fail "reproducer of $1 ran clean"
+        grep -q "^signal $3\b" "${r%.txt}.run/rank-$2.outcome" && return 0
     done
     fail "reproducer of $1 did not end rank $2 by signal $3 in 3 tries"
 }

@@ -9,6 +9,7 @@
 
 #include "mg_array.h"
 #include "mg_error.h"
+#include "solver_watchdog.h"
 
 struct solver_z3 {
     solver_z3_params p;
@@ -18,6 +19,7 @@ struct solver_z3 {
     size_t nframes, cap;
     uint8_t *kinds; /* variable kinds the frames were encoded with */
     uint32_t nkinds;
+    solver_watchdog *dog; /* timeout_ms and cancel; NULL when neither is set */
     solver_z3_stats stats;
 };
 
@@ -28,8 +30,9 @@ void solver_z3_params_default(solver_z3_params *p)
 {
     p->semantics = SOLVER_INT;
     p->rlimit = SOLVER_Z3_DEFAULT_RLIMIT;
-    p->timeout_ms = 0;
+    p->timeout_ms = SOLVER_Z3_DEFAULT_TIMEOUT_MS;
     p->incremental = 1;
+    p->cancel = NULL;
 }
 
 /* Z3 errors are read back with Z3_get_error_code; the default handler would abort. */
@@ -59,6 +62,8 @@ typedef struct enc {
     int semantics;
     const sym_var *vars;
     uint32_t nvars;
+    solver_watchdog *dog;
+    int interrupted; /* the watchdog stopped a check: the context is not to be trusted again */
 } enc;
 
 static unsigned var_bits(const sym_var *v)
@@ -225,16 +230,15 @@ static int make_solver(Z3_context c, const solver_z3_params *sp, Z3_solver *out)
     if (!s)
         return MG_ESOLVER;
     Z3_solver_inc_ref(c, s);
-    if (sp->timeout_ms || sp->rlimit) {
-        Z3_params p = Z3_mk_params(c);
-        Z3_params_inc_ref(c, p);
-        if (sp->timeout_ms)
-            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), sp->timeout_ms);
-        if (sp->rlimit)
-            Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), sp->rlimit);
-        Z3_solver_set_params(c, s, p);
-        Z3_params_dec_ref(c, p);
-    }
+    Z3_params p = Z3_mk_params(c);
+    Z3_params_inc_ref(c, p);
+    if (sp->rlimit)
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), sp->rlimit);
+    /* Z3 otherwise takes SIGINT for itself during a check (it only cancels the check): the
+     * caller's handler and its cancel flag must see it. */
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
+    Z3_solver_set_params(c, s, p);
+    Z3_params_dec_ref(c, p);
     if (z3_failed(c)) {
         Z3_solver_dec_ref(c, s);
         return MG_ESOLVER;
@@ -267,6 +271,10 @@ int solver_z3_create(const solver_z3_params *p, solver_z3 **out)
     if (!s)
         return MG_ENOMEM;
     s->p = *p;
+    if ((p->timeout_ms || p->cancel) && solver_watchdog_create(p->timeout_ms, p->cancel, &s->dog)) {
+        free(s);
+        return MG_ESYS;
+    }
     if (p->incremental) {
         int rc = make_context(&s->ctx);
         if (rc == 0)
@@ -274,6 +282,7 @@ int solver_z3_create(const solver_z3_params *p, solver_z3 **out)
         if (rc != 0) {
             if (s->ctx)
                 Z3_del_context(s->ctx);
+            solver_watchdog_destroy(s->dog);
             free(s);
             return rc;
         }
@@ -294,6 +303,7 @@ void solver_z3_destroy(solver_z3 *s)
         Z3_solver_dec_ref(s->ctx, s->solver);
         Z3_del_context(s->ctx);
     }
+    solver_watchdog_destroy(s->dog);
     free(s);
 }
 
@@ -418,15 +428,31 @@ static int check_keeping(const enc *e, Z3_solver solver, const solver_z3_targets
     return rc;
 }
 
-static int outcome(const enc *e, Z3_solver solver, const solver_z3_targets *t, int *sat,
+/* The checks of one query, under the watchdog when there is one. */
+static int watched_checks(enc *e, Z3_solver solver, const solver_z3_targets *t, Z3_lbool *r)
+{
+    if (e->dog && solver_watchdog_cancelled(e->dog))
+        return MG_ETIMEOUT;
+    if (e->dog)
+        solver_watchdog_arm(e->dog, e->c);
+    *r = Z3_L_FALSE;
+    int rc = t->nkeep ? check_keeping(e, solver, t, r) : 0;
+    if (rc == 0 && *r == Z3_L_FALSE)
+        *r = Z3_solver_check(e->c, solver);
+    if (e->dog && solver_watchdog_disarm(e->dog)) {
+        e->interrupted = 1;
+        return rc ? rc : MG_ETIMEOUT;
+    }
+    return rc;
+}
+
+static int outcome(enc *e, Z3_solver solver, const solver_z3_targets *t, int *sat,
                    int64_t *values)
 {
-    Z3_lbool r = Z3_L_FALSE;
-    int rc = t->nkeep ? check_keeping(e, solver, t, &r) : 0;
+    Z3_lbool r;
+    int rc = watched_checks(e, solver, t, &r);
     if (rc != 0)
         return rc;
-    if (r == Z3_L_FALSE)
-        r = Z3_solver_check(e->c, solver);
     if (r == Z3_L_FALSE) {
         *sat = 0;
         return 0;
@@ -466,6 +492,25 @@ static int check_fresh(solver_z3 *s, enc *e, const sym_pred *const *preds, size_
     return rc;
 }
 
+/* A new context after an interrupt: Z3_interrupt also cancels the context's own resource limit,
+ * which is not documented to be reset for the next check. */
+static int renew_context(solver_z3 *s)
+{
+    if (s->ctx) {
+        pop_to(s, 0);
+        Z3_solver_dec_ref(s->ctx, s->solver);
+        Z3_del_context(s->ctx);
+        s->ctx = NULL;
+    }
+    int rc = make_context(&s->ctx);
+    if (rc == 0 && (rc = make_solver(s->ctx, &s->p, &s->solver)) != 0) {
+        Z3_del_context(s->ctx);
+        s->ctx = NULL;
+    }
+    s->stats.contexts += rc == 0;
+    return rc;
+}
+
 static int ids_ok(const uint32_t *ids, uint32_t n, uint32_t nvars)
 {
     if (!ids && n)
@@ -493,7 +538,9 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym
     for (uint32_t i = 0; i < nvars; i++)
         values[i] = vars[i].value;
     s->stats.checks++;
-    enc e = {s->ctx, s->p.semantics, vars, nvars};
+    if (s->p.incremental && !s->ctx && renew_context(s))
+        return MG_ESOLVER;
+    enc e = {s->ctx, s->p.semantics, vars, nvars, s->dog, 0};
     int rc;
     if (!s->p.incremental) {
         rc = check_fresh(s, &e, preds, npreds, t, sat, values);
@@ -501,7 +548,9 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym
         rc = sync_frames(s, &e, preds, npreds);
         if (rc == 0)
             rc = outcome(&e, s->solver, t, sat, values);
-        if (rc != 0 && rc != MG_ETIMEOUT) {
+        if (e.interrupted)
+            (void)renew_context(s); /* failing, the next check tries again */
+        else if (rc != 0 && rc != MG_ETIMEOUT) {
             pop_to(s, 0);
             Z3_solver_reset(s->ctx, s->solver);
         }

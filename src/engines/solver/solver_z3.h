@@ -5,6 +5,7 @@
 #ifndef SOLVER_Z3_H
 #define SOLVER_Z3_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,19 +22,28 @@ enum solver_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
  * constraints) stays far below it. */
 #define SOLVER_Z3_DEFAULT_RLIMIT 2000000u
 
+/* Default wall-clock limit per check: far above any query of bench_solver, and short enough that a
+ * campaign whose queries all run out (HPL's 1,168 queries of one solve, issue 30) still moves. */
+#define SOLVER_Z3_DEFAULT_TIMEOUT_MS 5000u
+
 /* Two budgets bound a check; either running out is MG_ETIMEOUT. rlimit is Z3's deterministic
  * resource count (the same query stops at the same point on any machine or load, so the engine
- * stays deterministic). timeout_ms is wall-clock and uses Z3's timer thread pool, which in
- * Z3 4.8.10-4.8.12 can deadlock (Z3Prover/z3 PR #5371, issue #5990; seen here once in a
- * benchmark on a loaded machine): keep it 0 unless the installed Z3 is newer. */
+ * stays deterministic). timeout_ms is wall-clock, kept by the front end's own watchdog thread
+ * (solver_watchdog.h) and not by Z3's "timeout" parameter, whose timer thread pool in Z3
+ * 4.8.10-4.8.12 can deadlock (Z3Prover/z3 PR #5371, issue #5990; seen here once in a benchmark
+ * on a loaded machine). cancel, when set, stops the check in progress as soon as *cancel becomes
+ * non-zero (within 20 ms), and every later check at once: MG_ETIMEOUT too. After a check the
+ * watchdog stopped, the next one starts in a new context. */
 typedef struct solver_z3_params {
     int semantics;       /* enum solver_semantics */
     unsigned rlimit;     /* per check, Z3 resource units; 0: none */
     unsigned timeout_ms; /* per check, wall clock; 0: none */
     int incremental;     /* 1: one context, push/pop prefix sharing; 0: a fresh context per check */
+    const volatile sig_atomic_t *cancel; /* NULL: none */
 } solver_z3_params;
 
-/* Defaults: Int semantics, rlimit SOLVER_Z3_DEFAULT_RLIMIT, no wall-clock timeout, incremental. */
+/* Defaults: Int semantics, rlimit SOLVER_Z3_DEFAULT_RLIMIT, timeout SOLVER_Z3_DEFAULT_TIMEOUT_MS,
+ * incremental, no cancel flag. */
 void solver_z3_params_default(solver_z3_params *p);
 
 typedef struct solver_z3_stats {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mg_error.h"
 #include "mg_rng.h"
@@ -367,6 +368,42 @@ static void pigeonhole(sym_var *vars, sym_pred_list *l, const sym_pred **pp, uin
         pp[i] = &l->items[i];
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The cancel flag stops a check at once, and every check while it stays set; cleared, the solver
+ * answers again. The wall-clock limit is measured, not just trusted: the pigeonhole stops within
+ * a second of it. */
+static void check_cancel_and_wall_clock(const sym_var *vars, const sym_pred *const *pp, size_t n,
+                                        const solver_z3_targets *all)
+{
+    volatile sig_atomic_t cancel = 1;
+    solver_z3_params p;
+    solver_z3_params_default(&p);
+    p.rlimit = 0;
+    p.timeout_ms = 500;
+    p.cancel = &cancel;
+    solver_z3 *s = NULL;
+    MG_CHECK_INT(solver_z3_create(&p, &s), 0);
+    int sat = -1;
+    int64_t v[PIGEONS];
+    double t0 = now_s();
+    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, 2 * PIGEONS, all, &sat, v), MG_ETIMEOUT);
+    MG_CHECK(now_s() - t0 < 0.1);
+    cancel = 0;
+    t0 = now_s();
+    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, n, all, &sat, v), MG_ETIMEOUT);
+    double took = now_s() - t0;
+    MG_CHECK(took >= 0.45 && took < 1.5);
+    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, 2 * PIGEONS, all, &sat, v), 0);
+    MG_CHECK_INT(sat, 1);
+    solver_z3_destroy(s);
+}
+
 static void test_timeout(void)
 {
     sym_var vars[PIGEONS];
@@ -392,6 +429,7 @@ static void test_timeout(void)
             MG_CHECK(v[i] >= 0 && v[i] <= PIGEONS - 2);
         solver_z3_destroy(s);
     }
+    check_cancel_and_wall_clock(vars, pp, l.n, &all);
     sym_pred_list_free(&l);
 }
 

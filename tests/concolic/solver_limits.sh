@@ -1,0 +1,46 @@
+#!/bin/bash
+# The solver's limits in a campaign (docs/concolic.md "Stopping, progress and the final report"),
+# on programs/pigeons.c, whose run 77 (DFS, no reduction) is followed by a pigeonhole query: the
+# query runs out of its budget, is counted, and the campaign goes on; SIGINT during that solve
+# stops the campaign within a second, with the run before it counted and saved.
+#   solver_limits.sh FLAVOR   (registered for MPICH: tests/concolic/CMakeLists.txt says why)
+. "$(dirname "$0")/../lib.sh"
+flavor=$1
+src=$(cd "$(dirname "$0")/programs" && pwd)
+export PATH="$BUILD/bin:$PATH" MPIGUARD_MPI=$flavor
+cd "$TMP" || fail "no tmp dir"
+mpiguard-cc -o pigeons "$src/pigeons.c" || fail "build pigeons"
+search=(--np 1 --fixed --no-reduce --strategy dfs)
+
+# The query that times out: skipped as unsatisfiable, counted, the campaign goes on.
+expect_status 0 "query over its budget" -- "$MPIGUARD" concolic --mpi "$flavor" "${search[@]}" \
+    --iterations 79 --report limits.json --dir c-limit -- ./pigeons
+grep -qE "^cost: 79 runs .* [1-9][0-9]* over the time limit\)" "$TMP/stdout" ||
+    { grep "^cost" "$TMP/stdout" >&2; fail "no query over its budget"; }
+tr -d ' \n' <limits.json | grep -qE '"query_timeouts":[1-9]' || fail "JSON: no query_timeouts"
+slow=$(awk -F'\t' '$1 == 77 { print $10 }' c-limit/runs.tsv)
+echo "the solve after run 77 took $slow s"
+
+# SIGINT while that solve runs: the run it follows is counted, the solve is cut short.
+"$MPIGUARD" concolic --mpi "$flavor" "${search[@]}" --iterations 79 --dir c-int -- ./pigeons \
+    >int.out 2>int.err &
+pid=$!
+for _ in $(seq 3000); do grep -q "run 76 " int.err && break; sleep 0.05; done
+grep -q "run 76 " int.err || { kill -KILL $pid; fail "run 76 never came"; }
+# Run 77's rank, then the solve after it (the progress line of run 77 comes after the solve).
+for _ in $(seq 200); do pgrep -f "pigeons.mpiguard-heavy" >/dev/null && break; sleep 0.01; done
+for _ in $(seq 500); do pgrep -f "pigeons.mpiguard-heavy" >/dev/null || break; sleep 0.01; done
+sleep 0.2
+grep -q "run 77 " int.err && fail "the solve after run 77 was over before the signal (machine too fast for this test)"
+start=$(date +%s.%N)
+kill -INT $pid
+wait_ended $pid 10 || { kill -KILL $pid; fail "SIGINT during a solve: still running 10 s later"; }
+wait $pid
+got=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+echo "SIGINT during the solve: the campaign ended $took s later"
+[ $got -eq 130 ] || { tail -3 int.err >&2; fail "SIGINT during a solve: exit status $got"; }
+grep -q "stopped by signal 2 after 77 runs" int.err || { tail -3 int.err >&2; fail "SIGINT during a solve: not after run 77"; }
+grep -q "^iterations 77$" c-int/campaign || fail "SIGINT during a solve: run 77 not saved"
+[ "$(echo "$took < 1" | bc)" -eq 1 ] || fail "SIGINT during a solve took $took s"
+pass "solver limits with $flavor"
