@@ -14,6 +14,7 @@ packages=(
   graphviz
   libjson-c-dev
   procps psmisc python3 rsync bc
+  gfortran lammps lammps-examples hpcc quantum-espresso
 )
 
 missing=()
