@@ -16,6 +16,7 @@ packages=(
   libjson-c-dev
   procps psmisc python3 rsync bc
   libpetsc-real3.18-dev libpetsc3.18-dev-examples autoconf
+  lammps lammps-examples hpcc quantum-espresso
 )
 
 missing=()

@@ -124,7 +124,10 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (!decided(k))
         return;
-    ++*newly_blind;
+    /* a rank that ended on its own is named, but there is nothing left to stop or to sample: the
+     * job's end tells the rest (a program that never called MPI_Init keeps its own status) */
+    if (!k->ended)
+        ++*newly_blind;
     fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->s->tool, r, k->pid,
             k->detail);
 }

@@ -23,8 +23,8 @@ void observe_ranks_destroy(observe_ranks *o);
 
 /* Looks at the ranks again (at most every OBSERVE_RANKS_PERIOD_S unless job_ended) and prints
  * "mpiguard: <tool>: rank R (pid P) is not observed: <why>" once for each rank found blind.
- * job_ended: decide every rank still pending on what was seen. Returns how many ranks were found
- * blind by this call. */
+ * job_ended: decide every rank still pending on what was seen. Returns how many ranks still running
+ * were found blind by this call (one whose process ended is named but not counted). */
 #define OBSERVE_RANKS_PERIOD_S 0.5
 int observe_ranks_update(observe_ranks *o, int job_ended);
 
