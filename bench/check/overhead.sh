@@ -9,7 +9,7 @@ set -u
 build=${1:-build} reps=${2:-3} scale=${3:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 declare -A iterations=([stencil]=200 [cg]=50 [fft]=400 [master_worker]=1000)
-# MPICH busy-polls when oversubscribed (platform-notes.md): fewer iterations, same shape.
+# MPICH busy-polls when oversubscribed (docs/design/platform-notes.md): fewer iterations, same shape.
 declare -A mpich_div=([stencil]=2 [cg]=2 [fft]=20 [master_worker]=3)
 # 64 ranks share the 2 cores: a quarter of the work, and fft's all-to-all (P^2 messages) a sixteenth,
 # keeps a 64-rank run near ten seconds at SCALE 6.

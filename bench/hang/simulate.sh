@@ -1,5 +1,5 @@
 #!/bin/sh
-# Scale by simulation (design/hang.md "Proof"; docs/hang-simulation.md): runs hang_sim at
+# Scale by simulation (docs/design/hang.md "Proof"; docs/hang-simulation.md): runs hang_sim at
 # P = 10^3, 10^4, 10^5, 10^6 with RUNS faulty and RUNS correct runs each, the ParaStack model and the
 # four timeout settings of the paper's Table 1 on the same runs, and prints one table.
 #   bench/hang/simulate.sh [BUILD_DIR] [RUNS]      (defaults: ./build, 1000)

@@ -1,4 +1,4 @@
-/* One look at one rank for hang detection, from either backend (design/hang.md "How it samples"):
+/* One look at one rank for hang detection, from either backend (docs/design/hang.md "How it samples"):
  * `shm` reads the state the interposition library publishes without stopping anyone; `ptrace`
  * stops the process briefly and reads its stacks. Both answer the same questions. */
 #ifndef MG_RANK_PROBE_H

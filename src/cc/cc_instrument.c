@@ -1,5 +1,5 @@
 /* The concolic instrumenter on the LLVM-C API (docs/concolic.md "Instrumentation"; spec:
- * design/concolic.md; traps: platform-notes "LLVM-C 14 and Z3").
+ * docs/design/concolic.md; traps: docs/design/platform-notes.md "LLVM-C 14 and Z3").
  *
  * Every integer SSA value of a function (arguments first, then instructions in order) owns a
  * numbered shadow slot in the runtime's frame; the probes tell the runtime how each slot is

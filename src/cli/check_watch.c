@@ -1,5 +1,5 @@
 /* The watch of `mpiguard check` (check_watch.h): the records in, the analysis, the decision to
- * stop (design/check.md; docs/check.md). */
+ * stop (docs/design/check.md; docs/check.md). */
 #include "check_watch.h"
 
 #include "check_findings.h"

@@ -1,6 +1,6 @@
 /* `mpiguard check`: runs a job with the capture module, drains the ranks' event rings into the
  * deadlock detector, runs the wait-for analysis on its triggers, reports deadlocks, potential
- * deadlocks and collective mismatches, and stops a deadlocked job (design/check.md; docs/check.md).
+ * deadlocks and collective mismatches, and stops a deadlocked job (docs/design/check.md; docs/check.md).
  * This file takes the options and starts and ends the run and its agents; check_watch.c watches
  * the job, check_report.c writes the findings. */
 #include "check_agent_proc.h"

@@ -1,5 +1,5 @@
 /* `mpiguard concolic`: COMPI's concolic testing loop over a program built with mpiguard-cc
- * (docs/concolic.md; spec: design/concolic.md; dissertation chapter 2). Each iteration launches
+ * (docs/concolic.md; spec: docs/design/concolic.md; dissertation chapter 2). Each iteration launches
  * the job (heavy executable at the focus rank), reads the focus's constraints and every rank's
  * coverage, asks the search strategy for a constraint to negate, solves its slice with the MPI
  * semantics, and derives the next inputs, process count and focus. */

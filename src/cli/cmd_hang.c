@@ -1,5 +1,5 @@
 /* `mpiguard hang`: runs (or attaches to) a job and watches it with ParaStack's model; on a hang it
- * verifies, diagnoses, reports and acts (design/hang.md, docs/hang.md). */
+ * verifies, diagnoses, reports and acts (docs/design/hang.md, docs/hang.md). */
 #include "cli.h"
 #include "hang_diagnosis.h"
 #include "hang_model.h"

@@ -1,5 +1,5 @@
 /* After the hang model's HANG verdict: the verification scans, the diagnosis (hang_diag engine), and
- * the finding: roll-call, per-rank states and stacks, the merged stack prefix tree (design/hang.md).
+ * the finding: roll-call, per-rank states and stacks, the merged stack prefix tree (docs/design/hang.md).
  * Ranks are looked at locally (rank_probe) or through per-node agents (hang_remote). */
 #ifndef MG_HANG_DIAGNOSIS_H
 #define MG_HANG_DIAGNOSIS_H

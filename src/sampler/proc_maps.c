@@ -1,5 +1,5 @@
 /* The memory map of a process as a sorted table of ranges marked MPI or not.
- * Spec: design/hang.md "How it samples" (addresses inside the MPI library's mappings). */
+ * Spec: docs/design/hang.md "How it samples" (addresses inside the MPI library's mappings). */
 #include "proc_maps.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The memory map of a process (/proc/PID/maps) as a sorted table of address ranges, each marked
- * whether it belongs to the MPI implementation. Spec: design/hang.md "How it samples". */
+ * whether it belongs to the MPI implementation. Spec: docs/design/hang.md "How it samples". */
 #ifndef PROC_MAPS_H
 #define PROC_MAPS_H
 

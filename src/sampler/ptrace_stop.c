@@ -1,5 +1,5 @@
 /* Stopping every thread of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and releasing them.
- * Spec: design/hang.md "How it samples"; design/platform-notes.md "ptrace and unwinding". Why
+ * Spec: docs/design/hang.md "How it samples"; docs/design/platform-notes.md "ptrace and unwinding". Why
  * SEIZE: a seized tracee whose tracer dies is detached and resumed by the kernel, so the sampler
  * being killed never leaves the job stopped (PTRACE_ATTACH would leave it in a stop). */
 #include "ptrace_stop.h"

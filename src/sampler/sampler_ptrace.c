@@ -1,4 +1,4 @@
-/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: design/hang.md "How it
+/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: docs/design/hang.md "How it
  * samples"; docs/sampler.md for the guarantees and the IN_MPI rule. */
 #include "sampler_ptrace.h"
 

@@ -1,5 +1,5 @@
 /* Deciding from call stacks whether a process is inside MPI (the IN_MPI rule).
- * Spec: design/hang.md "How it samples"; the rule is written out in docs/sampler.md. */
+ * Spec: docs/design/hang.md "How it samples"; the rule is written out in docs/sampler.md. */
 #include "stack_classify.h"
 
 #include "mpi_function_ids.h"

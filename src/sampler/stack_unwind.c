@@ -1,5 +1,5 @@
 /* Unwinding a ptrace-stopped process with libdwfl through caller-provided thread callbacks.
- * Spec: design/platform-notes.md "ptrace and unwinding"; docs/sampler.md "Unwinder". */
+ * Spec: docs/design/platform-notes.md "ptrace and unwinding"; docs/sampler.md "Unwinder". */
 #include "stack_unwind.h"
 
 #include <elfutils/libdwfl.h>

@@ -1,5 +1,5 @@
 /* A bounded open-addressing cache from code address to symbol name and offset.
- * Spec: design/platform-notes.md "ptrace and unwinding". */
+ * Spec: docs/design/platform-notes.md "ptrace and unwinding". */
 #include "symbol_cache.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* hang_sim: runs the ParaStack model and the timeout baseline over thousands of simulated faulty
  * and correct runs at P = 10^3..10^6 and prints AC_h, false alarms, delays, AC_f and PR_f
- * (design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock only
+ * (docs/design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock only
  * to report its own speed; simulated time never sleeps. */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +20,7 @@
 enum app_kind { APP_STENCIL, APP_CG, APP_FFT, APP_KINDS, APP_MIXED = APP_KINDS };
 static const char *const app_names[] = {"stencil", "cg", "fft", "mixed"};
 
-/* The mini-app shapes of design/hang.md, as periodic S_out generators: a 3-D stencil with a
+/* The mini-app shapes of docs/design/hang.md, as periodic S_out generators: a 3-D stencil with a
  * residual allreduce every 25 iterations, a CG-like allreduce loop, an FFT-like all-to-all loop. */
 static const struct sim_profile presets[APP_KINDS] = {
     [APP_STENCIL] = {.period = 0.05,

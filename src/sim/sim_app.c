@@ -1,4 +1,4 @@
-/* The synthetic application of hang_sim (design/hang.md "Proof": scale by simulation). */
+/* The synthetic application of hang_sim (docs/design/hang.md "Proof": scale by simulation). */
 #include "sim_app.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* One detector watching one simulated run (design/hang.md "Proof"; ParaStack §3.3-4). */
+/* One detector watching one simulated run (docs/design/hang.md "Proof"; ParaStack §3.3-4). */
 #include "sim_watch.h"
 
 #include "hang_model.h"

@@ -1,7 +1,7 @@
 /* Drives one detector (the ParaStack model or the timeout baseline) over one simulated run, the
  * way the monitor drives it over a real job: sleep the detector's delay, probe its sampled ranks,
  * observe; on HANG optionally scan every rank a few times and run the diagnosis, resuming on a
- * transient slowdown (design/hang.md "How it samples", ParaStack §3.3-4). */
+ * transient slowdown (docs/design/hang.md "How it samples", ParaStack §3.3-4). */
 #ifndef SIM_WATCH_H
 #define SIM_WATCH_H
 

@@ -70,7 +70,7 @@ no_init)
 ring_full)
     # 4 KiB rings hold about 24 records: Open MPI's ranks fill them between two drains and must
     # wait for the reader rather than drop a record. MPICH's oversubscribed ranks lose ~10 ms per
-    # blocking call (platform-notes.md) and do not fill them: there every record must still arrive.
+    # blocking call (docs/design/platform-notes.md) and do not fill them: there every record must still arrive.
     if [ "$flavor" = openmpi ]; then ring=(-x MPIGUARD_RING_BYTES=4096); else ring=(-genv MPIGUARD_RING_BYTES 4096); fi
     expect_status 0 "small rings" -- "$MPIGUARD" check --report "$report" -- $launcher -n 4 "${ring[@]}" "$PROGS/rt_ring" 200
     json "

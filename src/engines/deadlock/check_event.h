@@ -1,6 +1,6 @@
 /* The check event record: what the capture module writes per MPI call (entry and exit) into its
  * per-rank ring, what agents forward over TCP, and what the deadlock detector consumes.
- * Spec: design/check.md "Events"; layout and rules: docs/check-detector.md §1. */
+ * Spec: docs/design/check.md "Events"; layout and rules: docs/check-detector.md §1. */
 #ifndef CHECK_EVENT_H
 #define CHECK_EVENT_H
 

@@ -1,7 +1,7 @@
 /* Point-to-point matching in O(1) per message: FIFO queues per (communicator, source,
  * destination, tag) with MPI's non-overtaking order, wildcards resolved by the decision the MPI
  * library reported (paper §6), and the deferral of later receives behind an undecided wildcard.
- * Spec: design/check.md "Point-to-point matching"; design: docs/check-detector.md §3. */
+ * Spec: docs/design/check.md "Point-to-point matching"; design: docs/check-detector.md §3. */
 #ifndef P2P_MATCH_H
 #define P2P_MATCH_H
 

@@ -1,6 +1,6 @@
 /* The live MPI requests of every rank: (rank, request id) -> what completing it waits for
  * (a point-to-point op, a collective slot, nothing) and, for persistent requests, what a Start
- * posts. Spec: design/check.md "Requests and completions"; docs/check-detector.md §5. */
+ * posts. Spec: docs/design/check.md "Requests and completions"; docs/check-detector.md §5. */
 #ifndef REQUEST_TABLE_H
 #define REQUEST_TABLE_H
 

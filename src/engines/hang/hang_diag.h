@@ -1,4 +1,4 @@
-/* Diagnosis after a HANG verdict (ParaStack §3.3 "Transient slowdowns" and §4; design/hang.md
+/* Diagnosis after a HANG verdict (ParaStack §3.3 "Transient slowdowns" and §4; docs/design/hang.md
  * "What the user gets"): from several scans of every rank, tell a transient slowdown from a hang,
  * name the faulty ranks and the hang type. Pure: reads the caller's arrays, writes the caller's
  * output; thread-safe. */

@@ -1,4 +1,4 @@
-/* Weighted empirical CDF over the discrete S_crout levels (ParaStack §3.1; design/hang.md). */
+/* Weighted empirical CDF over the discrete S_crout levels (ParaStack §3.1; docs/design/hang.md). */
 #include "hang_ecdf.h"
 
 #include <math.h>

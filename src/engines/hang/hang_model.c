@@ -1,5 +1,5 @@
 /* The ParaStack hang model: sampling, interval tuning, the ECDF, the ladder and the suspicion test
- * (§3.1-3.3; design/hang.md "The model"). */
+ * (§3.1-3.3; docs/design/hang.md "The model"). */
 #include "hang_model.h"
 
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* The ParaStack hang model (§3.1-3.3; design/hang.md "The model"): random sampling of the number of
+/* The ParaStack hang model (§3.1-3.3; docs/design/hang.md "The model"): random sampling of the number of
  * OUT_MPI ranks among C sampled ones, runs tests that grow the sampling interval until the samples
  * are random, a weighted ECDF of S_crout, the (p^, n^) ladder, and a hang after ceil(log_q alpha)
  * consecutive suspicions. No I/O, no clock: the caller sleeps next_delay(), probes the ranks of

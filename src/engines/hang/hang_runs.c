@@ -1,5 +1,5 @@
 /* Wald-Wolfowitz runs test: exact small-sample critical values from the runs distribution and the
- * normal approximation for large samples (ParaStack §3.1; design/hang.md "The model"). */
+ * normal approximation for large samples (ParaStack §3.1; docs/design/hang.md "The model"). */
 #include "hang_runs.h"
 
 #include <math.h>

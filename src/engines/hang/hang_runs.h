@@ -1,4 +1,4 @@
-/* Wald-Wolfowitz runs test of a sample sequence (ParaStack §3.1; design/hang.md "The model").
+/* Wald-Wolfowitz runs test of a sample sequence (ParaStack §3.1; docs/design/hang.md "The model").
  * Pure functions: no allocation, no state; safe from any thread. */
 #ifndef HANG_RUNS_H
 #define HANG_RUNS_H

@@ -1,4 +1,4 @@
-/* Fixed (I, K) timeout baseline (ParaStack §3 Table 1; design/hang.md "Proof"). */
+/* Fixed (I, K) timeout baseline (ParaStack §3 Table 1; docs/design/hang.md "Proof"). */
 #include "hang_timeout.h"
 
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* The path log codec: what the instrumented program writes as it runs (a header, variable and
  * communicator declarations, branch records with their constraints, coverage) and the driver
- * reads back. Byte buffers only; no files (docs/concolic-solver.md §2; spec: design/concolic.md
+ * reads back. Byte buffers only; no files (docs/concolic-solver.md §2; spec: docs/design/concolic.md
  * "The path log is written as the program runs", dissertation §2.4.2). */
 #ifndef PATH_LOG_H
 #define PATH_LOG_H

@@ -1,4 +1,4 @@
-/* The paper's figures as record streams (papers/must-deadlock-detection.txt Figs. 1, 4, 8, 9):
+/* The paper's figures as record streams (Hilbrich et al. 2013, "MPI runtime error detection with MUST", Figs. 1, 4, 8, 9):
  * each asserts the exact finding kind, knot and waiting ranks, or a clean result. */
 #include "dl_stream.h"
 

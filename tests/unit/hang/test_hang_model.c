@@ -1,4 +1,4 @@
-/* Unit tests of the hang model (ParaStack §3.1-3.3; design/hang.md "The model"). */
+/* Unit tests of the hang model (ParaStack §3.1-3.3; docs/design/hang.md "The model"). */
 #include <limits.h>
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* Unit tests of the runs test (design/hang.md "The model"; ParaStack §3.1 worked example). */
+/* Unit tests of the runs test (docs/design/hang.md "The model"; ParaStack §3.1 worked example). */
 #include "hang_runs.h"
 #include "mg_error.h"
 #include "mg_test.h"
