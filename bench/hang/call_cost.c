@@ -1,4 +1,4 @@
-/* What the interposition library adds to one MPI call, for the overhead figures of docs/hang.md: a
+/* What the interposition library adds to one MPI call, for the overhead figures of docs/hang-measurements.md: a
  * single rank times ITERATIONS calls of MPI_Test on a null request (the cheapest wrapped call, so
  * the wrapper's share is as large as it gets) and prints nanoseconds per call. Run it plain, with
  * the library preloaded and no module, and with the `state` module (bench/hang/call_cost.sh, which

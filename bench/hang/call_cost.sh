@@ -1,6 +1,6 @@
 #!/bin/bash
 # The shm sampler's cost to the application, from two measurements that the machine's load barely
-# disturbs (docs/hang.md "Overhead"): (1) ns per wrapped MPI call, one rank, plain / with the
+# disturbs (docs/hang-measurements.md "Overhead"): (1) ns per wrapped MPI call, one rank, plain / with the
 # interposition library and no module (the call counter only) / with the `state` module that the
 # shm sampler reads, ROUNDS interleaved rounds, medians; (2) MPI calls per rank per second of the
 # four examples at NP ranks (`mpiguard run --no-protect` counts them). Their product bounds the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Overhead of `mpiguard hang` (docs/hang.md): the examples do a fixed amount of work (--iterations)
+# Overhead of `mpiguard hang` (docs/hang-measurements.md): the examples do a fixed amount of work (--iterations)
 # at NP ranks (Open MPI) with and without the monitor, with I pinned to 100 and 400 ms, both
 # samplers, and the plain job a second time ("plain again": what two unmonitored runs differ by,
 # the resolution of the figures). Configurations are interleaved, REPS rounds. Each ratio is the

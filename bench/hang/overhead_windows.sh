@@ -1,5 +1,5 @@
 #!/bin/bash
-# Overhead of `mpiguard hang` inside one long job (docs/hang.md, "Overhead, inside one job"): the job
+# Overhead of `mpiguard hang` inside one long job (docs/hang-measurements.md, "Inside one job"): the job
 # runs under `mpiguard run --no-protect` (the state module that the shm sampler reads, as a job
 # started under mpiguard has it) and prints its iterations every 0.5 s (--tick). mpiguard hang is
 # attached (--attach pid:LAUNCHER) for one window, then let go with SIGINT, in turn with each

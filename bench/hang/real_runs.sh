@@ -1,5 +1,5 @@
 #!/bin/bash
-# Accuracy of `mpiguard hang` on real jobs (docs/hang.md): faulty runs (fault kind, rank and time
+# Accuracy of `mpiguard hang` on real jobs (docs/hang-measurements.md): faulty runs (fault kind, rank and time
 # drawn at random) and correct runs of at least a minute, on the four examples, both samplers, Open MPI
 # at 16-64 ranks and MPICH at 8-16. Every run's observation trace is also replayed through the
 # timeout baseline (hang_replay). Results are appended to a TSV, so the script runs in parts:

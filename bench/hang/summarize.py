@@ -3,7 +3,7 @@
 runs, for the timeout baseline. AC_h: faulty runs detected (with the right hang type); FP: correct runs
 reported as hung; delay: from the fault to the detection: the fault_delay column where the TSV has it
 (measured from the moment the faulty rank fired, launch excluded; in TSVs written before 2026-11-26
-16:30 UTC it is short by the time mpiguard took to find the ranks, see docs/hang.md), else detection
+16:30 UTC it is short by the time mpiguard took to find the ranks, see git history of docs/hang-measurements.md), else detection
 time minus the fault time (which counts from MPI start, so that delay includes the launch); before
 the fault: a detection whose fault_delay is negative (or, without it, whose detection time is before
 the fault time); AC_f / PR_f: faulty-rank identification of computation hangs ("-" where no

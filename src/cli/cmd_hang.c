@@ -95,7 +95,7 @@ static json_object *model_json(const struct hang_model *model, const hang_option
  * stop delays a bulk-synchronous job by at most its length, so their sum over the watched time
  * bounds the slowdown; between the time every thread was frozen and the time from the first seize)
  * and mpiguard's own CPU time (taken from the job when they share cores). Wall-time ratios cannot
- * resolve sub-percent costs on a loaded machine; these are measured directly (docs/hang.md
+ * resolve sub-percent costs on a loaded machine; these are measured directly (docs/hang-measurements.md
  * "Overhead"). */
 static void record_cost(cli_session *s, const hang_probes *p, double watched)
 {
@@ -310,7 +310,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
             int unseen = hang_probes_read(&probes, sampled[i], 0, &reading);
             /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
              * since their last reading: a communication-bound job is inside MPI at nearly every
-             * sample, and only progress tells a healthy one from a stuck one (docs/hang.md). A
+             * sample, and only progress tells a healthy one from a stuck one (docs/design/hang.md). A
              * rank that exited is outside MPI too (ranks leave one by one at a job's end), and one
              * that cannot be seen must never look stuck. */
             out += unseen || reading.exited || !reading.in_mpi || reading.progressed;

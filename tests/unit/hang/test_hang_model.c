@@ -60,7 +60,7 @@ static void defaults_are_the_papers(void)
     MG_CHECK_INT(p.ntolerances, 4);
     MG_CHECK_NEAR(p.tolerances[3], 0.05, 0);
     MG_CHECK_NEAR(p.ladder_z, 1.96, 0);
-    MG_CHECK(p.exact_bound && !p.degenerate_grows); /* ours (docs/hang.md) */
+    MG_CHECK(p.exact_bound && !p.degenerate_grows); /* ours (docs/design/hang.md) */
 }
 
 static void delay_is_uniform_on_half_to_three_halves(void)
