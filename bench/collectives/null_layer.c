@@ -1,7 +1,7 @@
 /* The least a PMPI layer can be: each collective coll_time calls, forwarded to its PMPI_ entry and
  * nothing else. overhead.sh preloads it (mode "null") to measure, beside the protection module and
  * in the same run, what any interposition costs on these calls: the part of the module's ratio that
- * no PMPI tool can avoid (docs/collectives.md, "Cost when no detector fires"). Built as a shared
+ * no PMPI tool can avoid (docs/collectives-measurements.md, "Cost when no detector fires"). Built as a shared
  * library with the flavor's mpicc.
  * Built with -DNULL_LAYER_LINES=N (modes "linesN"), each forward first reads N distinct cache lines
  * of its own data and nothing else: the cost of a layer whose fast path touches N lines that the

@@ -10,7 +10,7 @@
 # (modes "linesN", e.g. lines4 lines8 lines16: the cost of a fast path by the lines it touches),
 # and under that layer running Detector D's scan on the irregular ones' vectors (mode "scan": the
 # least work D needs on a call, the floor under the module's ratio).
-# Prints one line per case; the ratio is the figure (docs/collectives.md, "Measurements"): the
+# Prints one line per case; the ratio is the figure (docs/collectives-measurements.md, "Cost when no detector fires"): the
 # median over ROUNDS rounds (default 21) of the paired ratio, beside "noise", the same median for
 # two identical unprotected timings, which says how far this machine lets the figure be read. Where
 # a case ran in both modes "default" and "null", a last table gives their quotient: what the

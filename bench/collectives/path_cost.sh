@@ -5,7 +5,7 @@
 # bounds file) and with a bound on every collective that no call reaches (mode "bound": Detectors
 # G and X checked on every call). With a second build directory, each case runs under both builds
 # in turn, so that a change is measured against the code before it in the same run
-# (docs/collectives.md, "The path made cheaper"). Prints the median of REPS repetitions per case.
+# (docs/collectives-measurements.md, "Cost when no detector fires"). Prints the median of REPS repetitions per case.
 # SIZE (bytes per process, default 64) and CALLS (per round, default 200 000) change the call: at
 # 64 KiB the collective's own data leaves the module's in no cache, which 64 B does not show.
 # ALTERNATE=1 alternates each case's calls between two communicators (coll_time's "alternate"), as

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The safe-bound increase by the protection layer on a real failing case (docs/collectives.md
+# The safe-bound increase by the protection layer on a real failing case (docs/collectives-measurements.md
 # "Safe-bound increase"), run by the collective tester, every test checking every byte it received.
 # Two cases fail at the same n, where an int product i n of a rank index i < P and the count
 # overflows: unprotected, the call is correct up to n = floor(INT_MAX / (P - 1)) and fails at the

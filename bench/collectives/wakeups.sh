@@ -1,5 +1,5 @@
 #!/bin/bash
-# How often `mpiguard run` and `mpiguard protect` wake while a job runs (docs/collectives.md, "What
+# How often `mpiguard run` and `mpiguard protect` wake while a job runs (docs/design/collectives.md, "What
 # `mpiguard run` does"): mpiguard's own voluntary context switches, from /proc/PID/status, over
 # WATCH_SECONDS (default 8) of a 2-rank Open MPI stencil job, measured from 4 s after the start
 # (the ranks are found by then). With a second build directory, each tool runs under both, the

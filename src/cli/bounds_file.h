@@ -1,5 +1,5 @@
 /* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one place
- * that knows its JSON schema (docs/collectives.md, "The safe-bounds file"):
+ * that knows its JSON schema (docs/design/collectives.md, "The files"):
  *   {"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"},
  *    "entries": [{"collective": "Igather", "type_size": 1, "np": 4, "safe_count": 1048576,
  *                 "class": "G", "form": "nP", "status": "bounded"}]}

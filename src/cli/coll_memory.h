@@ -1,5 +1,5 @@
 /* Memory a collective test needs on this machine, computed before it starts so the tester skips
- * what would not fit instead of meeting the OOM killer (docs/collectives.md, "The tester"). */
+ * what would not fit instead of meeting the OOM killer (docs/design/collectives.md, "The tester"). */
 #ifndef MG_COLL_MEMORY_H
 #define MG_COLL_MEMORY_H
 

@@ -1,5 +1,5 @@
 /* The tester's search for a collective's safe bound at one (s, P) (Li et al., "Non-Intrusively
- * Avoiding Scaling Problems in and out of MPI Collectives", 2018, §III.B; docs/collectives.md,
+ * Avoiding Scaling Problems in and out of MPI Collectives", 2018, §III.B; docs/design/collectives.md,
  * "The tester"): step 1 doubles n from 1, each test
  * limited to 10 times the previous one's time, until a failure, n_max or the memory budget; step 2
  * refines in steps of Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification

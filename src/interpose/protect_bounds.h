@@ -1,7 +1,7 @@
 /* The protection module's safe-bounds table: read at MPI_Init from the small text file the CLI
  * writes (MPIGUARD_PROTECT_BOUNDS) plus the artificial bound of `mpiguard protect --bound`
- * (MPIGUARD_PROTECT_ARTIFICIAL), into the scaling engine's table (docs/collectives.md,
- * "The bounds file the module reads"). No json-c, no stdio: the library stays light. */
+ * (MPIGUARD_PROTECT_ARTIFICIAL), into the scaling engine's table (docs/design/collectives.md,
+ * "The files"). No json-c, no stdio: the library stays light. */
 #ifndef MG_PROTECT_BOUNDS_H
 #define MG_PROTECT_BOUNDS_H
 

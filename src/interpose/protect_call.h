@@ -1,6 +1,6 @@
 /* One intercepted collective as the protection module holds it: the engine's view (scaling_args)
  * plus the MPI handles and buffers, and the issue of one plan call through PMPI
- * (docs/collectives.md, "The protection module"). Needs mpi.h. */
+ * (docs/design/collectives.md, "The protection module"). Needs mpi.h. */
 #ifndef MG_PROTECT_CALL_H
 #define MG_PROTECT_CALL_H
 

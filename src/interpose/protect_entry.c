@@ -23,7 +23,7 @@
  * quick (an expression on the raw arguments) says it passes, and otherwise hands it to the second:
  * kept apart (noinline), the second's frame (the call's record, protect_run's arguments) is not set
  * up on the path most calls of a correct program take, which is then a few loads and a tail call
- * (docs/collectives.md, "Where it stands"). The quick pass only reads the thread's remembered
+ * (docs/collectives-measurements.md, "Cost when no detector fires"). The quick pass only reads the thread's remembered
  * communicator, so the second looks comm up and asks it again: a program that alternates between
  * communicators (rows and columns of a grid) is not sent the long way on every call. Then it
  * describes the call (the describer with its arguments, a parenthesized list, then the vector

@@ -1,4 +1,4 @@
-/* The protection module's entry points for the collectives (docs/collectives.md). */
+/* The protection module's entry points for the collectives (docs/design/collectives.md). */
 #ifndef MG_PROTECT_ENTRY_H
 #define MG_PROTECT_ENTRY_H
 

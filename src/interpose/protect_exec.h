@@ -1,7 +1,7 @@
 /* Executing a chosen workaround plan with PMPI: W1-B's rounds (staging where the plan stages,
  * packs, calls the collective or the V-form the plan names, with the block-strided types it asks
  * for, unpacks), W1-A's group calls on cached group communicators, W2's call with a contiguous big
- * datatype, W3's `_c` call (docs/collectives.md, "The protection module";
+ * datatype, W3's `_c` call (docs/design/collectives.md, "The protection module";
  * docs/collectives-engine.md §4). Needs mpi.h. */
 #ifndef MG_PROTECT_EXEC_H
 #define MG_PROTECT_EXEC_H

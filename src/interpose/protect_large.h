@@ -1,6 +1,6 @@
 /* Workaround W3: the MPI-4 large-count `_c` form of the intercepted collective (MPI_Gatherv_c,
  * MPI_Igatherv_c, ...) with MPI_Count counts and MPI_Aint displacements, the true ones where
- * Detector D recovered them (docs/collectives.md, "W3"); and the plan calls of a workaround for the
+ * Detector D recovered them (docs/design/collectives.md, "W3"); and the plan calls of a workaround for the
  * application's own `_c` calls, made in the `_c` form too. The `_c` functions are resolved at
  * MPI_Init in the MPI library the process loaded (dlsym: MPICH 4.0.2 has all 24, Open MPI 4.1.4
  * none), so the interposition library keeps no reference to them and loads with any MPI.

@@ -4,7 +4,7 @@
  * workaround (MPIGUARD_PROTECT_WORKAROUND), whether the ranks agree on the plans of the irregular
  * collectives (MPIGUARD_PROTECT_AGREE), looks up the library's MPI-4 large-count collectives (W3,
  * and the plan calls for the application's own `_c` calls), then routes the collectives, and their
- * `_c` forms where mpi.h declares them, through protect_run (docs/collectives.md). Trouble of its
+ * `_c` forms where mpi.h declares them, through protect_run (docs/design/collectives.md). Trouble of its
  * own turns the module off with one line; the job runs on. */
 #include <string.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The protection path of one intercepted collective: describe it for the engine, run Detectors D,
- * G and X, choose and execute the plan (docs/collectives.md). Where the ranks see different
+ * G and X, choose and execute the plan (docs/design/collectives.md). Where the ranks see different
  * arguments (Gatherv/Scatterv: the root's vectors; Alltoallv: each rank's own) a rank changes its
  * own side alone by W2; only under --agree do they agree on the verdict and plan, with small
  * control messages on the module's private duplicate. Needs mpi.h. */
@@ -49,7 +49,7 @@ static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
  * call on it pass here. The entry points' second test: most calls of a correct program end here,
  * without the call's record (protect_call) or the datatype sizes. Inline, with coll a constant in
  * each entry point, and calling nothing, so that the path is a few loads, one pass over the vectors
- * and a tail call (docs/collectives.md, "Cost when no detector fires").
+ * and a tail call (docs/collectives-measurements.md, "Cost when no detector fires").
  * in_place: the call's buffer argument is MPI_IN_PLACE. Returns 0 when protect_run must see the
  * call. */
 static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_place, int root,

@@ -1,5 +1,5 @@
 /* The cost measurement `mpiguard collectives` runs once per process count before its tests
- * (docs/collectives.md, "The cost model, measured"): the quantities of the protection module's
+ * (docs/collectives-measurements.md, "The cost model, measured"): the quantities of the protection module's
  * cost model (scaling_params.h), timed on the installed MPI at this P, each the slowest rank's
  * median of several repetitions:
  *   call_ns       a collective's fixed cost: MPI_Allgather of 8 bytes per rank;

@@ -1,4 +1,4 @@
-/* Which protected nonblocking calls return at once (docs/collectives.md, "Nonblocking calls"): the
+/* Which protected nonblocking calls return at once (docs/design/collectives.md, "Nonblocking calls"): the
  * last rank reaches each call LATE seconds after the others, which post the call, time how long
  * posting took, then wait for it. A call the module keeps nonblocking (W2, W3) is posted at once; a
  * call it completes eagerly (W1-A, W1-B) or one that needs the ranks' agreement first

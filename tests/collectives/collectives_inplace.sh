@@ -1,6 +1,6 @@
 #!/bin/bash
 # The calls with MPI_IN_PLACE, which libraries run by other code (Open MPI 4.1.4's in-place
-# Alltoall overflows where the other does not; docs/collectives.md):
+# Alltoall overflows where the other does not; docs/collectives-measurements.md):
 #   - the tester runs every in-place form of Table V's collectives (22: all but Bcast, blocking and
 #     nonblocking) on 3 ranks, root 2, and checks every byte it received; all pass but, on MPICH
 #     4.0.2, the in-place MPI_Reduce, which crashes at a root other than 0 past 2048 bytes;

@@ -8,7 +8,7 @@
 # (coll_bigstride). With WORKAROUND W2 (`_c` form only), W2 instead: each call's count past
 # INT_MAX divided by a k that brings it under the bound, in one `_c` call of a k-element type,
 # for Gather, Allgather and Alltoall. Not Scatter: MPICH 4.0.2's Scatter fails once s n P
-# reaches 2^31 bytes (docs/collectives.md), which a bigger type does not change, and it crashes
+# reaches 2^31 bytes (docs/collectives-measurements.md), which a bigger type does not change, and it crashes
 # there. Label: slow.
 # Usage: protect_bigstride.sh FLAVOR [c [W1B|W2]]
 . "$(dirname "$0")/../lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Which build wraps the application's own MPI-4 large-count collectives (MPI_Gatherv_c, ...):
-# docs/collectives.md, "The application's `_c` calls". The results under the module are
+# docs/design/collectives.md, "The application's `_c` calls". The results under the module are
 # protect_results_mpich_c_* (protect_results.sh ... c).
 # mpich: the interposition library exports exactly the 24 `_c` wrappers of the protected
 #   collectives and the 27 of the other calls `mpiguard check` captures (and still the int ones);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Which bounds act on the application's `_c` calls (MPICH; docs/collectives.md, "The application's
+# Which bounds act on the application's `_c` calls (MPICH; docs/design/collectives.md, "The application's
 # `_c` calls"):
 #   - the `_c` entries of a bounds file (schema version 2) bound the `_c` call itself: a Class G
 #     entry of Gatherv_c fires G on MPI_Gatherv_c, a Class X entry of Ialltoallv_c fires X on

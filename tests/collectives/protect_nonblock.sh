@@ -1,5 +1,5 @@
 #!/bin/bash
-# Which protected nonblocking calls return at once (docs/collectives.md, "Nonblocking calls").
+# Which protected nonblocking calls return at once (docs/design/collectives.md, "Nonblocking calls").
 # coll_nonblock posts MPI_Iallgather, MPI_Igatherv (rooted at the late rank) and MPI_Ialltoallv
 # while the last rank arrives 2 s late, and prints how long posting took on the others:
 #   without the module (run --no-protect)    every call is posted at once;

@@ -30,7 +30,7 @@ static int group_fits(const scaling_bounds *b, const scaling_args *a, const int6
      * nothing (Gather(v)/Scatter(v)): the library sizes the call by its communicator. The paper
      * counts only the processes that move data (Figure 4.4), but MPICH 4.0.2's Scatter fails once
      * s n P reaches 2^31 with P the communicator's size, root included: W1-A counted that way
-     * crashed at P = 2, n = 2^30 (docs/collectives.md). Allgatherv's groups are the whole
+     * crashed at P = 2, n = 2^30 (docs/collectives-measurements.md). Allgatherv's groups are the whole
      * communicator, each with only its range contributing: its bound follows the range. */
     uint64_t m = s1 - s0;
     if (scaling_coll_get(a->coll)->rooted && (a->root < s0 || a->root >= s1))

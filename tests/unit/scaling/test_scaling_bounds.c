@@ -46,7 +46,7 @@ static int classified(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s, 
 }
 
 /* The (P - 1) rows. Prob. 9 at P = 4: Gatherv's root fails once its last displacement (P - 1) n
- * passes INT_MAX, n_s = 2^29 + 5 * 2^25 (docs/collectives.md); at 2P the bound is INT_MAX / 7,
+ * passes INT_MAX, n_s = 2^29 + 5 * 2^25 (docs/collectives-measurements.md); at 2P the bound is INT_MAX / 7,
  * 3/7 of n_s, not n_s/2. */
 static void test_classify_p_minus_1(void)
 {
