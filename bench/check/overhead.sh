@@ -1,5 +1,5 @@
 #!/bin/bash
-# Overhead of `mpiguard check` (docs/check.md "Overhead"): the four examples do a fixed amount of
+# Overhead of `mpiguard check` (docs/check-measurements.md "Overhead"): the four examples do a fixed amount of
 # work (--iterations) with and without the checker, Open MPI at 4, 16 and 64 ranks, MPICH at 4 and 8.
 # Plain and checked runs are interleaved, REPS rounds; each ratio is median(checked) /
 # median(plain) of wall times measured side by side in this one run.

@@ -1,7 +1,7 @@
 /* The check agent: finds the event rings of the ranks it owns on this node (rank % shares ==
  * share), drains them, validates each record, resolves call sites while the rank lives, and
  * hands everything to a sink: the detector in the same process, or a TCP stream to the detector
- * (record_stream.h). Spec: docs/design/check.md "Transport and scale"; docs/check.md "The runtime". */
+ * (record_stream.h). Spec: docs/design/check.md "Transport and scale"; docs/design/check.md "How it is built". */
 #ifndef MG_CHECK_AGENT_H
 #define MG_CHECK_AGENT_H
 

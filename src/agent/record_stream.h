@@ -1,7 +1,7 @@
 /* The stream an agent sends the detector over TCP: the same check event records the rings hold,
  * plus the facts only the agent's node knows (resolved call sites, how streams ended, which ranks
  * are still inside their call). Versioned; a reader rejects anything malformed with a clear error
- * and never reads past what it was given. docs/check.md "The runtime".
+ * and never reads past what it was given. docs/design/check.md "How it is built".
  *
  * Layout (little-endian): a 16-byte hello {magic "MGTS" u32, version u16, reserved u16, share u32,
  * shares u32}, then frames {type u8, reserved u8[3], length u32, payload[length]}. */

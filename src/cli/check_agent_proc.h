@@ -1,6 +1,6 @@
 /* An agent process of `mpiguard check --agents N`: owns the ranks rank % shares == share on this
  * node and streams their records to the detector over TCP (record_stream.h), until its ranks'
- * streams ended or the detector went away. docs/check.md "The runtime". */
+ * streams ended or the detector went away. docs/design/check.md "How it is built". */
 #ifndef MG_CHECK_AGENT_PROC_H
 #define MG_CHECK_AGENT_PROC_H
 

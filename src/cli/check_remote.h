@@ -1,6 +1,6 @@
 /* The detector's side of the agents' TCP streams (record_stream.h): a loopback listener, one
  * connection per agent, frames dispatched to the same sink the in-process agent uses.
- * docs/check.md "The runtime". */
+ * docs/design/check.md "How it is built". */
 #ifndef MG_CHECK_REMOTE_H
 #define MG_CHECK_REMOTE_H
 

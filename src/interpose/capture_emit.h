@@ -1,6 +1,6 @@
 /* The capture module's writer state: the rank's ring, its sequence numbers, the encoding buffer,
  * the request and message ids it hands out, and the scratch arrays a Wait/Test call needs, all
- * sized at MPI_Init (docs/check.md "The runtime"). Needs mpi.h. One MPI thread at a time. */
+ * sized at MPI_Init (docs/design/check.md "How it is built"). Needs mpi.h. One MPI thread at a time. */
 #ifndef MG_CAPTURE_EMIT_H
 #define MG_CAPTURE_EMIT_H
 

@@ -4,7 +4,7 @@
  * PMPI call (mg_impl_*) so a status the application ignores is still seen; the others observe
  * (mg_observe_*). This file starts and stops the module; the records of each family of calls are
  * built in capture_p2p, capture_coll, capture_ctor and capture_wait. Spec: docs/design/check.md;
- * design: docs/check.md "The runtime". */
+ * design: docs/design/check.md "How it is built". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -1,5 +1,5 @@
 /* A fixed-capacity open-addressing map from an MPI handle (as 64 bits) to a 64-bit value, for the
- * capture module's request, message, communicator and op tables (docs/check.md "The runtime").
+ * capture module's request, message, communicator and op tables (docs/design/check.md "How it is built").
  * Sized once at MPI_Init: lookups, inserts and removals never allocate. Not thread-safe. */
 #ifndef MG_CAPTURE_TABLE_H
 #define MG_CAPTURE_TABLE_H

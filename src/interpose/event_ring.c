@@ -1,4 +1,4 @@
-/* The per-rank shared-memory ring of check event records (event_ring.h, docs/check.md). */
+/* The per-rank shared-memory ring of check event records (event_ring.h, docs/design/check.md). */
 #include "event_ring.h"
 
 #include "mg_error.h"

@@ -1,5 +1,5 @@
 /* The per-rank shared-memory ring of check event records: written by the capture module inside
- * the rank, drained by the check agent (docs/check.md "The runtime"). One writer thread, one
+ * the rank, drained by the check agent (docs/design/check.md "How it is built"). One writer thread, one
  * reader process. Versioned: a reader rejects another magic, version or header size. Needs no
  * mpi.h; the writer side does no malloc, no stdio and takes no lock. */
 #ifndef MG_EVENT_RING_H

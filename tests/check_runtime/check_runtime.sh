@@ -1,7 +1,7 @@
 #!/bin/bash
 # check_runtime.sh FLAVOR CASE: real jobs under `mpiguard check` (or under the capture module with
 # the ring dump helper): a deadlock, a clean run, MPI_Abort, a crash, no MPI_Init, the detector
-# killed, and the records of a real job decoded and asserted. docs/check.md "Tests".
+# killed, and the records of a real job decoded and asserted. docs/design/check.md "Tests".
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 case=$2
 : "${PROGS:?}" "${RING_DUMP:?}"
@@ -186,7 +186,7 @@ PY
     ;;
 records_c)
     # MPICH only (Open MPI 4.1.4 has no `_c` functions): each call of rt_records_c's `_c` round
-    # must give the record its int round gave (docs/check.md "Capture"), with the protection
+    # must give the record its int round gave (docs/design/check.md "Capture"), with the protection
     # module on too and acting on MPI_Bcast_c (bounded at 8 elements, the `_c` forms only).
     token="rtc$$"
     lib="$BUILD/lib/libmpiguard-$flavor.so"

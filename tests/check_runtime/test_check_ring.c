@@ -1,5 +1,5 @@
 /* The check runtime without MPI: the event ring (wrap-around, full ring with a dead reader, a
- * corrupt ring) and the agent fed good, truncated and corrupted records (docs/check.md). */
+ * corrupt ring) and the agent fed good, truncated and corrupted records (docs/design/check.md). */
 #include "check_agent.h"
 #include "event_ring.h"
 #include "mg_error.h"

@@ -1,7 +1,7 @@
 /* The agent -> detector TCP stream without MPI: frames round-trip; a stream with a bad magic,
  * another version, an unknown frame type, an absurd length or a truncated frame is refused with a
  * clear error (never a crash, never a read past the data); the detector's listener keeps what was
- * valid and closes only the bad connection (docs/check.md). */
+ * valid and closes only the bad connection (docs/design/check.md). */
 #include "check_remote.h"
 #include "mg_error.h"
 #include "mg_test.h"

@@ -34,7 +34,7 @@ for c in Allgather Allgatherv Allreduce Alltoall Alltoallv Bcast Gather Gatherv 
     want+="MPI_${c}_c MPI_I$(echo "${c:0:1}" | tr 'A-Z' 'a-z')${c:1}_c "
 done
 # and the `_c` forms of the other calls the capture module of `mpiguard check` records
-# (docs/check.md, "Capture"): no module protects them.
+# (docs/design/check.md "Capture"): no module protects them.
 for c in Send Bsend Ssend Rsend Recv Sendrecv Sendrecv_replace Isend Ibsend Issend Irsend Irecv \
          Send_init Bsend_init Ssend_init Rsend_init Recv_init Mrecv Imrecv Alltoallw \
          Ialltoallw Reduce_scatter_block Ireduce_scatter_block Scan Iscan Exscan Iexscan; do
