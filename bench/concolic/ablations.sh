@@ -2,7 +2,7 @@
 # Ablations and cost per run on the planted target: two-way vs one-way instrumentation (time per
 # run, log bytes per run), constraint-set reduction vs none, and the cost of an iteration split
 # into launch (spawning the launcher to the first rank's start), run (to the last rank's end),
-# teardown (the rest of the job) and solve, from the ranks' timestamps (docs/concolic.md "Cost");
+# teardown (the rest of the job) and solve, from the ranks' timestamps (docs/design/concolic.md "Cost");
 # the launch-only row is an MPI program that only initialises and finalises.
 #   ablations.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu

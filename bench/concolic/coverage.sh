@@ -7,7 +7,7 @@
 # (--fixed: np 4, focus 0). Prints a row per program and variant (arms covered after the given
 # runs; bugs; seconds), the suite's total (arms summed over the programs), the ratios of bounded
 # DFS's arms to each random variant's and to the fixed variant's, per program and for the suite,
-# and the arms bounded DFS left uncovered: the tables of docs/concolic.md "Measured" (Table 2.6's
+# and the arms bounded DFS left uncovered: the tables of docs/concolic-measurements.md "Measured" (Table 2.6's
 # shape).
 #   coverage.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu

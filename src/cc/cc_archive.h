@@ -1,5 +1,5 @@
 /* Static libraries in a mpiguard-cc link: `ar` archives whose members are the bitcode units
- * mpiguard-cc compiled, possibly beside native objects (docs/concolic.md "Real builds"). The
+ * mpiguard-cc compiled, possibly beside native objects (docs/design/concolic.md "Real builds"). The
  * bitcode members join the linked module the way a linker takes archive members (only those that
  * define a symbol still undefined); the native members go to the final link in an archive of
  * their own, where the original stood. */

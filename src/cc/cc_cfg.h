@@ -1,5 +1,5 @@
 /* The static control-flow graph of the linked module for the CFG-directed search
- * (docs/concolic.md "mpiguard-cc"; the graph and its file form: src/engines/solver/cfg_graph.h,
+ * (docs/design/concolic.md "mpiguard-cc"; the graph and its file form: src/engines/solver/cfg_graph.h,
  * cfg_graph_text.h). Built from the module the branch table is numbered from, with the same
  * branch ids. */
 #ifndef CC_CFG_H

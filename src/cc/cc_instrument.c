@@ -1,4 +1,4 @@
-/* The concolic instrumenter on the LLVM-C API (docs/concolic.md "Instrumentation"; spec:
+/* The concolic instrumenter on the LLVM-C API (docs/design/concolic.md "Instrumentation"; spec:
  * docs/design/concolic.md; traps: docs/design/platform-notes.md "LLVM-C 14 and Z3").
  *
  * Every integer SSA value of a function (arguments first, then instructions in order) owns a
@@ -347,7 +347,7 @@ static int mpi_arg_fits(LLVMValueRef call, int k, int int_ok)
 
 /* After an MPI call that writes a user buffer (cc_mpi_write.c's table), tells the runtime where,
  * with the call's own arguments, so the bytes written lose the symbolic values the program
- * stored there before (docs/concolic.md "Memory MPI writes"). */
+ * stored there before (docs/design/concolic.md "Memory MPI writes"). */
 static void probe_mpi_write(ctx *x, LLVMValueRef call, const char *n)
 {
     const cc_mpi_write *w = cc_mpi_write_find(n);

@@ -1,5 +1,5 @@
 /* mpiguard-cc: a compiler wrapper used like mpicc that builds the two concolic executables and
- * the branch table of a program (docs/concolic.md "mpiguard-cc"; spec: docs/design/concolic.md).
+ * the branch table of a program (docs/design/concolic.md "mpiguard-cc"; spec: docs/design/concolic.md).
  *
  *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
  *                  -ffp-contract=off -ftrivial-auto-var-init=zero: the ".o" is LLVM bitcode

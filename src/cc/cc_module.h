@@ -1,5 +1,5 @@
 /* Module plumbing for mpiguard-cc: reading bitcode units, linking them into one module, mem2reg,
- * the build id, verifying and writing (docs/concolic.md "mpiguard-cc"). */
+ * the build id, verifying and writing (docs/design/concolic.md "mpiguard-cc"). */
 #ifndef CC_MODULE_H
 #define CC_MODULE_H
 

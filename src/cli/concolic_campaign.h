@@ -1,7 +1,7 @@
 /* The state of a `mpiguard concolic` campaign: the program's branch table, the campaign
  * directory, the next launch (inputs, process count, focus), merged coverage and the distinct
- * bugs found, saved after every iteration so `--resume` continues it (docs/concolic.md
- * "Campaign directory"). */
+ * bugs found, saved after every iteration so `--resume` continues it (docs/design/concolic.md
+ * "mpiguard concolic"). */
 #ifndef CONCOLIC_CAMPAIGN_H
 #define CONCOLIC_CAMPAIGN_H
 

@@ -1,6 +1,6 @@
 /* The CFG-directed search in `mpiguard concolic`: the program's static control-flow graph
  * (APP.mpiguard-cfg, written by mpiguard-cc), the distance table the strategy reads, kept up to
- * date as coverage grows, and the static table `--distances` prints (docs/concolic.md
+ * date as coverage grows, and the static table `--distances` prints (docs/design/concolic.md
  * "CFG-directed search"). */
 #ifndef CONCOLIC_CFG_H
 #define CONCOLIC_CFG_H

@@ -1,6 +1,6 @@
 /* One iteration's job of `mpiguard concolic`: the MPMD launch (light ranks, the heavy executable
  * at the focus, light ranks), the timeout, reading back every rank's log, and the classification
- * of the outcome (docs/concolic.md "Outcomes"). */
+ * of the outcome (docs/concolic.md "3. Run the campaign"). */
 #ifndef CONCOLIC_LAUNCH_H
 #define CONCOLIC_LAUNCH_H
 
@@ -54,7 +54,7 @@ typedef struct concolic_result {
     coverage_set *rank_cover; /* [rank]: each rank's arms (empty when its log was unreadable) */
     uint32_t nranks;          /* entries of rank_cover: the run's np, 0 when memory ran out */
     double seconds;        /* the whole job: spawning the launcher to its end */
-    /* The split of seconds (docs/concolic.md "Cost"), from the ranks' TIME records: launch is
+    /* The split of seconds (docs/design/concolic.md "Cost"), from the ranks' TIME records: launch is
      * the launcher's spawn to the first rank's start, run from there to the last end a rank
      * logged (the job's end when none did), teardown the rest. split = 0 when a rank logged no
      * start (no log, a program built before the TIME record): then only seconds is known. */

@@ -1,4 +1,4 @@
-/* The iteration loop of `mpiguard concolic` (docs/concolic.md "mpiguard concolic"; dissertation
+/* The iteration loop of `mpiguard concolic` (docs/design/concolic.md "mpiguard concolic"; dissertation
  * chapter 2): run the job, merge coverage, record bugs, observe the path, choose and solve the
  * next negation, save the campaign. The command (cmd_concolic.c) parses options around it. */
 #ifndef CONCOLIC_LOOP_H

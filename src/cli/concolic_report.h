@@ -1,6 +1,6 @@
 /* What `mpiguard concolic` tells the user: a reproducer and a report finding (kind
  * "concolic_bug") per distinct bug, and the final coverage report per function and file with the
- * uncovered branches' lines (docs/concolic.md "Output"). */
+ * uncovered branches' lines (docs/design/concolic.md "Output"). */
 #ifndef CONCOLIC_REPORT_H
 #define CONCOLIC_REPORT_H
 

@@ -1,6 +1,6 @@
 /* The runtime's side of a run: mgrt_init, the path log written record by record with write(2)
  * (so a crash or a timeout leaves a decodable prefix), coverage, variable declarations, and the
- * outcome file the driver classifies runs with (docs/concolic.md "Runtime" and "Interface"). */
+ * outcome file the driver classifies runs with (docs/design/concolic.md "Runtime" and "Interface"). */
 #include "rt_internal.h"
 
 #include "mg_array.h"

@@ -1,7 +1,7 @@
 /* Marking inputs (include/mpiguard/concolic.h): the i-th mark of a run takes value i of the file
  * named by MPIGUARD_CONCOLIC_INPUTS (one decimal integer per line, the same file for every
  * rank), and in the heavy executable becomes symbolic variable of the next id
- * (docs/concolic.md "Interface"; dissertation §2.4.1 for the caps). */
+ * (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps). */
 #include "mpiguard/concolic.h"
 #include "rt_internal.h"
 

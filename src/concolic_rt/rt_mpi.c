@@ -2,7 +2,7 @@
  * MPI_Comm_size call the real function and then mark the result as the rank or size of the
  * world or of another communicator, told apart by comparing with MPI_COMM_WORLD at run time
  * (dissertation §2.3.1); MPI_Abort is recorded as the run's outcome; MPI_Finalize is when the
- * rank's run ends (the cost split of docs/concolic.md). The only MPI calls added are local
+ * rank's run ends (the cost split of docs/design/concolic.md). The only MPI calls added are local
  * queries (group translation for the local-to-global map of §2.3.3): no communication. */
 #include "rt_internal.h"
 

@@ -1,4 +1,4 @@
-/* Memory an MPI call writes becomes concrete (docs/concolic.md "Memory MPI writes"): the
+/* Memory an MPI call writes becomes concrete (docs/design/concolic.md "Memory MPI writes"): the
  * instrumenter calls mgrt_mpi_wrote after each call of its table (src/cc/cc_mpi_write.c) with the
  * call's arguments, and the bytes the call wrote on this rank lose the symbolic values the program
  * stored there: they hold another rank's data (or a reduction) now, not this rank's expression.

@@ -1,5 +1,5 @@
 /* What the instrumenter tells the runtime about an MPI call that writes a user buffer
- * (docs/concolic.md "Memory MPI writes"): after the call, the heavy build calls
+ * (docs/design/concolic.md "Memory MPI writes"): after the call, the heavy build calls
  *   mgrt_mpi_wrote(who, shape, buf, sendbuf, count, counts, displs, type, comm, root)
  * with the call's own arguments (a handle as i64: a pointer in Open MPI, an int in MPICH), and the
  * runtime makes the bytes written concrete. src/cc/cc_mpi_write.c holds the table of calls. */

@@ -2,7 +2,7 @@
  * values of memory (by address), and the probes the instrumenter inserts (cc_instrument.c
  * documents what each one stands for). Expressions are linear over the marked variables; any
  * operation outside that (a product of two symbolic values, division, bit operations) or an
- * int64 overflow concretises the result, as COMPI does (docs/concolic.md "Runtime"). */
+ * int64 overflow concretises the result, as COMPI does (docs/design/concolic.md "Runtime"). */
 #include "rt_internal.h"
 
 #include "mg_array.h"

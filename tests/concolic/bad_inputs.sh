@@ -1,5 +1,5 @@
 #!/bin/bash
-# Bad inputs of mpiguard-cc and `mpiguard concolic` (docs/concolic.md "Tests"): each case asserts
+# Bad inputs of mpiguard-cc and `mpiguard concolic` (docs/design/concolic.md "Tests"): each case asserts
 # the documented status and message, and that nothing is left running.
 #   bad_inputs.sh FLAVOR
 . "$(dirname "$0")/../lib.sh"
@@ -53,7 +53,7 @@ expect_status 0 "log corrupted" -- campaign --np 1 --iterations 3 --dir c-badlog
 expect_stderr "log (rank 0)"
 grep -q "^iterations 3$" c-badlog/campaign || fail "corrupt log: the campaign did not complete"
 # A rank that crashes while another still computes: the crashing rank waits for the other to
-# settle (docs/concolic.md "Runtime"), so rank 0 takes its branch 100 ms later, before the job ends.
+# settle (docs/design/concolic.md "Runtime"), so rank 0 takes its branch 100 ms later, before the job ends.
 expect_status 80 "crash-early" -- campaign --np 2 --iterations 1 --dir c-early -- ./edge crash-early
 grep -q "^bug signal:11:" c-early/campaign || fail "crash-early: rank 1's crash not reported"
 early=$(line_of CRASH-EARLY)

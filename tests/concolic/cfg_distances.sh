@@ -1,7 +1,7 @@
 #!/bin/bash
 # The static control-flow graph mpiguard-cc writes (APP.mpiguard-cfg) on a real program,
 # tests/concolic/programs/cfg_small.c, against distances worked out by hand; a CFG campaign on
-# it reaching every arm; a damaged graph refused; a missing one tolerated (docs/concolic.md
+# it reaching every arm; a damaged graph refused; a missing one tolerated (docs/design/concolic.md
 # "CFG-directed search").
 #   cfg_distances.sh FLAVOR
 . "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Memory an MPI call writes is concrete afterwards (docs/concolic.md "Memory MPI writes"): for each
+# Memory an MPI call writes is concrete afterwards (docs/design/concolic.md "Memory MPI writes"): for each
 # call of programs/mpi_writes.c, a bounded-DFS campaign at 2 processes must find W1 (input 2 = 7,
 # behind a branch on the overwritten buf[1]: with buf[1]'s stale expression the path is
 # unsatisfiable) and W2 (input 1 = 9, on buf[0], which the call must leave symbolic).

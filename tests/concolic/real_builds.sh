@@ -1,5 +1,5 @@
 #!/bin/bash
-# Real builds with mpiguard-cc (docs/concolic.md "Real builds"): the multi-directory project of
+# Real builds with mpiguard-cc (docs/design/concolic.md "Real builds"): the multi-directory project of
 # programs/multidir, built by recursive `make CC=mpiguard-cc` (a static library of bitcode units
 # beside a native object, linked with -L/-l; two executables), by CMake and by autoconf, a failed
 # link, and under Open MPI a PETSc tutorial built by PETSc's own makefile against the installed

@@ -1,5 +1,5 @@
 #!/bin/bash
-# `--resume` continues the search tree (docs/concolic.md "--resume"): a campaign stopped after N
+# `--resume` continues the search tree (docs/design/concolic.md "--resume"): a campaign stopped after N
 # runs and resumed for M runs makes the same runs (process count, focus, outcome, coverage,
 # inputs) as one campaign of N + M runs with the same seed, for bounded DFS and the CFG
 # strategy. What the code guarantees is that the search state (stack, tried negations, bound,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The solver's limits in a campaign (docs/concolic.md "Stopping, progress and the final report"),
+# The solver's limits in a campaign (docs/design/concolic.md "Stopping, progress and the final report"),
 # on programs/pigeons.c, whose run 77 (DFS, no reduction) is followed by a pigeonhole query: the
 # query runs out of its budget, is counted, and the campaign goes on; SIGINT during that solve
 # stops the campaign within a second, with the run before it counted and saved.

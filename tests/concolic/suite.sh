@@ -1,5 +1,5 @@
 #!/bin/bash
-# The planted-bug suite of `mpiguard concolic` (docs/concolic.md "Proof"): builds one target of
+# The planted-bug suite of `mpiguard concolic` (docs/design/concolic.md "Proof"): builds one target of
 # tests/concolic/programs with `make CC=mpiguard-cc` for one MPI and asserts that a bounded-DFS
 # campaign (from np 1, --max-np 6) finds every planted bug of that program within the stated
 # budget of runs, each with a reproducer whose process count, rank and inputs are the ones the bug

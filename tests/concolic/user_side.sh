@@ -1,5 +1,5 @@
 #!/bin/bash
-# The user's side of a campaign (docs/concolic.md "Stopping, bugs and reports"), on
+# The user's side of a campaign (docs/design/concolic.md "Stopping, bugs and reports"), on
 # programs/user_side.c: two different hangs are two bugs, each placed; an MPI error caught by the
 # library's handler is an mpi_error, not a rejected input; the progress line names the run just
 # finished; the JSON report has coverage per file and function; a marked local the program never

@@ -32,7 +32,7 @@ typedef struct path_log_header {
 
 /* TIME records: when the writing rank began (main entered) and ended (MPI_Finalize entered, or
  * exit, or a fatal signal, whichever came first), read from a clock every process of a node
- * shares, so the driver can split an iteration's wall time (docs/concolic.md "Cost"). */
+ * shares, so the driver can split an iteration's wall time (docs/design/concolic.md "Cost"). */
 enum path_log_event { PATH_LOG_STARTED = 1, PATH_LOG_ENDED = 2 };
 enum path_log_clock { PATH_LOG_CLOCK_MONOTONIC = 1 }; /* CLOCK_MONOTONIC, nanoseconds */
 
