@@ -1,5 +1,5 @@
-/* Proof of the protection module's correctness on a real MPI (tests/collectives/README in
- * docs/design/collectives.md): every collective of Table V, blocking and nonblocking, in place where MPI
+/* Proof of the protection module's correctness on a real MPI (docs/design/collectives.md,
+ * "Proof"): every collective of Table V, blocking and nonblocking, in place where MPI
  * allows it, run twice from identical buffers: once straight into the library (PMPI_*, which the
  * interposition library does not wrap) and once through MPI_*, which `mpiguard protect --bound N
  * --workaround W` routes through a workaround. Every byte of every rank's buffers must match.
