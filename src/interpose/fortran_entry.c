@@ -83,6 +83,9 @@ extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
 #define FORTRAN_F08_DESCRIPTORS 1
 #endif
 #pragma weak PMPI_Status_c2f
+#pragma weak PMPI_Comm_test_inter
+#pragma weak PMPI_Comm_remote_size
+#pragma weak PMPI_Comm_size
 #pragma weak MPI_F_STATUS_IGNORE
 #pragma weak MPI_F_STATUSES_IGNORE
 
