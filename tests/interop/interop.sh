@@ -31,7 +31,7 @@ export PMPI_COUNTER_DIR="$TMP/counts"
 if [ "${LAUNCH_VIA:-mpi}" = srun ]; then
     command_line=("- --export=ALL,LD_PRELOAD=$counter" "$counter --export=ALL,LD_PRELOAD")
     ways=("${command_line[@]}")
-    deadlock_ways=("${command_line[@]}")
+    deadlock_ways=("${command_line[0]}")
 else
     if [ "$flavor" = openmpi ]; then
         command_line=("- -x LD_PRELOAD=$counter" "$counter -x LD_PRELOAD")
@@ -102,11 +102,14 @@ for way in "${ways[@]}"; do
     pass "$what: both see all $(counter_calls 0) + $(counter_calls 1) calls of cg"
 
     # master_worker polls with MPI_Test, so its counts differ between runs but not between the two
-    # tools of one run; its Test and Recv go through the protect and state modules' hooks.
-    what="$flavor run of master_worker, counter as '$way'"
-    with_counter "$way" run -- "$TMP/run.json" "$master_worker" --iterations 200
-    expect_run_counted "$TMP/run.json"
-    pass "$what: both counted $(counter_calls 0) + $(counter_calls 1) calls"
+    # tools of one run; its Test and Recv go through the protect and state modules' hooks (the
+    # same under srun: left to the plain launchers' test, for CI's time).
+    if [ "${LAUNCH_VIA:-mpi}" != srun ]; then
+        what="$flavor run of master_worker, counter as '$way'"
+        with_counter "$way" run -- "$TMP/run.json" "$master_worker" --iterations 200
+        expect_run_counted "$TMP/run.json"
+        pass "$what: both counted $(counter_calls 0) + $(counter_calls 1) calls"
+    fi
 
     what="$flavor check of cg, counter as '$way'"
     with_counter "$way" check -- "$TMP/check.json" "$cg" --iterations 40
