@@ -141,7 +141,7 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
     read_published(o, now);
     int undecided = 0;
     for (int r = 0; r < o->nranks; r++)
-        undecided += !o->ranks[r].published && !decided(&o->ranks[r]);
+        undecided += !o->ranks[r].published && o->ranks[r].cause == MG_OBSERVE_PENDING;
     if (undecided && !job_ended)
         rescan(o);
     int newly_blind = 0;
