@@ -31,6 +31,10 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
     }
     if (!s->read)
         return in->ended ? MG_OBSERVE_VANISHED : MG_OBSERVE_PENDING;
+    if (in->by_stack && (s->mapped_mpi != MG_FLAVOR_UNKNOWN || s->binary_defines_mpi))
+        return MG_OBSERVE_OK;
+    if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
+        return in->ended || in->age >= MG_OBSERVE_SETTLE_S ? MG_OBSERVE_NOT_MPI : MG_OBSERVE_PENDING;
     mg_observe_cause cause = cause_from_sight(s, in->expected);
     if (in->ended)
         return cause;

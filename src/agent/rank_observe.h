@@ -44,6 +44,8 @@ typedef struct mg_observe_input {
     uint64_t sibling_calls;     /* the most calls another rank made */
     double age;                 /* seconds since the rank was found */
     int ended;                  /* its process is gone: decide on what was seen */
+    int by_stack;               /* read by its stacks alone (ptrace, no interposition library):
+                                   observed when it maps an MPI library or defines MPI itself */
 } mg_observe_input;
 
 /* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given

@@ -207,6 +207,13 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
             fprintf(stderr, " %s", *a);
         fputc('\n', stderr);
     }
+    /* srun (22.05) gives the ranks its own environment's value of a variable that its
+     * --export=ALL,NAME=VALUE also sets: `LD_PRELOAD=a srun --export=ALL,LD_PRELOAD=m:a` preloads
+     * a alone. What mpiguard sets reaches srun only in --export (the merged LD_PRELOAD holds the
+     * user's own); the rest of the environment passes as before. */
+    if (s->launcher.kind == MG_LAUNCHER_SRUN)
+        for (int v = 0; v < nvars; v++)
+            unsetenv(vars[v].name);
     mg_job_install_signal_handlers();
     rc = mg_job_start(job_argv, s->token, &s->job, err, sizeof err);
     mg_launcher_free_argv(job_argv);

@@ -216,9 +216,11 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
     int n = probes->session->nranks;
     const char *sampler[n > 0 ? n : 1];
     for (int r = 0; r < n; r++) {
-        int ptrace = probes->kind == MG_PROBE_PTRACE || (probes->by_ptrace && probes->by_ptrace[r]);
-        /* not judged through agents or when attached: counted as the sampler reads them */
-        int shm = !ptrace && (!observer || observe_ranks_cause(observer, r) == MG_OBSERVE_OK);
+        /* not judged through agents elsewhere: counted as the sampler reads them */
+        mg_observe_cause cause = observer ? observe_ranks_cause(observer, r) : MG_OBSERVE_OK;
+        int ptrace = probes->kind == MG_PROBE_PTRACE ? cause == MG_OBSERVE_OK
+                                                     : probes->by_ptrace && probes->by_ptrace[r];
+        int shm = !ptrace && cause == MG_OBSERVE_OK;
         sampler[r] = ptrace ? "ptrace" : shm ? "shm" : NULL;
         seen->by_ptrace += ptrace;
         seen->by_shm += shm;
@@ -267,10 +269,13 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
                           .remote = remote,
                           .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
                           .warned = calloc((size_t)s->nranks, 1)};
-    /* an attached job's library and MPI are not known: what /proc shows cannot be judged */
-    int observing = probes.kind == MG_PROBE_SHM && !remote && !s->attached;
-    observe_ranks *observer = observing ? observe_ranks_create(s, observe_ranks_by_state, s) : NULL;
-    if (observing && !observer)
+    /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
+     * published (not known of an attached job), with ptrace by what their processes map */
+    int by_state = probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->attached;
+    int by_stack = probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
+    observe_ranks *observer = by_state || by_stack
+        ? observe_ranks_create(s, by_state ? observe_ranks_by_state : NULL, s) : NULL;
+    if ((by_state || by_stack) && !observer)
         mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     struct hang_model_state st;
     hang_model_state(model, &st);
@@ -296,9 +301,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_model_next_delay(model, &delay);
         if (cli_session_wait(s, (int)(delay * 1000)))
             break;
-        if (observer)
+        if (by_state)
             cli_session_discover(s); /* maps the states the observer reads */
-        if (observer && observe_ranks_update(observer, 0) && switch_blind_ranks(&probes, observer)) {
+        if (observer && observe_ranks_update(observer, 0) && by_state && !remote &&
+            switch_blind_ranks(&probes, observer)) {
             mg_error("hang: out of memory");
             break;
         }

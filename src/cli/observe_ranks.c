@@ -93,7 +93,7 @@ static void read_published(observe_ranks *o, double now)
         if (k->pid && !k->found_at)
             k->found_at = now;
         uint64_t calls = 0;
-        if (o->published(o->ctx, r, &calls)) {
+        if (o->published && o->published(o->ctx, r, &calls)) {
             if (!k->published)
                 k->published_at = now;
             k->published = 1;
@@ -109,7 +109,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     if (decided(k) || !k->found_at)
         return;
     /* read while the process lives; a reading of a process that ended is kept */
-    if (!k->ended && k->pid && (!k->sight.read || !k->published)) {
+    if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
         mg_rank_sight fresh;
         if (mg_rank_sight_read("/proc", k->pid, o->s->library, &fresh) == MG_OK)
             k->sight = fresh;
@@ -119,7 +119,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     mg_observe_input in = {.sight = &k->sight, .expected = o->s->flavor, .published = k->published,
                            .calls = k->calls, .sibling_published_for = sibling_published_for,
                            .sibling_calls = sibling_calls, .age = now - k->found_at,
-                           .ended = k->ended || job_ended};
+                           .ended = k->ended || job_ended, .by_stack = !o->published};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (!decided(k))
@@ -141,7 +141,7 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
     read_published(o, now);
     int undecided = 0;
     for (int r = 0; r < o->nranks; r++)
-        undecided += !o->ranks[r].published && !decided(&o->ranks[r]);
+        undecided += !o->ranks[r].published && o->ranks[r].cause == MG_OBSERVE_PENDING;
     if (undecided && !job_ended)
         rescan(o);
     int newly_blind = 0;

@@ -17,7 +17,10 @@ typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
  * the cli_session. */
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
 
-/* An observer of the session's ranks. NULL when out of memory (the caller says so and exits 70). */
+/* An observer of the session's ranks. published NULL: the tool reads them by their stacks alone
+ * (hang's ptrace sampler on a job it attached to or reads through agents on this machine), and a
+ * rank is blind when nothing in it is MPI. NULL when out of memory (the caller says so and exits
+ * 70). */
 observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn published, void *ctx);
 void observe_ranks_destroy(observe_ranks *o);
 

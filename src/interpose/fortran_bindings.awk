@@ -8,17 +8,14 @@
 # mg_enter_<Name>(call site, C arguments). docs/architecture.md, "Fortran entry points".
 #
 # A parameter's C type says its Fortran form; a type this script does not know stops the build,
-# so a new line of mpi_functions.def never silently lacks its Fortran binding. Left to the MPI
-# library's own binding, because their Fortran form is not the C one with MPI_Fint in place of
-# each handle: Op_create (a Fortran callback), Alltoallw, Ialltoallw and Type_create_struct
-# (arrays of datatype handles whose length is not a parameter of the call, or needs one more MPI
-# call to learn); the MPI-4 `_c` lines (Fortran reaches them only through `use mpi_f08`'s
-# descriptors). Init, Init_thread, Finalize and Abort are written by hand in fortran_entry.c.
+# so a new line of mpi_functions.def never silently lacks its Fortran binding. An array of datatype
+# handles has the length of the call's count, or (Alltoallw, Ialltoallw) the communicator's size:
+# the entry asks the MPI for it, and skips the send types of an in-place call, which the program
+# need not give. A Fortran reduction function goes through a trampoline of fortran_entry.c. Left to
+# the MPI library's own binding: the MPI-4 `_c` lines (Fortran reaches them only through
+# `use mpi_f08`'s descriptors). Init, Init_thread, Finalize and Abort are written by hand in
+# fortran_entry.c.
 BEGIN {
-    left_to_mpi["Op_create"] = 1
-    left_to_mpi["Alltoallw"] = 1
-    left_to_mpi["Ialltoallw"] = 1
-    left_to_mpi["Type_create_struct"] = 1
     handle["MPI_Comm"] = "Comm"; handle["MPI_Datatype"] = "Type"; handle["MPI_Op"] = "Op"
     handle["MPI_Group"] = "Group"; handle["MPI_Info"] = "Info"; handle["MPI_Request"] = "Request"
     handle["MPI_Message"] = "Message"
@@ -51,28 +48,40 @@ function split_params(text,    n, parts, i, p, name) {
     return n
 }
 
-# The count parameter that sizes the arrays of requests and statuses.
+# The length of the arrays of handles and statuses: the count parameter, or else the number of
+# ranks the communicator's arrays describe (fortran_peers, asked once).
 function array_count(n,    i) {
     for (i = 1; i <= n; i++)
         if (pname[i] == "count" || pname[i] == "incount")
-            return pname[i]
-    fail("an array of handles or statuses without a count parameter")
+            return "*" pname[i]
+    for (i = 1; i <= n; i++)
+        if (pname[i] == "comm") {
+            if (pre !~ /peers =/)
+                pre = pre "    int peers = fortran_peers(MG_F2C(Comm, *comm));\n"
+            return "peers"
+        }
+    fail("an array of handles or statuses without a count or a communicator")
 }
 
-# An array of requests or statuses: a C copy on the stack (or the heap, past FORTRAN_STACK_ARRAY),
-# converted by fortran_<what>_in and written back by fortran_<what>_out.
+# An array of requests, statuses or datatypes of count elements: a C copy on the stack (or the
+# heap, past FORTRAN_STACK_ARRAY), converted by fortran_<what>_in; the caller appends what follows
+# the call.
 function convert_array(nm, ctype, what, count) {
     fparam = "MPI_Fint *" nm; arg = nm "_c"
+    convert_with_status(ctype " " nm "_stack[FORTRAN_STACK_ARRAY];\n" \
+        "    " ctype " *" nm "_c = fortran_" what "_in(&rc, " nm ", " count ", " nm "_stack);")
+}
+
+# Appends a conversion that may fail (setting rc) to pre: the call then runs only if none failed.
+function convert_with_status(statements) {
     if (pre !~ /&rc/)
         pre = pre "    int rc = MPI_SUCCESS;\n"
-    pre = pre "    " ctype " " nm "_stack[FORTRAN_STACK_ARRAY];\n" \
-              "    " ctype " *" nm "_c = fortran_" what "_in(&rc, " nm ", *" count ", " nm "_stack);\n"
-    post = post "    fortran_" what "_out(rc, " nm ", " nm "_c, *" count ", " nm "_stack);\n"
+    pre = pre "    " statements "\n"
 }
 
 # Fills fparam (the Fortran form of parameter i), arg (the C argument), and appends to pre and post
 # (statements around the call).
-function convert(i, n,    t, nm, h, count) {
+function convert(i, n,    t, nm, count, what) {
     t = ptype[i]; nm = pname[i]
     if (t ~ /^(const )?void \*$/ && suffix[i] == "") {
         fparam = "void *" nm; arg = "fortran_buffer(" nm ")"
@@ -94,6 +103,9 @@ function convert(i, n,    t, nm, h, count) {
         fparam = "MPI_Fint *" nm; arg = "(int (*)[3])" nm
     } else if (t == "const MPI_Aint" && suffix[i] == "[]") {
         fparam = "MPI_Aint *" nm; arg = nm
+    } else if (t == "MPI_User_function *" && suffix[i] == "") {
+        fparam = "fortran_user_function *" nm; arg = nm "_c"
+        convert_with_status("MPI_User_function *" nm "_c = fortran_user_function_in(&rc, " nm ");")
     } else if (sub(/ \*$/, "", t) && (t in handle) && suffix[i] == "") {
         fparam = "MPI_Fint *" nm; arg = "&" nm "_c"
         pre = pre "    " t " " nm "_c = MG_F2C(" handle[t] ", *" nm ");\n"
@@ -103,7 +115,16 @@ function convert(i, n,    t, nm, h, count) {
         pre = pre "    MPI_Status " nm "_c;\n"
         post = post "    fortran_status_out(rc, " nm ", &" nm "_c);\n"
     } else if ((t == "MPI_Request" || t == "MPI_Status") && suffix[i] == "[]") {
-        convert_array(nm, t, t == "MPI_Request" ? "requests" : "statuses", array_count(n))
+        what = t == "MPI_Request" ? "requests" : "statuses"
+        count = array_count(n)
+        convert_array(nm, t, what, count)
+        post = post "    fortran_" what "_out(rc, " nm ", " nm "_c, " count ", " nm "_stack);\n"
+    } else if (t == "const MPI_Datatype" && suffix[i] == "[]") {
+        count = array_count(n)
+        if (nm == "sendtypes")
+            count = "(fortran_buffer(sendbuf) == MPI_IN_PLACE ? 0 : " count ")"
+        convert_array(nm, "MPI_Datatype", "types", count)
+        post = post "    fortran_array_free(" nm "_c, " nm "_stack);\n"
     } else {
         fail("no Fortran form for parameter '" ptype[i] " " nm suffix[i] "'")
     }
@@ -113,8 +134,6 @@ function convert(i, n,    t, nm, h, count) {
     line = $0
     sub(/^MG_FN\(/, "", line)
     name = line; sub(/,.*/, "", name)
-    if (name in left_to_mpi)
-        next
     params = line; sub(/^[^,]*, /, "", params); sub(/\), \(.*$/, ")", params)
     n = split_params(params)
     lower = tolower(name); upper = toupper(name)

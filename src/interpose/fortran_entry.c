@@ -16,6 +16,7 @@
 #include "interpose_log.h"
 #include "interpose_next.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -82,6 +83,9 @@ extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
 #define FORTRAN_F08_DESCRIPTORS 1
 #endif
 #pragma weak PMPI_Status_c2f
+#pragma weak PMPI_Comm_test_inter
+#pragma weak PMPI_Comm_remote_size
+#pragma weak PMPI_Comm_size
 #pragma weak MPI_F_STATUS_IGNORE
 #pragma weak MPI_F_STATUSES_IGNORE
 
@@ -101,17 +105,28 @@ static inline void fortran_status_out(int rc, MPI_Fint *f, const MPI_Status *c)
         PMPI_Status_c2f(c, f);
 }
 
-/* The C handles of n Fortran requests, in stack (FORTRAN_STACK_ARRAY long) or on the heap for more;
- * the caller hands the result to fortran_requests_out. NULL with *rc = MPI_ERR_NO_MEM when the heap
- * has no room. */
+/* Room for n elements of size bytes: stack (FORTRAN_STACK_ARRAY long) or the heap for more, freed
+ * by fortran_array_free. NULL with *rc = MPI_ERR_NO_MEM when the heap has no room. */
+static void *fortran_array(int *rc, int n, size_t size, void *stack)
+{
+    void *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * size);
+    if (!c)
+        *rc = MPI_ERR_NO_MEM;
+    return c;
+}
+
+static inline void fortran_array_free(void *c, const void *stack)
+{
+    if (c != stack)
+        free(c);
+}
+
+/* The C handles of n Fortran requests in a fortran_array; the caller hands the result to
+ * fortran_requests_out. */
 static MPI_Request *fortran_requests_in(int *rc, const MPI_Fint *f, int n, MPI_Request *stack)
 {
-    MPI_Request *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
-    if (!c) {
-        *rc = MPI_ERR_NO_MEM;
-        return NULL;
-    }
-    for (int i = 0; i < n; i++)
+    MPI_Request *c = fortran_array(rc, n, sizeof *c, stack);
+    for (int i = 0; c && i < n; i++)
         c[i] = MG_F2C(Request, f[i]);
     return c;
 }
@@ -124,19 +139,13 @@ static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n, con
     if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
         for (int i = 0; i < n; i++)
             f[i] = MG_C2F(Request, c[i]);
-    if (c != stack)
-        free(c);
+    fortran_array_free(c, stack);
 }
 
-/* Room for n C statuses as fortran_requests_in, or MPI_STATUSES_IGNORE for Fortran's. */
+/* Room for n C statuses in a fortran_array, or MPI_STATUSES_IGNORE for Fortran's. */
 static MPI_Status *fortran_statuses_in(int *rc, MPI_Fint *f, int n, MPI_Status *stack)
 {
-    if (FORTRAN_STATUSES_IGNORED(f))
-        return MPI_STATUSES_IGNORE;
-    MPI_Status *c = n <= FORTRAN_STACK_ARRAY ? stack : malloc((size_t)n * sizeof *c);
-    if (!c)
-        *rc = MPI_ERR_NO_MEM;
-    return c;
+    return FORTRAN_STATUSES_IGNORED(f) ? MPI_STATUSES_IGNORE : fortran_array(rc, n, sizeof *stack, stack);
 }
 
 static void fortran_statuses_out(int rc, MPI_Fint *f, MPI_Status *c, int n, const MPI_Status *stack)
@@ -146,8 +155,82 @@ static void fortran_statuses_out(int rc, MPI_Fint *f, MPI_Status *c, int n, cons
     if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
         for (int i = 0; i < n; i++)
             PMPI_Status_c2f(&c[i], f + (size_t)i * FORTRAN_STATUS_SIZE);
-    if (c != stack)
-        free(c);
+    fortran_array_free(c, stack);
+}
+
+/* The C handles of n Fortran datatypes in a fortran_array (n is 0 for the send types of an
+ * in-place Alltoallw, which the program need not give), for fortran_array_free. Nonblocking
+ * collectives of both MPIs take the types into their schedule at the call, so the copy can go at
+ * its return, as the MPIs' own bindings do. */
+static MPI_Datatype *fortran_types_in(int *rc, const MPI_Fint *f, int n, MPI_Datatype *stack)
+{
+    MPI_Datatype *c = fortran_array(rc, n, sizeof *c, stack);
+    for (int i = 0; c && i < n; i++)
+        c[i] = MG_F2C(Type, f[i]);
+    return c;
+}
+
+/* How many ranks an Alltoallw's arrays describe: the communicator's size, its remote group's on an
+ * intercommunicator. An invalid communicator goes to the MPI's error handler here, as in the MPI's
+ * own binding, which asks the same first. */
+static int fortran_peers(MPI_Comm comm)
+{
+    int inter = 0, peers = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(comm, &peers);
+    else
+        PMPI_Comm_size(comm, &peers);
+    return peers;
+}
+
+/* A reduction function of a Fortran program: (invec, inoutvec, len, datatype), the last two by
+ * reference and the datatype a Fortran handle (MPI_User_function in mpif.h, `use mpi`, and
+ * `use mpi_f08`, whose c_ptr arguments by value are the same addresses). The MPI calls an op's
+ * function as C's MPI_User_function, with a C datatype; each Fortran function gets a trampoline of
+ * its own, which converts it. A slot, once taken, stays for the process: an op keeps its function
+ * beyond MPI_Op_free while a nonblocking reduction still runs, and programs create few. */
+typedef void fortran_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+enum { FORTRAN_USER_FUNCTIONS = 64 };
+static fortran_user_function *_Atomic user_functions[FORTRAN_USER_FUNCTIONS];
+
+static void call_user_function(int slot, void *invec, void *inoutvec, int *len, MPI_Datatype *type)
+{
+    MPI_Fint fortran_type = MG_C2F(Type, *type);
+    user_functions[slot](invec, inoutvec, len, &fortran_type);
+}
+
+#define TRAMPOLINE(row, column)                                                                    \
+    static void trampoline_##row##_##column(void *in, void *inout, int *len, MPI_Datatype *type)  \
+    {                                                                                              \
+        call_user_function(row * 8 + column, in, inout, len, type);                                \
+    }
+#define TRAMPOLINE_ROW(row)                                                                        \
+    TRAMPOLINE(row, 0) TRAMPOLINE(row, 1) TRAMPOLINE(row, 2) TRAMPOLINE(row, 3)                    \
+    TRAMPOLINE(row, 4) TRAMPOLINE(row, 5) TRAMPOLINE(row, 6) TRAMPOLINE(row, 7)
+TRAMPOLINE_ROW(0) TRAMPOLINE_ROW(1) TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3)
+TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5) TRAMPOLINE_ROW(6) TRAMPOLINE_ROW(7)
+#define TRAMPOLINE_NAMES(row)                                                                      \
+    trampoline_##row##_0, trampoline_##row##_1, trampoline_##row##_2, trampoline_##row##_3,        \
+        trampoline_##row##_4, trampoline_##row##_5, trampoline_##row##_6, trampoline_##row##_7
+static MPI_User_function *const trampolines[FORTRAN_USER_FUNCTIONS] = {
+    TRAMPOLINE_NAMES(0), TRAMPOLINE_NAMES(1), TRAMPOLINE_NAMES(2), TRAMPOLINE_NAMES(3),
+    TRAMPOLINE_NAMES(4), TRAMPOLINE_NAMES(5), TRAMPOLINE_NAMES(6), TRAMPOLINE_NAMES(7)};
+
+/* The trampoline of function: the slot it has, or a free one it takes (thread-safe). NULL with
+ * *rc = MPI_ERR_INTERN, said in the log, when FORTRAN_USER_FUNCTIONS distinct functions have one. */
+static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_function *function)
+{
+    for (int slot = 0; slot < FORTRAN_USER_FUNCTIONS; slot++) {
+        fortran_user_function *expected = NULL;
+        if (atomic_compare_exchange_strong(&user_functions[slot], &expected, function) ||
+            expected == function)
+            return trampolines[slot];
+    }
+    *rc = MPI_ERR_INTERN;
+    interpose_log("MPI_Op_create refused with MPI_ERR_INTERN: the program's Fortran reduction "
+                  "functions are more than mpiguard's 64 trampolines", NULL);
+    return NULL;
 }
 
 /* Fortran counts indices from 1; MPI_UNDEFINED (negative) stays as it is. */
@@ -221,9 +304,11 @@ static void fortran_without_site(const char *function)
 #endif
 
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC 12 takes for a region of size 0
- * passed where mg_enter_Waitall declares an array of statuses. */
+ * passed where mg_enter_Waitall declares an array of statuses; and a stack array of datatypes
+ * that a count of 0 left unwritten is passed, never read, where it declares a const array. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "fortran_bindings.inc"
 #pragma GCC diagnostic pop
 

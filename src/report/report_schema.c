@@ -12,6 +12,7 @@
 #define JSON_ARRAY (1u << json_type_array)
 #define JSON_OBJECT (1u << json_type_object)
 #define JSON_NULL (1u << json_type_null)
+#define JSON_BOOLEAN (1u << json_type_boolean)
 
 typedef struct field_rule {
     const char *path;          /* from the top: "job.ranks[].pid"; "[]" is every element */
@@ -28,6 +29,13 @@ static const char *const kinds[] = {"hang", "deadlock", "potential_deadlock", "s
 static const char *const severities[] = {"error", "warning", "note", NULL};
 static const char *const outcomes[] = {"completed", "failed", "stopped", "interrupted", "released",
                                        NULL};
+/* mg_observe_cause_name's names but "pending" (never reported), and a rank never found;
+ * test_report checks that each cause's name is here. */
+static const char *const observe_causes[] = {
+    "observed",          "preload_replaced",  "library_not_loaded", "static_binary", "not_mpi",
+    "other_mpi",         "unwrapped_binding", "unknown_interface",  "vanished",      "not_found",
+    NULL};
+static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
 
 /* A container comes before its fields, so a wrong container is named before what it holds.
  * Fields not listed are free (a tool's evidence and tool_data). */
@@ -49,6 +57,13 @@ static const field_rule rules[] = {
     {"job.exit_status", JSON_INT, 0, NULL},
     {"job.outcome", JSON_STRING, 0, outcomes},
     {"tool_data", JSON_OBJECT, 0, NULL},
+    {"observation", JSON_ARRAY, 0, NULL},
+    {"observation[]", JSON_OBJECT, 1, NULL},
+    {"observation[].rank", JSON_INT, 1, NULL},
+    {"observation[].observed", JSON_BOOLEAN, 1, NULL},
+    {"observation[].cause", JSON_STRING, 1, observe_causes},
+    {"observation[].detail", JSON_STRING | JSON_NULL, 1, NULL},
+    {"observation[].sampler", JSON_STRING | JSON_NULL, 1, samplers},
     {"findings", JSON_ARRAY, 1, NULL},
     {"findings[]", JSON_OBJECT, 1, NULL},
     {"findings[].kind", JSON_STRING, 1, kinds},

@@ -72,6 +72,10 @@ broken outcome 'r["job"]["outcome"] = "done"'
 refused 65 "'$TMP/outcome.json': job.outcome is \"done\" (expected one of completed|failed|stopped|interrupted|released)" "$TMP/outcome.json"
 broken job 'r["job"] = [1]'
 refused 65 "'$TMP/job.json': job is an array (expected an object)" "$TMP/job.json"
+broken observation 'r["observation"] = [{"rank": 0, "observed": True, "cause": "blind", "detail": None, "sampler": "shm"}]'
+refused 65 "'$TMP/observation.json': observation[0].cause is \"blind\" (expected one of observed|preload_replaced|" "$TMP/observation.json"
+broken observed 'r["observation"] = [{"rank": 0, "observed": "yes", "cause": "observed", "detail": None, "sampler": "shm"}]'
+refused 65 "'$TMP/observed.json': observation[0].observed is a string (expected true or false)" "$TMP/observed.json"
 broken schema 'r["schema"] = "mpiguard-report/2"'
 refused 65 "'$TMP/schema.json' has schema 'mpiguard-report/2'; this mpiguard reads 'mpiguard-report/1'" "$TMP/schema.json"
 broken array 'r = [r]'

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `mpiguard hang` through per-node agents: several agents on this machine stand in for nodes, each
 # owning a share of the ranks (or, with AGENT_LAUNCHER, one agent started by the job's launcher). The
-# hang is found and the faulty rank named through its agent; every agent said which ranks it owns.
+# hang is found and the faulty rank named through its agent; every agent said which ranks it owns;
+# agents on this machine: every rank judged observed, through the sampler asked for.
 # Usage: hang_agents.sh FLAVOR SAMPLER NAGENTS NRANKS [AGENT_LAUNCHER]
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 sampler=$2 nagents=$3 np=$4 agent_launcher=${5:-}
@@ -12,9 +13,13 @@ agents=(--agents "$nagents")
 expect_status 81 "hang through agents" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 4 "${agents[@]}" --report "$TMP/r.json" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 300 --fault compute-loop --fault-rank $faulty --fault-at 20
 expect_stderr "$nagents agents own $np ranks"
 [ "$(grep -c "mpiguard: hang: agent [0-9]* (ranks " "$TMP/stderr")" -eq "$nagents" ] || { cat "$TMP/stderr"; fail "not every agent reported"; }
-python3 - "$TMP/r.json" "$faulty" "$np" <<'PY' || fail "report"
+python3 - "$TMP/r.json" "$faulty" "$np" "$sampler" "$agent_launcher" <<'PY' || fail "report"
 import json, sys
 r = json.load(open(sys.argv[1])); faulty, np = int(sys.argv[2]), int(sys.argv[3])
+if not sys.argv[5]:
+    obs = r["observation"]
+    assert sorted(o["rank"] for o in obs) == list(range(np)), obs
+    assert all(o["observed"] and o["cause"] == "observed" and o["sampler"] == sys.argv[4] for o in obs), obs
 ev = r["findings"][0]["evidence"]
 assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [faulty], ev["faulty_ranks"]
 per = {e["rank"]: e for e in ev["per_rank"]}

@@ -7,6 +7,9 @@
 #   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
 #             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
 #             to its end untouched, exit 0
+#   blind     3 stencil ranks and a 4th that is not MPI (an MPMD job): the 4th is named not
+#             observed as not MPI as soon as it is judged, and so in the report, the 3 others
+#             observed by ptrace; the job hangs in MPI_Init for it, found (exit 81) and stopped
 . "$(dirname "$0")/../lib.sh"
 case=$1 flavor=$2 np=4
 app="$BUILD/examples/$flavor/stencil"
@@ -88,6 +91,31 @@ PY
     [ $status -eq 0 ] || { cat "$TMP/job.err"; fail "the job attached to ended with $status"; }
     grep -q "^stencil: $np ranks" "$TMP/job.out" || fail "the job did not run to its end"
     pass "$flavor: SIGINT let go of the job attached to at once (exit 130); it ran to its end untouched"
+    ;;
+blind)
+    gcc -O1 -o "$TMP/sleeper" "$(dirname "$0")/observe/sleeper.c" || fail "cannot build the sleeper"
+    $(launcher_for "$flavor") -n 3 "$app" --seconds 120 : -n 1 "$TMP/sleeper" 120 >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    sleep 1
+    expect_status 81 "attached to a job with a rank that is not MPI" -- timeout 150 "$MPIGUARD" hang -v \
+        --attach $job --seed 7 --report "$report"
+    grep -n "is not observed" "$TMP/stderr" | grep -q "rank 3 (pid [0-9]*) is not observed: not an MPI program" ||
+        { cat "$TMP/stderr" >&2; fail "rank 3 not named as not MPI"; }
+    # Named while watching starts (once its loader is done), not at the end.
+    [ "$(grep -n "is not observed" "$TMP/stderr" | cut -d: -f1)" -lt "$(grep -n "ERROR HANG" "$TMP/stderr" | cut -d: -f1)" ] ||
+        fail "rank 3 named only after the verdict"
+    expect_stderr "hang: ranks 0-2 wait in MPI_Init"
+    wait $job
+    python3 - "$report" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: o for o in r["observation"]}
+assert sorted(obs) == [0, 1, 2, 3], obs
+assert all(obs[k]["observed"] and obs[k]["sampler"] == "ptrace" and obs[k]["cause"] == "observed" for k in (0, 1, 2)), obs
+assert not obs[3]["observed"] and obs[3]["sampler"] is None and obs[3]["cause"] == "not_mpi", obs[3]
+assert r["findings"][0]["evidence"]["faulty_ranks"] == [3], r["findings"][0]["evidence"]
+PY
+    pass "$flavor: attached to a job with a rank that is not MPI, rank 3 named not observed (not_mpi)"
     ;;
 *)
     fail "unknown case $case"

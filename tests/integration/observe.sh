@@ -16,6 +16,9 @@ here=$(dirname "$0")/observe
 launcher=$(launcher_for "$flavor")
 other=$([ "$flavor" = openmpi ] && echo mpich || echo openmpi)
 report="$TMP/report.json"
+# srun does not say which MPI a program that links none is for: the user says it (docs/cli.md).
+mpi_option=()
+[ "${LAUNCH_VIA:-mpi}" = srun ] && mpi_option=(--mpi "$flavor")
 
 # report_says PYTHON-CONDITION: asserts over the report's `observation` (obs, by rank) and all (r).
 report_says() {
@@ -34,7 +37,7 @@ blind_run() {
     local tool=$1 want=$2 ranks=$3 cause=$4 pattern=$5 r
     shift 6
     expect_status_within 150 "$want" "$tool, $scenario" "$report" -- \
-        "$MPIGUARD" "$tool" --report "$report" -- "$@"
+        "$MPIGUARD" "$tool" "${mpi_option[@]}" --report "$report" -- "$@"
     for r in $ranks; do
         grep -q "^mpiguard: $tool: rank $r (pid [0-9]*) is not observed: .*$pattern" "$TMP/stderr" ||
             { cat "$TMP/stderr" >&2; fail "$tool did not name rank $r ($pattern)"; }

@@ -129,6 +129,25 @@ static void published_but_silent_among_busy_siblings(void)
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
 }
 
+/* Read by stacks alone (no interposition library, another MPI's): any MPI in it will do; a
+ * process with none is not MPI once its loader is done, or when it ended. */
+static void by_stack_needs_only_some_mpi(void)
+{
+    mg_rank_sight s = {.read = 1, .mapped_mpi = MG_FLAVOR_MPICH};
+    mg_observe_input in = input(&s, 0.0);
+    in.by_stack = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    s = (mg_rank_sight){.read = 1, .static_binary = 1, .binary_defines_mpi = 1};
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    s = (mg_rank_sight){.read = 1};
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.ended = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    in.ended = 0;
+    in.age = MG_OBSERVE_SETTLE_S;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+}
+
 static void unread_rank_that_ended_vanished(void)
 {
     mg_rank_sight s = {0};
@@ -193,6 +212,7 @@ int main(void)
     MG_RUN(binding_waits_for_init_then_is_named);
     MG_RUN(silent_rank_needs_a_sibling_or_the_end);
     MG_RUN(published_but_silent_among_busy_siblings);
+    MG_RUN(by_stack_needs_only_some_mpi);
     MG_RUN(unread_rank_that_ended_vanished);
     MG_RUN(reads_a_process);
     MG_TEST_END();

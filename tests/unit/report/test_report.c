@@ -1,6 +1,7 @@
 /* Unit tests of the report writer, loader and renderers. */
 #include "mg_error.h"
 #include "mg_test.h"
+#include "rank_observe.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -152,6 +153,43 @@ static void load_rejects_what_is_not_a_report(void)
                  MG_OK);
 }
 
+/* Every cause a tool can report (mg_observe_cause_name's, a rank never found) and every sampler
+ * loads back; a cause or sampler of no tool, or `observed` not a boolean, is refused. */
+static void validates_observation(void)
+{
+    mg_report *r = sample_report();
+    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_VANISHED; c++)
+        mg_report_add_observation(r, (int)c, c == MG_OBSERVE_OK, mg_observe_cause_name(c),
+                                  c == MG_OBSERVE_OK ? NULL : "why", c == MG_OBSERVE_OK ? "ring" : NULL);
+    mg_report_add_observation(r, 10, 0, "not_found", "never found", NULL);
+    mg_report_add_observation(r, 11, 1, "static_binary", "read by ptrace", "ptrace");
+    mg_report_add_observation(r, 12, 1, "observed", NULL, "shm");
+    char err[256];
+    MG_CHECK_INT(mg_report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
+    mg_report *back = NULL;
+    MG_CHECK_INT(mg_report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
+    mg_report_destroy(back);
+    mg_report_destroy(r);
+    static const char head[] = "{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
+                               "\"command\":[],\"findings\":[],\"observation\":";
+    char text[512];
+    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":false,\"cause\":\"pending\","
+             "\"detail\":null,\"sampler\":null}]}", head);
+    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "observation[0].cause is \"pending\" (expected one of observed|") != NULL);
+    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":1,\"cause\":\"observed\","
+             "\"detail\":null,\"sampler\":\"shm\"}]}", head);
+    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "observation[0].observed is an integer (expected true or false)") != NULL);
+    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":true,\"cause\":\"observed\","
+             "\"detail\":null,\"sampler\":\"gdb\"}]}", head);
+    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "observation[0].sampler is \"gdb\" (expected one of shm|ring|ptrace)") != NULL);
+    snprintf(text, sizeof text, "%s{\"rank\":0}}", head);
+    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "observation is an object (expected an array)") != NULL);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -161,6 +199,7 @@ int main(void)
     MG_RUN(renders_text_banner_and_dot);
     MG_RUN(replaces_a_finding);
     MG_RUN(load_rejects_what_is_not_a_report);
+    MG_RUN(validates_observation);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
