@@ -12,6 +12,7 @@
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_memory.h"
 #include "mpi_version.h"
 #include "mg_clock.h"
 #include "job_run.h"
@@ -548,7 +549,7 @@ int cmd_collectives(int argc, char **argv)
         mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
-    x.memory_limit = coll_memory_available() / 10 * 8;
+    x.memory_limit = mg_memory_available() / 10 * 8;
     if (o.memory && parse_bytes(o.memory, &x.memory_limit) != 0) {
         mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
         return MG_EXIT_USAGE;
