@@ -215,31 +215,27 @@ static void stop_job(check_run *r)
         ;
 }
 
-/* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
- * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
- * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
- * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
- * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
-int check_watch(check_run *r)
+/* How the watch of a running job ended. */
+enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK };
+
+/* Polls the job, feeding the detector and asking the policy, until the job ends, a deadlock is
+ * confirmed, a rank turns out not observed, or the job hangs after reported errors (the job then
+ * stopped, or left running for --on-deadlock continue), or the analysis runs out of memory. */
+static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
-    check_policy_init(&r->policy, r->o->quiet_time, now_ns());
-    int ended = 0, stuck = 0, blind = 0;
-    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
-    r->failed = !observer;
-    while (!ended && !r->failed) {
-        ended = cli_session_wait(r->s, r->agent ? 20 : 0);
+    while (!r->failed) {
+        int ended = cli_session_wait(r->s, r->agent ? 20 : 0);
         cli_session_discover(r->s);
         drain(r, 20);
-        if (!ended && observe_ranks_update(observer, 0)) {
+        if (ended)
+            return WATCH_JOB_ENDED;
+        if (observe_ranks_update(observer, 0)) {
             mg_warn("check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
-            blind = 1;
-            break;
+            return WATCH_BLIND;
         }
-        int found = 0;
-        if (!ended && r->policy.pending)
-            found = report_new(r, 0);
-        if (!ended && !found && check_policy_due(&r->policy, r->det, now_ns()))
+        int found = r->policy.pending ? report_new(r, 0) : 0;
+        if (!found && check_policy_due(&r->policy, r->det, now_ns()))
             found = check_now(r, 0);
         if (found) {
             r->deadlock = 1;
@@ -249,17 +245,23 @@ int check_watch(check_run *r)
             }
             while (!cli_session_wait(r->s, 1000))
                 ;
-            break;
+            return WATCH_DEADLOCK;
         }
         check_readings rd = readings(r);
-        if (!ended && check_policy_stuck(&r->policy, r->mismatch || r->broken, &rd, now_ns())) {
+        if (check_policy_stuck(&r->policy, r->mismatch || r->broken, &rd, now_ns())) {
             mg_warn("check: the job makes no progress after the %s above: stopping it",
                     r->mismatch ? "errors" : "analysis failure");
             stop_job(r);
-            stuck = 1;
-            break;
+            return WATCH_STUCK;
         }
     }
+    return WATCH_JOB_ENDED;
+}
+
+/* After the job: the records still on their way, the last analysis, and which ranks were
+ * observed (written to the report). */
+static void finish(check_run *r, observe_ranks *observer)
+{
     drain(r, 0);
     /* Agent processes end once their ranks' streams ended: what they still send is the end of
      * the job. Bounded, so an agent that never connected cannot hold mpiguard; one that died has
@@ -271,21 +273,35 @@ int check_watch(check_run *r)
     if (!r->deadlock)
         check_now(r, 1);
     check_report_tool_data(r);
-    if (observer) {
-        observe_ranks_update(observer, 1);
-        r->observed = observe_ranks_observed(observer);
-        r->blind = observe_ranks_blind(observer);
-        const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
-        for (int k = 0; k < r->s->nranks; k++)
-            sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
-        observe_ranks_record(observer, sampler);
-        observe_ranks_destroy(observer);
-    }
+    if (!observer)
+        return;
+    observe_ranks_update(observer, 1);
+    r->observed = observe_ranks_observed(observer);
+    r->blind = observe_ranks_blind(observer);
+    const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
+    for (int k = 0; k < r->s->nranks; k++)
+        sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
+    observe_ranks_record(observer, sampler);
+}
+
+/* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
+ * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
+ * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
+ * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
+ * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
+int check_watch(check_run *r)
+{
+    check_policy_init(&r->policy, r->o->quiet_time, now_ns());
+    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    r->failed = !observer;
+    enum watch_end end = watch_running(r, observer);
+    finish(r, observer);
+    observe_ranks_destroy(observer);
     if (r->failed)
         mg_error("check: out of memory while analysing the job");
     if (r->deadlock)
         return MG_EXIT_DEADLOCK;
-    if (stuck)
+    if (end == WATCH_STUCK)
         return r->mismatch ? MG_EXIT_FINDINGS : MG_EXIT_SOFTWARE;
-    return blind ? MG_EXIT_UNOBSERVED : 0;
+    return end == WATCH_BLIND ? MG_EXIT_UNOBSERVED : 0;
 }
