@@ -1,7 +1,7 @@
 /* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
- * starts and ends it, the watch (check_watch.c), which feeds the detector and decides when to
- * analyse and stop, and the report (check_report.c), which writes the findings. Not for other
- * modules. */
+ * starts and ends it, the watch (check_watch.c), which feeds the detector and drives the engine's
+ * check_policy (when to analyse, when a deadlock is confirmed), and the report (check_report.c),
+ * which writes the findings. Not for other modules. */
 #ifndef MG_CHECK_RUN_H
 #define MG_CHECK_RUN_H
 
