@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a folder of src/ includes a header of a folder it may not use: a layer above it or a
-# sibling (docs/architecture.md, "Layers"). Headers are named by their bare file name (every header
-# of the tree has a name of its own); an include that names no header of the tree (a system one, a
+# sibling (docs/architecture.md, "Layers"), or a header internal to another folder. Headers are
+# named by their bare file name (every header of the tree has a name of its own); an include that names no header of the tree (a system one, a
 # generated one) is not checked. Fails too when a CMakeLists.txt compiles a source of src/ outside
 # its own folder: each target builds its folder, tests and benches link libraries.
 # Usage: scripts/check-layers.sh [repository root]
@@ -41,9 +41,17 @@ if [ -n "$foreign" ]; then
     exit 1
 fi
 
-find src include -type f \( -name '*.h' -o -name '*.def' -o -name '*.inc' \) |
-    awk -F/ '{ print $NF, ($1 == "include" ? "include" : $2 == "engines" ? $2 "/" $3 : $2) }' \
-    >"${TMPDIR:-/tmp}/mg-layers.$$"
+# Each header: its name, its folder, and whether it is its folder's own (named *_internal.h, or
+# "Internal to" in its opening comment): no other folder may include it.
+find src include -type f \( -name '*.h' -o -name '*.def' -o -name '*.inc' \) -print0 |
+    xargs -0 awk 'FNR == 1 {
+            n = split(FILENAME, p, "/")
+            folder = p[1] == "include" ? "include" : p[2] == "engines" ? p[2] "/" p[3] : p[2]
+            own[FILENAME] = p[n] ~ /_internal\.h$/
+            key[FILENAME] = p[n] " " folder
+        }
+        FNR <= 5 && /Internal to/ { own[FILENAME] = 1 }
+        END { for (f in key) print key[f], own[f] }' >"${TMPDIR:-/tmp}/mg-layers.$$"
 trap 'rm -f "${TMPDIR:-/tmp}/mg-layers.$$"' EXIT
 
 grep -rH --include='*.c' --include='*.h' --include='*.def' \
@@ -70,7 +78,9 @@ grep -rH --include='*.c' --include='*.h' --include='*.def' \
             if (split(rows[i], w, " ") == 0) continue
             allowed[w[1]] = substr(rows[i], index(rows[i], w[1]) + length(w[1]))
         }
-        while ((getline line < headers) > 0) { split(line, w, " "); owner[w[1]] = w[2] }
+        while ((getline line < headers) > 0) {
+            split(line, w, " "); owner[w[1]] = w[2]; internal[w[1]] = w[3]
+        }
         split(pending, p, " ")
         for (i in p) owner[p[i]] = "wire"
         bad = 0
@@ -80,13 +90,14 @@ grep -rH --include='*.c' --include='*.h' --include='*.def' \
         name = $0; sub(/^[^"]*"/, "", name); sub(/".*$/, "", name); sub(/^.*\//, "", name)
         if (!(name in owner)) next
         from = folder(file); to = owner[name]
-        ok = may(from, to)
+        ok = internal[name] && from != to ? 0 : may(from, to)
         if (ok == -1 && !(from in unknown)) {
             unknown[from] = 1; bad = 1
             printf "check-layers: src/%s is not in the table of scripts/check-layers.sh\n", from
         } else if (ok == 0) {
             bad = 1
-            printf "check-layers: %s includes %s of %s, which %s may not use\n", file, name, to, from
+            printf "check-layers: %s includes %s of %s, which %s may not use%s\n", file, name, to,
+                   from, internal[name] ? " (internal to its folder)" : ""
         }
     }
     END { exit bad }'
