@@ -9,18 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *mg_mpi_flavor_name(mg_mpi_flavor f)
-{
-    switch (f) {
-    case MG_FLAVOR_OPENMPI:
-        return "openmpi";
-    case MG_FLAVOR_MPICH:
-        return "mpich";
-    default:
-        return "unknown";
-    }
-}
-
 mg_mpi_flavor mg_mpi_flavor_of_library(const char *name)
 {
     const char *base = strrchr(name, '/');

@@ -1,14 +1,11 @@
 /* Which MPI ABI a launcher or an application belongs to: it decides which build of the
  * interposition library the job gets (docs/architecture.md, "Choosing the library"). */
-#ifndef MG_MPI_FLAVOR_H
-#define MG_MPI_FLAVOR_H
+#ifndef MG_AGENT_MPI_FLAVOR_H
+#define MG_AGENT_MPI_FLAVOR_H
 
 #include <stddef.h>
 
-typedef enum mg_mpi_flavor { MG_FLAVOR_UNKNOWN = 0, MG_FLAVOR_OPENMPI, MG_FLAVOR_MPICH } mg_mpi_flavor;
-
-/* "openmpi", "mpich" or "unknown". */
-const char *mg_mpi_flavor_name(mg_mpi_flavor f);
+#include "mg_mpi_flavor.h"
 
 /* Reads the ELF dynamic section of the executable at path and returns the flavour of the MPI
  * library it links (libmpi.so.40 and other libmpi.so.N: Open MPI; libmpich.so.*, libmpi.so.12:

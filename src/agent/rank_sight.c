@@ -2,6 +2,7 @@
 #include "rank_sight.h"
 
 #include "mg_error.h"
+#include "mpi_flavor.h"
 #include "rank_scan.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
- * starts and ends it, the watch (check_watch.c), which feeds the detector and decides when to
- * analyse and stop, and the report (check_report.c), which writes the findings. Not for other
- * modules. */
+ * starts and ends it, the watch (check_watch.c), which feeds the detector and drives the engine's
+ * check_policy (when to analyse, when a deadlock is confirmed), and the report (check_report.c),
+ * which writes the findings. Not for other modules. */
 #ifndef MG_CHECK_RUN_H
 #define MG_CHECK_RUN_H
 
@@ -10,6 +10,7 @@
 
 #include "check_agent.h"
 #include "check_remote.h"
+#include "check_policy.h"
 #include "cli.h"
 #include "deadlock_detector.h"
 #include "site_resolver.h"
@@ -40,21 +41,16 @@ typedef struct check_run {
     mg_job **agent_jobs;
     deadlock_detector *det;
     int world;             /* world size, once the first ring or agent told it */
-    uint64_t *blocked;     /* remote: each rank's blocked seq as its agent last reported */
+    uint64_t *blocked;     /* each rank's blocked seq: as its agent last reported (remote), or as
+                              its ring showed at the last decision (in-process agent) */
     uint8_t *captured;     /* ranks that sent at least one record */
     uint8_t *ended;        /* ranks whose stream ended */
     uint64_t *rank_records; /* records seen per rank */
-    /* A deadlock found but not confirmed yet: its index among the detector's findings, the
-     * records its ranks had sent then (any new one means a rank moved on), and since when. */
-    int pending;
-    size_t pending_index;
-    uint64_t pending_mark, pending_since;
+    check_policy policy;   /* when to analyse, and the deadlock waiting to be confirmed */
     uint64_t lost_ended;   /* records dropped by writers whose stream ended */
     site_resolver *sites;
-    uint64_t last_record, last_check_records;
-    size_t held_at_check, reported;
+    size_t reported;
     uint64_t feed_errors;
-    int stream_ended; /* a rank's stream ended since the last analysis: a reason to look again */
     uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
     size_t nsignatures;
     /* Rewritten when a later caller of their collective joins them: the report names every caller

@@ -1,5 +1,5 @@
 /* The watch of `mpiguard check` (check_watch.h): the records in, the analysis, the decision to
- * stop (docs/design/check.md; docs/check.md). */
+ * stop as the engine's check_policy decides (docs/design/check.md; docs/check.md). */
 #include "check_watch.h"
 
 #include "check_findings.h"
@@ -17,9 +17,6 @@
 
 /* Records drained per poll before the triggers are looked at again. */
 #define CHECK_POLL_RECORDS 65536
-/* "Every live process blocked" fires once no record came for this long (a short settle, so a
- * rank between two calls is not taken for blocked). */
-#define CHECK_SETTLE_NS 200000000ULL
 
 /* The detector's clock is integer nanoseconds (deadlock_detector.h). */
 static uint64_t now_ns(void)
@@ -68,12 +65,13 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
         r->failed = 1;
         return;
     }
-    r->last_record = now_ns();
+    uint64_t now = now_ns();
+    check_policy_note_record(&r->policy, now);
     if (ev->rank >= 0 && ev->rank < r->world) {
         r->captured[ev->rank] = 1;
         r->rank_records[ev->rank]++;
     }
-    int rc = deadlock_detector_feed(r->det, ev, r->last_record);
+    int rc = deadlock_detector_feed(r->det, ev, now);
     r->broken |= rc != MG_OK && rc != MG_ENOENT; /* unknown communicators are skipped calls */
     if (rc != MG_OK && r->feed_errors++ == 0)
         mg_warn("check: rank %d: the %s record %llu of %s was not accepted (%s); later "
@@ -93,7 +91,7 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
 {
     check_run *r = ctx;
     r->lost_ended += lost;
-    r->stream_ended = 1;
+    check_policy_note_stream_end(&r->policy);
     if (rank >= 0 && rank < r->world)
         r->ended[rank] = 1;
     if (lost)
@@ -136,52 +134,14 @@ static size_t drain(check_run *r, int wait_ms)
     return total;
 }
 
-static uint64_t blocked_seq(const check_run *r, int rank)
+/* What the policy reads of the ranks now: with the in-process agent, whether each rank is inside
+ * a call with its ring drained is read from its ring at this moment. */
+static check_readings readings(check_run *r)
 {
     if (r->agent)
-        return check_agent_blocked_seq(r->agent, rank);
-    return rank >= 0 && rank < r->world ? r->blocked[rank] : 0;
-}
-
-/* A deadlock is acted on only when every blocked rank of its knot is inside an MPI call with
- * nothing left in its ring: a rank whose next records were still on their way (a standard send
- * MPI buffered) would otherwise look deadlocked. */
-static int confirmed(const check_run *r, const dl_finding *f)
-{
-    for (size_t i = 0; i < f->n_calls; i++)
-        if (f->calls[i].in_knot && f->calls[i].state == WG_BLOCKED &&
-            blocked_seq(r, f->calls[i].rank) == 0)
-            return 0;
-    return 1;
-}
-
-static uint64_t knot_records(const check_run *r, const dl_finding *f)
-{
-    uint64_t sum = 0;
-    for (size_t i = 0; i < f->n_calls; i++)
-        if (f->calls[i].rank >= 0 && f->calls[i].rank < r->world)
-            sum += r->rank_records[f->calls[i].rank];
-    return sum;
-}
-
-/* Not confirmed yet: wait (1) while the finding's ranks send nothing new and for at most 5 s, so
- * a rank caught between writing its record and marking itself in the call (or preempted there on
- * a loaded machine) is looked at again; (0) drop it once one of them moved on or time is up. */
-static int keep_pending(check_run *r, size_t index, const dl_finding *f)
-{
-    uint64_t mark = knot_records(r, f), now = now_ns();
-    if (!r->pending || r->pending_index != index) {
-        r->pending = 1;
-        r->pending_index = index;
-        r->pending_mark = mark;
-        r->pending_since = now;
-        return 1;
-    }
-    if (mark == r->pending_mark && now - r->pending_since < 5000000000ULL)
-        return 1;
-    r->pending = 0;
-    mg_info("check: a %s was not confirmed (a rank moved on)", check_finding_kind(f->kind));
-    return 0;
+        for (int k = 0; k < r->world; k++)
+            r->blocked[k] = check_agent_blocked_seq(r->agent, k);
+    return (check_readings){r->world, r->blocked, r->rank_records, r->ended};
 }
 
 /* Reports the findings the detector added since the last call. Returns 1 when a deadlock was
@@ -192,15 +152,19 @@ static int report_new(check_run *r, int ended)
     const dl_finding *fs = deadlock_detector_findings(r->det, &n);
     int deadlock = 0;
     size_t written = check_report_refresh(r, fs);
+    check_readings rd = readings(r);
     for (; r->reported < n; r->reported++) {
         const dl_finding *f = &fs[r->reported];
-        int stops = f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
-        if (stops && !ended && !confirmed(r, f)) {
-            if (keep_pending(r, r->reported, f))
-                break; /* looked at again at the next poll; later findings wait behind it */
+        int stops = check_policy_stops(f);
+        enum check_confirmation c =
+            stops && !ended ? check_policy_confirm(&r->policy, r->reported, f, &rd, now_ns())
+                            : CHECK_CONFIRMED;
+        if (c == CHECK_UNCONFIRMED)
+            break; /* looked at again at the next poll; later findings wait behind it */
+        if (c == CHECK_DROPPED) {
+            mg_info("check: a %s was not confirmed (a rank moved on)", check_finding_kind(f->kind));
             continue;
         }
-        r->pending = 0;
         if (!check_report_add(r, r->reported, f))
             continue;
         written++;
@@ -226,51 +190,8 @@ static int check_now(check_run *r, int ended)
             mg_warn("check: the wait-for analysis failed (%s)", mg_strerror(rc));
         r->broken = 1;
     }
-    dl_queue_sizes q;
-    deadlock_detector_queue_sizes(r->det, &q);
-    r->held_at_check = q.held_records;
-    r->last_check_records = q.records;
-    r->stream_ended = 0;
+    check_policy_analysed(&r->policy, r->det);
     return report_new(r, ended);
-}
-
-/* The triggers of the analysis: quiet time, every live process blocked (after a short settle),
- * the last Finalize, queue growth. */
-static int triggered(const check_run *r)
-{
-    if (!r->det)
-        return 0;
-    dl_queue_sizes q;
-    deadlock_detector_queue_sizes(r->det, &q);
-    if (r->stream_ended)
-        return 1; /* a rank crashed or finalized: who waits for it? */
-    if (q.records == r->last_check_records)
-        return 0;
-    uint64_t quiet = now_ns() - r->last_record;
-    if (quiet >= (uint64_t)(r->o->quiet_time * 1e9))
-        return 1;
-    if (q.live_processes == 0)
-        return 1;
-    if (quiet >= CHECK_SETTLE_NS && deadlock_detector_is_every_live_process_blocked(r->det))
-        return 1;
-    return q.held_records >= 4096 && q.held_records >= 2 * r->held_at_check;
-}
-
-/* After a collective mismatch the job may hang where the model does not (a mismatching call counts
- * as an arrival in the model, but the MPI library never completes it); after the detector refused
- * records its model is incomplete and may miss a deadlock. Then no record for three quiet times
- * (at least 3 s: a long healthy collective is not taken for a hang) and every live rank inside an
- * MPI call means nothing will move again. */
-static int stuck_after_errors(const check_run *r)
-{
-    double wait = 3 * r->o->quiet_time < 3.0 ? 3.0 : 3 * r->o->quiet_time;
-    if (!(r->mismatch || r->broken) || !r->world ||
-        now_ns() - r->last_record < (uint64_t)(wait * 1e9))
-        return 0;
-    for (int k = 0; k < r->world; k++)
-        if (!r->ended[k] && blocked_seq(r, k) == 0)
-            return 0;
-    return 1;
 }
 
 /* A rank's capture module started once its event ring exists (the rank made it in MPI_Init),
@@ -294,31 +215,27 @@ static void stop_job(check_run *r)
         ;
 }
 
-/* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
- * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
- * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
- * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
- * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
-int check_watch(check_run *r)
+/* How the watch of a running job ended. */
+enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK };
+
+/* Polls the job, feeding the detector and asking the policy, until the job ends, a deadlock is
+ * confirmed, a rank turns out not observed, or the job hangs after reported errors (the job then
+ * stopped, or left running for --on-deadlock continue), or the analysis runs out of memory. */
+static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
-    r->last_record = now_ns();
-    int ended = 0, stuck = 0, blind = 0;
-    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
-    r->failed = !observer;
-    while (!ended && !r->failed) {
-        ended = cli_session_wait(r->s, r->agent ? 20 : 0);
+    while (!r->failed) {
+        int ended = cli_session_wait(r->s, r->agent ? 20 : 0);
         cli_session_discover(r->s);
         drain(r, 20);
-        if (!ended && observe_ranks_update(observer, 0)) {
+        if (ended)
+            return WATCH_JOB_ENDED;
+        if (observe_ranks_update(observer, 0)) {
             mg_warn("check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
-            blind = 1;
-            break;
+            return WATCH_BLIND;
         }
-        int found = 0;
-        if (!ended && r->pending)
-            found = report_new(r, 0);
-        if (!ended && !found && triggered(r))
+        int found = r->policy.pending ? report_new(r, 0) : 0;
+        if (!found && check_policy_due(&r->policy, r->det, now_ns()))
             found = check_now(r, 0);
         if (found) {
             r->deadlock = 1;
@@ -328,16 +245,23 @@ int check_watch(check_run *r)
             }
             while (!cli_session_wait(r->s, 1000))
                 ;
-            break;
+            return WATCH_DEADLOCK;
         }
-        if (!ended && stuck_after_errors(r)) {
+        check_readings rd = readings(r);
+        if (check_policy_stuck(&r->policy, r->mismatch || r->broken, &rd, now_ns())) {
             mg_warn("check: the job makes no progress after the %s above: stopping it",
                     r->mismatch ? "errors" : "analysis failure");
             stop_job(r);
-            stuck = 1;
-            break;
+            return WATCH_STUCK;
         }
     }
+    return WATCH_JOB_ENDED;
+}
+
+/* After the job: the records still on their way, the last analysis, and which ranks were
+ * observed (written to the report). */
+static void finish(check_run *r, observe_ranks *observer)
+{
     drain(r, 0);
     /* Agent processes end once their ranks' streams ended: what they still send is the end of
      * the job. Bounded, so an agent that never connected cannot hold mpiguard; one that died has
@@ -349,21 +273,35 @@ int check_watch(check_run *r)
     if (!r->deadlock)
         check_now(r, 1);
     check_report_tool_data(r);
-    if (observer) {
-        observe_ranks_update(observer, 1);
-        r->observed = observe_ranks_observed(observer);
-        r->blind = observe_ranks_blind(observer);
-        const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
-        for (int k = 0; k < r->s->nranks; k++)
-            sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
-        observe_ranks_record(observer, sampler);
-        observe_ranks_destroy(observer);
-    }
+    if (!observer)
+        return;
+    observe_ranks_update(observer, 1);
+    r->observed = observe_ranks_observed(observer);
+    r->blind = observe_ranks_blind(observer);
+    const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
+    for (int k = 0; k < r->s->nranks; k++)
+        sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
+    observe_ranks_record(observer, sampler);
+}
+
+/* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
+ * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
+ * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
+ * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
+ * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
+int check_watch(check_run *r)
+{
+    check_policy_init(&r->policy, r->o->quiet_time, now_ns());
+    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    r->failed = !observer;
+    enum watch_end end = watch_running(r, observer);
+    finish(r, observer);
+    observe_ranks_destroy(observer);
     if (r->failed)
         mg_error("check: out of memory while analysing the job");
     if (r->deadlock)
         return MG_EXIT_DEADLOCK;
-    if (stuck)
+    if (end == WATCH_STUCK)
         return r->mismatch ? MG_EXIT_FINDINGS : MG_EXIT_SOFTWARE;
-    return blind ? MG_EXIT_UNOBSERVED : 0;
+    return end == WATCH_BLIND ? MG_EXIT_UNOBSERVED : 0;
 }

@@ -1,6 +1,6 @@
 /* The watch of `mpiguard check` (check_watch.c): drains the ranks' records into the deadlock
- * detector, runs the wait-for analysis on its triggers, confirms a deadlock before acting on it,
- * and stops the job on a confirmed deadlock or when it hangs after reported errors. */
+ * detector, runs the wait-for analysis when the engine's check_policy says so, acts on a deadlock
+ * it confirms, and stops the job on it or when the job hangs after reported errors. */
 #ifndef MG_CHECK_WATCH_H
 #define MG_CHECK_WATCH_H
 

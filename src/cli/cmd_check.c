@@ -51,6 +51,49 @@ static void stop_agents(check_run *r)
     check_remote_destroy(r->remote);
 }
 
+/* Checks the started job of s to its end, with the agents o asks for; returns the exit status
+ * (the session finished). */
+static int check_job(cli_session *s, const check_options *o)
+{
+    check_run r = {.s = s, .o = o};
+    int rc = site_resolver_create(&r.sites);
+    if (rc == MG_OK)
+        rc = o->agents ? start_agents(&r, (int)o->agents)
+                       : check_agent_create(s->token, 0, 1, &r.agent);
+    if (rc != MG_OK) {
+        mg_error("check: cannot start the agents: %s", mg_strerror(rc));
+        mg_job_stop(s->job);
+        stop_agents(&r);
+        site_resolver_destroy(r.sites);
+        return cli_session_finish(s, MG_EXIT_SOFTWARE);
+    }
+    int status = check_watch(&r);
+    if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
+        !mg_job_interrupting_signal(s->job))
+        fprintf(stderr,
+                "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
+                "potential deadlocks from buffering, collective mismatches; usage errors are not "
+                "checked)\n",
+                r.observed, s->nranks);
+    deadlock_detector_destroy(r.det);
+    check_agent_destroy(r.agent);
+    stop_agents(&r);
+    check_agent_remove_rings(s->token);
+    site_resolver_destroy(r.sites);
+    free(r.blocked);
+    free(r.captured);
+    free(r.ended);
+    free(r.rank_records);
+    free(r.signatures);
+    free(r.mismatches);
+    /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
+     * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe. */
+    rc = cli_session_finish(s, status);
+    if (status || rc)
+        return rc;
+    return r.findings ? MG_EXIT_FINDINGS : r.blind ? MG_EXIT_UNOBSERVED : 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
     static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
@@ -101,39 +144,5 @@ int cmd_check(int argc, char **argv)
     cli_session s;
     if ((rc = cli_session_start(&s, "check", "capture", args.command, args.ncommand)))
         return rc;
-    check_run r = {.s = &s, .o = &o};
-    rc = site_resolver_create(&r.sites);
-    if (rc == MG_OK)
-        rc = o.agents ? start_agents(&r, (int)o.agents) : check_agent_create(s.token, 0, 1, &r.agent);
-    if (rc != MG_OK) {
-        mg_error("check: cannot start the agents: %s", mg_strerror(rc));
-        mg_job_stop(s.job);
-        stop_agents(&r);
-        site_resolver_destroy(r.sites);
-        return cli_session_finish(&s, MG_EXIT_SOFTWARE);
-    }
-    int status = check_watch(&r);
-    if (!status && !r.findings && !r.blind && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
-        fprintf(stderr,
-                "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
-                "potential deadlocks from buffering, collective mismatches; usage errors are not "
-                "checked)\n",
-                r.observed, s.nranks);
-    deadlock_detector_destroy(r.det);
-    check_agent_destroy(r.agent);
-    stop_agents(&r);
-    check_agent_remove_rings(s.token);
-    site_resolver_destroy(r.sites);
-    free(r.blocked);
-    free(r.captured);
-    free(r.ended);
-    free(r.rank_records);
-    free(r.signatures);
-    free(r.mismatches);
-    /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
-     * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe. */
-    rc = cli_session_finish(&s, status);
-    if (status || rc)
-        return rc;
-    return r.findings ? MG_EXIT_FINDINGS : r.blind ? MG_EXIT_UNOBSERVED : 0;
+    return check_job(&s, &o);
 }

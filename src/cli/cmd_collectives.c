@@ -12,6 +12,7 @@
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "mg_memory.h"
 #include "mpi_version.h"
 #include "mg_clock.h"
 #include "job_run.h"
@@ -469,92 +470,105 @@ static int save(const char *output, const bounds_doc *doc, mg_report *report)
     return 0;
 }
 
-int cmd_collectives(int argc, char **argv)
+/* Parses the command line into o and args, *done when it only asked for help. Returns 0 or the
+ * exit status of a usage error (said). */
+static int parse_options(int argc, char **argv, coll_options *o, mg_parsed_args *args, int *done)
 {
     static const char usage[] =
         "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
         "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
-    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0, 0};
     const mg_option options[] = {
-        {"collectives", 0, MG_OPT_STRING, &o.collectives, "LIST",
+        {"collectives", 0, MG_OPT_STRING, &o->collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
          "of Table V; the large-count _c forms, which bound W3, and the calls with MPI_IN_PLACE "
          "where named)",
          NULL, 0, 0},
-        {"np", 0, MG_OPT_STRING, &o.np, "P,...", "process counts (default 2,4)", NULL, 0, 0},
-        {"type-size", 0, MG_OPT_STRING, &o.type_sizes, "S,...",
+        {"np", 0, MG_OPT_STRING, &o->np, "P,...", "process counts (default 2,4)", NULL, 0, 0},
+        {"type-size", 0, MG_OPT_STRING, &o->type_sizes, "S,...",
          "element sizes in bytes, of 1 2 4 8 (default: 1, and 4 for the reductions, as the paper)",
          NULL, 0, 0},
-        {"f", 0, MG_OPT_INT, &o.f, "F", "refinement steps: delta = n's / F (default 16)", NULL, 1,
+        {"f", 0, MG_OPT_INT, &o->f, "F", "refinement steps: delta = n's / F (default 16)", NULL, 1,
          1 << 20},
-        {"memory-limit", 0, MG_OPT_STRING, &o.memory, "BYTES",
+        {"memory-limit", 0, MG_OPT_STRING, &o->memory, "BYTES",
          "skip tests that need more (K/M/G suffixes; default 80% of MemAvailable)", NULL, 0, 0},
-        {"time-limit", 0, MG_OPT_DOUBLE, &o.time_limit, "SECONDS",
+        {"time-limit", 0, MG_OPT_DOUBLE, &o->time_limit, "SECONDS",
          "total time budget; what is found by then is kept (default: none)", NULL, 0, 1e9},
-        {"first-test-limit", 0, MG_OPT_DOUBLE, &o.first_limit, "SECONDS",
+        {"first-test-limit", 0, MG_OPT_DOUBLE, &o->first_limit, "SECONDS",
          "time limit of the first test; later ones get 10x the previous test's time (default 60)",
          NULL, 1, 1e6},
-        {"max-count", 0, MG_OPT_INT, &o.max_count, "N", "largest n tried (default INT_MAX)", NULL,
+        {"max-count", 0, MG_OPT_INT, &o->max_count, "N", "largest n tried (default INT_MAX)", NULL,
          1, 2147483647},
-        {"output", 'o', MG_OPT_STRING, &o.output, "FILE",
+        {"output", 'o', MG_OPT_STRING, &o->output, "FILE",
          "the safe-bounds file (default mpiguard-bounds.json)", NULL, 0, 0},
-        {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,
+        {"resume", 0, MG_OPT_FLAG, &o->resume, NULL,
          "go on from the safe-bounds file --output names, measured on this MPI: its bounded "
          "points are kept untested, its unbounded ones tested on from twice their n (give a "
          "--first-test-limit that covers a test there), the others from n = 1; its other points "
          "stay in it",
          NULL, 0, 0},
-        {"no-costs", 0, MG_OPT_FLAG, &o.no_costs, NULL,
+        {"no-costs", 0, MG_OPT_FLAG, &o->no_costs, NULL,
          "do not measure the cost model at each P (a job of a few seconds per P, after the "
          "searches); "
          "`mpiguard protect` then chooses workarounds by its defaults",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    mg_parsed_args args;
-    int done;
-    int rc =
-        cli_parse(usage,
+    return cli_parse(usage,
                   "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
                   "of the bundled tester that checks every byte it received. Writes the\n"
                   "safe-bounds file that `mpiguard protect --bounds` reads.",
-                  options, argc, argv, 1, NULL, 0, &args, &done);
-    if (rc || done)
-        return rc;
-    coll_ctx x = {.launcher = args.command, .nlauncher = args.ncommand};
+                  options, argc, argv, 1, NULL, 0, args, done);
+}
+
+/* The lists the command line names, parsed: collectives, process counts, type sizes. */
+typedef struct coll_lists {
     char colls_text[1024], np_text[256], s_text[64], *names[MAX_ITEMS];
     uint64_t nps[MAX_ITEMS], sizes[MAX_ITEMS];
-    snprintf(colls_text, sizeof colls_text, "%s", o.collectives ? o.collectives : all_collectives);
-    snprintf(np_text, sizeof np_text, "%s", o.np);
-    snprintf(s_text, sizeof s_text, "%s", o.type_sizes ? o.type_sizes : "1");
-    int ncoll = split_list(colls_text, names, MAX_ITEMS);
-    int nnp = parse_numbers(np_text, nps, MAX_ITEMS, 1, 4096);
-    int ns = parse_numbers(s_text, sizes, MAX_ITEMS, 1, 8);
-    for (int i = 0; i < ns; i++)
-        if (sizes[i] & (sizes[i] - 1))
-            ns = -1;
-    int nb, large = 0, any_large = 0;
-    for (int i = 0; i < ncoll; i++) {
-        if (scaling_coll_from_name(names[i], &x.coll, &nb, &large, &x.in_place) != 0) {
+    int ncoll, nnp, ns;
+    int any_large; /* a large-count `_c` form is named */
+} coll_lists;
+
+/* Parses --collectives, --np and --type-size into l. Returns 0 or MG_EXIT_USAGE (said). */
+static int parse_lists(const coll_options *o, coll_lists *l)
+{
+    snprintf(l->colls_text, sizeof l->colls_text, "%s",
+             o->collectives ? o->collectives : all_collectives);
+    snprintf(l->np_text, sizeof l->np_text, "%s", o->np);
+    snprintf(l->s_text, sizeof l->s_text, "%s", o->type_sizes ? o->type_sizes : "1");
+    l->ncoll = split_list(l->colls_text, l->names, MAX_ITEMS);
+    l->nnp = parse_numbers(l->np_text, l->nps, MAX_ITEMS, 1, 4096);
+    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, 8);
+    for (int i = 0; i < l->ns; i++)
+        if (l->sizes[i] & (l->sizes[i] - 1))
+            l->ns = -1;
+    l->any_large = 0;
+    for (int i = 0; i < l->ncoll; i++) {
+        scaling_coll coll;
+        int nb, large, in_place;
+        if (scaling_coll_from_name(l->names[i], &coll, &nb, &large, &in_place) != 0) {
             mg_error("unknown collective '%s' (one of %s, their large-count forms such as "
                      "Gatherv_c, or their calls with MPI_IN_PLACE such as Alltoall_inplace)",
-                     names[i], all_collectives);
+                     l->names[i], all_collectives);
             return MG_EXIT_USAGE;
         }
-        any_large |= large;
+        l->any_large |= large;
     }
-    if (ncoll <= 0 || nnp <= 0 || ns <= 0 || args.ncommand > MAX_ITEMS) {
+    if (l->ncoll <= 0 || l->nnp <= 0 || l->ns <= 0) {
         mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
-    x.memory_limit = coll_memory_available() / 10 * 8;
-    if (o.memory && parse_bytes(o.memory, &x.memory_limit) != 0) {
-        mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
-        return MG_EXIT_USAGE;
-    }
+    return 0;
+}
+
+/* Finds the tester of the launcher's MPI and fills doc with the MPI's name and version (with
+ * --resume, after the points of the file). Returns 0, or the exit status (said): the tester
+ * missing, large-count forms named that the MPI does not have, a file that cannot be resumed. */
+static int prepare(coll_ctx *x, const coll_options *o, int any_large, bounds_doc *doc)
+{
     mg_mpi_flavor flavor;
-    if ((rc = find_tester(&x, &flavor)))
+    int rc = find_tester(x, &flavor);
+    if (rc)
         return rc;
     int have_large = 0;
     if (any_large && (mpi_large_count_of(flavor, &have_large) != 0 || have_large == 0)) {
@@ -565,64 +579,105 @@ int cmd_collectives(int argc, char **argv)
                  mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
         return MG_EXIT_UNAVAILABLE;
     }
-    bounds_doc doc = {0};
-    if (o.resume && (rc = bounds_file_load(o.output, flavor, &doc)))
+    if (o->resume && (rc = bounds_file_load(o->output, flavor, doc)))
         return rc;
-    snprintf(doc.flavor, sizeof doc.flavor, "%s", mg_mpi_flavor_name(flavor));
-    if (mpi_version_of(flavor, doc.version, sizeof doc.version) != 0)
-        snprintf(doc.version, sizeof doc.version, "unknown");
-    mg_report *report =
-        mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line, cli_command_words);
-    if (!report)
-        return MG_EXIT_SOFTWARE;
-    mg_report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
-    if ((rc = save(o.output, &doc, report)))
-        goto out;
-    if ((rc = open_logs(&x, o.output)))
-        goto out;
-    mg_job_install_signal_handlers();
-    x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
-    coll_search_opts so = {(uint64_t)o.f, (uint64_t)o.max_count, o.first_limit, 10.0, 0};
-    coll_row *rows = calloc(doc.n + (size_t)(ncoll * nnp * ns), sizeof *rows);
-    if (!rows) {
-        rc = MG_EXIT_SOFTWARE;
-        goto out;
-    }
-    for (size_t i = 0; i < doc.n; i++)
-        rows[i].earlier = 1;
-    for (int c = 0; c < ncoll && !x.interrupted; c++) {
-        x.name = names[c];
-        scaling_coll_from_name(names[c], &x.coll, &nb, &large, &x.in_place);
-        int reduction = scaling_coll_get(x.coll)->reduction;
-        for (int i = 0; i < (o.type_sizes ? ns : 1); i++)
-            for (int p = 0; p < nnp && !x.interrupted; p++) {
-                uint64_t s = o.type_sizes ? sizes[i] : reduction ? 4 : 1;
-                test_point(&x, s, nps[p], so, &doc, report, rows);
-                if ((rc = save(o.output, &doc, report)))
-                    goto out;
+    snprintf(doc->flavor, sizeof doc->flavor, "%s", mg_mpi_flavor_name(flavor));
+    if (mpi_version_of(flavor, doc->version, sizeof doc->version) != 0)
+        snprintf(doc->version, sizeof doc->version, "unknown");
+    return 0;
+}
+
+/* Searches every point the lists name (a row each in rows), saving the file after each, then
+ * measures the cost model at each P (unless --no-costs). Stops early when interrupted. Returns 0
+ * or the status of a failed save. */
+static int search_all(coll_ctx *x, const coll_options *o, const coll_lists *l, bounds_doc *doc,
+                      mg_report *report, coll_row *rows)
+{
+    coll_search_opts so = {(uint64_t)o->f, (uint64_t)o->max_count, o->first_limit, 10.0, 0};
+    int rc, nb, large;
+    for (int c = 0; c < l->ncoll && !x->interrupted; c++) {
+        x->name = l->names[c];
+        scaling_coll_from_name(l->names[c], &x->coll, &nb, &large, &x->in_place);
+        int reduction = scaling_coll_get(x->coll)->reduction;
+        for (int i = 0; i < (o->type_sizes ? l->ns : 1); i++)
+            for (int p = 0; p < l->nnp && !x->interrupted; p++) {
+                uint64_t s = o->type_sizes ? l->sizes[i] : reduction ? 4 : 1;
+                test_point(x, s, l->nps[p], so, doc, report, rows);
+                if ((rc = save(o->output, doc, report)))
+                    return rc;
             }
     }
     /* After the searches: the time budget goes to the bounds first. */
-    for (int p = 0; p < nnp && !o.no_costs; p++)
-        measure_costs(&x, nps[p], &doc);
-    if ((rc = save(o.output, &doc, report)))
-        goto out;
+    for (int p = 0; p < l->nnp && !o->no_costs; p++)
+        measure_costs(x, l->nps[p], doc);
+    return save(o->output, doc, report);
+}
+
+/* The table of the bounds (and the cost model) on stdout. */
+static void print_table(const bounds_doc *doc, const coll_row *rows)
+{
     printf(
         "MPI %s %s: safe bounds (n per process; G: Class G with its detector form, X: Class X)\n",
-        doc.flavor, doc.version);
+        doc->flavor, doc->version);
     /* class: up to "G sn(P-1)" */
     printf("%-25s %3s %4s  %-9s %12s %10s  %-9s %-22s %5s\n", "collective", "s", "P", "status",
            "n_s", "delta", "class", "failure", "tests");
-    for (size_t i = 0; i < doc.n; i++)
-        print_row(&doc.entries[i], &rows[i]);
-    print_costs(&doc);
-    free(rows);
-    rc = x.interrupted ? MG_EXIT_SIGNAL_BASE + x.interrupted : 0;
-out:
+    for (size_t i = 0; i < doc->n; i++)
+        print_row(&doc->entries[i], &rows[i]);
+    print_costs(doc);
+}
+
+int cmd_collectives(int argc, char **argv)
+{
+    coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0, 0};
+    mg_parsed_args args;
+    int done;
+    int rc = parse_options(argc, argv, &o, &args, &done);
+    if (rc || done)
+        return rc;
+    coll_lists l;
+    if ((rc = parse_lists(&o, &l)))
+        return rc;
+    if (args.ncommand > MAX_ITEMS) {
+        mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
+        return MG_EXIT_USAGE;
+    }
+    coll_ctx x = {.launcher = args.command, .nlauncher = args.ncommand};
+    x.memory_limit = mg_memory_available() / 10 * 8;
+    if (o.memory && parse_bytes(o.memory, &x.memory_limit) != 0) {
+        mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
+        return MG_EXIT_USAGE;
+    }
+    bounds_doc doc = {0};
+    if ((rc = prepare(&x, &o, l.any_large, &doc))) {
+        bounds_doc_free(&doc);
+        return rc;
+    }
+    mg_report *report =
+        mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
+    rc = report && rows ? MG_OK : MG_EXIT_SOFTWARE;
+    if (!rc) {
+        mg_report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
+        for (size_t i = 0; i < doc.n; i++)
+            rows[i].earlier = 1;
+        rc = save(o.output, &doc, report);
+    }
+    rc = rc ? rc : open_logs(&x, o.output);
+    if (!rc) {
+        mg_job_install_signal_handlers();
+        x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
+        rc = search_all(&x, &o, &l, &doc, report, rows);
+    }
+    if (!rc) {
+        print_table(&doc, rows);
+        rc = x.interrupted ? MG_EXIT_SIGNAL_BASE + x.interrupted : 0;
+    }
     if (x.logs[0]) {
         unlink(x.running);
         rmdir(x.logs); /* kept where a failed test's output is in it */
     }
+    free(rows);
     bounds_doc_free(&doc);
     mg_report_destroy(report);
     return rc;

@@ -4,6 +4,7 @@
 #include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_log.h"
+#include "rank_sight.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,6 @@
 #include "protect_call.h"
 #include "protect_pmpi.h"
 
-#include "protect_large.h"
-
 #include <stddef.h>
 
 void *protect_call_addr(const protect_call *pc, const protect_bufs *bufs, scaling_ref r)
@@ -39,8 +37,6 @@ void *protect_call_addr(const protect_call *pc, const protect_bufs *bufs, scalin
 int protect_call_issue(const protect_call *pc, const scaling_call *sc, const protect_bufs *bufs,
                        MPI_Comm comm, MPI_Request *req)
 {
-    if (pc->large)
-        return protect_large_issue_call(pc, sc, bufs, comm, req);
     void *s = protect_call_addr(pc, bufs, sc->send), *r = protect_call_addr(pc, bufs, sc->recv);
     MPI_Datatype st = bufs->send_type, rt = bufs->recv_type;
     int root = (int)sc->root;

@@ -40,10 +40,9 @@ typedef struct protect_bufs {
     MPI_Aint *ldispls;
 } protect_bufs;
 
-/* Issues sc (one call of a plan) on comm with PMPI: the blocking collective, or the nonblocking one
- * into *request when request is not NULL; the `_c` form of it when pc is a large-count call (the
- * plan's int vectors widened into bufs->lcounts/ldispls), so that a workaround calls the very
- * collective the application called. Returns the MPI return code. Thread-safe as MPI is. */
+/* Issues sc (one call of a plan) on comm with PMPI in the int form: the blocking collective, or the
+ * nonblocking one into *request when request is not NULL (a large-count pc goes to
+ * protect_large_issue_call instead). Returns the MPI return code. Thread-safe as MPI is. */
 int protect_call_issue(const protect_call *pc, const scaling_call *sc, const protect_bufs *bufs,
                        MPI_Comm comm, MPI_Request *request);
 

@@ -9,6 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Issues one plan call in the form the application called: the `_c` form for a large-count call
+ * (the plan's int vectors widened into bufs->lcounts/ldispls), so that a workaround calls the very
+ * collective the application called. */
+static int issue(const protect_call *pc, const scaling_call *call, const protect_bufs *bufs,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return pc->large ? protect_large_issue_call(pc, call, bufs, comm, request)
+                     : protect_call_issue(pc, call, bufs, comm, request);
+}
+
 /* The vectors of one plan call in one zeroed allocation: four arrays of P ints and, for a
  * large-count call, the `_c` binding's arrays they are widened into (bufs->lcounts, ldispls). */
 static int *call_vectors(const protect_call *pc, scaling_call *call, protect_bufs *bufs)
@@ -129,7 +139,7 @@ static int issue_round(const protect_call *pc, scaling_call *call, const protect
     b.send_type = st != MPI_DATATYPE_NULL ? st : b.send_type;
     b.recv_type = rt != MPI_DATATYPE_NULL ? rt : b.recv_type;
     if (rc == MPI_SUCCESS)
-        rc = protect_call_issue(pc, call, &b, pc->comm, NULL);
+        rc = issue(pc, call, &b, pc->comm, NULL);
     if (st != MPI_DATATYPE_NULL)
         PMPI_Type_free(&st);
     if (rt != MPI_DATATYPE_NULL)
@@ -202,7 +212,7 @@ static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_pl
         int member = 0;
         scaling_w1a_group(&plan->w1a, &pc->a, plan->true_a, g, members, &n, &member, &call);
         if (member)
-            rc = protect_call_issue(pc, &call, &bufs, comms[g], NULL);
+            rc = issue(pc, &call, &bufs, comms[g], NULL);
     }
     free(members);
     free(vec);
@@ -269,7 +279,7 @@ static int run_w2(const protect_call *pc, const protect_plan *plan)
     if (one_type)
         bufs.send_type = bufs.recv_type;
     if (rc == MPI_SUCCESS)
-        rc = protect_call_issue(pc, &call, &bufs, pc->comm, pc->nonblocking ? pc->request : NULL);
+        rc = issue(pc, &call, &bufs, pc->comm, pc->nonblocking ? pc->request : NULL);
     /* A datatype freed while a nonblocking call uses it stays valid until the call completes. */
     if (bufs.send_type != MPI_DATATYPE_NULL && bufs.send_type != bufs.recv_type)
         PMPI_Type_free(&bufs.send_type);

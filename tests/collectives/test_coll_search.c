@@ -5,6 +5,7 @@
 #include "coll_memory.h"
 #include "coll_search.h"
 #include "mg_error.h"
+#include "mg_memory.h"
 #include "mg_test.h"
 #include "scaling_bounds.h"
 
@@ -215,7 +216,7 @@ static void test_memory(void)
     MG_CHECK_INT(coll_memory_bytes(SCALING_ALLTOALL, 1, 1, 1u << 30, 3), 18ull << 30);
     MG_CHECK_INT(coll_memory_bytes(SCALING_ALLREDUCE, 1, 4, 1000, 2), 2ull * 2 * 4000);
     MG_CHECK_INT(coll_memory_bytes(SCALING_GATHER, 1, 1, 1u << 30, 4), 16ull << 30);
-    MG_CHECK(coll_memory_available() > 0);
+    MG_CHECK(mg_memory_available() > 0);
 }
 
 int main(void)

@@ -1,13 +1,14 @@
 /* What each MPI call does to the detector's model: entries post operations, open collective slots,
  * create and complete requests, and make waits; exits apply the wildcard decisions MPI reported
  * and free what completed. docs/check-detector.md §5. */
-#include "detector_internal.h"
+#include "call_model.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "mg_array.h"
 #include "mg_error.h"
+#include "wait_state.h"
 
 /* ---- entries ---- */
 
@@ -341,7 +342,7 @@ static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const c
         return rc;
     }
     slot->finding = (uint32_t)det->n_findings;
-    return deadlock_detector_push_finding(det, &nf);
+    return detector_state_push_finding(det, &nf);
 }
 
 static int enter_coll(deadlock_detector *det, const check_event *ev, const check_func_info *info) {

@@ -1,205 +1,33 @@
 /* The deadlock detector's front: lifecycle, the record feed (records of model-blocked ranks are
- * held, paper 5.1), the work list that analyses them once the rank can go on, and the checks.
- * The model itself: call_model.c, wait_state.c; analysis: wait_analysis.c, wfg_build.c, or_knot.c;
- * wildcards: wildcard_probe.c. Spec: docs/check-detector.md §5-§10. */
-#include "detector_internal.h"
+ * held, paper 5.1: detector_settle.c), and the checks. Below it, each part uses only the parts
+ * under it: wildcard_probe.c; wait_analysis.c, wfg_build.c, or_knot.c (analysis);
+ * detector_settle.c; call_model.c, wait_state.c (the model); detector_state.c (state, findings).
+ * Spec: docs/check-detector.md §5-§10. */
+#include "deadlock_detector.h"
 
-#include <stdlib.h>
-#include <string.h>
-
+#include "call_model.h"
+#include "detector_settle.h"
+#include "detector_state.h"
 #include "mg_array.h"
 #include "mg_error.h"
-
-void dl_params_default(dl_params *p) {
-    p->buffered_standard_sends = 0;
-    p->inline_or_max = 64;
-    p->probing = 1;
-    p->probe_budget = 64;
-    p->probe_depth = 4;
-    p->probe_candidates = 16;
-    p->deciding = 1;
-    p->decide_backlog = (size_t)1 << 20;
-    p->release_rounds = 16;
-    p->mismatch_ranks = 64;
-}
+#include "wait_analysis.h"
+#include "wait_state.h"
+#include "wildcard_probe.h"
 
 int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out) {
     if (!out || world_size <= 0) {
         return MG_EINVAL;
     }
-    deadlock_detector *det = calloc(1, sizeof *det);
-    if (!det) {
-        return MG_ENOMEM;
+    dl_params defaults;
+    if (!params) {
+        dl_params_default(&defaults);
+        params = &defaults;
     }
-    if (params) {
-        det->prm = *params;
-    } else {
-        dl_params_default(&det->prm);
-    }
-    det->world = world_size;
-    det->live = (size_t)world_size;
-    det->free_wait = DL_NONE;
-    p2p_match_init(&det->p2p);
-    /* A new mismatch finding lists the first call, the agreeing ones and the disagreeing one. */
-    coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
-    request_table_init(&det->reqs);
-    det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
-    det->work = malloc((size_t)world_size * sizeof *det->work);
-    int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ENOMEM;
-    if (!rc) {
-        rc = record_backlog_init(&det->backlog, world_size);
-    }
-    if (rc) {
-        free(det->ranks);
-        free(det->work);
-        comm_table_free(&det->comms);
-        free(det);
-        return rc;
-    }
-    for (int32_t r = 0; r < world_size; r++) {
-        det->ranks[r].wait = DL_NONE;
-    }
-    *out = det;
-    return MG_OK;
-}
-
-static void free_state(deadlock_detector *det) {
-    for (size_t i = 0; i < det->n_waits; i++) {
-        free(det->waits[i].items);
-    }
-    free(det->waits);
-    free(det->ranks);
-    comm_table_free(&det->comms);
-    p2p_match_free(&det->p2p);
-    coll_match_free(&det->coll);
-    request_table_free(&det->reqs);
-    record_backlog_free(&det->backlog);
-    free(det->work);
-    for (size_t i = 0; i < det->n_findings; i++) {
-        dl_finding_free(&det->findings[i]);
-    }
-    free(det->findings);
-    free(det->held);
-    free(det->dec_req);
-    free(det->dec_st);
-    free(det->dec_ranks);
+    return detector_state_create(params, world_size, out);
 }
 
 void deadlock_detector_destroy(deadlock_detector *det) {
-    if (det) {
-        free_state(det);
-        free(det);
-    }
-}
-
-int deadlock_detector_clone(const deadlock_detector *src, deadlock_detector **out) {
-    deadlock_detector *d = calloc(1, sizeof *d);
-    if (!d) {
-        return MG_ENOMEM;
-    }
-    d->prm = src->prm;
-    d->world = src->world;
-    d->free_wait = src->free_wait;
-    d->live = src->live;
-    d->blocked = src->blocked;
-    d->records = src->records;
-    d->last_time = src->last_time;
-    d->forced = src->forced;
-    d->notes = src->notes;
-    d->probe_mark = src->probe_mark;
-    d->ranks = malloc((size_t)src->world * sizeof *d->ranks);
-    d->work = malloc((size_t)src->world * sizeof *d->work);
-    d->waits = src->cap_waits ? calloc(src->cap_waits, sizeof *d->waits) : NULL;
-    int rc = !d->ranks || !d->work || (src->cap_waits && !d->waits) ? MG_ENOMEM : MG_OK;
-    if (!rc) {
-        memcpy(d->ranks, src->ranks, (size_t)src->world * sizeof *d->ranks);
-        memcpy(d->work, src->work, (size_t)src->world * sizeof *d->work);
-        d->work_head = src->work_head;
-        d->n_work = src->n_work;
-        d->cap_waits = src->cap_waits;
-        for (size_t i = 0; i < src->n_waits && !rc; i++, d->n_waits++) {
-            d->waits[i] = src->waits[i];
-            d->waits[i].items = NULL;
-            if (src->waits[i].n_items) {
-                d->waits[i].items = malloc(src->waits[i].n_items * sizeof(dl_item));
-                rc = d->waits[i].items ? MG_OK : MG_ENOMEM;
-                if (!rc) {
-                    memcpy(d->waits[i].items, src->waits[i].items,
-                           src->waits[i].n_items * sizeof(dl_item));
-                }
-            }
-        }
-    }
-    rc = rc ? rc : comm_table_clone(&src->comms, &d->comms);
-    rc = rc ? rc : p2p_match_clone(&src->p2p, &d->p2p);
-    rc = rc ? rc : coll_match_clone(&src->coll, &d->coll);
-    rc = rc ? rc : request_table_clone(&src->reqs, &d->reqs);
-    rc = rc ? rc : record_backlog_clone(&src->backlog, &d->backlog);
-    if (rc) {
-        free_state(d);
-        free(d);
-        return rc;
-    }
-    *out = d;
-    return MG_OK;
-}
-
-/* ---- held records ---- */
-
-/* Bytes of the arrays of ev, laid out after the struct in a held copy (8-byte arrays first, so
- * every array stays aligned). */
-static size_t arrays_size(const check_event *ev) {
-    return ev->n_requests * sizeof(uint64_t) + ev->n_statuses * sizeof(check_status) +
-           ev->n_ranks * sizeof(int32_t);
-}
-
-/* Holds a copy of ev behind its rank's wait: the struct and its arrays in one block. Held records
- * never leave the process, so they are kept native rather than encoded (no CRC, no byte order). */
-static int hold(deadlock_detector *det, const check_event *ev) {
-    size_t len = sizeof *ev + arrays_size(ev);
-    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
-        return MG_ENOMEM;
-    }
-    check_event copy = *ev;
-    copy.requests = NULL;
-    copy.statuses = NULL;
-    copy.ranks = NULL;
-    uint8_t *p = det->held;
-    memcpy(p, &copy, sizeof copy);
-    p += sizeof copy;
-    if (ev->n_requests) {
-        memcpy(p, ev->requests, ev->n_requests * sizeof(uint64_t));
-        p += ev->n_requests * sizeof(uint64_t);
-    }
-    if (ev->n_statuses) {
-        memcpy(p, ev->statuses, ev->n_statuses * sizeof(check_status));
-        p += ev->n_statuses * sizeof(check_status);
-    }
-    if (ev->n_ranks) {
-        memcpy(p, ev->ranks, ev->n_ranks * sizeof(int32_t));
-    }
-    int rc = record_backlog_push(&det->backlog, ev->rank, det->held, len);
-    if (!rc) {
-        call_model_note_held(det, ev);
-    }
-    return rc;
-}
-
-/* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's
- * arrays into it. */
-static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev) {
-    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
-        return MG_ENOMEM;
-    }
-    memcpy(det->held, bytes, len);
-    memcpy(ev, det->held, sizeof *ev);
-    const uint8_t *p = det->held + sizeof *ev;
-    ev->requests = ev->n_requests ? (const uint64_t *)(const void *)p : NULL;
-    p += ev->n_requests * sizeof(uint64_t);
-    ev->statuses = ev->n_statuses ? (const check_status *)(const void *)p : NULL;
-    p += ev->n_statuses * sizeof(check_status);
-    ev->ranks = ev->n_ranks ? (const int32_t *)(const void *)p : NULL;
-    return MG_OK;
+    detector_state_destroy(det);
 }
 
 /* Decodes an encoded record into ev, its arrays into the detector's buffers (valid until the next
@@ -219,55 +47,6 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
         return MG_ENOMEM;
     }
     return check_event_decode_arrays(bytes, ev, det->dec_req, det->dec_st, det->dec_ranks);
-}
-
-/* Analyses the held records of a rank the model no longer blocks, in order. When the rank blocks
- * again and the next held record is the exit of that call, the wildcard decisions it reports are
- * applied at once (they were not the current call's when the record arrived). */
-static int drain_backlog(deadlock_detector *det, int32_t rank) {
-    const uint8_t *bytes;
-    size_t len;
-    int first = MG_OK;
-    while (det->ranks[rank].life == LIFE_LIVE &&
-           record_backlog_front(&det->backlog, rank, &bytes, &len)) {
-        check_event ev;
-        int rc = unpack_held(det, bytes, len, &ev);
-        if (rc) {
-            return rc;
-        }
-        if (wait_state_blocked(det, rank)) {
-            if (ev.kind != CHECK_EV_EXIT) {
-                break;
-            }
-            rc = call_model_apply_decisions(det, &ev, check_func_describe(ev.func), 1);
-            wait_state_wake_completed(det);
-            if (rc || wait_state_blocked(det, rank)) {
-                return first ? first : rc;
-            }
-        }
-        /* Popped first: unpack copied everything, and the exit being analysed must not count as
-         * a record still held behind the rank's wait. */
-        record_backlog_pop(&det->backlog, rank);
-        rc = call_model_process(det, &ev);
-        first = first ? first : rc;
-    }
-    return first;
-}
-
-int deadlock_detector_settle(deadlock_detector *det) {
-    int first = MG_OK;
-    wait_state_wake_completed(det);
-    /* First in, first out: ranks woken together are analysed in the order they were woken
-     * (member order for a completed collective), which keeps slot references predictable. */
-    int32_t r;
-    while (wait_state_next_ready(det, &r)) {
-        int rc = drain_backlog(det, r);
-        first = first ? first : rc;
-        if (rc == MG_ENOMEM) {
-            return rc;
-        }
-    }
-    return first;
 }
 
 /* ---- the public feed ---- */
@@ -304,12 +83,12 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         wait_state_wake_completed(det);
         if (!rc) { /* the exit whose decision unblocked the rank goes straight in */
             rc = first_held && !wait_state_blocked(det, ev->rank) ? call_model_process(det, ev)
-                                                                   : hold(det, ev);
+                                                                   : detector_settle_hold(det, ev);
         }
     } else {
         rc = call_model_process(det, ev);
     }
-    int rc2 = deadlock_detector_settle(det);
+    int rc2 = detector_settle(det);
     rc = rc ? rc : rc2;
     if (!rc && det->prm.deciding && det->backlog.total > det->prm.decide_backlog &&
         det->p2p.undecided) {
@@ -338,16 +117,6 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
 }
 
 /* ---- findings and checks ---- */
-
-int deadlock_detector_push_finding(deadlock_detector *det, dl_finding *f) {
-    if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
-                         sizeof *det->findings)) {
-        dl_finding_free(f);
-        return MG_ENOMEM;
-    }
-    det->findings[det->n_findings++] = *f;
-    return MG_OK;
-}
 
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new) {
     if (!det) {

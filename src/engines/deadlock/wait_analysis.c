@@ -2,12 +2,15 @@
  * that can never be released and the OR-knots among them, report deadlocks, and release the
  * standard sends that MPI buffered (a potential deadlock) before looking again.
  * docs/check-detector.md §8. */
-#include "detector_internal.h"
+#include "wait_analysis.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "mg_error.h"
+#include "wfg_build.h"
+#include "wait_state.h"
+#include "detector_settle.h"
 #include "or_knot.h"
 
 /* The deadlocked part worth reporting: non-released nodes reachable from the blocked live processes
@@ -75,7 +78,7 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
         dl_finding_free(&f);
         return rc;
     }
-    return deadlock_detector_push_finding(det, &f);
+    return detector_state_push_finding(det, &f);
 }
 
 /* Standard sends of deadlocked ranks that really went on (records held behind them) were
@@ -159,7 +162,7 @@ int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int 
         if (!again) {
             break;
         }
-        rc = deadlock_detector_settle(det);
+        rc = detector_settle(det);
     }
     return rc;
 }

@@ -2,7 +2,7 @@
  * op, a collective slot, a probe), wake-ups when items complete, and the work list of ranks whose
  * wait was satisfied (paper 5.1: a blocked process's later calls are not analysed).
  * docs/check-detector.md §5. */
-#include "detector_internal.h"
+#include "wait_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,10 @@
 /* Delayed construction of the AND⊕OR wait-for graph from the detector's wait states (paper §5.2):
  * each blocked call's AND-OR dependency translated with n-ary AND/OR nodes (§4.1), shared
  * any-source and collective nodes, pass-through nodes removed. docs/check-detector.md §7. */
-#include "detector_internal.h"
+#include "wfg_build.h"
 
 #include "mg_error.h"
+#include "wait_state.h"
 
 /* Key of the shared any-source node of a communicator (collective nodes use the slot number). */
 #define ANY_NODE_KEY UINT64_MAX

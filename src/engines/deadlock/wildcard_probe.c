@@ -1,11 +1,13 @@
 /* Wildcard receives without completion information (paper §6): probing explores the possible
  * matches of undecided wildcards on copies of the detector and reports a deadlock one of them
  * leads to; deciding forces a match when held records pile up. docs/check-detector.md §10. */
-#include "detector_internal.h"
+#include "wildcard_probe.h"
 
 #include <stdlib.h>
 
 #include "mg_error.h"
+#include "wait_analysis.h"
+#include "detector_settle.h"
 
 /* An undecided wildcard receive of a live rank (the lowest op index, so runs are reproducible), or
  * P2P_NONE. */
@@ -30,7 +32,7 @@ static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_op *
         f.probe_rank = wild->p.rank;
         f.probe_request = wild->p.request;
         f.probe_source = source;
-        int r2 = deadlock_detector_push_finding(det, &f);
+        int r2 = detector_state_push_finding(det, &f);
         rc = rc ? rc : r2;
     }
     return rc;
@@ -58,13 +60,13 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
         }
         (*budget)--;
         deadlock_detector *copy;
-        rc = deadlock_detector_clone(det, &copy);
+        rc = detector_state_clone(det, &copy);
         if (rc) {
             break;
         }
         int dead = 0;
         rc = p2p_match_decide(&copy->p2p, op, sources[i], tags[i], 1);
-        rc = rc ? rc : deadlock_detector_settle(copy);
+        rc = rc ? rc : detector_settle(copy);
         rc = rc ? rc : wait_analysis_run(copy, now, DL_NOTE_PROBED, &dead);
         if (!rc && dead) {
             *found = 1;
@@ -72,7 +74,7 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
         } else if (!rc && depth + 1 < det->prm.probe_depth) {
             rc = explore(copy, root, now, depth + 1, budget, found);
         }
-        deadlock_detector_destroy(copy);
+        detector_state_destroy(copy);
     }
     free(sources);
     free(tags);
@@ -97,7 +99,7 @@ int wildcard_probe_decide(deadlock_detector *det, uint64_t now) {
         rc = p2p_match_decide(&det->p2p, op, source, tag, 1);
         det->forced++;
         det->notes |= DL_NOTE_DECISION_FORCED;
-        rc = rc ? rc : deadlock_detector_settle(det);
+        rc = rc ? rc : detector_settle(det);
     }
     return rc;
 }

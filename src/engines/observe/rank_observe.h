@@ -1,13 +1,27 @@
 /* Whether mpiguard observes a rank, and if not, the likely cause: a pure decision over what /proc
- * showed of the rank (rank_sight.h) and what the rank published (its state segment or event ring),
- * so tests drive every case without processes (docs/architecture.md, "Never blind in silence"). */
+ * showed of the rank (mg_rank_sight, read by src/agent/rank_sight.c) and what the rank published
+ * (its state segment or event ring), so tests drive every case without processes
+ * (docs/architecture.md, "Never blind in silence"). */
 #ifndef MG_RANK_OBSERVE_H
 #define MG_RANK_OBSERVE_H
 
-#include "rank_sight.h"
-
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mg_mpi_flavor.h"
+
+/* What /proc showed of a rank's process. */
+typedef struct mg_rank_sight {
+    int read;                  /* the process was read (the fields below are valid) */
+    int preload_set;           /* LD_PRELOAD is in its environment */
+    int preload_names_library; /* ... and names mpiguard's interposition library */
+    int library_mapped;        /* mpiguard's interposition library is mapped */
+    int static_binary;         /* its executable has no ELF interpreter */
+    int binary_defines_mpi;    /* its executable defines MPI_Init or PMPI_Init itself */
+    mg_mpi_flavor mapped_mpi;  /* the flavour of the libmpi it maps; UNKNOWN: none */
+    char binding[64];          /* a mapped MPI language-binding library (libmpi_mpifh.so.40), or "" */
+    char preload[256];         /* its LD_PRELOAD, cut to fit */
+} mg_rank_sight;
 
 typedef enum mg_observe_cause {
     MG_OBSERVE_PENDING = 0,        /* too early to tell */

@@ -1,8 +1,6 @@
 /* Memory estimate of a collective test; see coll_memory.h. */
 #include "coll_memory.h"
 
-#include <stdio.h>
-
 typedef unsigned __int128 u128;
 
 uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n, uint64_t P)
@@ -35,17 +33,4 @@ uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n,
     }
     u128 total = 2 * per_rank * P;
     return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
-}
-
-uint64_t coll_memory_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return (uint64_t)kb * 1024;
 }

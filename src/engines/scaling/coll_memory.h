@@ -1,5 +1,5 @@
-/* Memory a collective test needs on this machine, computed before it starts so the tester skips
- * what would not fit instead of meeting the OOM killer (docs/design/collectives.md, "The tester"). */
+/* Memory a collective test needs, computed before it starts so the tester skips what would not
+ * fit (mg_memory_available) instead of meeting the OOM killer (docs/design/collectives.md, "The tester"). */
 #ifndef MG_COLL_MEMORY_H
 #define MG_COLL_MEMORY_H
 
@@ -11,8 +11,5 @@
  * MPI_IN_PLACE), times 2 for the MPI library's own copies (shared-memory staging, algorithm
  * temporaries): a conservative estimate. Saturates at UINT64_MAX. */
 uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n, uint64_t P);
-
-/* MemAvailable of /proc/meminfo in bytes, or 0 when unknown. */
-uint64_t coll_memory_available(void);
 
 #endif

@@ -1,0 +1,20 @@
+/* What each MPI call does to the detector's model (call_model.c). Internal to the detector;
+ * docs/check-detector.md §5. */
+#ifndef CALL_MODEL_H
+#define CALL_MODEL_H
+
+#include "detector_state.h"
+
+/* Applies one record (in the rank's order) to the model. Errors: as deadlock_detector_feed. */
+int call_model_process(deadlock_detector *det, const check_event *ev);
+/* Applies the wildcard decisions of an exit record (see call_model.c). */
+int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
+                               const check_func_info *info, int current);
+/* A record was held behind its rank's wait: a Start notes it in the requests it restarts, so the
+ * decisions of held completions are not applied to their earlier incarnation. */
+void call_model_note_held(deadlock_detector *det, const check_event *ev);
+/* The rank finalized, aborted or vanished: it is no longer live nor blocked. */
+void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, uint16_t func,
+                          uint64_t callsite);
+
+#endif

@@ -1,0 +1,115 @@
+/* When `mpiguard check` analyses and when a deadlock is confirmed (check_policy.h). */
+#include "check_policy.h"
+
+/* "Every live process blocked" fires once no record came for this long (a short settle, so a
+ * rank between two calls is not taken for blocked). */
+#define SETTLE_NS 200000000ULL
+/* How long an unconfirmed deadlock whose ranks send nothing new is looked at again. */
+#define CONFIRM_WAIT_NS 5000000000ULL
+/* Held records past which an analysis is due once they doubled since the last one. */
+#define HELD_TRIGGER 4096
+
+void check_policy_init(check_policy *p, double quiet_time, uint64_t now) {
+    *p = (check_policy){.quiet_ns = (uint64_t)(quiet_time * 1e9), .last_record = now};
+}
+
+void check_policy_note_record(check_policy *p, uint64_t now) {
+    p->last_record = now;
+}
+
+void check_policy_note_stream_end(check_policy *p) {
+    p->stream_ended = 1;
+}
+
+int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64_t now) {
+    if (!det) {
+        return 0;
+    }
+    if (p->stream_ended) {
+        return 1;
+    }
+    dl_queue_sizes q;
+    deadlock_detector_queue_sizes(det, &q);
+    if (q.records == p->records_at_check) {
+        return 0;
+    }
+    uint64_t quiet = now - p->last_record;
+    if (quiet >= p->quiet_ns || q.live_processes == 0) {
+        return 1;
+    }
+    if (quiet >= SETTLE_NS && deadlock_detector_is_every_live_process_blocked(det)) {
+        return 1;
+    }
+    return q.held_records >= HELD_TRIGGER && q.held_records >= 2 * p->held_at_check;
+}
+
+void check_policy_analysed(check_policy *p, const deadlock_detector *det) {
+    dl_queue_sizes q;
+    deadlock_detector_queue_sizes(det, &q);
+    p->held_at_check = q.held_records;
+    p->records_at_check = q.records;
+    p->stream_ended = 0;
+}
+
+int check_policy_stops(const dl_finding *f) {
+    return f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
+}
+
+static int in_call(const check_readings *rd, int32_t rank) {
+    return rank >= 0 && rank < rd->world && rd->in_call[rank] != 0;
+}
+
+static int knot_in_calls(const dl_finding *f, const check_readings *rd) {
+    for (size_t i = 0; i < f->n_calls; i++) {
+        if (f->calls[i].in_knot && f->calls[i].state == WG_BLOCKED &&
+            !in_call(rd, f->calls[i].rank)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint64_t finding_records(const dl_finding *f, const check_readings *rd) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < f->n_calls; i++) {
+        if (f->calls[i].rank >= 0 && f->calls[i].rank < rd->world) {
+            sum += rd->records[f->calls[i].rank];
+        }
+    }
+    return sum;
+}
+
+enum check_confirmation check_policy_confirm(check_policy *p, size_t index, const dl_finding *f,
+                                             const check_readings *rd, uint64_t now) {
+    if (knot_in_calls(f, rd)) {
+        p->pending = 0;
+        return CHECK_CONFIRMED;
+    }
+    uint64_t mark = finding_records(f, rd);
+    if (!p->pending || p->pending_index != index) {
+        p->pending = 1;
+        p->pending_index = index;
+        p->pending_mark = mark;
+        p->pending_since = now;
+        return CHECK_UNCONFIRMED;
+    }
+    if (mark == p->pending_mark && now - p->pending_since < CONFIRM_WAIT_NS) {
+        return CHECK_UNCONFIRMED;
+    }
+    p->pending = 0;
+    return CHECK_DROPPED;
+}
+
+int check_policy_stuck(const check_policy *p, int after_errors, const check_readings *rd,
+                       uint64_t now) {
+    uint64_t wait = 3 * p->quiet_ns < 3000000000ULL ? 3000000000ULL : 3 * p->quiet_ns;
+    if (!after_errors || !rd->world || now - p->last_record < wait) {
+        return 0;
+    }
+    for (int32_t k = 0; k < rd->world; k++) {
+        if (!rd->ended[k] && !in_call(rd, k)) {
+            return 0;
+        }
+    }
+    return 1;
+}

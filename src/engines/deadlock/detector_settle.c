@@ -1,0 +1,115 @@
+/* Records of model-blocked ranks (paper 5.1): held behind the rank's wait, and analysed in order
+ * once the wait is satisfied (detector_settle.h). docs/check-detector.md §5. */
+#include "detector_settle.h"
+
+#include <string.h>
+
+#include "call_model.h"
+#include "mg_array.h"
+#include "mg_error.h"
+#include "wait_state.h"
+
+/* Bytes of the arrays of ev, laid out after the struct in a held copy (8-byte arrays first, so
+ * every array stays aligned). */
+static size_t arrays_size(const check_event *ev) {
+    return ev->n_requests * sizeof(uint64_t) + ev->n_statuses * sizeof(check_status) +
+           ev->n_ranks * sizeof(int32_t);
+}
+
+/* Held records never leave the process, so they are kept native rather than encoded (no CRC, no
+ * byte order): the struct and its arrays in one block. */
+int detector_settle_hold(deadlock_detector *det, const check_event *ev) {
+    size_t len = sizeof *ev + arrays_size(ev);
+    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
+        return MG_ENOMEM;
+    }
+    check_event copy = *ev;
+    copy.requests = NULL;
+    copy.statuses = NULL;
+    copy.ranks = NULL;
+    uint8_t *p = det->held;
+    memcpy(p, &copy, sizeof copy);
+    p += sizeof copy;
+    if (ev->n_requests) {
+        memcpy(p, ev->requests, ev->n_requests * sizeof(uint64_t));
+        p += ev->n_requests * sizeof(uint64_t);
+    }
+    if (ev->n_statuses) {
+        memcpy(p, ev->statuses, ev->n_statuses * sizeof(check_status));
+        p += ev->n_statuses * sizeof(check_status);
+    }
+    if (ev->n_ranks) {
+        memcpy(p, ev->ranks, ev->n_ranks * sizeof(int32_t));
+    }
+    int rc = record_backlog_push(&det->backlog, ev->rank, det->held, len);
+    if (!rc) {
+        call_model_note_held(det, ev);
+    }
+    return rc;
+}
+
+/* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's
+ * arrays into it. */
+static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev) {
+    if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
+        return MG_ENOMEM;
+    }
+    memcpy(det->held, bytes, len);
+    memcpy(ev, det->held, sizeof *ev);
+    const uint8_t *p = det->held + sizeof *ev;
+    ev->requests = ev->n_requests ? (const uint64_t *)(const void *)p : NULL;
+    p += ev->n_requests * sizeof(uint64_t);
+    ev->statuses = ev->n_statuses ? (const check_status *)(const void *)p : NULL;
+    p += ev->n_statuses * sizeof(check_status);
+    ev->ranks = ev->n_ranks ? (const int32_t *)(const void *)p : NULL;
+    return MG_OK;
+}
+
+/* Analyses the held records of a rank the model no longer blocks, in order. When the rank blocks
+ * again and the next held record is the exit of that call, the wildcard decisions it reports are
+ * applied at once (they were not the current call's when the record arrived). */
+static int drain_backlog(deadlock_detector *det, int32_t rank) {
+    const uint8_t *bytes;
+    size_t len;
+    int first = MG_OK;
+    while (det->ranks[rank].life == LIFE_LIVE &&
+           record_backlog_front(&det->backlog, rank, &bytes, &len)) {
+        check_event ev;
+        int rc = unpack_held(det, bytes, len, &ev);
+        if (rc) {
+            return rc;
+        }
+        if (wait_state_blocked(det, rank)) {
+            if (ev.kind != CHECK_EV_EXIT) {
+                break;
+            }
+            rc = call_model_apply_decisions(det, &ev, check_func_describe(ev.func), 1);
+            wait_state_wake_completed(det);
+            if (rc || wait_state_blocked(det, rank)) {
+                return first ? first : rc;
+            }
+        }
+        /* Popped first: unpack copied everything, and the exit being analysed must not count as
+         * a record still held behind the rank's wait. */
+        record_backlog_pop(&det->backlog, rank);
+        rc = call_model_process(det, &ev);
+        first = first ? first : rc;
+    }
+    return first;
+}
+
+int detector_settle(deadlock_detector *det) {
+    int first = MG_OK;
+    wait_state_wake_completed(det);
+    /* First in, first out: ranks woken together are analysed in the order they were woken
+     * (member order for a completed collective), which keeps slot references predictable. */
+    int32_t r;
+    while (wait_state_next_ready(det, &r)) {
+        int rc = drain_backlog(det, r);
+        first = first ? first : rc;
+        if (rc == MG_ENOMEM) {
+            return rc;
+        }
+    }
+    return first;
+}

@@ -1,0 +1,14 @@
+/* Records of model-blocked ranks (paper 5.1): held behind the rank's wait and analysed, in order,
+ * once it can go on (detector_settle.c). Internal to the detector; docs/check-detector.md §5. */
+#ifndef DETECTOR_SETTLE_H
+#define DETECTOR_SETTLE_H
+
+#include "detector_state.h"
+
+/* Holds a copy of ev behind its rank's wait. Errors: MG_ENOMEM. */
+int detector_settle_hold(deadlock_detector *det, const check_event *ev);
+/* Applies pending p2p completions and analyses the held records of every rank whose wait was
+ * satisfied, until every rank is blocked or idle. */
+int detector_settle(deadlock_detector *det);
+
+#endif

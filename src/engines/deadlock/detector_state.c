@@ -1,0 +1,133 @@
+/* The deadlock detector's state: creation, deep copy for probing, release, and the findings list
+ * (detector_state.h). docs/check-detector.md §5. */
+#include "detector_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_array.h"
+#include "mg_error.h"
+
+int detector_state_create(const dl_params *params, int32_t world_size, deadlock_detector **out) {
+    deadlock_detector *det = calloc(1, sizeof *det);
+    if (!det) {
+        return MG_ENOMEM;
+    }
+    det->prm = *params;
+    det->world = world_size;
+    det->live = (size_t)world_size;
+    det->free_wait = DL_NONE;
+    p2p_match_init(&det->p2p);
+    /* A new mismatch finding lists the first call, the agreeing ones and the disagreeing one. */
+    coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
+    request_table_init(&det->reqs);
+    det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
+    det->work = malloc((size_t)world_size * sizeof *det->work);
+    int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ENOMEM;
+    if (!rc) {
+        rc = record_backlog_init(&det->backlog, world_size);
+    }
+    if (rc) {
+        free(det->ranks);
+        free(det->work);
+        comm_table_free(&det->comms);
+        free(det);
+        return rc;
+    }
+    for (int32_t r = 0; r < world_size; r++) {
+        det->ranks[r].wait = DL_NONE;
+    }
+    *out = det;
+    return MG_OK;
+}
+
+static void free_state(deadlock_detector *det) {
+    for (size_t i = 0; i < det->n_waits; i++) {
+        free(det->waits[i].items);
+    }
+    free(det->waits);
+    free(det->ranks);
+    comm_table_free(&det->comms);
+    p2p_match_free(&det->p2p);
+    coll_match_free(&det->coll);
+    request_table_free(&det->reqs);
+    record_backlog_free(&det->backlog);
+    free(det->work);
+    for (size_t i = 0; i < det->n_findings; i++) {
+        dl_finding_free(&det->findings[i]);
+    }
+    free(det->findings);
+    free(det->held);
+    free(det->dec_req);
+    free(det->dec_st);
+    free(det->dec_ranks);
+}
+
+void detector_state_destroy(deadlock_detector *det) {
+    if (det) {
+        free_state(det);
+        free(det);
+    }
+}
+
+int detector_state_clone(const deadlock_detector *src, deadlock_detector **out) {
+    deadlock_detector *d = calloc(1, sizeof *d);
+    if (!d) {
+        return MG_ENOMEM;
+    }
+    d->prm = src->prm;
+    d->world = src->world;
+    d->free_wait = src->free_wait;
+    d->live = src->live;
+    d->blocked = src->blocked;
+    d->records = src->records;
+    d->last_time = src->last_time;
+    d->forced = src->forced;
+    d->notes = src->notes;
+    d->probe_mark = src->probe_mark;
+    d->ranks = malloc((size_t)src->world * sizeof *d->ranks);
+    d->work = malloc((size_t)src->world * sizeof *d->work);
+    d->waits = src->cap_waits ? calloc(src->cap_waits, sizeof *d->waits) : NULL;
+    int rc = !d->ranks || !d->work || (src->cap_waits && !d->waits) ? MG_ENOMEM : MG_OK;
+    if (!rc) {
+        memcpy(d->ranks, src->ranks, (size_t)src->world * sizeof *d->ranks);
+        memcpy(d->work, src->work, (size_t)src->world * sizeof *d->work);
+        d->work_head = src->work_head;
+        d->n_work = src->n_work;
+        d->cap_waits = src->cap_waits;
+        for (size_t i = 0; i < src->n_waits && !rc; i++, d->n_waits++) {
+            d->waits[i] = src->waits[i];
+            d->waits[i].items = NULL;
+            if (src->waits[i].n_items) {
+                d->waits[i].items = malloc(src->waits[i].n_items * sizeof(dl_item));
+                rc = d->waits[i].items ? MG_OK : MG_ENOMEM;
+                if (!rc) {
+                    memcpy(d->waits[i].items, src->waits[i].items,
+                           src->waits[i].n_items * sizeof(dl_item));
+                }
+            }
+        }
+    }
+    rc = rc ? rc : comm_table_clone(&src->comms, &d->comms);
+    rc = rc ? rc : p2p_match_clone(&src->p2p, &d->p2p);
+    rc = rc ? rc : coll_match_clone(&src->coll, &d->coll);
+    rc = rc ? rc : request_table_clone(&src->reqs, &d->reqs);
+    rc = rc ? rc : record_backlog_clone(&src->backlog, &d->backlog);
+    if (rc) {
+        free_state(d);
+        free(d);
+        return rc;
+    }
+    *out = d;
+    return MG_OK;
+}
+
+int detector_state_push_finding(deadlock_detector *det, dl_finding *f) {
+    if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
+                         sizeof *det->findings)) {
+        dl_finding_free(f);
+        return MG_ENOMEM;
+    }
+    det->findings[det->n_findings++] = *f;
+    return MG_OK;
+}

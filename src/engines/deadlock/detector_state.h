@@ -1,0 +1,104 @@
+/* The deadlock detector's state, shared by its parts: what each rank waits for, the matchers, the
+ * held records and the findings; its creation, copy (for probing) and release, and the findings
+ * list. The parts above it: call_model.c and wait_state.c (the model), detector_settle.c (held
+ * records), wfg_build.c and wait_analysis.c (the analysis), wildcard_probe.c, and the public front
+ * deadlock_detector.c. Internal to the detector; docs/check-detector.md §5-§8. */
+#ifndef DETECTOR_STATE_H
+#define DETECTOR_STATE_H
+
+#include "check_event.h"
+#include "coll_match.h"
+#include "comm_table.h"
+#include "dl_finding.h"
+#include "dl_params.h"
+#include "p2p_match.h"
+#include "record_backlog.h"
+#include "request_table.h"
+#include "wait_graph.h"
+
+/* The same opaque handle as deadlock_detector.h declares (a typedef may be repeated). */
+typedef struct deadlock_detector deadlock_detector;
+
+#define DL_NONE UINT32_MAX
+
+enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE };
+
+/* One thing a blocking call waits for. */
+typedef struct dl_item {
+    uint8_t type; /* dl_item_type */
+    uint8_t done;
+    uint32_t ref;      /* p2p op (ITEM_P2P) or communicator index (ITEM_COLL, ITEM_PROBE) */
+    uint64_t slot;     /* ITEM_COLL */
+    uint64_t request;  /* the request id the item came from (0 for blocking calls) */
+    int32_t peer, tag; /* ITEM_PROBE */
+} dl_item;
+
+/* The blocking call a rank is in (entered, exit not analysed), when it waits for anything. */
+typedef struct dl_wait {
+    int32_t rank;
+    uint16_t func;
+    uint8_t any; /* satisfied by one item (Waitany/Waitsome) rather than all */
+    uint8_t satisfied;
+    uint32_t n_items, remaining;
+    dl_item *items;
+    uint64_t seq, callsite, comm_id;
+    int32_t peer, tag, root;
+    uint32_t op;
+    uint32_t next_free;
+} dl_wait;
+
+enum dl_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
+
+enum dl_rank_flags {
+    RANK_IN_CALL = 1u << 0,  /* entered a call whose exit was not analysed */
+    RANK_REPORTED = 1u << 1, /* its current wait was reported in a deadlock */
+    RANK_QUEUED = 1u << 2    /* on the work list */
+};
+
+typedef struct dl_rank {
+    uint64_t last_seq; /* last record fed (arrival order) */
+    uint64_t callsite; /* of the terminal call */
+    uint32_t wait;     /* dl_wait index or DL_NONE */
+    uint16_t func;     /* current (or terminal) call */
+    uint8_t life;      /* dl_life */
+    uint8_t flags;     /* dl_rank_flags */
+} dl_rank;
+
+struct deadlock_detector {
+    dl_params prm;
+    int32_t world;
+    dl_rank *ranks;
+    dl_wait *waits;
+    size_t n_waits, cap_waits;
+    uint32_t free_wait;
+    comm_table comms;
+    p2p_match p2p;
+    coll_match coll;
+    request_table reqs;
+    record_backlog backlog;
+    uint32_t *work; /* FIFO of ranks whose wait was satisfied */
+    size_t work_head, n_work, cap_work;
+    dl_finding *findings;
+    size_t n_findings, cap_findings;
+    size_t live, blocked;
+    uint64_t records, last_time, forced, probe_mark;
+    uint32_t notes; /* dl_finding_notes every new finding carries (DECISION_FORCED) */
+    uint8_t *held;  /* buffer a held record is built in and unpacked from */
+    size_t cap_held;
+    uint64_t *dec_req; /* decoding buffers for records fed as bytes */
+    check_status *dec_st;
+    int32_t *dec_ranks;
+    size_t cap_dec_req, cap_dec_st, cap_dec_ranks;
+};
+
+/* A detector for world ranks with params (defaults filled by the caller); *out on success.
+ * Errors: MG_ENOMEM (nothing left allocated). */
+int detector_state_create(const dl_params *params, int32_t world, deadlock_detector **out);
+/* A deep copy for probing; the copy has no findings. Errors: MG_ENOMEM. */
+int detector_state_clone(const deadlock_detector *src, deadlock_detector **out);
+/* Frees det, its state and its findings. NULL is accepted. */
+void detector_state_destroy(deadlock_detector *det);
+/* Appends a finding (ownership moves to det; freed on failure). Errors: MG_ENOMEM. */
+int detector_state_push_finding(deadlock_detector *det, dl_finding *f);
+
+#endif

@@ -1,0 +1,143 @@
+/* Unit tests of check_policy (when `mpiguard check` analyses and when a deadlock is confirmed) over
+ * a real detector fed hand-made records, with made-up times and readings of the ranks. */
+#include "check_policy.h"
+#include "dl_stream.h"
+
+#define MS 1000000ULL
+#define S (1000 * MS)
+
+/* Fig. 1b's recv-recv deadlock of ranks 0 and 1, fed at times 1..4 ns. */
+static void open_recv_recv(dl_stream *s) {
+    st_open(s, 2, NULL);
+    ST_RECV(s, 0, 1, 0);
+    ST_RECV(s, 1, 0, 0);
+}
+
+/* The recv-recv deadlock found by an analysis the policy (quiet time 1 s) was told of. */
+static const dl_finding *recv_recv_found(dl_stream *s, check_policy *p) {
+    open_recv_recv(s);
+    check_policy_init(p, 1.0, 0);
+    MG_CHECK_INT(deadlock_detector_check_now(s->det, s->now, NULL), MG_OK);
+    check_policy_analysed(p, s->det);
+    size_t n;
+    const dl_finding *f = st_find(s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    return f;
+}
+
+static void no_detector_no_analysis(void) {
+    check_policy p;
+    check_policy_init(&p, 1.0, 0);
+    check_policy_note_stream_end(&p);
+    MG_CHECK_INT(check_policy_due(&p, NULL, 10 * S), 0);
+}
+
+/* Every live process blocked: due once the 200 ms settle passed, not before; quiet time alone
+ * after that is not asked for. */
+static void every_blocked_after_the_settle(void) {
+    dl_stream s;
+    open_recv_recv(&s);
+    check_policy p;
+    check_policy_init(&p, 5.0, 0);
+    check_policy_note_record(&p, 1 * S);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 1 * S + 199 * MS), 0);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 1 * S + 200 * MS), 1);
+    st_close(&s);
+}
+
+/* Quiet time: a rank still running (not blocked) makes an analysis due only after --quiet-time;
+ * once analysed, nothing is due until a new record comes or a stream ends. */
+static void quiet_time_then_nothing_new(void) {
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    ST_RECV(&s, 0, 1, 0);
+    check_policy p;
+    check_policy_init(&p, 2.0, 0);
+    check_policy_note_record(&p, 1 * S);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 2 * S), 0);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 3 * S), 1);
+    MG_CHECK_INT(deadlock_detector_check_now(s.det, 3 * S, NULL), MG_OK);
+    check_policy_analysed(&p, s.det);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S), 0);
+    check_policy_note_stream_end(&p);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S), 1);
+    check_policy_analysed(&p, s.det);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S), 0);
+    ST_SEND(&s, 1, 0, 1);
+    check_policy_note_record(&p, 100 * S);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S + 1 * S), 0);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 102 * S), 1);
+    st_close(&s);
+}
+
+/* A deadlock is confirmed at once when both ranks of its knot are inside a call with their rings
+ * drained. */
+static void confirmed_when_the_knot_is_in_calls(void) {
+    dl_stream s;
+    check_policy p;
+    const dl_finding *f = recv_recv_found(&s, &p);
+    MG_CHECK(f != NULL);
+    uint64_t in_call[2] = {7, 9}, records[2] = {1, 1};
+    uint8_t ended[2] = {0, 0};
+    check_readings rd = {2, in_call, records, ended};
+    MG_CHECK_INT(check_policy_stops(f), 1);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_CONFIRMED);
+    MG_CHECK_INT(p.pending, 0);
+    st_close(&s);
+}
+
+/* Rank 1 not in a call yet: unconfirmed while its records stay as they were, for at most 5 s;
+ * dropped at once when one of the knot's ranks sent a new record. */
+static void unconfirmed_waits_then_drops(void) {
+    dl_stream s;
+    check_policy p;
+    const dl_finding *f = recv_recv_found(&s, &p);
+    uint64_t in_call[2] = {7, 0}, records[2] = {1, 1};
+    uint8_t ended[2] = {0, 0};
+    check_readings rd = {2, in_call, records, ended};
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_UNCONFIRMED);
+    MG_CHECK_INT(p.pending, 1);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 5 * S + 999 * MS), CHECK_UNCONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 6 * S), CHECK_DROPPED);
+    MG_CHECK_INT(p.pending, 0);
+
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S), CHECK_UNCONFIRMED);
+    records[1] = 2;
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S + 1), CHECK_DROPPED);
+
+    /* Caught between its record and the call: confirmed once it is in the call. */
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S), CHECK_UNCONFIRMED);
+    in_call[1] = 3;
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S + 1), CHECK_CONFIRMED);
+    st_close(&s);
+}
+
+/* After errors, stuck only after three quiet times (at least 3 s) with every live rank in a call;
+ * a rank whose stream ended does not count; without errors never. */
+static void stuck_after_errors(void) {
+    check_policy p;
+    check_policy_init(&p, 0.5, 0);
+    check_policy_note_record(&p, 10 * S);
+    uint64_t in_call[3] = {1, 1, 0}, records[3] = {0};
+    uint8_t ended[3] = {0, 0, 0};
+    check_readings rd = {3, in_call, records, ended};
+    MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 20 * S), 0);
+    ended[2] = 1;
+    MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 12 * S + 999 * MS), 0);
+    MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 13 * S), 1);
+    MG_CHECK_INT(check_policy_stuck(&p, 0, &rd, 20 * S), 0);
+    check_policy_init(&p, 2.0, 0);
+    check_policy_note_record(&p, 10 * S);
+    MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 15 * S), 0);
+    MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 16 * S), 1);
+}
+
+int main(void) {
+    MG_RUN(no_detector_no_analysis);
+    MG_RUN(every_blocked_after_the_settle);
+    MG_RUN(quiet_time_then_nothing_new);
+    MG_RUN(confirmed_when_the_knot_is_in_calls);
+    MG_RUN(unconfirmed_waits_then_drops);
+    MG_RUN(stuck_after_errors);
+    MG_TEST_END();
+}
