@@ -11,6 +11,7 @@
 #include "mpi_version.h"
 #include "scaling_bounds.h"
 #include "site_resolver.h"
+#include "mg_env.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -140,16 +141,16 @@ int protect_prepare(char **command, int ncommand)
         return rc;
     }
     if (o->bounds)
-        cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
+        cli_session_add_env(MG_ENV_PROTECT_BOUNDS, module_bounds);
     snprintf(artificial, sizeof artificial, "%s %ld %s", scaling_form_name((scaling_form)o->form),
              o->bound, calls_choices[o->calls]);
     if (o->bound)
-        cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
+        cli_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
     if (o->workaround)
-        cli_session_add_env("MPIGUARD_PROTECT_WORKAROUND", workaround_choices[o->workaround]);
+        cli_session_add_env(MG_ENV_PROTECT_WORKAROUND, workaround_choices[o->workaround]);
     if (o->agree)
-        cli_session_add_env("MPIGUARD_PROTECT_AGREE", "1");
-    cli_session_add_env("MPIGUARD_PROTECT_EVENTS", dir);
+        cli_session_add_env(MG_ENV_PROTECT_AGREE, "1");
+    cli_session_add_env(MG_ENV_PROTECT_EVENTS, dir);
     return 0;
 }
 
