@@ -20,7 +20,7 @@ enum { MAX_AGENTS = 256 };
 
 typedef struct remote_conn {
     int fd; /* -1 once closed */
-    record_stream_reader reader;
+    agent_reader reader;
 } remote_conn;
 
 struct check_remote {
@@ -54,11 +54,11 @@ static void close_conn(check_remote *r, remote_conn *c)
 {
     close(c->fd);
     c->fd = -1;
-    record_stream_reader_free(&c->reader);
+    agent_reader_free(&c->reader);
     r->closed++;
 }
 
-static int record_frame(check_remote *r, const rs_frame *f, const check_remote_sink *sink)
+static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
 {
     check_event ev;
     int rc = record_decoder_decode(&r->decoder, f->payload, f->length, &ev);
@@ -68,15 +68,18 @@ static int record_frame(check_remote *r, const rs_frame *f, const check_remote_s
 }
 
 /* Dispatches one frame: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
-static int dispatch(check_remote *r, const rs_frame *f, const check_remote_sink *sink)
+static int dispatch(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
 {
     int32_t rank, value, line;
+    uint32_t share, shares;
     uint64_t wide;
     char function[1024], file[1024];
     switch (f->type) {
-    case RS_RECORD:
+    case AGENT_MSG_HELLO:
+        return record_stream_parse_hello(f, &share, &shares);
+    case AGENT_MSG_RECORD:
         return record_frame(r, f, sink);
-    case RS_SITE:
+    case AGENT_MSG_SITE:
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
                                      &line))
             return MG_EFORMAT;
@@ -86,9 +89,9 @@ static int dispatch(check_remote *r, const rs_frame *f, const check_remote_sink 
     default:
         if (record_stream_parse_pair(f, &rank, &value, &wide))
             return MG_EFORMAT;
-        if (f->type == RS_END)
+        if (f->type == AGENT_MSG_END)
             sink->base.rank_end(sink->base.ctx, rank, value, wide);
-        else if (f->type == RS_STATE)
+        else if (f->type == AGENT_MSG_STATE)
             sink->state(sink->base.ctx, rank, wide);
         else
             sink->world(sink->base.ctx, value);
@@ -103,19 +106,19 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return MG_OK;
     if (n <= 0) {
-        if (record_stream_reader_partial(&c->reader))
+        if (agent_reader_partial(&c->reader))
             mg_warn("check: an agent's stream ended in the middle of a frame (truncated)");
         close_conn(r, c);
         return MG_OK;
     }
-    int rc = record_stream_reader_push(&c->reader, buf, (size_t)n);
-    rs_frame f;
+    int rc = agent_reader_push(&c->reader, buf, (size_t)n);
+    agent_frame f;
     char err[256];
-    while (rc == MG_OK && (rc = record_stream_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
+    while (rc == MG_OK && (rc = agent_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
         rc = dispatch(r, &f, sink);
         if (rc == MG_EFORMAT)
             snprintf(err, sizeof err, "a malformed frame of type %u", f.type);
-        *records += rc == MG_OK && f.type == RS_RECORD;
+        *records += rc == MG_OK && f.type == AGENT_MSG_RECORD;
     }
     if (rc == MG_EFORMAT || rc == MG_EVERSION) {
         mg_warn("check: closing an agent's stream: %s", err);
@@ -143,7 +146,7 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
         if (fd < 0)
             break;
         r->conns[r->accepted].fd = fd;
-        record_stream_reader_init(&r->conns[r->accepted++].reader);
+        agent_reader_init(&r->conns[r->accepted++].reader);
     }
     for (int i = 0; i < r->accepted; i++) {
         if (r->conns[i].fd < 0)
@@ -167,7 +170,7 @@ void check_remote_destroy(check_remote *r)
     for (int i = 0; i < r->accepted; i++)
         if (r->conns[i].fd >= 0) {
             close(r->conns[i].fd);
-            record_stream_reader_free(&r->conns[i].reader);
+            agent_reader_free(&r->conns[i].reader);
         }
     if (r->listen_fd >= 0)
         close(r->listen_fd);

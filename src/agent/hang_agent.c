@@ -116,13 +116,15 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     return rc ? MG_ENOMEM : MG_OK;
 }
 
-/* Answers one request; returns 1 on BYE, a negative code when the stream is broken. */
-static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *b)
+/* Answers one request; returns 1 on BYE, a negative code when the stream is broken (with err
+ * naming a malformed frame). */
+static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *b,
+                 char *err, size_t errlen)
 {
     agent_msg_type type;
     agent_cursor c;
     uint32_t count, value;
-    int rc = agent_recv(fd, b, &type, &c);
+    int rc = agent_recv(fd, b, &type, &c, err, errlen);
     if (rc)
         return rc;
     if (type == AGENT_MSG_BYE)
@@ -170,8 +172,8 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         return MG_EIO;
     }
     agent_buf b = {0};
-    int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_PROTO_MAGIC) ||
-             agent_put_u32(&b, AGENT_PROTO_VERSION) || agent_put_str(&b, p->token) ||
+    int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_TOOL_HANG) ||
+             agent_put_str(&b, p->token) ||
              agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
              agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n)));
     for (size_t i = 0; !rc && i < n; i++)
@@ -181,7 +183,7 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         rc = agent_send(fd, &b);
     }
     while (rc == MG_OK)
-        rc = serve(p, fd, owned, n, &b);
+        rc = serve(p, fd, owned, n, &b, err, errlen);
     for (size_t i = 0; i < n; i++)
         mg_rank_probe_close(owned[i].probe);
     free(owned);

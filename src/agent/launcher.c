@@ -3,6 +3,7 @@
 #include "launcher.h"
 
 #include "mg_error.h"
+#include "mg_env.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -63,7 +64,7 @@ int mg_launcher_which(const char *name, char *out, size_t outlen)
             snprintf(out, outlen, "%s", name);
         return MG_OK;
     }
-    const char *path = getenv("PATH");
+    const char *path = getenv(MG_ENV_PATH);
     if (!path)
         path = "/usr/local/bin:/usr/bin:/bin";
     for (const char *p = path; *p;) {

@@ -4,6 +4,7 @@
 #include "mg_array.h"
 #include "mg_error.h"
 #include "mpi_flavor.h"
+#include "mg_env.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -22,9 +23,9 @@ typedef struct proc_entry {
     int maps_mpi;
 } proc_entry;
 
-static const char *const rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                             "SLURM_PROCID", NULL};
-static const char *const size_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
+static const char *const rank_variables[] = {MG_ENV_OMPI_RANK, MG_ENV_PMIX_RANK, MG_ENV_PMI_RANK,
+                                             MG_ENV_SLURM_PROCID, NULL};
+static const char *const size_variables[] = {MG_ENV_OMPI_SIZE, MG_ENV_PMI_SIZE, MG_ENV_SLURM_NTASKS,
                                              NULL};
 
 static ssize_t read_file(const char *path, char *buf, size_t len)
@@ -167,11 +168,11 @@ static int maps_mpi_library(const char *proc_root, int pid)
 static int selected(const mg_rank_selector *sel, const char *env, size_t len)
 {
     if (sel->token) {
-        const char *v = environ_lookup(env, len, "MPIGUARD_JOB_TOKEN");
+        const char *v = environ_lookup(env, len, MG_ENV_JOB_TOKEN);
         return v && strcmp(v, sel->token) == 0;
     }
     if (sel->slurm_job_id) {
-        const char *v = environ_lookup(env, len, "SLURM_JOB_ID");
+        const char *v = environ_lookup(env, len, MG_ENV_SLURM_JOB_ID);
         return v && strcmp(v, sel->slurm_job_id) == 0;
     }
     return 1; /* ancestry is checked once every parent is known */

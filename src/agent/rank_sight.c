@@ -4,6 +4,7 @@
 #include "mg_error.h"
 #include "mpi_flavor.h"
 #include "rank_scan.h"
+#include "mg_env.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static int read_maps(const char *proc_root, int pid, const char *library, mg_ran
 int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
 {
     *out = (mg_rank_sight){0};
-    int rc = mg_rank_scan_environ_get(proc_root, pid, "LD_PRELOAD", out->preload, sizeof out->preload);
+    int rc = mg_rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload, sizeof out->preload);
     if (rc == MG_ENOMEM)
         return rc;
     out->preload_set = rc == MG_OK;

@@ -1,4 +1,4 @@
-/* Reading the state ranks publish in shared memory (src/interpose/rank_state.h) without stopping
+/* Reading the state ranks publish in shared memory (src/wire/rank_state.h) without stopping
  * them, and removing what a crashed job left in /dev/shm. */
 #ifndef MG_RANK_STATE_READER_H
 #define MG_RANK_STATE_READER_H

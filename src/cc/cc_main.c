@@ -16,6 +16,7 @@
 #include "cc_instrument.h"
 #include "cc_module.h"
 #include "job_run.h"
+#include "mg_env.h"
 
 #include <ftw.h>
 #include <limits.h>
@@ -51,10 +52,10 @@ static int ends_with(const char *s, const char *suffix)
 
 static const char *pick_flavor(int argc, char **argv)
 {
-    const char *e = getenv("MPIGUARD_MPI");
+    const char *e = getenv(MG_ENV_MPI);
     if (e && (!strcmp(e, "openmpi") || !strcmp(e, "mpich")))
         return e;
-    const char *mpicc = getenv("MPICC");
+    const char *mpicc = getenv(MG_ENV_MPICC);
     for (int i = 1; i < argc && !mpicc; i++)
         if (strstr(argv[i], "mpicc"))
             mpicc = argv[i];
@@ -463,7 +464,7 @@ int main(int argc, char **argv)
             return rc;
     }
     snprintf(j.tmpdir, sizeof j.tmpdir, "%s/mpiguard-cc-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+             getenv(MG_ENV_TMPDIR) ? getenv(MG_ENV_TMPDIR) : "/tmp");
     if (!mkdtemp(j.tmpdir)) {
         perror("mpiguard-cc: mkdtemp");
         return 70;

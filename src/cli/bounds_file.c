@@ -1,7 +1,10 @@
 /* The safe-bounds file; see bounds_file.h. */
 #include "bounds_file.h"
 
+#include "bounds_text.h"
+
 #include <json-c/json.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,6 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mpi_version.h"
-#include "protect_bounds.h"
 
 int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
 {
@@ -65,6 +67,7 @@ static const cost_field cost_fields[] = {
     {"comm_ns", offsetof(scaling_params, comm_ns)},
 };
 enum { COST_FIELDS = sizeof cost_fields / sizeof *cost_fields };
+_Static_assert((int)COST_FIELDS == (int)BOUNDS_TEXT_COSTS, "the bounds text carries each cost field");
 
 static double *cost_slot(scaling_params *p, int field)
 {
@@ -385,10 +388,11 @@ static int tested_point(const bounds_doc *d, const char *collective, uint64_t s,
 
 static size_t put_entry(char *text, size_t cap, const char *collective, const bounds_entry *e)
 {
-    return (size_t)snprintf(text, cap, "entry %s %llu %llu %llu %c %s\n", collective,
-                            (unsigned long long)e->type_size, (unsigned long long)e->np,
-                            (unsigned long long)e->safe_count, e->cls,
-                            e->cls == 'G' ? scaling_form_name(e->form) : "n");
+    bounds_text_entry t = {.type_size = e->type_size, .nprocs = e->np, .n_safe = e->safe_count,
+                           .cls = e->cls};
+    snprintf(t.collective, sizeof t.collective, "%s", collective);
+    snprintf(t.form, sizeof t.form, "%s", e->cls == 'G' ? scaling_form_name(e->form) : "n");
+    return bounds_text_put_entry(text, cap, &t);
 }
 
 int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen)
@@ -397,8 +401,7 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
     char *text = malloc(cap);
     if (!text)
         return fail(err, errlen, MG_ENOMEM, path, "out of memory");
-    used += (size_t)snprintf(text, cap, "%s\nmpi %s %s\n", PROTECT_BOUNDS_MAGIC, d->flavor,
-                             d->version);
+    used += bounds_text_put_header(text, cap, d->flavor, d->version);
     for (size_t i = 0; i < d->n; i++) {
         const bounds_entry *e = &d->entries[i];
         if (strcmp(e->status, "bounded") != 0)
@@ -414,11 +417,11 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
     }
     for (size_t i = 0; i < d->ncosts; i++) {
         const scaling_params *p = &d->costs[i].params;
-        used += (size_t)snprintf(text + used, cap - used, "costs %llu",
-                                 (unsigned long long)d->costs[i].np);
-        for (int f = 0; f < COST_FIELDS; f++) /* in whole picoseconds: protect_bounds.h */
-            used += (size_t)snprintf(text + used, cap - used, " %.0f", cost_of(p, f) * 1000);
-        used += (size_t)snprintf(text + used, cap - used, " %d\n", p->allgather_block_stride);
+        bounds_text_costs c = {.nprocs = d->costs[i].np,
+                               .allgather_block_stride = p->allgather_block_stride};
+        for (int f = 0; f < COST_FIELDS; f++) /* in whole picoseconds */
+            c.ps[f] = (uint64_t)llround(cost_of(p, f) * 1000);
+        used += bounds_text_put_costs(text + used, cap - used, &c);
     }
     int rc = write_atomic(path, text, err, errlen);
     free(text);

@@ -88,7 +88,7 @@ int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d);
  * its entries. Returns 0 or MG_EIO with err. */
 int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
 
-/* Writes the "bounded" entries of d in the module's text format (src/interpose/protect_bounds.h),
+/* Writes the "bounded" entries of d in the module's text format (src/wire/bounds_text.h),
  * each int form's also as its `_c` form's where d has no tested point of the `_c` form at that
  * (s, P): an untested `_c` form is taken to fail where its int form does; then d's costs. Returns
  * 0 or MG_EIO with err. */

@@ -37,7 +37,7 @@ static uint8_t *room(agent_out *o, size_t n)
     return o->buf + o->len;
 }
 
-static void put_pair(agent_out *o, uint8_t type, int32_t rank, int32_t value, uint64_t wide)
+static void put_pair(agent_out *o, agent_msg_type type, int32_t rank, int32_t value, uint64_t wide)
 {
     uint8_t *p = room(o, 32);
     if (p)
@@ -51,12 +51,12 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     if (!o->world_sent) {
         check_agent_stats st;
         check_agent_stats_get(o->agent, &st);
-        put_pair(o, RS_WORLD, -1, st.world_size, 0);
+        put_pair(o, AGENT_MSG_WORLD, -1, st.world_size, 0);
         o->world_sent = 1;
     }
-    uint8_t *p = room(o, len + RECORD_STREAM_FRAME_HEADER);
+    uint8_t *p = room(o, len + AGENT_FRAME_HEADER);
     if (p)
-        o->len += record_stream_frame(p, len + RECORD_STREAM_FRAME_HEADER, RS_RECORD, bytes,
+        o->len += record_stream_frame(p, len + AGENT_FRAME_HEADER, AGENT_MSG_RECORD, bytes,
                                       (uint32_t)len);
 }
 
@@ -70,7 +70,7 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
 
 static void on_end(void *ctx, int rank, int end, uint64_t lost)
 {
-    put_pair(ctx, RS_END, rank, end, lost);
+    put_pair(ctx, AGENT_MSG_END, rank, end, lost);
 }
 
 static int flush(agent_out *o)
@@ -149,7 +149,7 @@ int check_agent_proc_run(const char *token, int share, int shares, const char *a
         for (int r = share; sent_state && r < st.world_size; r += shares) {
             uint64_t seq = check_agent_blocked_seq(a, r);
             if (seq != sent_state[r]) {
-                put_pair(&o, RS_STATE, r, 0, seq);
+                put_pair(&o, AGENT_MSG_STATE, r, 0, seq);
                 sent_state[r] = seq;
             }
         }

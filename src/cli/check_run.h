@@ -20,9 +20,6 @@ typedef struct check_options {
     int on_deadlock, buffered_sends, wildcards;
     double quiet_time;
     long agents;
-    /* The agent process mode (started by --agents, not for users). */
-    const char *agent_connect, *agent_token;
-    long agent_share, agent_shares;
 } check_options;
 
 /* A collective mismatch in the report: the detector's finding, the report's entry, and the calls

@@ -8,6 +8,7 @@
 #include "mg_shm.h"
 #include "rank_scan.h"
 #include "mg_clock.h"
+#include "mg_env.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -67,7 +68,7 @@ static int choose_flavor(cli_session *s)
 
 static int find_library(cli_session *s)
 {
-    const char *dir = getenv("MPIGUARD_LIBDIR");
+    const char *dir = getenv(MG_ENV_LIBDIR);
     char relative[256];
     snprintf(relative, sizeof relative, "lib/libmpiguard-%s.so", mg_mpi_flavor_name(s->flavor));
     if (dir)
@@ -133,7 +134,7 @@ static int preload_with_users(const cli_session *s, char **command, int ncommand
                               size_t outlen)
 {
     char user[8192];
-    int given = mg_launcher_user_value(&s->launcher, command, ncommand, "LD_PRELOAD", user,
+    int given = mg_launcher_user_value(&s->launcher, command, ncommand, MG_ENV_PRELOAD, user,
                                        sizeof user);
     if (given >= 0 && mg_launcher_merge_preload(s->library, given ? user : NULL, out, outlen) == 0) {
         if (given && strcmp(out, s->library) != 0)
@@ -185,10 +186,10 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     mg_env_var vars[4 + CLI_EXTRA_ENV_MAX] = {
-        {"LD_PRELOAD", preload},
-        {"MPIGUARD_JOB_TOKEN", s->token},
-        {"MPIGUARD_MODULES", modules},
-        {"MPIGUARD_STATE_KEEP_HOST", host},
+        {MG_ENV_PRELOAD, preload},
+        {MG_ENV_JOB_TOKEN, s->token},
+        {MG_ENV_MODULES, modules},
+        {MG_ENV_STATE_KEEP_HOST, host},
     };
     memcpy(vars + 4, extra_env, (size_t)extra_env_count * sizeof *extra_env);
     int nvars = 4 + extra_env_count;
@@ -284,7 +285,7 @@ static void learn_from_first_rank(cli_session *s)
     if (mg_rank_scan("/proc", &s->selector, &procs, &n) != MG_OK)
         return;
     if (n > 0) {
-        mg_rank_scan_environ_get("/proc", procs[0].pid, "MPIGUARD_JOB_TOKEN", s->token,
+        mg_rank_scan_environ_get("/proc", procs[0].pid, MG_ENV_JOB_TOKEN, s->token,
                                  sizeof s->token);
         char exe[64];
         snprintf(exe, sizeof exe, "/proc/%d/exe", procs[0].pid);

@@ -1,5 +1,8 @@
-/* `mpiguard agent`: the per-node agent `mpiguard hang` starts by itself (docs/hang.md, "Many
- * nodes"); users do not run it by hand. */
+/* `mpiguard agent <tool>`: the one entry point of every tool's per-node agent, which the tool
+ * starts by itself (users do not run it by hand): `hang` answers the front's requests for
+ * readings and stacks (docs/hang.md, "Many nodes"); `check` streams its ranks' records to the
+ * detector (docs/design/check.md, "How it is built"). Both speak src/wire/agent_proto.h. */
+#include "check_agent_proc.h"
 #include "cli.h"
 #include "hang_agent.h"
 
@@ -13,43 +16,61 @@
 
 static const char *const agent_samplers[] = {"shm", "ptrace", NULL};
 
-int cmd_agent(int argc, char **argv)
+static int run_hang(const char *host, int port, const char *token, int sampler, const char *ranks)
 {
-    static const char usage[] =
-        "mpiguard agent --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] [--ranks A-B]";
-    const char *connect = NULL, *token = NULL, *ranks = NULL;
-    int sampler = 0;
-    const mg_option options[] = {
-        {"connect", 0, MG_OPT_STRING, &connect, "HOST:PORT", "the front to answer", NULL, 0, 0},
-        {"token", 0, MG_OPT_STRING, &token, "TOKEN", "the job's token", NULL, 0, 0},
-        {"sampler", 0, MG_OPT_CHOICE, &sampler, "shm|ptrace", "how ranks are looked at", agent_samplers, 0, 0},
-        {"ranks", 0, MG_OPT_STRING, &ranks, "A-B", "own only these ranks (agents standing in for nodes)",
-         NULL, 0, 0},
-        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
-    };
-    mg_parsed_args args;
-    int done;
-    int rc = cli_parse(usage, "The per-node agent of mpiguard hang; started by mpiguard hang itself.",
-                       options, argc, argv, 0, NULL, 0, &args, &done);
-    if (rc || done)
-        return rc;
-    const char *colon = connect ? strrchr(connect, ':') : NULL;
-    hang_agent_params p = {.token = token, .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM,
-                           .first_rank = -1, .last_rank = -1, .discover_seconds = 30};
-    if (!colon || !token || (ranks && sscanf(ranks, "%d-%d", &p.first_rank, &p.last_rank) != 2) ||
-        (ranks && (p.first_rank < 0 || p.last_rank < p.first_rank))) {
-        mg_error("agent: needs --connect HOST:PORT, --token, and --ranks as A-B");
+    hang_agent_params p = {.host = host, .port = port, .token = token,
+                           .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM, .first_rank = -1,
+                           .last_rank = -1, .discover_seconds = 30};
+    if (ranks && (sscanf(ranks, "%d-%d", &p.first_rank, &p.last_rank) != 2 || p.first_rank < 0 ||
+                  p.last_rank < p.first_rank)) {
+        mg_error("agent hang: --ranks takes A-B with 0 <= A <= B, not '%s'", ranks);
         return MG_EXIT_USAGE;
     }
-    char host[256];
-    snprintf(host, sizeof host, "%.*s", (int)(colon - connect), connect);
-    p.host = host;
-    p.port = atoi(colon + 1);
     char err[256];
-    rc = hang_agent_run(&p, err, sizeof err);
+    int rc = hang_agent_run(&p, err, sizeof err);
     if (rc) {
-        mg_error("agent: %s", err);
+        mg_error("agent hang: %s", err);
         return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_SOFTWARE;
     }
     return 0;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+    static const char usage[] =
+        "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
+        "[--ranks A-B] [--share K --shares N]";
+    const char *connect = NULL, *token = NULL, *ranks = NULL;
+    int sampler = 0;
+    long share = 0, shares = 1;
+    const mg_option options[] = {
+        {"connect", 0, MG_OPT_STRING, &connect, "HOST:PORT", "the tool to answer", NULL, 0, 0},
+        {"token", 0, MG_OPT_STRING, &token, "TOKEN", "the job's token", NULL, 0, 0},
+        {"sampler", 0, MG_OPT_CHOICE, &sampler, "shm|ptrace", "hang: how ranks are looked at",
+         agent_samplers, 0, 0},
+        {"ranks", 0, MG_OPT_STRING, &ranks, "A-B",
+         "hang: own only these ranks (agents standing in for nodes)", NULL, 0, 0},
+        {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0, 255},
+        {"shares", 0, MG_OPT_INT, &shares, "N", "check: the number of agents", NULL, 1, 256},
+        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+    };
+    char *tool[1] = {NULL};
+    mg_parsed_args args;
+    int done;
+    int rc = cli_parse(usage, "The per-node agent of mpiguard hang and check; started by the tool "
+                       "itself.", options, argc, argv, 0, tool, 1, &args, &done);
+    if (rc || done)
+        return rc;
+    const char *colon = connect ? strrchr(connect, ':') : NULL;
+    int is_hang = tool[0] && strcmp(tool[0], "hang") == 0;
+    if (!tool[0] || (!is_hang && strcmp(tool[0], "check") != 0) || !colon || !token) {
+        mg_error("agent: needs the tool (hang or check), --connect HOST:PORT and --token");
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (!is_hang)
+        return check_agent_proc_run(token, (int)share, (int)shares, connect);
+    char host[256];
+    snprintf(host, sizeof host, "%.*s", (int)(colon - connect), connect);
+    return run_hang(host, atoi(colon + 1), token, sampler, ranks);
 }

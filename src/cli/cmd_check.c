@@ -3,7 +3,6 @@
  * deadlocks and collective mismatches, and stops a deadlocked job (docs/design/check.md; docs/check.md).
  * This file takes the options and starts and ends the run and its agents; check_watch.c watches
  * the job, check_report.c writes the findings. */
-#include "check_agent_proc.h"
 #include "check_run.h"
 #include "check_watch.h"
 
@@ -32,8 +31,8 @@ static int start_agents(check_run *r, int n)
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
-        char *argv[] = {exe, "check", "--agent-connect", address, "--agent-share", share,
-                        "--agent-shares", shares, "--agent-token", r->s->token, NULL};
+        char *argv[] = {exe, "agent", "check", "--connect", address, "--share", share,
+                        "--shares", shares, "--token", r->s->token, NULL};
         char err[256];
         if (mg_job_start(argv, NULL, &r->agent_jobs[k], err, sizeof err) != MG_OK) {
             mg_error("check: %s", err);
@@ -97,7 +96,7 @@ static int check_job(cli_session *s, const check_options *o)
 int cmd_check(int argc, char **argv)
 {
     static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
-    check_options o = {.quiet_time = 1.0, .agent_shares = 1};
+    check_options o = {.quiet_time = 1.0};
     const mg_option options[] = {
         {"on-deadlock", 0, MG_OPT_CHOICE, &o.on_deadlock, "kill|report",
          "stop the job on a confirmed deadlock (kill, default) or only report it", on_deadlock_choices, 0, 0},
@@ -112,11 +111,6 @@ int cmd_check(int argc, char **argv)
         {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself", NULL, 0, 256},
-        {"agent-connect", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.agent_connect, "HOST:PORT",
-         "run as an agent process streaming to the detector at HOST:PORT", NULL, 0, 0},
-        {"agent-share", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agent_share, "K", "the agent's share", NULL, 0, 255},
-        {"agent-shares", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agent_shares, "N", "number of agents", NULL, 1, 256},
-        {"agent-token", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.agent_token, "TOKEN", "the job's token", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;
@@ -128,14 +122,6 @@ int cmd_check(int argc, char **argv)
                        options, argc, argv, 0, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if (o.agent_connect) {
-        if (!o.agent_token || args.command) {
-            mg_error("--agent-connect needs --agent-token and no command");
-            return MG_EXIT_USAGE;
-        }
-        return check_agent_proc_run(o.agent_token, (int)o.agent_share, (int)o.agent_shares,
-                                    o.agent_connect);
-    }
     if (!args.command || args.ncommand == 0) {
         mg_error("missing '--' and the launcher command");
         fprintf(stderr, "usage: %s\n", usage);

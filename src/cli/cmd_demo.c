@@ -2,6 +2,7 @@
  * (docs/cli.md). */
 #include "cli.h"
 
+#include "mg_env.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 
@@ -28,9 +29,9 @@ static void stop_demo(int sig)
 /* Open MPI refuses root and more ranks than cores unless told; the demo is ours to configure. */
 static void allow_demo_launch(void)
 {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+    setenv(MG_ENV_OMPI_ALLOW_ROOT, "1", 0);
+    setenv(MG_ENV_OMPI_ALLOW_ROOT_CONFIRM, "1", 0);
+    setenv(MG_ENV_OMPI_OVERSUBSCRIBE, "1", 0);
 }
 
 /* One part of the demo: a tool on a bundled program. The words "@report", "@dir", "@launcher" and

@@ -10,6 +10,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mg_clock.h"
+#include "mg_env.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -146,10 +147,10 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
                      faulty[i]);
         char pid[16];
         snprintf(pid, sizeof pid, "%d", mg_job_launcher_pid(s->job));
-        setenv("MPIGUARD_FAULTY_RANKS", ranks, 1);
-        setenv("MPIGUARD_LAUNCHER_PID", pid, 1);
+        setenv(MG_ENV_FAULTY_RANKS, ranks, 1);
+        setenv(MG_ENV_LAUNCHER_PID, pid, 1);
         if (cli_opts.report_path)
-            setenv("MPIGUARD_REPORT", cli_opts.report_path, 1);
+            setenv(MG_ENV_REPORT, cli_opts.report_path, 1);
         char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
         mg_job *hook;
         char err[256];

@@ -5,6 +5,7 @@
 #include "job_run.h"
 #include "mg_error.h"
 #include "mg_clock.h"
+#include "mg_env.h"
 
 #include <inttypes.h>
 #include <signal.h>
@@ -350,13 +351,13 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     snprintf(id, sizeof id, "%" PRIu64, run_id);
     snprintf(before, sizeof before, "%u", c->focus);
     snprintf(after, sizeof after, "%u", c->np - c->focus - 1);
-    setenv("MPIGUARD_CONCOLIC_DIR", run_dir, 1);
-    setenv("MPIGUARD_CONCOLIC_INPUTS", inputs, 1);
-    setenv("MPIGUARD_CONCOLIC_RUN_ID", id, 1);
+    setenv(MG_ENV_CONCOLIC_DIR, run_dir, 1);
+    setenv(MG_ENV_CONCOLIC_INPUTS, inputs, 1);
+    setenv(MG_ENV_CONCOLIC_RUN_ID, id, 1);
     if (l->token)
-        setenv("MPIGUARD_JOB_TOKEN", l->token, 1);
+        setenv(MG_ENV_JOB_TOKEN, l->token, 1);
     if (l->no_reduce)
-        setenv("MPIGUARD_CONCOLIC_NO_REDUCE", "1", 1);
+        setenv(MG_ENV_CONCOLIC_NO_REDUCE, "1", 1);
     char **argv = calloc((size_t)(3 * (l->napp_args + 6) + 4), sizeof *argv);
     if (!argv)
         return MG_ENOMEM;

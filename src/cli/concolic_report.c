@@ -1,6 +1,8 @@
 /* Bugs and coverage of a `mpiguard concolic` campaign (concolic_report.h). */
 #include "concolic_report.h"
 
+#include "mg_env.h"
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -51,8 +53,8 @@ static void reproducer_command(const concolic_result *r, const char *inputs, con
     at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && mkdir -p");
     at += concolic_shell_word(out + at, at < len ? len - at : 0, run_dir);
     at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && env");
-    const char *const vars[][2] = {{"MPIGUARD_CONCOLIC_DIR=", run_dir},
-                                   {"MPIGUARD_CONCOLIC_INPUTS=", inputs}};
+    const char *const vars[][2] = {{MG_ENV_CONCOLIC_DIR "=", run_dir},
+                                   {MG_ENV_CONCOLIC_INPUTS "=", inputs}};
     for (size_t k = 0; k < 2; k++) {
         char word[PATH_MAX + 64];
         snprintf(word, sizeof word, "%s%s", vars[k][0], vars[k][1]);

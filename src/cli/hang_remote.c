@@ -66,8 +66,8 @@ static int start_agent(hang_remote *h, char **argv)
     return 0;
 }
 
-/* Starts the agents: argv = [launcher words...] mpiguard agent --connect H:P --token T --sampler S
- * [--ranks LIST]. */
+/* Starts the agents: argv = [launcher words...] mpiguard agent hang --connect H:P --token T
+ * --sampler S [--ranks LIST]. */
 static int start_agents(hang_remote *h, const hang_remote_options *o, int port)
 {
     char self[4096], connect[300], host[256] = "127.0.0.1", ranks[64];
@@ -87,7 +87,7 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, int port)
             argv[argc++] = w;
     }
     int base = argc;
-    char *tail[] = {self, "agent", "--connect", connect, "--token", h->session->token,
+    char *tail[] = {self, "agent", "hang", "--connect", connect, "--token", h->session->token,
                     "--sampler", (char *)o->sampler};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         argv[argc++] = tail[i];
@@ -116,10 +116,14 @@ static int accept_agent(hang_remote *h, int fd)
 {
     agent_msg_type type;
     agent_cursor c;
-    uint32_t magic, version, world, count, share_ppm;
-    char token[64];
-    if (agent_recv(fd, &h->buf, &type, &c) || type != AGENT_MSG_HELLO || agent_get_u32(&c, &magic) ||
-        agent_get_u32(&c, &version) || magic != AGENT_PROTO_MAGIC || version != AGENT_PROTO_VERSION ||
+    uint32_t tool, world, count, share_ppm;
+    char token[64], err[160];
+    int rc = agent_recv(fd, &h->buf, &type, &c, err, sizeof err);
+    if (rc == MG_EFORMAT || rc == MG_EVERSION) {
+        mg_warn("hang: a connection was refused: %s", err);
+        return -1;
+    }
+    if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
         agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
         agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
         world == 0 || world > (1u << 24)) {
@@ -204,13 +208,19 @@ static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type ans
         return MG_ENOENT;
     agent_link *a = &h->agents[h->owner[r]];
     agent_msg_type type;
+    char err[160];
     if (a->fd < 0)
         return MG_EIO;
     if (agent_frame_begin(&h->buf, request) || agent_put_u32(&h->buf, 1) ||
         agent_put_u32(&h->buf, (uint32_t)r))
         return MG_ENOMEM;
     agent_frame_finish(&h->buf);
-    if (agent_send(a->fd, &h->buf) || agent_recv(a->fd, &h->buf, &type, c) || type != answer) {
+    int rc = agent_send(a->fd, &h->buf);
+    if (rc == MG_OK)
+        rc = agent_recv(a->fd, &h->buf, &type, c, err, sizeof err);
+    if (rc == MG_EFORMAT || rc == MG_EVERSION)
+        mg_warn("hang: closing an agent's connection: %s", err);
+    if (rc != MG_OK || type != answer) {
         close(a->fd);
         a->fd = -1;
         return MG_EIO;

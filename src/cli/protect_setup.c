@@ -5,12 +5,14 @@
 #include "protect_setup.h"
 
 #include "bounds_file.h"
+#include "bounds_text.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mpi_version.h"
 #include "scaling_bounds.h"
 #include "site_resolver.h"
+#include "mg_env.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -140,16 +142,19 @@ int protect_prepare(char **command, int ncommand)
         return rc;
     }
     if (o->bounds)
-        cli_session_add_env("MPIGUARD_PROTECT_BOUNDS", module_bounds);
-    snprintf(artificial, sizeof artificial, "%s %ld %s", scaling_form_name((scaling_form)o->form),
-             o->bound, calls_choices[o->calls]);
-    if (o->bound)
-        cli_session_add_env("MPIGUARD_PROTECT_ARTIFICIAL", artificial);
+        cli_session_add_env(MG_ENV_PROTECT_BOUNDS, module_bounds);
+    if (o->bound) {
+        bounds_text_artificial a = {.limit = (uint64_t)o->bound, .on_int = o->calls != 1,
+                                    .on_large = o->calls != 0};
+        snprintf(a.form, sizeof a.form, "%s", scaling_form_name((scaling_form)o->form));
+        bounds_text_put_artificial(artificial, sizeof artificial, &a);
+        cli_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
+    }
     if (o->workaround)
-        cli_session_add_env("MPIGUARD_PROTECT_WORKAROUND", workaround_choices[o->workaround]);
+        cli_session_add_env(MG_ENV_PROTECT_WORKAROUND, workaround_choices[o->workaround]);
     if (o->agree)
-        cli_session_add_env("MPIGUARD_PROTECT_AGREE", "1");
-    cli_session_add_env("MPIGUARD_PROTECT_EVENTS", dir);
+        cli_session_add_env(MG_ENV_PROTECT_AGREE, "1");
+    cli_session_add_env(MG_ENV_PROTECT_EVENTS, dir);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "mg_array.h"
 #include "mg_error.h"
 #include "path_reduce.h"
+#include "mg_env.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -324,16 +325,16 @@ void mgrt_init(int heavy, uint64_t build);
 void mgrt_init(int heavy, uint64_t build)
 {
     uint64_t started = monotonic_ns();
-    const char *dir = getenv("MPIGUARD_CONCOLIC_DIR");
-    const char *run = getenv("MPIGUARD_CONCOLIC_RUN_ID");
+    const char *dir = getenv(MG_ENV_CONCOLIC_DIR);
+    const char *run = getenv(MG_ENV_CONCOLIC_RUN_ID);
     build_id = build;
-    my_rank = env_u32("OMPI_COMM_WORLD_RANK", "PMI_RANK", 0);
+    my_rank = env_u32(MG_ENV_OMPI_RANK, MG_ENV_PMI_RANK, 0);
     if (!dir)
         return;
     Dl_info info;
     if (dladdr((void *)mgrt_init, &info))
         exe_base = (uintptr_t)info.dli_fbase;
-    world_size = env_u32("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1);
+    world_size = env_u32(MG_ENV_OMPI_SIZE, MG_ENV_PMI_SIZE, 1);
     int len = snprintf(rank_path_prefix, sizeof rank_path_prefix, "%s/rank-", dir);
     rank_path_len = len > 0 && (size_t)len < sizeof rank_path_prefix ? (size_t)len : 0;
     outcome_fd = open_in_dir(dir, "outcome");
@@ -341,7 +342,7 @@ void mgrt_init(int heavy, uint64_t build)
     if ((log_fd = open_in_dir(dir, "log")) < 0)
         return;
     rt_heavy = heavy;
-    no_reduce = getenv("MPIGUARD_CONCOLIC_NO_REDUCE") != NULL;
+    no_reduce = getenv(MG_ENV_CONCOLIC_NO_REDUCE) != NULL;
     if (heavy && path_reduce_init(&reduce, 1024))
         rt_heavy = 0;
     path_log_header h = {.kind = rt_heavy ? PATH_LOG_HEAVY : PATH_LOG_LIGHT,

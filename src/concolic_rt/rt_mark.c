@@ -7,6 +7,7 @@
 
 #include "mg_array.h"
 #include "mg_error.h"
+#include "mg_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ static int loaded;
 
 static void load_inputs(void)
 {
-    const char *path = getenv("MPIGUARD_CONCOLIC_INPUTS");
+    const char *path = getenv(MG_ENV_CONCOLIC_INPUTS);
     loaded = 1;
     FILE *f = path ? fopen(path, "r") : NULL;
     if (!f)

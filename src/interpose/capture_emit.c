@@ -18,13 +18,13 @@ capture_scratch capture_tmp;
 static event_ring_writer ring;
 static int my_rank;
 static uint64_t seq, next_request, next_message;
-static uint32_t next_user_op = 64;
+static uint32_t next_user_op = CHECK_OP_USER;
 static uint8_t *encbuf;
 static size_t enccap;
 static capture_table requests, messages, ops;
 static capture_request *pool;
 static uint32_t *free_slots, nfree;
-static MPI_Op builtin_ops[14];
+static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
 
 static uint64_t key_of(const void *handle, size_t size)
 {
@@ -57,7 +57,8 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
         return MG_ENOMEM;
     for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
         free_slots[nfree] = MAX_REQUESTS - 1 - nfree;
-    const MPI_Op builtin[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+    /* In check_op order. */
+    const MPI_Op builtin[CHECK_OP_NO_OP] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
                               MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     memcpy(builtin_ops, builtin, sizeof builtin_ops);
     return MG_OK;

@@ -17,12 +17,13 @@
 #include "event_ring.h"
 #include "interpose_log.h"
 #include "module.h"
+#include "mg_env.h"
 
 #include <stdlib.h>
 
 static int capture_init(const mg_module_job *job)
 {
-    const char *token = getenv("MPIGUARD_JOB_TOKEN");
+    const char *token = getenv(MG_ENV_JOB_TOKEN);
     if (!token || !*token) {
         interpose_log("capture module off: MPIGUARD_JOB_TOKEN is not set", NULL);
         return -1;
@@ -31,7 +32,7 @@ static int capture_init(const mg_module_job *job)
         interpose_log("capture module off: MPI_THREAD_MULTIPLE is not supported by check", NULL);
         return -1;
     }
-    const char *bytes = getenv("MPIGUARD_RING_BYTES");
+    const char *bytes = getenv(MG_ENV_RING_BYTES);
     size_t ring_bytes = bytes && *bytes ? strtoul(bytes, NULL, 10) : EVENT_RING_DEFAULT_BYTES;
     if (capture_emit_init(token, job->rank, job->size, ring_bytes) != 0 ||
         capture_comm_init(job->rank, job->size) != 0) {

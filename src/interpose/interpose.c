@@ -16,6 +16,7 @@
 #include "interpose_log.h"
 #include "interpose_next.h"
 #include "module.h"
+#include "mg_env.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -152,7 +153,7 @@ static void route_calls(int on)
 void mg_interpose_start(void)
 {
     static int started;
-    const char *list = getenv("MPIGUARD_MODULES");
+    const char *list = getenv(MG_ENV_MODULES);
     if (started || !list || !*list)
         return;
     started = 1;

@@ -1,28 +1,12 @@
 /* The protection module's safe-bounds table: read at MPI_Init from the small text file the CLI
- * writes (MPIGUARD_PROTECT_BOUNDS) plus the artificial bound of `mpiguard protect --bound`
- * (MPIGUARD_PROTECT_ARTIFICIAL), into the scaling engine's table (docs/design/collectives.md,
- * "The files"). No json-c, no stdio: the library stays light. */
+ * writes (MG_ENV_PROTECT_BOUNDS; its format and codec: src/wire/bounds_text.h) plus the artificial
+ * bound of `mpiguard protect --bound` (MG_ENV_PROTECT_ARTIFICIAL), into the scaling engine's
+ * table (docs/design/collectives.md, "The files"). */
 #ifndef MG_PROTECT_BOUNDS_H
 #define MG_PROTECT_BOUNDS_H
 
 #include "scaling_bounds.h"
 #include "scaling_params.h"
-
-/* The text format, one record per line, fields separated by one space:
- *   mpiguard-protect-bounds/4
- *   mpi <flavor> <version>
- *   entry <Collective> <type_size> <nprocs> <n_safe> <G|X> <form>
- *   costs <nprocs> <call> <byte> <copy> <type> <comm> <0|1>
- * <Collective> is "Gatherv", "Igatherv", a large-count form "Gatherv_c", "Igatherv_c", and either
- * with "_inplace" for the call with MPI_IN_PLACE (version 3; the CLI writes this file for the
- * library of the same build). A "costs" line (version 4) is the cost model measured at nprocs
- * processes (scaling_params.h), its five costs in whole picoseconds (no strtod: the application
- * may have set a locale), then allgather_block_stride. <form> is a name of scaling_form_name:
- * snP, nP, sn, n, and sn(P-1), n(P-1), which a library older than these forms refuses as a
- * malformed entry line (the module then stays off). The artificial bound is
- * "<form> <limit> [int|large|all]": the calls it bounds, the int-count collectives (the default),
- * the large-count `_c` ones, or both. */
-#define PROTECT_BOUNDS_MAGIC "mpiguard-protect-bounds/4"
 
 /* Fills tables[large][in_place][nonblocking] from the file at path (NULL: no file, empty tables)
  * and from the artificial bound text (NULL: none; it goes to the int-count tables, the large-count

@@ -20,6 +20,7 @@
 #include "protect_pending.h"
 #include "protect_run.h"
 #include "protect_site.h"
+#include "mg_env.h"
 
 static int parse_force(const char *text, scaling_workaround *out)
 {
@@ -60,13 +61,13 @@ static int protect_init(const mg_module_job *job)
      * a bounds file with measured costs says so for the installed library. */
     protect_cfg.params.allgather_block_stride = 1;
 #endif
-    if (parse_force(getenv("MPIGUARD_PROTECT_WORKAROUND"), &protect_cfg.force) != 0) {
+    if (parse_force(getenv(MG_ENV_PROTECT_WORKAROUND), &protect_cfg.force) != 0) {
         interpose_log("protect module off: unknown workaround ",
-                      getenv("MPIGUARD_PROTECT_WORKAROUND"));
+                      getenv(MG_ENV_PROTECT_WORKAROUND));
         return -1;
     }
     /* A forced W1-A, W1-B or W3 changes every rank's side of the call: the ranks must agree. */
-    const char *agree = getenv("MPIGUARD_PROTECT_AGREE");
+    const char *agree = getenv(MG_ENV_PROTECT_AGREE);
     protect_cfg.agree = (agree && strcmp(agree, "1") == 0) || protect_cfg.force == SCALING_WA_W1A ||
                         protect_cfg.force == SCALING_WA_W1B || protect_cfg.force == SCALING_WA_W3;
     if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && job->rank == 0) {
@@ -75,8 +76,8 @@ static int protect_init(const mg_module_job *job)
                       "collectives (MPI_Gatherv_c, ...): the cost model chooses",
                       NULL);
     }
-    if (protect_bounds_load(getenv("MPIGUARD_PROTECT_BOUNDS"),
-                            getenv("MPIGUARD_PROTECT_ARTIFICIAL"), job->size, protect_cfg.tables,
+    if (protect_bounds_load(getenv(MG_ENV_PROTECT_BOUNDS),
+                            getenv(MG_ENV_PROTECT_ARTIFICIAL), job->size, protect_cfg.tables,
                             &protect_cfg.params, err, sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
@@ -91,7 +92,7 @@ static int protect_init(const mg_module_job *job)
         return -1;
     }
     protect_watch_setup();
-    protect_site_setup(getenv("MPIGUARD_PROTECT_EVENTS"), job->rank);
+    protect_site_setup(getenv(MG_ENV_PROTECT_EVENTS), job->rank);
     protect_pending_setup();
     protect_entry_install();
     return 0;

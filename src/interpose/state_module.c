@@ -6,6 +6,7 @@
 #include "interpose_log.h"
 #include "module.h"
 #include "rank_state.h"
+#include "mg_env.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static int concurrent_calls;
 
 static int state_init(const mg_module_job *job)
 {
-    const char *token = getenv("MPIGUARD_JOB_TOKEN");
+    const char *token = getenv(MG_ENV_JOB_TOKEN);
     if (!token || !*token) {
         interpose_log("state module off: MPIGUARD_JOB_TOKEN is not set", NULL);
         return -1;
@@ -86,7 +87,7 @@ static void state_leave(mg_fn fn)
  * counts of a rank that ended before it opened the segment. */
 static int command_removes_segment(void)
 {
-    const char *keeper = getenv("MPIGUARD_STATE_KEEP_HOST");
+    const char *keeper = getenv(MG_ENV_STATE_KEEP_HOST);
     char host[256] = "";
     return keeper && *keeper && gethostname(host, sizeof host - 1) == 0 &&
            strcmp(host, keeper) == 0;

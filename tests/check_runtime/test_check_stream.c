@@ -1,4 +1,4 @@
-/* The agent -> detector TCP stream without MPI: frames round-trip; a stream with a bad magic,
+/* The check agent -> detector TCP stream without MPI: frames round-trip; a stream with a bad magic,
  * another version, an unknown frame type, an absurd length or a truncated frame is refused with a
  * clear error (never a crash, never a read past the data); the detector's listener keeps what was
  * valid and closes only the bad connection (docs/design/check.md). */
@@ -26,11 +26,11 @@ static size_t good_stream(uint8_t *buf, size_t cap)
 {
     uint8_t rec[256];
     size_t n = record_stream_hello(buf, cap, 1, 2), rn = encode_recv(rec, sizeof rec);
-    n += record_stream_pair(buf + n, cap - n, RS_WORLD, -1, 2, 0);
-    n += record_stream_frame(buf + n, cap - n, RS_RECORD, rec, (uint32_t)rn);
+    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
+    n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12);
-    n += record_stream_pair(buf + n, cap - n, RS_STATE, 1, 0, 1);
-    n += record_stream_pair(buf + n, cap - n, RS_END, 1, 3, 7);
+    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_STATE, 1, 0, 1);
+    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_END, 1, 3, 7);
     return n;
 }
 
@@ -38,17 +38,20 @@ static void test_round_trip_byte_by_byte(void)
 {
     uint8_t buf[1024];
     size_t n = good_stream(buf, sizeof buf);
-    record_stream_reader r;
-    record_stream_reader_init(&r);
+    agent_reader r;
+    agent_reader_init(&r);
     int frames = 0;
+    uint32_t share = 0, shares = 0;
     char err[128];
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
-        MG_CHECK_INT(record_stream_reader_push(&r, buf + i, 1), MG_OK);
-        rs_frame f;
+        MG_CHECK_INT(agent_reader_push(&r, buf + i, 1), MG_OK);
+        agent_frame f;
         int rc;
-        while ((rc = record_stream_reader_next(&r, &f, err, sizeof err)) == 1) {
+        while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
-            if (f.type == RS_SITE) {
+            if (f.type == AGENT_MSG_HELLO)
+                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares), MG_OK);
+            if (f.type == AGENT_MSG_SITE) {
                 int32_t rank, line;
                 uint64_t addr;
                 char fn[64], file[64];
@@ -62,24 +65,24 @@ static void test_round_trip_byte_by_byte(void)
         }
         MG_CHECK_INT(rc, 0);
     }
-    MG_CHECK_INT(frames, 5);
-    MG_CHECK_INT(r.share, 1);
-    MG_CHECK_INT(r.shares, 2);
-    MG_CHECK(!record_stream_reader_partial(&r));
-    record_stream_reader_free(&r);
+    MG_CHECK_INT(frames, 6);
+    MG_CHECK_INT(share, 1);
+    MG_CHECK_INT(shares, 2);
+    MG_CHECK(!agent_reader_partial(&r));
+    agent_reader_free(&r);
 }
 
 static int first_error(const uint8_t *buf, size_t n, char *err, size_t errlen)
 {
-    record_stream_reader r;
-    record_stream_reader_init(&r);
-    record_stream_reader_push(&r, buf, n);
-    rs_frame f;
+    agent_reader r;
+    agent_reader_init(&r);
+    agent_reader_push(&r, buf, n);
+    agent_frame f;
     int rc;
-    while ((rc = record_stream_reader_next(&r, &f, err, errlen)) == 1)
+    while ((rc = agent_reader_next(&r, &f, err, errlen)) == 1)
         ;
-    int partial = record_stream_reader_partial(&r);
-    record_stream_reader_free(&r);
+    int partial = agent_reader_partial(&r);
+    agent_reader_free(&r);
     return rc == 0 && partial ? 1 : rc;
 }
 
@@ -97,12 +100,13 @@ static void test_malformed_streams(void)
     MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EVERSION);
     MG_CHECK(strstr(err, "version 9") != NULL);
     memcpy(bad, buf, n);
-    bad[RECORD_STREAM_HELLO_SIZE] = 77; /* the first frame's type */
+    bad[RECORD_STREAM_HELLO_SIZE + 6] = 77; /* the second frame's type */
     MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EFORMAT);
-    MG_CHECK(strstr(err, "corrupt") != NULL);
+    MG_CHECK(strstr(err, "type 77") != NULL);
     memcpy(bad, buf, n);
-    bad[RECORD_STREAM_HELLO_SIZE + 7] = 0x7f; /* a length of about 2 GB */
+    bad[RECORD_STREAM_HELLO_SIZE + 11] = 0x7f; /* a length of about 2 GB */
     MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "announces") != NULL);
     MG_CHECK_INT(first_error(buf, n - 3, err, sizeof err), 1); /* truncated: bytes left over */
 }
 
@@ -156,7 +160,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     int a = connect_port(port), b = connect_port(port);
     MG_CHECK(write(a, buf, n) == (ssize_t)n);
     size_t m = record_stream_hello(buf, sizeof buf, 0, 2), rn = encode_recv(rec, sizeof rec);
-    m += record_stream_frame(buf + m, sizeof buf - m, RS_RECORD, rec, (uint32_t)rn);
+    m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
     close(a);

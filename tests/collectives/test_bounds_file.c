@@ -4,6 +4,7 @@
 #include "bounds_file.h"
 #include "mg_error.h"
 #include "mg_test.h"
+#include "bounds_text.h"
 #include "protect_bounds.h"
 
 #include <json-c/json.h>
@@ -140,7 +141,7 @@ static void module_reader_forms(void)
     scaling_params params;
     scaling_params_default(&params);
     char err[256] = "";
-    write_text(path_in_dir("m.txt"), PROTECT_BOUNDS_MAGIC "\nmpi openmpi 4.1.4\n"
+    write_text(path_in_dir("m.txt"), BOUNDS_TEXT_MAGIC "\nmpi openmpi 4.1.4\n"
                                                           "entry Gatherv 1 4 100 G sn(P-1)\n");
     MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), "n(P-1) 30 all", 4, tables, &params,
                                      err, sizeof err),
@@ -148,7 +149,7 @@ static void module_reader_forms(void)
     MG_CHECK_INT(tables[0][0][0].entries[0].form, SCALING_FORM_SNPM1);
     MG_CHECK_INT(tables[1][0][0].artificial_form, SCALING_FORM_NPM1);
     MG_CHECK_INT(tables[1][0][0].artificial_limit, 30);
-    write_text(path_in_dir("m.txt"), PROTECT_BOUNDS_MAGIC "\nmpi openmpi 4.1.4\n"
+    write_text(path_in_dir("m.txt"), BOUNDS_TEXT_MAGIC "\nmpi openmpi 4.1.4\n"
                                                           "entry Gatherv 1 4 100 G n(P-2)\n");
     MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), NULL, 4, tables, &params, err,
                                      sizeof err),

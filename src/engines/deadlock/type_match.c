@@ -123,15 +123,15 @@ static unsigned group_of(uint32_t type) {
 
 static unsigned groups_allowed(uint32_t op) {
     switch (op) {
-    case TYPE_MATCH_OP_MAX: case TYPE_MATCH_OP_MIN:
+    case CHECK_OP_MAX: case CHECK_OP_MIN:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT;
-    case TYPE_MATCH_OP_SUM: case TYPE_MATCH_OP_PROD:
+    case CHECK_OP_SUM: case CHECK_OP_PROD:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT | COMPLEX;
-    case TYPE_MATCH_OP_LAND: case TYPE_MATCH_OP_LOR: case TYPE_MATCH_OP_LXOR:
+    case CHECK_OP_LAND: case CHECK_OP_LOR: case CHECK_OP_LXOR:
         return C_INTEGER | LOGICAL;
-    case TYPE_MATCH_OP_BAND: case TYPE_MATCH_OP_BOR: case TYPE_MATCH_OP_BXOR:
+    case CHECK_OP_BAND: case CHECK_OP_BOR: case CHECK_OP_BXOR:
         return C_INTEGER | FORTRAN_INTEGER | BYTE;
-    case TYPE_MATCH_OP_MAXLOC: case TYPE_MATCH_OP_MINLOC:
+    case CHECK_OP_MAXLOC: case CHECK_OP_MINLOC:
         return PAIR;
     default:
         return 0;
@@ -141,10 +141,10 @@ static unsigned groups_allowed(uint32_t op) {
 /* Builtin ops take predefined types only: both MPIs refuse MPI_SUM even on a dup or a contiguous
  * of MPI_DOUBLE (Open MPI 4.1.4: MPI_ERR_OP; MPICH 4.0.2: an error too). */
 int type_match_op_allowed(const type_sig_table *t, uint32_t op, uint32_t type) {
-    if (!t || type == TYPE_SIG_NONE || type >= t->n_nodes || op == TYPE_MATCH_OP_NULL) {
+    if (!t || type == TYPE_SIG_NONE || type >= t->n_nodes || op == CHECK_OP_NULL) {
         return 0;
     }
-    if (op >= TYPE_MATCH_OP_USER || op == TYPE_MATCH_OP_REPLACE || op == TYPE_MATCH_OP_NO_OP) {
+    if (op >= CHECK_OP_USER || op == CHECK_OP_REPLACE || op == CHECK_OP_NO_OP) {
         return 1;
     }
     return type < TYPE_SIG_PREDEFINED_COUNT && (group_of(type) & groups_allowed(op)) != 0;

@@ -10,27 +10,6 @@
 
 #include "type_sig.h"
 
-/* Reduction op ids as the capture module numbers them (src/interpose/capture_emit.c): builtin
- * ops 1..14, user-defined ops from TYPE_MATCH_OP_USER on. */
-enum type_match_op {
-    TYPE_MATCH_OP_NULL = 0,
-    TYPE_MATCH_OP_MAX,
-    TYPE_MATCH_OP_MIN,
-    TYPE_MATCH_OP_SUM,
-    TYPE_MATCH_OP_PROD,
-    TYPE_MATCH_OP_LAND,
-    TYPE_MATCH_OP_BAND,
-    TYPE_MATCH_OP_LOR,
-    TYPE_MATCH_OP_BOR,
-    TYPE_MATCH_OP_LXOR,
-    TYPE_MATCH_OP_BXOR,
-    TYPE_MATCH_OP_MAXLOC,
-    TYPE_MATCH_OP_MINLOC,
-    TYPE_MATCH_OP_REPLACE,
-    TYPE_MATCH_OP_NO_OP,
-    TYPE_MATCH_OP_USER = 64
-};
-
 typedef enum type_match_verdict {
     TYPE_MATCH_EQUAL = 0,   /* the same signature */
     TYPE_MATCH_PREFIX,      /* the receive is longer and starts with the send: legal */

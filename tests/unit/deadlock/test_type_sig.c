@@ -503,38 +503,38 @@ static void test_collectives(void) {
     uint32_t four_doubles = contiguous(4, TYPE_SIG_DOUBLE);
     uniform(m, 4, TYPE_SIG_DOUBLE, 4);
     m[0].in_place = 1;
-    MG_CHECK_INT(run_collective(CHECK_FN_ALLREDUCE, m, 4, CHECK_NO_ROOT, TYPE_MATCH_OP_SUM, is), 0);
+    MG_CHECK_INT(run_collective(CHECK_FN_ALLREDUCE, m, 4, CHECK_NO_ROOT, CHECK_OP_SUM, is), 0);
     m[1].send = (type_match_buffer){four_doubles, 1}; /* the same signature, a derived type */
-    MG_CHECK_INT(run_collective(CHECK_FN_ALLREDUCE, m, 4, CHECK_NO_ROOT, TYPE_MATCH_OP_SUM, is), 1);
+    MG_CHECK_INT(run_collective(CHECK_FN_ALLREDUCE, m, 4, CHECK_NO_ROOT, CHECK_OP_SUM, is), 1);
     MG_CHECK_INT(is[0].problem, TYPE_MATCH_OP_TYPE);
     MG_CHECK_INT(is[0].sender, 1);
-    MG_CHECK_INT(run_collective(CHECK_FN_REDUCE, m, 4, 2, TYPE_MATCH_OP_BAND, is), 5);
+    MG_CHECK_INT(run_collective(CHECK_FN_REDUCE, m, 4, 2, CHECK_OP_BAND, is), 5);
     MG_CHECK_INT(is[0].problem, TYPE_MATCH_IN_PLACE); /* rank 0 is not the root */
     MG_CHECK_INT(is[1].problem, TYPE_MATCH_OP_TYPE);
     MG_CHECK_INT(is[1].sender, 0);
     m[1].send = (type_match_buffer){TYPE_SIG_DOUBLE, 4};
     m[3].send.count = 2;
-    MG_CHECK_INT(run_collective(CHECK_FN_SCAN, m, 4, CHECK_NO_ROOT, TYPE_MATCH_OP_PROD, is), 1);
+    MG_CHECK_INT(run_collective(CHECK_FN_SCAN, m, 4, CHECK_NO_ROOT, CHECK_OP_PROD, is), 1);
     MG_CHECK_INT(is[0].problem, TYPE_MATCH_SIGNATURE);
     MG_CHECK_INT(is[0].sender, 0);
     MG_CHECK_INT(is[0].receiver, 3);
     MG_CHECK_INT(is[0].result.verdict, TYPE_MATCH_TRUNCATED);
 
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_MAXLOC, TYPE_SIG_DOUBLE_INT));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_MINLOC, TYPE_SIG_2INTEGER));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_MINLOC, contiguous(5, TYPE_SIG_2INT)));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_MAXLOC, TYPE_SIG_INT));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_SUM, TYPE_SIG_2INT));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_SUM, four_doubles));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_USER + 3, int_int_double_int()));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_REPLACE, four_doubles));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_LAND, TYPE_SIG_DOUBLE));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_LAND, TYPE_SIG_C_BOOL));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_BXOR, TYPE_SIG_BYTE));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_BXOR, TYPE_SIG_FLOAT));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_SUM, TYPE_SIG_CHAR));
-    MG_CHECK(type_match_op_allowed(&table, TYPE_MATCH_OP_SUM, TYPE_SIG_C_DOUBLE_COMPLEX));
-    MG_CHECK(!type_match_op_allowed(&table, TYPE_MATCH_OP_MAX, TYPE_SIG_C_DOUBLE_COMPLEX));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_MAXLOC, TYPE_SIG_DOUBLE_INT));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_MINLOC, TYPE_SIG_2INTEGER));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_MINLOC, contiguous(5, TYPE_SIG_2INT)));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_MAXLOC, TYPE_SIG_INT));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_SUM, TYPE_SIG_2INT));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_SUM, four_doubles));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_USER + 3, int_int_double_int()));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_REPLACE, four_doubles));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_LAND, TYPE_SIG_DOUBLE));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_LAND, TYPE_SIG_C_BOOL));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_BXOR, TYPE_SIG_BYTE));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_BXOR, TYPE_SIG_FLOAT));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_SUM, TYPE_SIG_CHAR));
+    MG_CHECK(type_match_op_allowed(&table, CHECK_OP_SUM, TYPE_SIG_C_DOUBLE_COMPLEX));
+    MG_CHECK(!type_match_op_allowed(&table, CHECK_OP_MAX, TYPE_SIG_C_DOUBLE_COMPLEX));
 
     size_t count;
     MG_CHECK_INT(type_match_collective(&table, CHECK_FN_SEND, m, 4, 0, 0, is, 8, &count),

@@ -201,6 +201,28 @@ typedef struct check_status {
 } check_status;
 
 /* A decoded or to-be-encoded record. Array pointers are borrowed: the record never owns them. */
+/* Reduction op ids (check_event.op): the builtin ops in this order, the user-defined ones numbered
+ * by the capture module from CHECK_OP_USER on as they are created. Part of the record format:
+ * append only. */
+typedef enum check_op {
+    CHECK_OP_NULL = 0,
+    CHECK_OP_MAX,
+    CHECK_OP_MIN,
+    CHECK_OP_SUM,
+    CHECK_OP_PROD,
+    CHECK_OP_LAND,
+    CHECK_OP_BAND,
+    CHECK_OP_LOR,
+    CHECK_OP_BOR,
+    CHECK_OP_LXOR,
+    CHECK_OP_BXOR,
+    CHECK_OP_MAXLOC,
+    CHECK_OP_MINLOC,
+    CHECK_OP_REPLACE,
+    CHECK_OP_NO_OP,
+    CHECK_OP_USER = 64
+} check_op;
+
 typedef struct check_event {
     uint8_t kind;   /* check_event_kind */
     uint16_t func;  /* check_func */
@@ -214,7 +236,7 @@ typedef struct check_event {
     int32_t tag2;   /* Sendrecv: the receive side's tag */
     int32_t root;   /* world rank of a collective's root, or CHECK_NO_ROOT */
     int32_t result; /* flag of Test*, Iprobe, Improbe */
-    uint32_t op;    /* reduction op id (builtin ops < 64, user ops by handle id) */
+    uint32_t op;    /* reduction op id: check_op */
     int64_t count;
     uint64_t type_hash;  /* hash of the datatype signature */
     uint64_t type_elems; /* primitive elements in the whole message */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "type_sig.h"
+#include "type_sig_desc.h"
 
 #define TYPE_SIG_WIRE_MAGIC 0x5354u /* "TS" read as a little-endian u16 */
 #define TYPE_SIG_WIRE_VERSION 1u

@@ -1,0 +1,271 @@
+/* Framing and encoding of the agent protocol (agent_proto.h). */
+#include "agent_proto.h"
+
+#include "mg_array.h"
+#include "mg_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
+{
+    put32(out, AGENT_PROTO_MAGIC);
+    out[4] = (uint8_t)AGENT_PROTO_VERSION;
+    out[5] = (uint8_t)(AGENT_PROTO_VERSION >> 8);
+    out[6] = (uint8_t)type;
+    out[7] = 0;
+    put32(out + 8, length);
+}
+
+int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length, char *err,
+                           size_t errlen)
+{
+    unsigned version = p[4] | (unsigned)p[5] << 8;
+    *type = (agent_msg_type)p[6];
+    *length = get32(p + 8);
+    if (get32(p) != AGENT_PROTO_MAGIC) {
+        snprintf(err, errlen, "not an mpiguard agent frame (bad magic)");
+        return MG_EFORMAT;
+    }
+    if (version != AGENT_PROTO_VERSION) {
+        snprintf(err, errlen, "agent protocol version %u, this mpiguard speaks %u", version,
+                 AGENT_PROTO_VERSION);
+        return MG_EVERSION;
+    }
+    if (p[6] < AGENT_MSG_HELLO || p[6] >= AGENT_MSG_TYPE_END) {
+        snprintf(err, errlen, "unknown agent frame type %u", p[6]);
+        return MG_EFORMAT;
+    }
+    if (*length > AGENT_PROTO_MAX_FRAME) {
+        snprintf(err, errlen, "an agent frame announces %u bytes, more than the %u a frame may hold",
+                 *length, AGENT_PROTO_MAX_FRAME);
+        return MG_EFORMAT;
+    }
+    return MG_OK;
+}
+
+void agent_buf_free(agent_buf *b)
+{
+    free(b->data);
+    *b = (agent_buf){0};
+}
+
+static int reserve(agent_buf *b, size_t more)
+{
+    return mg_array_reserve((void **)&b->data, &b->cap, b->len + more, 1);
+}
+
+int agent_put_bytes(agent_buf *b, const void *data, size_t len)
+{
+    if (reserve(b, len))
+        return MG_ENOMEM;
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    return MG_OK;
+}
+
+int agent_put_u32(agent_buf *b, uint32_t v)
+{
+    uint8_t bytes[4];
+    put32(bytes, v);
+    return agent_put_bytes(b, bytes, sizeof bytes);
+}
+
+int agent_put_u64(agent_buf *b, uint64_t v)
+{
+    return agent_put_u32(b, (uint32_t)v) || agent_put_u32(b, (uint32_t)(v >> 32)) ? MG_ENOMEM : MG_OK;
+}
+
+int agent_frame_begin(agent_buf *b, agent_msg_type type)
+{
+    uint8_t header[AGENT_FRAME_HEADER];
+    agent_frame_header_put(header, type, 0);
+    b->len = 0;
+    return agent_put_bytes(b, header, sizeof header);
+}
+
+void agent_frame_finish(agent_buf *b)
+{
+    put32(b->data + 8, (uint32_t)(b->len - AGENT_FRAME_HEADER));
+}
+
+int agent_put_reading(agent_buf *b, const agent_reading *r)
+{
+    uint32_t flags = (uint32_t)r->exited | (uint32_t)r->in_mpi << 1 | (uint32_t)r->progressed << 2 |
+                     (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4 |
+                     (uint32_t)r->runnable << 5 | (uint32_t)r->stopped << 6;
+    return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
+                   agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
+                   agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
+                   agent_put_u64(b, (uint64_t)r->cpu_slices)
+               ? MG_ENOMEM
+               : MG_OK;
+}
+
+int agent_put_str(agent_buf *b, const char *s)
+{
+    size_t len = s ? strlen(s) : 0;
+    return agent_put_u32(b, (uint32_t)len) || agent_put_bytes(b, s, len) ? MG_ENOMEM : MG_OK;
+}
+
+int agent_get_str(agent_cursor *c, char *out, size_t outlen)
+{
+    uint32_t len;
+    if (agent_get_u32(c, &len) || (size_t)(c->end - c->p) < len || outlen == 0)
+        return MG_EFORMAT;
+    size_t copy = len < outlen - 1 ? len : outlen - 1;
+    memcpy(out, c->p, copy);
+    out[copy] = '\0';
+    c->p += len;
+    return MG_OK;
+}
+
+int agent_get_u32(agent_cursor *c, uint32_t *v)
+{
+    if (c->end - c->p < 4)
+        return MG_EFORMAT;
+    *v = get32(c->p);
+    c->p += 4;
+    return MG_OK;
+}
+
+int agent_get_u64(agent_cursor *c, uint64_t *v)
+{
+    uint32_t lo, hi;
+    if (agent_get_u32(c, &lo) || agent_get_u32(c, &hi))
+        return MG_EFORMAT;
+    *v = (uint64_t)hi << 32 | lo;
+    return MG_OK;
+}
+
+int agent_get_reading(agent_cursor *c, agent_reading *r)
+{
+    uint32_t rank, flags;
+    uint64_t cpu_time, cpu_slices;
+    if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
+        agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
+        agent_get_u64(c, &cpu_slices))
+        return MG_EFORMAT;
+    r->cpu_time_ns = (int64_t)cpu_time;
+    r->cpu_slices = (int64_t)cpu_slices;
+    r->rank = (int32_t)rank;
+    r->exited = flags & 1;
+    r->in_mpi = (flags >> 1) & 1;
+    r->progressed = (flags >> 2) & 1;
+    r->counter_known = (flags >> 3) & 1;
+    r->unseen = (flags >> 4) & 1;
+    r->runnable = (flags >> 5) & 1;
+    r->stopped = (flags >> 6) & 1;
+    return MG_OK;
+}
+
+static int io_all(int fd, void *data, size_t len, int writing)
+{
+    uint8_t *p = data;
+    while (len > 0) {
+        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return MG_EIO;
+        p += n;
+        len -= (size_t)n;
+    }
+    return MG_OK;
+}
+
+int agent_send(int fd, const agent_buf *b)
+{
+    return io_all(fd, b->data, b->len, 1);
+}
+
+int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
+               size_t errlen)
+{
+    uint8_t header[AGENT_FRAME_HEADER];
+    uint32_t n;
+    snprintf(err, errlen, "the agent connection ended in the middle of a frame");
+    if (io_all(fd, header, sizeof header, 0))
+        return MG_EIO;
+    int rc = agent_frame_header_get(header, type, &n, err, errlen);
+    if (rc != MG_OK)
+        return rc;
+    b->len = 0;
+    if (reserve(b, n)) {
+        snprintf(err, errlen, "no memory for an agent frame of %u bytes", n);
+        return MG_ENOMEM;
+    }
+    if (io_all(fd, b->data, n, 0))
+        return MG_EIO;
+    b->len = n;
+    *payload = (agent_cursor){b->data, b->data + n};
+    return MG_OK;
+}
+
+void agent_reader_init(agent_reader *r)
+{
+    *r = (agent_reader){0};
+}
+
+void agent_reader_free(agent_reader *r)
+{
+    free(r->buf);
+    *r = (agent_reader){0};
+}
+
+int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n)
+{
+    if (r->pos > 0 && r->pos == r->len)
+        r->pos = r->len = 0;
+    if (r->len + n > r->cap) {
+        /* Consumed bytes go first; then the buffer grows. */
+        if (r->buf)
+            memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+        int rc = mg_array_reserve((void **)&r->buf, &r->cap, r->len + n, 1);
+        if (rc != MG_OK)
+            return rc;
+    }
+    memcpy(r->buf + r->len, data, n);
+    r->len += n;
+    return MG_OK;
+}
+
+int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen)
+{
+    size_t avail = r->len - r->pos;
+    const uint8_t *p = r->buf + r->pos;
+    if (avail < AGENT_FRAME_HEADER)
+        return 0;
+    char why[160];
+    int rc = agent_frame_header_get(p, &out->type, &out->length, why, sizeof why);
+    if (rc != MG_OK) {
+        snprintf(err, errlen, "at byte %zu of the stream: %s", r->pos, why);
+        return rc;
+    }
+    if (avail - AGENT_FRAME_HEADER < out->length)
+        return 0;
+    out->payload = p + AGENT_FRAME_HEADER;
+    r->pos += AGENT_FRAME_HEADER + out->length;
+    return 1;
+}
+
+int agent_reader_partial(const agent_reader *r)
+{
+    return r->len > r->pos;
+}

@@ -1,0 +1,122 @@
+/* The one protocol of every agent connection (docs/architecture.md, "The wire layer"): `mpiguard
+ * hang`'s requests and answers and `mpiguard check`'s record streams travel as the same frames
+ * over TCP, little-endian:
+ *   frame   magic u32 ("MGAG"), version u16, type u8, reserved u8, length u32, payload[length]
+ *   HELLO   the agent's first frame: tool u32 (agent_tool), then the tool's own fields
+ * A reader checks magic, version, type and the length bound before it allocates or waits for a
+ * payload, so garbage or a frame announcing gigabytes is refused with a message naming it. */
+#ifndef MG_AGENT_PROTO_H
+#define MG_AGENT_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
+#define AGENT_PROTO_VERSION 5U
+#define AGENT_FRAME_HEADER 12U
+/* No payload is larger: a length past it is a corrupt or hostile stream. */
+#define AGENT_PROTO_MAX_FRAME (64U << 20)
+
+/* The tool an agent serves, first in its HELLO: a front refuses an agent of another tool. */
+typedef enum agent_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_tool;
+
+typedef enum agent_msg_type {
+    AGENT_MSG_HELLO = 1,     /* agent -> front: tool, then (hang) token, world size, owned count,
+                                the owned ranks' CPU share in millionths, owned (rank, pid) pairs;
+                                (check) share u32, shares u32 */
+    /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
+    AGENT_MSG_READ = 2,      /* front -> agent: ranks to read now */
+    AGENT_MSG_READINGS = 3,  /* agent -> front: one reading per asked rank */
+    AGENT_MSG_STACKS = 4,    /* front -> agent: ranks whose stacks to take */
+    AGENT_MSG_STACK = 5,     /* agent -> front: one rank's stack as text lines (innermost first) */
+    AGENT_MSG_SIGNAL = 6,    /* front -> agent: a signal for every owned rank */
+    AGENT_MSG_BYE = 7,       /* front -> agent: stop */
+    AGENT_MSG_READ_CPU = 8,  /* front -> agent: ranks to read now, with their CPU time */
+    /* mpiguard check (docs/design/check.md, "How it is built"): a stream, agent -> detector. */
+    AGENT_MSG_RECORD = 9,    /* one encoded check event record */
+    AGENT_MSG_SITE = 10,     /* rank i32, line i32, addr u64, function length u16, file length
+                                u16, strings */
+    AGENT_MSG_END = 11,      /* rank i32, end i32 (check_agent_end), lost u64 */
+    AGENT_MSG_STATE = 12,    /* rank i32, reserved u32, blocked seq u64 (check_agent_blocked_seq) */
+    AGENT_MSG_WORLD = 13,    /* world size i32: sent once, before the first record */
+    AGENT_MSG_TYPE_END
+} agent_msg_type;
+
+/* Writes a frame header for a payload of length bytes into out[0..AGENT_FRAME_HEADER). */
+void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length);
+/* Validates the header at p[0..AGENT_FRAME_HEADER) and gives its type and payload length.
+ * Errors, with err naming the problem: MG_EFORMAT (bad magic, unknown type, a length past
+ * AGENT_PROTO_MAX_FRAME), MG_EVERSION (another version). */
+int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length, char *err,
+                           size_t errlen);
+
+/* One rank's reading as it travels (mg_probe_reading plus the rank). */
+typedef struct agent_reading {
+    int32_t rank;
+    uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped;
+    uint32_t fn;
+    uint64_t counter;
+    int64_t cpu_time_ns, cpu_slices; /* -1: unknown or not asked for */
+} agent_reading;
+
+/* A growable byte buffer for building frames. */
+typedef struct agent_buf {
+    uint8_t *data;
+    size_t len, cap;
+} agent_buf;
+
+void agent_buf_free(agent_buf *b);
+/* Starts a frame of the given type in b (clearing it); the put functions append; finish writes the
+ * length. Each returns 0 or MG_ENOMEM. */
+int agent_frame_begin(agent_buf *b, agent_msg_type type);
+int agent_put_u32(agent_buf *b, uint32_t v);
+int agent_put_u64(agent_buf *b, uint64_t v);
+int agent_put_bytes(agent_buf *b, const void *data, size_t len);
+int agent_put_reading(agent_buf *b, const agent_reading *r);
+/* A string: u32 length, bytes (no NUL). NULL travels as the empty string. */
+int agent_put_str(agent_buf *b, const char *s);
+void agent_frame_finish(agent_buf *b);
+
+/* A cursor over a received frame's payload; every get returns 0, or MG_EFORMAT past its end. */
+typedef struct agent_cursor {
+    const uint8_t *p, *end;
+} agent_cursor;
+
+int agent_get_u32(agent_cursor *c, uint32_t *v);
+int agent_get_u64(agent_cursor *c, uint64_t *v);
+int agent_get_reading(agent_cursor *c, agent_reading *r);
+/* Copies a string into out (cut to outlen - 1 bytes, always NUL-terminated). */
+int agent_get_str(agent_cursor *c, char *out, size_t outlen);
+
+/* Sends a finished frame on fd (all of it). MG_EIO when the peer is gone. */
+int agent_send(int fd, const agent_buf *b);
+/* Receives one frame from fd into b (reallocating only after the header was validated), giving
+ * its type and a cursor on its payload. Errors, with err naming the problem: MG_EIO (peer gone or
+ * short read), MG_EFORMAT/MG_EVERSION (agent_frame_header_get), MG_ENOMEM. */
+int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
+               size_t errlen);
+
+/* A received frame of a stream, its payload borrowed from the reader until its next call. */
+typedef struct agent_frame {
+    agent_msg_type type;
+    const uint8_t *payload;
+    uint32_t length;
+} agent_frame;
+
+/* Reading a stream without blocking: bytes go in as they arrive, complete frames come out. */
+typedef struct agent_reader {
+    uint8_t *buf;
+    size_t len, cap, pos;
+} agent_reader;
+
+void agent_reader_init(agent_reader *r);
+void agent_reader_free(agent_reader *r);
+/* Appends n received bytes. Errors: MG_ENOMEM. */
+int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n);
+/* Takes the next complete frame: 1 and *out, 0 when more bytes are needed. Errors as
+ * agent_frame_header_get, err also saying at which byte; the stream is unusable after them. */
+int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen);
+/* 1 when bytes of an incomplete frame are left (a truncated stream once the peer closed). */
+int agent_reader_partial(const agent_reader *r);
+
+#endif

@@ -1,0 +1,94 @@
+/* Every environment variable mpiguard sets or reads, by name: the one list, in the manner of Lua's
+ * luaconf.h. A variable is a format between processes like the others in src/wire: code spells
+ * it through these names only, so a search for one finds every writer and reader.
+ *
+ * Each entry: what it means; who sets it -> who reads it. "CLI" is the mpiguard command,
+ * "library" the interposition library inside the ranks (src/interpose). */
+#ifndef MG_ENV_H
+#define MG_ENV_H
+
+/* ---- Set by the CLI for every rank of a job (through the launcher: -x, -genv, --export). ---- */
+
+/* The job's random token: names its shared-memory segments and rings, and marks its ranks so
+ * that they are found in /proc on any node (docs/architecture.md, "One job, start to end").
+ * CLI -> library (state, capture), rank discovery (src/agent/rank_scan.c), the concolic runtime. */
+#define MG_ENV_JOB_TOKEN "MPIGUARD_JOB_TOKEN"
+/* The modules to start at MPI_Init, ':'-separated ("state:protect"). CLI -> library. */
+#define MG_ENV_MODULES "MPIGUARD_MODULES"
+/* The host whose ranks leave their state segment at MPI_Finalize for the CLI to read after the
+ * job. CLI -> library (state module). */
+#define MG_ENV_STATE_KEEP_HOST "MPIGUARD_STATE_KEEP_HOST"
+/* Data bytes of each event ring (a power of two >= 4 KiB; default EVENT_RING_DEFAULT_BYTES).
+ * User or tests -> library (capture module). */
+#define MG_ENV_RING_BYTES "MPIGUARD_RING_BYTES"
+
+/* ---- mpiguard protect (docs/collectives.md): CLI -> library (protect module). ---- */
+
+/* The safe-bounds text file (src/interpose/protect_bounds.h). */
+#define MG_ENV_PROTECT_BOUNDS "MPIGUARD_PROTECT_BOUNDS"
+/* The artificial bound of --bound: "<form> <limit> [int|large|all]". */
+#define MG_ENV_PROTECT_ARTIFICIAL "MPIGUARD_PROTECT_ARTIFICIAL"
+/* A workaround forced by --workaround instead of the engine's choice. */
+#define MG_ENV_PROTECT_WORKAROUND "MPIGUARD_PROTECT_WORKAROUND"
+/* Set (to 1) by --agree: the irregular collectives' ranks agree before a workaround. */
+#define MG_ENV_PROTECT_AGREE "MPIGUARD_PROTECT_AGREE"
+/* The directory where each rank writes the events of the protected calls. */
+#define MG_ENV_PROTECT_EVENTS "MPIGUARD_PROTECT_EVENTS"
+
+/* ---- mpiguard concolic (docs/concolic.md): CLI -> the concolic runtime (src/concolic_rt). ---- */
+
+/* The run's directory, where each rank writes its path log. */
+#define MG_ENV_CONCOLIC_DIR "MPIGUARD_CONCOLIC_DIR"
+/* The file of the inputs to mark (mpiguard_mark_input). */
+#define MG_ENV_CONCOLIC_INPUTS "MPIGUARD_CONCOLIC_INPUTS"
+/* The iteration's number, written into its path logs. */
+#define MG_ENV_CONCOLIC_RUN_ID "MPIGUARD_CONCOLIC_RUN_ID"
+/* Set: the runtime keeps every branch in the log (no reduction; an ablation). */
+#define MG_ENV_CONCOLIC_NO_REDUCE "MPIGUARD_CONCOLIC_NO_REDUCE"
+
+/* ---- mpiguard hang --on-hang exec:CMD (docs/hang.md): CLI -> the user's command. ---- */
+
+/* The report's path (when --report was given). */
+#define MG_ENV_REPORT "MPIGUARD_REPORT"
+/* The faulty ranks as a rank list ("0,3-5"). */
+#define MG_ENV_FAULTY_RANKS "MPIGUARD_FAULTY_RANKS"
+/* The launcher's process id. */
+#define MG_ENV_LAUNCHER_PID "MPIGUARD_LAUNCHER_PID"
+
+/* ---- Read from the user's environment. ---- */
+
+/* Where the interposition libraries are, instead of <bin>/../lib (docs/building.md). -> CLI. */
+#define MG_ENV_LIBDIR "MPIGUARD_LIBDIR"
+/* The MPI of mpiguard-cc, "openmpi" or "mpich", instead of the one MPICC names. -> mpiguard-cc. */
+#define MG_ENV_MPI "MPIGUARD_MPI"
+
+/* ---- Set by others, read by mpiguard. ---- */
+
+/* The preload list: set by the CLI for the ranks (the library first), read from /proc to tell a
+ * rank whose launcher replaced it (src/agent/rank_sight.c). */
+#define MG_ENV_PRELOAD "LD_PRELOAD"
+/* A rank's number and the world's size, as each launcher publishes them (platform-notes:
+ * Open MPI, PMIx, Hydra's PMI, Slurm). Read from /proc by rank discovery and by the concolic
+ * runtime before MPI_Init. */
+#define MG_ENV_OMPI_RANK "OMPI_COMM_WORLD_RANK"
+#define MG_ENV_OMPI_SIZE "OMPI_COMM_WORLD_SIZE"
+#define MG_ENV_PMIX_RANK "PMIX_RANK"
+#define MG_ENV_PMI_RANK "PMI_RANK"
+#define MG_ENV_PMI_SIZE "PMI_SIZE"
+#define MG_ENV_SLURM_PROCID "SLURM_PROCID"
+#define MG_ENV_SLURM_NTASKS "SLURM_NTASKS"
+/* The Slurm job of a rank: marks ranks of the same job under srun. -> rank discovery. */
+#define MG_ENV_SLURM_JOB_ID "SLURM_JOB_ID"
+/* The MPI compiler mpiguard-cc wraps. -> mpiguard-cc. */
+#define MG_ENV_MPICC "MPICC"
+/* Open MPI's consent to run as root and past one rank per core: set (unless already set) by
+ * `mpiguard demo` for its own jobs -> Open MPI's launcher. */
+#define MG_ENV_OMPI_ALLOW_ROOT "OMPI_ALLOW_RUN_AS_ROOT"
+#define MG_ENV_OMPI_ALLOW_ROOT_CONFIRM "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"
+#define MG_ENV_OMPI_OVERSUBSCRIBE "OMPI_MCA_rmaps_base_oversubscribe"
+/* Where a launcher named without a path is searched. -> launcher identification. */
+#define MG_ENV_PATH "PATH"
+/* Where mpiguard-cc keeps its temporary files. -> mpiguard-cc. */
+#define MG_ENV_TMPDIR "TMPDIR"
+
+#endif

@@ -1,0 +1,112 @@
+/* The check agent -> detector stream (record_stream.h). */
+#include "record_stream.h"
+
+#include "mg_error.h"
+
+#include <string.h>
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares)
+{
+    uint8_t p[12];
+    put32(p, AGENT_TOOL_CHECK);
+    put32(p + 4, share);
+    put32(p + 8, shares);
+    return record_stream_frame(buf, cap, AGENT_MSG_HELLO, p, sizeof p);
+}
+
+size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
+                           uint32_t length)
+{
+    if (cap < AGENT_FRAME_HEADER || length > cap - AGENT_FRAME_HEADER)
+        return 0;
+    agent_frame_header_put(buf, type, length);
+    memcpy(buf + AGENT_FRAME_HEADER, payload, length);
+    return AGENT_FRAME_HEADER + length;
+}
+
+size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
+                          const char *function, const char *file, int32_t line)
+{
+    uint8_t p[20 + 2 * 1024];
+    size_t fl = function ? strnlen(function, 1024) : 0, il = file ? strnlen(file, 1024) : 0;
+    put32(p, (uint32_t)rank);
+    put32(p + 4, (uint32_t)line);
+    put64(p + 8, addr);
+    p[16] = (uint8_t)fl;
+    p[17] = (uint8_t)(fl >> 8);
+    p[18] = (uint8_t)il;
+    p[19] = (uint8_t)(il >> 8);
+    memcpy(p + 20, function ? function : "", fl);
+    memcpy(p + 20 + fl, file ? file : "", il);
+    return record_stream_frame(buf, cap, AGENT_MSG_SITE, p, (uint32_t)(20 + fl + il));
+}
+
+size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
+                          int32_t value, uint64_t wide)
+{
+    uint8_t p[16];
+    put32(p, (uint32_t)rank);
+    put32(p + 4, (uint32_t)value);
+    put64(p + 8, wide);
+    return record_stream_frame(buf, cap, type, p, sizeof p);
+}
+
+int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares)
+{
+    if (f->type != AGENT_MSG_HELLO || f->length != 12 || get32(f->payload) != AGENT_TOOL_CHECK)
+        return MG_EFORMAT;
+    *share = get32(f->payload + 4);
+    *shares = get32(f->payload + 8);
+    return MG_OK;
+}
+
+int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,
+                             size_t function_cap, char *file, size_t file_cap, int32_t *line)
+{
+    if (f->type != AGENT_MSG_SITE || f->length < 20)
+        return MG_EFORMAT;
+    const uint8_t *p = f->payload;
+    size_t fl = p[16] | (size_t)p[17] << 8, il = p[18] | (size_t)p[19] << 8;
+    if (20 + fl + il != f->length || fl >= function_cap || il >= file_cap)
+        return MG_EFORMAT;
+    *rank = (int32_t)get32(p);
+    *line = (int32_t)get32(p + 4);
+    *addr = get64(p + 8);
+    memcpy(function, p + 20, fl);
+    function[fl] = '\0';
+    memcpy(file, p + 20 + fl, il);
+    file[il] = '\0';
+    return MG_OK;
+}
+
+int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide)
+{
+    if (f->length != 16 || (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE && f->type != AGENT_MSG_WORLD))
+        return MG_EFORMAT;
+    *rank = (int32_t)get32(f->payload);
+    *value = (int32_t)get32(f->payload + 4);
+    *wide = get64(f->payload + 8);
+    return MG_OK;
+}

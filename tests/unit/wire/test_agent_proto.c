@@ -1,0 +1,185 @@
+/* Unit tests of the agent protocol (src/wire/agent_proto.h): a reading's every field survives the
+ * trip, including an unknown CPU time (-1) and the runnable and stopped flags, and a cut one is
+ * refused; the frame decoders, fed random, truncated and oversized frames, never crash, never
+ * allocate for a length they refuse, and name the problem. */
+#include "agent_proto.h"
+#include "mg_error.h"
+#include "mg_rng.h"
+#include "mg_test.h"
+
+#include <unistd.h>
+
+/* Puts r in a frame and returns a cursor over its payload (after the header). */
+static agent_cursor framed(agent_buf *b, const agent_reading *r)
+{
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READINGS), MG_OK);
+    MG_CHECK_INT(agent_put_reading(b, r), MG_OK);
+    agent_frame_finish(b);
+    return (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+}
+
+static void reading_round_trip(void)
+{
+    const agent_reading sent[] = {
+        {.rank = 7, .exited = 0, .in_mpi = 1, .progressed = 1, .counter_known = 1, .unseen = 0,
+         .runnable = 1, .fn = 42, .counter = 0x123456789abcULL, .cpu_time_ns = 1234567890123LL,
+         .cpu_slices = 98765},
+        {.rank = 0, .exited = 1, .unseen = 1, .stopped = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
+         .cpu_slices = -1},
+    };
+    for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
+        agent_buf b = {0};
+        agent_cursor c = framed(&b, &sent[i]);
+        agent_reading got;
+        MG_CHECK_INT(agent_get_reading(&c, &got), MG_OK);
+        MG_CHECK_INT(got.rank, sent[i].rank);
+        MG_CHECK_INT(got.exited, sent[i].exited);
+        MG_CHECK_INT(got.in_mpi, sent[i].in_mpi);
+        MG_CHECK_INT(got.progressed, sent[i].progressed);
+        MG_CHECK_INT(got.counter_known, sent[i].counter_known);
+        MG_CHECK_INT(got.unseen, sent[i].unseen);
+        MG_CHECK_INT(got.runnable, sent[i].runnable);
+        MG_CHECK_INT(got.stopped, sent[i].stopped);
+        MG_CHECK_INT((long long)got.fn, (long long)sent[i].fn);
+        MG_CHECK(got.counter == sent[i].counter);
+        MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);
+        MG_CHECK(got.cpu_slices == sent[i].cpu_slices);
+        MG_CHECK(c.p == c.end);
+        agent_buf_free(&b);
+    }
+}
+
+static void cut_reading_is_refused(void)
+{
+    agent_reading r = {.rank = 3, .cpu_time_ns = 5}, got;
+    agent_buf b = {0};
+    agent_cursor whole = framed(&b, &r);
+    for (const uint8_t *end = whole.p; end < whole.end; end++) {
+        agent_cursor c = {whole.p, end};
+        MG_CHECK_INT(agent_get_reading(&c, &got), MG_EFORMAT);
+    }
+    agent_buf_free(&b);
+}
+
+/* Receives what bytes[0..n) hold through a pipe that then closes, as agent_recv reads a socket. */
+static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_type *type,
+                      agent_cursor *c, char *err, size_t errlen)
+{
+    int fds[2];
+    MG_CHECK(pipe(fds) == 0);
+    MG_CHECK(write(fds[1], bytes, n) == (ssize_t)n);
+    close(fds[1]);
+    int rc = agent_recv(fds[0], b, type, c, err, errlen);
+    close(fds[0]);
+    return rc;
+}
+
+static void blocking_receive_of_whole_and_cut_frames(void)
+{
+    agent_buf sent = {0}, b = {0};
+    MG_CHECK_INT(agent_frame_begin(&sent, AGENT_MSG_STACK), MG_OK);
+    MG_CHECK_INT(agent_put_str(&sent, "MPI_Recv"), MG_OK);
+    agent_frame_finish(&sent);
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160], text[16];
+    MG_CHECK_INT(recv_bytes(sent.data, sent.len, &b, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_STACK);
+    MG_CHECK_INT(agent_get_str(&c, text, sizeof text), MG_OK);
+    MG_CHECK_STR(text, "MPI_Recv");
+    for (size_t cut = 0; cut < sent.len; cut++) {
+        MG_CHECK_INT(recv_bytes(sent.data, cut, &b, &type, &c, err, sizeof err), MG_EIO);
+        MG_CHECK(strstr(err, "middle of a frame") != NULL);
+    }
+    agent_buf_free(&sent);
+    agent_buf_free(&b);
+}
+
+/* A frame announcing 2 GB is refused from its header: nothing is allocated, nothing waited for. */
+static void oversized_frame_is_refused_before_allocation(void)
+{
+    uint8_t header[AGENT_FRAME_HEADER];
+    agent_frame_header_put(header, AGENT_MSG_RECORD, 0x80000000u);
+    agent_buf b = {0};
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    MG_CHECK_INT(recv_bytes(header, sizeof header, &b, &type, &c, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "announces 2147483648 bytes") != NULL);
+    MG_CHECK(b.data == NULL);
+    agent_reader r;
+    agent_reader_init(&r);
+    MG_CHECK_INT(agent_reader_push(&r, header, sizeof header), MG_OK);
+    agent_frame f;
+    MG_CHECK_INT(agent_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "at byte 0") != NULL && strstr(err, "2147483648") != NULL);
+    agent_reader_free(&r);
+}
+
+/* Another version is named as such, another magic as not ours. */
+static void foreign_headers_are_named(void)
+{
+    uint8_t header[AGENT_FRAME_HEADER];
+    agent_msg_type type;
+    uint32_t length;
+    char err[160];
+    agent_frame_header_put(header, AGENT_MSG_HELLO, 4);
+    header[4] = 9;
+    MG_CHECK_INT(agent_frame_header_get(header, &type, &length, err, sizeof err), MG_EVERSION);
+    MG_CHECK(strstr(err, "version 9") != NULL);
+    header[0] = 'X';
+    MG_CHECK_INT(agent_frame_header_get(header, &type, &length, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "magic") != NULL);
+}
+
+/* Random bytes, and random headers with a valid magic and version, fed in random pieces: the
+ * stream reader gives whole frames within the bytes it was given, asks for more, or refuses with
+ * a message; it never reads past what it holds (ASan/UBSan run this test too). */
+static void random_streams_never_crash(void)
+{
+    mg_rng rng;
+    mg_rng_seed(&rng, 27);
+    uint8_t bytes[256];
+    int refused = 0, frames = 0;
+    for (int round = 0; round < 20000; round++) {
+        size_t n = (size_t)mg_rng_below(&rng, sizeof bytes + 1);
+        for (size_t i = 0; i < n; i++)
+            bytes[i] = (uint8_t)mg_rng_next(&rng);
+        if (n >= AGENT_FRAME_HEADER && mg_rng_below(&rng, 2))
+            agent_frame_header_put(bytes, (agent_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
+                                   (uint32_t)mg_rng_below(&rng, 2 * n));
+        agent_reader r;
+        agent_reader_init(&r);
+        agent_frame f;
+        char err[160] = "";
+        int rc = 0;
+        for (size_t at = 0; at < n && rc >= 0;) {
+            size_t piece = 1 + (size_t)mg_rng_below(&rng, n - at);
+            MG_CHECK_INT(agent_reader_push(&r, bytes + at, piece), MG_OK);
+            at += piece;
+            while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
+                MG_CHECK(f.payload >= r.buf && f.payload + f.length <= r.buf + r.len);
+                MG_CHECK(f.type >= AGENT_MSG_HELLO && f.type < AGENT_MSG_TYPE_END);
+                frames++;
+            }
+        }
+        if (rc < 0) {
+            MG_CHECK(rc == MG_EFORMAT || rc == MG_EVERSION);
+            MG_CHECK(err[0] != '\0');
+            refused++;
+        }
+        agent_reader_free(&r);
+    }
+    MG_CHECK(refused > 1000 && frames > 1000);
+}
+
+int main(void)
+{
+    MG_RUN(reading_round_trip);
+    MG_RUN(cut_reading_is_refused);
+    MG_RUN(blocking_receive_of_whole_and_cut_frames);
+    MG_RUN(oversized_frame_is_refused_before_allocation);
+    MG_RUN(foreign_headers_are_named);
+    MG_RUN(random_streams_never_crash);
+    MG_TEST_END();
+}
