@@ -149,6 +149,8 @@ static const char *invalid_argument_text(uint32_t problem)
         return "a datatype already freed";
     case USAGE_TYPE_UNCOMMITTED:
         return "a datatype never committed";
+    case USAGE_OP_TYPE:
+        return "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)";
     default:
         return "unknown";
     }

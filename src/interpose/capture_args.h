@@ -24,9 +24,10 @@ enum capture_peer_role { CAPTURE_TO = 0, CAPTURE_FROM };
 int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
                      int64_t count, MPI_Datatype type, int peer, int tag, int role);
 
-/* Checks a collective: its communicator, its root (has_root) on an intracommunicator, and the
- * block it describes (count x type; type MPI_DATATYPE_NULL: none). As capture_args_p2p. */
+/* Checks a collective: its communicator, its root (has_root) on an intracommunicator, the block
+ * it describes (count x type; type MPI_DATATYPE_NULL: none), and a reduction's op (op_id, 0 for
+ * none) against that type. As capture_args_p2p. */
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
-                      int root, int64_t count, MPI_Datatype type);
+                      int root, int64_t count, MPI_Datatype type, uint32_t op_id);
 
 #endif

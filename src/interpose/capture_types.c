@@ -9,6 +9,7 @@
 #include "capture_call.h"
 #include "capture_table.h"
 #include "mg_error.h"
+#include "type_match.h"
 #include "type_sig.h"
 
 #include <stdlib.h>
@@ -116,6 +117,12 @@ static uint32_t id_of(MPI_Datatype type)
 usage_type_state capture_types_state(MPI_Datatype type)
 {
     return type == MPI_DATATYPE_NULL ? USAGE_TYPE_IS_NULL : (usage_type_state)(entry_of(type) >> 32);
+}
+
+int capture_types_op_allowed(uint32_t op, MPI_Datatype type)
+{
+    uint32_t id = id_of(type);
+    return id == TYPE_SIG_NONE || type_match_op_allowed(&table, op, id);
 }
 
 int capture_types_predefined(MPI_Datatype type)

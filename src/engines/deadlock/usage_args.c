@@ -47,6 +47,9 @@ usage_problem usage_check(const usage_call *call) {
     if (p == USAGE_OK && call->has_tag) {
         p = check_tag(call);
     }
+    if (p == USAGE_OK && call->has_op && !call->op_allowed) {
+        p = USAGE_OP_TYPE;
+    }
     return p;
 }
 
@@ -62,6 +65,7 @@ const char *usage_problem_name(uint32_t problem) {
         [USAGE_TYPE_NULL] = "datatype_null",
         [USAGE_TYPE_FREED] = "datatype_freed",
         [USAGE_TYPE_UNCOMMITTED] = "datatype_uncommitted",
+        [USAGE_OP_TYPE] = "op_type_mismatch",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -20,6 +20,7 @@ typedef enum usage_problem {
     USAGE_TYPE_NULL,        /* MPI_DATATYPE_NULL as the datatype */
     USAGE_TYPE_FREED,       /* a datatype already freed */
     USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
+    USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
     USAGE_PROBLEM_END
 } usage_problem;
 
@@ -50,6 +51,8 @@ typedef struct usage_call {
     uint8_t has_peer, peer_is_root, peer_kind, any_source_allowed;
     int64_t peer;
     int64_t group_size;
+    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed) */
+    uint8_t has_op, op_allowed;
     /* a tag, against tag_ub; tag_is_any: the tag is MPI_ANY_TAG */
     uint8_t has_tag, tag_is_any, any_tag_allowed;
     int64_t tag, tag_ub;

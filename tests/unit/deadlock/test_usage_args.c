@@ -43,6 +43,10 @@ static void test_each_problem(void) {
     MG_CHECK_INT(usage_check(&c), USAGE_TYPE_UNCOMMITTED);
     c.type_state = USAGE_TYPE_UNKNOWN; /* never seen made: not checked */
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
+    c = good_send(), c.has_op = 1;
+    MG_CHECK_INT(usage_check(&c), USAGE_OP_TYPE);
+    c.op_allowed = 1;
+    MG_CHECK_INT(usage_check(&c), USAGE_OK);
 }
 
 static void test_special_values(void) {
