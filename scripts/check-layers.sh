@@ -20,7 +20,7 @@ common       base wire
 report       base wire common
 sampler      base wire common
 sim          base wire engines/hang
-interpose    base wire engines/scaling
+interpose    base wire engines/scaling engines/deadlock
 tester       base wire
 concolic_rt  base wire include engines/solver
 agent        base wire common sampler engines/*

@@ -66,8 +66,11 @@ static check_event ev_of(int kind, int32_t rank, uint16_t func) {
     ev.comm = CHECK_COMM_WORLD;
     ev.root = CHECK_NO_ROOT;
     ev.count = 8;
+    /* 8 elements of one basic type: every matched pair and collective slot compares them */
     ev.type_hash = 0x5EED;
     ev.type_elems = 8;
+    ev.type_period = 0x5EED;
+    ev.flags = CHECK_FLAG_TYPE_UNIFORM;
     ev.callsite = 0x401000u + func;
     return ev;
 }

@@ -3,6 +3,7 @@
 
 #include "check_event.h"
 #include "mg_ranks.h"
+#include "usage_args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,12 @@ const char *check_finding_kind(int kind)
         return "potential_deadlock";
     case DL_COLLECTIVE_MISMATCH:
         return "collective_mismatch";
+    case DL_TYPE_MISMATCH:
+        return "type_mismatch";
+    case DL_TRUNCATION:
+        return "truncation";
+    case DL_INVALID_ARGUMENTS:
+        return "invalid_arguments";
     default:
         return "stuck_on_terminated";
     }
@@ -120,6 +127,35 @@ static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver 
     }
 }
 
+/* What an argument check found, for the summary. */
+static const char *invalid_argument_text(uint32_t problem)
+{
+    switch (problem) {
+    case USAGE_COMM_NULL:
+        return "the communicator is MPI_COMM_NULL";
+    case USAGE_COUNT_NEGATIVE:
+        return "a negative count";
+    case USAGE_BUFFER_NULL:
+        return "a NULL buffer with a positive count";
+    case USAGE_RANK_RANGE:
+        return "a rank outside the communicator";
+    case USAGE_ROOT_RANGE:
+        return "a root outside the communicator";
+    case USAGE_TAG_RANGE:
+        return "a tag below 0 or above MPI_TAG_UB";
+    case USAGE_TYPE_NULL:
+        return "the datatype is MPI_DATATYPE_NULL";
+    case USAGE_TYPE_FREED:
+        return "a datatype already freed";
+    case USAGE_TYPE_UNCOMMITTED:
+        return "a datatype never committed";
+    case USAGE_OP_TYPE:
+        return "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)";
+    default:
+        return "unknown";
+    }
+}
+
 static void summary_of(const dl_finding *f, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
@@ -130,10 +166,26 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
     if (ranks)
         mg_ranks_format(ranks, n, list, sizeof list);
     free(ranks);
-    char call[96] = "";
+    char call[96] = "", other[96] = "";
     if (f->n_calls)
         call_text(f->calls[0].func, f->calls[0].peer, f->calls[0].root, call, sizeof call);
+    if (f->n_calls > 1)
+        call_text(f->calls[1].func, f->calls[1].peer, f->calls[1].root, other, sizeof other);
     switch (f->kind) {
+    case DL_TYPE_MISMATCH:
+        snprintf(buf, len, "rank %d's %s sends %llu elements that rank %d's %s receives as "
+                 "different basic types", f->calls[0].rank, call,
+                 (unsigned long long)f->send_elems, f->calls[1].rank, other);
+        break;
+    case DL_TRUNCATION:
+        snprintf(buf, len, "rank %d's %s sends %llu elements, more than the %llu of rank %d's %s",
+                 f->calls[0].rank, call, (unsigned long long)f->send_elems,
+                 (unsigned long long)f->recv_elems, f->calls[1].rank, other);
+        break;
+    case DL_INVALID_ARGUMENTS:
+        snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
+                 fn_name(f->calls[0].func), invalid_argument_text(f->problem));
+        break;
     case DL_DEADLOCK:
         snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank, call);
         break;
@@ -158,7 +210,9 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     char summary[512];
     summary_of(f, summary, sizeof summary);
     const char *severity = f->kind == DL_POTENTIAL_DEADLOCK ? "warning" : "error";
-    const char *kind = check_finding_kind(f->kind);
+    /* each argument check is its own class of finding */
+    const char *kind = f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
+                                                       : check_finding_kind(f->kind);
     mg_finding *out =
         replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
                     : mg_report_replace_finding(report, (size_t)replace, kind, severity, summary);
@@ -206,9 +260,9 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         json_object_object_add(ev, "probed", p);
     }
     if (f->kind == DL_COLLECTIVE_MISMATCH) {
-        static const char *const names[] = {"kind", "blocking", "root", "op"};
+        static const char *const names[] = {"kind", "blocking", "root", "op", "type"};
         json_object *m = json_object_new_array();
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < 5; b++)
             if (f->mismatch & (1u << b))
                 json_object_array_add(m, json_object_new_string(names[b]));
         json_object_object_add(ev, "mismatch", m);
@@ -216,6 +270,20 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
             json_object_object_add(ev, "communicator", json_object_new_string(
                                                            f->calls[0].comm == CHECK_COMM_WORLD
                                                                ? "MPI_COMM_WORLD" : "derived"));
+    }
+    if (f->kind == DL_TYPE_MISMATCH || f->kind == DL_TRUNCATION) {
+        json_object_object_add(ev, "send_elements", json_object_new_int64((int64_t)f->send_elems));
+        json_object_object_add(ev, "recv_elements", json_object_new_int64((int64_t)f->recv_elems));
+        mg_finding_set_suggestion(out, f->kind == DL_TRUNCATION
+                                           ? "post a receive at least as long as the message"
+                                           : "describe the message with the same basic types on "
+                                             "both sides (MPI 3.1 §3.3.1)");
+    }
+    if (f->kind == DL_INVALID_ARGUMENTS && f->n_calls) {
+        const dl_call *c = &f->calls[0];
+        json_object_object_add(ev, "argument_rank",
+                               json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
+        mg_finding_set_suggestion(out, "the call was passed to MPI unchanged: fix its arguments");
     }
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));

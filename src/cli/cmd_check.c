@@ -71,8 +71,9 @@ static int check_job(cli_session *s, const check_options *o)
         !mg_job_interrupting_signal(s->job))
         fprintf(stderr,
                 "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
-                "potential deadlocks from buffering, collective mismatches; usage errors are not "
-                "checked)\n",
+                "potential deadlocks from buffering, collective mismatches (kind, root, op, type "
+                "signature), type mismatches and truncations of matched messages, arguments of "
+                "point-to-point calls and collectives; not checked: leaks, buffers in flight)\n",
                 r.observed, s->nranks);
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);
@@ -117,7 +118,8 @@ int cmd_check(int argc, char **argv)
     int done;
     int rc = cli_parse(usage,
                        "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
-                       "and OR-knots), potential deadlocks hidden by buffering, collective mismatches.\n"
+                       "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
+                       "type mismatches and truncations of matched messages, invalid arguments.\n"
                        "A confirmed deadlock stops the job (exit 82).",
                        options, argc, argv, 0, NULL, 0, &args, &done);
     if (rc || done)

@@ -8,23 +8,29 @@
 
 #include "capture_coll.h"
 
+#include "capture_args.h"
 #include "capture_call.h"
 #include "capture_emit.h"
+#include "capture_types.h"
 #include "mpi_binding.h"
 
 /* Collectives: root translated to a world rank, op to its id, a request for the nonblocking.
  * count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both, so
- * that the detector matches MPI_Bcast_c with MPI_Bcast. */
+ * that the detector matches MPI_Bcast_c with MPI_Bcast. block x type: the message every member
+ * must describe alike (docs/check-detector.md §13); MPI_DATATYPE_NULL where members may differ. */
 static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
-                 MPI_Request *request)
+                 int64_t block, MPI_Datatype type, MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
-    if (!c)
+    const check_func_info *info = check_func_describe(fn);
+    uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_op_id(op);
+    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, block, type, op_id) || !c)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;
-    ev.op = op == MPI_OP_NULL ? 0 : capture_op_id(op);
+    ev.op = op_id;
     ev.count = count;
+    capture_types_describe(&ev, type, block);
     if (request)
         ev.request = capture_call_request(phase, rc, request, c, 0);
     capture_emit(&ev);
@@ -33,11 +39,11 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
 #define NO_ROOT -1
 static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
-    coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL);
+    coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, NULL);
 }
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
-    coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, r);
+    coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, r);
 }
 
 /* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -47,8 +53,8 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, void *b, COUNT_##F n, MPI_Datatype t, int root,         \
                            MPI_Comm comm RQ_PARAM_##mode)                                          \
     {                                                                                              \
-        (void)b, (void)t;                                                                          \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, RQ_##mode);                                   \
+        (void)b;                                                                                   \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, n, t, RQ_##mode);                             \
     }
 
 /* Whether a shape has a root: its parameter and what the record gets. */
@@ -57,18 +63,22 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 #define ROOT_ROOTED root
 #define ROOT_UNROOTED NO_ROOT
 
-/* Gather, Scatter, Allgather, Alltoall; COUNT names the count the record carries (sn or rn). */
-#define REGULAR(name, fn, F, mode, COUNT, R)                                                       \
+/* Gather, Scatter, Allgather, Alltoall; the record carries the count and block of side S (s: the
+ * send side, r: the receive side), and of the other side O where side S is MPI_IN_PLACE (the
+ * standard then takes the block from there). */
+#define REGULAR(name, fn, F, mode, S, O, R)                                                        \
     static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,         \
                            void *rb, COUNT_##F rn, MPI_Datatype rt ROOT_PARAM_##R,                 \
                            MPI_Comm comm RQ_PARAM_##mode)                                          \
     {                                                                                              \
-        (void)sb, (void)sn, (void)st, (void)rb, (void)rn, (void)rt;                                \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, COUNT, RQ_##mode);                           \
+        (void)sb, (void)rb;                                                                        \
+        int in_place = S##b == MPI_IN_PLACE;                                                       \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, in_place ? O##n : S##n,                \
+             in_place ? O##t : S##t, RQ_##mode);                                                   \
     }
-#define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, sn, ROOTED)
-#define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, rn, ROOTED)
-#define SYMMETRIC(name, fn, F, mode) REGULAR(name, fn, F, mode, sn, UNROOTED)
+#define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, ROOTED)
+#define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, r, s, ROOTED)
+#define SYMMETRIC(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, UNROOTED)
 
 /* Gatherv, Allgatherv: the record carries the send count. */
 #define GATHERV_(name, fn, F, mode, R)                                                             \
@@ -77,7 +87,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MPI_Datatype rt ROOT_PARAM_##R, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
         (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;                                 \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, RQ_##mode);                              \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, 0, MPI_DATATYPE_NULL, RQ_##mode);        \
     }
 #define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
 #define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
@@ -88,7 +98,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)               \
     {                                                                                              \
         (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;                                 \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, RQ_##mode);                                  \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, 0, MPI_DATATYPE_NULL, RQ_##mode);            \
     }
 
 /* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
@@ -98,7 +108,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            const DISPL_##F rd[], TYPES rt, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
         (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;            \
-        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, RQ_##mode);                                \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, RQ_##mode);          \
     }
 #define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype)
 #define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
@@ -107,21 +117,22 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, \
                            MPI_Op op, int root, MPI_Comm comm RQ_PARAM_##mode)                     \
     {                                                                                              \
-        (void)sb, (void)rb, (void)t;                                                               \
-        coll(fn, ph, rc, comm, root, op, n, RQ_##mode);                                            \
+        (void)sb, (void)rb;                                                                        \
+        coll(fn, ph, rc, comm, root, op, n, n, t, RQ_##mode);                                      \
     }
 
-/* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count) and Reduce_scatter (a vector): the
- * record carries no count. */
-#define REDUCTION_(name, fn, mode, N)                                                              \
+/* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block) and Reduce_scatter
+ * (a vector, no common block): the record carries no count. */
+#define REDUCTION_(name, fn, mode, N, BLOCK, TYPE)                                                 \
     static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,         \
                            MPI_Op op, MPI_Comm comm RQ_PARAM_##mode)                               \
     {                                                                                              \
         (void)sb, (void)rb, (void)t, (void)n;                                                      \
-        coll(fn, ph, rc, comm, NO_ROOT, op, 0, RQ_##mode);                                         \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, BLOCK, TYPE, RQ_##mode);                            \
     }
-#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, COUNT_##F)
-#define REDUCE_SCATTER(name, fn, F, mode) REDUCTION_(name, fn, mode, const COUNT_##F *)
+#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, COUNT_##F, n, t)
+#define REDUCE_SCATTER(name, fn, F, mode)                                                          \
+    REDUCTION_(name, fn, mode, const COUNT_##F *, 0, MPI_DATATYPE_NULL)
 
 /* The collectives of family F, named with suffix c (empty, or _c): E(shape, name, fn, F, mode). */
 #define COLLECTIVES(E, F, c)                                                                       \

@@ -8,8 +8,10 @@
 
 #include "capture_p2p.h"
 
+#include "capture_args.h"
 #include "capture_call.h"
 #include "capture_emit.h"
+#include "capture_types.h"
 #include "interpose_next.h"
 #include "mpi_binding.h"
 
@@ -19,15 +21,17 @@ static int32_t tag_of(int tag)
 }
 
 /* count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both (the
- * record's count is 64-bit), so the detector matches MPI_Send_c with MPI_Recv. */
-static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count, int peer,
-                     int tag, uint64_t request)
+ * record's count is 64-bit), so the detector matches MPI_Send_c with MPI_Recv. dt: the message's
+ * datatype (MPI_DATATYPE_NULL for a probe). */
+static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count,
+                     MPI_Datatype dt, int peer, int tag, uint64_t request)
 {
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.peer = capture_comm_world(c, peer);
     ev.tag = tag_of(tag);
     ev.count = count;
     ev.request = request;
+    capture_types_describe(&ev, dt, count);
     capture_emit(&ev);
 }
 
@@ -41,8 +45,9 @@ static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, con
     capture_emit(ev);
 }
 
-static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, int dest, int stag,
-                           int source, int rtag)
+/* The record describes the send side's message (dt); the receive side's is not compared. */
+static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, MPI_Datatype dt,
+                           int dest, int stag, int source, int rtag)
 {
     check_event ev = capture_event(fn, CHECK_EV_ENTER, c);
     ev.peer = capture_comm_world(c, dest);
@@ -50,14 +55,15 @@ static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, in
     ev.peer2 = capture_comm_world(c, source);
     ev.tag2 = tag_of(rtag);
     ev.count = count;
+    capture_types_describe(&ev, dt, count);
     capture_emit(&ev);
 }
 
 static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, int64_t count,
-                        int peer, int tag, MPI_Request *request, int persistent)
+                        MPI_Datatype dt, int peer, int tag, MPI_Request *request, int persistent)
 {
     uint64_t id = capture_call_request(phase, rc, request, c, persistent);
-    emit_p2p(fn, phase, c, count, peer, tag, id);
+    emit_p2p(fn, phase, c, count, dt, peer, tag, id);
 }
 
 /* ---- the hooks of the calls with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -67,26 +73,26 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     static void obs_##name(int phase, int rc, const void *buf, COUNT_##F count, MPI_Datatype dt,  \
                            int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
-        (void)rc, (void)buf, (void)dt;                                                             \
+        (void)rc;                                                                                  \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (c)                                                                                     \
-            emit_p2p(fn, phase, c, count, dest, tag, 0);                                           \
+        if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, dest, tag, CAPTURE_TO) && c)     \
+            emit_p2p(fn, phase, c, count, dt, dest, tag, 0);                                       \
     }
 
-/* Nonblocking sends and receives, and the persistent inits (a request id the table keeps). */
-#define NONBLOCKING(name, fn, F, BUF, PERSISTENT)                                                  \
+/* Nonblocking sends and receives, and the persistent inits (a request id the table keeps); ROLE:
+ * the peer is the destination (CAPTURE_TO) or the source (CAPTURE_FROM). */
+#define NONBLOCKING(name, fn, F, BUF, PERSISTENT, ROLE)                                            \
     static void obs_##name(int phase, int rc, BUF buf, COUNT_##F count, MPI_Datatype dt, int peer, \
                            int tag, MPI_Comm comm, MPI_Request *request)                           \
     {                                                                                              \
-        (void)buf, (void)dt;                                                                       \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (c)                                                                                     \
-            nonblocking(fn, phase, rc, c, count, peer, tag, request, PERSISTENT);                  \
+        if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, peer, tag, ROLE) && c)           \
+            nonblocking(fn, phase, rc, c, count, dt, peer, tag, request, PERSISTENT);              \
     }
-#define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0)
-#define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0)
-#define SEND_INIT(name, fn, F) NONBLOCKING(name, fn, F, const void *, 1)
-#define RECV_INIT(name, fn, F) NONBLOCKING(name, fn, F, void *, 1)
+#define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0, CAPTURE_TO)
+#define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0, CAPTURE_FROM)
+#define SEND_INIT(name, fn, F) NONBLOCKING(name, fn, F, const void *, 1, CAPTURE_TO)
+#define RECV_INIT(name, fn, F) NONBLOCKING(name, fn, F, void *, 1, CAPTURE_FROM)
 
 /* The receives replace the PMPI call: a status the application ignores is swapped for ours. */
 #define RECV(name, fn, F)                                                                          \
@@ -94,10 +100,11 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
                            MPI_Comm comm, MPI_Status *status)                                      \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (!c)                                                                                    \
+        if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, source, tag,              \
+                             CAPTURE_FROM) || !c)                                                  \
             return mg_next_##name(buf, count, dt, source, tag, comm, status);                      \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
-        emit_p2p(fn, MG_CALL_ENTER, c, count, source, tag, 0);                                     \
+        emit_p2p(fn, MG_CALL_ENTER, c, count, dt, source, tag, 0);                                 \
         int rc = mg_next_##name(buf, count, dt, source, tag, comm, st);                            \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -110,10 +117,12 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
                            MPI_Comm comm, MPI_Status *status)                                      \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (!c)                                                                                    \
+        if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, sb, sn, st_, dest, stag, CAPTURE_TO) ||   \
+            capture_args_p2p(fn, MG_CALL_ENTER, comm, c, rb, rn, rt, source, rtag, CAPTURE_FROM) ||\
+            !c)                                                                                    \
             return mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);\
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
-        sendrecv_enter(fn, c, sn, dest, stag, source, rtag);                                       \
+        sendrecv_enter(fn, c, sn, st_, dest, stag, source, rtag);                                  \
         int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -125,10 +134,12 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
                            int source, int rtag, MPI_Comm comm, MPI_Status *status)                \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (!c)                                                                                    \
+        if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, dest, stag, CAPTURE_TO) ||\
+            capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, source, rtag,             \
+                             CAPTURE_FROM) || !c)                                                  \
             return mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, status);         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
-        sendrecv_enter(fn, c, count, dest, stag, source, rtag);                                    \
+        sendrecv_enter(fn, c, count, dt, dest, stag, source, rtag);                                \
         int rc = mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, st);               \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -143,6 +154,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
         check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);                                  \
         ev.aux = capture_message_take(*message);                                                   \
         ev.count = count;                                                                          \
+        capture_types_describe(&ev, dt, count);                                                    \
         capture_emit(&ev);                                                                         \
         int rc = mg_next_##name(buf, count, dt, message, st);                                      \
         ev = capture_event(fn, CHECK_EV_EXIT, NULL);                                               \
@@ -154,12 +166,13 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     static void obs_##name(int phase, int rc, void *buf, COUNT_##F count, MPI_Datatype dt,        \
                            MPI_Message *message, MPI_Request *request)                             \
     {                                                                                              \
-        (void)buf, (void)dt;                                                                       \
+        (void)buf;                                                                                 \
         check_event ev = capture_event(fn, capture_call_kind(phase), NULL);                        \
         ev.request = capture_call_request(phase, rc, request, NULL, 0);                            \
         if (phase == MG_CALL_ENTER)                                                                \
             ev.aux = capture_message_take(*message);                                               \
         ev.count = count;                                                                          \
+        capture_types_describe(&ev, dt, count);                                                    \
         capture_emit(&ev);                                                                         \
     }
 
@@ -215,7 +228,7 @@ static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     if (!c)
         return mg_next_Probe(source, tag, comm, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, c, 0, source, tag, 0);
+    emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Probe(source, tag, comm, st);
     check_event ev = capture_event(CHECK_FN_PROBE, CHECK_EV_EXIT, c);
     emit_status_exit(&ev, c, rc, st);
@@ -228,7 +241,7 @@ static int impl_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
     if (!c)
         return mg_next_Mprobe(source, tag, comm, message, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, c, 0, source, tag, 0);
+    emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Mprobe(source, tag, comm, message, st);
     check_event ev = capture_event(CHECK_FN_MPROBE, CHECK_EV_EXIT, c);
     ev.aux = rc == MPI_SUCCESS ? capture_message_bind(*message) : 0;
@@ -248,7 +261,7 @@ static int probe_nonblocking(uint16_t fn, int source, int tag, MPI_Comm comm, in
                      : mg_next_Iprobe(source, tag, comm, flag, st);
     if (!c || (rc == MPI_SUCCESS && !*flag))
         return rc;
-    emit_p2p(fn, MG_CALL_ENTER, c, 0, source, tag, 0);
+    emit_p2p(fn, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     check_event ev = capture_event(fn, CHECK_EV_EXIT, c);
     ev.result = rc == MPI_SUCCESS;
     ev.aux = ev.result && message ? capture_message_bind(*message) : 0;

@@ -193,7 +193,7 @@ enum {
     OFF_NLOCAL = 116,
     OFF_PEER2 = 120,
     OFF_TAG2 = 124,
-    OFF_RESERVED = 128
+    OFF_TPERIOD = 128
 };
 
 static uint64_t payload_size(uint32_t nreq, uint32_t nstat, uint32_t nrank) {
@@ -251,7 +251,7 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
     put32(h + OFF_NLOCAL, ev->n_local);
     put32(h + OFF_PEER2, (uint32_t)ev->peer2);
     put32(h + OFF_TAG2, (uint32_t)ev->tag2);
-    memset(h + OFF_RESERVED, 0, CHECK_EVENT_HEADER_SIZE - OFF_RESERVED);
+    put64(h + OFF_TPERIOD, ev->type_period);
     uint8_t *p = buf + CHECK_EVENT_HEADER_SIZE;
     for (uint32_t i = 0; i < ev->n_requests; i++, p += CHECK_EVENT_REQUEST_SIZE) {
         put64(p, ev->requests[i]);
@@ -278,11 +278,6 @@ static int header_is_valid(const uint8_t *h) {
     }
     if (!check_func_describe(get16(h + OFF_FUNC))) {
         return 0;
-    }
-    for (unsigned i = OFF_RESERVED; i < CHECK_EVENT_HEADER_SIZE; i++) {
-        if (h[i] != 0) {
-            return 0;
-        }
     }
     return 1;
 }
@@ -333,6 +328,7 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
     ev->count = (int64_t)get64(buf + OFF_COUNT);
     ev->type_hash = get64(buf + OFF_THASH);
     ev->type_elems = get64(buf + OFF_TELEMS);
+    ev->type_period = get64(buf + OFF_TPERIOD);
     ev->op = get32(buf + OFF_OP);
     ev->result = (int32_t)get32(buf + OFF_RESULT);
     ev->request = get64(buf + OFF_REQUEST);

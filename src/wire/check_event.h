@@ -43,7 +43,11 @@ typedef enum check_event_kind {
 /* Flags of a record. */
 enum check_event_flags {
     CHECK_FLAG_INTERCOMM = 1u << 0, /* ranks[] = local group (n_local) then remote group */
-    CHECK_FLAG_CANCELLED = 1u << 1  /* a completion reports a cancelled request */
+    CHECK_FLAG_CANCELLED = 1u << 1, /* a completion reports a cancelled request */
+    CHECK_FLAG_TYPE_UNIFORM = 1u << 2, /* every element of the message has one basic type */
+    /* the call's arguments are invalid (aux: its usage_problem, usage_args.h; peer, tag and count
+     * as passed): the only record of the call, which the detector reports and does not model */
+    CHECK_FLAG_INVALID_ARGUMENTS = 1u << 3
 };
 
 /* MPI functions that matter for matching and resources. Values are part of the wire format:
@@ -240,6 +244,10 @@ typedef struct check_event {
     int64_t count;
     uint64_t type_hash;  /* hash of the datatype signature */
     uint64_t type_elems; /* primitive elements in the whole message */
+    /* Hash of the message's repeating unit: its one basic type (CHECK_FLAG_TYPE_UNIFORM), else one
+     * instance of its datatype; two messages with the same unit are prefixes of one another.
+     * 0: the capture module does not know the datatype, and the message is not compared. */
+    uint64_t type_period;
     uint64_t request;    /* request id of single-request calls */
     uint64_t aux;        /* new communicator id, message id of Mprobe/Mrecv */
     uint64_t callsite;   /* opaque, resolved to file:line by the reporter */

@@ -24,8 +24,11 @@ static int send_buffered(const deadlock_detector *det, uint8_t mode) {
 
 static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t tag, uint8_t mode,
                     uint64_t request, p2p_post *p) {
-    *p = (p2p_post){ev->rank, peer,         tag,     comm,      ev->func,      mode,
-                    ev->seq,  ev->callsite, request, ev->count, ev->type_hash, ev->type_elems};
+    *p = (p2p_post){ev->rank,       peer,           tag,
+                    comm,           ev->func,       mode,
+                    ev->seq,        ev->callsite,   request,
+                    ev->count,      ev->type_hash,  ev->type_elems,
+                    ev->type_period, !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM)};
 }
 
 /* Posts a send; *item gets what waiting for its completion means (done when buffered). */
@@ -154,6 +157,9 @@ static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_
         post_of(ev, comm, ev->peer, ev->tag, info->mode, 0, &p);
         rc = post_send(det, &p, &items[0]);
         post_of(ev, comm, ev->peer2, ev->tag2, 0, 0, &p);
+        if (ev->func == CHECK_FN_SENDRECV) {
+            p.type_period = 0; /* the record describes the send side's message only */
+        }
         rc = rc ? rc : post_recv(det, &p, &items[1]);
         n = 2;
         break;
@@ -357,7 +363,8 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     if (!comm_table_local(&det->comms, comm, ev->rank, &local)) {
         return MG_EFORMAT;
     }
-    coll_call call = {ev->rank, ev->func, ev->root, ev->op, ev->count, ev->type_hash, ev->callsite};
+    coll_call call = {ev->rank,       ev->func,       ev->root,        ev->op,      ev->count,
+                      ev->type_hash,  ev->type_elems, ev->type_period, ev->callsite};
     coll_arrival arr;
     rc =
         coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call, &arr);
@@ -570,7 +577,24 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     return rc;
 }
 
+/* A call with invalid arguments: reported, not modelled (MPI refused it or aborted the job). */
+static int report_invalid(deadlock_detector *det, const check_event *ev) {
+    dl_finding f = {.kind = DL_INVALID_ARGUMENTS, .time = det->last_time,
+                    .problem = (uint32_t)ev->aux, .probe_rank = -1, .probe_source = -1};
+    dl_call call = {.rank = ev->rank, .func = ev->func, .state = WG_RUNNING, .comm = ev->comm,
+                    .peer = ev->peer, .tag = ev->tag, .root = ev->root, .op = ev->op,
+                    .callsite = ev->callsite};
+    int rc = dl_finding_add_call(&f, &call);
+    if (rc) {
+        return rc;
+    }
+    return detector_state_push_finding(det, &f);
+}
+
 int call_model_process(deadlock_detector *det, const check_event *ev) {
+    if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) {
+        return report_invalid(det, ev);
+    }
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);

@@ -151,6 +151,10 @@ static unsigned compare(const coll_call *ref, const coll_call *call) {
     if (info && info->has_op && ref->op != call->op) {
         m |= DL_MISMATCH_OP;
     }
+    if (ref->type_period && call->type_period &&
+        (ref->type_elems != call->type_elems || ref->type_hash != call->type_hash)) {
+        m |= DL_MISMATCH_TYPE;
+    }
     return m;
 }
 

@@ -1,6 +1,6 @@
 /* Collective matching per communicator in O(1) per call: the k-th collective of every member of a
  * communicator belongs to slot k; each arrival is compared with the slot's first call (kind,
- * blocking vs nonblocking, root, op), and the calls that agreed are kept until the slot has a
+ * blocking vs nonblocking, root, op, the block's type signature), and the calls that agreed are kept until the slot has a
  * finding, so a mismatch names every caller whatever the order of arrival. Spec: docs/design/check.md
  * "Collective matching"; design: docs/check-detector.md §4. */
 #ifndef COLL_MATCH_H
@@ -20,7 +20,9 @@ typedef struct coll_call {
     int32_t root;  /* world rank, for rooted collectives */
     uint32_t op;
     int64_t count;
-    uint64_t type_hash;
+    /* the block every member must describe alike, as the record carries it; period 0: not
+     * compared */
+    uint64_t type_hash, type_elems, type_period;
     uint64_t callsite;
 } coll_call;
 

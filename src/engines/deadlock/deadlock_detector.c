@@ -58,6 +58,34 @@ static int valid_event(const deadlock_detector *det, const check_event *ev) {
            (!ev->n_ranks || ev->ranks);
 }
 
+static dl_call type_call(const p2p_post *p, uint64_t comm) {
+    return (dl_call){.rank = p->rank, .func = p->func, .state = WG_RUNNING, .comm = comm,
+                     .peer = p->peer, .tag = p->tag, .root = CHECK_NO_ROOT, .callsite = p->callsite};
+}
+
+/* The pairs the matcher found disagreeing become findings: the send, then the receive. */
+static int report_type_issues(deadlock_detector *det) {
+    const p2p_type_issue *issues;
+    size_t n;
+    p2p_match_drain_type_issues(&det->p2p, &issues, &n);
+    int first = MG_OK;
+    for (size_t i = 0; i < n; i++) {
+        const p2p_type_issue *t = &issues[i];
+        uint64_t comm = comm_table_id(&det->comms, t->send.comm);
+        dl_finding f = {.kind = t->verdict == TYPE_MATCH_TRUNCATED ? DL_TRUNCATION
+                                                                   : DL_TYPE_MISMATCH,
+                        .time = det->last_time, .send_elems = t->send.type_elems,
+                        .recv_elems = t->recv.type_elems, .probe_rank = -1,
+                        .probe_source = -1};
+        dl_call send = type_call(&t->send, comm), recv = type_call(&t->recv, comm);
+        int rc = dl_finding_add_call(&f, &send);
+        rc = rc ? rc : dl_finding_add_call(&f, &recv);
+        rc = rc ? (dl_finding_free(&f), rc) : detector_state_push_finding(det, &f);
+        first = first ? first : rc;
+    }
+    return first;
+}
+
 int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now) {
     if (!det || !ev || !valid_event(det, ev)) {
         return MG_EINVAL;
@@ -89,6 +117,8 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         rc = call_model_process(det, ev);
     }
     int rc2 = detector_settle(det);
+    rc = rc ? rc : rc2;
+    rc2 = report_type_issues(det);
     rc = rc ? rc : rc2;
     if (!rc && det->prm.deciding && det->backlog.total > det->prm.decide_backlog &&
         det->p2p.undecided) {

@@ -32,6 +32,12 @@ const char *dl_finding_kind_name(int kind) {
         return "COLLECTIVE_MISMATCH";
     case DL_STUCK_ON_TERMINATED:
         return "STUCK_ON_TERMINATED";
+    case DL_TYPE_MISMATCH:
+        return "TYPE_MISMATCH";
+    case DL_TRUNCATION:
+        return "TRUNCATION";
+    case DL_INVALID_ARGUMENTS:
+        return "INVALID_ARGUMENTS";
     default:
         return "UNKNOWN";
     }

@@ -13,7 +13,10 @@ enum dl_finding_kind {
     DL_DEADLOCK = 1,        /* a knot of really blocked processes */
     DL_POTENTIAL_DEADLOCK,  /* a knot under unbuffered standard sends that buffering hid */
     DL_COLLECTIVE_MISMATCH, /* members of a communicator issued disagreeing collectives */
-    DL_STUCK_ON_TERMINATED  /* processes wait for a process that finalized, aborted or vanished */
+    DL_STUCK_ON_TERMINATED, /* processes wait for a process that finalized, aborted or vanished */
+    DL_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
+    DL_TRUNCATION,          /* a matched receive is shorter than its send's message */
+    DL_INVALID_ARGUMENTS    /* a call with invalid arguments (`problem`) */
 };
 
 enum dl_finding_notes {
@@ -29,7 +32,8 @@ enum dl_mismatch {
     DL_MISMATCH_KIND = 1u << 0,     /* different collectives */
     DL_MISMATCH_BLOCKING = 1u << 1, /* the same collective, blocking vs nonblocking */
     DL_MISMATCH_ROOT = 1u << 2,
-    DL_MISMATCH_OP = 1u << 3
+    DL_MISMATCH_OP = 1u << 3,
+    DL_MISMATCH_TYPE = 1u << 4 /* the blocks' type signatures (count x datatype) differ */
 };
 
 /* One process involved, with the call it is in. */
@@ -49,6 +53,10 @@ typedef struct dl_finding {
     uint8_t kind;      /* dl_finding_kind */
     uint32_t notes;    /* dl_finding_notes */
     uint32_t mismatch; /* collective mismatches: dl_mismatch bits */
+    /* DL_TYPE_MISMATCH, DL_TRUNCATION: basic elements of the send's and the receive's message;
+     * calls[0] is the send, calls[1] the receive */
+    uint64_t send_elems, recv_elems;
+    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call */
     uint64_t time;     /* the caller's clock when found */
     dl_call *calls;    /* knot members first (sorted by rank), then the waiting ones */
     size_t n_calls, n_knot;

@@ -28,6 +28,7 @@ void p2p_match_free(p2p_match *pm) {
     free(pm->ops);
     free(pm->queues);
     free(pm->completed);
+    free(pm->type_issues);
     key_map_free(&pm->send_queues);
     key_map_free(&pm->recv_queues);
     p2p_match_init(pm);
@@ -46,6 +47,8 @@ static void *dup_array(const void *src, size_t n, size_t cap, size_t elem) {
 
 int p2p_match_clone(const p2p_match *src, p2p_match *dst) {
     *dst = *src;
+    dst->type_issues = NULL;
+    dst->n_type_issues = dst->cap_type_issues = 0;
     dst->ops = dup_array(src->ops, src->n_ops, src->cap_ops, sizeof *src->ops);
     dst->queues = dup_array(src->queues, src->n_queues, src->cap_queues, sizeof *src->queues);
     dst->completed =
@@ -227,7 +230,38 @@ static void set_state(p2p_match *pm, uint32_t x, uint8_t state) {
     o->state = state;
 }
 
+uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv) {
+    if (send->type_elems == recv->type_elems && send->type_hash == recv->type_hash) {
+        return TYPE_MATCH_EQUAL;
+    }
+    if (!send->type_period || !recv->type_period || send->type_elems == 0) {
+        return TYPE_MATCH_EQUAL;
+    }
+    if (send->type_period == recv->type_period) {
+        return recv->type_elems < send->type_elems ? TYPE_MATCH_TRUNCATED : TYPE_MATCH_PREFIX;
+    }
+    if (send->type_elems == recv->type_elems || (send->type_uniform && recv->type_uniform)) {
+        return TYPE_MATCH_MISMATCH;
+    }
+    return TYPE_MATCH_EQUAL;
+}
+
+static int note_types(p2p_match *pm, uint32_t r, uint32_t s) {
+    const p2p_op *recv = &pm->ops[r], *send = &pm->ops[s];
+    uint8_t verdict = p2p_match_compare_types(&send->p, &recv->p);
+    if (verdict < TYPE_MATCH_TRUNCATED || (recv->flags & P2P_F_FORCED)) {
+        return MG_OK;
+    }
+    if (mg_array_reserve((void **)&pm->type_issues, &pm->cap_type_issues, pm->n_type_issues + 1,
+                         sizeof *pm->type_issues)) {
+        return MG_ENOMEM;
+    }
+    pm->type_issues[pm->n_type_issues++] = (p2p_type_issue){verdict, send->p, recv->p};
+    return MG_OK;
+}
+
 static int match(p2p_match *pm, uint32_t r, uint32_t s) {
+    int typed = note_types(pm, r, s);
     unlink_all(pm, r);
     unlink_all(pm, s);
     set_state(pm, r, P2P_MATCHED);
@@ -237,7 +271,8 @@ static int match(p2p_match *pm, uint32_t r, uint32_t s) {
     pm->queued_sends--;
     pm->pending_recvs--;
     int rc = note_completed(pm, r);
-    return rc ? rc : note_completed(pm, s);
+    rc = rc ? rc : note_completed(pm, s);
+    return rc ? rc : typed;
 }
 
 static uint32_t wild(int32_t v) {
@@ -463,6 +498,12 @@ void p2p_match_release(p2p_match *pm, uint32_t op) {
     } else {
         o->flags |= P2P_F_DETACHED;
     }
+}
+
+void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n) {
+    *issues = pm->type_issues;
+    *n = pm->n_type_issues;
+    pm->n_type_issues = 0;
 }
 
 void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "key_map.h"
+#include "type_match.h"
 
 #define P2P_NONE UINT32_MAX
 
@@ -41,8 +42,17 @@ typedef struct p2p_post {
     uint64_t callsite;
     uint64_t request;
     int64_t count;
-    uint64_t type_hash, type_elems;
+    /* the message's signature as the record carries it (check_event.h); period 0: not compared */
+    uint64_t type_hash, type_elems, type_period;
+    uint8_t type_uniform;
 } p2p_post;
+
+/* A matched pair whose messages disagree (docs/check-detector.md §13): verdict is
+ * TYPE_MATCH_TRUNCATED or TYPE_MATCH_MISMATCH. */
+typedef struct p2p_type_issue {
+    uint8_t verdict;
+    p2p_post send, recv;
+} p2p_type_issue;
 
 typedef struct p2p_op {
     p2p_post p;
@@ -71,6 +81,9 @@ typedef struct p2p_match {
     key_map recv_queues; /* same keys for receives, plus one posting list per (comm, dst) */
     uint32_t *completed; /* ops matched or cancelled since the last drain */
     size_t n_completed, cap_completed;
+    p2p_type_issue *type_issues; /* pairs matched since the last drain whose messages disagree;
+                                    a copy starts without them */
+    size_t n_type_issues, cap_type_issues;
     size_t queued_sends, pending_recvs, undecided;
 } p2p_match;
 
@@ -95,6 +108,17 @@ void p2p_match_release(p2p_match *pm, uint32_t op);
 
 /* Ops matched or cancelled since the last call: *ops stays valid until the next mutation. */
 void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n);
+/* Pairs whose messages disagree, matched since the last call (matches the detector forced are
+ * left out: MPI may have matched otherwise); valid until the next mutation. */
+void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n);
+
+/* How the message a send describes compares with the one its matched receive describes, from the
+ * records' signatures alone: TYPE_MATCH_EQUAL (also when either side is not compared),
+ * TYPE_MATCH_PREFIX (a longer receive, legal), TYPE_MATCH_TRUNCATED or TYPE_MATCH_MISMATCH.
+ * Two integer comparisons for equal messages. A pair whose repeating units differ and are not
+ * both basic types, with different lengths, cannot be decided from the records and counts as
+ * equal (docs/check-detector.md §13). */
+uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv);
 
 /* Optimistic view of a pending op used by the wait-for analysis: 1 when the op can complete
  * once the undecided wildcards ahead of it are decided (an undecided receive; a deferred receive

@@ -32,6 +32,7 @@ static check_event full_event(void) {
     ev.count = -(1ll << 40);
     ev.type_hash = 0x1122334455667788ull;
     ev.type_elems = 42;
+    ev.type_period = 0x0123456789abcdefull;
     ev.request = 77;
     ev.aux = 88;
     ev.callsite = 0x400123ull;
@@ -68,6 +69,7 @@ static void test_round_trip(void) {
     MG_CHECK_INT(d.flags, ev.flags);
     MG_CHECK_INT(d.rank, ev.rank);
     MG_CHECK(d.seq == ev.seq && d.comm == ev.comm && d.type_hash == ev.type_hash);
+    MG_CHECK(d.type_elems == ev.type_elems && d.type_period == ev.type_period);
     MG_CHECK_INT(d.peer, ev.peer);
     MG_CHECK_INT(d.tag, ev.tag);
     MG_CHECK_INT(d.peer2, ev.peer2);

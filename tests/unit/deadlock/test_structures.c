@@ -10,6 +10,7 @@
 #include "mg_test.h"
 #include "or_knot.h"
 #include "p2p_match.h"
+#include "type_sig.h"
 #include "wait_graph.h"
 
 static void test_key_map(void) {
@@ -156,6 +157,99 @@ static void test_p2p_match(void) {
     p2p_match_free(&pm);
 }
 
+/* The post of count x type as the capture module describes it (capture_types.c). */
+static p2p_post typed(const type_sig_table *t, uint32_t type, int64_t count) {
+    type_sig m;
+    p2p_post p = {0};
+    MG_CHECK_INT(type_sig_message(t, type, count, &m), MG_OK);
+    p.type_hash = m.hash;
+    p.type_elems = m.elems;
+    p.type_uniform = m.unit != TYPE_SIG_NONE;
+    p.type_period = p.type_uniform ? t->nodes[m.unit].sig.hash : t->nodes[type].sig.hash;
+    return p;
+}
+
+static void test_p2p_type_compare(void) {
+    type_sig_table t;
+    MG_CHECK_INT(type_sig_table_init(&t), MG_OK);
+    uint32_t triple, strided, pair, two_pairs, mixed;
+    type_sig_desc d = {.constructor = TYPE_SIG_CONTIGUOUS, .oldtype = TYPE_SIG_INT, .count = 3};
+    MG_CHECK_INT(type_sig_define(&t, &d, &triple), MG_OK);
+    d = (type_sig_desc){.constructor = TYPE_SIG_VECTOR, .oldtype = TYPE_SIG_INT, .count = 2,
+                        .blocklength = 2};
+    MG_CHECK_INT(type_sig_define(&t, &d, &strided), MG_OK);
+    int64_t ones[2] = {1, 1};
+    uint32_t members[2] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE};
+    d = (type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
+                        .types = members};
+    MG_CHECK_INT(type_sig_define(&t, &d, &pair), MG_OK);
+    d = (type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS, .oldtype = pair, .count = 2};
+    MG_CHECK_INT(type_sig_define(&t, &d, &two_pairs), MG_OK);
+    members[1] = TYPE_SIG_FLOAT;
+    d = (type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
+                        .types = members};
+    MG_CHECK_INT(type_sig_define(&t, &d, &mixed), MG_OK);
+    struct {
+        uint32_t send_type;
+        int64_t send_count;
+        uint32_t recv_type;
+        int64_t recv_count;
+        uint8_t verdict;
+    } cases[] = {
+        {TYPE_SIG_INT, 4, TYPE_SIG_INT, 4, TYPE_MATCH_EQUAL},
+        {TYPE_SIG_INT, 4, TYPE_SIG_DOUBLE, 4, TYPE_MATCH_MISMATCH},
+        {TYPE_SIG_INT, 3, TYPE_SIG_INT, 10, TYPE_MATCH_PREFIX},
+        {triple, 2, TYPE_SIG_INT, 10, TYPE_MATCH_PREFIX},
+        {TYPE_SIG_INT, 8, TYPE_SIG_INT, 4, TYPE_MATCH_TRUNCATED},
+        {strided, 1, TYPE_SIG_INT, 4, TYPE_MATCH_EQUAL},
+        {strided, 1, TYPE_SIG_FLOAT, 4, TYPE_MATCH_MISMATCH},
+        {TYPE_SIG_INT, 1, TYPE_SIG_FLOAT, 2, TYPE_MATCH_MISMATCH},
+        {pair, 1, pair, 3, TYPE_MATCH_PREFIX},
+        {pair, 3, pair, 1, TYPE_MATCH_TRUNCATED},
+        {pair, 2, two_pairs, 1, TYPE_MATCH_EQUAL},
+        {pair, 2, mixed, 2, TYPE_MATCH_MISMATCH},
+        {TYPE_SIG_INT, 0, TYPE_SIG_DOUBLE, 5, TYPE_MATCH_EQUAL},
+        /* different units, not both basic, different lengths: undecided from the records */
+        {pair, 1, two_pairs, 1, TYPE_MATCH_EQUAL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        p2p_post send = typed(&t, cases[i].send_type, cases[i].send_count);
+        p2p_post recv = typed(&t, cases[i].recv_type, cases[i].recv_count);
+        MG_CHECK_INT(p2p_match_compare_types(&send, &recv), cases[i].verdict);
+    }
+    p2p_post known = typed(&t, TYPE_SIG_INT, 4), unknown = typed(&t, TYPE_SIG_DOUBLE, 4);
+    unknown.type_period = 0;
+    MG_CHECK_INT(p2p_match_compare_types(&known, &unknown), TYPE_MATCH_EQUAL);
+
+    /* The matcher keeps the disagreeing pair with both posts, and a copy starts without it. */
+    p2p_match pm;
+    p2p_match_init(&pm);
+    p2p_post s = post(0, 1, 5, 1), r = post(1, 0, 5, 2);
+    p2p_post ints = typed(&t, TYPE_SIG_INT, 4), doubles = typed(&t, TYPE_SIG_DOUBLE, 4);
+    s.type_hash = ints.type_hash, s.type_elems = ints.type_elems, s.type_period = ints.type_period;
+    r.type_hash = doubles.type_hash, r.type_elems = doubles.type_elems;
+    r.type_period = doubles.type_period;
+    uint32_t so, ro;
+    MG_CHECK_INT(p2p_match_post_send(&pm, &s, &so), MG_OK);
+    MG_CHECK_INT(p2p_match_post_recv(&pm, &r, &ro), MG_OK);
+    p2p_match copy;
+    MG_CHECK_INT(p2p_match_clone(&pm, &copy), MG_OK);
+    const p2p_type_issue *issues;
+    size_t n;
+    p2p_match_drain_type_issues(&copy, &issues, &n);
+    MG_CHECK_INT(n, 0);
+    p2p_match_drain_type_issues(&pm, &issues, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK_INT(issues[0].verdict, TYPE_MATCH_MISMATCH);
+    MG_CHECK_INT(issues[0].send.rank, 0);
+    MG_CHECK_INT(issues[0].recv.rank, 1);
+    p2p_match_drain_type_issues(&pm, &issues, &n);
+    MG_CHECK_INT(n, 0);
+    p2p_match_free(&copy);
+    p2p_match_free(&pm);
+    type_sig_table_free(&t);
+}
+
 static void test_coll_match(void) {
     coll_match cm;
     coll_match_init(&cm, 4);
@@ -278,6 +372,7 @@ int main(void) {
     MG_RUN(test_key_map);
     MG_RUN(test_comm_table);
     MG_RUN(test_p2p_match);
+    MG_RUN(test_p2p_type_compare);
     MG_RUN(test_coll_match);
     MG_RUN(test_pass_through);
     MG_RUN(test_or_knot);

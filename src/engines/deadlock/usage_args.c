@@ -1,0 +1,71 @@
+/* Argument checks (usage_args.h). */
+#include "usage_args.h"
+
+static usage_problem check_message(const usage_call *c) {
+    if (c->count < 0) {
+        return USAGE_COUNT_NEGATIVE;
+    }
+    if (c->type_state == USAGE_TYPE_IS_NULL) {
+        return USAGE_TYPE_NULL;
+    }
+    if (c->type_state == USAGE_TYPE_RELEASED) {
+        return USAGE_TYPE_FREED;
+    }
+    if (c->type_state == USAGE_TYPE_MADE) {
+        return USAGE_TYPE_UNCOMMITTED;
+    }
+    return c->buffer_null && c->count > 0 ? USAGE_BUFFER_NULL : USAGE_OK;
+}
+
+static usage_problem check_peer(const usage_call *c) {
+    usage_problem out_of_range = c->peer_is_root ? USAGE_ROOT_RANGE : USAGE_RANK_RANGE;
+    switch (c->peer_kind) {
+    case USAGE_RANK_ANY_SOURCE:
+        return c->any_source_allowed ? USAGE_OK : out_of_range;
+    case USAGE_RANK_PROC_NULL:
+        return c->peer_is_root ? out_of_range : USAGE_OK;
+    default:
+        return c->peer < 0 || c->peer >= c->group_size ? out_of_range : USAGE_OK;
+    }
+}
+
+static usage_problem check_tag(const usage_call *c) {
+    if (c->tag_is_any) {
+        return c->any_tag_allowed ? USAGE_OK : USAGE_TAG_RANGE;
+    }
+    return c->tag < 0 || c->tag > c->tag_ub ? USAGE_TAG_RANGE : USAGE_OK;
+}
+
+usage_problem usage_check(const usage_call *call) {
+    if (call->comm_null) {
+        return USAGE_COMM_NULL;
+    }
+    usage_problem p = call->has_message ? check_message(call) : USAGE_OK;
+    if (p == USAGE_OK && call->has_peer) {
+        p = check_peer(call);
+    }
+    if (p == USAGE_OK && call->has_tag) {
+        p = check_tag(call);
+    }
+    if (p == USAGE_OK && call->has_op && !call->op_allowed) {
+        p = USAGE_OP_TYPE;
+    }
+    return p;
+}
+
+const char *usage_problem_name(uint32_t problem) {
+    static const char *const names[USAGE_PROBLEM_END] = {
+        [USAGE_OK] = "ok",
+        [USAGE_COMM_NULL] = "comm_null",
+        [USAGE_COUNT_NEGATIVE] = "negative_count",
+        [USAGE_BUFFER_NULL] = "null_buffer",
+        [USAGE_RANK_RANGE] = "rank_out_of_range",
+        [USAGE_ROOT_RANGE] = "root_out_of_range",
+        [USAGE_TAG_RANGE] = "tag_out_of_range",
+        [USAGE_TYPE_NULL] = "datatype_null",
+        [USAGE_TYPE_FREED] = "datatype_freed",
+        [USAGE_TYPE_UNCOMMITTED] = "datatype_uncommitted",
+        [USAGE_OP_TYPE] = "op_type_mismatch",
+    };
+    return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
+}

@@ -1,0 +1,70 @@
+/* Argument checks of an MPI call before it reaches MPI (issue 28 item 2): pure decisions on what
+ * the capture module saw, so that a bad call is reported with its call site even where MPI would
+ * abort first. The capture module calls them in `mpiguard check` only (never on run/hang's path)
+ * and writes a flagged record (CHECK_FLAG_INVALID_ARGUMENTS, the problem in `aux`); the detector
+ * turns it into a finding. Design: docs/check.md "Argument checks". */
+#ifndef USAGE_ARGS_H
+#define USAGE_ARGS_H
+
+#include <stdint.h>
+
+/* Values are part of the capture stream (a record's aux): append only. */
+typedef enum usage_problem {
+    USAGE_OK = 0,
+    USAGE_COMM_NULL,        /* MPI_COMM_NULL as the communicator */
+    USAGE_COUNT_NEGATIVE,   /* a negative count */
+    USAGE_BUFFER_NULL,      /* a NULL buffer with a positive count */
+    USAGE_RANK_RANGE,       /* a destination or source outside the communicator */
+    USAGE_ROOT_RANGE,       /* a root outside the communicator */
+    USAGE_TAG_RANGE,        /* a tag negative (not MPI_ANY_TAG where allowed) or above MPI_TAG_UB */
+    USAGE_TYPE_NULL,        /* MPI_DATATYPE_NULL as the datatype */
+    USAGE_TYPE_FREED,       /* a datatype already freed */
+    USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
+    USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
+    USAGE_PROBLEM_END
+} usage_problem;
+
+/* What a datatype is, as the capture module knows it. */
+typedef enum usage_type_state {
+    USAGE_TYPE_UNKNOWN = 0, /* not seen made (not checked) */
+    USAGE_TYPE_COMMITTED,   /* predefined, or derived and committed */
+    USAGE_TYPE_MADE,        /* derived, not committed yet */
+    USAGE_TYPE_RELEASED,    /* freed */
+    USAGE_TYPE_IS_NULL      /* MPI_DATATYPE_NULL */
+} usage_type_state;
+
+/* How a peer or root argument reads: a rank, or one of MPI's special values. */
+typedef enum usage_rank_kind {
+    USAGE_RANK = 0,
+    USAGE_RANK_ANY_SOURCE,
+    USAGE_RANK_PROC_NULL
+} usage_rank_kind;
+
+/* One call's arguments. Fields a call does not have stay zero (has_* 0). */
+typedef struct usage_call {
+    uint8_t comm_null;
+    /* the message: count x type in buffer (buffer_null: the pointer is NULL) */
+    uint8_t has_message, buffer_null, type_state;
+    int64_t count;
+    /* a point-to-point peer or a collective's root, against group_size (the remote group's for
+     * an intercommunicator's point-to-point) */
+    uint8_t has_peer, peer_is_root, peer_kind, any_source_allowed;
+    int64_t peer;
+    int64_t group_size;
+    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed) */
+    uint8_t has_op, op_allowed;
+    /* a tag, against tag_ub; tag_is_any: the tag is MPI_ANY_TAG */
+    uint8_t has_tag, tag_is_any, any_tag_allowed;
+    int64_t tag, tag_ub;
+} usage_call;
+
+/* The first problem of the call, in the order of the enum (the communicator first), or USAGE_OK.
+ * A problem a rooted collective's non-root members cannot have (their root argument still
+ * counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
+usage_problem usage_check(const usage_call *call);
+
+/* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's
+ * finding kind; "unknown" for another value. */
+const char *usage_problem_name(uint32_t problem);
+
+#endif

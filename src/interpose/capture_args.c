@@ -1,0 +1,95 @@
+/* The capture module's argument checks (capture_args.h). */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "capture_args.h"
+
+#include "capture_call.h"
+#include "capture_emit.h"
+#include "capture_types.h"
+#include "usage_args.h"
+
+#pragma weak PMPI_Comm_get_attr
+
+static int64_t tag_ub = 32767; /* the least MPI_TAG_UB the standard allows, until MPI says */
+
+void capture_args_init(void)
+{
+    int *value, flag = 0;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag) == MPI_SUCCESS && flag)
+        tag_ub = *value;
+}
+
+/* Writes the flagged entry record of a call with bad arguments: the peer (or root), tag and count
+ * as the caller passed them, not translated (a bad rank has no world rank). */
+static int reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
+                  int peer, int tag, int64_t count)
+{
+    if (problem == USAGE_OK)
+        return 0;
+    if (phase == MG_CALL_ENTER) {
+        check_event ev = capture_event(fn, CHECK_EV_ENTER, c);
+        ev.comm = c ? c->id : CHECK_COMM_NULL;
+        ev.flags |= CHECK_FLAG_INVALID_ARGUMENTS;
+        ev.aux = problem;
+        ev.peer = peer;
+        ev.tag = tag;
+        ev.count = count;
+        capture_emit(&ev);
+    }
+    return 1;
+}
+
+static void describe_message(usage_call *u, const void *buf, int64_t count, MPI_Datatype type)
+{
+    u->has_message = 1;
+    u->count = count;
+    u->type_state = (uint8_t)capture_types_state(type);
+    /* with a derived type, NULL may be MPI_BOTTOM and the displacements absolute addresses */
+    u->buffer_null = buf == NULL && capture_types_predefined(type);
+}
+
+static void describe_rank(usage_call *u, int rank, int group_size)
+{
+    u->has_peer = 1;
+    u->peer = rank;
+    u->group_size = group_size;
+    u->peer_kind = rank == MPI_ANY_SOURCE  ? USAGE_RANK_ANY_SOURCE
+                   : rank == MPI_PROC_NULL ? USAGE_RANK_PROC_NULL
+                                           : USAGE_RANK;
+}
+
+int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
+                     int64_t count, MPI_Datatype type, int peer, int tag, int role)
+{
+    usage_call u = {.comm_null = comm == MPI_COMM_NULL};
+    if (c) {
+        describe_message(&u, buf, count, type);
+        describe_rank(&u, peer, c->remote_size ? c->remote_size : c->size);
+        u.any_source_allowed = role == CAPTURE_FROM;
+        u.has_tag = 1;
+        u.tag = tag;
+        u.tag_ub = tag_ub;
+        u.tag_is_any = tag == MPI_ANY_TAG;
+        u.any_tag_allowed = role == CAPTURE_FROM;
+    }
+    return reject(fn, phase, c, usage_check(&u), peer, tag, count);
+}
+
+int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
+                      int root, int64_t count, MPI_Datatype type, uint32_t op_id)
+{
+    usage_call u = {.comm_null = comm == MPI_COMM_NULL};
+    if (c && type != MPI_DATATYPE_NULL) {
+        u.has_message = 1;
+        u.count = count;
+        u.type_state = (uint8_t)capture_types_state(type);
+        u.has_op = op_id != 0;
+        u.op_allowed = !u.has_op || capture_types_op_allowed(op_id, type);
+    }
+    if (c && has_root && !c->remote_size) {
+        describe_rank(&u, root, c->size);
+        u.peer_is_root = 1;
+    }
+    return reject(fn, phase, c, usage_check(&u), has_root ? root : CHECK_NO_ROOT, 0, count);
+}

@@ -1,0 +1,33 @@
+/* The capture module's argument checks (usage_args.h, issue 28 item 2): a call with bad arguments
+ * gets one entry record flagged CHECK_FLAG_INVALID_ARGUMENTS (its problem in aux) instead of its
+ * usual records, and still goes to MPI unchanged: MPI's error handler then decides, as without
+ * mpiguard (docs/check.md "Argument checks"). Needs mpi.h. One MPI thread at a time. */
+#ifndef MG_CAPTURE_ARGS_H
+#define MG_CAPTURE_ARGS_H
+
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include <stdint.h>
+
+#include "capture_comm.h"
+
+/* Reads MPI_TAG_UB. */
+void capture_args_init(void);
+
+/* The roles of a point-to-point call's peer. */
+enum capture_peer_role { CAPTURE_TO = 0, CAPTURE_FROM };
+
+/* Checks a point-to-point call (c: comm's entry, NULL when unknown: then only MPI_COMM_NULL is
+ * checked); 1 when its arguments are bad (the flagged record was written at the entry phase),
+ * so the caller writes no other record for it. */
+int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
+                     int64_t count, MPI_Datatype type, int peer, int tag, int role);
+
+/* Checks a collective: its communicator, its root (has_root) on an intracommunicator, the block
+ * it describes (count x type; type MPI_DATATYPE_NULL: none), and a reduction's op (op_id, 0 for
+ * none) against that type. As capture_args_p2p. */
+int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
+                      int root, int64_t count, MPI_Datatype type, uint32_t op_id);
+
+#endif
