@@ -101,8 +101,12 @@ struct hang_watch {
     struct hang_diag_rank *view;  /* n: the last readings, for hang_diag_job_stopped */
     struct cpu_mark *before;
     struct hang_diag_cpu *cpu;
+    uint8_t *conduct; /* per rank, over the verification: SPUN, WAITED_QUIETLY, STOPPED bits */
     int *faulty;
 };
+
+/* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
+enum { SPUN = 1, WAITED_QUIETLY = 2, STOPPED = 4 };
 
 int hang_watch_create(const struct hang_watch_params *p, const struct hang_detector *det,
                       size_t nranks, struct hang_watch **out)
@@ -121,8 +125,10 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     w->view = calloc(nranks, sizeof *w->view);
     w->before = calloc(nranks, sizeof *w->before);
     w->cpu = calloc(nranks, sizeof *w->cpu);
+    w->conduct = calloc(nranks, sizeof *w->conduct);
     w->faulty = calloc(nranks, sizeof *w->faulty);
-    if (!w->still_ref || !w->scans || !w->view || !w->before || !w->cpu || !w->faulty) {
+    if (!w->still_ref || !w->scans || !w->view || !w->before || !w->cpu || !w->conduct ||
+        !w->faulty) {
         hang_watch_destroy(w);
         return MG_ENOMEM;
     }
@@ -139,6 +145,7 @@ void hang_watch_destroy(struct hang_watch *w)
     free(w->view);
     free(w->before);
     free(w->cpu);
+    free(w->conduct);
     free(w->faulty);
     free(w);
 }
@@ -209,6 +216,7 @@ static int start_verification(struct hang_watch *w, bool from_detector, double n
     }
     w->phase = VERIFYING;
     w->from_detector = from_detector;
+    memset(w->conduct, SPUN | WAITED_QUIETLY, w->n);
     w->scan_k = 0;
     w->starved_rank = -1;
     step->action = HANG_WATCH_SCAN;
@@ -363,6 +371,55 @@ static void cpu_since_before(struct hang_watch *w, const struct hang_watch_readi
     }
 }
 
+/* Keeps, per rank, whether it spun (ran most of its share in slices longer than a yield) and
+ * whether it waited quietly (asleep, or yielding the CPU in short slices) in every gap so far. */
+static void note_conduct(struct hang_watch *w, double elapsed)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_diag_cpu *c = &w->cpu[r];
+        double share = c->share > 0 && c->share < 1 ? c->share : 1;
+        bool slices_known = c->ran_s >= 0 && c->slices > 0;
+        bool long_slices = slices_known && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
+        bool spun = c->alive && c->runnable && long_slices && c->ran_s >= 0.5 * elapsed * share;
+        bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices);
+        w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
+    }
+}
+
+/* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
+ * stopped from outside in every scan (a frozen node: state T) holds the others; so does a rank that
+ * spun the CPU inside MPI in every gap while the others waited quietly, more of them than spun (a
+ * signal handler or callback that never returns: the others show, by yielding, what waiting
+ * looks like here).
+ * Where every rank busy-polls (MPICH), nothing tells a spinner, and none is named. Sets the faulty
+ * ranks unless every live rank would be one. */
+static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
+{
+    size_t live = 0, loud = 0, spinners = 0, quiet = 0;
+    for (size_t r = 0; r < w->n; r++) {
+        bool exited = false, always_stopped = true;
+        for (size_t k = 0; k < w->p.nscans; k++) {
+            exited = exited || w->scans[k * w->n + r].exited;
+            always_stopped = always_stopped && w->scans[k * w->n + r].stopped;
+        }
+        w->conduct[r] = exited           ? 0
+                        : always_stopped ? STOPPED
+                                         : w->conduct[r];
+        live += !exited;
+        loud += !exited && !w->conduct[r];
+        spinners += (w->conduct[r] & SPUN) != 0;
+        quiet += w->conduct[r] == WAITED_QUIETLY;
+    }
+    /* spinning stands out only against a majority that waits quietly */
+    bool spinning_stands_out = loud == 0 && spinners < quiet;
+    size_t named = 0;
+    for (size_t r = 0; r < w->n; r++)
+        if ((w->conduct[r] & STOPPED) || ((w->conduct[r] & SPUN) && spinning_stands_out))
+            w->faulty[named++] = (int)r;
+    if (named > 0 && named < live)
+        result->nfaulty = named;
+}
+
 static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n, .nscans = w->p.nscans, .scans = w->scans,
@@ -375,6 +432,8 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
     step->from_start = !w->from_detector;
     enum hang_diag_kind kind = step->result.kind;
     if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
+        if (kind == HANG_DIAG_COMMUNICATION)
+            name_culprits(w, &step->result);
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
         return MG_OK;
@@ -413,6 +472,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         }
         if (own < w->p.scan_gap && who != SIZE_MAX)
             w->starved_rank = (int)who;
+        note_conduct(w, elapsed);
     }
     mark_cpu(w, readings);
     w->before_at = now;

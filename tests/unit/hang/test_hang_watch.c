@@ -219,6 +219,54 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_INT(det_state.resumes, 1);
 }
 
+/* Verifies with every rank blocked, rank 2 as culprit_case sets it between the scans; each gap
+ * 1 s, every rank runnable; the others wait as `others` says: yielding in short slices, or
+ * busy-polling in long ones. */
+static void verify_with(int culprit_case, bool others_yield)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    for (int k = 0; k < 3; k++) {
+        for (int r = 0; r < NR; r++) {
+            readings[r].runnable = true;
+            readings[r].cpu_s = 1.0 * k;
+            readings[r].slices = others_yield ? 100000.0 * k : 10.0 * k;
+        }
+        if (culprit_case == 1) { /* SIGSTOPped inside MPI */
+            readings[2].stopped = true;
+            readings[2].runnable = false;
+            readings[2].cpu_s = 0;
+        } else if (culprit_case == 2) { /* a handler spinning inside MPI: long slices */
+            readings[2].slices = 10.0 * k;
+        }
+        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+    }
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+}
+
+/* A communication hang's culprit: a rank stopped from outside in every scan, or one spinning the
+ * CPU while every other rank waits by yielding it. Busy-polling waiters (MPICH) tell nothing:
+ * none is named then; nor when no rank stands out. */
+static void culprit_of_a_communication_hang(void)
+{
+    verify_with(1, true);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(1, false);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(2, true);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(2, false);
+    MG_CHECK_INT(step.result.nfaulty, 0);
+    verify_with(0, true);
+    MG_CHECK_INT(step.result.nfaulty, 0);
+}
+
 /* Every sampled rank stopped: every rank is read at once; a whole job stopped is said once and not
  * observed, and its running again is said with how long it was stopped at most. One stopped rank
  * among running ones is observed as usual (a frozen node is a hang). */
@@ -393,6 +441,7 @@ int main(void)
     MG_RUN(computation_hang_names_the_rank);
     MG_RUN(progress_sets_the_suspicion_aside);
     MG_RUN(verification_waits_for_each_ranks_own_time);
+    MG_RUN(culprit_of_a_communication_hang);
     MG_RUN(a_suspended_job_is_not_observed);
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
     MG_RUN(a_long_start_is_not_a_hang);
