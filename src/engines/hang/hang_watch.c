@@ -371,16 +371,16 @@ static void cpu_since_before(struct hang_watch *w, const struct hang_watch_readi
     }
 }
 
-/* Keeps, per rank, whether it spun (ran most of its share in slices longer than a yield) and
- * whether it waited quietly (asleep, or yielding the CPU in short slices) in every gap so far. */
-static void note_conduct(struct hang_watch *w, double elapsed)
+/* Keeps, per rank, whether it spun (runnable, and ran in slices longer than a yield: how much it
+ * ran is the node's choice, a loaded node gives a spinner little) and whether it waited quietly
+ * (asleep, or yielding the CPU in short slices) in every gap so far. */
+static void note_conduct(struct hang_watch *w)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_diag_cpu *c = &w->cpu[r];
-        double share = c->share > 0 && c->share < 1 ? c->share : 1;
         bool slices_known = c->ran_s >= 0 && c->slices > 0;
         bool long_slices = slices_known && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
-        bool spun = c->alive && c->runnable && long_slices && c->ran_s >= 0.5 * elapsed * share;
+        bool spun = c->alive && c->runnable && long_slices;
         bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices);
         w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
     }
@@ -472,7 +472,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         }
         if (own < w->p.scan_gap && who != SIZE_MAX)
             w->starved_rank = (int)who;
-        note_conduct(w, elapsed);
+        note_conduct(w);
     }
     mark_cpu(w, readings);
     w->before_at = now;
