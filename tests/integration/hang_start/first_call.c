@@ -3,7 +3,7 @@
  *   send-send   every rank sends 64 MiB to its partner before receiving: a deadlock at start
  *   recv        rank 0 receives from rank 1, which never sends; the others wait in a barrier
  *   late-start  sleeps 6 s before MPI_Init and computes 6 s after it, then a short allreduce loop
- *   slow-first  rank 0 computes 20 s before the first collective, which the others wait in */
+ *   slow-first  rank 0 computes 8 s before the first collective, which the others wait in */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         allreduce_loop(4);
     } else if (strcmp(mode, "slow-first") == 0) {
         if (rank == 0)
-            compute(20);
+            compute(8);
         allreduce_loop(4);
     } else {
         fprintf(stderr, "first_call: unknown case '%s'\n", mode);
