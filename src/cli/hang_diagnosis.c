@@ -386,7 +386,8 @@ int hang_dead_rank(const cli_session *s, const proc_exits *exits)
         int pid = s->ranks[r].pid, wait_status = 0;
         uint64_t when = UINT64_MAX;
         bool seen = proc_exits_status(exits, r, &wait_status, &when);
-        if (!pid || !(seen || mg_process_state_gone(mg_rank_scan_process_state(pid))))
+        /* /proc only where no exit is announced: a read per rank per step otherwise */
+        if (!pid || !(seen || (!exits && mg_process_state_gone(mg_rank_scan_process_state(pid)))))
             continue;
         const mg_rank_state *state = s->ranks[r].state;
         const char *fn = published_function(s, r);
