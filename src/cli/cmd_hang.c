@@ -4,6 +4,7 @@
 #include "hang_diagnosis.h"
 #include "hang_model.h"
 #include "hang_remote.h"
+#include "hang_watch.h"
 #include "observe_ranks.h"
 
 #include "mg_error.h"
@@ -193,6 +194,7 @@ static int wait_for_ranks(cli_session *s)
 /* How many ranks the watch read through each sampler, for the closing line. */
 typedef struct hang_seen {
     int by_shm, by_ptrace;
+    int dead_rank; /* a rank that died while the job ran on to its launcher's end, or -1 */
 } hang_seen;
 
 /* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
@@ -230,8 +232,113 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         observe_ranks_record(observer, sampler);
 }
 
+/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. */
+static void say_events(const struct hang_watch_step *step, double now, FILE *trace)
+{
+    if (trace && (step->events & HANG_WATCH_OBSERVED))
+        fprintf(trace, "%.3f %zu %zu\n", now, step->out_mpi, step->sampled);
+    if (step->events & HANG_WATCH_BUILT) {
+        mg_info("hang: the model is built (%.1f s of samples); suspicions count from now", now);
+        if (trace)
+            fprintf(trace, "# built %.3f\n", now);
+    }
+    if (step->events & HANG_WATCH_JOB_STOPPED) {
+        mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol suspend, "
+                "SIGSTOP, Ctrl-Z); the model waits until they run again");
+        if (trace)
+            fprintf(trace, "# stopped %.3f\n", now);
+    }
+    if (step->events & HANG_WATCH_JOB_RUNS) {
+        mg_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
+                step->stopped_for);
+        if (trace)
+            fprintf(trace, "# running %.3f\n", now);
+    }
+    if (step->events & HANG_WATCH_STILL) {
+        mg_info("hang: every rank has waited in MPI with no call completed since %.1f s: "
+                "verifying without the model (a hang from the first call?)",
+                step->still_since);
+        if (trace)
+            fprintf(trace, "# still %.3f\n", now);
+    }
+    if (step->events & HANG_WATCH_STRETCHED)
+        mg_info("hang: verification scan %zu came %.1f s after the one before: rank %zu was kept "
+                "from running (the node is busy with other work, or a CPU quota)",
+                step->scan_number, step->gap_took, step->short_rank);
+    if (!(step->events & HANG_WATCH_SET_ASIDE))
+        return;
+    switch (step->result.kind) {
+    case HANG_DIAG_SUSPENDED:
+        mg_info("hang: suspicion set aside: the whole job was stopped during verification");
+        break;
+    case HANG_DIAG_STARVED:
+        mg_info("hang: suspicion set aside: rank %d was kept from running during verification, "
+                "so its silence says nothing; watching on",
+                step->starved_rank);
+        if (trace)
+            fprintf(trace, "# starved %.3f\n", now);
+        break;
+    default:
+        mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
+                step->result.progress_rank);
+        if (trace)
+            fprintf(trace, "# resume %.3f\n", now);
+        break;
+    }
+}
+
+/* The watch's parameters from the options. */
+static void watch_params(const hang_options *o, struct hang_watch_params *wp)
+{
+    static bool polling[MG_FN_COUNT];
+    for (unsigned f = 0; f < MG_FN_COUNT; f++)
+        polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
+    hang_watch_params_default(wp);
+    wp->nscans = (size_t)o->verify_scans;
+    wp->scan_gap = o->verify_gap;
+    wp->polling = polling;
+    wp->npolling = MG_FN_COUNT;
+}
+
+/* Reads what the watch's step asks for into readings. */
+static void take_readings(hang_probes *probes, const struct hang_watch_step *step,
+                          struct hang_watch_reading *readings)
+{
+    for (size_t i = 0; i < step->count; i++) {
+        int r = step->action == HANG_WATCH_SAMPLE ? step->ranks[i] : (int)i;
+        hang_probes_read_for_watch(probes, r, step->with_cpu, &readings[i]);
+    }
+}
+
+/* How long a rank may be dead while the job runs on before mpiguard calls it a hang: a launcher
+ * that ends a job after a rank's death does so within a second. */
+#define DEAD_RANK_GRACE_S 3.0
+
+/* Listens for the ranks' exits (proc_exits.h); NULL, said once with -v, where the kernel refuses. */
+static proc_exits *open_exits(const cli_session *s)
+{
+    proc_exits *exits = NULL;
+    int rc = proc_exits_open(s->nranks, &exits);
+    if (rc != MG_OK)
+        mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
+                "by its published state alone", mg_strerror(rc));
+    return exits;
+}
+
+/* The dead rank (hang_dead_rank) after taking the exits announced so far. */
+static int poll_dead_rank(const cli_session *s, proc_exits *exits)
+{
+    for (int r = 0; exits && r < s->nranks; r++)
+        proc_exits_set_pid(exits, r, s->ranks[r].pid);
+    if (proc_exits_poll(exits) == MG_EFULL)
+        mg_info("hang: the kernel dropped process events (a busy machine): a rank's exit status "
+                "may be missing");
+    return hang_dead_rank(s, exits);
+}
+
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
- * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h). */
+ * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h).
+ * The decisions are the watch engine's (hang_watch.h); this loop waits, reads and says. */
 static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd,
                  hang_seen *seen)
 {
@@ -265,6 +372,18 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_remote_stop(remote);
         return MG_EXIT_USAGE;
     }
+    struct hang_watch_params wp;
+    watch_params(o, &wp);
+    struct hang_detector detector = hang_detector_model(model);
+    struct hang_watch *engine = NULL;
+    struct hang_watch_reading *readings = calloc((size_t)s->nranks, sizeof *readings);
+    if (!readings || hang_watch_create(&wp, &detector, (size_t)s->nranks, &engine) != MG_OK) {
+        mg_error("hang: out of memory");
+        free(readings);
+        hang_model_destroy(model);
+        hang_remote_stop(remote);
+        return MG_EXIT_SOFTWARE;
+    }
     hang_probes probes = {.session = s,
                           .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
                           .remote = remote,
@@ -284,126 +403,73 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         fprintf(stderr, "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
                 s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
                 st.reduced ? ", fewer than 2C ranks" : "");
+    proc_exits *exits = remote ? NULL : open_exits(s);
     FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
-    double start = mg_clock_seconds(), last_progress = start, built_at = -1.0;
-    /* When the job was last seen running, and whether it has been seen stopped since: Slurm
-     * suspends mpiguard with the job when it runs inside it, so only these bound the pause. */
-    double running_at = start;
-    bool seen_stopped = false;
+    double start = mg_clock_seconds(), last_progress = 0, built_at = -1.0, dead_since = -1;
     int status = 0;
-    int *faulty = calloc((size_t)s->nranks, sizeof *faulty);
-    struct hang_diag_rank *last_scan = calloc((size_t)s->nranks, sizeof *last_scan);
-    /* The sampled ranks as hang_diag_job_stopped sees them; an unseen rank counts as gone. */
-    struct hang_diag_rank *sampled_view = calloc((size_t)s->nranks, sizeof *sampled_view);
-    for (;;) {
-        double delay;
-        hang_model_next_delay(model, &delay);
-        if (cli_session_wait(s, (int)(delay * 1000)))
+    struct hang_watch_step step;
+    int rc = hang_watch_begin(engine, 0, &step);
+    while (rc == MG_OK) {
+        double wait = step.at - (mg_clock_seconds() - start);
+        if (cli_session_wait(s, wait > 0 ? (int)(wait * 1000) : 0))
             break;
-        if (by_state)
-            cli_session_discover(s); /* maps the states the observer reads */
-        if (observer && observe_ranks_update(observer, 0) && by_state && !remote &&
-            switch_blind_ranks(&probes, observer)) {
-            mg_error("hang: out of memory");
-            break;
-        }
-        const int *sampled;
-        size_t nsampled, out = 0;
-        hang_model_sampled(model, &sampled, &nsampled);
-        for (size_t i = 0; i < nsampled; i++) {
-            mg_probe_reading reading;
-            int unseen = hang_probes_read(&probes, sampled[i], 0, &reading);
-            /* S_out counts ranks outside MPI; with shm also ranks that completed an MPI call
-             * since their last reading: a communication-bound job is inside MPI at nearly every
-             * sample, and only progress tells a healthy one from a stuck one (docs/design/hang.md). A
-             * rank that exited is outside MPI too (ranks leave one by one at a job's end), and one
-             * that cannot be seen must never look stuck. */
-            out += unseen || reading.exited || !reading.in_mpi || reading.progressed;
-            if (sampled_view)
-                sampled_view[i] = (struct hang_diag_rank){.exited = unseen || reading.exited,
-                                                          .stopped = reading.stopped};
-        }
-        double now = mg_clock_seconds();
-        /* A suspended job's silence is no evidence: its samples stay out of the model. Every rank
-         * is read only when every sampled one is stopped, which a healthy job never is. */
-        if (sampled_view && hang_diag_job_stopped(sampled_view, nsampled) &&
-            hang_probes_job_stopped(&probes)) {
-            if (!seen_stopped) {
-                seen_stopped = true;
-                mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol "
-                        "suspend, SIGSTOP, Ctrl-Z); the model waits until they run again");
-                if (trace)
-                    fprintf(trace, "# stopped %.3f\n", now - start);
-            }
-            continue;
-        }
-        if (seen_stopped) {
-            mg_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
-                    now - running_at);
-            if (trace)
-                fprintf(trace, "# running %.3f\n", now - start);
-            seen_stopped = false;
-        }
-        running_at = now;
-        struct hang_verdict v;
-        if (trace)
-            fprintf(trace, "%.3f %zu %zu\n", now - start, out, nsampled);
-        if (hang_model_observe(model, out, now - start, &v) != 0) {
-            mg_error("hang: the model refused an observation; watching stops");
+        double dead_at = mg_clock_seconds() - start;
+        int dead = remote ? -1 : poll_dead_rank(s, exits);
+        if (dead < 0)
+            dead_since = -1;
+        else if (dead_since < 0)
+            dead_since = dead_at;
+        else if (dead_at - dead_since >= DEAD_RANK_GRACE_S) {
+            hang_report_dead_rank(s, dead, exits, false, dead_at);
+            cli_session_save(s);
+            int faulty[1] = {dead};
+            act(s, action, sig, cmd, faulty, 1);
+            status = MG_EXIT_HANG;
             break;
         }
-        if (built_at < 0) {
-            hang_model_state(model, &st);
-            if (st.built) {
-                built_at = now - start;
-                mg_info("hang: the model is built (%.1f s of samples); suspicions count from now",
-                        built_at);
-                if (trace)
-                    fprintf(trace, "# built %.3f\n", built_at);
+        if (step.action == HANG_WATCH_SAMPLE && observer) {
+            if (by_state)
+                cli_session_discover(s); /* maps the states the observer reads */
+            if (observe_ranks_update(observer, 0) && by_state && !remote &&
+                switch_blind_ranks(&probes, observer)) {
+                mg_error("hang: out of memory");
+                break;
             }
         }
-        if (o->progress && now - last_progress >= 2.0) {
+        take_readings(&probes, &step, readings);
+        double now = mg_clock_seconds() - start;
+        if ((rc = hang_watch_feed(engine, readings, now, &step)) != MG_OK)
+            break;
+        say_events(&step, now, trace);
+        if (step.events & HANG_WATCH_BUILT)
+            built_at = now;
+        if (o->progress && (step.events & HANG_WATCH_OBSERVED) && now - last_progress >= 2.0) {
             hang_model_state(model, &st);
-            print_progress(&st, now - start);
+            print_progress(&st, now);
             last_progress = now;
         }
-        if (v.kind != HANG_VERDICT_HANG)
+        if (step.action != HANG_WATCH_VERDICT)
             continue;
-        struct hang_diag_result result;
-        int starved;
-        if (hang_verify(&probes, (int)o->verify_scans, o->verify_gap, &result, faulty, last_scan,
-                        &starved))
-            break;
-        if (result.kind == HANG_DIAG_SUSPENDED) {
-            mg_info("hang: suspicion set aside: the whole job was stopped during verification");
-            hang_model_resume(model);
-            continue;
-        }
-        if (result.kind == HANG_DIAG_STARVED) {
-            mg_info("hang: suspicion set aside: rank %d was kept from running during verification, "
-                    "so its silence says nothing; watching on",
-                    starved);
-            if (trace)
-                fprintf(trace, "# starved %.3f\n", mg_clock_seconds() - start);
-            hang_model_resume(model);
-            continue;
-        }
-        if (result.kind == HANG_DIAG_PROGRESS || result.kind == HANG_DIAG_ALL_EXITED) {
-            mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
-                    result.progress_rank);
-            if (trace)
-                fprintf(trace, "# resume %.3f\n", mg_clock_seconds() - start);
-            hang_model_resume(model);
-            continue;
-        }
-        hang_report(&probes, &result, faulty, last_scan, mg_clock_seconds() - start,
-                    model_json(model, o, built_at));
+        json_object *model_data = model_json(model, o, built_at);
+        json_object_object_add(model_data, "decided_by",
+                               json_object_new_string(step.from_start ? "first-call rule" : "model"));
+        hang_report(&probes, &step.result, hang_watch_faulty(engine), hang_watch_last_scan(engine),
+                    now, model_data);
         cli_session_save(s);
-        act(s, action, sig, cmd, faulty, result.nfaulty);
+        act(s, action, sig, cmd, hang_watch_faulty(engine), step.result.nfaulty);
         status = MG_EXIT_HANG;
         break;
+    }
+    if (!status && rc == MG_OK && !remote && !mg_job_interrupting_signal(s->job) &&
+        (seen->dead_rank = poll_dead_rank(s, exits)) >= 0)
+        hang_report_dead_rank(s, seen->dead_rank, exits, true, mg_clock_seconds() - start);
+    proc_exits_close(exits);
+    if (rc != MG_OK) {
+        /* never reported clean: the job runs on unwatched to its end, and the status says so */
+        mg_error("hang: the watch stopped: %s; the job is no longer watched", mg_strerror(rc));
+        status = MG_EXIT_SOFTWARE;
     }
     if (trace)
         fclose(trace);
@@ -414,11 +480,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     observe_ranks_destroy(observer);
     hang_probes_close(&probes);
     hang_remote_stop(remote);
-    free(faulty);
-    free(last_scan);
-    free(sampled_view);
+    free(readings);
+    hang_watch_destroy(engine);
     hang_model_destroy(model);
-    if (status && action != ACTION_KILL)
+    if (status && (action != ACTION_KILL || status == MG_EXIT_SOFTWARE))
         while (!cli_session_wait(s, 1000))
             ;
     return status;
@@ -492,9 +557,12 @@ int cmd_hang(int argc, char **argv)
         o.sampler = SAMPLER_PTRACE;
     }
     mg_job_set_signal_hook(mg_rank_probe_abort_all);
-    hang_seen seen = {0};
+    hang_seen seen = {.dead_rank = -1};
     int status = watch(&s, &o, action, sig, cmd, &seen);
-    if (!status && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
+    /* a job that ended after a rank's death with status 0 must not read as clean */
+    if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job) == 0)
+        status = MG_EXIT_FINDINGS;
+    if (!status && seen.dead_rank < 0 && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
         fprintf(stderr, "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
                         "ptrace)\n",
                 seen.by_shm + seen.by_ptrace, s.nranks, seen.by_shm, seen.by_ptrace);

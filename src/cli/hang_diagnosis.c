@@ -2,24 +2,21 @@
 #include "hang_diagnosis.h"
 #include "hang_remote.h"
 
-#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_log.h"
 #include "mg_ranks.h"
 #include "rank_scan.h"
+#include "rank_state.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 /* Frames shown per rank in the report, and depth of the prefix tree. */
 enum { STACK_FRAMES_KEPT = 24, TREE_MAX_NODES = 512 };
-
-/* A verification gap lasts until every live rank has had the gap's length for itself, however long
- * that takes by the clock, but at most this many gap lengths (hang_diag_retake_after). One longer
- * than VERIFY_STRETCH_SAID gap lengths is said on stderr: the user learns the node is starved. */
-static const double VERIFY_MAX_STRETCH = 10, VERIFY_STRETCH_SAID = 1.5;
 
 static void warn_once(hang_probes *p, int r, int rc)
 {
@@ -110,120 +107,27 @@ static double cpu_share_of(hang_probes *p, int r)
     return p->cpu_share;
 }
 
-/* Reads every rank into scan (for the diagnosis) and readings, with_cpu_time for the time each
- * had. */
-static void take_scan(hang_probes *p, int with_cpu_time, struct hang_diag_rank *scan,
-                      mg_probe_reading *readings)
+void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+                                struct hang_watch_reading *out)
 {
-    for (int r = 0; r < p->session->nranks; r++) {
-        mg_probe_reading *reading = &readings[r];
-        int unseen = hang_probes_read(p, r, with_cpu_time, reading);
-        reading->exited = reading->exited || unseen;
-        scan[r] = (struct hang_diag_rank){
-            .out_mpi = !reading->in_mpi && !reading->exited,
-            .exited = reading->exited,
-            .counter_known = reading->counter_known,
-            .stopped = reading->stopped,
-            .func = reading->fn == MG_FN_NONE ? -1 : (int)reading->fn,
-            .counter = reading->counter,
-        };
-    }
-}
-
-bool hang_probes_job_stopped(hang_probes *p)
-{
-    int n = p->session->nranks;
-    struct hang_diag_rank *scan = calloc((size_t)n, sizeof *scan);
-    mg_probe_reading *readings = calloc((size_t)n, sizeof *readings);
-    bool stopped = false;
-    if (scan && readings) {
-        take_scan(p, 0, scan, readings);
-        stopped = hang_diag_job_stopped(scan, (size_t)n);
-    }
-    free(scan);
-    free(readings);
-    return stopped;
-}
-
-/* What each rank did with the CPU between two scans' readings. */
-static void cpu_between(hang_probes *p, const mg_probe_reading *before,
-                        const mg_probe_reading *after, struct hang_diag_cpu *cpu)
-{
-    for (int r = 0; r < p->session->nranks; r++) {
-        const mg_probe_reading *a = &before[r], *b = &after[r];
-        int known = a->cpu_time_ns >= 0 && b->cpu_time_ns >= 0 && a->cpu_slices >= 0 &&
-                    b->cpu_slices >= 0;
-        cpu[r] = (struct hang_diag_cpu){
-            .alive = !a->exited && !b->exited,
-            .runnable = a->runnable && b->runnable,
-            .ran_s = known ? 1e-9 * (double)(b->cpu_time_ns - a->cpu_time_ns) : -1,
-            .slices = known ? (double)(b->cpu_slices - a->cpu_slices) : -1,
-            .share = cpu_share_of(p, r),
-        };
-    }
-}
-
-int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
-                int *faulty, struct hang_diag_rank *last, int *starved_rank)
-{
-    int n = p->session->nranks;
-    struct hang_diag_rank *scans = calloc((size_t)nscans * (size_t)n, sizeof *scans);
-    mg_probe_reading *before = calloc((size_t)n, sizeof *before);
-    mg_probe_reading *after = calloc((size_t)n, sizeof *after);
-    struct hang_diag_cpu *cpu = calloc((size_t)n, sizeof *cpu);
-    *starved_rank = -1;
-    if (!scans || !before || !after || !cpu) {
-        /* no verdict without evidence: a hang is never reported unverified */
-        mg_error("hang: out of memory for the verification scans; watching on");
-        *result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS, .progress_rank = -1};
-        free(scans);
-        free(before);
-        free(after);
-        free(cpu);
-        return 0;
-    }
-    static bool polling[MG_FN_COUNT];
-    for (unsigned f = 0; f < MG_FN_COUNT; f++)
-        polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
-    take_scan(p, 1, scans, before);
-    double before_at = mg_clock_seconds();
-    int ended = 0;
-    for (int k = 1; k < nscans && !ended; k++) {
-        struct hang_diag_rank *scan = &scans[(size_t)k * (size_t)n];
-        double wait = gap, after_at = before_at, own = 0;
-        size_t who = SIZE_MAX;
-        while (wait > 0 && !(ended = cli_session_wait(p->session, (int)(wait * 1000)))) {
-            after_at = mg_clock_seconds();
-            take_scan(p, 1, scan, after);
-            cpu_between(p, before, after, cpu);
-            own = hang_diag_least_own_time(cpu, (size_t)n, after_at - before_at, &who);
-            wait = hang_diag_retake_after(gap, after_at - before_at, own, VERIFY_MAX_STRETCH);
-        }
-        if (ended)
-            break;
-        if (after_at - before_at > VERIFY_STRETCH_SAID * gap)
-            mg_info("hang: verification scan %d came %.1f s after the one before, not %.1f s: rank "
-                    "%zu was kept from running (the node is busy with other work, or a CPU quota)",
-                    k + 1, after_at - before_at, gap, who);
-        if (own < gap && who != SIZE_MAX)
-            *starved_rank = (int)who;
-        mg_probe_reading *swap = before;
-        before = after;
-        after = swap;
-        before_at = after_at;
-    }
-    if (!ended) {
-        struct hang_diag_input in = {.nranks = (size_t)n, .nscans = (size_t)nscans, .scans = scans,
-                                     .polling = polling, .npolling = MG_FN_COUNT,
-                                     .starved = *starved_rank >= 0};
-        hang_diag_classify(&in, faulty, (size_t)n, result);
-        memcpy(last, &scans[(size_t)(nscans - 1) * (size_t)n], (size_t)n * sizeof *last);
-    }
-    free(scans);
-    free(before);
-    free(after);
-    free(cpu);
-    return ended;
+    mg_probe_reading reading;
+    int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
+    /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
+    bool known = !unseen && (kind_of(p, r) != MG_PROBE_SHM || reading.counter_known);
+    *out = (struct hang_watch_reading){
+        .known = known,
+        .exited = unseen || reading.exited,
+        .in_mpi = reading.in_mpi,
+        .progressed = reading.progressed,
+        .counter_known = reading.counter_known,
+        .stopped = reading.stopped,
+        .runnable = reading.runnable,
+        .func = reading.fn == MG_FN_NONE ? -1 : (int)reading.fn,
+        .counter = reading.counter,
+        .cpu_s = reading.cpu_time_ns >= 0 ? 1e-9 * (double)reading.cpu_time_ns : -1,
+        .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
+        .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
+    };
 }
 
 /* The innermost frame of the application itself (its executable), else the innermost named frame. */
@@ -371,11 +275,15 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
                     mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL &&
                     !is_faulty(result, faulty, r);
-        views[r].state = seen->exited                ? 2
-                         : !seen->out_mpi || polls ? 0
-                                                   : outside_state(s->ranks[r].pid);
+        bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
+        /* the culprit of a communication hang: stopped, or spinning, inside MPI */
+        bool culprit = in_mpi && is_faulty(result, faulty, r);
+        views[r].state = seen->exited ? 2
+                         : culprit    ? (seen->stopped ? 4 : 1)
+                         : in_mpi     ? 0
+                                      : outside_state(s->ranks[r].pid);
         const char *user = user_function(st, s->launcher.app_path);
-        views[r].what = views[r].state == 0 ? mpi_fn : user ? user : "?";
+        views[r].what = in_mpi ? mpi_fn : user ? user : "?";
         views[r].what = strdup(views[r].what);
         if (st->nframes)
             tree_add(nodes, &nnodes, st);
@@ -383,7 +291,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
         json_object_object_add(entry, "state", json_object_new_string(
-            views[r].state == 0 ? "IN_MPI" : views[r].state == 2 ? "EXITED" : "OUT_MPI"));
+            in_mpi ? "IN_MPI" : seen->exited ? "EXITED" : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));
         json_object_object_add(entry, "stack", stack_json(st));
         json_object_array_add(per_rank, entry);
@@ -436,6 +344,16 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                  "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
+    } else if (result->nfaulty > 0) {
+        char suggestion[512];
+        snprintf(suggestion, sizeof suggestion,
+                 views[faulty[0]].state == 4
+                     ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
+                       "frozen node)"
+                     : "rank %d holds the others: it spins inside %s while they wait (a signal "
+                       "handler or callback that never returns)",
+                 faulty[0], views[faulty[0]].what);
+        mg_finding_set_suggestion(f, suggestion);
     } else {
         mg_finding_set_suggestion(f, "every rank waits inside MPI: look for a message that is never "
                                      "sent or a collective some rank does not call "
@@ -448,4 +366,115 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     free(views);
     free(st);
     free(nodes);
+}
+
+/* The MPI function rank r was in or last called, as its published state says; NULL unknown. */
+static const char *published_function(const cli_session *s, int r)
+{
+    const mg_rank_state *state = s->ranks[r].state;
+    if (!state)
+        return NULL;
+    unsigned fn = atomic_load_explicit(&state->current_fn, memory_order_relaxed);
+    return fn < MG_FN_COUNT ? mg_fn_name(fn) : NULL;
+}
+
+int hang_dead_rank(const cli_session *s, const proc_exits *exits)
+{
+    int first = -1;
+    uint64_t first_when = UINT64_MAX;
+    for (int r = 0; r < s->nranks; r++) {
+        int pid = s->ranks[r].pid, wait_status = 0;
+        uint64_t when = UINT64_MAX;
+        bool seen = proc_exits_status(exits, r, &wait_status, &when);
+        /* /proc only where no exit is announced: a read per rank per step otherwise */
+        if (!pid || !(seen || (!exits && mg_process_state_gone(mg_rank_scan_process_state(pid)))))
+            continue;
+        const mg_rank_state *state = s->ranks[r].state;
+        const char *fn = published_function(s, r);
+        /* finalized, or ended on purpose; without a published state only a signal says it died */
+        if (state ? atomic_load_explicit(&state->finalized, memory_order_relaxed) ||
+                        (fn && strcmp(fn, "MPI_Abort") == 0)
+                  : !(seen && WIFSIGNALED(wait_status)))
+            continue;
+        if (first < 0 || when < first_when) {
+            first = r;
+            first_when = when;
+        }
+    }
+    return first;
+}
+
+/* "killed by signal 9 (SIGKILL)", "exited with status 0", or why it is not known. */
+static void describe_end(const proc_exits *exits, int r, char *text, size_t len,
+                         json_object *dead)
+{
+    int wait_status;
+    uint64_t when;
+    if (!proc_exits_status(exits, r, &wait_status, &when)) {
+        snprintf(text, len, "%s", exits ? "ended (its status was not seen)"
+                                        : "ended (its status is unknown: the kernel's process "
+                                          "events need CAP_NET_ADMIN)");
+        return;
+    }
+    if (WIFSIGNALED(wait_status)) {
+        int sig = WTERMSIG(wait_status);
+        const char *abbrev = sigabbrev_np(sig);
+        snprintf(text, len, "was killed by signal %d (SIG%s)", sig, abbrev ? abbrev : "?");
+        json_object_object_add(dead, "signal", json_object_new_int(sig));
+    } else {
+        snprintf(text, len, "exited with status %d", WEXITSTATUS(wait_status));
+        json_object_object_add(dead, "exit_status", json_object_new_int(WEXITSTATUS(wait_status)));
+    }
+}
+
+void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits, bool job_ended,
+                           double detection_time)
+{
+    int n = s->nranks;
+    rank_view *views = calloc((size_t)n, sizeof *views);
+    json_object *per_rank = json_object_new_array(), *dead = json_object_new_object();
+    for (int r = 0; views && r < n; r++) {
+        const mg_rank_state *state = s->ranks[r].state;
+        const char *fn = published_function(s, r);
+        bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
+        /* the others as they were when it died: a launcher that ends them leaves that in place */
+        views[r] = (rank_view){.state = r == dead_rank ? 2 : in_mpi ? 0 : 1,
+                               .what = fn ? fn : "?"};
+        json_object *entry = json_object_new_object();
+        json_object_object_add(entry, "rank", json_object_new_int(r));
+        json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
+        json_object_object_add(entry, "state", json_object_new_string(
+            r == dead_rank ? "EXITED" : !state ? "UNKNOWN" : in_mpi ? "IN_MPI" : "OUT_MPI"));
+        json_object_object_add(entry, "function", fn ? json_object_new_string(fn) : NULL);
+        json_object_array_add(per_rank, entry);
+    }
+    char end[160], calls[900] = "", summary[1400];
+    describe_end(exits, dead_rank, end, sizeof end, dead);
+    const char *last = published_function(s, dead_rank);
+    if (views)
+        roll_call(views, n, NULL, calls, sizeof calls);
+    snprintf(summary, sizeof summary,
+             "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
+             dead_rank, s->ranks[dead_rank].pid, end, last ? last : "unknown", calls,
+             job_ended ? "the launcher then ended the job" : "the others were left waiting");
+    mg_finding *f = mg_report_add_finding(s->report, "hang", "error", summary);
+    json_object *ev = mg_finding_evidence(f);
+    mg_finding_add_rank(f, dead_rank);
+    mg_finding_add_site(f, dead_rank, last ? last : "?", NULL, 0);
+    json_object *faulty = json_object_new_array();
+    json_object_array_add(faulty, json_object_new_int(dead_rank));
+    json_object_object_add(dead, "rank", json_object_new_int(dead_rank));
+    json_object_object_add(dead, "pid", json_object_new_int(s->ranks[dead_rank].pid));
+    json_object_object_add(dead, "last_mpi_call", last ? json_object_new_string(last) : NULL);
+    json_object_object_add(ev, "hang_type", json_object_new_string("dead-rank"));
+    json_object_object_add(ev, "faulty_ranks", faulty);
+    json_object_object_add(ev, "dead_rank", dead);
+    json_object_object_add(ev, "launcher_ended_job", json_object_new_boolean(job_ended));
+    json_object_object_add(ev, "detection_time_s", json_object_new_double(detection_time));
+    json_object_object_add(ev, "per_rank", per_rank);
+    mg_finding_set_suggestion(f, "a rank that ends without MPI_Finalize leaves the others waiting "
+                                 "for it: look at why it ended (a crash, the OOM killer, an exit "
+                                 "on an error path)");
+    mg_finding_print_banner(f, stderr);
+    free(views);
 }

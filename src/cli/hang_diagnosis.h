@@ -1,11 +1,13 @@
-/* After the hang model's HANG verdict: the verification scans, the diagnosis (hang_diag engine), and
- * the finding: roll-call, per-rank states and stacks, the merged stack prefix tree (docs/design/hang.md).
+/* The ranks as the hang watch engine reads them (hang_watch.h), and after its verdict the finding:
+ * roll-call, per-rank states and stacks, the merged stack prefix tree (docs/design/hang.md).
  * Ranks are looked at locally (rank_probe) or through per-node agents (hang_remote). */
 #ifndef MG_HANG_DIAGNOSIS_H
 #define MG_HANG_DIAGNOSIS_H
 
 #include "cli.h"
 #include "hang_diag.h"
+#include "hang_watch.h"
+#include "proc_exits.h"
 #include "rank_probe.h"
 #include "rank_stack.h"
 
@@ -37,18 +39,11 @@ int hang_probes_use_ptrace(hang_probes *p, int r);
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
-/* Whether the whole job is stopped from outside now (hang_diag_job_stopped over a reading of every
- * rank): a suspended job, which the model must not take for a hang. */
-bool hang_probes_job_stopped(hang_probes *p);
-
-/* Takes nscans scans of every rank, gap seconds apart (waiting on the job meanwhile) and classifies
- * them. The gap is each live rank's own time, not the clock's: a scan is taken again later while a
- * rank was kept from running for part of the gap (hang_diag_own_time), up to a limit; a rank still
- * short of it then is *starved_rank (else -1), and the result STARVED unless some rank progressed.
- * Returns 1 if the job ended during the scans. faulty gets up to nranks ranks, last the last scan
- * (nranks). */
-int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result *result,
-                int *faulty, struct hang_diag_rank *last, int *starved_rank);
+/* Reads rank r now for the watch engine (hang_probes_read), with its CPU time and share when
+ * with_cpu_time. A rank that cannot be seen reads as exited; one whose shm state is not published
+ * yet as not known. */
+void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+                                struct hang_watch_reading *out);
 
 /* Adds the hang finding to the session's report and prints its banner and the roll-call. Each
  * rank's state and function are those of the last verification scan (last), which the verdict
@@ -56,5 +51,17 @@ int hang_verify(hang_probes *p, int nscans, double gap, struct hang_diag_result 
  * seconds since the job started; model describes the model (the finding owns it). */
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
                  const struct hang_diag_rank *last, double detection_time, json_object *model);
+
+/* A rank that died (docs/hang.md "A rank that dies"): gone without MPI_Finalize, by its published
+ * state (MPI_Abort is no death: it ends the job on purpose), or without one, killed by a signal;
+ * the first to die when several did (a launcher ends the others after it). -1 when none. exits
+ * may be NULL (no exit statuses: then only a published state tells). */
+int hang_dead_rank(const cli_session *s, const proc_exits *exits);
+
+/* Adds the finding for dead_rank and prints its banner: its signal or exit status (from exits,
+ * NULL when not listening), its last MPI call and what the others were doing; job_ended says the
+ * launcher ended the job after it (else the others were left waiting). */
+void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits, bool job_ended,
+                           double detection_time);
 
 #endif

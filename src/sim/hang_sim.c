@@ -426,7 +426,7 @@ static void print_row(const char *name, const struct options *o, struct tally *t
 }
 
 /* Watches one run with the model and every timeout setting; all on the same run. */
-static int watch_all(const struct options *o, const struct sim_run *run, struct sim_scan_buf *buf,
+static int watch_all(const struct options *o, const struct sim_run *run, struct sim_probe_buf *buf,
                      struct tally *tallies)
 {
     double end = run->fault == SIM_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
@@ -443,8 +443,12 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
     if (rc != MG_OK)
         return rc;
-    struct sim_watch_config cfg = {end, true, o->nscans, o->scan_gap, o->counters, o->max_stretch};
-    struct sim_detector det = sim_detector_model(m);
+    struct sim_watch_config cfg = {.end_time = end, .counters = o->counters};
+    hang_watch_params_default(&cfg.watch);
+    cfg.watch.nscans = o->nscans;
+    cfg.watch.scan_gap = o->scan_gap;
+    cfg.watch.max_stretch = o->max_stretch;
+    struct hang_detector det = hang_detector_model(m);
     struct sim_outcome out;
     rc = sim_watch(run, &det, &cfg, buf, &out);
     struct hang_model_state st;
@@ -454,7 +458,9 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
         return rc;
     account(&tallies[0], run, &out, true);
     tallies[0].intervals[tallies[0].nintervals++] = st.interval;
-    cfg.diagnose = false;
+    /* the paper's baseline: its HANG is final, and it has no rule for hangs from the first call */
+    cfg.watch.verify = false;
+    cfg.watch.still_after = 0;
     for (size_t i = 0; i < NTIMEOUTS; i++) {
         struct hang_timeout_params tp;
         hang_timeout_params_default(&tp);
@@ -466,7 +472,7 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
                                  &t);
         if (rc != MG_OK)
             return rc;
-        det = sim_detector_timeout(t);
+        det = hang_detector_timeout(t);
         rc = sim_watch(run, &det, &cfg, buf, &out);
         hang_timeout_destroy(t);
         if (rc != MG_OK)
@@ -484,11 +490,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct sim_scan_buf buf = {calloc(o.nscans * o.nranks, sizeof *buf.scans),
-                               calloc(o.nranks, sizeof *buf.faulty),
-                               calloc(o.nranks, sizeof *buf.cpu)};
+    struct sim_probe_buf buf = {calloc(o.nranks, sizeof *buf.readings),
+                                calloc(o.nranks, sizeof *buf.last_counter),
+                                calloc(o.nranks, sizeof *buf.read_in),
+                                calloc(o.nranks, sizeof *buf.cpu_s), 0};
     struct tally tallies[NDETECTORS] = {{0}};
-    bool ok = buf.scans && buf.faulty && buf.cpu;
+    bool ok = buf.readings && buf.last_counter && buf.read_in && buf.cpu_s;
     for (size_t i = 0; i < NDETECTORS && ok; i++) {
         tallies[i].delays = calloc(o.runs, sizeof(double));
         tallies[i].intervals = calloc(2 * o.runs, sizeof(double));
@@ -537,8 +544,9 @@ int main(int argc, char **argv)
         free(tallies[i].delays);
         free(tallies[i].intervals);
     }
-    free(buf.scans);
-    free(buf.faulty);
-    free(buf.cpu);
+    free(buf.readings);
+    free(buf.last_counter);
+    free(buf.read_in);
+    free(buf.cpu_s);
     return 0;
 }

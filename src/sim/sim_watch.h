@@ -1,63 +1,50 @@
-/* Drives one detector (the ParaStack model or the timeout baseline) over one simulated run, the
- * way the monitor drives it over a real job: sleep the detector's delay, probe its sampled ranks,
- * observe; on HANG optionally scan every rank a few times and run the diagnosis, resuming on a
- * transient slowdown (docs/design/hang.md "How it samples", ParaStack §3.3-4). */
+/* Drives the hang watch engine (hang_watch.h) over one simulated run, the way `mpiguard hang`
+ * drives it over a real job: the engine says when to read which ranks, the simulated application
+ * answers for that time, and the shm or ptrace probe is simulated (call counters or states only).
+ * Detectors: the ParaStack model, verified, or a timeout baseline, final (docs/design/hang.md "Proof"). */
 #ifndef SIM_WATCH_H
 #define SIM_WATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hang_diag.h"
-#include "hang_verdict.h"
+#include "hang_watch.h"
 #include "sim_app.h"
 
-/* The detector interface both hang_model and hang_timeout satisfy. */
-struct sim_detector {
-    void *self;
-    int (*sampled)(const void *self, const int **ranks, size_t *count);
-    int (*next_delay)(void *self, double *delay);
-    int (*observe)(void *self, size_t out_mpi, double now, struct hang_verdict *v);
-    int (*resume)(void *self);
-};
-
-/* Adapters: a detector over an existing hang_model / hang_timeout. */
-struct hang_model;
-struct hang_timeout;
-struct sim_detector sim_detector_model(struct hang_model *m);
-struct sim_detector sim_detector_timeout(struct hang_timeout *t);
-
 struct sim_watch_config {
-    double end_time; /* stop watching here (the job's end, or the deadline after a fault) */
-    bool diagnose;   /* scan and classify on HANG (the model); off: a HANG is final (timeout) */
-    size_t nscans;   /* scans of every rank per diagnosis */
-    double scan_gap; /* seconds between scans, in every live rank's own time */
-    bool counters;   /* the shm backend's call counters are available */
-    double max_stretch; /* a gap lasts at most this many scan_gaps (1: the paper's fixed gaps) */
+    double end_time;    /* stop watching here (the job's end, or the deadline after a fault) */
+    bool counters;      /* the shm backend's call counters are available */
+    struct hang_watch_params watch;
 };
 
-/* Caller-owned buffers for the diagnosis: nscans * nranks scan records and nranks faulty ranks and
- * CPU records. */
-struct sim_scan_buf {
-    struct hang_diag_rank *scans;
-    int *faulty;
-    struct hang_diag_cpu *cpu;
+/* Caller-owned buffers sized for the run's ranks: readings, and the simulated probe's memory of
+ * each rank's counter at its previous reading (stamped with the watch it belongs to). Zeroed once;
+ * sim_watch bumps stamp. */
+struct sim_probe_buf {
+    struct hang_watch_reading *readings;
+    uint64_t *last_counter;
+    uint32_t *read_in; /* the stamp of the watch that read the rank last */
+    double *cpu_s;     /* each rank's CPU time at its last scan */
+    uint32_t stamp;
 };
 
 struct sim_outcome {
     bool alarm;               /* the watch ended with a (confirmed) hang report */
-    double alarm_time;        /* time of the HANG verdict that was reported */
-    unsigned raw_hangs;       /* HANG verdicts, including those the diagnosis dismissed */
-    unsigned dismissed;       /* HANG verdicts found to be transient slowdowns */
-    enum hang_diag_kind kind; /* diagnosis of the reported hang (when diagnosing) */
+    double alarm_time;        /* time of the verdict that started the reported verification */
+    unsigned raw_hangs;       /* verifications begun (HANG verdicts and the first-call rule) */
+    unsigned dismissed;       /* of those, set aside (transient slowdowns, starved ranks) */
+    enum hang_diag_kind kind; /* diagnosis of the reported hang (when verified) */
     size_t nfaulty;           /* ranks named faulty */
     bool faulty_named;        /* the run's faulty rank is among them */
+    bool from_start;          /* the report came from the first-call rule */
     size_t observations;
 };
 
-/* 0 ok; a negative MG_E* from the detector otherwise. */
-int sim_watch(const struct sim_run *run, const struct sim_detector *det,
-              const struct sim_watch_config *cfg, struct sim_scan_buf *buf,
+/* 0 ok; a negative MG_E* from the engine or the detector otherwise. */
+int sim_watch(const struct sim_run *run, const struct hang_detector *det,
+              const struct sim_watch_config *cfg, struct sim_probe_buf *buf,
               struct sim_outcome *out);
 
 #endif

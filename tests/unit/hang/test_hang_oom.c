@@ -7,6 +7,7 @@
 #include "hang_model.h"
 #include "hang_sets.h"
 #include "hang_timeout.h"
+#include "hang_watch.h"
 #include "mg_error.h"
 #include "mg_test.h"
 
@@ -82,6 +83,18 @@ static int ecdf_attempt(void)
     return rc;
 }
 
+static int watch_attempt(void)
+{
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    struct hang_detector det = hang_detector_model(NULL); /* never called by create */
+    struct hang_watch *w = NULL;
+    int rc = hang_watch_create(&p, &det, 1000, &w);
+    MG_CHECK((rc == MG_OK) == (w != NULL));
+    hang_watch_destroy(w);
+    return rc;
+}
+
 static void every_allocation_failure_is_reported(void)
 {
     /* model: itself, the sets (struct, ranks), the ECDF, the runs window, the pending buffer */
@@ -93,6 +106,9 @@ static void every_allocation_failure_is_reported(void)
     /* timeout: itself, the sets (struct, ranks) */
     MG_CHECK_INT(fail_each(timeout_attempt), 3);
     MG_CHECK_INT(fail_each(ecdf_attempt), 1);
+    /* watch: itself, the still reference, the scans, the view, the CPU marks, records and
+     * conduct, the faulty ranks */
+    MG_CHECK_INT(fail_each(watch_attempt), 8);
 }
 
 int main(void)

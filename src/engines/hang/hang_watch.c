@@ -1,0 +1,519 @@
+/* The watch loop as a step object (hang_watch.h). */
+#include "hang_watch.h"
+
+#include "hang_model.h"
+#include "hang_timeout.h"
+#include "mg_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int model_sampled(const void *self, const int **ranks, size_t *count)
+{
+    return hang_model_sampled(self, ranks, count);
+}
+
+static int model_delay(void *self, double *delay)
+{
+    return hang_model_next_delay(self, delay);
+}
+
+static int model_observe(void *self, size_t out_mpi, double now, struct hang_verdict *v)
+{
+    return hang_model_observe(self, out_mpi, now, v);
+}
+
+static int model_resume(void *self)
+{
+    return hang_model_resume(self);
+}
+
+static int timeout_sampled(const void *self, const int **ranks, size_t *count)
+{
+    return hang_timeout_sampled(self, ranks, count);
+}
+
+static int timeout_delay(void *self, double *delay)
+{
+    return hang_timeout_next_delay(self, delay);
+}
+
+static int timeout_observe(void *self, size_t out_mpi, double now, struct hang_verdict *v)
+{
+    return hang_timeout_observe(self, out_mpi, now, v);
+}
+
+static int timeout_resume(void *self)
+{
+    return hang_timeout_resume(self);
+}
+
+struct hang_detector hang_detector_model(struct hang_model *m)
+{
+    return (struct hang_detector){m, model_sampled, model_delay, model_observe, model_resume};
+}
+
+struct hang_detector hang_detector_timeout(struct hang_timeout *t)
+{
+    return (struct hang_detector){t, timeout_sampled, timeout_delay, timeout_observe,
+                                  timeout_resume};
+}
+
+void hang_watch_params_default(struct hang_watch_params *p)
+{
+    *p = (struct hang_watch_params){.verify = true, .nscans = 3, .scan_gap = 1.0,
+                                    .max_stretch = 10, .stretch_said = 1.5, .still_after = 15,
+                                    .still_every = 3};
+}
+
+enum phase {
+    WATCHING,      /* the last step was the detector's SAMPLE */
+    STOP_CHECK,    /* every sampled rank was stopped: a SCAN tells a suspended job */
+    STILL_SCAN,    /* the first-call rule's SCAN */
+    VERIFYING,     /* a verification SCAN */
+    DONE
+};
+
+/* A rank's CPU account at a verification scan, for the time it had until the next. */
+struct cpu_mark {
+    bool exited, runnable;
+    double cpu_s, slices, share;
+};
+
+struct hang_watch {
+    struct hang_watch_params p;
+    struct hang_detector det;
+    size_t n;
+    enum phase phase;
+    size_t pending_out, pending_count; /* the sample held back by a STOP_CHECK */
+    bool stopped_said;                 /* the job's stop was said (HANG_WATCH_JOB_STOPPED) */
+    double running_at;                 /* when the job was last seen running */
+    bool built, active; /* the detector left BUILDING; it observed some rank out of MPI */
+    double next_still;  /* the first-call rule's next scan */
+    struct hang_diag_rank *still_ref; /* the scan every rank has been blocked since */
+    bool still_valid;
+    double still_since;
+    bool from_detector; /* the verification answers a detector's HANG (resume it on set-aside) */
+    size_t scan_k;      /* verification scan being taken */
+    double before_at;   /* time of the previous verification scan */
+    int starved_rank;
+    struct hang_diag_rank *scans; /* nscans * n */
+    struct hang_diag_rank *view;  /* n: the last readings, for hang_diag_job_stopped */
+    struct cpu_mark *before;
+    struct hang_diag_cpu *cpu;
+    uint8_t *conduct; /* per rank, over the verification: SPUN, WAITED_QUIETLY, STOPPED bits */
+    int *faulty;
+};
+
+/* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
+enum { SPUN = 1, WAITED_QUIETLY = 2, STOPPED = 4 };
+
+int hang_watch_create(const struct hang_watch_params *p, const struct hang_detector *det,
+                      size_t nranks, struct hang_watch **out)
+{
+    if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||
+        !det->resume || p->nscans < 2 || !(p->scan_gap > 0) || !(p->max_stretch > 0) ||
+        !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
+        (!p->polling && p->npolling > 0))
+        return MG_EINVAL;
+    struct hang_watch *w = calloc(1, sizeof *w);
+    if (!w)
+        return MG_ENOMEM;
+    *w = (struct hang_watch){.p = *p, .det = *det, .n = nranks, .starved_rank = -1};
+    w->still_ref = calloc(nranks, sizeof *w->still_ref);
+    w->scans = calloc(p->nscans * nranks, sizeof *w->scans);
+    w->view = calloc(nranks, sizeof *w->view);
+    w->before = calloc(nranks, sizeof *w->before);
+    w->cpu = calloc(nranks, sizeof *w->cpu);
+    w->conduct = calloc(nranks, sizeof *w->conduct);
+    w->faulty = calloc(nranks, sizeof *w->faulty);
+    if (!w->still_ref || !w->scans || !w->view || !w->before || !w->cpu || !w->conduct ||
+        !w->faulty) {
+        hang_watch_destroy(w);
+        return MG_ENOMEM;
+    }
+    *out = w;
+    return MG_OK;
+}
+
+void hang_watch_destroy(struct hang_watch *w)
+{
+    if (!w)
+        return;
+    free(w->still_ref);
+    free(w->scans);
+    free(w->view);
+    free(w->before);
+    free(w->cpu);
+    free(w->conduct);
+    free(w->faulty);
+    free(w);
+}
+
+/* The next step: the first-call rule's scan when it is due, else the detector's next sample. */
+static int next_sample(struct hang_watch *w, double now, struct hang_watch_step *step)
+{
+    bool still_rule = w->p.still_after > 0 && (!w->built || !w->active);
+    if (still_rule && now >= w->next_still) {
+        w->phase = STILL_SCAN;
+        w->next_still = now + w->p.still_every;
+        step->action = HANG_WATCH_SCAN;
+        step->at = now;
+        step->count = w->n;
+        step->with_cpu = false;
+        return MG_OK;
+    }
+    double delay;
+    int rc = w->det.next_delay(w->det.self, &delay);
+    if (rc == MG_OK)
+        rc = w->det.sampled(w->det.self, &step->ranks, &step->count);
+    if (rc != MG_OK)
+        return rc;
+    w->phase = WATCHING;
+    step->action = HANG_WATCH_SAMPLE;
+    step->at = now + delay;
+    step->with_cpu = false;
+    return MG_OK;
+}
+
+int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *step)
+{
+    if (!w || !step)
+        return MG_EINVAL;
+    *step = (struct hang_watch_step){.starved_rank = -1};
+    w->running_at = now;
+    w->next_still = now + w->p.still_every;
+    return next_sample(w, now, step);
+}
+
+static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
+{
+    return (struct hang_diag_rank){.out_mpi = !r->in_mpi && !r->exited,
+                                   .exited = r->exited,
+                                   .counter_known = r->counter_known,
+                                   .stopped = r->stopped,
+                                   .func = r->func,
+                                   .counter = r->counter};
+}
+
+/* Whether the n ranks read show the whole job stopped from outside (hang_diag_job_stopped). */
+static bool job_stopped(struct hang_watch *w, const struct hang_watch_reading *readings, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        w->view[i] = diag_rank(&readings[i]);
+    return hang_diag_job_stopped(w->view, n);
+}
+
+static int start_verification(struct hang_watch *w, bool from_detector, double now,
+                              struct hang_watch_step *step)
+{
+    if (!w->p.verify) {
+        w->phase = DONE;
+        step->action = HANG_WATCH_VERDICT;
+        step->result = (struct hang_diag_result){.kind = HANG_DIAG_COMMUNICATION,
+                                                 .progress_rank = -1};
+        return MG_OK;
+    }
+    w->phase = VERIFYING;
+    w->from_detector = from_detector;
+    memset(w->conduct, SPUN | WAITED_QUIETLY, w->n);
+    w->scan_k = 0;
+    w->starved_rank = -1;
+    step->action = HANG_WATCH_SCAN;
+    step->at = now;
+    step->count = w->n;
+    step->with_cpu = true;
+    return MG_OK;
+}
+
+/* Feeds the observation to the detector; on HANG, verification begins. */
+static int observe(struct hang_watch *w, size_t out, size_t count, double now,
+                   struct hang_watch_step *step)
+{
+    struct hang_verdict v;
+    int rc = w->det.observe(w->det.self, out, now, &v);
+    if (rc != MG_OK)
+        return rc;
+    step->events |= HANG_WATCH_OBSERVED;
+    step->out_mpi = out;
+    step->sampled = count;
+    w->active = w->active || out > 0;
+    if (!w->built && v.kind != HANG_VERDICT_BUILDING) {
+        w->built = true;
+        step->events |= HANG_WATCH_BUILT;
+    }
+    if (v.kind != HANG_VERDICT_HANG)
+        return next_sample(w, now, step);
+    step->events |= HANG_WATCH_SUSPECTED;
+    return start_verification(w, true, now, step);
+}
+
+static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                       struct hang_watch_step *step)
+{
+    size_t count = step->count, out = 0;
+    /* S_out counts ranks outside MPI, and ranks that completed an MPI call since their last
+     * reading: a communication-bound job is inside MPI at nearly every sample, and only progress
+     * tells a healthy one from a stuck one. A rank that exited is outside MPI too (ranks leave one
+     * by one at a job's end), and one that cannot be seen must never look stuck. */
+    for (size_t i = 0; i < count; i++) {
+        const struct hang_watch_reading *r = &readings[i];
+        out += r->exited || !r->in_mpi || r->progressed;
+    }
+    /* A suspended job's silence is no evidence; every rank is read only when every sampled one
+     * is stopped, which a healthy job never is. */
+    if (job_stopped(w, readings, count)) {
+        w->phase = STOP_CHECK;
+        w->pending_out = out;
+        w->pending_count = count;
+        step->action = HANG_WATCH_SCAN;
+        step->at = now;
+        step->count = w->n;
+        step->with_cpu = false;
+        return MG_OK;
+    }
+    return observe(w, out, count, now, step);
+}
+
+/* The job was seen running at now: said once after it was said stopped. */
+static void seen_running(struct hang_watch *w, double now, struct hang_watch_step *step)
+{
+    if (w->stopped_said) {
+        step->events |= HANG_WATCH_JOB_RUNS;
+        step->stopped_for = now - w->running_at;
+        w->stopped_said = false;
+    }
+    w->running_at = now;
+}
+
+static int feed_stop_check(struct hang_watch *w, const struct hang_watch_reading *readings,
+                           double now, struct hang_watch_step *step)
+{
+    if (job_stopped(w, readings, w->n)) {
+        if (!w->stopped_said)
+            step->events |= HANG_WATCH_JOB_STOPPED;
+        w->stopped_said = true;
+        return next_sample(w, now, step);
+    }
+    seen_running(w, now, step);
+    return observe(w, w->pending_out, w->pending_count, now, step);
+}
+
+/* Blocked: alive, seen, inside a non-polling MPI function. */
+static bool blocked(const struct hang_watch *w, const struct hang_watch_reading *r)
+{
+    bool polls = r->func >= 0 && (size_t)r->func < w->p.npolling && w->p.polling[r->func];
+    return r->known && !r->exited && r->in_mpi && !polls && (r->counter_known || r->func >= 0);
+}
+
+/* Whether the rank is where the reference scan saw it: its counter still, or without a counter,
+ * in the same function. */
+static bool unchanged(const struct hang_diag_rank *ref, const struct hang_watch_reading *r)
+{
+    if (ref->counter_known != r->counter_known)
+        return false;
+    return r->counter_known ? ref->counter == r->counter : ref->func == r->func;
+}
+
+/* Hangs from the first call (docs/hang.md): every rank blocked in MPI with nothing moving since a
+ * scan still_after ago is verified at once, without the detector, which a job hung from its start
+ * never lets build. */
+static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
+                           double now, struct hang_watch_step *step)
+{
+    bool all_blocked = !job_stopped(w, readings, w->n), same = w->still_valid;
+    for (size_t r = 0; r < w->n && all_blocked; r++) {
+        all_blocked = blocked(w, &readings[r]);
+        same = same && unchanged(&w->still_ref[r], &readings[r]);
+    }
+    if (!all_blocked) {
+        w->still_valid = false;
+        return next_sample(w, now, step);
+    }
+    if (!same) {
+        for (size_t r = 0; r < w->n; r++)
+            w->still_ref[r] = diag_rank(&readings[r]);
+        w->still_valid = true;
+        w->still_since = now;
+    }
+    if (now - w->still_since < w->p.still_after)
+        return next_sample(w, now, step);
+    step->events |= HANG_WATCH_STILL;
+    step->still_since = w->still_since;
+    return start_verification(w, false, now, step);
+}
+
+static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *readings)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_watch_reading *x = &readings[r];
+        w->before[r] = (struct cpu_mark){.exited = x->exited, .runnable = x->runnable,
+                                         .cpu_s = x->cpu_s, .slices = x->slices,
+                                         .share = x->cpu_share};
+    }
+}
+
+/* What each rank did with the CPU since the previous verification scan. */
+static void cpu_since_before(struct hang_watch *w, const struct hang_watch_reading *readings)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct cpu_mark *a = &w->before[r];
+        const struct hang_watch_reading *b = &readings[r];
+        bool ran_known = a->cpu_s >= 0 && b->cpu_s >= 0;
+        bool slices_known = a->slices >= 0 && b->slices >= 0;
+        w->cpu[r] = (struct hang_diag_cpu){
+            .alive = !a->exited && !b->exited,
+            .runnable = a->runnable && b->runnable,
+            .ran_s = ran_known ? b->cpu_s - a->cpu_s : -1,
+            .slices = slices_known ? b->slices - a->slices : -1,
+            .share = b->cpu_share,
+        };
+    }
+}
+
+/* Keeps, per rank, whether it spun (runnable, and ran in slices longer than a yield: how much it
+ * ran is the node's choice, a loaded node gives a spinner little) and whether it waited quietly
+ * (asleep, or yielding the CPU in short slices) in every gap so far. */
+static void note_conduct(struct hang_watch *w)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_diag_cpu *c = &w->cpu[r];
+        bool slices_known = c->ran_s >= 0 && c->slices > 0;
+        bool long_slices = slices_known && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
+        bool spun = c->alive && c->runnable && long_slices;
+        bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices);
+        w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
+    }
+}
+
+/* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
+ * stopped from outside in every scan (a frozen node: state T) holds the others; so does a rank that
+ * spun the CPU inside MPI in every gap while the others waited quietly, more of them than spun (a
+ * signal handler or callback that never returns: the others show, by yielding, what waiting
+ * looks like here).
+ * Where every rank busy-polls (MPICH), nothing tells a spinner, and none is named. Sets the faulty
+ * ranks unless every live rank would be one. */
+static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
+{
+    size_t live = 0, loud = 0, spinners = 0, quiet = 0;
+    for (size_t r = 0; r < w->n; r++) {
+        bool exited = false, always_stopped = true;
+        for (size_t k = 0; k < w->p.nscans; k++) {
+            exited = exited || w->scans[k * w->n + r].exited;
+            always_stopped = always_stopped && w->scans[k * w->n + r].stopped;
+        }
+        w->conduct[r] = exited           ? 0
+                        : always_stopped ? STOPPED
+                                         : w->conduct[r];
+        live += !exited;
+        loud += !exited && !w->conduct[r];
+        spinners += (w->conduct[r] & SPUN) != 0;
+        quiet += w->conduct[r] == WAITED_QUIETLY;
+    }
+    /* spinning stands out only against a majority that waits quietly */
+    bool spinning_stands_out = loud == 0 && spinners < quiet;
+    size_t named = 0;
+    for (size_t r = 0; r < w->n; r++)
+        if ((w->conduct[r] & STOPPED) || ((w->conduct[r] & SPUN) && spinning_stands_out))
+            w->faulty[named++] = (int)r;
+    if (named > 0 && named < live)
+        result->nfaulty = named;
+}
+
+static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
+{
+    struct hang_diag_input in = {.nranks = w->n, .nscans = w->p.nscans, .scans = w->scans,
+                                 .polling = w->p.polling, .npolling = w->p.npolling,
+                                 .starved = w->starved_rank >= 0};
+    int rc = hang_diag_classify(&in, w->faulty, w->n, &step->result);
+    if (rc != MG_OK)
+        return rc;
+    step->starved_rank = w->starved_rank;
+    step->from_start = !w->from_detector;
+    enum hang_diag_kind kind = step->result.kind;
+    if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
+        if (kind == HANG_DIAG_COMMUNICATION)
+            name_culprits(w, &step->result);
+        w->phase = DONE;
+        step->action = HANG_WATCH_VERDICT;
+        return MG_OK;
+    }
+    step->events |= HANG_WATCH_SET_ASIDE;
+    w->still_valid = false;
+    if (w->from_detector && (rc = w->det.resume(w->det.self)) != MG_OK)
+        return rc;
+    return next_sample(w, now, step);
+}
+
+/* One verification scan: kept when every live rank had the gap for itself (or the gap reached
+ * its stretch limit), else taken again later (hang_diag_retake_after). */
+static int feed_verification(struct hang_watch *w, const struct hang_watch_reading *readings,
+                             double now, struct hang_watch_step *step)
+{
+    struct hang_diag_rank *scan = &w->scans[w->scan_k * w->n];
+    for (size_t r = 0; r < w->n; r++)
+        scan[r] = diag_rank(&readings[r]);
+    if (w->scan_k > 0) {
+        cpu_since_before(w, readings);
+        size_t who;
+        double elapsed = now - w->before_at;
+        double own = hang_diag_least_own_time(w->cpu, w->n, elapsed, &who);
+        double wait = hang_diag_retake_after(w->p.scan_gap, elapsed, own, w->p.max_stretch);
+        if (wait > 0) {
+            step->action = HANG_WATCH_SCAN;
+            step->at = now + wait;
+            return MG_OK;
+        }
+        if (elapsed > w->p.stretch_said * w->p.scan_gap) {
+            step->events |= HANG_WATCH_STRETCHED;
+            step->scan_number = w->scan_k + 1;
+            step->gap_took = elapsed;
+            step->short_rank = who;
+        }
+        if (own < w->p.scan_gap && who != SIZE_MAX)
+            w->starved_rank = (int)who;
+        note_conduct(w);
+    }
+    mark_cpu(w, readings);
+    w->before_at = now;
+    if (++w->scan_k == w->p.nscans)
+        return conclude(w, now, step);
+    step->action = HANG_WATCH_SCAN;
+    step->at = now + w->p.scan_gap;
+    return MG_OK;
+}
+
+int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                    struct hang_watch_step *step)
+{
+    if (!w || !step || (!readings && step->count > 0))
+        return MG_EINVAL;
+    if (w->phase == DONE)
+        return MG_ESTATE;
+    step->events = 0;
+    if (w->phase != STOP_CHECK && !job_stopped(w, readings, step->count))
+        seen_running(w, now, step);
+    switch (w->phase) {
+    case WATCHING:
+        return feed_sample(w, readings, now, step);
+    case STOP_CHECK:
+        return feed_stop_check(w, readings, now, step);
+    case STILL_SCAN:
+        return feed_still_scan(w, readings, now, step);
+    case VERIFYING:
+        return feed_verification(w, readings, now, step);
+    case DONE:
+        break;
+    }
+    return MG_ESTATE;
+}
+
+const int *hang_watch_faulty(const struct hang_watch *w)
+{
+    return w->faulty;
+}
+
+const struct hang_diag_rank *hang_watch_last_scan(const struct hang_watch *w)
+{
+    return &w->scans[(w->p.nscans - 1) * w->n];
+}

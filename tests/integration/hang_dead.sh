@@ -1,0 +1,30 @@
+#!/bin/bash
+# `mpiguard hang` on a job one rank of which dies while the others wait for it (docs/hang.md "A rank
+# that dies"). Usage: hang_dead.sh kill|exit0 FLAVOR SAMPLER. Whether the launcher ends the others
+# (status of the job, or 80 when it says 0) or leaves them waiting (mpiguard stops the job: 81), a
+# hang finding names rank 1, its signal 9 or exit status 0, and with the shm sampler its last MPI
+# call (MPI_Allreduce); never "no hang found".
+. "$(dirname "$0")/../lib.sh"
+case=$1 flavor=$2 sampler=$3 np=4
+"mpicc.$flavor" -g -O1 -o "$TMP/dying_rank" "$(dirname "$0")/hang_dead/dying_rank.c" ||
+    fail "cannot build the $flavor program"
+report="$TMP/hang.json"
+expect_status_within 120 nonzero "rank 1 dying by $case" "$TMP/dying_rank" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 5 --report "$report" -- $(launcher_for "$flavor") -n $np "$TMP/dying_rank" "$case"
+! grep -q "no hang found" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "a dead rank reported as no hang"; }
+expect_stderr "rank 1 (pid [0-9]*) .* without calling MPI_Finalize"
+python3 - "$report" "$case" "$sampler" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1])); case, sampler = sys.argv[2], sys.argv[3]
+assert len(r["findings"]) == 1, r["findings"]
+f = r["findings"][0]; ev = f["evidence"]
+assert f["kind"] == "hang" and ev["hang_type"] == "dead-rank", ev
+assert ev["faulty_ranks"] == [1], ev
+dead = ev["dead_rank"]
+if case == "kill":
+    assert dead.get("signal") == 9, dead
+else:
+    assert dead.get("exit_status") == 0, dead
+if sampler == "shm":
+    assert dead["last_mpi_call"] == "MPI_Allreduce", dead
+PY
+[ -z "$(leftovers "$TMP/dying_rank")" ] || fail "processes of the job left"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# `mpiguard hang` on jobs that hang from their first MPI call, and on healthy jobs that only look
+# as if (docs/hang.md "Hangs from the first call"). Usage: hang_start.sh CASE FLAVOR SAMPLER
+#   send-send, recv  hung from the start: reported by the first-call rule within 30 s of watching,
+#                    exit 81, a communication hang with every rank named in the MPI call it waits in
+#   late-start       6 s asleep before MPI_Init and 6 s computing after it: no alarm, exit 0
+#   slow-first       rank 0 computes 8 s while the others wait in the first collective: no alarm
+#                    (20 s was taken once for a computation hang by the model, which had learnt
+#                    that start: docs/hang.md "Hangs from the first call")
+. "$(dirname "$0")/../lib.sh"
+case=$1 flavor=$2 sampler=$3 np=4
+"mpicc.$flavor" -g -O1 -o "$TMP/first_call" "$(dirname "$0")/hang_start/first_call.c" ||
+    fail "cannot build the $flavor program"
+report="$TMP/hang.json"
+run=("$MPIGUARD" hang -v --sampler "$sampler" --seed 5 --report "$report" -- $(launcher_for "$flavor") -n $np "$TMP/first_call" "$case")
+case $case in
+send-send | recv)
+    expect_status_within 120 81 "$case hung from the start" "$TMP/first_call" -- "${run[@]}"
+    expect_stderr "verifying without the model"
+    expect_stderr "mpiguard: ERROR HANG"
+    ;;
+late-start | slow-first)
+    expect_status_within 120 0 "healthy $case" "$TMP/first_call" -- "${run[@]}"
+    expect_stderr "no hang found"
+    grep -q "^first_call: $case done on $np ranks" "$TMP/stdout" || fail "the job did not run to its end"
+    ! grep -q "verifying without the model" "$TMP/stderr" || fail "the first-call rule suspected a healthy start"
+    exit 0
+    ;;
+*) fail "unknown case $case" ;;
+esac
+python3 - "$report" "$case" "$np" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1])); case, np = sys.argv[2], int(sys.argv[3])
+assert len(r["findings"]) == 1, r["findings"]
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "communication" and ev["faulty_ranks"] == [], ev
+assert ev["model"]["decided_by"] == "first-call rule", ev["model"]
+assert ev["detection_time_s"] <= 30, ev["detection_time_s"]
+fn = {e["rank"]: (e["state"], e["function"]) for e in ev["per_rank"]}
+assert sorted(fn) == list(range(np)), fn
+if case == "send-send":
+    want = {k: ("IN_MPI", "MPI_Send") for k in range(np)}
+else:
+    want = {k: ("IN_MPI", "MPI_Recv" if k == 0 else "MPI_Barrier") for k in range(np)}
+assert fn == want, fn
+PY
+[ -z "$(leftovers "$TMP/first_call")" ] || fail "processes of the job left"

@@ -1,0 +1,453 @@
+/* Unit tests of the watch engine (hang_watch.h): every transition, the suspended-job rule, the
+ * verification and the rule for hangs from the first call, over a scripted detector. */
+#include "hang_model.h"
+#include "hang_watch.h"
+#include "mg_error.h"
+#include "mg_test.h"
+
+enum { ALLREDUCE, RECV, TEST, NFUNCS };
+static const bool polling[NFUNCS] = {[TEST] = true};
+
+#define NR 4
+
+/* A detector that samples ranks 1 and 3 every 0.5 s and answers what the test says. */
+struct scripted {
+    int ranks[2];
+    enum hang_verdict_kind answer;
+    size_t last_out, observations;
+    int resumes;
+};
+
+static int scripted_sampled(const void *self, const int **ranks, size_t *count)
+{
+    const struct scripted *d = self;
+    *ranks = d->ranks;
+    *count = 2;
+    return MG_OK;
+}
+
+static int scripted_delay(void *self, double *delay)
+{
+    (void)self;
+    *delay = 0.5;
+    return MG_OK;
+}
+
+static int scripted_observe(void *self, size_t out_mpi, double now, struct hang_verdict *v)
+{
+    (void)now;
+    struct scripted *d = self;
+    d->last_out = out_mpi;
+    d->observations++;
+    *v = (struct hang_verdict){.kind = d->answer};
+    return MG_OK;
+}
+
+static int scripted_resume(void *self)
+{
+    ((struct scripted *)self)->resumes++;
+    return MG_OK;
+}
+
+static struct scripted det_state;
+static struct hang_detector det;
+static struct hang_watch *w;
+static struct hang_watch_step step;
+static struct hang_watch_reading readings[NR];
+
+static void start(bool still_rule)
+{
+    det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_BUILDING};
+    det = (struct hang_detector){&det_state, scripted_sampled, scripted_delay, scripted_observe,
+                                 scripted_resume};
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    p.polling = polling;
+    p.npolling = NFUNCS;
+    if (!still_rule)
+        p.still_after = 0;
+    hang_watch_destroy(w);
+    w = NULL;
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &w), MG_OK);
+    MG_CHECK_INT(hang_watch_begin(w, 0, &step), MG_OK);
+}
+
+/* A rank blocked in MPI_Allreduce with its counter at 7, having had all its time. */
+static struct hang_watch_reading blocked_rank(void)
+{
+    return (struct hang_watch_reading){.known = true, .in_mpi = true, .counter_known = true,
+                                       .func = ALLREDUCE, .counter = 7, .cpu_s = 0, .slices = 0,
+                                       .cpu_share = 1};
+}
+
+static void all_blocked(void)
+{
+    for (int r = 0; r < NR; r++)
+        readings[r] = blocked_rank();
+}
+
+static int feed(double now)
+{
+    return hang_watch_feed(w, readings, now, &step);
+}
+
+static void samples_feed_the_detector(void)
+{
+    start(false);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_NEAR(step.at, 0.5, 1e-12);
+    MG_CHECK_INT(step.count, 2);
+    MG_CHECK_INT(step.ranks[1], 3);
+    all_blocked();
+    readings[0].progressed = true; /* counts: a rank that completed a call since its last reading */
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(det_state.last_out, 1);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
+    MG_CHECK_INT(step.out_mpi, 1);
+    MG_CHECK_INT(step.sampled, 2);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_NEAR(step.at, 1.0, 1e-12);
+    all_blocked();
+    readings[0].exited = true;   /* outside MPI: ranks leave one by one at a job's end */
+    readings[1].in_mpi = false; /* computing */
+    det_state.answer = HANG_VERDICT_NORMAL;
+    MG_CHECK_INT(feed(1.0), MG_OK);
+    MG_CHECK_INT(det_state.last_out, 2);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED | HANG_WATCH_BUILT);
+    all_blocked();
+    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED); /* built is said once */
+    MG_CHECK_INT(det_state.last_out, 0);
+}
+
+/* The detector's HANG starts three scans of every rank, 1 s apart; with nothing moving, a
+ * communication hang. */
+static void suspicion_verified_to_a_verdict(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED | HANG_WATCH_BUILT | HANG_WATCH_SUSPECTED);
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK(step.with_cpu);
+    MG_CHECK_INT(step.count, NR);
+    MG_CHECK_NEAR(step.at, 0.5, 1e-12);
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK_NEAR(step.at, 1.5, 1e-12);
+    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_NEAR(step.at, 2.5, 1e-12);
+    MG_CHECK_INT(feed(2.5), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK(!step.from_start);
+    MG_CHECK_INT(step.starved_rank, -1);
+    MG_CHECK_INT(hang_watch_last_scan(w)[2].func, ALLREDUCE);
+    MG_CHECK_INT(feed(3), MG_ESTATE);
+    MG_CHECK_INT(det_state.resumes, 0);
+}
+
+static void computation_hang_names_the_rank(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    readings[2].in_mpi = false;
+    for (int k = 0; k < 3; k++)
+        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK(hang_watch_last_scan(w)[2].out_mpi);
+}
+
+/* A counter that moves during verification clears the suspicion: the detector resumes and the
+ * next step is a sample again. */
+static void progress_sets_the_suspicion_aside(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    readings[3].counter = 8;
+    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(feed(2.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.result.progress_rank, 3);
+    MG_CHECK_INT(det_state.resumes, 1);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_NEAR(step.at, 3.0, 1e-12);
+}
+
+/* A gap lasts until every live rank had it for itself: a runnable rank that got 0.2 s of CPU in a
+ * 1 s gap is scanned again 0.8 s later; one the node never lets run stretches the gap to its
+ * limit (10 gaps), which is said, and leaves the verification starved: no verdict. */
+static void verification_waits_for_each_ranks_own_time(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    for (int r = 0; r < NR; r++) {
+        readings[r].runnable = true;
+        readings[r].slices = r == 1 ? -1 : 10; /* rank 1: CPU time known, its slices not */
+    }
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    readings[1].cpu_s = 0.2;
+    readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 1.0;
+    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
+    MG_CHECK_INT(feed(2.3), MG_OK);
+    MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
+    MG_CHECK_INT(feed(10.5), MG_OK); /* 10 s: the stretch limit */
+    MG_CHECK(step.events & HANG_WATCH_STRETCHED);
+    MG_CHECK_INT(step.scan_number, 2);
+    MG_CHECK_INT(step.short_rank, 1);
+    MG_CHECK_NEAR(step.gap_took, 10.0, 1e-9);
+    for (int r = 0; r < NR; r++)
+        readings[r].cpu_s += 1.0;
+    MG_CHECK_INT(feed(11.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_STARVED);
+    MG_CHECK_INT(step.starved_rank, 1);
+    MG_CHECK_INT(det_state.resumes, 1);
+}
+
+/* Verifies with every rank blocked, rank 2 as culprit_case sets it between the scans; each gap
+ * 1 s, every rank runnable; the others wait as `others` says: yielding in short slices, or
+ * busy-polling in long ones. */
+static void verify_with(int culprit_case, bool others_yield)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    for (int k = 0; k < 3; k++) {
+        for (int r = 0; r < NR; r++) {
+            readings[r].runnable = true;
+            readings[r].cpu_s = 1.0 * k;
+            readings[r].slices = others_yield ? 100000.0 * k : 10.0 * k;
+        }
+        if (culprit_case == 1) { /* SIGSTOPped inside MPI */
+            readings[2].stopped = true;
+            readings[2].runnable = false;
+            readings[2].cpu_s = 0;
+        } else if (culprit_case == 2) { /* a handler spinning inside MPI: long slices */
+            readings[2].slices = 10.0 * k;
+        }
+        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+    }
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+}
+
+/* A communication hang's culprit: a rank stopped from outside in every scan, or one spinning the
+ * CPU while every other rank waits by yielding it. Busy-polling waiters (MPICH) tell nothing:
+ * none is named then; nor when no rank stands out. */
+static void culprit_of_a_communication_hang(void)
+{
+    verify_with(1, true);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(1, false);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(2, true);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    verify_with(2, false);
+    MG_CHECK_INT(step.result.nfaulty, 0);
+    verify_with(0, true);
+    MG_CHECK_INT(step.result.nfaulty, 0);
+}
+
+/* Every sampled rank stopped: every rank is read at once; a whole job stopped is said once and not
+ * observed, and its running again is said with how long it was stopped at most. One stopped rank
+ * among running ones is observed as usual (a frozen node is a hang). */
+static void a_suspended_job_is_not_observed(void)
+{
+    start(false);
+    all_blocked();
+    for (int r = 0; r < NR; r++)
+        readings[r].stopped = true;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK(!step.with_cpu);
+    MG_CHECK_NEAR(step.at, 0.5, 1e-12);
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_JOB_STOPPED);
+    MG_CHECK_INT(det_state.observations, 0);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(feed(1.0), MG_OK);
+    MG_CHECK_INT(feed(1.0), MG_OK);
+    MG_CHECK_INT(step.events, 0); /* said once */
+    all_blocked();
+    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_JOB_RUNS | HANG_WATCH_OBSERVED);
+    MG_CHECK_NEAR(step.stopped_for, 1.5, 1e-12);
+    /* both sampled ranks stopped (readings in the sample's order), ranks 2 and 3 running: observed
+     * after the scan */
+    readings[0].stopped = readings[1].stopped = true;
+    MG_CHECK_INT(feed(2.0), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK_INT(feed(2.0), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
+    MG_CHECK_INT(det_state.observations, 2);
+}
+
+/* Feeds samples and the first-call rule's scans until `until`, with readings as they are. */
+static void watch_until(double until)
+{
+    do
+        MG_CHECK_INT(feed(step.at), MG_OK);
+    while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
+           !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
+}
+
+/* Hangs from the first call: with the detector still building, every rank blocked with nothing
+ * moving for 15 s (scans 3 s apart) is verified, and reported without the detector. */
+static void every_rank_still_from_the_start_is_a_hang(void)
+{
+    start(true);
+    all_blocked();
+    watch_until(100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK_NEAR(step.still_since, 3.0, 1e-9); /* the first scan */
+    MG_CHECK_NEAR(step.at, 18.0, 1e-9);
+    watch_until(100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK(step.from_start);
+    MG_CHECK_INT(det_state.resumes, 0);
+}
+
+/* What keeps the rule from firing: a rank computing, one that has not published its state, one
+ * polling MPI_Test, a counter that moves (the still time counts from there), a job that has shown
+ * activity once the detector is built; and a verification that sees progress. */
+static void a_long_start_is_not_a_hang(void)
+{
+    start(true);
+    all_blocked();
+    readings[2].in_mpi = false;
+    watch_until(60);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    all_blocked();
+    readings[2] = (struct hang_watch_reading){.in_mpi = true, .func = -1}; /* before MPI_Init */
+    watch_until(120);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    all_blocked();
+    readings[0].func = TEST;
+    watch_until(180);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    all_blocked();
+    readings[1].counter_known = false; /* ptrace: a function, and no counter */
+    readings[1].func = RECV;
+    watch_until(190);
+    readings[3].counter = 9;
+    watch_until(step.at + 20);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK(step.still_since > 190);
+    MG_CHECK_INT(feed(step.at), MG_OK); /* the first verification scan */
+    readings[3].counter = 10;           /* moves during verification */
+    watch_until(step.at + 10);
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(det_state.resumes, 0); /* the detector had not suspected anything */
+    /* built and active: the rule is off, the detector decides */
+    start(true);
+    det_state.answer = HANG_VERDICT_NORMAL;
+    all_blocked();
+    readings[1].in_mpi = false;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    all_blocked();
+    watch_until(100);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+}
+
+/* The timeout baseline's HANG is final: no verification. */
+static void unverified_watch_takes_the_verdict(void)
+{
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    p.verify = false;
+    struct hang_watch *u;
+    det_state = (struct scripted){.ranks = {0, 1}, .answer = HANG_VERDICT_HANG};
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_OK);
+    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_OK);
+    all_blocked();
+    MG_CHECK_INT(hang_watch_feed(u, readings, 0.5, &step), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK(step.events & HANG_WATCH_SUSPECTED);
+    hang_watch_destroy(u);
+}
+
+/* The model fits the watch as it is (hang_detector_model). */
+static void drives_the_real_model(void)
+{
+    struct hang_model_params mp;
+    hang_model_params_default(&mp);
+    struct hang_model *m;
+    MG_CHECK_INT(hang_model_create(&mp, NR, 1, &m), MG_OK);
+    struct hang_detector md = hang_detector_model(m);
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    struct hang_watch *u;
+    MG_CHECK_INT(hang_watch_create(&p, &md, NR, &u), MG_OK);
+    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_OK);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK(step.at >= 0.2 && step.at < 0.6);
+    MG_CHECK_INT(step.count, NR / 2);
+    all_blocked();
+    MG_CHECK_INT(hang_watch_feed(u, readings, step.at, &step), MG_OK);
+    MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
+    struct hang_model_state st;
+    hang_model_state(m, &st);
+    MG_CHECK_INT(st.observations, 1);
+    hang_watch_destroy(u);
+    hang_model_destroy(m);
+}
+
+static void bad_arguments(void)
+{
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    struct hang_watch *u = NULL;
+    MG_CHECK_INT(hang_watch_create(&p, &det, 0, &u), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_create(NULL, &det, NR, &u), MG_EINVAL);
+    p.nscans = 1;
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    hang_watch_params_default(&p);
+    p.still_every = 0;
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    hang_watch_params_default(&p);
+    p.npolling = 3;
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    MG_CHECK(u == NULL);
+    MG_CHECK_INT(hang_watch_begin(NULL, 0, &step), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_feed(NULL, readings, 0, &step), MG_EINVAL);
+}
+
+int main(void)
+{
+    MG_RUN(samples_feed_the_detector);
+    MG_RUN(suspicion_verified_to_a_verdict);
+    MG_RUN(computation_hang_names_the_rank);
+    MG_RUN(progress_sets_the_suspicion_aside);
+    MG_RUN(verification_waits_for_each_ranks_own_time);
+    MG_RUN(culprit_of_a_communication_hang);
+    MG_RUN(a_suspended_job_is_not_observed);
+    MG_RUN(every_rank_still_from_the_start_is_a_hang);
+    MG_RUN(a_long_start_is_not_a_hang);
+    MG_RUN(unverified_watch_takes_the_verdict);
+    MG_RUN(drives_the_real_model);
+    MG_RUN(bad_arguments);
+    hang_watch_destroy(w);
+    MG_TEST_END();
+}
