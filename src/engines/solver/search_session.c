@@ -227,8 +227,8 @@ static int leave_subtree(search_session *s, const search_run *last, const covera
             if (coverage_set_add(&s->leave_tried, &arm, 1))
                 return MG_ENOMEM;
             search_choice ch = {0, level, i};
-            int moved;
-            int found = try_choice(s, &ch, last, cov, 0, 0, &moved, next);
+            int moved = 0;
+            int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), 0, &moved, next);
             if (found > 0 && search_choose(s->strategy, level, i)) {
                 search_run_free(next);
                 return MG_ESTATE;
