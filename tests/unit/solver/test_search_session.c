@@ -76,8 +76,15 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
     }
 }
 
-static void start_stalling(search_session *s, int kind, int fixed, int solving, uint32_t stall,
-                           int64_t max_np)
+/* A simulated campaign: the session, the rng of its choices, the coverage so far. */
+typedef struct campaign {
+    search_session s;
+    mg_rng rng;
+    coverage_set cov;
+} campaign;
+
+static void campaign_start(campaign *c, int kind, int fixed, int solving, uint32_t stall,
+                           int64_t max_np, uint64_t seed)
 {
     search_session_params p;
     search_session_params_default(&p);
@@ -86,27 +93,32 @@ static void start_stalling(search_session *s, int kind, int fixed, int solving, 
     p.sem.max_np = max_np;
     p.fixed = fixed;
     p.solving = solving;
-    MG_CHECK_INT(search_session_start(s, &p), 0);
+    MG_CHECK_INT(search_session_start(&c->s, &p), 0);
+    mg_rng_seed(&c->rng, seed);
+    coverage_set_init(&c->cov);
 }
 
-static void start(search_session *s, int kind, int fixed, int solving)
+static void campaign_end(campaign *c)
 {
-    start_stalling(s, kind, fixed, solving, 0, MAX_NP);
+    coverage_set_free(&c->cov);
+    search_session_end(&c->s);
 }
 
 /* One iteration as the driver does it: run, observe, ask for the next run. Returns its kind. */
-static int step(search_session *s, program_run *r, coverage_set *cov, mg_rng *rng)
+static int step(campaign *c, program_run *r)
 {
     path_log log;
-    size_t before = cov->n;
-    run_program(r, &log, cov);
-    MG_CHECK_INT(search_session_observe(s, &log, cov->n > before), 0);
+    size_t before = c->cov.n;
+    run_program(r, &log, &c->cov);
+    MG_CHECK_INT(search_session_observe(&c->s, &log, c->cov.n > before), 0);
     MG_CHECK_INT(log.nbranches, 0); /* moved into the session */
     int64_t in[2] = {r->x, r->y};
     search_run last = {in, 2, r->np, r->focus}, next;
     search_cfg cfg = {NULL, 0};
     int kind = -1;
-    MG_CHECK_INT(search_session_next(s, &last, cov, &cfg, rng, NULL, NULL, &kind, &next), 0);
+    MG_CHECK_INT(search_session_next(&c->s, &last, &c->cov, &cfg, &c->rng, NULL, NULL, &kind,
+                                     &next),
+                 0);
     MG_CHECK_INT(next.ninputs, 2);
     *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus};
     search_run_free(&next);
@@ -117,63 +129,49 @@ static int step(search_session *s, program_run *r, coverage_set *cov, mg_rng *rn
  * processes, and x > 10 with y == 7 from the inputs the solver chose. */
 static void test_reaches_every_arm(void)
 {
-    search_session s;
-    start(&s, SEARCH_DFS, 0, 1);
-    mg_rng rng;
-    mg_rng_seed(&rng, 1);
-    coverage_set cov;
-    coverage_set_init(&cov);
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 1);
     program_run r = {0, 0, 2, 0};
     int rank2 = 0, y7 = 0, solved = 0;
-    for (int i = 0; i < 8 && cov.n < 6; i++) {
-        solved += step(&s, &r, &cov, &rng) == SEARCH_NEXT_SOLVED;
+    for (int i = 0; i < 8 && c.cov.n < 6; i++) {
+        solved += step(&c, &r) == SEARCH_NEXT_SOLVED;
         MG_CHECK(r.np >= 1 && r.np <= MAX_NP && r.focus < r.np);
         rank2 |= r.focus == 2 && r.np >= 3;
         y7 |= r.x > 10 && r.y == 7;
     }
-    MG_CHECK_INT(cov.n, 6);
+    MG_CHECK_INT(c.cov.n, 6);
     MG_CHECK(rank2);
     MG_CHECK(y7);
     MG_CHECK(solved >= 3);
-    MG_CHECK_INT(s.sat, (uint64_t)solved);
-    MG_CHECK(s.solves >= s.sat);
-    coverage_set_free(&cov);
-    search_session_end(&s);
+    MG_CHECK_INT(c.s.sat, (uint64_t)solved);
+    MG_CHECK(c.s.solves >= c.s.sat);
+    campaign_end(&c);
 }
 
 /* --fixed: a solution naming rank 2 keeps the process count and focus of the last run. */
 static void test_fixed_keeps_np_and_focus(void)
 {
-    search_session s;
-    start(&s, SEARCH_DFS, 1, 1);
-    mg_rng rng;
-    mg_rng_seed(&rng, 2);
-    coverage_set cov;
-    coverage_set_init(&cov);
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 1, 1, 0, MAX_NP, 2);
     program_run r = {0, 0, 2, 1};
     for (int i = 0; i < 6; i++) {
-        step(&s, &r, &cov, &rng);
+        step(&c, &r);
         MG_CHECK_INT(r.np, 2);
         MG_CHECK_INT(r.focus, 1);
     }
-    coverage_set_free(&cov);
-    search_session_end(&s);
+    campaign_end(&c);
 }
 
 /* An exhausted tree, and random testing, restart: inputs in [-100, 100], np in [1, max]. */
 static void test_restarts(void)
 {
     for (int solving = 0; solving <= 1; solving++) {
-        search_session s;
-        start(&s, SEARCH_DFS, 0, solving);
-        mg_rng rng;
-        mg_rng_seed(&rng, 3);
-        coverage_set cov;
-        coverage_set_init(&cov);
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 0, solving, 0, MAX_NP, 3);
         program_run r = {0, 0, 1, 0};
         int restarts = 0;
         for (int i = 0; i < 20; i++) {
-            int kind = step(&s, &r, &cov, &rng);
+            int kind = step(&c, &r);
             restarts += kind == SEARCH_NEXT_RESTART;
             MG_CHECK(kind != SEARCH_NEXT_STOPPED);
             if (kind == SEARCH_NEXT_RESTART) {
@@ -182,11 +180,10 @@ static void test_restarts(void)
             }
         }
         MG_CHECK(solving ? restarts >= 1 : restarts == 20);
-        MG_CHECK_INT(s.restarts, (uint64_t)restarts);
+        MG_CHECK_INT(c.s.restarts, (uint64_t)restarts);
         if (!solving)
-            MG_CHECK_INT(s.solves, 0);
-        coverage_set_free(&cov);
-        search_session_end(&s);
+            MG_CHECK_INT(c.s.solves, 0);
+        campaign_end(&c);
     }
 }
 
@@ -199,46 +196,42 @@ static int always(void *arg)
 /* A stop before any solve chooses nothing: the driver repeats the last run on resume. */
 static void test_stop(void)
 {
-    search_session s;
-    start(&s, SEARCH_BOUNDED_DFS, 0, 1);
-    mg_rng rng;
-    mg_rng_seed(&rng, 4);
-    coverage_set cov;
-    coverage_set_init(&cov);
+    campaign c;
+    campaign_start(&c, SEARCH_BOUNDED_DFS, 0, 1, 0, MAX_NP, 4);
     path_log log;
     program_run r = {0, 0, 2, 0};
-    run_program(&r, &log, &cov);
-    MG_CHECK_INT(search_session_observe(&s, &log, 1), 0);
+    run_program(&r, &log, &c.cov);
+    MG_CHECK_INT(search_session_observe(&c.s, &log, 1), 0);
     int64_t in[2] = {0, 0};
     search_run last = {in, 2, 2, 0}, next;
     int kind = -1;
-    MG_CHECK_INT(search_session_next(&s, &last, &cov, NULL, &rng, always, NULL, &kind, &next), 0);
+    MG_CHECK_INT(search_session_next(&c.s, &last, &c.cov, NULL, &c.rng, always, NULL, &kind, &next),
+                 0);
     MG_CHECK_INT(kind, SEARCH_NEXT_STOPPED);
-    MG_CHECK_INT(s.solves, 0);
+    MG_CHECK_INT(c.s.solves, 0);
     MG_CHECK(next.inputs == NULL);
-    MG_CHECK_INT(search_session_next(&s, NULL, &cov, NULL, &rng, NULL, NULL, &kind, &next),
+    MG_CHECK_INT(search_session_next(&c.s, NULL, &c.cov, NULL, &c.rng, NULL, NULL, &kind, &next),
                  MG_EINVAL);
-    coverage_set_free(&cov);
-    search_session_end(&s);
+    campaign_end(&c);
 }
 
 /* A restored strategy must be of the session's kind and no deeper than its stack of logs. */
 static void test_restore_checks(void)
 {
-    search_session s;
-    start(&s, SEARCH_DFS, 0, 1);
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 7);
     search_params p;
     search_params_default(&p);
     search_state *other;
     MG_CHECK_INT(search_create(&p, &other), 0); /* bounded DFS */
-    MG_CHECK_INT(search_session_restore(&s, other), MG_EFORMAT);
+    MG_CHECK_INT(search_session_restore(&c.s, other), MG_EFORMAT);
     search_destroy(other);
     p.kind = SEARCH_DFS;
     search_state *deeper;
     MG_CHECK_INT(search_create(&p, &deeper), 0);
     search_step st = {0, 1};
     MG_CHECK_INT(search_observe(deeper, &st, 1), 0);
-    MG_CHECK_INT(search_session_restore(&s, deeper), MG_EFORMAT);
+    MG_CHECK_INT(search_session_restore(&c.s, deeper), MG_EFORMAT);
     search_destroy(deeper);
     search_session_params bad;
     search_session_params_default(&bad);
@@ -246,7 +239,7 @@ static void test_restore_checks(void)
     search_session t;
     MG_CHECK_INT(search_session_start(&t, &bad), MG_EINVAL);
     search_session_end(&t);
-    search_session_end(&s);
+    campaign_end(&c);
 }
 
 /* Rank 2's arm waits below a loop's deep subtree for plain DFS; after 3 runs that covered
@@ -256,21 +249,16 @@ static void test_stall_leaves_the_subtree(void)
     loop_trips = 30;
     int first_rank2[2] = {0, 0};
     for (int stall = 0; stall <= 1; stall++) {
-        search_session s;
-        start_stalling(&s, SEARCH_DFS, 0, 1, stall ? 3 : 0, MAX_NP);
-        mg_rng rng;
-        mg_rng_seed(&rng, 5);
-        coverage_set cov;
-        coverage_set_init(&cov);
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 0, 1, stall ? 3 : 0, MAX_NP, 5);
         program_run r = {0, 0, 2, 0};
         for (int i = 1; i <= 30 && !first_rank2[stall]; i++) {
-            MG_CHECK_INT(step(&s, &r, &cov, &rng), SEARCH_NEXT_SOLVED);
+            MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
             if (r.focus == 2)
                 first_rank2[stall] = i;
         }
-        MG_CHECK_INT(s.leaves, stall);
-        coverage_set_free(&cov);
-        search_session_end(&s);
+        MG_CHECK_INT(c.s.leaves, stall);
+        campaign_end(&c);
     }
     MG_CHECK_INT(first_rank2[0], 0);
     MG_CHECK(first_rank2[1] > 0 && first_rank2[1] <= 10);
@@ -283,17 +271,13 @@ static void test_stall_leaves_the_subtree(void)
 static void test_stall_moves_np(void)
 {
     loop_trips = 30;
-    search_session s;
-    start_stalling(&s, SEARCH_DFS, 0, 1, 3, 2);
-    mg_rng rng;
-    mg_rng_seed(&rng, 6);
-    coverage_set cov;
-    coverage_set_init(&cov);
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 3, 2, 6);
     program_run r = {0, 0, 1, 0};
     int moved = 0;
     for (int i = 0; i < 30 && !moved; i++) {
         program_run before = r;
-        int kind = step(&s, &r, &cov, &rng);
+        int kind = step(&c, &r);
         MG_CHECK(kind == SEARCH_NEXT_SOLVED || kind == SEARCH_NEXT_MOVED);
         if (kind == SEARCH_NEXT_MOVED) {
             moved = 1;
@@ -303,10 +287,9 @@ static void test_stall_moves_np(void)
         }
     }
     MG_CHECK(moved);
-    MG_CHECK_INT(s.leaves, 0);
-    MG_CHECK_INT(s.moves, 1);
-    coverage_set_free(&cov);
-    search_session_end(&s);
+    MG_CHECK_INT(c.s.leaves, 0);
+    MG_CHECK_INT(c.s.moves, 1);
+    campaign_end(&c);
     loop_trips = 0;
 }
 

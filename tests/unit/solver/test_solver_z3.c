@@ -577,6 +577,8 @@ static int solve_tuned(solver_z3 *s, tpath *t, uint32_t target, const mpi_semant
     return sat;
 }
 
+/* The solver answers the next query right after tuning (its trial bounds are gone): the loop
+ * x > 0 .. x > 3, x <= 4 tuned to x = 5 on its last negation, then x = 2 on the third. */
 static void test_tuning_then_next(void)
 {
     solver_z3 *s = make_solver(SOLVER_INT, 1);
