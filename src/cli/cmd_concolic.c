@@ -130,11 +130,12 @@ static void print_cost(const concolic_cost *k, double total)
     printf("cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
            "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
            " queries, %" PRIu64 " sat, %" PRIu64 " over the time limit), logs %.0f bytes/run, %" PRIu64
-           " restarts from random inputs\n",
+           " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
+           " moves to another process count, %" PRIu64 " tuning checks\n",
            k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
            per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
            per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts, per_run((double)k->log_bytes, k->runs),
-           k->restarts);
+           k->restarts, k->leaves, k->moves, k->tuning_checks);
 }
 
 static void add_double(json_object *o, const char *key, double v)
@@ -157,6 +158,9 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
     add_double(cost, "solve_s_per_run", per_run(k->solve_s, k->runs));
     json_object_object_add(cost, "queries", json_object_new_int64((int64_t)k->solves));
     json_object_object_add(cost, "query_timeouts", json_object_new_int64((int64_t)k->query_timeouts));
+    json_object_object_add(cost, "leaves", json_object_new_int64((int64_t)k->leaves));
+    json_object_object_add(cost, "moves", json_object_new_int64((int64_t)k->moves));
+    json_object_object_add(cost, "tuning_checks", json_object_new_int64((int64_t)k->tuning_checks));
     json_object_object_add(data, "cost", cost);
     concolic_report_coverage_json(c, data);
 }
@@ -226,7 +230,8 @@ int cmd_concolic(int argc, char **argv)
     static const char usage[] =
         "mpiguard concolic [options] -- ./app args   (app built with mpiguard-cc)";
     concolic_options o = {.np = 4, .focus = 0, .max_np = 16, .iterations = 0, .seed = 1,
-                          .timeout_s = 30, .strategy = 1, .dir = "mpiguard-concolic"};
+                          .timeout_s = 30, .strategy = 1, .dir = "mpiguard-concolic",
+                          .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
     const mg_option options_table[] = {
         {"np", 0, MG_OPT_INT, &o.np, "N", "processes of the first run (default 4)", NULL, 1, 4096},
         {"focus", 0, MG_OPT_INT, &o.focus, "R", "focus rank of the first run (default 0)", NULL, 0, 4095},
@@ -237,6 +242,8 @@ int cmd_concolic(int argc, char **argv)
          "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
          "without solving: random-inputs (from the program's own inputs) or random-all (the "
          "first run random too)", concolic_strategy_names, 0, 0},
+        {"stall", 0, MG_OPT_INT, &o.stall, "N", "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an uncovered arm, else change np (default 20; 0: never)", NULL, 0, 1e9},
+        {"tune", 0, MG_OPT_FLAG, &o.tune, NULL, "input tuning: the smallest values that reach an arm, in place of the limits of the _with_limit marks (COMPI's capping, the default)", NULL, 0, 0},
         {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS", "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
         {"resume", 0, MG_OPT_FLAG, &o.resume, NULL, "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
         {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)", NULL, 0, 0},
@@ -262,7 +269,7 @@ int cmd_concolic(int argc, char **argv)
         o.iterations = 100;
     concolic_launch lp = {.app_args = args.command + 1, .napp_args = args.ncommand - 1,
                           .timeout_s = o.timeout_s, .one_way = o.one_way,
-                          .no_reduce = o.no_reduce};
+                          .no_reduce = o.no_reduce, .uncapped = o.tune};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;
     return campaign(&o, &lp, args.command[0]);

@@ -4,11 +4,9 @@
 #include "cli.h"
 #include "concolic_report.h"
 #include "concolic_resume.h"
-#include "focus_select.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
-#include "solver_query.h"
 #include "mg_clock.h"
 
 #include <inttypes.h>
@@ -21,96 +19,41 @@ const char *const concolic_strategy_names[] = {"dfs",           "bounded-dfs", "
                                                "uniform-random", "cfg",        "random-inputs",
                                                "random-all",     NULL};
 
-/* Stores the new path's log at the stack level the strategy keeps it at (DFS: above the level
- * of the choice that produced it; the others: alone), releasing the levels above. */
-static int keep_path(concolic_loop *L, path_log *log, uint32_t level)
-{
-    if (level == SEARCH_DISCARDED) {
-        path_log_free(log);
-        return 0;
-    }
-    while (L->nstack > level)
-        path_log_free(&L->stack[--L->nstack]);
-    if (L->nstack < level) /* the two stacks disagree: a bug, not a state to go on from */
-        return MG_ESTATE;
-    path_log *s = realloc(L->stack, (L->nstack + 1) * sizeof *s);
-    if (!s)
-        return MG_ENOMEM;
-    L->stack = s;
-    L->stack[L->nstack++] = *log;
-    memset(log, 0, sizeof *log);
-    return 0;
-}
-
-/* Reports the run's path to the strategy; covered_new: the run covered arms none had before. */
+/* Hands the run's path to the search; covered_new: the run covered arms none had before. */
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
 {
     path_log empty = {0};
-    path_log *log = r->have_heavy ? &r->heavy : &empty;
-    search_step *steps = calloc(log->nbranches + 1, sizeof *steps);
-    if (!steps)
-        return MG_ENOMEM;
-    for (uint32_t i = 0; i < log->nbranches; i++)
-        steps[i] = (search_step){log->branches[i].branch_id, log->branches[i].taken};
-    uint32_t level;
-    int rc = search_observe_run(L->search, steps, log->nbranches, covered_new, &level);
-    free(steps);
-    if (!rc)
-        rc = keep_path(L, log, level);
+    int rc = search_session_observe(&L->search, r->have_heavy ? &r->heavy : &empty, covered_new);
     r->have_heavy = 0;
-    path_log_free(log);
     return rc;
 }
 
-/* Fresh random inputs, process count and focus: the start of a new search tree. */
-static void fresh_inputs(concolic_loop *L, const concolic_options *o)
+/* Makes `next` the campaign's next run (np and focus included). */
+static int take_run(concolic_loop *L, search_run *next)
 {
     concolic_campaign *c = L->c;
-    for (size_t i = 0; i < c->ninputs; i++)
-        c->inputs[i] = (int64_t)mg_rng_below(&L->rng, 201) - 100;
-    if (o->fixed)
-        return;
-    c->np = 1 + (uint32_t)mg_rng_below(&L->rng, (uint64_t)o->max_np);
-    c->focus = (uint32_t)mg_rng_below(&L->rng, c->np);
-    L->cost.restarts++;
+    int rc = concolic_campaign_set_inputs(c, next->inputs, next->ninputs);
+    if (!rc) {
+        c->np = next->np;
+        c->focus = next->focus;
+    }
+    search_run_free(next);
+    return rc;
 }
 
 /* random-all's first run: random values for more inputs than the program marks, a random
  * process count and focus. */
-static int random_start(concolic_loop *L, const concolic_options *o)
+static int random_start(concolic_loop *L)
 {
-    int64_t zero[CONCOLIC_RANDOM_START_INPUTS] = {0};
-    if (concolic_campaign_set_inputs(L->c, zero, CONCOLIC_RANDOM_START_INPUTS)) {
+    concolic_campaign *c = L->c;
+    search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
+    if (search_session_restart(&L->search, &last, CONCOLIC_RANDOM_START_INPUTS, &L->rng, &next) ||
+        take_run(L, &next)) {
         mg_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
-    fresh_inputs(L, o);
     L->trim_inputs = 1;
     return 0;
-}
-
-/* Inputs of the next run from solved values: the i-th non-MPI variable is input i. */
-static void take_values(concolic_loop *L, const path_log *log, const int64_t *values,
-                        focus_setup next)
-{
-    concolic_campaign *c = L->c;
-    size_t n = 0;
-    for (uint32_t v = 0; v < log->nvars; v++)
-        n += !sym_var_is_mpi(log->vars[v].kind);
-    int64_t *in = calloc((n > c->ninputs ? n : c->ninputs) + 1, sizeof *in);
-    if (!in)
-        return;
-    memcpy(in, c->inputs, c->ninputs * sizeof *in);
-    size_t k = 0;
-    for (uint32_t v = 0; v < log->nvars; v++)
-        if (!sym_var_is_mpi(log->vars[v].kind))
-            in[k++] = values[v];
-    concolic_campaign_set_inputs(c, in, n > c->ninputs ? n : c->ninputs);
-    free(in);
-    if (L->fixed)
-        return;
-    c->np = next.np;
-    c->focus = next.focus;
 }
 
 /* A signal or the end of --time asks the campaign to stop. */
@@ -119,51 +62,31 @@ static int stopping(const concolic_options *o)
     return (o->stop && *o->stop) || (o->deadline && mg_clock_seconds() >= o->deadline);
 }
 
-/* Asks the strategy for constraints until one solves, or restarts from fresh inputs. Returns
- * the seconds spent solving. */
-static double choose_next(concolic_loop *L, const concolic_options *o)
+static int stop_requested(void *o)
+{
+    return stopping(o);
+}
+
+/* Asks the search for the next run (a solved negation or a restart) and makes it the
+ * campaign's; a stop leaves the inputs those of the last run, so a resume repeats it. */
+static int choose_next(concolic_loop *L, const concolic_options *o)
 {
     concolic_campaign *c = L->c;
-    double spent = 0;
     search_cfg cfg = concolic_cfg_table(&L->cfg, &c->covered);
-    int solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
-                  o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
-    for (int tries = 0; solving && tries < 100000; tries++) {
-        if (stopping(o))
-            return spent; /* the inputs stay those of the last run: a resume repeats it */
-        search_choice ch;
-        if (search_next(L->search, &c->covered, &cfg, &L->rng, &ch) || ch.exhausted ||
-            ch.level >= L->nstack)
-            break;
-        const path_log *log = &L->stack[ch.level];
-        int64_t *values = calloc(log->nvars + 1, sizeof *values);
-        if (!values)
-            break;
-        int sat = 0;
-        double t0 = mg_clock_seconds();
-        int rc = solver_query_solve(L->z3, log, ch.index, &L->sem, &sat, values);
-        spent += mg_clock_seconds() - t0;
-        L->cost.solves++;
-        L->cost.query_timeouts += rc == MG_ETIMEOUT && !stopping(o);
-        focus_setup prev = {log->header.world_size, log->header.rank}, next;
-        int solved = 0;
-        if (!rc && sat &&
-            !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &next,
-                          &solved) &&
-            next.np <= (uint32_t)o->max_np) {
-            L->cost.sat++;
-            /* The solution names no rank: focus a rank that reaches the coverage frontier
-             * (focus_frontier.h) rather than staying where the negated path was. */
-            if (!solved)
-                next.focus = focus_frontier_pick(&L->frontier, &c->covered, next.np, next.focus);
-            take_values(L, log, values, next);
-            free(values);
-            return spent;
-        }
-        free(values);
-    }
-    fresh_inputs(L, o);
-    return spent;
+    search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
+    int kind;
+    int rc = search_session_next(&L->search, &last, &c->covered, &cfg, &L->rng, stop_requested,
+                                 (void *)o, &kind, &next);
+    if (!rc && kind != SEARCH_NEXT_STOPPED)
+        rc = take_run(L, &next);
+    L->cost.solves = L->search.solves;
+    L->cost.sat = L->search.sat;
+    L->cost.query_timeouts = L->search.query_timeouts;
+    L->cost.restarts = L->search.restarts;
+    L->cost.leaves = L->search.leaves;
+    L->cost.moves = L->search.moves;
+    L->cost.tuning_checks = L->search.tuning_checks;
+    return rc;
 }
 
 void concolic_loop_progress(const concolic_loop *L, int final)
@@ -211,37 +134,34 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     L->c = c;
     L->kind = o->distances ? SEARCH_CFG : kinds[o->strategy];
     L->strategy = o->strategy;
-    L->fixed = o->fixed;
     mg_rng_seed(&L->rng, (uint64_t)o->seed);
     int rc = load_cfg(L, o);
     if (rc || o->distances)
         return rc;
-    search_params sp;
-    search_params_default(&sp);
-    sp.kind = L->kind;
-    solver_z3_params zp;
-    solver_z3_params_default(&zp);
-    zp.cancel = o->stop;
-    mpi_semantics_params_default(&L->sem);
-    L->sem.max_np = o->max_np;
-    if (search_create(&sp, &L->search) || solver_z3_create(&zp, &L->z3)) {
+    search_session_params sp;
+    search_session_params_default(&sp);
+    sp.search.kind = L->kind;
+    sp.z3.cancel = o->stop;
+    sp.sem.max_np = o->max_np;
+    sp.fixed = o->fixed;
+    sp.stall_runs = (uint32_t)o->stall;
+    sp.tune = o->tune;
+    sp.sem.apply_caps = !o->tune;
+    sp.solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
+                 o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
+    if (search_session_start(&L->search, &sp)) {
         mg_error("cannot start the solver");
         return MG_EXIT_SOFTWARE;
     }
     if (o->resume)
         return concolic_resume_restore(L);
-    return o->strategy == CONCOLIC_STRATEGY_RANDOM_ALL ? random_start(L, o) : 0;
+    return o->strategy == CONCOLIC_STRATEGY_RANDOM_ALL ? random_start(L) : 0;
 }
 
 void concolic_loop_end(concolic_loop *L)
 {
-    while (L->nstack)
-        path_log_free(&L->stack[--L->nstack]);
-    free(L->stack);
     concolic_cfg_free(&L->cfg);
-    focus_frontier_free(&L->frontier);
-    search_destroy(L->search);
-    solver_z3_destroy(L->z3);
+    search_session_end(&L->search);
 }
 
 /* The input values the run really used (after caps and domains), from the focus's declarations;
@@ -310,7 +230,8 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
     coverage_set_merge(&c->covered, &r.cover);
     /* Out of memory there only loses a hint for the focus: the campaign goes on. */
     for (uint32_t k = 0; k < r.nranks; k++)
-        (void)focus_frontier_observe(&L->frontier, k, &r.rank_cover[k], k == focus && r.have_heavy);
+        (void)search_session_observe_rank(&L->search, k, &r.rank_cover[k],
+                                          k == focus && r.have_heavy);
     size_t ninputs = used_inputs(&r, inputs, c->ninputs + 64);
     if (ninputs > c->ninputs || (L->trim_inputs && r.have_heavy)) {
         concolic_campaign_set_inputs(c, inputs, ninputs);
@@ -323,7 +244,10 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
     if (r.log_problem[0] && c->iterations == first_iteration + 1)
         mg_warn("%s (the run gave no constraints)", r.log_problem);
     int rc = observe(L, &r, c->covered.n > covered_before);
-    double solve_s = rc ? 0 : choose_next(L, o);
+    double t0 = mg_clock_seconds();
+    if (!rc)
+        rc = choose_next(L, o);
+    double solve_s = mg_clock_seconds() - t0;
     L->cost.solve_s += solve_s;
     concolic_report_run(c, &r, inputs, ninputs, np, focus, solve_s);
     free(inputs);

@@ -7,13 +7,9 @@
 #include "concolic_campaign.h"
 #include "concolic_cfg.h"
 #include "concolic_launch.h"
-#include "focus_frontier.h"
 #include "mg_rng.h"
-#include "mpi_semantics.h"
-#include "path_log.h"
 #include "report.h"
-#include "search_strategy.h"
-#include "solver_z3.h"
+#include "search_session.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -30,8 +26,10 @@ extern const char *const concolic_strategy_names[];
 
 typedef struct concolic_options {
     long np, focus, max_np, iterations, seed;
+    long stall; /* runs covering nothing new before a DFS search moves; 0: never */
     double time_s, timeout_s;
     int strategy, resume, one_way, no_reduce, fixed, distances;
+    int tune; /* --tune: input tuning (§3.3) instead of COMPI's capping */
     const char *dir;
     /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
      * campaign is saved as it was before it. NULL: never. */
@@ -48,6 +46,8 @@ typedef struct concolic_cost {
     double solve_s;
     uint64_t solves, sat, restarts, log_bytes;
     uint64_t query_timeouts; /* solver checks stopped by the per-query limit */
+    uint64_t leaves, moves;  /* of a stalled search (search_session_next) */
+    uint64_t tuning_checks;  /* solver checks input tuning added */
 } concolic_cost;
 
 /* The run just finished, for the progress line. */
@@ -59,18 +59,12 @@ typedef struct concolic_last_run {
 
 typedef struct concolic_loop {
     concolic_campaign *c;
-    search_state *search;
-    solver_z3 *z3;
-    mpi_semantics_params sem;
+    search_session search; /* the strategy, its path logs, the solver: the next run's choice */
     mg_rng rng;
     int kind;        /* enum search_kind in use */
     int strategy;    /* index into concolic_strategy_names */
-    int fixed;       /* --fixed: np and focus never change */
     int trim_inputs; /* the inputs are CONCOLIC_RANDOM_START_INPUTS guesses until a run counts them */
-    path_log *stack; /* the path kept at each level of the strategy's stack */
-    size_t nstack;
     concolic_cfg cfg;
-    focus_frontier frontier; /* what each rank reached: the focus when the solution leaves it free */
     concolic_cost cost;
     concolic_last_run last; /* np 0: no run yet this session */
 } concolic_loop;

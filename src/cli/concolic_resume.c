@@ -8,6 +8,8 @@
  *   frontier R             the frontier focus rule's record (focus_frontier.h), R ranks, then
  *   reached N ARM...       per rank, its arms (decimal, ascending)
  *   examined N ARM...
+ *   stall N                runs since coverage last grew, then the arms the search's leaves
+ *   left N ARM...          aimed at since (search_session.h)
  *   snapshot
  *   search-snapshot 1 ...  the engine's snapshot (search_snapshot.h), to the end
  */
@@ -25,11 +27,12 @@
 
 static void put_logs(text_buf *t, const concolic_loop *L)
 {
-    text_buf_printf(t, "logs %zu\n", L->nstack);
-    for (size_t i = 0; i < L->nstack; i++) {
+    const search_session *s = &L->search;
+    text_buf_printf(t, "logs %zu\n", s->nstack);
+    for (size_t i = 0; i < s->nstack; i++) {
         uint8_t *bytes = NULL;
         size_t n = 0;
-        if (path_log_encode(&L->stack[i], &bytes, &n)) {
+        if (path_log_encode(&s->stack[i], &bytes, &n)) {
             t->failed = 1;
             return;
         }
@@ -69,8 +72,10 @@ void concolic_resume_save(concolic_loop *L)
         text_buf_printf(&t, " %016" PRIx64, L->rng.s[i]);
     text_buf_printf(&t, "\n");
     put_logs(&t, L);
-    put_frontier(&t, &L->frontier);
-    if (search_snapshot_write(L->search, &snap, &len))
+    put_frontier(&t, &L->search.frontier);
+    text_buf_printf(&t, "stall %" PRIu32 "\n", L->search.stalled);
+    put_arms(&t, "left", &L->search.leave_tried);
+    if (search_snapshot_write(L->search.strategy, &snap, &len))
         t.failed = 1;
     else
         text_buf_printf(&t, "snapshot\n%s", snap);
@@ -101,22 +106,40 @@ static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
     return rc;
 }
 
+/* Reads "WORD N ARM..." into the set s (merged). */
+static int read_set(text_cursor *c, const char *word, coverage_set *s)
+{
+    text_cursor_word(c, word);
+    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+    uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
+    for (size_t i = 0; arms && i < n; i++)
+        arms[i] = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(s, arms, n);
+    free(arms);
+    return rc;
+}
+
 /* Reads "WORD N ARM..." into one rank's set of f (was_focus: the examined one). */
 static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32_t rank,
                      int was_focus)
 {
-    text_cursor_word(c, word);
-    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
-    coverage_set s = {0};
-    uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
-    for (size_t i = 0; arms && i < n; i++)
-        arms[i] = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
-    int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(&s, arms, n);
+    coverage_set s;
+    coverage_set_init(&s);
+    int rc = read_set(c, word, &s);
     if (!rc)
         rc = focus_frontier_observe(f, rank, &s, was_focus);
-    free(arms);
     coverage_set_free(&s);
     return rc;
+}
+
+/* The stall count and the leaves' arms, absent from states saved before the search moved. */
+static int read_stall(text_cursor *c, search_session *s)
+{
+    if ((size_t)(c->end - c->p) < 6 || strncmp(c->p, "stall ", 6))
+        return 0;
+    text_cursor_word(c, "stall");
+    s->stalled = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    return c->bad ? MG_EFORMAT : read_set(c, "left", &s->leave_tried);
 }
 
 /* The frontier record, absent from states saved before it existed (the rule then starts from
@@ -146,15 +169,18 @@ static int read_state(concolic_loop *L, text_cursor *c)
     size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
     if (c->bad)
         return MG_EFORMAT;
-    L->stack = calloc(n + 1, sizeof *L->stack);
-    if (!L->stack)
+    search_session *ss = &L->search;
+    ss->stack = calloc(n + 1, sizeof *ss->stack);
+    if (!ss->stack)
         return MG_ENOMEM;
-    for (; L->nstack < n; L->nstack++) {
-        int rc = read_log(c, L->c->build_id, &L->stack[L->nstack]);
+    for (; ss->nstack < n; ss->nstack++) {
+        int rc = read_log(c, L->c->build_id, &ss->stack[ss->nstack]);
         if (rc)
             return rc;
     }
-    int rc = read_frontier(c, &L->frontier);
+    int rc = read_frontier(c, &ss->frontier);
+    if (!rc)
+        rc = read_stall(c, ss);
     if (rc)
         return rc;
     text_cursor_word(c, "snapshot");
@@ -162,15 +188,9 @@ static int read_state(concolic_loop *L, text_cursor *c)
         return MG_EFORMAT;
     search_state *s;
     rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &s);
-    if (rc)
-        return rc;
-    if (search_kind_of(s) != L->kind) {
+    if (!rc && (rc = search_session_restore(ss, s)))
         search_destroy(s);
-        return MG_EFORMAT;
-    }
-    search_destroy(L->search);
-    L->search = s;
-    return 0;
+    return rc;
 }
 
 int concolic_resume_restore(concolic_loop *L)

@@ -1,7 +1,8 @@
 /* Marking inputs (include/mpiguard/concolic.h): the i-th mark of a run takes value i of the file
  * named by MPIGUARD_CONCOLIC_INPUTS (one decimal integer per line, the same file for every
- * rank), and in the heavy executable becomes symbolic variable of the next id
- * (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps). */
+ * rank; a first line `uncapped` says the campaign tunes its inputs instead of capping them, so
+ * the marks' limits are not applied), and in the heavy executable becomes symbolic variable of
+ * the next id (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps, §3.3 tuning). */
 #include "mpiguard/concolic.h"
 #include "rt_internal.h"
 
@@ -14,7 +15,7 @@
 
 static int64_t *inputs;
 static size_t ninputs, next_input;
-static int loaded;
+static int loaded, uncapped;
 
 static void load_inputs(void)
 {
@@ -25,6 +26,9 @@ static void load_inputs(void)
         return;
     size_t cap = 0;
     long long v;
+    int matched = 0;
+    if (fscanf(f, " uncapped%n", &matched) != EOF)
+        uncapped = matched > 0;
     while (fscanf(f, "%lld", &v) == 1) {
         if (mg_array_reserve((void **)&inputs, &cap, ninputs + 1, sizeof *inputs) != MG_OK)
             break;
@@ -46,7 +50,7 @@ static int64_t choose(int kind, int64_t current, int has_cap, int64_t cap)
         v = inputs[next_input];
     next_input++;
     sym_var_kind_domain(kind, &lo, &hi, &bits, &is_signed);
-    if (has_cap && cap < hi)
+    if (has_cap && !uncapped && cap < hi)
         hi = cap;
     return v < lo ? lo : v > hi ? hi : v;
 }

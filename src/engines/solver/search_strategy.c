@@ -55,6 +55,11 @@ void search_destroy(search_state *s)
     free(s);
 }
 
+uint32_t search_depth(const search_state *s)
+{
+    return s->depth;
+}
+
 uint32_t search_bound(const search_state *s)
 {
     return s->bound;
@@ -254,6 +259,16 @@ static int next_cfg(search_state *s, const coverage_set *cov, const search_cfg *
         s->depth--;
     }
     out->exhausted = 1;
+    return 0;
+}
+
+int search_choose(search_state *s, uint32_t level, uint32_t index)
+{
+    if (!s || !is_dfs(s) || level >= s->depth || index >= s->levels[level].n)
+        return MG_EINVAL;
+    pop_to(s, level + 1);
+    s->pending = 1;
+    s->pending_index = index;
     return 0;
 }
 

@@ -91,6 +91,15 @@ int search_observe_run(search_state *s, const search_step *path, uint32_t n, int
 int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
                 search_choice *out);
 
+/* DFS and bounded DFS: makes constraint `index` of the path at `level` the pending choice, as
+ * if search_next had returned it; the levels above are given up (a driver that leaves a
+ * subtree for a constraint below it). MG_EINVAL for another kind, or a level or index past
+ * the stack. */
+int search_choose(search_state *s, uint32_t level, uint32_t index);
+
+/* The levels of the stack: paths kept, each with constraints still to try. */
+uint32_t search_depth(const search_state *s);
+
 /* The depth bound in force: 0 while unbounded (DFS, bounded DFS in phase one). */
 uint32_t search_bound(const search_state *s);
 

@@ -2,6 +2,8 @@
  * (docs/concolic-solver.md §4). */
 #include "solver_query.h"
 
+#include "solver_tune.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,17 +175,40 @@ int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics
     return rc;
 }
 
-int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
-                       const mpi_semantics_params *p, int *sat, int64_t *values)
+solver_z3_targets solver_query_targets(const solver_query *q)
 {
+    return (solver_z3_targets){q->solve, q->nsolve, q->keep, q->nkeep};
+}
+
+static int solve(solver_z3 *s, const path_log *log, uint32_t target,
+                 const mpi_semantics_params *p, int *sat, int64_t *values, int tune,
+                 uint32_t *checks)
+{
+    if (checks)
+        *checks = 0;
     if (!s || !sat || !values)
         return MG_EINVAL;
     solver_query q;
     int rc = solver_query_build(log, target, p, &q);
     if (rc != 0)
         return rc;
-    solver_z3_targets t = {q.solve, q.nsolve, q.keep, q.nkeep};
+    solver_z3_targets t = solver_query_targets(&q);
     rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
+    if (rc == 0 && *sat && tune)
+        rc = solver_tune(s, log, &q, &t, values, checks);
     solver_query_free(&q);
     return rc;
+}
+
+int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
+                       const mpi_semantics_params *p, int *sat, int64_t *values)
+{
+    return solve(s, log, target, p, sat, values, 0, NULL);
+}
+
+int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
+                             const mpi_semantics_params *p, int *sat, int64_t *values,
+                             uint32_t *checks)
+{
+    return solve(s, log, target, p, sat, values, 1, checks);
 }

@@ -30,11 +30,20 @@ int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics
                        solver_query *q);
 void solver_query_free(solver_query *q);
 
+/* What a check of q solves and keeps (solver_z3_check's targets); valid while q lives. */
+solver_z3_targets solver_query_targets(const solver_query *q);
+
 /* Builds and checks the query. values (log->nvars entries) receives the next inputs: solved
  * values for the query's variables, the old value for every other one. *sat as in
  * solver_z3_check; errors as solver_query_build and solver_z3_check (an unsatisfiable negation
  * is not an error: *sat = 0, and the caller asks its strategy for the next constraint). */
 int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
                        const mpi_semantics_params *p, int *sat, int64_t *values);
+
+/* solver_query_solve, then input tuning of a satisfiable solution (solver_tune.h); *checks
+ * (may be NULL) receives the checks tuning added. */
+int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
+                             const mpi_semantics_params *p, int *sat, int64_t *values,
+                             uint32_t *checks);
 
 #endif

@@ -565,6 +565,84 @@ static void test_bad_arguments(void)
     solver_z3_destroy(NULL);
 }
 
+/* Input tuning (§3.3): Stage I bounds every tuned variable of the slice by the lowest common
+ * bound (x + y > 1000: 501); Stage II then lowers the negation's single variable below it
+ * (x > 5 while y >= 300 holds Stage I's bound at 300: x = 6), the world size beside them; a
+ * solution below 2 is left alone. */
+static int solve_tuned(solver_z3 *s, tpath *t, uint32_t target, const mpi_semantics_params *p,
+                       int64_t *v, uint32_t *checks)
+{
+    int sat = -1;
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t->log, target, p, &sat, v, checks), 0);
+    return sat;
+}
+
+/* The solver answers the next query right after tuning (its trial bounds are gone): the loop
+ * x > 0 .. x > 3, x <= 4 tuned to x = 5 on its last negation, then x = 2 on the third. */
+static void test_tuning_then_next(void)
+{
+    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    mpi_semantics_params p = mpi(16);
+    int64_t v[MAXV];
+    tpath t;
+    tp_init(&t);
+    uint32_t x = tp_var(&t, SYM_VAR_INT, 4, 0, 0, SYM_VAR_NO_COMM);
+    for (int i = 0; i < 4; i++)
+        tp_branch(&t, SYM_GT, i, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_LE, 4, 1, x, (int64_t)1);
+    MG_CHECK_INT(solve_tuned(s, &t, 4, &p, v, NULL), 1);
+    MG_CHECK_INT(v[x], 5);
+    int sat = -1;
+    MG_CHECK_INT(solver_query_solve(s, &t.log, 2, &p, &sat, v), 0);
+    MG_CHECK_INT(sat, 1);
+    MG_CHECK_INT(v[x], 2);
+    tp_free(&t);
+    solver_z3_destroy(s);
+}
+
+static void test_input_tuning(void)
+{
+    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    mpi_semantics_params p = mpi(16);
+    uint32_t checks = 0;
+    int64_t v[MAXV];
+    tpath t;
+    tp_init(&t);
+    uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_LE, 1000, 2, x, (int64_t)1, y, (int64_t)1); /* x + y <= 1000 */
+    MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v, &checks), 1);
+    MG_CHECK(v[x] + v[y] > 1000);
+    MG_CHECK(v[x] <= 501 && v[y] <= 501);
+    MG_CHECK(checks >= 2);
+    tp_free(&t);
+
+    tp_init(&t);
+    x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    y = tp_var(&t, SYM_VAR_INT, 400, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t np = tp_var(&t, SYM_VAR_SIZE_WORLD, 12, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_LE, 1000, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 1000 */
+    tp_branch(&t, SYM_GE, 300, 1, y, (int64_t)1);                  /* y >= 300 */
+    tp_branch(&t, SYM_GE, 4, 2, x, (int64_t)-1, np, (int64_t)1);   /* np - x >= 4 */
+    tp_branch(&t, SYM_LE, 5, 1, x, (int64_t)1);                    /* x <= 5 */
+    MG_CHECK_INT(solve_tuned(s, &t, 3, &p, v, &checks), 1);
+    MG_CHECK_INT(v[x], 6);
+    MG_CHECK_INT(v[y], 300);
+    MG_CHECK(v[np] >= 10 && v[np] <= 16); /* np - 6 >= 4, at most max_np */
+    tp_free(&t);
+
+    tp_init(&t);
+    x = tp_var(&t, SYM_VAR_INT, 5, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_NE, 1, 1, x, (int64_t)1); /* x != 1 */
+    MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v, &checks), 1);
+    MG_CHECK_INT(v[x], 1);
+    MG_CHECK_INT(checks, 0);
+    int sat;
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 7, &p, &sat, v, NULL), MG_EINVAL);
+    tp_free(&t);
+    solver_z3_destroy(s);
+}
+
 int main(void)
 {
     MG_RUN(test_figure_2_1);
@@ -578,5 +656,7 @@ int main(void)
     MG_RUN(test_incremental_matches_fresh);
     MG_RUN(test_query_layout);
     MG_RUN(test_bad_arguments);
+    MG_RUN(test_input_tuning);
+    MG_RUN(test_tuning_then_next);
     MG_TEST_END();
 }

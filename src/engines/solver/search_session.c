@@ -1,0 +1,285 @@
+/* The search of a campaign: strategy, path logs, solving, next run (search_session.h). */
+#include "search_session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "focus_select.h"
+#include "mg_error.h"
+#include "search_snapshot.h"
+#include "solver_query.h"
+
+/* Bounds the solves of one choice: a strategy that keeps offering unsatisfiable negations ends
+ * in a restart rather than looping. */
+#define SEARCH_SESSION_MAX_TRIES 100000
+
+void search_session_params_default(search_session_params *p)
+{
+    memset(p, 0, sizeof *p);
+    search_params_default(&p->search);
+    solver_z3_params_default(&p->z3);
+    mpi_semantics_params_default(&p->sem);
+    p->solving = 1;
+    p->stall_runs = SEARCH_SESSION_DEFAULT_STALL_RUNS;
+}
+
+int search_session_start(search_session *s, const search_session_params *p)
+{
+    memset(s, 0, sizeof *s);
+    coverage_set_init(&s->leave_tried);
+    if (!p || p->sem.max_np < 1 || p->sem.max_np > UINT32_MAX)
+        return MG_EINVAL;
+    s->p = *p;
+    int rc = search_create(&p->search, &s->strategy);
+    if (!rc)
+        rc = solver_z3_create(&p->z3, &s->z3);
+    if (rc)
+        search_session_end(s);
+    return rc;
+}
+
+static void pop_logs(search_session *s, size_t depth)
+{
+    while (s->nstack > depth)
+        path_log_free(&s->stack[--s->nstack]);
+}
+
+void search_session_end(search_session *s)
+{
+    pop_logs(s, 0);
+    free(s->stack);
+    focus_frontier_free(&s->frontier);
+    coverage_set_free(&s->leave_tried);
+    search_destroy(s->strategy);
+    solver_z3_destroy(s->z3);
+    memset(s, 0, sizeof *s);
+}
+
+int search_session_restore(search_session *s, search_state *strategy)
+{
+    if (search_kind_of(strategy) != s->p.search.kind || search_depth(strategy) > s->nstack)
+        return MG_EFORMAT;
+    search_destroy(s->strategy);
+    s->strategy = strategy;
+    return 0;
+}
+
+int search_session_observe_rank(search_session *s, uint32_t rank, const coverage_set *arms,
+                                int was_focus)
+{
+    return focus_frontier_observe(&s->frontier, rank, arms, was_focus);
+}
+
+/* Stores the new path's log at the level the strategy keeps it at, releasing those above. The
+ * strategy counts its levels from the same observations, so a level past the stack cannot
+ * happen; it is refused rather than gone on from. */
+static int keep_log(search_session *s, path_log *log, uint32_t level)
+{
+    if (level == SEARCH_DISCARDED)
+        return 0;
+    pop_logs(s, level);
+    if (s->nstack < level)
+        return MG_ESTATE;
+    path_log *grown = realloc(s->stack, (s->nstack + 1) * sizeof *grown);
+    if (!grown)
+        return MG_ENOMEM;
+    s->stack = grown;
+    s->stack[s->nstack++] = *log;
+    memset(log, 0, sizeof *log);
+    return 0;
+}
+
+int search_session_observe(search_session *s, path_log *log, int covered_new)
+{
+    if (!s || !log)
+        return MG_EINVAL;
+    search_step *steps = calloc((size_t)log->nbranches + 1, sizeof *steps);
+    int rc = steps ? 0 : MG_ENOMEM;
+    for (uint32_t i = 0; steps && i < log->nbranches; i++)
+        steps[i] = (search_step){log->branches[i].branch_id, log->branches[i].taken};
+    if (covered_new) {
+        s->stalled = 0;
+        coverage_set_free(&s->leave_tried);
+    } else {
+        s->stalled++;
+    }
+    uint32_t level = SEARCH_DISCARDED;
+    if (!rc)
+        rc = search_observe_run(s->strategy, steps, log->nbranches, covered_new, &level);
+    free(steps);
+    if (!rc)
+        rc = keep_log(s, log, level);
+    path_log_free(log);
+    return rc;
+}
+
+void search_run_free(search_run *r)
+{
+    free(r->inputs);
+    memset(r, 0, sizeof *r);
+}
+
+int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
+                           search_run *next)
+{
+    memset(next, 0, sizeof *next);
+    next->inputs = calloc(n + 1, sizeof *next->inputs);
+    if (!next->inputs)
+        return MG_ENOMEM;
+    next->ninputs = n;
+    for (size_t i = 0; i < n; i++)
+        next->inputs[i] = (int64_t)mg_rng_below(rng, 201) - 100;
+    next->np = last->np;
+    next->focus = last->focus;
+    if (!s->p.fixed) {
+        next->np = 1 + (uint32_t)mg_rng_below(rng, (uint64_t)s->p.sem.max_np);
+        next->focus = (uint32_t)mg_rng_below(rng, next->np);
+    }
+    s->restarts++;
+    return 0;
+}
+
+/* The next run from solved values: the i-th non-MPI variable is input i, the inputs past them
+ * stay last's. */
+static int take_values(const search_session *s, const path_log *log, const int64_t *values,
+                       const search_run *last, focus_setup chosen, search_run *next)
+{
+    size_t n = 0;
+    for (uint32_t v = 0; v < log->nvars; v++)
+        n += !sym_var_is_mpi(log->vars[v].kind);
+    size_t total = n > last->ninputs ? n : last->ninputs;
+    memset(next, 0, sizeof *next);
+    next->inputs = calloc(total + 1, sizeof *next->inputs);
+    if (!next->inputs)
+        return MG_ENOMEM;
+    if (last->ninputs)
+        memcpy(next->inputs, last->inputs, last->ninputs * sizeof *next->inputs);
+    size_t k = 0;
+    for (uint32_t v = 0; v < log->nvars; v++)
+        if (!sym_var_is_mpi(log->vars[v].kind))
+            next->inputs[k++] = values[v];
+    next->ninputs = total;
+    next->np = s->p.fixed ? last->np : chosen.np;
+    next->focus = s->p.fixed ? last->focus : chosen.focus;
+    return 0;
+}
+
+/* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
+ * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
+ * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
+ * *moved says whether it did. */
+static int try_choice(search_session *s, const search_choice *ch, const search_run *last,
+                      const coverage_set *cov, int stopped, int move, int *moved,
+                      search_run *next)
+{
+    const path_log *log = &s->stack[ch->level];
+    int64_t *values = calloc((size_t)log->nvars + 1, sizeof *values);
+    if (!values)
+        return MG_ENOMEM;
+    int sat = 0;
+    uint32_t tuning_checks = 0;
+    int rc = s->p.tune ? solver_query_solve_tuned(s->z3, log, ch->index, &s->p.sem, &sat, values,
+                                                  &tuning_checks)
+                       : solver_query_solve(s->z3, log, ch->index, &s->p.sem, &sat, values);
+    s->tuning_checks += tuning_checks;
+    s->solves++;
+    s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
+    focus_setup prev = {log->header.world_size, log->header.rank}, chosen;
+    int solved_rank = 0, found = 0;
+    if (!rc && sat &&
+        !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &chosen,
+                      &solved_rank) &&
+        chosen.np <= (uint64_t)s->p.sem.max_np) {
+        s->sat++;
+        *moved = move && !solved_rank && chosen.np == prev.np;
+        if (*moved)
+            chosen.np = prev.np % (uint32_t)s->p.sem.max_np + 1;
+        /* The solution names no rank: focus a rank that reaches the coverage frontier
+         * (focus_frontier.h) rather than staying where the negated path was. */
+        if (!solved_rank)
+            chosen.focus = focus_frontier_pick(&s->frontier, cov, chosen.np, chosen.focus);
+        rc = take_values(s, log, values, last, chosen, next);
+        found = rc == 0;
+    }
+    free(values);
+    return rc == MG_ENOMEM ? rc : found;
+}
+
+static int is_dfs_kind(int kind)
+{
+    return kind == SEARCH_DFS || kind == SEARCH_BOUNDED_DFS;
+}
+
+/* The leave of search_session_next: 1 with *next set, 0 when no constraint is left to leave
+ * for, or an error (< 0). */
+static int leave_subtree(search_session *s, const search_run *last, const coverage_set *cov,
+                         search_stop_fn stop, void *stop_arg, search_run *next)
+{
+    uint32_t depth = search_depth(s->strategy);
+    for (uint32_t level = 0; level < depth && level < s->nstack; level++) {
+        const path_log *log = &s->stack[level];
+        for (uint32_t i = 0; i < log->nbranches; i++) {
+            if (stop && stop(stop_arg))
+                return 0;
+            uint32_t arm = coverage_arm(log->branches[i].branch_id, !log->branches[i].taken);
+            if (coverage_set_contains(cov, arm) || coverage_set_contains(&s->leave_tried, arm))
+                continue;
+            if (coverage_set_add(&s->leave_tried, &arm, 1))
+                return MG_ENOMEM;
+            search_choice ch = {0, level, i};
+            int moved = 0;
+            int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), 0, &moved, next);
+            if (found > 0 && search_choose(s->strategy, level, i)) {
+                search_run_free(next);
+                return MG_ESTATE;
+            }
+            if (found)
+                return found;
+        }
+    }
+    return 0;
+}
+
+int search_session_next(search_session *s, const search_run *last, const coverage_set *cov,
+                        const search_cfg *cfg, mg_rng *rng, search_stop_fn stop, void *stop_arg,
+                        int *kind, search_run *next)
+{
+    if (!s || !last || !kind || !next)
+        return MG_EINVAL;
+    memset(next, 0, sizeof *next);
+    int move = 0;
+    if (s->p.solving && is_dfs_kind(s->p.search.kind) && s->p.stall_runs &&
+        s->stalled >= s->p.stall_runs) {
+        s->stalled = 0;
+        int found = leave_subtree(s, last, cov, stop, stop_arg, next);
+        if (found < 0)
+            return found;
+        if (found) {
+            s->leaves++;
+            *kind = SEARCH_NEXT_SOLVED;
+            return 0;
+        }
+        move = !s->p.fixed;
+    }
+    for (int tries = 0; s->p.solving && tries < SEARCH_SESSION_MAX_TRIES; tries++) {
+        if (stop && stop(stop_arg)) {
+            *kind = SEARCH_NEXT_STOPPED;
+            return 0;
+        }
+        search_choice ch;
+        if (search_next(s->strategy, cov, cfg, rng, &ch) || ch.exhausted ||
+            ch.level >= s->nstack)
+            break;
+        int moved = 0;
+        int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), move, &moved, next);
+        if (found < 0)
+            return found;
+        if (found) {
+            s->moves += (uint64_t)moved;
+            *kind = moved ? SEARCH_NEXT_MOVED : SEARCH_NEXT_SOLVED;
+            return 0;
+        }
+    }
+    *kind = SEARCH_NEXT_RESTART;
+    return search_session_restart(s, last, last->ninputs, rng, next);
+}

@@ -1,0 +1,146 @@
+/* Input tuning: two-stage binary search for the smallest consistent bounds (solver_tune.h). */
+#include "solver_tune.h"
+
+#include <stdlib.h>
+
+#include "mg_error.h"
+
+/* The query's predicates followed by the bounds tuning has fixed so far (all[0..nfixed)), with
+ * room for one stage's trial bounds after them. */
+typedef struct tuner {
+    solver_z3 *s;
+    const path_log *log;
+    const solver_z3_targets *t;
+    const sym_pred **all;
+    size_t npreds, nfixed;
+    int64_t *scratch;
+    uint32_t checks;
+} tuner;
+
+/* Points all[] past the query's predicates at the fixed bounds (the list may have moved). */
+static void fix(tuner *k, const sym_pred_list *fixed)
+{
+    for (size_t i = 0; i < fixed->n; i++)
+        k->all[k->npreds + i] = &fixed->items[i];
+    k->nfixed = k->npreds + fixed->n;
+}
+
+/* 1 when the fixed predicates and v <= bound for every v of vars[0..n) are satisfiable (a check
+ * over its budget, or out of memory, counts as not). */
+static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
+{
+    sym_pred_list trial;
+    sym_pred_list_init(&trial);
+    int rc = 0, sat = 0;
+    for (uint32_t i = 0; rc == 0 && i < n; i++)
+        rc = sym_pred_list_push_bound(&trial, vars[i], SYM_LE, bound);
+    for (uint32_t i = 0; rc == 0 && i < n; i++)
+        k->all[k->nfixed + i] = &trial.items[i];
+    if (rc == 0) {
+        rc = solver_z3_check(k->s, k->log->vars, k->log->nvars, k->all, k->nfixed + n, k->t, &sat,
+                             k->scratch);
+        k->checks++;
+    }
+    sym_pred_list_free(&trial);
+    return rc == 0 && sat;
+}
+
+/* Algorithm 3: the lowest upper bound in (0, bound] that vars[0..n) can all keep. */
+static int64_t lowest_bound(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
+{
+    int64_t lower = 0, upper = bound;
+    while (lower + 1 < upper) {
+        int64_t mid = lower + (upper - lower) / 2;
+        if (consistent(k, vars, n, mid))
+            upper = mid;
+        else
+            lower = mid;
+    }
+    return upper;
+}
+
+/* The single variable of the negated constraint, or UINT32_MAX when it has none or several. */
+static uint32_t single_var(const sym_pred *target)
+{
+    uint32_t var = UINT32_MAX;
+    const sym_expr *sides[2] = {&target->lhs, &target->rhs};
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < sides[side]->nterms; i++) {
+            uint32_t v = sides[side]->terms[i].var;
+            if (var != UINT32_MAX && v != var)
+                return UINT32_MAX;
+            var = v;
+        }
+    return var;
+}
+
+/* Stages I and II over the solved values (Algorithm 1). Returns 0 or MG_ENOMEM; values are
+ * replaced only by a consistent tuned solution. */
+static int tune(tuner *k, const solver_query *q, int64_t *values)
+{
+    const path_log *log = k->log;
+    uint32_t *tuned = malloc(((size_t)q->nsolve + 1) * sizeof *tuned), ntuned = 0;
+    sym_pred_list fixed;
+    sym_pred_list_init(&fixed);
+    int rc = tuned ? 0 : MG_ENOMEM;
+    int64_t bound = -1;
+    for (uint32_t i = 0; rc == 0 && i < q->nsolve; i++) {
+        uint32_t v = q->solve[i];
+        if (sym_var_is_mpi(log->vars[v].kind)) {
+            rc = sym_pred_list_push_bound(&fixed, v, SYM_EQ, values[v]);
+            continue;
+        }
+        tuned[ntuned++] = v;
+        if (values[v] > bound)
+            bound = values[v];
+    }
+    if (rc || bound < 2)
+        goto out;
+    fix(k, &fixed);
+    int64_t multi = lowest_bound(k, tuned, ntuned, bound);
+    for (uint32_t i = 0; rc == 0 && i < ntuned; i++)
+        rc = sym_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
+    uint32_t symb = single_var(q->preds[q->npreds - 1]);
+    int symb_tuned = 0;
+    for (uint32_t i = 0; i < ntuned; i++)
+        symb_tuned |= tuned[i] == symb;
+    if (rc == 0 && symb_tuned && multi >= 2) {
+        fix(k, &fixed);
+        int64_t single = lowest_bound(k, &symb, 1, multi);
+        if (single < multi)
+            rc = sym_pred_list_push_bound(&fixed, symb, SYM_LE, single);
+    }
+    if (rc == 0) {
+        fix(k, &fixed);
+        int sat = 0;
+        k->checks++;
+        if (solver_z3_check(k->s, log->vars, log->nvars, k->all, k->nfixed, k->t, &sat,
+                            k->scratch) == 0 &&
+            sat)
+            for (uint32_t v = 0; v < log->nvars; v++)
+                values[v] = k->scratch[v];
+    }
+out:
+    sym_pred_list_free(&fixed);
+    free(tuned);
+    return rc;
+}
+
+int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
+                const solver_z3_targets *t, int64_t *values, uint32_t *checks)
+{
+    if (checks)
+        *checks = 0;
+    if (q->npreds == 0)
+        return 0;
+    tuner k = {s, log, t, malloc((q->npreds + 2 * (size_t)q->nsolve + 2) * sizeof *k.all),
+               q->npreds, q->npreds, malloc(((size_t)log->nvars + 1) * sizeof *k.scratch), 0};
+    for (size_t i = 0; k.all && i < q->npreds; i++)
+        k.all[i] = q->preds[i];
+    int rc = k.all && k.scratch ? tune(&k, q, values) : MG_ENOMEM;
+    if (checks)
+        *checks = k.checks;
+    free(k.all);
+    free(k.scratch);
+    return rc;
+}

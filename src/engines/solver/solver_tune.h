@@ -1,0 +1,27 @@
+/* Input tuning (dissertation §3.3, Algorithms 1-3; docs/concolic-solver.md §5.1): the smallest
+ * values that still satisfy a negation, in place of the first model Z3 gives (n = 1234567 where
+ * n = 101 takes the same arm and runs far shorter) and of the caps users set by hand. */
+#ifndef SOLVER_TUNE_H
+#define SOLVER_TUNE_H
+
+#include <stdint.h>
+
+#include "path_log.h"
+#include "solver_query.h"
+#include "solver_z3.h"
+
+/* Tunes values, a solution of query q (targets t) just found, in two stages on the query's
+ * incremental dependent slice: (I) the lowest bound B in (0, L], L the largest solved value, such that every tuned variable
+ * <= B is still consistent (binary search), the excluded variables fixed at their solved
+ * values; (II) when the negated constraint has a single variable and it is tuned, the lowest
+ * bound of that variable alone in (0, B]. The values are then solved under those bounds.
+ * Excluded (never tuned): the MPI variables (world and communicator sizes, Type-2 of §3.3.2:
+ * more processes run shorter; ranks, which the MPI semantics and the focus rule choose). A
+ * largest value below 2 needs no tuning. A tuning check over its budget counts as inconsistent;
+ * when the final check fails, the untuned solution stands, so tuning never loses a solution.
+ * *checks (may be NULL) receives the solver checks tuning made. MG_ENOMEM (values are then
+ * the untuned ones). solver_query_solve_tuned is the way in. */
+int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
+                const solver_z3_targets *t, int64_t *values, uint32_t *checks);
+
+#endif

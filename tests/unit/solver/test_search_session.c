@@ -1,0 +1,306 @@
+/* Unit tests of a campaign's search as one object (search_session.h), with real Z3, over a
+ * simulated program whose path logs are built here the way the runtime would log them:
+ *
+ *   inputs x, y; rank = MPI_Comm_rank(world); np = MPI_Comm_size(world)
+ *   b0: if (x > 10) { b1: if (y == 7) ... }
+ *   b2: if (rank == 2) ...
+ *
+ * Six arms; rank 2 needs at least three processes. With loop_trips > 0 the x > 10 arm first
+ * runs a loop, branch b3, `y > i` for i < loop_trips: one branch, many constraints, a deep DFS
+ * subtree that covers nothing new after its first two paths. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "mg_rng.h"
+#include "mg_test.h"
+#include "search_session.h"
+
+#define MAX_NP 4
+
+static int loop_trips;
+
+typedef struct program_run {
+    int64_t x, y;
+    uint32_t np, focus;
+} program_run;
+
+static sym_var var(uint32_t id, int kind, int64_t value)
+{
+    return (sym_var){id, (uint8_t)kind, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, value};
+}
+
+/* Appends branch id's record: var op k held on the taken arm (the op is oriented here). */
+static void branch(path_log *log, uint32_t id, uint32_t v, int op, int64_t k, int taken)
+{
+    sym_expr lhs, rhs;
+    MG_CHECK_INT(sym_expr_init_var(&lhs, v, 1), 0);
+    sym_expr_init_const(&rhs, k);
+    path_branch *b = &log->branches[log->nbranches++];
+    b->branch_id = id;
+    b->taken = (uint8_t)taken;
+    MG_CHECK_INT(sym_pred_make(&b->pred, &lhs, taken ? op : sym_op_negate(op), &rhs, 0, 0), 0);
+    sym_expr_free(&lhs);
+}
+
+/* The focus's path log of one run, and the arms every rank covered into cov. */
+static void run_program(const program_run *r, path_log *log, coverage_set *cov)
+{
+    memset(log, 0, sizeof *log);
+    log->header = (path_log_header){PATH_LOG_HEAVY, 1, 1, r->focus, r->np, PATH_LOG_VERSION};
+    log->vars = calloc(4, sizeof *log->vars);
+    log->branches = calloc(3 + (size_t)loop_trips, sizeof *log->branches);
+    MG_CHECK(log->vars && log->branches);
+    log->vars[0] = var(0, SYM_VAR_INT, r->x);
+    log->vars[1] = var(1, SYM_VAR_INT, r->y);
+    log->vars[2] = var(2, SYM_VAR_RANK_WORLD, r->focus);
+    log->vars[3] = var(3, SYM_VAR_SIZE_WORLD, r->np);
+    log->nvars = 4;
+    branch(log, 0, 0, SYM_GT, 10, r->x > 10);
+    for (int i = 0; r->x > 10 && i < loop_trips; i++)
+        branch(log, 3, 1, SYM_GT, i, r->y > i);
+    if (r->x > 10)
+        branch(log, 1, 1, SYM_EQ, 7, r->y == 7);
+    branch(log, 2, 2, SYM_EQ, 2, r->focus == 2);
+    for (uint32_t rank = 0; rank < r->np; rank++) {
+        uint32_t arms[5] = {coverage_arm(0, r->x > 10), coverage_arm(2, rank == 2),
+                            coverage_arm(1, r->y == 7), coverage_arm(3, 0), coverage_arm(3, 1)};
+        size_t n = r->x <= 10 ? 2 : loop_trips == 0 ? 3 : 5;
+        /* the loop's arms: false when y <= 0 ends it at once, both otherwise */
+        if (n == 5 && r->y <= 0)
+            n = 4;
+        if (n == 5 && r->y >= loop_trips)
+            arms[3] = arms[4], n = 4;
+        MG_CHECK_INT(coverage_set_add(cov, arms, n), 0);
+    }
+}
+
+/* A simulated campaign: the session, the rng of its choices, the coverage so far. */
+typedef struct campaign {
+    search_session s;
+    mg_rng rng;
+    coverage_set cov;
+} campaign;
+
+static void campaign_start(campaign *c, int kind, int fixed, int solving, uint32_t stall,
+                           int64_t max_np, uint64_t seed)
+{
+    search_session_params p;
+    search_session_params_default(&p);
+    p.stall_runs = stall;
+    p.search.kind = kind;
+    p.sem.max_np = max_np;
+    p.fixed = fixed;
+    p.solving = solving;
+    MG_CHECK_INT(search_session_start(&c->s, &p), 0);
+    mg_rng_seed(&c->rng, seed);
+    coverage_set_init(&c->cov);
+}
+
+static void campaign_end(campaign *c)
+{
+    coverage_set_free(&c->cov);
+    search_session_end(&c->s);
+}
+
+/* One iteration as the driver does it: run, observe, ask for the next run. Returns its kind. */
+static int step(campaign *c, program_run *r)
+{
+    path_log log;
+    size_t before = c->cov.n;
+    run_program(r, &log, &c->cov);
+    MG_CHECK_INT(search_session_observe(&c->s, &log, c->cov.n > before), 0);
+    MG_CHECK_INT(log.nbranches, 0); /* moved into the session */
+    int64_t in[2] = {r->x, r->y};
+    search_run last = {in, 2, r->np, r->focus}, next;
+    search_cfg cfg = {NULL, 0};
+    int kind = -1;
+    MG_CHECK_INT(search_session_next(&c->s, &last, &c->cov, &cfg, &c->rng, NULL, NULL, &kind,
+                                     &next),
+                 0);
+    MG_CHECK_INT(next.ninputs, 2);
+    *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus};
+    search_run_free(&next);
+    return kind;
+}
+
+/* DFS from x = y = 0 on two processes: solving reaches every arm, rank 2 on three or more
+ * processes, and x > 10 with y == 7 from the inputs the solver chose. */
+static void test_reaches_every_arm(void)
+{
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 1);
+    program_run r = {0, 0, 2, 0};
+    int rank2 = 0, y7 = 0, solved = 0;
+    for (int i = 0; i < 8 && c.cov.n < 6; i++) {
+        solved += step(&c, &r) == SEARCH_NEXT_SOLVED;
+        MG_CHECK(r.np >= 1 && r.np <= MAX_NP && r.focus < r.np);
+        rank2 |= r.focus == 2 && r.np >= 3;
+        y7 |= r.x > 10 && r.y == 7;
+    }
+    MG_CHECK_INT(c.cov.n, 6);
+    MG_CHECK(rank2);
+    MG_CHECK(y7);
+    MG_CHECK(solved >= 3);
+    MG_CHECK_INT(c.s.sat, (uint64_t)solved);
+    MG_CHECK(c.s.solves >= c.s.sat);
+    campaign_end(&c);
+}
+
+/* --fixed: a solution naming rank 2 keeps the process count and focus of the last run. */
+static void test_fixed_keeps_np_and_focus(void)
+{
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 1, 1, 0, MAX_NP, 2);
+    program_run r = {0, 0, 2, 1};
+    for (int i = 0; i < 6; i++) {
+        step(&c, &r);
+        MG_CHECK_INT(r.np, 2);
+        MG_CHECK_INT(r.focus, 1);
+    }
+    campaign_end(&c);
+}
+
+/* An exhausted tree, and random testing, restart: inputs in [-100, 100], np in [1, max]. */
+static void test_restarts(void)
+{
+    for (int solving = 0; solving <= 1; solving++) {
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 0, solving, 0, MAX_NP, 3);
+        program_run r = {0, 0, 1, 0};
+        int restarts = 0;
+        for (int i = 0; i < 20; i++) {
+            int kind = step(&c, &r);
+            restarts += kind == SEARCH_NEXT_RESTART;
+            MG_CHECK(kind != SEARCH_NEXT_STOPPED);
+            if (kind == SEARCH_NEXT_RESTART) {
+                MG_CHECK(r.x >= -100 && r.x <= 100 && r.y >= -100 && r.y <= 100);
+                MG_CHECK(r.np >= 1 && r.np <= MAX_NP && r.focus < r.np);
+            }
+        }
+        MG_CHECK(solving ? restarts >= 1 : restarts == 20);
+        MG_CHECK_INT(c.s.restarts, (uint64_t)restarts);
+        if (!solving)
+            MG_CHECK_INT(c.s.solves, 0);
+        campaign_end(&c);
+    }
+}
+
+static int always(void *arg)
+{
+    (void)arg;
+    return 1;
+}
+
+/* A stop before any solve chooses nothing: the driver repeats the last run on resume. */
+static void test_stop(void)
+{
+    campaign c;
+    campaign_start(&c, SEARCH_BOUNDED_DFS, 0, 1, 0, MAX_NP, 4);
+    path_log log;
+    program_run r = {0, 0, 2, 0};
+    run_program(&r, &log, &c.cov);
+    MG_CHECK_INT(search_session_observe(&c.s, &log, 1), 0);
+    int64_t in[2] = {0, 0};
+    search_run last = {in, 2, 2, 0}, next;
+    int kind = -1;
+    MG_CHECK_INT(search_session_next(&c.s, &last, &c.cov, NULL, &c.rng, always, NULL, &kind, &next),
+                 0);
+    MG_CHECK_INT(kind, SEARCH_NEXT_STOPPED);
+    MG_CHECK_INT(c.s.solves, 0);
+    MG_CHECK(next.inputs == NULL);
+    MG_CHECK_INT(search_session_next(&c.s, NULL, &c.cov, NULL, &c.rng, NULL, NULL, &kind, &next),
+                 MG_EINVAL);
+    campaign_end(&c);
+}
+
+/* A restored strategy must be of the session's kind and no deeper than its stack of logs. */
+static void test_restore_checks(void)
+{
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 7);
+    search_params p;
+    search_params_default(&p);
+    search_state *other;
+    MG_CHECK_INT(search_create(&p, &other), 0); /* bounded DFS */
+    MG_CHECK_INT(search_session_restore(&c.s, other), MG_EFORMAT);
+    search_destroy(other);
+    p.kind = SEARCH_DFS;
+    search_state *deeper;
+    MG_CHECK_INT(search_create(&p, &deeper), 0);
+    search_step st = {0, 1};
+    MG_CHECK_INT(search_observe(deeper, &st, 1), 0);
+    MG_CHECK_INT(search_session_restore(&c.s, deeper), MG_EFORMAT);
+    search_destroy(deeper);
+    search_session_params bad;
+    search_session_params_default(&bad);
+    bad.sem.max_np = 0;
+    search_session t;
+    MG_CHECK_INT(search_session_start(&t, &bad), MG_EINVAL);
+    search_session_end(&t);
+    campaign_end(&c);
+}
+
+/* Rank 2's arm waits below a loop's deep subtree for plain DFS; after 3 runs that covered
+ * nothing new, the search leaves for it (the bottom path's constraint rank == 2). */
+static void test_stall_leaves_the_subtree(void)
+{
+    loop_trips = 30;
+    int first_rank2[2] = {0, 0};
+    for (int stall = 0; stall <= 1; stall++) {
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 0, 1, stall ? 3 : 0, MAX_NP, 5);
+        program_run r = {0, 0, 2, 0};
+        for (int i = 1; i <= 30 && !first_rank2[stall]; i++) {
+            MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+            if (r.focus == 2)
+                first_rank2[stall] = i;
+        }
+        MG_CHECK_INT(c.s.leaves, stall);
+        campaign_end(&c);
+    }
+    MG_CHECK_INT(first_rank2[0], 0);
+    MG_CHECK(first_rank2[1] > 0 && first_rank2[1] <= 10);
+    loop_trips = 0;
+}
+
+/* With at most two processes rank 2 cannot be reached, and y == 7 cannot be reached from the
+ * loop's paths so far (each holds y below 7): nothing to leave for, so the stall moves: the
+ * loop's next solution runs on two processes instead of one. */
+static void test_stall_moves_np(void)
+{
+    loop_trips = 30;
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 3, 2, 6);
+    program_run r = {0, 0, 1, 0};
+    int moved = 0;
+    for (int i = 0; i < 30 && !moved; i++) {
+        program_run before = r;
+        int kind = step(&c, &r);
+        MG_CHECK(kind == SEARCH_NEXT_SOLVED || kind == SEARCH_NEXT_MOVED);
+        if (kind == SEARCH_NEXT_MOVED) {
+            moved = 1;
+            MG_CHECK_INT(before.np, 1);
+            MG_CHECK_INT(r.np, 2);
+            MG_CHECK(r.x > 10); /* the loop's subtree goes on */
+        }
+    }
+    MG_CHECK(moved);
+    MG_CHECK_INT(c.s.leaves, 0);
+    MG_CHECK_INT(c.s.moves, 1);
+    campaign_end(&c);
+    loop_trips = 0;
+}
+
+int main(void)
+{
+    MG_RUN(test_reaches_every_arm);
+    MG_RUN(test_fixed_keeps_np_and_focus);
+    MG_RUN(test_restarts);
+    MG_RUN(test_stop);
+    MG_RUN(test_restore_checks);
+    MG_RUN(test_stall_leaves_the_subtree);
+    MG_RUN(test_stall_moves_np);
+    MG_TEST_END();
+}
