@@ -174,12 +174,31 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
 /* Seconds an attached job gets to show its ranks; a job mpiguard started has until it ends. */
 #define ATTACH_DISCOVERY_SECONDS 10.0
 
+/* Listens for the ranks' exits (proc_exits.h); NULL, said once with -v, where the kernel refuses. */
+static proc_exits *open_exits(const cli_session *s)
+{
+    proc_exits *exits = NULL;
+    int rc = proc_exits_open(s->nranks, &exits);
+    if (rc != MG_OK)
+        mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
+                "by its published state alone", mg_strerror(rc));
+    return exits;
+}
+
 /* Returns 0 once every rank is known, 1 if the job ended first, or MG_EXIT_NOINPUT for an attached
- * process that has no MPI ranks. */
-static int wait_for_ranks(cli_session *s)
+ * process that has no MPI ranks. With exits, listens for the ranks' exits from the moment the job's
+ * size is known: a rank may die seconds after MPI_Init, before the last rank is found. */
+static int wait_for_ranks(cli_session *s, proc_exits **exits)
 {
     double deadline = mg_clock_seconds() + ATTACH_DISCOVERY_SECONDS;
-    while (s->nranks == 0 || s->found < s->nranks) {
+    bool listening = !exits;
+    for (;;) {
+        if (!listening && s->nranks > 0) {
+            *exits = open_exits(s);
+            listening = true;
+        }
+        if (s->nranks > 0 && s->found == s->nranks)
+            return 0;
         if (cli_session_wait(s, 100))
             return 1;
         cli_session_discover(s);
@@ -188,7 +207,6 @@ static int wait_for_ranks(cli_session *s)
             return MG_EXIT_NOINPUT;
         }
     }
-    return 0;
 }
 
 /* How many ranks the watch read through each sampler, for the closing line. */
@@ -314,17 +332,6 @@ static void take_readings(hang_probes *probes, const struct hang_watch_step *ste
  * that ends a job after a rank's death does so within a second. */
 #define DEAD_RANK_GRACE_S 3.0
 
-/* Listens for the ranks' exits (proc_exits.h); NULL, said once with -v, where the kernel refuses. */
-static proc_exits *open_exits(const cli_session *s)
-{
-    proc_exits *exits = NULL;
-    int rc = proc_exits_open(s->nranks, &exits);
-    if (rc != MG_OK)
-        mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
-                "by its published state alone", mg_strerror(rc));
-    return exits;
-}
-
 /* The dead rank (hang_dead_rank) after taking the exits announced so far. */
 static int poll_dead_rank(const cli_session *s, proc_exits *exits)
 {
@@ -343,10 +350,14 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
                  hang_seen *seen)
 {
     hang_remote *remote = NULL;
-    /* Agents on other nodes find the ranks; local agents need the world size to share it out. */
-    int waited = o->agent_launcher ? 0 : wait_for_ranks(s);
-    if (waited)
+    /* Agents on other nodes find the ranks; local agents need the world size to share it out.
+     * A rank's exit is seen here unless agents read the ranks. */
+    proc_exits *exits = NULL;
+    int waited = o->agent_launcher ? 0 : wait_for_ranks(s, o->agents ? NULL : &exits);
+    if (waited) {
+        proc_exits_close(exits);
         return waited == 1 ? 0 : waited;
+    }
     if (o->agents || o->agent_launcher) {
         hang_remote_options ro = {.local_agents = (int)o->agents, .agent_launcher = o->agent_launcher,
                                   .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
@@ -370,6 +381,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     if (hang_model_create(&params, (size_t)s->nranks, seed, &model) != 0) {
         mg_error("hang: invalid model parameters");
         hang_remote_stop(remote);
+        proc_exits_close(exits);
         return MG_EXIT_USAGE;
     }
     struct hang_watch_params wp;
@@ -382,6 +394,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         free(readings);
         hang_model_destroy(model);
         hang_remote_stop(remote);
+        proc_exits_close(exits);
         return MG_EXIT_SOFTWARE;
     }
     hang_probes probes = {.session = s,
@@ -403,7 +416,6 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         fprintf(stderr, "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
                 s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
                 st.reduced ? ", fewer than 2C ranks" : "");
-    proc_exits *exits = remote ? NULL : open_exits(s);
     FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
