@@ -8,15 +8,17 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const fault_names[] = {"none", "compute-loop", "sleep", "stop", "deadlock", NULL};
+static const char *const fault_names[] = {"none", "compute-loop", "sleep",
+                                          "stop", "deadlock",     NULL};
 
 static void usage_error(const example *ex, const char *what, const char *word)
 {
     if (ex->rank == 0)
-        fprintf(stderr,
-                "%s: %s '%s'\nusage: %s [--seconds S | --iterations N] [--size N] [--announce] "
-                "[--tick S] [--fault compute-loop|sleep|stop|deadlock --fault-rank R --fault-at T]\n",
-                ex->name, what, word, ex->name);
+        fprintf(
+            stderr,
+            "%s: %s '%s'\nusage: %s [--seconds S | --iterations N] [--size N] [--announce] "
+            "[--tick S] [--fault compute-loop|sleep|stop|deadlock --fault-rank R --fault-at T]\n",
+            ex->name, what, word, ex->name);
     MPI_Finalize();
     exit(2);
 }
@@ -137,8 +139,8 @@ int example_should_stop(example *ex, int check_every)
          * rather than from its own start, which would count the launch in. */
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
-        fprintf(stderr, "%s: fault %s fires in rank %d at %.3f\n", ex->name, fault_names[f], ex->rank,
-                (double)now.tv_sec + 1e-9 * (double)now.tv_nsec);
+        fprintf(stderr, "%s: fault %s fires in rank %d at %.3f\n", ex->name, fault_names[f],
+                ex->rank, (double)now.tv_sec + 1e-9 * (double)now.tv_nsec);
         fire_fault(f);
     }
     ex->iterations++;

@@ -17,11 +17,11 @@ typedef enum example_fault {
 typedef struct example {
     const char *name;
     int rank, size;
-    double seconds;   /* run for this long (decided collectively) */
+    double seconds;      /* run for this long (decided collectively) */
     long max_iterations; /* --iterations: stop after this many instead (0: by time) */
     example_fault fault;
     int fault_rank;
-    double fault_at;  /* seconds after start */
+    double fault_at;   /* seconds after start */
     long problem_size; /* --size: the per-rank work unit, each program documents its meaning */
     double start;
     long iterations;
@@ -36,7 +36,8 @@ void example_init(example *ex, const char *name, long default_size, int *argc, c
 /* Called once per iteration by every rank: fires the fault when its time has come on the faulty
  * rank, and returns 1 (on every rank alike) once the run time is over. check_every > 1 does the
  * collective stop decision only every that many iterations (it costs an Allreduce);
- * check_every <= 0 only fires the fault and returns 0, for programs that decide without a collective. */
+ * check_every <= 0 only fires the fault and returns 0, for programs that decide without a
+ * collective. */
 int example_should_stop(example *ex, int check_every);
 
 /* Prints the closing line on rank 0 (with the checksum the program computed), finalises MPI and

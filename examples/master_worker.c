@@ -1,6 +1,6 @@
 /* master_worker: rank 0 hands out tasks and collects results with MPI_ANY_SOURCE receives, polling
- * with MPI_Test between bookkeeping; workers compute tasks of varying length. --size N: work per task
- * unit (default 20000). An irregular period with busy-wait polling inside MPI. */
+ * with MPI_Test between bookkeeping; workers compute tasks of varying length. --size N: work per
+ * task unit (default 20000). An irregular period with busy-wait polling inside MPI. */
 #include "example.h"
 
 #include <stdio.h>

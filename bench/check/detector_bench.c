@@ -14,14 +14,16 @@
 #include "deadlock_detector.h"
 #include "mg_error.h"
 
-static double cpu_s(void) {
+static double cpu_s(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Heap bytes in use (glibc), for the detector's memory per process. */
-static double heap_bytes(void) {
+static double heap_bytes(void)
+{
     struct mallinfo2 mi = mallinfo2();
     return (double)mi.uordblks + (double)mi.hblkhd;
 }
@@ -38,7 +40,8 @@ typedef struct feeder {
 enum input { INPUT_EVENT, INPUT_BYTES, INPUT_ENCODE };
 static const char *input_name[] = {"event", "bytes", "enc"};
 
-static void feed(feeder *f, check_event *ev) {
+static void feed(feeder *f, check_event *ev)
+{
     ev->seq = ++f->seq[ev->rank];
     int rc;
     if (f->bytes != INPUT_EVENT) {
@@ -57,7 +60,8 @@ static void feed(feeder *f, check_event *ev) {
     f->records++;
 }
 
-static check_event ev_of(int kind, int32_t rank, uint16_t func) {
+static check_event ev_of(int kind, int32_t rank, uint16_t func)
+{
     check_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = (uint8_t)kind;
@@ -76,7 +80,8 @@ static check_event ev_of(int kind, int32_t rank, uint16_t func) {
 }
 
 static void call(feeder *f, int32_t rank, uint16_t func, int32_t peer, uint64_t req,
-                 const uint64_t *reqs, uint32_t nreq, const check_status *st, uint32_t nst) {
+                 const uint64_t *reqs, uint32_t nreq, const check_status *st, uint32_t nst)
+{
     check_event ev = ev_of(CHECK_EV_ENTER, rank, func);
     ev.peer = peer;
     ev.request = req;
@@ -96,7 +101,8 @@ static const char *workload_name[] = {"ring Isend/Irecv/Waitall + Allreduce",
                                       "master-worker ANY_SOURCE", "Bcast/Allreduce/Barrier"};
 
 /* One round of the workload; returns records fed. */
-static void round_of(feeder *f, enum workload w, int32_t p, uint64_t it) {
+static void round_of(feeder *f, enum workload w, int32_t p, uint64_t it)
+{
     if (w == RING) {
         for (int32_t r = 0; r < p; r++) {
             uint64_t reqs[2] = {2 * it + 1, 2 * it + 2};
@@ -135,20 +141,23 @@ static void round_of(feeder *f, enum workload w, int32_t p, uint64_t it) {
     }
 }
 
-static int open_feeder(feeder *f, int32_t p, int bytes) {
+static int open_feeder(feeder *f, int32_t p, int bytes)
+{
     memset(f, 0, sizeof *f);
     f->bytes = bytes;
     f->seq = calloc((size_t)p, sizeof *f->seq);
     return f->seq && deadlock_detector_create(NULL, p, &f->det) == MG_OK ? 0 : -1;
 }
 
-static void close_feeder(feeder *f) {
+static void close_feeder(feeder *f)
+{
     deadlock_detector_destroy(f->det);
     free(f->seq);
 }
 
 /* Feeds about `target` records of workload w for p ranks; prints ns/record and records/s. */
-static int throughput(enum workload w, int32_t p, uint64_t target, int bytes) {
+static int throughput(enum workload w, int32_t p, uint64_t target, int bytes)
+{
     feeder f;
     if (open_feeder(&f, p, bytes)) {
         return -1;
@@ -176,7 +185,8 @@ static const char *shape_name[] = {"Recv ring (AND cycle)", "Barrier, one rank i
                                    "everyone in Recv(ANY_SOURCE)"};
 
 /* n processes blocked in one shape, then one check_now: prints the time and the graph size. */
-static int wfg(enum blocked_shape shape, int32_t n) {
+static int wfg(enum blocked_shape shape, int32_t n)
+{
     double heap0 = heap_bytes();
     feeder f;
     if (open_feeder(&f, n, 0)) {
@@ -211,7 +221,8 @@ static int wfg(enum blocked_shape shape, int32_t n) {
     return rc || n_new != 1 ? -1 : 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
     uint64_t target = quick ? 200000 : 2000000;
     int bad = 0;

@@ -1,17 +1,16 @@
 /* The least a PMPI layer can be: each collective coll_time calls, forwarded to its PMPI_ entry and
  * nothing else. overhead.sh preloads it (mode "null") to measure, beside the protection module and
  * in the same run, what any interposition costs on these calls: the part of the module's ratio that
- * no PMPI tool can avoid (docs/collectives-measurements.md, "Cost when no detector fires"). Built as a shared
- * library with the flavor's mpicc.
- * Built with -DNULL_LAYER_LINES=N (modes "linesN"), each forward first reads N distinct cache lines
- * of its own data and nothing else: the cost of a layer whose fast path touches N lines that the
- * MPI library's own work between two calls has pushed out of L1, the yardstick for the module's
- * path (which touches about 15 beyond this layer's own, code and data).
- * Built with -DNULL_LAYER_SCAN (mode "scan", -I the scaling engine's directory), each int
- * irregular collective first runs the engine's scaling_check_plain on its vectors where the
- * module's quick pass does (a Gatherv's root, every rank of Allgatherv and Alltoallv), with the
- * rank and size of the first call's communicator: the least work Detector D needs on a call, the
- * floor under the module's ratio on these calls. */
+ * no PMPI tool can avoid (docs/collectives-measurements.md, "Cost when no detector fires"). Built
+ * as a shared library with the flavor's mpicc. Built with -DNULL_LAYER_LINES=N (modes "linesN"),
+ * each forward first reads N distinct cache lines of its own data and nothing else: the cost of a
+ * layer whose fast path touches N lines that the MPI library's own work between two calls has
+ * pushed out of L1, the yardstick for the module's path (which touches about 15 beyond this layer's
+ * own, code and data). Built with -DNULL_LAYER_SCAN (mode "scan", -I the scaling engine's
+ * directory), each int irregular collective first runs the engine's scaling_check_plain on its
+ * vectors where the module's quick pass does (a Gatherv's root, every rank of Allgatherv and
+ * Alltoallv), with the rank and size of the first call's communicator: the least work Detector D
+ * needs on a call, the floor under the module's ratio on these calls. */
 #include <mpi.h>
 
 #ifndef NULL_LAYER_LINES
@@ -86,8 +85,8 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
     return PMPI_Allgather(sb, sc, st, rb, rc, rt, c);
 }
 
-int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[], const int d[],
-                   MPI_Datatype rt, MPI_Comm c)
+int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                   const int d[], MPI_Datatype rt, MPI_Comm c)
 {
     TOUCH_LINES();
     SCAN(SCALING_ALLGATHERV, c, sb == MPI_IN_PLACE, 0, rcs, d, NULL, NULL);
@@ -121,8 +120,8 @@ int MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MP
     return PMPI_Allreduce(sb, rb, n, t, op, c);
 }
 
-int MPI_Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, int root,
-                MPI_Comm c, MPI_Request *rq)
+int MPI_Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                int root, MPI_Comm c, MPI_Request *rq)
 {
     TOUCH_LINES();
     return PMPI_Igather(sb, sc, st, rb, rc, rt, root, c, rq);

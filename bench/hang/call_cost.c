@@ -1,9 +1,8 @@
-/* What the interposition library adds to one MPI call, for the overhead figures of docs/hang-measurements.md: a
- * single rank times ITERATIONS calls of MPI_Test on a null request (the cheapest wrapped call, so
- * the wrapper's share is as large as it gets) and prints nanoseconds per call. Run it plain, with
- * the library preloaded and no module, and with the `state` module (bench/hang/call_cost.sh, which
- * compiles it with the flavour's mpicc).
- *   call_cost ITERATIONS */
+/* What the interposition library adds to one MPI call, for the overhead figures of
+ * docs/hang-measurements.md: a single rank times ITERATIONS calls of MPI_Test on a null request
+ * (the cheapest wrapped call, so the wrapper's share is as large as it gets) and prints nanoseconds
+ * per call. Run it plain, with the library preloaded and no module, and with the `state` module
+ * (bench/hang/call_cost.sh, which compiles it with the flavour's mpicc). call_cost ITERATIONS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* Replays the observation trace of a real `mpiguard hang --trace` run through the fixed-timeout
- * baseline of ParaStack's Table 1, so both detectors are judged on the same runs (docs/hang-measurements.md).
- * The timeout samples every I seconds: it takes the first traced observation at least I after its
- * previous one. Prints one line per (I, K): "timeout I K <first hang time | none>". */
+ * baseline of ParaStack's Table 1, so both detectors are judged on the same runs
+ * (docs/hang-measurements.md). The timeout samples every I seconds: it takes the first traced
+ * observation at least I after its previous one. Prints one line per (I, K): "timeout I K <first
+ * hang time | none>". */
 #include "hang_timeout.h"
 
 #include <stdio.h>

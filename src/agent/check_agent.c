@@ -21,7 +21,7 @@ struct check_agent {
     int world_size;
     agent_ring *rings; /* by world rank, once world_size is known */
     site_resolver *sites;
-    uint8_t *buf;      /* one encoded record */
+    uint8_t *buf; /* one encoded record */
     size_t buf_cap;
     record_decoder decoder;
     check_agent_stats stats;
@@ -192,8 +192,8 @@ static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t 
     }
     uint64_t left = atomic_load(&ring->reader.hdr->head) - atomic_load(&ring->reader.hdr->tail);
     if (left == 0 && life != EVENT_RING_RUNNING)
-        end_stream(a, rank, life == EVENT_RING_ABORTED ? CHECK_AGENT_ABORTED : CHECK_AGENT_FINALIZED,
-                   sink);
+        end_stream(a, rank,
+                   life == EVENT_RING_ABORTED ? CHECK_AGENT_ABORTED : CHECK_AGENT_FINALIZED, sink);
     else if (left == 0 && dead)
         end_stream(a, rank, CHECK_AGENT_LOST, sink);
     return MG_OK;

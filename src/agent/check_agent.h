@@ -1,7 +1,8 @@
 /* The check agent: finds the event rings of the ranks it owns on this node (rank % shares ==
  * share), drains them, validates each record, resolves call sites while the rank lives, and
  * hands everything to a sink: the detector in the same process, or a TCP stream to the detector
- * (record_stream.h). Spec: docs/design/check.md "Transport and scale"; docs/design/check.md "How it is built". */
+ * (record_stream.h). Spec: docs/design/check.md "Transport and scale"; docs/design/check.md "How it
+ * is built". */
 #ifndef MG_CHECK_AGENT_H
 #define MG_CHECK_AGENT_H
 
@@ -47,12 +48,12 @@ int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_re
                      size_t *records);
 
 typedef struct check_agent_stats {
-    int world_size;     /* from the rings' headers; 0 until one is attached */
-    int attached;       /* rings attached so far */
-    int ended;          /* streams ended */
-    uint64_t lost;      /* records the writers dropped (full ring, dead reader) */
-    uint64_t full_waits;/* records that waited for room */
-    uint64_t invalid;   /* records that failed validation */
+    int world_size;      /* from the rings' headers; 0 until one is attached */
+    int attached;        /* rings attached so far */
+    int ended;           /* streams ended */
+    uint64_t lost;       /* records the writers dropped (full ring, dead reader) */
+    uint64_t full_waits; /* records that waited for room */
+    uint64_t invalid;    /* records that failed validation */
 } check_agent_stats;
 
 void check_agent_stats_get(const check_agent *a, check_agent_stats *out);

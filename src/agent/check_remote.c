@@ -41,7 +41,8 @@ int check_remote_listen(int agents, check_remote **out, int *port)
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof sa;
     if (r->listen_fd < 0 || bind(r->listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
-        listen(r->listen_fd, agents) != 0 || getsockname(r->listen_fd, (struct sockaddr *)&sa, &len)) {
+        listen(r->listen_fd, agents) != 0 ||
+        getsockname(r->listen_fd, (struct sockaddr *)&sa, &len)) {
         check_remote_destroy(r);
         return MG_ESYS;
     }
@@ -99,7 +100,8 @@ static int dispatch(check_remote *r, const agent_frame *f, const check_remote_si
     }
 }
 
-static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink, size_t *records)
+static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink,
+                     size_t *records)
 {
     uint8_t buf[65536];
     ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);

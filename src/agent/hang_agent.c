@@ -39,8 +39,8 @@ static int connect_to(const char *host, int port)
     return fd;
 }
 
-/* Waits for this node's ranks: all of [first, last] when given, else a count that stays the same for
- * a second. Returns how many were found (into *owned, malloc'd) and the world size. */
+/* Waits for this node's ranks: all of [first, last] when given, else a count that stays the same
+ * for a second. Returns how many were found (into *owned, malloc'd) and the world size. */
 static size_t discover(const hang_agent_params *p, owned_rank **owned, int *world)
 {
     mg_rank_selector sel = {.token = p->token};
@@ -55,7 +55,8 @@ static size_t discover(const hang_agent_params *p, owned_rank **owned, int *worl
             *owned = calloc(n ? n : 1, sizeof **owned);
             kept = 0;
             for (size_t i = 0; *owned && i < n; i++) {
-                if (p->first_rank >= 0 && (procs[i].rank < p->first_rank || procs[i].rank > p->last_rank))
+                if (p->first_rank >= 0 &&
+                    (procs[i].rank < p->first_rank || procs[i].rank > p->last_rank))
                     continue;
                 (*owned)[kept++] = (owned_rank){.rank = procs[i].rank, .pid = procs[i].pid};
                 *world = procs[i].size;
@@ -85,20 +86,25 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
 static void read_rank(const hang_agent_params *p, owned_rank *o, int with_cpu_time,
                       agent_reading *out)
 {
-    *out = (agent_reading){.rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1,
-                           .cpu_slices = -1};
+    *out = (agent_reading){
+        .rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
     if (!o)
         return;
     mg_probe_reading reading;
     if (mg_rank_probe_read_opening(p->kind, p->token, o->rank, o->pid, &o->probe, with_cpu_time,
                                    &reading))
         return;
-    *out = (agent_reading){.rank = o->rank, .exited = (uint8_t)reading.exited,
-                          .in_mpi = (uint8_t)reading.in_mpi, .progressed = (uint8_t)reading.progressed,
-                          .counter_known = (uint8_t)reading.counter_known, .fn = reading.fn,
-                          .counter = reading.counter, .runnable = (uint8_t)reading.runnable,
-                          .stopped = (uint8_t)reading.stopped,
-                          .cpu_time_ns = reading.cpu_time_ns, .cpu_slices = reading.cpu_slices};
+    *out = (agent_reading){.rank = o->rank,
+                           .exited = (uint8_t)reading.exited,
+                           .in_mpi = (uint8_t)reading.in_mpi,
+                           .progressed = (uint8_t)reading.progressed,
+                           .counter_known = (uint8_t)reading.counter_known,
+                           .fn = reading.fn,
+                           .counter = reading.counter,
+                           .runnable = (uint8_t)reading.runnable,
+                           .stopped = (uint8_t)reading.stopped,
+                           .cpu_time_ns = reading.cpu_time_ns,
+                           .cpu_slices = reading.cpu_slices};
 }
 
 static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
@@ -173,11 +179,12 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     }
     agent_buf b = {0};
     int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_TOOL_HANG) ||
-             agent_put_str(&b, p->token) ||
-             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
+             agent_put_str(&b, p->token) || agent_put_u32(&b, (uint32_t)world) ||
+             agent_put_u32(&b, (uint32_t)n) ||
              agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n)));
     for (size_t i = 0; !rc && i < n; i++)
-        rc = agent_put_u32(&b, (uint32_t)owned[i].rank) || agent_put_u32(&b, (uint32_t)owned[i].pid);
+        rc = agent_put_u32(&b, (uint32_t)owned[i].rank) ||
+             agent_put_u32(&b, (uint32_t)owned[i].pid);
     if (!rc) {
         agent_frame_finish(&b);
         rc = agent_send(fd, &b);

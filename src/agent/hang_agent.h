@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 typedef struct hang_agent_params {
-    const char *host;  /* the front's address */
+    const char *host; /* the front's address */
     int port;
     const char *token; /* the job's MPIGUARD_JOB_TOKEN */
     mg_probe_kind kind;

@@ -22,11 +22,12 @@
 static const double UNWATCHED_END_POLL_S = 0.1;
 
 struct mg_job {
-    pid_t launcher;          /* 0 for an attached Slurm job */
-    int attached;            /* not our child: poll for its end instead of reaping it */
+    pid_t launcher; /* 0 for an attached Slurm job */
+    int attached;   /* not our child: poll for its end instead of reaping it */
     char slurm_job_id[32];
     char token[64];
-    int pidfd;  /* the launcher's, which a wait sleeps on (it becomes readable at its end); -1 none */
+    int pidfd;  /* the launcher's, which a wait sleeps on (it becomes readable at its end); -1 none
+                 */
     int status; /* shell form, -1 while running */
     int interrupting_signal;
     int released; /* an attached job let go of on a signal: the wait is over, the job runs on */
@@ -175,7 +176,8 @@ static int job_processes_left(const mg_job *job)
     return n > 0;
 }
 
-int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen)
+int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err,
+                  size_t errlen)
 {
     *out = NULL;
     mg_job *job = calloc(1, sizeof *job);

@@ -30,10 +30,11 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
 
 /* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
  * Such a job cannot be reaped: it has ended when the launcher (or, for Slurm, every process of the
- * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals the
- * launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the Slurm job
- * exists. */
-int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen);
+ * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals
+ * the launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the
+ * Slurm job exists. */
+int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err,
+                  size_t errlen);
 
 /* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
  * meanwhile. *finished becomes 1 once it ended (leftover ranks of the job are then killed), or, for
@@ -41,7 +42,8 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
 int mg_job_wait(mg_job *job, int timeout_ms, int *finished);
 
 /* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank
- * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher ended. */
+ * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher
+ * ended. */
 int mg_job_stop(mg_job *job);
 
 /* Sends sig to the launcher (it relays it to the ranks). */

@@ -12,26 +12,124 @@
 #include <unistd.h>
 
 /* Options taking one value; a "=" form ("--map-by=core") never consumes the next word. */
-static const char *const openmpi_value_options[] = {
-    "-n", "-np", "--n", "--np", "-c", "-H", "--host", "-host", "-hostfile", "--hostfile",
-    "-machinefile", "--machinefile", "--map-by", "-map-by", "--rank-by", "-rank-by", "--bind-to",
-    "-bind-to", "-x", "--wdir", "-wdir", "--path", "-path", "--prefix", "--output-filename",
-    "-output-filename", "--timeout", "-npernode", "--npernode", "-npersocket", "--npersocket",
-    "--app", "--cpus-per-proc", "-cpus-per-proc", "--cpu-set", "-cpu-set", "-am", "--am",
-    "--tune", "--personality", "--preload-files", "--stdin", "-stdin", "--rankfile", "-rf", NULL};
+static const char *const openmpi_value_options[] = {"-n",
+                                                    "-np",
+                                                    "--n",
+                                                    "--np",
+                                                    "-c",
+                                                    "-H",
+                                                    "--host",
+                                                    "-host",
+                                                    "-hostfile",
+                                                    "--hostfile",
+                                                    "-machinefile",
+                                                    "--machinefile",
+                                                    "--map-by",
+                                                    "-map-by",
+                                                    "--rank-by",
+                                                    "-rank-by",
+                                                    "--bind-to",
+                                                    "-bind-to",
+                                                    "-x",
+                                                    "--wdir",
+                                                    "-wdir",
+                                                    "--path",
+                                                    "-path",
+                                                    "--prefix",
+                                                    "--output-filename",
+                                                    "-output-filename",
+                                                    "--timeout",
+                                                    "-npernode",
+                                                    "--npernode",
+                                                    "-npersocket",
+                                                    "--npersocket",
+                                                    "--app",
+                                                    "--cpus-per-proc",
+                                                    "-cpus-per-proc",
+                                                    "--cpu-set",
+                                                    "-cpu-set",
+                                                    "-am",
+                                                    "--am",
+                                                    "--tune",
+                                                    "--personality",
+                                                    "--preload-files",
+                                                    "--stdin",
+                                                    "-stdin",
+                                                    "--rankfile",
+                                                    "-rf",
+                                                    NULL};
 /* Options taking two values. */
 static const char *const openmpi_pair_options[] = {"--mca", "-mca", "-gmca", "--gmca", NULL};
-static const char *const hydra_value_options[] = {
-    "-n", "-np", "-f", "-hosts", "-host", "-hostfile", "-machinefile", "-genvlist", "-envlist",
-    "-wdir", "-configfile", "-ppn", "-bind-to", "-map-by", "-launcher", "-launcher-exec", "-rmk",
-    "-iface", "-errfile-pattern", "-outfile-pattern", "-gpath", "-path", "-env-list", "-genvnone-except", NULL};
+static const char *const hydra_value_options[] = {"-n",
+                                                  "-np",
+                                                  "-f",
+                                                  "-hosts",
+                                                  "-host",
+                                                  "-hostfile",
+                                                  "-machinefile",
+                                                  "-genvlist",
+                                                  "-envlist",
+                                                  "-wdir",
+                                                  "-configfile",
+                                                  "-ppn",
+                                                  "-bind-to",
+                                                  "-map-by",
+                                                  "-launcher",
+                                                  "-launcher-exec",
+                                                  "-rmk",
+                                                  "-iface",
+                                                  "-errfile-pattern",
+                                                  "-outfile-pattern",
+                                                  "-gpath",
+                                                  "-path",
+                                                  "-env-list",
+                                                  "-genvnone-except",
+                                                  NULL};
 static const char *const hydra_pair_options[] = {"-genv", "-env", NULL};
-static const char *const srun_value_options[] = {
-    "-n", "--ntasks", "-N", "--nodes", "-c", "--cpus-per-task", "-p", "--partition", "-t",
-    "--time", "-J", "--job-name", "-o", "--output", "-e", "--error", "-i", "--input", "-w",
-    "--nodelist", "-x", "--exclude", "--mpi", "--export", "-D", "--chdir", "-A", "--account",
-    "--mem", "--mem-per-cpu", "--ntasks-per-node", "-m", "--distribution", "--cpu-bind",
-    "-q", "--qos", "--jobid", "-C", "--constraint", "--gres", "--het-group", "-W", "--wait", NULL};
+static const char *const srun_value_options[] = {"-n",
+                                                 "--ntasks",
+                                                 "-N",
+                                                 "--nodes",
+                                                 "-c",
+                                                 "--cpus-per-task",
+                                                 "-p",
+                                                 "--partition",
+                                                 "-t",
+                                                 "--time",
+                                                 "-J",
+                                                 "--job-name",
+                                                 "-o",
+                                                 "--output",
+                                                 "-e",
+                                                 "--error",
+                                                 "-i",
+                                                 "--input",
+                                                 "-w",
+                                                 "--nodelist",
+                                                 "-x",
+                                                 "--exclude",
+                                                 "--mpi",
+                                                 "--export",
+                                                 "-D",
+                                                 "--chdir",
+                                                 "-A",
+                                                 "--account",
+                                                 "--mem",
+                                                 "--mem-per-cpu",
+                                                 "--ntasks-per-node",
+                                                 "-m",
+                                                 "--distribution",
+                                                 "--cpu-bind",
+                                                 "-q",
+                                                 "--qos",
+                                                 "--jobid",
+                                                 "-C",
+                                                 "--constraint",
+                                                 "--gres",
+                                                 "--het-group",
+                                                 "-W",
+                                                 "--wait",
+                                                 NULL};
 static const char *const no_options[] = {NULL};
 
 const char *mg_launcher_kind_name(mg_launcher_kind kind)
@@ -89,7 +187,7 @@ static int kind_from_name(const char *resolved, mg_launcher_kind *kind)
     const char *base = strrchr(resolved, '/');
     base = base ? base + 1 : resolved;
     static const char *const openmpi_names[] = {"orterun", "mpirun.openmpi", "mpiexec.openmpi",
-                                                "prterun", "prun", NULL};
+                                                "prterun", "prun",           NULL};
     static const char *const hydra_names[] = {"mpiexec.hydra", "mpiexec.mpich", "mpirun.mpich",
                                               NULL};
     if (in_list(openmpi_names, base)) {
@@ -201,10 +299,10 @@ static int item_names(const char *item, size_t len, const char *name, const char
 
 /* What one launcher option does to variable name in the ranks. */
 typedef struct user_setting {
-    int sets;              /* 1 when the option sets name: to value, or the caller's value (NULL) */
+    int sets; /* 1 when the option sets name: to value, or the caller's value (NULL) */
     const char *value;
     size_t value_len;
-    int environment;       /* 1: passes the caller's environment; -1: passes none; 0: says nothing */
+    int environment; /* 1: passes the caller's environment; -1: passes none; 0: says nothing */
 } user_setting;
 
 /* Reads srun's --export list (ALL, NONE, NAME, NAME=VALUE, comma-separated) for name. */
@@ -222,13 +320,14 @@ static void read_export_list(const char *list, const char *name, user_setting *s
 }
 
 /* What the launcher option at command[i] does to variable name. */
-static user_setting option_setting(mg_launcher_kind kind, char *const *command, int ncommand,
-                                   int i, const char *name)
+static user_setting option_setting(mg_launcher_kind kind, char *const *command, int ncommand, int i,
+                                   const char *name)
 {
     user_setting s = {0};
     const char *w = command[i], *next = i + 1 < ncommand ? command[i + 1] : "";
     if (kind == MG_LAUNCHER_OPENMPI) {
-        s.sets = strcmp(w, "-x") == 0 && item_names(next, strlen(next), name, &s.value, &s.value_len);
+        s.sets = strcmp(w, "-x") == 0 &&
+                 item_names(next, strlen(next), name, &s.value, &s.value_len);
     } else if (kind == MG_LAUNCHER_HYDRA) {
         if ((strcmp(w, "-genv") == 0 || strcmp(w, "-env") == 0) && strcmp(next, name) == 0 &&
             i + 2 < ncommand) {
@@ -311,7 +410,8 @@ int mg_launcher_merge_preload(const char *first, const char *user, char *out, si
     for (const char *p = user ? user : ""; *p;) {
         size_t n = strcspn(p, preload_separators);
         if (n && !preload_lists(out, p, n)) {
-            used += (size_t)snprintf(out + used, outlen - used, "%s%.*s", *out ? ":" : "", (int)n, p);
+            used += (size_t)snprintf(out + used, outlen - used, "%s%.*s", *out ? ":" : "", (int)n,
+                                     p);
             if (used >= outlen)
                 return MG_ERANGE;
         }
@@ -331,7 +431,8 @@ static int check_app(const char *word, char *resolved, size_t len, char *err, si
     return MG_ENOENT;
 }
 
-int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err, size_t errlen)
+int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
+                         size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (ncommand < 1) {
@@ -441,7 +542,8 @@ static int setting_words(mg_launcher_kind kind, char *const *command, int ncomma
 }
 
 /* Copies command[1..] into argv from n on, leaving out the user's own settings of vars' variables
- * (Hydra's -genvlist/-envlist keep their other names, and go when none is left). Returns the new n. */
+ * (Hydra's -genvlist/-envlist keep their other names, and go when none is left). Returns the new n.
+ */
 static int copy_without_settings(const mg_launcher *l, char *const *command, int ncommand,
                                  const mg_env_var *vars, int nvars, char **argv, int n)
 {
@@ -473,7 +575,8 @@ static int copy_without_settings(const mg_launcher *l, char *const *command, int
     return n;
 }
 
-/* srun takes the variables in its --export list; a user's own --export is extended, not replaced. */
+/* srun takes the variables in its --export list; a user's own --export is extended, not replaced.
+ */
 static int srun_export_index(char *const *command, int app_index)
 {
     for (int i = 1; i < app_index; i++)

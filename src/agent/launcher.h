@@ -16,10 +16,10 @@ typedef enum mg_launcher_kind {
 
 typedef struct mg_launcher {
     mg_launcher_kind kind;
-    char path[4096];          /* the launcher's resolved executable */
-    mg_mpi_flavor flavor;     /* from the launcher; for srun, from the application */
-    int app_index;            /* index in the command of the first application word */
-    char app_path[4096];      /* that application, resolved through PATH */
+    char path[4096];      /* the launcher's resolved executable */
+    mg_mpi_flavor flavor; /* from the launcher; for srun, from the application */
+    int app_index;        /* index in the command of the first application word */
+    char app_path[4096];  /* that application, resolved through PATH */
 } mg_launcher;
 
 /* One variable to pass to the ranks. */
@@ -34,14 +34,16 @@ const char *mg_launcher_kind_name(mg_launcher_kind kind);
  * context is checked). Errors, with a message naming the word at fault in err:
  * MG_ENOENT (launcher not installed, or an application that does not exist or is not executable),
  * MG_EUNSUPPORTED (a program that is not a launcher mpiguard knows), MG_EINVAL (no application). */
-int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err, size_t errlen);
+int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
+                         size_t errlen);
 
 /* The value the user's own command gives variable name in the ranks, as the launcher would pass
- * it without mpiguard: the last setting of it by value (Open MPI -x NAME=V; Hydra -genv/-env NAME V;
- * srun --export=...,NAME=V), the caller's environment where an option passes it by name (-x NAME;
- * -genvlist/-envlist; --export=NAME) or where the launcher passes the environment (Open MPI always,
- * Hydra unless -genvnone/-envnone, srun with no --export or one holding ALL). Writes it into out
- * and returns 1; returns 0 when the ranks get none, MG_ERANGE when it does not fit in outlen. */
+ * it without mpiguard: the last setting of it by value (Open MPI -x NAME=V; Hydra -genv/-env NAME
+ * V; srun --export=...,NAME=V), the caller's environment where an option passes it by name (-x
+ * NAME; -genvlist/-envlist; --export=NAME) or where the launcher passes the environment (Open MPI
+ * always, Hydra unless -genvnone/-envnone, srun with no --export or one holding ALL). Writes it
+ * into out and returns 1; returns 0 when the ranks get none, MG_ERANGE when it does not fit in
+ * outlen. */
 int mg_launcher_user_value(const mg_launcher *l, char *const *command, int ncommand,
                            const char *name, char *out, size_t outlen);
 
@@ -54,9 +56,9 @@ int mg_launcher_merge_preload(const char *first, const char *user, char *out, si
 /* Builds the command that runs the job with vars reaching every rank. A variable of vars that the
  * user's command also gives the ranks (mg_launcher_user_value) is set once, to vars' value: the
  * user's own setting of it is left out (the caller merges what it keeps of the user's value into
- * vars, as mpiguard does with LD_PRELOAD). Returns a NULL-terminated, malloc'd argv whose strings are
- * owned by it (free with mg_launcher_free_argv), or NULL when out of memory or a value cannot be
- * expressed for this launcher (a comma in a value for srun). */
+ * vars, as mpiguard does with LD_PRELOAD). Returns a NULL-terminated, malloc'd argv whose strings
+ * are owned by it (free with mg_launcher_free_argv), or NULL when out of memory or a value cannot
+ * be expressed for this launcher (a comma in a value for srun). */
 char **mg_launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
                               const mg_env_var *vars, int nvars);
 void mg_launcher_free_argv(char **argv);

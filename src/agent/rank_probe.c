@@ -31,7 +31,8 @@ static int process_exited(int pid)
     return mg_process_state_gone(mg_rank_scan_process_state(pid));
 }
 
-int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
+int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
+                       mg_rank_probe **out)
 {
     *out = NULL;
     mg_rank_probe *p = calloc(1, sizeof *p);

@@ -1,6 +1,6 @@
-/* One look at one rank for hang detection, from either backend (docs/design/hang.md "How it samples"):
- * `shm` reads the state the interposition library publishes without stopping anyone; `ptrace`
- * stops the process briefly and reads its stacks. Both answer the same questions. */
+/* One look at one rank for hang detection, from either backend (docs/design/hang.md "How it
+ * samples"): `shm` reads the state the interposition library publishes without stopping anyone;
+ * `ptrace` stops the process briefly and reads its stacks. Both answer the same questions. */
 #ifndef MG_RANK_PROBE_H
 #define MG_RANK_PROBE_H
 
@@ -13,9 +13,9 @@
 typedef enum mg_probe_kind { MG_PROBE_SHM, MG_PROBE_PTRACE } mg_probe_kind;
 
 typedef struct mg_probe_reading {
-    int exited;        /* the process is gone (or a zombie) */
-    int in_mpi;        /* a thread is inside MPI, or the rank polls (MPI_Test or MPI_Iprobe in a loop) */
-    mg_fn fn;          /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
+    int exited; /* the process is gone (or a zombie) */
+    int in_mpi; /* a thread is inside MPI, or the rank polls (MPI_Test or MPI_Iprobe in a loop) */
+    mg_fn fn;   /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
     int progressed;    /* made a non-polling MPI call since the previous reading (counter known) */
     int counter_known; /* counter is valid: shm always; ptrace when the process holds the
                           interposition library's counter (a job mpiguard started) */
@@ -25,9 +25,9 @@ typedef struct mg_probe_reading {
                           bounds the time the process lost from above */
     int64_t frozen_ns; /* ptrace: from every thread stopped to the release (the unwinding): the
                           time it lost for sure */
-    int runnable;        /* both: it was running or waiting for a CPU (state R) when read */
-    int stopped;         /* both: stopped from outside when read (state T: a stop signal; t: held
-                            by another tracer), never by this reading's own ptrace stop */
+    int runnable;      /* both: it was running or waiting for a CPU (state R) when read */
+    int stopped;       /* both: stopped from outside when read (state T: a stop signal; t: held
+                          by another tracer), never by this reading's own ptrace stop */
     int64_t cpu_time_ns; /* both, when asked for (with_cpu_time): its main thread's CPU time so */
     int64_t cpu_slices;  /* far and the slices it came in (mg_rank_scan_cpu_time); -1: unknown */
 } mg_probe_reading;
@@ -43,7 +43,8 @@ typedef struct mg_rank_probe mg_rank_probe;
 /* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it). Does
  * not stop the process. MG_ENOENT when the process is gone or, for shm, has not published yet;
  * MG_EPERM when ptrace is refused; MG_ENOMEM. */
-int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
+int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
+                       mg_rank_probe **out);
 
 /* Reads the rank's state now, and with_cpu_time its CPU time too (one more /proc file: the
  * verification scans need it, the model's samples do not). With a counter, a rank whose last call

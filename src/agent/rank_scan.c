@@ -239,7 +239,8 @@ static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t
     return kept;
 }
 
-int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count)
+int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
+                 size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -283,7 +284,8 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
         for (size_t i = 0; i < nall; i++)
             ppid_of[i] = all[i].ppid;
         for (size_t i = 0; i < ncand; i++) {
-            if (sel->ancestor_pid && !is_ancestor(all, nall, ppid_of, sel->ancestor_pid, cand[i].pid))
+            if (sel->ancestor_pid &&
+                !is_ancestor(all, nall, ppid_of, sel->ancestor_pid, cand[i].pid))
                 continue;
             cand[i].maps_mpi = maps_mpi_library(proc_root, cand[i].pid);
             cand[kept++] = cand[i];
@@ -295,7 +297,8 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
         rc = MG_ENOMEM;
     if (rc == MG_OK) {
         for (size_t i = 0; i < kept; i++)
-            result[i] = (mg_rank_proc){.pid = cand[i].pid, .rank = cand[i].rank, .size = cand[i].size};
+            result[i] = (mg_rank_proc){
+                .pid = cand[i].pid, .rank = cand[i].rank, .size = cand[i].size};
         qsort(result, kept, sizeof *result, by_rank);
         *out = result;
         *count = kept;

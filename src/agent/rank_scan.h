@@ -21,13 +21,14 @@ typedef struct mg_rank_proc {
 
 /* Scans /proc and returns the rank processes of the selected job, sorted by rank, in a malloc'd
  * array (*out, *count; free with free()). A process that vanishes while being read is skipped.
- * When several processes carry the same rank (a wrapper such as `timeout ./app`, or a child the rank
- * forked), the one that maps an MPI library wins, and among those the deepest descendant.
+ * When several processes carry the same rank (a wrapper such as `timeout ./app`, or a child the
+ * rank forked), the one that maps an MPI library wins, and among those the deepest descendant.
  * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
-int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count);
+int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
+                 size_t *count);
 
-/* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when the
- * process does not exist. */
+/* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when
+ * the process does not exist. */
 char mg_rank_scan_process_state(int pid);
 
 /* What a state letter says, read the same way everywhere. Gone: no process, or a zombie (nothing of

@@ -11,9 +11,9 @@
 
 /* The MPI language-binding libraries a rank may map beside libmpi, by soname prefix. */
 static const char *const binding_libraries[] = {
-    "libmpi_mpifh",  "libmpi_usempif08", "libmpi_usempi_ignore_tkr", /* Open MPI Fortran */
-    "libmpi_cxx",    "libmpi_java",                                  /* Open MPI C++, Java */
-    "libmpichfort",  "libmpichcxx",                                  /* MPICH */
+    "libmpi_mpifh", "libmpi_usempif08", "libmpi_usempi_ignore_tkr", /* Open MPI Fortran */
+    "libmpi_cxx",   "libmpi_java",                                  /* Open MPI C++, Java */
+    "libmpichfort", "libmpichcxx",                                  /* MPICH */
     NULL,
 };
 
@@ -26,7 +26,8 @@ static const char *base_name(const char *path)
 static int is_binding(const char *base)
 {
     for (const char *const *b = binding_libraries; *b; b++)
-        if (strncmp(base, *b, strlen(*b)) == 0 && (base[strlen(*b)] == '.' || base[strlen(*b)] == '-'))
+        if (strncmp(base, *b, strlen(*b)) == 0 &&
+            (base[strlen(*b)] == '.' || base[strlen(*b)] == '-'))
             return 1;
     return 0;
 }
@@ -72,7 +73,8 @@ static int read_maps(const char *proc_root, int pid, const char *library, mg_ran
 int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
 {
     *out = (mg_rank_sight){0};
-    int rc = mg_rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload, sizeof out->preload);
+    int rc = mg_rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload,
+                                      sizeof out->preload);
     if (rc == MG_ENOMEM)
         return rc;
     out->preload_set = rc == MG_OK;

@@ -19,7 +19,8 @@ void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out)
     const sampler_thread *t = sample ? telling_thread(sample) : NULL;
     if (!t)
         return;
-    snprintf(out->mpi_function, sizeof out->mpi_function, "%s", t->mpi_function ? t->mpi_function : "");
+    snprintf(out->mpi_function, sizeof out->mpi_function, "%s",
+             t->mpi_function ? t->mpi_function : "");
     for (size_t i = 0; i < t->nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
         const stack_frame *f = &t->frames[i];
         rank_stack_frame *o = &out->frames[out->nframes++];

@@ -25,7 +25,7 @@ typedef struct proc_dwfl {
  * lowest segment lies in that session, which is where dladdr's dli_fbase was in the process. */
 typedef struct object_dwfl {
     char *path;
-    Dwfl *dwfl;       /* NULL when the file could not be read */
+    Dwfl *dwfl; /* NULL when the file could not be read */
     Dwfl_Module *module;
     Dwarf_Addr low;
 } object_dwfl;
@@ -130,7 +130,9 @@ int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *f
     site_entry *e = slot(r, rank, addr);
     if (e->addr)
         return MG_OK;
-    *e = (site_entry){.rank = rank, .addr = addr, .line = line,
+    *e = (site_entry){.rank = rank,
+                      .addr = addr,
+                      .line = line,
                       .function = function ? strdup(function) : NULL,
                       .file = file ? strdup(file) : NULL};
     r->used++;

@@ -3,7 +3,11 @@
 #ifndef MG_MPI_FLAVOR_H
 #define MG_MPI_FLAVOR_H
 
-typedef enum mg_mpi_flavor { MG_FLAVOR_UNKNOWN = 0, MG_FLAVOR_OPENMPI, MG_FLAVOR_MPICH } mg_mpi_flavor;
+typedef enum mg_mpi_flavor {
+    MG_FLAVOR_UNKNOWN = 0,
+    MG_FLAVOR_OPENMPI,
+    MG_FLAVOR_MPICH
+} mg_mpi_flavor;
 
 /* "openmpi", "mpich" or "unknown". */
 const char *mg_mpi_flavor_name(mg_mpi_flavor f);

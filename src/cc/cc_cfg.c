@@ -63,7 +63,8 @@ static void number(builder *b, LLVMModuleRef mod, uint32_t *nnodes, uint32_t *nb
         if (!cc_instrumentable(fn))
             continue;
         b->fn_first[k++] = node;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             cc_ptr_map_put(&b->map, LLVMBasicBlockAsValue(bb), (int32_t)node++);
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 node += internal_callee(b, i) >= 0;

@@ -1,7 +1,7 @@
 /* The static control-flow graph of the linked module for the CFG-directed search
- * (docs/design/concolic.md "mpiguard-cc"; the graph and its file form: src/engines/solver/cfg_graph.h,
- * cfg_graph_text.h). Built from the module the branch table is numbered from, with the same
- * branch ids. */
+ * (docs/design/concolic.md "mpiguard-cc"; the graph and its file form:
+ * src/engines/solver/cfg_graph.h, cfg_graph_text.h). Built from the module the branch table is
+ * numbered from, with the same branch ids. */
 #ifndef CC_CFG_H
 #define CC_CFG_H
 

@@ -209,7 +209,8 @@ void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
         if (!cc_instrumentable(fn))
             continue;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
             if (t && is_cond_br(t))
                 table_row(out, id++, fn, t, "if", 0);
@@ -249,12 +250,18 @@ static void probe_terminator(ctx *x, LLVMValueRef t)
 static int binop_code(LLVMOpcode op)
 {
     switch (op) {
-    case LLVMAdd: return OP_ADD;
-    case LLVMSub: return OP_SUB;
-    case LLVMMul: return OP_MUL;
-    case LLVMShl: return OP_SHL;
-    case LLVMXor: return OP_XOR;
-    default: return OP_OTHER;
+    case LLVMAdd:
+        return OP_ADD;
+    case LLVMSub:
+        return OP_SUB;
+    case LLVMMul:
+        return OP_MUL;
+    case LLVMShl:
+        return OP_SHL;
+    case LLVMXor:
+        return OP_XOR;
+    default:
+        return OP_OTHER;
     }
 }
 
@@ -267,16 +274,26 @@ static int is_binop(LLVMOpcode op)
 static int cmp_code(LLVMIntPredicate p)
 {
     switch (p) {
-    case LLVMIntEQ: return 0;
-    case LLVMIntNE: return 1;
-    case LLVMIntSLT: return 2;
-    case LLVMIntSLE: return 3;
-    case LLVMIntSGT: return 4;
-    case LLVMIntSGE: return 5;
-    case LLVMIntULT: return 2 | 256;
-    case LLVMIntULE: return 3 | 256;
-    case LLVMIntUGT: return 4 | 256;
-    default: return 5 | 256; /* LLVMIntUGE */
+    case LLVMIntEQ:
+        return 0;
+    case LLVMIntNE:
+        return 1;
+    case LLVMIntSLT:
+        return 2;
+    case LLVMIntSLE:
+        return 3;
+    case LLVMIntSGT:
+        return 4;
+    case LLVMIntSGE:
+        return 5;
+    case LLVMIntULT:
+        return 2 | 256;
+    case LLVMIntULE:
+        return 3 | 256;
+    case LLVMIntUGT:
+        return 4 | 256;
+    default:
+        return 5 | 256; /* LLVMIntUGE */
     }
 }
 

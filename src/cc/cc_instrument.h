@@ -1,6 +1,7 @@
 /* The concolic instrumenter: numbers every conditional branch and switch case of a linked module
  * (global, stable ids), writes the branch table, and inserts the runtime probes of one of the two
- * builds (docs/design/concolic.md "Instrumentation"; spec: docs/design/concolic.md, dissertation §2.4.2). */
+ * builds (docs/design/concolic.md "Instrumentation"; spec: docs/design/concolic.md, dissertation
+ * §2.4.2). */
 #ifndef CC_INSTRUMENT_H
 #define CC_INSTRUMENT_H
 

@@ -1,5 +1,6 @@
 /* mpiguard-cc: a compiler wrapper used like mpicc that builds the two concolic executables and
- * the branch table of a program (docs/design/concolic.md "mpiguard-cc"; spec: docs/design/concolic.md).
+ * the branch table of a program (docs/design/concolic.md "mpiguard-cc"; spec:
+ * docs/design/concolic.md).
  *
  *   compile (-c):  clang-14 -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only
  *                  -ffp-contract=off -ftrivial-auto-var-init=zero: the ".o" is LLVM bitcode
@@ -32,11 +33,11 @@
 #define CLANG "clang-14"
 
 typedef struct cc_job {
-    const char *flavor;  /* "openmpi" or "mpich" */
-    cc_args compile;     /* flags for compiling sources */
-    cc_args link;        /* objects, libraries and flags for the final link, in order */
-    cc_args sources;     /* .c files */
-    cc_args units;       /* bitcode units to link */
+    const char *flavor;   /* "openmpi" or "mpich" */
+    cc_args compile;      /* flags for compiling sources */
+    cc_args link;         /* objects, libraries and flags for the final link, in order */
+    cc_args sources;      /* .c files */
+    cc_args units;        /* bitcode units to link */
     cc_archive *archives; /* static libraries holding bitcode units (cc_archive.h) */
     size_t narchives;
     const char *output;
@@ -79,8 +80,8 @@ static int pkg_config(cc_job *j, const char *what, cc_args *a)
 {
     char out[PATH_MAX];
     snprintf(out, sizeof out, "%s/pkg-config.out", j->tmpdir);
-    char *argv[] = {"pkg-config", (char *)what,
-                    !strcmp(j->flavor, "mpich") ? "mpich" : "ompi-c", NULL};
+    char *argv[] = {"pkg-config", (char *)what, !strcmp(j->flavor, "mpich") ? "mpich" : "ompi-c",
+                    NULL};
     if (run(argv, out)) {
         fprintf(stderr, "mpiguard-cc: pkg-config cannot describe the %s installation\n", j->flavor);
         return 69;
@@ -137,9 +138,10 @@ static void base_compile(cc_job *j, cc_args *c)
 {
     /* Locals start at zero: a marked input the program never sets (mpiguard_int(&x) on an
      * uninitialised x) starts the campaign from 0, not from whatever the stack held. */
-    cc_args_push_words(c, CLANG " -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only"
-                             " -ffp-contract=off -ftrivial-auto-var-init=zero"
-                             " -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang");
+    cc_args_push_words(c, CLANG
+                       " -emit-llvm -O0 -Xclang -disable-O0-optnone -gline-tables-only"
+                       " -ffp-contract=off -ftrivial-auto-var-init=zero"
+                       " -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang");
     cc_args_push(c, "-I" MPIGUARD_CC_INCLUDE_DIR);
     cc_args_append(c, &j->compile);
 }

@@ -23,8 +23,7 @@ int cc_module_is_bitcode(const char *path)
     return n == 4 && m[0] == 'B' && m[1] == 'C' && m[2] == 0xC0 && m[3] == 0xDE;
 }
 
-static int read_unit(LLVMContextRef c, const char *path, LLVMModuleRef *m, char *err,
-                     size_t errlen)
+static int read_unit(LLVMContextRef c, const char *path, LLVMModuleRef *m, char *err, size_t errlen)
 {
     LLVMMemoryBufferRef buf;
     char *msg = NULL;

@@ -1,5 +1,5 @@
-/* The table of MPI calls that write a user buffer (cc_mpi_write.h; docs/design/concolic.md "Memory MPI
- * writes"). A nonblocking call shares its blocking twin's row: its buffer is made concrete at
+/* The table of MPI calls that write a user buffer (cc_mpi_write.h; docs/design/concolic.md "Memory
+ * MPI writes"). A nonblocking call shares its blocking twin's row: its buffer is made concrete at
  * the post, which is enough because MPI forbids the program to touch a pending receive buffer
  * until completion, so no store can give it a symbolic value in between. */
 #include "cc_mpi_write.h"

@@ -1,6 +1,6 @@
 /* The MPI calls that write a user buffer, and which of their arguments say where
- * (docs/design/concolic.md "Memory MPI writes"): the instrumenter passes those arguments to the runtime
- * after the call so the bytes written lose their stale symbolic values. */
+ * (docs/design/concolic.md "Memory MPI writes"): the instrumenter passes those arguments to the
+ * runtime after the call so the bytes written lose their stale symbolic values. */
 #ifndef CC_MPI_WRITE_H
 #define CC_MPI_WRITE_H
 

@@ -1,5 +1,6 @@
 /* A map from LLVM object pointers (values, blocks) to small integers for mpiguard-cc: the
- * instrumenter's shadow slots and the CFG builder's node ids (docs/design/concolic.md "mpiguard-cc"). */
+ * instrumenter's shadow slots and the CFG builder's node ids (docs/design/concolic.md
+ * "mpiguard-cc"). */
 #ifndef CC_PTR_MAP_H
 #define CC_PTR_MAP_H
 

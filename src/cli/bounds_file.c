@@ -67,7 +67,8 @@ static const cost_field cost_fields[] = {
     {"comm_ns", offsetof(scaling_params, comm_ns)},
 };
 enum { COST_FIELDS = sizeof cost_fields / sizeof *cost_fields };
-_Static_assert((int)COST_FIELDS == (int)BOUNDS_TEXT_COSTS, "the bounds text carries each cost field");
+_Static_assert((int)COST_FIELDS == (int)BOUNDS_TEXT_COSTS,
+               "the bounds text carries each cost field");
 
 static double *cost_slot(scaling_params *p, int field)
 {
@@ -93,8 +94,8 @@ int bounds_costs_parse(const char *line, bounds_costs *out)
     unsigned long long np;
     int stride;
     if (sscanf(line, "coll_costs: np %llu %15s %lf %15s %lf %15s %lf %15s %lf %15s %lf %31s %d",
-               &np, name[0], &v[0], name[1], &v[1], name[2], &v[2], name[3], &v[3], name[4],
-               &v[4], stride_name, &stride) != 13 ||
+               &np, name[0], &v[0], name[1], &v[1], name[2], &v[2], name[3], &v[3], name[4], &v[4],
+               stride_name, &stride) != 13 ||
         np == 0 || strcmp(stride_name, "allgather_block_stride") != 0 || (stride & ~1))
         return -1;
     for (int f = 0; f < COST_FIELDS; f++) {
@@ -205,17 +206,18 @@ static int parse_costs(json_object *o, bounds_costs *c)
 
 /* What a file of each version cannot hold, for the message on a malformed entry. */
 static const char *const not_in_version[BOUNDS_SCHEMA_NEWEST + 1] = {
-    [1] = " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX "2, an in-place one "
-          BOUNDS_SCHEMA_PREFIX "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
-    [2] = " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX "3, a form sn(P-1) or n(P-1) "
-          BOUNDS_SCHEMA_PREFIX "4)",
+    [1] = " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX
+          "2, an in-place one " BOUNDS_SCHEMA_PREFIX
+          "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
+    [2] = " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX
+          "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
     [3] = " (a form sn(P-1) or n(P-1) needs " BOUNDS_SCHEMA_PREFIX "4)",
 };
 
 static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *err, size_t errlen)
 {
-    const char *schema =
-        json_object_is_type(root, json_type_object) ? get_string(root, "schema") : NULL;
+    const char *schema = json_object_is_type(root, json_type_object) ? get_string(root, "schema")
+                                                                     : NULL;
     size_t plen = strlen(BOUNDS_SCHEMA_PREFIX);
     if (!schema || strncmp(schema, BOUNDS_SCHEMA_PREFIX, plen) != 0)
         return fail(err, errlen, MG_EFORMAT, path, "not an mpiguard safe-bounds file");
@@ -249,8 +251,9 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
     for (size_t i = 0; i < json_object_array_length(costs); i++) {
         bounds_costs c;
         if (parse_costs(json_object_array_get_idx(costs, i), &c) != 0) {
-            snprintf(err, errlen, "%s: costs entry %zu is malformed (np, %s, %s, %s, %s, %s: "
-                                  "numbers >= 0; allgather_block_stride: true or false)",
+            snprintf(err, errlen,
+                     "%s: costs entry %zu is malformed (np, %s, %s, %s, %s, %s: "
+                     "numbers >= 0; allgather_block_stride: true or false)",
                      path, i, cost_fields[0].name, cost_fields[1].name, cost_fields[2].name,
                      cost_fields[3].name, cost_fields[4].name);
             return MG_EFORMAT;
@@ -388,8 +391,8 @@ static int tested_point(const bounds_doc *d, const char *collective, uint64_t s,
 
 static size_t put_entry(char *text, size_t cap, const char *collective, const bounds_entry *e)
 {
-    bounds_text_entry t = {.type_size = e->type_size, .nprocs = e->np, .n_safe = e->safe_count,
-                           .cls = e->cls};
+    bounds_text_entry t = {
+        .type_size = e->type_size, .nprocs = e->np, .n_safe = e->safe_count, .cls = e->cls};
     snprintf(t.collective, sizeof t.collective, "%s", collective);
     snprintf(t.form, sizeof t.form, "%s", e->cls == 'G' ? scaling_form_name(e->form) : "n");
     return bounds_text_put_entry(text, cap, &t);

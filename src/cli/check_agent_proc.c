@@ -130,7 +130,8 @@ int check_agent_proc_run(const char *token, int share, int shares, const char *a
     }
     uint8_t *p = room(&o, RECORD_STREAM_HELLO_SIZE);
     if (p)
-        o.len += record_stream_hello(p, RECORD_STREAM_HELLO_SIZE, (uint32_t)share, (uint32_t)shares);
+        o.len += record_stream_hello(p, RECORD_STREAM_HELLO_SIZE, (uint32_t)share,
+                                     (uint32_t)shares);
     const check_agent_sink sink = {&o, on_record, on_site, on_end};
     uint64_t *sent_state = NULL;
     int status = 0;

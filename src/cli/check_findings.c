@@ -67,7 +67,8 @@ static void call_text(uint16_t fn, int32_t peer, int32_t root, char *buf, size_t
     int klass = info ? info->klass : CHECK_CLASS_OTHER;
     if (klass == CHECK_CLASS_RECV || klass == CHECK_CLASS_IRECV || klass == CHECK_CLASS_PROBE)
         snprintf(buf, len, "%s(from %s)", fn_name(fn), p);
-    else if (klass == CHECK_CLASS_SEND || klass == CHECK_CLASS_ISEND || klass == CHECK_CLASS_SENDRECV)
+    else if (klass == CHECK_CLASS_SEND || klass == CHECK_CLASS_ISEND ||
+             klass == CHECK_CLASS_SENDRECV)
         snprintf(buf, len, "%s(to %s)", fn_name(fn), p);
     else if (info && info->rooted && root >= 0)
         snprintf(buf, len, "%s(root %d)", fn_name(fn), root);
@@ -96,7 +97,8 @@ static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver 
             break;
         case WG_REQUEST:
             snprintf(id, sizeof id, "n%zu", i);
-            snprintf(label, sizeof label, "rank %d request %llu", n->rank, (unsigned long long)n->aux);
+            snprintf(label, sizeof label, "rank %d request %llu", n->rank,
+                     (unsigned long long)n->aux);
             shape = "parallelogram";
             break;
         case WG_ANY_SOURCE:
@@ -173,9 +175,11 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
         call_text(f->calls[1].func, f->calls[1].peer, f->calls[1].root, other, sizeof other);
     switch (f->kind) {
     case DL_TYPE_MISMATCH:
-        snprintf(buf, len, "rank %d's %s sends %llu elements that rank %d's %s receives as "
-                 "different basic types", f->calls[0].rank, call,
-                 (unsigned long long)f->send_elems, f->calls[1].rank, other);
+        snprintf(buf, len,
+                 "rank %d's %s sends %llu elements that rank %d's %s receives as "
+                 "different basic types",
+                 f->calls[0].rank, call, (unsigned long long)f->send_elems, f->calls[1].rank,
+                 other);
         break;
     case DL_TRUNCATION:
         snprintf(buf, len, "rank %d's %s sends %llu elements, more than the %llu of rank %d's %s",
@@ -187,11 +191,14 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
                  fn_name(f->calls[0].func), invalid_argument_text(f->problem));
         break;
     case DL_DEADLOCK:
-        snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank, call);
+        snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank,
+                 call);
         break;
     case DL_POTENTIAL_DEADLOCK:
-        snprintf(buf, len, "ranks %s wait for each other if standard sends are not buffered "
-                 "(rank %d in %s)", list, f->calls[0].rank, call);
+        snprintf(buf, len,
+                 "ranks %s wait for each other if standard sends are not buffered "
+                 "(rank %d in %s)",
+                 list, f->calls[0].rank, call);
         break;
     case DL_COLLECTIVE_MISMATCH:
         snprintf(buf, len, "ranks %s call disagreeing collectives (rank %d: %s)", list,
@@ -213,9 +220,9 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     /* each argument check is its own class of finding */
     const char *kind = f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
                                                        : check_finding_kind(f->kind);
-    mg_finding *out =
-        replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
-                    : mg_report_replace_finding(report, (size_t)replace, kind, severity, summary);
+    mg_finding *out = replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
+                                  : mg_report_replace_finding(report, (size_t)replace, kind,
+                                                              severity, summary);
     if (!out)
         return NULL;
     json_object *ev = mg_finding_evidence(out);
@@ -238,9 +245,10 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         json_object_object_add(b, "peer", json_object_new_int(c->peer));
         json_object_object_add(b, "tag", json_object_new_int(c->tag));
         json_object_object_add(b, "root", json_object_new_int(c->root));
-        json_object_object_add(b, "state", json_object_new_string(
-                                               c->state == WG_TERMINATED ? "terminated"
-                                               : c->state == WG_RUNNING ? "running" : "blocked"));
+        json_object_object_add(b, "state",
+                               json_object_new_string(c->state == WG_TERMINATED ? "terminated"
+                                                      : c->state == WG_RUNNING  ? "running"
+                                                                                : "blocked"));
         json_object_object_add(b, "file", string_or_null(site.file));
         json_object_object_add(b, "line", json_object_new_int(site.line));
         json_object_object_add(b, "in_knot", json_object_new_boolean(c->in_knot));
@@ -267,9 +275,10 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
                 json_object_array_add(m, json_object_new_string(names[b]));
         json_object_object_add(ev, "mismatch", m);
         if (f->n_calls)
-            json_object_object_add(ev, "communicator", json_object_new_string(
-                                                           f->calls[0].comm == CHECK_COMM_WORLD
-                                                               ? "MPI_COMM_WORLD" : "derived"));
+            json_object_object_add(ev, "communicator",
+                                   json_object_new_string(f->calls[0].comm == CHECK_COMM_WORLD
+                                                              ? "MPI_COMM_WORLD"
+                                                              : "derived"));
     }
     if (f->kind == DL_TYPE_MISMATCH || f->kind == DL_TRUNCATION) {
         json_object_object_add(ev, "send_elements", json_object_new_int64((int64_t)f->send_elems));

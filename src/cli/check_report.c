@@ -147,9 +147,11 @@ void check_report_tool_data(check_run *r)
     json_object_object_add(data, "records", json_object_new_int64((int64_t)q.records));
     json_object_object_add(data, "records_lost", json_object_new_int64((int64_t)st.lost));
     json_object_object_add(data, "records_invalid", json_object_new_int64((int64_t)st.invalid));
-    json_object_object_add(data, "records_rejected", json_object_new_int64((int64_t)r->feed_errors));
+    json_object_object_add(data, "records_rejected",
+                           json_object_new_int64((int64_t)r->feed_errors));
     json_object_object_add(data, "full_ring_waits", json_object_new_int64((int64_t)st.full_waits));
-    json_object_object_add(data, "forced_decisions", json_object_new_int64((int64_t)q.forced_decisions));
+    json_object_object_add(data, "forced_decisions",
+                           json_object_new_int64((int64_t)q.forced_decisions));
     json_object_object_add(data, "buffered_sends", json_object_new_boolean(r->o->buffered_sends));
     json_object_object_add(data, "wildcards",
                            json_object_new_string(check_wildcard_choices[r->o->wildcards]));

@@ -37,14 +37,14 @@ typedef struct check_run {
     check_remote *remote; /* agent processes over TCP (--agents N) */
     mg_job **agent_jobs;
     deadlock_detector *det;
-    int world;             /* world size, once the first ring or agent told it */
-    uint64_t *blocked;     /* each rank's blocked seq: as its agent last reported (remote), or as
-                              its ring showed at the last decision (in-process agent) */
-    uint8_t *captured;     /* ranks that sent at least one record */
-    uint8_t *ended;        /* ranks whose stream ended */
+    int world;              /* world size, once the first ring or agent told it */
+    uint64_t *blocked;      /* each rank's blocked seq: as its agent last reported (remote), or as
+                               its ring showed at the last decision (in-process agent) */
+    uint8_t *captured;      /* ranks that sent at least one record */
+    uint8_t *ended;         /* ranks whose stream ended */
     uint64_t *rank_records; /* records seen per rank */
-    check_policy policy;   /* when to analyse, and the deadlock waiting to be confirmed */
-    uint64_t lost_ended;   /* records dropped by writers whose stream ended */
+    check_policy policy;    /* when to analyse, and the deadlock waiting to be confirmed */
+    uint64_t lost_ended;    /* records dropped by writers whose stream ended */
     site_resolver *sites;
     size_t reported;
     uint64_t feed_errors;

@@ -76,7 +76,8 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     if (rc != MG_OK && r->feed_errors++ == 0)
         mg_warn("check: rank %d: the %s record %llu of %s was not accepted (%s); later "
                 "rejections are counted in the report",
-                ev->rank, ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq,
+                ev->rank, ev->kind == CHECK_EV_ENTER ? "entry" : "exit",
+                (unsigned long long)ev->seq,
                 check_func_describe(ev->func) ? check_func_describe(ev->func)->name : "?",
                 mg_strerror(rc));
 }
@@ -99,7 +100,8 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
                 "stalled): findings involving it may be wrong",
                 rank, (unsigned long long)lost);
     if (end == CHECK_AGENT_CORRUPT)
-        mg_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed", rank);
+        mg_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed",
+                rank);
     if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) && ensure_detector(r) == MG_OK) {
         mg_info("check: rank %d ended without MPI_Finalize", rank);
         deadlock_detector_process_lost(r->det, rank, now_ns());
@@ -156,9 +158,9 @@ static int report_new(check_run *r, int ended)
     for (; r->reported < n; r->reported++) {
         const dl_finding *f = &fs[r->reported];
         int stops = check_policy_stops(f);
-        enum check_confirmation c =
-            stops && !ended ? check_policy_confirm(&r->policy, r->reported, f, &rd, now_ns())
-                            : CHECK_CONFIRMED;
+        enum check_confirmation c = stops && !ended ? check_policy_confirm(&r->policy, r->reported,
+                                                                           f, &rd, now_ns())
+                                                    : CHECK_CONFIRMED;
         if (c == CHECK_UNCONFIRMED)
             break; /* looked at again at the next poll; later findings wait behind it */
         if (c == CHECK_DROPPED) {
@@ -230,7 +232,8 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
         if (ended)
             return WATCH_JOB_ENDED;
         if (observe_ranks_update(observer, 0)) {
-            mg_warn("check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
+            mg_warn(
+                "check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
             return WATCH_BLIND;
         }
@@ -267,8 +270,8 @@ static void finish(check_run *r, observe_ranks *observer)
      * the job. Bounded, so an agent that never connected cannot hold mpiguard; one that died has
      * closed its connection already. 5 s once cut off a live agent on a machine at load 47 (a
      * rank's records lost); the bound only costs time when an agent is missing. */
-    for (uint64_t until = now_ns() + 30000000000ULL; r->remote && !check_remote_done(r->remote) &&
-                                                      now_ns() < until;)
+    for (uint64_t until = now_ns() + 30000000000ULL;
+         r->remote && !check_remote_done(r->remote) && now_ns() < until;)
         drain(r, 100);
     if (!r->deadlock)
         check_now(r, 1);

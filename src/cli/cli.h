@@ -36,7 +36,7 @@ int cli_parse_tables(const char *usage, const char *description,
 
 /* One rank as a tool sees it. */
 typedef struct cli_rank {
-    int pid; /* 0 until found */
+    int pid;                    /* 0 until found */
     const mg_rank_state *state; /* NULL unless the state module published it */
 } cli_rank;
 
@@ -52,8 +52,8 @@ typedef struct cli_session {
     mg_rank_selector selector; /* how this job's ranks are found */
     int attached;              /* --attach: the job is not ours to clean up after */
     cli_rank *ranks;
-    int nranks;    /* world size once known, else 0 */
-    int found;     /* ranks discovered so far */
+    int nranks;           /* world size once known, else 0 */
+    int found;            /* ranks discovered so far */
     double discovered_at; /* when cli_session_discover last looked (mg_clock_seconds) */
 } cli_session;
 

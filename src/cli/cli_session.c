@@ -46,8 +46,8 @@ static int choose_flavor(cli_session *s)
             return 0;
         /* its ranks would load the other MPI's wrappers and crash in MPI_Init */
         mg_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
-                 mg_mpi_flavor_name(s->flavor), s->launcher.app_path, mg_mpi_flavor_name(app_flavor),
-                 mg_mpi_flavor_name(app_flavor));
+                 mg_mpi_flavor_name(s->flavor), s->launcher.app_path,
+                 mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(app_flavor));
         return MG_EXIT_USAGE;
     }
     s->flavor = s->launcher.flavor;
@@ -129,20 +129,23 @@ int cli_session_add_env(const char *name, const char *value)
 /* The ranks' LD_PRELOAD: mpiguard's library first, then whatever the user gives them, from the
  * environment or the launcher's own options (-x, -genv, -env, -genvlist, --export), in its order,
  * each library once; the user's setting is then left out of the command (mg_launcher_build_argv).
- * Another PMPI tool in it comes after mpiguard, which hands each call on to it (interpose_next.h). */
+ * Another PMPI tool in it comes after mpiguard, which hands each call on to it (interpose_next.h).
+ */
 static int preload_with_users(const cli_session *s, char **command, int ncommand, char *out,
                               size_t outlen)
 {
     char user[8192];
     int given = mg_launcher_user_value(&s->launcher, command, ncommand, MG_ENV_PRELOAD, user,
                                        sizeof user);
-    if (given >= 0 && mg_launcher_merge_preload(s->library, given ? user : NULL, out, outlen) == 0) {
+    if (given >= 0 &&
+        mg_launcher_merge_preload(s->library, given ? user : NULL, out, outlen) == 0) {
         if (given && strcmp(out, s->library) != 0)
             mg_info("%s: the ranks preload %s (yours after mpiguard's)", s->tool, out);
         return 0;
     }
     mg_error("the LD_PRELOAD given to the ranks is too long to add mpiguard's library to it "
-             "(more than %zu bytes)", outlen - 1);
+             "(more than %zu bytes)",
+             outlen - 1);
     return MG_EXIT_USAGE;
 }
 
@@ -155,7 +158,8 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     int rc = mg_launcher_identify(command, ncommand, &s->launcher, err, sizeof err);
     if (rc) {
         mg_error("%s", err);
-        /* A launcher that is not installed is unavailable; a missing application is missing input. */
+        /* A launcher that is not installed is unavailable; a missing application is missing input.
+         */
         if (rc == MG_ENOENT && strstr(err, "launcher"))
             return MG_EXIT_UNAVAILABLE;
         return launcher_error_status(rc);
@@ -341,8 +345,9 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
     char *end;
     long number = strtol(id, &end, 10);
     if (*id == '\0' || *end != '\0' || number <= 0 || number > INT_MAX) {
-        mg_error("--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
-                 target);
+        mg_error(
+            "--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
+            target);
         return MG_EXIT_USAGE;
     }
     char proc[64], err[256];
@@ -351,7 +356,8 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
     int slurm_here = !want_pid && slurm_job_here(id);
     if (pid_here && slurm_here && !want_pid) {
         mg_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
-                 "--attach pid:%s or --attach slurm:%s", target, id, id, id, id);
+                 "--attach pid:%s or --attach slurm:%s",
+                 target, id, id, id, id);
         return MG_EXIT_USAGE;
     }
     if (!want_pid && !want_slurm && !pid_here && !slurm_here) {
@@ -361,8 +367,10 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
     }
     int is_pid = want_pid || (pid_here && !slurm_here);
     if (is_pid && own_ancestor(number)) {
-        mg_error("--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
-                 "of mpirun, mpiexec or srun", target, number, number == getpid() ? "process" : "ancestor");
+        mg_error(
+            "--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
+            "of mpirun, mpiexec or srun",
+            target, number, number == getpid() ? "process" : "ancestor");
         return MG_EXIT_USAGE;
     }
     s->attached = 1;
@@ -470,12 +478,13 @@ int cli_session_finish(cli_session *s, int finding_status)
     int released = signal_received && s->attached && job_status < 0;
     const char *outcome = released          ? "released"
                           : signal_received ? "interrupted"
-                          : finding_status ? "stopped"
+                          : finding_status  ? "stopped"
                           : job_status == 0 ? "completed"
                                             : "failed";
     mg_report_set_exit(s->report, job_status, outcome);
     if (released && !cli_opts.quiet)
-        fprintf(stderr, "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
+        fprintf(stderr,
+                "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
                 s->tool, signal_received);
     int save_status = cli_session_save(s);
     for (int r = 0; r < s->nranks; r++)

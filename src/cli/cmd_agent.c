@@ -18,9 +18,13 @@ static const char *const agent_samplers[] = {"shm", "ptrace", NULL};
 
 static int run_hang(const char *host, int port, const char *token, int sampler, const char *ranks)
 {
-    hang_agent_params p = {.host = host, .port = port, .token = token,
-                           .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM, .first_rank = -1,
-                           .last_rank = -1, .discover_seconds = 30};
+    hang_agent_params p = {.host = host,
+                           .port = port,
+                           .token = token,
+                           .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM,
+                           .first_rank = -1,
+                           .last_rank = -1,
+                           .discover_seconds = 30};
     if (ranks && (sscanf(ranks, "%d-%d", &p.first_rank, &p.last_rank) != 2 || p.first_rank < 0 ||
                   p.last_rank < p.first_rank)) {
         mg_error("agent hang: --ranks takes A-B with 0 <= A <= B, not '%s'", ranks);
@@ -50,15 +54,18 @@ int cmd_agent(int argc, char **argv)
          agent_samplers, 0, 0},
         {"ranks", 0, MG_OPT_STRING, &ranks, "A-B",
          "hang: own only these ranks (agents standing in for nodes)", NULL, 0, 0},
-        {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0, 255},
+        {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0,
+         255},
         {"shares", 0, MG_OPT_INT, &shares, "N", "check: the number of agents", NULL, 1, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *tool[1] = {NULL};
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage, "The per-node agent of mpiguard hang and check; started by the tool "
-                       "itself.", options, argc, argv, 0, tool, 1, &args, &done);
+    int rc = cli_parse(usage,
+                       "The per-node agent of mpiguard hang and check; started by the tool "
+                       "itself.",
+                       options, argc, argv, 0, tool, 1, &args, &done);
     if (rc || done)
         return rc;
     const char *colon = connect ? strrchr(connect, ':') : NULL;

@@ -1,8 +1,8 @@
 /* `mpiguard check`: runs a job with the capture module, drains the ranks' event rings into the
  * deadlock detector, runs the wait-for analysis on its triggers, reports deadlocks, potential
- * deadlocks and collective mismatches, and stops a deadlocked job (docs/design/check.md; docs/check.md).
- * This file takes the options and starts and ends the run and its agents; check_watch.c watches
- * the job, check_report.c writes the findings. */
+ * deadlocks and collective mismatches, and stops a deadlocked job (docs/design/check.md;
+ * docs/check.md). This file takes the options and starts and ends the run and its agents;
+ * check_watch.c watches the job, check_report.c writes the findings. */
 #include "check_run.h"
 #include "check_watch.h"
 
@@ -31,8 +31,8 @@ static int start_agents(check_run *r, int n)
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
-        char *argv[] = {exe, "agent", "check", "--connect", address, "--share", share,
-                        "--shares", shares, "--token", r->s->token, NULL};
+        char *argv[] = {exe,   "agent",    "check", "--connect", address,     "--share",
+                        share, "--shares", shares,  "--token",   r->s->token, NULL};
         char err[256];
         if (mg_job_start(argv, NULL, &r->agent_jobs[k], err, sizeof err) != MG_OK) {
             mg_error("check: %s", err);
@@ -69,12 +69,13 @@ static int check_job(cli_session *s, const check_options *o)
     int status = check_watch(&r);
     if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
         !mg_job_interrupting_signal(s->job))
-        fprintf(stderr,
-                "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
-                "potential deadlocks from buffering, collective mismatches (kind, root, op, type "
-                "signature), type mismatches and truncations of matched messages, arguments of "
-                "point-to-point calls and collectives; not checked: leaks, buffers in flight)\n",
-                r.observed, s->nranks);
+        fprintf(
+            stderr,
+            "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
+            "potential deadlocks from buffering, collective mismatches (kind, root, op, type "
+            "signature), type mismatches and truncations of matched messages, arguments of "
+            "point-to-point calls and collectives; not checked: leaks, buffers in flight)\n",
+            r.observed, s->nranks);
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);
     stop_agents(&r);
@@ -100,7 +101,8 @@ int cmd_check(int argc, char **argv)
     check_options o = {.quiet_time = 1.0};
     const mg_option options[] = {
         {"on-deadlock", 0, MG_OPT_CHOICE, &o.on_deadlock, "kill|report",
-         "stop the job on a confirmed deadlock (kill, default) or only report it", on_deadlock_choices, 0, 0},
+         "stop the job on a confirmed deadlock (kill, default) or only report it",
+         on_deadlock_choices, 0, 0},
         {"quiet-time", 0, MG_OPT_DOUBLE, &o.quiet_time, "SECONDS",
          "analyse when no new call was seen for this long (default 1)", NULL, 0.05, 3600},
         {"buffered-sends", 0, MG_OPT_FLAG, &o.buffered_sends, NULL,
@@ -111,17 +113,19 @@ int cmd_check(int argc, char **argv)
          check_wildcard_choices, 0, 0},
         {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
-         "nodes; default 0: in mpiguard itself", NULL, 0, 256},
+         "nodes; default 0: in mpiguard itself",
+         NULL, 0, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage,
-                       "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
-                       "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
-                       "type mismatches and truncations of matched messages, invalid arguments.\n"
-                       "A confirmed deadlock stops the job (exit 82).",
-                       options, argc, argv, 0, NULL, 0, &args, &done);
+    int rc = cli_parse(
+        usage,
+        "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
+        "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
+        "type mismatches and truncations of matched messages, invalid arguments.\n"
+        "A confirmed deadlock stops the job (exit 82).",
+        options, argc, argv, 0, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if (!args.command || args.ncommand == 0) {

@@ -132,10 +132,10 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
         unlink(x->running);
         return COLL_NO_TIME;
     }
-    coll_outcome r = hung                                          ? COLL_HANG
-                     : status == 0                                 ? COLL_PASS
+    coll_outcome r = hung                                           ? COLL_HANG
+                     : status == 0                                  ? COLL_PASS
                      : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
-                                                                   : COLL_CRASH;
+                                                                    : COLL_CRASH;
     char kept[4400] = "";
     if (r == COLL_PASS) {
         unlink(x->running);
@@ -188,7 +188,10 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
         mg_warn("collectives: the cost measurement at P=%llu failed (%s%s%s); `mpiguard protect` "
                 "will choose workarounds by the default cost model at this P",
                 (unsigned long long)P,
-                err[0] ? err : hung ? "time limit" : status ? "the job failed" : "no result line",
+                err[0]   ? err
+                : hung   ? "time limit"
+                : status ? "the job failed"
+                         : "no result line",
                 have_log ? "; its output: " : "", have_log ? kept : "");
         return;
     }
@@ -289,8 +292,8 @@ static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_
 {
     int c2p = 0, c2s = 0, tests = 0;
     uint64_t v2p = coll_search_verify(run_test, x, s, P, COLL_VERIFY_2P, b, &c2p, &tests);
-    uint64_t v2s =
-        s < 8 ? coll_search_verify(run_test, x, s, P, COLL_VERIFY_2S, b, &c2s, &tests) : 0;
+    uint64_t v2s = s < 8 ? coll_search_verify(run_test, x, s, P, COLL_VERIFY_2S, b, &c2s, &tests)
+                         : 0;
     b->tests += tests;
     scaling_class cls = SCALING_CLASS_X;
     scaling_form form = SCALING_FORM_N;
@@ -341,7 +344,7 @@ static void print_row(const bounds_entry *e, const coll_row *row)
     printf("%-25s %3llu %4llu  %-9s %12llu %10s  %-9s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, delta, cls,
-           row->earlier              ? "(an earlier run)"
+           row->earlier                ? "(an earlier run)"
            : b->status == COLL_BOUNDED ? outcome_name(b->failure)
            : b->failure == COLL_PASS   ? "none up to max count"
                                        : outcome_name(b->failure),
@@ -357,9 +360,9 @@ static void print_costs(const bounds_doc *doc)
            "communicator", "Allgather stride");
     for (size_t i = 0; i < doc->ncosts; i++) {
         const scaling_params *p = &doc->costs[i].params;
-        printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n",
-               (unsigned long long)doc->costs[i].np, p->call_ns, p->byte_ns, p->copy_byte_ns,
-               p->type_ns, p->comm_ns, p->allgather_block_stride ? "yes" : "no");
+        printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n", (unsigned long long)doc->costs[i].np,
+               p->call_ns, p->byte_ns, p->copy_byte_ns, p->type_ns, p->comm_ns,
+               p->allgather_block_stride ? "yes" : "no");
     }
 }
 
@@ -417,8 +420,9 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so,
     size_t at = find_point(doc, x->name, s, P);
     if (at < doc->n && strcmp(doc->entries[at].status, "bounded") == 0) {
         if (!cli_opts.quiet)
-            fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
-                            "earlier run; not tested again\n",
+            fprintf(stderr,
+                    "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
+                    "earlier run; not tested again\n",
                     x->name, (unsigned long long)s, (unsigned long long)P,
                     (unsigned long long)doc->entries[at].safe_count);
         return;
@@ -448,14 +452,14 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so,
         return;
     rows[at] = (coll_row){b, 0};
     /* A search that stopped short of the largest n, or never passed n = 1, says why. */
-    const char *why = b.status == COLL_SKIPPED                            ? "; n = 1: "
+    const char *why = b.status == COLL_SKIPPED                               ? "; n = 1: "
                       : b.status == COLL_UNBOUNDED && b.failure != COLL_PASS ? "; next n "
                                                                              : NULL;
     if (!cli_opts.quiet)
         fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, e.status,
-                (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s",
-                why ? why : "", why ? outcome_name(b.failure) : "");
+                (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s", why ? why : "",
+                why ? outcome_name(b.failure) : "");
 }
 
 static int save(const char *output, const bounds_doc *doc, mg_report *report)
@@ -515,10 +519,10 @@ static int parse_options(int argc, char **argv, coll_options *o, mg_parsed_args 
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     return cli_parse(usage,
-                  "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
-                  "of the bundled tester that checks every byte it received. Writes the\n"
-                  "safe-bounds file that `mpiguard protect --bounds` reads.",
-                  options, argc, argv, 1, NULL, 0, args, done);
+                     "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
+                     "of the bundled tester that checks every byte it received. Writes the\n"
+                     "safe-bounds file that `mpiguard protect --bounds` reads.",
+                     options, argc, argv, 1, NULL, 0, args, done);
 }
 
 /* The lists the command line names, parsed: collectives, process counts, type sizes. */
@@ -653,8 +657,8 @@ int cmd_collectives(int argc, char **argv)
         bounds_doc_free(&doc);
         return rc;
     }
-    mg_report *report =
-        mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    mg_report *report = mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line,
+                                         cli_command_words);
     coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
     rc = report && rows ? MG_OK : MG_EXIT_SOFTWARE;
     if (!rc) {

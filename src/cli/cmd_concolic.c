@@ -1,8 +1,8 @@
 /* `mpiguard concolic`: COMPI's concolic testing loop over a program built with mpiguard-cc
- * (docs/concolic.md; spec: docs/design/concolic.md; dissertation chapter 2). Each iteration launches
- * the job (heavy executable at the focus rank), reads the focus's constraints and every rank's
- * coverage, asks the search strategy for a constraint to negate, solves its slice with the MPI
- * semantics, and derives the next inputs, process count and focus. */
+ * (docs/concolic.md; spec: docs/design/concolic.md; dissertation chapter 2). Each iteration
+ * launches the job (heavy executable at the focus rank), reads the focus's constraints and every
+ * rank's coverage, asks the search strategy for a constraint to negate, solves its slice with the
+ * MPI semantics, and derives the next inputs, process count and focus. */
 #include "cli.h"
 #include "concolic_campaign.h"
 #include "concolic_cfg.h"
@@ -91,8 +91,8 @@ static int pick_launcher(const char *app, concolic_launch *lp)
 static int open_campaign(concolic_campaign *c, const concolic_options *o, const char *app)
 {
     char err[1024];
-    int rc = concolic_campaign_open(c, o->dir, app, o->resume, (uint32_t)o->np,
-                                    (uint32_t)o->focus, err, sizeof err);
+    int rc = concolic_campaign_open(c, o->dir, app, o->resume, (uint32_t)o->np, (uint32_t)o->focus,
+                                    err, sizeof err);
     if (!rc)
         return 0;
     mg_error("%s", err);
@@ -127,15 +127,16 @@ static double per_run(double total, uint64_t runs)
 /* The cost line of the final report: the split averages over the runs that have one. */
 static void print_cost(const concolic_cost *k, double total)
 {
-    printf("cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
-           "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
-           " queries, %" PRIu64 " sat, %" PRIu64 " over the time limit), logs %.0f bytes/run, %" PRIu64
-           " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
-           " moves to another process count, %" PRIu64 " tuning checks\n",
-           k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
-           per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
-           per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts, per_run((double)k->log_bytes, k->runs),
-           k->restarts, k->leaves, k->moves, k->tuning_checks);
+    printf(
+        "cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
+        "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
+        " queries, %" PRIu64 " sat, %" PRIu64 " over the time limit), logs %.0f bytes/run, %" PRIu64
+        " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
+        " moves to another process count, %" PRIu64 " tuning checks\n",
+        k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
+        per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
+        per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
+        per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves, k->tuning_checks);
 }
 
 static void add_double(json_object *o, const char *key, double v)
@@ -147,7 +148,8 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
 {
     json_object *data = mg_report_tool_data(rep), *cost = json_object_new_object();
     json_object_object_add(data, "iterations", json_object_new_int64((int64_t)c->iterations));
-    json_object_object_add(data, "arms_covered", json_object_new_int64((int64_t)concolic_report_covered(c)));
+    json_object_object_add(data, "arms_covered",
+                           json_object_new_int64((int64_t)concolic_report_covered(c)));
     json_object_object_add(data, "arms_total", json_object_new_int64(2 * (int64_t)c->nbranches));
     json_object_object_add(cost, "runs", json_object_new_int64((int64_t)k->runs));
     json_object_object_add(cost, "split_runs", json_object_new_int64((int64_t)k->split_runs));
@@ -157,7 +159,8 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
     add_double(cost, "teardown_s_per_run", per_run(k->teardown_s, k->split_runs));
     add_double(cost, "solve_s_per_run", per_run(k->solve_s, k->runs));
     json_object_object_add(cost, "queries", json_object_new_int64((int64_t)k->solves));
-    json_object_object_add(cost, "query_timeouts", json_object_new_int64((int64_t)k->query_timeouts));
+    json_object_object_add(cost, "query_timeouts",
+                           json_object_new_int64((int64_t)k->query_timeouts));
     json_object_object_add(cost, "leaves", json_object_new_int64((int64_t)k->leaves));
     json_object_object_add(cost, "moves", json_object_new_int64((int64_t)k->moves));
     json_object_object_add(cost, "tuning_checks", json_object_new_int64((int64_t)k->tuning_checks));
@@ -183,7 +186,8 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
-    mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line,
+                                      cli_command_words);
     concolic_loop L;
     concolic_options run = *o;
     run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
@@ -205,7 +209,8 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
         concolic_resume_save(&L);
         concolic_campaign_save(&c);
         mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
-                "continues it", (int)stop_signal, c.iterations - first);
+                "continues it",
+                (int)stop_signal, c.iterations - first);
     }
     concolic_loop_progress(&L, 1);
     if (!cli_opts.quiet && !(rc && c.iterations == first)) {
@@ -222,43 +227,72 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     concolic_loop_end(&L);
     concolic_campaign_free(&c);
     mg_report_destroy(rep);
-    return rc ? rc : stop_requested ? MG_EXIT_SIGNAL_BASE + stop_signal : bugs ? MG_EXIT_FINDINGS : 0;
+    return rc               ? rc
+           : stop_requested ? MG_EXIT_SIGNAL_BASE + stop_signal
+           : bugs           ? MG_EXIT_FINDINGS
+                            : 0;
 }
 
 int cmd_concolic(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard concolic [options] -- ./app args   (app built with mpiguard-cc)";
-    concolic_options o = {.np = 4, .focus = 0, .max_np = 16, .iterations = 0, .seed = 1,
-                          .timeout_s = 30, .strategy = 1, .dir = "mpiguard-concolic",
+    concolic_options o = {.np = 4,
+                          .focus = 0,
+                          .max_np = 16,
+                          .iterations = 0,
+                          .seed = 1,
+                          .timeout_s = 30,
+                          .strategy = 1,
+                          .dir = "mpiguard-concolic",
                           .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
     const mg_option options_table[] = {
         {"np", 0, MG_OPT_INT, &o.np, "N", "processes of the first run (default 4)", NULL, 1, 4096},
-        {"focus", 0, MG_OPT_INT, &o.focus, "R", "focus rank of the first run (default 0)", NULL, 0, 4095},
-        {"max-np", 0, MG_OPT_INT, &o.max_np, "M", "largest process count to try (default 16)", NULL, 1, 4096},
-        {"iterations", 0, MG_OPT_INT, &o.iterations, "K", "runs of the program (default 100 without --time)", NULL, 1, 1e9},
-        {"time", 0, MG_OPT_DOUBLE, &o.time_s, "SECONDS", "stop starting runs after this long", NULL, 1, 1e9},
+        {"focus", 0, MG_OPT_INT, &o.focus, "R", "focus rank of the first run (default 0)", NULL, 0,
+         4095},
+        {"max-np", 0, MG_OPT_INT, &o.max_np, "M", "largest process count to try (default 16)", NULL,
+         1, 4096},
+        {"iterations", 0, MG_OPT_INT, &o.iterations, "K",
+         "runs of the program (default 100 without --time)", NULL, 1, 1e9},
+        {"time", 0, MG_OPT_DOUBLE, &o.time_s, "SECONDS", "stop starting runs after this long", NULL,
+         1, 1e9},
         {"strategy", 0, MG_OPT_CHOICE, &o.strategy, "S",
          "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
          "without solving: random-inputs (from the program's own inputs) or random-all (the "
-         "first run random too)", concolic_strategy_names, 0, 0},
-        {"stall", 0, MG_OPT_INT, &o.stall, "N", "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an uncovered arm, else change np (default 20; 0: never)", NULL, 0, 1e9},
-        {"tune", 0, MG_OPT_FLAG, &o.tune, NULL, "input tuning: the smallest values that reach an arm, in place of the limits of the _with_limit marks (COMPI's capping, the default)", NULL, 0, 0},
-        {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS", "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
-        {"resume", 0, MG_OPT_FLAG, &o.resume, NULL, "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
-        {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)", NULL, 0, 0},
-        {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random choices (default 1)", NULL, 0, 1e18},
-        {"fixed", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.fixed, NULL, "keep --np and --focus for every run (ablation)", NULL, 0, 0},
-        {"one-way", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.one_way, NULL, "run the heavy executable on every rank (ablation)", NULL, 0, 0},
-        {"no-reduce", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.no_reduce, NULL, "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
-        {"distances", 0, MG_OPT_FLAG, &o.distances, NULL, "print the static CFG distances of every branch arm to every branch and exit", NULL, 0, 0},
+         "first run random too)",
+         concolic_strategy_names, 0, 0},
+        {"stall", 0, MG_OPT_INT, &o.stall, "N",
+         "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
+         "uncovered arm, else change np (default 20; 0: never)",
+         NULL, 0, 1e9},
+        {"tune", 0, MG_OPT_FLAG, &o.tune, NULL,
+         "input tuning: the smallest values that reach an arm, in place of the limits of the "
+         "_with_limit marks (COMPI's capping, the default)",
+         NULL, 0, 0},
+        {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS",
+         "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
+        {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,
+         "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
+        {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)",
+         NULL, 0, 0},
+        {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random choices (default 1)", NULL, 0,
+         1e18},
+        {"fixed", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.fixed, NULL,
+         "keep --np and --focus for every run (ablation)", NULL, 0, 0},
+        {"one-way", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.one_way, NULL,
+         "run the heavy executable on every rank (ablation)", NULL, 0, 0},
+        {"no-reduce", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.no_reduce, NULL,
+         "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
+        {"distances", 0, MG_OPT_FLAG, &o.distances, NULL,
+         "print the static CFG distances of every branch arm to every branch and exit", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0}};
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage,
-                       "Concolic testing (COMPI): generate inputs, process counts and focus ranks that\n"
-                       "reach new branches; report a reproducer for every distinct bug.",
-                       options_table, argc, argv, 1, NULL, 0, &args, &done);
+    int rc = cli_parse(
+        usage,
+        "Concolic testing (COMPI): generate inputs, process counts and focus ranks that\n"
+        "reach new branches; report a reproducer for every distinct bug.",
+        options_table, argc, argv, 1, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if ((rc = check_options(&o, args.ncommand)))
@@ -267,9 +301,12 @@ int cmd_concolic(int argc, char **argv)
         return print_distances(&o, args.command[0]);
     if (!o.iterations && !o.time_s)
         o.iterations = 100;
-    concolic_launch lp = {.app_args = args.command + 1, .napp_args = args.ncommand - 1,
-                          .timeout_s = o.timeout_s, .one_way = o.one_way,
-                          .no_reduce = o.no_reduce, .uncapped = o.tune};
+    concolic_launch lp = {.app_args = args.command + 1,
+                          .napp_args = args.ncommand - 1,
+                          .timeout_s = o.timeout_s,
+                          .one_way = o.one_way,
+                          .no_reduce = o.no_reduce,
+                          .uncapped = o.tune};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;
     return campaign(&o, &lp, args.command[0]);

@@ -42,7 +42,7 @@ typedef struct demo_part {
     int expected;        /* the status the part must end with */
     const char *program; /* in the build, %s the MPI's flavour */
     const char *title;
-    const char *shows;   /* what to look at in its output */
+    const char *shows; /* what to look at in its output */
     const char *words[20];
 } demo_part;
 
@@ -76,10 +76,17 @@ static void demo_step(const demo_part *part, const char *title, char **argv, int
 }
 
 static const demo_part demo_parts[] = {
-    {"run", cmd_run, 0, "examples/%s/stencil", "run: a healthy 2-D stencil on 4 ranks for 2 s",
+    {"run",
+     cmd_run,
+     0,
+     "examples/%s/stencil",
+     "run: a healthy 2-D stencil on 4 ranks for 2 s",
      "every rank found with its pid and its MPI calls counted; exit status the job's own (0)",
      {"--report", "@report", "--", "@launcher", "-n", "4", "@program", "--seconds", "2"}},
-    {"hang", cmd_hang, MG_EXIT_HANG, "examples/%s/cg",
+    {"hang",
+     cmd_hang,
+     MG_EXIT_HANG,
+     "examples/%s/cg",
      "hang: rank 2 of a CG solver falls into an endless loop after 3 s",
      "a computation hang found with no timeout set, rank 2 named as the faulty rank with the "
      "function it spins in; the job stopped (exit 81). Samples start 0.1 s apart, not 0.4, to "
@@ -87,17 +94,26 @@ static const demo_part demo_parts[] = {
      {"--seed", "1", "--interval", "0.1", "--report", "@report", "--", "@launcher", "-n", "4",
       "@program", "--seconds", "300", "--fault", "compute-loop", "--fault-rank", "2", "--fault-at",
       "3"}},
-    {"check", cmd_check, MG_EXIT_DEADLOCK, "tests/check/%s/fig1b_recv_recv",
+    {"check",
+     cmd_check,
+     MG_EXIT_DEADLOCK,
+     "tests/check/%s/fig1b_recv_recv",
      "check: two ranks that each receive before they send (MUST's Fig. 1b)",
      "the deadlock found while the job runs: its knot (ranks 0 and 1 wait for each other) and "
      "each rank's blocked MPI_Recv with its file:line; the job stopped (exit 82)",
      {"--report", "@report", "--", "@launcher", "-n", "2", "@program"}},
-    {"protect", cmd_protect, 0, "tests/collectives/%s/coll_displ",
+    {"protect",
+     cmd_protect,
+     0,
+     "tests/collectives/%s/coll_displ",
      "protect: an MPI_Gatherv whose int displacements wrap past INT_MAX (a 4.5 GB layout)",
      "Detector D fires at the call and a workaround delivers every byte where it belongs "
      "(the program checks them: exit 0); the finding names the call's file:line",
      {"--report", "@report", "--", "@launcher", "-n", "4", "@program", "gatherv-wrap1"}},
-    {"concolic", cmd_concolic, MG_EXIT_FINDINGS, "examples/%s/secret",
+    {"concolic",
+     cmd_concolic,
+     MG_EXIT_FINDINGS,
+     "examples/%s/secret",
      "concolic: a tiny program built with mpiguard-cc whose rank 1 crashes on one input value",
      "the solver derives the input, the process count and the focus rank that reach the crash "
      "in a few runs; the finding carries a reproducer (exit 80)",
@@ -142,8 +158,8 @@ int cmd_demo(int argc, char **argv)
     static const char usage[] = "mpiguard demo [--output-dir DIR]";
     const char *dir = "mpiguard-demo";
     const mg_option options[] = {
-        {"output-dir", 0, MG_OPT_STRING, &dir, "DIR", "where the demo's reports go (default ./mpiguard-demo)",
-         NULL, 0, 0},
+        {"output-dir", 0, MG_OPT_STRING, &dir, "DIR",
+         "where the demo's reports go (default ./mpiguard-demo)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;

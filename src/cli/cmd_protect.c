@@ -6,8 +6,8 @@
 
 int cmd_protect(int argc, char **argv)
 {
-    static const char usage[] =
-        "mpiguard protect [--bounds FILE] [--workaround W] [--agree] [options] -- <launcher> <args>";
+    static const char usage[] = "mpiguard protect [--bounds FILE] [--workaround W] [--agree] "
+                                "[options] -- <launcher> <args>";
     const mg_option *const tables[] = {protect_options, NULL};
     mg_parsed_args args;
     int done;

@@ -1,4 +1,5 @@
-/* `mpiguard report FILE`: renders a report of any tool as text, JSON or DOT (docs/report-schema.md). */
+/* `mpiguard report FILE`: renders a report of any tool as text, JSON or DOT
+ * (docs/report-schema.md). */
 #include "cli.h"
 
 #include "mg_error.h"
@@ -12,7 +13,8 @@ static const char *const formats[] = {"text", "json", "dot", NULL};
 
 int cmd_report(int argc, char **argv)
 {
-    static const char usage[] = "mpiguard report [--format text|json|dot] [--output FILE] REPORT.json";
+    static const char usage[] =
+        "mpiguard report [--format text|json|dot] [--output FILE] REPORT.json";
     int format = 0;
     const char *output = NULL;
     const mg_option options[] = {

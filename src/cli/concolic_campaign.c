@@ -32,7 +32,8 @@ static int read_table(concolic_campaign *c, char *err, size_t errlen)
         return MG_ENOENT;
     }
     unsigned long long id = 0;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "# mpiguard-branches 1 build_id=%llx", &id) != 1) {
+    if (!fgets(line, sizeof line, f) ||
+        sscanf(line, "# mpiguard-branches 1 build_id=%llx", &id) != 1) {
         fclose(f);
         snprintf(err, errlen, "%s: not a branch table of this version", path);
         return MG_EFORMAT;
@@ -148,7 +149,8 @@ static int load_state(concolic_campaign *c, FILE *f, uint64_t *build)
     int version;
     unsigned long long id, it;
     if (fscanf(f, STATE_MAGIC "%d build_id %llx iterations %llu np %u focus %u inputs %zu",
-               &version, &id, &it, &c->np, &c->focus, &n) != 6 || version < 1)
+               &version, &id, &it, &c->np, &c->focus, &n) != 6 ||
+        version < 1)
         return MG_EFORMAT;
     if (version > STATE_VERSION)
         return MG_EVERSION;

@@ -34,8 +34,10 @@ int concolic_cfg_load(concolic_cfg *cc, const char *app, uint64_t build_id, uint
     snprintf(path, sizeof path, "%s.mpiguard-cfg", app);
     char *text = (char *)concolic_file_read(path, &len);
     if (!text) {
-        snprintf(err, errlen, "%s: no control-flow graph (rebuild the program with this "
-                 "mpiguard-cc)", path);
+        snprintf(err, errlen,
+                 "%s: no control-flow graph (rebuild the program with this "
+                 "mpiguard-cc)",
+                 path);
         return MG_ENOENT;
     }
     rc = cfg_graph_parse(text, len, &cc->g);
@@ -70,8 +72,9 @@ void concolic_cfg_print(const concolic_cfg *cc, FILE *out)
         free(hops);
         return;
     }
-    fprintf(out, "# edges from each branch arm (row) to each branch's block (column); - unreachable\n"
-                 "# arm");
+    fprintf(out,
+            "# edges from each branch arm (row) to each branch's block (column); - unreachable\n"
+            "# arm");
     for (uint32_t b = 0; b < nb; b++)
         fprintf(out, " b%" PRIu32, b);
     fputc('\n', out);

@@ -76,7 +76,7 @@ static void clear_run_dir(const concolic_campaign *c, uint32_t upto)
 
 /* The ranks' start and end readings, gathered while their logs are read. */
 typedef struct rank_times {
-    uint32_t started;          /* ranks that logged a start */
+    uint32_t started;           /* ranks that logged a start */
     uint64_t first_ns, last_ns; /* earliest start, latest end (0: no end logged) */
 } rank_times;
 
@@ -166,8 +166,7 @@ static void locate(const concolic_campaign *c, const char *exe, unsigned long lo
     concolic_campaign_path(c, "run/addr2line.txt", path, sizeof path);
     char *argv[] = {"addr2line", "-e", (char *)exe, addr, NULL};
     int status, timed_out;
-    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) ||
-        status)
+    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) || status)
         return;
     FILE *f = fopen(path, "r");
     if (f && fgets(out, (int)len, f) && !strstr(out, "??"))
@@ -250,13 +249,13 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
             after_branch(c, last, site, sizeof site);
             add_hang_site(hang, sizeof hang, site);
         } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
-            r->outcome != CONCOLIC_ASSERTION) {
+                   r->outcome != CONCOLIC_ASSERTION) {
             r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
             r->signal = (int)num;
             r->rank = (int)k;
             if (off && num != SIGABRT)
-                locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token,
-                       r->where, sizeof r->where);
+                locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token, r->where,
+                       sizeof r->where);
             r->last_branch = last;
         } else if (!strcmp(word, "mpi_abort") && aborted < 0) {
             aborted = (int)k;
@@ -322,7 +321,7 @@ size_t concolic_shell_word(char *out, size_t len, const char *w)
     size_t at = (size_t)snprintf(out, len, " '");
     for (const char *p = w; *p && at < len; p++)
         at += (size_t)(*p == '\'' ? snprintf(out + at, len - at, "'\\''")
-                                   : snprintf(out + at, len - at, "%c", *p));
+                                  : snprintf(out + at, len - at, "%c", *p));
     return at + (at < len ? (size_t)snprintf(out + at, len - at, "'") : 0);
 }
 

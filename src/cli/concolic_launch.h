@@ -25,7 +25,7 @@ const char *concolic_outcome_name(int outcome);
 int concolic_outcome_is_bug(int outcome);
 
 typedef struct concolic_launch {
-    const char *launcher;  /* mpirun.openmpi or mpiexec.mpich */
+    const char *launcher; /* mpirun.openmpi or mpiexec.mpich */
     int openmpi;
     char *const *app_args; /* the program's own arguments (after its name) */
     int napp_args;
@@ -49,25 +49,25 @@ typedef struct concolic_result {
     char detail[512]; /* a line of the program's output that explains it, or "" */
     path_log heavy;   /* the focus's log (empty when it could not be read) */
     int have_heavy;
-    size_t log_bytes; /* bytes of every rank's log */
-    char log_problem[256]; /* why the focus's log is missing or rejected, "" when fine */
-    coverage_set cover;    /* every rank's arms */
+    size_t log_bytes;         /* bytes of every rank's log */
+    char log_problem[256];    /* why the focus's log is missing or rejected, "" when fine */
+    coverage_set cover;       /* every rank's arms */
     coverage_set *rank_cover; /* [rank]: each rank's arms (empty when its log was unreadable) */
     uint32_t nranks;          /* entries of rank_cover: the run's np, 0 when memory ran out */
-    double seconds;        /* the whole job: spawning the launcher to its end */
-    /* The split of seconds (docs/design/concolic.md "Cost"), from the ranks' TIME records: launch is
-     * the launcher's spawn to the first rank's start, run from there to the last end a rank
+    double seconds;           /* the whole job: spawning the launcher to its end */
+    /* The split of seconds (docs/design/concolic.md "Cost"), from the ranks' TIME records: launch
+     * is the launcher's spawn to the first rank's start, run from there to the last end a rank
      * logged (the job's end when none did), teardown the rest. split = 0 when a rank logged no
      * start (no log, a program built before the TIME record): then only seconds is known. */
     int split;
     double launch_s, run_s, teardown_s;
-    char command[4096];    /* the launch as shell words, for reproducers */
+    char command[4096]; /* the launch as shell words, for reproducers */
     uint64_t run_id;
     uint32_t ranks_reported; /* ranks that wrote an outcome */
-    int timed_out;         /* the job ran past the timeout it was given */
-    int interrupted;       /* the signal mpiguard received during the job (0: none) */
-    int refused;           /* the launcher ended with an error before any rank started:
-                              a setup error (detail holds its message), not an outcome */
+    int timed_out;           /* the job ran past the timeout it was given */
+    int interrupted;         /* the signal mpiguard received during the job (0: none) */
+    int refused;             /* the launcher ended with an error before any rank started:
+                                a setup error (detail holds its message), not an outcome */
 } concolic_result;
 
 /* Runs one job with the campaign's next inputs, np and focus, under run id run_id, stopped after

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const concolic_strategy_names[] = {"dfs",           "bounded-dfs", "random-branch",
-                                               "uniform-random", "cfg",        "random-inputs",
-                                               "random-all",     NULL};
+const char *const concolic_strategy_names[] = {
+    "dfs", "bounded-dfs",   "random-branch", "uniform-random",
+    "cfg", "random-inputs", "random-all",    NULL};
 
 /* Hands the run's path to the search; covered_new: the run covered arms none had before. */
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
@@ -100,7 +100,9 @@ void concolic_loop_progress(const concolic_loop *L, int final)
             fputc('\n', stderr);
         return;
     }
-    fprintf(stderr, "%smpiguard: concolic: run %" PRIu64 "  np %u focus %u  %s  %.2f s  %zu/%u arms  %zu bugs%s",
+    fprintf(stderr,
+            "%smpiguard: concolic: run %" PRIu64
+            "  np %u focus %u  %s  %.2f s  %zu/%u arms  %zu bugs%s",
             isatty(2) ? "\r" : "", c->iterations, r->np, r->focus,
             concolic_outcome_name(r->outcome), r->seconds, concolic_report_covered(c),
             2 * c->nbranches, c->nbugs, isatty(2) ? "\033[K" : "\n");
@@ -120,16 +122,17 @@ static int load_cfg(concolic_loop *L, const concolic_options *o)
     }
     if (rc)
         mg_error("%s", err);
-    return rc == MG_ENOENT ? MG_EXIT_NOINPUT : rc == MG_ENOMEM ? MG_EXIT_SOFTWARE
-           : rc                                                 ? MG_EXIT_DATAERR
-                                                                : 0;
+    return rc == MG_ENOENT   ? MG_EXIT_NOINPUT
+           : rc == MG_ENOMEM ? MG_EXIT_SOFTWARE
+           : rc              ? MG_EXIT_DATAERR
+                             : 0;
 }
 
 int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_options *o)
 {
-    static const int kinds[] = {SEARCH_DFS,           SEARCH_BOUNDED_DFS, SEARCH_RANDOM_BRANCH,
-                                SEARCH_UNIFORM_RANDOM, SEARCH_CFG,         SEARCH_RANDOM_BRANCH,
-                                SEARCH_RANDOM_BRANCH};
+    static const int kinds[] = {
+        SEARCH_DFS, SEARCH_BOUNDED_DFS,   SEARCH_RANDOM_BRANCH, SEARCH_UNIFORM_RANDOM,
+        SEARCH_CFG, SEARCH_RANDOM_BRANCH, SEARCH_RANDOM_BRANCH};
     memset(L, 0, sizeof *L);
     L->c = c;
     L->kind = o->distances ? SEARCH_CFG : kinds[o->strategy];

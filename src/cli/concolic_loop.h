@@ -1,6 +1,7 @@
-/* The iteration loop of `mpiguard concolic` (docs/design/concolic.md "mpiguard concolic"; dissertation
- * chapter 2): run the job, merge coverage, record bugs, observe the path, choose and solve the
- * next negation, save the campaign. The command (cmd_concolic.c) parses options around it. */
+/* The iteration loop of `mpiguard concolic` (docs/design/concolic.md "mpiguard concolic";
+ * dissertation chapter 2): run the job, merge coverage, record bugs, observe the path, choose and
+ * solve the next negation, save the campaign. The command (cmd_concolic.c) parses options around
+ * it. */
 #ifndef CONCOLIC_LOOP_H
 #define CONCOLIC_LOOP_H
 
@@ -40,9 +41,9 @@ typedef struct concolic_options {
 /* What this session's iterations cost (a resumed campaign counts from the resume). */
 typedef struct concolic_cost {
     uint64_t runs;
-    double job_s;                        /* every run's whole job */
-    uint64_t split_runs;                 /* runs whose every rank logged its start */
-    double launch_s, run_s, teardown_s;  /* summed over the split runs */
+    double job_s;                       /* every run's whole job */
+    uint64_t split_runs;                /* runs whose every rank logged its start */
+    double launch_s, run_s, teardown_s; /* summed over the split runs */
     double solve_s;
     uint64_t solves, sat, restarts, log_bytes;
     uint64_t query_timeouts; /* solver checks stopped by the per-query limit */
@@ -63,7 +64,8 @@ typedef struct concolic_loop {
     mg_rng rng;
     int kind;        /* enum search_kind in use */
     int strategy;    /* index into concolic_strategy_names */
-    int trim_inputs; /* the inputs are CONCOLIC_RANDOM_START_INPUTS guesses until a run counts them */
+    int trim_inputs; /* the inputs are CONCOLIC_RANDOM_START_INPUTS guesses until a run counts them
+                      */
     concolic_cfg cfg;
     concolic_cost cost;
     concolic_last_run last; /* np 0: no run yet this session */

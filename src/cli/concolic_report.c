@@ -87,8 +87,9 @@ static void write_reproducer(const concolic_campaign *c, const concolic_result *
             concolic_outcome_name(r->outcome), key, np, focus, r->rank, r->where, r->detail);
     for (size_t i = 0; i < ninputs; i++)
         fprintf(f, " %" PRId64, inputs[i]);
-    fprintf(f, "\ninputs_file %s\n# inputs: the focus's values in marking order; inputs_file: "
-               "what every rank read\ncommand %s\n",
+    fprintf(f,
+            "\ninputs_file %s\n# inputs: the focus's values in marking order; inputs_file: "
+            "what every rank read\ncommand %s\n",
             kept ? inputs_file : "(could not be kept)", command);
     fclose(f);
 }
@@ -113,7 +114,8 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
         json_object *ev = mg_finding_evidence(f), *in = json_object_new_array();
         for (size_t i = 0; i < ninputs; i++)
             json_object_array_add(in, json_object_new_int64(inputs[i]));
-        json_object_object_add(ev, "outcome", json_object_new_string(concolic_outcome_name(r->outcome)));
+        json_object_object_add(ev, "outcome",
+                               json_object_new_string(concolic_outcome_name(r->outcome)));
         json_object_object_add(ev, "inputs", in);
         json_object_object_add(ev, "np", json_object_new_int((int)np));
         json_object_object_add(ev, "focus", json_object_new_int((int)focus));

@@ -199,7 +199,8 @@ int concolic_resume_restore(concolic_loop *L)
     char name[64];
     if (!c->search_text) {
         mg_warn("%s/campaign holds no search state (saved by an older mpiguard): the search tree "
-                "restarts from the saved inputs", c->dir);
+                "restarts from the saved inputs",
+                c->dir);
         return 0;
     }
     text_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
@@ -208,7 +209,8 @@ int concolic_resume_restore(concolic_loop *L)
     rc = rc ? rc : cur.bad ? MG_EFORMAT : 0;
     if (!rc && strcmp(name, concolic_strategy_names[L->strategy])) {
         mg_warn("the campaign was searched with --strategy %s: the %s search tree restarts from "
-                "the saved inputs", name, concolic_strategy_names[L->strategy]);
+                "the saved inputs",
+                name, concolic_strategy_names[L->strategy]);
         return 0;
     }
     if (!rc)

@@ -1,4 +1,5 @@
-/* What `--resume` needs to continue a campaign's search tree where it stopped (docs/design/concolic.md
+/* What `--resume` needs to continue a campaign's search tree where it stopped
+ * (docs/design/concolic.md
  * "--resume"): the strategy, the rng state, the path logs of the search stack and the engine's
  * search snapshot, saved as text in DIR/campaign after every
  * iteration. Z3's internal state is not saved (see the docs for what that changes). */

@@ -130,7 +130,8 @@ void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
     };
 }
 
-/* The innermost frame of the application itself (its executable), else the innermost named frame. */
+/* The innermost frame of the application itself (its executable), else the innermost named frame.
+ */
 static const char *user_function(const rank_stack *st, const char *app_path)
 {
     const char *app = strrchr(app_path, '/');
@@ -230,7 +231,8 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
                                             "%s sleeping in %s()", "%s stopped in %s()"};
         char verb[300];
         snprintf(verb, sizeof verb, verbs[views[r].state],
-                 views[r].state == 0 ? (k == 1 ? "s" : "") : (k == 1 ? "is" : "are"), views[r].what);
+                 views[r].state == 0 ? (k == 1 ? "s" : "") : (k == 1 ? "is" : "are"),
+                 views[r].what);
         snprintf(line, sizeof line, "rank%s %s %s", k == 1 ? "" : "s", ranks, verb);
         if (out)
             fprintf(out, "mpiguard: hang: %s\n", line);
@@ -266,7 +268,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         memset(st, 0, sizeof *st);
         if (!seen->exited)
             hang_probes_stack(p, r, st);
-        const char *mpi_fn = seen->func >= 0 ? mg_fn_name((mg_fn)seen->func)
+        const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
                              : st->mpi_function[0] ? st->mpi_function
                                                    : "MPI";
         /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
@@ -290,8 +292,10 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
-        json_object_object_add(entry, "state", json_object_new_string(
-            in_mpi ? "IN_MPI" : seen->exited ? "EXITED" : "OUT_MPI"));
+        json_object_object_add(entry, "state",
+                               json_object_new_string(in_mpi         ? "IN_MPI"
+                                                      : seen->exited ? "EXITED"
+                                                                     : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));
         json_object_object_add(entry, "stack", stack_json(st));
         json_object_array_add(per_rank, entry);
@@ -324,7 +328,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     clock_gettime(CLOCK_REALTIME, &now);
     json_object_object_add(ev, "detected_at_unix",
                            json_object_new_double((double)now.tv_sec + 1e-9 * (double)now.tv_nsec));
-    json_object_object_add(ev, "sampler", json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
+    json_object_object_add(ev, "sampler",
+                           json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
     json_object_object_add(ev, "per_rank", per_rank);
     for (int k = 0; k < nnodes; k++) {
@@ -355,9 +360,10 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
     } else {
-        mg_finding_set_suggestion(f, "every rank waits inside MPI: look for a message that is never "
-                                     "sent or a collective some rank does not call "
-                                     "(mpiguard check finds these)");
+        mg_finding_set_suggestion(f,
+                                  "every rank waits inside MPI: look for a message that is never "
+                                  "sent or a collective some rank does not call "
+                                  "(mpiguard check finds these)");
     }
     mg_finding_print_banner(f, stderr);
     roll_call(views, n, stderr, calls, sizeof calls);
@@ -405,15 +411,15 @@ int hang_dead_rank(const cli_session *s, const proc_exits *exits)
 }
 
 /* "killed by signal 9 (SIGKILL)", "exited with status 0", or why it is not known. */
-static void describe_end(const proc_exits *exits, int r, char *text, size_t len,
-                         json_object *dead)
+static void describe_end(const proc_exits *exits, int r, char *text, size_t len, json_object *dead)
 {
     int wait_status;
     uint64_t when;
     if (!proc_exits_status(exits, r, &wait_status, &when)) {
-        snprintf(text, len, "%s", exits ? "ended (its status was not seen)"
-                                        : "ended (its status is unknown: the kernel's process "
-                                          "events need CAP_NET_ADMIN)");
+        snprintf(text, len, "%s",
+                 exits ? "ended (its status was not seen)"
+                       : "ended (its status is unknown: the kernel's process "
+                         "events need CAP_NET_ADMIN)");
         return;
     }
     if (WIFSIGNALED(wait_status)) {
@@ -438,13 +444,15 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
         const char *fn = published_function(s, r);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
         /* the others as they were when it died: a launcher that ends them leaves that in place */
-        views[r] = (rank_view){.state = r == dead_rank ? 2 : in_mpi ? 0 : 1,
-                               .what = fn ? fn : "?"};
+        views[r] = (rank_view){.state = r == dead_rank ? 2 : in_mpi ? 0 : 1, .what = fn ? fn : "?"};
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
-        json_object_object_add(entry, "state", json_object_new_string(
-            r == dead_rank ? "EXITED" : !state ? "UNKNOWN" : in_mpi ? "IN_MPI" : "OUT_MPI"));
+        json_object_object_add(entry, "state",
+                               json_object_new_string(r == dead_rank ? "EXITED"
+                                                      : !state       ? "UNKNOWN"
+                                                      : in_mpi       ? "IN_MPI"
+                                                                     : "OUT_MPI"));
         json_object_object_add(entry, "function", fn ? json_object_new_string(fn) : NULL);
         json_object_array_add(per_rank, entry);
     }

@@ -42,8 +42,9 @@ struct hang_remote {
 static int listen_on(int any_interface, int *port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(any_interface ? INADDR_ANY : INADDR_LOOPBACK)};
+    struct sockaddr_in addr = {
+        .sin_family = AF_INET,
+        .sin_addr.s_addr = htonl(any_interface ? INADDR_ANY : INADDR_LOOPBACK)};
     socklen_t len = sizeof addr;
     if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 128) != 0 ||
         getsockname(fd, (struct sockaddr *)&addr, &len) != 0) {
@@ -87,8 +88,8 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, int port)
             argv[argc++] = w;
     }
     int base = argc;
-    char *tail[] = {self, "agent", "hang", "--connect", connect, "--token", h->session->token,
-                    "--sampler", (char *)o->sampler};
+    char *tail[] = {self,      "agent",           "hang",      "--connect",       connect,
+                    "--token", h->session->token, "--sampler", (char *)o->sampler};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         argv[argc++] = tail[i];
     if (!o->local_agents) {
@@ -141,7 +142,8 @@ static int accept_agent(hang_remote *h, int fd)
             h->owner[r] = -1;
     }
     agent_link *a = &h->agents[h->nagents];
-    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int)),
+    *a = (agent_link){.fd = fd,
+                      .ranks = malloc((count ? count : 1) * sizeof(int)),
                       .cpu_share = 1e-6 * share_ppm};
     for (uint32_t i = 0; a->ranks && i < count; i++) {
         uint32_t rank, pid;
@@ -196,13 +198,15 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         return MG_EXIT_NOINPUT;
     }
     if (s->found < s->nranks)
-        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found, s->nranks);
+        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found,
+                s->nranks);
     mg_info("hang: %d agents own %d ranks", h->nagents, s->found);
     return 0;
 }
 
 /* Sends a request about rank r to its agent and receives the answer frame. */
-static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type answer, agent_cursor *c)
+static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type answer,
+               agent_cursor *c)
 {
     if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
         return MG_ENOENT;
@@ -239,10 +243,14 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
         rc = MG_EFORMAT;
     if (rc)
         return rc;
-    *out = (mg_probe_reading){.exited = reading.exited, .in_mpi = reading.in_mpi,
-                              .progressed = reading.progressed, .fn = (mg_fn)reading.fn,
-                              .counter_known = reading.counter_known, .counter = reading.counter,
-                              .runnable = reading.runnable, .stopped = reading.stopped,
+    *out = (mg_probe_reading){.exited = reading.exited,
+                              .in_mpi = reading.in_mpi,
+                              .progressed = reading.progressed,
+                              .fn = (mg_fn)reading.fn,
+                              .counter_known = reading.counter_known,
+                              .counter = reading.counter,
+                              .runnable = reading.runnable,
+                              .stopped = reading.stopped,
                               .cpu_time_ns = reading.cpu_time_ns,
                               .cpu_slices = reading.cpu_slices};
     *unseen = reading.unseen;
@@ -262,7 +270,8 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
     agent_cursor c;
     uint32_t nframes;
     if (ask(h, r, AGENT_MSG_STACKS, AGENT_MSG_STACK, &c) ||
-        agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) || agent_get_u32(&c, &nframes))
+        agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
+        agent_get_u32(&c, &nframes))
         return;
     for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
         rank_stack_frame *f = &out->frames[out->nframes];

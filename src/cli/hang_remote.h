@@ -1,7 +1,7 @@
 /* The front's side of hang detection through per-node agents (docs/hang.md, "Many nodes"): it
- * listens, starts the agents (locally, each owning a share of the ranks, or one per node through the
- * job's own launcher), learns from each which ranks it owns, and asks the owner whenever a rank is to
- * be looked at. Agents that own no sampled rank are never asked and stay idle. */
+ * listens, starts the agents (locally, each owning a share of the ranks, or one per node through
+ * the job's own launcher), learns from each which ranks it owns, and asks the owner whenever a rank
+ * is to be looked at. Agents that own no sampled rank are never asked and stay idle. */
 #ifndef MG_HANG_REMOTE_H
 #define MG_HANG_REMOTE_H
 

@@ -15,11 +15,13 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"hang", cmd_hang, "detect a hang with no timeout to choose, name the faulty ranks, stop the job"},
+    {"hang", cmd_hang,
+     "detect a hang with no timeout to choose, name the faulty ranks, stop the job"},
     {"check", cmd_check, "find deadlocks and MPI usage errors while the job runs"},
     {"collectives", cmd_collectives, "find the safe bounds of the installed MPI's collectives"},
     {"protect", cmd_protect, "run a job with its collectives protected against scaling problems"},
-    {"concolic", cmd_concolic, "generate inputs, process counts and focus ranks that reach new branches"},
+    {"concolic", cmd_concolic,
+     "generate inputs, process counts and focus ranks that reach new branches"},
     {"run", cmd_run, "run a job under every cheap guard and report what was seen"},
     {"report", cmd_report, "render a report as text, JSON or DOT"},
     {"demo", cmd_demo, "show the tools on the bundled examples"},

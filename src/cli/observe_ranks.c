@@ -44,8 +44,8 @@ observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn publish
     observe_ranks *o = calloc(1, sizeof *o);
     if (!o)
         return NULL;
-    *o = (observe_ranks){.s = s, .published = published, .ctx = ctx,
-                         .started_at = mg_clock_seconds()};
+    *o = (observe_ranks){
+        .s = s, .published = published, .ctx = ctx, .started_at = mg_clock_seconds()};
     return o;
 }
 
@@ -117,10 +117,15 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
         else
             k->ended = 1;
     }
-    mg_observe_input in = {.sight = &k->sight, .expected = o->s->flavor, .published = k->published,
-                           .calls = k->calls, .sibling_published_for = sibling_published_for,
-                           .sibling_calls = sibling_calls, .age = now - k->found_at,
-                           .ended = k->ended || job_ended, .by_stack = !o->published};
+    mg_observe_input in = {.sight = &k->sight,
+                           .expected = o->s->flavor,
+                           .published = k->published,
+                           .calls = k->calls,
+                           .sibling_published_for = sibling_published_for,
+                           .sibling_calls = sibling_calls,
+                           .age = now - k->found_at,
+                           .ended = k->ended || job_ended,
+                           .by_stack = !o->published};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (!decided(k))
@@ -197,11 +202,12 @@ void observe_ranks_record(const observe_ranks *o, const char *const *sampler)
     for (int r = 0; r < o->nranks; r++) {
         const observed_rank *k = &o->ranks[r];
         int found = k->found_at > 0;
-        mg_report_add_observation(o->s->report, r, sampler && sampler[r],
-                                  found ? mg_observe_cause_name(k->cause) : "not_found",
-                                  k->cause == MG_OBSERVE_OK ? NULL
-                                  : found ? k->detail
-                                          : "never found: it ended before a scan saw it, or never started",
-                                  sampler ? sampler[r] : NULL);
+        mg_report_add_observation(
+            o->s->report, r, sampler && sampler[r],
+            found ? mg_observe_cause_name(k->cause) : "not_found",
+            k->cause == MG_OBSERVE_OK ? NULL
+            : found                   ? k->detail
+                    : "never found: it ended before a scan saw it, or never started",
+            sampler ? sampler[r] : NULL);
     }
 }

@@ -34,7 +34,8 @@ const mg_option protect_options[] = {
      "an artificial Class G bound for every collective (tests): fires when the form's product "
      "exceeds N",
      NULL, 1, 9.2e18},
-    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.form, "nP|snP|sn|n|sn(P-1)|n(P-1)",
+    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.form,
+     "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
      scaling_form_names, 0, 0},
@@ -144,8 +145,8 @@ int protect_prepare(char **command, int ncommand)
     if (o->bounds)
         cli_session_add_env(MG_ENV_PROTECT_BOUNDS, module_bounds);
     if (o->bound) {
-        bounds_text_artificial a = {.limit = (uint64_t)o->bound, .on_int = o->calls != 1,
-                                    .on_large = o->calls != 0};
+        bounds_text_artificial a = {
+            .limit = (uint64_t)o->bound, .on_int = o->calls != 1, .on_large = o->calls != 0};
         snprintf(a.form, sizeof a.form, "%s", scaling_form_name((scaling_form)o->form));
         bounds_text_put_artificial(artificial, sizeof artificial, &a);
         cli_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);

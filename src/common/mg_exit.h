@@ -13,7 +13,7 @@ enum mg_exit_status {
     MG_EXIT_FINDINGS = 80,    /* the job ran to its end with status 0 but errors were found */
     MG_EXIT_HANG = 81,        /* a hang was detected and the job stopped */
     MG_EXIT_DEADLOCK = 82,    /* a deadlock was detected and the job stopped */
-    MG_EXIT_UNOBSERVED = 83,  /* a rank could not be observed (not interposed, or its calls unseen) */
+    MG_EXIT_UNOBSERVED = 83,  /* a rank could not be observed (not interposed or calls unseen) */
     MG_EXIT_SIGNAL_BASE = 128 /* the job was stopped by signal N: 128 + N, as shells do */
 };
 

@@ -1,9 +1,16 @@
-/* Logging for the CLI and the agents: "mpiguard: " lines on stderr, level checked before formatting.
- * The interposition library has its own write(2)-only logger (src/interpose/interpose_log.h). */
+/* Logging for the CLI and the agents: "mpiguard: " lines on stderr, level checked before
+ * formatting. The interposition library has its own write(2)-only logger
+ * (src/interpose/interpose_log.h). */
 #ifndef MG_LOG_H
 #define MG_LOG_H
 
-enum mg_log_level { MG_LOG_QUIET = 0, MG_LOG_ERROR = 1, MG_LOG_WARN = 2, MG_LOG_INFO = 3, MG_LOG_DEBUG = 4 };
+enum mg_log_level {
+    MG_LOG_QUIET = 0,
+    MG_LOG_ERROR = 1,
+    MG_LOG_WARN = 2,
+    MG_LOG_INFO = 3,
+    MG_LOG_DEBUG = 4
+};
 
 extern int mg_log_threshold;
 

@@ -85,8 +85,9 @@ static int store_value(const mg_option *o, const char *value, char *err, size_t 
     return MG_EINVAL;
 }
 
-int mg_options_parse(const mg_option *const *tables, int argc, char **argv, char **positional_storage,
-                     int max_positional, mg_parsed_args *out, char *err, size_t errlen)
+int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
+                     char **positional_storage, int max_positional, mg_parsed_args *out, char *err,
+                     size_t errlen)
 {
     *out = (mg_parsed_args){.positional = positional_storage};
     for (int i = 0; i < argc; i++) {

@@ -12,7 +12,8 @@ typedef enum mg_option_type {
     MG_OPT_INT,    /* *(long *)dest, checked against [min, max] */
     MG_OPT_DOUBLE, /* *(double *)dest, checked against [min, max] */
     MG_OPT_CHOICE, /* *(int *)dest = index of the value in choices (NULL-terminated) */
-    MG_OPT_LIST    /* *(const char **)dest = comma list; repeated options are joined later by the caller */
+    MG_OPT_LIST    /* *(const char **)dest = comma list; repeated options are joined later by the
+                      caller */
 } mg_option_type;
 
 /* Or'ed into a type: an option mpiguard passes to its own processes, or that tests and benches
@@ -34,17 +35,18 @@ typedef struct mg_option {
 typedef struct mg_parsed_args {
     char **positional; /* arguments before "--" that are not options (points into argv) */
     int npositional;
-    char **command;    /* the words after "--" (the launcher command), or NULL when there is no "--" */
+    char **command; /* the words after "--" (the launcher command), or NULL when there is no "--" */
     int ncommand;
 } mg_parsed_args;
 
 /* Parses argv[0..argc) (argv[0] is the first option, not a program name) against the NULL-name-
  * terminated tables in `tables` (NULL-terminated array), accepting "--name value", "--name=value",
- * "-x value" and "-x". Stops at "--". At most max_positional positional arguments are accepted; their
- * pointer array is written into positional_storage. On error returns MG_EINVAL and writes a message
- * naming the bad word into err. Does not allocate. */
-int mg_options_parse(const mg_option *const *tables, int argc, char **argv, char **positional_storage,
-                     int max_positional, mg_parsed_args *out, char *err, size_t errlen);
+ * "-x value" and "-x". Stops at "--". At most max_positional positional arguments are accepted;
+ * their pointer array is written into positional_storage. On error returns MG_EINVAL and writes a
+ * message naming the bad word into err. Does not allocate. */
+int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
+                     char **positional_storage, int max_positional, mg_parsed_args *out, char *err,
+                     size_t errlen);
 
 /* Prints "usage: ...", the description and one line per option of every table that is not
  * MG_OPT_HIDDEN. */

@@ -1,6 +1,6 @@
-/* What the parts of the concolic runtime share (docs/design/concolic.md "Runtime"): the run's identity
- * and log, the symbolic values of slots and memory, and the declarations of marked variables.
- * Not thread-safe: the runtime follows the thread that runs main (as COMPI does). */
+/* What the parts of the concolic runtime share (docs/design/concolic.md "Runtime"): the run's
+ * identity and log, the symbolic values of slots and memory, and the declarations of marked
+ * variables. Not thread-safe: the runtime follows the thread that runs main (as COMPI does). */
 #ifndef RT_INTERNAL_H
 #define RT_INTERNAL_H
 

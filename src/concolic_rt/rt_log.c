@@ -1,6 +1,7 @@
 /* The runtime's side of a run: mgrt_init, the path log written record by record with write(2)
  * (so a crash or a timeout leaves a decodable prefix), coverage, variable declarations, and the
- * outcome file the driver classifies runs with (docs/design/concolic.md "Runtime" and "Interface"). */
+ * outcome file the driver classifies runs with (docs/design/concolic.md "Runtime" and "Interface").
+ */
 #include "rt_internal.h"
 
 #include "mg_array.h"
@@ -32,7 +33,7 @@ static uint32_t last_branch = UINT32_MAX; /* for outcomes without a useful PC (a
 static int no_reduce;
 static uint8_t small[4096];
 static volatile sig_atomic_t ended; /* the ENDED time is logged once */
-static char rank_path_prefix[4096];  /* "<dir>/rank-", for the settling wait of a crash */
+static char rank_path_prefix[4096]; /* "<dir>/rank-", for the settling wait of a crash */
 static size_t rank_path_len;
 static uint32_t world_size = 1;
 
@@ -114,8 +115,13 @@ int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_
 {
     if (log_fd < 0 || !rt_heavy)
         return MG_ESTATE;
-    sym_var v = {.id = next_var, .kind = kind, .sort = SYM_SORT_INT, .has_cap = (uint8_t)has_cap,
-                 .cap = cap, .comm = comm, .value = value};
+    sym_var v = {.id = next_var,
+                 .kind = kind,
+                 .sort = SYM_SORT_INT,
+                 .has_cap = (uint8_t)has_cap,
+                 .cap = cap,
+                 .comm = comm,
+                 .value = value};
     if (sym_var_check(&v))
         return MG_EINVAL;
     EMIT(path_log_put_var, &v);

@@ -2,7 +2,8 @@
  * named by MPIGUARD_CONCOLIC_INPUTS (one decimal integer per line, the same file for every
  * rank; a first line `uncapped` says the campaign tunes its inputs instead of capping them, so
  * the marks' limits are not applied), and in the heavy executable becomes symbolic variable of
- * the next id (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps, §3.3 tuning). */
+ * the next id (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps, §3.3 tuning).
+ */
 #include "mpiguard/concolic.h"
 #include "rt_internal.h"
 

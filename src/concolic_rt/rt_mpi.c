@@ -26,7 +26,8 @@ static int64_t comm_index(MPI_Comm comm)
     MPI_Group g, world;
     if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= 0)
         return -1;
-    int *local = malloc((size_t)size * sizeof *local), *global = malloc((size_t)size * sizeof *global);
+    int *local = malloc((size_t)size * sizeof *local),
+        *global = malloc((size_t)size * sizeof *global);
     uint32_t idx, ok = local && global && MPI_Comm_group(comm, &g) == MPI_SUCCESS;
     if (ok && MPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
         for (int i = 0; i < size; i++)

@@ -344,8 +344,7 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
     sym_expr ta, tb;
     int syma, symb;
     const sym_expr *a = operand(sa, ca, &ta, &syma), *b = operand(sb, cb, &tb, &symb);
-    if ((syma || symb) &&
-        sym_pred_make(&d->p, a, op, b, pred_width(width), is_unsigned) == 0)
+    if ((syma || symb) && sym_pred_make(&d->p, a, op, b, pred_width(width), is_unsigned) == 0)
         d->kind = RT_PRED;
 }
 

@@ -22,8 +22,8 @@ void capture_args_init(void)
 
 /* Writes the flagged entry record of a call with bad arguments: the peer (or root), tag and count
  * as the caller passed them, not translated (a bad rank has no world rank). */
-static int reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
-                  int peer, int tag, int64_t count)
+static int reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem, int peer,
+                  int tag, int64_t count)
 {
     if (problem == USAGE_OK)
         return 0;

@@ -67,7 +67,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
  * send side, r: the receive side), and of the other side O where side S is MPI_IN_PLACE (the
  * standard then takes the block from there). */
 #define REGULAR(name, fn, F, mode, S, O, R)                                                        \
-    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,         \
+    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,          \
                            void *rb, COUNT_##F rn, MPI_Datatype rt ROOT_PARAM_##R,                 \
                            MPI_Comm comm RQ_PARAM_##mode)                                          \
     {                                                                                              \
@@ -82,7 +82,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 
 /* Gatherv, Allgatherv: the record carries the send count. */
 #define GATHERV_(name, fn, F, mode, R)                                                             \
-    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,         \
+    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,          \
                            void *rb, const COUNT_##F rn[], const DISPL_##F d[],                    \
                            MPI_Datatype rt ROOT_PARAM_##R, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
@@ -93,7 +93,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 #define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
 
 #define SCATTERV(name, fn, F, mode)                                                                \
-    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                  \
+    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                   \
                            const DISPL_##F d[], MPI_Datatype st, void *rb, COUNT_##F rn,           \
                            MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)               \
     {                                                                                              \
@@ -103,7 +103,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 
 /* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
 #define ALLTOALL_VECTORS(name, fn, F, mode, TYPES)                                                 \
-    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                  \
+    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                   \
                            const DISPL_##F sd[], TYPES st, void *rb, const COUNT_##F rn[],         \
                            const DISPL_##F rd[], TYPES rt, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
@@ -114,7 +114,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 #define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
 
 #define REDUCE(name, fn, F, mode)                                                                  \
-    static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, \
+    static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t,  \
                            MPI_Op op, int root, MPI_Comm comm RQ_PARAM_##mode)                     \
     {                                                                                              \
         (void)sb, (void)rb;                                                                        \
@@ -124,7 +124,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 /* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block) and Reduce_scatter
  * (a vector, no common block): the record carries no count. */
 #define REDUCTION_(name, fn, mode, N, BLOCK, TYPE)                                                 \
-    static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,         \
+    static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,          \
                            MPI_Op op, MPI_Comm comm RQ_PARAM_##mode)                               \
     {                                                                                              \
         (void)sb, (void)rb, (void)t, (void)n;                                                      \

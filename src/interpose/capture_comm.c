@@ -35,7 +35,8 @@ static uint64_t mix(uint64_t x)
 
 static capture_comm *add(MPI_Comm handle, uint64_t id)
 {
-    if (used_comms == MAX_COMMS || capture_table_put(&by_handle, key_of(handle), (uint64_t)used_comms))
+    if (used_comms == MAX_COMMS ||
+        capture_table_put(&by_handle, key_of(handle), (uint64_t)used_comms))
         return NULL;
     capture_comm *c = &comms[used_comms++];
     memset(c, 0, sizeof *c);
@@ -159,7 +160,7 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
     } else {
         int32_t a = lowest(world, n), b = lowest(remote, rn);
         id = mix(0x1c7e5ULL ^ mix((uint64_t)(uint32_t)tag ^ mix((uint64_t)(a < b ? a : b) << 32 |
-                                                               (uint32_t)(a < b ? b : a))));
+                                                                (uint32_t)(a < b ? b : a))));
     }
     id &= ~CHECK_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
     if (id <= CHECK_COMM_WORLD)

@@ -1,6 +1,7 @@
 /* The capture module's communicators: a handle -> {id identical on every member, world ranks of
  * the members} registry, so records carry world ranks and ids the detector can match
- * (docs/check-detector.md §1, docs/design/check.md "How it is built"). Needs mpi.h. Not thread-safe. */
+ * (docs/check-detector.md §1, docs/design/check.md "How it is built"). Needs mpi.h. Not
+ * thread-safe. */
 #ifndef MG_CAPTURE_COMM_H
 #define MG_CAPTURE_COMM_H
 
@@ -13,9 +14,9 @@
 
 typedef struct capture_comm {
     uint64_t id;
-    int size;          /* local group */
-    int32_t *world;    /* world rank of each local rank; NULL for WORLD (identity) */
-    int remote_size;   /* intercommunicators: the remote group, which p2p peers address */
+    int size;        /* local group */
+    int32_t *world;  /* world rank of each local rank; NULL for WORLD (identity) */
+    int remote_size; /* intercommunicators: the remote group, which p2p peers address */
     int32_t *remote;
     uint32_t creations; /* communicators created from this one so far (same count on members) */
 } capture_comm;

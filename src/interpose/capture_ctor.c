@@ -70,7 +70,8 @@ static void obs_Comm_create(int ph, int rc, MPI_Comm comm, MPI_Group g, MPI_Comm
     (void)g;
     ctor(CHECK_FN_COMM_CREATE, ph, rc, comm, out, NOT_INTER);
 }
-static void obs_Comm_create_group(int ph, int rc, MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *out)
+static void obs_Comm_create_group(int ph, int rc, MPI_Comm comm, MPI_Group g, int tag,
+                                  MPI_Comm *out)
 {
     (void)g, (void)tag;
     ctor(CHECK_FN_COMM_CREATE_GROUP, ph, rc, comm, out, NOT_INTER);
@@ -108,8 +109,9 @@ static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
 
 void capture_ctor_install(void)
 {
-    CAPTURE_OBSERVE(Comm_dup) CAPTURE_OBSERVE(Comm_dup_with_info) CAPTURE_OBSERVE(Comm_split)
-    CAPTURE_OBSERVE(Comm_split_type) CAPTURE_OBSERVE(Comm_create) CAPTURE_OBSERVE(Comm_create_group)
-    CAPTURE_OBSERVE(Intercomm_create) CAPTURE_OBSERVE(Intercomm_merge) CAPTURE_OBSERVE(Cart_create)
-    CAPTURE_OBSERVE(Comm_free)
+    CAPTURE_OBSERVE(Comm_dup)
+    CAPTURE_OBSERVE(Comm_dup_with_info) CAPTURE_OBSERVE(Comm_split) CAPTURE_OBSERVE(Comm_split_type)
+        CAPTURE_OBSERVE(Comm_create) CAPTURE_OBSERVE(Comm_create_group)
+            CAPTURE_OBSERVE(Intercomm_create) CAPTURE_OBSERVE(Intercomm_merge)
+                CAPTURE_OBSERVE(Cart_create) CAPTURE_OBSERVE(Comm_free)
 }

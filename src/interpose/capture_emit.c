@@ -52,21 +52,24 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     pool = calloc(MAX_REQUESTS, sizeof *pool);
     free_slots = malloc(MAX_REQUESTS * sizeof *free_slots);
     if (!encbuf || !capture_tmp.ids || !capture_tmp.reqs || !capture_tmp.statuses ||
-        !capture_tmp.mpi_statuses || !capture_tmp.handles || !capture_tmp.ranks || !pool || !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
+        !capture_tmp.mpi_statuses || !capture_tmp.handles || !capture_tmp.ranks || !pool ||
+        !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
         capture_table_init(&messages, MAX_MESSAGES) || capture_table_init(&ops, MAX_OPS))
         return MG_ENOMEM;
     for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
         free_slots[nfree] = MAX_REQUESTS - 1 - nfree;
     /* In check_op order. */
-    const MPI_Op builtin[CHECK_OP_NO_OP] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
-                              MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    const MPI_Op builtin[CHECK_OP_NO_OP] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                                            MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
+                                            MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     memcpy(builtin_ops, builtin, sizeof builtin_ops);
     return MG_OK;
 }
 
 void capture_emit_close(int aborting)
 {
-    check_event ev = capture_event(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_event(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE, CHECK_EV_ENTER,
+                                   NULL);
     ev.comm = CHECK_COMM_WORLD;
     mg_call_site = NULL; /* Finalize and Abort are written by hand: no call site is recorded */
     capture_emit(&ev);
@@ -118,7 +121,8 @@ void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *c
 capture_request *capture_request_find(MPI_Request handle)
 {
     uint64_t slot;
-    if (handle == MPI_REQUEST_NULL || !capture_table_get(&requests, key_of(&handle, sizeof handle), &slot))
+    if (handle == MPI_REQUEST_NULL ||
+        !capture_table_get(&requests, key_of(&handle, sizeof handle), &slot))
         return NULL;
     return &pool[slot];
 }

@@ -1,6 +1,7 @@
 /* The capture module's writer state: the rank's ring, its sequence numbers, the encoding buffer,
  * the request and message ids it hands out, and the scratch arrays a Wait/Test call needs, all
- * sized at MPI_Init (docs/design/check.md "How it is built"). Needs mpi.h. One MPI thread at a time. */
+ * sized at MPI_Init (docs/design/check.md "How it is built"). Needs mpi.h. One MPI thread at a
+ * time. */
 #ifndef MG_CAPTURE_EMIT_H
 #define MG_CAPTURE_EMIT_H
 
@@ -25,8 +26,8 @@ typedef struct capture_request {
 
 /* Scratch for one call (one MPI thread at a time). */
 typedef struct capture_scratch {
-    uint64_t *ids;            /* request ids of the call's array, 0 for null/unknown */
-    capture_request **reqs;   /* their entries, NULL for null/unknown */
+    uint64_t *ids;          /* request ids of the call's array, 0 for null/unknown */
+    capture_request **reqs; /* their entries, NULL for null/unknown */
     check_status *statuses;
     MPI_Status *mpi_statuses; /* stands in for MPI_STATUSES_IGNORE so wildcard decisions are seen */
     MPI_Request *handles;     /* the handles before the call (MPI nulls completed ones) */
@@ -48,7 +49,8 @@ void capture_emit(check_event *ev);
 /* Request ids: capture_request_new gives the next id (never 0, never reused); _bind maps the
  * handle MPI returned to it; _find / _drop look a handle up and forget it. */
 uint64_t capture_request_new(void);
-void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm, int persistent);
+void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
+                          int persistent);
 capture_request *capture_request_find(MPI_Request handle);
 void capture_request_drop(MPI_Request handle);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */

@@ -23,8 +23,8 @@ static int32_t tag_of(int tag)
 /* count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both (the
  * record's count is 64-bit), so the detector matches MPI_Send_c with MPI_Recv. dt: the message's
  * datatype (MPI_DATATYPE_NULL for a probe). */
-static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count,
-                     MPI_Datatype dt, int peer, int tag, uint64_t request)
+static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count, MPI_Datatype dt,
+                     int peer, int tag, uint64_t request)
 {
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.peer = capture_comm_world(c, peer);
@@ -70,7 +70,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
  * name is MPI's without the prefix (Send, Send_c), fn the record's function, F the family ---- */
 
 #define SEND(name, fn, F)                                                                          \
-    static void obs_##name(int phase, int rc, const void *buf, COUNT_##F count, MPI_Datatype dt,  \
+    static void obs_##name(int phase, int rc, const void *buf, COUNT_##F count, MPI_Datatype dt,   \
                            int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
         (void)rc;                                                                                  \
@@ -96,12 +96,13 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
 
 /* The receives replace the PMPI call: a status the application ignores is swapped for ours. */
 #define RECV(name, fn, F)                                                                          \
-    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int source, int tag,      \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int source, int tag,       \
                            MPI_Comm comm, MPI_Status *status)                                      \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, source, tag,              \
-                             CAPTURE_FROM) || !c)                                                  \
+                             CAPTURE_FROM) ||                                                      \
+            !c)                                                                                    \
             return mg_next_##name(buf, count, dt, source, tag, comm, status);                      \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         emit_p2p(fn, MG_CALL_ENTER, c, count, dt, source, tag, 0);                                 \
@@ -112,15 +113,17 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     }
 
 #define SENDRECV(name, fn, F)                                                                      \
-    static int impl_##name(const void *sb, COUNT_##F sn, MPI_Datatype st_, int dest, int stag,    \
+    static int impl_##name(const void *sb, COUNT_##F sn, MPI_Datatype st_, int dest, int stag,     \
                            void *rb, COUNT_##F rn, MPI_Datatype rt, int source, int rtag,          \
                            MPI_Comm comm, MPI_Status *status)                                      \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, sb, sn, st_, dest, stag, CAPTURE_TO) ||   \
-            capture_args_p2p(fn, MG_CALL_ENTER, comm, c, rb, rn, rt, source, rtag, CAPTURE_FROM) ||\
+            capture_args_p2p(fn, MG_CALL_ENTER, comm, c, rb, rn, rt, source, rtag,                 \
+                             CAPTURE_FROM) ||                                                      \
             !c)                                                                                    \
-            return mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, status);\
+            return mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm,         \
+                                  status);                                                         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, sn, st_, dest, stag, source, rtag);                                  \
         int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
@@ -130,13 +133,15 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     }
 
 #define SENDRECV_REPLACE(name, fn, F)                                                              \
-    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int dest, int stag,       \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, int dest, int stag,        \
                            int source, int rtag, MPI_Comm comm, MPI_Status *status)                \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, dest, stag, CAPTURE_TO) ||\
+        if (capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, dest, stag,               \
+                             CAPTURE_TO) ||                                                        \
             capture_args_p2p(fn, MG_CALL_ENTER, comm, c, buf, count, dt, source, rtag,             \
-                             CAPTURE_FROM) || !c)                                                  \
+                             CAPTURE_FROM) ||                                                      \
+            !c)                                                                                    \
             return mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, status);         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, count, dt, dest, stag, source, rtag);                                \
@@ -147,7 +152,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     }
 
 #define MRECV(name, fn, F)                                                                         \
-    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, MPI_Message *message,     \
+    static int impl_##name(void *buf, COUNT_##F count, MPI_Datatype dt, MPI_Message *message,      \
                            MPI_Status *status)                                                     \
     {                                                                                              \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
@@ -163,7 +168,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     }
 
 #define IMRECV(name, fn, F)                                                                        \
-    static void obs_##name(int phase, int rc, void *buf, COUNT_##F count, MPI_Datatype dt,        \
+    static void obs_##name(int phase, int rc, void *buf, COUNT_##F count, MPI_Datatype dt,         \
                            MPI_Message *message, MPI_Request *request)                             \
     {                                                                                              \
         (void)buf;                                                                                 \

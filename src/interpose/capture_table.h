@@ -1,6 +1,7 @@
 /* A fixed-capacity open-addressing map from an MPI handle (as 64 bits) to a 64-bit value, for the
- * capture module's request, message, communicator and op tables (docs/design/check.md "How it is built").
- * Sized once at MPI_Init: lookups, inserts and removals never allocate. Not thread-safe. */
+ * capture module's request, message, communicator and op tables (docs/design/check.md "How it is
+ * built"). Sized once at MPI_Init: lookups, inserts and removals never allocate. Not thread-safe.
+ */
 #ifndef MG_CAPTURE_TABLE_H
 #define MG_CAPTURE_TABLE_H
 
@@ -10,7 +11,7 @@
 typedef struct capture_table {
     uint64_t *keys; /* key + 1, so 0 marks an empty slot (a handle of all ones cannot be stored) */
     uint64_t *values;
-    size_t mask;    /* capacity - 1, a power of two */
+    size_t mask; /* capacity - 1, a power of two */
     size_t used;
 } capture_table;
 

@@ -116,7 +116,8 @@ static uint32_t id_of(MPI_Datatype type)
 
 usage_type_state capture_types_state(MPI_Datatype type)
 {
-    return type == MPI_DATATYPE_NULL ? USAGE_TYPE_IS_NULL : (usage_type_state)(entry_of(type) >> 32);
+    return type == MPI_DATATYPE_NULL ? USAGE_TYPE_IS_NULL
+                                     : (usage_type_state)(entry_of(type) >> 32);
 }
 
 int capture_types_op_allowed(uint32_t op, MPI_Datatype type)
@@ -139,37 +140,67 @@ int capture_types_init(void)
         MPI_Datatype handle;
         uint32_t code;
     } predefined[] = {
-        {MPI_CHAR, TYPE_SIG_CHAR}, {MPI_SIGNED_CHAR, TYPE_SIG_SIGNED_CHAR},
-        {MPI_UNSIGNED_CHAR, TYPE_SIG_UNSIGNED_CHAR}, {MPI_WCHAR, TYPE_SIG_WCHAR},
-        {MPI_SHORT, TYPE_SIG_SHORT}, {MPI_UNSIGNED_SHORT, TYPE_SIG_UNSIGNED_SHORT},
-        {MPI_INT, TYPE_SIG_INT}, {MPI_UNSIGNED, TYPE_SIG_UNSIGNED}, {MPI_LONG, TYPE_SIG_LONG},
-        {MPI_UNSIGNED_LONG, TYPE_SIG_UNSIGNED_LONG}, {MPI_LONG_LONG, TYPE_SIG_LONG_LONG},
-        {MPI_UNSIGNED_LONG_LONG, TYPE_SIG_UNSIGNED_LONG_LONG}, {MPI_FLOAT, TYPE_SIG_FLOAT},
-        {MPI_DOUBLE, TYPE_SIG_DOUBLE}, {MPI_LONG_DOUBLE, TYPE_SIG_LONG_DOUBLE},
-        {MPI_C_BOOL, TYPE_SIG_C_BOOL}, {MPI_INT8_T, TYPE_SIG_INT8_T},
-        {MPI_INT16_T, TYPE_SIG_INT16_T}, {MPI_INT32_T, TYPE_SIG_INT32_T},
-        {MPI_INT64_T, TYPE_SIG_INT64_T}, {MPI_UINT8_T, TYPE_SIG_UINT8_T},
-        {MPI_UINT16_T, TYPE_SIG_UINT16_T}, {MPI_UINT32_T, TYPE_SIG_UINT32_T},
-        {MPI_UINT64_T, TYPE_SIG_UINT64_T}, {MPI_C_FLOAT_COMPLEX, TYPE_SIG_C_FLOAT_COMPLEX},
+        {MPI_CHAR, TYPE_SIG_CHAR},
+        {MPI_SIGNED_CHAR, TYPE_SIG_SIGNED_CHAR},
+        {MPI_UNSIGNED_CHAR, TYPE_SIG_UNSIGNED_CHAR},
+        {MPI_WCHAR, TYPE_SIG_WCHAR},
+        {MPI_SHORT, TYPE_SIG_SHORT},
+        {MPI_UNSIGNED_SHORT, TYPE_SIG_UNSIGNED_SHORT},
+        {MPI_INT, TYPE_SIG_INT},
+        {MPI_UNSIGNED, TYPE_SIG_UNSIGNED},
+        {MPI_LONG, TYPE_SIG_LONG},
+        {MPI_UNSIGNED_LONG, TYPE_SIG_UNSIGNED_LONG},
+        {MPI_LONG_LONG, TYPE_SIG_LONG_LONG},
+        {MPI_UNSIGNED_LONG_LONG, TYPE_SIG_UNSIGNED_LONG_LONG},
+        {MPI_FLOAT, TYPE_SIG_FLOAT},
+        {MPI_DOUBLE, TYPE_SIG_DOUBLE},
+        {MPI_LONG_DOUBLE, TYPE_SIG_LONG_DOUBLE},
+        {MPI_C_BOOL, TYPE_SIG_C_BOOL},
+        {MPI_INT8_T, TYPE_SIG_INT8_T},
+        {MPI_INT16_T, TYPE_SIG_INT16_T},
+        {MPI_INT32_T, TYPE_SIG_INT32_T},
+        {MPI_INT64_T, TYPE_SIG_INT64_T},
+        {MPI_UINT8_T, TYPE_SIG_UINT8_T},
+        {MPI_UINT16_T, TYPE_SIG_UINT16_T},
+        {MPI_UINT32_T, TYPE_SIG_UINT32_T},
+        {MPI_UINT64_T, TYPE_SIG_UINT64_T},
+        {MPI_C_FLOAT_COMPLEX, TYPE_SIG_C_FLOAT_COMPLEX},
         {MPI_C_DOUBLE_COMPLEX, TYPE_SIG_C_DOUBLE_COMPLEX},
-        {MPI_C_LONG_DOUBLE_COMPLEX, TYPE_SIG_C_LONG_DOUBLE_COMPLEX}, {MPI_AINT, TYPE_SIG_AINT},
-        {MPI_OFFSET, TYPE_SIG_OFFSET}, {MPI_COUNT, TYPE_SIG_COUNT}, {MPI_BYTE, TYPE_SIG_BYTE},
-        {MPI_PACKED, TYPE_SIG_PACKED}, {MPI_CHARACTER, TYPE_SIG_CHARACTER},
-        {MPI_LOGICAL, TYPE_SIG_LOGICAL}, {MPI_INTEGER, TYPE_SIG_INTEGER},
-        {MPI_REAL, TYPE_SIG_REAL}, {MPI_DOUBLE_PRECISION, TYPE_SIG_DOUBLE_PRECISION},
-        {MPI_COMPLEX, TYPE_SIG_COMPLEX}, {MPI_DOUBLE_COMPLEX, TYPE_SIG_DOUBLE_COMPLEX},
-        {MPI_INTEGER1, TYPE_SIG_INTEGER1}, {MPI_INTEGER2, TYPE_SIG_INTEGER2},
-        {MPI_INTEGER4, TYPE_SIG_INTEGER4}, {MPI_INTEGER8, TYPE_SIG_INTEGER8},
-        {MPI_REAL4, TYPE_SIG_REAL4}, {MPI_REAL8, TYPE_SIG_REAL8}, {MPI_REAL16, TYPE_SIG_REAL16},
-        {MPI_COMPLEX8, TYPE_SIG_COMPLEX8}, {MPI_COMPLEX16, TYPE_SIG_COMPLEX16},
-        {MPI_COMPLEX32, TYPE_SIG_COMPLEX32}, {MPI_CXX_BOOL, TYPE_SIG_CXX_BOOL},
+        {MPI_C_LONG_DOUBLE_COMPLEX, TYPE_SIG_C_LONG_DOUBLE_COMPLEX},
+        {MPI_AINT, TYPE_SIG_AINT},
+        {MPI_OFFSET, TYPE_SIG_OFFSET},
+        {MPI_COUNT, TYPE_SIG_COUNT},
+        {MPI_BYTE, TYPE_SIG_BYTE},
+        {MPI_PACKED, TYPE_SIG_PACKED},
+        {MPI_CHARACTER, TYPE_SIG_CHARACTER},
+        {MPI_LOGICAL, TYPE_SIG_LOGICAL},
+        {MPI_INTEGER, TYPE_SIG_INTEGER},
+        {MPI_REAL, TYPE_SIG_REAL},
+        {MPI_DOUBLE_PRECISION, TYPE_SIG_DOUBLE_PRECISION},
+        {MPI_COMPLEX, TYPE_SIG_COMPLEX},
+        {MPI_DOUBLE_COMPLEX, TYPE_SIG_DOUBLE_COMPLEX},
+        {MPI_INTEGER1, TYPE_SIG_INTEGER1},
+        {MPI_INTEGER2, TYPE_SIG_INTEGER2},
+        {MPI_INTEGER4, TYPE_SIG_INTEGER4},
+        {MPI_INTEGER8, TYPE_SIG_INTEGER8},
+        {MPI_REAL4, TYPE_SIG_REAL4},
+        {MPI_REAL8, TYPE_SIG_REAL8},
+        {MPI_REAL16, TYPE_SIG_REAL16},
+        {MPI_COMPLEX8, TYPE_SIG_COMPLEX8},
+        {MPI_COMPLEX16, TYPE_SIG_COMPLEX16},
+        {MPI_COMPLEX32, TYPE_SIG_COMPLEX32},
+        {MPI_CXX_BOOL, TYPE_SIG_CXX_BOOL},
         {MPI_CXX_FLOAT_COMPLEX, TYPE_SIG_CXX_FLOAT_COMPLEX},
         {MPI_CXX_DOUBLE_COMPLEX, TYPE_SIG_CXX_DOUBLE_COMPLEX},
         {MPI_CXX_LONG_DOUBLE_COMPLEX, TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX},
-        {MPI_FLOAT_INT, TYPE_SIG_FLOAT_INT}, {MPI_DOUBLE_INT, TYPE_SIG_DOUBLE_INT},
-        {MPI_LONG_INT, TYPE_SIG_LONG_INT}, {MPI_2INT, TYPE_SIG_2INT},
-        {MPI_SHORT_INT, TYPE_SIG_SHORT_INT}, {MPI_LONG_DOUBLE_INT, TYPE_SIG_LONG_DOUBLE_INT},
-        {MPI_2REAL, TYPE_SIG_2REAL}, {MPI_2DOUBLE_PRECISION, TYPE_SIG_2DOUBLE_PRECISION},
+        {MPI_FLOAT_INT, TYPE_SIG_FLOAT_INT},
+        {MPI_DOUBLE_INT, TYPE_SIG_DOUBLE_INT},
+        {MPI_LONG_INT, TYPE_SIG_LONG_INT},
+        {MPI_2INT, TYPE_SIG_2INT},
+        {MPI_SHORT_INT, TYPE_SIG_SHORT_INT},
+        {MPI_LONG_DOUBLE_INT, TYPE_SIG_LONG_DOUBLE_INT},
+        {MPI_2REAL, TYPE_SIG_2REAL},
+        {MPI_2DOUBLE_PRECISION, TYPE_SIG_2DOUBLE_PRECISION},
         {MPI_2INTEGER, TYPE_SIG_2INTEGER},
     };
     for (size_t i = 0; i < sizeof predefined / sizeof *predefined; i++)
@@ -222,7 +253,9 @@ static int64_t *widen(int count, const int blocklengths[])
 static void single(int phase, int rc, uint8_t constructor, int count, int blocklength,
                    MPI_Datatype oldtype, const MPI_Datatype *newtype)
 {
-    type_sig_desc d = {.constructor = constructor, .oldtype = id_of(oldtype), .count = count,
+    type_sig_desc d = {.constructor = constructor,
+                       .oldtype = id_of(oldtype),
+                       .count = count,
                        .blocklength = blocklength};
     define(phase, rc, d.oldtype != TYPE_SIG_NONE, &d, newtype);
 }
@@ -239,8 +272,11 @@ static void blocks(int phase, int rc, uint8_t constructor, int count, const int 
         members[i] = id_of(types[i]);
         known = known && members[i] != TYPE_SIG_NONE;
     }
-    type_sig_desc d = {.constructor = constructor, .oldtype = id_of(oldtype), .count = count,
-                       .blocklengths = lengths, .types = members};
+    type_sig_desc d = {.constructor = constructor,
+                       .oldtype = id_of(oldtype),
+                       .count = count,
+                       .blocklengths = lengths,
+                       .types = members};
     define(phase, rc, known && (types || d.oldtype != TYPE_SIG_NONE), &d, newtype);
     free(lengths);
     free(members);
@@ -310,9 +346,9 @@ static void obs_Type_free(int phase, int rc, MPI_Datatype *type)
 
 void capture_types_install(void)
 {
-    CAPTURE_OBSERVE(Type_contiguous) CAPTURE_OBSERVE(Type_vector)
-    CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
-    CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_struct)
-    CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
-    CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
+    CAPTURE_OBSERVE(Type_contiguous)
+    CAPTURE_OBSERVE(Type_vector) CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
+        CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_struct)
+            CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
+                CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
 }

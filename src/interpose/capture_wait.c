@@ -113,7 +113,8 @@ static void completed(uint32_t k, int i, const MPI_Status *st)
 
 static MPI_Status *statuses_for(MPI_Status *given, int count)
 {
-    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY ? given : capture_tmp.mpi_statuses;
+    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY ? given
+                                                                     : capture_tmp.mpi_statuses;
 }
 
 static const MPI_Status *status_at(const MPI_Status *array, int i)
@@ -173,7 +174,8 @@ static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag,
 {
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int n = begin(fn, count, reqs);
-    int rc = flag ? mg_next_Testany(count, reqs, indx, flag, st) : mg_next_Waitany(count, reqs, indx, st);
+    int rc = flag ? mg_next_Testany(count, reqs, indx, flag, st)
+                  : mg_next_Waitany(count, reqs, indx, st);
     int done = rc == MPI_SUCCESS && (!flag || *flag) && *indx != MPI_UNDEFINED && *indx < n;
     if (done)
         completed(0, *indx, st);
@@ -221,9 +223,9 @@ static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int ind
 
 void capture_wait_install(void)
 {
-    CAPTURE_OBSERVE(Start) CAPTURE_OBSERVE(Startall) CAPTURE_OBSERVE(Request_free)
-    CAPTURE_OBSERVE(Cancel)
-    CAPTURE_REPLACE(Wait) CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany)
-    CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall)
-    CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
+    CAPTURE_OBSERVE(Start)
+    CAPTURE_OBSERVE(Startall) CAPTURE_OBSERVE(Request_free) CAPTURE_OBSERVE(Cancel)
+        CAPTURE_REPLACE(Wait) CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany)
+            CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall)
+                CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
 }

@@ -5,10 +5,10 @@
  *
  * Open MPI's Fortran bindings and MPICH's `use mpi_f08` call PMPI_X themselves, and MPICH's mpif.h
  * ones reach MPI_X from inside libmpichfort, so the C wrappers see no call or not its site. Each
- * entry converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the Fortran
- * sentinels, statuses, 1-based indices) and enters the shared core (interpose_entry.h) with its
- * own return address, in the Fortran program, as the call site. An array of requests or statuses
- * up to FORTRAN_STACK_ARRAY long lives on the stack; a longer one costs a malloc. */
+ * entry converts its arguments as the MPI's own binding does (handles through _f2c/_c2f, the
+ * Fortran sentinels, statuses, 1-based indices) and enters the shared core (interpose_entry.h) with
+ * its own return address, in the Fortran program, as the call site. An array of requests or
+ * statuses up to FORTRAN_STACK_ARRAY long lives on the stack; a longer one costs a malloc. */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
@@ -76,9 +76,9 @@ extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
 #pragma weak MPI_F08_STATUSES_IGNORE
 #pragma weak MPIR_F08_MPI_BOTTOM
 #pragma weak MPIR_F08_MPI_IN_PLACE
-#define FORTRAN_STATUS_IGNORED(f)                                                                   \
+#define FORTRAN_STATUS_IGNORED(f)                                                                  \
     ((f) == MPI_F_STATUS_IGNORE || (void *)(f) == (void *)MPI_F08_STATUS_IGNORE)
-#define FORTRAN_STATUSES_IGNORED(f)                                                                 \
+#define FORTRAN_STATUSES_IGNORED(f)                                                                \
     ((f) == MPI_F_STATUSES_IGNORE || (void *)(f) == (void *)MPI_F08_STATUSES_IGNORE)
 #define FORTRAN_F08_DESCRIPTORS 1
 #endif
@@ -132,7 +132,8 @@ static MPI_Request *fortran_requests_in(int *rc, const MPI_Fint *f, int n, MPI_R
 }
 
 /* Writes back the requests a completion or start changed, and frees a heap array. */
-static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n, const MPI_Request *stack)
+static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n,
+                                 const MPI_Request *stack)
 {
     if (!c)
         return;
@@ -145,7 +146,8 @@ static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n, con
 /* Room for n C statuses in a fortran_array, or MPI_STATUSES_IGNORE for Fortran's. */
 static MPI_Status *fortran_statuses_in(int *rc, MPI_Fint *f, int n, MPI_Status *stack)
 {
-    return FORTRAN_STATUSES_IGNORED(f) ? MPI_STATUSES_IGNORE : fortran_array(rc, n, sizeof *stack, stack);
+    return FORTRAN_STATUSES_IGNORED(f) ? MPI_STATUSES_IGNORE
+                                       : fortran_array(rc, n, sizeof *stack, stack);
 }
 
 static void fortran_statuses_out(int rc, MPI_Fint *f, MPI_Status *c, int n, const MPI_Status *stack)
@@ -201,24 +203,27 @@ static void call_user_function(int slot, void *invec, void *inoutvec, int *len, 
 }
 
 #define TRAMPOLINE(row, column)                                                                    \
-    static void trampoline_##row##_##column(void *in, void *inout, int *len, MPI_Datatype *type)  \
+    static void trampoline_##row##_##column(void *in, void *inout, int *len, MPI_Datatype *type)   \
     {                                                                                              \
         call_user_function(row * 8 + column, in, inout, len, type);                                \
     }
 #define TRAMPOLINE_ROW(row)                                                                        \
-    TRAMPOLINE(row, 0) TRAMPOLINE(row, 1) TRAMPOLINE(row, 2) TRAMPOLINE(row, 3)                    \
-    TRAMPOLINE(row, 4) TRAMPOLINE(row, 5) TRAMPOLINE(row, 6) TRAMPOLINE(row, 7)
-TRAMPOLINE_ROW(0) TRAMPOLINE_ROW(1) TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3)
-TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5) TRAMPOLINE_ROW(6) TRAMPOLINE_ROW(7)
+    TRAMPOLINE(row, 0)                                                                             \
+    TRAMPOLINE(row, 1) TRAMPOLINE(row, 2) TRAMPOLINE(row, 3) TRAMPOLINE(row, 4) TRAMPOLINE(row, 5) \
+        TRAMPOLINE(row, 6) TRAMPOLINE(row, 7)
+TRAMPOLINE_ROW(0)
+TRAMPOLINE_ROW(1) TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3) TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5)
+    TRAMPOLINE_ROW(6) TRAMPOLINE_ROW(7)
 #define TRAMPOLINE_NAMES(row)                                                                      \
     trampoline_##row##_0, trampoline_##row##_1, trampoline_##row##_2, trampoline_##row##_3,        \
         trampoline_##row##_4, trampoline_##row##_5, trampoline_##row##_6, trampoline_##row##_7
-static MPI_User_function *const trampolines[FORTRAN_USER_FUNCTIONS] = {
-    TRAMPOLINE_NAMES(0), TRAMPOLINE_NAMES(1), TRAMPOLINE_NAMES(2), TRAMPOLINE_NAMES(3),
-    TRAMPOLINE_NAMES(4), TRAMPOLINE_NAMES(5), TRAMPOLINE_NAMES(6), TRAMPOLINE_NAMES(7)};
+        static MPI_User_function *const trampolines[FORTRAN_USER_FUNCTIONS] = {
+            TRAMPOLINE_NAMES(0), TRAMPOLINE_NAMES(1), TRAMPOLINE_NAMES(2), TRAMPOLINE_NAMES(3),
+            TRAMPOLINE_NAMES(4), TRAMPOLINE_NAMES(5), TRAMPOLINE_NAMES(6), TRAMPOLINE_NAMES(7)};
 
 /* The trampoline of function: the slot it has, or a free one it takes (thread-safe). NULL with
- * *rc = MPI_ERR_INTERN, said in the log, when FORTRAN_USER_FUNCTIONS distinct functions have one. */
+ * *rc = MPI_ERR_INTERN, said in the log, when FORTRAN_USER_FUNCTIONS distinct functions have one.
+ */
 static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_function *function)
 {
     for (int slot = 0; slot < FORTRAN_USER_FUNCTIONS; slot++) {
@@ -229,7 +234,8 @@ static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_functio
     }
     *rc = MPI_ERR_INTERN;
     interpose_log("MPI_Op_create refused with MPI_ERR_INTERN: the program's Fortran reduction "
-                  "functions are more than mpiguard's 64 trampolines", NULL);
+                  "functions are more than mpiguard's 64 trampolines",
+                  NULL);
     return NULL;
 }
 
@@ -266,7 +272,9 @@ typedef struct fortran_descriptor {
     signed char rank, type;
     short attribute;
     ptrdiff_t span;
-    struct { ptrdiff_t stride, lower_bound, upper_bound; } dim[15];
+    struct {
+        ptrdiff_t stride, lower_bound, upper_bound;
+    } dim[15];
 } fortran_descriptor;
 
 /* Whether the elements lie one after the other (a scalar, a whole array, a contiguous section). */
@@ -297,8 +305,10 @@ static void fortran_without_site(const char *function)
     static int said;
     if (!said) {
         said = 1;
-        interpose_log("a non-contiguous use mpi_f08 buffer went through MPICH's own binding: the call "
-                      "is seen without its Fortran file:line; first in ", function);
+        interpose_log(
+            "a non-contiguous use mpi_f08 buffer went through MPICH's own binding: the call "
+            "is seen without its Fortran file:line; first in ",
+            function);
     }
 }
 #endif

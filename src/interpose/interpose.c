@@ -30,7 +30,7 @@
 enum { MAX_MODULES = 8 };
 
 static const mg_module *const available_modules[] = {&mg_state_module, &mg_protect_module,
-                                                      &mg_capture_module};
+                                                     &mg_capture_module};
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;
@@ -164,8 +164,7 @@ void mg_interpose_start(void)
     interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const mg_module *m = available_modules[i];
-        if (module_requested(list, m->name) && enabled_count < MAX_MODULES &&
-            m->init(&job) == 0)
+        if (module_requested(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
     route_calls(1);

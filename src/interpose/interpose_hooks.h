@@ -30,7 +30,7 @@ extern _Thread_local void *mg_call_site MG_TLS_FAST;
 #define MG_FN(name, params, args, cls)                                                             \
     typedef void mg_observe_##name##_fn(int phase, int rc, MG_ARGS_OF params);                     \
     typedef int mg_impl_##name##_fn params;                                                        \
-    extern mg_observe_##name##_fn *mg_observe_##name;                                             \
+    extern mg_observe_##name##_fn *mg_observe_##name;                                              \
     extern mg_impl_##name##_fn *mg_impl_##name;
 #include "mpi_wrapped_functions.def"
 

@@ -21,8 +21,8 @@ typedef struct mg_module {
      * Hot path: no malloc, no stdio, no locks. May be NULL. */
     void (*enter)(mg_fn fn);
     void (*leave)(mg_fn fn);
-    /* Called at MPI_Finalize (before the library's, aborting 0) and at MPI_Abort (aborting 1, before
-     * the library ends the job: the last chance to save what was recorded). May be NULL. */
+    /* Called at MPI_Finalize (before the library's, aborting 0) and at MPI_Abort (aborting 1,
+     * before the library ends the job: the last chance to save what was recorded). May be NULL. */
     void (*finalize)(int aborting);
 } mg_module;
 

@@ -1,8 +1,9 @@
 /* Open MPI's predefined handles are addresses of data symbols in libmpi. The interposition library
  * refers to them, and it is also loaded into processes without libmpi (an application that never
- * calls MPI_Init and was linked --as-needed, a launcher given LD_PRELOAD): weak references keep such
- * a process loading (docs/design/platform-notes.md). Every file of the library that includes mpi.h includes this
- * right after it; `nm -D lib/libmpiguard-openmpi.so | grep " U " | grep -v GLIBC` must print nothing. */
+ * calls MPI_Init and was linked --as-needed, a launcher given LD_PRELOAD): weak references keep
+ * such a process loading (docs/design/platform-notes.md). Every file of the library that includes
+ * mpi.h includes this right after it; `nm -D lib/libmpiguard-openmpi.so | grep " U " | grep -v
+ * GLIBC` must print nothing. */
 #ifndef MG_MPI_HANDLES_WEAK_H
 #define MG_MPI_HANDLES_WEAK_H
 

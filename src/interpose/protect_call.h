@@ -16,10 +16,10 @@ typedef struct protect_call {
     int64_t send_count, recv_count; /* the application's scalar counts as passed (0 where the call
                                        has none; Bcast and the reductions: the count in both) */
     mg_fn fn;                       /* MG_FN_Gatherv, MG_FN_Igatherv, MG_FN_Igatherv_c, ... */
-    int nonblocking; /* the I form: request is set */
-    int large;       /* the MPI-4 large-count `_c` form: MPI_Count counts, and the application's
-                        vectors are these (a.counts_a... unused; protect_run widens them into
-                        a.counts64_a... where this rank has them) */
+    int nonblocking;                /* the I form: request is set */
+    int large; /* the MPI-4 large-count `_c` form: MPI_Count counts, and the application's
+                  vectors are these (a.counts_a... unused; protect_run widens them into
+                  a.counts64_a... where this rank has them) */
     const MPI_Count *lcounts_a, *lcounts_b;
     const MPI_Aint *ldispls_a, *ldispls_b;
     const void *sendbuf;

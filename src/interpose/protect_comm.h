@@ -1,7 +1,8 @@
 /* What the protection module keeps per application communicator, cached on it as an attribute:
  * its rank and size, the private duplicate the module's control messages travel on (never the
  * application's communicator, never MPI_COMM_WORLD), and W1-A's group communicators, created once
- * per group layout and reused (docs/design/collectives.md, "The protection module"). Needs mpi.h. */
+ * per group layout and reused (docs/design/collectives.md, "The protection module"). Needs mpi.h.
+ */
 #ifndef MG_PROTECT_COMM_H
 #define MG_PROTECT_COMM_H
 
@@ -52,7 +53,8 @@ extern _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
 
 /* What every call of an irregular collective reads before anything else, in one cache line: with
  * 2-8 ranks on a core, each further line the quick pass touches is a miss after MPI's progress loop
- * ran, and costs about 1% of a 0.4 µs Gatherv (docs/collectives-measurements.md, "Cost when no detector fires"). */
+ * ran, and costs about 1% of a 0.4 µs Gatherv (docs/collectives-measurements.md, "Cost when no
+ * detector fires"). */
 typedef struct protect_hot_data {
     _Atomic unsigned records_freed; /* records freed so far (the delete callback counts) */
     /* [nonblocking]: bit 1u << coll for an int irregular collective that no bound covers and whose

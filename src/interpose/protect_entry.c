@@ -23,14 +23,14 @@
  * quick (an expression on the raw arguments) says it passes, and otherwise hands it to the second:
  * kept apart (noinline), the second's frame (the call's record, protect_run's arguments) is not set
  * up on the path most calls of a correct program take, which is then a few loads and a tail call
- * (docs/collectives-measurements.md, "Cost when no detector fires"). The quick pass only reads the thread's remembered
- * communicator, so the second looks comm up and asks it again: a program that alternates between
- * communicators (rows and columns of a grid) is not sent the long way on every call. Then it
- * describes the call (the describer with its arguments, a parenthesized list, then the vector
- * setter of family F with vectors) and protects it; when the module does not act, it too passes
- * the call to MPI. The describers fill the record in place: built in one function and returned
- * by value through another, it was copied twice, and those copies (loads of fields just stored)
- * cost more than MPI's own Gatherv at 64 bytes. */
+ * (docs/collectives-measurements.md, "Cost when no detector fires"). The quick pass only reads the
+ * thread's remembered communicator, so the second looks comm up and asks it again: a program that
+ * alternates between communicators (rows and columns of a grid) is not sent the long way on every
+ * call. Then it describes the call (the describer with its arguments, a parenthesized list, then
+ * the vector setter of family F with vectors) and protects it; when the module does not act, it too
+ * passes the call to MPI. The describers fill the record in place: built in one function and
+ * returned by value through another, it was copied twice, and those copies (loads of fields just
+ * stored) cost more than MPI's own Gatherv at 64 bytes. */
 #define UNPACK(...) __VA_ARGS__
 #define ENTRY_POINT(F, name, params, args, quick, describer, described, vectors)                   \
     static __attribute__((noinline)) int name##_described params                                   \
@@ -149,19 +149,16 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 #define BCAST(name, coll, F, mode)                                                                 \
     ENTRY_POINT(F, name,                                                                           \
                 (void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode),   \
-                (b, n, t, root, comm RQ_ARG_##mode),                                               \
-                0,                                                                                 \
-                bcast, (MG_FN_##name, b, n, t, root, comm, RQ_##mode),                             \
-                (NULL, NULL, NULL, NULL))
+                (b, n, t, root, comm RQ_ARG_##mode), 0, bcast,                                     \
+                (MG_FN_##name, b, n, t, root, comm, RQ_##mode), (NULL, NULL, NULL, NULL))
 
 /* Gather, Scatter */
 #define ROOTED(name, coll, F, mode)                                                                \
     ENTRY_POINT(F, name,                                                                           \
                 (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
                  MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),                        \
-                (sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode),                                \
-                0,                                                                                 \
-                rooted, (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),       \
+                (sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode), 0, rooted,                     \
+                (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),               \
                 (NULL, NULL, NULL, NULL))
 
 #define GATHERV(name, coll, F, mode)                                                               \
@@ -169,28 +166,26 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                 (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
                  const DISPL_##F d[], MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),   \
                 (sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode),                            \
-                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL),         \
-                rooted, (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),        \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL), rooted, \
+                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),                \
                 (rcs, d, NULL, NULL))
 
 #define SCATTERV(name, coll, F, mode)                                                              \
-    ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st,      \
-                 void *rb, COUNT_##F rc, MPI_Datatype rt, int root,                                \
-                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode),                            \
-                QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL),         \
-                rooted, (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode),        \
-                (scs, d, NULL, NULL))
+    ENTRY_POINT(                                                                                   \
+        F, name,                                                                                   \
+        (const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st, void *rb,    \
+         COUNT_##F rc, MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),                  \
+        (sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode),                                    \
+        QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL), rooted,         \
+        (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode), (scs, d, NULL, NULL))
 
 /* Allgather, Alltoall: the engine's count is the receive count. */
 #define SYMMETRIC(name, coll, F, mode)                                                             \
     ENTRY_POINT(F, name,                                                                           \
                 (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
                  MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),                                  \
-                (sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode),                                      \
-                0,                                                                                 \
-                symmetric, (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),      \
+                (sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode), 0, symmetric,                        \
+                (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),                 \
                 (NULL, NULL, NULL, NULL))
 
 /* Allgatherv: the engine's count is the send count. */
@@ -199,8 +194,8 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                 (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
                  const DISPL_##F d[], MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),             \
                 (sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode),                                  \
-                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL),            \
-                symmetric, (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),       \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL), symmetric, \
+                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),                  \
                 (rcs, d, NULL, NULL))
 
 #define ALLTOALLV(name, coll, F, mode)                                                             \
@@ -209,26 +204,24 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
                  void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,           \
                  MPI_Comm comm RQ_PARAM_##mode),                                                   \
                 (sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode),                            \
-                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd),              \
-                symmetric, (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),         \
+                QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd), symmetric,   \
+                (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),                    \
                 (scs, sd, rcs, rd))
 
 #define REDUCE(name, coll, F, mode)                                                                \
     ENTRY_POINT(F, name,                                                                           \
                 (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,       \
                  MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, rb, n, t, op, root, comm RQ_ARG_##mode),                                      \
-                0,                                                                                 \
-                reduction, (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),          \
+                (sb, rb, n, t, op, root, comm RQ_ARG_##mode), 0, reduction,                        \
+                (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),                     \
                 (NULL, NULL, NULL, NULL))
 
 #define ALLREDUCE(name, coll, F, mode)                                                             \
     ENTRY_POINT(F, name,                                                                           \
                 (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,                 \
                  MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, rb, n, t, op, comm RQ_ARG_##mode),                                            \
-                0,                                                                                 \
-                reduction, (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),             \
+                (sb, rb, n, t, op, comm RQ_ARG_##mode), 0, reduction,                              \
+                (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                        \
                 (NULL, NULL, NULL, NULL))
 
 #define REDUCE_SCATTER(name, coll, F, mode)                                                        \

@@ -28,10 +28,9 @@ typedef int gatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_C
 typedef int igatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
                        const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Request *);
 /* Allgather, Alltoall */
-typedef int all_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
-                  MPI_Comm);
-typedef int iall_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
-                   MPI_Comm, MPI_Request *);
+typedef int all_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, MPI_Comm);
+typedef int iall_c(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, MPI_Comm,
+                   MPI_Request *);
 typedef int allgatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
                          const MPI_Aint[], MPI_Datatype, MPI_Comm);
 typedef int iallgatherv_c(const void *, MPI_Count, MPI_Datatype, void *, const MPI_Count[],
@@ -74,8 +73,8 @@ int protect_large_has(scaling_coll coll, int nonblocking)
     return (unsigned)coll < SCALING_COLL_COUNT && fns[coll][nonblocking != 0] != NULL;
 }
 
-int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a,
-                               const int64_t *true_b, protect_large_vectors *v, void **block)
+int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a, const int64_t *true_b,
+                               protect_large_vectors *v, void **block)
 {
     _Static_assert(sizeof(MPI_Count) <= sizeof(int64_t) && sizeof(MPI_Aint) <= sizeof(int64_t),
                    "the engine's 64-bit vectors must fit the `_c` binding's types");

@@ -1,8 +1,8 @@
 /* Workaround W3: the MPI-4 large-count `_c` form of the intercepted collective (MPI_Gatherv_c,
  * MPI_Igatherv_c, ...) with MPI_Count counts and MPI_Aint displacements, the true ones where
- * Detector D recovered them (docs/design/collectives.md, "W3"); and the plan calls of a workaround for the
- * application's own `_c` calls, made in the `_c` form too. The `_c` functions are resolved at
- * MPI_Init in the MPI library the process loaded (dlsym: MPICH 4.0.2 has all 24, Open MPI 4.1.4
+ * Detector D recovered them (docs/design/collectives.md, "W3"); and the plan calls of a workaround
+ * for the application's own `_c` calls, made in the `_c` form too. The `_c` functions are resolved
+ * at MPI_Init in the MPI library the process loaded (dlsym: MPICH 4.0.2 has all 24, Open MPI 4.1.4
  * none), so the interposition library keeps no reference to them and loads with any MPI.
  * Needs mpi.h. */
 #ifndef MG_PROTECT_LARGE_H
@@ -28,8 +28,8 @@ typedef struct protect_large_vectors {
 /* Allocates (one block, *block, for free() or protect_pending_keep) and fills the vectors of pc's
  * W3 call: the application's counts widened, its displacements or true_a/true_b where given.
  * Returns 0, or -1 when out of memory (nothing allocated) or the engine refused the arguments. */
-int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a,
-                               const int64_t *true_b, protect_large_vectors *v, void **block);
+int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a, const int64_t *true_b,
+                               protect_large_vectors *v, void **block);
 
 /* Issues the `_c` form of pc's collective with PMPI: the application's buffers, datatypes, root,
  * operation and scalar counts, the vectors v; nonblocking into *request when request is not NULL.

@@ -4,8 +4,8 @@
  * workaround (MPIGUARD_PROTECT_WORKAROUND), whether the ranks agree on the plans of the irregular
  * collectives (MPIGUARD_PROTECT_AGREE), looks up the library's MPI-4 large-count collectives (W3,
  * and the plan calls for the application's own `_c` calls), then routes the collectives, and their
- * `_c` forms where mpi.h declares them, through protect_run (docs/design/collectives.md). Trouble of its
- * own turns the module off with one line; the job runs on. */
+ * `_c` forms where mpi.h declares them, through protect_run (docs/design/collectives.md). Trouble
+ * of its own turns the module off with one line; the job runs on. */
 #include <string.h>
 #include <stdlib.h>
 
@@ -62,8 +62,7 @@ static int protect_init(const mg_module_job *job)
     protect_cfg.params.allgather_block_stride = 1;
 #endif
     if (parse_force(getenv(MG_ENV_PROTECT_WORKAROUND), &protect_cfg.force) != 0) {
-        interpose_log("protect module off: unknown workaround ",
-                      getenv(MG_ENV_PROTECT_WORKAROUND));
+        interpose_log("protect module off: unknown workaround ", getenv(MG_ENV_PROTECT_WORKAROUND));
         return -1;
     }
     /* A forced W1-A, W1-B or W3 changes every rank's side of the call: the ranks must agree. */
@@ -76,9 +75,9 @@ static int protect_init(const mg_module_job *job)
                       "collectives (MPI_Gatherv_c, ...): the cost model chooses",
                       NULL);
     }
-    if (protect_bounds_load(getenv(MG_ENV_PROTECT_BOUNDS),
-                            getenv(MG_ENV_PROTECT_ARTIFICIAL), job->size, protect_cfg.tables,
-                            &protect_cfg.params, err, sizeof err) != 0) {
+    if (protect_bounds_load(getenv(MG_ENV_PROTECT_BOUNDS), getenv(MG_ENV_PROTECT_ARTIFICIAL),
+                            job->size, protect_cfg.tables, &protect_cfg.params, err,
+                            sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
     }

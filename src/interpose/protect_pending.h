@@ -3,8 +3,8 @@
  * and W2's and W3's arrays are the module's own. Each block is kept with the request handed to the
  * application and freed once the module sees that request complete in one of the application's
  * MPI_Wait/Test calls (their observer hooks, which no other module uses), or at MPI_Finalize, by
- * which MPI requires every request to be complete (docs/design/collectives.md, "Nonblocking calls").
- * Needs mpi.h. */
+ * which MPI requires every request to be complete (docs/design/collectives.md, "Nonblocking
+ * calls"). Needs mpi.h. */
 #ifndef MG_PROTECT_PENDING_H
 #define MG_PROTECT_PENDING_H
 

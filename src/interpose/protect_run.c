@@ -185,11 +185,10 @@ static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_o
     scaling_limit lim;
     /* A `_c` call is already W3's call: its bound is its own. */
     o->large_count = !pc->large && protect_large_has(pc->a.coll, pc->nonblocking);
-    o->large_count_sound =
-        o->large_count &&
-        scaling_bounds_nmax(table_of(1, &pc->a, pc->nonblocking), pc->a.coll, pc->a.type_size,
-                            pc->a.nprocs, &lim) == 0 &&
-        (uint64_t)n <= lim.n_max;
+    o->large_count_sound = o->large_count &&
+                           scaling_bounds_nmax(table_of(1, &pc->a, pc->nonblocking), pc->a.coll,
+                                               pc->a.type_size, pc->a.nprocs, &lim) == 0 &&
+                           (uint64_t)n <= lim.n_max;
 }
 
 /* Why a triggered call has no usable workaround (scaling_choice_make said so). */
@@ -455,8 +454,8 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
             return 0;
         if (!decider && element_size(pc, &why) != 0)
             a->type_size = 1; /* the root decides; a plan that needs s fails below */
-        int failed =
-            c == SCALING_ALLTOALLV ? agree_all(pc, dup, &t, &choice, &d) : agree_root(pc, dup, &d);
+        int failed = c == SCALING_ALLTOALLV ? agree_all(pc, dup, &t, &choice, &d)
+                                            : agree_root(pc, dup, &d);
         if (failed)
             return 0;
     }

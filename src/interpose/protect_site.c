@@ -105,8 +105,8 @@ void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const 
     char where[PATH_MAX + 32], line[1024];
     site_text(site, where, sizeof where);
     if (strcmp(kind, "workaround") == 0)
-        snprintf(line, sizeof line, "%s at %.256s: detector %s fired, workaround %s%s", mg_fn_name(fn),
-                 short_site(where), detectors, workaround,
+        snprintf(line, sizeof line, "%s at %.256s: detector %s fired, workaround %s%s",
+                 mg_fn_name(fn), short_site(where), detectors, workaround,
                  eager ? " (nonblocking call completed eagerly)" : "");
     else
         snprintf(line, sizeof line, "%s at %.256s: %s", mg_fn_name(fn), short_site(where), detail);

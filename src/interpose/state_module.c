@@ -17,9 +17,9 @@
 
 static mg_rank_state *state;
 static char segment_name[128];
-/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so a load and a store update
- * the counters; the locked read-modify-writes needed otherwise were half the cost of a cheap call
- * (bench/hang/call_cost.sh, docs/hang-measurements.md "Overhead"). */
+/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so a load and a store
+ * update the counters; the locked read-modify-writes needed otherwise were half the cost of a cheap
+ * call (bench/hang/call_cost.sh, docs/hang-measurements.md "Overhead"). */
 static int concurrent_calls;
 
 static int state_init(const mg_module_job *job)

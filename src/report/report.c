@@ -31,7 +31,8 @@ static json_object *string_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-mg_report *mg_report_create(const char *tool, const char *version, char *const *command, int ncommand)
+mg_report *mg_report_create(const char *tool, const char *version, char *const *command,
+                            int ncommand)
 {
     mg_report *r = calloc(1, sizeof *r);
     if (!r)
@@ -165,7 +166,8 @@ void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
     json_object_object_add(node, "id", json_object_new_string(id));
     json_object_object_add(node, "label", json_object_new_string(label));
     json_object_object_add(node, "shape", json_object_new_string(shape));
-    json_object_array_add(child(child(f, "graph", json_type_object), "nodes", json_type_array), node);
+    json_object_array_add(child(child(f, "graph", json_type_object), "nodes", json_type_array),
+                          node);
 }
 
 void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style)
@@ -174,7 +176,8 @@ void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, 
     json_object_object_add(edge, "from", json_object_new_string(from));
     json_object_object_add(edge, "to", json_object_new_string(to));
     json_object_object_add(edge, "style", json_object_new_string(style));
-    json_object_array_add(child(child(f, "graph", json_type_object), "edges", json_type_array), edge);
+    json_object_array_add(child(child(f, "graph", json_type_object), "edges", json_type_array),
+                          edge);
 }
 
 size_t mg_report_finding_count(const mg_report *r)
@@ -208,8 +211,8 @@ int mg_report_write(const mg_report *r, const char *path, char *err, size_t errl
         snprintf(err, errlen, "report path '%s' is too long", path);
         return MG_ERANGE;
     }
-    const char *text = json_object_to_json_string_ext(
-        r->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    const char *text = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
+                                                                   JSON_C_TO_STRING_NOSLASHESCAPE);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(err, errlen, "cannot write report '%s': %s", path, strerror(errno));

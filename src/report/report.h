@@ -13,12 +13,14 @@
 typedef struct mg_report mg_report;
 typedef struct json_object mg_finding; /* a finding is a JSON object inside the report */
 
-/* Creates an empty report for `tool` run as the words command[0..ncommand). Returns NULL when out of
- * memory. The report owns copies of every string. */
-mg_report *mg_report_create(const char *tool, const char *version, char *const *command, int ncommand);
+/* Creates an empty report for `tool` run as the words command[0..ncommand). Returns NULL when out
+ * of memory. The report owns copies of every string. */
+mg_report *mg_report_create(const char *tool, const char *version, char *const *command,
+                            int ncommand);
 void mg_report_destroy(mg_report *r);
 
-/* The MPI the job used: flavour ("openmpi", "mpich"), the launcher's path, the interposition library. */
+/* The MPI the job used: flavour ("openmpi", "mpich"), the launcher's path, the interposition
+ * library. */
 void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library);
 /* The job section: one entry per discovered rank and the job's exit status (-1 while unknown). */
 void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host);

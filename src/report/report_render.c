@@ -1,4 +1,5 @@
-/* Text, banner and DOT views of a report (report.h); all read only the schema's documented fields. */
+/* Text, banner and DOT views of a report (report.h); all read only the schema's documented fields.
+ */
 #include "report.h"
 #include "report_internal.h"
 

@@ -21,19 +21,26 @@ typedef struct field_rule {
     const char *const *values; /* the strings allowed (NULL-terminated), or NULL for any */
 } field_rule;
 
-static const char *const tools[] = {"run", "hang", "check", "collectives", "protect", "concolic",
+static const char *const tools[] = {"run",     "hang",     "check", "collectives",
+                                    "protect", "concolic", NULL};
+static const char *const kinds[] = {"hang",
+                                    "deadlock",
+                                    "potential_deadlock",
+                                    "stuck_on_terminated",
+                                    "collective_mismatch",
+                                    "workaround",
+                                    "scaling_trigger",
+                                    "concolic_bug",
+                                    "collective_failure",
                                     NULL};
-static const char *const kinds[] = {"hang", "deadlock", "potential_deadlock", "stuck_on_terminated",
-                                    "collective_mismatch", "workaround", "scaling_trigger",
-                                    "concolic_bug", "collective_failure", NULL};
 static const char *const severities[] = {"error", "warning", "note", NULL};
-static const char *const outcomes[] = {"completed", "failed", "stopped", "interrupted", "released",
-                                       NULL};
+static const char *const outcomes[] = {"completed",   "failed",   "stopped",
+                                       "interrupted", "released", NULL};
 /* mg_observe_cause_name's names but "pending" (never reported), and a rank never found;
  * test_report checks that each cause's name is here. */
 static const char *const observe_causes[] = {
-    "observed",          "preload_replaced",  "library_not_loaded", "static_binary", "not_mpi",
-    "other_mpi",         "unwrapped_binding", "unknown_interface",  "vanished",      "not_found",
+    "observed",  "preload_replaced",  "library_not_loaded", "static_binary", "not_mpi",
+    "other_mpi", "unwrapped_binding", "unknown_interface",  "vanished",      "not_found",
     NULL};
 static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
 
@@ -94,8 +101,8 @@ static const field_rule rules[] = {
 
 /* The words for each json_type, indexed by it. */
 static const char *const type_words[] = {
-    [json_type_null] = "null",       [json_type_boolean] = "true or false",
-    [json_type_double] = "a number", [json_type_int] = "an integer",
+    [json_type_null] = "null",        [json_type_boolean] = "true or false",
+    [json_type_double] = "a number",  [json_type_int] = "an integer",
     [json_type_object] = "an object", [json_type_array] = "an array",
     [json_type_string] = "a string",
 };
@@ -193,7 +200,8 @@ int mg_report_validate(json_object *root, const char *file, char *err, size_t er
         snprintf(err, errlen, "'%s' is JSON but not an mpiguard report (not an object)", file);
         return MG_EFORMAT;
     }
-    if (!json_object_object_get_ex(root, "schema", &o) || !json_object_is_type(o, json_type_string)) {
+    if (!json_object_object_get_ex(root, "schema", &o) ||
+        !json_object_is_type(o, json_type_string)) {
         snprintf(err, errlen, "'%s' is not an mpiguard report (no \"schema\" field)", file);
         return MG_EFORMAT;
     }

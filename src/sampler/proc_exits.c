@@ -105,7 +105,8 @@ static int record(proc_exits *e, const struct proc_event *event)
     for (int i = 0; i < e->n; i++) {
         struct watched *w = &e->procs[i];
         if (w->pid && !w->seen && w->pid == event->event_data.exit.process_pid) {
-            *w = (struct watched){.pid = w->pid, .seen = true,
+            *w = (struct watched){.pid = w->pid,
+                                  .seen = true,
                                   .wait_status = (int)event->event_data.exit.exit_code,
                                   .when_ns = event->timestamp_ns};
             return 1;

@@ -1,7 +1,7 @@
 /* Stopping every thread of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and releasing them.
- * Spec: docs/design/hang.md "How it samples"; docs/design/platform-notes.md "ptrace and unwinding". Why
- * SEIZE: a seized tracee whose tracer dies is detached and resumed by the kernel, so the sampler
- * being killed never leaves the job stopped (PTRACE_ATTACH would leave it in a stop). */
+ * Spec: docs/design/hang.md "How it samples"; docs/design/platform-notes.md "ptrace and unwinding".
+ * Why SEIZE: a seized tracee whose tracer dies is detached and resumed by the kernel, so the
+ * sampler being killed never leaves the job stopped (PTRACE_ATTACH would leave it in a stop). */
 #include "ptrace_stop.h"
 
 #include <dirent.h>

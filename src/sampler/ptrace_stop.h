@@ -1,6 +1,7 @@
 /* Stopping every thread of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and letting them go
- * again, re-injecting the signals that arrived meanwhile. Spec: docs/design/hang.md "How it samples"
- * (a process is never left stopped) and docs/design/platform-notes.md "ptrace and unwinding". */
+ * again, re-injecting the signals that arrived meanwhile. Spec: docs/design/hang.md "How it
+ * samples" (a process is never left stopped) and docs/design/platform-notes.md "ptrace and
+ * unwinding". */
 #ifndef PTRACE_STOP_H
 #define PTRACE_STOP_H
 

@@ -1,5 +1,5 @@
-/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: docs/design/hang.md "How it
- * samples"; docs/sampler.md for the guarantees and the IN_MPI rule. */
+/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: docs/design/hang.md "How
+ * it samples"; docs/sampler.md for the guarantees and the IN_MPI rule. */
 #include "sampler_ptrace.h"
 
 #include <fcntl.h>
@@ -301,9 +301,9 @@ static int conclude(sampler_ptrace *s)
     if (sampled == 0) {
         return MG_ETIMEOUT;
     }
-    s->sample.verdict =
-        stack_classify_process(s->classes, sampled, main_index == SIZE_MAX ? sampled : main_index,
-                               &s->sample.mpi_function);
+    s->sample.verdict = stack_classify_process(s->classes, sampled,
+                                               main_index == SIZE_MAX ? sampled : main_index,
+                                               &s->sample.mpi_function);
     return MG_OK;
 }
 

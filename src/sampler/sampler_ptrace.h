@@ -1,6 +1,6 @@
 /* The ptrace backend of `mpiguard hang`: stops every thread of one process, unwinds each stack,
- * lets the process go, and says whether it is inside MPI. Spec: docs/design/hang.md "How it samples";
- * guarantees, the IN_MPI rule and measured costs: docs/sampler.md. */
+ * lets the process go, and says whether it is inside MPI. Spec: docs/design/hang.md "How it
+ * samples"; guarantees, the IN_MPI rule and measured costs: docs/sampler.md. */
 #ifndef SAMPLER_PTRACE_H
 #define SAMPLER_PTRACE_H
 

@@ -1,5 +1,6 @@
 /* Deciding from call stacks whether a process is inside MPI, and naming the MPI call it is in.
- * Spec: docs/design/hang.md "How it samples" and docs/sampler.md "The IN_MPI rule". Pure: no I/O. */
+ * Spec: docs/design/hang.md "How it samples" and docs/sampler.md "The IN_MPI rule". Pure: no I/O.
+ */
 #ifndef STACK_CLASSIFY_H
 #define STACK_CLASSIFY_H
 

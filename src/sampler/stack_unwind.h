@@ -1,7 +1,8 @@
 /* Unwinding the stacks of a ptrace-stopped process with elfutils libdwfl, through our own thread
  * callbacks (our PTRACE_SEIZE, PTRACE_GETREGS, reads of /proc/PID/mem through a page cache), with
- * the modules, their CFI and the symbol names kept across samples. Spec: docs/design/platform-notes.md
- * "ptrace and unwinding"; why libdwfl and not libunwind-ptrace: docs/sampler.md "Unwinder". */
+ * the modules, their CFI and the symbol names kept across samples. Spec:
+ * docs/design/platform-notes.md "ptrace and unwinding"; why libdwfl and not libunwind-ptrace:
+ * docs/sampler.md "Unwinder". */
 #ifndef STACK_UNWIND_H
 #define STACK_UNWIND_H
 

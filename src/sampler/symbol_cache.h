@@ -1,5 +1,6 @@
 /* A bounded cache from code address to (symbol name, offset), so a warm sampler resolves each
- * address once. Spec: docs/design/platform-notes.md "ptrace and unwinding" (names cached by address). */
+ * address once. Spec: docs/design/platform-notes.md "ptrace and unwinding" (names cached by
+ * address). */
 #ifndef SYMBOL_CACHE_H
 #define SYMBOL_CACHE_H
 

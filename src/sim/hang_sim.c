@@ -1,7 +1,7 @@
 /* hang_sim: runs the ParaStack model and the timeout baseline over thousands of simulated faulty
  * and correct runs at P = 10^3..10^6 and prints AC_h, false alarms, delays, AC_f and PR_f
- * (docs/design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock only
- * to report its own speed; simulated time never sleeps. */
+ * (docs/design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock
+ * only to report its own speed; simulated time never sleeps. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -239,14 +239,22 @@ static int parse(int argc, char **argv, struct options *o)
     while ((ch = getopt_long(argc, argv, "P:n:s:a:C:f:A:h", longs, NULL)) != -1) {
         int v;
         switch (ch) {
-        case 'P': bad |= parse_size(optarg, &o->nranks); break;
-        case 'n': bad |= parse_size(optarg, &o->runs); break;
+        case 'P':
+            bad |= parse_size(optarg, &o->nranks);
+            break;
+        case 'n':
+            bad |= parse_size(optarg, &o->runs);
+            break;
         case 's':
             bad |= parse_size(optarg, &seed);
             o->seed = seed;
             break;
-        case 'a': bad |= parse_double(optarg, &o->alpha); break;
-        case 'C': bad |= parse_size(optarg, &o->set_size); break;
+        case 'a':
+            bad |= parse_double(optarg, &o->alpha);
+            break;
+        case 'C':
+            bad |= parse_size(optarg, &o->set_size);
+            break;
         case 'f':
             v = lookup(optarg, fault_names, 4);
             bad |= v < 1;
@@ -257,40 +265,64 @@ static int parse(int argc, char **argv, struct options *o)
             bad |= v < 0;
             o->app = v;
             break;
-        case O_PSCALE: bad |= parse_double(optarg, &o->period_scale); break;
-        case O_JOB: bad |= parse_double(optarg, &o->job_length); break;
-        case O_DEADLINE: bad |= parse_double(optarg, &o->deadline); break;
-        case O_SLOW: bad |= parse_double(optarg, &o->slow_prob); break;
-        case O_SLOWF: bad |= parse_range(optarg, &o->slow_factor_min, &o->slow_factor_max); break;
-        case O_SLOWT: bad |= parse_range(optarg, &o->slow_min, &o->slow_max); break;
+        case O_PSCALE:
+            bad |= parse_double(optarg, &o->period_scale);
+            break;
+        case O_JOB:
+            bad |= parse_double(optarg, &o->job_length);
+            break;
+        case O_DEADLINE:
+            bad |= parse_double(optarg, &o->deadline);
+            break;
+        case O_SLOW:
+            bad |= parse_double(optarg, &o->slow_prob);
+            break;
+        case O_SLOWF:
+            bad |= parse_range(optarg, &o->slow_factor_min, &o->slow_factor_max);
+            break;
+        case O_SLOWT:
+            bad |= parse_range(optarg, &o->slow_min, &o->slow_max);
+            break;
         case O_SLOWC:
             v = lookup(optarg, slow_causes, 2);
             bad |= v < 0;
             o->slow_denies_cpu = v == 1;
             break;
-        case O_PHASE: bad |= parse_double(optarg, &o->phase_prob); break;
-        case O_SCANS: bad |= parse_size(optarg, &o->nscans); break;
-        case O_GAP: bad |= parse_double(optarg, &o->scan_gap); break;
-        case O_STRETCH: bad |= parse_double(optarg, &o->max_stretch); break;
+        case O_PHASE:
+            bad |= parse_double(optarg, &o->phase_prob);
+            break;
+        case O_SCANS:
+            bad |= parse_size(optarg, &o->nscans);
+            break;
+        case O_GAP:
+            bad |= parse_double(optarg, &o->scan_gap);
+            break;
+        case O_STRETCH:
+            bad |= parse_double(optarg, &o->max_stretch);
+            break;
         case O_BACKEND:
             v = lookup(optarg, backends, 2);
             bad |= v < 0;
             o->counters = v == 1;
             break;
-        case O_IMAX: bad |= parse_double(optarg, &o->interval_max); break;
+        case O_IMAX:
+            bad |= parse_double(optarg, &o->interval_max);
+            break;
         case O_MODEL:
             v = lookup(optarg, models, 2);
             bad |= v < 0;
             o->paper_model = v == 0;
             break;
-        case 'h': usage(stdout); exit(0);
-        default: bad = 1;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        default:
+            bad = 1;
         }
     }
     if (bad || optind != argc || o->nscans < 2 || !(o->period_scale > 0) ||
-        !(o->max_stretch >= 1) || !(o->scan_gap > 0) ||
-        o->job_length <= o->fault_min || !(o->alpha > 0 && o->alpha < 1) ||
-        o->nranks > (size_t)1 << 30)
+        !(o->max_stretch >= 1) || !(o->scan_gap > 0) || o->job_length <= o->fault_min ||
+        !(o->alpha > 0 && o->alpha < 1) || o->nranks > (size_t)1 << 30)
         return -1;
     return 0;
 }
@@ -320,8 +352,8 @@ static void make_run(const struct options *o, size_t index, bool faulty, struct 
     if (mg_rng_uniform(&rng) < o->phase_prob) {
         run->phase_change = uniform(&rng, o->job_length / 4, 3 * o->job_length / 4);
         run->phase[1].period *= exp2(uniform(&rng, -o->phase_jitter, o->phase_jitter));
-        run->phase[1].compute_frac =
-            fmin(0.95, fmax(0.3, p.compute_frac + uniform(&rng, -0.15, 0.15)));
+        run->phase[1].compute_frac = fmin(0.95,
+                                          fmax(0.3, p.compute_frac + uniform(&rng, -0.15, 0.15)));
     }
     if (mg_rng_uniform(&rng) < o->slow_prob) {
         run->slow_start = uniform(&rng, 0, o->job_length);
@@ -490,10 +522,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct sim_probe_buf buf = {calloc(o.nranks, sizeof *buf.readings),
-                                calloc(o.nranks, sizeof *buf.last_counter),
-                                calloc(o.nranks, sizeof *buf.read_in),
-                                calloc(o.nranks, sizeof *buf.cpu_s), 0};
+    struct sim_probe_buf buf = {
+        calloc(o.nranks, sizeof *buf.readings), calloc(o.nranks, sizeof *buf.last_counter),
+        calloc(o.nranks, sizeof *buf.read_in), calloc(o.nranks, sizeof *buf.cpu_s), 0};
     struct tally tallies[NDETECTORS] = {{0}};
     bool ok = buf.readings && buf.last_counter && buf.read_in && buf.cpu_s;
     for (size_t i = 0; i < NDETECTORS && ok; i++) {

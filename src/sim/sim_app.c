@@ -61,9 +61,9 @@ static void setup(struct sim_cursor *c)
     double longest = c->maxw;
     for (size_t i = 0; c->slow && i < r->slow_count; i++)
         longest = fmax(longest, rank_compute(c, r->slow_first + i));
-    double comm =
-        p->period * (1.0 - p->compute_frac) *
-        (1.0 - comm_spread / 2 + comm_spread * sim_hash_unit(r->seed, key(KEY_ITER, c->iter), 1));
+    double comm = p->period * (1.0 - p->compute_frac) *
+                  (1.0 - comm_spread / 2 +
+                   comm_spread * sim_hash_unit(r->seed, key(KEY_ITER, c->iter), 1));
     c->len = longest + comm;
 }
 

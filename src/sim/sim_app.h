@@ -1,9 +1,9 @@
 /* A synthetic MPI application whose OUT_MPI/IN_MPI state is a pure function of (run, rank, time),
  * so a monitor can probe any rank at any simulated time without simulating the others
- * (docs/design/hang.md "Proof": scale by simulation). Bulk-synchronous iterations: every rank computes
- * (OUT_MPI) for its share of the iteration, then waits in MPI (IN_MPI) for the slowest; noise,
- * static load imbalance, a transient slowdown of a few ranks, a phase change, and a fault in one
- * rank that spreads through the stencil neighbourhood (and at the next global collective) to a
+ * (docs/design/hang.md "Proof": scale by simulation). Bulk-synchronous iterations: every rank
+ * computes (OUT_MPI) for its share of the iteration, then waits in MPI (IN_MPI) for the slowest;
+ * noise, static load imbalance, a transient slowdown of a few ranks, a phase change, and a fault in
+ * one rank that spreads through the stencil neighbourhood (and at the next global collective) to a
  * global hang. */
 #ifndef SIM_APP_H
 #define SIM_APP_H

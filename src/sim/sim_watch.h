@@ -1,7 +1,8 @@
 /* Drives the hang watch engine (hang_watch.h) over one simulated run, the way `mpiguard hang`
  * drives it over a real job: the engine says when to read which ranks, the simulated application
  * answers for that time, and the shm or ptrace probe is simulated (call counters or states only).
- * Detectors: the ParaStack model, verified, or a timeout baseline, final (docs/design/hang.md "Proof"). */
+ * Detectors: the ParaStack model, verified, or a timeout baseline, final (docs/design/hang.md
+ * "Proof"). */
 #ifndef SIM_WATCH_H
 #define SIM_WATCH_H
 
@@ -14,8 +15,8 @@
 #include "sim_app.h"
 
 struct sim_watch_config {
-    double end_time;    /* stop watching here (the job's end, or the deadline after a fault) */
-    bool counters;      /* the shm backend's call counters are available */
+    double end_time; /* stop watching here (the job's end, or the deadline after a fault) */
+    bool counters;   /* the shm backend's call counters are available */
     struct hang_watch_params watch;
 };
 

@@ -1,14 +1,12 @@
 /* The cost measurement `mpiguard collectives` runs once per process count before its tests
- * (docs/collectives-measurements.md, "The cost model, measured"): the quantities of the protection module's
- * cost model (scaling_params.h), timed on the installed MPI at this P, each the slowest rank's
- * median of several repetitions:
- *   call_ns       a collective's fixed cost: MPI_Allgather of 8 bytes per rank;
- *   byte_ns       a byte of the global buffer moved: MPI_Allgather of 4 MiB per rank, less one
- *                 call, over the P x 4 MiB gathered;
- *   copy_byte_ns  a byte staged by memcpy (W1-B): 64 MiB copied by every rank at once;
- *   type_ns       W2's big datatype: MPI_Type_contiguous, MPI_Type_create_resized, commit, free;
- *   comm_ns       W1-A's group communicator: MPI_Group_incl and MPI_Comm_create_group of half the
- *                 ranks, freed (each rank in its half);
+ * (docs/collectives-measurements.md, "The cost model, measured"): the quantities of the protection
+ * module's cost model (scaling_params.h), timed on the installed MPI at this P, each the slowest
+ * rank's median of several repetitions: call_ns       a collective's fixed cost: MPI_Allgather of 8
+ * bytes per rank; byte_ns       a byte of the global buffer moved: MPI_Allgather of 4 MiB per rank,
+ * less one call, over the P x 4 MiB gathered; copy_byte_ns  a byte staged by memcpy (W1-B): 64 MiB
+ * copied by every rank at once; type_ns       W2's big datatype: MPI_Type_contiguous,
+ * MPI_Type_create_resized, commit, free; comm_ns       W1-A's group communicator: MPI_Group_incl
+ * and MPI_Comm_create_group of half the ranks, freed (each rank in its half);
  *   allgather_block_stride  1 when MPI_Allgather into a strided (resized) type is faster than
  *                 MPI_Allgatherv of the same layout (1 MiB blocks 2 MiB apart), which W1-B's
  *                 Allgather rounds then keep.
@@ -159,8 +157,7 @@ static int strided_allgather_is_faster(void)
     for (int i = 0; i < BIG_REPS; i++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        MPI_Allgatherv(send, block_bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE,
-                       MPI_COMM_WORLD);
+        MPI_Allgatherv(send, block_bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
         v[i] = MPI_Wtime() - t0;
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
@@ -197,8 +194,8 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("coll_costs: np %d call_ns %.1f byte_ns %.5f copy_byte_ns %.5f type_ns %.1f "
                "comm_ns %.1f allgather_block_stride %d\n",
-               P, call * 1e9, moved * 1e9 / bytes, copy * 1e9 / copy_bytes, type * 1e9,
-               comm * 1e9, stride);
+               P, call * 1e9, moved * 1e9 / bytes, copy * 1e9 / copy_bytes, type * 1e9, comm * 1e9,
+               stride);
     MPI_Finalize();
     return 0;
 }

@@ -1,6 +1,6 @@
-/* The collective tester `mpiguard collectives` runs, one job per test (docs/design/collectives.md, "The
- * tester"): one collective of Table V (blocking or nonblocking) with n elements per process of a
- * predefined integer type of s bytes on all ranks, every received byte checked against what the
+/* The collective tester `mpiguard collectives` runs, one job per test (docs/design/collectives.md,
+ * "The tester"): one collective of Table V (blocking or nonblocking) with n elements per process of
+ * a predefined integer type of s bytes on all ranks, every received byte checked against what the
  * unbroken collective must deliver. Exit 0: correct; 1: wrong bytes (the first one is printed, and
  * a line "coll_tester: ...: WRONG bytes after", by which the CLI tells it from a launcher error);
  * 2: bad arguments or no memory; a crash or a hang is seen by the caller.

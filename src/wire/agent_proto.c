@@ -51,8 +51,9 @@ int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *len
         return MG_EFORMAT;
     }
     if (*length > AGENT_PROTO_MAX_FRAME) {
-        snprintf(err, errlen, "an agent frame announces %u bytes, more than the %u a frame may hold",
-                 *length, AGENT_PROTO_MAX_FRAME);
+        snprintf(err, errlen,
+                 "an agent frame announces %u bytes, more than the %u a frame may hold", *length,
+                 AGENT_PROTO_MAX_FRAME);
         return MG_EFORMAT;
     }
     return MG_OK;
@@ -87,7 +88,8 @@ int agent_put_u32(agent_buf *b, uint32_t v)
 
 int agent_put_u64(agent_buf *b, uint64_t v)
 {
-    return agent_put_u32(b, (uint32_t)v) || agent_put_u32(b, (uint32_t)(v >> 32)) ? MG_ENOMEM : MG_OK;
+    return agent_put_u32(b, (uint32_t)v) || agent_put_u32(b, (uint32_t)(v >> 32)) ? MG_ENOMEM
+                                                                                  : MG_OK;
 }
 
 int agent_frame_begin(agent_buf *b, agent_msg_type type)

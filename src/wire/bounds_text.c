@@ -21,11 +21,10 @@ size_t bounds_text_put_entry(char *out, size_t cap, const bounds_text_entry *e)
 
 size_t bounds_text_put_costs(char *out, size_t cap, const bounds_text_costs *c)
 {
-    return (size_t)snprintf(out, cap, "costs %llu %llu %llu %llu %llu %llu %d\n",
-                            (unsigned long long)c->nprocs, (unsigned long long)c->ps[0],
-                            (unsigned long long)c->ps[1], (unsigned long long)c->ps[2],
-                            (unsigned long long)c->ps[3], (unsigned long long)c->ps[4],
-                            c->allgather_block_stride);
+    return (size_t)snprintf(
+        out, cap, "costs %llu %llu %llu %llu %llu %llu %d\n", (unsigned long long)c->nprocs,
+        (unsigned long long)c->ps[0], (unsigned long long)c->ps[1], (unsigned long long)c->ps[2],
+        (unsigned long long)c->ps[3], (unsigned long long)c->ps[4], c->allgather_block_stride);
 }
 
 /* Splits line into at most max words at single spaces; returns the count. */
@@ -97,7 +96,9 @@ int bounds_text_parse(char *line, bounds_text_line *out, const char **word0)
     if (nw == 3 && strcmp(w[0], "mpi") == 0) {
         out->kind = BOUNDS_TEXT_MPI;
         return word(out->flavor, sizeof out->flavor, w[1]) ||
-               word(out->version, sizeof out->version, w[2]) ? MG_EFORMAT : 0;
+                       word(out->version, sizeof out->version, w[2])
+                   ? MG_EFORMAT
+                   : 0;
     }
     if (nw == 7 && strcmp(w[0], "entry") == 0) {
         out->kind = BOUNDS_TEXT_ENTRY;

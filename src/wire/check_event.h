@@ -31,7 +31,8 @@
 #define CHECK_COMM_NULL 0u
 #define CHECK_COMM_SELF_FLAG (1ull << 63)
 
-static inline uint64_t check_comm_self_id(int32_t rank) {
+static inline uint64_t check_comm_self_id(int32_t rank)
+{
     return CHECK_COMM_SELF_FLAG | (uint32_t)rank;
 }
 
@@ -42,8 +43,8 @@ typedef enum check_event_kind {
 
 /* Flags of a record. */
 enum check_event_flags {
-    CHECK_FLAG_INTERCOMM = 1u << 0, /* ranks[] = local group (n_local) then remote group */
-    CHECK_FLAG_CANCELLED = 1u << 1, /* a completion reports a cancelled request */
+    CHECK_FLAG_INTERCOMM = 1u << 0,    /* ranks[] = local group (n_local) then remote group */
+    CHECK_FLAG_CANCELLED = 1u << 1,    /* a completion reports a cancelled request */
     CHECK_FLAG_TYPE_UNIFORM = 1u << 2, /* every element of the message has one basic type */
     /* the call's arguments are invalid (aux: its usage_problem, usage_args.h; peer, tag and count
      * as passed): the only record of the call, which the detector reports and does not model */
@@ -141,7 +142,6 @@ typedef enum check_func {
     CHECK_FN_COMM_FREE,
     CHECK_FN_COUNT
 } check_func;
-
 
 /* What a function does, for the matcher. */
 enum check_func_class {
@@ -248,9 +248,9 @@ typedef struct check_event {
      * instance of its datatype; two messages with the same unit are prefixes of one another.
      * 0: the capture module does not know the datatype, and the message is not compared. */
     uint64_t type_period;
-    uint64_t request;    /* request id of single-request calls */
-    uint64_t aux;        /* new communicator id, message id of Mprobe/Mrecv */
-    uint64_t callsite;   /* opaque, resolved to file:line by the reporter */
+    uint64_t request;  /* request id of single-request calls */
+    uint64_t aux;      /* new communicator id, message id of Mprobe/Mrecv */
+    uint64_t callsite; /* opaque, resolved to file:line by the reporter */
     uint32_t n_requests, n_statuses, n_ranks, n_local;
     const uint64_t *requests;     /* n_requests ids (Waitall, Startall, ...) */
     const check_status *statuses; /* n_statuses completions */

@@ -155,8 +155,9 @@ void event_ring_close(event_ring_writer *w, uint32_t life)
         return;
     atomic_store_explicit(&w->hdr->life, life, memory_order_release);
     struct timespec step = {0, 1000000};
-    for (long long waited = 0; life == EVENT_RING_FINALIZED && waited < EVENT_RING_FINALIZE_WAIT_NS &&
-                               atomic_load_explicit(&w->hdr->reader_pid, memory_order_acquire) == 0;
+    for (long long waited = 0;
+         life == EVENT_RING_FINALIZED && waited < EVENT_RING_FINALIZE_WAIT_NS &&
+         atomic_load_explicit(&w->hdr->reader_pid, memory_order_acquire) == 0;
          waited += step.tv_nsec)
         nanosleep(&step, NULL);
     /* A reader that has not attached yet (a short job) still needs the name: it removes what is

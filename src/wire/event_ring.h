@@ -1,6 +1,6 @@
 /* The per-rank shared-memory ring of check event records: written by the capture module inside
- * the rank, drained by the check agent (docs/design/check.md "How it is built"). One writer thread, one
- * reader process. Versioned: a reader rejects another magic, version or header size. Needs no
+ * the rank, drained by the check agent (docs/design/check.md "How it is built"). One writer thread,
+ * one reader process. Versioned: a reader rejects another magic, version or header size. Needs no
  * mpi.h; the writer side does no malloc, no stdio and takes no lock. */
 #ifndef MG_EVENT_RING_H
 #define MG_EVENT_RING_H
@@ -39,17 +39,17 @@ typedef struct event_ring_header {
     uint32_t version;
     uint32_t header_size;
     int32_t rank;
-    int32_t size;      /* MPI_COMM_WORLD size */
+    int32_t size; /* MPI_COMM_WORLD size */
     int32_t writer_pid;
-    uint64_t capacity; /* data bytes, a power of two */
-    _Atomic int32_t reader_pid;     /* 0 until a reader attached */
-    _Atomic uint32_t life;          /* enum event_ring_life */
-    _Atomic uint64_t head;          /* bytes written (release-stored after the record) */
-    _Atomic uint64_t tail;          /* bytes the reader consumed */
-    _Atomic uint64_t lost;          /* records dropped: findings after a loss may be wrong */
-    _Atomic uint64_t full_waits;    /* records that had to wait for room */
-    _Atomic uint64_t records;       /* records written */
-    _Atomic uint64_t in_call_seq;   /* seq of the entry record of the call in progress, 0 outside */
+    uint64_t capacity;            /* data bytes, a power of two */
+    _Atomic int32_t reader_pid;   /* 0 until a reader attached */
+    _Atomic uint32_t life;        /* enum event_ring_life */
+    _Atomic uint64_t head;        /* bytes written (release-stored after the record) */
+    _Atomic uint64_t tail;        /* bytes the reader consumed */
+    _Atomic uint64_t lost;        /* records dropped: findings after a loss may be wrong */
+    _Atomic uint64_t full_waits;  /* records that had to wait for room */
+    _Atomic uint64_t records;     /* records written */
+    _Atomic uint64_t in_call_seq; /* seq of the entry record of the call in progress, 0 outside */
     uint8_t reserved[32];
 } event_ring_header;
 

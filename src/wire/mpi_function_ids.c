@@ -41,7 +41,8 @@ static int binding_base(const char *name, char *base, size_t size)
 {
     static const char *const suffixes[] = {"_f08ts_", "_f08_", "__", "_"};
     size_t len;
-    if (strncmp(name, "ompi_", 5) == 0) { /* Open MPI's one body of a Fortran binding: ompi_send_f */
+    /* Open MPI's one body of a Fortran binding: ompi_send_f */
+    if (strncmp(name, "ompi_", 5) == 0) {
         name += 5;
         len = strlen(name);
         if (len < 3 || strcmp(name + len - 2, "_f") != 0)

@@ -17,9 +17,18 @@ typedef enum mg_fn {
     MG_FN_COUNT
 } mg_fn;
 
-typedef enum mg_fn_class { MG_CLASS_P2P, MG_CLASS_PROBE, MG_CLASS_COMPLETE, MG_CLASS_POLL,
-                           MG_CLASS_COLL, MG_CLASS_ICOLL, MG_CLASS_COMM, MG_CLASS_GROUP,
-                           MG_CLASS_TYPE, MG_CLASS_OP } mg_fn_class;
+typedef enum mg_fn_class {
+    MG_CLASS_P2P,
+    MG_CLASS_PROBE,
+    MG_CLASS_COMPLETE,
+    MG_CLASS_POLL,
+    MG_CLASS_COLL,
+    MG_CLASS_ICOLL,
+    MG_CLASS_COMM,
+    MG_CLASS_GROUP,
+    MG_CLASS_TYPE,
+    MG_CLASS_OP
+} mg_fn_class;
 
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */
 const char *mg_fn_name(unsigned fn);

@@ -19,8 +19,8 @@ typedef struct mg_rank_state {
     uint32_t reserved;
     _Atomic uint32_t threads_in_mpi; /* threads inside an MPI call now: IN_MPI when > 0 */
     _Atomic uint32_t current_fn;     /* mg_fn id of the latest outermost MPI call entered */
-    _Atomic uint64_t calls;          /* outermost MPI calls completed: a moving counter is progress */
-    _Atomic uint32_t finalized;      /* 1 once MPI_Finalize was entered */
+    _Atomic uint64_t calls;     /* outermost MPI calls completed: a moving counter is progress */
+    _Atomic uint32_t finalized; /* 1 once MPI_Finalize was entered */
 } mg_rank_state;
 
 /* Name of the segment for a job token and rank, for shm_open: "/mpiguard-<token>-<rank>". */

@@ -13,7 +13,8 @@
 
 #define RECORD_STREAM_HELLO_SIZE (AGENT_FRAME_HEADER + 12u)
 
-/* Writing: the helpers append to buf[0..cap) and return the bytes written, 0 when it does not fit. */
+/* Writing: the helpers append to buf[0..cap) and return the bytes written, 0 when it does not fit.
+ */
 size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares);
 size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
                            uint32_t length);

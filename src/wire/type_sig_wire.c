@@ -15,11 +15,21 @@
  * little-endian host, and a big-endian build fails here rather than misreading the stream. */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the capture stream is little-endian");
 
-enum { OFF_MAGIC = 0, OFF_VERSION = 2, OFF_CONSTRUCTOR = 3, OFF_ID = 4, OFF_OLDTYPE = 8,
-       OFF_PAYLOAD = 12, OFF_COUNT = 16, OFF_BLOCKLENGTH = 24, OFF_RANK = 32 };
+enum {
+    OFF_MAGIC = 0,
+    OFF_VERSION = 2,
+    OFF_CONSTRUCTOR = 3,
+    OFF_ID = 4,
+    OFF_OLDTYPE = 8,
+    OFF_PAYLOAD = 12,
+    OFF_COUNT = 16,
+    OFF_BLOCKLENGTH = 24,
+    OFF_RANK = 32
+};
 
 /* The arrays a constructor carries: how many of 64 and of 32 bits. */
-static int arrays_of(int constructor, int *n64, int *n32) {
+static int arrays_of(int constructor, int *n64, int *n32)
+{
     switch (constructor) {
     case TYPE_SIG_INDEXED:
     case TYPE_SIG_HINDEXED:
@@ -41,17 +51,20 @@ static int arrays_of(int constructor, int *n64, int *n32) {
 }
 
 /* The arrays of a description in wire order, as byte pointers (NULL where absent). */
-static void array_slots(const type_sig_desc *d, const void *slot64[3], const void **slot32) {
+static void array_slots(const type_sig_desc *d, const void *slot64[3], const void **slot32)
+{
     slot64[0] = d->constructor == TYPE_SIG_SUBARRAY || d->constructor == TYPE_SIG_DARRAY
                     ? (const void *)d->sizes
                     : (const void *)d->blocklengths;
     slot64[1] = d->dargs;
     slot64[2] = d->psizes;
-    *slot32 = d->constructor == TYPE_SIG_STRUCT ? (const void *)d->types : (const void *)d->distribs;
+    *slot32 = d->constructor == TYPE_SIG_STRUCT ? (const void *)d->types
+                                                : (const void *)d->distribs;
 }
 
 int type_sig_wire_encode(const type_sig_desc *d, uint32_t id, uint8_t *buf, size_t cap,
-                         size_t *written) {
+                         size_t *written)
+{
     int n64, n32;
     if (!d || !buf || !written || d->count < 0 || arrays_of(d->constructor, &n64, &n32)) {
         return MG_EINVAL;
@@ -96,7 +109,8 @@ int type_sig_wire_encode(const type_sig_desc *d, uint32_t id, uint8_t *buf, size
 }
 
 int type_sig_wire_decode(const uint8_t *buf, size_t len, type_sig_desc *d, uint32_t *id,
-                         void **storage, size_t *consumed) {
+                         void **storage, size_t *consumed)
+{
     if (!buf || !d || !id || !storage || !consumed) {
         return MG_EINVAL;
     }

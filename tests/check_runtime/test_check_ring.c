@@ -14,9 +14,16 @@ static char token[64];
 
 static size_t encode_send(int32_t rank, uint64_t seq, uint8_t *buf, size_t cap)
 {
-    check_event ev = {.kind = CHECK_EV_ENTER, .func = CHECK_FN_SEND, .rank = rank, .seq = seq,
-                      .comm = CHECK_COMM_WORLD, .peer = 1 - rank, .tag = 7, .root = CHECK_NO_ROOT,
-                      .count = 1, .callsite = 0};
+    check_event ev = {.kind = CHECK_EV_ENTER,
+                      .func = CHECK_FN_SEND,
+                      .rank = rank,
+                      .seq = seq,
+                      .comm = CHECK_COMM_WORLD,
+                      .peer = 1 - rank,
+                      .tag = 7,
+                      .root = CHECK_NO_ROOT,
+                      .count = 1,
+                      .callsite = 0};
     size_t n = 0;
     MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_OK);
     return n;

@@ -14,8 +14,13 @@
 
 static size_t encode_recv(uint8_t *buf, size_t cap)
 {
-    check_event ev = {.kind = CHECK_EV_ENTER, .func = CHECK_FN_RECV, .rank = 1, .seq = 1,
-                      .comm = CHECK_COMM_WORLD, .peer = 0, .root = CHECK_NO_ROOT};
+    check_event ev = {.kind = CHECK_EV_ENTER,
+                      .func = CHECK_FN_RECV,
+                      .rank = 1,
+                      .seq = 1,
+                      .comm = CHECK_COMM_WORLD,
+                      .peer = 0,
+                      .root = CHECK_NO_ROOT};
     size_t n = 0;
     MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_OK);
     return n;
@@ -56,7 +61,8 @@ static void test_round_trip_byte_by_byte(void)
                 uint64_t addr;
                 char fn[64], file[64];
                 MG_CHECK_INT(record_stream_parse_site(&f, &rank, &addr, fn, sizeof fn, file,
-                                                      sizeof file, &line), MG_OK);
+                                                      sizeof file, &line),
+                             MG_OK);
                 MG_CHECK_STR(fn, "main");
                 MG_CHECK_STR(file, "app.c");
                 MG_CHECK_INT(line, 12);
@@ -141,7 +147,8 @@ static void g_state(void *c, int rank, uint64_t seq)
 
 static int connect_port(int port)
 {
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+    struct sockaddr_in sa = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port),
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     MG_CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0);

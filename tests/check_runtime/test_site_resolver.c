@@ -1,8 +1,8 @@
 /* Call sites resolved from an object's file after the process is gone (the protection module's
- * events, docs/design/collectives.md "The protection module"): a return address in this test's own executable, given as
- * its offset from dladdr's base, resolves to this file and the line of the call; a second lookup
- * is answered from the cache; a file that is missing or not ELF, and offset 0, leave every field
- * unknown without an error. */
+ * events, docs/design/collectives.md "The protection module"): a return address in this test's own
+ * executable, given as its offset from dladdr's base, resolves to this file and the line of the
+ * call; a second lookup is answered from the cache; a file that is missing or not ELF, and offset
+ * 0, leave every field unknown without an error. */
 #include "mg_test.h"
 #include "site_resolver.h"
 

@@ -73,8 +73,9 @@ static int64_t check_gather(unsigned char *buf, int me)
 {
     memset(buf, 0, (size_t)(P * N));
     fill(buf + (me == ROOT ? ROOT * N : 0), me, ROOT);
-    FORM(MPI_Gather)(me == ROOT ? MPI_IN_PLACE : buf, (count_t)N, MPI_CHAR, buf, (count_t)N,
-                     MPI_CHAR, ROOT, MPI_COMM_WORLD);
+    FORM(MPI_Gather)
+    (me == ROOT ? MPI_IN_PLACE : buf, (count_t)N, MPI_CHAR, buf, (count_t)N, MPI_CHAR, ROOT,
+     MPI_COMM_WORLD);
     int64_t wrong = 0;
     for (int i = 0; i < P && me == ROOT; i++)
         wrong += wrong_in(buf + i * N, i, ROOT);
@@ -87,8 +88,9 @@ static int64_t check_scatter(unsigned char *buf, int me)
     memset(buf, 0, (size_t)(P * N));
     for (int i = 0; i < P && me == ROOT; i++)
         fill(buf + i * N, ROOT, i);
-    FORM(MPI_Scatter)(buf, (count_t)N, MPI_CHAR, me == ROOT ? MPI_IN_PLACE : buf, (count_t)N,
-                      MPI_CHAR, ROOT, MPI_COMM_WORLD);
+    FORM(MPI_Scatter)
+    (buf, (count_t)N, MPI_CHAR, me == ROOT ? MPI_IN_PLACE : buf, (count_t)N, MPI_CHAR, ROOT,
+     MPI_COMM_WORLD);
     return wrong_in(buf + (me == ROOT ? ROOT * N : 0), ROOT, me);
 }
 
@@ -97,8 +99,8 @@ static int64_t check_allgather(unsigned char *buf, int me)
 {
     memset(buf, 0, (size_t)(P * N));
     fill(buf + me * N, me, me);
-    FORM(MPI_Allgather)(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (count_t)N, MPI_CHAR,
-                        MPI_COMM_WORLD);
+    FORM(MPI_Allgather)
+    (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (count_t)N, MPI_CHAR, MPI_COMM_WORLD);
     return wrong_in(buf + me * N, me, me) + wrong_in(buf + (1 - me) * N, 1 - me, 1 - me);
 }
 
@@ -107,8 +109,8 @@ static int64_t check_alltoall(unsigned char *buf, int me)
 {
     for (int j = 0; j < P; j++)
         fill(buf + j * N, me, j);
-    FORM(MPI_Alltoall)(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (count_t)N, MPI_CHAR,
-                       MPI_COMM_WORLD);
+    FORM(MPI_Alltoall)
+    (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (count_t)N, MPI_CHAR, MPI_COMM_WORLD);
     return wrong_in(buf + me * N, me, me) + wrong_in(buf + (1 - me) * N, 1 - me, me);
 }
 

@@ -138,8 +138,8 @@ static int user_error(const char *pat)
     int counts[64], displs[64], root = 0;
     for (int i = 0; i < P; i++) {
         counts[i] = 16;
-        displs[i] =
-            strstr(pat, "first") ? -16 + 16 * i : (i < 2 ? 48 - 16 * i : -16 + 16 * (i - 2));
+        displs[i] = strstr(pat, "first") ? -16 + 16 * i
+                                         : (i < 2 ? 48 - 16 * i : -16 + 16 * (i - 2));
     }
     size_t size = (size_t)(64 + 4 * P) * 16;
     unsigned char *ref = calloc(size, 1), *got = calloc(size, 1), own[16];

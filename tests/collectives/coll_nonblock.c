@@ -1,7 +1,7 @@
-/* Which protected nonblocking calls return at once (docs/design/collectives.md, "Nonblocking calls"): the
- * last rank reaches each call LATE seconds after the others, which post the call, time how long
- * posting took, then wait for it. A call the module keeps nonblocking (W2, W3) is posted at once; a
- * call it completes eagerly (W1-A, W1-B) or one that needs the ranks' agreement first
+/* Which protected nonblocking calls return at once (docs/design/collectives.md, "Nonblocking
+ * calls"): the last rank reaches each call LATE seconds after the others, which post the call, time
+ * how long posting took, then wait for it. A call the module keeps nonblocking (W2, W3) is posted
+ * at once; a call it completes eagerly (W1-A, W1-B) or one that needs the ranks' agreement first
  * (Igatherv/Iscatterv with a late root, Ialltoallv) waits for the late rank.
  * Run under `mpiguard protect --bound 40 --workaround W` with 4 ranks (n = 16 fires G).
  * Prints "coll_nonblock: <call> rank <r> posted in <seconds>" for every rank but the late one,

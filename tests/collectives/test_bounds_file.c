@@ -44,8 +44,7 @@ static const char *schema_of(const char *path)
 }
 
 /* Prob. 9 at P = 4: Gatherv's root fails once (P - 1) n passes INT_MAX. */
-static const bounds_entry gatherv = {"Gatherv", 1, 4, 704643072, 'G', SCALING_FORM_NPM1,
-                                     "bounded"};
+static const bounds_entry gatherv = {"Gatherv", 1, 4, 704643072, 'G', SCALING_FORM_NPM1, "bounded"};
 
 static void doc_of(bounds_doc *d, const bounds_entry *e, size_t n)
 {
@@ -85,9 +84,8 @@ static void p_minus_1_form_round_trip(void)
     scaling_bounds tables[2][2][2];
     scaling_params params;
     scaling_params_default(&params);
-    MG_CHECK_INT(protect_bounds_load(path_in_dir("b.txt"), NULL, 8, tables, &params, err,
-                                     sizeof err),
-                 0);
+    MG_CHECK_INT(
+        protect_bounds_load(path_in_dir("b.txt"), NULL, 8, tables, &params, err, sizeof err), 0);
     scaling_limit lim;
     MG_CHECK_INT(scaling_bounds_nmax(&tables[0][0][0], SCALING_GATHERV, 1, 8, &lim), 0);
     MG_CHECK_INT(lim.n_max, 301989888);
@@ -119,8 +117,9 @@ static void refused_forms(void)
         {"mpiguard-bounds/4", "n(P-2)", MG_EFORMAT, "entry 0 is malformed"},
         {"mpiguard-bounds/3", "n(P-1)", MG_EFORMAT,
          "entry 0 is malformed (a form sn(P-1) or n(P-1) needs mpiguard-bounds/4)"},
-        {"mpiguard-bounds/1", "sn(P-1)", MG_EFORMAT, "an in-place one mpiguard-bounds/3, a form "
-                                                     "sn(P-1) or n(P-1) mpiguard-bounds/4)"},
+        {"mpiguard-bounds/1", "sn(P-1)", MG_EFORMAT,
+         "an in-place one mpiguard-bounds/3, a form "
+         "sn(P-1) or n(P-1) mpiguard-bounds/4)"},
         {"mpiguard-bounds/5", "n", MG_EVERSION, "another version of the safe-bounds schema"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -142,18 +141,18 @@ static void module_reader_forms(void)
     scaling_params_default(&params);
     char err[256] = "";
     write_text(path_in_dir("m.txt"), BOUNDS_TEXT_MAGIC "\nmpi openmpi 4.1.4\n"
-                                                          "entry Gatherv 1 4 100 G sn(P-1)\n");
-    MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), "n(P-1) 30 all", 4, tables, &params,
-                                     err, sizeof err),
+                                                       "entry Gatherv 1 4 100 G sn(P-1)\n");
+    MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), "n(P-1) 30 all", 4, tables, &params, err,
+                                     sizeof err),
                  0);
     MG_CHECK_INT(tables[0][0][0].entries[0].form, SCALING_FORM_SNPM1);
     MG_CHECK_INT(tables[1][0][0].artificial_form, SCALING_FORM_NPM1);
     MG_CHECK_INT(tables[1][0][0].artificial_limit, 30);
     write_text(path_in_dir("m.txt"), BOUNDS_TEXT_MAGIC "\nmpi openmpi 4.1.4\n"
-                                                          "entry Gatherv 1 4 100 G n(P-2)\n");
-    MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), NULL, 4, tables, &params, err,
-                                     sizeof err),
-                 MG_EFORMAT);
+                                                       "entry Gatherv 1 4 100 G n(P-2)\n");
+    MG_CHECK_INT(
+        protect_bounds_load(path_in_dir("m.txt"), NULL, 4, tables, &params, err, sizeof err),
+        MG_EFORMAT);
     MG_CHECK_STR(err, "malformed line in the bounds file: entry");
     MG_CHECK_INT(protect_bounds_load(NULL, "nP1 30", 4, tables, &params, err, sizeof err),
                  MG_EINVAL);

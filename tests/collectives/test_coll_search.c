@@ -51,12 +51,12 @@ static void test_class_g_rows(void)
     static const struct {
         scaling_form form;
         uint64_t P;
-    } rows[] = {{SCALING_FORM_SNP, 48}, {SCALING_FORM_NP, 48},  {SCALING_FORM_SN, 48},
+    } rows[] = {{SCALING_FORM_SNP, 48}, {SCALING_FORM_NP, 48},   {SCALING_FORM_SN, 48},
                 {SCALING_FORM_N, 48},   {SCALING_FORM_SNPM1, 4}, {SCALING_FORM_NPM1, 4}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         uint64_t n_true = 1500000;
-        fake f = {rows[i].form, scaling_bounds_form_value(rows[i].form, 1, n_true, rows[i].P), 0,
-                  0, 0};
+        fake f = {rows[i].form, scaling_bounds_form_value(rows[i].form, 1, n_true, rows[i].P), 0, 0,
+                  0};
         coll_bound b;
         scaling_class cls;
         scaling_form form;
@@ -107,8 +107,8 @@ static void test_p_minus_1_points(void)
     MG_CHECK_INT(coll_search_verify(fake_test, &lower, 1, 1, COLL_VERIFY_2P, &b, &complete, &tests),
                  0);
     MG_CHECK_INT(tests, 2);
-    fake at48 = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 48),
-                 0, 0, 0};
+    fake at48 = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 48), 0,
+                 0, 0};
     scaling_class cls;
     scaling_form form;
     search_and_classify(&at48, 1, 48, &b, &cls, &form);

@@ -1,5 +1,6 @@
-/* Test helper: holds a process as its tracer (PTRACE_SEIZE, without stopping it) for SECONDS, so that
- * any other tracer is refused, as when a debugger is attached. Usage: ptrace_holder PID SECONDS */
+/* Test helper: holds a process as its tracer (PTRACE_SEIZE, without stopping it) for SECONDS, so
+ * that any other tracer is refused, as when a debugger is attached. Usage: ptrace_holder PID
+ * SECONDS */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ptrace.h>

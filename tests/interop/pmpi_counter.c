@@ -10,8 +10,9 @@
 
 /* The functions the bundled examples and the check suite's programs call, by counter index. */
 #define COUNTED(X)                                                                                 \
-    X(Init) X(Init_thread) X(Send) X(Recv) X(Isend) X(Irecv) X(Wait) X(Waitall) X(Test)           \
-    X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Alltoall) X(Cart_create) X(Comm_free)
+    X(Init)                                                                                        \
+    X(Init_thread) X(Send) X(Recv) X(Isend) X(Irecv) X(Wait) X(Waitall) X(Test) X(Barrier)         \
+        X(Bcast) X(Reduce) X(Allreduce) X(Alltoall) X(Cart_create) X(Comm_free)
 
 #define INDEX(name) COUNT_##name,
 enum { COUNTED(INDEX) COUNTED_FUNCTIONS };

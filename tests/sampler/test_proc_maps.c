@@ -98,8 +98,8 @@ static void test_read_own_and_absent(void)
     proc_maps *m = NULL;
     MG_CHECK_INT(proc_maps_read(getpid(), prefixes, &m), MG_OK);
     /* This function's own code is mapped from this executable. */
-    const proc_maps_entry *e =
-        m ? proc_maps_find(m, (uint64_t)(uintptr_t)&test_read_own_and_absent) : NULL;
+    const proc_maps_entry *e = m ? proc_maps_find(m, (uint64_t)(uintptr_t)&test_read_own_and_absent)
+                                 : NULL;
     MG_CHECK(e && e->path && strstr(e->path, "test_sampler_proc_maps"));
     proc_maps_free(m);
     MG_CHECK_INT(proc_maps_read(0, prefixes, &m), MG_EINVAL);

@@ -23,7 +23,7 @@ enum {
     FIND_TIMEOUT_S = 60,   /* launching 16 oversubscribed ranks takes a few seconds */
     STEADY_TIMEOUT_S = 90, /* until every rank has reached its loop */
     DEFAULT_ROUNDS = 30,
-    LATE_RETRIES = 5, /* a sample whose main thread was late is taken again, at most so often */
+    LATE_RETRIES = 5,     /* a sample whose main thread was late is taken again, at most so often */
     TARGET_SECONDS = 300, /* rank 0 computes no longer than the test may run */
     ENVIRON_MAX = 65536
 };
@@ -199,7 +199,8 @@ static bool as_expected(int rank, const sampler_sample *sm)
     if (sm->nthreads == 0 || sm->threads[0].tid != sm->pid) {
         return false;
     }
-    if (preloaded ? !sm->counter_known || sm->counter != (rank == 0 ? 0u : 1u) : sm->counter_known) {
+    if (preloaded ? !sm->counter_known || sm->counter != (rank == 0 ? 0u : 1u)
+                  : sm->counter_known) {
         return false;
     }
     const sampler_thread *main_thread = &sm->threads[0];
@@ -214,8 +215,8 @@ static bool as_expected(int rank, const sampler_sample *sm)
 static void print_stack(int rank, const sampler_sample *sm)
 {
     fprintf(stderr, "rank %d pid %d verdict %d function %s counter %s%llu\n", rank, (int)sm->pid,
-            sm->verdict, sm->mpi_function ? sm->mpi_function : "-", sm->counter_known ? "" : "unknown ",
-            (unsigned long long)sm->counter);
+            sm->verdict, sm->mpi_function ? sm->mpi_function : "-",
+            sm->counter_known ? "" : "unknown ", (unsigned long long)sm->counter);
     for (size_t i = 0; i < sm->nthreads; i++) {
         const sampler_thread *t = &sm->threads[i];
         fprintf(stderr, "  thread %d in_mpi %d\n", (int)t->tid, t->in_mpi);
@@ -311,10 +312,9 @@ static void check_and_measure(job *j)
             int rc;
             for (int attempt = 0;; attempt++) {
                 rc = sampler_ptrace_sample(j->ranks[r].sampler, &sm);
-                bool main_late =
-                    rc == MG_ETIMEOUT || (rc == MG_OK && sm->nthreads > 0 &&
-                                          sm->threads[0].tid == sm->pid &&
-                                          sm->threads[0].state == SAMPLER_THREAD_LATE);
+                bool main_late = rc == MG_ETIMEOUT || (rc == MG_OK && sm->nthreads > 0 &&
+                                                       sm->threads[0].tid == sm->pid &&
+                                                       sm->threads[0].state == SAMPLER_THREAD_LATE);
                 if (!main_late || attempt == LATE_RETRIES) {
                     break;
                 }

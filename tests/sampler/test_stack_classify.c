@@ -53,8 +53,8 @@ static void test_thread_outermost_entry(void)
     MG_CHECK(c.in_mpi);
     MG_CHECK_STR(c.mpi_function, "MPI_Barrier");
     /* Every binding's spelling of a wrapped function reads as the function table names it. */
-    const char *const spellings[] = {"mpi_send_", "mpi_send", "mpi_send__", "MPI_SEND", "pmpi_send_",
-                                     "PMPI_SEND", "mpi_send_f08_", "mpi_send_f08ts_"};
+    const char *const spellings[] = {"mpi_send_",  "mpi_send",  "mpi_send__",    "MPI_SEND",
+                                     "pmpi_send_", "PMPI_SEND", "mpi_send_f08_", "mpi_send_f08ts_"};
     for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
         const stack_frame h[] = {fr(spellings[i], true), fr("MAIN__", false)};
         MG_CHECK_STR(stack_classify_thread(h, 2).mpi_function, "MPI_Send");

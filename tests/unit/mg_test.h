@@ -1,5 +1,6 @@
 /* A minimal unit-test harness: each test is a function; checks record failures with file:line and
- * the program ends with the plain "N passed, N failed" line and a non-zero status on any failure. */
+ * the program ends with the plain "N passed, N failed" line and a non-zero status on any failure.
+ */
 #ifndef MG_TEST_H
 #define MG_TEST_H
 

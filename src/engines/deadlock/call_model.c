@@ -12,27 +12,40 @@
 
 /* ---- entries ---- */
 
-static int comm_of(deadlock_detector *det, const check_event *ev, uint32_t *comm) {
+static int comm_of(deadlock_detector *det, const check_event *ev, uint32_t *comm)
+{
     return comm_table_lookup(&det->comms, ev->comm, comm);
 }
 
-static int send_buffered(const deadlock_detector *det, uint8_t mode) {
+static int send_buffered(const deadlock_detector *det, uint8_t mode)
+{
     return mode == CHECK_MODE_BUFFERED ||
            (det->prm.buffered_standard_sends &&
             (mode == CHECK_MODE_STANDARD || mode == CHECK_MODE_READY));
 }
 
 static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t tag, uint8_t mode,
-                    uint64_t request, p2p_post *p) {
-    *p = (p2p_post){ev->rank,       peer,           tag,
-                    comm,           ev->func,       mode,
-                    ev->seq,        ev->callsite,   request,
-                    ev->count,      ev->type_hash,  ev->type_elems,
-                    ev->type_period, !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM)};
+                    uint64_t request, p2p_post *p)
+{
+    *p = (p2p_post){ev->rank,
+                    peer,
+                    tag,
+                    comm,
+                    ev->func,
+                    mode,
+                    ev->seq,
+                    ev->callsite,
+                    request,
+                    ev->count,
+                    ev->type_hash,
+                    ev->type_elems,
+                    ev->type_period,
+                    !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM)};
 }
 
 /* Posts a send; *item gets what waiting for its completion means (done when buffered). */
-static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item) {
+static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item)
+{
     *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
     if (p->peer == CHECK_PROC_NULL) {
         return MG_OK;
@@ -55,7 +68,8 @@ static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item) {
     return MG_OK;
 }
 
-static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item) {
+static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item)
+{
     *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
     if (p->peer == CHECK_PROC_NULL) {
         return MG_OK;
@@ -71,7 +85,8 @@ static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item) {
 }
 
 /* Registers request id of ev's rank for a posted op (item). */
-static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const dl_item *item) {
+static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const dl_item *item)
+{
     dl_request *req;
     int rc = id ? request_table_add(&det->reqs, rank, id, &req) : MG_EFORMAT;
     if (rc) {
@@ -92,7 +107,8 @@ static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const 
 }
 
 /* Releases the ops of items a blocking call posted that no wait took over. */
-static void release_items(deadlock_detector *det, const dl_item *items, int n) {
+static void release_items(deadlock_detector *det, const dl_item *items, int n)
+{
     for (int i = 0; i < n; i++) {
         if (items[i].type == ITEM_P2P && items[i].ref != P2P_NONE && items[i].request == 0) {
             p2p_match_release(&det->p2p, items[i].ref);
@@ -101,7 +117,8 @@ static void release_items(deadlock_detector *det, const dl_item *items, int n) {
 }
 
 /* Drops a wait that failed while being built (never committed, so never counted blocked). */
-static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi) {
+static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi)
+{
     det->waits[wi].satisfied = 1;
     det->ranks[rank].wait = wi;
     wait_state_free(det, wi);
@@ -109,7 +126,8 @@ static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi) {
 
 /* A blocking call with one or two items: becomes the rank's wait. On failure the ops the call
  * posted are released. */
-static int block_on(deadlock_detector *det, const check_event *ev, const dl_item *items, int n) {
+static int block_on(deadlock_detector *det, const check_event *ev, const dl_item *items, int n)
+{
     uint32_t wi;
     int rc = wait_state_new(det, ev, 0, &wi);
     if (rc) {
@@ -129,7 +147,8 @@ static int block_on(deadlock_detector *det, const check_event *ev, const dl_item
     return MG_OK;
 }
 
-static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     uint32_t comm;
     int rc = comm_of(det, ev, &comm);
     if (rc) {
@@ -178,7 +197,8 @@ static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_
     return block_on(det, ev, items, n);
 }
 
-static int enter_probe(deadlock_detector *det, const check_event *ev) {
+static int enter_probe(deadlock_detector *det, const check_event *ev)
+{
     uint32_t comm;
     int rc = comm_of(det, ev, &comm);
     if (rc) {
@@ -190,7 +210,8 @@ static int enter_probe(deadlock_detector *det, const check_event *ev) {
     return block_on(det, ev, &it, 1);
 }
 
-static int enter_pinit(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int enter_pinit(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     uint32_t comm;
     dl_request *req;
     int rc = ev->request ? comm_of(det, ev, &comm) : MG_EFORMAT;
@@ -205,15 +226,18 @@ static int enter_pinit(deadlock_detector *det, const check_event *ev, const chec
     return MG_OK;
 }
 
-static uint64_t request_at(const check_event *ev, uint32_t i) {
+static uint64_t request_at(const check_event *ev, uint32_t i)
+{
     return ev->n_requests ? (i < ev->n_requests ? ev->requests[i] : 0) : (i == 0 ? ev->request : 0);
 }
 
-static uint32_t request_count(const check_event *ev) {
+static uint32_t request_count(const check_event *ev)
+{
     return ev->n_requests ? ev->n_requests : 1;
 }
 
-static int enter_start(deadlock_detector *det, const check_event *ev) {
+static int enter_start(deadlock_detector *det, const check_event *ev)
+{
     for (uint32_t i = 0; i < request_count(ev); i++) {
         dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
         if (!req || !req->persistent || req->kind != REQ_INACTIVE) {
@@ -234,7 +258,8 @@ static int enter_start(deadlock_detector *det, const check_event *ev) {
 }
 
 /* Forgets a request (completed or freed): its op lives on in the queues until matched. */
-static void drop_request(deadlock_detector *det, dl_request *req) {
+static void drop_request(deadlock_detector *det, dl_request *req)
+{
     if (req->kind == REQ_P2P) {
         p2p_match_release(&det->p2p, req->op);
     }
@@ -246,7 +271,8 @@ static void drop_request(deadlock_detector *det, dl_request *req) {
     }
 }
 
-static int enter_free(deadlock_detector *det, const check_event *ev) {
+static int enter_free(deadlock_detector *det, const check_event *ev)
+{
     dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
     if (!req) {
         return MG_EFORMAT;
@@ -256,7 +282,8 @@ static int enter_free(deadlock_detector *det, const check_event *ev) {
     return MG_OK;
 }
 
-static int enter_cancel(deadlock_detector *det, const check_event *ev) {
+static int enter_cancel(deadlock_detector *det, const check_event *ev)
+{
     dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
     if (!req) {
         return MG_EFORMAT;
@@ -267,7 +294,8 @@ static int enter_cancel(deadlock_detector *det, const check_event *ev) {
     return MG_OK;
 }
 
-static int enter_wait(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int enter_wait(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     int any = info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME;
     uint32_t wi;
     int rc = wait_state_new(det, ev, any, &wi);
@@ -305,7 +333,8 @@ static int enter_wait(deadlock_detector *det, const check_event *ev, const check
     return MG_OK;
 }
 
-static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id) {
+static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id)
+{
     dl_call c = {.rank = call->rank,
                  .func = call->func,
                  .state = WG_RUNNING,
@@ -322,7 +351,8 @@ static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id)
  * disagreeing arrival creates it with the calls before (the first and those that agreed with it),
  * later arrivals join it whether they agree or not. */
 static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const coll_call *call,
-                        uint64_t comm_id, uint64_t now) {
+                        uint64_t comm_id, uint64_t now)
+{
     coll_slot *slot = (coll_slot *)arr->ref;
     dl_finding *f = slot->finding != COLL_NONE && slot->finding < det->n_findings
                         ? &det->findings[slot->finding]
@@ -351,7 +381,8 @@ static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const c
     return detector_state_push_finding(det, &nf);
 }
 
-static int enter_coll(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int enter_coll(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     uint32_t comm, local;
     int rc = comm_of(det, ev, &comm);
     if (rc) {
@@ -363,11 +394,11 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     if (!comm_table_local(&det->comms, comm, ev->rank, &local)) {
         return MG_EFORMAT;
     }
-    coll_call call = {ev->rank,       ev->func,       ev->root,        ev->op,      ev->count,
-                      ev->type_hash,  ev->type_elems, ev->type_period, ev->callsite};
+    coll_call call = {ev->rank,      ev->func,       ev->root,        ev->op,      ev->count,
+                      ev->type_hash, ev->type_elems, ev->type_period, ev->callsite};
     coll_arrival arr;
-    rc =
-        coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call, &arr);
+    rc = coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call,
+                           &arr);
     if (!rc) {
         rc = add_mismatch(det, &arr, &call, ev->comm, det->last_time);
     }
@@ -389,7 +420,8 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
 }
 
 void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, uint16_t func,
-                          uint64_t callsite) {
+                          uint64_t callsite)
+{
     dl_rank *rs = &det->ranks[rank];
     if (rs->life != LIFE_LIVE) {
         return;
@@ -404,7 +436,8 @@ void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, ui
     }
 }
 
-static int enter(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int enter(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     dl_rank *rs = &det->ranks[ev->rank];
     if (rs->wait != DL_NONE) {
         /* The previous call's exit record was lost (a full ring): its wait, satisfied since the
@@ -458,7 +491,8 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
  * current wait (a blocking receive's status refers to that wait's receive); otherwise it is the
  * record just fed, held behind the rank's other held records. */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
-                               const check_func_info *info, int current) {
+                               const check_func_info *info, int current)
+{
     if (ev->kind != CHECK_EV_EXIT) {
         return MG_OK;
     }
@@ -499,7 +533,8 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
     return MG_OK;
 }
 
-void call_model_note_held(deadlock_detector *det, const check_event *ev) {
+void call_model_note_held(deadlock_detector *det, const check_event *ev)
+{
     if (ev->kind != CHECK_EV_ENTER || check_func_describe(ev->func)->klass != CHECK_CLASS_START) {
         return;
     }
@@ -511,7 +546,8 @@ void call_model_note_held(deadlock_detector *det, const check_event *ev) {
     }
 }
 
-static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index) {
+static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index)
+{
     uint64_t id = request_at(ev, index);
     dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
     if (req && req->kind != REQ_INACTIVE) {
@@ -521,7 +557,8 @@ static void complete_index(deadlock_detector *det, const check_event *ev, uint32
 
 /* Frees the requests a Wait/Test family call reports complete. */
 static void complete_requests(deadlock_detector *det, const check_event *ev,
-                              const check_func_info *info) {
+                              const check_func_info *info)
+{
     if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
         info->completion != CHECK_COMPLETE_SOME) {
         return;
@@ -543,7 +580,8 @@ static void complete_requests(deadlock_detector *det, const check_event *ev,
     }
 }
 
-static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info) {
+static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+{
     dl_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DL_NONE) {
@@ -578,11 +616,21 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
 }
 
 /* A call with invalid arguments: reported, not modelled (MPI refused it or aborted the job). */
-static int report_invalid(deadlock_detector *det, const check_event *ev) {
-    dl_finding f = {.kind = DL_INVALID_ARGUMENTS, .time = det->last_time,
-                    .problem = (uint32_t)ev->aux, .probe_rank = -1, .probe_source = -1};
-    dl_call call = {.rank = ev->rank, .func = ev->func, .state = WG_RUNNING, .comm = ev->comm,
-                    .peer = ev->peer, .tag = ev->tag, .root = ev->root, .op = ev->op,
+static int report_invalid(deadlock_detector *det, const check_event *ev)
+{
+    dl_finding f = {.kind = DL_INVALID_ARGUMENTS,
+                    .time = det->last_time,
+                    .problem = (uint32_t)ev->aux,
+                    .probe_rank = -1,
+                    .probe_source = -1};
+    dl_call call = {.rank = ev->rank,
+                    .func = ev->func,
+                    .state = WG_RUNNING,
+                    .comm = ev->comm,
+                    .peer = ev->peer,
+                    .tag = ev->tag,
+                    .root = ev->root,
+                    .op = ev->op,
                     .callsite = ev->callsite};
     int rc = dl_finding_add_call(&f, &call);
     if (rc) {
@@ -591,7 +639,8 @@ static int report_invalid(deadlock_detector *det, const check_event *ev) {
     return detector_state_push_finding(det, &f);
 }
 
-int call_model_process(deadlock_detector *det, const check_event *ev) {
+int call_model_process(deadlock_detector *det, const check_event *ev)
+{
     if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) {
         return report_invalid(det, ev);
     }

@@ -9,19 +9,23 @@
 /* Held records past which an analysis is due once they doubled since the last one. */
 #define HELD_TRIGGER 4096
 
-void check_policy_init(check_policy *p, double quiet_time, uint64_t now) {
+void check_policy_init(check_policy *p, double quiet_time, uint64_t now)
+{
     *p = (check_policy){.quiet_ns = (uint64_t)(quiet_time * 1e9), .last_record = now};
 }
 
-void check_policy_note_record(check_policy *p, uint64_t now) {
+void check_policy_note_record(check_policy *p, uint64_t now)
+{
     p->last_record = now;
 }
 
-void check_policy_note_stream_end(check_policy *p) {
+void check_policy_note_stream_end(check_policy *p)
+{
     p->stream_ended = 1;
 }
 
-int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64_t now) {
+int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64_t now)
+{
     if (!det) {
         return 0;
     }
@@ -43,7 +47,8 @@ int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64
     return q.held_records >= HELD_TRIGGER && q.held_records >= 2 * p->held_at_check;
 }
 
-void check_policy_analysed(check_policy *p, const deadlock_detector *det) {
+void check_policy_analysed(check_policy *p, const deadlock_detector *det)
+{
     dl_queue_sizes q;
     deadlock_detector_queue_sizes(det, &q);
     p->held_at_check = q.held_records;
@@ -51,15 +56,18 @@ void check_policy_analysed(check_policy *p, const deadlock_detector *det) {
     p->stream_ended = 0;
 }
 
-int check_policy_stops(const dl_finding *f) {
+int check_policy_stops(const dl_finding *f)
+{
     return f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
 }
 
-static int in_call(const check_readings *rd, int32_t rank) {
+static int in_call(const check_readings *rd, int32_t rank)
+{
     return rank >= 0 && rank < rd->world && rd->in_call[rank] != 0;
 }
 
-static int knot_in_calls(const dl_finding *f, const check_readings *rd) {
+static int knot_in_calls(const dl_finding *f, const check_readings *rd)
+{
     for (size_t i = 0; i < f->n_calls; i++) {
         if (f->calls[i].in_knot && f->calls[i].state == WG_BLOCKED &&
             !in_call(rd, f->calls[i].rank)) {
@@ -69,7 +77,8 @@ static int knot_in_calls(const dl_finding *f, const check_readings *rd) {
     return 1;
 }
 
-static uint64_t finding_records(const dl_finding *f, const check_readings *rd) {
+static uint64_t finding_records(const dl_finding *f, const check_readings *rd)
+{
     uint64_t sum = 0;
     for (size_t i = 0; i < f->n_calls; i++) {
         if (f->calls[i].rank >= 0 && f->calls[i].rank < rd->world) {
@@ -80,7 +89,8 @@ static uint64_t finding_records(const dl_finding *f, const check_readings *rd) {
 }
 
 enum check_confirmation check_policy_confirm(check_policy *p, size_t index, const dl_finding *f,
-                                             const check_readings *rd, uint64_t now) {
+                                             const check_readings *rd, uint64_t now)
+{
     if (knot_in_calls(f, rd)) {
         p->pending = 0;
         return CHECK_CONFIRMED;
@@ -101,7 +111,8 @@ enum check_confirmation check_policy_confirm(check_policy *p, size_t index, cons
 }
 
 int check_policy_stuck(const check_policy *p, int after_errors, const check_readings *rd,
-                       uint64_t now) {
+                       uint64_t now)
+{
     uint64_t wait = 3 * p->quiet_ns < 3000000000ULL ? 3000000000ULL : 3 * p->quiet_ns;
     if (!after_errors || !rd->world || now - p->last_record < wait) {
         return 0;

@@ -9,21 +9,25 @@
 
 #define COLL_MIN_CAP 4u
 
-void coll_match_init(coll_match *cm, uint32_t keep) {
+void coll_match_init(coll_match *cm, uint32_t keep)
+{
     memset(cm, 0, sizeof *cm);
     cm->keep = keep;
 }
 
-static coll_slot *slot_at(coll_comm *c, size_t i) {
+static coll_slot *slot_at(coll_comm *c, size_t i)
+{
     return &c->slots[(c->head + i) % c->cap];
 }
 
 /* Room for the agreeing calls of a slot of c: the others of its members, at most keep. */
-static uint32_t agreed_room(const coll_match *cm, const coll_comm *c) {
+static uint32_t agreed_room(const coll_match *cm, const coll_comm *c)
+{
     return c->size - 1 < cm->keep ? c->size - 1 : cm->keep;
 }
 
-static void comm_free(coll_comm *c) {
+static void comm_free(coll_comm *c)
+{
     for (size_t i = 0; i < c->n; i++) {
         free(slot_at(c, i)->agreed);
     }
@@ -32,7 +36,8 @@ static void comm_free(coll_comm *c) {
     free(c->slots);
 }
 
-void coll_match_free(coll_match *cm) {
+void coll_match_free(coll_match *cm)
+{
     for (size_t i = 0; i < cm->n; i++) {
         comm_free(&cm->comms[i]);
     }
@@ -40,7 +45,8 @@ void coll_match_free(coll_match *cm) {
     coll_match_init(cm, cm->keep);
 }
 
-int coll_match_clone(const coll_match *src, coll_match *dst) {
+int coll_match_clone(const coll_match *src, coll_match *dst)
+{
     coll_match_init(dst, src->keep);
     if (src->n == 0) {
         return MG_OK;
@@ -86,7 +92,8 @@ int coll_match_clone(const coll_match *src, coll_match *dst) {
     return MG_OK;
 }
 
-static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size) {
+static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
+{
     if (comm >= cm->cap) {
         size_t cap = cm->cap ? cm->cap : COLL_MIN_CAP;
         while (cap <= comm) {
@@ -118,7 +125,8 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size) {
     return c->size == size ? MG_OK : MG_EINVAL;
 }
 
-static int open_slot(coll_comm *c) {
+static int open_slot(coll_comm *c)
+{
     if (c->n == c->cap) {
         coll_slot *p = malloc(2 * c->cap * sizeof *p);
         if (!p) {
@@ -136,7 +144,8 @@ static int open_slot(coll_comm *c) {
     return MG_OK;
 }
 
-static unsigned compare(const coll_call *ref, const coll_call *call) {
+static unsigned compare(const coll_call *ref, const coll_call *call)
+{
     unsigned m = 0;
     if (ref->func != call->func) {
         const check_func_info *a = check_func_describe(ref->func),
@@ -159,7 +168,8 @@ static unsigned compare(const coll_call *ref, const coll_call *call) {
 }
 
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
-                      const coll_call *call, coll_arrival *out) {
+                      const coll_call *call, coll_arrival *out)
+{
     if (!cm || !call || !out || local >= size) {
         return MG_EINVAL;
     }
@@ -205,15 +215,18 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     return MG_OK;
 }
 
-int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k) {
+int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k)
+{
     return comm < cm->n && cm->comms[comm].size && k < cm->comms[comm].base;
 }
 
-uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local) {
+uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local)
+{
     return comm < cm->n && cm->comms[comm].size ? cm->comms[comm].issued[local] : 0;
 }
 
-coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k) {
+coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k)
+{
     if (comm >= cm->n || !cm->comms[comm].size) {
         return NULL;
     }

@@ -8,7 +8,8 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-static int push_entry(comm_table *ct, const comm_entry *e, uint32_t *index) {
+static int push_entry(comm_table *ct, const comm_entry *e, uint32_t *index)
+{
     if (mg_array_reserve((void **)&ct->comms, &ct->cap, ct->n + 1, sizeof *ct->comms) ||
         key_map_put(&ct->by_id, e->id, 0, (uint32_t)ct->n)) {
         return MG_ENOMEM;
@@ -18,7 +19,8 @@ static int push_entry(comm_table *ct, const comm_entry *e, uint32_t *index) {
     return MG_OK;
 }
 
-int comm_table_init(comm_table *ct, int32_t world_size) {
+int comm_table_init(comm_table *ct, int32_t world_size)
+{
     if (!ct || world_size <= 0) {
         return MG_EINVAL;
     }
@@ -35,7 +37,8 @@ int comm_table_init(comm_table *ct, int32_t world_size) {
     return rc;
 }
 
-void comm_table_free(comm_table *ct) {
+void comm_table_free(comm_table *ct)
+{
     free(ct->comms);
     free(ct->members);
     key_map_free(&ct->by_id);
@@ -43,7 +46,8 @@ void comm_table_free(comm_table *ct) {
     memset(ct, 0, sizeof *ct);
 }
 
-int comm_table_lookup(comm_table *ct, uint64_t id, uint32_t *index) {
+int comm_table_lookup(comm_table *ct, uint64_t id, uint32_t *index)
+{
     if (key_map_get(&ct->by_id, id, 0, index)) {
         return MG_OK;
     }
@@ -55,7 +59,8 @@ int comm_table_lookup(comm_table *ct, uint64_t id, uint32_t *index) {
 }
 
 int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n, uint32_t n_local,
-                   int inter, uint32_t *index) {
+                   int inter, uint32_t *index)
+{
     if (!ct || !index || (n && !ranks) || n == 0 || n_local > n || id == CHECK_COMM_NULL) {
         return MG_EINVAL;
     }
@@ -107,16 +112,19 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
     return MG_OK;
 }
 
-uint32_t comm_table_size(const comm_table *ct, uint32_t index) {
+uint32_t comm_table_size(const comm_table *ct, uint32_t index)
+{
     return ct->comms[index].size;
 }
 
-int32_t comm_table_member(const comm_table *ct, uint32_t index, uint32_t local) {
+int32_t comm_table_member(const comm_table *ct, uint32_t index, uint32_t local)
+{
     const comm_entry *e = &ct->comms[index];
     return e->identity ? (int32_t)local : ct->members[e->members_off + local];
 }
 
-int comm_table_local(const comm_table *ct, uint32_t index, int32_t world, uint32_t *local) {
+int comm_table_local(const comm_table *ct, uint32_t index, int32_t world, uint32_t *local)
+{
     const comm_entry *e = &ct->comms[index];
     if (e->identity) {
         if (world < 0 || (uint32_t)world >= e->size) {
@@ -128,11 +136,13 @@ int comm_table_local(const comm_table *ct, uint32_t index, int32_t world, uint32
     return world >= 0 && key_map_get(&ct->local_of, index, (uint32_t)world, local);
 }
 
-uint64_t comm_table_id(const comm_table *ct, uint32_t index) {
+uint64_t comm_table_id(const comm_table *ct, uint32_t index)
+{
     return ct->comms[index].id;
 }
 
-int comm_table_clone(const comm_table *src, comm_table *dst) {
+int comm_table_clone(const comm_table *src, comm_table *dst)
+{
     memset(dst, 0, sizeof *dst);
     dst->world_size = src->world_size;
     dst->comms = malloc(src->cap * sizeof *src->comms);

@@ -14,7 +14,8 @@
 #include "wait_state.h"
 #include "wildcard_probe.h"
 
-int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out) {
+int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out)
+{
     if (!out || world_size <= 0) {
         return MG_EINVAL;
     }
@@ -26,14 +27,16 @@ int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlo
     return detector_state_create(params, world_size, out);
 }
 
-void deadlock_detector_destroy(deadlock_detector *det) {
+void deadlock_detector_destroy(deadlock_detector *det)
+{
     detector_state_destroy(det);
 }
 
 /* Decodes an encoded record into ev, its arrays into the detector's buffers (valid until the next
  * decode). */
 static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev,
-                         size_t *used) {
+                         size_t *used)
+{
     int rc = check_event_decode(bytes, len, ev, used);
     if (rc) {
         return rc;
@@ -51,20 +54,29 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
 
 /* ---- the public feed ---- */
 
-static int valid_event(const deadlock_detector *det, const check_event *ev) {
+static int valid_event(const deadlock_detector *det, const check_event *ev)
+{
     return ev->rank >= 0 && ev->rank < det->world && check_func_describe(ev->func) &&
            (ev->kind == CHECK_EV_ENTER || ev->kind == CHECK_EV_EXIT) &&
            (!ev->n_requests || ev->requests) && (!ev->n_statuses || ev->statuses) &&
            (!ev->n_ranks || ev->ranks);
 }
 
-static dl_call type_call(const p2p_post *p, uint64_t comm) {
-    return (dl_call){.rank = p->rank, .func = p->func, .state = WG_RUNNING, .comm = comm,
-                     .peer = p->peer, .tag = p->tag, .root = CHECK_NO_ROOT, .callsite = p->callsite};
+static dl_call type_call(const p2p_post *p, uint64_t comm)
+{
+    return (dl_call){.rank = p->rank,
+                     .func = p->func,
+                     .state = WG_RUNNING,
+                     .comm = comm,
+                     .peer = p->peer,
+                     .tag = p->tag,
+                     .root = CHECK_NO_ROOT,
+                     .callsite = p->callsite};
 }
 
 /* The pairs the matcher found disagreeing become findings: the send, then the receive. */
-static int report_type_issues(deadlock_detector *det) {
+static int report_type_issues(deadlock_detector *det)
+{
     const p2p_type_issue *issues;
     size_t n;
     p2p_match_drain_type_issues(&det->p2p, &issues, &n);
@@ -74,8 +86,10 @@ static int report_type_issues(deadlock_detector *det) {
         uint64_t comm = comm_table_id(&det->comms, t->send.comm);
         dl_finding f = {.kind = t->verdict == TYPE_MATCH_TRUNCATED ? DL_TRUNCATION
                                                                    : DL_TYPE_MISMATCH,
-                        .time = det->last_time, .send_elems = t->send.type_elems,
-                        .recv_elems = t->recv.type_elems, .probe_rank = -1,
+                        .time = det->last_time,
+                        .send_elems = t->send.type_elems,
+                        .recv_elems = t->recv.type_elems,
+                        .probe_rank = -1,
                         .probe_source = -1};
         dl_call send = type_call(&t->send, comm), recv = type_call(&t->recv, comm);
         int rc = dl_finding_add_call(&f, &send);
@@ -86,7 +100,8 @@ static int report_type_issues(deadlock_detector *det) {
     return first;
 }
 
-int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now) {
+int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now)
+{
     if (!det || !ev || !valid_event(det, ev)) {
         return MG_EINVAL;
     }
@@ -111,7 +126,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         wait_state_wake_completed(det);
         if (!rc) { /* the exit whose decision unblocked the rank goes straight in */
             rc = first_held && !wait_state_blocked(det, ev->rank) ? call_model_process(det, ev)
-                                                                   : detector_settle_hold(det, ev);
+                                                                  : detector_settle_hold(det, ev);
         }
     } else {
         rc = call_model_process(det, ev);
@@ -128,7 +143,8 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
 }
 
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
-                                 uint64_t now, size_t *consumed) {
+                                 uint64_t now, size_t *consumed)
+{
     if (!det || !buf || !consumed) {
         return MG_EINVAL;
     }
@@ -137,7 +153,8 @@ int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, siz
     return rc ? rc : deadlock_detector_feed(det, &ev, now);
 }
 
-int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now) {
+int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now)
+{
     if (!det || rank < 0 || rank >= det->world) {
         return MG_EINVAL;
     }
@@ -148,7 +165,8 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
 
 /* ---- findings and checks ---- */
 
-int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new) {
+int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new)
+{
     if (!det) {
         return MG_EINVAL;
     }
@@ -166,11 +184,13 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
     return rc;
 }
 
-int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det) {
+int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det)
+{
     return det && det->live > 0 && det->blocked == det->live;
 }
 
-void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out) {
+void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out)
+{
     *out = (dl_queue_sizes){.queued_sends = det->p2p.queued_sends,
                             .pending_recvs = det->p2p.pending_recvs,
                             .undecided = det->p2p.undecided,
@@ -184,7 +204,8 @@ void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes 
                             .forced_decisions = det->forced};
 }
 
-const dl_finding *deadlock_detector_findings(const deadlock_detector *det, size_t *n) {
+const dl_finding *deadlock_detector_findings(const deadlock_detector *det, size_t *n)
+{
     *n = det ? det->n_findings : 0;
     return det ? det->findings : NULL;
 }

@@ -1,8 +1,9 @@
 /* MUST's deadlock detector as a pure library: fed check event records one at a time (time passed
  * in), it matches point-to-point and collective operations, tracks requests and wait states,
  * and on demand builds the AND⊕OR wait-for graph and searches it for OR-knots.
- * Spec: docs/design/check.md "The detector"; paper: Hilbrich et al. 2013, "MPI runtime error detection with MUST" §3-§6;
- * design and measurements: docs/check-detector.md. Not thread-safe: one thread per detector. */
+ * Spec: docs/design/check.md "The detector"; paper: Hilbrich et al. 2013, "MPI runtime error
+ * detection with MUST" §3-§6; design and measurements: docs/check-detector.md. Not thread-safe: one
+ * thread per detector. */
 #ifndef DEADLOCK_DETECTOR_H
 #define DEADLOCK_DETECTOR_H
 

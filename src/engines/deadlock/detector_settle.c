@@ -11,14 +11,16 @@
 
 /* Bytes of the arrays of ev, laid out after the struct in a held copy (8-byte arrays first, so
  * every array stays aligned). */
-static size_t arrays_size(const check_event *ev) {
+static size_t arrays_size(const check_event *ev)
+{
     return ev->n_requests * sizeof(uint64_t) + ev->n_statuses * sizeof(check_status) +
            ev->n_ranks * sizeof(int32_t);
 }
 
 /* Held records never leave the process, so they are kept native rather than encoded (no CRC, no
  * byte order): the struct and its arrays in one block. */
-int detector_settle_hold(deadlock_detector *det, const check_event *ev) {
+int detector_settle_hold(deadlock_detector *det, const check_event *ev)
+{
     size_t len = sizeof *ev + arrays_size(ev);
     if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
         return MG_ENOMEM;
@@ -50,7 +52,8 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev) {
 
 /* Copies a held record into the detector's buffer (valid until the next unpack) and points ev's
  * arrays into it. */
-static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev) {
+static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev)
+{
     if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
         return MG_ENOMEM;
     }
@@ -68,7 +71,8 @@ static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len,
 /* Analyses the held records of a rank the model no longer blocks, in order. When the rank blocks
  * again and the next held record is the exit of that call, the wildcard decisions it reports are
  * applied at once (they were not the current call's when the record arrived). */
-static int drain_backlog(deadlock_detector *det, int32_t rank) {
+static int drain_backlog(deadlock_detector *det, int32_t rank)
+{
     const uint8_t *bytes;
     size_t len;
     int first = MG_OK;
@@ -98,7 +102,8 @@ static int drain_backlog(deadlock_detector *det, int32_t rank) {
     return first;
 }
 
-int detector_settle(deadlock_detector *det) {
+int detector_settle(deadlock_detector *det)
+{
     int first = MG_OK;
     wait_state_wake_completed(det);
     /* First in, first out: ranks woken together are analysed in the order they were woken

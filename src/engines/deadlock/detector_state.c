@@ -8,7 +8,8 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-int detector_state_create(const dl_params *params, int32_t world_size, deadlock_detector **out) {
+int detector_state_create(const dl_params *params, int32_t world_size, deadlock_detector **out)
+{
     deadlock_detector *det = calloc(1, sizeof *det);
     if (!det) {
         return MG_ENOMEM;
@@ -41,7 +42,8 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
     return MG_OK;
 }
 
-static void free_state(deadlock_detector *det) {
+static void free_state(deadlock_detector *det)
+{
     for (size_t i = 0; i < det->n_waits; i++) {
         free(det->waits[i].items);
     }
@@ -63,14 +65,16 @@ static void free_state(deadlock_detector *det) {
     free(det->dec_ranks);
 }
 
-void detector_state_destroy(deadlock_detector *det) {
+void detector_state_destroy(deadlock_detector *det)
+{
     if (det) {
         free_state(det);
         free(det);
     }
 }
 
-int detector_state_clone(const deadlock_detector *src, deadlock_detector **out) {
+int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
+{
     deadlock_detector *d = calloc(1, sizeof *d);
     if (!d) {
         return MG_ENOMEM;
@@ -122,7 +126,8 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out) 
     return MG_OK;
 }
 
-int detector_state_push_finding(deadlock_detector *det, dl_finding *f) {
+int detector_state_push_finding(deadlock_detector *det, dl_finding *f)
+{
     if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
                          sizeof *det->findings)) {
         dl_finding_free(f);

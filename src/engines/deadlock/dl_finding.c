@@ -6,13 +6,15 @@
 
 #include "mg_error.h"
 
-void dl_finding_free(dl_finding *f) {
+void dl_finding_free(dl_finding *f)
+{
     free(f->calls);
     wait_graph_free(&f->graph);
     memset(f, 0, sizeof *f);
 }
 
-int dl_finding_add_call(dl_finding *f, const dl_call *call) {
+int dl_finding_add_call(dl_finding *f, const dl_call *call)
+{
     dl_call *p = realloc(f->calls, (f->n_calls + 1) * sizeof *p);
     if (!p) {
         return MG_ENOMEM;
@@ -22,7 +24,8 @@ int dl_finding_add_call(dl_finding *f, const dl_call *call) {
     return MG_OK;
 }
 
-const char *dl_finding_kind_name(int kind) {
+const char *dl_finding_kind_name(int kind)
+{
     switch (kind) {
     case DL_DEADLOCK:
         return "DEADLOCK";

@@ -57,10 +57,10 @@ typedef struct dl_finding {
      * calls[0] is the send, calls[1] the receive */
     uint64_t send_elems, recv_elems;
     uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call */
-    uint64_t time;     /* the caller's clock when found */
-    dl_call *calls;    /* knot members first (sorted by rank), then the waiting ones */
+    uint64_t time;    /* the caller's clock when found */
+    dl_call *calls;   /* knot members first (sorted by rank), then the waiting ones */
     size_t n_calls, n_knot;
-    wait_graph graph;   /* deadlocks: nodes that cannot be released and the arcs among them */
+    wait_graph graph; /* deadlocks: nodes that cannot be released and the arcs among them */
     /* DL_NOTE_PROBED: the wildcard receive (rank, request id; 0 for a blocking receive) whose
      * explored match led to the finding, and the source it was matched with (the innermost
      * decision when probing nested several); -1 otherwise. */

@@ -1,7 +1,8 @@
 /* The deadlock detector's default settings (dl_params.h). */
 #include "dl_params.h"
 
-void dl_params_default(dl_params *p) {
+void dl_params_default(dl_params *p)
+{
     p->buffered_standard_sends = 0;
     p->inline_or_max = 64;
     p->probing = 1;

@@ -11,18 +11,21 @@
 #define KEY_MAP_LOAD_DEN 10u
 #define KEY_MAP_MIN_CAP 16u
 
-void key_map_init(key_map *m) {
+void key_map_init(key_map *m)
+{
     memset(m, 0, sizeof *m);
 }
 
-void key_map_free(key_map *m) {
+void key_map_free(key_map *m)
+{
     free(m->keys);
     free(m->values);
     free(m->used);
     key_map_init(m);
 }
 
-static size_t slot_of(uint64_t a, uint64_t b, size_t cap) {
+static size_t slot_of(uint64_t a, uint64_t b, size_t cap)
+{
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
@@ -30,7 +33,8 @@ static size_t slot_of(uint64_t a, uint64_t b, size_t cap) {
     return (size_t)h & (cap - 1);
 }
 
-static size_t find(const key_map *m, uint64_t a, uint64_t b, int *found) {
+static size_t find(const key_map *m, uint64_t a, uint64_t b, int *found)
+{
     size_t i = slot_of(a, b, m->cap);
     while (m->used[i]) {
         if (m->keys[2 * i] == a && m->keys[2 * i + 1] == b) {
@@ -43,7 +47,8 @@ static size_t find(const key_map *m, uint64_t a, uint64_t b, int *found) {
     return i;
 }
 
-int key_map_get(const key_map *m, uint64_t a, uint64_t b, uint32_t *value) {
+int key_map_get(const key_map *m, uint64_t a, uint64_t b, uint32_t *value)
+{
     if (m->count == 0) {
         return 0;
     }
@@ -55,7 +60,8 @@ int key_map_get(const key_map *m, uint64_t a, uint64_t b, uint32_t *value) {
     return found;
 }
 
-static int grow(key_map *m) {
+static int grow(key_map *m)
+{
     size_t cap = m->cap ? m->cap * 2 : KEY_MAP_MIN_CAP;
     key_map n = {calloc(cap * 2, sizeof(uint64_t)), calloc(cap, sizeof(uint32_t)), calloc(cap, 1),
                  cap, 0};
@@ -79,7 +85,8 @@ static int grow(key_map *m) {
     return MG_OK;
 }
 
-int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value) {
+int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value)
+{
     if ((m->count + 1) * KEY_MAP_LOAD_DEN > m->cap * KEY_MAP_LOAD_NUM) {
         int rc = grow(m);
         if (rc) {
@@ -98,7 +105,8 @@ int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value) {
     return MG_OK;
 }
 
-int key_map_remove(key_map *m, uint64_t a, uint64_t b) {
+int key_map_remove(key_map *m, uint64_t a, uint64_t b)
+{
     if (m->count == 0) {
         return 0;
     }
@@ -127,7 +135,8 @@ int key_map_remove(key_map *m, uint64_t a, uint64_t b) {
     return 1;
 }
 
-int key_map_clone(const key_map *src, key_map *dst) {
+int key_map_clone(const key_map *src, key_map *dst)
+{
     key_map_init(dst);
     if (src->cap == 0) {
         return MG_OK;

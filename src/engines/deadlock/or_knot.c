@@ -8,13 +8,15 @@
 
 #define OK_UNSEEN UINT32_MAX
 
-void or_knot_result_free(or_knot_result *result) {
+void or_knot_result_free(or_knot_result *result)
+{
     free(result->status);
     memset(result, 0, sizeof *result);
 }
 
 /* Marks released[] by backward propagation; returns the number of released nodes or -1. */
-static long release(const wait_graph *g, uint8_t *released) {
+static long release(const wait_graph *g, uint8_t *released)
+{
     size_t n = g->n_nodes, m = g->n_arcs;
     uint32_t *in_start = calloc(n + 1, sizeof *in_start),
              *preds = malloc((m ? m : 1) * sizeof *preds);
@@ -68,7 +70,8 @@ out:
 }
 
 /* Iterative Tarjan over the deadlocked nodes; marks the sink components as knots. */
-static int knots(wait_graph *g, const uint8_t *released, uint8_t *status, size_t *n_knots) {
+static int knots(wait_graph *g, const uint8_t *released, uint8_t *status, size_t *n_knots)
+{
     size_t n = g->n_nodes;
     uint32_t *index = malloc((n ? n : 1) * sizeof *index), *low = malloc((n ? n : 1) * sizeof *low);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack),
@@ -163,7 +166,8 @@ out:
     return rc;
 }
 
-int or_knot_analyze(wait_graph *g, or_knot_result *result) {
+int or_knot_analyze(wait_graph *g, or_knot_result *result)
+{
     memset(result, 0, sizeof *result);
     if (!g || !g->out_start) {
         return MG_EINVAL;

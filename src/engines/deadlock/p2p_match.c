@@ -16,7 +16,8 @@
  * the queue of its own key and in the posting list of its (comm, receiver). */
 enum { SLOT_EXACT = 0, SLOT_ANY_TAG = 1, SLOT_ANY_SRC = 2, SLOT_ANY_ANY = 3, SLOT_POSTED = 1 };
 
-void p2p_match_init(p2p_match *pm) {
+void p2p_match_init(p2p_match *pm)
+{
     memset(pm, 0, sizeof *pm);
     pm->free_head = P2P_NONE;
     pm->free_queue = P2P_NONE;
@@ -24,7 +25,8 @@ void p2p_match_init(p2p_match *pm) {
     key_map_init(&pm->recv_queues);
 }
 
-void p2p_match_free(p2p_match *pm) {
+void p2p_match_free(p2p_match *pm)
+{
     free(pm->ops);
     free(pm->queues);
     free(pm->completed);
@@ -34,7 +36,8 @@ void p2p_match_free(p2p_match *pm) {
     p2p_match_init(pm);
 }
 
-static void *dup_array(const void *src, size_t n, size_t cap, size_t elem) {
+static void *dup_array(const void *src, size_t n, size_t cap, size_t elem)
+{
     if (cap == 0) {
         return NULL;
     }
@@ -45,14 +48,15 @@ static void *dup_array(const void *src, size_t n, size_t cap, size_t elem) {
     return p;
 }
 
-int p2p_match_clone(const p2p_match *src, p2p_match *dst) {
+int p2p_match_clone(const p2p_match *src, p2p_match *dst)
+{
     *dst = *src;
     dst->type_issues = NULL;
     dst->n_type_issues = dst->cap_type_issues = 0;
     dst->ops = dup_array(src->ops, src->n_ops, src->cap_ops, sizeof *src->ops);
     dst->queues = dup_array(src->queues, src->n_queues, src->cap_queues, sizeof *src->queues);
-    dst->completed =
-        dup_array(src->completed, src->n_completed, src->cap_completed, sizeof(uint32_t));
+    dst->completed = dup_array(src->completed, src->n_completed, src->cap_completed,
+                               sizeof(uint32_t));
     int bad = (src->cap_ops && !dst->ops) || (src->cap_queues && !dst->queues) ||
               (src->cap_completed && !dst->completed);
     int rc1 = key_map_clone(&src->send_queues, &dst->send_queues);
@@ -64,17 +68,20 @@ int p2p_match_clone(const p2p_match *src, p2p_match *dst) {
     return MG_OK;
 }
 
-static uint64_t key_a(uint32_t comm, uint32_t src) {
+static uint64_t key_a(uint32_t comm, uint32_t src)
+{
     return (uint64_t)comm << 32 | src;
 }
 
-static uint64_t key_b(uint32_t dst, uint32_t tag) {
+static uint64_t key_b(uint32_t dst, uint32_t tag)
+{
     return (uint64_t)dst << 32 | tag;
 }
 
 /* The queue of a key, created when absent; P2P_NONE when out of memory. */
 static uint32_t queue_of(p2p_match *pm, key_map *map, uint32_t comm, uint32_t src, uint32_t dst,
-                         uint32_t tag) {
+                         uint32_t tag)
+{
     uint32_t q;
     uint64_t a = key_a(comm, src), b = key_b(dst, tag);
     if (key_map_get(map, a, b, &q)) {
@@ -94,13 +101,14 @@ static uint32_t queue_of(p2p_match *pm, key_map *map, uint32_t comm, uint32_t sr
     } else {
         pm->free_queue = pm->queues[q].head;
     }
-    pm->queues[slot] =
-        (p2p_queue){P2P_NONE, P2P_NONE, P2P_NONE, (uint8_t)(map == &pm->send_queues), a, b};
+    pm->queues[slot] = (p2p_queue){P2P_NONE, P2P_NONE, P2P_NONE, (uint8_t)(map == &pm->send_queues),
+                                   a,        b};
     return slot;
 }
 
 /* An emptied queue leaves its map and goes to the free list. */
-static void release_queue(p2p_match *pm, uint32_t q) {
+static void release_queue(p2p_match *pm, uint32_t q)
+{
     p2p_queue *qu = &pm->queues[q];
     key_map_remove(qu->is_send ? &pm->send_queues : &pm->recv_queues, qu->key_a, qu->key_b);
     qu->barrier = P2P_NONE;
@@ -110,16 +118,19 @@ static void release_queue(p2p_match *pm, uint32_t q) {
 }
 
 static uint32_t find_queue(const key_map *map, uint32_t comm, uint32_t src, uint32_t dst,
-                           uint32_t tag) {
+                           uint32_t tag)
+{
     uint32_t q;
     return key_map_get(map, key_a(comm, src), key_b(dst, tag), &q) ? q : P2P_NONE;
 }
 
-static uint32_t head_of(const p2p_match *pm, uint32_t q) {
+static uint32_t head_of(const p2p_match *pm, uint32_t q)
+{
     return q == P2P_NONE ? P2P_NONE : pm->queues[q].head;
 }
 
-static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
+static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot)
+{
     p2p_queue *qu = &pm->queues[q];
     p2p_op *o = &pm->ops[x];
     o->queue[slot] = q;
@@ -135,7 +146,8 @@ static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
 
 /* Inserts x keeping the queue in posting (seq) order; decided receives move into a queue that may
  * already hold later receives. */
-static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
+static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot)
+{
     p2p_queue *qu = &pm->queues[q];
     uint32_t after = qu->tail;
     while (after != P2P_NONE && pm->ops[after].p.seq > pm->ops[x].p.seq) {
@@ -157,7 +169,8 @@ static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot) {
     }
 }
 
-static void unlink_slot(p2p_match *pm, uint32_t x, int slot) {
+static void unlink_slot(p2p_match *pm, uint32_t x, int slot)
+{
     p2p_op *o = &pm->ops[x];
     p2p_queue *qu = &pm->queues[o->queue[slot]];
     if (o->link_prev[slot] != P2P_NONE) {
@@ -177,7 +190,8 @@ static void unlink_slot(p2p_match *pm, uint32_t x, int slot) {
     o->queue[slot] = P2P_NONE;
 }
 
-static void unlink_all(p2p_match *pm, uint32_t x) {
+static void unlink_all(p2p_match *pm, uint32_t x)
+{
     int slots = pm->ops[x].kind == P2P_SEND ? 4 : 2;
     for (int s = 0; s < slots; s++) {
         if (pm->ops[x].queue[s] != P2P_NONE) {
@@ -186,7 +200,8 @@ static void unlink_all(p2p_match *pm, uint32_t x) {
     }
 }
 
-static int alloc_op(p2p_match *pm, uint32_t *x) {
+static int alloc_op(p2p_match *pm, uint32_t *x)
+{
     if (pm->free_head != P2P_NONE) {
         *x = pm->free_head;
         pm->free_head = pm->ops[*x].partner;
@@ -200,13 +215,15 @@ static int alloc_op(p2p_match *pm, uint32_t *x) {
     return MG_OK;
 }
 
-static void free_op(p2p_match *pm, uint32_t x) {
+static void free_op(p2p_match *pm, uint32_t x)
+{
     pm->ops[x].state = P2P_FREE;
     pm->ops[x].partner = pm->free_head;
     pm->free_head = x;
 }
 
-static int note_completed(p2p_match *pm, uint32_t x) {
+static int note_completed(p2p_match *pm, uint32_t x)
+{
     if (pm->ops[x].flags & P2P_F_DETACHED) {
         free_op(pm, x);
         return MG_OK;
@@ -219,7 +236,8 @@ static int note_completed(p2p_match *pm, uint32_t x) {
     return MG_OK;
 }
 
-static void set_state(p2p_match *pm, uint32_t x, uint8_t state) {
+static void set_state(p2p_match *pm, uint32_t x, uint8_t state)
+{
     p2p_op *o = &pm->ops[x];
     if (o->state == P2P_UNDECIDED) {
         pm->undecided--;
@@ -230,7 +248,8 @@ static void set_state(p2p_match *pm, uint32_t x, uint8_t state) {
     o->state = state;
 }
 
-uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv) {
+uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv)
+{
     if (send->type_elems == recv->type_elems && send->type_hash == recv->type_hash) {
         return TYPE_MATCH_EQUAL;
     }
@@ -246,7 +265,8 @@ uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv) {
     return TYPE_MATCH_EQUAL;
 }
 
-static int note_types(p2p_match *pm, uint32_t r, uint32_t s) {
+static int note_types(p2p_match *pm, uint32_t r, uint32_t s)
+{
     const p2p_op *recv = &pm->ops[r], *send = &pm->ops[s];
     uint8_t verdict = p2p_match_compare_types(&send->p, &recv->p);
     if (verdict < TYPE_MATCH_TRUNCATED || (recv->flags & P2P_F_FORCED)) {
@@ -260,7 +280,8 @@ static int note_types(p2p_match *pm, uint32_t r, uint32_t s) {
     return MG_OK;
 }
 
-static int match(p2p_match *pm, uint32_t r, uint32_t s) {
+static int match(p2p_match *pm, uint32_t r, uint32_t s)
+{
     int typed = note_types(pm, r, s);
     unlink_all(pm, r);
     unlink_all(pm, s);
@@ -275,16 +296,19 @@ static int match(p2p_match *pm, uint32_t r, uint32_t s) {
     return rc ? rc : typed;
 }
 
-static uint32_t wild(int32_t v) {
+static uint32_t wild(int32_t v)
+{
     return v < 0 ? KEY_ANY : (uint32_t)v;
 }
 
-static int is_open_wildcard(const p2p_op *o) {
+static int is_open_wildcard(const p2p_op *o)
+{
     return o->p.peer == CHECK_ANY_SOURCE && !(o->flags & P2P_F_DECIDED);
 }
 
 /* The send queue a receive takes its next message from. */
-static uint32_t source_queue(const p2p_match *pm, const p2p_op *r) {
+static uint32_t source_queue(const p2p_match *pm, const p2p_op *r)
+{
     int decided = r->flags & P2P_F_DECIDED;
     int32_t src = decided ? r->dec_source : r->p.peer;
     int32_t tag = decided ? r->dec_tag : r->p.tag;
@@ -292,7 +316,8 @@ static uint32_t source_queue(const p2p_match *pm, const p2p_op *r) {
 }
 
 /* Tries to match receive r, which no undecided wildcard precedes. Returns the new state. */
-static int try_recv(p2p_match *pm, uint32_t r, uint8_t *state) {
+static int try_recv(p2p_match *pm, uint32_t r, uint8_t *state)
+{
     uint32_t s = head_of(pm, source_queue(pm, &pm->ops[r]));
     if (s == P2P_NONE) {
         set_state(pm, r, P2P_WAITING);
@@ -308,7 +333,8 @@ static int try_recv(p2p_match *pm, uint32_t r, uint8_t *state) {
 
 /* After the barrier of posting list q was decided: retries the receives behind it in posting
  * order until one becomes the new barrier. */
-static int walk(p2p_match *pm, uint32_t q, uint32_t x) {
+static int walk(p2p_match *pm, uint32_t q, uint32_t x)
+{
     pm->queues[q].barrier = P2P_NONE;
     while (x != P2P_NONE) {
         uint32_t next = pm->ops[x].link_next[SLOT_POSTED];
@@ -326,7 +352,8 @@ static int walk(p2p_match *pm, uint32_t q, uint32_t x) {
     return MG_OK;
 }
 
-static void fill(p2p_op *o, const p2p_post *post, uint8_t kind) {
+static void fill(p2p_op *o, const p2p_post *post, uint8_t kind)
+{
     memset(o, 0, sizeof *o);
     o->p = *post;
     o->kind = kind;
@@ -341,18 +368,20 @@ static void fill(p2p_op *o, const p2p_post *post, uint8_t kind) {
     o->state = P2P_WAITING;
 }
 
-static int valid_post(const p2p_match *pm, const p2p_post *post, int recv) {
+static int valid_post(const p2p_match *pm, const p2p_post *post, int recv)
+{
     return pm && post && post->rank >= 0 &&
            (post->peer >= 0 || (recv && post->peer == CHECK_ANY_SOURCE)) &&
            (post->tag >= 0 || (recv && post->tag == CHECK_ANY_TAG));
 }
 
-int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op) {
+int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op)
+{
     if (!valid_post(pm, post, 1) || !op) {
         return MG_EINVAL;
     }
-    uint32_t pl =
-        queue_of(pm, &pm->recv_queues, post->comm, KEY_POSTED, (uint32_t)post->rank, KEY_POSTED);
+    uint32_t pl = queue_of(pm, &pm->recv_queues, post->comm, KEY_POSTED, (uint32_t)post->rank,
+                           KEY_POSTED);
     uint32_t q = queue_of(pm, &pm->recv_queues, post->comm, wild(post->peer), (uint32_t)post->rank,
                           wild(post->tag));
     uint32_t r;
@@ -378,7 +407,8 @@ int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op) {
 
 /* The earliest posted receive that accepts a message (comm, src, dst, tag), or P2P_NONE. */
 static uint32_t earliest_recv(const p2p_match *pm, uint32_t comm, uint32_t src, uint32_t dst,
-                              uint32_t tag) {
+                              uint32_t tag)
+{
     uint32_t keys[4][2] = {{src, tag}, {src, KEY_ANY}, {KEY_ANY, tag}, {KEY_ANY, KEY_ANY}};
     uint32_t best = P2P_NONE;
     for (int k = 0; k < 4; k++) {
@@ -390,7 +420,8 @@ static uint32_t earliest_recv(const p2p_match *pm, uint32_t comm, uint32_t src, 
     return best;
 }
 
-int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op) {
+int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op)
+{
     if (!valid_post(pm, post, 0) || !op) {
         return MG_EINVAL;
     }
@@ -428,7 +459,8 @@ int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op) {
     return match(pm, r, x);
 }
 
-int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced) {
+int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced)
+{
     if (!pm || op >= pm->n_ops || pm->ops[op].kind != P2P_RECV || pm->ops[op].state == P2P_FREE ||
         source < 0 || tag < 0) {
         return MG_EINVAL;
@@ -469,7 +501,8 @@ int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, in
     return walk(pm, pl, next);
 }
 
-void p2p_match_cancel(p2p_match *pm, uint32_t op) {
+void p2p_match_cancel(p2p_match *pm, uint32_t op)
+{
     p2p_op *o = &pm->ops[op];
     if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED || o->state == P2P_FREE) {
         return;
@@ -491,7 +524,8 @@ void p2p_match_cancel(p2p_match *pm, uint32_t op) {
     (void)note_completed(pm, op);
 }
 
-void p2p_match_release(p2p_match *pm, uint32_t op) {
+void p2p_match_release(p2p_match *pm, uint32_t op)
+{
     p2p_op *o = &pm->ops[op];
     if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED) {
         free_op(pm, op);
@@ -500,19 +534,22 @@ void p2p_match_release(p2p_match *pm, uint32_t op) {
     }
 }
 
-void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n) {
+void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n)
+{
     *issues = pm->type_issues;
     *n = pm->n_type_issues;
     pm->n_type_issues = 0;
 }
 
-void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n) {
+void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n)
+{
     *ops = pm->completed;
     *n = pm->n_completed;
     pm->n_completed = 0;
 }
 
-int p2p_match_may_complete(const p2p_match *pm, uint32_t op) {
+int p2p_match_may_complete(const p2p_match *pm, uint32_t op)
+{
     const p2p_op *o = &pm->ops[op];
     switch (o->state) {
     case P2P_MATCHED:
@@ -531,13 +568,15 @@ int p2p_match_may_complete(const p2p_match *pm, uint32_t op) {
 }
 
 int p2p_match_has_send(const p2p_match *pm, uint32_t comm, int32_t source, int32_t dest,
-                       int32_t tag) {
+                       int32_t tag)
+{
     return head_of(pm, find_queue(&pm->send_queues, comm, wild(source), (uint32_t)dest,
                                   wild(tag))) != P2P_NONE;
 }
 
 size_t p2p_match_candidates(const p2p_match *pm, uint32_t op, int32_t *sources, int32_t *tags,
-                            size_t cap) {
+                            size_t cap)
+{
     const p2p_op *r = &pm->ops[op];
     int slot = r->p.tag == CHECK_ANY_TAG ? SLOT_ANY_ANY : SLOT_ANY_SRC;
     size_t n = 0;

@@ -9,7 +9,8 @@
 
 #define BACKLOG_NONE UINT32_MAX
 
-int record_backlog_init(record_backlog *b, int32_t ranks) {
+int record_backlog_init(record_backlog *b, int32_t ranks)
+{
     if (!b || ranks <= 0) {
         return MG_EINVAL;
     }
@@ -27,7 +28,8 @@ int record_backlog_init(record_backlog *b, int32_t ranks) {
     return MG_OK;
 }
 
-void record_backlog_free(record_backlog *b) {
+void record_backlog_free(record_backlog *b)
+{
     for (size_t i = 0; i < b->n; i++) {
         free(b->entries[i].bytes);
     }
@@ -37,7 +39,8 @@ void record_backlog_free(record_backlog *b) {
     memset(b, 0, sizeof *b);
 }
 
-int record_backlog_clone(const record_backlog *src, record_backlog *dst) {
+int record_backlog_clone(const record_backlog *src, record_backlog *dst)
+{
     int rc = record_backlog_init(dst, src->ranks);
     if (rc) {
         return rc;
@@ -69,7 +72,8 @@ int record_backlog_clone(const record_backlog *src, record_backlog *dst) {
     return MG_OK;
 }
 
-int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, size_t len) {
+int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, size_t len)
+{
     if (rank < 0 || rank >= b->ranks || len > UINT32_MAX) {
         return MG_EINVAL;
     }
@@ -100,8 +104,8 @@ int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, s
     return MG_OK;
 }
 
-int record_backlog_front(const record_backlog *b, int32_t rank, const uint8_t **bytes,
-                         size_t *len) {
+int record_backlog_front(const record_backlog *b, int32_t rank, const uint8_t **bytes, size_t *len)
+{
     uint32_t x = b->head[rank];
     if (x == BACKLOG_NONE) {
         return 0;
@@ -111,7 +115,8 @@ int record_backlog_front(const record_backlog *b, int32_t rank, const uint8_t **
     return 1;
 }
 
-void record_backlog_pop(record_backlog *b, int32_t rank) {
+void record_backlog_pop(record_backlog *b, int32_t rank)
+{
     uint32_t x = b->head[rank];
     if (x == BACKLOG_NONE) {
         return;
@@ -129,6 +134,7 @@ void record_backlog_pop(record_backlog *b, int32_t rank) {
     b->free_head = x;
 }
 
-int record_backlog_has(const record_backlog *b, int32_t rank) {
+int record_backlog_has(const record_backlog *b, int32_t rank)
+{
     return b->head[rank] != BACKLOG_NONE;
 }

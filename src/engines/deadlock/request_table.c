@@ -9,19 +9,22 @@
 
 #define REQ_NONE UINT32_MAX
 
-void request_table_init(request_table *rt) {
+void request_table_init(request_table *rt)
+{
     memset(rt, 0, sizeof *rt);
     rt->free_head = REQ_NONE;
     key_map_init(&rt->index);
 }
 
-void request_table_free(request_table *rt) {
+void request_table_free(request_table *rt)
+{
     free(rt->reqs);
     key_map_free(&rt->index);
     request_table_init(rt);
 }
 
-int request_table_clone(const request_table *src, request_table *dst) {
+int request_table_clone(const request_table *src, request_table *dst)
+{
     *dst = *src;
     dst->reqs = NULL;
     if (src->cap) {
@@ -39,7 +42,8 @@ int request_table_clone(const request_table *src, request_table *dst) {
     return MG_OK;
 }
 
-int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request **out) {
+int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request **out)
+{
     uint32_t slot;
     if (key_map_get(&rt->index, (uint32_t)rank, id, &slot)) {
         return MG_ESTATE;
@@ -70,12 +74,14 @@ int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request *
     return MG_OK;
 }
 
-dl_request *request_table_find(request_table *rt, int32_t rank, uint64_t id) {
+dl_request *request_table_find(request_table *rt, int32_t rank, uint64_t id)
+{
     uint32_t slot;
     return key_map_get(&rt->index, (uint32_t)rank, id, &slot) ? &rt->reqs[slot] : NULL;
 }
 
-void request_table_remove(request_table *rt, dl_request *req) {
+void request_table_remove(request_table *rt, dl_request *req)
+{
     key_map_remove(&rt->index, (uint32_t)req->rank, req->id);
     req->kind = REQ_FREE;
     req->next_free = rt->free_head;

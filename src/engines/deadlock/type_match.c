@@ -9,7 +9,8 @@
  * can be received as MPI_PACKED, packed data can be received as any type it holds), while every
  * other type, MPI_BYTE included, matches only the same name. So when exactly one side is packed
  * the two are compared by size in bytes; when both are, element by element as usual. */
-static void compare_packed(const type_sig *s, const type_sig *r, type_match_result *out) {
+static void compare_packed(const type_sig *s, const type_sig *r, type_match_result *out)
+{
     out->send_elems = s->bytes;
     out->recv_elems = r->bytes;
     out->verdict = s->bytes == r->bytes  ? TYPE_MATCH_EQUAL
@@ -18,7 +19,8 @@ static void compare_packed(const type_sig *s, const type_sig *r, type_match_resu
 }
 
 static int prefixes_equal(const type_sig_table *t, type_match_buffer send, type_match_buffer recv,
-                          uint64_t n, int *equal) {
+                          uint64_t n, int *equal)
+{
     uint64_t hs, hr;
     int rc = type_sig_prefix_hash(t, send.type, send.count, n, &hs);
     if (rc == MG_OK) {
@@ -30,8 +32,9 @@ static int prefixes_equal(const type_sig_table *t, type_match_buffer send, type_
 
 /* The first differing element, knowing the first n elements differ: binary search on the length
  * of the equal prefix (equal at lo, different at hi). */
-static int locate_mismatch(const type_sig_table *t, type_match_buffer send,
-                           type_match_buffer recv, uint64_t n, type_match_result *out) {
+static int locate_mismatch(const type_sig_table *t, type_match_buffer send, type_match_buffer recv,
+                           uint64_t n, type_match_result *out)
+{
     uint64_t lo = 0, hi = n;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
@@ -47,7 +50,8 @@ static int locate_mismatch(const type_sig_table *t, type_match_buffer send,
 }
 
 int type_match_p2p(const type_sig_table *t, type_match_buffer send, type_match_buffer recv,
-                   type_match_result *out) {
+                   type_match_result *out)
+{
     if (!t || !out) {
         return MG_EINVAL;
     }
@@ -93,26 +97,61 @@ enum op_group {
     PAIR = 1u << 6
 };
 
-static unsigned group_of(uint32_t type) {
+static unsigned group_of(uint32_t type)
+{
     switch (type) {
-    case TYPE_SIG_INT: case TYPE_SIG_LONG: case TYPE_SIG_SHORT: case TYPE_SIG_UNSIGNED_SHORT:
-    case TYPE_SIG_UNSIGNED: case TYPE_SIG_UNSIGNED_LONG: case TYPE_SIG_LONG_LONG:
-    case TYPE_SIG_UNSIGNED_LONG_LONG: case TYPE_SIG_SIGNED_CHAR: case TYPE_SIG_UNSIGNED_CHAR:
-    case TYPE_SIG_INT8_T: case TYPE_SIG_INT16_T: case TYPE_SIG_INT32_T: case TYPE_SIG_INT64_T:
-    case TYPE_SIG_UINT8_T: case TYPE_SIG_UINT16_T: case TYPE_SIG_UINT32_T: case TYPE_SIG_UINT64_T:
+    case TYPE_SIG_INT:
+    case TYPE_SIG_LONG:
+    case TYPE_SIG_SHORT:
+    case TYPE_SIG_UNSIGNED_SHORT:
+    case TYPE_SIG_UNSIGNED:
+    case TYPE_SIG_UNSIGNED_LONG:
+    case TYPE_SIG_LONG_LONG:
+    case TYPE_SIG_UNSIGNED_LONG_LONG:
+    case TYPE_SIG_SIGNED_CHAR:
+    case TYPE_SIG_UNSIGNED_CHAR:
+    case TYPE_SIG_INT8_T:
+    case TYPE_SIG_INT16_T:
+    case TYPE_SIG_INT32_T:
+    case TYPE_SIG_INT64_T:
+    case TYPE_SIG_UINT8_T:
+    case TYPE_SIG_UINT16_T:
+    case TYPE_SIG_UINT32_T:
+    case TYPE_SIG_UINT64_T:
         return C_INTEGER;
-    case TYPE_SIG_INTEGER: case TYPE_SIG_AINT: case TYPE_SIG_OFFSET: case TYPE_SIG_COUNT:
-    case TYPE_SIG_INTEGER1: case TYPE_SIG_INTEGER2: case TYPE_SIG_INTEGER4: case TYPE_SIG_INTEGER8:
+    case TYPE_SIG_INTEGER:
+    case TYPE_SIG_AINT:
+    case TYPE_SIG_OFFSET:
+    case TYPE_SIG_COUNT:
+    case TYPE_SIG_INTEGER1:
+    case TYPE_SIG_INTEGER2:
+    case TYPE_SIG_INTEGER4:
+    case TYPE_SIG_INTEGER8:
         return FORTRAN_INTEGER;
-    case TYPE_SIG_FLOAT: case TYPE_SIG_DOUBLE: case TYPE_SIG_LONG_DOUBLE: case TYPE_SIG_REAL:
-    case TYPE_SIG_DOUBLE_PRECISION: case TYPE_SIG_REAL4: case TYPE_SIG_REAL8: case TYPE_SIG_REAL16:
+    case TYPE_SIG_FLOAT:
+    case TYPE_SIG_DOUBLE:
+    case TYPE_SIG_LONG_DOUBLE:
+    case TYPE_SIG_REAL:
+    case TYPE_SIG_DOUBLE_PRECISION:
+    case TYPE_SIG_REAL4:
+    case TYPE_SIG_REAL8:
+    case TYPE_SIG_REAL16:
         return FLOATING_POINT;
-    case TYPE_SIG_LOGICAL: case TYPE_SIG_C_BOOL: case TYPE_SIG_CXX_BOOL:
+    case TYPE_SIG_LOGICAL:
+    case TYPE_SIG_C_BOOL:
+    case TYPE_SIG_CXX_BOOL:
         return LOGICAL;
-    case TYPE_SIG_COMPLEX: case TYPE_SIG_DOUBLE_COMPLEX: case TYPE_SIG_C_FLOAT_COMPLEX:
-    case TYPE_SIG_C_DOUBLE_COMPLEX: case TYPE_SIG_C_LONG_DOUBLE_COMPLEX: case TYPE_SIG_COMPLEX8:
-    case TYPE_SIG_COMPLEX16: case TYPE_SIG_COMPLEX32: case TYPE_SIG_CXX_FLOAT_COMPLEX:
-    case TYPE_SIG_CXX_DOUBLE_COMPLEX: case TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX:
+    case TYPE_SIG_COMPLEX:
+    case TYPE_SIG_DOUBLE_COMPLEX:
+    case TYPE_SIG_C_FLOAT_COMPLEX:
+    case TYPE_SIG_C_DOUBLE_COMPLEX:
+    case TYPE_SIG_C_LONG_DOUBLE_COMPLEX:
+    case TYPE_SIG_COMPLEX8:
+    case TYPE_SIG_COMPLEX16:
+    case TYPE_SIG_COMPLEX32:
+    case TYPE_SIG_CXX_FLOAT_COMPLEX:
+    case TYPE_SIG_CXX_DOUBLE_COMPLEX:
+    case TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX:
         return COMPLEX;
     case TYPE_SIG_BYTE:
         return BYTE;
@@ -121,17 +160,25 @@ static unsigned group_of(uint32_t type) {
     }
 }
 
-static unsigned groups_allowed(uint32_t op) {
+static unsigned groups_allowed(uint32_t op)
+{
     switch (op) {
-    case CHECK_OP_MAX: case CHECK_OP_MIN:
+    case CHECK_OP_MAX:
+    case CHECK_OP_MIN:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT;
-    case CHECK_OP_SUM: case CHECK_OP_PROD:
+    case CHECK_OP_SUM:
+    case CHECK_OP_PROD:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT | COMPLEX;
-    case CHECK_OP_LAND: case CHECK_OP_LOR: case CHECK_OP_LXOR:
+    case CHECK_OP_LAND:
+    case CHECK_OP_LOR:
+    case CHECK_OP_LXOR:
         return C_INTEGER | LOGICAL;
-    case CHECK_OP_BAND: case CHECK_OP_BOR: case CHECK_OP_BXOR:
+    case CHECK_OP_BAND:
+    case CHECK_OP_BOR:
+    case CHECK_OP_BXOR:
         return C_INTEGER | FORTRAN_INTEGER | BYTE;
-    case CHECK_OP_MAXLOC: case CHECK_OP_MINLOC:
+    case CHECK_OP_MAXLOC:
+    case CHECK_OP_MINLOC:
         return PAIR;
     default:
         return 0;
@@ -140,7 +187,8 @@ static unsigned groups_allowed(uint32_t op) {
 
 /* Builtin ops take predefined types only: both MPIs refuse MPI_SUM even on a dup or a contiguous
  * of MPI_DOUBLE (Open MPI 4.1.4: MPI_ERR_OP; MPICH 4.0.2: an error too). */
-int type_match_op_allowed(const type_sig_table *t, uint32_t op, uint32_t type) {
+int type_match_op_allowed(const type_sig_table *t, uint32_t op, uint32_t type)
+{
     if (!t || type == TYPE_SIG_NONE || type >= t->n_nodes || op == CHECK_OP_NULL) {
         return 0;
     }
@@ -168,37 +216,58 @@ typedef struct coll_shape {
     uint8_t gathers;  /* FORM_ALL_TO_ALL: every member sends one block to all (Allgather) */
 } coll_shape;
 
-static coll_shape shape_of(uint16_t func) {
+static coll_shape shape_of(uint16_t func)
+{
     switch (func) {
-    case CHECK_FN_BARRIER: case CHECK_FN_IBARRIER: case CHECK_FN_NEIGHBOR_ALLGATHER:
-    case CHECK_FN_NEIGHBOR_ALLTOALL: case CHECK_FN_INEIGHBOR_ALLGATHER:
+    case CHECK_FN_BARRIER:
+    case CHECK_FN_IBARRIER:
+    case CHECK_FN_NEIGHBOR_ALLGATHER:
+    case CHECK_FN_NEIGHBOR_ALLTOALL:
+    case CHECK_FN_INEIGHBOR_ALLGATHER:
     case CHECK_FN_INEIGHBOR_ALLTOALL:
         return (coll_shape){FORM_NOTHING, 0, 0};
-    case CHECK_FN_BCAST: case CHECK_FN_IBCAST:
+    case CHECK_FN_BCAST:
+    case CHECK_FN_IBCAST:
         return (coll_shape){FORM_BCAST, 0, 0};
-    case CHECK_FN_GATHER: case CHECK_FN_IGATHER:
+    case CHECK_FN_GATHER:
+    case CHECK_FN_IGATHER:
         return (coll_shape){FORM_GATHER, 0, 0};
-    case CHECK_FN_GATHERV: case CHECK_FN_IGATHERV:
+    case CHECK_FN_GATHERV:
+    case CHECK_FN_IGATHERV:
         return (coll_shape){FORM_GATHER, 1, 0};
-    case CHECK_FN_SCATTER: case CHECK_FN_ISCATTER:
+    case CHECK_FN_SCATTER:
+    case CHECK_FN_ISCATTER:
         return (coll_shape){FORM_SCATTER, 0, 0};
-    case CHECK_FN_SCATTERV: case CHECK_FN_ISCATTERV:
+    case CHECK_FN_SCATTERV:
+    case CHECK_FN_ISCATTERV:
         return (coll_shape){FORM_SCATTER, 1, 0};
-    case CHECK_FN_ALLGATHER: case CHECK_FN_IALLGATHER:
+    case CHECK_FN_ALLGATHER:
+    case CHECK_FN_IALLGATHER:
         return (coll_shape){FORM_ALL_TO_ALL, 0, 1};
-    case CHECK_FN_ALLGATHERV: case CHECK_FN_IALLGATHERV:
+    case CHECK_FN_ALLGATHERV:
+    case CHECK_FN_IALLGATHERV:
         return (coll_shape){FORM_ALL_TO_ALL, 1, 1};
-    case CHECK_FN_ALLTOALL: case CHECK_FN_IALLTOALL:
+    case CHECK_FN_ALLTOALL:
+    case CHECK_FN_IALLTOALL:
         return (coll_shape){FORM_ALL_TO_ALL, 0, 0};
-    case CHECK_FN_ALLTOALLV: case CHECK_FN_IALLTOALLV: case CHECK_FN_ALLTOALLW:
+    case CHECK_FN_ALLTOALLV:
+    case CHECK_FN_IALLTOALLV:
+    case CHECK_FN_ALLTOALLW:
     case CHECK_FN_IALLTOALLW:
         return (coll_shape){FORM_ALL_TO_ALL, 1, 0};
-    case CHECK_FN_REDUCE: case CHECK_FN_IREDUCE:
+    case CHECK_FN_REDUCE:
+    case CHECK_FN_IREDUCE:
         return (coll_shape){FORM_REDUCE, 0, 0};
-    case CHECK_FN_ALLREDUCE: case CHECK_FN_IALLREDUCE: case CHECK_FN_REDUCE_SCATTER:
-    case CHECK_FN_IREDUCE_SCATTER: case CHECK_FN_REDUCE_SCATTER_BLOCK:
-    case CHECK_FN_IREDUCE_SCATTER_BLOCK: case CHECK_FN_SCAN: case CHECK_FN_ISCAN:
-    case CHECK_FN_EXSCAN: case CHECK_FN_IEXSCAN:
+    case CHECK_FN_ALLREDUCE:
+    case CHECK_FN_IALLREDUCE:
+    case CHECK_FN_REDUCE_SCATTER:
+    case CHECK_FN_IREDUCE_SCATTER:
+    case CHECK_FN_REDUCE_SCATTER_BLOCK:
+    case CHECK_FN_IREDUCE_SCATTER_BLOCK:
+    case CHECK_FN_SCAN:
+    case CHECK_FN_ISCAN:
+    case CHECK_FN_EXSCAN:
+    case CHECK_FN_IEXSCAN:
         return (coll_shape){FORM_REDUCE_ALL, 0, 0};
     default:
         return (coll_shape){0, 0, 0};
@@ -211,7 +280,8 @@ typedef struct issue_list {
 } issue_list;
 
 static void add_issue(issue_list *l, uint8_t problem, int32_t sender, int32_t receiver,
-                      const type_match_result *result) {
+                      const type_match_result *result)
+{
     if (l->n < l->cap) {
         l->issues[l->n] = (type_match_issue){problem, sender, receiver, *result};
     }
@@ -220,7 +290,8 @@ static void add_issue(issue_list *l, uint8_t problem, int32_t sender, int32_t re
 
 /* Collectives need equal signatures (MPI 3.1 §5.1): anything but TYPE_MATCH_EQUAL is an issue. */
 static int compare(const type_sig_table *t, issue_list *l, type_match_buffer send,
-                   type_match_buffer recv, int32_t sender, int32_t receiver) {
+                   type_match_buffer recv, int32_t sender, int32_t receiver)
+{
     type_match_result r;
     int rc = type_match_p2p(t, send, recv, &r);
     if (rc == MG_OK && r.verdict != TYPE_MATCH_EQUAL) {
@@ -232,7 +303,8 @@ static int compare(const type_sig_table *t, issue_list *l, type_match_buffer sen
 /* Member i's block for member j in an all-to-all form; in place, the data comes from the
  * receive side (MPI 3.1 §5.7, §5.8). */
 static type_match_buffer block_sent(const type_match_member *m, coll_shape s, uint32_t i,
-                                    uint32_t j) {
+                                    uint32_t j)
+{
     const type_match_member *mi = &m[i];
     uint32_t k = s.gathers ? i : j;
     if (mi->in_place) {
@@ -242,7 +314,8 @@ static type_match_buffer block_sent(const type_match_member *m, coll_shape s, ui
 }
 
 static int all_to_all(const type_sig_table *t, const type_match_member *m, uint32_t size,
-                      coll_shape s, issue_list *l) {
+                      coll_shape s, issue_list *l)
+{
     for (uint32_t i = 0; i < size; i++) {
         if (s.per_peer && (!m[i].recvv || (!s.gathers && !m[i].in_place && !m[i].sendv))) {
             return MG_EINVAL;
@@ -272,8 +345,9 @@ static int all_to_all(const type_sig_table *t, const type_match_member *m, uint3
 }
 
 /* Gather and scatter: the root's per-member block against each member's own buffer. */
-static int rooted(const type_sig_table *t, const type_match_member *m, uint32_t size,
-                  uint32_t root, coll_shape s, issue_list *l) {
+static int rooted(const type_sig_table *t, const type_match_member *m, uint32_t size, uint32_t root,
+                  coll_shape s, issue_list *l)
+{
     const type_match_member *r = &m[root];
     int gather = s.form == FORM_GATHER;
     const type_match_buffer *blocks = gather ? r->recvv : r->sendv;
@@ -297,7 +371,8 @@ static int rooted(const type_sig_table *t, const type_match_member *m, uint32_t 
 /* Reductions: one (count, datatype) per member, the same signature everywhere and an op that
  * applies to it (MPI 3.1 §5.9.1). Bcast has the same shape without the op. */
 static int same_everywhere(const type_sig_table *t, const type_match_member *m, uint32_t size,
-                           uint32_t reference, int reduces, uint32_t op, issue_list *l) {
+                           uint32_t reference, int reduces, uint32_t op, issue_list *l)
+{
     for (uint32_t i = 0; i < size; i++) {
         if (reduces && !type_match_op_allowed(t, op, m[i].send.type)) {
             type_match_result none = {0};
@@ -313,11 +388,15 @@ static int same_everywhere(const type_sig_table *t, const type_match_member *m, 
     return MG_OK;
 }
 
-static int in_place_allowed(coll_form form, int is_root) {
+static int in_place_allowed(coll_form form, int is_root)
+{
     switch (form) {
-    case FORM_GATHER: case FORM_SCATTER: case FORM_REDUCE:
+    case FORM_GATHER:
+    case FORM_SCATTER:
+    case FORM_REDUCE:
         return is_root;
-    case FORM_ALL_TO_ALL: case FORM_REDUCE_ALL:
+    case FORM_ALL_TO_ALL:
+    case FORM_REDUCE_ALL:
         return 1;
     default:
         return 0;
@@ -326,7 +405,8 @@ static int in_place_allowed(coll_form form, int is_root) {
 
 int type_match_collective(const type_sig_table *t, uint16_t func, const type_match_member *members,
                           uint32_t size, int32_t root, uint32_t op, type_match_issue *issues,
-                          size_t cap, size_t *n_issues) {
+                          size_t cap, size_t *n_issues)
+{
     if (!t || !members || size == 0 || !n_issues || (cap && !issues)) {
         return MG_EINVAL;
     }

@@ -11,10 +11,10 @@
 #include "type_sig.h"
 
 typedef enum type_match_verdict {
-    TYPE_MATCH_EQUAL = 0,   /* the same signature */
-    TYPE_MATCH_PREFIX,      /* the receive is longer and starts with the send: legal */
-    TYPE_MATCH_TRUNCATED,   /* the receive is a shorter prefix of the send: MPI_ERR_TRUNCATE */
-    TYPE_MATCH_MISMATCH     /* a basic type differs within the common length */
+    TYPE_MATCH_EQUAL = 0, /* the same signature */
+    TYPE_MATCH_PREFIX,    /* the receive is longer and starts with the send: legal */
+    TYPE_MATCH_TRUNCATED, /* the receive is a shorter prefix of the send: MPI_ERR_TRUNCATE */
+    TYPE_MATCH_MISMATCH   /* a basic type differs within the common length */
 } type_match_verdict;
 
 /* A buffer's description: count x type (type a type_sig id). */
@@ -24,8 +24,8 @@ typedef struct type_match_buffer {
 } type_match_buffer;
 
 typedef struct type_match_result {
-    uint8_t verdict;                  /* type_match_verdict */
-    uint64_t send_elems, recv_elems;  /* basic elements of each side (bytes under MPI_PACKED) */
+    uint8_t verdict;                 /* type_match_verdict */
+    uint64_t send_elems, recv_elems; /* basic elements of each side (bytes under MPI_PACKED) */
     /* TYPE_MATCH_MISMATCH: the first differing element (0-based) and its basic type on each side */
     uint64_t position;
     uint32_t send_basic, recv_basic;
@@ -61,7 +61,7 @@ typedef enum type_match_problem {
 } type_match_problem;
 
 typedef struct type_match_issue {
-    uint8_t problem;         /* type_match_problem */
+    uint8_t problem;          /* type_match_problem */
     int32_t sender, receiver; /* local ranks; receiver -1 for IN_PLACE and OP_TYPE */
     type_match_result result;
 } type_match_issue;

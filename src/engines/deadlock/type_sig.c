@@ -5,7 +5,8 @@
  *   H(s || t) = H(s) * B^|t| + H(t)                     (concatenation)
  *   H(s^k)    = H(s) * (1 + B^L + B^2L + ... + B^(k-1)L)  (repetition, O(log k) by doubling)
  * and a type's hash follows from its runs' hashes without looking inside them. Adjacent equal
- * basic types need no merging: the hash is over elements, so (int x 2)(int x 3) and int x 5 agree. */
+ * basic types need no merging: the hash is over elements, so (int x 2)(int x 3) and int x 5 agree.
+ */
 #include "type_sig.h"
 
 #include <stdlib.h>
@@ -19,17 +20,20 @@ typedef unsigned __int128 u128;
 /* The base: any fixed value in [2, MODULUS) unrelated to the element values. */
 #define BASE 0x1d6b7f2a93c4e55ull
 
-static uint64_t mod_reduce(u128 x) {
+static uint64_t mod_reduce(u128 x)
+{
     uint64_t r = (uint64_t)(x & MODULUS) + (uint64_t)(x >> 61);
     r = (r & MODULUS) + (r >> 61);
     return r == MODULUS ? 0 : r;
 }
 
-static uint64_t mul(uint64_t a, uint64_t b) {
+static uint64_t mul(uint64_t a, uint64_t b)
+{
     return mod_reduce((u128)a * b);
 }
 
-static uint64_t add(uint64_t a, uint64_t b) {
+static uint64_t add(uint64_t a, uint64_t b)
+{
     uint64_t r = a + b; /* both < 2^61: no overflow */
     return r >= MODULUS ? r - MODULUS : r;
 }
@@ -39,13 +43,15 @@ typedef struct seq {
     uint64_t hash, pow;
 } seq;
 
-static seq concat(seq head, seq tail) {
+static seq concat(seq head, seq tail)
+{
     return (seq){add(mul(head.hash, tail.pow), tail.hash), mul(head.pow, tail.pow)};
 }
 
 /* s repeated k times: hash(s) x (1 + x + ... + x^(k-1)) with x = B^|s|, and x^k, by doubling over
  * the bits of k from the top: O(log k). */
-static seq repeat(seq s, uint64_t k) {
+static seq repeat(seq s, uint64_t k)
+{
     uint64_t sum = 0, xm = 1; /* sum = 1 + x + ... + x^(m-1), xm = x^m for the bits of k so far */
     for (int bit = k ? 63 - __builtin_clzll(k) : -1; bit >= 0; bit--) {
         sum = mul(sum, add(1, xm));
@@ -58,11 +64,13 @@ static seq repeat(seq s, uint64_t k) {
     return (seq){mul(s.hash, sum), xm};
 }
 
-static seq node_seq(const type_sig_node *n) {
+static seq node_seq(const type_sig_node *n)
+{
     return (seq){n->sig.hash, n->pow};
 }
 
-static uint64_t element_value(uint32_t code) {
+static uint64_t element_value(uint32_t code)
+{
     uint64_t z = code + 0x9e3779b97f4a7c15ull; /* splitmix64 */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -72,8 +80,8 @@ static uint64_t element_value(uint32_t code) {
 
 typedef struct predefined_info {
     const char *name;
-    uint8_t bytes;                   /* basic types: LP64 Linux sizes */
-    uint32_t first, second;          /* pair types: the two runs' basic types */
+    uint8_t bytes;          /* basic types: LP64 Linux sizes */
+    uint32_t first, second; /* pair types: the two runs' basic types */
 } predefined_info;
 
 static const predefined_info predefined[TYPE_SIG_PREDEFINED_COUNT] = {
@@ -142,23 +150,27 @@ static const predefined_info predefined[TYPE_SIG_PREDEFINED_COUNT] = {
     [TYPE_SIG_2INTEGER] = {"MPI_2INTEGER", 0, TYPE_SIG_INTEGER, TYPE_SIG_INTEGER},
 };
 
-const char *type_sig_name(uint32_t type) {
+const char *type_sig_name(uint32_t type)
+{
     if (type > TYPE_SIG_NONE && type < TYPE_SIG_PREDEFINED_COUNT) {
         return predefined[type].name;
     }
     return "derived";
 }
 
-static int mul_checked(uint64_t a, uint64_t b, uint64_t *out) {
+static int mul_checked(uint64_t a, uint64_t b, uint64_t *out)
+{
     return __builtin_mul_overflow(a, b, out) ? MG_ERANGE : MG_OK;
 }
 
 /* Appends a run of `times` copies of `type` to the parts of the node being built (parts from
  * `first`), merged with the previous run of the same type; empty runs are dropped. */
-static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uint64_t times) {
+static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uint64_t times)
+{
     const type_sig_node *child = &t->nodes[type];
     uint64_t elems, bytes, end;
-    if (mul_checked(child->sig.elems, times, &elems) || mul_checked(child->sig.bytes, times, &bytes) ||
+    if (mul_checked(child->sig.elems, times, &elems) ||
+        mul_checked(child->sig.bytes, times, &bytes) ||
         __builtin_add_overflow(node->sig.elems, elems, &end) ||
         __builtin_add_overflow(node->sig.bytes, bytes, &node->sig.bytes)) {
         return MG_ERANGE;
@@ -185,7 +197,7 @@ static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uin
     last->prefix = run.hash;
     last->prefix_pow = run.pow;
     node->sig.unit = (node->sig.elems == 0 || node->sig.unit == child->sig.unit) ? child->sig.unit
-                                                                               : TYPE_SIG_NONE;
+                                                                                 : TYPE_SIG_NONE;
     node->sig.elems = end;
     node->sig.hash = run.hash;
     node->pow = run.pow;
@@ -197,7 +209,8 @@ static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uin
 
 /* Elements of one darray dimension held by process coordinate `coord` (MPI 3.1 §4.1.4). */
 static int darray_local(int64_t gsize, int32_t distrib, int64_t darg, int64_t psize, int64_t coord,
-                        uint64_t *out) {
+                        uint64_t *out)
+{
     if (gsize < 0 || psize <= 0 || (darg <= 0 && darg != TYPE_SIG_DARG_DEFAULT)) {
         return MG_EINVAL;
     }
@@ -223,7 +236,8 @@ static int darray_local(int64_t gsize, int32_t distrib, int64_t darg, int64_t ps
     return MG_OK;
 }
 
-static int darray_elements(const type_sig_desc *d, uint64_t *out) {
+static int darray_elements(const type_sig_desc *d, uint64_t *out)
+{
     if (!d->sizes || !d->distribs || !d->dargs || !d->psizes) {
         return MG_EINVAL;
     }
@@ -254,7 +268,8 @@ static int darray_elements(const type_sig_desc *d, uint64_t *out) {
 }
 
 /* Sum (INDEXED, HINDEXED) or product (SUBARRAY) of n non-negative values. */
-static int fold(const int64_t *v, int64_t n, int product, uint64_t *out) {
+static int fold(const int64_t *v, int64_t n, int product, uint64_t *out)
+{
     if (n > 0 && !v) {
         return MG_EINVAL;
     }
@@ -273,7 +288,8 @@ static int fold(const int64_t *v, int64_t n, int product, uint64_t *out) {
 }
 
 /* The number of oldtype copies of a single-oldtype constructor. */
-static int oldtype_copies(const type_sig_desc *d, uint64_t *out) {
+static int oldtype_copies(const type_sig_desc *d, uint64_t *out)
+{
     switch (d->constructor) {
     case TYPE_SIG_CONTIGUOUS:
         *out = (uint64_t)d->count;
@@ -302,11 +318,13 @@ static int oldtype_copies(const type_sig_desc *d, uint64_t *out) {
     }
 }
 
-static int known(const type_sig_table *t, uint32_t type) {
+static int known(const type_sig_table *t, uint32_t type)
+{
     return type > TYPE_SIG_NONE && type < t->n_nodes;
 }
 
-static int build_runs(type_sig_table *t, const type_sig_desc *d, type_sig_node *node) {
+static int build_runs(type_sig_table *t, const type_sig_desc *d, type_sig_node *node)
+{
     if (d->constructor != TYPE_SIG_STRUCT) {
         uint64_t copies;
         if (!known(t, d->oldtype)) {
@@ -334,7 +352,8 @@ static int build_runs(type_sig_table *t, const type_sig_desc *d, type_sig_node *
     return MG_OK;
 }
 
-int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id) {
+int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id)
+{
     if (!t || !d || !id) {
         return MG_EINVAL;
     }
@@ -364,7 +383,8 @@ int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id) {
     return MG_OK;
 }
 
-int type_sig_table_init(type_sig_table *t) {
+int type_sig_table_init(type_sig_table *t)
+{
     if (!t) {
         return MG_EINVAL;
     }
@@ -384,8 +404,8 @@ int type_sig_table_init(type_sig_table *t) {
     for (uint32_t c = TYPE_SIG_FIRST_PAIR; c < TYPE_SIG_PREDEFINED_COUNT; c++) {
         uint32_t types[2] = {predefined[c].first, predefined[c].second};
         int64_t ones[2] = {1, 1};
-        type_sig_desc pair = {.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
-                              .types = types};
+        type_sig_desc pair = {
+            .constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones, .types = types};
         uint32_t id;
         rc = type_sig_define(t, &pair, &id);
         if (rc) {
@@ -396,7 +416,8 @@ int type_sig_table_init(type_sig_table *t) {
     return MG_OK;
 }
 
-void type_sig_table_free(type_sig_table *t) {
+void type_sig_table_free(type_sig_table *t)
+{
     if (t) {
         free(t->nodes);
         free(t->parts);
@@ -404,7 +425,8 @@ void type_sig_table_free(type_sig_table *t) {
     }
 }
 
-int type_sig_message(const type_sig_table *t, uint32_t type, int64_t count, type_sig *out) {
+int type_sig_message(const type_sig_table *t, uint32_t type, int64_t count, type_sig *out)
+{
     if (!t || !out || count < 0) {
         return MG_EINVAL;
     }
@@ -424,7 +446,8 @@ int type_sig_message(const type_sig_table *t, uint32_t type, int64_t count, type
 
 /* The part of a node holding element `pos` (pos < the node's elements): binary search on ends. */
 static const type_sig_part *part_at(const type_sig_table *t, const type_sig_node *node,
-                                    uint64_t pos) {
+                                    uint64_t pos)
+{
     const type_sig_part *p = &t->parts[node->first_part];
     uint32_t lo = 0, hi = node->n_parts - 1;
     while (lo < hi) {
@@ -440,7 +463,8 @@ static const type_sig_part *part_at(const type_sig_table *t, const type_sig_node
 
 /* The first m elements of one instance of `type`: at each level, the whole runs before the run
  * holding element m, the whole copies inside it, then down into the copy that is cut. */
-static seq type_prefix(const type_sig_table *t, uint32_t type, uint64_t m) {
+static seq type_prefix(const type_sig_table *t, uint32_t type, uint64_t m)
+{
     seq acc = {0, 1};
     while (m > 0) {
         const type_sig_node *node = &t->nodes[type];
@@ -462,7 +486,8 @@ static seq type_prefix(const type_sig_table *t, uint32_t type, uint64_t m) {
 
 /* Validates a position query: `n` within count x type (up to its end when inclusive), `out` set. */
 static int check_position(const type_sig_table *t, uint32_t type, int64_t count, uint64_t n,
-                          int inclusive, const void *out) {
+                          int inclusive, const void *out)
+{
     type_sig msg;
     int rc = type_sig_message(t, type, count, &msg);
     if (rc == MG_OK && (inclusive ? n > msg.elems : n >= msg.elems)) {
@@ -472,7 +497,8 @@ static int check_position(const type_sig_table *t, uint32_t type, int64_t count,
 }
 
 int type_sig_prefix_hash(const type_sig_table *t, uint32_t type, int64_t count, uint64_t n,
-                         uint64_t *hash) {
+                         uint64_t *hash)
+{
     int rc = check_position(t, type, count, n, 1, hash);
     if (rc) {
         return rc;
@@ -488,7 +514,8 @@ int type_sig_prefix_hash(const type_sig_table *t, uint32_t type, int64_t count, 
 }
 
 int type_sig_element(const type_sig_table *t, uint32_t type, int64_t count, uint64_t pos,
-                     uint32_t *basic) {
+                     uint32_t *basic)
+{
     int rc = check_position(t, type, count, pos, 0, basic);
     if (rc) {
         return rc;

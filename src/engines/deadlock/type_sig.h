@@ -2,7 +2,8 @@
  * constructor and arguments, earlier types by id), gets once (at commit or first use) its length in
  * basic elements and a composable hash of its basic-element sequence; messages (count x type),
  * prefixes and single elements are then derived in O(depth x log) time and no allocation.
- * Spec: issue 28 item 1, docs/design/check.md "Usage checks"; design: docs/check-detector.md §13. */
+ * Spec: issue 28 item 1, docs/design/check.md "Usage checks"; design: docs/check-detector.md §13.
+ */
 #ifndef TYPE_SIG_H
 #define TYPE_SIG_H
 

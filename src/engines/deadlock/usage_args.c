@@ -1,7 +1,8 @@
 /* Argument checks (usage_args.h). */
 #include "usage_args.h"
 
-static usage_problem check_message(const usage_call *c) {
+static usage_problem check_message(const usage_call *c)
+{
     if (c->count < 0) {
         return USAGE_COUNT_NEGATIVE;
     }
@@ -17,7 +18,8 @@ static usage_problem check_message(const usage_call *c) {
     return c->buffer_null && c->count > 0 ? USAGE_BUFFER_NULL : USAGE_OK;
 }
 
-static usage_problem check_peer(const usage_call *c) {
+static usage_problem check_peer(const usage_call *c)
+{
     usage_problem out_of_range = c->peer_is_root ? USAGE_ROOT_RANGE : USAGE_RANK_RANGE;
     switch (c->peer_kind) {
     case USAGE_RANK_ANY_SOURCE:
@@ -29,14 +31,16 @@ static usage_problem check_peer(const usage_call *c) {
     }
 }
 
-static usage_problem check_tag(const usage_call *c) {
+static usage_problem check_tag(const usage_call *c)
+{
     if (c->tag_is_any) {
         return c->any_tag_allowed ? USAGE_OK : USAGE_TAG_RANGE;
     }
     return c->tag < 0 || c->tag > c->tag_ub ? USAGE_TAG_RANGE : USAGE_OK;
 }
 
-usage_problem usage_check(const usage_call *call) {
+usage_problem usage_check(const usage_call *call)
+{
     if (call->comm_null) {
         return USAGE_COMM_NULL;
     }
@@ -53,7 +57,8 @@ usage_problem usage_check(const usage_call *call) {
     return p;
 }
 
-const char *usage_problem_name(uint32_t problem) {
+const char *usage_problem_name(uint32_t problem)
+{
     static const char *const names[USAGE_PROBLEM_END] = {
         [USAGE_OK] = "ok",
         [USAGE_COMM_NULL] = "comm_null",

@@ -18,7 +18,8 @@
  * of it, nor a knot reported by an earlier check); with `progressed`, only from those that have
  * records held behind their wait (they went on in reality: a potential deadlock). */
 static int reach_deadlocked(const deadlock_detector *det, const wait_graph *g,
-                            const or_knot_result *res, int progressed, uint8_t *keep) {
+                            const or_knot_result *res, int progressed, uint8_t *keep)
+{
     uint32_t *stack = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *stack);
     if (!stack) {
         return MG_ENOMEM;
@@ -48,7 +49,8 @@ static int reach_deadlocked(const deadlock_detector *det, const wait_graph *g,
 }
 
 static int make_finding(deadlock_detector *det, const wait_graph *g, const or_knot_result *res,
-                        const uint8_t *keep, uint8_t kind, uint32_t notes, uint64_t now) {
+                        const uint8_t *keep, uint8_t kind, uint32_t notes, uint64_t now)
+{
     dl_finding f = {.kind = kind,
                     .notes = notes | det->notes,
                     .time = now,
@@ -83,7 +85,8 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
 
 /* Standard sends of deadlocked ranks that really went on (records held behind them) were
  * buffered by MPI: complete them. Returns how many. */
-static size_t release_buffered(deadlock_detector *det, const or_knot_result *res) {
+static size_t release_buffered(deadlock_detector *det, const or_knot_result *res)
+{
     size_t released = 0;
     for (int32_t r = 0; r < det->world; r++) {
         uint32_t wi = det->ranks[r].wait;
@@ -108,7 +111,8 @@ static size_t release_buffered(deadlock_detector *det, const or_knot_result *res
     return released;
 }
 
-int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int *found_deadlock) {
+int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int *found_deadlock)
+{
     *found_deadlock = 0;
     uint32_t extra = 0;
     int rc = MG_OK;
@@ -144,9 +148,9 @@ int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int 
             again = !rc && release_buffered(det, &res) > 0;
             extra = DL_NOTE_BUFFER_RELEASED;
         } else if (!rc && dead) {
-            rc =
-                make_finding(det, &g, &res, keep, terminated ? DL_STUCK_ON_TERMINATED : DL_DEADLOCK,
-                             notes | extra, now);
+            rc = make_finding(det, &g, &res, keep,
+                              terminated ? DL_STUCK_ON_TERMINATED : DL_DEADLOCK, notes | extra,
+                              now);
             for (int32_t r = 0; !rc && r < det->world; r++) {
                 if (keep[r]) {
                     det->ranks[r].flags |= RANK_REPORTED;

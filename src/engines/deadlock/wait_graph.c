@@ -9,18 +9,21 @@
 
 #define WG_GONE UINT32_MAX
 
-void wait_graph_init(wait_graph *g) {
+void wait_graph_init(wait_graph *g)
+{
     memset(g, 0, sizeof *g);
 }
 
-void wait_graph_free(wait_graph *g) {
+void wait_graph_free(wait_graph *g)
+{
     free(g->nodes);
     free(g->arcs);
     free(g->out_start);
     wait_graph_init(g);
 }
 
-int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id) {
+int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id)
+{
     if (g->n_nodes >= WG_GONE - 1) {
         return MG_ERANGE;
     }
@@ -32,7 +35,8 @@ int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id) {
     return MG_OK;
 }
 
-int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to) {
+int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to)
+{
     if (from >= g->n_nodes || to >= g->n_nodes) {
         return MG_EINVAL;
     }
@@ -44,7 +48,8 @@ int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to) {
 }
 
 /* Counting sort of the arcs by source into out_start (n_nodes + 1 offsets). */
-static int sort_arcs(wait_graph *g) {
+static int sort_arcs(wait_graph *g)
+{
     uint32_t *start = calloc(g->n_nodes + 1, sizeof *start);
     wg_arc *sorted = malloc((g->n_arcs ? g->n_arcs : 1) * sizeof *sorted);
     if (!start || !sorted) {
@@ -73,7 +78,8 @@ static int sort_arcs(wait_graph *g) {
     return MG_OK;
 }
 
-int wait_graph_finish(wait_graph *g) {
+int wait_graph_finish(wait_graph *g)
+{
     size_t n = g->n_nodes;
     uint32_t *in = calloc(n + 1, sizeof *in), *out = calloc(n + 1, sizeof *out);
     uint32_t *succ = malloc((n + 1) * sizeof *succ), *renum = malloc((n + 1) * sizeof *renum);
@@ -119,11 +125,13 @@ int wait_graph_finish(wait_graph *g) {
     return sort_arcs(g);
 }
 
-int wait_graph_arc_is_or(const wait_graph *g, size_t arc) {
+int wait_graph_arc_is_or(const wait_graph *g, size_t arc)
+{
     return g->nodes[g->arcs[arc].from].sem == WG_OR;
 }
 
-int wait_graph_subgraph(const wait_graph *g, const uint8_t *keep, wait_graph *dst) {
+int wait_graph_subgraph(const wait_graph *g, const uint8_t *keep, wait_graph *dst)
+{
     wait_graph_init(dst);
     uint32_t *renum = malloc((g->n_nodes + 1) * sizeof *renum);
     if (!renum) {

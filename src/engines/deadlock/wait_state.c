@@ -10,7 +10,8 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-int wait_state_blocked(const deadlock_detector *det, int32_t rank) {
+int wait_state_blocked(const deadlock_detector *det, int32_t rank)
+{
     uint32_t w = det->ranks[rank].wait;
     return w != DL_NONE && !det->waits[w].satisfied;
 }
@@ -19,7 +20,8 @@ int wait_state_blocked(const deadlock_detector *det, int32_t rank) {
 
 /* The work list is a ring of P slots: a rank is on it at most once (RANK_QUEUED), so it never
  * overflows and a wake-up cannot fail. */
-static void push_work(deadlock_detector *det, int32_t rank) {
+static void push_work(deadlock_detector *det, int32_t rank)
+{
     if (det->ranks[rank].flags & RANK_QUEUED) {
         return;
     }
@@ -28,7 +30,8 @@ static void push_work(deadlock_detector *det, int32_t rank) {
     det->ranks[rank].flags |= RANK_QUEUED;
 }
 
-int wait_state_next_ready(deadlock_detector *det, int32_t *rank) {
+int wait_state_next_ready(deadlock_detector *det, int32_t *rank)
+{
     if (det->n_work == 0) {
         return 0;
     }
@@ -39,11 +42,13 @@ int wait_state_next_ready(deadlock_detector *det, int32_t *rank) {
     return 1;
 }
 
-static int wait_satisfied(const dl_wait *w) {
+static int wait_satisfied(const dl_wait *w)
+{
     return w->any ? w->remaining < w->n_items || w->n_items == 0 : w->remaining == 0;
 }
 
-void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item) {
+void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item)
+{
     dl_wait *w = &det->waits[wi];
     if (w->items[item].done) {
         return;
@@ -57,7 +62,8 @@ void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item) {
     }
 }
 
-void wait_state_wake_completed(deadlock_detector *det) {
+void wait_state_wake_completed(deadlock_detector *det)
+{
     const uint32_t *ops;
     size_t n;
     while (det->p2p.n_completed) {
@@ -72,7 +78,8 @@ void wait_state_wake_completed(deadlock_detector *det) {
 }
 
 /* Slots of comm up to the completed base: wake the members waiting for them. */
-void wait_state_wake_collective(deadlock_detector *det, uint32_t comm) {
+void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
+{
     uint32_t size = comm_table_size(&det->comms, comm);
     for (uint32_t j = 0; j < size; j++) {
         int32_t r = comm_table_member(&det->comms, comm, j);
@@ -91,7 +98,8 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm) {
 }
 
 /* A send to dest was queued: a Probe of dest waiting for it completes. */
-void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send) {
+void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send)
+{
     uint32_t wi = det->ranks[send->peer].wait;
     if (wi == DL_NONE) {
         return;
@@ -110,7 +118,8 @@ void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send) {
 
 /* ---- waits ---- */
 
-int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out) {
+int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out)
+{
     uint32_t wi = det->free_wait;
     if (wi == DL_NONE) {
         if (mg_array_reserve((void **)&det->waits, &det->cap_waits, det->n_waits + 1,
@@ -138,7 +147,8 @@ int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint3
     return MG_OK;
 }
 
-int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item) {
+int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item)
+{
     dl_wait *w = &det->waits[wi];
     dl_item *p = realloc(w->items, (w->n_items + 1) * sizeof *p);
     if (!p) {
@@ -156,7 +166,8 @@ int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item) {
 }
 
 /* Drops wait wi: the ops a blocking call posted itself (request 0) are released. */
-void wait_state_free(deadlock_detector *det, uint32_t wi) {
+void wait_state_free(deadlock_detector *det, uint32_t wi)
+{
     dl_wait *w = &det->waits[wi];
     for (uint32_t i = 0; i < w->n_items; i++) {
         dl_item *it = &w->items[i];
@@ -184,7 +195,8 @@ void wait_state_free(deadlock_detector *det, uint32_t wi) {
 }
 
 /* Makes wi the rank's current wait and counts it blocked unless already satisfied. */
-void wait_state_commit(deadlock_detector *det, uint32_t wi) {
+void wait_state_commit(deadlock_detector *det, uint32_t wi)
+{
     dl_wait *w = &det->waits[wi];
     w->satisfied = (uint8_t)wait_satisfied(w);
     if (!w->satisfied) {

@@ -15,7 +15,8 @@ typedef struct builder {
     key_map shared; /* (comm index, slot or ANY_NODE_KEY) -> node */
 } builder;
 
-static int arcs_to_members(builder *b, uint32_t from, uint32_t comm) {
+static int arcs_to_members(builder *b, uint32_t from, uint32_t comm)
+{
     uint32_t size = comm_table_size(&b->det->comms, comm);
     int rc = MG_OK;
     for (uint32_t j = 0; j < size && !rc; j++) {
@@ -25,7 +26,8 @@ static int arcs_to_members(builder *b, uint32_t from, uint32_t comm) {
 }
 
 /* The shared "any member of comm" (OR) node. */
-static int any_node(builder *b, uint32_t comm, uint32_t *node) {
+static int any_node(builder *b, uint32_t comm, uint32_t *node)
+{
     if (key_map_get(&b->shared, comm, ANY_NODE_KEY, node)) {
         return MG_OK;
     }
@@ -40,7 +42,8 @@ static int any_node(builder *b, uint32_t comm, uint32_t *node) {
 }
 
 /* The shared "every member missing from slot k of comm" (AND) node. */
-static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, uint32_t *node) {
+static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, uint32_t *node)
+{
     if (key_map_get(&b->shared, comm, slot, node)) {
         return MG_OK;
     }
@@ -68,7 +71,8 @@ static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, ui
  * its only pending item, else through a request node (paper Fig. 7, labelled by `request`: the
  * Irecv's function, request id, tag and call site), or to the shared node of a large
  * communicator. */
-static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg_node *request) {
+static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg_node *request)
+{
     uint32_t target;
     if (comm_table_size(&b->det->comms, comm) > b->det->prm.inline_or_max) {
         int rc = any_node(b, comm, &target);
@@ -84,16 +88,18 @@ static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg
 }
 
 /* 1 when the item may still complete without anyone else acting (see p2p_match_may_complete). */
-static int item_free(const deadlock_detector *det, const dl_item *it) {
+static int item_free(const deadlock_detector *det, const dl_item *it)
+{
     return it->done || (it->type == ITEM_P2P && p2p_match_may_complete(&det->p2p, it->ref));
 }
 
-static int emit_item(builder *b, uint32_t from, int only, const dl_item *it) {
+static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
+{
     const p2p_match *pm = &b->det->p2p;
     if (it->type == ITEM_COLL) {
         uint32_t node;
-        int rc =
-            coll_node(b, it->ref, it->slot, b->det->waits[b->det->ranks[from].wait].func, &node);
+        int rc = coll_node(b, it->ref, it->slot, b->det->waits[b->det->ranks[from].wait].func,
+                           &node);
         return rc ? rc : wait_graph_add_arc(b->g, from, node);
     }
     const dl_wait *w = &b->det->waits[b->det->ranks[from].wait];
@@ -126,7 +132,8 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it) {
     return wildcard(b, from, only, comm, &request);
 }
 
-static int emit_wait(builder *b, int32_t r) {
+static int emit_wait(builder *b, int32_t r)
+{
     deadlock_detector *det = b->det;
     const dl_wait *w = &det->waits[det->ranks[r].wait];
     uint32_t pending = 0;
@@ -151,7 +158,8 @@ static int emit_wait(builder *b, int32_t r) {
     return rc;
 }
 
-static void process_node(const deadlock_detector *det, int32_t r, wg_node *n) {
+static void process_node(const deadlock_detector *det, int32_t r, wg_node *n)
+{
     const dl_rank *rs = &det->ranks[r];
     *n = (wg_node){.type = WG_PROCESS,
                    .sem = WG_AND,
@@ -181,7 +189,8 @@ static void process_node(const deadlock_detector *det, int32_t r, wg_node *n) {
     }
 }
 
-int wfg_build(deadlock_detector *det, wait_graph *g) {
+int wfg_build(deadlock_detector *det, wait_graph *g)
+{
     builder b = {det, g, {0}};
     wait_graph_init(g);
     key_map_init(&b.shared);

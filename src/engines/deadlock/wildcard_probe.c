@@ -11,7 +11,8 @@
 
 /* An undecided wildcard receive of a live rank (the lowest op index, so runs are reproducible), or
  * P2P_NONE. */
-static uint32_t first_undecided(const deadlock_detector *det) {
+static uint32_t first_undecided(const deadlock_detector *det)
+{
     for (size_t i = 0; i < det->p2p.n_ops; i++) {
         const p2p_op *o = &det->p2p.ops[i];
         if (o->state == P2P_UNDECIDED && det->ranks[o->p.rank].life == LIFE_LIVE) {
@@ -23,7 +24,8 @@ static uint32_t first_undecided(const deadlock_detector *det) {
 
 /* Moves the findings of a probe copy into the detector, stamped with the decision explored. */
 static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_op *wild,
-                 int32_t source) {
+                 int32_t source)
+{
     int rc = MG_OK;
     for (size_t i = 0; i < copy->n_findings; i++) {
         dl_finding f = copy->findings[i];
@@ -39,7 +41,8 @@ static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_op *
 }
 
 static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now, uint32_t depth,
-                   uint32_t *budget, int *found) {
+                   uint32_t *budget, int *found)
+{
     uint32_t op = first_undecided(det);
     if (op == P2P_NONE) {
         return MG_OK;
@@ -81,13 +84,15 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
     return rc;
 }
 
-int wildcard_probe_run(deadlock_detector *det, uint64_t now, int *found) {
+int wildcard_probe_run(deadlock_detector *det, uint64_t now, int *found)
+{
     uint32_t budget = det->prm.probe_budget;
     *found = 0;
     return explore(det, det, now, 0, &budget, found);
 }
 
-int wildcard_probe_decide(deadlock_detector *det, uint64_t now) {
+int wildcard_probe_decide(deadlock_detector *det, uint64_t now)
+{
     int found = 0;
     int rc = det->prm.probing ? wildcard_probe_run(det, now, &found) : MG_OK;
     uint32_t op;

@@ -86,11 +86,11 @@ double hang_diag_own_time(double elapsed_s, double ran_s, double slices, bool ru
 
 /* What one rank did with the CPU between two scans, for hang_diag_least_own_time. */
 struct hang_diag_cpu {
-    bool alive;     /* alive at both scans (an exited rank needs no time) */
-    bool runnable;  /* runnable at both */
-    double ran_s;   /* CPU time it got in between; negative: unknown */
-    double slices;  /* in how many slices; negative: unknown */
-    double share;   /* its share of a CPU on its node (hang_diag_own_time) */
+    bool alive;    /* alive at both scans (an exited rank needs no time) */
+    bool runnable; /* runnable at both */
+    double ran_s;  /* CPU time it got in between; negative: unknown */
+    double slices; /* in how many slices; negative: unknown */
+    double share;  /* its share of a CPU on its node (hang_diag_own_time) */
 };
 
 /* The least time any live rank had for itself (hang_diag_own_time) between two scans elapsed_s

@@ -34,8 +34,8 @@ double hang_ladder_fmax(const struct hang_ladder *l, double p, double e);
 int hang_ladder_k(double q, double alpha, unsigned *k);
 
 struct hang_ladder_choice {
-    bool built;       /* some tolerance is justified by the sample size */
-    bool exact;       /* built by the exact binomial bound below, not by a tolerance of the ladder */
+    bool built; /* some tolerance is justified by the sample size */
+    bool exact; /* built by the exact binomial bound below, not by a tolerance of the ladder */
     size_t threshold; /* t as a level: a suspicion is S_crout level <= threshold */
     double p_hat;     /* p^_m' = F_n(t) */
     double n_hat;     /* n^_m', the sample size that justifies p_hat */
@@ -61,7 +61,8 @@ int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
  * q <= cap, the one with the smallest K = ceil(log_q alpha), the highest t (most sensitive to a
  * hang) on a tie. Why: the ladder's normal approximation needs n p^ > 5, so while a job is healthy
  * and nearly every sample sits at the top level (ranks out of MPI or progressing) it is never
- * justified; the exact bound holds at any n. True with *out set (exact, e = q - p^); false when no level qualifies or on NULL or alpha outside (0, 1). */
+ * justified; the exact bound holds at any n. True with *out set (exact, e = q - p^); false when no
+ * level qualifies or on NULL or alpha outside (0, 1). */
 bool hang_ladder_exact(const struct hang_ladder *l, const struct hang_ecdf *f, double alpha,
                        double cap, struct hang_ladder_choice *out);
 

@@ -80,8 +80,8 @@ int hang_model_create(const struct hang_model_params *p, size_t nranks, uint64_t
     m->p = *p;
     m->interval = p->interval_init;
     mg_rng_seed(&m->rng, seed);
-    int rc =
-        hang_ladder_init(&m->ladder, p->tolerances, p->ntolerances, p->ladder_z, p->min_expected);
+    int rc = hang_ladder_init(&m->ladder, p->tolerances, p->ntolerances, p->ladder_z,
+                              p->min_expected);
     if (rc == MG_OK)
         rc = hang_sets_create(nranks, p->set_size, p->switch_every, &m->rng, &m->sets);
     if (rc == MG_OK) {

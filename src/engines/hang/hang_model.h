@@ -1,9 +1,9 @@
-/* The ParaStack hang model (§3.1-3.3; docs/design/hang.md "The model"): random sampling of the number of
- * OUT_MPI ranks among C sampled ones, runs tests that grow the sampling interval until the samples
- * are random, a weighted ECDF of S_crout, the (p^, n^) ladder, and a hang after ceil(log_q alpha)
- * consecutive suspicions. No I/O, no clock: the caller sleeps next_delay(), probes the ranks of
- * hang_model_sampled() and passes the count and its own time to hang_model_observe().
- * An object is not thread-safe; distinct objects are independent. */
+/* The ParaStack hang model (§3.1-3.3; docs/design/hang.md "The model"): random sampling of the
+ * number of OUT_MPI ranks among C sampled ones, runs tests that grow the sampling interval until
+ * the samples are random, a weighted ECDF of S_crout, the (p^, n^) ladder, and a hang after
+ * ceil(log_q alpha) consecutive suspicions. No I/O, no clock: the caller sleeps next_delay(),
+ * probes the ranks of hang_model_sampled() and passes the count and its own time to
+ * hang_model_observe(). An object is not thread-safe; distinct objects are independent. */
 #ifndef HANG_MODEL_H
 #define HANG_MODEL_H
 
@@ -30,9 +30,9 @@ struct hang_model_params {
     struct hang_runs_params runs;
     double tolerances[HANG_LADDER_MAX_LEVELS]; /* the ladder's e, largest first */
     size_t ntolerances;
-    double ladder_z;         /* normal quantile of the ladder's confidence interval */
-    bool exact_bound;        /* also the exact binomial bound (hang_ladder_exact); the smaller K wins */
-    double min_expected;     /* rule of thumb n p^ > this for the normal approximation */
+    double ladder_z;     /* normal quantile of the ladder's confidence interval */
+    bool exact_bound;    /* also the exact binomial bound (hang_ladder_exact); the smaller K wins */
+    double min_expected; /* rule of thumb n p^ > this for the normal approximation */
     unsigned max_suspicions; /* a K above this is treated as "cannot reach the confidence" */
 };
 

@@ -1,4 +1,5 @@
-/* Two disjoint random rank sets with alternation (ParaStack §3.3; docs/design/hang.md "The model"). */
+/* Two disjoint random rank sets with alternation (ParaStack §3.3; docs/design/hang.md "The model").
+ */
 #include "hang_sets.h"
 
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* Two disjoint random sets of sampled ranks, alternated every N observations (ParaStack §3.3
- * "Prevention of a corner case failure"; docs/design/hang.md "The model"). Owns its rank arrays; not
- * thread-safe per object. */
+ * "Prevention of a corner case failure"; docs/design/hang.md "The model"). Owns its rank arrays;
+ * not thread-safe per object. */
 #ifndef HANG_SETS_H
 #define HANG_SETS_H
 

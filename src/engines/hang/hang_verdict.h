@@ -1,5 +1,6 @@
-/* The verdict every hang detector returns for one observation (ParaStack §3.1; docs/design/hang.md),
- * shared by the model (hang_model.h) and the timeout baseline (hang_timeout.h). */
+/* The verdict every hang detector returns for one observation (ParaStack §3.1;
+ * docs/design/hang.md), shared by the model (hang_model.h) and the timeout baseline
+ * (hang_timeout.h). */
 #ifndef HANG_VERDICT_H
 #define HANG_VERDICT_H
 

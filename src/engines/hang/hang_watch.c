@@ -61,16 +61,20 @@ struct hang_detector hang_detector_timeout(struct hang_timeout *t)
 
 void hang_watch_params_default(struct hang_watch_params *p)
 {
-    *p = (struct hang_watch_params){.verify = true, .nscans = 3, .scan_gap = 1.0,
-                                    .max_stretch = 10, .stretch_said = 1.5, .still_after = 15,
+    *p = (struct hang_watch_params){.verify = true,
+                                    .nscans = 3,
+                                    .scan_gap = 1.0,
+                                    .max_stretch = 10,
+                                    .stretch_said = 1.5,
+                                    .still_after = 15,
                                     .still_every = 3};
 }
 
 enum phase {
-    WATCHING,      /* the last step was the detector's SAMPLE */
-    STOP_CHECK,    /* every sampled rank was stopped: a SCAN tells a suspended job */
-    STILL_SCAN,    /* the first-call rule's SCAN */
-    VERIFYING,     /* a verification SCAN */
+    WATCHING,   /* the last step was the detector's SAMPLE */
+    STOP_CHECK, /* every sampled rank was stopped: a SCAN tells a suspended job */
+    STILL_SCAN, /* the first-call rule's SCAN */
+    VERIFYING,  /* a verification SCAN */
     DONE
 };
 
@@ -347,8 +351,10 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_reading *x = &readings[r];
-        w->before[r] = (struct cpu_mark){.exited = x->exited, .runnable = x->runnable,
-                                         .cpu_s = x->cpu_s, .slices = x->slices,
+        w->before[r] = (struct cpu_mark){.exited = x->exited,
+                                         .runnable = x->runnable,
+                                         .cpu_s = x->cpu_s,
+                                         .slices = x->slices,
                                          .share = x->cpu_share};
     }
 }
@@ -402,9 +408,7 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
             exited = exited || w->scans[k * w->n + r].exited;
             always_stopped = always_stopped && w->scans[k * w->n + r].stopped;
         }
-        w->conduct[r] = exited           ? 0
-                        : always_stopped ? STOPPED
-                                         : w->conduct[r];
+        w->conduct[r] = exited ? 0 : always_stopped ? STOPPED : w->conduct[r];
         live += !exited;
         loud += !exited && !w->conduct[r];
         spinners += (w->conduct[r] & SPUN) != 0;
@@ -422,8 +426,11 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
 
 static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
-    struct hang_diag_input in = {.nranks = w->n, .nscans = w->p.nscans, .scans = w->scans,
-                                 .polling = w->p.polling, .npolling = w->p.npolling,
+    struct hang_diag_input in = {.nranks = w->n,
+                                 .nscans = w->p.nscans,
+                                 .scans = w->scans,
+                                 .polling = w->p.polling,
+                                 .npolling = w->p.npolling,
                                  .starved = w->starved_rank >= 0};
     int rc = hang_diag_classify(&in, w->faulty, w->n, &step->result);
     if (rc != MG_OK)

@@ -1,7 +1,7 @@
-/* The watch loop of `mpiguard hang` as a step object (docs/design/hang.md "What the user gets"; ParaStack
- * §3.3-4; docs/hang.md "How a hang is decided"): a detector (the model, or the timeout baseline)
- * fed with samples, the suspended-job rule, the rule for hangs from the first call, and the
- * verification scans that turn a suspicion into a verdict or set it aside. No I/O, no clock, no
+/* The watch loop of `mpiguard hang` as a step object (docs/design/hang.md "What the user gets";
+ * ParaStack §3.3-4; docs/hang.md "How a hang is decided"): a detector (the model, or the timeout
+ * baseline) fed with samples, the suspended-job rule, the rule for hangs from the first call, and
+ * the verification scans that turn a suspicion into a verdict or set it aside. No I/O, no clock, no
  * MPI: the caller reads the ranks the last step asks for, at the time it asks, and feeds the
  * readings and its own time back; the CLI and the simulator drive this same code. An object is not
  * thread-safe; distinct objects are independent. */
@@ -36,10 +36,11 @@ struct hang_watch_params {
     size_t nscans;      /* verification scans, >= 2 */
     double scan_gap;    /* seconds between them, in every live rank's own time (hang_diag) */
     double max_stretch; /* a gap lasts at most this many scan_gaps (hang_diag_retake_after) */
-    double stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
-    double still_after; /* hangs from the first call: every rank blocked this long is verified
-                           without the model (0: the rule is off) */
-    double still_every; /* seconds between the scans of every rank that rule takes */
+    double
+        stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
+    double still_after;  /* hangs from the first call: every rank blocked this long is verified
+                            without the model (0: the rule is off) */
+    double still_every;  /* seconds between the scans of every rank that rule takes */
     const bool *polling; /* polling[f]: function id f busy-waits (hang_diag_input); may be NULL */
     size_t npolling;
 };
@@ -88,11 +89,11 @@ enum hang_watch_event {
 
 struct hang_watch_step {
     enum hang_watch_action action;
-    double at;          /* SAMPLE, SCAN: the time to take it (the caller's clock, as fed) */
-    const int *ranks;   /* SAMPLE: owned by the detector, valid until the next feed */
-    size_t count;       /* SAMPLE: ranks to read; SCAN: every rank */
-    bool with_cpu;      /* SCAN: cpu_s, slices and cpu_share are needed */
-    unsigned events;    /* enum hang_watch_event bits */
+    double at;               /* SAMPLE, SCAN: the time to take it (the caller's clock, as fed) */
+    const int *ranks;        /* SAMPLE: owned by the detector, valid until the next feed */
+    size_t count;            /* SAMPLE: ranks to read; SCAN: every rank */
+    bool with_cpu;           /* SCAN: cpu_s, slices and cpu_share are needed */
+    unsigned events;         /* enum hang_watch_event bits */
     size_t out_mpi, sampled; /* OBSERVED */
     double stopped_for;      /* JOB_RUNS */
     double still_since;      /* STILL */
@@ -100,7 +101,7 @@ struct hang_watch_step {
     double gap_took;         /* STRETCHED */
     size_t short_rank;       /* STRETCHED */
     int starved_rank;        /* SET_ASIDE as STARVED, VERDICT: -1 when none */
-    bool from_start;         /* VERDICT, SET_ASIDE: the verification came from the first-call rule */
+    bool from_start; /* VERDICT, SET_ASIDE: the verification came from the first-call rule */
     struct hang_diag_result result; /* SET_ASIDE, VERDICT */
 };
 

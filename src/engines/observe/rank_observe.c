@@ -27,14 +27,16 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
                      in->age >= MG_OBSERVE_INIT_GRACE_S;
         if (!silent)
             return MG_OBSERVE_OK;
-        return s->read && s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING : MG_OBSERVE_UNKNOWN_INTERFACE;
+        return s->read && s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING
+                                        : MG_OBSERVE_UNKNOWN_INTERFACE;
     }
     if (!s->read)
         return in->ended ? MG_OBSERVE_VANISHED : MG_OBSERVE_PENDING;
     if (in->by_stack && (s->mapped_mpi != MG_FLAVOR_UNKNOWN || s->binary_defines_mpi))
         return MG_OBSERVE_OK;
     if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
-        return in->ended || in->age >= MG_OBSERVE_SETTLE_S ? MG_OBSERVE_NOT_MPI : MG_OBSERVE_PENDING;
+        return in->ended || in->age >= MG_OBSERVE_SETTLE_S ? MG_OBSERVE_NOT_MPI
+                                                           : MG_OBSERVE_PENDING;
     mg_observe_cause cause = cause_from_sight(s, in->expected);
     if (in->ended)
         return cause;
@@ -73,11 +75,12 @@ void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause,
     const mg_rank_sight *s = in->sight;
     char silence[128];
     if (in->published)
-        snprintf(silence, sizeof silence, "no MPI call reached mpiguard while another rank made %llu",
+        snprintf(silence, sizeof silence,
+                 "no MPI call reached mpiguard while another rank made %llu",
                  (unsigned long long)in->sibling_calls);
     else
-        snprintf(silence, sizeof silence, "no MPI call reached mpiguard, not even MPI_Init, in %.0f s",
-                 in->age);
+        snprintf(silence, sizeof silence,
+                 "no MPI call reached mpiguard, not even MPI_Init, in %.0f s", in->age);
     switch (cause) {
     case MG_OBSERVE_PRELOAD_REPLACED:
         snprintf(buf, len,

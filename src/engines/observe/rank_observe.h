@@ -19,8 +19,8 @@ typedef struct mg_rank_sight {
     int static_binary;         /* its executable has no ELF interpreter */
     int binary_defines_mpi;    /* its executable defines MPI_Init or PMPI_Init itself */
     mg_mpi_flavor mapped_mpi;  /* the flavour of the libmpi it maps; UNKNOWN: none */
-    char binding[64];          /* a mapped MPI language-binding library (libmpi_mpifh.so.40), or "" */
-    char preload[256];         /* its LD_PRELOAD, cut to fit */
+    char binding[64];  /* a mapped MPI language-binding library (libmpi_mpifh.so.40), or "" */
+    char preload[256]; /* its LD_PRELOAD, cut to fit */
 } mg_rank_sight;
 
 typedef enum mg_observe_cause {
@@ -55,11 +55,11 @@ typedef struct mg_observe_input {
     int published;              /* its interposition library started (state segment, event ring) */
     uint64_t calls;             /* MPI calls it made since, when published */
     double sibling_published_for; /* seconds since another rank first published; < 0: none has */
-    uint64_t sibling_calls;     /* the most calls another rank made */
-    double age;                 /* seconds since the rank was found */
-    int ended;                  /* its process is gone: decide on what was seen */
-    int by_stack;               /* read by its stacks alone (ptrace, no interposition library):
-                                   observed when it maps an MPI library or defines MPI itself */
+    uint64_t sibling_calls;       /* the most calls another rank made */
+    double age;                   /* seconds since the rank was found */
+    int ended;                    /* its process is gone: decide on what was seen */
+    int by_stack;                 /* read by its stacks alone (ptrace, no interposition library):
+                                     observed when it maps an MPI library or defines MPI itself */
 } mg_observe_input;
 
 /* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given

@@ -1,5 +1,6 @@
 /* Memory a collective test needs, computed before it starts so the tester skips what would not
- * fit (mg_memory_available) instead of meeting the OOM killer (docs/design/collectives.md, "The tester"). */
+ * fit (mg_memory_available) instead of meeting the OOM killer (docs/design/collectives.md, "The
+ * tester"). */
 #ifndef MG_COLL_MEMORY_H
 #define MG_COLL_MEMORY_H
 

@@ -104,8 +104,9 @@ static uint64_t pass_then_fail(const verify_point *v, uint64_t m, uint64_t over,
 uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                             coll_verify_at at, const coll_bound *b, int *complete, int *tests)
 {
-    verify_point v = {test, ctx, at == COLL_VERIFY_2S ? 2 * s : s, at == COLL_VERIFY_2P ? 2 * P : P,
-                      b->limit, tests};
+    verify_point v = {
+        test,     ctx,  at == COLL_VERIFY_2S ? 2 * s : s, at == COLL_VERIFY_2P ? 2 * P : P,
+        b->limit, tests};
     uint64_t half = b->n_safe / 2, lo, hi;
     int r = try(&v, (b->n_safe + b->delta) / 2);
     if (r == 1)

@@ -1,11 +1,11 @@
 /* The tester's search for a collective's safe bound at one (s, P) (Li et al., "Non-Intrusively
- * Avoiding Scaling Problems in and out of MPI Collectives", 2018, §III.B; docs/design/collectives.md,
- * "The tester"): step 1 doubles n from 1, each test
- * limited to 10 times the previous one's time, until a failure, n_max or the memory budget; step 2
- * refines in steps of Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification
- * at (s, 2P) and (2s, P) that Table 4.9 and its (P - 1) rows classify (scaling_bounds.h). The
- * tests themselves are a callback, so the search runs the same against real MPI jobs and in unit
- * tests. A search can go on from where an earlier one stopped short of a failure (n_passed). */
+ * Avoiding Scaling Problems in and out of MPI Collectives", 2018, §III.B;
+ * docs/design/collectives.md, "The tester"): step 1 doubles n from 1, each test limited to 10 times
+ * the previous one's time, until a failure, n_max or the memory budget; step 2 refines in steps of
+ * Δ = n'_s / f between n'_s and 2 n'_s. Then, for a failure, the verification at (s, 2P) and (2s,
+ * P) that Table 4.9 and its (P - 1) rows classify (scaling_bounds.h). The tests themselves are a
+ * callback, so the search runs the same against real MPI jobs and in unit tests. A search can go on
+ * from where an earlier one stopped short of a failure (n_passed). */
 #ifndef MG_COLL_SEARCH_H
 #define MG_COLL_SEARCH_H
 

@@ -14,9 +14,8 @@ static uint64_t sat(u128 v)
 }
 
 const char *const scaling_form_names[SCALING_FORM_COUNT + 1] = {
-    [SCALING_FORM_NP] = "nP",         [SCALING_FORM_SNP] = "snP",
-    [SCALING_FORM_SN] = "sn",         [SCALING_FORM_N] = "n",
-    [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)",
+    [SCALING_FORM_NP] = "nP", [SCALING_FORM_SNP] = "snP",       [SCALING_FORM_SN] = "sn",
+    [SCALING_FORM_N] = "n",   [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)",
 };
 
 const char *scaling_form_name(scaling_form form)
@@ -240,8 +239,8 @@ int scaling_bounds_nmax(const scaling_bounds *b, scaling_coll c, uint64_t s, uin
     for (size_t i = 0; i < n; i++) {
         if (e[i].cls != SCALING_CLASS_G)
             continue;
-        uint64_t product =
-            scaling_bounds_form_value(e[i].form, e[i].type_size, e[i].n_safe, e[i].nprocs);
+        uint64_t product = scaling_bounds_form_value(e[i].form, e[i].type_size, e[i].n_safe,
+                                                     e[i].nprocs);
         tighten(out, form_nmax(e[i].form, product, s, P), SCALING_LIMIT_G, e[i].form);
     }
     if (b->artificial_set)

@@ -87,8 +87,9 @@ static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_trigge
     }
     /* The receive side of Gatherv, Allgatherv and Alltoallv must not overlap; Scatterv's and
      * Alltoallv's send sides may. */
-    unsigned flags_a =
-        (a->coll == SCALING_GATHERV || a->coll == SCALING_ALLGATHERV) ? SCALING_DISPL_DISJOINT : 0;
+    unsigned flags_a = (a->coll == SCALING_GATHERV || a->coll == SCALING_ALLGATHERV)
+                           ? SCALING_DISPL_DISJOINT
+                           : 0;
     int rc = check_vector(a->counts_a, a->displs_a, a, flags_a, scratch, &t->d_a, &t->true_a, t);
     if (rc || !(info->vectors & SCALING_VEC_B))
         return rc;

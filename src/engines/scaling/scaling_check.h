@@ -33,8 +33,8 @@ typedef struct scaling_trigger {
  * O(entries of the collective in b) for regular collectives, plus one pass over this rank's vectors
  * for irregular ones. For Gatherv/Scatterv only the root sees the vectors and for Alltoallv each
  * rank sees its own: a verdict holds for this rank's side only, unless the caller makes the ranks
- * agree on it (a small control message). Returns 0 with *out filled, MG_EINVAL for bad arguments (see
- * scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
+ * agree on it (a small control message). Returns 0 with *out filled, MG_EINVAL for bad arguments
+ * (see scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_trigger *out);
 
@@ -57,8 +57,8 @@ static inline int scaling_ints_or(const int *v, uint32_t n)
  * ignores an in-place Alltoallv's send vectors. One branch-free pass over the vectors; inline,
  * since it runs on most calls of a correct program, where its caller knows coll at compile time. */
 static inline int scaling_check_plain(scaling_coll coll, uint32_t nprocs, int in_place,
-                                      const int *counts_a, const int *displs_a,
-                                      const int *counts_b, const int *displs_b)
+                                      const int *counts_a, const int *displs_a, const int *counts_b,
+                                      const int *displs_b)
 {
     int alltoallv = coll == SCALING_ALLTOALLV;
     int acc = alltoallv && in_place

@@ -38,8 +38,8 @@ typedef struct scaling_choice {
     scaling_workaround chosen; /* SCALING_WA_NONE when nothing fired */
     int keeps_nonblocking;     /* the chosen one is a single call (W2, W3): a nonblocking collective
                                   stays nonblocking; W1-A and W1-B complete it eagerly */
-    unsigned applicable; /* bit 1u << w for each workaround w whose plan fits the call */
-    unsigned usable;     /* the applicable ones opts allows: what chosen was picked from */
+    unsigned applicable;       /* bit 1u << w for each workaround w whose plan fits the call */
+    unsigned usable;           /* the applicable ones opts allows: what chosen was picked from */
     double cost_ns[SCALING_WA_COUNT]; /* the model's estimate for each applicable one */
     scaling_w1b_plan w1b;             /* valid when W1-B applies */
     scaling_w1a_plan w1a; /* valid when W1-A applies (its starts live in the caller's memory) */

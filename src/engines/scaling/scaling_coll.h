@@ -1,6 +1,7 @@
 /* The collectives of Table V (12, each with a blocking and a nonblocking form that share one
  * descriptor): the shape of their arguments and which workarounds can apply to them
- * (docs/collectives-engine.md §1; Li et al. 2018, "Non-Intrusively Avoiding Scaling Problems", Table V). */
+ * (docs/collectives-engine.md §1; Li et al. 2018, "Non-Intrusively Avoiding Scaling Problems",
+ * Table V). */
 #ifndef SCALING_COLL_H
 #define SCALING_COLL_H
 

@@ -30,8 +30,8 @@ static int group_fits(const scaling_bounds *b, const scaling_args *a, const int6
      * nothing (Gather(v)/Scatter(v)): the library sizes the call by its communicator. The paper
      * counts only the processes that move data (Figure 4.4), but MPICH 4.0.2's Scatter fails once
      * s n P reaches 2^31 with P the communicator's size, root included: W1-A counted that way
-     * crashed at P = 2, n = 2^30 (docs/collectives-measurements.md). Allgatherv's groups are the whole
-     * communicator, each with only its range contributing: its bound follows the range. */
+     * crashed at P = 2, n = 2^30 (docs/collectives-measurements.md). Allgatherv's groups are the
+     * whole communicator, each with only its range contributing: its bound follows the range. */
     uint64_t m = s1 - s0;
     if (scaling_coll_get(a->coll)->rooted && (a->root < s0 || a->root >= s1))
         m++;
@@ -119,8 +119,8 @@ static void regular_root(const scaling_args *a, uint32_t s0, int natural, scalin
 {
     int64_t n = a->count, s = (int64_t)a->type_size;
     int64_t base = (int64_t)(a->root < s0 ? s0 - 1 : s0) * n * s;
-    scaling_ref own =
-        ref(a->in_place || !natural ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND, 0);
+    scaling_ref own = ref(a->in_place || !natural ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND,
+                          0);
     call->send_count = call->recv_count = (int)n;
     if (a->coll == SCALING_GATHER) {
         call->send = own;

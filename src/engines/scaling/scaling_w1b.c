@@ -317,10 +317,9 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     case SCALING_ALLTOALLV:
         /* In place, the send side is the receive vector over the receive buffer, staged (its
          * slices are the bytes the round receives into). */
-        call->send = vector_side(x, a->in_place, a->in_place ? true_b : true_a, call->counts_a,
-                                 call->displs_a,
-                                 a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1,
-                                 st_send);
+        call->send = vector_side(
+            x, a->in_place, a->in_place ? true_b : true_a, call->counts_a, call->displs_a,
+            a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1, st_send);
         call->recv = vector_side(x, 1, true_b, call->counts_b, call->displs_b,
                                  SCALING_BUF_USER_RECV, 0, st_recv);
         break;
@@ -355,8 +354,13 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
     if (!has_arrays(a, call))
         return MG_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
-    round_ctx x = {.plan = plan, .a = a, .o = (int64_t)r * plan->chunk, .c = plan->chunk,
-                   .s = (int64_t)a->type_size, .pack = pack, .unpack = unpack};
+    round_ctx x = {.plan = plan,
+                   .a = a,
+                   .o = (int64_t)r * plan->chunk,
+                   .c = plan->chunk,
+                   .s = (int64_t)a->type_size,
+                   .pack = pack,
+                   .unpack = unpack};
     call->elem_size = a->type_size;
     call->root = a->root;
     call->send_stride = call->recv_stride = 0;
@@ -367,8 +371,8 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
         irregular(&x, true_a, true_b, call);
     } else { /* Bcast, Reduce, Allreduce: one contiguous slice */
         call->send_count = call->recv_count = cut(a->count, x.o, x.c);
-        call->send =
-            a->in_place ? ref(SCALING_BUF_IN_PLACE, 0) : ref(SCALING_BUF_USER_SEND, x.o * x.s);
+        call->send = a->in_place ? ref(SCALING_BUF_IN_PLACE, 0)
+                                 : ref(SCALING_BUF_USER_SEND, x.o * x.s);
         call->recv = ref(SCALING_BUF_USER_RECV, x.o * x.s);
         if (a->coll == SCALING_BCAST)
             call->send = call->recv;

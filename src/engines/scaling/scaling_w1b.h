@@ -36,8 +36,8 @@ typedef struct scaling_w1b_plan {
     int64_t chunk;              /* c: most elements of one message in one round */
     uint32_t rounds;            /* R >= 1 */
     int allgather_block_stride; /* scaling_params' choice, the same on every rank */
-    int64_t stage_send_bytes; /* STAGE_SEND this rank provides (0: none) */
-    int64_t stage_recv_bytes; /* STAGE_RECV this rank provides (0: none) */
+    int64_t stage_send_bytes;   /* STAGE_SEND this rank provides (0: none) */
+    int64_t stage_recv_bytes;   /* STAGE_RECV this rank provides (0: none) */
 } scaling_w1b_plan;
 
 /* Plans the rounds for a. n_global is the largest per-message count over all ranks (the agreed

@@ -19,8 +19,8 @@ static uint64_t gcd(uint64_t x, uint64_t y)
 #define W2_MAX_DIVIDEND (UINT64_C(1) << 40)
 
 typedef struct shape {
-    uint64_t m;          /* k must divide m */
-    int64_t max_count;   /* largest count (original elements) */
+    uint64_t m;           /* k must divide m */
+    int64_t max_count;    /* largest count (original elements) */
     int64_t lo[2], hi[2]; /* per vector: smallest and largest displacement of a non-zero count */
 } shape;
 
@@ -173,7 +173,7 @@ static int divide_vector(const scaling_args *a, const int64_t *t, int which, uin
 static scaling_ref *side_of(scaling_call *call, scaling_coll c, int which)
 {
     return which == 0 && (c == SCALING_SCATTERV || c == SCALING_ALLTOALLV) ? &call->send
-                                                                            : &call->recv;
+                                                                           : &call->recv;
 }
 
 int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
@@ -190,8 +190,8 @@ int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const in
                 ((info->vectors & SCALING_VEC_B) && (!call->counts_b || !call->displs_b))))
         return MG_EINVAL;
     uint64_t k = plan->k;
-    int64_t own =
-        vec && a->coll != SCALING_ALLTOALLV ? scaling_args_count(a, 0, a->rank) : a->count;
+    int64_t own = vec && a->coll != SCALING_ALLTOALLV ? scaling_args_count(a, 0, a->rank)
+                                                      : a->count;
     if (a->coll != SCALING_ALLTOALLV && ((uint64_t)own % k != 0 || own / (int64_t)k > INT_MAX))
         return MG_ERANGE;
     call->elem_size = plan->elem_size;

@@ -54,8 +54,7 @@ static uint32_t arm_min(const cfg_graph *g, const uint32_t *d, uint32_t arm)
     return best;
 }
 
-int cfg_distance_to_uncovered(const cfg_graph *g, const coverage_set *cov, uint32_t *dist,
-                              size_t n)
+int cfg_distance_to_uncovered(const cfg_graph *g, const coverage_set *cov, uint32_t *dist, size_t n)
 {
     if (!g || !cov || !dist || !g->succ_at || n < 2 * (size_t)g->nbranches)
         return MG_EINVAL;

@@ -25,8 +25,9 @@ int cfg_graph_format(const cfg_graph *g, char **out, size_t *len)
     text_buf t = {0};
     text_buf_printf(&t, "mpiguard-cfg %d\nbuild_id %016" PRIx64 "\n", CFG_GRAPH_TEXT_VERSION,
                     g->build_id);
-    text_buf_printf(&t, "nodes %" PRIu32 " branches %" PRIu32 " edges %" PRIu32 " targets %" PRIu32 "\n",
-                    g->nnodes, g->nbranches, g->nedges, g->ntargets);
+    text_buf_printf(
+        &t, "nodes %" PRIu32 " branches %" PRIu32 " edges %" PRIu32 " targets %" PRIu32 "\n",
+        g->nnodes, g->nbranches, g->nedges, g->ntargets);
     for (uint32_t b = 0; b < g->nbranches; b++)
         text_buf_printf(&t, "b %" PRIu32 " %" PRIu32 "\n", b, g->branch_node[b]);
     for (uint32_t i = 0; i < g->nedges; i++)

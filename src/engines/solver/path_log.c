@@ -417,12 +417,18 @@ static int decode_header(const uint8_t *buf, size_t len, const path_log_expect *
 static int decode_record(uint8_t type, rbuf *r, path_log *log, const path_log_limits *lim)
 {
     switch (type) {
-    case REC_VAR: return decode_var(r, log, lim);
-    case REC_COMM: return decode_comm(r, log, lim);
-    case REC_BRANCH: return decode_branch(r, log, lim);
-    case REC_COVER: return decode_cover(r, log);
-    case REC_TIME: return decode_time(r, log);
-    default: return MG_EFORMAT;
+    case REC_VAR:
+        return decode_var(r, log, lim);
+    case REC_COMM:
+        return decode_comm(r, log, lim);
+    case REC_BRANCH:
+        return decode_branch(r, log, lim);
+    case REC_COVER:
+        return decode_cover(r, log);
+    case REC_TIME:
+        return decode_time(r, log);
+    default:
+        return MG_EFORMAT;
     }
 }
 

@@ -1,7 +1,7 @@
 /* The path log codec: what the instrumented program writes as it runs (a header, variable and
  * communicator declarations, branch records with their constraints, coverage) and the driver
- * reads back. Byte buffers only; no files (docs/concolic-solver.md §2; spec: docs/design/concolic.md
- * "The path log is written as the program runs", dissertation §2.4.2). */
+ * reads back. Byte buffers only; no files (docs/concolic-solver.md §2; spec:
+ * docs/design/concolic.md "The path log is written as the program runs", dissertation §2.4.2). */
 #ifndef PATH_LOG_H
 #define PATH_LOG_H
 
@@ -94,13 +94,14 @@ typedef struct path_log {
  * (undeclared variable or communicator, out-of-order ids, unsorted terms, a branch in a light
  * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_EVERSION for a
  * format version outside PATH_LOG_OLDEST_VERSION..PATH_LOG_VERSION or another build id;
- * MG_ESTATE for another run id; MG_EUNSUPPORTED for a Real variable or float coefficients (reserved, not yet solved);
- * MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure *out is left empty. */
+ * MG_ESTATE for another run id; MG_EUNSUPPORTED for a Real variable or float coefficients
+ * (reserved, not yet solved); MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure
+ * *out is left empty. */
 int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expect,
                     const path_log_limits *lim, path_log *out);
 /* Encodes a decoded log back into bytes that decode to the same log: the header, then the
- * communicators, the variables, the branches, the coverage and the times (the original interleaving of
- * records is not kept; nothing that depends on it is decoded). *out is malloc'd, owned by the
+ * communicators, the variables, the branches, the coverage and the times (the original interleaving
+ * of records is not kept; nothing that depends on it is decoded). *out is malloc'd, owned by the
  * caller. MG_EINVAL for a log the format cannot carry, MG_ENOMEM. */
 int path_log_encode(const path_log *log, uint8_t **out, size_t *len);
 /* Frees what a decode produced and leaves an empty log. NULL is ignored. */

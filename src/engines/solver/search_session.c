@@ -169,8 +169,7 @@ static int take_values(const search_session *s, const path_log *log, const int64
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
  * *moved says whether it did. */
 static int try_choice(search_session *s, const search_choice *ch, const search_run *last,
-                      const coverage_set *cov, int stopped, int move, int *moved,
-                      search_run *next)
+                      const coverage_set *cov, int stopped, int move, int *moved, search_run *next)
 {
     const path_log *log = &s->stack[ch->level];
     int64_t *values = calloc((size_t)log->nvars + 1, sizeof *values);
@@ -267,8 +266,7 @@ int search_session_next(search_session *s, const search_run *last, const coverag
             return 0;
         }
         search_choice ch;
-        if (search_next(s->strategy, cov, cfg, rng, &ch) || ch.exhausted ||
-            ch.level >= s->nstack)
+        if (search_next(s->strategy, cov, cfg, rng, &ch) || ch.exhausted || ch.level >= s->nstack)
             break;
         int moved = 0;
         int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), move, &moved, next);

@@ -22,10 +22,10 @@ typedef struct search_session_params {
     solver_z3_params z3;
     mpi_semantics_params sem; /* sem.max_np also bounds the process count of every next run */
     int fixed;                /* 1: np and focus never change */
-    int solving;              /* 0: nothing is solved, every next run is a restart (random testing) */
-    uint32_t stall_runs;      /* DFS kinds: runs without new coverage before the search moves
-                                 (search_session_next); 0: never */
-    int tune;                 /* 1: input tuning (solver_tune.h) on every solution */
+    int solving;         /* 0: nothing is solved, every next run is a restart (random testing) */
+    uint32_t stall_runs; /* DFS kinds: runs without new coverage before the search moves
+                            (search_session_next); 0: never */
+    int tune;            /* 1: input tuning (solver_tune.h) on every solution */
 } search_session_params;
 
 /* Bounded DFS on a large program stays in the subtree of its first paths: HPL's campaign kept
@@ -45,7 +45,7 @@ typedef struct search_session {
     solver_z3 *z3;
     path_log *stack; /* stack[i]: the path kept at level i of the strategy's stack */
     size_t nstack;
-    focus_frontier frontier; /* what each rank reached: the focus when a solution leaves it free */
+    focus_frontier frontier;  /* what each rank reached: the focus when a solution leaves it free */
     uint32_t stalled;         /* runs since the last one that covered something new */
     coverage_set leave_tried; /* arms a leave aimed at since coverage last grew */
     uint64_t solves, sat, query_timeouts, restarts, leaves, moves, tuning_checks;

@@ -41,9 +41,10 @@ int search_snapshot_write(const search_state *s, char **out, size_t *len)
         return MG_EINVAL;
     text_buf t = {0};
     const search_params *p = &s->p;
-    text_buf_printf(&t, "search-snapshot %d\nparams %d %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
-                    SEARCH_SNAPSHOT_VERSION, p->kind, p->dfs_phase_runs, p->bound_round,
-                    p->fixed_bound, p->cfg_depth);
+    text_buf_printf(
+        &t, "search-snapshot %d\nparams %d %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
+        SEARCH_SNAPSHOT_VERSION, p->kind, p->dfs_phase_runs, p->bound_round, p->fixed_bound,
+        p->cfg_depth);
     text_buf_printf(&t, "state %" PRIu32 " %" PRIu32 " %" PRIu32 " %d %" PRIu32 " %" PRIu32 "\n",
                     s->runs, s->longest, s->bound, s->pending, s->pending_index, s->depth);
     for (uint32_t d = 0; d < s->depth; d++)

@@ -180,9 +180,8 @@ solver_z3_targets solver_query_targets(const solver_query *q)
     return (solver_z3_targets){q->solve, q->nsolve, q->keep, q->nkeep};
 }
 
-static int solve(solver_z3 *s, const path_log *log, uint32_t target,
-                 const mpi_semantics_params *p, int *sat, int64_t *values, int tune,
-                 uint32_t *checks)
+static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_semantics_params *p,
+                 int *sat, int64_t *values, int tune, uint32_t *checks)
 {
     if (checks)
         *checks = 0;

@@ -133,8 +133,14 @@ int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
         *checks = 0;
     if (q->npreds == 0)
         return 0;
-    tuner k = {s, log, t, malloc((q->npreds + 2 * (size_t)q->nsolve + 2) * sizeof *k.all),
-               q->npreds, q->npreds, malloc(((size_t)log->nvars + 1) * sizeof *k.scratch), 0};
+    tuner k = {s,
+               log,
+               t,
+               malloc((q->npreds + 2 * (size_t)q->nsolve + 2) * sizeof *k.all),
+               q->npreds,
+               q->npreds,
+               malloc(((size_t)log->nvars + 1) * sizeof *k.scratch),
+               0};
     for (size_t i = 0; k.all && i < q->npreds; i++)
         k.all[i] = q->preds[i];
     int rc = k.all && k.scratch ? tune(&k, q, values) : MG_ENOMEM;

@@ -11,7 +11,8 @@
 #include "solver_z3.h"
 
 /* Tunes values, a solution of query q (targets t) just found, in two stages on the query's
- * incremental dependent slice: (I) the lowest bound B in (0, L], L the largest solved value, such that every tuned variable
+ * incremental dependent slice: (I) the lowest bound B in (0, L], L the largest solved value, such
+ * that every tuned variable
  * <= B is still consistent (binary search), the excluded variables fixed at their solved
  * values; (II) when the negated constraint has a single variable and it is tuned, the lowest
  * bound of that variable alone in (0, B]. The values are then solved under those bounds.

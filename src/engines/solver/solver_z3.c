@@ -156,7 +156,8 @@ static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
     Z3_context c = e->c;
     int bv = e->semantics == SOLVER_BITVECTOR;
     switch (op) {
-    case SYM_EQ: return Z3_mk_eq(c, l, r);
+    case SYM_EQ:
+        return Z3_mk_eq(c, l, r);
     case SYM_NE: {
         Z3_ast args[2] = {l, r};
         return Z3_mk_distinct(c, 2, args);
@@ -384,8 +385,8 @@ static int read_value(const enc *e, Z3_model m, uint32_t id, int64_t *out)
             unsigned bits = var_bits(&e->vars[id]);
             if (Z3_get_numeral_uint64(e->c, r, &u)) {
                 unsigned shift = 64 - bits;
-                *out =
-                    var_signed(&e->vars[id]) && shift ? (int64_t)(u << shift) >> shift : (int64_t)u;
+                *out = var_signed(&e->vars[id]) && shift ? (int64_t)(u << shift) >> shift
+                                                         : (int64_t)u;
                 rc = 0;
             }
         }
@@ -446,8 +447,7 @@ static int watched_checks(enc *e, Z3_solver solver, const solver_z3_targets *t, 
     return rc;
 }
 
-static int outcome(enc *e, Z3_solver solver, const solver_z3_targets *t, int *sat,
-                   int64_t *values)
+static int outcome(enc *e, Z3_solver solver, const solver_z3_targets *t, int *sat, int64_t *values)
 {
     Z3_lbool r;
     int rc = watched_checks(e, solver, t, &r);

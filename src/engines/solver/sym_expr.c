@@ -236,13 +236,26 @@ int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int 
     if (rc != 0)
         return rc;
     switch (p->op) {
-    case SYM_EQ: *truth = l == r; return 0;
-    case SYM_NE: *truth = l != r; return 0;
-    case SYM_LT: *truth = l < r; return 0;
-    case SYM_LE: *truth = l <= r; return 0;
-    case SYM_GT: *truth = l > r; return 0;
-    case SYM_GE: *truth = l >= r; return 0;
-    default: return MG_EINVAL;
+    case SYM_EQ:
+        *truth = l == r;
+        return 0;
+    case SYM_NE:
+        *truth = l != r;
+        return 0;
+    case SYM_LT:
+        *truth = l < r;
+        return 0;
+    case SYM_LE:
+        *truth = l <= r;
+        return 0;
+    case SYM_GT:
+        *truth = l > r;
+        return 0;
+    case SYM_GE:
+        *truth = l >= r;
+        return 0;
+    default:
+        return MG_EINVAL;
     }
 }
 

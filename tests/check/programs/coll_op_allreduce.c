@@ -10,7 +10,8 @@ int main(int argc, char **argv)
     int rank, out = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Allreduce(&rank, &out, 1, MPI_INT, rank == 0 ? MPI_SUM : MPI_MAX, MPI_COMM_WORLD); /* <- reported */
+    MPI_Allreduce(&rank, &out, 1, MPI_INT, rank == 0 ? MPI_SUM : MPI_MAX,
+                  MPI_COMM_WORLD); /* <- reported */
     MPI_Finalize();
     return 0;
 }

@@ -13,7 +13,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank != 0)
         usleep(300000); /* rank 0's call is the slot's first */
-    MPI_Gather(&rank, 1, MPI_INT, all, 1, MPI_INT, rank == 0 ? 0 : 1, MPI_COMM_WORLD); /* <- reported */
+    MPI_Gather(&rank, 1, MPI_INT, all, 1, MPI_INT, rank == 0 ? 0 : 1,
+               MPI_COMM_WORLD); /* <- reported */
     MPI_Finalize();
     return 0;
 }

@@ -10,7 +10,10 @@ int main(int argc, char **argv)
 {
     int rank, ints[8] = {0};
     double doubles[4] = {0};
-    struct { int i; double d; } pairs[2];
+    struct {
+        int i;
+        double d;
+    } pairs[2];
     MPI_Datatype dup_double, wide_double, strided, pair, pair_dup;
     int lengths[2] = {1, 1};
     MPI_Aint displs[2] = {0, sizeof(double)};

@@ -11,7 +11,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int peer = 1 - rank;
     MPI_Status st;
-    MPI_Sendrecv(&rank, 1, MPI_INT, peer, 1, &in, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &st); /* <- reported */
+    MPI_Sendrecv(&rank, 1, MPI_INT, peer, 1, &in, 1, MPI_INT, peer, 2, MPI_COMM_WORLD,
+                 &st); /* <- reported */
     MPI_Finalize();
     return 0;
 }

@@ -12,7 +12,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size;
     MPI_Status st;
-    MPI_Sendrecv(&rank, 1, MPI_INT, right, 0, &in, 1, MPI_INT, right, 0, MPI_COMM_WORLD, &st); /* <- reported */
+    MPI_Sendrecv(&rank, 1, MPI_INT, right, 0, &in, 1, MPI_INT, right, 0, MPI_COMM_WORLD,
+                 &st); /* <- reported */
     MPI_Finalize();
     return 0;
 }

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
         MPI_Send(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, rank / 2, -rank, &half); /* reversed order inside each half */
-    MPI_Bcast(&x, 1, MPI_INT, 0, half);                      /* root: the highest world rank */
+    MPI_Bcast(&x, 1, MPI_INT, 0, half);                     /* root: the highest world rank */
     MPI_Request req;
     if (rank < 2) {
         if (rank == 0)

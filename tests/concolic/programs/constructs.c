@@ -28,9 +28,14 @@ int main(int argc, char **argv)
     mpiguard_unsigned(&u);
     mpiguard_short(&s);
     switch (x) {
-    case 3: hits++; break;
-    case 11: hits += 2; break;
-    default: break;
+    case 3:
+        hits++;
+        break;
+    case 11:
+        hits += 2;
+        break;
+    default:
+        break;
     }
     int lt = x < y; /* a comparison used as a value */
     _Bool big = y > 100;

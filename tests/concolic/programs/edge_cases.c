@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mpiguard_int(&x);
     if (!strcmp(mode, "unreached") && x == 123456789)
-        mpiguard_int(&y); /* only on a path no run takes at first */
+        mpiguard_int(&y);                         /* only on a path no run takes at first */
     if (!strcmp(mode, "unsat") && x > 5 && x < 3) /* UNSAT */
         printf("unreachable\n");
     if (!strcmp(mode, "hang") && x == 42)

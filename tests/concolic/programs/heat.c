@@ -26,13 +26,13 @@
 
 enum { MAX_CELLS = 1024, MAX_TEMP = 5000, HIST_LEN = 12 };
 enum { BC_FIXED, BC_INSULATED, BC_PERIODIC };
-#define DIFFUSION 0.25   /* alpha dt / dx^2: stable below 0.5 */
-#define SOURCE_HEAT 8.0  /* kelvin per step */
+#define DIFFUSION 0.25  /* alpha dt / dx^2: stable below 0.5 */
+#define SOURCE_HEAT 8.0 /* kelvin per step */
 
 typedef struct params {
-    int cells;    /* cells of the rod */
-    int steps;    /* at most this many steps */
-    int t_left;   /* boundary and initial temperatures, kelvin */
+    int cells;  /* cells of the rod */
+    int steps;  /* at most this many steps */
+    int t_left; /* boundary and initial temperatures, kelvin */
     int t_right;
     int tol_exp;  /* stop when the largest change is below 10^-tol_exp */
     int boundary; /* BC_FIXED: both ends held; BC_INSULATED: right end insulated; BC_PERIODIC */
@@ -47,9 +47,9 @@ static void read_params(params *p, int argc, char **argv)
         const char *name;
         int *value;
         long long cap;
-    } opt[] = {{"cells", &p->cells, 0},       {"steps", &p->steps, 40},
-               {"t_left", &p->t_left, 0},     {"t_right", &p->t_right, 0},
-               {"tol_exp", &p->tol_exp, 0},   {"boundary", &p->boundary, 0},
+    } opt[] = {{"cells", &p->cells, 0},     {"steps", &p->steps, 40},
+               {"t_left", &p->t_left, 0},   {"t_right", &p->t_right, 0},
+               {"tol_exp", &p->tol_exp, 0}, {"boundary", &p->boundary, 0},
                {"source", &p->source, 0}};
     const size_t nopt = sizeof opt / sizeof *opt;
     for (int a = 1; a < argc; a++) {
@@ -96,8 +96,8 @@ static double global_max(double x, int rank, int np)
         int partner = rank ^ mask;
         assert(partner < np); /* H3 */
         double y;
-        MPI_Sendrecv(&x, 1, MPI_DOUBLE, partner, 2, &y, 1, MPI_DOUBLE, partner, 2,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&x, 1, MPI_DOUBLE, partner, 2, &y, 1, MPI_DOUBLE, partner, 2, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         if (y > x)
             x = y;
     }
@@ -150,8 +150,13 @@ static void gather_rod(double *out, const double *u, int n, int lo, int np, cons
 
 int main(int argc, char **argv)
 {
-    params p = {.cells = 64, .steps = 10, .t_left = 300, .t_right = 350, .tol_exp = 6,
-                .boundary = BC_FIXED, .source = -1};
+    params p = {.cells = 64,
+                .steps = 10,
+                .t_left = 300,
+                .t_right = 350,
+                .tol_exp = 6,
+                .boundary = BC_FIXED,
+                .source = -1};
     int rank, np;
     MPI_Init(&argc, &argv);
     read_params(&p, argc, argv);
@@ -191,8 +196,8 @@ int main(int argc, char **argv)
     int step = 0;
     double res = 0;
     for (; step < p.steps; step++) {
-        MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE, right, 1,
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (rank == 0 && p.boundary != BC_PERIODIC)

@@ -26,14 +26,14 @@ enum { MAX_KEYS = 1 << 24, MAX_BUCKETS = 256, MAX_KEY = 1000000, RESERVOIR = 8, 
 enum { REPORT_SUMMARY, REPORT_BARS, REPORT_CUMULATIVE };
 
 typedef struct params {
-    int nkeys;    /* keys drawn by each rank */
+    int nkeys; /* keys drawn by each rank */
     int nbuckets;
     int seed;
-    int key_min;  /* keys are in key_min..key_max */
+    int key_min; /* keys are in key_min..key_max */
     int key_max;
-    int pct;      /* the percentile reported */
-    int root;     /* the rank that reports */
-    int report;   /* REPORT_* */
+    int pct;    /* the percentile reported */
+    int root;   /* the rank that reports */
+    int report; /* REPORT_* */
 } params;
 
 typedef struct report {
@@ -43,8 +43,8 @@ typedef struct report {
 
 static void read_params(params *p, int argc, char **argv)
 {
-    int *field[] = {&p->nkeys, &p->nbuckets, &p->seed, &p->key_min, &p->key_max, &p->pct,
-                    &p->root, &p->report};
+    int *field[] = {&p->nkeys,   &p->nbuckets, &p->seed, &p->key_min,
+                    &p->key_max, &p->pct,      &p->root, &p->report};
     for (int i = 1; i < argc && i <= (int)(sizeof field / sizeof *field); i++)
         *field[i - 1] = atoi(argv[i]);
     mpiguard_int_with_limit(&p->nkeys, 64);
@@ -143,8 +143,14 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    params p = {.nkeys = 8, .nbuckets = 16, .seed = 12345, .key_min = 0, .key_max = 999,
-                .pct = 50, .root = 0, .report = REPORT_SUMMARY};
+    params p = {.nkeys = 8,
+                .nbuckets = 16,
+                .seed = 12345,
+                .key_min = 0,
+                .key_max = 999,
+                .pct = 50,
+                .root = 0,
+                .report = REPORT_SUMMARY};
     read_params(&p, argc, argv);
     const char *bad = check_params(&p, np);
     if (bad)

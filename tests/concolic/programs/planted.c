@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     if (width == 37)
         *grid = 1; /* B1 */
     if (rank == 2 && mode == 3)
-        assert(mode != 3); /* B2 */
+        assert(mode != 3);            /* B2 */
     int planes = planes_per_rank(np); /* B3 */
     if (tol == 5 && np == 3 && rank == 1)
         *grid = 2; /* B5 */

@@ -18,4 +18,3 @@ double planted_solve(int iters, int width, int rank)
     }
     return x;
 }
-

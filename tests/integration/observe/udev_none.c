@@ -1,5 +1,6 @@
 /* The udev calls hwloc makes, for a static MPICH link in tests/integration/observe.sh: Debian ships
- * libmpich.a, libucp.a, libhwloc.a but no libudev.a. Without udev, hwloc reads no device property. */
+ * libmpich.a, libucp.a, libhwloc.a but no libudev.a. Without udev, hwloc reads no device property.
+ */
 #include <stddef.h>
 
 struct udev;

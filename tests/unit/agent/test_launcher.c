@@ -1,5 +1,6 @@
 /* Unit tests of launcher recognition, command rewriting and MPI flavour detection, against the
- * launchers installed on this machine. argv[1] and argv[2]: an Open MPI and an MPICH example binary. */
+ * launchers installed on this machine. argv[1] and argv[2]: an Open MPI and an MPICH example
+ * binary. */
 #include "launcher.h"
 #include "mg_error.h"
 #include "mg_test.h"
@@ -18,7 +19,8 @@ static void recognises_each_launcher(void)
 {
     mg_launcher l;
     char err[512];
-    char *ompi[] = {"mpirun.openmpi", "--mca", "btl", "self", "-x", "FOO", "-n", "4", (char *)openmpi_app, "-v"};
+    char *ompi[] = {"mpirun.openmpi",    "--mca", "btl", "self", "-x", "FOO", "-n", "4",
+                    (char *)openmpi_app, "-v"};
     MG_CHECK_INT(identify(ompi, 10, &l, err), MG_OK);
     MG_CHECK_INT(l.kind, MG_LAUNCHER_OPENMPI);
     MG_CHECK_INT(l.app_index, 8);
@@ -59,7 +61,8 @@ static int argv_equals(char **got, const char *const *want)
     int i = 0;
     for (; want[i]; i++)
         if (!got[i] || strcmp(got[i], want[i]) != 0) {
-            fprintf(stderr, "argv[%d] is '%s', expected '%s'\n", i, got[i] ? got[i] : "(end)", want[i]);
+            fprintf(stderr, "argv[%d] is '%s', expected '%s'\n", i, got[i] ? got[i] : "(end)",
+                    want[i]);
             return 0;
         }
     return got[i] == NULL;
@@ -73,23 +76,25 @@ static void injects_variables_the_launchers_way(void)
     char *ompi[] = {"mpirun.openmpi", "-n", "4", "/bin/true"};
     identify(ompi, 4, &l, err);
     char **a = mg_launcher_build_argv(&l, ompi, 4, vars, 2);
-    static const char *const want_ompi[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/lib/x.so", "-x",
-                                            "MPIGUARD_JOB_TOKEN=abc", "-n", "4", "/bin/true", NULL};
+    static const char *const want_ompi[] = {
+        "mpirun.openmpi", "-x", "LD_PRELOAD=/lib/x.so", "-x", "MPIGUARD_JOB_TOKEN=abc", "-n", "4",
+        "/bin/true",      NULL};
     MG_CHECK(argv_equals(a, want_ompi));
     mg_launcher_free_argv(a);
     char *hydra[] = {"mpiexec.mpich", "-n", "4", "/bin/true"};
     identify(hydra, 4, &l, err);
     a = mg_launcher_build_argv(&l, hydra, 4, vars, 2);
-    static const char *const want_hydra[] = {"mpiexec.mpich", "-genv", "LD_PRELOAD", "/lib/x.so",
-                                             "-genv", "MPIGUARD_JOB_TOKEN", "abc", "-n", "4",
-                                             "/bin/true", NULL};
+    static const char *const want_hydra[] = {
+        "mpiexec.mpich", "-genv", "LD_PRELOAD", "/lib/x.so", "-genv", "MPIGUARD_JOB_TOKEN",
+        "abc",           "-n",    "4",          "/bin/true", NULL};
     MG_CHECK(argv_equals(a, want_hydra));
     mg_launcher_free_argv(a);
     char *srun[] = {"srun", "-n", "4", (char *)mpich_app};
     identify(srun, 4, &l, err);
     a = mg_launcher_build_argv(&l, srun, 4, vars, 2);
-    const char *const want_srun[] = {"srun", "--export=ALL,LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc",
-                                     "-n", "4", mpich_app, NULL};
+    const char *const want_srun[] = {
+        "srun", "--export=ALL,LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc", "-n", "4", mpich_app,
+        NULL};
     MG_CHECK(argv_equals(a, want_srun));
     mg_launcher_free_argv(a);
     char *srun_user[] = {"srun", "--export", "NONE", "-n", "4", (char *)mpich_app};
@@ -110,18 +115,20 @@ static void reads_the_users_own_setting(void)
     mg_launcher l;
     char err[512], value[256];
     setenv("LD_PRELOAD", "/env.so", 1);
-    char *ompi_value[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so", "-n", "2", "/bin/true",
-                          "-x", "LD_PRELOAD=/app.so"};
+    char *ompi_value[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-n", "2",
+                          "/bin/true",      "-x", "LD_PRELOAD=/app.so"};
     identify(ompi_value, 8, &l, err);
     MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/u.so");
     MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERANGE);
     char *ompi_inherited[] = {"mpirun.openmpi", "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
     identify(ompi_inherited, 6, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value),
+                 1);
     MG_CHECK_STR(value, "/env.so");
-    char *hydra_mpmd[] = {"mpiexec.mpich", "-genv", "LD_PRELOAD", "/g.so", "-n", "1", "/bin/true",
-                          ":", "-env", "LD_PRELOAD", "/e.so", "-n", "1", "/bin/true"};
+    char *hydra_mpmd[] = {
+        "mpiexec.mpich", "-genv",      "LD_PRELOAD", "/g.so", "-n", "1",        "/bin/true", ":",
+        "-env",          "LD_PRELOAD", "/e.so",      "-n",    "1",  "/bin/true"};
     identify(hydra_mpmd, 14, &l, err);
     MG_CHECK_INT(mg_launcher_user_value(&l, hydra_mpmd, 14, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/e.so");
@@ -152,8 +159,9 @@ static void reads_the_users_own_setting(void)
 static void merges_preload_lists(void)
 {
     char out[64];
-    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out,
-                                           sizeof out), MG_OK);
+    MG_CHECK_INT(
+        mg_launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out, sizeof out),
+        MG_OK);
     MG_CHECK_STR(out, "/lib/x.so:/a.so:/b.so");
     MG_CHECK_INT(mg_launcher_merge_preload("/usr/bin/true", "/bin/true::/c.so", out, sizeof out),
                  MG_OK);
@@ -169,23 +177,63 @@ static void replaces_the_users_own_setting(void)
     mg_launcher l;
     char err[512];
     mg_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
-    char *ompi[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so", "-x", "LD_PRELOAD", "-x", "FOO",
-                    "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
+    char *ompi[] = {
+        "mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-x", "LD_PRELOAD", "-x", "FOO", "-n", "2",
+        "/bin/true",      "-x", "LD_PRELOAD=/app.so"};
     identify(ompi, 12, &l, err);
     char **a = mg_launcher_build_argv(&l, ompi, 12, vars, 2);
-    static const char *const want_ompi[] = {
-        "mpirun.openmpi", "-x", "LD_PRELOAD=/lib/x.so", "-x", "MPIGUARD_JOB_TOKEN=abc", "-x", "FOO",
-        "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so", NULL};
+    static const char *const want_ompi[] = {"mpirun.openmpi",
+                                            "-x",
+                                            "LD_PRELOAD=/lib/x.so",
+                                            "-x",
+                                            "MPIGUARD_JOB_TOKEN=abc",
+                                            "-x",
+                                            "FOO",
+                                            "-n",
+                                            "2",
+                                            "/bin/true",
+                                            "-x",
+                                            "LD_PRELOAD=/app.so",
+                                            NULL};
     MG_CHECK(argv_equals(a, want_ompi));
     mg_launcher_free_argv(a);
-    char *hydra[] = {"mpiexec.mpich", "-genvlist", "FOO,LD_PRELOAD", "-envlist", "LD_PRELOAD",
-                     "-genv", "LD_PRELOAD", "/g.so", "-n", "1", "/bin/true", ":", "-env",
-                     "LD_PRELOAD", "/e.so", "-n", "1", "/bin/true"};
+    char *hydra[] = {"mpiexec.mpich",
+                     "-genvlist",
+                     "FOO,LD_PRELOAD",
+                     "-envlist",
+                     "LD_PRELOAD",
+                     "-genv",
+                     "LD_PRELOAD",
+                     "/g.so",
+                     "-n",
+                     "1",
+                     "/bin/true",
+                     ":",
+                     "-env",
+                     "LD_PRELOAD",
+                     "/e.so",
+                     "-n",
+                     "1",
+                     "/bin/true"};
     identify(hydra, 18, &l, err);
     a = mg_launcher_build_argv(&l, hydra, 18, vars, 2);
-    static const char *const want_hydra[] = {
-        "mpiexec.mpich", "-genv", "LD_PRELOAD", "/lib/x.so", "-genv", "MPIGUARD_JOB_TOKEN", "abc",
-        "-genvlist", "FOO", "-n", "1", "/bin/true", ":", "-n", "1", "/bin/true", NULL};
+    static const char *const want_hydra[] = {"mpiexec.mpich",
+                                             "-genv",
+                                             "LD_PRELOAD",
+                                             "/lib/x.so",
+                                             "-genv",
+                                             "MPIGUARD_JOB_TOKEN",
+                                             "abc",
+                                             "-genvlist",
+                                             "FOO",
+                                             "-n",
+                                             "1",
+                                             "/bin/true",
+                                             ":",
+                                             "-n",
+                                             "1",
+                                             "/bin/true",
+                                             NULL};
     MG_CHECK(argv_equals(a, want_hydra));
     mg_launcher_free_argv(a);
     char *srun[] = {"srun", "--export=ALL,LD_PRELOAD=/s.so,FOO=1", "-n", "2", (char *)mpich_app};
@@ -207,9 +255,11 @@ static void tells_flavours_of_binaries(void)
     MG_CHECK_INT(mg_mpi_flavor_of_binary("/etc/hostname", &f), MG_OK);
     MG_CHECK_INT(f, MG_FLAVOR_UNKNOWN);
     MG_CHECK_INT(mg_mpi_flavor_of_binary("/nonexistent", &f), MG_ENOENT);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12.2.0"), MG_FLAVOR_MPICH);
+    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12.2.0"),
+                 MG_FLAVOR_MPICH);
     MG_CHECK_INT(mg_mpi_flavor_of_library("libmpi.so.12"), MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"), MG_FLAVOR_OPENMPI);
+    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"),
+                 MG_FLAVOR_OPENMPI);
     MG_CHECK_INT(mg_mpi_flavor_of_library("libmpi_mpifh.so.40"), MG_FLAVOR_UNKNOWN);
     MG_CHECK_STR(mg_mpi_flavor_name(MG_FLAVOR_MPICH), "mpich");
 }

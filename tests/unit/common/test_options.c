@@ -37,8 +37,8 @@ static int parse(int argc, char **argv, mg_parsed_args *out, char *err)
 
 static void parses_every_form(void)
 {
-    char *argv[] = {"--report", "r.json", "-n", "7", "--alpha=0.25", "-f", "--on-hang", "report",
-                    "pos", "--", "mpirun", "-n", "4"};
+    char *argv[] = {"--report", "r.json", "-n", "7",      "--alpha=0.25", "-f", "--on-hang",
+                    "report",   "pos",    "--", "mpirun", "-n",           "4"};
     mg_parsed_args a;
     char err[256];
     MG_CHECK_INT(parse(13, argv, &a, err), MG_OK);

@@ -18,16 +18,19 @@ typedef struct dl_stream {
     uint64_t now;
 } dl_stream;
 
-static inline void st_open(dl_stream *s, int32_t world, const dl_params *prm) {
+static inline void st_open(dl_stream *s, int32_t world, const dl_params *prm)
+{
     memset(s, 0, sizeof *s);
     MG_CHECK_INT(deadlock_detector_create(prm, world, &s->det), MG_OK);
 }
 
-static inline void st_close(dl_stream *s) {
+static inline void st_close(dl_stream *s)
+{
     deadlock_detector_destroy(s->det);
 }
 
-static inline check_event st_event(int kind, int32_t rank, uint16_t func) {
+static inline check_event st_event(int kind, int32_t rank, uint16_t func)
+{
     check_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = (uint8_t)kind;
@@ -40,18 +43,21 @@ static inline check_event st_event(int kind, int32_t rank, uint16_t func) {
 }
 
 /* Feeds ev with the rank's next sequence number; returns the feed's status. */
-static inline int st_feed_rc(dl_stream *s, check_event *ev) {
+static inline int st_feed_rc(dl_stream *s, check_event *ev)
+{
     ev->seq = ++s->seq[ev->rank];
     return deadlock_detector_feed(s->det, ev, ++s->now);
 }
 
-static inline void st_feed(dl_stream *s, check_event *ev) {
+static inline void st_feed(dl_stream *s, check_event *ev)
+{
     MG_CHECK_INT(st_feed_rc(s, ev), MG_OK);
 }
 
 /* Entry (and exit when `exits`) of a point-to-point call on comm. */
 static inline void st_p2p(dl_stream *s, int32_t rank, uint16_t func, uint64_t comm, int32_t peer,
-                          int32_t tag, uint64_t request, int exits) {
+                          int32_t tag, uint64_t request, int exits)
+{
     check_event ev = st_event(CHECK_EV_ENTER, rank, func);
     ev.comm = comm;
     ev.peer = peer;
@@ -72,7 +78,8 @@ static inline void st_p2p(dl_stream *s, int32_t rank, uint16_t func, uint64_t co
 
 /* Exit of a blocking receive with its status. */
 static inline void st_recv_exit(dl_stream *s, int32_t rank, uint16_t func, int32_t source,
-                                int32_t tag) {
+                                int32_t tag)
+{
     check_status st = {0, source, tag, 0, 1};
     check_event ev = st_event(CHECK_EV_EXIT, rank, func);
     ev.n_statuses = 1;
@@ -82,7 +89,8 @@ static inline void st_recv_exit(dl_stream *s, int32_t rank, uint16_t func, int32
 
 /* Entry of a Wait-family call on n requests (n == 1 and func Wait/Test: single request). */
 static inline void st_wait_enter(dl_stream *s, int32_t rank, uint16_t func, const uint64_t *reqs,
-                                 uint32_t n) {
+                                 uint32_t n)
+{
     check_event ev = st_event(CHECK_EV_ENTER, rank, func);
     if (func == CHECK_FN_WAIT || func == CHECK_FN_TEST) {
         ev.request = reqs[0];
@@ -95,8 +103,8 @@ static inline void st_wait_enter(dl_stream *s, int32_t rank, uint16_t func, cons
 
 /* Exit of a Wait/Test-family call reporting statuses (index, source, tag) and flag `result`. */
 static inline void st_wait_exit(dl_stream *s, int32_t rank, uint16_t func, const uint64_t *reqs,
-                                uint32_t n, const check_status *sts, uint32_t n_st,
-                                int32_t result) {
+                                uint32_t n, const check_status *sts, uint32_t n_st, int32_t result)
+{
     check_event ev = st_event(CHECK_EV_EXIT, rank, func);
     if (func == CHECK_FN_WAIT || func == CHECK_FN_TEST) {
         ev.request = reqs[0];
@@ -112,7 +120,8 @@ static inline void st_wait_exit(dl_stream *s, int32_t rank, uint16_t func, const
 
 /* Entry (and exit) of a collective on comm. */
 static inline void st_coll(dl_stream *s, int32_t rank, uint16_t func, uint64_t comm, int32_t root,
-                           uint32_t op, uint64_t request, int exits) {
+                           uint32_t op, uint64_t request, int exits)
+{
     check_event ev = st_event(CHECK_EV_ENTER, rank, func);
     ev.comm = comm;
     ev.root = root;
@@ -130,7 +139,8 @@ static inline void st_coll(dl_stream *s, int32_t rank, uint16_t func, uint64_t c
 /* MPI_Comm_split on parent by `rank`: entry and exit reporting new communicator `id` with
  * members (id CHECK_COMM_NULL: the rank got MPI_COMM_NULL). */
 static inline void st_split(dl_stream *s, int32_t rank, uint64_t parent, uint64_t id,
-                            const int32_t *members, uint32_t n) {
+                            const int32_t *members, uint32_t n)
+{
     check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_COMM_SPLIT);
     ev.comm = parent;
     st_feed(s, &ev);
@@ -143,14 +153,16 @@ static inline void st_split(dl_stream *s, int32_t rank, uint64_t parent, uint64_
     st_feed(s, &ev);
 }
 
-static inline size_t st_check(dl_stream *s) {
+static inline size_t st_check(dl_stream *s)
+{
     size_t n_new = 0;
     MG_CHECK_INT(deadlock_detector_check_now(s->det, ++s->now, &n_new), MG_OK);
     return n_new;
 }
 
 /* The findings of one kind: how many, and the last one. */
-static inline const dl_finding *st_find(dl_stream *s, int kind, size_t *count) {
+static inline const dl_finding *st_find(dl_stream *s, int kind, size_t *count)
+{
     size_t n;
     const dl_finding *all = deadlock_detector_findings(s->det, &n), *last = NULL;
     *count = 0;
@@ -164,7 +176,8 @@ static inline const dl_finding *st_find(dl_stream *s, int kind, size_t *count) {
 }
 
 /* 1 when the finding's knot ranks are exactly ranks[0..n) (ascending). */
-static inline int st_knot_is(const dl_finding *f, const int32_t *ranks, size_t n) {
+static inline int st_knot_is(const dl_finding *f, const int32_t *ranks, size_t n)
+{
     if (!f || f->n_knot != n) {
         return 0;
     }
@@ -177,7 +190,8 @@ static inline int st_knot_is(const dl_finding *f, const int32_t *ranks, size_t n
 }
 
 /* 1 when the finding's waiting (non-knot) ranks are exactly ranks[0..n). */
-static inline int st_waiting_is(const dl_finding *f, const int32_t *ranks, size_t n) {
+static inline int st_waiting_is(const dl_finding *f, const int32_t *ranks, size_t n)
+{
     if (!f || f->n_calls - f->n_knot != n) {
         return 0;
     }

@@ -14,7 +14,8 @@ static const uint64_t reqs[] = {7, 0xFFFFFFFFFFFFFFFFull, 1ull << 40};
 static const check_status sts[] = {{0, 3, 12, 0, 99}, {2, -1, -1, 5, -7}};
 static const int32_t members[] = {4, 0, 9, 2};
 
-static check_event full_event(void) {
+static check_event full_event(void)
+{
     check_event ev = {0};
     ev.kind = CHECK_EV_EXIT;
     ev.func = CHECK_FN_WAITSOME;
@@ -46,7 +47,8 @@ static check_event full_event(void) {
     return ev;
 }
 
-static void test_round_trip(void) {
+static void test_round_trip(void)
+{
     check_event ev = full_event();
     uint8_t buf[512];
     size_t len = 0, used = 0;
@@ -97,7 +99,8 @@ static void test_round_trip(void) {
     MG_CHECK_INT(check_event_decode_arrays(buf, &d, NULL, NULL, NULL), MG_OK);
 }
 
-static void test_encode_errors(void) {
+static void test_encode_errors(void)
+{
     check_event ev = full_event();
     uint8_t buf[512];
     size_t len = 0;
@@ -130,7 +133,8 @@ static void test_encode_errors(void) {
     MG_CHECK_INT(check_event_decode_arrays(NULL, &d, r, NULL, NULL), MG_EINVAL);
 }
 
-static void test_func_table(void) {
+static void test_func_table(void)
+{
     MG_CHECK(check_func_describe(CHECK_FN_NONE) == NULL);
     MG_CHECK(check_func_describe(CHECK_FN_COUNT) == NULL);
     for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
@@ -149,7 +153,8 @@ static void test_func_table(void) {
 
 /* Decodes a copy of buf[0..len) placed in an exactly sized heap block, so any read past the end
  * is an ASan error; on success the arrays are decoded too. */
-static int decode_exact(const uint8_t *buf, size_t len) {
+static int decode_exact(const uint8_t *buf, size_t len)
+{
     uint8_t *copy = malloc(len ? len : 1);
     memcpy(copy, buf, len);
     check_event d;
@@ -167,7 +172,8 @@ static int decode_exact(const uint8_t *buf, size_t len) {
     return rc;
 }
 
-static void test_fuzz(void) {
+static void test_fuzz(void)
+{
     mg_rng rng;
     mg_rng_seed(&rng, 20121112);
     uint8_t valid[512], buf[512];
@@ -231,7 +237,8 @@ static void test_fuzz(void) {
 }
 
 /* The bitwise definition of CRC-32C, the reference for the table-driven check_event_crc32c. */
-static uint32_t crc32c_bitwise(uint32_t crc, const uint8_t *p, size_t n) {
+static uint32_t crc32c_bitwise(uint32_t crc, const uint8_t *p, size_t n)
+{
     crc = ~crc;
     for (size_t i = 0; i < n; i++) {
         crc ^= p[i];
@@ -246,7 +253,8 @@ static uint32_t crc32c_bitwise(uint32_t crc, const uint8_t *p, size_t n) {
  * the 8-byte step at every alignment, in one piece and split in two (every table entry is hit),
  * and the checksum an encoded record carries (the record format does not depend on how it is
  * computed). */
-static void test_crc(void) {
+static void test_crc(void)
+{
     MG_CHECK_INT(check_event_crc32c(0, (const uint8_t *)"123456789", 9), 0xE3069283u);
     MG_CHECK_INT(check_event_crc32c(0, NULL, 0), 0);
     mg_rng rng;
@@ -273,7 +281,8 @@ static void test_crc(void) {
     MG_CHECK_INT(stored, crc32c_bitwise(0, rec, len));
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_round_trip);
     MG_RUN(test_encode_errors);
     MG_RUN(test_func_table);

@@ -7,14 +7,16 @@
 #define S (1000 * MS)
 
 /* Fig. 1b's recv-recv deadlock of ranks 0 and 1, fed at times 1..4 ns. */
-static void open_recv_recv(dl_stream *s) {
+static void open_recv_recv(dl_stream *s)
+{
     st_open(s, 2, NULL);
     ST_RECV(s, 0, 1, 0);
     ST_RECV(s, 1, 0, 0);
 }
 
 /* The recv-recv deadlock found by an analysis the policy (quiet time 1 s) was told of. */
-static const dl_finding *recv_recv_found(dl_stream *s, check_policy *p) {
+static const dl_finding *recv_recv_found(dl_stream *s, check_policy *p)
+{
     open_recv_recv(s);
     check_policy_init(p, 1.0, 0);
     MG_CHECK_INT(deadlock_detector_check_now(s->det, s->now, NULL), MG_OK);
@@ -25,7 +27,8 @@ static const dl_finding *recv_recv_found(dl_stream *s, check_policy *p) {
     return f;
 }
 
-static void no_detector_no_analysis(void) {
+static void no_detector_no_analysis(void)
+{
     check_policy p;
     check_policy_init(&p, 1.0, 0);
     check_policy_note_stream_end(&p);
@@ -34,7 +37,8 @@ static void no_detector_no_analysis(void) {
 
 /* Every live process blocked: due once the 200 ms settle passed, not before; quiet time alone
  * after that is not asked for. */
-static void every_blocked_after_the_settle(void) {
+static void every_blocked_after_the_settle(void)
+{
     dl_stream s;
     open_recv_recv(&s);
     check_policy p;
@@ -47,7 +51,8 @@ static void every_blocked_after_the_settle(void) {
 
 /* Quiet time: a rank still running (not blocked) makes an analysis due only after --quiet-time;
  * once analysed, nothing is due until a new record comes or a stream ends. */
-static void quiet_time_then_nothing_new(void) {
+static void quiet_time_then_nothing_new(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_RECV(&s, 0, 1, 0);
@@ -72,7 +77,8 @@ static void quiet_time_then_nothing_new(void) {
 
 /* A deadlock is confirmed at once when both ranks of its knot are inside a call with their rings
  * drained. */
-static void confirmed_when_the_knot_is_in_calls(void) {
+static void confirmed_when_the_knot_is_in_calls(void)
+{
     dl_stream s;
     check_policy p;
     const dl_finding *f = recv_recv_found(&s, &p);
@@ -88,7 +94,8 @@ static void confirmed_when_the_knot_is_in_calls(void) {
 
 /* Rank 1 not in a call yet: unconfirmed while its records stay as they were, for at most 5 s;
  * dropped at once when one of the knot's ranks sent a new record. */
-static void unconfirmed_waits_then_drops(void) {
+static void unconfirmed_waits_then_drops(void)
+{
     dl_stream s;
     check_policy p;
     const dl_finding *f = recv_recv_found(&s, &p);
@@ -114,7 +121,8 @@ static void unconfirmed_waits_then_drops(void) {
 
 /* After errors, stuck only after three quiet times (at least 3 s) with every live rank in a call;
  * a rank whose stream ended does not count; without errors never. */
-static void stuck_after_errors(void) {
+static void stuck_after_errors(void)
+{
     check_policy p;
     check_policy_init(&p, 0.5, 0);
     check_policy_note_record(&p, 10 * S);
@@ -132,7 +140,8 @@ static void stuck_after_errors(void) {
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 16 * S), 1);
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(no_detector_no_analysis);
     MG_RUN(every_blocked_after_the_settle);
     MG_RUN(quiet_time_then_nothing_new);

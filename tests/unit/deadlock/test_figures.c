@@ -1,9 +1,11 @@
-/* The paper's figures as record streams (Hilbrich et al. 2013, "MPI runtime error detection with MUST", Figs. 1, 4, 8, 9):
- * each asserts the exact finding kind, knot and waiting ranks, or a clean result. */
+/* The paper's figures as record streams (Hilbrich et al. 2013, "MPI runtime error detection with
+ * MUST", Figs. 1, 4, 8, 9): each asserts the exact finding kind, knot and waiting ranks, or a clean
+ * result. */
 #include "dl_stream.h"
 
 /* Fig. 1a: send-recv, clean. */
-static void test_fig1a_clean(void) {
+static void test_fig1a_clean(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_SEND(&s, 0, 1, 1);
@@ -19,7 +21,8 @@ static void test_fig1a_clean(void) {
 }
 
 /* Fig. 1b: recv-recv deadlock, both in the knot, AND arcs 0->1 and 1->0 (Fig. 3a). */
-static void test_fig1b_recv_recv(void) {
+static void test_fig1b_recv_recv(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_RECV(&s, 0, 1, 0);
@@ -45,7 +48,8 @@ static void test_fig1b_recv_recv(void) {
 }
 
 /* Fig. 1c: send-send; the sends really block (no exits): a deadlock. */
-static void test_fig1c_send_send_blocked(void) {
+static void test_fig1c_send_send_blocked(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_SEND(&s, 0, 1, 0);
@@ -60,7 +64,8 @@ static void test_fig1c_send_send_blocked(void) {
 }
 
 /* Fig. 1c with MPI buffering the sends: a potential deadlock, then a clean run. */
-static void test_fig1c_send_send_buffered(void) {
+static void test_fig1c_send_send_buffered(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_SEND(&s, 0, 1, 1);
@@ -86,7 +91,8 @@ static void test_fig1c_send_send_buffered(void) {
 }
 
 /* With standard sends modelled as buffered the same stream is clean; Ssend still deadlocks. */
-static void test_buffered_option(void) {
+static void test_buffered_option(void)
+{
     dl_params prm;
     dl_params_default(&prm);
     prm.buffered_standard_sends = 1;
@@ -109,7 +115,8 @@ static void test_buffered_option(void) {
 /* Fig. 1d, the interleaving that deadlocks (rank 1's wildcard got rank 2's message): the send of
  * rank 0 that MPI buffered is a potential deadlock; then ranks 1 and 2 form the knot with rank 0
  * waiting in the barrier (Fig. 3b). */
-static void test_fig1d_schedule_dependent(void) {
+static void test_fig1d_schedule_dependent(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     ST_SEND(&s, 0, 1, 1);
@@ -136,7 +143,8 @@ static void test_fig1d_schedule_dependent(void) {
 
 /* Fig. 4: Waitall on wildcard receives of communicators A = {0,1,2} and B = {0,2,3}. The graph
  * is Fig. 6c: two request nodes with three OR arcs each; every node is in the knot. */
-static void test_fig4_and_or(void) {
+static void test_fig4_and_or(void)
+{
     dl_stream s;
     st_open(&s, 4, NULL);
     const uint64_t A = 100, B = 101;
@@ -185,7 +193,8 @@ static void test_fig4_and_or(void) {
 
 /* Fig. 8: the Waitall hangs, so no completion tells which send the wildcard took. The base
  * analysis sees no deadlock; probing the match with rank 2 finds it. */
-static void test_fig8_probing(void) {
+static void test_fig8_probing(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     ST_SEND(&s, 0, 1, 1);
@@ -217,7 +226,8 @@ static void test_fig8_probing(void) {
 }
 
 /* Fig. 8 with probing off: no finding (the deadlock needs a decision nobody reported). */
-static void test_fig8_no_probing(void) {
+static void test_fig8_no_probing(void)
+{
     dl_params prm;
     dl_params_default(&prm);
     prm.probing = 0;
@@ -237,7 +247,8 @@ static void test_fig8_no_probing(void) {
 
 /* Fig. 9: the wildcard's completion comes late while records of the senders pile up; deciding
  * forces the match with the first sender and says so. */
-static void test_fig9_deciding(void) {
+static void test_fig9_deciding(void)
+{
     dl_params prm;
     dl_params_default(&prm);
     prm.decide_backlog = 4;
@@ -277,7 +288,8 @@ static void test_fig9_deciding(void) {
     st_close(&s);
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_fig1a_clean);
     MG_RUN(test_fig1b_recv_recv);
     MG_RUN(test_fig1c_send_send_blocked);

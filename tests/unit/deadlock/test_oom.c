@@ -13,7 +13,8 @@ void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t m);
 void *__real_realloc(void *p, size_t n);
 
-static int should_fail(void) {
+static int should_fail(void)
+{
     allocations++;
     if (fail_countdown < 0) {
         return 0;
@@ -21,31 +22,37 @@ static int should_fail(void) {
     return fail_countdown-- == 0;
 }
 
-void *__wrap_malloc(size_t n) {
+void *__wrap_malloc(size_t n)
+{
     return should_fail() ? NULL : __real_malloc(n);
 }
 
-void *__wrap_calloc(size_t n, size_t m) {
+void *__wrap_calloc(size_t n, size_t m)
+{
     return should_fail() ? NULL : __real_calloc(n, m);
 }
 
-void *__wrap_realloc(void *p, size_t n) {
+void *__wrap_realloc(void *p, size_t n)
+{
     return should_fail() ? NULL : __real_realloc(p, n);
 }
 
-static int ok_or_nomem(int rc) {
+static int ok_or_nomem(int rc)
+{
     return rc == MG_OK || rc == MG_ENOMEM;
 }
 
 static int bad_results;
 
-static void feed(deadlock_detector *det, uint64_t *seq, check_event *ev) {
+static void feed(deadlock_detector *det, uint64_t *seq, check_event *ev)
+{
     ev->seq = ++seq[ev->rank];
     bad_results += !ok_or_nomem(deadlock_detector_feed(det, ev, seq[ev->rank]));
 }
 
 static void p2p(deadlock_detector *det, uint64_t *seq, int32_t r, uint16_t f, int32_t peer,
-                uint64_t req, int exits) {
+                uint64_t req, int exits)
+{
     check_event ev = st_event(CHECK_EV_ENTER, r, f);
     ev.peer = peer;
     ev.request = req;
@@ -58,7 +65,8 @@ static void p2p(deadlock_detector *det, uint64_t *seq, int32_t r, uint16_t f, in
 
 /* A collective mismatch, Fig. 8's wildcard (probed) and a buffered send-send pair in one job;
  * returns the number of findings. */
-static size_t scenario(void) {
+static size_t scenario(void)
+{
     deadlock_detector *det = NULL;
     if (deadlock_detector_create(NULL, 6, &det) != MG_OK) {
         return 0;
@@ -92,7 +100,8 @@ static size_t scenario(void) {
     return n;
 }
 
-static void test_every_allocation_fails_once(void) {
+static void test_every_allocation_fails_once(void)
+{
     fail_countdown = -1;
     allocations = 0;
     /* Without failures: the potential send-send deadlock of ranks 3 and 4; probing the wildcard
@@ -111,7 +120,8 @@ static void test_every_allocation_fails_once(void) {
     MG_CHECK(failed_runs > 0); /* the failures did reach the detector */
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_every_allocation_fails_once);
     MG_TEST_END();
 }

@@ -5,7 +5,8 @@
 
 static const int32_t all_ranks[] = {0, 1, 2, 3, 4, 5, 6, 7};
 
-static void test_cycles(void) {
+static void test_cycles(void)
+{
     for (int32_t p = 2; p <= 8; p++) {
         for (int send = 0; send < 2; send++) {
             dl_stream s;
@@ -28,7 +29,8 @@ static void test_cycles(void) {
 }
 
 /* A chain into a cycle: ranks 2 and 3 wait for the 0-1 cycle without being part of the knot. */
-static void test_waiting_for_knot(void) {
+static void test_waiting_for_knot(void)
+{
     dl_stream s;
     st_open(&s, 4, NULL);
     ST_RECV(&s, 0, 1, 0);
@@ -46,7 +48,8 @@ static void test_waiting_for_knot(void) {
 
 /* A real deadlock (0, 1) and a send-send pair that buffering hid (2, 3) in one check: two
  * findings, each with its own ranks. */
-static void test_real_and_potential_apart(void) {
+static void test_real_and_potential_apart(void)
+{
     dl_stream s;
     st_open(&s, 4, NULL);
     ST_RECV(&s, 0, 1, 0);
@@ -64,7 +67,8 @@ static void test_real_and_potential_apart(void) {
 }
 
 /* A blocked rank whose peer still computes is not a deadlock. */
-static void test_blocked_not_deadlocked(void) {
+static void test_blocked_not_deadlocked(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     ST_RECV(&s, 0, 1, 0);
@@ -80,7 +84,8 @@ static void test_blocked_not_deadlocked(void) {
 }
 
 static void coll_pair(uint16_t f0, int32_t root0, uint32_t op0, uint16_t f1, int32_t root1,
-                      uint32_t op1, unsigned expect) {
+                      uint32_t op1, unsigned expect)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     st_coll(&s, 0, f0, CHECK_COMM_WORLD, root0, op0, 7, 1);
@@ -101,7 +106,8 @@ static void coll_pair(uint16_t f0, int32_t root0, uint32_t op0, uint16_t f1, int
     st_close(&s);
 }
 
-static void test_collective_mismatches(void) {
+static void test_collective_mismatches(void)
+{
     coll_pair(CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, 0);
     coll_pair(CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, CHECK_FN_BCAST, 0, 0, DL_MISMATCH_KIND);
     coll_pair(CHECK_FN_BCAST, 0, 0, CHECK_FN_BCAST, 1, 0, DL_MISMATCH_ROOT);
@@ -116,7 +122,8 @@ static void test_collective_mismatches(void) {
 
 /* Collectives in different orders on three ranks: each slot's first disagreement is one finding
  * listing every rank that disagreed; nobody deadlocks on the mismatch. */
-static void test_collective_order(void) {
+static void test_collective_order(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
@@ -142,7 +149,8 @@ static void test_collective_order(void) {
 
 /* tests/check/programs/gather_root_mismatch.c: rank 0 names root 0, ranks 1 and 2 root 1. In
  * every order the calls can reach the detector, one finding names all three, each with its root. */
-static void test_collective_mismatch_any_order(void) {
+static void test_collective_mismatch_any_order(void)
+{
     static const int32_t orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                          {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (int k = 0; k < 6; k++) {
@@ -169,7 +177,8 @@ static void test_collective_mismatch_any_order(void) {
 }
 
 /* A collective one rank never calls: the others wait for it; it waits for them elsewhere. */
-static void test_collective_deadlock(void) {
+static void test_collective_deadlock(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
@@ -189,7 +198,8 @@ static void test_collective_deadlock(void) {
 }
 
 /* Ibarrier completed through Wait; the rank that never joins is what the Wait waits for. */
-static void test_nonblocking_collective(void) {
+static void test_nonblocking_collective(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 5;
@@ -206,7 +216,8 @@ static void test_nonblocking_collective(void) {
 }
 
 /* Waitall, Waitany and Waitsome over wildcard receives, completed with their statuses: clean. */
-static void test_multi_completion_clean(void) {
+static void test_multi_completion_clean(void)
+{
     uint16_t funcs[] = {CHECK_FN_WAITALL, CHECK_FN_WAITANY, CHECK_FN_WAITSOME};
     for (int k = 0; k < 3; k++) {
         dl_stream s;
@@ -240,7 +251,8 @@ static void test_multi_completion_clean(void) {
 
 /* Waitall over two wildcard receives with one sender, whose Waitall never returns: probing the
  * match of the first receive finds that the second one can never be satisfied. */
-static void test_waitall_wildcards_deadlock(void) {
+static void test_waitall_wildcards_deadlock(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
@@ -261,7 +273,8 @@ static void test_waitall_wildcards_deadlock(void) {
 }
 
 /* Waitany on two receives from ranks that both wait for rank 0: OR arcs, deadlock. */
-static void test_waitany_deadlock(void) {
+static void test_waitany_deadlock(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
@@ -279,7 +292,8 @@ static void test_waitany_deadlock(void) {
     st_close(&s);
 }
 
-static void test_persistent(void) {
+static void test_persistent(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 9, q = 10;
@@ -309,7 +323,8 @@ static void test_persistent(void) {
     st_close(&s);
 }
 
-static void test_persistent_deadlock(void) {
+static void test_persistent_deadlock(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 9, q = 10;
@@ -332,10 +347,12 @@ static void test_persistent_deadlock(void) {
 
 /* The record stream `mpiguard check` captured from tests/check/programs/
  * persistent_any_source_unmatched.c, in the order it arrived (the fields the detector reads):
- * rank 0's records all come before the workers'. A persistent wildcard receive restarted three times for two messages: the exit of
- * the second Wait is held behind the second Start, so its decision (source 2) is for the second
- * incarnation, not for the first one the model still has (decided source 1). */
-static void test_persistent_wildcard_held(void) {
+ * rank 0's records all come before the workers'. A persistent wildcard receive restarted three
+ * times for two messages: the exit of the second Wait is held behind the second Start, so its
+ * decision (source 2) is for the second incarnation, not for the first one the model still has
+ * (decided source 1). */
+static void test_persistent_wildcard_held(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t r = 1;
@@ -376,7 +393,8 @@ static void test_persistent_wildcard_held(void) {
     st_close(&s);
 }
 
-static void test_sendrecv_ring(void) {
+static void test_sendrecv_ring(void)
+{
     for (int32_t p = 2; p <= 6; p++) {
         dl_stream s;
         st_open(&s, p, NULL);
@@ -401,7 +419,8 @@ static void test_sendrecv_ring(void) {
 }
 
 /* Split communicators: matching respects the communicator, and a deadlock names it. */
-static void test_split(void) {
+static void test_split(void)
+{
     dl_stream s;
     st_open(&s, 4, NULL);
     int32_t lo[] = {0, 1}, hi[] = {2, 3};
@@ -432,7 +451,8 @@ static void test_split(void) {
 }
 
 /* Master-worker with ANY_SOURCE: every decision follows the reported status; clean. */
-static void test_master_worker(void) {
+static void test_master_worker(void)
+{
     const int32_t p = 5, rounds = 4;
     dl_stream s;
     st_open(&s, p, NULL);
@@ -465,7 +485,8 @@ static void test_master_worker(void) {
 }
 
 /* A rank blocked on a peer that finalized, aborted or vanished is stuck. */
-static void test_terminated_peer(void) {
+static void test_terminated_peer(void)
+{
     for (int how = 0; how < 3; how++) {
         dl_stream s;
         st_open(&s, 3, NULL);
@@ -492,7 +513,8 @@ static void test_terminated_peer(void) {
     }
 }
 
-static void test_probe(void) {
+static void test_probe(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     st_p2p(&s, 0, CHECK_FN_PROBE, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 6, 0, 0);
@@ -517,7 +539,8 @@ static void test_probe(void) {
 }
 
 /* Mprobe with a wildcard, Mrecv of the message; an Improbe that succeeded; both clean. */
-static void test_matched_probe(void) {
+static void test_matched_probe(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     ST_SEND(&s, 1, 0, 1);
@@ -541,7 +564,8 @@ static void test_matched_probe(void) {
 }
 
 /* A Test in a loop never blocks; a cancelled receive leaves no queue entry. */
-static void test_test_and_cancel(void) {
+static void test_test_and_cancel(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 3;
@@ -567,7 +591,8 @@ static void test_test_and_cancel(void) {
 }
 
 /* Testsome, Testany and Testall free exactly what they report complete. */
-static void test_test_family(void) {
+static void test_test_family(void)
+{
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
@@ -605,7 +630,8 @@ static void test_test_family(void) {
 }
 
 /* Non-overtaking: two sends with different tags, received in the opposite order by tag. */
-static void test_tags_and_order(void) {
+static void test_tags_and_order(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 1, 1, 1);
@@ -627,7 +653,8 @@ static void test_tags_and_order(void) {
 
 /* COMM_SELF: a receive from oneself without a send waits for oneself (a knot of one); a
  * nonblocking self-send pairs with it. */
-static void test_comm_self(void) {
+static void test_comm_self(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t self = check_comm_self_id(1), r = 4;
@@ -647,7 +674,8 @@ static void test_comm_self(void) {
 }
 
 /* An intercommunicator {0,1} x {2,3}: its collectives involve both groups. */
-static void test_intercomm(void) {
+static void test_intercomm(void)
+{
     dl_stream s;
     st_open(&s, 4, NULL);
     int32_t groups[2][4] = {{0, 1, 2, 3}, {2, 3, 0, 1}};
@@ -677,7 +705,8 @@ static void test_intercomm(void) {
 }
 
 /* Buffered-mode sends never block, whatever the option says. */
-static void test_bsend(void) {
+static void test_bsend(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     st_p2p(&s, 0, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 0, 0, 0);
@@ -694,7 +723,8 @@ static void test_bsend(void) {
     st_close(&s);
 }
 
-static void test_bad_arguments(void) {
+static void test_bad_arguments(void)
+{
     deadlock_detector *det = NULL;
     MG_CHECK_INT(deadlock_detector_create(NULL, 0, &det), MG_EINVAL);
     MG_CHECK_INT(deadlock_detector_create(NULL, 4, NULL), MG_EINVAL);
@@ -743,7 +773,8 @@ static void test_bad_arguments(void) {
 }
 
 /* Records fed as bytes, as an agent would: corrupted bytes are refused and nothing changes. */
-static void test_feed_bytes(void) {
+static void test_feed_bytes(void)
+{
     dl_stream s;
     st_open(&s, 2, NULL);
     uint8_t buf[512];
@@ -768,7 +799,8 @@ static void test_feed_bytes(void) {
     st_close(&s);
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_cycles);
     MG_RUN(test_waiting_for_knot);
     MG_RUN(test_blocked_not_deadlocked);

@@ -13,7 +13,8 @@
 #include "type_sig.h"
 #include "wait_graph.h"
 
-static void test_key_map(void) {
+static void test_key_map(void)
+{
     key_map m, c;
     key_map_init(&m);
     uint32_t v = 0;
@@ -41,7 +42,8 @@ static void test_key_map(void) {
     key_map_free(&c);
 }
 
-static void test_comm_table(void) {
+static void test_comm_table(void)
+{
     comm_table ct;
     MG_CHECK_INT(comm_table_init(&ct, 0), MG_EINVAL);
     MG_CHECK_INT(comm_table_init(&ct, 8), MG_OK);
@@ -77,12 +79,14 @@ static void test_comm_table(void) {
     comm_table_free(&c);
 }
 
-static p2p_post post(int32_t rank, int32_t peer, int32_t tag, uint64_t seq) {
+static p2p_post post(int32_t rank, int32_t peer, int32_t tag, uint64_t seq)
+{
     return (p2p_post){.rank = rank, .peer = peer, .tag = tag, .comm = 0, .seq = seq};
 }
 
 /* Non-overtaking, any-tag receives, and a wildcard that defers later receives until decided. */
-static void test_p2p_match(void) {
+static void test_p2p_match(void)
+{
     p2p_match pm;
     p2p_match_init(&pm);
     uint32_t s1, s2, s3, r1, r2, r3;
@@ -158,7 +162,8 @@ static void test_p2p_match(void) {
 }
 
 /* The post of count x type as the capture module describes it (capture_types.c). */
-static p2p_post typed(const type_sig_table *t, uint32_t type, int64_t count) {
+static p2p_post typed(const type_sig_table *t, uint32_t type, int64_t count)
+{
     type_sig m;
     p2p_post p = {0};
     MG_CHECK_INT(type_sig_message(t, type, count, &m), MG_OK);
@@ -169,25 +174,26 @@ static p2p_post typed(const type_sig_table *t, uint32_t type, int64_t count) {
     return p;
 }
 
-static void test_p2p_type_compare(void) {
+static void test_p2p_type_compare(void)
+{
     type_sig_table t;
     MG_CHECK_INT(type_sig_table_init(&t), MG_OK);
     uint32_t triple, strided, pair, two_pairs, mixed;
     type_sig_desc d = {.constructor = TYPE_SIG_CONTIGUOUS, .oldtype = TYPE_SIG_INT, .count = 3};
     MG_CHECK_INT(type_sig_define(&t, &d, &triple), MG_OK);
-    d = (type_sig_desc){.constructor = TYPE_SIG_VECTOR, .oldtype = TYPE_SIG_INT, .count = 2,
-                        .blocklength = 2};
+    d = (type_sig_desc){
+        .constructor = TYPE_SIG_VECTOR, .oldtype = TYPE_SIG_INT, .count = 2, .blocklength = 2};
     MG_CHECK_INT(type_sig_define(&t, &d, &strided), MG_OK);
     int64_t ones[2] = {1, 1};
     uint32_t members[2] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE};
-    d = (type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
-                        .types = members};
+    d = (type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones, .types = members};
     MG_CHECK_INT(type_sig_define(&t, &d, &pair), MG_OK);
     d = (type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS, .oldtype = pair, .count = 2};
     MG_CHECK_INT(type_sig_define(&t, &d, &two_pairs), MG_OK);
     members[1] = TYPE_SIG_FLOAT;
-    d = (type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
-                        .types = members};
+    d = (type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones, .types = members};
     MG_CHECK_INT(type_sig_define(&t, &d, &mixed), MG_OK);
     struct {
         uint32_t send_type;
@@ -250,7 +256,8 @@ static void test_p2p_type_compare(void) {
     type_sig_table_free(&t);
 }
 
-static void test_coll_match(void) {
+static void test_coll_match(void)
+{
     coll_match cm;
     coll_match_init(&cm, 4);
     coll_call a = {.rank = 0, .func = CHECK_FN_BCAST, .root = 0};
@@ -292,7 +299,8 @@ static void test_coll_match(void) {
     coll_match_free(&cm);
 }
 
-static uint32_t node(wait_graph *g, uint8_t type, uint8_t sem, uint8_t state) {
+static uint32_t node(wait_graph *g, uint8_t type, uint8_t sem, uint8_t state)
+{
     wg_node n = {.type = type, .sem = sem, .state = state, .rank = -1};
     uint32_t id = 0;
     MG_CHECK_INT(wait_graph_add_node(g, &n, &id), MG_OK);
@@ -300,7 +308,8 @@ static uint32_t node(wait_graph *g, uint8_t type, uint8_t sem, uint8_t state) {
 }
 
 /* Fig. 6b to 6c: intermediate nodes with one arc in and one out disappear. */
-static void test_pass_through(void) {
+static void test_pass_through(void)
+{
     wait_graph g;
     wait_graph_init(&g);
     uint32_t p0 = node(&g, WG_PROCESS, WG_AND, WG_BLOCKED),
@@ -331,7 +340,8 @@ static void test_pass_through(void) {
 }
 
 /* OR-knots: an OR arc to a running process escapes; an AND arc to one does not release. */
-static void test_or_knot(void) {
+static void test_or_knot(void)
+{
     wait_graph g;
     wait_graph_init(&g);
     uint32_t a = node(&g, WG_PROCESS, WG_OR, WG_BLOCKED),
@@ -368,7 +378,8 @@ static void test_or_knot(void) {
     wait_graph_free(&g);
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_key_map);
     MG_RUN(test_comm_table);
     MG_RUN(test_p2p_match);

@@ -1,6 +1,7 @@
 /* Type signatures and type matching (type_sig, type_match, type_sig_wire): every constructor,
  * nesting, pair types, MPI_BYTE/MPI_PACKED, prefix/truncation/mismatch with the first differing
- * element, types of 10^6 blocks, broken descriptions and cut byte streams, the collective checks. */
+ * element, types of 10^6 blocks, broken descriptions and cut byte streams, the collective checks.
+ */
 #include <stdlib.h>
 #include <time.h>
 
@@ -13,31 +14,37 @@
 
 static type_sig_table table;
 
-static uint32_t define(const type_sig_desc *d) {
+static uint32_t define(const type_sig_desc *d)
+{
     uint32_t id = 0;
     MG_CHECK_INT(type_sig_define(&table, d, &id), MG_OK);
     return id;
 }
 
-static uint32_t contiguous(int64_t count, uint32_t old) {
-    return define(&(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS, .count = count, .oldtype = old});
+static uint32_t contiguous(int64_t count, uint32_t old)
+{
+    return define(
+        &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS, .count = count, .oldtype = old});
 }
 
 /* struct {1 x first, 1 x second} */
-static uint32_t pair_struct(uint32_t first, uint32_t second) {
+static uint32_t pair_struct(uint32_t first, uint32_t second)
+{
     int64_t ones[] = {1, 1};
     uint32_t types[] = {first, second};
-    return define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones,
-                                   .types = types});
+    return define(&(type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones, .types = types});
 }
 
-static type_sig message(uint32_t type, int64_t count) {
+static type_sig message(uint32_t type, int64_t count)
+{
     type_sig s = {0};
     MG_CHECK_INT(type_sig_message(&table, type, count, &s), MG_OK);
     return s;
 }
 
-static type_match_result match(uint32_t stype, int64_t scount, uint32_t rtype, int64_t rcount) {
+static type_match_result match(uint32_t stype, int64_t scount, uint32_t rtype, int64_t rcount)
+{
     type_match_result r = {0};
     MG_CHECK_INT(type_match_p2p(&table, (type_match_buffer){stype, scount},
                                 (type_match_buffer){rtype, rcount}, &r),
@@ -47,59 +54,71 @@ static type_match_result match(uint32_t stype, int64_t scount, uint32_t rtype, i
 
 /* r is a mismatch first differing at element pos, sent as send_basic and received as recv_basic. */
 static void expect_mismatch(type_match_result r, uint64_t pos, uint32_t send_basic,
-                            uint32_t recv_basic) {
+                            uint32_t recv_basic)
+{
     MG_CHECK_INT(r.verdict, TYPE_MATCH_MISMATCH);
     MG_CHECK_INT(r.position, pos);
     MG_CHECK_INT(r.send_basic, send_basic);
     MG_CHECK_INT(r.recv_basic, recv_basic);
 }
 
-static uint32_t element(uint32_t type, int64_t count, uint64_t pos) {
+static uint32_t element(uint32_t type, int64_t count, uint64_t pos)
+{
     uint32_t basic = 0;
     MG_CHECK_INT(type_sig_element(&table, type, count, pos, &basic), MG_OK);
     return basic;
 }
 
 /* {2 x INT, 1 x DOUBLE, 1 x INT}: 4 elements, 20 bytes. */
-static uint32_t int_int_double_int(void) {
+static uint32_t int_int_double_int(void)
+{
     int64_t lens[] = {2, 1, 1};
     uint32_t types[] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE, TYPE_SIG_INT};
-    return define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 3, .blocklengths = lens,
-                                   .types = types});
+    return define(&(type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = 3, .blocklengths = lens, .types = types});
 }
 
-static void test_every_constructor(void) {
+static void test_every_constructor(void)
+{
     type_sig three_doubles = message(TYPE_SIG_DOUBLE, 3);
     MG_CHECK_INT(three_doubles.elems, 3);
     MG_CHECK_INT(three_doubles.bytes, 24);
 
     uint32_t contig = contiguous(3, TYPE_SIG_DOUBLE);
-    uint32_t vector = define(&(type_sig_desc){.constructor = TYPE_SIG_VECTOR, .count = 3,
-                                              .blocklength = 1, .oldtype = TYPE_SIG_DOUBLE});
+    uint32_t vector = define(&(type_sig_desc){
+        .constructor = TYPE_SIG_VECTOR, .count = 3, .blocklength = 1, .oldtype = TYPE_SIG_DOUBLE});
     type_sig c = message(contig, 1), v = message(vector, 1);
     MG_CHECK_INT(v.elems, 3);
     MG_CHECK(c.hash == three_doubles.hash && v.hash == three_doubles.hash);
     MG_CHECK_INT(match(vector, 1, contig, 1).verdict, TYPE_MATCH_EQUAL);
     MG_CHECK_INT(match(vector, 2, TYPE_SIG_DOUBLE, 6).verdict, TYPE_MATCH_EQUAL);
 
-    uint32_t hvector = define(&(type_sig_desc){.constructor = TYPE_SIG_HVECTOR, .count = 2,
-                                               .blocklength = 2, .oldtype = TYPE_SIG_INT});
+    uint32_t hvector = define(&(type_sig_desc){
+        .constructor = TYPE_SIG_HVECTOR, .count = 2, .blocklength = 2, .oldtype = TYPE_SIG_INT});
     MG_CHECK_INT(message(hvector, 1).elems, 4);
     MG_CHECK(message(hvector, 1).hash == message(TYPE_SIG_INT, 4).hash);
 
     int64_t lens[] = {1, 2, 3};
-    uint32_t indexed = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED, .count = 3,
-                                               .blocklengths = lens, .oldtype = TYPE_SIG_INT});
-    uint32_t hindexed = define(&(type_sig_desc){.constructor = TYPE_SIG_HINDEXED, .count = 3,
-                                                .blocklengths = lens, .oldtype = TYPE_SIG_INT});
+    uint32_t indexed = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED,
+                                               .count = 3,
+                                               .blocklengths = lens,
+                                               .oldtype = TYPE_SIG_INT});
+    uint32_t hindexed = define(&(type_sig_desc){.constructor = TYPE_SIG_HINDEXED,
+                                                .count = 3,
+                                                .blocklengths = lens,
+                                                .oldtype = TYPE_SIG_INT});
     MG_CHECK_INT(message(indexed, 1).elems, 6);
     MG_CHECK_INT(match(indexed, 1, hindexed, 1).verdict, TYPE_MATCH_EQUAL);
     MG_CHECK_INT(match(indexed, 1, TYPE_SIG_INT, 6).verdict, TYPE_MATCH_EQUAL);
 
-    uint32_t iblock = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED_BLOCK, .count = 3,
-                                              .blocklength = 2, .oldtype = TYPE_SIG_INT});
-    uint32_t hiblock = define(&(type_sig_desc){.constructor = TYPE_SIG_HINDEXED_BLOCK, .count = 2,
-                                               .blocklength = 3, .oldtype = TYPE_SIG_INT});
+    uint32_t iblock = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED_BLOCK,
+                                              .count = 3,
+                                              .blocklength = 2,
+                                              .oldtype = TYPE_SIG_INT});
+    uint32_t hiblock = define(&(type_sig_desc){.constructor = TYPE_SIG_HINDEXED_BLOCK,
+                                               .count = 2,
+                                               .blocklength = 3,
+                                               .oldtype = TYPE_SIG_INT});
     MG_CHECK_INT(match(iblock, 1, hiblock, 1).verdict, TYPE_MATCH_EQUAL);
     MG_CHECK_INT(message(hiblock, 1).elems, 6);
 
@@ -114,8 +133,10 @@ static void test_every_constructor(void) {
     MG_CHECK_INT(element(st, 2, 7), TYPE_SIG_INT);
 
     int64_t subsizes[] = {2, 3};
-    uint32_t sub = define(&(type_sig_desc){.constructor = TYPE_SIG_SUBARRAY, .count = 2,
-                                           .sizes = subsizes, .oldtype = TYPE_SIG_FLOAT});
+    uint32_t sub = define(&(type_sig_desc){.constructor = TYPE_SIG_SUBARRAY,
+                                           .count = 2,
+                                           .sizes = subsizes,
+                                           .oldtype = TYPE_SIG_FLOAT});
     MG_CHECK_INT(message(sub, 1).elems, 6);
     MG_CHECK_INT(match(sub, 1, TYPE_SIG_FLOAT, 6).verdict, TYPE_MATCH_EQUAL);
 
@@ -124,8 +145,13 @@ static void test_every_constructor(void) {
     int32_t block[] = {TYPE_SIG_DIST_BLOCK}, cyclic[] = {TYPE_SIG_DIST_CYCLIC};
     int64_t expect[] = {4, 4, 2};
     for (int64_t r = 0; r < 3; r++) {
-        type_sig_desc d = {.constructor = TYPE_SIG_DARRAY, .count = 1, .sizes = gsizes,
-                           .distribs = block, .dargs = dflt, .psizes = psizes, .rank = r,
+        type_sig_desc d = {.constructor = TYPE_SIG_DARRAY,
+                           .count = 1,
+                           .sizes = gsizes,
+                           .distribs = block,
+                           .dargs = dflt,
+                           .psizes = psizes,
+                           .rank = r,
                            .oldtype = TYPE_SIG_INT};
         MG_CHECK_INT(message(define(&d), 1).elems, expect[r]);
         d.distribs = cyclic;
@@ -135,9 +161,13 @@ static void test_every_constructor(void) {
     /* 4 x 6 over a 2 x 3 grid, rows by block, columns cyclic: rank 4 is (1,1) and holds 2 x 2. */
     int64_t g2[] = {4, 6}, p2[] = {2, 3}, a2[] = {TYPE_SIG_DARG_DEFAULT, 1};
     int32_t d2[] = {TYPE_SIG_DIST_BLOCK, TYPE_SIG_DIST_CYCLIC};
-    MG_CHECK_INT(message(define(&(type_sig_desc){.constructor = TYPE_SIG_DARRAY, .count = 2,
-                                                 .sizes = g2, .distribs = d2, .dargs = a2,
-                                                 .psizes = p2, .rank = 4,
+    MG_CHECK_INT(message(define(&(type_sig_desc){.constructor = TYPE_SIG_DARRAY,
+                                                 .count = 2,
+                                                 .sizes = g2,
+                                                 .distribs = d2,
+                                                 .dargs = a2,
+                                                 .psizes = p2,
+                                                 .rank = 4,
                                                  .oldtype = TYPE_SIG_DOUBLE}),
                          1)
                      .elems,
@@ -150,7 +180,8 @@ static void test_every_constructor(void) {
     MG_CHECK_INT(element(dup, 3, 10), TYPE_SIG_DOUBLE);
 }
 
-static void test_nesting(void) {
+static void test_nesting(void)
+{
     /* contiguous(2, .) nested 50 deep over INT is INT x 2^50, with no expansion anywhere */
     uint32_t t = TYPE_SIG_INT;
     for (int depth = 0; depth < 50; depth++) {
@@ -164,17 +195,21 @@ static void test_nesting(void) {
     MG_CHECK_INT(match(t, 2, TYPE_SIG_INT, 1ll << 50).verdict, TYPE_MATCH_TRUNCATED);
 
     /* a struct nested 3 deep: {INT, {INT, {INT, DOUBLE}}} = INT INT INT DOUBLE */
-    uint32_t outer = pair_struct(TYPE_SIG_INT, pair_struct(TYPE_SIG_INT, pair_struct(TYPE_SIG_INT, TYPE_SIG_DOUBLE)));
+    uint32_t outer = pair_struct(
+        TYPE_SIG_INT, pair_struct(TYPE_SIG_INT, pair_struct(TYPE_SIG_INT, TYPE_SIG_DOUBLE)));
     uint32_t inner_types[] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE};
     int64_t flat_lens[] = {3, 1};
-    uint32_t flat = define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2,
-                                            .blocklengths = flat_lens, .types = inner_types});
+    uint32_t flat = define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT,
+                                            .count = 2,
+                                            .blocklengths = flat_lens,
+                                            .types = inner_types});
     MG_CHECK_INT(match(outer, 5, flat, 5).verdict, TYPE_MATCH_EQUAL);
     type_match_result r = match(outer, 2, TYPE_SIG_INT, 8);
     expect_mismatch(r, 3, TYPE_SIG_DOUBLE, TYPE_SIG_INT);
 }
 
-static void test_prefix_truncation_mismatch(void) {
+static void test_prefix_truncation_mismatch(void)
+{
     type_match_result r = match(TYPE_SIG_INT, 3, TYPE_SIG_INT, 5);
     MG_CHECK_INT(r.verdict, TYPE_MATCH_PREFIX);
     MG_CHECK_INT(r.send_elems, 3);
@@ -196,7 +231,8 @@ static void test_prefix_truncation_mismatch(void) {
     expect_mismatch(match(st, 3, TYPE_SIG_UNSIGNED, 1), 0, TYPE_SIG_INT, TYPE_SIG_UNSIGNED);
 }
 
-static void test_pair_types(void) {
+static void test_pair_types(void)
+{
     MG_CHECK_INT(message(TYPE_SIG_2INT, 3).elems, 6);
     MG_CHECK_INT(match(TYPE_SIG_2INT, 3, TYPE_SIG_INT, 6).verdict, TYPE_MATCH_EQUAL);
     MG_CHECK_INT(message(TYPE_SIG_DOUBLE_INT, 1).bytes, 12);
@@ -204,11 +240,13 @@ static void test_pair_types(void) {
     MG_CHECK_INT(element(TYPE_SIG_DOUBLE_INT, 2, 3), TYPE_SIG_INT);
     MG_CHECK_INT(match(TYPE_SIG_FLOAT_INT, 4, pair_struct(TYPE_SIG_FLOAT, TYPE_SIG_INT), 4).verdict,
                  TYPE_MATCH_EQUAL);
-    expect_mismatch(match(TYPE_SIG_DOUBLE_INT, 1, TYPE_SIG_2INT, 1), 0, TYPE_SIG_DOUBLE, TYPE_SIG_INT);
+    expect_mismatch(match(TYPE_SIG_DOUBLE_INT, 1, TYPE_SIG_2INT, 1), 0, TYPE_SIG_DOUBLE,
+                    TYPE_SIG_INT);
     MG_CHECK_STR(type_sig_name(TYPE_SIG_2DOUBLE_PRECISION), "MPI_2DOUBLE_PRECISION");
 }
 
-static void test_byte_and_packed(void) {
+static void test_byte_and_packed(void)
+{
     /* MPI 3.1 example 3.2: MPI_BYTE matches only MPI_BYTE */
     expect_mismatch(match(TYPE_SIG_INT, 4, TYPE_SIG_BYTE, 16), 0, TYPE_SIG_INT, TYPE_SIG_BYTE);
     MG_CHECK_INT(match(TYPE_SIG_BYTE, 16, TYPE_SIG_BYTE, 20).verdict, TYPE_MATCH_PREFIX);
@@ -223,13 +261,15 @@ static void test_byte_and_packed(void) {
     MG_CHECK_INT(match(packed_block, 2, TYPE_SIG_LONG, 2).verdict, TYPE_MATCH_EQUAL);
 }
 
-static double cpu_seconds(void) {
+static double cpu_seconds(void)
+{
     return (double)clock() / CLOCKS_PER_SEC;
 }
 
 #define MILLION 1000000
 
-static void test_million_blocks(void) {
+static void test_million_blocks(void)
+{
     int64_t *lens = malloc(MILLION * sizeof *lens);
     uint32_t *types = malloc(MILLION * sizeof *types);
     MG_CHECK(lens && types);
@@ -246,26 +286,29 @@ static void test_million_blocks(void) {
     }
     double start = cpu_seconds();
     size_t parts_before = table.n_parts;
-    uint32_t indexed = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED, .count = MILLION,
-                                               .blocklengths = lens, .oldtype = TYPE_SIG_INT});
+    uint32_t indexed = define(&(type_sig_desc){.constructor = TYPE_SIG_INDEXED,
+                                               .count = MILLION,
+                                               .blocklengths = lens,
+                                               .oldtype = TYPE_SIG_INT});
     MG_CHECK_INT(table.n_parts - parts_before, 1); /* one oldtype: one run, whatever the blocks */
     MG_CHECK_INT(message(indexed, 1).elems, total);
     MG_CHECK_INT(match(indexed, 1, TYPE_SIG_INT, (int64_t)total).verdict, TYPE_MATCH_EQUAL);
 
     parts_before = table.n_parts;
-    uint32_t st = define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = MILLION,
-                                          .blocklengths = lens, .types = types});
+    uint32_t st = define(&(type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = MILLION, .blocklengths = lens, .types = types});
     /* one run per block of another type than the previous, and no more: 40 B each */
     MG_CHECK_INT(table.n_parts - parts_before, MILLION);
     MG_CHECK(table.cap_parts * sizeof *table.parts <= 2 * (table.n_parts * sizeof *table.parts));
     MG_CHECK_INT(message(st, 1).elems, total);
-    /* the same description again gives the same signature; one block changed is found where it is */
-    uint32_t again = define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = MILLION,
-                                             .blocklengths = lens, .types = types});
+    /* the same description again gives the same signature; one block changed is found where it is
+     */
+    uint32_t again = define(&(type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = MILLION, .blocklengths = lens, .types = types});
     MG_CHECK_INT(match(st, 3, again, 3).verdict, TYPE_MATCH_EQUAL);
     types[500000] = TYPE_SIG_FLOAT;
-    uint32_t changed = define(&(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = MILLION,
-                                               .blocklengths = lens, .types = types});
+    uint32_t changed = define(&(type_sig_desc){
+        .constructor = TYPE_SIG_STRUCT, .count = MILLION, .blocklengths = lens, .types = types});
     uint64_t where = 0;
     for (int i = 0; i < 500000; i++) {
         where += (uint64_t)lens[i];
@@ -279,29 +322,36 @@ static void test_million_blocks(void) {
     free(types);
 }
 
-static void test_bad_descriptions(void) {
+static void test_bad_descriptions(void)
+{
     size_t nodes = table.n_nodes, parts = table.n_parts;
     uint32_t id = 12345;
     int64_t lens[] = {1, 2};
     uint32_t lost[] = {TYPE_SIG_INT, (uint32_t)table.n_nodes + 7}; /* its definition never came */
     /* a description cut after its count: the arrays are missing */
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2},
-                                 &id),
-                 MG_EINVAL);
+    MG_CHECK_INT(
+        type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2}, &id),
+        MG_EINVAL);
     MG_CHECK_INT(type_sig_define(&table,
-                                 &(type_sig_desc){.constructor = TYPE_SIG_STRUCT, .count = 2,
-                                                  .blocklengths = lens, .types = lost},
+                                 &(type_sig_desc){.constructor = TYPE_SIG_STRUCT,
+                                                  .count = 2,
+                                                  .blocklengths = lens,
+                                                  .types = lost},
                                  &id),
                  MG_ENOENT);
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_INDEXED, .count = 2,
-                                                         .oldtype = TYPE_SIG_INT},
-                                 &id),
-                 MG_EINVAL);
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = 0, .oldtype = TYPE_SIG_INT},
-                                 &id),
-                 MG_EINVAL);
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS,
-                                                         .count = -1, .oldtype = TYPE_SIG_INT},
+    MG_CHECK_INT(
+        type_sig_define(
+            &table,
+            &(type_sig_desc){.constructor = TYPE_SIG_INDEXED, .count = 2, .oldtype = TYPE_SIG_INT},
+            &id),
+        MG_EINVAL);
+    MG_CHECK_INT(
+        type_sig_define(&table, &(type_sig_desc){.constructor = 0, .oldtype = TYPE_SIG_INT}, &id),
+        MG_EINVAL);
+    MG_CHECK_INT(type_sig_define(&table,
+                                 &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS,
+                                                  .count = -1,
+                                                  .oldtype = TYPE_SIG_INT},
                                  &id),
                  MG_EINVAL);
     MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_DUP}, &id),
@@ -312,8 +362,10 @@ static void test_bad_descriptions(void) {
 
     /* 2^40 x 2^40 elements do not fit 64 bits */
     uint32_t big = contiguous(1ll << 40, TYPE_SIG_INT);
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS,
-                                                         .count = 1ll << 40, .oldtype = big},
+    MG_CHECK_INT(type_sig_define(&table,
+                                 &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS,
+                                                  .count = 1ll << 40,
+                                                  .oldtype = big},
                                  &id),
                  MG_ERANGE);
     type_sig s;
@@ -329,14 +381,15 @@ static void test_bad_descriptions(void) {
     for (unsigned depth = 0; depth < TYPE_SIG_MAX_DEPTH; depth++) {
         t = define(&(type_sig_desc){.constructor = TYPE_SIG_DUP, .oldtype = t});
     }
-    MG_CHECK_INT(type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_DUP, .oldtype = t},
-                                 &id),
-                 MG_ERANGE);
+    MG_CHECK_INT(
+        type_sig_define(&table, &(type_sig_desc){.constructor = TYPE_SIG_DUP, .oldtype = t}, &id),
+        MG_ERANGE);
     MG_CHECK_INT(match(t, 2, TYPE_SIG_INT, 2).verdict, TYPE_MATCH_EQUAL);
 }
 
 /* Encodes d, decodes it back and defines both: the same signature, the whole buffer consumed. */
-static void round_trip(const type_sig_desc *d, uint8_t *buf, size_t cap, size_t *written) {
+static void round_trip(const type_sig_desc *d, uint8_t *buf, size_t cap, size_t *written)
+{
     MG_CHECK_INT(type_sig_wire_encode(d, 77, buf, cap, written), MG_OK);
     type_sig_desc back;
     uint32_t id = 0;
@@ -351,29 +404,38 @@ static void round_trip(const type_sig_desc *d, uint8_t *buf, size_t cap, size_t 
     free(storage);
 }
 
-static void test_wire(void) {
+static void test_wire(void)
+{
     uint8_t buf[512];
     size_t written = 0;
     int64_t lens[] = {2, 1, 1};
     uint32_t types[] = {TYPE_SIG_INT, TYPE_SIG_DOUBLE, TYPE_SIG_INT};
-    type_sig_desc st = {.constructor = TYPE_SIG_STRUCT, .count = 3, .blocklengths = lens,
-                        .types = types};
+    type_sig_desc st = {
+        .constructor = TYPE_SIG_STRUCT, .count = 3, .blocklengths = lens, .types = types};
     round_trip(&st, buf, sizeof buf, &written);
     MG_CHECK_INT(written, TYPE_SIG_WIRE_HEADER_SIZE + 3 * 12);
     int64_t g2[] = {4, 6}, p2[] = {2, 3}, a2[] = {TYPE_SIG_DARG_DEFAULT, 1};
     int32_t d2[] = {TYPE_SIG_DIST_BLOCK, TYPE_SIG_DIST_CYCLIC};
     size_t darray_size;
-    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_DARRAY, .count = 2, .sizes = g2,
-                                .distribs = d2, .dargs = a2, .psizes = p2, .rank = 4,
+    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_DARRAY,
+                                .count = 2,
+                                .sizes = g2,
+                                .distribs = d2,
+                                .dargs = a2,
+                                .psizes = p2,
+                                .rank = 4,
                                 .oldtype = TYPE_SIG_DOUBLE},
                buf, sizeof buf, &darray_size);
     MG_CHECK_INT(darray_size, TYPE_SIG_WIRE_HEADER_SIZE + 2 * (3 * 8 + 4));
-    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_VECTOR, .count = 5, .blocklength = 3,
+    round_trip(&(type_sig_desc){.constructor = TYPE_SIG_VECTOR,
+                                .count = 5,
+                                .blocklength = 3,
                                 .oldtype = TYPE_SIG_FLOAT},
                buf, sizeof buf, &written);
     MG_CHECK_INT(written, TYPE_SIG_WIRE_HEADER_SIZE);
 
-    /* the struct's description cut at every byte: refused, nothing allocated, no read past the cut */
+    /* the struct's description cut at every byte: refused, nothing allocated, no read past the cut
+     */
     MG_CHECK_INT(type_sig_wire_encode(&st, 78, buf, sizeof buf, &written), MG_OK);
     type_sig_desc d;
     uint32_t id;
@@ -395,7 +457,8 @@ static void test_wire(void) {
 
     /* two descriptions in a row are walked by their sizes */
     size_t second;
-    MG_CHECK_INT(type_sig_wire_encode(&st, 79, buf + written, sizeof buf - written, &second), MG_OK);
+    MG_CHECK_INT(type_sig_wire_encode(&st, 79, buf + written, sizeof buf - written, &second),
+                 MG_OK);
     void *storage = NULL;
     MG_CHECK_INT(type_sig_wire_decode(buf + written, second, &d, &id, &storage, &used), MG_OK);
     MG_CHECK_INT(id, 79);
@@ -421,20 +484,23 @@ static void test_wire(void) {
 }
 
 /* Members of a collective of `n`, every one passing count x type on both sides. */
-static void uniform(type_match_member *m, uint32_t n, uint32_t type, int64_t count) {
+static void uniform(type_match_member *m, uint32_t n, uint32_t type, int64_t count)
+{
     for (uint32_t i = 0; i < n; i++) {
         m[i] = (type_match_member){.send = {type, count}, .recv = {type, count}};
     }
 }
 
 static size_t run_collective(uint16_t func, const type_match_member *m, uint32_t n, int32_t root,
-                             uint32_t op, type_match_issue *issues) {
+                             uint32_t op, type_match_issue *issues)
+{
     size_t count = 99;
     MG_CHECK_INT(type_match_collective(&table, func, m, n, root, op, issues, 8, &count), MG_OK);
     return count;
 }
 
-static void test_collectives(void) {
+static void test_collectives(void)
+{
     type_match_member m[4];
     type_match_issue is[8];
 
@@ -547,7 +613,8 @@ static void test_collectives(void) {
     MG_CHECK_INT(run_collective(CHECK_FN_BARRIER, m, 4, CHECK_NO_ROOT, 0, is), 0);
 }
 
-int main(void) {
+int main(void)
+{
     if (type_sig_table_init(&table) != MG_OK) {
         fprintf(stderr, "type_sig_table_init failed\n");
         return 1;

@@ -6,13 +6,21 @@
 #include "usage_args.h"
 
 /* A correct send of 4 committed elements to rank 1 of 2, tag 7 (MPI_TAG_UB 32767). */
-static usage_call good_send(void) {
-    return (usage_call){.has_message = 1, .type_state = USAGE_TYPE_COMMITTED, .count = 4,
-                        .has_peer = 1, .peer = 1, .group_size = 2, .has_tag = 1, .tag = 7,
+static usage_call good_send(void)
+{
+    return (usage_call){.has_message = 1,
+                        .type_state = USAGE_TYPE_COMMITTED,
+                        .count = 4,
+                        .has_peer = 1,
+                        .peer = 1,
+                        .group_size = 2,
+                        .has_tag = 1,
+                        .tag = 7,
                         .tag_ub = 32767};
 }
 
-static void test_each_problem(void) {
+static void test_each_problem(void)
+{
     usage_call c = good_send();
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
     c.comm_null = 1;
@@ -49,7 +57,8 @@ static void test_each_problem(void) {
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
 }
 
-static void test_special_values(void) {
+static void test_special_values(void)
+{
     usage_call c = good_send();
     c.peer_kind = USAGE_RANK_PROC_NULL, c.peer = -2;
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
@@ -70,7 +79,8 @@ static void test_special_values(void) {
     MG_CHECK_INT(usage_check(&c), USAGE_RANK_RANGE);
 }
 
-static void test_names(void) {
+static void test_names(void)
+{
     MG_CHECK(strcmp(usage_problem_name(USAGE_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_ROOT_RANGE), "root_out_of_range") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_PROBLEM_END), "unknown") == 0);
@@ -78,7 +88,8 @@ static void test_names(void) {
         MG_CHECK(usage_problem_name(p) != NULL && strcmp(usage_problem_name(p), "unknown") != 0);
 }
 
-int main(void) {
+int main(void)
+{
     MG_RUN(test_each_problem);
     MG_RUN(test_special_values);
     MG_RUN(test_names);

@@ -159,8 +159,8 @@ static void stopped_job_is_suspended_not_hung(void)
     /* a frozen node: rank 2 stopped outside MPI in every scan, the others waiting for it */
     stuck(true);
     for (int s = 0; s < NS; s++)
-        scans[s * NR + 2] = (struct hang_diag_rank){.out_mpi = true, .stopped = true, .func = SEND,
-                                                    .counter_known = true, .counter = 9};
+        scans[s * NR + 2] = (struct hang_diag_rank){
+            .out_mpi = true, .stopped = true, .func = SEND, .counter_known = true, .counter = 9};
     MG_CHECK(!hang_diag_job_stopped(&scans[0], NR));
     r = run(faulty, NR);
     MG_CHECK_INT(r.kind, HANG_DIAG_COMPUTATION);
@@ -238,22 +238,22 @@ static void bad_arguments(void)
 static void own_time_counts_what_the_node_kept_from_the_rank(void)
 {
     /* long slices (-1: unknown, or 3 ms each as MPICH's busy polling): the CPU time counts */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 2.0, -1, true, 1.0), 2.0, 1e-12);     /* a CPU alone */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 1.0, 300, true, 0.5), 2.0, 1e-12);    /* 4 on 2 CPUs */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, 80, true, 0.125), 2.0, 1e-12);  /* 16 ranks */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, 150, true, 0.5), 1.0, 1e-12);    /* half its share */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 2.0, -1, true, 1.0), 2.0, 1e-12);    /* a CPU alone */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 1.0, 300, true, 0.5), 2.0, 1e-12);   /* 4 on 2 CPUs */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, 80, true, 0.125), 2.0, 1e-12); /* 16 ranks */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, 150, true, 0.5), 1.0, 1e-12);   /* half its share */
     MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 1.0), 0.5, 1e-12);
     MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.1, 30, true, 0.125), 0.8, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, true, 0.5), 0.0, 1e-12);      /* never ran */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.002, 2, true, 0.5), 0.004, 1e-12);  /* throttled */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, true, 0.5), 0.0, 1e-12);     /* never ran */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.002, 2, true, 0.5), 0.004, 1e-12); /* throttled */
     /* slices shorter than HANG_DIAG_YIELD_SLICE_S: it yields the CPU itself (2 us each) */
     MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.25, 125000, true, 0.5), 2.0, 1e-12);
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0099, 100, true, 0.5), 2.0, 1e-12); /* 99 us */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0099, 100, true, 0.5), 2.0, 1e-12);    /* 99 us */
     MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0101, 100, true, 0.5), 0.0202, 1e-12); /* 101 us */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, false, 0.5), 2.0, 1e-12);     /* asleep */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, -1.0, -1, true, 0.5), 2.0, 1e-12);    /* unknown */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 7.0), 0.5, 1e-12);     /* share above 1 */
-    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 0.0), 0.5, 1e-12);     /* share unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.0, 0, false, 0.5), 2.0, 1e-12);        /* asleep */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, -1.0, -1, true, 0.5), 2.0, 1e-12);       /* unknown */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 7.0), 0.5, 1e-12); /* share above 1 */
+    MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, 0.0), 0.5, 1e-12); /* share unknown */
     MG_CHECK_NEAR(hang_diag_own_time(2.0, 0.5, -1, true, -3.0), 0.5, 1e-12);
     MG_CHECK_NEAR(hang_diag_own_time(0.0, 0.0, -1, true, 1.0), 0.0, 1e-12);
     MG_CHECK_NEAR(hang_diag_own_time(-1.0, 0.0, -1, false, 1.0), 0.0, 1e-12);
@@ -262,10 +262,10 @@ static void own_time_counts_what_the_node_kept_from_the_rank(void)
 static void least_own_time_skips_exited_ranks(void)
 {
     struct hang_diag_cpu cpu[4] = {
-        {.alive = true, .runnable = true, .ran_s = 1.0, .slices = -1, .share = 0.5},  /* all 2 s */
-        {.alive = true, .runnable = true, .ran_s = 0.25, .slices = 9, .share = 0.5},  /* 0.5 s */
-        {.alive = false, .runnable = true, .ran_s = 0.0, .slices = 0, .share = 0.5},  /* exited */
-        {.alive = true, .runnable = false, .ran_s = 0.0, .slices = 0, .share = 0.5},  /* asleep */
+        {.alive = true, .runnable = true, .ran_s = 1.0, .slices = -1, .share = 0.5}, /* all 2 s */
+        {.alive = true, .runnable = true, .ran_s = 0.25, .slices = 9, .share = 0.5}, /* 0.5 s */
+        {.alive = false, .runnable = true, .ran_s = 0.0, .slices = 0, .share = 0.5}, /* exited */
+        {.alive = true, .runnable = false, .ran_s = 0.0, .slices = 0, .share = 0.5}, /* asleep */
     };
     size_t who;
     MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 0.5, 1e-12);
@@ -280,12 +280,12 @@ static void least_own_time_skips_exited_ranks(void)
 
 static void retake_waits_for_what_is_missing_up_to_the_stretch(void)
 {
-    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 1.0, 10), 0.0, 1e-12);   /* complete */
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 1.0, 10), 0.0, 1e-12); /* complete */
     MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 0.4, 10), 0.6, 1e-12);
     MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.0, 0.99, 10), HANG_DIAG_MIN_RETAKE_S, 1e-12);
     MG_CHECK_NEAR(hang_diag_retake_after(1.0, 9.99, 0.0, 10), 1.0, 1e-12);
-    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 10.0, 0.0, 10), 0.0, 1e-12);  /* stretched out */
-    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.2, 0.0, 1), 0.0, 1e-12);    /* the paper's gaps */
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 10.0, 0.0, 10), 0.0, 1e-12); /* stretched out */
+    MG_CHECK_NEAR(hang_diag_retake_after(1.0, 1.2, 0.0, 1), 0.0, 1e-12);   /* the paper's gaps */
 }
 
 int main(void)

@@ -148,7 +148,8 @@ static void select_by_hand(void)
 
 /* The exact bound with no hit: nothing below level 4 in n samples gives p^ = 0 at t = 0..3 and
  * q = 1 - tail^(1/n) with tail = P(Z > 1.96) = 0.024998; under the cap 0.3 it needs n >= ln(tail)
- * / ln(0.7) = 10.34; the highest of the tied levels is taken. The ladder justifies nothing there. */
+ * / ln(0.7) = 10.34; the highest of the tied levels is taken. The ladder justifies nothing there.
+ */
 static void exact_bound_without_hits(void)
 {
     struct hang_ladder l;

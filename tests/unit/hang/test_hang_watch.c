@@ -75,8 +75,13 @@ static void start(bool still_rule)
 /* A rank blocked in MPI_Allreduce with its counter at 7, having had all its time. */
 static struct hang_watch_reading blocked_rank(void)
 {
-    return (struct hang_watch_reading){.known = true, .in_mpi = true, .counter_known = true,
-                                       .func = ALLREDUCE, .counter = 7, .cpu_s = 0, .slices = 0,
+    return (struct hang_watch_reading){.known = true,
+                                       .in_mpi = true,
+                                       .counter_known = true,
+                                       .func = ALLREDUCE,
+                                       .counter = 7,
+                                       .cpu_s = 0,
+                                       .slices = 0,
                                        .cpu_share = 1};
 }
 
@@ -108,7 +113,7 @@ static void samples_feed_the_detector(void)
     MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
     MG_CHECK_NEAR(step.at, 1.0, 1e-12);
     all_blocked();
-    readings[0].exited = true;   /* outside MPI: ranks leave one by one at a job's end */
+    readings[0].exited = true;  /* outside MPI: ranks leave one by one at a job's end */
     readings[1].in_mpi = false; /* computing */
     det_state.answer = HANG_VERDICT_NORMAL;
     MG_CHECK_INT(feed(1.0), MG_OK);
@@ -205,7 +210,7 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
     MG_CHECK_INT(feed(2.3), MG_OK);
     MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
-    MG_CHECK_INT(feed(10.5), MG_OK); /* 10 s: the stretch limit */
+    MG_CHECK_INT(feed(10.5), MG_OK);   /* 10 s: the stretch limit */
     MG_CHECK(step.events & HANG_WATCH_STRETCHED);
     MG_CHECK_INT(step.scan_number, 2);
     MG_CHECK_INT(step.short_rank, 1);

@@ -9,16 +9,19 @@
 /* A rank whose process is as mpiguard wants it: preloaded, mapped, linked to Open MPI. */
 static mg_rank_sight healthy(void)
 {
-    mg_rank_sight s = {.read = 1, .preload_set = 1, .preload_names_library = 1,
-                       .library_mapped = 1, .mapped_mpi = MG_FLAVOR_OPENMPI};
+    mg_rank_sight s = {.read = 1,
+                       .preload_set = 1,
+                       .preload_names_library = 1,
+                       .library_mapped = 1,
+                       .mapped_mpi = MG_FLAVOR_OPENMPI};
     snprintf(s.preload, sizeof s.preload, "%s", LIBRARY);
     return s;
 }
 
 static mg_observe_input input(const mg_rank_sight *s, double age)
 {
-    return (mg_observe_input){.sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age,
-                              .sibling_published_for = -1};
+    return (mg_observe_input){
+        .sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age, .sibling_published_for = -1};
 }
 
 static void published_rank_is_observed_at_once(void)

@@ -27,7 +27,8 @@ static mg_report *sample_report(void)
     mg_finding_add_rank(f, 3);
     mg_finding_add_site(f, 3, "solve", "solver.c", 88);
     mg_finding_set_suggestion(f, "look at the loop in solve()");
-    json_object_object_add(mg_finding_evidence(f), "hang_type", json_object_new_string("computation"));
+    json_object_object_add(mg_finding_evidence(f), "hang_type",
+                           json_object_new_string("computation"));
     mg_finding_add_graph_node(f, "p0", "rank 0 \"main\"", "box");
     mg_finding_add_graph_node(f, "p1", "rank 1", "box");
     mg_finding_add_graph_edge(f, "p0", "p1", "dashed");
@@ -142,10 +143,11 @@ static void load_rejects_what_is_not_a_report(void)
                            err),
                  MG_EFORMAT);
     MG_CHECK(strstr(err, "findings is missing (expected an array)") != NULL);
-    MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"hang\",\"version\":\"1\","
-                           "\"command\":[],\"findings\":[{\"kind\":\"hang\",\"severity\":\"error\"}]}",
-                           err),
-                 MG_EFORMAT);
+    MG_CHECK_INT(
+        load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"hang\",\"version\":\"1\","
+                  "\"command\":[],\"findings\":[{\"kind\":\"hang\",\"severity\":\"error\"}]}",
+                  err),
+        MG_EFORMAT);
     MG_CHECK(strstr(err, "findings[0].summary is missing (expected a string)") != NULL);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
                            "\"command\":[],\"findings\":[]}",
@@ -160,7 +162,8 @@ static void validates_observation(void)
     mg_report *r = sample_report();
     for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_VANISHED; c++)
         mg_report_add_observation(r, (int)c, c == MG_OBSERVE_OK, mg_observe_cause_name(c),
-                                  c == MG_OBSERVE_OK ? NULL : "why", c == MG_OBSERVE_OK ? "ring" : NULL);
+                                  c == MG_OBSERVE_OK ? NULL : "why",
+                                  c == MG_OBSERVE_OK ? "ring" : NULL);
     mg_report_add_observation(r, 10, 0, "not_found", "never found", NULL);
     mg_report_add_observation(r, 11, 1, "static_binary", "read by ptrace", "ptrace");
     mg_report_add_observation(r, 12, 1, "observed", NULL, "shm");
@@ -170,21 +173,29 @@ static void validates_observation(void)
     MG_CHECK_INT(mg_report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
     mg_report_destroy(back);
     mg_report_destroy(r);
-    static const char head[] = "{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
-                               "\"command\":[],\"findings\":[],\"observation\":";
+    static const char head[] =
+        "{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
+        "\"command\":[],\"findings\":[],\"observation\":";
     char text[512];
-    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":false,\"cause\":\"pending\","
-             "\"detail\":null,\"sampler\":null}]}", head);
+    snprintf(text, sizeof text,
+             "%s[{\"rank\":0,\"observed\":false,\"cause\":\"pending\","
+             "\"detail\":null,\"sampler\":null}]}",
+             head);
     MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
     MG_CHECK(strstr(err, "observation[0].cause is \"pending\" (expected one of observed|") != NULL);
-    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":1,\"cause\":\"observed\","
-             "\"detail\":null,\"sampler\":\"shm\"}]}", head);
+    snprintf(text, sizeof text,
+             "%s[{\"rank\":0,\"observed\":1,\"cause\":\"observed\","
+             "\"detail\":null,\"sampler\":\"shm\"}]}",
+             head);
     MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
     MG_CHECK(strstr(err, "observation[0].observed is an integer (expected true or false)") != NULL);
-    snprintf(text, sizeof text, "%s[{\"rank\":0,\"observed\":true,\"cause\":\"observed\","
-             "\"detail\":null,\"sampler\":\"gdb\"}]}", head);
+    snprintf(text, sizeof text,
+             "%s[{\"rank\":0,\"observed\":true,\"cause\":\"observed\","
+             "\"detail\":null,\"sampler\":\"gdb\"}]}",
+             head);
     MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
-    MG_CHECK(strstr(err, "observation[0].sampler is \"gdb\" (expected one of shm|ring|ptrace)") != NULL);
+    MG_CHECK(strstr(err, "observation[0].sampler is \"gdb\" (expected one of shm|ring|ptrace)") !=
+             NULL);
     snprintf(text, sizeof text, "%s{\"rank\":0}}", head);
     MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
     MG_CHECK(strstr(err, "observation is an object (expected an array)") != NULL);

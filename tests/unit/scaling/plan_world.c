@@ -69,8 +69,8 @@ static void draw_vectors(world *w, mg_rng *rng)
         /* Matrix M[i][j]: rank i sends to j; symmetric in place (a rank sends what it receives). */
         for (uint32_t i = 0; i < P; i++)
             for (uint32_t j = 0; j < P; j++)
-                w->tc_a[i * P + j] =
-                    (s->in_place && j < i) ? w->tc_a[j * P + i] : draw_count(rng, s);
+                w->tc_a[i * P + j] = (s->in_place && j < i) ? w->tc_a[j * P + i]
+                                                            : draw_count(rng, s);
         for (uint32_t i = 0; i < P; i++) {
             for (uint32_t j = 0; j < P; j++)
                 w->tc_b[i * P + j] = w->tc_a[j * P + i];

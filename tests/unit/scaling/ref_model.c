@@ -198,8 +198,8 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
     const ref_call *R = &k[r];
     int64_t e = (int64_t)R->elem;
     for (uint32_t i = 0; i < P && c != SCALING_REDUCE; i++) {
-        int self_in_place =
-            i == r && (R->send.kind == REF_IN_PLACE || R->recv.kind == REF_IN_PLACE);
+        int self_in_place = i == r &&
+                            (R->send.kind == REF_IN_PLACE || R->recv.kind == REF_IN_PLACE);
         switch (c) {
         case SCALING_BCAST:
             check(p, k[i].recv_count == R->recv_count);

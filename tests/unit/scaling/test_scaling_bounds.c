@@ -46,15 +46,15 @@ static int classified(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s, 
 }
 
 /* The (P - 1) rows. Prob. 9 at P = 4: Gatherv's root fails once its last displacement (P - 1) n
- * passes INT_MAX, n_s = 2^29 + 5 * 2^25 (docs/collectives-measurements.md); at 2P the bound is INT_MAX / 7,
- * 3/7 of n_s, not n_s/2. */
+ * passes INT_MAX, n_s = 2^29 + 5 * 2^25 (docs/collectives-measurements.md); at 2P the bound is
+ * INT_MAX / 7, 3/7 of n_s, not n_s/2. */
 static void test_classify_p_minus_1(void)
 {
     const uint64_t n_s = 704643072, delta = 1u << 25, lo = 301989888, hi = 316370359;
     uint64_t wlo, whi;
     MG_CHECK_INT(scaling_bounds_pm1_window(n_s, delta, 4, &wlo, &whi), 0);
-    MG_CHECK_INT(wlo, lo);  /* n_s 3/7 exactly */
-    MG_CHECK_INT(whi, hi);  /* (n_s + delta) 3/7 = 316370358.86, rounded up */
+    MG_CHECK_INT(wlo, lo); /* n_s 3/7 exactly */
+    MG_CHECK_INT(whi, hi); /* (n_s + delta) 3/7 = 316370358.86, rounded up */
     MG_CHECK_INT(classified(n_s, 4, lo, n_s, delta), SCALING_FORM_NPM1);
     MG_CHECK_INT(classified(n_s, 4, 2147483647 / 7, n_s + delta, delta), SCALING_FORM_NPM1);
     MG_CHECK_INT(classified(n_s, 4, hi, n_s / 2, delta), SCALING_FORM_SNPM1);
@@ -234,9 +234,8 @@ static void test_p_minus_1_forms(void)
 static void test_form_names(void)
 {
     static const char *const names[SCALING_FORM_COUNT] = {
-        [SCALING_FORM_NP] = "nP",         [SCALING_FORM_SNP] = "snP",
-        [SCALING_FORM_SN] = "sn",         [SCALING_FORM_N] = "n",
-        [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)"};
+        [SCALING_FORM_NP] = "nP", [SCALING_FORM_SNP] = "snP",       [SCALING_FORM_SN] = "sn",
+        [SCALING_FORM_N] = "n",   [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)"};
     MG_CHECK_STR(scaling_form_names[0], "nP"); /* --bound-form's default is the first choice */
     MG_CHECK(scaling_form_names[SCALING_FORM_COUNT] == NULL);
     for (int f = 0; f < SCALING_FORM_COUNT; f++) {

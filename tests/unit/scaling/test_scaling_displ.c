@@ -85,8 +85,8 @@ static uint32_t random_layout(mg_rng *rng, int *counts, int64_t *truth)
         counts[i] = (int)c;
         truth[i] = at;
         int64_t room = INT_MAX - c;
-        int64_t gap =
-            mg_rng_below(rng, 3) == 0 ? (int64_t)mg_rng_below(rng, (uint64_t)room + 1) : 0;
+        int64_t gap = mg_rng_below(rng, 3) == 0 ? (int64_t)mg_rng_below(rng, (uint64_t)room + 1)
+                                                : 0;
         at += c + gap;
     }
     return P;

@@ -22,7 +22,7 @@ typedef struct tally {
     int applied[SCALING_COLL_COUNT][WA_N];
     int d_fired[SCALING_COLL_COUNT];
     int multi_round[SCALING_COLL_COUNT];
-    int w1b_direct[SCALING_COLL_COUNT], w1b_staged[SCALING_COLL_COUNT]; /* cases, by any rank */
+    int w1b_direct[SCALING_COLL_COUNT], w1b_staged[SCALING_COLL_COUNT];   /* cases, by any rank */
     int w1b_v_form[SCALING_COLL_COUNT], w1b_own_form[SCALING_COLL_COUNT]; /* cases, by rounds */
 } tally;
 
@@ -265,8 +265,8 @@ static scaling_args wrapped_gatherv(const int64_t *true_d, int *counts, int *dis
 {
     for (int i = 0; i < 4; i++)
         displs[i] = (int)(int32_t)(uint32_t)true_d[i];
-    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .rank = root, .root = root,
-                      .type_size = 4};
+    scaling_args a = {
+        .coll = SCALING_GATHERV, .nprocs = 4, .rank = root, .root = root, .type_size = 4};
     a.count = counts[root], a.counts_a = counts, a.displs_a = displs;
     MG_CHECK_INT(scaling_check(b, &a, scratch, t), 0);
     MG_CHECK_INT(t->fired, SCALING_FIRED_D);
@@ -517,9 +517,9 @@ static void w1b_round_of(const scaling_w1b_plan *w, const scaling_args *a, const
     memset(x, 0, sizeof *x);
     x->call.counts_a = x->c_a, x->call.displs_a = x->d_a;
     x->call.counts_b = x->c_b, x->call.displs_b = x->d_b;
-    MG_CHECK_INT(scaling_w1b_round(w, a, true_a, true_b, r, &x->call, x->pack, &x->np, x->unpack,
-                                   &x->nu),
-                 0);
+    MG_CHECK_INT(
+        scaling_w1b_round(w, a, true_a, true_b, r, &x->call, x->pack, &x->np, x->unpack, &x->nu),
+        0);
 }
 
 /* Round r of a plan that stages nothing on this rank: no copies, the receive side in the user's
@@ -549,8 +549,8 @@ static void check_blocks(const int *counts, const int *displs, uint32_t P, int k
  * i k). n = 10 in rounds of 4: the last round (o = 8) moves 2 elements of every block. */
 static void test_w1b_v_form_rounds(void)
 {
-    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 3, .rank = 1, .root = 1, .type_size = 4,
-                      .count = 10};
+    scaling_args g = {
+        .coll = SCALING_GATHER, .nprocs = 3, .rank = 1, .root = 1, .type_size = 4, .count = 10};
     scaling_w1b_plan w = w1b_plan(&g, 4, 10);
     MG_CHECK_INT(w.chunk, 4);
     MG_CHECK_INT(w.rounds, 3);
@@ -582,8 +582,12 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_IN_PLACE);
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
-    scaling_args ag = {.coll = SCALING_ALLGATHER, .nprocs = 3, .rank = 2, .type_size = 4,
-                       .count = 10, .in_place = 1};
+    scaling_args ag = {.coll = SCALING_ALLGATHER,
+                       .nprocs = 3,
+                       .rank = 2,
+                       .type_size = 4,
+                       .count = 10,
+                       .in_place = 1};
     w1b_direct_round(&w, &ag, 1, 4 * 4, &x);
     MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
     MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
@@ -607,8 +611,12 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHERV);
     /* In-place Alltoall: the round's send slices are its receive slices, so they are packed and
      * sent back to back (vector A); the receive side (vector B) takes them where they lie. */
-    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 3, .rank = 2, .type_size = 4,
-                        .count = 10, .in_place = 1};
+    scaling_args a2a = {.coll = SCALING_ALLTOALL,
+                        .nprocs = 3,
+                        .rank = 2,
+                        .type_size = 4,
+                        .count = 10,
+                        .in_place = 1};
     w = w1b_plan(&a2a, 4, 10);
     MG_CHECK_INT(w.stage_send_bytes, 3 * 4 * 4);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
@@ -655,9 +663,9 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(x.call.recv_stride, 0);
     /* A caller without the arrays the V-form writes is refused. */
     scaling_call bare = {0};
-    MG_CHECK_INT(scaling_w1b_round(&w, &whole, NULL, NULL, 0, &bare, x.pack, &x.np, x.unpack,
-                                   &x.nu),
-                 MG_EINVAL);
+    MG_CHECK_INT(
+        scaling_w1b_round(&w, &whole, NULL, NULL, 0, &bare, x.pack, &x.np, x.unpack, &x.nu),
+        MG_EINVAL);
 }
 
 /* Regular blocked collectives with P n past INT_MAX (the displacement i n of some block would not
@@ -684,8 +692,8 @@ static void test_w1b_strided_rounds(void)
     w1b_round_of(&w, &sc, NULL, NULL, 1, &x);
     MG_CHECK_INT(x.call.v_form, 0);
     MG_CHECK_INT(x.call.send_stride, n);
-    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 2, .type_size = 1, .count = n,
-                        .in_place = 1};
+    scaling_args a2a = {
+        .coll = SCALING_ALLTOALL, .nprocs = 2, .type_size = 1, .count = n, .in_place = 1};
     w = w1b_plan(&a2a, 4, n);
     w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
     MG_CHECK_INT(x.call.v_form, 0);
@@ -775,8 +783,12 @@ static void test_w1b_direct_vectors(void)
      * slot first (rank 2 of a wrapped layout, round 1: its slot is after the others' 2 + 2). */
     int cg[3] = {4, 4, 4}, dg[3];
     wrap(true_d, dg, 3);
-    scaling_args agv = {.coll = SCALING_ALLGATHERV, .nprocs = 3, .rank = 2, .type_size = 1,
-                        .count = 4, .in_place = 1};
+    scaling_args agv = {.coll = SCALING_ALLGATHERV,
+                        .nprocs = 3,
+                        .rank = 2,
+                        .type_size = 1,
+                        .count = 4,
+                        .in_place = 1};
     agv.counts_a = cg, agv.displs_a = dg;
     MG_CHECK_INT(fired_at(&agv, 2, scratch, &t), SCALING_FIRED_D | SCALING_FIRED_G);
     w = w1b_plan(&agv, 2, t.n);
@@ -836,8 +848,13 @@ static void test_w1a_and_w2_refusals(void)
     /* The same for a Gatherv_c root whose counts and displacements are past INT_MAX: k = 2 divides
      * them all and brings them into int. */
     int64_t c64[2] = {INT64_C(3) << 30, INT64_C(1) << 31}, d64[2] = {0, INT64_C(3) << 30};
-    scaling_args gvc = {.coll = SCALING_GATHERV, .nprocs = 2, .type_size = 1, .large = 1,
-                        .count = c64[0], .counts64_a = c64, .displs64_a = d64};
+    scaling_args gvc = {.coll = SCALING_GATHERV,
+                        .nprocs = 2,
+                        .type_size = 1,
+                        .large = 1,
+                        .count = c64[0],
+                        .counts64_a = c64,
+                        .displs64_a = d64};
     MG_CHECK_INT(scaling_w2_plan_make(&b, &gvc, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 2);
     int vc[2], vd[2];

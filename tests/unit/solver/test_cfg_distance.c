@@ -26,11 +26,11 @@
  */
 static void build(cfg_graph *g)
 {
-    static const uint32_t edges[][2] = {{0, 1}, {0, 2}, {1, 4}, {2, 3}, {2, 4}, {3, 2},
-                                        {4, 6}, {6, 7}, {6, 8}, {7, 5}, {8, 5}, {5, 9},
-                                        {5, 10}, {2, 4}}; /* a repeated edge is merged */
-    static const uint32_t targets[][2] = {{1, 1}, {0, 2}, {3, 3}, {2, 4},
-                                          {5, 7}, {4, 8}, {7, 9}, {6, 10}, {6, 3}};
+    static const uint32_t edges[][2] = {
+        {0, 1}, {0, 2}, {1, 4}, {2, 3}, {2, 4}, {3, 2},  {4, 6},
+        {6, 7}, {6, 8}, {7, 5}, {8, 5}, {5, 9}, {5, 10}, {2, 4}}; /* a repeated edge is merged */
+    static const uint32_t targets[][2] = {{1, 1}, {0, 2}, {3, 3},  {2, 4}, {5, 7},
+                                          {4, 8}, {7, 9}, {6, 10}, {6, 3}};
     MG_CHECK_INT(cfg_graph_create(g, 0xabcdef, 11, 4), 0);
     MG_CHECK_INT(cfg_graph_set_branch(g, 0, 0), 0);
     MG_CHECK_INT(cfg_graph_set_branch(g, 1, 2), 0);
@@ -47,13 +47,13 @@ static void build(cfg_graph *g)
  * branch's node. 0T: 1-4-6 reaches b2 in 2, 1-4-6-7-5 b3 in 4; 0F: at b1 at once, 2-4-6 b2 in 2;
  * 1T: 3-2 b1 in 1; 1F: 4-6 b2 in 1; b2's arms lead to 5 (b3) in 1; 3F: from 3 (nearer than 10). */
 static const uint32_t pairwise[8][4] = {
-    {NONE, 0, 2, 4},    /* 0F: target 2 */
-    {NONE, NONE, 2, 4}, /* 0T: target 1 */
-    {NONE, NONE, 1, 3}, /* 1F: target 4 */
-    {NONE, 1, 3, 5},    /* 1T: target 3 */
-    {NONE, NONE, NONE, 1}, /* 2F: target 8 */
-    {NONE, NONE, NONE, 1}, /* 2T: target 7 */
-    {NONE, 1, 3, 5},    /* 3F: targets 10 and 3 */
+    {NONE, 0, 2, 4},          /* 0F: target 2 */
+    {NONE, NONE, 2, 4},       /* 0T: target 1 */
+    {NONE, NONE, 1, 3},       /* 1F: target 4 */
+    {NONE, 1, 3, 5},          /* 1T: target 3 */
+    {NONE, NONE, NONE, 1},    /* 2F: target 8 */
+    {NONE, NONE, NONE, 1},    /* 2T: target 7 */
+    {NONE, 1, 3, 5},          /* 3F: targets 10 and 3 */
     {NONE, NONE, NONE, NONE}, /* 3T: target 9, a dead end */
 };
 
@@ -187,8 +187,8 @@ static void test_text(void)
 
     MG_CHECK_INT(parse_edited(text, "mpiguard-cfg 1", "mpiguard-cfg 2"), MG_EVERSION);
     MG_CHECK_INT(parse_edited(text, "mpiguard-cfg", "mpiguard-cgf"), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "b 1 2", "b 2 2"), MG_EFORMAT);       /* out of order */
-    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 11\n"), MG_EFORMAT);  /* no node 11 */
+    MG_CHECK_INT(parse_edited(text, "b 1 2", "b 2 2"), MG_EFORMAT);      /* out of order */
+    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 11\n"), MG_EFORMAT); /* no node 11 */
     MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 x\n"), MG_EFORMAT);
     MG_CHECK_INT(parse_edited(text, "edges 13", "edges 14"), MG_EFORMAT); /* count off */
     MG_CHECK_INT(parse_edited(text, "e 0 2\n", "e 0 1\n"), MG_EFORMAT);   /* a repeated line */

@@ -454,8 +454,8 @@ static void test_fuzz(void)
         case 0: { /* 1-4 bit flips past the header */
             int flips = 1 + (int)mg_rng_below(&rng, 4);
             for (int f = 0; f < flips; f++) {
-                size_t at =
-                    PATH_LOG_HEADER_BYTES + mg_rng_below(&rng, l.len - PATH_LOG_HEADER_BYTES);
+                size_t at = PATH_LOG_HEADER_BYTES +
+                            mg_rng_below(&rng, l.len - PATH_LOG_HEADER_BYTES);
                 buf[at] ^= (uint8_t)(1u << mg_rng_below(&rng, 8));
             }
             break;

@@ -116,9 +116,8 @@ static int step(campaign *c, program_run *r)
     search_run last = {in, 2, r->np, r->focus}, next;
     search_cfg cfg = {NULL, 0};
     int kind = -1;
-    MG_CHECK_INT(search_session_next(&c->s, &last, &c->cov, &cfg, &c->rng, NULL, NULL, &kind,
-                                     &next),
-                 0);
+    MG_CHECK_INT(
+        search_session_next(&c->s, &last, &c->cov, &cfg, &c->rng, NULL, NULL, &kind, &next), 0);
     MG_CHECK_INT(next.ninputs, 2);
     *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus};
     search_run_free(&next);

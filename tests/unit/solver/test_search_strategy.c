@@ -262,17 +262,17 @@ static void test_cfg_levels(void)
     MG_CHECK_INT(level, 0);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
     MG_CHECK_INT(c.index, 2); /* 2F: uncovered */
-    path_of(11, 4, other);   /* 0T 1T 2F 3T: nothing new, pushed, searched from constraint 3 */
+    path_of(11, 4, other);    /* 0T 1T 2F 3T: nothing new, pushed, searched from constraint 3 */
     MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0);
     MG_CHECK_INT(level, 1);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
     MG_CHECK_INT(c.level, 1);
-    MG_CHECK_INT(c.index, 3); /* 3F at 1 */
+    MG_CHECK_INT(c.index, 3);                                    /* 3F at 1 */
     MG_CHECK_INT(search_observe_run(s, other, 4, 0, &level), 0); /* past the depth: dropped */
     MG_CHECK_INT(level, SEARCH_DISCARDED);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0); /* level 1 is spent: the base again */
     MG_CHECK_INT(c.level, 0);
-    MG_CHECK_INT(c.index, 3); /* the base's 3F at 1 */
+    MG_CHECK_INT(c.index, 3);                                    /* the base's 3F at 1 */
     MG_CHECK_INT(search_observe_run(s, other, 4, 1, &level), 0); /* something new: the only path */
     MG_CHECK_INT(level, 0);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
@@ -379,8 +379,7 @@ static int read_edited(const char *text, const char *from, const char *to)
     MG_CHECK(at != NULL);
     size_t n = strlen(text) + strlen(to) + 1;
     char *copy = malloc(n);
-    snprintf(copy, n, "%.*s%s%s", (int)(at ? at - text : 0), text, to,
-             at ? at + strlen(from) : "");
+    snprintf(copy, n, "%.*s%s%s", (int)(at ? at - text : 0), text, to, at ? at + strlen(from) : "");
     search_state *s = NULL;
     int rc = search_snapshot_read(copy, strlen(copy), &s);
     search_destroy(s);
@@ -402,13 +401,16 @@ static void test_snapshot_errors(void)
     char *text;
     size_t len;
     MG_CHECK_INT(search_snapshot_write(s, &text, &len), 0);
-    MG_CHECK(strstr(text, "params 1 50 100 0 3\nstate 1 3 0 1 0 1\nlevel 3 1\nsteps 0 1 1 0 2 1\ntried 0 0 0\nend\n"));
+    MG_CHECK(strstr(text, "params 1 50 100 0 3\nstate 1 3 0 1 0 1\nlevel 3 1\nsteps 0 1 1 0 2 "
+                          "1\ntried 0 0 0\nend\n"));
     MG_CHECK_INT(read_edited(text, "search-snapshot 1", "search-snapshot 2"), MG_EVERSION);
-    MG_CHECK_INT(read_edited(text, "params 1", "params 9"), MG_EFORMAT);      /* no such kind */
-    MG_CHECK_INT(read_edited(text, "state 1 3 0 1 0", "state 1 3 0 1 3"), MG_EFORMAT); /* past the path */
-    MG_CHECK_INT(read_edited(text, "level 3 1", "level 3 4"), MG_EFORMAT);    /* next past the path */
-    MG_CHECK_INT(read_edited(text, "steps 0 1", "steps 0 2"), MG_EFORMAT);    /* taken is 0 or 1 */
-    MG_CHECK_INT(read_edited(text, "level 3 1", "level 400000 1"), MG_EFORMAT); /* a count past the text */
+    MG_CHECK_INT(read_edited(text, "params 1", "params 9"), MG_EFORMAT); /* no such kind */
+    MG_CHECK_INT(read_edited(text, "state 1 3 0 1 0", "state 1 3 0 1 3"),
+                 MG_EFORMAT);                                              /* past the path */
+    MG_CHECK_INT(read_edited(text, "level 3 1", "level 3 4"), MG_EFORMAT); /* next past the path */
+    MG_CHECK_INT(read_edited(text, "steps 0 1", "steps 0 2"), MG_EFORMAT); /* taken is 0 or 1 */
+    MG_CHECK_INT(read_edited(text, "level 3 1", "level 400000 1"),
+                 MG_EFORMAT); /* a count past the text */
     MG_CHECK_INT(read_edited(text, "end\n", "end\nx"), MG_EFORMAT);
     MG_CHECK_INT(read_edited(text, "end\n", ""), MG_EFORMAT);
     search_state *back = NULL;

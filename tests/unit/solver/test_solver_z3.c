@@ -452,8 +452,8 @@ static void test_incremental_matches_fresh(void)
         int64_t ca = 1 + (int64_t)mg_rng_below(&rng, 5), cb = -(int64_t)mg_rng_below(&rng, 4) - 1;
         /* with all values 0 each constraint must hold: choose op and constant accordingly */
         int op = (int)mg_rng_below(&rng, 3) == 0 ? SYM_NE : SYM_LE;
-        int64_t k =
-            op == SYM_NE ? 1 + (int64_t)mg_rng_below(&rng, 50) : (int64_t)mg_rng_below(&rng, 50);
+        int64_t k = op == SYM_NE ? 1 + (int64_t)mg_rng_below(&rng, 50)
+                                 : (int64_t)mg_rng_below(&rng, 50);
         tp_branch(&t, op, k, 2, a, ca, b, cb);
     }
     mpi_semantics_params p = mpi(16);

@@ -21,10 +21,24 @@ static agent_cursor framed(agent_buf *b, const agent_reading *r)
 static void reading_round_trip(void)
 {
     const agent_reading sent[] = {
-        {.rank = 7, .exited = 0, .in_mpi = 1, .progressed = 1, .counter_known = 1, .unseen = 0,
-         .runnable = 1, .fn = 42, .counter = 0x123456789abcULL, .cpu_time_ns = 1234567890123LL,
+        {.rank = 7,
+         .exited = 0,
+         .in_mpi = 1,
+         .progressed = 1,
+         .counter_known = 1,
+         .unseen = 0,
+         .runnable = 1,
+         .fn = 42,
+         .counter = 0x123456789abcULL,
+         .cpu_time_ns = 1234567890123LL,
          .cpu_slices = 98765},
-        {.rank = 0, .exited = 1, .unseen = 1, .stopped = 1, .fn = 0, .counter = 0, .cpu_time_ns = -1,
+        {.rank = 0,
+         .exited = 1,
+         .unseen = 1,
+         .stopped = 1,
+         .fn = 0,
+         .counter = 0,
+         .cpu_time_ns = -1,
          .cpu_slices = -1},
     };
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
@@ -146,7 +160,8 @@ static void random_streams_never_crash(void)
         for (size_t i = 0; i < n; i++)
             bytes[i] = (uint8_t)mg_rng_next(&rng);
         if (n >= AGENT_FRAME_HEADER && mg_rng_below(&rng, 2))
-            agent_frame_header_put(bytes, (agent_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
+            agent_frame_header_put(bytes,
+                                   (agent_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
                                    (uint32_t)mg_rng_below(&rng, 2 * n));
         agent_reader r;
         agent_reader_init(&r);
