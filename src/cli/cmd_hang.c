@@ -73,7 +73,8 @@ static void print_progress(const struct hang_model_state *st, double elapsed)
                 st->needed, st->suspicions, st->needed, st->set_index);
 }
 
-static json_object *model_json(const struct hang_model *model, const hang_options *o, double built_at)
+static json_object *model_json(const struct hang_model *model, const hang_options *o,
+                               double built_at)
 {
     struct hang_model_state st;
     hang_model_state(model, &st);
@@ -97,8 +98,8 @@ static json_object *model_json(const struct hang_model *model, const hang_option
  * stop delays a bulk-synchronous job by at most its length, so their sum over the watched time
  * bounds the slowdown; between the time every thread was frozen and the time from the first seize)
  * and mpiguard's own CPU time (taken from the job when they share cores). Wall-time ratios cannot
- * resolve sub-percent costs on a loaded machine; these are measured directly (docs/hang-measurements.md
- * "Overhead"). */
+ * resolve sub-percent costs on a loaded machine; these are measured directly
+ * (docs/hang-measurements.md "Overhead"). */
 static void record_cost(cli_session *s, const hang_probes *p, double watched)
 {
     struct rusage ru;
@@ -174,14 +175,16 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
 /* Seconds an attached job gets to show its ranks; a job mpiguard started has until it ends. */
 #define ATTACH_DISCOVERY_SECONDS 10.0
 
-/* Listens for the ranks' exits (proc_exits.h); NULL, said once with -v, where the kernel refuses. */
+/* Listens for the ranks' exits (proc_exits.h); NULL, said once with -v, where the kernel refuses.
+ */
 static proc_exits *open_exits(const cli_session *s)
 {
     proc_exits *exits = NULL;
     int rc = proc_exits_open(s->nranks, &exits);
     if (rc != MG_OK)
         mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
-                "by its published state alone", mg_strerror(rc));
+                "by its published state alone",
+                mg_strerror(rc));
     return exits;
 }
 
@@ -203,7 +206,8 @@ static int wait_for_ranks(cli_session *s, proc_exits **exits)
             return 1;
         cli_session_discover(s);
         if (s->attached && s->nranks == 0 && mg_clock_seconds() > deadline) {
-            mg_error("hang: no MPI rank found in the job attached to (%.0f s)", ATTACH_DISCOVERY_SECONDS);
+            mg_error("hang: no MPI rank found in the job attached to (%.0f s)",
+                     ATTACH_DISCOVERY_SECONDS);
             return MG_EXIT_NOINPUT;
         }
     }
@@ -213,6 +217,7 @@ static int wait_for_ranks(cli_session *s, proc_exits **exits)
 typedef struct hang_seen {
     int by_shm, by_ptrace;
     int dead_rank; /* a rank that died while the job ran on to its launcher's end, or -1 */
+    bool ended_in_discovery; /* the job ended before every rank was found */
 } hang_seen;
 
 /* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
@@ -225,8 +230,10 @@ static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer
             continue;
         if (hang_probes_use_ptrace(probes, r) != MG_OK)
             return MG_ENOMEM;
-        fprintf(stderr, "mpiguard: hang: rank %d is sampled by ptrace from now on (the shm sampler "
-                        "cannot see it)\n", r);
+        fprintf(stderr,
+                "mpiguard: hang: rank %d is sampled by ptrace from now on (the shm sampler "
+                "cannot see it)\n",
+                r);
     }
     return MG_OK;
 }
@@ -346,8 +353,8 @@ static int poll_dead_rank(const cli_session *s, proc_exits *exits)
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
  * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h).
  * The decisions are the watch engine's (hang_watch.h); this loop waits, reads and says. */
-static int watch(cli_session *s, const hang_options *o, hang_action action, int sig, const char *cmd,
-                 hang_seen *seen)
+static int watch(cli_session *s, const hang_options *o, hang_action action, int sig,
+                 const char *cmd, hang_seen *seen)
 {
     hang_remote *remote = NULL;
     /* Agents on other nodes find the ranks; local agents need the world size to share it out.
@@ -356,10 +363,12 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     int waited = o->agent_launcher ? 0 : wait_for_ranks(s, o->agents ? NULL : &exits);
     if (waited) {
         proc_exits_close(exits);
+        seen->ended_in_discovery = waited == 1;
         return waited == 1 ? 0 : waited;
     }
     if (o->agents || o->agent_launcher) {
-        hang_remote_options ro = {.local_agents = (int)o->agents, .agent_launcher = o->agent_launcher,
+        hang_remote_options ro = {.local_agents = (int)o->agents,
+                                  .agent_launcher = o->agent_launcher,
                                   .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
                                   .connect_timeout = 60};
         int rc = hang_remote_start(s, &ro, &remote);
@@ -407,13 +416,16 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     int by_state = probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->attached;
     int by_stack = probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
     observe_ranks *observer = by_state || by_stack
-        ? observe_ranks_create(s, by_state ? observe_ranks_by_state : NULL, s) : NULL;
+                                  ? observe_ranks_create(
+                                        s, by_state ? observe_ranks_by_state : NULL, s)
+                                  : NULL;
     if ((by_state || by_stack) && !observer)
         mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     struct hang_model_state st;
     hang_model_state(model, &st);
     if (!cli_opts.quiet)
-        fprintf(stderr, "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
+        fprintf(stderr,
+                "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
                 s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
                 st.reduced ? ", fewer than 2C ranks" : "");
     FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
@@ -465,8 +477,9 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         if (step.action != HANG_WATCH_VERDICT)
             continue;
         json_object *model_data = model_json(model, o, built_at);
-        json_object_object_add(model_data, "decided_by",
-                               json_object_new_string(step.from_start ? "first-call rule" : "model"));
+        json_object_object_add(
+            model_data, "decided_by",
+            json_object_new_string(step.from_start ? "first-call rule" : "model"));
         hang_report(&probes, &step.result, hang_watch_faulty(engine), hang_watch_last_scan(engine),
                     now, model_data);
         cli_session_save(s);
@@ -504,44 +517,53 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
 int cmd_hang(int argc, char **argv)
 {
     static const char usage[] = "mpiguard hang [options] -- <launcher> <args>";
-    hang_options o = {.alpha = 0.001, .set_size = 10, .verify_scans = 3, .verify_gap = 1.0,
-                      .seed = -1, .on_hang = "kill"};
+    hang_options o = {.alpha = 0.001,
+                      .set_size = 10,
+                      .verify_scans = 3,
+                      .verify_gap = 1.0,
+                      .seed = -1,
+                      .on_hang = "kill"};
     const mg_option options[] = {
-        {"alpha", 0, MG_OPT_DOUBLE, &o.alpha, "A", "report a hang at confidence 1-A (default 0.001)",
-         NULL, 1e-9, 0.5},
+        {"alpha", 0, MG_OPT_DOUBLE, &o.alpha, "A",
+         "report a hang at confidence 1-A (default 0.001)", NULL, 1e-9, 0.5},
         {"sampler", 0, MG_OPT_CHOICE, &o.sampler, "auto|shm|ptrace",
          "how ranks are looked at (auto: shm, which needs nothing stopped)", sampler_choices, 0, 0},
         {"on-hang", 0, MG_OPT_STRING, &o.on_hang, "ACTION",
          "kill (default) | report | signal:SIG | exec:CMD", NULL, 0, 0},
-        {"progress", 0, MG_OPT_FLAG, &o.progress, NULL, "print the model's state every 2 s", NULL, 0, 0},
+        {"progress", 0, MG_OPT_FLAG, &o.progress, NULL, "print the model's state every 2 s", NULL,
+         0, 0},
         {"interval", 0, MG_OPT_DOUBLE, &o.interval, "SECONDS",
          "initial mean sampling interval I (default 0.4)", NULL, 0.001, 60},
         {"max-interval", 0, MG_OPT_DOUBLE, &o.max_interval, "SECONDS",
          "cap on I as it doubles (default 6.4)", NULL, 0.001, 600},
-        {"set-size", 0, MG_OPT_INT, &o.set_size, "C", "ranks per sampled set (default 10)", NULL, 1, 1000},
+        {"set-size", 0, MG_OPT_INT, &o.set_size, "C", "ranks per sampled set (default 10)", NULL, 1,
+         1000},
         {"verify-scans", 0, MG_OPT_INT, &o.verify_scans, "N",
          "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
         {"verify-gap", 0, MG_OPT_DOUBLE, &o.verify_gap, "SECONDS",
          "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
         {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
          "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
-         "pid:N or slurm:N where a number could be both", NULL, 0, 0},
+         "pid:N or slurm:N where a number could be both",
+         NULL, 0, 0},
         {"trace", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.trace, "FILE",
          "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
         {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
         {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
-         "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0, 0},
-        {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random sampling (default: from the clock)",
-         NULL, 0, 2147483647},
+         "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0,
+         0},
+        {"seed", 0, MG_OPT_INT, &o.seed, "N",
+         "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage,
-                       "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
-                       "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
-                       options, argc, argv, 0, NULL, 0, &args, &done);
+    int rc = cli_parse(
+        usage,
+        "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
+        "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
+        options, argc, argv, 0, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if (!o.attach == !args.command || (args.command && args.ncommand == 0)) {
@@ -565,7 +587,8 @@ int cmd_hang(int argc, char **argv)
         return rc;
     if (o.attach && !s.token[0] && o.sampler != SAMPLER_PTRACE) {
         if (o.sampler == SAMPLER_SHM)
-            mg_warn("hang: the job was not started under mpiguard: no published state, using ptrace");
+            mg_warn(
+                "hang: the job was not started under mpiguard: no published state, using ptrace");
         o.sampler = SAMPLER_PTRACE;
     }
     mg_job_set_signal_hook(mg_rank_probe_abort_all);
@@ -574,9 +597,15 @@ int cmd_hang(int argc, char **argv)
     /* a job that ended after a rank's death with status 0 must not read as clean */
     if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job) == 0)
         status = MG_EXIT_FINDINGS;
-    if (!status && seen.dead_rank < 0 && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
-        fprintf(stderr, "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
-                        "ptrace)\n",
+    if (!status && seen.ended_in_discovery && !cli_opts.quiet)
+        fprintf(stderr,
+                "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
+                "not hang, and was too short to watch\n",
+                s.found);
+    else if (!status && seen.dead_rank < 0 && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
+        fprintf(stderr,
+                "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
+                "ptrace)\n",
                 seen.by_shm + seen.by_ptrace, s.nranks, seen.by_shm, seen.by_ptrace);
     return cli_session_finish(&s, status);
 }
