@@ -27,14 +27,8 @@ agent        base wire common sampler engines/*
 cc           base wire include agent concolic_rt engines/solver
 cli          base wire include common report sampler agent engines/*
 '
-# Formats shared between processes that belong to src/wire (issue 27 item 2) while they still sit in
-# the folder of one of their users: counted as wire. Until then their sources are compiled by the
-# targets that use them (the interposition library; test_bounds_file, with src/cli's mpi_version.c).
-wire_pending='check_event.h event_ring.h rank_state.h mpi_function_ids.h protect_bounds.h'
-wire_pending_sources='check_event.c bounds_file.c mpi_version.c protect_bounds.c'
-
 foreign=$(grep -rnE --include=CMakeLists.txt '(\.\./|\$\{PROJECT_SOURCE_DIR\}/src/)[^ )]*\.c\b' \
-    src tests bench examples | grep -vwE "$(echo "$wire_pending_sources" | tr ' ' '|')" || true)
+    src tests bench examples || true)
 if [ -n "$foreign" ]; then
     echo "check-layers: a target compiles a source of another folder (link its library instead):"
     echo "$foreign"
@@ -56,7 +50,7 @@ trap 'rm -f "${TMPDIR:-/tmp}/mg-layers.$$"' EXIT
 
 grep -rH --include='*.c' --include='*.h' --include='*.def' \
     '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src |
-    awk -v table="$allowed_table" -v pending="$wire_pending" -v headers="${TMPDIR:-/tmp}/mg-layers.$$" '
+    awk -v table="$allowed_table" -v headers="${TMPDIR:-/tmp}/mg-layers.$$" '
     function folder(path, p) {
         split(path, p, "/")
         return p[2] == "engines" ? p[2] "/" p[3] : p[2]
@@ -81,8 +75,6 @@ grep -rH --include='*.c' --include='*.h' --include='*.def' \
         while ((getline line < headers) > 0) {
             split(line, w, " "); owner[w[1]] = w[2]; internal[w[1]] = w[3]
         }
-        split(pending, p, " ")
-        for (i in p) owner[p[i]] = "wire"
         bad = 0
     }
     {
