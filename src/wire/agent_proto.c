@@ -1,5 +1,6 @@
 /* Framing and encoding of the agent protocol (agent_proto.h). */
 #include "agent_proto.h"
+#include "wire_bytes_internal.h"
 
 #include "mg_array.h"
 #include "mg_error.h"
@@ -9,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
 {

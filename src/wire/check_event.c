@@ -1,5 +1,6 @@
 /* Encoding and decoding of the check event record (docs/check-detector.md §1). */
 #include "check_event.h"
+#include "wire_bytes_internal.h"
 
 #include <string.h>
 
@@ -112,41 +113,6 @@ const check_func_info *check_func_describe(uint16_t fn)
 
 /* Little-endian stores and loads, one statement per byte rather than a loop: the compiler then
  * merges them into a single store or load on a little-endian host (a loop stayed byte by byte). */
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): detects every single-bit flip and every
  * burst up to 32 bits, which a torn or corrupted ring slot produces. Every record is checksummed
  * twice (encoded on the rank, decoded by the detector), and a byte-wise table lookup made the

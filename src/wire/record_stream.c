@@ -1,31 +1,10 @@
 /* The check agent -> detector stream (record_stream.h). */
 #include "record_stream.h"
+#include "wire_bytes_internal.h"
 
 #include "mg_error.h"
 
 #include <string.h>
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares)
 {
