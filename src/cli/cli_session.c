@@ -149,11 +149,10 @@ static int preload_with_users(const cli_session *s, char **command, int ncommand
     return MG_EXIT_USAGE;
 }
 
-int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
-                      int ncommand)
+/* Names the launcher, the MPI flavour and its library, and the job's token. Returns 0 or an exit
+ * status, having said why. */
+static int identify_job(cli_session *s, char **command, int ncommand)
 {
-    memset(s, 0, sizeof *s);
-    s->tool = tool;
     char err[1024];
     int rc = mg_launcher_identify(command, ncommand, &s->launcher, err, sizeof err);
     if (rc) {
@@ -168,23 +167,36 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
         return rc;
     make_token(s->token, sizeof s->token);
     s->selector.token = s->token;
+    return 0;
+}
 
-    s->report = mg_report_create(tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
+/* Creates the session's report and, with --report, writes it at once, so that a tool stopped
+ * early still leaves one. Returns 0 or an exit status, with no report left on failure. */
+static int open_report(cli_session *s, const char *flavor, const char *launcher,
+                       const char *library)
+{
+    s->report = mg_report_create(s->tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
     if (!s->report) {
         mg_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
-    mg_report_set_mpi(s->report, mg_mpi_flavor_name(s->flavor), s->launcher.path, s->library);
+    mg_report_set_mpi(s->report, flavor, launcher, library);
     if (cli_opts.report_path && cli_session_save(s) != 0) {
         mg_report_destroy(s->report);
+        s->report = NULL;
         return MG_EXIT_CANTCREAT;
     }
+    return 0;
+}
 
+/* Starts the job through its launcher with mpiguard's library preloaded and its settings in the
+ * ranks' environment. Returns 0 or an exit status, having said why. */
+static int launch_job(cli_session *s, const char *modules, char **command, int ncommand)
+{
     char preload[8192];
-    if ((rc = preload_with_users(s, command, ncommand, preload, sizeof preload))) {
-        mg_report_destroy(s->report);
+    int rc = preload_with_users(s, command, ncommand, preload, sizeof preload);
+    if (rc)
         return rc;
-    }
     /* The ranks on this host leave their state segment to cli_session_finish, which removes them:
      * a rank that ends before a discovery scan has opened its segment is still read then. */
     char host[256] = "";
@@ -202,11 +214,10 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
                  mg_launcher_kind_name(s->launcher.kind));
-        mg_report_destroy(s->report);
         return MG_EXIT_SOFTWARE;
     }
     if (cli_opts.verbose) {
-        fprintf(stderr, "mpiguard: %s: starting (%s, %s):", tool,
+        fprintf(stderr, "mpiguard: %s: starting (%s, %s):", s->tool,
                 mg_launcher_kind_name(s->launcher.kind), mg_mpi_flavor_name(s->flavor));
         for (char **a = job_argv; *a; a++)
             fprintf(stderr, " %s", *a);
@@ -220,14 +231,29 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
         for (int v = 0; v < nvars; v++)
             unsetenv(vars[v].name);
     mg_job_install_signal_handlers();
+    char err[1024];
     rc = mg_job_start(job_argv, s->token, &s->job, err, sizeof err);
     mg_launcher_free_argv(job_argv);
     if (rc) {
         mg_error("%s", err);
-        mg_report_destroy(s->report);
         return rc == MG_ENOENT ? MG_EXIT_UNAVAILABLE : MG_EXIT_SOFTWARE;
     }
     return 0;
+}
+
+int cli_session_start(cli_session *s, const char *tool, const char *modules, char **command,
+                      int ncommand)
+{
+    memset(s, 0, sizeof *s);
+    s->tool = tool;
+    int rc = identify_job(s, command, ncommand);
+    if (rc || (rc = open_report(s, mg_mpi_flavor_name(s->flavor), s->launcher.path, s->library)))
+        return rc;
+    if ((rc = launch_job(s, modules, command, ncommand))) {
+        mg_report_destroy(s->report);
+        s->report = NULL;
+    }
+    return rc;
 }
 
 /* Notes rank p as found; the first rank that says the world's size sizes the table. Returns 0, or
@@ -336,64 +362,72 @@ static int slurm_job_here(const char *id)
 /* target: "pid:N", "slurm:N", or a bare N, which is a pid or a Slurm job id by what exists here; a
  * bare N that names both (Slurm's ids are small on a young cluster, and so are pids) is refused
  * rather than guessed. */
-int cli_session_attach(cli_session *s, const char *tool, const char *target)
+/* What --attach TARGET names: a launcher's pid (*is_pid) or a Slurm job id (*id), checked against
+ * what runs on this node. Returns 0 or an exit status, having said why. */
+static int resolve_attach_target(const char *target, int *is_pid, long *number, const char **id)
 {
-    memset(s, 0, sizeof *s);
-    s->tool = tool;
     int want_pid = strncmp(target, "pid:", 4) == 0, want_slurm = strncmp(target, "slurm:", 6) == 0;
-    const char *id = target + (want_pid ? 4 : want_slurm ? 6 : 0);
+    *id = target + (want_pid ? 4 : want_slurm ? 6 : 0);
     char *end;
-    long number = strtol(id, &end, 10);
-    if (*id == '\0' || *end != '\0' || number <= 0 || number > INT_MAX) {
+    *number = strtol(*id, &end, 10);
+    if (**id == '\0' || *end != '\0' || *number <= 0 || *number > INT_MAX) {
         mg_error(
             "--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
             target);
         return MG_EXIT_USAGE;
     }
-    char proc[64], err[256];
-    snprintf(proc, sizeof proc, "/proc/%ld", number);
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/%ld", *number);
     int pid_here = !want_slurm && access(proc, F_OK) == 0;
-    int slurm_here = !want_pid && slurm_job_here(id);
+    int slurm_here = !want_pid && slurm_job_here(*id);
     if (pid_here && slurm_here && !want_pid) {
         mg_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
                  "--attach pid:%s or --attach slurm:%s",
-                 target, id, id, id, id);
+                 target, *id, *id, *id, *id);
         return MG_EXIT_USAGE;
     }
     if (!want_pid && !want_slurm && !pid_here && !slurm_here) {
         mg_error("--attach %s: no process %s and no rank of Slurm job %s on this node to attach to",
-                 target, id, id);
+                 target, *id, *id);
         return MG_EXIT_NOINPUT;
     }
-    int is_pid = want_pid || (pid_here && !slurm_here);
-    if (is_pid && own_ancestor(number)) {
+    *is_pid = want_pid || (pid_here && !slurm_here);
+    if (*is_pid && own_ancestor(*number)) {
         mg_error(
             "--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
             "of mpirun, mpiexec or srun",
-            target, number, number == getpid() ? "process" : "ancestor");
+            target, *number, *number == getpid() ? "process" : "ancestor");
         return MG_EXIT_USAGE;
     }
+    return 0;
+}
+
+int cli_session_attach(cli_session *s, const char *tool, const char *target)
+{
+    memset(s, 0, sizeof *s);
+    s->tool = tool;
+    int is_pid = 0;
+    long number = 0;
+    const char *id = NULL;
+    int rc = resolve_attach_target(target, &is_pid, &number, &id);
+    if (rc)
+        return rc;
     s->attached = 1;
     if (is_pid)
         s->selector.ancestor_pid = (int)number;
     else
         s->selector.slurm_job_id = id;
-    int rc = mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &s->job, err, sizeof err);
-    if (rc) {
+    char err[256];
+    if (mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &s->job, err, sizeof err)) {
         mg_error("%s", err);
         return MG_EXIT_NOINPUT;
     }
     learn_from_first_rank(s);
-    s->report = mg_report_create(tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
-    if (!s->report) {
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/%ld", number);
+    if ((rc = open_report(s, NULL, is_pid ? proc : "slurm", NULL))) {
         mg_job_destroy(s->job);
-        return MG_EXIT_SOFTWARE;
-    }
-    mg_report_set_mpi(s->report, NULL, is_pid ? proc : "slurm", NULL);
-    if (cli_opts.report_path && cli_session_save(s) != 0) {
-        mg_report_destroy(s->report);
-        mg_job_destroy(s->job);
-        return MG_EXIT_CANTCREAT;
+        return rc;
     }
     mg_job_install_signal_handlers();
     return 0;
