@@ -266,7 +266,12 @@ static void describe_threads(sampler_ptrace *s)
         for (size_t k = 0; k < t->nframes; k++) {
             stack_frame *fr = &frames[k];
             fr->pc = s->pcs[i * f + k];
-            stack_unwind_symbol(s->unwind, fr->pc, &fr->function, &fr->offset);
+            symbol_info info;
+            stack_unwind_symbol(s->unwind, fr->pc, &info);
+            fr->function = info.name;
+            fr->offset = info.offset;
+            fr->file = info.file;
+            fr->line = info.line;
             const proc_maps_entry *e = proc_maps_find(s->maps, fr->pc);
             fr->module = e ? e->path : NULL;
             fr->in_mpi_module = e && e->in_mpi;

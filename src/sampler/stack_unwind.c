@@ -227,24 +227,43 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, s
     return sink.n > 0 ? MG_OK : MG_ENOENT;
 }
 
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset)
+/* The symbol of .symtab or .dynsym holding pc, or NULL: a sizeless symbol, or one pc lies past
+ * the end of, is what dwfl_module_addrinfo answers for code it has no symbol of (a stripped
+ * object's static functions). */
+static const char *symbol_holding(Dwfl_Module *mod, uint64_t pc, uint64_t *offset)
 {
-    if (symbol_cache_find(u->names, pc, name, offset)) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *found = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+    if (!found || off >= sym.st_size) {
+        return NULL;
+    }
+    *offset = off;
+    return found;
+}
+
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, symbol_info *info)
+{
+    if (symbol_cache_find(u->names, pc, info)) {
         return;
     }
-    *name = NULL;
-    *offset = 0;
+    *info = (symbol_info){NULL, 0, NULL, 0};
     Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
     if (mod) {
-        GElf_Off off = 0;
-        GElf_Sym sym;
-        const char *found = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
-        if (found) {
-            *name = found;
-            *offset = off;
+        info->name = symbol_holding(mod, pc, &info->offset);
+        GElf_Addr bias = 0;
+        if (!info->name && dwfl_module_getelf(mod, &bias)) {
+            info->offset = pc - bias;
+        }
+        Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
+        if (line) {
+            info->file = dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL);
+        }
+        if (!info->file) {
+            info->line = 0;
         }
     }
-    symbol_cache_insert(u->names, pc, *name, *offset);
+    symbol_cache_insert(u->names, pc, info);
 }
 
 typedef struct symbol_query {
