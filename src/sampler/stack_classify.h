@@ -14,7 +14,7 @@ typedef struct stack_frame {
     uint64_t pc;          /* the call site (return address - 1) for caller frames */
     const char *function; /* symbol containing pc, or NULL when unknown */
     uint64_t offset;      /* pc - symbol start; without a function, pc's address in module's file */
-    const char *file;     /* source file of pc (debug information), or NULL */
+    const char *file;     /* source file of pc (sampler_ptrace_add_sources), or NULL */
     int line;             /* its line, 0 when file is NULL */
     const char *module;   /* mapped file holding pc, or NULL (anonymous memory) */
     bool in_mpi_module;   /* pc lies inside a mapping of the MPI implementation */

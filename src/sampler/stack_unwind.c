@@ -242,19 +242,23 @@ static const char *symbol_holding(Dwfl_Module *mod, uint64_t pc, uint64_t *offse
     return found;
 }
 
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, symbol_info *info)
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info)
 {
-    if (symbol_cache_find(u->names, pc, info)) {
+    bool cached = symbol_cache_find(u->names, pc, info);
+    if (cached && (info->sourced || !with_source)) {
         return;
     }
-    *info = (symbol_info){NULL, 0, NULL, 0};
     Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
-    if (mod) {
-        info->name = symbol_holding(mod, pc, &info->offset);
+    if (!cached) {
+        *info = (symbol_info){0};
         GElf_Addr bias = 0;
-        if (!info->name && dwfl_module_getelf(mod, &bias)) {
+        info->name = mod ? symbol_holding(mod, pc, &info->offset) : NULL;
+        if (mod && !info->name && dwfl_module_getelf(mod, &bias)) {
             info->offset = pc - bias;
         }
+    }
+    if (mod && with_source) {
+        info->sourced = true;
         Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
         if (line) {
             info->file = dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL);

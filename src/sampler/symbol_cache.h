@@ -14,6 +14,7 @@ typedef struct symbol_cache symbol_cache;
 typedef struct symbol_info {
     const char *name; /* symbol holding the address, NULL when unknown */
     uint64_t offset;  /* address - symbol start; 0 when name is NULL */
+    bool sourced;     /* file and line were looked up (a NULL file then means none exists) */
     const char *file; /* source file of the address, NULL without debug information */
     int line;         /* its line, 0 when file is NULL */
 } symbol_info;

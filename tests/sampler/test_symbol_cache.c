@@ -11,22 +11,23 @@ static void test_insert_find(void)
     if (!c) {
         return;
     }
-    symbol_info got = {"x", 99, "y", 7};
+    symbol_info got = {.name = "x", .offset = 99, .file = "y", .line = 7};
     MG_CHECK(!symbol_cache_find(c, 0x1000, &got));
-    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, "main.c", 12});
-    symbol_cache_insert(c, 0x2000, &(symbol_info){NULL, 0, NULL, 0}); /* known to have no symbol */
+    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, true, "main.c", 12});
+    symbol_cache_insert(c, 0x2000, &(symbol_info){NULL, 0, true, NULL, 0}); /* no symbol, no line */
     MG_CHECK(symbol_cache_find(c, 0x1000, &got));
     MG_CHECK_STR(got.name, "main");
     MG_CHECK_INT(got.offset, 0x10);
     MG_CHECK_STR(got.file, "main.c");
     MG_CHECK_INT(got.line, 12);
     MG_CHECK(symbol_cache_find(c, 0x2000, &got));
-    MG_CHECK(got.name == NULL && got.offset == 0 && got.file == NULL && got.line == 0);
-    symbol_cache_insert(c, 0x1000, &(symbol_info){"other", 3, NULL, 0}); /* replaces, no growth */
+    MG_CHECK(got.name == NULL && got.offset == 0 && got.sourced && !got.file && got.line == 0);
+    symbol_cache_insert(c, 0x1000,
+                        &(symbol_info){.name = "other", .offset = 3}); /* replaces, no growth */
     MG_CHECK_INT(symbol_cache_count(c), 2);
     MG_CHECK(symbol_cache_find(c, 0x1000, &got));
     MG_CHECK_STR(got.name, "other");
-    MG_CHECK(got.file == NULL);
+    MG_CHECK(!got.sourced && got.file == NULL);
     symbol_cache_destroy(c);
     symbol_cache_destroy(NULL);
 }
@@ -40,11 +41,11 @@ static void test_full_cache_clears(void)
     }
     symbol_info got;
     for (uint64_t pc = 1; pc <= 3; pc++) {
-        symbol_cache_insert(c, pc * 0x100, &(symbol_info){"f", pc, NULL, 0});
+        symbol_cache_insert(c, pc * 0x100, &(symbol_info){.name = "f", .offset = pc});
     }
     MG_CHECK_INT(symbol_cache_count(c), 3);
     /* the fourth forgets the first three */
-    symbol_cache_insert(c, 0x400, &(symbol_info){"g", 4, NULL, 0});
+    symbol_cache_insert(c, 0x400, &(symbol_info){.name = "g", .offset = 4});
     MG_CHECK_INT(symbol_cache_count(c), 1);
     MG_CHECK(!symbol_cache_find(c, 0x100, &got));
     MG_CHECK(symbol_cache_find(c, 0x400, &got) && got.offset == 4);
@@ -63,7 +64,7 @@ static void test_many_colliding_addresses(void)
         return;
     }
     for (uint64_t i = 0; i < 1000; i++) {
-        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, &(symbol_info){NULL, i, NULL, 0});
+        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, &(symbol_info){.offset = i});
     }
     int found = 0;
     for (uint64_t i = 0; i < 1000; i++) {
