@@ -117,7 +117,8 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     int rc = agent_put_str(b, st->mpi_function) || agent_put_u32(b, (uint32_t)st->nframes);
     for (size_t i = 0; !rc && i < st->nframes; i++)
         rc = agent_put_u64(b, st->frames[i].offset) || agent_put_str(b, st->frames[i].function) ||
-             agent_put_str(b, st->frames[i].module);
+             agent_put_str(b, st->frames[i].module) || agent_put_str(b, st->frames[i].file) ||
+             agent_put_u32(b, (uint32_t)st->frames[i].line);
     free(st);
     return rc ? MG_ENOMEM : MG_OK;
 }

@@ -164,8 +164,10 @@ void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
     for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
         const sampler_sample *sample;
         int rc = mg_rank_probe_stacks(p, &sample);
-        if (rc == MG_OK)
+        if (rc == MG_OK) {
+            sampler_ptrace_add_sources(p->sampler);
             rank_stack_from_sample(sample, out);
+        }
         if ((rc != MG_OK && rc != MG_ETIMEOUT) || (rc == MG_OK && sample->verdict == STACK_EXITED))
             return;
     }

@@ -1,6 +1,7 @@
 /* Conversion of ptrace samples into report stacks (rank_stack.h). */
 #include "rank_stack.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,28 @@ static const sampler_thread *telling_thread(const sampler_sample *sample)
     return sample->nthreads ? &sample->threads[0] : NULL;
 }
 
+/* mpiguard's interposition library, by its file's base name (libmpiguard-openmpi.so, ...). */
+static bool is_mpiguard(const char *module_base)
+{
+    return strncmp(module_base, "libmpiguard-", strlen("libmpiguard-")) == 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path ? path : "";
+}
+
+/* The outermost MPI entry frame of t, or t->nframes. */
+static size_t outermost_entry(const sampler_thread *t)
+{
+    size_t entry = t->nframes;
+    for (size_t i = 0; i < t->nframes; i++)
+        if (stack_classify_is_mpi_entry(t->frames[i].function, t->frames[i].in_mpi_module))
+            entry = i;
+    return entry;
+}
+
 void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
@@ -21,12 +44,29 @@ void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out)
         return;
     snprintf(out->mpi_function, sizeof out->mpi_function, "%s",
              t->mpi_function ? t->mpi_function : "");
+    size_t entry = outermost_entry(t);
     for (size_t i = 0; i < t->nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
         const stack_frame *f = &t->frames[i];
+        const char *module = base_name(f->module);
+        if (is_mpiguard(module) && i != entry)
+            continue;
         rank_stack_frame *o = &out->frames[out->nframes++];
-        const char *base = f->module ? strrchr(f->module, '/') : NULL;
-        snprintf(o->function, sizeof o->function, "%s", f->function ? f->function : "");
-        snprintf(o->module, sizeof o->module, "%s", base ? base + 1 : f->module ? f->module : "");
+        /* without the symbol version (__libc_start_main@@GLIBC_2.34): C names have no '@' */
+        const char *name = f->function ? f->function : "";
+        snprintf(o->function, sizeof o->function, "%.*s", (int)strcspn(name, "@"), name);
+        snprintf(o->module, sizeof o->module, "%s", module);
+        snprintf(o->file, sizeof o->file, "%s", f->file ? f->file : "");
         o->offset = f->offset;
+        o->line = f->line;
     }
+}
+
+size_t rank_stack_mpi_entry(const rank_stack *st)
+{
+    size_t entry = st->nframes;
+    for (size_t i = 0; st->mpi_function[0] && i < st->nframes; i++)
+        if (st->frames[i].function[0] &&
+            strcmp(stack_classify_public_name(st->frames[i].function), st->mpi_function) == 0)
+            entry = i;
+    return entry;
 }

@@ -9,12 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { RANK_STACK_MAX_FRAMES = 48, RANK_STACK_NAME = 128 };
+enum { RANK_STACK_MAX_FRAMES = 48, RANK_STACK_NAME = 128, RANK_STACK_FILE = 256 };
 
 typedef struct rank_stack_frame {
     char function[RANK_STACK_NAME]; /* "" when unknown */
     char module[RANK_STACK_NAME];   /* base name of the mapped file, "" for anonymous memory */
-    uint64_t offset;
+    uint64_t offset;                /* in function; without one, the address in module's file */
+    char file[RANK_STACK_FILE];     /* source file (debug information), "" when unknown */
+    int line;                       /* 0 when file is unknown */
 } rank_stack_frame;
 
 typedef struct rank_stack {
@@ -23,7 +25,14 @@ typedef struct rank_stack {
     rank_stack_frame frames[RANK_STACK_MAX_FRAMES];
 } rank_stack;
 
-/* Fills out from a ptrace sample (NULL gives an empty stack). */
+/* Fills out from a ptrace sample (NULL gives an empty stack). mpiguard's own frames (the
+ * interposition library's wrappers and modules) are left out, except the MPI entry the
+ * application called when the library holds it (its MPI_X wrapper), so the stack reads as if
+ * mpiguard were not there. */
 void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out);
+
+/* The index of the frame of the MPI call as the application made it (MPI_Allreduce,
+ * mpi_allreduce_): the outermost frame naming st->mpi_function; st->nframes when none does. */
+size_t rank_stack_mpi_entry(const rank_stack *st);
 
 #endif

@@ -1,6 +1,7 @@
 /* Verification, diagnosis and the hang finding (hang_diagnosis.h). */
 #include "hang_diagnosis.h"
 #include "hang_remote.h"
+#include "hang_stack_tree.h"
 
 #include "mg_error.h"
 #include "mg_log.h"
@@ -15,8 +16,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
-/* Frames shown per rank in the report, and depth of the prefix tree. */
-enum { STACK_FRAMES_KEPT = 24, TREE_MAX_NODES = 512 };
+/* Frames shown per rank in the report. */
+enum { STACK_FRAMES_KEPT = 24 };
 
 static void warn_once(hang_probes *p, int r, int rc)
 {
@@ -130,55 +131,25 @@ void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
     };
 }
 
-/* The innermost frame of the application itself (its executable), else the innermost named frame.
- */
-static const char *user_function(const rank_stack *st, const char *app_path)
+/* The innermost frame of the application itself (its executable), as its name or, stripped, as
+ * "app+0x1189"; else the innermost named frame; NULL when none. */
+static const char *user_function(const rank_stack *st, const char *app_path, char *buf, size_t len)
 {
     const char *app = strrchr(app_path, '/');
     app = app ? app + 1 : app_path;
     const char *named = NULL;
     for (size_t i = 0; i < st->nframes; i++) {
         const rank_stack_frame *f = &st->frames[i];
-        if (!f->function[0])
-            continue;
-        if (strcmp(f->module, app) == 0)
-            return f->function;
-        if (!named)
+        if (strcmp(f->module, app) == 0) {
+            if (f->function[0])
+                return f->function;
+            snprintf(buf, len, "%s+0x%llx", f->module, (unsigned long long)f->offset);
+            return buf;
+        }
+        if (!named && f->function[0])
             named = f->function;
     }
     return named;
-}
-
-typedef struct tree_node {
-    char name[RANK_STACK_NAME];
-    int parent, count;
-} tree_node;
-
-/* Adds one stack (outermost first, cut below the MPI entry) to the prefix tree. */
-static void tree_add(tree_node *nodes, int *nnodes, const rank_stack *st)
-{
-    int parent = -1;
-    size_t innermost = 0;
-    const char *mpi = st->mpi_function + (st->mpi_function[0] == 'P');
-    for (size_t i = 0; st->mpi_function[0] && i < st->nframes; i++)
-        if (strstr(st->frames[i].function, mpi))
-            innermost = i;
-    for (size_t i = st->nframes; i-- > innermost;) {
-        const char *name = st->frames[i].function[0] ? st->frames[i].function : "??";
-        int found = -1;
-        for (int k = 0; k < *nnodes && found < 0; k++)
-            if (nodes[k].parent == parent && strcmp(nodes[k].name, name) == 0)
-                found = k;
-        if (found < 0) {
-            if (*nnodes == TREE_MAX_NODES)
-                return;
-            found = (*nnodes)++;
-            nodes[found] = (tree_node){.parent = parent};
-            snprintf(nodes[found].name, sizeof nodes[found].name, "%s", name);
-        }
-        nodes[found].count++;
-        parent = found;
-    }
 }
 
 static json_object *stack_json(const rank_stack *st)
@@ -186,9 +157,11 @@ static json_object *stack_json(const rank_stack *st)
     json_object *frames = json_object_new_array();
     for (size_t i = 0; i < st->nframes && i < STACK_FRAMES_KEPT; i++) {
         const rank_stack_frame *f = &st->frames[i];
-        char text[2 * RANK_STACK_NAME + 32];
-        snprintf(text, sizeof text, "%s+0x%llx (%s)", f->function[0] ? f->function : "??",
-                 (unsigned long long)f->offset, f->module[0] ? f->module : "?");
+        char text[2 * RANK_STACK_NAME + RANK_STACK_FILE + 48];
+        int len = snprintf(text, sizeof text, "%s+0x%llx (%s)", f->function[0] ? f->function : "??",
+                           (unsigned long long)f->offset, f->module[0] ? f->module : "?");
+        if (f->file[0] && len > 0 && (size_t)len < sizeof text)
+            snprintf(text + len, sizeof text - (size_t)len, " at %s:%d", f->file, f->line);
         json_object_array_add(frames, json_object_new_string(text));
     }
     return frames;
@@ -259,11 +232,11 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     int n = s->nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);
     rank_stack *st = malloc(sizeof *st);
-    tree_node *nodes = calloc(TREE_MAX_NODES, sizeof *nodes);
+    hang_stack_tree *tree = NULL;
+    (void)hang_stack_tree_create(&tree);
     json_object *per_rank = json_object_new_array();
-    int nnodes = 0;
     int computation = result->kind == HANG_DIAG_COMPUTATION;
-    for (int r = 0; views && st && nodes && r < n; r++) {
+    for (int r = 0; views && st && tree && r < n; r++) {
         const struct hang_diag_rank *seen = &last[r];
         memset(st, 0, sizeof *st);
         if (!seen->exited)
@@ -284,11 +257,11 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                          : culprit    ? (seen->stopped ? 4 : 1)
                          : in_mpi     ? 0
                                       : outside_state(s->ranks[r].pid);
-        const char *user = user_function(st, s->launcher.app_path);
+        char stripped[RANK_STACK_NAME + 32];
+        const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
         views[r].what = in_mpi ? mpi_fn : user ? user : "?";
         views[r].what = strdup(views[r].what);
-        if (st->nframes)
-            tree_add(nodes, &nnodes, st);
+        hang_stack_tree_add(tree, r, st);
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
@@ -332,17 +305,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                            json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
     json_object_object_add(ev, "per_rank", per_rank);
-    for (int k = 0; k < nnodes; k++) {
-        char id[16], label[300];
-        snprintf(id, sizeof id, "n%d", k);
-        snprintf(label, sizeof label, "%s (%d)", nodes[k].name, nodes[k].count);
-        mg_finding_add_graph_node(f, id, label, "box");
-        if (nodes[k].parent >= 0) {
-            char parent[16];
-            snprintf(parent, sizeof parent, "n%d", nodes[k].parent);
-            mg_finding_add_graph_edge(f, parent, id, "solid");
-        }
-    }
+    if (tree)
+        hang_stack_tree_to_finding(tree, f);
     if (computation && result->nfaulty > 0) {
         char suggestion[512];
         snprintf(suggestion, sizeof suggestion,
@@ -367,11 +331,13 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     }
     mg_finding_print_banner(f, stderr);
     roll_call(views, n, stderr, calls, sizeof calls);
+    if (tree)
+        hang_stack_tree_print(tree, stderr);
     for (int r = 0; views && r < n; r++)
         free((char *)views[r].what);
     free(views);
     free(st);
-    free(nodes);
+    hang_stack_tree_destroy(tree);
 }
 
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */

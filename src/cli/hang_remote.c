@@ -275,9 +275,12 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
         return;
     for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
         rank_stack_frame *f = &out->frames[out->nframes];
+        uint32_t line;
         if (agent_get_u64(&c, &f->offset) || agent_get_str(&c, f->function, sizeof f->function) ||
-            agent_get_str(&c, f->module, sizeof f->module))
+            agent_get_str(&c, f->module, sizeof f->module) ||
+            agent_get_str(&c, f->file, sizeof f->file) || agent_get_u32(&c, &line))
             return;
+        f->line = (int)line;
         out->nframes++;
     }
 }

@@ -266,7 +266,12 @@ static void describe_threads(sampler_ptrace *s)
         for (size_t k = 0; k < t->nframes; k++) {
             stack_frame *fr = &frames[k];
             fr->pc = s->pcs[i * f + k];
-            stack_unwind_symbol(s->unwind, fr->pc, &fr->function, &fr->offset);
+            symbol_info info;
+            stack_unwind_symbol(s->unwind, fr->pc, false, &info);
+            fr->function = info.name;
+            fr->offset = info.offset;
+            fr->file = NULL; /* sampler_ptrace_add_sources */
+            fr->line = 0;
             const proc_maps_entry *e = proc_maps_find(s->maps, fr->pc);
             fr->module = e ? e->path : NULL;
             fr->in_mpi_module = e && e->in_mpi;
@@ -275,6 +280,20 @@ static void describe_threads(sampler_ptrace *s)
         s->classes[i] = stack_classify_thread(frames, t->nframes);
         t->in_mpi = s->classes[i].in_mpi;
         t->mpi_function = s->classes[i].mpi_function;
+    }
+}
+
+void sampler_ptrace_add_sources(sampler_ptrace *s)
+{
+    size_t f = s->params.max_frames;
+    for (size_t i = 0; i < s->sample.nthreads; i++) {
+        for (size_t k = 0; k < s->threads[i].nframes; k++) {
+            stack_frame *fr = &s->frames[i * f + k];
+            symbol_info info;
+            stack_unwind_symbol(s->unwind, fr->pc, true, &info);
+            fr->file = info.file;
+            fr->line = info.line;
+        }
     }
 }
 

@@ -90,6 +90,12 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * (at most one sampling interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
 
+/* Gives the frames of the last sample their source file and line (stack_frame), where debug
+ * information exists; a sample leaves them NULL, since the first lookup in a module loads its line
+ * tables (tens of ms: docs/hang-measurements.md "Stacks for people"). For stacks shown to people.
+ */
+void sampler_ptrace_add_sources(sampler_ptrace *s);
+
 /* Makes an ongoing sample stop waiting, release every stopped thread and return MG_ESTATE, and
  * every later sample return MG_ESTATE at once. Async-signal-safe (one atomic store), so a
  * SIGINT/SIGTERM handler may call it; the sampling thread then finishes within one poll pause.

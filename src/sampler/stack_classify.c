@@ -21,10 +21,8 @@ bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module)
     return c_spelling || in_mpi_module;
 }
 
-/* The name reports give the call: the function table's (MPI_Send) for every binding's spelling of
- * a wrapped function (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), so that the ptrace and shm
- * samplers name a call alike; else the name without its profiling "P". */
-static const char *public_name(const char *name)
+/* The function table's name, so that the ptrace and shm samplers name a call alike. */
+const char *stack_classify_public_name(const char *name)
 {
     mg_fn fn = mg_fn_lookup(name);
     if (fn != MG_FN_NONE)
@@ -37,7 +35,8 @@ stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
     stack_thread_class c = {false, NULL};
     for (size_t i = 0; i < n; i++) {
         if (stack_classify_is_mpi_entry(frames[i].function, frames[i].in_mpi_module)) {
-            c.mpi_function = public_name(frames[i].function); /* later = nearer main: keep last */
+            c.mpi_function = stack_classify_public_name(
+                frames[i].function); /* later = nearer main: keep last */
             c.in_mpi = true;
         }
         c.in_mpi |= frames[i].in_mpi_module;

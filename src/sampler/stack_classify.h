@@ -13,7 +13,9 @@
 typedef struct stack_frame {
     uint64_t pc;          /* the call site (return address - 1) for caller frames */
     const char *function; /* symbol containing pc, or NULL when unknown */
-    uint64_t offset;      /* pc - symbol start; 0 when function is NULL */
+    uint64_t offset;      /* pc - symbol start; without a function, pc's address in module's file */
+    const char *file;     /* source file of pc (sampler_ptrace_add_sources), or NULL */
+    int line;             /* its line, 0 when file is NULL */
     const char *module;   /* mapped file holding pc, or NULL (anonymous memory) */
     bool in_mpi_module;   /* pc lies inside a mapping of the MPI implementation */
 } stack_frame;
@@ -38,6 +40,11 @@ typedef struct stack_thread_class {
  * the frame lies inside an MPI mapping (Fortran bindings). A lowercase name outside MPI is a user
  * function ("mpi_target_compute"), not an entry. MPIR_/MPID_/ompi_ internals are never entries. */
 bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module);
+
+/* The name reports give an MPI entry frame's call: the function table's (MPI_Send) for every
+ * binding's spelling of a wrapped function (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), else
+ * the name without its profiling "P" (pointing into name). */
+const char *stack_classify_public_name(const char *name);
 
 /* Classifies one stack of n frames (frames may be NULL when n is 0). */
 stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n);

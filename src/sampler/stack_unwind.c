@@ -227,24 +227,47 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, s
     return sink.n > 0 ? MG_OK : MG_ENOENT;
 }
 
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset)
+/* The symbol of .symtab or .dynsym holding pc, or NULL: a sizeless symbol, or one pc lies past
+ * the end of, is what dwfl_module_addrinfo answers for code it has no symbol of (a stripped
+ * object's static functions). */
+static const char *symbol_holding(Dwfl_Module *mod, uint64_t pc, uint64_t *offset)
 {
-    if (symbol_cache_find(u->names, pc, name, offset)) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *found = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+    if (!found || off >= sym.st_size) {
+        return NULL;
+    }
+    *offset = off;
+    return found;
+}
+
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info)
+{
+    bool cached = symbol_cache_find(u->names, pc, info);
+    if (cached && (info->sourced || !with_source)) {
         return;
     }
-    *name = NULL;
-    *offset = 0;
     Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
-    if (mod) {
-        GElf_Off off = 0;
-        GElf_Sym sym;
-        const char *found = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
-        if (found) {
-            *name = found;
-            *offset = off;
+    if (!cached) {
+        *info = (symbol_info){0};
+        GElf_Addr bias = 0;
+        info->name = mod ? symbol_holding(mod, pc, &info->offset) : NULL;
+        if (mod && !info->name && dwfl_module_getelf(mod, &bias)) {
+            info->offset = pc - bias;
         }
     }
-    symbol_cache_insert(u->names, pc, *name, *offset);
+    if (mod && with_source) {
+        info->sourced = true;
+        Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
+        if (line) {
+            info->file = dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL);
+        }
+        if (!info->file) {
+            info->line = 0;
+        }
+    }
+    symbol_cache_insert(u->names, pc, info);
 }
 
 typedef struct symbol_query {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "symbol_cache.h"
+
 typedef struct stack_unwind stack_unwind;
 
 typedef struct stack_unwind_params {
@@ -37,10 +39,16 @@ void stack_unwind_begin_sample(stack_unwind *u);
  * kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
 int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, size_t *n);
 
-/* The symbol holding pc and pc's offset in it; *name is NULL (and *offset 0) when unknown.
- * Answers come from the name cache when pc was seen before. The name lives until
- * stack_unwind_close (it points into libdwfl's copy of the module's symbol table). */
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, const char **name, uint64_t *offset);
+/* What people read of pc: the symbol holding it (.symtab, else .dynsym, also from a separate
+ * debug file) and pc's offset in it, and with_source, the source file and line where debug
+ * information exists (loading a module's line tables costs tens of ms once: samplers that only
+ * classify leave it out).
+ * A symbol is named only when pc lies inside it: a stripped object's nearest exported symbol is
+ * not taken for the static function that really holds pc. Without a name, offset is pc's address
+ * in its object's file (what addr2line takes), or 0 in anonymous memory. Answers come from the
+ * cache when pc was seen before. The strings live until stack_unwind_close (they point into
+ * libdwfl's copies of the module's tables). */
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info);
 
 /* The address in the process of the data object `name`, looked up in the modules whose file name
  * starts with module_prefix; 0 when none defines it. Reads the modules' symbol tables, not the

@@ -1,4 +1,4 @@
-/* A bounded open-addressing cache from code address to symbol name and offset.
+/* A bounded open-addressing cache from code address to symbol name, offset, file and line.
  * Spec: docs/design/platform-notes.md "ptrace and unwinding". */
 #include "symbol_cache.h"
 
@@ -9,8 +9,7 @@
 
 typedef struct slot {
     uint64_t pc;
-    const char *name;
-    uint64_t offset;
+    symbol_info info;
     bool used;
 } slot;
 
@@ -59,18 +58,17 @@ static slot *probe(const symbol_cache *c, uint64_t pc)
     return &c->slots[i];
 }
 
-bool symbol_cache_find(const symbol_cache *c, uint64_t pc, const char **name, uint64_t *offset)
+bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_info *info)
 {
     const slot *s = probe(c, pc);
     if (!s->used) {
         return false;
     }
-    *name = s->name;
-    *offset = s->offset;
+    *info = s->info;
     return true;
 }
 
-void symbol_cache_insert(symbol_cache *c, uint64_t pc, const char *name, uint64_t offset)
+void symbol_cache_insert(symbol_cache *c, uint64_t pc, const symbol_info *info)
 {
     slot *s = probe(c, pc);
     if (!s->used) {
@@ -80,7 +78,7 @@ void symbol_cache_insert(symbol_cache *c, uint64_t pc, const char *name, uint64_
         }
         c->count++;
     }
-    *s = (slot){pc, name, offset, true};
+    *s = (slot){pc, *info, true};
 }
 
 size_t symbol_cache_count(const symbol_cache *c)

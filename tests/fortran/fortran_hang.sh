@@ -3,7 +3,8 @@
 # at 20 s, once the model has learnt the healthy job (as tests/integration/hang.sh): exit 81, one
 # computation hang naming rank 1 alone, OUT_MPI in fault_compute_loop (ptrace), every other rank
 # IN_MPI in MPI_Allreduce, named as the function table names it whatever the binding and sampler;
-# the job stopped and nothing of it left.
+# the job stopped and nothing of it left; the stack tree has rank 1 in fault_compute_loop at its
+# line of hang.F90.
 # Usage: fortran_hang.sh FLAVOR STYLE SAMPLER
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 style=$2 sampler=$3
@@ -26,6 +27,10 @@ assert len(others) == np - 1 and all(e["state"] == "IN_MPI" for e in others), ot
 assert all(e["function"] == "MPI_Allreduce" for e in others), [e["function"] for e in others]
 if sampler == "ptrace":
     assert per_rank[faulty]["function"] == "fault_compute_loop", per_rank[faulty]
+# the stack tree (sampled by ptrace whatever the sampler): the faulty rank's loop at its line
+loops = [n for n in ev["stack_tree"] if n["function"] == "fault_compute_loop"]
+assert len(loops) == 1 and loops[0]["ranks"] == [faulty], loops
+assert loops[0]["file"].endswith("hang.F90") and loops[0]["line"] in range(52, 60), loops[0]
 PY
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
 sleep 0.5

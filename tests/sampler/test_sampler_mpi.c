@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,13 @@ typedef struct job {
     pid_t launcher_pid;
     rank_proc ranks[MAX_RANKS];
 } job;
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double now_s(void)
 {
@@ -295,6 +303,39 @@ static double quantile(double *v, size_t n, double q)
     return n ? v[(size_t)(q * (double)(n - 1))] : 0;
 }
 
+/* The target is built with -g: main's frame gets mpi_target.c and a line from
+ * sampler_ptrace_add_sources. Prints what the sources cost, the first time (the modules' line
+ * tables are loaded) and again on the next sample (cached). */
+static void check_sources(job *j)
+{
+    double cold_ms = 0, warm_us = 0;
+    int with_line = 0;
+    for (int r = 0; r < j->nranks; r++) {
+        const sampler_sample *sm;
+        for (int pass = 0; pass < 2; pass++) {
+            if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) != MG_OK || sm->nthreads == 0)
+                continue;
+            double t0 = cpu_s();
+            sampler_ptrace_add_sources(j->ranks[r].sampler);
+            double spent = cpu_s() - t0;
+            if (pass == 0)
+                cold_ms += 1e3 * spent / j->nranks;
+            else
+                warm_us += 1e6 * spent / j->nranks;
+            const sampler_thread *t = &sm->threads[0];
+            for (size_t k = 0; pass == 1 && k < t->nframes; k++) {
+                const stack_frame *f = &t->frames[k];
+                const char *file = f->file ? strrchr(f->file, '/') : NULL;
+                with_line += f->function && strcmp(f->function, "main") == 0 && file &&
+                             strcmp(file, "/mpi_target.c") == 0 && f->line > 0;
+            }
+        }
+    }
+    MG_CHECK_INT(with_line, j->nranks);
+    printf("%s ranks=%d file:line of a sample's frames, sampler cpu: first %.1f ms, next %.0f us\n",
+           j->flavor, j->nranks, cold_ms, warm_us);
+}
+
 /* Every rank, several rounds: all samples as expected. Records the warm costs. */
 static void check_and_measure(job *j)
 {
@@ -391,6 +432,7 @@ static void test_ranks_sampled_where_the_job_puts_them(void)
     MG_CHECK(steady);
     if (steady) {
         check_and_measure(j);
+        check_sources(j);
     }
     stop_job(j);
 }

@@ -11,20 +11,23 @@ static void test_insert_find(void)
     if (!c) {
         return;
     }
-    const char *name = "x";
-    uint64_t off = 99;
-    MG_CHECK(!symbol_cache_find(c, 0x1000, &name, &off));
-    symbol_cache_insert(c, 0x1000, "main", 0x10);
-    symbol_cache_insert(c, 0x2000, NULL, 0); /* known to have no symbol */
-    MG_CHECK(symbol_cache_find(c, 0x1000, &name, &off));
-    MG_CHECK_STR(name, "main");
-    MG_CHECK_INT(off, 0x10);
-    MG_CHECK(symbol_cache_find(c, 0x2000, &name, &off));
-    MG_CHECK(name == NULL && off == 0);
-    symbol_cache_insert(c, 0x1000, "other", 3); /* replaces, does not grow */
+    symbol_info got = {.name = "x", .offset = 99, .file = "y", .line = 7};
+    MG_CHECK(!symbol_cache_find(c, 0x1000, &got));
+    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, true, "main.c", 12});
+    symbol_cache_insert(c, 0x2000, &(symbol_info){NULL, 0, true, NULL, 0}); /* no symbol, no line */
+    MG_CHECK(symbol_cache_find(c, 0x1000, &got));
+    MG_CHECK_STR(got.name, "main");
+    MG_CHECK_INT(got.offset, 0x10);
+    MG_CHECK_STR(got.file, "main.c");
+    MG_CHECK_INT(got.line, 12);
+    MG_CHECK(symbol_cache_find(c, 0x2000, &got));
+    MG_CHECK(got.name == NULL && got.offset == 0 && got.sourced && !got.file && got.line == 0);
+    symbol_cache_insert(c, 0x1000,
+                        &(symbol_info){.name = "other", .offset = 3}); /* replaces, no growth */
     MG_CHECK_INT(symbol_cache_count(c), 2);
-    MG_CHECK(symbol_cache_find(c, 0x1000, &name, &off));
-    MG_CHECK_STR(name, "other");
+    MG_CHECK(symbol_cache_find(c, 0x1000, &got));
+    MG_CHECK_STR(got.name, "other");
+    MG_CHECK(!got.sourced && got.file == NULL);
     symbol_cache_destroy(c);
     symbol_cache_destroy(NULL);
 }
@@ -36,19 +39,19 @@ static void test_full_cache_clears(void)
     if (!c) {
         return;
     }
-    const char *name;
-    uint64_t off;
+    symbol_info got;
     for (uint64_t pc = 1; pc <= 3; pc++) {
-        symbol_cache_insert(c, pc * 0x100, "f", pc);
+        symbol_cache_insert(c, pc * 0x100, &(symbol_info){.name = "f", .offset = pc});
     }
     MG_CHECK_INT(symbol_cache_count(c), 3);
-    symbol_cache_insert(c, 0x400, "g", 4); /* the fourth forgets the first three */
+    /* the fourth forgets the first three */
+    symbol_cache_insert(c, 0x400, &(symbol_info){.name = "g", .offset = 4});
     MG_CHECK_INT(symbol_cache_count(c), 1);
-    MG_CHECK(!symbol_cache_find(c, 0x100, &name, &off));
-    MG_CHECK(symbol_cache_find(c, 0x400, &name, &off) && off == 4);
+    MG_CHECK(!symbol_cache_find(c, 0x100, &got));
+    MG_CHECK(symbol_cache_find(c, 0x400, &got) && got.offset == 4);
     symbol_cache_clear(c);
     MG_CHECK_INT(symbol_cache_count(c), 0);
-    MG_CHECK(!symbol_cache_find(c, 0x400, &name, &off));
+    MG_CHECK(!symbol_cache_find(c, 0x400, &got));
     symbol_cache_destroy(c);
 }
 
@@ -61,13 +64,12 @@ static void test_many_colliding_addresses(void)
         return;
     }
     for (uint64_t i = 0; i < 1000; i++) {
-        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, NULL, i);
+        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, &(symbol_info){.offset = i});
     }
     int found = 0;
     for (uint64_t i = 0; i < 1000; i++) {
-        const char *name;
-        uint64_t off;
-        found += symbol_cache_find(c, 0x7f0000000000ULL + i * 64, &name, &off) && off == i;
+        symbol_info got;
+        found += symbol_cache_find(c, 0x7f0000000000ULL + i * 64, &got) && got.offset == i;
     }
     MG_CHECK_INT(found, 1000);
     symbol_cache_destroy(c);
