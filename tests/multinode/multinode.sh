@@ -19,5 +19,23 @@ hello)
     done
     pass "3-node hello ($flavor): ranks 0-2 on nodes 1-3, allreduce across them"
     ;;
+hang)
+    # One agent per node through the job's own launcher; rank 2, on node 3, loops outside MPI.
+    app="$BUILD/examples/$flavor/cg"
+    expect_status_within 150 81 "3-node hang" "$app" -- mn_on 0 "$MPIGUARD" hang -v --seed 4 \
+        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$app" \
+        --seconds 300 --fault compute-loop --fault-rank 2 --fault-at 3
+    expect_stderr "3 agents own 3 ranks"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [2], ev
+per = {e["rank"]: e for e in ev["per_rank"]}
+assert sorted(per) == [0, 1, 2] and per[2]["function"] == "fault_compute_loop", per
+assert all(per[k]["stack"] for k in per), "a rank without a stack"
+PY
+    pass "3-node hang ($flavor): rank 2 on node 3 named through its agent"
+    ;;
 *) fail "unknown case $case" ;;
 esac
