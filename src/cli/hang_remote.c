@@ -40,6 +40,7 @@ struct hang_remote {
     int *owner; /* per rank: index of its agent, -1 */
     mg_job *jobs[MAX_AGENTS];
     uint8_t secret[AGENT_SECRET_BYTES];
+    int here; /* the agents run on this machine */
     int njobs;
     agent_buf buf;
 };
@@ -158,6 +159,7 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
     if (!h)
         return MG_EXIT_SOFTWARE;
     h->session = s;
+    h->here = o->local_agents > 0;
     *out = h;
     char connect[300], err[256] = "";
     h->listen_fd = agent_start_listen(o->local_agents > 0, 0, connect, sizeof connect, err,
@@ -247,6 +249,16 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
                               .cpu_slices = reading.cpu_slices};
     *unseen = reading.unseen;
     return MG_OK;
+}
+
+int hang_remote_lost(const hang_remote *h, int r)
+{
+    return r >= 0 && r < h->session->nranks && h->owner[r] >= 0 && h->agents[h->owner[r]].fd < 0;
+}
+
+int hang_remote_here(const hang_remote *h)
+{
+    return h->here;
 }
 
 double hang_remote_cpu_share(const hang_remote *h, int r)

@@ -37,5 +37,29 @@ assert all(per[k]["stack"] for k in per), "a rank without a stack"
 PY
     pass "3-node hang ($flavor): rank 2 on node 3 named through its agent"
     ;;
+linkdown)
+    # Node 2 (rank 1) loses its link once the agents joined: its agent stops answering, the job
+    # really hangs in its allreduce. mpiguard ends on its own, names rank 1 as not observed, and
+    # does not call it exited (this node's /proc is not rank 1's).
+    app="$BUILD/examples/$flavor/cg"
+    mn_on 0 "$MPIGUARD" hang -v --seed 4 --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
+        -- $launcher -n 3 "$app" --seconds 200 >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 600); do grep -q "agents own" "$TMP/stderr" && break; sleep 0.1; done
+    sleep 3
+    ip -n "${MN_ID}n2" link set eth0 down
+    wait_ended $guard 180 || { cat "$TMP/stderr" >&2; fail "mpiguard still running 180 s after the link went down"; }
+    wait $guard
+    got=$?
+    [ $got -eq 81 ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected 81"; }
+    expect_stderr "rank 1 is not observed: its node's agent stopped answering"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+ev = json.load(open(sys.argv[1]))["findings"][0]["evidence"]
+state = {e["rank"]: e["state"] for e in ev["per_rank"]}
+assert ev["hang_type"] == "communication" and state == {0: "IN_MPI", 1: "UNKNOWN", 2: "IN_MPI"}, ev
+PY
+    pass "3-node hang ($flavor), node 2's link down: rank 1 named not observed, no verdict on it"
+    ;;
 *) fail "unknown case $case" ;;
 esac
