@@ -19,34 +19,29 @@
 enum { MAX_AGENTS = 256 };
 
 typedef struct remote_conn {
-    int fd; /* -1 once closed */
+    int fd;     /* -1 once closed */
+    int joined; /* its secret was right: one of the run's agents */
     agent_reader reader;
 } remote_conn;
 
 struct check_remote {
-    int listen_fd, expected, accepted, closed;
+    int listen_fd, expected, joined, closed, nconns;
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
+    uint8_t secret[AGENT_SECRET_BYTES];
 };
 
-int check_remote_listen(int agents, check_remote **out, int *port)
+int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SECRET_BYTES],
+                        check_remote **out)
 {
-    if (agents < 1 || agents > MAX_AGENTS)
-        return MG_EINVAL;
-    check_remote *r = calloc(1, sizeof *r);
-    if (!r)
-        return MG_ENOMEM;
-    r->expected = agents;
-    r->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof sa;
-    if (r->listen_fd < 0 || bind(r->listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
-        listen(r->listen_fd, agents) != 0 ||
-        getsockname(r->listen_fd, (struct sockaddr *)&sa, &len)) {
-        check_remote_destroy(r);
-        return MG_ESYS;
+    check_remote *r = agents < 1 || agents > MAX_AGENTS ? NULL : calloc(1, sizeof *r);
+    if (!r) {
+        close(listen_fd);
+        return agents < 1 || agents > MAX_AGENTS ? MG_EINVAL : MG_ENOMEM;
     }
-    *port = ntohs(sa.sin_port);
+    r->listen_fd = listen_fd;
+    r->expected = agents;
+    memcpy(r->secret, secret, AGENT_SECRET_BYTES);
     *out = r;
     return MG_OK;
 }
@@ -56,7 +51,7 @@ static void close_conn(check_remote *r, remote_conn *c)
     close(c->fd);
     c->fd = -1;
     agent_reader_free(&c->reader);
-    r->closed++;
+    r->closed += c->joined;
 }
 
 static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
@@ -114,6 +109,20 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
         return MG_OK;
     }
     int rc = agent_reader_push(&c->reader, buf, (size_t)n);
+    if (rc == MG_OK && !c->joined) {
+        /* Nothing of a stream is read before its secret matched. */
+        rc = r->joined < r->expected ? agent_reader_auth(&c->reader, r->secret) : MG_EPERM;
+        if (rc == MG_EPERM) {
+            mg_warn("check: a connection without this run's agent secret was refused");
+            close_conn(r, c);
+            return MG_OK;
+        }
+        if (rc == 0)
+            return MG_OK;
+        c->joined = 1;
+        r->joined++;
+        rc = MG_OK;
+    }
     agent_frame f;
     char err[256];
     while (rc == MG_OK && (rc = agent_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
@@ -136,21 +145,28 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
     *records = 0;
     struct pollfd fds[MAX_AGENTS + 1];
     int n = 0;
-    if (r->accepted < r->expected)
+    if (r->joined < r->expected)
         fds[n++] = (struct pollfd){.fd = r->listen_fd, .events = POLLIN};
-    for (int i = 0; i < r->accepted; i++)
+    for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0)
             fds[n++] = (struct pollfd){.fd = r->conns[i].fd, .events = POLLIN};
     if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
         return MG_OK;
-    while (r->accepted < r->expected) {
+    while (r->joined < r->expected) {
+        /* A refused connection's place is taken again. */
+        int slot = 0;
+        while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
+            slot++;
+        if (slot == MAX_AGENTS)
+            break;
         int fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             break;
-        r->conns[r->accepted].fd = fd;
-        agent_reader_init(&r->conns[r->accepted++].reader);
+        r->conns[slot] = (remote_conn){.fd = fd};
+        agent_reader_init(&r->conns[slot].reader);
+        r->nconns += slot == r->nconns;
     }
-    for (int i = 0; i < r->accepted; i++) {
+    for (int i = 0; i < r->nconns; i++) {
         if (r->conns[i].fd < 0)
             continue;
         int rc = read_conn(r, &r->conns[i], sink, records);
@@ -162,14 +178,14 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
 
 int check_remote_done(const check_remote *r)
 {
-    return r->accepted == r->expected && r->closed == r->expected;
+    return r->joined == r->expected && r->closed == r->expected;
 }
 
 void check_remote_destroy(check_remote *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < r->accepted; i++)
+    for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0) {
             close(r->conns[i].fd);
             agent_reader_free(&r->conns[i].reader);

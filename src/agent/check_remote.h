@@ -1,5 +1,6 @@
-/* The detector's side of the agents' TCP streams (record_stream.h): a loopback listener, one
- * connection per agent, frames dispatched to the same sink the in-process agent uses.
+/* The detector's side of the agents' TCP streams (record_stream.h): a listener, one connection per
+ * agent that proved it holds the run's secret, frames dispatched to the same sink the in-process
+ * agent uses.
  * docs/design/check.md "How it is built". */
 #ifndef MG_CHECK_REMOTE_H
 #define MG_CHECK_REMOTE_H
@@ -18,15 +19,20 @@ typedef struct check_remote_sink {
     void (*state)(void *ctx, int rank, uint64_t blocked_seq);
 } check_remote_sink;
 
-/* Listens on 127.0.0.1 (an ephemeral port, returned in *port) for `agents` connections.
- * Errors: MG_ESYS, MG_ENOMEM. */
-int check_remote_listen(int agents, check_remote **out, int *port);
+#include "agent_proto.h"
+
+/* Takes listen_fd (listening, nonblocking; owned from then on, even on failure) to accept the
+ * streams of `agents` agents, each of which must open with the AUTH frame of secret: a connection
+ * that does not is closed with a warning and takes no agent's place. Errors: MG_EINVAL, MG_ENOMEM.
+ */
+int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SECRET_BYTES],
+                        check_remote **out);
 /* Accepts, reads what arrived (waiting up to timeout_ms for something) and dispatches complete
  * frames; *records gets the records dispatched. A stream that turns out malformed or truncated is
  * closed with a warning naming the problem; the others go on. Errors: MG_ENOMEM. */
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records);
-/* 1 once every expected agent connected and closed its stream. */
+/* 1 once every expected agent joined and closed its stream. */
 int check_remote_done(const check_remote *r);
 void check_remote_destroy(check_remote *r);
 

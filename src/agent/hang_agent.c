@@ -179,9 +179,9 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         return MG_EIO;
     }
     agent_buf b = {0};
-    int rc = agent_frame_begin(&b, AGENT_MSG_HELLO) || agent_put_u32(&b, AGENT_TOOL_HANG) ||
-             agent_put_str(&b, p->token) || agent_put_u32(&b, (uint32_t)world) ||
-             agent_put_u32(&b, (uint32_t)n) ||
+    int rc = agent_auth_send(fd, p->secret) || agent_frame_begin(&b, AGENT_MSG_HELLO) ||
+             agent_put_u32(&b, AGENT_TOOL_HANG) || agent_put_str(&b, p->token) ||
+             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
              agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n)));
     for (size_t i = 0; !rc && i < n; i++)
         rc = agent_put_u32(&b, (uint32_t)owned[i].rank) ||

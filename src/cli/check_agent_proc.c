@@ -115,7 +115,8 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
-int check_agent_proc_run(const char *token, int share, int shares, const char *address)
+int check_agent_proc_run(const char *token, int share, int shares, const char *address,
+                         const uint8_t secret[AGENT_SECRET_BYTES])
 {
     check_agent *a;
     if (check_agent_create(token, share, shares, &a) != MG_OK) {
@@ -128,7 +129,12 @@ int check_agent_proc_run(const char *token, int share, int shares, const char *a
         check_agent_destroy(a);
         return MG_EXIT_SOFTWARE;
     }
-    uint8_t *p = room(&o, RECORD_STREAM_HELLO_SIZE);
+    uint8_t *p = room(&o, AGENT_AUTH_SIZE);
+    if (p) {
+        agent_auth_put(p, secret);
+        o.len += AGENT_AUTH_SIZE;
+    }
+    p = room(&o, RECORD_STREAM_HELLO_SIZE);
     if (p)
         o.len += record_stream_hello(p, RECORD_STREAM_HELLO_SIZE, (uint32_t)share,
                                      (uint32_t)shares);

@@ -4,8 +4,14 @@
 #ifndef MG_CHECK_AGENT_PROC_H
 #define MG_CHECK_AGENT_PROC_H
 
-/* Runs the agent; returns the process exit status (0, or 70 when it could not start or the
- * detector vanished: the ranks then see a dead reader and never block on it). */
-int check_agent_proc_run(const char *token, int share, int shares, const char *address);
+#include "agent_proto.h"
+
+#include <stdint.h>
+
+/* Runs the agent, which proves itself with secret first (agent_proto.h, AUTH); returns the process
+ * exit status (0, or 70 when it could not start or the detector vanished: the ranks then see a dead
+ * reader and never block on it). */
+int check_agent_proc_run(const char *token, int share, int shares, const char *address,
+                         const uint8_t secret[AGENT_SECRET_BYTES]);
 
 #endif

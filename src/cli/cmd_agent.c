@@ -6,6 +6,8 @@
 #include "cli.h"
 #include "hang_agent.h"
 
+#include "agent_proto.h"
+#include "mg_env.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -16,11 +18,13 @@
 
 static const char *const agent_samplers[] = {"shm", "ptrace", NULL};
 
-static int run_hang(const char *host, int port, const char *token, int sampler, const char *ranks)
+static int run_hang(const char *host, int port, const char *token, const uint8_t *secret,
+                    int sampler, const char *ranks)
 {
     hang_agent_params p = {.host = host,
                            .port = port,
                            .token = token,
+                           .secret = secret,
                            .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM,
                            .first_rank = -1,
                            .last_rank = -1,
@@ -75,9 +79,17 @@ int cmd_agent(int argc, char **argv)
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
+    /* The secret comes only from the environment: a command line is for every user to read. */
+    uint8_t secret[AGENT_SECRET_BYTES];
+    if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {
+        mg_error("agent: %s is missing or not %u hex digits (the tool that starts its agents sets "
+                 "it)",
+                 MG_ENV_AGENT_SECRET, 2 * AGENT_SECRET_BYTES);
+        return MG_EXIT_USAGE;
+    }
     if (!is_hang)
-        return check_agent_proc_run(token, (int)share, (int)shares, connect);
+        return check_agent_proc_run(token, (int)share, (int)shares, connect, secret);
     char host[256];
     snprintf(host, sizeof host, "%.*s", (int)(colon - connect), connect);
-    return run_hang(host, atoi(colon + 1), token, sampler, ranks);
+    return run_hang(host, atoi(colon + 1), token, secret, sampler, ranks);
 }

@@ -3,6 +3,7 @@
  * deadlocks and collective mismatches, and stops a deadlocked job (docs/design/check.md;
  * docs/check.md). This file takes the options and starts and ends the run and its agents;
  * check_watch.c watches the job, check_report.c writes the findings. */
+#include "agent_start.h"
 #include "check_run.h"
 #include "check_watch.h"
 
@@ -20,21 +21,23 @@ const char *const check_wildcard_choices[] = {"probe", "decide", NULL};
 /* Starts n agent processes, each owning rank % n == k, streaming to a loopback listener. */
 static int start_agents(check_run *r, int n)
 {
-    int port;
-    char exe[4096], address[64], share[16], shares[16];
+    char exe[4096], address[300], share[16], shares[16], err[256];
+    uint8_t secret[AGENT_SECRET_BYTES];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || check_remote_listen(n, &r->remote, &port) != MG_OK ||
+    int fd = agent_start_listen(1, 1, address, sizeof address, err, sizeof err);
+    if (fd < 0)
+        mg_error("check: %s", err);
+    if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_OK ||
+        check_remote_create(fd, n, secret, &r->remote) != MG_OK ||
         !(r->agent_jobs = calloc((size_t)n, sizeof *r->agent_jobs)))
         return MG_ESYS;
     exe[len] = '\0';
-    snprintf(address, sizeof address, "127.0.0.1:%d", port);
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
         char *argv[] = {exe,   "agent",    "check", "--connect", address,     "--share",
                         share, "--shares", shares,  "--token",   r->s->token, NULL};
-        char err[256];
-        if (mg_job_start(argv, NULL, &r->agent_jobs[k], err, sizeof err) != MG_OK) {
+        if (agent_start_launch(NULL, argv, &r->agent_jobs[k], err, sizeof err) != MG_OK) {
             mg_error("check: %s", err);
             return MG_ESYS;
         }

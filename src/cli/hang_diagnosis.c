@@ -168,7 +168,7 @@ static json_object *stack_json(const rank_stack *st)
 }
 
 typedef struct rank_view {
-    int state; /* 0 in MPI, 1 computing, 2 exited, 3 sleeping, 4 stopped */
+    int state; /* 0 in MPI, 1 computing, 2 exited, 3 sleeping, 4 stopped, 5 its agent lost */
     const char *what;
 } rank_view;
 
@@ -200,8 +200,10 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
             }
         char ranks[256], line[600];
         mg_ranks_format(group, (size_t)k, ranks, sizeof ranks);
-        static const char *const verbs[] = {"wait%s in %s", "%s computing in %s()", "%s exited",
-                                            "%s sleeping in %s()", "%s stopped in %s()"};
+        static const char *const verbs[] = {
+            "wait%s in %s",       "%s computing in %s()",
+            "%s exited",          "%s sleeping in %s()",
+            "%s stopped in %s()", "%s not observed: its node's agent stopped answering"};
         char verb[300];
         snprintf(verb, sizeof verb, verbs[views[r].state],
                  views[r].state == 0 ? (k == 1 ? "s" : "") : (k == 1 ? "is" : "are"),
@@ -238,8 +240,9 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     int computation = result->kind == HANG_DIAG_COMPUTATION;
     for (int r = 0; views && st && tree && r < n; r++) {
         const struct hang_diag_rank *seen = &last[r];
+        int lost = p->remote && hang_remote_lost(p->remote, r);
         memset(st, 0, sizeof *st);
-        if (!seen->exited)
+        if (!seen->exited && !lost)
             hang_probes_stack(p, r, st);
         const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
                              : st->mpi_function[0] ? st->mpi_function
@@ -253,10 +256,14 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
         /* the culprit of a communication hang: stopped, or spinning, inside MPI */
         bool culprit = in_mpi && is_faulty(result, faulty, r);
-        views[r].state = seen->exited ? 2
-                         : culprit    ? (seen->stopped ? 4 : 1)
-                         : in_mpi     ? 0
-                                      : outside_state(s->ranks[r].pid);
+        /* A rank on another node is known by what its agent said: this node's /proc is not its. */
+        views[r].state = lost           ? 5
+                         : seen->exited ? 2
+                         : culprit      ? (seen->stopped ? 4 : 1)
+                         : in_mpi       ? 0
+                         : p->remote && !hang_remote_here(p->remote)
+                             ? (seen->stopped ? 4 : 1)
+                             : outside_state(s->ranks[r].pid);
         char stripped[RANK_STACK_NAME + 32];
         const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
         views[r].what = in_mpi ? mpi_fn : user ? user : "?";
@@ -266,7 +273,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
         json_object_object_add(entry, "state",
-                               json_object_new_string(in_mpi         ? "IN_MPI"
+                               json_object_new_string(lost           ? "UNKNOWN"
+                                                      : in_mpi       ? "IN_MPI"
                                                       : seen->exited ? "EXITED"
                                                                      : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));

@@ -2,6 +2,7 @@
 #include "hang_remote.h"
 
 #include "agent_proto.h"
+#include "agent_start.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -15,9 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
-enum { MAX_AGENTS = 4096, MAX_LAUNCHER_WORDS = 32 };
+/* An agent that has not answered a request after ANSWER_WAIT_MS is lost (its node's link went
+ * down: no reset ever comes), rather than holding the front forever; a ptrace stack sample on a
+ * node at load 70 takes well under a second. */
+enum { MAX_AGENTS = 4096, AUTH_WAIT_MS = 2000, ANSWER_WAIT_MS = 30000 };
 
 typedef struct agent_link {
     int fd;
@@ -34,32 +39,17 @@ struct hang_remote {
     int nagents;
     int *owner; /* per rank: index of its agent, -1 */
     mg_job *jobs[MAX_AGENTS];
+    uint8_t secret[AGENT_SECRET_BYTES];
+    int here; /* the agents run on this machine */
     int njobs;
     agent_buf buf;
 };
 
-/* Listens on an ephemeral port: loopback for local agents, every interface for agents on nodes. */
-static int listen_on(int any_interface, int *port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in addr = {
-        .sin_family = AF_INET,
-        .sin_addr.s_addr = htonl(any_interface ? INADDR_ANY : INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 128) != 0 ||
-        getsockname(fd, (struct sockaddr *)&addr, &len) != 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    *port = ntohs(addr.sin_port);
-    return fd;
-}
-
-static int start_agent(hang_remote *h, char **argv)
+static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv)
 {
     char err[256];
-    if (h->njobs == MAX_AGENTS || mg_job_start(argv, NULL, &h->jobs[h->njobs], err, sizeof err)) {
+    if (h->njobs == MAX_AGENTS || agent_start_launch(o->local_agents ? NULL : o->agent_launcher,
+                                                     argv, &h->jobs[h->njobs], err, sizeof err)) {
         mg_error("hang: cannot start an agent: %s", err);
         return -1;
     }
@@ -67,46 +57,38 @@ static int start_agent(hang_remote *h, char **argv)
     return 0;
 }
 
-/* Starts the agents: argv = [launcher words...] mpiguard agent hang --connect H:P --token T
- * --sampler S [--ranks LIST]. */
-static int start_agents(hang_remote *h, const hang_remote_options *o, int port)
+/* Starts the agents: [launcher words...] mpiguard agent hang --connect H:P --token T --sampler S
+ * [--ranks LIST], with the secret in their environment. */
+static int start_agents(hang_remote *h, const hang_remote_options *o, const char *connect)
 {
-    char self[4096], connect[300], host[256] = "127.0.0.1", ranks[64];
+    char self[4096], ranks[64];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
+    if (n <= 0 || agent_start_secret(h->secret) != MG_OK)
         return -1;
     self[n] = '\0';
+    char *argv[] = {self,
+                    "agent",
+                    "hang",
+                    "--connect",
+                    (char *)connect,
+                    "--token",
+                    h->session->token,
+                    "--sampler",
+                    (char *)o->sampler,
+                    NULL,
+                    NULL,
+                    NULL};
     if (!o->local_agents)
-        gethostname(host, sizeof host - 1);
-    snprintf(connect, sizeof connect, "%s:%d", host, port);
-    char *argv[MAX_LAUNCHER_WORDS + 12];
-    int argc = 0;
-    char words[1024];
-    if (!o->local_agents) {
-        snprintf(words, sizeof words, "%s", o->agent_launcher);
-        for (char *w = strtok(words, " "); w && argc < MAX_LAUNCHER_WORDS; w = strtok(NULL, " "))
-            argv[argc++] = w;
-    }
-    int base = argc;
-    char *tail[] = {self,      "agent",           "hang",      "--connect",       connect,
-                    "--token", h->session->token, "--sampler", (char *)o->sampler};
-    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
-        argv[argc++] = tail[i];
-    if (!o->local_agents) {
-        argv[argc] = NULL;
-        return start_agent(h, argv);
-    }
+        return start_agent(h, o, argv);
     int world = h->session->nranks;
     for (int a = 0; a < o->local_agents; a++) {
         int first = world * a / o->local_agents, last = world * (a + 1) / o->local_agents - 1;
         if (first > last)
             continue;
         snprintf(ranks, sizeof ranks, "%d-%d", first, last);
-        argc = base + (int)(sizeof tail / sizeof *tail);
-        argv[argc++] = "--ranks";
-        argv[argc++] = ranks;
-        argv[argc] = NULL;
-        if (start_agent(h, argv))
+        argv[9] = "--ranks";
+        argv[10] = ranks;
+        if (start_agent(h, o, argv))
             return -1;
     }
     return 0;
@@ -119,6 +101,14 @@ static int accept_agent(hang_remote *h, int fd)
     agent_cursor c;
     uint32_t tool, world, count, share_ppm;
     char token[64], err[160];
+    /* Nothing of a connection is read before its secret: a stranger is refused whatever it
+     * sends, and one that sends nothing holds the front for AUTH_WAIT_MS at most. */
+    struct timeval wait = {.tv_sec = AUTH_WAIT_MS / 1000, .tv_usec = AUTH_WAIT_MS % 1000 * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    if (agent_auth_recv(fd, h->secret) != MG_OK) {
+        mg_warn("hang: a connection without this run's agent secret was refused");
+        return -1;
+    }
     int rc = agent_recv(fd, &h->buf, &type, &c, err, sizeof err);
     if (rc == MG_EFORMAT || rc == MG_EVERSION) {
         mg_warn("hang: a connection was refused: %s", err);
@@ -141,6 +131,8 @@ static int accept_agent(hang_remote *h, int fd)
         for (uint32_t r = 0; r < world; r++)
             h->owner[r] = -1;
     }
+    wait = (struct timeval){.tv_sec = ANSWER_WAIT_MS / 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     agent_link *a = &h->agents[h->nagents];
     *a = (agent_link){.fd = fd,
                       .ranks = malloc((count ? count : 1) * sizeof(int)),
@@ -167,11 +159,13 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
     if (!h)
         return MG_EXIT_SOFTWARE;
     h->session = s;
+    h->here = o->local_agents > 0;
     *out = h;
-    int port;
-    h->listen_fd = listen_on(o->local_agents == 0, &port);
-    if (h->listen_fd < 0 || start_agents(h, o, port)) {
-        mg_error("hang: cannot start the agents");
+    char connect[300], err[256] = "";
+    h->listen_fd = agent_start_listen(o->local_agents > 0, 0, connect, sizeof connect, err,
+                                      sizeof err);
+    if (h->listen_fd < 0 || start_agents(h, o, connect)) {
+        mg_error("hang: cannot start the agents%s%s", err[0] ? ": " : "", err);
         return MG_EXIT_SOFTWARE;
     }
     if (h->owner == NULL && s->nranks > 0) {
@@ -255,6 +249,16 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
                               .cpu_slices = reading.cpu_slices};
     *unseen = reading.unseen;
     return MG_OK;
+}
+
+int hang_remote_lost(const hang_remote *h, int r)
+{
+    return r >= 0 && r < h->session->nranks && h->owner[r] >= 0 && h->agents[h->owner[r]].fd < 0;
+}
+
+int hang_remote_here(const hang_remote *h)
+{
+    return h->here;
 }
 
 double hang_remote_cpu_share(const hang_remote *h, int r)

@@ -26,6 +26,11 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
 /* Reads rank r through its agent (with_cpu_time as for mg_rank_probe_read). *unseen is set when
  * the agent could not look at it. MG_EIO when the agent is gone. */
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen);
+/* 1 when rank r's agent is lost (it stopped answering or its connection broke): what is known of
+ * the rank then is only what it said before. */
+int hang_remote_lost(const hang_remote *h, int r);
+/* 1 when the agents run on this machine (--agents), so that its /proc shows their ranks. */
+int hang_remote_here(const hang_remote *h);
 /* Rank r's CPU share on its node, as its agent said in its hello (1 for a rank no agent owns). */
 double hang_remote_cpu_share(const hang_remote *h, int r);
 /* Rank r's stack through its agent; an empty stack on failure. */

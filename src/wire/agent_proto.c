@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
@@ -47,6 +48,53 @@ int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *len
         return MG_EFORMAT;
     }
     return MG_OK;
+}
+
+int agent_secret_new(uint8_t secret[AGENT_SECRET_BYTES])
+{
+    return getrandom(secret, AGENT_SECRET_BYTES, 0) == (ssize_t)AGENT_SECRET_BYTES ? MG_OK
+                                                                                   : MG_ESYS;
+}
+
+void agent_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
+                         char hex[2 * AGENT_SECRET_BYTES + 1])
+{
+    for (unsigned i = 0; i < AGENT_SECRET_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", secret[i]);
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int agent_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES])
+{
+    if (!hex || strlen(hex) != 2 * AGENT_SECRET_BYTES)
+        return MG_EFORMAT;
+    for (unsigned i = 0; i < AGENT_SECRET_BYTES; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return MG_EFORMAT;
+        secret[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return MG_OK;
+}
+
+void agent_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
+{
+    agent_frame_header_put(out, AGENT_MSG_AUTH, AGENT_SECRET_BYTES);
+    memcpy(out + AGENT_FRAME_HEADER, secret, AGENT_SECRET_BYTES);
+}
+
+int agent_auth_check(const uint8_t got[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
+{
+    uint8_t want[AGENT_AUTH_SIZE], diff = 0;
+    agent_auth_put(want, secret);
+    /* Every byte is compared whatever came before: the time tells nothing of the secret. */
+    for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++)
+        diff |= (uint8_t)(got[i] ^ want[i]);
+    return diff == 0 ? MG_OK : MG_EPERM;
 }
 
 void agent_buf_free(agent_buf *b)
@@ -180,6 +228,21 @@ static int io_all(int fd, void *data, size_t len, int writing)
     return MG_OK;
 }
 
+int agent_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+{
+    uint8_t frame[AGENT_AUTH_SIZE];
+    agent_auth_put(frame, secret);
+    return io_all(fd, frame, sizeof frame, 1);
+}
+
+int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+{
+    uint8_t got[AGENT_AUTH_SIZE];
+    if (io_all(fd, got, sizeof got, 0))
+        return MG_EIO;
+    return agent_auth_check(got, secret);
+}
+
 int agent_send(int fd, const agent_buf *b)
 {
     return io_all(fd, b->data, b->len, 1);
@@ -254,6 +317,16 @@ int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errle
         return 0;
     out->payload = p + AGENT_FRAME_HEADER;
     r->pos += AGENT_FRAME_HEADER + out->length;
+    return 1;
+}
+
+int agent_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
+{
+    if (r->len - r->pos < AGENT_AUTH_SIZE)
+        return 0;
+    if (agent_auth_check(r->buf + r->pos, secret) != MG_OK)
+        return MG_EPERM;
+    r->pos += AGENT_AUTH_SIZE;
     return 1;
 }
 

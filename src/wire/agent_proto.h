@@ -2,7 +2,10 @@
  * hang`'s requests and answers and `mpiguard check`'s record streams travel as the same frames
  * over TCP, little-endian:
  *   frame   magic u32 ("MGAG"), version u16, type u8, reserved u8, length u32, payload[length]
- *   HELLO   the agent's first frame: tool u32 (agent_tool), then the tool's own fields
+ *   AUTH    the agent's first frame: the run's secret (AGENT_SECRET_BYTES), which the agent gets
+ *           in its environment (MG_ENV_AGENT_SECRET), never on a command line; the front compares
+ *           the whole frame in constant time before it reads anything else of the connection
+ *   HELLO   the agent's second frame: tool u32 (agent_tool), then the tool's own fields
  * A reader checks magic, version, type and the length bound before it allocates or waits for a
  * payload, so garbage or a frame announcing gigabytes is refused with a message naming it. */
 #ifndef MG_AGENT_PROTO_H
@@ -12,10 +15,13 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 5U
+#define AGENT_PROTO_VERSION 6U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
+/* The per-run secret, and the AUTH frame that carries it (header and secret). */
+#define AGENT_SECRET_BYTES 32U
+#define AGENT_AUTH_SIZE (AGENT_FRAME_HEADER + AGENT_SECRET_BYTES)
 
 /* The tool an agent serves, first in its HELLO: a front refuses an agent of another tool. */
 typedef enum agent_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_tool;
@@ -39,6 +45,7 @@ typedef enum agent_msg_type {
     AGENT_MSG_END = 11,   /* rank i32, end i32 (check_agent_end), lost u64 */
     AGENT_MSG_STATE = 12, /* rank i32, reserved u32, blocked seq u64 (check_agent_blocked_seq) */
     AGENT_MSG_WORLD = 13, /* world size i32: sent once, before the first record */
+    AGENT_MSG_AUTH = 14,  /* agent -> front, first: the run's secret */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 
@@ -49,6 +56,25 @@ void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length);
  * AGENT_PROTO_MAX_FRAME), MG_EVERSION (another version). */
 int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length, char *err,
                            size_t errlen);
+
+/* A new secret from the system's random source. Errors: MG_ESYS. */
+int agent_secret_new(uint8_t secret[AGENT_SECRET_BYTES]);
+/* The secret as 2 * AGENT_SECRET_BYTES lowercase hex digits and a NUL, as its variable holds it. */
+void agent_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
+                         char hex[2 * AGENT_SECRET_BYTES + 1]);
+/* Parses that text (exactly 2 * AGENT_SECRET_BYTES hex digits). Errors: MG_EFORMAT. */
+int agent_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES]);
+/* Writes the AUTH frame of secret into out. */
+void agent_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES]);
+/* Compares the first AGENT_AUTH_SIZE bytes a connection sent with the AUTH frame of secret, in
+ * time independent of where they differ. Errors: MG_EPERM (anything else: a wrong secret, none, or
+ * another frame first). */
+int agent_auth_check(const uint8_t got[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES]);
+/* Sends the AUTH frame on fd; MG_EIO when the peer is gone. */
+int agent_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
+/* Reads the first AGENT_AUTH_SIZE bytes of fd and checks them (agent_auth_check): MG_OK,
+ * MG_EPERM, or MG_EIO when fewer came (the caller bounds the wait, e.g. with SO_RCVTIMEO). */
+int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
 
 /* One rank's reading as it travels (mg_probe_reading plus the rank). */
 typedef struct agent_reading {
@@ -116,6 +142,9 @@ int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n);
 /* Takes the next complete frame: 1 and *out, 0 when more bytes are needed. Errors as
  * agent_frame_header_get, err also saying at which byte; the stream is unusable after them. */
 int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen);
+/* Takes the AUTH frame the stream must begin with: 1 once it came and matched (its bytes consumed),
+ * 0 when more bytes are needed, MG_EPERM when it does not match (agent_auth_check). */
+int agent_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES]);
 /* 1 when bytes of an incomplete frame are left (a truncated stream once the peer closed). */
 int agent_reader_partial(const agent_reader *r);
 

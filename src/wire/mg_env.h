@@ -22,6 +22,14 @@
  * User or tests -> library (capture module). */
 #define MG_ENV_RING_BYTES "MPIGUARD_RING_BYTES"
 
+/* ---- Set by the CLI for its agents only (docs/hang.md, "Many nodes"). ---- */
+
+/* The run's secret, 64 hex digits: an agent proves with it that the run started it
+ * (agent_proto.h, AUTH). Only in the environment, never on a command line (`ps` shows those to
+ * every user of a node). CLI -> `mpiguard agent` (through the agent launcher: -x NAME for Open
+ * MPI; Hydra and srun pass the environment on). */
+#define MG_ENV_AGENT_SECRET "MPIGUARD_AGENT_SECRET"
+
 /* ---- mpiguard protect (docs/collectives.md): CLI -> library (protect module). ---- */
 
 /* The safe-bounds text file (src/interpose/protect_bounds.h). */

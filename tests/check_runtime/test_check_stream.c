@@ -1,10 +1,14 @@
 /* The check agent -> detector TCP stream without MPI: frames round-trip; a stream with a bad magic,
  * another version, an unknown frame type, an absurd length or a truncated frame is refused with a
- * clear error (never a crash, never a read past the data); the detector's listener keeps what was
- * valid and closes only the bad connection (docs/design/check.md). */
+ * clear error (never a crash, never a read past the data); thousands of randomly mutated, truncated
+ * and random streams go through every decoder the same way; the listener admits only connections
+ * that open with the run's secret, keeps what was valid and closes only the bad connection, and a
+ * stranger takes no agent's place (docs/design/check.md). */
 #include "check_remote.h"
 #include "mg_error.h"
+#include "mg_rng.h"
 #include "mg_test.h"
+#include "record_decoder.h"
 #include "record_stream.h"
 
 #include <arpa/inet.h>
@@ -116,6 +120,105 @@ static void test_malformed_streams(void)
     MG_CHECK_INT(first_error(buf, n - 3, err, sizeof err), 1); /* truncated: bytes left over */
 }
 
+static const uint8_t run_secret[AGENT_SECRET_BYTES] = "0123456789abcdef0123456789abcdef";
+
+static void test_secret(void)
+{
+    uint8_t secret[AGENT_SECRET_BYTES], other[AGENT_SECRET_BYTES], frame[AGENT_AUTH_SIZE];
+    char hex[2 * AGENT_SECRET_BYTES + 1];
+    MG_CHECK_INT(agent_secret_new(secret), MG_OK);
+    MG_CHECK_INT(agent_secret_new(other), MG_OK);
+    MG_CHECK(memcmp(secret, other, sizeof secret) != 0);
+    agent_secret_format(secret, hex);
+    MG_CHECK_INT((int)strlen(hex), 2 * AGENT_SECRET_BYTES);
+    MG_CHECK_INT(agent_secret_parse(hex, other), MG_OK);
+    MG_CHECK(memcmp(secret, other, sizeof secret) == 0);
+    MG_CHECK_INT(agent_secret_parse(NULL, other), MG_EFORMAT);
+    MG_CHECK_INT(agent_secret_parse("abcd", other), MG_EFORMAT);
+    hex[7] = 'g';
+    MG_CHECK_INT(agent_secret_parse(hex, other), MG_EFORMAT);
+    agent_auth_put(frame, secret);
+    MG_CHECK_INT(agent_auth_check(frame, secret), MG_OK);
+    for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++) { /* any byte wrong, header or secret */
+        frame[i] ^= 0x20;
+        MG_CHECK_INT(agent_auth_check(frame, secret), MG_EPERM);
+        frame[i] ^= 0x20;
+    }
+    uint8_t hello[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
+    record_stream_hello(hello, sizeof hello, 0, 1);
+    MG_CHECK_INT(agent_auth_check(hello, secret), MG_EPERM);
+}
+
+/* Every decoder a received frame meets, as the detector and the hang front call them. Returns
+ * the frames that came out whole; a refused stream must have said why in err. */
+static int decode_all(const uint8_t *buf, size_t n)
+{
+    agent_reader r;
+    agent_reader_init(&r);
+    MG_CHECK_INT(agent_reader_push(&r, buf, n), MG_OK);
+    int frames = 0, rc = agent_reader_auth(&r, run_secret);
+    MG_CHECK(rc == 1 || rc == 0 || rc == MG_EPERM);
+    record_decoder dec = {0};
+    agent_frame f;
+    char err[256] = "";
+    while (rc == 1 && (rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
+        frames++;
+        uint32_t u;
+        int32_t rank, value, line;
+        uint64_t wide;
+        char fn[64], file[64];
+        check_event ev;
+        agent_reading reading;
+        agent_cursor c = {f.payload, f.payload + f.length};
+        int prc = record_stream_parse_hello(&f, &u, &u);
+        prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line);
+        prc |= record_stream_parse_pair(&f, &rank, &value, &wide);
+        prc |= record_decoder_decode(&dec, f.payload, f.length, &ev);
+        while (agent_get_reading(&c, &reading) == MG_OK ||
+               agent_get_str(&c, fn, sizeof fn) == MG_OK)
+            MG_CHECK(c.p <= c.end);
+        (void)prc; /* a frame may be malformed for every parser but the one of its type */
+    }
+    MG_CHECK(rc == 0 || rc == MG_EPERM || ((rc == MG_EFORMAT || rc == MG_EVERSION) && err[0]));
+    record_decoder_free(&dec);
+    agent_reader_free(&r);
+    return frames;
+}
+
+static void test_fuzzed_frames(void)
+{
+    uint8_t good[1100], buf[1100];
+    agent_auth_put(good, run_secret);
+    size_t n = AGENT_AUTH_SIZE + good_stream(good + AGENT_AUTH_SIZE, sizeof good - AGENT_AUTH_SIZE);
+    MG_CHECK_INT(decode_all(good, n), 6);
+    mg_rng rng;
+    mg_rng_seed(&rng, 31);
+    for (int i = 0; i < 20000; i++) {
+        size_t len = n;
+        memcpy(buf, good, n);
+        switch (i % 4) {
+        case 0: /* a few bytes flipped after the secret */
+            for (uint64_t k = 1 + mg_rng_below(&rng, 4); k > 0; k--)
+                buf[AGENT_AUTH_SIZE + mg_rng_below(&rng, n - AGENT_AUTH_SIZE)] ^=
+                    (uint8_t)(1 + mg_rng_below(&rng, 255));
+            break;
+        case 1: /* truncated anywhere */
+            len = mg_rng_below(&rng, n);
+            break;
+        case 2: /* random bytes after the secret */
+            for (size_t k = AGENT_AUTH_SIZE; k < n; k++)
+                buf[k] = (uint8_t)mg_rng_next(&rng);
+            break;
+        default: /* random bytes from the start: refused before any frame is read */
+            for (size_t k = 0; k < n; k++)
+                buf[k] = (uint8_t)mg_rng_next(&rng);
+            MG_CHECK_INT(decode_all(buf, len), 0);
+            continue;
+        }
+        decode_all(buf, len);
+    }
+}
+
 typedef struct got {
     int records, sites, ends, world, states;
 } got;
@@ -155,23 +258,47 @@ static int connect_port(int port)
     return fd;
 }
 
-/* Two agents: one sends a good stream, the other a good record then a corrupt frame. The
- * detector side keeps both records and the good stream's facts, closes the bad connection. */
+/* Three agents: one sends a good stream, one a good record then a corrupt frame, one a frame
+ * announcing 2 GB; three strangers connect first: a wrong secret, none (a hello first), random
+ * bytes. The detector side refuses the strangers without giving them an agent's place, keeps both
+ * records and the good stream's facts, closes the bad connections. */
 static void test_listener_survives_a_corrupt_agent(void)
 {
     check_remote *rem;
-    int port;
-    MG_CHECK_INT(check_remote_listen(2, &rem, &port), MG_OK);
-    uint8_t buf[1024], rec[256];
-    size_t n = good_stream(buf, sizeof buf);
-    int a = connect_port(port), b = connect_port(port);
+    int port, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t salen = sizeof sa;
+    MG_CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
+             getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
+    port = ntohs(sa.sin_port);
+    MG_CHECK_INT(check_remote_create(fd, 3, run_secret, &rem), MG_OK);
+    uint8_t buf[1024], rec[256], wrong[AGENT_SECRET_BYTES];
+    memcpy(wrong, run_secret, sizeof wrong);
+    wrong[31] ^= 1;
+    int strangers[3];
+    for (int i = 0; i < 3; i++) {
+        strangers[i] = connect_port(port);
+        agent_auth_put(buf, wrong);
+        size_t len = i == 0 ? AGENT_AUTH_SIZE : i == 1 ? good_stream(buf, sizeof buf) : sizeof buf;
+        MG_CHECK(write(strangers[i], buf, len) == (ssize_t)len);
+    }
+    agent_auth_put(buf, run_secret);
+    size_t n = AGENT_AUTH_SIZE + good_stream(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE);
+    int a = connect_port(port), b = connect_port(port), huge = connect_port(port);
     MG_CHECK(write(a, buf, n) == (ssize_t)n);
-    size_t m = record_stream_hello(buf, sizeof buf, 0, 2), rn = encode_recv(rec, sizeof rec);
+    MG_CHECK(write(huge, buf, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE) ==
+             (ssize_t)(AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE));
+    agent_frame_header_put(rec, AGENT_MSG_RECORD, 0x7fffffffU);
+    MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
+    size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
+    agent_auth_put(buf, run_secret);
+    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2);
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
     close(a);
     close(b);
+    close(huge);
     got g = {0};
     check_remote_sink sink = {{&g, g_record, g_site, g_end}, g_world, g_state};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
@@ -185,12 +312,19 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK_INT(g.states, 1);
     MG_CHECK_INT(g.world, 2);
     check_remote_destroy(rem);
+    for (int i = 0; i < 3; i++) {
+        char c;
+        MG_CHECK(read(strangers[i], &c, 1) <= 0); /* refused: closed */
+        close(strangers[i]);
+    }
 }
 
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
     MG_RUN(test_malformed_streams);
+    MG_RUN(test_secret);
+    MG_RUN(test_fuzzed_frames);
     MG_RUN(test_listener_survives_a_corrupt_agent);
     MG_TEST_END();
 }

@@ -9,6 +9,11 @@ expect_status 64 "unknown tool" -- "$MPIGUARD" frobnicate
 expect_stderr "unknown tool 'frobnicate'"
 expect_status 64 "unknown option" -- "$MPIGUARD" run --frob -- mpiexec.mpich -n 2 "$APP"
 expect_stderr "unknown option '--frob'"
+# An agent proves itself with the run's secret, which comes from its environment only.
+for secret in "" "not-hex"; do
+    expect_status 64 "agent without the secret" -- env MPIGUARD_AGENT_SECRET="$secret" "$MPIGUARD" agent hang --connect 127.0.0.1:9 --token 0
+    expect_stderr "MPIGUARD_AGENT_SECRET is missing or not 64 hex digits"
+done
 expect_status 64 "missing --" -- "$MPIGUARD" run mpiexec.mpich -n 2 "$APP"
 expect_stderr "goes after '--'"
 expect_status 64 "nothing after --" -- "$MPIGUARD" run --

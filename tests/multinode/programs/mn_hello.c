@@ -1,0 +1,18 @@
+/* Each rank says where it runs (its node's hostname) and the sum of the ranks, which an allreduce
+ * across the nodes computed: the test checks every rank ran on its own node and they talked. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, sum = 0, len;
+    char node[MPI_MAX_PROCESSOR_NAME];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Get_processor_name(node, &len);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d of %d on %s: sum %d\n", rank, size, node, sum);
+    MPI_Finalize();
+    return 0;
+}
