@@ -1,5 +1,6 @@
 /* Verification, diagnosis and the hang finding (hang_diagnosis.h). */
 #include "hang_diagnosis.h"
+#include "hang_evidence.h"
 #include "hang_remote.h"
 
 #include "mg_error.h"
@@ -260,10 +261,12 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     rank_view *views = calloc((size_t)n, sizeof *views);
     rank_stack *st = malloc(sizeof *st);
     tree_node *nodes = calloc(TREE_MAX_NODES, sizeof *nodes);
+    struct hang_culprit_rank *facts = calloc((size_t)n, sizeof *facts);
+    int *named = calloc((size_t)n, sizeof *named);
     json_object *per_rank = json_object_new_array();
     int nnodes = 0;
     int computation = result->kind == HANG_DIAG_COMPUTATION;
-    for (int r = 0; views && st && nodes && r < n; r++) {
+    for (int r = 0; views && st && nodes && facts && named && r < n; r++) {
         const struct hang_diag_rank *seen = &last[r];
         memset(st, 0, sizeof *st);
         if (!seen->exited)
@@ -298,16 +301,44 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                                                                      : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));
         json_object_object_add(entry, "stack", stack_json(st));
+        hang_evidence_seen by_watch = {.live = !seen->exited,
+                                       .in_mpi = in_mpi,
+                                       .stopped = is_faulty(result, faulty, r) && seen->stopped,
+                                       .spun = culprit && !seen->stopped};
+        hang_evidence_rank(s, r, &by_watch, st, &facts[r], entry);
         json_object_array_add(per_rank, entry);
     }
-    char summary[1024], calls[900];
+    /* the watch names the ranks outside MPI, the stopped and the spinning; the search adds the
+     * chain of evidence, and a culprit the watch could not name (frames, collective epoch,
+     * wait-for relation) */
+    char chain[1024] = "";
+    size_t nfaulty = result->nfaulty < (size_t)n ? result->nfaulty : (size_t)n, nnamed = 0;
+    const char **functions = malloc((size_t)n * sizeof *functions);
+    for (int r = 0; functions && views && r < n; r++)
+        functions[r] = views[r].what;
+    json_object *culprit_json = views && facts && named && functions
+                                    ? hang_evidence_conclude(s, facts, functions, chain,
+                                                             sizeof chain, named, &nnamed)
+                                    : NULL;
+    free(functions);
+    if (!computation && nfaulty == 0 && nnamed > 0) {
+        faulty = named;
+        nfaulty = nnamed;
+        for (size_t i = 0; i < nnamed; i++)
+            if (facts[named[i]].in_handler)
+                views[named[i]].state = 1;
+    }
+    char summary[2048], calls[900];
     roll_call(views, n, NULL, calls, sizeof calls);
-    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s",
-             computation ? "computation" : "communication", detection_time, calls);
+    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s",
+             computation ? "computation" : "communication", detection_time, calls,
+             chain[0] ? "; culprit: " : "", chain);
     mg_finding *f = mg_report_add_finding(s->report, "hang", "error", summary);
     json_object *ev = mg_finding_evidence(f);
+    if (culprit_json)
+        json_object_object_add(ev, "culprit", culprit_json);
     json_object *faulty_json = json_object_new_array();
-    for (size_t i = 0; i < result->nfaulty && i < (size_t)n; i++) {
+    for (size_t i = 0; i < nfaulty; i++) {
         mg_finding_add_rank(f, faulty[i]);
         json_object_array_add(faulty_json, json_object_new_int(faulty[i]));
         mg_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
@@ -343,20 +374,24 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
             mg_finding_add_graph_edge(f, parent, id, "solid");
         }
     }
-    if (computation && result->nfaulty > 0) {
+    if (computation && nfaulty > 0) {
         char suggestion[512];
         snprintf(suggestion, sizeof suggestion,
                  "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
-    } else if (result->nfaulty > 0) {
+    } else if (nfaulty > 0) {
         char suggestion[512];
+        const struct hang_culprit_rank *held_by = facts ? &facts[faulty[0]] : NULL;
         snprintf(suggestion, sizeof suggestion,
                  views[faulty[0]].state == 4
                      ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
                        "frozen node)"
-                     : "rank %d holds the others: it spins inside %s while they wait (a signal "
-                       "handler or callback that never returns)",
+                 : !held_by || held_by->spun || held_by->in_handler
+                     ? "rank %d holds the others: it spins inside %s while they wait (a signal "
+                       "handler or callback that never returns)"
+                     : "rank %d holds the others: they wait on it, and it waits in %s for what "
+                       "never comes (a message never sent, a collective others do not call)",
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
     } else {
@@ -372,6 +407,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     free(views);
     free(st);
     free(nodes);
+    free(facts);
+    free(named);
 }
 
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */
