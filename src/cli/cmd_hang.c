@@ -594,6 +594,7 @@ int cmd_hang(int argc, char **argv)
     }
     cli_session s;
     const char *modules = o.sampler == SAMPLER_PTRACE ? "" : "state";
+    cli_session_add_env(MG_ENV_STATE_WAITS, "1");
     rc = o.attach ? cli_session_attach(&s, "hang", o.attach)
                   : cli_session_start(&s, "hang", modules, args.command, args.ncommand);
     if (rc)
