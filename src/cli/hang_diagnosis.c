@@ -231,9 +231,10 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
         static const char *const verbs[] = {"wait%s in %s", "%s computing in %s()", "%s exited",
                                             "%s sleeping in %s()", "%s stopped in %s()"};
         char verb[300];
-        snprintf(verb, sizeof verb, verbs[views[r].state],
-                 views[r].state == 0 ? (k == 1 ? "s" : "") : (k == 1 ? "is" : "are"),
-                 views[r].what);
+        const char *agreement = views[r].state == 0   ? (k == 1 ? "s" : "")
+                                : views[r].state == 2 ? (k == 1 ? "has" : "have")
+                                                      : (k == 1 ? "is" : "are");
+        snprintf(verb, sizeof verb, verbs[views[r].state], agreement, views[r].what);
         snprintf(line, sizeof line, "rank%s %s %s", k == 1 ? "" : "s", ranks, verb);
         if (out)
             fprintf(out, "mpiguard: hang: %s\n", line);
@@ -245,12 +246,17 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     free(done);
 }
 
+static bool is_named(const int *ranks, size_t n, int r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] == r)
+            return true;
+    return false;
+}
+
 static int is_faulty(const struct hang_diag_result *result, const int *faulty, int r)
 {
-    for (size_t i = 0; i < result->nfaulty; i++)
-        if (faulty[i] == r)
-            return 1;
-    return 0;
+    return is_named(faulty, result->nfaulty, r);
 }
 
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
@@ -321,11 +327,16 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                                                              sizeof chain, named, &nnamed)
                                     : NULL;
     free(functions);
-    if (!computation && nfaulty == 0 && nnamed > 0) {
+    /* in a communication hang the search's rules rank the watch's evidence (a stopped rank before
+     * one that spins: the master of a master/worker job polls, and spins, while it waits) */
+    if (!computation && nnamed > 0) {
+        for (size_t i = 0; i < nfaulty; i++)
+            if (views[faulty[i]].state == 1 && !is_named(named, nnamed, faulty[i]))
+                views[faulty[i]].state = 0;
         faulty = named;
         nfaulty = nnamed;
         for (size_t i = 0; i < nnamed; i++)
-            if (facts[named[i]].in_handler)
+            if (facts[named[i]].in_handler || facts[named[i]].spun)
                 views[named[i]].state = 1;
     }
     char summary[2048], calls[900];

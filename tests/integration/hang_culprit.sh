@@ -15,7 +15,7 @@ fault_at=${FAULT_AT:-12}
 report="$TMP/hang.json"
 # A master-worker job goes on with its other workers until its end, and hangs only then.
 seconds=120
-[ "$example" != master_worker ] || seconds=$((fault_at + 15))
+[ "$example" != master_worker ] || seconds=$((fault_at + 25))
 [ "${case%-*}" != spin ] || export LD_PRELOAD="$BUILD/tests/apps/libspin_on_signal.so"
 "$MPIGUARD" hang -v --sampler shm --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" \
     "$BUILD/examples/$flavor/$example" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
