@@ -11,18 +11,20 @@
 
 /* Whether a frame inside the MPI call (innermost first, before the first MPI entry frame) is a
  * signal trampoline or the application's own code: the rank computes there (a handler, a callback
- * that never returns), it does not wait. */
+ * that never returns), it does not wait. A stack with no MPI entry frame (not unwound, or unwound
+ * wrong) says nothing. */
 static bool computes_inside_mpi(const rank_stack *st, const char *app_path)
 {
     const char *app = strrchr(app_path, '/');
     app = app ? app + 1 : app_path;
+    bool computing = false;
     for (size_t i = 0; i < st->nframes; i++) {
         const rank_stack_frame *f = &st->frames[i];
         const char *name = f->function + (f->function[0] == 'P');
         if (strncmp(name, "MPI_", 4) == 0)
-            return false;
-        if (strcmp(f->function, "__restore_rt") == 0 || strcmp(f->module, app) == 0)
-            return i + 1 < st->nframes;
+            return computing;
+        computing = computing || strcmp(f->function, "__restore_rt") == 0 ||
+                    strcmp(f->module, app) == 0;
     }
     return false;
 }
