@@ -93,3 +93,52 @@ leftovers() { pgrep -f -- "$1" || true; }
 token_processes() {
     grep -l -z "^MPIGUARD_JOB_TOKEN=$1\$" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
 }
+
+# The pid of world rank RANK among a job's processes (by token): OMPI_COMM_WORLD_RANK or PMI_RANK.
+rank_pid() {
+    local pid
+    for pid in $(token_processes "$1"); do
+        grep -q -z -E "^(OMPI_COMM_WORLD_RANK|PMI_RANK)=$2\$" "/proc/$pid/environ" 2>/dev/null && { echo "$pid"; return 0; }
+    done
+    return 1
+}
+
+# catch_rank TOKEN NRANKS RANK PID out|in: leaves the rank SIGSTOPped where its published state (shm)
+# says it is out of MPI or in: stops it, reads its state, and continues it to try again a moment
+# later when it is elsewhere. Fails when it never was, or the rank ended.
+catch_rank() {
+    local token=$1 np=$2 rank=$3 pid=$4 want=0 attempt=0 now
+    [ "$5" = out ] || want=1
+    while [ $((attempt += 1)) -le 2000 ]; do
+        kill -STOP "$pid"
+        while ! awk '{print $3}' "/proc/$pid/stat" 2>/dev/null | grep -q '^T$'; do
+            [ -e "/proc/$pid" ] || return 1
+            sleep 0.01
+        done
+        now=$("$BUILD/tests/rank_state_dump" "$token" "$np" | sed -n "s/^rank $rank in_mpi \([0-9]*\) .*/\1/p")
+        if [ -n "$now" ] && [ $((now > 0)) -eq "$want" ]; then
+            echo "rank $rank caught $5 MPI at attempt $attempt"
+            return 0
+        fi
+        kill -CONT "$pid"
+        sleep 0.0$((RANDOM % 10))
+    done
+    return 1
+}
+
+# inject_fault TOKEN NRANKS RANK PID CASE, CASE stop-out|stop-in|spin-out|spin-in: the rank caught out
+# of or in MPI (catch_rank), then left stopped, or made to spin in its SIGUSR2 handler (the job must
+# preload tests/apps/libspin_on_signal.so).
+inject_fault() {
+    catch_rank "$1" "$2" "$3" "$4" "${5#*-}" || return 1
+    [ "${5%-*}" = stop ] || { kill -USR2 "$4"; kill -CONT "$4"; }
+}
+
+# expect_verdict PID SECONDS WHAT: the mpiguard in the background (its stderr in $TMP/stderr) ends
+# within SECONDS with exit 81; stopped with SIGINT and failed otherwise.
+expect_verdict() {
+    wait_ended "$1" "$2" || { kill -INT "$1"; wait "$1"; cat "$TMP/stderr" >&2; fail "no verdict $2 s after $3"; }
+    wait "$1"
+    local status=$?
+    [ $status -eq 81 ] || { cat "$TMP/stderr" >&2; fail "$3: exit status $status, expected 81"; }
+}

@@ -2,16 +2,21 @@
  * docs/hang-measurements.md: a single rank times ITERATIONS calls of MPI_Test on a null request
  * (the cheapest wrapped call, so the wrapper's share is as large as it gets) and prints nanoseconds
  * per call. Run it plain, with the library preloaded and no module, and with the `state` module
- * (bench/hang/call_cost.sh, which compiles it with the flavour's mpicc). call_cost ITERATIONS */
+ * (bench/hang/call_cost.sh, which compiles it with the flavour's mpicc). With `sendrecv`, the call
+ * is an MPI_Sendrecv of one int to itself instead: a blocking call, whose entry publishes what it
+ * waits for (the state module's wait-for stores). call_cost ITERATIONS [test|sendrecv] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+/* The calling thread's CPU time, not the clock's: on a loaded node the clock counts the time the
+ * scheduler gave to others, which swamps the nanoseconds measured here. */
 static double now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
@@ -19,11 +24,15 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     long iterations = argc > 1 ? atol(argv[1]) : 10000000;
+    int blocking = argc > 2 && strcmp(argv[2], "sendrecv") == 0;
     MPI_Request request = MPI_REQUEST_NULL;
-    int flag;
+    int flag, out = 1, in = 0;
     double start = now_ns();
-    for (long i = 0; i < iterations; i++)
+    for (long i = 0; i < iterations && !blocking; i++)
         MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    for (long i = 0; i < iterations && blocking; i++)
+        MPI_Sendrecv(&out, 1, MPI_INT, 0, 0, &in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
     double ns = (now_ns() - start) / (double)iterations;
     printf("%.2f\n", ns);
     MPI_Finalize();

@@ -257,8 +257,11 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         observe_ranks_record(observer, sampler);
 }
 
-/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. */
-static void say_events(const struct hang_watch_step *step, double now, FILE *trace)
+/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. The first
+ * suspicion set aside is said without -v too (*set_aside_said keeps that it was): a user who waits
+ * for a verdict learns that a hang was suspected, what was seen and that watching goes on. */
+static void say_events(const struct hang_watch_step *step, double now, FILE *trace,
+                       bool *set_aside_said)
 {
     if (trace && (step->events & HANG_WATCH_OBSERVED))
         fprintf(trace, "%.3f %zu %zu\n", now, step->out_mpi, step->sampled);
@@ -292,24 +295,33 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
                 step->scan_number, step->gap_took, step->short_rank);
     if (!(step->events & HANG_WATCH_SET_ASIDE))
         return;
+    char why[256];
     switch (step->result.kind) {
     case HANG_DIAG_SUSPENDED:
-        mg_info("hang: suspicion set aside: the whole job was stopped during verification");
+        snprintf(why, sizeof why, "the whole job was stopped during verification");
         break;
     case HANG_DIAG_STARVED:
-        mg_info("hang: suspicion set aside: rank %d was kept from running during verification, "
-                "so its silence says nothing; watching on",
-                step->starved_rank);
+        snprintf(why, sizeof why,
+                 "rank %d was kept from running during verification (a busy node, a CPU quota), "
+                 "so its silence says nothing",
+                 step->starved_rank);
         if (trace)
             fprintf(trace, "# starved %.3f\n", now);
         break;
     default:
-        mg_info("hang: suspicion cleared: rank %d made progress (transient slowdown)",
-                step->result.progress_rank);
+        snprintf(why, sizeof why, "rank %d made progress (a transient slowdown)",
+                 step->result.progress_rank);
         if (trace)
             fprintf(trace, "# resume %.3f\n", now);
         break;
     }
+    if (*set_aside_said)
+        mg_info("hang: a suspected hang was set aside: %s; watching goes on", why);
+    else
+        mg_warn("hang: a suspected hang was set aside: %s; watching goes on (-v says each "
+                "later one)",
+                why);
+    *set_aside_said = true;
 }
 
 /* The watch's parameters from the options. */
@@ -432,6 +444,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     if (o->trace && !trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
     double start = mg_clock_seconds(), last_progress = 0, built_at = -1.0, dead_since = -1;
+    bool set_aside_said = false;
     int status = 0;
     struct hang_watch_step step;
     int rc = hang_watch_begin(engine, 0, &step);
@@ -466,7 +479,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         double now = mg_clock_seconds() - start;
         if ((rc = hang_watch_feed(engine, readings, now, &step)) != MG_OK)
             break;
-        say_events(&step, now, trace);
+        say_events(&step, now, trace, &set_aside_said);
         if (step.events & HANG_WATCH_BUILT)
             built_at = now;
         if (o->progress && (step.events & HANG_WATCH_OBSERVED) && now - last_progress >= 2.0) {
@@ -581,6 +594,7 @@ int cmd_hang(int argc, char **argv)
     }
     cli_session s;
     const char *modules = o.sampler == SAMPLER_PTRACE ? "" : "state";
+    cli_session_add_env(MG_ENV_STATE_WAITS, "1");
     rc = o.attach ? cli_session_attach(&s, "hang", o.attach)
                   : cli_session_start(&s, "hang", modules, args.command, args.ncommand);
     if (rc)

@@ -1,5 +1,6 @@
 /* Verification, diagnosis and the hang finding (hang_diagnosis.h). */
 #include "hang_diagnosis.h"
+#include "hang_evidence.h"
 #include "hang_remote.h"
 #include "hang_stack_tree.h"
 
@@ -205,9 +206,10 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
             "%s exited",          "%s sleeping in %s()",
             "%s stopped in %s()", "%s not observed: its node's agent stopped answering"};
         char verb[300];
-        snprintf(verb, sizeof verb, verbs[views[r].state],
-                 views[r].state == 0 ? (k == 1 ? "s" : "") : (k == 1 ? "is" : "are"),
-                 views[r].what);
+        const char *agreement = views[r].state == 0   ? (k == 1 ? "s" : "")
+                                : views[r].state == 2 ? (k == 1 ? "has" : "have")
+                                                      : (k == 1 ? "is" : "are");
+        snprintf(verb, sizeof verb, verbs[views[r].state], agreement, views[r].what);
         snprintf(line, sizeof line, "rank%s %s %s", k == 1 ? "" : "s", ranks, verb);
         if (out)
             fprintf(out, "mpiguard: hang: %s\n", line);
@@ -219,12 +221,17 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     free(done);
 }
 
+static bool is_named(const int *ranks, size_t n, int r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] == r)
+            return true;
+    return false;
+}
+
 static int is_faulty(const struct hang_diag_result *result, const int *faulty, int r)
 {
-    for (size_t i = 0; i < result->nfaulty; i++)
-        if (faulty[i] == r)
-            return 1;
-    return 0;
+    return is_named(faulty, result->nfaulty, r);
 }
 
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
@@ -236,9 +243,11 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     rank_stack *st = malloc(sizeof *st);
     hang_stack_tree *tree = NULL;
     (void)hang_stack_tree_create(&tree);
+    struct hang_culprit_rank *facts = calloc((size_t)n, sizeof *facts);
+    int *named = calloc((size_t)n, sizeof *named);
     json_object *per_rank = json_object_new_array();
     int computation = result->kind == HANG_DIAG_COMPUTATION;
-    for (int r = 0; views && st && tree && r < n; r++) {
+    for (int r = 0; views && st && tree && facts && named && r < n; r++) {
         const struct hang_diag_rank *seen = &last[r];
         int lost = p->remote && hang_remote_lost(p->remote, r);
         memset(st, 0, sizeof *st);
@@ -279,16 +288,49 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
                                                                      : "OUT_MPI"));
         json_object_object_add(entry, "function", json_object_new_string(views[r].what));
         json_object_object_add(entry, "stack", stack_json(st));
+        hang_evidence_seen by_watch = {.live = !seen->exited,
+                                       .in_mpi = in_mpi,
+                                       .stopped = is_faulty(result, faulty, r) && seen->stopped,
+                                       .spun = culprit && !seen->stopped};
+        hang_evidence_rank(s, r, &by_watch, st, &facts[r], entry);
         json_object_array_add(per_rank, entry);
     }
-    char summary[1024], calls[900];
+    /* the watch names the ranks outside MPI, the stopped and the spinning; the search adds the
+     * chain of evidence, and a culprit the watch could not name (frames, collective epoch,
+     * wait-for relation) */
+    char chain[1024] = "";
+    size_t nfaulty = result->nfaulty < (size_t)n ? result->nfaulty : (size_t)n, nnamed = 0;
+    const char **functions = malloc((size_t)n * sizeof *functions);
+    for (int r = 0; functions && views && r < n; r++)
+        functions[r] = views[r].what;
+    json_object *culprit_json = views && facts && named && functions
+                                    ? hang_evidence_conclude(s, facts, functions, chain,
+                                                             sizeof chain, named, &nnamed)
+                                    : NULL;
+    free(functions);
+    /* in a communication hang the search's rules rank the watch's evidence (a stopped rank before
+     * one that spins: the master of a master/worker job polls, and spins, while it waits) */
+    if (!computation && nnamed > 0) {
+        for (size_t i = 0; i < nfaulty; i++)
+            if (views[faulty[i]].state == 1 && !is_named(named, nnamed, faulty[i]))
+                views[faulty[i]].state = 0;
+        faulty = named;
+        nfaulty = nnamed;
+        for (size_t i = 0; i < nnamed; i++)
+            if (facts[named[i]].in_handler || facts[named[i]].spun)
+                views[named[i]].state = 1;
+    }
+    char summary[2048], calls[900];
     roll_call(views, n, NULL, calls, sizeof calls);
-    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s",
-             computation ? "computation" : "communication", detection_time, calls);
+    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s",
+             computation ? "computation" : "communication", detection_time, calls,
+             chain[0] ? "; culprit: " : "", chain);
     mg_finding *f = mg_report_add_finding(s->report, "hang", "error", summary);
     json_object *ev = mg_finding_evidence(f);
+    if (culprit_json)
+        json_object_object_add(ev, "culprit", culprit_json);
     json_object *faulty_json = json_object_new_array();
-    for (size_t i = 0; i < result->nfaulty && i < (size_t)n; i++) {
+    for (size_t i = 0; i < nfaulty; i++) {
         mg_finding_add_rank(f, faulty[i]);
         json_object_array_add(faulty_json, json_object_new_int(faulty[i]));
         mg_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
@@ -315,20 +357,24 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     json_object_object_add(ev, "per_rank", per_rank);
     if (tree)
         hang_stack_tree_to_finding(tree, f);
-    if (computation && result->nfaulty > 0) {
+    if (computation && nfaulty > 0) {
         char suggestion[512];
         snprintf(suggestion, sizeof suggestion,
                  "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
-    } else if (result->nfaulty > 0) {
+    } else if (nfaulty > 0) {
         char suggestion[512];
+        const struct hang_culprit_rank *held_by = facts ? &facts[faulty[0]] : NULL;
         snprintf(suggestion, sizeof suggestion,
                  views[faulty[0]].state == 4
                      ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
                        "frozen node)"
-                     : "rank %d holds the others: it spins inside %s while they wait (a signal "
-                       "handler or callback that never returns)",
+                 : !held_by || held_by->spun || held_by->in_handler
+                     ? "rank %d holds the others: it spins inside %s while they wait (a signal "
+                       "handler or callback that never returns)"
+                     : "rank %d holds the others: they wait on it, and it waits in %s for what "
+                       "never comes (a message never sent, a collective others do not call)",
                  faulty[0], views[faulty[0]].what);
         mg_finding_set_suggestion(f, suggestion);
     } else {
@@ -346,6 +392,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     free(views);
     free(st);
     hang_stack_tree_destroy(tree);
+    free(facts);
+    free(named);
 }
 
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */

@@ -1,6 +1,7 @@
 /* The capture module's communicator registry (capture_comm.h). Constructors are not on the hot
  * path: registering allocates the member arrays there. */
 #include "capture_comm.h"
+#include "handle_bits.h"
 
 #include "check_event.h"
 #include "mg_error.h"
@@ -20,9 +21,7 @@ static capture_comm *last_comm;
 
 static uint64_t key_of(MPI_Comm comm)
 {
-    uint64_t k = 0;
-    memcpy(&k, &comm, sizeof comm < sizeof k ? sizeof comm : sizeof k);
-    return k;
+    return mg_handle_bits(&comm, sizeof comm);
 }
 
 static uint64_t mix(uint64_t x)

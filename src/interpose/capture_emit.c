@@ -1,5 +1,6 @@
 /* The capture module's writer state (capture_emit.h). */
 #include "capture_emit.h"
+#include "handle_bits.h"
 
 #include "capture_table.h"
 #include "event_ring.h"
@@ -28,9 +29,7 @@ static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op
 
 static uint64_t key_of(const void *handle, size_t size)
 {
-    uint64_t k = 0;
-    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
-    return k;
+    return mg_handle_bits(handle, size);
 }
 
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)

@@ -1,11 +1,13 @@
-/* The "state" module: publishes each rank's {in MPI, current function, completed calls} in shared
- * memory for the shm sampler of hang detection (rank_state.h, docs/hang.md). */
+/* The "state" module: publishes each rank's {in MPI, current function, completed calls, what it
+ * waits for (state_waits.c)} in shared memory for the shm sampler of hang detection (rank_state.h,
+ * docs/hang.md). */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
 #include "interpose_log.h"
 #include "module.h"
 #include "rank_state.h"
+#include "state_waits.h"
 #include "mg_env.h"
 
 #include <fcntl.h>
@@ -54,6 +56,9 @@ static int state_init(const mg_module_job *job)
     s->magic = MG_RANK_STATE_MAGIC;
     concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
     state = s;
+    const char *waits = getenv(MG_ENV_STATE_WAITS);
+    if (waits && strcmp(waits, "1") == 0)
+        state_waits_install(s);
     return 0;
 }
 
@@ -96,6 +101,7 @@ static int command_removes_segment(void)
 static void state_finalize(int aborting)
 {
     (void)aborting;
+    state_waits_remove();
     atomic_store_explicit(&state->finalized, 1, memory_order_release);
     /* Readers that mapped the segment keep it; elsewhere the name goes so that nothing is left in
      * /dev/shm. */

@@ -18,6 +18,9 @@
 /* The host whose ranks leave their state segment at MPI_Finalize for the CLI to read after the
  * job. CLI -> library (state module). */
 #define MG_ENV_STATE_KEEP_HOST "MPIGUARD_STATE_KEEP_HOST"
+/* "1": the state module also publishes what each blocking call waits for, for hang's culprit; not
+ * for `run`, whose protect module needs the Wait/Test observers. CLI (hang) -> library. */
+#define MG_ENV_STATE_WAITS "MPIGUARD_STATE_WAITS"
 /* Data bytes of each event ring (a power of two >= 4 KiB; default EVENT_RING_DEFAULT_BYTES).
  * User or tests -> library (capture module). */
 #define MG_ENV_RING_BYTES "MPIGUARD_RING_BYTES"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define MG_RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
-#define MG_RANK_STATE_VERSION 1U
+#define MG_RANK_STATE_VERSION 2U
 
 typedef struct mg_rank_state {
     uint32_t magic;
@@ -21,7 +21,41 @@ typedef struct mg_rank_state {
     _Atomic uint32_t current_fn;     /* mg_fn id of the latest outermost MPI call entered */
     _Atomic uint64_t calls;     /* outermost MPI calls completed: a moving counter is progress */
     _Atomic uint32_t finalized; /* 1 once MPI_Finalize was entered */
+    /* What the pending blocking call waits for (the wait-for relation at hang time, docs/hang.md
+     * "The culprit"), stored on entry to a blocking call and never cleared: read it only while
+     * threads_in_mpi > 0, as belonging to current_fn. Ranks are the communicator's, which is
+     * published as its handle's bits (an id): a reader takes them for world ranks where the id is
+     * one of world_like[], and leaves them untranslated elsewhere. */
+    _Atomic uint32_t wait_on;  /* enum mg_wait_on */
+    _Atomic int32_t wait_peer; /* source, destination or root; MPI_ANY_SOURCE is MG_PEER_ANY */
+    _Atomic int32_t wait_tag;  /* MG_TAG_ANY for MPI_ANY_TAG */
+    _Atomic uint32_t world_like_count;
+    _Atomic uint64_t wait_comm;
+    _Atomic uint64_t world_collectives; /* collectives entered on MPI_COMM_WORLD */
+    /* The latest nonblocking operations posted, the peers a Wait/Waitall can be held by: slot
+     * posted % MG_RANK_STATE_POSTED is written next. */
+    _Atomic uint32_t posted;
+    _Atomic int32_t posted_peer[8];
+    _Atomic int32_t posted_tag[8];
+    _Atomic uint64_t posted_comm[8];
+    /* Communicators whose ranks are MPI_COMM_WORLD's (world itself first, then those created
+     * congruent to it: a dup, a Cartesian grid that keeps the order), up to 8. */
+    _Atomic uint64_t world_like[8];
 } mg_rank_state;
+
+#define MG_RANK_STATE_POSTED 8U
+#define MG_RANK_STATE_WORLD_LIKE 8U
+#define MG_PEER_ANY (-1)
+#define MG_TAG_ANY (-1)
+
+/* What wait_peer means for the call in progress. */
+enum mg_wait_on {
+    MG_WAIT_NOTHING = 0, /* nothing published (a call without a peer, or none yet) */
+    MG_WAIT_PEER,        /* a point-to-point peer of wait_comm (or MG_PEER_ANY) */
+    MG_WAIT_ROOT,        /* the root of a collective on wait_comm */
+    MG_WAIT_ALL,         /* a collective on wait_comm without root: every rank of it */
+    MG_WAIT_REQUESTS     /* completion of requests: the peers of the posted slots */
+};
 
 /* Name of the segment for a job token and rank, for shm_open: "/mpiguard-<token>-<rank>". */
 #define MG_RANK_STATE_NAME_FORMAT "/mpiguard-%s-%d"

@@ -46,31 +46,6 @@ for _ in $(seq 1 600); do
 done
 [ -n "$faulty_pid" ] || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "the ranks of $app were not all found"; }
 
-# catch_rank out|in: leaves rank 1 SIGSTOPped where its published state says it is out of MPI or in:
-# stops it, reads its state, and continues it to try again a moment later when it is elsewhere.
-catch_rank() {
-    local want=0 attempt=0
-    [ "$1" = out ] || want=1
-    while [ $((attempt += 1)) -le 2000 ]; do
-        kill -STOP "$faulty_pid"
-        while ! awk '{print $3}' "/proc/$faulty_pid/stat" 2>/dev/null | grep -q '^T$'; do
-            [ -e "/proc/$faulty_pid" ] || return 1
-            sleep 0.01
-        done
-        in_mpi_is "$want" && { echo "rank $faulty caught $1 MPI at attempt $attempt"; return 0; }
-        kill -CONT "$faulty_pid"
-        sleep 0.0$((RANDOM % 10))
-    done
-    return 1
-}
-# in_mpi_is 0|1: whether rank 1's published state says it is out of MPI (0) or in (1).
-in_mpi_is() {
-    local now
-    now=$("$BUILD/tests/rank_state_dump" "$token" "$np" | sed -n "s/^rank $faulty in_mpi \([0-9]*\) .*/\1/p")
-    [ -n "$now" ] || return 1
-    if [ "$1" -eq 0 ]; then [ "$now" -eq 0 ]; else [ "$now" -gt 0 ]; fi
-}
-
 if [ "$case" = healthy ]; then
     wait_ended $guard 900 || { kill -INT $guard; wait $guard; fail "healthy $app still running after 900 s"; }
     wait $guard
@@ -83,13 +58,9 @@ if [ "$case" = healthy ]; then
 else
     sleep "$fault_at"
     kill -0 $guard 2>/dev/null || { cat "$TMP/stderr" >&2; fail "mpiguard ended before the fault"; }
-    catch_rank "${case#*-}" || fail "rank $faulty never caught ${case#*-} MPI"
-    [ "${case%-*}" = stop ] || { kill -USR2 "$faulty_pid"; kill -CONT "$faulty_pid"; }
+    inject_fault "$token" "$np" "$faulty" "$faulty_pid" "$case" || fail "rank $faulty never caught ${case#*-} MPI"
     faulted=$SECONDS
-    wait_ended $guard 300 || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "no verdict 300 s after the $case of rank $faulty"; }
-    wait $guard
-    status=$?
-    [ $status -eq 81 ] || { cat "$TMP/stderr" >&2; fail "$case of rank $faulty in $app: exit status $status, expected 81"; }
+    expect_verdict $guard 300 "the $case of rank $faulty in $app"
     expect_stderr "mpiguard: ERROR HANG"
     echo "the ${case%-*} of rank $faulty found and the job stopped $((SECONDS - faulted)) s after it"
 fi

@@ -1,0 +1,14 @@
+/* The wait-for half of the "state" module: what each blocking call waits for (a peer, a root, a
+ * whole communicator, requests), published in the rank-state segment (rank_state.h) by observers
+ * of the blocking calls. Needs mpi.h. */
+#ifndef MG_STATE_WAITS_H
+#define MG_STATE_WAITS_H
+
+#include "rank_state.h"
+
+/* Installs the observers that publish into s (borrowed until state_waits_remove), where no other
+ * module owns them: a call another module observes publishes nothing (MG_WAIT_NOTHING). */
+void state_waits_install(mg_rank_state *s);
+void state_waits_remove(void);
+
+#endif

@@ -1,0 +1,60 @@
+#!/bin/bash
+# The culprit of a hang with its chain of evidence (docs/hang.md "The culprit"), faults injected from
+# outside the program: rank 2 of a healthy job is caught once the model has learnt it (FAULT_AT s
+# after every rank is found) inside an MPI call or outside one, by its published state, and then
+#   stop-in, stop-out  left SIGSTOPped there;
+#   spin-in            made to spin in a SIGUSR2 handler there (tests/apps/spin_on_signal.c).
+# Asserts exit 81, rank 2 the one faulty rank and the culprit with the reason the fault gives, every
+# other rank waiting on it (directly or through others), and for the stencil its grid neighbours
+# (ranks 0 and 3 on 2x2) waiting on it directly; the banner says the chain; nothing of the job left.
+# Usage: hang_culprit.sh FLAVOR EXAMPLE CASE NRANKS
+. "$(dirname "$0")/../lib.sh"
+flavor=$1 example=$2 case=$3 np=$4
+faulty=2
+fault_at=${FAULT_AT:-12}
+report="$TMP/hang.json"
+# A master-worker job goes on with its other workers until its end, and hangs only then.
+seconds=120
+[ "$example" != master_worker ] || seconds=$((fault_at + 25))
+[ "${case%-*}" != spin ] || export LD_PRELOAD="$BUILD/tests/apps/libspin_on_signal.so"
+"$MPIGUARD" hang -v --sampler shm --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" \
+    "$BUILD/examples/$flavor/$example" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
+guard=$!
+unset LD_PRELOAD
+
+token="" faulty_pid=""
+for _ in $(seq 1 300); do
+    [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" 2>/dev/null | head -1 | cut -c20-)
+    if [ -n "$token" ] && [ "$(token_processes "$token" | wc -l)" -ge "$np" ]; then
+        faulty_pid=$(rank_pid "$token" "$faulty") && break
+    fi
+    kill -0 $guard 2>/dev/null || break
+    sleep 0.2
+done
+[ -n "$faulty_pid" ] || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $faulty was not found"; }
+sleep "$fault_at"
+kill -0 $guard 2>/dev/null || { cat "$TMP/stderr" >&2; fail "mpiguard ended before the fault"; }
+inject_fault "$token" "$np" "$faulty" "$faulty_pid" "$case" || { kill -INT $guard; wait $guard; fail "rank $faulty never caught ${case#*-} MPI"; }
+faulted=$SECONDS
+expect_verdict $guard 150 "the $case of rank $faulty"
+expect_stderr "culprit: .*rank $faulty "
+python3 - "$report" "$case" "$faulty" "$np" "$example" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1])); case, faulty, np, example = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+assert len(r["findings"]) == 1 and r["job"]["outcome"] == "stopped", (r["findings"], r["job"])
+ev = r["findings"][0]["evidence"]
+show = json.dumps({k: ev[k] for k in ("hang_type", "faulty_ranks", "culprit") if k in ev}, indent=1)
+assert ev["faulty_ranks"] == [faulty], show
+c = ev["culprit"]
+want = {"stop-in": "stopped", "stop-out": "outside-mpi", "spin-in": ("spinning", "in-handler")}[case]
+assert c["ranks"] == [faulty] and c["reason"] in want, show
+waiting = set(c["waited_on_directly_by"]) | set(c["waited_on_through_others_by"])
+assert waiting == set(range(np)) - {faulty}, show
+if example == "stencil" and case != "stop-out":
+    assert {0, 3} <= set(c["waited_on_directly_by"]), show
+waits = {e["rank"]: e.get("waits_for") for e in ev["per_rank"]}
+assert all(waits[k] for k in range(np) if k != faulty), json.dumps(waits, indent=1)
+PY
+sleep 0.5
+[ -z "$(token_processes "$token")" ] || fail "processes of the job left: $(token_processes "$token")"
+pass "hang $flavor $example: $case of rank $faulty named with $(grep -o 'culprit: .*' "$TMP/stderr" | head -1 | cut -c1-200), $((SECONDS - faulted)) s after it"
