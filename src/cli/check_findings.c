@@ -162,6 +162,9 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_RMA_CLOSE_UNOPENED:
         return "an epoch closed that was never opened (unlock without lock, complete without "
                "start, wait without post)";
+    case USAGE_SEND_BUFFER_CHANGED:
+        return "its buffer was written before the send completed (the checksums at the post and "
+               "at the completion differ)";
     default:
         return "unknown";
     }

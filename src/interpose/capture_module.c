@@ -10,6 +10,7 @@
 #include "mpi_handles_weak.h"
 
 #include "capture_args.h"
+#include "capture_buffers.h"
 #include "capture_coll.h"
 #include "capture_ctor.h"
 #include "capture_emit.h"
@@ -39,7 +40,8 @@ static int capture_init(const mg_module_job *job)
     const char *bytes = getenv(MG_ENV_RING_BYTES);
     size_t ring_bytes = bytes && *bytes ? strtoul(bytes, NULL, 10) : EVENT_RING_DEFAULT_BYTES;
     if (capture_emit_init(token, job->rank, job->size, ring_bytes) != 0 ||
-        capture_comm_init(job->rank, job->size) != 0 || capture_types_init() != 0) {
+        capture_comm_init(job->rank, job->size) != 0 || capture_types_init() != 0 ||
+        capture_buffers_init() != 0) {
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }
