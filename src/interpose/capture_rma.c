@@ -13,6 +13,7 @@
 
 #include "capture_args.h"
 #include "capture_call.h"
+#include "capture_ctor.h"
 #include "capture_emit.h"
 #include "rma_epochs.h"
 
@@ -83,16 +84,9 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *w
     if (!making_on)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), making_on);
-    const rma_window *w = NULL;
     if (phase == MG_CALL_EXIT) {
-        w = rc == MPI_SUCCESS ? add_window(making_on, *win) : NULL;
-        ev.aux = w ? w->group.id : CHECK_COMM_NULL;
-    }
-    if (w) {
-        for (int i = 0; i < w->group.size; i++)
-            capture_tmp.ranks[i] = capture_comm_world(&w->group, i);
-        ev.n_ranks = ev.n_local = (uint32_t)w->group.size;
-        ev.ranks = capture_tmp.ranks;
+        const rma_window *w = rc == MPI_SUCCESS ? add_window(making_on, *win) : NULL;
+        capture_ctor_describe(&ev, w ? &w->group : NULL);
     }
     capture_emit(&ev);
 }
