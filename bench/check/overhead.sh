@@ -1,8 +1,9 @@
 #!/bin/bash
 # Overhead of `mpiguard check` (docs/check-measurements.md "Overhead"): the four examples do a fixed amount of
 # work (--iterations) with and without the checker, Open MPI at 4, 16 and 64 ranks, MPICH at 4 and 8.
-# Plain and checked runs are interleaved, REPS rounds; each ratio is median(checked) /
-# median(plain) of wall times measured side by side in this one run.
+# Plain runs, checked runs without the checksums of send buffers in flight
+# (MPIGUARD_CHECK_BUFFERS=0) and checked runs with every check are interleaved, REPS rounds; each
+# ratio is a median over median(plain) of wall times measured side by side in this one run.
 #   bench/check/overhead.sh [BUILD] [REPS] [SCALE]     SCALE multiplies the iteration counts
 # SETUPS (environment) lists MPI:RANKS pairs (default "openmpi:4 openmpi:16 openmpi:64 mpich:4 mpich:8").
 set -u
@@ -26,9 +27,11 @@ run_once() { # flavor np example mode
     [ "$flavor" = mpich ] && its=$((its / mpich_div[$example]))
     [ "$np" -ge 64 ] && its=$((its / wide_div[$example]))
     local cmd=($(launcher "$flavor") -n "$np" "$build/examples/$flavor/$example" --iterations "$its")
-    [ "$mode" = check ] && cmd=("$build/bin/mpiguard" check -q -- "${cmd[@]}")
+    [ "$mode" != plain ] && cmd=("$build/bin/mpiguard" check -q -- "${cmd[@]}")
+    local buffers=1
+    [ "$mode" = nobuf ] && buffers=0
     local start=$(date +%s.%N)
-    "${cmd[@]}" >/dev/null 2>&1
+    MPIGUARD_CHECK_BUFFERS=$buffers "${cmd[@]}" >/dev/null 2>&1
     local status=$?
     # 80: the checker reported a potential deadlock or mismatch and the job completed.
     [ $status -eq 0 ] || [ $status -eq 80 ] || echo "warning: $flavor $np $example $mode exited $status" >&2
@@ -41,19 +44,22 @@ for setup in "${setups[@]}"; do
     set -- $setup
     for example in "${examples[@]}"; do
         for ((r = 0; r < reps; r++)); do
-            for mode in plain check; do
+            for mode in plain nobuf check; do
                 times["$setup|$example|$mode"]+="$(run_once "$1" "$2" "$example" "$mode") "
             done
         done
     done
 done
 
-printf '| MPI | ranks | example | plain s | check s | ratio |\n|---|---|---|---|---|---|\n'
+printf '| MPI | ranks | example | plain s | check s, no buffer sums | check s | ratio without | ratio |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for setup in "${setups[@]}"; do
     set -- $setup
     for example in "${examples[@]}"; do
         p=$(echo "${times["$setup|$example|plain"]}" | median)
+        n=$(echo "${times["$setup|$example|nobuf"]}" | median)
         c=$(echo "${times["$setup|$example|check"]}" | median)
-        printf '| %s | %s | %s | %.2f | %.2f | %.2fx |\n' "$1" "$2" "$example" "$p" "$c" "$(echo "$c / $p" | bc -l)"
+        printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2fx | %.2fx |\n' "$1" "$2" "$example" "$p" \
+            "$n" "$c" "$(echo "$n / $p" | bc -l)" "$(echo "$c / $p" | bc -l)"
     done
 done

@@ -153,6 +153,18 @@ static const char *invalid_argument_text(uint32_t problem)
         return "a datatype never committed";
     case USAGE_OP_TYPE:
         return "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)";
+    case USAGE_RMA_OUTSIDE_EPOCH:
+        return "an access to a target that no open epoch of the window covers (MPI 3.1 §11.5)";
+    case USAGE_RMA_EPOCH_TWICE:
+        return "an epoch opened while one that excludes it is open on the window";
+    case USAGE_RMA_EPOCH_UNCLOSED:
+        return "the window is freed with an epoch open or accesses not completed";
+    case USAGE_RMA_CLOSE_UNOPENED:
+        return "an epoch closed that was never opened (unlock without lock, complete without "
+               "start, wait without post)";
+    case USAGE_SEND_BUFFER_CHANGED:
+        return "its buffer was written before the send completed (the checksums at the post and "
+               "at the completion differ)";
     default:
         return "unknown";
     }

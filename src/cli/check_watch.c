@@ -174,7 +174,9 @@ static int report_new(check_run *r, int ended)
             deadlock = 1;
         else
             r->findings = 1;
-        r->mismatch |= f->kind == DL_COLLECTIVE_MISMATCH;
+        /* MPI may hang after either where the model goes on (a free of a window whose epoch
+         * is open waits for its accesses) */
+        r->mismatch |= f->kind == DL_COLLECTIVE_MISMATCH || f->kind == DL_INVALID_ARGUMENTS;
     }
     if (written)
         check_report_save(r);

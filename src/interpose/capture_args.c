@@ -20,10 +20,8 @@ void capture_args_init(void)
         tag_ub = *value;
 }
 
-/* Writes the flagged entry record of a call with bad arguments: the peer (or root), tag and count
- * as the caller passed them, not translated (a bad rank has no world rank). */
-static int reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem, int peer,
-                  int tag, int64_t count)
+int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
+                        int peer, int tag, int64_t count)
 {
     if (problem == USAGE_OK)
         return 0;
@@ -73,7 +71,7 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
         u.tag_is_any = tag == MPI_ANY_TAG;
         u.any_tag_allowed = role == CAPTURE_FROM;
     }
-    return reject(fn, phase, c, usage_check(&u), peer, tag, count);
+    return capture_args_reject(fn, phase, c, usage_check(&u), peer, tag, count);
 }
 
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
@@ -91,5 +89,6 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
         describe_rank(&u, root, c->size);
         u.peer_is_root = 1;
     }
-    return reject(fn, phase, c, usage_check(&u), has_root ? root : CHECK_NO_ROOT, 0, count);
+    return capture_args_reject(fn, phase, c, usage_check(&u), has_root ? root : CHECK_NO_ROOT, 0,
+                               count);
 }

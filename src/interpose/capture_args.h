@@ -11,6 +11,13 @@
 #include <stdint.h>
 
 #include "capture_comm.h"
+#include "usage_args.h"
+
+/* Writes, at the entry phase, the flagged entry record of a call with a problem: the peer (or
+ * root), tag and count as the caller passed them, not translated (a bad rank has no world rank).
+ * 1 when there is a problem (whatever the phase), 0 for USAGE_OK (nothing written). */
+int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
+                        int peer, int tag, int64_t count);
 
 /* Reads MPI_TAG_UB. */
 void capture_args_init(void);

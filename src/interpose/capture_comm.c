@@ -126,6 +126,34 @@ static int32_t lowest(const int32_t *v, int n)
     return m;
 }
 
+static uint64_t usable_id(uint64_t id)
+{
+    id &= ~CHECK_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
+    return id <= CHECK_COMM_WORLD ? id + 2 : id;
+}
+
+/* An id every member computes alike: the parent's id, how many communicators the members created
+ * from it before (order), and the lowest member (which tells the groups of one split apart). */
+static uint64_t child_id(const capture_comm *parent, uint32_t order, const int32_t *world, int n)
+{
+    int32_t low = world ? lowest(world, n) : 0;
+    return usable_id(mix(parent->id ^ mix(order ^ mix((uint64_t)low + 1))));
+}
+
+int capture_comm_derive(capture_comm *parent, capture_comm *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = parent->size;
+    if (parent->world) {
+        out->world = malloc((size_t)parent->size * sizeof *out->world);
+        if (!out->world)
+            return MG_ENOMEM;
+        memcpy(out->world, parent->world, (size_t)parent->size * sizeof *out->world);
+    }
+    out->id = child_id(parent, parent->creations++, parent->world, parent->size);
+    return MG_OK;
+}
+
 capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int tag)
 {
     /* Counted on every member, including those that get MPI_COMM_NULL, so counts stay equal. */
@@ -150,20 +178,16 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
         free(remote);
         return NULL;
     }
-    /* An id every member computes alike: the parent's id, how many communicators the members
-     * created from it before, and the lowest member (which tells the groups of one split apart).
-     * An intercommunicator has two parents; its id comes from the tag and both groups' lowest. */
+    /* An intercommunicator has two parents; its id comes from the tag and both groups' lowest. */
     uint64_t id;
     if (parent) {
-        id = mix(parent->id ^ mix(order ^ mix((uint64_t)lowest(world, n) + 1)));
+        id = child_id(parent, order, world, n);
     } else {
         int32_t a = lowest(world, n), b = lowest(remote, rn);
-        id = mix(0x1c7e5ULL ^ mix((uint64_t)(uint32_t)tag ^ mix((uint64_t)(a < b ? a : b) << 32 |
-                                                                (uint32_t)(a < b ? b : a))));
+        id = usable_id(mix(0x1c7e5ULL ^
+                           mix((uint64_t)(uint32_t)tag ^
+                               mix((uint64_t)(a < b ? a : b) << 32 | (uint32_t)(a < b ? b : a)))));
     }
-    id &= ~CHECK_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
-    if (id <= CHECK_COMM_WORLD)
-        id += 2;
     capture_comm *c = add(newcomm, id);
     if (!c) {
         free(world);

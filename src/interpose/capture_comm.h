@@ -33,6 +33,11 @@ int32_t capture_comm_world(const capture_comm *c, int r);
  * leaders' tag and groups) and returns its entry; NULL when newcomm is MPI_COMM_NULL or when out
  * of room (the communicator then stays unknown and calls on it are not captured). */
 capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int tag);
+/* Fills *out with a communicator of parent's members (an intracommunicator) and an id every
+ * member computes alike, unregistered: the group of an object made collectively on parent (a
+ * window). out->world is the caller's to free (NULL when parent is WORLD). Call it on every
+ * member, in the same order as parent's constructors. Errors: MG_ENOMEM (*out unusable). */
+int capture_comm_derive(capture_comm *parent, capture_comm *out);
 /* Forgets a freed communicator. */
 void capture_comm_forget(MPI_Comm comm);
 

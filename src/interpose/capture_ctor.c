@@ -14,6 +14,23 @@ static capture_comm *ctor_parent;
 /* The handle Comm_free is about to null. */
 static MPI_Comm freeing_comm;
 
+void capture_ctor_describe(check_event *ev, const capture_comm *made)
+{
+    ev->aux = made ? made->id : CHECK_COMM_NULL;
+    if (!made)
+        return;
+    int32_t *r = capture_tmp.ranks;
+    for (int i = 0; i < made->size; i++)
+        r[i] = made->world ? made->world[i] : i; /* made of WORLD's members: the identity */
+    for (int i = 0; i < made->remote_size; i++)
+        r[made->size + i] = made->remote[i];
+    ev->n_ranks = (uint32_t)(made->size + made->remote_size);
+    ev->n_local = (uint32_t)made->size;
+    ev->ranks = r;
+    if (made->remote)
+        ev->flags |= CHECK_FLAG_INTERCOMM;
+}
+
 /* Communicator constructors: a collective on the parent; the exit carries the new id and members.
  * parent NULL: Intercomm_create, whose id the two groups derive from the tag. */
 static void ctor(uint16_t fn, int phase, int rc, MPI_Comm parent, MPI_Comm *newcomm, int inter_tag)
@@ -23,24 +40,10 @@ static void ctor(uint16_t fn, int phase, int rc, MPI_Comm parent, MPI_Comm *newc
     if (!ctor_parent)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), ctor_parent);
-    const capture_comm *made = NULL;
-    if (phase == MG_CALL_EXIT) {
-        made = capture_comm_register(inter_tag >= 0 ? NULL : ctor_parent,
-                                     rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL, inter_tag);
-        ev.aux = made ? made->id : CHECK_COMM_NULL;
-    }
-    if (made) {
-        int32_t *r = capture_tmp.ranks;
-        for (int i = 0; i < made->size; i++)
-            r[i] = made->world[i];
-        for (int i = 0; i < made->remote_size; i++)
-            r[made->size + i] = made->remote[i];
-        ev.n_ranks = (uint32_t)(made->size + made->remote_size);
-        ev.n_local = (uint32_t)made->size;
-        ev.ranks = r;
-        if (made->remote)
-            ev.flags |= CHECK_FLAG_INTERCOMM;
-    }
+    if (phase == MG_CALL_EXIT)
+        capture_ctor_describe(
+            &ev, capture_comm_register(inter_tag >= 0 ? NULL : ctor_parent,
+                                       rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL, inter_tag));
     capture_emit(&ev);
 }
 
@@ -110,8 +113,8 @@ static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
 void capture_ctor_install(void)
 {
     CAPTURE_OBSERVE(Comm_dup)
-    CAPTURE_OBSERVE(Comm_dup_with_info) CAPTURE_OBSERVE(Comm_split) CAPTURE_OBSERVE(Comm_split_type)
-        CAPTURE_OBSERVE(Comm_create) CAPTURE_OBSERVE(Comm_create_group)
-            CAPTURE_OBSERVE(Intercomm_create) CAPTURE_OBSERVE(Intercomm_merge)
-                CAPTURE_OBSERVE(Cart_create) CAPTURE_OBSERVE(Comm_free)
+    CAPTURE_OBSERVE(Comm_dup_with_info)
+    CAPTURE_OBSERVE(Comm_split) CAPTURE_OBSERVE(Comm_split_type) CAPTURE_OBSERVE(Comm_create)
+        CAPTURE_OBSERVE(Comm_create_group) CAPTURE_OBSERVE(Intercomm_create)
+            CAPTURE_OBSERVE(Intercomm_merge) CAPTURE_OBSERVE(Cart_create) CAPTURE_OBSERVE(Comm_free)
 }

@@ -3,18 +3,20 @@
  * call can block. Calls whose status decides a wildcard (receives, probes, Wait/Test) replace the
  * PMPI call (mg_impl_*) so a status the application ignores is still seen; the others observe
  * (mg_observe_*). This file starts and stops the module; the records of each family of calls are
- * built in capture_p2p, capture_coll, capture_ctor and capture_wait; capture_types keeps the
- * datatypes' signatures. Spec: docs/design/check.md;
- * design: docs/design/check.md "How it is built". */
+ * built in capture_p2p, capture_coll, capture_ctor, capture_wait and capture_rma; capture_types
+ * keeps the datatypes' signatures. Spec: docs/design/check.md; design: docs/design/check.md "How it
+ * is built". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
 #include "capture_args.h"
+#include "capture_buffers.h"
 #include "capture_coll.h"
 #include "capture_ctor.h"
 #include "capture_emit.h"
 #include "capture_p2p.h"
 #include "capture_pmpi.h"
+#include "capture_rma.h"
 #include "capture_types.h"
 #include "capture_wait.h"
 #include "event_ring.h"
@@ -38,7 +40,8 @@ static int capture_init(const mg_module_job *job)
     const char *bytes = getenv(MG_ENV_RING_BYTES);
     size_t ring_bytes = bytes && *bytes ? strtoul(bytes, NULL, 10) : EVENT_RING_DEFAULT_BYTES;
     if (capture_emit_init(token, job->rank, job->size, ring_bytes) != 0 ||
-        capture_comm_init(job->rank, job->size) != 0 || capture_types_init() != 0) {
+        capture_comm_init(job->rank, job->size) != 0 || capture_types_init() != 0 ||
+        capture_buffers_init() != 0) {
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }
@@ -50,6 +53,7 @@ static int capture_init(const mg_module_job *job)
     capture_coll_install();
     capture_ctor_install();
     capture_wait_install();
+    capture_rma_install();
     capture_types_install();
     capture_args_init();
     return 0;

@@ -9,6 +9,7 @@
 #include "capture_p2p.h"
 
 #include "capture_args.h"
+#include "capture_buffers.h"
 #include "capture_call.h"
 #include "capture_emit.h"
 #include "capture_types.h"
@@ -59,11 +60,16 @@ static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, MP
     capture_emit(&ev);
 }
 
-static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, int64_t count,
-                        MPI_Datatype dt, int peer, int tag, MPI_Request *request, int persistent)
+/* A nonblocking send's buffer is watched from its post to its completion (capture_buffers.h). */
+static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, const void *buf,
+                        int64_t count, MPI_Datatype dt, int peer, int tag, MPI_Request *request,
+                        int persistent)
 {
     uint64_t id = capture_call_request(phase, rc, request, c, persistent);
     emit_p2p(fn, phase, c, count, dt, peer, tag, id);
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS &&
+        check_func_describe(fn)->klass == CHECK_CLASS_ISEND)
+        capture_buffers_watch(id, fn, c, peer, buf, count, dt);
 }
 
 /* ---- the hooks of the calls with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -87,7 +93,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, i
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, peer, tag, ROLE) && c)           \
-            nonblocking(fn, phase, rc, c, count, dt, peer, tag, request, PERSISTENT);              \
+            nonblocking(fn, phase, rc, c, buf, count, dt, peer, tag, request, PERSISTENT);         \
     }
 #define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0, CAPTURE_TO)
 #define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0, CAPTURE_FROM)

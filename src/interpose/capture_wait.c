@@ -6,6 +6,7 @@
 
 #include "capture_wait.h"
 
+#include "capture_buffers.h"
 #include "capture_call.h"
 #include "capture_emit.h"
 #include "interpose_next.h"
@@ -47,8 +48,10 @@ static void obs_Request_free(int phase, int rc, MPI_Request *request)
     ev.request = id_of(freeing_request);
     if (ev.request)
         capture_emit(&ev);
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
+        capture_buffers_forget(ev.request);
         capture_request_drop(freeing_request);
+    }
 }
 
 static void obs_Cancel(int phase, int rc, MPI_Request *request)
@@ -107,8 +110,10 @@ static void completed(uint32_t k, int i, const MPI_Status *st)
 {
     const capture_request *r = capture_tmp.reqs[i];
     capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i, st);
-    if (r && !r->persistent)
+    if (r && !r->persistent) {
+        capture_buffers_completed(r->id);
         capture_request_drop(capture_tmp.handles[i]);
+    }
 }
 
 static MPI_Status *statuses_for(MPI_Status *given, int count)
@@ -224,8 +229,9 @@ static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int ind
 void capture_wait_install(void)
 {
     CAPTURE_OBSERVE(Start)
-    CAPTURE_OBSERVE(Startall) CAPTURE_OBSERVE(Request_free) CAPTURE_OBSERVE(Cancel)
-        CAPTURE_REPLACE(Wait) CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany)
-            CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall)
-                CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
+    CAPTURE_OBSERVE(Startall)
+    CAPTURE_OBSERVE(Request_free) CAPTURE_OBSERVE(Cancel) CAPTURE_REPLACE(Wait)
+        CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome)
+            CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany)
+                CAPTURE_REPLACE(Testsome)
 }

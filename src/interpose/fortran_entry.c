@@ -47,6 +47,8 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
 #pragma weak PMPI_Request_c2f
 #pragma weak PMPI_Message_f2c
 #pragma weak PMPI_Message_c2f
+#pragma weak PMPI_Win_f2c
+#pragma weak PMPI_Win_c2f
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
  * `use mpi_f08` all name. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
@@ -209,11 +211,13 @@ static void call_user_function(int slot, void *invec, void *inoutvec, int *len, 
     }
 #define TRAMPOLINE_ROW(row)                                                                        \
     TRAMPOLINE(row, 0)                                                                             \
-    TRAMPOLINE(row, 1) TRAMPOLINE(row, 2) TRAMPOLINE(row, 3) TRAMPOLINE(row, 4) TRAMPOLINE(row, 5) \
-        TRAMPOLINE(row, 6) TRAMPOLINE(row, 7)
+    TRAMPOLINE(row, 1)                                                                             \
+    TRAMPOLINE(row, 2) TRAMPOLINE(row, 3) TRAMPOLINE(row, 4) TRAMPOLINE(row, 5) TRAMPOLINE(row, 6) \
+        TRAMPOLINE(row, 7)
 TRAMPOLINE_ROW(0)
-TRAMPOLINE_ROW(1) TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3) TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5)
-    TRAMPOLINE_ROW(6) TRAMPOLINE_ROW(7)
+TRAMPOLINE_ROW(1)
+TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3) TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5) TRAMPOLINE_ROW(6)
+    TRAMPOLINE_ROW(7)
 #define TRAMPOLINE_NAMES(row)                                                                      \
     trampoline_##row##_0, trampoline_##row##_1, trampoline_##row##_2, trampoline_##row##_3,        \
         trampoline_##row##_4, trampoline_##row##_5, trampoline_##row##_6, trampoline_##row##_7

@@ -140,6 +140,29 @@ typedef enum check_func {
     CHECK_FN_INTERCOMM_MERGE,
     CHECK_FN_CART_CREATE,
     CHECK_FN_COMM_FREE,
+    /* One-sided communication: window constructors are collectives on their communicator that
+     * create a communicator of their own (the window's id, which its fence and free run on) */
+    CHECK_FN_WIN_CREATE,
+    CHECK_FN_WIN_ALLOCATE,
+    CHECK_FN_WIN_CREATE_DYNAMIC,
+    CHECK_FN_WIN_FREE,
+    CHECK_FN_WIN_FENCE,
+    CHECK_FN_WIN_POST,
+    CHECK_FN_WIN_START,
+    CHECK_FN_WIN_COMPLETE,
+    CHECK_FN_WIN_WAIT,
+    CHECK_FN_WIN_LOCK,
+    CHECK_FN_WIN_UNLOCK,
+    CHECK_FN_WIN_LOCK_ALL,
+    CHECK_FN_WIN_UNLOCK_ALL,
+    CHECK_FN_PUT,
+    CHECK_FN_GET,
+    CHECK_FN_ACCUMULATE,
+    CHECK_FN_GET_ACCUMULATE,
+    CHECK_FN_FETCH_AND_OP,
+    CHECK_FN_COMPARE_AND_SWAP,
+    CHECK_FN_RPUT,
+    CHECK_FN_RGET,
     CHECK_FN_COUNT
 } check_func;
 

@@ -71,6 +71,11 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_TYPE_FREED] = "datatype_freed",
         [USAGE_TYPE_UNCOMMITTED] = "datatype_uncommitted",
         [USAGE_OP_TYPE] = "op_type_mismatch",
+        [USAGE_RMA_OUTSIDE_EPOCH] = "rma_access_outside_epoch",
+        [USAGE_RMA_EPOCH_TWICE] = "rma_epoch_twice",
+        [USAGE_RMA_EPOCH_UNCLOSED] = "rma_epoch_unclosed",
+        [USAGE_RMA_CLOSE_UNOPENED] = "rma_close_without_open",
+        [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

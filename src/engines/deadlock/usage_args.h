@@ -21,6 +21,12 @@ typedef enum usage_problem {
     USAGE_TYPE_FREED,       /* a datatype already freed */
     USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
     USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
+    /* one-sided epochs, decided by rma_epochs_step (rma_epochs.h) */
+    USAGE_RMA_OUTSIDE_EPOCH,   /* a Put, Get, ... to a target no open epoch of the window covers */
+    USAGE_RMA_EPOCH_TWICE,     /* an epoch opened while one that excludes it is open */
+    USAGE_RMA_EPOCH_UNCLOSED,  /* a window freed with an epoch open or accesses not completed */
+    USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */
+    USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
     USAGE_PROBLEM_END
 } usage_problem;
 

@@ -1,0 +1,45 @@
+/* One rank's epochs on one window (issue 28 item 5): a pure state machine over the
+ * synchronization calls and accesses of MPI 3.1 §11.5, which the capture module steps at the
+ * entry of each call and whose problems it reports as flagged records (usage_args.h), as it
+ * does for argument checks. Design: docs/check.md "One-sided communication". */
+#ifndef RMA_EPOCHS_H
+#define RMA_EPOCHS_H
+
+#include <stdint.h>
+
+#include "usage_args.h"
+
+/* What a call does to the epochs of its window. */
+typedef enum rma_action {
+    RMA_FENCE = 0,  /* MPI_Win_fence without MPI_MODE_NOSUCCEED: ends an epoch, opens one */
+    RMA_FENCE_LAST, /* MPI_Win_fence with MPI_MODE_NOSUCCEED: ends the fence epoch only */
+    RMA_START,      /* opens an access epoch (PSCW) */
+    RMA_COMPLETE,   /* ends it */
+    RMA_POST,       /* opens an exposure epoch */
+    RMA_WAIT,       /* ends it */
+    RMA_LOCK,       /* opens a passive-target epoch on one target */
+    RMA_UNLOCK,     /* ends it */
+    RMA_LOCK_ALL,   /* opens a passive-target epoch on every target */
+    RMA_UNLOCK_ALL, /* ends it */
+    RMA_ACCESS,     /* Put, Get, Accumulate, ... to one target */
+    RMA_FREE        /* MPI_Win_free: every epoch must be closed */
+} rma_action;
+
+/* The epochs one rank has open on one window. `locked` is caller storage of `targets` bytes (one
+ * per rank of the window's group), zeroed with the rest when the window is made. */
+typedef struct rma_epochs {
+    uint8_t fence_open;     /* a fence opened an epoch that no later call closed */
+    uint8_t fence_accessed; /* an access in that epoch: a fence must still complete it */
+    uint8_t start_open, post_open, lock_all;
+    uint32_t locks; /* targets locked now */
+    uint8_t *locked;
+    int32_t targets;
+} rma_epochs;
+
+/* Applies `action` (on `target`, a rank of the window's group, for RMA_LOCK, RMA_UNLOCK and
+ * RMA_ACCESS) and returns the problem it shows, or USAGE_OK. A call with a problem changes no
+ * state, except that an epoch opened twice stays open once. A target outside [0, targets) (an
+ * argument error MPI reports, or MPI_PROC_NULL) is not checked. O(1), allocation-free. */
+usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target);
+
+#endif

@@ -1,0 +1,264 @@
+/* The capture module's one-sided communication (capture_call.h), observed. A window constructor is
+ * a collective on its communicator whose exit record carries the window's own id and members, as
+ * a communicator constructor's does (capture_comm_derive): Win_fence and Win_free are then
+ * collectives on that id, and the detector finds their deadlocks as it finds a Barrier's. Every
+ * rank steps its epochs on each window (rma_epochs.h) at the entry of each call; a problem is
+ * written as a flagged record ahead of the call's own records, which the detector still models
+ * (a fence stays in the collective model even when its epoch is wrong). docs/check.md, "One-sided
+ * communication". */
+#include <mpi.h>
+#include "mpi_handles_weak.h"
+
+#include "capture_rma.h"
+
+#include "capture_args.h"
+#include "capture_call.h"
+#include "capture_ctor.h"
+#include "capture_emit.h"
+#include "rma_epochs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Windows live at once; calls on a window beyond them are not captured. */
+enum { MAX_WINDOWS = 256 };
+
+typedef struct rma_window {
+    MPI_Win handle;
+    int live;
+    capture_comm group; /* the window's id and members */
+    rma_epochs epochs;
+} rma_window;
+
+static rma_window windows[MAX_WINDOWS];
+/* The communicator of the window constructor in progress, and the window Win_free is freeing
+ * (MPI nulls the handle). */
+static capture_comm *making_on;
+static rma_window *freeing;
+
+static rma_window *window_of(MPI_Win win)
+{
+    for (int i = 0; i < MAX_WINDOWS; i++)
+        if (windows[i].live && windows[i].handle == win)
+            return &windows[i];
+    return NULL;
+}
+
+/* Registers a new window made on parent; NULL when out of room or memory (its calls are then not
+ * captured). Counts the creation on parent either way, so that ids stay equal on every member. */
+static rma_window *add_window(capture_comm *parent, MPI_Win win)
+{
+    rma_window *w = NULL;
+    for (int i = 0; i < MAX_WINDOWS && !w; i++)
+        if (!windows[i].live)
+            w = &windows[i];
+    if (!w) {
+        parent->creations++;
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    if (capture_comm_derive(parent, &w->group) != 0)
+        return NULL;
+    w->epochs.locked = calloc((size_t)w->group.size, 1);
+    if (!w->epochs.locked) {
+        free(w->group.world);
+        return NULL;
+    }
+    w->epochs.targets = w->group.size;
+    w->handle = win;
+    w->live = 1;
+    return w;
+}
+
+static void release(rma_window *w)
+{
+    free(w->group.world);
+    free(w->epochs.locked);
+    w->live = 0;
+}
+
+static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *win)
+{
+    if (phase == MG_CALL_ENTER)
+        making_on = capture_comm_find(comm);
+    if (!making_on)
+        return;
+    check_event ev = capture_event(fn, capture_call_kind(phase), making_on);
+    if (phase == MG_CALL_EXIT) {
+        const rma_window *w = rc == MPI_SUCCESS ? add_window(making_on, *win) : NULL;
+        capture_ctor_describe(&ev, w ? &w->group : NULL);
+    }
+    capture_emit(&ev);
+}
+
+/* The records of a call on window w: at the entry, the flagged record of the epoch problem its
+ * action shows (target: a rank of the window's group, or -1), then the call's own record with
+ * the target as a world rank and the count. */
+static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
+                      int64_t count)
+{
+    if (!w)
+        return;
+    if (phase == MG_CALL_ENTER)
+        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
+                            target, 0, count);
+    check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
+    ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
+    ev.count = count;
+    capture_emit(&ev);
+}
+
+#define NO_TARGET -1
+static void sync_call(uint16_t fn, int phase, MPI_Win win, rma_action action)
+{
+    on_window(window_of(win), fn, phase, action, NO_TARGET, 0);
+}
+
+static void obs_Win_create(int ph, int rc, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                           MPI_Comm comm, MPI_Win *win)
+{
+    (void)base, (void)size, (void)disp_unit, (void)info;
+    made(CHECK_FN_WIN_CREATE, ph, rc, comm, win);
+}
+static void obs_Win_allocate(int ph, int rc, MPI_Aint size, int disp_unit, MPI_Info info,
+                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    (void)size, (void)disp_unit, (void)info, (void)baseptr;
+    made(CHECK_FN_WIN_ALLOCATE, ph, rc, comm, win);
+}
+static void obs_Win_create_dynamic(int ph, int rc, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    (void)info;
+    made(CHECK_FN_WIN_CREATE_DYNAMIC, ph, rc, comm, win);
+}
+
+static void obs_Win_free(int ph, int rc, MPI_Win *win)
+{
+    if (ph == MG_CALL_ENTER)
+        freeing = window_of(*win);
+    on_window(freeing, CHECK_FN_WIN_FREE, ph, RMA_FREE, NO_TARGET, 0);
+    if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS && freeing)
+        release(freeing);
+}
+
+static void obs_Win_fence(int ph, int rc, int assertion, MPI_Win win)
+{
+    (void)rc;
+    sync_call(CHECK_FN_WIN_FENCE, ph, win,
+              assertion & MPI_MODE_NOSUCCEED ? RMA_FENCE_LAST : RMA_FENCE);
+}
+static void obs_Win_post(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
+{
+    (void)rc, (void)group, (void)assertion;
+    sync_call(CHECK_FN_WIN_POST, ph, win, RMA_POST);
+}
+static void obs_Win_start(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
+{
+    (void)rc, (void)group, (void)assertion;
+    sync_call(CHECK_FN_WIN_START, ph, win, RMA_START);
+}
+static void obs_Win_complete(int ph, int rc, MPI_Win win)
+{
+    (void)rc;
+    sync_call(CHECK_FN_WIN_COMPLETE, ph, win, RMA_COMPLETE);
+}
+static void obs_Win_wait(int ph, int rc, MPI_Win win)
+{
+    (void)rc;
+    sync_call(CHECK_FN_WIN_WAIT, ph, win, RMA_WAIT);
+}
+static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
+{
+    (void)rc, (void)lock_type, (void)assertion;
+    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, RMA_LOCK, rank, 0);
+}
+static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
+{
+    (void)rc;
+    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, RMA_UNLOCK, rank, 0);
+}
+static void obs_Win_lock_all(int ph, int rc, int assertion, MPI_Win win)
+{
+    (void)rc, (void)assertion;
+    sync_call(CHECK_FN_WIN_LOCK_ALL, ph, win, RMA_LOCK_ALL);
+}
+static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
+{
+    (void)rc;
+    sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, win, RMA_UNLOCK_ALL);
+}
+
+static void access_call(uint16_t fn, int phase, int target, int64_t count, MPI_Win win)
+{
+    on_window(window_of(win), fn, phase, RMA_ACCESS, target, count);
+}
+
+/* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
+#define TRANSFER(name, fn, BUF, REQ)                                                               \
+    static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
+                           MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
+    {                                                                                              \
+        (void)rc, (void)o, (void)ot, (void)disp, (void)tn, (void)tt REQ_UNUSED_##REQ;              \
+        access_call(fn, ph, target, on, win);                                                      \
+    }
+/* The request of Rput and Rget is not tracked: a Wait on it completes an unknown request. */
+#define REQ_PARAM_NONE
+#define REQ_UNUSED_NONE
+#define REQ_PARAM_REQUEST , MPI_Request *request
+#define REQ_UNUSED_REQUEST , (void)request
+TRANSFER(Put, CHECK_FN_PUT, const void, NONE)
+TRANSFER(Get, CHECK_FN_GET, void, NONE)
+TRANSFER(Rput, CHECK_FN_RPUT, const void, REQUEST)
+TRANSFER(Rget, CHECK_FN_RGET, void, REQUEST)
+
+static void obs_Accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,
+                           MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    (void)rc, (void)o, (void)ot, (void)disp, (void)tn, (void)tt, (void)op;
+    access_call(CHECK_FN_ACCUMULATE, ph, target, on, win);
+}
+static void obs_Get_accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,
+                               int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,
+                               MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    (void)rc, (void)o, (void)ot, (void)r, (void)rn, (void)rt, (void)disp, (void)tn, (void)tt;
+    (void)op;
+    access_call(CHECK_FN_GET_ACCUMULATE, ph, target, on, win);
+}
+static void obs_Fetch_and_op(int ph, int rc, const void *o, void *r, MPI_Datatype t, int target,
+                             MPI_Aint disp, MPI_Op op, MPI_Win win)
+{
+    (void)rc, (void)o, (void)r, (void)t, (void)disp, (void)op;
+    access_call(CHECK_FN_FETCH_AND_OP, ph, target, 1, win);
+}
+static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp, void *r,
+                                 MPI_Datatype t, int target, MPI_Aint disp, MPI_Win win)
+{
+    (void)rc, (void)o, (void)cmp, (void)r, (void)t, (void)disp;
+    access_call(CHECK_FN_COMPARE_AND_SWAP, ph, target, 1, win);
+}
+
+void capture_rma_install(void)
+{
+    CAPTURE_OBSERVE(Win_create)
+    CAPTURE_OBSERVE(Win_allocate)
+    CAPTURE_OBSERVE(Win_create_dynamic)
+    CAPTURE_OBSERVE(Win_free)
+    CAPTURE_OBSERVE(Win_fence)
+    CAPTURE_OBSERVE(Win_post)
+    CAPTURE_OBSERVE(Win_start)
+    CAPTURE_OBSERVE(Win_complete)
+    CAPTURE_OBSERVE(Win_wait)
+    CAPTURE_OBSERVE(Win_lock)
+    CAPTURE_OBSERVE(Win_unlock)
+    CAPTURE_OBSERVE(Win_lock_all)
+    CAPTURE_OBSERVE(Win_unlock_all)
+    CAPTURE_OBSERVE(Put)
+    CAPTURE_OBSERVE(Get)
+    CAPTURE_OBSERVE(Rput)
+    CAPTURE_OBSERVE(Rget)
+    CAPTURE_OBSERVE(Accumulate)
+    CAPTURE_OBSERVE(Get_accumulate)
+    CAPTURE_OBSERVE(Fetch_and_op)
+    CAPTURE_OBSERVE(Compare_and_swap)
+}

@@ -1,0 +1,87 @@
+/* One rank's epochs on one window (rma_epochs.h, issue 28 item 5): each kind of epoch done right,
+ * and each problem: an access outside any epoch, an epoch opened twice, a close without its open,
+ * a window freed with an epoch open. */
+#include <string.h>
+
+#include "mg_test.h"
+#include "rma_epochs.h"
+
+enum { TARGETS = 4 };
+static uint8_t locked[TARGETS];
+
+static rma_epochs fresh(void)
+{
+    memset(locked, 0, sizeof locked);
+    return (rma_epochs){.locked = locked, .targets = TARGETS};
+}
+
+static void test_legal_epochs(void)
+{
+    rma_epochs w = fresh();
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    /* the epoch the last plain fence opened holds no access: freeing is legal */
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+    w = fresh();
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_START, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 3), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 3), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 3), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 0), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+    /* targets outside the group are MPI's to refuse */
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, TARGETS), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, -2), USAGE_OK);
+}
+
+static void test_problems(void)
+{
+    rma_epochs w = fresh();
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE_LAST, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 1), USAGE_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 1), USAGE_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_OK);
+    /* a fence epoch with an access not yet completed by the next fence */
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 0), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
+}
+
+static void test_names(void)
+{
+    MG_CHECK_STR(usage_problem_name(USAGE_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
+    MG_CHECK_STR(usage_problem_name(USAGE_RMA_EPOCH_TWICE), "rma_epoch_twice");
+    MG_CHECK_STR(usage_problem_name(USAGE_RMA_EPOCH_UNCLOSED), "rma_epoch_unclosed");
+    MG_CHECK_STR(usage_problem_name(USAGE_RMA_CLOSE_UNOPENED), "rma_close_without_open");
+}
+
+int main(void)
+{
+    MG_RUN(test_legal_epochs);
+    MG_RUN(test_problems);
+    MG_RUN(test_names);
+    MG_TEST_END();
+}
