@@ -419,12 +419,22 @@ static void probe_call(ctx *x, LLVMValueRef call)
 
 /* C's signed arithmetic: an add, sub, mul or shl with the nsw flag, whose wrapping is an overflow
  * (undefined behaviour). LLVM-C 14 cannot read the flag (LLVMGetNSW came in LLVM 17), so it is
- * read from the instruction's text: "%r = add nuw nsw i32 ...". */
-static int signed_wrap_op(LLVMValueRef i, LLVMOpcode op)
+ * read from the instruction's text: "%r = add nuw nsw i32 ...". The text is a detached copy's:
+ * printing an instruction in a module, or one whose operands or debug location are in one,
+ * numbers the whole module first (minutes for 18,000 additions); a copy outside any function,
+ * with undef operands and no location, prints at once. The C API erases only an instruction in a
+ * block, so the copy goes in at the builder's position to be erased. */
+static int signed_wrap_op(ctx *x, LLVMValueRef i, LLVMOpcode op)
 {
     if (op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl)
         return 0;
-    char *text = LLVMPrintValueToString(i);
+    LLVMValueRef copy = LLVMInstructionClone(i);
+    for (unsigned k = 0; k < 2; k++)
+        LLVMSetOperand(copy, k, LLVMGetUndef(LLVMTypeOf(LLVMGetOperand(i, k))));
+    LLVMSetMetadata(copy, LLVMGetMDKindIDInContext(x->c, "dbg", 3), NULL);
+    char *text = LLVMPrintValueToString(copy);
+    LLVMInsertIntoBuilder(x->b, copy);
+    LLVMInstructionEraseFromParent(copy);
     const char *p = strstr(text, " = ");
     int nsw = 0;
     if (p) {
@@ -458,7 +468,7 @@ static void probe_value(ctx *x, LLVMValueRef i)
         after(x, i);
         PROBE(x, "mgrt_binop", dst, c32(x, binop_code(op)), slot_value(x, a), as_i64(x, a),
               slot_value(x, b), as_i64(x, b));
-        if (signed_wrap_op(i, op))
+        if (signed_wrap_op(x, i, op))
             probe_signed_op(x, i, op, a, b);
     } else if (op == LLVMICmp && shadowed(LLVMGetOperand(i, 0))) {
         LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
