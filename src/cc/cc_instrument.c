@@ -182,19 +182,24 @@ unsigned cc_branch_ids(LLVMValueRef t)
     return LLVMGetInstructionOpcode(t) == LLVMSwitch ? switch_cases(t) : 0;
 }
 
+/* The instruction's place as "file:line", the way the crash reports (addr2line) name it. */
+static void source_site(LLVMValueRef at, char *out, size_t len)
+{
+    unsigned flen = 0, dlen = 0;
+    const char *file = LLVMGetDebugLocFilename(at, &flen);
+    /* Debug info may name the file relative to its directory ("/tmp" + "src/a.c"): join them. */
+    const char *dir = file && flen && file[0] != '/' ? LLVMGetDebugLocDirectory(at, &dlen) : NULL;
+    snprintf(out, len, "%.*s%s%.*s:%u", dir ? (int)dlen : 0, dir ? dir : "", dir && dlen ? "/" : "",
+             file ? (int)flen : 1, file ? file : "?", LLVMGetDebugLocLine(at));
+}
+
 static void table_row(FILE *out, uint32_t id, LLVMValueRef fn, LLVMValueRef at, const char *kind,
                       long long value)
 {
     size_t len;
-    unsigned flen = 0, dlen = 0;
-    const char *file = LLVMGetDebugLocFilename(at, &flen);
-    /* Debug info may name the file relative to its directory ("/tmp" + "src/a.c"): join them so
-     * the table names the file the way the crash reports (addr2line) do. */
-    const char *dir = file && flen && file[0] != '/' ? LLVMGetDebugLocDirectory(at, &dlen) : NULL;
-    fprintf(out, "%u\t%s\t", id, LLVMGetValueName2(fn, &len));
-    if (dir && dlen)
-        fprintf(out, "%.*s/", (int)dlen, dir);
-    fprintf(out, "%.*s:%u\t", file ? (int)flen : 1, file ? file : "?", LLVMGetDebugLocLine(at));
+    char site[4200];
+    source_site(at, site, sizeof site);
+    fprintf(out, "%u\t%s\t%s\t", id, LLVMGetValueName2(fn, &len), site);
     if (!strcmp(kind, "case"))
         fprintf(out, "case=%lld\n", value);
     else
@@ -412,6 +417,48 @@ static void probe_call(ctx *x, LLVMValueRef call)
     probe_mpi_write(x, call, n);
 }
 
+/* C's signed arithmetic: an add, sub, mul or shl with the nsw flag, whose wrapping is an overflow
+ * (undefined behaviour). LLVM-C 14 cannot read the flag (LLVMGetNSW came in LLVM 17), so it is
+ * read from the instruction's text: "%r = add nuw nsw i32 ...". The text is a detached copy's:
+ * printing an instruction in a module, or one whose operands or debug location are in one,
+ * numbers the whole module first (minutes for 18,000 additions); a copy outside any function,
+ * with undef operands and no location, prints at once. The C API erases only an instruction in a
+ * block, so the copy goes in at the builder's position to be erased. */
+static int signed_wrap_op(ctx *x, LLVMValueRef i, LLVMOpcode op)
+{
+    if (op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl)
+        return 0;
+    LLVMValueRef copy = LLVMInstructionClone(i);
+    for (unsigned k = 0; k < 2; k++)
+        LLVMSetOperand(copy, k, LLVMGetUndef(LLVMTypeOf(LLVMGetOperand(i, k))));
+    LLVMSetMetadata(copy, LLVMGetMDKindIDInContext(x->c, "dbg", 3), NULL);
+    char *text = LLVMPrintValueToString(copy);
+    LLVMInsertIntoBuilder(x->b, copy);
+    LLVMInstructionEraseFromParent(copy);
+    const char *p = strstr(text, " = ");
+    int nsw = 0;
+    if (p) {
+        p += 3;
+        p += strcspn(p, " "); /* the opcode */
+        while (!nsw && (!strncmp(p, " nuw ", 5) || !strncmp(p, " nsw ", 5))) {
+            nsw = !strncmp(p, " nsw ", 5);
+            p += 4;
+        }
+    }
+    LLVMDisposeMessage(text);
+    return nsw;
+}
+
+/* After a signed operation, the runtime checks its concrete operands for an overflow and names
+ * the operation's file:line when there is one (the `overflow` outcome). */
+static void probe_signed_op(ctx *x, LLVMValueRef i, LLVMOpcode op, LLVMValueRef a, LLVMValueRef b)
+{
+    char site[4200];
+    source_site(i, site, sizeof site);
+    PROBE(x, "mgrt_signed_op", c32(x, binop_code(op)), as_i64(x, a), as_i64(x, b),
+          c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(i))), LLVMBuildGlobalStringPtr(x->b, site, ""));
+}
+
 static void probe_value(ctx *x, LLVMValueRef i)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(i);
@@ -421,6 +468,8 @@ static void probe_value(ctx *x, LLVMValueRef i)
         after(x, i);
         PROBE(x, "mgrt_binop", dst, c32(x, binop_code(op)), slot_value(x, a), as_i64(x, a),
               slot_value(x, b), as_i64(x, b));
+        if (signed_wrap_op(x, i, op))
+            probe_signed_op(x, i, op, a, b);
     } else if (op == LLVMICmp && shadowed(LLVMGetOperand(i, 0))) {
         LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
         after(x, i);

@@ -269,6 +269,10 @@ int cmd_concolic(int argc, char **argv)
          "input tuning: the smallest values that reach an arm, in place of the limits of the "
          "_with_limit marks (COMPI's capping, the default)",
          NULL, 0, 0},
+        {"int-semantics", 0, MG_OPT_CHOICE, &o.int_semantics, "int|bv",
+         "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
+         "(bv), so that branches behind an integer overflow are reached",
+         concolic_int_semantics_names, 0, 0},
         {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS",
          "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
         {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,

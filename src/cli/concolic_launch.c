@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const outcome_names[] = {"clean",     "input_rejected", "signal",
-                                            "assertion", "mpi_error",      "timeout"};
+static const char *const outcome_names[] = {"clean",     "input_rejected", "signal",  "assertion",
+                                            "mpi_error", "timeout",        "overflow"};
 
 const char *concolic_outcome_name(int outcome)
 {
@@ -69,6 +69,9 @@ static void clear_run_dir(const concolic_campaign *c, uint32_t upto)
         concolic_campaign_path(c, name, path, sizeof path);
         unlink(path);
         snprintf(name, sizeof name, "run/rank-%u.outcome", r);
+        concolic_campaign_path(c, name, path, sizeof path);
+        unlink(path);
+        snprintf(name, sizeof name, "run/rank-%u.overflow", r);
         concolic_campaign_path(c, name, path, sizeof path);
         unlink(path);
     }
@@ -230,6 +233,30 @@ static int mpi_library_error(const concolic_campaign *c, concolic_result *r)
     return 0;
 }
 
+/* The first signed overflow a heavy rank met (rt_outcome_overflow), in rank order: its file:line
+ * in site. 0 when there was none. */
+static int signed_overflow(const concolic_launch *l, const concolic_campaign *c, concolic_result *r)
+{
+    for (uint32_t k = 0; k < c->np; k++) {
+        if (k != c->focus && !l->one_way)
+            continue;
+        char name[64], path[2200], site[sizeof r->where];
+        snprintf(name, sizeof name, "run/rank-%u.overflow", k);
+        concolic_campaign_path(c, name, path, sizeof path);
+        FILE *f = fopen(path, "r");
+        int found = f && fgets(site, sizeof site, f);
+        if (f)
+            fclose(f);
+        if (found) {
+            site[strcspn(site, "\n")] = 0;
+            snprintf(r->where, sizeof r->where, "%s", site);
+            r->rank = (int)k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
                      concolic_result *r)
 {
@@ -284,6 +311,8 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
         r->outcome = CONCOLIC_MPI_ERROR;
         r->rank = rejected;
         after_branch(c, rejected_last, r->where, sizeof r->where);
+    } else if ((rejected >= 0 || r->status == 0) && signed_overflow(l, c, r)) {
+        r->outcome = CONCOLIC_OVERFLOW;
     } else if (rejected >= 0) {
         r->outcome = CONCOLIC_INPUT_REJECTED;
         r->rank = rejected;

@@ -16,6 +16,8 @@ enum concolic_outcome {
     CONCOLIC_ASSERTION,      /* a rank aborted (assert, abort) */
     CONCOLIC_MPI_ERROR,      /* MPI_Abort, or the MPI library ended the job */
     CONCOLIC_TIMEOUT,        /* the job ran past --timeout (a hang or a livelock) and was stopped */
+    CONCOLIC_OVERFLOW,       /* a signed integer operation of the focus wrapped, and the job ended
+                                clean or rejected its input (a crash or hang after it is that) */
     CONCOLIC_OUTCOME_END
 };
 
@@ -41,10 +43,10 @@ typedef struct concolic_result {
     int status;       /* the launcher's status */
     int rank;         /* the rank the outcome comes from, -1 when none */
     int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
-    char where[1024]; /* file:line of the fault or the assertion, else "after file:line" of the
-                         last branch the rank took; for a timeout, the distinct such places of
-                         the ranks the stop found, "; "-separated; for an MPI error, its rank's
-                         last branch; "" when unknown */
+    char where[1024]; /* file:line of the fault, the assertion or the overflow, else "after
+                         file:line" of the last branch the rank took; for a timeout, the distinct
+                         such places of the ranks the stop found, "; "-separated; for an MPI error,
+                         its rank's last branch; "" when unknown */
     uint32_t last_branch;
     char detail[512]; /* a line of the program's output that explains it, or "" */
     path_log heavy;   /* the focus's log (empty when it could not be read) */

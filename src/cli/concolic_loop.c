@@ -19,6 +19,8 @@ const char *const concolic_strategy_names[] = {
     "dfs", "bounded-dfs",   "random-branch", "uniform-random",
     "cfg", "random-inputs", "random-all",    NULL};
 
+const char *const concolic_int_semantics_names[] = {"int", "bv", NULL};
+
 /* Hands the run's path to the search; covered_new: the run covered arms none had before. */
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
 {
@@ -145,6 +147,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     search_session_params_default(&sp);
     sp.search.kind = L->kind;
     sp.z3.cancel = o->stop;
+    sp.z3.semantics = o->int_semantics;
     sp.sem.max_np = o->max_np;
     sp.fixed = o->fixed;
     sp.stall_runs = (uint32_t)o->stall;

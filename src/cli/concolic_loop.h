@@ -24,13 +24,18 @@ extern const char *const concolic_strategy_names[];
 /* random-all's first run gets this many random values: more than the program marks, the ones
  * past its last mark unused; the first run's count then replaces it. */
 #define CONCOLIC_RANDOM_START_INPUTS 64
+/* The choices of --int-semantics, in the order of enum solver_semantics: "int" (unbounded
+ * integers, COMPI's) and "bv" (machine integers: wrap-around branches are reachable). */
+extern const char *const concolic_int_semantics_names[];
 
 typedef struct concolic_options {
     long np, focus, max_np, iterations, seed;
     long stall; /* runs covering nothing new before a DFS search moves; 0: never */
     double time_s, timeout_s;
     int strategy, resume, one_way, no_reduce, fixed, distances;
-    int tune; /* --tune: input tuning (§3.3) instead of COMPI's capping */
+    int tune;          /* --tune: input tuning (§3.3) instead of COMPI's capping */
+    int int_semantics; /* --int-semantics: enum solver_semantics, an index of
+                          concolic_int_semantics_names */
     const char *dir;
     /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
      * campaign is saved as it was before it. NULL: never. */

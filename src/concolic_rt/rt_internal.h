@@ -54,5 +54,8 @@ void rt_log_ended(void);
 
 /* Outcome records for the driver (rank-<r>.outcome). */
 void rt_outcome_mpi_abort(int code);
+/* The first signed integer overflow of this rank (rank-<r>.overflow: its file:line); the later
+ * ones are not written. */
+void rt_outcome_overflow(const char *site);
 
 #endif

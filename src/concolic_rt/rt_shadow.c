@@ -313,6 +313,36 @@ void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int
         d->kind = RT_EXPR;
 }
 
+/* 1 when the signed operation wraps in `width` bits: its operands (sign-extended) give a result
+ * outside [-2^(width-1), 2^(width-1)). A shift by width or more is an overflow too (C: undefined).
+ */
+static int signed_op_wraps(int32_t op, int64_t a, int64_t b, int32_t width)
+{
+    int64_t r = 0;
+    int over;
+    if (op == OP_ADD)
+        over = __builtin_add_overflow(a, b, &r);
+    else if (op == OP_SUB)
+        over = __builtin_sub_overflow(a, b, &r);
+    else if (op == OP_MUL)
+        over = __builtin_mul_overflow(a, b, &r);
+    else if (b < 0 || b >= width)
+        return 1;
+    else if (b == 63)
+        return a != 0 && a != -1;
+    else
+        over = __builtin_mul_overflow(a, (int64_t)1 << b, &r);
+    int64_t hi = width >= 64 ? INT64_MAX : (INT64_C(1) << (width - 1)) - 1;
+    return over || r > hi || r < -hi - 1;
+}
+
+void mgrt_signed_op(int32_t op, int64_t a, int64_t b, int32_t width, const char *site);
+void mgrt_signed_op(int32_t op, int64_t a, int64_t b, int32_t width, const char *site)
+{
+    if (signed_op_wraps(op, a, b, width))
+        rt_outcome_overflow(site);
+}
+
 static unsigned pred_width(int32_t w)
 {
     return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
