@@ -117,50 +117,106 @@ typedef struct placed {
     int column, row, width;
 } placed;
 
-static long node_index(const placed *nodes, size_t n, const char *id)
+/* A graph's nodes and its edges as node indices (an edge naming no node is dropped), with each
+ * node's outgoing edges together: out[first[i] .. first[i + 1]) are the targets of node i. */
+typedef struct layout {
+    placed *nodes;
+    size_t n, nedges;
+    long *from, *to;       /* edge k: nodes from[k] -> to[k] */
+    unsigned char *dashed; /* edge k's style is "dashed" (an OR wait) */
+    size_t *first, *out, *queue;
+} layout;
+
+static void layout_free(layout *g)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(nodes[i].id, id) == 0)
-            return (long)i;
-    return -1;
+    free(g->nodes);
+    free(g->from);
+    free(g->to);
+    free(g->dashed);
+    free(g->first);
+    free(g->out);
+    free(g->queue);
+}
+
+/* Reads graph into g, resolving edge ends through a hash of the ids. Returns 0, or -1 when out of
+ * memory (g is then to be freed all the same). */
+static int layout_read(json_object *graph, layout *g)
+{
+    json_object *nodes = mg_report_json_array(graph, "nodes");
+    json_object *edges = mg_report_json_array(graph, "edges");
+    g->n = nodes ? json_object_array_length(nodes) : 0;
+    size_t nedges = edges ? json_object_array_length(edges) : 0;
+    g->nodes = calloc(g->n + 1, sizeof *g->nodes);
+    g->from = calloc(nedges + 1, sizeof *g->from);
+    g->to = calloc(nedges + 1, sizeof *g->to);
+    g->dashed = calloc(nedges + 1, sizeof *g->dashed);
+    g->first = calloc(g->n + 2, sizeof *g->first);
+    g->out = calloc(nedges + 1, sizeof *g->out);
+    g->queue = calloc(g->n + 1, sizeof *g->queue);
+    json_object *index = json_object_new_object();
+    if (!g->nodes || !g->from || !g->to || !g->dashed || !g->first || !g->out || !g->queue ||
+        !index) {
+        json_object_put(index);
+        return -1;
+    }
+    for (size_t i = 0; i < g->n; i++) {
+        json_object *node = json_object_array_get_idx(nodes, i);
+        placed *p = &g->nodes[i];
+        p->id = mg_report_json_string(node, "id", "");
+        p->label = mg_report_json_string(node, "label", "");
+        p->shape = mg_report_json_string(node, "shape", "ellipse");
+        p->width = (int)strlen(p->label) * CHAR_WIDTH + 24;
+        json_object_object_add(index, p->id, json_object_new_int64((int64_t)i));
+    }
+    for (size_t k = 0; k < nedges; k++) {
+        json_object *edge = json_object_array_get_idx(edges, k), *from, *to;
+        if (!json_object_object_get_ex(index, mg_report_json_string(edge, "from", ""), &from) ||
+            !json_object_object_get_ex(index, mg_report_json_string(edge, "to", ""), &to))
+            continue;
+        g->dashed[g->nedges] = strcmp(mg_report_json_string(edge, "style", ""), "dashed") == 0;
+        g->from[g->nedges] = (long)json_object_get_int64(from);
+        g->to[g->nedges++] = (long)json_object_get_int64(to);
+    }
+    json_object_put(index);
+    for (size_t k = 0; k < g->nedges; k++)
+        g->first[g->from[k] + 2]++;
+    for (size_t i = 2; i < g->n + 2; i++)
+        g->first[i] += g->first[i - 1];
+    for (size_t k = 0; k < g->nedges; k++)
+        g->out[g->first[g->from[k] + 1]++] = (size_t)g->to[k];
+    return 0;
 }
 
 /* Assigns columns breadth-first from the roots; returns the number of columns. */
-static int assign_columns(placed *nodes, size_t n, json_object *edges, size_t *queue)
+static int assign_columns(layout *g)
 {
-    size_t nedges = edges ? json_object_array_length(edges) : 0, head = 0, tail = 0;
-    for (size_t i = 0; i < n; i++)
-        nodes[i].column = -1;
+    size_t head = 0, tail = 0;
+    unsigned char *pointed_to = calloc(g->n + 1, 1);
+    for (size_t i = 0; i < g->n; i++)
+        g->nodes[i].column = -1;
+    for (size_t k = 0; pointed_to && k < g->nedges; k++)
+        pointed_to[g->to[k]] = 1;
     for (int pass = 0; pass < 2; pass++) /* the roots first; then whatever only a cycle reaches */
-        for (size_t start = 0; start < n; start++) {
-            if (nodes[start].column >= 0)
+        for (size_t start = 0; start < g->n; start++) {
+            if (g->nodes[start].column >= 0 || (pass == 0 && pointed_to && pointed_to[start]))
                 continue;
-            int pointed_to = 0;
-            for (size_t e = 0; pass == 0 && e < nedges; e++)
-                pointed_to |= node_index(nodes, n,
-                                         mg_report_json_string(json_object_array_get_idx(edges, e),
-                                                               "to", "")) == (long)start;
-            if (pointed_to)
-                continue;
-            nodes[start].column = 0;
-            queue[tail++] = start;
+            g->nodes[start].column = 0;
+            g->queue[tail++] = start;
             while (head < tail) {
-                size_t from = queue[head++];
-                for (size_t e = 0; e < nedges; e++) {
-                    json_object *edge = json_object_array_get_idx(edges, e);
-                    if (node_index(nodes, n, mg_report_json_string(edge, "from", "")) != (long)from)
-                        continue;
-                    long to = node_index(nodes, n, mg_report_json_string(edge, "to", ""));
-                    if (to >= 0 && nodes[to].column < 0) {
-                        nodes[to].column = nodes[from].column + 1;
-                        queue[tail++] = (size_t)to;
+                size_t from = g->queue[head++];
+                for (size_t e = g->first[from]; e < g->first[from + 1]; e++) {
+                    placed *to = &g->nodes[g->out[e]];
+                    if (to->column < 0) {
+                        to->column = g->nodes[from].column + 1;
+                        g->queue[tail++] = g->out[e];
                     }
                 }
             }
         }
+    free(pointed_to);
     int columns = 0;
-    for (size_t i = 0; i < n; i++)
-        columns = nodes[i].column + 1 > columns ? nodes[i].column + 1 : columns;
+    for (size_t i = 0; i < g->n; i++)
+        columns = g->nodes[i].column + 1 > columns ? g->nodes[i].column + 1 : columns;
     return columns;
 }
 
@@ -186,37 +242,29 @@ static void node_shape(const placed *p, int x, int y, FILE *out)
 /* Draws finding `index`'s graph (nodes and edges as the schema gives them) as inline SVG. */
 static void render_graph(json_object *graph, size_t index, FILE *out)
 {
-    json_object *nodes_json = mg_report_json_array(graph, "nodes");
-    json_object *edges = mg_report_json_array(graph, "edges");
-    size_t n = nodes_json ? json_object_array_length(nodes_json) : 0;
-    placed *nodes = calloc(n ? n : 1, sizeof *nodes);
-    size_t *queue = calloc(n ? n : 1, sizeof *queue);
-    int *rows = NULL, *widths = NULL, columns = 0;
-    if (nodes && queue && n) {
-        for (size_t i = 0; i < n; i++) {
-            json_object *node = json_object_array_get_idx(nodes_json, i);
-            nodes[i].id = mg_report_json_string(node, "id", "");
-            nodes[i].label = mg_report_json_string(node, "label", "");
-            nodes[i].shape = mg_report_json_string(node, "shape", "ellipse");
-            nodes[i].width = (int)strlen(nodes[i].label) * CHAR_WIDTH + 24;
-        }
-        columns = assign_columns(nodes, n, edges, queue);
-        rows = calloc((size_t)columns, sizeof *rows);
-        widths = calloc((size_t)columns, sizeof *widths);
+    layout g = {0};
+    int *left = NULL, *widths = NULL, *rows = NULL, columns = 0;
+    if (layout_read(graph, &g) == 0) {
+        columns = assign_columns(&g);
+        left = calloc((size_t)columns + 1, sizeof *left);
+        widths = calloc((size_t)columns + 1, sizeof *widths);
+        rows = calloc((size_t)columns + 1, sizeof *rows);
     }
-    if (n && (!rows || !widths)) {
+    if (!left || !widths || !rows) {
         fputs("<p>(the graph could not be drawn: out of memory)</p>\n", out);
-        free(nodes), free(queue), free(rows), free(widths);
+        layout_free(&g);
+        free(left);
+        free(widths);
+        free(rows);
         return;
     }
     int max_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        int c = nodes[i].column;
-        nodes[i].row = rows[c]++;
-        widths[c] = nodes[i].width > widths[c] ? nodes[i].width : widths[c];
-        max_rows = rows[c] > max_rows ? rows[c] : max_rows;
+    for (size_t i = 0; i < g.n; i++) {
+        placed *p = &g.nodes[i];
+        p->row = rows[p->column]++;
+        widths[p->column] = p->width > widths[p->column] ? p->width : widths[p->column];
+        max_rows = rows[p->column] > max_rows ? rows[p->column] : max_rows;
     }
-    int *left = rows; /* each column's x, reusing the row counts' room */
     int width = MARGIN;
     for (int c = 0; c < columns; c++) {
         left[c] = width;
@@ -229,41 +277,33 @@ static void render_graph(json_object *graph, size_t index, FILE *out)
             "refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0,0 L10,5 "
             "L0,10 z\" fill=\"#333\"/></marker></defs>\n",
             width, height, width, height, index);
-    size_t nedges = edges ? json_object_array_length(edges) : 0;
-    for (size_t e = 0; e < nedges; e++) {
-        json_object *edge = json_object_array_get_idx(edges, e);
-        long from = node_index(nodes, n, mg_report_json_string(edge, "from", ""));
-        long to = node_index(nodes, n, mg_report_json_string(edge, "to", ""));
-        if (from < 0 || to < 0)
-            continue;
-        const placed *a = &nodes[from], *b = &nodes[to];
+    for (size_t k = 0; k < g.nedges; k++) {
+        const placed *a = &g.nodes[g.from[k]], *b = &g.nodes[g.to[k]];
         int ay = MARGIN + a->row * (NODE_HEIGHT + ROW_GAP) + NODE_HEIGHT / 2;
         int by = MARGIN + b->row * (NODE_HEIGHT + ROW_GAP) + NODE_HEIGHT / 2;
-        int ax = left[a->column] + widths[a->column] / 2,
-            bx = left[b->column] + widths[b->column] / 2;
         int forward = b->column > a->column;
         /* forward edges leave a node's right side for the next one's left; edges back (cycles)
-         * bow below the nodes so they do not cover them */
-        int x1 = forward ? left[a->column] + widths[a->column] : ax;
-        int x2 = forward ? left[b->column] : bx;
+         * leave from below and bow under the nodes so they do not cover them */
+        int x1 = left[a->column] + (widths[a->column] + (forward ? a->width : 0)) / 2;
+        int x2 = left[b->column] + (widths[b->column] - (forward ? b->width : 0)) / 2;
         int y1 = forward ? ay : ay + NODE_HEIGHT / 2, y2 = forward ? by : by + NODE_HEIGHT / 2;
         int bow = forward ? 0 : NODE_HEIGHT + ROW_GAP / 2;
         fprintf(out,
                 "<path d=\"M%d,%d C%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#333\"%s "
                 "marker-end=\"url(#arrow%zu)\"/>\n",
                 x1, y1, x1 + (x2 - x1) / 3, y1 + bow, x2 - (x2 - x1) / 3, y2 + bow, x2, y2,
-                strcmp(mg_report_json_string(edge, "style", "solid"), "dashed") == 0
-                    ? " stroke-dasharray=\"5,4\""
-                    : "",
-                index);
+                g.dashed[k] ? " stroke-dasharray=\"5,4\"" : "", index);
     }
-    for (size_t i = 0; i < n; i++) {
-        const placed *p = &nodes[i];
+    for (size_t i = 0; i < g.n; i++) {
+        const placed *p = &g.nodes[i];
         node_shape(p, left[p->column] + (widths[p->column] - p->width) / 2,
                    MARGIN + p->row * (NODE_HEIGHT + ROW_GAP), out);
     }
     fputs("</svg>\n", out);
-    free(nodes), free(queue), free(rows), free(widths);
+    layout_free(&g);
+    free(left);
+    free(widths);
+    free(rows);
 }
 
 static void render_finding(json_object *f, size_t index, FILE *out)
