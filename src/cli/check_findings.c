@@ -87,9 +87,19 @@ static json_object *string_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver *sites)
+/* 1 when rank is in f's OR-knot. */
+static int in_knot(const dl_finding *f, int32_t rank)
 {
-    (void)sites;
+    for (size_t i = 0; i < f->n_calls; i++)
+        if (f->calls[i].rank == rank && f->calls[i].in_knot)
+            return 1;
+    return 0;
+}
+
+/* The wait-for graph of f, its OR-knot's processes highlighted as in MUST's output (Fig. 7). */
+static void add_graph(mg_finding *out, const dl_finding *f)
+{
+    const wait_graph *g = &f->graph;
     for (size_t i = 0; i < g->n_nodes; i++) {
         const wg_node *n = &g->nodes[i];
         char id[32], label[160], call[96];
@@ -119,6 +129,8 @@ static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver 
             break;
         }
         mg_finding_add_graph_node(out, id, label, shape);
+        if (n->type == WG_PROCESS && in_knot(f, n->rank))
+            mg_finding_highlight_graph_node(out, id);
     }
     for (size_t a = 0; a < g->n_arcs; a++) {
         char from[32], to[32];
@@ -345,7 +357,7 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));
     if (f->graph.n_nodes)
-        add_graph(out, &f->graph, sites);
+        add_graph(out, f);
     return out;
 }
 

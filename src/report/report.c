@@ -186,6 +186,19 @@ void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
                           node);
 }
 
+void mg_finding_highlight_graph_node(mg_finding *f, const char *id)
+{
+    json_object *nodes = child(child(f, "graph", json_type_object), "nodes", json_type_array), *v;
+    for (size_t i = json_object_array_length(nodes); i-- > 0;) {
+        json_object *node = json_object_array_get_idx(nodes, i);
+        if (json_object_object_get_ex(node, "id", &v) &&
+            strcmp(json_object_get_string(v), id) == 0) {
+            json_object_object_add(node, "highlight", json_object_new_boolean(1));
+            return;
+        }
+    }
+}
+
 void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style)
 {
     json_object *edge = json_object_new_object();

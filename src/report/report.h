@@ -53,6 +53,8 @@ void mg_finding_set_suggestion(mg_finding *f, const char *text);
 json_object *mg_finding_evidence(mg_finding *f);
 /* A graph for the DOT view: nodes and edges (style "solid" for AND, "dashed" for OR). */
 void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label, const char *shape);
+/* Marks node `id` (added before) as highlighted: drawn filled (an OR-knot's processes). */
+void mg_finding_highlight_graph_node(mg_finding *f, const char *id);
 void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style);
 
 size_t mg_report_finding_count(const mg_report *r);

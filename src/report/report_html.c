@@ -114,7 +114,7 @@ enum { NODE_HEIGHT = 28, ROW_GAP = 14, COLUMN_GAP = 60, CHAR_WIDTH = 7, MARGIN =
 
 typedef struct placed {
     const char *id, *label, *shape;
-    int column, row, width;
+    int column, row, width, highlight;
 } placed;
 
 /* A graph's nodes and its edges as node indices (an edge naming no node is dropped), with each
@@ -166,6 +166,9 @@ static int layout_read(json_object *graph, layout *g)
         p->label = mg_report_json_string(node, "label", "");
         p->shape = mg_report_json_string(node, "shape", "ellipse");
         p->width = (int)strlen(p->label) * CHAR_WIDTH + 24;
+        json_object *v;
+        p->highlight = json_object_object_get_ex(node, "highlight", &v) &&
+                       json_object_get_boolean(v);
         json_object_object_add(index, p->id, json_object_new_int64((int64_t)i));
     }
     for (size_t k = 0; k < nedges; k++) {
@@ -233,7 +236,7 @@ static void node_shape(const placed *p, int x, int y, FILE *out)
                 y + h, x, y + h);
     else
         fprintf(out, "<ellipse cx=\"%d\" cy=\"%d\" rx=\"%d\" ry=\"%d\"", cx, cy, w / 2, h / 2);
-    fputs(" fill=\"#fff\" stroke=\"#333\"/>", out);
+    fprintf(out, " fill=\"%s\" stroke=\"#333\"/>", p->highlight ? "#ccc" : "#fff");
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", cx, cy + 4);
     escaped(p->label, out);
     fputs("</text>\n", out);

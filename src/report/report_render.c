@@ -173,6 +173,10 @@ void mg_report_render_dot(const mg_report *r, FILE *out)
             dot_quoted(mg_report_json_string(node, "label", ""), out);
             fputs(", shape=", out);
             dot_quoted(mg_report_json_string(node, "shape", "ellipse"), out);
+            json_object *highlight;
+            if (json_object_object_get_ex(node, "highlight", &highlight) &&
+                json_object_get_boolean(highlight))
+                fputs(", style=filled, fillcolor=lightgray", out);
             fputs("];\n", out);
         }
         for (size_t k = 0; edges && k < json_object_array_length(edges); k++) {

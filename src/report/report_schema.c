@@ -86,6 +86,7 @@ static const field_rule rules[] = {
     {"findings[].graph.nodes[].id", JSON_STRING, 1, NULL, NULL},
     {"findings[].graph.nodes[].label", JSON_STRING, 1, NULL, NULL},
     {"findings[].graph.nodes[].shape", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.nodes[].highlight", JSON_BOOLEAN, 0, NULL, NULL},
     {"findings[].graph.edges", JSON_ARRAY, 0, NULL, NULL},
     {"findings[].graph.edges[]", JSON_OBJECT, 1, NULL, NULL},
     {"findings[].graph.edges[].from", JSON_STRING, 1, NULL, NULL},

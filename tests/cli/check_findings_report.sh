@@ -28,6 +28,8 @@ expect_status 82 "two ranks waiting for each other" -- check fig1b_recv_recv
 grep -q "^mpiguard: ERROR DEADLOCK ranks 0-1 wait for each other (rank 0 in MPI_Recv(from 1))$" "$TMP/stderr" || fail "fig1b banner"
 expect_status 0 "html of fig1b" -- "$MPIGUARD" report --format html -o "$TMP/fig1b.html" "$TMP/fig1b_recv_recv.json"
 python3 "$(dirname "$0")/html_check.py" "$TMP/fig1b.html" "$TMP/fig1b_recv_recv.json" || fail "fig1b report's html"
+# the OR-knot's two processes are drawn filled, as in MUST's output
+[ "$(grep -o 'fill="#ccc"' "$TMP/fig1b.html" | wc -l)" -eq 2 ] || fail "fig1b's knot is not highlighted"
 
 expect_status 64 "--checks with an unknown class" -- check type_truncation --checks deadlock,leeks
 expect_stderr "mpiguard: error: --checks: 'leeks' is neither a group of checks (deadlock, collective, type, args, all) nor a class of check"

@@ -36,6 +36,7 @@ static mg_report *sample_report(void)
                            json_object_new_string("computation"));
     mg_finding_add_graph_node(f, "p0", "rank 0 \"main\"", "box");
     mg_finding_add_graph_node(f, "p1", "rank 1", "box");
+    mg_finding_highlight_graph_node(f, "p1");
     mg_finding_add_graph_edge(f, "p0", "p1", "dashed");
     mg_report_set_exit(r, 81, "stopped");
     return r;
@@ -87,6 +88,10 @@ static void renders_text_banner_and_dot(void)
     char *dot = render(mg_report_render_dot, r);
     MG_CHECK(strstr(dot, "\"f1_p0\" -> \"f1_p1\" [style=\"dashed\"]") != NULL);
     MG_CHECK(strstr(dot, "rank 0 \\\"main\\\"") != NULL);
+    MG_CHECK(
+        strstr(dot,
+               "\"f1_p1\" [label=\"rank 1\", shape=\"box\", style=filled, fillcolor=lightgray]") !=
+        NULL);
     char banner[512];
     FILE *f = fmemopen(banner, sizeof banner, "w");
     mg_finding_print_banner(mg_report_finding(r, 0), f);
@@ -312,6 +317,7 @@ static void renders_html(void)
     MG_CHECK(strstr(html, "while (x &lt; 1 &amp;&amp; y &gt; 2) { /* line 88 */</pre>") != NULL);
     MG_CHECK(strstr(html, "<svg ") != NULL && strstr(html, "stroke-dasharray") != NULL);
     MG_CHECK(strstr(html, ">rank 0 &quot;main&quot;</text>") != NULL);
+    MG_CHECK(strstr(html, "fill=\"#ccc\" stroke=\"#333\"/><text x=\"") != NULL); /* p1 */
     MG_CHECK(strstr(html, "<script") == NULL &&
              strstr(html, "http://") == strstr(html, "http://www.w3.org/2000/svg"));
     mg_report_destroy(r);
