@@ -51,12 +51,14 @@ for mpi in ("openmpi", "mpich"):
     site = bugs[0]["sites"][0]
     assert site["file"].endswith("examples/secret.c") and site["line"] == line_of("examples/secret.c", "the planted bug"), (mpi, site)
 PY
+pages=()
 for part in run hang check protect concolic; do
     for mpi in openmpi mpich; do
         grep -q "^== mpiguard $part: .* ($mpi) ==$" "$TMP/stdout" || fail "no $part part for $mpi"
         report="$TMP/demo/$part-$mpi.json"
-        "$MPIGUARD" report --format html -o "$TMP/page.html" "$report" || fail "no html of $report"
-        python3 "$(dirname "$0")/html_check.py" "$TMP/page.html" "$report" || fail "html of $report"
+        "$MPIGUARD" report --format html -o "$report.html" "$report" || fail "no html of $report"
+        pages+=("$report.html" "$report")
     done
 done
+python3 "$(dirname "$0")/html_check.py" "${pages[@]}" || fail "html of the demo's reports"
 pass "mpiguard demo: every tool with both MPIs"

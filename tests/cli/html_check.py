@@ -1,6 +1,6 @@
-"""html_check.py PAGE REPORT: PAGE is well-formed HTML (every element closed in order, no script,
-nothing fetched) and shows each finding of REPORT: its class, its ranks, each site's file:line,
-and an inline SVG for each graph."""
+"""html_check.py PAGE REPORT [PAGE REPORT ...]: each PAGE is well-formed HTML (every element closed
+in order, no script, nothing fetched) and shows each finding of its REPORT: its class, its ranks,
+each site's file:line, and an inline SVG for each graph."""
 import json
 import sys
 from html.parser import HTMLParser
@@ -34,15 +34,6 @@ class Checker(HTMLParser):
         self.text.append(data)
 
 
-page, report = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
-assert page.startswith("<!DOCTYPE html>"), page[:40]
-c = Checker()
-c.feed(page)
-c.close()
-assert not c.stack, f"left open: {c.stack}"
-text = "".join(c.text)
-
-
 def ranks_text(ranks):
     """The rank list as mg_ranks_format writes it: 0-2,5."""
     out, run = [], []
@@ -58,11 +49,26 @@ def ranks_text(ranks):
     return ",".join(out)
 
 
-for f in report["findings"]:
-    assert f["kind"] in text and f["summary"] in text, f["kind"]
-    if f["ranks"]:
-        assert "ranks: " + ranks_text(f["ranks"]) in text, (f["kind"], f["ranks"])
-    for s in f["sites"]:
-        if s["file"]:
-            assert f"{s['file']}:{s['line']}" in text, s
-assert c.svgs == sum("graph" in f for f in report["findings"]), c.svgs
+def check(page_path, report_path):
+    page, report = open(page_path).read(), json.load(open(report_path))
+    assert page.startswith("<!DOCTYPE html>"), page[:40]
+    c = Checker()
+    c.feed(page)
+    c.close()
+    assert not c.stack, f"left open: {c.stack}"
+    text = "".join(c.text)
+    for f in report["findings"]:
+        assert f["kind"] in text and f["summary"] in text, f["kind"]
+        if f["ranks"]:
+            assert "ranks: " + ranks_text(f["ranks"]) in text, (f["kind"], f["ranks"])
+        for s in f["sites"]:
+            if s["file"]:
+                assert f"{s['file']}:{s['line']}" in text, s
+    assert c.svgs == sum("graph" in f for f in report["findings"]), c.svgs
+
+
+for i in range(1, len(sys.argv), 2):
+    try:
+        check(sys.argv[i], sys.argv[i + 1])
+    except AssertionError as e:
+        sys.exit(f"{sys.argv[i]}: {e}")

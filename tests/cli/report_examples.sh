@@ -17,6 +17,7 @@ for i, b in enumerate(blocks):
     json.loads(b)
     open(f"{sys.argv[2]}/example{i}.json", "w").write(b)
 PY
+pages=()
 for f in "$TMP"/example*.json; do
     expect_status 0 "render $f" -- "$MPIGUARD" report "$f"
     python3 - "$f" "$TMP/stdout" <<'PY' || fail "text rendering of $f lacks a finding"
@@ -32,8 +33,8 @@ PY
     expect_status 0 "render $f as dot" -- "$MPIGUARD" report --format dot "$f"
     grep -q "^digraph mpiguard" "$TMP/stdout" || fail "no DOT graph for $f"
     if grep -q '"graph"' "$f"; then grep -q -- "->" "$TMP/stdout" || fail "graph edges missing"; fi
-    expect_status 0 "render $f as html" -- "$MPIGUARD" report --format html --output "$TMP/page.html" "$f"
-    python3 "$(dirname "$0")/html_check.py" "$TMP/page.html" "$f" || fail "html of $f"
+    expect_status 0 "render $f as html" -- "$MPIGUARD" report --format html --output "$f.html" "$f"
+    pages+=("$f.html" "$f")
     expect_status 0 "render $f as json" -- "$MPIGUARD" report --format json --output "$TMP/back.json" "$f"
     python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))" "$f" "$TMP/back.json" || fail "json round trip of $f"
 done
@@ -42,6 +43,10 @@ if command -v dot >/dev/null; then
     grep -q "<svg" "$TMP/g.svg" || fail "no SVG"
 fi
 
+python3 "$(dirname "$0")/html_check.py" "${pages[@]}" || fail "html of the examples"
+# the checker itself refuses a page with an element left open
+sed '0,/<\/table>/s///' "$TMP/example1.json.html" >"$TMP/unclosed.html"
+! python3 "$(dirname "$0")/html_check.py" "$TMP/unclosed.html" "$TMP/example1.json" 2>/dev/null || fail "html_check.py accepts an unclosed table"
 classes=$(sed -n 's/^    {"\([a-z_]*\)", "[a-z]*", "[a-z]*", "[a-z]*",.*/\1/p' "$(dirname "$0")/../../src/report/report_class.c")
 [ "$(wc -l <<<"$classes")" -ge 21 ] || fail "cannot read the class table: $classes"
 for c in $classes; do
