@@ -29,6 +29,12 @@ const char *check_finding_kind(int kind)
     }
 }
 
+const char *check_finding_class(const dl_finding *f)
+{
+    return f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
+                                           : check_finding_kind(f->kind);
+}
+
 /* The engine names functions "MPI_COMM_DUP"; reports use the standard's "MPI_Comm_dup". The
  * result lives in one of a few rotating buffers, enough for one finding's formatting. */
 static const char *fn_name(uint16_t fn)
@@ -81,9 +87,19 @@ static json_object *string_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver *sites)
+/* 1 when rank is in f's OR-knot. */
+static int in_knot(const dl_finding *f, int32_t rank)
 {
-    (void)sites;
+    for (size_t i = 0; i < f->n_calls; i++)
+        if (f->calls[i].rank == rank && f->calls[i].in_knot)
+            return 1;
+    return 0;
+}
+
+/* The wait-for graph of f, its OR-knot's processes highlighted as in MUST's output (Fig. 7). */
+static void add_graph(mg_finding *out, const dl_finding *f)
+{
+    const wait_graph *g = &f->graph;
     for (size_t i = 0; i < g->n_nodes; i++) {
         const wg_node *n = &g->nodes[i];
         char id[32], label[160], call[96];
@@ -113,6 +129,8 @@ static void add_graph(mg_finding *out, const wait_graph *g, const site_resolver 
             break;
         }
         mg_finding_add_graph_node(out, id, label, shape);
+        if (n->type == WG_PROCESS && in_knot(f, n->rank))
+            mg_finding_highlight_graph_node(out, id);
     }
     for (size_t a = 0; a < g->n_arcs; a++) {
         char from[32], to[32];
@@ -170,6 +188,53 @@ static const char *invalid_argument_text(uint32_t problem)
     }
 }
 
+/* How a rank that the others wait for ended. */
+static const char *end_text(uint16_t fn)
+{
+    return fn == CHECK_FN_FINALIZE ? "finalized" : fn == CHECK_FN_ABORT ? "aborted" : "vanished";
+}
+
+/* The ranks of f's calls in state `terminated` (1) or not (0), formatted into list ("1-2"); the
+ * index of the first such call, or -1. */
+static long ranks_in_state(const dl_finding *f, int terminated, char *list, size_t len)
+{
+    int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
+    size_t n = 0;
+    long first = -1;
+    for (size_t i = 0; ranks && i < f->n_calls; i++)
+        if ((f->calls[i].state == WG_TERMINATED) == terminated) {
+            first = first < 0 ? (long)i : first;
+            ranks[n++] = f->calls[i].rank;
+        }
+    list[0] = '\0';
+    if (ranks)
+        mg_ranks_format(ranks, n, list, len);
+    free(ranks);
+    return first;
+}
+
+/* "rank 0 ended (finalized); ranks 1-2 wait for it: rank 1 in MPI_Recv(from 0)": the waiting
+ * ranks are those still in a call, the awaited one those that ended. */
+static void stuck_summary(const dl_finding *f, char *buf, size_t len)
+{
+    char ended[96], waiting[96], call[96] = "";
+    long first_ended = ranks_in_state(f, 1, ended, sizeof ended);
+    long first_waiting = ranks_in_state(f, 0, waiting, sizeof waiting);
+    if (first_ended < 0 || first_waiting < 0) {
+        snprintf(buf, len, "ranks %s wait for a rank that finalized, aborted or vanished",
+                 first_waiting < 0 ? ended : waiting);
+        return;
+    }
+    const dl_call *w = &f->calls[first_waiting];
+    call_text(w->func, w->peer, w->root, call, sizeof call);
+    int one_ended = !strchr(ended, ',') && !strchr(ended, '-');
+    int one_waiting = !strchr(waiting, ',') && !strchr(waiting, '-');
+    snprintf(buf, len, "rank%s %s ended (%s); rank%s %s wait%s for %s: rank %d in %s",
+             one_ended ? "" : "s", ended, end_text(f->calls[first_ended].func),
+             one_waiting ? "" : "s", waiting, one_waiting ? "s" : "", one_ended ? "it" : "them",
+             w->rank, call);
+}
+
 static void summary_of(const dl_finding *f, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
@@ -185,6 +250,12 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
         call_text(f->calls[0].func, f->calls[0].peer, f->calls[0].root, call, sizeof call);
     if (f->n_calls > 1)
         call_text(f->calls[1].func, f->calls[1].peer, f->calls[1].root, other, sizeof other);
+    /* a knot of one rank waits for itself (a receive from itself that no send matches) */
+    char who[128];
+    if (n == 1)
+        snprintf(who, sizeof who, "rank %s waits for itself", list);
+    else
+        snprintf(who, sizeof who, "ranks %s wait for each other", list);
     switch (f->kind) {
     case DL_TYPE_MISMATCH:
         snprintf(buf, len,
@@ -203,21 +274,18 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
                  fn_name(f->calls[0].func), invalid_argument_text(f->problem));
         break;
     case DL_DEADLOCK:
-        snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank,
-                 call);
+        snprintf(buf, len, "%s (rank %d in %s)", who, f->calls[0].rank, call);
         break;
     case DL_POTENTIAL_DEADLOCK:
-        snprintf(buf, len,
-                 "ranks %s wait for each other if standard sends are not buffered "
-                 "(rank %d in %s)",
-                 list, f->calls[0].rank, call);
+        snprintf(buf, len, "%s if standard sends are not buffered (rank %d in %s)", who,
+                 f->calls[0].rank, call);
         break;
     case DL_COLLECTIVE_MISMATCH:
         snprintf(buf, len, "ranks %s call disagreeing collectives (rank %d: %s)", list,
                  f->calls[0].rank, call);
         break;
     default:
-        snprintf(buf, len, "ranks %s wait for a process that finalized, aborted or vanished", list);
+        stuck_summary(f, buf, len);
         break;
     }
 }
@@ -228,13 +296,10 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
 {
     char summary[512];
     summary_of(f, summary, sizeof summary);
-    const char *severity = f->kind == DL_POTENTIAL_DEADLOCK ? "warning" : "error";
-    /* each argument check is its own class of finding */
-    const char *kind = f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
-                                                       : check_finding_kind(f->kind);
-    mg_finding *out = replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
-                                  : mg_report_replace_finding(report, (size_t)replace, kind,
-                                                              severity, summary);
+    const char *kind = check_finding_class(f);
+    mg_finding *out = replace < 0
+                          ? mg_report_add_finding(report, kind, summary)
+                          : mg_report_replace_finding(report, (size_t)replace, kind, summary);
     if (!out)
         return NULL;
     json_object *ev = mg_finding_evidence(out);
@@ -295,24 +360,16 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     if (f->kind == DL_TYPE_MISMATCH || f->kind == DL_TRUNCATION) {
         json_object_object_add(ev, "send_elements", json_object_new_int64((int64_t)f->send_elems));
         json_object_object_add(ev, "recv_elements", json_object_new_int64((int64_t)f->recv_elems));
-        mg_finding_set_suggestion(out, f->kind == DL_TRUNCATION
-                                           ? "post a receive at least as long as the message"
-                                           : "describe the message with the same basic types on "
-                                             "both sides (MPI 3.1 §3.3.1)");
     }
     if (f->kind == DL_INVALID_ARGUMENTS && f->n_calls) {
         const dl_call *c = &f->calls[0];
         json_object_object_add(ev, "argument_rank",
                                json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
-        mg_finding_set_suggestion(out, "the call was passed to MPI unchanged: fix its arguments");
     }
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));
     if (f->graph.n_nodes)
-        add_graph(out, &f->graph, sites);
-    if (f->kind == DL_POTENTIAL_DEADLOCK)
-        mg_finding_set_suggestion(out, "the cycle only resolves because MPI buffered standard-mode "
-                                       "sends: use MPI_Sendrecv or nonblocking calls");
+        add_graph(out, f);
     return out;
 }
 

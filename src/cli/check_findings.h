@@ -10,6 +10,9 @@
 
 /* The report kind of a detector finding ("deadlock", ...). */
 const char *check_finding_kind(int kind);
+/* The class of f in the report (report_class.h): its kind, or for invalid arguments the problem's
+ * own class ("negative_count"). */
+const char *check_finding_class(const dl_finding *f);
 /* Adds f to the report with its sites resolved through sites; records_lost > 0 is noted in the
  * evidence (a lost record may make the finding wrong). Returns the report finding, NULL when out
  * of memory. */

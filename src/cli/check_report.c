@@ -4,6 +4,7 @@
 #include "check_findings.h"
 #include "mg_error.h"
 #include "mg_log.h"
+#include "report_class.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,8 +112,23 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
     return n;
 }
 
+/* 1 when --checks selected the class of f. */
+static int selected(const check_run *r, const dl_finding *f)
+{
+    const char *name = check_finding_class(f);
+    const mg_report_class *c;
+    for (size_t i = 0; (c = mg_report_class_at(i)); i++)
+        if (strcmp(c->name, name) == 0)
+            return r->o->selected[i];
+    return 1; /* a class missing from the table is reported: its report then fails validation */
+}
+
 int check_report_add(check_run *r, size_t index, const dl_finding *f)
 {
+    if (!selected(r, f)) {
+        r->left_out++;
+        return 0;
+    }
     if (seen_before(r, f))
         return 0;
     mg_finding *out = check_finding_add(r->s->report, f, r->sites, records_lost(r));

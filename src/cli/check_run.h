@@ -15,11 +15,16 @@
 #include "deadlock_detector.h"
 #include "site_resolver.h"
 
+/* Room for the class table's classes (mg_report_class_select refuses a smaller one). */
+enum { CHECK_CLASSES_MAX = 256 };
+
 /* The options of `mpiguard check`. */
 typedef struct check_options {
     int on_deadlock, buffered_sends, wildcards;
     double quiet_time;
     long agents;
+    /* --checks: selected[i] for class i of the class table (report_class.h) */
+    unsigned char selected[CHECK_CLASSES_MAX];
 } check_options;
 
 /* A collective mismatch in the report: the detector's finding, the report's entry, and the calls
@@ -55,6 +60,7 @@ typedef struct check_run {
     reported_mismatch *mismatches;
     size_t nmismatches;
     int deadlock, findings, mismatch, failed;
+    size_t left_out;     /* findings of classes --checks did not select */
     int observed, blind; /* ranks observed (interposed, their calls captured), and not: known once
                             the watch ends */
     int broken; /* the detector refused records or failed an analysis: its view is incomplete */

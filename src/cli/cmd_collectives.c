@@ -313,7 +313,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
              (unsigned long long)e->safe_count, outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
              e->cls == 'G' ? scaling_form_name(e->form) : "");
-    mg_finding *f = mg_report_add_finding(report, "collective_failure", "warning", summary);
+    mg_finding *f = mg_report_add_finding(report, "collective_failure", summary);
     if (!f)
         return;
     json_object *ev = mg_finding_evidence(f);

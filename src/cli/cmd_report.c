@@ -1,4 +1,4 @@
-/* `mpiguard report FILE`: renders a report of any tool as text, JSON or DOT
+/* `mpiguard report FILE`: renders a report of any tool as text, JSON, DOT or HTML
  * (docs/report-schema.md). */
 #include "cli.h"
 
@@ -9,17 +9,17 @@
 #include <errno.h>
 #include <string.h>
 
-static const char *const formats[] = {"text", "json", "dot", NULL};
+static const char *const formats[] = {"text", "json", "dot", "html", NULL};
 
 int cmd_report(int argc, char **argv)
 {
     static const char usage[] =
-        "mpiguard report [--format text|json|dot] [--output FILE] REPORT.json";
+        "mpiguard report [--format text|json|dot|html] [--output FILE] REPORT.json";
     int format = 0;
     const char *output = NULL;
     const mg_option options[] = {
-        {"format", 'f', MG_OPT_CHOICE, &format, "text|json|dot", "what to render (default text)",
-         formats, 0, 0},
+        {"format", 'f', MG_OPT_CHOICE, &format, "text|json|dot|html",
+         "what to render (default text; html: one self-contained page)", formats, 0, 0},
         {"output", 'o', MG_OPT_STRING, &output, "FILE", "write there instead of standard output",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -49,12 +49,9 @@ int cmd_report(int argc, char **argv)
         mg_report_destroy(r);
         return MG_EXIT_CANTCREAT;
     }
-    if (format == 0)
-        mg_report_render_text(r, out);
-    else if (format == 2)
-        mg_report_render_dot(r, out);
-    else
-        mg_report_render_json(r, out);
+    void (*const render[])(const mg_report *, FILE *) = {
+        mg_report_render_text, mg_report_render_json, mg_report_render_dot, mg_report_render_html};
+    render[format](r, out);
     int write_failed = ferror(out) || (output && fclose(out) != 0);
     mg_report_destroy(r);
     if (write_failed) {

@@ -109,7 +109,7 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
     snprintf(summary, sizeof summary, "%s%s%s with %u processes, focus %u, rank %d%s%s",
              concolic_outcome_name(r->outcome), r->where[0] ? " at " : "", r->where, np, focus,
              r->rank, r->detail[0] ? ": " : "", r->detail);
-    mg_finding *f = rep ? mg_report_add_finding(rep, "concolic_bug", "error", summary) : NULL;
+    mg_finding *f = rep ? mg_report_add_finding(rep, "concolic_bug", summary) : NULL;
     if (f) {
         json_object *ev = mg_finding_evidence(f), *in = json_object_new_array();
         for (size_t i = 0; i < ninputs; i++)

@@ -325,7 +325,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s",
              computation ? "computation" : "communication", detection_time, calls,
              chain[0] ? "; culprit: " : "", chain);
-    mg_finding *f = mg_report_add_finding(s->report, "hang", "error", summary);
+    mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
     if (culprit_json)
         json_object_object_add(ev, "culprit", culprit_json);
@@ -487,7 +487,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
              "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
              dead_rank, s->ranks[dead_rank].pid, end, last ? last : "unknown", calls,
              job_ended ? "the launcher then ended the job" : "the others were left waiting");
-    mg_finding *f = mg_report_add_finding(s->report, "hang", "error", summary);
+    mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
     mg_finding_add_rank(f, dead_rank);
     mg_finding_add_site(f, dead_rank, last ? last : "?", NULL, 0);

@@ -235,7 +235,7 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     else
         snprintf(summary, sizeof summary, "%s at %s: %s", f[1], label, f[6]);
     mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
-                                           used ? "note" : "warning", summary);
+                                           summary);
     if (!fd)
         return;
     mg_finding_add_rank(fd, rank);

@@ -3,6 +3,7 @@
 #include "report_internal.h"
 
 #include "mg_error.h"
+#include "report_class.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,34 +103,35 @@ json_object *mg_report_tool_data(mg_report *r)
     return child(r->root, "tool_data", json_type_object);
 }
 
-static json_object *new_finding(const char *kind, const char *severity, const char *summary)
+static json_object *new_finding(const char *kind, const char *summary)
 {
     json_object *f = json_object_new_object();
     if (!f)
         return NULL;
+    const mg_report_class *c = mg_report_class_find(kind);
     json_object_object_add(f, "kind", json_object_new_string(kind));
-    json_object_object_add(f, "severity", json_object_new_string(severity));
+    json_object_object_add(f, "severity", json_object_new_string(c ? c->severity : "error"));
     json_object_object_add(f, "summary", json_object_new_string(summary));
     json_object_object_add(f, "ranks", json_object_new_array());
     json_object_object_add(f, "sites", json_object_new_array());
+    if (c)
+        json_object_object_add(f, "suggestion", json_object_new_string(c->suggestion));
     return f;
 }
 
-mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
-                                  const char *summary)
+mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *summary)
 {
-    json_object *f = new_finding(kind, severity, summary);
+    json_object *f = new_finding(kind, summary);
     if (f)
         json_object_array_add(r->findings, f);
     return f;
 }
 
-mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind,
-                                      const char *severity, const char *summary)
+mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind, const char *summary)
 {
     if (i >= json_object_array_length(r->findings))
         return NULL;
-    json_object *f = new_finding(kind, severity, summary);
+    json_object *f = new_finding(kind, summary);
     if (f)
         json_object_array_put_idx(r->findings, i, f); /* releases the finding it replaces */
     return f;
@@ -140,7 +142,8 @@ void mg_finding_add_rank(mg_finding *f, int rank)
     json_object_array_add(child(f, "ranks", json_type_array), json_object_new_int(rank));
 }
 
-void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line)
+static json_object *add_site(mg_finding *f, int rank, const char *function, const char *file,
+                             int line)
 {
     json_object *site = json_object_new_object();
     json_object_object_add(site, "rank", json_object_new_int(rank));
@@ -148,6 +151,19 @@ void mg_finding_add_site(mg_finding *f, int rank, const char *function, const ch
     json_object_object_add(site, "file", string_or_null(file));
     json_object_object_add(site, "line", json_object_new_int(line));
     json_object_array_add(child(f, "sites", json_type_array), site);
+    return site;
+}
+
+void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line)
+{
+    add_site(f, rank, function, file, line);
+}
+
+void mg_finding_add_creation_site(mg_finding *f, int rank, const char *function, const char *file,
+                                  int line)
+{
+    json_object_object_add(add_site(f, rank, function, file, line), "role",
+                           json_object_new_string("creation"));
 }
 
 void mg_finding_set_suggestion(mg_finding *f, const char *text)
@@ -168,6 +184,19 @@ void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
     json_object_object_add(node, "shape", json_object_new_string(shape));
     json_object_array_add(child(child(f, "graph", json_type_object), "nodes", json_type_array),
                           node);
+}
+
+void mg_finding_highlight_graph_node(mg_finding *f, const char *id)
+{
+    json_object *nodes = child(child(f, "graph", json_type_object), "nodes", json_type_array), *v;
+    for (size_t i = json_object_array_length(nodes); i-- > 0;) {
+        json_object *node = json_object_array_get_idx(nodes, i);
+        if (json_object_object_get_ex(node, "id", &v) &&
+            strcmp(json_object_get_string(v), id) == 0) {
+            json_object_object_add(node, "highlight", json_object_new_boolean(1));
+            return;
+        }
+    }
 }
 
 void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style)

@@ -33,22 +33,28 @@ void mg_report_add_observation(mg_report *r, int rank, int observed, const char 
 /* Extra tool-level facts (model parameters, settings) as a JSON object the report owns. */
 json_object *mg_report_tool_data(mg_report *r);
 
-/* Adds a finding; kind is one of the documented kinds ("hang", "deadlock", ...), severity "error",
- * "warning" or "note". Returns NULL when out of memory. */
-mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *severity,
-                                  const char *summary);
+/* Adds a finding of class `kind` (report_class.h): its severity and suggestion are the class's
+ * (mg_finding_set_suggestion may say more). A kind missing from the table gets severity "error"
+ * and no suggestion, and the report then fails validation. Returns NULL when out of memory. */
+mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *summary);
 /* Replaces finding i by an empty one, as mg_report_add_finding makes it (a finding that grew since
  * it was added is written anew). Returns NULL when there is no finding i or out of memory. */
 mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind,
-                                      const char *severity, const char *summary);
+                                      const char *summary);
 void mg_finding_add_rank(mg_finding *f, int rank);
 /* A call site; file may be NULL and line 0 when unknown. */
 void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line);
+/* Where the object the finding is about was created ("MPI_Type_vector" at file:line): a site
+ * with role "creation". */
+void mg_finding_add_creation_site(mg_finding *f, int rank, const char *function, const char *file,
+                                  int line);
 void mg_finding_set_suggestion(mg_finding *f, const char *text);
 /* The finding's evidence object (created on first use; owned by the finding). */
 json_object *mg_finding_evidence(mg_finding *f);
 /* A graph for the DOT view: nodes and edges (style "solid" for AND, "dashed" for OR). */
 void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label, const char *shape);
+/* Marks node `id` (added before) as highlighted: drawn filled (an OR-knot's processes). */
+void mg_finding_highlight_graph_node(mg_finding *f, const char *id);
 void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style);
 
 size_t mg_report_finding_count(const mg_report *r);
@@ -64,10 +70,15 @@ int mg_report_write(const mg_report *r, const char *path, char *err, size_t errl
 int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen);
 
 /* Renderers. The banner is the stable one-line form of a finding for stderr:
- * "mpiguard: ERROR HANG <summary>". */
+ * "mpiguard: ERROR HANG <summary>", then one line per site: "mpiguard:   rank 0: MPI_Recv() at
+ * a.c:12". */
 void mg_report_render_text(const mg_report *r, FILE *out);
 void mg_report_render_json(const mg_report *r, FILE *out);
 void mg_report_render_dot(const mg_report *r, FILE *out);
+/* A self-contained HTML page (inline CSS and SVG, no script, no network): findings grouped by
+ * class with their ranks, sites and source lines (read from the files where readable), and each
+ * graph drawn as SVG. */
+void mg_report_render_html(const mg_report *r, FILE *out);
 void mg_finding_print_banner(const mg_finding *f, FILE *out);
 
 #endif

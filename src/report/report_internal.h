@@ -13,4 +13,11 @@ json_object *mg_report_root(const mg_report *r);
  * expected there. */
 int mg_report_validate(json_object *root, const char *file, char *err, size_t errlen);
 
+/* The string at key of o, or fallback when o is NULL or the value is missing or not a string. */
+const char *mg_report_json_string(json_object *o, const char *key, const char *fallback);
+/* The array at key of o, or NULL. */
+json_object *mg_report_json_array(json_object *o, const char *key);
+/* An array of rank numbers (or NULL) as a rank list, "0-2,5", into buf; "?" when out of memory. */
+void mg_report_format_ranks(json_object *ranks, char *buf, size_t buflen);
+
 #endif

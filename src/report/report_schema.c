@@ -3,6 +3,7 @@
 #include "report_internal.h"
 
 #include "mg_error.h"
+#include "report_class.h"
 
 #include <string.h>
 
@@ -19,20 +20,11 @@ typedef struct field_rule {
     unsigned types;            /* JSON_* bits the value may have */
     int required;              /* present wherever its parent is */
     const char *const *values; /* the strings allowed (NULL-terminated), or NULL for any */
+    const char *const *(*values_of)(void); /* or a function returning them */
 } field_rule;
 
 static const char *const tools[] = {"run",     "hang",     "check", "collectives",
                                     "protect", "concolic", NULL};
-static const char *const kinds[] = {"hang",
-                                    "deadlock",
-                                    "potential_deadlock",
-                                    "stuck_on_terminated",
-                                    "collective_mismatch",
-                                    "workaround",
-                                    "scaling_trigger",
-                                    "concolic_bug",
-                                    "collective_failure",
-                                    NULL};
 static const char *const severities[] = {"error", "warning", "note", NULL};
 static const char *const outcomes[] = {"completed",   "failed",   "stopped",
                                        "interrupted", "released", NULL};
@@ -43,60 +35,63 @@ static const char *const observe_causes[] = {
     "other_mpi", "unwrapped_binding", "unknown_interface",  "vanished",      "not_found",
     NULL};
 static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
+static const char *const site_roles[] = {"call", "creation", NULL};
 
 /* A container comes before its fields, so a wrong container is named before what it holds.
  * Fields not listed are free (a tool's evidence and tool_data). */
 static const field_rule rules[] = {
-    {"tool", JSON_STRING, 1, tools},
-    {"version", JSON_STRING, 1, NULL},
-    {"command", JSON_ARRAY, 1, NULL},
-    {"command[]", JSON_STRING, 1, NULL},
-    {"mpi", JSON_OBJECT, 0, NULL},
-    {"mpi.flavor", JSON_STRING | JSON_NULL, 0, NULL},
-    {"mpi.launcher", JSON_STRING | JSON_NULL, 0, NULL},
-    {"mpi.library", JSON_STRING | JSON_NULL, 0, NULL},
-    {"job", JSON_OBJECT, 0, NULL},
-    {"job.ranks", JSON_ARRAY, 0, NULL},
-    {"job.ranks[]", JSON_OBJECT, 1, NULL},
-    {"job.ranks[].rank", JSON_INT, 1, NULL},
-    {"job.ranks[].pid", JSON_INT, 1, NULL},
-    {"job.ranks[].host", JSON_STRING | JSON_NULL, 1, NULL},
-    {"job.exit_status", JSON_INT, 0, NULL},
-    {"job.outcome", JSON_STRING, 0, outcomes},
-    {"tool_data", JSON_OBJECT, 0, NULL},
-    {"observation", JSON_ARRAY, 0, NULL},
-    {"observation[]", JSON_OBJECT, 1, NULL},
-    {"observation[].rank", JSON_INT, 1, NULL},
-    {"observation[].observed", JSON_BOOLEAN, 1, NULL},
-    {"observation[].cause", JSON_STRING, 1, observe_causes},
-    {"observation[].detail", JSON_STRING | JSON_NULL, 1, NULL},
-    {"observation[].sampler", JSON_STRING | JSON_NULL, 1, samplers},
-    {"findings", JSON_ARRAY, 1, NULL},
-    {"findings[]", JSON_OBJECT, 1, NULL},
-    {"findings[].kind", JSON_STRING, 1, kinds},
-    {"findings[].severity", JSON_STRING, 1, severities},
-    {"findings[].summary", JSON_STRING, 1, NULL},
-    {"findings[].ranks", JSON_ARRAY, 1, NULL},
-    {"findings[].ranks[]", JSON_INT, 1, NULL},
-    {"findings[].sites", JSON_ARRAY, 1, NULL},
-    {"findings[].sites[]", JSON_OBJECT, 1, NULL},
-    {"findings[].sites[].rank", JSON_INT, 1, NULL},
-    {"findings[].sites[].function", JSON_STRING | JSON_NULL, 1, NULL},
-    {"findings[].sites[].file", JSON_STRING | JSON_NULL, 1, NULL},
-    {"findings[].sites[].line", JSON_INT, 1, NULL},
-    {"findings[].evidence", JSON_OBJECT, 0, NULL},
-    {"findings[].suggestion", JSON_STRING, 0, NULL},
-    {"findings[].graph", JSON_OBJECT, 0, NULL},
-    {"findings[].graph.nodes", JSON_ARRAY, 0, NULL},
-    {"findings[].graph.nodes[]", JSON_OBJECT, 1, NULL},
-    {"findings[].graph.nodes[].id", JSON_STRING, 1, NULL},
-    {"findings[].graph.nodes[].label", JSON_STRING, 1, NULL},
-    {"findings[].graph.nodes[].shape", JSON_STRING, 1, NULL},
-    {"findings[].graph.edges", JSON_ARRAY, 0, NULL},
-    {"findings[].graph.edges[]", JSON_OBJECT, 1, NULL},
-    {"findings[].graph.edges[].from", JSON_STRING, 1, NULL},
-    {"findings[].graph.edges[].to", JSON_STRING, 1, NULL},
-    {"findings[].graph.edges[].style", JSON_STRING, 1, NULL},
+    {"tool", JSON_STRING, 1, tools, NULL},
+    {"version", JSON_STRING, 1, NULL, NULL},
+    {"command", JSON_ARRAY, 1, NULL, NULL},
+    {"command[]", JSON_STRING, 1, NULL, NULL},
+    {"mpi", JSON_OBJECT, 0, NULL, NULL},
+    {"mpi.flavor", JSON_STRING | JSON_NULL, 0, NULL, NULL},
+    {"mpi.launcher", JSON_STRING | JSON_NULL, 0, NULL, NULL},
+    {"mpi.library", JSON_STRING | JSON_NULL, 0, NULL, NULL},
+    {"job", JSON_OBJECT, 0, NULL, NULL},
+    {"job.ranks", JSON_ARRAY, 0, NULL, NULL},
+    {"job.ranks[]", JSON_OBJECT, 1, NULL, NULL},
+    {"job.ranks[].rank", JSON_INT, 1, NULL, NULL},
+    {"job.ranks[].pid", JSON_INT, 1, NULL, NULL},
+    {"job.ranks[].host", JSON_STRING | JSON_NULL, 1, NULL, NULL},
+    {"job.exit_status", JSON_INT, 0, NULL, NULL},
+    {"job.outcome", JSON_STRING, 0, outcomes, NULL},
+    {"tool_data", JSON_OBJECT, 0, NULL, NULL},
+    {"observation", JSON_ARRAY, 0, NULL, NULL},
+    {"observation[]", JSON_OBJECT, 1, NULL, NULL},
+    {"observation[].rank", JSON_INT, 1, NULL, NULL},
+    {"observation[].observed", JSON_BOOLEAN, 1, NULL, NULL},
+    {"observation[].cause", JSON_STRING, 1, observe_causes, NULL},
+    {"observation[].detail", JSON_STRING | JSON_NULL, 1, NULL, NULL},
+    {"observation[].sampler", JSON_STRING | JSON_NULL, 1, samplers, NULL},
+    {"findings", JSON_ARRAY, 1, NULL, NULL},
+    {"findings[]", JSON_OBJECT, 1, NULL, NULL},
+    {"findings[].kind", JSON_STRING, 1, NULL, mg_report_class_names},
+    {"findings[].severity", JSON_STRING, 1, severities, NULL},
+    {"findings[].summary", JSON_STRING, 1, NULL, NULL},
+    {"findings[].ranks", JSON_ARRAY, 1, NULL, NULL},
+    {"findings[].ranks[]", JSON_INT, 1, NULL, NULL},
+    {"findings[].sites", JSON_ARRAY, 1, NULL, NULL},
+    {"findings[].sites[]", JSON_OBJECT, 1, NULL, NULL},
+    {"findings[].sites[].rank", JSON_INT, 1, NULL, NULL},
+    {"findings[].sites[].function", JSON_STRING | JSON_NULL, 1, NULL, NULL},
+    {"findings[].sites[].file", JSON_STRING | JSON_NULL, 1, NULL, NULL},
+    {"findings[].sites[].line", JSON_INT, 1, NULL, NULL},
+    {"findings[].sites[].role", JSON_STRING, 0, site_roles, NULL},
+    {"findings[].evidence", JSON_OBJECT, 0, NULL, NULL},
+    {"findings[].suggestion", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph", JSON_OBJECT, 0, NULL, NULL},
+    {"findings[].graph.nodes", JSON_ARRAY, 0, NULL, NULL},
+    {"findings[].graph.nodes[]", JSON_OBJECT, 1, NULL, NULL},
+    {"findings[].graph.nodes[].id", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.nodes[].label", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.nodes[].shape", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.nodes[].highlight", JSON_BOOLEAN, 0, NULL, NULL},
+    {"findings[].graph.edges", JSON_ARRAY, 0, NULL, NULL},
+    {"findings[].graph.edges[]", JSON_OBJECT, 1, NULL, NULL},
+    {"findings[].graph.edges[].from", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.edges[].to", JSON_STRING, 1, NULL, NULL},
+    {"findings[].graph.edges[].style", JSON_STRING, 1, NULL, NULL},
 };
 
 /* The words for each json_type, indexed by it. */
@@ -114,14 +109,21 @@ typedef struct walk {
     size_t errlen;
 } walk;
 
+/* The strings rule allows, or NULL for any. */
+static const char *const *allowed_values(const field_rule *rule)
+{
+    return rule->values_of ? rule->values_of() : rule->values;
+}
+
 static void describe_expected(const field_rule *rule, char *out, size_t outlen)
 {
     size_t n = 0;
     out[0] = '\0';
-    if (rule->values) {
+    const char *const *values = allowed_values(rule);
+    if (values) {
         n = (size_t)snprintf(out, outlen, "one of");
-        for (int i = 0; rule->values[i] && n < outlen; i++)
-            n += (size_t)snprintf(out + n, outlen - n, "%s%s", i ? "|" : " ", rule->values[i]);
+        for (int i = 0; values[i] && n < outlen; i++)
+            n += (size_t)snprintf(out + n, outlen - n, "%s%s", i ? "|" : " ", values[i]);
         return;
     }
     for (size_t t = 0; t < sizeof type_words / sizeof *type_words && n < outlen; t++)
@@ -133,7 +135,7 @@ static void describe_expected(const field_rule *rule, char *out, size_t outlen)
  * returns MG_EFORMAT. */
 static int refuse(const field_rule *rule, const char *where, const char *found, const walk *w)
 {
-    char expected[256];
+    char expected[1024];
     describe_expected(rule, expected, sizeof expected);
     snprintf(w->err, w->errlen, "'%s': %s is %s (expected %s)", w->file, where, found, expected);
     return MG_EFORMAT;
@@ -148,10 +150,11 @@ static int check_value(const field_rule *rule, int present, json_object *value, 
     json_type type = json_object_get_type(value);
     if (!(rule->types & (1u << type)))
         return refuse(rule, where, type_words[type], w);
-    if (!rule->values || type != json_type_string)
+    const char *const *values = allowed_values(rule);
+    if (!values || type != json_type_string)
         return MG_OK;
-    for (int i = 0; rule->values[i]; i++)
-        if (strcmp(rule->values[i], json_object_get_string(value)) == 0)
+    for (int i = 0; values[i]; i++)
+        if (strcmp(values[i], json_object_get_string(value)) == 0)
             return MG_OK;
     char quoted[128];
     snprintf(quoted, sizeof quoted, "\"%s\"", json_object_get_string(value));

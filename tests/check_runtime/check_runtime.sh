@@ -34,7 +34,7 @@ assert d['job']['outcome'] == 'stopped'
     ;;
 clean)
     expect_status 0 "clean ring" -- "$MPIGUARD" check --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 50
-    expect_stderr "mpiguard: check: no deadlock found in 4 of 4 ranks observed (checked: deadlocks"
+    expect_stderr "mpiguard: check: nothing found in 4 of 4 ranks observed (checked: deadlock, potential_deadlock, stuck_on_terminated, collective_mismatch, type_mismatch"
     # Per rank: Init entry+exit, 50 x (Irecv, Isend, Waitall, Allreduce) x (entry+exit), Finalize.
     json "
 t = d['tool_data']

@@ -3,7 +3,8 @@
 # it says: run finds 4 ranks; hang names rank 2 of cg in a computation hang; check finds fig1b's
 # deadlock, its knot and the line of both receives; protect routes the wrapped MPI_Gatherv through a
 # workaround on Detector D, named by its line; concolic finds rank 1's crash on input 4242 in
-# secret.c. Every part's report renders (the demo runs `mpiguard report` on each).
+# secret.c. Every part's report renders (the demo runs `mpiguard report` on each), and as a
+# well-formed HTML page showing its findings (html_check.py).
 . "$(dirname "$0")/../lib.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 # The demo sets Open MPI's root and oversubscription variables itself: leave them to it.
@@ -50,9 +51,14 @@ for mpi in ("openmpi", "mpich"):
     site = bugs[0]["sites"][0]
     assert site["file"].endswith("examples/secret.c") and site["line"] == line_of("examples/secret.c", "the planted bug"), (mpi, site)
 PY
+pages=()
 for part in run hang check protect concolic; do
     for mpi in openmpi mpich; do
         grep -q "^== mpiguard $part: .* ($mpi) ==$" "$TMP/stdout" || fail "no $part part for $mpi"
+        report="$TMP/demo/$part-$mpi.json"
+        "$MPIGUARD" report --format html -o "$report.html" "$report" || fail "no html of $report"
+        pages+=("$report.html" "$report")
     done
 done
+python3 "$(dirname "$0")/html_check.py" "${pages[@]}" || fail "html of the demo's reports"
 pass "mpiguard demo: every tool with both MPIs"

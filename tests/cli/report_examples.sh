@@ -1,6 +1,8 @@
 #!/bin/bash
-# Every JSON example in docs/report-schema.md is a valid report: `mpiguard report` renders it as
-# text, JSON and DOT, and the text names each finding's kind and first site. Broken reports (the
+# Every JSON example in docs/report-schema.md (one per tool) is a valid report: `mpiguard report`
+# renders it as text, JSON, DOT and HTML; the text names each finding's kind and first site, the
+# HTML page is well formed and shows each finding's class, ranks, file:line and graph
+# (html_check.py). Every class of the class table is in docs/check.md's table. Broken reports (the
 # hang example with one thing wrong, a directory, a missing file, an empty one) are refused with
 # the message the schema's validation gives (docs/report-schema.md, "Validation") and their status.
 . "$(dirname "$0")/../lib.sh"
@@ -8,11 +10,14 @@ doc="$(dirname "$0")/../../docs/report-schema.md"
 python3 - "$doc" "$TMP" <<'PY' || fail "cannot extract the examples"
 import json, re, sys
 blocks = re.findall(r"```json\n(.*?)```", open(sys.argv[1]).read(), re.S)
-assert len(blocks) >= 4, len(blocks)
+assert len(blocks) >= 7, len(blocks)
+tools = {json.loads(b)["tool"] for b in blocks}
+assert tools == {"run", "hang", "check", "protect", "collectives", "concolic"}, tools
 for i, b in enumerate(blocks):
     json.loads(b)
     open(f"{sys.argv[2]}/example{i}.json", "w").write(b)
 PY
+pages=()
 for f in "$TMP"/example*.json; do
     expect_status 0 "render $f" -- "$MPIGUARD" report "$f"
     python3 - "$f" "$TMP/stdout" <<'PY' || fail "text rendering of $f lacks a finding"
@@ -28,6 +33,8 @@ PY
     expect_status 0 "render $f as dot" -- "$MPIGUARD" report --format dot "$f"
     grep -q "^digraph mpiguard" "$TMP/stdout" || fail "no DOT graph for $f"
     if grep -q '"graph"' "$f"; then grep -q -- "->" "$TMP/stdout" || fail "graph edges missing"; fi
+    expect_status 0 "render $f as html" -- "$MPIGUARD" report --format html --output "$f.html" "$f"
+    pages+=("$f.html" "$f")
     expect_status 0 "render $f as json" -- "$MPIGUARD" report --format json --output "$TMP/back.json" "$f"
     python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))" "$f" "$TMP/back.json" || fail "json round trip of $f"
 done
@@ -35,6 +42,16 @@ if command -v dot >/dev/null; then
     "$MPIGUARD" report --format dot "$TMP/example2.json" | dot -Tsvg >"$TMP/g.svg" || fail "dot rejects our DOT"
     grep -q "<svg" "$TMP/g.svg" || fail "no SVG"
 fi
+
+python3 "$(dirname "$0")/html_check.py" "${pages[@]}" || fail "html of the examples"
+# the checker itself refuses a page with an element left open
+sed '0,/<\/table>/s///' "$TMP/example1.json.html" >"$TMP/unclosed.html"
+! python3 "$(dirname "$0")/html_check.py" "$TMP/unclosed.html" "$TMP/example1.json" 2>/dev/null || fail "html_check.py accepts an unclosed table"
+classes=$(sed -n 's/^    {"\([a-z_]*\)", "[a-z]*", "[a-z]*", "[a-z]*",.*/\1/p' "$(dirname "$0")/../../src/report/report_class.c")
+[ "$(wc -l <<<"$classes")" -ge 21 ] || fail "cannot read the class table: $classes"
+for c in $classes; do
+    grep -q "^| \`$c\` |" "$(dirname "$0")/../../docs/check.md" || fail "class $c is not in docs/check.md"
+done
 
 # broken NAME PYTHON: the hang example (example1.json) changed by PYTHON on r, as $TMP/NAME.json.
 broken() {

@@ -73,7 +73,7 @@ static void test_rank_lists_and_labels(void)
     memset(st, 0, sizeof *st);
     hang_stack_tree_add(t, 8, st); /* no stack: no node */
     free(st);
-    mg_finding *f = mg_report_add_finding(r, "hang", "error", "test");
+    mg_finding *f = mg_report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
     json_object *ev = mg_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));
@@ -123,7 +123,7 @@ static void test_bound(void)
         hang_stack_tree_add(t, rank, st);
     }
     free(st);
-    mg_finding *f = mg_report_add_finding(r, "hang", "error", "test");
+    mg_finding *f = mg_report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
     json_object *ev = mg_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));

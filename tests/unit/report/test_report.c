@@ -2,7 +2,12 @@
 #include "mg_error.h"
 #include "mg_test.h"
 #include "rank_observe.h"
+#include "dl_finding.h"
 #include "report.h"
+#include "report_class.h"
+#include "usage_args.h"
+
+#include <ctype.h>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,7 +28,7 @@ static mg_report *sample_report(void)
     mg_report_set_mpi(r, "openmpi", "/usr/bin/orterun", "/x/libmpiguard-openmpi.so");
     for (int i = 0; i < 4; i++)
         mg_report_add_rank(r, i, 100 + i, "node1");
-    mg_finding *f = mg_report_add_finding(r, "hang", "error", "rank 3 is computing in solve()");
+    mg_finding *f = mg_report_add_finding(r, "hang", "rank 3 is computing in solve()");
     mg_finding_add_rank(f, 3);
     mg_finding_add_site(f, 3, "solve", "solver.c", 88);
     mg_finding_set_suggestion(f, "look at the loop in solve()");
@@ -31,6 +36,7 @@ static mg_report *sample_report(void)
                            json_object_new_string("computation"));
     mg_finding_add_graph_node(f, "p0", "rank 0 \"main\"", "box");
     mg_finding_add_graph_node(f, "p1", "rank 1", "box");
+    mg_finding_highlight_graph_node(f, "p1");
     mg_finding_add_graph_edge(f, "p0", "p1", "dashed");
     mg_report_set_exit(r, 81, "stopped");
     return r;
@@ -82,19 +88,24 @@ static void renders_text_banner_and_dot(void)
     char *dot = render(mg_report_render_dot, r);
     MG_CHECK(strstr(dot, "\"f1_p0\" -> \"f1_p1\" [style=\"dashed\"]") != NULL);
     MG_CHECK(strstr(dot, "rank 0 \\\"main\\\"") != NULL);
+    MG_CHECK(
+        strstr(dot,
+               "\"f1_p1\" [label=\"rank 1\", shape=\"box\", style=filled, fillcolor=lightgray]") !=
+        NULL);
     char banner[512];
     FILE *f = fmemopen(banner, sizeof banner, "w");
     mg_finding_print_banner(mg_report_finding(r, 0), f);
     fclose(f);
-    MG_CHECK_STR(banner, "mpiguard: ERROR HANG rank 3 is computing in solve()\n");
+    MG_CHECK_STR(banner, "mpiguard: ERROR HANG rank 3 is computing in solve()\n"
+                         "mpiguard:   rank 3: solve() at solver.c:88\n");
     mg_report_destroy(r);
 }
 
 static void replaces_a_finding(void)
 {
     mg_report *r = sample_report();
-    MG_CHECK(mg_report_replace_finding(r, 1, "hang", "error", "no such finding") == NULL);
-    mg_finding *f = mg_report_replace_finding(r, 0, "collective_mismatch", "error", "ranks 0-2");
+    MG_CHECK(mg_report_replace_finding(r, 1, "hang", "no such finding") == NULL);
+    mg_finding *f = mg_report_replace_finding(r, 0, "collective_mismatch", "ranks 0-2");
     MG_CHECK(f != NULL && f == mg_report_finding(r, 0));
     mg_finding_add_rank(f, 2);
     MG_CHECK_INT(mg_report_finding_count(r), 1);
@@ -201,6 +212,117 @@ static void validates_observation(void)
     MG_CHECK(strstr(err, "observation is an object (expected an array)") != NULL);
 }
 
+/* Every class has a severity, a meaning and a suggestion, and its name once; every kind the
+ * deadlock detector and the argument checks produce is a class. */
+static void class_table_is_complete(void)
+{
+    const mg_report_class *c;
+    size_t n = 0;
+    for (; (c = mg_report_class_at(n)); n++) {
+        MG_CHECK(strcmp(c->severity, "error") == 0 || strcmp(c->severity, "warning") == 0 ||
+                 strcmp(c->severity, "note") == 0);
+        MG_CHECK(c->meaning[0] && c->suggestion[0] && c->group[0] && c->tool[0]);
+        MG_CHECK(mg_report_class_find(c->name) == c);
+        MG_CHECK_STR(mg_report_class_names()[n], c->name);
+    }
+    MG_CHECK_INT(n, mg_report_class_count());
+    MG_CHECK(mg_report_class_names()[n] == NULL);
+    for (uint32_t p = USAGE_OK + 1; p < USAGE_PROBLEM_END; p++)
+        MG_CHECK(mg_report_class_find(usage_problem_name(p)) != NULL);
+    for (int k = DL_DEADLOCK; k < DL_INVALID_ARGUMENTS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", dl_finding_kind_name(k));
+        for (char *ch = name; *ch; ch++)
+            *ch = (char)tolower((unsigned char)*ch);
+        MG_CHECK(mg_report_class_find(name) != NULL);
+    }
+}
+
+/* A finding takes its class's severity and suggestion; a creation site is marked as one. */
+static void finding_takes_its_class(void)
+{
+    char *cmd[] = {"mpiguard", "check"};
+    mg_report *r = mg_report_create("check", "0.1.0", cmd, 2);
+    mg_finding *f = mg_report_add_finding(r, "potential_deadlock", "ranks 0-1 ...");
+    json_object *v;
+    MG_CHECK(json_object_object_get_ex(f, "severity", &v));
+    MG_CHECK_STR(json_object_get_string(v), "warning");
+    MG_CHECK(json_object_object_get_ex(f, "suggestion", &v));
+    MG_CHECK_STR(json_object_get_string(v), mg_report_class_find("potential_deadlock")->suggestion);
+    f = mg_report_add_finding(r, "datatype_freed", "rank 1 calls MPI_Send with ...");
+    mg_finding_add_site(f, 1, "MPI_Send", "a.c", 20);
+    mg_finding_add_creation_site(f, 1, "MPI_Type_vector", "a.c", 9);
+    char *text = render(mg_report_render_text, r);
+    MG_CHECK(strstr(text, "rank 1: created by MPI_Type_vector() at a.c:9") != NULL);
+    char err[256];
+    MG_CHECK_INT(mg_report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
+    mg_report *back = NULL;
+    MG_CHECK_INT(mg_report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_OK);
+    mg_report_destroy(back);
+    mg_report_add_finding(r, "no_such_class", "?");
+    MG_CHECK_INT(mg_report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(mg_report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "findings[2].kind is \"no_such_class\" (expected one of hang|") != NULL);
+    mg_report_destroy(r);
+}
+
+static int is_selected(const unsigned char *selected, const char *name)
+{
+    return selected[mg_report_class_find(name) - mg_report_class_at(0)];
+}
+
+/* --checks: groups and classes, "-x" to leave out, unknown words refused by name. */
+static void selects_checks(void)
+{
+    unsigned char sel[256];
+    char err[256], list[1024];
+    MG_CHECK_INT(mg_report_class_select("all", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "datatype_freed"));
+    MG_CHECK(!is_selected(sel, "hang")); /* another tool's class */
+    MG_CHECK_INT(mg_report_class_select("deadlock,type", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK(is_selected(sel, "potential_deadlock") && is_selected(sel, "truncation"));
+    MG_CHECK(!is_selected(sel, "collective_mismatch") && !is_selected(sel, "negative_count"));
+    MG_CHECK_INT(mg_report_class_select("-args,negative_count", sel, sizeof sel, err, sizeof err),
+                 MG_OK);
+    MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "negative_count"));
+    MG_CHECK(!is_selected(sel, "tag_out_of_range"));
+    mg_report_class_list(sel, 0, list, sizeof list);
+    MG_CHECK(strstr(list, "comm_null, null_buffer") == list);
+    MG_CHECK_INT(mg_report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
+                 MG_EINVAL);
+    MG_CHECK(strstr(err, "'leeks' is neither a group of checks (deadlock, collective, type, args, "
+                         "rma, buffers, all)") != NULL);
+    MG_CHECK_INT(mg_report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_EINVAL);
+    MG_CHECK_INT(mg_report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_EINVAL);
+    MG_CHECK(strstr(err, "'' is neither") != NULL);
+}
+
+/* The HTML page groups findings by class and names ranks, file:line, source text and the graph. */
+static void renders_html(void)
+{
+    mg_report *r = sample_report();
+    char source[300];
+    snprintf(source, sizeof source, "%s", path_in_dir("solver.c"));
+    FILE *src = fopen(source, "w");
+    for (int i = 1; i <= 90; i++)
+        fprintf(src, i == 88 ? "  while (x < 1 && y > 2) { /* line %d */\n" : "int a%d;\n", i);
+    fclose(src);
+    mg_finding *f = mg_report_add_finding(r, "hang", "second <hang>");
+    mg_finding_add_site(f, 2, "solve", source, 88);
+    char *html = render(mg_report_render_html, r);
+    MG_CHECK(strstr(html, "<!DOCTYPE html>") == html);
+    MG_CHECK(strstr(html, "<h2><code>hang</code> (2, <span class=\"error\">error</span>)</h2>"));
+    MG_CHECK(strstr(html, "second &lt;hang&gt;") != NULL);
+    MG_CHECK(strstr(html, "<code>solver.c:88</code>") != NULL);
+    MG_CHECK(strstr(html, "while (x &lt; 1 &amp;&amp; y &gt; 2) { /* line 88 */</pre>") != NULL);
+    MG_CHECK(strstr(html, "<svg ") != NULL && strstr(html, "stroke-dasharray") != NULL);
+    MG_CHECK(strstr(html, ">rank 0 &quot;main&quot;</text>") != NULL);
+    MG_CHECK(strstr(html, "fill=\"#ccc\" stroke=\"#333\"/><text x=\"") != NULL); /* p1 */
+    MG_CHECK(strstr(html, "<script") == NULL &&
+             strstr(html, "http://") == strstr(html, "http://www.w3.org/2000/svg"));
+    mg_report_destroy(r);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -211,6 +333,10 @@ int main(void)
     MG_RUN(replaces_a_finding);
     MG_RUN(load_rejects_what_is_not_a_report);
     MG_RUN(validates_observation);
+    MG_RUN(class_table_is_complete);
+    MG_RUN(finding_takes_its_class);
+    MG_RUN(selects_checks);
+    MG_RUN(renders_html);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

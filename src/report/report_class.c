@@ -1,0 +1,185 @@
+/* The table of finding classes (report_class.h). */
+#include "report_class.h"
+
+#include "mg_error.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <threads.h>
+
+/* One line per class; the order is the order of docs and of the schema's list of kinds. */
+static const mg_report_class classes[] = {
+    {"hang", "hang", "hang", "error", "the job stopped making progress",
+     "look at the named rank's loop or its missing call"},
+    {"deadlock", "check", "deadlock", "error", "ranks wait for each other: none can go on",
+     "make the calls match: reorder the sends and receives, or use MPI_Sendrecv"},
+    {"potential_deadlock", "check", "deadlock", "warning",
+     "ranks would wait for each other if MPI did not buffer standard-mode sends",
+     "use MPI_Sendrecv or nonblocking calls instead of relying on buffering"},
+    {"stuck_on_terminated", "check", "deadlock", "error",
+     "ranks wait for a rank that finalized, aborted or vanished",
+     "make the rank that ended post the matching call before it finalizes"},
+    {"collective_mismatch", "check", "collective", "error",
+     "members of a communicator call disagreeing collectives (kind, root, op or type signature)",
+     "call the same collectives in the same order with the same root, op and message on every "
+     "member"},
+    {"type_mismatch", "check", "type", "error",
+     "a matched send and receive describe the message with different basic types",
+     "describe the message with the same basic types on both sides (MPI 3.1 §3.3.1)"},
+    {"truncation", "check", "type", "error", "a matched receive is shorter than the message",
+     "post a receive at least as long as the message"},
+    {"comm_null", "check", "args", "error", "MPI_COMM_NULL passed as the communicator",
+     "pass a valid communicator (check the call that created it)"},
+    {"negative_count", "check", "args", "error", "a negative count", "pass a count of 0 or more"},
+    {"null_buffer", "check", "args", "error", "a NULL buffer with a positive count",
+     "allocate the buffer before the call, or pass count 0"},
+    {"rank_out_of_range", "check", "args", "error",
+     "a destination or source outside the communicator",
+     "pass a rank from 0 to the communicator's size - 1, MPI_PROC_NULL or MPI_ANY_SOURCE"},
+    {"root_out_of_range", "check", "args", "error", "a root outside the communicator",
+     "pass the same valid root on every member"},
+    {"tag_out_of_range", "check", "args", "error", "a tag below 0 or above MPI_TAG_UB",
+     "use tags from 0 to MPI_TAG_UB (at least 32767 everywhere)"},
+    {"datatype_null", "check", "args", "error", "MPI_DATATYPE_NULL passed as the datatype",
+     "pass a predefined or committed datatype"},
+    {"datatype_freed", "check", "args", "error", "a datatype used after MPI_Type_free",
+     "free the datatype after its last use"},
+    {"datatype_uncommitted", "check", "args", "error",
+     "a derived datatype used in communication before MPI_Type_commit",
+     "call MPI_Type_commit on the datatype before using it"},
+    {"op_type_mismatch", "check", "args", "error",
+     "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)",
+     "use an op defined for the datatype, or a user-defined op"},
+    {"rma_access_outside_epoch", "check", "rma", "error",
+     "a one-sided access (Put, Get, Accumulate...) outside any epoch on its window",
+     "open an epoch first: MPI_Win_fence, MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all"},
+    {"rma_epoch_twice", "check", "rma", "error", "an epoch opened while the same one is open",
+     "close the epoch (MPI_Win_complete, MPI_Win_wait, MPI_Win_unlock) before opening it again"},
+    {"rma_epoch_unclosed", "check", "rma", "error",
+     "an epoch still open when its window is freed or the rank finalizes",
+     "close every epoch before MPI_Win_free"},
+    {"rma_close_without_open", "check", "rma", "error",
+     "an epoch closed that was never opened (unlock without lock, complete without start, wait "
+     "without post)",
+     "pair each closing call with its opening one on the same window and target"},
+    {"send_buffer_modified", "check", "buffers", "error",
+     "a nonblocking send's buffer written before the send completed",
+     "leave the buffer alone until MPI_Wait or MPI_Test says the send is complete"},
+    {"workaround", "protect", "protect", "note", "a call site mpiguard protects at run time",
+     "fix the call site so the workaround is not needed"},
+    {"scaling_trigger", "protect", "protect", "warning",
+     "a call whose arguments break past a process count",
+     "run with `mpiguard protect` or fix the argument's arithmetic"},
+    {"concolic_bug", "concolic", "concolic", "error",
+     "an input and process count that make the program fail",
+     "rerun the saved test case and fix the failing path"},
+    {"collective_failure", "collectives", "collectives", "warning",
+     "a collective algorithm of the MPI library fails at this size",
+     "select another algorithm for this collective, as the report names"},
+};
+
+enum { NCLASSES = sizeof classes / sizeof *classes };
+
+const mg_report_class *mg_report_class_find(const char *name)
+{
+    for (size_t i = 0; i < NCLASSES; i++)
+        if (strcmp(classes[i].name, name) == 0)
+            return &classes[i];
+    return NULL;
+}
+
+const mg_report_class *mg_report_class_at(size_t i)
+{
+    return i < NCLASSES ? &classes[i] : NULL;
+}
+
+size_t mg_report_class_count(void)
+{
+    return NCLASSES;
+}
+
+static const char *names[NCLASSES + 1];
+
+static void fill_names(void)
+{
+    for (size_t i = 0; i < NCLASSES; i++)
+        names[i] = classes[i].name;
+}
+
+const char *const *mg_report_class_names(void)
+{
+    static once_flag filled = ONCE_FLAG_INIT;
+    call_once(&filled, fill_names);
+    return names;
+}
+
+/* Sets selected[i] to `value` for each of check's classes that `word` names (a group, a class or
+ * "all"); returns how many it named. */
+static int mark(const char *word, size_t len, unsigned char value, unsigned char *selected)
+{
+    int named = 0;
+    for (size_t i = 0; i < NCLASSES; i++) {
+        const mg_report_class *c = &classes[i];
+        if (strcmp(c->tool, "check") != 0)
+            continue;
+        if ((len == 3 && strncmp(word, "all", 3) == 0) ||
+            (strlen(c->group) == len && strncmp(c->group, word, len) == 0) ||
+            (strlen(c->name) == len && strncmp(c->name, word, len) == 0)) {
+            selected[i] = value;
+            named++;
+        }
+    }
+    return named;
+}
+
+/* "deadlock, collective, ...": check's groups, each once, in the table's order. */
+static void list_groups(char *out, size_t outlen)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < NCLASSES && n < outlen; i++) {
+        if (strcmp(classes[i].tool, "check") != 0)
+            continue;
+        size_t first = 0;
+        while (strcmp(classes[first].group, classes[i].group) != 0)
+            first++;
+        if (first == i)
+            n += (size_t)snprintf(out + n, outlen - n, "%s, ", classes[i].group);
+    }
+}
+
+int mg_report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
+                           size_t errlen)
+{
+    if (nselected < NCLASSES) {
+        snprintf(err, errlen, "room for %zu classes, not %d", nselected, NCLASSES);
+        return MG_EINVAL;
+    }
+    memset(selected, 0, nselected);
+    if (spec[0] == '-')
+        mark("all", 3, 1, selected);
+    for (const char *word = spec; *word;) {
+        size_t len = strcspn(word, ",");
+        int leave_out = word[0] == '-';
+        if (!mark(word + leave_out, len - (size_t)leave_out, !leave_out, selected)) {
+            char groups[256];
+            list_groups(groups, sizeof groups);
+            snprintf(err, errlen,
+                     "--checks: '%.*s' is neither a group of checks (%sall) nor a class of check "
+                     "(docs/check.md lists them)",
+                     (int)(len - (size_t)leave_out), word + leave_out, groups);
+            return MG_EINVAL;
+        }
+        word += len + (word[len] == ',');
+    }
+    return MG_OK;
+}
+
+void mg_report_class_list(const unsigned char *selected, int want, char *out, size_t outlen)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < NCLASSES && n < outlen; i++)
+        if (strcmp(classes[i].tool, "check") == 0 && !selected[i] == !want)
+            n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", classes[i].name);
+}

@@ -1,0 +1,17 @@
+/* Rank 0 finalizes at once; rank 1 receives from it: rank 1 waits for rank 0, never the other way
+ * round (the finding's summary and banner say so).
+ * np: 2
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 14
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 1)
+        MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* <- reported */
+    MPI_Finalize();
+    return 0;
+}
