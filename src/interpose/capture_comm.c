@@ -127,6 +127,18 @@ static int32_t lowest(const int32_t *v, int n)
     return m;
 }
 
+/* What tells the members of a new communicator apart from its siblings, alike on every member:
+ * the lowest member; for an intercommunicator both groups' lowest in ascending order, since
+ * each side sees its own group as the local one (a Comm_dup of an intercommunicator got two ids,
+ * one per side, and its Comm_free looked like a deadlock). */
+static uint64_t members_key(const int32_t *world, int n, const int32_t *remote, int rn)
+{
+    if (!remote)
+        return (uint64_t)lowest(world, n) + 1;
+    int32_t a = lowest(world, n), b = lowest(remote, rn);
+    return (uint64_t)(uint32_t)(a < b ? a : b) << 32 | (uint32_t)(a < b ? b : a);
+}
+
 capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int tag)
 {
     /* Counted on every member, including those that get MPI_COMM_NULL, so counts stay equal. */
@@ -152,16 +164,13 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
         return NULL;
     }
     /* An id every member computes alike: the parent's id, how many communicators the members
-     * created from it before, and the lowest member (which tells the groups of one split apart).
-     * An intercommunicator has two parents; its id comes from the tag and both groups' lowest. */
-    uint64_t id;
-    if (parent) {
-        id = mix(parent->id ^ mix(order ^ mix((uint64_t)lowest(world, n) + 1)));
-    } else {
-        int32_t a = lowest(world, n), b = lowest(remote, rn);
-        id = mix(0x1c7e5ULL ^ mix((uint64_t)(uint32_t)tag ^ mix((uint64_t)(a < b ? a : b) << 32 |
-                                                                (uint32_t)(a < b ? b : a))));
-    }
+     * created from it before, and the members (which tell the groups of one split apart).
+     * Intercomm_create has two parents; its id comes from the tag and the members. */
+    uint64_t id, members = members_key(world, n, remote, rn);
+    if (parent)
+        id = mix(parent->id ^ mix(order ^ mix(members)));
+    else
+        id = mix(0x1c7e5ULL ^ mix((uint64_t)(uint32_t)tag ^ mix(members)));
     id &= ~CHECK_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
     if (id <= CHECK_COMM_WORLD)
         id += 2;
