@@ -2,6 +2,7 @@
 #include "check_findings.h"
 
 #include "check_event.h"
+#include "lifecycle.h"
 #include "mg_ranks.h"
 #include "usage_args.h"
 
@@ -24,6 +25,8 @@ const char *check_finding_kind(int kind)
         return "truncation";
     case DL_INVALID_ARGUMENTS:
         return "invalid_arguments";
+    case DL_LIFECYCLE:
+        return "lifecycle";
     default:
         return "stuck_on_terminated";
     }
@@ -158,6 +161,38 @@ static const char *invalid_argument_text(uint32_t problem)
     }
 }
 
+/* A lifecycle finding's summary; call is calls[0] as call_text formats it. */
+static void lifecycle_text(const dl_finding *f, const char *call, char *buf, size_t len)
+{
+    int rank = f->calls[0].rank;
+    unsigned long long count = (unsigned long long)f->count;
+    switch (f->problem) {
+    case LIFECYCLE_REQUEST_PENDING:
+        snprintf(buf, len,
+                 "rank %d reached MPI_Finalize with %llu request(s) of %s never completed", rank,
+                 count, call);
+        break;
+    case LIFECYCLE_REQUEST_NOT_FREED:
+        snprintf(buf, len, "rank %d never freed %llu persistent request(s) of %s", rank, count,
+                 call);
+        break;
+    case LIFECYCLE_REQUEST_RESTARTED:
+        snprintf(buf, len, "rank %d starts a persistent request that is still active", rank);
+        break;
+    case LIFECYCLE_COMM_LEAK:
+        snprintf(buf, len, "rank %d never freed %llu communicator(s) made by %s", rank, count,
+                 fn_name(f->calls[0].func));
+        break;
+    case LIFECYCLE_MESSAGE_LOST:
+        snprintf(buf, len, "%llu message(s) of rank %d's %s were never received", count, rank,
+                 call);
+        break;
+    default:
+        snprintf(buf, len, "rank %d ended without calling MPI_Finalize", rank);
+        break;
+    }
+}
+
 static void summary_of(const dl_finding *f, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
@@ -190,6 +225,9 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
         snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
                  fn_name(f->calls[0].func), invalid_argument_text(f->problem));
         break;
+    case DL_LIFECYCLE:
+        lifecycle_text(f, call, buf, len);
+        break;
     case DL_DEADLOCK:
         snprintf(buf, len, "ranks %s wait for each other (rank %d in %s)", list, f->calls[0].rank,
                  call);
@@ -210,15 +248,36 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
     }
 }
 
+static const char *lifecycle_suggestion(uint32_t problem)
+{
+    switch (problem) {
+    case LIFECYCLE_REQUEST_PENDING:
+        return "complete every request (MPI_Wait, MPI_Test) or free it before MPI_Finalize";
+    case LIFECYCLE_REQUEST_NOT_FREED:
+        return "free persistent requests with MPI_Request_free when done";
+    case LIFECYCLE_REQUEST_RESTARTED:
+        return "complete a persistent request before starting it again (MPI 3.1 §3.9)";
+    case LIFECYCLE_COMM_LEAK:
+        return "free every communicator made (MPI_Comm_free) when done with it";
+    case LIFECYCLE_MESSAGE_LOST:
+        return "post a matching receive for every message, or do not send it";
+    default:
+        return "call MPI_Finalize on every rank before it exits";
+    }
+}
+
 /* Adds (replace: -1) or rewrites (replace: its index) the report finding of f. */
 static mg_finding *put_finding(mg_report *report, long replace, const dl_finding *f,
                                const site_resolver *sites, uint64_t records_lost)
 {
     char summary[512];
     summary_of(f, summary, sizeof summary);
-    const char *severity = f->kind == DL_POTENTIAL_DEADLOCK ? "warning" : "error";
-    /* each argument check is its own class of finding */
+    int leak = f->kind == DL_LIFECYCLE &&
+               (f->problem == LIFECYCLE_COMM_LEAK || f->problem == LIFECYCLE_REQUEST_NOT_FREED);
+    const char *severity = f->kind == DL_POTENTIAL_DEADLOCK || leak ? "warning" : "error";
+    /* each argument check and each lifecycle problem is its own class of finding */
     const char *kind = f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
+                       : f->kind == DL_LIFECYCLE       ? lifecycle_problem_name(f->problem)
                                                        : check_finding_kind(f->kind);
     mg_finding *out = replace < 0 ? mg_report_add_finding(report, kind, severity, summary)
                                   : mg_report_replace_finding(report, (size_t)replace, kind,
@@ -293,6 +352,10 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         json_object_object_add(ev, "argument_rank",
                                json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
         mg_finding_set_suggestion(out, "the call was passed to MPI unchanged: fix its arguments");
+    }
+    if (f->kind == DL_LIFECYCLE) {
+        json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));
+        mg_finding_set_suggestion(out, lifecycle_suggestion(f->problem));
     }
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));

@@ -74,7 +74,9 @@ static int check_job(cli_session *s, const check_options *o)
             "mpiguard: check: no deadlock found in %d of %d ranks observed (checked: deadlocks, "
             "potential deadlocks from buffering, collective mismatches (kind, root, op, type "
             "signature), type mismatches and truncations of matched messages, arguments of "
-            "point-to-point calls and collectives; not checked: leaks, buffers in flight)\n",
+            "point-to-point calls and collectives, requests and communicators never completed or "
+            "freed, messages never received, ranks that end without MPI_Finalize; not checked: "
+            "other handles' leaks, buffers in flight)\n",
             r.observed, s->nranks);
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);

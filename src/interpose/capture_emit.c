@@ -20,6 +20,7 @@ static int my_rank;
 static uint64_t seq, next_request, next_message;
 static uint32_t next_user_op = CHECK_OP_USER;
 static uint8_t *encbuf;
+static int closed; /* the stream's last record is written */
 static size_t enccap;
 static capture_table requests, messages, ops;
 static capture_request *pool;
@@ -66,14 +67,16 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     return MG_OK;
 }
 
-void capture_emit_close(int aborting)
+void capture_emit_close(uint16_t last_fn)
 {
-    check_event ev = capture_event(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE, CHECK_EV_ENTER,
-                                   NULL);
+    if (closed)
+        return;
+    closed = 1;
+    check_event ev = capture_event(last_fn, CHECK_EV_ENTER, NULL);
     ev.comm = CHECK_COMM_WORLD;
-    mg_call_site = NULL; /* Finalize and Abort are written by hand: no call site is recorded */
+    mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
-    event_ring_close(&ring, aborting ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
+    event_ring_close(&ring, last_fn == CHECK_FN_ABORT ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
 }
 
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)

@@ -38,8 +38,9 @@ extern capture_scratch capture_tmp;
 
 /* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
-/* Writes the end of the stream (a FINALIZE or ABORT entry) and closes the ring. */
-void capture_emit_close(int aborting);
+/* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT), and
+ * closes the ring; later calls do nothing. */
+void capture_emit_close(uint16_t last_fn);
 
 /* A record for fn with the defaults (world ranks filled by the caller). */
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);

@@ -100,6 +100,7 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     K(INTERCOMM_MERGE, 1),
     K(CART_CREATE, 1),
     K(COMM_FREE, 0),
+    [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
 };
 
 const check_func_info *check_func_describe(uint16_t fn)

@@ -140,6 +140,9 @@ typedef enum check_func {
     CHECK_FN_INTERCOMM_MERGE,
     CHECK_FN_CART_CREATE,
     CHECK_FN_COMM_FREE,
+    /* the process exits without MPI_Finalize (an atexit handler of the capture module): the
+     * rank's last record, alone (no exit record) */
+    CHECK_FN_EXIT,
     CHECK_FN_COUNT
 } check_func;
 
