@@ -70,6 +70,20 @@ void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm)
     }
 }
 
+/* The call that made an object (or ended a rank), as a finding lists it. */
+static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
+                       uint64_t callsite)
+{
+    return (dl_call){.rank = rank,
+                     .func = func,
+                     .state = WG_TERMINATED,
+                     .comm = comm,
+                     .peer = peer,
+                     .tag = tag,
+                     .root = CHECK_NO_ROOT,
+                     .callsite = callsite};
+}
+
 static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const dl_call *call)
 {
     dl_finding f = {.kind = DL_LIFECYCLE,
@@ -118,14 +132,7 @@ static int report_requests(deadlock_detector *det, int32_t rank)
         if (req->kind == REQ_FREE || req->rank != rank)
             continue;
         dl_call *o = req->kind == REQ_INACTIVE ? &idle[n_idle++] : &pending[n_pending++];
-        *o = (dl_call){.rank = rank,
-                       .func = req->func,
-                       .state = WG_TERMINATED,
-                       .comm = req->comm_id,
-                       .peer = req->peer,
-                       .tag = req->tag,
-                       .root = CHECK_NO_ROOT,
-                       .callsite = req->callsite};
+        *o = made_at(rank, req->func, req->comm_id, req->peer, req->tag, req->callsite);
     }
     rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_PENDING, pending, n_pending);
     rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_NOT_FREED, idle, n_idle);
@@ -143,13 +150,8 @@ static int report_comms(deadlock_detector *det, int32_t rank)
     size_t n = 0;
     for (size_t i = 0; i < lc->n_comms; i++)
         if (lc->comms[i].rank == rank)
-            leaked[n++] = (dl_call){.rank = rank,
-                                    .func = lc->comms[i].func,
-                                    .state = WG_TERMINATED,
-                                    .comm = lc->comms[i].id,
-                                    .peer = CHECK_PROC_NULL,
-                                    .root = CHECK_NO_ROOT,
-                                    .callsite = lc->comms[i].callsite};
+            leaked[n++] = made_at(rank, lc->comms[i].func, lc->comms[i].id, CHECK_PROC_NULL, 0,
+                                  lc->comms[i].callsite);
     int rc = report_grouped(det, LIFECYCLE_COMM_LEAK, leaked, n);
     free(leaked);
     return rc;
@@ -171,14 +173,8 @@ static int report_lost_messages(deadlock_detector *det)
         if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
             det->ranks[op->p.peer].life != LIFE_FINALIZED)
             continue;
-        lost[n++] = (dl_call){.rank = op->p.rank,
-                              .func = op->p.func,
-                              .state = WG_TERMINATED,
-                              .comm = comm_table_id(&det->comms, op->p.comm),
-                              .peer = op->p.peer,
-                              .tag = op->p.tag,
-                              .root = CHECK_NO_ROOT,
-                              .callsite = op->p.callsite};
+        lost[n++] = made_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
+                            op->p.peer, op->p.tag, op->p.callsite);
     }
     int rc = report_grouped(det, LIFECYCLE_MESSAGE_LOST, lost, n);
     free(lost);
@@ -217,13 +213,7 @@ int lifecycle_exited(deadlock_detector *det, const check_event *ev)
     call_model_terminate(det, ev->rank, LIFE_LOST, ev->func, ev->callsite);
     if (!det->life)
         return MG_OK;
-    dl_call call = {.rank = ev->rank,
-                    .func = ev->func,
-                    .state = WG_TERMINATED,
-                    .comm = CHECK_COMM_WORLD,
-                    .peer = CHECK_PROC_NULL,
-                    .root = CHECK_NO_ROOT,
-                    .callsite = ev->callsite};
+    dl_call call = made_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);
     return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
 }
 
