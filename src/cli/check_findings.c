@@ -2,6 +2,7 @@
 #include "check_findings.h"
 
 #include "check_event.h"
+#include "lifecycle.h"
 #include "mg_ranks.h"
 #include "usage_args.h"
 
@@ -24,6 +25,8 @@ const char *check_finding_kind(int kind)
         return "truncation";
     case DL_INVALID_ARGUMENTS:
         return "invalid_arguments";
+    case DL_LIFECYCLE:
+        return "lifecycle";
     default:
         return "stuck_on_terminated";
     }
@@ -32,6 +35,7 @@ const char *check_finding_kind(int kind)
 const char *check_finding_class(const dl_finding *f)
 {
     return f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
+           : f->kind == DL_LIFECYCLE       ? lifecycle_problem_name(f->problem)
                                            : check_finding_kind(f->kind);
 }
 
@@ -235,6 +239,38 @@ static void stuck_summary(const dl_finding *f, char *buf, size_t len)
              w->rank, call);
 }
 
+/* A lifecycle finding's summary; call is calls[0] as call_text formats it. */
+static void lifecycle_text(const dl_finding *f, const char *call, char *buf, size_t len)
+{
+    int rank = f->calls[0].rank;
+    unsigned long long count = (unsigned long long)f->count;
+    switch (f->problem) {
+    case LIFECYCLE_REQUEST_PENDING:
+        snprintf(buf, len,
+                 "rank %d reached MPI_Finalize with %llu request(s) of %s never completed", rank,
+                 count, call);
+        break;
+    case LIFECYCLE_REQUEST_NOT_FREED:
+        snprintf(buf, len, "rank %d never freed %llu persistent request(s) of %s", rank, count,
+                 call);
+        break;
+    case LIFECYCLE_REQUEST_RESTARTED:
+        snprintf(buf, len, "rank %d starts a persistent request that is still active", rank);
+        break;
+    case LIFECYCLE_COMM_LEAK:
+        snprintf(buf, len, "rank %d never freed %llu communicator(s) made by %s", rank, count,
+                 fn_name(f->calls[0].func));
+        break;
+    case LIFECYCLE_MESSAGE_LOST:
+        snprintf(buf, len, "%llu message(s) of rank %d's %s were never received", count, rank,
+                 call);
+        break;
+    default:
+        snprintf(buf, len, "rank %d ended without calling MPI_Finalize", rank);
+        break;
+    }
+}
+
 static void summary_of(const dl_finding *f, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
@@ -272,6 +308,9 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
     case DL_INVALID_ARGUMENTS:
         snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
                  fn_name(f->calls[0].func), invalid_argument_text(f->problem));
+        break;
+    case DL_LIFECYCLE:
+        lifecycle_text(f, call, buf, len);
         break;
     case DL_DEADLOCK:
         snprintf(buf, len, "%s (rank %d in %s)", who, f->calls[0].rank, call);
@@ -366,6 +405,8 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         json_object_object_add(ev, "argument_rank",
                                json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
     }
+    if (f->kind == DL_LIFECYCLE)
+        json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));
     if (f->graph.n_nodes)

@@ -61,6 +61,8 @@ typedef struct check_run {
     size_t nmismatches;
     int deadlock, findings, mismatch, failed;
     size_t left_out;     /* findings of classes --checks did not select */
+    size_t notes;        /* findings of severity note (leaks MPI_Finalize cleans up): reported,
+                          * and the exit status stays the job's */
     int observed, blind; /* ranks observed (interposed, their calls captured), and not: known once
                             the watch ends */
     int broken; /* the detector refused records or failed an analysis: its view is incomplete */

@@ -10,9 +10,11 @@
 #include "mg_log.h"
 #include "mg_clock.h"
 #include "observe_ranks.h"
+#include "report_class.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Records drained per poll before the triggers are looked at again. */
@@ -170,8 +172,11 @@ static int report_new(check_run *r, int ended)
         if (!check_report_add(r, r->reported, f))
             continue;
         written++;
+        const mg_report_class *cls = mg_report_class_find(check_finding_class(f));
         if (stops && !ended)
             deadlock = 1;
+        else if (cls && strcmp(cls->severity, "note") == 0)
+            r->notes++;
         else
             r->findings = 1;
         /* MPI may hang after either where the model goes on (a free of a window whose epoch

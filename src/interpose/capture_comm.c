@@ -132,12 +132,23 @@ static uint64_t usable_id(uint64_t id)
     return id <= CHECK_COMM_WORLD ? id + 2 : id;
 }
 
-/* An id every member computes alike: the parent's id, how many communicators the members created
- * from it before (order), and the lowest member (which tells the groups of one split apart). */
-static uint64_t child_id(const capture_comm *parent, uint32_t order, const int32_t *world, int n)
+/* What tells the members of a new communicator apart from its siblings, alike on every member:
+ * the lowest member; for an intercommunicator both groups' lowest in ascending order, since
+ * each side sees its own group as the local one (a Comm_dup of an intercommunicator got two ids,
+ * one per side, and its Comm_free looked like a deadlock). */
+static uint64_t members_key(const int32_t *world, int n, const int32_t *remote, int rn)
 {
-    int32_t low = world ? lowest(world, n) : 0;
-    return usable_id(mix(parent->id ^ mix(order ^ mix((uint64_t)low + 1))));
+    if (!remote)
+        return (uint64_t)lowest(world, n) + 1;
+    int32_t a = lowest(world, n), b = lowest(remote, rn);
+    return (uint64_t)(uint32_t)(a < b ? a : b) << 32 | (uint32_t)(a < b ? b : a);
+}
+
+/* An id every member computes alike: the parent's id, how many communicators the members created
+ * from it before (order), and the members (which tell the groups of one split apart). */
+static uint64_t child_id(const capture_comm *parent, uint32_t order, uint64_t members)
+{
+    return usable_id(mix(parent->id ^ mix(order ^ mix(members))));
 }
 
 int capture_comm_derive(capture_comm *parent, capture_comm *out)
@@ -150,7 +161,8 @@ int capture_comm_derive(capture_comm *parent, capture_comm *out)
             return MG_ENOMEM;
         memcpy(out->world, parent->world, (size_t)parent->size * sizeof *out->world);
     }
-    out->id = child_id(parent, parent->creations++, parent->world, parent->size);
+    uint64_t members = parent->world ? members_key(parent->world, parent->size, NULL, 0) : 1;
+    out->id = child_id(parent, parent->creations++, members);
     return MG_OK;
 }
 
@@ -178,16 +190,12 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
         free(remote);
         return NULL;
     }
-    /* An intercommunicator has two parents; its id comes from the tag and both groups' lowest. */
-    uint64_t id;
-    if (parent) {
-        id = child_id(parent, order, world, n);
-    } else {
-        int32_t a = lowest(world, n), b = lowest(remote, rn);
-        id = usable_id(mix(0x1c7e5ULL ^
-                           mix((uint64_t)(uint32_t)tag ^
-                               mix((uint64_t)(a < b ? a : b) << 32 | (uint32_t)(a < b ? b : a)))));
-    }
+    /* Intercomm_create has two parents; its id comes from the tag and the members. */
+    uint64_t id, members = members_key(world, n, remote, rn);
+    if (parent)
+        id = child_id(parent, order, members);
+    else
+        id = usable_id(mix(0x1c7e5ULL ^ mix((uint64_t)(uint32_t)tag ^ mix(members))));
     capture_comm *c = add(newcomm, id);
     if (!c) {
         free(world);

@@ -21,6 +21,7 @@ static int my_rank;
 static uint64_t seq, next_request, next_message;
 static uint32_t next_user_op = CHECK_OP_USER;
 static uint8_t *encbuf;
+static int closed; /* the stream's last record is written */
 static size_t enccap;
 static capture_table requests, messages, ops;
 static capture_request *pool;
@@ -65,14 +66,16 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     return MG_OK;
 }
 
-void capture_emit_close(int aborting)
+void capture_emit_close(uint16_t last_fn)
 {
-    check_event ev = capture_event(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE, CHECK_EV_ENTER,
-                                   NULL);
+    if (closed)
+        return;
+    closed = 1;
+    check_event ev = capture_event(last_fn, CHECK_EV_ENTER, NULL);
     ev.comm = CHECK_COMM_WORLD;
-    mg_call_site = NULL; /* Finalize and Abort are written by hand: no call site is recorded */
+    mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
-    event_ring_close(&ring, aborting ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
+    event_ring_close(&ring, last_fn == CHECK_FN_ABORT ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
 }
 
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)
@@ -111,10 +114,12 @@ void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *c
     if (handle == MPI_REQUEST_NULL || nfree == 0)
         return;
     uint32_t slot = free_slots[nfree - 1];
+    capture_request *older = capture_request_find(handle);
     if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_OK)
         return;
     nfree--;
-    pool[slot] = (capture_request){.id = id, .comm = comm, .persistent = persistent};
+    pool[slot] = (capture_request){
+        .id = id, .comm = comm, .persistent = persistent, .shadowed = older};
 }
 
 capture_request *capture_request_find(MPI_Request handle)
@@ -126,13 +131,26 @@ capture_request *capture_request_find(MPI_Request handle)
     return &pool[slot];
 }
 
-void capture_request_drop(MPI_Request handle)
+void capture_request_drop(MPI_Request handle, const capture_request *r)
 {
-    uint64_t slot, key = key_of(&handle, sizeof handle);
-    if (!capture_table_get(&requests, key, &slot))
+    uint64_t key = key_of(&handle, sizeof handle);
+    capture_request *newest = capture_request_find(handle);
+    if (!newest)
         return;
-    capture_table_remove(&requests, key);
-    free_slots[nfree++] = (uint32_t)slot;
+    if (!r || r == newest) {
+        if (newest->shadowed)
+            capture_table_put(&requests, key, (uint64_t)(newest->shadowed - pool));
+        else
+            capture_table_remove(&requests, key);
+        free_slots[nfree++] = (uint32_t)(newest - pool);
+        return;
+    }
+    for (capture_request *p = newest; p->shadowed; p = p->shadowed)
+        if (p->shadowed == r) {
+            p->shadowed = r->shadowed;
+            free_slots[nfree++] = (uint32_t)(r - pool);
+            return;
+        }
 }
 
 uint64_t capture_message_bind(MPI_Message handle)

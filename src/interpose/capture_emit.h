@@ -22,6 +22,9 @@ typedef struct capture_request {
     uint64_t id;
     const capture_comm *comm; /* for translating the status source to a world rank */
     int persistent;
+    /* The request the same handle named before: MPICH hands the one handle of a builtin complete
+     * request to every send it completes at once, and the program waits on each copy. */
+    struct capture_request *shadowed;
 } capture_request;
 
 /* Scratch for one call (one MPI thread at a time). */
@@ -38,8 +41,9 @@ extern capture_scratch capture_tmp;
 
 /* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
-/* Writes the end of the stream (a FINALIZE or ABORT entry) and closes the ring. */
-void capture_emit_close(int aborting);
+/* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT), and
+ * closes the ring; later calls do nothing. */
+void capture_emit_close(uint16_t last_fn);
 
 /* A record for fn with the defaults (world ranks filled by the caller). */
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);
@@ -47,12 +51,14 @@ check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);
 void capture_emit(check_event *ev);
 
 /* Request ids: capture_request_new gives the next id (never 0, never reused); _bind maps the
- * handle MPI returned to it; _find / _drop look a handle up and forget it. */
+ * handle MPI returned to it (a handle bound already then names both: the newer first, the older
+ * through its `shadowed`); _find looks a handle up (its newest request); _drop forgets request r
+ * of the handle (NULL: its newest). */
 uint64_t capture_request_new(void);
 void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
                           int persistent);
 capture_request *capture_request_find(MPI_Request handle);
-void capture_request_drop(MPI_Request handle);
+void capture_request_drop(MPI_Request handle, const capture_request *r);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
 uint64_t capture_message_bind(MPI_Message handle);
 uint64_t capture_message_take(MPI_Message handle);

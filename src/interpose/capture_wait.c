@@ -50,7 +50,7 @@ static void obs_Request_free(int phase, int rc, MPI_Request *request)
         capture_emit(&ev);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_buffers_forget(ev.request);
-        capture_request_drop(freeing_request);
+        capture_request_drop(freeing_request, NULL);
     }
 }
 
@@ -86,6 +86,23 @@ static void finish(uint16_t fn, int n, uint32_t nst, int result, int rc)
     emit_requests(fn, CHECK_EV_EXIT, n, nst, result);
 }
 
+/* Whether request index i of the call names a request through a handle MPI handed out for
+ * several (capture_emit.h, `shadowed`): MPI keeps no status of its own for such requests, so
+ * none is recorded for them. */
+static uint8_t shared_handle[CAPTURE_MAX_ARRAY];
+
+/* The request that copy i of a handle names: MPI hands one handle to several requests it
+ * completed at once, and the program waits on each copy; the k-th copy in the array names the
+ * k-th newest request of the handle. */
+static capture_request *copy_of(capture_request *newest, const MPI_Request *reqs, int i)
+{
+    capture_request *r = newest;
+    for (int j = 0; r->shadowed && j < i; j++)
+        if (reqs[j] == reqs[i])
+            r = r->shadowed;
+    return r;
+}
+
 /* The Wait/Test family: the entry lists the request ids; the exit the completions, by index.
  * Completed non-persistent requests leave the table (MPI nulls their handles, so the ids are taken
  * before the call). A Wait's entry is written before the call, which may block. A Test never
@@ -97,8 +114,12 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
     for (int i = 0; i < n; i++) {
         capture_tmp.handles[i] = reqs[i];
-        capture_tmp.reqs[i] = capture_request_find(reqs[i]);
-        capture_tmp.ids[i] = capture_tmp.reqs[i] ? capture_tmp.reqs[i]->id : 0;
+        capture_request *r = capture_request_find(reqs[i]);
+        shared_handle[i] = r && r->shadowed;
+        if (shared_handle[i])
+            r = copy_of(r, reqs, i);
+        capture_tmp.reqs[i] = r;
+        capture_tmp.ids[i] = r ? r->id : 0;
     }
     if (check_func_describe(fn)->klass == CHECK_CLASS_WAIT)
         emit_requests(fn, CHECK_EV_ENTER, n, 0, 0);
@@ -109,10 +130,11 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 static void completed(uint32_t k, int i, const MPI_Status *st)
 {
     const capture_request *r = capture_tmp.reqs[i];
-    capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i, st);
+    capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i,
+                                                  shared_handle[i] ? MPI_STATUS_IGNORE : st);
     if (r && !r->persistent) {
         capture_buffers_completed(r->id);
-        capture_request_drop(capture_tmp.handles[i]);
+        capture_request_drop(capture_tmp.handles[i], r);
     }
 }
 
@@ -230,8 +252,10 @@ void capture_wait_install(void)
 {
     CAPTURE_OBSERVE(Start)
     CAPTURE_OBSERVE(Startall)
-    CAPTURE_OBSERVE(Request_free) CAPTURE_OBSERVE(Cancel) CAPTURE_REPLACE(Wait)
-        CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome)
-            CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany)
-                CAPTURE_REPLACE(Testsome)
+    CAPTURE_OBSERVE(Request_free)
+    CAPTURE_OBSERVE(Cancel)
+    CAPTURE_REPLACE(Wait)
+    CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome)
+        CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany)
+            CAPTURE_REPLACE(Testsome)
 }

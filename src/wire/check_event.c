@@ -122,6 +122,7 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(COMPARE_AND_SWAP, OTHER, NONE),
     S(RPUT, OTHER, NONE),
     S(RGET, OTHER, NONE),
+    [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
 };
 
 const check_func_info *check_func_describe(uint16_t fn)

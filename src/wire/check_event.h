@@ -163,6 +163,9 @@ typedef enum check_func {
     CHECK_FN_COMPARE_AND_SWAP,
     CHECK_FN_RPUT,
     CHECK_FN_RGET,
+    /* the process exits without MPI_Finalize (an atexit handler of the capture module): the
+     * rank's last record, alone (no exit record) */
+    CHECK_FN_EXIT,
     CHECK_FN_COUNT
 } check_func;
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A tool that lets a healthy job run to its end (run, protect, check) on a Debian application: a plain
 # run of the same inputs and ranks first, then the tool's, which must end on its own (within
-# MG_APPS_GUARD s) with exit 0, no finding, the application's results identical to the plain run's
+# MG_APPS_GUARD s) with exit 0, no finding (check: notes of leaks at most), the application's results identical to the plain run's
 # (tests/apps/apps.sh says what is compared), every rank found with its pid, and no process of the
 # job left. And each tool's own view of every rank: run, every rank interposed and its MPI calls
 # counted; check, every rank's calls captured; protect reads no rank state and reports no more.
@@ -15,17 +15,33 @@ app_prepare "$app" short "$TMP/plain" && app_prepare "$app" short "$TMP/tool" ||
 (cd "$TMP/plain" && expect_status 0 "plain $app" -- $launcher -n "$np" $(app_command "$app" short)) || exit 1
 app_result "$app" "$TMP/plain" "$TMP/stdout" >"$TMP/plain.result" || fail "the plain $app did not run to its end"
 [ -s "$TMP/plain.result" ] || fail "nothing to compare in the plain $app's output"
-(cd "$TMP/tool" && expect_status_within "${MG_APPS_GUARD:-600}" 0 "$tool $app" "$report" -- "$MPIGUARD" "$tool" -v --report "$report" -- $launcher -n "$np" $(app_command "$app" short)) || exit 1
-case $tool in
-    run) expect_stderr "$np of $np ranks found, $np interposed" ;;
-    check) expect_stderr "nothing found in $np of $np ranks observed" ;;
+# hpcc under check: a standard send to a rank that is in MPI_Bcast, which MPI may make wait for
+# the sender (potential deadlocks, docs/apps.md); the job still ends 0, so check exits 80
+status=0
+[ "$tool/$app" = check/hpcc ] && status=80
+(cd "$TMP/tool" && expect_status_within "${MG_APPS_GUARD:-600}" $status "$tool $app" "$report" -- "$MPIGUARD" "$tool" -v --report "$report" -- $launcher -n "$np" $(app_command "$app" short)) || exit 1
+case $tool/$app in
+    run/*) expect_stderr "$np of $np ranks found, $np interposed" ;;
+    check/hpcc) expect_stderr "WARNING POTENTIAL_DEADLOCK" ;;
+    check/*) expect_stderr "nothing found in $np of $np ranks observed" ;;
 esac
 app_result "$app" "$TMP/tool" "$TMP/stdout" >"$TMP/tool.result" || fail "$app under $tool did not run to its end"
 diff "$TMP/plain.result" "$TMP/tool.result" >&2 || fail "$app's results under $tool differ from the plain run's"
-python3 - "$report" "$tool" "$np" <<'PY' || fail "report content"
+python3 - "$report" "$tool" "$np" "$app" <<'PY' || fail "report content"
 import json, sys
 r = json.load(open(sys.argv[1])); np = int(sys.argv[3])
-assert r["tool"] == sys.argv[2] and r["findings"] == [], (r["tool"], r["findings"])
+# check's notes (communicators never freed: MPI_Finalize frees them) are not errors
+assert r["tool"] == sys.argv[2], r["tool"]
+notes = [f for f in r["findings"] if f["severity"] == "note"]
+others = [f for f in r["findings"] if f["severity"] != "note"]
+if (sys.argv[2], sys.argv[4]) == ("check", "hpcc"):
+    assert others, r["findings"]
+    for f in others:
+        knot = [b for b in f["evidence"]["blocked"] if b["in_knot"]]
+        assert f["kind"] == "potential_deadlock", f
+        assert sorted(b["function"] for b in knot) == ["MPI_Bcast", "MPI_Send"], knot
+else:
+    assert not others, others
 assert r["job"]["exit_status"] == 0 and r["job"]["outcome"] == "completed", r["job"]
 assert sorted(e["rank"] for e in r["job"]["ranks"]) == list(range(np)), r["job"]["ranks"]
 if r["tool"] == "run":
@@ -38,4 +54,4 @@ token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut 
 [ -n "$token" ] || fail "no job token in mpiguard's -v output"
 sleep 0.3
 [ -z "$(token_processes "$token")" ] || fail "processes of the job left: $(token_processes "$token")"
-pass "$tool $app, $np ranks: results as in the plain run ($(wc -l <"$TMP/tool.result") lines), every rank seen, no finding"
+pass "$tool $app, $np ranks: results as in the plain run ($(wc -l <"$TMP/tool.result") lines), every rank seen, no finding but notes"

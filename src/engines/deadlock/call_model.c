@@ -84,11 +84,21 @@ static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item)
     return rc;
 }
 
-/* Registers request id of ev's rank for a posted op (item). */
-static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const dl_item *item)
+/* Where and how ev made req, for its lifecycle findings. */
+static void made_by(dl_request *req, const check_event *ev)
+{
+    req->func = ev->func;
+    req->peer = ev->peer;
+    req->tag = ev->tag;
+    req->comm_id = ev->comm;
+    req->callsite = ev->callsite;
+}
+
+/* Registers the request of ev (a nonblocking call) for a posted op (item). */
+static int add_request(deadlock_detector *det, const check_event *ev, const dl_item *item)
 {
     dl_request *req;
-    int rc = id ? request_table_add(&det->reqs, rank, id, &req) : MG_EFORMAT;
+    int rc = ev->request ? request_table_add(&det->reqs, ev->rank, ev->request, &req) : MG_EFORMAT;
     if (rc) {
         if (item->ref != P2P_NONE) {
             p2p_match_release(&det->p2p, item->ref);
@@ -103,6 +113,7 @@ static int add_request(deadlock_detector *det, int32_t rank, uint64_t id, const 
         req->kind = item->ref == P2P_NONE ? REQ_DONE : REQ_P2P;
         req->op = item->ref;
     }
+    made_by(req, ev);
     return MG_OK;
 }
 
@@ -192,7 +203,7 @@ static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_
         return rc;
     }
     if (nonblocking) {
-        return add_request(det, ev->rank, ev->request, &items[0]);
+        return add_request(det, ev, &items[0]);
     }
     return block_on(det, ev, items, n);
 }
@@ -221,6 +232,7 @@ static int enter_pinit(deadlock_detector *det, const check_event *ev, const chec
     }
     req->kind = REQ_INACTIVE;
     req->persistent = 1;
+    made_by(req, ev);
     req->is_send = ev->func != CHECK_FN_RECV_INIT;
     post_of(ev, comm, ev->peer, ev->tag, info->mode, ev->request, &req->start);
     return MG_OK;
@@ -240,8 +252,15 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
 {
     for (uint32_t i = 0; i < request_count(ev); i++) {
         dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
-        if (!req || !req->persistent || req->kind != REQ_INACTIVE) {
+        if (!req || !req->persistent) {
             return MG_EFORMAT;
+        }
+        if (req->kind != REQ_INACTIVE) { /* MPI refuses it (MPI 3.1 §3.9): nothing posted */
+            int rc = lifecycle_request_restarted(det, ev, req);
+            if (rc) {
+                return rc;
+            }
+            continue;
         }
         p2p_post p = req->start;
         p.seq = ev->seq;
@@ -414,7 +433,7 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
                   .done = (uint8_t)coll_match_complete(&det->coll, comm, arr.slot),
                   .request = info->klass == CHECK_CLASS_ICOLL ? ev->request : 0};
     if (info->klass == CHECK_CLASS_ICOLL) {
-        return add_request(det, ev->rank, ev->request, &it);
+        return add_request(det, ev, &it);
     }
     return block_on(det, ev, &it, 1);
 }
@@ -470,11 +489,11 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
         return enter_coll(det, ev, info);
     case CHECK_CLASS_MRECV: {
         dl_item done = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE};
-        return ev->func == CHECK_FN_IMRECV ? add_request(det, ev->rank, ev->request, &done) : MG_OK;
+        return ev->func == CHECK_FN_IMRECV ? add_request(det, ev, &done) : MG_OK;
     }
     case CHECK_CLASS_FINALIZE:
         call_model_terminate(det, ev->rank, LIFE_FINALIZED, ev->func, ev->callsite);
-        return MG_OK;
+        return lifecycle_finalized(det, ev->rank);
     case CHECK_CLASS_ABORT:
         call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
         return MG_OK;
@@ -611,6 +630,10 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
         rc = comm_table_add(&det->comms, ev->aux, ev->ranks, ev->n_ranks,
                             ev->flags & CHECK_FLAG_INTERCOMM ? ev->n_local : ev->n_ranks,
                             !!(ev->flags & CHECK_FLAG_INTERCOMM), &index);
+        rc = rc ? rc : lifecycle_comm_made(det, ev);
+    } else if (ev->func == CHECK_FN_COMM_FREE || ev->func == CHECK_FN_WIN_FREE) {
+        /* a window is modelled as the communicator its constructor made (rma_epochs.h) */
+        lifecycle_comm_freed(det, ev->rank, ev->comm);
     }
     return rc;
 }
@@ -643,6 +666,9 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
 {
     if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) {
         return report_invalid(det, ev);
+    }
+    if (ev->func == CHECK_FN_EXIT) {
+        return lifecycle_exited(det, ev);
     }
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);

@@ -11,6 +11,7 @@
 #include "comm_table.h"
 #include "dl_finding.h"
 #include "dl_params.h"
+#include "lifecycle.h"
 #include "p2p_match.h"
 #include "record_backlog.h"
 #include "request_table.h"
@@ -75,6 +76,7 @@ struct deadlock_detector {
     p2p_match p2p;
     coll_match coll;
     request_table reqs;
+    lifecycle *life; /* NULL in a probing copy, or when it could not be made */
     record_backlog backlog;
     uint32_t *work; /* FIFO of ranks whose wait was satisfied */
     size_t work_head, n_work, cap_work;

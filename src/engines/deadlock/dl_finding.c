@@ -41,6 +41,8 @@ const char *dl_finding_kind_name(int kind)
         return "TRUNCATION";
     case DL_INVALID_ARGUMENTS:
         return "INVALID_ARGUMENTS";
+    case DL_LIFECYCLE:
+        return "LIFECYCLE";
     default:
         return "UNKNOWN";
     }

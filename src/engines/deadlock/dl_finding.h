@@ -16,7 +16,8 @@ enum dl_finding_kind {
     DL_STUCK_ON_TERMINATED, /* processes wait for a process that finalized, aborted or vanished */
     DL_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
     DL_TRUNCATION,          /* a matched receive is shorter than its send's message */
-    DL_INVALID_ARGUMENTS    /* a call with invalid arguments (`problem`) */
+    DL_INVALID_ARGUMENTS,   /* a call with invalid arguments (`problem`) */
+    DL_LIFECYCLE            /* an object's lifecycle broken (`problem`: lifecycle_problem) */
 };
 
 enum dl_finding_notes {
@@ -56,7 +57,10 @@ typedef struct dl_finding {
     /* DL_TYPE_MISMATCH, DL_TRUNCATION: basic elements of the send's and the receive's message;
      * calls[0] is the send, calls[1] the receive */
     uint64_t send_elems, recv_elems;
-    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call */
+    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call.
+                       * DL_LIFECYCLE: the lifecycle_problem; calls[0] is the object's
+                       * creation (or the call at fault) */
+    uint64_t count;   /* DL_LIFECYCLE: the objects of that rank and creation site */
     uint64_t time;    /* the caller's clock when found */
     dl_call *calls;   /* knot members first (sorted by rank), then the waiting ones */
     size_t n_calls, n_knot;

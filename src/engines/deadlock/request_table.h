@@ -31,6 +31,10 @@ typedef struct dl_request {
     /* persistent: seq of its last Start held behind the rank's wait (0: none). A completion fed
      * after it names the incarnation that Start posts, not an op posted before (call_model.c). */
     uint64_t held_start;
+    /* the call that made it, for lifecycle findings */
+    uint16_t func;
+    int32_t peer, tag;
+    uint64_t comm_id, callsite;
     uint32_t next_free;
 } dl_request;
 

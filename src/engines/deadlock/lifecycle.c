@@ -1,0 +1,231 @@
+/* Lifecycles of MPI objects (lifecycle.h). */
+#include "lifecycle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "call_model.h"
+#include "detector_state.h"
+#include "key_map.h"
+#include "mg_array.h"
+#include "mg_error.h"
+
+/* A live communicator of one rank, and where that rank made it. */
+typedef struct live_comm {
+    int32_t rank;
+    uint16_t func; /* the constructor */
+    uint64_t id, callsite;
+} live_comm;
+
+struct lifecycle {
+    live_comm *comms;
+    size_t n_comms, cap_comms;
+    key_map comm_index; /* (rank, id) -> index in comms */
+};
+
+lifecycle *lifecycle_create(void)
+{
+    lifecycle *lc = calloc(1, sizeof *lc);
+    if (lc)
+        key_map_init(&lc->comm_index);
+    return lc;
+}
+
+void lifecycle_destroy(lifecycle *lc)
+{
+    if (!lc)
+        return;
+    free(lc->comms);
+    key_map_free(&lc->comm_index);
+    free(lc);
+}
+
+int lifecycle_comm_made(deadlock_detector *det, const check_event *ev)
+{
+    lifecycle *lc = det->life;
+    if (!lc)
+        return MG_OK;
+    int rc = mg_array_reserve((void **)&lc->comms, &lc->cap_comms, lc->n_comms + 1,
+                              sizeof *lc->comms);
+    rc = rc ? rc : key_map_put(&lc->comm_index, (uint32_t)ev->rank, ev->aux, (uint32_t)lc->n_comms);
+    if (rc)
+        return rc;
+    lc->comms[lc->n_comms++] = (live_comm){
+        .rank = ev->rank, .func = ev->func, .id = ev->aux, .callsite = ev->callsite};
+    return MG_OK;
+}
+
+void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm)
+{
+    lifecycle *lc = det->life;
+    uint32_t index;
+    if (!lc || !key_map_get(&lc->comm_index, (uint32_t)rank, comm, &index))
+        return;
+    key_map_remove(&lc->comm_index, (uint32_t)rank, comm);
+    /* the last entry fills the hole, so the array holds live communicators only */
+    live_comm *last = &lc->comms[--lc->n_comms];
+    if (index != lc->n_comms) {
+        lc->comms[index] = *last;
+        key_map_put(&lc->comm_index, (uint32_t)last->rank, last->id, index);
+    }
+}
+
+/* The call that made an object (or ended a rank), as a finding lists it. */
+static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
+                       uint64_t callsite)
+{
+    return (dl_call){.rank = rank,
+                     .func = func,
+                     .state = WG_TERMINATED,
+                     .comm = comm,
+                     .peer = peer,
+                     .tag = tag,
+                     .root = CHECK_NO_ROOT,
+                     .callsite = callsite};
+}
+
+static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const dl_call *call)
+{
+    dl_finding f = {.kind = DL_LIFECYCLE,
+                    .time = det->last_time,
+                    .problem = problem,
+                    .count = count,
+                    .probe_rank = -1,
+                    .probe_source = -1};
+    int rc = dl_finding_add_call(&f, call);
+    return rc ? rc : detector_state_push_finding(det, &f);
+}
+
+static int by_rank_and_site(const void *a, const void *b)
+{
+    const dl_call *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->callsite < y->callsite ? -1 : x->callsite > y->callsite;
+}
+
+/* One finding per (rank, creation site) of objects[0..n), with how many objects it made;
+ * objects is sorted here. */
+static int report_grouped(deadlock_detector *det, uint32_t problem, dl_call *objects, size_t n)
+{
+    qsort(objects, n, sizeof *objects, by_rank_and_site);
+    int rc = MG_OK;
+    for (size_t i = 0, count = 1; i < n && !rc; i++, count++) {
+        if (i + 1 < n && !by_rank_and_site(&objects[i], &objects[i + 1]))
+            continue;
+        rc = push(det, problem, count, &objects[i]);
+        count = 0;
+    }
+    return rc;
+}
+
+/* The rank's requests that are still live: pending ones, then inactive persistent ones. */
+static int report_requests(deadlock_detector *det, int32_t rank)
+{
+    const request_table *rt = &det->reqs;
+    dl_call *pending = calloc(rt->n ? rt->n : 1, sizeof *pending);
+    dl_call *idle = calloc(rt->n ? rt->n : 1, sizeof *idle);
+    size_t n_pending = 0, n_idle = 0;
+    int rc = pending && idle ? MG_OK : MG_ENOMEM;
+    for (size_t i = 0; !rc && i < rt->n; i++) {
+        const dl_request *req = &rt->reqs[i];
+        if (req->kind == REQ_FREE || req->rank != rank)
+            continue;
+        dl_call *o = req->kind == REQ_INACTIVE ? &idle[n_idle++] : &pending[n_pending++];
+        *o = made_at(rank, req->func, req->comm_id, req->peer, req->tag, req->callsite);
+    }
+    rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_PENDING, pending, n_pending);
+    rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_NOT_FREED, idle, n_idle);
+    free(pending);
+    free(idle);
+    return rc;
+}
+
+static int report_comms(deadlock_detector *det, int32_t rank)
+{
+    lifecycle *lc = det->life;
+    dl_call *leaked = calloc(lc->n_comms ? lc->n_comms : 1, sizeof *leaked);
+    if (!leaked)
+        return MG_ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < lc->n_comms; i++)
+        if (lc->comms[i].rank == rank)
+            leaked[n++] = made_at(rank, lc->comms[i].func, lc->comms[i].id, CHECK_PROC_NULL, 0,
+                                  lc->comms[i].callsite);
+    int rc = report_grouped(det, LIFECYCLE_COMM_LEAK, leaked, n);
+    free(leaked);
+    return rc;
+}
+
+/* Sends still queued when every rank has ended, to a rank that finalized: never received. Not
+ * decided while a wildcard receive is undecided (it may have taken one of them). */
+static int report_lost_messages(deadlock_detector *det)
+{
+    const p2p_match *pm = &det->p2p;
+    if (pm->undecided)
+        return MG_OK;
+    dl_call *lost = calloc(pm->n_ops ? pm->n_ops : 1, sizeof *lost);
+    if (!lost)
+        return MG_ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < pm->n_ops; i++) {
+        const p2p_op *op = &pm->ops[i];
+        if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
+            det->ranks[op->p.peer].life != LIFE_FINALIZED)
+            continue;
+        lost[n++] = made_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
+                            op->p.peer, op->p.tag, op->p.callsite);
+    }
+    int rc = report_grouped(det, LIFECYCLE_MESSAGE_LOST, lost, n);
+    free(lost);
+    return rc;
+}
+
+int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
+                                const dl_request *req)
+{
+    if (!det->life)
+        return MG_OK;
+    dl_call call = {.rank = ev->rank,
+                    .func = ev->func,
+                    .state = WG_RUNNING,
+                    .comm = req->comm_id,
+                    .peer = req->peer,
+                    .tag = req->tag,
+                    .root = CHECK_NO_ROOT,
+                    .callsite = ev->callsite};
+    return push(det, LIFECYCLE_REQUEST_RESTARTED, 1, &call);
+}
+
+int lifecycle_finalized(deadlock_detector *det, int32_t rank)
+{
+    if (!det->life)
+        return MG_OK;
+    /* Each is a scan of every rank's live objects; a correct program has none left at its
+     * Finalizes, so a job of P ranks pays O(P) here, not O(P^2). */
+    int rc = det->reqs.live ? report_requests(det, rank) : MG_OK;
+    rc = rc || !det->life->n_comms ? rc : report_comms(det, rank);
+    return rc || det->live ? rc : report_lost_messages(det);
+}
+
+int lifecycle_exited(deadlock_detector *det, const check_event *ev)
+{
+    call_model_terminate(det, ev->rank, LIFE_LOST, ev->func, ev->callsite);
+    if (!det->life)
+        return MG_OK;
+    dl_call call = made_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);
+    return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
+}
+
+const char *lifecycle_problem_name(uint32_t problem)
+{
+    static const char *const names[LIFECYCLE_PROBLEM_END] = {
+        [LIFECYCLE_REQUEST_PENDING] = "request_not_completed",
+        [LIFECYCLE_REQUEST_NOT_FREED] = "request_not_freed",
+        [LIFECYCLE_REQUEST_RESTARTED] = "request_started_twice",
+        [LIFECYCLE_COMM_LEAK] = "communicator_leak",
+        [LIFECYCLE_MESSAGE_LOST] = "lost_message",
+        [LIFECYCLE_NO_FINALIZE] = "no_finalize",
+    };
+    return problem > 0 && problem < LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
+}

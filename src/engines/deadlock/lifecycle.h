@@ -1,0 +1,51 @@
+/* Lifecycles of a rank's MPI objects (issue 28 item 3): requests never completed by MPI_Finalize,
+ * a persistent request started while active, communicators never freed, messages never received
+ * and a rank that ended without MPI_Finalize, decided from the record stream and reported as
+ * DL_LIFECYCLE findings. Design: docs/check.md "Lifecycles". The state lives in the detector;
+ * a probing copy has none (its hypothetical schedules must not report lifecycles). */
+#ifndef LIFECYCLE_H
+#define LIFECYCLE_H
+
+#include <stdint.h>
+
+#include "check_event.h"
+#include "request_table.h"
+
+typedef struct deadlock_detector deadlock_detector;
+typedef struct lifecycle lifecycle;
+
+/* Values are the finding's `problem`: append only. */
+typedef enum lifecycle_problem {
+    LIFECYCLE_REQUEST_PENDING = 1, /* a request neither completed nor freed at Finalize */
+    LIFECYCLE_REQUEST_NOT_FREED,   /* an inactive persistent request never freed */
+    LIFECYCLE_REQUEST_RESTARTED,   /* MPI_Start of a persistent request that is active */
+    LIFECYCLE_COMM_LEAK,           /* a communicator never freed */
+    LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
+    LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
+    LIFECYCLE_PROBLEM_END
+} lifecycle_problem;
+
+/* A new, empty state, or NULL when out of memory (the detector then checks no lifecycle). */
+lifecycle *lifecycle_create(void);
+void lifecycle_destroy(lifecycle *lc);
+
+/* The communicator ev->aux made by the constructor whose exit record is ev. Errors: MG_ENOMEM
+ * (that communicator is then not tracked). */
+int lifecycle_comm_made(deadlock_detector *det, const check_event *ev);
+/* rank freed its communicator comm. */
+void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm);
+/* The Start record ev names req, a persistent request that is already active: reported. */
+int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
+                                const dl_request *req);
+/* rank entered MPI_Finalize: its pending requests and unfreed communicators are reported, one
+ * finding per creation site with its count; after the last rank, the sends never received. */
+int lifecycle_finalized(deadlock_detector *det, int32_t rank);
+/* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, and the
+ * rank terminated. */
+int lifecycle_exited(deadlock_detector *det, const check_event *ev);
+
+/* Stable lower-case name of a problem ("request_not_completed", ...), the report's finding
+ * kind; "unknown" for another value. */
+const char *lifecycle_problem_name(uint32_t problem);
+
+#endif

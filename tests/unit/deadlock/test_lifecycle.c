@@ -1,0 +1,198 @@
+/* The lifecycle checks of issue 28 item 3 (lifecycle.h) over made-up record streams: requests
+ * pending or never freed at Finalize grouped by creation site, a persistent request started
+ * twice, communicators never freed, messages never received, an exit without Finalize. */
+#include <string.h>
+
+#include "deadlock_detector.h"
+#include "dl_stream.h"
+#include "lifecycle.h"
+#include "mg_test.h"
+
+static void finalize(dl_stream *s, int32_t rank)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_FINALIZE);
+    st_feed(s, &ev);
+}
+
+/* The lifecycle findings of problem: how many, and the last one. */
+static const dl_finding *problem_found(dl_stream *s, uint32_t problem, size_t *count)
+{
+    size_t n;
+    const dl_finding *all = deadlock_detector_findings(s->det, &n), *last = NULL;
+    *count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (all[i].kind == DL_LIFECYCLE && all[i].problem == problem) {
+            last = &all[i];
+            (*count)++;
+        }
+    }
+    return last;
+}
+
+static void test_requests_at_finalize(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    /* rank 0: three Irecvs from one site, one Isend from another; rank 1 sends one message */
+    for (uint64_t id = 1; id <= 3; id++)
+        st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, 1, (int32_t)id, id, 1);
+    st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 9, 4, 1);
+    ST_SEND(&s, 1, 0, 1);
+    st_p2p(&s, 1, CHECK_FN_IRECV, CHECK_COMM_WORLD, 0, 9, 5, 1);
+    uint64_t done = 5;
+    check_status st = {0, 0, 9, 0, 1};
+    st_wait_enter(&s, 1, CHECK_FN_WAIT, &done, 1);
+    st_wait_exit(&s, 1, CHECK_FN_WAIT, &done, 1, &st, 1, 1);
+    finalize(&s, 0);
+    finalize(&s, 1);
+    size_t n;
+    const dl_finding *f = problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    MG_CHECK_INT(n, 2); /* the Irecv site (count 3) and the Isend site (count 1), rank 0 only */
+    size_t all;
+    const dl_finding *list = deadlock_detector_findings(s.det, &all);
+    int irecvs = 0, isends = 0;
+    for (size_t i = 0; i < all; i++) {
+        if (list[i].kind != DL_LIFECYCLE)
+            continue;
+        MG_CHECK_INT(list[i].calls[0].rank, 0);
+        if (list[i].calls[0].func == CHECK_FN_IRECV && list[i].count == 3 &&
+            list[i].calls[0].callsite == 0x1000u + CHECK_FN_IRECV)
+            irecvs++;
+        if (list[i].calls[0].func == CHECK_FN_ISEND && list[i].count == 1)
+            isends++;
+    }
+    MG_CHECK_INT(irecvs, 1);
+    MG_CHECK_INT(isends, 1);
+    MG_CHECK(f != NULL);
+    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_REQUEST_PENDING), "request_not_completed");
+    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_PROBLEM_END), "unknown");
+    st_close(&s);
+}
+
+static void persistent(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, uint64_t id)
+{
+    st_p2p(s, rank, func, CHECK_COMM_WORLD, peer, 0, id, 1);
+}
+
+static void start(dl_stream *s, int32_t rank, uint64_t id)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_START);
+    ev.request = id;
+    st_feed(s, &ev);
+    ev = st_event(CHECK_EV_EXIT, rank, CHECK_FN_START);
+    ev.request = id;
+    st_feed(s, &ev);
+}
+
+static void test_persistent(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    persistent(&s, 0, CHECK_FN_SEND_INIT, 1, 1);
+    persistent(&s, 1, CHECK_FN_RECV_INIT, 0, 1);
+    start(&s, 1, 1);
+    start(&s, 1, 1); /* active: refused, reported, nothing posted */
+    size_t n;
+    const dl_finding *f = problem_found(&s, LIFECYCLE_REQUEST_RESTARTED, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].func == CHECK_FN_START &&
+             f->calls[0].peer == 0);
+    start(&s, 0, 1);
+    uint64_t id = 1;
+    check_status st = {0, 0, 0, 0, 1};
+    for (int32_t r = 0; r < 2; r++) {
+        st_wait_enter(&s, r, CHECK_FN_WAIT, &id, 1);
+        st_wait_exit(&s, r, CHECK_FN_WAIT, &id, 1, &st, 1, 1);
+    }
+    /* rank 1 frees its request, rank 0 does not */
+    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_REQUEST_FREE);
+    ev.request = 1;
+    st_feed(&s, &ev);
+    finalize(&s, 0);
+    finalize(&s, 1);
+    f = problem_found(&s, LIFECYCLE_REQUEST_NOT_FREED, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].func == CHECK_FN_SEND_INIT);
+    problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    MG_CHECK_INT(n, 0);
+    problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    MG_CHECK_INT(n, 0); /* the one send was received: the refused Start posted nothing */
+    st_close(&s);
+}
+
+static void comm_free(dl_stream *s, int32_t rank, uint64_t comm)
+{
+    st_coll(s, rank, CHECK_FN_COMM_FREE, comm, CHECK_NO_ROOT, 0, 0, 1);
+}
+
+static void test_communicators(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    /* each rank splits itself off three times (Comm_free is collective: one-member communicators
+     * let one rank free what the other keeps) */
+    for (int32_t r = 0; r < 2; r++)
+        for (uint64_t id = 100; id < 103; id++)
+            st_split(&s, r, CHECK_COMM_SELF_FLAG | (uint64_t)r, id + 10 * (uint64_t)r, &r, 1);
+    comm_free(&s, 0, 100);
+    for (uint64_t id = 110; id < 113; id++)
+        comm_free(&s, 1, id); /* rank 1 frees all, rank 0 keeps 101 and 102 */
+    finalize(&s, 0);
+    finalize(&s, 1);
+    size_t n;
+    const dl_finding *f = problem_found(&s, LIFECYCLE_COMM_LEAK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 0 && f->count == 2 &&
+             f->calls[0].func == CHECK_FN_COMM_SPLIT &&
+             f->calls[0].callsite == 0x1000u + CHECK_FN_COMM_SPLIT);
+    st_close(&s);
+}
+
+static void test_lost_messages(void)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    for (int i = 0; i < 2; i++)
+        st_p2p(&s, 0, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 5, 0, 1);
+    st_p2p(&s, 2, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 6, 0, 1);
+    finalize(&s, 1);
+    finalize(&s, 0);
+    size_t n;
+    problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    MG_CHECK_INT(n, 0); /* rank 2 lives: decided after the last rank */
+    finalize(&s, 2);
+    const dl_finding *f = problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    MG_CHECK_INT(n, 2); /* rank 0's site (2 messages), rank 2's (1) */
+    MG_CHECK(f && f->calls[0].peer == 1);
+    st_close(&s);
+}
+
+static void test_exit_without_finalize(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    ST_RECV(&s, 0, 1, 0); /* rank 0 waits for rank 1, which exits */
+    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_EXIT);
+    st_feed(&s, &ev);
+    size_t n;
+    const dl_finding *f = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 1);
+    dl_queue_sizes q;
+    deadlock_detector_queue_sizes(s.det, &q);
+    MG_CHECK_INT(q.live_processes, 1);
+    st_check(&s);
+    st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
+int main(void)
+{
+    MG_RUN(test_requests_at_finalize);
+    MG_RUN(test_persistent);
+    MG_RUN(test_communicators);
+    MG_RUN(test_lost_messages);
+    MG_RUN(test_exit_without_finalize);
+    MG_TEST_END();
+}
