@@ -98,8 +98,14 @@ static int check_job(cli_session *s, const check_options *o)
         return cli_session_finish(s, MG_EXIT_SOFTWARE);
     }
     int status = check_watch(&r);
-    if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
-        !mg_job_interrupting_signal(s->job))
+    /* A launcher that failed (Open MPI refusing root, a missing host) ends the job before any
+     * rank exists: nothing was checked, which must not read as a clean line. */
+    int none_found = s->nranks == 0;
+    if (!status && none_found && !cli_opts.quiet)
+        fprintf(stderr, "mpiguard: check: the job ended before any of its ranks was found: nothing "
+                        "was checked\n");
+    else if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
+             !mg_job_interrupting_signal(s->job))
         print_clean_line(&r);
     deadlock_detector_destroy(r.det);
     check_agent_destroy(r.agent);
@@ -113,11 +119,11 @@ static int check_job(cli_session *s, const check_options *o)
     free(r.signatures);
     free(r.mismatches);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
-     * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe. */
+     * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe or none. */
     rc = cli_session_finish(s, status);
     if (status || rc)
         return rc;
-    return r.findings ? MG_EXIT_FINDINGS : r.blind ? MG_EXIT_UNOBSERVED : 0;
+    return r.findings ? MG_EXIT_FINDINGS : r.blind || none_found ? MG_EXIT_UNOBSERVED : 0;
 }
 
 int cmd_check(int argc, char **argv)

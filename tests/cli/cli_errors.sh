@@ -73,6 +73,14 @@ expect_status 64 "hang bad signal" -- "$MPIGUARD" hang --on-hang=signal:SIGNOPE 
 expect_status 64 "hang alpha out of range" -- "$MPIGUARD" hang --alpha 2 -- mpiexec.mpich -n 2 "$APP"
 expect_status 69 "hang unsupported launcher" -- "$MPIGUARD" hang -- /bin/sleep 1
 expect_stderr "not a launcher mpiguard knows"
+# A launcher that refuses to start (Open MPI as root without its two variables) ends the job before
+# any rank exists: check must say that nothing was checked, never print its clean line, and end
+# with the launcher's status.
+if [ "$(id -u)" -eq 0 ]; then
+    expect_status 1 "check of a job whose launcher refused" -- env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM "$MPIGUARD" check -- mpirun.openmpi -n 2 "$BUILD/examples/openmpi/cg"
+    expect_stderr "the job ended before any of its ranks was found: nothing was checked"
+    ! grep -q "nothing found" "$TMP/stderr" || fail "check printed its clean line for a job with no rank"
+fi
 # The interposition library is inert in a process that is not an MPI rank and has no libmpi.
 for flavor in openmpi mpich; do
     expect_status 0 "preload into a non-MPI process ($flavor)" -- env LD_BIND_NOW=1 LD_PRELOAD="$BUILD/lib/libmpiguard-$flavor.so" /bin/echo inert
