@@ -11,10 +11,10 @@
 # so a new line of mpi_functions.def never silently lacks its Fortran binding. An array of datatype
 # handles has the length of the call's count, or (Alltoallw, Ialltoallw) the communicator's size:
 # the entry asks the MPI for it, and skips the send types of an in-place call, which the program
-# need not give. A Fortran reduction function goes through a trampoline of fortran_entry.c. Left to
-# the MPI library's own binding: the MPI-4 `_c` lines (Fortran reaches them only through
-# `use mpi_f08`'s descriptors). Init, Init_thread, Finalize and Abort are written by hand in
-# fortran_entry.c.
+# need not give. A Fortran reduction function goes through a trampoline of fortran_entry.c. The
+# MPI-4 `_c` lines (MG_FN_LARGE) have a Fortran form only in MPICH's `use mpi_f08`, where a count of
+# KIND=MPI_COUNT_KIND picks the entry mpi_send_f08ts_large_; they are written for that binding
+# alone. Init, Init_thread, Finalize and Abort are written by hand in fortran_entry.c.
 BEGIN {
     handle["MPI_Comm"] = "Comm"; handle["MPI_Datatype"] = "Type"; handle["MPI_Op"] = "Op"
     handle["MPI_Group"] = "Group"; handle["MPI_Info"] = "Info"; handle["MPI_Request"] = "Request"
@@ -89,7 +89,7 @@ function convert(i, n,    t, nm, count, what) {
         fparam = "MPI_Aint *" nm; arg = nm
     } else if (t ~ /^(const )?void \*$/ && suffix[i] == "") {
         fparam = "void *" nm; arg = "fortran_buffer(" nm ")"
-    } else if ((t == "int" || t == "MPI_Aint") && suffix[i] == "") {
+    } else if ((t == "int" || t == "MPI_Aint" || t == "MPI_Count") && suffix[i] == "") {
         fparam = (t == "int" ? "MPI_Fint" : t) " *" nm; arg = "*" nm
     } else if (t in handle && suffix[i] == "") {
         fparam = "MPI_Fint *" nm; arg = "MG_F2C(" handle[t] ", *" nm ")"
@@ -105,8 +105,8 @@ function convert(i, n,    t, nm, count, what) {
         fparam = "MPI_Fint *" nm; arg = nm
     } else if (t == "int" && suffix[i] == "[][3]") {
         fparam = "MPI_Fint *" nm; arg = "(int (*)[3])" nm
-    } else if (t == "const MPI_Aint" && suffix[i] == "[]") {
-        fparam = "MPI_Aint *" nm; arg = nm
+    } else if ((t == "const MPI_Aint" || t == "const MPI_Count") && suffix[i] == "[]") {
+        fparam = substr(t, 7) " *" nm; arg = nm
     } else if (t == "MPI_User_function *" && suffix[i] == "") {
         fparam = "fortran_user_function *" nm; arg = nm "_c"
         convert_with_status("MPI_User_function *" nm "_c = fortran_user_function_in(&rc, " nm ");")
@@ -134,9 +134,10 @@ function convert(i, n,    t, nm, count, what) {
     }
 }
 
-/^MG_FN\(/ {
-    line = $0
-    sub(/^MG_FN\(/, "", line)
+# Reads one line of the table into name, lower (the Fortran name), the Fortran parameters of the
+# mpif.h form (fparams) and of MPICH's descriptor form (dparams), and the statements around the call.
+function read_line(line, macro,    i) {
+    sub("^" macro "\\(", "", line)
     name = line; sub(/,.*/, "", name)
     params = line; sub(/^[^,]*, /, "", params); sub(/\), \(.*$/, ")", params)
     n = split_params(params)
@@ -157,9 +158,13 @@ function convert(i, n,    t, nm, count, what) {
             dnames = dnames pname[i] ", "
         }
     }
-    print ""
     # A function that returns indices takes the base they are returned in (MPICH's use mpi_f08).
     base_param = indexed ? "int index_base, " : ""; base_arg = indexed ? "1, " : ""
+}
+
+# The body every entry of the line shares: the conversions, the shared core, the error code.
+function print_core() {
+    print ""
     print "static inline __attribute__((always_inline)) void fortran_" lower "(void *site, " base_param fparams "MPI_Fint *ierr)"
     print "{"
     printf "%s", pre
@@ -172,6 +177,28 @@ function convert(i, n,    t, nm, count, what) {
     printf "%s", post
     print "    fortran_return(ierr, rc);"
     print "}"
+}
+
+# MPICH's `use mpi_f08` passes each buffer as gfortran's array descriptor (mpi_send_f08ts_, or
+# entry); one that is not contiguous goes to MPICH's own binding, which describes it with a datatype
+# and calls MPI_X: the C wrapper sees it, without the Fortran call site (said once).
+function print_descriptor_entry(entry) {
+    print "void pmpir_" entry "(" dparams "MPI_Fint *ierr);"
+    print "#pragma weak pmpir_" entry
+    print "void mpi_" entry "(" dparams "MPI_Fint *ierr)"
+    print "{"
+    print "    if (" contiguous ") {"
+    print "        fortran_without_site(\"MPI_" name "\");"
+    print "        pmpir_" entry "(" names "ierr);"
+    print "        return;"
+    print "    }"
+    print "    fortran_" lower "(__builtin_return_address(0), " dnames "ierr);"
+    print "}"
+}
+
+/^MG_FN\(/ {
+    read_line($0, "MG_FN")
+    print_core()
     print "void mpi_" lower "_(" fparams "MPI_Fint *ierr)"
     print "{"
     print "    fortran_" lower "(__builtin_return_address(0), " base_arg names "ierr);"
@@ -194,23 +221,20 @@ function convert(i, n,    t, nm, count, what) {
         print "FORTRAN_ALIAS(mpi_" lower "_, mpi_" lower "_f08_)"
         next
     }
-    # MPICH's `use mpi_f08` passes each buffer as gfortran's array descriptor (mpi_send_f08ts_);
-    # one that is not contiguous goes to MPICH's own binding, which describes it with a datatype and
-    # calls MPI_X: the C wrapper sees it, without the Fortran call site (said once).
     print "#if FORTRAN_F08_DESCRIPTORS"
-    print "void pmpir_" lower "_f08ts_(" dparams "MPI_Fint *ierr);"
-    print "#pragma weak pmpir_" lower "_f08ts_"
-    print "void mpi_" lower "_f08ts_(" dparams "MPI_Fint *ierr)"
-    print "{"
-    print "    if (" contiguous ") {"
-    print "        fortran_without_site(\"MPI_" name "\");"
-    print "        pmpir_" lower "_f08ts_(" names "ierr);"
-    print "        return;"
-    print "    }"
-    print "    fortran_" lower "(__builtin_return_address(0), " dnames "ierr);"
-    print "}"
+    print_descriptor_entry(lower "_f08ts_")
     print "#else"
     print "FORTRAN_ALIAS(mpi_" lower "_, mpi_" lower "_f08_)"
+    print "#endif"
+}
+
+/^MG_FN_LARGE\(/ {
+    print "#if FORTRAN_F08_DESCRIPTORS && MG_MPI_LARGE_COUNT"
+    read_line($0, "MG_FN_LARGE")
+    if (contiguous == "")
+        fail("a large-count line without a buffer: no descriptor entry to write")
+    print_core()
+    print_descriptor_entry(substr(lower, 1, length(lower) - 2) "_f08ts_large_")
     print "#endif"
 }
 
