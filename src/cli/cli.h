@@ -12,7 +12,8 @@
 
 #define MPIGUARD_VERSION "0.1.0"
 
-/* Options every tool takes (--report, --mpi, --verbose, --quiet, --help). */
+/* Options every tool takes (--verbose, --quiet, --help), and those of the tools that run a job
+ * (--report, --mpi). */
 typedef struct cli_common {
     const char *report_path;
     int mpi_choice; /* index into cli_mpi_choices: 0 auto */
@@ -20,18 +21,21 @@ typedef struct cli_common {
 } cli_common;
 
 extern cli_common cli_opts;
-extern const mg_option cli_common_options[];
+
+/* How a tool's command line is read: CLI_COMMAND, the words after "--" are required; CLI_NO_JOB,
+ * the tool runs no job, so it takes no --report or --mpi. 0: a job tool whose command is optional.
+ */
+enum { CLI_COMMAND = 1, CLI_NO_JOB = 2 };
 
 /* Parses argv against the common options plus tool_options; prints help and returns 0 with
- * *done = 1 for --help; on a usage error prints it and returns MG_EXIT_USAGE. need_command: the
- * words after "--" are required. */
+ * *done = 1 for --help; on a usage error prints it and returns MG_EXIT_USAGE. mode: CLI_* flags. */
 int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
-              char **argv, int need_command, char **positional, int max_positional,
-              mg_parsed_args *parsed, int *done);
+              char **argv, int mode, char **positional, int max_positional, mg_parsed_args *parsed,
+              int *done);
 /* The same with several tables of tool options (NULL-terminated), for a tool that takes another
  * tool's options too (`run` takes protect's). */
 int cli_parse_tables(const char *usage, const char *description,
-                     const mg_option *const *tool_tables, int argc, char **argv, int need_command,
+                     const mg_option *const *tool_tables, int argc, char **argv, int mode,
                      char **positional, int max_positional, mg_parsed_args *parsed, int *done);
 
 /* One rank as a tool sees it. */

@@ -10,12 +10,17 @@ cli_common cli_opts;
 
 static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
 
-const mg_option cli_common_options[] = {
+/* Only the tools that run a job write a report of it and need to know its MPI. */
+static const mg_option job_options[] = {
     {"report", 0, MG_OPT_STRING, &cli_opts.report_path, "FILE",
      "write the JSON report to FILE (default: none; see docs/report-schema.md)", NULL, 0, 0},
     {"mpi", 0, MG_OPT_CHOICE, &cli_opts.mpi_choice, "auto|openmpi|mpich",
      "which MPI the application uses (default: from the launcher and the binary)", mpi_choices, 0,
      0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+};
+
+static const mg_option common_options[] = {
     {"verbose", 'v', MG_OPT_FLAG, &cli_opts.verbose, NULL, "say more (the ranks found, each step)",
      NULL, 0, 0},
     {"quiet", 'q', MG_OPT_FLAG, &cli_opts.quiet, NULL, "print only findings and errors", NULL, 0,
@@ -25,26 +30,28 @@ const mg_option cli_common_options[] = {
 };
 
 int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
-              char **argv, int need_command, char **positional, int max_positional,
-              mg_parsed_args *parsed, int *done)
+              char **argv, int mode, char **positional, int max_positional, mg_parsed_args *parsed,
+              int *done)
 {
     const mg_option *const tool_tables[] = {tool_options, NULL};
-    return cli_parse_tables(usage, description, tool_tables, argc, argv, need_command, positional,
+    return cli_parse_tables(usage, description, tool_tables, argc, argv, mode, positional,
                             max_positional, parsed, done);
 }
 
 enum { CLI_TABLES_MAX = 4 };
 
 int cli_parse_tables(const char *usage, const char *description,
-                     const mg_option *const *tool_tables, int argc, char **argv, int need_command,
+                     const mg_option *const *tool_tables, int argc, char **argv, int mode,
                      char **positional, int max_positional, mg_parsed_args *parsed, int *done)
 {
-    /* The tool's tables, then the common options. */
-    const mg_option *use[CLI_TABLES_MAX + 2];
+    /* The tool's tables, then the job's options for a tool that runs one, then the common ones. */
+    const mg_option *use[CLI_TABLES_MAX + 3];
     int n = 0;
     for (int i = 0; tool_tables[i] && n < CLI_TABLES_MAX; i++)
         use[n++] = tool_tables[i];
-    use[n++] = cli_common_options;
+    if (!(mode & CLI_NO_JOB))
+        use[n++] = job_options;
+    use[n++] = common_options;
     use[n] = NULL;
     char err[512];
     *done = 0;
@@ -60,12 +67,12 @@ int cli_parse_tables(const char *usage, const char *description,
         return 0;
     }
     mg_log_set_level(cli_opts.quiet ? MG_LOG_ERROR : cli_opts.verbose ? MG_LOG_INFO : MG_LOG_WARN);
-    if (need_command && !parsed->command) {
+    if ((mode & CLI_COMMAND) && !parsed->command) {
         mg_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
-    if (need_command && parsed->ncommand == 0) {
+    if ((mode & CLI_COMMAND) && parsed->ncommand == 0) {
         mg_error("no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
         return MG_EXIT_USAGE;
     }

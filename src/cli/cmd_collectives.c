@@ -522,7 +522,7 @@ static int parse_options(int argc, char **argv, coll_options *o, mg_parsed_args 
                      "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
                      "of the bundled tester that checks every byte it received. Writes the\n"
                      "safe-bounds file that `mpiguard protect --bounds` reads.",
-                     options, argc, argv, 1, NULL, 0, args, done);
+                     options, argc, argv, CLI_COMMAND, NULL, 0, args, done);
 }
 
 /* The lists the command line names, parsed: collectives, process counts, type sizes. */

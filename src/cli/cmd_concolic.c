@@ -296,7 +296,7 @@ int cmd_concolic(int argc, char **argv)
         usage,
         "Concolic testing (COMPI): generate inputs, process counts and focus ranks that\n"
         "reach new branches; report a reproducer for every distinct bug.",
-        options_table, argc, argv, 1, NULL, 0, &args, &done);
+        options_table, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if ((rc = check_options(&o, args.ncommand)))

@@ -165,7 +165,7 @@ int cmd_demo(int argc, char **argv)
     mg_parsed_args args;
     int done;
     int rc = cli_parse(usage, "Show the tools of this build on the bundled example programs.",
-                       options, argc, argv, 0, NULL, 0, &args, &done);
+                       options, argc, argv, CLI_NO_JOB, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if (mkdir(dir, 0755) != 0 && access(dir, W_OK) != 0) {

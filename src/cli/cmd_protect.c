@@ -18,7 +18,7 @@ int cmd_protect(int argc, char **argv)
         "before each collective, Detectors D (a displacement array overflowed), G\n"
         "and X (over a safe bound) run, and a triggered call is routed through a\n"
         "workaround that delivers the same bytes. Exits with the job's status.",
-        tables, argc, argv, 1, NULL, 0, &args, &done);
+        tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if ((rc = protect_prepare(args.command, args.ncommand)))

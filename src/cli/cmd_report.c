@@ -28,7 +28,7 @@ int cmd_report(int argc, char **argv)
     mg_parsed_args args;
     int done;
     int rc = cli_parse(usage, "Render a report written by any mpiguard tool.", options, argc, argv,
-                       0, positional, 1, &args, &done);
+                       CLI_NO_JOB, positional, 1, &args, &done);
     if (rc || done)
         return rc;
     if (args.npositional != 1) {

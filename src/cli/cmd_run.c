@@ -89,7 +89,7 @@ int cmd_run(int argc, char **argv)
         "(the ranks' state, and the collectives protected against scaling problems as\n"
         "by `mpiguard protect`), find every rank, and report what was seen. Exits\n"
         "with the job's status.",
-        tables, argc, argv, 1, NULL, 0, &args, &done);
+        tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if (no_protect && protect_options_given()) {

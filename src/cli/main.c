@@ -23,7 +23,7 @@ static const subcommand subcommands[] = {
     {"concolic", cmd_concolic,
      "generate inputs, process counts and focus ranks that reach new branches"},
     {"run", cmd_run, "run a job under every cheap guard and report what was seen"},
-    {"report", cmd_report, "render a report as text, JSON or DOT"},
+    {"report", cmd_report, "render a report as text, JSON, DOT or HTML"},
     {"demo", cmd_demo, "show the tools on the bundled examples"},
     {"version", cmd_version, "print the version and what this installation has"},
     {"agent", cmd_agent, NULL}, /* started by mpiguard hang on each node */
