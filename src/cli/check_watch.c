@@ -104,7 +104,13 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
     if (end == CHECK_AGENT_CORRUPT)
         mg_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed",
                 rank);
-    if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) && ensure_detector(r) == MG_OK) {
+    /* A rank that ends because mpiguard was interrupted (Ctrl-C reaches the ranks too, or
+     * mpiguard passes the signal on) did not vanish on its own: the ranks waiting for it are not
+     * stuck on it. */
+    if (end == CHECK_AGENT_LOST && mg_job_interrupting_signal(r->s->job))
+        mg_info("check: rank %d ended with the interrupted job", rank);
+    else if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) &&
+             ensure_detector(r) == MG_OK) {
         mg_info("check: rank %d ended without MPI_Finalize", rank);
         deadlock_detector_process_lost(r->det, rank, now_ns());
     }

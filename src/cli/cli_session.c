@@ -520,6 +520,10 @@ int cli_session_finish(cli_session *s, int finding_status)
         fprintf(stderr,
                 "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
                 s->tool, signal_received);
+    else if (signal_received && !cli_opts.quiet)
+        fprintf(stderr, "mpiguard: %s: interrupted by signal %d (%s): the job was stopped%s\n",
+                s->tool, signal_received, strsignal(signal_received),
+                finding_status ? "" : "; nothing found up to then");
     int save_status = cli_session_save(s);
     for (int r = 0; r < s->nranks; r++)
         mg_rank_state_close(s->ranks[r].state);

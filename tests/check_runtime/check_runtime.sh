@@ -254,6 +254,32 @@ for rank, recs in streams.items():
 print("records_c ok:", len(streams[0]), len(streams[1]))
 PY
     ;;
+interrupted)
+    # SIGINT to mpiguard alone (a batch system's signal; Ctrl-C reaches the whole process group):
+    # mpiguard passes it to the job, and the ranks that end of it did not vanish on their own, so
+    # nobody is "stuck on a terminated rank".
+    setsid "$MPIGUARD" check --report "$report" -- $launcher -n 3 "$PROGS/rt_ring" 1000000 100 \
+        >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 100); do
+        [ -s "$report" ] || [ -n "$(leftovers "$PROGS/rt_ring 1000000")" ] && break
+        sleep 0.1
+    done
+    sleep 3
+    kill -INT "$guard"
+    wait_ended $guard 60 || { kill -KILL -- -"$guard"; fail "mpiguard did not end within 60 s of SIGINT"; }
+    wait $guard
+    status=$?
+    [ $status -eq 130 ] || { cat "$TMP/stderr" >&2; fail "mpiguard exited $status after SIGINT, expected 130"; }
+    expect_stderr "check: interrupted by signal 2 (Interrupt): the job was stopped; nothing found up to then"
+    ! grep -q "ERROR" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "a finding made of the interruption"; }
+    json "
+assert d['findings'] == [], [f['kind'] for f in d['findings']]
+assert d['job']['outcome'] == 'interrupted', d['job']
+" || fail "report content"
+    sleep 0.3
+    no_leftovers "rt_ring 1000000"
+    ;;
 *) fail "unknown case $case" ;;
 esac
 pass "check $case $flavor"
