@@ -10,6 +10,7 @@
 #include "concolic_loop.h"
 #include "concolic_report.h"
 #include "concolic_resume.h"
+#include "launcher.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -72,6 +73,18 @@ static int check_options(const concolic_options *o, int ncommand)
 
 static int pick_launcher(const char *app, concolic_launch *lp)
 {
+    /* Every other tool takes a launcher command; this one starts the program itself. */
+    char *const word[] = {(char *)app};
+    mg_launcher launcher;
+    char err[256];
+    int rc = mg_launcher_identify(word, 1, &launcher, err, sizeof err);
+    if (rc == MG_OK || rc == MG_EINVAL) {
+        mg_error("concolic starts the program itself, at the process counts it chooses: give the "
+                 "program after '--', not the launcher '%s' (e.g. mpiguard concolic --np 2 -- "
+                 "./app)",
+                 app);
+        return MG_EXIT_USAGE;
+    }
     mg_mpi_flavor f = MG_FLAVOR_UNKNOWN;
     if (cli_opts.mpi_choice)
         f = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;

@@ -71,6 +71,8 @@ expect_status 64 "hang bad action" -- "$MPIGUARD" hang --on-hang=explode -- mpie
 expect_stderr "kill, report, signal:SIG or exec:CMD"
 expect_status 64 "hang bad signal" -- "$MPIGUARD" hang --on-hang=signal:SIGNOPE -- mpiexec.mpich -n 2 "$APP"
 expect_status 64 "hang alpha out of range" -- "$MPIGUARD" hang --alpha 2 -- mpiexec.mpich -n 2 "$APP"
+expect_status 64 "concolic given a launcher" -- "$MPIGUARD" concolic -- mpiexec.mpich -n 2 "$APP"
+expect_stderr "concolic starts the program itself, at the process counts it chooses: give the program after '--', not the launcher 'mpiexec.mpich'"
 expect_status 69 "hang unsupported launcher" -- "$MPIGUARD" hang -- /bin/sleep 1
 expect_stderr "not a launcher mpiguard knows"
 # A launcher that refuses to start (Open MPI as root without its two variables) ends the job before
