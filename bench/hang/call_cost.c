@@ -4,7 +4,9 @@
  * per call. Run it plain, with the library preloaded and no module, and with the `state` module
  * (bench/hang/call_cost.sh, which compiles it with the flavour's mpicc). With `sendrecv`, the call
  * is an MPI_Sendrecv of one int to itself instead: a blocking call, whose entry publishes what it
- * waits for (the state module's wait-for stores). call_cost ITERATIONS [test|sendrecv] */
+ * waits for (the state module's wait-for stores). With `allgatherv` or `allreduce`, a collective
+ * of one int on the rank's own world: what the protect module adds to the collectives it watches
+ * (bench/apps/cost_bound.sh). call_cost ITERATIONS [test|sendrecv|allgatherv|allreduce] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +26,23 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     long iterations = argc > 1 ? atol(argv[1]) : 10000000;
-    int blocking = argc > 2 && strcmp(argv[2], "sendrecv") == 0;
+    const char *call = argc > 2 ? argv[2] : "test";
     MPI_Request request = MPI_REQUEST_NULL;
-    int flag, out = 1, in = 0;
+    int flag, out = 1, in = 0, count = 1, displ = 0;
     double start = now_ns();
-    for (long i = 0; i < iterations && !blocking; i++)
-        MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
-    for (long i = 0; i < iterations && blocking; i++)
-        MPI_Sendrecv(&out, 1, MPI_INT, 0, 0, &in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+    if (strcmp(call, "sendrecv") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Sendrecv(&out, 1, MPI_INT, 0, 0, &in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+    else if (strcmp(call, "allgatherv") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Allgatherv(&out, 1, MPI_INT, &in, &count, &displ, MPI_INT, MPI_COMM_WORLD);
+    else if (strcmp(call, "allreduce") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Allreduce(&out, &in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else
+        for (long i = 0; i < iterations; i++)
+            MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
     double ns = (now_ns() - start) / (double)iterations;
     printf("%.2f\n", ns);
     MPI_Finalize();
