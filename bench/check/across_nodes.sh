@@ -59,7 +59,7 @@ for flavor in openmpi mpich; do
                 same="no (run $i: exit $e1 / $e3)"
         done
         plain=-
-        [ ${#tp[@]} -eq 0 ] || plain=$(printf '%s\n' "${tp[@]}" | median)
+        [ ${#tp[@]} -eq 0 ] || plain=$(printf '%.1f' "$(printf '%s\n' "${tp[@]}" | median)")
         printf '| %s | %s | %.1f (%s) | %.1f (%s) | %s | %s |\n' $flavor $program \
             "$(printf '%s\n' "${t1[@]}" | median)" "$e1" "$(printf '%s\n' "${t3[@]}" | median)" \
             "$e3" "$plain" "$same"

@@ -119,6 +119,21 @@ assert (False, "other_node") in obs.values() and not any(o for o, _ in obs.value
 PY
     pass "3-node check ($flavor) without agents: ranks named on another node, exit 83"
     ;;
+check-blind)
+    # Rank 1, on node 2, loses LD_PRELOAD in a wrapper script: its node's agent names it with that
+    # cause as a one-node check would, and check stops the job with 83.
+    app="$BUILD/examples/$flavor/cg"
+    expect_status_within 120 83 "3-node check of a blind rank" "$app" -- mn_on 0 "$MPIGUARD" check \
+        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 \
+        "$(realpath "$(dirname "$0")/../integration/observe/blind_rank.sh")" "$app" --seconds 60
+    expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: not interposed: its LD_PRELOAD (unset)"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+obs = {o["rank"]: (o["observed"], o["cause"]) for o in json.load(open(sys.argv[1]))["observation"]}
+assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
+PY
+    pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
+    ;;
 check-agent-killed|check-wrong-secret)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its
     # node's agent is killed (the job stops, rank 1 named lost, exit 83), or a stranger on node 2
