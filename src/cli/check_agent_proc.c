@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "observe_ranks.h"
 #include "mg_array.h"
+#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -30,6 +31,7 @@ typedef struct agent_out {
     const check_agent *agent;
     cli_session *node; /* a node agent's view of its ranks, else NULL */
     uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
+    double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -128,14 +130,18 @@ static int send_states(agent_out *o, const check_agent_proc_params *p, int world
     return MG_OK;
 }
 
-/* A node agent looks for its node's ranks and judges them; its verdicts join the stream. */
+/* A node agent looks for its node's ranks and judges them; its verdicts join the stream. Whether
+ * they are all gone is read from /proc as often as the observer looks, not at every drain. */
 static int observe_node(agent_out *o, observe_ranks *observer)
 {
     cli_session *s = o->node;
     cli_session_discover(s);
     if (s->nranks && !o->calls && !(o->calls = calloc((size_t)s->nranks, sizeof *o->calls)))
         return MG_ENOMEM;
-    int done = node_done(o);
+    double now = mg_clock_seconds();
+    int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
+    if (now - o->looked_at >= OBSERVE_RANKS_PERIOD_S)
+        o->looked_at = now;
     observe_ranks_update(observer, done);
     return done;
 }
@@ -200,7 +206,9 @@ int check_agent_proc_run(const check_agent_proc_params *p)
             observe_ranks_on_verdict(observer, send_verdict, &o);
     }
     if (o.fd < 0 || (o.node && !observer)) {
-        mg_error("check agent: cannot connect to the detector at %s", p->address);
+        mg_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
+                          : "check agent: out of memory (detector at %s)",
+                 p->address);
         observe_ranks_destroy(observer);
         check_agent_destroy(a);
         return MG_EXIT_SOFTWARE;

@@ -317,15 +317,15 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
     return WATCH_JOB_ENDED;
 }
 
-/* Across nodes, whether every rank's stream ended or its agent called it blind: nothing more is
- * to come (an agent of a node without ranks never closes). */
+/* Across nodes, whether every rank was judged by its agent, and the stream of each observed one
+ * ended: nothing more is to come (an agent of a node without ranks never closes). */
 static int every_rank_told(const check_run *r)
 {
     if (!across_nodes(r) || r->world == 0)
         return 0;
     for (int k = 0; k < r->world; k++) {
         mg_observe_cause c = observe_ranks_cause(r->observer, k);
-        if (!r->ended[k] && (c == MG_OBSERVE_PENDING || c == MG_OBSERVE_OK))
+        if (c == MG_OBSERVE_PENDING || (c == MG_OBSERVE_OK && !r->ended[k]))
             return 0;
     }
     return 1;

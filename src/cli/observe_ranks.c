@@ -18,6 +18,7 @@ typedef struct observed_rank {
     uint64_t calls;
     int ended;
     int remote; /* judged on its node (observe_ranks_remote), never here */
+    int told;   /* its first verdict went to on_verdict (a pending one too: who owns it) */
     mg_rank_sight sight;
     mg_observe_cause cause;
     char detail[512];
@@ -132,8 +133,9 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                            .by_stack = !o->published};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
-    if (o->on_verdict && k->cause != before)
+    if (o->on_verdict && (k->cause != before || !k->told))
         o->on_verdict(o->verdict_ctx, r, k->pid, k->cause, k->detail);
+    k->told = 1;
     if (!decided(k))
         return;
     /* a rank that ended on its own is named, but there is nothing left to stop or to sample: the

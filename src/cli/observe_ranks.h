@@ -32,7 +32,8 @@ void observe_ranks_destroy(observe_ranks *o);
 int observe_ranks_update(observe_ranks *o, int job_ended);
 
 /* Where a rank's verdicts go when not to stderr: a node agent of check sends each to the detector,
- * the observed ones too, whenever a rank's verdict changes. */
+ * the observed ones too, whenever a rank's verdict changes, and the first one even while pending
+ * (the detector then knows which agent owns the rank). */
 typedef void (*observe_verdict_fn)(void *ctx, int rank, int pid, mg_observe_cause cause,
                                    const char *detail);
 void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx);
