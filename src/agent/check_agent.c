@@ -4,6 +4,7 @@
 #include "event_ring.h"
 #include "mg_error.h"
 #include "mg_shm.h"
+#include "rank_scan.h"
 #include "record_decoder.h"
 
 #include <stdio.h>
@@ -13,7 +14,12 @@
 typedef struct agent_ring {
     event_ring_reader reader;
     int attached, ended;
+    unsigned polls; /* drains so far, for the occasional look at the writer's /proc state */
 } agent_ring;
+
+/* A writer is read for a zombie once every this many drains (about half a second at the 20 ms of
+ * a watch): a /proc read per rank per drain would cost a busy node a few percent of a core. */
+enum { ZOMBIE_LOOK_POLLS = 25 };
 
 struct check_agent {
     char token[64];
@@ -170,8 +176,12 @@ static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t 
                  size_t *records)
 {
     agent_ring *ring = &a->rings[rank];
-    /* Read liveness before draining: a writer seen dead here wrote everything it ever will. */
-    int dead = event_ring_writer_dead(&ring->reader);
+    /* Read liveness before draining: a writer seen dead here wrote everything it ever will. A
+     * zombie is dead too: where no init reaps orphans (a container, a node's PID namespace) a
+     * killed rank stays one. */
+    int dead = event_ring_writer_dead(&ring->reader) ||
+               (++ring->polls % ZOMBIE_LOOK_POLLS == 0 &&
+                mg_process_state_gone(mg_rank_scan_process_state(ring->reader.hdr->writer_pid)));
     uint32_t life = atomic_load(&ring->reader.hdr->life);
     for (size_t n = 0; !budget || n < budget; n++) {
         uint32_t len;
@@ -238,4 +248,9 @@ int check_agent_pid(const check_agent *a, int rank)
     if (rank < 0 || rank >= a->world_size || !a->rings[rank].attached)
         return 0;
     return a->rings[rank].reader.hdr->writer_pid;
+}
+
+int check_agent_ended(const check_agent *a, int rank)
+{
+    return rank >= 0 && rank < a->world_size && a->rings[rank].ended;
 }

@@ -64,5 +64,7 @@ void check_agent_stats_get(const check_agent *a, check_agent_stats *out);
 uint64_t check_agent_blocked_seq(const check_agent *a, int rank);
 /* The pid of a rank's writer, 0 when its ring is not attached. */
 int check_agent_pid(const check_agent *a, int rank);
+/* 1 once a rank's stream ended (its end was handed to the sink). */
+int check_agent_ended(const check_agent *a, int rank);
 
 #endif

@@ -20,7 +20,8 @@ enum { MAX_AGENTS = 256 };
 
 typedef struct remote_conn {
     int fd;     /* -1 once closed */
-    int joined; /* its secret was right: one of the run's agents */
+    int joined; /* its secret was right: one of the run's agents; its number from 1 */
+    char node[RECORD_STREAM_NODE_NAME];
     agent_reader reader;
 } remote_conn;
 
@@ -34,10 +35,10 @@ struct check_remote {
 int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SECRET_BYTES],
                         check_remote **out)
 {
-    check_remote *r = agents < 1 || agents > MAX_AGENTS ? NULL : calloc(1, sizeof *r);
+    check_remote *r = agents < 0 || agents > MAX_AGENTS ? NULL : calloc(1, sizeof *r);
     if (!r) {
         close(listen_fd);
-        return agents < 1 || agents > MAX_AGENTS ? MG_EINVAL : MG_ENOMEM;
+        return agents < 0 || agents > MAX_AGENTS ? MG_EINVAL : MG_ENOMEM;
     }
     r->listen_fd = listen_fd;
     r->expected = agents;
@@ -46,12 +47,22 @@ int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SE
     return MG_OK;
 }
 
-static void close_conn(check_remote *r, remote_conn *c)
+/* Whether another agent may still join. */
+static int accepting(const check_remote *r)
+{
+    return r->joined < (r->expected ? r->expected : MAX_AGENTS);
+}
+
+static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink)
 {
     close(c->fd);
     c->fd = -1;
     agent_reader_free(&c->reader);
-    r->closed += c->joined;
+    if (!c->joined)
+        return;
+    r->closed++;
+    if (sink->agent_closed)
+        sink->agent_closed(sink->base.ctx, c->joined - 1, c->node);
 }
 
 static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
@@ -63,16 +74,24 @@ static int record_frame(check_remote *r, const agent_frame *f, const check_remot
     return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
 }
 
-/* Dispatches one frame: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
-static int dispatch(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
+/* Dispatches one frame of c: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
+static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
+                    const check_remote_sink *sink)
 {
     int32_t rank, value, line;
     uint32_t share, shares;
     uint64_t wide;
     char function[1024], file[1024];
+    record_stream_verdict verdict;
     switch (f->type) {
     case AGENT_MSG_HELLO:
-        return record_stream_parse_hello(f, &share, &shares);
+        return record_stream_parse_hello(f, &share, &shares, c->node);
+    case AGENT_MSG_OBSERVE:
+        if (record_stream_parse_observe(f, &verdict))
+            return MG_EFORMAT;
+        if (sink->observe)
+            sink->observe(sink->base.ctx, c->joined - 1, c->node, &verdict);
+        return MG_OK;
     case AGENT_MSG_RECORD:
         return record_frame(r, f, sink);
     case AGENT_MSG_SITE:
@@ -105,35 +124,34 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     if (n <= 0) {
         if (agent_reader_partial(&c->reader))
             mg_warn("check: an agent's stream ended in the middle of a frame (truncated)");
-        close_conn(r, c);
+        close_conn(r, c, sink);
         return MG_OK;
     }
     int rc = agent_reader_push(&c->reader, buf, (size_t)n);
     if (rc == MG_OK && !c->joined) {
         /* Nothing of a stream is read before its secret matched. */
-        rc = r->joined < r->expected ? agent_reader_auth(&c->reader, r->secret) : MG_EPERM;
+        rc = accepting(r) ? agent_reader_auth(&c->reader, r->secret) : MG_EPERM;
         if (rc == MG_EPERM) {
             mg_warn("check: a connection without this run's agent secret was refused");
-            close_conn(r, c);
+            close_conn(r, c, sink);
             return MG_OK;
         }
         if (rc == 0)
             return MG_OK;
-        c->joined = 1;
-        r->joined++;
+        c->joined = ++r->joined;
         rc = MG_OK;
     }
     agent_frame f;
     char err[256];
     while (rc == MG_OK && (rc = agent_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
-        rc = dispatch(r, &f, sink);
+        rc = dispatch(r, c, &f, sink);
         if (rc == MG_EFORMAT)
             snprintf(err, sizeof err, "a malformed frame of type %u", f.type);
         *records += rc == MG_OK && f.type == AGENT_MSG_RECORD;
     }
     if (rc == MG_EFORMAT || rc == MG_EVERSION) {
         mg_warn("check: closing an agent's stream: %s", err);
-        close_conn(r, c);
+        close_conn(r, c, sink);
         return MG_OK;
     }
     return rc < 0 ? rc : MG_OK;
@@ -145,14 +163,14 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
     *records = 0;
     struct pollfd fds[MAX_AGENTS + 1];
     int n = 0;
-    if (r->joined < r->expected)
+    if (accepting(r))
         fds[n++] = (struct pollfd){.fd = r->listen_fd, .events = POLLIN};
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0)
             fds[n++] = (struct pollfd){.fd = r->conns[i].fd, .events = POLLIN};
     if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
         return MG_OK;
-    while (r->joined < r->expected) {
+    while (accepting(r)) {
         /* A refused connection's place is taken again. */
         int slot = 0;
         while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
@@ -178,7 +196,7 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
 
 int check_remote_done(const check_remote *r)
 {
-    return r->joined == r->expected && r->closed == r->expected;
+    return r->closed == r->joined && (r->expected ? r->joined == r->expected : r->joined > 0);
 }
 
 void check_remote_destroy(check_remote *r)

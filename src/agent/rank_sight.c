@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The MPI language-binding libraries a rank may map beside libmpi, by soname prefix. */
 static const char *const binding_libraries[] = {
@@ -70,6 +71,18 @@ static int read_maps(const char *proc_root, int pid, const char *library, mg_ran
     return MG_OK;
 }
 
+/* Whether pid has another UTS namespace (a hostname of its own) than this process: unknown (a
+ * made-up proc root, a process gone) reads as the same. */
+static int other_node(const char *proc_root, int pid)
+{
+    char path[256], theirs[64], ours[64];
+    snprintf(path, sizeof path, "%s/%d/ns/uts", proc_root, pid);
+    ssize_t n = readlink(path, theirs, sizeof theirs - 1), m;
+    if (n <= 0 || (m = readlink("/proc/self/ns/uts", ours, sizeof ours - 1)) <= 0)
+        return 0;
+    return n != m || memcmp(theirs, ours, (size_t)n) != 0;
+}
+
 int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
 {
     *out = (mg_rank_sight){0};
@@ -85,6 +98,7 @@ int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_r
     snprintf(exe, sizeof exe, "%s/%d/exe", proc_root, pid);
     if (mg_mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_OK)
         return MG_ENOENT;
+    out->other_node = other_node(proc_root, pid);
     out->read = 1;
     return MG_OK;
 }

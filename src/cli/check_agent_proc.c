@@ -2,10 +2,14 @@
 #include "check_agent_proc.h"
 
 #include "check_agent.h"
+#include "cli.h"
+#include "observe_ranks.h"
 #include "mg_array.h"
+#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
+#include "rank_scan.h"
 #include "record_stream.h"
 
 #include <arpa/inet.h>
@@ -25,6 +29,9 @@ typedef struct agent_out {
     size_t len, cap;
     int failed, world_sent;
     const check_agent *agent;
+    cli_session *node; /* a node agent's view of its ranks, else NULL */
+    uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
+    double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -46,8 +53,9 @@ static void put_pair(agent_out *o, agent_msg_type type, int32_t rank, int32_t va
 
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
 {
-    (void)ev;
     agent_out *o = ctx;
+    if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
+        o->calls[ev->rank]++;
     if (!o->world_sent) {
         check_agent_stats st;
         check_agent_stats_get(o->agent, &st);
@@ -71,6 +79,71 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
 static void on_end(void *ctx, int rank, int end, uint64_t lost)
 {
     put_pair(ctx, AGENT_MSG_END, rank, end, lost);
+}
+
+/* A node agent's ranks publish once their ring is attached here (observe_ranks.h). */
+static int ring_attached(void *ctx, int rank, uint64_t *calls)
+{
+    const agent_out *o = ctx;
+    *calls = o->calls ? o->calls[rank] : 0;
+    return check_agent_pid(o->agent, rank) != 0;
+}
+
+static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, const char *detail)
+{
+    agent_out *o = ctx;
+    record_stream_verdict v = {.rank = rank, .pid = pid, .world = o->node->nranks, .cause = cause};
+    snprintf(v.detail, sizeof v.detail, "%s", detail);
+    uint8_t *p = room(o, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
+    if (p)
+        o->len += record_stream_observe(p, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX, &v);
+}
+
+/* A node agent is done once every rank found on its node is gone (a zombie too: a node's init
+ * may never reap it) and its stream, if it had one, ended: the verdicts are then final. */
+static int node_done(const agent_out *o)
+{
+    const cli_session *s = o->node;
+    if (s->found == 0)
+        return 0;
+    for (int r = 0; r < s->nranks; r++) {
+        int pid = s->ranks[r].pid;
+        if (pid && (!mg_process_state_gone(mg_rank_scan_process_state(pid)) ||
+                    (check_agent_pid(o->agent, r) && !check_agent_ended(o->agent, r))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Sends each owned rank's blocked seq when it changed since the last one sent. */
+static int send_states(agent_out *o, const check_agent_proc_params *p, int world, uint64_t **sent)
+{
+    if (world && !*sent && !(*sent = calloc((size_t)world, sizeof **sent)))
+        return MG_ENOMEM;
+    for (int r = p->share; *sent && r < world; r += p->shares) {
+        uint64_t seq = check_agent_blocked_seq(o->agent, r);
+        if (seq != (*sent)[r]) {
+            put_pair(o, AGENT_MSG_STATE, r, 0, seq);
+            (*sent)[r] = seq;
+        }
+    }
+    return MG_OK;
+}
+
+/* A node agent looks for its node's ranks and judges them; its verdicts join the stream. Whether
+ * they are all gone is read from /proc as often as the observer looks, not at every drain. */
+static int observe_node(agent_out *o, observe_ranks *observer)
+{
+    cli_session *s = o->node;
+    cli_session_discover(s);
+    if (s->nranks && !o->calls && !(o->calls = calloc((size_t)s->nranks, sizeof *o->calls)))
+        return MG_ENOMEM;
+    double now = mg_clock_seconds();
+    int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
+    if (now - o->looked_at >= OBSERVE_RANKS_PERIOD_S)
+        o->looked_at = now;
+    observe_ranks_update(observer, done);
+    return done;
 }
 
 static int flush(agent_out *o)
@@ -115,63 +188,73 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
-int check_agent_proc_run(const char *token, int share, int shares, const char *address,
-                         const uint8_t secret[AGENT_SECRET_BYTES])
+int check_agent_proc_run(const check_agent_proc_params *p)
 {
     check_agent *a;
-    if (check_agent_create(token, share, shares, &a) != MG_OK) {
-        mg_error("check agent: bad share %d/%d or token", share, shares);
+    if (check_agent_create(p->token, p->share, p->shares, &a) != MG_OK) {
+        mg_error("check agent: bad share %d/%d or token", p->share, p->shares);
         return MG_EXIT_SOFTWARE;
     }
-    agent_out o = {.fd = connect_to(address), .agent = a};
-    if (o.fd < 0) {
-        mg_error("check agent: cannot connect to the detector at %s", address);
+    cli_session node = {.tool = "check", .flavor = p->flavor};
+    agent_out o = {.fd = connect_to(p->address), .agent = a, .node = p->library ? &node : NULL};
+    observe_ranks *observer = NULL;
+    if (o.node) {
+        snprintf(node.token, sizeof node.token, "%s", p->token);
+        snprintf(node.library, sizeof node.library, "%s", p->library);
+        node.selector.token = node.token;
+        if ((observer = observe_ranks_create(&node, ring_attached, &o)))
+            observe_ranks_on_verdict(observer, send_verdict, &o);
+    }
+    if (o.fd < 0 || (o.node && !observer)) {
+        mg_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
+                          : "check agent: out of memory (detector at %s)",
+                 p->address);
+        observe_ranks_destroy(observer);
         check_agent_destroy(a);
         return MG_EXIT_SOFTWARE;
     }
-    uint8_t *p = room(&o, AGENT_AUTH_SIZE);
-    if (p) {
-        agent_auth_put(p, secret);
+    char host[RECORD_STREAM_NODE_NAME] = "";
+    gethostname(host, sizeof host - 1);
+    uint8_t *bytes = room(&o, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE);
+    if (bytes) {
+        agent_auth_put(bytes, p->secret);
         o.len += AGENT_AUTH_SIZE;
+        o.len += record_stream_hello(bytes + AGENT_AUTH_SIZE, RECORD_STREAM_HELLO_SIZE,
+                                     (uint32_t)p->share, (uint32_t)p->shares, host);
     }
-    p = room(&o, RECORD_STREAM_HELLO_SIZE);
-    if (p)
-        o.len += record_stream_hello(p, RECORD_STREAM_HELLO_SIZE, (uint32_t)share,
-                                     (uint32_t)shares);
     const check_agent_sink sink = {&o, on_record, on_site, on_end};
     uint64_t *sent_state = NULL;
     int status = 0;
     for (;;) {
         size_t n;
-        if (check_agent_poll(a, &sink, 65536, &n) != MG_OK || o.failed) {
+        int done = o.node ? observe_node(&o, observer) : 0;
+        if (done < 0 || check_agent_poll(a, &sink, 65536, &n) != MG_OK || o.failed) {
             status = MG_EXIT_SOFTWARE;
             break;
         }
         check_agent_stats st;
         check_agent_stats_get(a, &st);
-        if (st.world_size && !sent_state && !(sent_state = calloc((size_t)st.world_size, 8))) {
+        if (send_states(&o, p, st.world_size, &sent_state) != MG_OK) {
             status = MG_EXIT_SOFTWARE;
             break;
-        }
-        for (int r = share; sent_state && r < st.world_size; r += shares) {
-            uint64_t seq = check_agent_blocked_seq(a, r);
-            if (seq != sent_state[r]) {
-                put_pair(&o, AGENT_MSG_STATE, r, 0, seq);
-                sent_state[r] = seq;
-            }
         }
         if (flush(&o) != MG_OK || detector_gone(o.fd)) {
             status = MG_EXIT_SOFTWARE;
             break;
         }
-        int owned = st.world_size > share ? (st.world_size - share + shares - 1) / shares : 0;
-        if (st.world_size && st.ended == owned)
+        int owned = st.world_size > p->share
+                        ? (st.world_size - p->share + p->shares - 1) / p->shares
+                        : 0;
+        if (done || (!o.node && st.world_size && st.ended == owned))
             break;
         if (n == 0) {
             struct timespec pause = {0, 5000000};
             nanosleep(&pause, NULL);
         }
     }
+    observe_ranks_destroy(observer);
+    free(node.ranks);
+    free(o.calls);
     free(sent_state);
     free(o.buf);
     close(o.fd);

@@ -1,17 +1,28 @@
-/* An agent process of `mpiguard check --agents N`: owns the ranks rank % shares == share on this
- * node and streams their records to the detector over TCP (record_stream.h), until its ranks'
- * streams ended or the detector went away. docs/design/check.md "How it is built". */
+/* An agent process of `mpiguard check`: with --agents N, one of N on this node owning the ranks
+ * rank % shares == share; with --agent-launcher, the one agent of its node, owning every rank there
+ * and judging whether each is observed (observe_ranks.h). Either streams its ranks' records to the
+ * detector over TCP (record_stream.h) until its ranks' streams ended or the detector went away.
+ * docs/design/check.md "How it is built"; docs/check.md "Across nodes". */
 #ifndef MG_CHECK_AGENT_PROC_H
 #define MG_CHECK_AGENT_PROC_H
 
 #include "agent_proto.h"
+#include "mg_mpi_flavor.h"
 
 #include <stdint.h>
 
-/* Runs the agent, which proves itself with secret first (agent_proto.h, AUTH); returns the process
- * exit status (0, or 70 when it could not start or the detector vanished: the ranks then see a dead
- * reader and never block on it). */
-int check_agent_proc_run(const char *token, int share, int shares, const char *address,
-                         const uint8_t secret[AGENT_SECRET_BYTES]);
+typedef struct check_agent_proc_params {
+    const char *token; /* the job's MPIGUARD_JOB_TOKEN */
+    int share, shares;
+    const char *address;   /* the detector's ADDRESS:PORT */
+    const uint8_t *secret; /* AGENT_SECRET_BYTES, sent first (AUTH) */
+    const char *library;   /* a node agent: the interposition library the ranks were given; NULL
+                              for one of --agents N (the detector judges those ranks itself) */
+    mg_mpi_flavor flavor;  /* a node agent: the job's MPI */
+} check_agent_proc_params;
+
+/* Runs the agent; returns the process exit status (0, or 70 when it could not start or the
+ * detector vanished: the ranks then see a dead reader and never block on it). */
+int check_agent_proc_run(const check_agent_proc_params *p);
 
 #endif

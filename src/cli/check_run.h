@@ -13,6 +13,7 @@
 #include "check_policy.h"
 #include "cli.h"
 #include "deadlock_detector.h"
+#include "observe_ranks.h"
 #include "site_resolver.h"
 
 /* Room for the class table's classes (mg_report_class_select refuses a smaller one). */
@@ -23,6 +24,7 @@ typedef struct check_options {
     int on_deadlock, buffered_sends, wildcards;
     double quiet_time;
     long agents;
+    const char *agent_launcher; /* words that start one agent per node */
     /* --checks: selected[i] for class i of the class table (report_class.h) */
     unsigned char selected[CHECK_CLASSES_MAX];
 } check_options;
@@ -39,8 +41,12 @@ typedef struct check_run {
     cli_session *s;
     const check_options *o;
     check_agent *agent;   /* in-process agent (no --agents) */
-    check_remote *remote; /* agent processes over TCP (--agents N) */
+    check_remote *remote; /* agent processes over TCP (--agents N, --agent-launcher) */
     mg_job **agent_jobs;
+    int nagent_jobs;
+    int *agent_of; /* --agent-launcher: per rank, 1 + the number of the agent that judged it */
+    observe_ranks *observer;
+    int newly_blind; /* ranks found blind by their node's agent since the watch last looked */
     deadlock_detector *det;
     int world;              /* world size, once the first ring or agent told it */
     uint64_t *blocked;      /* each rank's blocked seq: as its agent last reported (remote), or as

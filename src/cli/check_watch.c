@@ -26,6 +26,12 @@ static uint64_t now_ns(void)
     return (uint64_t)(mg_clock_seconds() * 1e9);
 }
 
+/* Whether the ranks are on other nodes, each judged by its node's agent (--agent-launcher). */
+static int across_nodes(const check_run *r)
+{
+    return r->o->agent_launcher != NULL;
+}
+
 static void set_world(check_run *r, int size)
 {
     if (r->world || size <= 0)
@@ -34,7 +40,13 @@ static void set_world(check_run *r, int size)
     r->captured = calloc((size_t)size, sizeof *r->captured);
     r->ended = calloc((size_t)size, sizeof *r->ended);
     r->rank_records = calloc((size_t)size, sizeof *r->rank_records);
-    if (!r->blocked || !r->captured || !r->ended || !r->rank_records)
+    r->agent_of = calloc((size_t)size, sizeof *r->agent_of);
+    /* across nodes the agents, not this node's /proc, tell the session its ranks */
+    cli_session *s = r->s;
+    if (across_nodes(r) && !s->ranks && (s->ranks = calloc((size_t)size, sizeof *s->ranks)))
+        s->nranks = size;
+    if (!r->blocked || !r->captured || !r->ended || !r->rank_records || !r->agent_of ||
+        (across_nodes(r) && s->nranks != size))
         r->failed = 1;
     else
         r->world = size;
@@ -128,11 +140,45 @@ static void on_state(void *ctx, int rank, uint64_t seq)
         r->blocked[rank] = seq;
 }
 
+/* A node agent's verdict on one of its ranks: the rank's pid and node for the report, and the
+ * verdict for the observation. */
+static void on_observe(void *ctx, int agent, const char *node, const record_stream_verdict *v)
+{
+    check_run *r = ctx;
+    set_world(r, v->world);
+    if (!across_nodes(r) || v->rank < 0 || v->rank >= r->world || !r->observer)
+        return;
+    cli_rank *k = &r->s->ranks[v->rank];
+    r->s->found += !k->pid;
+    k->pid = v->pid;
+    snprintf(k->host, sizeof k->host, "%s", node);
+    r->agent_of[v->rank] = agent + 1;
+    if (v->cause == MG_OBSERVE_OK)
+        mg_info("check: rank %d is observed on %s (pid %d)", v->rank, node, v->pid);
+    r->newly_blind += observe_ranks_remote(r->observer, v->rank, v->pid, node,
+                                           (mg_observe_cause)v->cause, v->detail);
+}
+
+/* An agent's stream closed: the ranks it judged whose streams had not ended are lost with it. */
+static void on_agent_closed(void *ctx, int agent, const char *node)
+{
+    check_run *r = ctx;
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "the agent on node %s was lost while the rank ran: its calls are no longer seen",
+             node[0] ? node : "?");
+    for (int k = 0; r->observer && k < r->world; k++)
+        if (r->agent_of[k] == agent + 1 && !r->ended[k])
+            r->newly_blind += observe_ranks_remote(r->observer, k, 0, node[0] ? node : "?",
+                                                   MG_OBSERVE_AGENT_LOST, detail);
+}
+
 /* Drains what the rings (or the agents' streams) hold now, waiting up to wait_ms for the first
  * bytes of a stream. Returns the records read. */
 static size_t drain(check_run *r, int wait_ms)
 {
-    const check_remote_sink sink = {{r, on_record, on_site, on_rank_end}, on_world, on_state};
+    const check_remote_sink sink = {
+        {r, on_record, on_site, on_rank_end}, on_world, on_state, on_observe, on_agent_closed};
     size_t n = 0, total = 0;
     /* Bounded, so a job that writes faster than this drains still sees triggers and signals. */
     for (int round = 0; round < 16 && (round == 0 || n > 0) && !r->failed; round++) {
@@ -240,11 +286,14 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
     while (!r->failed) {
         int ended = cli_session_wait(r->s, r->agent ? 20 : 0);
-        cli_session_discover(r->s);
+        if (!across_nodes(r))
+            cli_session_discover(r->s);
         drain(r, 20);
         if (ended)
             return WATCH_JOB_ENDED;
-        if (observe_ranks_update(observer, 0)) {
+        int blind = observe_ranks_update(observer, 0) + r->newly_blind;
+        r->newly_blind = 0;
+        if (blind) {
             mg_warn(
                 "check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
@@ -274,6 +323,20 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
     return WATCH_JOB_ENDED;
 }
 
+/* Across nodes, whether every rank was judged by its agent, and the stream of each observed one
+ * ended: nothing more is to come (an agent of a node without ranks never closes). */
+static int every_rank_told(const check_run *r)
+{
+    if (!across_nodes(r) || r->world == 0)
+        return 0;
+    for (int k = 0; k < r->world; k++) {
+        mg_observe_cause c = observe_ranks_cause(r->observer, k);
+        if (c == MG_OBSERVE_PENDING || (c == MG_OBSERVE_OK && !r->ended[k]))
+            return 0;
+    }
+    return 1;
+}
+
 /* After the job: the records still on their way, the last analysis, and which ranks were
  * observed (written to the report). */
 static void finish(check_run *r, observe_ranks *observer)
@@ -284,7 +347,7 @@ static void finish(check_run *r, observe_ranks *observer)
      * closed its connection already. 5 s once cut off a live agent on a machine at load 47 (a
      * rank's records lost); the bound only costs time when an agent is missing. */
     for (uint64_t until = now_ns() + 30000000000ULL;
-         r->remote && !check_remote_done(r->remote) && now_ns() < until;)
+         r->remote && !check_remote_done(r->remote) && !every_rank_told(r) && now_ns() < until;)
         drain(r, 100);
     if (!r->deadlock)
         check_now(r, 1);
@@ -294,6 +357,18 @@ static void finish(check_run *r, observe_ranks *observer)
     observe_ranks_update(observer, 1);
     r->observed = observe_ranks_observed(observer);
     r->blind = observe_ranks_blind(observer);
+    if (across_nodes(r) && r->observed + r->blind < r->world)
+        mg_warn("check: %d of %d ranks were never reported by an agent (no agent ran on their "
+                "node, or it never found them): they are not observed",
+                r->world - r->observed - r->blind, r->world);
+    /* A job of which nothing was seen (its ranks on nodes this one cannot see, and no agent
+     * there) is not clean; across nodes a rank no agent told of is as blind as one found blind. */
+    if (r->world == 0 && r->s->nranks == 0)
+        mg_warn("check: no rank of the job was seen%s: nothing was observed",
+                across_nodes(r) ? " by any agent"
+                                : " on this node (ranks on other nodes need --agent-launcher)");
+    if (across_nodes(r) || (r->world == 0 && r->s->nranks == 0))
+        r->blind = (r->world ? r->world : 1) - r->observed;
     const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
     for (int k = 0; k < r->s->nranks; k++)
         sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
@@ -309,9 +384,11 @@ int check_watch(check_run *r)
 {
     check_policy_init(&r->policy, r->o->quiet_time, now_ns());
     observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    r->observer = observer;
     r->failed = !observer;
     enum watch_end end = watch_running(r, observer);
     finish(r, observer);
+    r->observer = NULL;
     observe_ranks_destroy(observer);
     if (r->failed)
         mg_error("check: out of memory while analysing the job");

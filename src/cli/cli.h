@@ -42,6 +42,7 @@ int cli_parse_tables(const char *usage, const char *description,
 typedef struct cli_rank {
     int pid;                    /* 0 until found */
     const mg_rank_state *state; /* NULL unless the state module published it */
+    char host[64];              /* its node, when an agent there told of it; "": this one */
 } cli_rank;
 
 /* A job started by a tool: its launcher, library, token, ranks and report. */

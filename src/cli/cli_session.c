@@ -507,7 +507,8 @@ int cli_session_finish(cli_session *s, int finding_status)
     gethostname(host, sizeof host - 1);
     for (int r = 0; r < s->nranks; r++)
         if (s->ranks[r].pid)
-            mg_report_add_rank(s->report, r, s->ranks[r].pid, host);
+            mg_report_add_rank(s->report, r, s->ranks[r].pid,
+                               s->ranks[r].host[0] ? s->ranks[r].host : host);
     /* A job attached to runs on after a signal to mpiguard (mg_job_wait): let go of, not ended. */
     int released = signal_received && s->attached && job_status < 0;
     const char *outcome = released          ? "released"

@@ -47,8 +47,8 @@ int cmd_agent(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
-        "[--ranks A-B] [--share K --shares N]";
-    const char *connect = NULL, *token = NULL, *ranks = NULL;
+        "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]";
+    const char *connect = NULL, *token = NULL, *ranks = NULL, *library = NULL;
     int sampler = 0;
     long share = 0, shares = 1;
     const mg_option options[] = {
@@ -61,6 +61,9 @@ int cmd_agent(int argc, char **argv)
         {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0,
          255},
         {"shares", 0, MG_OPT_INT, &shares, "N", "check: the number of agents", NULL, 1, 256},
+        {"library", 0, MG_OPT_STRING, &library, "PATH",
+         "check: the one agent of its node, judging its ranks given this interposition library",
+         NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *tool[1] = {NULL};
@@ -87,8 +90,21 @@ int cmd_agent(int argc, char **argv)
                  MG_ENV_AGENT_SECRET, 2 * AGENT_SECRET_BYTES);
         return MG_EXIT_USAGE;
     }
-    if (!is_hang)
-        return check_agent_proc_run(token, (int)share, (int)shares, connect, secret);
+    if (!is_hang) {
+        if (library && cli_opts.mpi_choice != 1 && cli_opts.mpi_choice != 2) {
+            mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
+            return MG_EXIT_USAGE;
+        }
+        const check_agent_proc_params p = {.token = token,
+                                           .share = (int)share,
+                                           .shares = (int)shares,
+                                           .address = connect,
+                                           .secret = secret,
+                                           .library = library,
+                                           .flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
+                                                                              : MG_FLAVOR_MPICH};
+        return check_agent_proc_run(&p);
+    }
     char host[256];
     snprintf(host, sizeof host, "%.*s", (int)(colon - connect), connect);
     return run_hang(host, atoi(colon + 1), token, secret, sampler, ranks);

@@ -19,36 +19,56 @@
 static const char *const on_deadlock_choices[] = {"kill", "report", NULL};
 const char *const check_wildcard_choices[] = {"probe", "decide", NULL};
 
-/* Starts n agent processes, each owning rank % n == k, streaming to a loopback listener. */
-static int start_agents(check_run *r, int n)
+/* Starts the agent processes, streaming to a listener the run's secret guards: with
+ * --agent-launcher, one per node behind its words, owning every rank of its node and judging each
+ * (the listener on this node's address the others reach); else o->agents on this machine, each
+ * owning rank % n == k (on the loopback). */
+static int start_agents(check_run *r)
 {
     char exe[4096], address[300], share[16], shares[16], err[256];
     uint8_t secret[AGENT_SECRET_BYTES];
+    const char *launcher = r->o->agent_launcher;
+    int n = launcher ? 1 : (int)r->o->agents;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    int fd = agent_start_listen(1, 1, address, sizeof address, err, sizeof err);
+    int fd = agent_start_listen(!launcher, 1, address, sizeof address, err, sizeof err);
     if (fd < 0)
         mg_error("check: %s", err);
     if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(fd, n, secret, &r->remote) != MG_OK ||
+        check_remote_create(fd, launcher ? 0 : n, secret, &r->remote) != MG_OK ||
         !(r->agent_jobs = calloc((size_t)n, sizeof *r->agent_jobs)))
         return MG_ESYS;
     exe[len] = '\0';
+    mg_info("check: the agents stream to %s", address);
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
-        char *argv[] = {exe,   "agent",    "check", "--connect", address,     "--share",
-                        share, "--shares", shares,  "--token",   r->s->token, NULL};
-        if (agent_start_launch(NULL, argv, &r->agent_jobs[k], err, sizeof err) != MG_OK) {
+        char *local[] = {exe,   "agent",    "check", "--connect", address,     "--share",
+                         share, "--shares", shares,  "--token",   r->s->token, NULL};
+        char *node[] = {exe,
+                        "agent",
+                        "check",
+                        "--connect",
+                        address,
+                        "--token",
+                        r->s->token,
+                        "--library",
+                        r->s->library,
+                        "--mpi",
+                        (char *)mg_mpi_flavor_name(r->s->flavor),
+                        NULL};
+        if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
+                               sizeof err) != MG_OK) {
             mg_error("check: %s", err);
             return MG_ESYS;
         }
+        r->nagent_jobs++;
     }
     return MG_OK;
 }
 
 static void stop_agents(check_run *r)
 {
-    for (long k = 0; r->agent_jobs && k < r->o->agents; k++)
+    for (int k = 0; k < r->nagent_jobs; k++)
         mg_job_destroy(r->agent_jobs[k]);
     free(r->agent_jobs);
     check_remote_destroy(r->remote);
@@ -88,8 +108,8 @@ static int check_job(cli_session *s, const check_options *o)
     check_run r = {.s = s, .o = o};
     int rc = site_resolver_create(&r.sites);
     if (rc == MG_OK)
-        rc = o->agents ? start_agents(&r, (int)o->agents)
-                       : check_agent_create(s->token, 0, 1, &r.agent);
+        rc = o->agents || o->agent_launcher ? start_agents(&r)
+                                            : check_agent_create(s->token, 0, 1, &r.agent);
     if (rc != MG_OK) {
         mg_error("check: cannot start the agents: %s", mg_strerror(rc));
         mg_job_stop(s->job);
@@ -116,6 +136,7 @@ static int check_job(cli_session *s, const check_options *o)
     free(r.captured);
     free(r.ended);
     free(r.rank_records);
+    free(r.agent_of);
     free(r.signatures);
     free(r.mismatches);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
@@ -148,6 +169,10 @@ int cmd_check(int argc, char **argv)
          "names, "
          "comma-separated; -NAME leaves one out (default all; docs/check.md)",
          NULL, 0, 0},
+        {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
+         "a job on several nodes: start one agent per node with CMD, e.g. 'srun --overlap "
+         "--ntasks-per-node=1' (docs/check.md, \"Across nodes\")",
+         NULL, 0, 0},
         {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself",
@@ -168,6 +193,12 @@ int cmd_check(int argc, char **argv)
     char err[512];
     if (mg_report_class_select(checks, o.selected, sizeof o.selected, err, sizeof err) != MG_OK) {
         mg_error("%s", err);
+        fprintf(stderr, "usage: %s\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (o.agents && o.agent_launcher) {
+        mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
+                 "one per node");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }

@@ -17,6 +17,8 @@ typedef struct observed_rank {
     double published_at;
     uint64_t calls;
     int ended;
+    int remote; /* judged on its node (observe_ranks_remote), never here */
+    int told;   /* its first verdict went to on_verdict (a pending one too: who owns it) */
     mg_rank_sight sight;
     mg_observe_cause cause;
     char detail[512];
@@ -26,6 +28,8 @@ struct observe_ranks {
     cli_session *s;
     observe_published_fn published;
     void *ctx;
+    observe_verdict_fn on_verdict;
+    void *verdict_ctx;
     observed_rank *ranks;
     int nranks;
     double started_at, looked_at;
@@ -107,8 +111,9 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                   double sibling_published_for, int *newly_blind)
 {
     observed_rank *k = &o->ranks[r];
-    if (decided(k) || !k->found_at)
+    if (decided(k) || !k->found_at || k->remote)
         return;
+    mg_observe_cause before = k->cause;
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
         mg_rank_sight fresh;
@@ -128,14 +133,42 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                            .by_stack = !o->published};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
+    if (o->on_verdict && (k->cause != before || !k->told))
+        o->on_verdict(o->verdict_ctx, r, k->pid, k->cause, k->detail);
+    k->told = 1;
     if (!decided(k))
         return;
     /* a rank that ended on its own is named, but there is nothing left to stop or to sample: the
      * job's end tells the rest (a program that never called MPI_Init keeps its own status) */
     if (!k->ended)
         ++*newly_blind;
-    fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->s->tool, r, k->pid,
-            k->detail);
+    if (!o->on_verdict)
+        fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->s->tool, r,
+                k->pid, k->detail);
+}
+
+void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx)
+{
+    o->on_verdict = fn;
+    o->verdict_ctx = ctx;
+}
+
+int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_observe_cause cause,
+                         const char *detail)
+{
+    if (!size_table(o) || r < 0 || r >= o->nranks || decided(&o->ranks[r]))
+        return 0;
+    observed_rank *k = &o->ranks[r];
+    k->remote = 1;
+    k->pid = pid ? pid : k->pid;
+    k->found_at = k->found_at ? k->found_at : mg_clock_seconds();
+    k->cause = cause;
+    snprintf(k->detail, sizeof k->detail, "%s", detail);
+    if (!decided(k))
+        return 0;
+    fprintf(stderr, "mpiguard: %s: rank %d (pid %d on %s) is not observed: %s\n", o->s->tool, r,
+            k->pid, node, k->detail);
+    return 1;
 }
 
 int observe_ranks_update(observe_ranks *o, int job_ended)

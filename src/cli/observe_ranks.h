@@ -31,6 +31,19 @@ void observe_ranks_destroy(observe_ranks *o);
 #define OBSERVE_RANKS_PERIOD_S 0.5
 int observe_ranks_update(observe_ranks *o, int job_ended);
 
+/* Where a rank's verdicts go when not to stderr: a node agent of check sends each to the detector,
+ * the observed ones too, whenever a rank's verdict changes, and the first one even while pending
+ * (the detector then knows which agent owns the rank). */
+typedef void (*observe_verdict_fn)(void *ctx, int rank, int pid, mg_observe_cause cause,
+                                   const char *detail);
+void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx);
+
+/* Takes a verdict on rank r given on its node (by check's node agent, or the loss of that agent),
+ * which this observer then never judges itself; a blind one is printed as a local one is, with the
+ * node's name. A blind verdict stays. Returns 1 when r was found blind by this call. */
+int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_observe_cause cause,
+                         const char *detail);
+
 /* The verdict on rank r so far (MG_OBSERVE_PENDING for a rank not known). */
 mg_observe_cause observe_ranks_cause(const observe_ranks *o, int r);
 /* Ranks with a blind verdict; ranks with the verdict "observed". */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 6U
+#define AGENT_PROTO_VERSION 7U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -29,7 +29,7 @@ typedef enum agent_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_tool
 typedef enum agent_msg_type {
     AGENT_MSG_HELLO = 1, /* agent -> front: tool, then (hang) token, world size, owned count,
                             the owned ranks' CPU share in millionths, owned (rank, pid) pairs;
-                            (check) share u32, shares u32 */
+                            (check) share u32, shares u32, node name */
     /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
     AGENT_MSG_READ = 2,     /* front -> agent: ranks to read now */
     AGENT_MSG_READINGS = 3, /* agent -> front: one reading per asked rank */
@@ -39,13 +39,15 @@ typedef enum agent_msg_type {
     AGENT_MSG_BYE = 7,      /* front -> agent: stop */
     AGENT_MSG_READ_CPU = 8, /* front -> agent: ranks to read now, with their CPU time */
     /* mpiguard check (docs/design/check.md, "How it is built"): a stream, agent -> detector. */
-    AGENT_MSG_RECORD = 9, /* one encoded check event record */
-    AGENT_MSG_SITE = 10,  /* rank i32, line i32, addr u64, function length u16, file length
-                             u16, strings */
-    AGENT_MSG_END = 11,   /* rank i32, end i32 (check_agent_end), lost u64 */
-    AGENT_MSG_STATE = 12, /* rank i32, reserved u32, blocked seq u64 (check_agent_blocked_seq) */
-    AGENT_MSG_WORLD = 13, /* world size i32: sent once, before the first record */
-    AGENT_MSG_AUTH = 14,  /* agent -> front, first: the run's secret */
+    AGENT_MSG_RECORD = 9,   /* one encoded check event record */
+    AGENT_MSG_SITE = 10,    /* rank i32, line i32, addr u64, function length u16, file length
+                               u16, strings */
+    AGENT_MSG_END = 11,     /* rank i32, end i32 (check_agent_end), lost u64 */
+    AGENT_MSG_STATE = 12,   /* rank i32, reserved u32, blocked seq u64 (check_agent_blocked_seq) */
+    AGENT_MSG_WORLD = 13,   /* world size i32: sent once, before the first record */
+    AGENT_MSG_AUTH = 14,    /* agent -> front, first: the run's secret */
+    AGENT_MSG_OBSERVE = 15, /* check, agent -> detector: a verdict on one rank of its node
+                               (record_stream.h) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

@@ -6,12 +6,15 @@
 
 #include <string.h>
 
-size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares)
+size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares,
+                           const char *node)
 {
-    uint8_t p[12];
+    uint8_t p[12 + RECORD_STREAM_NODE_NAME] = {0};
     put32(p, AGENT_TOOL_CHECK);
     put32(p + 4, share);
     put32(p + 8, shares);
+    if (node)
+        memcpy(p + 12, node, strnlen(node, RECORD_STREAM_NODE_NAME - 1));
     return record_stream_frame(buf, cap, AGENT_MSG_HELLO, p, sizeof p);
 }
 
@@ -52,12 +55,16 @@ size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t
     return record_stream_frame(buf, cap, type, p, sizeof p);
 }
 
-int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares)
+int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares,
+                              char node[RECORD_STREAM_NODE_NAME])
 {
-    if (f->type != AGENT_MSG_HELLO || f->length != 12 || get32(f->payload) != AGENT_TOOL_CHECK)
+    if (f->type != AGENT_MSG_HELLO || f->length != 12 + RECORD_STREAM_NODE_NAME ||
+        get32(f->payload) != AGENT_TOOL_CHECK)
         return MG_EFORMAT;
     *share = get32(f->payload + 4);
     *shares = get32(f->payload + 8);
+    memcpy(node, f->payload + 12, RECORD_STREAM_NODE_NAME - 1);
+    node[RECORD_STREAM_NODE_NAME - 1] = '\0';
     return MG_OK;
 }
 
@@ -88,5 +95,31 @@ int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value
     *rank = (int32_t)get32(f->payload);
     *value = (int32_t)get32(f->payload + 4);
     *wide = get64(f->payload + 8);
+    return MG_OK;
+}
+
+size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdict *v)
+{
+    uint8_t p[16 + RECORD_STREAM_DETAIL_MAX];
+    size_t len = strnlen(v->detail, RECORD_STREAM_DETAIL_MAX - 1);
+    put32(p, (uint32_t)v->rank);
+    put32(p + 4, (uint32_t)v->pid);
+    put32(p + 8, (uint32_t)v->world);
+    put32(p + 12, v->cause);
+    memcpy(p + 16, v->detail, len);
+    return record_stream_frame(buf, cap, AGENT_MSG_OBSERVE, p, (uint32_t)(16 + len));
+}
+
+int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v)
+{
+    if (f->type != AGENT_MSG_OBSERVE || f->length < 16 ||
+        f->length - 16 >= RECORD_STREAM_DETAIL_MAX)
+        return MG_EFORMAT;
+    v->rank = (int32_t)get32(f->payload);
+    v->pid = (int32_t)get32(f->payload + 4);
+    v->world = (int32_t)get32(f->payload + 8);
+    v->cause = get32(f->payload + 12);
+    memcpy(v->detail, f->payload + 16, f->length - 16);
+    v->detail[f->length - 16] = '\0';
     return MG_OK;
 }

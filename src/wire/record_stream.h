@@ -1,7 +1,8 @@
 /* The stream a check agent sends the detector (agent_proto.h frames): the same check event
  * records the rings hold, plus the facts only the agent's node knows (resolved call sites, how
- * streams ended, which ranks are still inside their call). A HELLO {AGENT_TOOL_CHECK, share u32,
- * shares u32} first, then AGENT_MSG_WORLD, _RECORD, _SITE, _END and _STATE frames; their payloads
+ * streams ended, which ranks are still inside their call, whether each of its ranks is observed).
+ * A HELLO {AGENT_TOOL_CHECK, share u32, shares u32, node name char[RECORD_STREAM_NODE_NAME]}
+ * first, then AGENT_MSG_WORLD, _RECORD, _SITE, _END, _STATE and _OBSERVE frames; their payloads
  * are written and read here. docs/design/check.md "How it is built". */
 #ifndef MG_RECORD_STREAM_H
 #define MG_RECORD_STREAM_H
@@ -11,23 +12,38 @@
 
 #include "agent_proto.h"
 
-#define RECORD_STREAM_HELLO_SIZE (AGENT_FRAME_HEADER + 12u)
+/* A node's name in a HELLO: NUL-padded, cut to fit. */
+#define RECORD_STREAM_NODE_NAME 64u
+#define RECORD_STREAM_HELLO_SIZE (AGENT_FRAME_HEADER + 12u + RECORD_STREAM_NODE_NAME)
+/* The longest detail of an OBSERVE frame. */
+#define RECORD_STREAM_DETAIL_MAX 1024u
+
+/* A node agent's verdict on one rank of its node (rank_observe.h's cause, as a number). */
+typedef struct record_stream_verdict {
+    int32_t rank, pid, world;
+    uint32_t cause;
+    char detail[RECORD_STREAM_DETAIL_MAX];
+} record_stream_verdict;
 
 /* Writing: the helpers append to buf[0..cap) and return the bytes written, 0 when it does not fit.
  */
-size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares);
+size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares,
+                           const char *node);
 size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
                            uint32_t length);
 size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
                           const char *function, const char *file, int32_t line);
 size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
                           int32_t value, uint64_t wide);
+size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdict *v);
 
-/* Reads the fields of HELLO / SITE / END, STATE and WORLD payloads. Errors: MG_EFORMAT (also a
- * HELLO of another tool than check). */
-int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares);
+/* Reads the fields of HELLO / SITE / END, STATE and WORLD / OBSERVE payloads. Errors: MG_EFORMAT
+ * (also a HELLO of another tool than check). node gets RECORD_STREAM_NODE_NAME bytes. */
+int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares,
+                              char node[RECORD_STREAM_NODE_NAME]);
 int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,
                              size_t function_cap, char *file, size_t file_cap, int32_t *line);
 int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide);
+int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v);
 
 #endif

@@ -30,16 +30,20 @@ static size_t encode_recv(uint8_t *buf, size_t cap)
     return n;
 }
 
-/* hello + record + site + end + state + world into buf; returns its size. */
+/* hello + world + record + site + state + end + a node agent's verdict into buf; returns its
+ * size. */
 static size_t good_stream(uint8_t *buf, size_t cap)
 {
     uint8_t rec[256];
-    size_t n = record_stream_hello(buf, cap, 1, 2), rn = encode_recv(rec, sizeof rec);
+    size_t n = record_stream_hello(buf, cap, 1, 2, "node1"), rn = encode_recv(rec, sizeof rec);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_STATE, 1, 0, 1);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_END, 1, 3, 7);
+    record_stream_verdict v = {.rank = 1, .pid = 42, .world = 2, .cause = 3};
+    snprintf(v.detail, sizeof v.detail, "not interposed");
+    n += record_stream_observe(buf + n, cap - n, &v);
     return n;
 }
 
@@ -51,7 +55,8 @@ static void test_round_trip_byte_by_byte(void)
     agent_reader_init(&r);
     int frames = 0;
     uint32_t share = 0, shares = 0;
-    char err[128];
+    char err[128], node[RECORD_STREAM_NODE_NAME] = "";
+    record_stream_verdict verdict = {0};
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
         MG_CHECK_INT(agent_reader_push(&r, buf + i, 1), MG_OK);
         agent_frame f;
@@ -59,7 +64,9 @@ static void test_round_trip_byte_by_byte(void)
         while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
             if (f.type == AGENT_MSG_HELLO)
-                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares), MG_OK);
+                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node), MG_OK);
+            if (f.type == AGENT_MSG_OBSERVE)
+                MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_OK);
             if (f.type == AGENT_MSG_SITE) {
                 int32_t rank, line;
                 uint64_t addr;
@@ -75,9 +82,15 @@ static void test_round_trip_byte_by_byte(void)
         }
         MG_CHECK_INT(rc, 0);
     }
-    MG_CHECK_INT(frames, 6);
+    MG_CHECK_INT(frames, 7);
     MG_CHECK_INT(share, 1);
     MG_CHECK_INT(shares, 2);
+    MG_CHECK_STR(node, "node1");
+    MG_CHECK_INT(verdict.rank, 1);
+    MG_CHECK_INT(verdict.pid, 42);
+    MG_CHECK_INT(verdict.world, 2);
+    MG_CHECK_INT((int)verdict.cause, 3);
+    MG_CHECK_STR(verdict.detail, "not interposed");
     MG_CHECK(!agent_reader_partial(&r));
     agent_reader_free(&r);
 }
@@ -145,7 +158,7 @@ static void test_secret(void)
         frame[i] ^= 0x20;
     }
     uint8_t hello[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
-    record_stream_hello(hello, sizeof hello, 0, 1);
+    record_stream_hello(hello, sizeof hello, 0, 1, "node0");
     MG_CHECK_INT(agent_auth_check(hello, secret), MG_EPERM);
 }
 
@@ -166,11 +179,13 @@ static int decode_all(const uint8_t *buf, size_t n)
         uint32_t u;
         int32_t rank, value, line;
         uint64_t wide;
-        char fn[64], file[64];
+        char fn[64], file[64], node[RECORD_STREAM_NODE_NAME];
         check_event ev;
         agent_reading reading;
+        record_stream_verdict verdict;
         agent_cursor c = {f.payload, f.payload + f.length};
-        int prc = record_stream_parse_hello(&f, &u, &u);
+        int prc = record_stream_parse_hello(&f, &u, &u, node);
+        prc |= record_stream_parse_observe(&f, &verdict);
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line);
         prc |= record_stream_parse_pair(&f, &rank, &value, &wide);
         prc |= record_decoder_decode(&dec, f.payload, f.length, &ev);
@@ -187,10 +202,10 @@ static int decode_all(const uint8_t *buf, size_t n)
 
 static void test_fuzzed_frames(void)
 {
-    uint8_t good[1100], buf[1100];
+    uint8_t good[1400], buf[1400];
     agent_auth_put(good, run_secret);
     size_t n = AGENT_AUTH_SIZE + good_stream(good + AGENT_AUTH_SIZE, sizeof good - AGENT_AUTH_SIZE);
-    MG_CHECK_INT(decode_all(good, n), 6);
+    MG_CHECK_INT(decode_all(good, n), 7);
     mg_rng rng;
     mg_rng_seed(&rng, 31);
     for (int i = 0; i < 20000; i++) {
@@ -220,7 +235,8 @@ static void test_fuzzed_frames(void)
 }
 
 typedef struct got {
-    int records, sites, ends, world, states;
+    int records, sites, ends, world, states, verdicts, closed;
+    char node[RECORD_STREAM_NODE_NAME];
 } got;
 
 static void g_record(void *c, const check_event *ev, const uint8_t *b, size_t l)
@@ -246,6 +262,19 @@ static void g_state(void *c, int rank, uint64_t seq)
 {
     (void)rank, (void)seq;
     ((got *)c)->states++;
+}
+
+static void g_observe(void *c, int agent, const char *node, const record_stream_verdict *v)
+{
+    (void)agent;
+    got *g = c;
+    g->verdicts += v->rank == 1 && v->pid == 42;
+    snprintf(g->node, sizeof g->node, "%s", node);
+}
+static void g_closed(void *c, int agent, const char *node)
+{
+    (void)agent, (void)node;
+    ((got *)c)->closed++;
 }
 
 static int connect_port(int port)
@@ -292,7 +321,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
     size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     agent_auth_put(buf, run_secret);
-    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2);
+    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0");
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
@@ -300,7 +329,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     close(b);
     close(huge);
     got g = {0};
-    check_remote_sink sink = {{&g, g_record, g_site, g_end}, g_world, g_state};
+    check_remote_sink sink = {{&g, g_record, g_site, g_end}, g_world, g_state, g_observe, g_closed};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
         size_t records;
         MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_OK);
@@ -311,6 +340,9 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK_INT(g.ends, 1);
     MG_CHECK_INT(g.states, 1);
     MG_CHECK_INT(g.world, 2);
+    MG_CHECK_INT(g.verdicts, 1);
+    MG_CHECK_STR(g.node, "node1");
+    MG_CHECK_INT(g.closed, 3); /* the three agents that joined, the corrupt ones too */
     check_remote_destroy(rem);
     for (int i = 0; i < 3; i++) {
         char c;

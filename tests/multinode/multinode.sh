@@ -61,5 +61,126 @@ assert ev["hang_type"] == "communication" and state == {0: "IN_MPI", 1: "UNKNOWN
 PY
     pass "3-node hang ($flavor), node 2's link down: rank 1 named not observed, no verdict on it"
     ;;
+check-deadlock)
+    # The same deadlock on one node and across three: the same finding (kind, ranks, knot, every
+    # rank's call and file:line), the ranks on their own nodes in the report.
+    prog="$PROGS/mn_deadlock"
+    expect_status_within 60 82 "1-node check" "$prog" -- \
+        "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n 3 "$prog"
+    expect_status_within 120 82 "3-node check" "$prog" -- mn_on 0 "$MPIGUARD" check -v \
+        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
+    expect_stderr "ERROR DEADLOCK"
+    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+one, many = (json.load(open(p)) for p in sys.argv[1:3])
+def essence(r):
+    return [(f["kind"], f["ranks"], f["evidence"].get("knot"),
+             sorted((s["rank"], s["function"], s["file"].rsplit("/", 1)[-1], s["line"])
+                    for s in f["sites"])) for f in r["findings"]]
+assert essence(one) == essence(many), (essence(one), essence(many))
+f = many["findings"][0]
+assert f["kind"] == "deadlock" and {0, 1} <= set(f["ranks"]), f
+lines = {s["rank"]: s["line"] for s in f["sites"]}
+assert lines[0] == lines[1] == 12, lines
+hosts = {e["rank"]: e["host"] for e in many["job"]["ranks"]}
+assert hosts == {k: "%sn%d" % (sys.argv[3], k + 1) for k in range(3)}, hosts
+assert all(o["observed"] and o["sampler"] == "ring" for o in many["observation"]), many["observation"]
+PY
+    pass "3-node check ($flavor): the deadlock of ranks 0 and 1 on nodes 1 and 2 at line 12, as on one node"
+    ;;
+check-clean)
+    # A correct job across three nodes: every rank observed through its node's agent, exit 0.
+    expect_status_within 90 0 "3-node clean check" "$PROGS/mn_hello" -- mn_on 0 "$MPIGUARD" check \
+        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$PROGS/mn_hello"
+    expect_stderr "nothing found in 3 of 3 ranks observed"
+    python3 - "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["findings"] == [] and r["job"]["exit_status"] == 0, r["findings"]
+hosts = {e["rank"]: e["host"] for e in r["job"]["ranks"]}
+assert hosts == {k: "%sn%d" % (sys.argv[2], k + 1) for k in range(3)}, hosts
+obs = {o["rank"]: (o["observed"], o["cause"], o["sampler"]) for o in r["observation"]}
+assert obs == {k: (True, "observed", "ring") for k in range(3)}, obs
+PY
+    pass "3-node clean check ($flavor): ranks 0-2 observed on nodes 1-3, exit 0"
+    ;;
+check-plain)
+    # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with
+    # that cause and the option that reads them, the job stopped, exit 83; never a clean line.
+    app="$BUILD/examples/$flavor/cg"
+    expect_status_within 90 83 "3-node check without agents" "$app" -- mn_on 0 "$MPIGUARD" check \
+        --report "$TMP/r.json" -- $launcher -n 3 "$app" --seconds 60
+    expect_stderr "is not observed: it runs on another node .* --agent-launcher"
+    grep -q "nothing found" "$TMP/stderr" && fail "a clean line for ranks it could not see"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+obs = {o["rank"]: (o["observed"], o["cause"]) for o in json.load(open(sys.argv[1]))["observation"]}
+assert (False, "other_node") in obs.values() and not any(o for o, _ in obs.values()), obs
+PY
+    pass "3-node check ($flavor) without agents: ranks named on another node, exit 83"
+    ;;
+check-blind)
+    # Rank 1, on node 2, loses LD_PRELOAD in a wrapper script: its node's agent names it with that
+    # cause as a one-node check would, and check stops the job with 83.
+    app="$BUILD/examples/$flavor/cg"
+    expect_status_within 120 83 "3-node check of a blind rank" "$app" -- mn_on 0 "$MPIGUARD" check \
+        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 \
+        "$(realpath "$(dirname "$0")/../integration/observe/blind_rank.sh")" "$app" --seconds 60
+    expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: not interposed: its LD_PRELOAD (unset)"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+obs = {o["rank"]: (o["observed"], o["cause"]) for o in json.load(open(sys.argv[1]))["observation"]}
+assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
+PY
+    pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
+    ;;
+check-agent-killed|check-wrong-secret)
+    # A long job under check across the nodes; once rank 1 is observed on node 2, either its
+    # node's agent is killed (the job stops, rank 1 named lost, exit 83), or a stranger on node 2
+    # offers the detector a wrong secret (refused; the run goes on to its clean end).
+    app="$BUILD/examples/$flavor/cg"
+    seconds=300
+    [ "$case" = check-agent-killed ] || seconds=12
+    mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
+        -- $launcher -n 3 "$app" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 900); do grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" && break; sleep 0.1; done
+    grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" || { kill $guard; cat "$TMP/stderr" >&2; fail "rank 1 never observed"; }
+    if [ "$case" = check-agent-killed ]; then
+        agent=$(for pid in $(ip netns pids "${MN_ID}n2"); do
+            tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "agent check --connect" && echo "$pid"
+        done)
+        [ -n "$agent" ] || { kill $guard; fail "no check agent on node 2"; }
+        kill -KILL $agent
+        want=83
+    else
+        address=$(sed -n 's/.*check: the agents stream to //p' "$TMP/stderr")
+        MPIGUARD_AGENT_SECRET=$(printf '%064d' 7) mn_on 2 "$MPIGUARD" agent check \
+            --connect "$address" --token stranger --library /nonexistent --mpi "$flavor" \
+            2>"$TMP/stranger"
+        stranger=$?
+        [ $stranger -eq 70 ] || { kill $guard; cat "$TMP/stranger" >&2; fail "the stranger ended $stranger, expected 70"; }
+        want=0
+    fi
+    wait_ended $guard 120 || { kill $guard; cat "$TMP/stderr" >&2; fail "mpiguard still running 120 s on"; }
+    wait $guard
+    got=$?
+    [ $got -eq $want ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected $want"; }
+    if [ "$case" = check-agent-killed ]; then
+        expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
+        python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: o for o in r["observation"]}
+assert not obs[1]["observed"] and obs[1]["cause"] == "agent_lost", obs
+assert r["job"]["outcome"] == "stopped", r["job"]
+PY
+        pass "3-node check ($flavor), node 2's agent killed: the job stopped, rank 1 named lost, exit 83"
+    else
+        expect_stderr "a connection without this run's agent secret was refused"
+        expect_stderr "nothing found in 3 of 3 ranks observed"
+        pass "3-node check ($flavor): a wrong secret from node 2 refused, the run clean to its end"
+    fi
+    ;;
 *) fail "unknown case $case" ;;
 esac

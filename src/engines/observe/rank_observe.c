@@ -37,7 +37,8 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
     if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
         return in->ended || in->age >= MG_OBSERVE_SETTLE_S ? MG_OBSERVE_NOT_MPI
                                                            : MG_OBSERVE_PENDING;
-    mg_observe_cause cause = cause_from_sight(s, in->expected);
+    mg_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
+                                           : cause_from_sight(s, in->expected);
     if (in->ended)
         return cause;
     /* /proc shows these for certain once the loader is done */
@@ -65,6 +66,8 @@ const char *mg_observe_cause_name(mg_observe_cause cause)
         [MG_OBSERVE_UNWRAPPED_BINDING] = "unwrapped_binding",
         [MG_OBSERVE_UNKNOWN_INTERFACE] = "unknown_interface",
         [MG_OBSERVE_VANISHED] = "vanished",
+        [MG_OBSERVE_OTHER_NODE] = "other_node",
+        [MG_OBSERVE_AGENT_LOST] = "agent_lost",
     };
     return (unsigned)cause < sizeof names / sizeof *names ? names[cause] : "pending";
 }
@@ -126,6 +129,15 @@ void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause,
         return;
     case MG_OBSERVE_VANISHED:
         snprintf(buf, len, "ended before mpiguard could look at it or it published anything");
+        return;
+    case MG_OBSERVE_OTHER_NODE:
+        snprintf(buf, len,
+                 "it runs on another node (a hostname of its own), whose shared memory mpiguard "
+                 "cannot read from here; `mpiguard check --agent-launcher CMD` reads every node "
+                 "through an agent there (docs/check.md, \"Across nodes\")");
+        return;
+    case MG_OBSERVE_AGENT_LOST:
+        snprintf(buf, len, "the agent of its node was lost while it ran");
         return;
     case MG_OBSERVE_OK:
     case MG_OBSERVE_PENDING:

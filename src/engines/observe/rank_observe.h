@@ -21,6 +21,8 @@ typedef struct mg_rank_sight {
     mg_mpi_flavor mapped_mpi;  /* the flavour of the libmpi it maps; UNKNOWN: none */
     char binding[64];  /* a mapped MPI language-binding library (libmpi_mpifh.so.40), or "" */
     char preload[256]; /* its LD_PRELOAD, cut to fit */
+    int other_node;    /* it has a hostname of its own (another UTS namespace): another node, or
+                          a container, whose shared memory this process does not see */
 } mg_rank_sight;
 
 typedef enum mg_observe_cause {
@@ -33,7 +35,10 @@ typedef enum mg_observe_cause {
     MG_OBSERVE_OTHER_MPI,          /* a libmpi of another flavour than the library's */
     MG_OBSERVE_UNWRAPPED_BINDING,  /* a language binding that calls PMPI_* past the wrappers */
     MG_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper */
-    MG_OBSERVE_VANISHED            /* ended before it could be read or publish anything */
+    MG_OBSERVE_VANISHED,           /* ended before it could be read or publish anything */
+    MG_OBSERVE_OTHER_NODE,         /* on another node: what it published is out of sight */
+    MG_OBSERVE_AGENT_LOST          /* on another node, whose agent was lost while it ran (never
+                                      decided here: the tool that lost the agent says it) */
 } mg_observe_cause;
 
 /* A rank found but with nothing published is given this long for its loader to finish and its

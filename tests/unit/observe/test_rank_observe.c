@@ -65,6 +65,14 @@ static void each_cause_from_proc(void)
     char text[512];
     mg_rank_observe_explain(&in, MG_OBSERVE_OTHER_MPI, text, sizeof text);
     MG_CHECK(strstr(text, "linked to mpich but given mpiguard's openmpi library") != NULL);
+    /* a hostname of its own: on another node, named with the option that reads every node */
+    s = healthy();
+    s.other_node = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
+    mg_rank_observe_explain(&in, MG_OBSERVE_OTHER_NODE, text, sizeof text);
+    MG_CHECK(strstr(text, "another node") != NULL && strstr(text, "--agent-launcher") != NULL);
+    in.published = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
 }
 
 /* The static check comes first: a static binary has LD_PRELOAD set and nothing mapped. */

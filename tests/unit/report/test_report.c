@@ -171,13 +171,13 @@ static void load_rejects_what_is_not_a_report(void)
 static void validates_observation(void)
 {
     mg_report *r = sample_report();
-    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_VANISHED; c++)
+    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_AGENT_LOST; c++)
         mg_report_add_observation(r, (int)c, c == MG_OBSERVE_OK, mg_observe_cause_name(c),
                                   c == MG_OBSERVE_OK ? NULL : "why",
                                   c == MG_OBSERVE_OK ? "ring" : NULL);
-    mg_report_add_observation(r, 10, 0, "not_found", "never found", NULL);
-    mg_report_add_observation(r, 11, 1, "static_binary", "read by ptrace", "ptrace");
-    mg_report_add_observation(r, 12, 1, "observed", NULL, "shm");
+    mg_report_add_observation(r, 20, 0, "not_found", "never found", NULL);
+    mg_report_add_observation(r, 21, 1, "static_binary", "read by ptrace", "ptrace");
+    mg_report_add_observation(r, 22, 1, "observed", NULL, "shm");
     char err[256];
     MG_CHECK_INT(mg_report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
     mg_report *back = NULL;
