@@ -72,7 +72,7 @@ int cmd_agent(int argc, char **argv)
     int rc = cli_parse(usage,
                        "The per-node agent of mpiguard hang and check; started by the tool "
                        "itself.",
-                       options, argc, argv, CLI_NO_JOB, tool, 1, &args, &done);
+                       options, argc, argv, 0, tool, 1, &args, &done);
     if (rc || done)
         return rc;
     const char *colon = connect ? strrchr(connect, ':') : NULL;
