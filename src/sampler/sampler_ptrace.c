@@ -474,6 +474,12 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
     return rc;
 }
 
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter)
+{
+    return s && s->counter_addr && !s->exited &&
+           stack_unwind_read(s->unwind, s->counter_addr, counter, sizeof *counter);
+}
+
 void sampler_ptrace_abort(sampler_ptrace *s)
 {
     if (s) {

@@ -98,6 +98,11 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * (at most one sampling interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
 
+/* Reads the process's call counter now, without stopping anything (one read of its memory), for a
+ * caller that skips the sample when the counter alone answers. False when the process holds no
+ * counter or it cannot be read (the process is gone). */
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter);
+
 /* Gives the frames of the last sample their source file and line (stack_frame), where debug
  * information exists; a sample leaves them NULL, since the first lookup in a module loads its line
  * tables (tens of ms: docs/hang-measurements.md "Stacks for people"). For stacks shown to people.
