@@ -298,12 +298,8 @@ static void run_target(target_kind kind)
         start_helper(exiting_thread);
         break;
     case TARGET_MAIN_IN_ENTRY:
-        start_helper(spin_thread);
-        atomic_store(&sh->ready, 1);
-        MPI_Fake_wait();
-        break;
     case TARGET_MAIN_IN_ENTRY_EXITER:
-        start_helper(exiting_thread);
+        start_helper(kind == TARGET_MAIN_IN_ENTRY ? spin_thread : exiting_thread);
         atomic_store(&sh->ready, 1);
         MPI_Fake_wait();
         break;
@@ -372,31 +368,40 @@ static bool has_frame(const sampler_thread *t, const char *name)
     return false;
 }
 
-static void test_spinning_process_is_out_of_mpi_in_its_function(void)
+/* A computing process, and one whose main thread waits in a named MPI call while another thread
+ * computes: each sample stops the main thread alone (the computing thread of the second is never
+ * stopped) and names the place. */
+static void test_main_thread_answers_alone(void)
 {
-    pid_t pid = spawn(TARGET_SPIN);
-    sampler_ptrace *s = open_default(pid);
-    for (int i = 0; s && i < 20; i++) {
-        const sampler_sample *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-        if (!sm) {
-            break;
+    const target_kind kinds[2] = {TARGET_SPIN, TARGET_MAIN_IN_ENTRY};
+    const char *const innermost[2] = {"target_spin_compute", "MPI_Fake_wait"};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = spawn(kinds[k]);
+        sampler_ptrace *s = open_default(pid);
+        for (int i = 0; s && i < 20; i++) {
+            const sampler_sample *sm = NULL;
+            MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+            if (!sm) {
+                break;
+            }
+            MG_CHECK_INT(sm->verdict, k == 0 ? STACK_OUT_MPI : STACK_IN_MPI);
+            MG_CHECK(k == 0 ? sm->mpi_function == NULL
+                            : sm->mpi_function && strcmp(sm->mpi_function, "MPI_Fake_wait") == 0);
+            MG_CHECK_INT(sm->nthreads, 1);
+            MG_CHECK_INT(sm->threads[0].tid, pid);
+            MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
+            MG_CHECK_STR(sm->threads[0].frames[0].function, innermost[k]);
+            MG_CHECK(has_frame(&sm->threads[0], "main"));
+            MG_CHECK(strstr(sm->threads[0].frames[0].module, "test_sampler_ptrace") != NULL);
+            MG_CHECK(!sm->threads[0].frames[0].in_mpi_module);
+            MG_CHECK(sm->held_ns > 0 && sm->held_ns <= sm->total_ns);
+            MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
         }
-        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI);
-        MG_CHECK(sm->mpi_function == NULL);
-        MG_CHECK_INT(sm->nthreads, 1);
-        MG_CHECK_INT(sm->threads[0].tid, pid);
-        MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
-        MG_CHECK_STR(sm->threads[0].frames[0].function, "target_spin_compute");
-        MG_CHECK(has_frame(&sm->threads[0], "main"));
-        MG_CHECK(strstr(sm->threads[0].frames[0].module, "test_sampler_ptrace") != NULL);
-        MG_CHECK(!sm->threads[0].frames[0].in_mpi_module);
-        MG_CHECK(sm->held_ns > 0 && sm->held_ns <= sm->total_ns);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
+        MG_CHECK(makes_progress());
+        reap(pid);
     }
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
-    MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
-    MG_CHECK(makes_progress());
-    reap(pid);
 }
 
 /* A thread looping inside the "MPI library" without an MPI entry frame is like an MPI progress
@@ -431,29 +436,6 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
         sampler_ptrace_close(s);
         reap(pid);
     }
-}
-
-/* A main thread inside a named MPI call answers alone: the other thread, computing, is never
- * stopped. */
-static void test_main_thread_in_mpi_call_answers_alone(void)
-{
-    pid_t pid = spawn(TARGET_MAIN_IN_ENTRY);
-    sampler_ptrace *s = open_default(pid);
-    for (int i = 0; s && i < 20; i++) {
-        const sampler_sample *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-        if (!sm) {
-            break;
-        }
-        MG_CHECK_INT(sm->verdict, STACK_IN_MPI);
-        MG_CHECK_STR(sm->mpi_function, "MPI_Fake_wait");
-        MG_CHECK_INT(sm->nthreads, 1);
-        MG_CHECK_INT(sm->threads[0].tid, pid);
-        MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
-    }
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
-    MG_CHECK(makes_progress());
-    reap(pid);
 }
 
 /* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
@@ -996,9 +978,8 @@ int main(void)
     if (sh == MAP_FAILED) {
         return 2;
     }
-    MG_RUN(test_spinning_process_is_out_of_mpi_in_its_function);
+    MG_RUN(test_main_thread_answers_alone);
     MG_RUN(test_progress_threads_do_not_count_but_main_thread_does);
-    MG_RUN(test_main_thread_in_mpi_call_answers_alone);
     MG_RUN(test_mpi_own_thread_is_left_out_after_first_sample);
     MG_RUN(test_thread_exiting_while_main_is_held);
     MG_RUN(test_user_thread_in_mpi_entry_counts);
