@@ -1,17 +1,24 @@
 #!/bin/bash
 # What the ptrace sampler holds of the ranks on a loaded node, and how long a verdict takes there
 # (issue 29 item 5; docs/hang-measurements.md "Under load"). Adds BUSY busy loops per core to
-# whatever else runs (the load average is printed beside each figure), then per RUNS:
+# whatever else runs (the load average is printed beside each figure), then per RUNS, for each build
+# in turn (BUILDS: one build tree, or several separated by ':' to compare them side by side):
 #   healthy  a stencil job of NP ranks watched for SECONDS by `mpiguard hang --sampler ptrace` at a
-#            pinned I = 0.4 s: the share of the watched time the ranks were held and frozen
-#            (report tool_data.monitor_cost), and whether it raised a false alarm;
+#            pinned I = 0.4 s: the share of the watched time the ranks were held and frozen, and
+#            the held time per rank reading (report tool_data.monitor_cost), and whether it raised a
+#            false alarm;
 #   fault    the same job with rank 1 SIGSTOPped inside MPI 15 s after its ranks are found (shm and
 #            ptrace): the seconds from the stop to mpiguard's exit 81, and the culprit it named.
-#   bench/hang/held_under_load.sh [BUILD] [RUNS] [NP] [SECONDS] [BUSY] [FLAVOR]
+# LAUNCH_VIA=srun runs the jobs under srun (SLURM_CONF of a running cluster: tests/slurm).
+#   bench/hang/held_under_load.sh [BUILDS] [RUNS] [NP] [SECONDS] [BUSY] [FLAVOR]
 set -u
-build=${1:-build} runs=${2:-3} np=${3:-4} seconds=${4:-40} busy=${5:-2} flavor=${6:-openmpi}
+builds=${1:-build} runs=${2:-3} np=${3:-4} seconds=${4:-40} busy=${5:-2} flavor=${6:-openmpi}
+absolute() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+IFS=: read -r -a trees <<<"$builds"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export MPIGUARD="$PWD/$build/bin/mpiguard" BUILD="$PWD/$build"
+export BUILD MPIGUARD
+BUILD=$(absolute "${trees[0]}")
+MPIGUARD="$BUILD/bin/mpiguard"
 . "$(dirname "$0")/../../tests/lib.sh"
 loops=()
 for ((i = 0; i < busy * $(nproc); i++)); do
@@ -20,49 +27,71 @@ for ((i = 0; i < busy * $(nproc); i++)); do
 done
 trap 'kill "${loops[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
 launcher=$(launcher_for "$flavor")
-app="$build/examples/$flavor/stencil"
-echo "| run | case | sampler | load1 | watched s | held % | frozen % | exit | delay s | culprit |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-for ((run = 1; run <= runs; run++)); do
-    report="$TMP/healthy.json"
-    "$MPIGUARD" hang --sampler ptrace --interval 0.4 --max-interval 0.4 --report "$report" -- \
-        $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr"
-    status=$?
-    python3 - "$report" "$run" "$status" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
+
+# The pid of rank RANK of the job with TOKEN; under srun Open MPI's ranks show only SLURM_PROCID.
+job_rank_pid() {
+    local pid
+    for pid in $(token_processes "$1"); do
+        grep -q -z -E "^(OMPI_COMM_WORLD_RANK|PMI_RANK|SLURM_PROCID)=$2\$" "/proc/$pid/environ" \
+            2>/dev/null && { echo "$pid"; return 0; }
+    done
+    return 1
+}
+
+# row RUN BUILD CASE SAMPLER STATUS DELAY: one line of the table from $TMP/report.json.
+row() {
+    python3 - "$TMP/report.json" "$(cut -d' ' -f1 /proc/loadavg)" "$@" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1])); c = r["tool_data"]["monitor_cost"]
-w = c["watched_s"]
-print(f"| {sys.argv[2]} | healthy | ptrace | {sys.argv[4]} | {w:.1f} | {100 * c['held_s'] / w:.2f} | "
-      f"{100 * c['frozen_s'] / w:.2f} | {sys.argv[3]} | - | {'false alarm' if r['findings'] else '-'} |")
-PY
-    for sampler in shm ptrace; do
-        report="$TMP/fault.json"
-        : >"$TMP/stderr"
-        "$MPIGUARD" hang -v --sampler "$sampler" --report "$report" -- $launcher -n "$np" "$app" \
-            --seconds 300 >/dev/null 2>"$TMP/stderr" &
-        guard=$!
-        token="" pid=""
-        for _ in $(seq 1 300); do
-            [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
-            [ -z "$token" ] || ! pid=$(rank_pid "$token" 1) || break
-            sleep 0.2
-        done
-        sleep 15
-        # ptrace jobs have no published state to catch the rank inside MPI by: a plain stop there
-        if [ "$sampler" = shm ]; then catch_rank "$token" "$np" 1 "$pid" in >/dev/null; else kill -STOP "$pid"; fi
-        stopped=$(date +%s.%N)
-        wait $guard
-        status=$?
-        delay=$(echo "$(date +%s.%N) - $stopped" | bc -l)
-        python3 - "$report" "$run" "$status" "$(cut -d' ' -f1 /proc/loadavg)" "$delay" "$sampler" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1])); c = r["tool_data"]["monitor_cost"]
-w = c["watched_s"]
+report, load, run, build, case, sampler, status, delay = sys.argv[1:]
+try:
+    r = json.load(open(report))
+except (OSError, ValueError):
+    print(f"| {run} | {build} | {case} | {sampler} | {load} | no report | | | | | {status} | | |")
+    sys.exit()
+c = r["tool_data"]["monitor_cost"]
+w, n = c["watched_s"], c["rank_readings"]
+held, frozen = c.get("held_s", 0), c.get("frozen_s", 0)
 f = r["findings"][0]["evidence"] if r["findings"] else {}
-culprit = f.get("culprit", {}).get("ranks", f.get("faulty_ranks", "-"))
-print(f"| {sys.argv[2]} | stop-in | {sys.argv[6]} | {sys.argv[4]} | {w:.1f} | "
-      f"{100 * c['held_s'] / w:.2f} | {100 * c['frozen_s'] / w:.2f} | {sys.argv[3]} | "
-      f"{float(sys.argv[5]):.1f} | {culprit} |")
+if case == "healthy":
+    named = "false alarm" if r["findings"] else "-"
+else:
+    named = f.get("culprit", {}).get("ranks", f.get("faulty_ranks", "-"))
+print(f"| {run} | {build} | {case} | {sampler} | {load} | {w:.1f} | {n} | {100 * held / w:.2f} | "
+      f"{100 * frozen / w:.2f} | {1000 * held / max(n, 1):.2f} | {status} | {delay} | {named} |")
 PY
+}
+
+echo "| run | build | case | sampler | load1 | watched s | readings | held % | frozen % | held ms/reading | exit | delay s | culprit |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for ((run = 1; run <= runs; run++)); do
+    for tree in "${trees[@]}"; do
+        BUILD=$(absolute "$tree")
+        MPIGUARD="$BUILD/bin/mpiguard"
+        app="$BUILD/examples/$flavor/stencil"
+        rm -f "$TMP/report.json"
+        "$MPIGUARD" hang --sampler ptrace --interval 0.4 --max-interval 0.4 --report "$TMP/report.json" -- \
+            $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr"
+        row "$run" "$tree" healthy ptrace $? -
+        for sampler in shm ptrace; do
+            rm -f "$TMP/report.json"
+            : >"$TMP/stderr"
+            "$MPIGUARD" hang -v --sampler "$sampler" --report "$TMP/report.json" -- \
+                $launcher -n "$np" "$app" --seconds 300 >/dev/null 2>"$TMP/stderr" &
+            guard=$!
+            token="" pid=""
+            for _ in $(seq 1 300); do
+                [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
+                [ -z "$token" ] || ! pid=$(job_rank_pid "$token" 1) || break
+                sleep 0.2
+            done
+            sleep 15
+            # ptrace jobs have no published state to catch the rank inside MPI by: a plain stop there
+            if [ "$sampler" = shm ]; then catch_rank "$token" "$np" 1 "$pid" in >/dev/null; else kill -STOP "$pid"; fi
+            stopped=$(date +%s.%N)
+            wait $guard
+            status=$?
+            delay=$(printf '%.1f' "$(echo "$(date +%s.%N) - $stopped" | bc -l)")
+            row "$run" "$tree" stop-in "$sampler" $status "$delay"
+        done
     done
 done

@@ -18,7 +18,10 @@ struct mg_rank_probe {
     sampler_ptrace *sampler;    /* ptrace, opened on first need */
     uint64_t last_counter;
     int read_before;
-    mg_fn last_fn; /* ptrace: the MPI function it was last seen in */
+    mg_fn last_fn;             /* ptrace: the MPI function it was last seen in */
+    int last_in_mpi;           /* ptrace: the latest sample's verdict */
+    int counter_readings_left; /* ptrace: readings the counter alone may answer before the next
+                                  sample must be taken */
     mg_rank_probe *next_open;
 };
 
@@ -91,10 +94,38 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     return MG_OK;
 }
 
-static int read_state(mg_rank_probe *p, mg_probe_reading *out)
+/* Under ptrace, the readings in a row that the call counter may answer alone after a sample. */
+enum { COUNTER_READINGS_PER_SAMPLE = 3 };
+
+/* Under ptrace, a model's reading that the call counter answers without a sample: the counter
+ * moved since the previous reading, and the latest sample caught the rank computing or in a call
+ * that does not poll. The rank progressed, all a model sample asks (S_out counts it as active), and
+ * stopping it would tell no more. After COUNTER_READINGS_PER_SAMPLE such readings one samples
+ * again, so a rank that turned to polling (its counter moving all the same) is caught inside the
+ * polling call within that many readings and sampled every time from then on; scans with the CPU
+ * time (the verification) always sample. Returns 1 when *out is answered. */
+static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+{
+    uint64_t counter;
+    if (with_cpu_time || p->counter_readings_left == 0 ||
+        mg_fn_class_of(p->last_fn) == MG_CLASS_POLL ||
+        !sampler_ptrace_read_counter(p->sampler, &counter) || counter == p->last_counter)
+        return 0;
+    out->counter_known = 1;
+    out->counter = counter;
+    out->fn = p->last_fn;
+    out->in_mpi = p->last_in_mpi;
+    apply_counter(p, out);
+    p->counter_readings_left--;
+    return 1;
+}
+
+static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     if (p->kind == MG_PROBE_SHM)
         return read_shm(p, out);
+    if (read_counter_only(p, with_cpu_time, out))
+        return MG_OK;
     const sampler_sample *sample;
     int rc = mg_rank_probe_stacks(p, &sample);
     if (rc == MG_ENOENT) {
@@ -116,6 +147,8 @@ static int read_state(mg_rank_probe *p, mg_probe_reading *out)
     out->counter = sample->counter;
     if (out->counter_known && !out->exited)
         apply_counter(p, out);
+    p->last_in_mpi = out->in_mpi;
+    p->counter_readings_left = out->counter_known && !out->exited ? COUNTER_READINGS_PER_SAMPLE : 0;
     return MG_OK;
 }
 
@@ -130,7 +163,7 @@ int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *ou
     out->stopped = mg_process_state_stopped(state);
     if (with_cpu_time)
         mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
-    return read_state(p, out);
+    return read_state(p, with_cpu_time, out);
 }
 
 int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,

@@ -1,4 +1,4 @@
-/* Stopping every thread of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and releasing them.
+/* Stopping the threads of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and releasing them.
  * Spec: docs/design/hang.md "How it samples"; docs/design/platform-notes.md "ptrace and unwinding".
  * Why SEIZE: a seized tracee whose tracer dies is detached and resumed by the kernel, so the
  * sampler being killed never leaves the job stopped (PTRACE_ATTACH would leave it in a stop). */
@@ -71,7 +71,7 @@ static int append_thread(ptrace_stop *ps, pid_t tid, ptrace_stop_thread **out)
         return rc;
     }
     *out = &ps->threads[ps->count++];
-    **out = (ptrace_stop_thread){tid, PTRACE_STOP_GONE, 0};
+    **out = (ptrace_stop_thread){.tid = tid, .state = PTRACE_STOP_GONE, .stop_ns = -1};
     return MG_OK;
 }
 
@@ -109,11 +109,20 @@ static int seize(ptrace_stop *ps, ptrace_stop_thread *t)
     return MG_OK;
 }
 
-/* Lists /proc/PID/task and seizes every thread not yet known, then interrupts them all in one
- * burst, so they stop at nearly the same moment (a consistent snapshot across threads). The
- * interrupts are sent even when a seize failed, so that every seized thread stops and can be
- * released. *added counts the seized threads. */
-static int seize_new_threads(ptrace_stop *ps, size_t *added)
+static void interrupt(ptrace_stop_thread *t, int64_t now)
+{
+    /* Failure means the thread is exiting; its exit is reported to us and reaped. */
+    (void)ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
+    t->interrupted_at = now;
+    t->stop_ns = -1;
+}
+
+/* Lists /proc/PID/task and seizes every thread but the main one that is not yet known and that
+ * skip does not exclude, then interrupts them all in one burst, so they stop at nearly the same
+ * moment (a consistent snapshot across threads). A late thread of an earlier stop that skip does
+ * not exclude is taken again. The interrupts are sent even when a seize failed, so that every
+ * seized thread stops and can be released. *added counts the seized threads. */
+static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void *arg, size_t *added)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", (int)ps->pid);
@@ -128,20 +137,27 @@ static int seize_new_threads(ptrace_stop *ps, size_t *added)
     while (rc == MG_OK && (de = readdir(dir)) != NULL) {
         char *end;
         long tid = strtol(de->d_name, &end, 10);
-        if (*end != '\0' || tid <= 0 || tid > INT_MAX || find_thread(ps, (pid_t)tid)) {
+        if (*end != '\0' || tid <= 0 || tid > INT_MAX || tid == ps->pid ||
+            (skip && skip((pid_t)tid, arg))) {
             continue;
         }
-        ptrace_stop_thread *t;
+        ptrace_stop_thread *t = find_thread(ps, (pid_t)tid);
+        if (t) {
+            t->taken = true;
+            continue;
+        }
         rc = append_thread(ps, (pid_t)tid, &t);
         if (rc == MG_OK) {
             rc = seize(ps, t);
         }
     }
     closedir(dir);
+    int64_t now = now_ns();
     for (size_t i = first_new; i < ps->count; i++) {
-        if (ps->threads[i].state == PTRACE_STOP_SEIZED) {
-            /* Failure means the thread is exiting; its exit is reported to us and reaped. */
-            (void)ptrace(PTRACE_INTERRUPT, ps->threads[i].tid, NULL, NULL);
+        ptrace_stop_thread *t = &ps->threads[i];
+        t->taken = true;
+        if (t->state == PTRACE_STOP_SEIZED) {
+            interrupt(t, now);
             (*added)++;
         }
     }
@@ -172,6 +188,9 @@ static bool poll_thread(ptrace_stop_thread *t)
     pid_t r = waitpid(t->tid, &status, WNOHANG | __WALL);
     if (r == t->tid) {
         note_status(t, status);
+        if (t->state == PTRACE_STOP_STOPPED && t->stop_ns < 0) {
+            t->stop_ns = now_ns() - t->interrupted_at;
+        }
         return t->state != PTRACE_STOP_SEIZED;
     }
     if (r < 0 && errno == ECHILD) { /* not our tracee any more: it exited and was reaped */
@@ -187,8 +206,10 @@ static void pause_ns(int64_t ns)
     nanosleep(&ts, NULL);
 }
 
-/* Waits until no thread is SEIZED. Returns 0, MG_ETIMEOUT at the deadline or MG_ESTATE on abort. */
-static int wait_seized(ptrace_stop *ps, int64_t start, int64_t deadline, const atomic_int *abort)
+/* Waits until no thread is SEIZED, of the taken ones only when only_taken. Returns 0, MG_ETIMEOUT
+ * at the deadline or MG_ESTATE on abort. */
+static int wait_seized(ptrace_stop *ps, bool only_taken, int64_t start, int64_t deadline,
+                       const atomic_int *abort)
 {
     int64_t pause = ps->params.poll_min_ns;
     for (;;) {
@@ -196,7 +217,7 @@ static int wait_seized(ptrace_stop *ps, int64_t start, int64_t deadline, const a
         bool progressed = false;
         for (size_t i = 0; i < ps->count; i++) {
             ptrace_stop_thread *t = &ps->threads[i];
-            if (t->state == PTRACE_STOP_SEIZED) {
+            if (t->state == PTRACE_STOP_SEIZED && (t->taken || !only_taken)) {
                 progressed |= poll_thread(t);
                 pending += t->state == PTRACE_STOP_SEIZED;
             }
@@ -220,22 +241,24 @@ static int wait_seized(ptrace_stop *ps, int64_t start, int64_t deadline, const a
     }
 }
 
-/* Forgets the threads that are gone, so the table holds only the living. */
-static void drop_gone(ptrace_stop *ps)
+/* Forgets the threads that are gone, so the table holds only the living, and starts a stop: no
+ * thread is taken yet. */
+static void begin_stop(ptrace_stop *ps)
 {
     size_t kept = 0;
     for (size_t i = 0; i < ps->count; i++) {
         if (ps->threads[i].state != PTRACE_STOP_GONE) {
-            ps->threads[kept++] = ps->threads[i];
+            ps->threads[kept] = ps->threads[i];
+            ps->threads[kept++].taken = false;
         }
     }
     ps->count = kept;
 }
 
-static bool any_in_state(const ptrace_stop *ps, ptrace_stop_state state)
+static bool any_in_state(const ptrace_stop *ps, ptrace_stop_state state, bool only_taken)
 {
     for (size_t i = 0; i < ps->count; i++) {
-        if (ps->threads[i].state == state) {
+        if (ps->threads[i].state == state && (ps->threads[i].taken || !only_taken)) {
             return true;
         }
     }
@@ -250,19 +273,51 @@ static int fail(ptrace_stop *ps, int rc)
     return rc;
 }
 
-int ptrace_stop_all(ptrace_stop *ps, const atomic_int *abort)
+int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort)
 {
     if (!ps) {
         return MG_EINVAL;
     }
-    drop_gone(ps);
+    begin_stop(ps);
+    ptrace_stop_thread *t = find_thread(ps, ps->pid);
+    int rc = t ? MG_OK : append_thread(ps, ps->pid, &t);
+    if (rc) {
+        return rc;
+    }
+    t->taken = true;
+    int64_t start = now_ns();
+    if (t->state == PTRACE_STOP_GONE) {
+        rc = seize(ps, t);
+        if (rc) {
+            return fail(ps, rc);
+        }
+        if (t->state == PTRACE_STOP_GONE) {
+            return MG_ENOENT;
+        }
+        interrupt(t, start);
+    }
+    rc = wait_seized(ps, true, start, start + ps->params.timeout_ns, abort);
+    if (rc == MG_ESTATE) {
+        return fail(ps, rc);
+    }
+    return t->state == PTRACE_STOP_GONE ? MG_ENOENT : MG_OK;
+}
+
+int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void *arg,
+                       const atomic_int *abort)
+{
+    if (!ps) {
+        return MG_EINVAL;
+    }
+    begin_stop(ps);
     int64_t start = now_ns();
     int64_t deadline = start + ps->params.timeout_ns;
     for (unsigned round = 0; round <= ps->params.discovery_rounds; round++) {
         size_t added = 0;
-        int rc = seize_new_threads(ps, &added);
+        int rc = seize_new_threads(ps, skip, arg, &added);
         if (rc == MG_ENOENT && round > 0) {
-            break; /* the process exited meanwhile: the waits below have seen its threads go */
+            /* the process exited meanwhile: the waits below have seen its threads go */
+            return any_in_state(ps, PTRACE_STOP_STOPPED, true) ? MG_OK : MG_ENOENT;
         }
         if (rc) {
             return fail(ps, rc);
@@ -270,16 +325,13 @@ int ptrace_stop_all(ptrace_stop *ps, const atomic_int *abort)
         if (round > 0 && added == 0) {
             break;
         }
-        rc = wait_seized(ps, start, deadline, abort);
+        rc = wait_seized(ps, true, start, deadline, abort);
         if (rc == MG_ESTATE) {
             return fail(ps, rc);
         }
         if (rc == MG_ETIMEOUT) {
             break;
         }
-    }
-    if (!any_in_state(ps, PTRACE_STOP_STOPPED) && !any_in_state(ps, PTRACE_STOP_SEIZED)) {
-        return MG_ENOENT;
     }
     return MG_OK;
 }
@@ -293,6 +345,11 @@ int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected)
     unsigned count = 0;
     for (size_t i = 0; i < ps->count; i++) {
         ptrace_stop_thread *t = &ps->threads[i];
+        /* A late thread of an earlier stop that did not take it again may have stopped since: it
+         * would otherwise stay held until a stop takes it. */
+        if (t->state == PTRACE_STOP_SEIZED && !t->taken) {
+            (void)poll_thread(t);
+        }
         if (t->state != PTRACE_STOP_STOPPED) {
             continue;
         }
@@ -320,12 +377,12 @@ int ptrace_stop_settle(ptrace_stop *ps)
         return MG_EINVAL;
     }
     int rc = ptrace_stop_release(ps, NULL);
-    if (any_in_state(ps, PTRACE_STOP_SEIZED)) {
+    if (any_in_state(ps, PTRACE_STOP_SEIZED, false)) {
         int64_t start = now_ns();
-        (void)wait_seized(ps, start, start + ps->params.timeout_ns, NULL);
+        (void)wait_seized(ps, false, start, start + ps->params.timeout_ns, NULL);
         rc = ptrace_stop_release(ps, NULL);
     }
-    return any_in_state(ps, PTRACE_STOP_SEIZED) ? MG_ETIMEOUT : rc;
+    return any_in_state(ps, PTRACE_STOP_SEIZED, false) ? MG_ETIMEOUT : rc;
 }
 
 int ptrace_stop_destroy(ptrace_stop *ps)

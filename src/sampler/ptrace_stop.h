@@ -1,11 +1,12 @@
-/* Stopping every thread of a process with PTRACE_SEIZE + PTRACE_INTERRUPT and letting them go
- * again, re-injecting the signals that arrived meanwhile. Spec: docs/design/hang.md "How it
- * samples" (a process is never left stopped) and docs/design/platform-notes.md "ptrace and
- * unwinding". */
+/* Stopping the threads of a process with PTRACE_SEIZE + PTRACE_INTERRUPT (the main thread alone,
+ * or the others) and letting them go again, re-injecting the signals that arrived meanwhile. Spec:
+ * docs/design/hang.md "How it samples" (a process is never left stopped) and
+ * docs/design/platform-notes.md "ptrace and unwinding". */
 #ifndef PTRACE_STOP_H
 #define PTRACE_STOP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -20,10 +21,14 @@ typedef struct ptrace_stop_thread {
     pid_t tid;
     ptrace_stop_state state;
     int signal; /* signal caught in a signal-delivery-stop, delivered again on release; 0 if none */
+    bool taken; /* taken by the latest ptrace_stop_main or ptrace_stop_others */
+    int64_t interrupted_at; /* CLOCK_MONOTONIC ns of its latest interrupt */
+    int64_t stop_ns; /* from that interrupt until it was seen stopped (the wait for a CPU, on a
+                      * loaded node); -1 while it was not */
 } ptrace_stop_thread;
 
 typedef struct ptrace_stop_params {
-    int64_t timeout_ns;  /* how long ptrace_stop_all waits for the threads to stop */
+    int64_t timeout_ns;  /* how long a stop waits for its threads to stop */
     int64_t spin_ns;     /* first poll without pausing (a running thread stops within µs) */
     int64_t poll_min_ns; /* then pause between waitpid polls; doubles up to poll_max_ns */
     int64_t poll_max_ns;
@@ -44,19 +49,28 @@ typedef struct ptrace_stop {
 /* Creates the state for process pid; attaches nothing yet. Returns MG_EINVAL or MG_ENOMEM. */
 int ptrace_stop_create(pid_t pid, const ptrace_stop_params *params, ptrace_stop **out);
 
-/* Seizes and interrupts every thread listed in /proc/PID/task, then waits until each is stopped
- * or gone, listing the task directory again for threads created meanwhile. Threads still running
- * at the timeout stay SEIZED (they are waited for again by the next call, by release and destroy).
- * Returns 0 (at least one thread STOPPED or some late), MG_ENOENT when the process has exited or
- * has no thread left, MG_EPERM when the kernel refuses to trace it (another tracer, permissions),
- * MG_ESTATE when *abort became non-zero (abort may be NULL), MG_ENOMEM or MG_ESYS. On every
- * failure every thread seized so far has been waited for (up to the timeout) and released. Not
+/* Seizes and interrupts the main thread (tid == pid) alone and waits until it is stopped or gone;
+ * the other threads run on. A main thread still running at the timeout stays SEIZED (waited for
+ * again by the next call, by release and destroy). Returns 0 (STOPPED, or late), MG_ENOENT when
+ * the main thread is gone (the process exited, or its main thread did), MG_EPERM when the kernel
+ * refuses to trace it, MG_ESTATE when *abort became non-zero (abort may be NULL), MG_ENOMEM or
+ * MG_ESYS; on failure the thread has been waited for (up to the timeout) and released. Not
  * thread-safe; must run in the thread that will release (ptrace binds a tracee to its tracer
  * thread). */
-int ptrace_stop_all(ptrace_stop *ps, const atomic_int *abort);
+int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort);
 
-/* Detaches every STOPPED thread, delivering its caught signal again (a group-stop is kept by the
- * kernel itself), and reaps the threads that died while stopped. Late threads stay attached. Adds
+/* Seizes and interrupts, in one burst (so they stop at nearly the same moment), every thread but
+ * the main one listed in /proc/PID/task for which skip(tid, arg) is false (skip may be NULL), then
+ * waits until each is stopped or gone, listing the task directory again for threads created
+ * meanwhile. Late threads as for ptrace_stop_main. Returns 0 (also when no thread was taken),
+ * MG_ENOENT when the process has exited, and the other errors of ptrace_stop_main, with the same
+ * guarantees. */
+int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void *arg,
+                       const atomic_int *abort);
+
+/* Detaches every STOPPED thread, and every late one that has stopped since, delivering its caught
+ * signal again (a group-stop is kept by the kernel itself), and reaps the threads that died while
+ * stopped. Late threads still running stay attached. Adds
  * the number of re-injected signals to *reinjected (may be NULL). Returns 0 or MG_ESYS when a
  * detach failed for another reason than the thread's death. */
 int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected);

@@ -1,5 +1,6 @@
-/* The ptrace sampler: stop every thread, unwind, release, classify. Spec: docs/design/hang.md "How
- * it samples"; docs/sampler.md for the guarantees and the IN_MPI rule. */
+/* The ptrace sampler: stop the main thread, unwind, release, classify, and the other threads only
+ * when the main one does not answer. Spec: docs/design/hang.md "How it samples"; docs/sampler.md
+ * for the guarantees, the IN_MPI rule and what a sample stops. */
 #include "sampler_ptrace.h"
 
 #include <fcntl.h>
@@ -10,12 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mg_array.h"
 #include "mg_error.h"
 #include "proc_maps.h"
 
 const char *const sampler_ptrace_default_mpi_prefixes[] = {
-    "libmpi.", "libmpi_",   "libmpich", "libopen-pal", "libopen-rte", "libmca_common", "mca_",
-    "libpmix", "pmix_mca_", "libucp",   "libucs",      "libuct",      "libucm",        NULL,
+    "libmpi.", "libmpi_",   "libmpich",  "libopen-pal", "libopen-rte", "libmca_common",
+    "mca_",    "libpmix",   "pmix_mca_", "libucp",      "libucs",      "libuct",
+    "libucm",  "libfabric", "libpsm2",   NULL,
 };
 
 enum { DEFAULT_MAX_FRAMES = 128 };
@@ -48,6 +51,11 @@ struct sampler_ptrace {
     uint64_t counter_addr; /* of the call counter in the process, 0 when it holds none */
     ptrace_stop *stop;
     atomic_int abort;
+    /* Threads seen to be MPI's own (stack_classify_is_mpi_own_thread): left out of later samples.
+     * A tid is unique while its thread lives, and the kernel hands it out again only after the
+     * pid space wrapped. */
+    pid_t *mpi_threads;
+    size_t nmpi_threads, mpi_threads_capacity;
     bool maps_stale; /* a frame fell outside every mapping: something was mapped since */
     bool exited;     /* sticky: the process is gone, every sample says so */
     /* Per-sample storage, grown to the largest thread count seen. */
@@ -168,6 +176,9 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
     stack_frame *frames = realloc(s->frames, n * f * sizeof *frames);
     if (frames) {
         s->frames = frames;
+        for (size_t i = 0; i < s->sample.nthreads; i++) { /* the main thread's, unwound first */
+            s->threads[i].frames = &frames[i * f];
+        }
     }
     uint64_t *pcs = realloc(s->pcs, n * f * sizeof *pcs);
     if (pcs) {
@@ -225,42 +236,42 @@ static const sampler_sample *exited_sample(sampler_ptrace *s)
     return &s->sample;
 }
 
-/* Unwinds every stopped thread into per-sample storage (pcs only: names come after release). The
- * main thread goes first. Returns MG_ESTATE as soon as an abort is requested. */
-static int unwind_stopped(sampler_ptrace *s)
+/* Unwinds the threads the latest stop took into per-sample storage after the threads already
+ * there (pcs only: names come after release). Returns MG_ESTATE as soon as an abort is requested.
+ */
+static int unwind_taken(sampler_ptrace *s)
 {
     const ptrace_stop *ps = s->stop;
-    size_t f = s->params.max_frames, n = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < ps->count; i++) {
-            const ptrace_stop_thread *t = &ps->threads[i];
-            if ((pass == 0) != (t->tid == s->pid)) {
-                continue;
-            }
-            if (atomic_load(&s->abort)) {
-                return MG_ESTATE;
-            }
-            sampler_thread *out = &s->threads[n];
-            *out = (sampler_thread){.tid = t->tid, .frames = &s->frames[n * f]};
-            if (t->state == PTRACE_STOP_SEIZED) {
-                out->state = SAMPLER_THREAD_LATE;
-            } else if (t->state == PTRACE_STOP_GONE ||
-                       stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], f, &out->nframes)) {
-                out->state = SAMPLER_THREAD_VANISHED;
-            }
-            n++;
+    size_t f = s->params.max_frames, n = s->sample.nthreads;
+    for (size_t i = 0; i < ps->count; i++) {
+        const ptrace_stop_thread *t = &ps->threads[i];
+        if (!t->taken) {
+            continue;
         }
+        if (atomic_load(&s->abort)) {
+            return MG_ESTATE;
+        }
+        sampler_thread *out = &s->threads[n];
+        *out = (sampler_thread){.tid = t->tid, .stop_ns = t->stop_ns, .frames = &s->frames[n * f]};
+        if (t->state == PTRACE_STOP_SEIZED) {
+            out->state = SAMPLER_THREAD_LATE;
+        } else if (t->state == PTRACE_STOP_GONE ||
+                   stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], f, &out->nframes)) {
+            out->state = SAMPLER_THREAD_VANISHED;
+        }
+        n++;
     }
     s->sample.nthreads = n;
     s->sample.threads = s->threads;
     return MG_OK;
 }
 
-/* Fills names, modules and the MPI marks of the unwound frames, and classifies each thread. */
-static void describe_threads(sampler_ptrace *s)
+/* Fills names, modules and the MPI marks of the frames of the threads unwound from index first
+ * on, and classifies each thread. */
+static void describe_threads(sampler_ptrace *s, size_t first)
 {
     size_t f = s->params.max_frames;
-    for (size_t i = 0; i < s->sample.nthreads; i++) {
+    for (size_t i = first; i < s->sample.nthreads; i++) {
         sampler_thread *t = &s->threads[i];
         stack_frame *frames = &s->frames[i * f];
         for (size_t k = 0; k < t->nframes; k++) {
@@ -326,39 +337,94 @@ static int conclude(sampler_ptrace *s)
     return MG_OK;
 }
 
-/* Stops, unwinds and releases; the process is held stopped only inside this function. */
-static int stop_unwind_release(sampler_ptrace *s)
+static bool is_mpi_thread(pid_t tid, void *arg)
+{
+    const sampler_ptrace *s = arg;
+    for (size_t i = 0; i < s->nmpi_threads; i++) {
+        if (s->mpi_threads[i] == tid) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Remembers the threads from index first on that are MPI's own, to leave them out from now on. */
+static int note_mpi_threads(sampler_ptrace *s, size_t first)
+{
+    size_t f = s->params.max_frames;
+    for (size_t i = first; i < s->sample.nthreads; i++) {
+        const sampler_thread *t = &s->threads[i];
+        if (t->state != SAMPLER_THREAD_SAMPLED ||
+            !stack_classify_is_mpi_own_thread(&s->frames[i * f], t->nframes)) {
+            continue;
+        }
+        int rc = mg_array_reserve((void **)&s->mpi_threads, &s->mpi_threads_capacity,
+                                  s->nmpi_threads + 1, sizeof *s->mpi_threads);
+        if (rc) {
+            return rc;
+        }
+        s->mpi_threads[s->nmpi_threads++] = t->tid;
+    }
+    return MG_OK;
+}
+
+/* Stops the main thread (main_only) or the others that are not MPI's own, unwinds them and
+ * releases them; they are held stopped only inside this function. */
+static int stop_unwind_release(sampler_ptrace *s, bool main_only)
 {
     int64_t t0 = now_ns();
-    int rc = ptrace_stop_all(s->stop, &s->abort);
+    int rc = main_only ? ptrace_stop_main(s->stop, &s->abort)
+                       : ptrace_stop_others(s->stop, is_mpi_thread, s, &s->abort);
     if (rc) {
         return rc;
     }
-    s->sample.stop_ns = now_ns() - t0;
-    rc = reserve_threads(s, s->stop->count);
+    s->sample.stop_ns += now_ns() - t0;
+    rc = reserve_threads(s, s->sample.nthreads + s->stop->count);
     if (rc == MG_OK) {
-        if (s->params.on_stopped) {
+        if (main_only && s->params.on_stopped) {
             s->params.on_stopped(s->pid, s->params.on_stopped_arg);
         }
-        rc = unwind_stopped(s);
+        rc = unwind_taken(s);
     }
-    if (rc == MG_OK && s->counter_addr) {
+    if (rc == MG_OK && main_only && s->counter_addr) {
         s->sample.counter_known = stack_unwind_read(s->unwind, s->counter_addr, &s->sample.counter,
                                                     sizeof s->sample.counter);
     }
     int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
-    s->sample.held_ns = now_ns() - t0;
+    s->sample.held_ns += now_ns() - t0;
     return rc ? rc : release_rc;
 }
 
-/* Stops, unwinds and releases the process, then names and classifies the frames. */
+/* Whether the main thread's stack settles the verdict and the function: inside a named MPI call
+ * it does, since no other thread changes either (stack_classify_process); inside MPI's code
+ * without an entry frame another thread may still name the call. */
+static bool main_thread_answers(const sampler_ptrace *s)
+{
+    return s->sample.nthreads == 1 && s->threads[0].state == SAMPLER_THREAD_SAMPLED &&
+           s->threads[0].mpi_function;
+}
+
+/* Samples the main thread, then, when it does not answer, the other threads but MPI's own; names
+ * and classifies the frames after each release. A main thread that is gone (the process exited,
+ * or its main thread did) leaves the answer to the others. */
 static int take_sample(sampler_ptrace *s)
 {
     s->sample = (sampler_sample){.pid = s->pid};
     stack_unwind_begin_sample(s->unwind);
-    int rc = stop_unwind_release(s);
+    int rc = stop_unwind_release(s, true);
     if (rc == MG_OK) {
-        describe_threads(s);
+        describe_threads(s, 0);
+    } else if (rc != MG_ENOENT) {
+        return rc;
+    }
+    if (main_thread_answers(s)) {
+        return MG_OK;
+    }
+    size_t first = s->sample.nthreads;
+    rc = stop_unwind_release(s, false);
+    if (rc == MG_OK) {
+        describe_threads(s, first);
+        rc = note_mpi_threads(s, first);
     }
     return rc;
 }
@@ -408,6 +474,12 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
     return rc;
 }
 
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter)
+{
+    return s && s->counter_addr && !s->exited &&
+           stack_unwind_read(s->unwind, s->counter_addr, counter, sizeof *counter);
+}
+
 void sampler_ptrace_abort(sampler_ptrace *s)
 {
     if (s) {
@@ -427,6 +499,7 @@ int sampler_ptrace_close(sampler_ptrace *s)
     free(s->frames);
     free(s->pcs);
     free(s->classes);
+    free(s->mpi_threads);
     free(s);
     return rc;
 }

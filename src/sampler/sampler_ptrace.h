@@ -1,5 +1,6 @@
-/* The ptrace backend of `mpiguard hang`: stops every thread of one process, unwinds each stack,
- * lets the process go, and says whether it is inside MPI. Spec: docs/design/hang.md "How it
+/* The ptrace backend of `mpiguard hang`: stops the main thread of one process, unwinds its stack,
+ * lets it go, and the other threads likewise only when the main one does not answer; says whether
+ * the process is inside MPI. Spec: docs/design/hang.md "How it
  * samples"; guarantees, the IN_MPI rule and measured costs: docs/sampler.md. */
 #ifndef SAMPLER_PTRACE_H
 #define SAMPLER_PTRACE_H
@@ -24,16 +25,17 @@ typedef struct sampler_ptrace_params {
      * (a uint64_t) in a module whose base name starts with counter_module_prefix. NULL for none. */
     const char *counter_module_prefix;
     const char *counter_symbol;
-    /* Called once per sample while every thread is held stopped, before any is unwound; NULL for
-     * none. It lets a caller read /proc state of a frozen process, and lets tests kill the
-     * sampler or the target at the worst moment. It must not resume the target. */
+    /* Called once per sample while the main thread is held stopped, before it is unwound; NULL
+     * for none. It lets a caller read /proc state of a held process, and lets tests kill the
+     * sampler or the target, or end another thread, at the worst moment. It must not resume the
+     * target. */
     void (*on_stopped)(pid_t pid, void *arg);
     void *on_stopped_arg;
 } sampler_ptrace_params;
 
 /* The default MPI file prefixes: Open MPI (libmpi., libmpi_, libopen-pal, libopen-rte,
  * libmca_common, mca_ plugins), MPICH (libmpich, libmpi.so.12 via libmpi.), PMIx (libpmix,
- * pmix_mca_) and UCX (libucp, libucs, libuct, libucm). NULL-terminated, static. */
+ * pmix_mca_), UCX (libucp, libucs, libuct, libucm), libfabric and PSM2. NULL-terminated, static. */
 extern const char *const sampler_ptrace_default_mpi_prefixes[];
 
 /* Defaults: 128 frames, ptrace_stop_params_default, stack_unwind_params_default, the prefixes
@@ -51,7 +53,9 @@ typedef enum sampler_thread_state {
 typedef struct sampler_thread {
     pid_t tid;
     sampler_thread_state state;
-    bool in_mpi;              /* see stack_classify_thread */
+    int64_t stop_ns; /* from its interrupt until it was seen stopped (waiting for a CPU); -1 when
+                        it was not */
+    bool in_mpi;     /* see stack_classify_thread */
     const char *mpi_function; /* outermost MPI entry ("MPI_Barrier") or NULL */
     size_t nframes;
     const stack_frame *frames; /* innermost first */
@@ -63,13 +67,16 @@ typedef struct sampler_sample {
     const char *mpi_function; /* the process's MPI call (stack_classify_process) or NULL */
     bool counter_known;       /* the process holds the call counter and it was read while stopped */
     uint64_t counter;         /* MPI calls entered so far */
+    /* The threads stopped: the main thread first (unless it is gone), then, when it is not inside
+     * MPI, the others but those seen before to be MPI's own (stack_classify_is_mpi_own_thread). */
     size_t nthreads;
-    const sampler_thread *threads; /* the main thread first when it was sampled */
-    unsigned signals_reinjected;   /* signals caught while stopping and delivered again */
-    int64_t stop_ns;               /* first PTRACE_SEIZE until every thread was stopped */
-    int64_t held_ns;               /* how long the process was held (seize to last detach) */
-    int64_t total_ns;              /* the whole call, wall clock */
-    int64_t cpu_ns;                /* CPU time the calling thread spent in the call */
+    const sampler_thread *threads;
+    unsigned signals_reinjected; /* signals caught while stopping and delivered again */
+    int64_t stop_ns;             /* from each PTRACE_SEIZE until its threads were stopped, summed
+                                  * over the main thread's stop and the others' */
+    int64_t held_ns;             /* how long threads were held (each stop's seize to its detach) */
+    int64_t total_ns;            /* the whole call, wall clock */
+    int64_t cpu_ns;              /* CPU time the calling thread spent in the call */
 } sampler_sample;
 
 /* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,
@@ -79,8 +86,9 @@ typedef struct sampler_sample {
  * (libdwfl cannot unwind it); *out is unchanged on failure. */
 int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out);
 
-/* Takes one sample: seizes and interrupts every thread, waits for all of them, unwinds each,
- * detaches all (re-injecting caught signals), then resolves names and classifies. *out points to
+/* Takes one sample: seizes and interrupts the main thread, waits for it, unwinds it, detaches it
+ * (re-injecting a caught signal), names and classifies its frames; when it is not inside MPI, does
+ * the same with the other threads but MPI's own, all interrupted in one burst. *out points to
  * memory owned by the sampler, valid until the next sample or close. A process that exits before
  * or during the sample gives verdict STACK_EXITED and 0, not an error; after that every sample
  * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (no thread
@@ -89,6 +97,11 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * LATE thread that stops after the return: it stays in a ptrace-stop until the next sample or close
  * (at most one sampling interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
+
+/* Reads the process's call counter now, without stopping anything (one read of its memory), for a
+ * caller that skips the sample when the counter alone answers. False when the process holds no
+ * counter or it cannot be read (the process is gone). */
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter);
 
 /* Gives the frames of the last sample their source file and line (stack_frame), where debug
  * information exists; a sample leaves them NULL, since the first lookup in a module loads its line

@@ -44,6 +44,33 @@ stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
     return c;
 }
 
+static bool in_c_library(const stack_frame *frame)
+{
+    const char *slash = frame->module ? strrchr(frame->module, '/') : NULL;
+    const char *base = slash ? slash + 1 : frame->module;
+    return base && (strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0);
+}
+
+bool stack_classify_is_mpi_own_thread(const stack_frame *frames, size_t n)
+{
+    if (n == 0 || !in_c_library(&frames[n - 1])) {
+        return false;
+    }
+    size_t start = n;
+    while (start > 0 && in_c_library(&frames[start - 1])) {
+        start--;
+    }
+    if (start == 0 || !frames[start - 1].in_mpi_module) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (stack_classify_is_mpi_entry(frames[i].function, frames[i].in_mpi_module)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 stack_verdict stack_classify_process(const stack_thread_class *threads, size_t n, size_t main_index,
                                      const char **mpi_function)
 {

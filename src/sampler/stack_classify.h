@@ -49,6 +49,13 @@ const char *stack_classify_public_name(const char *name);
 /* Classifies one stack of n frames (frames may be NULL when n is 0). */
 stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n);
 
+/* True for a thread MPI started for itself (Open MPI's libevent and PMIx threads, MPICH's UCX
+ * async thread, libfabric's and PSM2's): its walk reaches the thread's start in the C library, its
+ * start routine (the outermost frame outside the C library) lies in an MPI mapping, and no frame
+ * is an MPI entry. Such a thread never makes its process IN_MPI (stack_classify_process). A walk
+ * cut short says false. */
+bool stack_classify_is_mpi_own_thread(const stack_frame *frames, size_t n);
+
 /* Combines the threads of one live process. main_index is the index of the main thread in
  * threads, or n when it was not sampled. The process is IN_MPI when the main thread is in MPI, or
  * when any other thread is in an MPI entry frame (a user thread calling MPI); a thread that is only

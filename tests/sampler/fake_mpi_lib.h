@@ -5,4 +5,7 @@
 /* Loops forever inside the shared object. */
 void fake_mpi_progress(void);
 
+/* A thread's start routine inside the library (as MPI's progress threads have): loops forever. */
+void *fake_mpi_thread_main(void *arg);
+
 #endif

@@ -35,6 +35,8 @@ typedef struct shared {
     atomic_int after_vfork; /* the main thread came back from vfork */
     atomic_int go_dlopen;   /* tells the dlopen target to load its library */
     atomic_int in_dlopened; /* the dlopen target is about to loop inside the library */
+    atomic_int helper_exit; /* tells the exiting helper thread to return */
+    atomic_int helper_gone; /* the hook saw it gone while the main thread was held */
 } shared;
 
 static shared *sh;
@@ -175,21 +177,34 @@ static void on_rt(int sig)
 }
 
 typedef enum target_kind {
-    TARGET_SPIN,        /* main thread spins in target_spin_compute */
-    TARGET_SPIN_PAUSER, /* plus a thread blocked in pause() */
-    TARGET_PROGRESS,    /* main spins, a helper loops in the fake MPI library */
-    TARGET_MAIN_IN_LIB, /* main loops in the fake MPI library, a helper spins */
-    TARGET_FAKE_MPI,    /* main spins, a helper thread is in MPI_Fake_wait */
-    TARGET_CHURN,       /* main spins, a helper creates and joins threads without end */
-    TARGET_EXIT_SOON,   /* three threads, the process exits after 300 ms */
-    TARGET_VFORK,       /* a helper spins, main waits in vfork (uninterruptible) for 700 ms */
-    TARGET_DLOPEN       /* main spins until told, then loads a library and loops inside it */
+    TARGET_SPIN,          /* main thread spins in target_spin_compute */
+    TARGET_SPIN_PAUSER,   /* plus a thread blocked in pause() */
+    TARGET_PROGRESS,      /* main spins, a helper loops in the fake MPI library */
+    TARGET_MAIN_IN_LIB,   /* main loops in the fake MPI library, a helper spins */
+    TARGET_FAKE_MPI,      /* main spins, a helper thread is in MPI_Fake_wait */
+    TARGET_CHURN,         /* main spins, a helper creates and joins threads without end */
+    TARGET_EXIT_SOON,     /* three threads, the process exits after 300 ms */
+    TARGET_VFORK,         /* a helper spins, main waits in vfork (uninterruptible) for 700 ms */
+    TARGET_DLOPEN,        /* main spins until told, then loads a library and loops inside it */
+    TARGET_MPI_THREAD,    /* main spins, a thread started by the fake MPI library loops in it */
+    TARGET_EXITER,        /* main spins, a helper returns when told */
+    TARGET_MAIN_IN_ENTRY, /* main waits in MPI_Fake_wait, a helper spins */
+    TARGET_MAIN_IN_ENTRY_EXITER /* main waits in MPI_Fake_wait, a helper returns when told */
 } target_kind;
 
 static void *spin_thread(void *arg)
 {
     (void)arg;
     target_spin_compute();
+    return NULL;
+}
+
+static void *exiting_thread(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&sh->helper_exit)) {
+        sleep_ms(1);
+    }
     return NULL;
 }
 
@@ -276,6 +291,18 @@ static void run_target(target_kind kind)
         atomic_store(&sh->ready, 1);
         run_dlopen();
         break;
+    case TARGET_MPI_THREAD:
+        start_helper(fake_mpi_thread_main);
+        break;
+    case TARGET_EXITER:
+        start_helper(exiting_thread);
+        break;
+    case TARGET_MAIN_IN_ENTRY:
+    case TARGET_MAIN_IN_ENTRY_EXITER:
+        start_helper(kind == TARGET_MAIN_IN_ENTRY ? spin_thread : exiting_thread);
+        atomic_store(&sh->ready, 1);
+        MPI_Fake_wait();
+        break;
     }
     atomic_store(&sh->ready, 1);
     target_spin_compute();
@@ -300,6 +327,7 @@ static pid_t spawn(target_kind kind)
     atomic_store(&sh->after_vfork, 0);
     atomic_store(&sh->go_dlopen, 0);
     atomic_store(&sh->in_dlopened, 0);
+    atomic_store(&sh->helper_exit, 0);
     pid_t pid = fork_tied();
     if (pid == 0) {
         run_target(kind);
@@ -328,6 +356,8 @@ static sampler_ptrace *open_default(pid_t pid)
     return s;
 }
 
+static pid_t other_thread(pid_t pid);
+
 static bool has_frame(const sampler_thread *t, const char *name)
 {
     for (size_t i = 0; i < t->nframes; i++) {
@@ -338,35 +368,45 @@ static bool has_frame(const sampler_thread *t, const char *name)
     return false;
 }
 
-static void test_spinning_process_is_out_of_mpi_in_its_function(void)
+/* A computing process, and one whose main thread waits in a named MPI call while another thread
+ * computes: each sample stops the main thread alone (the computing thread of the second is never
+ * stopped) and names the place. */
+static void test_main_thread_answers_alone(void)
 {
-    pid_t pid = spawn(TARGET_SPIN);
-    sampler_ptrace *s = open_default(pid);
-    for (int i = 0; s && i < 20; i++) {
-        const sampler_sample *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-        if (!sm) {
-            break;
+    const target_kind kinds[2] = {TARGET_SPIN, TARGET_MAIN_IN_ENTRY};
+    const char *const innermost[2] = {"target_spin_compute", "MPI_Fake_wait"};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = spawn(kinds[k]);
+        sampler_ptrace *s = open_default(pid);
+        for (int i = 0; s && i < 20; i++) {
+            const sampler_sample *sm = NULL;
+            MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+            if (!sm) {
+                break;
+            }
+            MG_CHECK_INT(sm->verdict, k == 0 ? STACK_OUT_MPI : STACK_IN_MPI);
+            MG_CHECK(k == 0 ? sm->mpi_function == NULL
+                            : sm->mpi_function && strcmp(sm->mpi_function, "MPI_Fake_wait") == 0);
+            MG_CHECK_INT(sm->nthreads, 1);
+            MG_CHECK_INT(sm->threads[0].tid, pid);
+            MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
+            MG_CHECK_STR(sm->threads[0].frames[0].function, innermost[k]);
+            MG_CHECK(has_frame(&sm->threads[0], "main"));
+            MG_CHECK(strstr(sm->threads[0].frames[0].module, "test_sampler_ptrace") != NULL);
+            MG_CHECK(!sm->threads[0].frames[0].in_mpi_module);
+            MG_CHECK(sm->held_ns > 0 && sm->held_ns <= sm->total_ns);
+            MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
         }
-        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI);
-        MG_CHECK(sm->mpi_function == NULL);
-        MG_CHECK_INT(sm->nthreads, 1);
-        MG_CHECK_INT(sm->threads[0].tid, pid);
-        MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
-        MG_CHECK_STR(sm->threads[0].frames[0].function, "target_spin_compute");
-        MG_CHECK(has_frame(&sm->threads[0], "main"));
-        MG_CHECK(strstr(sm->threads[0].frames[0].module, "test_sampler_ptrace") != NULL);
-        MG_CHECK(!sm->threads[0].frames[0].in_mpi_module);
-        MG_CHECK(sm->held_ns > 0 && sm->held_ns <= sm->total_ns);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
+        MG_CHECK(makes_progress());
+        reap(pid);
     }
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
-    MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
-    MG_CHECK(makes_progress());
-    reap(pid);
 }
 
 /* A thread looping inside the "MPI library" without an MPI entry frame is like an MPI progress
- * thread: it must not make the process IN_MPI; the main thread there must. */
+ * thread: it must not make the process IN_MPI; the main thread there must (and, naming no call,
+ * leaves the others to be sampled too: one of them might). */
 static void test_progress_threads_do_not_count_but_main_thread_does(void)
 {
     static const char *const fake_mpi[] = {"libmg_sampler_fake_mpi", NULL};
@@ -385,6 +425,7 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
             MG_CHECK_INT(sm->nthreads, 2);
             MG_CHECK_INT(sm->verdict, expected[k]);
             MG_CHECK(sm->mpi_function == NULL);
+            MG_CHECK_INT(sm->threads[0].tid, pid);
             MG_CHECK_INT(sm->threads[0].in_mpi, k == 1);
             MG_CHECK_INT(sm->threads[1].in_mpi, k == 0);
             const sampler_thread *in_lib = &sm->threads[k == 0 ? 1 : 0];
@@ -393,6 +434,80 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
             MG_CHECK(strstr(in_lib->frames[0].module, "libmg_sampler_fake_mpi") != NULL);
         }
         sampler_ptrace_close(s);
+        reap(pid);
+    }
+}
+
+/* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
+ * to be MPI's own, and left out of every later sample; the process's verdict is unchanged. */
+static void test_mpi_own_thread_is_left_out_after_first_sample(void)
+{
+    static const char *const fake_mpi[] = {"libmg_sampler_fake_mpi", NULL};
+    sampler_ptrace_params p;
+    sampler_ptrace_params_default(&p);
+    p.mpi_library_prefixes = fake_mpi;
+    pid_t pid = spawn(TARGET_MPI_THREAD);
+    pid_t helper = other_thread(pid);
+    sampler_ptrace *s = NULL;
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    for (int i = 0; s && i < 20; i++) {
+        const sampler_sample *sm = NULL;
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        if (!sm) {
+            break;
+        }
+        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI);
+        MG_CHECK_INT(sm->threads[0].tid, pid);
+        MG_CHECK(has_frame(&sm->threads[0], "target_spin_compute"));
+        MG_CHECK_INT(sm->nthreads, i == 0 ? 2 : 1);
+        if (i == 0 && sm->nthreads == 2) {
+            MG_CHECK_INT(sm->threads[1].tid, helper);
+            MG_CHECK(has_frame(&sm->threads[1], "fake_mpi_progress"));
+        }
+    }
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK(makes_progress());
+    reap(pid);
+}
+
+/* A thread that exits while the main thread is held (it runs on meanwhile: either the main thread
+ * answers alone, or the others are stopped after it was let go) leaves nothing stopped, and the
+ * next samples are as right as before. */
+static void exit_helper_hook(pid_t pid, void *arg)
+{
+    pid_t helper = (pid_t)(intptr_t)arg;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d", (int)pid, (int)helper);
+    atomic_store(&sh->helper_exit, 1);
+    for (int i = 0; i < STATE_WAIT_MS && access(path, F_OK) == 0; i++) {
+        sleep_ms(1);
+    }
+    atomic_store(&sh->helper_gone, access(path, F_OK) != 0);
+}
+
+static void test_thread_exiting_while_main_is_held(void)
+{
+    const target_kind kinds[2] = {TARGET_MAIN_IN_ENTRY_EXITER, TARGET_EXITER};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = spawn(kinds[k]);
+        sampler_ptrace_params p;
+        sampler_ptrace_params_default(&p);
+        p.on_stopped = exit_helper_hook;
+        p.on_stopped_arg = (void *)(intptr_t)other_thread(pid);
+        sampler_ptrace *s = NULL;
+        const sampler_sample *sm = NULL;
+        atomic_store(&sh->helper_gone, 0);
+        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK(atomic_load(&sh->helper_gone));
+        MG_CHECK(sm && sm->verdict == (k == 0 ? STACK_IN_MPI : STACK_OUT_MPI));
+        MG_CHECK(sm && sm->nthreads == 1 && sm->threads[0].tid == pid);
+        MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK(sm && sm->nthreads == 1 && sm->threads[0].state == SAMPLER_THREAD_SAMPLED);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
+        MG_CHECK(k == 0 || makes_progress());
         reap(pid);
     }
 }
@@ -863,8 +978,10 @@ int main(void)
     if (sh == MAP_FAILED) {
         return 2;
     }
-    MG_RUN(test_spinning_process_is_out_of_mpi_in_its_function);
+    MG_RUN(test_main_thread_answers_alone);
     MG_RUN(test_progress_threads_do_not_count_but_main_thread_does);
+    MG_RUN(test_mpi_own_thread_is_left_out_after_first_sample);
+    MG_RUN(test_thread_exiting_while_main_is_held);
     MG_RUN(test_user_thread_in_mpi_entry_counts);
     MG_RUN(test_threads_appearing_and_vanishing);
     MG_RUN(test_library_loaded_later_is_picked_up);

@@ -1,5 +1,6 @@
-/* stack_classify: MPI entry names, one thread's class, and the process rule (main thread, or a
- * user thread in an MPI entry; progress threads never). Spec: docs/sampler.md "The IN_MPI rule". */
+/* stack_classify: MPI entry names, one thread's class, MPI's own threads, and the process rule
+ * (main thread, or a user thread in an MPI entry; progress threads never). Spec: docs/sampler.md
+ * "The IN_MPI rule". */
 #include "mg_test.h"
 #include "stack_classify.h"
 
@@ -79,6 +80,40 @@ static void test_thread_by_address_or_nothing(void)
     MG_CHECK(!c.in_mpi && c.mpi_function == NULL);
 }
 
+static stack_frame in(const char *name, const char *module, bool in_mpi_module)
+{
+    return (stack_frame){.function = name, .module = module, .in_mpi_module = in_mpi_module};
+}
+
+/* MPI's own threads: the start routine in an MPI mapping, the walk complete, no entry frame. */
+static void test_mpi_own_thread(void)
+{
+    const char *libc = "/usr/lib/x86_64-linux-gnu/libc.so.6", *pal = "/usr/lib/libopen-pal.so.40";
+    const char *app = "/home/u/app", *ucs = "/usr/lib/libucs.so.0";
+    const stack_frame libevent[] = {in("epoll_wait", libc, false), in(NULL, pal, true),
+                                    in("progress_engine", pal, true),
+                                    in("start_thread", libc, false), in("clone3", libc, false)};
+    MG_CHECK(stack_classify_is_mpi_own_thread(libevent, 5));
+    const stack_frame async[] = {in("ucs_async_thread_func", ucs, true), in(NULL, libc, false)};
+    MG_CHECK(stack_classify_is_mpi_own_thread(async, 2));
+    /* cut short: the walk did not reach the C library's thread start */
+    MG_CHECK(!stack_classify_is_mpi_own_thread(libevent, 3));
+    /* a user thread waiting inside MPI, or started by the application */
+    const stack_frame user_in_mpi[] = {in(NULL, pal, true), in("PMPI_Recv", pal, true),
+                                       in("worker", app, false), in("start_thread", libc, false)};
+    MG_CHECK(!stack_classify_is_mpi_own_thread(user_in_mpi, 4));
+    const stack_frame user_loop[] = {in("epoll_wait", libc, false), in("worker", app, false),
+                                     in("start_thread", libc, false)};
+    MG_CHECK(!stack_classify_is_mpi_own_thread(user_loop, 3));
+    /* an MPI entry called from a thread MPI started (a callback into MPI) is not ignored */
+    const stack_frame entry[] = {in("MPI_Send", pal, true), in("progress_engine", pal, true),
+                                 in("start_thread", libc, false)};
+    MG_CHECK(!stack_classify_is_mpi_own_thread(entry, 3));
+    const stack_frame only_libc[] = {in("pause", libc, false), in("start_thread", libc, false)};
+    MG_CHECK(!stack_classify_is_mpi_own_thread(only_libc, 2));
+    MG_CHECK(!stack_classify_is_mpi_own_thread(NULL, 0));
+}
+
 static void test_process_rule(void)
 {
     const stack_thread_class computing = {false, NULL};
@@ -118,6 +153,7 @@ int main(void)
     MG_RUN(test_entry_names);
     MG_RUN(test_thread_outermost_entry);
     MG_RUN(test_thread_by_address_or_nothing);
+    MG_RUN(test_mpi_own_thread);
     MG_RUN(test_process_rule);
     MG_TEST_END();
 }
