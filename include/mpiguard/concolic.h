@@ -7,8 +7,11 @@
  * order on all ranks, before or after MPI_Init), and the branches that depend on it are recorded.
  * Outside a campaign *x keeps its value. The _with_limit variants also bound the value from above
  * (the input cap of §2.4.1): the solver never proposes a value above `limit`, and a value above
- * it is lowered to it. MPI rank and size variables are marked automatically at MPI_Comm_rank and
- * MPI_Comm_size. Not thread-safe: mark from one thread. */
+ * it is lowered to it. mpiguard_double and mpiguard_float mark a floating-point input (no limit:
+ * float inputs are neither capped nor tuned); the campaign solves the branches on it over the
+ * reals, or IEEE arithmetic with `--floats fp` (docs/concolic.md "Floating-point inputs"). MPI
+ * rank and size variables are marked automatically at MPI_Comm_rank and MPI_Comm_size.
+ * Not thread-safe: mark from one thread. */
 #ifndef MPIGUARD_CONCOLIC_H
 #define MPIGUARD_CONCOLIC_H
 
@@ -24,6 +27,8 @@ void mpiguard_int(int *x);
 void mpiguard_unsigned(unsigned *x);
 void mpiguard_long(long *x);
 void mpiguard_ulong(unsigned long *x);
+void mpiguard_float(float *x);
+void mpiguard_double(double *x);
 
 void mpiguard_char_with_limit(char *x, long long limit);
 void mpiguard_uchar_with_limit(unsigned char *x, long long limit);

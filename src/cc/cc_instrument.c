@@ -1,9 +1,9 @@
 /* The concolic instrumenter on the LLVM-C API (docs/design/concolic.md "Instrumentation"; spec:
  * docs/design/concolic.md; traps: docs/design/platform-notes.md "LLVM-C 14 and Z3").
  *
- * Every integer SSA value of a function (arguments first, then instructions in order) owns a
- * numbered shadow slot in the runtime's frame; the probes tell the runtime how each slot is
- * computed from other slots, constants and memory, so it can keep a linear expression (or a
+ * Every integer, float and double SSA value of a function (arguments first, then instructions in
+ * order) owns a numbered shadow slot in the runtime's frame; the probes tell the runtime how each
+ * slot is computed from other slots, constants and memory, so it can keep a linear expression (or a
  * comparison) per slot. Pointers stay concrete: a GEP needs no probe. Phis are resolved in two
  * phases (copies into pending slots at the end of each predecessor, a commit at the block's
  * start) so swaps between phis of one block read the old values. */
@@ -14,13 +14,14 @@
 
 #include "mg_error.h"
 #include "rt_mpi_write.h"
+#include "sym_expr.h"
 
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Binary operator codes shared with the runtime (src/concolic_rt/rt_probes.h). */
-enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_OTHER };
+enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_DIV, OP_OTHER };
 
 typedef struct ctx {
     LLVMModuleRef mod;
@@ -30,20 +31,32 @@ typedef struct ctx {
     int mode;
     uint64_t build_id;
     uint32_t next_id;
-    LLVMTypeRef i1, i32, i64, ptr, vd;
+    LLVMTypeRef i1, i32, i64, dbl, ptr, vd;
     cc_ptr_map sm; /* value -> shadow slot of the function being instrumented */
     int32_t nslots;
 } ctx;
 
 /* An integer type the runtime can shadow: i1..i64. */
-static int shadowed_type(LLVMTypeRef t)
+static int int_type(LLVMTypeRef t)
 {
     return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64;
 }
 
+static int is_int(LLVMValueRef v)
+{
+    return int_type(LLVMTypeOf(v));
+}
+
+static int is_float(LLVMValueRef v)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+    return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+}
+
+/* A value the runtime shadows: an integer, a float or a double. */
 static int shadowed(LLVMValueRef v)
 {
-    return shadowed_type(LLVMTypeOf(v));
+    return is_int(v) || is_float(v);
 }
 
 static size_t count_values(LLVMValueRef fn)
@@ -92,6 +105,14 @@ static LLVMValueRef as_i64(ctx *x, LLVMValueRef v)
     if (w == 64)
         return v;
     return w == 1 ? LLVMBuildZExt(x->b, v, x->i64, "") : LLVMBuildSExt(x->b, v, x->i64, "");
+}
+
+/* The concrete value of a float or double operand as a double. */
+static LLVMValueRef as_f64(ctx *x, LLVMValueRef v)
+{
+    return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMDoubleTypeKind
+               ? v
+               : LLVMBuildFPExt(x->b, v, x->dbl, "");
 }
 
 static LLVMValueRef as_ptr(ctx *x, LLVMValueRef p)
@@ -240,7 +261,7 @@ static void probe_terminator(ctx *x, LLVMValueRef t)
     } else if (LLVMGetInstructionOpcode(t) == LLVMSwitch) {
         LLVMValueRef cond = LLVMGetOperand(t, 0);
         before(x, t);
-        if (!shadowed(cond)) {
+        if (!is_int(cond)) {
             x->next_id += switch_cases(t);
             return;
         }
@@ -273,6 +294,50 @@ static int binop_code(LLVMOpcode op)
 static int is_binop(LLVMOpcode op)
 {
     return op >= LLVMAdd && op <= LLVMXor;
+}
+
+/* fcmp predicate -> sym_op for mgrt_fcmp, ordered and unordered alike; -1 for ord, uno, true
+ * and false, which compare nothing a linear constraint can say. */
+static int fcmp_code(LLVMRealPredicate p)
+{
+    switch (p) {
+    case LLVMRealOEQ:
+    case LLVMRealUEQ:
+        return SYM_EQ;
+    case LLVMRealONE:
+    case LLVMRealUNE:
+        return SYM_NE;
+    case LLVMRealOLT:
+    case LLVMRealULT:
+        return SYM_LT;
+    case LLVMRealOLE:
+    case LLVMRealULE:
+        return SYM_LE;
+    case LLVMRealOGT:
+    case LLVMRealUGT:
+        return SYM_GT;
+    case LLVMRealOGE:
+    case LLVMRealUGE:
+        return SYM_GE;
+    default:
+        return -1;
+    }
+}
+
+static int fbinop_code(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMFAdd:
+        return OP_ADD;
+    case LLVMFSub:
+        return OP_SUB;
+    case LLVMFMul:
+        return OP_MUL;
+    case LLVMFDiv:
+        return OP_DIV;
+    default:
+        return OP_OTHER;
+    }
 }
 
 /* icmp predicate -> (sym_op, unsigned) packed as op | unsigned << 8 for mgrt_cmp. */
@@ -352,7 +417,7 @@ static LLVMValueRef mpi_arg_i64(ctx *x, LLVMValueRef call, int k)
     if (k < 0)
         return c64(x, 0);
     LLVMValueRef v = LLVMGetOperand(call, (unsigned)k);
-    return shadowed(v) ? as_i64(x, v) : LLVMBuildPtrToInt(x->b, v, x->i64, "");
+    return is_int(v) ? as_i64(x, v) : LLVMBuildPtrToInt(x->b, v, x->i64, "");
 }
 
 /* 1 when argument k is absent (k < 0) or of the kind the probe converts: a pointer, or (when
@@ -364,7 +429,7 @@ static int mpi_arg_fits(LLVMValueRef call, int k, int int_ok)
     if ((unsigned)k >= LLVMGetNumArgOperands(call))
         return 0;
     LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, (unsigned)k));
-    return LLVMGetTypeKind(t) == LLVMPointerTypeKind || (int_ok && shadowed_type(t));
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind || (int_ok && int_type(t));
 }
 
 /* After an MPI call that writes a user buffer (cc_mpi_write.c's table), tells the runtime where,
@@ -459,31 +524,63 @@ static void probe_signed_op(ctx *x, LLVMValueRef i, LLVMOpcode op, LLVMValueRef 
           c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(i))), LLVMBuildGlobalStringPtr(x->b, site, ""));
 }
 
+/* The float instructions (docs/concolic.md "Floating-point inputs"); 0 when i is none of them.
+ * fptosi and fptoui are not here: their integer results are concrete (§3.4). */
+static int probe_float(ctx *x, LLVMValueRef i, LLVMOpcode op, LLVMValueRef dst)
+{
+    LLVMValueRef a = LLVMGetNumOperands(i) ? LLVMGetOperand(i, 0) : NULL;
+    if (fbinop_code(op) != OP_OTHER && is_float(i)) {
+        LLVMValueRef b = LLVMGetOperand(i, 1);
+        after(x, i);
+        PROBE(x, "mgrt_fbinop", dst, c32(x, fbinop_code(op)), slot_value(x, a), as_f64(x, a),
+              slot_value(x, b), as_f64(x, b));
+    } else if (op == LLVMFNeg && is_float(i)) {
+        after(x, i);
+        PROBE(x, "mgrt_fneg", dst, slot_value(x, a));
+    } else if (op == LLVMFCmp && is_float(a)) {
+        LLVMValueRef b = LLVMGetOperand(i, 1);
+        after(x, i);
+        PROBE(x, "mgrt_fcmp", dst, c32(x, fcmp_code(LLVMGetFCmpPredicate(i))), slot_value(x, a),
+              as_f64(x, a), slot_value(x, b), as_f64(x, b));
+    } else if ((op == LLVMSIToFP || op == LLVMUIToFP) && is_int(a) && is_float(i)) {
+        after(x, i);
+        PROBE(x, "mgrt_itof", dst, slot_value(x, a), c32(x, op == LLVMUIToFP), as_i64(x, a),
+              c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(a))));
+    } else if ((op == LLVMFPExt || op == LLVMFPTrunc) && is_float(a) && is_float(i)) {
+        after(x, i);
+        PROBE(x, "mgrt_cast", dst, slot_value(x, a));
+    } else
+        return 0;
+    return 1;
+}
+
 static void probe_value(ctx *x, LLVMValueRef i)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(i);
     LLVMValueRef dst = slot_value(x, i);
-    if (is_binop(op)) {
+    if (probe_float(x, i, op, dst))
+        return;
+    if (is_binop(op) && is_int(i)) {
         LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
         after(x, i);
         PROBE(x, "mgrt_binop", dst, c32(x, binop_code(op)), slot_value(x, a), as_i64(x, a),
               slot_value(x, b), as_i64(x, b));
         if (signed_wrap_op(x, i, op))
             probe_signed_op(x, i, op, a, b);
-    } else if (op == LLVMICmp && shadowed(LLVMGetOperand(i, 0))) {
+    } else if (op == LLVMICmp && is_int(LLVMGetOperand(i, 0))) {
         LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
         after(x, i);
         PROBE(x, "mgrt_cmp", dst, c32(x, cmp_code(LLVMGetICmpPredicate(i))), slot_value(x, a),
               as_i64(x, a), slot_value(x, b), as_i64(x, b),
               c32(x, LLVMGetIntTypeWidth(LLVMTypeOf(a))));
     } else if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) &&
-               shadowed(LLVMGetOperand(i, 0))) {
+               is_int(LLVMGetOperand(i, 0))) {
         after(x, i);
         PROBE(x, "mgrt_cast", dst, slot_value(x, LLVMGetOperand(i, 0)));
     } else if (op == LLVMLoad) {
         after(x, i);
         PROBE(x, "mgrt_load", dst, as_ptr(x, LLVMGetOperand(i, 0)),
-              c32(x, (long long)LLVMStoreSizeOfType(x->td, LLVMTypeOf(i))));
+              c32(x, (long long)LLVMStoreSizeOfType(x->td, LLVMTypeOf(i))), c32(x, is_float(i)));
     } else if (op == LLVMSelect) {
         LLVMValueRef t = LLVMGetOperand(i, 1), f = LLVMGetOperand(i, 2);
         after(x, i);
@@ -604,6 +701,7 @@ int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id)
     x.i1 = LLVMInt1TypeInContext(x.c);
     x.i32 = LLVMInt32TypeInContext(x.c);
     x.i64 = LLVMInt64TypeInContext(x.c);
+    x.dbl = LLVMDoubleTypeInContext(x.c);
     x.ptr = LLVMPointerType(LLVMInt8TypeInContext(x.c), 0);
     x.vd = LLVMVoidTypeInContext(x.c);
     /* Functions added while instrumenting (the probes) are declarations and are skipped. */

@@ -140,16 +140,18 @@ static double per_run(double total, uint64_t runs)
 /* The cost line of the final report: the split averages over the runs that have one. */
 static void print_cost(const concolic_cost *k, double total)
 {
-    printf(
-        "cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
-        "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
-        " queries, %" PRIu64 " sat, %" PRIu64 " over the time limit), logs %.0f bytes/run, %" PRIu64
-        " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
-        " moves to another process count, %" PRIu64 " tuning checks\n",
-        k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
-        per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
-        per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
-        per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves, k->tuning_checks);
+    printf("cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
+           "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
+           " queries, %" PRIu64 " sat, %" PRIu64
+           " over the time limit), logs %.0f bytes/run, %" PRIu64
+           " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
+           " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
+           " runs from float solutions (%" PRIu64 " missed their arm)\n",
+           k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
+           per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
+           per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
+           per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
+           k->tuning_checks, k->float_solutions, k->float_missed);
 }
 
 static void add_double(json_object *o, const char *key, double v)
@@ -177,6 +179,9 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
     json_object_object_add(cost, "leaves", json_object_new_int64((int64_t)k->leaves));
     json_object_object_add(cost, "moves", json_object_new_int64((int64_t)k->moves));
     json_object_object_add(cost, "tuning_checks", json_object_new_int64((int64_t)k->tuning_checks));
+    json_object_object_add(cost, "float_solutions",
+                           json_object_new_int64((int64_t)k->float_solutions));
+    json_object_object_add(cost, "float_missed", json_object_new_int64((int64_t)k->float_missed));
     json_object_object_add(data, "cost", cost);
     concolic_report_coverage_json(c, data);
 }
@@ -286,6 +291,11 @@ int cmd_concolic(int argc, char **argv)
          "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
          "(bv), so that branches behind an integer overflow are reached",
          concolic_int_semantics_names, 0, 0},
+        {"floats", 0, MG_OPT_CHOICE, &o.floats, "real|fp|off",
+         "float and double inputs (mpiguard_double, mpiguard_float) and arithmetic: solved over "
+         "the reals, each solution checked by the next run (real, the default), over IEEE "
+         "doubles (fp: exact, slower), or kept concrete (off)",
+         concolic_floats_names, 0, 0},
         {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS",
          "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
         {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,
@@ -323,7 +333,8 @@ int cmd_concolic(int argc, char **argv)
                           .timeout_s = o.timeout_s,
                           .one_way = o.one_way,
                           .no_reduce = o.no_reduce,
-                          .uncapped = o.tune};
+                          .uncapped = o.tune,
+                          .floats_off = o.floats == CONCOLIC_FLOATS_OFF};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;
     return campaign(&o, &lp, args.command[0]);

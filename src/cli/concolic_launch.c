@@ -46,8 +46,9 @@ static void segment(char **argv, int *n, const concolic_launch *l, const char *c
         push(argv, n, l->app_args[i]);
 }
 
-/* uncapped: the first line tells the runtime to ignore the marks' limits (rt_mark.c). */
-static void write_inputs(const concolic_campaign *c, int uncapped)
+/* The words before the inputs tell the runtime to ignore the marks' limits (uncapped) and to keep
+ * floats concrete (floats_off) (rt_mark.c). */
+static void write_inputs(const concolic_campaign *c, int uncapped, int floats_off)
 {
     char path[2200];
     concolic_campaign_path(c, "run/inputs", path, sizeof path);
@@ -56,6 +57,8 @@ static void write_inputs(const concolic_campaign *c, int uncapped)
         return;
     if (uncapped)
         fputs("uncapped\n", f);
+    if (floats_off)
+        fputs("floats_off\n", f);
     for (size_t i = 0; i < c->ninputs; i++)
         fprintf(f, "%" PRId64 "\n", c->inputs[i]);
     fclose(f);
@@ -378,7 +381,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
         return MG_EIO;
     }
     clear_run_dir(c, c->np > 64 ? c->np : 64);
-    write_inputs(c, l->uncapped);
+    write_inputs(c, l->uncapped, l->floats_off);
     snprintf(id, sizeof id, "%" PRIu64, run_id);
     snprintf(before, sizeof before, "%u", c->focus);
     snprintf(after, sizeof after, "%u", c->np - c->focus - 1);

@@ -33,9 +33,10 @@ typedef struct concolic_launch {
     int napp_args;
     double timeout_s; /* --timeout */
     const char *token;
-    int one_way;   /* every rank runs the heavy executable (ablation of §2.4.2) */
-    int no_reduce; /* the runtime logs every branch (ablation of §2.4.3) */
-    int uncapped;  /* the runtime ignores the marks' limits: the inputs are tuned (§3.3) */
+    int one_way;    /* every rank runs the heavy executable (ablation of §2.4.2) */
+    int no_reduce;  /* the runtime logs every branch (ablation of §2.4.3) */
+    int uncapped;   /* the runtime ignores the marks' limits: the inputs are tuned (§3.3) */
+    int floats_off; /* the runtime keeps floats concrete (--floats off) */
 } concolic_launch;
 
 typedef struct concolic_result {

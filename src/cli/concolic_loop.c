@@ -21,6 +21,8 @@ const char *const concolic_strategy_names[] = {
 
 const char *const concolic_int_semantics_names[] = {"int", "bv", NULL};
 
+const char *const concolic_floats_names[] = {"real", "fp", "off", NULL};
+
 /* Hands the run's path to the search; covered_new: the run covered arms none had before. */
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
 {
@@ -88,6 +90,8 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
     L->cost.leaves = L->search.leaves;
     L->cost.moves = L->search.moves;
     L->cost.tuning_checks = L->search.tuning_checks;
+    L->cost.float_solutions = L->search.float_solutions;
+    L->cost.float_missed = L->search.float_missed;
     return rc;
 }
 
@@ -148,6 +152,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     sp.search.kind = L->kind;
     sp.z3.cancel = o->stop;
     sp.z3.semantics = o->int_semantics;
+    sp.z3.floats = o->floats == CONCOLIC_FLOATS_OFF ? SOLVER_FLOATS_REAL : o->floats;
     sp.sem.max_np = o->max_np;
     sp.fixed = o->fixed;
     sp.stall_runs = (uint32_t)o->stall;

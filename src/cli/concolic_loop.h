@@ -27,6 +27,10 @@ extern const char *const concolic_strategy_names[];
 /* The choices of --int-semantics, in the order of enum solver_semantics: "int" (unbounded
  * integers, COMPI's) and "bv" (machine integers: wrap-around branches are reachable). */
 extern const char *const concolic_int_semantics_names[];
+/* The choices of --floats: the order of enum solver_floats ("real", the default, and "fp"),
+ * then "off": the runtime keeps floats concrete (as before floats were tracked). */
+extern const char *const concolic_floats_names[];
+#define CONCOLIC_FLOATS_OFF 2
 
 typedef struct concolic_options {
     long np, focus, max_np, iterations, seed;
@@ -36,6 +40,7 @@ typedef struct concolic_options {
     int tune;          /* --tune: input tuning (§3.3) instead of COMPI's capping */
     int int_semantics; /* --int-semantics: enum solver_semantics, an index of
                           concolic_int_semantics_names */
+    int floats;        /* --floats: an index of concolic_floats_names */
     const char *dir;
     /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
      * campaign is saved as it was before it. NULL: never. */
@@ -54,6 +59,10 @@ typedef struct concolic_cost {
     uint64_t query_timeouts; /* solver checks stopped by the per-query limit */
     uint64_t leaves, moves;  /* of a stalled search (search_session_next) */
     uint64_t tuning_checks;  /* solver checks input tuning added */
+    /* Runs from a solved float comparison, and those of them that did not take the arm the
+     * solution aimed at (a Real solution rounded to the wrong side, a nonlinear term's
+     * concrete value that moved): search_session.h */
+    uint64_t float_solutions, float_missed;
 } concolic_cost;
 
 /* The run just finished, for the progress line. */

@@ -64,6 +64,18 @@ static void reproducer_command(const concolic_result *r, const char *inputs, con
                            " MPIGUARD_CONCOLIC_RUN_ID=%" PRIu64 "%s", r->run_id, r->command);
 }
 
+/* Input i as the bug file shows it: a float input (by the focus's declarations) as its double. */
+static void print_input(FILE *f, const concolic_result *r, size_t i, int64_t v)
+{
+    for (uint32_t k = 0; r->have_heavy && k < r->heavy.nvars; k++)
+        if (!sym_var_is_mpi(r->heavy.vars[k].kind) && i-- == 0 &&
+            sym_var_is_float(r->heavy.vars[k].kind)) {
+            fprintf(f, " %.17g", sym_var_real_value(v));
+            return;
+        }
+    fprintf(f, " %" PRId64, v);
+}
+
 static void write_reproducer(const concolic_campaign *c, const concolic_result *r,
                              const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
                              const char *key, char *command, size_t command_len)
@@ -86,10 +98,11 @@ static void write_reproducer(const concolic_campaign *c, const concolic_result *
     fprintf(f, "outcome %s\nkey %s\nnp %u\nfocus %u\nrank %d\nwhere %s\ndetail %s\ninputs",
             concolic_outcome_name(r->outcome), key, np, focus, r->rank, r->where, r->detail);
     for (size_t i = 0; i < ninputs; i++)
-        fprintf(f, " %" PRId64, inputs[i]);
+        print_input(f, r, i, inputs[i]);
     fprintf(f,
-            "\ninputs_file %s\n# inputs: the focus's values in marking order; inputs_file: "
-            "what every rank read\ncommand %s\n",
+            "\ninputs_file %s\n# inputs: the focus's values in marking order (a float input as its "
+            "double); inputs_file: what every rank read (a float input as its double's bits)\n"
+            "command %s\n",
             kept ? inputs_file : "(could not be kept)", command);
     fclose(f);
 }

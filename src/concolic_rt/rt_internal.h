@@ -45,8 +45,12 @@ int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_
 /* The bytes [a, a + len) lose their symbolic values (something outside the program's own
  * stores wrote them: an MPI call, rt_mpi_write.c). */
 void rt_shadow_forget(uintptr_t a, size_t len);
-/* The symbolic value of the `size`-byte integer at p becomes variable `var`. */
-void rt_shadow_mark(const void *p, unsigned size, uint32_t var);
+/* The symbolic value of the `size`-byte number at p becomes variable `var` (an integer
+ * expression, or a float one when is_float). */
+void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float);
+/* 1 unless the campaign keeps floats concrete (`--floats off`: the inputs file says so, and
+ * the float probes then leave every float value concrete, as before floats were tracked). */
+int rt_floats_tracked(void);
 
 /* Logs when this rank ended (the first call only): at MPI_Finalize, exit or a fatal signal.
  * Async-signal-safe. */

@@ -117,7 +117,7 @@ int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_
         return MG_ESTATE;
     sym_var v = {.id = next_var,
                  .kind = kind,
-                 .sort = SYM_SORT_INT,
+                 .sort = (uint8_t)sym_var_kind_sort(kind),
                  .has_cap = (uint8_t)has_cap,
                  .cap = cap,
                  .comm = comm,

@@ -1,9 +1,10 @@
 /* Marking inputs (include/mpiguard/concolic.h): the i-th mark of a run takes value i of the file
  * named by MPIGUARD_CONCOLIC_INPUTS (one decimal integer per line, the same file for every
- * rank; a first line `uncapped` says the campaign tunes its inputs instead of capping them, so
- * the marks' limits are not applied), and in the heavy executable becomes symbolic variable of
- * the next id (docs/design/concolic.md "Interface"; dissertation §2.4.1 for the caps, §3.3 tuning).
- */
+ * rank; a float input's line is the bit pattern of its double), and in the heavy executable
+ * becomes symbolic variable of the next id (docs/design/concolic.md "Interface"; dissertation
+ * §2.4.1 for the caps, §3.3 tuning, §3.4 floats). Words before the numbers set the run up:
+ * `uncapped` says the campaign tunes its inputs instead of capping them, so the marks' limits are
+ * not applied; `floats_off` keeps every float concrete (`--floats off`). */
 #include "mpiguard/concolic.h"
 #include "rt_internal.h"
 
@@ -13,10 +14,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int64_t *inputs;
 static size_t ninputs, next_input;
-static int loaded, uncapped;
+static int loaded, uncapped, floats_off;
 
 static void load_inputs(void)
 {
@@ -27,9 +29,11 @@ static void load_inputs(void)
         return;
     size_t cap = 0;
     long long v;
-    int matched = 0;
-    if (fscanf(f, " uncapped%n", &matched) != EOF)
-        uncapped = matched > 0;
+    char word[16];
+    while (fscanf(f, " %15[a-z_]", word) == 1) {
+        uncapped |= !strcmp(word, "uncapped");
+        floats_off |= !strcmp(word, "floats_off");
+    }
     while (fscanf(f, "%lld", &v) == 1) {
         if (mg_array_reserve((void **)&inputs, &cap, ninputs + 1, sizeof *inputs) != MG_OK)
             break;
@@ -56,11 +60,44 @@ static int64_t choose(int kind, int64_t current, int has_cap, int64_t cap)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+int rt_floats_tracked(void)
+{
+    if (!loaded)
+        load_inputs();
+    return !floats_off;
+}
+
 static void mark(int kind, void *p, unsigned size, int64_t value, int has_cap, int64_t cap)
 {
     uint32_t id;
-    if (rt_heavy && rt_declare_var((uint8_t)kind, has_cap, cap, SYM_VAR_NO_COMM, value, &id) == 0)
-        rt_shadow_mark(p, size, id);
+    int is_float = sym_var_is_float(kind);
+    if (rt_heavy && rt_declare_var((uint8_t)kind, has_cap, cap, SYM_VAR_NO_COMM, value, &id) == 0 &&
+        (!is_float || rt_floats_tracked()))
+        rt_shadow_mark(p, size, id, is_float);
+}
+
+/* A float input: the campaign's double (its bits), else the program's own; the variable's value
+ * is the double the program holds (a float's, widened). NaN and infinities pass as they are:
+ * the runtime logs no comparison with a NaN, and the solver never proposes either. */
+static double choose_real(double current)
+{
+    if (!loaded)
+        load_inputs();
+    double v = next_input < ninputs ? sym_var_real_value(inputs[next_input]) : current;
+    next_input++;
+    return v;
+}
+
+void mpiguard_double(double *x)
+{
+    *x = choose_real(*x);
+    mark(SYM_VAR_DOUBLE, x, sizeof *x, sym_var_real_bits(*x), 0, 0);
+}
+
+void mpiguard_float(float *x)
+{
+    *x = (float)choose_real(*x);
+    mark(SYM_VAR_FLOAT, x, sizeof *x, sym_var_real_bits(*x), 0, 0);
 }
 
 #define MARKERS(name, type, kind)                                                                  \

@@ -59,7 +59,7 @@ static void mark_mpi(MPI_Comm comm, int *p, int world_kind, int comm_kind)
         kind = comm_kind;
     }
     if (rt_declare_var((uint8_t)kind, 0, 0, c, *p, &id) == 0)
-        rt_shadow_mark(p, sizeof *p, id);
+        rt_shadow_mark(p, sizeof *p, id, 0);
 }
 
 int mgrt_MPI_Comm_rank(MPI_Comm comm, int *rank);

@@ -2,16 +2,19 @@
  * values of memory (by address), and the probes the instrumenter inserts (cc_instrument.c
  * documents what each one stands for). Expressions are linear over the marked variables; any
  * operation outside that (a product of two symbolic values, division, bit operations) or an
- * int64 overflow concretises the result, as COMPI does (docs/design/concolic.md "Runtime"). */
+ * int64 overflow concretises the result, as COMPI does (docs/design/concolic.md "Runtime").
+ * Float values have expressions with double coefficients, under the rules of docs/concolic.md
+ * "Floating-point inputs" (dissertation §3.4). */
 #include "rt_internal.h"
 
 #include "mg_array.h"
 #include "mg_error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_OTHER };
+enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_DIV, OP_OTHER };
 #define MAX_ARGS 64
 #define MEM_BUCKETS 65536u
 /* Ranges wider than this are cleared by a scan of the whole table instead of per byte. */
@@ -136,10 +139,10 @@ static void mem_put(uintptr_t a, unsigned size, const rt_val *v)
     mem_count++;
 }
 
-void rt_shadow_mark(const void *p, unsigned size, uint32_t var)
+void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float)
 {
     rt_val v = {.kind = RT_EXPR};
-    if (sym_expr_init_var(&v.e, var, 1))
+    if (is_float ? sym_expr_init_fvar(&v.e, var, 1) : sym_expr_init_var(&v.e, var, 1))
         return;
     mem_put((uintptr_t)p, size, &v);
     rt_val_clear(&v);
@@ -270,16 +273,19 @@ void mgrt_phi_commit(int32_t first, int32_t n)
     }
 }
 
-/* The operand as an expression: its slot's expression, else the concrete value. A comparison
- * used as a number is concrete. */
-static const sym_expr *operand(int32_t s, int64_t c, sym_expr *tmp, int *symbolic)
+/* The operand as an expression of kind num: its slot's expression of that kind, else the
+ * concrete value (made by the caller). A comparison used as a number is concrete. */
+static const sym_expr *operand_of(int32_t s, uint8_t num, const sym_expr *concrete, int *symbolic)
 {
     rt_val *v = slot(s);
-    *symbolic = v && v->kind == RT_EXPR;
-    if (*symbolic)
-        return &v->e;
+    *symbolic = v && v->kind == RT_EXPR && v->e.num == num;
+    return *symbolic ? &v->e : concrete;
+}
+
+static const sym_expr *operand(int32_t s, int64_t c, sym_expr *tmp, int *symbolic)
+{
     sym_expr_init_const(tmp, c);
-    return tmp;
+    return operand_of(s, SYM_NUM_I64, tmp, symbolic);
 }
 
 void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int64_t cb);
@@ -378,15 +384,17 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
         d->kind = RT_PRED;
 }
 
-void mgrt_load(int32_t dst, const void *p, int32_t size);
-void mgrt_load(int32_t dst, const void *p, int32_t size)
+/* is_float: the load reads a float or double; memory stored as the other kind (type punning)
+ * reads as concrete. */
+void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float);
+void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float)
 {
     rt_val *d = slot(dst);
     if (!d)
         return;
     rt_val_clear(d);
     mem_node *n = mem_count ? *find((uintptr_t)p) : NULL;
-    if (n && n->size == (unsigned)size)
+    if (n && n->size == (unsigned)size && (n->v.e.num == SYM_NUM_F64) == (is_float != 0))
         rt_val_copy(d, &n->v);
 }
 
@@ -477,4 +485,84 @@ void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t w
         return;
     rt_log_branch((uint32_t)id, taken, &p);
     sym_pred_free(&p);
+}
+
+/* ---- probes: floats (docs/concolic.md "Floating-point inputs") ---- */
+
+static const sym_expr *foperand(int32_t s, double c, sym_expr *tmp, int *symbolic)
+{
+    sym_expr_init_fconst(tmp, c);
+    return operand_of(s, SYM_NUM_F64, tmp, symbolic);
+}
+
+/* fadd, fsub, fmul, fdiv with the operands' concrete values. A product of two symbolic values
+ * keeps the first and takes the second's concrete value (§3.4); a quotient is linear only with
+ * a concrete divisor, and is the dividend scaled by the divisor's reciprocal. */
+void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, double cb);
+void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, double cb)
+{
+    rt_val *d = slot(dst);
+    if (!d)
+        return;
+    rt_val_clear(d);
+    sym_expr ta, tb;
+    int syma, symb, rc = MG_EINVAL;
+    const sym_expr *a = foperand(sa, ca, &ta, &syma), *b = foperand(sb, cb, &tb, &symb);
+    if (!syma && !symb)
+        return;
+    if (op == OP_ADD)
+        rc = sym_expr_add(&d->e, a, b);
+    else if (op == OP_SUB)
+        rc = sym_expr_sub(&d->e, a, b);
+    else if (op == OP_MUL)
+        rc = syma ? sym_expr_fscale(&d->e, a, cb) : sym_expr_fscale(&d->e, b, ca);
+    else if (op == OP_DIV && !symb && cb != 0)
+        rc = sym_expr_fscale(&d->e, a, 1.0 / cb);
+    if (rc == 0)
+        d->kind = RT_EXPR;
+}
+
+void mgrt_fneg(int32_t dst, int32_t src);
+void mgrt_fneg(int32_t dst, int32_t src)
+{
+    rt_val *d = slot(dst), *s = slot(src);
+    if (!d)
+        return;
+    rt_val_clear(d);
+    if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_F64 && sym_expr_negate(&d->e, &s->e) == 0)
+        d->kind = RT_EXPR;
+}
+
+/* fcmp: code is the sym_op of the predicate, ordered or not (they agree when no operand is
+ * NaN), or -1 for ord, uno, true and false. A comparison with a NaN operand is concrete: no
+ * real or finite double satisfies or refutes it. */
+void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, double cb);
+void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, double cb)
+{
+    rt_val *d = slot(dst);
+    if (!d)
+        return;
+    rt_val_clear(d);
+    if (code < 0 || isnan(ca) || isnan(cb))
+        return;
+    sym_expr ta, tb;
+    int syma, symb;
+    const sym_expr *a = foperand(sa, ca, &ta, &syma), *b = foperand(sb, cb, &tb, &symb);
+    if ((syma || symb) && sym_pred_make(&d->p, a, code, b, 0, 0) == 0)
+        d->kind = RT_PRED;
+}
+
+/* sitofp, uitofp: the integer expression with its coefficients converted (§3.4). An unsigned
+ * source whose concrete value has its top bit set is concrete: the expression reads it signed. */
+void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, int32_t width);
+void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, int32_t width)
+{
+    rt_val *d = slot(dst), *s = slot(src);
+    if (!d)
+        return;
+    rt_val_clear(d);
+    int top_bit = width >= 64 ? concrete < 0 : (concrete >> (width - 1)) & 1;
+    if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_I64 && !(is_unsigned && top_bit) &&
+        rt_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
+        d->kind = RT_EXPR;
 }

@@ -2,6 +2,7 @@
  * (docs/concolic-solver.md §2 has the byte layout). */
 #include "path_log.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,8 +259,6 @@ static int decode_var(rbuf *r, path_log *log, const path_log_limits *lim)
         return MG_EFORMAT;
     if (v.comm != SYM_VAR_NO_COMM && v.comm >= log->ncomms)
         return MG_EFORMAT;
-    if (v.sort != SYM_SORT_INT)
-        return MG_EUNSUPPORTED;
     if (log->nvars >= lim->max_vars)
         return MG_ERANGE;
     if (grow((void **)&log->vars, log->nvars, sizeof v) != 0)
@@ -303,11 +302,14 @@ static int decode_expr(rbuf *r, const path_log *log, const path_log_limits *lim,
     int64_t constant = (int64_t)get_le(r, 8);
     if (r->short_read || (size_t)n * TERM_BYTES > r->len - r->pos)
         return MG_EFORMAT;
-    if (num != SYM_NUM_I64)
-        return num == SYM_NUM_F64 ? MG_EUNSUPPORTED : MG_EFORMAT;
+    if (num != SYM_NUM_I64 && num != SYM_NUM_F64)
+        return MG_EFORMAT;
     if (n > lim->max_terms)
         return MG_ERANGE;
     sym_expr_init_const(e, constant);
+    e->num = num;
+    if (num == SYM_NUM_F64 && !isfinite(e->fconstant))
+        return MG_EFORMAT;
     if (n == 0)
         return 0;
     e->terms = malloc((size_t)n * sizeof *e->terms);
@@ -318,6 +320,7 @@ static int decode_expr(rbuf *r, const path_log *log, const path_log_limits *lim,
         e->terms[i].var = (uint32_t)get_le(r, 4);
         e->terms[i].coef = (int64_t)get_le(r, 8);
         if (e->terms[i].var >= log->nvars || e->terms[i].coef == 0 ||
+            (num == SYM_NUM_F64 && (e->terms[i].fcoef == 0 || !isfinite(e->terms[i].fcoef))) ||
             (i > 0 && e->terms[i].var <= e->terms[i - 1].var))
             return MG_EFORMAT;
     }
@@ -343,6 +346,9 @@ static int decode_branch(rbuf *r, path_log *log, const path_log_limits *lim)
         rc = decode_expr(r, log, lim, &b.pred.rhs);
     if (rc == 0)
         rc = payload_done(r);
+    if (rc == 0 && (b.pred.lhs.num != b.pred.rhs.num ||
+                    (sym_pred_is_float(&b.pred) && (b.pred.width || b.pred.is_unsigned))))
+        rc = MG_EFORMAT;
     if (rc == 0)
         rc = grow((void **)&log->branches, log->nbranches, sizeof b);
     if (rc != 0) {

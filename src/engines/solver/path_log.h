@@ -94,8 +94,8 @@ typedef struct path_log {
  * (undeclared variable or communicator, out-of-order ids, unsorted terms, a branch in a light
  * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_EVERSION for a
  * format version outside PATH_LOG_OLDEST_VERSION..PATH_LOG_VERSION or another build id;
- * MG_ESTATE for another run id; MG_EUNSUPPORTED for a Real variable or float coefficients
- * (reserved, not yet solved); MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure
+ * MG_ESTATE for another run id; MG_EFORMAT too for a float expression with a NaN or infinite
+ * number, or a comparison of a float and an integer side; MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure
  * *out is left empty. */
 int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expect,
                     const path_log_limits *lim, path_log *out);

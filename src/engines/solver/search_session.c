@@ -67,6 +67,8 @@ int search_session_restore(search_session *s, search_state *strategy)
 int search_session_observe_rank(search_session *s, uint32_t rank, const coverage_set *arms,
                                 int was_focus)
 {
+    if (s->aiming && coverage_set_contains(arms, s->aim))
+        s->aim_reached = 1;
     return focus_frontier_observe(&s->frontier, rank, arms, was_focus);
 }
 
@@ -93,6 +95,8 @@ int search_session_observe(search_session *s, path_log *log, int covered_new)
 {
     if (!s || !log)
         return MG_EINVAL;
+    s->float_missed += s->aiming && !s->aim_reached;
+    s->aiming = 0;
     search_step *steps = calloc((size_t)log->nbranches + 1, sizeof *steps);
     int rc = steps ? 0 : MG_ENOMEM;
     for (uint32_t i = 0; steps && i < log->nbranches; i++)
@@ -119,6 +123,16 @@ void search_run_free(search_run *r)
     memset(r, 0, sizeof *r);
 }
 
+/* 1 when input i (the i-th non-MPI variable) is a float in the newest kept path. */
+static int input_is_float(const search_session *s, size_t i)
+{
+    const path_log *kept = s->nstack ? &s->stack[s->nstack - 1] : NULL;
+    for (uint32_t v = 0; kept && v < kept->nvars; v++)
+        if (!sym_var_is_mpi(kept->vars[v].kind) && i-- == 0)
+            return sym_var_is_float(kept->vars[v].kind);
+    return 0;
+}
+
 int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
                            search_run *next)
 {
@@ -128,7 +142,9 @@ int search_session_restart(search_session *s, const search_run *last, size_t n, 
         return MG_ENOMEM;
     next->ninputs = n;
     for (size_t i = 0; i < n; i++)
-        next->inputs[i] = (int64_t)mg_rng_below(rng, 201) - 100;
+        next->inputs[i] = input_is_float(s, i)
+                              ? sym_var_real_bits(((double)mg_rng_below(rng, 20001) - 10000) / 100)
+                              : (int64_t)mg_rng_below(rng, 201) - 100;
     next->np = last->np;
     next->focus = last->focus;
     if (!s->p.fixed) {
@@ -199,6 +215,13 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
             chosen.focus = focus_frontier_pick(&s->frontier, cov, chosen.np, chosen.focus);
         rc = take_values(s, log, values, last, chosen, next);
         found = rc == 0;
+        const path_branch *b = &log->branches[ch->index];
+        if (found && sym_pred_is_float(&b->pred)) {
+            s->aim = 2 * b->branch_id + !b->taken;
+            s->aiming = 1;
+            s->aim_reached = 0;
+            s->float_solutions++;
+        }
     }
     free(values);
     return rc == MG_ENOMEM ? rc : found;

@@ -49,6 +49,12 @@ typedef struct search_session {
     uint32_t stalled;         /* runs since the last one that covered something new */
     coverage_set leave_tried; /* arms a leave aimed at since coverage last grew */
     uint64_t solves, sat, query_timeouts, restarts, leaves, moves, tuning_checks;
+    /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
+     * is only near a double): float_solutions counts the runs chosen so, float_missed those in
+     * which no rank took the arm aimed at (aim, while aiming). */
+    uint64_t float_solutions, float_missed;
+    uint32_t aim;
+    int aiming, aim_reached;
 } search_session;
 
 /* MG_EINVAL for bad parameters, MG_ENOMEM, MG_ESOLVER when Z3 cannot start. On failure *s is
@@ -62,12 +68,15 @@ void search_session_end(search_session *s);
  * unchanged, strategy not taken). */
 int search_session_restore(search_session *s, search_state *strategy);
 
-/* Records the arms a rank covered in one run (focus_frontier_observe). */
+/* Records the arms a rank covered in one run (focus_frontier_observe), and whether it took the
+ * arm a float solution aimed at. */
 int search_session_observe_rank(search_session *s, uint32_t rank, const coverage_set *arms,
                                 int was_focus);
 
 /* Takes the focus's path of the run that just finished (*log is moved in and left empty; an
- * empty log for a run without one). covered_new: the run covered an arm none had before.
+ * empty log for a run without one), after its ranks' coverage (search_session_observe_rank): a
+ * float solution's arm that no rank took is counted missed. covered_new: the run covered an arm
+ * none had before.
  * MG_ENOMEM, MG_EINVAL; the log is freed whatever happens. */
 int search_session_observe(search_session *s, path_log *log, int covered_new);
 
@@ -110,7 +119,8 @@ int search_session_next(search_session *s, const search_run *last, const coverag
                         int *kind, search_run *next);
 
 /* A restart over n inputs from last's np and focus (kept when fixed): random-all's first run,
- * and the restart of search_session_next. MG_ENOMEM. */
+ * and the restart of search_session_next. An input that the newest kept path declares as a
+ * float gets a random double in [-100, 100] (two decimals). MG_ENOMEM. */
 int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
                            search_run *next);
 

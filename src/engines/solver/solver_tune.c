@@ -86,6 +86,8 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
     int64_t bound = -1;
     for (uint32_t i = 0; rc == 0 && i < q->nsolve; i++) {
         uint32_t v = q->solve[i];
+        if (sym_var_is_float(log->vars[v].kind))
+            continue; /* not tuned (§3.4): a float rarely sets the problem's size */
         if (sym_var_is_mpi(log->vars[v].kind)) {
             rc = sym_pred_list_push_bound(&fixed, v, SYM_EQ, values[v]);
             continue;

@@ -1,6 +1,7 @@
-/* Z3 encoding of linear predicates (Int or bit-vector), prefix-sharing push/pop, model read-back
- * (docs/concolic-solver.md §5). The context is created with Z3_mk_context_rc: every AST this file
- * keeps past the next Z3 call is inc_ref'd by keep() and released by drop(). */
+/* Z3 encoding of linear predicates (Int or bit-vector; float comparisons over Real or IEEE
+ * binary64), prefix-sharing push/pop, model read-back (docs/concolic-solver.md §5). The context is
+ * created with Z3_mk_context_rc: every AST this file keeps past the next Z3 call is inc_ref'd by
+ * keep() and released by drop(). */
 #include "solver_z3.h"
 
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct solver_z3 {
 void solver_z3_params_default(solver_z3_params *p)
 {
     p->semantics = SOLVER_INT;
+    p->floats = SOLVER_FLOATS_REAL;
     p->rlimit = SOLVER_Z3_DEFAULT_RLIMIT;
     p->timeout_ms = SOLVER_Z3_DEFAULT_TIMEOUT_MS;
     p->incremental = 1;
@@ -60,10 +62,13 @@ static void drop(Z3_context c, Z3_ast a)
 typedef struct enc {
     Z3_context c;
     int semantics;
+    int floats;
     const sym_var *vars;
     uint32_t nvars;
     solver_watchdog *dog;
     int interrupted; /* the watchdog stopped a check: the context is not to be trusted again */
+    Z3_ast rm;       /* round to nearest-even, and */
+    Z3_sort dbl;     /* binary64: both kept from fpa_start to fpa_end */
 } enc;
 
 static unsigned var_bits(const sym_var *v)
@@ -80,13 +85,21 @@ static int var_signed(const sym_var *v)
     return is_signed;
 }
 
+static Z3_sort var_sort(const enc *e, const sym_var *v)
+{
+    if (v->sort == SYM_SORT_REAL && e->floats == SOLVER_FLOATS_REAL)
+        return Z3_mk_real_sort(e->c);
+    if (v->sort == SYM_SORT_REAL)
+        return v->kind == SYM_VAR_FLOAT ? Z3_mk_fpa_sort_single(e->c) : e->dbl;
+    return e->semantics == SOLVER_INT ? Z3_mk_int_sort(e->c) : Z3_mk_bv_sort(e->c, var_bits(v));
+}
+
 /* The sort is made last so it is still the context's most recent result (kept alive by Z3's
  * API trail) when Z3_mk_const consumes it. */
 static Z3_ast var_const(const enc *e, uint32_t id)
 {
     Z3_symbol name = Z3_mk_int_symbol(e->c, (int)id);
-    Z3_sort sort = e->semantics == SOLVER_INT ? Z3_mk_int_sort(e->c)
-                                              : Z3_mk_bv_sort(e->c, var_bits(&e->vars[id]));
+    Z3_sort sort = var_sort(e, &e->vars[id]);
     if (!sort)
         return NULL;
     return keep(e->c, Z3_mk_const(e->c, name, sort));
@@ -151,10 +164,193 @@ static Z3_ast encode_expr(const enc *e, const sym_expr *x, unsigned width)
     return acc;
 }
 
+/* ---- float expressions: Real, or IEEE binary64 under SOLVER_FLOATS_FP ---- */
+
+static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r);
+
+static int fp(const enc *e)
+{
+    return e->floats == SOLVER_FLOATS_FP;
+}
+
+/* Made once per check and kept: a Z3 result not inc_ref'd dies at the next call. */
+static void fpa_start(enc *e)
+{
+    e->rm = keep(e->c, Z3_mk_fpa_rne(e->c));
+    e->dbl = Z3_mk_fpa_sort_double(e->c);
+    if (e->dbl)
+        Z3_inc_ref(e->c, Z3_sort_to_ast(e->c, e->dbl));
+}
+
+static void fpa_end(enc *e)
+{
+    drop(e->c, e->rm);
+    if (e->dbl)
+        Z3_dec_ref(e->c, Z3_sort_to_ast(e->c, e->dbl));
+    e->rm = NULL;
+    e->dbl = NULL;
+}
+
+/* Keeps r and releases the operand it was made from. */
+static Z3_ast replace(const enc *e, Z3_ast from, Z3_ast r)
+{
+    r = keep(e->c, r);
+    drop(e->c, from);
+    return r;
+}
+
+/* The double d exactly: an IEEE numeral, or (Real) that numeral's rational value. */
+static Z3_ast fnumeral(const enc *e, double d)
+{
+    Z3_ast n = keep(e->c, Z3_mk_fpa_numeral_double(e->c, d, e->dbl));
+    if (!n || fp(e))
+        return n;
+    Z3_ast r = keep(e->c, Z3_mk_fpa_to_real(e->c, n));
+    drop(e->c, n);
+    return r ? replace(e, r, Z3_simplify(e->c, r)) : NULL;
+}
+
+/* Variable id as a term of a float expression: a Real variable itself (a binary32 one widened
+ * under FP); an integer one converted (int2real, or to the nearest binary64). */
+static Z3_ast fvar(const enc *e, uint32_t id)
+{
+    const sym_var *v = &e->vars[id];
+    Z3_context c = e->c;
+    Z3_ast x = var_const(e, id);
+    if (!x || (v->sort == SYM_SORT_REAL && (!fp(e) || v->kind == SYM_VAR_DOUBLE)))
+        return x;
+    if (v->sort == SYM_SORT_REAL)
+        return replace(e, x, Z3_mk_fpa_to_fp_float(c, e->rm, x, e->dbl));
+    if (e->semantics == SOLVER_BITVECTOR && !fp(e))
+        x = replace(e, x, Z3_mk_bv2int(c, x, var_signed(v)));
+    else if (e->semantics == SOLVER_INT && fp(e))
+        x = replace(e, x, Z3_mk_int2bv(c, 64, x));
+    if (!x)
+        return NULL;
+    if (!fp(e))
+        return replace(e, x, Z3_mk_int2real(c, x));
+    return replace(e, x,
+                   e->semantics == SOLVER_BITVECTOR && !var_signed(v)
+                       ? Z3_mk_fpa_to_fp_unsigned(c, e->rm, x, e->dbl)
+                       : Z3_mk_fpa_to_fp_signed(c, e->rm, x, e->dbl));
+}
+
+static Z3_ast fadd(const enc *e, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return keep(e->c, fp(e) ? Z3_mk_fpa_add(e->c, e->rm, a, b) : Z3_mk_add(e->c, 2, args));
+}
+
+static Z3_ast fmul(const enc *e, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return keep(e->c, fp(e) ? Z3_mk_fpa_mul(e->c, e->rm, a, b) : Z3_mk_mul(e->c, 2, args));
+}
+
+/* constant + sum(coef * var), folded left. Under FP a unit coefficient and a zero constant are
+ * left out: each IEEE multiplication or addition is a circuit for the SAT solver, and x * 1 and
+ * 0 + x are x in binary64 (for x not NaN; -0 + 0 is +0, which compares equal). */
+static Z3_ast encode_fexpr(const enc *e, const sym_expr *x)
+{
+    int skip_constant = fp(e) && x->nterms && x->fconstant == 0;
+    Z3_ast acc = skip_constant ? NULL : fnumeral(e, x->fconstant);
+    for (uint32_t i = 0; (acc || skip_constant) && i < x->nterms; i++) {
+        Z3_ast v = fvar(e, x->terms[i].var);
+        int unit = fp(e) && x->terms[i].fcoef == 1;
+        Z3_ast k = unit ? NULL : fnumeral(e, x->terms[i].fcoef);
+        Z3_ast m = unit ? keep(e->c, v) : v && k ? fmul(e, k, v) : NULL;
+        Z3_ast sum = m && acc ? fadd(e, acc, m) : keep(e->c, m);
+        drop(e->c, v);
+        drop(e->c, k);
+        drop(e->c, m);
+        drop(e->c, acc);
+        acc = sum;
+        skip_constant = 0;
+    }
+    return acc;
+}
+
+static Z3_ast fcompare(const enc *e, int op, Z3_ast l, Z3_ast r)
+{
+    Z3_context c = e->c;
+    switch (op) {
+    case SYM_EQ:
+        return Z3_mk_fpa_eq(c, l, r);
+    case SYM_NE: /* the equality is the last result: Z3_mk_not takes it before it can go */
+        return Z3_mk_not(c, Z3_mk_fpa_eq(c, l, r));
+    case SYM_LT:
+        return Z3_mk_fpa_lt(c, l, r);
+    case SYM_LE:
+        return Z3_mk_fpa_leq(c, l, r);
+    case SYM_GT:
+        return Z3_mk_fpa_gt(c, l, r);
+    default:
+        return Z3_mk_fpa_geq(c, l, r);
+    }
+}
+
+/* Under FP, the IEEE variables of a side are numbers: neither NaN nor infinite (the runtime
+ * logs no comparison with a NaN, and a double input is finite). Conjoined to the comparison b. */
+static Z3_ast fp_finite(const enc *e, const sym_expr *x, Z3_ast b)
+{
+    for (uint32_t i = 0; b && i < x->nterms; i++) {
+        if (e->vars[x->terms[i].var].sort != SYM_SORT_REAL)
+            continue;
+        Z3_ast v = var_const(e, x->terms[i].var);
+        Z3_ast nan = v ? keep(e->c, Z3_mk_fpa_is_nan(e->c, v)) : NULL;
+        Z3_ast inf = nan ? keep(e->c, Z3_mk_fpa_is_infinite(e->c, v)) : NULL;
+        Z3_ast bad[2] = {nan, inf};
+        Z3_ast either = inf ? keep(e->c, Z3_mk_or(e->c, 2, bad)) : NULL;
+        Z3_ast fine = either ? keep(e->c, Z3_mk_not(e->c, either)) : NULL;
+        Z3_ast both[2] = {b, fine};
+        Z3_ast r = fine ? keep(e->c, Z3_mk_and(e->c, 2, both)) : NULL;
+        drop(e->c, v);
+        drop(e->c, nan);
+        drop(e->c, inf);
+        drop(e->c, either);
+        drop(e->c, fine);
+        drop(e->c, b);
+        b = r;
+    }
+    return b;
+}
+
+static int names_real_var(const enc *e, const sym_expr *x)
+{
+    for (uint32_t i = 0; i < x->nterms; i++)
+        if (e->vars[x->terms[i].var].sort == SYM_SORT_REAL)
+            return 1;
+    return 0;
+}
+
+/* A float comparison over integer variables only ((double)n * 0.5 > 10) is read over the reals
+ * under FP too: converting an integer to binary64 costs Z3 more than the per-query limit (over
+ * 5 s for that comparison, measured), and the reals are exact for it but for the rounding of
+ * each product. */
+static Z3_ast encode_fpred(const enc *e, const sym_pred *p)
+{
+    if (fp(e) && !names_real_var(e, &p->lhs) && !names_real_var(e, &p->rhs)) {
+        enc real = *e;
+        real.floats = SOLVER_FLOATS_REAL;
+        return encode_fpred(&real, p);
+    }
+    Z3_ast l = encode_fexpr(e, &p->lhs);
+    Z3_ast r = l ? encode_fexpr(e, &p->rhs) : NULL;
+    Z3_ast b = NULL;
+    if (l && r)
+        b = keep(e->c, fp(e) ? fcompare(e, p->op, l, r) : compare(e, p->op, 0, l, r));
+    drop(e->c, l);
+    drop(e->c, r);
+    if (b && fp(e))
+        b = fp_finite(e, &p->rhs, fp_finite(e, &p->lhs, b));
+    return b;
+}
+
 static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
 {
     Z3_context c = e->c;
-    int bv = e->semantics == SOLVER_BITVECTOR;
+    int bv = e->semantics == SOLVER_BITVECTOR &&
+             Z3_get_sort_kind(c, Z3_get_sort(c, l)) == Z3_BV_SORT;
     switch (op) {
     case SYM_EQ:
         return Z3_mk_eq(c, l, r);
@@ -175,6 +371,8 @@ static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
 
 static Z3_ast encode_pred(const enc *e, const sym_pred *p)
 {
+    if (sym_pred_is_float(p))
+        return encode_fpred(e, p);
     unsigned width = p->width ? p->width : BV_DEFAULT_WIDTH;
     Z3_ast l = encode_expr(e, &p->lhs, width);
     Z3_ast r = l ? encode_expr(e, &p->rhs, width) : NULL;
@@ -184,10 +382,12 @@ static Z3_ast encode_pred(const enc *e, const sym_pred *p)
     return b;
 }
 
-static int expr_vars_ok(const sym_expr *x, uint32_t nvars)
+/* Every variable declared, and no Real one in an integer expression. */
+static int expr_vars_ok(const sym_expr *x, const sym_var *vars, uint32_t nvars)
 {
     for (uint32_t i = 0; i < x->nterms; i++)
-        if (x->terms[i].var >= nvars)
+        if (x->terms[i].var >= nvars ||
+            (x->num == SYM_NUM_I64 && vars[x->terms[i].var].sort == SYM_SORT_REAL))
             return 0;
     return 1;
 }
@@ -265,7 +465,8 @@ static void pop_to(solver_z3 *s, size_t depth)
 
 int solver_z3_create(const solver_z3_params *p, solver_z3 **out)
 {
-    if (!p || !out || (p->semantics != SOLVER_INT && p->semantics != SOLVER_BITVECTOR))
+    if (!p || !out || (p->semantics != SOLVER_INT && p->semantics != SOLVER_BITVECTOR) ||
+        (p->floats != SOLVER_FLOATS_REAL && p->floats != SOLVER_FLOATS_FP))
         return MG_EINVAL;
     *out = NULL;
     solver_z3 *s = calloc(1, sizeof *s);
@@ -368,8 +569,37 @@ static int sync_frames(solver_z3 *s, const enc *e, const sym_pred *const *preds,
     return rc;
 }
 
+/* A Real variable's model value as the bits of a double: the real's decimal expansion (to
+ * well below the smallest subnormal) rounded to nearest by strtod, or the IEEE value's bits. */
+static int read_real(const enc *e, Z3_model m, uint32_t id, int64_t *out)
+{
+    Z3_ast v = var_const(e, id), r = NULL;
+    if (v && fp(e) && e->vars[id].kind == SYM_VAR_FLOAT)
+        v = replace(e, v, Z3_mk_fpa_to_fp_float(e->c, e->rm, v, e->dbl));
+    if (v && fp(e))
+        v = replace(e, v, Z3_mk_fpa_to_ieee_bv(e->c, v));
+    int rc = MG_ESOLVER;
+    if (v && Z3_model_eval(e->c, m, v, true, &r) && r) {
+        keep(e->c, r);
+        uint64_t bits;
+        Z3_string text;
+        if (fp(e) && Z3_get_numeral_uint64(e->c, r, &bits)) {
+            *out = (int64_t)bits;
+            rc = 0;
+        } else if (!fp(e) && (text = Z3_get_numeral_decimal_string(e->c, r, 400)) != NULL) {
+            *out = sym_var_real_bits(strtod(text, NULL));
+            rc = 0;
+        }
+        drop(e->c, r);
+    }
+    drop(e->c, v);
+    return rc;
+}
+
 static int read_value(const enc *e, Z3_model m, uint32_t id, int64_t *out)
 {
+    if (e->vars[id].sort == SYM_SORT_REAL)
+        return read_real(e, m, id, out);
     Z3_ast v = var_const(e, id), r = NULL;
     int rc = MG_ESOLVER;
     if (v && Z3_model_eval(e->c, m, v, true, &r) && r) {
@@ -479,6 +709,7 @@ static int check_fresh(solver_z3 *s, enc *e, const sym_pred *const *preds, size_
     if (rc != 0)
         return rc;
     s->stats.contexts++;
+    fpa_start(e);
     rc = make_solver(e->c, &s->p, &solver);
     for (size_t i = 0; rc == 0 && i < npreds; i++) {
         rc = assert_pred(e, solver, preds[i]);
@@ -488,6 +719,7 @@ static int check_fresh(solver_z3 *s, enc *e, const sym_pred *const *preds, size_
         rc = outcome(e, solver, t, sat, values);
     if (solver)
         Z3_solver_dec_ref(e->c, solver);
+    fpa_end(e);
     Z3_del_context(e->c);
     return rc;
 }
@@ -531,8 +763,9 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym
         if (vars[i].id != i || sym_var_check(&vars[i]) != 0)
             return MG_EINVAL;
     for (size_t i = 0; i < npreds; i++)
-        if (!preds[i] || !expr_vars_ok(&preds[i]->lhs, nvars) ||
-            !expr_vars_ok(&preds[i]->rhs, nvars) || preds[i]->op >= SYM_OP_END)
+        if (!preds[i] || !expr_vars_ok(&preds[i]->lhs, vars, nvars) ||
+            !expr_vars_ok(&preds[i]->rhs, vars, nvars) || preds[i]->op >= SYM_OP_END ||
+            preds[i]->lhs.num != preds[i]->rhs.num)
             return MG_EINVAL;
     *sat = 0;
     for (uint32_t i = 0; i < nvars; i++)
@@ -540,14 +773,16 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym
     s->stats.checks++;
     if (s->p.incremental && !s->ctx && renew_context(s))
         return MG_ESOLVER;
-    enc e = {s->ctx, s->p.semantics, vars, nvars, s->dog, 0};
+    enc e = {s->ctx, s->p.semantics, s->p.floats, vars, nvars, s->dog, 0, NULL, NULL};
     int rc;
     if (!s->p.incremental) {
         rc = check_fresh(s, &e, preds, npreds, t, sat, values);
     } else {
+        fpa_start(&e);
         rc = sync_frames(s, &e, preds, npreds);
         if (rc == 0)
             rc = outcome(&e, s->solver, t, sat, values);
+        fpa_end(&e);
         if (e.interrupted)
             (void)renew_context(s); /* failing, the next check tries again */
         else if (rc != 0 && rc != MG_ETIMEOUT) {

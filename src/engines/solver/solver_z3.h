@@ -18,6 +18,13 @@
  * an integer overflow the program did not expect. */
 enum solver_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
 
+/* How float comparisons (SYM_NUM_F64 sides) and Real variables are solved (dissertation §3.4):
+ * over the reals (the default: a solution is the nearest double to the real Z3 chose, which the
+ * next run may find on the wrong side of a strict comparison), or over Z3's IEEE theory (FP:
+ * float variables are binary32, double variables binary64, every term and sum rounded to
+ * nearest-even in binary64, NaN and infinities excluded; far slower). */
+enum solver_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
+
 /* Default resource budget per check: measured here, the 10-pigeon/9-hole problem spent 10^6
  * units in 1.6 s on a loaded 2-core machine, while every query of bench_solver (up to 500 path
  * constraints) stays far below it. */
@@ -37,14 +44,15 @@ enum solver_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
  * watchdog stopped, the next one starts in a new context. */
 typedef struct solver_z3_params {
     int semantics;       /* enum solver_semantics */
+    int floats;          /* enum solver_floats */
     unsigned rlimit;     /* per check, Z3 resource units; 0: none */
     unsigned timeout_ms; /* per check, wall clock; 0: none */
     int incremental;     /* 1: one context, push/pop prefix sharing; 0: a fresh context per check */
     const volatile sig_atomic_t *cancel; /* NULL: none */
 } solver_z3_params;
 
-/* Defaults: Int semantics, rlimit SOLVER_Z3_DEFAULT_RLIMIT, timeout SOLVER_Z3_DEFAULT_TIMEOUT_MS,
- * incremental, no cancel flag. */
+/* Defaults: Int semantics, floats over the reals, rlimit SOLVER_Z3_DEFAULT_RLIMIT, timeout
+ * SOLVER_Z3_DEFAULT_TIMEOUT_MS, incremental, no cancel flag. */
 void solver_z3_params_default(solver_z3_params *p);
 
 typedef struct solver_z3_stats {
@@ -76,11 +84,13 @@ typedef struct solver_z3_targets {
 
 /* Checks the conjunction preds[0..npreds). vars[0..nvars) describes every variable (id = index;
  * the kind gives the bit-vector width). values[0..nvars) is filled with vars[i].value, then the
- * model's value of each variable in t->solve is written over it when satisfiable.
+ * model's value of each variable in t->solve is written over it when satisfiable (a Real
+ * variable's as the bits of a double: the nearest to the real, or the IEEE model's).
  * *sat = 1 satisfiable, 0 unsatisfiable (values then hold the old values).
  * Returns MG_ETIMEOUT when the check ran out of its budget, MG_ESOLVER when Z3 answered unknown
  * for another reason or failed, MG_EINVAL for NULL arguments, a malformed variable (id not its
- * index, sym_var_check), or a predicate or target naming a variable past nvars; MG_ENOMEM.
+ * index, sym_var_check), or a predicate or target naming a variable past nvars, or an integer
+ * expression naming a Real variable; MG_ENOMEM.
  * After a failure other than a timeout the next check starts from an empty scope stack; after
  * any failure values hold the old values and *sat is 0. */
 int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym_pred *const *preds,

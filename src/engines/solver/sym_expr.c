@@ -2,6 +2,7 @@
  * (docs/concolic-solver.md §1). */
 #include "sym_expr.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,27 @@ int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef)
     out->terms = malloc(sizeof *out->terms);
     if (!out->terms)
         return MG_ENOMEM;
-    out->terms[0] = (sym_term){var, coef};
+    out->terms[0] = (sym_term){.var = var, .coef = coef};
+    out->nterms = 1;
+    return 0;
+}
+
+void sym_expr_init_fconst(sym_expr *out, double c)
+{
+    sym_expr_init_const(out, 0);
+    out->num = SYM_NUM_F64;
+    out->fconstant = c;
+}
+
+int sym_expr_init_fvar(sym_expr *out, uint32_t var, double coef)
+{
+    sym_expr_init_fconst(out, 0);
+    if (coef == 0)
+        return 0;
+    out->terms = malloc(sizeof *out->terms);
+    if (!out->terms)
+        return MG_ENOMEM;
+    out->terms[0] = (sym_term){.var = var, .fcoef = coef};
     out->nterms = 1;
     return 0;
 }
@@ -52,12 +73,32 @@ int sym_expr_copy(sym_expr *out, const sym_expr *src)
     return 0;
 }
 
-/* out = a + k*b, merging the sorted term lists; the one routine behind add, sub, scale, negate. */
-static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k)
+/* One variable's coefficient in a + k*b from a's and b's terms (NULL: absent, 0), in the kind
+ * num (k for integers, fk for floats) into *sum. Returns 1 when the sum is zero (the term goes),
+ * 0 when it is kept, MG_ERANGE when it leaves int64 or is not finite. */
+static int add_scaled(uint8_t num, const sym_term *ta, const sym_term *tb, int64_t k, double fk,
+                      sym_term *sum)
+{
+    if (num == SYM_NUM_F64) {
+        sum->fcoef = (ta ? ta->fcoef : 0) + fk * (tb ? tb->fcoef : 0);
+        return !isfinite(sum->fcoef) ? MG_ERANGE : sum->fcoef == 0;
+    }
+    int64_t kb;
+    if (__builtin_mul_overflow(tb ? tb->coef : 0, k, &kb) ||
+        __builtin_add_overflow(ta ? ta->coef : 0, kb, &sum->coef))
+        return MG_ERANGE;
+    return sum->coef == 0;
+}
+
+/* out = a + k*b (fk for float expressions), merging the sorted term lists; the one routine
+ * behind add, sub, scale, negate. The constants go through add_scaled as terms of the same
+ * 8 bytes. */
+static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k, double fk)
 {
     sym_expr_init_const(out, 0);
-    int64_t kc, c;
-    if (__builtin_mul_overflow(b->constant, k, &kc) || __builtin_add_overflow(a->constant, kc, &c))
+    out->num = a->num;
+    sym_term ca = {.coef = a->constant}, cb = {.coef = b->constant}, c;
+    if (add_scaled(a->num, &ca, &cb, k, fk, &c) < 0)
         return MG_ERANGE;
     size_t cap = (size_t)a->nterms + b->nterms;
     sym_term *t = cap ? malloc(cap * sizeof *t) : NULL;
@@ -65,80 +106,114 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
         return MG_ENOMEM;
     size_t i = 0, j = 0, n = 0;
     while (i < a->nterms || j < b->nterms) {
-        uint32_t var;
-        int64_t ca = 0, cb = 0, sum;
-        if (j >= b->nterms || (i < a->nterms && a->terms[i].var < b->terms[j].var)) {
-            var = a->terms[i].var;
-            ca = a->terms[i++].coef;
-        } else if (i >= a->nterms || b->terms[j].var < a->terms[i].var) {
-            var = b->terms[j].var;
-            cb = b->terms[j++].coef;
-        } else {
-            var = a->terms[i].var;
-            ca = a->terms[i++].coef;
-            cb = b->terms[j++].coef;
+        const sym_term *ta = NULL, *tb = NULL;
+        if (j >= b->nterms || (i < a->nterms && a->terms[i].var < b->terms[j].var))
+            ta = &a->terms[i++];
+        else if (i >= a->nterms || b->terms[j].var < a->terms[i].var)
+            tb = &b->terms[j++];
+        else {
+            ta = &a->terms[i++];
+            tb = &b->terms[j++];
         }
-        if (__builtin_mul_overflow(cb, k, &cb) || __builtin_add_overflow(ca, cb, &sum)) {
+        sym_term sum = {.var = ta ? ta->var : tb->var};
+        int rc = add_scaled(a->num, ta, tb, k, fk, &sum);
+        if (rc < 0) {
             free(t);
             return MG_ERANGE;
         }
-        if (sum != 0)
-            t[n++] = (sym_term){var, sum};
+        if (rc == 0)
+            t[n++] = sum;
     }
     if (n == 0) {
         free(t);
         t = NULL;
     }
-    out->constant = c;
+    out->constant = c.coef;
     out->nterms = (uint32_t)n;
     out->terms = t;
     return 0;
 }
 
-static int aliases(const sym_expr *out, const sym_expr *a, const sym_expr *b)
+/* a + k*b for two expressions of the same kind, out not aliasing either. */
+static int linear(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k)
 {
-    return out == a || out == b;
+    if (out == a || out == b || a->num != b->num) {
+        sym_expr_init_const(out, 0);
+        return MG_EINVAL;
+    }
+    return combine(out, a, b, k, (double)k);
 }
 
 int sym_expr_add(sym_expr *out, const sym_expr *a, const sym_expr *b)
 {
-    if (aliases(out, a, b))
-        return MG_EINVAL;
-    return combine(out, a, b, 1);
+    return linear(out, a, b, 1);
 }
 
 int sym_expr_sub(sym_expr *out, const sym_expr *a, const sym_expr *b)
 {
-    if (aliases(out, a, b))
-        return MG_EINVAL;
-    return combine(out, a, b, -1);
+    return linear(out, a, b, -1);
 }
 
 int sym_expr_scale(sym_expr *out, const sym_expr *a, int64_t k)
 {
     sym_expr zero;
     sym_expr_init_const(&zero, 0);
-    if (out == a)
-        return MG_EINVAL;
-    return combine(out, &zero, a, k);
+    return linear(out, &zero, a, k);
 }
 
 int sym_expr_negate(sym_expr *out, const sym_expr *a)
 {
-    return sym_expr_scale(out, a, -1);
+    sym_expr zero;
+    sym_expr_init_const(&zero, 0);
+    zero.num = a->num;
+    return linear(out, &zero, a, -1);
 }
 
 int sym_expr_add_const(sym_expr *out, const sym_expr *a, int64_t c)
 {
     sym_expr k;
     sym_expr_init_const(&k, c);
-    if (out == a)
+    return linear(out, a, &k, 1);
+}
+
+int sym_expr_fscale(sym_expr *out, const sym_expr *a, double k)
+{
+    sym_expr zero;
+    sym_expr_init_fconst(&zero, 0);
+    if (out == a || a->num != SYM_NUM_F64) {
+        sym_expr_init_const(out, 0);
         return MG_EINVAL;
-    return combine(out, a, &k, 1);
+    }
+    return combine(out, &zero, a, 0, k);
+}
+
+int sym_expr_add_fconst(sym_expr *out, const sym_expr *a, double c)
+{
+    sym_expr k;
+    sym_expr_init_fconst(&k, c);
+    return linear(out, a, &k, 1);
+}
+
+int sym_expr_to_f64(sym_expr *out, const sym_expr *a)
+{
+    if (out == a) {
+        sym_expr_init_const(out, 0);
+        return MG_EINVAL;
+    }
+    int rc = sym_expr_copy(out, a);
+    if (rc != 0 || a->num == SYM_NUM_F64)
+        return rc;
+    out->num = SYM_NUM_F64;
+    out->fconstant = (double)a->constant;
+    for (uint32_t i = 0; i < out->nterms; i++)
+        out->terms[i].fcoef = (double)a->terms[i].coef;
+    return 0;
 }
 
 int sym_expr_eval(const sym_expr *e, const int64_t *values, size_t nvalues, int64_t *out)
 {
+    if (e->num != SYM_NUM_I64)
+        return MG_EINVAL;
     int64_t acc = e->constant;
     for (uint32_t i = 0; i < e->nterms; i++) {
         int64_t p;
@@ -182,7 +257,8 @@ int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rh
                   int is_unsigned)
 {
     pred_clear(out);
-    if (op < 0 || op >= SYM_OP_END || !valid_width(width))
+    if (op < 0 || op >= SYM_OP_END || !valid_width(width) || lhs->num != rhs->num ||
+        (lhs->num == SYM_NUM_F64 && (width || is_unsigned)))
         return MG_EINVAL;
     if (sym_expr_copy(&out->lhs, lhs) != 0 || sym_expr_copy(&out->rhs, rhs) != 0) {
         sym_pred_free(out);
@@ -225,6 +301,11 @@ int sym_pred_equal(const sym_pred *a, const sym_pred *b)
 {
     return a->op == b->op && a->width == b->width && a->is_unsigned == b->is_unsigned &&
            sym_expr_equal(&a->lhs, &b->lhs) && sym_expr_equal(&a->rhs, &b->rhs);
+}
+
+int sym_pred_is_float(const sym_pred *p)
+{
+    return p->lhs.num == SYM_NUM_F64;
 }
 
 int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth)
