@@ -103,12 +103,32 @@ rank_pid() {
     return 1
 }
 
+# where_stopped PID: where the stopped process PID's main thread stands, for a rank that publishes
+# no state (a job under the ptrace sampler): "in" MPI when it stopped in sched_yield (Open MPI's
+# wait when oversubscribed) or in the code of an MPI library, "out" in the program's or another
+# library's code, nothing in libc or the loader, which both sides call.
+where_stopped() {
+    local fields range perm offset dev inode path pc
+    read -ra fields <"/proc/$1/syscall" 2>/dev/null || return 0
+    [ "${fields[0]}" != 24 ] || { echo in; return 0; }
+    pc=$((fields[-1]))
+    while read -r range perm offset dev inode path; do
+        [ $((16#${range%-*} <= pc && pc < 16#${range#*-})) -eq 1 ] || continue
+        case ${path##*/} in
+        libmpi* | libopen-pal* | libopen-rte* | mca_* | libuc[pstm]* | libpmix* | libevent* | libfabric* | libhwloc* | libmpiguard*) echo in ;;
+        libc.so* | ld-linux* | "") ;;
+        *) echo out ;;
+        esac
+        return 0
+    done <"/proc/$1/maps"
+}
+
 # catch_rank TOKEN NRANKS RANK PID out|in: leaves the rank SIGSTOPped where its published state (shm)
-# says it is out of MPI or in: stops it, reads its state, and continues it to try again a moment
-# later when it is elsewhere. Fails when it never was, or the rank ended.
+# says it is out of MPI or in (where_stopped for a rank that publishes none): stops it, reads its
+# state, and continues it to try again a moment later when it is elsewhere. Fails when it never
+# was, or the rank ended.
 catch_rank() {
-    local token=$1 np=$2 rank=$3 pid=$4 want=0 attempt=0 now
-    [ "$5" = out ] || want=1
+    local token=$1 np=$2 rank=$3 pid=$4 attempt=0 now
     while [ $((attempt += 1)) -le 2000 ]; do
         kill -STOP "$pid"
         while ! awk '{print $3}' "/proc/$pid/stat" 2>/dev/null | grep -q '^T$'; do
@@ -116,7 +136,12 @@ catch_rank() {
             sleep 0.01
         done
         now=$("$BUILD/tests/rank_state_dump" "$token" "$np" | sed -n "s/^rank $rank in_mpi \([0-9]*\) .*/\1/p")
-        if [ -n "$now" ] && [ $((now > 0)) -eq "$want" ]; then
+        if [ -n "$now" ]; then
+            now=$([ "$now" -gt 0 ] && echo in || echo out)
+        else
+            now=$(where_stopped "$pid")
+        fi
+        if [ "$now" = "$5" ]; then
             echo "rank $rank caught $5 MPI at attempt $attempt"
             return 0
         fi
