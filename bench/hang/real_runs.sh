@@ -29,6 +29,8 @@ build=${1:-build} faulty=${2:-80} correct=${3:-30} parallel=${4:-4} seed=${5:-1}
 tsv=${6:-bench/hang/results/real_runs.tsv}
 BUILD=$(cd "$build" && pwd)
 export MPIGUARD="$BUILD/bin/mpiguard" BUILD
+# a rank not caught where its fault wants it within a minute is no run (summarize.py says which)
+export CATCH_SECONDS=${CATCH_SECONDS:-60}
 . "$(dirname "$0")/../../tests/lib.sh"
 . "$(dirname "$0")/../../tests/apps/apps.sh"
 examples=(stencil cg fft master_worker)
@@ -68,9 +70,9 @@ one_run() {
     launcher=$(launcher_for "$mpi")
     if [ -x "$BUILD/examples/$mpi/$program" ]; then
         run=("$BUILD/examples/$mpi/$program" --seconds "$seconds")
-        case $fault in
-        compute-loop) run+=(--fault compute-loop --fault-rank "$rank" --fault-at "$at") ;;
-        deadlock-start) run+=(--fault deadlock --fault-rank "$rank" --fault-at 0) ;;
+        case $type-$fault in
+        faulty-compute-loop) run+=(--fault compute-loop --fault-rank "$rank" --fault-at "$at") ;;
+        faulty-deadlock-start) run+=(--fault deadlock --fault-rank "$rank" --fault-at 0) ;;
         esac
     else
         # an application's long run lasts the run's seconds (LAMMPS and pw.x stop themselves)
@@ -149,11 +151,14 @@ for ((i = 0; i < faulty + correct; i++)); do
     rank=$((RANDOM % np))
     at=$((15 + RANDOM % 16))
     # An example's faulty run would end 5 s after its own fault: from then on nothing can finish
-    # it (a master-worker job with a faulty worker legitimately goes on with its other workers
-    # until its time is up); one with a fault from outside runs until mpiguard stops it.
-    case $type-$fault in
-    faulty-compute-loop) seconds=$((at + 5)) ;;
-    faulty-deadlock-start) seconds=600 at=0 ;;
+    # it. A master-worker job with a faulty worker legitimately goes on with its other workers
+    # until its time is up, and hangs only then: it ends 10 s after the fault. Another run with a
+    # fault from outside runs until mpiguard stops it.
+    case $type-$fault-$program in
+    faulty-compute-loop-*) seconds=$((at + 5)) ;;
+    faulty-deadlock-start-master_worker) seconds=10 at=0 ;;
+    faulty-deadlock-start-*) seconds=600 at=0 ;;
+    faulty-*-master_worker) seconds=$((at + 10)) ;;
     faulty-*) seconds=600 ;;
     *) seconds=$((60 + RANDOM % 16)) ;;
     esac
