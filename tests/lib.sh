@@ -135,16 +135,11 @@ published_side() {
 
 # catch_rank TOKEN NRANKS RANK PID out|in: leaves the rank SIGSTOPped where its published state (shm)
 # says it is out of MPI or in (where_stopped for a rank that publishes none): stops it, reads its
-# state, and continues it to try again a moment later when it is elsewhere. A rank that publishes
-# is stopped only while it reads right: on a loaded node it mostly waits for a core, and a stop
-# then takes it where it stands. Fails when it never was within CATCH_SECONDS (600), or the rank
-# ended.
+# state, and continues it to try again a moment later when it is elsewhere. Fails when it never
+# was within CATCH_SECONDS (600), or the rank ended.
 catch_rank() {
     local token=$1 np=$2 rank=$3 pid=$4 attempt=0 now deadline=$((SECONDS + ${CATCH_SECONDS:-600}))
-    while [ $attempt -lt 2000 ] && [ $SECONDS -lt $deadline ]; do
-        now=$(published_side "$token" "$np" "$rank")
-        [ -z "$now" ] || [ "$now" = "$5" ] || { sleep 0.01; continue; }
-        attempt=$((attempt + 1))
+    while [ $((attempt += 1)) -le 2000 ] && [ $SECONDS -lt $deadline ]; do
         kill -STOP "$pid"
         while ! awk '{print $3}' "/proc/$pid/stat" 2>/dev/null | grep -q '^T$'; do
             [ -e "/proc/$pid" ] || return 1
