@@ -3,8 +3,8 @@
 mpiguard hang and, on the same runs, for the timeout baseline.
 AC_h: faulty runs detected with the right type (a rank stopped or spinning inside MPI, and a deadlock
 at start, are communication hangs; outside MPI and the compute loop computation hangs; kill -9 a dead
-rank); culprit: single-rank faults whose report blames exactly the faulty rank, and those blaming
-another (wrong); false alarms: correct runs reported as hung; delay: from the fault to the detection
+rank); culprit: faulty runs whose report blames exactly the faulty rank, and those blaming
+another (wrong), the target's share on the single-rank faults (all but the deadlock); false alarms: correct runs reported as hung; delay: from the fault to the detection
 (fault_delay), median and p90, and for the hangs from the first call (deadlock-start) the largest.
 A faulty run whose fault never fired (a master-worker worker that got no task after its fault time)
 is a correct run: a hang reported in it is a false alarm. An external fault whose rank was never
@@ -48,6 +48,8 @@ print("| runs | faulty | AC_h (right type) | culprit named | wrong culprit | cor
       "before the fault | delay median s | delay p90 s | delay max s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 figures(faulty, correct, "all")
+# a deadlock is two-sided: the culprit target is for the faults of one rank
+figures([r for r in faulty if r["fault"] != "deadlock-start"], [], "single-rank faults")
 for key, values in (("sampler", ("shm", "ptrace")), ("mpi", ("openmpi", "mpich"))):
     for v in values:
         figures([r for r in faulty if r[key] == v], [r for r in correct if r[key] == v], f"{key} {v}")
