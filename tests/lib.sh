@@ -103,20 +103,51 @@ rank_pid() {
     return 1
 }
 
+# where_stopped PID: where the stopped process PID's main thread stands, for a rank that publishes
+# no state (a job under the ptrace sampler): "in" MPI when it stopped in sched_yield (Open MPI's
+# wait when oversubscribed) or in the code of an MPI library, "out" in the program's or another
+# library's code, nothing in libc or the loader, which both sides call.
+where_stopped() {
+    local fields range perm offset dev inode path pc
+    read -ra fields <"/proc/$1/syscall" 2>/dev/null || return 0
+    # "running" while the stop is not complete yet
+    [ ${#fields[@]} -gt 1 ] || return 0
+    [ "${fields[0]}" != 24 ] || { echo in; return 0; }
+    pc=$((fields[-1]))
+    while read -r range perm offset dev inode path; do
+        [ $((16#${range%-*} <= pc && pc < 16#${range#*-})) -eq 1 ] || continue
+        case ${path##*/} in
+        libmpi* | libopen-pal* | libopen-rte* | mca_* | libuc[pstm]* | libpmix* | libevent* | libfabric* | libhwloc* | libmpiguard*) echo in ;;
+        libc.so* | ld-linux* | "") ;;
+        *) echo out ;;
+        esac
+        return 0
+    done <"/proc/$1/maps"
+}
+
+# published_side TOKEN NRANKS RANK: "in" or "out" of MPI as the rank's published state (shm) says;
+# nothing for a rank that publishes none.
+published_side() {
+    local in_mpi
+    in_mpi=$("$BUILD/tests/rank_state_dump" "$1" "$2" | sed -n "s/^rank $3 in_mpi \([0-9]*\) .*/\1/p")
+    [ -z "$in_mpi" ] || { [ "$in_mpi" -gt 0 ] && echo in || echo out; }
+}
+
 # catch_rank TOKEN NRANKS RANK PID out|in: leaves the rank SIGSTOPped where its published state (shm)
-# says it is out of MPI or in: stops it, reads its state, and continues it to try again a moment
-# later when it is elsewhere. Fails when it never was, or the rank ended.
+# says it is out of MPI or in (where_stopped for a rank that publishes none): stops it, reads its
+# state, and continues it to try again a moment later when it is elsewhere. Fails when it never
+# was within CATCH_SECONDS (600), or the rank ended.
 catch_rank() {
-    local token=$1 np=$2 rank=$3 pid=$4 want=0 attempt=0 now
-    [ "$5" = out ] || want=1
-    while [ $((attempt += 1)) -le 2000 ]; do
+    local token=$1 np=$2 rank=$3 pid=$4 attempt=0 now deadline=$((SECONDS + ${CATCH_SECONDS:-600}))
+    while [ $((attempt += 1)) -le 2000 ] && [ $SECONDS -lt $deadline ]; do
         kill -STOP "$pid"
         while ! awk '{print $3}' "/proc/$pid/stat" 2>/dev/null | grep -q '^T$'; do
             [ -e "/proc/$pid" ] || return 1
             sleep 0.01
         done
-        now=$("$BUILD/tests/rank_state_dump" "$token" "$np" | sed -n "s/^rank $rank in_mpi \([0-9]*\) .*/\1/p")
-        if [ -n "$now" ] && [ $((now > 0)) -eq "$want" ]; then
+        now=$(published_side "$token" "$np" "$rank")
+        [ -n "$now" ] || now=$(where_stopped "$pid")
+        if [ "$now" = "$5" ]; then
             echo "rank $rank caught $5 MPI at attempt $attempt"
             return 0
         fi

@@ -60,6 +60,7 @@ typedef struct cli_session {
     int nranks;           /* world size once known, else 0 */
     int found;            /* ranks discovered so far */
     double discovered_at; /* when cli_session_discover last looked (mg_clock_seconds) */
+    int ended_itself;     /* the job ended before its finding was made: not stopped by mpiguard */
 } cli_session;
 
 /* The whole mpiguard command line as typed, recorded by main() for the reports. */

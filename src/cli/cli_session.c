@@ -511,11 +511,11 @@ int cli_session_finish(cli_session *s, int finding_status)
                                s->ranks[r].host[0] ? s->ranks[r].host : host);
     /* A job attached to runs on after a signal to mpiguard (mg_job_wait): let go of, not ended. */
     int released = signal_received && s->attached && job_status < 0;
-    const char *outcome = released          ? "released"
-                          : signal_received ? "interrupted"
-                          : finding_status  ? "stopped"
-                          : job_status == 0 ? "completed"
-                                            : "failed";
+    const char *outcome = released                             ? "released"
+                          : signal_received                    ? "interrupted"
+                          : finding_status && !s->ended_itself ? "stopped"
+                          : job_status == 0 && !finding_status ? "completed"
+                                                               : "failed";
     mg_report_set_exit(s->report, job_status, outcome);
     if (released && !cli_opts.quiet)
         fprintf(stderr,

@@ -289,10 +289,16 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
         if (trace)
             fprintf(trace, "# still %.3f\n", now);
     }
-    if (step->events & HANG_WATCH_STRETCHED)
+    if (step->events & HANG_WATCH_SUSPECTED)
+        mg_info("hang: a hang is suspected at %.1f s: verifying", now);
+    /* no rank is named when none had its CPU time read (every reading failed) */
+    if ((step->events & HANG_WATCH_STRETCHED) && step->short_rank != SIZE_MAX)
         mg_info("hang: verification scan %zu came %.1f s after the one before: rank %zu was kept "
                 "from running (the node is busy with other work, or a CPU quota)",
                 step->scan_number, step->gap_took, step->short_rank);
+    else if (step->events & HANG_WATCH_STRETCHED)
+        mg_info("hang: verification scan %zu came %.1f s after the one before (the node is busy)",
+                step->scan_number, step->gap_took);
     if (!(step->events & HANG_WATCH_SET_ASIDE))
         return;
     char why[256];
@@ -501,8 +507,10 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         break;
     }
     if (!status && rc == MG_OK && !remote && !mg_job_interrupting_signal(s->job) &&
-        (seen->dead_rank = poll_dead_rank(s, exits)) >= 0)
+        (seen->dead_rank = poll_dead_rank(s, exits)) >= 0) {
         hang_report_dead_rank(s, seen->dead_rank, exits, true, mg_clock_seconds() - start);
+        s->ended_itself = 1;
+    }
     proc_exits_close(exits);
     if (rc != MG_OK) {
         /* never reported clean: the job runs on unwatched to its end, and the status says so */

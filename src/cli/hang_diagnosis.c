@@ -221,6 +221,18 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     free(done);
 }
 
+/* The verdict's time: from when watching began (detection_time_s), and the wall-clock moment for
+ * matching it with the job's own logs, since watching begins after the launch and the ranks'
+ * discovery. */
+static void add_detection_time(json_object *ev, double detection_time)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    json_object_object_add(ev, "detection_time_s", json_object_new_double(detection_time));
+    json_object_object_add(ev, "detected_at_unix",
+                           json_object_new_double((double)now.tv_sec + 1e-9 * (double)now.tv_nsec));
+}
+
 static bool is_named(const int *ranks, size_t n, int r)
 {
     for (size_t i = 0; i < n; i++)
@@ -344,13 +356,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     json_object_object_add(ev, "hang_type",
                            json_object_new_string(computation ? "computation" : "communication"));
     json_object_object_add(ev, "faulty_ranks", faulty_json);
-    json_object_object_add(ev, "detection_time_s", json_object_new_double(detection_time));
-    /* The wall-clock moment, for matching the verdict with the job's own logs: detection_time_s
-     * counts from when watching began, which is after the launch and the ranks' discovery. */
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    json_object_object_add(ev, "detected_at_unix",
-                           json_object_new_double((double)now.tv_sec + 1e-9 * (double)now.tv_nsec));
+    add_detection_time(ev, detection_time);
     json_object_object_add(ev, "sampler",
                            json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
@@ -500,7 +506,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
     json_object_object_add(ev, "faulty_ranks", faulty);
     json_object_object_add(ev, "dead_rank", dead);
     json_object_object_add(ev, "launcher_ended_job", json_object_new_boolean(job_ended));
-    json_object_object_add(ev, "detection_time_s", json_object_new_double(detection_time));
+    add_detection_time(ev, detection_time);
     json_object_object_add(ev, "per_rank", per_rank);
     mg_finding_set_suggestion(f, "a rank that ends without MPI_Finalize leaves the others waiting "
                                  "for it: look at why it ended (a crash, the OOM killer, an exit "

@@ -20,6 +20,11 @@ struct watched {
     bool seen;
     int wait_status;
     uint64_t when_ns;
+    /* The first other thread of the process that ended with a nonzero code, before its leader:
+     * a process that dies takes all its threads, each with the leader's code, and whichever
+     * goes first marks the death. */
+    int thread_code;
+    uint64_t thread_when_ns;
 };
 
 struct proc_exits {
@@ -96,21 +101,31 @@ void proc_exits_set_pid(proc_exits *e, int i, int pid)
         e->procs[i] = (struct watched){.pid = pid};
 }
 
-/* Records the exit of a watched process: the thread group's leader ends the process. */
+/* Records the exit of a watched process: the thread group's leader ends the process, with the
+ * process's status. Its time is the first of its threads' to end that way: a loaded machine may
+ * run the leader's last steps after a launcher has seen the death and killed the other ranks, whose
+ * exits then come first (the rank that died first would not be named). */
 static int record(proc_exits *e, const struct proc_event *event)
 {
-    if (event->what != PROC_EVENT_EXIT ||
-        event->event_data.exit.process_pid != event->event_data.exit.process_tgid)
+    if (event->what != PROC_EVENT_EXIT)
         return 0;
+    int tid = event->event_data.exit.process_pid, code = (int)event->event_data.exit.exit_code;
     for (int i = 0; i < e->n; i++) {
         struct watched *w = &e->procs[i];
-        if (w->pid && !w->seen && w->pid == event->event_data.exit.process_pid) {
-            *w = (struct watched){.pid = w->pid,
-                                  .seen = true,
-                                  .wait_status = (int)event->event_data.exit.exit_code,
-                                  .when_ns = event->timestamp_ns};
-            return 1;
+        if (!w->pid || w->seen || w->pid != event->event_data.exit.process_tgid)
+            continue;
+        if (tid != w->pid) {
+            if (code && !w->thread_code)
+                *w = (struct watched){
+                    .pid = w->pid, .thread_code = code, .thread_when_ns = event->timestamp_ns};
+            return 0;
         }
+        bool thread_first = w->thread_code == code && w->thread_when_ns < event->timestamp_ns;
+        *w = (struct watched){.pid = w->pid,
+                              .seen = true,
+                              .wait_status = code,
+                              .when_ns = thread_first ? w->thread_when_ns : event->timestamp_ns};
+        return 1;
     }
     return 0;
 }

@@ -25,7 +25,8 @@ void proc_exits_set_pid(proc_exits *e, int i, int pid);
 int proc_exits_poll(proc_exits *e);
 
 /* The exit of the process at index i, when seen: its wait status (WIFSIGNALED, WEXITSTATUS apply)
- * and the kernel's time of it, in ns since boot. Returns false when not seen. */
+ * and the kernel's time of it (of the first of its threads to end with that status), in ns since
+ * boot. Returns false when not seen. */
 bool proc_exits_status(const proc_exits *e, int i, int *wait_status, uint64_t *when_ns);
 
 #endif

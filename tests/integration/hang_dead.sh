@@ -1,9 +1,10 @@
 #!/bin/bash
 # `mpiguard hang` on a job one rank of which dies while the others wait for it (docs/hang.md "A rank
 # that dies"). Usage: hang_dead.sh kill|exit0 FLAVOR SAMPLER. Whether the launcher ends the others
-# (status of the job, or 80 when it says 0) or leaves them waiting (mpiguard stops the job: 81), a
-# hang finding names rank 1, its signal 9 or exit status 0, and with the shm sampler its last MPI
-# call (MPI_Allreduce); never "no hang found".
+# (status of the job, or 80 when it says 0; the job's outcome "failed") or leaves them waiting
+# (mpiguard stops the job: 81, "stopped"), a hang finding names rank 1, its signal 9 or exit status
+# 0, what became of the job, and with the shm sampler its last MPI call (MPI_Allreduce); never "no
+# hang found".
 . "$(dirname "$0")/../lib.sh"
 case=$1 flavor=$2 sampler=$3 np=4
 "mpicc.$flavor" -g -O1 -o "$TMP/dying_rank" "$(dirname "$0")/hang_dead/dying_rank.c" ||
@@ -19,6 +20,9 @@ assert len(r["findings"]) == 1, r["findings"]
 f = r["findings"][0]; ev = f["evidence"]
 assert f["kind"] == "hang" and ev["hang_type"] == "dead-rank", ev
 assert ev["faulty_ranks"] == [1], ev
+ended = ev["launcher_ended_job"]
+assert r["job"]["outcome"] == ("failed" if ended else "stopped"), (ended, r["job"])
+assert f["summary"].endswith("the launcher then ended the job" if ended else "the others were left waiting"), f["summary"]
 dead = ev["dead_rank"]
 if case == "kill":
     assert dead.get("signal") == 9, dead

@@ -4,6 +4,8 @@
 #                   alarm although no rank can be seen; the job ends untouched
 #   sigkill         mpiguard SIGKILLed while sampling with ptrace: no rank is left stopped
 #   sigint          mpiguard SIGINTed while sampling with ptrace: exit 130, job stopped, none stopped
+#   sigkill-culprit mpiguard SIGKILLed while it verifies a hang and names its culprit (ptrace):
+#                   no rank left stopped
 #   attach-non-mpi  --attach to a process with no MPI rank: a clear error and 66, not a wait forever
 #   small-job       a job with fewer ranks than 2C: said so, watched, ends untouched
 #   stall           one rank of a healthy MPICH job kept from running for 25 s by a CPU quota (a
@@ -98,6 +100,27 @@ sigkill | sigint)
         rm -f /dev/shm/mpiguard-"$token"-*
     fi
     ;;
+sigkill-culprit)
+    # mpiguard SIGKILLed while it verifies a suspicion and names the culprit, reading every rank by
+    # ptrace (scans, then stacks): no rank left stopped. Rank 2 loops from 8 s on.
+    app_args="--fault compute-loop --fault-rank 2 --fault-at 8"
+    start_hang 120 --sampler ptrace --seed 5 --interval 0.1 --max-interval 0.1
+    for _ in $(seq 1 1200); do
+        grep -q "a hang is suspected" "$TMP/stderr" && break
+        kill -0 $guard 2>/dev/null || break
+        sleep 0.05
+    done
+    grep -q "a hang is suspected" "$TMP/stderr" || { cat "$TMP/stderr"; fail "no suspicion in 60 s"; }
+    sleep 0.$((RANDOM % 10))
+    kill -KILL $guard
+    wait $guard
+    sleep 0.3
+    stuck=$(stopped_ranks)
+    [ -z "$stuck" ] || fail "ranks left stopped after SIGKILL of mpiguard while verifying: $stuck"
+    [ -n "$(token_processes "$token")" ] || fail "the job should outlive a SIGKILLed mpiguard"
+    for pid in $(token_processes "$token"); do kill -9 "$pid"; done
+    rm -f /dev/shm/mpiguard-"$token"-*
+    ;;
 attach-non-mpi)
     sleep 60 &
     sleeper=$!
@@ -114,8 +137,10 @@ stall)
     # MPICH's ranks busy-poll, as in the CI run that raised the false alarm. A larger block, so that
     # an iteration takes rank 1 many of its 1 ms slices: no progress at all while it is throttled,
     # as on a node lost to other work.
+    # I pinned at 0.4 s: on a loaded node the model doubles it, and the K suspicions in a row
+    # (at one set of 2 ranks in two, the one without rank 1) then outlast the stall.
     flavor=mpich np=4 app_args="--size 4096"
-    start_hang 50 --sampler shm --seed 7 --report "$TMP/r.json"
+    start_hang 50 --sampler shm --seed 7 --interval 0.4 --max-interval 0.4 --trace "$TMP/trace" --report "$TMP/r.json"
     # The stall must come while the model can suspect, or nothing here is tried.
     for _ in $(seq 1 300); do grep -q "the model is built" "$TMP/stderr" && break; sleep 0.1; done
     grep -q "the model is built" "$TMP/stderr" || { cat "$TMP/stderr"; fail "the model was not built in 30 s"; }
@@ -127,7 +152,7 @@ stall)
     grep -q "no hang found" "$TMP/stderr" || fail "no closing line"
     # Evidence that verification ran during the stall and waited for the rank, not for the clock.
     grep -q "verification scan [23] came .* rank 1 was kept from running" "$TMP/stderr" ||
-        { cat "$TMP/stderr"; fail "no verification waited for the throttled rank"; }
+        { cat "$TMP/stderr" "$TMP/trace"; fail "no verification waited for the throttled rank"; }
     grep -q "^stencil: 4 ranks" "$TMP/stdout" || fail "the job did not run to its end"
     ;;
 suspend-shm | suspend-ptrace)
