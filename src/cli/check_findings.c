@@ -27,6 +27,10 @@ const char *check_finding_kind(int kind)
         return "invalid_arguments";
     case DL_LIFECYCLE:
         return "lifecycle";
+    case DL_MESSAGE_RACE:
+        return "message_race";
+    case DL_MPI_ERROR:
+        return "mpi_error";
     default:
         return "stuck_on_terminated";
     }
@@ -271,6 +275,21 @@ static void lifecycle_text(const dl_finding *f, const char *call, char *buf, siz
     }
 }
 
+/* "rank 0's MPI_Recv(from MPI_ANY_SOURCE) could take the message of ranks 1,2; MPI took rank
+ * 1's this run". */
+static void race_text(const dl_finding *f, const char *call, char *buf, size_t len)
+{
+    int senders[64];
+    size_t n = 0;
+    for (size_t i = 1; i < f->n_calls && n < sizeof senders / sizeof *senders; i++)
+        senders[n++] = f->calls[i].rank;
+    char list[96];
+    mg_ranks_format(senders, n, list, sizeof list);
+    snprintf(buf, len,
+             "rank %d's %s could take the message of ranks %s; MPI took rank %d's this run",
+             f->calls[0].rank, call, list, f->calls[1].rank);
+}
+
 static void summary_of(const dl_finding *f, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
@@ -311,6 +330,14 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
         break;
     case DL_LIFECYCLE:
         lifecycle_text(f, call, buf, len);
+        break;
+    case DL_MESSAGE_RACE:
+        race_text(f, call, buf, len);
+        break;
+    case DL_MPI_ERROR:
+        snprintf(buf, len, "MPI raised %s (error code %llu) in rank %d's %s; the job aborts",
+                 check_mpi_error_name(f->problem), (unsigned long long)f->count, f->calls[0].rank,
+                 fn_name(f->calls[0].func));
         break;
     case DL_DEADLOCK:
         snprintf(buf, len, "%s (rank %d in %s)", who, f->calls[0].rank, call);
@@ -407,6 +434,11 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     }
     if (f->kind == DL_LIFECYCLE)
         json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));
+    if (f->kind == DL_MPI_ERROR) {
+        json_object_object_add(ev, "mpi_error_class",
+                               json_object_new_string(check_mpi_error_name(f->problem)));
+        json_object_object_add(ev, "mpi_error_code", json_object_new_int64((int64_t)f->count));
+    }
     if (records_lost)
         json_object_object_add(ev, "records_lost", json_object_new_int64((int64_t)records_lost));
     if (f->graph.n_nodes)

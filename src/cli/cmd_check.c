@@ -79,7 +79,7 @@ static void stop_agents(check_run *r)
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
     "leaks of groups, datatypes, ops, windows, infos and error handlers, receive and overlapping " \
-    "buffers in flight, conflicting one-sided accesses, message races, errors MPI raises itself"
+    "buffers in flight, conflicting one-sided accesses, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
 {
@@ -165,9 +165,9 @@ int cmd_check(int argc, char **argv)
          "force one when queues grow (decide; may give false positives)",
          check_wildcard_choices, 0, 0},
         {"checks", 0, MG_OPT_LIST, &checks, "LIST",
-         "the classes to report: groups (deadlock, collective, type, args, rma, buffers) or class "
-         "names, "
-         "comma-separated; -NAME leaves one out (default all; docs/check.md)",
+         "the classes to report: groups (deadlock, collective, type, args, rma, buffers, "
+         "lifecycle, races) or class names, comma-separated; -NAME leaves one out (default all; "
+         "docs/check.md)",
          NULL, 0, 0},
         {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
          "a job on several nodes: start one agent per node with CMD, e.g. 'srun --overlap "
@@ -185,7 +185,8 @@ int cmd_check(int argc, char **argv)
         usage,
         "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
         "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
-        "type mismatches and truncations of matched messages, invalid arguments.\n"
+        "type mismatches and truncations of matched messages, invalid arguments,\n"
+        "message races on wildcard receives (warnings).\n"
         "A confirmed deadlock stops the job (exit 82).",
         options, argc, argv, 0, NULL, 0, &args, &done);
     if (rc || done)

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Live requests and messages a rank can hold at once; past that a request goes untracked (its
  * completion is then unknown to the detector, which ignores it). */
@@ -76,6 +77,22 @@ void capture_emit_close(uint16_t last_fn)
     mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
     event_ring_close(&ring, last_fn == CHECK_FN_ABORT ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
+}
+
+void capture_emit_wait_read(void)
+{
+    event_ring_header *h = ring.hdr;
+    struct timespec step = {0, 1000000};
+    long long waited = 0;
+    for (; h && waited < EVENT_RING_FINALIZE_WAIT_NS &&
+           atomic_load_explicit(&h->reader_pid, memory_order_acquire) != 0 &&
+           atomic_load_explicit(&h->tail, memory_order_acquire) !=
+               atomic_load_explicit(&h->head, memory_order_acquire);
+         waited += step.tv_nsec)
+        nanosleep(&step, NULL);
+    struct timespec drain = {0, 50000000}; /* the agent drains every 20 ms */
+    if (h && waited < EVENT_RING_FINALIZE_WAIT_NS)
+        nanosleep(&drain, NULL);
 }
 
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)

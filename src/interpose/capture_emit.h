@@ -44,6 +44,10 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
 /* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT), and
  * closes the ring; later calls do nothing. */
 void capture_emit_close(uint16_t last_fn);
+/* Waits until the reader has read every record written (at most EVENT_RING_FINALIZE_WAIT_NS, not
+ * at all when no reader attached or it is gone), then as long again as one drain takes, so that it
+ * resolves their call sites from the live process: before a rank ends on an error. */
+void capture_emit_wait_read(void);
 
 /* A record for fn with the defaults (world ranks filled by the caller). */
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);

@@ -14,6 +14,7 @@
 #include "capture_coll.h"
 #include "capture_ctor.h"
 #include "capture_emit.h"
+#include "capture_errors.h"
 #include "capture_p2p.h"
 #include "capture_pmpi.h"
 #include "capture_rma.h"
@@ -64,6 +65,7 @@ static int capture_init(const mg_module_job *job)
     capture_rma_install();
     capture_types_install();
     capture_args_init();
+    capture_errors_install();
     if (atexit(exit_without_finalize) != 0)
         interpose_log("capture module: an exit without MPI_Finalize will look like a crash", NULL);
     return 0;

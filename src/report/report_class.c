@@ -80,6 +80,13 @@ static const mg_report_class classes[] = {
      "post a matching receive for every message, or do not send it"},
     {"no_finalize", "check", "lifecycle", "error", "a rank exited without calling MPI_Finalize",
      "call MPI_Finalize on every rank before it exits"},
+    {"mpi_error", "check", "args", "error",
+     "the MPI library raised an error under MPI_ERRORS_ARE_FATAL and aborted the job",
+     "fix the call's arguments as the MPI error class says, or handle errors with "
+     "MPI_ERRORS_RETURN"},
+    {"message_race", "check", "races", "warning",
+     "a wildcard receive that more than one send could match: the result depends on timing",
+     "receive from a named source, or use distinct tags, unless every order is correct"},
     {"workaround", "protect", "protect", "note", "a call site mpiguard protects at run time",
      "fix the call site so the workaround is not needed"},
     {"scaling_trigger", "protect", "protect", "warning",

@@ -123,7 +123,20 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(RPUT, OTHER, NONE),
     S(RGET, OTHER, NONE),
     [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
+    [CHECK_FN_MPI_ERROR] = {"MPI_ERROR", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_MPI_ERROR},
 };
+
+const char *check_mpi_error_name(uint64_t portable_class)
+{
+#define X(name) "MPI_ERR_" #name,
+    static const char *const names[] = {
+#include "mpi_error_classes.def"
+    };
+#undef X
+    return portable_class >= 1 && portable_class <= sizeof names / sizeof *names
+               ? names[portable_class - 1]
+               : "MPI_ERR_?";
+}
 
 const check_func_info *check_func_describe(uint16_t fn)
 {

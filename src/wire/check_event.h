@@ -166,6 +166,11 @@ typedef enum check_func {
     /* the process exits without MPI_Finalize (an atexit handler of the capture module): the
      * rank's last record, alone (no exit record) */
     CHECK_FN_EXIT,
+    /* the MPI library raised an error on a communicator whose handler was MPI_ERRORS_ARE_FATAL
+     * (the capture module's handler, capture_errors.c): aux its portable class
+     * (check_mpi_error_name), result its error code; alone (no exit record), the callsite that of
+     * the program's call; the rank then aborts */
+    CHECK_FN_MPI_ERROR,
     CHECK_FN_COUNT
 } check_func;
 
@@ -217,6 +222,10 @@ typedef struct check_func_info {
     uint8_t creates_comm; /* the exit record carries a new communicator */
     uint16_t base;        /* for a nonblocking collective: its blocking twin; else itself */
 } check_func_info;
+
+/* "MPI_ERR_TRUNCATE" for a portable error class of a CHECK_FN_MPI_ERROR record
+ * (mpi_error_classes.def), "MPI_ERR_?" for another value. */
+const char *check_mpi_error_name(uint64_t portable_class);
 
 /* Static description of fn; NULL when fn is not a known function. Thread-safe. */
 const check_func_info *check_func_describe(uint16_t fn);

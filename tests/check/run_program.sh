@@ -13,6 +13,9 @@
 #                                           a deadlock, hang otherwise
 #   flavors: mpich ...                      the MPIs the program is built and run for (default:
 #                                           all; tests/check/CMakeLists.txt reads it too)
+#   checks: LIST                            `mpiguard check --checks LIST` (default all): a correct
+#                                           program whose wildcard receives race by design says
+#                                           `checks: -message_race`
 # Real mode runs `mpiguard check --report R -- <launcher> -n N <binary>` with a guard time
 # (MG_CHECK_GUARD, 30 s): mpiguard must end on its own, with status 82 for a deadlock, 0 for a
 # clean program, another non-zero status for other findings, and leave no process of the job.
@@ -38,6 +41,7 @@ np=$(header np)
 expects=$(header expect)
 [ -n "$expects" ] || fail "$program.c states no expectation"
 allowed=$(header mpi)
+checks=$(header checks)
 if [ -z "$allowed" ]; then
     if grep -q '^deadlock' <<<"$expects"; then allowed=hang; else allowed=completes; fi
 fi
@@ -73,7 +77,7 @@ validate() {
 
 real() {
     local report="$TMP/report.json" guard=${MG_CHECK_GUARD:-30}
-    "$MPIGUARD" check -v --report "$report" -- $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
+    "$MPIGUARD" check -v --report "$report" --checks "${checks:-all}" -- $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
     local tool=$!
     if ! wait_ended $tool "$guard"; then
         kill -INT $tool

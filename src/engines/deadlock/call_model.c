@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mg_array.h"
+#include "message_race.h"
 #include "mg_error.h"
 #include "wait_state.h"
 
@@ -40,11 +41,12 @@ static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t 
                     ev->type_hash,
                     ev->type_elems,
                     ev->type_period,
-                    !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM)};
+                    !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM),
+                    0};
 }
 
 /* Posts a send; *item gets what waiting for its completion means (done when buffered). */
-static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item)
+static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
 {
     *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
     if (p->peer == CHECK_PROC_NULL) {
@@ -54,7 +56,8 @@ static int post_send(deadlock_detector *det, const p2p_post *p, dl_item *item)
         return MG_EINVAL;
     }
     uint32_t op;
-    int rc = p2p_match_post_send(&det->p2p, p, &op);
+    int rc = message_race_send_posted(det, p->rank, p->seq, p->peer, &p->dest_seen);
+    rc = rc ? rc : p2p_match_post_send(&det->p2p, p, &op);
     if (rc) {
         return rc;
     }
@@ -424,6 +427,7 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     if (!rc && arr.complete) {
         wait_state_wake_collective(det, comm);
     }
+    rc = rc ? rc : message_race_collective(det, ev->rank, ev->seq, comm, arr.complete);
     if (rc) {
         return rc;
     }
@@ -473,7 +477,11 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
     case CHECK_CLASS_SENDRECV:
         return enter_p2p(det, ev, info);
     case CHECK_CLASS_PROBE:
+        message_race_probe_entered(det, ev);
         return enter_probe(det, ev);
+    case CHECK_CLASS_IPROBE:
+        message_race_probe_entered(det, ev);
+        return MG_OK;
     case CHECK_CLASS_PINIT:
         return enter_pinit(det, ev, info);
     case CHECK_CLASS_START:
@@ -612,12 +620,17 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     }
     if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
         complete_requests(det, ev, info);
+    } else if (ev->func == CHECK_FN_PROBE || ev->func == CHECK_FN_IPROBE) {
+        uint32_t comm;
+        rc = comm_of(det, ev, &comm);
+        rc = rc ? rc : message_race_probed(det, ev, comm);
     } else if (ev->func == CHECK_FN_IMPROBE && ev->result && ev->n_statuses) {
         /* A successful Improbe matched (and removed) a message: a receive decided at once. */
         uint32_t comm;
         p2p_post p;
         dl_item it;
         rc = comm_of(det, ev, &comm);
+        rc = rc ? rc : message_race_probed(det, ev, comm);
         if (!rc) {
             post_of(ev, comm, ev->statuses[0].source, ev->statuses[0].tag, 0, 0, &p);
             rc = post_recv(det, &p, &it);
@@ -638,16 +651,28 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     return rc;
 }
 
-/* A call with invalid arguments: reported, not modelled (MPI refused it or aborted the job). */
+/* A call with invalid arguments (reported, not modelled: MPI refused it or aborted the job), or
+ * an error MPI raised in the rank's call (then aborted the job), unless it is the error of a call
+ * whose invalid arguments were reported: the argument finding says more. */
 static int report_invalid(deadlock_detector *det, const check_event *ev)
 {
-    dl_finding f = {.kind = DL_INVALID_ARGUMENTS,
+    dl_rank *rs = &det->ranks[ev->rank];
+    int raised = ev->func == CHECK_FN_MPI_ERROR;
+    if (raised && ev->callsite && ev->callsite == rs->invalid_site) {
+        return MG_OK;
+    }
+    if (!raised) {
+        rs->invalid_site = ev->callsite;
+    }
+    dl_finding f = {.kind = raised ? DL_MPI_ERROR : DL_INVALID_ARGUMENTS,
                     .time = det->last_time,
                     .problem = (uint32_t)ev->aux,
+                    .count = (uint64_t)(uint32_t)ev->result,
                     .probe_rank = -1,
                     .probe_source = -1};
     dl_call call = {.rank = ev->rank,
-                    .func = ev->func,
+                    .func = raised ? (rs->flags & RANK_IN_CALL ? rs->func : CHECK_FN_NONE)
+                                   : ev->func,
                     .state = WG_RUNNING,
                     .comm = ev->comm,
                     .peer = ev->peer,
@@ -664,7 +689,7 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
 
 int call_model_process(deadlock_detector *det, const check_event *ev)
 {
-    if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) {
+    if ((ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) || ev->func == CHECK_FN_MPI_ERROR) {
         return report_invalid(det, ev);
     }
     if (ev->func == CHECK_FN_EXIT) {

@@ -62,18 +62,6 @@ static int valid_event(const deadlock_detector *det, const check_event *ev)
            (!ev->n_ranks || ev->ranks);
 }
 
-static dl_call type_call(const p2p_post *p, uint64_t comm)
-{
-    return (dl_call){.rank = p->rank,
-                     .func = p->func,
-                     .state = WG_RUNNING,
-                     .comm = comm,
-                     .peer = p->peer,
-                     .tag = p->tag,
-                     .root = CHECK_NO_ROOT,
-                     .callsite = p->callsite};
-}
-
 /* The pairs the matcher found disagreeing become findings: the send, then the receive. */
 static int report_type_issues(deadlock_detector *det)
 {
@@ -91,7 +79,8 @@ static int report_type_issues(deadlock_detector *det)
                         .recv_elems = t->recv.type_elems,
                         .probe_rank = -1,
                         .probe_source = -1};
-        dl_call send = type_call(&t->send, comm), recv = type_call(&t->recv, comm);
+        dl_call send = detector_state_post_call(&t->send, comm),
+                recv = detector_state_post_call(&t->recv, comm);
         int rc = dl_finding_add_call(&f, &send);
         rc = rc ? rc : dl_finding_add_call(&f, &recv);
         rc = rc ? (dl_finding_free(&f), rc) : detector_state_push_finding(det, &f);
@@ -120,6 +109,9 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (info->klass == CHECK_CLASS_ABORT && ev->kind == CHECK_EV_ENTER) {
         call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
         rc = MG_OK;
+    } else if (ev->func == CHECK_FN_MPI_ERROR) { /* raised in the call the rank is in, even a
+                                                    blocked one: the job aborts next */
+        rc = call_model_process(det, ev);
     } else if (wait_state_blocked(det, ev->rank) || record_backlog_has(&det->backlog, ev->rank)) {
         int first_held = !record_backlog_has(&det->backlog, ev->rank);
         rc = call_model_apply_decisions(det, ev, info, first_held);
@@ -134,6 +126,8 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     int rc2 = detector_settle(det);
     rc = rc ? rc : rc2;
     rc2 = report_type_issues(det);
+    rc = rc ? rc : rc2;
+    rc2 = message_race_sync(det);
     rc = rc ? rc : rc2;
     if (!rc && det->prm.deciding && det->backlog.total > det->prm.decide_backlog &&
         det->p2p.undecided) {

@@ -23,6 +23,8 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
     coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
     request_table_init(&det->reqs);
     det->life = lifecycle_create();
+    det->races = message_race_create(world_size);
+    det->p2p.log_pairings = det->races != NULL;
     det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
     det->work = malloc((size_t)world_size * sizeof *det->work);
     int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ENOMEM;
@@ -34,6 +36,7 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
         free(det->work);
         comm_table_free(&det->comms);
         lifecycle_destroy(det->life);
+        message_race_destroy(det->races);
         free(det);
         return rc;
     }
@@ -56,6 +59,7 @@ static void free_state(deadlock_detector *det)
     coll_match_free(&det->coll);
     request_table_free(&det->reqs);
     lifecycle_destroy(det->life);
+    message_race_destroy(det->races);
     record_backlog_free(&det->backlog);
     free(det->work);
     for (size_t i = 0; i < det->n_findings; i++) {
@@ -127,6 +131,18 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
     }
     *out = d;
     return MG_OK;
+}
+
+dl_call detector_state_post_call(const p2p_post *p, uint64_t comm)
+{
+    return (dl_call){.rank = p->rank,
+                     .func = p->func,
+                     .state = WG_RUNNING,
+                     .comm = comm,
+                     .peer = p->peer,
+                     .tag = p->tag,
+                     .root = CHECK_NO_ROOT,
+                     .callsite = p->callsite};
 }
 
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f)

@@ -12,6 +12,7 @@
 #include "dl_finding.h"
 #include "dl_params.h"
 #include "lifecycle.h"
+#include "message_race.h"
 #include "p2p_match.h"
 #include "record_backlog.h"
 #include "request_table.h"
@@ -57,12 +58,13 @@ enum dl_rank_flags {
 };
 
 typedef struct dl_rank {
-    uint64_t last_seq; /* last record fed (arrival order) */
-    uint64_t callsite; /* of the terminal call */
-    uint32_t wait;     /* dl_wait index or DL_NONE */
-    uint16_t func;     /* current (or terminal) call */
-    uint8_t life;      /* dl_life */
-    uint8_t flags;     /* dl_rank_flags */
+    uint64_t last_seq;     /* last record fed (arrival order) */
+    uint64_t callsite;     /* of the terminal call */
+    uint64_t invalid_site; /* of its last call with invalid arguments (reported already) */
+    uint32_t wait;         /* dl_wait index or DL_NONE */
+    uint16_t func;         /* current (or terminal) call */
+    uint8_t life;          /* dl_life */
+    uint8_t flags;         /* dl_rank_flags */
 } dl_rank;
 
 struct deadlock_detector {
@@ -76,7 +78,8 @@ struct deadlock_detector {
     p2p_match p2p;
     coll_match coll;
     request_table reqs;
-    lifecycle *life; /* NULL in a probing copy, or when it could not be made */
+    lifecycle *life;     /* NULL in a probing copy, or when it could not be made */
+    message_race *races; /* NULL in a probing copy, past its world limit or out of memory */
     record_backlog backlog;
     uint32_t *work; /* FIFO of ranks whose wait was satisfied */
     size_t work_head, n_work, cap_work;
@@ -100,6 +103,8 @@ int detector_state_create(const dl_params *params, int32_t world, deadlock_detec
 int detector_state_clone(const deadlock_detector *src, deadlock_detector **out);
 /* Frees det, its state and its findings. NULL is accepted. */
 void detector_state_destroy(deadlock_detector *det);
+/* A posted send or receive as a finding lists it (running, on communicator id comm). */
+dl_call detector_state_post_call(const p2p_post *p, uint64_t comm);
 /* Appends a finding (ownership moves to det; freed on failure). Errors: MG_ENOMEM. */
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f);
 

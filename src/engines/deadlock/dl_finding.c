@@ -43,6 +43,10 @@ const char *dl_finding_kind_name(int kind)
         return "INVALID_ARGUMENTS";
     case DL_LIFECYCLE:
         return "LIFECYCLE";
+    case DL_MESSAGE_RACE:
+        return "MESSAGE_RACE";
+    case DL_MPI_ERROR:
+        return "MPI_ERROR";
     default:
         return "UNKNOWN";
     }

@@ -17,7 +17,11 @@ enum dl_finding_kind {
     DL_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
     DL_TRUNCATION,          /* a matched receive is shorter than its send's message */
     DL_INVALID_ARGUMENTS,   /* a call with invalid arguments (`problem`) */
-    DL_LIFECYCLE            /* an object's lifecycle broken (`problem`: lifecycle_problem) */
+    DL_LIFECYCLE,           /* an object's lifecycle broken (`problem`: lifecycle_problem) */
+    DL_MESSAGE_RACE, /* a wildcard receive that more than one send could have matched: calls[0]
+                        the receive, calls[1] the send MPI matched, then the other candidates */
+    DL_MPI_ERROR     /* the MPI library raised an error (`problem`: its portable class,
+                        check_mpi_error_name; `count`: its error code); calls[0] is the call */
 };
 
 enum dl_finding_notes {

@@ -31,6 +31,7 @@ void p2p_match_free(p2p_match *pm)
     free(pm->queues);
     free(pm->completed);
     free(pm->type_issues);
+    free(pm->pairings);
     key_map_free(&pm->send_queues);
     key_map_free(&pm->recv_queues);
     p2p_match_init(pm);
@@ -53,6 +54,9 @@ int p2p_match_clone(const p2p_match *src, p2p_match *dst)
     *dst = *src;
     dst->type_issues = NULL;
     dst->n_type_issues = dst->cap_type_issues = 0;
+    dst->pairings = NULL;
+    dst->n_pairings = dst->cap_pairings = 0;
+    dst->log_pairings = 0;
     dst->ops = dup_array(src->ops, src->n_ops, src->cap_ops, sizeof *src->ops);
     dst->queues = dup_array(src->queues, src->n_queues, src->cap_queues, sizeof *src->queues);
     dst->completed = dup_array(src->completed, src->n_completed, src->cap_completed,
@@ -280,9 +284,26 @@ static int note_types(p2p_match *pm, uint32_t r, uint32_t s)
     return MG_OK;
 }
 
+static int note_pairing(p2p_match *pm, uint32_t r, uint32_t s)
+{
+    if (!pm->log_pairings) {
+        return MG_OK;
+    }
+    if (mg_array_reserve((void **)&pm->pairings, &pm->cap_pairings, pm->n_pairings + 1,
+                         sizeof *pm->pairings)) {
+        return MG_ENOMEM;
+    }
+    const p2p_op *recv = &pm->ops[r];
+    pm->pairings[pm->n_pairings++] = (p2p_pairing){
+        pm->ops[s].p, recv->p,
+        (uint8_t)(recv->p.peer == CHECK_ANY_SOURCE && !(recv->flags & P2P_F_FORCED))};
+    return MG_OK;
+}
+
 static int match(p2p_match *pm, uint32_t r, uint32_t s)
 {
     int typed = note_types(pm, r, s);
+    typed = typed ? typed : note_pairing(pm, r, s);
     unlink_all(pm, r);
     unlink_all(pm, s);
     set_state(pm, r, P2P_MATCHED);
@@ -539,6 +560,23 @@ void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, s
     *issues = pm->type_issues;
     *n = pm->n_type_issues;
     pm->n_type_issues = 0;
+}
+
+void p2p_match_drain_pairings(p2p_match *pm, const p2p_pairing **pairings, size_t *n)
+{
+    *pairings = pm->pairings;
+    *n = pm->n_pairings;
+    pm->n_pairings = 0;
+}
+
+void p2p_match_each_queued_send(const p2p_match *pm, uint32_t comm, int32_t dest, int32_t tag,
+                                void (*visit)(void *ctx, const p2p_post *send), void *ctx)
+{
+    int slot = tag == CHECK_ANY_TAG ? SLOT_ANY_ANY : SLOT_ANY_SRC;
+    uint32_t q = find_queue(&pm->send_queues, comm, KEY_ANY, (uint32_t)dest, wild(tag));
+    for (uint32_t s = head_of(pm, q); s != P2P_NONE; s = pm->ops[s].link_next[slot]) {
+        visit(ctx, &pm->ops[s].p);
+    }
 }
 
 void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n)

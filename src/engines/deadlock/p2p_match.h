@@ -45,6 +45,9 @@ typedef struct p2p_post {
     /* the message's signature as the record carries it (check_event.h); period 0: not compared */
     uint64_t type_hash, type_elems, type_period;
     uint8_t type_uniform;
+    /* a send: the latest sequence number of its destination the sender had heard of when it
+     * posted it (message_race.h); 0 when races are not checked */
+    uint64_t dest_seen;
 } p2p_post;
 
 /* A matched pair whose messages disagree (docs/check-detector.md §13): verdict is
@@ -53,6 +56,12 @@ typedef struct p2p_type_issue {
     uint8_t verdict;
     p2p_post send, recv;
 } p2p_type_issue;
+
+/* A send and the receive it matched, in the order the matcher paired them (message_race.h). */
+typedef struct p2p_pairing {
+    p2p_post send, recv;
+    uint8_t wildcard; /* the receive was MPI_ANY_SOURCE, decided by the MPI library */
+} p2p_pairing;
 
 typedef struct p2p_op {
     p2p_post p;
@@ -84,6 +93,9 @@ typedef struct p2p_match {
     p2p_type_issue *type_issues; /* pairs matched since the last drain whose messages disagree;
                                     a copy starts without them */
     size_t n_type_issues, cap_type_issues;
+    p2p_pairing *pairings; /* pairs matched since the last drain, kept only when log_pairings */
+    size_t n_pairings, cap_pairings;
+    uint8_t log_pairings; /* a copy starts without it */
     size_t queued_sends, pending_recvs, undecided;
 } p2p_match;
 
@@ -111,6 +123,14 @@ void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n);
 /* Pairs whose messages disagree, matched since the last call (matches the detector forced are
  * left out: MPI may have matched otherwise); valid until the next mutation. */
 void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n);
+
+/* Pairs matched since the last call, in matching order (only while log_pairings is set); valid
+ * until the next mutation. */
+void p2p_match_drain_pairings(p2p_match *pm, const p2p_pairing **pairings, size_t *n);
+/* Calls visit(ctx, send) for every send queued for (comm, dest) that a receive with tag (or
+ * CHECK_ANY_TAG) from any source could match, oldest first. */
+void p2p_match_each_queued_send(const p2p_match *pm, uint32_t comm, int32_t dest, int32_t tag,
+                                void (*visit)(void *ctx, const p2p_post *send), void *ctx);
 
 /* How the message a send describes compares with the one its matched receive describes, from the
  * records' signatures alone: TYPE_MATCH_EQUAL (also when either side is not compared),

@@ -1,7 +1,8 @@
 /* MUST paper Fig. 9 with 4 MiB messages: rank 0's one wildcard Irecv completes only after more
  * communication; two ranks send to it, so the later sender (rank 2) waits for its Isend forever.
  * np: 3
- * expect: deadlock ranks 2,0,1 knot 0,2 line 26
+ * checks: -message_race
+ * expect: deadlock ranks 2,0,1 knot 0,2 line 27
  */
 #include <mpi.h>
 #include <unistd.h>

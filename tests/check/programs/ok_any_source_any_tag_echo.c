@@ -1,6 +1,7 @@
 /* Every non-zero rank sends to rank 0, which answers each message to its MPI_SOURCE with its
  * MPI_TAG, using MPI_ANY_SOURCE and MPI_ANY_TAG.
  * np: 4
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

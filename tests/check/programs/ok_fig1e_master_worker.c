@@ -1,6 +1,7 @@
 /* MUST paper Fig. 1e: a master hands out 12 tasks and collects results from MPI_ANY_SOURCE,
  * then tells each worker to stop with a tag.
  * np: 4
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* MUST paper Fig. 8 made safe: both of rank 1's Irecvs are wildcards, so whichever message
  * each takes, the Waitall completes.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

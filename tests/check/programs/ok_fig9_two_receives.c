@@ -1,6 +1,7 @@
 /* MUST paper Fig. 9 completed correctly: rank 0 posts a wildcard Irecv for each of the two
  * senders, communicates, and only then waits.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

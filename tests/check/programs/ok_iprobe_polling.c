@@ -1,5 +1,6 @@
 /* Rank 0 polls with MPI_Iprobe (any source, any tag) until both workers' messages have arrived.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

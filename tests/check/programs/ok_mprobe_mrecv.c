@@ -1,6 +1,7 @@
 /* Rank 0 takes messages from any source with MPI_Mprobe + MPI_Mrecv, so no other receive can
  * steal a probed message.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* A master restarts one persistent MPI_ANY_SOURCE receive exactly as many times as the workers
  * send.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

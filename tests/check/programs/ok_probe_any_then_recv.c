@@ -1,6 +1,7 @@
 /* Rank 0 probes for messages of unknown size from any source, sizes its buffer from the status
  * and receives exactly the probed message.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

@@ -1,5 +1,6 @@
 /* Rank 0 posts wildcard Irecvs for both workers and polls them with MPI_Testall.
  * np: 3
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

@@ -1,5 +1,6 @@
 /* Rank 0 posts one wildcard Irecv per worker and completes them one by one with MPI_Waitany.
  * np: 4
+ * checks: -message_race
  * expect: clean
  */
 #include <mpi.h>

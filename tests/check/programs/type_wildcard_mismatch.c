@@ -2,7 +2,8 @@
  * MPI_FLOAT. Whichever order MPI matches them in, rank 2's message is received as MPI_INT.
  * Issue 28 item 1.
  * np: 3
- * expect: type_mismatch ranks 2,0 line 22
+ * checks: -message_race
+ * expect: type_mismatch ranks 2,0 line 23
  * mpi: completes
  */
 #include <mpi.h>

@@ -291,7 +291,7 @@ static void selects_checks(void)
     MG_CHECK_INT(mg_report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
                  MG_EINVAL);
     MG_CHECK(strstr(err, "'leeks' is neither a group of checks (deadlock, collective, type, args, "
-                         "rma, buffers, lifecycle, all)") != NULL);
+                         "rma, buffers, lifecycle, races, all)") != NULL);
     MG_CHECK_INT(mg_report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_EINVAL);
     MG_CHECK_INT(mg_report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_EINVAL);
     MG_CHECK(strstr(err, "'' is neither") != NULL);
