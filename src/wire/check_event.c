@@ -123,6 +123,8 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(RPUT, OTHER, NONE),
     S(RGET, OTHER, NONE),
     [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
+    [CHECK_FN_HANDLE_LEAK] = {"handle_leak", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
+                              CHECK_FN_HANDLE_LEAK},
 };
 
 const check_func_info *check_func_describe(uint16_t fn)
