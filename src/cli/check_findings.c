@@ -4,6 +4,7 @@
 #include "check_event.h"
 #include "lifecycle.h"
 #include "mg_ranks.h"
+#include "mpi_function_ids.h"
 #include "usage_args.h"
 
 #include <stdio.h>
@@ -60,6 +61,12 @@ static const char *fn_name(uint16_t fn)
     }
     out[i] = '\0';
     return out;
+}
+
+/* The function a finding names for call c: for handles that leaked, the call that made them. */
+static const char *call_name(const dl_call *c)
+{
+    return c->func == CHECK_FN_HANDLE_LEAK ? mg_fn_name(c->maker) : fn_name(c->func);
 }
 
 static void peer_text(int32_t peer, char *buf, size_t len)
@@ -243,11 +250,31 @@ static void stuck_summary(const dl_finding *f, char *buf, size_t len)
              w->rank, call);
 }
 
+/* What a leak finding counts, for its summary; NULL for a problem that is no leak. */
+static const char *leaked_kind_text(uint32_t problem)
+{
+    static const char *const kinds[LIFECYCLE_PROBLEM_END] = {
+        [LIFECYCLE_COMM_LEAK] = "communicator(s)",
+        [LIFECYCLE_WINDOW_LEAK] = "window(s)",
+        [LIFECYCLE_GROUP_LEAK] = "group(s)",
+        [LIFECYCLE_DATATYPE_LEAK] = "datatype(s)",
+        [LIFECYCLE_OP_LEAK] = "op(s)",
+        [LIFECYCLE_INFO_LEAK] = "info object(s)",
+    };
+    return problem < LIFECYCLE_PROBLEM_END ? kinds[problem] : NULL;
+}
+
 /* A lifecycle finding's summary; call is calls[0] as call_text formats it. */
 static void lifecycle_text(const dl_finding *f, const char *call, char *buf, size_t len)
 {
     int rank = f->calls[0].rank;
     unsigned long long count = (unsigned long long)f->count;
+    const char *leaked = leaked_kind_text(f->problem);
+    if (leaked) {
+        snprintf(buf, len, "rank %d never freed %llu %s made by %s", rank, count, leaked,
+                 call_name(&f->calls[0]));
+        return;
+    }
     switch (f->problem) {
     case LIFECYCLE_REQUEST_PENDING:
         snprintf(buf, len,
@@ -260,10 +287,6 @@ static void lifecycle_text(const dl_finding *f, const char *call, char *buf, siz
         break;
     case LIFECYCLE_REQUEST_RESTARTED:
         snprintf(buf, len, "rank %d starts a persistent request that is still active", rank);
-        break;
-    case LIFECYCLE_COMM_LEAK:
-        snprintf(buf, len, "rank %d never freed %llu communicator(s) made by %s", rank, count,
-                 fn_name(f->calls[0].func));
         break;
     case LIFECYCLE_MESSAGE_LOST:
         snprintf(buf, len, "%llu message(s) of rank %d's %s were never received", count, rank,
@@ -375,12 +398,12 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         site_info site;
         site_resolver_cached(sites, c->rank, c->callsite, &site);
         mg_finding_add_rank(out, c->rank);
-        mg_finding_add_site(out, c->rank, fn_name(c->func), site.file, site.line);
+        mg_finding_add_site(out, c->rank, call_name(c), site.file, site.line);
         if (c->in_knot)
             json_object_array_add(knot, json_object_new_int(c->rank));
         json_object *b = json_object_new_object();
         json_object_object_add(b, "rank", json_object_new_int(c->rank));
-        json_object_object_add(b, "function", json_object_new_string(fn_name(c->func)));
+        json_object_object_add(b, "function", json_object_new_string(call_name(c)));
         char comm[32];
         snprintf(comm, sizeof comm, c->comm == CHECK_COMM_WORLD ? "MPI_COMM_WORLD" : "%llx",
                  (unsigned long long)c->comm);

@@ -10,6 +10,7 @@
 
 #include "capture_args.h"
 #include "capture_call.h"
+#include "capture_handles.h"
 #include "capture_emit.h"
 #include "capture_types.h"
 #include "mpi_binding.h"
@@ -180,8 +181,10 @@ COLLECTIVES(DEFINE, LARGE, _c)
 static void obs_Op_create(int phase, int rc, MPI_User_function *fn, int commute, MPI_Op *op)
 {
     (void)fn, (void)commute;
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_op_bind(*op);
+        capture_handles_made(CHECK_HANDLE_OP, op, sizeof *op, MG_FN_Op_create);
+    }
 }
 
 void capture_coll_install(void)

@@ -4,7 +4,8 @@
  * PMPI call (mg_impl_*) so a status the application ignores is still seen; the others observe
  * (mg_observe_*). This file starts and stops the module; the records of each family of calls are
  * built in capture_p2p, capture_coll, capture_ctor, capture_wait and capture_rma; capture_types
- * keeps the datatypes' signatures. Spec: docs/design/check.md; design: docs/design/check.md "How it
+ * keeps the datatypes' signatures, capture_handles the live handles whose leaks MPI_Finalize
+ * reports. Spec: docs/design/check.md; design: docs/design/check.md "How it
  * is built". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
@@ -13,6 +14,7 @@
 #include "capture_buffers.h"
 #include "capture_coll.h"
 #include "capture_ctor.h"
+#include "capture_handles.h"
 #include "capture_emit.h"
 #include "capture_errors.h"
 #include "capture_p2p.h"
@@ -50,7 +52,7 @@ static int capture_init(const mg_module_job *job)
     size_t ring_bytes = bytes && *bytes ? strtoul(bytes, NULL, 10) : EVENT_RING_DEFAULT_BYTES;
     if (capture_emit_init(token, job->rank, job->size, ring_bytes) != 0 ||
         capture_comm_init(job->rank, job->size) != 0 || capture_types_init() != 0 ||
-        capture_buffers_init() != 0) {
+        capture_buffers_init() != 0 || capture_handles_init() != 0) {
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }
@@ -64,6 +66,7 @@ static int capture_init(const mg_module_job *job)
     capture_wait_install();
     capture_rma_install();
     capture_types_install();
+    capture_handles_install();
     capture_args_init();
     capture_errors_install();
     if (atexit(exit_without_finalize) != 0)
@@ -73,6 +76,8 @@ static int capture_init(const mg_module_job *job)
 
 static void capture_finalize(int aborting)
 {
+    if (!aborting)
+        capture_handles_report();
     capture_emit_close(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE);
 }
 

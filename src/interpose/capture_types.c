@@ -7,6 +7,7 @@
 #include "capture_types.h"
 
 #include "capture_call.h"
+#include "capture_handles.h"
 #include "capture_table.h"
 #include "mg_error.h"
 #include "type_match.h"
@@ -228,9 +229,11 @@ void capture_types_describe(check_event *ev, MPI_Datatype type, int64_t count)
     }
 }
 
-/* Defines the type a constructor returned, from its description; a constructor that failed, or
- * refers to a type the module does not know (`known` 0), leaves the new handle unknown. */
-static void define(int phase, int rc, int known, type_sig_desc *desc, const MPI_Datatype *newtype)
+/* Defines the type the constructor `maker` returned, from its description; a constructor that
+ * failed, or refers to a type the module does not know (`known` 0), leaves the new handle
+ * unknown. Either way the new handle is live until its MPI_Type_free. */
+static void define(int phase, int rc, int known, type_sig_desc *desc, const MPI_Datatype *newtype,
+                   mg_fn maker)
 {
     uint32_t id;
     if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
@@ -238,6 +241,7 @@ static void define(int phase, int rc, int known, type_sig_desc *desc, const MPI_
     if (!known || type_sig_define(&table, desc, &id) != MG_OK)
         id = TYPE_SIG_NONE;
     bind(*newtype, id, USAGE_TYPE_MADE);
+    capture_handles_made(CHECK_HANDLE_DATATYPE, newtype, sizeof *newtype, maker);
 }
 
 /* The int block lengths of a constructor as type_sig's 64-bit ones (NULL when count <= 0 or out
@@ -251,17 +255,18 @@ static int64_t *widen(int count, const int blocklengths[])
 }
 
 static void single(int phase, int rc, uint8_t constructor, int count, int blocklength,
-                   MPI_Datatype oldtype, const MPI_Datatype *newtype)
+                   MPI_Datatype oldtype, const MPI_Datatype *newtype, mg_fn maker)
 {
     type_sig_desc d = {.constructor = constructor,
                        .oldtype = id_of(oldtype),
                        .count = count,
                        .blocklength = blocklength};
-    define(phase, rc, d.oldtype != TYPE_SIG_NONE, &d, newtype);
+    define(phase, rc, d.oldtype != TYPE_SIG_NONE, &d, newtype, maker);
 }
 
 static void blocks(int phase, int rc, uint8_t constructor, int count, const int blocklengths[],
-                   const MPI_Datatype types[], MPI_Datatype oldtype, const MPI_Datatype *newtype)
+                   const MPI_Datatype types[], MPI_Datatype oldtype, const MPI_Datatype *newtype,
+                   mg_fn maker)
 {
     if (phase != MG_CALL_EXIT)
         return;
@@ -277,55 +282,56 @@ static void blocks(int phase, int rc, uint8_t constructor, int count, const int 
                        .count = count,
                        .blocklengths = lengths,
                        .types = members};
-    define(phase, rc, known && (types || d.oldtype != TYPE_SIG_NONE), &d, newtype);
+    define(phase, rc, known && (types || d.oldtype != TYPE_SIG_NONE), &d, newtype, maker);
     free(lengths);
     free(members);
 }
 
 static void obs_Type_contiguous(int ph, int rc, int count, MPI_Datatype old, MPI_Datatype *out)
 {
-    single(ph, rc, TYPE_SIG_CONTIGUOUS, count, 0, old, out);
+    single(ph, rc, TYPE_SIG_CONTIGUOUS, count, 0, old, out, MG_FN_Type_contiguous);
 }
 static void obs_Type_vector(int ph, int rc, int count, int blocklength, int stride,
                             MPI_Datatype old, MPI_Datatype *out)
 {
     (void)stride;
-    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out);
+    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out, MG_FN_Type_vector);
 }
 static void obs_Type_create_hvector(int ph, int rc, int count, int blocklength, MPI_Aint stride,
                                     MPI_Datatype old, MPI_Datatype *out)
 {
     (void)stride;
-    single(ph, rc, TYPE_SIG_HVECTOR, count, blocklength, old, out);
+    single(ph, rc, TYPE_SIG_HVECTOR, count, blocklength, old, out, MG_FN_Type_create_hvector);
 }
 static void obs_Type_indexed(int ph, int rc, int count, const int lengths[], const int displs[],
                              MPI_Datatype old, MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_INDEXED, count, lengths, NULL, old, out);
+    blocks(ph, rc, TYPE_SIG_INDEXED, count, lengths, NULL, old, out, MG_FN_Type_indexed);
 }
 static void obs_Type_create_hindexed(int ph, int rc, int count, const int lengths[],
                                      const MPI_Aint displs[], MPI_Datatype old, MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_HINDEXED, count, lengths, NULL, old, out);
+    blocks(ph, rc, TYPE_SIG_HINDEXED, count, lengths, NULL, old, out, MG_FN_Type_create_hindexed);
 }
 static void obs_Type_create_struct(int ph, int rc, int count, const int lengths[],
                                    const MPI_Aint displs[], const MPI_Datatype types[],
                                    MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_STRUCT, count, lengths, types, MPI_DATATYPE_NULL, out);
+    blocks(ph, rc, TYPE_SIG_STRUCT, count, lengths, types, MPI_DATATYPE_NULL, out,
+           MG_FN_Type_create_struct);
 }
 static void obs_Type_create_resized(int ph, int rc, MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                                     MPI_Datatype *out)
 {
     (void)lb, (void)extent;
-    single(ph, rc, TYPE_SIG_RESIZED, 0, 0, old, out);
+    single(ph, rc, TYPE_SIG_RESIZED, 0, 0, old, out, MG_FN_Type_create_resized);
 }
 static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
 {
-    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out);
+    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out, MG_FN_Type_dup);
 }
 
 static void obs_Type_commit(int phase, int rc, MPI_Datatype *type)
@@ -340,14 +346,17 @@ static void obs_Type_free(int phase, int rc, MPI_Datatype *type)
 {
     if (phase == MG_CALL_ENTER)
         freeing_type = *type;
-    else if (rc == MPI_SUCCESS && capture_types_state(freeing_type) != USAGE_TYPE_UNKNOWN)
+    else if (rc == MPI_SUCCESS && capture_types_state(freeing_type) != USAGE_TYPE_UNKNOWN) {
         bind(freeing_type, id_of(freeing_type), USAGE_TYPE_RELEASED);
+        capture_handles_freed(CHECK_HANDLE_DATATYPE, &freeing_type, sizeof freeing_type);
+    }
 }
 
 void capture_types_install(void)
 {
     CAPTURE_OBSERVE(Type_contiguous)
-    CAPTURE_OBSERVE(Type_vector) CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
+    CAPTURE_OBSERVE(Type_vector)
+    CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
         CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_struct)
             CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
                 CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)

@@ -124,6 +124,8 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(RGET, OTHER, NONE),
     [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
     [CHECK_FN_MPI_ERROR] = {"MPI_ERROR", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_MPI_ERROR},
+    [CHECK_FN_HANDLE_LEAK] = {"handle_leak", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
+                              CHECK_FN_HANDLE_LEAK},
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

@@ -171,6 +171,11 @@ typedef enum check_func {
      * (check_mpi_error_name), result its error code; alone (no exit record), the callsite that of
      * the program's call; the rank then aborts */
     CHECK_FN_MPI_ERROR,
+    /* handles of one kind and creation site that the rank never freed, written at MPI_Finalize's
+     * entry before the Finalize record, alone (no exit record): aux is the check_handle_kind,
+     * count how many, callsite the creation's call site and result the mg_fn id
+     * (mpi_function_ids.h) of the call that made them */
+    CHECK_FN_HANDLE_LEAK,
     CHECK_FN_COUNT
 } check_func;
 
@@ -261,6 +266,16 @@ typedef enum check_op {
     CHECK_OP_NO_OP,
     CHECK_OP_USER = 64
 } check_op;
+
+/* The kinds of handle a CHECK_FN_HANDLE_LEAK record counts (communicators, windows and requests
+ * have records of their own). Part of the record format: append only. */
+typedef enum check_handle_kind {
+    CHECK_HANDLE_GROUP = 1,
+    CHECK_HANDLE_DATATYPE,
+    CHECK_HANDLE_OP,
+    CHECK_HANDLE_INFO,
+    CHECK_HANDLE_KIND_END
+} check_handle_kind;
 
 typedef struct check_event {
     uint8_t kind;   /* check_event_kind */

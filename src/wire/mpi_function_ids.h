@@ -28,7 +28,8 @@ typedef enum mg_fn_class {
     MG_CLASS_GROUP,
     MG_CLASS_TYPE,
     MG_CLASS_OP,
-    MG_CLASS_RMA /* one-sided: windows, epochs, accesses */
+    MG_CLASS_RMA, /* one-sided: windows, epochs, accesses */
+    MG_CLASS_INFO
 } mg_fn_class;
 
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */

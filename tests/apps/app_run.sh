@@ -33,6 +33,8 @@ r = json.load(open(sys.argv[1])); np = int(sys.argv[3])
 # check's notes (communicators never freed: MPI_Finalize frees them) are not errors
 assert r["tool"] == sys.argv[2], r["tool"]
 notes = [f for f in r["findings"] if f["severity"] == "note"]
+for f in notes:
+    print("note: %s: %s" % (f["kind"], f["summary"]))
 others = [f for f in r["findings"] if f["severity"] != "note"]
 if (sys.argv[2], sys.argv[4]) == ("check", "hpcc"):
     assert others, r["findings"]

@@ -52,6 +52,8 @@ typedef struct dl_call {
     int32_t root;      /* collectives */
     uint32_t op;
     uint64_t callsite;
+    uint16_t maker; /* func CHECK_FN_HANDLE_LEAK: the mg_fn (mpi_function_ids.h) of the call that
+                       made the handles */
 } dl_call;
 
 typedef struct dl_finding {

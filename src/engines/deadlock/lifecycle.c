@@ -119,42 +119,74 @@ static int report_grouped(deadlock_detector *det, uint32_t problem, dl_call *obj
     return rc;
 }
 
+/* A rank's live objects sorted into two lists, each reported as a problem of its own. */
+typedef struct two_lists {
+    dl_call *list[2];
+    size_t n[2];
+} two_lists;
+
+/* Room for n objects in each list; rc MG_ENOMEM (two_lists_report then frees what was made). */
+static int two_lists_alloc(two_lists *t, size_t n)
+{
+    *t = (two_lists){0};
+    for (int i = 0; i < 2; i++)
+        t->list[i] = calloc(n ? n : 1, sizeof *t->list[i]);
+    return t->list[0] && t->list[1] ? MG_OK : MG_ENOMEM;
+}
+
+static dl_call *two_lists_next(two_lists *t, int which)
+{
+    return &t->list[which][t->n[which]++];
+}
+
+/* Reports list 0 as problem0 and list 1 as problem1 (unless rc says the lists failed) and frees
+ * them; returns the first error. */
+static int two_lists_report(deadlock_detector *det, two_lists *t, int rc, uint32_t problem0,
+                            uint32_t problem1)
+{
+    rc = rc ? rc : report_grouped(det, problem0, t->list[0], t->n[0]);
+    rc = rc ? rc : report_grouped(det, problem1, t->list[1], t->n[1]);
+    free(t->list[0]);
+    free(t->list[1]);
+    return rc;
+}
+
 /* The rank's requests that are still live: pending ones, then inactive persistent ones. */
 static int report_requests(deadlock_detector *det, int32_t rank)
 {
     const request_table *rt = &det->reqs;
-    dl_call *pending = calloc(rt->n ? rt->n : 1, sizeof *pending);
-    dl_call *idle = calloc(rt->n ? rt->n : 1, sizeof *idle);
-    size_t n_pending = 0, n_idle = 0;
-    int rc = pending && idle ? MG_OK : MG_ENOMEM;
+    two_lists t;
+    int rc = two_lists_alloc(&t, rt->n);
     for (size_t i = 0; !rc && i < rt->n; i++) {
         const dl_request *req = &rt->reqs[i];
         if (req->kind == REQ_FREE || req->rank != rank)
             continue;
-        dl_call *o = req->kind == REQ_INACTIVE ? &idle[n_idle++] : &pending[n_pending++];
-        *o = made_at(rank, req->func, req->comm_id, req->peer, req->tag, req->callsite);
+        *two_lists_next(&t, req->kind == REQ_INACTIVE) = made_at(
+            rank, req->func, req->comm_id, req->peer, req->tag, req->callsite);
     }
-    rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_PENDING, pending, n_pending);
-    rc = rc ? rc : report_grouped(det, LIFECYCLE_REQUEST_NOT_FREED, idle, n_idle);
-    free(pending);
-    free(idle);
-    return rc;
+    return two_lists_report(det, &t, rc, LIFECYCLE_REQUEST_PENDING, LIFECYCLE_REQUEST_NOT_FREED);
 }
 
+static int is_window(uint16_t constructor)
+{
+    return constructor == CHECK_FN_WIN_CREATE || constructor == CHECK_FN_WIN_ALLOCATE ||
+           constructor == CHECK_FN_WIN_CREATE_DYNAMIC;
+}
+
+/* The rank's live communicators, then its live windows (which the detector models as the
+ * communicators their constructors made). */
 static int report_comms(deadlock_detector *det, int32_t rank)
 {
     lifecycle *lc = det->life;
-    dl_call *leaked = calloc(lc->n_comms ? lc->n_comms : 1, sizeof *leaked);
-    if (!leaked)
-        return MG_ENOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < lc->n_comms; i++)
-        if (lc->comms[i].rank == rank)
-            leaked[n++] = made_at(rank, lc->comms[i].func, lc->comms[i].id, CHECK_PROC_NULL, 0,
-                                  lc->comms[i].callsite);
-    int rc = report_grouped(det, LIFECYCLE_COMM_LEAK, leaked, n);
-    free(leaked);
-    return rc;
+    two_lists t;
+    int rc = two_lists_alloc(&t, lc->n_comms);
+    for (size_t i = 0; !rc && i < lc->n_comms; i++) {
+        const live_comm *c = &lc->comms[i];
+        if (c->rank == rank)
+            *two_lists_next(&t, is_window(c->func)) = made_at(rank, c->func, c->id, CHECK_PROC_NULL,
+                                                              0, c->callsite);
+    }
+    return two_lists_report(det, &t, rc, LIFECYCLE_COMM_LEAK, LIFECYCLE_WINDOW_LEAK);
 }
 
 /* Sends still queued when every rank has ended, to a rank that finalized: never received. Not
@@ -197,6 +229,21 @@ int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
     return push(det, LIFECYCLE_REQUEST_RESTARTED, 1, &call);
 }
 
+int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
+{
+    static const uint32_t problem_of[CHECK_HANDLE_KIND_END] = {
+        [CHECK_HANDLE_GROUP] = LIFECYCLE_GROUP_LEAK,
+        [CHECK_HANDLE_DATATYPE] = LIFECYCLE_DATATYPE_LEAK,
+        [CHECK_HANDLE_OP] = LIFECYCLE_OP_LEAK,
+        [CHECK_HANDLE_INFO] = LIFECYCLE_INFO_LEAK,
+    };
+    if (!det->life || ev->aux >= CHECK_HANDLE_KIND_END || !problem_of[ev->aux] || ev->count <= 0)
+        return MG_OK;
+    dl_call call = made_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0, ev->callsite);
+    call.maker = (uint16_t)ev->result;
+    return push(det, problem_of[ev->aux], (uint64_t)ev->count, &call);
+}
+
 int lifecycle_finalized(deadlock_detector *det, int32_t rank)
 {
     if (!det->life)
@@ -226,6 +273,11 @@ const char *lifecycle_problem_name(uint32_t problem)
         [LIFECYCLE_COMM_LEAK] = "communicator_leak",
         [LIFECYCLE_MESSAGE_LOST] = "lost_message",
         [LIFECYCLE_NO_FINALIZE] = "no_finalize",
+        [LIFECYCLE_WINDOW_LEAK] = "window_leak",
+        [LIFECYCLE_GROUP_LEAK] = "group_leak",
+        [LIFECYCLE_DATATYPE_LEAK] = "datatype_leak",
+        [LIFECYCLE_OP_LEAK] = "op_leak",
+        [LIFECYCLE_INFO_LEAK] = "info_leak",
     };
     return problem > 0 && problem < LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
 }

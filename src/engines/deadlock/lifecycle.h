@@ -1,8 +1,9 @@
 /* Lifecycles of a rank's MPI objects (issue 28 item 3): requests never completed by MPI_Finalize,
- * a persistent request started while active, communicators never freed, messages never received
- * and a rank that ended without MPI_Finalize, decided from the record stream and reported as
- * DL_LIFECYCLE findings. Design: docs/check.md "Lifecycles". The state lives in the detector;
- * a probing copy has none (its hypothetical schedules must not report lifecycles). */
+ * a persistent request started while active, communicators and windows never freed, the groups,
+ * datatypes, ops and infos the capture module found unfreed at MPI_Finalize, messages never
+ * received and a rank that ended without MPI_Finalize, decided from the record stream and reported
+ * as DL_LIFECYCLE findings. Design: docs/check.md "Lifecycles". The state lives in the detector; a
+ * probing copy has none (its hypothetical schedules must not report lifecycles). */
 #ifndef LIFECYCLE_H
 #define LIFECYCLE_H
 
@@ -22,6 +23,11 @@ typedef enum lifecycle_problem {
     LIFECYCLE_COMM_LEAK,           /* a communicator never freed */
     LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
     LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
+    LIFECYCLE_WINDOW_LEAK,         /* a window never freed */
+    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_handle_kind */
+    LIFECYCLE_DATATYPE_LEAK,
+    LIFECYCLE_OP_LEAK,
+    LIFECYCLE_INFO_LEAK,
     LIFECYCLE_PROBLEM_END
 } lifecycle_problem;
 
@@ -37,8 +43,11 @@ void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm);
 /* The Start record ev names req, a persistent request that is already active: reported. */
 int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
                                 const dl_request *req);
-/* rank entered MPI_Finalize: its pending requests and unfreed communicators are reported, one
- * finding per creation site with its count; after the last rank, the sends never received. */
+/* The CHECK_FN_HANDLE_LEAK record ev (handles the rank never freed, of one kind and creation
+ * site): reported as the leak of its kind. Errors: MG_ENOMEM. */
+int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev);
+/* rank entered MPI_Finalize: its pending requests, unfreed communicators and windows are reported,
+ * one finding per creation site with its count; after the last rank, the sends never received. */
 int lifecycle_finalized(deadlock_detector *det, int32_t rank);
 /* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, and the
  * rank terminated. */

@@ -64,8 +64,15 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
                 continue;
             }
             const wg_node *x = &g->nodes[v];
-            dl_call c = {v,      x->func,       x->state, (uint8_t)in_knot, x->comm, x->peer,
-                         x->tag, CHECK_NO_ROOT, 0,        x->callsite};
+            dl_call c = {.rank = v,
+                         .func = x->func,
+                         .state = x->state,
+                         .in_knot = (uint8_t)in_knot,
+                         .comm = x->comm,
+                         .peer = x->peer,
+                         .tag = x->tag,
+                         .root = CHECK_NO_ROOT,
+                         .callsite = x->callsite};
             uint32_t wi = det->ranks[v].wait;
             if (wi != DL_NONE) {
                 c.root = det->waits[wi].root;

@@ -139,8 +139,11 @@ static void test_func_table(void)
     MG_CHECK(check_func_describe(CHECK_FN_COUNT) == NULL);
     for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
         const check_func_info *info = check_func_describe(f);
-        MG_CHECK(info && info->name &&
-                 strncmp(info->name, f == CHECK_FN_EXIT ? "exit" : "MPI_", 4) == 0);
+        /* the records no MPI call writes have lower-case names of their own */
+        const char *prefix = f == CHECK_FN_EXIT          ? "exit"
+                             : f == CHECK_FN_HANDLE_LEAK ? "handle_leak"
+                                                         : "MPI_";
+        MG_CHECK(info && info->name && strncmp(info->name, prefix, strlen(prefix)) == 0);
     }
     MG_CHECK_STR(check_func_describe(CHECK_FN_IBARRIER)->name, "MPI_IBARRIER");
     MG_CHECK_INT(check_func_describe(CHECK_FN_IBARRIER)->base, CHECK_FN_BARRIER);

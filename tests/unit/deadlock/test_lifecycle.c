@@ -6,6 +6,7 @@
 #include "deadlock_detector.h"
 #include "dl_stream.h"
 #include "lifecycle.h"
+#include "mpi_function_ids.h"
 #include "mg_test.h"
 
 static void finalize(dl_stream *s, int32_t rank)
@@ -148,6 +149,40 @@ static void test_communicators(void)
     st_close(&s);
 }
 
+/* The capture module's records of handles never freed, one per kind and creation site: each the
+ * leak of its kind with its count and maker; a kind the detector does not know is ignored. */
+static void test_handle_leaks(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_HANDLE_LEAK);
+    ev.aux = CHECK_HANDLE_DATATYPE;
+    ev.count = 12;
+    ev.result = MG_FN_Type_vector;
+    st_feed(&s, &ev);
+    ev.aux = CHECK_HANDLE_INFO;
+    ev.count = 1;
+    ev.result = MG_FN_Info_dup;
+    st_feed(&s, &ev);
+    ev.aux = CHECK_HANDLE_KIND_END;
+    st_feed(&s, &ev);
+    finalize(&s, 0);
+    finalize(&s, 1);
+    size_t n;
+    const dl_finding *f = problem_found(&s, LIFECYCLE_DATATYPE_LEAK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 1 && f->count == 12 &&
+             f->calls[0].maker == MG_FN_Type_vector &&
+             f->calls[0].callsite == 0x1000u + CHECK_FN_HANDLE_LEAK);
+    f = problem_found(&s, LIFECYCLE_INFO_LEAK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->count == 1 && f->calls[0].maker == MG_FN_Info_dup);
+    size_t all;
+    deadlock_detector_findings(s.det, &all);
+    MG_CHECK_INT(all, 2);
+    st_close(&s);
+}
+
 static void test_lost_messages(void)
 {
     dl_stream s;
@@ -192,6 +227,7 @@ int main(void)
     MG_RUN(test_requests_at_finalize);
     MG_RUN(test_persistent);
     MG_RUN(test_communicators);
+    MG_RUN(test_handle_leaks);
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
     MG_TEST_END();
