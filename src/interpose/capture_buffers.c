@@ -1,6 +1,8 @@
-/* The capture module's send buffers in flight (capture_buffers.h): a table, sized at MPI_Init,
- * from the request id of each nonblocking send in flight to its buffer, length, checksum
- * (buffer_watch.h) and call site; the completion compares. docs/check.md "Buffers in flight". */
+/* The capture module's buffers in flight (capture_buffers.h): a table, sized at MPI_Init, from the
+ * request id of each nonblocking or persistent point-to-point call to its buffer, length, call
+ * site and, for a send, its checksum (buffer_watch.h); the requests in flight are also listed
+ * densely, so a new one is compared with each of them for shared bytes. The completion compares
+ * the checksum. docs/check.md "Buffers in flight". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
@@ -20,23 +22,30 @@
 #pragma weak PMPI_Type_get_extent
 #pragma weak PMPI_Type_get_true_extent
 
-/* Sends watched at once; more in flight are not watched. */
+/* Requests watched at once; more are not watched. */
 enum { MAX_WATCHED = 16384 };
+/* `at` of a request not in flight (a persistent one between its completion and its Start). */
+enum { IDLE = UINT32_MAX };
 
-typedef struct watched_send {
-    const void *buf;
+typedef struct watched_request {
+    const unsigned char *buf;
     size_t bytes;
-    uint64_t sum;
-    void *site;
+    uint64_t sum; /* a send's, taken when it went in flight */
+    void *site;   /* the call that put it in flight: the post, or the Start */
     const capture_comm *comm;
     uint16_t fn;
-    int dest;
-} watched_send;
+    int peer;
+    uint8_t receive;    /* MPI may write its bytes until the completion */
+    uint8_t persistent; /* kept from its completion to the next Start, until Request_free */
+    uint32_t at;        /* its index in `in_flight`, or IDLE */
+} watched_request;
 
-static watched_send sends[MAX_WATCHED];
+static watched_request watched[MAX_WATCHED];
 static uint32_t free_slots[MAX_WATCHED];
 static uint32_t n_free;
-static capture_table by_id; /* request id -> index in sends */
+static uint32_t in_flight[MAX_WATCHED]; /* slots of the requests posted or started, not completed */
+static uint32_t n_in_flight;
+static capture_table by_id; /* request id -> slot */
 static int watching;        /* 0 with MPIGUARD_CHECK_BUFFERS=0 */
 
 int capture_buffers_init(void)
@@ -67,10 +76,53 @@ static size_t contiguous_bytes(MPI_Datatype type, int64_t count)
     return (size_t)count * (size_t)size;
 }
 
-void capture_buffers_watch(uint64_t id, uint16_t fn, const capture_comm *c, int dest,
-                           const void *buf, int64_t count, MPI_Datatype type)
+/* Writes the flagged record of problem for request w, on the call site it was put in flight at. */
+static void report(const watched_request *w, usage_problem problem)
 {
-    if (!watching || !id || !buf || count <= 0 || n_free == 0)
+    void *current_site = mg_call_site;
+    mg_call_site = w->site;
+    capture_args_reject(w->fn, MG_CALL_ENTER, w->comm, problem, w->peer, 0, (int64_t)w->bytes);
+    mg_call_site = current_site;
+}
+
+/* 1 when w and a request already in flight share a byte and one of them is a receive (MPI 3.1
+ * §3.7.2: a receive buffer is MPI's until the completion; two sends may share bytes). */
+static int overlaps_in_flight(const watched_request *w)
+{
+    for (uint32_t i = 0; i < n_in_flight; i++) {
+        const watched_request *o = &watched[in_flight[i]];
+        if ((w->receive || o->receive) && w->buf < o->buf + o->bytes && o->buf < w->buf + w->bytes)
+            return 1;
+    }
+    return 0;
+}
+
+/* Puts slot's request in flight from the current call: compared with the others, summed. */
+static void go_in_flight(uint32_t slot)
+{
+    watched_request *w = &watched[slot];
+    w->site = mg_call_site;
+    if (overlaps_in_flight(w))
+        report(w, USAGE_BUFFERS_OVERLAP);
+    if (!w->receive)
+        w->sum = buffer_watch_sum(w->buf, w->bytes);
+    w->at = n_in_flight;
+    in_flight[n_in_flight++] = slot;
+}
+
+static void land(watched_request *w)
+{
+    uint32_t last = in_flight[--n_in_flight];
+    in_flight[w->at] = last;
+    watched[last].at = w->at;
+    w->at = IDLE;
+}
+
+void capture_buffers_post(uint64_t id, uint16_t fn, const capture_comm *c, int peer,
+                          const void *buf, int64_t count, MPI_Datatype type, int receive,
+                          int persistent)
+{
+    if (!watching || !id || !buf || count <= 0 || peer == MPI_PROC_NULL || n_free == 0)
         return;
     size_t bytes = contiguous_bytes(type, count);
     if (!bytes)
@@ -79,40 +131,54 @@ void capture_buffers_watch(uint64_t id, uint16_t fn, const capture_comm *c, int 
     if (capture_table_put(&by_id, id, slot))
         return;
     n_free--;
-    sends[slot] = (watched_send){.buf = buf,
-                                 .bytes = bytes,
-                                 .sum = buffer_watch_sum(buf, bytes),
-                                 .site = mg_call_site,
-                                 .comm = c,
-                                 .fn = fn,
-                                 .dest = dest};
+    watched[slot] = (watched_request){.buf = buf,
+                                      .bytes = bytes,
+                                      .comm = c,
+                                      .fn = fn,
+                                      .peer = peer,
+                                      .receive = (uint8_t) !!receive,
+                                      .persistent = (uint8_t) !!persistent,
+                                      .at = IDLE};
+    if (!persistent)
+        go_in_flight(slot);
 }
 
-/* Removes id's entry; NULL when it is not watched. */
-static watched_send *take(uint64_t id)
+static watched_request *find(uint64_t id, uint64_t *slot)
+{
+    if (!watching || !id || !capture_table_get(&by_id, id, slot))
+        return NULL;
+    return &watched[*slot];
+}
+
+void capture_buffers_started(uint64_t id)
 {
     uint64_t slot;
-    if (!watching || !id || !capture_table_get(&by_id, id, &slot))
-        return NULL;
-    capture_table_remove(&by_id, id);
-    free_slots[n_free++] = (uint32_t)slot;
-    return &sends[slot];
+    const watched_request *w = find(id, &slot);
+    if (w && w->at == IDLE)
+        go_in_flight((uint32_t)slot);
 }
 
 void capture_buffers_completed(uint64_t id)
 {
-    const watched_send *s = take(id);
-    if (!s || buffer_watch_sum(s->buf, s->bytes) == s->sum)
+    uint64_t slot;
+    watched_request *w = find(id, &slot);
+    if (!w || w->at == IDLE)
         return;
-    /* the finding names the send, where the buffer was handed to MPI */
-    void *completion_site = mg_call_site;
-    mg_call_site = s->site;
-    capture_args_reject(s->fn, MG_CALL_ENTER, s->comm, USAGE_SEND_BUFFER_CHANGED, s->dest, 0,
-                        (int64_t)s->bytes);
-    mg_call_site = completion_site;
+    land(w);
+    if (!w->receive && buffer_watch_sum(w->buf, w->bytes) != w->sum)
+        report(w, USAGE_SEND_BUFFER_CHANGED);
+    if (!w->persistent)
+        capture_buffers_forget(id);
 }
 
 void capture_buffers_forget(uint64_t id)
 {
-    take(id);
+    uint64_t slot;
+    watched_request *w = find(id, &slot);
+    if (!w)
+        return;
+    if (w->at != IDLE)
+        land(w);
+    capture_table_remove(&by_id, id);
+    free_slots[n_free++] = (uint32_t)slot;
 }
