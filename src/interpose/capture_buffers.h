@@ -18,7 +18,9 @@ int capture_buffers_init(void);
  * is contiguous bytes. A nonblocking one goes in flight at once: a buffer that shares bytes with
  * one in flight, either of them a receive, is written as a flagged record (pending_buffers_
  * overlap) of this call, and a send's checksum is taken. A persistent one goes in flight at each
- * Start. A type with gaps, MPI_PROC_NULL, or a request past the table's room is not watched. */
+ * Start. A send of a type with gaps is summed packed (over its own duplicate of the type) and not
+ * compared for shared bytes; a receive of one, MPI_PROC_NULL, or a request past the table's room
+ * is not watched. */
 void capture_buffers_post(uint64_t id, uint16_t fn, const capture_comm *c, int peer,
                           const void *buf, int64_t count, MPI_Datatype type, int receive,
                           int persistent);
