@@ -198,6 +198,9 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_SEND_BUFFER_CHANGED:
         return "its buffer was written before the send completed (the checksums at the post and "
                "at the completion differ)";
+    case USAGE_BUFFERS_OVERLAP:
+        return "its buffer shares bytes with a pending request's, one of them a receive (MPI 3.1 "
+               "§3.7.2)";
     default:
         return "unknown";
     }

@@ -79,8 +79,8 @@ static void stop_agents(check_run *r)
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
     "leaks of error handlers and of datatypes from constructors not wrapped (subarray, darray, "   \
-    "indexed_block), receive and overlapping buffers in flight, conflicting one-sided accesses, "  \
-    "errors MPI raises on windows and files"
+    "indexed_block), receive buffers used before their completion, conflicting one-sided "         \
+    "accesses, passive-target lock waits, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
 {

@@ -96,8 +96,7 @@ int32_t capture_comm_world(const capture_comm *c, int r)
     return map[r];
 }
 
-/* World ranks of the members of group g (n of them); NULL when out of memory. */
-static int32_t *members_of(MPI_Group g, int n)
+int32_t *capture_comm_members(MPI_Group g, int n)
 {
     int *local = calloc((size_t)(n ? n : 1), sizeof *local);
     int *world = calloc((size_t)(n ? n : 1), sizeof *world);
@@ -177,12 +176,12 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
     PMPI_Comm_test_inter(newcomm, &inter);
     PMPI_Comm_group(newcomm, &g);
     PMPI_Group_size(g, &n);
-    int32_t *world = members_of(g, n), *remote = NULL;
+    int32_t *world = capture_comm_members(g, n), *remote = NULL;
     PMPI_Group_free(&g);
     if (inter) {
         PMPI_Comm_remote_group(newcomm, &rg);
         PMPI_Group_size(rg, &rn);
-        remote = members_of(rg, rn);
+        remote = capture_comm_members(rg, rn);
         PMPI_Group_free(&rg);
     }
     if (!world || (inter && !remote)) {

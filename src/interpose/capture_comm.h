@@ -38,6 +38,9 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
  * window). out->world is the caller's to free (NULL when parent is WORLD). Call it on every
  * member, in the same order as parent's constructors. Errors: MG_ENOMEM (*out unusable). */
 int capture_comm_derive(capture_comm *parent, capture_comm *out);
+/* World ranks of the n members of group g, malloc'd (the caller frees); NULL when out of
+ * memory. */
+int32_t *capture_comm_members(MPI_Group g, int n);
 /* Forgets a freed communicator. */
 void capture_comm_forget(MPI_Comm comm);
 

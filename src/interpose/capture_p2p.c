@@ -60,16 +60,15 @@ static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, MP
     capture_emit(&ev);
 }
 
-/* A nonblocking send's buffer is watched from its post to its completion (capture_buffers.h). */
+/* A request's buffer is watched while it is in flight (capture_buffers.h). */
 static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, const void *buf,
                         int64_t count, MPI_Datatype dt, int peer, int tag, MPI_Request *request,
-                        int persistent)
+                        int persistent, int role)
 {
     uint64_t id = capture_call_request(phase, rc, request, c, persistent);
     emit_p2p(fn, phase, c, count, dt, peer, tag, id);
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS &&
-        check_func_describe(fn)->klass == CHECK_CLASS_ISEND)
-        capture_buffers_watch(id, fn, c, peer, buf, count, dt);
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_buffers_post(id, fn, c, peer, buf, count, dt, role == CAPTURE_FROM, persistent);
 }
 
 /* ---- the hooks of the calls with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -93,7 +92,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, peer, tag, ROLE) && c)           \
-            nonblocking(fn, phase, rc, c, buf, count, dt, peer, tag, request, PERSISTENT);         \
+            nonblocking(fn, phase, rc, c, buf, count, dt, peer, tag, request, PERSISTENT, ROLE);   \
     }
 #define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0, CAPTURE_TO)
 #define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0, CAPTURE_FROM)

@@ -23,11 +23,19 @@
 /* Windows live at once; calls on a window beyond them are not captured. */
 enum { MAX_WINDOWS = 256 };
 
+/* The group of a Win_post or Win_start as world ranks, kept for the Win_wait or Win_complete
+ * that ends its epoch: the detector waits on each of them (rma_waits.h). */
+typedef struct pscw_group {
+    int32_t *world;
+    int size;
+} pscw_group;
+
 typedef struct rma_window {
     MPI_Win handle;
     int live;
     capture_comm group; /* the window's id and members */
     rma_epochs epochs;
+    pscw_group posted, started;
 } rma_window;
 
 static rma_window windows[MAX_WINDOWS];
@@ -72,6 +80,8 @@ static rma_window *add_window(capture_comm *parent, MPI_Win win)
 
 static void release(rma_window *w)
 {
+    free(w->posted.world);
+    free(w->started.world);
     free(w->group.world);
     free(w->epochs.locked);
     w->live = 0;
@@ -93,9 +103,10 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *w
 
 /* The records of a call on window w: at the entry, the flagged record of the epoch problem its
  * action shows (target: a rank of the window's group, or -1), then the call's own record with
- * the target as a world rank and the count. */
+ * the target as a world rank, the count and, for post/start/complete/wait, the epoch's group g
+ * (world ranks, NULL for none) that the detector turns into sends or waits (rma_waits.h). */
 static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
-                      int64_t count)
+                      int64_t count, const pscw_group *g)
 {
     if (!w)
         return;
@@ -105,13 +116,17 @@ static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, 
     check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
     ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
     ev.count = count;
+    if (phase == MG_CALL_ENTER && g && g->world) {
+        ev.ranks = g->world;
+        ev.n_ranks = (uint32_t)g->size;
+    }
     capture_emit(&ev);
 }
 
 #define NO_TARGET -1
 static void sync_call(uint16_t fn, int phase, MPI_Win win, rma_action action)
 {
-    on_window(window_of(win), fn, phase, action, NO_TARGET, 0);
+    on_window(window_of(win), fn, phase, action, NO_TARGET, 0, NULL);
 }
 
 static void obs_Win_create(int ph, int rc, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -136,7 +151,7 @@ static void obs_Win_free(int ph, int rc, MPI_Win *win)
 {
     if (ph == MG_CALL_ENTER)
         freeing = window_of(*win);
-    on_window(freeing, CHECK_FN_WIN_FREE, ph, RMA_FREE, NO_TARGET, 0);
+    on_window(freeing, CHECK_FN_WIN_FREE, ph, RMA_FREE, NO_TARGET, 0, NULL);
     if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS && freeing)
         release(freeing);
 }
@@ -147,35 +162,75 @@ static void obs_Win_fence(int ph, int rc, int assertion, MPI_Win win)
     sync_call(CHECK_FN_WIN_FENCE, ph, win,
               assertion & MPI_MODE_NOSUCCEED ? RMA_FENCE_LAST : RMA_FENCE);
 }
+/* Keeps group's members as the epoch's group in *g (the previous one is dropped); out of memory,
+ * *g is left empty and the detector models no wait for this epoch. */
+static void keep_group(pscw_group *g, MPI_Group group)
+{
+    free(g->world);
+    *g = (pscw_group){0};
+    int n;
+    if (PMPI_Group_size(group, &n) != MPI_SUCCESS || n <= 0)
+        return;
+    g->world = capture_comm_members(group, n);
+    g->size = g->world ? n : 0;
+}
+
+/* Post and start: a new epoch's group is kept for the call that ends it; opened twice (an
+ * rma_epoch_twice), the call carries no group, so the model adds no second set of messages. */
+static void open_pscw(uint16_t fn, int phase, rma_action action, MPI_Group group, MPI_Win win)
+{
+    rma_window *w = window_of(win);
+    if (!w) {
+        return;
+    }
+    pscw_group *g = action == RMA_POST ? &w->posted : &w->started;
+    int again = action == RMA_POST ? w->epochs.post_open : w->epochs.start_open;
+    if (phase == MG_CALL_ENTER && !again)
+        keep_group(g, group);
+    on_window(w, fn, phase, action, NO_TARGET, 0, again ? NULL : g);
+}
+/* Complete and wait: the group of the epoch they end, when one is open. */
+static void close_pscw(uint16_t fn, int phase, rma_action action, MPI_Win win)
+{
+    rma_window *w = window_of(win);
+    if (!w) {
+        return;
+    }
+    int open = action == RMA_WAIT ? w->epochs.post_open : w->epochs.start_open;
+    on_window(w, fn, phase, action, NO_TARGET, 0,
+              !open                ? NULL
+              : action == RMA_WAIT ? &w->posted
+                                   : &w->started);
+}
 static void obs_Win_post(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
-    (void)rc, (void)group, (void)assertion;
-    sync_call(CHECK_FN_WIN_POST, ph, win, RMA_POST);
+    (void)rc, (void)assertion;
+    open_pscw(CHECK_FN_WIN_POST, ph, RMA_POST, group, win);
 }
 static void obs_Win_start(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
-    (void)rc, (void)group, (void)assertion;
-    sync_call(CHECK_FN_WIN_START, ph, win, RMA_START);
+    (void)rc, (void)assertion;
+    open_pscw(CHECK_FN_WIN_START, ph, RMA_START, group, win);
 }
 static void obs_Win_complete(int ph, int rc, MPI_Win win)
 {
     (void)rc;
-    sync_call(CHECK_FN_WIN_COMPLETE, ph, win, RMA_COMPLETE);
+    close_pscw(CHECK_FN_WIN_COMPLETE, ph, RMA_COMPLETE, win);
 }
 static void obs_Win_wait(int ph, int rc, MPI_Win win)
 {
     (void)rc;
-    sync_call(CHECK_FN_WIN_WAIT, ph, win, RMA_WAIT);
+    close_pscw(CHECK_FN_WIN_WAIT, ph, RMA_WAIT, win);
 }
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
     (void)rc, (void)lock_type, (void)assertion;
-    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, RMA_LOCK, rank, 0);
+    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, RMA_LOCK, rank, 0, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {
     (void)rc;
-    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, RMA_UNLOCK, rank, 0);
+    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, RMA_UNLOCK, rank, 0, NULL);
 }
 static void obs_Win_lock_all(int ph, int rc, int assertion, MPI_Win win)
 {
@@ -190,7 +245,7 @@ static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
 
 static void access_call(uint16_t fn, int phase, int target, int64_t count, MPI_Win win)
 {
-    on_window(window_of(win), fn, phase, RMA_ACCESS, target, count);
+    on_window(window_of(win), fn, phase, RMA_ACCESS, target, count, NULL);
 }
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */

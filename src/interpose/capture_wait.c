@@ -22,15 +22,15 @@ static uint64_t id_of(MPI_Request handle)
 
 static void obs_Start(int phase, int rc, MPI_Request *request)
 {
-    (void)rc;
     check_event ev = capture_event(CHECK_FN_START, capture_call_kind(phase), NULL);
     ev.request = id_of(*request);
     capture_emit(&ev);
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_buffers_started(ev.request);
 }
 
 static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
 {
-    (void)rc;
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
     check_event ev = capture_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
     for (int i = 0; i < n; i++)
@@ -38,6 +38,8 @@ static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
     ev.n_requests = (uint32_t)n;
     ev.requests = capture_tmp.ids;
     capture_emit(&ev);
+    for (int i = 0; phase == MG_CALL_EXIT && rc == MPI_SUCCESS && i < n; i++)
+        capture_buffers_started(capture_tmp.ids[i]);
 }
 
 static void obs_Request_free(int phase, int rc, MPI_Request *request)
@@ -132,10 +134,10 @@ static void completed(uint32_t k, int i, const MPI_Status *st)
     const capture_request *r = capture_tmp.reqs[i];
     capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i,
                                                   shared_handle[i] ? MPI_STATUS_IGNORE : st);
-    if (r && !r->persistent) {
+    if (r)
         capture_buffers_completed(r->id);
+    if (r && !r->persistent)
         capture_request_drop(capture_tmp.handles[i], r);
-    }
 }
 
 static MPI_Status *statuses_for(MPI_Status *given, int count)
@@ -255,7 +257,7 @@ void capture_wait_install(void)
     CAPTURE_OBSERVE(Request_free)
     CAPTURE_OBSERVE(Cancel)
     CAPTURE_REPLACE(Wait)
-    CAPTURE_REPLACE(Waitall) CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome)
-        CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany)
-            CAPTURE_REPLACE(Testsome)
+    CAPTURE_REPLACE(Waitall)
+    CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test)
+        CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
 }

@@ -9,6 +9,7 @@
 #include "mg_array.h"
 #include "message_race.h"
 #include "mg_error.h"
+#include "rma_waits.h"
 #include "wait_state.h"
 
 /* ---- entries ---- */
@@ -138,7 +139,7 @@ static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi)
     wait_state_free(det, wi);
 }
 
-/* A blocking call with one or two items: becomes the rank's wait. On failure the ops the call
+/* A blocking call with n items (all needed): becomes the rank's wait. On failure the ops the call
  * posted are released. */
 static int block_on(deadlock_detector *det, const check_event *ev, const dl_item *items, int n)
 {
@@ -209,6 +210,36 @@ static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_
         return add_request(det, ev, &items[0]);
     }
     return block_on(det, ev, items, n);
+}
+
+/* Win_post, Win_start, Win_complete, Win_wait: a buffered send to, or an AND of blocking receives
+ * from, every rank of the record's group on the window's id (rma_waits.h). */
+static int enter_pscw(deadlock_detector *det, const check_event *ev, const rma_wait_role *role)
+{
+    uint32_t comm;
+    int rc = comm_of(det, ev, &comm);
+    if (rc || ev->n_ranks == 0) {
+        return rc;
+    }
+    dl_item *items = calloc(ev->n_ranks, sizeof *items);
+    if (!items) {
+        return MG_ENOMEM;
+    }
+    int n = 0;
+    for (uint32_t i = 0; i < ev->n_ranks && !rc; i++) {
+        p2p_post p;
+        post_of(ev, comm, ev->ranks[i], role->tag, CHECK_MODE_BUFFERED, 0, &p);
+        p.type_period = 0; /* no message: nothing to compare */
+        rc = role->waits ? post_recv(det, &p, &items[n]) : post_send(det, &p, &items[n]);
+        n += !rc;
+    }
+    if (rc) {
+        release_items(det, items, n);
+    } else if (role->waits) {
+        rc = block_on(det, ev, items, n);
+    }
+    free(items);
+    return rc;
 }
 
 static int enter_probe(deadlock_detector *det, const check_event *ev)
@@ -505,8 +536,10 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
     case CHECK_CLASS_ABORT:
         call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
         return MG_OK;
-    default:
-        return MG_OK;
+    default: {
+        rma_wait_role role;
+        return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : MG_OK;
+    }
     }
 }
 

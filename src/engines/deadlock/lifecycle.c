@@ -9,6 +9,7 @@
 #include "key_map.h"
 #include "mg_array.h"
 #include "mg_error.h"
+#include "rma_waits.h"
 
 /* A live communicator of one rank, and where that rank made it. */
 typedef struct live_comm {
@@ -202,8 +203,9 @@ static int report_lost_messages(deadlock_detector *det)
     size_t n = 0;
     for (size_t i = 0; i < pm->n_ops; i++) {
         const p2p_op *op = &pm->ops[i];
+        rma_wait_role pscw; /* a Win_post or Win_complete answered by a Win_test is no message */
         if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
-            det->ranks[op->p.peer].life != LIFE_FINALIZED)
+            det->ranks[op->p.peer].life != LIFE_FINALIZED || rma_waits_role(op->p.func, &pscw))
             continue;
         lost[n++] = made_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
                             op->p.peer, op->p.tag, op->p.callsite);

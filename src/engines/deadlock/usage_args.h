@@ -27,6 +27,7 @@ typedef enum usage_problem {
     USAGE_RMA_EPOCH_UNCLOSED,  /* a window freed with an epoch open or accesses not completed */
     USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */
     USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
+    USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
     USAGE_PROBLEM_END
 } usage_problem;
 

@@ -1,0 +1,25 @@
+/* A send from the buffer of a pending receive: rank 0 posts a receive into a and then sends a
+ * while MPI may still be writing it. Issue 28 item 4.
+ * np: 2
+ * expect: pending_buffers_overlap ranks 0 line 17
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int a[4] = {0}, b[4] = {1, 2, 3, 4};
+    MPI_Request q[2];
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Irecv(a, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &q[0]);
+        MPI_Isend(a, 4, MPI_INT, 1, 1, MPI_COMM_WORLD, &q[1]);
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    } else {
+        MPI_Send(b, 4, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        MPI_Recv(b, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,31 @@
+/* A buffered persistent send written in flight (MPI copies it at some point before the completion:
+ * which content is sent is undefined). Issue 28 item 4.
+ * np: 2
+ * expect: send_buffer_modified ranks 0 line 19
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int a[4] = {1, 2, 3, 4};
+    MPI_Request q;
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        static char room[1024];
+        MPI_Buffer_attach(room, sizeof room);
+        MPI_Bsend_init(a, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &q);
+        MPI_Start(&q);
+        a[0] = -1;
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Request_free(&q);
+        void *given;
+        int size;
+        MPI_Buffer_detach(&given, &size);
+    } else {
+        MPI_Recv(a, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* Correct PSCW with messages inside the epochs: rank 1 posts, then receives a message rank 0
+ * sends inside its access epoch, then waits; rank 0 completes after the send. Issue 28 item 5.
+ * np: 2
+ * expect: clean
+ */
+#include <mpi.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int rank, cells[4] = {0}, value = 4, token = 5;
+    MPI_Win win;
+    MPI_Group world, peer;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(cells, sizeof cells, sizeof cells[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int other = 1 - rank;
+    MPI_Group_incl(world, 1, &other, &peer);
+    if (rank == 0) {
+        MPI_Win_start(peer, 0, win);
+        MPI_Put(&value, 1, MPI_INT, 1, 3, 1, MPI_INT, win);
+        MPI_Send(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Win_complete(win);
+    } else {
+        MPI_Win_post(peer, 0, win);
+        MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Win_wait(win);
+        if (cells[3] != 4)
+            abort();
+    }
+    MPI_Group_free(&peer);
+    MPI_Group_free(&world);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

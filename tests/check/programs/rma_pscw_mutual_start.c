@@ -1,0 +1,29 @@
+/* Each rank starts an access epoch to the other before posting its own exposure epoch: both
+ * wait in Win_start for a post the other makes only after its own start. Issue 28 item 5.
+ * np: 2
+ * expect: deadlock ranks 0,1 line 19
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, cells[4] = {0}, value = 3;
+    MPI_Win win;
+    MPI_Group world, peer;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(cells, sizeof cells, sizeof cells[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int other = 1 - rank;
+    MPI_Group_incl(world, 1, &other, &peer);
+    MPI_Win_start(peer, 0, win);
+    MPI_Put(&value, 1, MPI_INT, other, rank, 1, MPI_INT, win);
+    MPI_Win_complete(win);
+    MPI_Win_post(peer, 0, win);
+    MPI_Win_wait(win);
+    MPI_Group_free(&peer);
+    MPI_Group_free(&world);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,128 @@
+/* Post/start/complete/wait in the wait-for graph (rma_waits.h, issue 28 item 5) over made-up
+ * record streams: a wait whose origin is blocked in a receive from the waiter, a start before the
+ * target's post, a correct exchange, and a post answered without a Win_wait (no lost message). */
+#include <string.h>
+
+#include "deadlock_detector.h"
+#include "dl_stream.h"
+#include "lifecycle.h"
+#include "mg_test.h"
+#include "rma_waits.h"
+
+enum { WIN = 77 }; /* the window's communicator id */
+
+static void open_window(dl_stream *s, int32_t world)
+{
+    int32_t members[DL_MAX_RANKS];
+    for (int32_t r = 0; r < world; r++)
+        members[r] = r;
+    for (int32_t r = 0; r < world; r++)
+        st_split(s, r, CHECK_COMM_WORLD, WIN, members, (uint32_t)world);
+}
+
+/* Entry (and exit when `exits`) of a PSCW call of rank on the window with group[0..n). */
+static void pscw(dl_stream *s, int32_t rank, uint16_t func, const int32_t *group, uint32_t n,
+                 int exits)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    ev.comm = WIN;
+    ev.ranks = group;
+    ev.n_ranks = n;
+    st_feed(s, &ev);
+    if (exits) {
+        ev = st_event(CHECK_EV_EXIT, rank, func);
+        ev.comm = WIN;
+        st_feed(s, &ev);
+    }
+}
+
+static void test_roles(void)
+{
+    rma_wait_role role;
+    MG_CHECK(rma_waits_role(CHECK_FN_WIN_START, &role) && role.waits);
+    MG_CHECK(rma_waits_role(CHECK_FN_WIN_WAIT, &role) && role.waits);
+    MG_CHECK(rma_waits_role(CHECK_FN_WIN_POST, &role) && !role.waits);
+    MG_CHECK(rma_waits_role(CHECK_FN_WIN_COMPLETE, &role) && !role.waits);
+    MG_CHECK(!rma_waits_role(CHECK_FN_WIN_FENCE, &role));
+    MG_CHECK(!rma_waits_role(CHECK_FN_SEND, &role));
+}
+
+/* rank 1 posts to 0 and waits; rank 0 starts, then receives from 1 before completing. */
+static void test_wait_for_blocked_origin(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    const int32_t zero = 0, one = 1;
+    pscw(&s, 1, CHECK_FN_WIN_POST, &zero, 1, 1);
+    pscw(&s, 1, CHECK_FN_WIN_WAIT, &zero, 1, 0);
+    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 1);
+    ST_RECV(&s, 0, 1, 0);
+    MG_CHECK_INT(st_check(&s), 1);
+    size_t n;
+    const int32_t both[2] = {0, 1};
+    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(st_knot_is(f, both, 2));
+    MG_CHECK_INT(f->calls[1].func, CHECK_FN_WIN_WAIT);
+    st_close(&s);
+}
+
+/* rank 0 starts an epoch to 1 (blocks: no post yet); rank 1 receives from 0 before posting. */
+static void test_start_before_post(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    const int32_t one = 1;
+    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 0);
+    ST_RECV(&s, 1, 0, 0);
+    MG_CHECK_INT(st_check(&s), 1);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    MG_CHECK(f && f->calls[0].func == CHECK_FN_WIN_START);
+    st_close(&s);
+}
+
+/* A post group of two origins, both complete (one before the target even waits): no finding,
+ * the target goes on, and nothing is left as a lost message. Then an epoch ended by Win_test
+ * (not recorded): its "completed" message is never reported lost. */
+static void test_correct_and_unwaited(void)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3);
+    const int32_t zero = 0, origins[2] = {1, 2};
+    pscw(&s, 0, CHECK_FN_WIN_POST, origins, 2, 1);
+    for (int32_t r = 1; r <= 2; r++) {
+        pscw(&s, r, CHECK_FN_WIN_START, &zero, 1, 1);
+        pscw(&s, r, CHECK_FN_WIN_COMPLETE, &zero, 1, 1);
+    }
+    pscw(&s, 0, CHECK_FN_WIN_WAIT, origins, 2, 1);
+    MG_CHECK_INT(st_check(&s), 0);
+    pscw(&s, 0, CHECK_FN_WIN_POST, origins, 2, 1);
+    for (int32_t r = 1; r <= 2; r++) {
+        pscw(&s, r, CHECK_FN_WIN_START, &zero, 1, 1);
+        pscw(&s, r, CHECK_FN_WIN_COMPLETE, &zero, 1, 1);
+    }
+    for (int32_t r = 0; r < 3; r++) {
+        check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_FINALIZE);
+        st_feed(&s, &ev);
+    }
+    st_check(&s);
+    size_t n;
+    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    const dl_finding *all = deadlock_detector_findings(s.det, &n);
+    for (size_t i = 0; i < n; i++)
+        MG_CHECK(all[i].kind != DL_LIFECYCLE || all[i].problem != LIFECYCLE_MESSAGE_LOST);
+    st_close(&s);
+}
+
+int main(void)
+{
+    MG_RUN(test_roles);
+    MG_RUN(test_wait_for_blocked_origin);
+    MG_RUN(test_start_before_post);
+    MG_RUN(test_correct_and_unwaited);
+    MG_TEST_END();
+}
