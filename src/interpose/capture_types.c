@@ -323,15 +323,20 @@ static void obs_Type_create_resized(int ph, int rc, MPI_Datatype old, MPI_Aint l
     (void)lb, (void)extent;
     single(ph, rc, TYPE_SIG_RESIZED, 0, 0, old, out);
 }
-static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
-{
-    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out);
-}
 
 static void obs_Type_commit(int phase, int rc, MPI_Datatype *type)
 {
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS && capture_types_state(*type) == USAGE_TYPE_MADE)
         bind(*type, id_of(*type), USAGE_TYPE_COMMITTED);
+}
+
+/* A dup has its original's committed state (MPI 3.1 §4.1.10): the dup of a committed type needs
+ * no commit of its own. */
+static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
+{
+    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out);
+    if (capture_types_state(old) == USAGE_TYPE_COMMITTED)
+        obs_Type_commit(ph, rc, out);
 }
 
 /* A freed handle stays known as freed (until MPI hands it out again for a new type), so that a
