@@ -12,6 +12,7 @@
 #include "type_match.h"
 #include "type_sig.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,6 +311,25 @@ static void obs_Type_create_hindexed(int ph, int rc, int count, const int length
     (void)displs;
     blocks(ph, rc, TYPE_SIG_HINDEXED, count, lengths, NULL, old, out);
 }
+/* Signature-wise an indexed block is a vector (count blocks of blocklength), a subarray a
+ * contiguous type of its subsizes' product; their displacements and starts only place them. */
+static void obs_Type_create_indexed_block(int ph, int rc, int count, int blocklength,
+                                          const int displs[], MPI_Datatype old, MPI_Datatype *out)
+{
+    (void)displs;
+    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out);
+}
+static void obs_Type_create_subarray(int ph, int rc, int ndims, const int sizes[],
+                                     const int subsizes[], const int starts[], int order,
+                                     MPI_Datatype old, MPI_Datatype *out)
+{
+    (void)sizes, (void)starts, (void)order;
+    int64_t elements = 1;
+    for (int i = 0; i < ndims && elements <= INT_MAX; i++)
+        elements *= subsizes[i];
+    /* past int's range, the count -1 that type_sig refuses leaves the new handle unknown */
+    single(ph, rc, TYPE_SIG_CONTIGUOUS, elements <= INT_MAX ? (int)elements : -1, 0, old, out);
+}
 static void obs_Type_create_struct(int ph, int rc, int count, const int lengths[],
                                    const MPI_Aint displs[], const MPI_Datatype types[],
                                    MPI_Datatype *out)
@@ -352,8 +372,10 @@ static void obs_Type_free(int phase, int rc, MPI_Datatype *type)
 void capture_types_install(void)
 {
     CAPTURE_OBSERVE(Type_contiguous)
-    CAPTURE_OBSERVE(Type_vector) CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
-        CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_struct)
-            CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
-                CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
+    CAPTURE_OBSERVE(Type_vector)
+    CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
+        CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_indexed_block)
+            CAPTURE_OBSERVE(Type_create_subarray) CAPTURE_OBSERVE(Type_create_struct)
+                CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
+                    CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
 }
