@@ -5,8 +5,22 @@
 # CTest test would. MG_CHECK_VALIDATE=1 runs the plain-MPI validation mode instead of
 # `mpiguard check` ("found" is then what the MPI did: completes, hang or abort).
 # Usage: bench/check/suite_table.sh [build-dir] [program...]   (build dir: /tmp/build-checksuite)
+#        bench/check/suite_table.sh --classes   the programs per class (files with an `expect:` of
+#                                               it) and the correct ones, from the headers alone
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
+if [ "${1:-}" = --classes ]; then
+    echo "| class | programs |"
+    echo "|---|---|"
+    for f in "$here"/tests/check/programs/*.c; do
+        sed -n 's/^ \* expect: \([a-z_]*\).*/\1/p' "$f" | sort -u
+    done | grep -vx clean | sort | uniq -c | awk '{printf "| %s | %d |\n", $2, $1}'
+    total=$(ls "$here"/tests/check/programs/*.c | wc -l)
+    correct=$(grep -lx ' \* expect: clean' "$here"/tests/check/programs/*.c | wc -l)
+    echo
+    echo "Programs: $total ($((total - correct)) erroneous, $correct correct)."
+    exit 0
+fi
 export BUILD=${1:-/tmp/build-checksuite}
 shift $(( $# > 0 ? 1 : 0 ))
 export MPIGUARD="$BUILD/bin/mpiguard"

@@ -75,13 +75,11 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
 }
 
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
-                      int root, int64_t count, MPI_Datatype type, uint32_t op_id)
+                      int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id)
 {
     usage_call u = {.comm_null = comm == MPI_COMM_NULL};
     if (c && type != MPI_DATATYPE_NULL) {
-        u.has_message = 1;
-        u.count = count;
-        u.type_state = (uint8_t)capture_types_state(type);
+        describe_message(&u, buf, count, type);
         u.has_op = op_id != 0;
         u.op_allowed = !u.has_op || capture_types_op_allowed(op_id, type);
     }

@@ -18,14 +18,15 @@
 /* Collectives: root translated to a world rank, op to its id, a request for the nonblocking.
  * count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both, so
  * that the detector matches MPI_Bcast_c with MPI_Bcast. block x type: the message every member
- * must describe alike (docs/check-detector.md §13); MPI_DATATYPE_NULL where members may differ. */
+ * must describe alike (docs/check-detector.md §13); MPI_DATATYPE_NULL where members may differ.
+ * buf: that message's buffer, for the argument checks. */
 static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
-                 int64_t block, MPI_Datatype type, MPI_Request *request)
+                 const void *buf, int64_t block, MPI_Datatype type, MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
     const check_func_info *info = check_func_describe(fn);
     uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_op_id(op);
-    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, block, type, op_id) || !c)
+    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;
@@ -40,11 +41,11 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
 #define NO_ROOT -1
 static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
-    coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, NULL);
+    coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, NULL);
 }
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
-    coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, r);
+    coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, r);
 }
 
 /* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -54,8 +55,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, void *b, COUNT_##F n, MPI_Datatype t, int root,         \
                            MPI_Comm comm RQ_PARAM_##mode)                                          \
     {                                                                                              \
-        (void)b;                                                                                   \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, n, t, RQ_##mode);                             \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, RQ_##mode);                          \
     }
 
 /* Whether a shape has a root: its parameter and what the record gets. */
@@ -74,7 +74,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     {                                                                                              \
         (void)sb, (void)rb;                                                                        \
         int in_place = S##b == MPI_IN_PLACE;                                                       \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, in_place ? O##n : S##n,                \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, S##b, in_place ? O##n : S##n,          \
              in_place ? O##t : S##t, RQ_##mode);                                                   \
     }
 #define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, ROOTED)
@@ -88,7 +88,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MPI_Datatype rt ROOT_PARAM_##R, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
         (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;                                 \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, 0, MPI_DATATYPE_NULL, RQ_##mode);        \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);  \
     }
 #define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
 #define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
@@ -99,7 +99,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)               \
     {                                                                                              \
         (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;                                 \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, 0, MPI_DATATYPE_NULL, RQ_##mode);            \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);      \
     }
 
 /* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
@@ -109,7 +109,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            const DISPL_##F rd[], TYPES rt, MPI_Comm comm RQ_PARAM_##mode)          \
     {                                                                                              \
         (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;            \
-        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, 0, MPI_DATATYPE_NULL, RQ_##mode);          \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);    \
     }
 #define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype)
 #define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
@@ -118,8 +118,8 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t,  \
                            MPI_Op op, int root, MPI_Comm comm RQ_PARAM_##mode)                     \
     {                                                                                              \
-        (void)sb, (void)rb;                                                                        \
-        coll(fn, ph, rc, comm, root, op, n, n, t, RQ_##mode);                                      \
+        (void)rb;                                                                                  \
+        coll(fn, ph, rc, comm, root, op, n, sb, n, t, RQ_##mode);                                  \
     }
 
 /* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block) and Reduce_scatter
@@ -128,8 +128,8 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,          \
                            MPI_Op op, MPI_Comm comm RQ_PARAM_##mode)                               \
     {                                                                                              \
-        (void)sb, (void)rb, (void)t, (void)n;                                                      \
-        coll(fn, ph, rc, comm, NO_ROOT, op, 0, BLOCK, TYPE, RQ_##mode);                            \
+        (void)rb, (void)t, (void)n;                                                                \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, RQ_##mode);                        \
     }
 #define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, COUNT_##F, n, t)
 #define REDUCE_SCATTER(name, fn, F, mode)                                                          \

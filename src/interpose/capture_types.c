@@ -13,6 +13,7 @@
 #include "type_match.h"
 #include "type_sig.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +316,26 @@ static void obs_Type_create_hindexed(int ph, int rc, int count, const int length
     (void)displs;
     blocks(ph, rc, TYPE_SIG_HINDEXED, count, lengths, NULL, old, out, MG_FN_Type_create_hindexed);
 }
+/* Signature-wise an indexed block is a vector (count blocks of blocklength), a subarray a
+ * contiguous type of its subsizes' product; their displacements and starts only place them. */
+static void obs_Type_create_indexed_block(int ph, int rc, int count, int blocklength,
+                                          const int displs[], MPI_Datatype old, MPI_Datatype *out)
+{
+    (void)displs;
+    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out, MG_FN_Type_create_indexed_block);
+}
+static void obs_Type_create_subarray(int ph, int rc, int ndims, const int sizes[],
+                                     const int subsizes[], const int starts[], int order,
+                                     MPI_Datatype old, MPI_Datatype *out)
+{
+    (void)sizes, (void)starts, (void)order;
+    int64_t elements = 1;
+    for (int i = 0; i < ndims && elements <= INT_MAX; i++)
+        elements *= subsizes[i];
+    /* past int's range, the count -1 that type_sig refuses leaves the new handle unknown */
+    single(ph, rc, TYPE_SIG_CONTIGUOUS, elements <= INT_MAX ? (int)elements : -1, 0, old, out,
+           MG_FN_Type_create_subarray);
+}
 static void obs_Type_create_struct(int ph, int rc, int count, const int lengths[],
                                    const MPI_Aint displs[], const MPI_Datatype types[],
                                    MPI_Datatype *out)
@@ -329,15 +350,20 @@ static void obs_Type_create_resized(int ph, int rc, MPI_Datatype old, MPI_Aint l
     (void)lb, (void)extent;
     single(ph, rc, TYPE_SIG_RESIZED, 0, 0, old, out, MG_FN_Type_create_resized);
 }
-static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
-{
-    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out, MG_FN_Type_dup);
-}
 
 static void obs_Type_commit(int phase, int rc, MPI_Datatype *type)
 {
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS && capture_types_state(*type) == USAGE_TYPE_MADE)
         bind(*type, id_of(*type), USAGE_TYPE_COMMITTED);
+}
+
+/* A dup has its original's committed state (MPI 3.1 §4.1.10): the dup of a committed type needs
+ * no commit of its own. */
+static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
+{
+    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out, MG_FN_Type_dup);
+    if (capture_types_state(old) == USAGE_TYPE_COMMITTED)
+        obs_Type_commit(ph, rc, out);
 }
 
 /* A freed handle stays known as freed (until MPI hands it out again for a new type), so that a
@@ -356,8 +382,9 @@ void capture_types_install(void)
 {
     CAPTURE_OBSERVE(Type_contiguous)
     CAPTURE_OBSERVE(Type_vector)
-    CAPTURE_OBSERVE(Type_create_hvector) CAPTURE_OBSERVE(Type_indexed)
-        CAPTURE_OBSERVE(Type_create_hindexed) CAPTURE_OBSERVE(Type_create_struct)
-            CAPTURE_OBSERVE(Type_create_resized) CAPTURE_OBSERVE(Type_dup)
-                CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
+    CAPTURE_OBSERVE(Type_create_hvector)
+    CAPTURE_OBSERVE(Type_indexed) CAPTURE_OBSERVE(Type_create_hindexed)
+        CAPTURE_OBSERVE(Type_create_indexed_block) CAPTURE_OBSERVE(Type_create_subarray)
+            CAPTURE_OBSERVE(Type_create_struct) CAPTURE_OBSERVE(Type_create_resized)
+                CAPTURE_OBSERVE(Type_dup) CAPTURE_OBSERVE(Type_commit) CAPTURE_OBSERVE(Type_free)
 }

@@ -16,6 +16,8 @@
 #   checks: LIST                            `mpiguard check --checks LIST` (default all): a correct
 #                                           program whose wildcard receives race by design says
 #                                           `checks: -message_race`
+#   slice: mpich ...|none                   the MPIs whose run CI's slice keeps (default: all;
+#                                           read by tests/check/CMakeLists.txt only)
 # Real mode runs `mpiguard check --report R -- <launcher> -n N <binary>` with a guard time
 # (MG_CHECK_GUARD, 30 s): mpiguard must end on its own, with status 82 for a deadlock, 0 for a
 # clean program, another non-zero status for other findings, and leave no process of the job.

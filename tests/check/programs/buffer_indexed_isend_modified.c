@@ -1,7 +1,8 @@
 /* A nonblocking send of an indexed type (a[0..2) and a[5]) whose last block is written before
  * the Wait. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 19
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 20
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * posts a receive into its last element; the message sent may carry either value, and the send's
  * buffer changed in flight. Issue 28 item 4.
  * np: 2
- * expect: pending_buffers_overlap ranks 0 line 19
- * expect: send_buffer_modified ranks 0 line 18
+ * slice: none
+ * expect: pending_buffers_overlap ranks 0 line 20
+ * expect: send_buffer_modified ranks 0 line 19
  */
 #include <mpi.h>
 

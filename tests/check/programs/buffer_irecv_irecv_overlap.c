@@ -2,7 +2,8 @@
  * into a[2..6) before waiting for either; which message lands in a[2..4) is undefined (MPI 3.1
  * §3.7.2). Issue 28 item 4.
  * np: 2
- * expect: pending_buffers_overlap ranks 0 line 18
+ * slice: mpich
+ * expect: pending_buffers_overlap ranks 0 line 19
  */
 #include <mpi.h>
 

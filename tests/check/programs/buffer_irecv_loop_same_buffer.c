@@ -2,7 +2,8 @@
  * per message and waits for all of them at the end; each message overwrites the last. Issue 28
  * item 4.
  * np: 2
- * expect: pending_buffers_overlap ranks 0 line 18
+ * slice: none
+ * expect: pending_buffers_overlap ranks 0 line 19
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A send from the buffer of a pending receive: rank 0 posts a receive into a and then sends a
  * while MPI may still be writing it. Issue 28 item 4.
  * np: 2
- * expect: pending_buffers_overlap ranks 0 line 17
+ * slice: none
+ * expect: pending_buffers_overlap ranks 0 line 18
  */
 #include <mpi.h>
 

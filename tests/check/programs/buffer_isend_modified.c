@@ -1,7 +1,8 @@
 /* A nonblocking send's buffer written before its Wait: rank 0 posts the send and then overwrites
  * the first element; the message may carry either value (MPI 3.1 §3.7.2). Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 15
+ * slice: mpich
+ * expect: send_buffer_modified ranks 0 line 16
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A synchronous send completed by a Test loop: rank 0 writes its buffer while polling, before the
  * Test that completes it; rank 1 receives late. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 17
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 18
  */
 #include <mpi.h>
 

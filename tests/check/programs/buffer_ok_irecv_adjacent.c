@@ -1,6 +1,7 @@
 /* Correct: pending receives into adjacent, disjoint halves of one array, and a receive posted
  * again into a buffer whose receive completed. Issue 28 item 4.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* Correct: two pending sends from the same buffer (MPI 3.1 allows sends to share bytes: they only
  * read them). Issue 28 item 4.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* Correct: a persistent send whose buffer is written only between a completion and the next Start.
  * Issue 28 item 4.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * message) are written while the send is in flight: the checksum covers the type's blocks only.
  * Issue 28 item 4.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -1,7 +1,8 @@
 /* A buffered persistent send written in flight (MPI copies it at some point before the completion:
  * which content is sent is undefined). Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 19
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 20
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A persistent send written in flight in its second round only: the first round is clean; the
  * Start of round 1 is named. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 18
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 19
  */
 #include <mpi.h>
 

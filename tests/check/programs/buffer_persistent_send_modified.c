@@ -1,6 +1,7 @@
 /* A persistent send's buffer written between its Start and its Wait. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 16
+ * slice: mpich
+ * expect: send_buffer_modified ranks 0 line 17
  */
 #include <mpi.h>
 

@@ -1,6 +1,7 @@
 /* A synchronous persistent send written before its completion. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 16
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 17
  */
 #include <mpi.h>
 

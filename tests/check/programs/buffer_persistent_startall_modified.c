@@ -1,7 +1,8 @@
 /* Two persistent sends started together; the second one's buffer is written before the Waitall.
  * Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 18
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 19
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A persistent receive started while a nonblocking receive into overlapping bytes is pending: the
  * Start puts the persistent receive in flight over bytes MPI may be writing. Issue 28 item 4.
  * np: 2
- * expect: pending_buffers_overlap ranks 0 line 18
+ * slice: none
+ * expect: pending_buffers_overlap ranks 0 line 19
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A nonblocking send of an int resized to an extent of two ints (a[0], a[2], a[4]) whose
  * a[4] is written before the Wait. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 19
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 20
  */
 #include <mpi.h>
 

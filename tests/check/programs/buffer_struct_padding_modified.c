@@ -1,7 +1,8 @@
 /* A nonblocking send of a struct type with padding ({char, double}) whose second element's
  * double is written before the Wait. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 26
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 27
  */
 #include <mpi.h>
 #include <stddef.h>

@@ -1,7 +1,8 @@
 /* A nonblocking send of a vector type (every other int of a) whose block element a[2] is
  * written before the Wait; the checksum is taken over the type's blocks. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 19
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 20
  */
 #include <mpi.h>
 

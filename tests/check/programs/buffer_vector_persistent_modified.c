@@ -1,6 +1,7 @@
 /* A persistent send of a vector type written between its Start and its Wait. Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 19
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 20
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * contiguous derived type of doubles) before the Waitall; the first buffer is left alone.
  * Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 1 line 22
+ * slice: none
+ * expect: send_buffer_modified ranks 1 line 23
  */
 #include <mpi.h>
 

@@ -3,7 +3,8 @@
  * sends it completed at once, and the capture module then knows the last of them only).
  * Issue 28 item 4.
  * np: 2
- * expect: send_buffer_modified ranks 0 line 20
+ * slice: none
+ * expect: send_buffer_modified ranks 0 line 21
  */
 #include <mpi.h>
 

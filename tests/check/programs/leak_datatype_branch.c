@@ -1,7 +1,8 @@
 /* Only rank 1 describes the message with a derived type, in its branch, and never frees it: one
  * datatype_leak, rank 1's, at the constructor. Issue 28 item 3.
  * np: 2
- * expect: datatype_leak ranks 1 line 17
+ * slice: none
+ * expect: datatype_leak ranks 1 line 18
  */
 #include <mpi.h>
 

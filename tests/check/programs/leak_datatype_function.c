@@ -1,8 +1,9 @@
 /* A helper builds and commits a type for its caller, which is called from two sites and frees
  * neither: one datatype_leak per rank at the helper's constructor, count 2. Issue 28 item 3.
  * np: 2
- * expect: datatype_leak ranks 0 line 12
- * expect: datatype_leak ranks 1 line 12
+ * slice: none
+ * expect: datatype_leak ranks 0 line 13
+ * expect: datatype_leak ranks 1 line 13
  */
 #include <mpi.h>
 

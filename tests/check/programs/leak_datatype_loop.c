@@ -1,8 +1,9 @@
 /* Each rank builds a column type per iteration of a stencil loop and frees none of them: one
  * datatype_leak per rank at the constructor's line, count 4. Issue 28 item 3.
  * np: 2
- * expect: datatype_leak ranks 0 line 21
- * expect: datatype_leak ranks 1 line 21
+ * slice: mpich
+ * expect: datatype_leak ranks 0 line 22
+ * expect: datatype_leak ranks 1 line 22
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * the row it was built from (MPI_Type_free of the outer type does not free the inner one): one
  * datatype_leak per rank at the row's constructor. Issue 28 item 3.
  * np: 2
- * expect: datatype_leak ranks 0 line 16
- * expect: datatype_leak ranks 1 line 16
+ * slice: none
+ * expect: datatype_leak ranks 0 line 17
+ * expect: datatype_leak ranks 1 line 17
  */
 #include <mpi.h>
 

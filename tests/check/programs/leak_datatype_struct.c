@@ -2,8 +2,9 @@
  * built the resized one from, and never the resized one it sends with: one datatype_leak per rank
  * at MPI_Type_create_resized. Issue 28 item 3.
  * np: 2
- * expect: datatype_leak ranks 0 line 25
- * expect: datatype_leak ranks 1 line 25
+ * slice: none
+ * expect: datatype_leak ranks 0 line 26
+ * expect: datatype_leak ranks 1 line 26
  */
 #include <mpi.h>
 #include <stddef.h>

@@ -1,7 +1,8 @@
 /* Rank 0 alone builds the group of the other ranks to count them, in its branch, and never frees
  * it: one group_leak, rank 0's, at MPI_Group_excl. Issue 28 item 3.
  * np: 3
- * expect: group_leak ranks 0 line 17
+ * slice: none
+ * expect: group_leak ranks 0 line 18
  */
 #include <mpi.h>
 

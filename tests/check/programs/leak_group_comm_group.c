@@ -2,8 +2,9 @@
  * MPI_Comm_group returns is a new one the program must free, even for a predefined communicator
  * (MPI 3.1 §6.3.2): one group_leak per rank. Issue 28 item 3.
  * np: 2
- * expect: group_leak ranks 0 line 16
- * expect: group_leak ranks 1 line 16
+ * slice: mpich
+ * expect: group_leak ranks 0 line 17
+ * expect: group_leak ranks 1 line 17
  */
 #include <mpi.h>
 

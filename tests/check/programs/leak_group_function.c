@@ -1,8 +1,9 @@
 /* A helper returns a communicator's group for its caller, called from two sites; the caller frees
  * neither: one group_leak per rank at the helper's MPI_Comm_group, count 2. Issue 28 item 3.
  * np: 2
- * expect: group_leak ranks 0 line 12
- * expect: group_leak ranks 1 line 12
+ * slice: none
+ * expect: group_leak ranks 0 line 13
+ * expect: group_leak ranks 1 line 13
  */
 #include <mpi.h>
 

@@ -1,9 +1,10 @@
 /* A loop makes a one-member group of each rank to ask its position, and frees none: one
  * group_leak per rank at MPI_Group_incl, count 3 (the world group is freed). Issue 28 item 3.
  * np: 3
- * expect: group_leak ranks 0 line 20
- * expect: group_leak ranks 1 line 20
- * expect: group_leak ranks 2 line 20
+ * slice: none
+ * expect: group_leak ranks 0 line 21
+ * expect: group_leak ranks 1 line 21
+ * expect: group_leak ranks 2 line 21
  */
 #include <mpi.h>
 

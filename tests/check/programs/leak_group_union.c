@@ -2,10 +2,11 @@
  * parts and the world group but not the union: one group_leak per rank at MPI_Group_union.
  * Issue 28 item 3.
  * np: 4
- * expect: group_leak ranks 0 line 22
- * expect: group_leak ranks 1 line 22
- * expect: group_leak ranks 2 line 22
- * expect: group_leak ranks 3 line 22
+ * slice: none
+ * expect: group_leak ranks 0 line 23
+ * expect: group_leak ranks 1 line 23
+ * expect: group_leak ranks 2 line 23
+ * expect: group_leak ranks 3 line 23
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* Rank 1 alone builds an info to describe its part, in its branch, and never frees it: one
  * info_leak, rank 1's. Issue 28 item 3.
  * np: 2
- * expect: info_leak ranks 1 line 15
+ * slice: none
+ * expect: info_leak ranks 1 line 16
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* A copy of an info (MPI_Info_dup) given a hint of its own: the program frees the original and
  * forgets the copy: one info_leak per rank at MPI_Info_dup. Issue 28 item 3.
  * np: 2
- * expect: info_leak ranks 0 line 16
- * expect: info_leak ranks 1 line 16
+ * slice: mpich
+ * expect: info_leak ranks 0 line 17
+ * expect: info_leak ranks 1 line 17
  */
 #include <mpi.h>
 

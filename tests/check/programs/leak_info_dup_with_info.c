@@ -2,8 +2,9 @@
  * (MPI_Comm_dup_with_info keeps what it needs; the info is the program's to free): one info_leak
  * per rank at MPI_Info_create. Issue 28 item 3.
  * np: 2
- * expect: info_leak ranks 0 line 17
- * expect: info_leak ranks 1 line 17
+ * slice: none
+ * expect: info_leak ranks 0 line 18
+ * expect: info_leak ranks 1 line 18
  */
 #include <mpi.h>
 

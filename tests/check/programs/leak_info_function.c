@@ -2,8 +2,9 @@
  * sites; the windows are freed, the infos never: one info_leak per rank at the helper's
  * MPI_Info_create, count 2. Issue 28 item 3.
  * np: 2
- * expect: info_leak ranks 0 line 13
- * expect: info_leak ranks 1 line 13
+ * slice: none
+ * expect: info_leak ranks 0 line 14
+ * expect: info_leak ranks 1 line 14
  */
 #include <mpi.h>
 

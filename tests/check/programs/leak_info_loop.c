@@ -1,8 +1,9 @@
 /* An info made per window in a loop; the windows are freed, the infos never: one info_leak per
  * rank at MPI_Info_create, count 3. Issue 28 item 3.
  * np: 2
- * expect: info_leak ranks 0 line 16
- * expect: info_leak ranks 1 line 16
+ * slice: none
+ * expect: info_leak ranks 0 line 17
+ * expect: info_leak ranks 1 line 17
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* A user-defined reduction (the largest magnitude) used in an MPI_Allreduce and never freed: one
  * op_leak per rank at MPI_Op_create. Issue 28 item 3.
  * np: 2
- * expect: op_leak ranks 0 line 26
- * expect: op_leak ranks 1 line 26
+ * slice: none
+ * expect: op_leak ranks 0 line 27
+ * expect: op_leak ranks 1 line 27
  */
 #include <math.h>
 #include <mpi.h>

@@ -1,7 +1,8 @@
 /* Rank 0 alone makes an op for a local reduction (MPI_Reduce_local) of what it gathered, in its
  * branch, and never frees it: one op_leak, rank 0's. Issue 28 item 3.
  * np: 2
- * expect: op_leak ranks 0 line 25
+ * slice: none
+ * expect: op_leak ranks 0 line 26
  */
 #include <mpi.h>
 

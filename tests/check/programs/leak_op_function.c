@@ -1,8 +1,9 @@
 /* A helper makes the op for each reduction it runs and never frees it; it is called from two
  * sites: one op_leak per rank at the helper's MPI_Op_create, count 2. Issue 28 item 3.
  * np: 2
- * expect: op_leak ranks 0 line 20
- * expect: op_leak ranks 1 line 20
+ * slice: none
+ * expect: op_leak ranks 0 line 21
+ * expect: op_leak ranks 1 line 21
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* An op made anew in each iteration of a loop of reductions and never freed: one op_leak per
  * rank at MPI_Op_create, count 3. Issue 28 item 3.
  * np: 2
- * expect: op_leak ranks 0 line 24
- * expect: op_leak ranks 1 line 24
+ * slice: none
+ * expect: op_leak ranks 0 line 25
+ * expect: op_leak ranks 1 line 25
  */
 #include <mpi.h>
 

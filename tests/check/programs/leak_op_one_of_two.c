@@ -1,8 +1,9 @@
 /* Two ops, the minimum and the maximum of magnitudes; the program frees the first and forgets the
  * second: one op_leak per rank at the second MPI_Op_create only. Issue 28 item 3.
  * np: 2
- * expect: op_leak ranks 0 line 35
- * expect: op_leak ranks 1 line 35
+ * slice: none
+ * expect: op_leak ranks 0 line 36
+ * expect: op_leak ranks 1 line 36
  */
 #include <math.h>
 #include <mpi.h>

@@ -5,8 +5,9 @@
  * assertion, "destroying inuse region"), so the leak there is a crash, not a note.
  * flavors: openmpi
  * np: 2
- * expect: window_leak ranks 0 line 20
- * expect: window_leak ranks 1 line 20
+ * slice: none
+ * expect: window_leak ranks 0 line 21
+ * expect: window_leak ranks 1 line 21
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* A dynamic window with memory attached and detached, never freed: one window_leak per rank at
  * MPI_Win_create_dynamic. Issue 28 item 3.
  * np: 2
- * expect: window_leak ranks 0 line 14
- * expect: window_leak ranks 1 line 14
+ * slice: none
+ * expect: window_leak ranks 0 line 15
+ * expect: window_leak ranks 1 line 15
  */
 #include <mpi.h>
 

@@ -5,8 +5,9 @@
  * assertion, "destroying inuse region"), so the leak there is a crash, not a note.
  * flavors: openmpi
  * np: 2
- * expect: window_leak ranks 0 line 17
- * expect: window_leak ranks 1 line 17
+ * slice: none
+ * expect: window_leak ranks 0 line 18
+ * expect: window_leak ranks 1 line 18
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* One window per step of a loop; only the last is freed after it: one window_leak per rank at
  * MPI_Win_create, count 2. Issue 28 item 3.
  * np: 2
- * expect: window_leak ranks 0 line 16
- * expect: window_leak ranks 1 line 16
+ * slice: none
+ * expect: window_leak ranks 0 line 17
+ * expect: window_leak ranks 1 line 17
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * MPI, which then raises MPI_ERR_RANK and aborts the job; the argument finding is the only one
  * (MPI's error of the same call is not reported twice). Issue 28 item 6.
  * np: 2
+ * slice: none
  * mpi: abort
- * expect: rank_out_of_range ranks 0 line 16
+ * expect: rank_out_of_range ranks 0 line 17
  */
 #include <mpi.h>
 

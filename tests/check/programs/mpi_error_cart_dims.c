@@ -2,8 +2,9 @@
  * inside the collective constructor (MPI_ERR_ARG or MPI_ERR_DIMS, as the library classes it) on
  * MPI_COMM_SELF, whose handler mpiguard replaced too, and aborts the job. Issue 28 item 6.
  * np: 2
+ * slice: none
  * mpi: abort
- * expect: mpi_error ranks 0 line 17
+ * expect: mpi_error ranks 0 line 18
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* Rank 1 builds a group of world rank 5 in a job of 2: MPI raises MPI_ERR_RANK (the argument
  * checks do not look at groups) and, under MPI_ERRORS_ARE_FATAL, aborts the job. Issue 28 item 6.
  * np: 2
+ * slice: mpich
  * mpi: abort
- * expect: mpi_error ranks 1 line 17
+ * expect: mpi_error ranks 1 line 18
  */
 #include <mpi.h>
 

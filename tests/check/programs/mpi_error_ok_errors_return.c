@@ -1,6 +1,7 @@
 /* The program sets MPI_ERRORS_RETURN and handles the error of a group of a rank that does not
  * exist itself: MPI returns the error, nothing aborts, nothing is reported. Issue 28 item 6.
  * np: 2
+ * slice: mpich
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* The program installs its own error handler, which counts the error and returns: MPI calls it
  * (not mpiguard's), the job goes on, nothing is reported. Issue 28 item 6.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,9 +2,10 @@
  * the job. The type checks' `truncation` of the same pair is left out here (it is reported only
  * when both records reach mpiguard before the abort). Issue 28 item 6.
  * np: 2
+ * slice: none
  * checks: -truncation
  * mpi: abort
- * expect: mpi_error ranks 1 line 19
+ * expect: mpi_error ranks 1 line 20
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* Rank 0 makes a contiguous type of -1 elements: MPI raises an error (MPI_ERR_COUNT or
  * MPI_ERR_ARG, as the library classes it) and aborts the job. Issue 28 item 6.
  * np: 2
+ * slice: none
  * mpi: abort
- * expect: mpi_error ranks 0 line 16
+ * expect: mpi_error ranks 0 line 17
  */
 #include <mpi.h>
 

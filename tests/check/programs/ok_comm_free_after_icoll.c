@@ -2,6 +2,7 @@
  * MPI_Type_free of the type of a pending nonblocking collective before its Wait (legal: the
  * request keeps what it needs, MPI 3.1 §4.1.9): nothing to report. Issue 28 item 3.
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -3,6 +3,7 @@
  * outer is still in use), an op, infos (one a copy), a window and a communicator; a value MPI
  * hands out again after a free is a new object, made and freed in a loop. Issue 28 item 3.
  * np: 2
+ * slice: mpich
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * Wait; the receive goes to another buffer, and a second send of the same buffer in flight
  * at once only reads it. Issue 28 item 4.
  * np: 3
+ * slice: mpich
  * expect: clean
  */
 #include <mpi.h>

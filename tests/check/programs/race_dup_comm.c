@@ -1,7 +1,8 @@
 /* The race of race_recv_any_source on a duplicate of MPI_COMM_WORLD: rank 0 receives from
  * MPI_ANY_SOURCE the messages of ranks 1 and 2 (issue 28 item 6).
  * np: 3
- * expect: message_race ranks 0,1,2 line 17
+ * slice: none
+ * expect: message_race ranks 0,1,2 line 18
  */
 #include <mpi.h>
 

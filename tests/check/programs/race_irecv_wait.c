@@ -1,7 +1,8 @@
 /* Rank 0 posts MPI_Irecv from MPI_ANY_SOURCE and waits for it, then receives the other message:
  * the message of rank 1 or rank 2 may complete the Irecv (a message race, issue 28 item 6).
  * np: 3
- * expect: message_race ranks 0,1,2 line 15
+ * slice: none
+ * expect: message_race ranks 0,1,2 line 16
  */
 #include <mpi.h>
 

@@ -1,6 +1,7 @@
 /* Rank 0 receives with MPI_ANY_TAG from rank 1 only: rank 1's two messages arrive in the order
  * it sent them (MPI's non-overtaking rule), so there is no race (issue 28 item 6).
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* Rank 0 receives from MPI_ANY_SOURCE twice, a barrier between: rank 1 sends before the barrier,
  * rank 2 after it, so each receive has one possible sender (no race, issue 28 item 6).
  * np: 3
+ * slice: mpich
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * MPI_ANY_SOURCE: rank 2's message is caused by rank 0's own message after the first receive,
  * so each receive has one possible sender (no race, issue 28 item 6).
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,7 +2,8 @@
  * may take the message of rank 1 or of rank 2 (a message race, issue 28 item 6; the line reported
  * is the request's MPI_Recv_init).
  * np: 3
- * expect: message_race ranks 0,1,2 line 16
+ * slice: none
+ * expect: message_race ranks 0,1,2 line 17
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * probe may find the message of rank 1 or of rank 2 first (a message race at the probe, issue 28
  * item 6; the receive that follows names its source).
  * np: 3
- * expect: message_race ranks 0,1,2 line 17
+ * slice: none
+ * expect: message_race ranks 0,1,2 line 18
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * message can be the first one received: which one depends on timing (a message race, issue 28
  * item 6). Reported whichever MPI took in this run.
  * np: 3
- * expect: message_race ranks 0,1,2 line 16
+ * slice: mpich
+ * expect: message_race ranks 0,1,2 line 17
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * that ended the epochs (MPI_MODE_NOSUCCEED). MPI refuses both (MPI_ERR_RMA_SYNC, returned here)
  * and the job goes on. Issue 28 item 5.
  * np: 2
- * expect: rma_access_outside_epoch ranks 0 line 20
- * expect: rma_access_outside_epoch ranks 1 line 26
+ * slice: mpich
+ * expect: rma_access_outside_epoch ranks 0 line 21
+ * expect: rma_access_outside_epoch ranks 1 line 27
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* PSCW closes without opens: rank 0 completes an access epoch it never started, rank 1 waits for
  * an exposure epoch it never posted. Issue 28 item 5.
  * np: 2
- * expect: rma_close_without_open ranks 0 line 18
- * expect: rma_close_without_open ranks 1 line 20
+ * slice: none
+ * expect: rma_close_without_open ranks 0 line 19
+ * expect: rma_close_without_open ranks 1 line 21
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * the Barrier, rank 1 joins the Barrier first. The fence waits for rank 1, the Barrier for rank
  * 0: the two communicators (the window's and MPI_COMM_WORLD) hide the cycle from a per-call view.
  * np: 2
- * expect: deadlock ranks 0,1 line 20
+ * slice: none
+ * expect: deadlock ranks 0,1 line 21
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A fence is collective over the window's group: rank 0 enters the closing fence of an epoch
  * while rank 1 first waits for a message rank 0 sends only after that fence.
  * np: 2
- * expect: deadlock ranks 0,1 line 18
+ * slice: mpich
+ * expect: deadlock ranks 0,1 line 19
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* A window freed while rank 0 still holds the lock of an epoch it opened on rank 1 and in which
  * it accumulated. Issue 28 item 5.
  * np: 2
+ * slice: none
  * mpi: completes hang abort
- * expect: rma_epoch_unclosed ranks 0 line 21
+ * expect: rma_epoch_unclosed ranks 0 line 22
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * the fence that completes the put. Issue 28 item 5. MPICH's Win_free then waits for the put
  * forever; mpiguard stops the job that makes no progress after the error.
  * np: 2
+ * slice: none
  * mpi: completes hang
- * expect: rma_epoch_unclosed ranks 0 line 23
+ * expect: rma_epoch_unclosed ranks 0 line 24
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* An access after its PSCW epoch ended: rank 0 starts, gets and completes an access epoch to rank
  * 1, then gets once more. MPI refuses the last Get (returned here). Issue 28 item 5.
  * np: 2
- * expect: rma_access_outside_epoch ranks 0 line 27
+ * slice: none
+ * expect: rma_access_outside_epoch ranks 0 line 28
  */
 #include <mpi.h>
 

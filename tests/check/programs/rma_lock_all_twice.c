@@ -1,7 +1,8 @@
 /* Lock_all opened twice on one window by rank 1 (MPI refuses the second, returned here); the
  * first is closed normally. Issue 28 item 5.
  * np: 2
- * expect: rma_epoch_twice ranks 1 line 19
+ * slice: none
+ * expect: rma_epoch_twice ranks 1 line 20
  */
 #include <mpi.h>
 

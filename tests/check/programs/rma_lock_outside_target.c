@@ -1,7 +1,8 @@
 /* A passive-target epoch covers only its target: rank 0 locks rank 1 and accumulates into rank 2,
  * which no epoch covers. Issue 28 item 5.
  * np: 3
- * expect: rma_access_outside_epoch ranks 0 line 20
+ * slice: none
+ * expect: rma_access_outside_epoch ranks 0 line 21
  */
 #include <mpi.h>
 

@@ -2,8 +2,9 @@
  * before unlocking it, then opens a Lock_all while that lock is held. MPI refuses both (returned
  * here). Issue 28 item 5.
  * np: 2
- * expect: rma_epoch_twice ranks 0 line 20
+ * slice: none
  * expect: rma_epoch_twice ranks 0 line 21
+ * expect: rma_epoch_twice ranks 0 line 22
  */
 #include <mpi.h>
 

@@ -2,6 +2,7 @@
  * (disjoint bytes), and rank 0 checks them after the closing fence. Issue 28 item 5. A cell more
  * than ranks: MPICH 4.0.2 (UCX) writes past a window of 12 bytes.
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * 1 to its own cell of every rank with Fetch_and_op (disjoint bytes per origin), and closes it;
  * then each rank's cells hold one 1 per origin. Issue 28 item 5.
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * starts an access epoch to rank 1, puts and gets, and completes it. Issue 28 item 5. Windows here
  * are 16 bytes or more: MPICH 4.0.2 (UCX) loses or misplaces accesses to smaller ones.
  * np: 2
+ * slice: mpich
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* Correct ring of PSCW epochs: every rank posts to its right neighbour and starts to its left one
  * before waiting, so each Win_wait's origin completes. Issue 28 item 5.
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -1,6 +1,7 @@
 /* Correct PSCW with messages inside the epochs: rank 1 posts, then receives a message rank 0
  * sends inside its access epoch, then waits; rank 0 completes after the send. Issue 28 item 5.
  * np: 2
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

@@ -2,6 +2,7 @@
  * into their own cells; a message sent after the epoch is received after the wait.
  * Issue 28 item 5.
  * np: 3
+ * slice: none
  * expect: clean
  */
 #include <mpi.h>

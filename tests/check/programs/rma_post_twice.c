@@ -1,7 +1,8 @@
 /* Rank 1 posts a second exposure epoch while the first is open (MPI refuses it, returned here);
  * rank 0's access epoch then completes against the first. Issue 28 item 5.
  * np: 2
- * expect: rma_epoch_twice ranks 1 line 22
+ * slice: none
+ * expect: rma_epoch_twice ranks 1 line 23
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* Each rank starts an access epoch to the other before posting its own exposure epoch: both
  * wait in Win_start for a post the other makes only after its own start. Issue 28 item 5.
  * np: 2
- * expect: deadlock ranks 0,1 line 19
+ * slice: none
+ * expect: deadlock ranks 0,1 line 20
  */
 #include <mpi.h>
 

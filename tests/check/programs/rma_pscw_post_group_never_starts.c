@@ -2,7 +2,8 @@
  * and waits for both to complete; rank 2 never opens an access epoch and waits in a barrier that
  * rank 0 reaches only after its wait. Issue 28 item 5.
  * np: 3
- * expect: deadlock ranks 0,2,1 knot 0,2 line 27
+ * slice: none
+ * expect: deadlock ranks 0,2,1 knot 0,2 line 28
  */
 #include <mpi.h>
 

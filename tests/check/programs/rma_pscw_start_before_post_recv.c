@@ -2,7 +2,8 @@
  * rank 0 starts an access epoch to rank 1, which first receives a message rank 0 sends only after
  * its epoch, and posts after that. Issue 28 item 5.
  * np: 2
- * expect: deadlock ranks 0,1 line 21
+ * slice: none
+ * expect: deadlock ranks 0,1 line 22
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * rank 0, inside its access epoch, first receives a message rank 1 sends only after its wait.
  * Issue 28 item 5.
  * np: 2
- * expect: deadlock ranks 0,1 line 23
+ * slice: mpich
+ * expect: deadlock ranks 0,1 line 24
  */
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
  * before starting its own access epoch to rank r-1; every rank waits in Win_wait for a complete
  * that comes after the next rank's wait. Issue 28 item 5.
  * np: 3
- * expect: deadlock ranks 0,1,2 line 22
+ * slice: none
+ * expect: deadlock ranks 0,1,2 line 23
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* A put issued before the access epoch it belongs to: rank 0 puts to rank 1 and only then calls
  * Win_start; rank 1 posts and waits. MPI refuses the early Put (returned here). Issue 28 item 5.
  * np: 2
- * expect: rma_access_outside_epoch ranks 0 line 24
+ * slice: none
+ * expect: rma_access_outside_epoch ranks 0 line 25
  */
 #include <mpi.h>
 

@@ -3,7 +3,8 @@
  * that Win_unlock ("Internal error") whatever the error handler, and rank 1 is then stuck on it.
  * flavors: openmpi
  * np: 2
- * expect: rma_close_without_open ranks 0 line 21
+ * slice: none
+ * expect: rma_close_without_open ranks 0 line 22
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* Epochs closed that were never opened: rank 0 unlocks rank 1 without locking it, rank 1 calls
  * Unlock_all without Lock_all. MPI refuses both (returned here). Issue 28 item 5.
  * np: 2
- * expect: rma_close_without_open ranks 0 line 18
- * expect: rma_close_without_open ranks 1 line 20
+ * slice: none
+ * expect: rma_close_without_open ranks 0 line 19
+ * expect: rma_close_without_open ranks 1 line 21
  */
 #include <mpi.h>
 

@@ -1,7 +1,8 @@
 /* Rank 1 ends its exposure epoch twice: a second Win_wait after the one that matched its post
  * (MPI refuses it, returned here). Issue 28 item 5.
  * np: 2
- * expect: rma_close_without_open ranks 1 line 23
+ * slice: none
+ * expect: rma_close_without_open ranks 1 line 24
  */
 #include <mpi.h>
 

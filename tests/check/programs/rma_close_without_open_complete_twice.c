@@ -1,0 +1,37 @@
+/* Rank 0 ends its access epoch to rank 1 twice: a second Win_complete after the one that closed
+ * its Win_start (MPI refuses it, returned here); rank 1 posts and waits once. Issue 28 items 5
+ * and 8.
+ * np: 2
+ * slice: none
+ * expect: rma_close_without_open ranks 0 line 26
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, cells[4] = {0}, value = 6, other;
+    MPI_Win win;
+    MPI_Group world, peer;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    other = 1 - rank;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 1, &other, &peer);
+    MPI_Win_create(cells, sizeof cells, sizeof cells[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        MPI_Win_start(peer, 0, win);
+        MPI_Put(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+        MPI_Win_complete(win);
+        MPI_Win_complete(win); /* <- reported */
+    } else {
+        MPI_Win_post(peer, 0, win);
+        MPI_Win_wait(win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+    MPI_Group_free(&peer);
+    MPI_Group_free(&world);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* Rank 0 leaves with exit(0) without MPI_Finalize; rank 1 then waits for its message forever:
+ * rank 1 is stuck on a rank that ended without finalizing. Issue 28 items 3 and 8.
+ * np: 2
+ * slice: none
+ * expect: no_finalize ranks 0
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 18
+ */
+#include <mpi.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int rank, value = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        exit(0);
+    MPI_Recv(&value, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* <- reported */
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* Rank 1 sends its result with a synchronous send to rank 0, which has already finalized without
+ * receiving it: the send can never complete. Issue 28 item 8.
+ * np: 2
+ * slice: none
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 15
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, result = 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 1)
+        MPI_Ssend(&result, 1, MPI_INT, 0, 0, MPI_COMM_WORLD); /* <- reported */
+    MPI_Finalize();
+    return 0;
+}
