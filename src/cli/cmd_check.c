@@ -78,8 +78,8 @@ static void stop_agents(check_run *r)
 /* What check does not look at yet, said on the clean line so that a clean run is not read as
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
-    "leaks of error handlers and of datatypes from constructors not wrapped (subarray, darray, "   \
-    "indexed_block), receive buffers used before their completion, conflicting one-sided "         \
+    "leaks of error handlers, datatypes made by constructors not wrapped (darray, "                \
+    "hindexed_block), receive buffers used before their completion, conflicting one-sided "        \
     "accesses, passive-target lock waits, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
