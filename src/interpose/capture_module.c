@@ -30,8 +30,8 @@
 #include <stdlib.h>
 
 /* At a normal process exit (exit(), a return from main) before MPI_Finalize: the stream ends
- * with the record that says so, which a crash never writes (docs/check.md "Lifecycles"). After
- * MPI_Finalize or MPI_Abort the stream is closed already and nothing is written. */
+ * with the record that says so, which a crash never writes (docs/check-classes.md "Lifecycles").
+ * After MPI_Finalize or MPI_Abort the stream is closed already and nothing is written. */
 static void exit_without_finalize(void)
 {
     capture_emit_close(CHECK_FN_EXIT);

@@ -1,6 +1,7 @@
-/* The one table of finding classes of every mpiguard tool (docs/check.md "Finding classes"): each
- * class's stable name (a finding's `kind`), the tool that reports it, its `--checks` group, its
- * severity, what it means and what to do about it. A new class is one line in report_class.c. */
+/* The one table of finding classes of every mpiguard tool (docs/check-classes.md "Finding
+ * classes"): each class's stable name (a finding's `kind`), the tool that reports it, its
+ * `--checks` group, its severity, what it means and what to do about it. A new class is one line in
+ * report_class.c. */
 #ifndef MG_REPORT_CLASS_H
 #define MG_REPORT_CLASS_H
 

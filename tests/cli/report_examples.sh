@@ -2,7 +2,7 @@
 # Every JSON example in docs/report-schema.md (one per tool) is a valid report: `mpiguard report`
 # renders it as text, JSON, DOT and HTML; the text names each finding's kind and first site, the
 # HTML page is well formed and shows each finding's class, ranks, file:line and graph
-# (html_check.py). Every class of the class table is in docs/check.md's table. Broken reports (the
+# (html_check.py). Every class of the class table is in docs/check-classes.md's table. Broken reports (the
 # hang example with one thing wrong, a directory, a missing file, an empty one) are refused with
 # the message the schema's validation gives (docs/report-schema.md, "Validation") and their status.
 . "$(dirname "$0")/../lib.sh"
@@ -50,7 +50,7 @@ sed '0,/<\/table>/s///' "$TMP/example1.json.html" >"$TMP/unclosed.html"
 classes=$(sed -n 's/^    {"\([a-z_]*\)", "[a-z]*", "[a-z]*", "[a-z]*",.*/\1/p' "$(dirname "$0")/../../src/report/report_class.c")
 [ "$(wc -l <<<"$classes")" -ge 21 ] || fail "cannot read the class table: $classes"
 for c in $classes; do
-    grep -q "^| \`$c\` |" "$(dirname "$0")/../../docs/check.md" || fail "class $c is not in docs/check.md"
+    grep -q "^| \`$c\` |" "$(dirname "$0")/../../docs/check-classes.md" || fail "class $c is not in docs/check-classes.md"
 done
 
 # broken NAME PYTHON: the hang example (example1.json) changed by PYTHON on r, as $TMP/NAME.json.

@@ -2,7 +2,7 @@
  * receive, Sendrecv, Mprobe, or a Probe/Iprobe/Improbe then the receive) that had more than one
  * matching send available when MPI matched it, whichever one MPI took in this run.
  *
- * "Available" (docs/check.md "Message races"): a send from another rank than the one taken, on
+ * "Available" (docs/check-classes.md "Message races"): a send from another rank than the one taken, on
  * the same communicator, to the receiving rank, with a tag the receive accepts, that no receive
  * posted before the wildcard one matched, and that is not causally after the wildcard receive's
  * posting. Causality comes from the matching order over the records the detector already has, not
