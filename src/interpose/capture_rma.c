@@ -104,19 +104,23 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *w
 /* The records of a call on window w: at the entry, the flagged record of the epoch problem its
  * action shows (target: a rank of the window's group, or -1), then the call's own record with
  * the target as a world rank, the count and, for post/start/complete/wait, the epoch's group g
- * (world ranks, NULL for none) that the detector turns into sends or waits (rma_waits.h). */
+ * (world ranks, NULL for none) that the detector turns into sends or waits (rma_waits.h). A call
+ * with an epoch problem carries no group: MPI refuses it (a Win_start inside a lock returns an
+ * error at once), so the model must not wait in it. */
 static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
                       int64_t count, const pscw_group *g)
 {
     if (!w)
         return;
-    if (phase == MG_CALL_ENTER)
-        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
-                            target, 0, count);
+    usage_problem problem = USAGE_OK;
+    if (phase == MG_CALL_ENTER) {
+        problem = rma_epochs_step(&w->epochs, action, target);
+        capture_args_reject(fn, phase, &w->group, problem, target, 0, count);
+    }
     check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
     ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
     ev.count = count;
-    if (phase == MG_CALL_ENTER && g && g->world) {
+    if (phase == MG_CALL_ENTER && g && g->world && problem == USAGE_OK) {
         ev.ranks = g->world;
         ev.n_ranks = (uint32_t)g->size;
     }

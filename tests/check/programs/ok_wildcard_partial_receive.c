@@ -2,6 +2,7 @@
  * MPI_ANY_TAG) into room for 6 ints; the workers send 2 and 6 ints, each as MPI matched it within
  * the receive's length. Issue 28 items 1 and 8 (wildcards as matched, legal partial receives).
  * np: 3
+ * checks: -message_race
  * slice: none
  * expect: clean
  */

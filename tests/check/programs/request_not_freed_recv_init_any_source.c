@@ -2,8 +2,9 @@
  * started and completed once per worker, and never frees it. Issue 28 items 3 and 8 (persistent
  * requests, wildcards).
  * np: 3
+ * checks: -message_race
  * slice: none
- * expect: request_not_freed ranks 0 line 18
+ * expect: request_not_freed ranks 0 line 19
  */
 #include <mpi.h>
 
