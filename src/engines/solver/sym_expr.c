@@ -137,7 +137,10 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
 /* a + k*b for two expressions of the same kind, out not aliasing either. */
 static int linear(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k)
 {
-    if (out == a || out == b || a->num != b->num) {
+    /* an output that aliases an input is left as it is: it still owns its terms */
+    if (out == a || out == b)
+        return MG_EINVAL;
+    if (a->num != b->num) {
         sym_expr_init_const(out, 0);
         return MG_EINVAL;
     }
@@ -180,7 +183,9 @@ int sym_expr_fscale(sym_expr *out, const sym_expr *a, double k)
 {
     sym_expr zero;
     sym_expr_init_fconst(&zero, 0);
-    if (out == a || a->num != SYM_NUM_F64) {
+    if (out == a)
+        return MG_EINVAL;
+    if (a->num != SYM_NUM_F64) {
         sym_expr_init_const(out, 0);
         return MG_EINVAL;
     }
