@@ -11,6 +11,7 @@
 #pragma weak ompi_mpi_comm_world
 #pragma weak ompi_mpi_comm_self
 #pragma weak ompi_mpi_comm_null
+#pragma weak ompi_mpi_group_empty
 #pragma weak ompi_request_null
 #pragma weak ompi_mpi_op_null
 #pragma weak ompi_mpi_op_max
