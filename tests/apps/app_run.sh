@@ -37,6 +37,10 @@ for f in notes:
     print("note: %s: %s" % (f["kind"], f["summary"]))
 others = [f for f in r["findings"] if f["severity"] != "note"]
 if (sys.argv[2], sys.argv[4]) == ("check", "hpcc"):
+    # HPL receives its panels from MPI_ANY_SOURCE: message races by check's definition (docs/apps.md)
+    races = [f for f in others if f["kind"] == "message_race"]
+    assert all(f["severity"] == "warning" and f["sites"][0]["function"] == "MPI_Irecv" for f in races), races
+    others = [f for f in others if f["kind"] != "message_race"]
     assert others, r["findings"]
     for f in others:
         knot = [b for b in f["evidence"]["blocked"] if b["in_knot"]]
