@@ -2,6 +2,7 @@
 #include "hang_agent.h"
 
 #include "agent_proto.h"
+#include "agent_reads.h"
 #include "mg_error.h"
 #include "rank_scan.h"
 #include "rank_stack.h"
@@ -83,18 +84,23 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
     return NULL;
 }
 
-static void read_rank(const hang_agent_params *p, owned_rank *o, int with_cpu_time,
-                      agent_reading *out)
+/* The ranks an agent answers for (agent_read_fn's context). */
+typedef struct node_ranks {
+    const hang_agent_params *params;
+    owned_rank *owned;
+    size_t n;
+} node_ranks;
+
+static void read_rank(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
 {
-    *out = (agent_reading){
-        .rank = o ? o->rank : -1, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
-    if (!o)
-        return;
+    node_ranks *node = ctx;
+    owned_rank *o = find(node->owned, node->n, rank);
+    *out = (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
     mg_probe_reading reading;
-    if (mg_rank_probe_read_opening(p->kind, p->token, o->rank, o->pid, &o->probe, with_cpu_time,
-                                   &reading))
+    if (!o || mg_rank_probe_read_opening(node->params->kind, node->params->token, o->rank, o->pid,
+                                         &o->probe, with_cpu_time, &reading))
         return;
-    *out = (agent_reading){.rank = o->rank,
+    *out = (agent_reading){.rank = rank,
                            .exited = (uint8_t)reading.exited,
                            .in_mpi = (uint8_t)reading.in_mpi,
                            .progressed = (uint8_t)reading.progressed,
@@ -123,15 +129,15 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     return rc ? MG_ENOMEM : MG_OK;
 }
 
-/* Answers one request; returns 1 on BYE, a negative code when the stream is broken (with err
- * naming a malformed frame). */
-static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *b,
-                 char *err, size_t errlen)
+/* Answers one request (received into in, answered from out); returns 1 on BYE, a negative code
+ * when the stream is broken (with err naming a malformed frame). */
+static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *in,
+                 agent_buf *out, char *err, size_t errlen)
 {
     agent_msg_type type;
     agent_cursor c;
     uint32_t count, value;
-    int rc = agent_recv(fd, b, &type, &c, err, errlen);
+    int rc = agent_recv(fd, in, &type, &c, err, errlen);
     if (rc)
         return rc;
     if (type == AGENT_MSG_BYE)
@@ -143,23 +149,19 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
             kill(owned[i].pid, (int)value);
         return 0;
     }
-    int reads = type == AGENT_MSG_READ || type == AGENT_MSG_READ_CPU;
-    if ((!reads && type != AGENT_MSG_STACKS) || agent_get_u32(&c, &count) || count != 1 ||
+    if (type == AGENT_MSG_READ || type == AGENT_MSG_READ_CPU) {
+        node_ranks node = {p, owned, n};
+        rc = agent_reads_answer(type, &c, read_rank, &node, out);
+        return rc ? rc : agent_send(fd, out);
+    }
+    if (type != AGENT_MSG_STACKS || agent_get_u32(&c, &count) || count != 1 ||
         agent_get_u32(&c, &value))
         return MG_EFORMAT;
-    owned_rank *o = find(owned, n, (int)value);
-    if (reads) {
-        agent_reading reading;
-        read_rank(p, o, type == AGENT_MSG_READ_CPU, &reading);
-        rc = agent_frame_begin(b, AGENT_MSG_READINGS) || agent_put_u32(b, 1) ||
-             agent_put_reading(b, &reading);
-    } else {
-        rc = agent_frame_begin(b, AGENT_MSG_STACK) || put_stack(p, o, b);
-    }
+    rc = agent_frame_begin(out, AGENT_MSG_STACK) || put_stack(p, find(owned, n, (int)value), out);
     if (rc)
         return MG_ENOMEM;
-    agent_frame_finish(b);
-    return agent_send(fd, b);
+    agent_frame_finish(out);
+    return agent_send(fd, out);
 }
 
 int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
@@ -178,11 +180,14 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         free(owned);
         return MG_EIO;
     }
-    agent_buf b = {0};
+    char node[64] = "";
+    gethostname(node, sizeof node - 1);
+    agent_buf b = {0}, answer = {0};
     int rc = agent_auth_send(fd, p->secret) || agent_frame_begin(&b, AGENT_MSG_HELLO) ||
              agent_put_u32(&b, AGENT_TOOL_HANG) || agent_put_str(&b, p->token) ||
              agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
-             agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n)));
+             agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n))) ||
+             agent_put_str(&b, node);
     for (size_t i = 0; !rc && i < n; i++)
         rc = agent_put_u32(&b, (uint32_t)owned[i].rank) ||
              agent_put_u32(&b, (uint32_t)owned[i].pid);
@@ -191,11 +196,12 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         rc = agent_send(fd, &b);
     }
     while (rc == MG_OK)
-        rc = serve(p, fd, owned, n, &b, err, errlen);
+        rc = serve(p, fd, owned, n, &b, &answer, err, errlen);
     for (size_t i = 0; i < n; i++)
         mg_rank_probe_close(owned[i].probe);
     free(owned);
     agent_buf_free(&b);
+    agent_buf_free(&answer);
     close(fd);
     /* The front went away or said bye: either way the agent's work is done. */
     return rc == 1 || rc == MG_EIO ? MG_OK : rc;

@@ -347,8 +347,12 @@ static void watch_params(const hang_options *o, struct hang_watch_params *wp)
 static void take_readings(hang_probes *probes, const struct hang_watch_step *step,
                           struct hang_watch_reading *readings)
 {
+    const int *ranks = step->action == HANG_WATCH_SAMPLE ? step->ranks : NULL;
+    /* through agents, one frame each way per agent; without memory for it, one per rank */
+    if (probes->remote)
+        (void)hang_remote_prefetch(probes->remote, ranks, step->count, step->with_cpu);
     for (size_t i = 0; i < step->count; i++) {
-        int r = step->action == HANG_WATCH_SAMPLE ? step->ranks[i] : (int)i;
+        int r = ranks ? ranks[i] : (int)i;
         hang_probes_read_for_watch(probes, r, step->with_cpu, &readings[i]);
     }
 }

@@ -293,6 +293,8 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
         json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
+        if (s->ranks[r].host[0])
+            json_object_object_add(entry, "host", json_object_new_string(s->ranks[r].host));
         json_object_object_add(entry, "state",
                                json_object_new_string(lost           ? "UNKNOWN"
                                                       : in_mpi       ? "IN_MPI"

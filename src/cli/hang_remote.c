@@ -2,6 +2,7 @@
 #include "hang_remote.h"
 
 #include "agent_proto.h"
+#include "agent_reads.h"
 #include "agent_start.h"
 #include "mg_error.h"
 #include "mg_exit.h"
@@ -43,6 +44,16 @@ struct hang_remote {
     int here; /* the agents run on this machine */
     int njobs;
     agent_buf buf;
+    /* Readings taken in rounds (hang_remote_prefetch), per rank, until hang_remote_read takes
+     * them: fresh[r] is the round that read rank r, 0 once taken. */
+    agent_reading *readings;
+    uint64_t *fresh;
+    int round_with_cpu;   /* the last round read CPU times */
+    int32_t *round_ranks; /* a round's ranks grouped by agent, and their readings */
+    agent_reading *round_out;
+    agent_read_ask *asks; /* one per agent */
+    agent_read_stats stats;
+    double round_seconds; /* spent in rounds */
 };
 
 static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv)
@@ -100,7 +111,7 @@ static int accept_agent(hang_remote *h, int fd)
     agent_msg_type type;
     agent_cursor c;
     uint32_t tool, world, count, share_ppm;
-    char token[64], err[160];
+    char token[64], node[64], err[160];
     /* Nothing of a connection is read before its secret: a stranger is refused whatever it
      * sends, and one that sends nothing holds the front for AUTH_WAIT_MS at most. */
     struct timeval wait = {.tv_sec = AUTH_WAIT_MS / 1000, .tv_usec = AUTH_WAIT_MS % 1000 * 1000};
@@ -117,7 +128,7 @@ static int accept_agent(hang_remote *h, int fd)
     if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
         agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
         agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
-        world == 0 || world > (1u << 24)) {
+        agent_get_str(&c, node, sizeof node) || world == 0 || world > (1u << 24)) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
@@ -144,6 +155,9 @@ static int accept_agent(hang_remote *h, int fd)
         if (h->owner[rank] < 0) {
             h->owner[rank] = h->nagents;
             s->ranks[rank].pid = (int)pid;
+            /* the report names each rank's node (agents on this machine: this one) */
+            if (!h->here)
+                snprintf(s->ranks[rank].host, sizeof s->ranks[rank].host, "%s", node);
             s->found++;
             a->ranks[a->nranks++] = (int)rank;
         }
@@ -198,9 +212,8 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
     return 0;
 }
 
-/* Sends a request about rank r to its agent and receives the answer frame. */
-static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type answer,
-               agent_cursor *c)
+/* Asks rank r's agent for its stack and receives the answer frame. */
+static int ask_stack(hang_remote *h, int r, agent_cursor *c)
 {
     if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
         return MG_ENOENT;
@@ -209,7 +222,7 @@ static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type ans
     char err[160];
     if (a->fd < 0)
         return MG_EIO;
-    if (agent_frame_begin(&h->buf, request) || agent_put_u32(&h->buf, 1) ||
+    if (agent_frame_begin(&h->buf, AGENT_MSG_STACKS) || agent_put_u32(&h->buf, 1) ||
         agent_put_u32(&h->buf, (uint32_t)r))
         return MG_ENOMEM;
     agent_frame_finish(&h->buf);
@@ -218,7 +231,7 @@ static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type ans
         rc = agent_recv(a->fd, &h->buf, &type, c, err, sizeof err);
     if (rc == MG_EFORMAT || rc == MG_EVERSION)
         mg_warn("hang: closing an agent's connection: %s", err);
-    if (rc != MG_OK || type != answer) {
+    if (rc != MG_OK || type != AGENT_MSG_STACK) {
         close(a->fd);
         a->fd = -1;
         return MG_EIO;
@@ -227,27 +240,86 @@ static int ask(hang_remote *h, int r, agent_msg_type request, agent_msg_type ans
     return MG_OK;
 }
 
+/* The per-rank and per-round arrays, sized once the agents said how many ranks there are. */
+static int round_arrays(hang_remote *h)
+{
+    size_t n = (size_t)h->session->nranks;
+    if (h->readings)
+        return MG_OK;
+    h->readings = calloc(n, sizeof *h->readings);
+    h->fresh = calloc(n, sizeof *h->fresh);
+    h->round_ranks = calloc(n, sizeof *h->round_ranks);
+    h->round_out = calloc(n, sizeof *h->round_out);
+    h->asks = calloc((size_t)h->nagents, sizeof *h->asks);
+    return h->readings && h->fresh && h->round_ranks && h->round_out && h->asks ? MG_OK : MG_ENOMEM;
+}
+
+int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time)
+{
+    if (round_arrays(h) != MG_OK)
+        return MG_ENOMEM;
+    agent_read_ask *asks = h->asks;
+    for (int a = 0; a < h->nagents; a++)
+        asks[a].fd = h->agents[a].fd;
+    agent_read_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
+                     h->round_ranks, h->round_out);
+    char err[160];
+    double began = mg_clock_seconds();
+    int rc = agent_read_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
+                              sizeof err);
+    h->round_seconds += mg_clock_seconds() - began;
+    if (rc != MG_OK)
+        return rc;
+    if (err[0])
+        mg_warn("hang: closing an agent's connection: %s", err);
+    h->round_with_cpu = with_cpu_time;
+    for (int a = 0; a < h->nagents; a++) {
+        if (asks[a].count == 0)
+            continue;
+        if (asks[a].rc != MG_OK) {
+            close(h->agents[a].fd);
+            h->agents[a].fd = -1;
+            continue;
+        }
+        h->agents[a].requests++;
+        for (size_t i = 0; i < asks[a].count; i++) {
+            h->readings[asks[a].ranks[i]] = asks[a].out[i];
+            h->fresh[asks[a].ranks[i]] = h->stats.rounds;
+        }
+    }
+    return MG_OK;
+}
+
+/* 1 when rank r's reading of the last round, with or without CPU time as asked, is not taken. */
+static int fresh(const hang_remote *h, int r, int with_cpu_time)
+{
+    return h->fresh && h->fresh[r] == h->stats.rounds && h->round_with_cpu == with_cpu_time;
+}
+
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen)
 {
-    agent_cursor c;
-    agent_reading reading;
-    uint32_t count;
-    int rc = ask(h, r, with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ, AGENT_MSG_READINGS, &c);
-    if (rc == MG_OK && (agent_get_u32(&c, &count) || count != 1 || agent_get_reading(&c, &reading)))
-        rc = MG_EFORMAT;
-    if (rc)
-        return rc;
-    *out = (mg_probe_reading){.exited = reading.exited,
-                              .in_mpi = reading.in_mpi,
-                              .progressed = reading.progressed,
-                              .fn = (mg_fn)reading.fn,
-                              .counter_known = reading.counter_known,
-                              .counter = reading.counter,
-                              .runnable = reading.runnable,
-                              .stopped = reading.stopped,
-                              .cpu_time_ns = reading.cpu_time_ns,
-                              .cpu_slices = reading.cpu_slices};
-    *unseen = reading.unseen;
+    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+        return MG_ENOENT;
+    if (!fresh(h, r, with_cpu_time)) {
+        int rc = hang_remote_prefetch(h, &r, 1, with_cpu_time);
+        if (rc != MG_OK)
+            return rc;
+        if (!fresh(h, r, with_cpu_time))
+            return MG_EIO; /* its agent is lost */
+    }
+    const agent_reading *reading = &h->readings[r];
+    h->fresh[r] = 0;
+    *out = (mg_probe_reading){.exited = reading->exited,
+                              .in_mpi = reading->in_mpi,
+                              .progressed = reading->progressed,
+                              .fn = (mg_fn)reading->fn,
+                              .counter_known = reading->counter_known,
+                              .counter = reading->counter,
+                              .runnable = reading->runnable,
+                              .stopped = reading->stopped,
+                              .cpu_time_ns = reading->cpu_time_ns,
+                              .cpu_slices = reading->cpu_slices};
+    *unseen = reading->unseen;
     return MG_OK;
 }
 
@@ -273,8 +345,7 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
     memset(out, 0, sizeof *out);
     agent_cursor c;
     uint32_t nframes;
-    if (ask(h, r, AGENT_MSG_STACKS, AGENT_MSG_STACK, &c) ||
-        agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
+    if (ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
         agent_get_u32(&c, &nframes))
         return;
     for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
@@ -293,6 +364,12 @@ void hang_remote_stop(hang_remote *h)
 {
     if (!h)
         return;
+    if (h->stats.rounds > 0)
+        mg_info("hang: %llu reading rounds: %.2f agent frames, %.0f bytes, %.3f ms each",
+                (unsigned long long)h->stats.rounds,
+                (double)h->stats.frames / (double)h->stats.rounds,
+                (double)h->stats.bytes / (double)h->stats.rounds,
+                1e3 * h->round_seconds / (double)h->stats.rounds);
     for (int a = 0; a < h->nagents; a++) {
         agent_link *l = &h->agents[a];
         char ranks[128];
@@ -313,6 +390,11 @@ void hang_remote_stop(hang_remote *h)
     if (h->listen_fd >= 0)
         close(h->listen_fd);
     agent_buf_free(&h->buf);
+    free(h->readings);
+    free(h->fresh);
+    free(h->round_ranks);
+    free(h->round_out);
+    free(h->asks);
     free(h->owner);
     free(h);
 }

@@ -23,8 +23,13 @@ typedef struct hang_remote_options {
  * Returns 0, or an exit status after printing why (70: an agent could not start or did not say
  * hello in time; 66: they own no rank). */
 int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out);
-/* Reads rank r through its agent (with_cpu_time as for mg_rank_probe_read). *unseen is set when
- * the agent could not look at it. MG_EIO when the agent is gone. */
+/* Reads the count ranks of ranks (NULL: ranks 0..count-1) in one round: one request frame to each
+ * agent that owns some of them, all sent before any answer is awaited (agent_reads.h). An agent
+ * that fails to answer is lost. The readings wait for hang_remote_read. 0, or MG_ENOMEM. */
+int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time);
+/* Rank r's reading (with_cpu_time as for mg_rank_probe_read): the one the last round took, if
+ * not taken yet and read as asked, else through a round of its own. *unseen is set when the agent
+ * could not look at it. MG_EIO when the agent is gone. */
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen);
 /* 1 when rank r's agent is lost (it stopped answering or its connection broke): what is known of
  * the rank then is only what it said before. */

@@ -77,6 +77,7 @@ struct options {
     bool counters;
     double interval_max;
     bool paper_model; /* ParaStack's rules only (the ablation of ours) */
+    size_t node_size; /* > 0: ranks read through agents of this many ranks each */
 };
 
 static void defaults(struct options *o)
@@ -139,7 +140,9 @@ static void usage(FILE *f)
             "      --backend KIND     shm (call counters) or ptrace (states only) (default shm)\n"
             "      --interval-max S   cap on the model's sampling interval (default 6.4)\n"
             "      --model KIND       mpiguard (exact bound, degenerate windows keep I) or paper\n"
-            "                         (ParaStack's rules only) (default mpiguard)\n");
+            "                         (ParaStack's rules only) (default mpiguard)\n"
+            "      --agents N         read the ranks through simulated node agents of N ranks\n"
+            "                         each, over the agent protocol (default: directly)\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -205,7 +208,8 @@ static int parse(int argc, char **argv, struct options *o)
         O_STRETCH,
         O_BACKEND,
         O_IMAX,
-        O_MODEL
+        O_MODEL,
+        O_AGENTS
     };
     static const struct option longs[] = {{"procs", required_argument, 0, 'P'},
                                           {"runs", required_argument, 0, 'n'},
@@ -228,6 +232,7 @@ static int parse(int argc, char **argv, struct options *o)
                                           {"backend", required_argument, 0, O_BACKEND},
                                           {"interval-max", required_argument, 0, O_IMAX},
                                           {"model", required_argument, 0, O_MODEL},
+                                          {"agents", required_argument, 0, O_AGENTS},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     static const char *const fault_names[] = {"none", "comp", "comm", "both"};
@@ -312,6 +317,9 @@ static int parse(int argc, char **argv, struct options *o)
             v = lookup(optarg, models, 2);
             bad |= v < 0;
             o->paper_model = v == 0;
+            break;
+        case O_AGENTS:
+            bad |= parse_size(optarg, &o->node_size);
             break;
         case 'h':
             usage(stdout);
@@ -457,9 +465,34 @@ static void print_row(const char *name, const struct options *o, struct tally *t
     }
 }
 
-/* Watches one run with the model and every timeout setting; all on the same run. */
+static void add_cost(struct sim_wire_cost *sum, const struct sim_wire_cost *c)
+{
+    sum->rounds += c->rounds;
+    sum->frames += c->frames;
+    sum->bytes += c->bytes;
+    sum->seconds += c->seconds;
+}
+
+/* The agents' cost per round of each kind, on one line after the table. */
+static void print_wire(const struct options *o, const struct sim_wire_cost *samples,
+                       const struct sim_wire_cost *scans)
+{
+    const struct sim_wire_cost *kinds[2] = {samples, scans};
+    printf("# agents: %zu of %zu ranks each;", (o->nranks + o->node_size - 1) / o->node_size,
+           o->node_size);
+    for (int k = 0; k < 2; k++) {
+        double n = kinds[k]->rounds ? (double)kinds[k]->rounds : NAN;
+        printf(" %s rounds %llu: %.1f frames, %.0f bytes, %.3f ms each%s", k ? "scan" : "sample",
+               (unsigned long long)kinds[k]->rounds, (double)kinds[k]->frames / n,
+               (double)kinds[k]->bytes / n, 1e3 * kinds[k]->seconds / n, k ? "\n" : ";");
+    }
+}
+
+/* Watches one run with the model and every timeout setting; all on the same run. The wire cost of
+ * every watch is added to samples and scans. */
 static int watch_all(const struct options *o, const struct sim_run *run, struct sim_probe_buf *buf,
-                     struct tally *tallies)
+                     struct sim_agents *agents, struct tally *tallies,
+                     struct sim_wire_cost *samples, struct sim_wire_cost *scans)
 {
     double end = run->fault == SIM_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
     struct hang_model_params mp;
@@ -475,7 +508,7 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
     if (rc != MG_OK)
         return rc;
-    struct sim_watch_config cfg = {.end_time = end, .counters = o->counters};
+    struct sim_watch_config cfg = {.end_time = end, .counters = o->counters, .agents = agents};
     hang_watch_params_default(&cfg.watch);
     cfg.watch.nscans = o->nscans;
     cfg.watch.scan_gap = o->scan_gap;
@@ -488,6 +521,8 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     hang_model_destroy(m);
     if (rc != MG_OK)
         return rc;
+    add_cost(samples, &out.samples);
+    add_cost(scans, &out.scans);
     account(&tallies[0], run, &out, true);
     tallies[0].intervals[tallies[0].nintervals++] = st.interval;
     /* the paper's baseline: its HANG is final, and it has no rule for hangs from the first call */
@@ -509,6 +544,8 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
         hang_timeout_destroy(t);
         if (rc != MG_OK)
             return rc;
+        add_cost(samples, &out.samples);
+        add_cost(scans, &out.scans);
         account(&tallies[1 + i], run, &out, false);
     }
     return MG_OK;
@@ -522,11 +559,15 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct sim_probe_buf buf = {
-        calloc(o.nranks, sizeof *buf.readings), calloc(o.nranks, sizeof *buf.last_counter),
-        calloc(o.nranks, sizeof *buf.read_in), calloc(o.nranks, sizeof *buf.cpu_s), 0};
+    struct sim_probe_buf buf = {.readings = calloc(o.nranks, sizeof *buf.readings),
+                                .last_counter = calloc(o.nranks, sizeof *buf.last_counter),
+                                .read_in = calloc(o.nranks, sizeof *buf.read_in),
+                                .cpu_s = calloc(o.nranks, sizeof *buf.cpu_s),
+                                .wire = calloc(o.nranks, sizeof *buf.wire)};
     struct tally tallies[NDETECTORS] = {{0}};
-    bool ok = buf.readings && buf.last_counter && buf.read_in && buf.cpu_s;
+    struct sim_wire_cost samples = {0}, scans = {0};
+    struct sim_agents *agents = NULL;
+    bool ok = buf.readings && buf.last_counter && buf.read_in && buf.cpu_s && buf.wire;
     for (size_t i = 0; i < NDETECTORS && ok; i++) {
         tallies[i].delays = calloc(o.runs, sizeof(double));
         tallies[i].intervals = calloc(2 * o.runs, sizeof(double));
@@ -536,12 +577,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "hang_sim: out of memory\n");
         return 1;
     }
+    int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, &agents) : MG_OK;
+    if (rc != MG_OK) {
+        fprintf(stderr, "hang_sim: cannot start the simulated agents: %s\n", mg_strerror(rc));
+        return 1;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t k = 0; k < 2 * o.runs; k++) {
         struct sim_run run;
         make_run(&o, k / 2, k % 2 == 0, &run);
-        int rc = watch_all(&o, &run, &buf, tallies);
+        rc = watch_all(&o, &run, &buf, agents, tallies, &samples, &scans);
         if (rc != MG_OK) {
             fprintf(stderr, "hang_sim: run %zu: %s\n", k, mg_strerror(rc));
             return 1;
@@ -571,6 +617,9 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "timeout %.1fs/%u", timeouts[i].interval, timeouts[i].k);
         print_row(name, &o, &tallies[1 + i], false);
     }
+    if (agents)
+        print_wire(&o, &samples, &scans);
+    sim_agents_destroy(agents);
     for (size_t i = 0; i < NDETECTORS; i++) {
         free(tallies[i].delays);
         free(tallies[i].intervals);
@@ -579,5 +628,6 @@ int main(int argc, char **argv)
     free(buf.last_counter);
     free(buf.read_in);
     free(buf.cpu_s);
+    free(buf.wire);
     return 0;
 }

@@ -12,12 +12,15 @@
 
 #include "hang_diag.h"
 #include "hang_watch.h"
+#include "sim_agents.h"
 #include "sim_app.h"
 
 struct sim_watch_config {
     double end_time; /* stop watching here (the job's end, or the deadline after a fault) */
     bool counters;   /* the shm backend's call counters are available */
     struct hang_watch_params watch;
+    struct sim_agents *agents; /* NULL: the probe reads the ranks directly; else through these
+                                  agents, over the agent protocol */
 };
 
 /* Caller-owned buffers sized for the run's ranks: readings, and the simulated probe's memory of
@@ -26,9 +29,16 @@ struct sim_watch_config {
 struct sim_probe_buf {
     struct hang_watch_reading *readings;
     uint64_t *last_counter;
-    uint32_t *read_in; /* the stamp of the watch that read the rank last */
-    double *cpu_s;     /* each rank's CPU time at its last scan */
+    uint32_t *read_in;   /* the stamp of the watch that read the rank last */
+    double *cpu_s;       /* each rank's CPU time at its last scan */
+    agent_reading *wire; /* with agents: the readings as they came */
     uint32_t stamp;
+};
+
+/* What reading the ranks through agents cost: sample rounds and scan rounds apart. */
+struct sim_wire_cost {
+    uint64_t rounds, frames, bytes;
+    double seconds; /* wall time */
 };
 
 struct sim_outcome {
@@ -41,6 +51,7 @@ struct sim_outcome {
     bool faulty_named;        /* the run's faulty rank is among them */
     bool from_start;          /* the report came from the first-call rule */
     size_t observations;
+    struct sim_wire_cost samples, scans; /* with agents */
 };
 
 /* 0 ok; a negative MG_E* from the engine or the detector otherwise. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
@@ -213,11 +214,19 @@ int agent_get_reading(agent_cursor *c, agent_reading *r)
     return MG_OK;
 }
 
+/* Writes to a socket whose peer is gone fail with EPIPE instead of raising SIGPIPE, which would
+ * end the front with its job unwatched; a pipe is written plainly. */
+static ssize_t write_some(int fd, const void *p, size_t len)
+{
+    ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+    return n < 0 && errno == ENOTSOCK ? write(fd, p, len) : n;
+}
+
 static int io_all(int fd, void *data, size_t len, int writing)
 {
     uint8_t *p = data;
     while (len > 0) {
-        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+        ssize_t n = writing ? write_some(fd, p, len) : read(fd, p, len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

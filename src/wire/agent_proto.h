@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 7U
+#define AGENT_PROTO_VERSION 8U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -23,16 +23,21 @@
 #define AGENT_SECRET_BYTES 32U
 #define AGENT_AUTH_SIZE (AGENT_FRAME_HEADER + AGENT_SECRET_BYTES)
 
+/* How often a check agent says it is alive when it has nothing else to send, seconds. */
+#define AGENT_ALIVE_EVERY_S 1.0
+
 /* The tool an agent serves, first in its HELLO: a front refuses an agent of another tool. */
 typedef enum agent_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_tool;
 
 typedef enum agent_msg_type {
     AGENT_MSG_HELLO = 1, /* agent -> front: tool, then (hang) token, world size, owned count,
-                            the owned ranks' CPU share in millionths, owned (rank, pid) pairs;
+                            the owned ranks' CPU share in millionths, node name, owned (rank, pid)
+                            pairs;
                             (check) share u32, shares u32, node name */
     /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
-    AGENT_MSG_READ = 2,     /* front -> agent: ranks to read now */
-    AGENT_MSG_READINGS = 3, /* agent -> front: one reading per asked rank */
+    AGENT_MSG_READ = 2,     /* front -> agent: count u32, ranks to read now (all of the agent's
+                               ranks a sampling round or scan wants: agent_reads.h) */
+    AGENT_MSG_READINGS = 3, /* agent -> front: count u32, one reading per asked rank, in order */
     AGENT_MSG_STACKS = 4,   /* front -> agent: ranks whose stacks to take */
     AGENT_MSG_STACK = 5,    /* agent -> front: one rank's stack as text lines (innermost first) */
     AGENT_MSG_SIGNAL = 6,   /* front -> agent: a signal for every owned rank */
@@ -48,6 +53,9 @@ typedef enum agent_msg_type {
     AGENT_MSG_AUTH = 14,    /* agent -> front, first: the run's secret */
     AGENT_MSG_OBSERVE = 15, /* check, agent -> detector: a verdict on one rank of its node
                                (record_stream.h) */
+    AGENT_MSG_ALIVE = 16,   /* check, agent -> detector, empty: it sent nothing else for
+                               AGENT_ALIVE_EVERY_S; a stream that stays silent far longer is lost
+                               (its node or its link is down: no reset ever comes) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

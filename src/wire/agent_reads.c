@@ -1,0 +1,136 @@
+/* Batched readings over the agent protocol (agent_reads.h). */
+#include "agent_reads.h"
+
+#include "mg_error.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
+                       agent_buf *reply)
+{
+    uint32_t count, rank;
+    if ((type != AGENT_MSG_READ && type != AGENT_MSG_READ_CPU) || agent_get_u32(request, &count) ||
+        (size_t)(request->end - request->p) / 4 < count)
+        return MG_EFORMAT;
+    if (agent_frame_begin(reply, AGENT_MSG_READINGS) || agent_put_u32(reply, count))
+        return MG_ENOMEM;
+    for (uint32_t i = 0; i < count; i++) {
+        agent_get_u32(request, &rank);
+        agent_reading r = {.rank = (int32_t)rank};
+        read(ctx, (int32_t)rank, type == AGENT_MSG_READ_CPU, &r);
+        if (agent_put_reading(reply, &r))
+            return MG_ENOMEM;
+    }
+    agent_frame_finish(reply);
+    return MG_OK;
+}
+
+/* Rank at i of a list (NULL: every rank in order), -1 when it has no agent. */
+static int owned_rank_at(const int *ranks, size_t i, const int *owner, size_t nranks)
+{
+    int r = ranks ? ranks[i] : (int)i;
+    return r >= 0 && (size_t)r < nranks && owner[r] >= 0 ? r : -1;
+}
+
+void agent_read_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
+                      const int *ranks, size_t count, int32_t *grouped, agent_reading *out)
+{
+    /* A counting sort: each ask's count, its place, then its ranks. */
+    for (size_t a = 0; a < nagents; a++)
+        asks[a].count = 0;
+    for (size_t i = 0; i < count; i++) {
+        int r = owned_rank_at(ranks, i, owner, nranks);
+        if (r >= 0)
+            asks[owner[r]].count++;
+    }
+    size_t placed = 0;
+    for (size_t a = 0; a < nagents; a++) {
+        asks[a].ranks = grouped + placed;
+        asks[a].out = out + placed;
+        placed += asks[a].count;
+        asks[a].count = 0;
+    }
+    for (size_t i = 0; i < count; i++) {
+        int r = owned_rank_at(ranks, i, owner, nranks);
+        if (r >= 0) {
+            agent_read_ask *a = &asks[owner[r]];
+            grouped[a->ranks - grouped + (ptrdiff_t)a->count++] = r;
+        }
+    }
+    for (size_t a = 0; a < nagents; a++)
+        if (asks[a].fd < 0)
+            asks[a].count = 0;
+}
+
+static void mark_unseen(agent_read_ask *a)
+{
+    for (size_t i = 0; i < a->count; i++)
+        a->out[i] = (agent_reading){
+            .rank = a->ranks[i], .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
+}
+
+static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stats, char *err,
+                       size_t errlen)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    uint32_t count;
+    int rc = agent_recv(a->fd, buf, &type, &c, err, errlen);
+    if (rc != MG_OK)
+        return rc;
+    if (stats) {
+        stats->frames++;
+        stats->bytes += AGENT_FRAME_HEADER + buf->len;
+    }
+    if (type != AGENT_MSG_READINGS || agent_get_u32(&c, &count) || count != a->count) {
+        snprintf(err, errlen, "an agent answered a reading request with another frame");
+        return MG_EFORMAT;
+    }
+    for (size_t i = 0; i < a->count; i++)
+        if (agent_get_reading(&c, &a->out[i]) || a->out[i].rank != a->ranks[i]) {
+            snprintf(err, errlen, "an agent's readings do not match the ranks asked");
+            return MG_EFORMAT;
+        }
+    return MG_OK;
+}
+
+int agent_read_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+                     agent_read_stats *stats, char *err, size_t errlen)
+{
+    agent_msg_type type = with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ;
+    if (errlen > 0)
+        err[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        agent_read_ask *a = &asks[k];
+        a->rc = MG_OK;
+        if (a->count == 0)
+            continue;
+        mark_unseen(a);
+        if (agent_frame_begin(buf, type) || agent_put_u32(buf, (uint32_t)a->count))
+            return MG_ENOMEM;
+        for (size_t i = 0; i < a->count; i++)
+            if (agent_put_u32(buf, (uint32_t)a->ranks[i]))
+                return MG_ENOMEM;
+        agent_frame_finish(buf);
+        a->rc = agent_send(a->fd, buf);
+        if (stats && a->rc == MG_OK) {
+            stats->frames++;
+            stats->bytes += buf->len;
+        }
+    }
+    char why[160] = "";
+    for (size_t k = 0; k < n; k++) {
+        agent_read_ask *a = &asks[k];
+        if (a->count == 0 || a->rc != MG_OK)
+            continue;
+        a->rc = take_answer(a, buf, stats, why, sizeof why);
+        if (a->rc != MG_OK)
+            mark_unseen(a);
+        if ((a->rc == MG_EFORMAT || a->rc == MG_EVERSION) && errlen > 0 && err[0] == '\0')
+            snprintf(err, errlen, "%s", why);
+    }
+    if (stats)
+        stats->rounds++;
+    return MG_OK;
+}

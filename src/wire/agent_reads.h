@@ -1,0 +1,54 @@
+/* Batched readings over the agent protocol (agent_proto.h, READ/READ_CPU and READINGS): the front
+ * asks each agent, in one frame, for every rank it wants of it now, and the agent answers them all
+ * in one frame. `mpiguard hang`'s front (src/cli/hang_remote.c), its agents
+ * (src/agent/hang_agent.c) and the simulator (src/sim) run this same code (docs/hang.md, "Many
+ * nodes"). */
+#ifndef MG_AGENT_READS_H
+#define MG_AGENT_READS_H
+
+#include "agent_proto.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How an agent reads one of its ranks: fills out (out->rank is set, the rest zeroed) or marks it
+ * unseen. Called once per asked rank, in the request's order. */
+typedef void (*agent_read_fn)(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out);
+
+/* Agent side: answers a READ or READ_CPU request (its payload in request) with a finished READINGS
+ * frame in reply (not the request's buffer), one reading per asked rank through read. Errors:
+ * MG_EFORMAT (another type, or a count the payload does not hold), MG_ENOMEM. */
+int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
+                       agent_buf *reply);
+
+/* Front side: one agent's part of a round. */
+typedef struct agent_read_ask {
+    int fd;               /* the agent's connection (a blocking socket; its receive timeout
+                             bounds the wait for the answer) */
+    const int32_t *ranks; /* the ranks asked of it */
+    size_t count;
+    agent_reading *out; /* count readings, in the order of ranks */
+    int rc;             /* after the round: MG_OK, MG_EIO (gone, or no answer in time),
+                           MG_EFORMAT/MG_EVERSION (a malformed answer) */
+} agent_read_ask;
+
+/* Groups the count ranks of ranks (NULL: ranks 0..count-1) by agent for a round: asks[a] gets the
+ * ranks with owner[r] == a (owner has nranks entries; -1 and ranks out of range are skipped) in
+ * their order, its ranks in grouped and its readings' room in out (count entries each). Each
+ * ask's fd is the caller's, set before; an ask whose fd is negative (a lost agent) gets none. */
+void agent_read_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
+                      const int *ranks, size_t count, int32_t *grouped, agent_reading *out);
+
+/* What rounds cost on the wire, both ways, headers included. */
+typedef struct agent_read_stats {
+    uint64_t rounds, frames, bytes;
+} agent_read_stats;
+
+/* One round: sends every ask with a count its request frame, then takes the answers in the same
+ * order, so the agents read their ranks at the same time. An ask that fails leaves its readings
+ * unseen and the others unaffected; err names the first malformed answer. buf is scratch. Adds to
+ * stats when not NULL. Returns MG_OK, or MG_ENOMEM (nothing sent). */
+int agent_read_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+                     agent_read_stats *stats, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,193 @@
+/* Unit tests of batched readings (src/wire/agent_reads.h) over real socketpairs: ranks grouped by
+ * agent in their order, lost agents skipped; one round asks each agent once for all its ranks and
+ * puts every answer back in place; an agent that answers wrong, or not at all, leaves its ranks
+ * unseen and the other agents' readings intact; a request whose count its payload does not hold,
+ * or random bytes, is refused without a crash. */
+#include "agent_reads.h"
+#include "mg_error.h"
+#include "mg_rng.h"
+#include "mg_test.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+enum { NAGENTS = 3, NRANKS = 9 };
+
+/* An agent's reading of rank r: its counter is 100 r, its function r + 1. */
+static void read_fake(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+{
+    (*(int *)ctx)++;
+    *out = (agent_reading){.rank = rank,
+                           .in_mpi = 1,
+                           .counter_known = 1,
+                           .fn = (uint32_t)rank + 1,
+                           .counter = 100u * (uint64_t)rank,
+                           .cpu_time_ns = with_cpu_time ? 7 : -1,
+                           .cpu_slices = -1};
+}
+
+/* Answers one request on fd as an agent does (agent_reads_answer), counting ranks read. */
+static void serve_once(int fd, int *reads)
+{
+    agent_buf in = {0}, out = {0};
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    MG_CHECK_INT(agent_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out), MG_OK);
+    MG_CHECK_INT(agent_send(fd, &out), MG_OK);
+    agent_buf_free(&in);
+    agent_buf_free(&out);
+}
+
+static void groups_by_agent_in_order(void)
+{
+    int owner[NRANKS] = {0, 0, 0, 1, 1, 1, -1, 2, 2};
+    int ranks[] = {8, 1, 6, 3, 0, 7, 42};
+    agent_read_ask asks[NAGENTS] = {{.fd = 5}, {.fd = -1}, {.fd = 7}};
+    int32_t grouped[NRANKS];
+    agent_reading out[NRANKS];
+    agent_read_group(asks, NAGENTS, owner, NRANKS, ranks, 7, grouped, out);
+    MG_CHECK_INT((int)asks[0].count, 2);
+    MG_CHECK_INT(asks[0].ranks[0], 1);
+    MG_CHECK_INT(asks[0].ranks[1], 0);
+    MG_CHECK_INT((int)asks[1].count, 0); /* lost */
+    MG_CHECK_INT((int)asks[2].count, 2);
+    MG_CHECK_INT(asks[2].ranks[0], 8);
+    MG_CHECK_INT(asks[2].ranks[1], 7);
+    MG_CHECK(asks[0].out != asks[2].out);
+    agent_read_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
+    MG_CHECK_INT((int)(asks[0].count + asks[2].count), 5); /* 6 has no agent, 3-5 a lost one */
+}
+
+static void one_frame_each_way_per_agent(void)
+{
+    int pairs[NAGENTS][2], owner[NRANKS], sampled[] = {4, 0, 8, 2, 5};
+    agent_read_ask asks[NAGENTS];
+    int32_t grouped[NRANKS];
+    agent_reading out[NRANKS];
+    for (int r = 0; r < NRANKS; r++)
+        owner[r] = r / 3;
+    for (int a = 0; a < NAGENTS; a++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[a]) == 0);
+        asks[a].fd = pairs[a][0];
+    }
+    agent_read_group(asks, NAGENTS, owner, NRANKS, sampled, 5, grouped, out);
+    /* each agent answers a request like the round's before the round: its socket holds the
+     * answer, as a fast agent's, and the round's own request waits unread */
+    int reads = 0;
+    agent_buf scratch = {0};
+    agent_read_stats stats = {0};
+    char err[160];
+    for (int a = 0; a < NAGENTS; a++) {
+        agent_buf req = {0};
+        MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ_CPU), MG_OK);
+        MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
+        for (size_t i = 0; i < asks[a].count; i++)
+            MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_OK);
+        agent_frame_finish(&req);
+        MG_CHECK_INT(agent_send(pairs[a][0], &req), MG_OK);
+        serve_once(pairs[a][1], &reads);
+        agent_buf_free(&req);
+    }
+    MG_CHECK_INT(reads, 5);
+    MG_CHECK_INT(agent_read_round(asks, NAGENTS, 1, &scratch, &stats, err, sizeof err), MG_OK);
+    MG_CHECK_INT((int)stats.rounds, 1);
+    MG_CHECK_INT((int)stats.frames, 6);
+    for (int a = 0; a < NAGENTS; a++) {
+        MG_CHECK_INT(asks[a].rc, MG_OK);
+        for (size_t i = 0; i < asks[a].count; i++) {
+            MG_CHECK_INT(asks[a].out[i].rank, asks[a].ranks[i]);
+            MG_CHECK(asks[a].out[i].counter == 100u * (uint64_t)asks[a].ranks[i]);
+            MG_CHECK(asks[a].out[i].cpu_time_ns == 7);
+            MG_CHECK(!asks[a].out[i].unseen);
+        }
+        close(pairs[a][0]);
+        close(pairs[a][1]);
+    }
+    agent_buf_free(&scratch);
+}
+
+static void a_failing_agent_leaves_the_others_intact(void)
+{
+    int pairs[NAGENTS][2], owner[NRANKS], reads = 0;
+    agent_read_ask asks[NAGENTS];
+    int32_t grouped[NRANKS];
+    agent_reading out[NRANKS];
+    for (int r = 0; r < NRANKS; r++)
+        owner[r] = r / 3;
+    for (int a = 0; a < NAGENTS; a++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[a]) == 0);
+        asks[a].fd = pairs[a][0];
+    }
+    agent_read_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
+    /* agent 0 answers rank 0 only (a wrong count), agent 1 is gone, agent 2 answers right */
+    agent_buf bad = {0};
+    agent_reading r0 = {.rank = 0};
+    MG_CHECK_INT(agent_frame_begin(&bad, AGENT_MSG_READINGS), MG_OK);
+    MG_CHECK_INT(agent_put_u32(&bad, 1) || agent_put_reading(&bad, &r0), MG_OK);
+    agent_frame_finish(&bad);
+    MG_CHECK_INT(agent_send(pairs[0][1], &bad), MG_OK);
+    close(pairs[1][1]);
+    agent_buf req = {0};
+    MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_put_u32(&req, 3) || agent_put_u32(&req, 6) || agent_put_u32(&req, 7) ||
+                     agent_put_u32(&req, 8),
+                 MG_OK);
+    agent_frame_finish(&req);
+    MG_CHECK_INT(agent_send(pairs[2][0], &req), MG_OK);
+    serve_once(pairs[2][1], &reads);
+    agent_buf scratch = {0};
+    char err[160];
+    MG_CHECK_INT(agent_read_round(asks, NAGENTS, 0, &scratch, NULL, err, sizeof err), MG_OK);
+    MG_CHECK_INT(asks[0].rc, MG_EFORMAT);
+    MG_CHECK(strstr(err, "another frame") != NULL);
+    MG_CHECK(asks[1].rc == MG_EIO);
+    MG_CHECK_INT(asks[2].rc, MG_OK);
+    for (int i = 0; i < 3; i++) {
+        MG_CHECK(asks[0].out[i].unseen && asks[1].out[i].unseen);
+        MG_CHECK(!asks[2].out[i].unseen && asks[2].out[i].counter == 100u * (uint64_t)(6 + i));
+    }
+    for (int a = 0; a < NAGENTS; a++)
+        close(pairs[a][0]);
+    close(pairs[0][1]);
+    close(pairs[2][1]);
+    agent_buf_free(&bad);
+    agent_buf_free(&req);
+    agent_buf_free(&scratch);
+}
+
+static void bad_requests_are_refused(void)
+{
+    uint8_t payload[64];
+    agent_buf reply = {0};
+    int reads = 0;
+    mg_rng rng;
+    mg_rng_seed(&rng, 31);
+    /* a count past what the payload holds: refused before anything is read */
+    agent_cursor c = {payload, payload + 8};
+    payload[0] = 3;
+    payload[1] = payload[2] = payload[3] = 0;
+    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply), MG_EFORMAT);
+    MG_CHECK_INT(reads, 0);
+    c = (agent_cursor){payload, payload + 8};
+    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply), MG_EFORMAT);
+    for (int k = 0; k < 20000; k++) {
+        size_t n = (size_t)mg_rng_below(&rng, sizeof payload + 1);
+        for (size_t i = 0; i < n; i++)
+            payload[i] = (uint8_t)mg_rng_next(&rng);
+        c = (agent_cursor){payload, payload + n};
+        int rc = agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply);
+        MG_CHECK(rc == MG_OK || rc == MG_EFORMAT);
+    }
+    agent_buf_free(&reply);
+}
+
+int main(void)
+{
+    MG_RUN(groups_by_agent_in_order);
+    MG_RUN(one_frame_each_way_per_agent);
+    MG_RUN(a_failing_agent_leaves_the_others_intact);
+    MG_RUN(bad_requests_are_refused);
+    MG_TEST_END();
+}
