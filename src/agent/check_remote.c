@@ -1,6 +1,7 @@
 /* The detector's side of the agents' TCP streams (check_remote.h). */
 #include "check_remote.h"
 
+#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_log.h"
 #include "record_decoder.h"
@@ -16,11 +17,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum { MAX_AGENTS = 256 };
+/* A joined agent's stream silent this long is lost: it says it is alive every
+ * AGENT_ALIVE_EVERY_S, and an agent on a node at load 70 is held back a few seconds at worst. */
+enum { MAX_AGENTS = 256, SILENT_LOST_S = 15 };
 
 typedef struct remote_conn {
-    int fd;     /* -1 once closed */
-    int joined; /* its secret was right: one of the run's agents; its number from 1 */
+    int fd;          /* -1 once closed */
+    int joined;      /* its secret was right: one of the run's agents; its number from 1 */
+    double heard_at; /* when its last bytes came (once joined) */
     char node[RECORD_STREAM_NODE_NAME];
     agent_reader reader;
 } remote_conn;
@@ -94,6 +98,8 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         return MG_OK;
     case AGENT_MSG_RECORD:
         return record_frame(r, f, sink);
+    case AGENT_MSG_ALIVE:
+        return MG_OK;
     case AGENT_MSG_SITE:
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
                                      &line))
@@ -127,6 +133,7 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
         close_conn(r, c, sink);
         return MG_OK;
     }
+    c->heard_at = mg_clock_seconds();
     int rc = agent_reader_push(&c->reader, buf, (size_t)n);
     if (rc == MG_OK && !c->joined) {
         /* Nothing of a stream is read before its secret matched. */
@@ -157,10 +164,25 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     return rc < 0 ? rc : MG_OK;
 }
 
+/* Closes the streams of joined agents silent past SILENT_LOST_S, as lost. */
+static void close_silent(check_remote *r, const check_remote_sink *sink)
+{
+    double now = mg_clock_seconds();
+    for (int i = 0; i < r->nconns; i++) {
+        remote_conn *c = &r->conns[i];
+        if (c->fd < 0 || !c->joined || now - c->heard_at < SILENT_LOST_S)
+            continue;
+        mg_warn("check: the agent on node %s sent nothing for %d s: its node or its link is down",
+                c->node[0] ? c->node : "?", SILENT_LOST_S);
+        close_conn(r, c, sink);
+    }
+}
+
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records)
 {
     *records = 0;
+    close_silent(r, sink);
     struct pollfd fds[MAX_AGENTS + 1];
     int n = 0;
     if (accepting(r))

@@ -32,6 +32,7 @@ typedef struct agent_out {
     cli_session *node; /* a node agent's view of its ranks, else NULL */
     uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
+    double sent_at;    /* when bytes last went to the detector */
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -146,8 +147,20 @@ static int observe_node(agent_out *o, observe_ranks *observer)
     return done;
 }
 
+/* Sends what was put, or that the agent is alive when nothing was for AGENT_ALIVE_EVERY_S: the
+ * detector takes a silent stream for a lost node (agent_proto.h). */
 static int flush(agent_out *o)
 {
+    double now = mg_clock_seconds();
+    uint8_t *alive = o->len == 0 && now - o->sent_at >= AGENT_ALIVE_EVERY_S
+                         ? room(o, AGENT_FRAME_HEADER)
+                         : NULL;
+    if (alive) {
+        agent_frame_header_put(alive, AGENT_MSG_ALIVE, 0);
+        o->len = AGENT_FRAME_HEADER;
+    }
+    if (o->len > 0)
+        o->sent_at = now;
     size_t off = 0;
     while (off < o->len) {
         ssize_t n = send(o->fd, o->buf + off, o->len - off, MSG_NOSIGNAL);
