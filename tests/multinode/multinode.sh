@@ -26,16 +26,23 @@ hang)
         --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$app" \
         --seconds 300 --fault compute-loop --fault-rank 2 --fault-at 3
     expect_stderr "3 agents own 3 ranks"
-    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    python3 - "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
-ev = r["findings"][0]["evidence"]
-assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [2], ev
+f = r["findings"][0]
+ev = f["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [2] and f["ranks"] == [2], ev
+assert "rank 2 " in f["summary"] and "fault_compute_loop" in f["summary"], f["summary"]
 per = {e["rank"]: e for e in ev["per_rank"]}
 assert sorted(per) == [0, 1, 2] and per[2]["function"] == "fault_compute_loop", per
+assert per[2]["state"] == "OUT_MPI" and all(per[k]["state"] == "IN_MPI" for k in (0, 1)), per
 assert all(per[k]["stack"] for k in per), "a rank without a stack"
+assert any("fault_compute_loop" in fr for fr in per[2]["stack"]), per[2]["stack"]
+hosts = {k: per[k]["host"] for k in per}
+assert hosts == {k: "%sn%d" % (sys.argv[2], k + 1) for k in range(3)}, hosts
+assert {e["rank"]: e["host"] for e in r["job"]["ranks"]} == hosts, r["job"]["ranks"]
 PY
-    pass "3-node hang ($flavor): rank 2 on node 3 named through its agent"
+    pass "3-node hang ($flavor): rank 2 named on node 3 computing in fault_compute_loop, its stack through its agent"
     ;;
 linkdown)
     # Node 2 (rank 1) loses its link once the agents joined: its agent stops answering, the job
@@ -134,13 +141,14 @@ assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
 PY
     pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
     ;;
-check-agent-killed|check-wrong-secret)
+check-agent-killed|check-linkdown|check-wrong-secret)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its
-    # node's agent is killed (the job stops, rank 1 named lost, exit 83), or a stranger on node 2
-    # offers the detector a wrong secret (refused; the run goes on to its clean end).
+    # node's agent is killed, or node 2's link goes down (no reset ever comes: its agent falls
+    # silent), and the job stops, rank 1 named lost, exit 83; or a stranger on node 2 offers the
+    # detector a wrong secret (refused; the run goes on to its clean end).
     app="$BUILD/examples/$flavor/cg"
     seconds=300
-    [ "$case" = check-agent-killed ] || seconds=12
+    [ "$case" != check-wrong-secret ] || seconds=12
     mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
         -- $launcher -n 3 "$app" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
     guard=$!
@@ -152,6 +160,9 @@ check-agent-killed|check-wrong-secret)
         done)
         [ -n "$agent" ] || { kill $guard; fail "no check agent on node 2"; }
         kill -KILL $agent
+        want=83
+    elif [ "$case" = check-linkdown ]; then
+        ip -n "${MN_ID}n2" link set eth0 down
         want=83
     else
         address=$(sed -n 's/.*check: the agents stream to //p' "$TMP/stderr")
@@ -166,7 +177,9 @@ check-agent-killed|check-wrong-secret)
     wait $guard
     got=$?
     [ $got -eq $want ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected $want"; }
-    if [ "$case" = check-agent-killed ]; then
+    if [ "$case" != check-wrong-secret ]; then
+        [ "$case" = check-agent-killed ] ||
+            expect_stderr "the agent on node ${MN_ID}n2 sent nothing for 15 s: its node or its link is down"
         expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
         python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
@@ -175,7 +188,7 @@ obs = {o["rank"]: o for o in r["observation"]}
 assert not obs[1]["observed"] and obs[1]["cause"] == "agent_lost", obs
 assert r["job"]["outcome"] == "stopped", r["job"]
 PY
-        pass "3-node check ($flavor), node 2's agent killed: the job stopped, rank 1 named lost, exit 83"
+        pass "3-node check ($flavor), $case on node 2: the job stopped, rank 1 named lost, exit 83"
     else
         expect_stderr "a connection without this run's agent secret was refused"
         expect_stderr "nothing found in 3 of 3 ranks observed"

@@ -7,11 +7,15 @@
 # enter the compute nodes from there. One holder process per node keeps its namespaces open;
 # mn_on K CMD runs CMD on node K. Names are unique per run so
 # that tests in parallel do not collide, and everything is torn down at exit, even on failure:
-# killing a node's holder (its PID namespace's init) kills every process left on that node.
+# killing a node's holder (its PID namespace's init) kills every process left on that node. A run
+# killed outright (CTest's timeout sends SIGKILL: no trap runs) is torn down by mn_sweep, which
+# the multinode_sweep cleanup fixture runs after the multinode tests: each run leaves its id and
+# its shell's pid in MN_RUNS while its nodes are up.
 # Sets MN_IDS (the run's id), MN_ADDR[K] (node K's address), MN_RSH (the script the launchers use
 # instead of ssh: "MN_RSH ADDRESS COMMAND..."), MN_HOSTFILE (the compute nodes' addresses).
 
 MN_ID=$(printf 'mg%05x' $(((($$ << 15) ^ RANDOM) & 0xfffff)))
+MN_RUNS=/run/mpiguard-multinode
 MN_NODES=0
 MN_HOLDER=()
 MN_ADDR=()
@@ -23,15 +27,35 @@ mn_nodes_down() {
         ip netns del "${MN_ID}n$k" 2>/dev/null
     done
     ip link del "${MN_ID}b" 2>/dev/null
+    rm -f "$MN_RUNS/$MN_ID"
     MN_NODES=0
 }
 trap 'mn_nodes_down; rm -rf "$TMP"' EXIT
+trap 'exit 143' HUP INT TERM
+
+# mn_sweep: tears down the nodes of every run whose shell is gone (killed before its trap ran):
+# every process in their network namespaces, the namespaces, the bridge. Runs still alive are left.
+mn_sweep() {
+    local run id ns
+    for run in "$MN_RUNS"/mg*; do
+        [ -e "$run" ] || continue
+        id=${run##*/}
+        ! kill -0 "$(cat "$run")" 2>/dev/null || continue
+        for ns in $(ip netns list | awk -v id="$id" '$1 ~ "^" id "n[0-9]+$" { print $1 }'); do
+            ip netns pids "$ns" | xargs -r kill -KILL 2>/dev/null
+            ip netns del "$ns" 2>/dev/null
+        done
+        ip link del "${id}b" 2>/dev/null
+        rm -f "$run"
+    done
+}
 
 # mn_nodes_up N: the head 10.X.Y.1 and N compute nodes 10.X.Y.2..N+1 on bridge ${MN_ID}b (X.Y
 # from the run's id).
 mn_nodes_up() {
     local n=$(($1 + 1)) k ns subnet pidns
     subnet="10.$((0x${MN_ID:2:2} % 200 + 20)).$((0x${MN_ID:4:3} % 250))"
+    mkdir -p "$MN_RUNS" && echo $$ >"$MN_RUNS/$MN_ID" || fail "cannot write $MN_RUNS/$MN_ID"
     ip link add "${MN_ID}b" type bridge && ip link set "${MN_ID}b" up ||
         fail "cannot create a bridge (root and CAP_NET_ADMIN needed)"
     for ((k = 0; k < n; k++)); do
