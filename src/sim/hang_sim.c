@@ -78,6 +78,7 @@ struct options {
     double interval_max;
     bool paper_model; /* ParaStack's rules only (the ablation of ours) */
     size_t node_size; /* > 0: ranks read through agents of this many ranks each */
+    size_t fanout;    /* > 0: through relays of this many agents each */
 };
 
 static void defaults(struct options *o)
@@ -142,7 +143,9 @@ static void usage(FILE *f)
             "      --model KIND       mpiguard (exact bound, degenerate windows keep I) or paper\n"
             "                         (ParaStack's rules only) (default mpiguard)\n"
             "      --agents N         read the ranks through simulated node agents of N ranks\n"
-            "                         each, over the agent protocol (default: directly)\n");
+            "                         each, over the agent protocol (default: directly)\n"
+            "      --fanout F         with --agents: through a level of relays of F agents each\n"
+            "                         (an agent tree; default: none)\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -209,7 +212,8 @@ static int parse(int argc, char **argv, struct options *o)
         O_BACKEND,
         O_IMAX,
         O_MODEL,
-        O_AGENTS
+        O_AGENTS,
+        O_FANOUT
     };
     static const struct option longs[] = {{"procs", required_argument, 0, 'P'},
                                           {"runs", required_argument, 0, 'n'},
@@ -233,6 +237,7 @@ static int parse(int argc, char **argv, struct options *o)
                                           {"interval-max", required_argument, 0, O_IMAX},
                                           {"model", required_argument, 0, O_MODEL},
                                           {"agents", required_argument, 0, O_AGENTS},
+                                          {"fanout", required_argument, 0, O_FANOUT},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     static const char *const fault_names[] = {"none", "comp", "comm", "both"};
@@ -321,6 +326,9 @@ static int parse(int argc, char **argv, struct options *o)
         case O_AGENTS:
             bad |= parse_size(optarg, &o->node_size);
             break;
+        case O_FANOUT:
+            bad |= parse_size(optarg, &o->fanout);
+            break;
         case 'h':
             usage(stdout);
             exit(0);
@@ -328,9 +336,10 @@ static int parse(int argc, char **argv, struct options *o)
             bad = 1;
         }
     }
-    if (bad || optind != argc || o->nscans < 2 || !(o->period_scale > 0) ||
-        !(o->max_stretch >= 1) || !(o->scan_gap > 0) || o->job_length <= o->fault_min ||
-        !(o->alpha > 0 && o->alpha < 1) || o->nranks > (size_t)1 << 30)
+    if (bad || optind != argc || (o->fanout && !o->node_size) || o->nscans < 2 ||
+        !(o->period_scale > 0) || !(o->max_stretch >= 1) || !(o->scan_gap > 0) ||
+        o->job_length <= o->fault_min || !(o->alpha > 0 && o->alpha < 1) ||
+        o->nranks > (size_t)1 << 30)
         return -1;
     return 0;
 }
@@ -478,8 +487,11 @@ static void print_wire(const struct options *o, const struct sim_wire_cost *samp
                        const struct sim_wire_cost *scans)
 {
     const struct sim_wire_cost *kinds[2] = {samples, scans};
-    printf("# agents: %zu of %zu ranks each;", (o->nranks + o->node_size - 1) / o->node_size,
-           o->node_size);
+    size_t nagents = (o->nranks + o->node_size - 1) / o->node_size;
+    printf("# agents: %zu of %zu ranks each", nagents, o->node_size);
+    if (o->fanout)
+        printf(" under %zu relays of %zu", (nagents + o->fanout - 1) / o->fanout, o->fanout);
+    printf(";");
     for (int k = 0; k < 2; k++) {
         double n = kinds[k]->rounds ? (double)kinds[k]->rounds : NAN;
         printf(" %s rounds %llu: %.1f frames, %.0f bytes, %.3f ms each%s", k ? "scan" : "sample",
@@ -577,7 +589,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hang_sim: out of memory\n");
         return 1;
     }
-    int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, &agents) : MG_OK;
+    int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, o.fanout, &agents) : MG_OK;
     if (rc != MG_OK) {
         fprintf(stderr, "hang_sim: cannot start the simulated agents: %s\n", mg_strerror(rc));
         return 1;

@@ -4,27 +4,49 @@
 #include "mg_error.h"
 
 #include <poll.h>
-#include <stdbool.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+struct sim_agents;
+
+/* One thread answering requests on some sockets, one at a time. */
+struct server {
+    struct sim_agents *agents;
+    struct pollfd *fds;
+    size_t n;
+    /* answers one request on fds[k]; 1 when that socket is done */
+    int (*answer)(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out);
+    pthread_t thread;
+    bool running;
+};
+
 struct sim_agents {
-    size_t nranks, nagents;
-    int *owner;            /* per rank: its agent */
-    int *front_fd;         /* per agent: the front's end */
-    struct pollfd *served; /* per agent: the agent's end */
+    size_t nranks, nagents, nrelays, fanout;
+    int *owner;    /* per rank: the front's agent (a relay in a tree, else a node agent) */
+    int *front_fd; /* per agent of the front: the front's end */
+    size_t nfront;
     agent_read_ask *asks;
     int32_t *grouped;
     agent_reading *round_out;
-    size_t *taken; /* per agent: its readings put back in order so far */
+    size_t *taken; /* per agent of the front: its readings put back in order so far */
     agent_buf front_buf;
-    agent_read_stats stats;
+    agent_read_stats stats; /* both levels */
     double seconds;
-    pthread_t thread;
-    bool thread_running;
+    struct server nodes, relays;
+    /* The relays' side: each relay's ends towards its node agents, every rank's node agent
+     * among its relay's, and what a relay's round needs (one relay answers at a time). */
+    int *relay_fd; /* per node agent */
+    int *child_of; /* per rank */
+    int *relay_ranks;
+    int32_t *relay_grouped;
+    agent_reading *relay_out, *relay_table; /* per rank: what the node agents answered */
+    agent_read_ask *relay_asks;
+    agent_buf relay_buf;
+    agent_read_stats relay_stats;
     /* The round's reader, set by the front before it sends. */
     pthread_mutex_t lock;
     agent_read_fn read;
@@ -38,13 +60,13 @@ static double wall_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Answers one request on agent k's end; 1 when it said bye or its front is gone. */
-static int serve_one(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
+/* A node agent answers one request with the simulated ranks' readings. */
+static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
 {
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    if (agent_recv(a->served[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
+    if (agent_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
         type == AGENT_MSG_BYE)
         return 1;
     pthread_mutex_lock(&a->lock);
@@ -53,21 +75,59 @@ static int serve_one(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *o
     pthread_mutex_unlock(&a->lock);
     if (agent_reads_answer(type, &c, read, ctx, out) != MG_OK)
         return 1;
-    return agent_send(a->served[k].fd, out) != MG_OK;
+    return agent_send(a->nodes.fds[k].fd, out) != MG_OK;
+}
+
+static void read_relayed(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+{
+    (void)with_cpu_time;
+    *out = ((struct sim_agents *)ctx)->relay_table[rank];
+}
+
+/* Relay k answers one request: reads its ranks from the node agents below it in one round, then
+ * answers with what they said. On bye or a broken stream it closes its ends below. */
+static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    size_t count, first = k * a->fanout;
+    size_t below = first + a->fanout <= a->nagents ? a->fanout : a->nagents - first;
+    int rc = agent_recv(a->relays.fds[k].fd, in, &type, &c, err, sizeof err);
+    if (rc == MG_OK && type != AGENT_MSG_BYE)
+        rc = agent_reads_ranks(type, &c, a->relay_ranks, a->nranks, &count);
+    if (rc != MG_OK || type == AGENT_MSG_BYE) {
+        for (size_t j = first; j < first + below; j++)
+            close(a->relay_fd[j]);
+        return 1;
+    }
+    for (size_t j = 0; j < below; j++)
+        a->relay_asks[j].fd = a->relay_fd[first + j];
+    agent_read_group(a->relay_asks, below, a->child_of, a->nranks, a->relay_ranks, count,
+                     a->relay_grouped, a->relay_out);
+    if (agent_read_round(a->relay_asks, below, type == AGENT_MSG_READ_CPU, &a->relay_buf,
+                         &a->relay_stats, err, sizeof err) != MG_OK)
+        return 1;
+    for (size_t j = 0; j < below; j++)
+        for (size_t i = 0; i < a->relay_asks[j].count; i++)
+            a->relay_table[a->relay_asks[j].ranks[i]] = a->relay_asks[j].out[i];
+    if (agent_reads_answer(type, &c, read_relayed, a, out) != MG_OK)
+        return 1;
+    return agent_send(a->relays.fds[k].fd, out) != MG_OK;
 }
 
 static void *serve(void *arg)
 {
-    struct sim_agents *a = arg;
+    struct server *s = arg;
     agent_buf in = {0}, out = {0};
-    size_t open = a->nagents;
-    while (open > 0 && poll(a->served, a->nagents, -1) > 0) {
-        for (size_t k = 0; k < a->nagents; k++) {
-            if (a->served[k].fd < 0 || !a->served[k].revents)
+    size_t open = s->n;
+    while (open > 0 && poll(s->fds, s->n, -1) > 0) {
+        for (size_t k = 0; k < s->n; k++) {
+            if (s->fds[k].fd < 0 || !s->fds[k].revents)
                 continue;
-            if (serve_one(a, k, &in, &out)) {
-                close(a->served[k].fd);
-                a->served[k].fd = -1;
+            if (s->answer(s->agents, k, &in, &out)) {
+                close(s->fds[k].fd);
+                s->fds[k].fd = -1;
                 open--;
             }
         }
@@ -77,7 +137,74 @@ static void *serve(void *arg)
     return NULL;
 }
 
-int sim_agents_create(size_t nranks, size_t node_size, struct sim_agents **out)
+/* n socketpairs: the near ends into near, the far ends into far's pollfds. MG_ESYS. */
+static int pairs(size_t n, int *near, struct pollfd *far)
+{
+    for (size_t k = 0; k < n; k++) {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+            return MG_ESYS;
+        near[k] = pair[0];
+        far[k] = (struct pollfd){.fd = pair[1], .events = POLLIN};
+    }
+    return MG_OK;
+}
+
+static int start(struct server *s, struct sim_agents *a, struct pollfd *fds, size_t n,
+                 int (*answer)(struct sim_agents *, size_t, agent_buf *, agent_buf *))
+{
+    *s = (struct server){.agents = a, .fds = fds, .n = n, .answer = answer};
+    s->running = n > 0 && pthread_create(&s->thread, NULL, serve, s) == 0;
+    return n == 0 || s->running ? MG_OK : MG_ESYS;
+}
+
+/* Marks ends not opened yet, for sim_agents_destroy after a failed set-up. */
+static void unopened(int *near, struct pollfd *far, size_t nnear, size_t nfar)
+{
+    for (size_t k = 0; k < nnear; k++)
+        near[k] = -1;
+    for (size_t k = 0; k < nfar; k++)
+        far[k].fd = -1;
+}
+
+static int set_up(struct sim_agents *a, size_t node_size)
+{
+    size_t n = a->nranks;
+    a->nfront = a->nrelays ? a->nrelays : a->nagents;
+    a->owner = malloc(n * sizeof *a->owner);
+    a->front_fd = malloc(a->nfront * sizeof *a->front_fd);
+    a->nodes.fds = calloc(a->nagents, sizeof *a->nodes.fds);
+    a->asks = calloc(a->nfront, sizeof *a->asks);
+    a->grouped = malloc(n * sizeof *a->grouped);
+    a->round_out = malloc(n * sizeof *a->round_out);
+    a->taken = malloc(a->nfront * sizeof *a->taken);
+    if (!a->owner || !a->front_fd || !a->nodes.fds || !a->asks || !a->grouped || !a->round_out ||
+        !a->taken)
+        return MG_ENOMEM;
+    unopened(a->front_fd, a->nodes.fds, a->nfront, a->nagents);
+    for (size_t r = 0; r < n; r++)
+        a->owner[r] = (int)(r / node_size / (a->nrelays ? a->fanout : 1));
+    if (!a->nrelays)
+        return pairs(a->nagents, a->front_fd, a->nodes.fds);
+    a->relays.fds = calloc(a->nrelays, sizeof *a->relays.fds);
+    a->relay_fd = malloc(a->nagents * sizeof *a->relay_fd);
+    a->child_of = malloc(n * sizeof *a->child_of);
+    a->relay_ranks = malloc(n * sizeof *a->relay_ranks);
+    a->relay_grouped = malloc(n * sizeof *a->relay_grouped);
+    a->relay_out = malloc(n * sizeof *a->relay_out);
+    a->relay_table = malloc(n * sizeof *a->relay_table);
+    a->relay_asks = calloc(a->fanout, sizeof *a->relay_asks);
+    if (!a->relays.fds || !a->relay_fd || !a->child_of || !a->relay_ranks || !a->relay_grouped ||
+        !a->relay_out || !a->relay_table || !a->relay_asks)
+        return MG_ENOMEM;
+    unopened(a->relay_fd, a->relays.fds, a->nagents, a->nrelays);
+    for (size_t r = 0; r < n; r++)
+        a->child_of[r] = (int)(r / node_size % a->fanout);
+    int rc = pairs(a->nrelays, a->front_fd, a->relays.fds);
+    return rc ? rc : pairs(a->nagents, a->relay_fd, a->nodes.fds);
+}
+
+int sim_agents_create(size_t nranks, size_t node_size, size_t fanout, struct sim_agents **out)
 {
     *out = NULL;
     if (nranks == 0 || node_size == 0)
@@ -87,68 +214,73 @@ int sim_agents_create(size_t nranks, size_t node_size, struct sim_agents **out)
         return MG_ENOMEM;
     a->nranks = nranks;
     a->nagents = (nranks + node_size - 1) / node_size;
-    a->owner = malloc(nranks * sizeof *a->owner);
-    a->front_fd = malloc(a->nagents * sizeof *a->front_fd);
-    a->served = calloc(a->nagents, sizeof *a->served);
-    a->asks = calloc(a->nagents, sizeof *a->asks);
-    a->grouped = malloc(nranks * sizeof *a->grouped);
-    a->round_out = malloc(nranks * sizeof *a->round_out);
-    a->taken = malloc(a->nagents * sizeof *a->taken);
+    a->fanout = fanout;
+    a->nrelays = fanout ? (a->nagents + fanout - 1) / fanout : 0;
     pthread_mutex_init(&a->lock, NULL);
-    if (!a->owner || !a->front_fd || !a->served || !a->asks || !a->grouped || !a->round_out ||
-        !a->taken) {
+    int rc = set_up(a, node_size);
+    if (rc == MG_OK)
+        rc = start(&a->nodes, a, a->nodes.fds, a->nagents, answer_node);
+    if (rc == MG_OK)
+        rc = start(&a->relays, a, a->relays.fds, a->nrelays, answer_relay);
+    if (rc != MG_OK) {
         sim_agents_destroy(a);
-        return MG_ENOMEM;
+        return rc;
     }
-    for (size_t r = 0; r < nranks; r++)
-        a->owner[r] = (int)(r / node_size);
-    for (size_t k = 0; k < a->nagents; k++)
-        a->front_fd[k] = a->served[k].fd = -1;
-    for (size_t k = 0; k < a->nagents; k++) {
-        int pair[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-            sim_agents_destroy(a);
-            return MG_ESYS;
-        }
-        a->front_fd[k] = pair[0];
-        a->served[k] = (struct pollfd){.fd = pair[1], .events = POLLIN};
-    }
-    if (pthread_create(&a->thread, NULL, serve, a) != 0) {
-        sim_agents_destroy(a);
-        return MG_ESYS;
-    }
-    a->thread_running = true;
     *out = a;
     return MG_OK;
+}
+
+static void close_all(int *fds, size_t n)
+{
+    for (size_t k = 0; fds && k < n; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+}
+
+static void close_served(const struct server *s)
+{
+    for (size_t k = 0; s->fds && !s->running && k < s->n; k++)
+        if (s->fds[k].fd >= 0)
+            close(s->fds[k].fd);
 }
 
 void sim_agents_destroy(struct sim_agents *a)
 {
     if (!a)
         return;
-    for (size_t k = 0; a->front_fd && k < a->nagents; k++) {
+    /* Bye to the front's agents; a relay passes it on by closing its ends below. */
+    for (size_t k = 0; a->front_fd && k < a->nfront; k++)
         if (a->front_fd[k] >= 0 && agent_frame_begin(&a->front_buf, AGENT_MSG_BYE) == MG_OK) {
             agent_frame_finish(&a->front_buf);
             agent_send(a->front_fd[k], &a->front_buf);
         }
-    }
-    if (a->thread_running)
-        pthread_join(a->thread, NULL);
-    for (size_t k = 0; a->front_fd && k < a->nagents; k++) {
-        if (a->front_fd[k] >= 0)
-            close(a->front_fd[k]);
-        if (a->served[k].fd >= 0)
-            close(a->served[k].fd);
-    }
+    if (a->relays.running)
+        pthread_join(a->relays.thread, NULL);
+    else
+        close_all(a->relay_fd, a->nagents);
+    if (a->nodes.running)
+        pthread_join(a->nodes.thread, NULL);
+    close_all(a->front_fd, a->nfront);
+    close_served(&a->relays);
+    close_served(&a->nodes);
     pthread_mutex_destroy(&a->lock);
     agent_buf_free(&a->front_buf);
+    agent_buf_free(&a->relay_buf);
     free(a->owner);
     free(a->front_fd);
-    free(a->served);
+    free(a->nodes.fds);
+    free(a->relays.fds);
     free(a->asks);
     free(a->grouped);
     free(a->round_out);
     free(a->taken);
+    free(a->relay_fd);
+    free(a->child_of);
+    free(a->relay_ranks);
+    free(a->relay_grouped);
+    free(a->relay_out);
+    free(a->relay_table);
+    free(a->relay_asks);
     free(a);
 }
 
@@ -159,21 +291,21 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
     a->read = read;
     a->ctx = ctx;
     pthread_mutex_unlock(&a->lock);
-    for (size_t k = 0; k < a->nagents; k++)
+    for (size_t k = 0; k < a->nfront; k++)
         a->asks[k].fd = a->front_fd[k];
-    agent_read_group(a->asks, a->nagents, a->owner, a->nranks, ranks, count, a->grouped,
+    agent_read_group(a->asks, a->nfront, a->owner, a->nranks, ranks, count, a->grouped,
                      a->round_out);
     double began = wall_seconds();
-    int rc = agent_read_round(a->asks, a->nagents, with_cpu_time, &a->front_buf, &a->stats, err,
+    int rc = agent_read_round(a->asks, a->nfront, with_cpu_time, &a->front_buf, &a->stats, err,
                               errlen);
     a->seconds += wall_seconds() - began;
-    for (size_t k = 0; rc == MG_OK && k < a->nagents; k++)
+    for (size_t k = 0; rc == MG_OK && k < a->nfront; k++)
         if (a->asks[k].rc != MG_OK)
             rc = MG_EIO;
     if (rc != MG_OK)
         return rc;
     /* back in the order asked: a rank's place in its agent's list follows its place in ranks */
-    for (size_t k = 0; k < a->nagents; k++)
+    for (size_t k = 0; k < a->nfront; k++)
         a->taken[k] = 0;
     for (size_t i = 0; i < count; i++) {
         int k = a->owner[ranks ? ranks[i] : (int)i];
@@ -184,6 +316,9 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
 
 void sim_agents_stats(const struct sim_agents *a, agent_read_stats *stats, double *seconds)
 {
+    /* the relays' rounds are read after the front's, which waited for them */
     *stats = a->stats;
+    stats->frames += a->relay_stats.frames;
+    stats->bytes += a->relay_stats.bytes;
     *seconds = a->seconds;
 }

@@ -26,6 +26,22 @@ int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn
     return MG_OK;
 }
 
+int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *ranks, size_t max,
+                      size_t *count)
+{
+    agent_cursor c = *request;
+    uint32_t n, rank;
+    if ((type != AGENT_MSG_READ && type != AGENT_MSG_READ_CPU) || agent_get_u32(&c, &n) ||
+        (size_t)(c.end - c.p) / 4 < n || n > max)
+        return MG_EFORMAT;
+    for (uint32_t i = 0; i < n; i++) {
+        agent_get_u32(&c, &rank);
+        ranks[i] = (int)rank;
+    }
+    *count = n;
+    return MG_OK;
+}
+
 /* Rank at i of a list (NULL: every rank in order), -1 when it has no agent. */
 static int owned_rank_at(const int *ranks, size_t i, const int *owner, size_t nranks)
 {

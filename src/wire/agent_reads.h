@@ -21,6 +21,13 @@ typedef void (*agent_read_fn)(void *ctx, int32_t rank, int with_cpu_time, agent_
 int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
                        agent_buf *reply);
 
+/* The ranks a READ or READ_CPU request asks for, without consuming request: up to max of them into
+ * ranks, their number into *count. For a relay of an agent tree, which reads them from the agents
+ * below it in one round before it answers (agent_reads_answer). Errors: MG_EFORMAT (another type,
+ * a count the payload does not hold or past max). */
+int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *ranks, size_t max,
+                      size_t *count);
+
 /* Front side: one agent's part of a round. */
 typedef struct agent_read_ask {
     int fd;               /* the agent's connection (a blocking socket; its receive timeout

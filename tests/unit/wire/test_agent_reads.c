@@ -1,8 +1,9 @@
 /* Unit tests of batched readings (src/wire/agent_reads.h) over real socketpairs: ranks grouped by
  * agent in their order, lost agents skipped; one round asks each agent once for all its ranks and
  * puts every answer back in place; an agent that answers wrong, or not at all, leaves its ranks
- * unseen and the other agents' readings intact; a request whose count its payload does not hold,
- * or random bytes, is refused without a crash. */
+ * unseen and the other agents' readings intact (a write to the gone one fails without SIGPIPE); a
+ * request whose count its payload does not hold, or past what a relay holds, or random bytes, is
+ * refused without a crash. */
 #include "agent_reads.h"
 #include "mg_error.h"
 #include "mg_rng.h"
@@ -172,6 +173,20 @@ static void bad_requests_are_refused(void)
     MG_CHECK_INT(reads, 0);
     c = (agent_cursor){payload, payload + 8};
     MG_CHECK_INT(agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply), MG_EFORMAT);
+    /* a relay peeks at the ranks, past max refused, the request left for the answer */
+    int ranks[2];
+    size_t count;
+    payload[0] = 1;
+    payload[4] = 9;
+    payload[5] = payload[6] = payload[7] = 0;
+    c = (agent_cursor){payload, payload + 8};
+    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, ranks, 2, &count), MG_OK);
+    MG_CHECK_INT((int)count, 1);
+    MG_CHECK_INT(ranks[0], 9);
+    MG_CHECK(c.p == payload);
+    payload[0] = 3;
+    c = (agent_cursor){payload, payload + 16};
+    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, ranks, 2, &count), MG_EFORMAT);
     for (int k = 0; k < 20000; k++) {
         size_t n = (size_t)mg_rng_below(&rng, sizeof payload + 1);
         for (size_t i = 0; i < n; i++)
