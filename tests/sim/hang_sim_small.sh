@@ -9,7 +9,7 @@
 set -euo pipefail
 sim=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for spec in "1000 20 shm" "1000 20 ptrace" "100000 5 shm" "10000 8 shm 1000 4"; do
+for spec in "1000 20 shm" "1000 20 ptrace" "100000 5 shm" "10000 4 shm 1000 4"; do
     read -r procs runs backend node_size fanout <<<"$spec"
     out=$("$sim" --procs "$procs" --runs "$runs" --seed 1 --backend "$backend" \
         ${node_size:+--agents $node_size --fanout $fanout})
