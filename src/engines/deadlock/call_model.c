@@ -9,6 +9,7 @@
 #include "mg_array.h"
 #include "message_race.h"
 #include "mg_error.h"
+#include "rma_conflicts.h"
 #include "rma_waits.h"
 #include "wait_state.h"
 
@@ -755,5 +756,7 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);
-    return rc;
+    /* after the model: a window constructor's exit registers the window's id */
+    int rc2 = rma_conflicts_record(det, ev);
+    return rc ? rc : rc2;
 }
