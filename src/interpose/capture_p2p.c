@@ -93,8 +93,11 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                            int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, dest, tag, CAPTURE_TO) && c)     \
-            emit_p2p(fn, phase, rc, c, count, dt, dest, tag, 0);                                   \
+        if (capture_args_p2p(fn, phase, comm, c, buf, count, dt, dest, tag, CAPTURE_TO) || !c)     \
+            return;                                                                                \
+        emit_p2p(fn, phase, rc, c, count, dt, dest, tag, 0);                                       \
+        if (phase == MG_CALL_ENTER)                                                                \
+            capture_buffers_used(fn, c, dest, buf, count, dt, 0);                                  \
     }
 
 /* Nonblocking sends and receives, and the persistent inits (a request id the table keeps); ROLE:
@@ -124,6 +127,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
             return mg_next_##name(buf, count, dt, source, tag, comm, status);                      \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         emit_p2p(fn, MG_CALL_ENTER, MPI_SUCCESS, c, count, dt, source, tag, 0);                    \
+        capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, source, tag, comm, st);                            \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -144,6 +148,8 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                                   status);                                                         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, sn, st_, dest, stag, source, rtag);                                  \
+        capture_buffers_used(fn, c, dest, sb, sn, st_, 0);                                         \
+        capture_buffers_used(fn, c, source, rb, rn, rt, 1);                                        \
         int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -163,6 +169,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
             return mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, status);         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, count, dt, dest, stag, source, rtag);                                \
+        capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, st);               \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
