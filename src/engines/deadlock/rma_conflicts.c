@@ -9,8 +9,9 @@
 #include "mg_error.h"
 #include "usage_args.h"
 
-/* Accesses kept per window: past them, the oldest half is forgotten (a conflict with it missed). */
-enum { MAX_ACCESSES = 4096 };
+/* Accesses kept per window (2.5 MiB): past them, the oldest half is forgotten (a conflict with it
+ * missed). */
+enum { MAX_ACCESSES = 65536 };
 #define NOT_FENCED UINT32_MAX
 
 /* One access of the current epochs. */
@@ -36,6 +37,7 @@ typedef struct rma_window {
     rma_member *members;
     rma_access *accesses;
     size_t n_accesses, cap_accesses;
+    uint32_t fence; /* the latest fence epoch of a kept access */
 } rma_window;
 
 struct rma_conflicts {
@@ -195,24 +197,33 @@ static int report(deadlock_detector *det, const rma_access *earlier, const rma_a
     return detector_state_push_finding(det, &f);
 }
 
-/* Compares a with the accesses of its epochs (one finding per access: its first conflict), then
- * keeps it. An access of a later fence epoch than any kept closes the earlier ones. */
-static int access(deadlock_detector *det, rma_window *w, rma_access *a, uint64_t comm_id)
+/* A later fence epoch than any kept closes the earlier ones: their accesses go. */
+static void close_fence_epochs(rma_window *w, uint32_t fence)
 {
     size_t kept = 0;
-    int rc = MG_OK, reported = 0;
+    for (size_t i = 0; i < w->n_accesses; i++)
+        if (w->accesses[i].fence == NOT_FENCED || w->accesses[i].fence >= fence)
+            w->accesses[kept++] = w->accesses[i];
+    w->n_accesses = kept;
+    w->fence = fence;
+}
+
+/* Compares a with the accesses of its epochs (one finding per access: its first conflict), then
+ * keeps it. */
+static int access(deadlock_detector *det, rma_window *w, const rma_access *a, uint64_t comm_id)
+{
+    if (a->fence != NOT_FENCED && a->fence > w->fence)
+        close_fence_epochs(w, a->fence);
     for (size_t i = 0; i < w->n_accesses; i++) {
         const rma_access *b = &w->accesses[i];
-        if (b->fence != NOT_FENCED && a->fence != NOT_FENCED && b->fence < a->fence)
-            continue;
-        w->accesses[kept++] = *b;
-        if (!reported && b->target == a->target && b->first < a->end && a->first < b->end &&
-            same_epoch(a, b) && conflict(a, b)) {
-            rc = report(det, b, a, comm_id);
-            reported = 1;
+        if (b->target == a->target && b->first < a->end && a->first < b->end && same_epoch(a, b) &&
+            conflict(a, b)) {
+            int rc = report(det, b, a, comm_id);
+            if (rc)
+                return rc;
+            break;
         }
     }
-    w->n_accesses = kept;
     if (w->n_accesses == MAX_ACCESSES) {
         w->n_accesses /= 2;
         memmove(w->accesses, w->accesses + w->n_accesses, w->n_accesses * sizeof *w->accesses);
@@ -221,7 +232,7 @@ static int access(deadlock_detector *det, rma_window *w, rma_access *a, uint64_t
                          sizeof *w->accesses))
         return MG_ENOMEM;
     w->accesses[w->n_accesses++] = *a;
-    return rc;
+    return MG_OK;
 }
 
 /* A synchronization call ends the caller's epoch: its accesses outside fence epochs go. */
