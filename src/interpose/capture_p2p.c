@@ -52,10 +52,11 @@ static int received(int rc)
 static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, const MPI_Status *st)
 {
     check_status s = capture_call_status(c, 0, st);
-    ev->flags |= capture_call_refused(rc);
     if (received(rc)) {
         ev->n_statuses = 1;
         ev->statuses = &s;
+    } else {
+        ev->flags |= capture_call_refused(rc); /* a truncated receive matched its message */
     }
     capture_emit(ev);
 }
