@@ -179,6 +179,66 @@ static int throughput(enum workload w, int32_t p, uint64_t target, int bytes)
     return bad ? -1 : 0;
 }
 
+/* One-sided accesses (rma_conflicts.c): a window over p ranks, then fence epochs in which each
+ * rank puts `per` disjoint 8-byte blocks to its right neighbour; every access is compared with
+ * the epoch's earlier ones. Prints ns/record like throughput(). */
+static int rma_throughput(int32_t p, int32_t per, uint64_t target)
+{
+    enum { WIN = 0x77 };
+    feeder f;
+    int32_t *members = calloc((size_t)p, sizeof *members);
+    if (!members || open_feeder(&f, p, INPUT_EVENT)) {
+        free(members);
+        return -1;
+    }
+    for (int32_t r = 0; r < p; r++) {
+        members[r] = r;
+        check_event ev = ev_of(CHECK_EV_ENTER, r, CHECK_FN_WIN_CREATE);
+        feed(&f, &ev);
+    }
+    for (int32_t r = 0; r < p; r++) {
+        check_event ev = ev_of(CHECK_EV_EXIT, r, CHECK_FN_WIN_CREATE);
+        ev.aux = WIN;
+        ev.ranks = members;
+        ev.n_ranks = ev.n_local = (uint32_t)p;
+        feed(&f, &ev);
+    }
+    uint64_t made = f.records;
+    double t0 = cpu_s();
+    while (f.records - made < target && !f.failed) {
+        for (int32_t r = 0; r < p; r++) {
+            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                check_event ev = ev_of(kind, r, CHECK_FN_WIN_FENCE);
+                ev.comm = WIN;
+                feed(&f, &ev);
+            }
+        }
+        for (int32_t r = 0; r < p; r++) {
+            for (int32_t i = 0; i < per; i++) {
+                for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                    check_event ev = ev_of(kind, r, CHECK_FN_PUT);
+                    ev.comm = WIN;
+                    ev.peer = (r + 1) % p;
+                    ev.aux = (uint64_t)i;
+                    feed(&f, &ev);
+                }
+            }
+        }
+    }
+    double dt = cpu_s() - t0;
+    size_t n_findings;
+    deadlock_detector_findings(f.det, &n_findings);
+    char name[40];
+    snprintf(name, sizeof name, "fence epochs, %d Puts per rank", per);
+    printf("| %-38s | %8d | %5s | %10llu | %8.0f | %12.0f | %8zu |\n", name, p, "event",
+           (unsigned long long)(f.records - made), dt * 1e9 / (double)(f.records - made),
+           (double)(f.records - made) / dt, n_findings);
+    int failed = f.failed;
+    close_feeder(&f);
+    free(members);
+    return failed ? -1 : 0;
+}
+
 enum blocked_shape { RECV_RING, BARRIER_MISSING_ONE, ANY_SOURCE_ALL };
 
 static const char *shape_name[] = {"Recv ring (AND cycle)", "Barrier, one rank in Recv",
@@ -241,6 +301,9 @@ int main(int argc, char **argv)
     bad |= throughput(RING, quick ? 100 : 1000, target, INPUT_BYTES);
     /* The ring's records are not fed here (the round structure still runs on the empty model). */
     bad |= throughput(RING, quick ? 100 : 1000, target, INPUT_ENCODE);
+    bad |= rma_throughput(8, 8, target);
+    bad |= rma_throughput(8, 64, target);
+    bad |= rma_throughput(64, 64, target);
     printf("\nOn-demand wait-for graph + OR-knot search (one check_now)\n\n");
     printf("| %-30s | %8s | %3s | %8s | %7s | %8s | %8s | %8s |\n", "blocked processes", "N", "all",
            "check s", "knot", "nodes", "arcs", "B/proc");

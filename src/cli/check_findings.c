@@ -201,9 +201,22 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_BUFFERS_OVERLAP:
         return "its buffer shares bytes with a pending request's, one of them a receive (MPI 3.1 "
                "§3.7.2)";
+    case USAGE_RMA_CONFLICT:
+        return "two accesses to the same bytes of a target's window in one epoch, one of them "
+               "writing (a Put, or atomic updates with different ops: MPI 3.1 §11.7.1)";
     default:
         return "unknown";
     }
+}
+
+/* Whether call i's rank is that of an earlier call of f: a finding lists each rank once (both
+ * accesses of an rma_conflicting_access may be one rank's). */
+static int rank_listed(const dl_finding *f, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (f->calls[j].rank == f->calls[i].rank)
+            return 1;
+    return 0;
 }
 
 /* How a rank that the others wait for ended. */
@@ -351,8 +364,15 @@ static void summary_of(const dl_finding *f, char *buf, size_t len)
                  (unsigned long long)f->recv_elems, f->calls[1].rank, other);
         break;
     case DL_INVALID_ARGUMENTS:
-        snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
-                 fn_name(f->calls[0].func), invalid_argument_text(f->problem));
+        if (f->problem == USAGE_RMA_CONFLICT && f->n_calls == 2)
+            snprintf(buf, len,
+                     "rank %d's %s and rank %d's %s access the same bytes of rank %d's window in "
+                     "one epoch, one of them writing",
+                     f->calls[0].rank, fn_name(f->calls[0].func), f->calls[1].rank,
+                     fn_name(f->calls[1].func), f->calls[1].peer);
+        else
+            snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
+                     fn_name(f->calls[0].func), invalid_argument_text(f->problem));
         break;
     case DL_LIFECYCLE:
         lifecycle_text(f, call, buf, len);
@@ -400,7 +420,8 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         const dl_call *c = &f->calls[i];
         site_info site;
         site_resolver_cached(sites, c->rank, c->callsite, &site);
-        mg_finding_add_rank(out, c->rank);
+        if (!rank_listed(f, i))
+            mg_finding_add_rank(out, c->rank);
         mg_finding_add_site(out, c->rank, call_name(c), site.file, site.line);
         if (c->in_knot)
             json_object_array_add(knot, json_object_new_int(c->rank));

@@ -79,8 +79,9 @@ static void stop_agents(check_run *r)
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
     "leaks of error handlers, datatypes made by constructors not wrapped (darray, "                \
-    "hindexed_block), receive buffers used before their completion, conflicting one-sided "        \
-    "accesses, passive-target lock waits, errors MPI raises on windows and files"
+    "hindexed_block), receive buffers the program reads or writes before their completion, "       \
+    "one-sided accesses of two origins outside fence epochs, passive-target lock waits, errors "   \
+    "MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
 {

@@ -199,6 +199,23 @@ void capture_buffers_post(uint64_t id, uint16_t fn, const capture_comm *c, int p
         go_in_flight(slot);
 }
 
+void capture_buffers_used(uint16_t fn, const capture_comm *c, int peer, const void *buf,
+                          int64_t count, MPI_Datatype type, int receive)
+{
+    if (!watching || n_in_flight == 0 || !buf || count <= 0 || peer == MPI_PROC_NULL)
+        return;
+    watched_request w = {.buf = buf,
+                         .bytes = contiguous_bytes(type, count),
+                         .gaps = MPI_DATATYPE_NULL,
+                         .site = mg_call_site,
+                         .comm = c,
+                         .fn = fn,
+                         .peer = peer,
+                         .receive = (uint8_t) !!receive};
+    if (w.bytes && overlaps_in_flight(&w))
+        report(&w, USAGE_BUFFERS_OVERLAP);
+}
+
 static watched_request *find(uint64_t id, uint64_t *slot)
 {
     if (!watching || !id || !capture_table_get(&by_id, id, slot))

@@ -24,6 +24,12 @@ int capture_buffers_init(void);
 void capture_buffers_post(uint64_t id, uint16_t fn, const capture_comm *c, int peer,
                           const void *buf, int64_t count, MPI_Datatype type, int receive,
                           int persistent);
+/* A blocking point-to-point call (fn on c, the peer as passed, count x type in buf; receive: the
+ * receive side) is entered: a contiguous buffer that shares bytes with a request in flight, either
+ * of them a receive, is written as a flagged record (pending_buffers_overlap) of this call. Does
+ * nothing while no request is in flight. */
+void capture_buffers_used(uint16_t fn, const capture_comm *c, int peer, const void *buf,
+                          int64_t count, MPI_Datatype type, int receive);
 /* The persistent request `id` was started: it goes in flight, as a nonblocking one at its post. */
 void capture_buffers_started(uint64_t id);
 /* The request `id` completed: a send whose buffer's checksum changed since it went in flight gets

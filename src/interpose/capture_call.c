@@ -11,6 +11,11 @@ uint8_t capture_call_kind(int phase)
     return phase == MG_CALL_ENTER ? CHECK_EV_ENTER : CHECK_EV_EXIT;
 }
 
+uint16_t capture_call_refused(int rc)
+{
+    return rc == MPI_SUCCESS ? 0 : CHECK_FLAG_REFUSED;
+}
+
 uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
                               const capture_comm *comm, int persistent)
 {

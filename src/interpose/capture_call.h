@@ -21,6 +21,9 @@
 
 /* The record kind of a hook phase: CHECK_EV_ENTER or CHECK_EV_EXIT. */
 uint8_t capture_call_kind(int phase);
+/* The flag of a record of a call that returned rc: CHECK_FLAG_REFUSED when MPI returned an error
+ * (an entry's rc is MPI_SUCCESS), so that the detector ends the call's wait. */
+uint16_t capture_call_refused(int rc);
 /* The request id of a nonblocking call, for both its records: a new id at the entry, bound at a
  * successful exit to the handle MPI returned (comm: for translating its status source; NULL when
  * unknown). */

@@ -29,6 +29,7 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
     if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
+    ev.flags |= capture_call_refused(rc);
     ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;
     ev.op = op_id;
     ev.count = count;

@@ -40,6 +40,7 @@ static void ctor(uint16_t fn, int phase, int rc, MPI_Comm parent, MPI_Comm *newc
     if (!ctor_parent)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), ctor_parent);
+    ev.flags |= capture_call_refused(rc);
     if (phase == MG_CALL_EXIT)
         capture_ctor_describe(
             &ev, capture_comm_register(inter_tag >= 0 ? NULL : ctor_parent,
@@ -105,6 +106,7 @@ static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
     if (!c)
         return;
     check_event ev = capture_event(CHECK_FN_COMM_FREE, capture_call_kind(phase), c);
+    ev.flags |= capture_call_refused(rc);
     capture_emit(&ev);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
         capture_comm_forget(freeing_comm);

@@ -26,10 +26,11 @@ static int32_t tag_of(int tag)
 /* count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both (the
  * record's count is 64-bit), so the detector matches MPI_Send_c with MPI_Recv. dt: the message's
  * datatype (MPI_DATATYPE_NULL for a probe). */
-static void emit_p2p(uint16_t fn, int phase, const capture_comm *c, int64_t count, MPI_Datatype dt,
-                     int peer, int tag, uint64_t request)
+static void emit_p2p(uint16_t fn, int phase, int rc, const capture_comm *c, int64_t count,
+                     MPI_Datatype dt, int peer, int tag, uint64_t request)
 {
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
+    ev.flags |= capture_call_refused(rc);
     ev.peer = capture_comm_world(c, peer);
     ev.tag = tag_of(tag);
     ev.count = count;
@@ -54,6 +55,8 @@ static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, con
     if (received(rc)) {
         ev->n_statuses = 1;
         ev->statuses = &s;
+    } else {
+        ev->flags |= capture_call_refused(rc); /* a truncated receive matched its message */
     }
     capture_emit(ev);
 }
@@ -78,7 +81,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                         int persistent, int role)
 {
     uint64_t id = capture_call_request(phase, rc, request, c, persistent);
-    emit_p2p(fn, phase, c, count, dt, peer, tag, id);
+    emit_p2p(fn, phase, rc, c, count, dt, peer, tag, id);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
         capture_buffers_post(id, fn, c, peer, buf, count, dt, role == CAPTURE_FROM, persistent);
 }
@@ -90,10 +93,12 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
     static void obs_##name(int phase, int rc, const void *buf, COUNT_##F count, MPI_Datatype dt,   \
                            int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
-        (void)rc;                                                                                  \
         const capture_comm *c = capture_comm_find(comm);                                           \
-        if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, dest, tag, CAPTURE_TO) && c)     \
-            emit_p2p(fn, phase, c, count, dt, dest, tag, 0);                                       \
+        if (capture_args_p2p(fn, phase, comm, c, buf, count, dt, dest, tag, CAPTURE_TO) || !c)     \
+            return;                                                                                \
+        emit_p2p(fn, phase, rc, c, count, dt, dest, tag, 0);                                       \
+        if (phase == MG_CALL_ENTER)                                                                \
+            capture_buffers_used(fn, c, dest, buf, count, dt, 0);                                  \
     }
 
 /* Nonblocking sends and receives, and the persistent inits (a request id the table keeps); ROLE:
@@ -122,7 +127,8 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
             !c)                                                                                    \
             return mg_next_##name(buf, count, dt, source, tag, comm, status);                      \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
-        emit_p2p(fn, MG_CALL_ENTER, c, count, dt, source, tag, 0);                                 \
+        emit_p2p(fn, MG_CALL_ENTER, MPI_SUCCESS, c, count, dt, source, tag, 0);                    \
+        capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, source, tag, comm, st);                            \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -143,6 +149,8 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                                   status);                                                         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, sn, st_, dest, stag, source, rtag);                                  \
+        capture_buffers_used(fn, c, dest, sb, sn, st_, 0);                                         \
+        capture_buffers_used(fn, c, source, rb, rn, rt, 1);                                        \
         int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -162,6 +170,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
             return mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, status);         \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         sendrecv_enter(fn, c, count, dt, dest, stag, source, rtag);                                \
+        capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, st);               \
         check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
         emit_status_exit(&ev, c, rc, st);                                                          \
@@ -250,7 +259,7 @@ static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     if (!c)
         return mg_next_Probe(source, tag, comm, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
+    emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Probe(source, tag, comm, st);
     check_event ev = capture_event(CHECK_FN_PROBE, CHECK_EV_EXIT, c);
     emit_status_exit(&ev, c, rc, st);
@@ -263,7 +272,7 @@ static int impl_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
     if (!c)
         return mg_next_Mprobe(source, tag, comm, message, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-    emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
+    emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Mprobe(source, tag, comm, message, st);
     check_event ev = capture_event(CHECK_FN_MPROBE, CHECK_EV_EXIT, c);
     ev.aux = rc == MPI_SUCCESS ? capture_message_bind(*message) : 0;
@@ -283,7 +292,7 @@ static int probe_nonblocking(uint16_t fn, int source, int tag, MPI_Comm comm, in
                      : mg_next_Iprobe(source, tag, comm, flag, st);
     if (!c || (rc == MPI_SUCCESS && !*flag))
         return rc;
-    emit_p2p(fn, MG_CALL_ENTER, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
+    emit_p2p(fn, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     check_event ev = capture_event(fn, CHECK_EV_EXIT, c);
     ev.result = rc == MPI_SUCCESS;
     ev.aux = ev.result && message ? capture_message_bind(*message) : 0;

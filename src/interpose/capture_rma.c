@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#pragma weak PMPI_Type_get_extent
+#pragma weak PMPI_Type_get_true_extent
+
 /* Windows live at once; calls on a window beyond them are not captured. */
 enum { MAX_WINDOWS = 256 };
 
@@ -87,13 +90,17 @@ static void release(rma_window *w)
     w->live = 0;
 }
 
-static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *win)
+/* A window constructor's records; the entry carries the caller's disp_unit, which scales the
+ * displacements of the accesses to it (rma_conflicts.h). */
+static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, int disp_unit, const MPI_Win *win)
 {
     if (phase == MG_CALL_ENTER)
         making_on = capture_comm_find(comm);
     if (!making_on)
         return;
     check_event ev = capture_event(fn, capture_call_kind(phase), making_on);
+    ev.flags |= capture_call_refused(rc);
+    ev.count = phase == MG_CALL_ENTER ? disp_unit : 0;
     if (phase == MG_CALL_EXIT) {
         const rma_window *w = rc == MPI_SUCCESS ? add_window(making_on, *win) : NULL;
         capture_ctor_describe(&ev, w ? &w->group : NULL);
@@ -101,26 +108,51 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, const MPI_Win *w
     capture_emit(&ev);
 }
 
-/* The records of a call on window w: at the entry, the flagged record of the epoch problem its
- * action shows (target: a rank of the window's group, or -1), then the call's own record with
- * the target as a world rank, the count and, for post/start/complete/wait, the epoch's group g
- * (world ranks, NULL for none) that the detector turns into sends or waits (rma_waits.h). A call
- * with an epoch problem carries no group: MPI refuses it (a Win_start inside a lock returns an
- * error at once), so the model must not wait in it. */
-static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
-                      int64_t count, const pscw_group *g)
+/* The target bytes of an access, as the detector compares them (rma_conflicts.h). */
+typedef struct rma_region {
+    int64_t disp, span; /* displacement (the target's units); bytes from the true lower bound */
+    int32_t lb;         /* the target datatype's true lower bound */
+    uint32_t op;        /* an atomic access's op id, else CHECK_OP_NULL */
+} rma_region;
+
+static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op op)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    rma_region r = {.disp = disp, .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_op_id(op)};
+    if (count > 0 && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(type, &true_lb, &true_extent) == MPI_SUCCESS) {
+        r.span = (int64_t)(count - 1) * extent + true_extent;
+        r.lb = (int32_t)true_lb;
+    }
+    return r;
+}
+
+/* The records of a call on window w that returned rc: at the entry, the flagged record of the
+ * epoch problem its action shows (target: a rank of the window's group, or -1), then the call's
+ * own record with the target as a world rank, the count and, for post/start/complete/wait, the
+ * epoch's group g (world ranks, NULL for none) that the detector turns into sends or waits
+ * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
+ * count. A call MPI refuses (a Win_start inside a lock) ends its wait by its exit record
+ * (CHECK_FLAG_REFUSED). */
+static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
+                      int64_t count, const pscw_group *g, const rma_region *region)
 {
     if (!w)
         return;
-    usage_problem problem = USAGE_OK;
-    if (phase == MG_CALL_ENTER) {
-        problem = rma_epochs_step(&w->epochs, action, target);
-        capture_args_reject(fn, phase, &w->group, problem, target, 0, count);
-    }
+    if (phase == MG_CALL_ENTER)
+        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
+                            target, 0, count);
     check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
+    ev.flags |= capture_call_refused(rc);
     ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
     ev.count = count;
-    if (phase == MG_CALL_ENTER && g && g->world && problem == USAGE_OK) {
+    if (region) {
+        ev.aux = (uint64_t)region->disp;
+        ev.count = region->span;
+        ev.tag2 = region->lb;
+        ev.op = region->op;
+    }
+    if (phase == MG_CALL_ENTER && g && g->world) {
         ev.ranks = g->world;
         ev.n_ranks = (uint32_t)g->size;
     }
@@ -128,42 +160,41 @@ static void on_window(rma_window *w, uint16_t fn, int phase, rma_action action, 
 }
 
 #define NO_TARGET -1
-static void sync_call(uint16_t fn, int phase, MPI_Win win, rma_action action)
+static void sync_call(uint16_t fn, int phase, int rc, MPI_Win win, rma_action action)
 {
-    on_window(window_of(win), fn, phase, action, NO_TARGET, 0, NULL);
+    on_window(window_of(win), fn, phase, rc, action, NO_TARGET, 0, NULL, NULL);
 }
 
 static void obs_Win_create(int ph, int rc, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                            MPI_Comm comm, MPI_Win *win)
 {
-    (void)base, (void)size, (void)disp_unit, (void)info;
-    made(CHECK_FN_WIN_CREATE, ph, rc, comm, win);
+    (void)base, (void)size, (void)info;
+    made(CHECK_FN_WIN_CREATE, ph, rc, comm, disp_unit, win);
 }
 static void obs_Win_allocate(int ph, int rc, MPI_Aint size, int disp_unit, MPI_Info info,
                              MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    (void)size, (void)disp_unit, (void)info, (void)baseptr;
-    made(CHECK_FN_WIN_ALLOCATE, ph, rc, comm, win);
+    (void)size, (void)info, (void)baseptr;
+    made(CHECK_FN_WIN_ALLOCATE, ph, rc, comm, disp_unit, win);
 }
 static void obs_Win_create_dynamic(int ph, int rc, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
-    made(CHECK_FN_WIN_CREATE_DYNAMIC, ph, rc, comm, win);
+    made(CHECK_FN_WIN_CREATE_DYNAMIC, ph, rc, comm, 1, win); /* addresses as displacements */
 }
 
 static void obs_Win_free(int ph, int rc, MPI_Win *win)
 {
     if (ph == MG_CALL_ENTER)
         freeing = window_of(*win);
-    on_window(freeing, CHECK_FN_WIN_FREE, ph, RMA_FREE, NO_TARGET, 0, NULL);
+    on_window(freeing, CHECK_FN_WIN_FREE, ph, rc, RMA_FREE, NO_TARGET, 0, NULL, NULL);
     if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS && freeing)
         release(freeing);
 }
 
 static void obs_Win_fence(int ph, int rc, int assertion, MPI_Win win)
 {
-    (void)rc;
-    sync_call(CHECK_FN_WIN_FENCE, ph, win,
+    sync_call(CHECK_FN_WIN_FENCE, ph, rc, win,
               assertion & MPI_MODE_NOSUCCEED ? RMA_FENCE_LAST : RMA_FENCE);
 }
 /* Keeps group's members as the epoch's group in *g (the previous one is dropped); out of memory,
@@ -181,7 +212,8 @@ static void keep_group(pscw_group *g, MPI_Group group)
 
 /* Post and start: a new epoch's group is kept for the call that ends it; opened twice (an
  * rma_epoch_twice), the call carries no group, so the model adds no second set of messages. */
-static void open_pscw(uint16_t fn, int phase, rma_action action, MPI_Group group, MPI_Win win)
+static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Group group,
+                      MPI_Win win)
 {
     rma_window *w = window_of(win);
     if (!w) {
@@ -191,65 +223,63 @@ static void open_pscw(uint16_t fn, int phase, rma_action action, MPI_Group group
     int again = action == RMA_POST ? w->epochs.post_open : w->epochs.start_open;
     if (phase == MG_CALL_ENTER && !again)
         keep_group(g, group);
-    on_window(w, fn, phase, action, NO_TARGET, 0, again ? NULL : g);
+    on_window(w, fn, phase, rc, action, NO_TARGET, 0, again ? NULL : g, NULL);
 }
 /* Complete and wait: the group of the epoch they end, when one is open. */
-static void close_pscw(uint16_t fn, int phase, rma_action action, MPI_Win win)
+static void close_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Win win)
 {
     rma_window *w = window_of(win);
     if (!w) {
         return;
     }
     int open = action == RMA_WAIT ? w->epochs.post_open : w->epochs.start_open;
-    on_window(w, fn, phase, action, NO_TARGET, 0,
+    on_window(w, fn, phase, rc, action, NO_TARGET, 0,
               !open                ? NULL
               : action == RMA_WAIT ? &w->posted
-                                   : &w->started);
+                                   : &w->started,
+              NULL);
 }
 static void obs_Win_post(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
-    (void)rc, (void)assertion;
-    open_pscw(CHECK_FN_WIN_POST, ph, RMA_POST, group, win);
+    (void)assertion;
+    open_pscw(CHECK_FN_WIN_POST, ph, rc, RMA_POST, group, win);
 }
 static void obs_Win_start(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
-    (void)rc, (void)assertion;
-    open_pscw(CHECK_FN_WIN_START, ph, RMA_START, group, win);
+    (void)assertion;
+    open_pscw(CHECK_FN_WIN_START, ph, rc, RMA_START, group, win);
 }
 static void obs_Win_complete(int ph, int rc, MPI_Win win)
 {
-    (void)rc;
-    close_pscw(CHECK_FN_WIN_COMPLETE, ph, RMA_COMPLETE, win);
+    close_pscw(CHECK_FN_WIN_COMPLETE, ph, rc, RMA_COMPLETE, win);
 }
 static void obs_Win_wait(int ph, int rc, MPI_Win win)
 {
-    (void)rc;
-    close_pscw(CHECK_FN_WIN_WAIT, ph, RMA_WAIT, win);
+    close_pscw(CHECK_FN_WIN_WAIT, ph, rc, RMA_WAIT, win);
 }
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
-    (void)rc, (void)lock_type, (void)assertion;
-    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, RMA_LOCK, rank, 0, NULL);
+    (void)lock_type, (void)assertion;
+    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank, 0, NULL, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {
-    (void)rc;
-    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, RMA_UNLOCK, rank, 0, NULL);
+    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, rc, RMA_UNLOCK, rank, 0, NULL, NULL);
 }
 static void obs_Win_lock_all(int ph, int rc, int assertion, MPI_Win win)
 {
-    (void)rc, (void)assertion;
-    sync_call(CHECK_FN_WIN_LOCK_ALL, ph, win, RMA_LOCK_ALL);
+    (void)assertion;
+    sync_call(CHECK_FN_WIN_LOCK_ALL, ph, rc, win, RMA_LOCK_ALL);
 }
 static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
 {
-    (void)rc;
-    sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, win, RMA_UNLOCK_ALL);
+    sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, rc, win, RMA_UNLOCK_ALL);
 }
 
-static void access_call(uint16_t fn, int phase, int target, int64_t count, MPI_Win win)
+static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
+                        rma_region region)
 {
-    on_window(window_of(win), fn, phase, RMA_ACCESS, target, count, NULL);
+    on_window(window_of(win), fn, phase, rc, RMA_ACCESS, target, count, NULL, &region);
 }
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
@@ -257,8 +287,8 @@ static void access_call(uint16_t fn, int phase, int target, int64_t count, MPI_W
     static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
     {                                                                                              \
-        (void)rc, (void)o, (void)ot, (void)disp, (void)tn, (void)tt REQ_UNUSED_##REQ;              \
-        access_call(fn, ph, target, on, win);                                                      \
+        (void)o, (void)ot REQ_UNUSED_##REQ;                                                        \
+        access_call(fn, ph, rc, target, on, win, region_of(disp, tn, tt, MPI_OP_NULL));            \
     }
 /* The request of Rput and Rget is not tracked: a Wait on it completes an unknown request. */
 #define REQ_PARAM_NONE
@@ -273,28 +303,29 @@ TRANSFER(Rget, CHECK_FN_RGET, void, REQUEST)
 static void obs_Accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    (void)rc, (void)o, (void)ot, (void)disp, (void)tn, (void)tt, (void)op;
-    access_call(CHECK_FN_ACCUMULATE, ph, target, on, win);
+    (void)o, (void)ot;
+    access_call(CHECK_FN_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
 }
 static void obs_Get_accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,
                                int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,
                                MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    (void)rc, (void)o, (void)ot, (void)r, (void)rn, (void)rt, (void)disp, (void)tn, (void)tt;
-    (void)op;
-    access_call(CHECK_FN_GET_ACCUMULATE, ph, target, on, win);
+    (void)o, (void)ot, (void)r, (void)rn, (void)rt;
+    access_call(CHECK_FN_GET_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
 }
 static void obs_Fetch_and_op(int ph, int rc, const void *o, void *r, MPI_Datatype t, int target,
                              MPI_Aint disp, MPI_Op op, MPI_Win win)
 {
-    (void)rc, (void)o, (void)r, (void)t, (void)disp, (void)op;
-    access_call(CHECK_FN_FETCH_AND_OP, ph, target, 1, win);
+    (void)o, (void)r;
+    access_call(CHECK_FN_FETCH_AND_OP, ph, rc, target, 1, win, region_of(disp, 1, t, op));
 }
 static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp, void *r,
                                  MPI_Datatype t, int target, MPI_Aint disp, MPI_Win win)
 {
-    (void)rc, (void)o, (void)cmp, (void)r, (void)t, (void)disp;
-    access_call(CHECK_FN_COMPARE_AND_SWAP, ph, target, 1, win);
+    (void)o, (void)cmp, (void)r;
+    /* an atomic replacement: legal beside another of its kind, not beside other atomic ops */
+    access_call(CHECK_FN_COMPARE_AND_SWAP, ph, rc, target, 1, win,
+                region_of(disp, 1, t, MPI_REPLACE));
 }
 
 void capture_rma_install(void)

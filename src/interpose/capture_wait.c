@@ -65,10 +65,12 @@ static void obs_Cancel(int phase, int rc, MPI_Request *request)
         capture_emit(&ev);
 }
 
-/* The entry (no completions) or the exit: the first nst of capture_tmp.statuses. */
-static void emit_requests(uint16_t fn, uint8_t kind, int n, uint32_t nst, int result)
+/* The entry (no completions) or the exit: the first nst of capture_tmp.statuses; rc the MPI
+ * call's return code (MPI_SUCCESS for an entry). */
+static void emit_requests(uint16_t fn, uint8_t kind, int n, uint32_t nst, int result, int rc)
 {
     check_event ev = capture_event(fn, kind, NULL);
+    ev.flags |= capture_call_refused(rc);
     ev.n_requests = (uint32_t)n;
     ev.requests = capture_tmp.ids;
     ev.n_statuses = nst;
@@ -83,9 +85,9 @@ static void finish(uint16_t fn, int n, uint32_t nst, int result, int rc)
     if (check_func_describe(fn)->klass == CHECK_CLASS_TEST) {
         if (nst == 0 && rc == MPI_SUCCESS)
             return;
-        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0);
+        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
     }
-    emit_requests(fn, CHECK_EV_EXIT, n, nst, result);
+    emit_requests(fn, CHECK_EV_EXIT, n, nst, result, rc);
 }
 
 /* Whether request index i of the call names a request through a handle MPI handed out for
@@ -124,7 +126,7 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
         capture_tmp.ids[i] = r ? r->id : 0;
     }
     if (check_func_describe(fn)->klass == CHECK_CLASS_WAIT)
-        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0);
+        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
     return n;
 }
 

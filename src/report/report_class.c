@@ -62,6 +62,11 @@ static const mg_report_class classes[] = {
      "an epoch closed that was never opened (unlock without lock, complete without start, wait "
      "without post)",
      "pair each closing call with its opening one on the same window and target"},
+    {"rma_conflicting_access", "check", "rma", "error",
+     "two one-sided accesses to the same bytes of a target's window in one epoch, one of them a "
+     "Put or an atomic update with another op",
+     "separate the accesses by a synchronization call (fence, unlock, complete), or use one "
+     "accumulate op for both"},
     {"send_buffer_modified", "check", "buffers", "error",
      "a nonblocking send's buffer written before the send completed",
      "leave the buffer alone until MPI_Wait or MPI_Test says the send is complete"},

@@ -48,7 +48,11 @@ enum check_event_flags {
     CHECK_FLAG_TYPE_UNIFORM = 1u << 2, /* every element of the message has one basic type */
     /* the call's arguments are invalid (aux: its usage_problem, usage_args.h; peer, tag and count
      * as passed): the only record of the call, which the detector reports and does not model */
-    CHECK_FLAG_INVALID_ARGUMENTS = 1u << 3
+    CHECK_FLAG_INVALID_ARGUMENTS = 1u << 3,
+    /* an exit record: MPI returned an error from the call (under MPI_ERRORS_RETURN, or the
+     * capture module's handler on a window or file), so the call blocks no longer whatever the
+     * model says, and what it posted itself never completes */
+    CHECK_FLAG_REFUSED = 1u << 4
 };
 
 /* MPI functions that matter for matching and resources. Values are part of the wire format:

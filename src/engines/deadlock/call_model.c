@@ -9,6 +9,7 @@
 #include "mg_array.h"
 #include "message_race.h"
 #include "mg_error.h"
+#include "rma_conflicts.h"
 #include "rma_waits.h"
 #include "wait_state.h"
 
@@ -640,11 +641,32 @@ static void complete_requests(deadlock_detector *det, const check_event *ev,
     }
 }
 
+int call_model_refused_exit(const check_event *ev)
+{
+    return ev->kind == CHECK_EV_EXIT && (ev->flags & CHECK_FLAG_REFUSED);
+}
+
+/* A refused call posted nothing MPI will match: the unmatched ops it posted itself (request 0)
+ * leave the queues, so that they cannot take a later call's message. */
+static void cancel_own_ops(deadlock_detector *det, uint32_t wi)
+{
+    const dl_wait *w = &det->waits[wi];
+    for (uint32_t i = 0; i < w->n_items; i++) {
+        if (w->items[i].type == ITEM_P2P && w->items[i].ref != P2P_NONE &&
+            w->items[i].request == 0) {
+            p2p_match_cancel(&det->p2p, w->items[i].ref);
+        }
+    }
+}
+
 static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info)
 {
     dl_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DL_NONE) {
+        if (call_model_refused_exit(ev)) {
+            cancel_own_ops(det, rs->wait);
+        }
         wait_state_free(det, rs->wait);
     }
     rs->flags &= (uint8_t)~RANK_IN_CALL;
@@ -734,5 +756,7 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);
-    return rc;
+    /* after the model: a window constructor's exit registers the window's id */
+    int rc2 = rma_conflicts_record(det, ev);
+    return rc ? rc : rc2;
 }

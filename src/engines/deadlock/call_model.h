@@ -10,6 +10,9 @@ int call_model_process(deadlock_detector *det, const check_event *ev);
 /* Applies the wildcard decisions of an exit record (see call_model.c). */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
                                const check_func_info *info, int current);
+/* 1 when ev is the exit of a call MPI refused (CHECK_FLAG_REFUSED): it ends the rank's wait
+ * whatever the model says, so it is analysed at once rather than held behind that wait. */
+int call_model_refused_exit(const check_event *ev);
 /* A record was held behind its rank's wait: a Start notes it in the requests it restarts, so the
  * decisions of held completions are not applied to their earlier incarnation. */
 void call_model_note_held(deadlock_detector *det, const check_event *ev);

@@ -116,9 +116,11 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         int first_held = !record_backlog_has(&det->backlog, ev->rank);
         rc = call_model_apply_decisions(det, ev, info, first_held);
         wait_state_wake_completed(det);
-        if (!rc) { /* the exit whose decision unblocked the rank goes straight in */
-            rc = first_held && !wait_state_blocked(det, ev->rank) ? call_model_process(det, ev)
-                                                                  : detector_settle_hold(det, ev);
+        /* the exit whose decision unblocked the rank, or that ends its wait, goes straight in */
+        if (!rc) {
+            rc = first_held && (!wait_state_blocked(det, ev->rank) || call_model_refused_exit(ev))
+                     ? call_model_process(det, ev)
+                     : detector_settle_hold(det, ev);
         }
     } else {
         rc = call_model_process(det, ev);

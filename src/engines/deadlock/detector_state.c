@@ -24,6 +24,7 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
     request_table_init(&det->reqs);
     det->life = lifecycle_create();
     det->races = message_race_create(world_size);
+    det->rma = rma_conflicts_create(world_size);
     det->p2p.log_pairings = det->races != NULL;
     det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
     det->work = malloc((size_t)world_size * sizeof *det->work);
@@ -37,6 +38,7 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
         comm_table_free(&det->comms);
         lifecycle_destroy(det->life);
         message_race_destroy(det->races);
+        rma_conflicts_destroy(det->rma);
         free(det);
         return rc;
     }
@@ -60,6 +62,7 @@ static void free_state(deadlock_detector *det)
     request_table_free(&det->reqs);
     lifecycle_destroy(det->life);
     message_race_destroy(det->races);
+    rma_conflicts_destroy(det->rma);
     record_backlog_free(&det->backlog);
     free(det->work);
     for (size_t i = 0; i < det->n_findings; i++) {

@@ -15,6 +15,7 @@
 #include "message_race.h"
 #include "p2p_match.h"
 #include "record_backlog.h"
+#include "rma_conflicts.h"
 #include "request_table.h"
 #include "wait_graph.h"
 
@@ -80,6 +81,7 @@ struct deadlock_detector {
     request_table reqs;
     lifecycle *life;     /* NULL in a probing copy, or when it could not be made */
     message_race *races; /* NULL in a probing copy, past its world limit or out of memory */
+    rma_conflicts *rma;  /* NULL in a probing copy or out of memory */
     record_backlog backlog;
     uint32_t *work; /* FIFO of ranks whose wait was satisfied */
     size_t work_head, n_work, cap_work;

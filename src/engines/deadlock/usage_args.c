@@ -77,6 +77,7 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_RMA_CLOSE_UNOPENED] = "rma_close_without_open",
         [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
         [USAGE_BUFFERS_OVERLAP] = "pending_buffers_overlap",
+        [USAGE_RMA_CONFLICT] = "rma_conflicting_access",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

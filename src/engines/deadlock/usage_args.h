@@ -28,6 +28,8 @@ typedef enum usage_problem {
     USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */
     USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
     USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
+    USAGE_RMA_CONFLICT,        /* two accesses to the same window bytes in one epoch, one writing
+                                  (rma_conflicts.h: the detector's finding, never a record's) */
     USAGE_PROBLEM_END
 } usage_problem;
 

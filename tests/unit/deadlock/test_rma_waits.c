@@ -1,6 +1,7 @@
 /* Post/start/complete/wait in the wait-for graph (rma_waits.h, issue 28 item 5) over made-up
  * record streams: a wait whose origin is blocked in a receive from the waiter, a start before the
- * target's post, a correct exchange, and a post answered without a Win_wait (no lost message). */
+ * target's post, a correct exchange, a post answered without a Win_wait (no lost message), and a
+ * Win_start MPI refused. */
 #include <string.h>
 
 #include "deadlock_detector.h"
@@ -118,11 +119,41 @@ static void test_correct_and_unwaited(void)
     st_close(&s);
 }
 
+/* Rank 0's first Win_start is refused by MPI (its exit carries CHECK_FLAG_REFUSED): it ends that
+ * wait at once and leaves rank 1's one post to the second Win_start, so the exchange ends with no
+ * finding (held behind the refused call, the records made a deadlock). */
+static void test_refused_start(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    const int32_t zero = 0, one = 1;
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_START);
+    ev.comm = WIN;
+    ev.ranks = &one;
+    ev.n_ranks = 1;
+    st_feed(&s, &ev);
+    ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_WIN_START);
+    ev.comm = WIN;
+    ev.flags = CHECK_FLAG_REFUSED;
+    st_feed(&s, &ev);
+    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 1);
+    pscw(&s, 1, CHECK_FN_WIN_POST, &zero, 1, 1);
+    pscw(&s, 0, CHECK_FN_WIN_COMPLETE, &one, 1, 1);
+    pscw(&s, 1, CHECK_FN_WIN_WAIT, &zero, 1, 1);
+    MG_CHECK_INT(st_check(&s), 0);
+    MG_CHECK(!deadlock_detector_is_every_live_process_blocked(s.det));
+    size_t n;
+    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_roles);
     MG_RUN(test_wait_for_blocked_origin);
     MG_RUN(test_start_before_post);
     MG_RUN(test_correct_and_unwaited);
+    MG_RUN(test_refused_start);
     MG_TEST_END();
 }

@@ -1,0 +1,303 @@
+/* Conflicting one-sided accesses (rma_conflicts.h). */
+#include "rma_conflicts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "detector_state.h"
+#include "mg_array.h"
+#include "mg_error.h"
+#include "usage_args.h"
+
+/* Accesses kept per window (2.5 MiB): past them, the oldest half is forgotten (a conflict with it
+ * missed). */
+enum { MAX_ACCESSES = 65536 };
+#define NOT_FENCED UINT32_MAX
+
+/* One access of the current epochs. */
+typedef struct rma_access {
+    int32_t origin, target; /* world ranks */
+    uint16_t func;
+    uint32_t op;           /* an atomic access's op (CHECK_OP_*), else CHECK_OP_NULL */
+    int64_t first, end;    /* bytes [first, end) of the target's window */
+    uint32_t epoch, fence; /* the origin's epoch; its fence epoch, or NOT_FENCED */
+    uint64_t callsite;
+} rma_access;
+
+/* One member's view of a window. */
+typedef struct rma_member {
+    int64_t disp_unit; /* 0 until its constructor's exit */
+    uint32_t epoch;    /* synchronization calls so far */
+    uint32_t fences;   /* fences so far */
+    uint8_t fenced;    /* its last synchronization call was a fence that opened an epoch */
+} rma_member;
+
+typedef struct rma_window {
+    uint32_t comm; /* comm_table index of the window's id */
+    rma_member *members;
+    rma_access *accesses;
+    size_t n_accesses, cap_accesses;
+    uint32_t fence; /* the latest fence epoch of a kept access */
+} rma_window;
+
+struct rma_conflicts {
+    int64_t *entered_unit; /* per world rank: the disp_unit of its last window constructor entry */
+    rma_window *windows;
+    size_t n_windows, cap_windows;
+};
+
+rma_conflicts *rma_conflicts_create(int32_t world)
+{
+    rma_conflicts *rc = calloc(1, sizeof *rc);
+    if (rc && !(rc->entered_unit = calloc((size_t)world, sizeof *rc->entered_unit))) {
+        free(rc);
+        return NULL;
+    }
+    return rc;
+}
+
+static void drop_window(rma_conflicts *rc, size_t i)
+{
+    free(rc->windows[i].members);
+    free(rc->windows[i].accesses);
+    rc->windows[i] = rc->windows[--rc->n_windows];
+}
+
+void rma_conflicts_destroy(rma_conflicts *rc)
+{
+    if (!rc)
+        return;
+    while (rc->n_windows)
+        drop_window(rc, 0);
+    free(rc->windows);
+    free(rc->entered_unit);
+    free(rc);
+}
+
+static rma_window *find_window(rma_conflicts *rc, uint32_t comm)
+{
+    for (size_t i = 0; i < rc->n_windows; i++)
+        if (rc->windows[i].comm == comm)
+            return &rc->windows[i];
+    return NULL;
+}
+
+static int add_window(rma_conflicts *rc, uint32_t comm, uint32_t size, rma_window **out)
+{
+    if (mg_array_reserve((void **)&rc->windows, &rc->cap_windows, rc->n_windows + 1,
+                         sizeof *rc->windows))
+        return MG_ENOMEM;
+    rma_window *w = &rc->windows[rc->n_windows];
+    *w = (rma_window){.comm = comm, .members = calloc(size, sizeof *w->members)};
+    if (!w->members)
+        return MG_ENOMEM;
+    rc->n_windows++;
+    *out = w;
+    return MG_OK;
+}
+
+static int is_constructor(uint16_t func)
+{
+    return func == CHECK_FN_WIN_CREATE || func == CHECK_FN_WIN_ALLOCATE ||
+           func == CHECK_FN_WIN_CREATE_DYNAMIC;
+}
+
+static int is_access(uint16_t func)
+{
+    switch (func) {
+    case CHECK_FN_PUT:
+    case CHECK_FN_RPUT:
+    case CHECK_FN_GET:
+    case CHECK_FN_RGET:
+    case CHECK_FN_ACCUMULATE:
+    case CHECK_FN_GET_ACCUMULATE:
+    case CHECK_FN_FETCH_AND_OP:
+    case CHECK_FN_COMPARE_AND_SWAP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_sync(uint16_t func)
+{
+    switch (func) {
+    case CHECK_FN_WIN_FENCE:
+    case CHECK_FN_WIN_POST:
+    case CHECK_FN_WIN_START:
+    case CHECK_FN_WIN_COMPLETE:
+    case CHECK_FN_WIN_WAIT:
+    case CHECK_FN_WIN_LOCK:
+    case CHECK_FN_WIN_UNLOCK:
+    case CHECK_FN_WIN_LOCK_ALL:
+    case CHECK_FN_WIN_UNLOCK_ALL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int writes(const rma_access *a)
+{
+    return a->func == CHECK_FN_PUT || a->func == CHECK_FN_RPUT;
+}
+
+static int atomic(const rma_access *a)
+{
+    return a->op != CHECK_OP_NULL;
+}
+
+/* Whether a and b, overlapping, may not run in one epoch: atomic accesses agree with the same op
+ * or MPI_NO_OP (an atomic read, MPI 3.1 §11.7.1), a plain Get with MPI_NO_OP only. */
+static int conflict(const rma_access *a, const rma_access *b)
+{
+    if (writes(a) || writes(b))
+        return 1;
+    if (atomic(a) && atomic(b))
+        return a->op != b->op && a->op != CHECK_OP_NO_OP && b->op != CHECK_OP_NO_OP;
+    if (!atomic(a) && !atomic(b))
+        return 0; /* two reads */
+    return (atomic(a) ? a : b)->op != CHECK_OP_NO_OP;
+}
+
+static int same_epoch(const rma_access *a, const rma_access *b)
+{
+    if (a->origin == b->origin)
+        return a->epoch == b->epoch;
+    return a->fence != NOT_FENCED && a->fence == b->fence;
+}
+
+static dl_call call_of(const rma_access *a, uint64_t comm_id)
+{
+    return (dl_call){.rank = a->origin,
+                     .func = a->func,
+                     .state = WG_RUNNING,
+                     .comm = comm_id,
+                     .peer = a->target,
+                     .root = CHECK_NO_ROOT,
+                     .op = a->op,
+                     .callsite = a->callsite};
+}
+
+static int report(deadlock_detector *det, const rma_access *earlier, const rma_access *a,
+                  uint64_t comm_id)
+{
+    dl_finding f = {.kind = DL_INVALID_ARGUMENTS,
+                    .time = det->last_time,
+                    .problem = USAGE_RMA_CONFLICT,
+                    .probe_rank = -1,
+                    .probe_source = -1};
+    dl_call first = call_of(earlier, comm_id), second = call_of(a, comm_id);
+    int rc = dl_finding_add_call(&f, &first);
+    rc = rc ? rc : dl_finding_add_call(&f, &second);
+    if (rc) {
+        dl_finding_free(&f);
+        return rc;
+    }
+    return detector_state_push_finding(det, &f);
+}
+
+/* A later fence epoch than any kept closes the earlier ones: their accesses go. */
+static void close_fence_epochs(rma_window *w, uint32_t fence)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_accesses; i++)
+        if (w->accesses[i].fence == NOT_FENCED || w->accesses[i].fence >= fence)
+            w->accesses[kept++] = w->accesses[i];
+    w->n_accesses = kept;
+    w->fence = fence;
+}
+
+/* Compares a with the accesses of its epochs (one finding per access: its first conflict), then
+ * keeps it. */
+static int access(deadlock_detector *det, rma_window *w, const rma_access *a, uint64_t comm_id)
+{
+    if (a->fence != NOT_FENCED && a->fence > w->fence)
+        close_fence_epochs(w, a->fence);
+    for (size_t i = 0; i < w->n_accesses; i++) {
+        const rma_access *b = &w->accesses[i];
+        if (b->target == a->target && b->first < a->end && a->first < b->end && same_epoch(a, b) &&
+            conflict(a, b)) {
+            int rc = report(det, b, a, comm_id);
+            if (rc)
+                return rc;
+            break;
+        }
+    }
+    if (w->n_accesses == MAX_ACCESSES) {
+        w->n_accesses /= 2;
+        memmove(w->accesses, w->accesses + w->n_accesses, w->n_accesses * sizeof *w->accesses);
+    }
+    if (mg_array_reserve((void **)&w->accesses, &w->cap_accesses, w->n_accesses + 1,
+                         sizeof *w->accesses))
+        return MG_ENOMEM;
+    w->accesses[w->n_accesses++] = *a;
+    return MG_OK;
+}
+
+/* A synchronization call ends the caller's epoch: its accesses outside fence epochs go. */
+static void synchronized(rma_window *w, rma_member *m, int32_t rank, const check_event *ev)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_accesses; i++)
+        if (w->accesses[i].origin != rank || w->accesses[i].fence != NOT_FENCED)
+            w->accesses[kept++] = w->accesses[i];
+    w->n_accesses = kept;
+    m->epoch++;
+    m->fenced = ev->func == CHECK_FN_WIN_FENCE;
+    m->fences += m->fenced;
+}
+
+int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
+{
+    rma_conflicts *rc = det->rma;
+    uint32_t comm, local, target;
+    if (!rc)
+        return MG_OK;
+    if (is_constructor(ev->func) && ev->kind == CHECK_EV_ENTER) {
+        rc->entered_unit[ev->rank] = ev->count;
+        return MG_OK;
+    }
+    int made = is_constructor(ev->func) && ev->kind == CHECK_EV_EXIT;
+    uint64_t id = made ? ev->aux : ev->comm;
+    if (!(made || is_sync(ev->func) || is_access(ev->func) || ev->func == CHECK_FN_WIN_FREE) ||
+        comm_table_lookup(&det->comms, id, &comm) != MG_OK ||
+        !comm_table_local(&det->comms, comm, ev->rank, &local))
+        return MG_OK;
+    rma_window *w = find_window(rc, comm);
+    if (ev->func == CHECK_FN_WIN_FREE) {
+        if (w && ev->kind == CHECK_EV_EXIT)
+            drop_window(rc, (size_t)(w - rc->windows));
+        return MG_OK;
+    }
+    if (!w && add_window(rc, comm, comm_table_size(&det->comms, comm), &w))
+        return MG_ENOMEM;
+    rma_member *m = &w->members[local];
+    if (made) {
+        m->disp_unit = rc->entered_unit[ev->rank];
+        return MG_OK;
+    }
+    if (ev->kind != CHECK_EV_ENTER)
+        return MG_OK;
+    if (is_sync(ev->func)) {
+        synchronized(w, m, ev->rank, ev);
+        return MG_OK;
+    }
+    if (ev->peer < 0 || ev->peer >= det->world ||
+        !comm_table_local(&det->comms, comm, ev->peer, &target))
+        return MG_OK; /* MPI_PROC_NULL */
+    /* the target's constructor exit may not be analysed yet: its entry gave the same unit */
+    int64_t unit = w->members[target].disp_unit ? w->members[target].disp_unit
+                                                : rc->entered_unit[ev->peer];
+    int64_t first = (int64_t)ev->aux * unit + ev->tag2;
+    rma_access a = {.origin = ev->rank,
+                    .target = ev->peer,
+                    .func = ev->func,
+                    .op = ev->op,
+                    .first = first,
+                    .end = first + ev->count,
+                    .epoch = m->epoch,
+                    .fence = m->fenced ? m->fences : NOT_FENCED,
+                    .callsite = ev->callsite};
+    return ev->count > 0 ? access(det, w, &a, comm_table_id(&det->comms, comm)) : MG_OK;
+}

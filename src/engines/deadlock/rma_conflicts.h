@@ -1,0 +1,39 @@
+/* Conflicting one-sided accesses (issue 28 item 5): two accesses to overlapping bytes of one
+ * target's window within one epoch, at least one of them writing (a Put, or atomics with different
+ * ops), are an error (MPI 3.1 §11.7.1): the result is undefined. Accumulates, Get_accumulates,
+ * Fetch_and_ops and Compare_and_swaps with the same op on the same bytes are atomic and legal, as
+ * are two reads, and accesses in different epochs.
+ *
+ * "One epoch": an origin's accesses between two of its synchronization calls on the window
+ * (whatever the kind), and every origin's accesses between the same two fences (a fence is
+ * collective, and the detector holds a rank's records behind a fence until every member reached
+ * it, so the accesses of fence epoch k are all analysed before any of epoch k + 1). Accesses of
+ * different origins in PSCW or passive-target epochs are not compared: their order depends on
+ * synchronization the records do not show.
+ *
+ * Records (check_event.h): a window constructor's entry carries the caller's disp_unit in count;
+ * an access carries the target in peer, its displacement (the target's units) in aux, the bytes
+ * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
+ * op of an atomic access in op. The state lives in the detector; a probing copy has none.
+ * Design: docs/check-classes.md "One-sided communication". */
+#ifndef RMA_CONFLICTS_H
+#define RMA_CONFLICTS_H
+
+#include <stdint.h>
+
+#include "check_event.h"
+
+typedef struct deadlock_detector deadlock_detector;
+typedef struct rma_conflicts rma_conflicts;
+
+/* A new state for world ranks, or NULL when memory is short (accesses are then not compared). */
+rma_conflicts *rma_conflicts_create(int32_t world);
+void rma_conflicts_destroy(rma_conflicts *rc);
+
+/* Applies one record (before the model does): a window constructor's entry and exit, a
+ * synchronization call, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT naming
+ * both calls when it conflicts with an earlier one), Win_free's exit. Other records are ignored.
+ * Errors: MG_ENOMEM (a finding or an access lost). */
+int rma_conflicts_record(deadlock_detector *det, const check_event *ev);
+
+#endif

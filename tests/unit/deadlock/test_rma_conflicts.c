@@ -1,0 +1,179 @@
+/* Conflicting one-sided accesses (rma_conflicts.h, issue 28 item 5) over made-up record streams:
+ * Puts of two origins between the same fences, accumulate ops, MPI_NO_OP, a Get beside an atomic
+ * update, one origin's lock epochs, different fence epochs, the target's own disp_unit. */
+#include <string.h>
+
+#include "deadlock_detector.h"
+#include "dl_stream.h"
+#include "mg_test.h"
+#include "usage_args.h"
+
+enum { WIN = 91 }; /* the window's id */
+
+/* Win_create on every rank, rank r with displacement unit units[r]. */
+static void open_window(dl_stream *s, int32_t world, const int64_t *units)
+{
+    int32_t members[DL_MAX_RANKS];
+    for (int32_t r = 0; r < world; r++)
+        members[r] = r;
+    for (int32_t r = 0; r < world; r++) {
+        check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_WIN_CREATE);
+        ev.count = units[r];
+        st_feed(s, &ev);
+    }
+    for (int32_t r = 0; r < world; r++) {
+        check_event ev = st_event(CHECK_EV_EXIT, r, CHECK_FN_WIN_CREATE);
+        ev.aux = WIN;
+        ev.ranks = members;
+        ev.n_ranks = ev.n_local = (uint32_t)world;
+        st_feed(s, &ev);
+    }
+}
+
+/* Entry and exit of a synchronization call of rank on the window. */
+static void sync_call(dl_stream *s, int32_t rank, uint16_t func, int32_t target)
+{
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        check_event ev = st_event(kind, rank, func);
+        ev.comm = WIN;
+        ev.peer = target;
+        st_feed(s, &ev);
+    }
+}
+
+static void fence(dl_stream *s, int32_t world)
+{
+    for (int32_t r = 0; r < world; r++)
+        sync_call(s, r, CHECK_FN_WIN_FENCE, CHECK_PROC_NULL);
+}
+
+/* An access of `bytes` bytes at displacement disp of target, with op (CHECK_OP_NULL: none). */
+static void access(dl_stream *s, int32_t rank, uint16_t func, int32_t target, int64_t disp,
+                   int64_t bytes, uint32_t op)
+{
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        check_event ev = st_event(kind, rank, func);
+        ev.comm = WIN;
+        ev.peer = target;
+        ev.aux = (uint64_t)disp;
+        ev.count = bytes;
+        ev.op = op;
+        ev.callsite = 0x2000u + (uint64_t)rank;
+        st_feed(s, &ev);
+    }
+}
+
+/* The conflicts found so far; *last the last one. */
+static size_t conflicts(dl_stream *s, const dl_finding **last)
+{
+    size_t n, found = 0;
+    const dl_finding *all = deadlock_detector_findings(s->det, &n);
+    for (size_t i = 0; i < n; i++)
+        if (all[i].kind == DL_INVALID_ARGUMENTS && all[i].problem == USAGE_RMA_CONFLICT) {
+            found++;
+            *last = &all[i];
+        }
+    return found;
+}
+
+static const int64_t INT_UNITS[3] = {4, 4, 4};
+
+static void test_two_origins_one_fence_epoch(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    fence(&s, 3);
+    access(&s, 1, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
+    access(&s, 2, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    MG_CHECK_INT(f->n_calls, 2);
+    MG_CHECK_INT(f->calls[0].rank, 1);
+    MG_CHECK_INT(f->calls[1].rank, 2);
+    MG_CHECK_INT(f->calls[1].callsite, 0x2002);
+    MG_CHECK_INT(f->calls[1].peer, 0);
+    /* the next fence epoch starts afresh: the same bytes again are no conflict */
+    fence(&s, 3);
+    access(&s, 2, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
+    access(&s, 1, CHECK_FN_GET, 0, 4, 4, CHECK_OP_NULL); /* the next element: disjoint */
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    st_close(&s);
+}
+
+static void test_atomic_ops(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    fence(&s, 3);
+    access(&s, 1, CHECK_FN_ACCUMULATE, 0, 0, 4, CHECK_OP_SUM);
+    access(&s, 2, CHECK_FN_ACCUMULATE, 0, 0, 4, CHECK_OP_SUM);
+    access(&s, 2, CHECK_FN_GET_ACCUMULATE, 0, 0, 4, CHECK_OP_NO_OP);
+    MG_CHECK_INT(conflicts(&s, &f), 0);
+    access(&s, 1, CHECK_FN_FETCH_AND_OP, 0, 0, 4, CHECK_OP_MAX);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    fence(&s, 3);
+    access(&s, 1, CHECK_FN_FETCH_AND_OP, 0, 8, 4, CHECK_OP_SUM);
+    access(&s, 2, CHECK_FN_GET, 0, 8, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 2);
+    MG_CHECK_INT(f->calls[1].func, CHECK_FN_GET);
+    st_close(&s);
+}
+
+/* One origin's lock epochs: a Get overlapping its Put conflicts; the same bytes in the next lock
+ * epoch, or from another origin's lock epoch, are not compared. */
+static void test_lock_epochs(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    sync_call(&s, 0, CHECK_FN_WIN_LOCK, 1);
+    access(&s, 0, CHECK_FN_PUT, 1, 0, 16, CHECK_OP_NULL);
+    access(&s, 0, CHECK_FN_GET, 1, 2, 8, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    MG_CHECK_INT(f->calls[0].func, CHECK_FN_PUT);
+    MG_CHECK_INT(f->calls[0].rank, 0);
+    MG_CHECK_INT(f->calls[1].rank, 0);
+    sync_call(&s, 0, CHECK_FN_WIN_UNLOCK, 1);
+    sync_call(&s, 0, CHECK_FN_WIN_LOCK, 1);
+    access(&s, 0, CHECK_FN_PUT, 1, 0, 16, CHECK_OP_NULL);
+    sync_call(&s, 2, CHECK_FN_WIN_LOCK, 1);
+    access(&s, 2, CHECK_FN_PUT, 1, 0, 16, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    st_close(&s);
+}
+
+/* Rank 1 counts displacements in bytes: rank 0's Puts at 4 and 6 overlap there (scaled by rank
+ * 0's own unit of 4 they would not). */
+static void test_target_unit(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    const int64_t units[2] = {4, 1};
+    st_open(&s, 2, NULL);
+    open_window(&s, 2, units);
+    sync_call(&s, 0, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    access(&s, 0, CHECK_FN_PUT, 1, 4, 4, CHECK_OP_NULL);
+    access(&s, 0, CHECK_FN_PUT, 1, 8, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 0);
+    access(&s, 0, CHECK_FN_PUT, 1, 6, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    /* to rank 0, unit 4: displacements 1 and 2 are bytes 4-7 and 8-11 */
+    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    access(&s, 1, CHECK_FN_PUT, 0, 1, 4, CHECK_OP_NULL);
+    access(&s, 1, CHECK_FN_PUT, 0, 2, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    st_close(&s);
+}
+
+int main(void)
+{
+    MG_RUN(test_two_origins_one_fence_epoch);
+    MG_RUN(test_atomic_ops);
+    MG_RUN(test_lock_epochs);
+    MG_RUN(test_target_unit);
+    MG_TEST_END();
+}
