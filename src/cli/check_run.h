@@ -75,6 +75,6 @@ typedef struct check_run {
 } check_run;
 
 /* The names of --wildcards, indexed by check_options.wildcards (cmd_check.c). */
-extern const char *const check_wildcard_choices[];
+extern const char *const cmd_check_wildcard_choices[];
 
 #endif
