@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one place
  * that knows its JSON schema (docs/design/collectives.md, "The files"):
  *   {"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"},

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The detector's findings as report findings (docs/report-schema.md, kinds deadlock,
  * potential_deadlock, collective_mismatch, stuck_on_terminated): ranks, sites with file:line,
  * evidence and the wait-for graph (AND solid, OR dashed, request nodes as parallelograms). */

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
  * starts and ends it, the watch (check_watch.c), which feeds the detector and drives the engine's
  * check_policy (when to analyse, when a deadlock is confirmed), and the report (check_report.c),

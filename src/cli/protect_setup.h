@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The protection module as the job-running tools set it up (`mpiguard protect`, and `mpiguard
  * run`, which loads it by default): its options, one table for both; the checks made before the
  * job starts (the safe-bounds file, W3 on this MPI); the settings passed to the ranks; and what the
