@@ -1,5 +1,5 @@
 #!/bin/bash
-# `mpiguard check` across nodes against one node (docs/check-measurements.md, "Across nodes"): for
+# `mpiguard check` across nodes against one node (docs/check-measurements-overhead.md, "Across nodes"): for
 # each MPI, tests/multinode's deadlock (mn_deadlock), a clean hello (mn_hello) and the cg example
 # (--iterations 40) run under check on this machine and on 3 namespace nodes with one agent each
 # (tests/multinode/nodes.sh, --agent-launcher), plus the plain 3-node launch; prints each wall time

@@ -1,6 +1,6 @@
 /* Benchmark of the checksum of send buffers in flight (buffer_watch.h, no MPI): thread CPU time
  * per byte for messages of 8 B to 16 MiB, so other load on the shared machine does not count. A
- * watched send pays it twice (post and completion). Figures: docs/check-measurements.md.
+ * watched send pays it twice (post and completion). Figures: docs/check-measurements-overhead.md.
  * Usage: check_buffer_watch_bench */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Overhead of `mpiguard check` (docs/check-measurements.md "Overhead"): the four examples do a fixed amount of
-# work (--iterations) with and without the checker, Open MPI at 4, 16 and 64 ranks, MPICH at 4 and 8.
+# Overhead of `mpiguard check` (docs/check-measurements-overhead.md "Jobs under check"): the four
+# examples do a fixed amount of work (--iterations) with and without the checker, Open MPI at 4,
+# 16 and 64 ranks, MPICH at 4 and 8.
 # Plain runs, checked runs without the checksums of send buffers in flight
 # (MPIGUARD_CHECK_BUFFERS=0) and checked runs with every check are interleaved, REPS rounds; each
 # ratio is a median over median(plain) of wall times measured side by side in this one run.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Reruns each message-race program of the check suite N times per MPI under `mpiguard check` and
 # prints, per program and MPI, in how many runs the race was reported and which rank's message MPI
-# took first (docs/check-measurements.md, "Message races").
+# took first (docs/check-measurements-races.md, "Found in every run").
 # Usage: bench/check/race_reruns.sh [build-dir] [N]
 set -u
 build=${1:-build} runs=${2:-10}

@@ -1,6 +1,6 @@
 /* Micro-benchmark of solving cost: Z3 time per query, incremental (one context, push/pop prefix
  * sharing) vs a fresh context per query, on synthetic path constraint sets explored in DFS
- * order (docs/concolic-solver.md §8; dissertation §3.2.1). No MPI.
+ * order (docs/design/concolic-solver.md §8; dissertation §3.2.1). No MPI.
  * Usage: bench_solver [seed]   Prints one line per path length. */
 #include <stdint.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 # Does bounded DFS move? On every program of the suite (tests/concolic/programs), from np 4 and
 # focus 0 as HPL's campaign started (issue 30: it kept them in 495 of 516 runs), bounded DFS as
 # COMPI has it (--stall 0) against the search that leaves a stalled subtree (the default,
-# --stall 20; docs/concolic-solver.md §7.1). Prints a row per program and variant:
+# --stall 20; docs/design/concolic-solver.md §7.1). Prints a row per program and variant:
 # arms covered after the given runs, bugs, the runs spent at np 4 focus 0, the distinct
 # (np, focus) pairs run, the leaves and moves of the stalled search, seconds.
 #   moves.sh BUILD_DIR [RUNS] [FLAVOR]

@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* Static libraries in a mpiguard-cc link: `ar` archives whose members are the bitcode units
  * mpiguard-cc compiled, possibly beside native objects (docs/design/concolic.md "Real builds"). The
  * bitcode members join the linked module the way a linker takes archive members (only those that

@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* A growable NULL-terminated argument vector for the commands mpiguard-cc builds. */
 #ifndef CC_ARGS_H
 #define CC_ARGS_H

@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* The static control-flow graph of the linked module for the CFG-directed search
  * (docs/design/concolic.md "mpiguard-cc"; the graph and its file form:
  * src/engines/solver/cfg_graph.h, cfg_graph_text.h). Built from the module the branch table is

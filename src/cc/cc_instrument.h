@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* The concolic instrumenter: numbers every conditional branch and switch case of a linked module
  * (global, stable ids), writes the branch table, and inserts the runtime probes of one of the two
  * builds (docs/design/concolic.md "Instrumentation"; spec: docs/design/concolic.md, dissertation

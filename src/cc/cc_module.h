@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* Module plumbing for mpiguard-cc: reading bitcode units, linking them into one module, mem2reg,
  * the build id, verifying and writing (docs/design/concolic.md "mpiguard-cc"). */
 #ifndef CC_MODULE_H

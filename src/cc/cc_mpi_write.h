@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* The MPI calls that write a user buffer, and which of their arguments say where
  * (docs/design/concolic.md "Memory MPI writes"): the instrumenter passes those arguments to the
  * runtime after the call so the bytes written lose their stale symbolic values. */

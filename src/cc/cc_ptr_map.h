@@ -1,3 +1,4 @@
+/* Internal to src/cc: no other folder includes it (docs/architecture.md). */
 /* A map from LLVM object pointers (values, blocks) to small integers for mpiguard-cc: the
  * instrumenter's shadow slots and the CFG builder's node ids (docs/design/concolic.md
  * "mpiguard-cc"). */

@@ -17,7 +17,7 @@
 #include "mg_log.h"
 #include "mpi_version.h"
 
-int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
+int bounds_file_add(bounds_doc *d, const bounds_entry *e)
 {
     int rc = mg_array_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries);
     if (rc != MG_OK)
@@ -26,13 +26,13 @@ int bounds_doc_add(bounds_doc *d, const bounds_entry *e)
     return MG_OK;
 }
 
-void bounds_doc_free(bounds_doc *d)
+void bounds_file_free(bounds_doc *d)
 {
     free(d->entries);
     memset(d, 0, sizeof *d);
 }
 
-int bounds_doc_set_costs(bounds_doc *d, const bounds_costs *c)
+int bounds_file_set_costs(bounds_doc *d, const bounds_costs *c)
 {
     size_t i = 0;
     while (i < d->ncosts && d->costs[i].np != c->np)
@@ -44,7 +44,7 @@ int bounds_doc_set_costs(bounds_doc *d, const bounds_costs *c)
     return MG_OK;
 }
 
-const bounds_costs *bounds_doc_costs(const bounds_doc *d, uint64_t np)
+const bounds_costs *bounds_file_costs(const bounds_doc *d, uint64_t np)
 {
     for (size_t i = 0; i < d->ncosts; i++)
         if (d->costs[i].np == np)
@@ -86,7 +86,7 @@ static void costs_init(bounds_costs *c)
     scaling_params_default(&c->params);
 }
 
-int bounds_costs_parse(const char *line, bounds_costs *out)
+int bounds_file_costs_parse(const char *line, bounds_costs *out)
 {
     costs_init(out);
     char name[COST_FIELDS][16], stride_name[32];
@@ -240,7 +240,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
                      not_in_version[version] ? not_in_version[version] : "");
             return MG_EFORMAT;
         }
-        if (bounds_doc_add(d, &e) != 0)
+        if (bounds_file_add(d, &e) != 0)
             return fail(err, errlen, MG_ENOMEM, path, "out of memory");
     }
     json_object *costs;
@@ -258,7 +258,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
                      cost_fields[3].name, cost_fields[4].name);
             return MG_EFORMAT;
         }
-        if (bounds_doc_set_costs(d, &c) != 0)
+        if (bounds_file_set_costs(d, &c) != 0)
             return fail(err, errlen, MG_EFORMAT, path, "costs at too many process counts");
     }
     return MG_OK;
@@ -275,7 +275,7 @@ int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen)
     int rc = parse_doc(root, path, d, err, errlen);
     json_object_put(root);
     if (rc)
-        bounds_doc_free(d);
+        bounds_file_free(d);
     return rc;
 }
 
@@ -453,6 +453,6 @@ int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
         status = MG_EXIT_DATAERR;
     }
     if (status)
-        bounds_doc_free(d);
+        bounds_file_free(d);
     return status;
 }

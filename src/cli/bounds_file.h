@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one place
  * that knows its JSON schema (docs/design/collectives.md, "The files"):
  *   {"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"},
@@ -57,22 +58,22 @@ typedef struct bounds_doc {
 } bounds_doc;
 
 /* Appends a copy of e. Returns 0 or MG_ENOMEM. */
-int bounds_doc_add(bounds_doc *d, const bounds_entry *e);
-void bounds_doc_free(bounds_doc *d);
+int bounds_file_add(bounds_doc *d, const bounds_entry *e);
+void bounds_file_free(bounds_doc *d);
 
 /* Records c, in place of d's costs at the same np. Returns 0 or MG_ERANGE (BOUNDS_COSTS_MAX
  * process counts already). */
-int bounds_doc_set_costs(bounds_doc *d, const bounds_costs *c);
+int bounds_file_set_costs(bounds_doc *d, const bounds_costs *c);
 
 /* d's costs at np, or NULL. */
-const bounds_costs *bounds_doc_costs(const bounds_doc *d, uint64_t np);
+const bounds_costs *bounds_file_costs(const bounds_doc *d, uint64_t np);
 
 /* Parses the line the cost measurement prints ("coll_costs: np 4 call_ns ..."). Returns 0, or -1
  * when line is not such a line or holds a value that is negative or not a number. */
-int bounds_costs_parse(const char *line, bounds_costs *out);
+int bounds_file_costs_parse(const char *line, bounds_costs *out);
 
 /* Reads and validates a bounds file (schema version 1 to 4) into *d (caller frees with
- * bounds_doc_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
+ * bounds_file_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
  * schema, a bad entry, an entry that needs a newer version than the file's: a `_c` one in version
  * 1, an in-place one before 3, a (P - 1) form before 4) or MG_EVERSION (another schema version),
  * with the reason in err. */

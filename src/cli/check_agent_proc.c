@@ -201,6 +201,58 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
+/* The first bytes to the detector: the AUTH frame with the run's secret, then the HELLO naming
+ * this agent's share and node. */
+static void say_hello(agent_out *o, const check_agent_proc_params *p)
+{
+    char host[RECORD_STREAM_NODE_NAME] = "";
+    gethostname(host, sizeof host - 1);
+    uint8_t *bytes = room(o, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE);
+    if (!bytes)
+        return;
+    agent_auth_put(bytes, p->secret);
+    o->len += AGENT_AUTH_SIZE;
+    o->len += record_stream_hello(bytes + AGENT_AUTH_SIZE, RECORD_STREAM_HELLO_SIZE,
+                                  (uint32_t)p->share, (uint32_t)p->shares, host);
+}
+
+/* Drains this agent's rings to the detector until its ranks have all ended (or, as the one agent
+ * of a node, until the node's observation is done); 0, or MG_EXIT_SOFTWARE when the detector or a
+ * ring failed. */
+static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
+                  const check_agent_proc_params *p)
+{
+    const check_agent_sink sink = {o, on_record, on_site, on_end};
+    uint64_t *sent_state = NULL;
+    int status = 0;
+    for (;;) {
+        size_t n;
+        int done = o->node ? observe_node(o, observer) : 0;
+        if (done < 0 || check_agent_poll(a, &sink, 65536, &n) != MG_OK || o->failed) {
+            status = MG_EXIT_SOFTWARE;
+            break;
+        }
+        check_agent_stats st;
+        check_agent_stats_get(a, &st);
+        if (send_states(o, p, st.world_size, &sent_state) != MG_OK || flush(o) != MG_OK ||
+            detector_gone(o->fd)) {
+            status = MG_EXIT_SOFTWARE;
+            break;
+        }
+        int owned = st.world_size > p->share
+                        ? (st.world_size - p->share + p->shares - 1) / p->shares
+                        : 0;
+        if (done || (!o->node && st.world_size && st.ended == owned))
+            break;
+        if (n == 0) {
+            struct timespec pause = {0, 5000000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    free(sent_state);
+    return status;
+}
+
 int check_agent_proc_run(const check_agent_proc_params *p)
 {
     check_agent *a;
@@ -218,59 +270,21 @@ int check_agent_proc_run(const check_agent_proc_params *p)
         if ((observer = observe_ranks_create(&node, ring_attached, &o)))
             observe_ranks_on_verdict(observer, send_verdict, &o);
     }
+    int status = MG_EXIT_SOFTWARE;
     if (o.fd < 0 || (o.node && !observer)) {
         mg_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
                           : "check agent: out of memory (detector at %s)",
                  p->address);
-        observe_ranks_destroy(observer);
-        check_agent_destroy(a);
-        return MG_EXIT_SOFTWARE;
-    }
-    char host[RECORD_STREAM_NODE_NAME] = "";
-    gethostname(host, sizeof host - 1);
-    uint8_t *bytes = room(&o, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE);
-    if (bytes) {
-        agent_auth_put(bytes, p->secret);
-        o.len += AGENT_AUTH_SIZE;
-        o.len += record_stream_hello(bytes + AGENT_AUTH_SIZE, RECORD_STREAM_HELLO_SIZE,
-                                     (uint32_t)p->share, (uint32_t)p->shares, host);
-    }
-    const check_agent_sink sink = {&o, on_record, on_site, on_end};
-    uint64_t *sent_state = NULL;
-    int status = 0;
-    for (;;) {
-        size_t n;
-        int done = o.node ? observe_node(&o, observer) : 0;
-        if (done < 0 || check_agent_poll(a, &sink, 65536, &n) != MG_OK || o.failed) {
-            status = MG_EXIT_SOFTWARE;
-            break;
-        }
-        check_agent_stats st;
-        check_agent_stats_get(a, &st);
-        if (send_states(&o, p, st.world_size, &sent_state) != MG_OK) {
-            status = MG_EXIT_SOFTWARE;
-            break;
-        }
-        if (flush(&o) != MG_OK || detector_gone(o.fd)) {
-            status = MG_EXIT_SOFTWARE;
-            break;
-        }
-        int owned = st.world_size > p->share
-                        ? (st.world_size - p->share + p->shares - 1) / p->shares
-                        : 0;
-        if (done || (!o.node && st.world_size && st.ended == owned))
-            break;
-        if (n == 0) {
-            struct timespec pause = {0, 5000000};
-            nanosleep(&pause, NULL);
-        }
+    } else {
+        say_hello(&o, p);
+        status = stream(&o, a, observer, p);
     }
     observe_ranks_destroy(observer);
     free(node.ranks);
     free(o.calls);
-    free(sent_state);
     free(o.buf);
-    close(o.fd);
+    if (o.fd >= 0)
+        close(o.fd);
     check_agent_destroy(a);
     return status;
 }

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* An agent process of `mpiguard check`: with --agents N, one of N on this node owning the ranks
  * rank % shares == share; with --agent-launcher, the one agent of its node, owning every rank there
  * and judging whether each is observed (observe_ranks.h). Either streams its ranks' records to the

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The detector's findings as report findings (docs/report-schema.md, kinds deadlock,
  * potential_deadlock, collective_mismatch, stuck_on_terminated): ranks, sites with file:line,
  * evidence and the wait-for graph (AND solid, OR dashed, request nodes as parallelograms). */
@@ -8,19 +9,14 @@
 #include "report.h"
 #include "site_resolver.h"
 
-/* The report kind of a detector finding ("deadlock", ...). */
-const char *check_finding_kind(int kind);
-/* The class of f in the report (report_class.h): its kind, or for invalid arguments the problem's
- * own class ("negative_count"). */
-const char *check_finding_class(const dl_finding *f);
 /* Adds f to the report with its sites resolved through sites; records_lost > 0 is noted in the
  * evidence (a lost record may make the finding wrong). Returns the report finding, NULL when out
  * of memory. */
-mg_finding *check_finding_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
-                              uint64_t records_lost);
+mg_finding *check_findings_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
+                               uint64_t records_lost);
 /* Writes finding `index` of the report anew from f, a finding that grew since it was added (a
  * collective mismatch a later caller joined). Returns it, NULL when out of memory. */
-mg_finding *check_finding_replace(mg_report *report, size_t index, const dl_finding *f,
-                                  const site_resolver *sites, uint64_t records_lost);
+mg_finding *check_findings_replace(mg_report *report, size_t index, const dl_finding *f,
+                                   const site_resolver *sites, uint64_t records_lost);
 
 #endif

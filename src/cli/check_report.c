@@ -2,6 +2,7 @@
 #include "check_report.h"
 
 #include "check_findings.h"
+#include "finding_text.h"
 #include "mg_error.h"
 #include "mg_log.h"
 #include "report_class.h"
@@ -100,7 +101,7 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
         const dl_finding *f = &fs[m->finding];
         mg_finding *out;
         if (f->n_calls == m->calls ||
-            !(out = check_finding_replace(r->s->report, m->entry, f, r->sites, lost)))
+            !(out = check_findings_replace(r->s->report, m->entry, f, r->sites, lost)))
             continue;
         m->calls = f->n_calls;
         n++;
@@ -115,7 +116,7 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
 /* 1 when --checks selected the class of f. */
 static int selected(const check_run *r, const dl_finding *f)
 {
-    const char *name = check_finding_class(f);
+    const char *name = finding_text_class(f);
     const mg_report_class *c;
     for (size_t i = 0; (c = mg_report_class_at(i)); i++)
         if (strcmp(c->name, name) == 0)
@@ -131,7 +132,7 @@ int check_report_add(check_run *r, size_t index, const dl_finding *f)
     }
     if (seen_before(r, f))
         return 0;
-    mg_finding *out = check_finding_add(r->s->report, f, r->sites, records_lost(r));
+    mg_finding *out = check_findings_add(r->s->report, f, r->sites, records_lost(r));
     if (out)
         mg_finding_print_banner(out, stderr);
     if (out && f->kind == DL_COLLECTIVE_MISMATCH)
@@ -170,7 +171,7 @@ void check_report_tool_data(check_run *r)
                            json_object_new_int64((int64_t)q.forced_decisions));
     json_object_object_add(data, "buffered_sends", json_object_new_boolean(r->o->buffered_sends));
     json_object_object_add(data, "wildcards",
-                           json_object_new_string(check_wildcard_choices[r->o->wildcards]));
+                           json_object_new_string(cmd_check_wildcard_choices[r->o->wildcards]));
     if (st.lost)
         mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
                 (unsigned long long)st.lost);

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* Which of the detector's findings `mpiguard check` writes to its report, and how (check_report.c):
  * each finding once, collective mismatches rewritten as later callers join them, the report
  * saved (with an SVG of the graph next to it) after each batch, and the run's figures at the end.

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
  * starts and ends it, the watch (check_watch.c), which feeds the detector and drives the engine's
  * check_policy (when to analyse, when a deadlock is confirmed), and the report (check_report.c),
@@ -75,6 +76,6 @@ typedef struct check_run {
 } check_run;
 
 /* The names of --wildcards, indexed by check_options.wildcards (cmd_check.c). */
-extern const char *const check_wildcard_choices[];
+extern const char *const cmd_check_wildcard_choices[];
 
 #endif

@@ -3,6 +3,7 @@
 #include "check_watch.h"
 
 #include "check_findings.h"
+#include "finding_text.h"
 #include "check_report.h"
 #include "event_ring.h"
 #include "mg_error.h"
@@ -218,13 +219,13 @@ static int report_new(check_run *r, int ended)
         if (c == CHECK_UNCONFIRMED)
             break; /* looked at again at the next poll; later findings wait behind it */
         if (c == CHECK_DROPPED) {
-            mg_info("check: a %s was not confirmed (a rank moved on)", check_finding_kind(f->kind));
+            mg_info("check: a %s was not confirmed (a rank moved on)", finding_text_kind(f->kind));
             continue;
         }
         if (!check_report_add(r, r->reported, f))
             continue;
         written++;
-        const mg_report_class *cls = mg_report_class_find(check_finding_class(f));
+        const mg_report_class *cls = mg_report_class_find(finding_text_class(f));
         if (stops && !ended)
             deadlock = 1;
         else if (cls && strcmp(cls->severity, "note") == 0)

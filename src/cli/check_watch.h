@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The watch of `mpiguard check` (check_watch.c): drains the ranks' records into the deadlock
  * detector, runs the wait-for analysis when the engine's check_policy says so, acts on a deadlock
  * it confirms, and stops the job on it or when the job hangs after reported errors. */

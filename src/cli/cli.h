@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* What the subcommands of the mpiguard CLI share: the common options, the job session every
  * job-running tool uses, and the subcommand entry points. docs/cli.md is the user's view. */
 #ifndef MG_CLI_H

@@ -43,45 +43,78 @@ static int run_hang(const char *host, int port, const char *token, const uint8_t
     return 0;
 }
 
-int cmd_agent(int argc, char **argv)
+static const char usage[] =
+    "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
+    "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]";
+
+/* What the command line of an agent says. */
+typedef struct agent_args {
+    const char *tool, *connect, *token, *ranks, *library;
+    int sampler;
+    long share, shares;
+} agent_args;
+
+/* Parses the command line into a; cli_parse's status, or MG_EXIT_USAGE (said) when the tool,
+ * --connect or --token is missing or wrong. */
+static int parse(int argc, char **argv, agent_args *a, int *done)
 {
-    static const char usage[] =
-        "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
-        "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]";
-    const char *connect = NULL, *token = NULL, *ranks = NULL, *library = NULL;
-    int sampler = 0;
-    long share = 0, shares = 1;
     const mg_option options[] = {
-        {"connect", 0, MG_OPT_STRING, &connect, "HOST:PORT", "the tool to answer", NULL, 0, 0},
-        {"token", 0, MG_OPT_STRING, &token, "TOKEN", "the job's token", NULL, 0, 0},
-        {"sampler", 0, MG_OPT_CHOICE, &sampler, "shm|ptrace", "hang: how ranks are looked at",
+        {"connect", 0, MG_OPT_STRING, &a->connect, "HOST:PORT", "the tool to answer", NULL, 0, 0},
+        {"token", 0, MG_OPT_STRING, &a->token, "TOKEN", "the job's token", NULL, 0, 0},
+        {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
          agent_samplers, 0, 0},
-        {"ranks", 0, MG_OPT_STRING, &ranks, "A-B",
+        {"ranks", 0, MG_OPT_STRING, &a->ranks, "A-B",
          "hang: own only these ranks (agents standing in for nodes)", NULL, 0, 0},
-        {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0,
+        {"share", 0, MG_OPT_INT, &a->share, "K", "check: own the ranks r with r % N == K", NULL, 0,
          255},
-        {"shares", 0, MG_OPT_INT, &shares, "N", "check: the number of agents", NULL, 1, 256},
-        {"library", 0, MG_OPT_STRING, &library, "PATH",
+        {"shares", 0, MG_OPT_INT, &a->shares, "N", "check: the number of agents", NULL, 1, 256},
+        {"library", 0, MG_OPT_STRING, &a->library, "PATH",
          "check: the one agent of its node, judging its ranks given this interposition library",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *tool[1] = {NULL};
     mg_parsed_args args;
-    int done;
     int rc = cli_parse(usage,
                        "The per-node agent of mpiguard hang and check; started by the tool "
                        "itself.",
-                       options, argc, argv, 0, tool, 1, &args, &done);
-    if (rc || done)
+                       options, argc, argv, 0, tool, 1, &args, done);
+    if (rc || *done)
         return rc;
-    const char *colon = connect ? strrchr(connect, ':') : NULL;
-    int is_hang = tool[0] && strcmp(tool[0], "hang") == 0;
-    if (!tool[0] || (!is_hang && strcmp(tool[0], "check") != 0) || !colon || !token) {
+    a->tool = tool[0];
+    if (!a->tool || (strcmp(a->tool, "hang") != 0 && strcmp(a->tool, "check") != 0) ||
+        !a->connect || !strrchr(a->connect, ':') || !a->token) {
         mg_error("agent: needs the tool (hang or check), --connect HOST:PORT and --token");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
+    return 0;
+}
+
+static int run_check(const agent_args *a, const uint8_t *secret)
+{
+    if (a->library && cli_opts.mpi_choice != 1 && cli_opts.mpi_choice != 2) {
+        mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
+        return MG_EXIT_USAGE;
+    }
+    const check_agent_proc_params p = {.token = a->token,
+                                       .share = (int)a->share,
+                                       .shares = (int)a->shares,
+                                       .address = a->connect,
+                                       .secret = secret,
+                                       .library = a->library,
+                                       .flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
+                                                                          : MG_FLAVOR_MPICH};
+    return check_agent_proc_run(&p);
+}
+
+int cmd_agent(int argc, char **argv)
+{
+    agent_args a = {.shares = 1};
+    int done;
+    int rc = parse(argc, argv, &a, &done);
+    if (rc || done)
+        return rc;
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
     if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {
@@ -90,22 +123,10 @@ int cmd_agent(int argc, char **argv)
                  MG_ENV_AGENT_SECRET, 2 * AGENT_SECRET_BYTES);
         return MG_EXIT_USAGE;
     }
-    if (!is_hang) {
-        if (library && cli_opts.mpi_choice != 1 && cli_opts.mpi_choice != 2) {
-            mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
-            return MG_EXIT_USAGE;
-        }
-        const check_agent_proc_params p = {.token = token,
-                                           .share = (int)share,
-                                           .shares = (int)shares,
-                                           .address = connect,
-                                           .secret = secret,
-                                           .library = library,
-                                           .flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
-                                                                              : MG_FLAVOR_MPICH};
-        return check_agent_proc_run(&p);
-    }
+    if (strcmp(a.tool, "check") == 0)
+        return run_check(&a, secret);
+    const char *colon = strrchr(a.connect, ':');
     char host[256];
-    snprintf(host, sizeof host, "%.*s", (int)(colon - connect), connect);
-    return run_hang(host, atoi(colon + 1), token, secret, sampler, ranks);
+    snprintf(host, sizeof host, "%.*s", (int)(colon - a.connect), a.connect);
+    return run_hang(host, atoi(colon + 1), a.token, secret, a.sampler, a.ranks);
 }

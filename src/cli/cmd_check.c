@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static const char *const on_deadlock_choices[] = {"kill", "report", NULL};
-const char *const check_wildcard_choices[] = {"probe", "decide", NULL};
+const char *const cmd_check_wildcard_choices[] = {"probe", "decide", NULL};
 
 /* Starts the agent processes, streaming to a listener the run's secret guards: with
  * --agent-launcher, one per node behind its words, owning every rank of its node and judging each
@@ -149,67 +149,76 @@ static int check_job(cli_session *s, const check_options *o)
     return r.findings ? MG_EXIT_FINDINGS : r.blind || none_found ? MG_EXIT_UNOBSERVED : 0;
 }
 
-int cmd_check(int argc, char **argv)
+static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
+
+/* Parses check's command line into o, checks (the --checks list) and args; cli_parse's status. */
+static int parse(int argc, char **argv, check_options *o, const char **checks, mg_parsed_args *args,
+                 int *done)
 {
-    static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
-    check_options o = {.quiet_time = 1.0};
-    const char *checks = "all";
     const mg_option options[] = {
-        {"on-deadlock", 0, MG_OPT_CHOICE, &o.on_deadlock, "kill|report",
+        {"on-deadlock", 0, MG_OPT_CHOICE, &o->on_deadlock, "kill|report",
          "stop the job on a confirmed deadlock (kill, default) or only report it",
          on_deadlock_choices, 0, 0},
-        {"quiet-time", 0, MG_OPT_DOUBLE, &o.quiet_time, "SECONDS",
+        {"quiet-time", 0, MG_OPT_DOUBLE, &o->quiet_time, "SECONDS",
          "analyse when no new call was seen for this long (default 1)", NULL, 0.05, 3600},
-        {"buffered-sends", 0, MG_OPT_FLAG, &o.buffered_sends, NULL,
+        {"buffered-sends", 0, MG_OPT_FLAG, &o->buffered_sends, NULL,
          "treat standard-mode sends as buffered (no potential deadlocks from them)", NULL, 0, 0},
-        {"wildcards", 0, MG_OPT_CHOICE, &o.wildcards, "probe|decide",
+        {"wildcards", 0, MG_OPT_CHOICE, &o->wildcards, "probe|decide",
          "wildcard receives without a decision: explore the matches (probe, default) or also "
          "force one when queues grow (decide; may give false positives)",
-         check_wildcard_choices, 0, 0},
-        {"checks", 0, MG_OPT_LIST, &checks, "LIST",
+         cmd_check_wildcard_choices, 0, 0},
+        {"checks", 0, MG_OPT_LIST, checks, "LIST",
          "the classes to report: groups (deadlock, collective, type, args, rma, buffers, "
          "lifecycle, races) or class names, comma-separated; -NAME leaves one out (default all; "
          "docs/check.md)",
          NULL, 0, 0},
-        {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
+        {"agent-launcher", 0, MG_OPT_STRING, &o->agent_launcher, "CMD",
          "a job on several nodes: start one agent per node with CMD, e.g. 'srun --overlap "
          "--ntasks-per-node=1' (docs/check.md, \"Across nodes\")",
          NULL, 0, 0},
-        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
+        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o->agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself",
          NULL, 0, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    mg_parsed_args args;
-    int done;
-    int rc = cli_parse(
+    return cli_parse(
         usage,
         "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
         "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
         "type mismatches and truncations of matched messages, invalid arguments,\n"
         "message races on wildcard receives (warnings).\n"
         "A confirmed deadlock stops the job (exit 82).",
-        options, argc, argv, 0, NULL, 0, &args, &done);
-    if (rc || done)
-        return rc;
+        options, argc, argv, 0, NULL, 0, args, done);
+}
+
+/* MG_EXIT_USAGE, said with the usage line, for options that cannot go together or a missing
+ * command; else 0, with the selected classes set in o. */
+static int refuse_bad_options(check_options *o, const char *checks, const mg_parsed_args *args)
+{
     char err[512];
-    if (mg_report_class_select(checks, o.selected, sizeof o.selected, err, sizeof err) != MG_OK) {
+    if (mg_report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) != MG_OK)
         mg_error("%s", err);
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
-    if (o.agents && o.agent_launcher) {
+    else if (o->agents && o->agent_launcher)
         mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
                  "one per node");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
-    if (!args.command || args.ncommand == 0) {
+    else if (!args->command || args->ncommand == 0)
         mg_error("missing '--' and the launcher command");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
+    else
+        return 0;
+    fprintf(stderr, "usage: %s\n", usage);
+    return MG_EXIT_USAGE;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_options o = {.quiet_time = 1.0};
+    const char *checks = "all";
+    mg_parsed_args args;
+    int done;
+    int rc = parse(argc, argv, &o, &checks, &args, &done);
+    if (rc || done || (rc = refuse_bad_options(&o, checks, &args)))
+        return rc;
     cli_session s;
     if ((rc = cli_session_start(&s, "check", "capture", args.command, args.ncommand)))
         return rc;

@@ -26,7 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { MAX_ITEMS = 32, COSTS_LIMIT_S = 600 };
+/* MAX_TYPE_SIZE: the largest element size the tester runs, in bytes. */
+enum { MAX_ITEMS = 32, COSTS_LIMIT_S = 600, MAX_TYPE_SIZE = 8 };
 
 typedef struct coll_ctx {
     char **launcher; /* the words before the tester: the user's launcher and its options */
@@ -45,17 +46,6 @@ typedef struct coll_ctx {
     char logs[4096], running[4200];
     unsigned kept_logs;
 } coll_ctx;
-
-static const char *outcome_name(coll_outcome o)
-{
-    static const char *const names[] = {"pass",
-                                        "wrong bytes",
-                                        "crash",
-                                        "hang (time limit)",
-                                        "skipped (memory)",
-                                        "skipped (time budget)"};
-    return names[o];
-}
 
 /* Makes the directory of the tests' output (output.logs), without the failed tests' outputs of an
  * earlier run. */
@@ -148,7 +138,7 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
     if (!cli_opts.quiet)
         fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu n=%llu: %s (%.2f s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n,
-                outcome_name(r), *elapsed, kept[0] ? "; its output: " : "", kept);
+                coll_search_outcome_name(r), *elapsed, kept[0] ? "; its output: " : "", kept);
     return r;
 }
 
@@ -157,7 +147,7 @@ static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, do
  * warning (the module then uses the engine's defaults at that P). */
 static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
 {
-    if (bounds_doc_costs(doc, P) || x->interrupted ||
+    if (bounds_file_costs(doc, P) || x->interrupted ||
         (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
         return;
     char np[24];
@@ -173,7 +163,7 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
                    err, sizeof err) == 0) {
         FILE *f = fopen(x->running, "re");
         while (f && !found && fgets(line, sizeof line, f))
-            found = bounds_costs_parse(line, &c) == 0 && c.np == P;
+            found = bounds_file_costs_parse(line, &c) == 0 && c.np == P;
         if (f)
             fclose(f);
     }
@@ -181,7 +171,7 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
         unlink(x->running);
         return;
     }
-    if (!found || bounds_doc_set_costs(doc, &c) != 0) {
+    if (!found || bounds_file_set_costs(doc, &c) != 0) {
         char kept[4400];
         snprintf(kept, sizeof kept, "%s/costs-P%llu.log", x->logs, (unsigned long long)P);
         int have_log = rename(x->running, kept) == 0;
@@ -287,20 +277,12 @@ typedef struct coll_row {
     int earlier;
 } coll_row;
 
-/* The classification of a bound by the two verifications (Table 4.9). */
+/* The classification of a bound by the two verifications (Table 4.9): the engine's. */
 static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
 {
-    int c2p = 0, c2s = 0, tests = 0;
-    uint64_t v2p = coll_search_verify(run_test, x, s, P, COLL_VERIFY_2P, b, &c2p, &tests);
-    uint64_t v2s = s < 8 ? coll_search_verify(run_test, x, s, P, COLL_VERIFY_2S, b, &c2s, &tests)
-                         : 0;
-    b->tests += tests;
-    scaling_class cls = SCALING_CLASS_X;
-    scaling_form form = SCALING_FORM_N;
-    if (c2p && c2s)
-        scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, &cls, &form);
+    scaling_class cls;
+    coll_search_classify(run_test, x, s, P, MAX_TYPE_SIZE, b, &cls, &e->form);
     e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
-    e->form = form;
 }
 
 /* Adds one finding for a bound found. */
@@ -310,7 +292,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
     snprintf(summary, sizeof summary,
              "MPI_%s fails at s %llu, P %llu past n = %llu (%s at n = %llu): Class %c%s%s",
              e->collective, (unsigned long long)e->type_size, (unsigned long long)e->np,
-             (unsigned long long)e->safe_count, outcome_name(b->failure),
+             (unsigned long long)e->safe_count, coll_search_outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
              e->cls == 'G' ? scaling_form_name(e->form) : "");
     mg_finding *f = mg_report_add_finding(report, "collective_failure", summary);
@@ -323,7 +305,8 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
     json_object_object_add(ev, "safe_count", json_object_new_int64((int64_t)e->safe_count));
     json_object_object_add(ev, "delta", json_object_new_int64((int64_t)b->delta));
     json_object_object_add(ev, "failing_count", json_object_new_int64((int64_t)b->n_fail));
-    json_object_object_add(ev, "failure", json_object_new_string(outcome_name(b->failure)));
+    json_object_object_add(ev, "failure",
+                           json_object_new_string(coll_search_outcome_name(b->failure)));
     char cls[2] = {e->cls, 0};
     json_object_object_add(ev, "class", json_object_new_string(cls));
     mg_finding_set_suggestion(f, "run the job under `mpiguard protect --bounds FILE`");
@@ -345,9 +328,9 @@ static void print_row(const bounds_entry *e, const coll_row *row)
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, delta, cls,
            row->earlier                ? "(an earlier run)"
-           : b->status == COLL_BOUNDED ? outcome_name(b->failure)
+           : b->status == COLL_BOUNDED ? coll_search_outcome_name(b->failure)
            : b->failure == COLL_PASS   ? "none up to max count"
-                                       : outcome_name(b->failure),
+                                       : coll_search_outcome_name(b->failure),
            b->tests);
 }
 
@@ -448,7 +431,7 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so,
     }
     if (at < doc->n)
         doc->entries[at] = e;
-    else if (bounds_doc_add(doc, &e) != 0)
+    else if (bounds_file_add(doc, &e) != 0)
         return;
     rows[at] = (coll_row){b, 0};
     /* A search that stopped short of the largest n, or never passed n = 1, says why. */
@@ -459,7 +442,7 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so,
         fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, e.status,
                 (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s", why ? why : "",
-                why ? outcome_name(b.failure) : "");
+                why ? coll_search_outcome_name(b.failure) : "");
 }
 
 static int save(const char *output, const bounds_doc *doc, mg_report *report)
@@ -542,7 +525,7 @@ static int parse_lists(const coll_options *o, coll_lists *l)
     snprintf(l->s_text, sizeof l->s_text, "%s", o->type_sizes ? o->type_sizes : "1");
     l->ncoll = split_list(l->colls_text, l->names, MAX_ITEMS);
     l->nnp = parse_numbers(l->np_text, l->nps, MAX_ITEMS, 1, 4096);
-    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, 8);
+    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, MAX_TYPE_SIZE);
     for (int i = 0; i < l->ns; i++)
         if (l->sizes[i] & (l->sizes[i] - 1))
             l->ns = -1;
@@ -654,7 +637,7 @@ int cmd_collectives(int argc, char **argv)
     }
     bounds_doc doc = {0};
     if ((rc = prepare(&x, &o, l.any_large, &doc))) {
-        bounds_doc_free(&doc);
+        bounds_file_free(&doc);
         return rc;
     }
     mg_report *report = mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line,
@@ -682,7 +665,7 @@ int cmd_collectives(int argc, char **argv)
         rmdir(x.logs); /* kept where a failed test's output is in it */
     }
     free(rows);
-    bounds_doc_free(&doc);
+    bounds_file_free(&doc);
     mg_report_destroy(report);
     return rc;
 }

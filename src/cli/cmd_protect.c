@@ -8,10 +8,10 @@ int cmd_protect(int argc, char **argv)
 {
     static const char usage[] = "mpiguard protect [--bounds FILE] [--workaround W] [--agree] "
                                 "[options] -- <launcher> <args>";
-    const mg_option *const tables[] = {protect_options, NULL};
+    const mg_option *const tables[] = {protect_setup_options, NULL};
     mg_parsed_args args;
     int done;
-    protect_opts = (protect_settings){0};
+    protect_setup_opts = (protect_settings){0};
     int rc = cli_parse_tables(
         usage,
         "Run an MPI job with its collectives protected against scaling problems:\n"
@@ -21,14 +21,14 @@ int cmd_protect(int argc, char **argv)
         tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if ((rc = protect_prepare(args.command, args.ncommand)))
+    if ((rc = protect_setup_prepare(args.command, args.ncommand)))
         return rc;
     cli_session s;
     if ((rc = cli_session_start(&s, "protect", "protect", args.command, args.ncommand))) {
-        protect_discard();
+        protect_setup_discard();
         return rc;
     }
     cli_session_wait_end(&s, 0);
-    protect_collect(&s, 0);
+    protect_setup_collect(&s, 0);
     return cli_session_finish(&s, 0);
 }

@@ -28,7 +28,7 @@ static const char *checked(int no_protect)
 {
     if (no_protect)
         return "nothing checked (the collectives unguarded), MPI calls counted";
-    if (protect_opts.bounds || protect_opts.bound)
+    if (protect_setup_opts.bounds || protect_setup_opts.bound)
         return "checked: collectives' counts and displacements (Detectors D, G, X)";
     return "checked: collectives' displacements (Detector D)";
 }
@@ -78,11 +78,11 @@ int cmd_run(int argc, char **argv)
          "do not protect the collectives (the protect module stays off)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    const mg_option *const tables[] = {run_options, protect_options, NULL};
+    const mg_option *const tables[] = {run_options, protect_setup_options, NULL};
     mg_parsed_args args;
     int done;
     no_protect = 0;
-    protect_opts = (protect_settings){0};
+    protect_setup_opts = (protect_settings){0};
     int rc = cli_parse_tables(
         usage,
         "Run an MPI job under mpiguard's interposition library with its guards on\n"
@@ -92,18 +92,18 @@ int cmd_run(int argc, char **argv)
         tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if (no_protect && protect_options_given()) {
+    if (no_protect && protect_setup_options_given()) {
         mg_error("--no-protect turns the protection off: --bounds, --bound, --bound-form and "
                  "--workaround would do nothing");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
-    if (!no_protect && (rc = protect_prepare(args.command, args.ncommand)))
+    if (!no_protect && (rc = protect_setup_prepare(args.command, args.ncommand)))
         return rc;
     cli_session s;
     if ((rc = cli_session_start(&s, "run", no_protect ? "state" : "state:protect", args.command,
                                 args.ncommand))) {
-        protect_discard();
+        protect_setup_discard();
         return rc;
     }
     observe_ranks *o = observe_ranks_create(&s, observe_ranks_by_state, &s);
@@ -111,7 +111,7 @@ int cmd_run(int argc, char **argv)
         mg_error("out of memory");
         mg_job_stop(s.job);
         if (!no_protect)
-            protect_collect(&s, 1);
+            protect_setup_collect(&s, 1);
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);
     }
     watch_ranks(&s, o);
@@ -119,7 +119,7 @@ int cmd_run(int argc, char **argv)
     int blind = observe_ranks_blind(o) + (s.nranks ? s.nranks - s.found : 1);
     observe_ranks_destroy(o);
     if (!no_protect)
-        protect_collect(&s, 1);
+        protect_setup_collect(&s, 1);
     rc = cli_session_finish(&s, 0);
     /* a job that ran well but was partly unseen, or not found at all, is not a clean result */
     return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;

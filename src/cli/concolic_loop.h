@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The iteration loop of `mpiguard concolic` (docs/design/concolic.md "mpiguard concolic";
  * dissertation chapter 2): run the job, merge coverage, record bugs, observe the path, choose and
  * solve the next negation, save the campaign. The command (cmd_concolic.c) parses options around

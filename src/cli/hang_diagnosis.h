@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The ranks as the hang watch engine reads them (hang_watch.h), and after its verdict the finding:
  * roll-call, per-rank states and stacks, the merged stack prefix tree (docs/design/hang.md).
  * Ranks are looked at locally (rank_probe) or through per-node agents (hang_remote). */

@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The culprit of a communication hang with its chain of evidence (docs/hang.md "The culprit"):
  * gathers per rank what the culprit search of the hang engine (hang_culprit.h) needs, from the
  * verdict's last scan, the rank's stack and what it published (rank_state.h), runs it, and puts

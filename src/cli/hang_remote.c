@@ -261,11 +261,11 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
     agent_read_ask *asks = h->asks;
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
-    agent_read_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
+    agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
                      h->round_ranks, h->round_out);
     char err[160];
     double began = mg_clock_seconds();
-    int rc = agent_read_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
+    int rc = agent_reads_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
                               sizeof err);
     h->round_seconds += mg_clock_seconds() - began;
     if (rc != MG_OK)

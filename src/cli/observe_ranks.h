@@ -1,3 +1,4 @@
+/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* Never blind in silence: which ranks of a job a tool observes, decided per rank while the job
  * starts (rank_observe.h over rank_sight.h readings), said on stderr as soon as a rank is found
  * blind, and written to the report's `observation` section (docs/report-schema.md). */

@@ -24,30 +24,30 @@ static const char *const workaround_choices[] = {"auto", "W1A", "W1B", "W2", "W3
 static const char *const calls_choices[] = {"int", "large", "all", NULL};
 enum { WORKAROUND_W3 = 4 };
 
-protect_settings protect_opts;
+protect_settings protect_setup_opts;
 
-const mg_option protect_options[] = {
-    {"bounds", 0, MG_OPT_STRING, &protect_opts.bounds, "FILE",
+const mg_option protect_setup_options[] = {
+    {"bounds", 0, MG_OPT_STRING, &protect_setup_opts.bounds, "FILE",
      "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs none",
      NULL, 0, 0},
-    {"bound", 0, MG_OPT_INT | MG_OPT_HIDDEN, &protect_opts.bound, "N",
+    {"bound", 0, MG_OPT_INT | MG_OPT_HIDDEN, &protect_setup_opts.bound, "N",
      "an artificial Class G bound for every collective (tests): fires when the form's product "
      "exceeds N",
      NULL, 1, 9.2e18},
-    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.form,
+    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_setup_opts.form,
      "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
      scaling_form_names, 0, 0},
-    {"bound-calls", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_opts.calls, "int|large|all",
+    {"bound-calls", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_setup_opts.calls, "int|large|all",
      "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
      "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
      calls_choices, 0, 0},
-    {"workaround", 0, MG_OPT_CHOICE, &protect_opts.workaround, "auto|W1A|W1B|W2|W3",
+    {"workaround", 0, MG_OPT_CHOICE, &protect_setup_opts.workaround, "auto|W1A|W1B|W2|W3",
      "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
      "MPI with the MPI-4 large-count collectives)",
      workaround_choices, 0, 0},
-    {"agree", 0, MG_OPT_FLAG, &protect_opts.agree, NULL,
+    {"agree", 0, MG_OPT_FLAG, &protect_setup_opts.agree, NULL,
      "let W1-A, W1-B and W3 serve Gatherv, Scatterv and Alltoallv (and their nonblocking forms): "
      "the ranks agree on each call's plan with one small control message per call (default: no "
      "message; only W2, which changes one rank's side alone, serves them)",
@@ -60,10 +60,10 @@ static char dir[] = "/tmp/mpiguard-protect.XXXXXX";
 static char module_bounds[sizeof dir + 16], artificial[64];
 static int have_dir;
 
-int protect_options_given(void)
+int protect_setup_options_given(void)
 {
-    return protect_opts.bounds || protect_opts.bound || protect_opts.form || protect_opts.calls ||
-           protect_opts.workaround || protect_opts.agree;
+    return protect_setup_opts.bounds || protect_setup_opts.bound || protect_setup_opts.form ||
+           protect_setup_opts.calls || protect_setup_opts.workaround || protect_setup_opts.agree;
 }
 
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
@@ -91,7 +91,7 @@ static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *mo
         mg_error("%s", err);
         status = MG_EXIT_CANTCREAT;
     }
-    bounds_doc_free(&doc);
+    bounds_file_free(&doc);
     return status;
 }
 
@@ -111,7 +111,7 @@ static int check_large(mg_mpi_flavor flavor, const char *what, const char *inste
     return MG_EXIT_UNAVAILABLE;
 }
 
-void protect_discard(void)
+void protect_setup_discard(void)
 {
     if (!have_dir)
         return;
@@ -120,9 +120,9 @@ void protect_discard(void)
     have_dir = 0;
 }
 
-int protect_prepare(char **command, int ncommand)
+int protect_setup_prepare(char **command, int ncommand)
 {
-    const protect_settings *o = &protect_opts;
+    const protect_settings *o = &protect_setup_opts;
     mg_mpi_flavor flavor = job_flavor(command, ncommand);
     int rc;
     if (o->workaround == WORKAROUND_W3 &&
@@ -139,7 +139,7 @@ int protect_prepare(char **command, int ncommand)
     have_dir = 1;
     snprintf(module_bounds, sizeof module_bounds, "%s/bounds.txt", dir);
     if (o->bounds && (rc = prepare_bounds(o->bounds, flavor, module_bounds))) {
-        protect_discard();
+        protect_setup_discard();
         return rc;
     }
     if (o->bounds)
@@ -259,7 +259,7 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     *(used ? uses : unprotected) += 1;
 }
 
-void protect_collect(cli_session *s, int only_if_any)
+void protect_setup_collect(cli_session *s, int only_if_any)
 {
     int uses = 0, unprotected = 0, nseen = 0;
     seen_event *seen = calloc(SEEN_MAX, sizeof *seen);
@@ -286,7 +286,7 @@ void protect_collect(cli_session *s, int only_if_any)
         closedir(d);
     free(seen);
     site_resolver_destroy(sites);
-    protect_discard();
+    protect_setup_discard();
     json_object *data = mg_report_tool_data(s->report);
     json_object_object_add(data, "workaround_sites", json_object_new_int(uses));
     json_object_object_add(data, "unprotected_sites", json_object_new_int(unprotected));

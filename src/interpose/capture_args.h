@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's argument checks (usage_args.h, issue 28 item 2): a call with bad arguments
  * gets one entry record flagged CHECK_FLAG_INVALID_ARGUMENTS (its problem in aux) instead of its
  * usual records, and still goes to MPI unchanged: MPI's error handler then decides, as without

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's buffers in flight (capture_buffers.c, issue 28 item 4). Needs mpi.h.
  * One MPI thread at a time. */
 #ifndef MG_CAPTURE_BUFFERS_H

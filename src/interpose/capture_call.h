@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* What the capture module's families of calls share (capture_p2p, capture_coll, capture_ctor,
  * capture_wait): each family builds the records of its calls in its observers (mg_observe_*) and
  * replacements (mg_impl_*), and installs them with the macros below when the module starts.

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's collectives (capture_coll.c). */
 #ifndef MG_CAPTURE_COLL_H
 #define MG_CAPTURE_COLL_H

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's communicator constructors (capture_ctor.c). */
 #ifndef MG_CAPTURE_CTOR_H
 #define MG_CAPTURE_CTOR_H

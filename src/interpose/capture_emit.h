@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's writer state: the rank's ring, its sequence numbers, the encoding buffer,
  * the request and message ids it hands out, and the scratch arrays a Wait/Test call needs, all
  * sized at MPI_Init (docs/design/check.md "How it is built"). Needs mpi.h. One MPI thread at a

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* MPI's own errors as check records (capture_errors.c, issue 28 item 6). Needs mpi.h. */
 #ifndef MG_CAPTURE_ERRORS_H
 #define MG_CAPTURE_ERRORS_H

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's table of the live groups, datatypes, ops and info objects a rank made,
  * each with the call that made it, so that those never freed are reported at MPI_Finalize: one
  * CHECK_FN_HANDLE_LEAK record per kind and creation site, with the count (docs/check.md

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's point-to-point calls (capture_p2p.c). */
 #ifndef MG_CAPTURE_P2P_H
 #define MG_CAPTURE_P2P_H

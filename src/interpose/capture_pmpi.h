@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's PMPI references, weak: every function mpi_functions.def wraps (the `_c`
  * ones where mpi.h declares them). The interposition library does not link
  * libmpi (interpose.c), so a process that is not a rank loads it without one. Include in every

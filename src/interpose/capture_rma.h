@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's one-sided communication (capture_rma.c). */
 #ifndef MG_CAPTURE_RMA_H
 #define MG_CAPTURE_RMA_H

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* A fixed-capacity open-addressing map from an MPI handle (as 64 bits) to a 64-bit value, for the
  * capture module's request, message, communicator and op tables (docs/design/check.md "How it is
  * built"). Sized once at MPI_Init: lookups, inserts and removals never allocate. Not thread-safe.

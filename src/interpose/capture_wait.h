@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's calls on requests that exist (capture_wait.c). */
 #ifndef MG_CAPTURE_WAIT_H
 #define MG_CAPTURE_WAIT_H

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* An MPI handle's bits as a 64-bit key (a pointer under Open MPI, an int under MPICH): for the
  * module's tables and for ids published outside the rank. Takes the handle's address and size, so
  * that it needs no mpi.h. */

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The entries into the interposition library's shared core for bindings other than C's (the
  * Fortran ones of fortran_entry.c): the same routes, counter and modules as the C wrapper MPI_X,
  * with the call site given by the caller. docs/architecture.md, "Fortran entry points". Needs

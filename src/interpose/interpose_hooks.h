@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Per-function hooks of the interposition library, generated from mpi_functions.def, for modules
  * that need a call's arguments (docs/architecture.md, "The interposition library"):
  *   mg_observe_<Name>: called with the arguments before the call (MG_CALL_ENTER, rc 0) and after it

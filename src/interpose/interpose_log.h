@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The interposition library's logger: write(2) only (no stdio, no malloc), safe anywhere, prefixed
  * "mpiguard[rank]: ". Used only for the library's own trouble, once per problem. */
 #ifndef MG_INTERPOSE_LOG_H

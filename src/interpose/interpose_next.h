@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Where each MPI call goes once mpiguard has seen it (PnMPI-style chaining): to the next
  * definition of MPI_<Name> in the symbol lookup order when another PMPI tool (a profiler, a call
  * counter) is loaded after mpiguard, so that the tool sees the call and calls PMPI_<Name> itself;

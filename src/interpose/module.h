@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The interface every module of the interposition library implements, and the dispatch that calls
  * the enabled ones. Modules are switched on by MPIGUARD_MODULES (names separated by ':', or ',')
  * set by the CLI. */

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The int and the MPI-4 large-count (`_c`) bindings of one MPI function differ only in the types
  * of their counts and displacements, and a nonblocking form only in its last parameter: a module
  * writes a hook once per argument shape with these macros and defines it for both families

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Open MPI's predefined handles are addresses of data symbols in libmpi. The interposition library
  * refers to them, and it is also loaded into processes without libmpi (an application that never
  * calls MPI_Init and was linked --as-needed, a launcher given LD_PRELOAD): weak references keep

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Whether the mpi.h this build compiles against declares the MPI-4 large-count collectives
  * (MPI_Gatherv_c, MPI_Igatherv_c, ...): MG_MPI_LARGE_COUNT is 1 or 0. MPI-4.0 requires the `_c`
  * binding of every collective, so an mpi.h of MPI_VERSION 4 or later declares them (MPICH 4.0.2)

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The protection module's safe-bounds table: read at MPI_Init from the small text file the CLI
  * writes (MG_ENV_PROTECT_BOUNDS; its format and codec: src/wire/bounds_text.h) plus the artificial
  * bound of `mpiguard protect --bound` (MG_ENV_PROTECT_ARTIFICIAL), into the scaling engine's

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* One intercepted collective as the protection module holds it: the engine's view (scaling_args)
  * plus the MPI handles and buffers, and the issue of one plan call through PMPI
  * (docs/design/collectives.md, "The protection module"). Needs mpi.h. */

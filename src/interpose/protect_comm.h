@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* What the protection module keeps per application communicator, cached on it as an attribute:
  * its rank and size, the private duplicate the module's control messages travel on (never the
  * application's communicator, never MPI_COMM_WORLD), and W1-A's group communicators, created once

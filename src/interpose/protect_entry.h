@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The protection module's entry points for the collectives (docs/design/collectives.md). */
 #ifndef MG_PROTECT_ENTRY_H
 #define MG_PROTECT_ENTRY_H

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Executing a chosen workaround plan with PMPI: W1-B's rounds (staging where the plan stages,
  * packs, calls the collective or the V-form the plan names, with the block-strided types it asks
  * for, unpacks), W1-A's group calls on cached group communicators, W2's call with a contiguous big

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Workaround W3: the MPI-4 large-count `_c` form of the intercepted collective (MPI_Gatherv_c,
  * MPI_Igatherv_c, ...) with MPI_Count counts and MPI_Aint displacements, the true ones where
  * Detector D recovered them (docs/design/collectives.md, "W3"); and the plan calls of a workaround

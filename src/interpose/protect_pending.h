@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* Memory a nonblocking workaround call must keep until the call completes: MPI forbids changing
  * (so freeing) the count and displacement arrays of a nonblocking collective before it completes,
  * and W2's and W3's arrays are the module's own. Each block is kept with the request handed to the

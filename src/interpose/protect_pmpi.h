@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The protection module's PMPI references, weak: the interposition library does not link libmpi
  * (interpose.c), so a process that is not a rank loads it without one. Include in every protect_*.c
  * that calls PMPI. */

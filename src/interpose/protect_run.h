@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The protection path of one intercepted collective: describe it for the engine, run Detectors D,
  * G and X, choose and execute the plan (docs/design/collectives.md). Where the ranks see different
  * arguments (Gatherv/Scatterv: the root's vectors; Alltoallv: each rank's own) a rank changes its

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* What the protection module says, once per call site and collective: on stderr
  * ("mpiguard[rank]: protect: MPI_Gatherv at app+0x1234: detector D fired, workaround W1-B") and,
  * when the CLI asked for it (MPIGUARD_PROTECT_EVENTS, a directory), as one line per event in

@@ -1,3 +1,4 @@
+/* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The wait-for half of the "state" module: what each blocking call waits for (a peer, a root, a
  * whole communicator, requests), published in the rank-state segment (rank_state.h) by observers
  * of the blocking calls. Needs mpi.h. */

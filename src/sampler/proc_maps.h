@@ -1,3 +1,4 @@
+/* Internal to src/sampler: no other folder includes it (docs/architecture.md). */
 /* The memory map of a process (/proc/PID/maps) as a sorted table of address ranges, each marked
  * whether it belongs to the MPI implementation. Spec: docs/design/hang.md "How it samples". */
 #ifndef PROC_MAPS_H

@@ -103,9 +103,9 @@ static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf
     }
     for (size_t j = 0; j < below; j++)
         a->relay_asks[j].fd = a->relay_fd[first + j];
-    agent_read_group(a->relay_asks, below, a->child_of, a->nranks, a->relay_ranks, count,
+    agent_reads_group(a->relay_asks, below, a->child_of, a->nranks, a->relay_ranks, count,
                      a->relay_grouped, a->relay_out);
-    if (agent_read_round(a->relay_asks, below, type == AGENT_MSG_READ_CPU, &a->relay_buf,
+    if (agent_reads_round(a->relay_asks, below, type == AGENT_MSG_READ_CPU, &a->relay_buf,
                          &a->relay_stats, err, sizeof err) != MG_OK)
         return 1;
     for (size_t j = 0; j < below; j++)
@@ -293,10 +293,10 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
     pthread_mutex_unlock(&a->lock);
     for (size_t k = 0; k < a->nfront; k++)
         a->asks[k].fd = a->front_fd[k];
-    agent_read_group(a->asks, a->nfront, a->owner, a->nranks, ranks, count, a->grouped,
+    agent_reads_group(a->asks, a->nfront, a->owner, a->nranks, ranks, count, a->grouped,
                      a->round_out);
     double began = wall_seconds();
-    int rc = agent_read_round(a->asks, a->nfront, with_cpu_time, &a->front_buf, &a->stats, err,
+    int rc = agent_reads_round(a->asks, a->nfront, with_cpu_time, &a->front_buf, &a->stats, err,
                               errlen);
     a->seconds += wall_seconds() - began;
     for (size_t k = 0; rc == MG_OK && k < a->nfront; k++)

@@ -1,3 +1,4 @@
+/* Internal to src/sim: no other folder includes it (docs/architecture.md). */
 /* A synthetic MPI application whose OUT_MPI/IN_MPI state is a pure function of (run, rank, time),
  * so a monitor can probe any rank at any simulated time without simulating the others
  * (docs/design/hang.md "Proof": scale by simulation). Bulk-synchronous iterations: every rank

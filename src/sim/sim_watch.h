@@ -1,3 +1,4 @@
+/* Internal to src/sim: no other folder includes it (docs/architecture.md). */
 /* Drives the hang watch engine (hang_watch.h) over one simulated run, the way `mpiguard hang`
  * drives it over a real job: the engine says when to read which ranks, the simulated application
  * answers for that time, and the shm or ptrace probe is simulated (call counters or states only).

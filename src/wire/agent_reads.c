@@ -49,7 +49,7 @@ static int owned_rank_at(const int *ranks, size_t i, const int *owner, size_t nr
     return r >= 0 && (size_t)r < nranks && owner[r] >= 0 ? r : -1;
 }
 
-void agent_read_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
+void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
                       const int *ranks, size_t count, int32_t *grouped, agent_reading *out)
 {
     /* A counting sort: each ask's count, its place, then its ranks. */
@@ -111,7 +111,7 @@ static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stat
     return MG_OK;
 }
 
-int agent_read_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
                      agent_read_stats *stats, char *err, size_t errlen)
 {
     agent_msg_type type = with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ;

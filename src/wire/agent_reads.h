@@ -43,7 +43,7 @@ typedef struct agent_read_ask {
  * ranks with owner[r] == a (owner has nranks entries; -1 and ranks out of range are skipped) in
  * their order, its ranks in grouped and its readings' room in out (count entries each). Each
  * ask's fd is the caller's, set before; an ask whose fd is negative (a lost agent) gets none. */
-void agent_read_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
+void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
                       const int *ranks, size_t count, int32_t *grouped, agent_reading *out);
 
 /* What rounds cost on the wire, both ways, headers included. */
@@ -55,7 +55,7 @@ typedef struct agent_read_stats {
  * order, so the agents read their ranks at the same time. An ask that fails leaves its readings
  * unseen and the others unaffected; err names the first malformed answer. buf is scratch. Adds to
  * stats when not NULL. Returns MG_OK, or MG_ENOMEM (nothing sent). */
-int agent_read_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
                      agent_read_stats *stats, char *err, size_t errlen);
 
 #endif

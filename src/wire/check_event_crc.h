@@ -1,3 +1,4 @@
+/* Internal to src/wire: no other folder includes it (docs/architecture.md). */
 /* The CRC-32C lookup tables of check_event.c, for eight bytes per step ("slicing by 8"); included
  * by check_event.c only. Reflected polynomial 0x82F63B78. crc_table[0][i] is the CRC of the byte i
  * (the classic byte-wise table); crc_table[k][i] = (crc_table[k-1][i] >> 8) ^

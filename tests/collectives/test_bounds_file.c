@@ -52,7 +52,7 @@ static void doc_of(bounds_doc *d, const bounds_entry *e, size_t n)
     snprintf(d->flavor, sizeof d->flavor, "openmpi");
     snprintf(d->version, sizeof d->version, "4.1.4");
     for (size_t i = 0; i < n; i++)
-        MG_CHECK_INT(bounds_doc_add(d, &e[i]), 0);
+        MG_CHECK_INT(bounds_file_add(d, &e[i]), 0);
 }
 
 static void p_minus_1_form_round_trip(void)
@@ -67,7 +67,7 @@ static void p_minus_1_form_round_trip(void)
     doc_of(&d, others, 2);
     MG_CHECK_INT(bounds_file_write(path_in_dir("old.json"), &d, err, sizeof err), 0);
     MG_CHECK_STR(schema_of(path_in_dir("old.json")), "mpiguard-bounds/1");
-    MG_CHECK_INT(bounds_doc_add(&d, &gatherv), 0);
+    MG_CHECK_INT(bounds_file_add(&d, &gatherv), 0);
     MG_CHECK_INT(bounds_file_write(path_in_dir("b.json"), &d, err, sizeof err), 0);
     MG_CHECK_STR(schema_of(path_in_dir("b.json")), "mpiguard-bounds/4");
     MG_CHECK_INT(bounds_file_read(path_in_dir("b.json"), &back, err, sizeof err), 0);
@@ -90,8 +90,8 @@ static void p_minus_1_form_round_trip(void)
     MG_CHECK_INT(scaling_bounds_nmax(&tables[0][0][0], SCALING_GATHERV, 1, 8, &lim), 0);
     MG_CHECK_INT(lim.n_max, 301989888);
     MG_CHECK_INT(lim.form, SCALING_FORM_NPM1);
-    bounds_doc_free(&back);
-    bounds_doc_free(&d);
+    bounds_file_free(&back);
+    bounds_file_free(&d);
 }
 
 /* A bounds file whose one Class G entry has form. */
@@ -130,7 +130,7 @@ static void refused_forms(void)
         if (!strstr(err, cases[i].says))
             fprintf(stderr, "case %zu: \"%s\" does not say \"%s\"\n", i, err, cases[i].says);
         MG_CHECK(strstr(err, cases[i].says) != NULL);
-        bounds_doc_free(&d);
+        bounds_file_free(&d);
     }
 }
 

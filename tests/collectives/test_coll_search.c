@@ -1,7 +1,8 @@
 /* The tester's search without MPI: a synthetic library whose collective fails past a known trigger
  * (one per row of Table 4.9 and of its (P - 1) rows, and one that is not Class G) drives
- * coll_search_bound and coll_search_verify exactly as `mpiguard collectives` does; the bound, Δ and
- * the class found must be the trigger's. Also the memory estimate and its refusal. */
+ * coll_search_bound, coll_search_verify and coll_search_classify exactly as `mpiguard collectives`
+ * does; the bound, Δ and the class found must be the trigger's. Also the memory estimate and its
+ * refusal. */
 #include "coll_memory.h"
 #include "coll_search.h"
 #include "mg_error.h"
@@ -36,11 +37,30 @@ static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_bound *b, 
                                 scaling_form *form)
 {
     MG_CHECK_INT(coll_search_bound(fake_test, f, s, P, &opts, b), 0);
-    int c1, c2, tests = 0;
-    uint64_t v2p = coll_search_verify(fake_test, f, s, P, COLL_VERIFY_2P, b, &c1, &tests);
-    uint64_t v2s = coll_search_verify(fake_test, f, s, P, COLL_VERIFY_2S, b, &c2, &tests);
-    MG_CHECK(c1 && c2);
-    MG_CHECK_INT(scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, cls, form), 0);
+    int search_tests = b->tests;
+    coll_search_classify(fake_test, f, s, P, 8, b, cls, form);
+    MG_CHECK(b->tests > search_tests);
+}
+
+/* A bound at the largest type size: no verification at 2s, so even a Class G trigger is left X;
+ * the verification at 2P still runs and counts its tests. */
+static void test_classify_at_largest_type_size(void)
+{
+    uint64_t n_true = 1500000;
+    fake f = {SCALING_FORM_SNP, scaling_bounds_form_value(SCALING_FORM_SNP, 8, n_true, 48), 0, 0,
+              0};
+    coll_bound b;
+    MG_CHECK_INT(coll_search_bound(fake_test, &f, 8, 48, &opts, &b), 0);
+    MG_CHECK_INT(b.status, COLL_BOUNDED);
+    int search_tests = b.tests;
+    scaling_class cls;
+    scaling_form form;
+    coll_search_classify(fake_test, &f, 8, 48, 8, &b, &cls, &form);
+    MG_CHECK_INT(cls, SCALING_CLASS_X);
+    MG_CHECK_INT(form, SCALING_FORM_N);
+    MG_CHECK(b.tests > search_tests);
+    MG_CHECK_STR(coll_search_outcome_name(COLL_HANG), "hang (time limit)");
+    MG_CHECK_STR(coll_search_outcome_name(COLL_NO_TIME), "skipped (time budget)");
 }
 
 static void test_class_g_rows(void)
@@ -225,6 +245,7 @@ int main(void)
     MG_RUN(test_p_minus_1_points);
     MG_RUN(test_p_minus_1_incomplete);
     MG_RUN(test_class_x);
+    MG_RUN(test_classify_at_largest_type_size);
     MG_RUN(test_unbounded_and_skipped);
     MG_RUN(test_go_on_from_earlier_run);
     MG_RUN(test_memory);

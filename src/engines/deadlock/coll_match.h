@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Collective matching per communicator in O(1) per call: the k-th collective of every member of a
  * communicator belongs to slot k; each arrival is compared with the slot's first call (kind,
  * blocking vs nonblocking, root, op, the block's type signature), and the calls that agreed are

@@ -51,3 +51,11 @@ const char *dl_finding_kind_name(int kind)
         return "UNKNOWN";
     }
 }
+
+int dl_finding_rank_listed_before(const dl_finding *f, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (f->calls[j].rank == f->calls[i].rank)
+            return 1;
+    return 0;
+}

@@ -83,6 +83,9 @@ typedef struct dl_finding {
 void dl_finding_free(dl_finding *f);
 /* Appends a call. Errors: MG_ENOMEM (unchanged). */
 int dl_finding_add_call(dl_finding *f, const dl_call *call);
+/* Whether call i's rank is that of an earlier call of f: a finding lists each rank once (both
+ * accesses of an rma_conflicting_access may be one rank's). */
+int dl_finding_rank_listed_before(const dl_finding *f, size_t i);
 /* Stable upper-case name of a kind ("DEADLOCK", "POTENTIAL_DEADLOCK", ...), or "UNKNOWN". */
 const char *dl_finding_kind_name(int kind);
 

@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Lifecycles of a rank's MPI objects (issue 28 item 3): requests never completed by MPI_Finalize,
  * a persistent request started while active, communicators and windows never freed, the groups,
  * datatypes, ops and infos the capture module found unfreed at MPI_Finalize, messages never

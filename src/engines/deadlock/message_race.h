@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Message races (issue 28 item 6): a wildcard receive (MPI_ANY_SOURCE: Recv, Irecv, a persistent
  * receive, Sendrecv, Mprobe, or a Probe/Iprobe/Improbe then the receive) that had more than one
  * matching send available when MPI matched it, whichever one MPI took in this run.

@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Point-to-point matching in O(1) per message: FIFO queues per (communicator, source,
  * destination, tag) with MPI's non-overtaking order, wildcards resolved by the decision the MPI
  * library reported (paper §6), and the deferral of later receives behind an undecided wildcard.

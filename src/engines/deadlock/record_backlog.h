@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Per-rank FIFO of held records: the records of a rank that arrive while the detector's model
  * has that rank blocked (MUST analyses nothing a blocked process issued later, paper 5.1), kept
  * as opaque byte blocks the detector packs. Spec: docs/check-detector.md §6. */

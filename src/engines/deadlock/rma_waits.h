@@ -1,3 +1,4 @@
+/* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Post/start/complete/wait as messages of the wait-for model (issue 28 item 5): each PSCW call is
  * a set of buffered sends or blocking receives on the window's own communicator id, one per rank
  * of its group, with a tag no program can use there (the window id carries no user traffic).

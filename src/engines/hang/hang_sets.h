@@ -1,3 +1,4 @@
+/* Internal to src/engines/hang: no other folder includes it (docs/architecture.md). */
 /* Two disjoint random sets of sampled ranks, alternated every N observations (ParaStack §3.3
  * "Prevention of a corner case failure"; docs/design/hang.md "The model"). Owns its rank arrays;
  * not thread-safe per object. */

@@ -120,3 +120,29 @@ uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t 
     *complete = h >= 0;
     return h == 1 ? half : 0;
 }
+
+void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t s_max,
+                          coll_bound *b, scaling_class *cls, scaling_form *form)
+{
+    int c2p = 0, c2s = 0, tests = 0;
+    uint64_t v2p = coll_search_verify(test, ctx, s, P, COLL_VERIFY_2P, b, &c2p, &tests);
+    uint64_t v2s = 2 * s <= s_max
+                       ? coll_search_verify(test, ctx, s, P, COLL_VERIFY_2S, b, &c2s, &tests)
+                       : 0;
+    b->tests += tests;
+    *cls = SCALING_CLASS_X;
+    *form = SCALING_FORM_N;
+    if (c2p && c2s)
+        scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, cls, form);
+}
+
+const char *coll_search_outcome_name(coll_outcome o)
+{
+    static const char *const names[] = {"pass",
+                                        "wrong bytes",
+                                        "crash",
+                                        "hang (time limit)",
+                                        "skipped (memory)",
+                                        "skipped (time budget)"};
+    return o <= COLL_NO_TIME ? names[o] : "unknown";
+}

@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "scaling_bounds.h"
+
 typedef enum coll_outcome {
     COLL_PASS,
     COLL_WRONG,     /* the job ended with wrong bytes */
@@ -62,5 +64,16 @@ typedef enum coll_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_verify_at;
  * a test could not run (memory, time): the point is then unknown and the caller classifies X. */
 uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                             coll_verify_at at, const coll_bound *b, int *complete, int *tests);
+
+/* The class and form of the bound b found at (s, P) (Table 4.9): both verifications run, the one at
+ * (2s, P) only when 2s is at most s_max (the largest type size the tests can run), and their
+ * points classify the bound (scaling_bounds_classify); a verification that could not complete, or
+ * was not run, leaves Class X (*form SCALING_FORM_N). The verification tests are added to
+ * b->tests. */
+void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t s_max,
+                          coll_bound *b, scaling_class *cls, scaling_form *form);
+
+/* How a test ended, for people: "pass", "wrong bytes", "crash", "hang (time limit)", ... */
+const char *coll_search_outcome_name(coll_outcome o);
 
 #endif

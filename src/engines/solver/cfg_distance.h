@@ -1,8 +1,9 @@
-/* Distances over the static control-flow graph for the CFG-directed search (docs/concolic-solver.md
- * §7; dissertation §2.2.2, CREST's CFG strategy: prefer the negation whose new arm is closest to
- * a branch arm not covered yet). Distances count graph edges, all of weight 1: a block-to-block
- * edge, a call into a callee's entry, a return to the block after a call site, and taking an
- * arm. Pure functions over an indexed cfg_graph; breadth-first searches, O(nodes + edges). */
+/* Distances over the static control-flow graph for the CFG-directed search
+ * (docs/design/concolic-solver.md §7; dissertation §2.2.2, CREST's CFG strategy: prefer the
+ * negation whose new arm is closest to a branch arm not covered yet). Distances count graph edges,
+ * all of weight 1: a block-to-block edge, a call into a callee's entry, a return to the block after
+ * a call site, and taking an arm. Pure functions over an indexed cfg_graph; breadth-first searches,
+ * O(nodes + edges). */
 #ifndef CFG_DISTANCE_H
 #define CFG_DISTANCE_H
 

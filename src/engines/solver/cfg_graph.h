@@ -1,7 +1,7 @@
 /* The static control-flow graph of an instrumented program, as the CFG-directed search needs it
- * (docs/concolic-solver.md §7; spec: dissertation §2.2.2, CREST's CFG strategy): nodes are basic
- * blocks (split at calls into the program's own functions), edges are the block graph plus call
- * and return edges, and every branch arm names the node(s) taking it leads to. mpiguard-cc
+ * (docs/design/concolic-solver.md §7; spec: dissertation §2.2.2, CREST's CFG strategy): nodes are
+ * basic blocks (split at calls into the program's own functions), edges are the block graph plus
+ * call and return edges, and every branch arm names the node(s) taking it leads to. mpiguard-cc
  * builds it from the linked module; the driver reads it back (cfg_graph_text.h) and derives
  * distances (cfg_distance.h). Data only: no files, no LLVM here. */
 #ifndef CFG_GRAPH_H

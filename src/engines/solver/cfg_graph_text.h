@@ -1,6 +1,6 @@
 /* The file form of a cfg_graph: APP.mpiguard-cfg, written by mpiguard-cc next to the branch
  * table and read by `mpiguard concolic` (docs/design/concolic.md "mpiguard-cc", byte layout in
- * docs/concolic-solver.md §7). Text in memory: the caller does the I/O. */
+ * docs/design/concolic-solver.md §7). Text in memory: the caller does the I/O. */
 #ifndef CFG_GRAPH_TEXT_H
 #define CFG_GRAPH_TEXT_H
 

@@ -1,4 +1,4 @@
-/* Sorted-array set of covered branch arms (docs/concolic-solver.md §2). */
+/* Sorted-array set of covered branch arms (docs/design/concolic-solver.md §2). */
 #include "coverage_set.h"
 
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* The set of covered branch arms, merged across every rank of every run (docs/concolic-solver.md
- * §2; spec: dissertation §2.3 "one focus and all recorders", §2.4.2 light instrumentation). */
+/* The set of covered branch arms, merged across every rank of every run
+ * (docs/design/concolic-solver.md §2; spec: dissertation §2.3 "one focus and all recorders", §2.4.2
+ * light instrumentation). */
 #ifndef COVERAGE_SET_H
 #define COVERAGE_SET_H
 

@@ -1,5 +1,5 @@
 /* Focus on the coverage frontier when the solution leaves it free (focus_frontier.h;
- * docs/concolic-solver.md §6.1). */
+ * docs/design/concolic-solver.md §6.1). */
 #include "focus_frontier.h"
 
 #include "mg_error.h"

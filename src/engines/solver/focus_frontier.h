@@ -1,7 +1,7 @@
-/* The next focus when the solution leaves it free (docs/concolic-solver.md §6.1): a rank that
- * reaches the coverage frontier that no heavy run on it has examined. An arm is on the frontier
- * when it is covered and its sibling (the branch's other arm) is not; only a heavy run on a rank
- * that reaches the arm logs its branch, so only such a run lets the search negate it. COMPI
+/* The next focus when the solution leaves it free (docs/design/concolic-solver.md §6.1): a rank
+ * that reaches the coverage frontier that no heavy run on it has examined. An arm is on the
+ * frontier when it is covered and its sibling (the branch's other arm) is not; only a heavy run on
+ * a rank that reaches the arm logs its branch, so only such a run lets the search negate it. COMPI
  * (dissertation §2.3.4) takes the focus from the solution; when the solution does not name a
  * rank, it keeps the old one, which can leave a rank's own code (a root's report) unexplored. */
 #ifndef FOCUS_FRONTIER_H

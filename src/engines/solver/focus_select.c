@@ -1,5 +1,5 @@
 /* Next process count and focus from a solution, with rank-conflict resolution
- * (docs/concolic-solver.md §6; dissertation §2.3.3-§2.3.4). */
+ * (docs/design/concolic-solver.md §6; dissertation §2.3.3-§2.3.4). */
 #include "focus_select.h"
 
 #include "mg_error.h"

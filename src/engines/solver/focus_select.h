@@ -1,5 +1,6 @@
+/* Internal to src/engines/solver: no other folder includes it (docs/architecture.md). */
 /* Conflict resolution among rank variables (§2.3.3, the most up-to-date value wins) and the next
- * run's process count and focus rank (§2.3.4) (docs/concolic-solver.md §6). */
+ * run's process count and focus rank (§2.3.4) (docs/design/concolic-solver.md §6). */
 #ifndef FOCUS_SELECT_H
 #define FOCUS_SELECT_H
 

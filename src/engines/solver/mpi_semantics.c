@@ -1,4 +1,5 @@
-/* Domain, cap and MPI-semantics constraints (docs/concolic-solver.md §4, dissertation §2.3.2). */
+/* Domain, cap and MPI-semantics constraints (docs/design/concolic-solver.md §4, dissertation
+ * §2.3.2). */
 #include "mpi_semantics.h"
 
 #include "mg_error.h"

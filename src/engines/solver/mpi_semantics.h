@@ -1,6 +1,6 @@
 /* The constraints every solution must obey besides the path: value domains of the input kinds,
  * input caps (§2.4.1), and the inherent MPI-semantics relations among ranks and sizes (§2.3.2)
- * (docs/concolic-solver.md §4; spec: dissertation §2.3.2, §2.4.1). */
+ * (docs/design/concolic-solver.md §4; spec: dissertation §2.3.2, §2.4.1). */
 #ifndef MPI_SEMANTICS_H
 #define MPI_SEMANTICS_H
 

@@ -1,5 +1,5 @@
 /* Path log encoder and decoder: little-endian, checksummed records after a fixed header
- * (docs/concolic-solver.md §2 has the byte layout). */
+ * (docs/design/concolic-solver.md §2 has the byte layout). */
 #include "path_log.h"
 
 #include <math.h>

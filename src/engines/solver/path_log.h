@@ -1,6 +1,6 @@
 /* The path log codec: what the instrumented program writes as it runs (a header, variable and
  * communicator declarations, branch records with their constraints, coverage) and the driver
- * reads back. Byte buffers only; no files (docs/concolic-solver.md §2; spec:
+ * reads back. Byte buffers only; no files (docs/design/concolic-solver.md §2; spec:
  * docs/design/concolic.md "The path log is written as the program runs", dissertation §2.4.2). */
 #ifndef PATH_LOG_H
 #define PATH_LOG_H
@@ -95,8 +95,8 @@ typedef struct path_log {
  * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_EVERSION for a
  * format version outside PATH_LOG_OLDEST_VERSION..PATH_LOG_VERSION or another build id;
  * MG_ESTATE for another run id; MG_EFORMAT too for a float expression with a NaN or infinite
- * number, or a comparison of a float and an integer side; MG_ERANGE past a limit (lim NULL: defaults); MG_ENOMEM. On failure
- * *out is left empty. */
+ * number, or a comparison of a float and an integer side; MG_ERANGE past a limit (lim NULL:
+ * defaults); MG_ENOMEM. On failure *out is left empty. */
 int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expect,
                     const path_log_limits *lim, path_log *out);
 /* Encodes a decoded log back into bytes that decode to the same log: the header, then the

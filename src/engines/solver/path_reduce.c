@@ -1,4 +1,5 @@
-/* Loop constraint reduction by outcome flips (docs/concolic-solver.md §3, dissertation §2.4.3). */
+/* Loop constraint reduction by outcome flips (docs/design/concolic-solver.md §3, dissertation
+ * §2.4.3). */
 #include "path_reduce.h"
 
 #include <stdlib.h>

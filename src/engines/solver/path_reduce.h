@@ -1,6 +1,6 @@
-/* Constraint-set reduction for loops (docs/concolic-solver.md §3; dissertation §2.4.3): a branch's
- * constraint is kept only the first time the branch is met and whenever its outcome flips, since
- * within one loop the repeated same-outcome constraints are subsumed by the first one. */
+/* Constraint-set reduction for loops (docs/design/concolic-solver.md §3; dissertation §2.4.3): a
+ * branch's constraint is kept only the first time the branch is met and whenever its outcome flips,
+ * since within one loop the repeated same-outcome constraints are subsumed by the first one. */
 #ifndef PATH_REDUCE_H
 #define PATH_REDUCE_H
 

@@ -1,4 +1,4 @@
-/* Dependent-slice computation by union-find over variables (docs/concolic-solver.md §3). */
+/* Dependent-slice computation by union-find over variables (docs/design/concolic-solver.md §3). */
 #include "path_slice.h"
 
 #include <stdlib.h>

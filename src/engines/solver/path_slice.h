@@ -1,6 +1,7 @@
-/* The dependent slice of a negated constraint (docs/concolic-solver.md §3; dissertation §3.2.1 and
- * its footnote: constraints are dependent when they share variables, transitively). Only the
- * slice is solved; every other variable keeps its previous value. */
+/* Internal to src/engines/solver: no other folder includes it (docs/architecture.md). */
+/* The dependent slice of a negated constraint (docs/design/concolic-solver.md §3; dissertation
+ * §3.2.1 and its footnote: constraints are dependent when they share variables, transitively). Only
+ * the slice is solved; every other variable keeps its previous value. */
 #ifndef PATH_SLICE_H
 #define PATH_SLICE_H
 

@@ -1,5 +1,5 @@
-/* The search of a concolic campaign as one object (docs/concolic-solver.md §7.1): the strategy's
- * stack with the path log kept at each of its levels, the solver, the MPI semantics, the
+/* The search of a concolic campaign as one object (docs/design/concolic-solver.md §7.1): the
+ * strategy's stack with the path log kept at each of its levels, the solver, the MPI semantics, the
  * frontier focus rule, and the choice of the next run's inputs, process count and focus. The
  * driver (src/cli/concolic_loop.c) launches the runs, reads their logs and writes the files; it
  * hands each run's path here and asks for the next run. No I/O. */
@@ -30,7 +30,7 @@ typedef struct search_session_params {
 
 /* Bounded DFS on a large program stays in the subtree of its first paths: HPL's campaign kept
  * np 4 and focus 0 for 495 of 516 runs (issue 30). After this many runs that cover nothing new
- * the search leaves the subtree (docs/concolic-solver.md §7.1). */
+ * the search leaves the subtree (docs/design/concolic-solver.md §7.1). */
 #define SEARCH_SESSION_DEFAULT_STALL_RUNS 20
 
 /* Defaults: search_params_default, solver_z3_params_default, mpi_semantics_params_default,

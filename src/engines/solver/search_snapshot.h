@@ -1,8 +1,8 @@
 /* Saving and restoring a search_state, so a campaign stopped and resumed explores what one
- * uninterrupted campaign would (docs/design/concolic.md "--resume"; docs/concolic-solver.md §7):
- * the parameters, the stack of observed paths with each level's next constraint and tried flags,
- * the pending choice, the run count and the depth bound. Text in memory: the caller stores it.
- * The rng the strategies draw from belongs to the caller and is saved by it. */
+ * uninterrupted campaign would (docs/design/concolic.md "--resume"; docs/design/concolic-solver.md
+ * §7): the parameters, the stack of observed paths with each level's next constraint and tried
+ * flags, the pending choice, the run count and the depth bound. Text in memory: the caller stores
+ * it. The rng the strategies draw from belongs to the caller and is saved by it. */
 #ifndef SEARCH_SNAPSHOT_H
 #define SEARCH_SNAPSHOT_H
 

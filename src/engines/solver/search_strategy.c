@@ -1,5 +1,5 @@
 /* DFS, COMPI's bounded DFS, random-branch, uniform-random and CFG-directed choice
- * (docs/concolic-solver.md §7; dissertation §2.2.2). */
+ * (docs/design/concolic-solver.md §7; dissertation §2.2.2). */
 #include "search_strategy.h"
 
 #include "search_internal.h"

@@ -1,6 +1,6 @@
 /* Search strategies: which constraint of which observed path to negate next
- * (docs/concolic-solver.md §7; spec: dissertation §2.2.2, docs/design/concolic.md "Search"). Pure
- * decisions over branch sequences, coverage and a caller-seeded rng; no solving and no running
+ * (docs/design/concolic-solver.md §7; spec: dissertation §2.2.2, docs/design/concolic.md "Search").
+ * Pure decisions over branch sequences, coverage and a caller-seeded rng; no solving and no running
  * here. */
 #ifndef SEARCH_STRATEGY_H
 #define SEARCH_STRATEGY_H

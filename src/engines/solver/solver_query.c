@@ -1,5 +1,5 @@
 /* Query assembly: slice, semantics constraints at first mention, negated target
- * (docs/concolic-solver.md §4). */
+ * (docs/design/concolic-solver.md §4). */
 #include "solver_query.h"
 
 #include "solver_tune.h"

@@ -1,8 +1,9 @@
+/* Internal to src/engines/solver: no other folder includes it (docs/architecture.md). */
 /* A solver query for negating one constraint of a path: its dependent slice in path order, the
  * negated constraint last, and the domain, cap and MPI-semantics constraints of each variable
  * placed just before the first constraint that mentions it, so consecutive DFS queries share a
- * long prefix for the incremental solver (docs/concolic-solver.md §4-§5; dissertation §2.3.2,
- * §2.4.1, §3.2.1). */
+ * long prefix for the incremental solver (docs/design/concolic-solver.md §4-§5; dissertation
+ * §2.3.2, §2.4.1, §3.2.1). */
 #ifndef SOLVER_QUERY_H
 #define SOLVER_QUERY_H
 

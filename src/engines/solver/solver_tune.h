@@ -1,6 +1,7 @@
-/* Input tuning (dissertation §3.3, Algorithms 1-3; docs/concolic-solver.md §5.1): the smallest
- * values that still satisfy a negation, in place of the first model Z3 gives (n = 1234567 where
- * n = 101 takes the same arm and runs far shorter) and of the caps users set by hand. */
+/* Internal to src/engines/solver: no other folder includes it (docs/architecture.md). */
+/* Input tuning (dissertation §3.3, Algorithms 1-3; docs/design/concolic-solver.md §5.1): the
+ * smallest values that still satisfy a negation, in place of the first model Z3 gives (n = 1234567
+ * where n = 101 takes the same arm and runs far shorter) and of the caps users set by hand. */
 #ifndef SOLVER_TUNE_H
 #define SOLVER_TUNE_H
 

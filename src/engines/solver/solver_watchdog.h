@@ -1,3 +1,4 @@
+/* Internal to src/engines/solver: no other folder includes it (docs/architecture.md). */
 /* A wall-clock limit and a cancel flag for Z3 checks, kept by a thread of the front end's own that
  * calls Z3_interrupt, rather than Z3's "timeout" parameter, whose timer thread pool can deadlock
  * in Z3 4.8.10-4.8.12 (solver_z3.h). One watchdog serves one solver, one check at a time. */

@@ -1,7 +1,7 @@
 /* Z3 encoding of linear predicates (Int or bit-vector; float comparisons over Real or IEEE
- * binary64), prefix-sharing push/pop, model read-back (docs/concolic-solver.md §5). The context is
- * created with Z3_mk_context_rc: every AST this file keeps past the next Z3 call is inc_ref'd by
- * keep() and released by drop(). */
+ * binary64), prefix-sharing push/pop, model read-back (docs/design/concolic-solver.md §5). The
+ * context is created with Z3_mk_context_rc: every AST this file keeps past the next Z3 call is
+ * inc_ref'd by keep() and released by drop(). */
 #include "solver_z3.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The Z3 front end: asserts a conjunction of linear predicates, checks it with a timeout, and
  * reads the model back as variable values. Incremental by default: consecutive queries share the
  * longest common prefix of their predicate lists through push/pop, one scope per predicate
- * (docs/concolic-solver.md §5; spec: dissertation §3.2.1, docs/design/platform-notes.md "LLVM-C 14
- * and Z3"). */
+ * (docs/design/concolic-solver.md §5; spec: dissertation §3.2.1, docs/design/platform-notes.md
+ * "LLVM-C 14 and Z3"). */
 #ifndef SOLVER_Z3_H
 #define SOLVER_Z3_H
 

@@ -1,5 +1,5 @@
 /* Linear expressions and predicates with overflow-checked int64 arithmetic
- * (docs/concolic-solver.md §1). */
+ * (docs/design/concolic-solver.md §1). */
 #include "sym_expr.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* Linear symbolic expressions over marked variables and the comparison predicates built from
- * them (docs/concolic-solver.md §1; spec: docs/design/concolic.md "Techniques", dissertation §3.4).
+ * them (docs/design/concolic-solver.md §1; spec: docs/design/concolic.md "Techniques", dissertation
+ * §3.4).
  */
 #ifndef SYM_EXPR_H
 #define SYM_EXPR_H

@@ -1,4 +1,4 @@
-/* Variable kinds, domains and declaration checks (docs/concolic-solver.md §1). */
+/* Variable kinds, domains and declaration checks (docs/design/concolic-solver.md §1). */
 #include "sym_var.h"
 
 #include <stddef.h>

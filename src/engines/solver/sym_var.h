@@ -1,4 +1,4 @@
-/* Symbolic variables and the communicators their ranks refer to (docs/concolic-solver.md §1;
+/* Symbolic variables and the communicators their ranks refer to (docs/design/concolic-solver.md §1;
  * spec: docs/design/concolic.md, dissertation §2.3.1-§2.3.3, §2.4.1). */
 #ifndef SYM_VAR_H
 #define SYM_VAR_H

@@ -1,6 +1,7 @@
 /* Line-oriented text for the engine's saved forms (the control-flow graph file, the search
  * snapshot): a growing output buffer and a bounds-checked input cursor over words separated by
- * one space or newline (docs/concolic-solver.md §7). Memory only: the caller does the I/O. */
+ * one space or newline (docs/design/concolic-solver.md §7). Memory only: the caller does the I/O.
+ */
 #ifndef TEXT_CODEC_H
 #define TEXT_CODEC_H
 

@@ -1,5 +1,6 @@
-/* Unit tests of mg_base: error texts and the seeded generator. */
+/* Unit tests of mg_base: error texts, the seeded generator and rank lists. */
 #include "mg_error.h"
+#include "mg_ranks.h"
 #include "mg_rng.h"
 #include "mg_test.h"
 
@@ -35,9 +36,30 @@ static void rng_is_reproducible_and_uniform(void)
     MG_CHECK_NEAR(sq / 100000, 1.0, 0.03);
 }
 
+static void formats_rank_lists(void)
+{
+    char buf[64];
+    int ranks[] = {7, 0, 1, 2, 4, 5, 6, 9, 2};
+    mg_ranks_format(ranks, 9, buf, sizeof buf);
+    MG_CHECK_STR(buf, "0-2,4-7,9");
+    int one[] = {3};
+    mg_ranks_format(one, 1, buf, sizeof buf);
+    MG_CHECK_STR(buf, "3");
+    mg_ranks_format(NULL, 0, buf, sizeof buf);
+    MG_CHECK_STR(buf, "");
+    int many[40];
+    for (int i = 0; i < 40; i++)
+        many[i] = 3 * i;
+    char small[16];
+    mg_ranks_format(many, 40, small, sizeof small);
+    MG_CHECK(strstr(small, "...") != NULL);
+    MG_CHECK(strlen(small) < sizeof small);
+}
+
 int main(void)
 {
     MG_RUN(error_texts_cover_every_code);
     MG_RUN(rng_is_reproducible_and_uniform);
+    MG_RUN(formats_rank_lists);
     MG_TEST_END();
 }

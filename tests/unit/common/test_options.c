@@ -1,7 +1,6 @@
 /* Unit tests of the option parser and rank-list formatting. */
 #include "mg_error.h"
 #include "mg_options.h"
-#include "mg_ranks.h"
 #include "mg_test.h"
 
 #include <stdlib.h>
@@ -115,32 +114,11 @@ static void hidden_options_parse_but_stay_out_of_help(void)
     free(help);
 }
 
-static void formats_rank_lists(void)
-{
-    char buf[64];
-    int ranks[] = {7, 0, 1, 2, 4, 5, 6, 9, 2};
-    mg_ranks_format(ranks, 9, buf, sizeof buf);
-    MG_CHECK_STR(buf, "0-2,4-7,9");
-    int one[] = {3};
-    mg_ranks_format(one, 1, buf, sizeof buf);
-    MG_CHECK_STR(buf, "3");
-    mg_ranks_format(NULL, 0, buf, sizeof buf);
-    MG_CHECK_STR(buf, "");
-    int many[40];
-    for (int i = 0; i < 40; i++)
-        many[i] = 3 * i;
-    char small[16];
-    mg_ranks_format(many, 40, small, sizeof small);
-    MG_CHECK(strstr(small, "...") != NULL);
-    MG_CHECK(strlen(small) < sizeof small);
-}
-
 int main(void)
 {
     MG_RUN(parses_every_form);
     MG_RUN(rejects_bad_words_with_a_message);
     MG_RUN(no_dashes_means_no_command);
     MG_RUN(hidden_options_parse_but_stay_out_of_help);
-    MG_RUN(formats_rank_lists);
     MG_TEST_END();
 }

@@ -1,7 +1,7 @@
 /* Allocation-failure sweep over mg_solver: the test links with -Wl,--wrap for malloc, calloc
  * and realloc, fails the Nth allocation made by the library for N = 0, 1, 2, ... and checks
  * that every call either succeeds or returns MG_ENOMEM with nothing leaked (LeakSanitizer in the
- * sanitizer build) and the object still usable (docs/concolic-solver.md §9). */
+ * sanitizer build) and the object still usable (docs/design/concolic-solver.md §9). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

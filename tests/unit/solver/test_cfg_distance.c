@@ -1,6 +1,6 @@
 /* Unit tests of the static control-flow graph, its text form and the distances the CFG-directed
- * search reads (docs/concolic-solver.md §7), on a hand-made graph whose distances are worked out
- * by hand below. */
+ * search reads (docs/design/concolic-solver.md §7), on a hand-made graph whose distances are worked
+ * out by hand below. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the frontier focus rule (focus_frontier.h, docs/concolic-solver.md §6.1) on
+/* Unit tests of the frontier focus rule (focus_frontier.h, docs/design/concolic-solver.md §6.1) on
  * hand-built coverage: arm 2b+1 is branch b's true arm, 2b its false arm. */
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* Unit tests of conflict resolution (§2.3.3, Figure 2.5) and the next process count and focus
- * (§2.3.4, Table 2.2) (docs/concolic-solver.md §6). */
+ * (§2.3.4, Table 2.2) (docs/design/concolic-solver.md §6). */
 #include <stdint.h>
 
 #include "focus_select.h"

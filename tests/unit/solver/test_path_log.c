@@ -1,6 +1,6 @@
 /* Unit tests of the path log codec: round trip, incremental cuts, version/build/run checks,
  * malformed input, and a fuzz test (random bytes, bit flips, truncations) meant for ASan
- * (docs/concolic-solver.md §2). */
+ * (docs/design/concolic-solver.md §2). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Unit tests of constraint-set reduction (dissertation §2.4.3, Figure 2.8) and of the dependent
- * slice (§3.2.1) (docs/concolic-solver.md §3). */
+ * slice (§3.2.1) (docs/design/concolic-solver.md §3). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* Unit tests of the search strategies over a simulated execution tree (docs/concolic-solver.md
- * §7; dissertation §2.2.2). The simulated program has one branch per input bit, in order, so a
- * path is the bit string and negating constraint k flips bit k and keeps the rest (the values
- * of variables outside the slice are kept, as the solver does). */
+/* Unit tests of the search strategies over a simulated execution tree
+ * (docs/design/concolic-solver.md §7; dissertation §2.2.2). The simulated program has one branch
+ * per input bit, in order, so a path is the bit string and negating constraint k flips bit k and
+ * keeps the rest (the values of variables outside the slice are kept, as the solver does). */
 #include <stdint.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
-/* Unit tests of floats in the solver engine (docs/concolic-solver.md §1, §5; dissertation §3.4):
- * float expressions and their refusals, float records in the path log, and real Z3 solving the
- * issue's shapes (a residual threshold, a CFL condition, an integer converted to double) over
+/* Unit tests of floats in the solver engine (docs/design/concolic-solver.md §1, §5; dissertation
+ * §3.4): float expressions and their refusals, float records in the path log, and real Z3 solving
+ * the issue's shapes (a residual threshold, a CFL condition, an integer converted to double) over
  * the reals and over IEEE doubles, with NaN and infinite values in the log. */
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* Unit tests of the Z3 front end and query assembly with real Z3: hand-computed models,
  * unsatisfiable negations, caps, kind domains, MPI-semantics constraints, bit-vector overflow,
- * timeouts, incremental vs fresh agreement (docs/concolic-solver.md §4-§5). */
+ * timeouts, incremental vs fresh agreement (docs/design/concolic-solver.md §4-§5). */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests of sym_var, sym_expr and coverage_set (docs/concolic-solver.md §1-§2). */
+/* Unit tests of sym_var, sym_expr and coverage_set (docs/design/concolic-solver.md §1-§2). */
 #include <stdint.h>
 #include <stdlib.h>
 

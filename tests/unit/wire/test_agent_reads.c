@@ -48,7 +48,7 @@ static void groups_by_agent_in_order(void)
     agent_read_ask asks[NAGENTS] = {{.fd = 5}, {.fd = -1}, {.fd = 7}};
     int32_t grouped[NRANKS];
     agent_reading out[NRANKS];
-    agent_read_group(asks, NAGENTS, owner, NRANKS, ranks, 7, grouped, out);
+    agent_reads_group(asks, NAGENTS, owner, NRANKS, ranks, 7, grouped, out);
     MG_CHECK_INT((int)asks[0].count, 2);
     MG_CHECK_INT(asks[0].ranks[0], 1);
     MG_CHECK_INT(asks[0].ranks[1], 0);
@@ -57,7 +57,7 @@ static void groups_by_agent_in_order(void)
     MG_CHECK_INT(asks[2].ranks[0], 8);
     MG_CHECK_INT(asks[2].ranks[1], 7);
     MG_CHECK(asks[0].out != asks[2].out);
-    agent_read_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
+    agent_reads_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
     MG_CHECK_INT((int)(asks[0].count + asks[2].count), 5); /* 6 has no agent, 3-5 a lost one */
 }
 
@@ -73,7 +73,7 @@ static void one_frame_each_way_per_agent(void)
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[a]) == 0);
         asks[a].fd = pairs[a][0];
     }
-    agent_read_group(asks, NAGENTS, owner, NRANKS, sampled, 5, grouped, out);
+    agent_reads_group(asks, NAGENTS, owner, NRANKS, sampled, 5, grouped, out);
     /* each agent answers a request like the round's before the round: its socket holds the
      * answer, as a fast agent's, and the round's own request waits unread */
     int reads = 0;
@@ -92,7 +92,7 @@ static void one_frame_each_way_per_agent(void)
         agent_buf_free(&req);
     }
     MG_CHECK_INT(reads, 5);
-    MG_CHECK_INT(agent_read_round(asks, NAGENTS, 1, &scratch, &stats, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, 1, &scratch, &stats, err, sizeof err), MG_OK);
     MG_CHECK_INT((int)stats.rounds, 1);
     MG_CHECK_INT((int)stats.frames, 6);
     for (int a = 0; a < NAGENTS; a++) {
@@ -121,7 +121,7 @@ static void a_failing_agent_leaves_the_others_intact(void)
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[a]) == 0);
         asks[a].fd = pairs[a][0];
     }
-    agent_read_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
+    agent_reads_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
     /* agent 0 answers rank 0 only (a wrong count), agent 1 is gone, agent 2 answers right */
     agent_buf bad = {0};
     agent_reading r0 = {.rank = 0};
@@ -140,7 +140,7 @@ static void a_failing_agent_leaves_the_others_intact(void)
     serve_once(pairs[2][1], &reads);
     agent_buf scratch = {0};
     char err[160];
-    MG_CHECK_INT(agent_read_round(asks, NAGENTS, 0, &scratch, NULL, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, 0, &scratch, NULL, err, sizeof err), MG_OK);
     MG_CHECK_INT(asks[0].rc, MG_EFORMAT);
     MG_CHECK(strstr(err, "another frame") != NULL);
     MG_CHECK(asks[1].rc == MG_EIO);
