@@ -1,0 +1,302 @@
+/* The tree of detectors (tbon_leaf.h): record streams replayed through trees of 2 and 3 levels
+ * with several leaf counts give the same findings (kind, ranks, calls, call sites) as the single
+ * detector fed the whole stream, while the leaves keep their local traffic from the root. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deadlock_detector.h"
+#include "mg_error.h"
+#include "mg_test.h"
+#include "tbon_leaf.h"
+
+#define WORLD 8
+#define MAX_LEAVES 8
+
+/* A whole job's stream, records encoded one after another in the order the ranks made them. */
+typedef struct script {
+    uint8_t bytes[1 << 16];
+    size_t len;
+    uint64_t seq[WORLD];
+} script;
+
+static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, int32_t root)
+{
+    check_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (uint8_t)kind;
+    ev.rank = rank;
+    ev.func = func;
+    ev.seq = ++s->seq[rank];
+    ev.comm = CHECK_COMM_WORLD;
+    ev.peer = peer;
+    ev.root = root;
+    ev.count = 1;
+    ev.callsite = 0x1000u * (uint64_t)(rank + 1) + func;
+    size_t used;
+    MG_CHECK_INT(check_event_encode(&ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
+                 MG_OK);
+    s->len += used;
+}
+
+static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
+{
+    put(s, CHECK_EV_ENTER, rank, func, peer, CHECK_NO_ROOT);
+    put(s, CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+}
+
+/* A wildcard receive's exit, reporting the source MPI chose. */
+static void recv_exit(script *s, int32_t rank, int32_t source)
+{
+    check_status st = {0, source, 0, 0, 1};
+    check_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = CHECK_EV_EXIT;
+    ev.rank = rank;
+    ev.func = CHECK_FN_RECV;
+    ev.seq = ++s->seq[rank];
+    ev.comm = CHECK_COMM_WORLD;
+    ev.root = CHECK_NO_ROOT;
+    ev.n_statuses = 1;
+    ev.statuses = &st;
+    size_t used;
+    MG_CHECK_INT(check_event_encode(&ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
+                 MG_OK);
+    s->len += used;
+}
+
+/* Iterations of a ring exchange (even ranks send first, so it is safe without buffering) and an
+ * Allreduce, every call completing. */
+static void stencil(script *s, int iterations)
+{
+    for (int it = 0; it < iterations; it++) {
+        for (int32_t r = 0; r < WORLD; r += 2) {
+            call(s, r, CHECK_FN_SEND, (r + 1) % WORLD);
+            call(s, (r + 1) % WORLD, CHECK_FN_RECV, r);
+            call(s, (r + 1) % WORLD, CHECK_FN_SEND, (r + 2) % WORLD);
+            call(s, (r + 2) % WORLD, CHECK_FN_RECV, (r + 1) % WORLD);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            put(s, CHECK_EV_ENTER, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            put(s, CHECK_EV_EXIT, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        }
+    }
+}
+
+/* Leaves of `share` ranks each, under `mids` middle stages (0: the leaves feed the root). */
+typedef struct tree {
+    deadlock_detector *root;
+    tbon_leaf *leaves[MAX_LEAVES], *mids[MAX_LEAVES];
+    int n_leaves, n_mids;
+    int32_t share;
+    uint64_t now;
+} tree;
+
+static int to_root(void *ctx, const uint8_t *record, size_t len)
+{
+    tree *t = ctx;
+    size_t used;
+    return deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
+}
+
+static int to_mid(void *ctx, const uint8_t *record, size_t len)
+{
+    size_t used;
+    return tbon_leaf_feed_bytes(ctx, record, len, &used);
+}
+
+static void tree_open(tree *t, int n_leaves, int n_mids)
+{
+    memset(t, 0, sizeof *t);
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &t->root), MG_OK);
+    t->n_leaves = n_leaves;
+    t->n_mids = n_mids;
+    t->share = WORLD / n_leaves;
+    int32_t mid_share = n_mids ? WORLD / n_mids : 0;
+    for (int m = 0; m < n_mids; m++) {
+        MG_CHECK_INT(tbon_leaf_create(WORLD, m * mid_share, mid_share, to_root, t, &t->mids[m]),
+                     MG_OK);
+    }
+    for (int l = 0; l < n_leaves; l++) {
+        int32_t first = l * t->share;
+        tbon_leaf_pass_fn pass = n_mids ? to_mid : to_root;
+        void *ctx = n_mids ? (void *)t->mids[first / mid_share] : (void *)t;
+        MG_CHECK_INT(tbon_leaf_create(WORLD, first, t->share, pass, ctx, &t->leaves[l]), MG_OK);
+    }
+}
+
+static void tree_close(tree *t)
+{
+    for (int l = 0; l < t->n_leaves; l++) {
+        tbon_leaf_destroy(t->leaves[l]);
+    }
+    for (int m = 0; m < t->n_mids; m++) {
+        tbon_leaf_destroy(t->mids[m]);
+    }
+    deadlock_detector_destroy(t->root);
+}
+
+/* Each record to its rank's leaf; at the end every stage flushes, leaves first, and the root
+ * analyses. */
+static void tree_replay(tree *t, const script *s)
+{
+    for (size_t at = 0; at < s->len;) {
+        check_event ev;
+        size_t used;
+        MG_CHECK_INT(check_event_decode(s->bytes + at, s->len - at, &ev, &used), MG_OK);
+        MG_CHECK_INT(
+            tbon_leaf_feed_bytes(t->leaves[ev.rank / t->share], s->bytes + at, s->len - at, &used),
+            MG_OK);
+        at += used;
+    }
+    for (int l = 0; l < t->n_leaves; l++) {
+        MG_CHECK_INT(tbon_leaf_flush(t->leaves[l]), MG_OK);
+    }
+    for (int m = 0; m < t->n_mids; m++) {
+        MG_CHECK_INT(tbon_leaf_flush(t->mids[m]), MG_OK);
+    }
+    MG_CHECK_INT(deadlock_detector_check_now(t->root, ++t->now, NULL), MG_OK);
+}
+
+static void single_replay(deadlock_detector *det, const script *s)
+{
+    uint64_t now = 0;
+    for (size_t at = 0, used; at < s->len; at += used) {
+        MG_CHECK_INT(deadlock_detector_feed_bytes(det, s->bytes + at, s->len - at, ++now, &used),
+                     MG_OK);
+    }
+    MG_CHECK_INT(deadlock_detector_check_now(det, ++now, NULL), MG_OK);
+}
+
+static int same_call(const dl_call *a, const dl_call *b)
+{
+    return a->rank == b->rank && a->func == b->func && a->state == b->state &&
+           a->in_knot == b->in_knot && a->peer == b->peer && a->tag == b->tag &&
+           a->root == b->root && a->callsite == b->callsite;
+}
+
+static void check_same(const deadlock_detector *single, const deadlock_detector *root)
+{
+    size_t n_single, n_root;
+    const dl_finding *want = deadlock_detector_findings(single, &n_single);
+    const dl_finding *got = deadlock_detector_findings(root, &n_root);
+    MG_CHECK_INT(n_root, n_single);
+    for (size_t i = 0; i < n_single && i < n_root; i++) {
+        MG_CHECK_INT(got[i].kind, want[i].kind);
+        MG_CHECK_INT(got[i].mismatch, want[i].mismatch);
+        MG_CHECK_INT(got[i].n_knot, want[i].n_knot);
+        MG_CHECK_INT(got[i].n_calls, want[i].n_calls);
+        for (size_t c = 0; c < want[i].n_calls && c < got[i].n_calls; c++) {
+            MG_CHECK(same_call(&got[i].calls[c], &want[i].calls[c]));
+        }
+    }
+}
+
+/* The script through the single detector and through trees of 2, 4 and 8 leaves (2 levels) and
+ * of 4 leaves under 2 middle stages (3 levels): the same findings, `expected` of them, the first
+ * of kind `kind`. Returns the records the 4-leaf tree's leaves resolved. */
+static uint64_t check_trees(const script *s, size_t expected, int kind)
+{
+    deadlock_detector *single;
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
+    single_replay(single, s);
+    size_t n;
+    const dl_finding *f = deadlock_detector_findings(single, &n);
+    MG_CHECK_INT(n, expected);
+    MG_CHECK(n == 0 || f[0].kind == kind);
+    static const int shapes[][2] = {{2, 0}, {4, 0}, {8, 0}, {4, 2}};
+    uint64_t resolved = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        tree t;
+        tree_open(&t, shapes[i][0], shapes[i][1]);
+        tree_replay(&t, s);
+        check_same(single, t.root);
+        tbon_leaf_counts counts;
+        for (int l = 0; shapes[i][0] == 4 && !shapes[i][1] && l < t.n_leaves; l++) {
+            tbon_leaf_counts_get(t.leaves[l], &counts);
+            MG_CHECK_INT(counts.records, counts.passed + counts.resolved);
+            resolved += counts.resolved;
+        }
+        tree_close(&t);
+    }
+    deadlock_detector_destroy(single);
+    return resolved;
+}
+
+static void test_clean(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 3);
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    /* 4 leaves of 2: per iteration 4 of the 8 exchanges stay inside a leaf, 4 records each */
+    MG_CHECK_INT(check_trees(&s, 0, 0), 3 * 4 * 4);
+}
+
+/* After two iterations, ranks a and b enter func towards each other and never leave it. */
+static void deadlock_between(int32_t a, int32_t b, uint16_t func)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 2);
+    put(&s, CHECK_EV_ENTER, a, func, b, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, b, func, a, CHECK_NO_ROOT);
+    check_trees(&s, 1, DL_DEADLOCK);
+}
+
+/* Ranks 1 and 6 (apart in every tree) receive from each other. */
+static void test_cross_leaf_deadlock(void)
+{
+    deadlock_between(1, 6, CHECK_FN_RECV);
+}
+
+/* Ranks 2 and 3 (one leaf in every tree but the 8-leaf one) send to each other, unbuffered. */
+static void test_within_leaf_deadlock(void)
+{
+    deadlock_between(2, 3, CHECK_FN_SSEND);
+}
+
+/* Rank 7 calls Bcast where the others call Barrier. */
+static void test_collective_mismatch(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 1);
+    for (int32_t r = 0; r < WORLD; r++) {
+        int32_t root = r == 7 ? 0 : CHECK_NO_ROOT;
+        put(&s, CHECK_EV_ENTER, r, r == 7 ? CHECK_FN_BCAST : CHECK_FN_BARRIER, CHECK_PROC_NULL,
+            root);
+    }
+    check_trees(&s, 1, DL_COLLECTIVE_MISMATCH);
+}
+
+/* Rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it and MPI
+ * gives it rank 5's message: a message race; then ranks 0 and 5 receive from each other, rank 1
+ * still in its synchronous send to 0: a deadlock. */
+static void test_wildcard_across_leaves(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 1);
+    put(&s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 0, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 0, CHECK_NO_ROOT);
+    recv_exit(&s, 0, 5);
+    put(&s, CHECK_EV_EXIT, 5, CHECK_FN_SSEND, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 0, CHECK_NO_ROOT);
+    check_trees(&s, 2, DL_MESSAGE_RACE);
+}
+
+int main(void)
+{
+    MG_RUN(test_clean);
+    MG_RUN(test_cross_leaf_deadlock);
+    MG_RUN(test_within_leaf_deadlock);
+    MG_RUN(test_collective_mismatch);
+    MG_RUN(test_wildcard_across_leaves);
+    MG_TEST_END();
+}
