@@ -48,6 +48,9 @@ typedef enum agent_msg_type {
     AGENT_MSG_AUTH = 14,    /* agent -> front, first: the run's secret */
     AGENT_MSG_OBSERVE = 15, /* check, agent -> detector: a verdict on one rank of its node
                                (record_stream.h) */
+    AGENT_MSG_DONE = 16,    /* check, a stage of the tree of detectors -> its parent: the last
+                               frame of a stream that ended cleanly (no payload); a stream that
+                               closes without it lost its ranks (tbon_stage.h) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

@@ -1,0 +1,37 @@
+/* One process of the tree of detectors (docs/check-detector.md "A tree of detectors"): it reads the
+ * record streams of its children (record_stream.h frames: WORLD first, then RECORD, END and the
+ * others), feeds their records to a tbon_leaf stage for its share of ranks, and writes one stream
+ * of the same frames to its parent: what the stage passes up, and every other frame unchanged. */
+#ifndef MG_TBON_STAGE_H
+#define MG_TBON_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check_agent.h"
+#include "tbon_leaf.h"
+
+typedef struct tbon_stage_params {
+    const int *inputs; /* the children's streams (read ends), closed by the caller */
+    /* the ranks each child streams: [input_first[i], input_first[i] + input_count[i]) */
+    const int32_t *input_first, *input_count;
+    int n_inputs;
+    int output;           /* the parent's stream; closed when the stage ends */
+    int32_t first, count; /* the share: world ranks [first, first + count) */
+} tbon_stage_params;
+
+typedef struct tbon_stage_result {
+    tbon_leaf_counts counts;
+    int broken_inputs; /* children whose stream ended inside a frame or was malformed */
+} tbon_stage_result;
+
+/* Runs the stage until every child's stream ended: then the held calls go up (tbon_leaf_flush),
+ * then the END frames of its ranks (held back until then, so each follows its rank's last record),
+ * and the output is closed. A child that breaks off (killed, or a malformed stream) is counted and
+ * the others go on: each of its ranks that had no END frame gets one saying CHECK_AGENT_LOST, so
+ * the root learns which ranks it lost (deadlock_detector_process_lost). The caller ignores SIGPIPE.
+ * Errors, with err naming the problem: MG_EIO
+ * (the parent went away), MG_EFORMAT (a record the stage refused), MG_ENOMEM. */
+int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen);
+
+#endif
