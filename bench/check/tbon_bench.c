@@ -1,5 +1,5 @@
-/* Replays a synthetic job through a tree of detector processes (docs/check-detector.md "A tree of
- * detectors"; figures: docs/check-measurements.md "A tree of detectors"): a generator process
+/* Replays a synthetic job through a tree of detector processes (docs/check-detector.md §14;
+ * figures: docs/check-measurements.md "A tree of detectors"): a generator process
  * streams the records of RANKS ranks (a ring exchange of blocking sends and receives and an
  * Allreduce per iteration, then ranks 0 and RANKS-1 receive from each other: a deadlock) in the
  * agents' frames (record_stream.h) to LEAVES leaf processes (tbon_stage.h), optionally under MIDS

@@ -1,5 +1,5 @@
 /* A stage of the tree of detectors: local point-to-point matching, everything else passed up.
- * Design: docs/check-detector.md "A tree of detectors". */
+ * Design: docs/check-detector.md §14. */
 #include "tbon_leaf.h"
 
 #include <stdlib.h>

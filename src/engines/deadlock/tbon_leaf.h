@@ -1,5 +1,5 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
- * docs/check-detector.md "A tree of detectors"): fed the records of its share of ranks, it matches
+ * docs/check-detector.md §14): fed the records of its share of ranks, it matches
  * the blocking point-to-point calls whose both ends are in the share with the detector's own
  * matcher (p2p_match), keeps those pairs from the stage above, and passes every other record up
  * unchanged, so the stage above (another tbon_leaf, or the deadlock detector at the root) consumes

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Prints the figures of the tree of detectors (docs/check-measurements.md "A tree of detectors"):
+# synthetic jobs of 10^3, 10^4 and 10^5 ranks (ring exchanges and an Allreduce per iteration, a
+# deadlock planted across leaves at the end) replayed through 1 level (today's single detector) and
+# trees of 2 levels with 2-16 leaves and of 3 levels, each stage a process (check_tbon_bench).
+# Usage: bench/check/tbon.sh [build-dir] [quick]   (quick: 10^3 and 10^4 only)
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build}
+sizes="1000 10000 100000"
+[ "${2:-}" = quick ] && sizes="1000 10000"
+cmake --build "$build" --target check_tbon_bench -j2 >/dev/null
+bench="$build/bench/check_tbon_bench"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| ranks | leaves | middle | leaf records/s (slowest, CPU) | reach the root per MPI call | root CPU per MPI call | peak RSS leaf / root | verdict after the last record |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for p in $sizes; do
+    for shape in "0 0" "2 0" "4 0" "8 0" "16 0" "16 4"; do
+        # shellcheck disable=SC2086
+        "$bench" "$p" $shape 4 | awk '$1 == "TABLE" {
+            leaf = $3 == 0 ? "-" : sprintf("%.2f M", $5)
+            rss = $3 == 0 ? sprintf("- / %.1f MB", $9) : sprintf("%.1f / %.1f MB", $8, $9)
+            printf "| %d | %d | %d | %s | %.3f records | %d ns | %s | %.3f s |\n", $2, $3, $4, leaf, $6, $7, rss, $10
+        }'
+    done
+done
