@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "check_event.h"
 #include "mg_error.h"
 #include "record_stream.h"
 
-/* Bytes gathered before one write to the parent. */
+/* Bytes gathered before one write to the parent, at most (each round of reads writes what it
+ * passed up). */
 #define STAGE_OUT_BATCH (256u << 10)
 
 typedef struct stage {
@@ -40,10 +42,17 @@ static int write_out(stage *s)
     return rc;
 }
 
-static int pass_up(void *ctx, const uint8_t *record, size_t len)
+static int pass_up(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
 {
     stage *s = ctx;
-    int rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
+    int rc;
+    if (summary_ranks) {
+        uint8_t frame[AGENT_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
+        size_t n = record_stream_summary(frame, sizeof frame, summary_ranks, record, len);
+        rc = n ? agent_put_bytes(&s->out, frame, n) : MG_EINVAL;
+    } else {
+        rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
+    }
     return rc || s->out.len < STAGE_OUT_BATCH ? rc : write_out(s);
 }
 
@@ -64,9 +73,17 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
         }
         return append_frame(&s->out, f->type, f->payload, f->length);
     }
-    if (f->type == AGENT_MSG_RECORD) {
-        size_t used;
-        int rc = s->leaf ? tbon_leaf_feed_bytes(s->leaf, f->payload, f->length, &used) : MG_EFORMAT;
+    if (f->type == AGENT_MSG_RECORD || f->type == AGENT_MSG_SUMMARY) {
+        size_t used, len;
+        int32_t ranks;
+        const uint8_t *record;
+        int rc = s->leaf ? MG_OK : MG_EFORMAT;
+        if (!rc && f->type == AGENT_MSG_RECORD) {
+            rc = tbon_leaf_feed_bytes(s->leaf, f->payload, f->length, &used);
+        } else if (!rc) {
+            rc = record_stream_parse_summary(f, &ranks, &record, &len);
+            rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, ranks, &used);
+        }
         if (rc && rc != MG_EIO) {
             snprintf(err, errlen, "a record the stage refused (%s)%s", mg_strerror(rc),
                      s->leaf ? "" : ": it came before the world size");
@@ -171,6 +188,11 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
                 fds[i].fd = -1;
                 open--;
             }
+        }
+        /* what went up leaves with each round, not only when a batch filled: summaries are small,
+         * and the parent's verdict waits for them */
+        if (!rc && s.out.len) {
+            rc = write_out(&s);
         }
     }
     rc = rc ? rc : finish(&s);

@@ -51,6 +51,8 @@ typedef enum agent_msg_type {
     AGENT_MSG_DONE = 16,    /* check, a stage of the tree of detectors -> its parent: the last
                                frame of a stream that ended cleanly (no payload); a stream that
                                closes without it lost its ranks (tbon_stage.h) */
+    AGENT_MSG_SUMMARY = 17, /* check, tree stage -> parent: ranks u32, then the entry record of
+                               the collective they each entered and left (record_stream.h) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

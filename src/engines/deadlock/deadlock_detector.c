@@ -136,6 +136,26 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     return rc;
 }
 
+int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
+                                   uint64_t now)
+{
+    if (!det || !ev || ev->rank < 0 || count <= 0 || count > det->world - ev->rank) {
+        return MG_EINVAL;
+    }
+    check_event one = *ev;
+    int rc = MG_OK;
+    for (int32_t r = ev->rank; !rc && r < ev->rank + count; r++) {
+        one.rank = r;
+        one.kind = CHECK_EV_ENTER;
+        one.seq = det->ranks[r].last_seq + 1;
+        rc = deadlock_detector_feed(det, &one, now);
+        one.kind = CHECK_EV_EXIT;
+        one.seq++;
+        rc = rc ? rc : deadlock_detector_feed(det, &one, now);
+    }
+    return rc;
+}
+
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
                                  uint64_t now, size_t *consumed)
 {

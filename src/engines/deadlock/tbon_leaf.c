@@ -1,5 +1,5 @@
-/* A stage of the tree of detectors: local point-to-point matching, everything else passed up.
- * Design: docs/check-detector.md §14. */
+/* A stage of the tree of detectors: local point-to-point matching, one summary per collective of
+ * the share, everything else passed up. Design: docs/check-detector.md §14. */
 #include "tbon_leaf.h"
 
 #include <stdlib.h>
@@ -12,14 +12,22 @@
 
 /* The one communicator the stage matches on: p2p_match's index for it. */
 #define LEAF_WORLD_INDEX 0u
+/* Bytes a rank parked in a collective may hold: past them (a rank that left a Bcast or Reduce
+ * early while another of the share never came) the collective goes up as it is. */
+#define PARKED_HOLD_MAX (64u << 10)
 
 /* One rank of the share: the records held behind a call whose partner has not come yet. */
 typedef struct leaf_rank {
     uint8_t *held; /* encoded records, in the rank's order, from held_start */
     size_t held_start, held_len, held_cap;
+    uint64_t last_seq; /* of the rank's last record fed */
     uint32_t posted;   /* the matcher's op of the held call, or P2P_NONE */
+    uint32_t awaited;  /* calls of other ranks posted to the matcher with this rank as peer */
     uint8_t skip_exit; /* the next record is the exit of a call resolved here */
     uint8_t tainted;   /* every record of the rank is passed up */
+    uint8_t parked;    /* the held head is the entry of the collective the share is gathering */
+    uint8_t ready;     /* ... and its exit came, agreeing or not with the first ready one */
+    uint8_t coll_up;   /* the next collective entry goes up as it is */
 } leaf_rank;
 
 struct tbon_leaf {
@@ -28,6 +36,11 @@ struct tbon_leaf {
     void *ctx;
     leaf_rank *ranks;
     p2p_match matcher;
+    /* the collective the share is gathering: ranks whose exit came, whether a ready rank's call
+     * differs from the first ready one's (ref) */
+    int32_t n_ready;
+    uint8_t disagree, flushing;
+    check_event ref;
     tbon_leaf_counts counts;
 };
 
@@ -87,6 +100,25 @@ static int local_blocking_p2p(const tbon_leaf *leaf, const check_event *ev)
            (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV);
 }
 
+/* A collective the share can stand for in one summary: blocking, on WORLD, valid arguments, no new
+ * communicator. */
+static int summarizable(const check_event *ev)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD && info &&
+           info->klass == CHECK_CLASS_COLL && !info->creates_comm &&
+           !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
+           !ev->n_ranks;
+}
+
+/* The calls a summary stands for must agree in everything the root compares or reports. */
+static int same_collective(const check_event *a, const check_event *b)
+{
+    return a->func == b->func && a->root == b->root && a->op == b->op && a->count == b->count &&
+           a->type_hash == b->type_hash && a->type_elems == b->type_elems &&
+           a->type_period == b->type_period && a->flags == b->flags && a->callsite == b->callsite;
+}
+
 /* Another point-to-point call that could take or give a message of a rank of the share outside
  * the stage's matching order (a wildcard, a nonblocking or persistent call, a probe, another
  * communicator): its rank, and the peers in the share it names, are passed through from then on. */
@@ -121,7 +153,7 @@ static int drain(tbon_leaf *leaf, int32_t rank);
 static int pass_up(tbon_leaf *leaf, const uint8_t *record, size_t len)
 {
     leaf->counts.passed++;
-    return leaf->pass(leaf->ctx, record, len);
+    return leaf->pass(leaf->ctx, record, len, 0);
 }
 
 static void pop_held(leaf_rank *r, size_t len)
@@ -167,6 +199,7 @@ static int unpost(tbon_leaf *leaf, int32_t rank)
         return MG_OK;
     }
     p2p_match_cancel(&leaf->matcher, r->posted);
+    rank_of(leaf, leaf->matcher.ops[r->posted].p.peer)->awaited--;
     p2p_match_release(&leaf->matcher, r->posted);
     forget_completed(&leaf->matcher);
     r->posted = P2P_NONE;
@@ -213,6 +246,8 @@ static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
         recv = &pm->ops[op];
     }
     int agree = p2p_match_compare_types(&send->p, &recv->p) <= TYPE_MATCH_PREFIX;
+    rank_of(leaf, partner)->awaited--;
+    rank_of(leaf, rank)->awaited--;
     forget_completed(pm);
     p2p_match_release(pm, op);
     p2p_match_release(pm, partner_op);
@@ -233,13 +268,14 @@ static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
     return rc ? rc : drain(leaf, partner);
 }
 
-/* Decides one record of a rank with nothing held before it: resolved, passed up, or (*posted = 1)
- * posted to the matcher, to be held until its partner comes. */
+/* Decides one record of a rank with nothing held before it: resolved, passed up, or (*held = 1)
+ * held: posted to the matcher until its partner comes, or parked in the collective the share is
+ * gathering. */
 static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record, size_t len,
-                  int *posted)
+                  int *held)
 {
     leaf_rank *r = rank_of(leaf, ev->rank);
-    *posted = 0;
+    *held = 0;
     if (r->skip_exit) {
         r->skip_exit = 0;
         if (ev->kind == CHECK_EV_EXIT) {
@@ -270,10 +306,15 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
             }
             leaf->matcher.ops[op].owner = (uint32_t)ev->rank;
             r->posted = op;
+            rank_of(leaf, ev->peer)->awaited++;
             leaf->counts.held++;
-            *posted = 1;
+            *held = 1;
             return MG_OK;
         }
+    } else if (summarizable(ev) && !r->coll_up && !leaf->flushing) {
+        r->parked = 1;
+        *held = 1;
+        return MG_OK;
     } else {
         int32_t peers[2];
         if (taints(leaf, ev, peers)) {
@@ -286,28 +327,109 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
             }
         }
     }
+    if (summarizable(ev)) {
+        r->coll_up = 0;
+    }
     return pass_up(leaf, record, len);
 }
 
-/* The rank's call was just posted: resolves it when the matcher paired it. */
+/* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
+ * one, the stage flushes): every parked rank's records go up as they are. */
+static int release_collective(tbon_leaf *leaf)
+{
+    int rc = MG_OK;
+    leaf->n_ready = 0;
+    leaf->disagree = 0;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        leaf_rank *r = &leaf->ranks[i];
+        if (r->parked) {
+            r->parked = r->ready = 0;
+            r->coll_up = 1;
+        }
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->first + i) : MG_OK;
+    }
+    return rc;
+}
+
+/* Every rank of the share entered and left the collective alike: one summary goes up for them
+ * all (the first rank's entry, standing for the share), none of their records. */
+static int summarize(tbon_leaf *leaf)
+{
+    leaf_rank *first = &leaf->ranks[0];
+    int rc = leaf->pass(leaf->ctx, first->held + first->held_start, held_head_size(first),
+                        leaf->count);
+    leaf->counts.summaries++;
+    leaf->n_ready = 0;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        leaf_rank *r = &leaf->ranks[i];
+        r->parked = r->ready = 0;
+        pop_held(r, held_head_size(r));
+        pop_held(r, held_head_size(r));
+        leaf->counts.summarized += 2;
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = drain(leaf, leaf->first + i);
+    }
+    return rc;
+}
+
+/* A parked rank whose exit is held behind its entry is ready; the last one completes the
+ * collective. */
+static int check_ready(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    size_t entry_len = held_head_size(r);
+    check_event entry, exit;
+    size_t used;
+    if (r->ready || r->held_start + entry_len >= r->held_len ||
+        check_event_decode(r->held + r->held_start, entry_len, &entry, &used) ||
+        check_event_decode(r->held + r->held_start + entry_len,
+                           r->held_len - r->held_start - entry_len, &exit, &used)) {
+        return MG_OK;
+    }
+    r->ready = 1;
+    if (leaf->n_ready++ == 0) {
+        leaf->ref = entry;
+    }
+    leaf->disagree |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func ||
+                      !same_collective(&entry, &leaf->ref);
+    if (leaf->n_ready < leaf->count) {
+        return MG_OK;
+    }
+    return leaf->disagree ? release_collective(leaf) : summarize(leaf);
+}
+
+/* The rank's head was just held: a posted call is resolved when the matcher paired it; a parked
+ * one may complete the collective. Waiting for a parked rank would hold the share's records until
+ * the stream ends (its calls after the collective are behind it), so the collective goes up as it
+ * is then. */
 static int settle(tbon_leaf *leaf, int32_t rank)
 {
-    uint32_t op = rank_of(leaf, rank)->posted;
-    return leaf->matcher.ops[op].state == P2P_MATCHED ? resolve(leaf, rank, op) : MG_OK;
+    leaf_rank *r = rank_of(leaf, rank);
+    if (r->parked) {
+        return r->awaited ? release_collective(leaf) : check_ready(leaf, rank);
+    }
+    uint32_t op = r->posted;
+    if (leaf->matcher.ops[op].state == P2P_MATCHED) {
+        return resolve(leaf, rank, op);
+    }
+    return rank_of(leaf, leaf->matcher.ops[op].p.peer)->parked ? release_collective(leaf) : MG_OK;
 }
 
 /* Decides the rank's held records in order until one waits for its partner. */
 static int drain(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    while (r->posted == P2P_NONE && r->held_len > r->held_start) {
+    while (r->posted == P2P_NONE && !r->parked && r->held_len > r->held_start) {
         const uint8_t *record = r->held + r->held_start;
         check_event ev;
         size_t used;
-        int posted;
+        int held;
         int rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
-        rc = rc ? rc : decide(leaf, &ev, record, used, &posted);
-        if (rc || posted) {
+        rc = rc ? rc : decide(leaf, &ev, record, used, &held);
+        if (rc || held) {
             return rc ? rc : settle(leaf, rank);
         }
         pop_held(r, used);
@@ -327,26 +449,60 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
     }
     leaf->counts.records++;
     leaf_rank *r = rank_of(leaf, ev.rank);
+    r->last_seq = ev.seq;
     if (r->held_len > r->held_start) {
-        return hold(r, buf, *consumed);
+        rc = hold(r, buf, *consumed);
+        if (rc || !r->parked) {
+            return rc;
+        }
+        return r->held_len - r->held_start > PARKED_HOLD_MAX ? release_collective(leaf)
+                                                             : check_ready(leaf, ev.rank);
     }
-    int posted;
-    rc = decide(leaf, &ev, buf, *consumed, &posted);
-    if (rc || !posted) {
+    int held;
+    rc = decide(leaf, &ev, buf, *consumed, &held);
+    if (rc || !held) {
         return rc;
     }
     rc = hold(r, buf, *consumed);
     return rc ? rc : settle(leaf, ev.rank);
 }
 
+int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, int32_t ranks,
+                           size_t *consumed)
+{
+    check_event ev;
+    int rc = check_event_decode(buf, len, &ev, consumed);
+    if (rc) {
+        return rc;
+    }
+    if (ranks <= 0 || !in_share(leaf, ev.rank) || !in_share(leaf, ev.rank + ranks - 1)) {
+        return MG_EINVAL;
+    }
+    uint8_t record[CHECK_EVENT_HEADER_SIZE];
+    int32_t first = ev.rank;
+    for (int32_t rank = first; !rc && rank < first + ranks; rank++) {
+        ev.rank = rank;
+        for (int kind = CHECK_EV_ENTER; !rc && kind <= CHECK_EV_EXIT; kind++) {
+            size_t used;
+            ev.kind = (uint8_t)kind;
+            ev.seq = rank_of(leaf, rank)->last_seq + 1;
+            rc = check_event_encode(&ev, record, sizeof record, &used);
+            rc = rc ? rc : tbon_leaf_feed_bytes(leaf, record, used, &used);
+        }
+    }
+    return rc;
+}
+
 int tbon_leaf_flush(tbon_leaf *leaf)
 {
-    int rc = MG_OK;
+    leaf->flushing = 1;
+    int rc = release_collective(leaf);
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
         if (leaf->ranks[i].posted != P2P_NONE) {
             rc = taint(leaf, leaf->first + i);
         }
     }
+    leaf->flushing = 0;
     return rc;
 }
 

@@ -31,7 +31,9 @@ static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, 
     ev.peer = peer;
     ev.root = root;
     ev.count = 1;
-    ev.callsite = 0x1000u * (uint64_t)(rank + 1) + func;
+    /* every rank calls a collective from one line, its own sends and receives from its own */
+    int collective = check_func_describe(func)->klass == CHECK_CLASS_COLL;
+    ev.callsite = 0x1000u * (uint64_t)(collective ? 1 : rank + 1) + func;
     size_t used;
     MG_CHECK_INT(check_event_encode(&ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
                  MG_OK);
@@ -93,17 +95,23 @@ typedef struct tree {
     uint64_t now;
 } tree;
 
-static int to_root(void *ctx, const uint8_t *record, size_t len)
+static int to_root(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
 {
     tree *t = ctx;
     size_t used;
-    return deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
+    check_event ev;
+    if (!summary_ranks) {
+        return deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
+    }
+    int rc = check_event_decode(record, len, &ev, &used);
+    return rc ? rc : deadlock_detector_feed_summary(t->root, &ev, summary_ranks, ++t->now);
 }
 
-static int to_mid(void *ctx, const uint8_t *record, size_t len)
+static int to_mid(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
 {
     size_t used;
-    return tbon_leaf_feed_bytes(ctx, record, len, &used);
+    return summary_ranks ? tbon_leaf_feed_summary(ctx, record, len, summary_ranks, &used)
+                         : tbon_leaf_feed_bytes(ctx, record, len, &used);
 }
 
 static void tree_open(tree *t, int n_leaves, int n_mids)
@@ -195,8 +203,8 @@ static void check_same(const deadlock_detector *single, const deadlock_detector 
 
 /* The script through the single detector and through trees of 2, 4 and 8 leaves (2 levels) and
  * of 4 leaves under 2 middle stages (3 levels): the same findings, `expected` of them, the first
- * of kind `kind`. Returns the records the 4-leaf tree's leaves resolved. */
-static uint64_t check_trees(const script *s, size_t expected, int kind)
+ * of kind `kind`. Returns what the 4-leaf tree's leaves did. */
+static tbon_leaf_counts check_trees(const script *s, size_t expected, int kind)
 {
     deadlock_detector *single;
     MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
@@ -206,7 +214,7 @@ static uint64_t check_trees(const script *s, size_t expected, int kind)
     MG_CHECK_INT(n, expected);
     MG_CHECK(n == 0 || f[0].kind == kind);
     static const int shapes[][2] = {{2, 0}, {4, 0}, {8, 0}, {4, 2}};
-    uint64_t resolved = 0;
+    tbon_leaf_counts sum = {0};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         tree t;
         tree_open(&t, shapes[i][0], shapes[i][1]);
@@ -215,13 +223,14 @@ static uint64_t check_trees(const script *s, size_t expected, int kind)
         tbon_leaf_counts counts;
         for (int l = 0; shapes[i][0] == 4 && !shapes[i][1] && l < t.n_leaves; l++) {
             tbon_leaf_counts_get(t.leaves[l], &counts);
-            MG_CHECK_INT(counts.records, counts.passed + counts.resolved);
-            resolved += counts.resolved;
+            MG_CHECK_INT(counts.records, counts.passed + counts.resolved + counts.summarized);
+            sum.resolved += counts.resolved;
+            sum.summaries += counts.summaries;
         }
         tree_close(&t);
     }
     deadlock_detector_destroy(single);
-    return resolved;
+    return sum;
 }
 
 static void test_clean(void)
@@ -232,8 +241,11 @@ static void test_clean(void)
     for (int32_t r = 0; r < WORLD; r++) {
         call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
     }
-    /* 4 leaves of 2: per iteration 4 of the 8 exchanges stay inside a leaf, 4 records each */
-    MG_CHECK_INT(check_trees(&s, 0, 0), 3 * 4 * 4);
+    /* 4 leaves of 2: per iteration 4 of the 8 exchanges stay inside a leaf, 4 records each, and
+     * each leaf sends one summary of the Allreduce */
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.summaries, 3 * 4);
 }
 
 /* After two iterations, ranks a and b enter func towards each other and never leave it. */
@@ -259,18 +271,31 @@ static void test_within_leaf_deadlock(void)
     deadlock_between(2, 3, CHECK_FN_SSEND);
 }
 
-/* Rank 7 calls Bcast where the others call Barrier. */
-static void test_collective_mismatch(void)
+static void collective_mismatch(int exits)
 {
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    for (int32_t r = 0; r < WORLD; r++) {
-        int32_t root = r == 7 ? 0 : CHECK_NO_ROOT;
-        put(&s, CHECK_EV_ENTER, r, r == 7 ? CHECK_FN_BCAST : CHECK_FN_BARRIER, CHECK_PROC_NULL,
-            root);
+    for (int kind = CHECK_EV_ENTER; kind <= (exits ? CHECK_EV_EXIT : CHECK_EV_ENTER); kind++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            int32_t root = r == 7 ? 0 : CHECK_NO_ROOT;
+            put(&s, kind, r, r == 7 ? CHECK_FN_BCAST : CHECK_FN_BARRIER, CHECK_PROC_NULL, root);
+        }
     }
     check_trees(&s, 1, DL_COLLECTIVE_MISMATCH);
+}
+
+/* Rank 7 calls Bcast where the others call Barrier: the calls block ... */
+static void test_collective_mismatch(void)
+{
+    collective_mismatch(0);
+}
+
+/* ... or the MPI library let them all return: the leaves without rank 7 send a summary of their
+ * Barrier, and the root names the same callers. */
+static void test_collective_mismatch_completed(void)
+{
+    collective_mismatch(1);
 }
 
 /* Rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it and MPI
@@ -297,6 +322,7 @@ int main(void)
     MG_RUN(test_cross_leaf_deadlock);
     MG_RUN(test_within_leaf_deadlock);
     MG_RUN(test_collective_mismatch);
+    MG_RUN(test_collective_mismatch_completed);
     MG_RUN(test_wildcard_across_leaves);
     MG_TEST_END();
 }
