@@ -497,9 +497,14 @@ int tbon_leaf_flush(tbon_leaf *leaf)
 {
     leaf->flushing = 1;
     int rc = release_collective(leaf);
-    for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        if (leaf->ranks[i].posted != P2P_NONE) {
-            rc = taint(leaf, leaf->first + i);
+    /* what a held call let go may post another: until none is held (each rank once) */
+    for (int again = 1; !rc && again;) {
+        again = 0;
+        for (int32_t i = 0; !rc && i < leaf->count; i++) {
+            if (leaf->ranks[i].posted != P2P_NONE) {
+                rc = taint(leaf, leaf->first + i);
+                again = 1;
+            }
         }
     }
     leaf->flushing = 0;
