@@ -334,7 +334,9 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
 }
 
 /* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
- * one, the stage flushes): every parked rank's records go up as they are. */
+ * one, the stage flushes): every parked rank's records go up as they are, and its ranks are passed
+ * through from then on: the stage above may hold one of them in that collective (a Bcast's root
+ * that left early), and a pair matched here would hide from it the partner waiting behind. */
 static int release_collective(tbon_leaf *leaf)
 {
     int rc = MG_OK;
@@ -346,6 +348,9 @@ static int release_collective(tbon_leaf *leaf)
             r->parked = r->ready = 0;
             r->coll_up = 1;
         }
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->first + i) : MG_OK;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
         rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->first + i) : MG_OK;

@@ -298,6 +298,27 @@ static void test_collective_mismatch_completed(void)
     collective_mismatch(1);
 }
 
+/* Rank 0, the root, leaves its Bcast early and sends to rank 1 (its leaf in most trees), which
+ * receives before its own Bcast: the leaf must neither wait for rank 1's Bcast to sum the share's
+ * up (rank 1 waits for rank 0's send, behind rank 0's Bcast) nor match the pair itself (the
+ * detector holds rank 0 in its Bcast until rank 1 comes: a potential deadlock had the MPI library
+ * not let the root go early, which ranks 2 and 5, receiving from each other, join). */
+static void test_collective_behind_a_receive(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 1);
+    call(&s, 0, CHECK_FN_BCAST, CHECK_PROC_NULL);
+    call(&s, 0, CHECK_FN_SEND, 1);
+    call(&s, 1, CHECK_FN_RECV, 0);
+    for (int32_t r = 1; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_BCAST, CHECK_PROC_NULL);
+    }
+    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
+    check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
+}
+
 /* Rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it and MPI
  * gives it rank 5's message: a message race; then ranks 0 and 5 receive from each other, rank 1
  * still in its synchronous send to 0: a deadlock. */
@@ -323,6 +344,7 @@ int main(void)
     MG_RUN(test_within_leaf_deadlock);
     MG_RUN(test_collective_mismatch);
     MG_RUN(test_collective_mismatch_completed);
+    MG_RUN(test_collective_behind_a_receive);
     MG_RUN(test_wildcard_across_leaves);
     MG_TEST_END();
 }
