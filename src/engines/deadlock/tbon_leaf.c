@@ -12,9 +12,10 @@
 
 /* The one communicator the stage matches on: p2p_match's index for it. */
 #define LEAF_WORLD_INDEX 0u
-/* Bytes a rank parked in a collective may hold: past them (a rank that left a Bcast or Reduce
- * early while another of the share never came) the collective goes up as it is. */
-#define PARKED_HOLD_MAX (64u << 10)
+/* Bytes a rank may hold behind its call: past them (a send MPI buffered whose receive never comes,
+ * a Bcast or Reduce left early while another rank of the share never came) the rank is passed
+ * through, so neither the stage's memory nor the root's view waits for the stream to go quiet. */
+#define HOLD_MAX (64u << 10)
 
 /* One rank of the share: the records held behind a call whose partner has not come yet. */
 typedef struct leaf_rank {
@@ -457,11 +458,10 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
     r->last_seq = ev.seq;
     if (r->held_len > r->held_start) {
         rc = hold(r, buf, *consumed);
-        if (rc || !r->parked) {
-            return rc;
+        if (!rc && r->held_len - r->held_start > HOLD_MAX) {
+            return r->parked ? release_collective(leaf) : taint(leaf, ev.rank);
         }
-        return r->held_len - r->held_start > PARKED_HOLD_MAX ? release_collective(leaf)
-                                                             : check_ready(leaf, ev.rank);
+        return rc || !r->parked ? rc : check_ready(leaf, ev.rank);
     }
     int held;
     rc = decide(leaf, &ev, buf, *consumed, &held);

@@ -14,7 +14,7 @@
 
 /* A whole job's stream, records encoded one after another in the order the ranks made them. */
 typedef struct script {
-    uint8_t bytes[1 << 16];
+    uint8_t bytes[1 << 18];
     size_t len;
     uint64_t seq[WORLD];
 } script;
@@ -337,6 +337,42 @@ static void test_wildcard_across_leaves(void)
     check_trees(&s, 2, DL_MESSAGE_RACE);
 }
 
+static int drop(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+{
+    (void)record;
+    (void)len;
+    (*(uint64_t *)ctx) += summary_ranks ? 0 : 1;
+    return MG_OK;
+}
+
+/* Ranks 0 and 1 send to each other and MPI buffers both sends, then each sends to rank 2 (another
+ * leaf) over and over: past 64 KB held the leaf lets go of them without waiting for a flush, and
+ * the trees still report the single detector's potential deadlock. */
+static void test_hold_bound(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    call(&s, 0, CHECK_FN_SEND, 1);
+    call(&s, 1, CHECK_FN_SEND, 0);
+    for (int i = 0; i < 300; i++) {
+        call(&s, 0, CHECK_FN_SEND, 2);
+        call(&s, 1, CHECK_FN_SEND, 2);
+    }
+    tbon_leaf *leaf;
+    uint64_t passed = 0;
+    MG_CHECK_INT(tbon_leaf_create(WORLD, 0, 2, drop, &passed, &leaf), MG_OK);
+    for (size_t at = 0, used; at < s.len; at += used) {
+        MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes + at, s.len - at, &used), MG_OK);
+    }
+    tbon_leaf_counts counts;
+    tbon_leaf_counts_get(leaf, &counts);
+    MG_CHECK_INT(counts.held, 0);
+    MG_CHECK_INT(counts.tainted, 1); /* rank 0 got there first; rank 1's send to it went up too */
+    MG_CHECK_INT(passed, counts.records);
+    tbon_leaf_destroy(leaf);
+    check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
+}
+
 int main(void)
 {
     MG_RUN(test_clean);
@@ -346,5 +382,6 @@ int main(void)
     MG_RUN(test_collective_mismatch_completed);
     MG_RUN(test_collective_behind_a_receive);
     MG_RUN(test_wildcard_across_leaves);
+    MG_RUN(test_hold_bound);
     MG_TEST_END();
 }
