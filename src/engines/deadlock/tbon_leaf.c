@@ -25,7 +25,7 @@ typedef struct leaf_rank {
     uint32_t posted;   /* the matcher's op of the held call, or P2P_NONE */
     uint32_t awaited;  /* calls of other ranks posted to the matcher with this rank as peer */
     uint8_t skip_exit; /* the next record is the exit of a call resolved here */
-    uint8_t tainted;   /* every record of the rank is passed up */
+    uint8_t tainted;   /* its point-to-point calls go up unmatched (passed through) */
     uint8_t parked;    /* the held head is the entry of the collective the share is gathering */
     uint8_t ready;     /* ... and its exit came, agreeing or not with the first ready one */
     uint8_t coll_up;   /* the next collective entry goes up as it is */

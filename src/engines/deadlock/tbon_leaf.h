@@ -28,7 +28,7 @@ typedef struct tbon_leaf_counts {
     uint64_t summaries;  /* collective summaries passed up */
     uint64_t summarized; /* records a summary stands for */
     uint64_t held;       /* held now: ranks waiting in a call whose partner has not come yet */
-    uint64_t tainted;    /* ranks whose every record is passed up (docs: why) */
+    uint64_t tainted;    /* ranks passed through: their point-to-point calls go up unmatched */
 } tbon_leaf_counts;
 
 /* A stage for world ranks [first, first + count) of a job of world_size ranks, passing up through
