@@ -27,6 +27,7 @@
 #include "deadlock_detector.h"
 #include "mg_error.h"
 #include "record_stream.h"
+#include "tbon_root.h"
 #include "tbon_stage.h"
 
 #define MAX_LEAVES 64
@@ -79,6 +80,8 @@ typedef struct tree {
     int leaves, mids, iterations, kill;
     int32_t first[MAX_LEAVES + 1]; /* leaf l streams ranks [first[l], first[l + 1]) */
     pipe_ends to_leaf[MAX_LEAVES], leaf_up[MAX_LEAVES], mid_up[MAX_LEAVES], to_root;
+    /* the answers of a leaf's parent (a middle stage or the root) and of a middle's (the root) */
+    pipe_ends leaf_answers[MAX_LEAVES], mid_answers[MAX_LEAVES];
     pid_t leaf_pid[MAX_LEAVES];
     shared *out;
 } tree;
@@ -105,10 +108,11 @@ static void close_end(int *fd)
 /* In a child: closes every pipe end except the n in keep. */
 static void keep_only(tree *t, const int *keep, int n)
 {
-    pipe_ends *sets[] = {t->to_leaf, t->leaf_up, t->mid_up};
-    for (int set = 0; set < 4; set++) {
-        for (int i = 0; i < (set < 3 ? MAX_LEAVES : 1); i++) {
-            pipe_ends *p = set < 3 ? &sets[set][i] : &t->to_root;
+    pipe_ends *sets[] = {t->to_leaf, t->leaf_up, t->mid_up, t->leaf_answers, t->mid_answers};
+    enum { N_SETS = sizeof sets / sizeof sets[0] };
+    for (int set = 0; set <= N_SETS; set++) {
+        for (int i = 0; i < (set < N_SETS ? MAX_LEAVES : 1); i++) {
+            pipe_ends *p = set < N_SETS ? &sets[set][i] : &t->to_root;
             int *ends[] = {&p->rd, &p->wr};
             for (int e = 0; e < 2; e++) {
                 int kept = 0;
@@ -129,14 +133,17 @@ static int mid_leaf(const tree *t, int m)
     return m * t->leaves / t->mids;
 }
 
-static void run_stage(const int *inputs, int n, int output, int32_t first, int32_t last,
-                      const int32_t *in_first, const int32_t *in_count, figures *f)
+static void run_stage(const int *inputs, int n, int output, int answers_in, const int *answers_out,
+                      int32_t first, int32_t last, const int32_t *in_first, const int32_t *in_count,
+                      figures *f)
 {
     tbon_stage_params p = {.inputs = inputs,
                            .input_first = in_first,
                            .input_count = in_count,
                            .n_inputs = n,
                            .output = output,
+                           .answers_in = answers_in,
+                           .answers_out = answers_out,
                            .first = first,
                            .count = last - first};
     tbon_stage_result res;
@@ -153,33 +160,38 @@ static void run_stage(const int *inputs, int n, int output, int32_t first, int32
 
 static void leaf_process(tree *t, int l)
 {
-    int keep[] = {t->to_leaf[l].rd, t->leaf_up[l].wr};
-    keep_only(t, keep, 2);
+    int keep[] = {t->to_leaf[l].rd, t->leaf_up[l].wr, t->leaf_answers[l].rd};
+    keep_only(t, keep, 3);
     int32_t count = t->first[l + 1] - t->first[l];
-    run_stage(&t->to_leaf[l].rd, 1, t->leaf_up[l].wr, t->first[l], t->first[l + 1], &t->first[l],
-              &count, &t->out->stages[l]);
+    const int generator_waits_for_none = -1;
+    run_stage(&t->to_leaf[l].rd, 1, t->leaf_up[l].wr, t->leaf_answers[l].rd,
+              &generator_waits_for_none, t->first[l], t->first[l + 1], &t->first[l], &count,
+              &t->out->stages[l]);
 }
 
 static void mid_process(tree *t, int m)
 {
-    int inputs[MAX_LEAVES + 1], keep[MAX_LEAVES + 1];
+    int inputs[MAX_LEAVES], answers[MAX_LEAVES], keep[2 * MAX_LEAVES + 2];
     int32_t in_first[MAX_LEAVES], in_count[MAX_LEAVES];
     int lo = mid_leaf(t, m), hi = mid_leaf(t, m + 1), n = 0;
     for (int l = lo; l < hi; l++, n++) {
-        inputs[n] = keep[n] = t->leaf_up[l].rd;
+        inputs[n] = keep[2 * n] = t->leaf_up[l].rd;
+        answers[n] = keep[2 * n + 1] = t->leaf_answers[l].wr;
         in_first[n] = t->first[l];
         in_count[n] = t->first[l + 1] - t->first[l];
     }
-    keep[n] = t->mid_up[m].wr;
-    keep_only(t, keep, n + 1);
-    run_stage(inputs, n, t->mid_up[m].wr, t->first[lo], t->first[hi], in_first, in_count,
-              &t->out->stages[MAX_LEAVES + m]);
+    keep[2 * n] = t->mid_up[m].wr;
+    keep[2 * n + 1] = t->mid_answers[m].rd;
+    keep_only(t, keep, 2 * n + 2);
+    run_stage(inputs, n, t->mid_up[m].wr, t->mid_answers[m].rd, answers, t->first[lo], t->first[hi],
+              in_first, in_count, &t->out->stages[MAX_LEAVES + m]);
 }
 
 /* The root: a deadlock detector fed every stream that reaches it. */
 typedef struct root {
     deadlock_detector *det;
-    uint8_t *ended; /* per rank: an END frame came */
+    tbon_root *answers; /* for the stages below */
+    uint8_t *ended;     /* per rank: an END frame came */
     uint64_t now;
     root_figures *f;
 } root;
@@ -197,10 +209,13 @@ static int root_frame(root *r, const agent_frame *fr)
     uint64_t wide;
     if (fr->type == AGENT_MSG_RECORD) {
         size_t used;
+        check_event ev;
         r->f->f.records++;
-        return r->det
-                   ? deadlock_detector_feed_bytes(r->det, fr->payload, fr->length, ++r->now, &used)
-                   : MG_EFORMAT;
+        int rc = r->det ? deadlock_detector_feed_bytes(r->det, fr->payload, fr->length, ++r->now,
+                                                       &used)
+                        : MG_EFORMAT;
+        rc = rc ? rc : check_event_decode(fr->payload, fr->length, &ev, &used);
+        return rc ? rc : tbon_root_note(r->answers, &ev);
     }
     if (fr->type == AGENT_MSG_SUMMARY) {
         const uint8_t *record;
@@ -216,7 +231,8 @@ static int root_frame(root *r, const agent_frame *fr)
     }
     if (fr->type == AGENT_MSG_WORLD && !r->det) {
         r->ended = calloc((size_t)value, 1);
-        return r->ended ? deadlock_detector_create(NULL, value, &r->det) : MG_ENOMEM;
+        int rc = r->ended ? tbon_root_create(value, &r->answers) : MG_ENOMEM;
+        return rc ? rc : deadlock_detector_create(NULL, value, &r->det);
     }
     if (fr->type == AGENT_MSG_END && r->det && rank >= 0 && !r->ended[rank]) {
         r->ended[rank] = 1;
@@ -229,16 +245,20 @@ static int root_frame(root *r, const agent_frame *fr)
 
 static void root_process(tree *t)
 {
-    int inputs[MAX_LEAVES] = {0};
-    int32_t in_first[MAX_LEAVES], in_last[MAX_LEAVES];
+    int inputs[MAX_LEAVES] = {0}, answers[MAX_LEAVES], keep[2 * MAX_LEAVES] = {0};
+    int32_t in_first[MAX_LEAVES], in_last[MAX_LEAVES], in_count[MAX_LEAVES];
     int n = t->mids ? t->mids : t->leaves ? t->leaves : 1;
     for (int i = 0; i < n; i++) {
         int lo = t->mids ? mid_leaf(t, i) : i, hi = t->mids ? mid_leaf(t, i + 1) : i + 1;
         inputs[i] = t->mids ? t->mid_up[i].rd : t->leaves ? t->leaf_up[i].rd : t->to_root.rd;
+        answers[i] = t->mids ? t->mid_answers[i].wr : t->leaves ? t->leaf_answers[i].wr : -1;
         in_first[i] = t->leaves ? t->first[lo] : 0;
         in_last[i] = t->leaves ? t->first[hi] : t->ranks;
+        in_count[i] = in_last[i] - in_first[i];
+        keep[2 * i] = inputs[i];
+        keep[2 * i + 1] = answers[i];
     }
-    keep_only(t, inputs, n);
+    keep_only(t, keep, 2 * n);
     root r = {.f = &t->out->root};
     int rc = MG_OK;
     /* the streams are read together: one after another would stall the tree on a full pipe */
@@ -275,6 +295,12 @@ static void root_process(tree *t)
                 open--;
             }
         }
+        const tbon_leaf_call *calls;
+        size_t n_calls = 0;
+        rc = rc || !r.det ? rc : tbon_root_answers(r.answers, r.det, &calls, &n_calls);
+        if (n_calls) {
+            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers);
+        }
     }
     /* a stream that closed without its DONE frame lost the ranks that had not ended */
     for (int i = 0; i < n && r.det; i++) {
@@ -306,6 +332,7 @@ static void root_process(tree *t)
         agent_reader_free(&readers[i]);
     }
     deadlock_detector_destroy(r.det);
+    tbon_root_destroy(r.answers);
     free(r.ended);
 }
 
@@ -501,16 +528,19 @@ int main(int argc, char **argv)
     memset(&t.leaf_up, -1, sizeof t.leaf_up);
     memset(&t.mid_up, -1, sizeof t.mid_up);
     memset(&t.to_root, -1, sizeof t.to_root);
+    memset(&t.leaf_answers, -1, sizeof t.leaf_answers);
+    memset(&t.mid_answers, -1, sizeof t.mid_answers);
     int leaves = t.leaves ? t.leaves : 1;
     for (int l = 0; l <= leaves; l++) {
         t.first[l] = (int32_t)((int64_t)l * t.ranks / leaves);
     }
     int failed = t.leaves ? 0 : make_pipe(&t.to_root);
     for (int l = 0; l < t.leaves && !failed; l++) {
-        failed = make_pipe(&t.to_leaf[l]) || make_pipe(&t.leaf_up[l]);
+        failed = make_pipe(&t.to_leaf[l]) || make_pipe(&t.leaf_up[l]) ||
+                 make_pipe(&t.leaf_answers[l]);
     }
     for (int m = 0; m < t.mids && !failed; m++) {
-        failed = make_pipe(&t.mid_up[m]);
+        failed = make_pipe(&t.mid_up[m]) || make_pipe(&t.mid_answers[m]);
     }
     if (failed) {
         perror("pipe");

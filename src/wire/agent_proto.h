@@ -53,6 +53,9 @@ typedef enum agent_msg_type {
                                closes without it lost its ranks (tbon_stage.h) */
     AGENT_MSG_SUMMARY = 17, /* check, tree stage -> parent: ranks u32, then the entry record of
                                the collective they each entered and left (record_stream.h) */
+    AGENT_MSG_COMPLETED = 18, /* check, tree stage -> the child stage below: rank i32, reserved
+                                 u32, exit seq u64: its model left the call of that exit, which the
+                                 child holds the rank's later records behind (tbon_stage.h) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

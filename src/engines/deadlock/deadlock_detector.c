@@ -203,6 +203,11 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
     return det && det->live > 0 && det->blocked == det->live;
 }
 
+int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank)
+{
+    return det && rank >= 0 && rank < det->world && (det->ranks[rank].flags & RANK_IN_CALL);
+}
+
 void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out)
 {
     *out = (dl_queue_sizes){.queued_sends = det->p2p.queued_sends,

@@ -54,6 +54,10 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
 
 /* Trigger inputs. */
 int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det);
+/* Whether the model still holds the rank in a call (entered, exit not analysed): the root of the
+ * tree of detectors tells a stage below when a call it passed up was left (tbon_leaf.h). 0 for a
+ * rank outside the world. */
+int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
 
 typedef struct dl_queue_sizes {
     size_t queued_sends;  /* sends waiting for a receive */

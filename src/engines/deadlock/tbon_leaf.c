@@ -22,6 +22,9 @@ typedef struct leaf_rank {
     uint8_t *held; /* encoded records, in the rank's order, from held_start */
     size_t held_start, held_len, held_cap;
     uint64_t last_seq; /* of the rank's last record fed */
+    /* exit of the last call passed up that the stage above may still hold the rank in (0: none):
+     * while it waits for the answer (tbon_leaf_completed), the rank's later records are held */
+    uint64_t awaited_exit;
     uint32_t posted;   /* the matcher's op of the held call, or P2P_NONE */
     uint32_t awaited;  /* calls of other ranks posted to the matcher with this rank as peer */
     uint8_t skip_exit; /* the next record is the exit of a call resolved here */
@@ -42,6 +45,8 @@ struct tbon_leaf {
     int32_t n_ready;
     uint8_t disagree, flushing;
     check_event ref;
+    tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
+    size_t n_completed, cap_completed;
     tbon_leaf_counts counts;
 };
 
@@ -87,6 +92,7 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
         free(leaf->ranks[i].held);
     }
     free(leaf->ranks);
+    free(leaf->completed);
     p2p_match_free(&leaf->matcher);
     free(leaf);
 }
@@ -150,6 +156,31 @@ static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2]
 
 static int taint(tbon_leaf *leaf, int32_t rank);
 static int drain(tbon_leaf *leaf, int32_t rank);
+
+int tbon_leaf_awaits_answer(const check_event *ev)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    return ev->kind == CHECK_EV_EXIT && info &&
+           ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
+            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT);
+}
+
+/* The rank's records wait for the stage above to leave its call: not when the rank is passed
+ * through (nothing of it is matched here then). */
+static int waits_above(const leaf_rank *r)
+{
+    return r->awaited_exit && !r->tainted;
+}
+
+static int tell_below(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
+{
+    int rc = mg_array_reserve((void **)&leaf->completed, &leaf->cap_completed,
+                              leaf->n_completed + 1, sizeof *leaf->completed);
+    if (!rc) {
+        leaf->completed[leaf->n_completed++] = (tbon_leaf_call){rank, exit_seq};
+    }
+    return rc;
+}
 
 static int pass_up(tbon_leaf *leaf, const uint8_t *record, size_t len)
 {
@@ -281,7 +312,7 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
         r->skip_exit = 0;
         if (ev->kind == CHECK_EV_EXIT) {
             leaf->counts.resolved++;
-            return MG_OK;
+            return tbon_leaf_awaits_answer(ev) ? tell_below(leaf, ev->rank, ev->seq) : MG_OK;
         }
     }
     if (local_blocking_p2p(leaf, ev)) {
@@ -321,7 +352,11 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
         if (taints(leaf, ev, peers)) {
             int rc = taint(leaf, ev->rank);
             for (int i = 0; !rc && i < 2; i++) {
-                rc = in_share(leaf, peers[i]) ? taint(leaf, peers[i]) : MG_OK;
+                if (in_share(leaf, peers[i]) && peers[i] != ev->rank) {
+                    /* its records held for the stage above are free to go up now */
+                    rc = taint(leaf, peers[i]);
+                    rc = rc ? rc : drain(leaf, peers[i]);
+                }
             }
             if (rc) {
                 return rc;
@@ -330,6 +365,9 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
     }
     if (summarizable(ev)) {
         r->coll_up = 0;
+    }
+    if (tbon_leaf_awaits_answer(ev)) {
+        r->awaited_exit = ev->seq;
     }
     return pass_up(leaf, record, len);
 }
@@ -428,7 +466,7 @@ static int settle(tbon_leaf *leaf, int32_t rank)
 static int drain(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    while (r->posted == P2P_NONE && !r->parked && r->held_len > r->held_start) {
+    while (r->posted == P2P_NONE && !r->parked && !waits_above(r) && r->held_len > r->held_start) {
         const uint8_t *record = r->held + r->held_start;
         check_event ev;
         size_t used;
@@ -456,10 +494,14 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
     leaf->counts.records++;
     leaf_rank *r = rank_of(leaf, ev.rank);
     r->last_seq = ev.seq;
-    if (r->held_len > r->held_start) {
+    if (r->held_len > r->held_start || waits_above(r)) {
         rc = hold(r, buf, *consumed);
         if (!rc && r->held_len - r->held_start > HOLD_MAX) {
-            return r->parked ? release_collective(leaf) : taint(leaf, ev.rank);
+            if (r->parked) {
+                return release_collective(leaf);
+            }
+            rc = taint(leaf, ev.rank);
+            return rc ? rc : drain(leaf, ev.rank);
         }
         return rc || !r->parked ? rc : check_ready(leaf, ev.rank);
     }
@@ -506,8 +548,9 @@ int tbon_leaf_flush(tbon_leaf *leaf)
     for (int again = 1; !rc && again;) {
         again = 0;
         for (int32_t i = 0; !rc && i < leaf->count; i++) {
-            if (leaf->ranks[i].posted != P2P_NONE) {
+            if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i])) {
                 rc = taint(leaf, leaf->first + i);
+                rc = rc ? rc : drain(leaf, leaf->first + i);
                 again = 1;
             }
         }
@@ -516,7 +559,31 @@ int tbon_leaf_flush(tbon_leaf *leaf)
     return rc;
 }
 
+int tbon_leaf_completed(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
+{
+    if (!in_share(leaf, rank)) {
+        return MG_EINVAL;
+    }
+    leaf_rank *r = rank_of(leaf, rank);
+    if (!exit_seq || r->awaited_exit != exit_seq) {
+        return MG_OK;
+    }
+    r->awaited_exit = 0;
+    int rc = tell_below(leaf, rank, exit_seq);
+    return rc ? rc : drain(leaf, rank);
+}
+
+const tbon_leaf_call *tbon_leaf_take_completed(tbon_leaf *leaf, size_t *n)
+{
+    *n = leaf->n_completed;
+    leaf->n_completed = 0;
+    return leaf->completed;
+}
+
 void tbon_leaf_counts_get(const tbon_leaf *leaf, tbon_leaf_counts *out)
 {
     *out = leaf->counts;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        out->awaiting += (uint64_t)waits_above(&leaf->ranks[i]);
+    }
 }

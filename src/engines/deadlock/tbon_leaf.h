@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check_event.h"
+
 typedef struct tbon_leaf tbon_leaf;
 
 /* Receives one encoded record passed up, in the order of its rank (summary_ranks 0), or a summary
@@ -21,6 +23,12 @@ typedef struct tbon_leaf tbon_leaf;
 typedef int (*tbon_leaf_pass_fn)(void *ctx, const uint8_t *record, size_t len,
                                  int32_t summary_ranks);
 
+/* A rank's call by the sequence number of its exit record. */
+typedef struct tbon_leaf_call {
+    int32_t rank;
+    uint64_t exit_seq;
+} tbon_leaf_call;
+
 typedef struct tbon_leaf_counts {
     uint64_t records;    /* fed */
     uint64_t passed;     /* passed up */
@@ -29,6 +37,7 @@ typedef struct tbon_leaf_counts {
     uint64_t summarized; /* records a summary stands for */
     uint64_t held;       /* held now: ranks waiting in a call whose partner has not come yet */
     uint64_t tainted;    /* ranks passed through: their point-to-point calls go up unmatched */
+    uint64_t awaiting;   /* ranks held now until the stage above answers (tbon_leaf_completed) */
 } tbon_leaf_counts;
 
 /* A stage for world ranks [first, first + count) of a job of world_size ranks, passing up through
@@ -48,9 +57,25 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
 int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, int32_t ranks,
                            size_t *consumed);
 /* Passes up every record held (the stream went quiet or ended, so the stage above can decide on
- * the waits in them); their ranks are passed through from then on. Errors: as feed. */
+ * the waits in them, also those held for the stage above: tbon_leaf_completed); their ranks are
+ * passed through from then on. Errors: as feed. */
 int tbon_leaf_flush(tbon_leaf *leaf);
 
+/* Whether ev is the exit of a call whose partner it does not prove (a send MPI may have buffered,
+ * a Sendrecv, a Wait): the stage above may hold the rank in that call after it, for good if the
+ * receive never comes, so a stage that passes it up holds the rank's later records (a pair matched
+ * behind it would hide the partner waiting on it) until the stage above answers. */
+int tbon_leaf_awaits_answer(const check_event *ev);
+/* The answer: the stage above left the call of rank whose exit record was exit_seq. A call the
+ * stage is not waiting for is ignored. Errors: MG_EINVAL (a rank outside the share), as feed. */
+int tbon_leaf_completed(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq);
+/* The calls of that kind fed to this stage (from the stage below) that its own model left since
+ * the last call: matched here, or told completed from above. The stage below waits for each
+ * (tbon_leaf_completed); a stage fed by agents drops them. The array is the stage's, valid until
+ * the next call into it. */
+const tbon_leaf_call *tbon_leaf_take_completed(tbon_leaf *leaf, size_t *n);
+
+/* What the stage did so far; O(ranks of the share). */
 void tbon_leaf_counts_get(const tbon_leaf *leaf, tbon_leaf_counts *out);
 
 #endif

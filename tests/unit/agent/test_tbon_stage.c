@@ -1,7 +1,10 @@
 /* A stage process's loop (tbon_stage.h) over streams written beforehand into pipes: a child that
  * breaks off inside a malformed frame loses exactly its ranks without an END (each goes up as END
- * CHECK_AGENT_LOST), the other child's records go up, and the stream ends with DONE. */
+ * CHECK_AGENT_LOST), the other child's records go up, and the stream ends with DONE; the parent's
+ * answer lets a held rank's pair be matched, and the stage answers its child in turn. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent_proto.h"
@@ -62,6 +65,7 @@ static void test_broken_child(void)
                            .input_count = count,
                            .n_inputs = 2,
                            .output = up[1],
+                           .answers_in = -1,
                            .first = 0,
                            .count = 4};
     tbon_stage_result res;
@@ -108,8 +112,108 @@ static void test_broken_child(void)
     MG_CHECK_INT(after_done, 0);
 }
 
+/* Reads frames from fd until one of type comes (*f borrows the reader's bytes). */
+static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_frame *f,
+                       int *records)
+{
+    char err[200];
+    for (;;) {
+        int got = agent_reader_next(reader, f, err, sizeof err);
+        MG_CHECK(got >= 0);
+        if (got == 1) {
+            *records += f->type == AGENT_MSG_RECORD;
+            if (f->type == type) {
+                return;
+            }
+            continue;
+        }
+        uint8_t buf[4096];
+        ssize_t n = read(fd, buf, sizeof buf);
+        MG_CHECK(n > 0);
+        if (n <= 0) {
+            return;
+        }
+        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)n), MG_OK);
+    }
+}
+
+/* A stage for ranks 0-1 of 4, fed by a child that waits for answers: rank 0 sends to rank 3 (up,
+ * and MPI let it return), rank 1 sends to rank 0, rank 0 receives it. The pair waits behind rank
+ * 0's send until the parent answers that it left it; then it is matched in the stage, and the
+ * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
+ * here). Only rank 0's send goes up. */
+static void test_answers(void)
+{
+    int in[2], up[2], from_parent[2], to_child[2];
+    MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int32_t first = 0, count = 2;
+        tbon_stage_params p = {.inputs = &in[0],
+                               .input_first = &first,
+                               .input_count = &count,
+                               .n_inputs = 1,
+                               .output = up[1],
+                               .answers_in = from_parent[0],
+                               .answers_out = &to_child[1],
+                               .first = 0,
+                               .count = 2};
+        tbon_stage_result res;
+        char err[200];
+        close(in[1]);
+        close(up[0]);
+        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_OK ? 0 : 1);
+    }
+    close(in[0]);
+    close(up[1]);
+    close(from_parent[0]);
+    close(to_child[1]);
+    uint8_t buf[4096];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 3);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_SEND, 0);
+    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 3, CHECK_FN_RECV, 1);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 4, CHECK_FN_RECV, CHECK_PROC_NULL);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+
+    agent_reader reader, answers;
+    agent_reader_init(&reader);
+    agent_reader_init(&answers);
+    agent_frame f;
+    int records = 0, answer_records = 0;
+    while (records < 2) {
+        read_until(up[0], &reader, AGENT_MSG_RECORD, &f, &records);
+    }
+    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_COMPLETED, 0, 0, 2);
+    MG_CHECK(write(from_parent[1], buf, n) == (ssize_t)n);
+    for (int32_t want = 0; want < 2; want++) {
+        read_until(to_child[0], &answers, AGENT_MSG_COMPLETED, &f, &answer_records);
+        int32_t rank, reserved;
+        uint64_t exit_seq;
+        MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &exit_seq), MG_OK);
+        MG_CHECK_INT(rank, want);
+        MG_CHECK_INT(exit_seq, 2);
+    }
+
+    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    close(in[1]);
+    read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
+    MG_CHECK_INT(records, 2);
+    int status;
+    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    agent_reader_free(&reader);
+    agent_reader_free(&answers);
+    close(up[0]);
+    close(from_parent[1]);
+    close(to_child[0]);
+}
+
 int main(void)
 {
     MG_RUN(test_broken_child);
+    MG_RUN(test_answers);
     MG_TEST_END();
 }
