@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$here/build}
 sizes="1000 10000 100000"
 [ "${2:-}" = quick ] && sizes="1000 10000"
-cmake --build "$build" --target check_tbon_bench -j2 >/dev/null
+cmake --build "$build" --target check_tbon_bench mpiguard -j2 >/dev/null
 bench="$build/bench/check_tbon_bench"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| ranks | leaves | middle | leaf records/s (slowest, CPU) | frames reaching the root | per 1000 MPI calls | root CPU per MPI call | peak RSS leaf / root | verdict after the last record |"

@@ -2,14 +2,16 @@
  * figures: docs/check-measurements.md "A tree of detectors"): a generator process
  * streams the records of RANKS ranks (a ring exchange of blocking sends and receives and an
  * Allreduce per iteration, then ranks 0 and RANKS-1 receive from each other: a deadlock) in the
- * agents' frames (record_stream.h) to LEAVES leaf processes (tbon_stage.h), optionally under MIDS
- * middle processes, whose streams reach the root process, a deadlock detector (LEAVES 0: the
+ * agents' frames (record_stream.h) to LEAVES leaf processes (`mpiguard agent stage`, found at
+ * ../bin/mpiguard from this program: tbon_stage.h), optionally under MIDS middle processes, whose
+ * streams reach the root process, a deadlock detector (LEAVES 0: the
  * generator streams to the root itself, today's single detector). Prints per process the records
  * in and passed up, records/s of its CPU time (other load on the machine does not count), its
- * peak RSS, and at the root what reached it per MPI call and the time from the generator's last
- * record to the verdict. With `kill`, leaf 1 is killed halfway: the root must still give its
- * verdict and name the ranks it lost.
- * Usage: check_tbon_bench RANKS LEAVES [MIDS [ITERATIONS [kill]]] */
+ * peak RSS (a stage's from the kernel, so it counts the mpiguard binary), and at the root what
+ * reached it per MPI call and the time from the generator's last record to the verdict. With
+ * `kill`, leaf 1 is killed halfway: the root must still give its verdict and name the ranks it
+ * lost. Usage: check_tbon_bench RANKS LEAVES [MIDS [ITERATIONS [kill]]] */
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -82,7 +84,9 @@ typedef struct tree {
     pipe_ends to_leaf[MAX_LEAVES], leaf_up[MAX_LEAVES], mid_up[MAX_LEAVES], to_root;
     /* the answers of a leaf's parent (a middle stage or the root) and of a middle's (the root) */
     pipe_ends leaf_answers[MAX_LEAVES], mid_answers[MAX_LEAVES];
+    pipe_ends counts[2 * MAX_LEAVES]; /* each stage's line of counts (leaves, then middles) */
     pid_t leaf_pid[MAX_LEAVES];
+    char mpiguard[PATH_MAX]; /* the stages are `mpiguard agent stage` (tbon_stage.h) */
     shared *out;
 } tree;
 
@@ -133,58 +137,58 @@ static int mid_leaf(const tree *t, int m)
     return m * t->leaves / t->mids;
 }
 
-static void run_stage(const int *inputs, int n, int output, int answers_in, const int *answers_out,
-                      int32_t first, int32_t last, const int32_t *in_first, const int32_t *in_count,
-                      figures *f)
+/* In a child: becomes stage `index` (its counts line to t->counts[index]), `mpiguard agent stage`
+ * for ranks [first, last) over the descriptors it kept. */
+static void exec_stage(tree *t, int index, int32_t first, int32_t last, const char *inputs,
+                       int output, int answers_in)
 {
-    tbon_stage_params p = {.inputs = inputs,
-                           .input_first = in_first,
-                           .input_count = in_count,
-                           .n_inputs = n,
-                           .output = output,
-                           .answers_in = answers_in,
-                           .answers_out = answers_out,
-                           .first = first,
-                           .count = last - first};
-    tbon_stage_result res;
-    char err[256] = "";
-    int rc = tbon_stage_run(&p, &res, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "stage %d-%d: %s (%s)\n", first, last - 1, err, mg_strerror(rc));
-        f->failed = 1;
+    char ranks[32], out[32];
+    snprintf(ranks, sizeof ranks, "%d-%d", first, last - 1);
+    snprintf(out, sizeof out, "%d/%d", output, answers_in);
+    dup2(t->counts[index].wr, STDOUT_FILENO);
+    execl(t->mpiguard, t->mpiguard, "agent", "stage", "--ranks", ranks, "--inputs", inputs,
+          "--output", out, (char *)NULL);
+    perror(t->mpiguard);
+    _exit(127);
+}
+
+/* Appends "FD:A-B[/FD]" for a child streaming [first, last) to list. */
+static void add_input(char *list, size_t cap, int fd, int32_t first, int32_t last, int answers)
+{
+    size_t len = strlen(list);
+    snprintf(list + len, cap - len, "%s%d:%d-%d", len ? "," : "", fd, first, last - 1);
+    len = strlen(list);
+    if (answers >= 0) {
+        snprintf(list + len, cap - len, "/%d", answers);
     }
-    f->records = res.counts.records;
-    f->passed = res.counts.passed;
-    measure_self(f);
 }
 
 static void leaf_process(tree *t, int l)
 {
     int keep[] = {t->to_leaf[l].rd, t->leaf_up[l].wr, t->leaf_answers[l].rd};
     keep_only(t, keep, 3);
-    int32_t count = t->first[l + 1] - t->first[l];
-    const int generator_waits_for_none = -1;
-    run_stage(&t->to_leaf[l].rd, 1, t->leaf_up[l].wr, t->leaf_answers[l].rd,
-              &generator_waits_for_none, t->first[l], t->first[l + 1], &t->first[l], &count,
-              &t->out->stages[l]);
+    char inputs[64] = "";
+    /* the generator waits for no answer */
+    add_input(inputs, sizeof inputs, t->to_leaf[l].rd, t->first[l], t->first[l + 1], -1);
+    exec_stage(t, l, t->first[l], t->first[l + 1], inputs, t->leaf_up[l].wr, t->leaf_answers[l].rd);
 }
 
 static void mid_process(tree *t, int m)
 {
-    int inputs[MAX_LEAVES], answers[MAX_LEAVES], keep[2 * MAX_LEAVES + 2];
-    int32_t in_first[MAX_LEAVES], in_count[MAX_LEAVES];
+    int keep[2 * MAX_LEAVES + 2];
+    char inputs[64 * MAX_LEAVES] = "";
     int lo = mid_leaf(t, m), hi = mid_leaf(t, m + 1), n = 0;
     for (int l = lo; l < hi; l++, n++) {
-        inputs[n] = keep[2 * n] = t->leaf_up[l].rd;
-        answers[n] = keep[2 * n + 1] = t->leaf_answers[l].wr;
-        in_first[n] = t->first[l];
-        in_count[n] = t->first[l + 1] - t->first[l];
+        keep[2 * n] = t->leaf_up[l].rd;
+        keep[2 * n + 1] = t->leaf_answers[l].wr;
+        add_input(inputs, sizeof inputs, t->leaf_up[l].rd, t->first[l], t->first[l + 1],
+                  t->leaf_answers[l].wr);
     }
     keep[2 * n] = t->mid_up[m].wr;
     keep[2 * n + 1] = t->mid_answers[m].rd;
     keep_only(t, keep, 2 * n + 2);
-    run_stage(inputs, n, t->mid_up[m].wr, t->mid_answers[m].rd, answers, t->first[lo], t->first[hi],
-              in_first, in_count, &t->out->stages[MAX_LEAVES + m]);
+    exec_stage(t, MAX_LEAVES + m, t->first[lo], t->first[hi], inputs, t->mid_up[m].wr,
+               t->mid_answers[m].rd);
 }
 
 /* The root: a deadlock detector fed every stream that reaches it. */
@@ -448,6 +452,30 @@ static pid_t spawn(tree *t, void (*body)(tree *, int), int index)
     return pid;
 }
 
+/* Waits for stage process `stage` and reads its figures: CPU time and peak RSS from the kernel,
+ * records in and passed up from its line of counts. */
+static void collect_stage(tree *t, pid_t pid, int stage)
+{
+    figures *f = &t->out->stages[stage];
+    struct rusage ru;
+    int status = 0;
+    char line[256] = "";
+    unsigned long long records = 0, passed = 0;
+    f->failed = wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+                WEXITSTATUS(status) != 0;
+    f->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    f->rss_kb = ru.ru_maxrss;
+    close_end(&t->counts[stage].wr);
+    ssize_t n = read(t->counts[stage].rd, line, sizeof line - 1);
+    line[n > 0 ? n : 0] = '\0';
+    const char *at = strstr(line, "records");
+    if (at && sscanf(at, "records %llu passed %llu", &records, &passed) == 2) {
+        f->records = records;
+        f->passed = passed;
+    }
+}
+
 static void root_body(tree *t, int index)
 {
     (void)index;
@@ -519,6 +547,15 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    char self[PATH_MAX - 16];
+    ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (self_len <= 0) {
+        perror("/proc/self/exe");
+        return 1;
+    }
+    self[self_len] = '\0';
+    *strrchr(self, '/') = '\0';
+    snprintf(t.mpiguard, sizeof t.mpiguard, "%s/../bin/mpiguard", self);
     t.out = mmap(NULL, sizeof *t.out, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (t.out == MAP_FAILED) {
         perror("mmap");
@@ -530,6 +567,7 @@ int main(int argc, char **argv)
     memset(&t.to_root, -1, sizeof t.to_root);
     memset(&t.leaf_answers, -1, sizeof t.leaf_answers);
     memset(&t.mid_answers, -1, sizeof t.mid_answers);
+    memset(&t.counts, -1, sizeof t.counts);
     int leaves = t.leaves ? t.leaves : 1;
     for (int l = 0; l <= leaves; l++) {
         t.first[l] = (int32_t)((int64_t)l * t.ranks / leaves);
@@ -537,10 +575,11 @@ int main(int argc, char **argv)
     int failed = t.leaves ? 0 : make_pipe(&t.to_root);
     for (int l = 0; l < t.leaves && !failed; l++) {
         failed = make_pipe(&t.to_leaf[l]) || make_pipe(&t.leaf_up[l]) ||
-                 make_pipe(&t.leaf_answers[l]);
+                 make_pipe(&t.leaf_answers[l]) || make_pipe(&t.counts[l]);
     }
     for (int m = 0; m < t.mids && !failed; m++) {
-        failed = make_pipe(&t.mid_up[m]) || make_pipe(&t.mid_answers[m]);
+        failed = make_pipe(&t.mid_up[m]) || make_pipe(&t.mid_answers[m]) ||
+                 make_pipe(&t.counts[MAX_LEAVES + m]);
     }
     if (failed) {
         perror("pipe");
@@ -569,8 +608,9 @@ int main(int argc, char **argv)
     }
     keep_only(&t, keep, leaves);
     generate(&t, &g);
-    for (int i = 0; i < n_pids; i++) {
-        waitpid(pids[i], NULL, 0);
+    waitpid(pids[0], NULL, 0);
+    for (int i = 1; i < n_pids; i++) {
+        collect_stage(&t, pids[i], i <= t.mids ? MAX_LEAVES + i - 1 : i - 1 - t.mids);
     }
     uint64_t calls = (uint64_t)t.ranks * 3u * (uint64_t)t.iterations + 2u;
     printf("ranks %d, %d leaves, %d middle stages, %d iterations%s:\n", t.ranks, t.leaves, t.mids,

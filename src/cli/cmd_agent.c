@@ -1,7 +1,9 @@
 /* `mpiguard agent <tool>`: the one entry point of every tool's per-node agent, which the tool
  * starts by itself (users do not run it by hand): `hang` answers the front's requests for
  * readings and stacks (docs/hang.md, "Many nodes"); `check` streams its ranks' records to the
- * detector (docs/design/check.md, "How it is built"). Both speak src/wire/agent_proto.h. */
+ * detector (docs/design/check.md, "How it is built"); `stage` is one process of check's tree of
+ * detectors (docs/check-detector.md §14). All speak src/wire/agent_proto.h. */
+#include "agent_stage.h"
 #include "check_agent_proc.h"
 #include "cli.h"
 #include "hang_agent.h"
@@ -47,8 +49,10 @@ int cmd_agent(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
-        "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]";
+        "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]\n"
+        "       mpiguard agent stage --ranks A-B --inputs FD:A-B[/FD],... --output FD[/FD]";
     const char *connect = NULL, *token = NULL, *ranks = NULL, *library = NULL;
+    const char *inputs = NULL, *output = NULL;
     int sampler = 0;
     long share = 0, shares = 1;
     const mg_option options[] = {
@@ -57,7 +61,11 @@ int cmd_agent(int argc, char **argv)
         {"sampler", 0, MG_OPT_CHOICE, &sampler, "shm|ptrace", "hang: how ranks are looked at",
          agent_samplers, 0, 0},
         {"ranks", 0, MG_OPT_STRING, &ranks, "A-B",
-         "hang: own only these ranks (agents standing in for nodes)", NULL, 0, 0},
+         "hang: own only these ranks (agents standing in for nodes); stage: its share", NULL, 0, 0},
+        {"inputs", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &inputs, "FD:A-B[/FD],...",
+         "stage: each child's stream, its ranks, where its answers go", NULL, 0, 0},
+        {"output", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &output, "FD[/FD]",
+         "stage: the parent's stream and its answers", NULL, 0, 0},
         {"share", 0, MG_OPT_INT, &share, "K", "check: own the ranks r with r % N == K", NULL, 0,
          255},
         {"shares", 0, MG_OPT_INT, &shares, "N", "check: the number of agents", NULL, 1, 256},
@@ -75,10 +83,13 @@ int cmd_agent(int argc, char **argv)
                        options, argc, argv, 0, tool, 1, &args, &done);
     if (rc || done)
         return rc;
+    if (tool[0] && strcmp(tool[0], "stage") == 0) {
+        return agent_stage_run(ranks, inputs, output);
+    }
     const char *colon = connect ? strrchr(connect, ':') : NULL;
     int is_hang = tool[0] && strcmp(tool[0], "hang") == 0;
     if (!tool[0] || (!is_hang && strcmp(tool[0], "check") != 0) || !colon || !token) {
-        mg_error("agent: needs the tool (hang or check), --connect HOST:PORT and --token");
+        mg_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT and --token");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
