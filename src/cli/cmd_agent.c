@@ -2,6 +2,7 @@
  * starts by itself (users do not run it by hand): `hang` answers the front's requests for
  * readings and stacks (docs/hang.md, "Many nodes"); `check` streams its ranks' records to the
  * detector (docs/design/check.md, "How it is built"). Both speak src/wire/agent_proto.h. */
+#include "agent_stage.h"
 #include "check_agent_proc.h"
 #include "cli.h"
 #include "hang_agent.h"
@@ -45,17 +46,18 @@ static int run_hang(const char *host, int port, const char *token, const uint8_t
 
 static const char usage[] =
     "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
-    "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]";
+    "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]\n"
+    "       mpiguard agent stage --ranks A-B --inputs FD:A-B[/FD],... --output FD[/FD]";
 
 /* What the command line of an agent says. */
 typedef struct agent_args {
-    const char *tool, *connect, *token, *ranks, *library;
+    const char *tool, *connect, *token, *ranks, *library, *inputs, *output;
     int sampler;
     long share, shares;
 } agent_args;
 
-/* Parses the command line into a; cli_parse's status, or MG_EXIT_USAGE (said) when the tool,
- * --connect or --token is missing or wrong. */
+/* Parses the command line into a; cli_parse's status, or MG_EXIT_USAGE (said) when the tool is
+ * unknown, or hang's or check's --connect or --token is missing or wrong. */
 static int parse(int argc, char **argv, agent_args *a, int *done)
 {
     const mg_option options[] = {
@@ -64,7 +66,11 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
         {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
          agent_samplers, 0, 0},
         {"ranks", 0, MG_OPT_STRING, &a->ranks, "A-B",
-         "hang: own only these ranks (agents standing in for nodes)", NULL, 0, 0},
+         "hang: own only these ranks (agents standing in for nodes); stage: its share", NULL, 0, 0},
+        {"inputs", 0, MG_OPT_STRING, &a->inputs, "FD:A-B[/FD],...",
+         "stage: each child's stream, its ranks, where its answers go", NULL, 0, 0},
+        {"output", 0, MG_OPT_STRING, &a->output, "FD[/FD]",
+         "stage: the parent's stream and its answers", NULL, 0, 0},
         {"share", 0, MG_OPT_INT, &a->share, "K", "check: own the ranks r with r % N == K", NULL, 0,
          255},
         {"shares", 0, MG_OPT_INT, &a->shares, "N", "check: the number of agents", NULL, 1, 256},
@@ -82,9 +88,11 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
     if (rc || *done)
         return rc;
     a->tool = tool[0];
+    if (a->tool && strcmp(a->tool, "stage") == 0)
+        return 0;
     if (!a->tool || (strcmp(a->tool, "hang") != 0 && strcmp(a->tool, "check") != 0) ||
         !a->connect || !strrchr(a->connect, ':') || !a->token) {
-        mg_error("agent: needs the tool (hang or check), --connect HOST:PORT and --token");
+        mg_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT and --token");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
@@ -115,6 +123,8 @@ int cmd_agent(int argc, char **argv)
     int rc = parse(argc, argv, &a, &done);
     if (rc || done)
         return rc;
+    if (strcmp(a.tool, "stage") == 0)
+        return agent_stage_run(a.ranks, a.inputs, a.output);
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
     if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {

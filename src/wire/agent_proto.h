@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 8U
+#define AGENT_PROTO_VERSION 9U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -56,6 +56,14 @@ typedef enum agent_msg_type {
     AGENT_MSG_ALIVE = 16,   /* check, agent -> detector, empty: it sent nothing else for
                                AGENT_ALIVE_EVERY_S; a stream that stays silent far longer is lost
                                (its node or its link is down: no reset ever comes) */
+    AGENT_MSG_DONE = 17,    /* check, a stage of the tree of detectors -> its parent: the last
+                               frame of a stream that ended cleanly (no payload); a stream that
+                               closes without it lost its ranks (tbon_stage.h) */
+    AGENT_MSG_SUMMARY = 18, /* check, tree stage -> parent: ranks u32, then the entry record of
+                               the collective they each entered and left (record_stream.h) */
+    AGENT_MSG_COMPLETED = 19, /* check, tree stage -> the child stage below: rank i32, reserved
+                                 u32, exit seq u64: its model left the call of that exit, which the
+                                 child holds the rank's later records behind (tbon_stage.h) */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

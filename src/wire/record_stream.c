@@ -89,8 +89,8 @@ int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr
 
 int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide)
 {
-    if (f->length != 16 ||
-        (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE && f->type != AGENT_MSG_WORLD))
+    if (f->length != 16 || (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE &&
+                            f->type != AGENT_MSG_WORLD && f->type != AGENT_MSG_COMPLETED))
         return MG_EFORMAT;
     *rank = (int32_t)get32(f->payload);
     *value = (int32_t)get32(f->payload + 4);
@@ -121,5 +121,27 @@ int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v)
     v->cause = get32(f->payload + 12);
     memcpy(v->detail, f->payload + 16, f->length - 16);
     v->detail[f->length - 16] = '\0';
+    return MG_OK;
+}
+
+size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint8_t *record,
+                             size_t len)
+{
+    if (cap < AGENT_FRAME_HEADER + 4 || len > cap - AGENT_FRAME_HEADER - 4)
+        return 0;
+    agent_frame_header_put(buf, AGENT_MSG_SUMMARY, (uint32_t)(4 + len));
+    put32(buf + AGENT_FRAME_HEADER, (uint32_t)ranks);
+    memcpy(buf + AGENT_FRAME_HEADER + 4, record, len);
+    return AGENT_FRAME_HEADER + 4 + len;
+}
+
+int record_stream_parse_summary(const agent_frame *f, int32_t *ranks, const uint8_t **record,
+                                size_t *len)
+{
+    if (f->type != AGENT_MSG_SUMMARY || f->length < 4 || (int32_t)get32(f->payload) <= 0)
+        return MG_EFORMAT;
+    *ranks = (int32_t)get32(f->payload);
+    *record = f->payload + 4;
+    *len = f->length - 4;
     return MG_OK;
 }

@@ -36,6 +36,10 @@ size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
 size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
                           int32_t value, uint64_t wide);
 size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdict *v);
+/* A SUMMARY frame: world ranks [the record's rank, + ranks) each entered and left the collective
+ * whose encoded entry record is record[0..len) (tbon_leaf.h). */
+size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint8_t *record,
+                             size_t len);
 
 /* Reads the fields of HELLO / SITE / END, STATE and WORLD / OBSERVE payloads. Errors: MG_EFORMAT
  * (also a HELLO of another tool than check). node gets RECORD_STREAM_NODE_NAME bytes. */
@@ -45,5 +49,8 @@ int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr
                              size_t function_cap, char *file, size_t file_cap, int32_t *line);
 int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide);
 int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v);
+/* Reads a SUMMARY payload: *ranks (> 0), and the record it carries (borrowed from the frame). */
+int record_stream_parse_summary(const agent_frame *f, int32_t *ranks, const uint8_t **record,
+                                size_t *len);
 
 #endif

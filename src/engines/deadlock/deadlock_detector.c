@@ -138,6 +138,26 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     return rc;
 }
 
+int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
+                                   uint64_t now)
+{
+    if (!det || !ev || ev->rank < 0 || count <= 0 || count > det->world - ev->rank) {
+        return MG_EINVAL;
+    }
+    check_event one = *ev;
+    int rc = MG_OK;
+    for (int32_t r = ev->rank; !rc && r < ev->rank + count; r++) {
+        one.rank = r;
+        one.kind = CHECK_EV_ENTER;
+        one.seq = det->ranks[r].last_seq + 1;
+        rc = deadlock_detector_feed(det, &one, now);
+        one.kind = CHECK_EV_EXIT;
+        one.seq++;
+        rc = rc ? rc : deadlock_detector_feed(det, &one, now);
+    }
+    return rc;
+}
+
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
                                  uint64_t now, size_t *consumed)
 {
@@ -183,6 +203,11 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
 int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det)
 {
     return det && det->live > 0 && det->blocked == det->live;
+}
+
+int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank)
+{
+    return det && rank >= 0 && rank < det->world && (det->ranks[rank].flags & RANK_IN_CALL);
 }
 
 void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out)

@@ -37,6 +37,13 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
  * MG_EVERSION from decoding. *consumed gets the record size on success. */
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
                                  uint64_t now, size_t *consumed);
+/* Feeds a collective summary of a stage of the tree of detectors (tbon_leaf.h): ranks
+ * [ev->rank, ev->rank + count) each entered and left the blocking collective whose entry record ev
+ * is, as if each rank's entry and exit came, numbered after the rank's last record. Errors: as
+ * deadlock_detector_feed (the first one stops the summary); MG_EINVAL also for a count past the
+ * world. */
+int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
+                                   uint64_t now);
 /* Records that a rank's process vanished (crash, kill) without Finalize or Abort. */
 int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now);
 
@@ -47,6 +54,10 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
 
 /* Trigger inputs. */
 int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det);
+/* Whether the model still holds the rank in a call (entered, exit not analysed): the root of the
+ * tree of detectors tells a stage below when a call it passed up was left (tbon_leaf.h). 0 for a
+ * rank outside the world. */
+int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
 
 typedef struct dl_queue_sizes {
     size_t queued_sends;  /* sends waiting for a receive */

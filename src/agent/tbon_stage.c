@@ -1,0 +1,316 @@
+/* One process of the tree of detectors: children's frames in, one stream out. */
+#include "tbon_stage.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "check_event.h"
+#include "mg_error.h"
+#include "record_stream.h"
+
+/* Bytes gathered before one write to the parent, at most (each round of reads writes what it
+ * passed up). */
+#define STAGE_OUT_BATCH (256u << 10)
+/* Once its children's streams ended, how long the stage waits for each further answer of its
+ * parent before its held records go up as they are (exact either way: an answer spares the root
+ * those records; one that never comes, a send whose receive never came, costs this wait). */
+#define STAGE_ANSWER_WAIT_MS 200
+
+typedef struct stage {
+    int output;
+    agent_buf out;  /* frames not written yet */
+    agent_buf ends; /* END frames, held until the stage ends */
+    tbon_leaf *leaf;
+    const tbon_stage_params *params;
+    uint8_t *ended;   /* per rank of the share: an END frame came */
+    uint8_t *done;    /* per input: its DONE frame came */
+    int *answers_out; /* per input: tbon_stage_params.answers_out, -1 once that child went away */
+} stage;
+
+static int append_frame(agent_buf *b, agent_msg_type type, const uint8_t *payload, size_t len)
+{
+    uint8_t header[AGENT_FRAME_HEADER];
+    agent_frame_header_put(header, type, (uint32_t)len);
+    int rc = agent_put_bytes(b, header, sizeof header);
+    return rc ? rc : agent_put_bytes(b, payload, len);
+}
+
+static int write_out(stage *s)
+{
+    int rc = agent_send(s->output, &s->out);
+    s->out.len = 0;
+    return rc;
+}
+
+static int pass_up(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+{
+    stage *s = ctx;
+    int rc;
+    if (summary_ranks) {
+        uint8_t frame[AGENT_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
+        size_t n = record_stream_summary(frame, sizeof frame, summary_ranks, record, len);
+        rc = n ? agent_put_bytes(&s->out, frame, n) : MG_EINVAL;
+    } else {
+        rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
+    }
+    return rc || s->out.len < STAGE_OUT_BATCH ? rc : write_out(s);
+}
+
+static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
+{
+    if (f->type == AGENT_MSG_WORLD) {
+        int32_t rank, world;
+        uint64_t wide;
+        int rc = record_stream_parse_pair(f, &rank, &world, &wide);
+        if (rc || s->leaf) {
+            return rc;
+        }
+        rc = tbon_leaf_create(world, s->params->first, s->params->count, pass_up, s, &s->leaf);
+        if (rc) {
+            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks",
+                     s->params->first, s->params->first + s->params->count - 1, world);
+            return rc;
+        }
+        return append_frame(&s->out, f->type, f->payload, f->length);
+    }
+    if (f->type == AGENT_MSG_RECORD || f->type == AGENT_MSG_SUMMARY) {
+        size_t used, len;
+        int32_t ranks;
+        const uint8_t *record;
+        int rc = s->leaf ? MG_OK : MG_EFORMAT;
+        if (!rc && f->type == AGENT_MSG_RECORD) {
+            rc = tbon_leaf_feed_bytes(s->leaf, f->payload, f->length, &used);
+        } else if (!rc) {
+            rc = record_stream_parse_summary(f, &ranks, &record, &len);
+            rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, ranks, &used);
+        }
+        if (rc && rc != MG_EIO) {
+            snprintf(err, errlen, "a record the stage refused (%s)%s", mg_strerror(rc),
+                     s->leaf ? "" : ": it came before the world size");
+        }
+        return rc;
+    }
+    int32_t rank, end;
+    uint64_t lost;
+    if (f->type == AGENT_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
+        rank >= s->params->first && rank - s->params->first < s->params->count) {
+        s->ended[rank - s->params->first] = 1;
+    }
+    agent_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
+    return append_frame(to, f->type, f->payload, f->length);
+}
+
+void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
+                              const int32_t *first, const int32_t *count, int *outputs)
+{
+    for (size_t k = 0; k < n; k++) {
+        int i = 0;
+        while (i < n_children &&
+               (calls[k].rank < first[i] || calls[k].rank - first[i] >= count[i])) {
+            i++;
+        }
+        uint8_t frame[AGENT_FRAME_HEADER + 16];
+        size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank, 0,
+                                        calls[k].exit_seq);
+        /* small and rare (a rank's call at a time): written at once */
+        if (i < n_children && outputs[i] >= 0 && write(outputs[i], frame, len) != (ssize_t)len) {
+            outputs[i] = -1;
+        }
+    }
+}
+
+/* Reads the parent's answers; *open becomes 0 at their end. */
+static int read_answers(stage *s, agent_reader *reader, int *open)
+{
+    uint8_t chunk[4096];
+    ssize_t n = read(s->params->answers_in, chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+        return MG_OK;
+    }
+    if (n <= 0) {
+        *open = 0;
+        return MG_OK;
+    }
+    int rc = agent_reader_push(reader, chunk, (size_t)n);
+    agent_frame f;
+    char why[200];
+    int got;
+    while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) > 0) {
+        int32_t rank, reserved;
+        uint64_t exit_seq;
+        if (f.type == AGENT_MSG_COMPLETED && s->leaf &&
+            !record_stream_parse_pair(&f, &rank, &reserved, &exit_seq)) {
+            rc = tbon_leaf_completed(s->leaf, rank, exit_seq);
+        }
+    }
+    return rc;
+}
+
+/* Input i broke off: its ranks without an END frame are lost. */
+static int lose_input(stage *s, int i, tbon_stage_result *res)
+{
+    const tbon_stage_params *p = s->params;
+    res->broken_inputs++;
+    int rc = MG_OK;
+    for (int32_t r = p->input_first[i]; !rc && r < p->input_first[i] + p->input_count[i]; r++) {
+        if (r >= p->first && r - p->first < p->count && !s->ended[r - p->first]) {
+            uint8_t frame[AGENT_FRAME_HEADER + 16];
+            size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
+                                            0);
+            rc = agent_put_bytes(&s->ends, frame, len);
+        }
+    }
+    return rc;
+}
+
+/* Reads what input i has; *open becomes 0 at its end. A stream that breaks, or closes without
+ * its DONE frame, loses its ranks (lose_input). */
+static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_stage_result *res,
+                      char *err, size_t errlen)
+{
+    int fd = s->params->inputs[i];
+    uint8_t chunk[64u << 10];
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+        return MG_OK;
+    }
+    if (n <= 0) {
+        *open = 0;
+        return n < 0 || !s->done[i] || agent_reader_partial(reader) ? lose_input(s, i, res) : MG_OK;
+    }
+    int rc = agent_reader_push(reader, chunk, (size_t)n);
+    agent_frame f;
+    char why[200];
+    int got;
+    while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) != 0) {
+        if (got < 0) {
+            *open = 0;
+            return lose_input(s, i, res);
+        }
+        if (f.type == AGENT_MSG_DONE) {
+            s->done[i] = 1;
+        } else {
+            rc = on_frame(s, &f, err, errlen);
+        }
+    }
+    return rc;
+}
+
+/* Writes what went up and tells the children what they wait on. */
+static int end_round(stage *s)
+{
+    int rc = s->out.len ? write_out(s) : MG_OK;
+    if (!rc && s->leaf) {
+        size_t n;
+        const tbon_leaf_call *calls = tbon_leaf_take_completed(s->leaf, &n);
+        tbon_stage_tell_children(calls, n, s->params->n_inputs, s->params->input_first,
+                                 s->params->input_count, s->answers_out);
+    }
+    return rc;
+}
+
+/* The children's streams ended: the parent's answers may still let held ranks go on here. */
+static int await_answers(stage *s, struct pollfd *answers, agent_reader *reader)
+{
+    tbon_leaf_counts counts = {0};
+    int rc = MG_OK;
+    while (!rc && answers->fd >= 0 && s->leaf) {
+        tbon_leaf_counts_get(s->leaf, &counts);
+        int ready = counts.awaiting ? poll(answers, 1, STAGE_ANSWER_WAIT_MS) : 0;
+        if (ready < 0 && errno == EINTR) {
+            continue;
+        }
+        if (ready <= 0) {
+            break;
+        }
+        int still = 1;
+        rc = read_answers(s, reader, &still);
+        answers->fd = still ? answers->fd : -1;
+        rc = rc ? rc : end_round(s);
+    }
+    return rc;
+}
+
+static int finish(stage *s)
+{
+    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
+    if (!rc && s->ends.len) {
+        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
+    }
+    static const uint8_t no_payload[1];
+    rc = rc ? rc : append_frame(&s->out, AGENT_MSG_DONE, no_payload, 0);
+    return rc ? rc : write_out(s);
+}
+
+int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen)
+{
+    stage s = {.output = p->output,
+               .params = p,
+               .ended = calloc((size_t)p->count, 1),
+               .done = calloc((size_t)p->n_inputs, 1),
+               .answers_out = malloc((size_t)p->n_inputs * sizeof *s.answers_out)};
+    /* the inputs, then the parent's answers */
+    struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
+    agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
+    memset(out, 0, sizeof *out);
+    int rc = fds && readers && s.ended && s.done && s.answers_out ? MG_OK : MG_ENOMEM;
+    int open = p->n_inputs;
+    for (int i = 0; !rc && i <= p->n_inputs; i++) {
+        fds[i] = (struct pollfd){.fd = i < p->n_inputs ? p->inputs[i] : p->answers_in,
+                                 .events = POLLIN};
+        agent_reader_init(&readers[i]);
+    }
+    for (int i = 0; !rc && i < p->n_inputs; i++) {
+        s.answers_out[i] = p->answers_out ? p->answers_out[i] : -1;
+    }
+    while (!rc && open > 0) {
+        if (poll(fds, (nfds_t)p->n_inputs + 1, -1) < 0 && errno != EINTR) {
+            rc = MG_EIO;
+        }
+        if (!rc && fds[p->n_inputs].fd >= 0 &&
+            (fds[p->n_inputs].revents & (POLLIN | POLLHUP | POLLERR))) {
+            int still = 1;
+            rc = read_answers(&s, &readers[p->n_inputs], &still);
+            fds[p->n_inputs].fd = still ? fds[p->n_inputs].fd : -1;
+        }
+        for (int i = 0; !rc && i < p->n_inputs; i++) {
+            int still = 1;
+            if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                rc = read_input(&s, i, &readers[i], &still, out, err, errlen);
+            }
+            if (!still) {
+                fds[i].fd = -1;
+                open--;
+            }
+        }
+        /* what went up leaves with each round, not only when a batch filled: summaries are small,
+         * and the parent's verdict waits for them */
+        rc = rc ? rc : end_round(&s);
+    }
+    rc = rc ? rc : await_answers(&s, &fds[p->n_inputs], &readers[p->n_inputs]);
+    rc = rc ? rc : finish(&s);
+    if (rc == MG_EIO || rc == MG_ENOMEM) {
+        snprintf(err, errlen, "%s", rc == MG_EIO ? "the stage's parent went away" : "no memory");
+    }
+    if (s.leaf) {
+        tbon_leaf_counts_get(s.leaf, &out->counts);
+    }
+    for (int i = 0; readers && i <= p->n_inputs; i++) {
+        agent_reader_free(&readers[i]);
+    }
+    free(s.answers_out);
+    free(readers);
+    free(fds);
+    free(s.ended);
+    free(s.done);
+    tbon_leaf_destroy(s.leaf);
+    agent_buf_free(&s.out);
+    agent_buf_free(&s.ends);
+    close(p->output);
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* One process of the tree of detectors (docs/check-detector.md §14): it reads the
+ * record streams of its children (record_stream.h frames: WORLD first, then RECORD, END and the
+ * others), feeds their records to a tbon_leaf stage for its share of ranks, and writes one stream
+ * of the same frames to its parent: what the stage passes up, and every other frame unchanged. */
+#ifndef MG_TBON_STAGE_H
+#define MG_TBON_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check_agent.h"
+#include "tbon_leaf.h"
+
+typedef struct tbon_stage_params {
+    const int *inputs; /* the children's streams (read ends), closed by the caller */
+    /* the ranks each child streams: [input_first[i], input_first[i] + input_count[i]) */
+    const int32_t *input_first, *input_count;
+    int n_inputs;
+    int output; /* the parent's stream; closed when the stage ends */
+    /* the parent's answers (COMPLETED frames, tbon_leaf_completed), or -1; and per child where
+     * this stage's go (-1: an agent, which waits for none); closed by the caller */
+    int answers_in;
+    const int *answers_out;
+    int32_t first, count; /* the share: world ranks [first, first + count) */
+} tbon_stage_params;
+
+typedef struct tbon_stage_result {
+    tbon_leaf_counts counts;
+    int broken_inputs; /* children whose stream ended inside a frame or was malformed */
+} tbon_stage_result;
+
+/* Runs the stage until every child's stream ended, telling its children the calls they wait on as
+ * its stage or its parent leaves them (tbon_stage_tell_children): then the held calls go up
+ * (tbon_leaf_flush), then the END frames of its ranks (held back until then, so each follows its
+ * rank's last record), and the output is closed. A child that breaks off (killed, or a malformed
+ * stream) is counted and the others go on: each of its ranks that had no END frame gets one saying
+ * CHECK_AGENT_LOST, so the root learns which ranks it lost (deadlock_detector_process_lost). The
+ * caller ignores SIGPIPE. Errors, with err naming the problem: MG_EIO (the parent went away),
+ * MG_EFORMAT (a record the stage refused), MG_ENOMEM. */
+/* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
+ * i streams ranks [first[i], first[i] + count[i]) and reads answers from outputs[i]; -1 (an agent)
+ * waits for none, and a child that went away is set to -1. The caller ignores SIGPIPE. */
+void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
+                              const int32_t *first, const int32_t *count, int *outputs);
+
+int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,108 @@
+/* `mpiguard agent stage`: a stage process of the tree of detectors over inherited descriptors. */
+#include "agent_stage.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "tbon_stage.h"
+
+/* Children of one stage, at most (a middle stage's leaves). */
+#define STAGE_MAX_INPUTS 256
+
+/* "/FD" (where answers go) at s, or nothing: *answers -1. Returns the characters read, -1 if
+ * malformed. */
+static int parse_answers(const char *s, int *answers)
+{
+    int used = 0;
+    *answers = -1;
+    if (*s != '/') {
+        return 0;
+    }
+    return sscanf(s + 1, "%d%n", answers, &used) == 1 && *answers >= 0 ? used + 1 : -1;
+}
+
+/* "A-B" at s into [*first, *first + *count). Returns the characters read, -1 if malformed. */
+static int parse_range(const char *s, int32_t *first, int32_t *count)
+{
+    int a, b, used = 0;
+    if (sscanf(s, "%d-%d%n", &a, &b, &used) != 2 || a < 0 || b < a) {
+        return -1;
+    }
+    *first = a;
+    *count = b - a + 1;
+    return used;
+}
+
+/* "FD" then answers at s. Returns the characters read, -1 if malformed. */
+static int parse_fds(const char *s, int *fd, int *answers)
+{
+    int used = 0;
+    if (sscanf(s, "%d%n", fd, &used) != 1 || *fd < 0) {
+        return -1;
+    }
+    int more = parse_answers(s + used, answers);
+    return more < 0 ? -1 : used + more;
+}
+
+/* One child of --inputs at s, "FD:A-B[/FD]", into input i. Returns the characters read, -1 if
+ * malformed. */
+static int parse_input(const char *s, int i, int *fds, int *answers, int32_t *first, int32_t *count)
+{
+    int used = 0;
+    if (sscanf(s, "%d:%n", &fds[i], &used) != 1 || !used || fds[i] < 0) {
+        return -1;
+    }
+    int range = parse_range(s + used, &first[i], &count[i]);
+    int more = range < 0 ? -1 : parse_answers(s + used + range, &answers[i]);
+    return more < 0 ? -1 : used + range + more;
+}
+
+int agent_stage_run(const char *ranks, const char *inputs, const char *output)
+{
+    static int in_fds[STAGE_MAX_INPUTS], answer_fds[STAGE_MAX_INPUTS];
+    static int32_t in_first[STAGE_MAX_INPUTS], in_count[STAGE_MAX_INPUTS];
+    tbon_stage_params p = {.inputs = in_fds,
+                           .input_first = in_first,
+                           .input_count = in_count,
+                           .answers_out = answer_fds};
+    if (!ranks || !inputs || !output ||
+        parse_range(ranks, &p.first, &p.count) != (int)strlen(ranks) ||
+        parse_fds(output, &p.output, &p.answers_in) != (int)strlen(output)) {
+        mg_error("agent stage: needs --ranks A-B, --inputs FD:A-B[/FD],... and --output FD[/FD], "
+                 "not '%s', '%s', '%s'",
+                 ranks ? ranks : "", inputs ? inputs : "", output ? output : "");
+        return MG_EXIT_USAGE;
+    }
+    for (const char *at = inputs; *at; p.n_inputs++) {
+        int used = p.n_inputs < STAGE_MAX_INPUTS
+                       ? parse_input(at, p.n_inputs, in_fds, answer_fds, in_first, in_count)
+                       : -1;
+        if (used < 0 || (at[used] != ',' && at[used] != '\0')) {
+            mg_error("agent stage: --inputs takes up to %d FD:A-B[/FD] separated by commas, not "
+                     "'%s'",
+                     STAGE_MAX_INPUTS, at);
+            return MG_EXIT_USAGE;
+        }
+        at += used + (at[used] == ',');
+    }
+    /* a parent or child that went away is an error of the write, not a signal */
+    signal(SIGPIPE, SIG_IGN);
+    tbon_stage_result res;
+    char err[256] = "";
+    int rc = tbon_stage_run(&p, &res, err, sizeof err);
+    printf("stage %d-%d: records %llu passed %llu resolved %llu summaries %llu broken %d\n",
+           p.first, p.first + p.count - 1, (unsigned long long)res.counts.records,
+           (unsigned long long)res.counts.passed, (unsigned long long)res.counts.resolved,
+           (unsigned long long)res.counts.summaries, res.broken_inputs);
+    if (rc) {
+        mg_error("agent stage %d-%d: %s (%s)", p.first, p.first + p.count - 1, err,
+                 mg_strerror(rc));
+        return MG_EXIT_SOFTWARE;
+    }
+    return 0;
+}

@@ -1,0 +1,12 @@
+/* `mpiguard agent stage`: one process of the tree of detectors (docs/check-detector.md §14). */
+#ifndef MG_AGENT_STAGE_H
+#define MG_AGENT_STAGE_H
+
+/* Runs a stage (tbon_stage_run) for the share `ranks` ("A-B") over inherited descriptors: inputs
+ * "FD:A-B[/ANSWERS_FD],..." (each child's stream, the ranks it streams, where its answers go),
+ * output "FD[/ANSWERS_FD]" (the parent's stream and its answers). Prints one line of counts on
+ * stdout at the end. Returns the exit status: 0, MG_EXIT_USAGE (a malformed list, named on
+ * stderr), MG_EXIT_SOFTWARE (the stage failed: the message says why). */
+int agent_stage_run(const char *ranks, const char *inputs, const char *output);
+
+#endif

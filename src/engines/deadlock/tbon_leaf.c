@@ -1,0 +1,589 @@
+/* A stage of the tree of detectors: local point-to-point matching, one summary per collective of
+ * the share, everything else passed up. Design: docs/check-detector.md §14. */
+#include "tbon_leaf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_event.h"
+#include "mg_array.h"
+#include "mg_error.h"
+#include "p2p_match.h"
+
+/* The one communicator the stage matches on: p2p_match's index for it. */
+#define LEAF_WORLD_INDEX 0u
+/* Bytes a rank may hold behind its call: past them (a send MPI buffered whose receive never comes,
+ * a Bcast or Reduce left early while another rank of the share never came) the rank is passed
+ * through, so neither the stage's memory nor the root's view waits for the stream to go quiet. */
+#define HOLD_MAX (64u << 10)
+
+/* One rank of the share: the records held behind a call whose partner has not come yet. */
+typedef struct leaf_rank {
+    uint8_t *held; /* encoded records, in the rank's order, from held_start */
+    size_t held_start, held_len, held_cap;
+    uint64_t last_seq; /* of the rank's last record fed */
+    /* exit of the last call passed up that the stage above may still hold the rank in (0: none):
+     * while it waits for the answer (tbon_leaf_completed), the rank's later records are held */
+    uint64_t awaited_exit;
+    uint32_t posted;   /* the matcher's op of the held call, or P2P_NONE */
+    uint32_t awaited;  /* calls of other ranks posted to the matcher with this rank as peer */
+    uint8_t skip_exit; /* the next record is the exit of a call resolved here */
+    uint8_t tainted;   /* its point-to-point calls go up unmatched (passed through) */
+    uint8_t parked;    /* the held head is the entry of the collective the share is gathering */
+    uint8_t ready;     /* ... and its exit came, agreeing or not with the first ready one */
+    uint8_t coll_up;   /* the next collective entry goes up as it is */
+} leaf_rank;
+
+struct tbon_leaf {
+    int32_t first, count;
+    tbon_leaf_pass_fn pass;
+    void *ctx;
+    leaf_rank *ranks;
+    p2p_match matcher;
+    /* the collective the share is gathering: ranks whose exit came, whether a ready rank's call
+     * differs from the first ready one's (ref) */
+    int32_t n_ready;
+    uint8_t disagree, flushing;
+    check_event ref;
+    tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
+    size_t n_completed, cap_completed;
+    tbon_leaf_counts counts;
+};
+
+static int in_share(const tbon_leaf *leaf, int32_t rank)
+{
+    return rank >= leaf->first && rank - leaf->first < leaf->count;
+}
+
+static leaf_rank *rank_of(tbon_leaf *leaf, int32_t rank)
+{
+    return &leaf->ranks[rank - leaf->first];
+}
+
+int tbon_leaf_create(int32_t world_size, int32_t first, int32_t count, tbon_leaf_pass_fn pass,
+                     void *ctx, tbon_leaf **out)
+{
+    if (!out || !pass || world_size <= 0 || first < 0 || count <= 0 || first > world_size - count) {
+        return MG_EINVAL;
+    }
+    tbon_leaf *leaf = calloc(1, sizeof *leaf);
+    if (!leaf || !(leaf->ranks = calloc((size_t)count, sizeof *leaf->ranks))) {
+        free(leaf);
+        return MG_ENOMEM;
+    }
+    leaf->first = first;
+    leaf->count = count;
+    leaf->pass = pass;
+    leaf->ctx = ctx;
+    for (int32_t i = 0; i < count; i++) {
+        leaf->ranks[i].posted = P2P_NONE;
+    }
+    p2p_match_init(&leaf->matcher);
+    *out = leaf;
+    return MG_OK;
+}
+
+void tbon_leaf_destroy(tbon_leaf *leaf)
+{
+    if (!leaf) {
+        return;
+    }
+    for (int32_t i = 0; i < leaf->count; i++) {
+        free(leaf->ranks[i].held);
+    }
+    free(leaf->ranks);
+    free(leaf->completed);
+    p2p_match_free(&leaf->matcher);
+    free(leaf);
+}
+
+/* The form of call the stage matches: a blocking send or receive on WORLD with valid arguments
+ * and an explicit tag and peer, another rank of the share. */
+static int local_blocking_p2p(const tbon_leaf *leaf, const check_event *ev)
+{
+    return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD &&
+           !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
+           ev->peer != ev->rank && in_share(leaf, ev->peer) &&
+           (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV);
+}
+
+/* A collective the share can stand for in one summary: blocking, on WORLD, valid arguments, no new
+ * communicator. */
+static int summarizable(const check_event *ev)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD && info &&
+           info->klass == CHECK_CLASS_COLL && !info->creates_comm &&
+           !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
+           !ev->n_ranks;
+}
+
+/* The calls a summary stands for must agree in everything the root compares or reports. */
+static int same_collective(const check_event *a, const check_event *b)
+{
+    return a->func == b->func && a->root == b->root && a->op == b->op && a->count == b->count &&
+           a->type_hash == b->type_hash && a->type_elems == b->type_elems &&
+           a->type_period == b->type_period && a->flags == b->flags && a->callsite == b->callsite;
+}
+
+/* Another point-to-point call that could take or give a message of a rank of the share outside
+ * the stage's matching order (a wildcard, a nonblocking or persistent call, a probe, another
+ * communicator): its rank, and the peers in the share it names, are passed through from then on. */
+static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2])
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    peers[0] = ev->peer;
+    peers[1] = CHECK_PROC_NULL;
+    switch (info ? info->klass : CHECK_CLASS_OTHER) {
+    case CHECK_CLASS_SENDRECV:
+        peers[1] = ev->peer2;
+        break;
+    case CHECK_CLASS_SEND:
+    case CHECK_CLASS_ISEND:
+    case CHECK_CLASS_RECV:
+    case CHECK_CLASS_IRECV:
+    case CHECK_CLASS_PROBE:
+    case CHECK_CLASS_IPROBE:
+    case CHECK_CLASS_PINIT:
+    case CHECK_CLASS_MRECV:
+        break;
+    default:
+        return 0;
+    }
+    return peers[0] == CHECK_ANY_SOURCE || in_share(leaf, peers[0]) ||
+           peers[1] == CHECK_ANY_SOURCE || in_share(leaf, peers[1]);
+}
+
+static int taint(tbon_leaf *leaf, int32_t rank);
+static int drain(tbon_leaf *leaf, int32_t rank);
+
+int tbon_leaf_awaits_answer(const check_event *ev)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    return ev->kind == CHECK_EV_EXIT && info &&
+           ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
+            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT);
+}
+
+/* The rank's records wait for the stage above to leave its call: not when the rank is passed
+ * through (nothing of it is matched here then). */
+static int waits_above(const leaf_rank *r)
+{
+    return r->awaited_exit && !r->tainted;
+}
+
+static int tell_below(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
+{
+    int rc = mg_array_reserve((void **)&leaf->completed, &leaf->cap_completed,
+                              leaf->n_completed + 1, sizeof *leaf->completed);
+    if (!rc) {
+        leaf->completed[leaf->n_completed++] = (tbon_leaf_call){rank, exit_seq};
+    }
+    return rc;
+}
+
+static int pass_up(tbon_leaf *leaf, const uint8_t *record, size_t len)
+{
+    leaf->counts.passed++;
+    return leaf->pass(leaf->ctx, record, len, 0);
+}
+
+static void pop_held(leaf_rank *r, size_t len)
+{
+    r->held_start += len;
+    if (r->held_start == r->held_len) {
+        r->held_start = r->held_len = 0;
+    }
+}
+
+static int hold(leaf_rank *r, const uint8_t *record, size_t len)
+{
+    if (r->held_start > 0 && r->held_start >= r->held_len / 2) {
+        memmove(r->held, r->held + r->held_start, r->held_len - r->held_start);
+        r->held_len -= r->held_start;
+        r->held_start = 0;
+    }
+    int rc = mg_array_reserve((void **)&r->held, &r->held_cap, r->held_len + len, 1);
+    if (rc) {
+        return rc;
+    }
+    memcpy(r->held + r->held_len, record, len);
+    r->held_len += len;
+    return MG_OK;
+}
+
+/* Empties the matcher's lists of what it matched or cancelled: the stage reads matches from the
+ * ops themselves. */
+static void forget_completed(p2p_match *pm)
+{
+    const uint32_t *done;
+    const p2p_type_issue *issues;
+    size_t n;
+    p2p_match_drain(pm, &done, &n);
+    p2p_match_drain_type_issues(pm, &issues, &n);
+}
+
+/* Takes the rank's held call out of the matcher and decides its held records again. */
+static int unpost(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    if (r->posted == P2P_NONE) {
+        return MG_OK;
+    }
+    p2p_match_cancel(&leaf->matcher, r->posted);
+    rank_of(leaf, leaf->matcher.ops[r->posted].p.peer)->awaited--;
+    p2p_match_release(&leaf->matcher, r->posted);
+    forget_completed(&leaf->matcher);
+    r->posted = P2P_NONE;
+    leaf->counts.held--;
+    return drain(leaf, rank);
+}
+
+static int taint(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    if (r->tainted) {
+        return MG_OK;
+    }
+    r->tainted = 1;
+    leaf->counts.tainted++;
+    int rc = unpost(leaf, rank);
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        uint32_t op = leaf->ranks[i].posted;
+        if (op != P2P_NONE && leaf->matcher.ops[op].p.peer == rank) {
+            rc = unpost(leaf, leaf->first + i);
+        }
+    }
+    return rc;
+}
+
+static size_t held_head_size(const leaf_rank *r)
+{
+    check_event ev;
+    size_t used = 0;
+    (void)check_event_decode(r->held + r->held_start, r->held_len - r->held_start, &ev, &used);
+    return used;
+}
+
+/* The held calls op (of rank) and its partner were matched: neither is passed up, nor are their
+ * exits, unless their messages disagree (the stage above reports that: both go up as they are). */
+static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
+{
+    p2p_match *pm = &leaf->matcher;
+    uint32_t partner_op = pm->ops[op].partner;
+    int32_t partner = (int32_t)pm->ops[partner_op].owner;
+    const p2p_op *send = &pm->ops[op], *recv = &pm->ops[partner_op];
+    if (send->kind == P2P_RECV) {
+        send = &pm->ops[partner_op];
+        recv = &pm->ops[op];
+    }
+    int agree = p2p_match_compare_types(&send->p, &recv->p) <= TYPE_MATCH_PREFIX;
+    rank_of(leaf, partner)->awaited--;
+    rank_of(leaf, rank)->awaited--;
+    forget_completed(pm);
+    p2p_match_release(pm, op);
+    p2p_match_release(pm, partner_op);
+    leaf_rank *mine = rank_of(leaf, rank), *theirs = rank_of(leaf, partner);
+    mine->posted = theirs->posted = P2P_NONE;
+    leaf->counts.held -= 2;
+    if (!agree) {
+        int rc = taint(leaf, rank);
+        rc = rc ? rc : taint(leaf, partner);
+        rc = rc ? rc : drain(leaf, rank);
+        return rc ? rc : drain(leaf, partner);
+    }
+    leaf->counts.resolved += 2;
+    mine->skip_exit = theirs->skip_exit = 1;
+    pop_held(mine, held_head_size(mine));
+    pop_held(theirs, held_head_size(theirs));
+    int rc = drain(leaf, rank);
+    return rc ? rc : drain(leaf, partner);
+}
+
+/* Decides one record of a rank with nothing held before it: resolved, passed up, or (*held = 1)
+ * held: posted to the matcher until its partner comes, or parked in the collective the share is
+ * gathering. */
+static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record, size_t len,
+                  int *held)
+{
+    leaf_rank *r = rank_of(leaf, ev->rank);
+    *held = 0;
+    if (r->skip_exit) {
+        r->skip_exit = 0;
+        if (ev->kind == CHECK_EV_EXIT) {
+            leaf->counts.resolved++;
+            return tbon_leaf_awaits_answer(ev) ? tell_below(leaf, ev->rank, ev->seq) : MG_OK;
+        }
+    }
+    if (local_blocking_p2p(leaf, ev)) {
+        if (!r->tainted && !rank_of(leaf, ev->peer)->tainted) {
+            p2p_post post = {.rank = ev->rank,
+                             .peer = ev->peer,
+                             .tag = ev->tag,
+                             .comm = LEAF_WORLD_INDEX,
+                             .func = ev->func,
+                             .mode = check_func_describe(ev->func)->mode,
+                             .seq = ev->seq,
+                             .callsite = ev->callsite,
+                             .count = ev->count,
+                             .type_hash = ev->type_hash,
+                             .type_elems = ev->type_elems,
+                             .type_period = ev->type_period,
+                             .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
+            uint32_t op;
+            int rc = ev->func == CHECK_FN_RECV ? p2p_match_post_recv(&leaf->matcher, &post, &op)
+                                               : p2p_match_post_send(&leaf->matcher, &post, &op);
+            if (rc) {
+                return rc;
+            }
+            leaf->matcher.ops[op].owner = (uint32_t)ev->rank;
+            r->posted = op;
+            rank_of(leaf, ev->peer)->awaited++;
+            leaf->counts.held++;
+            *held = 1;
+            return MG_OK;
+        }
+    } else if (summarizable(ev) && !r->coll_up && !leaf->flushing) {
+        r->parked = 1;
+        *held = 1;
+        return MG_OK;
+    } else {
+        int32_t peers[2];
+        if (taints(leaf, ev, peers)) {
+            int rc = taint(leaf, ev->rank);
+            for (int i = 0; !rc && i < 2; i++) {
+                if (in_share(leaf, peers[i]) && peers[i] != ev->rank) {
+                    /* its records held for the stage above are free to go up now */
+                    rc = taint(leaf, peers[i]);
+                    rc = rc ? rc : drain(leaf, peers[i]);
+                }
+            }
+            if (rc) {
+                return rc;
+            }
+        }
+    }
+    if (summarizable(ev)) {
+        r->coll_up = 0;
+    }
+    if (tbon_leaf_awaits_answer(ev)) {
+        r->awaited_exit = ev->seq;
+    }
+    return pass_up(leaf, record, len);
+}
+
+/* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
+ * one, the stage flushes): every parked rank's records go up as they are, and its ranks are passed
+ * through from then on: the stage above may hold one of them in that collective (a Bcast's root
+ * that left early), and a pair matched here would hide from it the partner waiting behind. */
+static int release_collective(tbon_leaf *leaf)
+{
+    int rc = MG_OK;
+    leaf->n_ready = 0;
+    leaf->disagree = 0;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        leaf_rank *r = &leaf->ranks[i];
+        if (r->parked) {
+            r->parked = r->ready = 0;
+            r->coll_up = 1;
+        }
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->first + i) : MG_OK;
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->first + i) : MG_OK;
+    }
+    return rc;
+}
+
+/* Every rank of the share entered and left the collective alike: one summary goes up for them
+ * all (the first rank's entry, standing for the share), none of their records. */
+static int summarize(tbon_leaf *leaf)
+{
+    leaf_rank *first = &leaf->ranks[0];
+    int rc = leaf->pass(leaf->ctx, first->held + first->held_start, held_head_size(first),
+                        leaf->count);
+    leaf->counts.summaries++;
+    leaf->n_ready = 0;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        leaf_rank *r = &leaf->ranks[i];
+        r->parked = r->ready = 0;
+        pop_held(r, held_head_size(r));
+        pop_held(r, held_head_size(r));
+        leaf->counts.summarized += 2;
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = drain(leaf, leaf->first + i);
+    }
+    return rc;
+}
+
+/* A parked rank whose exit is held behind its entry is ready; the last one completes the
+ * collective. */
+static int check_ready(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    size_t entry_len = held_head_size(r);
+    check_event entry, exit;
+    size_t used;
+    if (r->ready || r->held_start + entry_len >= r->held_len ||
+        check_event_decode(r->held + r->held_start, entry_len, &entry, &used) ||
+        check_event_decode(r->held + r->held_start + entry_len,
+                           r->held_len - r->held_start - entry_len, &exit, &used)) {
+        return MG_OK;
+    }
+    r->ready = 1;
+    if (leaf->n_ready++ == 0) {
+        leaf->ref = entry;
+    }
+    leaf->disagree |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func ||
+                      !same_collective(&entry, &leaf->ref);
+    if (leaf->n_ready < leaf->count) {
+        return MG_OK;
+    }
+    return leaf->disagree ? release_collective(leaf) : summarize(leaf);
+}
+
+/* The rank's head was just held: a posted call is resolved when the matcher paired it; a parked
+ * one may complete the collective. Waiting for a parked rank would hold the share's records until
+ * the stream ends (its calls after the collective are behind it), so the collective goes up as it
+ * is then. */
+static int settle(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    if (r->parked) {
+        return r->awaited ? release_collective(leaf) : check_ready(leaf, rank);
+    }
+    uint32_t op = r->posted;
+    if (leaf->matcher.ops[op].state == P2P_MATCHED) {
+        return resolve(leaf, rank, op);
+    }
+    return rank_of(leaf, leaf->matcher.ops[op].p.peer)->parked ? release_collective(leaf) : MG_OK;
+}
+
+/* Decides the rank's held records in order until one waits for its partner. */
+static int drain(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    while (r->posted == P2P_NONE && !r->parked && !waits_above(r) && r->held_len > r->held_start) {
+        const uint8_t *record = r->held + r->held_start;
+        check_event ev;
+        size_t used;
+        int held;
+        int rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
+        rc = rc ? rc : decide(leaf, &ev, record, used, &held);
+        if (rc || held) {
+            return rc ? rc : settle(leaf, rank);
+        }
+        pop_held(r, used);
+    }
+    return MG_OK;
+}
+
+int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t *consumed)
+{
+    check_event ev;
+    int rc = check_event_decode(buf, len, &ev, consumed);
+    if (rc) {
+        return rc;
+    }
+    if (!in_share(leaf, ev.rank)) {
+        return MG_EINVAL;
+    }
+    leaf->counts.records++;
+    leaf_rank *r = rank_of(leaf, ev.rank);
+    r->last_seq = ev.seq;
+    if (r->held_len > r->held_start || waits_above(r)) {
+        rc = hold(r, buf, *consumed);
+        if (!rc && r->held_len - r->held_start > HOLD_MAX) {
+            if (r->parked) {
+                return release_collective(leaf);
+            }
+            rc = taint(leaf, ev.rank);
+            return rc ? rc : drain(leaf, ev.rank);
+        }
+        return rc || !r->parked ? rc : check_ready(leaf, ev.rank);
+    }
+    int held;
+    rc = decide(leaf, &ev, buf, *consumed, &held);
+    if (rc || !held) {
+        return rc;
+    }
+    rc = hold(r, buf, *consumed);
+    return rc ? rc : settle(leaf, ev.rank);
+}
+
+int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, int32_t ranks,
+                           size_t *consumed)
+{
+    check_event ev;
+    int rc = check_event_decode(buf, len, &ev, consumed);
+    if (rc) {
+        return rc;
+    }
+    if (ranks <= 0 || !in_share(leaf, ev.rank) || !in_share(leaf, ev.rank + ranks - 1)) {
+        return MG_EINVAL;
+    }
+    uint8_t record[CHECK_EVENT_HEADER_SIZE];
+    int32_t first = ev.rank;
+    for (int32_t rank = first; !rc && rank < first + ranks; rank++) {
+        ev.rank = rank;
+        for (int kind = CHECK_EV_ENTER; !rc && kind <= CHECK_EV_EXIT; kind++) {
+            size_t used;
+            ev.kind = (uint8_t)kind;
+            ev.seq = rank_of(leaf, rank)->last_seq + 1;
+            rc = check_event_encode(&ev, record, sizeof record, &used);
+            rc = rc ? rc : tbon_leaf_feed_bytes(leaf, record, used, &used);
+        }
+    }
+    return rc;
+}
+
+int tbon_leaf_flush(tbon_leaf *leaf)
+{
+    leaf->flushing = 1;
+    int rc = release_collective(leaf);
+    /* what a held call let go may post another: until none is held (each rank once) */
+    for (int again = 1; !rc && again;) {
+        again = 0;
+        for (int32_t i = 0; !rc && i < leaf->count; i++) {
+            if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i])) {
+                rc = taint(leaf, leaf->first + i);
+                rc = rc ? rc : drain(leaf, leaf->first + i);
+                again = 1;
+            }
+        }
+    }
+    leaf->flushing = 0;
+    return rc;
+}
+
+int tbon_leaf_completed(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
+{
+    if (!in_share(leaf, rank)) {
+        return MG_EINVAL;
+    }
+    leaf_rank *r = rank_of(leaf, rank);
+    if (!exit_seq || r->awaited_exit != exit_seq) {
+        return MG_OK;
+    }
+    r->awaited_exit = 0;
+    int rc = tell_below(leaf, rank, exit_seq);
+    return rc ? rc : drain(leaf, rank);
+}
+
+const tbon_leaf_call *tbon_leaf_take_completed(tbon_leaf *leaf, size_t *n)
+{
+    *n = leaf->n_completed;
+    leaf->n_completed = 0;
+    return leaf->completed;
+}
+
+void tbon_leaf_counts_get(const tbon_leaf *leaf, tbon_leaf_counts *out)
+{
+    *out = leaf->counts;
+    for (int32_t i = 0; i < leaf->count; i++) {
+        out->awaiting += (uint64_t)waits_above(&leaf->ranks[i]);
+    }
+}

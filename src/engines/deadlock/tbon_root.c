@@ -1,0 +1,86 @@
+/* The root's answers to the stages of the tree of detectors. Design: docs/check-detector.md §14. */
+#include "tbon_root.h"
+
+#include <stdlib.h>
+
+#include "mg_array.h"
+#include "mg_error.h"
+
+struct tbon_root {
+    int32_t world;
+    uint64_t *awaited_exit; /* per rank: the exit its stage waits on (0: none) */
+    int32_t *pending;       /* ranks with one, in no order */
+    size_t n_pending, cap_pending;
+    tbon_leaf_call *answers;
+    size_t cap_answers;
+};
+
+int tbon_root_create(int32_t world_size, tbon_root **out)
+{
+    if (!out || world_size <= 0) {
+        return MG_EINVAL;
+    }
+    tbon_root *root = calloc(1, sizeof *root);
+    if (!root || !(root->awaited_exit = calloc((size_t)world_size, sizeof *root->awaited_exit))) {
+        free(root);
+        return MG_ENOMEM;
+    }
+    root->world = world_size;
+    *out = root;
+    return MG_OK;
+}
+
+void tbon_root_destroy(tbon_root *root)
+{
+    if (!root) {
+        return;
+    }
+    free(root->awaited_exit);
+    free(root->pending);
+    free(root->answers);
+    free(root);
+}
+
+int tbon_root_note(tbon_root *root, const check_event *ev)
+{
+    if (ev->rank < 0 || ev->rank >= root->world) {
+        return MG_EINVAL;
+    }
+    if (!tbon_leaf_awaits_answer(ev)) {
+        return MG_OK;
+    }
+    /* a stage waits on the rank's last such exit only (it holds the rank's records behind it) */
+    if (!root->awaited_exit[ev->rank]) {
+        int rc = mg_array_reserve((void **)&root->pending, &root->cap_pending, root->n_pending + 1,
+                                  sizeof *root->pending);
+        if (rc) {
+            return rc;
+        }
+        root->pending[root->n_pending++] = ev->rank;
+    }
+    root->awaited_exit[ev->rank] = ev->seq;
+    return MG_OK;
+}
+
+int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_leaf_call **out,
+                      size_t *n)
+{
+    int rc = mg_array_reserve((void **)&root->answers, &root->cap_answers, root->n_pending,
+                              sizeof *root->answers);
+    if (rc) {
+        return rc;
+    }
+    *n = 0;
+    for (size_t i = 0; i < root->n_pending;) {
+        int32_t rank = root->pending[i];
+        if (deadlock_detector_rank_in_call(det, rank)) {
+            i++;
+            continue;
+        }
+        root->answers[(*n)++] = (tbon_leaf_call){rank, root->awaited_exit[rank]};
+        root->awaited_exit[rank] = 0;
+        root->pending[i] = root->pending[--root->n_pending];
+    }
+    *out = root->answers;
+    return MG_OK;
+}

@@ -1,0 +1,30 @@
+/* The root of the tree of detectors answering the stages below (docs/check-detector.md §14): it
+ * notes each record fed to the root's deadlock detector whose stage waits for an answer
+ * (tbon_leaf_awaits_answer) and tells when the detector's model left that call, so the stage
+ * below lets the rank's later records go on (tbon_leaf_completed). No MPI, no I/O. Not
+ * thread-safe. */
+#ifndef TBON_ROOT_H
+#define TBON_ROOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deadlock_detector.h"
+#include "tbon_leaf.h"
+
+typedef struct tbon_root tbon_root;
+
+/* Answers for a job of world_size ranks. Errors: MG_EINVAL, MG_ENOMEM. */
+int tbon_root_create(int32_t world_size, tbon_root **out);
+/* NULL is accepted. */
+void tbon_root_destroy(tbon_root *root);
+
+/* Notes a record (decoded; fed to the detector already) that came up from a stage below. Errors:
+ * MG_EINVAL (a rank outside the world), MG_ENOMEM. */
+int tbon_root_note(tbon_root *root, const check_event *ev);
+/* The noted calls the detector's model has left by now, each once: *out (the module's array,
+ * valid until the next call into it) gets *n of them. Errors: MG_ENOMEM. */
+int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_leaf_call **out,
+                      size_t *n);
+
+#endif

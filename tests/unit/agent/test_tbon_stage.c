@@ -1,0 +1,219 @@
+/* A stage process's loop (tbon_stage.h) over streams written beforehand into pipes: a child that
+ * breaks off inside a malformed frame loses exactly its ranks without an END (each goes up as END
+ * CHECK_AGENT_LOST), the other child's records go up, and the stream ends with DONE; the parent's
+ * answer lets a held rank's pair be matched, and the stage answers its child in turn. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "check_event.h"
+#include "mg_error.h"
+#include "mg_test.h"
+#include "record_stream.h"
+#include "tbon_stage.h"
+
+/* Appends a frame of a record of rank's call (entry or exit) to buf. */
+static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uint16_t func,
+                         int32_t peer)
+{
+    check_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (uint8_t)kind;
+    ev.rank = rank;
+    ev.seq = seq;
+    ev.func = func;
+    ev.comm = CHECK_COMM_WORLD;
+    ev.peer = peer;
+    ev.root = CHECK_NO_ROOT;
+    size_t len = 0;
+    MG_CHECK_INT(check_event_encode(&ev, buf + AGENT_FRAME_HEADER, 512, &len), MG_OK);
+    agent_frame_header_put(buf, AGENT_MSG_RECORD, (uint32_t)len);
+    return AGENT_FRAME_HEADER + len;
+}
+
+static void test_broken_child(void)
+{
+    int a[2], b[2], up[2];
+    MG_CHECK(pipe(a) == 0 && pipe(b) == 0 && pipe(up) == 0);
+    uint8_t buf[4096];
+    /* child A, ranks 0-1: rank 0 sends to rank 1 (matched in the stage), rank 1 then receives
+     * from rank 2, rank 0 finalizes, and the stream ends cleanly */
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
+    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 3, CHECK_FN_RECV, 2);
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 0, CHECK_AGENT_FINALIZED, 0);
+    agent_frame_header_put(buf + n, AGENT_MSG_DONE, 0);
+    n += AGENT_FRAME_HEADER;
+    MG_CHECK(write(a[1], buf, n) == (ssize_t)n);
+    /* child B, ranks 2-3: rank 2 receives from rank 1, then a frame with a bad magic */
+    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 2, 1, CHECK_FN_RECV, 1);
+    memset(buf + n, 0x5A, AGENT_FRAME_HEADER);
+    n += AGENT_FRAME_HEADER;
+    MG_CHECK(write(b[1], buf, n) == (ssize_t)n);
+    close(a[1]);
+    close(b[1]);
+
+    int inputs[] = {a[0], b[0]};
+    int32_t first[] = {0, 2}, count[] = {2, 2};
+    tbon_stage_params p = {.inputs = inputs,
+                           .input_first = first,
+                           .input_count = count,
+                           .n_inputs = 2,
+                           .output = up[1],
+                           .answers_in = -1,
+                           .first = 0,
+                           .count = 4};
+    tbon_stage_result res;
+    char err[200] = "";
+    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_OK);
+    MG_CHECK_INT(res.broken_inputs, 1);
+    MG_CHECK_INT(res.counts.records, 5);
+    MG_CHECK_INT(res.counts.resolved, 3); /* the send's entry, the receive's entry and exit */
+    close(a[0]);
+    close(b[0]);
+
+    agent_reader reader;
+    agent_reader_init(&reader);
+    ssize_t got;
+    while ((got = read(up[0], buf, sizeof buf)) > 0) {
+        MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got), MG_OK);
+    }
+    close(up[0]);
+    agent_frame f;
+    int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
+    while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
+        int32_t rank, value;
+        uint64_t wide;
+        after_done += done;
+        if (f.type == AGENT_MSG_RECORD) {
+            records++;
+        } else if (f.type == AGENT_MSG_WORLD) {
+            worlds++;
+        } else if (f.type == AGENT_MSG_DONE) {
+            done++;
+        } else if (f.type == AGENT_MSG_END &&
+                   record_stream_parse_pair(&f, &rank, &value, &wide) == MG_OK && rank >= 0 &&
+                   rank < 4) {
+            lost[rank] += value == CHECK_AGENT_LOST;
+            finalized += value == CHECK_AGENT_FINALIZED;
+        }
+    }
+    agent_reader_free(&reader);
+    MG_CHECK_INT(worlds, 1);
+    MG_CHECK_INT(records, 2); /* ranks 1 and 2 receiving from each other, let go at the end */
+    MG_CHECK_INT(finalized, 1);
+    MG_CHECK(!lost[0] && !lost[1] && lost[2] == 1 && lost[3] == 1);
+    MG_CHECK_INT(done, 1);
+    MG_CHECK_INT(after_done, 0);
+}
+
+/* Reads frames from fd until one of type comes (*f borrows the reader's bytes). */
+static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_frame *f,
+                       int *records)
+{
+    char err[200];
+    for (;;) {
+        int got = agent_reader_next(reader, f, err, sizeof err);
+        MG_CHECK(got >= 0);
+        if (got == 1) {
+            *records += f->type == AGENT_MSG_RECORD;
+            if (f->type == type) {
+                return;
+            }
+            continue;
+        }
+        uint8_t buf[4096];
+        ssize_t n = read(fd, buf, sizeof buf);
+        MG_CHECK(n > 0);
+        if (n <= 0) {
+            return;
+        }
+        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)n), MG_OK);
+    }
+}
+
+/* A stage for ranks 0-1 of 4, fed by a child that waits for answers: rank 0 sends to rank 3 (up,
+ * and MPI let it return), rank 1 sends to rank 0, rank 0 receives it. The pair waits behind rank
+ * 0's send until the parent answers that it left it; then it is matched in the stage, and the
+ * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
+ * here). Only rank 0's send goes up. */
+static void test_answers(void)
+{
+    int in[2], up[2], from_parent[2], to_child[2];
+    MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int32_t first = 0, count = 2;
+        tbon_stage_params p = {.inputs = &in[0],
+                               .input_first = &first,
+                               .input_count = &count,
+                               .n_inputs = 1,
+                               .output = up[1],
+                               .answers_in = from_parent[0],
+                               .answers_out = &to_child[1],
+                               .first = 0,
+                               .count = 2};
+        tbon_stage_result res;
+        char err[200];
+        close(in[1]);
+        close(up[0]);
+        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_OK ? 0 : 1);
+    }
+    close(in[0]);
+    close(up[1]);
+    close(from_parent[0]);
+    close(to_child[1]);
+    uint8_t buf[4096];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 3);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_SEND, 0);
+    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 3, CHECK_FN_RECV, 1);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 4, CHECK_FN_RECV, CHECK_PROC_NULL);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+
+    agent_reader reader, answers;
+    agent_reader_init(&reader);
+    agent_reader_init(&answers);
+    agent_frame f;
+    int records = 0, answer_records = 0;
+    while (records < 2) {
+        read_until(up[0], &reader, AGENT_MSG_RECORD, &f, &records);
+    }
+    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_COMPLETED, 0, 0, 2);
+    MG_CHECK(write(from_parent[1], buf, n) == (ssize_t)n);
+    for (int32_t want = 0; want < 2; want++) {
+        read_until(to_child[0], &answers, AGENT_MSG_COMPLETED, &f, &answer_records);
+        int32_t rank, reserved;
+        uint64_t exit_seq;
+        MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &exit_seq), MG_OK);
+        MG_CHECK_INT(rank, want);
+        MG_CHECK_INT(exit_seq, 2);
+    }
+
+    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    close(in[1]);
+    read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
+    MG_CHECK_INT(records, 2);
+    int status;
+    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    agent_reader_free(&reader);
+    agent_reader_free(&answers);
+    close(up[0]);
+    close(from_parent[1]);
+    close(to_child[0]);
+}
+
+int main(void)
+{
+    MG_RUN(test_broken_child);
+    MG_RUN(test_answers);
+    MG_TEST_END();
+}
