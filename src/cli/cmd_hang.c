@@ -257,9 +257,42 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         observe_ranks_record(observer, sampler);
 }
 
-/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. The first
- * suspicion set aside is said without -v too (*set_aside_said keeps that it was): a user who waits
- * for a verdict learns that a hang was suspected, what was seen and that watching goes on. */
+/* Says why the watch set a suspicion aside, on stderr and in the trace. The first one is said
+ * without -v too (*set_aside_said keeps that it was): a user who waits for a verdict learns that a
+ * hang was suspected, what was seen and that watching goes on. */
+static void say_set_aside(const struct hang_watch_step *step, double now, FILE *trace,
+                          bool *set_aside_said)
+{
+    char why[256];
+    switch (step->result.kind) {
+    case HANG_DIAG_SUSPENDED:
+        snprintf(why, sizeof why, "the whole job was stopped during verification");
+        break;
+    case HANG_DIAG_STARVED:
+        snprintf(why, sizeof why,
+                 "rank %d was kept from running during verification (a busy node, a CPU quota), "
+                 "so its silence says nothing",
+                 step->starved_rank);
+        if (trace)
+            fprintf(trace, "# starved %.3f\n", now);
+        break;
+    default:
+        snprintf(why, sizeof why, "rank %d made progress (a transient slowdown)",
+                 step->result.progress_rank);
+        if (trace)
+            fprintf(trace, "# resume %.3f\n", now);
+        break;
+    }
+    if (*set_aside_said)
+        mg_info("hang: a suspected hang was set aside: %s; watching goes on", why);
+    else
+        mg_warn("hang: a suspected hang was set aside: %s; watching goes on (-v says each "
+                "later one)",
+                why);
+    *set_aside_said = true;
+}
+
+/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. */
 static void say_events(const struct hang_watch_step *step, double now, FILE *trace,
                        bool *set_aside_said)
 {
@@ -299,35 +332,8 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
     else if (step->events & HANG_WATCH_STRETCHED)
         mg_info("hang: verification scan %zu came %.1f s after the one before (the node is busy)",
                 step->scan_number, step->gap_took);
-    if (!(step->events & HANG_WATCH_SET_ASIDE))
-        return;
-    char why[256];
-    switch (step->result.kind) {
-    case HANG_DIAG_SUSPENDED:
-        snprintf(why, sizeof why, "the whole job was stopped during verification");
-        break;
-    case HANG_DIAG_STARVED:
-        snprintf(why, sizeof why,
-                 "rank %d was kept from running during verification (a busy node, a CPU quota), "
-                 "so its silence says nothing",
-                 step->starved_rank);
-        if (trace)
-            fprintf(trace, "# starved %.3f\n", now);
-        break;
-    default:
-        snprintf(why, sizeof why, "rank %d made progress (a transient slowdown)",
-                 step->result.progress_rank);
-        if (trace)
-            fprintf(trace, "# resume %.3f\n", now);
-        break;
-    }
-    if (*set_aside_said)
-        mg_info("hang: a suspected hang was set aside: %s; watching goes on", why);
-    else
-        mg_warn("hang: a suspected hang was set aside: %s; watching goes on (-v says each "
-                "later one)",
-                why);
-    *set_aside_said = true;
+    if (step->events & HANG_WATCH_SET_ASIDE)
+        say_set_aside(step, now, trace, set_aside_said);
 }
 
 /* The watch's parameters from the options. */

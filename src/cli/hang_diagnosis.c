@@ -246,6 +246,106 @@ static int is_faulty(const struct hang_diag_result *result, const int *faulty, i
     return is_named(faulty, result->nfaulty, r);
 }
 
+/* What the report says of rank r, as the last scan saw it (seen): its view for the roll-call, its
+ * stack in st (sampled now unless it exited or its agent is lost), its facts for the culprit's
+ * search, and its entry of "per_rank". */
+static void describe_rank(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
+                          int r, const struct hang_diag_rank *seen, rank_stack *st, rank_view *view,
+                          struct hang_culprit_rank *fact, json_object *entry)
+{
+    cli_session *s = p->session;
+    int lost = p->remote && hang_remote_lost(p->remote, r);
+    memset(st, 0, sizeof *st);
+    if (!seen->exited && !lost)
+        hang_probes_stack(p, r, st);
+    const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
+                         : st->mpi_function[0] ? st->mpi_function
+                                               : "MPI";
+    /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
+     * reading can catch it; unless the scans found it outside MPI every time (faulty), it
+     * waits in that function. */
+    int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
+                mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
+    bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
+    /* the culprit of a communication hang: stopped, or spinning, inside MPI */
+    bool culprit = in_mpi && is_faulty(result, faulty, r);
+    /* A rank on another node is known by what its agent said: this node's /proc is not its. */
+    view->state = lost                                        ? 5
+                  : seen->exited                              ? 2
+                  : culprit                                   ? (seen->stopped ? 4 : 1)
+                  : in_mpi                                    ? 0
+                  : p->remote && !hang_remote_here(p->remote) ? (seen->stopped ? 4 : 1)
+                                                              : outside_state(s->ranks[r].pid);
+    char stripped[RANK_STACK_NAME + 32];
+    const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
+    view->what = strdup(in_mpi ? mpi_fn : user ? user : "?");
+    json_object_object_add(entry, "rank", json_object_new_int(r));
+    json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
+    if (s->ranks[r].host[0])
+        json_object_object_add(entry, "host", json_object_new_string(s->ranks[r].host));
+    json_object_object_add(entry, "state",
+                           json_object_new_string(lost           ? "UNKNOWN"
+                                                  : in_mpi       ? "IN_MPI"
+                                                  : seen->exited ? "EXITED"
+                                                                 : "OUT_MPI"));
+    json_object_object_add(entry, "function", json_object_new_string(view->what));
+    json_object_object_add(entry, "stack", stack_json(st));
+    hang_evidence_seen by_watch = {.live = !seen->exited,
+                                   .in_mpi = in_mpi,
+                                   .stopped = is_faulty(result, faulty, r) && seen->stopped,
+                                   .spun = culprit && !seen->stopped};
+    hang_evidence_rank(s, r, &by_watch, st, fact, entry);
+}
+
+/* Adds the finding's ranks with their calls: the faulty ones, and in a communication hang every
+ * rank waiting in MPI; returns the "faulty_ranks" array. */
+static json_object *add_ranks(mg_finding *f, bool computation, const int *faulty, size_t nfaulty,
+                              const rank_view *views, int n)
+{
+    json_object *faulty_json = json_object_new_array();
+    for (size_t i = 0; i < nfaulty; i++) {
+        mg_finding_add_rank(f, faulty[i]);
+        json_object_array_add(faulty_json, json_object_new_int(faulty[i]));
+        mg_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
+    }
+    if (!computation)
+        for (int r = 0; r < n; r++)
+            if (views[r].state == 0) {
+                mg_finding_add_rank(f, r);
+                mg_finding_add_site(f, r, views[r].what, NULL, 0);
+            }
+    return faulty_json;
+}
+
+/* The finding's suggestion: what the faulty rank (faulty[0], if any) does, by the hang's type. */
+static void suggest(mg_finding *f, bool computation, const int *faulty, size_t nfaulty,
+                    const rank_view *views, const struct hang_culprit_rank *facts)
+{
+    char suggestion[512];
+    if (computation && nfaulty > 0) {
+        snprintf(suggestion, sizeof suggestion,
+                 "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
+                 faulty[0], views[faulty[0]].what);
+    } else if (nfaulty > 0) {
+        const struct hang_culprit_rank *held_by = facts ? &facts[faulty[0]] : NULL;
+        snprintf(suggestion, sizeof suggestion,
+                 views[faulty[0]].state == 4
+                     ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
+                       "frozen node)"
+                 : !held_by || held_by->spun || held_by->in_handler
+                     ? "rank %d holds the others: it spins inside %s while they wait (a signal "
+                       "handler or callback that never returns)"
+                     : "rank %d holds the others: they wait on it, and it waits in %s for what "
+                       "never comes (a message never sent, a collective others do not call)",
+                 faulty[0], views[faulty[0]].what);
+    } else {
+        snprintf(suggestion, sizeof suggestion,
+                 "every rank waits inside MPI: look for a message that is never sent or a "
+                 "collective some rank does not call (mpiguard check finds these)");
+    }
+    mg_finding_set_suggestion(f, suggestion);
+}
+
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
                  const struct hang_diag_rank *last, double detection_time, json_object *model)
 {
@@ -260,53 +360,9 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     json_object *per_rank = json_object_new_array();
     int computation = result->kind == HANG_DIAG_COMPUTATION;
     for (int r = 0; views && st && tree && facts && named && r < n; r++) {
-        const struct hang_diag_rank *seen = &last[r];
-        int lost = p->remote && hang_remote_lost(p->remote, r);
-        memset(st, 0, sizeof *st);
-        if (!seen->exited && !lost)
-            hang_probes_stack(p, r, st);
-        const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
-                             : st->mpi_function[0] ? st->mpi_function
-                                                   : "MPI";
-        /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
-         * reading can catch it; unless the scans found it outside MPI every time (faulty), it
-         * waits in that function. */
-        int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
-                    mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL &&
-                    !is_faulty(result, faulty, r);
-        bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
-        /* the culprit of a communication hang: stopped, or spinning, inside MPI */
-        bool culprit = in_mpi && is_faulty(result, faulty, r);
-        /* A rank on another node is known by what its agent said: this node's /proc is not its. */
-        views[r].state = lost           ? 5
-                         : seen->exited ? 2
-                         : culprit      ? (seen->stopped ? 4 : 1)
-                         : in_mpi       ? 0
-                         : p->remote && !hang_remote_here(p->remote)
-                             ? (seen->stopped ? 4 : 1)
-                             : outside_state(s->ranks[r].pid);
-        char stripped[RANK_STACK_NAME + 32];
-        const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
-        views[r].what = in_mpi ? mpi_fn : user ? user : "?";
-        views[r].what = strdup(views[r].what);
-        hang_stack_tree_add(tree, r, st);
         json_object *entry = json_object_new_object();
-        json_object_object_add(entry, "rank", json_object_new_int(r));
-        json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
-        if (s->ranks[r].host[0])
-            json_object_object_add(entry, "host", json_object_new_string(s->ranks[r].host));
-        json_object_object_add(entry, "state",
-                               json_object_new_string(lost           ? "UNKNOWN"
-                                                      : in_mpi       ? "IN_MPI"
-                                                      : seen->exited ? "EXITED"
-                                                                     : "OUT_MPI"));
-        json_object_object_add(entry, "function", json_object_new_string(views[r].what));
-        json_object_object_add(entry, "stack", stack_json(st));
-        hang_evidence_seen by_watch = {.live = !seen->exited,
-                                       .in_mpi = in_mpi,
-                                       .stopped = is_faulty(result, faulty, r) && seen->stopped,
-                                       .spun = culprit && !seen->stopped};
-        hang_evidence_rank(s, r, &by_watch, st, &facts[r], entry);
+        describe_rank(p, result, faulty, r, &last[r], st, &views[r], &facts[r], entry);
+        hang_stack_tree_add(tree, r, st);
         json_object_array_add(per_rank, entry);
     }
     /* the watch names the ranks outside MPI, the stopped and the spinning; the search adds the
@@ -343,21 +399,10 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     json_object *ev = mg_finding_evidence(f);
     if (culprit_json)
         json_object_object_add(ev, "culprit", culprit_json);
-    json_object *faulty_json = json_object_new_array();
-    for (size_t i = 0; i < nfaulty; i++) {
-        mg_finding_add_rank(f, faulty[i]);
-        json_object_array_add(faulty_json, json_object_new_int(faulty[i]));
-        mg_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
-    }
-    if (!computation)
-        for (int r = 0; r < n; r++)
-            if (views[r].state == 0) {
-                mg_finding_add_rank(f, r);
-                mg_finding_add_site(f, r, views[r].what, NULL, 0);
-            }
     json_object_object_add(ev, "hang_type",
                            json_object_new_string(computation ? "computation" : "communication"));
-    json_object_object_add(ev, "faulty_ranks", faulty_json);
+    json_object_object_add(ev, "faulty_ranks",
+                           add_ranks(f, computation, faulty, nfaulty, views, n));
     add_detection_time(ev, detection_time);
     json_object_object_add(ev, "sampler",
                            json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
@@ -365,32 +410,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     json_object_object_add(ev, "per_rank", per_rank);
     if (tree)
         hang_stack_tree_to_finding(tree, f);
-    if (computation && nfaulty > 0) {
-        char suggestion[512];
-        snprintf(suggestion, sizeof suggestion,
-                 "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
-                 faulty[0], views[faulty[0]].what);
-        mg_finding_set_suggestion(f, suggestion);
-    } else if (nfaulty > 0) {
-        char suggestion[512];
-        const struct hang_culprit_rank *held_by = facts ? &facts[faulty[0]] : NULL;
-        snprintf(suggestion, sizeof suggestion,
-                 views[faulty[0]].state == 4
-                     ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
-                       "frozen node)"
-                 : !held_by || held_by->spun || held_by->in_handler
-                     ? "rank %d holds the others: it spins inside %s while they wait (a signal "
-                       "handler or callback that never returns)"
-                     : "rank %d holds the others: they wait on it, and it waits in %s for what "
-                       "never comes (a message never sent, a collective others do not call)",
-                 faulty[0], views[faulty[0]].what);
-        mg_finding_set_suggestion(f, suggestion);
-    } else {
-        mg_finding_set_suggestion(f,
-                                  "every rank waits inside MPI: look for a message that is never "
-                                  "sent or a collective some rank does not call "
-                                  "(mpiguard check finds these)");
-    }
+    suggest(f, computation, faulty, nfaulty, views, facts);
     mg_finding_print_banner(f, stderr);
     roll_call(views, n, stderr, calls, sizeof calls);
     if (tree)

@@ -23,7 +23,7 @@ static bool computes_inside_mpi(const rank_stack *st, const char *app_path)
         const char *name = f->function + (f->function[0] == 'P');
         if (strncmp(name, "MPI_", 4) == 0)
             return computing;
-        computing = computing || strcmp(f->function, "__restore_rt") == 0 ||
+        computing = computing || strcmp(f->function, STACK_SIGNAL_FRAME) == 0 ||
                     strcmp(f->module, app) == 0;
     }
     return false;

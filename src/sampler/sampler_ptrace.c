@@ -63,6 +63,7 @@ struct sampler_ptrace {
     sampler_thread *threads;
     stack_frame *frames; /* max_frames per thread */
     uint64_t *pcs;       /* max_frames per thread */
+    bool *signal_frames; /* likewise: stack_unwind_thread's */
     stack_thread_class *classes;
     size_t threads_capacity;
 };
@@ -184,11 +185,15 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
     if (pcs) {
         s->pcs = pcs;
     }
+    bool *signal_frames = realloc(s->signal_frames, n * f * sizeof *signal_frames);
+    if (signal_frames) {
+        s->signal_frames = signal_frames;
+    }
     stack_thread_class *classes = realloc(s->classes, n * sizeof *classes);
     if (classes) {
         s->classes = classes;
     }
-    if (!threads || !frames || !pcs || !classes) {
+    if (!threads || !frames || !pcs || !signal_frames || !classes) {
         return MG_ENOMEM;
     }
     s->threads_capacity = n;
@@ -256,7 +261,8 @@ static int unwind_taken(sampler_ptrace *s)
         if (t->state == PTRACE_STOP_SEIZED) {
             out->state = SAMPLER_THREAD_LATE;
         } else if (t->state == PTRACE_STOP_GONE ||
-                   stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], f, &out->nframes)) {
+                   stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], &s->signal_frames[n * f],
+                                       f, &out->nframes)) {
             out->state = SAMPLER_THREAD_VANISHED;
         }
         n++;
@@ -279,7 +285,7 @@ static void describe_threads(sampler_ptrace *s, size_t first)
             fr->pc = s->pcs[i * f + k];
             symbol_info info;
             stack_unwind_symbol(s->unwind, fr->pc, false, &info);
-            fr->function = info.name;
+            fr->function = s->signal_frames[i * f + k] ? STACK_SIGNAL_FRAME : info.name;
             fr->offset = info.offset;
             fr->file = NULL; /* sampler_ptrace_add_sources */
             fr->line = 0;
@@ -498,6 +504,7 @@ int sampler_ptrace_close(sampler_ptrace *s)
     free(s->threads);
     free(s->frames);
     free(s->pcs);
+    free(s->signal_frames);
     free(s->classes);
     free(s->mpi_threads);
     free(s);

@@ -10,6 +10,9 @@
 
 /* One frame of a call stack; frames[0] is the innermost. Strings are owned by whoever produced the
  * frame (the sampler documents how long they live). */
+/* The name of a signal trampoline frame, as gdb shows it: a handler runs in the frames inside. */
+#define STACK_SIGNAL_FRAME "<signal handler called>"
+
 typedef struct stack_frame {
     uint64_t pc;          /* the call site (return address - 1) for caller frames */
     const char *function; /* symbol containing pc, or NULL when unknown */

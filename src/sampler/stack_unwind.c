@@ -198,6 +198,7 @@ void stack_unwind_begin_sample(stack_unwind *u)
 
 typedef struct frame_sink {
     uint64_t *pcs;
+    bool *activations;
     size_t max, n;
 } frame_sink;
 
@@ -209,13 +210,26 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
     if (!dwfl_frame_pc(state, &pc, &activation)) {
         return DWARF_CB_ABORT;
     }
+    sink->activations[sink->n] = activation;
     sink->pcs[sink->n++] = activation ? pc : pc - 1;
     return sink->n < sink->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, size_t *n)
+/* libdwfl marks as activations the first frame, the signal trampoline (its CFI says it is a
+ * signal frame) and the frame a trampoline calls (the handler's outermost): of a run of them past
+ * the first frame, the outermost is the trampoline. Its symbol (glibc's __restore_rt) is local
+ * and sizeless, so it has no name of its own to be known by. */
+static void mark_signal_frames(bool *activations, size_t n)
 {
-    frame_sink sink = {pcs, max, 0};
+    for (size_t k = 0; k < n; k++) {
+        activations[k] = k > 0 && activations[k] && !(k + 1 < n && activations[k + 1]);
+    }
+}
+
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,
+                        size_t *n)
+{
+    frame_sink sink = {pcs, signal_frames, max, 0};
     *n = 0;
     if (max == 0) {
         return MG_OK;
@@ -223,6 +237,7 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, s
     /* -1 also ends a normal walk ("no matching address range" at the outermost frame), so only
      * a walk that did not even produce the first frame is a failure. */
     (void)dwfl_getthread_frames(u->dwfl, tid, frame_cb, &sink);
+    mark_signal_frames(signal_frames, sink.n);
     *n = sink.n;
     return sink.n > 0 ? MG_OK : MG_ENOENT;
 }

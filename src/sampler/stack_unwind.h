@@ -34,10 +34,12 @@ int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind
 void stack_unwind_begin_sample(stack_unwind *u);
 
 /* Unwinds thread tid, which must be in a ptrace-stop traced by the calling thread, into pcs[0..max)
- * (innermost first; caller frames hold return address - 1, the call site). *n gets the number of
- * frames. Returns 0 (even for a stack cut short by unknown unwind data: the frames found are
- * kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
-int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, size_t max, size_t *n);
+ * (innermost first; caller frames hold return address - 1, the call site), and signal_frames[k]
+ * says whether frame k is a signal trampoline (a handler runs in the frames inside it). *n gets
+ * the number of frames. Returns 0 (even for a stack cut short by unknown unwind data: the frames
+ * found are kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,
+                        size_t *n);
 
 /* What people read of pc: the symbol holding it (.symtab, else .dynsym, also from a separate
  * debug file) and pc's offset in it, and with_source, the source file and line where debug

@@ -95,16 +95,35 @@ double hang_diag_own_time(double elapsed_s, double ran_s, double slices, bool ru
     return ran_s >= elapsed_s * share ? elapsed_s : ran_s / share;
 }
 
+/* The most CPU time any live rank runnable at both scans got per second of the gap; 0 when none
+ * is known. */
+static double best_rate(const struct hang_diag_cpu *ranks, size_t n, double elapsed_s)
+{
+    double best = 0;
+    for (size_t r = 0; r < n; r++) {
+        const struct hang_diag_cpu *c = &ranks[r];
+        if (c->alive && c->runnable && c->ran_s > 0 && c->ran_s / elapsed_s > best)
+            best = c->ran_s / elapsed_s;
+    }
+    return best;
+}
+
 double hang_diag_least_own_time(const struct hang_diag_cpu *ranks, size_t n, double elapsed_s,
-                                size_t *who)
+                                enum hang_diag_share against, size_t *who)
 {
     double least = elapsed_s;
+    double sibling_share = against == HANG_DIAG_SHARE_SIBLINGS && elapsed_s > 0
+                               ? HANG_DIAG_SIBLING_SHARE * best_rate(ranks, n, elapsed_s)
+                               : 0;
     *who = SIZE_MAX;
     for (size_t r = 0; r < n; r++) {
         if (!ranks[r].alive)
             continue;
         const struct hang_diag_cpu *c = &ranks[r];
-        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+        double share = c->share > 0 && c->share < 1 ? c->share : 1;
+        if (sibling_share > 0 && sibling_share < share)
+            share = sibling_share;
+        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, share);
         if (*who == SIZE_MAX || own < least) {
             least = own;
             *who = r;

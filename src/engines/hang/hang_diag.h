@@ -93,10 +93,25 @@ struct hang_diag_cpu {
     double share;  /* its share of a CPU on its node (hang_diag_own_time) */
 };
 
+/* Against which share of a CPU a rank's CPU time is weighed (hang_diag_least_own_time). */
+enum hang_diag_share {
+    HANG_DIAG_SHARE_NODE,     /* each rank's own share: its node's cores over ranks */
+    HANG_DIAG_SHARE_SIBLINGS, /* that, or HANG_DIAG_SIBLING_SHARE of the CPU time per second the
+                               * most-served runnable rank got, whichever is less */
+};
+
 /* The least time any live rank had for itself (hang_diag_own_time) between two scans elapsed_s
- * apart, and which rank that was (*who; SIZE_MAX, with elapsed_s returned, when none is alive). */
+ * apart, its CPU time weighed against the share `against` says, and which rank that was (*who;
+ * SIZE_MAX, with elapsed_s returned, when none is alive).
+ * Why the siblings: the scheduler shares a node between sessions (autogroup) and cgroups before
+ * threads. Under srun every rank of a job is in one session (slurmstepd's) and on a loaded node
+ * gets far less than cores over ranks however long the gap lasts (docs/hang-measurements.md
+ * "Under srun"); a rank that ran half as much as its best-served sibling was not kept from
+ * running by anything that waiting would end, while a rank throttled alone (a cpu cgroup of its
+ * own) still falls far below. */
+#define HANG_DIAG_SIBLING_SHARE 0.5
 double hang_diag_least_own_time(const struct hang_diag_cpu *ranks, size_t n, double elapsed_s,
-                                size_t *who);
+                                enum hang_diag_share against, size_t *who);
 
 /* Verification's scans are gap_s apart in every live rank's own time: after a scan elapsed_s after
  * the one before, in which the most deprived live rank had least_own_s for itself, how much longer

@@ -464,7 +464,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         cpu_since_before(w, readings);
         size_t who;
         double elapsed = now - w->before_at;
-        double own = hang_diag_least_own_time(w->cpu, w->n, elapsed, &who);
+        double own = hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_NODE, &who);
         double wait = hang_diag_retake_after(w->p.scan_gap, elapsed, own, w->p.max_stretch);
         if (wait > 0) {
             step->action = HANG_WATCH_SCAN;
@@ -477,8 +477,13 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
             step->gap_took = elapsed;
             step->short_rank = who;
         }
-        if (own < w->p.scan_gap && who != SIZE_MAX)
-            w->starved_rank = (int)who;
+        /* a gap that reached its limit: starved only if a rank had less than its siblings */
+        size_t alone;
+        if (own < w->p.scan_gap &&
+            hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_SIBLINGS, &alone) <
+                w->p.scan_gap &&
+            alone != SIZE_MAX)
+            w->starved_rank = (int)alone;
         note_conduct(w);
     }
     mark_cpu(w, readings);

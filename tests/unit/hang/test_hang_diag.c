@@ -268,14 +268,45 @@ static void least_own_time_skips_exited_ranks(void)
         {.alive = true, .runnable = false, .ran_s = 0.0, .slices = 0, .share = 0.5}, /* asleep */
     };
     size_t who;
-    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 0.5, 1e-12);
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, HANG_DIAG_SHARE_NODE, &who), 0.5, 1e-12);
     MG_CHECK_INT((int)who, 1);
     cpu[1].alive = false;
-    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 2.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, HANG_DIAG_SHARE_NODE, &who), 2.0, 1e-12);
     MG_CHECK_INT((int)who, 0);
     cpu[0].alive = cpu[3].alive = false;
-    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, &who), 2.0, 1e-12);
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 2.0, HANG_DIAG_SHARE_NODE, &who), 2.0, 1e-12);
     MG_CHECK(who == SIZE_MAX);
+}
+
+/* srun: every busy-polling rank in one session got 2-3% of a CPU where cores over ranks is 0.5;
+ * beside its siblings none was kept from running. One throttled by a cpu cgroup beside busy
+ * siblings still is. */
+static void against_the_siblings(void)
+{
+    struct hang_diag_cpu cpu[4] = {
+        {.alive = true, .runnable = true, .ran_s = 0.03, .slices = 10, .share = 0.5},
+        {.alive = true, .runnable = false, .ran_s = 0.0, .slices = 0, .share = 0.5}, /* stopped */
+        {.alive = true, .runnable = true, .ran_s = 0.02, .slices = 7, .share = 0.5},
+        {.alive = true, .runnable = true, .ran_s = 0.025, .slices = 8, .share = 0.5},
+    };
+    size_t who;
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 1.0, HANG_DIAG_SHARE_NODE, &who), 0.04, 1e-9);
+    MG_CHECK_INT((int)who, 2);
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 1.0, HANG_DIAG_SHARE_SIBLINGS, &who), 1.0,
+                  1e-12);
+    cpu[2].ran_s = 0.005; /* a sixth of what rank 0 got: a third of half of it */
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 1.0, HANG_DIAG_SHARE_SIBLINGS, &who), 1.0 / 3,
+                  1e-9);
+    MG_CHECK_INT((int)who, 2);
+    cpu[0].ran_s = cpu[3].ran_s = 0.5; /* the stall: busy siblings, one rank at 1 ms a second */
+    cpu[2].ran_s = 0.001;
+    cpu[2].slices = 5; /* 200 us each: it does not yield the CPU, it is not given it */
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 1.0, HANG_DIAG_SHARE_SIBLINGS, &who), 0.004,
+                  1e-9);
+    MG_CHECK_INT((int)who, 2);
+    cpu[0].ran_s = cpu[3].ran_s = 1.0; /* siblings above cores over ranks: that share rules */
+    MG_CHECK_NEAR(hang_diag_least_own_time(cpu, 4, 1.0, HANG_DIAG_SHARE_SIBLINGS, &who), 0.002,
+                  1e-9);
 }
 
 static void retake_waits_for_what_is_missing_up_to_the_stretch(void)
@@ -301,6 +332,7 @@ int main(void)
     MG_RUN(bad_arguments);
     MG_RUN(own_time_counts_what_the_node_kept_from_the_rank);
     MG_RUN(least_own_time_skips_exited_ranks);
+    MG_RUN(against_the_siblings);
     MG_RUN(retake_waits_for_what_is_missing_up_to_the_stretch);
     MG_TEST_END();
 }

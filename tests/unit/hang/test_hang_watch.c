@@ -209,8 +209,9 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
     MG_CHECK_INT(feed(2.3), MG_OK);
-    MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
-    MG_CHECK_INT(feed(10.5), MG_OK);   /* 10 s: the stretch limit */
+    MG_CHECK_NEAR(step.at, 3.1, 1e-9);                                /* still 0.8 s short */
+    readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 10.0; /* they run, it does not */
+    MG_CHECK_INT(feed(10.5), MG_OK);                                  /* 10 s: the stretch limit */
     MG_CHECK(step.events & HANG_WATCH_STRETCHED);
     MG_CHECK_INT(step.scan_number, 2);
     MG_CHECK_INT(step.short_rank, 1);
@@ -222,6 +223,32 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_STARVED);
     MG_CHECK_INT(step.starved_rank, 1);
     MG_CHECK_INT(det_state.resumes, 1);
+}
+
+/* srun on a loaded node: every busy rank of the job got 2-3% of a CPU (one session's share) where
+ * cores over ranks is 1. The gap still stretches to its limit, but none was kept from running
+ * beside the others: the scans count, and the stopped rank's hang gets its verdict. */
+static void a_job_starved_as_a_whole_still_gets_a_verdict(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    for (int r = 0; r < NR; r++) {
+        readings[r].runnable = r != 1;
+        readings[r].stopped = r == 1;
+        readings[r].slices = 0;
+    }
+    for (int scan = 1; scan <= 3; scan++) {
+        MG_CHECK_INT(feed(0.5 + 10.0 * (scan - 1)), MG_OK);
+        MG_CHECK_INT(step.action, scan < 3 ? HANG_WATCH_SCAN : HANG_WATCH_VERDICT);
+        for (int r = 0; r < NR; r++) {
+            readings[r].cpu_s += r == 1 ? 0 : 0.2 + 0.05 * r; /* 2-3.5% of 10 s */
+            readings[r].slices += r == 1 ? 0 : 60;
+        }
+    }
+    MG_CHECK_INT(step.starved_rank, -1);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
 }
 
 /* Verifies with every rank blocked, rank 2 as culprit_case sets it between the scans; each gap
@@ -446,6 +473,7 @@ int main(void)
     MG_RUN(computation_hang_names_the_rank);
     MG_RUN(progress_sets_the_suspicion_aside);
     MG_RUN(verification_waits_for_each_ranks_own_time);
+    MG_RUN(a_job_starved_as_a_whole_still_gets_a_verdict);
     MG_RUN(culprit_of_a_communication_hang);
     MG_RUN(a_suspended_job_is_not_observed);
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
