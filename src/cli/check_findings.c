@@ -201,6 +201,8 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_BUFFERS_OVERLAP:
         return "its buffer shares bytes with a pending request's, one of them a receive (MPI 3.1 "
                "§3.7.2)";
+    case USAGE_COMM_FREED:
+        return "the communicator was freed before (a copy of its handle)";
     default:
         return "unknown";
     }

@@ -44,6 +44,9 @@ usage_problem usage_check(const usage_call *call)
     if (call->comm_null) {
         return USAGE_COMM_NULL;
     }
+    if (call->comm_freed) {
+        return USAGE_COMM_FREED;
+    }
     usage_problem p = call->has_message ? check_message(call) : USAGE_OK;
     if (p == USAGE_OK && call->has_peer) {
         p = check_peer(call);
@@ -77,6 +80,7 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_RMA_CLOSE_UNOPENED] = "rma_close_without_open",
         [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
         [USAGE_BUFFERS_OVERLAP] = "pending_buffers_overlap",
+        [USAGE_COMM_FREED] = "comm_freed",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

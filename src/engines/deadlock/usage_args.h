@@ -28,6 +28,7 @@ typedef enum usage_problem {
     USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */
     USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
     USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
+    USAGE_COMM_FREED,          /* a communicator already freed (a copy of its handle) */
     USAGE_PROBLEM_END
 } usage_problem;
 
@@ -49,7 +50,7 @@ typedef enum usage_rank_kind {
 
 /* One call's arguments. Fields a call does not have stay zero (has_* 0). */
 typedef struct usage_call {
-    uint8_t comm_null;
+    uint8_t comm_null, comm_freed;
     /* the message: count x type in buffer (buffer_null: the pointer is NULL) */
     uint8_t has_message, buffer_null, type_state;
     int64_t count;

@@ -25,6 +25,8 @@ static void test_each_problem(void)
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
     c.comm_null = 1;
     MG_CHECK_INT(usage_check(&c), USAGE_COMM_NULL);
+    c = good_send(), c.comm_freed = 1, c.count = -1; /* the communicator first */
+    MG_CHECK_INT(usage_check(&c), USAGE_COMM_FREED);
     c = good_send(), c.count = -1;
     MG_CHECK_INT(usage_check(&c), USAGE_COUNT_NEGATIVE);
     c = good_send(), c.buffer_null = 1;
@@ -83,6 +85,7 @@ static void test_names(void)
 {
     MG_CHECK(strcmp(usage_problem_name(USAGE_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_ROOT_RANGE), "root_out_of_range") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_COMM_FREED), "comm_freed") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_PROBLEM_END), "unknown") == 0);
     for (uint32_t p = USAGE_OK; p < USAGE_PROBLEM_END; p++)
         MG_CHECK(usage_problem_name(p) != NULL && strcmp(usage_problem_name(p), "unknown") != 0);
