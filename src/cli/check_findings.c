@@ -203,6 +203,8 @@ static const char *invalid_argument_text(uint32_t problem)
                "§3.7.2)";
     case USAGE_COMM_FREED:
         return "the communicator was freed before (a copy of its handle)";
+    case USAGE_OP_FREED:
+        return "the reduction op was freed before (a copy of its handle)";
     default:
         return "unknown";
     }

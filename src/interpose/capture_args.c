@@ -86,6 +86,8 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id)
 {
     usage_call u = describe_comm(comm, c);
+    u.op_freed = (op_id & CAPTURE_OP_FREED) != 0;
+    op_id &= ~CAPTURE_OP_FREED;
     if (c && type != MPI_DATATYPE_NULL) {
         describe_message(&u, buf, count, type);
         u.has_op = op_id != 0;

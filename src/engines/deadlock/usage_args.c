@@ -57,6 +57,9 @@ usage_problem usage_check(const usage_call *call)
     if (p == USAGE_OK && call->has_op && !call->op_allowed) {
         p = USAGE_OP_TYPE;
     }
+    if (p == USAGE_OK && call->op_freed) {
+        p = USAGE_OP_FREED;
+    }
     return p;
 }
 
@@ -81,6 +84,7 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
         [USAGE_BUFFERS_OVERLAP] = "pending_buffers_overlap",
         [USAGE_COMM_FREED] = "comm_freed",
+        [USAGE_OP_FREED] = "op_freed",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -29,6 +29,7 @@ typedef enum usage_problem {
     USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
     USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
     USAGE_COMM_FREED,          /* a communicator already freed (a copy of its handle) */
+    USAGE_OP_FREED,            /* a reduction op already freed (a copy of its handle) */
     USAGE_PROBLEM_END
 } usage_problem;
 
@@ -59,8 +60,9 @@ typedef struct usage_call {
     uint8_t has_peer, peer_is_root, peer_kind, any_source_allowed;
     int64_t peer;
     int64_t group_size;
-    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed) */
-    uint8_t has_op, op_allowed;
+    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed), and
+     * whether the op was freed before */
+    uint8_t has_op, op_allowed, op_freed;
     /* a tag, against tag_ub; tag_is_any: the tag is MPI_ANY_TAG */
     uint8_t has_tag, tag_is_any, any_tag_allowed;
     int64_t tag, tag_ub;
