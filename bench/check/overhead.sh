@@ -1,12 +1,13 @@
 #!/bin/bash
-# Overhead of `mpiguard check` (docs/check-measurements-overhead.md "Jobs under check"): the four
-# examples do a fixed amount of work (--iterations) with and without the checker, Open MPI at 4,
-# 16 and 64 ranks, MPICH at 4 and 8.
+# Overhead of `mpiguard check` (docs/check-measurements-overhead.md "Jobs under check"): the four examples do a fixed amount of
+# work (--iterations) with and without the checker, Open MPI at 4, 16, 32 and 64 ranks (oversubscribed
+# on this machine's 2 cores), MPICH at 4 and 8.
 # Plain runs, checked runs without the checksums of send buffers in flight
 # (MPIGUARD_CHECK_BUFFERS=0) and checked runs with every check are interleaved, REPS rounds; each
 # ratio is a median over median(plain) of wall times measured side by side in this one run.
 #   bench/check/overhead.sh [BUILD] [REPS] [SCALE]     SCALE multiplies the iteration counts
-# SETUPS (environment) lists MPI:RANKS pairs (default "openmpi:4 openmpi:16 openmpi:64 mpich:4 mpich:8").
+# SETUPS (environment) lists MPI:RANKS pairs (default "openmpi:4 openmpi:16 openmpi:32 openmpi:64
+# mpich:4 mpich:8").
 set -u
 build=${1:-build} reps=${2:-3} scale=${3:-1}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -16,7 +17,7 @@ declare -A mpich_div=([stencil]=2 [cg]=2 [fft]=20 [master_worker]=3)
 # 64 ranks share the 2 cores: a quarter of the work, and fft's all-to-all (P^2 messages) a sixteenth,
 # keeps a 64-rank run near ten seconds at SCALE 6.
 declare -A wide_div=([stencil]=4 [cg]=4 [fft]=16 [master_worker]=4)
-read -r -a setups <<<"${SETUPS:-openmpi:4 openmpi:16 openmpi:64 mpich:4 mpich:8}"
+read -r -a setups <<<"${SETUPS:-openmpi:4 openmpi:16 openmpi:32 openmpi:64 mpich:4 mpich:8}"
 setups=("${setups[@]/:/ }")
 examples=(stencil cg fft master_worker)
 declare -A times

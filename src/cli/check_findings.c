@@ -152,9 +152,11 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         const dl_call *c = &f->calls[i];
         site_info site;
         site_resolver_cached(sites, c->rank, c->callsite, &site);
+        /* a creation after the call at fault is that call's rank's, listed already */
         if (!dl_finding_rank_listed_before(f, i))
             mg_finding_add_rank(out, c->rank);
-        mg_finding_add_site(out, c->rank, finding_text_call_name(c), site.file, site.line);
+        (c->made_it ? mg_finding_add_creation_site : mg_finding_add_site)(
+            out, c->rank, finding_text_call_name(c), site.file, site.line);
         if (c->in_knot)
             json_object_array_add(knot, json_object_new_int(c->rank));
         json_object_array_add(blocked, blocked_call(c, &site));

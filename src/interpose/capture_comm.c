@@ -14,6 +14,8 @@ enum { MAX_COMMS = 4096 };
 static capture_comm comms[MAX_COMMS];
 static int used_comms;
 static capture_table by_handle; /* handle -> index in comms */
+/* Handles freed and not handed out again since: a copy of one passed to a call is reported. */
+static capture_table freed;
 static MPI_Group world_group;
 /* The last lookup: most programs use one communicator for long stretches. */
 static uint64_t last_key = UINT64_MAX;
@@ -37,6 +39,7 @@ static capture_comm *add(MPI_Comm handle, uint64_t id)
     if (used_comms == MAX_COMMS ||
         capture_table_put(&by_handle, key_of(handle), (uint64_t)used_comms))
         return NULL;
+    capture_table_remove(&freed, key_of(handle));
     capture_comm *c = &comms[used_comms++];
     memset(c, 0, sizeof *c);
     c->id = id;
@@ -46,7 +49,7 @@ static capture_comm *add(MPI_Comm handle, uint64_t id)
 
 int capture_comm_init(int rank, int size)
 {
-    if (capture_table_init(&by_handle, MAX_COMMS))
+    if (capture_table_init(&by_handle, MAX_COMMS) || capture_table_init(&freed, MAX_COMMS))
         return MG_ENOMEM;
     PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     capture_comm *w = add(MPI_COMM_WORLD, CHECK_COMM_WORLD);
@@ -68,6 +71,7 @@ void capture_comm_free_all(void)
     }
     used_comms = 0;
     capture_table_free(&by_handle);
+    capture_table_free(&freed);
     last_key = UINT64_MAX;
 }
 
@@ -214,8 +218,16 @@ void capture_comm_forget(MPI_Comm comm)
     if (!capture_table_get(&by_handle, k, &index))
         return;
     capture_table_remove(&by_handle, k);
+    /* past the table's room a freed handle is simply not reported */
+    (void)capture_table_put(&freed, k, 0);
     free(comms[index].world);
     free(comms[index].remote);
     comms[index].world = comms[index].remote = NULL;
     last_key = UINT64_MAX;
+}
+
+int capture_comm_freed(MPI_Comm comm)
+{
+    uint64_t unused;
+    return capture_table_get(&freed, key_of(comm), &unused);
 }

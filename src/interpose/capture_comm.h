@@ -42,7 +42,9 @@ int capture_comm_derive(capture_comm *parent, capture_comm *out);
 /* World ranks of the n members of group g, malloc'd (the caller frees); NULL when out of
  * memory. */
 int32_t *capture_comm_members(MPI_Group g, int n);
-/* Forgets a freed communicator. */
+/* Forgets a freed communicator; its handle reads as freed until MPI hands it out again. */
 void capture_comm_forget(MPI_Comm comm);
+/* 1 when comm is the handle of a communicator freed since (a copy the program kept). */
+int capture_comm_freed(MPI_Comm comm);
 
 #endif

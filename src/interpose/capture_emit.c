@@ -199,3 +199,10 @@ void capture_op_bind(MPI_Op op)
 {
     capture_table_put(&ops, key_of(&op, sizeof op), next_user_op++);
 }
+
+void capture_emit_op_release(MPI_Op op)
+{
+    uint64_t id, key = key_of(&op, sizeof op);
+    if (capture_table_get(&ops, key, &id))
+        capture_table_put(&ops, key, id | CAPTURE_OP_FREED);
+}

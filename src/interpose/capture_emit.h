@@ -68,8 +68,12 @@ void capture_request_drop(MPI_Request handle, const capture_request *r);
 uint64_t capture_message_bind(MPI_Message handle);
 uint64_t capture_message_take(MPI_Message handle);
 /* Op ids: builtin ops 1..14, user ops 64 + creation order (identical on every rank that creates
- * its ops in the same order). */
+ * its ops in the same order); the id of an op freed since (not handed out again by MPI) has
+ * CAPTURE_OP_FREED set. */
+#define CAPTURE_OP_FREED (UINT32_C(1) << 31)
 uint32_t capture_op_id(MPI_Op op);
 void capture_op_bind(MPI_Op op);
+/* Marks a user op freed: MPI_Op_free succeeded on it. */
+void capture_emit_op_release(MPI_Op op);
 
 #endif

@@ -159,8 +159,10 @@ static void obs_Op_free(int phase, int rc, MPI_Op *op)
 {
     if (phase == MG_CALL_ENTER)
         freeing_op = *op;
-    else if (rc == MPI_SUCCESS)
+    else if (rc == MPI_SUCCESS) {
         capture_handles_freed(CHECK_HANDLE_OP, &freeing_op, sizeof freeing_op);
+        capture_emit_op_release(freeing_op);
+    }
 }
 
 static void obs_Info_create(int phase, int rc, MPI_Info *info)

@@ -5,14 +5,22 @@ report_findings.py assert REPORT PROGRAM.c the checker captured every one of the
                                            ranks (a clean result from calls never seen proves
                                            nothing) and the findings are exactly the program's
                                            `expect:` lines (tests/check/run_program.sh describes
-                                           the syntax); exit 1 with the difference on stderr
-                                           otherwise
+                                           the syntax), each with the site roles of its kind
+                                           (a leak's or a live request's one site is its
+                                           creation; request_started_twice names the Start,
+                                           then the request's creation); exit 1 with the
+                                           difference on stderr otherwise
 """
 import json
 import os
 import re
 import sys
 
+# Findings about an object whose one site is where it was made (role "creation"), and those that
+# name the call at fault first and the object's creation after it.
+MADE_AT_SITE = {"communicator_leak", "window_leak", "group_leak", "datatype_leak", "op_leak",
+                "info_leak", "request_not_completed", "request_not_freed"}
+MADE_AFTER_CALL = {"request_started_twice"}
 EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?\s*$")
 
 
@@ -40,6 +48,17 @@ def site_line(finding, rank):
     return None, None
 
 
+def creation_roles_right(finding):
+    """Whether the finding's sites carry the roles its kind gives them."""
+    roles = [s.get("role", "call") for s in finding.get("sites", [])]
+    if finding["kind"] in MADE_AT_SITE:
+        return roles == ["creation"]
+    if finding["kind"] in MADE_AFTER_CALL:
+        made = [s for s in finding["sites"][1:] if s.get("role") == "creation"]
+        return roles[:1] == ["call"] and len(made) == 1 and made[0].get("line", 0) > 0
+    return "creation" not in roles
+
+
 def describe(f):
     text = "%s ranks %s" % (f["kind"], ",".join(map(str, f.get("ranks", []))))
     knot = f.get("evidence", {}).get("knot")
@@ -53,6 +72,8 @@ def describe(f):
 
 def matches(want, f, source):
     if f["kind"] != want["kind"] or sorted(f.get("ranks", [])) != sorted(want["ranks"] or []):
+        return False
+    if not creation_roles_right(f):
         return False
     if want["knot"] is not None and sorted(f.get("evidence", {}).get("knot", [])) != sorted(want["knot"]):
         return False

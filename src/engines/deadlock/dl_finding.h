@@ -52,8 +52,10 @@ typedef struct dl_call {
     int32_t root;      /* collectives */
     uint32_t op;
     uint64_t callsite;
-    uint16_t maker; /* func CHECK_FN_HANDLE_LEAK: the mg_fn (mpi_function_ids.h) of the call that
-                       made the handles */
+    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK: the mg_fn (mpi_function_ids.h) of the call that
+                        made the handles */
+    uint8_t made_it; /* this call created the object the finding is about (a leak's constructor,
+                        a pending request's Isend): the report names it as its creation site */
 } dl_call;
 
 typedef struct dl_finding {

@@ -136,6 +136,10 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_RMA_CONFLICT:
         return "two accesses to the same bytes of a target's window in one epoch, one of them "
                "writing (a Put, or atomic updates with different ops: MPI 3.1 §11.7.1)";
+    case USAGE_COMM_FREED:
+        return "the communicator was freed before (a copy of its handle)";
+    case USAGE_OP_FREED:
+        return "the reduction op was freed before (a copy of its handle)";
     default:
         return "unknown";
     }

@@ -71,9 +71,9 @@ void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm)
     }
 }
 
-/* The call that made an object (or ended a rank), as a finding lists it. */
-static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
-                       uint64_t callsite)
+/* The call that ended a rank or sent a message, as a finding lists it. */
+static dl_call ended_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
+                        uint64_t callsite)
 {
     return (dl_call){.rank = rank,
                      .func = func,
@@ -85,7 +85,18 @@ static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer,
                      .callsite = callsite};
 }
 
-static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const dl_call *call)
+/* The call that made an object the finding is about. */
+static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
+                       uint64_t callsite)
+{
+    dl_call call = ended_at(rank, func, comm, peer, tag, callsite);
+    call.made_it = 1;
+    return call;
+}
+
+/* A finding of problem about calls[0..n): the call at fault or the object's creation first. */
+static int push_calls(deadlock_detector *det, uint32_t problem, uint64_t count,
+                      const dl_call *calls, size_t n)
 {
     dl_finding f = {.kind = DL_LIFECYCLE,
                     .time = det->last_time,
@@ -93,8 +104,19 @@ static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const 
                     .count = count,
                     .probe_rank = -1,
                     .probe_source = -1};
-    int rc = dl_finding_add_call(&f, call);
-    return rc ? rc : detector_state_push_finding(det, &f);
+    int rc = MG_OK;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = dl_finding_add_call(&f, &calls[i]);
+    if (rc) {
+        dl_finding_free(&f);
+        return rc;
+    }
+    return detector_state_push_finding(det, &f);
+}
+
+static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const dl_call *call)
+{
+    return push_calls(det, problem, count, call, 1);
 }
 
 static int by_rank_and_site(const void *a, const void *b)
@@ -207,8 +229,8 @@ static int report_lost_messages(deadlock_detector *det)
         if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
             det->ranks[op->p.peer].life != LIFE_FINALIZED || rma_waits_role(op->p.func, &pscw))
             continue;
-        lost[n++] = made_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
-                            op->p.peer, op->p.tag, op->p.callsite);
+        lost[n++] = ended_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
+                             op->p.peer, op->p.tag, op->p.callsite);
     }
     int rc = report_grouped(det, LIFECYCLE_MESSAGE_LOST, lost, n);
     free(lost);
@@ -220,15 +242,17 @@ int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
 {
     if (!det->life)
         return MG_OK;
-    dl_call call = {.rank = ev->rank,
-                    .func = ev->func,
-                    .state = WG_RUNNING,
-                    .comm = req->comm_id,
-                    .peer = req->peer,
-                    .tag = req->tag,
-                    .root = CHECK_NO_ROOT,
-                    .callsite = ev->callsite};
-    return push(det, LIFECYCLE_REQUEST_RESTARTED, 1, &call);
+    dl_call calls[2] = {
+        {.rank = ev->rank,
+         .func = ev->func,
+         .state = WG_RUNNING,
+         .comm = req->comm_id,
+         .peer = req->peer,
+         .tag = req->tag,
+         .root = CHECK_NO_ROOT,
+         .callsite = ev->callsite},
+        made_at(ev->rank, req->func, req->comm_id, req->peer, req->tag, req->callsite)};
+    return push_calls(det, LIFECYCLE_REQUEST_RESTARTED, 1, calls, 2);
 }
 
 int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
@@ -262,7 +286,7 @@ int lifecycle_exited(deadlock_detector *det, const check_event *ev)
     call_model_terminate(det, ev->rank, LIFE_LOST, ev->func, ev->callsite);
     if (!det->life)
         return MG_OK;
-    dl_call call = made_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);
+    dl_call call = ended_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);
     return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
 }
 

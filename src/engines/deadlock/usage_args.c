@@ -44,6 +44,9 @@ usage_problem usage_check(const usage_call *call)
     if (call->comm_null) {
         return USAGE_COMM_NULL;
     }
+    if (call->comm_freed) {
+        return USAGE_COMM_FREED;
+    }
     usage_problem p = call->has_message ? check_message(call) : USAGE_OK;
     if (p == USAGE_OK && call->has_peer) {
         p = check_peer(call);
@@ -53,6 +56,9 @@ usage_problem usage_check(const usage_call *call)
     }
     if (p == USAGE_OK && call->has_op && !call->op_allowed) {
         p = USAGE_OP_TYPE;
+    }
+    if (p == USAGE_OK && call->op_freed) {
+        p = USAGE_OP_FREED;
     }
     return p;
 }
@@ -78,6 +84,8 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
         [USAGE_BUFFERS_OVERLAP] = "pending_buffers_overlap",
         [USAGE_RMA_CONFLICT] = "rma_conflicting_access",
+        [USAGE_COMM_FREED] = "comm_freed",
+        [USAGE_OP_FREED] = "op_freed",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -30,6 +30,8 @@ typedef enum usage_problem {
     USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
     USAGE_RMA_CONFLICT,        /* two accesses to the same window bytes in one epoch, one writing
                                   (rma_conflicts.h: the detector's finding, never a record's) */
+    USAGE_COMM_FREED,          /* a communicator already freed (a copy of its handle) */
+    USAGE_OP_FREED,            /* a reduction op already freed (a copy of its handle) */
     USAGE_PROBLEM_END
 } usage_problem;
 
@@ -51,7 +53,7 @@ typedef enum usage_rank_kind {
 
 /* One call's arguments. Fields a call does not have stay zero (has_* 0). */
 typedef struct usage_call {
-    uint8_t comm_null;
+    uint8_t comm_null, comm_freed;
     /* the message: count x type in buffer (buffer_null: the pointer is NULL) */
     uint8_t has_message, buffer_null, type_state;
     int64_t count;
@@ -60,8 +62,9 @@ typedef struct usage_call {
     uint8_t has_peer, peer_is_root, peer_kind, any_source_allowed;
     int64_t peer;
     int64_t group_size;
-    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed) */
-    uint8_t has_op, op_allowed;
+    /* a reduction: whether its op is defined for its datatype (type_match_op_allowed), and
+     * whether the op was freed before */
+    uint8_t has_op, op_allowed, op_freed;
     /* a tag, against tag_ub; tag_is_any: the tag is MPI_ANY_TAG */
     uint8_t has_tag, tag_is_any, any_tag_allowed;
     int64_t tag, tag_ub;

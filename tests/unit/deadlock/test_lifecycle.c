@@ -56,6 +56,7 @@ static void test_requests_at_finalize(void)
         if (list[i].kind != DL_LIFECYCLE)
             continue;
         MG_CHECK_INT(list[i].calls[0].rank, 0);
+        MG_CHECK(list[i].calls[0].made_it);
         if (list[i].calls[0].func == CHECK_FN_IRECV && list[i].count == 3 &&
             list[i].calls[0].callsite == 0x1000u + CHECK_FN_IRECV)
             irecvs++;
@@ -97,7 +98,11 @@ static void test_persistent(void)
     const dl_finding *f = problem_found(&s, LIFECYCLE_REQUEST_RESTARTED, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].func == CHECK_FN_START &&
-             f->calls[0].peer == 0);
+             f->calls[0].peer == 0 && !f->calls[0].made_it);
+    /* the request's creation follows the Start: the Recv_init's own site */
+    MG_CHECK(f && f->n_calls == 2 && f->calls[1].made_it && f->calls[1].rank == 1 &&
+             f->calls[1].func == CHECK_FN_RECV_INIT &&
+             f->calls[1].callsite == 0x1000u + CHECK_FN_RECV_INIT);
     start(&s, 0, 1);
     uint64_t id = 1;
     check_status st = {0, 0, 0, 0, 1};
@@ -198,7 +203,7 @@ static void test_lost_messages(void)
     finalize(&s, 2);
     const dl_finding *f = problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
     MG_CHECK_INT(n, 2); /* rank 0's site (2 messages), rank 2's (1) */
-    MG_CHECK(f && f->calls[0].peer == 1);
+    MG_CHECK(f && f->calls[0].peer == 1 && !f->calls[0].made_it); /* a send, not a creation */
     st_close(&s);
 }
 
@@ -212,7 +217,7 @@ static void test_exit_without_finalize(void)
     size_t n;
     const dl_finding *f = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
-    MG_CHECK(f && f->calls[0].rank == 1);
+    MG_CHECK(f && f->calls[0].rank == 1 && !f->calls[0].made_it);
     dl_queue_sizes q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_processes, 1);

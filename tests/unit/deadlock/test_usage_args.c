@@ -25,6 +25,8 @@ static void test_each_problem(void)
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
     c.comm_null = 1;
     MG_CHECK_INT(usage_check(&c), USAGE_COMM_NULL);
+    c = good_send(), c.comm_freed = 1, c.count = -1; /* the communicator first */
+    MG_CHECK_INT(usage_check(&c), USAGE_COMM_FREED);
     c = good_send(), c.count = -1;
     MG_CHECK_INT(usage_check(&c), USAGE_COUNT_NEGATIVE);
     c = good_send(), c.buffer_null = 1;
@@ -55,6 +57,10 @@ static void test_each_problem(void)
     MG_CHECK_INT(usage_check(&c), USAGE_OP_TYPE);
     c.op_allowed = 1;
     MG_CHECK_INT(usage_check(&c), USAGE_OK);
+    c.op_freed = 1;
+    MG_CHECK_INT(usage_check(&c), USAGE_OP_FREED);
+    c.op_allowed = 0; /* a builtin op's wrong type is the first problem */
+    MG_CHECK_INT(usage_check(&c), USAGE_OP_TYPE);
 }
 
 static void test_special_values(void)
@@ -83,6 +89,8 @@ static void test_names(void)
 {
     MG_CHECK(strcmp(usage_problem_name(USAGE_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_ROOT_RANGE), "root_out_of_range") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_COMM_FREED), "comm_freed") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_OP_FREED), "op_freed") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_PROBLEM_END), "unknown") == 0);
     for (uint32_t p = USAGE_OK; p < USAGE_PROBLEM_END; p++)
         MG_CHECK(usage_problem_name(p) != NULL && strcmp(usage_problem_name(p), "unknown") != 0);

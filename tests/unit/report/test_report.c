@@ -287,7 +287,7 @@ static void selects_checks(void)
     MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "negative_count"));
     MG_CHECK(!is_selected(sel, "tag_out_of_range"));
     mg_report_class_list(sel, 0, list, sizeof list);
-    MG_CHECK(strstr(list, "comm_null, null_buffer") == list);
+    MG_CHECK(strstr(list, "comm_null, comm_freed, null_buffer") == list);
     MG_CHECK_INT(mg_report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
                  MG_EINVAL);
     MG_CHECK(strstr(err, "'leeks' is neither a group of checks (deadlock, collective, type, args, "

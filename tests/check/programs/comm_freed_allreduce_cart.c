@@ -1,0 +1,32 @@
+/* A 1-D periodic Cartesian communicator is made, its handle copied into the solver's state, and
+ * freed; rank 0 then reduces a residual over the stale copy: a communicator used after
+ * MPI_Comm_free (a collective on it). Issue 28 item 2.
+ * MPICH only: Open MPI crashes in the collective on the freed communicator, and in our runs the
+ * rank's records from its communicator's constructor on never reached mpiguard (not understood).
+ * np: 2
+ * flavors: mpich
+ * slice: none
+ * mpi: completes
+ * expect: comm_freed ranks 0 line 28
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, dims[1] = {2}, periods[1] = {1};
+    double residual = 1.0, total = 0.0;
+    MPI_Comm ring, solver;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    solver = ring;
+    MPI_Allreduce(&residual, &total, 1, MPI_DOUBLE, MPI_SUM, solver);
+    MPI_Comm_free(&ring);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        MPI_Allreduce(&residual, &total, 1, MPI_DOUBLE, MPI_SUM, solver); /* <- reported */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
