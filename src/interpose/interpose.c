@@ -34,6 +34,11 @@ static const mg_module *const available_modules[] = {&mg_state_module, &mg_prote
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;
+/* The enabled modules' enter hooks in order and their leave hooks in reverse order, without the
+ * NULL ones: the loops of every hooked call test no module for a hook it does not have. */
+typedef void hook_fn(mg_fn fn);
+static hook_fn *enter_hooks[MAX_MODULES], *leave_hooks[MAX_MODULES];
+static int enter_hook_count, leave_hook_count;
 /* How a wrapped function's calls go, read on every call: straight to PMPI (no enabled module
  * watches it), to a module's replacement alone (no module observes it or has enter/leave hooks: the
  * protect module's collectives under `mpiguard protect`), or through every module's hooks. */
@@ -59,16 +64,14 @@ static inline void count_entered_call(void)
 
 static void dispatch_enter(mg_fn fn)
 {
-    for (int i = 0; i < enabled_count; i++)
-        if (enabled[i]->enter)
-            enabled[i]->enter(fn);
+    for (int i = 0; i < enter_hook_count; i++)
+        enter_hooks[i](fn);
 }
 
 static void dispatch_leave(mg_fn fn)
 {
-    for (int i = enabled_count - 1; i >= 0; i--)
-        if (enabled[i]->leave)
-            enabled[i]->leave(fn);
+    for (int i = 0; i < leave_hook_count; i++)
+        leave_hooks[i](fn);
 }
 
 /* A wrapper's fast paths come first and end in tail calls, so that a call going straight on (to
@@ -131,15 +134,21 @@ static int module_requested(const char *list, const char *name)
     return 0;
 }
 
-/* Sets each wrapper's route (on), or every one direct (0): hooked where an enabled module has
- * enter/leave hooks or observes the function, replaced where a module only replaces it (the protect
- * module's collectives that can fire), direct otherwise, as with no module on: under `mpiguard
- * protect` a point-to-point call pays nothing, and a watched collective pays no hook loops. */
+/* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): hooked
+ * where an enabled module has enter/leave hooks or observes the function, replaced where a module
+ * only replaces it (the protect module's collectives that can fire), direct otherwise, as with no
+ * module on: under `mpiguard protect` a point-to-point call pays nothing, and a watched collective
+ * pays no hook loops. */
 static void route_calls(int on)
 {
-    int hooks = 0;
-    for (int i = 0; i < enabled_count; i++)
-        hooks |= enabled[i]->enter || enabled[i]->leave;
+    enter_hook_count = leave_hook_count = 0;
+    for (int i = 0; on && i < enabled_count; i++)
+        if (enabled[i]->enter)
+            enter_hooks[enter_hook_count++] = enabled[i]->enter;
+    for (int i = enabled_count - 1; on && i >= 0; i--)
+        if (enabled[i]->leave)
+            leave_hooks[leave_hook_count++] = enabled[i]->leave;
+    int hooks = enter_hook_count || leave_hook_count;
 #define MG_FN(name, params, args, cls)                                                             \
     routes[MG_FN_##name] = !on                          ? ROUTE_DIRECT                             \
                            : hooks || mg_observe_##name ? ROUTE_HOOKED                             \

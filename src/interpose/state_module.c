@@ -19,9 +19,10 @@
 
 static mg_rank_state *state;
 static char segment_name[128];
-/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so a load and a store
- * update the counters; the locked read-modify-writes needed otherwise were half the cost of a cheap
- * call (bench/hang/call_cost.sh, docs/hang-measurements.md "Overhead"). */
+/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so the completed calls are
+ * a load and a store and threads_in_mpi is 1 or 0, stored without reading it; the locked
+ * read-modify-writes needed otherwise were half the cost of a cheap call (bench/hang/call_cost.sh,
+ * docs/hang-measurements.md "Overhead"). */
 static int concurrent_calls;
 
 static int state_init(const mg_module_job *job)
@@ -62,29 +63,31 @@ static int state_init(const mg_module_job *job)
     return 0;
 }
 
+/* The segment's pointer is read once per hook: read after a store, it was loaded again, as a
+ * store may alias it. */
 static void state_enter(mg_fn fn)
 {
-    atomic_store_explicit(&state->current_fn, fn, memory_order_relaxed);
+    mg_rank_state *s = state;
+    atomic_store_explicit(&s->current_fn, fn, memory_order_relaxed);
     if (concurrent_calls) {
-        atomic_fetch_add_explicit(&state->threads_in_mpi, 1, memory_order_release);
+        atomic_fetch_add_explicit(&s->threads_in_mpi, 1, memory_order_release);
         return;
     }
-    uint32_t inside = atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
-    atomic_store_explicit(&state->threads_in_mpi, inside + 1, memory_order_release);
+    atomic_store_explicit(&s->threads_in_mpi, 1, memory_order_release);
 }
 
 static void state_leave(mg_fn fn)
 {
     (void)fn;
+    mg_rank_state *s = state;
     if (concurrent_calls) {
-        atomic_fetch_add_explicit(&state->calls, 1, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&state->threads_in_mpi, 1, memory_order_release);
+        atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&s->threads_in_mpi, 1, memory_order_release);
         return;
     }
-    uint64_t calls = atomic_load_explicit(&state->calls, memory_order_relaxed);
-    atomic_store_explicit(&state->calls, calls + 1, memory_order_relaxed);
-    uint32_t inside = atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
-    atomic_store_explicit(&state->threads_in_mpi, inside - 1, memory_order_release);
+    uint64_t calls = atomic_load_explicit(&s->calls, memory_order_relaxed);
+    atomic_store_explicit(&s->calls, calls + 1, memory_order_relaxed);
+    atomic_store_explicit(&s->threads_in_mpi, 0, memory_order_release);
 }
 
 /* Whether the mpiguard command that started the job runs on this host and removes the segment when
