@@ -301,6 +301,8 @@ static const mg_option options_table[] = {
      "input tuning: the smallest values that reach an arm, in place of the limits of the "
      "_with_limit marks (COMPI's capping, the default)",
      NULL, 0, 0},
+    {"uncapped", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.uncapped, NULL,
+     "neither input tuning nor caps: the solver's values as they are (ablation)", NULL, 0, 0},
     {"int-semantics", 0, MG_OPT_CHOICE, &opts.int_semantics, "int|bv",
      "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
      "(bv), so that branches behind an integer overflow are reached",
@@ -353,7 +355,7 @@ int cmd_concolic(int argc, char **argv)
                           .timeout_s = o.timeout_s,
                           .one_way = o.one_way,
                           .no_reduce = o.no_reduce,
-                          .uncapped = o.tune,
+                          .uncapped = o.tune || o.uncapped,
                           .floats_off = o.floats == CONCOLIC_FLOATS_OFF};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;
