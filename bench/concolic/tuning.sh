@@ -27,7 +27,7 @@ for prog in planted heat histogram; do
             "c-$prog-$mode/runs.tsv")
         bugs=$(grep -c '^bug ' "c-$prog-$mode/campaign" || true)
         last=$(awk -v b="$bugs" '/concolic: run/ && $(NF-1) == b { print $4; exit }' "$prog-$mode.err")
-        checks=$(sed -n 's/^cost: .* \([0-9]*\) tuning checks$/\1/p' "$prog-$mode.out")
+        checks=$(sed -n 's/^cost: .* \([0-9]*\) tuning checks.*/\1/p' "$prog-$mode.out")
         echo "| $prog ($total) | $mode | $arms$bugs | ${last:--} | ${checks:--} | $secs |"
     done
 done

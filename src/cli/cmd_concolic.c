@@ -186,7 +186,58 @@ static void report_data(mg_report *rep, const concolic_campaign *c, const concol
     concolic_report_coverage_json(c, data);
 }
 
-/* The campaign itself: the loop until the budget is spent, then the reports. */
+/* After the loop: the saved state of a stopped campaign, the coverage and cost reports, the
+ * JSON report. Returns rc, or the report's write error when rc is 0. */
+static int report_campaign(concolic_loop *L, mg_report *rep, double t0, uint64_t first, int rc)
+{
+    concolic_campaign *c = L->c;
+    if (stop_requested) {
+        /* Saved already after each run; a campaign stopped in its first run has it here. */
+        concolic_resume_save(L);
+        concolic_campaign_save(c);
+        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
+                "continues it",
+                (int)stop_signal, c->iterations - first);
+    }
+    concolic_loop_progress(L, 1);
+    if (!cli_opts.quiet && !(rc && c->iterations == first)) {
+        concolic_report_coverage(c, stdout);
+        print_cost(&L->cost, mg_clock_seconds() - t0);
+    }
+    report_data(rep, c, &L->cost);
+    char err[512];
+    if (cli_opts.report_path && mg_report_write(rep, cli_opts.report_path, err, sizeof err)) {
+        mg_error("%s", err);
+        rc = rc ? rc : MG_EXIT_CANTCREAT;
+    }
+    return rc;
+}
+
+/* Runs the loop until the budget is spent or a signal stops it, then reports. */
+static int run_campaign(concolic_campaign *c, const concolic_options *o, concolic_launch *lp,
+                        mg_report *rep)
+{
+    concolic_loop L;
+    concolic_options run = *o;
+    run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
+    int rc = concolic_loop_start(&L, c, &run);
+    if (rc) {
+        concolic_loop_end(&L);
+        return rc;
+    }
+    double t0 = mg_clock_seconds();
+    uint64_t first = c->iterations;
+    run.deadline = o->time_s ? t0 + o->time_s : 0;
+    while (!rc && !stop_requested &&
+           (!o->iterations || c->iterations - first < (uint64_t)o->iterations) &&
+           (!o->time_s || mg_clock_seconds() < run.deadline))
+        rc = concolic_loop_iterate(&L, &run, lp, rep, first);
+    rc = report_campaign(&L, rep, t0, first, rc);
+    concolic_loop_end(&L);
+    return rc;
+}
+
+/* The campaign itself: its directory, its signal handlers, the loop, the exit status. */
 static int campaign(const concolic_options *o, concolic_launch *lp, const char *app)
 {
     concolic_campaign c;
@@ -206,43 +257,8 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     install_stop_handlers();
     mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line,
                                       cli_command_words);
-    concolic_loop L;
-    concolic_options run = *o;
-    run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
-    if ((rc = concolic_loop_start(&L, &c, &run))) {
-        concolic_loop_end(&L);
-        concolic_campaign_free(&c);
-        mg_report_destroy(rep);
-        return rc;
-    }
-    double t0 = mg_clock_seconds();
-    uint64_t first = c.iterations;
-    run.deadline = o->time_s ? t0 + o->time_s : 0;
-    while (!rc && !stop_requested &&
-           (!o->iterations || c.iterations - first < (uint64_t)o->iterations) &&
-           (!o->time_s || mg_clock_seconds() < run.deadline))
-        rc = concolic_loop_iterate(&L, &run, lp, rep, first);
-    if (stop_requested) {
-        /* Saved already after each run; a campaign stopped in its first run has it here. */
-        concolic_resume_save(&L);
-        concolic_campaign_save(&c);
-        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
-                "continues it",
-                (int)stop_signal, c.iterations - first);
-    }
-    concolic_loop_progress(&L, 1);
-    if (!cli_opts.quiet && !(rc && c.iterations == first)) {
-        concolic_report_coverage(&c, stdout);
-        print_cost(&L.cost, mg_clock_seconds() - t0);
-    }
-    report_data(rep, &c, &L.cost);
-    char err[512];
-    if (cli_opts.report_path && mg_report_write(rep, cli_opts.report_path, err, sizeof err)) {
-        mg_error("%s", err);
-        rc = rc ? rc : MG_EXIT_CANTCREAT;
-    }
+    rc = run_campaign(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
-    concolic_loop_end(&L);
     concolic_campaign_free(&c);
     mg_report_destroy(rep);
     return rc               ? rc
@@ -251,68 +267,73 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
                             : 0;
 }
 
+/* The options of this invocation, with their defaults (one campaign per process). */
+static concolic_options opts = {.np = 4,
+                                .focus = 0,
+                                .max_np = 16,
+                                .iterations = 0,
+                                .seed = 1,
+                                .timeout_s = 30,
+                                .strategy = 1,
+                                .dir = "mpiguard-concolic",
+                                .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
+
+static const mg_option options_table[] = {
+    {"np", 0, MG_OPT_INT, &opts.np, "N", "processes of the first run (default 4)", NULL, 1, 4096},
+    {"focus", 0, MG_OPT_INT, &opts.focus, "R", "focus rank of the first run (default 0)", NULL, 0,
+     4095},
+    {"max-np", 0, MG_OPT_INT, &opts.max_np, "M", "largest process count to try (default 16)", NULL,
+     1, 4096},
+    {"iterations", 0, MG_OPT_INT, &opts.iterations, "K",
+     "runs of the program (default 100 without --time)", NULL, 1, 1e9},
+    {"time", 0, MG_OPT_DOUBLE, &opts.time_s, "SECONDS", "stop starting runs after this long", NULL,
+     1, 1e9},
+    {"strategy", 0, MG_OPT_CHOICE, &opts.strategy, "S",
+     "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
+     "without solving: random-inputs (from the program's own inputs) or random-all (the "
+     "first run random too)",
+     concolic_strategy_names, 0, 0},
+    {"stall", 0, MG_OPT_INT, &opts.stall, "N",
+     "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
+     "uncovered arm, else change np (default 20; 0: never)",
+     NULL, 0, 1e9},
+    {"tune", 0, MG_OPT_FLAG, &opts.tune, NULL,
+     "input tuning: the smallest values that reach an arm, in place of the limits of the "
+     "_with_limit marks (COMPI's capping, the default)",
+     NULL, 0, 0},
+    {"uncapped", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.uncapped, NULL,
+     "neither input tuning nor caps: the solver's values as they are (ablation)", NULL, 0, 0},
+    {"int-semantics", 0, MG_OPT_CHOICE, &opts.int_semantics, "int|bv",
+     "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
+     "(bv), so that branches behind an integer overflow are reached",
+     concolic_int_semantics_names, 0, 0},
+    {"floats", 0, MG_OPT_CHOICE, &opts.floats, "real|fp|off",
+     "float and double inputs (mpiguard_double, mpiguard_float) and arithmetic: solved over "
+     "the reals, each solution checked by the next run (real, the default), over IEEE "
+     "doubles (fp: exact, slower), or kept concrete (off)",
+     concolic_floats_names, 0, 0},
+    {"timeout", 0, MG_OPT_DOUBLE, &opts.timeout_s, "SECONDS",
+     "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
+    {"resume", 0, MG_OPT_FLAG, &opts.resume, NULL,
+     "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
+    {"dir", 0, MG_OPT_STRING, &opts.dir, "DIR", "campaign directory (default ./mpiguard-concolic)",
+     NULL, 0, 0},
+    {"seed", 0, MG_OPT_INT, &opts.seed, "N", "seed of the random choices (default 1)", NULL, 0,
+     1e18},
+    {"fixed", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.fixed, NULL,
+     "keep --np and --focus for every run (ablation)", NULL, 0, 0},
+    {"one-way", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.one_way, NULL,
+     "run the heavy executable on every rank (ablation)", NULL, 0, 0},
+    {"no-reduce", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.no_reduce, NULL,
+     "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
+    {"distances", 0, MG_OPT_FLAG, &opts.distances, NULL,
+     "print the static CFG distances of every branch arm to every branch and exit", NULL, 0, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0}};
+
 int cmd_concolic(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard concolic [options] -- ./app args   (app built with mpiguard-cc)";
-    concolic_options o = {.np = 4,
-                          .focus = 0,
-                          .max_np = 16,
-                          .iterations = 0,
-                          .seed = 1,
-                          .timeout_s = 30,
-                          .strategy = 1,
-                          .dir = "mpiguard-concolic",
-                          .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
-    const mg_option options_table[] = {
-        {"np", 0, MG_OPT_INT, &o.np, "N", "processes of the first run (default 4)", NULL, 1, 4096},
-        {"focus", 0, MG_OPT_INT, &o.focus, "R", "focus rank of the first run (default 0)", NULL, 0,
-         4095},
-        {"max-np", 0, MG_OPT_INT, &o.max_np, "M", "largest process count to try (default 16)", NULL,
-         1, 4096},
-        {"iterations", 0, MG_OPT_INT, &o.iterations, "K",
-         "runs of the program (default 100 without --time)", NULL, 1, 1e9},
-        {"time", 0, MG_OPT_DOUBLE, &o.time_s, "SECONDS", "stop starting runs after this long", NULL,
-         1, 1e9},
-        {"strategy", 0, MG_OPT_CHOICE, &o.strategy, "S",
-         "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
-         "without solving: random-inputs (from the program's own inputs) or random-all (the "
-         "first run random too)",
-         concolic_strategy_names, 0, 0},
-        {"stall", 0, MG_OPT_INT, &o.stall, "N",
-         "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
-         "uncovered arm, else change np (default 20; 0: never)",
-         NULL, 0, 1e9},
-        {"tune", 0, MG_OPT_FLAG, &o.tune, NULL,
-         "input tuning: the smallest values that reach an arm, in place of the limits of the "
-         "_with_limit marks (COMPI's capping, the default)",
-         NULL, 0, 0},
-        {"int-semantics", 0, MG_OPT_CHOICE, &o.int_semantics, "int|bv",
-         "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
-         "(bv), so that branches behind an integer overflow are reached",
-         concolic_int_semantics_names, 0, 0},
-        {"floats", 0, MG_OPT_CHOICE, &o.floats, "real|fp|off",
-         "float and double inputs (mpiguard_double, mpiguard_float) and arithmetic: solved over "
-         "the reals, each solution checked by the next run (real, the default), over IEEE "
-         "doubles (fp: exact, slower), or kept concrete (off)",
-         concolic_floats_names, 0, 0},
-        {"timeout", 0, MG_OPT_DOUBLE, &o.timeout_s, "SECONDS",
-         "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
-        {"resume", 0, MG_OPT_FLAG, &o.resume, NULL,
-         "continue the campaign saved in --dir (and its search tree)", NULL, 0, 0},
-        {"dir", 0, MG_OPT_STRING, &o.dir, "DIR", "campaign directory (default ./mpiguard-concolic)",
-         NULL, 0, 0},
-        {"seed", 0, MG_OPT_INT, &o.seed, "N", "seed of the random choices (default 1)", NULL, 0,
-         1e18},
-        {"fixed", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.fixed, NULL,
-         "keep --np and --focus for every run (ablation)", NULL, 0, 0},
-        {"one-way", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.one_way, NULL,
-         "run the heavy executable on every rank (ablation)", NULL, 0, 0},
-        {"no-reduce", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &o.no_reduce, NULL,
-         "log every branch, no constraint-set reduction (ablation)", NULL, 0, 0},
-        {"distances", 0, MG_OPT_FLAG, &o.distances, NULL,
-         "print the static CFG distances of every branch arm to every branch and exit", NULL, 0, 0},
-        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0}};
     mg_parsed_args args;
     int done;
     int rc = cli_parse(
@@ -322,6 +343,7 @@ int cmd_concolic(int argc, char **argv)
         options_table, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
+    concolic_options o = opts;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;
     if (o.distances)
@@ -333,7 +355,7 @@ int cmd_concolic(int argc, char **argv)
                           .timeout_s = o.timeout_s,
                           .one_way = o.one_way,
                           .no_reduce = o.no_reduce,
-                          .uncapped = o.tune,
+                          .uncapped = o.tune || o.uncapped,
                           .floats_off = o.floats == CONCOLIC_FLOATS_OFF};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;

@@ -260,12 +260,31 @@ static int signed_overflow(const concolic_launch *l, const concolic_campaign *c,
     return 0;
 }
 
-static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
-                     concolic_result *r)
+/* What the ranks' outcome files say, beside the first signal (which goes into the result): the
+ * first rank that called MPI_Abort and the first that exited non-zero, each with its last
+ * branch, and the places of the ranks a timeout stopped. */
+typedef struct rank_ends {
+    int rejected, aborted;
+    unsigned rejected_last, aborted_last;
+    char hang[sizeof((concolic_result *)0)->where];
+} rank_ends;
+
+static void note_signal(const concolic_launch *l, const concolic_campaign *c, uint32_t k,
+                        long long num, unsigned long long off, unsigned last, concolic_result *r)
 {
-    int rejected = -1, aborted = -1;
-    unsigned rejected_last = UINT32_MAX, aborted_last = UINT32_MAX;
-    char hang[sizeof r->where] = "";
+    r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
+    r->signal = (int)num;
+    r->rank = (int)k;
+    if (off && num != SIGABRT)
+        locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token, r->where,
+               sizeof r->where);
+    r->last_branch = last;
+}
+
+static void read_rank_ends(const concolic_launch *l, const concolic_campaign *c, int timed_out,
+                           concolic_result *r, rank_ends *e)
+{
+    *e = (rank_ends){.rejected = -1, .aborted = -1};
     for (uint32_t k = 0; k < c->np; k++) {
         char word[32];
         long long num;
@@ -277,52 +296,60 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
         if (!strcmp(word, "stopped") && timed_out) {
             char site[1024];
             after_branch(c, last, site, sizeof site);
-            add_hang_site(hang, sizeof hang, site);
+            add_hang_site(e->hang, sizeof e->hang, site);
         } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
                    r->outcome != CONCOLIC_ASSERTION) {
-            r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
-            r->signal = (int)num;
-            r->rank = (int)k;
-            if (off && num != SIGABRT)
-                locate(c, k == c->focus && !l->one_way ? c->heavy : c->app, off, l->token, r->where,
-                       sizeof r->where);
-            r->last_branch = last;
-        } else if (!strcmp(word, "mpi_abort") && aborted < 0) {
-            aborted = (int)k;
-            aborted_last = last;
-        } else if (!strcmp(word, "exit") && num != 0 && rejected < 0) {
-            rejected = (int)k;
-            rejected_last = last;
+            note_signal(l, c, k, num, off, last, r);
+        } else if (!strcmp(word, "mpi_abort") && e->aborted < 0) {
+            e->aborted = (int)k;
+            e->aborted_last = last;
+        } else if (!strcmp(word, "exit") && num != 0 && e->rejected < 0) {
+            e->rejected = (int)k;
+            e->rejected_last = last;
         }
     }
+}
+
+/* A job no rank of which died by a signal: MPI_Abort, a timeout, an MPI library's error exit, a
+ * signed overflow, the program's own rejection, or a job the launcher ended otherwise. */
+static void classify_without_signal(const concolic_launch *l, const concolic_campaign *c,
+                                    int timed_out, const rank_ends *e, concolic_result *r)
+{
+    if (e->aborted >= 0) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        r->rank = e->aborted;
+        after_branch(c, e->aborted_last, r->where, sizeof r->where);
+        scan_output(c, "MPI_Abort", r);
+    } else if (timed_out) {
+        r->outcome = CONCOLIC_TIMEOUT;
+        snprintf(r->where, sizeof r->where, "%s", e->hang);
+    } else if (e->rejected >= 0 && mpi_library_error(c, r)) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        r->rank = e->rejected;
+        after_branch(c, e->rejected_last, r->where, sizeof r->where);
+    } else if ((e->rejected >= 0 || r->status == 0) && signed_overflow(l, c, r)) {
+        r->outcome = CONCOLIC_OVERFLOW;
+    } else if (e->rejected >= 0) {
+        r->outcome = CONCOLIC_INPUT_REJECTED;
+        r->rank = e->rejected;
+    } else if (r->status != 0) {
+        r->outcome = CONCOLIC_MPI_ERROR;
+        scan_output(c, "MPI", r);
+    }
+}
+
+static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
+                     concolic_result *r)
+{
+    rank_ends e;
+    read_rank_ends(l, c, timed_out, r, &e);
     if (r->outcome == CONCOLIC_ASSERTION)
         scan_output(c, "Assertion", r);
     if (!r->where[0] && r->last_branch < c->nbranches && r->outcome != CONCOLIC_CLEAN)
         snprintf(r->where, sizeof r->where, "after %.900s:%d", c->branches[r->last_branch].file,
                  c->branches[r->last_branch].line);
-    if (r->outcome != CONCOLIC_CLEAN)
-        return;
-    if (aborted >= 0) {
-        r->outcome = CONCOLIC_MPI_ERROR;
-        r->rank = aborted;
-        after_branch(c, aborted_last, r->where, sizeof r->where);
-        scan_output(c, "MPI_Abort", r);
-    } else if (timed_out) {
-        r->outcome = CONCOLIC_TIMEOUT;
-        snprintf(r->where, sizeof r->where, "%s", hang);
-    } else if (rejected >= 0 && mpi_library_error(c, r)) {
-        r->outcome = CONCOLIC_MPI_ERROR;
-        r->rank = rejected;
-        after_branch(c, rejected_last, r->where, sizeof r->where);
-    } else if ((rejected >= 0 || r->status == 0) && signed_overflow(l, c, r)) {
-        r->outcome = CONCOLIC_OVERFLOW;
-    } else if (rejected >= 0) {
-        r->outcome = CONCOLIC_INPUT_REJECTED;
-        r->rank = rejected;
-    } else if (r->status != 0) {
-        r->outcome = CONCOLIC_MPI_ERROR;
-        scan_output(c, "MPI", r);
-    }
+    if (r->outcome == CONCOLIC_CLEAN)
+        classify_without_signal(l, c, timed_out, &e, r);
 }
 
 /* The launcher ended with an error before any rank of the program started (Open MPI refusing to

@@ -157,7 +157,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     sp.fixed = o->fixed;
     sp.stall_runs = (uint32_t)o->stall;
     sp.tune = o->tune;
-    sp.sem.apply_caps = !o->tune;
+    sp.sem.apply_caps = !o->tune && !o->uncapped;
     sp.solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
                  o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
     if (search_session_start(&L->search, &sp)) {
@@ -200,67 +200,93 @@ static void account(concolic_loop *L, const concolic_result *r)
     k->teardown_s += r->teardown_s;
 }
 
+/* Launches the campaign's next run within what is left of --time; *ran is 0 when no run is to be
+ * counted (a stop, the budget's end, a launcher that refused: that one's status is returned). */
+static int run_job(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
+                   concolic_result *r, int *ran)
+{
+    concolic_campaign *c = L->c;
+    char err[512];
+    uint64_t run_id = mg_rng_next(&L->rng) | 1;
+    double timeout = lp->timeout_s, left = o->deadline ? o->deadline - mg_clock_seconds() : 0;
+    int budget_cut = o->deadline && left < timeout;
+    if (budget_cut)
+        timeout = left;
+    *ran = 0;
+    if (stopping(o) || timeout <= 0)
+        return 0;
+    if (concolic_launch_run(lp, c, run_id, timeout, r, err, sizeof err)) {
+        mg_error("%s", err);
+        return MG_EXIT_UNAVAILABLE;
+    }
+    if (r->refused || r->interrupted || (o->stop && *o->stop) || (budget_cut && r->timed_out)) {
+        if (r->refused)
+            mg_error("%s did not start the program (%s): a setup problem, not a bug in the "
+                     "program; its output is in %s/run/output.txt",
+                     lp->launcher, r->detail, c->dir);
+        int refused = r->refused;
+        concolic_result_free(r);
+        return refused ? MG_EXIT_UNAVAILABLE : 0;
+    }
+    *ran = 1;
+    return 0;
+}
+
+/* Takes the run's coverage, per-rank hints, inputs used and bug (if any) into the campaign;
+ * inputs holds the run's inputs and room for 64 more. Returns how many inputs the run used. */
+static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
+                         concolic_last_run run, mg_report *rep, uint64_t first_iteration)
+{
+    concolic_campaign *c = L->c;
+    char err[512];
+    account(L, r);
+    L->last = run;
+    c->iterations++;
+    coverage_set_merge(&c->covered, &r->cover);
+    /* Out of memory there only loses a hint for the focus: the campaign goes on. */
+    for (uint32_t k = 0; k < r->nranks; k++)
+        (void)search_session_observe_rank(&L->search, k, &r->rank_cover[k],
+                                          k == run.focus && r->have_heavy);
+    size_t ninputs = used_inputs(r, inputs, c->ninputs + 64);
+    if (ninputs > c->ninputs || (L->trim_inputs && r->have_heavy)) {
+        concolic_campaign_set_inputs(c, inputs, ninputs);
+        L->trim_inputs = 0;
+    } else
+        ninputs = c->ninputs;
+    if (concolic_report_bug(c, r, inputs, ninputs, run.np, run.focus, c->iterations, rep) && rep &&
+        cli_opts.report_path)
+        mg_report_write(rep, cli_opts.report_path, err, sizeof err);
+    if (r->log_problem[0] && c->iterations == first_iteration + 1)
+        mg_warn("%s (the run gave no constraints)", r->log_problem);
+    return ninputs;
+}
+
 int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
                           mg_report *rep, uint64_t first_iteration)
 {
     concolic_campaign *c = L->c;
     concolic_result r;
-    char err[512];
-    uint64_t run_id = mg_rng_next(&L->rng) | 1;
+    concolic_last_run run = {c->np, c->focus, 0, 0};
+    int ran, rc = run_job(L, o, lp, &r, &ran);
+    if (rc || !ran)
+        return rc;
     int64_t *inputs = calloc(c->ninputs + 64, sizeof *inputs);
-    if (!inputs)
-        return MG_EXIT_SOFTWARE;
-    memcpy(inputs, c->inputs, c->ninputs * sizeof *inputs);
-    uint32_t np = c->np, focus = c->focus;
-    double timeout = lp->timeout_s, left = o->deadline ? o->deadline - mg_clock_seconds() : 0;
-    int budget_cut = o->deadline && left < timeout;
-    if (budget_cut)
-        timeout = left;
-    if (stopping(o) || timeout <= 0) {
-        free(inputs);
-        return 0;
-    }
-    if (concolic_launch_run(lp, c, run_id, timeout, &r, err, sizeof err)) {
-        mg_error("%s", err);
-        free(inputs);
-        return MG_EXIT_UNAVAILABLE;
-    }
-    if (r.refused || r.interrupted || (o->stop && *o->stop) || (budget_cut && r.timed_out)) {
-        if (r.refused)
-            mg_error("%s did not start the program (%s): a setup problem, not a bug in the "
-                     "program; its output is in %s/run/output.txt",
-                     lp->launcher, r.detail, c->dir);
+    if (!inputs) {
         concolic_result_free(&r);
-        free(inputs);
-        return r.refused ? MG_EXIT_UNAVAILABLE : 0;
+        return MG_EXIT_SOFTWARE;
     }
-    account(L, &r);
-    L->last = (concolic_last_run){np, focus, r.outcome, r.seconds};
-    c->iterations++;
+    memcpy(inputs, c->inputs, c->ninputs * sizeof *inputs);
+    run.outcome = r.outcome;
+    run.seconds = r.seconds;
     size_t covered_before = c->covered.n;
-    coverage_set_merge(&c->covered, &r.cover);
-    /* Out of memory there only loses a hint for the focus: the campaign goes on. */
-    for (uint32_t k = 0; k < r.nranks; k++)
-        (void)search_session_observe_rank(&L->search, k, &r.rank_cover[k],
-                                          k == focus && r.have_heavy);
-    size_t ninputs = used_inputs(&r, inputs, c->ninputs + 64);
-    if (ninputs > c->ninputs || (L->trim_inputs && r.have_heavy)) {
-        concolic_campaign_set_inputs(c, inputs, ninputs);
-        L->trim_inputs = 0;
-    } else
-        ninputs = c->ninputs;
-    if (concolic_report_bug(c, &r, inputs, ninputs, np, focus, c->iterations, rep) && rep &&
-        cli_opts.report_path)
-        mg_report_write(rep, cli_opts.report_path, err, sizeof err);
-    if (r.log_problem[0] && c->iterations == first_iteration + 1)
-        mg_warn("%s (the run gave no constraints)", r.log_problem);
-    int rc = observe(L, &r, c->covered.n > covered_before);
+    size_t ninputs = record_run(L, &r, inputs, run, rep, first_iteration);
+    rc = observe(L, &r, c->covered.n > covered_before);
     double t0 = mg_clock_seconds();
     if (!rc)
         rc = choose_next(L, o);
     double solve_s = mg_clock_seconds() - t0;
     L->cost.solve_s += solve_s;
-    concolic_report_run(c, &r, inputs, ninputs, np, focus, solve_s);
+    concolic_report_run(c, &r, inputs, ninputs, run.np, run.focus, solve_s);
     free(inputs);
     concolic_result_free(&r);
     if (rc)

@@ -39,6 +39,7 @@ typedef struct concolic_options {
     double time_s, timeout_s;
     int strategy, resume, one_way, no_reduce, fixed, distances;
     int tune;          /* --tune: input tuning (§3.3) instead of COMPI's capping */
+    int uncapped;      /* --uncapped (ablation): neither tuning nor caps */
     int int_semantics; /* --int-semantics: enum solver_semantics, an index of
                           concolic_int_semantics_names */
     int floats;        /* --floats: an index of concolic_floats_names */

@@ -32,6 +32,13 @@ expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-u
 # The line of edge_cases.c that carries the comment /* TAG */.
 line_of() { grep -n "/\* $1 \*/" "$src/edge_cases.c" | cut -d: -f1; }
 grep -q "edge_cases.c:$(line_of UNSAT) main b[0-9]* if true" "$TMP/stdout" || fail "unsat: the impossible arm should be listed uncovered"
+# The three branches of that one line (the mode's test, x > 5, x < 3), none taken by a run in
+# another mode but the first's false arm: the report lists their five other arms, each once,
+# told apart by branch id and arm.
+expect_status 0 "one line, three branches" -- campaign --np 1 --iterations 1 --dir c-line -- ./edge unreached
+arms=$(grep "edge_cases.c:$(line_of UNSAT) main b[0-9]* if " "$TMP/stdout" | sort -u)
+[ "$(echo "$arms" | wc -l)" -eq 5 ] && [ "$(echo "$arms" | awk '{ print $3 }' | sort -u | wc -l)" -eq 3 ] ||
+    { cat "$TMP/stdout" >&2; fail "the arms of one line are not told apart: $arms"; }
 # A hang on x == 42: classified as a timeout bug with its inputs, within the per-run timeout.
 start=$SECONDS
 expect_status 80 "hang" -- campaign --np 2 --iterations 6 --timeout 10 --dir c-hang -- ./edge hang
