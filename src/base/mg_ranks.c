@@ -16,7 +16,8 @@ void mg_ranks_format(int *ranks, size_t n, char *buf, size_t buflen)
     if (buflen == 0)
         return;
     buf[0] = '\0';
-    qsort(ranks, n, sizeof *ranks, compare_int);
+    if (n > 1) /* qsort of no array is undefined, even with n 0 */
+        qsort(ranks, n, sizeof *ranks, compare_int);
     size_t used = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;

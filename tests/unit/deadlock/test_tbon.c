@@ -160,7 +160,8 @@ static void answer(tree *t)
         const tbon_leaf_call *from;
         size_t n;
         MG_CHECK_INT(tbon_root_answers(t->answers, t->root, &from, &n), MG_OK);
-        memcpy(calls, from, n * sizeof *calls);
+        if (n)
+            memcpy(calls, from, n * sizeof *calls);
         told = n;
         for (size_t i = 0; i < n; i++) {
             int32_t rank = calls[i].rank;
@@ -171,7 +172,8 @@ static void answer(tree *t)
         for (int m = 0; m < t->n_mids; m++) {
             from = tbon_leaf_take_completed(t->mids[m], &n);
             MG_CHECK(n <= sizeof calls / sizeof calls[0]);
-            memcpy(calls, from, n * sizeof *calls);
+            if (n)
+                memcpy(calls, from, n * sizeof *calls);
             told += n;
             for (size_t i = 0; i < n; i++) {
                 MG_CHECK_INT(tbon_leaf_completed(t->leaves[calls[i].rank / t->share], calls[i].rank,
