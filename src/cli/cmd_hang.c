@@ -378,6 +378,35 @@ static int poll_dead_rank(const cli_session *s, proc_exits *exits)
     return hang_dead_rank(s, exits);
 }
 
+/* How long the job's end waits for the exit events of ranks already gone (dead_rank_at_end). */
+#define END_EXITS_WAIT_S 1.0
+
+/* Whether every rank's exit has been announced. */
+static bool every_exit_seen(const cli_session *s, const proc_exits *exits)
+{
+    int wait_status;
+    uint64_t when;
+    for (int r = 0; r < s->nranks; r++)
+        if (s->ranks[r].pid && !proc_exits_status(exits, r, &wait_status, &when))
+            return false;
+    return true;
+}
+
+/* The rank that died first, once the launcher has ended the job. A rank's exit event comes at the
+ * very end of its exit, after its parent may already have reaped it and the launcher killed the
+ * others: on a loaded machine the rank that died first can be announced last. So the events of
+ * every rank are awaited, for at most END_EXITS_WAIT_S. */
+static int dead_rank_at_end(const cli_session *s, proc_exits *exits)
+{
+    double deadline = mg_clock_seconds() + END_EXITS_WAIT_S;
+    for (;;) {
+        int dead = poll_dead_rank(s, exits);
+        if (!exits || every_exit_seen(s, exits) || mg_clock_seconds() >= deadline)
+            return dead;
+        usleep(20000);
+    }
+}
+
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
  * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h).
  * The decisions are the watch engine's (hang_watch.h); this loop waits, reads and says. */
@@ -517,7 +546,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         break;
     }
     if (!status && rc == MG_OK && !remote && !mg_job_interrupting_signal(s->job) &&
-        (seen->dead_rank = poll_dead_rank(s, exits)) >= 0) {
+        (seen->dead_rank = dead_rank_at_end(s, exits)) >= 0) {
         hang_report_dead_rank(s, seen->dead_rank, exits, true, mg_clock_seconds() - start);
         s->ended_itself = 1;
     }

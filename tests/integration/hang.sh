@@ -3,8 +3,10 @@
 # faulty rank (computation; communication under shm where what the ranks publish tells it) or
 # none (communication), per-rank states consistent with the fault, the
 # job stopped and nothing of it left. The fault comes at 20 s, once the model has learnt the healthy
-# job (docs/hang.md: a hang before that is missed); the run would end at 27 s, so the fault stops it
-# for good (a master-worker job keeps progressing with its other workers until then: no hang yet). Without a
+# job (docs/hang.md: a hang before that is missed); the run would end at 35 s, so the fault stops it
+# for good (a master-worker job keeps progressing with its other workers until then: no hang yet).
+# The 15 s between the two leave room for a verification slowed by a loaded machine: with 7 s, a
+# rank that does not depend on the faulty one reached its end before the verdict (CI, ptrace). Without a
 # fault (FAULT=none): the job runs to its end untouched, exit 0, no finding. Either way the report says
 # what watching cost (ptrace: the time ranks were stopped; mpiguard's CPU).
 # Usage: hang.sh FLAVOR EXAMPLE FAULT SAMPLER NRANKS
@@ -18,7 +20,7 @@ if [ "$fault" = none ]; then
     expect_stderr "no hang found"
     grep -q "^$example: $np ranks" "$TMP/stdout" || fail "the healthy job did not run to its end"
 else
-    expect_status 81 "$fault in $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 27 --fault "$fault" --fault-rank $faulty --fault-at 20
+    expect_status 81 "$fault in $example" -- "$MPIGUARD" hang -v --sampler "$sampler" --seed 7 --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" --seconds 35 --fault "$fault" --fault-rank $faulty --fault-at 20
     expect_stderr "mpiguard: ERROR HANG"
 fi
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
