@@ -21,9 +21,11 @@ tr -d ' \n' <limits.json | grep -qE '"query_timeouts":[1-9]' || fail "JSON: no q
 slow=$(awk -F'\t' '$1 == 77 { print $10 }' c-limit/runs.tsv)
 echo "the solve after run 77 took $slow s"
 
-# SIGINT while that solve runs: the run it follows is counted, the solve is cut short. The signal
-# must come after run 77's rank and before its solve ends; on an idle machine the rank can come and
-# go between two looks, so the campaign is tried up to three times.
+# SIGINT while that solve runs: the run it follows is counted, the solve is cut short. Run 77's
+# rank lives about 0.05 s, too short to catch by its process on a loaded machine; its outcome file,
+# which the campaign unlinks before each run and the rank writes as it ends, marks the moment: one
+# newer than the progress line of run 76, and no line of run 77 yet, means the solve has begun.
+# Should the whole solve pass between two looks, the campaign is tried again, up to three times.
 interrupt_in_solve() {
     rm -rf c-int
     "$MPIGUARD" concolic --mpi "$flavor" "${search[@]}" --iterations 79 --dir c-int -- ./pigeons \
@@ -31,10 +33,12 @@ interrupt_in_solve() {
     pid=$!
     for _ in $(seq 3000); do grep -q "run 76 " int.err && break; sleep 0.05; done
     grep -q "run 76 " int.err || { kill -KILL $pid; fail "run 76 never came"; }
-    # Run 77's rank, then the solve after it (the progress line of run 77 comes after the solve).
-    for _ in $(seq 200); do pgrep -f "pigeons.mpiguard-heavy" >/dev/null && break; sleep 0.01; done
-    for _ in $(seq 500); do pgrep -f "pigeons.mpiguard-heavy" >/dev/null || break; sleep 0.01; done
-    sleep 0.2
+    for _ in $(seq 3000); do
+        [ -n "$(find c-int/run/rank-0.outcome -newer int.err 2>/dev/null)" ] && break
+        grep -q "run 77 " int.err && break
+        sleep 0.01
+    done
+    sleep 0.2 # the job's teardown after its rank wrote the file
     grep -q "run 77 " int.err || return 0
     kill -KILL $pid
     wait $pid 2>/dev/null
@@ -43,7 +47,7 @@ interrupt_in_solve() {
 for attempt in 1 2 3; do
     interrupt_in_solve && break
     echo "attempt $attempt: the solve after run 77 was over before the signal"
-    [ $attempt -lt 3 ] || fail "the solve after run 77 was over before the signal, 3 times (machine too fast for this test)"
+    [ $attempt -lt 3 ] || fail "the solve after run 77 was over before the signal, 3 times"
 done
 start=$(date +%s.%N)
 kill -INT $pid
@@ -55,5 +59,11 @@ echo "SIGINT during the solve: the campaign ended $took s later"
 [ $got -eq 130 ] || { tail -3 int.err >&2; fail "SIGINT during a solve: exit status $got"; }
 grep -q "stopped by signal 2 after 77 runs" int.err || { tail -3 int.err >&2; fail "SIGINT during a solve: not after run 77"; }
 grep -q "^iterations 77$" c-int/campaign || fail "SIGINT during a solve: run 77 not saved"
-[ "$(echo "$took < 1" | bc)" -eq 1 ] || fail "SIGINT during a solve took $took s"
+# Cut short, not waited out: the solve recorded for run 77 is shorter than the uninterrupted one
+# (its budget), whatever the load; the wall-clock bound only catches a campaign that ran on.
+cut=$(awk -F'\t' '$1 == 77 { print $10 }' c-int/runs.tsv)
+echo "the interrupted solve after run 77 took $cut s"
+[ -n "$cut" ] && [ "$(echo "$cut < 0.9 * $slow" | bc)" -eq 1 ] ||
+    fail "SIGINT during a solve: the solve ran on ($cut s of $slow s)"
+[ "$(echo "$took < 5" | bc)" -eq 1 ] || fail "SIGINT during a solve took $took s"
 pass "solver limits with $flavor"
