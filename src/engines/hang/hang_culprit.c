@@ -4,6 +4,7 @@
 #include "mg_error.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The wait-for relation as a graph over the ranks and one more node, "everyone" (index n), so that
  * a collective's n edges are one: a rank waiting on all points to it, and it points to every live
@@ -234,6 +235,40 @@ static void link_waiters(const struct graph *g, size_t n, uint8_t *links)
     }
 }
 
+/* Among several ranks behind in the collective epoch, those that wait on another of them in
+ * point-to-point are held by it, not culprits: a stencil's neighbours of a rank stuck before the
+ * collective wait on it in their halo exchange, one step behind the rank that reached the
+ * collective (hang_mpich_stencil_deadlock_shm_4). The one sink of the wait-for relation among the
+ * behind ranks narrows them. A receive from any source is no edge there: it waits for a message
+ * no rank is bound to send. With no single sink, the behind ranks stay the culprits. */
+static int refine_behind(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
+                         size_t *work, struct hang_culprit_result *out)
+{
+    struct hang_culprit_rank *behind = malloc(n * sizeof *behind);
+    if (!behind)
+        return MG_ENOMEM;
+    for (size_t r = 0; r < n; r++) {
+        behind[r] = ranks[r];
+        behind[r].live = links[r] == HANG_CULPRIT_IS_CULPRIT;
+        if (behind[r].wait == HANG_WAIT_ALL)
+            behind[r].wait = HANG_WAIT_UNKNOWN;
+    }
+    struct graph g = {0};
+    int rc = graph_build(behind, n, &g);
+    uint8_t *narrowed = rc == MG_OK ? calloc(n, 1) : NULL;
+    if (rc == MG_OK && !narrowed)
+        rc = MG_ENOMEM;
+    size_t held = rc == MG_OK ? sole_sink(behind, n, &g, work, narrowed) : 0;
+    if (held > 0 && held < out->nculprits) {
+        memcpy(links, narrowed, n);
+        out->nculprits = held;
+    }
+    free(narrowed);
+    graph_free(&g);
+    free(behind);
+    return rc;
+}
+
 int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
                       struct hang_culprit_result *out)
 {
@@ -269,6 +304,14 @@ int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *
         size_t count = mark(ranks, n, links, rules[i].pick, fewest);
         if (count > 0 && count < live)
             *out = (struct hang_culprit_result){.reason = rules[i].reason, .nculprits = count};
+    }
+    if (out->reason == HANG_CULPRIT_BEHIND && out->nculprits > 1) {
+        rc = refine_behind(ranks, n, links, work, out);
+        if (rc != MG_OK) {
+            free(work);
+            graph_free(&g);
+            return rc;
+        }
     }
     if (!out->nculprits) {
         for (size_t r = 0; r < n; r++)

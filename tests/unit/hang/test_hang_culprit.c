@@ -105,6 +105,31 @@ static void behind_in_the_collective_epoch(void)
     expect_links("ddCd");
 }
 
+/* A 2x2 stencil: rank 1 stuck in a receive from any source before the collective; its neighbours
+ * 0 and 3 wait on it in the halo exchange, one collective behind rank 2, which went on into the
+ * next collective. Of the three behind, rank 1 is the one the others wait on. */
+static void behind_narrowed_to_the_rank_the_others_wait_on(void)
+{
+    ranks[0] = waiting_on(1, 2);
+    ranks[1] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_WAIT_ALL};
+    ranks[2] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_WAIT_ALL};
+    ranks[3] = waiting_on(1, 2);
+    for (int r = 0; r < 4; r++) {
+        ranks[r].collectives_known = true;
+        ranks[r].collectives = r == 2 ? 308 : 307;
+    }
+    struct hang_culprit_result out = find(4);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_BEHIND);
+    MG_CHECK_INT(out.first, 1);
+    MG_CHECK_INT(out.nculprits, 1);
+    expect_links("dCdd");
+    ranks[0].peers[0] = 3; /* two sinks among the behind, {0, 3} and 1: none narrowed */
+    ranks[3].peers[0] = 0;
+    out = find(4);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_BEHIND);
+    MG_CHECK_INT(out.nculprits, 3);
+}
+
 static void the_one_rank_everyone_waits_on(void)
 {
     ranks[0] = waiting_on(1, -1);
@@ -161,6 +186,7 @@ int main(void)
     MG_RUN(symmetric_stencil_names_nobody);
     MG_RUN(every_rank_stopped_is_no_culprit);
     MG_RUN(behind_in_the_collective_epoch);
+    MG_RUN(behind_narrowed_to_the_rank_the_others_wait_on);
     MG_RUN(the_one_rank_everyone_waits_on);
     MG_RUN(two_ranks_waited_on_are_not_one_culprit);
     MG_RUN(handler_in_a_worker_holds_the_master);
