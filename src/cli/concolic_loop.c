@@ -79,6 +79,7 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
     search_cfg cfg = concolic_cfg_table(&L->cfg, &c->covered);
     search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
     int kind;
+    mg_info("concolic: solving after run %" PRIu64, c->iterations);
     int rc = search_session_next(&L->search, &last, &c->covered, &cfg, &L->rng, stop_requested,
                                  (void *)o, &kind, &next);
     if (!rc && kind != SEARCH_NEXT_STOPPED)

@@ -21,25 +21,20 @@ tr -d ' \n' <limits.json | grep -qE '"query_timeouts":[1-9]' || fail "JSON: no q
 slow=$(awk -F'\t' '$1 == 77 { print $10 }' c-limit/runs.tsv)
 echo "the solve after run 77 took $slow s"
 
-# SIGINT while that solve runs: the run it follows is counted, the solve is cut short. Run 77's
-# rank lives about 0.05 s, too short to catch by its process on a loaded machine; its outcome file,
-# which the campaign unlinks before each run and the rank writes as it ends, marks the moment: one
-# newer than the progress line of run 76, and no line of run 77 yet, means the solve has begun.
-# Should the whole solve pass between two looks, the campaign is tried again, up to three times.
+# SIGINT while that solve runs: the run it follows is counted, the solve is cut short. With -v the
+# campaign says when it starts solving after a run; the signal comes 0.2 s later, inside the solve
+# of the pigeonhole query, which has a budget of at least a second. Should that solve end before
+# the signal (it cannot on this query, but a loaded machine may delay the signal), the campaign is
+# tried again, up to three times.
 interrupt_in_solve() {
     rm -rf c-int
-    "$MPIGUARD" concolic --mpi "$flavor" "${search[@]}" --iterations 79 --dir c-int -- ./pigeons \
+    "$MPIGUARD" concolic -v --mpi "$flavor" "${search[@]}" --iterations 79 --dir c-int -- ./pigeons \
         >int.out 2>int.err &
     pid=$!
-    for _ in $(seq 3000); do grep -q "run 76 " int.err && break; sleep 0.05; done
-    grep -q "run 76 " int.err || { kill -KILL $pid; fail "run 76 never came"; }
-    for _ in $(seq 3000); do
-        [ -n "$(find c-int/run/rank-0.outcome -newer int.err 2>/dev/null)" ] && break
-        grep -q "run 77 " int.err && break
-        sleep 0.01
-    done
-    sleep 0.2 # the job's teardown after its rank wrote the file
-    grep -q "run 77 " int.err || return 0
+    for _ in $(seq 3000); do grep -q "solving after run 77$" int.err && break; sleep 0.01; done
+    grep -q "solving after run 77$" int.err || { kill -KILL $pid; fail "the solve after run 77 never came"; }
+    sleep 0.2
+    grep -q "^mpiguard: concolic: run 77 " int.err || return 0
     kill -KILL $pid
     wait $pid 2>/dev/null
     return 1
