@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the deadlock detector's figures (docs/check-detector.md §11).
+# Prints the deadlock detector's figures (docs/design/check-detector.md §11).
 # Usage: bench/check/detector.sh [build-dir] [quick]
 # The build dir defaults to /tmp/build-deadlock (an engines-only RelWithDebInfo build).
 set -eu

@@ -1,7 +1,7 @@
 /* Benchmark of the deadlock detector on synthetic record streams (no MPI): throughput in
  * records/s, per-record cost as P grows, and the time of one on-demand wait-for graph
  * construction + OR-knot search for 10^4..10^6 blocked processes. Thread CPU time, so other load
- * on the shared machine does not count. Figures: docs/check-detector.md §11.
+ * on the shared machine does not count. Figures: docs/design/check-detector.md §11.
  * Usage: check_detector_bench [quick]   (quick: smaller sizes, for a smoke run) */
 #include <malloc.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Compares the detector's throughput of two builds (docs/check-detector.md §11): runs the
+# Compares the detector's throughput of two builds (docs/design/check-detector.md §11): runs the
 # check_detector_bench of each build alternately, ROUNDS times, so that both see the same load on
 # the shared machine, and prints per row the median records/s of each, their ratio (new / base),
 # and the range of each over the rounds (how much the load moved the figures).

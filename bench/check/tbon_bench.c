@@ -1,4 +1,4 @@
-/* Replays a synthetic job through a tree of detector processes (docs/check-detector.md §14;
+/* Replays a synthetic job through a tree of detector processes (docs/design/check-detector.md §14;
  * figures: docs/check-measurements-deadlock.md "A tree of detectors"): a generator process
  * streams the records of RANKS ranks (a ring exchange of blocking sends and receives and an
  * Allreduce per iteration, then ranks 0 and RANKS-1 receive from each other: a deadlock) in the

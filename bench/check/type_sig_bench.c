@@ -2,7 +2,7 @@
  * hashing a message and of comparing a send with its receive, against the nesting depth (1..64)
  * and the block count (1..10^6) of the type; and the detector-side cost per record of a compare.
  * Thread CPU time, so other load on the shared machine does not count. Figures:
- * docs/check-detector.md §13. Usage: check_type_sig_bench [quick] */
+ * docs/design/check-detector.md §13. Usage: check_type_sig_bench [quick] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* One process of the tree of detectors (docs/check-detector.md §14): it reads the
+/* One process of the tree of detectors (docs/design/check-detector.md §14): it reads the
  * record streams of its children (record_stream.h frames: WORLD first, then RECORD, END and the
  * others), feeds their records to a tbon_leaf stage for its share of ranks, and writes one stream
  * of the same frames to its parent: what the stage passes up, and every other frame unchanged. */

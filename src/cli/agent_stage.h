@@ -1,4 +1,5 @@
-/* `mpiguard agent stage`: one process of the tree of detectors (docs/check-detector.md §14). */
+/* `mpiguard agent stage`: one process of the tree of detectors
+ * (docs/design/check-detector.md §14). */
 #ifndef MG_AGENT_STAGE_H
 #define MG_AGENT_STAGE_H
 

@@ -2,7 +2,8 @@
 /* The capture module's argument checks (usage_args.h, issue 28 item 2): a call with bad arguments
  * gets one entry record flagged CHECK_FLAG_INVALID_ARGUMENTS (its problem in aux) instead of its
  * usual records, and still goes to MPI unchanged: MPI's error handler then decides, as without
- * mpiguard (docs/check-classes.md "Argument checks"). Needs mpi.h. One MPI thread at a time. */
+ * mpiguard (docs/design/check-classes.md "Argument checks"). Needs mpi.h. One MPI thread at a
+ * time. */
 #ifndef MG_CAPTURE_ARGS_H
 #define MG_CAPTURE_ARGS_H
 

@@ -2,7 +2,7 @@
  * request id of each nonblocking or persistent point-to-point call to its buffer, length, call
  * site and, for a send, its checksum (buffer_watch.h; a type with gaps is packed first); the
  * requests in flight are also listed densely, so a new one is compared with each of them for shared
- * bytes. The completion compares the checksum. docs/check-classes.md "Buffers in flight". */
+ * bytes. The completion compares the checksum. docs/design/check-classes.md "Buffers in flight". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

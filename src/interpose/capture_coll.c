@@ -1,6 +1,6 @@
 /* The capture module's collectives (capture_call.h), blocking and nonblocking, all observed: the
  * records carry the root as a world rank, the op as an id identical on every rank, and a request
- * id for the nonblocking ones (docs/check-detector.md §1); their MPI-4 large-count forms
+ * id for the nonblocking ones (docs/design/check-detector.md §1); their MPI-4 large-count forms
  * (MPI_Bcast_c, ...) where mpi.h declares them, with the same records. Also Op_create, which
  * numbers the user ops those ids name. */
 #include <mpi.h>
@@ -18,8 +18,8 @@
 /* Collectives: root translated to a world rank, op to its id, a request for the nonblocking.
  * count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both, so
  * that the detector matches MPI_Bcast_c with MPI_Bcast. block x type: the message every member
- * must describe alike (docs/check-detector.md §13); MPI_DATATYPE_NULL where members may differ.
- * buf: that message's buffer, for the argument checks. */
+ * must describe alike (docs/design/check-detector.md §13); MPI_DATATYPE_NULL where members may
+ * differ. buf: that message's buffer, for the argument checks. */
 static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
                  const void *buf, int64_t block, MPI_Datatype type, MPI_Request *request)
 {

@@ -1,7 +1,7 @@
 /* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's communicators: a handle -> {id identical on every member, world ranks of
  * the members} registry, so records carry world ranks and ids the detector can match
- * (docs/check-detector.md §1, docs/design/check.md "How it is built"). Needs mpi.h. Not
+ * (docs/design/check-detector.md §1, docs/design/check.md "How it is built"). Needs mpi.h. Not
  * thread-safe. */
 #ifndef MG_CAPTURE_COMM_H
 #define MG_CAPTURE_COMM_H

@@ -1,6 +1,6 @@
 /* The capture module's communicator constructors and Comm_free (capture_call.h), observed: a
  * constructor is a collective on its parent whose exit record carries the new communicator's id
- * and members, registered in capture_comm (docs/check-detector.md §1). */
+ * and members, registered in capture_comm (docs/design/check-detector.md §1). */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -1,7 +1,7 @@
 /* The "capture" module of `mpiguard check`: one check event record per call entry and exit
- * (docs/check-detector.md §1) into the rank's shared-memory ring, the entry written before the
- * call can block. Calls whose status decides a wildcard (receives, probes, Wait/Test) replace the
- * PMPI call (mg_impl_*) so a status the application ignores is still seen; the others observe
+ * (docs/design/check-detector.md §1) into the rank's shared-memory ring, the entry written before
+ * the call can block. Calls whose status decides a wildcard (receives, probes, Wait/Test) replace
+ * the PMPI call (mg_impl_*) so a status the application ignores is still seen; the others observe
  * (mg_observe_*). This file starts and stops the module; the records of each family of calls are
  * built in capture_p2p, capture_coll, capture_ctor, capture_wait and capture_rma; capture_types
  * keeps the datatypes' signatures, capture_handles the live handles whose leaks MPI_Finalize
@@ -30,8 +30,9 @@
 #include <stdlib.h>
 
 /* At a normal process exit (exit(), a return from main) before MPI_Finalize: the stream ends
- * with the record that says so, which a crash never writes (docs/check-classes.md "Lifecycles").
- * After MPI_Finalize or MPI_Abort the stream is closed already and nothing is written. */
+ * with the record that says so, which a crash never writes (docs/design/check-classes.md
+ * "Lifecycles"). After MPI_Finalize or MPI_Abort the stream is closed already and nothing is
+ * written. */
 static void exit_without_finalize(void)
 {
     capture_emit_close(CHECK_FN_EXIT);

@@ -1,8 +1,8 @@
 /* The capture module's point-to-point calls (capture_call.h): sends, nonblocking and persistent
  * initiations (observed), and receives and probes, which replace the PMPI call so that a status
  * the application ignores still tells the detector which send a wildcard matched
- * (docs/check-detector.md §1, docs/design/check.md "How it is built"). The MPI-4 large-count forms
- * (MPI_Send_c, ...) where mpi.h declares them, with the same hooks and records. */
+ * (docs/design/check-detector.md §1, docs/design/check.md "How it is built"). The MPI-4 large-count
+ * forms (MPI_Send_c, ...) where mpi.h declares them, with the same hooks and records. */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -4,8 +4,8 @@
  * collectives on that id, and the detector finds their deadlocks as it finds a Barrier's. Every
  * rank steps its epochs on each window (rma_epochs.h) at the entry of each call; a problem is
  * written as a flagged record ahead of the call's own records, which the detector still models
- * (a fence stays in the collective model even when its epoch is wrong). docs/check-classes.md,
- * "One-sided communication". */
+ * (a fence stays in the collective model even when its epoch is wrong).
+ * docs/design/check-classes.md, "One-sided communication". */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -1,8 +1,8 @@
 /* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's datatypes: each type's signature (type_sig) computed once when a
  * constructor returns it, so that a record gets its message's signature from one table lookup and
- * O(log count) arithmetic, whatever the depth of the type (docs/check-detector.md §13). Needs
- * mpi.h. One MPI thread at a time. */
+ * O(log count) arithmetic, whatever the depth of the type (docs/design/check-detector.md §13).
+ * Needs mpi.h. One MPI thread at a time. */
 #ifndef MG_CAPTURE_TYPES_H
 #define MG_CAPTURE_TYPES_H
 

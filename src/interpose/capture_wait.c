@@ -1,6 +1,6 @@
 /* The capture module's calls on requests that exist (capture_call.h): Start/Startall, the Wait/Test
  * family, Request_free and Cancel. Wait/Test replace the PMPI call so that the statuses of
- * completions the application ignores are still recorded (docs/check-detector.md §1). */
+ * completions the application ignores are still recorded (docs/design/check-detector.md §1). */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 

@@ -1,4 +1,4 @@
-/* Encoding and decoding of the check event record (docs/check-detector.md §1). */
+/* Encoding and decoding of the check event record (docs/design/check-detector.md §1). */
 #include "check_event.h"
 #include "wire_bytes_internal.h"
 
@@ -153,7 +153,7 @@ const check_func_info *check_func_describe(uint16_t fn)
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): detects every single-bit flip and every
  * burst up to 32 bits, which a torn or corrupted ring slot produces. Every record is checksummed
  * twice (encoded on the rank, decoded by the detector), and a byte-wise table lookup made the
- * checksum most of both (docs/check-detector.md §11): each step waits for the previous one's
+ * checksum most of both (docs/design/check-detector.md §11): each step waits for the previous one's
  * lookup. Eight bytes per step with eight tables (check_event_crc.h) makes the eight lookups
  * independent of each other: about 5x faster on a 136-byte record (encode 0.44 -> 0.09 us,
  * decode 0.37 -> 0.07 us on the shared test machine); the tail goes byte by byte. get32 keeps it

@@ -1,6 +1,6 @@
 /* The check event record: what the capture module writes per MPI call (entry and exit) into its
  * per-rank ring, what agents forward over TCP, and what the deadlock detector consumes.
- * Spec: docs/design/check.md "Events"; layout and rules: docs/check-detector.md §1. */
+ * Spec: docs/design/check.md "Events"; layout and rules: docs/design/check-detector.md §1. */
 #ifndef CHECK_EVENT_H
 #define CHECK_EVENT_H
 
@@ -26,7 +26,8 @@
 #define CHECK_UNDEFINED_INDEX 0xFFFFFFFFu /* Waitany/Testany completed nothing */
 
 /* Communicator ids are 64-bit and identical on every member. WORLD is fixed; COMM_SELF of rank r is
- * check_comm_self_id(r); every other id comes from the capture module (docs/check-detector.md). */
+ * check_comm_self_id(r); every other id comes from the capture module
+ * (docs/design/check-detector.md). */
 #define CHECK_COMM_WORLD 1u
 #define CHECK_COMM_NULL 0u
 #define CHECK_COMM_SELF_FLAG (1ull << 63)

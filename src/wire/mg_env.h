@@ -24,9 +24,9 @@
 /* Data bytes of each event ring (a power of two >= 4 KiB; default EVENT_RING_DEFAULT_BYTES).
  * User or tests -> library (capture module). */
 #define MG_ENV_RING_BYTES "MPIGUARD_RING_BYTES"
-/* "0": the capture module takes no checksums of send buffers in flight (docs/check-classes.md
- * "Buffers in flight"), so that their cost can be measured side by side (bench/check/overhead.sh).
- * User or bench -> library (capture module). */
+/* "0": the capture module takes no checksums of send buffers in flight
+ * (docs/design/check-classes.md "Buffers in flight"), so that their cost can be measured side by
+ * side (bench/check/overhead.sh). User or bench -> library (capture module). */
 #define MG_ENV_CHECK_BUFFERS "MPIGUARD_CHECK_BUFFERS"
 
 /* ---- Set by the CLI for its agents only (docs/hang.md, "Many nodes"). ---- */

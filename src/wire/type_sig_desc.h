@@ -1,6 +1,6 @@
 /* A datatype as the capture stream describes it: the predefined codes and a constructor call as
  * data, which the capture module writes (type_sig_wire.h) and the type-signature engine
- * (src/engines/deadlock/type_sig.h) reads. Design: docs/check-detector.md §13. */
+ * (src/engines/deadlock/type_sig.h) reads. Design: docs/design/check-detector.md §13. */
 #ifndef TYPE_SIG_DESC_H
 #define TYPE_SIG_DESC_H
 

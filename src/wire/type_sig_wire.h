@@ -1,7 +1,8 @@
 /* Internal to src/wire: no other folder includes it (docs/architecture.md). */
 /* The byte form of a datatype description (type_sig_desc plus the capture side's id for the new
  * type), for the capture stream: little-endian, a fixed header then the constructor's arrays, so a
- * description cut anywhere is refused with MG_EFORMAT. Design: docs/check-detector.md §13. */
+ * description cut anywhere is refused with MG_EFORMAT. Design: docs/design/check-detector.md
+ * §13. */
 #ifndef TYPE_SIG_WIRE_H
 #define TYPE_SIG_WIRE_H
 

@@ -2,7 +2,7 @@
 # Trees of real detector processes (tbon_stage.h) over the agents' frames: 2 and 3 levels with 2-8
 # leaves find the deadlock planted between ranks 0 and P-1 across leaves, and a leaf killed halfway
 # through its stream neither hangs the root nor goes unreported: the root names exactly its ranks
-# as lost (docs/check-detector.md §14). Each stage is `mpiguard agent stage`, which refuses
+# as lost (docs/design/check-detector.md §14). Each stage is `mpiguard agent stage`, which refuses
 # malformed descriptor lists with exit 64.
 # Usage: tbon_tree.sh CHECK_TBON_BENCH
 set -euo pipefail

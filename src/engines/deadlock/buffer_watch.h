@@ -1,7 +1,7 @@
 /* Buffers in flight (issue 28 item 4): the checksum the capture module takes of a nonblocking
  * send's buffer when the send is posted and again when it completes; the two differ when the
  * program wrote the buffer in between (MPI 3.1 §3.7.2: erroneous, the message may carry either
- * content). Design: docs/check-classes.md "Buffers in flight". */
+ * content). Design: docs/design/check-classes.md "Buffers in flight". */
 #ifndef BUFFER_WATCH_H
 #define BUFFER_WATCH_H
 

@@ -1,6 +1,6 @@
 /* What each MPI call does to the detector's model: entries post operations, open collective slots,
  * create and complete requests, and make waits; exits apply the wildcard decisions MPI reported
- * and free what completed. docs/check-detector.md §5. */
+ * and free what completed. docs/design/check-detector.md §5. */
 #include "call_model.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* What each MPI call does to the detector's model (call_model.c). Internal to the detector;
- * docs/check-detector.md §5. */
+ * docs/design/check-detector.md §5. */
 #ifndef CALL_MODEL_H
 #define CALL_MODEL_H
 

@@ -1,4 +1,4 @@
-/* Collective matching of the detector, see coll_match.h and docs/check-detector.md §4. */
+/* Collective matching of the detector, see coll_match.h and docs/design/check-detector.md §4. */
 #include "coll_match.h"
 
 #include <stdlib.h>

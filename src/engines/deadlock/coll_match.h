@@ -3,7 +3,8 @@
  * communicator belongs to slot k; each arrival is compared with the slot's first call (kind,
  * blocking vs nonblocking, root, op, the block's type signature), and the calls that agreed are
  * kept until the slot has a finding, so a mismatch names every caller whatever the order of
- * arrival. Spec: docs/design/check.md "Collective matching"; design: docs/check-detector.md §4. */
+ * arrival. Spec: docs/design/check.md "Collective matching"; design: docs/design/check-detector.md
+ * §4. */
 #ifndef COLL_MATCH_H
 #define COLL_MATCH_H
 

@@ -1,6 +1,6 @@
 /* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* The communicators the detector knows: id -> dense index, members as world ranks, and the
- * world-rank -> local-rank lookup collective matching needs (docs/check-detector.md §2). */
+ * world-rank -> local-rank lookup collective matching needs (docs/design/check-detector.md §2). */
 #ifndef COMM_TABLE_H
 #define COMM_TABLE_H
 

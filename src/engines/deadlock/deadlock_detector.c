@@ -2,7 +2,7 @@
  * held, paper 5.1: detector_settle.c), and the checks. Below it, each part uses only the parts
  * under it: wildcard_probe.c; wait_analysis.c, wfg_build.c, or_knot.c (analysis);
  * detector_settle.c; call_model.c, wait_state.c (the model); detector_state.c (state, findings).
- * Spec: docs/check-detector.md §5-§10. */
+ * Spec: docs/design/check-detector.md §5-§10. */
 #include "deadlock_detector.h"
 
 #include "call_model.h"

@@ -2,8 +2,8 @@
  * in), it matches point-to-point and collective operations, tracks requests and wait states,
  * and on demand builds the AND⊕OR wait-for graph and searches it for OR-knots.
  * Spec: docs/design/check.md "The detector"; paper: Hilbrich et al. 2013, "MPI runtime error
- * detection with MUST" §3-§6; design and measurements: docs/check-detector.md. Not thread-safe: one
- * thread per detector. */
+ * detection with MUST" §3-§6; design and measurements: docs/design/check-detector.md. Not
+ * thread-safe: one thread per detector. */
 #ifndef DEADLOCK_DETECTOR_H
 #define DEADLOCK_DETECTOR_H
 

@@ -1,5 +1,5 @@
 /* Records of model-blocked ranks (paper 5.1): held behind the rank's wait, and analysed in order
- * once the wait is satisfied (detector_settle.h). docs/check-detector.md §5. */
+ * once the wait is satisfied (detector_settle.h). docs/design/check-detector.md §5. */
 #include "detector_settle.h"
 
 #include <string.h>

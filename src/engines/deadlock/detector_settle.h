@@ -1,5 +1,6 @@
 /* Records of model-blocked ranks (paper 5.1): held behind the rank's wait and analysed, in order,
- * once it can go on (detector_settle.c). Internal to the detector; docs/check-detector.md §5. */
+ * once it can go on (detector_settle.c). Internal to the detector; docs/design/check-detector.md
+ * §5. */
 #ifndef DETECTOR_SETTLE_H
 #define DETECTOR_SETTLE_H
 

@@ -1,5 +1,5 @@
 /* The deadlock detector's state: creation, deep copy for probing, release, and the findings list
- * (detector_state.h). docs/check-detector.md §5. */
+ * (detector_state.h). docs/design/check-detector.md §5. */
 #include "detector_state.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * held records and the findings; its creation, copy (for probing) and release, and the findings
  * list. The parts above it: call_model.c and wait_state.c (the model), detector_settle.c (held
  * records), wfg_build.c and wait_analysis.c (the analysis), wildcard_probe.c, and the public front
- * deadlock_detector.c. Internal to the detector; docs/check-detector.md §5-§8. */
+ * deadlock_detector.c. Internal to the detector; docs/design/check-detector.md §5-§8. */
 #ifndef DETECTOR_STATE_H
 #define DETECTOR_STATE_H
 

@@ -1,6 +1,6 @@
 /* A finding of the deadlock detector, as data: its kind, the ranks involved with their calls, and
  * for deadlocks the wait-for graph of the deadlocked part (rendered as DOT by the reporter).
- * Spec: docs/design/check.md "What the user gets"; docs/check-detector.md §9. */
+ * Spec: docs/design/check.md "What the user gets"; docs/design/check-detector.md §9. */
 #ifndef DL_FINDING_H
 #define DL_FINDING_H
 

@@ -1,5 +1,5 @@
 /* The deadlock detector's settings (deadlock_detector.h), apart so that the detector's own parts
- * (detector_state.h) need not include its public front. docs/check-detector.md §5. */
+ * (detector_state.h) need not include its public front. docs/design/check-detector.md §5. */
 #ifndef DL_PARAMS_H
 #define DL_PARAMS_H
 

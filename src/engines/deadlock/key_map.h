@@ -1,7 +1,7 @@
 /* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* An open-addressing hash map from a 128-bit key (two u64) to a u32 value, the index structure
  * behind the matcher's queues, the request table and the communicator table
- * (docs/check-detector.md §2). Flat arrays only, so a map is cloned with two copies. */
+ * (docs/design/check-detector.md §2). Flat arrays only, so a map is cloned with two copies. */
 #ifndef KEY_MAP_H
 #define KEY_MAP_H
 

@@ -3,8 +3,8 @@
  * a persistent request started while active, communicators and windows never freed, the groups,
  * datatypes, ops and infos the capture module found unfreed at MPI_Finalize, messages never
  * received and a rank that ended without MPI_Finalize, decided from the record stream and reported
- * as DL_LIFECYCLE findings. Design: docs/check-classes.md "Lifecycles". The state lives in the detector; a
- * probing copy has none (its hypothetical schedules must not report lifecycles). */
+ * as DL_LIFECYCLE findings. Design: docs/design/check-classes.md "Lifecycles". The state lives in
+ * the detector; a probing copy has none (its hypothetical schedules must not report lifecycles). */
 #ifndef LIFECYCLE_H
 #define LIFECYCLE_H
 

@@ -3,14 +3,14 @@
  * receive, Sendrecv, Mprobe, or a Probe/Iprobe/Improbe then the receive) that had more than one
  * matching send available when MPI matched it, whichever one MPI took in this run.
  *
- * "Available" (docs/check-classes.md "Message races"): a send from another rank than the one taken, on
- * the same communicator, to the receiving rank, with a tag the receive accepts, that no receive
- * posted before the wildcard one matched, and that is not causally after the wildcard receive's
- * posting. Causality comes from the matching order over the records the detector already has, not
- * from anything the ranks carry: each rank's knowledge of the others (the latest sequence number
- * of each it heard of) grows at every receive it matched (the sender's knowledge joins its own)
- * and at every collective it completed (the members' knowledge joins), and a send remembers what
- * its sender knew of its destination when it posted it (p2p_post.dest_seen). A send whose
+ * "Available" (docs/design/check-classes.md "Message races"): a send from another rank than the one
+ * taken, on the same communicator, to the receiving rank, with a tag the receive accepts, that no
+ * receive posted before the wildcard one matched, and that is not causally after the wildcard
+ * receive's posting. Causality comes from the matching order over the records the detector already
+ * has, not from anything the ranks carry: each rank's knowledge of the others (the latest sequence
+ * number of each it heard of) grows at every receive it matched (the sender's knowledge joins its
+ * own) and at every collective it completed (the members' knowledge joins), and a send remembers
+ * what its sender knew of its destination when it posted it (p2p_post.dest_seen). A send whose
  * sender had heard of the receiving rank at or after the wildcard receive was made possible by
  * it, and is no candidate. Merging at matches uses the sender's knowledge when the match is
  * modelled, which can only be more than at the send: it may miss a race, never invent one.

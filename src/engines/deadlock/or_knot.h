@@ -1,7 +1,7 @@
 /* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* The deadlock criterion on an AND⊕OR wait-for graph (paper §4.3): which nodes can never be
  * released, and which of them form OR-knots (the root of the deadlock, as opposed to processes
- * merely waiting for it). Spec: docs/check-detector.md §8. */
+ * merely waiting for it). Spec: docs/design/check-detector.md §8. */
 #ifndef OR_KNOT_H
 #define OR_KNOT_H
 

@@ -1,4 +1,4 @@
-/* Point-to-point matching of the detector, see p2p_match.h and docs/check-detector.md §3. */
+/* Point-to-point matching of the detector, see p2p_match.h and docs/design/check-detector.md §3. */
 #include "p2p_match.h"
 
 #include <stdlib.h>

@@ -2,7 +2,8 @@
 /* Point-to-point matching in O(1) per message: FIFO queues per (communicator, source,
  * destination, tag) with MPI's non-overtaking order, wildcards resolved by the decision the MPI
  * library reported (paper §6), and the deferral of later receives behind an undecided wildcard.
- * Spec: docs/design/check.md "Point-to-point matching"; design: docs/check-detector.md §3. */
+ * Spec: docs/design/check.md "Point-to-point matching"; design: docs/design/check-detector.md
+ * §3. */
 #ifndef P2P_MATCH_H
 #define P2P_MATCH_H
 
@@ -51,7 +52,7 @@ typedef struct p2p_post {
     uint64_t dest_seen;
 } p2p_post;
 
-/* A matched pair whose messages disagree (docs/check-detector.md §13): verdict is
+/* A matched pair whose messages disagree (docs/design/check-detector.md §13): verdict is
  * TYPE_MATCH_TRUNCATED or TYPE_MATCH_MISMATCH. */
 typedef struct p2p_type_issue {
     uint8_t verdict;
@@ -138,7 +139,7 @@ void p2p_match_each_queued_send(const p2p_match *pm, uint32_t comm, int32_t dest
  * TYPE_MATCH_PREFIX (a longer receive, legal), TYPE_MATCH_TRUNCATED or TYPE_MATCH_MISMATCH.
  * Two integer comparisons for equal messages. A pair whose repeating units differ and are not
  * both basic types, with different lengths, cannot be decided from the records and counts as
- * equal (docs/check-detector.md §13). */
+ * equal (docs/design/check-detector.md §13). */
 uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv);
 
 /* Optimistic view of a pending op used by the wait-for analysis: 1 when the op can complete

@@ -1,7 +1,7 @@
 /* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* Per-rank FIFO of held records: the records of a rank that arrive while the detector's model
  * has that rank blocked (MUST analyses nothing a blocked process issued later, paper 5.1), kept
- * as opaque byte blocks the detector packs. Spec: docs/check-detector.md §6. */
+ * as opaque byte blocks the detector packs. Spec: docs/design/check-detector.md §6. */
 #ifndef RECORD_BACKLOG_H
 #define RECORD_BACKLOG_H
 

@@ -1,7 +1,8 @@
 /* Internal to src/engines/deadlock: no other folder includes it (docs/architecture.md). */
 /* The live MPI requests of every rank: (rank, request id) -> what completing it waits for
  * (a point-to-point op, a collective slot, nothing) and, for persistent requests, what a Start
- * posts. Spec: docs/design/check.md "Requests and completions"; docs/check-detector.md §5. */
+ * posts. Spec: docs/design/check.md "Requests and completions"; docs/design/check-detector.md
+ * §5. */
 #ifndef REQUEST_TABLE_H
 #define REQUEST_TABLE_H
 

@@ -15,7 +15,7 @@
  * an access carries the target in peer, its displacement (the target's units) in aux, the bytes
  * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
  * op of an atomic access in op. The state lives in the detector; a probing copy has none.
- * Design: docs/check-classes.md "One-sided communication". */
+ * Design: docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_CONFLICTS_H
 #define RMA_CONFLICTS_H
 

@@ -1,7 +1,7 @@
 /* One rank's epochs on one window (issue 28 item 5): a pure state machine over the
  * synchronization calls and accesses of MPI 3.1 §11.5, which the capture module steps at the
  * entry of each call and whose problems it reports as flagged records (usage_args.h), as it
- * does for argument checks. Design: docs/check-classes.md "One-sided communication". */
+ * does for argument checks. Design: docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_EPOCHS_H
 #define RMA_EPOCHS_H
 

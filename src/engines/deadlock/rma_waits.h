@@ -8,7 +8,7 @@
  * treats it); MPI_Win_complete sends "completed" to every target; MPI_Win_wait waits for
  * "completed" from every origin of its post group (AND). A PSCW deadlock is then a cycle of the
  * point-to-point wait-for graph. The capture module puts the group (world ranks) in the record's
- * ranks[]. Design: docs/check-classes.md "One-sided communication". */
+ * ranks[]. Design: docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_WAITS_H
 #define RMA_WAITS_H
 

@@ -1,5 +1,5 @@
 /* A stage of the tree of detectors: local point-to-point matching, one summary per collective of
- * the share, everything else passed up. Design: docs/check-detector.md §14. */
+ * the share, everything else passed up. Design: docs/design/check-detector.md §14. */
 #include "tbon_leaf.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
- * docs/check-detector.md §14): fed the records of its share of ranks, it matches
+ * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
  * the blocking point-to-point calls whose both ends are in the share with the detector's own
  * matcher (p2p_match) and keeps those pairs from the stage above; a blocking collective on WORLD
  * that every rank of the share entered and left alike goes up as one summary; every other record

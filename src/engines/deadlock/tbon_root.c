@@ -1,4 +1,5 @@
-/* The root's answers to the stages of the tree of detectors. Design: docs/check-detector.md §14. */
+/* The root's answers to the stages of the tree of detectors. Design: docs/design/check-detector.md
+ * §14. */
 #include "tbon_root.h"
 
 #include <stdlib.h>

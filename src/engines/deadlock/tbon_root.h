@@ -1,5 +1,5 @@
-/* The root of the tree of detectors answering the stages below (docs/check-detector.md §14): it
- * notes each record fed to the root's deadlock detector whose stage waits for an answer
+/* The root of the tree of detectors answering the stages below (docs/design/check-detector.md §14):
+ * it notes each record fed to the root's deadlock detector whose stage waits for an answer
  * (tbon_leaf_awaits_answer) and tells when the detector's model left that call, so the stage
  * below lets the rank's later records go on (tbon_leaf_completed). No MPI, no I/O. Not
  * thread-safe. */

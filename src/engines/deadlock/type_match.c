@@ -1,5 +1,5 @@
 /* Type matching of matched sends and receives and of collective members: see type_match.h and
- * docs/check-detector.md §13. */
+ * docs/design/check-detector.md §13. */
 #include "type_match.h"
 
 #include "check_event.h"

@@ -1,7 +1,8 @@
 /* Type matching of matched operations: a send against its receive (equal, legal longer receive,
  * truncation, mismatch with the first differing element), and the members of a collective
  * against the root or each peer, with reductions' op/type rules and MPI_IN_PLACE.
- * Pure functions over type_sig; spec: issue 28 item 1; design: docs/check-detector.md §13. */
+ * Pure functions over type_sig; spec: issue 28 item 1; design: docs/design/check-detector.md
+ * §13. */
 #ifndef TYPE_MATCH_H
 #define TYPE_MATCH_H
 

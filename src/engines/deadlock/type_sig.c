@@ -1,4 +1,4 @@
-/* Datatype signatures as composable hashes: see type_sig.h and docs/check-detector.md §13.
+/* Datatype signatures as composable hashes: see type_sig.h and docs/design/check-detector.md §13.
  *
  * The hash of a basic-element sequence s_0..s_{L-1} is  H(s) = sum_i v(s_i) * B^(L-1-i)  modulo the
  * Mersenne prime 2^61 - 1, with v() a fixed pseudo-random nonzero value per basic type. So

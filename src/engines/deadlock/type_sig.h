@@ -2,7 +2,8 @@
  * constructor and arguments, earlier types by id), gets once (at commit or first use) its length in
  * basic elements and a composable hash of its basic-element sequence; messages (count x type),
  * prefixes and single elements are then derived in O(depth x log) time and no allocation.
- * Spec: issue 28 item 1, docs/design/check.md "Usage checks"; design: docs/check-detector.md §13.
+ * Spec: issue 28 item 1, docs/design/check.md "Usage checks"; design: docs/design/check-detector.md
+ * §13.
  */
 #ifndef TYPE_SIG_H
 #define TYPE_SIG_H
@@ -13,8 +14,8 @@
 #include "type_sig_desc.h"
 
 /* The signature of a message or of one instance of a type: its length in basic elements, its
- * hash (see docs/check-detector.md §13), its size in bytes (LP64 sizes), and the one basic type
- * all its elements have (`unit`, TYPE_SIG_NONE when it mixes several). */
+ * hash (see docs/design/check-detector.md §13), its size in bytes (LP64 sizes), and the one basic
+ * type all its elements have (`unit`, TYPE_SIG_NONE when it mixes several). */
 typedef struct type_sig {
     uint64_t elems;
     uint64_t hash;

@@ -2,7 +2,7 @@
  * the capture module saw, so that a bad call is reported with its call site even where MPI would
  * abort first. The capture module calls them in `mpiguard check` only (never on run/hang's path)
  * and writes a flagged record (CHECK_FLAG_INVALID_ARGUMENTS, the problem in `aux`); the detector
- * turns it into a finding. Design: docs/check-classes.md "Argument checks". */
+ * turns it into a finding. Design: docs/design/check-classes.md "Argument checks". */
 #ifndef USAGE_ARGS_H
 #define USAGE_ARGS_H
 

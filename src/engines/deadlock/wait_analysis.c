@@ -1,7 +1,7 @@
 /* The wait-for analysis of the current state (paper 4.3, 5.2): build the graph, find the processes
  * that can never be released and the OR-knots among them, report deadlocks, and release the
  * standard sends that MPI buffered (a potential deadlock) before looking again.
- * docs/check-detector.md §8. */
+ * docs/design/check-detector.md §8. */
 #include "wait_analysis.h"
 
 #include <stdlib.h>

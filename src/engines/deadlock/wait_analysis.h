@@ -1,5 +1,5 @@
 /* The wait-for analysis of the current state (wait_analysis.c). Internal to the detector;
- * docs/check-detector.md §8. */
+ * docs/design/check-detector.md §8. */
 #ifndef WAIT_ANALYSIS_H
 #define WAIT_ANALYSIS_H
 

@@ -2,7 +2,7 @@
  * nodes the AND-OR translation adds (paper §4.1: request nodes of Waitall/Waitany, a shared
  * "any source of comm" node, a shared collective node); each node has one semantic, AND or OR, for
  * all its outgoing arcs. Built on demand only (paper §5.2), returned to callers as data so they
- * can render DOT. Spec: docs/check-detector.md §7. */
+ * can render DOT. Spec: docs/design/check-detector.md §7. */
 #ifndef WAIT_GRAPH_H
 #define WAIT_GRAPH_H
 

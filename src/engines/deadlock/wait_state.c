@@ -1,7 +1,7 @@
 /* The blocking call each rank is in and what satisfies it: waits made of items (a point-to-point
  * op, a collective slot, a probe), wake-ups when items complete, and the work list of ranks whose
  * wait was satisfied (paper 5.1: a blocked process's later calls are not analysed).
- * docs/check-detector.md §5. */
+ * docs/design/check-detector.md §5. */
 #include "wait_state.h"
 
 #include <stdlib.h>

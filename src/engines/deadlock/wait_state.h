@@ -1,5 +1,5 @@
 /* The blocking call each rank is in and what satisfies it (wait_state.c). Internal to the
- * detector; docs/check-detector.md §5. */
+ * detector; docs/design/check-detector.md §5. */
 #ifndef WAIT_STATE_H
 #define WAIT_STATE_H
 

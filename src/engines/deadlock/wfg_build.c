@@ -1,6 +1,6 @@
 /* Delayed construction of the AND⊕OR wait-for graph from the detector's wait states (paper §5.2):
  * each blocked call's AND-OR dependency translated with n-ary AND/OR nodes (§4.1), shared
- * any-source and collective nodes, pass-through nodes removed. docs/check-detector.md §7. */
+ * any-source and collective nodes, pass-through nodes removed. docs/design/check-detector.md §7. */
 #include "wfg_build.h"
 
 #include "mg_error.h"

@@ -1,5 +1,5 @@
 /* The AND⊕OR wait-for graph built from the wait states (wfg_build.c). Internal to the detector;
- * docs/check-detector.md §7. */
+ * docs/design/check-detector.md §7. */
 #ifndef WFG_BUILD_H
 #define WFG_BUILD_H
 

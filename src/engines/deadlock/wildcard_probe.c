@@ -1,6 +1,7 @@
 /* Wildcard receives without completion information (paper §6): probing explores the possible
  * matches of undecided wildcards on copies of the detector and reports a deadlock one of them
- * leads to; deciding forces a match when held records pile up. docs/check-detector.md §10. */
+ * leads to; deciding forces a match when held records pile up. docs/design/check-detector.md
+ * §10. */
 #include "wildcard_probe.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Probing and deciding undecided wildcard receives (wildcard_probe.c, paper §6). Internal to
- * the detector; docs/check-detector.md §10. */
+ * the detector; docs/design/check-detector.md §10. */
 #ifndef WILDCARD_PROBE_H
 #define WILDCARD_PROBE_H
 

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The version of the installed MPI library of a flavour, asked from the library itself
  * (MPI_Get_library_version may be called before MPI_Init), so a safe-bounds file measured on
  * another version is refused before a job starts; and whether it has the MPI-4 large-count

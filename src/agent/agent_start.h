@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* Starting a tool's per-node agents, for hang and check alike (docs/hang.md, "Many nodes"): the
  * run's secret, put where only the agents find it (the environment they inherit, never a command
  * line), the address other nodes reach this one at, and the launch, on this machine or through the
