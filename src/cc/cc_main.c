@@ -378,9 +378,7 @@ static int sort_libraries(cc_job *j)
 static int link_all(cc_job *j)
 {
     const char *out = j->output ? j->output : "a.out";
-    int rc = sort_libraries(j);
-    if (rc)
-        return rc;
+    int rc = 0;
     for (size_t k = 0; k < j->sources.n; k++) {
         char bc[PATH_MAX];
         snprintf(bc, sizeof bc, "%s/unit%zu.bc", j->tmpdir, k);
@@ -476,7 +474,9 @@ int main(int argc, char **argv)
         rc = pass_through(&j, argc, argv);
     else if (j.compile_only)
         rc = compile_all(&j);
-    else if (!j.sources.n && !j.units.n) {
+    else if ((rc = sort_libraries(&j)))
+        remove_outputs(&j);
+    else if (!j.sources.n && !j.units.n && !j.narchives) {
         fprintf(stderr, "mpiguard-cc: no input files\n");
         rc = 64;
     } else if ((rc = link_all(&j)))

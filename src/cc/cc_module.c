@@ -144,6 +144,12 @@ int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, siz
             rc = MG_EFORMAT;
         }
     }
+    if (!rc && !dst && narchives) {
+        /* Archives alone: the C runtime's reference to main is what makes a linker take the
+         * member that defines it (HPL's makefile links its program from libhpl.a only). */
+        dst = LLVMModuleCreateWithNameInContext("archives", c);
+        LLVMAddFunction(dst, "main", LLVMFunctionType(LLVMInt32TypeInContext(c), NULL, 0, 0));
+    }
     if (!rc && dst)
         rc = pull_members(c, dst, archives, narchives, err, errlen);
     if (!rc && dst) {

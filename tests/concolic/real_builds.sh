@@ -43,6 +43,15 @@ cd ../md || fail "back to md"
 expect_status 1 "failed link" -- mpiguard-cc -o app/broken app/count.o -Llib -lgrid -lno_such_library
 ls app/broken* >/dev/null 2>&1 && fail "a failed link left $(ls app/broken*)"
 
+# A program linked from archives only (HPL's makefile: main is a member of libhpl.a): the member
+# defining main and what it needs join the module, as a linker takes them.
+ar rcs app/libsolve.a app/solve.o || fail "ar of solve.o"
+mpiguard-cc -o app/solve-archived app/libsolve.a -Llib -lgrid >archived.log 2>&1 ||
+    { cat archived.log >&2; fail "mpiguard-cc linking archives only"; }
+grep -q "grid_sum	.*lib/stats.c:" app/solve-archived.mpiguard-branches.tsv && grep -q "solve.c:" app/solve-archived.mpiguard-branches.tsv ||
+    fail "archives only: main's member or the library's units are not in the module"
+$(launcher_for "$flavor") -n 1 ./app/solve-archived | grep -q "^sum " || fail "the program linked from archives does not run"
+
 # The library's bug (rank 0 holding 7 cells) is found in the archive's code, its reproducer runs.
 line=$(grep -n "BLOCK7" lib/stats.c | cut -d: -f1)
 expect_status 80 "campaign on solve" -- "$MPIGUARD" concolic --mpi "$flavor" --np 1 --max-np 3 \

@@ -1,0 +1,57 @@
+#!/bin/bash
+# HPL, the program of COMPI's and the dissertation's evaluations, under `mpiguard concolic`
+# against random testing (docs/concolic-measurements.md "HPL"). Its sources come from Debian's
+# hpcc source package (hpcc 1.5.0 carries HPL 2.0 in hpl/) through the install script; hpcc is
+# built unchanged by its own makefile with `CC=mpiguard-cc LINKER=mpiguard-cc` (HPL's units go
+# into libhpl.a as bitcode, the program is linked from that archive) against Debian's reference
+# BLAS. The inputs are marked as COMPI marked HPL's: every integer HPL_pdinfo.c reads from the
+# input file (sizes, block sizes, grids, algorithm variants and their counts: the values rank 0
+# reads and broadcasts) becomes an input capped at 300 (COMPI's default cap of HPL's N), the
+# residual threshold a double input; the input file's values are the first run's. Two campaigns
+# of the same budget run side by side (the same load): bounded DFS with caps, random testing from
+# the program's own inputs (`--strategy random-inputs`), and random testing from the first run
+# (`random-all`, the Random of COMPI's Table 2.6: every value random under the caps); the table
+# gives the arms each had covered over time, and the ratios.
+#   hpl.sh BUILD_DIR [SECONDS] [FLAVOR] [SOURCE_CACHE]
+set -eu
+build=$1 budget=${2:-600} flavor=${3:-mpich}
+cache=${4:-${XDG_CACHE_HOME:-$HOME/.cache}/mpiguard-sources}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+targets=
+. "$(dirname "$0")/setup.sh"
+mkdir -p "$cache"
+"$repo/scripts/install-deps.sh" --source hpcc "$cache"
+cp -r "$cache"/hpcc-*/ hpcc && cd hpcc
+sed -i -e 's/atoi( num )/mg_hpl_int( atoi( num ) )/g' -e 's/atof( num )/mg_hpl_double( atof( num ) )/g' \
+    -e '/^#include "hpl.h"/a #include <mpiguard/concolic.h>\nstatic int mg_hpl_int( int v ) { mpiguard_int_with_limit( &v, 300 ); return v; }\nstatic double mg_hpl_double( double v ) { mpiguard_double( &v ); return v; }' \
+    hpl/testing/ptest/HPL_pdinfo.c
+cp hpl/setup/Make.Linux_PII_FBLAS hpl/
+t0=$SECONDS
+make -j2 arch=Linux_PII_FBLAS CC=mpiguard-cc LINKER=mpiguard-cc MPinc= MPlib= LAlib=-lblas \
+    'CCFLAGS=$(HPL_DEFS) -O0' >make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
+units=$(find hpl -name '*.o' | wc -l) build_secs=$((SECONDS - t0))
+# The first run's inputs: one 64 x 64 problem, block 16, a 1 x 2 grid; the rest as hpcc ships them.
+sed -e 's/^1000  /64    /' -e 's/^80   /16   /' -e 's/^2            Ps/1            Ps/' _hpccinf.txt >hpccinf.txt
+arms=$((2 * $(grep -vc '^#' hpcc.mpiguard-branches.tsv)))
+echo "$(basename "$(ls -d "$cache"/hpcc-*/)") from Debian's source package: $units units built in $build_secs s, $arms arms; $flavor, --np 2 --max-np 4 --timeout 60, $budget s each, side by side"
+variants="concolic random-inputs random-all"
+for variant in $variants; do
+    strategy=()
+    [ "$variant" = concolic ] || strategy=(--strategy "$variant")
+    stamped_campaign "$variant" --np 2 --max-np 4 --timeout 60 --time "$budget" "${strategy[@]}" -- ./hpcc &
+done
+wait
+marks="$((budget / 10)) $((budget / 4)) $((budget / 2)) $budget"
+set -- $marks
+echo "| variant | arms @${1}s | @${2}s | @${3}s | @${4}s | runs | bugs | inputs marked |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for variant in $variants; do
+    runs=$(grep -vc '^#' "c-$variant/runs.tsv" || true)
+    bugs=$(grep -c '^bug ' "c-$variant/campaign" || true)
+    inputs=$(awk -F'\t' '!/^#/ { n = split($NF, v, " "); if (n > m) m = n } END { print m + 0 }' "c-$variant/runs.tsv")
+    echo "| $variant | $(arms_at "$variant" "$marks")$runs | $bugs | $inputs |"
+done
+last() { arms_at "$1" "$budget" | tr -d '| '; }
+for random in random-inputs random-all; do
+    echo "coverage ratio at ${budget}s, concolic / $random: $(echo "scale=2; $(last concolic) / $(last "$random")" | bc)"
+done
