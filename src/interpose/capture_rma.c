@@ -16,6 +16,7 @@
 #include "capture_ctor.h"
 #include "capture_emit.h"
 #include "rma_epochs.h"
+#include "rma_locks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -257,10 +258,12 @@ static void obs_Win_wait(int ph, int rc, MPI_Win win)
 {
     close_pscw(CHECK_FN_WIN_WAIT, ph, rc, RMA_WAIT, win);
 }
+/* The lock type goes in the count: the detector models who waits for whom (rma_locks.h). */
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
-    (void)lock_type, (void)assertion;
-    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank, 0, NULL, NULL);
+    (void)assertion;
+    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank,
+              lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCK_EXCLUSIVE : RMA_LOCK_SHARED, NULL, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {
