@@ -15,7 +15,9 @@
 #include "capture_call.h"
 #include "capture_ctor.h"
 #include "capture_emit.h"
+#include "capture_types.h"
 #include "rma_epochs.h"
+#include "rma_locks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +115,17 @@ typedef struct rma_region {
     int64_t disp, span; /* displacement (the target's units); bytes from the true lower bound */
     int32_t lb;         /* the target datatype's true lower bound */
     uint32_t op;        /* an atomic access's op id, else CHECK_OP_NULL */
+    MPI_Datatype type;  /* the target datatype, and its count: an atomic access's record carries */
+    int count;          /* their signature, as atomicity needs one basic type per location */
 } rma_region;
 
 static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op op)
 {
     MPI_Aint lb, extent, true_lb, true_extent;
-    rma_region r = {.disp = disp, .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_op_id(op)};
+    rma_region r = {.disp = disp,
+                    .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_op_id(op),
+                    .type = type,
+                    .count = count};
     if (count > 0 && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
         PMPI_Type_get_true_extent(type, &true_lb, &true_extent) == MPI_SUCCESS) {
         r.span = (int64_t)(count - 1) * extent + true_extent;
@@ -151,6 +158,8 @@ static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action 
         ev.count = region->span;
         ev.tag2 = region->lb;
         ev.op = region->op;
+        if (region->op != CHECK_OP_NULL)
+            capture_types_describe(&ev, region->type, region->count);
     }
     if (phase == MG_CALL_ENTER && g && g->world) {
         ev.ranks = g->world;
@@ -257,10 +266,12 @@ static void obs_Win_wait(int ph, int rc, MPI_Win win)
 {
     close_pscw(CHECK_FN_WIN_WAIT, ph, rc, RMA_WAIT, win);
 }
+/* The lock type goes in the count: the detector models who waits for whom (rma_locks.h). */
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
-    (void)lock_type, (void)assertion;
-    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank, 0, NULL, NULL);
+    (void)assertion;
+    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank,
+              lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCK_EXCLUSIVE : RMA_LOCK_SHARED, NULL, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {

@@ -10,6 +10,7 @@
 #include "message_race.h"
 #include "mg_error.h"
 #include "rma_conflicts.h"
+#include "rma_locks.h"
 #include "rma_waits.h"
 #include "wait_state.h"
 
@@ -241,6 +242,22 @@ static int enter_pscw(deadlock_detector *det, const check_event *ev, const rma_w
     }
     free(items);
     return rc;
+}
+
+/* Passive-target locks (rma_locks.h): the entry of Win_lock and Win_lock_all waits for its own
+ * exit, the grant; grants, unlocks and Win_free change the holds. Other records are ignored. */
+static int model_locks(deadlock_detector *det, const check_event *ev)
+{
+    uint32_t comm;
+    rma_lock_request req;
+    if (!rma_locks_about(ev->func) || comm_of(det, ev, &comm) != MG_OK) {
+        return MG_OK;
+    }
+    if (rma_locks_request_of(ev, comm, &req)) {
+        dl_item it = {.type = ITEM_LOCK, .ref = comm, .peer = req.target, .tag = req.exclusive};
+        return block_on(det, ev, &it, 1);
+    }
+    return rma_locks_record(&det->locks, comm, ev);
 }
 
 static int enter_probe(deadlock_detector *det, const check_event *ev)
@@ -545,7 +562,7 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
         return MG_OK;
     default: {
         rma_wait_role role;
-        return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : MG_OK;
+        return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : model_locks(det, ev);
     }
     }
 }
@@ -652,6 +669,13 @@ int call_model_refused_exit(const check_event *ev)
     return ev->kind == CHECK_EV_EXIT && (ev->flags & CHECK_FLAG_REFUSED);
 }
 
+int call_model_exit_ends_wait(const check_event *ev)
+{
+    return call_model_refused_exit(ev) ||
+           (ev->kind == CHECK_EV_EXIT &&
+            (ev->func == CHECK_FN_WIN_LOCK || ev->func == CHECK_FN_WIN_LOCK_ALL));
+}
+
 /* A refused call posted nothing MPI will match: the unmatched ops it posted itself (request 0)
  * leave the queues, so that they cannot take a later call's message. */
 static void cancel_own_ops(deadlock_detector *det, uint32_t wi)
@@ -676,6 +700,7 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
         wait_state_free(det, rs->wait);
     }
     rs->flags &= (uint8_t)~RANK_IN_CALL;
+    rc = rc ? rc : model_locks(det, ev);
     if (rc) {
         return rc;
     }

@@ -13,6 +13,9 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
 /* 1 when ev is the exit of a call MPI refused (CHECK_FLAG_REFUSED): it ends the rank's wait
  * whatever the model says, so it is analysed at once rather than held behind that wait. */
 int call_model_refused_exit(const check_event *ev);
+/* 1 when ev is an exit that ends the rank's wait whatever the model says: a refused call's, or
+ * the grant of Win_lock or Win_lock_all (rma_locks.h). */
+int call_model_exit_ends_wait(const check_event *ev);
 /* A record was held behind its rank's wait: a Start notes it in the requests it restarts, so the
  * decisions of held completions are not applied to their earlier incarnation. */
 void call_model_note_held(deadlock_detector *det, const check_event *ev);

@@ -118,7 +118,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         wait_state_wake_completed(det);
         /* the exit whose decision unblocked the rank, or that ends its wait, goes straight in */
         if (!rc) {
-            rc = first_held && (!wait_state_blocked(det, ev->rank) || call_model_refused_exit(ev))
+            rc = first_held && (!wait_state_blocked(det, ev->rank) || call_model_exit_ends_wait(ev))
                      ? call_model_process(det, ev)
                      : detector_settle_hold(det, ev);
         }

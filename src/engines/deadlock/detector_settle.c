@@ -71,7 +71,7 @@ static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len,
 /* Analyses the held records of a rank the model no longer blocks, in order. When the rank blocks
  * again and the next held record is the exit of that call, the wildcard decisions it reports are
  * applied at once (they were not the current call's when the record arrived); an exit of a call
- * MPI refused ends the wait and is analysed. */
+ * that ends the wait whatever the model says (a refused call's, a lock's grant) is analysed. */
 static int drain_backlog(deadlock_detector *det, int32_t rank)
 {
     const uint8_t *bytes;
@@ -90,7 +90,7 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
             }
             rc = call_model_apply_decisions(det, &ev, check_func_describe(ev.func), 1);
             wait_state_wake_completed(det);
-            if (rc || (wait_state_blocked(det, rank) && !call_model_refused_exit(&ev))) {
+            if (rc || (wait_state_blocked(det, rank) && !call_model_exit_ends_wait(&ev))) {
                 return first ? first : rc;
             }
         }

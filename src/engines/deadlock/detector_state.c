@@ -63,6 +63,7 @@ static void free_state(deadlock_detector *det)
     lifecycle_destroy(det->life);
     message_race_destroy(det->races);
     rma_conflicts_destroy(det->rma);
+    rma_locks_free(&det->locks);
     record_backlog_free(&det->backlog);
     free(det->work);
     for (size_t i = 0; i < det->n_findings; i++) {
@@ -127,6 +128,7 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
     rc = rc ? rc : coll_match_clone(&src->coll, &d->coll);
     rc = rc ? rc : request_table_clone(&src->reqs, &d->reqs);
     rc = rc ? rc : record_backlog_clone(&src->backlog, &d->backlog);
+    rc = rc ? rc : rma_locks_clone(&src->locks, &d->locks);
     if (rc) {
         free_state(d);
         free(d);

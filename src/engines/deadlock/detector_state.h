@@ -16,6 +16,7 @@
 #include "p2p_match.h"
 #include "record_backlog.h"
 #include "rma_conflicts.h"
+#include "rma_locks.h"
 #include "request_table.h"
 #include "wait_graph.h"
 
@@ -24,16 +25,16 @@ typedef struct deadlock_detector deadlock_detector;
 
 #define DL_NONE UINT32_MAX
 
-enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE };
+enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK };
 
 /* One thing a blocking call waits for. */
 typedef struct dl_item {
     uint8_t type; /* dl_item_type */
     uint8_t done;
-    uint32_t ref;      /* p2p op (ITEM_P2P) or communicator index (ITEM_COLL, ITEM_PROBE) */
+    uint32_t ref;      /* p2p op (ITEM_P2P) or communicator index (ITEM_COLL, _PROBE, _LOCK) */
     uint64_t slot;     /* ITEM_COLL */
     uint64_t request;  /* the request id the item came from (0 for blocking calls) */
-    int32_t peer, tag; /* ITEM_PROBE */
+    int32_t peer, tag; /* ITEM_PROBE; ITEM_LOCK: the target and 1 for an exclusive lock */
 } dl_item;
 
 /* The blocking call a rank is in (entered, exit not analysed), when it waits for anything. */
@@ -82,6 +83,7 @@ struct deadlock_detector {
     lifecycle *life;     /* NULL in a probing copy, or when it could not be made */
     message_race *races; /* NULL in a probing copy, past its world limit or out of memory */
     rma_conflicts *rma;  /* NULL in a probing copy or out of memory */
+    rma_locks locks;     /* passive-target locks held */
     record_backlog backlog;
     uint32_t *work; /* FIFO of ranks whose wait was satisfied */
     size_t work_head, n_work, cap_work;

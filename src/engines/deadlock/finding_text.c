@@ -88,6 +88,8 @@ void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_
     else if (klass == CHECK_CLASS_SEND || klass == CHECK_CLASS_ISEND ||
              klass == CHECK_CLASS_SENDRECV)
         snprintf(buf, len, "%s(to %s)", finding_text_function(fn), p);
+    else if ((fn == CHECK_FN_WIN_LOCK || fn == CHECK_FN_WIN_UNLOCK) && peer >= 0)
+        snprintf(buf, len, "%s(target %s)", finding_text_function(fn), p);
     else if (info && info->rooted && root >= 0)
         snprintf(buf, len, "%s(root %d)", finding_text_function(fn), root);
     else

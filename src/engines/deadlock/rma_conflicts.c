@@ -13,14 +13,17 @@
  * missed). */
 enum { MAX_ACCESSES = 65536 };
 #define NOT_FENCED UINT32_MAX
+#define NOT_EXPOSED 0
 
 /* One access of the current epochs. */
 typedef struct rma_access {
     int32_t origin, target; /* world ranks */
     uint16_t func;
     uint32_t op;           /* an atomic access's op (CHECK_OP_*), else CHECK_OP_NULL */
+    uint64_t basic;        /* an atomic access's one basic type (type_period), else 0: unknown */
     int64_t first, end;    /* bytes [first, end) of the target's window */
     uint32_t epoch, fence; /* the origin's epoch; its fence epoch, or NOT_FENCED */
+    uint32_t exposure; /* the target's Win_post the access's Win_start matched, or NOT_EXPOSED */
     uint64_t callsite;
 } rma_access;
 
@@ -30,10 +33,20 @@ typedef struct rma_member {
     uint32_t epoch;    /* synchronization calls so far */
     uint32_t fences;   /* fences so far */
     uint8_t fenced;    /* its last synchronization call was a fence that opened an epoch */
+    uint8_t started;   /* in an access epoch of Win_start */
+    uint32_t posts;    /* Win_posts so far */
+    /* Per member (local rank): the number of this member's latest Win_post whose group held it,
+     * NOT_EXPOSED for none; NULL before its first post. An origin's i-th Win_start naming this
+     * member matches its i-th post naming the origin, and the model holds the origin's accesses
+     * until that post is analysed (Win_start waits for it) and the next one until the origin
+     * completed (Win_wait waits for it): so an access in a Win_start epoch belongs to the
+     * latest post that names its origin. */
+    uint32_t *exposed_to;
 } rma_member;
 
 typedef struct rma_window {
     uint32_t comm; /* comm_table index of the window's id */
+    uint32_t size; /* members */
     rma_member *members;
     rma_access *accesses;
     size_t n_accesses, cap_accesses;
@@ -58,6 +71,8 @@ rma_conflicts *rma_conflicts_create(int32_t world)
 
 static void drop_window(rma_conflicts *rc, size_t i)
 {
+    for (uint32_t m = 0; m < rc->windows[i].size; m++)
+        free(rc->windows[i].members[m].exposed_to);
     free(rc->windows[i].members);
     free(rc->windows[i].accesses);
     rc->windows[i] = rc->windows[--rc->n_windows];
@@ -88,7 +103,7 @@ static int add_window(rma_conflicts *rc, uint32_t comm, uint32_t size, rma_windo
                          sizeof *rc->windows))
         return MG_ENOMEM;
     rma_window *w = &rc->windows[rc->n_windows];
-    *w = (rma_window){.comm = comm, .members = calloc(size, sizeof *w->members)};
+    *w = (rma_window){.comm = comm, .size = size, .members = calloc(size, sizeof *w->members)};
     if (!w->members)
         return MG_ENOMEM;
     rc->n_windows++;
@@ -148,23 +163,28 @@ static int atomic(const rma_access *a)
 }
 
 /* Whether a and b, overlapping, may not run in one epoch: atomic accesses agree with the same op
- * or MPI_NO_OP (an atomic read, MPI 3.1 §11.7.1), a plain Get with MPI_NO_OP only. */
+ * or MPI_NO_OP (an atomic read) on the same basic type (MPI 3.1 §11.7.1: atomicity holds for
+ * the same predefined datatype; a derived type of more than one is not compared), a plain Get
+ * with MPI_NO_OP only. */
 static int conflict(const rma_access *a, const rma_access *b)
 {
     if (writes(a) || writes(b))
         return 1;
     if (atomic(a) && atomic(b))
-        return a->op != b->op && a->op != CHECK_OP_NO_OP && b->op != CHECK_OP_NO_OP;
+        return (a->op != b->op && a->op != CHECK_OP_NO_OP && b->op != CHECK_OP_NO_OP) ||
+               (a->basic && b->basic && a->basic != b->basic);
     if (!atomic(a) && !atomic(b))
         return 0; /* two reads */
     return (atomic(a) ? a : b)->op != CHECK_OP_NO_OP;
 }
 
+/* Of two accesses to one target. */
 static int same_epoch(const rma_access *a, const rma_access *b)
 {
     if (a->origin == b->origin)
         return a->epoch == b->epoch;
-    return a->fence != NOT_FENCED && a->fence == b->fence;
+    return (a->fence != NOT_FENCED && a->fence == b->fence) ||
+           (a->exposure != NOT_EXPOSED && a->exposure == b->exposure);
 }
 
 static dl_call call_of(const rma_access *a, uint64_t comm_id)
@@ -235,17 +255,45 @@ static int access(deadlock_detector *det, rma_window *w, const rma_access *a, ui
     return MG_OK;
 }
 
-/* A synchronization call ends the caller's epoch: its accesses outside fence epochs go. */
-static void synchronized(rma_window *w, rma_member *m, int32_t rank, const check_event *ev)
+/* A Win_post of member m (world rank `rank`) opens its next exposure epoch: the accesses of its
+ * earlier ones go (every origin completed them: the model held this post behind the Win_wait
+ * that waited for it), and each origin of its group is exposed to the new one. Errors:
+ * MG_ENOMEM (the exposure is not kept: its accesses are compared per origin only). */
+static int posted(deadlock_detector *det, rma_window *w, rma_member *m, int32_t rank,
+                  const check_event *ev)
 {
     size_t kept = 0;
     for (size_t i = 0; i < w->n_accesses; i++)
-        if (w->accesses[i].origin != rank || w->accesses[i].fence != NOT_FENCED)
+        if (w->accesses[i].target != rank || w->accesses[i].exposure == NOT_EXPOSED)
+            w->accesses[kept++] = w->accesses[i];
+    w->n_accesses = kept;
+    m->posts++;
+    if (!m->exposed_to && !(m->exposed_to = calloc(w->size, sizeof *m->exposed_to)))
+        return MG_ENOMEM;
+    uint32_t origin;
+    for (uint32_t i = 0; i < ev->n_ranks; i++)
+        if (comm_table_local(&det->comms, w->comm, ev->ranks[i], &origin))
+            m->exposed_to[origin] = m->posts;
+    return MG_OK;
+}
+
+/* A synchronization call ends the caller's epoch: its accesses outside fence and exposure epochs
+ * go (those go with their fence epoch, or the target's next post). */
+static int synchronized(deadlock_detector *det, rma_window *w, rma_member *m, int32_t rank,
+                        const check_event *ev)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_accesses; i++)
+        if (w->accesses[i].origin != rank || w->accesses[i].fence != NOT_FENCED ||
+            w->accesses[i].exposure != NOT_EXPOSED)
             w->accesses[kept++] = w->accesses[i];
     w->n_accesses = kept;
     m->epoch++;
     m->fenced = ev->func == CHECK_FN_WIN_FENCE;
     m->fences += m->fenced;
+    if (ev->func == CHECK_FN_WIN_START || ev->func == CHECK_FN_WIN_COMPLETE)
+        m->started = ev->func == CHECK_FN_WIN_START;
+    return ev->func == CHECK_FN_WIN_POST ? posted(det, w, m, rank, ev) : MG_OK;
 }
 
 int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
@@ -279,10 +327,8 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     }
     if (ev->kind != CHECK_EV_ENTER)
         return MG_OK;
-    if (is_sync(ev->func)) {
-        synchronized(w, m, ev->rank, ev);
-        return MG_OK;
-    }
+    if (is_sync(ev->func))
+        return synchronized(det, w, m, ev->rank, ev);
     if (ev->peer < 0 || ev->peer >= det->world ||
         !comm_table_local(&det->comms, comm, ev->peer, &target))
         return MG_OK; /* MPI_PROC_NULL */
@@ -290,14 +336,17 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     int64_t unit = w->members[target].disp_unit ? w->members[target].disp_unit
                                                 : rc->entered_unit[ev->peer];
     int64_t first = (int64_t)ev->aux * unit + ev->tag2;
+    const uint32_t *exposed = w->members[target].exposed_to;
     rma_access a = {.origin = ev->rank,
                     .target = ev->peer,
                     .func = ev->func,
                     .op = ev->op,
+                    .basic = ev->flags & CHECK_FLAG_TYPE_UNIFORM ? ev->type_period : 0,
                     .first = first,
                     .end = first + ev->count,
                     .epoch = m->epoch,
                     .fence = m->fenced ? m->fences : NOT_FENCED,
+                    .exposure = m->started && exposed ? exposed[local] : NOT_EXPOSED,
                     .callsite = ev->callsite};
     return ev->count > 0 ? access(det, w, &a, comm_table_id(&det->comms, comm)) : MG_OK;
 }

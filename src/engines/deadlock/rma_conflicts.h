@@ -1,21 +1,26 @@
 /* Conflicting one-sided accesses (issue 28 item 5): two accesses to overlapping bytes of one
  * target's window within one epoch, at least one of them writing (a Put, or atomics with different
- * ops), are an error (MPI 3.1 §11.7.1): the result is undefined. Accumulates, Get_accumulates,
- * Fetch_and_ops and Compare_and_swaps with the same op on the same bytes are atomic and legal, as
- * are two reads, and accesses in different epochs.
+ * ops or basic types), are an error (MPI 3.1 §11.7.1): the result is undefined. Accumulates,
+ * Get_accumulates, Fetch_and_ops and Compare_and_swaps with the same op and basic type on the same
+ * bytes are atomic and legal, as are two reads, and accesses in different epochs.
  *
  * "One epoch": an origin's accesses between two of its synchronization calls on the window
- * (whatever the kind), and every origin's accesses between the same two fences (a fence is
+ * (whatever the kind); every origin's accesses between the same two fences (a fence is
  * collective, and the detector holds a rank's records behind a fence until every member reached
- * it, so the accesses of fence epoch k are all analysed before any of epoch k + 1). Accesses of
- * different origins in PSCW or passive-target epochs are not compared: their order depends on
- * synchronization the records do not show.
+ * it, so the accesses of fence epoch k are all analysed before any of epoch k + 1); and the
+ * accesses of every origin to one target in the access epochs that one Win_post of that target
+ * exposed (the model holds an origin's accesses behind its Win_start until the post is analysed,
+ * and the target's next post behind the Win_wait until every origin completed). Accesses of
+ * different origins in passive-target epochs are not compared: whether two lock epochs overlap in
+ * time depends on synchronization the records do not show (a Barrier between them orders them),
+ * and the records carry no clock.
  *
  * Records (check_event.h): a window constructor's entry carries the caller's disp_unit in count;
  * an access carries the target in peer, its displacement (the target's units) in aux, the bytes
  * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
- * op of an atomic access in op. The state lives in the detector; a probing copy has none.
- * Design: docs/design/check-classes.md "One-sided communication". */
+ * op of an atomic access in op, with its target signature (type_period and
+ * CHECK_FLAG_TYPE_UNIFORM when the type is made of one basic type). The state lives in the
+ * detector; a probing copy has none. Design: docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_CONFLICTS_H
 #define RMA_CONFLICTS_H
 

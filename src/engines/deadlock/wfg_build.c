@@ -87,10 +87,35 @@ static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg
     return rc ? rc : arcs_to_members(b, target, comm);
 }
 
-/* 1 when the item may still complete without anyone else acting (see p2p_match_may_complete). */
-static int item_free(const deadlock_detector *det, const dl_item *it)
+static rma_lock_request lock_request(const dl_item *it, int32_t waiter)
 {
+    return (rma_lock_request){it->ref, it->peer, waiter, (uint8_t)it->tag};
+}
+
+/* 1 when the item of rank's wait may still complete without anyone else acting (see
+ * p2p_match_may_complete; a lock no one holds in conflict). */
+static int item_free(const deadlock_detector *det, int32_t rank, const dl_item *it)
+{
+    if (it->type == ITEM_LOCK) {
+        size_t from = 0;
+        int32_t holder;
+        rma_lock_request req = lock_request(it, rank);
+        return !rma_locks_next_blocker(&det->locks, &req, &from, &holder);
+    }
     return it->done || (it->type == ITEM_P2P && p2p_match_may_complete(&det->p2p, it->ref));
+}
+
+/* Arcs to every holder of a lock that conflicts with the request (AND: all must unlock). */
+static int lock_arcs(builder *b, uint32_t from, const dl_item *it)
+{
+    size_t next = 0;
+    int32_t holder;
+    rma_lock_request req = lock_request(it, (int32_t)from);
+    int rc = MG_OK;
+    while (!rc && rma_locks_next_blocker(&b->det->locks, &req, &next, &holder)) {
+        rc = wait_graph_add_arc(b->g, from, (uint32_t)holder);
+    }
+    return rc;
 }
 
 static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
@@ -101,6 +126,9 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
         int rc = coll_node(b, it->ref, it->slot, b->det->waits[b->det->ranks[from].wait].func,
                            &node);
         return rc ? rc : wait_graph_add_arc(b->g, from, node);
+    }
+    if (it->type == ITEM_LOCK) {
+        return lock_arcs(b, from, it);
     }
     const dl_wait *w = &b->det->waits[b->det->ranks[from].wait];
     wg_node request = {.type = WG_REQUEST,
@@ -138,7 +166,7 @@ static int emit_wait(builder *b, int32_t r)
     const dl_wait *w = &det->waits[det->ranks[r].wait];
     uint32_t pending = 0;
     for (uint32_t i = 0; i < w->n_items; i++) {
-        if (!item_free(det, &w->items[i])) {
+        if (!item_free(det, r, &w->items[i])) {
             pending++;
         } else if (w->any) {
             pending = 0;
@@ -151,7 +179,7 @@ static int emit_wait(builder *b, int32_t r)
     }
     int rc = MG_OK;
     for (uint32_t i = 0; i < w->n_items && !rc; i++) {
-        if (!item_free(det, &w->items[i])) {
+        if (!item_free(det, r, &w->items[i])) {
             rc = emit_item(b, (uint32_t)r, pending == 1, &w->items[i]);
         }
     }

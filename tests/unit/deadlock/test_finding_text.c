@@ -30,6 +30,8 @@ static void test_classes_and_functions(void)
     MG_CHECK_STR(text, "MPI_Recv(from MPI_ANY_SOURCE)");
     finding_text_call(CHECK_FN_BCAST, -1, 1, text, sizeof text);
     MG_CHECK_STR(text, "MPI_Bcast(root 1)");
+    finding_text_call(CHECK_FN_WIN_LOCK, 1, -1, text, sizeof text);
+    MG_CHECK_STR(text, "MPI_Win_lock(target 1)");
 }
 
 static void test_knots(void)

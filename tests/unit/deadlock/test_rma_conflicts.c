@@ -1,6 +1,7 @@
 /* Conflicting one-sided accesses (rma_conflicts.h, issue 28 item 5) over made-up record streams:
  * Puts of two origins between the same fences, accumulate ops, MPI_NO_OP, a Get beside an atomic
- * update, one origin's lock epochs, different fence epochs, the target's own disp_unit. */
+ * update, the same op on two basic types, one origin's lock epochs, different fence epochs, the
+ * target's own disp_unit, Puts of two origins in one PSCW exposure epoch and in two. */
 #include <string.h>
 
 #include "deadlock_detector.h"
@@ -122,6 +123,39 @@ static void test_atomic_ops(void)
     st_close(&s);
 }
 
+/* An MPI_SUM Accumulate of rank into element 0 of rank 0, of one basic type (0: unknown). */
+static void accumulate_of(dl_stream *s, int32_t rank, uint64_t basic)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_ACCUMULATE);
+    ev.comm = WIN;
+    ev.peer = 0;
+    ev.count = 4;
+    ev.op = CHECK_OP_SUM;
+    ev.type_period = basic;
+    ev.flags = basic ? CHECK_FLAG_TYPE_UNIFORM : 0;
+    st_feed(s, &ev);
+    ev.kind = CHECK_EV_EXIT;
+    st_feed(s, &ev);
+}
+
+/* The same op on two basic types is not atomic; an unknown type is not compared. */
+static void test_atomic_types(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    fence(&s, 3);
+    accumulate_of(&s, 1, 0x11);
+    accumulate_of(&s, 2, 0x11);
+    accumulate_of(&s, 2, 0);
+    MG_CHECK_INT(conflicts(&s, &f), 0);
+    accumulate_of(&s, 1, 0x22);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    MG_CHECK_INT(f->calls[1].rank, 1);
+    st_close(&s);
+}
+
 /* One origin's lock epochs: a Get overlapping its Put conflicts; the same bytes in the next lock
  * epoch, or from another origin's lock epoch, are not compared. */
 static void test_lock_epochs(void)
@@ -169,11 +203,56 @@ static void test_target_unit(void)
     st_close(&s);
 }
 
+/* Entry and exit of Win_post or Win_start of rank with group[0..n). */
+static void pscw_open(dl_stream *s, int32_t rank, uint16_t func, const int32_t *group, uint32_t n)
+{
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        check_event ev = st_event(kind, rank, func);
+        ev.comm = WIN;
+        ev.ranks = kind == CHECK_EV_ENTER ? group : NULL;
+        ev.n_ranks = kind == CHECK_EV_ENTER ? n : 0;
+        st_feed(s, &ev);
+    }
+}
+
+/* Rank 0 posts to origins[0..n); each of them starts an epoch to rank 0 and puts its element 0. */
+static void pscw_epoch(dl_stream *s, const int32_t *origins, uint32_t n)
+{
+    const int32_t zero = 0;
+    pscw_open(s, 0, CHECK_FN_WIN_POST, origins, n);
+    for (uint32_t i = 0; i < n; i++) {
+        pscw_open(s, origins[i], CHECK_FN_WIN_START, &zero, 1);
+        access(s, origins[i], CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
+        sync_call(s, origins[i], CHECK_FN_WIN_COMPLETE, CHECK_PROC_NULL);
+    }
+    sync_call(s, 0, CHECK_FN_WIN_WAIT, CHECK_PROC_NULL);
+}
+
+static void test_two_origins_pscw(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    const int32_t both[2] = {1, 2}, one = 1, two = 2;
+    pscw_epoch(&s, both, 2);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    MG_CHECK_INT(f->calls[0].rank, 1);
+    MG_CHECK_INT(f->calls[1].rank, 2);
+    /* rank 1's epoch, then rank 2's: the same bytes in two exposure epochs are no conflict */
+    pscw_epoch(&s, &one, 1);
+    pscw_epoch(&s, &two, 1);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_two_origins_one_fence_epoch);
     MG_RUN(test_atomic_ops);
+    MG_RUN(test_atomic_types);
     MG_RUN(test_lock_epochs);
     MG_RUN(test_target_unit);
+    MG_RUN(test_two_origins_pscw);
     MG_TEST_END();
 }

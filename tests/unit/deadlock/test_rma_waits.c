@@ -1,13 +1,16 @@
 /* Post/start/complete/wait in the wait-for graph (rma_waits.h, issue 28 item 5) over made-up
  * record streams: a wait whose origin is blocked in a receive from the waiter, a start before the
  * target's post, a correct exchange, a post answered without a Win_wait (no lost message), and a
- * Win_start MPI refused. */
+ * Win_start MPI refused. Lock waits (rma_locks.h): a waiter on an exclusive holder blocked in a
+ * receive from it (exclusive, shared and Lock_all requests), two shared locks, a holder that
+ * unlocks before it receives. */
 #include <string.h>
 
 #include "deadlock_detector.h"
 #include "dl_stream.h"
 #include "lifecycle.h"
 #include "mg_test.h"
+#include "rma_locks.h"
 #include "rma_waits.h"
 
 enum { WIN = 77 }; /* the window's communicator id */
@@ -148,6 +151,95 @@ static void test_refused_start(void)
     st_close(&s);
 }
 
+/* Entry (and exit, the grant, when `exits`) of Win_lock of target with type, or of Win_lock_all
+ * when target is RMA_LOCK_EVERY_TARGET. */
+static void lock(dl_stream *s, int32_t rank, int32_t target, int type, int exits)
+{
+    uint16_t func = target == RMA_LOCK_EVERY_TARGET ? CHECK_FN_WIN_LOCK_ALL : CHECK_FN_WIN_LOCK;
+    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    ev.comm = WIN;
+    ev.peer = target;
+    ev.count = type;
+    st_feed(s, &ev);
+    if (exits) {
+        ev.kind = CHECK_EV_EXIT;
+        st_feed(s, &ev);
+    }
+}
+
+/* Rank 0 holds an exclusive lock on rank 1 and receives from 1; rank 1 requests a lock of
+ * `type` on itself (or Lock_all): a deadlock of both ranks, rank 1 in its lock call. */
+static void lock_cycle(int32_t target, int type)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    lock(&s, 0, 1, RMA_LOCK_EXCLUSIVE, 1);
+    lock(&s, 1, target, type, 0);
+    ST_RECV(&s, 0, 1, 0);
+    MG_CHECK_INT(st_check(&s), 1);
+    size_t n;
+    const int32_t both[2] = {0, 1};
+    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(st_knot_is(f, both, 2));
+    MG_CHECK_INT(f->calls[1].func,
+                 target == RMA_LOCK_EVERY_TARGET ? CHECK_FN_WIN_LOCK_ALL : CHECK_FN_WIN_LOCK);
+    st_close(&s);
+}
+
+static void test_lock_cycles(void)
+{
+    lock_cycle(1, RMA_LOCK_EXCLUSIVE);
+    lock_cycle(1, RMA_LOCK_SHARED);
+    lock_cycle(RMA_LOCK_EVERY_TARGET, RMA_LOCK_SHARED);
+}
+
+/* Two shared locks do not exclude each other: the waiting one is no arc, so no deadlock. */
+static void test_shared_locks(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    lock(&s, 0, 1, RMA_LOCK_SHARED, 1);
+    lock(&s, 1, 1, RMA_LOCK_SHARED, 0);
+    ST_RECV(&s, 0, 1, 0);
+    MG_CHECK_INT(st_check(&s), 0);
+    size_t n;
+    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    st_close(&s);
+}
+
+/* The holder unlocks before its receive: the waiter's grant (its exit) ends its wait, it sends,
+ * and the exchange ends with no finding. */
+static void test_holder_unlocks(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    open_window(&s, 2);
+    lock(&s, 0, 1, RMA_LOCK_EXCLUSIVE, 1);
+    lock(&s, 1, 1, RMA_LOCK_EXCLUSIVE, 0);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_UNLOCK);
+    ev.comm = WIN;
+    ev.peer = 1;
+    st_feed(&s, &ev);
+    ev.kind = CHECK_EV_EXIT;
+    st_feed(&s, &ev);
+    ST_RECV(&s, 0, 1, 0);
+    MG_CHECK_INT(st_check(&s), 0);
+    ev = st_event(CHECK_EV_EXIT, 1, CHECK_FN_WIN_LOCK);
+    ev.comm = WIN;
+    ev.peer = 1;
+    ev.count = RMA_LOCK_EXCLUSIVE;
+    st_feed(&s, &ev);
+    ST_SEND(&s, 1, 0, 1);
+    MG_CHECK_INT(st_check(&s), 0);
+    MG_CHECK(!deadlock_detector_is_every_live_process_blocked(s.det));
+    size_t n;
+    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_roles);
@@ -155,5 +247,8 @@ int main(void)
     MG_RUN(test_start_before_post);
     MG_RUN(test_correct_and_unwaited);
     MG_RUN(test_refused_start);
+    MG_RUN(test_lock_cycles);
+    MG_RUN(test_shared_locks);
+    MG_RUN(test_holder_unlocks);
     MG_TEST_END();
 }
