@@ -4,6 +4,7 @@
 #include "agent_proto.h"
 #include "agent_reads.h"
 #include "agent_start.h"
+#include "agent_waits.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -54,6 +55,9 @@ struct hang_remote {
     agent_read_ask *asks; /* one per agent */
     agent_read_stats stats;
     double round_seconds; /* spent in rounds */
+    /* Per rank: what it waits for as its agent forwarded it with its stack (hang_remote_stack),
+     * which the session's rank points at when no segment of this node is mapped for it. */
+    mg_rank_state *published;
 };
 
 static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv)
@@ -128,7 +132,7 @@ static int accept_agent(hang_remote *h, int fd)
     if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
         agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
         agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
-        agent_get_str(&c, node, sizeof node) || world == 0 || world > (1u << 24)) {
+        agent_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
@@ -262,11 +266,11 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
     agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
-                     h->round_ranks, h->round_out);
+                      h->round_ranks, h->round_out);
     char err[160];
     double began = mg_clock_seconds();
     int rc = agent_reads_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
-                              sizeof err);
+                               sizeof err);
     h->round_seconds += mg_clock_seconds() - began;
     if (rc != MG_OK)
         return rc;
@@ -340,24 +344,48 @@ double hang_remote_cpu_share(const hang_remote *h, int r)
     return h->agents[h->owner[r]].cpu_share;
 }
 
+/* Takes rank r's published wait after its stack; the session's rank then reads it as a local
+ * segment, unless one of this node is mapped for it (agents here, --agents). */
+static void take_wait(hang_remote *h, int r, agent_cursor *c)
+{
+    cli_rank *rank = &h->session->ranks[r];
+    if (rank->state && rank->state != &h->published[r])
+        return;
+    bool published = false;
+    mg_rank_state copy;
+    if (agent_get_wait(c, &copy, &published) != MG_OK) {
+        mg_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known", r);
+        published = false;
+    }
+    if (published)
+        h->published[r] = copy;
+    rank->state = published ? &h->published[r] : NULL;
+}
+
 void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     agent_cursor c;
     uint32_t nframes;
-    if (ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
+    if ((!h->published &&
+         !(h->published = calloc((size_t)h->session->nranks, sizeof *h->published))) ||
+        ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
         agent_get_u32(&c, &nframes))
         return;
-    for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
-        rank_stack_frame *f = &out->frames[out->nframes];
+    rank_stack_frame extra;
+    for (uint32_t i = 0; i < nframes; i++) {
+        /* frames past the room are read and dropped, to reach the wait after them */
+        rank_stack_frame *f = out->nframes < RANK_STACK_MAX_FRAMES ? &out->frames[out->nframes]
+                                                                   : &extra;
         uint32_t line;
         if (agent_get_u64(&c, &f->offset) || agent_get_str(&c, f->function, sizeof f->function) ||
             agent_get_str(&c, f->module, sizeof f->module) ||
             agent_get_str(&c, f->file, sizeof f->file) || agent_get_u32(&c, &line))
             return;
         f->line = (int)line;
-        out->nframes++;
+        out->nframes += f != &extra;
     }
+    take_wait(h, r, &c);
 }
 
 void hang_remote_stop(hang_remote *h)
@@ -382,6 +410,11 @@ void hang_remote_stop(hang_remote *h)
         }
         free(l->ranks);
     }
+    /* the copies die with h: the session must not take them for segments to unmap */
+    for (int r = 0; h->published && r < h->session->nranks; r++)
+        if (h->session->ranks[r].state == &h->published[r])
+            h->session->ranks[r].state = NULL;
+    free(h->published);
     for (int j = 0; j < h->njobs; j++) {
         int done = 0;
         mg_job_wait(h->jobs[j], 2000, &done);
