@@ -134,7 +134,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     const mg_rank_state *state = NULL;
     if (!rc && o && p->kind == MG_PROBE_SHM)
         (void)mg_rank_state_open(p->token, o->rank, &state);
-    rc = rc || agent_put_wait(b, state);
+    rc = rc || agent_waits_put(b, state);
     mg_rank_state_close(state);
     return rc ? MG_ENOMEM : MG_OK;
 }

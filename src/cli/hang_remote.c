@@ -353,7 +353,7 @@ static void take_wait(hang_remote *h, int r, agent_cursor *c)
         return;
     bool published = false;
     mg_rank_state copy;
-    if (agent_get_wait(c, &copy, &published) != MG_OK) {
+    if (agent_waits_get(c, &copy, &published) != MG_OK) {
         mg_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known", r);
         published = false;
     }

@@ -42,7 +42,7 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
     agent_buf b = {0};
     MG_CHECK(agent_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
              agent_put_str(&b, "MPI_Waitall") == MG_OK && agent_put_u32(&b, 0) == MG_OK &&
-             agent_put_wait(&b, &st) == MG_OK);
+             agent_waits_put(&b, &st) == MG_OK);
     agent_frame_finish(&b);
     MG_CHECK(b.len <= cap);
     memcpy(buf, b.data, b.len);
@@ -216,7 +216,7 @@ static int decode_all(const uint8_t *buf, size_t n)
         uint32_t nframes;
         if (agent_get_str(&stack, fn, sizeof fn) == MG_OK &&
             agent_get_u32(&stack, &nframes) == MG_OK && nframes == 0)
-            prc |= agent_get_wait(&stack, &copy, &published);
+            prc |= agent_waits_get(&stack, &copy, &published);
         MG_CHECK(stack.p <= stack.end);
         while (agent_get_reading(&c, &reading) == MG_OK ||
                agent_get_str(&c, fn, sizeof fn) == MG_OK)

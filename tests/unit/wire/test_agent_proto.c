@@ -121,12 +121,12 @@ static void wait_round_trip(void)
     waiting_state(&sent);
     agent_buf b = {0};
     MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), MG_OK);
-    MG_CHECK_INT(agent_put_wait(&b, &sent), MG_OK);
-    MG_CHECK_INT(agent_put_wait(&b, NULL), MG_OK);
+    MG_CHECK_INT(agent_waits_put(&b, &sent), MG_OK);
+    MG_CHECK_INT(agent_waits_put(&b, NULL), MG_OK);
     agent_frame_finish(&b);
     agent_cursor c = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
     bool published = false;
-    MG_CHECK_INT(agent_get_wait(&c, &got, &published), MG_OK);
+    MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
     MG_CHECK(published);
     MG_CHECK_INT(got.magic, MG_RANK_STATE_MAGIC);
     MG_CHECK_INT(got.size, 3);
@@ -144,7 +144,7 @@ static void wait_round_trip(void)
     MG_CHECK_INT(atomic_load(&got.world_like_count), 2);
     MG_CHECK(atomic_load(&got.world_like[1]) == 0xd00d0003u);
     MG_CHECK(atomic_load(&got.world_like[2]) == 0);
-    MG_CHECK_INT(agent_get_wait(&c, &got, &published), MG_OK);
+    MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
     MG_CHECK(!published);
     MG_CHECK(c.p == c.end);
     agent_buf_free(&b);
@@ -157,14 +157,14 @@ static void bad_wait_is_refused(void)
     waiting_state(&sent);
     agent_buf b = {0};
     MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), MG_OK);
-    MG_CHECK_INT(agent_put_wait(&b, &sent), MG_OK);
+    MG_CHECK_INT(agent_waits_put(&b, &sent), MG_OK);
     agent_frame_finish(&b);
     const uint8_t *payload = b.data + AGENT_FRAME_HEADER;
     size_t whole = b.len - AGENT_FRAME_HEADER;
     bool published;
     for (size_t cut = 0; cut < whole; cut++) {
         agent_cursor c = {payload, payload + cut};
-        MG_CHECK_INT(agent_get_wait(&c, &got, &published), MG_EFORMAT);
+        MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
     }
     /* by offset: the flag (0), the world size (4: 3 becomes 0; 7: past 2^24), the kind of wait
      * (8), the world-like count after the eight posted slots (168) */
@@ -177,7 +177,7 @@ static void bad_wait_is_refused(void)
         memcpy(copy, payload, whole);
         copy[bad[i].at] = bad[i].value;
         agent_cursor c = {copy, copy + whole};
-        MG_CHECK_INT(agent_get_wait(&c, &got, &published), MG_EFORMAT);
+        MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
     }
     agent_buf_free(&b);
 }
