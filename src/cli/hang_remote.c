@@ -5,6 +5,7 @@
 #include "agent_reads.h"
 #include "agent_start.h"
 #include "agent_waits.h"
+#include "hang_relay.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -14,11 +15,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* An agent that has not answered a request after ANSWER_WAIT_MS is lost (its node's link went
@@ -26,12 +29,13 @@
  * node at load 70 takes well under a second. */
 enum { MAX_AGENTS = 4096, AUTH_WAIT_MS = 2000, ANSWER_WAIT_MS = 30000 };
 
+/* What the front talks to: a node agent, or a relay of nbelow of them. */
 typedef struct agent_link {
     int fd;
     unsigned long requests;
     int *ranks;
     size_t nranks;
-    double cpu_share; /* each of its ranks' CPU share on its node (HELLO) */
+    int nbelow; /* 0: a node agent */
 } agent_link;
 
 struct hang_remote {
@@ -39,7 +43,10 @@ struct hang_remote {
     int listen_fd;
     agent_link agents[MAX_AGENTS];
     int nagents;
-    int *owner; /* per rank: index of its agent, -1 */
+    int *owner;        /* per rank: index of its agent (or relay), -1 */
+    double *cpu_share; /* per rank: its CPU share on its node, as its agent's HELLO said */
+    pid_t relays[MAX_AGENTS];
+    int nrelays;
     mg_job *jobs[MAX_AGENTS];
     uint8_t secret[AGENT_SECRET_BYTES];
     int here; /* the agents run on this machine */
@@ -140,7 +147,8 @@ static int accept_agent(hang_remote *h, int fd)
     if (s->nranks == 0) {
         s->ranks = calloc(world, sizeof *s->ranks);
         h->owner = malloc(world * sizeof *h->owner);
-        if (!s->ranks || !h->owner)
+        h->cpu_share = malloc(world * sizeof *h->cpu_share);
+        if (!s->ranks || !h->owner || !h->cpu_share)
             return -1;
         s->nranks = (int)world;
         for (uint32_t r = 0; r < world; r++)
@@ -149,15 +157,14 @@ static int accept_agent(hang_remote *h, int fd)
     wait = (struct timeval){.tv_sec = ANSWER_WAIT_MS / 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     agent_link *a = &h->agents[h->nagents];
-    *a = (agent_link){.fd = fd,
-                      .ranks = malloc((count ? count : 1) * sizeof(int)),
-                      .cpu_share = 1e-6 * share_ppm};
+    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
     for (uint32_t i = 0; a->ranks && i < count; i++) {
         uint32_t rank, pid;
         if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)s->nranks)
             return -1;
         if (h->owner[rank] < 0) {
             h->owner[rank] = h->nagents;
+            h->cpu_share[rank] = 1e-6 * share_ppm;
             s->ranks[rank].pid = (int)pid;
             /* the report names each rank's node (agents on this machine: this one) */
             if (!h->here)
@@ -168,6 +175,93 @@ static int accept_agent(hang_remote *h, int fd)
     }
     h->nagents++;
     return 0;
+}
+
+/* Relay g's process: keeps the connections of its agents (first..first+nbelow) and the front's
+ * end up, closes every other descriptor of the front's it has, and serves (hang_relay_run). */
+static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_of)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+        signal(signals[i], SIG_DFL); /* the front's handlers stop the job: not a relay's work */
+    close(h->listen_fd);
+    int *below = malloc((size_t)(nbelow ? nbelow : 1) * sizeof *below);
+    for (int a = 0; a < h->nagents; a++)
+        if (a >= first && a < first + nbelow && below)
+            below[a - first] = h->agents[a].fd;
+        else if (h->agents[a].fd >= 0)
+            close(h->agents[a].fd);
+    char err[160] = "";
+    int rc = below ? hang_relay_run(up, below, (size_t)nbelow, child_of, (size_t)h->session->nranks,
+                                    err, sizeof err)
+                   : MG_ENOMEM;
+    if (rc != MG_OK)
+        mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_strerror(rc), err[0] ? ": " : "",
+                err);
+    _exit(rc == MG_OK ? 0 : 1);
+}
+
+/* Puts the agents under relays of fanout each (hang_relay.h; docs/hang.md "Many nodes"), so that
+ * the front holds one connection per relay: each relay is a process forked here that takes over
+ * its agents' connections, which the front then closes. The relays' links replace the agents'. */
+static int start_relays(hang_remote *h, int fanout)
+{
+    int n = h->session->nranks, nrelays = (h->nagents + fanout - 1) / fanout;
+    int *child_of = malloc((size_t)n * sizeof *child_of);
+    agent_link *links = calloc((size_t)nrelays, sizeof *links);
+    if (!child_of || !links) {
+        free(child_of);
+        free(links);
+        return -1;
+    }
+    for (int g = 0; g < nrelays; g++)
+        links[g].fd = -1;
+    for (int g = 0; g < nrelays; g++) {
+        int first = g * fanout, nbelow = h->nagents - first < fanout ? h->nagents - first : fanout;
+        for (int r = 0; r < n; r++)
+            child_of[r] = h->owner[r] >= first && h->owner[r] < first + nbelow ? h->owner[r] - first
+                                                                               : -1;
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+            break;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(pair[0]);
+            for (int k = 0; k < g; k++)
+                close(links[k].fd);
+            run_relay(h, pair[1], first, nbelow, child_of);
+        }
+        close(pair[1]);
+        if (pid < 0) {
+            close(pair[0]);
+            break;
+        }
+        h->relays[h->nrelays++] = pid;
+        struct timeval wait = {.tv_sec = 2 * ANSWER_WAIT_MS /
+                                         1000}; /* the relay's own wait first */
+        setsockopt(pair[0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+        links[g] = (agent_link){
+            .fd = pair[0], .nbelow = nbelow, .ranks = malloc((size_t)n * sizeof(int))};
+        for (int a = first; a < first + nbelow; a++) {
+            for (size_t i = 0; links[g].ranks && i < h->agents[a].nranks; i++)
+                links[g].ranks[links[g].nranks++] = h->agents[a].ranks[i];
+            close(h->agents[a].fd);
+            h->agents[a].fd = -1;
+        }
+    }
+    int made = h->nrelays;
+    for (int r = 0; r < n; r++)
+        h->owner[r] = h->owner[r] >= 0 ? h->owner[r] / fanout : -1;
+    for (int a = 0; a < h->nagents; a++)
+        free(h->agents[a].ranks);
+    for (int g = 0; g < nrelays; g++)
+        h->agents[g] = links[g];
+    h->nagents = nrelays;
+    free(links);
+    free(child_of);
+    mg_info("hang: the front reads them through %d relays of up to %d agents", made, fanout);
+    return made == nrelays ? 0 : -1;
 }
 
 int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out)
@@ -188,6 +282,7 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
     }
     if (h->owner == NULL && s->nranks > 0) {
         h->owner = malloc((size_t)s->nranks * sizeof *h->owner);
+        h->cpu_share = malloc((size_t)s->nranks * sizeof *h->cpu_share);
         for (int r = 0; h->owner && r < s->nranks; r++)
             h->owner[r] = -1;
         s->found = 0;
@@ -213,6 +308,10 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found,
                 s->nranks);
     mg_info("hang: %d agents own %d ranks", h->nagents, s->found);
+    if (o->fanout > 0 && h->nagents > o->fanout && start_relays(h, o->fanout) != 0) {
+        mg_error("hang: cannot start the agents' relays");
+        return MG_EXIT_SOFTWARE;
+    }
     return 0;
 }
 
@@ -341,7 +440,7 @@ double hang_remote_cpu_share(const hang_remote *h, int r)
 {
     if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
         return 1;
-    return h->agents[h->owner[r]].cpu_share;
+    return h->cpu_share[r];
 }
 
 /* Takes rank r's published wait after its stack; the session's rank then reads it as a local
@@ -402,7 +501,11 @@ void hang_remote_stop(hang_remote *h)
         agent_link *l = &h->agents[a];
         char ranks[128];
         mg_ranks_format(l->ranks, l->nranks, ranks, sizeof ranks);
-        mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
+        if (l->nbelow > 0)
+            mg_info("hang: relay %d (%d agents, ranks %s): %lu requests", a, l->nbelow, ranks,
+                    l->requests);
+        else
+            mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
         if (l->fd >= 0 && agent_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
             agent_frame_finish(&h->buf);
             agent_send(l->fd, &h->buf);
@@ -428,6 +531,9 @@ void hang_remote_stop(hang_remote *h)
     free(h->round_ranks);
     free(h->round_out);
     free(h->asks);
+    for (int g = 0; g < h->nrelays; g++)
+        waitpid(h->relays[g], NULL, 0); /* each ends once the front said bye or went away */
     free(h->owner);
+    free(h->cpu_share);
     free(h);
 }

@@ -18,6 +18,8 @@ typedef struct hang_remote_options {
                                    --ntasks-per-node=1"); the agents then find their node's ranks */
     const char *sampler;        /* "shm" or "ptrace", for the agents */
     double connect_timeout;     /* seconds for every agent to say hello */
+    int fanout; /* > 0 with more agents than that: the front reads them through relays of fanout
+                   agents each (an agent tree, docs/hang.md "Many nodes"); 0: directly */
 } hang_remote_options;
 
 /* Starts the agents and waits for them; fills the session's ranks (rank, pid) from what they own.

@@ -115,16 +115,24 @@ static void waiting_state(mg_rank_state *st)
     atomic_store(&st->world_like_count, 2);
 }
 
+/* A frame of the waits of states[0..n) (NULL: nothing published), its payload in *c. */
+static void framed_waits(agent_buf *b, const mg_rank_state *const *states, size_t n,
+                         agent_cursor *c)
+{
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_STACK), MG_OK);
+    for (size_t i = 0; i < n; i++)
+        MG_CHECK_INT(agent_waits_put(b, states[i]), MG_OK);
+    agent_frame_finish(b);
+    *c = (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+}
+
 static void wait_round_trip(void)
 {
     mg_rank_state sent, got;
     waiting_state(&sent);
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), MG_OK);
-    MG_CHECK_INT(agent_waits_put(&b, &sent), MG_OK);
-    MG_CHECK_INT(agent_waits_put(&b, NULL), MG_OK);
-    agent_frame_finish(&b);
-    agent_cursor c = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
+    agent_cursor c;
+    framed_waits(&b, (const mg_rank_state *[]){&sent, NULL}, 2, &c);
     bool published = false;
     MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
     MG_CHECK(published);
@@ -156,11 +164,10 @@ static void bad_wait_is_refused(void)
     mg_rank_state sent, got;
     waiting_state(&sent);
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), MG_OK);
-    MG_CHECK_INT(agent_waits_put(&b, &sent), MG_OK);
-    agent_frame_finish(&b);
-    const uint8_t *payload = b.data + AGENT_FRAME_HEADER;
-    size_t whole = b.len - AGENT_FRAME_HEADER;
+    agent_cursor framed;
+    framed_waits(&b, (const mg_rank_state *[]){&sent}, 1, &framed);
+    const uint8_t *payload = framed.p;
+    size_t whole = (size_t)(framed.end - framed.p);
     bool published;
     for (size_t cut = 0; cut < whole; cut++) {
         agent_cursor c = {payload, payload + cut};
