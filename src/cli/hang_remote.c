@@ -238,8 +238,8 @@ static int start_relays(hang_remote *h, int fanout)
             break;
         }
         h->relays[h->nrelays++] = pid;
-        struct timeval wait = {.tv_sec = 2 * ANSWER_WAIT_MS /
-                                         1000}; /* the relay's own wait first */
+        /* the relay's own wait for a silent agent below it ends first */
+        struct timeval wait = {.tv_sec = 2 * ANSWER_WAIT_MS / 1000};
         setsockopt(pair[0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
         links[g] = (agent_link){
             .fd = pair[0], .nbelow = nbelow, .ranks = malloc((size_t)n * sizeof(int))};
@@ -502,8 +502,8 @@ void hang_remote_stop(hang_remote *h)
         char ranks[128];
         mg_ranks_format(l->ranks, l->nranks, ranks, sizeof ranks);
         if (l->nbelow > 0)
-            mg_info("hang: relay %d (%d agents, ranks %s): %lu requests", a, l->nbelow, ranks,
-                    l->requests);
+            mg_info("hang: relay %d (%d agent%s, ranks %s): %lu requests", a, l->nbelow,
+                    l->nbelow == 1 ? "" : "s", ranks, l->requests);
         else
             mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
         if (l->fd >= 0 && agent_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
