@@ -3,9 +3,11 @@
 
 #include "agent_proto.h"
 #include "agent_reads.h"
+#include "agent_waits.h"
 #include "mg_error.h"
 #include "rank_scan.h"
 #include "rank_stack.h"
+#include "rank_state_reader.h"
 #include "mg_clock.h"
 
 #include <netdb.h>
@@ -113,6 +115,9 @@ static void read_rank(void *ctx, int32_t rank, int with_cpu_time, agent_reading 
                            .cpu_slices = reading.cpu_slices};
 }
 
+/* A rank's stack, then what its blocking call waits for as it published it (nothing under the
+ * ptrace sampler, whose ranks publish no state): the front's culprit search reads it as it reads a
+ * local rank's segment. */
 static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
 {
     rank_stack *st = calloc(1, sizeof *st);
@@ -126,6 +131,11 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
              agent_put_str(b, st->frames[i].module) || agent_put_str(b, st->frames[i].file) ||
              agent_put_u32(b, (uint32_t)st->frames[i].line);
     free(st);
+    const mg_rank_state *state = NULL;
+    if (!rc && o && p->kind == MG_PROBE_SHM)
+        (void)mg_rank_state_open(p->token, o->rank, &state);
+    rc = rc || agent_waits_put(b, state);
+    mg_rank_state_close(state);
     return rc ? MG_ENOMEM : MG_OK;
 }
 

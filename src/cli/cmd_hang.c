@@ -26,7 +26,7 @@ enum { SAMPLER_AUTO, SAMPLER_SHM, SAMPLER_PTRACE };
 
 typedef struct hang_options {
     double alpha, interval, max_interval, verify_gap;
-    long set_size, verify_scans, seed, agents;
+    long set_size, verify_scans, seed, agents, agent_fanout;
     int sampler, progress;
     const char *on_hang, *attach, *trace, *agent_launcher;
 } hang_options;
@@ -427,7 +427,8 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         hang_remote_options ro = {.local_agents = (int)o->agents,
                                   .agent_launcher = o->agent_launcher,
                                   .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
-                                  .connect_timeout = 60};
+                                  .connect_timeout = 60,
+                                  .fanout = (int)o->agent_fanout};
         int rc = hang_remote_start(s, &ro, &remote);
         if (rc) {
             hang_remote_stop(remote);
@@ -613,6 +614,10 @@ int cmd_hang(int argc, char **argv)
         {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
          "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0,
          0},
+        {"agent-fanout", 0, MG_OPT_INT, &o.agent_fanout, "F",
+         "read the agents through relays of F agents each, so that mpiguard holds one "
+         "connection per relay (default 0: directly)",
+         NULL, 2, 4096},
         {"seed", 0, MG_OPT_INT, &o.seed, "N",
          "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -630,6 +635,10 @@ int cmd_hang(int argc, char **argv)
         mg_error(o.attach ? "--attach watches a running job: give no command after '--'"
                           : "missing '--' and the launcher command (or --attach PID|JOBID)");
         fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n", usage);
+        return MG_EXIT_USAGE;
+    }
+    if (o.agent_fanout && !o.agents && !o.agent_launcher) {
+        mg_error("--agent-fanout relays agents: give --agents N or --agent-launcher CMD too");
         return MG_EXIT_USAGE;
     }
     hang_action action;

@@ -4,6 +4,8 @@
 #include "agent_proto.h"
 #include "agent_reads.h"
 #include "agent_start.h"
+#include "agent_waits.h"
+#include "hang_relay.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -13,11 +15,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* An agent that has not answered a request after ANSWER_WAIT_MS is lost (its node's link went
@@ -25,12 +29,13 @@
  * node at load 70 takes well under a second. */
 enum { MAX_AGENTS = 4096, AUTH_WAIT_MS = 2000, ANSWER_WAIT_MS = 30000 };
 
+/* What the front talks to: a node agent, or a relay of nbelow of them. */
 typedef struct agent_link {
     int fd;
     unsigned long requests;
     int *ranks;
     size_t nranks;
-    double cpu_share; /* each of its ranks' CPU share on its node (HELLO) */
+    int nbelow; /* 0: a node agent */
 } agent_link;
 
 struct hang_remote {
@@ -38,7 +43,10 @@ struct hang_remote {
     int listen_fd;
     agent_link agents[MAX_AGENTS];
     int nagents;
-    int *owner; /* per rank: index of its agent, -1 */
+    int *owner;        /* per rank: index of its agent (or relay), -1 */
+    double *cpu_share; /* per rank: its CPU share on its node, as its agent's HELLO said */
+    pid_t relays[MAX_AGENTS];
+    int nrelays;
     mg_job *jobs[MAX_AGENTS];
     uint8_t secret[AGENT_SECRET_BYTES];
     int here; /* the agents run on this machine */
@@ -54,6 +62,9 @@ struct hang_remote {
     agent_read_ask *asks; /* one per agent */
     agent_read_stats stats;
     double round_seconds; /* spent in rounds */
+    /* Per rank: what it waits for as its agent forwarded it with its stack (hang_remote_stack),
+     * which the session's rank points at when no segment of this node is mapped for it. */
+    mg_rank_state *published;
 };
 
 static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv)
@@ -128,7 +139,7 @@ static int accept_agent(hang_remote *h, int fd)
     if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
         agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
         agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
-        agent_get_str(&c, node, sizeof node) || world == 0 || world > (1u << 24)) {
+        agent_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
@@ -136,7 +147,8 @@ static int accept_agent(hang_remote *h, int fd)
     if (s->nranks == 0) {
         s->ranks = calloc(world, sizeof *s->ranks);
         h->owner = malloc(world * sizeof *h->owner);
-        if (!s->ranks || !h->owner)
+        h->cpu_share = malloc(world * sizeof *h->cpu_share);
+        if (!s->ranks || !h->owner || !h->cpu_share)
             return -1;
         s->nranks = (int)world;
         for (uint32_t r = 0; r < world; r++)
@@ -145,15 +157,14 @@ static int accept_agent(hang_remote *h, int fd)
     wait = (struct timeval){.tv_sec = ANSWER_WAIT_MS / 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     agent_link *a = &h->agents[h->nagents];
-    *a = (agent_link){.fd = fd,
-                      .ranks = malloc((count ? count : 1) * sizeof(int)),
-                      .cpu_share = 1e-6 * share_ppm};
+    *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
     for (uint32_t i = 0; a->ranks && i < count; i++) {
         uint32_t rank, pid;
         if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)s->nranks)
             return -1;
         if (h->owner[rank] < 0) {
             h->owner[rank] = h->nagents;
+            h->cpu_share[rank] = 1e-6 * share_ppm;
             s->ranks[rank].pid = (int)pid;
             /* the report names each rank's node (agents on this machine: this one) */
             if (!h->here)
@@ -164,6 +175,93 @@ static int accept_agent(hang_remote *h, int fd)
     }
     h->nagents++;
     return 0;
+}
+
+/* Relay g's process: keeps the connections of its agents (first..first+nbelow) and the front's
+ * end up, closes every other descriptor of the front's it has, and serves (hang_relay_run). */
+static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_of)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+        signal(signals[i], SIG_DFL); /* the front's handlers stop the job: not a relay's work */
+    close(h->listen_fd);
+    int *below = malloc((size_t)(nbelow ? nbelow : 1) * sizeof *below);
+    for (int a = 0; a < h->nagents; a++)
+        if (a >= first && a < first + nbelow && below)
+            below[a - first] = h->agents[a].fd;
+        else if (h->agents[a].fd >= 0)
+            close(h->agents[a].fd);
+    char err[160] = "";
+    int rc = below ? hang_relay_run(up, below, (size_t)nbelow, child_of, (size_t)h->session->nranks,
+                                    err, sizeof err)
+                   : MG_ENOMEM;
+    if (rc != MG_OK)
+        mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_strerror(rc), err[0] ? ": " : "",
+                err);
+    _exit(rc == MG_OK ? 0 : 1);
+}
+
+/* Puts the agents under relays of fanout each (hang_relay.h; docs/hang.md "Many nodes"), so that
+ * the front holds one connection per relay: each relay is a process forked here that takes over
+ * its agents' connections, which the front then closes. The relays' links replace the agents'. */
+static int start_relays(hang_remote *h, int fanout)
+{
+    int n = h->session->nranks, nrelays = (h->nagents + fanout - 1) / fanout;
+    int *child_of = malloc((size_t)n * sizeof *child_of);
+    agent_link *links = calloc((size_t)nrelays, sizeof *links);
+    if (!child_of || !links) {
+        free(child_of);
+        free(links);
+        return -1;
+    }
+    for (int g = 0; g < nrelays; g++)
+        links[g].fd = -1;
+    for (int g = 0; g < nrelays; g++) {
+        int first = g * fanout, nbelow = h->nagents - first < fanout ? h->nagents - first : fanout;
+        for (int r = 0; r < n; r++)
+            child_of[r] = h->owner[r] >= first && h->owner[r] < first + nbelow ? h->owner[r] - first
+                                                                               : -1;
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+            break;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(pair[0]);
+            for (int k = 0; k < g; k++)
+                close(links[k].fd);
+            run_relay(h, pair[1], first, nbelow, child_of);
+        }
+        close(pair[1]);
+        if (pid < 0) {
+            close(pair[0]);
+            break;
+        }
+        h->relays[h->nrelays++] = pid;
+        /* the relay's own wait for a silent agent below it ends first */
+        struct timeval wait = {.tv_sec = 2 * ANSWER_WAIT_MS / 1000};
+        setsockopt(pair[0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+        links[g] = (agent_link){
+            .fd = pair[0], .nbelow = nbelow, .ranks = malloc((size_t)n * sizeof(int))};
+        for (int a = first; a < first + nbelow; a++) {
+            for (size_t i = 0; links[g].ranks && i < h->agents[a].nranks; i++)
+                links[g].ranks[links[g].nranks++] = h->agents[a].ranks[i];
+            close(h->agents[a].fd);
+            h->agents[a].fd = -1;
+        }
+    }
+    int made = h->nrelays;
+    for (int r = 0; r < n; r++)
+        h->owner[r] = h->owner[r] >= 0 ? h->owner[r] / fanout : -1;
+    for (int a = 0; a < h->nagents; a++)
+        free(h->agents[a].ranks);
+    for (int g = 0; g < nrelays; g++)
+        h->agents[g] = links[g];
+    h->nagents = nrelays;
+    free(links);
+    free(child_of);
+    mg_info("hang: the front reads them through %d relays of up to %d agents", made, fanout);
+    return made == nrelays ? 0 : -1;
 }
 
 int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out)
@@ -184,6 +282,7 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
     }
     if (h->owner == NULL && s->nranks > 0) {
         h->owner = malloc((size_t)s->nranks * sizeof *h->owner);
+        h->cpu_share = malloc((size_t)s->nranks * sizeof *h->cpu_share);
         for (int r = 0; h->owner && r < s->nranks; r++)
             h->owner[r] = -1;
         s->found = 0;
@@ -209,6 +308,10 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found,
                 s->nranks);
     mg_info("hang: %d agents own %d ranks", h->nagents, s->found);
+    if (o->fanout > 0 && h->nagents > o->fanout && start_relays(h, o->fanout) != 0) {
+        mg_error("hang: cannot start the agents' relays");
+        return MG_EXIT_SOFTWARE;
+    }
     return 0;
 }
 
@@ -262,11 +365,11 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
     agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
-                     h->round_ranks, h->round_out);
+                      h->round_ranks, h->round_out);
     char err[160];
     double began = mg_clock_seconds();
     int rc = agent_reads_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
-                              sizeof err);
+                               sizeof err);
     h->round_seconds += mg_clock_seconds() - began;
     if (rc != MG_OK)
         return rc;
@@ -337,7 +440,25 @@ double hang_remote_cpu_share(const hang_remote *h, int r)
 {
     if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
         return 1;
-    return h->agents[h->owner[r]].cpu_share;
+    return h->cpu_share[r];
+}
+
+/* Takes rank r's published wait after its stack; the session's rank then reads it as a local
+ * segment, unless one of this node is mapped for it (agents here, --agents). */
+static void take_wait(hang_remote *h, int r, agent_cursor *c)
+{
+    cli_rank *rank = &h->session->ranks[r];
+    if (rank->state && rank->state != &h->published[r])
+        return;
+    bool published = false;
+    mg_rank_state copy;
+    if (agent_waits_get(c, &copy, &published) != MG_OK) {
+        mg_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known", r);
+        published = false;
+    }
+    if (published)
+        h->published[r] = copy;
+    rank->state = published ? &h->published[r] : NULL;
 }
 
 void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
@@ -345,19 +466,25 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
     memset(out, 0, sizeof *out);
     agent_cursor c;
     uint32_t nframes;
-    if (ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
+    if ((!h->published &&
+         !(h->published = calloc((size_t)h->session->nranks, sizeof *h->published))) ||
+        ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
         agent_get_u32(&c, &nframes))
         return;
-    for (uint32_t i = 0; i < nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
-        rank_stack_frame *f = &out->frames[out->nframes];
+    rank_stack_frame extra;
+    for (uint32_t i = 0; i < nframes; i++) {
+        /* frames past the room are read and dropped, to reach the wait after them */
+        rank_stack_frame *f = out->nframes < RANK_STACK_MAX_FRAMES ? &out->frames[out->nframes]
+                                                                   : &extra;
         uint32_t line;
         if (agent_get_u64(&c, &f->offset) || agent_get_str(&c, f->function, sizeof f->function) ||
             agent_get_str(&c, f->module, sizeof f->module) ||
             agent_get_str(&c, f->file, sizeof f->file) || agent_get_u32(&c, &line))
             return;
         f->line = (int)line;
-        out->nframes++;
+        out->nframes += f != &extra;
     }
+    take_wait(h, r, &c);
 }
 
 void hang_remote_stop(hang_remote *h)
@@ -374,7 +501,11 @@ void hang_remote_stop(hang_remote *h)
         agent_link *l = &h->agents[a];
         char ranks[128];
         mg_ranks_format(l->ranks, l->nranks, ranks, sizeof ranks);
-        mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
+        if (l->nbelow > 0)
+            mg_info("hang: relay %d (%d agent%s, ranks %s): %lu requests", a, l->nbelow,
+                    l->nbelow == 1 ? "" : "s", ranks, l->requests);
+        else
+            mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
         if (l->fd >= 0 && agent_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
             agent_frame_finish(&h->buf);
             agent_send(l->fd, &h->buf);
@@ -382,6 +513,11 @@ void hang_remote_stop(hang_remote *h)
         }
         free(l->ranks);
     }
+    /* the copies die with h: the session must not take them for segments to unmap */
+    for (int r = 0; h->published && r < h->session->nranks; r++)
+        if (h->session->ranks[r].state == &h->published[r])
+            h->session->ranks[r].state = NULL;
+    free(h->published);
     for (int j = 0; j < h->njobs; j++) {
         int done = 0;
         mg_job_wait(h->jobs[j], 2000, &done);
@@ -395,6 +531,9 @@ void hang_remote_stop(hang_remote *h)
     free(h->round_ranks);
     free(h->round_out);
     free(h->asks);
+    for (int g = 0; g < h->nrelays; g++)
+        waitpid(h->relays[g], NULL, 0); /* each ends once the front said bye or went away */
     free(h->owner);
+    free(h->cpu_share);
     free(h);
 }

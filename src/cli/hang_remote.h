@@ -18,6 +18,8 @@ typedef struct hang_remote_options {
                                    --ntasks-per-node=1"); the agents then find their node's ranks */
     const char *sampler;        /* "shm" or "ptrace", for the agents */
     double connect_timeout;     /* seconds for every agent to say hello */
+    int fanout; /* > 0 with more agents than that: the front reads them through relays of fanout
+                   agents each (an agent tree, docs/hang.md "Many nodes"); 0: directly */
 } hang_remote_options;
 
 /* Starts the agents and waits for them; fills the session's ranks (rank, pid) from what they own.
@@ -39,7 +41,10 @@ int hang_remote_lost(const hang_remote *h, int r);
 int hang_remote_here(const hang_remote *h);
 /* Rank r's CPU share on its node, as its agent said in its hello (1 for a rank no agent owns). */
 double hang_remote_cpu_share(const hang_remote *h, int r);
-/* Rank r's stack through its agent; an empty stack on failure. */
+/* Rank r's stack through its agent; an empty stack on failure. The agent sends with it what the
+ * rank's blocking call waits for as the rank published it (agent_waits.h): the session's rank's
+ * state then points at a copy of it, owned by h until hang_remote_stop, so that the culprit search
+ * reads a rank on another node as one here (docs/hang.md "The culprit"). */
 void hang_remote_stack(hang_remote *h, int r, rank_stack *out);
 /* Says how many requests each agent served ("agent 0 (ranks 0-5): 120 requests") with -v, tells
  * every agent to stop, and frees h. */

@@ -1,6 +1,7 @@
 /* Simulated node agents over the real agent protocol (sim_agents.h). */
 #include "sim_agents.h"
 
+#include "agent_relay.h"
 #include "mg_error.h"
 
 #include <poll.h>
@@ -41,12 +42,8 @@ struct sim_agents {
      * among its relay's, and what a relay's round needs (one relay answers at a time). */
     int *relay_fd; /* per node agent */
     int *child_of; /* per rank */
-    int *relay_ranks;
-    int32_t *relay_grouped;
-    agent_reading *relay_out, *relay_table; /* per rank: what the node agents answered */
     agent_read_ask *relay_asks;
-    agent_buf relay_buf;
-    agent_read_stats relay_stats;
+    agent_relay relay;
     /* The round's reader, set by the front before it sends. */
     pthread_mutex_t lock;
     agent_read_fn read;
@@ -78,41 +75,27 @@ static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf 
     return agent_send(a->nodes.fds[k].fd, out) != MG_OK;
 }
 
-static void read_relayed(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
-{
-    (void)with_cpu_time;
-    *out = ((struct sim_agents *)ctx)->relay_table[rank];
-}
-
 /* Relay k answers one request: reads its ranks from the node agents below it in one round, then
- * answers with what they said. On bye or a broken stream it closes its ends below. */
+ * answers with what they said (agent_relay_answer). On bye or a broken stream it closes its ends
+ * below. */
 static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
 {
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    size_t count, first = k * a->fanout;
+    size_t first = k * a->fanout;
     size_t below = first + a->fanout <= a->nagents ? a->fanout : a->nagents - first;
     int rc = agent_recv(a->relays.fds[k].fd, in, &type, &c, err, sizeof err);
+    for (size_t j = 0; j < below; j++)
+        a->relay_asks[j].fd = a->relay_fd[first + j];
+    a->relay.nbelow = below;
     if (rc == MG_OK && type != AGENT_MSG_BYE)
-        rc = agent_reads_ranks(type, &c, a->relay_ranks, a->nranks, &count);
+        rc = agent_relay_answer(&a->relay, type, &c, out, err, sizeof err);
     if (rc != MG_OK || type == AGENT_MSG_BYE) {
         for (size_t j = first; j < first + below; j++)
             close(a->relay_fd[j]);
         return 1;
     }
-    for (size_t j = 0; j < below; j++)
-        a->relay_asks[j].fd = a->relay_fd[first + j];
-    agent_reads_group(a->relay_asks, below, a->child_of, a->nranks, a->relay_ranks, count,
-                     a->relay_grouped, a->relay_out);
-    if (agent_reads_round(a->relay_asks, below, type == AGENT_MSG_READ_CPU, &a->relay_buf,
-                         &a->relay_stats, err, sizeof err) != MG_OK)
-        return 1;
-    for (size_t j = 0; j < below; j++)
-        for (size_t i = 0; i < a->relay_asks[j].count; i++)
-            a->relay_table[a->relay_asks[j].ranks[i]] = a->relay_asks[j].out[i];
-    if (agent_reads_answer(type, &c, read_relayed, a, out) != MG_OK)
-        return 1;
     return agent_send(a->relays.fds[k].fd, out) != MG_OK;
 }
 
@@ -189,13 +172,11 @@ static int set_up(struct sim_agents *a, size_t node_size)
     a->relays.fds = calloc(a->nrelays, sizeof *a->relays.fds);
     a->relay_fd = malloc(a->nagents * sizeof *a->relay_fd);
     a->child_of = malloc(n * sizeof *a->child_of);
-    a->relay_ranks = malloc(n * sizeof *a->relay_ranks);
-    a->relay_grouped = malloc(n * sizeof *a->relay_grouped);
-    a->relay_out = malloc(n * sizeof *a->relay_out);
-    a->relay_table = malloc(n * sizeof *a->relay_table);
     a->relay_asks = calloc(a->fanout, sizeof *a->relay_asks);
-    if (!a->relays.fds || !a->relay_fd || !a->child_of || !a->relay_ranks || !a->relay_grouped ||
-        !a->relay_out || !a->relay_table || !a->relay_asks)
+    a->relay.below = a->relay_asks;
+    a->relay.child_of = a->child_of;
+    if (agent_relay_init(&a->relay, n) != MG_OK || !a->relays.fds || !a->relay_fd || !a->child_of ||
+        !a->relay_asks)
         return MG_ENOMEM;
     unopened(a->relay_fd, a->relays.fds, a->nagents, a->nrelays);
     for (size_t r = 0; r < n; r++)
@@ -265,7 +246,7 @@ void sim_agents_destroy(struct sim_agents *a)
     close_served(&a->nodes);
     pthread_mutex_destroy(&a->lock);
     agent_buf_free(&a->front_buf);
-    agent_buf_free(&a->relay_buf);
+    agent_relay_free(&a->relay);
     free(a->owner);
     free(a->front_fd);
     free(a->nodes.fds);
@@ -276,10 +257,6 @@ void sim_agents_destroy(struct sim_agents *a)
     free(a->taken);
     free(a->relay_fd);
     free(a->child_of);
-    free(a->relay_ranks);
-    free(a->relay_grouped);
-    free(a->relay_out);
-    free(a->relay_table);
     free(a->relay_asks);
     free(a);
 }
@@ -294,10 +271,10 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
     for (size_t k = 0; k < a->nfront; k++)
         a->asks[k].fd = a->front_fd[k];
     agent_reads_group(a->asks, a->nfront, a->owner, a->nranks, ranks, count, a->grouped,
-                     a->round_out);
+                      a->round_out);
     double began = wall_seconds();
     int rc = agent_reads_round(a->asks, a->nfront, with_cpu_time, &a->front_buf, &a->stats, err,
-                              errlen);
+                               errlen);
     a->seconds += wall_seconds() - began;
     for (size_t k = 0; rc == MG_OK && k < a->nfront; k++)
         if (a->asks[k].rc != MG_OK)
@@ -318,7 +295,7 @@ void sim_agents_stats(const struct sim_agents *a, agent_read_stats *stats, doubl
 {
     /* the relays' rounds are read after the front's, which waited for them */
     *stats = a->stats;
-    stats->frames += a->relay_stats.frames;
-    stats->bytes += a->relay_stats.bytes;
+    stats->frames += a->relay.stats.frames;
+    stats->bytes += a->relay.stats.bytes;
     *seconds = a->seconds;
 }

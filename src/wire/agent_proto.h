@@ -15,10 +15,12 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 9U
+#define AGENT_PROTO_VERSION 10U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
+/* No job is larger: a HELLO or a published wait naming a larger world is corrupt. */
+#define AGENT_PROTO_MAX_WORLD (1U << 24)
 /* The per-run secret, and the AUTH frame that carries it (header and secret). */
 #define AGENT_SECRET_BYTES 32U
 #define AGENT_AUTH_SIZE (AGENT_FRAME_HEADER + AGENT_SECRET_BYTES)
@@ -39,7 +41,8 @@ typedef enum agent_msg_type {
                                ranks a sampling round or scan wants: agent_reads.h) */
     AGENT_MSG_READINGS = 3, /* agent -> front: count u32, one reading per asked rank, in order */
     AGENT_MSG_STACKS = 4,   /* front -> agent: ranks whose stacks to take */
-    AGENT_MSG_STACK = 5,    /* agent -> front: one rank's stack as text lines (innermost first) */
+    AGENT_MSG_STACK = 5,    /* agent -> front: one rank's stack as text lines (innermost first),
+                               then its published wait (agent_waits.h) */
     AGENT_MSG_SIGNAL = 6,   /* front -> agent: a signal for every owned rank */
     AGENT_MSG_BYE = 7,      /* front -> agent: stop */
     AGENT_MSG_READ_CPU = 8, /* front -> agent: ranks to read now, with their CPU time */

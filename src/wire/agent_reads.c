@@ -50,7 +50,7 @@ static int owned_rank_at(const int *ranks, size_t i, const int *owner, size_t nr
 }
 
 void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
-                      const int *ranks, size_t count, int32_t *grouped, agent_reading *out)
+                       const int *ranks, size_t count, int32_t *grouped, agent_reading *out)
 {
     /* A counting sort: each ask's count, its place, then its ranks. */
     for (size_t a = 0; a < nagents; a++)
@@ -79,11 +79,15 @@ void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, s
             asks[a].count = 0;
 }
 
+agent_reading agent_reads_unseen(int32_t rank)
+{
+    return (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
+}
+
 static void mark_unseen(agent_read_ask *a)
 {
     for (size_t i = 0; i < a->count; i++)
-        a->out[i] = (agent_reading){
-            .rank = a->ranks[i], .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
+        a->out[i] = agent_reads_unseen(a->ranks[i]);
 }
 
 static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stats, char *err,
@@ -112,7 +116,7 @@ static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stat
 }
 
 int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
-                     agent_read_stats *stats, char *err, size_t errlen)
+                      agent_read_stats *stats, char *err, size_t errlen)
 {
     agent_msg_type type = with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ;
     if (errlen > 0)

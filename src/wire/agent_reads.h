@@ -44,7 +44,7 @@ typedef struct agent_read_ask {
  * their order, its ranks in grouped and its readings' room in out (count entries each). Each
  * ask's fd is the caller's, set before; an ask whose fd is negative (a lost agent) gets none. */
 void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
-                      const int *ranks, size_t count, int32_t *grouped, agent_reading *out);
+                       const int *ranks, size_t count, int32_t *grouped, agent_reading *out);
 
 /* What rounds cost on the wire, both ways, headers included. */
 typedef struct agent_read_stats {
@@ -56,6 +56,9 @@ typedef struct agent_read_stats {
  * unseen and the others unaffected; err names the first malformed answer. buf is scratch. Adds to
  * stats when not NULL. Returns MG_OK, or MG_ENOMEM (nothing sent). */
 int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
-                     agent_read_stats *stats, char *err, size_t errlen);
+                      agent_read_stats *stats, char *err, size_t errlen);
+
+/* A reading of rank that says nothing: its agent could not look at it, or did not answer. */
+agent_reading agent_reads_unseen(int32_t rank);
 
 #endif

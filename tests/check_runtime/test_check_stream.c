@@ -4,6 +4,7 @@
  * and random streams go through every decoder the same way; the listener admits only connections
  * that open with the run's secret, keeps what was valid and closes only the bad connection, and a
  * stranger takes no agent's place (docs/design/check.md). */
+#include "agent_waits.h"
 #include "check_remote.h"
 #include "mg_error.h"
 #include "mg_rng.h"
@@ -27,6 +28,26 @@ static size_t encode_recv(uint8_t *buf, size_t cap)
                       .root = CHECK_NO_ROOT};
     size_t n = 0;
     MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_OK);
+    return n;
+}
+
+/* A hang agent's STACK answer of an empty stack and a rank's published wait (agent_waits.h). */
+static size_t stack_with_wait(uint8_t *buf, size_t cap)
+{
+    mg_rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
+    atomic_store(&st.wait_on, MG_WAIT_REQUESTS);
+    atomic_store(&st.posted, 2);
+    atomic_store(&st.posted_peer[1], 3);
+    atomic_store(&st.world_like_count, 1);
+    agent_buf b = {0};
+    MG_CHECK(agent_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
+             agent_put_str(&b, "MPI_Waitall") == MG_OK && agent_put_u32(&b, 0) == MG_OK &&
+             agent_waits_put(&b, &st) == MG_OK);
+    agent_frame_finish(&b);
+    MG_CHECK(b.len <= cap);
+    memcpy(buf, b.data, b.len);
+    size_t n = b.len;
+    agent_buf_free(&b);
     return n;
 }
 
@@ -189,6 +210,14 @@ static int decode_all(const uint8_t *buf, size_t n)
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line);
         prc |= record_stream_parse_pair(&f, &rank, &value, &wide);
         prc |= record_decoder_decode(&dec, f.payload, f.length, &ev);
+        agent_cursor stack = c;
+        mg_rank_state copy;
+        bool published;
+        uint32_t nframes;
+        if (agent_get_str(&stack, fn, sizeof fn) == MG_OK &&
+            agent_get_u32(&stack, &nframes) == MG_OK && nframes == 0)
+            prc |= agent_waits_get(&stack, &copy, &published);
+        MG_CHECK(stack.p <= stack.end);
         while (agent_get_reading(&c, &reading) == MG_OK ||
                agent_get_str(&c, fn, sizeof fn) == MG_OK)
             MG_CHECK(c.p <= c.end);
@@ -202,10 +231,11 @@ static int decode_all(const uint8_t *buf, size_t n)
 
 static void test_fuzzed_frames(void)
 {
-    uint8_t good[1400], buf[1400];
+    uint8_t good[1800], buf[1800];
     agent_auth_put(good, run_secret);
     size_t n = AGENT_AUTH_SIZE + good_stream(good + AGENT_AUTH_SIZE, sizeof good - AGENT_AUTH_SIZE);
-    MG_CHECK_INT(decode_all(good, n), 7);
+    n += stack_with_wait(good + n, sizeof good - n);
+    MG_CHECK_INT(decode_all(good, n), 8);
     mg_rng rng;
     mg_rng_seed(&rng, 31);
     for (int i = 0; i < 20000; i++) {

@@ -44,6 +44,36 @@ assert {e["rank"]: e["host"] for e in r["job"]["ranks"]} == hosts, r["job"]["ran
 PY
     pass "3-node hang ($flavor): rank 2 named on node 3 computing in fault_compute_loop, its stack through its agent"
     ;;
+hang-culprit | hang-culprit-relays)
+    # Every rank waits quietly in MPI, each on its own node: the culprit is known only from what
+    # the ranks published, which their agents forward with their stacks. Rank 2 (node 3) waits
+    # for a message rank 0 never sends, behind ranks 0 and 1 in the world's collectives. With
+    # relays (--agent-fanout 2), the stacks and waits come through them.
+    prog="$PROGS/mn_behind"
+    relays=()
+    [ "$case" = hang-culprit-relays ] && relays=(--agent-fanout 2)
+    expect_status_within 120 81 "3-node hang with a remote culprit" "$prog" -- mn_on 0 \
+        "$MPIGUARD" hang -v --seed 4 --agent-launcher "$launcher -n 3" "${relays[@]}" \
+        --report "$TMP/r.json" -- $launcher -n 3 "$prog"
+    [ "$case" = hang-culprit ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
+    expect_stderr "culprit: ranks 0-1 wait on rank 2 (MPI_Allreduce, collective 1 on MPI_COMM_WORLD); rank 2 entered fewer collectives than they did; it waits in MPI_Recv"
+    python3 - "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+ev = json.load(open(sys.argv[1]))["findings"][0]["evidence"]
+c = ev["culprit"]
+assert ev["hang_type"] == "communication" and ev["faulty_ranks"] == [2], ev
+assert c["ranks"] == [2] and c["reason"] == "behind", c
+assert c["waited_on_directly_by"] == [0, 1], c
+per = {e["rank"]: e for e in ev["per_rank"]}
+assert per[2]["host"] == "%sn3" % sys.argv[2], per[2]
+w = per[2]["waits_for"]
+assert w["on"] == "peer" and w["call"]["peer"] == 0 and w["call"]["tag"] == 7, w
+assert w["call"]["world_ranks"] and w["world_collectives"] == 0, w
+assert all(per[k]["waits_for"]["on"] == "all" and per[k]["waits_for"]["world_collectives"] == 1
+           for k in (0, 1)), per
+PY
+    pass "3-node hang ($flavor${relays[*]:+, through relays}): rank 2 on node 3 named the culprit, behind in the collectives, by the waits its agent forwarded"
+    ;;
 linkdown)
     # Node 2 (rank 1) loses its link once the agents joined: its agent stops answering, the job
     # really hangs in its allreduce. mpiguard ends on its own, names rank 1 as not observed, and

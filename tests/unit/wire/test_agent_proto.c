@@ -1,12 +1,15 @@
 /* Unit tests of the agent protocol (src/wire/agent_proto.h): a reading's every field survives the
  * trip, including an unknown CPU time (-1) and the runnable and stopped flags, and a cut one is
- * refused; the frame decoders, fed random, truncated and oversized frames, never crash, never
- * allocate for a length they refuse, and name the problem. */
+ * refused; so does a published wait (agent_waits.h), every field of it, and none; the frame
+ * decoders, fed random, truncated and oversized frames, never crash, never allocate for a length
+ * they refuse, and name the problem. */
 #include "agent_proto.h"
+#include "agent_waits.h"
 #include "mg_error.h"
 #include "mg_rng.h"
 #include "mg_test.h"
 
+#include <string.h>
 #include <unistd.h>
 
 /* Puts r in a frame and returns a cursor over its payload (after the header). */
@@ -86,6 +89,104 @@ static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_ty
     int rc = agent_recv(fds[0], b, type, c, err, errlen);
     close(fds[0]);
     return rc;
+}
+
+/* A rank 2 of 3 in a Waitall on two receives, one from any source on a dup of the world. */
+static void waiting_state(mg_rank_state *st)
+{
+    *st = (mg_rank_state){.magic = MG_RANK_STATE_MAGIC,
+                          .version = MG_RANK_STATE_VERSION,
+                          .rank = 2,
+                          .size = 3,
+                          .pid = 77};
+    atomic_store(&st->wait_on, MG_WAIT_REQUESTS);
+    atomic_store(&st->wait_peer, -5);
+    atomic_store(&st->wait_tag, 9);
+    atomic_store(&st->wait_comm, 0xc0ffee00aa);
+    atomic_store(&st->world_collectives, 57);
+    atomic_store(&st->posted, 10); /* wrapped: every slot written */
+    for (int i = 0; i < 8; i++) {
+        atomic_store(&st->posted_peer[i], i % 3 == 2 ? MG_PEER_ANY : i % 3);
+        atomic_store(&st->posted_tag[i], 100 + i);
+        atomic_store(&st->posted_comm[i], 0xd00d0000u + (uint64_t)i);
+    }
+    atomic_store(&st->world_like[0], 0x44000000);
+    atomic_store(&st->world_like[1], 0xd00d0003u);
+    atomic_store(&st->world_like_count, 2);
+}
+
+/* A frame of the waits of states[0..n) (NULL: nothing published), its payload in *c. */
+static void framed_waits(agent_buf *b, const mg_rank_state *const *states, size_t n,
+                         agent_cursor *c)
+{
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_STACK), MG_OK);
+    for (size_t i = 0; i < n; i++)
+        MG_CHECK_INT(agent_waits_put(b, states[i]), MG_OK);
+    agent_frame_finish(b);
+    *c = (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+}
+
+static void wait_round_trip(void)
+{
+    mg_rank_state sent, got;
+    waiting_state(&sent);
+    agent_buf b = {0};
+    agent_cursor c;
+    framed_waits(&b, (const mg_rank_state *[]){&sent, NULL}, 2, &c);
+    bool published = false;
+    MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
+    MG_CHECK(published);
+    MG_CHECK_INT(got.magic, MG_RANK_STATE_MAGIC);
+    MG_CHECK_INT(got.size, 3);
+    MG_CHECK_INT(atomic_load(&got.wait_on), MG_WAIT_REQUESTS);
+    MG_CHECK_INT(atomic_load(&got.wait_peer), -5);
+    MG_CHECK_INT(atomic_load(&got.wait_tag), 9);
+    MG_CHECK(atomic_load(&got.wait_comm) == 0xc0ffee00aa);
+    MG_CHECK(atomic_load(&got.world_collectives) == 57);
+    MG_CHECK_INT(atomic_load(&got.posted), 10);
+    for (int i = 0; i < 8; i++) {
+        MG_CHECK_INT(atomic_load(&got.posted_peer[i]), i % 3 == 2 ? MG_PEER_ANY : i % 3);
+        MG_CHECK_INT(atomic_load(&got.posted_tag[i]), 100 + i);
+        MG_CHECK(atomic_load(&got.posted_comm[i]) == 0xd00d0000u + (uint64_t)i);
+    }
+    MG_CHECK_INT(atomic_load(&got.world_like_count), 2);
+    MG_CHECK(atomic_load(&got.world_like[1]) == 0xd00d0003u);
+    MG_CHECK(atomic_load(&got.world_like[2]) == 0);
+    MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
+    MG_CHECK(!published);
+    MG_CHECK(c.p == c.end);
+    agent_buf_free(&b);
+}
+
+/* A wait cut anywhere, of an unknown kind, with too many world-like ids or no world: refused. */
+static void bad_wait_is_refused(void)
+{
+    mg_rank_state sent, got;
+    waiting_state(&sent);
+    agent_buf b = {0};
+    agent_cursor framed;
+    framed_waits(&b, (const mg_rank_state *[]){&sent}, 1, &framed);
+    const uint8_t *payload = framed.p;
+    size_t whole = (size_t)(framed.end - framed.p);
+    bool published;
+    for (size_t cut = 0; cut < whole; cut++) {
+        agent_cursor c = {payload, payload + cut};
+        MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
+    }
+    /* by offset: the flag (0), the world size (4: 3 becomes 0; 7: past 2^24), the kind of wait
+     * (8), the world-like count after the eight posted slots (168) */
+    static const struct {
+        size_t at;
+        uint8_t value;
+    } bad[] = {{0, 2}, {4, 0}, {7, 0x02}, {8, MG_WAIT_REQUESTS + 1}, {168, 9}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t copy[512];
+        memcpy(copy, payload, whole);
+        copy[bad[i].at] = bad[i].value;
+        agent_cursor c = {copy, copy + whole};
+        MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
+    }
+    agent_buf_free(&b);
 }
 
 static void blocking_receive_of_whole_and_cut_frames(void)
@@ -192,6 +293,8 @@ int main(void)
 {
     MG_RUN(reading_round_trip);
     MG_RUN(cut_reading_is_refused);
+    MG_RUN(wait_round_trip);
+    MG_RUN(bad_wait_is_refused);
     MG_RUN(blocking_receive_of_whole_and_cut_frames);
     MG_RUN(oversized_frame_is_refused_before_allocation);
     MG_RUN(foreign_headers_are_named);

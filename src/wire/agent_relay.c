@@ -1,0 +1,55 @@
+/* A relay of an agent tree (agent_relay.h). */
+#include "agent_relay.h"
+
+#include "mg_error.h"
+
+#include <stdlib.h>
+
+int agent_relay_init(agent_relay *r, size_t nranks)
+{
+    r->nranks = nranks;
+    r->ranks = malloc(nranks * sizeof *r->ranks);
+    r->grouped = malloc(nranks * sizeof *r->grouped);
+    r->out = malloc(nranks * sizeof *r->out);
+    r->table = malloc(nranks * sizeof *r->table);
+    return r->ranks && r->grouped && r->out && r->table ? MG_OK : MG_ENOMEM;
+}
+
+void agent_relay_free(agent_relay *r)
+{
+    free(r->ranks);
+    free(r->grouped);
+    free(r->out);
+    free(r->table);
+    agent_buf_free(&r->buf);
+}
+
+static void read_relayed(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+{
+    const agent_relay *r = ctx;
+    (void)with_cpu_time;
+    *out = rank >= 0 && (size_t)rank < r->nranks ? r->table[rank] : agent_reads_unseen(rank);
+}
+
+int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *request, agent_buf *reply,
+                       char *err, size_t errlen)
+{
+    size_t count;
+    int rc = agent_reads_ranks(type, request, r->ranks, r->nranks, &count);
+    if (rc != MG_OK)
+        return rc;
+    /* what no agent below answers for (not its rank, or its agent failed) reads as unseen */
+    for (size_t i = 0; i < count; i++)
+        if (r->ranks[i] >= 0 && (size_t)r->ranks[i] < r->nranks)
+            r->table[r->ranks[i]] = agent_reads_unseen(r->ranks[i]);
+    agent_reads_group(r->below, r->nbelow, r->child_of, r->nranks, r->ranks, count, r->grouped,
+                      r->out);
+    rc = agent_reads_round(r->below, r->nbelow, type == AGENT_MSG_READ_CPU, &r->buf, &r->stats, err,
+                           errlen);
+    if (rc != MG_OK)
+        return rc;
+    for (size_t j = 0; j < r->nbelow; j++)
+        for (size_t i = 0; i < r->below[j].count; i++)
+            r->table[r->below[j].ranks[i]] = r->below[j].out[i];
+    return agent_reads_answer(type, request, read_relayed, r, reply);
+}

@@ -1,0 +1,168 @@
+/* Unit tests of hang's relay (src/agent/hang_relay.h) over socketpairs, the test playing the front
+ * above it and its two agents below: a round asks each agent once for its own ranks only and the
+ * answer comes back in the order asked; a stack request reaches the rank's agent and its answer,
+ * published wait and all, comes back byte for byte; an agent that went away reads as unseen, its
+ * stack as empty with nothing published, and the other agent is still asked; bye reaches the agent
+ * left and the relay ends cleanly. */
+#include "agent_reads.h"
+#include "agent_waits.h"
+#include "hang_relay.h"
+#include "mg_error.h"
+#include "mg_test.h"
+
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Ranks 0 and 2 on agent 0, rank 1 on agent 1, rank 3 on neither. */
+static const int child_of[4] = {0, 1, 0, -1};
+
+typedef struct relay_run {
+    int up, below[2], rc;
+    pthread_t thread;
+} relay_run;
+
+static void *relay_main(void *arg)
+{
+    relay_run *run = arg;
+    char err[160];
+    run->rc = hang_relay_run(run->up, run->below, 2, child_of, 4, err, sizeof err);
+    return NULL;
+}
+
+static void send_read(int fd, agent_buf *b, const int32_t *ranks, uint32_t n)
+{
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_put_u32(b, n), MG_OK);
+    for (uint32_t i = 0; i < n; i++)
+        MG_CHECK_INT(agent_put_u32(b, (uint32_t)ranks[i]), MG_OK);
+    agent_frame_finish(b);
+    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+}
+
+static void read_as_agent(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+{
+    (void)with_cpu_time;
+    *out = (agent_reading){.rank = rank,
+                           .in_mpi = 1,
+                           .counter = 100 + (uint64_t)rank + *(int *)ctx,
+                           .cpu_time_ns = -1,
+                           .cpu_slices = -1};
+}
+
+/* Agent `agent` takes the relay's request, checks it asks for want[0..n), and answers it. */
+static void agent_answers(int fd, int agent, const int32_t *want, uint32_t n, agent_buf *in,
+                          agent_buf *out)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    MG_CHECK_INT(agent_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
+    int ranks[4];
+    size_t count = 0;
+    MG_CHECK_INT(agent_reads_ranks(type, &c, ranks, 4, &count), MG_OK);
+    MG_CHECK_INT(count, n);
+    for (uint32_t i = 0; i < n && i < count; i++)
+        MG_CHECK_INT(ranks[i], want[i]);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out), MG_OK);
+    MG_CHECK_INT(agent_send(fd, out), MG_OK);
+}
+
+/* The front takes the relay's READINGS and checks each rank's reading: agent's counter, or unseen
+ * where expect_agent is -1. */
+static void front_takes(int fd, const int32_t *ranks, const int *expect_agent, uint32_t n,
+                        agent_buf *in)
+{
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    uint32_t count;
+    MG_CHECK_INT(agent_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_READINGS);
+    MG_CHECK(agent_get_u32(&c, &count) == MG_OK && count == n);
+    for (uint32_t i = 0; i < n; i++) {
+        agent_reading r;
+        MG_CHECK_INT(agent_get_reading(&c, &r), MG_OK);
+        MG_CHECK_INT(r.rank, ranks[i]);
+        MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
+        if (expect_agent[i] >= 0)
+            MG_CHECK_INT(r.counter, 100 + ranks[i] + expect_agent[i]);
+    }
+}
+
+static void send_stacks(int fd, agent_buf *b, int32_t rank)
+{
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_STACKS), MG_OK);
+    MG_CHECK(agent_put_u32(b, 1) == MG_OK && agent_put_u32(b, (uint32_t)rank) == MG_OK);
+    agent_frame_finish(b);
+    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+}
+
+static void relay_round_stack_loss_and_bye(void)
+{
+    int up[2], a0[2], a1[2];
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, up) == 0 &&
+             socketpair(AF_UNIX, SOCK_STREAM, 0, a0) == 0 &&
+             socketpair(AF_UNIX, SOCK_STREAM, 0, a1) == 0);
+    relay_run run = {.up = up[1], .below = {a0[1], a1[1]}, .rc = -1};
+    MG_CHECK_INT(pthread_create(&run.thread, NULL, relay_main, &run), 0);
+    agent_buf in = {0}, out = {0}, answer = {0};
+    /* a round of every rank: each agent asked for its own, rank 3 unseen */
+    static const int32_t all[4] = {2, 1, 0, 3}, of0[2] = {2, 0}, of1[1] = {1};
+    send_read(up[0], &out, all, 4);
+    agent_answers(a0[0], 0, of0, 2, &in, &answer);
+    agent_answers(a1[0], 1, of1, 1, &in, &answer);
+    front_takes(up[0], all, (const int[]){0, 1, 0, -1}, 4, &in);
+    /* rank 1's stack: its agent's answer, with its published wait, passed through whole */
+    send_stacks(up[0], &out, 1);
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    MG_CHECK_INT(agent_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_STACKS);
+    mg_rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
+    atomic_store(&st.wait_on, MG_WAIT_PEER);
+    atomic_store(&st.wait_peer, 3);
+    MG_CHECK(agent_frame_begin(&answer, AGENT_MSG_STACK) == MG_OK &&
+             agent_put_str(&answer, "MPI_Recv") == MG_OK && agent_put_u32(&answer, 0) == MG_OK &&
+             agent_waits_put(&answer, &st) == MG_OK);
+    agent_frame_finish(&answer);
+    MG_CHECK_INT(agent_send(a1[0], &answer), MG_OK);
+    MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_STACK);
+    MG_CHECK(in.len == answer.len - AGENT_FRAME_HEADER &&
+             memcmp(in.data, answer.data + AGENT_FRAME_HEADER, in.len) == 0);
+    /* agent 0 goes away: its ranks unseen, its stacks empty, agent 1 still asked */
+    close(a0[0]);
+    send_read(up[0], &out, all, 4);
+    agent_answers(a1[0], 1, of1, 1, &in, &answer);
+    front_takes(up[0], all, (const int[]){-1, 1, -1, -1}, 4, &in);
+    send_stacks(up[0], &out, 0);
+    MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
+    char fn[64];
+    uint32_t nframes;
+    mg_rank_state copy;
+    bool published = true;
+    MG_CHECK(type == AGENT_MSG_STACK && agent_get_str(&c, fn, sizeof fn) == MG_OK && !fn[0] &&
+             agent_get_u32(&c, &nframes) == MG_OK && nframes == 0 &&
+             agent_waits_get(&c, &copy, &published) == MG_OK && !published);
+    /* bye: passed to agent 1, and the relay ends */
+    MG_CHECK_INT(agent_frame_begin(&out, AGENT_MSG_BYE), MG_OK);
+    agent_frame_finish(&out);
+    MG_CHECK_INT(agent_send(up[0], &out), MG_OK);
+    MG_CHECK_INT(agent_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_BYE);
+    pthread_join(run.thread, NULL);
+    MG_CHECK_INT(run.rc, MG_OK);
+    close(up[0]);
+    close(a1[0]);
+    agent_buf_free(&in);
+    agent_buf_free(&out);
+    agent_buf_free(&answer);
+}
+
+int main(void)
+{
+    MG_RUN(relay_round_stack_loss_and_bye);
+    MG_TEST_END();
+}
