@@ -6,7 +6,9 @@
  * is an MPI_Sendrecv of one int to itself instead: a blocking call, whose entry publishes what it
  * waits for (the state module's wait-for stores). With `allgatherv` or `allreduce`, a collective
  * of one int on the rank's own world: what the protect module adds to the collectives it watches
- * (bench/apps/cost_bound.sh). call_cost ITERATIONS [test|sendrecv|allgatherv|allreduce] */
+ * (bench/apps/cost_bound.sh). With `testany`, MPI_Testany on one null request: hpcc's most frequent
+ * call (HPL polls its messages with it). call_cost ITERATIONS
+ * [test|testany|sendrecv|allgatherv|allreduce] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
     long iterations = argc > 1 ? atol(argv[1]) : 10000000;
     const char *call = argc > 2 ? argv[2] : "test";
     MPI_Request request = MPI_REQUEST_NULL;
-    int flag, out = 1, in = 0, count = 1, displ = 0;
+    int flag, index, out = 1, in = 0, count = 1, displ = 0;
     double start = now_ns();
     if (strcmp(call, "sendrecv") == 0)
         for (long i = 0; i < iterations; i++)
@@ -40,6 +42,9 @@ int main(int argc, char **argv)
     else if (strcmp(call, "allreduce") == 0)
         for (long i = 0; i < iterations; i++)
             MPI_Allreduce(&out, &in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (strcmp(call, "testany") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Testany(1, &request, &index, &flag, MPI_STATUS_IGNORE);
     else
         for (long i = 0; i < iterations; i++)
             MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
