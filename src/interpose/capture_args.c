@@ -6,6 +6,7 @@
 
 #include "capture_call.h"
 #include "capture_emit.h"
+#include "capture_handles.h"
 #include "capture_types.h"
 #include "usage_args.h"
 
@@ -99,4 +100,11 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
     }
     return capture_args_reject(fn, phase, c, usage_check(&u), has_root ? root : CHECK_NO_ROOT, 0,
                                count);
+}
+
+int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group)
+{
+    int freed = capture_handles_was_freed(CHECK_HANDLE_GROUP, &group, sizeof group);
+    return capture_args_reject(fn, phase, c, freed ? USAGE_GROUP_FREED : USAGE_OK, CHECK_PROC_NULL,
+                               0, 0);
 }

@@ -41,4 +41,9 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id);
 
+/* Checks the group argument of fn (Comm_create, Comm_create_group, Win_post, Win_start) on c
+ * (NULL when unknown): 1 when it is a copy of a freed group's handle (the group_freed record was
+ * written at the entry phase), so the caller must not read the group. */
+int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group);
+
 #endif

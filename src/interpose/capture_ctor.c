@@ -6,6 +6,7 @@
 
 #include "capture_ctor.h"
 
+#include "capture_args.h"
 #include "capture_call.h"
 #include "capture_emit.h"
 
@@ -69,16 +70,22 @@ static void obs_Comm_split_type(int ph, int rc, MPI_Comm comm, int type, int key
     (void)type, (void)key, (void)info;
     ctor(CHECK_FN_COMM_SPLIT_TYPE, ph, rc, comm, out, NOT_INTER);
 }
+/* A constructor from a group: a copy of a freed group's handle is reported at the entry, and
+ * the call is still captured (MPI decides what it does). */
+static void ctor_of_group(uint16_t fn, int ph, int rc, MPI_Comm comm, MPI_Group g, MPI_Comm *out)
+{
+    capture_args_group(fn, ph, capture_comm_find(comm), g);
+    ctor(fn, ph, rc, comm, out, NOT_INTER);
+}
 static void obs_Comm_create(int ph, int rc, MPI_Comm comm, MPI_Group g, MPI_Comm *out)
 {
-    (void)g;
-    ctor(CHECK_FN_COMM_CREATE, ph, rc, comm, out, NOT_INTER);
+    ctor_of_group(CHECK_FN_COMM_CREATE, ph, rc, comm, g, out);
 }
 static void obs_Comm_create_group(int ph, int rc, MPI_Comm comm, MPI_Group g, int tag,
                                   MPI_Comm *out)
 {
-    (void)g, (void)tag;
-    ctor(CHECK_FN_COMM_CREATE_GROUP, ph, rc, comm, out, NOT_INTER);
+    (void)tag;
+    ctor_of_group(CHECK_FN_COMM_CREATE_GROUP, ph, rc, comm, g, out);
 }
 static void obs_Intercomm_create(int ph, int rc, MPI_Comm local, int ll, MPI_Comm peer, int rl,
                                  int tag, MPI_Comm *out)
@@ -96,6 +103,15 @@ static void obs_Cart_create(int ph, int rc, MPI_Comm comm, int nd, const int dim
 {
     (void)nd, (void)dims, (void)periods, (void)reorder;
     ctor(CHECK_FN_CART_CREATE, ph, rc, comm, out, NOT_INTER);
+}
+
+/* Comm_idup is not captured (docs/check.md "Limits"); its request's handle is only no longer a
+ * freed request's. */
+static void obs_Comm_idup(int ph, int rc, MPI_Comm comm, MPI_Comm *out, MPI_Request *request)
+{
+    (void)comm, (void)out;
+    if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_emit_request_untracked(*request);
 }
 
 static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
@@ -116,7 +132,9 @@ void capture_ctor_install(void)
 {
     CAPTURE_OBSERVE(Comm_dup)
     CAPTURE_OBSERVE(Comm_dup_with_info)
-    CAPTURE_OBSERVE(Comm_split) CAPTURE_OBSERVE(Comm_split_type) CAPTURE_OBSERVE(Comm_create)
-        CAPTURE_OBSERVE(Comm_create_group) CAPTURE_OBSERVE(Intercomm_create)
-            CAPTURE_OBSERVE(Intercomm_merge) CAPTURE_OBSERVE(Cart_create) CAPTURE_OBSERVE(Comm_free)
+    CAPTURE_OBSERVE(Comm_split)
+    CAPTURE_OBSERVE(Comm_split_type)
+    CAPTURE_OBSERVE(Comm_create) CAPTURE_OBSERVE(Comm_create_group)
+        CAPTURE_OBSERVE(Intercomm_create) CAPTURE_OBSERVE(Intercomm_merge)
+            CAPTURE_OBSERVE(Cart_create) CAPTURE_OBSERVE(Comm_idup) CAPTURE_OBSERVE(Comm_free)
 }

@@ -25,6 +25,9 @@ static uint8_t *encbuf;
 static int closed; /* the stream's last record is written */
 static size_t enccap;
 static capture_table requests, messages, ops;
+/* Handles of requests freed and not handed out again since: a copy of one passed to a call is
+ * reported (request_freed). */
+static capture_table freed_requests;
 static capture_request *pool;
 static uint32_t *free_slots, nfree;
 static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
@@ -55,6 +58,7 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     if (!encbuf || !capture_tmp.ids || !capture_tmp.reqs || !capture_tmp.statuses ||
         !capture_tmp.mpi_statuses || !capture_tmp.handles || !capture_tmp.ranks || !pool ||
         !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
+        capture_table_init(&freed_requests, MAX_REQUESTS) ||
         capture_table_init(&messages, MAX_MESSAGES) || capture_table_init(&ops, MAX_OPS))
         return MG_ENOMEM;
     for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
@@ -128,6 +132,7 @@ uint64_t capture_request_new(void)
 
 void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm, int persistent)
 {
+    capture_emit_request_untracked(handle);
     if (handle == MPI_REQUEST_NULL || nfree == 0)
         return;
     uint32_t slot = free_slots[nfree - 1];
@@ -155,10 +160,13 @@ void capture_request_drop(MPI_Request handle, const capture_request *r)
     if (!newest)
         return;
     if (!r || r == newest) {
-        if (newest->shadowed)
+        if (newest->shadowed) {
             capture_table_put(&requests, key, (uint64_t)(newest->shadowed - pool));
-        else
+        } else {
             capture_table_remove(&requests, key);
+            /* past the table's room a freed handle is simply not reported */
+            (void)capture_table_put(&freed_requests, key, 0);
+        }
         free_slots[nfree++] = (uint32_t)(newest - pool);
         return;
     }
@@ -168,6 +176,18 @@ void capture_request_drop(MPI_Request handle, const capture_request *r)
             free_slots[nfree++] = (uint32_t)(r - pool);
             return;
         }
+}
+
+void capture_emit_request_untracked(MPI_Request handle)
+{
+    capture_table_remove(&freed_requests, key_of(&handle, sizeof handle));
+}
+
+int capture_emit_request_freed(MPI_Request handle)
+{
+    uint64_t unused;
+    return handle != MPI_REQUEST_NULL && !capture_request_find(handle) &&
+           capture_table_get(&freed_requests, key_of(&handle, sizeof handle), &unused);
 }
 
 uint64_t capture_message_bind(MPI_Message handle)

@@ -64,6 +64,13 @@ void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *c
                           int persistent);
 capture_request *capture_request_find(MPI_Request handle);
 void capture_request_drop(MPI_Request handle, const capture_request *r);
+/* MPI handed out handle for a request the module does not track (Rput, Rget, Comm_idup): a freed
+ * request's handle that MPI reuses so no longer reads as freed. */
+void capture_emit_request_untracked(MPI_Request handle);
+/* 1 when handle names no live request but one that was freed since (by MPI_Request_free, or by
+ * the completion that nulled the program's own handle), and MPI has not handed it out again:
+ * a copy the program kept. */
+int capture_emit_request_freed(MPI_Request handle);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
 uint64_t capture_message_bind(MPI_Message handle);
 uint64_t capture_message_take(MPI_Message handle);

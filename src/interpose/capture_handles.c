@@ -23,6 +23,9 @@ enum { KIND_SHIFT = 56, MAKER_SHIFT = 48 };
 #define SITE_MASK ((UINT64_C(1) << MAKER_SHIFT) - 1)
 
 static capture_table live;
+/* Handles freed and not handed out again since, by the same keys: a copy of a group's passed to a
+ * call is reported (group_freed). */
+static capture_table freed;
 static int overflow_logged;
 /* The handle the free in progress is about to null. */
 static MPI_Group freeing_group;
@@ -36,12 +39,15 @@ static uint64_t key_of(check_handle_kind kind, const void *handle, size_t size)
 
 int capture_handles_init(void)
 {
-    return capture_table_init(&live, MAX_HANDLES);
+    return capture_table_init(&live, MAX_HANDLES) || capture_table_init(&freed, MAX_HANDLES)
+               ? MG_ENOMEM
+               : MG_OK;
 }
 
 void capture_handles_made(check_handle_kind kind, const void *handle, size_t size, mg_fn maker)
 {
     uint64_t site = (uint64_t)(uintptr_t)mg_call_site & SITE_MASK;
+    capture_table_remove(&freed, key_of(kind, handle, size));
     if (capture_table_put(&live, key_of(kind, handle, size),
                           site | (uint64_t)maker << MAKER_SHIFT) != MG_OK &&
         !overflow_logged) {
@@ -55,6 +61,14 @@ void capture_handles_made(check_handle_kind kind, const void *handle, size_t siz
 void capture_handles_freed(check_handle_kind kind, const void *handle, size_t size)
 {
     capture_table_remove(&live, key_of(kind, handle, size));
+    /* past the table's room a freed handle is simply not reported */
+    (void)capture_table_put(&freed, key_of(kind, handle, size), 0);
+}
+
+int capture_handles_was_freed(check_handle_kind kind, const void *handle, size_t size)
+{
+    uint64_t unused;
+    return capture_table_get(&freed, key_of(kind, handle, size), &unused);
 }
 
 typedef struct leaked {
@@ -100,6 +114,7 @@ void capture_handles_report(void)
     }
     free(all);
     capture_table_free(&live);
+    capture_table_free(&freed);
 }
 
 /* A group constructor's result; MPI_GROUP_EMPTY, which an empty result may be, is predefined. */

@@ -25,6 +25,9 @@ void capture_handles_install(void);
 void capture_handles_made(check_handle_kind kind, const void *handle, size_t size, mg_fn maker);
 /* The handle of `kind` was freed: it is no longer live. */
 void capture_handles_freed(check_handle_kind kind, const void *handle, size_t size);
+/* 1 when the handle of `kind` was freed since and MPI has not handed it out again (a copy the
+ * program kept). */
+int capture_handles_was_freed(check_handle_kind kind, const void *handle, size_t size);
 /* Writes one CHECK_FN_HANDLE_LEAK record per kind and creation site of the handles still live,
  * then empties the table: called at MPI_Finalize's entry, before the stream's last record. */
 void capture_handles_report(void);

@@ -37,7 +37,7 @@ typedef struct pscw_group {
 
 typedef struct rma_window {
     MPI_Win handle;
-    int live;
+    int live, freed;    /* freed: released, the handle kept for win_freed */
     capture_comm group; /* the window's id and members */
     rma_epochs epochs;
     pscw_group posted, started;
@@ -57,11 +57,29 @@ static rma_window *window_of(MPI_Win win)
     return NULL;
 }
 
+/* The live window of handle win; at the entry of fn, a copy of a freed window's handle (a slot
+ * that held it and was released, not taken by a new window since) gets its win_freed record.
+ * NULL for a handle no live window has: the call is not captured otherwise. */
+static rma_window *window_for(uint16_t fn, int phase, MPI_Win win)
+{
+    rma_window *w = window_of(win);
+    for (int i = 0; !w && phase == MG_CALL_ENTER && i < MAX_WINDOWS; i++)
+        if (windows[i].freed && windows[i].handle == win) {
+            capture_args_reject(fn, phase, NULL, USAGE_WIN_FREED, CHECK_PROC_NULL, 0, 0);
+            break;
+        }
+    return w;
+}
+
 /* Registers a new window made on parent; NULL when out of room or memory (its calls are then not
  * captured). Counts the creation on parent either way, so that ids stay equal on every member. */
 static rma_window *add_window(capture_comm *parent, MPI_Win win)
 {
     rma_window *w = NULL;
+    /* a slot never used first, so that a freed window's handle is remembered as long as can be */
+    for (int i = 0; i < MAX_WINDOWS && !w; i++)
+        if (!windows[i].live && !windows[i].freed)
+            w = &windows[i];
     for (int i = 0; i < MAX_WINDOWS && !w; i++)
         if (!windows[i].live)
             w = &windows[i];
@@ -90,6 +108,7 @@ static void release(rma_window *w)
     free(w->group.world);
     free(w->epochs.locked);
     w->live = 0;
+    w->freed = 1;
 }
 
 /* A window constructor's records; the entry carries the caller's disp_unit, which scales the
@@ -171,7 +190,7 @@ static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action 
 #define NO_TARGET -1
 static void sync_call(uint16_t fn, int phase, int rc, MPI_Win win, rma_action action)
 {
-    on_window(window_of(win), fn, phase, rc, action, NO_TARGET, 0, NULL, NULL);
+    on_window(window_for(fn, phase, win), fn, phase, rc, action, NO_TARGET, 0, NULL, NULL);
 }
 
 static void obs_Win_create(int ph, int rc, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -195,7 +214,7 @@ static void obs_Win_create_dynamic(int ph, int rc, MPI_Info info, MPI_Comm comm,
 static void obs_Win_free(int ph, int rc, MPI_Win *win)
 {
     if (ph == MG_CALL_ENTER)
-        freeing = window_of(*win);
+        freeing = window_for(CHECK_FN_WIN_FREE, ph, *win);
     on_window(freeing, CHECK_FN_WIN_FREE, ph, rc, RMA_FREE, NO_TARGET, 0, NULL, NULL);
     if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS && freeing)
         release(freeing);
@@ -224,20 +243,21 @@ static void keep_group(pscw_group *g, MPI_Group group)
 static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Group group,
                       MPI_Win win)
 {
-    rma_window *w = window_of(win);
+    rma_window *w = window_for(fn, phase, win);
     if (!w) {
         return;
     }
     pscw_group *g = action == RMA_POST ? &w->posted : &w->started;
     int again = action == RMA_POST ? w->epochs.post_open : w->epochs.start_open;
+    /* a freed group is not read: the epoch then has no group to wait on */
     if (phase == MG_CALL_ENTER && !again)
-        keep_group(g, group);
+        keep_group(g, capture_args_group(fn, phase, &w->group, group) ? MPI_GROUP_EMPTY : group);
     on_window(w, fn, phase, rc, action, NO_TARGET, 0, again ? NULL : g, NULL);
 }
 /* Complete and wait: the group of the epoch they end, when one is open. */
 static void close_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Win win)
 {
-    rma_window *w = window_of(win);
+    rma_window *w = window_for(fn, phase, win);
     if (!w) {
         return;
     }
@@ -270,12 +290,13 @@ static void obs_Win_wait(int ph, int rc, MPI_Win win)
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
     (void)assertion;
-    on_window(window_of(win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank,
+    on_window(window_for(CHECK_FN_WIN_LOCK, ph, win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank,
               lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCK_EXCLUSIVE : RMA_LOCK_SHARED, NULL, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {
-    on_window(window_of(win), CHECK_FN_WIN_UNLOCK, ph, rc, RMA_UNLOCK, rank, 0, NULL, NULL);
+    on_window(window_for(CHECK_FN_WIN_UNLOCK, ph, win), CHECK_FN_WIN_UNLOCK, ph, rc, RMA_UNLOCK,
+              rank, 0, NULL, NULL);
 }
 static void obs_Win_lock_all(int ph, int rc, int assertion, MPI_Win win)
 {
@@ -290,7 +311,7 @@ static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
 static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
                         rma_region region)
 {
-    on_window(window_of(win), fn, phase, rc, RMA_ACCESS, target, count, NULL, &region);
+    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_ACCESS, target, count, NULL, &region);
 }
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
@@ -298,14 +319,20 @@ static void access_call(uint16_t fn, int phase, int rc, int target, int64_t coun
     static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
     {                                                                                              \
-        (void)o, (void)ot REQ_UNUSED_##REQ;                                                        \
+        (void)o, (void)ot REQ_SEEN_##REQ;                                                          \
         access_call(fn, ph, rc, target, on, win, region_of(disp, tn, tt, MPI_OP_NULL));            \
     }
-/* The request of Rput and Rget is not tracked: a Wait on it completes an unknown request. */
+/* The request of Rput and Rget is not tracked: a Wait on it completes an unknown request. Its
+ * handle is only no longer a freed request's (capture_emit_request_untracked). */
+static void request_seen(int phase, int rc, const MPI_Request *request)
+{
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_emit_request_untracked(*request);
+}
 #define REQ_PARAM_NONE
-#define REQ_UNUSED_NONE
+#define REQ_SEEN_NONE
 #define REQ_PARAM_REQUEST , MPI_Request *request
-#define REQ_UNUSED_REQUEST , (void)request
+#define REQ_SEEN_REQUEST , request_seen(ph, rc, request)
 TRANSFER(Put, CHECK_FN_PUT, const void, NONE)
 TRANSFER(Get, CHECK_FN_GET, void, NONE)
 TRANSFER(Rput, CHECK_FN_RPUT, const void, REQUEST)

@@ -6,6 +6,7 @@
 
 #include "capture_wait.h"
 
+#include "capture_args.h"
 #include "capture_buffers.h"
 #include "capture_call.h"
 #include "capture_emit.h"
@@ -20,8 +21,27 @@ static uint64_t id_of(MPI_Request handle)
     return r ? r->id : 0;
 }
 
+/* Writes call fn's request_freed record (before the call reaches MPI): handle number `index` of
+ * its array is a copy of a freed request's (capture_emit_request_freed); the index is the record's
+ * count. Once per call. */
+static void reject_freed(uint16_t fn, int index)
+{
+    capture_args_reject(fn, MG_CALL_ENTER, NULL, USAGE_REQUEST_FREED, CHECK_PROC_NULL, 0, index);
+}
+
+/* At the entry of fn on reqs[0..n): its request_freed record when one of them is freed. */
+static void check_freed(uint16_t fn, int phase, int n, const MPI_Request *reqs)
+{
+    for (int i = 0; phase == MG_CALL_ENTER && i < n; i++)
+        if (capture_emit_request_freed(reqs[i])) {
+            reject_freed(fn, i);
+            return;
+        }
+}
+
 static void obs_Start(int phase, int rc, MPI_Request *request)
 {
+    check_freed(CHECK_FN_START, phase, 1, request);
     check_event ev = capture_event(CHECK_FN_START, capture_call_kind(phase), NULL);
     ev.request = id_of(*request);
     capture_emit(&ev);
@@ -32,6 +52,7 @@ static void obs_Start(int phase, int rc, MPI_Request *request)
 static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
 {
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
+    check_freed(CHECK_FN_STARTALL, phase, n, reqs);
     check_event ev = capture_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
     for (int i = 0; i < n; i++)
         capture_tmp.ids[i] = id_of(reqs[i]);
@@ -47,6 +68,7 @@ static void obs_Request_free(int phase, int rc, MPI_Request *request)
     check_event ev = capture_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
     if (phase == MG_CALL_ENTER)
         freeing_request = *request;
+    check_freed(CHECK_FN_REQUEST_FREE, phase, 1, &freeing_request);
     ev.request = id_of(freeing_request);
     if (ev.request)
         capture_emit(&ev);
@@ -115,10 +137,15 @@ static capture_request *copy_of(capture_request *newest, const MPI_Request *reqs
  * Test writes its entry after the call, and nothing at all when it completed nothing. */
 static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 {
-    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
+    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY, freed_checked = 0;
     for (int i = 0; i < n; i++) {
         capture_tmp.handles[i] = reqs[i];
         capture_request *r = capture_request_find(reqs[i]);
+        /* a live request is never freed: the freed table is only read for unknown handles */
+        if (!r && !freed_checked && capture_emit_request_freed(reqs[i])) {
+            reject_freed(fn, i);
+            freed_checked = 1;
+        }
         shared_handle[i] = r && r->shadowed;
         if (shared_handle[i])
             r = copy_of(r, reqs, i);
@@ -260,6 +287,8 @@ void capture_wait_install(void)
     CAPTURE_OBSERVE(Cancel)
     CAPTURE_REPLACE(Wait)
     CAPTURE_REPLACE(Waitall)
-    CAPTURE_REPLACE(Waitany) CAPTURE_REPLACE(Waitsome) CAPTURE_REPLACE(Test)
-        CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
+    CAPTURE_REPLACE(Waitany)
+    CAPTURE_REPLACE(Waitsome)
+    CAPTURE_REPLACE(Test) CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany)
+        CAPTURE_REPLACE(Testsome)
 }

@@ -142,6 +142,13 @@ static const char *invalid_argument_text(uint32_t problem)
         return "the communicator was freed before (a copy of its handle)";
     case USAGE_OP_FREED:
         return "the reduction op was freed before (a copy of its handle)";
+    case USAGE_REQUEST_FREED:
+        return "the request was freed before (by MPI_Request_free, or by the Wait or Test that "
+               "completed it: a copy of its handle)";
+    case USAGE_GROUP_FREED:
+        return "the group was freed before (a copy of its handle)";
+    case USAGE_WIN_FREED:
+        return "the window was freed before (a copy of its handle)";
     default:
         return "unknown";
     }

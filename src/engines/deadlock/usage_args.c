@@ -86,6 +86,9 @@ const char *usage_problem_name(uint32_t problem)
         [USAGE_RMA_CONFLICT] = "rma_conflicting_access",
         [USAGE_COMM_FREED] = "comm_freed",
         [USAGE_OP_FREED] = "op_freed",
+        [USAGE_REQUEST_FREED] = "request_freed",
+        [USAGE_GROUP_FREED] = "group_freed",
+        [USAGE_WIN_FREED] = "win_freed",
     };
     return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -32,6 +32,9 @@ typedef enum usage_problem {
                                   (rma_conflicts.h: the detector's finding, never a record's) */
     USAGE_COMM_FREED,          /* a communicator already freed (a copy of its handle) */
     USAGE_OP_FREED,            /* a reduction op already freed (a copy of its handle) */
+    USAGE_REQUEST_FREED,       /* a request already freed, or completed and freed by MPI */
+    USAGE_GROUP_FREED,         /* a group already freed (a copy of its handle) */
+    USAGE_WIN_FREED,           /* a window already freed (a copy of its handle) */
     USAGE_PROBLEM_END
 } usage_problem;
 

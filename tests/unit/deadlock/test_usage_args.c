@@ -91,6 +91,9 @@ static void test_names(void)
     MG_CHECK(strcmp(usage_problem_name(USAGE_ROOT_RANGE), "root_out_of_range") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_COMM_FREED), "comm_freed") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_OP_FREED), "op_freed") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_REQUEST_FREED), "request_freed") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_GROUP_FREED), "group_freed") == 0);
+    MG_CHECK(strcmp(usage_problem_name(USAGE_WIN_FREED), "win_freed") == 0);
     MG_CHECK(strcmp(usage_problem_name(USAGE_PROBLEM_END), "unknown") == 0);
     for (uint32_t p = USAGE_OK; p < USAGE_PROBLEM_END; p++)
         MG_CHECK(usage_problem_name(p) != NULL && strcmp(usage_problem_name(p), "unknown") != 0);
