@@ -79,11 +79,12 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
         hang_remote_stack(p->remote, r, out);
         return;
     }
-    if (!p->probe[r]) {
-        cli_session *s = p->session;
-        if (mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
-            return;
-    }
+    cli_session *s = p->session;
+    /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
+    if (!p->probe[r] &&
+        mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0 &&
+        mg_rank_probe_open(MG_PROBE_PTRACE, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
+        return;
     mg_rank_probe_stack(p->probe[r], out);
 }
 
@@ -255,9 +256,12 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
 {
     cli_session *s = p->session;
     int lost = p->remote && hang_remote_lost(p->remote, r);
+    /* read as starting by shm, which has no probe of it: its stack tells in or before MPI_Init */
+    bool unpublished = !p->remote && kind_of(p, r) == MG_PROBE_SHM && !p->probe[r];
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
+    bool before_init = unpublished && st->nframes > 0 && !st->mpi_function[0];
     const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
                          : st->mpi_function[0] ? st->mpi_function
                                                : "MPI";
@@ -266,7 +270,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
      * waits in that function. */
     int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
                 mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
-    bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
+    bool in_mpi = !seen->exited && (!seen->out_mpi || polls) && !before_init;
     /* the culprit of a communication hang: stopped, or spinning, inside MPI */
     bool culprit = in_mpi && is_faulty(result, faulty, r);
     /* A rank on another node is known by what its agent said: this node's /proc is not its. */
@@ -358,13 +362,16 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
     struct hang_culprit_rank *facts = calloc((size_t)n, sizeof *facts);
     int *named = calloc((size_t)n, sizeof *named);
     json_object *per_rank = json_object_new_array();
-    int computation = result->kind == HANG_DIAG_COMPUTATION;
-    for (int r = 0; views && st && tree && facts && named && r < n; r++) {
+    bool described = views && st && tree && facts && named;
+    for (int r = 0; described && r < n; r++) {
         json_object *entry = json_object_new_object();
         describe_rank(p, result, faulty, r, &last[r], st, &views[r], &facts[r], entry);
         hang_stack_tree_add(tree, r, st);
         json_object_array_add(per_rank, entry);
     }
+    /* a faulty rank shm read as starting is outside MPI when its stack shows it before MPI_Init */
+    int computation = result->kind == HANG_DIAG_COMPUTATION ||
+                      (described && result->nfaulty > 0 && !facts[faulty[0]].in_mpi);
     /* the watch names the ranks outside MPI, the stopped and the spinning; the search adds the
      * chain of evidence, and a culprit the watch could not name (frames, collective epoch,
      * wait-for relation) */

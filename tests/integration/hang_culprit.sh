@@ -23,16 +23,8 @@ seconds=120
 guard=$!
 unset LD_PRELOAD
 
-token="" faulty_pid=""
-for _ in $(seq 1 300); do
-    [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" 2>/dev/null | head -1 | cut -c20-)
-    if [ -n "$token" ] && [ "$(token_processes "$token" | wc -l)" -ge "$np" ]; then
-        faulty_pid=$(rank_pid "$token" "$faulty") && break
-    fi
-    kill -0 $guard 2>/dev/null || break
-    sleep 0.2
-done
-[ -n "$faulty_pid" ] || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $faulty was not found"; }
+await_rank $guard "$np" "$faulty" || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $faulty was not found"; }
+token=$TOKEN faulty_pid=$RANK_PID
 sleep "$fault_at"
 kill -0 $guard 2>/dev/null || { cat "$TMP/stderr" >&2; fail "mpiguard ended before the fault"; }
 inject_fault "$token" "$np" "$faulty" "$faulty_pid" "$case" || { kill -INT $guard; wait $guard; fail "rank $faulty never caught ${case#*-} MPI"; }
