@@ -342,6 +342,16 @@ static void watch_until(double until)
            !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
 }
 
+/* A watch whose detector is built and has seen a rank outside MPI. */
+static void start_built_and_active(void)
+{
+    start(true);
+    det_state.answer = HANG_VERDICT_NORMAL;
+    all_blocked();
+    readings[1].in_mpi = false;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+}
+
 /* Hangs from the first call: with the detector still building, every rank blocked with nothing
  * moving for 15 s (scans 3 s apart) is verified, and reported without the detector. */
 static void every_rank_still_from_the_start_is_a_hang(void)
@@ -392,11 +402,7 @@ static void a_long_start_is_not_a_hang(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
     MG_CHECK_INT(det_state.resumes, 0); /* the detector had not suspected anything */
     /* built and active: the rule is off, the detector decides */
-    start(true);
-    det_state.answer = HANG_VERDICT_NORMAL;
-    all_blocked();
-    readings[1].in_mpi = false;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    start_built_and_active();
     all_blocked();
     watch_until(100);
     MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
@@ -454,11 +460,7 @@ static void a_rank_stopped_before_the_model_is_a_hang(void)
     watch_until(60);
     MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
     /* built and active, the rule is off until a sample sees a rank stopped */
-    start(true);
-    det_state.answer = HANG_VERDICT_NORMAL;
-    all_blocked();
-    readings[1].in_mpi = false;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    start_built_and_active();
     all_blocked();
     readings[1].stopped = true; /* a sample's second rank (3), a scan's rank 1 */
     watch_until(100);
