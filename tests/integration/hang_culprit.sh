@@ -8,10 +8,12 @@
 # other rank waiting on it (directly or through others), and for the stencil its grid neighbours
 # (ranks 0 and 3 on 2x2) waiting on it directly; the banner says the chain; nothing of the job left.
 # A FAULT_AT of 2 injects the fault before the model is built (4-8 s of samples).
-# Usage: hang_culprit.sh FLAVOR EXAMPLE CASE NRANKS [FAULT_AT]
+# RANK (2 by default) is the faulty one: 0 is the master of master_worker, polling its receive
+# from any source with MPI_Test.
+# Usage: hang_culprit.sh FLAVOR EXAMPLE CASE NRANKS [FAULT_AT [RANK]]
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 example=$2 case=$3 np=$4
-faulty=2
+faulty=${6:-2}
 fault_at=${5:-${FAULT_AT:-12}}
 report="$TMP/hang.json"
 # A master-worker job goes on with its other workers until its end, and hangs only then.
