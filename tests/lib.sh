@@ -103,6 +103,22 @@ rank_pid() {
     return 1
 }
 
+# await_rank GUARD NRANKS RANK: once the job of the mpiguard running in the background as GUARD
+# (with -v, its stderr in $TMP/stderr) shows its NRANKS ranks, sets TOKEN to the job's token and
+# RANK_PID to world rank RANK's pid; false when mpiguard ended first or after 60 s.
+await_rank() {
+    TOKEN="" RANK_PID=""
+    for _ in $(seq 1 300); do
+        [ -n "$TOKEN" ] || TOKEN=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" 2>/dev/null | head -1 | cut -c20-)
+        if [ -n "$TOKEN" ] && [ "$(token_processes "$TOKEN" | wc -l)" -ge "$2" ]; then
+            RANK_PID=$(rank_pid "$TOKEN" "$3") && return 0
+        fi
+        kill -0 "$1" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    return 1
+}
+
 # where_stopped PID: where the stopped process PID's main thread stands, for a rank that publishes
 # no state (a job under the ptrace sampler): "in" MPI when it stopped in sched_yield (Open MPI's
 # wait when oversubscribed) or in the code of an MPI library, "out" in the program's or another

@@ -152,17 +152,24 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     return MG_OK;
 }
 
-int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+/* What /proc says of the process: gone, runnable, stopped from outside, and with_cpu_time its CPU
+ * time; the rest of *out unknown. */
+static void read_process(int pid, int with_cpu_time, mg_probe_reading *out)
 {
-    /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
-     * after tells more of the sampler than of the rank */
     *out = mg_probe_reading_unknown();
-    char state = mg_rank_scan_process_state(p->pid);
-    out->exited = mg_process_state_gone(state); /* ptrace's sample says it again */
+    char state = mg_rank_scan_process_state(pid);
+    out->exited = mg_process_state_gone(state);
     out->runnable = state == 'R';
     out->stopped = mg_process_state_stopped(state);
     if (with_cpu_time)
-        mg_rank_scan_cpu_time(p->pid, &out->cpu_time_ns, &out->cpu_slices);
+        mg_rank_scan_cpu_time(pid, &out->cpu_time_ns, &out->cpu_slices);
+}
+
+int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+{
+    /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
+     * after tells more of the sampler than of the rank (ptrace's sample says exited again) */
+    read_process(p->pid, with_cpu_time, out);
     return read_state(p, with_cpu_time, out);
 }
 
@@ -171,10 +178,10 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
 {
     int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
-        *out = mg_probe_reading_unknown();
-        if (process_exited(pid)) {
-            out->exited = 1;
-        } else {
+        /* the process tells whether it is stopped from outside: a rank stopped before MPI_Init
+         * publishes nothing, and the others wait for it */
+        read_process(pid, with_cpu_time, out);
+        if (!out->exited) {
             out->in_mpi = 1;
             out->fn = MG_FN_Init;
         }

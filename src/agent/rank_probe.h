@@ -57,7 +57,8 @@ int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *ou
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for
  * mg_rank_probe_open and mg_rank_probe_read). A rank with nothing to open reads as exited when its
- * process is gone, else as still starting (in MPI_Init: it has not published its state yet). 0
+ * process is gone, else as still starting (in MPI_Init: it has not published its state yet), with
+ * what /proc says of the process (stopped, runnable, its CPU time). 0
  * with *out set, or the error of the open or the read. */
 int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
                                mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out);

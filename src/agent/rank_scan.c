@@ -239,16 +239,15 @@ static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t
     return kept;
 }
 
-int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
-                 size_t *count)
+/* Every process of proc_root but this one (all) and those the selector picks with a rank in their
+ * environment (cand); both arrays the caller's to free, also on failure. 0, MG_EIO, MG_ENOMEM. */
+static int read_processes(const char *proc_root, const mg_rank_selector *sel, proc_entry **all,
+                          size_t *nall, proc_entry **cand, size_t *ncand)
 {
-    *out = NULL;
-    *count = 0;
     DIR *dir = opendir(proc_root);
     if (!dir)
         return MG_EIO;
-    size_t nall = 0, cap_all = 0, ncand = 0, cap_cand = 0;
-    proc_entry *all = NULL, *cand = NULL;
+    size_t cap_all = 0, cap_cand = 0;
     char *env = malloc(ENVIRON_MAX + 1);
     int rc = env ? MG_OK : MG_ENOMEM;
     int self = getpid();
@@ -260,9 +259,9 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
         proc_entry e = {.pid = pid, .ppid = read_ppid(proc_root, pid), .rank = -1, .size = -1};
         if (e.ppid < 0)
             continue; /* vanished */
-        if ((rc = mg_array_reserve((void **)&all, &cap_all, nall + 1, sizeof *all)) != MG_OK)
+        if ((rc = mg_array_reserve((void **)all, &cap_all, *nall + 1, sizeof **all)) != MG_OK)
             break;
-        all[nall++] = e;
+        (*all)[(*nall)++] = e;
         char path[256];
         snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
         ssize_t len = read_file(path, env, ENVIRON_MAX);
@@ -270,28 +269,48 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
             !first_int(env, (size_t)len, rank_variables, &e.rank))
             continue;
         first_int(env, (size_t)len, size_variables, &e.size);
-        if ((rc = mg_array_reserve((void **)&cand, &cap_cand, ncand + 1, sizeof *cand)) != MG_OK)
+        if ((rc = mg_array_reserve((void **)cand, &cap_cand, *ncand + 1, sizeof **cand)) != MG_OK)
             break;
-        cand[ncand++] = e;
+        (*cand)[(*ncand)++] = e;
     }
     closedir(dir);
     free(env);
-    int *ppid_of = rc == MG_OK ? malloc((nall ? nall : 1) * sizeof *ppid_of) : NULL;
-    if (rc == MG_OK && !ppid_of)
-        rc = MG_ENOMEM;
+    return rc;
+}
+
+/* Keeps, at the front of cand, the candidates below the selector's ancestor (all of them without
+ * one), one per rank; returns how many, or SIZE_MAX when out of memory. */
+static size_t keep_ranks(const char *proc_root, const mg_rank_selector *sel, const proc_entry *all,
+                         size_t nall, proc_entry *cand, size_t ncand)
+{
+    int *ppid_of = malloc((nall ? nall : 1) * sizeof *ppid_of);
+    if (!ppid_of)
+        return SIZE_MAX;
+    for (size_t i = 0; i < nall; i++)
+        ppid_of[i] = all[i].ppid;
     size_t kept = 0;
-    if (rc == MG_OK) {
-        for (size_t i = 0; i < nall; i++)
-            ppid_of[i] = all[i].ppid;
-        for (size_t i = 0; i < ncand; i++) {
-            if (sel->ancestor_pid &&
-                !is_ancestor(all, nall, ppid_of, sel->ancestor_pid, cand[i].pid))
-                continue;
-            cand[i].maps_mpi = maps_mpi_library(proc_root, cand[i].pid);
-            cand[kept++] = cand[i];
-        }
-        kept = deduplicate(cand, kept, all, nall, ppid_of);
+    for (size_t i = 0; i < ncand; i++) {
+        if (sel->ancestor_pid && !is_ancestor(all, nall, ppid_of, sel->ancestor_pid, cand[i].pid))
+            continue;
+        cand[i].maps_mpi = maps_mpi_library(proc_root, cand[i].pid);
+        cand[kept++] = cand[i];
     }
+    kept = deduplicate(cand, kept, all, nall, ppid_of);
+    free(ppid_of);
+    return kept;
+}
+
+int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
+                 size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    size_t nall = 0, ncand = 0;
+    proc_entry *all = NULL, *cand = NULL;
+    int rc = read_processes(proc_root, sel, &all, &nall, &cand, &ncand);
+    size_t kept = rc == MG_OK ? keep_ranks(proc_root, sel, all, nall, cand, ncand) : 0;
+    if (kept == SIZE_MAX)
+        rc = MG_ENOMEM;
     mg_rank_proc *result = rc == MG_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
     if (rc == MG_OK && !result)
         rc = MG_ENOMEM;
@@ -303,7 +322,6 @@ int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_pro
         *out = result;
         *count = kept;
     }
-    free(ppid_of);
     free(all);
     free(cand);
     return rc;

@@ -407,34 +407,52 @@ static int dead_rank_at_end(const cli_session *s, proc_exits *exits)
     }
 }
 
-/* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
- * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h).
- * The decisions are the watch engine's (hang_watch.h); this loop waits, reads and says. */
-static int watch(cli_session *s, const hang_options *o, hang_action action, int sig,
-                 const char *cmd, hang_seen *seen)
+/* One watch of a job: what it reads with, what it decides with, and what it has said. */
+typedef struct hang_watcher {
+    cli_session *s;
+    const hang_options *o;
+    hang_action action;
+    int sig;
+    const char *cmd;
+    hang_remote *remote;
+    proc_exits *exits;
+    struct hang_model *model;
+    struct hang_watch *engine;
+    struct hang_watch_reading *readings;
+    hang_probes probes;
+    observe_ranks *observer;
+    int by_state; /* the observer judges the ranks by their published state (else by stack) */
+    FILE *trace;
+    double start, last_progress, built_at, dead_since;
+    bool set_aside_said;
+} hang_watcher;
+
+/* Finds the ranks and starts the agents. 0, or the status watch returns: 1 when the job ended
+ * first (seen->ended_in_discovery), the discovery's or the agents' error. */
+static int watcher_find_ranks(hang_watcher *w, hang_seen *seen)
 {
-    hang_remote *remote = NULL;
+    const hang_options *o = w->o;
     /* Agents on other nodes find the ranks; local agents need the world size to share it out.
      * A rank's exit is seen here unless agents read the ranks. */
-    proc_exits *exits = NULL;
-    int waited = o->agent_launcher ? 0 : wait_for_ranks(s, o->agents ? NULL : &exits);
+    int waited = o->agent_launcher ? 0 : wait_for_ranks(w->s, o->agents ? NULL : &w->exits);
     if (waited) {
-        proc_exits_close(exits);
         seen->ended_in_discovery = waited == 1;
-        return waited == 1 ? 0 : waited;
+        return waited;
     }
-    if (o->agents || o->agent_launcher) {
-        hang_remote_options ro = {.local_agents = (int)o->agents,
-                                  .agent_launcher = o->agent_launcher,
-                                  .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
-                                  .connect_timeout = 60,
-                                  .fanout = (int)o->agent_fanout};
-        int rc = hang_remote_start(s, &ro, &remote);
-        if (rc) {
-            hang_remote_stop(remote);
-            return rc;
-        }
-    }
+    if (!o->agents && !o->agent_launcher)
+        return 0;
+    hang_remote_options ro = {.local_agents = (int)o->agents,
+                              .agent_launcher = o->agent_launcher,
+                              .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
+                              .connect_timeout = 60,
+                              .fanout = (int)o->agent_fanout};
+    return hang_remote_start(w->s, &ro, &w->remote);
+}
+
+/* The model and the watch engine over it. 0, MG_EXIT_USAGE or MG_EXIT_SOFTWARE (said). */
+static int watcher_create_engine(hang_watcher *w)
+{
+    const hang_options *o = w->o;
     struct hang_model_params params;
     hang_model_params_default(&params);
     params.alpha = o->alpha;
@@ -443,198 +461,291 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
         params.interval_init = o->interval;
     if (o->max_interval > 0)
         params.interval_max = o->max_interval;
-    struct hang_model *model;
     uint64_t seed = o->seed >= 0 ? (uint64_t)o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid();
-    if (hang_model_create(&params, (size_t)s->nranks, seed, &model) != 0) {
+    if (hang_model_create(&params, (size_t)w->s->nranks, seed, &w->model) != 0) {
         mg_error("hang: invalid model parameters");
-        hang_remote_stop(remote);
-        proc_exits_close(exits);
         return MG_EXIT_USAGE;
     }
     struct hang_watch_params wp;
     watch_params(o, &wp);
-    struct hang_detector detector = hang_detector_model(model);
-    struct hang_watch *engine = NULL;
-    struct hang_watch_reading *readings = calloc((size_t)s->nranks, sizeof *readings);
-    if (!readings || hang_watch_create(&wp, &detector, (size_t)s->nranks, &engine) != MG_OK) {
+    struct hang_detector detector = hang_detector_model(w->model);
+    w->readings = calloc((size_t)w->s->nranks, sizeof *w->readings);
+    if (!w->readings ||
+        hang_watch_create(&wp, &detector, (size_t)w->s->nranks, &w->engine) != MG_OK) {
         mg_error("hang: out of memory");
-        free(readings);
-        hang_model_destroy(model);
-        hang_remote_stop(remote);
-        proc_exits_close(exits);
         return MG_EXIT_SOFTWARE;
     }
-    hang_probes probes = {.session = s,
-                          .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
-                          .remote = remote,
-                          .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
-                          .warned = calloc((size_t)s->nranks, 1)};
+    return 0;
+}
+
+/* The probes, the observer of blind ranks, the trace, and the start line. */
+static void watcher_open_probes(hang_watcher *w)
+{
+    const hang_options *o = w->o;
+    cli_session *s = w->s;
+    w->probes = (hang_probes){.session = s,
+                              .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
+                              .remote = w->remote,
+                              .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
+                              .warned = calloc((size_t)s->nranks, 1)};
     /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
      * published (not known of an attached job), with ptrace by what their processes map */
-    int by_state = probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->attached;
-    int by_stack = probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
-    observe_ranks *observer = by_state || by_stack
-                                  ? observe_ranks_create(
-                                        s, by_state ? observe_ranks_by_state : NULL, s)
-                                  : NULL;
-    if ((by_state || by_stack) && !observer)
-        mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
+    w->by_state = w->probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->attached;
+    int by_stack = w->probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
+    if (w->by_state || by_stack) {
+        w->observer = observe_ranks_create(s, w->by_state ? observe_ranks_by_state : NULL, s);
+        if (!w->observer)
+            mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
+    }
     struct hang_model_state st;
-    hang_model_state(model, &st);
+    hang_model_state(w->model, &st);
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
-                s->nranks, probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
+                s->nranks, w->probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
                 st.reduced ? ", fewer than 2C ranks" : "");
-    FILE *trace = o->trace ? fopen(o->trace, "w") : NULL;
-    if (o->trace && !trace)
+    w->trace = o->trace ? fopen(o->trace, "w") : NULL;
+    if (o->trace && !w->trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
-    double start = mg_clock_seconds(), last_progress = 0, built_at = -1.0, dead_since = -1;
-    bool set_aside_said = false;
-    int status = 0;
-    struct hang_watch_step step;
-    int rc = hang_watch_begin(engine, 0, &step);
-    while (rc == MG_OK) {
-        double wait = step.at - (mg_clock_seconds() - start);
-        if (cli_session_wait(s, wait > 0 ? (int)(wait * 1000) : 0))
-            break;
-        double dead_at = mg_clock_seconds() - start;
-        int dead = remote ? -1 : poll_dead_rank(s, exits);
-        if (dead < 0)
-            dead_since = -1;
-        else if (dead_since < 0)
-            dead_since = dead_at;
-        else if (dead_at - dead_since >= DEAD_RANK_GRACE_S) {
-            hang_report_dead_rank(s, dead, exits, false, dead_at);
-            cli_session_save(s);
-            int faulty[1] = {dead};
-            act(s, action, sig, cmd, faulty, 1);
-            status = MG_EXIT_HANG;
-            break;
-        }
-        if (step.action == HANG_WATCH_SAMPLE && observer) {
-            if (by_state)
-                cli_session_discover(s); /* maps the states the observer reads */
-            if (observe_ranks_update(observer, 0) && by_state && !remote &&
-                switch_blind_ranks(&probes, observer)) {
-                mg_error("hang: out of memory");
-                break;
-            }
-        }
-        take_readings(&probes, &step, readings);
-        double now = mg_clock_seconds() - start;
-        if ((rc = hang_watch_feed(engine, readings, now, &step)) != MG_OK)
-            break;
-        say_events(&step, now, trace, &set_aside_said);
-        if (step.events & HANG_WATCH_BUILT)
-            built_at = now;
-        if (o->progress && (step.events & HANG_WATCH_OBSERVED) && now - last_progress >= 2.0) {
-            hang_model_state(model, &st);
-            print_progress(&st, now);
-            last_progress = now;
-        }
-        if (step.action != HANG_WATCH_VERDICT)
-            continue;
-        json_object *model_data = model_json(model, o, built_at);
-        json_object_object_add(
-            model_data, "decided_by",
-            json_object_new_string(step.from_start ? "first-call rule" : "model"));
-        hang_report(&probes, &step.result, hang_watch_faulty(engine), hang_watch_last_scan(engine),
-                    now, model_data);
-        cli_session_save(s);
-        act(s, action, sig, cmd, hang_watch_faulty(engine), step.result.nfaulty);
-        status = MG_EXIT_HANG;
-        break;
+}
+
+/* Whether a rank has been dead for DEAD_RANK_GRACE_S while the job runs on: then reported and
+ * acted on. */
+static bool dead_rank_holds_job(hang_watcher *w)
+{
+    double dead_at = mg_clock_seconds() - w->start;
+    int dead = w->remote ? -1 : poll_dead_rank(w->s, w->exits);
+    if (dead < 0 || w->dead_since < 0) {
+        w->dead_since = dead < 0 ? -1 : dead_at;
+        return false;
     }
-    if (!status && rc == MG_OK && !remote && !mg_job_interrupting_signal(s->job) &&
-        (seen->dead_rank = dead_rank_at_end(s, exits)) >= 0) {
-        hang_report_dead_rank(s, seen->dead_rank, exits, true, mg_clock_seconds() - start);
+    if (dead_at - w->dead_since < DEAD_RANK_GRACE_S)
+        return false;
+    hang_report_dead_rank(w->s, dead, w->exits, false, dead_at);
+    cli_session_save(w->s);
+    int faulty[1] = {dead};
+    act(w->s, w->action, w->sig, w->cmd, faulty, 1);
+    return true;
+}
+
+/* Before a sample: hands the ranks the shm sampler cannot see to ptrace. False when out of
+ * memory (said). */
+static bool watcher_observe(hang_watcher *w)
+{
+    if (w->by_state)
+        cli_session_discover(w->s); /* maps the states the observer reads */
+    if (observe_ranks_update(w->observer, 0) && w->by_state && !w->remote &&
+        switch_blind_ranks(&w->probes, w->observer)) {
+        mg_error("hang: out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* The verdict: the report, then the action. */
+static void watcher_verdict(hang_watcher *w, const struct hang_watch_step *step, double now)
+{
+    json_object *model_data = model_json(w->model, w->o, w->built_at);
+    json_object_object_add(model_data, "decided_by",
+                           json_object_new_string(step->from_start ? "first-call rule" : "model"));
+    hang_report(&w->probes, &step->result, hang_watch_faulty(w->engine),
+                hang_watch_last_scan(w->engine), now, model_data);
+    cli_session_save(w->s);
+    act(w->s, w->action, w->sig, w->cmd, hang_watch_faulty(w->engine), step->result.nfaulty);
+}
+
+/* Says the step's events and, with --progress, the model's state every 2 s. */
+static void watcher_say(hang_watcher *w, const struct hang_watch_step *step, double now)
+{
+    say_events(step, now, w->trace, &w->set_aside_said);
+    if (step->events & HANG_WATCH_BUILT)
+        w->built_at = now;
+    if (w->o->progress && (step->events & HANG_WATCH_OBSERVED) && now - w->last_progress >= 2.0) {
+        struct hang_model_state st;
+        hang_model_state(w->model, &st);
+        print_progress(&st, now);
+        w->last_progress = now;
+    }
+}
+
+/* Drives the engine until the job ends, a hang is found or the watch fails: waits, reads, says.
+ * Returns MG_EXIT_HANG on a verdict (or a dead rank holding the job), else 0; *rc is the engine's
+ * error, MG_OK when none. */
+static int watcher_run(hang_watcher *w, int *rc)
+{
+    struct hang_watch_step step;
+    *rc = hang_watch_begin(w->engine, 0, &step);
+    while (*rc == MG_OK) {
+        double wait = step.at - (mg_clock_seconds() - w->start);
+        if (cli_session_wait(w->s, wait > 0 ? (int)(wait * 1000) : 0))
+            return 0;
+        if (dead_rank_holds_job(w))
+            return MG_EXIT_HANG;
+        if (step.action == HANG_WATCH_SAMPLE && w->observer && !watcher_observe(w))
+            return 0;
+        take_readings(&w->probes, &step, w->readings);
+        double now = mg_clock_seconds() - w->start;
+        if ((*rc = hang_watch_feed(w->engine, w->readings, now, &step)) != MG_OK)
+            break;
+        watcher_say(w, &step, now);
+        if (step.action == HANG_WATCH_VERDICT) {
+            watcher_verdict(w, &step, now);
+            return MG_EXIT_HANG;
+        }
+    }
+    return 0;
+}
+
+/* After the watch: a rank that died before the job's end, the watch's failure, its cost, what
+ * was observed; frees what the watcher holds. Returns the status. */
+static int watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen)
+{
+    cli_session *s = w->s;
+    if (!status && rc == MG_OK && !w->remote && !mg_job_interrupting_signal(s->job) &&
+        (seen->dead_rank = dead_rank_at_end(s, w->exits)) >= 0) {
+        hang_report_dead_rank(s, seen->dead_rank, w->exits, true, mg_clock_seconds() - w->start);
         s->ended_itself = 1;
     }
-    proc_exits_close(exits);
     if (rc != MG_OK) {
         /* never reported clean: the job runs on unwatched to its end, and the status says so */
         mg_error("hang: the watch stopped: %s; the job is no longer watched", mg_strerror(rc));
         status = MG_EXIT_SOFTWARE;
     }
-    if (trace)
-        fclose(trace);
-    record_cost(s, &probes, mg_clock_seconds() - start);
-    if (observer)
-        observe_ranks_update(observer, 1);
-    record_observation(&probes, observer, seen);
-    observe_ranks_destroy(observer);
-    hang_probes_close(&probes);
-    hang_remote_stop(remote);
-    free(readings);
-    hang_watch_destroy(engine);
-    hang_model_destroy(model);
+    if (w->trace)
+        fclose(w->trace);
+    record_cost(s, &w->probes, mg_clock_seconds() - w->start);
+    if (w->observer)
+        observe_ranks_update(w->observer, 1);
+    record_observation(&w->probes, w->observer, seen);
+    return status;
+}
+
+/* Frees what the watcher holds (any of it may be missing). */
+static void watcher_free(hang_watcher *w)
+{
+    proc_exits_close(w->exits);
+    observe_ranks_destroy(w->observer);
+    if (w->probes.session)
+        hang_probes_close(&w->probes);
+    hang_remote_stop(w->remote);
+    free(w->readings);
+    hang_watch_destroy(w->engine);
+    hang_model_destroy(w->model);
+}
+
+/* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. With
+ * the local shm sampler, a rank it cannot see is read by ptrace once found blind (observe_ranks.h).
+ * The decisions are the watch engine's (hang_watch.h); this loop waits, reads and says. */
+static int watch(cli_session *s, const hang_options *o, hang_action action, int sig,
+                 const char *cmd, hang_seen *seen)
+{
+    hang_watcher w = {
+        .s = s, .o = o, .action = action, .sig = sig, .cmd = cmd, .built_at = -1, .dead_since = -1};
+    int status = watcher_find_ranks(&w, seen);
+    if (status == 0)
+        status = watcher_create_engine(&w);
+    if (status) {
+        watcher_free(&w);
+        return status == 1 ? 0 : status;
+    }
+    watcher_open_probes(&w);
+    w.start = mg_clock_seconds();
+    int rc;
+    status = watcher_run(&w, &rc);
+    status = watcher_finish(&w, status, rc, seen);
+    watcher_free(&w);
     if (status && (action != ACTION_KILL || status == MG_EXIT_SOFTWARE))
         while (!cli_session_wait(s, 1000))
             ;
     return status;
 }
 
+static const char hang_usage[] = "mpiguard hang [options] -- <launcher> <args>";
+
+/* Parses the command line into *o and *args; the cli_parse status, *done when it said all (help).
+ */
+static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args *args, int *done)
+{
+    const mg_option options[] = {
+        {"alpha", 0, MG_OPT_DOUBLE, &o->alpha, "A",
+         "report a hang at confidence 1-A (default 0.001)", NULL, 1e-9, 0.5},
+        {"sampler", 0, MG_OPT_CHOICE, &o->sampler, "auto|shm|ptrace",
+         "how ranks are looked at (auto: shm, which needs nothing stopped)", sampler_choices, 0, 0},
+        {"on-hang", 0, MG_OPT_STRING, &o->on_hang, "ACTION",
+         "kill (default) | report | signal:SIG | exec:CMD", NULL, 0, 0},
+        {"progress", 0, MG_OPT_FLAG, &o->progress, NULL, "print the model's state every 2 s", NULL,
+         0, 0},
+        {"interval", 0, MG_OPT_DOUBLE, &o->interval, "SECONDS",
+         "initial mean sampling interval I (default 0.4)", NULL, 0.001, 60},
+        {"max-interval", 0, MG_OPT_DOUBLE, &o->max_interval, "SECONDS",
+         "cap on I as it doubles (default 6.4)", NULL, 0.001, 600},
+        {"set-size", 0, MG_OPT_INT, &o->set_size, "C", "ranks per sampled set (default 10)", NULL,
+         1, 1000},
+        {"verify-scans", 0, MG_OPT_INT, &o->verify_scans, "N",
+         "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
+        {"verify-gap", 0, MG_OPT_DOUBLE, &o->verify_gap, "SECONDS",
+         "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
+        {"attach", 0, MG_OPT_STRING, &o->attach, "PID|JOBID",
+         "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
+         "pid:N or slurm:N where a number could be both",
+         NULL, 0, 0},
+        {"trace", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o->trace, "FILE",
+         "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
+        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o->agents, "N",
+         "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
+        {"agent-launcher", 0, MG_OPT_STRING, &o->agent_launcher, "CMD",
+         "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0,
+         0},
+        {"agent-fanout", 0, MG_OPT_INT, &o->agent_fanout, "F",
+         "read the agents through relays of F agents each, so that mpiguard holds one "
+         "connection per relay (default 0: directly)",
+         NULL, 2, 4096},
+        {"seed", 0, MG_OPT_INT, &o->seed, "N",
+         "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
+        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
+    };
+    return cli_parse(
+        hang_usage,
+        "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
+        "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
+        options, argc, argv, 0, NULL, 0, args, done);
+}
+
+/* The closing line of a watch that found no hang, or why it could not watch. */
+static void say_no_hang(const cli_session *s, const hang_seen *seen)
+{
+    if (cli_opts.quiet)
+        return;
+    if (seen->ended_in_discovery)
+        fprintf(stderr,
+                "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
+                "not hang, and was too short to watch\n",
+                s->found);
+    else if (seen->dead_rank < 0 && !mg_job_interrupting_signal(s->job))
+        fprintf(stderr,
+                "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
+                "ptrace)\n",
+                seen->by_shm + seen->by_ptrace, s->nranks, seen->by_shm, seen->by_ptrace);
+}
+
 int cmd_hang(int argc, char **argv)
 {
-    static const char usage[] = "mpiguard hang [options] -- <launcher> <args>";
     hang_options o = {.alpha = 0.001,
                       .set_size = 10,
                       .verify_scans = 3,
                       .verify_gap = 1.0,
                       .seed = -1,
                       .on_hang = "kill"};
-    const mg_option options[] = {
-        {"alpha", 0, MG_OPT_DOUBLE, &o.alpha, "A",
-         "report a hang at confidence 1-A (default 0.001)", NULL, 1e-9, 0.5},
-        {"sampler", 0, MG_OPT_CHOICE, &o.sampler, "auto|shm|ptrace",
-         "how ranks are looked at (auto: shm, which needs nothing stopped)", sampler_choices, 0, 0},
-        {"on-hang", 0, MG_OPT_STRING, &o.on_hang, "ACTION",
-         "kill (default) | report | signal:SIG | exec:CMD", NULL, 0, 0},
-        {"progress", 0, MG_OPT_FLAG, &o.progress, NULL, "print the model's state every 2 s", NULL,
-         0, 0},
-        {"interval", 0, MG_OPT_DOUBLE, &o.interval, "SECONDS",
-         "initial mean sampling interval I (default 0.4)", NULL, 0.001, 60},
-        {"max-interval", 0, MG_OPT_DOUBLE, &o.max_interval, "SECONDS",
-         "cap on I as it doubles (default 6.4)", NULL, 0.001, 600},
-        {"set-size", 0, MG_OPT_INT, &o.set_size, "C", "ranks per sampled set (default 10)", NULL, 1,
-         1000},
-        {"verify-scans", 0, MG_OPT_INT, &o.verify_scans, "N",
-         "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
-        {"verify-gap", 0, MG_OPT_DOUBLE, &o.verify_gap, "SECONDS",
-         "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
-        {"attach", 0, MG_OPT_STRING, &o.attach, "PID|JOBID",
-         "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
-         "pid:N or slurm:N where a number could be both",
-         NULL, 0, 0},
-        {"trace", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o.trace, "FILE",
-         "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
-        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o.agents, "N",
-         "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
-        {"agent-launcher", 0, MG_OPT_STRING, &o.agent_launcher, "CMD",
-         "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0,
-         0},
-        {"agent-fanout", 0, MG_OPT_INT, &o.agent_fanout, "F",
-         "read the agents through relays of F agents each, so that mpiguard holds one "
-         "connection per relay (default 0: directly)",
-         NULL, 2, 4096},
-        {"seed", 0, MG_OPT_INT, &o.seed, "N",
-         "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
-        {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
-    };
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(
-        usage,
-        "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
-        "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
-        options, argc, argv, 0, NULL, 0, &args, &done);
+    int rc = parse_options(argc, argv, &o, &args, &done);
     if (rc || done)
         return rc;
     if (!o.attach == !args.command || (args.command && args.ncommand == 0)) {
         mg_error(o.attach ? "--attach watches a running job: give no command after '--'"
                           : "missing '--' and the launcher command (or --attach PID|JOBID)");
-        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n", usage);
+        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n",
+                hang_usage);
         return MG_EXIT_USAGE;
     }
     if (o.agent_fanout && !o.agents && !o.agent_launcher) {
@@ -667,15 +778,7 @@ int cmd_hang(int argc, char **argv)
     /* a job that ended after a rank's death with status 0 must not read as clean */
     if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job) == 0)
         status = MG_EXIT_FINDINGS;
-    if (!status && seen.ended_in_discovery && !cli_opts.quiet)
-        fprintf(stderr,
-                "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
-                "not hang, and was too short to watch\n",
-                s.found);
-    else if (!status && seen.dead_rank < 0 && !cli_opts.quiet && !mg_job_interrupting_signal(s.job))
-        fprintf(stderr,
-                "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
-                "ptrace)\n",
-                seen.by_shm + seen.by_ptrace, s.nranks, seen.by_shm, seen.by_ptrace);
+    if (!status)
+        say_no_hang(&s, &seen);
     return cli_session_finish(&s, status);
 }

@@ -79,11 +79,12 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
         hang_remote_stack(p->remote, r, out);
         return;
     }
-    if (!p->probe[r]) {
-        cli_session *s = p->session;
-        if (mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
-            return;
-    }
+    cli_session *s = p->session;
+    /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
+    if (!p->probe[r] &&
+        mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0 &&
+        mg_rank_probe_open(MG_PROBE_PTRACE, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
+        return;
     mg_rank_probe_stack(p->probe[r], out);
 }
 
@@ -255,9 +256,12 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
 {
     cli_session *s = p->session;
     int lost = p->remote && hang_remote_lost(p->remote, r);
+    /* read as starting by shm, which has no probe of it: its stack tells in or before MPI_Init */
+    bool unpublished = !p->remote && kind_of(p, r) == MG_PROBE_SHM && !p->probe[r];
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
+    bool before_init = unpublished && st->nframes > 0 && !st->mpi_function[0];
     const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
                          : st->mpi_function[0] ? st->mpi_function
                                                : "MPI";
@@ -266,7 +270,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
      * waits in that function. */
     int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
                 mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
-    bool in_mpi = !seen->exited && (!seen->out_mpi || polls);
+    bool in_mpi = !seen->exited && (!seen->out_mpi || polls) && !before_init;
     /* the culprit of a communication hang: stopped, or spinning, inside MPI */
     bool culprit = in_mpi && is_faulty(result, faulty, r);
     /* A rank on another node is known by what its agent said: this node's /proc is not its. */
@@ -346,82 +350,122 @@ static void suggest(mg_finding *f, bool computation, const int *faulty, size_t n
     mg_finding_set_suggestion(f, suggestion);
 }
 
-void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
-                 const struct hang_diag_rank *last, double detection_time, json_object *model)
+/* What the report of a hang is made of: each rank's view, facts, stack and entry; the faulty
+ * ranks, as the watch named them and then as the culprit search ranks them. */
+typedef struct hang_account {
+    int n;
+    rank_view *views;
+    struct hang_culprit_rank *facts;
+    hang_stack_tree *tree;
+    json_object *per_rank;
+    bool computation;
+    const int *faulty;
+    size_t nfaulty;
+    int *named; /* the search's culprits, n of room */
+    size_t nnamed;
+    json_object *culprit;
+    char chain[1024];
+} hang_account;
+
+/* Describes every rank as the last scan saw it, with its stack. False when out of memory. */
+static bool account_ranks(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
+                          const struct hang_diag_rank *last, hang_account *a)
 {
-    cli_session *s = p->session;
-    int n = s->nranks;
-    rank_view *views = calloc((size_t)n, sizeof *views);
+    int n = a->n;
+    a->views = calloc((size_t)n, sizeof *a->views);
+    a->facts = calloc((size_t)n, sizeof *a->facts);
+    a->named = calloc((size_t)n, sizeof *a->named);
+    a->per_rank = json_object_new_array();
+    (void)hang_stack_tree_create(&a->tree);
     rank_stack *st = malloc(sizeof *st);
-    hang_stack_tree *tree = NULL;
-    (void)hang_stack_tree_create(&tree);
-    struct hang_culprit_rank *facts = calloc((size_t)n, sizeof *facts);
-    int *named = calloc((size_t)n, sizeof *named);
-    json_object *per_rank = json_object_new_array();
-    int computation = result->kind == HANG_DIAG_COMPUTATION;
-    for (int r = 0; views && st && tree && facts && named && r < n; r++) {
+    bool described = a->views && a->facts && a->named && a->tree && st;
+    for (int r = 0; described && r < n; r++) {
         json_object *entry = json_object_new_object();
-        describe_rank(p, result, faulty, r, &last[r], st, &views[r], &facts[r], entry);
-        hang_stack_tree_add(tree, r, st);
-        json_object_array_add(per_rank, entry);
+        describe_rank(p, result, faulty, r, &last[r], st, &a->views[r], &a->facts[r], entry);
+        hang_stack_tree_add(a->tree, r, st);
+        json_object_array_add(a->per_rank, entry);
     }
-    /* the watch names the ranks outside MPI, the stopped and the spinning; the search adds the
-     * chain of evidence, and a culprit the watch could not name (frames, collective epoch,
-     * wait-for relation) */
-    char chain[1024] = "";
-    size_t nfaulty = result->nfaulty < (size_t)n ? result->nfaulty : (size_t)n, nnamed = 0;
-    const char **functions = malloc((size_t)n * sizeof *functions);
-    for (int r = 0; functions && views && r < n; r++)
-        functions[r] = views[r].what;
-    json_object *culprit_json = views && facts && named && functions
-                                    ? hang_evidence_conclude(s, facts, functions, chain,
-                                                             sizeof chain, named, &nnamed)
-                                    : NULL;
+    free(st);
+    a->faulty = faulty;
+    a->nfaulty = result->nfaulty < (size_t)n ? result->nfaulty : (size_t)n;
+    /* a faulty rank shm read as starting is outside MPI when its stack shows it before MPI_Init */
+    a->computation = result->kind == HANG_DIAG_COMPUTATION ||
+                     (described && a->nfaulty > 0 && !a->facts[faulty[0]].in_mpi);
+    return described;
+}
+
+/* The watch names the ranks outside MPI, the stopped and the spinning; the search adds the chain
+ * of evidence, and a culprit the watch could not name (frames, collective epoch, wait-for
+ * relation). */
+static void account_culprit(const cli_session *s, hang_account *a)
+{
+    const char **functions = malloc((size_t)a->n * sizeof *functions);
+    for (int r = 0; functions && r < a->n; r++)
+        functions[r] = a->views[r].what;
+    if (functions)
+        a->culprit = hang_evidence_conclude(s, a->facts, functions, a->chain, sizeof a->chain,
+                                            a->named, &a->nnamed);
     free(functions);
     /* in a communication hang the search's rules rank the watch's evidence (a stopped rank before
      * one that spins: the master of a master/worker job polls, and spins, while it waits) */
-    if (!computation && nnamed > 0) {
-        for (size_t i = 0; i < nfaulty; i++)
-            if (views[faulty[i]].state == 1 && !is_named(named, nnamed, faulty[i]))
-                views[faulty[i]].state = 0;
-        faulty = named;
-        nfaulty = nnamed;
-        for (size_t i = 0; i < nnamed; i++)
-            if (facts[named[i]].in_handler || facts[named[i]].spun)
-                views[named[i]].state = 1;
-    }
+    if (a->computation || a->nnamed == 0)
+        return;
+    for (size_t i = 0; i < a->nfaulty; i++)
+        if (a->views[a->faulty[i]].state == 1 && !is_named(a->named, a->nnamed, a->faulty[i]))
+            a->views[a->faulty[i]].state = 0;
+    a->faulty = a->named;
+    a->nfaulty = a->nnamed;
+    for (size_t i = 0; i < a->nnamed; i++)
+        if (a->facts[a->named[i]].in_handler || a->facts[a->named[i]].spun)
+            a->views[a->named[i]].state = 1;
+}
+
+/* The finding of the account, with its banner, roll-call and stack tree on stderr. */
+static void add_hang_finding(const hang_probes *p, hang_account *a, double detection_time,
+                             json_object *model)
+{
+    const char *type = a->computation ? "computation" : "communication";
     char summary[2048], calls[900];
-    roll_call(views, n, NULL, calls, sizeof calls);
-    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s",
-             computation ? "computation" : "communication", detection_time, calls,
-             chain[0] ? "; culprit: " : "", chain);
-    mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
+    roll_call(a->views, a->n, NULL, calls, sizeof calls);
+    snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s", type, detection_time, calls,
+             a->chain[0] ? "; culprit: " : "", a->chain);
+    mg_finding *f = mg_report_add_finding(p->session->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
-    if (culprit_json)
-        json_object_object_add(ev, "culprit", culprit_json);
-    json_object_object_add(ev, "hang_type",
-                           json_object_new_string(computation ? "computation" : "communication"));
+    if (a->culprit)
+        json_object_object_add(ev, "culprit", a->culprit);
+    json_object_object_add(ev, "hang_type", json_object_new_string(type));
     json_object_object_add(ev, "faulty_ranks",
-                           add_ranks(f, computation, faulty, nfaulty, views, n));
+                           add_ranks(f, a->computation, a->faulty, a->nfaulty, a->views, a->n));
     add_detection_time(ev, detection_time);
     json_object_object_add(ev, "sampler",
                            json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
-    json_object_object_add(ev, "per_rank", per_rank);
-    if (tree)
-        hang_stack_tree_to_finding(tree, f);
-    suggest(f, computation, faulty, nfaulty, views, facts);
+    json_object_object_add(ev, "per_rank", a->per_rank);
+    hang_stack_tree_to_finding(a->tree, f);
+    suggest(f, a->computation, a->faulty, a->nfaulty, a->views, a->facts);
     mg_finding_print_banner(f, stderr);
-    roll_call(views, n, stderr, calls, sizeof calls);
-    if (tree)
-        hang_stack_tree_print(tree, stderr);
-    for (int r = 0; views && r < n; r++)
-        free((char *)views[r].what);
-    free(views);
-    free(st);
-    hang_stack_tree_destroy(tree);
-    free(facts);
-    free(named);
+    roll_call(a->views, a->n, stderr, calls, sizeof calls);
+    hang_stack_tree_print(a->tree, stderr);
+}
+
+void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
+                 const struct hang_diag_rank *last, double detection_time, json_object *model)
+{
+    hang_account a = {.n = p->session->nranks};
+    if (account_ranks(p, result, faulty, last, &a)) {
+        account_culprit(p->session, &a);
+        add_hang_finding(p, &a, detection_time, model);
+    } else {
+        mg_error("hang: out of memory: the hang cannot be reported");
+        json_object_put(model);
+        json_object_put(a.per_rank);
+    }
+    for (int r = 0; a.views && r < a.n; r++)
+        free((char *)a.views[r].what);
+    free(a.views);
+    hang_stack_tree_destroy(a.tree);
+    free(a.facts);
+    free(a.named);
 }
 
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */

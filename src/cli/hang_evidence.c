@@ -137,7 +137,13 @@ void hang_evidence_rank(const cli_session *s, int r, const hang_evidence_seen *s
                                       .in_handler = seen->in_mpi &&
                                                     computes_inside_mpi(st, s->launcher.app_path)};
     const mg_rank_state *state = s->ranks[r].state;
-    if (!state || !seen->live || !seen->in_mpi)
+    if (!seen->live || !seen->in_mpi)
+        return;
+    /* MPI_Init waits for every rank of the world, published or not (a rank stopped before it) */
+    const char *call = st->mpi_function + (st->mpi_function[0] == 'P');
+    if (strcmp(call, "MPI_Init") == 0 || strcmp(call, "MPI_Init_thread") == 0)
+        out->wait = HANG_WAIT_ALL;
+    if (!state)
         return;
     published_wait(state, r, out);
     json_object_object_add(entry, "waits_for", wait_json(state));

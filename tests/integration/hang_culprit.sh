@@ -8,10 +8,12 @@
 # other rank waiting on it (directly or through others), and for the stencil its grid neighbours
 # (ranks 0 and 3 on 2x2) waiting on it directly; the banner says the chain; nothing of the job left.
 # A FAULT_AT of 2 injects the fault before the model is built (4-8 s of samples).
-# Usage: hang_culprit.sh FLAVOR EXAMPLE CASE NRANKS [FAULT_AT]
+# RANK (2 by default) is the faulty one: 0 is the master of master_worker, polling its receive
+# from any source with MPI_Test.
+# Usage: hang_culprit.sh FLAVOR EXAMPLE CASE NRANKS [FAULT_AT [RANK]]
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 example=$2 case=$3 np=$4
-faulty=2
+faulty=${6:-2}
 fault_at=${5:-${FAULT_AT:-12}}
 report="$TMP/hang.json"
 # A master-worker job goes on with its other workers until its end, and hangs only then.
@@ -23,16 +25,8 @@ seconds=120
 guard=$!
 unset LD_PRELOAD
 
-token="" faulty_pid=""
-for _ in $(seq 1 300); do
-    [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" 2>/dev/null | head -1 | cut -c20-)
-    if [ -n "$token" ] && [ "$(token_processes "$token" | wc -l)" -ge "$np" ]; then
-        faulty_pid=$(rank_pid "$token" "$faulty") && break
-    fi
-    kill -0 $guard 2>/dev/null || break
-    sleep 0.2
-done
-[ -n "$faulty_pid" ] || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $faulty was not found"; }
+await_rank $guard "$np" "$faulty" || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $faulty was not found"; }
+token=$TOKEN faulty_pid=$RANK_PID
 sleep "$fault_at"
 kill -0 $guard 2>/dev/null || { cat "$TMP/stderr" >&2; fail "mpiguard ended before the fault"; }
 inject_fault "$token" "$np" "$faulty" "$faulty_pid" "$case" || { kill -INT $guard; wait $guard; fail "rank $faulty never caught ${case#*-} MPI"; }

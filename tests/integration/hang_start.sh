@@ -7,13 +7,41 @@
 #   slow-first       rank 0 computes 8 s while the others wait in the first collective: no alarm
 #                    (20 s was taken once for a computation hang by the model, which had learnt
 #                    that start: docs/hang.md "Hangs from the first call")
+#   stop-init        late-start with rank 2 SIGSTOPped asleep before MPI_Init, where it publishes
+#                    nothing (seen by its process state: T), the others waiting in MPI_Init
+#   stop-first       slow-first with rank 0 SIGSTOPped while it computes, the others waiting in the
+#                    first collective: both reported by the first-call rule within 30 s of
+#                    watching, exit 81, the stopped rank the culprit, outside MPI
 . "$(dirname "$0")/../lib.sh"
 case=$1 flavor=$2 sampler=$3 np=4
 "mpicc.$flavor" -g -O1 -o "$TMP/first_call" "$(dirname "$0")/hang_start/first_call.c" ||
     fail "cannot build the $flavor program"
 report="$TMP/hang.json"
-run=("$MPIGUARD" hang -v --sampler "$sampler" --seed 5 --report "$report" -- $(launcher_for "$flavor") -n $np "$TMP/first_call" "$case")
+program_case=${case/stop-init/late-start}
+program_case=${program_case/stop-first/slow-first}
+run=("$MPIGUARD" hang -v --sampler "$sampler" --seed 5 --report "$report" -- $(launcher_for "$flavor") -n $np "$TMP/first_call" "$program_case")
 case $case in
+stop-init | stop-first)
+    stopped=2
+    [ $case = stop-init ] || stopped=0
+    "${run[@]}" >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    await_rank $guard $np $stopped || { kill -INT $guard; wait $guard; cat "$TMP/stderr" >&2; fail "rank $stopped was not found"; }
+    if [ $case = stop-init ]; then
+        kill -STOP "$RANK_PID"
+        sleep 0.2
+        # asleep in sleep(6) before MPI_Init: clock_nanosleep or nanosleep
+        read -r syscall _ <"/proc/$RANK_PID/syscall"
+        [ "$syscall" = 230 ] || [ "$syscall" = 35 ] ||
+            { kill -CONT "$RANK_PID"; kill -INT $guard; wait $guard; fail "rank $stopped was not stopped before MPI_Init (syscall $syscall)"; }
+    else
+        catch_rank "$TOKEN" $np $stopped "$RANK_PID" out ||
+            { kill -INT $guard; wait $guard; fail "rank $stopped never caught computing"; }
+    fi
+    expect_verdict $guard 120 "the stop of rank $stopped"
+    expect_stderr "verifying without the model"
+    expect_stderr "culprit: .*rank $stopped is stopped (state T) outside MPI"
+    ;;
 send-send | recv)
     expect_status_within 120 81 "$case hung from the start" "$TMP/first_call" -- "${run[@]}"
     expect_stderr "verifying without the model"
@@ -33,16 +61,26 @@ import json, sys
 r = json.load(open(sys.argv[1])); case, np, sampler = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 assert len(r["findings"]) == 1, r["findings"]
 ev = r["findings"][0]["evidence"]
+fn = {e["rank"]: (e["state"], e["function"]) for e in ev["per_rank"]}
+assert sorted(fn) == list(range(np)), fn
+assert ev["model"]["decided_by"] == "first-call rule", ev["model"]
+assert ev["detection_time_s"] <= 30, ev["detection_time_s"]
+if case.startswith("stop-"):
+    stopped, waits_in = (2, "MPI_Init") if case == "stop-init" else (0, "MPI_Allreduce")
+    c = ev["culprit"]
+    assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [stopped], ev
+    assert c["ranks"] == [stopped] and c["reason"] == "outside-mpi", c
+    assert set(c["waited_on_directly_by"]) == set(range(np)) - {stopped}, c
+    assert fn[stopped][0] == "OUT_MPI", fn
+    assert all(fn[k] == ("IN_MPI", waits_in) for k in range(np) if k != stopped), fn
+    print("culprit:", c["evidence"], "after", ev["detection_time_s"], "s of watching")
+    sys.exit(0)
 assert ev["hang_type"] == "communication", ev
 # recv: rank 0 never reaches the barrier the others wait in, as the ranks publish it under shm
 # (docs/hang.md "The culprit"); ptrace reads stacks alone. send-send: every rank alike.
 want_culprits = [0] if case == "recv" and sampler == "shm" else []
 assert ev["faulty_ranks"] == want_culprits, ev["faulty_ranks"]
 assert not want_culprits or ev["culprit"]["reason"] == "behind", ev["culprit"]
-assert ev["model"]["decided_by"] == "first-call rule", ev["model"]
-assert ev["detection_time_s"] <= 30, ev["detection_time_s"]
-fn = {e["rank"]: (e["state"], e["function"]) for e in ev["per_rank"]}
-assert sorted(fn) == list(range(np)), fn
 if case == "send-send":
     want = {k: ("IN_MPI", "MPI_Send") for k in range(np)}
 else:

@@ -269,28 +269,25 @@ static int refine_behind(const struct hang_culprit_rank *ranks, size_t n, uint8_
     return rc;
 }
 
-int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
-                      struct hang_culprit_result *out)
+/* The live ranks; SIZE_MAX when a published peer is out of [0, n). */
+static size_t count_live(const struct hang_culprit_rank *ranks, size_t n)
 {
-    if (!ranks || !links || !out || n == 0)
-        return MG_EINVAL;
     size_t live = 0;
     for (size_t r = 0; r < n; r++) {
         for (size_t i = 0; ranks[r].wait == HANG_WAIT_PEERS && i < ranks[r].npeers; i++)
             if (ranks[r].peers[i] < 0 || (size_t)ranks[r].peers[i] >= n ||
                 ranks[r].npeers > HANG_CULPRIT_MAX_PEERS)
-                return MG_EINVAL;
+                return SIZE_MAX;
         live += ranks[r].live;
     }
-    struct graph g = {0};
-    size_t *work = malloc(7 * (n + 1) * sizeof *work);
-    int rc = work ? graph_build(ranks, n, &g) : MG_ENOMEM;
-    if (rc != MG_OK) {
-        free(work);
-        graph_free(&g);
-        return rc;
-    }
-    *out = (struct hang_culprit_result){.reason = HANG_CULPRIT_NONE};
+    return live;
+}
+
+/* The first rule of a rank's own conduct or the collective epoch that singles out fewer ranks
+ * than are live: marks them in links and says which in *out (reason NONE when none does). */
+static void first_rule(const struct hang_culprit_rank *ranks, size_t n, size_t live, uint8_t *links,
+                       struct hang_culprit_result *out)
+{
     struct {
         enum hang_culprit_reason reason;
         bool (*pick)(const struct hang_culprit_rank *, uint64_t);
@@ -300,11 +297,31 @@ int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *
                        {HANG_CULPRIT_SPINNING, is_spinning},
                        {HANG_CULPRIT_BEHIND, entered_only}};
     uint64_t fewest = fewest_collectives(ranks, n);
+    *out = (struct hang_culprit_result){.reason = HANG_CULPRIT_NONE};
     for (size_t i = 0; i < sizeof rules / sizeof *rules && !out->nculprits; i++) {
         size_t count = mark(ranks, n, links, rules[i].pick, fewest);
         if (count > 0 && count < live)
             *out = (struct hang_culprit_result){.reason = rules[i].reason, .nculprits = count};
     }
+}
+
+int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
+                      struct hang_culprit_result *out)
+{
+    if (!ranks || !links || !out || n == 0)
+        return MG_EINVAL;
+    size_t live = count_live(ranks, n);
+    if (live == SIZE_MAX)
+        return MG_EINVAL;
+    struct graph g = {0};
+    size_t *work = malloc(7 * (n + 1) * sizeof *work);
+    int rc = work ? graph_build(ranks, n, &g) : MG_ENOMEM;
+    if (rc != MG_OK) {
+        free(work);
+        graph_free(&g);
+        return rc;
+    }
+    first_rule(ranks, n, live, links, out);
     if (out->reason == HANG_CULPRIT_BEHIND && out->nculprits > 1) {
         rc = refine_behind(ranks, n, links, work, out);
         if (rc != MG_OK) {

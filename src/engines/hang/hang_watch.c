@@ -93,6 +93,9 @@ struct hang_watch {
     bool stopped_said;                 /* the job's stop was said (HANG_WATCH_JOB_STOPPED) */
     double running_at;                 /* when the job was last seen running */
     bool built, active; /* the detector left BUILDING; it observed some rank out of MPI */
+    bool stopped_seen;  /* a rank was last seen stopped from outside: the first-call rule goes on
+                           after the detector is built, as a detector that learnt a rank
+                           stopped before it was built takes that for normal */
     double next_still;  /* the first-call rule's next scan */
     struct hang_diag_rank *still_ref; /* the scan every rank has been blocked since */
     bool still_valid;
@@ -157,7 +160,7 @@ void hang_watch_destroy(struct hang_watch *w)
 /* The next step: the first-call rule's scan when it is due, else the detector's next sample. */
 static int next_sample(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
-    bool still_rule = w->p.still_after > 0 && (!w->built || !w->active);
+    bool still_rule = w->p.still_after > 0 && (!w->built || !w->active || w->stopped_seen);
     if (still_rule && now >= w->next_still) {
         w->phase = STILL_SCAN;
         w->next_still = now + w->p.still_every;
@@ -263,6 +266,7 @@ static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *re
     for (size_t i = 0; i < count; i++) {
         const struct hang_watch_reading *r = &readings[i];
         out += r->exited || !r->in_mpi || r->progressed;
+        w->stopped_seen = w->stopped_seen || (r->stopped && !r->exited);
     }
     /* A suspended job's silence is no evidence; every rank is read only when every sampled one
      * is stopped, which a healthy job never is. */
@@ -310,27 +314,43 @@ static bool blocked(const struct hang_watch *w, const struct hang_watch_reading 
     return r->known && !r->exited && r->in_mpi && !polls && (r->counter_known || r->func >= 0);
 }
 
-/* Whether the rank is where the reference scan saw it: its counter still, or without a counter,
- * in the same function. */
+/* Held for the first-call rule: blocked; stopped from outside (SIGSTOP, a debugger: whatever it
+ * was doing, the others wait for it sooner or later); or, while another rank is so stopped, still
+ * starting (alive, its state not published: in MPI_Init, whose wait for every rank it shares, or
+ * before it). */
+static bool held(const struct hang_watch *w, const struct hang_watch_reading *r, bool one_stopped)
+{
+    bool starting = !r->known && !r->exited && r->in_mpi;
+    return blocked(w, r) || (r->stopped && !r->exited) || (one_stopped && starting);
+}
+
+/* Whether the rank is where the reference scan saw it: stopped or not as then, and its counter
+ * still, or without a counter, in the same function. */
 static bool unchanged(const struct hang_diag_rank *ref, const struct hang_watch_reading *r)
 {
-    if (ref->counter_known != r->counter_known)
+    if (ref->counter_known != r->counter_known || ref->stopped != r->stopped)
         return false;
     return r->counter_known ? ref->counter == r->counter : ref->func == r->func;
 }
 
-/* Hangs from the first call (docs/hang.md): every rank blocked in MPI with nothing moving since a
- * scan still_after ago is verified at once, without the detector, which a job hung from its start
- * never lets build. */
+/* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
+ * outside while the others wait or start) with nothing moving since a scan still_after ago is
+ * verified at once, without the detector, which a job hung from its start never lets build. */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
-    bool all_blocked = !job_stopped(w, readings, w->n), same = w->still_valid;
-    for (size_t r = 0; r < w->n && all_blocked; r++) {
-        all_blocked = blocked(w, &readings[r]);
+    bool one_stopped = false;
+    for (size_t r = 0; r < w->n; r++)
+        one_stopped = one_stopped || (readings[r].stopped && !readings[r].exited);
+    w->stopped_seen = one_stopped;
+    /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
+    bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n);
+    bool same = w->still_valid;
+    for (size_t r = 0; r < w->n && all_held; r++) {
+        all_held = held(w, &readings[r], one_stopped);
         same = same && unchanged(&w->still_ref[r], &readings[r]);
     }
-    if (!all_blocked) {
+    if (!all_held) {
         w->still_valid = false;
         return next_sample(w, now, step);
     }

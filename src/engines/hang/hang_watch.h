@@ -38,7 +38,8 @@ struct hang_watch_params {
     double max_stretch; /* a gap lasts at most this many scan_gaps (hang_diag_retake_after) */
     double
         stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
-    double still_after;  /* hangs from the first call: every rank blocked this long is verified
+    double still_after;  /* hangs from the first call: every rank blocked (or one stopped from
+                            outside while the others wait or start) this long is verified
                             without the model (0: the rule is off) */
     double still_every;  /* seconds between the scans of every rank that rule takes */
     const bool *polling; /* polling[f]: function id f busy-waits (hang_diag_input); may be NULL */

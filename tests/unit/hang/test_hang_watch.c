@@ -342,6 +342,16 @@ static void watch_until(double until)
            !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
 }
 
+/* A watch whose detector is built and has seen a rank outside MPI. */
+static void start_built_and_active(void)
+{
+    start(true);
+    det_state.answer = HANG_VERDICT_NORMAL;
+    all_blocked();
+    readings[1].in_mpi = false;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+}
+
 /* Hangs from the first call: with the detector still building, every rank blocked with nothing
  * moving for 15 s (scans 3 s apart) is verified, and reported without the detector. */
 static void every_rank_still_from_the_start_is_a_hang(void)
@@ -392,15 +402,72 @@ static void a_long_start_is_not_a_hang(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
     MG_CHECK_INT(det_state.resumes, 0); /* the detector had not suspected anything */
     /* built and active: the rule is off, the detector decides */
-    start(true);
-    det_state.answer = HANG_VERDICT_NORMAL;
-    all_blocked();
-    readings[1].in_mpi = false;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    start_built_and_active();
     all_blocked();
     watch_until(100);
     MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
     MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+}
+
+/* A rank stopped from outside before the model exists holds the others, seen by its process state
+ * alone: stopped before MPI_Init (nothing published) while the others wait in MPI_Init or start,
+ * or stopped outside MPI while the others wait in their first collective. The rule fires 15 s
+ * after the stop and names it; with nobody stopped, ranks still starting never fire it. Once the
+ * detector is built and has seen activity, a rank seen stopped in a sample turns the rule on. */
+static void a_rank_stopped_before_the_model_is_a_hang(void)
+{
+    start(true);
+    /* asleep in MPI_Init's wait for every rank, or before it */
+    struct hang_watch_reading starting = {.in_mpi = true, .func = -1};
+    for (int r = 0; r < NR; r++)
+        readings[r] = starting;
+    readings[2].stopped = true;
+    watch_until(100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK_NEAR(step.still_since, 3.0, 1e-9);
+    watch_until(100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK(step.from_start);
+    start(true);
+    all_blocked();
+    readings[2].in_mpi = false;
+    readings[2].stopped = true;
+    watch_until(100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    watch_until(100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    /* stopped, continued, stopped again: the still time counts from the last stop */
+    start(true);
+    for (int r = 0; r < NR; r++)
+        readings[r] = starting;
+    readings[2].stopped = true;
+    watch_until(8);
+    readings[2].stopped = false;
+    watch_until(10);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    readings[2].stopped = true;
+    watch_until(100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK(step.still_since > 8);
+    start(true);
+    for (int r = 0; r < NR; r++)
+        readings[r] = starting;
+    watch_until(60);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    /* built and active, the rule is off until a sample sees a rank stopped */
+    start_built_and_active();
+    all_blocked();
+    readings[1].stopped = true; /* a sample's second rank (3), a scan's rank 1 */
+    watch_until(100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    watch_until(100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 1);
 }
 
 /* The timeout baseline's HANG is final: no verification. */
@@ -478,6 +545,7 @@ int main(void)
     MG_RUN(a_suspended_job_is_not_observed);
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
     MG_RUN(a_long_start_is_not_a_hang);
+    MG_RUN(a_rank_stopped_before_the_model_is_a_hang);
     MG_RUN(unverified_watch_takes_the_verdict);
     MG_RUN(drives_the_real_model);
     MG_RUN(bad_arguments);
