@@ -69,9 +69,19 @@ void check_agent_destroy(check_agent *a)
     free(a);
 }
 
+void check_agent_share_range(int world_size, int share, int shares, int *first, int *end)
+{
+    *first = (int)((int64_t)world_size * share / shares);
+    *end = (int)((int64_t)world_size * (share + 1) / shares);
+}
+
+/* Whether rank is of our share; any rank while the world size is unknown (its ring tells it). */
 static int owns(const check_agent *a, int rank)
 {
-    return rank >= 0 && rank % a->shares == a->share;
+    int first = 0, end = a->world_size ? 0 : rank + 1;
+    if (a->world_size)
+        check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    return rank >= first && rank < end;
 }
 
 static int attach(check_agent *a, int rank)
@@ -88,7 +98,7 @@ static int attach(check_agent *a, int rank)
         a->world_size = rd.hdr->size;
         a->stats.world_size = a->world_size;
     }
-    if (rank >= a->world_size || a->rings[rank].attached) {
+    if (rank >= a->world_size || a->rings[rank].attached || !owns(a, rank)) {
         event_ring_detach(&rd);
         return MG_OK;
     }
@@ -128,9 +138,11 @@ int check_agent_remove_rings(const char *token)
 /* Looks for rings not attached yet; /dev/shm is scanned only while some are missing. */
 static int attach_new(check_agent *a)
 {
-    if (a->world_size && a->stats.attached * a->shares >= a->world_size) {
+    int first, end;
+    check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    if (a->world_size) {
         int missing = 0;
-        for (int r = a->share; r < a->world_size && !missing; r += a->shares)
+        for (int r = first; r < end && !missing; r++)
             missing = !a->rings[r].attached;
         if (!missing)
             return MG_OK;
@@ -214,7 +226,9 @@ int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_re
 {
     *records = 0;
     int rc = attach_new(a);
-    for (int r = a->share; rc == MG_OK && r < a->world_size; r += a->shares) {
+    int first, end;
+    check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    for (int r = first; rc == MG_OK && r < end; r++) {
         if (!a->rings[r].attached || a->rings[r].ended)
             continue;
         size_t budget = max_records ? (max_records > *records ? max_records - *records : 1) : 0;

@@ -20,6 +20,9 @@
  * parent before its held records go up as they are (exact either way: an answer spares the root
  * those records; one that never comes, a send whose receive never came, costs this wait). */
 #define STAGE_ANSWER_WAIT_MS 200
+/* A stream silent this long may be a job that deadlocked: the held calls go up (tbon_stage.h). A
+ * quarter of check's default quiet time, so the root's analysis finds them there. */
+#define STAGE_QUIET_MS 250
 
 typedef struct stage {
     int output;
@@ -27,8 +30,9 @@ typedef struct stage {
     agent_buf ends; /* END frames, held until the stage ends */
     tbon_leaf *leaf;
     const tbon_stage_params *params;
-    uint8_t *ended;   /* per rank of the share: an END frame came */
-    uint8_t *done;    /* per input: its DONE frame came */
+    int32_t first, count; /* the share, once known (tbon_stage_params) */
+    uint8_t *ended;       /* per rank of the share: an END frame came */
+    uint8_t *done;        /* per input: its DONE frame came */
     int *answers_out; /* per input: tbon_stage_params.answers_out, -1 once that child went away */
 } stage;
 
@@ -70,10 +74,18 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
         if (rc || s->leaf) {
             return rc;
         }
-        rc = tbon_leaf_create(world, s->params->first, s->params->count, pass_up, s, &s->leaf);
+        if (s->params->shares) {
+            int first, end;
+            check_agent_share_range(world, s->params->share, s->params->shares, &first, &end);
+            s->first = first;
+            s->count = end - first;
+            s->ended = calloc(s->count > 0 ? (size_t)s->count : 1, 1);
+        }
+        rc = s->ended ? tbon_leaf_create(world, s->first, s->count, pass_up, s, &s->leaf)
+                      : MG_ENOMEM;
         if (rc) {
-            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks",
-                     s->params->first, s->params->first + s->params->count - 1, world);
+            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks", s->first,
+                     s->first + s->count - 1, world);
             return rc;
         }
         return append_frame(&s->out, f->type, f->payload, f->length);
@@ -98,8 +110,8 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
     int32_t rank, end;
     uint64_t lost;
     if (f->type == AGENT_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
-        rank >= s->params->first && rank - s->params->first < s->params->count) {
-        s->ended[rank - s->params->first] = 1;
+        rank >= s->first && rank - s->first < s->count) {
+        s->ended[rank - s->first] = 1;
     }
     agent_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
     return append_frame(to, f->type, f->payload, f->length);
@@ -157,8 +169,11 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
     const tbon_stage_params *p = s->params;
     res->broken_inputs++;
     int rc = MG_OK;
-    for (int32_t r = p->input_first[i]; !rc && r < p->input_first[i] + p->input_count[i]; r++) {
-        if (r >= p->first && r - p->first < p->count && !s->ended[r - p->first]) {
+    /* with a share of the world, the one input streams the share */
+    int32_t first = p->shares ? s->first : p->input_first[i];
+    int32_t count = p->shares ? s->count : p->input_count[i];
+    for (int32_t r = first; !rc && r < first + count; r++) {
+        if (r >= s->first && r - s->first < s->count && !s->ended[r - s->first]) {
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
                                             0);
@@ -236,12 +251,20 @@ static int await_answers(stage *s, struct pollfd *answers, agent_reader *reader)
     return rc;
 }
 
-static int finish(stage *s)
+/* Sends every held call up, then the END frames held behind them. */
+static int release_held(stage *s)
 {
     int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
     if (!rc && s->ends.len) {
         rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
+        s->ends.len = 0;
     }
+    return rc;
+}
+
+static int finish(stage *s)
+{
+    int rc = release_held(s);
     static const uint8_t no_payload[1];
     rc = rc ? rc : append_frame(&s->out, AGENT_MSG_DONE, no_payload, 0);
     return rc ? rc : write_out(s);
@@ -251,14 +274,17 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
 {
     stage s = {.output = p->output,
                .params = p,
-               .ended = calloc((size_t)p->count, 1),
+               .first = p->first,
+               .count = p->count,
+               .ended = p->shares ? NULL : calloc((size_t)p->count, 1),
                .done = calloc((size_t)p->n_inputs, 1),
                .answers_out = malloc((size_t)p->n_inputs * sizeof *s.answers_out)};
     /* the inputs, then the parent's answers */
     struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
     agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
     memset(out, 0, sizeof *out);
-    int rc = fds && readers && s.ended && s.done && s.answers_out ? MG_OK : MG_ENOMEM;
+    int rc = fds && readers && (s.ended || p->shares) && s.done && s.answers_out ? MG_OK
+                                                                                 : MG_ENOMEM;
     int open = p->n_inputs;
     for (int i = 0; !rc && i <= p->n_inputs; i++) {
         fds[i] = (struct pollfd){.fd = i < p->n_inputs ? p->inputs[i] : p->answers_in,
@@ -269,8 +295,12 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
         s.answers_out[i] = p->answers_out ? p->answers_out[i] : -1;
     }
     while (!rc && open > 0) {
-        if (poll(fds, (nfds_t)p->n_inputs + 1, -1) < 0 && errno != EINTR) {
+        int ready = poll(fds, (nfds_t)p->n_inputs + 1, s.leaf ? STAGE_QUIET_MS : -1);
+        if (ready < 0 && errno != EINTR) {
             rc = MG_EIO;
+        }
+        if (ready == 0) {
+            rc = release_held(&s);
         }
         if (!rc && fds[p->n_inputs].fd >= 0 &&
             (fds[p->n_inputs].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -300,6 +330,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     if (s.leaf) {
         tbon_leaf_counts_get(s.leaf, &out->counts);
     }
+    out->first = s.first;
+    out->count = s.count;
     for (int i = 0; readers && i <= p->n_inputs; i++) {
         agent_reader_free(&readers[i]);
     }

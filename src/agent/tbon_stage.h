@@ -21,15 +21,21 @@ typedef struct tbon_stage_params {
      * this stage's go (-1: an agent, which waits for none); closed by the caller */
     int answers_in;
     const int *answers_out;
-    int32_t first, count; /* the share: world ranks [first, first + count) */
+    int32_t first, count; /* the share: world ranks [first, first + count), or, with shares > 0,
+                             share `share` of `shares` of the world (check_agent_share_range), known
+                             at the WORLD frame: then the one input streams that share */
+    int share, shares;
 } tbon_stage_params;
 
 typedef struct tbon_stage_result {
     tbon_leaf_counts counts;
-    int broken_inputs; /* children whose stream ended inside a frame or was malformed */
+    int broken_inputs;    /* children whose stream ended inside a frame or was malformed */
+    int32_t first, count; /* the share (tbon_stage_params) */
 } tbon_stage_result;
 
-/* Runs the stage until every child's stream ended, telling its children the calls they wait on as
+/* Runs the stage until every child's stream ended; when nothing came for STAGE_QUIET_MS, the held
+ * calls go up (tbon_leaf_flush: a deadlock inside the share then reaches the root of a job that
+ * never ends), and the END frames behind them. Tells its children the calls they wait on as
  * its stage or its parent leaves them (tbon_stage_tell_children): then the held calls go up
  * (tbon_leaf_flush), then the END frames of its ranks (held back until then, so each follows its
  * rank's last record), and the output is closed. A child that breaks off (killed, or a malformed
