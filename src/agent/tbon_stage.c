@@ -20,9 +20,6 @@
  * parent before its held records go up as they are (exact either way: an answer spares the root
  * those records; one that never comes, a send whose receive never came, costs this wait). */
 #define STAGE_ANSWER_WAIT_MS 200
-/* A stream silent this long may be a job that deadlocked: the held calls go up (tbon_stage.h). A
- * quarter of check's default quiet time, so the root's analysis finds them there. */
-#define STAGE_QUIET_MS 250
 
 typedef struct stage {
     int output;
@@ -295,7 +292,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
         s.answers_out[i] = p->answers_out ? p->answers_out[i] : -1;
     }
     while (!rc && open > 0) {
-        int ready = poll(fds, (nfds_t)p->n_inputs + 1, s.leaf ? STAGE_QUIET_MS : -1);
+        int ready = poll(fds, (nfds_t)p->n_inputs + 1, s.leaf && p->quiet_ms ? p->quiet_ms : -1);
         if (ready < 0 && errno != EINTR) {
             rc = MG_EIO;
         }

@@ -25,6 +25,9 @@ typedef struct tbon_stage_params {
                              share `share` of `shares` of the world (check_agent_share_range), known
                              at the WORLD frame: then the one input streams that share */
     int share, shares;
+    /* a live job's stage (check's leaf): when its inputs stayed quiet this long, its held calls go
+     * up; 0 for a replay, whose streams always end */
+    int quiet_ms;
 } tbon_stage_params;
 
 typedef struct tbon_stage_result {
@@ -33,7 +36,7 @@ typedef struct tbon_stage_result {
     int32_t first, count; /* the share (tbon_stage_params) */
 } tbon_stage_result;
 
-/* Runs the stage until every child's stream ended; when nothing came for STAGE_QUIET_MS, the held
+/* Runs the stage until every child's stream ended; when nothing came for quiet_ms, the held
  * calls go up (tbon_leaf_flush: a deadlock inside the share then reaches the root of a job that
  * never ends), and the END frames behind them. Tells its children the calls they wait on as
  * its stage or its parent leaves them (tbon_stage_tell_children): then the held calls go up

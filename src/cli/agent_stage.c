@@ -13,6 +13,10 @@
 
 /* Children of one stage, at most (a middle stage's leaves). */
 #define STAGE_MAX_INPUTS 256
+/* A leaf of a live job whose input stayed quiet this long may hold a deadlock: its held calls go
+ * up (tbon_stage_params.quiet_ms). A quarter of check's default quiet time, so the root's
+ * analysis finds them there. */
+#define LEAF_QUIET_MS 250
 
 /* "/FD" (where answers go) at s, or nothing: *answers -1. Returns the characters read, -1 if
  * malformed. */
@@ -82,7 +86,8 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
                            .input_count = in_count,
                            .answers_out = answer_fds,
                            .share = share,
-                           .shares = ranks ? 0 : shares};
+                           .shares = ranks ? 0 : shares,
+                           .quiet_ms = ranks ? 0 : LEAF_QUIET_MS};
     if (!inputs || !output ||
         (ranks && parse_range(ranks, &p.first, &p.count) != (int)strlen(ranks)) ||
         (!ranks && (share >= shares ||
