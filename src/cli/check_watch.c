@@ -436,7 +436,8 @@ static void finish(check_run *r, observe_ranks *observer)
     if (!r->deadlock)
         check_now(r, 1);
     check_report_tool_data(r);
-    if (!observer)
+    /* a job stopped for a wrong --detector-leaves was stopped by us, not observed: no verdicts */
+    if (!observer || r->too_many_leaves)
         return;
     observe_ranks_update(observer, 1);
     r->observed = observe_ranks_observed(observer);

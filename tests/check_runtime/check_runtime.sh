@@ -287,6 +287,7 @@ leaves)
         expect_status 64 "--detector-leaves $k" -- "$MPIGUARD" check --detector-leaves $k -- $launcher -n 4 "$PROGS/rt_ring" 3
     done
     expect_stderr "more than the job's 4 ranks"
+    ! grep -q "is not observed" "$TMP/stderr" || fail "ranks of a job stopped for --detector-leaves 5 called unobserved"
     expect_status 0 "clean ring, 2 leaves" -- "$MPIGUARD" check --detector-leaves 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 30
     expect_stderr "mpiguard: check: nothing found in 4 of 4 ranks observed"
     json "
