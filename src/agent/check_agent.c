@@ -87,7 +87,11 @@ static int owns(const check_agent *a, int rank)
 static int attach(check_agent *a, int rank)
 {
     event_ring_reader rd;
-    if (event_ring_open(&rd, a->token, rank) != MG_OK)
+    /* while the world size is unknown, whether the ring is ours is not: a look that does not
+     * claim it (its writer would take us for its reader) */
+    int peeked = !a->world_size;
+    int rc = peeked ? event_ring_peek(&rd, a->token, rank) : event_ring_open(&rd, a->token, rank);
+    if (rc != MG_OK)
         return MG_OK; /* not there yet, or not ours to read: looked at again next poll */
     if (a->world_size == 0) {
         int size = rd.hdr->size;
@@ -101,6 +105,10 @@ static int attach(check_agent *a, int rank)
     if (rank >= a->world_size || a->rings[rank].attached || !owns(a, rank)) {
         event_ring_detach(&rd);
         return MG_OK;
+    }
+    if (peeked) { /* ours: claimed now */
+        event_ring_detach(&rd);
+        return attach(a, rank);
     }
     a->rings[rank].reader = rd;
     a->rings[rank].attached = 1;
