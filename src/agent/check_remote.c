@@ -27,11 +27,13 @@ typedef struct remote_conn {
     double heard_at; /* when its last bytes came (once joined) */
     char node[RECORD_STREAM_NODE_NAME];
     check_remote_end end; /* its HELLO's share, and whether DONE came */
+    int ended;            /* a leaf that said ENDED: it waits for the root's last answers */
     agent_reader reader;
 } remote_conn;
 
 struct check_remote {
     int listen_fd, expected, joined, closed, nconns;
+    int said_no_more; /* the leaves heard NO_MORE */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
     uint8_t secret[AGENT_SECRET_BYTES];
@@ -110,6 +112,9 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         return MG_OK;
     case AGENT_MSG_DONE:
         c->end.done = 1;
+        return MG_OK;
+    case AGENT_MSG_ENDED:
+        c->ended = 1;
         return MG_OK;
     case AGENT_MSG_SUMMARY:
         return summary_frame(r, f, sink);
@@ -244,6 +249,28 @@ int check_remote_adopt(check_remote *r, int fd)
     return MG_OK;
 }
 
+/* Sends the frame of type (empty) to c; a leaf gone is seen by its reader. */
+static void tell(const remote_conn *c, const uint8_t *frame, size_t len)
+{
+    send(c->fd, frame, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* Once every leaf said ENDED or closed, after their last answers: NO_MORE, once. */
+static void tell_no_more(check_remote *r)
+{
+    int all = r->expected && r->joined == r->expected && !r->said_no_more;
+    for (int i = 0; all && i < r->nconns; i++)
+        all = r->conns[i].fd < 0 || !r->conns[i].joined || r->conns[i].ended;
+    if (!all)
+        return;
+    uint8_t frame[AGENT_FRAME_HEADER];
+    agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+    for (int i = 0; i < r->nconns; i++)
+        if (r->conns[i].fd >= 0 && r->conns[i].joined)
+            tell(&r->conns[i], frame, sizeof frame);
+    r->said_no_more = 1;
+}
+
 void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
@@ -258,11 +285,12 @@ void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
                                             0, calls[k].exit_seq);
-            /* small and rare (a rank's call at a time); a leaf gone is seen by its reader */
-            send(c->fd, frame, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+            tell(c, frame, len);   /* small and rare: a rank's call at a time */
+            r->conns[i].ended = 0; /* it says ENDED again after what the answer let go */
             break;
         }
     }
+    tell_no_more(r);
 }
 
 int check_remote_done(const check_remote *r)

@@ -51,8 +51,9 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
  * Errors: MG_ERANGE (no room: 256 connections; fd is closed). */
 int check_remote_adopt(check_remote *r, int fd);
 /* Tells the leaves the calls the root's model left (tbon_root_answers): each as a COMPLETED frame
- * to the stream whose HELLO share (check_agent_share_range of world) holds its rank. A stream that
- * went away is skipped (its reader closes it). */
+ * to the stream whose HELLO share (check_agent_share_range of world) holds its rank; then, once
+ * every expected leaf said ENDED or closed, NO_MORE to each (once): no further answer comes, so
+ * they send what they hold and end. A stream that went away is skipped (its reader closes it). */
 void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n);
 /* 1 once every expected agent (any number: at least one) joined and closed its stream. */
 int check_remote_done(const check_remote *r);
