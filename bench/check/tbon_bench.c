@@ -267,7 +267,8 @@ static void root_process(tree *t)
     int rc = MG_OK;
     /* the streams are read together: one after another would stall the tree on a full pipe */
     agent_reader readers[MAX_LEAVES];
-    uint8_t done[MAX_LEAVES] = {0};
+    uint8_t done[MAX_LEAVES] = {0}, ended[MAX_LEAVES] = {0};
+    int told_no_more = 0;
     int open = n;
     for (int i = 0; i < n; i++) {
         agent_reader_init(&readers[i]);
@@ -292,18 +293,37 @@ static void root_process(tree *t)
             while (!rc && got > 0 &&
                    (more = agent_reader_next(&readers[i], &fr, err, sizeof err)) > 0) {
                 done[i] |= fr.type == AGENT_MSG_DONE;
+                ended[i] |= fr.type == AGENT_MSG_ENDED;
                 rc = root_frame(&r, &fr);
             }
             if (got <= 0 || more < 0) {
                 close_end(&inputs[i]);
+                ended[i] = 1;
                 open--;
             }
         }
         const tbon_leaf_call *calls;
         size_t n_calls = 0;
         rc = rc || !r.det ? rc : tbon_root_answers(r.answers, r.det, &calls, &n_calls);
+        uint8_t told[MAX_LEAVES] = {0};
         if (n_calls) {
-            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers);
+            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers, told);
+        }
+        for (int i = 0; i < n; i++) { /* an answered child says ENDED again after it */
+            ended[i] &= !told[i];
+        }
+        /* every child said ENDED: after their last answers, no further one comes */
+        int all_ended = !told_no_more;
+        for (int i = 0; i < n; i++) {
+            all_ended &= ended[i];
+        }
+        for (int i = 0; all_ended && i < n; i++) {
+            uint8_t frame[AGENT_FRAME_HEADER];
+            agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+            told_no_more = 1;
+            if (answers[i] >= 0 && write(answers[i], frame, sizeof frame) != sizeof frame) {
+                close_end(&answers[i]);
+            }
         }
     }
     /* a stream that closed without its DONE frame lost the ranks that had not ended */

@@ -69,15 +69,29 @@ void check_agent_destroy(check_agent *a)
     free(a);
 }
 
+void check_agent_share_range(int world_size, int share, int shares, int *first, int *end)
+{
+    *first = (int)((int64_t)world_size * share / shares);
+    *end = (int)((int64_t)world_size * (share + 1) / shares);
+}
+
+/* Whether rank is of our share; any rank while the world size is unknown (its ring tells it). */
 static int owns(const check_agent *a, int rank)
 {
-    return rank >= 0 && rank % a->shares == a->share;
+    int first = 0, end = a->world_size ? 0 : rank + 1;
+    if (a->world_size)
+        check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    return rank >= first && rank < end;
 }
 
 static int attach(check_agent *a, int rank)
 {
     event_ring_reader rd;
-    if (event_ring_open(&rd, a->token, rank) != MG_OK)
+    /* while the world size is unknown, whether the ring is ours is not: a look that does not
+     * claim it (its writer would take us for its reader) */
+    int peeked = !a->world_size;
+    int rc = peeked ? event_ring_peek(&rd, a->token, rank) : event_ring_open(&rd, a->token, rank);
+    if (rc != MG_OK)
         return MG_OK; /* not there yet, or not ours to read: looked at again next poll */
     if (a->world_size == 0) {
         int size = rd.hdr->size;
@@ -88,9 +102,13 @@ static int attach(check_agent *a, int rank)
         a->world_size = rd.hdr->size;
         a->stats.world_size = a->world_size;
     }
-    if (rank >= a->world_size || a->rings[rank].attached) {
+    if (rank >= a->world_size || a->rings[rank].attached || !owns(a, rank)) {
         event_ring_detach(&rd);
         return MG_OK;
+    }
+    if (peeked) { /* ours: claimed now */
+        event_ring_detach(&rd);
+        return attach(a, rank);
     }
     a->rings[rank].reader = rd;
     a->rings[rank].attached = 1;
@@ -128,9 +146,11 @@ int check_agent_remove_rings(const char *token)
 /* Looks for rings not attached yet; /dev/shm is scanned only while some are missing. */
 static int attach_new(check_agent *a)
 {
-    if (a->world_size && a->stats.attached * a->shares >= a->world_size) {
+    int first, end;
+    check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    if (a->world_size) {
         int missing = 0;
-        for (int r = a->share; r < a->world_size && !missing; r += a->shares)
+        for (int r = first; r < end && !missing; r++)
             missing = !a->rings[r].attached;
         if (!missing)
             return MG_OK;
@@ -214,7 +234,9 @@ int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_re
 {
     *records = 0;
     int rc = attach_new(a);
-    for (int r = a->share; rc == MG_OK && r < a->world_size; r += a->shares) {
+    int first, end;
+    check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
+    for (int r = first; rc == MG_OK && r < end; r++) {
         if (!a->rings[r].attached || a->rings[r].ended)
             continue;
         size_t budget = max_records ? (max_records > *records ? max_records - *records : 1) : 0;

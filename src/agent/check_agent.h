@@ -1,8 +1,8 @@
-/* The check agent: finds the event rings of the ranks it owns on this node (rank % shares ==
- * share), drains them, validates each record, resolves call sites while the rank lives, and
- * hands everything to a sink: the detector in the same process, or a TCP stream to the detector
- * (record_stream.h). Spec: docs/design/check.md "Transport and scale"; docs/design/check.md "How it
- * is built". */
+/* The check agent: finds the event rings of the ranks it owns on this node (share k of N: the
+ * block of world ranks check_agent_share_range gives), drains them, validates each record, resolves
+ * call sites while the rank lives, and hands everything to a sink: the detector in the same
+ * process, or a TCP stream to the detector (record_stream.h). Spec: docs/design/check.md "Transport
+ * and scale"; docs/design/check.md "How it is built". */
 #ifndef MG_CHECK_AGENT_H
 #define MG_CHECK_AGENT_H
 
@@ -33,8 +33,12 @@ typedef struct check_agent_sink {
 
 typedef struct check_agent check_agent;
 
-/* An agent for the rings of `token` whose rank % shares == share. Errors: MG_EINVAL, MG_ENOMEM. */
+/* An agent for the rings of `token` of share `share` of `shares`. Errors: MG_EINVAL, MG_ENOMEM. */
 int check_agent_create(const char *token, int share, int shares, check_agent **out);
+/* Share k of n of a world of world_size ranks: the contiguous block [*first, *end), so that a
+ * stage of the tree of detectors fed by one agent holds whole runs of ranks (tbon_leaf.h); empty
+ * when n > world_size for some k. */
+void check_agent_share_range(int world_size, int share, int shares, int *first, int *end);
 /* Detaches every ring and removes the names still in /dev/shm. NULL is accepted. */
 void check_agent_destroy(check_agent *a);
 /* Removes every ring of the token still in /dev/shm (what a crashed job left); returns how many. */

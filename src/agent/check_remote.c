@@ -26,11 +26,14 @@ typedef struct remote_conn {
     int joined;      /* its secret was right: one of the run's agents; its number from 1 */
     double heard_at; /* when its last bytes came (once joined) */
     char node[RECORD_STREAM_NODE_NAME];
+    check_remote_end end; /* its HELLO's share, and whether DONE came */
+    int ended;            /* a leaf that said ENDED: it waits for the root's last answers */
     agent_reader reader;
 } remote_conn;
 
 struct check_remote {
     int listen_fd, expected, joined, closed, nconns;
+    int said_no_more; /* the leaves heard NO_MORE */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
     uint8_t secret[AGENT_SECRET_BYTES];
@@ -66,7 +69,7 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
         return;
     r->closed++;
     if (sink->agent_closed)
-        sink->agent_closed(sink->base.ctx, c->joined - 1, c->node);
+        sink->agent_closed(sink->base.ctx, c->joined - 1, c->node, &c->end);
 }
 
 static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
@@ -75,6 +78,19 @@ static int record_frame(check_remote *r, const agent_frame *f, const check_remot
     int rc = record_decoder_decode(&r->decoder, f->payload, f->length, &ev);
     if (rc == MG_OK)
         sink->base.record(sink->base.ctx, &ev, f->payload, f->length);
+    return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
+}
+
+static int summary_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
+{
+    int32_t ranks;
+    const uint8_t *record;
+    size_t len;
+    check_event ev;
+    int rc = record_stream_parse_summary(f, &ranks, &record, &len);
+    rc = rc ? rc : record_decoder_decode(&r->decoder, record, len, &ev);
+    if (rc == MG_OK && sink->summary)
+        sink->summary(sink->base.ctx, &ev, ranks);
     return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
 }
 
@@ -89,7 +105,19 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
     record_stream_verdict verdict;
     switch (f->type) {
     case AGENT_MSG_HELLO:
-        return record_stream_parse_hello(f, &share, &shares, c->node);
+        if (record_stream_parse_hello(f, &share, &shares, c->node))
+            return MG_EFORMAT;
+        c->end.share = (int)share;
+        c->end.shares = (int)shares;
+        return MG_OK;
+    case AGENT_MSG_DONE:
+        c->end.done = 1;
+        return MG_OK;
+    case AGENT_MSG_ENDED:
+        c->ended = 1;
+        return MG_OK;
+    case AGENT_MSG_SUMMARY:
+        return summary_frame(r, f, sink);
     case AGENT_MSG_OBSERVE:
         if (record_stream_parse_observe(f, &verdict))
             return MG_EFORMAT;
@@ -192,20 +220,10 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
             fds[n++] = (struct pollfd){.fd = r->conns[i].fd, .events = POLLIN};
     if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
         return MG_OK;
-    while (accepting(r)) {
-        /* A refused connection's place is taken again. */
-        int slot = 0;
-        while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
-            slot++;
-        if (slot == MAX_AGENTS)
+    /* A refused connection's place is taken again. */
+    for (int fd; accepting(r) && (fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
+        if (check_remote_adopt(r, fd) != MG_OK)
             break;
-        int fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0)
-            break;
-        r->conns[slot] = (remote_conn){.fd = fd};
-        agent_reader_init(&r->conns[slot].reader);
-        r->nconns += slot == r->nconns;
-    }
     for (int i = 0; i < r->nconns; i++) {
         if (r->conns[i].fd < 0)
             continue;
@@ -214,6 +232,65 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
             return rc;
     }
     return MG_OK;
+}
+
+int check_remote_adopt(check_remote *r, int fd)
+{
+    int slot = 0;
+    while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
+        slot++;
+    if (slot == MAX_AGENTS) {
+        close(fd);
+        return MG_ERANGE;
+    }
+    r->conns[slot] = (remote_conn){.fd = fd};
+    agent_reader_init(&r->conns[slot].reader);
+    r->nconns += slot == r->nconns;
+    return MG_OK;
+}
+
+/* Sends the frame of type (empty) to c; a leaf gone is seen by its reader. */
+static void tell(const remote_conn *c, const uint8_t *frame, size_t len)
+{
+    send(c->fd, frame, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* Once every leaf said ENDED or closed, after their last answers: NO_MORE, once. */
+static void tell_no_more(check_remote *r)
+{
+    int all = r->expected && r->joined == r->expected && !r->said_no_more;
+    for (int i = 0; all && i < r->nconns; i++)
+        all = r->conns[i].fd < 0 || !r->conns[i].joined || r->conns[i].ended;
+    if (!all)
+        return;
+    uint8_t frame[AGENT_FRAME_HEADER];
+    agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+    for (int i = 0; i < r->nconns; i++)
+        if (r->conns[i].fd >= 0 && r->conns[i].joined)
+            tell(&r->conns[i], frame, sizeof frame);
+    r->said_no_more = 1;
+}
+
+void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        for (int i = 0; i < r->nconns; i++) {
+            const remote_conn *c = &r->conns[i];
+            int first, end;
+            if (c->fd < 0 || !c->joined || !c->end.shares)
+                continue;
+            check_agent_share_range(world, c->end.share, c->end.shares, &first, &end);
+            if (calls[k].rank < first || calls[k].rank >= end)
+                continue;
+            uint8_t frame[AGENT_FRAME_HEADER + 16];
+            size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
+                                            0, calls[k].exit_seq);
+            tell(c, frame, len);   /* small and rare: a rank's call at a time */
+            r->conns[i].ended = 0; /* it says ENDED again after what the answer let go */
+            break;
+        }
+    }
+    tell_no_more(r);
 }
 
 int check_remote_done(const check_remote *r)

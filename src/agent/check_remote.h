@@ -14,16 +14,25 @@ typedef struct check_remote check_remote;
 
 #include "agent_proto.h"
 #include "record_stream.h"
+#include "tbon_leaf.h"
+
+/* How a stream ended (agent_closed): its HELLO's share of the ranks, and whether its last frame
+ * was DONE (a leaf of the tree of detectors that ended cleanly). */
+typedef struct check_remote_end {
+    int share, shares, done;
+} check_remote_end;
 
 /* What only a remote agent tells: the world size, which ranks are still in their call, a node
- * agent's verdicts on its ranks, and that an agent's stream closed. agent numbers the agents in
- * the order they joined; node is the name its HELLO gave. */
+ * agent's verdicts on its ranks, a leaf's summary of a collective (tbon_leaf.h: world ranks
+ * [ev->rank, + ranks) each entered and left it), and that an agent's stream closed. agent numbers
+ * the agents in the order they joined; node is the name its HELLO gave. */
 typedef struct check_remote_sink {
     check_agent_sink base;
     void (*world)(void *ctx, int size);
     void (*state)(void *ctx, int rank, uint64_t blocked_seq);
     void (*observe)(void *ctx, int agent, const char *node, const record_stream_verdict *v);
-    void (*agent_closed)(void *ctx, int agent, const char *node);
+    void (*summary)(void *ctx, const check_event *ev, int32_t ranks);
+    void (*agent_closed)(void *ctx, int agent, const char *node, const check_remote_end *end);
 } check_remote_sink;
 
 /* Takes listen_fd (listening, nonblocking; owned from then on, even on failure) to accept the
@@ -37,6 +46,15 @@ int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SE
  * closed with a warning naming the problem; the others go on. Errors: MG_ENOMEM. */
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records);
+/* Takes fd (a connected stream socket, e.g. a leaf of the tree of detectors over a socketpair;
+ * owned from then on) as a connection that must open with the AUTH frame, as an accepted one.
+ * Errors: MG_ERANGE (no room: 256 connections; fd is closed). */
+int check_remote_adopt(check_remote *r, int fd);
+/* Tells the leaves the calls the root's model left (tbon_root_answers): each as a COMPLETED frame
+ * to the stream whose HELLO share (check_agent_share_range of world) holds its rank; then, once
+ * every expected leaf said ENDED or closed, NO_MORE to each (once): no further answer comes, so
+ * they send what they hold and end. A stream that went away is skipped (its reader closes it). */
+void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n);
 /* 1 once every expected agent (any number: at least one) joined and closed its stream. */
 int check_remote_done(const check_remote *r);
 void check_remote_destroy(check_remote *r);

@@ -16,10 +16,6 @@
 /* Bytes gathered before one write to the parent, at most (each round of reads writes what it
  * passed up). */
 #define STAGE_OUT_BATCH (256u << 10)
-/* Once its children's streams ended, how long the stage waits for each further answer of its
- * parent before its held records go up as they are (exact either way: an answer spares the root
- * those records; one that never comes, a send whose receive never came, costs this wait). */
-#define STAGE_ANSWER_WAIT_MS 200
 
 typedef struct stage {
     int output;
@@ -27,8 +23,13 @@ typedef struct stage {
     agent_buf ends; /* END frames, held until the stage ends */
     tbon_leaf *leaf;
     const tbon_stage_params *params;
-    uint8_t *ended;   /* per rank of the share: an END frame came */
-    uint8_t *done;    /* per input: its DONE frame came */
+    int32_t first, count; /* the share, once known (tbon_stage_params) */
+    uint8_t *ended;       /* per rank of the share: an END frame came */
+    uint8_t *done;        /* per input: its DONE frame came */
+    uint8_t *said_ended;  /* per input: its ENDED frame came after its last answer, or it closed */
+    uint8_t *told;        /* per input: answered in this round */
+    int sent_ended;       /* this stage said ENDED to its parent */
+    int no_more;          /* no further answer comes from above (NO_MORE, or none can) */
     int *answers_out; /* per input: tbon_stage_params.answers_out, -1 once that child went away */
 } stage;
 
@@ -70,10 +71,18 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
         if (rc || s->leaf) {
             return rc;
         }
-        rc = tbon_leaf_create(world, s->params->first, s->params->count, pass_up, s, &s->leaf);
+        if (s->params->shares) {
+            int first, end;
+            check_agent_share_range(world, s->params->share, s->params->shares, &first, &end);
+            s->first = first;
+            s->count = end - first;
+            s->ended = calloc(s->count > 0 ? (size_t)s->count : 1, 1);
+        }
+        rc = s->ended ? tbon_leaf_create(world, s->first, s->count, pass_up, s, &s->leaf)
+                      : MG_ENOMEM;
         if (rc) {
-            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks",
-                     s->params->first, s->params->first + s->params->count - 1, world);
+            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks", s->first,
+                     s->first + s->count - 1, world);
             return rc;
         }
         return append_frame(&s->out, f->type, f->payload, f->length);
@@ -98,15 +107,16 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
     int32_t rank, end;
     uint64_t lost;
     if (f->type == AGENT_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
-        rank >= s->params->first && rank - s->params->first < s->params->count) {
-        s->ended[rank - s->params->first] = 1;
+        rank >= s->first && rank - s->first < s->count) {
+        s->ended[rank - s->first] = 1;
     }
     agent_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
     return append_frame(to, f->type, f->payload, f->length);
 }
 
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
-                              const int32_t *first, const int32_t *count, int *outputs)
+                              const int32_t *first, const int32_t *count, int *outputs,
+                              uint8_t *told)
 {
     for (size_t k = 0; k < n; k++) {
         int i = 0;
@@ -121,6 +131,9 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
         if (i < n_children && outputs[i] >= 0 && write(outputs[i], frame, len) != (ssize_t)len) {
             outputs[i] = -1;
         }
+        if (told && i < n_children && outputs[i] >= 0) {
+            told[i] = 1;
+        }
     }
 }
 
@@ -134,6 +147,7 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
     }
     if (n <= 0) {
         *open = 0;
+        s->no_more = 1; /* the parent went away: no answer can come */
         return MG_OK;
     }
     int rc = agent_reader_push(reader, chunk, (size_t)n);
@@ -147,6 +161,9 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
             !record_stream_parse_pair(&f, &rank, &reserved, &exit_seq)) {
             rc = tbon_leaf_completed(s->leaf, rank, exit_seq);
         }
+        s->no_more |= f.type == AGENT_MSG_NO_MORE;
+        /* what the answer let go goes up first: ENDED is said again after it */
+        s->sent_ended &= f.type != AGENT_MSG_COMPLETED;
     }
     return rc;
 }
@@ -157,8 +174,11 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
     const tbon_stage_params *p = s->params;
     res->broken_inputs++;
     int rc = MG_OK;
-    for (int32_t r = p->input_first[i]; !rc && r < p->input_first[i] + p->input_count[i]; r++) {
-        if (r >= p->first && r - p->first < p->count && !s->ended[r - p->first]) {
+    /* with a share of the world, the one input streams the share */
+    int32_t first = p->shares ? s->first : p->input_first[i];
+    int32_t count = p->shares ? s->count : p->input_count[i];
+    for (int32_t r = first; !rc && r < first + count; r++) {
+        if (r >= s->first && r - s->first < s->count && !s->ended[r - s->first]) {
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
                                             0);
@@ -181,6 +201,8 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     }
     if (n <= 0) {
         *open = 0;
+        s->said_ended[i] = 1; /* a child that died is an end too, its ranks lost */
+        s->answers_out[i] = -1;
         return n < 0 || !s->done[i] || agent_reader_partial(reader) ? lose_input(s, i, res) : MG_OK;
     }
     int rc = agent_reader_push(reader, chunk, (size_t)n);
@@ -190,10 +212,13 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) != 0) {
         if (got < 0) {
             *open = 0;
+            s->said_ended[i] = 1;
+            s->answers_out[i] = -1;
             return lose_input(s, i, res);
         }
-        if (f.type == AGENT_MSG_DONE) {
-            s->done[i] = 1;
+        if (f.type == AGENT_MSG_DONE || f.type == AGENT_MSG_ENDED) {
+            s->done[i] |= f.type == AGENT_MSG_DONE;
+            s->said_ended[i] = 1;
         } else {
             rc = on_frame(s, &f, err, errlen);
         }
@@ -201,47 +226,70 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     return rc;
 }
 
-/* Writes what went up and tells the children what they wait on. */
-static int end_round(stage *s)
+/* Tells each child that waits for answers that no further one comes. */
+static void tell_no_more(stage *s)
 {
-    int rc = s->out.len ? write_out(s) : MG_OK;
+    uint8_t frame[AGENT_FRAME_HEADER];
+    agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+    for (int i = 0; i < s->params->n_inputs; i++) {
+        if (s->answers_out[i] >= 0 &&
+            write(s->answers_out[i], frame, sizeof frame) != (ssize_t)sizeof frame) {
+            s->answers_out[i] = -1;
+        }
+    }
+}
+
+/* Writes what went up and tells the children what they wait on. Once every child said ENDED (or
+ * died), the stage says ENDED up, after all it passed; once no answer can come any more (its
+ * parent said NO_MORE, went away, or never answers), its children hear NO_MORE after their last
+ * answers. */
+static int end_round(stage *s, int answers_open)
+{
+    int all_ended = 1;
+    for (int i = 0; i < s->params->n_inputs; i++) {
+        all_ended &= s->said_ended[i];
+    }
+    int rc = MG_OK;
+    if (all_ended && !s->sent_ended) {
+        static const uint8_t no_payload[1];
+        s->sent_ended = 1;
+        rc = append_frame(&s->out, AGENT_MSG_ENDED, no_payload, 0);
+    }
+    s->no_more |= s->sent_ended && !answers_open;
+    rc = rc || !s->out.len ? rc : write_out(s);
     if (!rc && s->leaf) {
         size_t n;
         const tbon_leaf_call *calls = tbon_leaf_take_completed(s->leaf, &n);
         tbon_stage_tell_children(calls, n, s->params->n_inputs, s->params->input_first,
-                                 s->params->input_count, s->answers_out);
+                                 s->params->input_count, s->answers_out, s->told);
+        for (int i = 0; i < s->params->n_inputs; i++) { /* an answered child says ENDED again */
+            s->said_ended[i] &= !s->told[i];
+            s->told[i] = 0;
+        }
+    }
+    if (s->no_more && s->sent_ended) {
+        tell_no_more(s);
+        for (int i = 0; i < s->params->n_inputs; i++) {
+            s->answers_out[i] = -1; /* said once */
+        }
     }
     return rc;
 }
 
-/* The children's streams ended: the parent's answers may still let held ranks go on here. */
-static int await_answers(stage *s, struct pollfd *answers, agent_reader *reader)
+/* Sends every held call up, then the END frames held behind them. */
+static int release_held(stage *s)
 {
-    tbon_leaf_counts counts = {0};
-    int rc = MG_OK;
-    while (!rc && answers->fd >= 0 && s->leaf) {
-        tbon_leaf_counts_get(s->leaf, &counts);
-        int ready = counts.awaiting ? poll(answers, 1, STAGE_ANSWER_WAIT_MS) : 0;
-        if (ready < 0 && errno == EINTR) {
-            continue;
-        }
-        if (ready <= 0) {
-            break;
-        }
-        int still = 1;
-        rc = read_answers(s, reader, &still);
-        answers->fd = still ? answers->fd : -1;
-        rc = rc ? rc : end_round(s);
+    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
+    if (!rc && s->ends.len) {
+        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
+        s->ends.len = 0;
     }
     return rc;
 }
 
 static int finish(stage *s)
 {
-    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
-    if (!rc && s->ends.len) {
-        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
-    }
+    int rc = release_held(s);
     static const uint8_t no_payload[1];
     rc = rc ? rc : append_frame(&s->out, AGENT_MSG_DONE, no_payload, 0);
     return rc ? rc : write_out(s);
@@ -251,14 +299,21 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
 {
     stage s = {.output = p->output,
                .params = p,
-               .ended = calloc((size_t)p->count, 1),
+               .first = p->first,
+               .count = p->count,
+               .ended = p->shares ? NULL : calloc((size_t)p->count, 1),
                .done = calloc((size_t)p->n_inputs, 1),
+               .said_ended = calloc((size_t)p->n_inputs, 1),
+               .told = calloc((size_t)p->n_inputs, 1),
                .answers_out = malloc((size_t)p->n_inputs * sizeof *s.answers_out)};
     /* the inputs, then the parent's answers */
     struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
     agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
     memset(out, 0, sizeof *out);
-    int rc = fds && readers && s.ended && s.done && s.answers_out ? MG_OK : MG_ENOMEM;
+    int rc = fds && readers && (s.ended || p->shares) && s.done && s.said_ended && s.told &&
+                     s.answers_out
+                 ? MG_OK
+                 : MG_ENOMEM;
     int open = p->n_inputs;
     for (int i = 0; !rc && i <= p->n_inputs; i++) {
         fds[i] = (struct pollfd){.fd = i < p->n_inputs ? p->inputs[i] : p->answers_in,
@@ -268,9 +323,17 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     for (int i = 0; !rc && i < p->n_inputs; i++) {
         s.answers_out[i] = p->answers_out ? p->answers_out[i] : -1;
     }
-    while (!rc && open > 0) {
-        if (poll(fds, (nfds_t)p->n_inputs + 1, -1) < 0 && errno != EINTR) {
+    /* until the children's streams closed and no answer can come any more */
+    while (!rc && (open > 0 || !(s.no_more && s.sent_ended))) {
+        int ready = poll(fds, (nfds_t)p->n_inputs + 1, s.leaf && p->quiet_ms ? p->quiet_ms : -1);
+        if (ready < 0 && errno != EINTR) {
             rc = MG_EIO;
+        }
+        if (ready == 0) {
+            /* the parent takes a silent stream for a lost one (agent_proto.h) */
+            static const uint8_t no_payload[1];
+            rc = release_held(&s);
+            rc = rc ? rc : append_frame(&s.out, AGENT_MSG_ALIVE, no_payload, 0);
         }
         if (!rc && fds[p->n_inputs].fd >= 0 &&
             (fds[p->n_inputs].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -290,9 +353,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
         }
         /* what went up leaves with each round, not only when a batch filled: summaries are small,
          * and the parent's verdict waits for them */
-        rc = rc ? rc : end_round(&s);
+        rc = rc ? rc : end_round(&s, fds[p->n_inputs].fd >= 0);
     }
-    rc = rc ? rc : await_answers(&s, &fds[p->n_inputs], &readers[p->n_inputs]);
     rc = rc ? rc : finish(&s);
     if (rc == MG_EIO || rc == MG_ENOMEM) {
         snprintf(err, errlen, "%s", rc == MG_EIO ? "the stage's parent went away" : "no memory");
@@ -300,6 +362,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     if (s.leaf) {
         tbon_leaf_counts_get(s.leaf, &out->counts);
     }
+    out->first = s.first;
+    out->count = s.count;
     for (int i = 0; readers && i <= p->n_inputs; i++) {
         agent_reader_free(&readers[i]);
     }
@@ -308,6 +372,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     free(fds);
     free(s.ended);
     free(s.done);
+    free(s.said_ended);
+    free(s.told);
     tbon_leaf_destroy(s.leaf);
     agent_buf_free(&s.out);
     agent_buf_free(&s.ends);

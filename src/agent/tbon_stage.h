@@ -21,15 +21,24 @@ typedef struct tbon_stage_params {
      * this stage's go (-1: an agent, which waits for none); closed by the caller */
     int answers_in;
     const int *answers_out;
-    int32_t first, count; /* the share: world ranks [first, first + count) */
+    int32_t first, count; /* the share: world ranks [first, first + count), or, with shares > 0,
+                             share `share` of `shares` of the world (check_agent_share_range), known
+                             at the WORLD frame: then the one input streams that share */
+    int share, shares;
+    /* a live job's stage (check's leaf): when its inputs stayed quiet this long, its held calls go
+     * up; 0 for a replay, whose streams always end */
+    int quiet_ms;
 } tbon_stage_params;
 
 typedef struct tbon_stage_result {
     tbon_leaf_counts counts;
-    int broken_inputs; /* children whose stream ended inside a frame or was malformed */
+    int broken_inputs;    /* children whose stream ended inside a frame or was malformed */
+    int32_t first, count; /* the share (tbon_stage_params) */
 } tbon_stage_result;
 
-/* Runs the stage until every child's stream ended, telling its children the calls they wait on as
+/* Runs the stage until every child's stream ended; when nothing came for quiet_ms, the held
+ * calls go up (tbon_leaf_flush: a deadlock inside the share then reaches the root of a job that
+ * never ends), and the END frames behind them. Tells its children the calls they wait on as
  * its stage or its parent leaves them (tbon_stage_tell_children): then the held calls go up
  * (tbon_leaf_flush), then the END frames of its ranks (held back until then, so each follows its
  * rank's last record), and the output is closed. A child that breaks off (killed, or a malformed
@@ -39,9 +48,12 @@ typedef struct tbon_stage_result {
  * MG_EFORMAT (a record the stage refused), MG_ENOMEM. */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
  * i streams ranks [first[i], first[i] + count[i]) and reads answers from outputs[i]; -1 (an agent)
- * waits for none, and a child that went away is set to -1. The caller ignores SIGPIPE. */
+ * waits for none, and a child that went away is set to -1. told (or NULL) gets told[i] = 1 for
+ * each child written to: it says ENDED again after what the answer let go. The caller ignores
+ * SIGPIPE. */
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
-                              const int32_t *first, const int32_t *count, int *outputs);
+                              const int32_t *first, const int32_t *count, int *outputs,
+                              uint8_t *told);
 
 int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen);
 

@@ -5,9 +5,12 @@
 
 /* Runs a stage (tbon_stage_run) for the share `ranks` ("A-B") over inherited descriptors: inputs
  * "FD:A-B[/ANSWERS_FD],..." (each child's stream, the ranks it streams, where its answers go),
- * output "FD[/ANSWERS_FD]" (the parent's stream and its answers). Prints one line of counts on
- * stdout at the end. Returns the exit status: 0, MG_EXIT_USAGE (a malformed list, named on
- * stderr), MG_EXIT_SOFTWARE (the stage failed: the message says why). */
-int agent_stage_run(const char *ranks, const char *inputs, const char *output);
+ * output "FD[/ANSWERS_FD]" (the parent's stream and its answers). With ranks NULL, a leaf of
+ * `mpiguard check --detector-leaves`: share `share` of `shares` of the world, inputs "FD" (its one
+ * agent's stream). Prints one line of counts on stdout at the end. Returns the exit status: 0,
+ * MG_EXIT_USAGE (a malformed list, named on stderr), MG_EXIT_SOFTWARE (the stage failed: the
+ * message says why). */
+int agent_stage_run(const char *ranks, int share, int shares, const char *inputs,
+                    const char *output);
 
 #endif

@@ -121,7 +121,9 @@ static int send_states(agent_out *o, const check_agent_proc_params *p, int world
 {
     if (world && !*sent && !(*sent = calloc((size_t)world, sizeof **sent)))
         return MG_ENOMEM;
-    for (int r = p->share; *sent && r < world; r += p->shares) {
+    int first, end;
+    check_agent_share_range(world, p->share, p->shares, &first, &end);
+    for (int r = first; *sent && r < end; r++) {
         uint64_t seq = check_agent_blocked_seq(o->agent, r);
         if (seq != (*sent)[r]) {
             put_pair(o, AGENT_MSG_STATE, r, 0, seq);
@@ -239,15 +241,22 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
             status = MG_EXIT_SOFTWARE;
             break;
         }
-        int owned = st.world_size > p->share
-                        ? (st.world_size - p->share + p->shares - 1) / p->shares
-                        : 0;
-        if (done || (!o->node && st.world_size && st.ended == owned))
+        int first, end;
+        check_agent_share_range(st.world_size, p->share, p->shares, &first, &end);
+        if (done || (!o->node && st.world_size && st.ended == end - first))
             break;
         if (n == 0) {
             struct timespec pause = {0, 5000000};
             nanosleep(&pause, NULL);
         }
+    }
+    /* every rank's stream ended: the stream ends cleanly (a leaf takes one without DONE for a lost
+     * agent, tbon_stage.h) */
+    uint8_t *done = status ? NULL : room(o, AGENT_FRAME_HEADER);
+    if (done) {
+        agent_frame_header_put(done, AGENT_MSG_DONE, 0);
+        o->len += AGENT_FRAME_HEADER;
+        status = flush(o) == MG_OK ? 0 : MG_EXIT_SOFTWARE;
     }
     free(sent_state);
     return status;
@@ -261,7 +270,9 @@ int check_agent_proc_run(const check_agent_proc_params *p)
         return MG_EXIT_SOFTWARE;
     }
     cli_session node = {.tool = "check", .flavor = p->flavor};
-    agent_out o = {.fd = connect_to(p->address), .agent = a, .node = p->library ? &node : NULL};
+    agent_out o = {.fd = p->address ? connect_to(p->address) : p->output,
+                   .agent = a,
+                   .node = p->library ? &node : NULL};
     observe_ranks *observer = NULL;
     if (o.node) {
         snprintf(node.token, sizeof node.token, "%s", p->token);
@@ -274,7 +285,7 @@ int check_agent_proc_run(const check_agent_proc_params *p)
     if (o.fd < 0 || (o.node && !observer)) {
         mg_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
                           : "check agent: out of memory (detector at %s)",
-                 p->address);
+                 p->address ? p->address : "its leaf");
     } else {
         say_hello(&o, p);
         status = stream(&o, a, observer, p);

@@ -1,8 +1,10 @@
 /* Internal to src/cli: no other folder includes it (docs/architecture.md). */
-/* An agent process of `mpiguard check`: with --agents N, one of N on this node owning the ranks
- * rank % shares == share; with --agent-launcher, the one agent of its node, owning every rank there
- * and judging whether each is observed (observe_ranks.h). Either streams its ranks' records to the
- * detector over TCP (record_stream.h) until its ranks' streams ended or the detector went away.
+/* An agent process of `mpiguard check`: with --agents N or --detector-leaves N, one of N on this
+ * node owning share k of N (a block of ranks, check_agent_share_range); with --agent-launcher, the
+ * one agent of its node, owning every rank there and judging whether each is observed
+ * (observe_ranks.h). Either streams its ranks' records to the detector over TCP, or to its leaf of
+ * the tree of detectors over an inherited descriptor (record_stream.h), until its ranks' streams
+ * ended or the detector went away.
  * docs/design/check.md "How it is built"; docs/check.md "Across nodes". */
 #ifndef MG_CHECK_AGENT_PROC_H
 #define MG_CHECK_AGENT_PROC_H
@@ -15,7 +17,8 @@
 typedef struct check_agent_proc_params {
     const char *token; /* the job's MPIGUARD_JOB_TOKEN */
     int share, shares;
-    const char *address;   /* the detector's ADDRESS:PORT */
+    const char *address;   /* the detector's ADDRESS:PORT, or NULL: */
+    int output;            /* ... an inherited descriptor (a socket) to stream to instead */
     const uint8_t *secret; /* AGENT_SECRET_BYTES, sent first (AUTH) */
     const char *library;   /* a node agent: the interposition library the ranks were given; NULL
                               for one of --agents N (the detector judges those ranks itself) */

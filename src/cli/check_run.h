@@ -16,6 +16,7 @@
 #include "deadlock_detector.h"
 #include "observe_ranks.h"
 #include "site_resolver.h"
+#include "tbon_root.h"
 
 /* Room for the class table's classes (mg_report_class_select refuses a smaller one). */
 enum { CHECK_CLASSES_MAX = 256 };
@@ -25,6 +26,7 @@ typedef struct check_options {
     int on_deadlock, buffered_sends, wildcards;
     double quiet_time;
     long agents;
+    long detector_leaves;       /* leaves of the tree of detectors, each under one agent; 0: none */
     const char *agent_launcher; /* words that start one agent per node */
     /* --checks: selected[i] for class i of the class table (report_class.h) */
     unsigned char selected[CHECK_CLASSES_MAX];
@@ -42,7 +44,9 @@ typedef struct check_run {
     cli_session *s;
     const check_options *o;
     check_agent *agent;   /* in-process agent (no --agents) */
-    check_remote *remote; /* agent processes over TCP (--agents N, --agent-launcher) */
+    check_remote *remote; /* agent processes over TCP (--agents N, --agent-launcher), or the
+                             leaves of the tree of detectors (--detector-leaves K) */
+    tbon_root *answers;   /* --detector-leaves: what the root tells the leaves */
     mg_job **agent_jobs;
     int nagent_jobs;
     int *agent_of; /* --agent-launcher: per rank, 1 + the number of the agent that judged it */
@@ -67,6 +71,7 @@ typedef struct check_run {
     reported_mismatch *mismatches;
     size_t nmismatches;
     int deadlock, findings, mismatch, failed;
+    int too_many_leaves; /* --detector-leaves is more than the job's ranks */
     size_t left_out;     /* findings of classes --checks did not select */
     size_t notes;        /* findings of severity note (leaks MPI_Finalize cleans up): reported,
                           * and the exit status stays the job's */

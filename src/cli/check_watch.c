@@ -51,6 +51,7 @@ static void set_world(check_run *r, int size)
         r->failed = 1;
     else
         r->world = size;
+    r->too_many_leaves = r->o->detector_leaves > size;
 }
 
 static int ensure_detector(check_run *r)
@@ -69,32 +70,75 @@ static int ensure_detector(check_run *r)
     p.buffered_standard_sends = r->o->buffered_sends;
     p.probing = 1;
     p.deciding = r->o->wildcards == 1;
-    return deadlock_detector_create(&p, r->world, &r->det);
+    int rc = r->o->detector_leaves && !r->answers ? tbon_root_create(r->world, &r->answers) : MG_OK;
+    return rc ? rc : deadlock_detector_create(&p, r->world, &r->det);
+}
+
+/* Counts rank's records seen: the watch's sign of its progress. */
+static void note_records(check_run *r, int rank, uint64_t n)
+{
+    if (rank >= 0 && rank < r->world) {
+        r->captured[rank] = 1;
+        r->rank_records[rank] += n;
+    }
+}
+
+/* Whether the detector is there to be fed (else the run failed); the record's arrival is noted. */
+static int feeding(check_run *r, uint64_t *now)
+{
+    if (ensure_detector(r) != MG_OK) {
+        r->failed = 1;
+        return 0;
+    }
+    *now = now_ns();
+    check_policy_note_record(&r->policy, *now);
+    return 1;
+}
+
+/* What the detector said of a record (or a leaf's summary of `ranks`): the first refusal is said,
+ * all are counted. */
+static void fed(check_run *r, const check_event *ev, int32_t ranks, int rc)
+{
+    r->broken |= rc != MG_OK && rc != MG_ENOENT; /* unknown communicators are skipped calls */
+    if (rc == MG_OK || r->feed_errors++ > 0)
+        return;
+    char what[64];
+    if (ranks)
+        snprintf(what, sizeof what, "ranks %d-%d: a leaf's summary", ev->rank,
+                 ev->rank + ranks - 1);
+    else
+        snprintf(what, sizeof what, "rank %d: the %s record %llu", ev->rank,
+                 ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
+    mg_warn("check: %s of %s was not accepted (%s); later rejections are counted in the report",
+            what, check_func_describe(ev->func) ? check_func_describe(ev->func)->name : "?",
+            mg_strerror(rc));
 }
 
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
 {
     (void)bytes, (void)len;
     check_run *r = ctx;
-    if (ensure_detector(r) != MG_OK) {
-        r->failed = 1;
+    uint64_t now;
+    if (!feeding(r, &now))
         return;
-    }
-    uint64_t now = now_ns();
-    check_policy_note_record(&r->policy, now);
-    if (ev->rank >= 0 && ev->rank < r->world) {
-        r->captured[ev->rank] = 1;
-        r->rank_records[ev->rank]++;
-    }
+    note_records(r, ev->rank, 1);
     int rc = deadlock_detector_feed(r->det, ev, now);
-    r->broken |= rc != MG_OK && rc != MG_ENOENT; /* unknown communicators are skipped calls */
-    if (rc != MG_OK && r->feed_errors++ == 0)
-        mg_warn("check: rank %d: the %s record %llu of %s was not accepted (%s); later "
-                "rejections are counted in the report",
-                ev->rank, ev->kind == CHECK_EV_ENTER ? "entry" : "exit",
-                (unsigned long long)ev->seq,
-                check_func_describe(ev->func) ? check_func_describe(ev->func)->name : "?",
-                mg_strerror(rc));
+    /* a leaf holds the rank's later calls until the root's model left this one */
+    if (rc == MG_OK && r->answers)
+        rc = tbon_root_note(r->answers, ev);
+    fed(r, ev, 0, rc);
+}
+
+/* A leaf's summary: each of its ranks entered and left the collective of ev (two records each). */
+static void on_summary(void *ctx, const check_event *ev, int32_t ranks)
+{
+    check_run *r = ctx;
+    uint64_t now;
+    if (!feeding(r, &now))
+        return;
+    for (int32_t k = 0; k < ranks; k++)
+        note_records(r, ev->rank + k, 2);
+    fed(r, ev, ranks, deadlock_detector_feed_summary(r->det, ev, ranks, now));
 }
 
 static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
@@ -160,10 +204,32 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
                                            (mg_observe_cause)v->cause, v->detail);
 }
 
+/* A leaf of the tree of detectors closed its stream before its end (killed): the ranks of its
+ * share whose streams had not ended are no longer seen. */
+static void on_leaf_lost(check_run *r, const char *node, const check_remote_end *end)
+{
+    int first, last;
+    check_agent_share_range(r->world, end->share, end->shares, &first, &last);
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "leaf %d of the tree of detectors (ranks %d-%d) was lost while the rank ran: its "
+             "calls are no longer seen",
+             end->share, first, last - 1);
+    mg_warn("check: the %s", detail);
+    for (int k = first; r->observer && k < last; k++)
+        if (!r->ended[k])
+            r->newly_blind += observe_ranks_remote(r->observer, k, 0, node[0] ? node : "?",
+                                                   MG_OBSERVE_AGENT_LOST, detail);
+}
+
 /* An agent's stream closed: the ranks it judged whose streams had not ended are lost with it. */
-static void on_agent_closed(void *ctx, int agent, const char *node)
+static void on_agent_closed(void *ctx, int agent, const char *node, const check_remote_end *end)
 {
     check_run *r = ctx;
+    if (r->o->detector_leaves && !end->done && end->shares && r->world) {
+        on_leaf_lost(r, node, end);
+        return;
+    }
     char detail[256];
     snprintf(detail, sizeof detail,
              "the agent on node %s was lost while the rank ran: its calls are no longer seen",
@@ -178,8 +244,12 @@ static void on_agent_closed(void *ctx, int agent, const char *node)
  * bytes of a stream. Returns the records read. */
 static size_t drain(check_run *r, int wait_ms)
 {
-    const check_remote_sink sink = {
-        {r, on_record, on_site, on_rank_end}, on_world, on_state, on_observe, on_agent_closed};
+    const check_remote_sink sink = {{r, on_record, on_site, on_rank_end},
+                                    on_world,
+                                    on_state,
+                                    on_observe,
+                                    on_summary,
+                                    on_agent_closed};
     size_t n = 0, total = 0;
     /* Bounded, so a job that writes faster than this drains still sees triggers and signals. */
     for (int round = 0; round < 16 && (round == 0 || n > 0) && !r->failed; round++) {
@@ -188,6 +258,12 @@ static size_t drain(check_run *r, int wait_ms)
         r->failed |= rc != MG_OK;
         total += n;
     }
+    const tbon_leaf_call *calls;
+    size_t ncalls = 0;
+    if (r->answers && tbon_root_answers(r->answers, r->det, &calls, &ncalls) != MG_OK)
+        r->failed = 1;
+    if (r->answers)
+        check_remote_answer(r->remote, r->world, calls, ncalls);
     return total;
 }
 
@@ -278,7 +354,7 @@ static void stop_job(check_run *r)
 }
 
 /* How the watch of a running job ended. */
-enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK };
+enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK, WATCH_BAD_LEAVES };
 
 /* Polls the job, feeding the detector and asking the policy, until the job ends, a deadlock is
  * confirmed, a rank turns out not observed, or the job hangs after reported errors (the job then
@@ -292,6 +368,13 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
         drain(r, 20);
         if (ended)
             return WATCH_JOB_ENDED;
+        if (r->too_many_leaves) {
+            mg_error("check: --detector-leaves %ld is more than the job's %d ranks: a leaf needs "
+                     "at least one rank",
+                     r->o->detector_leaves, r->world);
+            stop_job(r);
+            return WATCH_BAD_LEAVES;
+        }
         int blind = observe_ranks_update(observer, 0) + r->newly_blind;
         r->newly_blind = 0;
         if (blind) {
@@ -347,13 +430,15 @@ static void finish(check_run *r, observe_ranks *observer)
      * the job. Bounded, so an agent that never connected cannot hold mpiguard; one that died has
      * closed its connection already. 5 s once cut off a live agent on a machine at load 47 (a
      * rank's records lost); the bound only costs time when an agent is missing. */
-    for (uint64_t until = now_ns() + 30000000000ULL;
-         r->remote && !check_remote_done(r->remote) && !every_rank_told(r) && now_ns() < until;)
+    for (uint64_t until = now_ns() + 30000000000ULL; r->remote && !r->too_many_leaves &&
+                                                     !check_remote_done(r->remote) &&
+                                                     !every_rank_told(r) && now_ns() < until;)
         drain(r, 100);
     if (!r->deadlock)
         check_now(r, 1);
     check_report_tool_data(r);
-    if (!observer)
+    /* a job stopped for a wrong --detector-leaves was stopped by us, not observed: no verdicts */
+    if (!observer || r->too_many_leaves)
         return;
     observe_ranks_update(observer, 1);
     r->observed = observe_ranks_observed(observer);
@@ -380,7 +465,8 @@ static void finish(check_run *r, observe_ranks *observer)
  * rank turns out not observed. Returns the finding status: MG_EXIT_DEADLOCK, MG_EXIT_FINDINGS
  * (stopped after a mismatch), MG_EXIT_SOFTWARE (stopped after the analysis failed),
  * MG_EXIT_UNOBSERVED (stopped at once on a rank it could not observe, since no verdict of the
- * analysis would hold) or 0; r->blind counts the ranks not observed, the job stopped or not. */
+ * analysis would hold), MG_EXIT_USAGE (stopped: more --detector-leaves than ranks) or 0; r->blind
+ * counts the ranks not observed, the job stopped or not. */
 int check_watch(check_run *r)
 {
     check_policy_init(&r->policy, r->o->quiet_time, now_ns());
@@ -397,5 +483,7 @@ int check_watch(check_run *r)
         return MG_EXIT_DEADLOCK;
     if (end == WATCH_STUCK)
         return r->mismatch ? MG_EXIT_FINDINGS : MG_EXIT_SOFTWARE;
+    if (end == WATCH_BAD_LEAVES)
+        return MG_EXIT_USAGE;
     return end == WATCH_BLIND ? MG_EXIT_UNOBSERVED : 0;
 }

@@ -45,7 +45,8 @@ static int run_hang(const char *host, int port, const char *token, const uint8_t
 }
 
 static const char usage[] =
-    "mpiguard agent hang|check --connect HOST:PORT --token TOKEN [--sampler shm|ptrace] "
+    "mpiguard agent hang|check --connect HOST:PORT|--output FD --token TOKEN [--sampler "
+    "shm|ptrace] "
     "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]\n"
     "       mpiguard agent stage --ranks A-B --inputs FD:A-B[/FD],... --output FD[/FD]";
 
@@ -66,13 +67,16 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
         {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
          agent_samplers, 0, 0},
         {"ranks", 0, MG_OPT_STRING, &a->ranks, "A-B",
-         "hang: own only these ranks (agents standing in for nodes); stage: its share", NULL, 0, 0},
+         "hang: own only these ranks (agents standing in for nodes); stage: its share (else "
+         "--share K --shares N)",
+         NULL, 0, 0},
         {"inputs", 0, MG_OPT_STRING, &a->inputs, "FD:A-B[/FD],...",
          "stage: each child's stream, its ranks, where its answers go", NULL, 0, 0},
         {"output", 0, MG_OPT_STRING, &a->output, "FD[/FD]",
-         "stage: the parent's stream and its answers", NULL, 0, 0},
-        {"share", 0, MG_OPT_INT, &a->share, "K", "check: own the ranks r with r % N == K", NULL, 0,
-         255},
+         "stage: the parent's stream and its answers; check: the leaf's socket, for --connect",
+         NULL, 0, 0},
+        {"share", 0, MG_OPT_INT, &a->share, "K", "check: own share K of N, a block of ranks", NULL,
+         0, 255},
         {"shares", 0, MG_OPT_INT, &a->shares, "N", "check: the number of agents", NULL, 1, 256},
         {"library", 0, MG_OPT_STRING, &a->library, "PATH",
          "check: the one agent of its node, judging its ranks given this interposition library",
@@ -90,9 +94,12 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
     a->tool = tool[0];
     if (a->tool && strcmp(a->tool, "stage") == 0)
         return 0;
+    /* check's agent under a leaf of the tree of detectors streams to an inherited descriptor */
+    int to_leaf = a->tool && strcmp(a->tool, "check") == 0 && !a->connect && a->output;
     if (!a->tool || (strcmp(a->tool, "hang") != 0 && strcmp(a->tool, "check") != 0) ||
-        !a->connect || !strrchr(a->connect, ':') || !a->token) {
-        mg_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT and --token");
+        (!to_leaf && (!a->connect || !strrchr(a->connect, ':'))) || !a->token) {
+        mg_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT (check: or "
+                 "--output FD) and --token");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
@@ -109,6 +116,7 @@ static int run_check(const agent_args *a, const uint8_t *secret)
                                        .share = (int)a->share,
                                        .shares = (int)a->shares,
                                        .address = a->connect,
+                                       .output = a->connect ? -1 : atoi(a->output),
                                        .secret = secret,
                                        .library = a->library,
                                        .flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
@@ -124,7 +132,7 @@ int cmd_agent(int argc, char **argv)
     if (rc || done)
         return rc;
     if (strcmp(a.tool, "stage") == 0)
-        return agent_stage_run(a.ranks, a.inputs, a.output);
+        return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output);
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
     if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {

@@ -12,8 +12,12 @@
 #include "mg_log.h"
 #include "report_class.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static const char *const on_deadlock_choices[] = {"kill", "report", NULL};
@@ -22,7 +26,7 @@ const char *const cmd_check_wildcard_choices[] = {"probe", "decide", NULL};
 /* Starts the agent processes, streaming to a listener the run's secret guards: with
  * --agent-launcher, one per node behind its words, owning every rank of its node and judging each
  * (the listener on this node's address the others reach); else o->agents on this machine, each
- * owning rank % n == k (on the loopback). */
+ * owning share k of n, a block of ranks (on the loopback). */
 static int start_agents(check_run *r)
 {
     char exe[4096], address[300], share[16], shares[16], err[256];
@@ -62,6 +66,79 @@ static int start_agents(check_run *r)
             return MG_ESYS;
         }
         r->nagent_jobs++;
+    }
+    return MG_OK;
+}
+
+/* Makes fd inherited by the processes started next (on), or not (off). */
+static int inherit(int fd, int on)
+{
+    int flags = fcntl(fd, F_GETFD);
+    return flags < 0 ? -1 : fcntl(fd, F_SETFD, on ? flags & ~FD_CLOEXEC : flags | FD_CLOEXEC);
+}
+
+/* Starts `mpiguard agent ...` (argv) on this machine with the descriptors fds[0..n) inherited by
+ * it alone. */
+static int launch_with(check_run *r, char *const *argv, const int *fds, int n)
+{
+    char err[256];
+    int rc = MG_OK;
+    for (int i = 0; i < n && rc == MG_OK; i++)
+        rc = inherit(fds[i], 1) == 0 ? MG_OK : MG_ESYS;
+    rc = rc ? rc : agent_start_launch(NULL, argv, &r->agent_jobs[r->nagent_jobs], err, sizeof err);
+    for (int i = 0; i < n; i++)
+        inherit(fds[i], 0);
+    if (rc != MG_OK)
+        mg_error("check: %s", rc == MG_ESYS ? strerror(errno) : err);
+    else
+        r->nagent_jobs++;
+    return rc;
+}
+
+/* Starts the tree of detectors of --detector-leaves K: per share k of K, an agent draining its
+ * rings into a leaf stage (tbon_stage.h) over a socketpair, and the leaf streaming to this
+ * process, the root, over another, which the agents' listener code reads as it reads agents. */
+static int start_leaves(check_run *r)
+{
+    char exe[4096], share[16], shares[16], to_leaf[16], from_agent[16], to_root[32];
+    uint8_t secret[AGENT_SECRET_BYTES];
+    int n = (int)r->o->detector_leaves;
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0 || agent_start_secret(secret) != MG_OK ||
+        check_remote_create(-1, n, secret, &r->remote) != MG_OK ||
+        !(r->agent_jobs = calloc(2 * (size_t)n, sizeof *r->agent_jobs)))
+        return MG_ESYS;
+    exe[len] = '\0';
+    snprintf(shares, sizeof shares, "%d", n);
+    for (int k = 0; k < n; k++) {
+        int agent_leaf[2], leaf_root[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, agent_leaf) != 0)
+            return MG_ESYS;
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, leaf_root) != 0) {
+            close(agent_leaf[0]);
+            close(agent_leaf[1]);
+            return MG_ESYS;
+        }
+        snprintf(share, sizeof share, "%d", k);
+        snprintf(to_leaf, sizeof to_leaf, "%d", agent_leaf[0]);
+        snprintf(from_agent, sizeof from_agent, "%d", agent_leaf[1]);
+        snprintf(to_root, sizeof to_root, "%d/%d", leaf_root[1], leaf_root[1]);
+        char *agent[] = {exe,   "agent",    "check", "--output", to_leaf,     "--share",
+                         share, "--shares", shares,  "--token",  r->s->token, NULL};
+        char *leaf[] = {exe,    "agent",    "stage",    "--share",  share,   "--shares",
+                        shares, "--inputs", from_agent, "--output", to_root, NULL};
+        const int leaf_fds[] = {agent_leaf[1], leaf_root[1]};
+        int rc = launch_with(r, agent, agent_leaf, 1);
+        rc = rc ? rc : launch_with(r, leaf, leaf_fds, 2);
+        close(agent_leaf[0]);
+        close(agent_leaf[1]);
+        close(leaf_root[1]);
+        if (rc != MG_OK)
+            close(leaf_root[0]);
+        /* the root reads the leaf's stream (its AUTH frame first) as it reads an agent's */
+        rc = rc ? rc : check_remote_adopt(r->remote, leaf_root[0]);
+        if (rc != MG_OK)
+            return rc;
     }
     return MG_OK;
 }
@@ -110,8 +187,9 @@ static int check_job(cli_session *s, const check_options *o)
     check_run r = {.s = s, .o = o};
     int rc = site_resolver_create(&r.sites);
     if (rc == MG_OK)
-        rc = o->agents || o->agent_launcher ? start_agents(&r)
-                                            : check_agent_create(s->token, 0, 1, &r.agent);
+        rc = o->detector_leaves               ? start_leaves(&r)
+             : o->agents || o->agent_launcher ? start_agents(&r)
+                                              : check_agent_create(s->token, 0, 1, &r.agent);
     if (rc != MG_OK) {
         mg_error("check: cannot start the agents: %s", mg_strerror(rc));
         mg_job_stop(s->job);
@@ -130,6 +208,7 @@ static int check_job(cli_session *s, const check_options *o)
              !mg_job_interrupting_signal(s->job))
         print_clean_line(&r);
     deadlock_detector_destroy(r.det);
+    tbon_root_destroy(r.answers);
     check_agent_destroy(r.agent);
     stop_agents(&r);
     check_agent_remove_rings(s->token);
@@ -180,6 +259,10 @@ static int parse(int argc, char **argv, check_options *o, const char **checks, m
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself",
          NULL, 0, 256},
+        {"detector-leaves", 0, MG_OPT_INT, &o->detector_leaves, "K",
+         "check with a tree of detectors: K leaf processes, each matching the calls of a block of "
+         "ranks, under mpiguard's detector (docs/check.md, \"A tree of detectors\")",
+         NULL, 1, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     return cli_parse(
@@ -202,6 +285,9 @@ static int refuse_bad_options(check_options *o, const char *checks, const mg_par
     else if (o->agents && o->agent_launcher)
         mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
                  "one per node");
+    else if (o->detector_leaves && (o->agents || o->agent_launcher))
+        mg_error("--detector-leaves starts its own agents on this machine: it excludes --agents "
+                 "and --agent-launcher");
     else if (!args->command || args->ncommand == 0)
         mg_error("missing '--' and the launcher command");
     else

@@ -166,7 +166,7 @@ void event_ring_close(event_ring_writer *w, uint32_t life)
         shm_unlink(w->name);
 }
 
-int event_ring_open(event_ring_reader *r, const char *token, int rank)
+int event_ring_peek(event_ring_reader *r, const char *token, int rank)
 {
     memset(r, 0, sizeof *r);
     char name[160];
@@ -201,12 +201,19 @@ int event_ring_open(event_ring_reader *r, const char *token, int rank)
         munmap(map, total);
         return MG_EFORMAT;
     }
-    atomic_store_explicit(&h->reader_pid, (int32_t)getpid(), memory_order_release);
     r->hdr = h;
     r->shared = h;
     r->data = (const uint8_t *)map + sizeof *h;
     r->map_size = total;
     return MG_OK;
+}
+
+int event_ring_open(event_ring_reader *r, const char *token, int rank)
+{
+    int rc = event_ring_peek(r, token, rank);
+    if (rc == MG_OK)
+        atomic_store_explicit(&r->shared->reader_pid, (int32_t)getpid(), memory_order_release);
+    return rc;
 }
 
 static void copy_out(const event_ring_reader *r, uint64_t pos, void *dst, uint64_t n)

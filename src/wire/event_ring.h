@@ -88,6 +88,10 @@ typedef struct event_ring_reader {
  * caller as its reader. Errors: MG_ENOENT (not created yet), MG_EVERSION (another layout),
  * MG_EFORMAT (a capacity that does not fit the segment), MG_ESYS. */
 int event_ring_open(event_ring_reader *r, const char *token, int rank);
+/* As event_ring_open, without recording the caller as the reader: a look at the header (the
+ * world size) by an agent that may not own the ring, which must not tell its writer a reader is
+ * there. */
+int event_ring_peek(event_ring_reader *r, const char *token, int rank);
 /* Copies the next record into buf[0..cap) and consumes it; *len gets its size. Returns 1 when a
  * record was read, 0 when the ring is empty, MG_EFORMAT when the ring is corrupt (a length past
  * what was written or past the capacity), MG_ERANGE when the record exceeds cap (it is skipped). */

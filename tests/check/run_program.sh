@@ -18,7 +18,8 @@
 #                                           `checks: -message_race`
 #   slice: mpich ...|none                   the MPIs whose run CI's slice keeps (default: all;
 #                                           read by tests/check/CMakeLists.txt only)
-# Real mode runs `mpiguard check --report R -- <launcher> -n N <binary>` with a guard time
+# Real mode runs `mpiguard check --report R $MG_CHECK_OPTIONS -- <launcher> -n N <binary>` (the
+# options: e.g. `--detector-leaves 2`, whose findings must be the same) with a guard time
 # (MG_CHECK_GUARD, 30 s): mpiguard must end on its own, with status 82 for a deadlock, 0 for a
 # clean program, another non-zero status for other findings, and leave no process of the job.
 # Validation mode (MG_CHECK_VALIDATE=1) runs the program under the plain launcher and asserts the
@@ -79,7 +80,8 @@ validate() {
 
 real() {
     local report="$TMP/report.json" guard=${MG_CHECK_GUARD:-30}
-    "$MPIGUARD" check -v --report "$report" --checks "${checks:-all}" -- $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
+    # shellcheck disable=SC2086
+    "$MPIGUARD" check -v --report "$report" --checks "${checks:-all}" ${MG_CHECK_OPTIONS:-} -- $launcher -n "$np" "$binary" >"$TMP/stdout" 2>"$TMP/stderr" &
     local tool=$!
     if ! wait_ended $tool "$guard"; then
         kill -INT $tool

@@ -280,6 +280,51 @@ assert d['job']['outcome'] == 'interrupted', d['job']
     sleep 0.3
     no_leftovers "rt_ring 1000000"
     ;;
+leaves)
+    # A tree of detectors (--detector-leaves 2: ranks 0-1 and 2-3 each under an agent and a leaf
+    # process) on real jobs; the deadlocks of the suite run with it in check_leaves_* (run_program.sh).
+    for k in 0 5; do
+        expect_status 64 "--detector-leaves $k" -- "$MPIGUARD" check --detector-leaves $k -- $launcher -n 4 "$PROGS/rt_ring" 3
+    done
+    expect_stderr "more than the job's 4 ranks"
+    ! grep -q "is not observed" "$TMP/stderr" || fail "ranks of a job stopped for --detector-leaves 5 called unobserved"
+    expect_status 0 "clean ring, 2 leaves" -- "$MPIGUARD" check --detector-leaves 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 30
+    expect_stderr "mpiguard: check: nothing found in 4 of 4 ranks observed"
+    json "
+t = d['tool_data']
+assert t['ranks_captured'] == 4 and t['records_lost'] == 0 and t['records_rejected'] == 0, t
+" || fail "clean report"
+    # Every rank names another root: the calls disagree inside each leaf and across them.
+    expect_status 80 "bcast roots, 2 leaves" -- "$MPIGUARD" check --detector-leaves 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_bcast_roots"
+    expect_stderr "mpiguard: ERROR COLLECTIVE_MISMATCH"
+    json "
+f = d['findings'][0]
+assert f['kind'] == 'collective_mismatch' and sorted(f['ranks']) == [0, 1, 2, 3], f
+assert f['evidence']['mismatch'] == ['root'], f['evidence']
+" || fail "mismatch report"
+    # Leaf 1 killed mid-run: its ranks are named unobserved, the job stopped, never a clean line.
+    "$MPIGUARD" check --detector-leaves 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_ring" 1000000 20 \
+        >"$TMP/stdout" 2>"$TMP/stderr" &
+    tool=$!
+    for _ in $(seq 300); do
+        leaf=$(pgrep -P $tool -f "agent stage --share 1 --shares 2" || true)
+        [ -n "$leaf" ] && [ -n "$(leftovers "$PROGS/rt_ring 1000000")" ] && break
+        sleep 0.1
+    done
+    [ -n "$leaf" ] || fail "no leaf process under mpiguard"
+    sleep 2
+    kill -KILL "$leaf"
+    wait_ended $tool 60 || { kill -KILL $tool; fail "mpiguard did not end within 60 s of the leaf's loss"; }
+    wait $tool
+    status=$?
+    [ $status -eq 83 ] || { cat "$TMP/stderr" >&2; fail "exit $status after a leaf was killed, expected 83"; }
+    expect_stderr "leaf 1 of the tree of detectors (ranks 2-3) was lost"
+    expect_stderr "rank 2 (pid [0-9]* on .*) is not observed"
+    expect_stderr "rank 3 (pid [0-9]* on .*) is not observed"
+    ! grep -q "nothing found" "$TMP/stderr" || fail "a run with a lost leaf was called clean"
+    sleep 0.3
+    no_leftovers "rt_ring 1000000"
+    ;;
 *) fail "unknown case $case" ;;
 esac
 pass "check $case $flavor"

@@ -301,9 +301,9 @@ static void g_observe(void *c, int agent, const char *node, const record_stream_
     g->verdicts += v->rank == 1 && v->pid == 42;
     snprintf(g->node, sizeof g->node, "%s", node);
 }
-static void g_closed(void *c, int agent, const char *node)
+static void g_closed(void *c, int agent, const char *node, const check_remote_end *end)
 {
-    (void)agent, (void)node;
+    (void)agent, (void)node, (void)end;
     ((got *)c)->closed++;
 }
 
@@ -359,7 +359,8 @@ static void test_listener_survives_a_corrupt_agent(void)
     close(b);
     close(huge);
     got g = {0};
-    check_remote_sink sink = {{&g, g_record, g_site, g_end}, g_world, g_state, g_observe, g_closed};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
         size_t records;
         MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_OK);

@@ -1,7 +1,10 @@
 /* A stage process's loop (tbon_stage.h) over streams written beforehand into pipes: a child that
  * breaks off inside a malformed frame loses exactly its ranks without an END (each goes up as END
  * CHECK_AGENT_LOST), the other child's records go up, and the stream ends with DONE; the parent's
- * answer lets a held rank's pair be matched, and the stage answers its child in turn. */
+ * answer lets a held rank's pair be matched, and the stage answers its child in turn; a stage
+ * says ENDED once every child ended (a broken one too) and ends its stream only after its parent's
+ * NO_MORE (the end-of-stream protocol). */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -86,12 +89,16 @@ static void test_broken_child(void)
     close(up[0]);
     agent_frame f;
     int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
+    int ended = 0, records_after_ended = 0;
     while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
         int32_t rank, value;
         uint64_t wide;
         after_done += done;
-        if (f.type == AGENT_MSG_RECORD) {
+        if (f.type == AGENT_MSG_ENDED) {
+            ended++;
+        } else if (f.type == AGENT_MSG_RECORD) {
             records++;
+            records_after_ended += ended;
         } else if (f.type == AGENT_MSG_WORLD) {
             worlds++;
         } else if (f.type == AGENT_MSG_DONE) {
@@ -110,6 +117,10 @@ static void test_broken_child(void)
     MG_CHECK(!lost[0] && !lost[1] && lost[2] == 1 && lost[3] == 1);
     MG_CHECK_INT(done, 1);
     MG_CHECK_INT(after_done, 0);
+    /* the broken child's end is an end: ENDED once both children ended, and with no parent that
+     * answers, the held pair goes up after it and the stream ends */
+    MG_CHECK_INT(ended, 1);
+    MG_CHECK_INT(records_after_ended, 2);
 }
 
 /* Reads frames from fd until one of type comes (*f borrows the reader's bytes). */
@@ -200,6 +211,12 @@ static void test_answers(void)
     agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
     MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     close(in[1]);
+    /* its child ended: ENDED goes up, and the stage waits for no timer but for NO_MORE */
+    read_until(up[0], &reader, AGENT_MSG_ENDED, &f, &records);
+    struct pollfd quiet = {.fd = up[0], .events = POLLIN};
+    MG_CHECK_INT(poll(&quiet, 1, 300), 0); /* no DONE before the parent's NO_MORE */
+    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
     MG_CHECK_INT(records, 2);
     int status;
