@@ -6,7 +6,7 @@
  * bound found (docs/cli.md, docs/collectives.md). */
 #include "cli.h"
 
-#include "bounds_file.h"
+#include "bounds_file_load.h"
 #include "coll_memory.h"
 #include "coll_search.h"
 #include "mg_error.h"
@@ -191,9 +191,9 @@ static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
                 "mpiguard: collectives: cost model at P=%llu: call %.1f us, %.3f ns per byte "
                 "moved, %.3f ns per byte copied, datatype %.1f us, communicator %.1f us, "
                 "Allgather into a strided type %s Allgatherv (%.2f s)\n",
-                (unsigned long long)P, c.params.call_ns / 1000, c.params.byte_ns,
-                c.params.copy_byte_ns, c.params.type_ns / 1000, c.params.comm_ns / 1000,
-                c.params.allgather_block_stride ? "faster than" : "not faster than",
+                (unsigned long long)P, c.call_ns / 1000, c.byte_ns, c.copy_byte_ns,
+                c.type_ns / 1000, c.comm_ns / 1000,
+                c.allgather_block_stride ? "faster than" : "not faster than",
                 mg_clock_seconds() - t0);
 }
 
@@ -281,8 +281,10 @@ typedef struct coll_row {
 static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
 {
     scaling_class cls;
-    coll_search_classify(run_test, x, s, P, MAX_TYPE_SIZE, b, &cls, &e->form);
+    scaling_form form;
+    coll_search_classify(run_test, x, s, P, MAX_TYPE_SIZE, b, &cls, &form);
     e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
+    snprintf(e->form, sizeof e->form, "%s", scaling_form_name(form));
 }
 
 /* Adds one finding for a bound found. */
@@ -294,7 +296,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
              e->collective, (unsigned long long)e->type_size, (unsigned long long)e->np,
              (unsigned long long)e->safe_count, coll_search_outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
-             e->cls == 'G' ? scaling_form_name(e->form) : "");
+             e->cls == 'G' ? e->form : "");
     mg_finding *f = mg_report_add_finding(report, "collective_failure", summary);
     if (!f)
         return;
@@ -315,9 +317,9 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
 static void print_row(const bounds_entry *e, const coll_row *row)
 {
     const coll_bound *b = &row->bound;
-    char cls[16] = "-";
+    char cls[24] = "-";
     if (e->cls == 'G')
-        snprintf(cls, sizeof cls, "G %s", scaling_form_name(e->form));
+        snprintf(cls, sizeof cls, "G %s", e->form);
     else if (e->cls == 'X')
         snprintf(cls, sizeof cls, "X");
     /* the file keeps no delta: an earlier run's is not known */
@@ -342,7 +344,7 @@ static void print_costs(const bounds_doc *doc)
     printf("%4s %10s %8s %8s %10s %12s  %s\n", "P", "call", "byte", "copy", "datatype",
            "communicator", "Allgather stride");
     for (size_t i = 0; i < doc->ncosts; i++) {
-        const scaling_params *p = &doc->costs[i].params;
+        const bounds_costs *p = &doc->costs[i];
         printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n", (unsigned long long)doc->costs[i].np,
                p->call_ns, p->byte_ns, p->copy_byte_ns, p->type_ns, p->comm_ns,
                p->allgather_block_stride ? "yes" : "no");

@@ -4,7 +4,7 @@
  * did comes back as event lines and becomes the report's findings. */
 #include "protect_setup.h"
 
-#include "bounds_file.h"
+#include "bounds_file_load.h"
 #include "bounds_text.h"
 #include "mg_error.h"
 #include "mg_exit.h"

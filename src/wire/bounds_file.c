@@ -13,9 +13,6 @@
 
 #include "mg_array.h"
 #include "mg_error.h"
-#include "mg_exit.h"
-#include "mg_log.h"
-#include "mpi_version.h"
 
 int bounds_file_add(bounds_doc *d, const bounds_entry *e)
 {
@@ -52,43 +49,36 @@ const bounds_costs *bounds_file_costs(const bounds_doc *d, uint64_t np)
     return NULL;
 }
 
-/* The measured fields of scaling_params, by their names in the file and in the measurement's line.
- */
+/* The measured costs, by their names in the file and in the measurement's line. */
 typedef struct cost_field {
     const char *name;
     size_t offset;
 } cost_field;
 
 static const cost_field cost_fields[] = {
-    {"call_ns", offsetof(scaling_params, call_ns)},
-    {"byte_ns", offsetof(scaling_params, byte_ns)},
-    {"copy_byte_ns", offsetof(scaling_params, copy_byte_ns)},
-    {"type_ns", offsetof(scaling_params, type_ns)},
-    {"comm_ns", offsetof(scaling_params, comm_ns)},
+    {"call_ns", offsetof(bounds_costs, call_ns)},
+    {"byte_ns", offsetof(bounds_costs, byte_ns)},
+    {"copy_byte_ns", offsetof(bounds_costs, copy_byte_ns)},
+    {"type_ns", offsetof(bounds_costs, type_ns)},
+    {"comm_ns", offsetof(bounds_costs, comm_ns)},
 };
 enum { COST_FIELDS = sizeof cost_fields / sizeof *cost_fields };
 _Static_assert((int)COST_FIELDS == (int)BOUNDS_TEXT_COSTS,
                "the bounds text carries each cost field");
 
-static double *cost_slot(scaling_params *p, int field)
+static double *cost_slot(bounds_costs *c, int field)
 {
-    return (double *)((char *)p + cost_fields[field].offset);
+    return (double *)((char *)c + cost_fields[field].offset);
 }
 
-static double cost_of(const scaling_params *p, int field)
+static double cost_of(const bounds_costs *c, int field)
 {
-    return *(const double *)((const char *)p + cost_fields[field].offset);
-}
-
-static void costs_init(bounds_costs *c)
-{
-    memset(c, 0, sizeof *c);
-    scaling_params_default(&c->params);
+    return *(const double *)((const char *)c + cost_fields[field].offset);
 }
 
 int bounds_file_costs_parse(const char *line, bounds_costs *out)
 {
-    costs_init(out);
+    memset(out, 0, sizeof *out);
     char name[COST_FIELDS][16], stride_name[32];
     double v[COST_FIELDS];
     unsigned long long np;
@@ -101,10 +91,10 @@ int bounds_file_costs_parse(const char *line, bounds_costs *out)
     for (int f = 0; f < COST_FIELDS; f++) {
         if (strcmp(name[f], cost_fields[f].name) != 0 || !(v[f] >= 0) || v[f] > 1e15)
             return -1;
-        *cost_slot(&out->params, f) = v[f];
+        *cost_slot(out, f) = v[f];
     }
     out->np = np;
-    out->params.allgather_block_stride = stride;
+    out->allgather_block_stride = stride;
     return 0;
 }
 
@@ -145,7 +135,25 @@ static int copy(char *dst, size_t size, const char *src)
 /* The oldest schema version with e's form: 4 for a Class G entry of a (P - 1) form, else 1. */
 static int form_version(const bounds_entry *e)
 {
-    return e->cls == 'G' && (e->form == SCALING_FORM_SNPM1 || e->form == SCALING_FORM_NPM1) ? 4 : 1;
+    return e->cls == 'G' && (strcmp(e->form, "sn(P-1)") == 0 || strcmp(e->form, "n(P-1)") == 0) ? 4
+                                                                                                : 1;
+}
+
+/* Whether name ends with suffix. */
+static int ends_with(const char *name, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len >= n && strncmp(name + len - n, suffix, n) == 0;
+}
+
+/* The oldest schema version with collective: 3 for a call with MPI_IN_PLACE ("Alltoall_inplace"),
+ * 2 for a large-count `_c` form ("Gatherv_c"), else 1. */
+static int collective_version(const char *collective)
+{
+    size_t len = strlen(collective);
+    if (ends_with(collective, len, "_inplace"))
+        return 3;
+    return ends_with(collective, len, "_c") ? 2 : 1;
 }
 
 /* One entry; returns 0 or -1 for a malformed one, or one that needs a newer schema version than
@@ -154,16 +162,12 @@ static int form_version(const bounds_entry *e)
 static int parse_entry(json_object *o, bounds_entry *e, int version)
 {
     memset(e, 0, sizeof *e);
-    scaling_coll coll;
-    int nonblocking, large = 0, in_place = 0;
     const char *cls = get_string(o, "class"), *status = get_string(o, "status");
     if (!json_object_is_type(o, json_type_object) ||
         copy(e->collective, sizeof e->collective, get_string(o, "collective")) ||
-        scaling_coll_from_name(e->collective, &coll, &nonblocking, version >= 2 ? &large : NULL,
-                               version >= 3 ? &in_place : NULL) != 0 ||
-        get_count(o, "type_size", &e->type_size) || get_count(o, "np", &e->np) ||
-        get_count(o, "safe_count", &e->safe_count) || copy(e->status, sizeof e->status, status) ||
-        !cls)
+        collective_version(e->collective) > version || get_count(o, "type_size", &e->type_size) ||
+        get_count(o, "np", &e->np) || get_count(o, "safe_count", &e->safe_count) ||
+        copy(e->status, sizeof e->status, status) || !cls)
         return -1;
     if (strcmp(e->status, "bounded") != 0 && strcmp(e->status, "unbounded") != 0 &&
         strcmp(e->status, "skipped") != 0)
@@ -177,7 +181,7 @@ static int parse_entry(json_object *o, bounds_entry *e, int version)
         return 0;
     }
     e->cls = 'G';
-    if (strcmp(cls, "G") != 0 || scaling_form_parse(get_string(o, "form"), &e->form) != 0)
+    if (strcmp(cls, "G") != 0 || copy(e->form, sizeof e->form, get_string(o, "form")))
         return -1;
     return form_version(e) <= version ? 0 : -1;
 }
@@ -185,13 +189,13 @@ static int parse_entry(json_object *o, bounds_entry *e, int version)
 /* One element of "costs"; 0 or -1 for a malformed one. */
 static int parse_costs(json_object *o, bounds_costs *c)
 {
-    costs_init(c);
+    memset(c, 0, sizeof *c);
     json_object *v;
     if (!json_object_is_type(o, json_type_object) || get_count(o, "np", &c->np) || c->np == 0 ||
         !json_object_object_get_ex(o, "allgather_block_stride", &v) ||
         !json_object_is_type(v, json_type_boolean))
         return -1;
-    c->params.allgather_block_stride = json_object_get_boolean(v);
+    c->allgather_block_stride = json_object_get_boolean(v);
     for (int f = 0; f < COST_FIELDS; f++) {
         if (!json_object_object_get_ex(o, cost_fields[f].name, &v) ||
             !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
@@ -199,7 +203,7 @@ static int parse_costs(json_object *o, bounds_costs *c)
         double x = json_object_get_double(v);
         if (!(x >= 0) || x > 1e15)
             return -1;
-        *cost_slot(&c->params, f) = x;
+        *cost_slot(c, f) = x;
     }
     return 0;
 }
@@ -288,8 +292,7 @@ static json_object *entry_json(const bounds_entry *e)
     json_object_object_add(o, "safe_count", json_object_new_int64((int64_t)e->safe_count));
     const char *cls = e->cls == 'G' ? "G" : e->cls == 'X' ? "X" : "none";
     json_object_object_add(o, "class", json_object_new_string(cls));
-    json_object_object_add(
-        o, "form", e->cls == 'G' ? json_object_new_string(scaling_form_name(e->form)) : NULL);
+    json_object_object_add(o, "form", e->cls == 'G' ? json_object_new_string(e->form) : NULL);
     json_object_object_add(o, "status", json_object_new_string(e->status));
     return o;
 }
@@ -299,10 +302,9 @@ static json_object *costs_json(const bounds_costs *c)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "np", json_object_new_int64((int64_t)c->np));
     for (int f = 0; f < COST_FIELDS; f++)
-        json_object_object_add(o, cost_fields[f].name,
-                               json_object_new_double(cost_of(&c->params, f)));
+        json_object_object_add(o, cost_fields[f].name, json_object_new_double(cost_of(c, f)));
     json_object_object_add(o, "allgather_block_stride",
-                           json_object_new_boolean(c->params.allgather_block_stride));
+                           json_object_new_boolean(c->allgather_block_stride));
     return o;
 }
 
@@ -321,15 +323,10 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
     return MG_OK;
 }
 
-/* The oldest schema version that holds e: 2 for a large-count `_c` form ("Gatherv_c"), 3 for a
- * call with MPI_IN_PLACE ("Alltoall_inplace"), 4 for a (P - 1) form, else 1. */
+/* The oldest schema version that holds e. */
 static int version_needed(const bounds_entry *e)
 {
-    scaling_coll c;
-    int nb, large = 0, in_place = 0, form = form_version(e);
-    if (scaling_coll_from_name(e->collective, &c, &nb, &large, &in_place) != 0)
-        return form;
-    int coll = in_place ? 3 : large ? 2 : 1;
+    int coll = collective_version(e->collective), form = form_version(e);
     return coll > form ? coll : form;
 }
 
@@ -365,14 +362,14 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
 }
 
 /* The name of the `_c` form of e's int-count collective ("Reduce_inplace": "Reduce_c_inplace")
- * into out; 0, or -1 when e is a `_c` form already or not a collective. */
+ * into out; 0, or -1 when e is a `_c` form already. */
 static int large_form_name(const bounds_entry *e, char *out, size_t outlen)
 {
-    scaling_coll c;
-    int nb, large = 0, in_place = 0;
-    if (scaling_coll_from_name(e->collective, &c, &nb, &large, &in_place) != 0 || large)
+    size_t len = strlen(e->collective);
+    int in_place = ends_with(e->collective, len, "_inplace");
+    size_t base = len - (in_place ? strlen("_inplace") : 0);
+    if (ends_with(e->collective, base, "_c"))
         return -1;
-    size_t base = strlen(e->collective) - (in_place ? strlen("_inplace") : 0);
     snprintf(out, outlen, "%.*s_c%s", (int)base, e->collective, in_place ? "_inplace" : "");
     return 0;
 }
@@ -394,7 +391,7 @@ static size_t put_entry(char *text, size_t cap, const char *collective, const bo
     bounds_text_entry t = {
         .type_size = e->type_size, .nprocs = e->np, .n_safe = e->safe_count, .cls = e->cls};
     snprintf(t.collective, sizeof t.collective, "%s", collective);
-    snprintf(t.form, sizeof t.form, "%s", e->cls == 'G' ? scaling_form_name(e->form) : "n");
+    snprintf(t.form, sizeof t.form, "%s", e->cls == 'G' ? e->form : "n");
     return bounds_text_put_entry(text, cap, &t);
 }
 
@@ -419,8 +416,8 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
             used += put_entry(text + used, cap - used, large, e);
     }
     for (size_t i = 0; i < d->ncosts; i++) {
-        const scaling_params *p = &d->costs[i].params;
-        bounds_text_costs c = {.nprocs = d->costs[i].np,
+        const bounds_costs *p = &d->costs[i];
+        bounds_text_costs c = {.nprocs = p->np,
                                .allgather_block_stride = p->allgather_block_stride};
         for (int f = 0; f < COST_FIELDS; f++) /* in whole picoseconds */
             c.ps[f] = (uint64_t)llround(cost_of(p, f) * 1000);
@@ -429,30 +426,4 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
     int rc = write_atomic(path, text, err, errlen);
     free(text);
     return rc;
-}
-
-int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
-{
-    char err[1024], version[32];
-    int rc = bounds_file_read(path, d, err, sizeof err);
-    if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
-    }
-    int status = 0;
-    if (flavor != MG_FLAVOR_UNKNOWN && strcmp(d->flavor, mg_mpi_flavor_name(flavor)) != 0) {
-        mg_error("%s was measured on %s %s, but this job uses %s", path, d->flavor, d->version,
-                 mg_mpi_flavor_name(flavor));
-        status = MG_EXIT_DATAERR;
-    } else if (flavor != MG_FLAVOR_UNKNOWN &&
-               mpi_version_of(flavor, version, sizeof version) == 0 &&
-               strcmp(version, d->version) != 0) {
-        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
-                 "mpiguard collectives",
-                 path, d->flavor, d->version, d->flavor, version);
-        status = MG_EXIT_DATAERR;
-    }
-    if (status)
-        bounds_file_free(d);
-    return status;
 }

@@ -1,6 +1,5 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
-/* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one place
- * that knows its JSON schema (docs/design/collectives.md, "The files"):
+/* The safe-bounds file `mpiguard collectives` writes and `mpiguard protect` reads: the one codec
+ * that writes and reads its JSON schema (docs/design/collectives.md, "The files"):
  *   {"schema": "mpiguard-bounds/1", "mpi": {"flavor": "openmpi", "version": "4.1.4"},
  *    "entries": [{"collective": "Igather", "type_size": 1, "np": 4, "safe_count": 1048576,
  *                 "class": "G", "form": "nP", "status": "bounded"}]}
@@ -12,10 +11,12 @@
  * MPI_IN_PLACE ("Alltoall_inplace", "Igatherv_c_inplace"), which libraries run by other code.
  * Version 4 adds the Class G forms "sn(P-1)" and "n(P-1)" (scaling_bounds.h). A file is written in
  * the oldest version that holds its entries, so that older builds keep reading it. It also writes
- * the small text file the protection module reads.
+ * the small text file the protection module reads (bounds_text.h). Plain types only: collective
+ * and form stay names, which the scaling engine checks (scaling_coll_from_name,
+ * scaling_form_parse); this codec checks the schema and which version each name needs.
  * "costs" (optional, any version; older builds ignore it): the cost model measured at each process
  * count by `mpiguard collectives` (src/tester/coll_costs.c), which the module uses in place of the
- * engine's defaults to choose a workaround:
+ * scaling engine's defaults (scaling_params) to choose a workaround:
  *   "costs": [{"np": 4, "call_ns": 9500.0, "byte_ns": 0.41, "copy_byte_ns": 0.08,
  *              "type_ns": 1800.0, "comm_ns": 61000.0, "allgather_block_stride": false}] */
 #ifndef MG_BOUNDS_FILE_H
@@ -24,26 +25,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mpi_flavor.h"
-#include "scaling_bounds.h"
-#include "scaling_params.h"
-
 #define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
 enum { BOUNDS_SCHEMA_NEWEST = 4 };
 
 typedef struct bounds_entry {
     char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
     uint64_t type_size, np, safe_count;
-    char cls;          /* 'G', 'X', or 0 when not bounded */
-    scaling_form form; /* for class G */
-    char status[12];   /* "bounded", "unbounded", "skipped" */
+    char cls;        /* 'G', 'X', or 0 when not bounded */
+    char form[16];   /* for class G: a scaling_form_name ("nP", "n(P-1)") */
+    char status[12]; /* "bounded", "unbounded", "skipped" */
 } bounds_entry;
 
-/* The cost model measured at np processes: scaling_params's measured fields (its
- * max_stage_bytes is not measured and keeps the default). */
+/* The cost model measured at np processes: the measured fields of scaling_params, by their names.
+ */
 typedef struct bounds_costs {
     uint64_t np;
-    scaling_params params;
+    double call_ns, byte_ns, copy_byte_ns, type_ns, comm_ns;
+    int allgather_block_stride;
 } bounds_costs;
 
 enum { BOUNDS_COSTS_MAX = 32 };
@@ -78,12 +76,6 @@ int bounds_file_costs_parse(const char *line, bounds_costs *out);
  * 1, an in-place one before 3, a (P - 1) form before 4) or MG_EVERSION (another schema version),
  * with the reason in err. */
 int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
-
-/* bounds_file_read of a file that must have been measured on the installed library of flavor
- * (its flavour and version; not checked for MG_FLAVOR_UNKNOWN). Returns 0, or an exit status
- * after saying why, with nothing left to free: 66 (MG_EXIT_NOINPUT) missing or unreadable, 65
- * (MG_EXIT_DATAERR) malformed or measured on another MPI or version. */
-int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d);
 
 /* Writes d as JSON, atomically (temporary file renamed), in the oldest schema version that holds
  * its entries. Returns 0 or MG_EIO with err. */

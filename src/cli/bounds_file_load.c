@@ -1,0 +1,73 @@
+/* The safe-bounds file as the tools load it; see bounds_file_load.h. */
+#include "bounds_file_load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mg_error.h"
+#include "mg_exit.h"
+#include "mg_log.h"
+#include "mpi_version.h"
+#include "scaling_bounds.h"
+#include "scaling_coll.h"
+
+/* The index of the first entry of d whose collective or (for class G) form the scaling engine
+ * does not know, or d->n. */
+static size_t unknown_name(const bounds_doc *d)
+{
+    size_t i = 0;
+    for (; i < d->n; i++) {
+        const bounds_entry *e = &d->entries[i];
+        scaling_coll coll;
+        scaling_form form;
+        int nonblocking, large, in_place;
+        if (scaling_coll_from_name(e->collective, &coll, &nonblocking, &large, &in_place) != 0 ||
+            (e->cls == 'G' && scaling_form_parse(e->form, &form) != 0))
+            break;
+    }
+    return i;
+}
+
+/* Says why d was not measured on the installed library of flavor; 0 when it was. */
+static int other_mpi(const char *path, mg_mpi_flavor flavor, const bounds_doc *d)
+{
+    char version[32];
+    if (flavor == MG_FLAVOR_UNKNOWN)
+        return 0;
+    if (strcmp(d->flavor, mg_mpi_flavor_name(flavor)) != 0) {
+        mg_error("%s was measured on %s %s, but this job uses %s", path, d->flavor, d->version,
+                 mg_mpi_flavor_name(flavor));
+        return MG_EXIT_DATAERR;
+    }
+    if (mpi_version_of(flavor, version, sizeof version) == 0 && strcmp(version, d->version) != 0) {
+        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
+                 "mpiguard collectives",
+                 path, d->flavor, d->version, d->flavor, version);
+        return MG_EXIT_DATAERR;
+    }
+    return 0;
+}
+
+int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
+{
+    char err[1024];
+    int rc = bounds_file_read(path, d, err, sizeof err);
+    if (rc) {
+        mg_error("%s", err);
+        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+    }
+    size_t bad = unknown_name(d);
+    int status = 0;
+    if (bad < d->n) {
+        const bounds_entry *e = &d->entries[bad];
+        mg_error("%s: entry %zu is malformed (unknown collective \"%s\"%s%s%s)", path, bad,
+                 e->collective, e->cls == 'G' ? " or form \"" : "", e->cls == 'G' ? e->form : "",
+                 e->cls == 'G' ? "\"" : "");
+        status = MG_EXIT_DATAERR;
+    } else {
+        status = other_mpi(path, flavor, d);
+    }
+    if (status)
+        bounds_file_free(d);
+    return status;
+}
