@@ -308,9 +308,7 @@ static int report_new(check_run *r, int ended)
             r->notes++;
         else
             r->findings = 1;
-        /* MPI may hang after either where the model goes on (a free of a window whose epoch
-         * is open waits for its accesses) */
-        r->mismatch |= f->kind == DL_COLLECTIVE_MISMATCH || f->kind == DL_INVALID_ARGUMENTS;
+        r->mismatch |= check_policy_hangs_after(f);
     }
     if (written)
         check_report_save(r);

@@ -61,6 +61,11 @@ int check_policy_stops(const dl_finding *f)
     return f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
 }
 
+int check_policy_hangs_after(const dl_finding *f)
+{
+    return f->kind == DL_COLLECTIVE_MISMATCH || f->kind == DL_INVALID_ARGUMENTS;
+}
+
 static int in_call(const check_readings *rd, int32_t rank)
 {
     return rank >= 0 && rank < rd->world && rd->in_call[rank] != 0;

@@ -63,6 +63,12 @@ int check_policy_stops(const dl_finding *f);
 enum check_confirmation check_policy_confirm(check_policy *p, size_t index, const dl_finding *f,
                                              const check_readings *rd, uint64_t now);
 
+/* 1 when finding f is an error after which the MPI library may hang where the model goes on: a
+ * mismatching collective counts as an arrival in the model, but the library never completes it;
+ * a free of a window whose epoch is open (invalid arguments) waits for its accesses. What
+ * check_policy_stuck's after_errors counts. */
+int check_policy_hangs_after(const dl_finding *f);
+
 /* 1 when, after reported errors (a collective mismatch, or a detector whose model is incomplete),
  * nothing will move again: no record for three quiet times (at least 3 s, so a long healthy
  * collective is not taken for a hang) and every live rank inside an MPI call. The job may hang

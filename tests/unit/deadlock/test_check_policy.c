@@ -140,6 +140,23 @@ static void stuck_after_errors(void)
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 16 * S), 1);
 }
 
+/* The errors after which the library may hang where the model goes on; a deadlock (which stops
+ * the job itself) and a leak are not such errors. */
+static void errors_that_may_hang(void)
+{
+    static const struct {
+        uint8_t kind;
+        int hangs;
+    } cases[] = {{DL_COLLECTIVE_MISMATCH, 1},
+                 {DL_INVALID_ARGUMENTS, 1},
+                 {DL_DEADLOCK, 0},
+                 {DL_STUCK_ON_TERMINATED, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dl_finding f = {.kind = cases[i].kind};
+        MG_CHECK_INT(check_policy_hangs_after(&f), cases[i].hangs);
+    }
+}
+
 int main(void)
 {
     MG_RUN(no_detector_no_analysis);
@@ -148,5 +165,6 @@ int main(void)
     MG_RUN(confirmed_when_the_knot_is_in_calls);
     MG_RUN(unconfirmed_waits_then_drops);
     MG_RUN(stuck_after_errors);
+    MG_RUN(errors_that_may_hang);
     MG_TEST_END();
 }
