@@ -2,6 +2,8 @@
  * start, rank discovery, report, exit status (cli.h). */
 #include "cli.h"
 
+#include "attach_target.h"
+
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -325,83 +327,6 @@ static void learn_from_first_rank(cli_session *s)
     free(procs);
 }
 
-/* Whether pid is mpiguard itself or one of its ancestors (its shell, init): never a job's launcher,
- * and stopping one would take down far more than a job. */
-static int own_ancestor(long pid)
-{
-    for (long p = getpid(), steps = 0; p > 0 && steps < 4096; steps++) {
-        if (p == pid)
-            return 1;
-        if (p == 1)
-            return 0;
-        char path[64], line[256];
-        snprintf(path, sizeof path, "/proc/%ld/stat", p);
-        FILE *f = fopen(path, "re");
-        if (!f)
-            return 0;
-        char *close_paren = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
-        fclose(f);
-        if (!close_paren || sscanf(close_paren + 1, " %*c %ld", &p) != 1)
-            return 0;
-    }
-    return 0;
-}
-
-/* Whether some rank process on this node carries SLURM_JOB_ID=id. */
-static int slurm_job_here(const char *id)
-{
-    mg_rank_selector sel = {.slurm_job_id = id};
-    mg_rank_proc *procs;
-    size_t n = 0;
-    if (mg_rank_scan("/proc", &sel, &procs, &n) != MG_OK)
-        return 0;
-    free(procs);
-    return n > 0;
-}
-
-/* target: "pid:N", "slurm:N", or a bare N, which is a pid or a Slurm job id by what exists here; a
- * bare N that names both (Slurm's ids are small on a young cluster, and so are pids) is refused
- * rather than guessed. */
-/* What --attach TARGET names: a launcher's pid (*is_pid) or a Slurm job id (*id), checked against
- * what runs on this node. Returns 0 or an exit status, having said why. */
-static int resolve_attach_target(const char *target, int *is_pid, long *number, const char **id)
-{
-    int want_pid = strncmp(target, "pid:", 4) == 0, want_slurm = strncmp(target, "slurm:", 6) == 0;
-    *id = target + (want_pid ? 4 : want_slurm ? 6 : 0);
-    char *end;
-    *number = strtol(*id, &end, 10);
-    if (**id == '\0' || *end != '\0' || *number <= 0 || *number > INT_MAX) {
-        mg_error(
-            "--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
-            target);
-        return MG_EXIT_USAGE;
-    }
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/%ld", *number);
-    int pid_here = !want_slurm && access(proc, F_OK) == 0;
-    int slurm_here = !want_pid && slurm_job_here(*id);
-    if (pid_here && slurm_here && !want_pid) {
-        mg_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
-                 "--attach pid:%s or --attach slurm:%s",
-                 target, *id, *id, *id, *id);
-        return MG_EXIT_USAGE;
-    }
-    if (!want_pid && !want_slurm && !pid_here && !slurm_here) {
-        mg_error("--attach %s: no process %s and no rank of Slurm job %s on this node to attach to",
-                 target, *id, *id);
-        return MG_EXIT_NOINPUT;
-    }
-    *is_pid = want_pid || (pid_here && !slurm_here);
-    if (*is_pid && own_ancestor(*number)) {
-        mg_error(
-            "--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
-            "of mpirun, mpiexec or srun",
-            target, *number, *number == getpid() ? "process" : "ancestor");
-        return MG_EXIT_USAGE;
-    }
-    return 0;
-}
-
 int cli_session_attach(cli_session *s, const char *tool, const char *target)
 {
     memset(s, 0, sizeof *s);
@@ -409,7 +334,7 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
     int is_pid = 0;
     long number = 0;
     const char *id = NULL;
-    int rc = resolve_attach_target(target, &is_pid, &number, &id);
+    int rc = attach_target_resolve(target, &is_pid, &number, &id);
     if (rc)
         return rc;
     s->attached = 1;
