@@ -12,7 +12,6 @@
 #include "mg_clock.h"
 #include "mg_env.h"
 
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,23 +19,6 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-
-int cli_install_path(const char *relative, char *out, size_t outlen)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return MG_ESYS;
-    exe[n] = '\0';
-    char joined[8192];
-    if (snprintf(joined, sizeof joined, "%s/../%s", dirname(exe), relative) >= (int)sizeof joined)
-        return MG_ERANGE;
-    char resolved[4096];
-    /* A path that does not exist (yet) stays as joined, for the caller's error message. */
-    if (snprintf(out, outlen, "%s", realpath(joined, resolved) ? resolved : joined) >= (int)outlen)
-        return MG_ERANGE;
-    return MG_OK;
-}
 
 static int choose_flavor(cli_session *s)
 {

@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct subcommand {
     const char *name;
@@ -38,24 +37,6 @@ static void print_usage(FILE *out)
             fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\nExit status: the job's own when nothing is found; see docs/cli.md for the "
                  "statuses of mpiguard itself.\n");
-}
-
-int cmd_version(int argc, char **argv)
-{
-    (void)argv;
-    if (argc > 0) {
-        mg_error("version takes no arguments");
-        return MG_EXIT_USAGE;
-    }
-    printf("mpiguard %s\n", MPIGUARD_VERSION);
-    static const char *const flavors[] = {"openmpi", "mpich"};
-    for (size_t i = 0; i < 2; i++) {
-        char relative[64], path[4096];
-        snprintf(relative, sizeof relative, "lib/libmpiguard-%s.so", flavors[i]);
-        int found = cli_install_path(relative, path, sizeof path) == 0 && access(path, R_OK) == 0;
-        printf("interposition library for %-8s %s\n", flavors[i], found ? "present" : "missing");
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
