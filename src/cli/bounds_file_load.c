@@ -11,21 +11,15 @@
 #include "scaling_bounds.h"
 #include "scaling_coll.h"
 
-/* The index of the first entry of d whose collective or (for class G) form the scaling engine
- * does not know, or d->n. */
-static size_t unknown_name(const bounds_doc *d)
+/* The name in e that the scaling engine does not know ("collective", "form"), or NULL. */
+static const char *unknown_name(const bounds_entry *e)
 {
-    size_t i = 0;
-    for (; i < d->n; i++) {
-        const bounds_entry *e = &d->entries[i];
-        scaling_coll coll;
-        scaling_form form;
-        int nonblocking, large, in_place;
-        if (scaling_coll_from_name(e->collective, &coll, &nonblocking, &large, &in_place) != 0 ||
-            (e->cls == 'G' && scaling_form_parse(e->form, &form) != 0))
-            break;
-    }
-    return i;
+    scaling_coll coll;
+    scaling_form form;
+    int nonblocking, large, in_place;
+    if (scaling_coll_from_name(e->collective, &coll, &nonblocking, &large, &in_place) != 0)
+        return "collective";
+    return e->cls == 'G' && scaling_form_parse(e->form, &form) != 0 ? "form" : NULL;
 }
 
 /* Says why d was not measured on the installed library of flavor; 0 when it was. */
@@ -56,17 +50,18 @@ int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
         mg_error("%s", err);
         return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
     }
-    size_t bad = unknown_name(d);
     int status = 0;
-    if (bad < d->n) {
-        const bounds_entry *e = &d->entries[bad];
-        mg_error("%s: entry %zu is malformed (unknown collective \"%s\"%s%s%s)", path, bad,
-                 e->collective, e->cls == 'G' ? " or form \"" : "", e->cls == 'G' ? e->form : "",
-                 e->cls == 'G' ? "\"" : "");
-        status = MG_EXIT_DATAERR;
-    } else {
-        status = other_mpi(path, flavor, d);
+    for (size_t i = 0; i < d->n && !status; i++) {
+        const bounds_entry *e = &d->entries[i];
+        const char *unknown = unknown_name(e);
+        if (unknown) {
+            mg_error("%s: entry %zu is malformed (unknown %s \"%s\")", path, i, unknown,
+                     strcmp(unknown, "form") == 0 ? e->form : e->collective);
+            status = MG_EXIT_DATAERR;
+        }
     }
+    if (!status)
+        status = other_mpi(path, flavor, d);
     if (status)
         bounds_file_free(d);
     return status;
