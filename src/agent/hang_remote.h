@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The front's side of hang detection through per-node agents (docs/hang.md, "Many nodes"): it
  * listens, starts the agents (locally, each owning a share of the ranks, or one per node through
  * the job's own launcher), learns from each which ranks it owns, and asks the owner whenever a rank
