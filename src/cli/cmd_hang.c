@@ -427,6 +427,28 @@ typedef struct hang_watcher {
     bool set_aside_said;
 } hang_watcher;
 
+/* The session's ranks as the agents own them: a rank no agent owns is not found. 0, or
+ * MG_EXIT_SOFTWARE (said). */
+static int take_agents_ranks(cli_session *s, const hang_remote *remote)
+{
+    if (s->nranks == 0) {
+        int world = hang_remote_world(remote);
+        if (!(s->ranks = calloc((size_t)world, sizeof *s->ranks))) {
+            mg_error("hang: %s", mg_strerror(MG_ENOMEM));
+            return MG_EXIT_SOFTWARE;
+        }
+        s->nranks = world;
+    }
+    s->found = 0;
+    for (int r = 0; r < s->nranks; r++) {
+        const char *node;
+        s->ranks[r].pid = hang_remote_pid(remote, r, &node);
+        snprintf(s->ranks[r].host, sizeof s->ranks[r].host, "%s", node);
+        s->found += s->ranks[r].pid != 0;
+    }
+    return 0;
+}
+
 /* Finds the ranks and starts the agents. 0, or the status watch returns: 1 when the job ended
  * first (seen->ended_in_discovery), the discovery's or the agents' error. */
 static int watcher_find_ranks(hang_watcher *w, hang_seen *seen)
@@ -441,12 +463,15 @@ static int watcher_find_ranks(hang_watcher *w, hang_seen *seen)
     }
     if (!o->agents && !o->agent_launcher)
         return 0;
-    hang_remote_options ro = {.local_agents = (int)o->agents,
+    hang_remote_options ro = {.token = w->s->token,
+                              .world = w->s->nranks,
+                              .local_agents = (int)o->agents,
                               .agent_launcher = o->agent_launcher,
                               .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
                               .connect_timeout = 60,
                               .fanout = (int)o->agent_fanout};
-    return hang_remote_start(w->s, &ro, &w->remote);
+    int rc = hang_remote_start(&ro, &w->remote);
+    return rc ? rc : take_agents_ranks(w->s, w->remote);
 }
 
 /* The model and the watch engine over it. 0, MG_EXIT_USAGE or MG_EXIT_SOFTWARE (said). */
@@ -627,6 +652,10 @@ static void watcher_free(hang_watcher *w)
     observe_ranks_destroy(w->observer);
     if (w->probes.session)
         hang_probes_close(&w->probes);
+    /* the agents' copies of published waits die with the agents' link: not segments to unmap */
+    for (int r = 0; r < w->s->nranks; r++)
+        if (hang_remote_forwarded(w->remote, w->s->ranks[r].state))
+            w->s->ranks[r].state = NULL;
     hang_remote_stop(w->remote);
     free(w->readings);
     hang_watch_destroy(w->engine);

@@ -76,7 +76,7 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     if (p->remote) {
-        hang_remote_stack(p->remote, r, out);
+        hang_remote_stack(p->remote, r, out, &p->session->ranks[r].state);
         return;
     }
     cli_session *s = p->session;

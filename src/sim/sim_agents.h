@@ -1,7 +1,7 @@
 /* Simulated node agents that serve the simulated ranks' readings over the real agent protocol
  * (agent_reads.h; docs/hang-simulation.md "Over the agent protocol"): one socketpair per node of
  * node_size ranks, the front's side grouped and read by the same round code as `mpiguard hang`'s
- * front (src/cli/hang_remote.c), the agents' side answered by the same code as its agents, on a
+ * front (src/agent/hang_remote.c), the agents' side answered by the same code as its agents, on a
  * thread of their own, so that the agents read their ranks while the front waits, as across nodes;
  * optionally through a level of relays (an agent tree). Only the agents owning a rank of a round
  * are asked. */

@@ -1,6 +1,6 @@
 /* Batched readings over the agent protocol (agent_proto.h, READ/READ_CPU and READINGS): the front
  * asks each agent, in one frame, for every rank it wants of it now, and the agent answers them all
- * in one frame. `mpiguard hang`'s front (src/cli/hang_remote.c), its agents
+ * in one frame. `mpiguard hang`'s front (src/agent/hang_remote.c), its agents
  * (src/agent/hang_agent.c) and the simulator (src/sim) run this same code (docs/hang.md, "Many
  * nodes"). */
 #ifndef MG_AGENT_READS_H

@@ -39,12 +39,16 @@ typedef struct agent_link {
 } agent_link;
 
 struct hang_remote {
-    cli_session *session;
+    const char *token; /* the job's */
+    int world;         /* the job's size, once known */
+    int found;         /* ranks owned by an agent */
     int listen_fd;
     agent_link agents[MAX_AGENTS];
     int nagents;
     int *owner;        /* per rank: index of its agent (or relay), -1 */
     double *cpu_share; /* per rank: its CPU share on its node, as its agent's HELLO said */
+    int *pid;          /* per rank: its process id on its node, 0 when no agent owns it */
+    char (*node)[HANG_REMOTE_NODE]; /* per rank: its agent's node, "" when the agents run here */
     pid_t relays[MAX_AGENTS];
     int nrelays;
     mg_job *jobs[MAX_AGENTS];
@@ -63,7 +67,7 @@ struct hang_remote {
     agent_read_stats stats;
     double round_seconds; /* spent in rounds */
     /* Per rank: what it waits for as its agent forwarded it with its stack (hang_remote_stack),
-     * which the session's rank points at when no segment of this node is mapped for it. */
+     * which the caller's state of the rank points at when no segment of this node is mapped. */
     mg_rank_state *published;
 };
 
@@ -94,7 +98,7 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, const char
                     "--connect",
                     (char *)connect,
                     "--token",
-                    h->session->token,
+                    (char *)h->token,
                     "--sampler",
                     (char *)o->sampler,
                     NULL,
@@ -102,7 +106,7 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, const char
                     NULL};
     if (!o->local_agents)
         return start_agent(h, o, argv);
-    int world = h->session->nranks;
+    int world = h->world;
     for (int a = 0; a < o->local_agents; a++) {
         int first = world * a / o->local_agents, last = world * (a + 1) / o->local_agents - 1;
         if (first > last)
@@ -114,6 +118,35 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, const char
             return -1;
     }
     return 0;
+}
+
+static void free_rank_arrays(hang_remote *h)
+{
+    free(h->owner);
+    free(h->cpu_share);
+    free(h->pid);
+    free(h->node);
+    h->owner = NULL;
+    h->cpu_share = NULL;
+    h->pid = NULL;
+    h->node = NULL;
+}
+
+/* The per-rank arrays, sized once the job's size is known: no rank owned yet. */
+static int rank_arrays(hang_remote *h)
+{
+    size_t n = (size_t)h->world;
+    h->owner = malloc(n * sizeof *h->owner);
+    h->cpu_share = malloc(n * sizeof *h->cpu_share);
+    h->pid = calloc(n, sizeof *h->pid);
+    h->node = calloc(n, sizeof *h->node);
+    if (!h->owner || !h->cpu_share || !h->pid || !h->node) {
+        free_rank_arrays(h);
+        return MG_ENOMEM;
+    }
+    for (size_t r = 0; r < n; r++)
+        h->owner[r] = -1;
+    return MG_OK;
 }
 
 /* Reads one agent's HELLO and records the ranks it owns. */
@@ -137,39 +170,36 @@ static int accept_agent(hang_remote *h, int fd)
         return -1;
     }
     if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
-        agent_get_str(&c, token, sizeof token) || strcmp(token, h->session->token) != 0 ||
+        agent_get_str(&c, token, sizeof token) || strcmp(token, h->token) != 0 ||
         agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
         agent_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
-    cli_session *s = h->session;
-    if (s->nranks == 0) {
-        s->ranks = calloc(world, sizeof *s->ranks);
-        h->owner = malloc(world * sizeof *h->owner);
-        h->cpu_share = malloc(world * sizeof *h->cpu_share);
-        if (!s->ranks || !h->owner || !h->cpu_share)
-            return -1;
-        s->nranks = (int)world;
-        for (uint32_t r = 0; r < world; r++)
-            h->owner[r] = -1;
-    }
+    if (h->world == 0)
+        h->world = (int)world;
+    if (!h->owner && rank_arrays(h) != MG_OK)
+        return -1;
     wait = (struct timeval){.tv_sec = ANSWER_WAIT_MS / 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     agent_link *a = &h->agents[h->nagents];
     *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
-    for (uint32_t i = 0; a->ranks && i < count; i++) {
+    if (!a->ranks) {
+        mg_warn("hang: an agent was refused: %s", mg_strerror(MG_ENOMEM));
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
         uint32_t rank, pid;
-        if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)s->nranks)
+        if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)h->world)
             return -1;
         if (h->owner[rank] < 0) {
             h->owner[rank] = h->nagents;
             h->cpu_share[rank] = 1e-6 * share_ppm;
-            s->ranks[rank].pid = (int)pid;
+            h->pid[rank] = (int)pid;
             /* the report names each rank's node (agents on this machine: this one) */
             if (!h->here)
-                snprintf(s->ranks[rank].host, sizeof s->ranks[rank].host, "%s", node);
-            s->found++;
+                snprintf(h->node[rank], sizeof h->node[rank], "%s", node);
+            h->found++;
             a->ranks[a->nranks++] = (int)rank;
         }
     }
@@ -192,8 +222,8 @@ static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_
         else if (h->agents[a].fd >= 0)
             close(h->agents[a].fd);
     char err[160] = "";
-    int rc = below ? hang_relay_run(up, below, (size_t)nbelow, child_of, (size_t)h->session->nranks,
-                                    err, sizeof err)
+    int rc = below ? hang_relay_run(up, below, (size_t)nbelow, child_of, (size_t)h->world, err,
+                                    sizeof err)
                    : MG_ENOMEM;
     if (rc != MG_OK)
         mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_strerror(rc), err[0] ? ": " : "",
@@ -206,7 +236,7 @@ static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_
  * its agents' connections, which the front then closes. The relays' links replace the agents'. */
 static int start_relays(hang_remote *h, int fanout)
 {
-    int n = h->session->nranks, nrelays = (h->nagents + fanout - 1) / fanout;
+    int n = h->world, nrelays = (h->nagents + fanout - 1) / fanout;
     int *child_of = malloc((size_t)n * sizeof *child_of);
     agent_link *links = calloc((size_t)nrelays, sizeof *links);
     if (!child_of || !links) {
@@ -264,13 +294,14 @@ static int start_relays(hang_remote *h, int fanout)
     return made == nrelays ? 0 : -1;
 }
 
-int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote **out)
+int hang_remote_start(const hang_remote_options *o, hang_remote **out)
 {
     *out = NULL;
     hang_remote *h = calloc(1, sizeof *h);
     if (!h)
         return MG_EXIT_SOFTWARE;
-    h->session = s;
+    h->token = o->token;
+    h->world = o->world;
     h->here = o->local_agents > 0;
     *out = h;
     char connect[300], err[256] = "";
@@ -280,18 +311,13 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         mg_error("hang: cannot start the agents%s%s", err[0] ? ": " : "", err);
         return MG_EXIT_SOFTWARE;
     }
-    if (h->owner == NULL && s->nranks > 0) {
-        h->owner = malloc((size_t)s->nranks * sizeof *h->owner);
-        h->cpu_share = malloc((size_t)s->nranks * sizeof *h->cpu_share);
-        for (int r = 0; h->owner && r < s->nranks; r++)
-            h->owner[r] = -1;
-        s->found = 0;
-        for (int r = 0; r < s->nranks; r++)
-            s->ranks[r].pid = 0;
+    if (h->world > 0 && rank_arrays(h) != MG_OK) {
+        mg_error("hang: %s", mg_strerror(MG_ENOMEM));
+        return MG_EXIT_SOFTWARE;
     }
     double deadline = mg_clock_seconds() + o->connect_timeout;
     int expected = o->local_agents ? h->njobs : -1;
-    while ((expected < 0 ? s->nranks == 0 || s->found < s->nranks : h->nagents < expected) &&
+    while ((expected < 0 ? h->world == 0 || h->found < h->world : h->nagents < expected) &&
            mg_clock_seconds() < deadline && h->nagents < MAX_AGENTS) {
         struct pollfd pfd = {.fd = h->listen_fd, .events = POLLIN};
         if (poll(&pfd, 1, 200) <= 0)
@@ -300,14 +326,14 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
         if (fd >= 0 && accept_agent(h, fd) != 0)
             close(fd);
     }
-    if (s->nranks == 0 || s->found == 0) {
+    if (h->world == 0 || h->found == 0) {
         mg_error("hang: the agents found no rank of the job");
         return MG_EXIT_NOINPUT;
     }
-    if (s->found < s->nranks)
-        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", s->found,
-                s->nranks);
-    mg_info("hang: %d agents own %d ranks", h->nagents, s->found);
+    if (h->found < h->world)
+        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", h->found,
+                h->world);
+    mg_info("hang: %d agents own %d ranks", h->nagents, h->found);
     if (o->fanout > 0 && h->nagents > o->fanout && start_relays(h, o->fanout) != 0) {
         mg_error("hang: cannot start the agents' relays");
         return MG_EXIT_SOFTWARE;
@@ -318,7 +344,7 @@ int hang_remote_start(cli_session *s, const hang_remote_options *o, hang_remote 
 /* Asks rank r's agent for its stack and receives the answer frame. */
 static int ask_stack(hang_remote *h, int r, agent_cursor *c)
 {
-    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+    if (r < 0 || r >= h->world || h->owner[r] < 0)
         return MG_ENOENT;
     agent_link *a = &h->agents[h->owner[r]];
     agent_msg_type type;
@@ -346,7 +372,7 @@ static int ask_stack(hang_remote *h, int r, agent_cursor *c)
 /* The per-rank and per-round arrays, sized once the agents said how many ranks there are. */
 static int round_arrays(hang_remote *h)
 {
-    size_t n = (size_t)h->session->nranks;
+    size_t n = (size_t)h->world;
     if (h->readings)
         return MG_OK;
     h->readings = calloc(n, sizeof *h->readings);
@@ -364,7 +390,7 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
     agent_read_ask *asks = h->asks;
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
-    agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->session->nranks, ranks, count,
+    agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->world, ranks, count,
                       h->round_ranks, h->round_out);
     char err[160];
     double began = mg_clock_seconds();
@@ -401,7 +427,7 @@ static int fresh(const hang_remote *h, int r, int with_cpu_time)
 
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen)
 {
-    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+    if (r < 0 || r >= h->world || h->owner[r] < 0)
         return MG_ENOENT;
     if (!fresh(h, r, with_cpu_time)) {
         int rc = hang_remote_prefetch(h, &r, 1, with_cpu_time);
@@ -428,7 +454,26 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
 
 int hang_remote_lost(const hang_remote *h, int r)
 {
-    return r >= 0 && r < h->session->nranks && h->owner[r] >= 0 && h->agents[h->owner[r]].fd < 0;
+    return r >= 0 && r < h->world && h->owner[r] >= 0 && h->agents[h->owner[r]].fd < 0;
+}
+
+int hang_remote_world(const hang_remote *h)
+{
+    return h->world;
+}
+
+int hang_remote_pid(const hang_remote *h, int r, const char **node)
+{
+    *node = "";
+    if (r < 0 || r >= h->world || h->owner[r] < 0)
+        return 0;
+    *node = h->node[r];
+    return h->pid[r];
+}
+
+bool hang_remote_forwarded(const hang_remote *h, const mg_rank_state *state)
+{
+    return h && h->published && state >= h->published && state < h->published + h->world;
 }
 
 int hang_remote_here(const hang_remote *h)
@@ -438,17 +483,16 @@ int hang_remote_here(const hang_remote *h)
 
 double hang_remote_cpu_share(const hang_remote *h, int r)
 {
-    if (r < 0 || r >= h->session->nranks || h->owner[r] < 0)
+    if (r < 0 || r >= h->world || h->owner[r] < 0)
         return 1;
     return h->cpu_share[r];
 }
 
-/* Takes rank r's published wait after its stack; the session's rank then reads it as a local
- * segment, unless one of this node is mapped for it (agents here, --agents). */
-static void take_wait(hang_remote *h, int r, agent_cursor *c)
+/* Takes rank r's published wait after its stack; the caller's state of the rank then reads it as
+ * a local segment, unless one of this node is mapped for it (agents here, --agents). */
+static void take_wait(hang_remote *h, int r, agent_cursor *c, const mg_rank_state **state)
 {
-    cli_rank *rank = &h->session->ranks[r];
-    if (rank->state && rank->state != &h->published[r])
+    if (*state && *state != &h->published[r])
         return;
     bool published = false;
     mg_rank_state copy;
@@ -458,16 +502,15 @@ static void take_wait(hang_remote *h, int r, agent_cursor *c)
     }
     if (published)
         h->published[r] = copy;
-    rank->state = published ? &h->published[r] : NULL;
+    *state = published ? &h->published[r] : NULL;
 }
 
-void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
+void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const mg_rank_state **state)
 {
     memset(out, 0, sizeof *out);
     agent_cursor c;
     uint32_t nframes;
-    if ((!h->published &&
-         !(h->published = calloc((size_t)h->session->nranks, sizeof *h->published))) ||
+    if ((!h->published && !(h->published = calloc((size_t)h->world, sizeof *h->published))) ||
         ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
         agent_get_u32(&c, &nframes))
         return;
@@ -484,7 +527,7 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out)
         f->line = (int)line;
         out->nframes += f != &extra;
     }
-    take_wait(h, r, &c);
+    take_wait(h, r, &c, state);
 }
 
 void hang_remote_stop(hang_remote *h)
@@ -513,10 +556,6 @@ void hang_remote_stop(hang_remote *h)
         }
         free(l->ranks);
     }
-    /* the copies die with h: the session must not take them for segments to unmap */
-    for (int r = 0; h->published && r < h->session->nranks; r++)
-        if (h->session->ranks[r].state == &h->published[r])
-            h->session->ranks[r].state = NULL;
     free(h->published);
     for (int j = 0; j < h->njobs; j++) {
         int done = 0;
@@ -533,7 +572,6 @@ void hang_remote_stop(hang_remote *h)
     free(h->asks);
     for (int g = 0; g < h->nrelays; g++)
         waitpid(h->relays[g], NULL, 0); /* each ends once the front said bye or went away */
-    free(h->owner);
-    free(h->cpu_share);
+    free_rank_arrays(h);
     free(h);
 }
