@@ -267,7 +267,9 @@ static void root_process(tree *t)
     int rc = MG_OK;
     /* the streams are read together: one after another would stall the tree on a full pipe */
     agent_reader readers[MAX_LEAVES];
-    uint8_t done[MAX_LEAVES] = {0}, ended[MAX_LEAVES] = {0};
+    uint8_t done[MAX_LEAVES] = {0}, closed[MAX_LEAVES] = {0};
+    /* per child: 1 + the answers it had read when it said ENDED, and the answers written to it */
+    uint64_t ended_after[MAX_LEAVES] = {0}, answered[MAX_LEAVES] = {0};
     int told_no_more = 0;
     int open = n;
     for (int i = 0; i < n; i++) {
@@ -292,30 +294,31 @@ static void root_process(tree *t)
             int more = got > 0 ? agent_reader_push(&readers[i], chunk, (size_t)got) : 0;
             while (!rc && got > 0 &&
                    (more = agent_reader_next(&readers[i], &fr, err, sizeof err)) > 0) {
+                int32_t reserved, unused;
+                uint64_t heard;
                 done[i] |= fr.type == AGENT_MSG_DONE;
-                ended[i] |= fr.type == AGENT_MSG_ENDED;
+                if (fr.type == AGENT_MSG_ENDED &&
+                    !record_stream_parse_pair(&fr, &reserved, &unused, &heard)) {
+                    ended_after[i] = heard + 1;
+                }
                 rc = root_frame(&r, &fr);
             }
             if (got <= 0 || more < 0) {
                 close_end(&inputs[i]);
-                ended[i] = 1;
+                closed[i] = 1;
                 open--;
             }
         }
         const tbon_leaf_call *calls;
         size_t n_calls = 0;
         rc = rc || !r.det ? rc : tbon_root_answers(r.answers, r.det, &calls, &n_calls);
-        uint8_t told[MAX_LEAVES] = {0};
         if (n_calls) {
-            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers, told);
+            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers, answered);
         }
-        for (int i = 0; i < n; i++) { /* an answered child says ENDED again after it */
-            ended[i] &= !told[i];
-        }
-        /* every child said ENDED: after their last answers, no further one comes */
+        /* every child said ENDED after reading its last answer: no further one comes */
         int all_ended = !told_no_more;
         for (int i = 0; i < n; i++) {
-            all_ended &= ended[i];
+            all_ended &= closed[i] || ended_after[i] == answered[i] + 1;
         }
         for (int i = 0; all_ended && i < n; i++) {
             uint8_t frame[AGENT_FRAME_HEADER];

@@ -27,7 +27,10 @@ typedef struct remote_conn {
     double heard_at; /* when its last bytes came (once joined) */
     char node[RECORD_STREAM_NODE_NAME];
     check_remote_end end; /* its HELLO's share, and whether DONE came */
-    int ended;            /* a leaf that said ENDED: it waits for the root's last answers */
+    /* a leaf that said ENDED waits for the root's last answers: 1 + the answers it had read
+     * then (0: not said), and the answers written to it; it ended after its last answer only
+     * when it had read them all (tbon_stage_tell_children) */
+    uint64_t ended_after, answered;
     agent_reader reader;
 } remote_conn;
 
@@ -114,7 +117,9 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         c->end.done = 1;
         return MG_OK;
     case AGENT_MSG_ENDED:
-        c->ended = 1;
+        if (record_stream_parse_pair(f, &rank, &value, &wide))
+            return MG_EFORMAT;
+        c->ended_after = wide + 1;
         return MG_OK;
     case AGENT_MSG_SUMMARY:
         return summary_frame(r, f, sink);
@@ -260,7 +265,8 @@ static void tell_no_more(check_remote *r)
 {
     int all = r->expected && r->joined == r->expected && !r->said_no_more;
     for (int i = 0; all && i < r->nconns; i++)
-        all = r->conns[i].fd < 0 || !r->conns[i].joined || r->conns[i].ended;
+        all = r->conns[i].fd < 0 || !r->conns[i].joined ||
+              r->conns[i].ended_after == r->conns[i].answered + 1;
     if (!all)
         return;
     uint8_t frame[AGENT_FRAME_HEADER];
@@ -285,8 +291,8 @@ void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
                                             0, calls[k].exit_seq);
-            tell(c, frame, len);   /* small and rare: a rank's call at a time */
-            r->conns[i].ended = 0; /* it says ENDED again after what the answer let go */
+            tell(c, frame, len); /* small and rare: a rank's call at a time */
+            r->conns[i].answered++;
             break;
         }
     }

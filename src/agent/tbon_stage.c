@@ -26,10 +26,15 @@ typedef struct stage {
     int32_t first, count; /* the share, once known (tbon_stage_params) */
     uint8_t *ended;       /* per rank of the share: an END frame came */
     uint8_t *done;        /* per input: its DONE frame came */
-    uint8_t *said_ended;  /* per input: its ENDED frame came after its last answer, or it closed */
-    uint8_t *told;        /* per input: answered in this round */
-    int sent_ended;       /* this stage said ENDED to its parent */
-    int no_more;          /* no further answer comes from above (NO_MORE, or none can) */
+    uint8_t *finished;    /* per input: its DONE frame came, or it closed */
+    uint64_t *answered;   /* per input: the COMPLETED frames written to it */
+    /* per input: 1 + the COMPLETED frames it had read when it last said ENDED (0: not said). It
+     * ended after its last answer only when that is every answer written: an ENDED it wrote before
+     * reading an answer may arrive after the answer left */
+    uint64_t *ended_after;
+    uint64_t answers_heard; /* COMPLETED frames read from the parent */
+    int sent_ended;         /* this stage said ENDED to its parent */
+    int no_more;            /* no further answer comes from above (NO_MORE, or none can) */
     int *answers_out; /* per input: tbon_stage_params.answers_out, -1 once that child went away */
 } stage;
 
@@ -116,7 +121,7 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
 
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
                               const int32_t *first, const int32_t *count, int *outputs,
-                              uint8_t *told)
+                              uint64_t *answered)
 {
     for (size_t k = 0; k < n; k++) {
         int i = 0;
@@ -131,8 +136,8 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
         if (i < n_children && outputs[i] >= 0 && write(outputs[i], frame, len) != (ssize_t)len) {
             outputs[i] = -1;
         }
-        if (told && i < n_children && outputs[i] >= 0) {
-            told[i] = 1;
+        if (answered && i < n_children && outputs[i] >= 0) {
+            answered[i]++;
         }
     }
 }
@@ -162,6 +167,7 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
             rc = tbon_leaf_completed(s->leaf, rank, exit_seq);
         }
         s->no_more |= f.type == AGENT_MSG_NO_MORE;
+        s->answers_heard += f.type == AGENT_MSG_COMPLETED;
         /* what the answer let go goes up first: ENDED is said again after it */
         s->sent_ended &= f.type != AGENT_MSG_COMPLETED;
     }
@@ -201,7 +207,7 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     }
     if (n <= 0) {
         *open = 0;
-        s->said_ended[i] = 1; /* a child that died is an end too, its ranks lost */
+        s->finished[i] = 1; /* a child that died is an end too, its ranks lost */
         s->answers_out[i] = -1;
         return n < 0 || !s->done[i] || agent_reader_partial(reader) ? lose_input(s, i, res) : MG_OK;
     }
@@ -212,13 +218,18 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) != 0) {
         if (got < 0) {
             *open = 0;
-            s->said_ended[i] = 1;
+            s->finished[i] = 1;
             s->answers_out[i] = -1;
             return lose_input(s, i, res);
         }
-        if (f.type == AGENT_MSG_DONE || f.type == AGENT_MSG_ENDED) {
-            s->done[i] |= f.type == AGENT_MSG_DONE;
-            s->said_ended[i] = 1;
+        int32_t reserved, unused;
+        uint64_t heard;
+        if (f.type == AGENT_MSG_DONE) {
+            s->done[i] = s->finished[i] = 1;
+        } else if (f.type == AGENT_MSG_ENDED) {
+            if (!record_stream_parse_pair(&f, &reserved, &unused, &heard)) {
+                s->ended_after[i] = heard + 1;
+            }
         } else {
             rc = on_frame(s, &f, err, errlen);
         }
@@ -239,35 +250,33 @@ static void tell_no_more(stage *s)
     }
 }
 
-/* Writes what went up and tells the children what they wait on. Once every child said ENDED (or
- * died), the stage says ENDED up, after all it passed; once no answer can come any more (its
- * parent said NO_MORE, went away, or never answers), its children hear NO_MORE after their last
- * answers. */
+/* Tells the children what they wait on and writes what went up. Once every child said ENDED after
+ * its last answer (or died), the stage says ENDED up, after all it passed; once no answer can come
+ * any more (its parent said NO_MORE, went away, or never answers), its children hear NO_MORE after
+ * their last answers. */
 static int end_round(stage *s, int answers_open)
 {
-    int all_ended = 1;
-    for (int i = 0; i < s->params->n_inputs; i++) {
-        all_ended &= s->said_ended[i];
-    }
-    int rc = MG_OK;
-    if (all_ended && !s->sent_ended) {
-        static const uint8_t no_payload[1];
-        s->sent_ended = 1;
-        rc = append_frame(&s->out, AGENT_MSG_ENDED, no_payload, 0);
-    }
-    s->no_more |= s->sent_ended && !answers_open;
-    rc = rc || !s->out.len ? rc : write_out(s);
-    if (!rc && s->leaf) {
+    if (s->leaf) {
         size_t n;
         const tbon_leaf_call *calls = tbon_leaf_take_completed(s->leaf, &n);
         tbon_stage_tell_children(calls, n, s->params->n_inputs, s->params->input_first,
-                                 s->params->input_count, s->answers_out, s->told);
-        for (int i = 0; i < s->params->n_inputs; i++) { /* an answered child says ENDED again */
-            s->said_ended[i] &= !s->told[i];
-            s->told[i] = 0;
-        }
+                                 s->params->input_count, s->answers_out, s->answered);
     }
-    if (s->no_more && s->sent_ended) {
+    int all_ended = 1;
+    for (int i = 0; i < s->params->n_inputs; i++) {
+        all_ended &= s->finished[i] || s->ended_after[i] == s->answered[i] + 1;
+    }
+    int rc = MG_OK;
+    if (all_ended && !s->sent_ended) {
+        uint8_t frame[AGENT_FRAME_HEADER + 16];
+        size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_ENDED, -1, 0,
+                                        s->answers_heard);
+        s->sent_ended = 1;
+        rc = agent_put_bytes(&s->out, frame, len);
+    }
+    s->no_more |= s->sent_ended && !answers_open;
+    rc = rc || !s->out.len ? rc : write_out(s);
+    if (!rc && s->no_more && s->sent_ended) {
         tell_no_more(s);
         for (int i = 0; i < s->params->n_inputs; i++) {
             s->answers_out[i] = -1; /* said once */
@@ -303,15 +312,16 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
                .count = p->count,
                .ended = p->shares ? NULL : calloc((size_t)p->count, 1),
                .done = calloc((size_t)p->n_inputs, 1),
-               .said_ended = calloc((size_t)p->n_inputs, 1),
-               .told = calloc((size_t)p->n_inputs, 1),
+               .finished = calloc((size_t)p->n_inputs, 1),
+               .answered = calloc((size_t)p->n_inputs, sizeof *s.answered),
+               .ended_after = calloc((size_t)p->n_inputs, sizeof *s.ended_after),
                .answers_out = malloc((size_t)p->n_inputs * sizeof *s.answers_out)};
     /* the inputs, then the parent's answers */
     struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
     agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
     memset(out, 0, sizeof *out);
-    int rc = fds && readers && (s.ended || p->shares) && s.done && s.said_ended && s.told &&
-                     s.answers_out
+    int rc = fds && readers && (s.ended || p->shares) && s.done && s.finished && s.answered &&
+                     s.ended_after && s.answers_out
                  ? MG_OK
                  : MG_ENOMEM;
     int open = p->n_inputs;
@@ -372,8 +382,9 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     free(fds);
     free(s.ended);
     free(s.done);
-    free(s.said_ended);
-    free(s.told);
+    free(s.finished);
+    free(s.answered);
+    free(s.ended_after);
     tbon_leaf_destroy(s.leaf);
     agent_buf_free(&s.out);
     agent_buf_free(&s.ends);

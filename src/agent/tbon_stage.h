@@ -48,12 +48,13 @@ typedef struct tbon_stage_result {
  * MG_EFORMAT (a record the stage refused), MG_ENOMEM. */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
  * i streams ranks [first[i], first[i] + count[i]) and reads answers from outputs[i]; -1 (an agent)
- * waits for none, and a child that went away is set to -1. told (or NULL) gets told[i] = 1 for
- * each child written to: it says ENDED again after what the answer let go. The caller ignores
- * SIGPIPE. */
+ * waits for none, and a child that went away is set to -1. answered (or NULL) counts the frames
+ * written to each child: a child has ended after its last answer only when its ENDED frame says
+ * it read them all (agent_proto.h), since an ENDED it wrote before reading one may arrive after it
+ * left. The caller ignores SIGPIPE. */
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
                               const int32_t *first, const int32_t *count, int *outputs,
-                              uint8_t *told);
+                              uint64_t *answered);
 
 int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen);
 

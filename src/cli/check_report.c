@@ -172,6 +172,12 @@ void check_report_tool_data(check_run *r)
     json_object_object_add(data, "buffered_sends", json_object_new_boolean(r->o->buffered_sends));
     json_object_object_add(data, "wildcards",
                            json_object_new_string(cmd_check_wildcard_choices[r->o->wildcards]));
+    /* how the run was checked: the tree of --detector-leaves K has K leaves under the root */
+    json_object *detector = json_object_new_object();
+    int leaves = (int)r->o->detector_leaves;
+    json_object_object_add(detector, "leaves", json_object_new_int(leaves));
+    json_object_object_add(detector, "levels", json_object_new_int(leaves ? 2 : 1));
+    json_object_object_add(data, "detector", detector);
     if (st.lost)
         mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
                 (unsigned long long)st.lost);

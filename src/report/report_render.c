@@ -102,6 +102,17 @@ void mg_report_render_text(const mg_report *r, FILE *out)
                     mg_report_json_string(job, "outcome", "?"));
         fputc('\n', out);
     }
+    json_object *data, *detector;
+    if (json_object_object_get_ex(root, "tool_data", &data) &&
+        json_object_object_get_ex(data, "detector", &detector)) {
+        int leaves = json_object_object_get_ex(detector, "leaves", &v) ? json_object_get_int(v) : 0;
+        int levels = json_object_object_get_ex(detector, "levels", &v) ? json_object_get_int(v) : 1;
+        if (leaves)
+            fprintf(out, "detector: a tree of %d levels, %d leaves under the root\n", levels,
+                    leaves);
+        else
+            fputs("detector: one process\n", out);
+    }
     json_object *observation = mg_report_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 11U
+#define AGENT_PROTO_VERSION 12U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -67,10 +67,12 @@ typedef enum agent_msg_type {
     AGENT_MSG_COMPLETED = 19, /* check, tree stage -> the child stage below: rank i32, reserved
                                  u32, exit seq u64: its model left the call of that exit, which the
                                  child holds the rank's later records behind (tbon_stage.h) */
-    AGENT_MSG_ENDED = 20,     /* check, tree stage -> parent, empty: its children's streams all
+    AGENT_MSG_ENDED = 20,     /* check, tree stage -> parent: reserved i32, reserved i32, the
+                                 COMPLETED frames it read so far u64. Its children's streams all
                                  ended (or said ENDED): what it still holds waits only for the
                                  parent's answers; said again after each answer, behind what the
-                                 answer let go (tbon_stage.h) */
+                                 answer let go. The parent counts it only when it wrote no answer
+                                 the stage had not read yet (tbon_stage.h) */
     AGENT_MSG_NO_MORE = 21,   /* check, parent -> tree stage, empty: every child said ENDED after
                                  its last answer and none is left to give; the stage sends what it
                                  holds up and ends its stream */

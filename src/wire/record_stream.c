@@ -89,8 +89,9 @@ int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr
 
 int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide)
 {
-    if (f->length != 16 || (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE &&
-                            f->type != AGENT_MSG_WORLD && f->type != AGENT_MSG_COMPLETED))
+    if (f->length != 16 ||
+        (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE && f->type != AGENT_MSG_WORLD &&
+         f->type != AGENT_MSG_COMPLETED && f->type != AGENT_MSG_ENDED))
         return MG_EFORMAT;
     *rank = (int32_t)get32(f->payload);
     *value = (int32_t)get32(f->payload + 4);

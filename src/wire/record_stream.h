@@ -41,8 +41,9 @@ size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdi
 size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint8_t *record,
                              size_t len);
 
-/* Reads the fields of HELLO / SITE / END, STATE and WORLD / OBSERVE payloads. Errors: MG_EFORMAT
- * (also a HELLO of another tool than check). node gets RECORD_STREAM_NODE_NAME bytes. */
+/* Reads the fields of HELLO / SITE / END, STATE, WORLD, COMPLETED and ENDED / OBSERVE payloads.
+ * Errors: MG_EFORMAT (also a HELLO of another tool than check). node gets RECORD_STREAM_NODE_NAME
+ * bytes. */
 int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares,
                               char node[RECORD_STREAM_NODE_NAME]);
 int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,

@@ -41,7 +41,10 @@ t = d['tool_data']
 assert d['findings'] == [], d['findings']
 assert t['records'] == 4 * (2 + 50 * 8 + 1), t
 assert t['records_lost'] == 0 and t['records_rejected'] == 0 and t['ranks_captured'] == 4, t
+assert t['detector'] == {'leaves': 0, 'levels': 1}, t
 " || fail "report content"
+    "$MPIGUARD" report "$report" | grep -q "^detector: one process$" ||
+        fail "the text report does not say how the run was checked"
     ;;
 abort)
     start=$(date +%s)
@@ -293,7 +296,10 @@ leaves)
     json "
 t = d['tool_data']
 assert t['ranks_captured'] == 4 and t['records_lost'] == 0 and t['records_rejected'] == 0, t
+assert t['detector'] == {'leaves': 2, 'levels': 2}, t
 " || fail "clean report"
+    "$MPIGUARD" report "$report" | grep -q "^detector: a tree of 2 levels, 2 leaves under the root$" ||
+        fail "the text report does not say how the run was checked"
     # Every rank names another root: the calls disagree inside each leaf and across them.
     expect_status 80 "bcast roots, 2 leaves" -- "$MPIGUARD" check --detector-leaves 2 --report "$report" -- $launcher -n 4 "$PROGS/rt_bcast_roots"
     expect_stderr "mpiguard: ERROR COLLECTIVE_MISMATCH"

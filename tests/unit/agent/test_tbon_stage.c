@@ -3,7 +3,8 @@
  * CHECK_AGENT_LOST), the other child's records go up, and the stream ends with DONE; the parent's
  * answer lets a held rank's pair be matched, and the stage answers its child in turn; a stage
  * says ENDED once every child ended (a broken one too) and ends its stream only after its parent's
- * NO_MORE (the end-of-stream protocol). */
+ * NO_MORE (the end-of-stream protocol), and counts a child's ENDED only when the child had read
+ * every answer written to it. */
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,9 +229,101 @@ static void test_answers(void)
     close(to_child[0]);
 }
 
+/* Whether a frame of type comes on fd within ms; the frames before it are read. */
+static int comes_within(int fd, agent_reader *reader, agent_msg_type type, int ms)
+{
+    char err[200];
+    for (;;) {
+        agent_frame f;
+        int got = agent_reader_next(reader, &f, err, sizeof err);
+        MG_CHECK(got >= 0);
+        if (got == 1) {
+            if (f.type == type) {
+                return 1;
+            }
+            continue;
+        }
+        struct pollfd wait = {.fd = fd, .events = POLLIN};
+        uint8_t buf[4096];
+        ssize_t n = poll(&wait, 1, ms) == 1 ? read(fd, buf, sizeof buf) : 0;
+        if (n <= 0) {
+            return 0;
+        }
+        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)n), MG_OK);
+    }
+}
+
+/* The interleaving that let most of a leaf's records reach the root on an idle machine: a child
+ * says ENDED before it read the answer its parent just wrote, and the parent reads that ENDED
+ * after writing the answer. Counted, it made the parent end the tree (NO_MORE) while the answer
+ * was still letting the child's records go, so every record held behind a later answer went up
+ * unmatched. Here the stage (ranks 0-1) matches rank 0's send to rank 1 and answers its child;
+ * the child's ENDED saying it read no answer must not count, its ENDED saying it read one must. */
+static void test_ended_before_the_answer(void)
+{
+    int in[2], up[2], from_parent[2], to_child[2];
+    MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int32_t first = 0, count = 2;
+        tbon_stage_params p = {.inputs = &in[0],
+                               .input_first = &first,
+                               .input_count = &count,
+                               .n_inputs = 1,
+                               .output = up[1],
+                               .answers_in = from_parent[0],
+                               .answers_out = &to_child[1],
+                               .first = 0,
+                               .count = 2};
+        tbon_stage_result res;
+        char err[200];
+        close(in[1]);
+        close(up[0]);
+        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_OK ? 0 : 1);
+    }
+    close(in[0]);
+    close(up[1]);
+    close(from_parent[0]);
+    close(to_child[1]);
+    uint8_t buf[4096];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+    agent_reader reader, answers;
+    agent_reader_init(&reader);
+    agent_reader_init(&answers);
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_COMPLETED, 5000));
+
+    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 0);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+    MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_ENDED, 300));
+    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 1);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_ENDED, 5000));
+
+    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_NO_MORE, 5000));
+    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    close(in[1]);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
+    int status;
+    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    agent_reader_free(&reader);
+    agent_reader_free(&answers);
+    close(up[0]);
+    close(from_parent[1]);
+    close(to_child[0]);
+}
+
 int main(void)
 {
     MG_RUN(test_broken_child);
     MG_RUN(test_answers);
+    MG_RUN(test_ended_before_the_answer);
     MG_TEST_END();
 }

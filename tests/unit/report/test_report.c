@@ -85,6 +85,13 @@ static void renders_text_banner_and_dot(void)
     MG_CHECK(strstr(text, "[1] error hang: rank 3 is computing in solve()") != NULL);
     MG_CHECK(strstr(text, "rank 3: solve() at solver.c:88") != NULL);
     MG_CHECK(strstr(text, "suggestion: look at the loop") != NULL);
+    MG_CHECK(strstr(text, "detector:") == NULL); /* only a check report says how it checked */
+    json_object *detector = json_object_new_object();
+    json_object_object_add(detector, "leaves", json_object_new_int(4));
+    json_object_object_add(detector, "levels", json_object_new_int(2));
+    json_object_object_add(mg_report_tool_data(r), "detector", detector);
+    text = render(mg_report_render_text, r);
+    MG_CHECK(strstr(text, "\ndetector: a tree of 2 levels, 4 leaves under the root\n") != NULL);
     char *dot = render(mg_report_render_dot, r);
     MG_CHECK(strstr(dot, "\"f1_p0\" -> \"f1_p1\" [style=\"dashed\"]") != NULL);
     MG_CHECK(strstr(dot, "rank 0 \\\"main\\\"") != NULL);
