@@ -5,6 +5,7 @@
 #include "hang_timeout.h"
 #include "mg_error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +68,8 @@ void hang_watch_params_default(struct hang_watch_params *p)
                                     .max_stretch = 10,
                                     .stretch_said = 1.5,
                                     .still_after = 15,
-                                    .still_every = 3};
+                                    .still_every = 3,
+                                    .held_after = 5};
 }
 
 enum phase {
@@ -76,6 +78,14 @@ enum phase {
     STILL_SCAN, /* the first-call rule's SCAN */
     VERIFYING,  /* a verification SCAN */
     DONE
+};
+
+/* What the held-in-poll rule knows of a rank, from every reading that names it. */
+struct poll_hold {
+    bool seen; /* counter is its last known count */
+    uint64_t counter;
+    double held_since; /* since when it stands inside a polling call at that count; negative: it
+                          does not */
 };
 
 /* A rank's CPU account at a verification scan, for the time it had until the next. */
@@ -110,6 +120,12 @@ struct hang_watch {
     struct hang_diag_cpu *cpu;
     uint8_t *conduct; /* per rank, over the verification: SPUN, WAITED_QUIETLY, STOPPED bits */
     int *faulty;
+    struct poll_hold *holds;
+    /* the latest counter move seen, its rank, and the latest by any other rank: whether a rank
+     * other than r moved since t, in constant time */
+    double last_move_at, other_move_at;
+    size_t last_move_rank;
+    int held_rank; /* the rank held in a polling call whose verification this is, or -1 */
 };
 
 /* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
@@ -121,12 +137,19 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||
         !det->resume || p->nscans < 2 || !(p->scan_gap > 0) || !(p->max_stretch > 0) ||
         !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
-        (!p->polling && p->npolling > 0))
+        !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
         return MG_EINVAL;
     struct hang_watch *w = calloc(1, sizeof *w);
     if (!w)
         return MG_ENOMEM;
-    *w = (struct hang_watch){.p = *p, .det = *det, .n = nranks, .starved_rank = -1};
+    *w = (struct hang_watch){.p = *p,
+                             .det = *det,
+                             .n = nranks,
+                             .starved_rank = -1,
+                             .last_move_at = -INFINITY,
+                             .other_move_at = -INFINITY,
+                             .last_move_rank = SIZE_MAX,
+                             .held_rank = -1};
     w->still_ref = calloc(nranks, sizeof *w->still_ref);
     w->scans = calloc(p->nscans * nranks, sizeof *w->scans);
     w->view = calloc(nranks, sizeof *w->view);
@@ -134,8 +157,9 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     w->cpu = calloc(nranks, sizeof *w->cpu);
     w->conduct = calloc(nranks, sizeof *w->conduct);
     w->faulty = calloc(nranks, sizeof *w->faulty);
+    w->holds = calloc(nranks, sizeof *w->holds);
     if (!w->still_ref || !w->scans || !w->view || !w->before || !w->cpu || !w->conduct ||
-        !w->faulty) {
+        !w->faulty || !w->holds) {
         hang_watch_destroy(w);
         return MG_ENOMEM;
     }
@@ -154,6 +178,7 @@ void hang_watch_destroy(struct hang_watch *w)
     free(w->cpu);
     free(w->conduct);
     free(w->faulty);
+    free(w->holds);
     free(w);
 }
 
@@ -187,7 +212,7 @@ int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *s
 {
     if (!w || !step)
         return MG_EINVAL;
-    *step = (struct hang_watch_step){.starved_rank = -1};
+    *step = (struct hang_watch_step){.starved_rank = -1, .held_rank = -1};
     w->running_at = now;
     w->next_still = now + w->p.still_every;
     return next_sample(w, now, step);
@@ -211,9 +236,12 @@ static bool job_stopped(struct hang_watch *w, const struct hang_watch_reading *r
     return hang_diag_job_stopped(w->view, n);
 }
 
-static int start_verification(struct hang_watch *w, bool from_detector, double now,
+/* Verification of a suspicion: the detector's (from_detector), the first-call rule's, or the
+ * held-in-poll rule's (held_rank >= 0). */
+static int start_verification(struct hang_watch *w, bool from_detector, int held_rank, double now,
                               struct hang_watch_step *step)
 {
+    w->held_rank = held_rank;
     if (!w->p.verify) {
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
@@ -252,7 +280,7 @@ static int observe(struct hang_watch *w, size_t out, size_t count, double now,
     if (v.kind != HANG_VERDICT_HANG)
         return next_sample(w, now, step);
     step->events |= HANG_WATCH_SUSPECTED;
-    return start_verification(w, true, now, step);
+    return start_verification(w, true, -1, now, step);
 }
 
 static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
@@ -307,11 +335,16 @@ static int feed_stop_check(struct hang_watch *w, const struct hang_watch_reading
     return observe(w, w->pending_out, w->pending_count, now, step);
 }
 
+static bool polls(const struct hang_watch *w, int func)
+{
+    return func >= 0 && (size_t)func < w->p.npolling && w->p.polling[func];
+}
+
 /* Blocked: alive, seen, inside a non-polling MPI function. */
 static bool blocked(const struct hang_watch *w, const struct hang_watch_reading *r)
 {
-    bool polls = r->func >= 0 && (size_t)r->func < w->p.npolling && w->p.polling[r->func];
-    return r->known && !r->exited && r->in_mpi && !polls && (r->counter_known || r->func >= 0);
+    return r->known && !r->exited && r->in_mpi && !polls(w, r->func) &&
+           (r->counter_known || r->func >= 0);
 }
 
 /* Held for the first-call rule: blocked; stopped from outside (SIGSTOP, a debugger: whatever it
@@ -364,7 +397,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         return next_sample(w, now, step);
     step->events |= HANG_WATCH_STILL;
     step->still_since = w->still_since;
-    return start_verification(w, false, now, step);
+    return start_verification(w, false, -1, now, step);
 }
 
 static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *readings)
@@ -444,6 +477,19 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
         result->nfaulty = named;
 }
 
+/* Whether the rank held in a polling call stood there, at one count, in every verification scan. */
+static bool still_held(const struct hang_watch *w, size_t r)
+{
+    const struct hang_diag_rank *first = &w->scans[r];
+    for (size_t k = 0; k < w->p.nscans; k++) {
+        const struct hang_diag_rank *x = &w->scans[k * w->n + r];
+        if (x->exited || x->out_mpi || !x->counter_known || x->counter != first->counter ||
+            !polls(w, x->func))
+            return false;
+    }
+    return true;
+}
+
 static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n,
@@ -456,17 +502,28 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
     if (rc != MG_OK)
         return rc;
     step->starved_rank = w->starved_rank;
-    step->from_start = !w->from_detector;
+    step->from_start = !w->from_detector && w->held_rank < 0;
+    step->held_rank = w->held_rank;
+    if (w->held_rank >= 0 && !still_held(w, (size_t)w->held_rank))
+        step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
+                                                 .progress_rank = w->held_rank};
     enum hang_diag_kind kind = step->result.kind;
     if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
         if (kind == HANG_DIAG_COMMUNICATION)
             name_culprits(w, &step->result);
+        /* where the CPU tells no spinner (every rank busy-polls), the held rank is the one */
+        if (kind == HANG_DIAG_COMMUNICATION && step->result.nfaulty == 0 && w->held_rank >= 0) {
+            w->faulty[0] = w->held_rank;
+            step->result.nfaulty = 1;
+        }
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
         return MG_OK;
     }
     step->events |= HANG_WATCH_SET_ASIDE;
     w->still_valid = false;
+    if (w->held_rank >= 0 && w->holds[w->held_rank].held_since >= 0)
+        w->holds[w->held_rank].held_since = now; /* held_after more before it is tried again */
     if (w->from_detector && (rc = w->det.resume(w->det.self)) != MG_OK)
         return rc;
     return next_sample(w, now, step);
@@ -515,6 +572,51 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
     return MG_OK;
 }
 
+/* Notes a reading of rank r for the held-in-poll rule: when its counter moved, and since when it
+ * stands inside a polling call at the same count. */
+static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_reading *x,
+                      double now)
+{
+    struct poll_hold *h = &w->holds[r];
+    if (!x->known || x->exited || !x->counter_known) {
+        *h = (struct poll_hold){.held_since = -1};
+        return;
+    }
+    bool moved = h->seen && x->counter != h->counter;
+    if (moved && r != w->last_move_rank) {
+        w->other_move_at = w->last_move_at;
+        w->last_move_rank = r;
+    }
+    if (moved)
+        w->last_move_at = now;
+    if (!x->in_mpi || !polls(w, x->func))
+        h->held_since = -1;
+    else if (moved || !h->seen || h->held_since < 0)
+        h->held_since = now;
+    h->seen = true;
+    h->counter = x->counter;
+}
+
+/* A polling call (MPI_Test*, MPI_Iprobe) returns at once: a rank inside one whose counter stands
+ * still for held_after, while another rank's counter moved since, is held there (a signal handler
+ * or a callback that does not return), however busy its siblings' polling keeps the detector's
+ * samples. Notes the count readings (ids[i] is the rank of readings[i]; NULL: rank i) and returns
+ * the first rank so held, or -1. Off without verification: the rule is no baseline's. */
+static int find_held(struct hang_watch *w, const struct hang_watch_reading *readings,
+                     const int *ids, size_t count, double now)
+{
+    int held = -1;
+    for (size_t i = 0; i < count; i++) {
+        size_t r = ids ? (size_t)ids[i] : i;
+        note_hold(w, r, &readings[i], now);
+        double since = w->holds[r].held_since;
+        double others_moved = r == w->last_move_rank ? w->other_move_at : w->last_move_at;
+        if (held < 0 && since >= 0 && now - since >= w->p.held_after && others_moved > since)
+            held = (int)r;
+    }
+    return w->p.verify && w->p.held_after > 0 ? held : -1;
+}
+
 int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
                     struct hang_watch_step *step)
 {
@@ -523,8 +625,16 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
     if (w->phase == DONE)
         return MG_ESTATE;
     step->events = 0;
-    if (w->phase != STOP_CHECK && !job_stopped(w, readings, step->count))
+    bool stopped = job_stopped(w, readings, step->count);
+    if (w->phase != STOP_CHECK && !stopped)
         seen_running(w, now, step);
+    int held = find_held(w, readings, w->phase == WATCHING ? step->ranks : NULL, step->count, now);
+    if (held >= 0 && !stopped && (w->phase == WATCHING || w->phase == STILL_SCAN)) {
+        step->events |= HANG_WATCH_HELD;
+        step->held_rank = held;
+        step->held_since = w->holds[held].held_since;
+        return start_verification(w, false, held, now, step);
+    }
     switch (w->phase) {
     case WATCHING:
         return feed_sample(w, readings, now, step);

@@ -42,13 +42,18 @@ struct hang_watch_params {
                             outside while the others wait or start) this long is verified
                             without the model (0: the rule is off) */
     double still_every;  /* seconds between the scans of every rank that rule takes */
+    double held_after;   /* a rank held inside a polling call (in MPI, in a function that returns
+                            at once, its counter still) this long while another rank's counter
+                            moves is verified without the detector (docs/hang.md "Held in a
+                            polling call"; 0: the rule is off) */
     const bool *polling; /* polling[f]: function id f busy-waits (hang_diag_input); may be NULL */
     size_t npolling;
 };
 
 /* Verification on, 3 scans 1 s apart stretched up to 10x (said past 1.5x); the first-call rule on:
  * a scan every 3 s while the detector has not seen the job do anything, a verification after 15 s
- * with every rank blocked (docs/hang.md "Hangs from the first call"). */
+ * with every rank blocked (docs/hang.md "Hangs from the first call"); the held-in-poll rule on
+ * after 5 s. */
 void hang_watch_params_default(struct hang_watch_params *p);
 
 /* One rank as the caller read it. */
@@ -84,8 +89,11 @@ enum hang_watch_event {
     HANG_WATCH_STILL = 1 << 5,       /* every rank blocked since still_since: verification begins */
     HANG_WATCH_STRETCHED = 1 << 6,   /* scan scan_number came gap_took s after the one before, as
                                         rank short_rank was kept from running */
-    HANG_WATCH_SET_ASIDE = 1 << 7    /* verification found no hang: result says why (PROGRESS,
+    HANG_WATCH_SET_ASIDE = 1 << 7,   /* verification found no hang: result says why (PROGRESS,
                                         ALL_EXITED, SUSPENDED, STARVED), starved_rank; watching on */
+    HANG_WATCH_HELD = 1 << 8         /* rank held_rank has stood inside a polling call since
+                                        held_since while another rank's counter moved:
+                                        verification begins */
 };
 
 struct hang_watch_step {
@@ -102,7 +110,10 @@ struct hang_watch_step {
     double gap_took;         /* STRETCHED */
     size_t short_rank;       /* STRETCHED */
     int starved_rank;        /* SET_ASIDE as STARVED, VERDICT: -1 when none */
-    bool from_start; /* VERDICT, SET_ASIDE: the verification came from the first-call rule */
+    bool from_start;   /* VERDICT, SET_ASIDE: the verification came from the first-call rule */
+    int held_rank;     /* HELD, VERDICT, SET_ASIDE: the rank held in a polling call whose
+                          verification this is; -1 when another rule began it */
+    double held_since; /* HELD */
     struct hang_diag_result result; /* SET_ASIDE, VERDICT */
 };
 

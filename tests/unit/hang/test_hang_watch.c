@@ -352,6 +352,99 @@ static void start_built_and_active(void)
     MG_CHECK_INT(feed(0.5), MG_OK);
 }
 
+/* hpcc's spin inside MPI: ranks 0, 2 and 3 poll MPI_Test, their counters moving by 1000 a reading,
+ * while rank 1 stands in MPI_Test at one count unless it `moves`. Fills the readings the step asks
+ * for (a sample's ranks in its order), with CPU times for a scan's k-th gap: the pollers yield the
+ * CPU (short slices) unless `busy` (MPICH), rank 1 spins. */
+static void read_polling_job(bool moves, bool busy, int k, bool held_in_mpi)
+{
+    static uint64_t calls[NR];
+    for (size_t i = 0; i < step.count; i++) {
+        int r = step.action == HANG_WATCH_SAMPLE ? step.ranks[i] : (int)i;
+        calls[r] += r != 1 || moves ? 1000 : 0;
+        readings[i] = blocked_rank();
+        readings[i].func = TEST;
+        readings[i].in_mpi = r != 1 || held_in_mpi;
+        readings[i].counter = calls[r];
+        readings[i].runnable = true;
+        readings[i].cpu_s = 1.0 * k;
+        readings[i].slices = r == 1 || busy ? 10.0 * k : 100000.0 * k;
+    }
+}
+
+/* Feeds the polling job's samples until the watch turns to a scan or `until` passes; rank 1
+ * returned from its poll and computes unless held_in_mpi. */
+static void poll_around_held_rank(double until, bool held_in_mpi)
+{
+    do {
+        read_polling_job(false, false, 0, held_in_mpi);
+        MG_CHECK_INT(feed(step.at), MG_OK);
+    } while (step.action == HANG_WATCH_SAMPLE && step.at <= until);
+}
+
+/* The three verification scans 1 s apart (read_polling_job). */
+static void verify_held(bool moves, bool busy)
+{
+    for (int k = 0; k < 3; k++) {
+        read_polling_job(moves, busy, k, true);
+        MG_CHECK_INT(feed(step.at), MG_OK);
+    }
+}
+
+/* A rank held inside a polling call while the others' polling keeps every sample busy (the
+ * detector never suspects): verified after 5 s without the detector, and named, whether the
+ * others yield the CPU (Open MPI) or busy-poll (MPICH: the held rank is named all the same). */
+static void a_rank_held_in_a_polling_call_is_a_hang(void)
+{
+    for (int busy = 0; busy < 2; busy++) {
+        start(false);
+        poll_around_held_rank(100, true);
+        MG_CHECK(step.events & HANG_WATCH_HELD);
+        MG_CHECK_INT(step.held_rank, 1);
+        MG_CHECK_NEAR(step.held_since, 0.5, 1e-12); /* the first sample */
+        MG_CHECK_NEAR(step.at, 5.5, 1e-12);
+        MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+        MG_CHECK(step.with_cpu);
+        verify_held(false, busy);
+        MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+        MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+        MG_CHECK_INT(step.held_rank, 1);
+        MG_CHECK(!step.from_start);
+        MG_CHECK_INT(step.result.nfaulty, 1);
+        MG_CHECK_INT(hang_watch_faulty(w)[0], 1);
+        MG_CHECK_INT(det_state.resumes, 0);
+    }
+}
+
+/* What keeps the held-in-poll rule quiet: a rank in a polling call whose siblings do not move
+ * either (blocked: the other rules' case), one outside MPI after its poll (computing), and a held
+ * rank that moves again during verification (set aside, and tried again only held_after later). */
+static void a_rank_slow_in_a_polling_call_is_not_a_hang(void)
+{
+    start(false);
+    all_blocked();
+    readings[1].func = TEST;
+    watch_until(60);
+    MG_CHECK_INT(step.events & HANG_WATCH_HELD, 0);
+    start(false);
+    poll_around_held_rank(60, false);
+    MG_CHECK_INT(step.events & HANG_WATCH_HELD, 0);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    start(false);
+    poll_around_held_rank(100, true);
+    MG_CHECK(step.events & HANG_WATCH_HELD);
+    verify_held(true, false);
+    MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.result.progress_rank, 1);
+    MG_CHECK_INT(step.held_rank, 1);
+    double aside = step.at - 0.5; /* the last scan; the next sample is half a second on */
+    poll_around_held_rank(100, true);
+    MG_CHECK(step.events & HANG_WATCH_HELD);
+    MG_CHECK_NEAR(step.held_since, aside, 1e-12);
+    MG_CHECK_NEAR(step.at, aside + 5.0, 1e-12);
+}
+
 /* Hangs from the first call: with the detector still building, every rank blocked with nothing
  * moving for 15 s (scans 3 s apart) is verified, and reported without the detector. */
 static void every_rank_still_from_the_start_is_a_hang(void)
@@ -542,6 +635,8 @@ int main(void)
     MG_RUN(verification_waits_for_each_ranks_own_time);
     MG_RUN(a_job_starved_as_a_whole_still_gets_a_verdict);
     MG_RUN(culprit_of_a_communication_hang);
+    MG_RUN(a_rank_held_in_a_polling_call_is_a_hang);
+    MG_RUN(a_rank_slow_in_a_polling_call_is_not_a_hang);
     MG_RUN(a_suspended_job_is_not_observed);
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
     MG_RUN(a_long_start_is_not_a_hang);
