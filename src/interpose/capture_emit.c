@@ -22,7 +22,9 @@ static int my_rank;
 static uint64_t seq, next_request, next_message;
 static uint32_t next_user_op = CHECK_OP_USER;
 static uint8_t *encbuf;
-static int closed; /* the stream's last record is written */
+/* The stream's last record is written (closed), or its Finalize record only (finalized: calls
+ * after it may still come, until the process ends). */
+static int finalized, closed;
 static size_t enccap;
 static capture_table requests, messages, ops;
 /* Handles of requests freed and not handed out again since: a copy of one passed to a call is
@@ -71,16 +73,31 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     return MG_OK;
 }
 
+static void emit_end(uint16_t last_fn)
+{
+    check_event ev = capture_event(last_fn, CHECK_EV_ENTER, NULL);
+    ev.comm = CHECK_COMM_WORLD;
+    mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
+    capture_emit(&ev);
+}
+
+void capture_emit_finalize(void)
+{
+    if (finalized || closed)
+        return;
+    finalized = 1;
+    emit_end(CHECK_FN_FINALIZE);
+}
+
 void capture_emit_close(uint16_t last_fn)
 {
     if (closed)
         return;
     closed = 1;
-    check_event ev = capture_event(last_fn, CHECK_EV_ENTER, NULL);
-    ev.comm = CHECK_COMM_WORLD;
-    mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
-    capture_emit(&ev);
-    event_ring_close(&ring, last_fn == CHECK_FN_ABORT ? EVENT_RING_ABORTED : EVENT_RING_FINALIZED);
+    if (!finalized)
+        emit_end(last_fn);
+    event_ring_close(&ring, last_fn == CHECK_FN_ABORT && !finalized ? EVENT_RING_ABORTED
+                                                                    : EVENT_RING_FINALIZED);
 }
 
 void capture_emit_wait_read(void)

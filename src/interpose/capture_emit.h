@@ -42,8 +42,12 @@ extern capture_scratch capture_tmp;
 
 /* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
-/* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT), and
- * closes the ring; later calls do nothing. */
+/* Writes the Finalize record and leaves the ring open: the calls a rank makes after MPI_Finalize
+ * are recorded after it, until capture_emit_close at the process's end. Later calls do nothing. */
+void capture_emit_finalize(void);
+/* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT) unless
+ * capture_emit_finalize wrote the Finalize record already, and closes the ring; later calls do
+ * nothing. */
 void capture_emit_close(uint16_t last_fn);
 /* Waits until the reader has read every record written (at most EVENT_RING_FINALIZE_WAIT_NS, not
  * at all when no reader attached or it is gone), then as long again as one drain takes, so that it

@@ -52,17 +52,18 @@ static int inside_mpi(const char *object)
     return 0;
 }
 
-/* The return address of the program's MPI call: the first frame outside the MPI library, its
- * runtimes and mpiguard. A wrapper that routes a call straight to MPI sets no call site, so the
- * handler finds it itself. */
-static void *program_site(void)
+void *capture_errors_program_site(const char **mpi_function)
 {
     void *frames[64];
     int n = backtrace(frames, 64);
     for (int i = 1; i < n; i++) {
         Dl_info info;
-        if (dladdr(frames[i], &info) && info.dli_fname && !inside_mpi(info.dli_fname))
+        if (dladdr(frames[i], &info) && info.dli_fname && !inside_mpi(info.dli_fname)) {
+            Dl_info called;
+            if (mpi_function)
+                *mpi_function = dladdr(frames[i - 1], &called) ? called.dli_sname : NULL;
             return frames[i];
+        }
     }
     return NULL;
 }
@@ -74,7 +75,7 @@ static void record_and_abort(MPI_Comm *comm, int *code, ...)
     check_event ev = capture_event(CHECK_FN_MPI_ERROR, CHECK_EV_ENTER, NULL);
     ev.aux = portable_class(mpi_class);
     ev.result = *code;
-    mg_call_site = program_site();
+    mg_call_site = capture_errors_program_site(NULL);
     capture_emit(&ev);
     capture_emit_wait_read();
     capture_emit_close(CHECK_FN_ABORT);

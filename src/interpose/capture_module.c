@@ -17,6 +17,7 @@
 #include "capture_handles.h"
 #include "capture_emit.h"
 #include "capture_errors.h"
+#include "capture_finalized.h"
 #include "capture_p2p.h"
 #include "capture_pmpi.h"
 #include "capture_rma.h"
@@ -29,12 +30,13 @@
 
 #include <stdlib.h>
 
-/* At a normal process exit (exit(), a return from main) before MPI_Finalize: the stream ends
+/* At a normal process exit (exit(), a return from main): before MPI_Finalize the stream ends
  * with the record that says so, which a crash never writes (docs/design/check-classes.md
- * "Lifecycles"). After MPI_Finalize or MPI_Abort the stream is closed already and nothing is
- * written. */
-static void exit_without_finalize(void)
+ * "Lifecycles"); after it, with the MPI call the process ends in, if any. After MPI_Abort the
+ * stream is closed already and nothing is written. */
+static void process_exit(void)
 {
+    capture_finalized_exit();
     capture_emit_close(CHECK_FN_EXIT);
 }
 
@@ -70,20 +72,24 @@ static int capture_init(const mg_module_job *job)
     capture_handles_install();
     capture_args_init();
     capture_errors_install();
-    if (atexit(exit_without_finalize) != 0)
+    if (atexit(process_exit) != 0)
         interpose_log("capture module: an exit without MPI_Finalize will look like a crash", NULL);
     return 0;
 }
 
 static void capture_finalize(int aborting)
 {
-    if (!aborting)
-        capture_handles_report();
-    capture_emit_close(aborting ? CHECK_FN_ABORT : CHECK_FN_FINALIZE);
+    if (aborting) {
+        capture_emit_close(CHECK_FN_ABORT);
+        return;
+    }
+    capture_handles_report();
+    capture_finalized_begin();
 }
 
 const mg_module mg_capture_module = {
     .name = "capture",
     .init = capture_init,
     .finalize = capture_finalize,
+    .after_finalize = capture_finalized_call,
 };

@@ -179,20 +179,39 @@ void mg_interpose_start(void)
     route_calls(1);
 }
 
+/* After MPI_Finalize: the enabled modules' after_finalize hooks become the only enter hooks, and
+ * if there is one every wrapped call takes the hooked route with no observer or replacement, so
+ * that it reaches them first and MPI next. */
+static void watch_after_finalize(void)
+{
+    for (int i = 0; i < enabled_count; i++)
+        if (enabled[i]->after_finalize)
+            enter_hooks[enter_hook_count++] = enabled[i]->after_finalize;
+    if (!enter_hook_count)
+        return;
+#define MG_FN(name, params, args, cls)                                                             \
+    mg_observe_##name = NULL;                                                                      \
+    mg_impl_##name = NULL;                                                                         \
+    routes[MG_FN_##name] = ROUTE_HOOKED;
+#include "mpi_wrapped_functions.def"
+}
+
 static void stop_modules(int aborting)
 {
     route_calls(0);
     for (int i = enabled_count - 1; i >= 0; i--)
         if (enabled[i]->finalize)
             enabled[i]->finalize(aborting);
+    if (!aborting)
+        watch_after_finalize();
     enabled_count = 0;
 }
 
 /* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
- * finds no module enabled and does nothing. */
+ * finds no module enabled and only passes fn to the after_finalize hooks. */
 void mg_interpose_end(mg_fn fn)
 {
-    if (enabled_count && !call_depth)
+    if (enter_hook_count && !call_depth)
         dispatch_enter(fn);
     stop_modules(fn == MG_FN_Abort);
 }

@@ -25,6 +25,11 @@ typedef struct mg_module {
     /* Called at MPI_Finalize (before the library's, aborting 0) and at MPI_Abort (aborting 1,
      * before the library ends the job: the last chance to save what was recorded). May be NULL. */
     void (*finalize)(int aborting);
+    /* Called on entry to every wrapped call after MPI_Finalize (and to a second MPI_Finalize or an
+     * MPI_Abort), with the module stopped: check's capture module reports them. A module that
+     * has it makes every wrapped call take the hooked route after MPI_Finalize; with none
+     * (run, hang) every call goes straight to MPI. May be NULL. */
+    void (*after_finalize)(mg_fn fn);
 } mg_module;
 
 /* Modules available in this build. */

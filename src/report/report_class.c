@@ -104,6 +104,10 @@ static const mg_report_class classes[] = {
      "post a matching receive for every message, or do not send it"},
     {"no_finalize", "check", "lifecycle", "error", "a rank exited without calling MPI_Finalize",
      "call MPI_Finalize on every rank before it exits"},
+    {"call_after_finalize", "check", "lifecycle", "error",
+     "an MPI call after the rank's MPI_Finalize, which only MPI_Initialized, MPI_Finalized, "
+     "MPI_Get_version, MPI_Get_library_version and the info and error-string calls may follow",
+     "make every MPI call before MPI_Finalize (MPI-4.0 §11.4.1, Table 11.1)"},
     {"mpi_error", "check", "args", "error",
      "the MPI library raised an error under MPI_ERRORS_ARE_FATAL and aborted the job",
      "fix the call's arguments as the MPI error class says, or handle errors with "

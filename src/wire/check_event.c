@@ -126,6 +126,8 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     [CHECK_FN_MPI_ERROR] = {"MPI_ERROR", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_MPI_ERROR},
     [CHECK_FN_HANDLE_LEAK] = {"handle_leak", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
                               CHECK_FN_HANDLE_LEAK},
+    [CHECK_FN_AFTER_FINALIZE] = {"after_finalize", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                 CHECK_FN_AFTER_FINALIZE},
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

@@ -181,6 +181,11 @@ typedef enum check_func {
      * count how many, callsite the creation's call site and result the mg_fn id
      * (mpi_function_ids.h) of the call that made them */
     CHECK_FN_HANDLE_LEAK,
+    /* an MPI call the rank made after its MPI_Finalize (which only MPI-4.0 Table 11.1's functions
+     * may follow), written after the Finalize record, alone (no exit record): result the mg_fn id
+     * of the call, MG_FN_NONE for one the library does not wrap (seen on the stack when the MPI
+     * library ended the process in it), callsite the program's call */
+    CHECK_FN_AFTER_FINALIZE,
     CHECK_FN_COUNT
 } check_func;
 

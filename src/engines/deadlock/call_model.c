@@ -784,6 +784,9 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
     if (ev->func == CHECK_FN_HANDLE_LEAK) {
         return lifecycle_handles_leaked(det, ev);
     }
+    if (ev->func == CHECK_FN_AFTER_FINALIZE) {
+        return lifecycle_after_finalize(det, ev);
+    }
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);

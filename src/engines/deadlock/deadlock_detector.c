@@ -102,7 +102,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     det->records++;
     det->last_time = now;
     if (rs->life != LIFE_LIVE) {
-        return MG_OK;
+        return lifecycle_call_too_late(det, ev) ? call_model_process(det, ev) : MG_OK;
     }
     const check_func_info *info = check_func_describe(ev->func);
     int rc;

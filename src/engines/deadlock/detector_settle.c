@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "call_model.h"
+#include "lifecycle.h"
 #include "mg_array.h"
 #include "mg_error.h"
 #include "wait_state.h"
@@ -77,12 +78,14 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
     const uint8_t *bytes;
     size_t len;
     int first = MG_OK;
-    while (det->ranks[rank].life == LIFE_LIVE &&
-           record_backlog_front(&det->backlog, rank, &bytes, &len)) {
+    while (record_backlog_front(&det->backlog, rank, &bytes, &len)) {
         check_event ev;
         int rc = unpack_held(det, bytes, len, &ev);
         if (rc) {
             return rc;
+        }
+        if (det->ranks[rank].life != LIFE_LIVE && !lifecycle_call_too_late(det, &ev)) {
+            break;
         }
         if (wait_state_blocked(det, rank)) {
             if (ev.kind != CHECK_EV_EXIT) {

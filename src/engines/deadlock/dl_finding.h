@@ -53,7 +53,7 @@ typedef struct dl_call {
     uint32_t op;
     uint64_t callsite;
     uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK: the mg_fn (mpi_function_ids.h) of the call that
-                        made the handles */
+                        made the handles; CHECK_FN_AFTER_FINALIZE: of the call made too late */
     uint8_t made_it; /* this call created the object the finding is about (a leak's constructor,
                         a pending request's Isend): the report names it as its creation site */
 } dl_call;

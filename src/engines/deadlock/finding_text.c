@@ -64,7 +64,11 @@ const char *finding_text_function(uint16_t fn)
 
 const char *finding_text_call_name(const dl_call *c)
 {
-    return c->func == CHECK_FN_HANDLE_LEAK ? mg_fn_name(c->maker) : finding_text_function(c->func);
+    if (c->func == CHECK_FN_AFTER_FINALIZE && c->maker == MG_FN_NONE)
+        return "MPI_*"; /* not wrapped: the source line names it */
+    return c->func == CHECK_FN_HANDLE_LEAK || c->func == CHECK_FN_AFTER_FINALIZE
+               ? mg_fn_name(c->maker)
+               : finding_text_function(c->func);
 }
 
 static void peer_text(int32_t peer, char *buf, size_t len)
@@ -242,6 +246,10 @@ static void lifecycle_text(const dl_finding *f, const char *call, char *buf, siz
     case LIFECYCLE_MESSAGE_LOST:
         snprintf(buf, len, "%llu message(s) of rank %d's %s were never received", count, rank,
                  call);
+        break;
+    case LIFECYCLE_CALL_AFTER_FINALIZE:
+        snprintf(buf, len, "rank %d calls %s after its MPI_Finalize", rank,
+                 finding_text_call_name(&f->calls[0]));
         break;
     default:
         snprintf(buf, len, "rank %d ended without calling MPI_Finalize", rank);

@@ -290,6 +290,20 @@ int lifecycle_exited(deadlock_detector *det, const check_event *ev)
     return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
 }
 
+int lifecycle_after_finalize(deadlock_detector *det, const check_event *ev)
+{
+    if (!det->life)
+        return MG_OK;
+    dl_call call = ended_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0, ev->callsite);
+    call.maker = (uint16_t)ev->result;
+    return push(det, LIFECYCLE_CALL_AFTER_FINALIZE, 1, &call);
+}
+
+int lifecycle_call_too_late(const deadlock_detector *det, const check_event *ev)
+{
+    return ev->func == CHECK_FN_AFTER_FINALIZE && det->ranks[ev->rank].life == LIFE_FINALIZED;
+}
+
 const char *lifecycle_problem_name(uint32_t problem)
 {
     static const char *const names[LIFECYCLE_PROBLEM_END] = {
@@ -304,6 +318,7 @@ const char *lifecycle_problem_name(uint32_t problem)
         [LIFECYCLE_DATATYPE_LEAK] = "datatype_leak",
         [LIFECYCLE_OP_LEAK] = "op_leak",
         [LIFECYCLE_INFO_LEAK] = "info_leak",
+        [LIFECYCLE_CALL_AFTER_FINALIZE] = "call_after_finalize",
     };
     return problem > 0 && problem < LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -2,9 +2,10 @@
 /* Lifecycles of a rank's MPI objects (issue 28 item 3): requests never completed by MPI_Finalize,
  * a persistent request started while active, communicators and windows never freed, the groups,
  * datatypes, ops and infos the capture module found unfreed at MPI_Finalize, messages never
- * received and a rank that ended without MPI_Finalize, decided from the record stream and reported
- * as DL_LIFECYCLE findings. Design: docs/design/check-classes.md "Lifecycles". The state lives in
- * the detector; a probing copy has none (its hypothetical schedules must not report lifecycles). */
+ * received, a rank that ended without MPI_Finalize and one that called MPI after it, decided from
+ * the record stream and reported as DL_LIFECYCLE findings. Design: docs/design/check-classes.md
+ * "Lifecycles". The state lives in the detector; a probing copy has none (its hypothetical
+ * schedules must not report lifecycles). */
 #ifndef LIFECYCLE_H
 #define LIFECYCLE_H
 
@@ -29,6 +30,7 @@ typedef enum lifecycle_problem {
     LIFECYCLE_DATATYPE_LEAK,
     LIFECYCLE_OP_LEAK,
     LIFECYCLE_INFO_LEAK,
+    LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
     LIFECYCLE_PROBLEM_END
 } lifecycle_problem;
 
@@ -53,6 +55,13 @@ int lifecycle_finalized(deadlock_detector *det, int32_t rank);
 /* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, and the
  * rank terminated. */
 int lifecycle_exited(deadlock_detector *det, const check_event *ev);
+
+/* The CHECK_FN_AFTER_FINALIZE record ev (an MPI call the rank made after its MPI_Finalize):
+ * reported. Errors: MG_ENOMEM. */
+int lifecycle_after_finalize(deadlock_detector *det, const check_event *ev);
+/* 1 when ev is a record of an MPI call made after its rank's MPI_Finalize, which the model
+ * analyses though the rank has ended (the only records that follow a Finalize). */
+int lifecycle_call_too_late(const deadlock_detector *det, const check_event *ev);
 
 /* Stable lower-case name of a problem ("request_not_completed", ...), the report's finding
  * kind; "unknown" for another value. */

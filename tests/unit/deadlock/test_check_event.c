@@ -140,9 +140,10 @@ static void test_func_table(void)
     for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
         const check_func_info *info = check_func_describe(f);
         /* the records no MPI call writes have lower-case names of their own */
-        const char *prefix = f == CHECK_FN_EXIT          ? "exit"
-                             : f == CHECK_FN_HANDLE_LEAK ? "handle_leak"
-                                                         : "MPI_";
+        const char *prefix = f == CHECK_FN_EXIT             ? "exit"
+                             : f == CHECK_FN_HANDLE_LEAK    ? "handle_leak"
+                             : f == CHECK_FN_AFTER_FINALIZE ? "after_finalize"
+                                                            : "MPI_";
         MG_CHECK(info && info->name && strncmp(info->name, prefix, strlen(prefix)) == 0);
     }
     MG_CHECK_STR(check_func_describe(CHECK_FN_IBARRIER)->name, "MPI_IBARRIER");

@@ -1,6 +1,7 @@
 /* The lifecycle checks of issue 28 item 3 (lifecycle.h) over made-up record streams: requests
  * pending or never freed at Finalize grouped by creation site, a persistent request started
- * twice, communicators never freed, messages never received, an exit without Finalize. */
+ * twice, communicators never freed, messages never received, an exit without Finalize, MPI calls
+ * after it. */
 #include <string.h>
 
 #include "deadlock_detector.h"
@@ -227,6 +228,40 @@ static void test_exit_without_finalize(void)
     st_close(&s);
 }
 
+static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
+    ev.result = fn;
+    ev.callsite = site;
+    st_feed(s, &ev);
+}
+
+/* A call after Finalize is reported with its function and site, also when the rank's records were
+ * held behind a collective the other rank had not entered yet; nothing before Finalize is. */
+static void test_call_after_finalize(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    finalize(&s, 0);
+    after_finalize(&s, 0, MG_FN_Send, 0x1234);
+    size_t n;
+    problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    MG_CHECK_INT(n, 0); /* held behind rank 0's barrier */
+    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    const dl_finding *f = problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].maker == MG_FN_Send &&
+             f->calls[0].callsite == 0x1234);
+    finalize(&s, 1);
+    after_finalize(&s, 1, MG_FN_NONE, 0x5678); /* a call mpiguard does not wrap */
+    f = problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    MG_CHECK_INT(n, 2);
+    MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].maker == MG_FN_NONE);
+    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_CALL_AFTER_FINALIZE), "call_after_finalize");
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_requests_at_finalize);
@@ -235,5 +270,6 @@ int main(void)
     MG_RUN(test_handle_leaks);
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
+    MG_RUN(test_call_after_finalize);
     MG_TEST_END();
 }
