@@ -322,6 +322,10 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
         if (trace)
             fprintf(trace, "# still %.3f\n", now);
     }
+    if (step->events & HANG_WATCH_HELD)
+        mg_info("hang: rank %d has stood inside a polling call since %.1f s while others' calls "
+                "complete: verifying",
+                step->held_rank, step->held_since);
     if (step->events & HANG_WATCH_SUSPECTED)
         mg_info("hang: a hang is suspected at %.1f s: verifying", now);
     /* no rank is named when none had its CPU time read (every reading failed) */
@@ -572,7 +576,9 @@ static void watcher_verdict(hang_watcher *w, const struct hang_watch_step *step,
 {
     json_object *model_data = model_json(w->model, w->o, w->built_at);
     json_object_object_add(model_data, "decided_by",
-                           json_object_new_string(step->from_start ? "first-call rule" : "model"));
+                           json_object_new_string(step->held_rank >= 0 ? "held-in-poll rule"
+                                                  : step->from_start   ? "first-call rule"
+                                                                       : "model"));
     hang_report(&w->probes, &step->result, hang_watch_faulty(w->engine),
                 hang_watch_last_scan(w->engine), now, model_data);
     cli_session_save(w->s);
