@@ -37,7 +37,7 @@ typedef struct search_session_params {
  * np and focus free, solving, SEARCH_SESSION_DEFAULT_STALL_RUNS, no tuning. */
 void search_session_params_default(search_session_params *p);
 
-/* Public for the campaign's save and restore (src/concolic/concolic_resume.c), which writes and
+/* Public for the campaign's save and restore (search_session_text.c), which writes and
  * reads the stack, the frontier and the strategy; everything else goes through the functions. */
 typedef struct search_session {
     search_session_params p;

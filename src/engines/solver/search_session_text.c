@@ -1,0 +1,165 @@
+/* A campaign's search as text (search_session_text.h). */
+#include "search_session_text.h"
+
+#include "mg_error.h"
+#include "search_snapshot.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_logs(text_buf *t, const search_session *s)
+{
+    text_buf_printf(t, "logs %zu\n", s->nstack);
+    for (size_t i = 0; i < s->nstack; i++) {
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        if (path_log_encode(&s->stack[i], &bytes, &n)) {
+            t->failed = 1;
+            return;
+        }
+        text_buf_printf(t, "log ");
+        text_buf_hex(t, bytes, n);
+        text_buf_printf(t, "\n");
+        free(bytes);
+    }
+}
+
+static void put_arms(text_buf *t, const char *word, const coverage_set *s)
+{
+    text_buf_printf(t, "%s %zu", word, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        text_buf_printf(t, " %" PRIu32, s->arms[i]);
+    text_buf_printf(t, "\n");
+}
+
+static void put_frontier(text_buf *t, const focus_frontier *f)
+{
+    text_buf_printf(t, "frontier %" PRIu32 "\n", f->nranks);
+    for (uint32_t r = 0; r < f->nranks; r++) {
+        put_arms(t, "reached", &f->reached[r]);
+        put_arms(t, "examined", &f->examined[r]);
+    }
+}
+
+void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
+{
+    char *snap = NULL;
+    size_t len;
+    text_buf_printf(t, "rng");
+    for (int i = 0; i < 4; i++)
+        text_buf_printf(t, " %016" PRIx64, rng->s[i]);
+    text_buf_printf(t, "\n");
+    put_logs(t, s);
+    put_frontier(t, &s->frontier);
+    text_buf_printf(t, "stall %" PRIu32 "\n", s->stalled);
+    put_arms(t, "left", &s->leave_tried);
+    if (search_snapshot_write(s->strategy, &snap, &len))
+        t->failed = 1;
+    else
+        text_buf_printf(t, "snapshot\n%s", snap);
+    free(snap);
+}
+
+/* Decodes the next "log HEX" line into a path log of this build (any run id). */
+static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
+{
+    text_cursor_word(c, "log");
+    size_t digits = 0;
+    while (!c->bad && c->p + digits < c->end && c->p[digits] != '\n')
+        digits++;
+    uint8_t *bytes = malloc(digits / 2 + 1);
+    if (!bytes)
+        return MG_ENOMEM;
+    text_cursor_hex(c, bytes, digits / 2);
+    path_log_expect ex = {.build_id = build_id, .run_id = 0};
+    int rc = c->bad ? MG_EFORMAT : path_log_decode(bytes, digits / 2, &ex, NULL, out);
+    free(bytes);
+    return rc;
+}
+
+/* Reads "WORD N ARM..." into the set s (merged). */
+static int read_set(text_cursor *c, const char *word, coverage_set *s)
+{
+    text_cursor_word(c, word);
+    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+    uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
+    for (size_t i = 0; arms && i < n; i++)
+        arms[i] = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(s, arms, n);
+    free(arms);
+    return rc;
+}
+
+/* Reads "WORD N ARM..." into one rank's set of f (was_focus: the examined one). */
+static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32_t rank,
+                     int was_focus)
+{
+    coverage_set s;
+    coverage_set_init(&s);
+    int rc = read_set(c, word, &s);
+    if (!rc)
+        rc = focus_frontier_observe(f, rank, &s, was_focus);
+    coverage_set_free(&s);
+    return rc;
+}
+
+/* The stall count and the leaves' arms, absent from states saved before the search moved. */
+static int read_stall(text_cursor *c, search_session *s)
+{
+    if ((size_t)(c->end - c->p) < 6 || strncmp(c->p, "stall ", 6))
+        return 0;
+    text_cursor_word(c, "stall");
+    s->stalled = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    return c->bad ? MG_EFORMAT : read_set(c, "left", &s->leave_tried);
+}
+
+/* The frontier record, absent from states saved before it existed (the rule then starts from
+ * nothing: only the focus choices of the resumed runs can differ). */
+static int read_frontier(text_cursor *c, focus_frontier *f)
+{
+    if ((size_t)(c->end - c->p) < 9 || strncmp(c->p, "frontier ", 9))
+        return 0;
+    text_cursor_word(c, "frontier");
+    uint32_t n = (uint32_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 16);
+    int rc = c->bad ? MG_EFORMAT : 0;
+    /* examined is a subset of reached: merging it into reached again changes nothing */
+    for (uint32_t r = 0; !rc && r < n; r++) {
+        rc = read_arms(c, "reached", f, r, 0);
+        if (!rc)
+            rc = read_arms(c, "examined", f, r, 1);
+    }
+    return rc;
+}
+
+int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, text_cursor *c)
+{
+    text_cursor_word(c, "rng");
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = text_cursor_number(c, 16, UINT64_MAX);
+    text_cursor_word(c, "logs");
+    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
+    if (c->bad)
+        return MG_EFORMAT;
+    s->stack = calloc(n + 1, sizeof *s->stack);
+    if (!s->stack)
+        return MG_ENOMEM;
+    for (; s->nstack < n; s->nstack++) {
+        int rc = read_log(c, build_id, &s->stack[s->nstack]);
+        if (rc)
+            return rc;
+    }
+    int rc = read_frontier(c, &s->frontier);
+    if (!rc)
+        rc = read_stall(c, s);
+    if (rc)
+        return rc;
+    text_cursor_word(c, "snapshot");
+    if (c->bad)
+        return MG_EFORMAT;
+    search_state *strategy;
+    rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &strategy);
+    if (!rc && (rc = search_session_restore(s, strategy)))
+        search_destroy(strategy);
+    return rc;
+}
