@@ -25,7 +25,8 @@ tester       base wire
 concolic_rt  base wire include engines/solver
 agent        base wire common sampler engines/*
 cc           base wire include agent concolic_rt engines/solver
-cli          base wire include common report sampler agent engines/*
+concolic     base wire include common report agent engines/solver
+cli          base wire include common report sampler agent concolic engines/*
 '
 foreign=$(grep -rnE --include=CMakeLists.txt '(\.\./|\$\{PROJECT_SOURCE_DIR\}/src/)[^ )]*\.c\b' \
     src tests bench examples || true)

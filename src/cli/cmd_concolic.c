@@ -344,6 +344,8 @@ int cmd_concolic(int argc, char **argv)
     if (rc || done)
         return rc;
     concolic_options o = opts;
+    o.quiet = cli_opts.quiet;
+    o.report_path = cli_opts.report_path;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;
     if (o.distances)

@@ -1,7 +1,7 @@
 /* The search of a concolic campaign as one object (docs/design/concolic-solver.md §7.1): the
  * strategy's stack with the path log kept at each of its levels, the solver, the MPI semantics, the
  * frontier focus rule, and the choice of the next run's inputs, process count and focus. The
- * driver (src/cli/concolic_loop.c) launches the runs, reads their logs and writes the files; it
+ * driver (src/concolic/concolic_loop.c) launches the runs, reads their logs and writes the files; it
  * hands each run's path here and asks for the next run. No I/O. */
 #ifndef SEARCH_SESSION_H
 #define SEARCH_SESSION_H
@@ -37,7 +37,7 @@ typedef struct search_session_params {
  * np and focus free, solving, SEARCH_SESSION_DEFAULT_STALL_RUNS, no tuning. */
 void search_session_params_default(search_session_params *p);
 
-/* Public for the campaign's save and restore (src/cli/concolic_resume.c), which writes and
+/* Public for the campaign's save and restore (search_session_text.c), which writes and
  * reads the stack, the frontier and the strategy; everything else goes through the functions. */
 typedef struct search_session {
     search_session_params p;

@@ -16,6 +16,7 @@
 #include "mg_rng.h"
 #include "mg_test.h"
 #include "search_session.h"
+#include "search_session_text.h"
 
 #define MAX_NP 4
 
@@ -292,6 +293,57 @@ static void test_stall_moves_np(void)
     loop_trips = 0;
 }
 
+/* The session's state as search_session_text writes it (a NUL-terminated string, the caller's). */
+static char *save_text(const campaign *c)
+{
+    text_buf t = {0};
+    char *text = NULL;
+    size_t len;
+    search_session_text_write(&c->s, &c->rng, &t);
+    MG_CHECK_INT(text_buf_finish(&t, &text, &len), 0);
+    return text;
+}
+
+/* --resume's text (search_session_text.h): a campaign saved after three runs and read back into
+ * a fresh session (another seed) writes the same text and then chooses the same runs; a text
+ * cut short is refused. */
+static void test_text_round_trip(void)
+{
+    campaign a, b;
+    loop_trips = 3;
+    campaign_start(&a, SEARCH_DFS, 0, 1, 2, MAX_NP, 5);
+    coverage_set rank1;
+    coverage_set_init(&rank1);
+    uint32_t arm = coverage_arm(2, 0);
+    MG_CHECK_INT(coverage_set_add(&rank1, &arm, 1), 0);
+    MG_CHECK_INT(search_session_observe_rank(&a.s, 1, &rank1, 0), 0);
+    coverage_set_free(&rank1);
+    program_run ra = {11, 1, 2, 0};
+    for (int i = 0; i < 3; i++)
+        step(&a, &ra);
+    char *saved = save_text(&a);
+    campaign_start(&b, SEARCH_DFS, 0, 1, 2, MAX_NP, 99);
+    MG_CHECK_INT(coverage_set_add(&b.cov, a.cov.arms, a.cov.n), 0);
+    text_cursor cur = {saved, saved + strlen(saved), 0};
+    MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cur), 0);
+    char *again = save_text(&b);
+    MG_CHECK_STR(again, saved);
+    program_run rb = ra;
+    for (int i = 0; i < 4; i++) {
+        MG_CHECK_INT(step(&b, &rb), step(&a, &ra));
+        MG_CHECK(ra.x == rb.x && ra.y == rb.y && ra.np == rb.np && ra.focus == rb.focus);
+    }
+    campaign_end(&b);
+    campaign_start(&b, SEARCH_DFS, 0, 1, 2, MAX_NP, 99);
+    text_cursor cut = {saved, strstr(saved, "snapshot"), 0};
+    MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cut), MG_EFORMAT);
+    free(again);
+    free(saved);
+    campaign_end(&b);
+    campaign_end(&a);
+    loop_trips = 0;
+}
+
 int main(void)
 {
     MG_RUN(test_reaches_every_arm);
@@ -301,5 +353,6 @@ int main(void)
     MG_RUN(test_restore_checks);
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
+    MG_RUN(test_text_round_trip);
     MG_TEST_END();
 }

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* What `mpiguard concolic` tells the user: a reproducer and a report finding (kind
  * "concolic_bug") per distinct bug, and the final coverage report per function and file with the
  * uncovered branches' lines (docs/design/concolic.md "Output"). */

@@ -1,7 +1,6 @@
 /* The iteration loop of `mpiguard concolic` (concolic_loop.h). */
 #include "concolic_loop.h"
 
-#include "cli.h"
 #include "concolic_report.h"
 #include "concolic_resume.h"
 #include "mg_error.h"
@@ -100,7 +99,7 @@ void concolic_loop_progress(const concolic_loop *L, int final)
 {
     const concolic_campaign *c = L->c;
     const concolic_last_run *r = &L->last;
-    if (cli_opts.quiet || !r->np)
+    if (L->quiet || !r->np)
         return;
     if (final) { /* the last run's line is out already; a terminal's needs its end */
         if (isatty(2))
@@ -144,6 +143,8 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     L->c = c;
     L->kind = o->distances ? SEARCH_CFG : kinds[o->strategy];
     L->strategy = o->strategy;
+    L->quiet = o->quiet;
+    L->report_path = o->report_path;
     mg_rng_seed(&L->rng, (uint64_t)o->seed);
     int rc = load_cfg(L, o);
     if (rc || o->distances)
@@ -255,8 +256,8 @@ static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
     } else
         ninputs = c->ninputs;
     if (concolic_report_bug(c, r, inputs, ninputs, run.np, run.focus, c->iterations, rep) && rep &&
-        cli_opts.report_path)
-        mg_report_write(rep, cli_opts.report_path, err, sizeof err);
+        L->report_path)
+        mg_report_write(rep, L->report_path, err, sizeof err);
     if (r->log_problem[0] && c->iterations == first_iteration + 1)
         mg_warn("%s (the run gave no constraints)", r->log_problem);
     return ninputs;

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* What `--resume` needs to continue a campaign's search tree where it stopped
  * (docs/design/concolic.md
  * "--resume"): the strategy, the rng state, the path logs of the search stack and the engine's

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The iteration loop of `mpiguard concolic` (docs/design/concolic.md "mpiguard concolic";
  * dissertation chapter 2): run the job, merge coverage, record bugs, observe the path, choose and
  * solve the next negation, save the campaign. The command (cmd_concolic.c) parses options around
@@ -47,7 +46,9 @@ typedef struct concolic_options {
     /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
      * campaign is saved as it was before it. NULL: never. */
     const volatile sig_atomic_t *stop;
-    double deadline; /* mg_clock_seconds() at which --time ends; 0: none */
+    double deadline;         /* mg_clock_seconds() at which --time ends; 0: none */
+    int quiet;               /* no progress line */
+    const char *report_path; /* the JSON report, rewritten after each new bug; NULL: none */
 } concolic_options;
 
 /* What this session's iterations cost (a resumed campaign counts from the resume). */
@@ -84,7 +85,9 @@ typedef struct concolic_loop {
                       */
     concolic_cfg cfg;
     concolic_cost cost;
-    concolic_last_run last; /* np 0: no run yet this session */
+    concolic_last_run last;  /* np 0: no run yet this session */
+    int quiet;               /* the options' (concolic_loop_start) */
+    const char *report_path; /* the options' */
 } concolic_loop;
 
 /* Prepares the loop over campaign c: the CFG graph for --strategy cfg (a program without one

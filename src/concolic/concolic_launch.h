@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* One iteration's job of `mpiguard concolic`: the MPMD launch (light ranks, the heavy executable
  * at the focus, light ranks), the timeout, reading back every rank's log, and the classification
  * of the outcome (docs/concolic.md "3. Run the campaign"). */

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The state of a `mpiguard concolic` campaign: the program's branch table, the campaign
  * directory, the next launch (inputs, process count, focus), merged coverage and the distinct
  * bugs found, saved after every iteration so `--resume` continues it (docs/design/concolic.md

@@ -1,33 +1,15 @@
-/* The search state of a campaign, saved and restored (concolic_resume.h). Text, after the bugs
- * in DIR/campaign:
- *
- *   search 1 STRATEGY
- *   rng S0 S1 S2 S3        the xoshiro state, hexadecimal
- *   logs N
- *   log HEX                N lines: the search stack's path logs, re-encoded (path_log_encode)
- *   frontier R             the frontier focus rule's record (focus_frontier.h), R ranks, then
- *   reached N ARM...       per rank, its arms (decimal, ascending)
- *   examined N ARM...
- *   stall N                runs since coverage last grew, then the arms the search's leaves
- *   left N ARM...          aimed at since (search_session.h)
- *   snapshot
- *   search-snapshot 1 ...  the engine's snapshot (search_snapshot.h), to the end
- */
-#include "concolic_resume.h"
+/* A campaign's search as text (search_session_text.h). */
+#include "search_session_text.h"
 
 #include "mg_error.h"
-#include "mg_exit.h"
-#include "mg_log.h"
 #include "search_snapshot.h"
-#include "text_codec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void put_logs(text_buf *t, const concolic_loop *L)
+static void put_logs(text_buf *t, const search_session *s)
 {
-    const search_session *s = &L->search;
     text_buf_printf(t, "logs %zu\n", s->nstack);
     for (size_t i = 0; i < s->nstack; i++) {
         uint8_t *bytes = NULL;
@@ -60,33 +42,23 @@ static void put_frontier(text_buf *t, const focus_frontier *f)
     }
 }
 
-void concolic_resume_save(concolic_loop *L)
+void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
 {
-    static int warned;
-    text_buf t = {0};
-    char *snap = NULL, *text = NULL;
+    char *snap = NULL;
     size_t len;
-    text_buf_printf(&t, "search %d %s\nrng", CONCOLIC_RESUME_VERSION,
-                    concolic_strategy_names[L->strategy]);
+    text_buf_printf(t, "rng");
     for (int i = 0; i < 4; i++)
-        text_buf_printf(&t, " %016" PRIx64, L->rng.s[i]);
-    text_buf_printf(&t, "\n");
-    put_logs(&t, L);
-    put_frontier(&t, &L->search.frontier);
-    text_buf_printf(&t, "stall %" PRIu32 "\n", L->search.stalled);
-    put_arms(&t, "left", &L->search.leave_tried);
-    if (search_snapshot_write(L->search.strategy, &snap, &len))
-        t.failed = 1;
+        text_buf_printf(t, " %016" PRIx64, rng->s[i]);
+    text_buf_printf(t, "\n");
+    put_logs(t, s);
+    put_frontier(t, &s->frontier);
+    text_buf_printf(t, "stall %" PRIu32 "\n", s->stalled);
+    put_arms(t, "left", &s->leave_tried);
+    if (search_snapshot_write(s->strategy, &snap, &len))
+        t->failed = 1;
     else
-        text_buf_printf(&t, "snapshot\n%s", snap);
+        text_buf_printf(t, "snapshot\n%s", snap);
     free(snap);
-    int rc = text_buf_finish(&t, &text, &len);
-    if (rc || concolic_campaign_set_search(L->c, text)) {
-        concolic_campaign_set_search(L->c, NULL);
-        if (!warned++)
-            mg_warn("cannot save the search state: a --resume will restart the search tree");
-    }
-    free(text);
 }
 
 /* Decodes the next "log HEX" line into a path log of this build (any run id). */
@@ -160,67 +132,34 @@ static int read_frontier(text_cursor *c, focus_frontier *f)
     return rc;
 }
 
-static int read_state(concolic_loop *L, text_cursor *c)
+int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, text_cursor *c)
 {
     text_cursor_word(c, "rng");
     for (int i = 0; i < 4; i++)
-        L->rng.s[i] = text_cursor_number(c, 16, UINT64_MAX);
+        rng->s[i] = text_cursor_number(c, 16, UINT64_MAX);
     text_cursor_word(c, "logs");
     size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
     if (c->bad)
         return MG_EFORMAT;
-    search_session *ss = &L->search;
-    ss->stack = calloc(n + 1, sizeof *ss->stack);
-    if (!ss->stack)
+    s->stack = calloc(n + 1, sizeof *s->stack);
+    if (!s->stack)
         return MG_ENOMEM;
-    for (; ss->nstack < n; ss->nstack++) {
-        int rc = read_log(c, L->c->build_id, &ss->stack[ss->nstack]);
+    for (; s->nstack < n; s->nstack++) {
+        int rc = read_log(c, build_id, &s->stack[s->nstack]);
         if (rc)
             return rc;
     }
-    int rc = read_frontier(c, &ss->frontier);
+    int rc = read_frontier(c, &s->frontier);
     if (!rc)
-        rc = read_stall(c, ss);
+        rc = read_stall(c, s);
     if (rc)
         return rc;
     text_cursor_word(c, "snapshot");
     if (c->bad)
         return MG_EFORMAT;
-    search_state *s;
-    rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &s);
-    if (!rc && (rc = search_session_restore(ss, s)))
-        search_destroy(s);
+    search_state *strategy;
+    rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &strategy);
+    if (!rc && (rc = search_session_restore(s, strategy)))
+        search_destroy(strategy);
     return rc;
-}
-
-int concolic_resume_restore(concolic_loop *L)
-{
-    const concolic_campaign *c = L->c;
-    char name[64];
-    if (!c->search_text) {
-        mg_warn("%s/campaign holds no search state (saved by an older mpiguard): the search tree "
-                "restarts from the saved inputs",
-                c->dir);
-        return 0;
-    }
-    text_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
-    int rc = text_cursor_version(&cur, "search", CONCOLIC_RESUME_VERSION);
-    text_cursor_token(&cur, name, sizeof name);
-    rc = rc ? rc : cur.bad ? MG_EFORMAT : 0;
-    if (!rc && strcmp(name, concolic_strategy_names[L->strategy])) {
-        mg_warn("the campaign was searched with --strategy %s: the %s search tree restarts from "
-                "the saved inputs",
-                name, concolic_strategy_names[L->strategy]);
-        return 0;
-    }
-    if (!rc)
-        rc = read_state(L, &cur);
-    if (rc == MG_ENOMEM) {
-        mg_error("out of memory restoring the search state");
-        return MG_EXIT_SOFTWARE;
-    }
-    if (rc)
-        mg_error("%s/campaign: %s search state", c->dir,
-                 rc == MG_EVERSION ? "unknown version of the" : "damaged");
-    return rc ? MG_EXIT_DATAERR : 0;
 }

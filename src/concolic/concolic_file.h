@@ -1,4 +1,4 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
+/* Internal to src/concolic: no other folder includes it (docs/architecture.md). */
 /* Whole-file reads for `mpiguard concolic`: the ranks' path logs, the program's control-flow
  * graph and the campaign's saved search state (docs/concolic.md). */
 #ifndef CONCOLIC_FILE_H

@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The CFG-directed search in `mpiguard concolic`: the program's static control-flow graph
  * (APP.mpiguard-cfg, written by mpiguard-cc), the distance table the strategy reads, kept up to
  * date as coverage grows, and the static table `--distances` prints (docs/design/concolic.md
