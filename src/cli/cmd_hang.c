@@ -216,6 +216,7 @@ static int wait_for_ranks(cli_session *s, proc_exits **exits)
 /* How many ranks the watch read through each sampler, for the closing line. */
 typedef struct hang_seen {
     int by_shm, by_ptrace;
+    int lost;      /* ranks whose node's agent stopped answering: not observed to the end */
     int dead_rank; /* a rank that died while the job ran on to its launcher's end, or -1 */
     bool ended_in_discovery; /* the job ended before every rank was found */
 } hang_seen;
@@ -246,6 +247,12 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
     for (int r = 0; r < n; r++) {
         /* not judged through agents elsewhere: counted as the sampler reads them */
         mg_observe_cause cause = observer ? observe_ranks_cause(observer, r) : MG_OBSERVE_OK;
+        if (probes->remote && hang_remote_lost(probes->remote, r)) {
+            mg_warn("hang: rank %d is not observed: its node's agent stopped answering", r);
+            sampler[r] = NULL;
+            seen->lost++;
+            continue;
+        }
         int ptrace = probes->kind == MG_PROBE_PTRACE ? cause == MG_OBSERVE_OK
                                                      : probes->by_ptrace && probes->by_ptrace[r];
         int shm = !ptrace && cause == MG_OBSERVE_OK;
@@ -815,5 +822,8 @@ int cmd_hang(int argc, char **argv)
         status = MG_EXIT_FINDINGS;
     if (!status)
         say_no_hang(&s, &seen);
+    /* a rank unread since its agent was lost could have hung: the run is not clean */
+    if (!status && seen.lost > 0)
+        status = MG_EXIT_UNOBSERVED;
     return cli_session_finish(&s, status);
 }
