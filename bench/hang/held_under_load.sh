@@ -9,6 +9,9 @@
 #            false alarm;
 #   fault    the same job with rank 1 SIGSTOPped inside MPI 15 s after its ranks are found (shm and
 #            ptrace): the seconds from the stop to mpiguard's exit 81, and the culprit it named.
+# Each row ends with where the held time went, summed over the ranks from mpiguard's -v lines
+# (src/agent/rank_probe.c): per purpose (model samples, verification scans, stacks at the verdict)
+# the samples taken and the held ms as seize + wait for the stop + registers and unwind + release.
 # LAUNCH_VIA=srun runs the jobs under srun (SLURM_CONF of a running cluster: tests/slurm).
 #   bench/hang/held_under_load.sh [BUILDS] [RUNS] [NP] [SECONDS] [BUSY] [FLAVOR]
 set -u
@@ -38,15 +41,26 @@ job_rank_pid() {
     return 1
 }
 
-# row RUN BUILD CASE SAMPLER STATUS DELAY: one line of the table from $TMP/report.json.
+# row RUN BUILD CASE SAMPLER STATUS DELAY: one line of the table from $TMP/report.json and
+# $TMP/stderr.
 row() {
-    python3 - "$TMP/report.json" "$(cut -d' ' -f1 /proc/loadavg)" "$@" <<'PY'
-import json, sys
-report, load, run, build, case, sampler, status, delay = sys.argv[1:]
+    python3 - "$TMP/report.json" "$TMP/stderr" "$(cut -d' ' -f1 /proc/loadavg)" "$@" <<'PY'
+import json, re, sys
+report, stderr, load, run, build, case, sampler, status, delay = sys.argv[1:]
+phases = {}
+line = re.compile(r"ptrace held rank \d+ ([0-9.]+) ms in (\d+) (\w+) samples: seize ([0-9.]+), "
+                  r"wait for the stop ([0-9.]+), registers and unwind ([0-9.]+), release ([0-9.]+) ms")
+for m in line.finditer(open(stderr, errors="replace").read()):
+    total = phases.setdefault(m[3], [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    total[0] += int(m[2])
+    for i, v in enumerate((m[1], m[4], m[5], m[6], m[7])):
+        total[i + 1] += float(v)
+where = "; ".join(f"{k} {v[0]}: {v[1]:.0f} = {v[2]:.0f}+{v[3]:.0f}+{v[4]:.0f}+{v[5]:.0f}"
+                  for k, v in phases.items()) or "-"
 try:
     r = json.load(open(report))
 except (OSError, ValueError):
-    print(f"| {run} | {build} | {case} | {sampler} | {load} | no report | | | | | {status} | | |")
+    print(f"| {run} | {build} | {case} | {sampler} | {load} | no report | | | | | {status} | | | |")
     sys.exit()
 c = r["tool_data"]["monitor_cost"]
 w, n = c["watched_s"], c["rank_readings"]
@@ -57,19 +71,19 @@ if case == "healthy":
 else:
     named = f.get("culprit", {}).get("ranks", f.get("faulty_ranks", "-"))
 print(f"| {run} | {build} | {case} | {sampler} | {load} | {w:.1f} | {n} | {100 * held / w:.2f} | "
-      f"{100 * frozen / w:.2f} | {1000 * held / max(n, 1):.2f} | {status} | {delay} | {named} |")
+      f"{100 * frozen / w:.2f} | {1000 * held / max(n, 1):.2f} | {status} | {delay} | {named} | {where} |")
 PY
 }
 
-echo "| run | build | case | sampler | load1 | watched s | readings | held % | frozen % | held ms/reading | exit | delay s | culprit |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| run | build | case | sampler | load1 | watched s | readings | held % | frozen % | held ms/reading | exit | delay s | culprit | held ms by purpose: samples: seize+wait+unwind+release |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for ((run = 1; run <= runs; run++)); do
     for tree in "${trees[@]}"; do
         BUILD=$(absolute "$tree")
         MPIGUARD="$BUILD/bin/mpiguard"
         app="$BUILD/examples/$flavor/stencil"
         rm -f "$TMP/report.json"
-        "$MPIGUARD" hang --sampler ptrace --interval 0.4 --max-interval 0.4 --report "$TMP/report.json" -- \
+        "$MPIGUARD" hang -v --sampler ptrace --interval 0.4 --max-interval 0.4 --report "$TMP/report.json" -- \
             $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr"
         row "$run" "$tree" healthy ptrace $? -
         for sampler in shm ptrace; do

@@ -2,6 +2,7 @@
 #include "rank_probe.h"
 
 #include "mg_error.h"
+#include "mg_log.h"
 #include "rank_scan.h"
 #include "rank_state_reader.h"
 
@@ -11,17 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What asked for a ptrace sample, for the held time's breakdown. */
+enum probe_purpose { PURPOSE_MODEL, PURPOSE_SCAN, PURPOSE_STACKS, PURPOSES };
+
+/* The held time of one purpose's samples, by phase (sampler_sample). */
+typedef struct probe_costs {
+    uint64_t samples;
+    int64_t held_ns, stop_ns, wait_ns, unwind_ns, release_ns;
+} probe_costs;
+
 struct mg_rank_probe {
     mg_probe_kind kind;
+    int rank;
     int pid;
     const mg_rank_state *state; /* shm */
     sampler_ptrace *sampler;    /* ptrace, opened on first need */
     uint64_t last_counter;
     int read_before;
-    mg_fn last_fn;             /* ptrace: the MPI function it was last seen in */
-    int last_in_mpi;           /* ptrace: the latest sample's verdict */
-    int counter_readings_left; /* ptrace: readings the counter alone may answer before the next
-                                  sample must be taken */
+    mg_fn last_fn;                  /* ptrace: the MPI function it was last seen in */
+    int last_in_mpi;                /* ptrace: the latest sample's verdict */
+    int counter_readings_left;      /* ptrace: readings the counter alone may answer before the next
+                                       sample must be taken */
+    int64_t sampled_stopped_cpu_ns; /* ptrace: the main thread's CPU time at the latest sample that
+                                       found the rank stopped from outside, -1 when it did not */
+    probe_costs costs[PURPOSES];
     mg_rank_probe *next_open;
 };
 
@@ -42,7 +56,9 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
     if (!p)
         return MG_ENOMEM;
     p->kind = kind;
+    p->rank = rank;
     p->pid = pid;
+    p->sampled_stopped_cpu_ns = -1;
     if (kind == MG_PROBE_SHM) {
         int rc = mg_rank_state_open(token, rank, &p->state);
         if (rc) {
@@ -120,14 +136,59 @@ static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_readi
     return 1;
 }
 
+static int sample_for(mg_rank_probe *p, enum probe_purpose purpose, const sampler_sample **out)
+{
+    int rc = open_sampler(p);
+    if (rc == MG_OK)
+        rc = sampler_ptrace_sample(p->sampler, out);
+    if (rc == MG_OK) {
+        const sampler_sample *s = *out;
+        probe_costs *c = &p->costs[purpose];
+        c->samples++;
+        c->held_ns += s->held_ns;
+        c->stop_ns += s->stop_ns;
+        c->wait_ns += s->wait_ns;
+        c->unwind_ns += s->unwind_ns;
+        c->release_ns += s->release_ns;
+    }
+    return rc;
+}
+
+/* The CPU time a stopped rank spends taking a ptrace stop and going back to its own stop: 5-35 µs
+ * measured (it is woken for each), against the milliseconds a rank continued in between would run
+ * at the readings' pace. */
+enum { RESTOP_CPU_NS = 1000000 };
+
+/* Under ptrace, a reading of a rank stopped from outside (state T) that has not run since the
+ * latest sample, which found it stopped too: its stacks cannot have changed, and stopping it again
+ * would only wait for it to be scheduled to take the ptrace stop (under load, a wait as long as a
+ * running rank's). Its main thread's CPU time, moved by no more than the stop itself costs, tells
+ * it has not run (a SIGCONT and a new stop in between would show). Returns 1 when *out is answered
+ * with the latest sample's. */
+static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
+{
+    int64_t cpu_ns = out->cpu_time_ns, slices;
+    if (!out->stopped || p->sampled_stopped_cpu_ns < 0)
+        return 0;
+    if (cpu_ns < 0 && mg_rank_scan_cpu_time(p->pid, &cpu_ns, &slices) != MG_OK)
+        return 0;
+    if (cpu_ns - p->sampled_stopped_cpu_ns > RESTOP_CPU_NS)
+        return 0;
+    out->fn = p->last_fn;
+    out->in_mpi = p->last_in_mpi;
+    out->counter_known = p->read_before;
+    out->counter = p->last_counter;
+    return 1;
+}
+
 static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     if (p->kind == MG_PROBE_SHM)
         return read_shm(p, out);
-    if (read_counter_only(p, with_cpu_time, out))
+    if (read_counter_only(p, with_cpu_time, out) || read_still_stopped(p, out))
         return MG_OK;
     const sampler_sample *sample;
-    int rc = mg_rank_probe_stacks(p, &sample);
+    int rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
     if (rc == MG_ENOENT) {
         out->exited = 1;
         return MG_OK;
@@ -149,6 +210,10 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
         apply_counter(p, out);
     p->last_in_mpi = out->in_mpi;
     p->counter_readings_left = out->counter_known && !out->exited ? COUNTER_READINGS_PER_SAMPLE : 0;
+    p->sampled_stopped_cpu_ns = -1;
+    int64_t slices;
+    if (out->stopped && !out->exited)
+        mg_rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
     return MG_OK;
 }
 
@@ -192,10 +257,23 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
 
 int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
 {
-    int rc = open_sampler(p);
-    if (rc)
-        return rc;
-    return sampler_ptrace_sample(p->sampler, out);
+    return sample_for(p, PURPOSE_STACKS, out);
+}
+
+/* Says with -v what ptrace samples held the rank, by purpose and phase (the benchmarks read it:
+ * bench/hang/held_under_load.sh). */
+static void say_costs(const mg_rank_probe *p)
+{
+    static const char *const purposes[] = {"model", "scan", "stacks"};
+    for (int k = 0; k < PURPOSES; k++) {
+        const probe_costs *c = &p->costs[k];
+        if (c->samples)
+            mg_info("hang: ptrace held rank %d %.1f ms in %llu %s samples: seize %.1f, wait for "
+                    "the stop %.1f, registers and unwind %.1f, release %.1f ms",
+                    p->rank, 1e-6 * (double)c->held_ns, (unsigned long long)c->samples, purposes[k],
+                    1e-6 * (double)(c->stop_ns - c->wait_ns), 1e-6 * (double)c->wait_ns,
+                    1e-6 * (double)c->unwind_ns, 1e-6 * (double)c->release_ns);
+    }
 }
 
 void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
@@ -227,6 +305,7 @@ void mg_rank_probe_close(mg_rank_probe *p)
                 break;
             }
     }
+    say_costs(p);
     sampler_ptrace_close(p->sampler);
     mg_rank_state_close(p->state);
     free(p);

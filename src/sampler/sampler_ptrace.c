@@ -374,6 +374,18 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
     return MG_OK;
 }
 
+/* The longest wait of a thread the latest stop took, from its interrupt until it stopped. */
+static int64_t longest_wait(const ptrace_stop *ps)
+{
+    int64_t longest = 0;
+    for (size_t i = 0; i < ps->count; i++) {
+        if (ps->threads[i].taken && ps->threads[i].stop_ns > longest) {
+            longest = ps->threads[i].stop_ns;
+        }
+    }
+    return longest;
+}
+
 /* Stops the main thread (main_only) or the others that are not MPI's own, unwinds them and
  * releases them; they are held stopped only inside this function. */
 static int stop_unwind_release(sampler_ptrace *s, bool main_only)
@@ -384,7 +396,9 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
     if (rc) {
         return rc;
     }
-    s->sample.stop_ns += now_ns() - t0;
+    int64_t stopped_at = now_ns();
+    s->sample.stop_ns += stopped_at - t0;
+    s->sample.wait_ns += longest_wait(s->stop);
     rc = reserve_threads(s, s->sample.nthreads + s->stop->count);
     if (rc == MG_OK) {
         if (main_only && s->params.on_stopped) {
@@ -396,8 +410,12 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
         s->sample.counter_known = stack_unwind_read(s->unwind, s->counter_addr, &s->sample.counter,
                                                     sizeof s->sample.counter);
     }
+    int64_t unwound_at = now_ns();
     int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
-    s->sample.held_ns += now_ns() - t0;
+    int64_t released_at = now_ns();
+    s->sample.unwind_ns += unwound_at - stopped_at;
+    s->sample.release_ns += released_at - unwound_at;
+    s->sample.held_ns += released_at - t0;
     return rc ? rc : release_rc;
 }
 

@@ -77,6 +77,10 @@ typedef struct sampler_sample {
     int64_t held_ns;             /* how long threads were held (each stop's seize to its detach) */
     int64_t total_ns;            /* the whole call, wall clock */
     int64_t cpu_ns;              /* CPU time the calling thread spent in the call */
+    /* Where held_ns went (the rest of it, stop_ns - wait_ns, is seizing and interrupting): */
+    int64_t wait_ns;    /* from an interrupt until the last taken thread stopped, per stop */
+    int64_t unwind_ns;  /* reading registers and memory and unwinding, the threads stopped */
+    int64_t release_ns; /* detaching them */
 } sampler_sample;
 
 /* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,

@@ -69,7 +69,7 @@ if case.startswith("stop-"):
     stopped, waits_in = (2, "MPI_Init") if case == "stop-init" else (0, "MPI_Allreduce")
     c = ev["culprit"]
     assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [stopped], ev
-    assert c["ranks"] == [stopped] and c["reason"] == "outside-mpi", c
+    assert c["ranks"] == [stopped] and c["reason"] == "stopped", c
     assert set(c["waited_on_directly_by"]) == set(range(np)) - {stopped}, c
     assert fn[stopped][0] == "OUT_MPI", fn
     assert all(fn[k] == ("IN_MPI", waits_in) for k in range(np) if k != stopped), fn

@@ -70,6 +70,39 @@ static void sleeping_and_stopped_processes_are_not_runnable(void)
     reap(pid);
 }
 
+/* Stops pid and waits until it has taken the stop (a busy process under load waits for a CPU). */
+static void stop(pid_t pid)
+{
+    kill(pid, SIGSTOP);
+    for (int i = 0; i < 500 && !mg_process_state_stopped(mg_rank_scan_process_state(pid)); i++)
+        usleep(10000);
+}
+
+/* A rank stopped from outside is sampled once while it stays stopped (a sample holds it: held_ns >
+ * 0); the next reading reuses that sample without stopping it (held_ns 0); once it has run again
+ * (SIGCONT, then stopped anew) it is sampled again. */
+static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
+{
+    pid_t pid = child(1);
+    stop(pid);
+    mg_rank_probe *probe = NULL;
+    mg_probe_reading a, b, c;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    stop(pid); /* released by the sample, it goes back to its stop */
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK(a.stopped && b.stopped && !a.exited && !b.exited);
+    MG_CHECK(a.held_ns > 0 && b.held_ns == 0);
+    MG_CHECK(a.in_mpi == b.in_mpi && !b.in_mpi);
+    kill(pid, SIGCONT);
+    usleep(200000);
+    stop(pid);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK(c.stopped && c.held_ns > 0);
+    mg_rank_probe_close(probe);
+    reap(pid);
+}
+
 static void gone_process_has_no_cpu_time(void)
 {
     pid_t pid = child(0);
@@ -99,6 +132,7 @@ int main(void)
 {
     MG_RUN(busy_process_is_runnable_and_gains_cpu_time);
     MG_RUN(sleeping_and_stopped_processes_are_not_runnable);
+    MG_RUN(stopped_process_is_sampled_once_while_it_stays_stopped);
     MG_RUN(gone_process_has_no_cpu_time);
     MG_RUN(share_is_the_cpus_over_the_ranks);
     MG_TEST_END();

@@ -284,15 +284,17 @@ static size_t count_live(const struct hang_culprit_rank *ranks, size_t n)
 }
 
 /* The first rule of a rank's own conduct or the collective epoch that singles out fewer ranks
- * than are live: marks them in links and says which in *out (reason NONE when none does). */
+ * than are live: marks them in links and says which in *out (reason NONE when none does). The
+ * process state comes first: a rank stopped from outside is held whatever it was doing, and where
+ * it stopped (inside or outside MPI) is told beside the reason. */
 static void first_rule(const struct hang_culprit_rank *ranks, size_t n, size_t live, uint8_t *links,
                        struct hang_culprit_result *out)
 {
     struct {
         enum hang_culprit_reason reason;
         bool (*pick)(const struct hang_culprit_rank *, uint64_t);
-    } const rules[] = {{HANG_CULPRIT_OUTSIDE, is_outside},
-                       {HANG_CULPRIT_STOPPED, is_stopped},
+    } const rules[] = {{HANG_CULPRIT_STOPPED, is_stopped},
+                       {HANG_CULPRIT_OUTSIDE, is_outside},
                        {HANG_CULPRIT_IN_HANDLER, is_in_handler},
                        {HANG_CULPRIT_SPINNING, is_spinning},
                        {HANG_CULPRIT_BEHIND, entered_only}};

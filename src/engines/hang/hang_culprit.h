@@ -36,7 +36,7 @@ struct hang_culprit_rank {
 enum hang_culprit_reason {
     HANG_CULPRIT_NONE = 0,   /* nothing tells one rank from the others */
     HANG_CULPRIT_OUTSIDE,    /* outside MPI while the others wait inside (a computation hang) */
-    HANG_CULPRIT_STOPPED,    /* stopped from outside */
+    HANG_CULPRIT_STOPPED,    /* stopped from outside, inside MPI or outside it */
     HANG_CULPRIT_IN_HANDLER, /* computing above its MPI call */
     HANG_CULPRIT_SPINNING,   /* spinning inside MPI */
     HANG_CULPRIT_BEHIND,     /* fewer collectives entered than the others: it never reached the one
@@ -59,7 +59,7 @@ struct hang_culprit_result {
 };
 
 /* Finds the culprits of a hang among n ranks, by the first rule that singles out fewer ranks than
- * are live: a rank's own conduct (outside MPI, then stopped, in a handler, spinning), the
+ * are live: a rank's own conduct (stopped, then outside MPI, in a handler, spinning), the
  * collective epoch (the ranks that entered the fewest world collectives, when others wait in a
  * later one), the wait-for relation (the one sink of its condensation, when it is not every live
  * rank). links[r] (n of them) says how each rank relates to the culprits: through the wait-for

@@ -63,11 +63,29 @@ static void rank_outside_mpi_in_a_computation_hang(void)
 {
     stencil(4);
     ranks[2].in_mpi = false;
-    ranks[2].stopped = true;
     struct hang_culprit_result out = find(4);
     MG_CHECK_INT(out.reason, HANG_CULPRIT_OUTSIDE);
     MG_CHECK_INT(out.first, 2);
     expect_links("tdCd");
+}
+
+/* The process state is what is known first: a rank SIGSTOPped outside MPI is stopped, even beside
+ * another rank that computes outside MPI. */
+static void rank_stopped_outside_mpi_is_stopped(void)
+{
+    stencil(4);
+    ranks[2].in_mpi = false;
+    ranks[2].stopped = true;
+    struct hang_culprit_result out = find(4);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_STOPPED);
+    MG_CHECK_INT(out.first, 2);
+    MG_CHECK_INT(out.nculprits, 1);
+    expect_links("tdCd");
+    ranks[0].in_mpi = false;
+    out = find(4);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_STOPPED);
+    MG_CHECK_INT(out.first, 2);
+    MG_CHECK_INT(out.nculprits, 1);
 }
 
 static void symmetric_stencil_names_nobody(void)
@@ -183,6 +201,7 @@ int main(void)
 {
     MG_RUN(stopped_rank_in_a_stencil_and_who_waits_on_it);
     MG_RUN(rank_outside_mpi_in_a_computation_hang);
+    MG_RUN(rank_stopped_outside_mpi_is_stopped);
     MG_RUN(symmetric_stencil_names_nobody);
     MG_RUN(every_rank_stopped_is_no_culprit);
     MG_RUN(behind_in_the_collective_epoch);
