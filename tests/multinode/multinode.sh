@@ -171,6 +171,29 @@ assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
 PY
     pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
     ;;
+hang-agent-killed)
+    # A healthy job under hang; once the agents joined, node 2's agent is killed (Hydra then ends
+    # the agents' whole job, so the other nodes' agents go too). Its ranks are unread from then
+    # on: the run ends with no hang found, rank 1 named not observed, and never exit 0.
+    app="$BUILD/examples/$flavor/cg"
+    mn_on 0 "$MPIGUARD" hang -v --seed 4 --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
+        -- $launcher -n 3 "$app" --seconds 25 >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 600); do grep -q "agents own" "$TMP/stderr" && break; sleep 0.1; done
+    sleep 3
+    agent=$(for pid in $(ip netns pids "${MN_ID}n2"); do
+        tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "agent hang --connect" && echo "$pid"
+    done)
+    [ -n "$agent" ] || { kill $guard; cat "$TMP/stderr" >&2; fail "no hang agent on node 2"; }
+    kill -KILL $agent
+    wait_ended $guard 150 || { kill $guard; cat "$TMP/stderr" >&2; fail "mpiguard still running 150 s on"; }
+    wait $guard
+    got=$?
+    [ $got -eq 83 ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected 83"; }
+    expect_stderr "rank 1 is not observed: its node's agent stopped answering"
+    expect_stderr "no hang found in [0-2] of 3 ranks observed"
+    pass "3-node hang ($flavor), node 2's agent killed: no hang found, rank 1 named not observed, exit 83"
+    ;;
 check-agent-killed|check-linkdown|check-wrong-secret)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its
     # node's agent is killed, or node 2's link goes down (no reset ever comes: its agent falls
