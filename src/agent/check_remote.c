@@ -68,8 +68,12 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
     close(c->fd);
     c->fd = -1;
     agent_reader_free(&c->reader);
-    if (!c->joined)
+    /* a leaf is known by its share from its start: lost before its HELLO, it is lost all the same
+     */
+    if (!c->joined && !c->end.shares)
         return;
+    if (!c->joined)
+        c->joined = ++r->joined;
     r->closed++;
     if (sink->agent_closed)
         sink->agent_closed(sink->base.ctx, c->joined - 1, c->node, &c->end);
@@ -239,7 +243,7 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
     return MG_OK;
 }
 
-int check_remote_adopt(check_remote *r, int fd)
+int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
 {
     int slot = 0;
     while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
@@ -248,10 +252,15 @@ int check_remote_adopt(check_remote *r, int fd)
         close(fd);
         return MG_ERANGE;
     }
-    r->conns[slot] = (remote_conn){.fd = fd};
+    r->conns[slot] = (remote_conn){.fd = fd, .end = {.share = share, .shares = shares}};
     agent_reader_init(&r->conns[slot].reader);
     r->nconns += slot == r->nconns;
     return MG_OK;
+}
+
+int check_remote_adopt(check_remote *r, int fd)
+{
+    return check_remote_adopt_leaf(r, fd, 0, 0);
 }
 
 /* Sends the frame of type (empty) to c; a leaf gone is seen by its reader. */

@@ -50,6 +50,9 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
  * owned from then on) as a connection that must open with the AUTH frame, as an accepted one.
  * Errors: MG_ERANGE (no room: 256 connections; fd is closed). */
 int check_remote_adopt(check_remote *r, int fd);
+/* check_remote_adopt for the stream of the leaf of share `share` of `shares` this run started: if
+ * it closes before its HELLO, its ranks are lost all the same (agent_closed is told). */
+int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares);
 /* Tells the leaves the calls the root's model left (tbon_root_answers): each as a COMPLETED frame
  * to the stream whose HELLO share (check_agent_share_range of world) holds its rank; then, once
  * every expected leaf said ENDED or closed, NO_MORE to each (once): no further answer comes, so

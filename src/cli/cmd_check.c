@@ -136,7 +136,7 @@ static int start_leaves(check_run *r)
         if (rc != MG_OK)
             close(leaf_root[0]);
         /* the root reads the leaf's stream (its AUTH frame first) as it reads an agent's */
-        rc = rc ? rc : check_remote_adopt(r->remote, leaf_root[0]);
+        rc = rc ? rc : check_remote_adopt_leaf(r->remote, leaf_root[0], k, n);
         if (rc != MG_OK)
             return rc;
     }
