@@ -60,6 +60,8 @@ struct hang_remote {
      * them: fresh[r] is the round that read rank r, 0 once taken. */
     agent_reading *readings;
     uint64_t *fresh;
+    /* Per rank: a relay said its agent below is lost (the relay's own link is still up). */
+    uint8_t *lost_below;
     int round_with_cpu;   /* the last round read CPU times */
     int32_t *round_ranks; /* a round's ranks grouped by agent, and their readings */
     agent_reading *round_out;
@@ -377,10 +379,13 @@ static int round_arrays(hang_remote *h)
         return MG_OK;
     h->readings = calloc(n, sizeof *h->readings);
     h->fresh = calloc(n, sizeof *h->fresh);
+    h->lost_below = calloc(n, sizeof *h->lost_below);
     h->round_ranks = calloc(n, sizeof *h->round_ranks);
     h->round_out = calloc(n, sizeof *h->round_out);
     h->asks = calloc((size_t)h->nagents, sizeof *h->asks);
-    return h->readings && h->fresh && h->round_ranks && h->round_out && h->asks ? MG_OK : MG_ENOMEM;
+    return h->readings && h->fresh && h->lost_below && h->round_ranks && h->round_out && h->asks
+               ? MG_OK
+               : MG_ENOMEM;
 }
 
 int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time)
@@ -414,6 +419,7 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
         for (size_t i = 0; i < asks[a].count; i++) {
             h->readings[asks[a].ranks[i]] = asks[a].out[i];
             h->fresh[asks[a].ranks[i]] = h->stats.rounds;
+            h->lost_below[asks[a].ranks[i]] |= asks[a].out[i].lost;
         }
     }
     return MG_OK;
@@ -438,6 +444,8 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
     }
     const agent_reading *reading = &h->readings[r];
     h->fresh[r] = 0;
+    if (reading->lost)
+        return MG_EIO; /* its agent behind a relay is lost */
     *out = (mg_probe_reading){.exited = reading->exited,
                               .in_mpi = reading->in_mpi,
                               .progressed = reading->progressed,
@@ -454,7 +462,8 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
 
 int hang_remote_lost(const hang_remote *h, int r)
 {
-    return r >= 0 && r < h->world && h->owner[r] >= 0 && h->agents[h->owner[r]].fd < 0;
+    return r >= 0 && r < h->world && h->owner[r] >= 0 &&
+           (h->agents[h->owner[r]].fd < 0 || (h->lost_below && h->lost_below[r]));
 }
 
 int hang_remote_world(const hang_remote *h)
@@ -567,6 +576,7 @@ void hang_remote_stop(hang_remote *h)
     agent_buf_free(&h->buf);
     free(h->readings);
     free(h->fresh);
+    free(h->lost_below);
     free(h->round_ranks);
     free(h->round_out);
     free(h->asks);

@@ -45,8 +45,9 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
  * not taken yet and read as asked, else through a round of its own. *unseen is set when the agent
  * could not look at it. MG_EIO when the agent is gone. */
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen);
-/* 1 when rank r's agent is lost (it stopped answering or its connection broke): what is known of
- * the rank then is only what it said before. */
+/* 1 when rank r's agent is lost (it stopped answering or its connection broke, or the relay
+ * before it said so when asked for the rank, agent_relay.h): what is known of the rank then is
+ * only what it said before. */
 int hang_remote_lost(const hang_remote *h, int r);
 /* 1 when the agents run on this machine (--agents), so that its /proc shows their ranks. */
 int hang_remote_here(const hang_remote *h);

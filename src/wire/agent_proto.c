@@ -148,7 +148,8 @@ int agent_put_reading(agent_buf *b, const agent_reading *r)
 {
     uint32_t flags = (uint32_t)r->exited | (uint32_t)r->in_mpi << 1 | (uint32_t)r->progressed << 2 |
                      (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4 |
-                     (uint32_t)r->runnable << 5 | (uint32_t)r->stopped << 6;
+                     (uint32_t)r->runnable << 5 | (uint32_t)r->stopped << 6 |
+                     (uint32_t)r->lost << 7;
     return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
                    agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
                    agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
@@ -211,6 +212,7 @@ int agent_get_reading(agent_cursor *c, agent_reading *r)
     r->unseen = (flags >> 4) & 1;
     r->runnable = (flags >> 5) & 1;
     r->stopped = (flags >> 6) & 1;
+    r->lost = (flags >> 7) & 1;
     return MG_OK;
 }
 

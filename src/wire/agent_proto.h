@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 12U
+#define AGENT_PROTO_VERSION 13U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -106,10 +106,12 @@ int agent_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
  * MG_EPERM, or MG_EIO when fewer came (the caller bounds the wait, e.g. with SO_RCVTIMEO). */
 int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
 
-/* One rank's reading as it travels (mg_probe_reading plus the rank). */
+/* One rank's reading as it travels (mg_probe_reading plus the rank). lost: a relay's answer for a
+ * rank whose agent below it is lost, so that the front names the rank not observed rather than
+ * reading it as unseen (set with unseen). */
 typedef struct agent_reading {
     int32_t rank;
-    uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped;
+    uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped, lost;
     uint32_t fn;
     uint64_t counter;
     int64_t cpu_time_ns, cpu_slices; /* -1: unknown or not asked for */

@@ -51,5 +51,12 @@ int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *reques
     for (size_t j = 0; j < r->nbelow; j++)
         for (size_t i = 0; i < r->below[j].count; i++)
             r->table[r->below[j].ranks[i]] = r->below[j].out[i];
+    for (size_t i = 0; i < count; i++) {
+        int rank = r->ranks[i];
+        if (rank < 0 || (size_t)rank >= r->nranks || r->child_of[rank] < 0)
+            continue;
+        const agent_read_ask *a = &r->below[r->child_of[rank]];
+        r->table[rank].lost = a->fd < 0 || a->rc != MG_OK;
+    }
     return agent_reads_answer(type, request, read_relayed, r, reply);
 }

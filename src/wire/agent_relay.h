@@ -29,7 +29,8 @@ int agent_relay_init(agent_relay *r, size_t nranks);
 void agent_relay_free(agent_relay *r);
 /* Answers one READ or READ_CPU request (type, its payload in request) into the finished frame
  * reply. A rank the relay does not own, or whose agent below failed, reads as unseen; such an ask's
- * rc says why (MG_EIO: gone or silent). Errors: MG_EFORMAT (agent_reads_ranks), MG_ENOMEM. */
+ * rc says why (MG_EIO: gone or silent), and the rank of a failed or already lost (fd negative)
+ * agent also reads as lost. Errors: MG_EFORMAT (agent_reads_ranks), MG_ENOMEM. */
 int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *request, agent_buf *reply,
                        char *err, size_t errlen);
 

@@ -171,13 +171,16 @@ assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
 PY
     pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
     ;;
-hang-agent-killed)
+hang-agent-killed | hang-agent-killed-relays)
     # A healthy job under hang; once the agents joined, node 2's agent is killed (Hydra then ends
     # the agents' whole job, so the other nodes' agents go too). Its ranks are unread from then
-    # on: the run ends with no hang found, rank 1 named not observed, and never exit 0.
+    # on: the run ends with no hang found, rank 1 named not observed, and never exit 0. With
+    # relays (--agent-fanout 2), a relay loses the agent and tells mpiguard so in its answers.
     app="$BUILD/examples/$flavor/cg"
-    mn_on 0 "$MPIGUARD" hang -v --seed 4 --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
-        -- $launcher -n 3 "$app" --seconds 25 >"$TMP/stdout" 2>"$TMP/stderr" &
+    relays=()
+    [ "$case" = hang-agent-killed-relays ] && relays=(--agent-fanout 2)
+    mn_on 0 "$MPIGUARD" hang -v --seed 4 --agent-launcher "$launcher -n 3" "${relays[@]}" \
+        --report "$TMP/r.json" -- $launcher -n 3 "$app" --seconds 25 >"$TMP/stdout" 2>"$TMP/stderr" &
     guard=$!
     for _ in $(seq 600); do grep -q "agents own" "$TMP/stderr" && break; sleep 0.1; done
     sleep 3
@@ -192,7 +195,8 @@ hang-agent-killed)
     [ $got -eq 83 ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected 83"; }
     expect_stderr "rank 1 is not observed: its node's agent stopped answering"
     expect_stderr "no hang found in [0-2] of 3 ranks observed"
-    pass "3-node hang ($flavor), node 2's agent killed: no hang found, rank 1 named not observed, exit 83"
+    [ "$case" = hang-agent-killed ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
+    pass "3-node hang ($flavor${relays[*]:+, through relays}), node 2's agent killed: no hang found, rank 1 named not observed, exit 83"
     ;;
 check-agent-killed|check-linkdown|check-wrong-secret)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its

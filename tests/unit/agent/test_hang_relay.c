@@ -1,8 +1,9 @@
 /* Unit tests of hang's relay (src/agent/hang_relay.h) over socketpairs, the test playing the front
  * above it and its two agents below: a round asks each agent once for its own ranks only and the
  * answer comes back in the order asked; a stack request reaches the rank's agent and its answer,
- * published wait and all, comes back byte for byte; an agent that went away reads as unseen, its
- * stack as empty with nothing published, and the other agent is still asked; bye reaches the agent
+ * published wait and all, comes back byte for byte; an agent that went away has its ranks read as
+ * unseen and lost (a rank no agent owns only as unseen), its stack as empty with nothing
+ * published, and the other agent is still asked; bye reaches the agent
  * left and the relay ends cleanly. */
 #include "agent_reads.h"
 #include "agent_waits.h"
@@ -68,8 +69,10 @@ static void agent_answers(int fd, int agent, const int32_t *want, uint32_t n, ag
     MG_CHECK_INT(agent_send(fd, out), MG_OK);
 }
 
-/* The front takes the relay's READINGS and checks each rank's reading: agent's counter, or unseen
- * where expect_agent is -1. */
+/* The front takes the relay's READINGS and checks each rank's reading: agent's counter, unseen
+ * where expect_agent is UNSEEN, unseen and lost where it is LOST. */
+enum { UNSEEN = -1, LOST = -2 };
+
 static void front_takes(int fd, const int32_t *ranks, const int *expect_agent, uint32_t n,
                         agent_buf *in)
 {
@@ -85,6 +88,7 @@ static void front_takes(int fd, const int32_t *ranks, const int *expect_agent, u
         MG_CHECK_INT(agent_get_reading(&c, &r), MG_OK);
         MG_CHECK_INT(r.rank, ranks[i]);
         MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
+        MG_CHECK_INT(r.lost, expect_agent[i] == LOST);
         if (expect_agent[i] >= 0)
             MG_CHECK_INT(r.counter, 100 + ranks[i] + expect_agent[i]);
     }
@@ -112,7 +116,7 @@ static void relay_round_stack_loss_and_bye(void)
     send_read(up[0], &out, all, 4);
     agent_answers(a0[0], 0, of0, 2, &in, &answer);
     agent_answers(a1[0], 1, of1, 1, &in, &answer);
-    front_takes(up[0], all, (const int[]){0, 1, 0, -1}, 4, &in);
+    front_takes(up[0], all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
     /* rank 1's stack: its agent's answer, with its published wait, passed through whole */
     send_stacks(up[0], &out, 1);
     agent_msg_type type;
@@ -132,11 +136,14 @@ static void relay_round_stack_loss_and_bye(void)
     MG_CHECK_INT(type, AGENT_MSG_STACK);
     MG_CHECK(in.len == answer.len - AGENT_FRAME_HEADER &&
              memcmp(in.data, answer.data + AGENT_FRAME_HEADER, in.len) == 0);
-    /* agent 0 goes away: its ranks unseen, its stacks empty, agent 1 still asked */
+    /* agent 0 goes away: its ranks unseen and lost, in the round that finds it gone and in the
+     * next, its stacks empty, agent 1 still asked */
     close(a0[0]);
-    send_read(up[0], &out, all, 4);
-    agent_answers(a1[0], 1, of1, 1, &in, &answer);
-    front_takes(up[0], all, (const int[]){-1, 1, -1, -1}, 4, &in);
+    for (int round = 0; round < 2; round++) {
+        send_read(up[0], &out, all, 4);
+        agent_answers(a1[0], 1, of1, 1, &in, &answer);
+        front_takes(up[0], all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
+    }
     send_stacks(up[0], &out, 0);
     MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
     char fn[64];

@@ -1,6 +1,6 @@
 /* Unit tests of the agent protocol (src/wire/agent_proto.h): a reading's every field survives the
- * trip, including an unknown CPU time (-1) and the runnable and stopped flags, and a cut one is
- * refused; so does a published wait (agent_waits.h), every field of it, and none; the frame
+ * trip, including an unknown CPU time (-1) and the runnable, stopped and lost flags, and a cut one
+ * is refused; so does a published wait (agent_waits.h), every field of it, and none; the frame
  * decoders, fed random, truncated and oversized frames, never crash, never allocate for a length
  * they refuse, and name the problem. */
 #include "agent_proto.h"
@@ -39,6 +39,7 @@ static void reading_round_trip(void)
          .exited = 1,
          .unseen = 1,
          .stopped = 1,
+         .lost = 1,
          .fn = 0,
          .counter = 0,
          .cpu_time_ns = -1,
@@ -57,6 +58,7 @@ static void reading_round_trip(void)
         MG_CHECK_INT(got.unseen, sent[i].unseen);
         MG_CHECK_INT(got.runnable, sent[i].runnable);
         MG_CHECK_INT(got.stopped, sent[i].stopped);
+        MG_CHECK_INT(got.lost, sent[i].lost);
         MG_CHECK_INT((long long)got.fn, (long long)sent[i].fn);
         MG_CHECK(got.counter == sent[i].counter);
         MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);
