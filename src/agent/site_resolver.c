@@ -4,6 +4,8 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +175,46 @@ void site_resolver_prepare(site_resolver *r, int pid)
         dwfl_of(r, pid);
 }
 
+/* The MPI's C++ bindings, wherever the MPI is installed: Open MPI's inline functions under
+ * ompi/mpi/cxx/, MPICH's in mpicxx.h. Matched by name, not by an installation's include directory,
+ * so that an MPI built under any prefix is recognised. */
+static int in_mpi_cxx_bindings(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    return strstr(file, "/ompi/mpi/cxx/") || strcmp(slash ? slash + 1 : file, "mpicxx.h") == 0;
+}
+
+/* A call through the C++ bindings inlined into the user's function has the binding's header line
+ * as its innermost line: *file and *line become the call site of the innermost inlined scope that
+ * was called from outside the bindings (the user's line). Not inlined (-O0), pc is in the
+ * binding's own function and its header line stays. */
+static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **file, int *line)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias);
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (!cu || dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        return;
+    Dwarf_Die *scopes;
+    int nscopes = dwarf_getscopes(cu, pc - bias, &scopes);
+    for (int i = 0; i < nscopes && in_mpi_cxx_bindings(*file); i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+            continue;
+        Dwarf_Attribute attr;
+        Dwarf_Word call_file, call_line;
+        const char *caller;
+        if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &call_file) != 0 ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &call_line) != 0 ||
+            !(caller = dwarf_filesrc(files, call_file, NULL, NULL)))
+            break;
+        *file = caller;
+        *line = (int)call_line;
+    }
+    if (nscopes > 0)
+        free(scopes);
+}
+
 /* Resolves pc in m (NULL: unknown) and caches the answer under (key, addr). */
 static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
                              Dwarf_Addr pc, site_info *out)
@@ -184,6 +226,8 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
         Dwfl_Line *l = dwfl_module_getsrc(m, pc);
         if (l)
             file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+        if (file && in_mpi_cxx_bindings(file))
+            leave_mpi_cxx_bindings(m, pc, &file, &line);
     }
     if (site_resolver_store(r, key, addr, function, file, line) != MG_OK)
         return 0;

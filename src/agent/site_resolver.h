@@ -1,6 +1,7 @@
 /* Call sites of check event records to function, file and line, with elfutils' libdwfl on the
  * rank's /proc/PID/maps while the rank lives (no ptrace: the rank is never stopped), or from an
- * object's file for a site given as object and offset. Results are cached per (rank, address), so
+ * object's file for a site given as object and offset; a line in the MPI's inlined C++ bindings
+ * becomes the user's line that called them. Results are cached per (rank, address), so
  * each site costs one lookup. docs/design/check.md "How it is built". */
 #ifndef MG_SITE_RESOLVER_H
 #define MG_SITE_RESOLVER_H

@@ -1,8 +1,10 @@
 /* Call sites resolved from an object's file after the process is gone (the protection module's
  * events, docs/design/collectives.md "The protection module"): a return address in this test's own
  * executable, given as its offset from dladdr's base, resolves to this file and the line of the
- * call; a second lookup is answered from the cache; a file that is missing or not ELF, and offset
- * 0, leave every field unknown without an error. */
+ * call; a second lookup is answered from the cache; a call made in an inlined function of a
+ * header under ompi/mpi/cxx/ (as the MPI's C++ bindings are) resolves to this file's line that
+ * called the inlined function; a file that is missing or not ELF, and offset 0, leave every field
+ * unknown without an error. */
 #include "mg_test.h"
 #include "site_resolver.h"
 
@@ -20,6 +22,8 @@ static __attribute__((noinline)) void *return_address(void)
     __asm__ volatile("" : : "r"(ra) : "memory"); /* not a tail call: ra stays in the caller */
     return ra;
 }
+
+#include "ompi/mpi/cxx/binding_inln.h"
 
 static char self[PATH_MAX];
 
@@ -40,6 +44,22 @@ static void test_own_call_site(void)
     site_info again;
     MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, &again), 0);
     MG_CHECK(again.file == site.file && again.line == call_line);
+    site_resolver_destroy(r);
+}
+
+static void test_call_through_inlined_binding(void)
+{
+    void *ra = binding_call();
+    int call_line = __LINE__ - 1;
+    Dl_info info;
+    MG_CHECK(dladdr(ra, &info) != 0);
+    site_resolver *r;
+    MG_CHECK_INT(site_resolver_create(&r), 0);
+    site_info site;
+    uint64_t offset = (uint64_t)((uintptr_t)ra - (uintptr_t)info.dli_fbase);
+    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, &site), 1);
+    MG_CHECK(site.file != NULL && strstr(site.file, "test_site_resolver.c") != NULL);
+    MG_CHECK_INT(site.line, call_line);
     site_resolver_destroy(r);
 }
 
@@ -69,6 +89,7 @@ int main(void)
     MG_CHECK(n > 0);
     self[n > 0 ? n : 0] = '\0';
     MG_RUN(test_own_call_site);
+    MG_RUN(test_call_through_inlined_binding);
     MG_RUN(test_unreadable_objects);
     MG_TEST_END();
 }
