@@ -344,8 +344,6 @@ static void test_text_round_trip(void)
     campaign_end(&b);
     campaign_end(&a);
     loop_trips = 0;
-}
-
 /* The number of runs, among the next `steps` from r, with focus 2. */
 static int runs_at_rank2(campaign *c, program_run r, int steps)
 {
