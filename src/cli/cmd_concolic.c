@@ -297,9 +297,9 @@ static const mg_option options_table[] = {
      "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
      "uncovered arm, else change np (default 20; 0: never)",
      NULL, 0, 1e9},
-    {"caps", 0, MG_OPT_FLAG, &opts.caps, NULL,
-     "COMPI's capping: the limits of the _with_limit marks, in place of input tuning (the "
-     "default: the smallest values that reach an arm)",
+    {"tune", 0, MG_OPT_FLAG, &opts.tune, NULL,
+     "input tuning: the smallest values that reach an arm, in place of the limits of the "
+     "_with_limit marks (COMPI's capping, the default)",
      NULL, 0, 0},
     {"uncapped", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.uncapped, NULL,
      "neither input tuning nor caps: the solver's values as they are (ablation)", NULL, 0, 0},
@@ -346,7 +346,6 @@ int cmd_concolic(int argc, char **argv)
     concolic_options o = opts;
     o.quiet = cli_opts.quiet;
     o.report_path = cli_opts.report_path;
-    o.tune = !o.caps && !o.uncapped;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;
     if (o.distances)

@@ -180,22 +180,6 @@ static int take_values(const search_session *s, const path_log *log, const int64
     return 0;
 }
 
-/* 1 when a tuned solution of the negation of constraint i would run the negated path's own
- * inputs (only the process count or a rank changes) to reach an arm some run already covered.
- * Such a run repeats the path up to the arm on another rank: a rejected input's message
- * printed by rank 0 is negated on every rejected path, each time at a second process count. */
-static int repeats_covered_arm(const path_log *log, uint32_t i, const int64_t *values,
-                               const coverage_set *cov)
-{
-    const path_branch *b = &log->branches[i];
-    if (!cov || !coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)))
-        return 0;
-    for (uint32_t v = 0; v < log->nvars; v++)
-        if (!sym_var_is_mpi(log->vars[v].kind) && values[v] != log->vars[v].value)
-            return 0;
-    return 1;
-}
-
 /* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
  * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
@@ -217,10 +201,6 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
     s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
     focus_setup prev = {log->header.world_size, log->header.rank}, chosen;
     int solved_rank = 0, found = 0;
-    if (!rc && sat && s->p.tune && repeats_covered_arm(log, ch->index, values, cov)) {
-        s->tuned_repeats++;
-        sat = 0;
-    }
     if (!rc && sat &&
         !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &chosen,
                       &solved_rank) &&

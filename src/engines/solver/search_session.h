@@ -49,7 +49,6 @@ typedef struct search_session {
     uint32_t stalled;         /* runs since the last one that covered something new */
     coverage_set leave_tried; /* arms a leave aimed at since coverage last grew */
     uint64_t solves, sat, query_timeouts, restarts, leaves, moves, tuning_checks;
-    uint64_t tuned_repeats; /* tuned solutions not run: they repeat a covered arm's path */
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
      * is only near a double): float_solutions counts the runs chosen so, float_missed those in
      * which no rank took the arm aimed at (aim, while aiming). */

@@ -21,7 +21,6 @@
 #define MAX_NP 4
 
 static int loop_trips;
-static int tuning; /* campaign_start's sessions tune their solutions */
 
 typedef struct program_run {
     int64_t x, y;
@@ -95,7 +94,6 @@ static void campaign_start(campaign *c, int kind, int fixed, int solving, uint32
     p.sem.max_np = max_np;
     p.fixed = fixed;
     p.solving = solving;
-    p.tune = tuning;
     MG_CHECK_INT(search_session_start(&c->s, &p), 0);
     mg_rng_seed(&c->rng, seed);
     coverage_set_init(&c->cov);
@@ -344,39 +342,6 @@ static void test_text_round_trip(void)
     campaign_end(&b);
     campaign_end(&a);
     loop_trips = 0;
-/* The number of runs, among the next `steps` from r, with focus 2. */
-static int runs_at_rank2(campaign *c, program_run r, int steps)
-{
-    int n = 0;
-    for (int i = 0; i < steps; i++) {
-        step(c, &r);
-        n += r.focus == 2;
-    }
-    return n;
-}
-
-/* From three processes every run covers both arms of rank == 2 (rank 2 takes one, ranks 0 and 1
- * the other): a tuned search runs no negation of it that keeps the path's inputs, an untuned
- * one runs each (focus 2, the inputs unchanged). From two processes the arm is new: the tuned
- * search runs it (np 3, focus 2). */
-static void test_tuned_skips_covered_rank_repeats(void)
-{
-    int rank2_runs[2];
-    for (tuning = 0; tuning <= 1; tuning++) {
-        campaign c;
-        campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 8);
-        rank2_runs[tuning] = runs_at_rank2(&c, (program_run){0, 0, 3, 0}, 4);
-        MG_CHECK(tuning ? c.s.tuned_repeats >= 2 : c.s.tuned_repeats == 0);
-        campaign_end(&c);
-    }
-    MG_CHECK_INT(rank2_runs[1], 0);
-    MG_CHECK(rank2_runs[0] >= 1);
-    tuning = 1;
-    campaign c;
-    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 9);
-    MG_CHECK(runs_at_rank2(&c, (program_run){0, 0, 2, 0}, 4) >= 1);
-    campaign_end(&c);
-    tuning = 0;
 }
 
 int main(void)
@@ -389,6 +354,5 @@ int main(void)
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
     MG_RUN(test_text_round_trip);
-    MG_RUN(test_tuned_skips_covered_rank_repeats);
     MG_TEST_END();
 }
