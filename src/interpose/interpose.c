@@ -207,13 +207,23 @@ static void stop_modules(int aborting)
     enabled_count = 0;
 }
 
+/* Set from a Finalize's start to its MPI's return: MPICH's Fortran MPI_FINALIZE calls the C
+ * MPI_Finalize inside, which is the same call, not a second one. */
+static _Thread_local int finalizing;
+
 /* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
  * finds no module enabled and only passes fn to the after_finalize hooks. */
 void mg_interpose_end(mg_fn fn)
 {
-    if (enter_hook_count && !call_depth)
+    if (enter_hook_count && !call_depth && !finalizing)
         dispatch_enter(fn);
+    finalizing = fn == MG_FN_Finalize;
     stop_modules(fn == MG_FN_Abort);
+}
+
+void mg_interpose_ended(void)
+{
+    finalizing = 0;
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -237,7 +247,9 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     mg_interpose_end(MG_FN_Finalize);
-    return mg_next_Finalize();
+    int rc = mg_next_Finalize();
+    mg_interpose_ended();
+    return rc;
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)

@@ -22,5 +22,7 @@ void mg_interpose_start(void);
 /* Turns the modules off before the MPI library's Finalize (fn MG_FN_Finalize) or Abort
  * (MG_FN_Abort); idempotent. */
 void mg_interpose_end(mg_fn fn);
+/* After the MPI library's Finalize returned: a Finalize called from then on is a second one. */
+void mg_interpose_ended(void);
 
 #endif
