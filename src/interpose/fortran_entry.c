@@ -369,7 +369,7 @@ void mpi_finalize_(MPI_Fint *ierr)
     MPI_Fint rc;
     mg_interpose_end(MG_FN_Finalize);
     pmpi_finalize_(&rc);
-    mg_interpose_ended();
+    interpose_finalize_returned();
     fortran_return(ierr, rc);
 }
 FORTRAN_ALIASES(mpi_finalize_, mpi_finalize, mpi_finalize__, MPI_FINALIZE)

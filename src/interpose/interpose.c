@@ -221,7 +221,7 @@ void mg_interpose_end(mg_fn fn)
     stop_modules(fn == MG_FN_Abort);
 }
 
-void mg_interpose_ended(void)
+void interpose_finalize_returned(void)
 {
     finalizing = 0;
 }
@@ -248,7 +248,7 @@ int MPI_Finalize(void)
 {
     mg_interpose_end(MG_FN_Finalize);
     int rc = mg_next_Finalize();
-    mg_interpose_ended();
+    interpose_finalize_returned();
     return rc;
 }
 

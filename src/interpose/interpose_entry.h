@@ -23,6 +23,6 @@ void mg_interpose_start(void);
  * (MG_FN_Abort); idempotent. */
 void mg_interpose_end(mg_fn fn);
 /* After the MPI library's Finalize returned: a Finalize called from then on is a second one. */
-void mg_interpose_ended(void);
+void interpose_finalize_returned(void);
 
 #endif
