@@ -149,14 +149,11 @@ static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_
     }
 }
 
-/* A stage for ranks 0-1 of 4, fed by a child that waits for answers: rank 0 sends to rank 3 (up,
- * and MPI let it return), rank 1 sends to rank 0, rank 0 receives it. The pair waits behind rank
- * 0's send until the parent answers that it left it; then it is matched in the stage, and the
- * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
- * here). Only rank 0's send goes up. */
-static void test_answers(void)
+/* Forks a stage for ranks 0-1 of 4 with one child input and a parent that answers: the test writes
+ * the child's stream to in[1], reads what goes up from up[0], answers through from_parent[1] and
+ * reads what the stage tells its child from to_child[0]. Returns the stage's pid. */
+static pid_t fork_answering_stage(int in[2], int up[2], int from_parent[2], int to_child[2])
 {
-    int in[2], up[2], from_parent[2], to_child[2];
     MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
     pid_t pid = fork();
     if (pid == 0) {
@@ -180,6 +177,18 @@ static void test_answers(void)
     close(up[1]);
     close(from_parent[0]);
     close(to_child[1]);
+    return pid;
+}
+
+/* A stage for ranks 0-1 of 4, fed by a child that waits for answers: rank 0 sends to rank 3 (up,
+ * and MPI let it return), rank 1 sends to rank 0, rank 0 receives it. The pair waits behind rank
+ * 0's send until the parent answers that it left it; then it is matched in the stage, and the
+ * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
+ * here). Only rank 0's send goes up. */
+static void test_answers(void)
+{
+    int in[2], up[2], from_parent[2], to_child[2];
+    pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
     uint8_t buf[4096];
     size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
     n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 3);
@@ -262,29 +271,7 @@ static int comes_within(int fd, agent_reader *reader, agent_msg_type type, int m
 static void test_ended_before_the_answer(void)
 {
     int in[2], up[2], from_parent[2], to_child[2];
-    MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int32_t first = 0, count = 2;
-        tbon_stage_params p = {.inputs = &in[0],
-                               .input_first = &first,
-                               .input_count = &count,
-                               .n_inputs = 1,
-                               .output = up[1],
-                               .answers_in = from_parent[0],
-                               .answers_out = &to_child[1],
-                               .first = 0,
-                               .count = 2};
-        tbon_stage_result res;
-        char err[200];
-        close(in[1]);
-        close(up[0]);
-        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_OK ? 0 : 1);
-    }
-    close(in[0]);
-    close(up[1]);
-    close(from_parent[0]);
-    close(to_child[1]);
+    pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
     uint8_t buf[4096];
     size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
