@@ -181,6 +181,20 @@ static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
     return 1;
 }
 
+/* Under ptrace, a reading whose sample stopped no thread in time: the main thread waited longer
+ * than the sampler's timeout for a CPU to take the stop (a loaded node; MPICH's other thread,
+ * UCX's, is never sampled). The rank lives (its process was read first), and an error here read as
+ * a rank gone (CI: a rank waiting forever "has exited"). The call counter, read without a stop,
+ * tells whether it progressed; where it is, the latest sample. */
+static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
+{
+    out->fn = p->last_fn;
+    out->in_mpi = p->last_in_mpi;
+    out->counter_known = sampler_ptrace_read_counter(p->sampler, &out->counter);
+    if (out->counter_known)
+        apply_counter(p, out);
+}
+
 static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     if (p->kind == MG_PROBE_SHM)
@@ -191,6 +205,11 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     int rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
     if (rc == MG_ENOENT) {
         out->exited = 1;
+        return MG_OK;
+    }
+    if (rc == MG_ETIMEOUT) {
+        if (!out->exited)
+            read_unstopped(p, out);
         return MG_OK;
     }
     if (rc)
@@ -233,7 +252,10 @@ static void read_process(int pid, int with_cpu_time, mg_probe_reading *out)
 int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
-     * after tells more of the sampler than of the rank (ptrace's sample says exited again) */
+     * after tells more of the sampler than of the rank (ptrace's sample says exited again); and
+     * after letting go of a thread an earlier sample left stopped, whose stop (state t) would read
+     * as one from outside */
+    sampler_ptrace_release_late(p->sampler);
     read_process(p->pid, with_cpu_time, out);
     return read_state(p, with_cpu_time, out);
 }

@@ -113,16 +113,26 @@ static void interrupt(ptrace_stop_thread *t, int64_t now)
 {
     /* Failure means the thread is exiting; its exit is reported to us and reaped. */
     (void)ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
-    t->interrupted_at = now;
+    t->waited_from = now;
     t->stop_ns = -1;
+}
+
+/* Takes a known thread into the stop begun at start: one an earlier stop interrupted is waited for
+ * from this start. */
+static void take(ptrace_stop_thread *t, int64_t start)
+{
+    t->taken = true;
+    t->waited_from = t->waited_from > start ? t->waited_from : start;
 }
 
 /* Lists /proc/PID/task and seizes every thread but the main one that is not yet known and that
  * skip does not exclude, then interrupts them all in one burst, so they stop at nearly the same
  * moment (a consistent snapshot across threads). A late thread of an earlier stop that skip does
- * not exclude is taken again. The interrupts are sent even when a seize failed, so that every
- * seized thread stops and can be released. *added counts the seized threads. */
-static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void *arg, size_t *added)
+ * not exclude is taken again, waited for from start, this stop's. The interrupts are sent even when
+ * a seize failed, so that every seized thread stops and can be released. *added counts the seized
+ * threads. */
+static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void *arg, int64_t start,
+                             size_t *added)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", (int)ps->pid);
@@ -143,7 +153,7 @@ static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void 
         }
         ptrace_stop_thread *t = find_thread(ps, (pid_t)tid);
         if (t) {
-            t->taken = true;
+            take(t, start);
             continue;
         }
         rc = append_thread(ps, (pid_t)tid, &t);
@@ -189,7 +199,7 @@ static bool poll_thread(ptrace_stop_thread *t)
     if (r == t->tid) {
         note_status(t, status);
         if (t->state == PTRACE_STOP_STOPPED && t->stop_ns < 0) {
-            t->stop_ns = now_ns() - t->interrupted_at;
+            t->stop_ns = now_ns() - t->waited_from;
         }
         return t->state != PTRACE_STOP_SEIZED;
     }
@@ -284,8 +294,8 @@ int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort)
     if (rc) {
         return rc;
     }
-    t->taken = true;
     int64_t start = now_ns();
+    take(t, start);
     if (t->state == PTRACE_STOP_GONE) {
         rc = seize(ps, t);
         if (rc) {
@@ -314,7 +324,7 @@ int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void
     int64_t deadline = start + ps->params.timeout_ns;
     for (unsigned round = 0; round <= ps->params.discovery_rounds; round++) {
         size_t added = 0;
-        int rc = seize_new_threads(ps, skip, arg, &added);
+        int rc = seize_new_threads(ps, skip, arg, start, &added);
         if (rc == MG_ENOENT && round > 0) {
             /* the process exited meanwhile: the waits below have seen its threads go */
             return any_in_state(ps, PTRACE_STOP_STOPPED, true) ? MG_OK : MG_ENOENT;
@@ -369,6 +379,19 @@ int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected)
         *reinjected += count;
     }
     return rc;
+}
+
+int ptrace_stop_release_late(ptrace_stop *ps)
+{
+    if (!ps) {
+        return MG_EINVAL;
+    }
+    for (size_t i = 0; i < ps->count; i++) {
+        if (ps->threads[i].state == PTRACE_STOP_SEIZED) {
+            (void)poll_thread(&ps->threads[i]);
+        }
+    }
+    return ptrace_stop_release(ps, NULL);
 }
 
 int ptrace_stop_settle(ptrace_stop *ps)

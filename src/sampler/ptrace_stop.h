@@ -22,9 +22,11 @@ typedef struct ptrace_stop_thread {
     ptrace_stop_state state;
     int signal; /* signal caught in a signal-delivery-stop, delivered again on release; 0 if none */
     bool taken; /* taken by the latest ptrace_stop_main or ptrace_stop_others */
-    int64_t interrupted_at; /* CLOCK_MONOTONIC ns of its latest interrupt */
-    int64_t stop_ns; /* from that interrupt until it was seen stopped (the wait for a CPU, on a
-                      * loaded node); -1 while it was not */
+    int64_t waited_from; /* CLOCK_MONOTONIC ns since which the latest stop that took it waits
+                          * for it: its interrupt, or that stop's start for a late thread an
+                          * earlier stop interrupted (whose wait before is no part of this stop) */
+    int64_t stop_ns;     /* from waited_from until it was seen stopped (the wait for a CPU, on a
+                          * loaded node); -1 while it was not */
 } ptrace_stop_thread;
 
 typedef struct ptrace_stop_params {
@@ -74,6 +76,11 @@ int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void
  * the number of re-injected signals to *reinjected (may be NULL). Returns 0 or MG_ESYS when a
  * detach failed for another reason than the thread's death. */
 int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected);
+
+/* Detaches every late (SEIZED) thread that has stopped since, without waiting for the others:
+ * until then it would sit in a ptrace-stop that /proc shows as a stop (state t). Returns as
+ * ptrace_stop_release. */
+int ptrace_stop_release_late(ptrace_stop *ps);
 
 /* Waits up to the timeout for the late (SEIZED) threads: those that stop are detached, those that
  * exit are reaped (a traced thread that exits stays a zombie until its tracer reaps it, and keeps

@@ -498,6 +498,13 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
     return rc;
 }
 
+void sampler_ptrace_release_late(sampler_ptrace *s)
+{
+    if (s && !s->exited) {
+        (void)ptrace_stop_release_late(s->stop);
+    }
+}
+
 bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter)
 {
     return s && s->counter_addr && !s->exited &&

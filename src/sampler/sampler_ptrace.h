@@ -102,6 +102,11 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * (at most one sampling interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
 
+/* Lets go of a LATE thread of an earlier sample that has stopped since (sampler_ptrace_sample),
+ * without waiting: a caller that reads the process's state in /proc first calls it, so that the
+ * stop it sees is not ours. */
+void sampler_ptrace_release_late(sampler_ptrace *s);
+
 /* Reads the process's call counter now, without stopping anything (one read of its memory), for a
  * caller that skips the sample when the counter alone answers. False when the process holds no
  * counter or it cannot be read (the process is gone). */

@@ -613,6 +613,15 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
     sleep_ms(VFORK_CHILD_MS + 200);
     MG_CHECK(proc_state(pid) == 't'); /* back from vfork straight into the pending interrupt */
     MG_CHECK(!atomic_load(&sh->after_vfork));
+    /* The next sample finds it stopped since: its wait counts from this sample's start, not from
+     * the earlier interrupt (a wait longer than the whole stop read as a negative seize time). */
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    if (sm) {
+        MG_CHECK_INT(sm->threads[0].tid, pid);
+        MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
+        MG_CHECK(sm->wait_ns >= 0 && sm->wait_ns <= sm->stop_ns);
+        MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
+    }
     MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
     MG_CHECK(wait_count(&sh->after_vfork, 1));
     MG_CHECK(makes_progress());
