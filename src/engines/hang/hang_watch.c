@@ -432,14 +432,19 @@ static void cpu_since_before(struct hang_watch *w, const struct hang_watch_readi
 
 /* Keeps, per rank, whether it spun (runnable, and ran in slices longer than a yield: how much it
  * ran is the node's choice, a loaded node gives a spinner little) and whether it waited quietly
- * (asleep, or yielding the CPU in short slices) in every gap so far. */
-static void note_conduct(struct hang_watch *w)
+ * (asleep, or yielding the CPU in short slices) in every gap so far. A gap of elapsed_s counts as
+ * spinning only when the rank had the whole gap for itself (hang_diag_own_time): a yielding rank
+ * the node starved got a few slices, each as long as the scheduler made it, and read as a spinner
+ * (CI: a send-send deadlock's rank 1, named after two starved gaps). */
+static void note_conduct(struct hang_watch *w, double elapsed_s)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_diag_cpu *c = &w->cpu[r];
         bool slices_known = c->ran_s >= 0 && c->slices > 0;
         bool long_slices = slices_known && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
-        bool spun = c->alive && c->runnable && long_slices;
+        bool had_gap = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share) >=
+                       w->p.scan_gap;
+        bool spun = c->alive && c->runnable && long_slices && had_gap;
         bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices);
         w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
     }
@@ -561,7 +566,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
                 w->p.scan_gap &&
             alone != SIZE_MAX)
             w->starved_rank = (int)alone;
-        note_conduct(w);
+        note_conduct(w, elapsed);
     }
     mark_cpu(w, readings);
     w->before_at = now;

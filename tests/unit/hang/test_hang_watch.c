@@ -299,6 +299,38 @@ static void culprit_of_a_communication_hang(void)
     MG_CHECK_INT(step.result.nfaulty, 0);
 }
 
+/* A symmetric send-send deadlock under Open MPI on a loaded node (CI, 2 cores, 4 ranks: a share of
+ * 0.5): ranks 0, 2 and 3 yield in short slices; rank 1, starved, got 30 ms in 6 slices of 5 ms
+ * in each gap, stretched to its 10 s limit. Its siblings ran less still (yielding), so it was not
+ * starved beside them and the scans counted; its long slices are no evidence of spinning when it
+ * never had a gap for itself: no culprit. Given its gap's CPU, the same slices name it. */
+static void a_starved_rank_is_not_a_spinner(void)
+{
+    for (int given = 0; given <= 1; given++) {
+        start(false);
+        all_blocked();
+        det_state.answer = HANG_VERDICT_HANG;
+        MG_CHECK_INT(feed(0.5), MG_OK);
+        for (int k = 0; k < 3; k++) {
+            for (int r = 0; r < NR; r++) {
+                readings[r].runnable = true;
+                readings[r].cpu_share = 0.5;
+                readings[r].cpu_s = 0.05 * k;
+                readings[r].slices = 20000.0 * k;
+            }
+            readings[1].cpu_s = (given ? 0.6 : 0.03) * k;
+            readings[1].slices = 6.0 * k;
+            MG_CHECK_INT(feed(0.5 + 10.0 * k), MG_OK);
+        }
+        MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+        MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+        MG_CHECK_INT(step.starved_rank, -1);
+        MG_CHECK_INT(step.result.nfaulty, given);
+        if (given)
+            MG_CHECK_INT(hang_watch_faulty(w)[0], 1);
+    }
+}
+
 /* Every sampled rank stopped: every rank is read at once; a whole job stopped is said once and not
  * observed, and its running again is said with how long it was stopped at most. One stopped rank
  * among running ones is observed as usual (a frozen node is a hang). */
@@ -634,6 +666,7 @@ int main(void)
     MG_RUN(progress_sets_the_suspicion_aside);
     MG_RUN(verification_waits_for_each_ranks_own_time);
     MG_RUN(a_job_starved_as_a_whole_still_gets_a_verdict);
+    MG_RUN(a_starved_rank_is_not_a_spinner);
     MG_RUN(culprit_of_a_communication_hang);
     MG_RUN(a_rank_held_in_a_polling_call_is_a_hang);
     MG_RUN(a_rank_slow_in_a_polling_call_is_not_a_hang);
