@@ -3,8 +3,8 @@
 # (docs/design/style.md, "Names: the file is the prefix"): a name defined in FOLDER/FILE.c is FILE
 # or begins with FILE_ (mg_array.c: mg_array_reserve; hang_model.c: hang_model_create), so the
 # name says where it lives. Exempt: main; the MPI entry points of the interposition library
-# (MPI_*, mpi_*, PMPI_*), whose names the MPI standard fixes, libc's _exit, which it defines too
-# (src/interpose/capture_finalized.c), and its per-function families
+# (MPI_*, mpi_*, PMPI_*), whose names the MPI standard fixes, libc's _exit, which check's own
+# preloaded object defines (src/interpose/check_exit.c), and its per-function families
 # generated from src/wire/mpi_functions.def (mg_enter_Send, mg_impl_Send, mg_observe_Send,
 # mg_next_Send: named after the MPI function); the concolic runtime's entry points, which carry the
 # one reserved prefix mgrt_ (linked into the user's program, called by generated code). Names that break it today are listed in scripts/names-allowed.txt, one

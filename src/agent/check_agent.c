@@ -87,12 +87,10 @@ static int owns(const check_agent *a, int rank)
 static int attach(check_agent *a, int rank)
 {
     event_ring_reader rd;
-    /* while the world size is unknown, whether the ring is ours is not: a look that does not
-     * claim it (its writer would take us for its reader) */
-    int peeked = !a->world_size;
-    int rc = peeked ? event_ring_peek(&rd, a->token, rank) : event_ring_open(&rd, a->token, rank);
-    if (rc != MG_OK)
-        return MG_OK; /* not there yet, or not ours to read: looked at again next poll */
+    /* a look that does not claim the ring: until it is known to be ours, its writer must not take
+     * us for its reader */
+    if (event_ring_peek(&rd, a->token, rank) != MG_OK)
+        return MG_OK; /* not there yet: looked at again next poll */
     if (a->world_size == 0) {
         int size = rd.hdr->size;
         if (size <= 0 || !(a->rings = calloc((size_t)size, sizeof *a->rings))) {
@@ -106,15 +104,12 @@ static int attach(check_agent *a, int rank)
         event_ring_detach(&rd);
         return MG_OK;
     }
-    if (peeked) { /* ours: claimed now */
-        event_ring_detach(&rd);
-        return attach(a, rank);
-    }
+    /* Read the rank's module map before claiming its ring: a rank ending waits for its reader to
+     * attach and no longer, and its call sites resolve from this map after it is gone. */
+    site_resolver_prepare(a->sites, rd.hdr->writer_pid);
+    event_ring_claim(&rd);
     a->rings[rank].reader = rd;
     a->rings[rank].attached = 1;
-    /* Read the rank's module map now, while it lives: a short job's ranks exit before their
-     * records are analysed, and their call sites must still resolve. */
-    site_resolver_prepare(a->sites, rd.hdr->writer_pid);
     a->stats.attached++;
     return MG_OK;
 }

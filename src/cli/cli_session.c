@@ -115,15 +115,14 @@ int cli_session_add_env(const char *name, const char *value)
  * each library once; the user's setting is then left out of the command (mg_launcher_build_argv).
  * Another PMPI tool in it comes after mpiguard, which hands each call on to it (interpose_next.h).
  */
-static int preload_with_users(const cli_session *s, char **command, int ncommand, char *out,
-                              size_t outlen)
+static int preload_with_users(const cli_session *s, const char *ours, char **command, int ncommand,
+                              char *out, size_t outlen)
 {
     char user[8192];
     int given = mg_launcher_user_value(&s->launcher, command, ncommand, MG_ENV_PRELOAD, user,
                                        sizeof user);
-    if (given >= 0 &&
-        mg_launcher_merge_preload(s->library, given ? user : NULL, out, outlen) == 0) {
-        if (given && strcmp(out, s->library) != 0)
+    if (given >= 0 && mg_launcher_merge_preload(ours, given ? user : NULL, out, outlen) == 0) {
+        if (given && strcmp(out, ours) != 0)
             mg_info("%s: the ranks preload %s (yours after mpiguard's)", s->tool, out);
         return 0;
     }
@@ -173,12 +172,35 @@ static int open_report(cli_session *s, const char *flavor, const char *launcher,
     return 0;
 }
 
+/* mpiguard's libraries for the ranks' LD_PRELOAD into out: the interposition library, and beside
+ * it under check (the capture module) the object that defines `_exit` (src/interpose/check_exit.c),
+ * so that no other tool overrides a libc function in the application. Returns 0 or 69 after
+ * saying which file is missing. */
+static int mpiguard_preload(const cli_session *s, const char *modules, char *out, size_t outlen)
+{
+    if (strcmp(modules, "capture") != 0) {
+        snprintf(out, outlen, "%s", s->library);
+        return 0;
+    }
+    const char *slash = strrchr(s->library, '/'); /* s->library is a real path */
+    snprintf(out, outlen, "%s:%.*s/libmpiguard-check-exit.so", s->library,
+             (int)(slash - s->library), s->library);
+    const char *exit_object = out + strlen(s->library) + 1;
+    if (access(exit_object, R_OK) != 0) {
+        mg_error("check's _exit library is missing (looked for %s)", exit_object);
+        return MG_EXIT_UNAVAILABLE;
+    }
+    return 0;
+}
+
 /* Starts the job through its launcher with mpiguard's library preloaded and its settings in the
  * ranks' environment. Returns 0 or an exit status, having said why. */
 static int launch_job(cli_session *s, const char *modules, char **command, int ncommand)
 {
-    char preload[8192];
-    int rc = preload_with_users(s, command, ncommand, preload, sizeof preload);
+    char ours[2 * sizeof s->library], preload[8192];
+    int rc = mpiguard_preload(s, modules, ours, sizeof ours);
+    if (!rc)
+        rc = preload_with_users(s, ours, command, ncommand, preload, sizeof preload);
     if (rc)
         return rc;
     /* The ranks on this host leave their state segment to cli_session_finish, which removes them:

@@ -106,14 +106,11 @@ void capture_emit_wait_read(void)
     struct timespec step = {0, 1000000};
     long long waited = 0;
     for (; h && waited < EVENT_RING_FINALIZE_WAIT_NS &&
-           atomic_load_explicit(&h->reader_pid, memory_order_acquire) != 0 &&
-           atomic_load_explicit(&h->tail, memory_order_acquire) !=
-               atomic_load_explicit(&h->head, memory_order_acquire);
+           (atomic_load_explicit(&h->reader_pid, memory_order_acquire) == 0 ||
+            atomic_load_explicit(&h->tail, memory_order_acquire) !=
+                atomic_load_explicit(&h->head, memory_order_acquire));
          waited += step.tv_nsec)
         nanosleep(&step, NULL);
-    struct timespec drain = {0, 50000000}; /* the agent drains every 20 ms */
-    if (h && waited < EVENT_RING_FINALIZE_WAIT_NS)
-        nanosleep(&drain, NULL);
 }
 
 check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)

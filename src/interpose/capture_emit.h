@@ -49,9 +49,10 @@ void capture_emit_finalize(void);
  * capture_emit_finalize wrote the Finalize record already, and closes the ring; later calls do
  * nothing. */
 void capture_emit_close(uint16_t last_fn);
-/* Waits until the reader has read every record written (at most EVENT_RING_FINALIZE_WAIT_NS, not
- * at all when no reader attached or it is gone), then as long again as one drain takes, so that it
- * resolves their call sites from the live process: before a rank ends on an error. */
+/* Waits until a reader has attached (it has then read the rank's module map: event_ring_claim)
+ * and read every record written, at most EVENT_RING_FINALIZE_WAIT_NS in all: before a rank ends
+ * on an error, so that the records are seen before the job is torn down and their call sites
+ * resolve. */
 void capture_emit_wait_read(void);
 
 /* A record for fn with the defaults (world ranks filled by the caller). */

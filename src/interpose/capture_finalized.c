@@ -3,7 +3,8 @@
  * reach the hook because interpose.c routes every call through the module's after_finalize hook
  * once check's capture module has stopped, and only then: run and hang keep every route direct.
  * A call mpiguard does not wrap is seen only when the MPI library ends the process in it, as both
- * MPIs here do (MPICH with exit, Open MPI with _exit): the stack then names its call site. */
+ * MPIs here do (MPICH with exit, Open MPI with _exit, which check's own preloaded object defines:
+ * check_exit.c): the stack then names its call site. */
 #include "capture_finalized.h"
 
 #include "capture_emit.h"
@@ -63,14 +64,6 @@ void capture_finalized_exit(void)
     if (site && site != last_reported && is_mpi_function(called))
         report(mg_fn_lookup(called), site);
     if (last_reported)
-        capture_emit_wait_read(); /* its call site is resolved from the live process */
+        capture_emit_wait_read(); /* read before the job is torn down */
     capture_emit_close(CHECK_FN_FINALIZE);
-}
-
-/* Open MPI ends a process that calls MPI after MPI_Finalize with _exit, which runs no atexit
- * handler: the library's own _exit sees it first. Every other process goes straight on. */
-void _exit(int status)
-{
-    capture_finalized_exit();
-    _Exit(status);
 }

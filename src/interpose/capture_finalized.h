@@ -14,9 +14,9 @@ void capture_finalized_begin(void);
  * reported unless MPI-4.0 allows it then. */
 void capture_finalized_call(mg_fn fn);
 /* At the process's end (exit, a return from main, or _exit, which Open MPI's abort after
- * MPI_Finalize calls): the MPI call it ends in, when MPI_Finalize has been called and the call is
- * not reported yet (MPI ends a process in a call made too late, even one mpiguard does not wrap),
- * then the stream's end. Not signal-safe. */
+ * MPI_Finalize calls: exported for check's own _exit, check_exit.c): the MPI call it ends in, when
+ * MPI_Finalize has been called and the call is not reported yet (MPI ends a process in a call made
+ * too late, even one mpiguard does not wrap), then the stream's end. Not signal-safe. */
 void capture_finalized_exit(void);
 
 #endif

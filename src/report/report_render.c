@@ -40,7 +40,8 @@ void mg_report_format_ranks(json_object *ranks, char *buf, size_t buflen)
 }
 
 /* One line per site, each after `indent`: "rank 0: MPI_Recv() at a.c:12", "rank 0: created by
- * MPI_Type_vector() at a.c:9". */
+ * MPI_Type_vector() at a.c:9"; a site whose line could not be read says so (no debug information,
+ * or a process gone before it was read), never a bare call. */
 static void render_sites(json_object *sites, const char *indent, FILE *out)
 {
     size_t n = sites ? json_object_array_length(sites) : 0;
@@ -54,6 +55,8 @@ static void render_sites(json_object *sites, const char *indent, FILE *out)
                 mg_report_json_string(s, "function", "?"));
         if (file)
             fprintf(out, " at %s:%d", file, line);
+        else
+            fputs(" at an unknown source line", out);
         fputc('\n', out);
     }
 }

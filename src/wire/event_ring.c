@@ -155,9 +155,8 @@ void event_ring_close(event_ring_writer *w, uint32_t life)
         return;
     atomic_store_explicit(&w->hdr->life, life, memory_order_release);
     struct timespec step = {0, 1000000};
-    for (long long waited = 0;
-         life == EVENT_RING_FINALIZED && waited < EVENT_RING_FINALIZE_WAIT_NS &&
-         atomic_load_explicit(&w->hdr->reader_pid, memory_order_acquire) == 0;
+    for (long long waited = 0; waited < EVENT_RING_FINALIZE_WAIT_NS &&
+                               atomic_load_explicit(&w->hdr->reader_pid, memory_order_acquire) == 0;
          waited += step.tv_nsec)
         nanosleep(&step, NULL);
     /* A reader that has not attached yet (a short job) still needs the name: it removes what is
@@ -208,11 +207,16 @@ int event_ring_peek(event_ring_reader *r, const char *token, int rank)
     return MG_OK;
 }
 
+void event_ring_claim(event_ring_reader *r)
+{
+    atomic_store_explicit(&r->shared->reader_pid, (int32_t)getpid(), memory_order_release);
+}
+
 int event_ring_open(event_ring_reader *r, const char *token, int rank)
 {
     int rc = event_ring_peek(r, token, rank);
     if (rc == MG_OK)
-        atomic_store_explicit(&r->shared->reader_pid, (int32_t)getpid(), memory_order_release);
+        event_ring_claim(r);
     return rc;
 }
 

@@ -20,8 +20,9 @@
 /* A writer facing a full ring waits while its reader lives and drains; it drops the record (and
  * counts a loss) when the reader is gone or has not drained anything for this long. */
 #define EVENT_RING_STALL_NS 5000000000LL
-/* At MPI_Finalize a writer whose reader has not attached yet waits at most this long: the reader
- * resolves call sites from the rank's live process, and a short job must not be gone first. */
+/* At the end of its stream (MPI_Finalize, MPI_Abort) a writer whose reader has not attached yet
+ * waits at most this long: the reader reads the rank's module map before it claims the ring
+ * (event_ring_claim), and resolves call sites with it, so a short job must not be gone first. */
 #define EVENT_RING_FINALIZE_WAIT_NS 2000000000LL
 /* Before any reader attached, a writer facing a full ring waits this long in total. */
 #define EVENT_RING_ATTACH_NS 10000000000LL
@@ -71,7 +72,8 @@ int event_ring_create(event_ring_writer *w, const char *token, int rank, int siz
  * returns MG_EFULL after counting a loss when it had to drop the record, MG_ERANGE when the record
  * can never fit. Allocation-free, lock-free; one writer thread. */
 int event_ring_write(event_ring_writer *w, const void *rec, uint32_t len);
-/* Marks the end of the rank's stream (life = FINALIZED or ABORTED) and removes the name from
+/* Marks the end of the rank's stream (life = FINALIZED or ABORTED), waits for a reader to attach
+ * (EVENT_RING_FINALIZE_WAIT_NS at most), and removes the name from
  * /dev/shm once a reader attached (it keeps reading its mapping); before that the name stays for
  * the reader, which removes it. The mapping stays until the process ends. */
 void event_ring_close(event_ring_writer *w, uint32_t life);
@@ -89,9 +91,13 @@ typedef struct event_ring_reader {
  * MG_EFORMAT (a capacity that does not fit the segment), MG_ESYS. */
 int event_ring_open(event_ring_reader *r, const char *token, int rank);
 /* As event_ring_open, without recording the caller as the reader: a look at the header (the
- * world size) by an agent that may not own the ring, which must not tell its writer a reader is
- * there. */
+ * world size, the writer's pid) by an agent that may not own the ring yet, which must not tell
+ * its writer a reader is there. */
 int event_ring_peek(event_ring_reader *r, const char *token, int rank);
+/* Records the caller as the reader of a ring it peeked at: from then on the writer may end (its
+ * end waits for a reader, not longer), so whatever the reader needs from the live process it
+ * reads before. */
+void event_ring_claim(event_ring_reader *r);
 /* Copies the next record into buf[0..cap) and consumes it; *len gets its size. Returns 1 when a
  * record was read, 0 when the ring is empty, MG_EFORMAT when the ring is corrupt (a length past
  * what was written or past the capacity), MG_ERANGE when the record exceeds cap (it is skipped). */

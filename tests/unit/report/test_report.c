@@ -105,6 +105,11 @@ static void renders_text_banner_and_dot(void)
     fclose(f);
     MG_CHECK_STR(banner, "mpiguard: ERROR HANG rank 3 is computing in solve()\n"
                          "mpiguard:   rank 3: solve() at solver.c:88\n");
+    mg_finding_add_site(mg_report_finding(r, 0), 2, "MPI_Recv", NULL, 0);
+    f = fmemopen(banner, sizeof banner, "w");
+    mg_finding_print_banner(mg_report_finding(r, 0), f);
+    fclose(f);
+    MG_CHECK(strstr(banner, "mpiguard:   rank 2: MPI_Recv() at an unknown source line\n") != NULL);
     mg_report_destroy(r);
 }
 

@@ -1,0 +1,18 @@
+#!/bin/bash
+# What the preloaded libraries put in every application's symbol namespace (issue 26: no libc
+# symbol overridden under run and hang, as mpiP's model has it): each MPI's interposition library
+# defines the MPI entry points, the sampler's call counter and the process-end hook of check's
+# _exit object, nothing else (no _exit); check's own object (libmpiguard-check-exit.so, preloaded
+# by check alone) defines _exit alone. Read with nm -D from the built files.
+. "$(dirname "$0")/../lib.sh"
+# others LIB: the dynamic symbols LIB defines that are not MPI entry points, one line, sorted.
+others() { nm -D --defined-only "$1" | awk '$3 !~ /^(MPI|mpi)_/ {print $3}' | sort | paste -sd' '; }
+for flavor in openmpi mpich; do
+    lib="$BUILD/lib/libmpiguard-$flavor.so"
+    nm -D --defined-only "$lib" | grep -q " T MPI_Send$" || fail "$flavor: no MPI_Send wrapper in $lib"
+    got=$(others "$lib")
+    [ "$got" = "capture_finalized_exit mpiguard_calls_entered" ] || fail "$flavor's library defines '$got'"
+done
+got=$(others "$BUILD/lib/libmpiguard-check-exit.so")
+[ "$got" = "_exit" ] || fail "check's exit object defines '$got', not _exit alone"
+pass "the interposition libraries define no libc symbol; check's exit object defines _exit alone"
