@@ -7,7 +7,6 @@
 #include "cli.h"
 
 #include "bounds_file_load.h"
-#include "coll_memory.h"
 #include "coll_search.h"
 #include "mg_error.h"
 #include "mg_exit.h"
@@ -15,211 +14,14 @@
 #include "mg_memory.h"
 #include "mpi_version.h"
 #include "mg_clock.h"
-#include "job_run.h"
+#include "tester_jobs.h"
 
-#include <errno.h>
-#include <glob.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-/* MAX_TYPE_SIZE: the largest element size the tester runs, in bytes. */
-enum { MAX_ITEMS = 32, COSTS_LIMIT_S = 600, MAX_TYPE_SIZE = 8 };
-
-typedef struct coll_ctx {
-    char **launcher; /* the words before the tester: the user's launcher and its options */
-    int nlauncher;
-    char tester[4096];
-    char costs[4096]; /* the cost measurement (src/tester/coll_costs.c) */
-    const char *name; /* "Igather", "Alltoall_inplace" */
-    scaling_coll coll;
-    int in_place;
-    uint64_t memory_limit;
-    double deadline; /* monotonic seconds; 0: none */
-    int interrupted; /* the signal that stopped the tester, or 0 */
-    /* Each test's output (the tester's and the launcher's: a crash's backtrace) goes to running,
-     * in the directory logs; a failed test's is kept there as NNN-<test>.log, a failed cost
-     * measurement's as costs-P<P>.log, a passed one's dropped. */
-    char logs[4096], running[4200];
-    unsigned kept_logs;
-} coll_ctx;
-
-/* Makes the directory of the tests' output (output.logs), without the failed tests' outputs of an
- * earlier run. */
-static int open_logs(coll_ctx *x, const char *output)
-{
-    snprintf(x->logs, sizeof x->logs, "%s.logs", output);
-    snprintf(x->running, sizeof x->running, "%s/running.log", x->logs);
-    if (mkdir(x->logs, 0777) != 0 && errno != EEXIST) {
-        mg_error("cannot create %s, the directory of the tests' output: %s", x->logs,
-                 strerror(errno));
-        return MG_EXIT_CANTCREAT;
-    }
-    static const char *const kept_names[] = {"[0-9][0-9][0-9]-*.log", "costs-P*.log"};
-    for (size_t k = 0; k < sizeof kept_names / sizeof *kept_names; k++) {
-        char pattern[4200];
-        snprintf(pattern, sizeof pattern, "%s/%s", x->logs, kept_names[k]);
-        glob_t old;
-        if (glob(pattern, 0, NULL, &old) == 0)
-            for (size_t i = 0; i < old.gl_pathc; i++)
-                unlink(old.gl_pathv[i]);
-        globfree(&old);
-    }
-    return 0;
-}
-
-/* Whether a test's output has the tester's own word that bytes were wrong: a launcher that fails
- * exits 1 too (mpirun.openmpi on an option it does not know). */
-static int tester_said_wrong(const char *output)
-{
-    FILE *f = fopen(output, "re");
-    char line[1024];
-    int said = 0;
-    while (f && !said && fgets(line, sizeof line, f))
-        said = strncmp(line, "coll_tester: ", 13) == 0 && strstr(line, ": WRONG bytes after ");
-    if (f)
-        fclose(f);
-    return said;
-}
-
-/* argv of a job: the user's launcher words, then tail (NULL-terminated). */
-static void job_words(const coll_ctx *x, char **argv, char *const *tail, size_t ntail)
-{
-    for (int i = 0; i < x->nlauncher; i++)
-        argv[i] = x->launcher[i];
-    memcpy(argv + x->nlauncher, tail, ntail * sizeof *tail);
-}
-
-/* Runs the tester job for (s, P, n) within limit seconds, once. */
-static coll_outcome run_once(coll_ctx *x, uint64_t s, uint64_t P, uint64_t n, double limit,
-                             double *elapsed)
-{
-    *elapsed = 0;
-    if (x->interrupted || (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
-        return COLL_NO_TIME;
-    if (coll_memory_bytes(x->coll, x->in_place, s, n, P) > x->memory_limit)
-        return COLL_NO_MEMORY;
-    char np[24], ss[24], nn[24];
-    snprintf(np, sizeof np, "%llu", (unsigned long long)P);
-    snprintf(ss, sizeof ss, "%llu", (unsigned long long)s);
-    snprintf(nn, sizeof nn, "%llu", (unsigned long long)n);
-    char *argv[MAX_ITEMS + 8];
-    char *tail[] = {"-n", np, x->tester, (char *)x->name, ss, nn, NULL};
-    job_words(x, argv, tail, sizeof tail / sizeof *tail);
-    char err[512];
-    int status = 0, hung = 0;
-    double t0 = mg_clock_seconds(), limit_ms = limit * 1000;
-    if (mg_job_run(argv, NULL, x->running, limit_ms < INT_MAX ? (int)limit_ms : INT_MAX, &status,
-                   &hung, &x->interrupted, err, sizeof err) != 0) {
-        mg_error("%s", err);
-        return COLL_CRASH;
-    }
-    *elapsed = mg_clock_seconds() - t0;
-    if (x->interrupted) { /* the signal ended the job: no outcome of the collective's */
-        unlink(x->running);
-        return COLL_NO_TIME;
-    }
-    coll_outcome r = hung                                           ? COLL_HANG
-                     : status == 0                                  ? COLL_PASS
-                     : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
-                                                                    : COLL_CRASH;
-    char kept[4400] = "";
-    if (r == COLL_PASS) {
-        unlink(x->running);
-    } else {
-        snprintf(kept, sizeof kept, "%s/%03u-%s-s%llu-P%llu-n%llu.log", x->logs, ++x->kept_logs,
-                 x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n);
-        if (rename(x->running, kept) != 0)
-            kept[0] = '\0';
-    }
-    if (!cli_opts.quiet)
-        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu n=%llu: %s (%.2f s%s%s)\n",
-                x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n,
-                coll_search_outcome_name(r), *elapsed, kept[0] ? "; its output: " : "", kept);
-    return r;
-}
-
-/* The cost model at P (bounds_file.h, "costs"), measured by one job of the bundled measurement
- * unless doc has it from an earlier run: kept in doc, or, where the job fails, left out with a
- * warning (the module then uses the engine's defaults at that P). */
-static void measure_costs(coll_ctx *x, uint64_t P, bounds_doc *doc)
-{
-    if (bounds_file_costs(doc, P) || x->interrupted ||
-        (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
-        return;
-    char np[24];
-    snprintf(np, sizeof np, "%llu", (unsigned long long)P);
-    char *argv[MAX_ITEMS + 8];
-    char *tail[] = {"-n", np, x->costs, NULL};
-    job_words(x, argv, tail, sizeof tail / sizeof *tail);
-    char err[512] = "", line[512];
-    int status = 0, hung = 0, found = 0;
-    double t0 = mg_clock_seconds();
-    bounds_costs c;
-    if (mg_job_run(argv, NULL, x->running, COSTS_LIMIT_S * 1000, &status, &hung, &x->interrupted,
-                   err, sizeof err) == 0) {
-        FILE *f = fopen(x->running, "re");
-        while (f && !found && fgets(line, sizeof line, f))
-            found = bounds_file_costs_parse(line, &c) == 0 && c.np == P;
-        if (f)
-            fclose(f);
-    }
-    if (x->interrupted) {
-        unlink(x->running);
-        return;
-    }
-    if (!found || bounds_file_set_costs(doc, &c) != 0) {
-        char kept[4400];
-        snprintf(kept, sizeof kept, "%s/costs-P%llu.log", x->logs, (unsigned long long)P);
-        int have_log = rename(x->running, kept) == 0;
-        mg_warn("collectives: the cost measurement at P=%llu failed (%s%s%s); `mpiguard protect` "
-                "will choose workarounds by the default cost model at this P",
-                (unsigned long long)P,
-                err[0]   ? err
-                : hung   ? "time limit"
-                : status ? "the job failed"
-                         : "no result line",
-                have_log ? "; its output: " : "", have_log ? kept : "");
-        return;
-    }
-    unlink(x->running);
-    if (!cli_opts.quiet)
-        fprintf(stderr,
-                "mpiguard: collectives: cost model at P=%llu: call %.1f us, %.3f ns per byte "
-                "moved, %.3f ns per byte copied, datatype %.1f us, communicator %.1f us, "
-                "Allgather into a strided type %s Allgatherv (%.2f s)\n",
-                (unsigned long long)P, c.call_ns / 1000, c.byte_ns, c.copy_byte_ns,
-                c.type_ns / 1000, c.comm_ns / 1000,
-                c.allgather_block_stride ? "faster than" : "not faster than",
-                mg_clock_seconds() - t0);
-}
-
-/* A test whose job fails is run again: only a failure that reproduces counts (a launcher that
- * crashes once while shutting down, as mpirun.openmpi 4.1.4 was seen to do under load, is not a
- * scaling problem; nor is a test slowed past its limit by other jobs). */
-static coll_outcome run_test(void *vctx, uint64_t s, uint64_t P, uint64_t n, double limit,
-                             double *elapsed)
-{
-    coll_ctx *x = vctx;
-    coll_outcome r = run_once(x, s, P, n, limit, elapsed);
-    if (r != COLL_WRONG && r != COLL_CRASH && r != COLL_HANG)
-        return r;
-    double again;
-    /* A hang is retried with a longer limit: on a loaded machine (MPICH busy-polls when
-     * oversubscribed) a correct test was seen to pass 10 s twice in a row. */
-    double retry_limit = r == COLL_HANG ? (limit * 6 > 60 ? limit * 6 : 60) : limit;
-    coll_outcome second = run_once(x, s, P, n, retry_limit, &again);
-    if (second == COLL_PASS) {
-        mg_warn("collectives: %s s=%llu P=%llu n=%llu: a failure that did not reproduce; taken as "
-                "a pass",
-                x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n);
-        *elapsed = again;
-    }
-    return second;
-}
+/* The most items of a --collectives, --np or --type-size list. */
+enum { MAX_ITEMS = 32 };
 
 /* Splits a comma list into items (in place). */
 static int split_list(char *text, char **items, int max)
@@ -278,11 +80,11 @@ typedef struct coll_row {
 } coll_row;
 
 /* The classification of a bound by the two verifications (Table 4.9): the engine's. */
-static void classify(coll_ctx *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
+static void classify(tester_jobs *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
 {
     scaling_class cls;
     scaling_form form;
-    coll_search_classify(run_test, x, s, P, MAX_TYPE_SIZE, b, &cls, &form);
+    coll_search_classify(tester_jobs_test, x, s, P, TESTER_JOBS_MAX_TYPE_SIZE, b, &cls, &form);
     e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
     snprintf(e->form, sizeof e->form, "%s", scaling_form_name(form));
 }
@@ -353,9 +155,9 @@ static void print_costs(const bounds_doc *doc)
 
 /* The job's MPI and the tester built for it, from the launcher words (the tester stands in for the
  * application while the launcher is identified). */
-static int find_tester(coll_ctx *x, mg_mpi_flavor *flavor)
+static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
 {
-    char *words[MAX_ITEMS + 4];
+    char *words[TESTER_JOBS_MAX_LAUNCHER + 4];
     for (int i = 0; i < x->nlauncher; i++)
         words[i] = x->launcher[i];
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -399,7 +201,7 @@ static size_t find_point(const bounds_doc *doc, const char *name, uint64_t s, ui
 /* Tests one (collective, s, P) and records it in doc and rows (parallel to doc's entries): in
  * place of the point's entry resumed from the file, which a bound found earlier keeps untested,
  * and an earlier run's largest passed n lets the search go on from. */
-static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so, bounds_doc *doc,
+static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts so, bounds_doc *doc,
                        mg_report *report, coll_row *rows)
 {
     size_t at = find_point(doc, x->name, s, P);
@@ -421,7 +223,7 @@ static void test_point(coll_ctx *x, uint64_t s, uint64_t P, coll_search_opts so,
     snprintf(e.collective, sizeof e.collective, "%s", x->name);
     e.type_size = s;
     e.np = P;
-    coll_search_bound(run_test, x, s, P, &so, &b);
+    coll_search_bound(tester_jobs_test, x, s, P, &so, &b);
     e.safe_count = b.n_safe;
     snprintf(e.status, sizeof e.status, "%s",
              b.status == COLL_BOUNDED     ? "bounded"
@@ -527,7 +329,7 @@ static int parse_lists(const coll_options *o, coll_lists *l)
     snprintf(l->s_text, sizeof l->s_text, "%s", o->type_sizes ? o->type_sizes : "1");
     l->ncoll = split_list(l->colls_text, l->names, MAX_ITEMS);
     l->nnp = parse_numbers(l->np_text, l->nps, MAX_ITEMS, 1, 4096);
-    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, MAX_TYPE_SIZE);
+    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, TESTER_JOBS_MAX_TYPE_SIZE);
     for (int i = 0; i < l->ns; i++)
         if (l->sizes[i] & (l->sizes[i] - 1))
             l->ns = -1;
@@ -553,7 +355,7 @@ static int parse_lists(const coll_options *o, coll_lists *l)
 /* Finds the tester of the launcher's MPI and fills doc with the MPI's name and version (with
  * --resume, after the points of the file). Returns 0, or the exit status (said): the tester
  * missing, large-count forms named that the MPI does not have, a file that cannot be resumed. */
-static int prepare(coll_ctx *x, const coll_options *o, int any_large, bounds_doc *doc)
+static int prepare(tester_jobs *x, const coll_options *o, int any_large, bounds_doc *doc)
 {
     mg_mpi_flavor flavor;
     int rc = find_tester(x, &flavor);
@@ -579,7 +381,7 @@ static int prepare(coll_ctx *x, const coll_options *o, int any_large, bounds_doc
 /* Searches every point the lists name (a row each in rows), saving the file after each, then
  * measures the cost model at each P (unless --no-costs). Stops early when interrupted. Returns 0
  * or the status of a failed save. */
-static int search_all(coll_ctx *x, const coll_options *o, const coll_lists *l, bounds_doc *doc,
+static int search_all(tester_jobs *x, const coll_options *o, const coll_lists *l, bounds_doc *doc,
                       mg_report *report, coll_row *rows)
 {
     coll_search_opts so = {(uint64_t)o->f, (uint64_t)o->max_count, o->first_limit, 10.0, 0};
@@ -598,7 +400,7 @@ static int search_all(coll_ctx *x, const coll_options *o, const coll_lists *l, b
     }
     /* After the searches: the time budget goes to the bounds first. */
     for (int p = 0; p < l->nnp && !o->no_costs; p++)
-        measure_costs(x, l->nps[p], doc);
+        tester_jobs_measure_costs(x, l->nps[p], doc);
     return save(o->output, doc, report);
 }
 
@@ -627,11 +429,11 @@ int cmd_collectives(int argc, char **argv)
     coll_lists l;
     if ((rc = parse_lists(&o, &l)))
         return rc;
-    if (args.ncommand > MAX_ITEMS) {
+    if (args.ncommand > TESTER_JOBS_MAX_LAUNCHER) {
         mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
-    coll_ctx x = {.launcher = args.command, .nlauncher = args.ncommand};
+    tester_jobs x = {.launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_opts.quiet};
     x.memory_limit = mg_memory_available() / 10 * 8;
     if (o.memory && parse_bytes(o.memory, &x.memory_limit) != 0) {
         mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
@@ -652,7 +454,7 @@ int cmd_collectives(int argc, char **argv)
             rows[i].earlier = 1;
         rc = save(o.output, &doc, report);
     }
-    rc = rc ? rc : open_logs(&x, o.output);
+    rc = rc ? rc : tester_jobs_open_logs(&x, o.output);
     if (!rc) {
         mg_job_install_signal_handlers();
         x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
@@ -662,10 +464,7 @@ int cmd_collectives(int argc, char **argv)
         print_table(&doc, rows);
         rc = x.interrupted ? MG_EXIT_SIGNAL_BASE + x.interrupted : 0;
     }
-    if (x.logs[0]) {
-        unlink(x.running);
-        rmdir(x.logs); /* kept where a failed test's output is in it */
-    }
+    tester_jobs_close_logs(&x);
     free(rows);
     bounds_file_free(&doc);
     mg_report_destroy(report);

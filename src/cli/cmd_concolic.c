@@ -8,15 +8,11 @@
 #include "concolic_cfg.h"
 #include "concolic_launch.h"
 #include "concolic_loop.h"
-#include "concolic_report.h"
-#include "concolic_resume.h"
 #include "launcher.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
-#include "mg_clock.h"
 
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +25,10 @@
  * progress (the solver's cancel flag) and ends the loop. */
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static struct sigaction job_handlers[sizeof stop_signals / sizeof *stop_signals];
-static volatile sig_atomic_t stop_requested, stop_signal;
+static volatile sig_atomic_t stop_signal; /* the signal that stopped the campaign; 0: none */
 
 static void on_stop_signal(int sig, siginfo_t *info, void *context)
 {
-    stop_requested = 1;
     stop_signal = sig;
     for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++)
         if (stop_signals[k] == sig && (job_handlers[k].sa_flags & SA_SIGINFO))
@@ -132,111 +127,6 @@ static int print_distances(const concolic_options *o, const char *app)
     return rc;
 }
 
-static double per_run(double total, uint64_t runs)
-{
-    return runs ? total / (double)runs : 0;
-}
-
-/* The cost line of the final report: the split averages over the runs that have one. */
-static void print_cost(const concolic_cost *k, double total)
-{
-    printf("cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
-           "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
-           " queries, %" PRIu64 " sat, %" PRIu64
-           " over the time limit), logs %.0f bytes/run, %" PRIu64
-           " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
-           " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
-           " runs from float solutions (%" PRIu64 " missed their arm)\n",
-           k->runs, total, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
-           per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
-           per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
-           per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
-           k->tuning_checks, k->float_solutions, k->float_missed);
-}
-
-static void add_double(json_object *o, const char *key, double v)
-{
-    json_object_object_add(o, key, json_object_new_double(v));
-}
-
-static void report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k)
-{
-    json_object *data = mg_report_tool_data(rep), *cost = json_object_new_object();
-    json_object_object_add(data, "iterations", json_object_new_int64((int64_t)c->iterations));
-    json_object_object_add(data, "arms_covered",
-                           json_object_new_int64((int64_t)concolic_report_covered(c)));
-    json_object_object_add(data, "arms_total", json_object_new_int64(2 * (int64_t)c->nbranches));
-    json_object_object_add(cost, "runs", json_object_new_int64((int64_t)k->runs));
-    json_object_object_add(cost, "split_runs", json_object_new_int64((int64_t)k->split_runs));
-    add_double(cost, "job_s_per_run", per_run(k->job_s, k->runs));
-    add_double(cost, "launch_s_per_run", per_run(k->launch_s, k->split_runs));
-    add_double(cost, "run_s_per_run", per_run(k->run_s, k->split_runs));
-    add_double(cost, "teardown_s_per_run", per_run(k->teardown_s, k->split_runs));
-    add_double(cost, "solve_s_per_run", per_run(k->solve_s, k->runs));
-    json_object_object_add(cost, "queries", json_object_new_int64((int64_t)k->solves));
-    json_object_object_add(cost, "query_timeouts",
-                           json_object_new_int64((int64_t)k->query_timeouts));
-    json_object_object_add(cost, "leaves", json_object_new_int64((int64_t)k->leaves));
-    json_object_object_add(cost, "moves", json_object_new_int64((int64_t)k->moves));
-    json_object_object_add(cost, "tuning_checks", json_object_new_int64((int64_t)k->tuning_checks));
-    json_object_object_add(cost, "float_solutions",
-                           json_object_new_int64((int64_t)k->float_solutions));
-    json_object_object_add(cost, "float_missed", json_object_new_int64((int64_t)k->float_missed));
-    json_object_object_add(data, "cost", cost);
-    concolic_report_coverage_json(c, data);
-}
-
-/* After the loop: the saved state of a stopped campaign, the coverage and cost reports, the
- * JSON report. Returns rc, or the report's write error when rc is 0. */
-static int report_campaign(concolic_loop *L, mg_report *rep, double t0, uint64_t first, int rc)
-{
-    concolic_campaign *c = L->c;
-    if (stop_requested) {
-        /* Saved already after each run; a campaign stopped in its first run has it here. */
-        concolic_resume_save(L);
-        concolic_campaign_save(c);
-        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
-                "continues it",
-                (int)stop_signal, c->iterations - first);
-    }
-    concolic_loop_progress(L, 1);
-    if (!cli_opts.quiet && !(rc && c->iterations == first)) {
-        concolic_report_coverage(c, stdout);
-        print_cost(&L->cost, mg_clock_seconds() - t0);
-    }
-    report_data(rep, c, &L->cost);
-    char err[512];
-    if (cli_opts.report_path && mg_report_write(rep, cli_opts.report_path, err, sizeof err)) {
-        mg_error("%s", err);
-        rc = rc ? rc : MG_EXIT_CANTCREAT;
-    }
-    return rc;
-}
-
-/* Runs the loop until the budget is spent or a signal stops it, then reports. */
-static int run_campaign(concolic_campaign *c, const concolic_options *o, concolic_launch *lp,
-                        mg_report *rep)
-{
-    concolic_loop L;
-    concolic_options run = *o;
-    run.stop = &stop_requested; /* before the start: the solver takes it as its cancel flag */
-    int rc = concolic_loop_start(&L, c, &run);
-    if (rc) {
-        concolic_loop_end(&L);
-        return rc;
-    }
-    double t0 = mg_clock_seconds();
-    uint64_t first = c->iterations;
-    run.deadline = o->time_s ? t0 + o->time_s : 0;
-    while (!rc && !stop_requested &&
-           (!o->iterations || c->iterations - first < (uint64_t)o->iterations) &&
-           (!o->time_s || mg_clock_seconds() < run.deadline))
-        rc = concolic_loop_iterate(&L, &run, lp, rep, first);
-    rc = report_campaign(&L, rep, t0, first, rc);
-    concolic_loop_end(&L);
-    return rc;
-}
-
 /* The campaign itself: its directory, its signal handlers, the loop, the exit status. */
 static int campaign(const concolic_options *o, concolic_launch *lp, const char *app)
 {
@@ -246,25 +136,17 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
         concolic_campaign_free(&c);
         return rc;
     }
-    if (!o->resume) {
-        char runs[2200];
-        concolic_campaign_path(&c, "runs.tsv", runs, sizeof runs);
-        unlink(runs);
-    }
     char token[40];
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
     mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line,
                                       cli_command_words);
-    rc = run_campaign(&c, o, lp, rep);
+    rc = concolic_loop_run(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
     concolic_campaign_free(&c);
     mg_report_destroy(rep);
-    return rc               ? rc
-           : stop_requested ? MG_EXIT_SIGNAL_BASE + stop_signal
-           : bugs           ? MG_EXIT_FINDINGS
-                            : 0;
+    return rc ? rc : stop_signal ? MG_EXIT_SIGNAL_BASE + stop_signal : bugs ? MG_EXIT_FINDINGS : 0;
 }
 
 /* The options of this invocation, with their defaults (one campaign per process). */
@@ -346,6 +228,7 @@ int cmd_concolic(int argc, char **argv)
     concolic_options o = opts;
     o.quiet = cli_opts.quiet;
     o.report_path = cli_opts.report_path;
+    o.stop = &stop_signal;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;
     if (o.distances)

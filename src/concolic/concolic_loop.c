@@ -298,3 +298,55 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
     concolic_loop_progress(L, 0);
     return 0;
 }
+
+/* After the loop: the saved state of a stopped campaign, the coverage and cost reports, the
+ * JSON report. Returns rc, or the report's write error when rc is 0. */
+static int report_campaign(concolic_loop *L, const concolic_options *o, mg_report *rep, double t0,
+                           uint64_t first, int rc)
+{
+    concolic_campaign *c = L->c;
+    if (o->stop && *o->stop) {
+        /* Saved already after each run; a campaign stopped in its first run has it here. */
+        concolic_resume_save(L);
+        concolic_campaign_save(c);
+        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
+                "continues it",
+                (int)*o->stop, c->iterations - first);
+    }
+    concolic_loop_progress(L, 1);
+    if (!o->quiet && !(rc && c->iterations == first)) {
+        concolic_report_coverage(c, stdout);
+        concolic_report_cost(&L->cost, mg_clock_seconds() - t0, stdout);
+    }
+    concolic_report_data(rep, c, &L->cost);
+    char err[512];
+    if (o->report_path && mg_report_write(rep, o->report_path, err, sizeof err)) {
+        mg_error("%s", err);
+        rc = rc ? rc : MG_EXIT_CANTCREAT;
+    }
+    return rc;
+}
+
+int concolic_loop_run(concolic_campaign *c, const concolic_options *o, const concolic_launch *lp,
+                      mg_report *rep)
+{
+    if (!o->resume)
+        concolic_report_runs_restart(c);
+    concolic_loop L;
+    int rc = concolic_loop_start(&L, c, o);
+    if (rc) {
+        concolic_loop_end(&L);
+        return rc;
+    }
+    double t0 = mg_clock_seconds();
+    uint64_t first = c->iterations;
+    concolic_options run = *o;
+    run.deadline = o->time_s ? t0 + o->time_s : 0;
+    while (!rc && !(o->stop && *o->stop) &&
+           (!o->iterations || c->iterations - first < (uint64_t)o->iterations) &&
+           (!o->time_s || mg_clock_seconds() < run.deadline))
+        rc = concolic_loop_iterate(&L, &run, lp, rep, first);
+    rc = report_campaign(&L, o, rep, t0, first, rc);
+    concolic_loop_end(&L);
+    return rc;
+}

@@ -43,8 +43,8 @@ typedef struct concolic_options {
                           concolic_int_semantics_names */
     int floats;        /* --floats: an index of concolic_floats_names */
     const char *dir;
-    /* Set (non-zero) by a signal or the end of --time: the run or solve in progress stops, the
-     * campaign is saved as it was before it. NULL: never. */
+    /* The number of the signal that stopped the campaign, set by its handler: the run or solve in
+     * progress stops, the campaign is saved as it was before it. 0 or NULL: not stopped. */
     const volatile sig_atomic_t *stop;
     double deadline;         /* mg_clock_seconds() at which --time ends; 0: none */
     int quiet;               /* no progress line */
@@ -104,5 +104,13 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
  * bugs so far (final: ends the line on a terminal too). */
 void concolic_loop_progress(const concolic_loop *L, int final);
 void concolic_loop_end(concolic_loop *L);
+
+/* The whole campaign c in this process: a new one (not o->resume) starts its runs.tsv anew; the
+ * loop runs until o->iterations runs, the end of o->time_s or *o->stop; a stopped campaign is
+ * saved for --resume; then the coverage and cost reports on stdout (unless o->quiet) and the
+ * JSON report rep, written to o->report_path. Returns 0 or an exit status (MG_EXIT_*), with the
+ * reason logged. */
+int concolic_loop_run(concolic_campaign *c, const concolic_options *o, const concolic_launch *lp,
+                      mg_report *rep);
 
 #endif

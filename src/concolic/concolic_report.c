@@ -254,3 +254,66 @@ void concolic_report_coverage_json(const concolic_campaign *c, json_object *data
         json_object_object_add(data, keys[by_file], arr);
     }
 }
+
+void concolic_report_runs_restart(const concolic_campaign *c)
+{
+    char path[2200];
+    concolic_campaign_path(c, "runs.tsv", path, sizeof path);
+    unlink(path);
+}
+
+static double per_run(double total, uint64_t runs)
+{
+    return runs ? total / (double)runs : 0;
+}
+
+void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out)
+{
+    fprintf(out,
+            "cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
+            "%.3f s/run (split known for %" PRIu64 " runs), solve %.4f s/run (%" PRIu64
+            " queries, %" PRIu64 " sat, %" PRIu64
+            " over the time limit), logs %.0f bytes/run, %" PRIu64
+            " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
+            " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
+            " runs from float solutions (%" PRIu64 " missed their arm)\n",
+            k->runs, total_s, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
+            per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
+            per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
+            per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
+            k->tuning_checks, k->float_solutions, k->float_missed);
+}
+
+static void add_double(json_object *o, const char *key, double v)
+{
+    json_object_object_add(o, key, json_object_new_double(v));
+}
+
+static void add_count(json_object *o, const char *key, uint64_t v)
+{
+    json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+}
+
+void concolic_report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k)
+{
+    json_object *data = mg_report_tool_data(rep), *cost = json_object_new_object();
+    add_count(data, "iterations", c->iterations);
+    add_count(data, "arms_covered", concolic_report_covered(c));
+    add_count(data, "arms_total", 2 * (uint64_t)c->nbranches);
+    add_count(cost, "runs", k->runs);
+    add_count(cost, "split_runs", k->split_runs);
+    add_double(cost, "job_s_per_run", per_run(k->job_s, k->runs));
+    add_double(cost, "launch_s_per_run", per_run(k->launch_s, k->split_runs));
+    add_double(cost, "run_s_per_run", per_run(k->run_s, k->split_runs));
+    add_double(cost, "teardown_s_per_run", per_run(k->teardown_s, k->split_runs));
+    add_double(cost, "solve_s_per_run", per_run(k->solve_s, k->runs));
+    add_count(cost, "queries", k->solves);
+    add_count(cost, "query_timeouts", k->query_timeouts);
+    add_count(cost, "leaves", k->leaves);
+    add_count(cost, "moves", k->moves);
+    add_count(cost, "tuning_checks", k->tuning_checks);
+    add_count(cost, "float_solutions", k->float_solutions);
+    add_count(cost, "float_missed", k->float_missed);
+    json_object_object_add(data, "cost", cost);
+    concolic_report_coverage_json(c, data);
+}

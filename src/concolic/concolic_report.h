@@ -6,6 +6,7 @@
 
 #include "concolic_campaign.h"
 #include "concolic_launch.h"
+#include "concolic_loop.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -24,6 +25,9 @@ void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
                          const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
                          double solve_s);
 
+/* Starts DIR/runs.tsv anew: a new campaign in a directory that held one. */
+void concolic_report_runs_restart(const concolic_campaign *c);
+
 /* Covered arms of the campaign among the table's 2 * nbranches. */
 size_t concolic_report_covered(const concolic_campaign *c);
 
@@ -33,5 +37,12 @@ void concolic_report_coverage(const concolic_campaign *c, FILE *out);
  * "coverage_by_function": [{"function", "arms_covered", "arms_total"}...], "coverage_by_file"
  * likewise with "file". */
 void concolic_report_coverage_json(const concolic_campaign *c, json_object *data);
+
+/* The cost line of the final report: the split averages over the runs that have one; total_s:
+ * the session's seconds. */
+void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out);
+/* The JSON report's tool data: iterations, arms covered and in all, the cost per run, the
+ * coverage per function and file. */
+void concolic_report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k);
 
 #endif
