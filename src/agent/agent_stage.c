@@ -14,9 +14,11 @@
 /* Children of one stage, at most (a middle stage's leaves). */
 #define STAGE_MAX_INPUTS 256
 /* A leaf of a live job whose input stayed quiet this long may hold a deadlock: its held calls go
- * up (tbon_stage_params.quiet_ms). A quarter of check's default quiet time, so the root's
- * analysis finds them there. */
-#define LEAF_QUIET_MS 250
+ * up (tbon_stage_params.quiet_ms). Half the root's settle before it analyses a job whose every
+ * live rank it sees blocked (check_policy.c, SETTLE_NS: 200 ms), so the analysis finds them
+ * there: a rank held at its leaf behind a send the MPI buffered is seen blocked in that send by
+ * the root, and left out of the deadlock its later call joins (fig8_waitall_probe). */
+#define LEAF_QUIET_MS 100
 
 /* "/FD" (where answers go) at s, or nothing: *answers -1. Returns the characters read, -1 if
  * malformed. */

@@ -32,6 +32,7 @@ typedef struct remote_conn {
      * when it had read them all (tbon_stage_tell_children) */
     uint64_t ended_after, answered;
     agent_reader reader;
+    agent_buf unsent; /* answers its socket took no room for yet, written as it takes them */
 } remote_conn;
 
 struct check_remote {
@@ -68,6 +69,7 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
     close(c->fd);
     c->fd = -1;
     agent_reader_free(&c->reader);
+    agent_buf_free(&c->unsent);
     /* a leaf is known by its share from its start: lost before its HELLO, it is lost all the same
      */
     if (!c->joined && !c->end.shares)
@@ -215,6 +217,31 @@ static void close_silent(check_remote *r, const check_remote_sink *sink)
     }
 }
 
+/* Writes what c's socket takes of its unsent answers: the root never waits on a leaf, which may
+ * be blocked writing its records to the root. A leaf gone is closed by its reader, which reports
+ * its ranks lost. */
+static void send_unsent(remote_conn *c)
+{
+    if (c->unsent.len && agent_send_queued(c->fd, &c->unsent) != MG_OK) {
+        mg_warn("check: the detector leaf of share %d stopped taking its answers: its stream is "
+                "closed as it ends",
+                c->end.share);
+        c->unsent.len = 0;
+    }
+}
+
+/* Queues the frame to c behind its unsent answers, whole, and writes what its socket takes. */
+static void tell(remote_conn *c, const uint8_t *frame, size_t len)
+{
+    if (agent_put_bytes(&c->unsent, frame, len) != MG_OK) {
+        mg_warn("check: no memory for an answer to the detector leaf of share %d: it is closed",
+                c->end.share);
+        shutdown(c->fd, SHUT_RDWR); /* its reader sees the end and reports its ranks lost */
+        return;
+    }
+    send_unsent(c);
+}
+
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records)
 {
@@ -226,9 +253,13 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
         fds[n++] = (struct pollfd){.fd = r->listen_fd, .events = POLLIN};
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0)
-            fds[n++] = (struct pollfd){.fd = r->conns[i].fd, .events = POLLIN};
+            fds[n++] = (struct pollfd){.fd = r->conns[i].fd,
+                                       .events = POLLIN | (r->conns[i].unsent.len ? POLLOUT : 0)};
     if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
         return MG_OK;
+    for (int i = 0; i < r->nconns; i++)
+        if (r->conns[i].fd >= 0)
+            send_unsent(&r->conns[i]);
     /* A refused connection's place is taken again. */
     for (int fd; accepting(r) && (fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
         if (check_remote_adopt(r, fd) != MG_OK)
@@ -263,12 +294,6 @@ int check_remote_adopt(check_remote *r, int fd)
     return check_remote_adopt_leaf(r, fd, 0, 0);
 }
 
-/* Sends the frame of type (empty) to c; a leaf gone is seen by its reader. */
-static void tell(const remote_conn *c, const uint8_t *frame, size_t len)
-{
-    send(c->fd, frame, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-}
-
 /* Once every leaf said ENDED or closed, after their last answers: NO_MORE, once. */
 static void tell_no_more(check_remote *r)
 {
@@ -290,7 +315,7 @@ void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls
 {
     for (size_t k = 0; k < n; k++) {
         for (int i = 0; i < r->nconns; i++) {
-            const remote_conn *c = &r->conns[i];
+            remote_conn *c = &r->conns[i];
             int first, end;
             if (c->fd < 0 || !c->joined || !c->end.shares)
                 continue;
@@ -300,8 +325,8 @@ void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
                                             0, calls[k].exit_seq);
-            tell(c, frame, len); /* small and rare: a rank's call at a time */
-            r->conns[i].answered++;
+            tell(c, frame, len);
+            c->answered++;
             break;
         }
     }
@@ -321,6 +346,7 @@ void check_remote_destroy(check_remote *r)
         if (r->conns[i].fd >= 0) {
             close(r->conns[i].fd);
             agent_reader_free(&r->conns[i].reader);
+            agent_buf_free(&r->conns[i].unsent);
         }
     if (r->listen_fd >= 0)
         close(r->listen_fd);

@@ -13,7 +13,6 @@
 #include "record_stream.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -163,17 +162,9 @@ static int flush(agent_out *o)
     }
     if (o->len > 0)
         o->sent_at = now;
-    size_t off = 0;
-    while (off < o->len) {
-        ssize_t n = send(o->fd, o->buf + off, o->len - off, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return MG_EIO;
-        off += (size_t)n;
-    }
+    int rc = agent_send_bytes(o->fd, o->buf, o->len);
     o->len = 0;
-    return MG_OK;
+    return rc;
 }
 
 static int connect_to(const char *address)

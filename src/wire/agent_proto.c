@@ -254,9 +254,32 @@ int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
     return agent_auth_check(got, secret);
 }
 
+int agent_send_bytes(int fd, const void *data, size_t len)
+{
+    return io_all(fd, (void *)data, len, 1);
+}
+
 int agent_send(int fd, const agent_buf *b)
 {
-    return io_all(fd, b->data, b->len, 1);
+    return agent_send_bytes(fd, b->data, b->len);
+}
+
+int agent_send_queued(int fd, agent_buf *queue)
+{
+    size_t sent = 0;
+    while (sent < queue->len) {
+        ssize_t n = send(fd, queue->data + sent, queue->len - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        if (n <= 0)
+            return MG_EIO;
+        sent += (size_t)n;
+    }
+    memmove(queue->data, queue->data + sent, queue->len - sent);
+    queue->len -= sent;
+    return MG_OK;
 }
 
 int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,

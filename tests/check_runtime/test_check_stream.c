@@ -3,7 +3,8 @@
  * clear error (never a crash, never a read past the data); thousands of randomly mutated, truncated
  * and random streams go through every decoder the same way; the listener admits only connections
  * that open with the run's secret, keeps what was valid and closes only the bad connection, and a
- * stranger takes no agent's place (docs/design/check.md). */
+ * stranger takes no agent's place; answers to a leaf whose socket is full arrive whole, in order
+ * (docs/design/check.md). */
 #include "agent_waits.h"
 #include "check_remote.h"
 #include "mg_error.h"
@@ -382,6 +383,61 @@ static void test_listener_survives_a_corrupt_agent(void)
     }
 }
 
+/* The root answers a leaf whose socket is full (a tiny buffer, a reader that takes a little at a
+ * time): every COMPLETED frame arrives whole and in order, none dropped or cut, the rest written
+ * as the leaf drains its socket. */
+static void test_answers_wait_for_a_full_socket(void)
+{
+    enum { ANSWERS = 5000, WORLD = 4 };
+    int sv[2], small = 4096;
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 &&
+             setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof small) == 0 &&
+             setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof small) == 0);
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
+    uint8_t buf[1024];
+    agent_auth_put(buf, run_secret);
+    size_t n = AGENT_AUTH_SIZE + record_stream_hello(buf + AGENT_AUTH_SIZE,
+                                                     sizeof buf - AGENT_AUTH_SIZE, 0, 1, "leaf");
+    MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
+    got g = {0};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
+    size_t records;
+    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    static tbon_leaf_call calls[ANSWERS];
+    for (int k = 0; k < ANSWERS; k++)
+        calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
+    check_remote_answer(rem, WORLD, calls, ANSWERS);
+    agent_reader reader;
+    agent_reader_init(&reader);
+    int heard = 0, in_order = 1;
+    for (int rounds = 0; heard < ANSWERS && rounds < 1000000; rounds++) {
+        ssize_t got_bytes = recv(sv[1], buf, 700, MSG_DONTWAIT);
+        if (got_bytes > 0)
+            MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+        agent_frame f;
+        char err[200];
+        int rc;
+        while ((rc = agent_reader_next(&reader, &f, err, sizeof err)) == 1) {
+            int32_t rank, reserved;
+            uint64_t seq;
+            MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
+            in_order &= f.type == AGENT_MSG_COMPLETED && seq == (uint64_t)heard &&
+                        rank == heard % WORLD;
+            heard++;
+        }
+        MG_CHECK_INT(rc, 0); /* no cut frame */
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 0, &records), MG_OK);
+    }
+    MG_CHECK_INT(heard, ANSWERS);
+    MG_CHECK(in_order);
+    agent_reader_free(&reader);
+    check_remote_destroy(rem);
+    close(sv[1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -389,5 +445,6 @@ int main(void)
     MG_RUN(test_secret);
     MG_RUN(test_fuzzed_frames);
     MG_RUN(test_listener_survives_a_corrupt_agent);
+    MG_RUN(test_answers_wait_for_a_full_socket);
     MG_TEST_END();
 }

@@ -2,14 +2,19 @@
  * trip, including an unknown CPU time (-1) and the runnable, stopped and lost flags, and a cut one
  * is refused; so does a published wait (agent_waits.h), every field of it, and none; the frame
  * decoders, fed random, truncated and oversized frames, never crash, never allocate for a length
- * they refuse, and name the problem. */
+ * they refuse, and name the problem; a frame sent through short and interrupted writes arrives
+ * whole. */
 #include "agent_proto.h"
 #include "agent_waits.h"
 #include "mg_error.h"
 #include "mg_rng.h"
 #include "mg_test.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Puts r in a frame and returns a cursor over its payload (after the header). */
@@ -191,6 +196,50 @@ static void bad_wait_is_refused(void)
     agent_buf_free(&b);
 }
 
+static void on_alarm(int sig)
+{
+    (void)sig;
+}
+
+/* agent_send_bytes into a socket with a tiny buffer, read slowly by a child, its writes
+ * interrupted by a timer every millisecond (each an EINTR or a short write): every byte arrives,
+ * in order. */
+static void interrupted_writes_send_everything(void)
+{
+    enum { BYTES = 256 << 10 };
+    int sv[2], small = 4096;
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 &&
+             setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof small) == 0);
+    pid_t reader = fork();
+    MG_CHECK(reader >= 0);
+    if (reader == 0) {
+        close(sv[0]);
+        uint8_t chunk[1000];
+        size_t at = 0;
+        ssize_t n;
+        while ((n = read(sv[1], chunk, sizeof chunk)) > 0) {
+            for (ssize_t i = 0; i < n; i++, at++)
+                if (chunk[i] != (uint8_t)(at * 7))
+                    _exit(2);
+            usleep(50);
+        }
+        _exit(at == BYTES ? 0 : 1);
+    }
+    close(sv[1]);
+    static uint8_t data[BYTES];
+    for (size_t i = 0; i < BYTES; i++)
+        data[i] = (uint8_t)(i * 7);
+    struct sigaction sa = {.sa_handler = on_alarm}; /* no SA_RESTART: writes are cut */
+    struct itimerval every_ms = {{0, 1000}, {0, 1000}}, off = {{0, 0}, {0, 0}};
+    MG_CHECK(sigaction(SIGALRM, &sa, NULL) == 0 && setitimer(ITIMER_REAL, &every_ms, NULL) == 0);
+    MG_CHECK_INT(agent_send_bytes(sv[0], data, sizeof data), MG_OK);
+    MG_CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+    close(sv[0]);
+    int status;
+    MG_CHECK(waitpid(reader, &status, 0) == reader);
+    MG_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void blocking_receive_of_whole_and_cut_frames(void)
 {
     agent_buf sent = {0}, b = {0};
@@ -297,6 +346,7 @@ int main(void)
     MG_RUN(cut_reading_is_refused);
     MG_RUN(wait_round_trip);
     MG_RUN(bad_wait_is_refused);
+    MG_RUN(interrupted_writes_send_everything);
     MG_RUN(blocking_receive_of_whole_and_cut_frames);
     MG_RUN(oversized_frame_is_refused_before_allocation);
     MG_RUN(foreign_headers_are_named);
