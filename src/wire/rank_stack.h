@@ -10,6 +10,10 @@
 
 enum { RANK_STACK_MAX_FRAMES = 48, RANK_STACK_NAME = 128, RANK_STACK_FILE = 256 };
 
+/* The function name of a signal trampoline's frame, as the ptrace sampler writes it
+ * (src/sampler/stack_classify.h's STACK_SIGNAL_FRAME) and the hang engine reads it. */
+#define RANK_STACK_SIGNAL_FRAME "<signal handler called>"
+
 typedef struct rank_stack_frame {
     char function[RANK_STACK_NAME]; /* "" when unknown */
     char module[RANK_STACK_NAME];   /* base name of the mapped file, "" for anonymous memory */
