@@ -5,6 +5,7 @@
 #include "mg_log.h"
 #include "rank_scan.h"
 #include "rank_state_reader.h"
+#include "stack_from_sample.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -300,13 +301,13 @@ static void say_costs(const mg_rank_probe *p)
 
 void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
 {
-    rank_stack_from_sample(NULL, out);
+    stack_from_sample(NULL, out);
     for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
         const sampler_sample *sample;
         int rc = mg_rank_probe_stacks(p, &sample);
         if (rc == MG_OK) {
             sampler_ptrace_add_sources(p->sampler);
-            rank_stack_from_sample(sample, out);
+            stack_from_sample(sample, out);
         }
         if ((rc != MG_OK && rc != MG_ETIMEOUT) || (rc == MG_OK && sample->verdict == STACK_EXITED))
             return;

@@ -67,7 +67,7 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
  * owned by the probe until the next call or close. */
 int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out);
 
-/* The stack a report shows (rank_stack_from_sample), through ptrace. A sample that caught no frame
+/* The stack a report shows (stack_from_sample), through ptrace. A sample that caught no frame
  * of that thread is taken again, up to RANK_PROBE_STACK_TRIES samples in all: on a loaded node a
  * thread may not stop within the sampler's timeout (it is then late, and the next sample takes
  * it). An exited process or a refusal gives an empty stack at once. */

@@ -294,10 +294,10 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                                                                  : "OUT_MPI"));
     json_object_object_add(entry, "function", json_object_new_string(view->what));
     json_object_object_add(entry, "stack", stack_json(st));
-    hang_evidence_seen by_watch = {.live = !seen->exited,
-                                   .in_mpi = in_mpi,
-                                   .stopped = is_faulty(result, faulty, r) && seen->stopped,
-                                   .spun = culprit && !seen->stopped};
+    struct hang_facts_seen by_watch = {.live = !seen->exited,
+                                       .in_mpi = in_mpi,
+                                       .stopped = is_faulty(result, faulty, r) && seen->stopped,
+                                       .spun = culprit && !seen->stopped};
     hang_evidence_rank(s, r, &by_watch, st, fact, entry);
 }
 

@@ -9,90 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether a frame inside the MPI call (innermost first, before the first MPI entry frame) is a
- * signal trampoline or the application's own code: the rank computes there (a handler, a callback
- * that never returns), it does not wait. A stack with no MPI entry frame (not unwound, or unwound
- * wrong) says nothing. */
-static bool computes_inside_mpi(const rank_stack *st, const char *app_path)
-{
-    const char *app = strrchr(app_path, '/');
-    app = app ? app + 1 : app_path;
-    bool computing = false;
-    for (size_t i = 0; i < st->nframes; i++) {
-        const rank_stack_frame *f = &st->frames[i];
-        const char *name = f->function + (f->function[0] == 'P');
-        if (strncmp(name, "MPI_", 4) == 0)
-            return computing;
-        computing = computing || strcmp(f->function, STACK_SIGNAL_FRAME) == 0 ||
-                    strcmp(f->module, app) == 0;
-    }
-    return false;
-}
-
-/* Whether a published communicator id is MPI_COMM_WORLD or one with the same ranks. */
-static bool world_like(const mg_rank_state *state, uint64_t comm)
-{
-    uint32_t n = atomic_load_explicit(&state->world_like_count, memory_order_acquire);
-    for (uint32_t i = 0; i < n && i < MG_RANK_STATE_WORLD_LIKE; i++)
-        if (atomic_load_explicit(&state->world_like[i], memory_order_relaxed) == comm)
-            return true;
-    return false;
-}
-
-static bool valid_peer(const mg_rank_state *state, int peer)
-{
-    return peer >= 0 && peer < state->size;
-}
-
-/* The distinct world peers of the posted slots; ALL when one is MPI_ANY_SOURCE; UNKNOWN when one
- * is on a communicator whose ranks are not the world's. */
-static void posted_peers(const mg_rank_state *state, struct hang_culprit_rank *out)
-{
-    uint32_t posted = atomic_load_explicit(&state->posted, memory_order_relaxed);
-    uint32_t slots = posted < MG_RANK_STATE_POSTED ? posted : MG_RANK_STATE_POSTED;
-    out->wait = slots ? HANG_WAIT_PEERS : HANG_WAIT_UNKNOWN;
-    for (uint32_t i = 0; i < slots && out->wait == HANG_WAIT_PEERS; i++) {
-        int peer = atomic_load_explicit(&state->posted_peer[i], memory_order_relaxed);
-        uint64_t comm = atomic_load_explicit(&state->posted_comm[i], memory_order_relaxed);
-        if (!world_like(state, comm) || !(peer == MG_PEER_ANY || valid_peer(state, peer)))
-            out->wait = HANG_WAIT_UNKNOWN;
-        else if (peer == MG_PEER_ANY)
-            out->wait = HANG_WAIT_ALL;
-        bool known = false;
-        for (size_t k = 0; k < out->npeers; k++)
-            known = known || out->peers[k] == peer;
-        if (out->wait == HANG_WAIT_PEERS && !known && out->npeers < HANG_CULPRIT_MAX_PEERS)
-            out->peers[out->npeers++] = peer;
-    }
-}
-
-/* Rank r's wait as the search takes it, from what it published. */
-static void published_wait(const mg_rank_state *state, int r, struct hang_culprit_rank *out)
-{
-    uint32_t on = atomic_load_explicit(&state->wait_on, memory_order_relaxed);
-    int peer = atomic_load_explicit(&state->wait_peer, memory_order_relaxed);
-    bool world = world_like(state, atomic_load_explicit(&state->wait_comm, memory_order_relaxed));
-    out->collectives_known = true;
-    out->collectives = atomic_load_explicit(&state->world_collectives, memory_order_relaxed);
-    out->wait = HANG_WAIT_UNKNOWN;
-    if (on == MG_WAIT_REQUESTS) {
-        posted_peers(state, out);
-    } else if (world && (on == MG_WAIT_ALL || (on == MG_WAIT_PEER && peer == MG_PEER_ANY) ||
-                         (on == MG_WAIT_ROOT && peer == r))) {
-        out->wait = HANG_WAIT_ALL; /* a root waits on every other rank of its collective */
-    } else if (world && (on == MG_WAIT_PEER || on == MG_WAIT_ROOT) && valid_peer(state, peer)) {
-        out->wait = HANG_WAIT_PEERS;
-        out->npeers = 1;
-        out->peers[0] = peer;
-    }
-}
-
 static json_object *peer_json(const mg_rank_state *state, int peer, int tag, uint64_t comm)
 {
     json_object *p = json_object_new_object();
     json_object_object_add(p, "peer", json_object_new_int(peer));
     json_object_object_add(p, "tag", json_object_new_int(tag));
-    json_object_object_add(p, "world_ranks", json_object_new_boolean(world_like(state, comm)));
+    json_object_object_add(p, "world_ranks",
+                           json_object_new_boolean(hang_facts_world_like(state, comm)));
     return p;
 }
 
@@ -127,26 +50,14 @@ static json_object *wait_json(const mg_rank_state *state)
     return w;
 }
 
-void hang_evidence_rank(const cli_session *s, int r, const hang_evidence_seen *seen,
+void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_seen *seen,
                         const rank_stack *st, struct hang_culprit_rank *out, json_object *entry)
 {
-    *out = (struct hang_culprit_rank){.live = seen->live,
-                                      .in_mpi = seen->in_mpi,
-                                      .stopped = seen->stopped,
-                                      .spun = seen->spun,
-                                      .in_handler = seen->in_mpi &&
-                                                    computes_inside_mpi(st, s->launcher.app_path)};
+    const char *app = strrchr(s->launcher.app_path, '/');
     const mg_rank_state *state = s->ranks[r].state;
-    if (!seen->live || !seen->in_mpi)
-        return;
-    /* MPI_Init waits for every rank of the world, published or not (a rank stopped before it) */
-    const char *call = st->mpi_function + (st->mpi_function[0] == 'P');
-    if (strcmp(call, "MPI_Init") == 0 || strcmp(call, "MPI_Init_thread") == 0)
-        out->wait = HANG_WAIT_ALL;
-    if (!state)
-        return;
-    published_wait(state, r, out);
-    json_object_object_add(entry, "waits_for", wait_json(state));
+    hang_facts_rank(seen, st, app ? app + 1 : s->launcher.app_path, state, r, out);
+    if (seen->live && seen->in_mpi && state)
+        json_object_object_add(entry, "waits_for", wait_json(state));
 }
 
 /* "MPI_Recv, source 6, tag 3", "MPI_Waitall, requests with 4,6", "MPI_Allreduce, collective 57 on

@@ -7,21 +7,12 @@
 #define MG_HANG_EVIDENCE_H
 
 #include "cli.h"
-#include "hang_culprit.h"
-#include "rank_stack.h"
+#include "hang_facts.h"
 
-#include <stdbool.h>
-
-/* What the watch saw of one rank, for hang_evidence_rank. */
-typedef struct hang_evidence_seen {
-    bool live, in_mpi;
-    bool stopped; /* named by the watch: stopped from outside in every scan */
-    bool spun;    /* named by the watch: spun inside MPI */
-} hang_evidence_seen;
-
-/* Fills *out for rank r of s from seen, its stack st (possibly empty) and its published state, and
- * adds "waits_for" to its report entry (entry, borrowed) when the state says what it waits for. */
-void hang_evidence_rank(const cli_session *s, int r, const hang_evidence_seen *seen,
+/* Fills *out for rank r of s (hang_facts_rank) from seen, its stack st (possibly empty) and its
+ * published state, and adds "waits_for" to its report entry (entry, borrowed) when the state says
+ * what it waits for. */
+void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_seen *seen,
                         const rank_stack *st, struct hang_culprit_rank *out, json_object *entry);
 
 /* Runs the culprit search over the n = s->nranks ranks of facts, with functions[r] each rank's

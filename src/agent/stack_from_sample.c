@@ -1,5 +1,5 @@
-/* Conversion of ptrace samples into report stacks (rank_stack.h). */
-#include "rank_stack.h"
+/* Conversion of ptrace samples into report stacks (stack_from_sample.h). */
+#include "stack_from_sample.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,7 +36,7 @@ static size_t outermost_entry(const sampler_thread *t)
     return entry;
 }
 
-void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out)
+void stack_from_sample(const sampler_sample *sample, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     const sampler_thread *t = sample ? telling_thread(sample) : NULL;
@@ -59,14 +59,4 @@ void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out)
         o->offset = f->offset;
         o->line = f->line;
     }
-}
-
-size_t rank_stack_mpi_entry(const rank_stack *st)
-{
-    size_t entry = st->nframes;
-    for (size_t i = 0; st->mpi_function[0] && i < st->nframes; i++)
-        if (st->frames[i].function[0] &&
-            strcmp(stack_classify_public_name(st->frames[i].function), st->mpi_function) == 0)
-            entry = i;
-    return entry;
 }

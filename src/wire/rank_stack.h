@@ -1,15 +1,18 @@
 /* A rank's call stack as hang reports need it: the thread that tells the story (the one in an MPI
  * call, else the main thread), innermost frame first, with copied strings so it outlives the sample
- * and can travel between an agent and the front. */
+ * and can travel between an agent and the front (src/agent/hang_agent.c writes it into a STACK
+ * answer, hang_remote.c reads it), and be drawn by the report (src/report/hang_stack_tree.h). */
 #ifndef MG_RANK_STACK_H
 #define MG_RANK_STACK_H
-
-#include "sampler_ptrace.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 enum { RANK_STACK_MAX_FRAMES = 48, RANK_STACK_NAME = 128, RANK_STACK_FILE = 256 };
+
+/* The function name of a signal trampoline's frame, as the ptrace sampler writes it
+ * (src/sampler/stack_classify.h's STACK_SIGNAL_FRAME) and the hang engine reads it. */
+#define RANK_STACK_SIGNAL_FRAME "<signal handler called>"
 
 typedef struct rank_stack_frame {
     char function[RANK_STACK_NAME]; /* "" when unknown */
@@ -24,12 +27,6 @@ typedef struct rank_stack {
     size_t nframes;
     rank_stack_frame frames[RANK_STACK_MAX_FRAMES];
 } rank_stack;
-
-/* Fills out from a ptrace sample (NULL gives an empty stack). mpiguard's own frames (the
- * interposition library's wrappers and modules) are left out, except the MPI entry the
- * application called when the library holds it (its MPI_X wrapper), so the stack reads as if
- * mpiguard were not there. */
-void rank_stack_from_sample(const sampler_sample *sample, rank_stack *out);
 
 /* The index of the frame of the MPI call as the application made it (MPI_Allreduce,
  * mpi_allreduce_): the outermost frame naming st->mpi_function; st->nframes when none does. */

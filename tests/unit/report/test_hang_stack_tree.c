@@ -1,7 +1,8 @@
-/* The merged stack tree of a hang (src/cli/hang_stack_tree.c), from stacks made by hand: rank
+/* The merged stack tree of a hang (src/report/hang_stack_tree.c), from stacks made by hand: rank
  * lists on every node in text, graph and JSON; the MPI call at the leaf as the program made it
  * (PMPI_Recv reads MPI_Recv, mpi_recv_ stays); frames as function (file:line), symbol,
  * object+offset; a tree past its bound says it was cut. Spec: docs/hang.md "The stack tree". */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

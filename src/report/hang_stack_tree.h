@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The merged stack prefix tree of a hang (docs/hang.md "The stack tree"): every rank's stack,
  * outermost frame first, down to the MPI call as the application made it, with the ranks on each
  * node ("0-5,7"). Frames read as people want them: function (file:line) with debug information,
