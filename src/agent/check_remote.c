@@ -222,7 +222,7 @@ static void close_silent(check_remote *r, const check_remote_sink *sink)
  * its ranks lost. */
 static void send_unsent(remote_conn *c)
 {
-    if (c->unsent.len && agent_send_queued(c->fd, &c->unsent) != MG_OK) {
+    if (c->unsent.len && agent_proto_send_queued(c->fd, &c->unsent) != MG_OK) {
         mg_warn("check: the detector leaf of share %d stopped taking its answers: its stream is "
                 "closed as it ends",
                 c->end.share);

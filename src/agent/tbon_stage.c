@@ -132,7 +132,7 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
         uint8_t frame[AGENT_FRAME_HEADER + 16];
         size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank, 0,
                                         calls[k].exit_seq);
-        if (i < n_children && outputs[i] >= 0 && agent_send_bytes(outputs[i], frame, len)) {
+        if (i < n_children && outputs[i] >= 0 && agent_proto_send_bytes(outputs[i], frame, len)) {
             outputs[i] = -1;
         }
         if (answered && i < n_children && outputs[i] >= 0) {
@@ -242,7 +242,7 @@ static void tell_no_more(stage *s)
     uint8_t frame[AGENT_FRAME_HEADER];
     agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
     for (int i = 0; i < s->params->n_inputs; i++) {
-        if (s->answers_out[i] >= 0 && agent_send_bytes(s->answers_out[i], frame, sizeof frame)) {
+        if (s->answers_out[i] >= 0 && agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
             s->answers_out[i] = -1;
         }
     }

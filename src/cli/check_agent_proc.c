@@ -162,7 +162,7 @@ static int flush(agent_out *o)
     }
     if (o->len > 0)
         o->sent_at = now;
-    int rc = agent_send_bytes(o->fd, o->buf, o->len);
+    int rc = agent_proto_send_bytes(o->fd, o->buf, o->len);
     o->len = 0;
     return rc;
 }

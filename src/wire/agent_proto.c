@@ -254,17 +254,17 @@ int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
     return agent_auth_check(got, secret);
 }
 
-int agent_send_bytes(int fd, const void *data, size_t len)
+int agent_proto_send_bytes(int fd, const void *data, size_t len)
 {
     return io_all(fd, (void *)data, len, 1);
 }
 
 int agent_send(int fd, const agent_buf *b)
 {
-    return agent_send_bytes(fd, b->data, b->len);
+    return agent_proto_send_bytes(fd, b->data, b->len);
 }
 
-int agent_send_queued(int fd, agent_buf *queue)
+int agent_proto_send_queued(int fd, agent_buf *queue)
 {
     size_t sent = 0;
     while (sent < queue->len) {

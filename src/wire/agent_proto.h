@@ -149,15 +149,15 @@ int agent_get_str(agent_cursor *c, char *out, size_t outlen);
 /* Sends len bytes on fd, all of them: a short write or an interrupted one goes on where it
  * stopped, so a frame is never cut (a socket's peer gone is MG_EIO, not SIGPIPE). Blocks while fd
  * takes no more. MG_EIO when the peer is gone. */
-int agent_send_bytes(int fd, const void *data, size_t len);
-/* Sends a finished frame on fd (agent_send_bytes). MG_EIO when the peer is gone. */
+int agent_proto_send_bytes(int fd, const void *data, size_t len);
+/* Sends a finished frame on fd (agent_proto_send_bytes). MG_EIO when the peer is gone. */
 int agent_send(int fd, const agent_buf *b);
 /* For a sender that must never wait on its reader (the root of the tree of detectors answering a
  * leaf that may itself be blocked writing to it): sends what of queue's frames the socket fd
  * takes now without blocking and keeps the rest at the front of queue, in order, for the next
  * call; a frame cut by a short write goes on from where it stopped. MG_OK (queue->len says what is
  * left), MG_EIO when the peer is gone (what is queued can no longer go). */
-int agent_send_queued(int fd, agent_buf *queue);
+int agent_proto_send_queued(int fd, agent_buf *queue);
 /* Receives one frame from fd into b (reallocating only after the header was validated), giving
  * its type and a cursor on its payload. Errors, with err naming the problem: MG_EIO (peer gone or
  * short read), MG_EFORMAT/MG_EVERSION (agent_frame_header_get), MG_ENOMEM. */

@@ -201,7 +201,7 @@ static void on_alarm(int sig)
     (void)sig;
 }
 
-/* agent_send_bytes into a socket with a tiny buffer, read slowly by a child, its writes
+/* agent_proto_send_bytes into a socket with a tiny buffer, read slowly by a child, its writes
  * interrupted by a timer every millisecond (each an EINTR or a short write): every byte arrives,
  * in order. */
 static void interrupted_writes_send_everything(void)
@@ -232,7 +232,7 @@ static void interrupted_writes_send_everything(void)
     struct sigaction sa = {.sa_handler = on_alarm}; /* no SA_RESTART: writes are cut */
     struct itimerval every_ms = {{0, 1000}, {0, 1000}}, off = {{0, 0}, {0, 0}};
     MG_CHECK(sigaction(SIGALRM, &sa, NULL) == 0 && setitimer(ITIMER_REAL, &every_ms, NULL) == 0);
-    MG_CHECK_INT(agent_send_bytes(sv[0], data, sizeof data), MG_OK);
+    MG_CHECK_INT(agent_proto_send_bytes(sv[0], data, sizeof data), MG_OK);
     MG_CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
     close(sv[0]);
     int status;
