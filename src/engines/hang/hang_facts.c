@@ -6,19 +6,22 @@
 /* Whether a frame inside the MPI call (innermost first, before the first MPI entry frame) is a
  * signal trampoline or the application's own code: the rank computes there (a handler, a callback
  * that never returns), it does not wait. A stack with no MPI entry frame (not unwound, or unwound
- * wrong) says nothing. */
+ * wrong) says nothing, but for a signal frame: the unwinder often stops at the trampoline, and a
+ * rank its counter places in MPI that runs a handler computes there (batch run 45059: a
+ * spin-out's rank 7 was missed, and the seven ranks waiting on it were named). */
 static bool computes_inside_mpi(const rank_stack *st, const char *app)
 {
     bool computing = false;
+    bool in_signal = false;
     for (size_t i = 0; i < st->nframes; i++) {
         const rank_stack_frame *f = &st->frames[i];
         const char *name = f->function + (f->function[0] == 'P');
         if (strncmp(name, "MPI_", 4) == 0)
             return computing;
-        computing = computing || strcmp(f->function, RANK_STACK_SIGNAL_FRAME) == 0 ||
-                    strcmp(f->module, app) == 0;
+        in_signal = in_signal || strcmp(f->function, RANK_STACK_SIGNAL_FRAME) == 0;
+        computing = computing || in_signal || strcmp(f->module, app) == 0;
     }
-    return false;
+    return in_signal;
 }
 
 bool hang_facts_world_like(const mg_rank_state *state, uint64_t comm)

@@ -134,6 +134,11 @@ static void a_handler_or_the_application_inside_the_call_computes(void)
     snprintf(st.frames[0].module, sizeof st.frames[0].module, "app");
     hang_facts_rank(&waiting, &st, "app", NULL, 1, &k);
     MG_CHECK(!k.in_handler);
+    st.nframes = 0; /* unwound only to a handler's trampoline: the handler computes */
+    push(&st, "spin", "app");
+    push(&st, RANK_STACK_SIGNAL_FRAME, "libc.so.6");
+    hang_facts_rank(&waiting, &st, "app", NULL, 1, &k);
+    MG_CHECK(k.in_handler);
 }
 
 int main(void)
