@@ -31,6 +31,7 @@ static int overflow_logged;
 static MPI_Group freeing_group;
 static MPI_Op freeing_op;
 static MPI_Info freeing_info;
+static MPI_Errhandler freeing_errhandler;
 
 static uint64_t key_of(check_handle_kind kind, const void *handle, size_t size)
 {
@@ -52,8 +53,8 @@ void capture_handles_made(check_handle_kind kind, const void *handle, size_t siz
                           site | (uint64_t)maker << MAKER_SHIFT) != MG_OK &&
         !overflow_logged) {
         overflow_logged = 1;
-        interpose_log("capture module: too many live groups, datatypes, ops and infos; the leaks "
-                      "of those made from now on are not checked",
+        interpose_log("capture module: too many live groups, datatypes, ops, infos and error "
+                      "handlers; the leaks of those made from now on are not checked",
                       NULL);
     }
 }
@@ -199,6 +200,38 @@ static void obs_Info_free(int phase, int rc, MPI_Info *info)
         capture_handles_freed(CHECK_HANDLE_INFO, &freeing_info, sizeof freeing_info);
 }
 
+static void errhandler_made(int phase, int rc, const MPI_Errhandler *errhandler, mg_fn maker)
+{
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_handles_made(CHECK_HANDLE_ERRHANDLER, errhandler, sizeof *errhandler, maker);
+}
+static void obs_Comm_create_errhandler(int ph, int rc, MPI_Comm_errhandler_function *fn,
+                                       MPI_Errhandler *out)
+{
+    (void)fn;
+    errhandler_made(ph, rc, out, MG_FN_Comm_create_errhandler);
+}
+static void obs_Win_create_errhandler(int ph, int rc, MPI_Win_errhandler_function *fn,
+                                      MPI_Errhandler *out)
+{
+    (void)fn;
+    errhandler_made(ph, rc, out, MG_FN_Win_create_errhandler);
+}
+static void obs_File_create_errhandler(int ph, int rc, MPI_File_errhandler_function *fn,
+                                       MPI_Errhandler *out)
+{
+    (void)fn;
+    errhandler_made(ph, rc, out, MG_FN_File_create_errhandler);
+}
+static void obs_Errhandler_free(int phase, int rc, MPI_Errhandler *errhandler)
+{
+    if (phase == MG_CALL_ENTER)
+        freeing_errhandler = *errhandler;
+    else if (rc == MPI_SUCCESS)
+        capture_handles_freed(CHECK_HANDLE_ERRHANDLER, &freeing_errhandler,
+                              sizeof freeing_errhandler);
+}
+
 void capture_handles_install(void)
 {
     CAPTURE_OBSERVE(Comm_group)
@@ -213,4 +246,8 @@ void capture_handles_install(void)
     CAPTURE_OBSERVE(Info_create)
     CAPTURE_OBSERVE(Info_dup)
     CAPTURE_OBSERVE(Info_free)
+    CAPTURE_OBSERVE(Comm_create_errhandler)
+    CAPTURE_OBSERVE(Win_create_errhandler)
+    CAPTURE_OBSERVE(File_create_errhandler)
+    CAPTURE_OBSERVE(Errhandler_free)
 }

@@ -284,6 +284,7 @@ typedef enum check_handle_kind {
     CHECK_HANDLE_DATATYPE,
     CHECK_HANDLE_OP,
     CHECK_HANDLE_INFO,
+    CHECK_HANDLE_ERRHANDLER,
     CHECK_HANDLE_KIND_END
 } check_handle_kind;
 
