@@ -15,8 +15,9 @@
 # MPI-4 `_c` lines (MG_FN_LARGE) have a Fortran form only in MPICH's `use mpi_f08`, where a count of
 # KIND=MPI_COUNT_KIND picks the entry mpi_send_f08ts_large_; they are written for that binding
 # alone. Init, Init_thread, Finalize and Abort are written by hand in fortran_entry.c. The
-# MG_FN_C_ONLY lines (the error handlers' creators, whose handler a Fortran binding passes in its
-# own calling convention) get no Fortran entry: this script reads only MG_FN and MG_FN_LARGE lines.
+# MG_FN_C_ONLY lines (the error handlers' creators and MPI_Grequest_start, whose functions a
+# Fortran binding passes in its own calling convention; the nonblocking file calls, whose MPI_File
+# has no conversion here) get no Fortran entry: this script reads only MG_FN and MG_FN_LARGE lines.
 BEGIN {
     handle["MPI_Comm"] = "Comm"; handle["MPI_Datatype"] = "Type"; handle["MPI_Op"] = "Op"
     handle["MPI_Group"] = "Group"; handle["MPI_Info"] = "Info"; handle["MPI_Request"] = "Request"
