@@ -41,8 +41,10 @@ void capture_finalized_begin(void)
 void capture_finalized_call(mg_fn fn)
 {
     /* the only wrapped ones of MPI-4.0 Table 11.1, "MPI functions that can be called at any
-     * time" (§11.4.1): MPI_Initialized, MPI_Finalized, MPI_Get_version, ... are not wrapped */
-    if (fn != MG_FN_Info_create && fn != MG_FN_Info_dup && fn != MG_FN_Info_free)
+     * time" (§11.4.1): MPI_Initialized, MPI_Finalized, MPI_Get_version, ... are not wrapped.
+     * MPICH's Fortran MPI_FINALIZE frees its error handlers after PMPI_Finalize. */
+    if (fn != MG_FN_Info_create && fn != MG_FN_Info_dup && fn != MG_FN_Info_free &&
+        fn != MG_FN_Errhandler_free)
         report(fn, capture_errors_program_site(NULL));
 }
 

@@ -49,6 +49,8 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
 #pragma weak PMPI_Message_c2f
 #pragma weak PMPI_Win_f2c
 #pragma weak PMPI_Win_c2f
+#pragma weak PMPI_Errhandler_f2c
+#pragma weak PMPI_Errhandler_c2f
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
  * `use mpi_f08` all name. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;

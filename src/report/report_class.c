@@ -125,6 +125,8 @@ static const mg_report_class classes[] = {
      "free every op made (MPI_Op_free) when done with it"},
     {"info_leak", "check", "lifecycle", "note", "info objects never freed",
      "free every info made (MPI_Info_free) once the calls it was passed to have returned"},
+    {"errhandler_leak", "check", "lifecycle", "note", "error handlers never freed",
+     "free every error handler made (MPI_Errhandler_free) once it is set where it is needed"},
     {"workaround", "protect", "protect", "note", "a call site mpiguard protects at run time",
      "fix the call site so the workaround is not needed"},
     {"scaling_trigger", "protect", "protect", "warning",

@@ -128,6 +128,13 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
                               CHECK_FN_HANDLE_LEAK},
     [CHECK_FN_AFTER_FINALIZE] = {"after_finalize", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
                                  CHECK_FN_AFTER_FINALIZE},
+    S(GROUP_INCL, OTHER, NONE),
+    S(GROUP_EXCL, OTHER, NONE),
+    S(GROUP_RANGE_INCL, OTHER, NONE),
+    S(GROUP_UNION, OTHER, NONE),
+    S(GROUP_INTERSECTION, OTHER, NONE),
+    S(GROUP_DIFFERENCE, OTHER, NONE),
+    S(GROUP_FREE, OTHER, NONE),
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

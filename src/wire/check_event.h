@@ -186,6 +186,15 @@ typedef enum check_func {
      * of the call, MG_FN_NONE for one the library does not wrap (seen on the stack when the MPI
      * library ended the process in it), callsite the program's call */
     CHECK_FN_AFTER_FINALIZE,
+    /* Group calls, written only as a flagged record when a group they are given was freed
+     * (group_freed); after the others so that no id moves */
+    CHECK_FN_GROUP_INCL,
+    CHECK_FN_GROUP_EXCL,
+    CHECK_FN_GROUP_RANGE_INCL,
+    CHECK_FN_GROUP_UNION,
+    CHECK_FN_GROUP_INTERSECTION,
+    CHECK_FN_GROUP_DIFFERENCE,
+    CHECK_FN_GROUP_FREE,
     CHECK_FN_COUNT
 } check_func;
 
@@ -284,6 +293,7 @@ typedef enum check_handle_kind {
     CHECK_HANDLE_DATATYPE,
     CHECK_HANDLE_OP,
     CHECK_HANDLE_INFO,
+    CHECK_HANDLE_ERRHANDLER,
     CHECK_HANDLE_KIND_END
 } check_handle_kind;
 

@@ -19,7 +19,7 @@ import sys
 # Findings about an object whose one site is where it was made (role "creation"), and those that
 # name the call at fault first and the object's creation after it.
 MADE_AT_SITE = {"communicator_leak", "window_leak", "group_leak", "datatype_leak", "op_leak",
-                "info_leak", "request_not_completed", "request_not_freed"}
+                "info_leak", "errhandler_leak", "request_not_completed", "request_not_freed"}
 MADE_AFTER_CALL = {"request_started_twice"}
 EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?\s*$")
 

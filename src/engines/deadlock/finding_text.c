@@ -215,6 +215,7 @@ static const char *leaked_kind_text(uint32_t problem)
         [LIFECYCLE_DATATYPE_LEAK] = "datatype(s)",
         [LIFECYCLE_OP_LEAK] = "op(s)",
         [LIFECYCLE_INFO_LEAK] = "info object(s)",
+        [LIFECYCLE_ERRHANDLER_LEAK] = "error handler(s)",
     };
     return problem < LIFECYCLE_PROBLEM_END ? kinds[problem] : NULL;
 }

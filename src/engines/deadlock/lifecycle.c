@@ -262,6 +262,7 @@ int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
         [CHECK_HANDLE_DATATYPE] = LIFECYCLE_DATATYPE_LEAK,
         [CHECK_HANDLE_OP] = LIFECYCLE_OP_LEAK,
         [CHECK_HANDLE_INFO] = LIFECYCLE_INFO_LEAK,
+        [CHECK_HANDLE_ERRHANDLER] = LIFECYCLE_ERRHANDLER_LEAK,
     };
     if (!det->life || ev->aux >= CHECK_HANDLE_KIND_END || !problem_of[ev->aux] || ev->count <= 0)
         return MG_OK;
@@ -319,6 +320,7 @@ const char *lifecycle_problem_name(uint32_t problem)
         [LIFECYCLE_OP_LEAK] = "op_leak",
         [LIFECYCLE_INFO_LEAK] = "info_leak",
         [LIFECYCLE_CALL_AFTER_FINALIZE] = "call_after_finalize",
+        [LIFECYCLE_ERRHANDLER_LEAK] = "errhandler_leak",
     };
     return problem > 0 && problem < LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
 }

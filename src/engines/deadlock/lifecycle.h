@@ -31,6 +31,7 @@ typedef enum lifecycle_problem {
     LIFECYCLE_OP_LEAK,
     LIFECYCLE_INFO_LEAK,
     LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
+    LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed (CHECK_HANDLE_ERRHANDLER) */
     LIFECYCLE_PROBLEM_END
 } lifecycle_problem;
 

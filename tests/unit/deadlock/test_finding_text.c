@@ -25,6 +25,8 @@ static void test_classes_and_functions(void)
     MG_CHECK_STR(finding_text_class(&f), "stuck_on_terminated");
     MG_CHECK_STR(finding_text_kind(DL_MESSAGE_RACE), "message_race");
     MG_CHECK_STR(finding_text_function(CHECK_FN_COMM_DUP), "MPI_Comm_dup");
+    MG_CHECK_STR(finding_text_function(CHECK_FN_GROUP_RANGE_INCL), "MPI_Group_range_incl");
+    MG_CHECK_STR(finding_text_function(CHECK_FN_GROUP_FREE), "MPI_Group_free");
     char text[64];
     finding_text_call(CHECK_FN_RECV, CHECK_ANY_SOURCE, -1, text, sizeof text);
     MG_CHECK_STR(text, "MPI_Recv(from MPI_ANY_SOURCE)");

@@ -170,6 +170,10 @@ static void test_handle_leaks(void)
     ev.count = 1;
     ev.result = MG_FN_Info_dup;
     st_feed(&s, &ev);
+    ev.aux = CHECK_HANDLE_ERRHANDLER;
+    ev.count = 3;
+    ev.result = MG_FN_Win_create_errhandler;
+    st_feed(&s, &ev);
     ev.aux = CHECK_HANDLE_KIND_END;
     st_feed(&s, &ev);
     finalize(&s, 0);
@@ -183,9 +187,12 @@ static void test_handle_leaks(void)
     f = problem_found(&s, LIFECYCLE_INFO_LEAK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->count == 1 && f->calls[0].maker == MG_FN_Info_dup);
+    f = problem_found(&s, LIFECYCLE_ERRHANDLER_LEAK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->count == 3 && f->calls[0].maker == MG_FN_Win_create_errhandler);
     size_t all;
     deadlock_detector_findings(s.det, &all);
-    MG_CHECK_INT(all, 2);
+    MG_CHECK_INT(all, 3);
     st_close(&s);
 }
 
