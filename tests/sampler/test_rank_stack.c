@@ -39,14 +39,21 @@ static int has_function(const rank_stack *st, const char *name)
     return 0;
 }
 
-static void test_late_thread_is_sampled_again(void)
+/* A child held in vfork (its main thread cannot take a ptrace stop), and a ptrace probe on it. */
+static pid_t fork_in_vfork(mg_rank_probe **probe)
 {
     pid_t pid = fork();
     if (pid == 0)
         wait_in_vfork();
     usleep(200000); /* into vfork */
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, probe), MG_OK);
+    return pid;
+}
+
+static void test_late_thread_is_sampled_again(void)
+{
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    pid_t pid = fork_in_vfork(&probe);
     rank_stack st;
     if (probe)
         mg_rank_probe_stack(probe, &st);
@@ -78,12 +85,8 @@ static char process_state(pid_t pid)
  * process, which then does not read as stopped from outside. */
 static void test_late_rank_reads_alive_and_is_let_go(void)
 {
-    pid_t pid = fork();
-    if (pid == 0)
-        wait_in_vfork();
-    usleep(200000); /* into vfork */
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    pid_t pid = fork_in_vfork(&probe);
     mg_probe_reading reading;
     MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
