@@ -197,8 +197,7 @@ static int has_run(const search_session *s, const search_run *r)
     return 0;
 }
 
-/* Keeps a copy of r among the runs made (once). MG_ENOMEM. */
-static int remember_run(search_session *s, const search_run *r)
+int search_session_remember_run(search_session *s, const search_run *r)
 {
     if (has_run(s, r))
         return 0;
@@ -254,8 +253,10 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         found = rc == 0;
         /* A run already made would only take its path again (the run is its inputs, np and
          * focus): the strategy's next choice instead. The same inputs at another np or focus
-         * are a new run, the focus move that reaches another rank's branches. */
-        if (found && has_run(s, next)) {
+         * are a new run, the focus move that reaches another rank's branches. Tuned only:
+         * COMPI's capped search stays as it was (its resumed campaigns make the same runs as
+         * uninterrupted ones only while Z3 sees the same queries). */
+        if (found && s->p.tune && has_run(s, next)) {
             s->repeats++;
             search_run_free(next);
             found = 0;
@@ -314,7 +315,7 @@ int search_session_next(search_session *s, const search_run *last, const coverag
     if (!s || !last || !kind || !next)
         return MG_EINVAL;
     memset(next, 0, sizeof *next);
-    int rc = remember_run(s, last);
+    int rc = s->p.tune ? search_session_remember_run(s, last) : 0;
     if (rc)
         return rc;
     int move = 0;

@@ -58,9 +58,9 @@ typedef struct search_session {
     uint32_t stalled;         /* runs since the last one that covered something new */
     coverage_set leave_tried; /* arms a leave aimed at since coverage last grew */
     uint64_t solves, sat, query_timeouts, restarts, leaves, moves, tuning_checks;
-    /* Every run this session was handed as last, whole (inputs, np, focus): a solution that
-     * would run one of them again is not run, and counted in repeats. A run that differs in
-     * the process count or the focus alone is another run (a focus move), never a repeat. */
+    /* Tuned: every run this session was handed as last, whole (inputs, np, focus); a solution
+     * that would run one of them again is not run, and counted in repeats. A run that differs
+     * in the process count or the focus alone is another run (a focus move), never a repeat. */
     search_run *ran;
     size_t nran;
     uint64_t repeats;
@@ -71,6 +71,10 @@ typedef struct search_session {
     uint32_t aim;
     int aiming, aim_reached;
 } search_session;
+
+/* Keeps a copy of r (the caller keeps r) among the runs made, once; search_session_next
+ * remembers each last itself, the campaign's restore the runs it saved. MG_ENOMEM (s unchanged). */
+int search_session_remember_run(search_session *s, const search_run *r);
 
 /* MG_EINVAL for bad parameters, MG_ENOMEM, MG_ESOLVER when Z3 cannot start. On failure *s is
  * left empty (search_session_end is still safe). */
@@ -109,8 +113,8 @@ typedef int (*search_stop_fn)(void *arg);
  * constraints and solves them until one is satisfiable within the process limit; when none is,
  * a restart: every input random in [-100, 100] and, unless fixed, a random np in [1, max_np]
  * and focus below it. A solution keeps last's inputs past the solved variables; when it names
- * no rank, the focus is the frontier rule's (focus_frontier_pick). A solution that is a run
- * already made (inputs, np and focus all equal to a last of this session) is not taken: the
+ * no rank, the focus is the frontier rule's (focus_frontier_pick). Tuned, a solution that is a
+ * run already made (inputs, np and focus all equal to a last of this session) is not taken: the
  * strategy's next choice is (counted in repeats).
  * A DFS search that has covered nothing new for stall_runs runs first moves: it leaves its
  * subtree for the lowest constraint of its stack (the bottom path first, then up; each path
