@@ -48,6 +48,9 @@ void search_session_end(search_session *s)
 {
     pop_logs(s, 0);
     free(s->stack);
+    for (size_t i = 0; i < s->nran; i++)
+        search_run_free(&s->ran[i]);
+    free(s->ran);
     focus_frontier_free(&s->frontier);
     coverage_set_free(&s->leave_tried);
     search_destroy(s->strategy);
@@ -180,6 +183,39 @@ static int take_values(const search_session *s, const path_log *log, const int64
     return 0;
 }
 
+static int same_run(const search_run *a, const search_run *b)
+{
+    return a->np == b->np && a->focus == b->focus && a->ninputs == b->ninputs &&
+           !memcmp(a->inputs, b->inputs, a->ninputs * sizeof *a->inputs);
+}
+
+static int has_run(const search_session *s, const search_run *r)
+{
+    for (size_t i = s->nran; i-- > 0;)
+        if (same_run(&s->ran[i], r))
+            return 1;
+    return 0;
+}
+
+int search_session_remember_run(search_session *s, const search_run *r)
+{
+    if (has_run(s, r))
+        return 0;
+    search_run *grown = realloc(s->ran, (s->nran + 1) * sizeof *grown);
+    if (!grown)
+        return MG_ENOMEM;
+    s->ran = grown;
+    search_run *copy = &s->ran[s->nran];
+    *copy = *r;
+    copy->inputs = malloc((r->ninputs + 1) * sizeof *copy->inputs);
+    if (!copy->inputs)
+        return MG_ENOMEM;
+    if (r->ninputs)
+        memcpy(copy->inputs, r->inputs, r->ninputs * sizeof *copy->inputs);
+    s->nran++;
+    return 0;
+}
+
 /* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
  * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
@@ -215,6 +251,16 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
             chosen.focus = focus_frontier_pick(&s->frontier, cov, chosen.np, chosen.focus);
         rc = take_values(s, log, values, last, chosen, next);
         found = rc == 0;
+        /* A run already made would only take its path again (the run is its inputs, np and
+         * focus): the strategy's next choice instead. The same inputs at another np or focus
+         * are a new run, the focus move that reaches another rank's branches. Tuned only:
+         * COMPI's capped search stays as it was (its resumed campaigns make the same runs as
+         * uninterrupted ones only while Z3 sees the same queries). */
+        if (found && s->p.tune && has_run(s, next)) {
+            s->repeats++;
+            search_run_free(next);
+            found = 0;
+        }
         const path_branch *b = &log->branches[ch->index];
         if (found && sym_pred_is_float(&b->pred)) {
             s->aim = 2 * b->branch_id + !b->taken;
@@ -269,6 +315,9 @@ int search_session_next(search_session *s, const search_run *last, const coverag
     if (!s || !last || !kind || !next)
         return MG_EINVAL;
     memset(next, 0, sizeof *next);
+    int rc = s->p.tune ? search_session_remember_run(s, last) : 0;
+    if (rc)
+        return rc;
     int move = 0;
     if (s->p.solving && is_dfs_kind(s->p.search.kind) && s->p.stall_runs &&
         s->stalled >= s->p.stall_runs) {

@@ -1,8 +1,8 @@
 /* The search of a concolic campaign as one object (docs/design/concolic-solver.md §7.1): the
  * strategy's stack with the path log kept at each of its levels, the solver, the MPI semantics, the
  * frontier focus rule, and the choice of the next run's inputs, process count and focus. The
- * driver (src/concolic/concolic_loop.c) launches the runs, reads their logs and writes the files; it
- * hands each run's path here and asks for the next run. No I/O. */
+ * driver (src/concolic/concolic_loop.c) launches the runs, reads their logs and writes the files;
+ * it hands each run's path here and asks for the next run. No I/O. */
 #ifndef SEARCH_SESSION_H
 #define SEARCH_SESSION_H
 
@@ -37,6 +37,15 @@ typedef struct search_session_params {
  * np and focus free, solving, SEARCH_SESSION_DEFAULT_STALL_RUNS, no tuning. */
 void search_session_params_default(search_session_params *p);
 
+/* A run: its inputs (input i is the i-th marked non-MPI variable), process count and focus. */
+typedef struct search_run {
+    int64_t *inputs;
+    size_t ninputs;
+    uint32_t np, focus;
+} search_run;
+
+void search_run_free(search_run *r);
+
 /* Public for the campaign's save and restore (search_session_text.c), which writes and
  * reads the stack, the frontier and the strategy; everything else goes through the functions. */
 typedef struct search_session {
@@ -49,6 +58,12 @@ typedef struct search_session {
     uint32_t stalled;         /* runs since the last one that covered something new */
     coverage_set leave_tried; /* arms a leave aimed at since coverage last grew */
     uint64_t solves, sat, query_timeouts, restarts, leaves, moves, tuning_checks;
+    /* Tuned: every run this session was handed as last, whole (inputs, np, focus); a solution
+     * that would run one of them again is not run, and counted in repeats. A run that differs
+     * in the process count or the focus alone is another run (a focus move), never a repeat. */
+    search_run *ran;
+    size_t nran;
+    uint64_t repeats;
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
      * is only near a double): float_solutions counts the runs chosen so, float_missed those in
      * which no rank took the arm aimed at (aim, while aiming). */
@@ -56,6 +71,10 @@ typedef struct search_session {
     uint32_t aim;
     int aiming, aim_reached;
 } search_session;
+
+/* Keeps a copy of r (the caller keeps r) among the runs made, once; search_session_next
+ * remembers each last itself, the campaign's restore the runs it saved. MG_ENOMEM (s unchanged). */
+int search_session_remember_run(search_session *s, const search_run *r);
 
 /* MG_EINVAL for bad parameters, MG_ENOMEM, MG_ESOLVER when Z3 cannot start. On failure *s is
  * left empty (search_session_end is still safe). */
@@ -80,15 +99,6 @@ int search_session_observe_rank(search_session *s, uint32_t rank, const coverage
  * MG_ENOMEM, MG_EINVAL; the log is freed whatever happens. */
 int search_session_observe(search_session *s, path_log *log, int covered_new);
 
-/* A run: its inputs (input i is the i-th marked non-MPI variable), process count and focus. */
-typedef struct search_run {
-    int64_t *inputs;
-    size_t ninputs;
-    uint32_t np, focus;
-} search_run;
-
-void search_run_free(search_run *r);
-
 enum search_next_kind {
     SEARCH_NEXT_SOLVED,  /* a negation was solved: its values, np and focus */
     SEARCH_NEXT_RESTART, /* nothing left to solve (or not solving): fresh random inputs */
@@ -103,7 +113,9 @@ typedef int (*search_stop_fn)(void *arg);
  * constraints and solves them until one is satisfiable within the process limit; when none is,
  * a restart: every input random in [-100, 100] and, unless fixed, a random np in [1, max_np]
  * and focus below it. A solution keeps last's inputs past the solved variables; when it names
- * no rank, the focus is the frontier rule's (focus_frontier_pick).
+ * no rank, the focus is the frontier rule's (focus_frontier_pick). Tuned, a solution that is a
+ * run already made (inputs, np and focus all equal to a last of this session) is not taken: the
+ * strategy's next choice is (counted in repeats).
  * A DFS search that has covered nothing new for stall_runs runs first moves: it leaves its
  * subtree for the lowest constraint of its stack (the bottom path first, then up; each path
  * from its first constraint) whose other arm no run has covered and that no leave since

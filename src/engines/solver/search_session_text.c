@@ -42,6 +42,18 @@ static void put_frontier(text_buf *t, const focus_frontier *f)
     }
 }
 
+static void put_runs(text_buf *t, const search_session *s)
+{
+    text_buf_printf(t, "ran %zu\n", s->nran);
+    for (size_t i = 0; i < s->nran; i++) {
+        const search_run *r = &s->ran[i];
+        text_buf_printf(t, "run %" PRIu32 " %" PRIu32 " %zu", r->np, r->focus, r->ninputs);
+        for (size_t k = 0; k < r->ninputs; k++)
+            text_buf_printf(t, " %" PRId64, r->inputs[k]);
+        text_buf_printf(t, "\n");
+    }
+}
+
 void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
 {
     char *snap = NULL;
@@ -54,6 +66,7 @@ void search_session_text_write(const search_session *s, const mg_rng *rng, text_
     put_frontier(t, &s->frontier);
     text_buf_printf(t, "stall %" PRIu32 "\n", s->stalled);
     put_arms(t, "left", &s->leave_tried);
+    put_runs(t, s);
     if (search_snapshot_write(s->strategy, &snap, &len))
         t->failed = 1;
     else
@@ -104,6 +117,18 @@ static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32
     return rc;
 }
 
+/* Reads the head "WORD N" of an optional record of N items, each at least min_bytes long in the
+ * text: 1 with *n set when it is there (c->bad when damaged), 0 when absent. */
+static int record_head(text_cursor *c, const char *word, size_t min_bytes, size_t *n)
+{
+    size_t len = strlen(word);
+    if ((size_t)(c->end - c->p) <= len || strncmp(c->p, word, len) || c->p[len] != ' ')
+        return 0;
+    text_cursor_word(c, word);
+    *n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / min_bytes);
+    return 1;
+}
+
 /* The stall count and the leaves' arms, absent from states saved before the search moved. */
 static int read_stall(text_cursor *c, search_session *s)
 {
@@ -114,14 +139,36 @@ static int read_stall(text_cursor *c, search_session *s)
     return c->bad ? MG_EFORMAT : read_set(c, "left", &s->leave_tried);
 }
 
+/* The runs made, absent from states saved before repeats were skipped (the resumed search may
+ * then make one of those runs again). */
+static int read_runs(text_cursor *c, search_session *s)
+{
+    size_t n;
+    if (!record_head(c, "ran", 8, &n))
+        return 0;
+    int rc = c->bad ? MG_EFORMAT : 0;
+    for (size_t i = 0; !rc && i < n; i++) {
+        text_cursor_word(c, "run");
+        search_run r = {0};
+        r.np = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+        r.focus = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+        r.ninputs = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+        r.inputs = c->bad ? NULL : calloc(r.ninputs + 1, sizeof *r.inputs);
+        for (size_t k = 0; r.inputs && k < r.ninputs; k++)
+            r.inputs[k] = text_cursor_signed(c, INT64_MIN, INT64_MAX);
+        rc = c->bad ? MG_EFORMAT : !r.inputs ? MG_ENOMEM : search_session_remember_run(s, &r);
+        free(r.inputs);
+    }
+    return rc;
+}
+
 /* The frontier record, absent from states saved before it existed (the rule then starts from
  * nothing: only the focus choices of the resumed runs can differ). */
 static int read_frontier(text_cursor *c, focus_frontier *f)
 {
-    if ((size_t)(c->end - c->p) < 9 || strncmp(c->p, "frontier ", 9))
+    size_t n;
+    if (!record_head(c, "frontier", 16, &n))
         return 0;
-    text_cursor_word(c, "frontier");
-    uint32_t n = (uint32_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 16);
     int rc = c->bad ? MG_EFORMAT : 0;
     /* examined is a subset of reached: merging it into reached again changes nothing */
     for (uint32_t r = 0; !rc && r < n; r++) {
@@ -152,6 +199,8 @@ int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, 
     int rc = read_frontier(c, &s->frontier);
     if (!rc)
         rc = read_stall(c, s);
+    if (!rc)
+        rc = read_runs(c, s);
     if (rc)
         return rc;
     text_cursor_word(c, "snapshot");

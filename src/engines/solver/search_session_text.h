@@ -12,6 +12,8 @@
  *   examined N ARM...
  *   stall N                runs since coverage last grew, then the arms the search's leaves
  *   left N ARM...          aimed at since (search_session.h)
+ *   ran N                  the runs made (search_session.h: a solution that is one is not
+ *   run NP FOCUS K V...    run), N lines: process count, focus, K inputs (decimal)
  *   snapshot
  *   search-snapshot 1 ...  the engine's snapshot (search_snapshot.h), to the end
  */
@@ -30,8 +32,8 @@ void search_session_text_write(const search_session *s, const mg_rng *rng, text_
 
 /* Reads the state that search_session_text_write wrote from c into s, started with the same
  * parameters and nothing observed yet, and rng; the path logs must be of build build_id. A state
- * saved before the frontier or the stall lines existed restores without them. MG_EFORMAT for a
- * damaged text or one that disagrees with the strategy, MG_ENOMEM; s is then left to
+ * saved before the frontier, the stall or the ran lines existed restores without them. MG_EFORMAT
+ * for a damaged text or one that disagrees with the strategy, MG_ENOMEM; s is then left to
  * search_session_end. */
 int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, text_cursor *c);
 

@@ -21,6 +21,7 @@
 #define MAX_NP 4
 
 static int loop_trips;
+static int tuning; /* campaign_start's sessions tune their solutions */
 
 typedef struct program_run {
     int64_t x, y;
@@ -94,6 +95,7 @@ static void campaign_start(campaign *c, int kind, int fixed, int solving, uint32
     p.sem.max_np = max_np;
     p.fixed = fixed;
     p.solving = solving;
+    p.tune = tuning;
     MG_CHECK_INT(search_session_start(&c->s, &p), 0);
     mg_rng_seed(&c->rng, seed);
     coverage_set_init(&c->cov);
@@ -293,6 +295,57 @@ static void test_stall_moves_np(void)
     loop_trips = 0;
 }
 
+static int same_program_run(const program_run *a, const program_run *b)
+{
+    return a->x == b->x && a->y == b->y && a->np == b->np && a->focus == b->focus;
+}
+
+/* --fixed keeps np and focus, so a solution of rank == 2 is the last run again. Tuned, it is
+ * not run (counted in repeats): the search takes its next choice and no run is made twice.
+ * Capped (COMPI's search), the repeat runs. */
+static void test_repeat_not_run(void)
+{
+    int twice[2] = {0, 0};
+    for (tuning = 0; tuning <= 1; tuning++) {
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 1, 1, 0, MAX_NP, 10);
+        program_run runs[6] = {{0, 0, 3, 0}};
+        for (int i = 1; i < 6; i++) {
+            runs[i] = runs[i - 1];
+            step(&c, &runs[i]);
+            for (int j = 0; j < i; j++)
+                twice[tuning] += same_program_run(&runs[i], &runs[j]);
+        }
+        MG_CHECK(tuning ? c.s.repeats >= 2 : c.s.repeats == 0);
+        campaign_end(&c);
+    }
+    MG_CHECK(twice[0] >= 1);
+    MG_CHECK_INT(twice[1], 0);
+    tuning = 0;
+}
+
+/* On three processes, focus 0, rank 2 takes its arm of rank == 2 in every run: the solution of
+ * rank == 2 keeps the run's inputs and moves the focus to rank 2 (the move mpiguard demo needs
+ * to reach rank 1's crash). A new run, tuned or not, never a repeat. */
+static void test_focus_move_is_run(void)
+{
+    for (tuning = 0; tuning <= 1; tuning++) {
+        campaign c;
+        campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 8);
+        program_run r = {0, 0, 3, 0};
+        int moved = 0;
+        for (int i = 0; i < 4 && !moved; i++) {
+            program_run before = r;
+            step(&c, &r);
+            moved = before.focus != 2 && r.focus == 2 && r.x == before.x && r.y == before.y;
+        }
+        MG_CHECK(moved);
+        MG_CHECK_INT(c.s.repeats, 0);
+        campaign_end(&c);
+    }
+    tuning = 0;
+}
+
 /* The session's state as search_session_text writes it (a NUL-terminated string, the caller's). */
 static char *save_text(const campaign *c)
 {
@@ -304,13 +357,14 @@ static char *save_text(const campaign *c)
     return text;
 }
 
-/* --resume's text (search_session_text.h): a campaign saved after three runs and read back into
- * a fresh session (another seed) writes the same text and then chooses the same runs; a text
- * cut short is refused. */
+/* --resume's text (search_session_text.h): a tuned campaign saved after three runs and read
+ * back into a fresh session (another seed) writes the same text, the runs made included, and
+ * then chooses the same runs; a text cut short is refused. */
 static void test_text_round_trip(void)
 {
     campaign a, b;
     loop_trips = 3;
+    tuning = 1;
     campaign_start(&a, SEARCH_DFS, 0, 1, 2, MAX_NP, 5);
     coverage_set rank1;
     coverage_set_init(&rank1);
@@ -328,6 +382,8 @@ static void test_text_round_trip(void)
     MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cur), 0);
     char *again = save_text(&b);
     MG_CHECK_STR(again, saved);
+    MG_CHECK_INT(b.s.nran, a.s.nran);
+    MG_CHECK(strstr(saved, "\nran 3\n") != NULL);
     program_run rb = ra;
     for (int i = 0; i < 4; i++) {
         MG_CHECK_INT(step(&b, &rb), step(&a, &ra));
@@ -342,6 +398,7 @@ static void test_text_round_trip(void)
     campaign_end(&b);
     campaign_end(&a);
     loop_trips = 0;
+    tuning = 0;
 }
 
 int main(void)
@@ -353,6 +410,8 @@ int main(void)
     MG_RUN(test_restore_checks);
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
+    MG_RUN(test_repeat_not_run);
+    MG_RUN(test_focus_move_is_run);
     MG_RUN(test_text_round_trip);
     MG_TEST_END();
 }
