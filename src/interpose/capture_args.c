@@ -105,6 +105,8 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
 int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group)
 {
     int freed = capture_handles_was_freed(CHECK_HANDLE_GROUP, &group, sizeof group);
+    if (freed && phase == MG_CALL_ENTER)
+        capture_handles_name_creation(CHECK_HANDLE_GROUP, &group, sizeof group);
     return capture_args_reject(fn, phase, c, freed ? USAGE_GROUP_FREED : USAGE_OK, CHECK_PROC_NULL,
                                0, 0);
 }

@@ -24,8 +24,8 @@ enum { KIND_SHIFT = 56, MAKER_SHIFT = 48 };
 #define SITE_MASK ((UINT64_C(1) << MAKER_SHIFT) - 1)
 
 static capture_table live;
-/* Handles freed and not handed out again since, by the same keys: a copy of a group's passed to a
- * call is reported (group_freed). */
+/* Handles freed and not handed out again since, by the same keys and with the same values: a copy
+ * of a group's passed to a call is reported with the group's creation (group_freed). */
 static capture_table freed;
 static int overflow_logged;
 /* The handle the free in progress is about to null. */
@@ -62,9 +62,13 @@ void capture_handles_made(check_handle_kind kind, const void *handle, size_t siz
 
 void capture_handles_freed(check_handle_kind kind, const void *handle, size_t size)
 {
-    capture_table_remove(&live, key_of(kind, handle, size));
+    uint64_t key = key_of(kind, handle, size), made = 0;
+    /* a handle freed twice keeps its creation; 0: made past the table's room */
+    if (!capture_table_get(&live, key, &made))
+        (void)capture_table_get(&freed, key, &made);
+    capture_table_remove(&live, key);
     /* past the table's room a freed handle is simply not reported */
-    (void)capture_table_put(&freed, key_of(kind, handle, size), 0);
+    (void)capture_table_put(&freed, key, made);
 }
 
 int capture_handles_was_freed(check_handle_kind kind, const void *handle, size_t size)
@@ -85,14 +89,25 @@ static int by_kind_and_creation(const void *a, const void *b)
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
-static void emit_leak(const leaked *l, int64_t count)
+/* A record about handles of kind made at made (site | maker << MAKER_SHIFT), at the creation's
+ * call site. */
+static void emit_made(uint16_t fn, uint64_t kind, uint64_t made, int64_t count)
 {
-    check_event ev = capture_event(CHECK_FN_HANDLE_LEAK, CHECK_EV_ENTER, NULL);
-    ev.aux = l->kind;
+    void *call_site = mg_call_site;
+    check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);
+    ev.aux = kind;
     ev.count = count;
-    ev.result = (int32_t)(l->made >> MAKER_SHIFT);
-    mg_call_site = (void *)(uintptr_t)(l->made & SITE_MASK);
+    ev.result = (int32_t)(made >> MAKER_SHIFT);
+    mg_call_site = (void *)(uintptr_t)(made & SITE_MASK);
     capture_emit(&ev);
+    mg_call_site = call_site;
+}
+
+void capture_handles_name_creation(check_handle_kind kind, const void *handle, size_t size)
+{
+    uint64_t made;
+    if (capture_table_get(&freed, key_of(kind, handle, size), &made) && made)
+        emit_made(CHECK_FN_HANDLE_MADE, kind, made, 0);
 }
 
 void capture_handles_report(void)
@@ -111,7 +126,7 @@ void capture_handles_report(void)
     for (size_t i = 0, count = 1; i < n; i++, count++) {
         if (i + 1 < n && !by_kind_and_creation(&all[i], &all[i + 1]))
             continue;
-        emit_leak(&all[i], (int64_t)count);
+        emit_made(CHECK_FN_HANDLE_LEAK, all[i].kind, all[i].made, (int64_t)count);
         count = 0;
     }
     free(all);

@@ -28,6 +28,9 @@ void capture_handles_freed(check_handle_kind kind, const void *handle, size_t si
 /* 1 when the handle of `kind` was freed since and MPI has not handed it out again (a copy the
  * program kept). */
 int capture_handles_was_freed(check_handle_kind kind, const void *handle, size_t size);
+/* Writes the CHECK_FN_HANDLE_MADE record of such a freed handle's creation (nothing when it was
+ * made past the table's room): just before the record that reports its use. */
+void capture_handles_name_creation(check_handle_kind kind, const void *handle, size_t size);
 /* Writes one CHECK_FN_HANDLE_LEAK record per kind and creation site of the handles still live,
  * then empties the table: called at MPI_Finalize's entry, before the stream's last record. */
 void capture_handles_report(void);

@@ -135,6 +135,8 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(GROUP_INTERSECTION, OTHER, NONE),
     S(GROUP_DIFFERENCE, OTHER, NONE),
     S(GROUP_FREE, OTHER, NONE),
+    [CHECK_FN_HANDLE_MADE] = {"handle_made", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
+                              CHECK_FN_HANDLE_MADE},
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

@@ -195,6 +195,10 @@ typedef enum check_func {
     CHECK_FN_GROUP_INTERSECTION,
     CHECK_FN_GROUP_DIFFERENCE,
     CHECK_FN_GROUP_FREE,
+    /* the creation of a freed handle the rank's next record (flagged group_freed) passes, written
+     * just before it, alone (no exit record): aux the check_handle_kind, callsite the creation's
+     * call site and result the mg_fn id of the call that made it */
+    CHECK_FN_HANDLE_MADE,
     CHECK_FN_COUNT
 } check_func;
 

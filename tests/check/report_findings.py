@@ -7,9 +7,9 @@ report_findings.py assert REPORT PROGRAM.c the checker captured every one of the
                                            `expect:` lines (tests/check/run_program.sh describes
                                            the syntax), each with the site roles of its kind
                                            (a leak's or a live request's one site is its
-                                           creation; request_started_twice names the Start,
-                                           then the request's creation); exit 1 with the
-                                           difference on stderr otherwise
+                                           creation; request_started_twice and group_freed
+                                           name the call, then the object's creation); exit 1
+                                           with the difference on stderr otherwise
 """
 import json
 import os
@@ -20,8 +20,9 @@ import sys
 # name the call at fault first and the object's creation after it.
 MADE_AT_SITE = {"communicator_leak", "window_leak", "group_leak", "datatype_leak", "op_leak",
                 "info_leak", "errhandler_leak", "request_not_completed", "request_not_freed"}
-MADE_AFTER_CALL = {"request_started_twice"}
-EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?\s*$")
+MADE_AFTER_CALL = {"request_started_twice", "group_freed"}
+EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?"
+                    r"(?: made (\d+))?\s*$")
 
 
 def ranks(text):
@@ -35,15 +36,17 @@ def expectations(source):
         if m and m.group(1) != "clean":
             wants.append({"kind": m.group(1), "ranks": ranks(m.group(2)),
                           "knot": ranks(m.group(3)),
-                          "line": int(m.group(4)) if m.group(4) else None})
+                          "line": int(m.group(4)) if m.group(4) else None,
+                          "made": int(m.group(5)) if m.group(5) else None})
         elif line.startswith(" * expect:") and not m:
             sys.exit("unreadable expectation in %s: %s" % (source, line.strip()))
     return wants
 
 
-def site_line(finding, rank):
+def site_line(finding, rank, role=None):
+    """The first site of rank (of that role, if given)."""
     for s in finding.get("sites", []):
-        if s.get("rank") == rank:
+        if s.get("rank") == rank and role in (None, s.get("role", "call")):
             return s.get("line"), s.get("file")
     return None, None
 
@@ -87,6 +90,10 @@ def matches(want, f, source):
                 break
         if line != want["line"] or not path or os.path.basename(path) != os.path.basename(source):
             return False
+    if want["made"] is not None:
+        line, path = site_line(f, want["ranks"][0], "creation")
+        if line != want["made"] or not path or os.path.basename(path) != os.path.basename(source):
+            return False
     return True
 
 
@@ -111,8 +118,8 @@ def main():
         else:
             unmatched.remove(hit)
     for want in missing:
-        print("missing: %s ranks %s knot %s line %s" % (want["kind"], want["ranks"], want["knot"],
-                                                         want["line"]), file=sys.stderr)
+        print("missing: %s ranks %s knot %s line %s made %s" % (
+            want["kind"], want["ranks"], want["knot"], want["line"], want["made"]), file=sys.stderr)
     for f in unmatched:
         print("unexpected: " + describe(f), file=sys.stderr)
     return 1 if missing or unmatched else 0

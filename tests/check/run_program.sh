@@ -3,11 +3,12 @@
 # asserts the outcome its header states. The header's machine-readable lines:
 #   np: N                                   ranks to launch
 #   expect: clean                           no finding at all
-#   expect: KIND ranks A,B,... [knot C,...] [line L]
+#   expect: KIND ranks A,B,... [knot C,...] [line L] [made M]
 #                                           one finding of KIND whose ranks are exactly {A,B,...}
 #                                           (evidence.knot exactly {C,...}; the site of rank A on
-#                                           line L of PROGRAM.c); one expect line per finding,
-#                                           and no finding beyond them
+#                                           line L of PROGRAM.c; its creation site on line M);
+#                                           one expect line per finding, and no finding beyond
+#                                           them
 #   mpi: completes|hang|abort ...           what the program does under the plain MPI (validation
 #                                           mode); default: completes when no expected finding is
 #                                           a deadlock, hang otherwise

@@ -767,7 +767,23 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
                     .op = ev->op,
                     .callsite = ev->callsite};
     int rc = dl_finding_add_call(&f, &call);
+    if (!rc && !raised && rs->made_site) {
+        dl_call made = {.rank = ev->rank,
+                        .func = CHECK_FN_HANDLE_MADE,
+                        .state = WG_RUNNING,
+                        .comm = CHECK_COMM_NULL,
+                        .peer = CHECK_PROC_NULL,
+                        .root = CHECK_NO_ROOT,
+                        .callsite = rs->made_site,
+                        .maker = rs->made_fn,
+                        .made_it = 1};
+        rc = dl_finding_add_call(&f, &made);
+    }
+    if (!raised) {
+        rs->made_site = 0;
+    }
     if (rc) {
+        dl_finding_free(&f);
         return rc;
     }
     return detector_state_push_finding(det, &f);
@@ -783,6 +799,11 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
     }
     if (ev->func == CHECK_FN_HANDLE_LEAK) {
         return lifecycle_handles_leaked(det, ev);
+    }
+    if (ev->func == CHECK_FN_HANDLE_MADE) {
+        det->ranks[ev->rank].made_site = ev->callsite;
+        det->ranks[ev->rank].made_fn = (uint16_t)ev->result;
+        return MG_OK;
     }
     if (ev->func == CHECK_FN_AFTER_FINALIZE) {
         return lifecycle_after_finalize(det, ev);

@@ -52,8 +52,9 @@ typedef struct dl_call {
     int32_t root;      /* collectives */
     uint32_t op;
     uint64_t callsite;
-    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK: the mg_fn (mpi_function_ids.h) of the call that
-                        made the handles; CHECK_FN_AFTER_FINALIZE: of the call made too late */
+    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK, _HANDLE_MADE: the mg_fn (mpi_function_ids.h) of
+                        the call that made the handles; CHECK_FN_AFTER_FINALIZE: of the call made
+                        too late */
     uint8_t made_it; /* this call created the object the finding is about (a leak's constructor,
                         a pending request's Isend): the report names it as its creation site */
 } dl_call;
@@ -65,7 +66,8 @@ typedef struct dl_finding {
     /* DL_TYPE_MISMATCH, DL_TRUNCATION: basic elements of the send's and the receive's message;
      * calls[0] is the send, calls[1] the receive */
     uint64_t send_elems, recv_elems;
-    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call.
+    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call (a freed
+                       * group's creation after it).
                        * DL_LIFECYCLE: the lifecycle_problem; calls[0] is the object's
                        * creation (or the call at fault) */
     uint64_t count;   /* DL_LIFECYCLE: the objects of that rank and creation site */

@@ -66,7 +66,8 @@ const char *finding_text_call_name(const dl_call *c)
 {
     if (c->func == CHECK_FN_AFTER_FINALIZE && c->maker == MG_FN_NONE)
         return "MPI_*"; /* not wrapped: the source line names it */
-    return c->func == CHECK_FN_HANDLE_LEAK || c->func == CHECK_FN_AFTER_FINALIZE
+    return c->func == CHECK_FN_HANDLE_LEAK || c->func == CHECK_FN_HANDLE_MADE ||
+                   c->func == CHECK_FN_AFTER_FINALIZE
                ? mg_fn_name(c->maker)
                : finding_text_function(c->func);
 }

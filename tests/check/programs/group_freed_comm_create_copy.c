@@ -4,8 +4,8 @@
  * np: 2
  * slice: mpich
  * mpi: completes abort
- * expect: group_freed ranks 0 line 21
- * expect: group_freed ranks 1 line 21
+ * expect: group_freed ranks 0 line 21 made 18
+ * expect: group_freed ranks 1 line 21 made 18
  */
 #include <mpi.h>
 

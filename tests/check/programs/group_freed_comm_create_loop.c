@@ -4,8 +4,8 @@
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 0 line 22
- * expect: group_freed ranks 1 line 22
+ * expect: group_freed ranks 0 line 22 made 18
+ * expect: group_freed ranks 1 line 22 made 18
  */
 #include <mpi.h>
 

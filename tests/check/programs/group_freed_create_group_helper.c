@@ -7,8 +7,8 @@
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 0 line 33
- * expect: group_freed ranks 1 line 33
+ * expect: group_freed ranks 0 line 33 made 20
+ * expect: group_freed ranks 1 line 33 made 20
  */
 #include <mpi.h>
 

@@ -4,8 +4,8 @@
  * np: 2
  * slice: mpich
  * mpi: completes abort
- * expect: group_freed ranks 0 line 21
- * expect: group_freed ranks 1 line 21
+ * expect: group_freed ranks 0 line 21 made 17
+ * expect: group_freed ranks 1 line 21 made 17
  */
 #include <mpi.h>
 

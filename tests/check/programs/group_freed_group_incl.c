@@ -4,8 +4,8 @@
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 0 line 24
- * expect: group_freed ranks 1 line 24
+ * expect: group_freed ranks 0 line 24 made 20
+ * expect: group_freed ranks 1 line 24 made 20
  */
 #include <mpi.h>
 

@@ -7,7 +7,7 @@
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 1 line 30
+ * expect: group_freed ranks 1 line 30 made 23
  */
 #include <mpi.h>
 

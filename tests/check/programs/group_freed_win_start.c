@@ -8,7 +8,7 @@
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 0 line 31
+ * expect: group_freed ranks 0 line 31 made 24
  */
 #include <mpi.h>
 
