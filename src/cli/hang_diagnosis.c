@@ -25,7 +25,7 @@ static void warn_once(hang_probes *p, int r, int rc)
     if (p->warned && !p->warned[r]) {
         p->warned[r] = 1;
         mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
-                p->session->ranks[r].pid, mg_strerror(rc));
+                p->session->job.ranks[r].pid, mg_strerror(rc));
     }
 }
 
@@ -36,7 +36,7 @@ static mg_probe_kind kind_of(const hang_probes *p, int r)
 
 int hang_probes_use_ptrace(hang_probes *p, int r)
 {
-    if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->session->nranks, 1)))
+    if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->session->job.nranks, 1)))
         return MG_ENOMEM;
     p->by_ptrace[r] = 1;
     mg_rank_probe_close(p->probe[r]);
@@ -59,8 +59,8 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading 
         *out = mg_probe_reading_unknown();
         return 1;
     }
-    rc = mg_rank_probe_read_opening(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r],
-                                    with_cpu_time, out);
+    rc = mg_rank_probe_read_opening(kind_of(p, r), s->job.token, r, s->job.ranks[r].pid,
+                                    &p->probe[r], with_cpu_time, out);
     if (rc == MG_OK) {
         p->readings++;
         p->held_ns += out->held_ns;
@@ -76,21 +76,23 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     if (p->remote) {
-        hang_remote_stack(p->remote, r, out, &p->session->ranks[r].state);
+        hang_remote_stack(p->remote, r, out, &p->session->job.ranks[r].state);
         return;
     }
     cli_session *s = p->session;
     /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
     if (!p->probe[r] &&
-        mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0 &&
-        mg_rank_probe_open(MG_PROBE_PTRACE, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
+        mg_rank_probe_open(kind_of(p, r), s->job.token, r, s->job.ranks[r].pid, &p->probe[r]) !=
+            0 &&
+        mg_rank_probe_open(MG_PROBE_PTRACE, s->job.token, r, s->job.ranks[r].pid, &p->probe[r]) !=
+            0)
         return;
     mg_rank_probe_stack(p->probe[r], out);
 }
 
 void hang_probes_close(hang_probes *p)
 {
-    for (int r = 0; p->probe && r < p->session->nranks; r++)
+    for (int r = 0; p->probe && r < p->session->job.nranks; r++)
         mg_rank_probe_close(p->probe[r]);
     free(p->probe);
     free(p->warned);
@@ -106,7 +108,7 @@ static double cpu_share_of(hang_probes *p, int r)
     if (p->remote)
         return hang_remote_cpu_share(p->remote, r);
     if (!p->cpu_share)
-        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->session->nranks);
+        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->session->job.nranks);
     return p->cpu_share;
 }
 
@@ -279,14 +281,14 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                   : culprit                                   ? (seen->stopped ? 4 : 1)
                   : in_mpi                                    ? 0
                   : p->remote && !hang_remote_here(p->remote) ? (seen->stopped ? 4 : 1)
-                                                              : outside_state(s->ranks[r].pid);
+                                                              : outside_state(s->job.ranks[r].pid);
     char stripped[RANK_STACK_NAME + 32];
-    const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
+    const char *user = user_function(st, s->job.launcher.app_path, stripped, sizeof stripped);
     view->what = strdup(in_mpi ? mpi_fn : user ? user : "?");
     json_object_object_add(entry, "rank", json_object_new_int(r));
-    json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
-    if (s->ranks[r].host[0])
-        json_object_object_add(entry, "host", json_object_new_string(s->ranks[r].host));
+    json_object_object_add(entry, "pid", json_object_new_int(s->job.ranks[r].pid));
+    if (s->job.ranks[r].host[0])
+        json_object_object_add(entry, "host", json_object_new_string(s->job.ranks[r].host));
     json_object_object_add(entry, "state",
                            json_object_new_string(lost           ? "UNKNOWN"
                                                   : in_mpi       ? "IN_MPI"
@@ -451,7 +453,7 @@ static void add_hang_finding(const hang_probes *p, hang_account *a, double detec
 void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
                  const struct hang_diag_rank *last, double detection_time, json_object *model)
 {
-    hang_account a = {.n = p->session->nranks};
+    hang_account a = {.n = p->session->job.nranks};
     if (account_ranks(p, result, faulty, last, &a)) {
         account_culprit(p->session, &a);
         add_hang_finding(p, &a, detection_time, model);
@@ -471,7 +473,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */
 static const char *published_function(const cli_session *s, int r)
 {
-    const mg_rank_state *state = s->ranks[r].state;
+    const mg_rank_state *state = s->job.ranks[r].state;
     if (!state)
         return NULL;
     unsigned fn = atomic_load_explicit(&state->current_fn, memory_order_relaxed);
@@ -482,14 +484,14 @@ int hang_dead_rank(const cli_session *s, const proc_exits *exits)
 {
     int first = -1;
     uint64_t first_when = UINT64_MAX;
-    for (int r = 0; r < s->nranks; r++) {
-        int pid = s->ranks[r].pid, wait_status = 0;
+    for (int r = 0; r < s->job.nranks; r++) {
+        int pid = s->job.ranks[r].pid, wait_status = 0;
         uint64_t when = UINT64_MAX;
         bool seen = proc_exits_status(exits, r, &wait_status, &when);
         /* /proc only where no exit is announced: a read per rank per step otherwise */
         if (!pid || !(seen || (!exits && mg_process_state_gone(mg_rank_scan_process_state(pid)))))
             continue;
-        const mg_rank_state *state = s->ranks[r].state;
+        const mg_rank_state *state = s->job.ranks[r].state;
         const char *fn = published_function(s, r);
         /* finalized, or ended on purpose; without a published state only a signal says it died */
         if (state ? atomic_load_explicit(&state->finalized, memory_order_relaxed) ||
@@ -530,18 +532,18 @@ static void describe_end(const proc_exits *exits, int r, char *text, size_t len,
 void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits, bool job_ended,
                            double detection_time)
 {
-    int n = s->nranks;
+    int n = s->job.nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);
     json_object *per_rank = json_object_new_array(), *dead = json_object_new_object();
     for (int r = 0; views && r < n; r++) {
-        const mg_rank_state *state = s->ranks[r].state;
+        const mg_rank_state *state = s->job.ranks[r].state;
         const char *fn = published_function(s, r);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
         /* the others as they were when it died: a launcher that ends them leaves that in place */
         views[r] = (rank_view){.state = r == dead_rank ? 2 : in_mpi ? 0 : 1, .what = fn ? fn : "?"};
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
-        json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
+        json_object_object_add(entry, "pid", json_object_new_int(s->job.ranks[r].pid));
         json_object_object_add(entry, "state",
                                json_object_new_string(r == dead_rank ? "EXITED"
                                                       : !state       ? "UNKNOWN"
@@ -557,7 +559,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
         roll_call(views, n, NULL, calls, sizeof calls);
     snprintf(summary, sizeof summary,
              "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
-             dead_rank, s->ranks[dead_rank].pid, end, last ? last : "unknown", calls,
+             dead_rank, s->job.ranks[dead_rank].pid, end, last ? last : "unknown", calls,
              job_ended ? "the launcher then ended the job" : "the others were left waiting");
     mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
@@ -566,7 +568,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
     json_object *faulty = json_object_new_array();
     json_object_array_add(faulty, json_object_new_int(dead_rank));
     json_object_object_add(dead, "rank", json_object_new_int(dead_rank));
-    json_object_object_add(dead, "pid", json_object_new_int(s->ranks[dead_rank].pid));
+    json_object_object_add(dead, "pid", json_object_new_int(s->job.ranks[dead_rank].pid));
     json_object_object_add(dead, "last_mpi_call", last ? json_object_new_string(last) : NULL);
     json_object_object_add(ev, "hang_type", json_object_new_string("dead-rank"));
     json_object_object_add(ev, "faulty_ranks", faulty);

@@ -53,9 +53,9 @@ static json_object *wait_json(const mg_rank_state *state)
 void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_seen *seen,
                         const rank_stack *st, struct hang_culprit_rank *out, json_object *entry)
 {
-    const char *app = strrchr(s->launcher.app_path, '/');
-    const mg_rank_state *state = s->ranks[r].state;
-    hang_facts_rank(seen, st, app ? app + 1 : s->launcher.app_path, state, r, out);
+    const char *app = strrchr(s->job.launcher.app_path, '/');
+    const mg_rank_state *state = s->job.ranks[r].state;
+    hang_facts_rank(seen, st, app ? app + 1 : s->job.launcher.app_path, state, r, out);
     if (seen->live && seen->in_mpi && state)
         json_object_object_add(entry, "waits_for", wait_json(state));
 }
@@ -65,7 +65,7 @@ void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_see
 static void describe_wait(const cli_session *s, int r, const struct hang_culprit_rank *k,
                           const char *function, char *text, size_t len)
 {
-    const mg_rank_state *state = s->ranks[r].state;
+    const mg_rank_state *state = s->job.ranks[r].state;
     uint32_t on = state ? atomic_load_explicit(&state->wait_on, memory_order_relaxed)
                         : MG_WAIT_NOTHING;
     int tag = state ? atomic_load_explicit(&state->wait_tag, memory_order_relaxed) : MG_TAG_ANY;
@@ -126,7 +126,7 @@ static void append_waiters(const cli_session *s, const struct hang_culprit_rank 
                            const char *const *functions, const uint8_t *links, uint8_t link,
                            const char *culprit_text, char *chain, size_t len, json_object *list)
 {
-    int n = s->nranks;
+    int n = s->job.nranks;
     int *group = malloc((size_t)n * sizeof *group);
     char *done = calloc((size_t)n, 1), what[256], other[256], ranks[256];
     for (int r = 0; group && done && r < n; r++) {
@@ -161,7 +161,7 @@ json_object *hang_evidence_conclude(const cli_session *s, const struct hang_culp
                                     const char *const *functions, char *chain, size_t chain_len,
                                     int *culprits, size_t *nculprits)
 {
-    int n = s->nranks;
+    int n = s->job.nranks;
     uint8_t *links = malloc((size_t)n);
     struct hang_culprit_result result = {0};
     chain[0] = '\0';

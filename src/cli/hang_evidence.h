@@ -15,7 +15,7 @@
 void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_seen *seen,
                         const rank_stack *st, struct hang_culprit_rank *out, json_object *entry);
 
-/* Runs the culprit search over the n = s->nranks ranks of facts, with functions[r] each rank's
+/* Runs the culprit search over the n = s->job.nranks ranks of facts, with functions[r] each rank's
  * MPI function as the roll-call names it. On a culprit: writes the chain of evidence to chain
  * ("ranks 5,7 wait on rank 6 (...); rank 6 is stopped (state T) inside MPI_Waitall"), the culprit
  * ranks to culprits (n of room) and their count to *nculprits, and returns the report's "culprit"

@@ -38,7 +38,7 @@ struct observe_ranks {
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
 {
     const cli_session *s = ctx;
-    const mg_rank_state *st = s->ranks[rank].state;
+    const mg_rank_state *st = s->job.ranks[rank].state;
     *calls = st ? atomic_load_explicit(&st->calls, memory_order_relaxed) : 0;
     return st != NULL;
 }
@@ -62,11 +62,11 @@ void observe_ranks_destroy(observe_ranks *o)
 
 static int size_table(observe_ranks *o)
 {
-    if (o->ranks || o->s->nranks == 0)
+    if (o->ranks || o->s->job.nranks == 0)
         return o->ranks != NULL;
-    o->ranks = calloc((size_t)o->s->nranks, sizeof *o->ranks);
+    o->ranks = calloc((size_t)o->s->job.nranks, sizeof *o->ranks);
     if (o->ranks)
-        o->nranks = o->s->nranks;
+        o->nranks = o->s->job.nranks;
     return o->ranks != NULL;
 }
 
@@ -81,7 +81,7 @@ static void rescan(observe_ranks *o)
 {
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &o->s->selector, &procs, &n) != MG_OK)
+    if (mg_rank_scan("/proc", &o->s->job.selector, &procs, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (procs[i].rank >= 0 && procs[i].rank < o->nranks)
@@ -93,8 +93,8 @@ static void read_published(observe_ranks *o, double now)
 {
     for (int r = 0; r < o->nranks; r++) {
         observed_rank *k = &o->ranks[r];
-        if (!k->pid && o->s->ranks[r].pid)
-            k->pid = o->s->ranks[r].pid;
+        if (!k->pid && o->s->job.ranks[r].pid)
+            k->pid = o->s->job.ranks[r].pid;
         if (k->pid && !k->found_at)
             k->found_at = now;
         uint64_t calls = 0;
@@ -117,13 +117,13 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
         mg_rank_sight fresh;
-        if (mg_rank_sight_read("/proc", k->pid, o->s->library, &fresh) == MG_OK)
+        if (mg_rank_sight_read("/proc", k->pid, o->s->job.library, &fresh) == MG_OK)
             k->sight = fresh;
         else
             k->ended = 1;
     }
     mg_observe_input in = {.sight = &k->sight,
-                           .expected = o->s->flavor,
+                           .expected = o->s->job.flavor,
                            .published = k->published,
                            .calls = k->calls,
                            .sibling_published_for = sibling_published_for,

@@ -14,7 +14,7 @@ typedef struct observe_ranks observe_ranks;
  * state segment, its event ring), with *calls the MPI calls seen since. */
 typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
 
-/* Published through the state module (s->ranks[r].state): run, and hang's shm sampler. ctx is
+/* Published through the state module (s->job.ranks[r].state): run, and hang's shm sampler. ctx is
  * the cli_session. */
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
 
