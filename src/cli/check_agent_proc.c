@@ -2,7 +2,6 @@
 #include "check_agent_proc.h"
 
 #include "check_agent.h"
-#include "cli.h"
 #include "observe_ranks.h"
 #include "mg_array.h"
 #include "mg_clock.h"
@@ -28,7 +27,7 @@ typedef struct agent_out {
     size_t len, cap;
     int failed, world_sent;
     const check_agent *agent;
-    cli_session *node; /* a node agent's view of its ranks, else NULL */
+    job_session *node; /* a node agent's view of its ranks, else NULL */
     uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
     double sent_at;    /* when bytes last went to the detector */
@@ -54,7 +53,7 @@ static void put_pair(agent_out *o, agent_msg_type type, int32_t rank, int32_t va
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
 {
     agent_out *o = ctx;
-    if (o->calls && ev->rank >= 0 && ev->rank < o->node->job.nranks)
+    if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
         o->calls[ev->rank]++;
     if (!o->world_sent) {
         check_agent_stats st;
@@ -92,8 +91,7 @@ static int ring_attached(void *ctx, int rank, uint64_t *calls)
 static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, const char *detail)
 {
     agent_out *o = ctx;
-    record_stream_verdict v = {
-        .rank = rank, .pid = pid, .world = o->node->job.nranks, .cause = cause};
+    record_stream_verdict v = {.rank = rank, .pid = pid, .world = o->node->nranks, .cause = cause};
     snprintf(v.detail, sizeof v.detail, "%s", detail);
     uint8_t *p = room(o, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
     if (p)
@@ -104,11 +102,11 @@ static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, c
  * may never reap it) and its stream, if it had one, ended: the verdicts are then final. */
 static int node_done(const agent_out *o)
 {
-    const cli_session *s = o->node;
-    if (s->job.found == 0)
+    const job_session *js = o->node;
+    if (js->found == 0)
         return 0;
-    for (int r = 0; r < s->job.nranks; r++) {
-        int pid = s->job.ranks[r].pid;
+    for (int r = 0; r < js->nranks; r++) {
+        int pid = js->ranks[r].pid;
         if (pid && (!mg_process_state_gone(mg_rank_scan_process_state(pid)) ||
                     (check_agent_pid(o->agent, r) && !check_agent_ended(o->agent, r))))
             return 0;
@@ -137,9 +135,9 @@ static int send_states(agent_out *o, const check_agent_proc_params *p, int world
  * they are all gone is read from /proc as often as the observer looks, not at every drain. */
 static int observe_node(agent_out *o, observe_ranks *observer)
 {
-    cli_session *s = o->node;
-    job_session_discover(&s->job);
-    if (s->job.nranks && !o->calls && !(o->calls = calloc((size_t)s->job.nranks, sizeof *o->calls)))
+    job_session *js = o->node;
+    job_session_discover(js);
+    if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
         return MG_ENOMEM;
     double now = mg_clock_seconds();
     int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
@@ -261,15 +259,15 @@ int check_agent_proc_run(const check_agent_proc_params *p)
         mg_error("check agent: bad share %d/%d or token", p->share, p->shares);
         return MG_EXIT_SOFTWARE;
     }
-    cli_session node = {.tool = "check", .job = {.tool = "check", .flavor = p->flavor}};
+    job_session node = {.tool = "check", .flavor = p->flavor};
     agent_out o = {.fd = p->address ? connect_to(p->address) : p->output,
                    .agent = a,
                    .node = p->library ? &node : NULL};
     observe_ranks *observer = NULL;
     if (o.node) {
-        snprintf(node.job.token, sizeof node.job.token, "%s", p->token);
-        snprintf(node.job.library, sizeof node.job.library, "%s", p->library);
-        node.job.selector.token = node.job.token;
+        snprintf(node.token, sizeof node.token, "%s", p->token);
+        snprintf(node.library, sizeof node.library, "%s", p->library);
+        node.selector.token = node.token;
         if ((observer = observe_ranks_create(&node, ring_attached, &o)))
             observe_ranks_on_verdict(observer, send_verdict, &o);
     }
@@ -283,7 +281,7 @@ int check_agent_proc_run(const check_agent_proc_params *p)
         status = stream(&o, a, observer, p);
     }
     observe_ranks_destroy(observer);
-    free(node.job.ranks);
+    free(node.ranks);
     free(o.calls);
     free(o.buf);
     if (o.fd >= 0)

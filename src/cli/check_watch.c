@@ -457,7 +457,7 @@ static void finish(check_run *r, observe_ranks *observer)
     const char *sampler[r->s->job.nranks > 0 ? r->s->job.nranks : 1];
     for (int k = 0; k < r->s->job.nranks; k++)
         sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
-    observe_ranks_record(observer, sampler);
+    cli_session_record_observation(r->s, observer, sampler);
 }
 
 /* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
@@ -469,7 +469,7 @@ static void finish(check_run *r, observe_ranks *observer)
 int check_watch(check_run *r)
 {
     check_policy_init(&r->policy, r->o->quiet_time, now_ns());
-    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    observe_ranks *observer = observe_ranks_create(&r->s->job, ring_published, r);
     r->observer = observer;
     r->failed = !observer;
     enum watch_end end = watch_running(r, observer);

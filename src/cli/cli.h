@@ -6,6 +6,7 @@
 
 #include "job_session.h"
 #include "mg_options.h"
+#include "observe_ranks.h"
 #include "report.h"
 
 #define MPIGUARD_VERSION "0.1.0"
@@ -61,6 +62,11 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target);
 
 /* Writes the report now (tools call it after each finding so nothing found is lost). */
 int cli_session_save(cli_session *s);
+/* Writes each rank's observation verdict to the report: {rank, observed, cause, detail,
+ * sampler}; sampler[r] names how the tool read rank r ("shm", "ptrace", "ring"), or is NULL when it
+ * did not (then the rank is not observed, whatever the cause says of the interposition library). */
+void cli_session_record_observation(cli_session *s, const observe_ranks *o,
+                                    const char *const *sampler);
 /* Records the outcome, writes the final report, frees everything, returns the exit status: the
  * job's own, or finding_status when it is non-zero and no signal stopped mpiguard. */
 int cli_session_finish(cli_session *s, int finding_status);

@@ -79,6 +79,15 @@ int cli_session_save(cli_session *s)
     return 0;
 }
 
+void cli_session_record_observation(cli_session *s, const observe_ranks *o,
+                                    const char *const *sampler)
+{
+    const char *cause, *detail;
+    for (int r = 0; observe_ranks_verdict(o, r, &cause, &detail); r++)
+        mg_report_add_observation(s->report, r, sampler && sampler[r], cause, detail,
+                                  sampler ? sampler[r] : NULL);
+}
+
 int cli_session_finish(cli_session *s, int finding_status)
 {
     int job_status = mg_job_exit_status(s->job.process);

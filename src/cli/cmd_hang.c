@@ -261,7 +261,7 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         seen->by_shm += shm;
     }
     if (observer)
-        observe_ranks_record(observer, sampler);
+        cli_session_record_observation(probes->session, observer, sampler);
 }
 
 /* Says why the watch set a suspicion aside, on stderr and in the trace. The first one is said
@@ -529,7 +529,8 @@ static void watcher_open_probes(hang_watcher *w)
     w->by_state = w->probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->job.attached;
     int by_stack = w->probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
     if (w->by_state || by_stack) {
-        w->observer = observe_ranks_create(s, w->by_state ? observe_ranks_by_state : NULL, s);
+        w->observer = observe_ranks_create(&s->job, w->by_state ? observe_ranks_by_state : NULL,
+                                           &s->job);
         if (!w->observer)
             mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     }

@@ -56,7 +56,7 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
     const char *sampler[s->job.nranks > 0 ? s->job.nranks : 1];
     for (int r = 0; r < s->job.nranks; r++)
         sampler[r] = s->job.ranks[r].state ? "shm" : NULL;
-    observe_ranks_record(o, sampler);
+    cli_session_record_observation(s, o, sampler);
     if (s->job.nranks == 0)
         fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
                         "and none published its state\n");
@@ -106,7 +106,7 @@ int cmd_run(int argc, char **argv)
         protect_setup_discard();
         return rc;
     }
-    observe_ranks *o = observe_ranks_create(&s, observe_ranks_by_state, &s);
+    observe_ranks *o = observe_ranks_create(&s.job, observe_ranks_by_state, &s.job);
     if (!o) {
         mg_error("out of memory");
         mg_job_stop(s.job.process);
