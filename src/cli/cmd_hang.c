@@ -224,7 +224,7 @@ typedef struct hang_seen {
 /* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
 static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer)
 {
-    for (int r = 0; r < probes->session->job.nranks; r++) {
+    for (int r = 0; r < probes->job->nranks; r++) {
         mg_observe_cause cause = observe_ranks_cause(observer, r);
         if (cause == MG_OBSERVE_PENDING || cause == MG_OBSERVE_OK ||
             (probes->by_ptrace && probes->by_ptrace[r]))
@@ -240,9 +240,10 @@ static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer
 }
 
 /* Records each rank's observation with its sampler and counts them into *seen. */
-static void record_observation(hang_probes *probes, observe_ranks *observer, hang_seen *seen)
+static void record_observation(cli_session *s, hang_probes *probes, observe_ranks *observer,
+                               hang_seen *seen)
 {
-    int n = probes->session->job.nranks;
+    int n = probes->job->nranks;
     const char *sampler[n > 0 ? n : 1];
     for (int r = 0; r < n; r++) {
         /* not judged through agents elsewhere: counted as the sampler reads them */
@@ -261,7 +262,7 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         seen->by_shm += shm;
     }
     if (observer)
-        cli_session_record_observation(probes->session, observer, sampler);
+        cli_session_record_observation(s, observer, sampler);
 }
 
 /* Says why the watch set a suspicion aside, on stderr and in the trace. The first one is said
@@ -519,7 +520,7 @@ static void watcher_open_probes(hang_watcher *w)
 {
     const hang_options *o = w->o;
     cli_session *s = w->s;
-    w->probes = (hang_probes){.session = s,
+    w->probes = (hang_probes){.job = &s->job,
                               .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
                               .remote = w->remote,
                               .probe = calloc((size_t)s->job.nranks, sizeof(mg_rank_probe *)),
@@ -587,7 +588,7 @@ static void watcher_verdict(hang_watcher *w, const struct hang_watch_step *step,
                            json_object_new_string(step->held_rank >= 0 ? "held-in-poll rule"
                                                   : step->from_start   ? "first-call rule"
                                                                        : "model"));
-    hang_report(&w->probes, &step->result, hang_watch_faulty(w->engine),
+    hang_report(w->s, &w->probes, &step->result, hang_watch_faulty(w->engine),
                 hang_watch_last_scan(w->engine), now, model_data);
     cli_session_save(w->s);
     act(w->s, w->action, w->sig, w->cmd, hang_watch_faulty(w->engine), step->result.nfaulty);
@@ -655,7 +656,7 @@ static int watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen)
     record_cost(s, &w->probes, mg_clock_seconds() - w->start);
     if (w->observer)
         observe_ranks_update(w->observer, 1);
-    record_observation(&w->probes, w->observer, seen);
+    record_observation(w->s, &w->probes, w->observer, seen);
     return status;
 }
 
@@ -664,7 +665,7 @@ static void watcher_free(hang_watcher *w)
 {
     proc_exits_close(w->exits);
     observe_ranks_destroy(w->observer);
-    if (w->probes.session)
+    if (w->probes.job)
         hang_probes_close(&w->probes);
     /* the agents' copies of published waits die with the agents' link: not segments to unmap */
     for (int r = 0; r < w->s->job.nranks; r++)
