@@ -2,7 +2,6 @@
 #include "check_agent_proc.h"
 
 #include "check_agent.h"
-#include "cli.h"
 #include "observe_ranks.h"
 #include "mg_array.h"
 #include "mg_clock.h"
@@ -28,7 +27,7 @@ typedef struct agent_out {
     size_t len, cap;
     int failed, world_sent;
     const check_agent *agent;
-    cli_session *node; /* a node agent's view of its ranks, else NULL */
+    job_session *node; /* a node agent's view of its ranks, else NULL */
     uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
     double sent_at;    /* when bytes last went to the detector */
@@ -103,11 +102,11 @@ static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, c
  * may never reap it) and its stream, if it had one, ended: the verdicts are then final. */
 static int node_done(const agent_out *o)
 {
-    const cli_session *s = o->node;
-    if (s->found == 0)
+    const job_session *js = o->node;
+    if (js->found == 0)
         return 0;
-    for (int r = 0; r < s->nranks; r++) {
-        int pid = s->ranks[r].pid;
+    for (int r = 0; r < js->nranks; r++) {
+        int pid = js->ranks[r].pid;
         if (pid && (!mg_process_state_gone(mg_rank_scan_process_state(pid)) ||
                     (check_agent_pid(o->agent, r) && !check_agent_ended(o->agent, r))))
             return 0;
@@ -136,9 +135,9 @@ static int send_states(agent_out *o, const check_agent_proc_params *p, int world
  * they are all gone is read from /proc as often as the observer looks, not at every drain. */
 static int observe_node(agent_out *o, observe_ranks *observer)
 {
-    cli_session *s = o->node;
-    cli_session_discover(s);
-    if (s->nranks && !o->calls && !(o->calls = calloc((size_t)s->nranks, sizeof *o->calls)))
+    job_session *js = o->node;
+    job_session_discover(js);
+    if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
         return MG_ENOMEM;
     double now = mg_clock_seconds();
     int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
@@ -260,7 +259,7 @@ int check_agent_proc_run(const check_agent_proc_params *p)
         mg_error("check agent: bad share %d/%d or token", p->share, p->shares);
         return MG_EXIT_SOFTWARE;
     }
-    cli_session node = {.tool = "check", .flavor = p->flavor};
+    job_session node = {.tool = "check", .flavor = p->flavor};
     agent_out o = {.fd = p->address ? connect_to(p->address) : p->output,
                    .agent = a,
                    .node = p->library ? &node : NULL};

@@ -44,10 +44,11 @@ static void set_world(check_run *r, int size)
     r->agent_of = calloc((size_t)size, sizeof *r->agent_of);
     /* across nodes the agents, not this node's /proc, tell the session its ranks */
     cli_session *s = r->s;
-    if (across_nodes(r) && !s->ranks && (s->ranks = calloc((size_t)size, sizeof *s->ranks)))
-        s->nranks = size;
+    if (across_nodes(r) && !s->job.ranks &&
+        (s->job.ranks = calloc((size_t)size, sizeof *s->job.ranks)))
+        s->job.nranks = size;
     if (!r->blocked || !r->captured || !r->ended || !r->rank_records || !r->agent_of ||
-        (across_nodes(r) && s->nranks != size))
+        (across_nodes(r) && s->job.nranks != size))
         r->failed = 1;
     else
         r->world = size;
@@ -164,7 +165,7 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
     /* A rank that ends because mpiguard was interrupted (Ctrl-C reaches the ranks too, or
      * mpiguard passes the signal on) did not vanish on its own: the ranks waiting for it are not
      * stuck on it. */
-    if (end == CHECK_AGENT_LOST && mg_job_interrupting_signal(r->s->job))
+    if (end == CHECK_AGENT_LOST && mg_job_interrupting_signal(r->s->job.process))
         mg_info("check: rank %d ended with the interrupted job", rank);
     else if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) &&
              ensure_detector(r) == MG_OK) {
@@ -193,8 +194,8 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
     set_world(r, v->world);
     if (!across_nodes(r) || v->rank < 0 || v->rank >= r->world || !r->observer)
         return;
-    cli_rank *k = &r->s->ranks[v->rank];
-    r->s->found += !k->pid;
+    job_session_rank *k = &r->s->job.ranks[v->rank];
+    r->s->job.found += !k->pid;
     k->pid = v->pid;
     snprintf(k->host, sizeof k->host, "%s", node);
     r->agent_of[v->rank] = agent + 1;
@@ -340,14 +341,14 @@ static int ring_published(void *ctx, int rank, uint64_t *calls)
     if (captured)
         return 1;
     char path[256];
-    snprintf(path, sizeof path, "/dev/shm" EVENT_RING_NAME_FORMAT, r->s->token, rank);
+    snprintf(path, sizeof path, "/dev/shm" EVENT_RING_NAME_FORMAT, r->s->job.token, rank);
     return access(path, F_OK) == 0;
 }
 
 static void stop_job(check_run *r)
 {
-    mg_job_stop(r->s->job);
-    while (!cli_session_wait(r->s, 1000))
+    mg_job_stop(r->s->job.process);
+    while (!job_session_wait(&r->s->job, 1000))
         ;
 }
 
@@ -360,9 +361,9 @@ enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK, WATC
 static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
     while (!r->failed) {
-        int ended = cli_session_wait(r->s, r->agent ? 20 : 0);
+        int ended = job_session_wait(&r->s->job, r->agent ? 20 : 0);
         if (!across_nodes(r))
-            cli_session_discover(r->s);
+            job_session_discover(&r->s->job);
         drain(r, 20);
         if (ended)
             return WATCH_JOB_ENDED;
@@ -388,9 +389,9 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
             r->deadlock = 1;
             if (r->o->on_deadlock == 0) {
                 mg_warn("check: stopping the job");
-                mg_job_stop(r->s->job);
+                mg_job_stop(r->s->job.process);
             }
-            while (!cli_session_wait(r->s, 1000))
+            while (!job_session_wait(&r->s->job, 1000))
                 ;
             return WATCH_DEADLOCK;
         }
@@ -447,16 +448,16 @@ static void finish(check_run *r, observe_ranks *observer)
                 r->world - r->observed - r->blind, r->world);
     /* A job of which nothing was seen (its ranks on nodes this one cannot see, and no agent
      * there) is not clean; across nodes a rank no agent told of is as blind as one found blind. */
-    if (r->world == 0 && r->s->nranks == 0)
+    if (r->world == 0 && r->s->job.nranks == 0)
         mg_warn("check: no rank of the job was seen%s: nothing was observed",
                 across_nodes(r) ? " by any agent"
                                 : " on this node (ranks on other nodes need --agent-launcher)");
-    if (across_nodes(r) || (r->world == 0 && r->s->nranks == 0))
+    if (across_nodes(r) || (r->world == 0 && r->s->job.nranks == 0))
         r->blind = (r->world ? r->world : 1) - r->observed;
-    const char *sampler[r->s->nranks > 0 ? r->s->nranks : 1];
-    for (int k = 0; k < r->s->nranks; k++)
+    const char *sampler[r->s->job.nranks > 0 ? r->s->job.nranks : 1];
+    for (int k = 0; k < r->s->job.nranks; k++)
         sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
-    observe_ranks_record(observer, sampler);
+    cli_session_record_observation(r->s, observer, sampler);
 }
 
 /* Watches the job until it ends, a deadlock is confirmed, it hangs after reported errors, or a
@@ -468,7 +469,7 @@ static void finish(check_run *r, observe_ranks *observer)
 int check_watch(check_run *r)
 {
     check_policy_init(&r->policy, r->o->quiet_time, now_ns());
-    observe_ranks *observer = observe_ranks_create(r->s, ring_published, r);
+    observe_ranks *observer = observe_ranks_create(&r->s->job, ring_published, r);
     r->observer = observer;
     r->failed = !observer;
     enum watch_end end = watch_running(r, observer);

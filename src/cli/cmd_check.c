@@ -46,19 +46,19 @@ static int start_agents(check_run *r)
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
-        char *local[] = {exe,   "agent",    "check", "--connect", address,     "--share",
-                         share, "--shares", shares,  "--token",   r->s->token, NULL};
+        char *local[] = {exe,   "agent",    "check", "--connect", address,         "--share",
+                         share, "--shares", shares,  "--token",   r->s->job.token, NULL};
         char *node[] = {exe,
                         "agent",
                         "check",
                         "--connect",
                         address,
                         "--token",
-                        r->s->token,
+                        r->s->job.token,
                         "--library",
-                        r->s->library,
+                        r->s->job.library,
                         "--mpi",
-                        (char *)mg_mpi_flavor_name(r->s->flavor),
+                        (char *)mg_mpi_flavor_name(r->s->job.flavor),
                         NULL};
         if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
                                sizeof err) != MG_OK) {
@@ -123,8 +123,8 @@ static int start_leaves(check_run *r)
         snprintf(to_leaf, sizeof to_leaf, "%d", agent_leaf[0]);
         snprintf(from_agent, sizeof from_agent, "%d", agent_leaf[1]);
         snprintf(to_root, sizeof to_root, "%d/%d", leaf_root[1], leaf_root[1]);
-        char *agent[] = {exe,   "agent",    "check", "--output", to_leaf,     "--share",
-                         share, "--shares", shares,  "--token",  r->s->token, NULL};
+        char *agent[] = {exe,   "agent",    "check", "--output", to_leaf,         "--share",
+                         share, "--shares", shares,  "--token",  r->s->job.token, NULL};
         char *leaf[] = {exe,    "agent",    "stage",    "--share",  share,   "--shares",
                         shares, "--inputs", from_agent, "--output", to_root, NULL};
         const int leaf_fds[] = {agent_leaf[1], leaf_root[1]};
@@ -168,7 +168,7 @@ static void print_clean_line(const check_run *r)
     fprintf(stderr,
             "mpiguard: check: nothing found in %d of %d ranks observed (checked: %s; not checked: "
             "%s",
-            r->observed, r->s->nranks, checked, CHECK_NOT_COVERED);
+            r->observed, r->s->job.nranks, checked, CHECK_NOT_COVERED);
     if (left[0])
         fprintf(stderr, "; not selected by --checks: %s", left);
     if (r->left_out)
@@ -189,10 +189,10 @@ static int check_job(cli_session *s, const check_options *o)
     if (rc == MG_OK)
         rc = o->detector_leaves               ? start_leaves(&r)
              : o->agents || o->agent_launcher ? start_agents(&r)
-                                              : check_agent_create(s->token, 0, 1, &r.agent);
+                                              : check_agent_create(s->job.token, 0, 1, &r.agent);
     if (rc != MG_OK) {
         mg_error("check: cannot start the agents: %s", mg_strerror(rc));
-        mg_job_stop(s->job);
+        mg_job_stop(s->job.process);
         stop_agents(&r);
         site_resolver_destroy(r.sites);
         return cli_session_finish(s, MG_EXIT_SOFTWARE);
@@ -200,18 +200,18 @@ static int check_job(cli_session *s, const check_options *o)
     int status = check_watch(&r);
     /* A launcher that failed (Open MPI refusing root, a missing host) ends the job before any
      * rank exists: nothing was checked, which must not read as a clean line. */
-    int none_found = s->nranks == 0;
+    int none_found = s->job.nranks == 0;
     if (!status && none_found && !cli_opts.quiet)
         fprintf(stderr, "mpiguard: check: the job ended before any of its ranks was found: nothing "
                         "was checked\n");
     else if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
-             !mg_job_interrupting_signal(s->job))
+             !mg_job_interrupting_signal(s->job.process))
         print_clean_line(&r);
     deadlock_detector_destroy(r.det);
     tbon_root_destroy(r.answers);
     check_agent_destroy(r.agent);
     stop_agents(&r);
-    check_agent_remove_rings(s->token);
+    check_agent_remove_rings(s->job.token);
     site_resolver_destroy(r.sites);
     free(r.blocked);
     free(r.captured);

@@ -135,12 +135,12 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
     switch (action) {
     case ACTION_KILL:
         mg_warn("hang: stopping the job");
-        mg_job_stop(s->job);
+        mg_job_stop(s->job.process);
         return 1;
     case ACTION_SIGNAL:
-        for (int r = 0; r < s->nranks; r++)
-            if (s->ranks[r].pid)
-                kill(s->ranks[r].pid, sig);
+        for (int r = 0; r < s->job.nranks; r++)
+            if (s->job.ranks[r].pid)
+                kill(s->job.ranks[r].pid, sig);
         return 0;
     case ACTION_EXEC: {
         char ranks[64] = "";
@@ -148,7 +148,7 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
             snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s%d", i ? "," : "",
                      faulty[i]);
         char pid[16];
-        snprintf(pid, sizeof pid, "%d", mg_job_launcher_pid(s->job));
+        snprintf(pid, sizeof pid, "%d", mg_job_launcher_pid(s->job.process));
         setenv(MG_ENV_FAULTY_RANKS, ranks, 1);
         setenv(MG_ENV_LAUNCHER_PID, pid, 1);
         if (cli_opts.report_path)
@@ -180,7 +180,7 @@ static int act(cli_session *s, hang_action action, int sig, const char *cmd, con
 static proc_exits *open_exits(const cli_session *s)
 {
     proc_exits *exits = NULL;
-    int rc = proc_exits_open(s->nranks, &exits);
+    int rc = proc_exits_open(s->job.nranks, &exits);
     if (rc != MG_OK)
         mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
                 "by its published state alone",
@@ -196,16 +196,16 @@ static int wait_for_ranks(cli_session *s, proc_exits **exits)
     double deadline = mg_clock_seconds() + ATTACH_DISCOVERY_SECONDS;
     bool listening = !exits;
     for (;;) {
-        if (!listening && s->nranks > 0) {
+        if (!listening && s->job.nranks > 0) {
             *exits = open_exits(s);
             listening = true;
         }
-        if (s->nranks > 0 && s->found == s->nranks)
+        if (s->job.nranks > 0 && s->job.found == s->job.nranks)
             return 0;
-        if (cli_session_wait(s, 100))
+        if (job_session_wait(&s->job, 100))
             return 1;
-        cli_session_discover(s);
-        if (s->attached && s->nranks == 0 && mg_clock_seconds() > deadline) {
+        job_session_discover(&s->job);
+        if (s->job.attached && s->job.nranks == 0 && mg_clock_seconds() > deadline) {
             mg_error("hang: no MPI rank found in the job attached to (%.0f s)",
                      ATTACH_DISCOVERY_SECONDS);
             return MG_EXIT_NOINPUT;
@@ -224,7 +224,7 @@ typedef struct hang_seen {
 /* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
 static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer)
 {
-    for (int r = 0; r < probes->session->nranks; r++) {
+    for (int r = 0; r < probes->job->nranks; r++) {
         mg_observe_cause cause = observe_ranks_cause(observer, r);
         if (cause == MG_OBSERVE_PENDING || cause == MG_OBSERVE_OK ||
             (probes->by_ptrace && probes->by_ptrace[r]))
@@ -240,9 +240,10 @@ static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer
 }
 
 /* Records each rank's observation with its sampler and counts them into *seen. */
-static void record_observation(hang_probes *probes, observe_ranks *observer, hang_seen *seen)
+static void record_observation(cli_session *s, hang_probes *probes, observe_ranks *observer,
+                               hang_seen *seen)
 {
-    int n = probes->session->nranks;
+    int n = probes->job->nranks;
     const char *sampler[n > 0 ? n : 1];
     for (int r = 0; r < n; r++) {
         /* not judged through agents elsewhere: counted as the sampler reads them */
@@ -261,7 +262,7 @@ static void record_observation(hang_probes *probes, observe_ranks *observer, han
         seen->by_shm += shm;
     }
     if (observer)
-        observe_ranks_record(observer, sampler);
+        cli_session_record_observation(s, observer, sampler);
 }
 
 /* Says why the watch set a suspicion aside, on stderr and in the trace. The first one is said
@@ -381,8 +382,8 @@ static void take_readings(hang_probes *probes, const struct hang_watch_step *ste
 /* The dead rank (hang_dead_rank) after taking the exits announced so far. */
 static int poll_dead_rank(const cli_session *s, proc_exits *exits)
 {
-    for (int r = 0; exits && r < s->nranks; r++)
-        proc_exits_set_pid(exits, r, s->ranks[r].pid);
+    for (int r = 0; exits && r < s->job.nranks; r++)
+        proc_exits_set_pid(exits, r, s->job.ranks[r].pid);
     if (proc_exits_poll(exits) == MG_EFULL)
         mg_info("hang: the kernel dropped process events (a busy machine): a rank's exit status "
                 "may be missing");
@@ -397,8 +398,8 @@ static bool every_exit_seen(const cli_session *s, const proc_exits *exits)
 {
     int wait_status;
     uint64_t when;
-    for (int r = 0; r < s->nranks; r++)
-        if (s->ranks[r].pid && !proc_exits_status(exits, r, &wait_status, &when))
+    for (int r = 0; r < s->job.nranks; r++)
+        if (s->job.ranks[r].pid && !proc_exits_status(exits, r, &wait_status, &when))
             return false;
     return true;
 }
@@ -442,20 +443,20 @@ typedef struct hang_watcher {
  * MG_EXIT_SOFTWARE (said). */
 static int take_agents_ranks(cli_session *s, const hang_remote *remote)
 {
-    if (s->nranks == 0) {
+    if (s->job.nranks == 0) {
         int world = hang_remote_world(remote);
-        if (!(s->ranks = calloc((size_t)world, sizeof *s->ranks))) {
+        if (!(s->job.ranks = calloc((size_t)world, sizeof *s->job.ranks))) {
             mg_error("hang: %s", mg_strerror(MG_ENOMEM));
             return MG_EXIT_SOFTWARE;
         }
-        s->nranks = world;
+        s->job.nranks = world;
     }
-    s->found = 0;
-    for (int r = 0; r < s->nranks; r++) {
+    s->job.found = 0;
+    for (int r = 0; r < s->job.nranks; r++) {
         const char *node;
-        s->ranks[r].pid = hang_remote_pid(remote, r, &node);
-        snprintf(s->ranks[r].host, sizeof s->ranks[r].host, "%s", node);
-        s->found += s->ranks[r].pid != 0;
+        s->job.ranks[r].pid = hang_remote_pid(remote, r, &node);
+        snprintf(s->job.ranks[r].host, sizeof s->job.ranks[r].host, "%s", node);
+        s->job.found += s->job.ranks[r].pid != 0;
     }
     return 0;
 }
@@ -474,8 +475,8 @@ static int watcher_find_ranks(hang_watcher *w, hang_seen *seen)
     }
     if (!o->agents && !o->agent_launcher)
         return 0;
-    hang_remote_options ro = {.token = w->s->token,
-                              .world = w->s->nranks,
+    hang_remote_options ro = {.token = w->s->job.token,
+                              .world = w->s->job.nranks,
                               .local_agents = (int)o->agents,
                               .agent_launcher = o->agent_launcher,
                               .sampler = o->sampler == SAMPLER_PTRACE ? "ptrace" : "shm",
@@ -498,16 +499,16 @@ static int watcher_create_engine(hang_watcher *w)
     if (o->max_interval > 0)
         params.interval_max = o->max_interval;
     uint64_t seed = o->seed >= 0 ? (uint64_t)o->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid();
-    if (hang_model_create(&params, (size_t)w->s->nranks, seed, &w->model) != 0) {
+    if (hang_model_create(&params, (size_t)w->s->job.nranks, seed, &w->model) != 0) {
         mg_error("hang: invalid model parameters");
         return MG_EXIT_USAGE;
     }
     struct hang_watch_params wp;
     watch_params(o, &wp);
     struct hang_detector detector = hang_detector_model(w->model);
-    w->readings = calloc((size_t)w->s->nranks, sizeof *w->readings);
+    w->readings = calloc((size_t)w->s->job.nranks, sizeof *w->readings);
     if (!w->readings ||
-        hang_watch_create(&wp, &detector, (size_t)w->s->nranks, &w->engine) != MG_OK) {
+        hang_watch_create(&wp, &detector, (size_t)w->s->job.nranks, &w->engine) != MG_OK) {
         mg_error("hang: out of memory");
         return MG_EXIT_SOFTWARE;
     }
@@ -519,17 +520,18 @@ static void watcher_open_probes(hang_watcher *w)
 {
     const hang_options *o = w->o;
     cli_session *s = w->s;
-    w->probes = (hang_probes){.session = s,
+    w->probes = (hang_probes){.job = &s->job,
                               .kind = o->sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM,
                               .remote = w->remote,
-                              .probe = calloc((size_t)s->nranks, sizeof(mg_rank_probe *)),
-                              .warned = calloc((size_t)s->nranks, 1)};
+                              .probe = calloc((size_t)s->job.nranks, sizeof(mg_rank_probe *)),
+                              .warned = calloc((size_t)s->job.nranks, 1)};
     /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
      * published (not known of an attached job), with ptrace by what their processes map */
-    w->by_state = w->probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->attached;
+    w->by_state = w->probes.kind == MG_PROBE_SHM && !o->agent_launcher && !s->job.attached;
     int by_stack = w->probes.kind == MG_PROBE_PTRACE && !o->agent_launcher;
     if (w->by_state || by_stack) {
-        w->observer = observe_ranks_create(s, w->by_state ? observe_ranks_by_state : NULL, s);
+        w->observer = observe_ranks_create(&s->job, w->by_state ? observe_ranks_by_state : NULL,
+                                           &s->job);
         if (!w->observer)
             mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     }
@@ -538,8 +540,8 @@ static void watcher_open_probes(hang_watcher *w)
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
-                s->nranks, w->probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha, st.set_size,
-                st.reduced ? ", fewer than 2C ranks" : "");
+                s->job.nranks, w->probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", o->alpha,
+                st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
     w->trace = o->trace ? fopen(o->trace, "w") : NULL;
     if (o->trace && !w->trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", o->trace);
@@ -569,7 +571,7 @@ static bool dead_rank_holds_job(hang_watcher *w)
 static bool watcher_observe(hang_watcher *w)
 {
     if (w->by_state)
-        cli_session_discover(w->s); /* maps the states the observer reads */
+        job_session_discover(&w->s->job); /* maps the states the observer reads */
     if (observe_ranks_update(w->observer, 0) && w->by_state && !w->remote &&
         switch_blind_ranks(&w->probes, w->observer)) {
         mg_error("hang: out of memory");
@@ -586,7 +588,7 @@ static void watcher_verdict(hang_watcher *w, const struct hang_watch_step *step,
                            json_object_new_string(step->held_rank >= 0 ? "held-in-poll rule"
                                                   : step->from_start   ? "first-call rule"
                                                                        : "model"));
-    hang_report(&w->probes, &step->result, hang_watch_faulty(w->engine),
+    hang_report(w->s, &w->probes, &step->result, hang_watch_faulty(w->engine),
                 hang_watch_last_scan(w->engine), now, model_data);
     cli_session_save(w->s);
     act(w->s, w->action, w->sig, w->cmd, hang_watch_faulty(w->engine), step->result.nfaulty);
@@ -615,7 +617,7 @@ static int watcher_run(hang_watcher *w, int *rc)
     *rc = hang_watch_begin(w->engine, 0, &step);
     while (*rc == MG_OK) {
         double wait = step.at - (mg_clock_seconds() - w->start);
-        if (cli_session_wait(w->s, wait > 0 ? (int)(wait * 1000) : 0))
+        if (job_session_wait(&w->s->job, wait > 0 ? (int)(wait * 1000) : 0))
             return 0;
         if (dead_rank_holds_job(w))
             return MG_EXIT_HANG;
@@ -639,10 +641,10 @@ static int watcher_run(hang_watcher *w, int *rc)
 static int watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen)
 {
     cli_session *s = w->s;
-    if (!status && rc == MG_OK && !w->remote && !mg_job_interrupting_signal(s->job) &&
+    if (!status && rc == MG_OK && !w->remote && !mg_job_interrupting_signal(s->job.process) &&
         (seen->dead_rank = dead_rank_at_end(s, w->exits)) >= 0) {
         hang_report_dead_rank(s, seen->dead_rank, w->exits, true, mg_clock_seconds() - w->start);
-        s->ended_itself = 1;
+        s->job.ended_itself = 1;
     }
     if (rc != MG_OK) {
         /* never reported clean: the job runs on unwatched to its end, and the status says so */
@@ -654,7 +656,7 @@ static int watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen)
     record_cost(s, &w->probes, mg_clock_seconds() - w->start);
     if (w->observer)
         observe_ranks_update(w->observer, 1);
-    record_observation(&w->probes, w->observer, seen);
+    record_observation(w->s, &w->probes, w->observer, seen);
     return status;
 }
 
@@ -663,12 +665,12 @@ static void watcher_free(hang_watcher *w)
 {
     proc_exits_close(w->exits);
     observe_ranks_destroy(w->observer);
-    if (w->probes.session)
+    if (w->probes.job)
         hang_probes_close(&w->probes);
     /* the agents' copies of published waits die with the agents' link: not segments to unmap */
-    for (int r = 0; r < w->s->nranks; r++)
-        if (hang_remote_forwarded(w->remote, w->s->ranks[r].state))
-            w->s->ranks[r].state = NULL;
+    for (int r = 0; r < w->s->job.nranks; r++)
+        if (hang_remote_forwarded(w->remote, w->s->job.ranks[r].state))
+            w->s->job.ranks[r].state = NULL;
     hang_remote_stop(w->remote);
     free(w->readings);
     hang_watch_destroy(w->engine);
@@ -697,7 +699,7 @@ static int watch(cli_session *s, const hang_options *o, hang_action action, int 
     status = watcher_finish(&w, status, rc, seen);
     watcher_free(&w);
     if (status && (action != ACTION_KILL || status == MG_EXIT_SOFTWARE))
-        while (!cli_session_wait(s, 1000))
+        while (!job_session_wait(&s->job, 1000))
             ;
     return status;
 }
@@ -762,12 +764,12 @@ static void say_no_hang(const cli_session *s, const hang_seen *seen)
         fprintf(stderr,
                 "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
                 "not hang, and was too short to watch\n",
-                s->found);
-    else if (seen->dead_rank < 0 && !mg_job_interrupting_signal(s->job))
+                s->job.found);
+    else if (seen->dead_rank < 0 && !mg_job_interrupting_signal(s->job.process))
         fprintf(stderr,
                 "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
                 "ptrace)\n",
-                seen->by_shm + seen->by_ptrace, s->nranks, seen->by_shm, seen->by_ptrace);
+                seen->by_shm + seen->by_ptrace, s->job.nranks, seen->by_shm, seen->by_ptrace);
 }
 
 int cmd_hang(int argc, char **argv)
@@ -803,12 +805,12 @@ int cmd_hang(int argc, char **argv)
     }
     cli_session s;
     const char *modules = o.sampler == SAMPLER_PTRACE ? "" : "state";
-    cli_session_add_env(MG_ENV_STATE_WAITS, "1");
+    job_session_add_env(MG_ENV_STATE_WAITS, "1");
     rc = o.attach ? cli_session_attach(&s, "hang", o.attach)
                   : cli_session_start(&s, "hang", modules, args.command, args.ncommand);
     if (rc)
         return rc;
-    if (o.attach && !s.token[0] && o.sampler != SAMPLER_PTRACE) {
+    if (o.attach && !s.job.token[0] && o.sampler != SAMPLER_PTRACE) {
         if (o.sampler == SAMPLER_SHM)
             mg_warn(
                 "hang: the job was not started under mpiguard: no published state, using ptrace");
@@ -818,7 +820,7 @@ int cmd_hang(int argc, char **argv)
     hang_seen seen = {.dead_rank = -1};
     int status = watch(&s, &o, action, sig, cmd, &seen);
     /* a job that ended after a rank's death with status 0 must not read as clean */
-    if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job) == 0)
+    if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job.process) == 0)
         status = MG_EXIT_FINDINGS;
     if (!status)
         say_no_hang(&s, &seen);

@@ -28,7 +28,7 @@ int cmd_protect(int argc, char **argv)
         protect_setup_discard();
         return rc;
     }
-    cli_session_wait_end(&s, 0);
+    job_session_wait_end(&s.job, 0);
     protect_setup_collect(&s, 0);
     return cli_session_finish(&s, 0);
 }

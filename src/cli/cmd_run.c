@@ -15,11 +15,11 @@
  * once more at the end on what the ranks left. */
 static void watch_ranks(cli_session *s, observe_ranks *o)
 {
-    while (!observe_ranks_settled(o) && !cli_session_wait(s, 250)) {
-        cli_session_discover(s);
+    while (!observe_ranks_settled(o) && !job_session_wait(&s->job, 250)) {
+        job_session_discover(&s->job);
         observe_ranks_update(o, 0);
     }
-    cli_session_wait_end(s, 1 /* its MPI call counts */);
+    job_session_wait_end(&s->job, 1 /* its MPI call counts */);
     observe_ranks_update(o, 1);
 }
 
@@ -39,33 +39,33 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
     json_object *calls = json_object_new_array();
     int interposed = 0;
     unsigned long long total = 0;
-    for (int r = 0; r < s->nranks; r++) {
-        const mg_rank_state *st = s->ranks[r].state;
+    for (int r = 0; r < s->job.nranks; r++) {
+        const mg_rank_state *st = s->job.ranks[r].state;
         unsigned long long c = st ? (unsigned long long)atomic_load(&st->calls) : 0;
         interposed += st != NULL;
         total += c;
         json_object_array_add(calls, st ? json_object_new_int64((int64_t)c) : NULL);
         if (cli_opts.verbose)
             fprintf(stderr, "mpiguard: run: rank %d pid %d %s, %llu MPI calls\n", r,
-                    s->ranks[r].pid, st ? "interposed" : "not interposed", c);
+                    s->job.ranks[r].pid, st ? "interposed" : "not interposed", c);
     }
-    json_object_object_add(data, "ranks_found", json_object_new_int(s->found));
-    json_object_object_add(data, "world_size", json_object_new_int(s->nranks));
+    json_object_object_add(data, "ranks_found", json_object_new_int(s->job.found));
+    json_object_object_add(data, "world_size", json_object_new_int(s->job.nranks));
     json_object_object_add(data, "ranks_interposed", json_object_new_int(interposed));
     json_object_object_add(data, "mpi_calls", calls);
-    const char *sampler[s->nranks > 0 ? s->nranks : 1];
-    for (int r = 0; r < s->nranks; r++)
-        sampler[r] = s->ranks[r].state ? "shm" : NULL;
-    observe_ranks_record(o, sampler);
-    if (s->nranks == 0)
+    const char *sampler[s->job.nranks > 0 ? s->job.nranks : 1];
+    for (int r = 0; r < s->job.nranks; r++)
+        sampler[r] = s->job.ranks[r].state ? "shm" : NULL;
+    cli_session_record_observation(s, o, sampler);
+    if (s->job.nranks == 0)
         fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
                         "and none published its state\n");
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
                 "ranks observed, %s\n",
-                s->found, s->nranks, interposed, total, observe_ranks_observed(o), s->nranks,
-                checked(no_protect));
+                s->job.found, s->job.nranks, interposed, total, observe_ranks_observed(o),
+                s->job.nranks, checked(no_protect));
 }
 
 int cmd_run(int argc, char **argv)
@@ -106,17 +106,17 @@ int cmd_run(int argc, char **argv)
         protect_setup_discard();
         return rc;
     }
-    observe_ranks *o = observe_ranks_create(&s, observe_ranks_by_state, &s);
+    observe_ranks *o = observe_ranks_create(&s.job, observe_ranks_by_state, &s.job);
     if (!o) {
         mg_error("out of memory");
-        mg_job_stop(s.job);
+        mg_job_stop(s.job.process);
         if (!no_protect)
             protect_setup_collect(&s, 1);
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);
     }
     watch_ranks(&s, o);
     record_ranks(&s, o, no_protect);
-    int blind = observe_ranks_blind(o) + (s.nranks ? s.nranks - s.found : 1);
+    int blind = observe_ranks_blind(o) + (s.job.nranks ? s.job.nranks - s.job.found : 1);
     observe_ranks_destroy(o);
     if (!no_protect)
         protect_setup_collect(&s, 1);

@@ -20,119 +20,6 @@
 /* Frames shown per rank in the report. */
 enum { STACK_FRAMES_KEPT = 24 };
 
-static void warn_once(hang_probes *p, int r, int rc)
-{
-    if (p->warned && !p->warned[r]) {
-        p->warned[r] = 1;
-        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
-                p->session->ranks[r].pid, mg_strerror(rc));
-    }
-}
-
-static mg_probe_kind kind_of(const hang_probes *p, int r)
-{
-    return p->by_ptrace && p->by_ptrace[r] ? MG_PROBE_PTRACE : p->kind;
-}
-
-int hang_probes_use_ptrace(hang_probes *p, int r)
-{
-    if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->session->nranks, 1)))
-        return MG_ENOMEM;
-    p->by_ptrace[r] = 1;
-    mg_rank_probe_close(p->probe[r]);
-    p->probe[r] = NULL;
-    return MG_OK;
-}
-
-int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
-{
-    cli_session *s = p->session;
-    int rc;
-    if (p->remote) {
-        int unseen = 0;
-        rc = hang_remote_read(p->remote, r, with_cpu_time, out, &unseen);
-        if (rc == MG_OK && !unseen) {
-            p->readings++;
-            return 0;
-        }
-        warn_once(p, r, rc ? rc : MG_EPERM);
-        *out = mg_probe_reading_unknown();
-        return 1;
-    }
-    rc = mg_rank_probe_read_opening(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r],
-                                    with_cpu_time, out);
-    if (rc == MG_OK) {
-        p->readings++;
-        p->held_ns += out->held_ns;
-        p->frozen_ns += out->frozen_ns;
-        return 0;
-    }
-    warn_once(p, r, rc);
-    *out = mg_probe_reading_unknown();
-    return 1;
-}
-
-void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
-{
-    memset(out, 0, sizeof *out);
-    if (p->remote) {
-        hang_remote_stack(p->remote, r, out, &p->session->ranks[r].state);
-        return;
-    }
-    cli_session *s = p->session;
-    /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
-    if (!p->probe[r] &&
-        mg_rank_probe_open(kind_of(p, r), s->token, r, s->ranks[r].pid, &p->probe[r]) != 0 &&
-        mg_rank_probe_open(MG_PROBE_PTRACE, s->token, r, s->ranks[r].pid, &p->probe[r]) != 0)
-        return;
-    mg_rank_probe_stack(p->probe[r], out);
-}
-
-void hang_probes_close(hang_probes *p)
-{
-    for (int r = 0; p->probe && r < p->session->nranks; r++)
-        mg_rank_probe_close(p->probe[r]);
-    free(p->probe);
-    free(p->warned);
-    free(p->by_ptrace);
-    p->probe = NULL;
-    p->warned = NULL;
-    p->by_ptrace = NULL;
-}
-
-/* Rank r's share of a CPU on its node: what its agent said, or here this node's for every rank. */
-static double cpu_share_of(hang_probes *p, int r)
-{
-    if (p->remote)
-        return hang_remote_cpu_share(p->remote, r);
-    if (!p->cpu_share)
-        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->session->nranks);
-    return p->cpu_share;
-}
-
-void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
-                                struct hang_watch_reading *out)
-{
-    mg_probe_reading reading;
-    int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
-    /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
-    bool known = !unseen && (kind_of(p, r) != MG_PROBE_SHM || reading.counter_known);
-    *out = (struct hang_watch_reading){
-        .known = known,
-        .exited = unseen || reading.exited,
-        .in_mpi = reading.in_mpi,
-        .progressed = reading.progressed,
-        .counter_known = reading.counter_known,
-        .stopped = reading.stopped,
-        .runnable = reading.runnable,
-        .func = reading.fn == MG_FN_NONE ? -1 : (int)reading.fn,
-        .counter = reading.counter,
-        .cpu_s = reading.cpu_time_ns >= 0 ? 1e-9 * (double)reading.cpu_time_ns : -1,
-        .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
-        .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
-    };
-}
-
 /* The innermost frame of the application itself (its executable), as its name or, stripped, as
  * "app+0x1189"; else the innermost named frame; NULL when none. */
 static const char *user_function(const rank_stack *st, const char *app_path, char *buf, size_t len)
@@ -254,10 +141,10 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                           int r, const struct hang_diag_rank *seen, rank_stack *st, rank_view *view,
                           struct hang_culprit_rank *fact, json_object *entry)
 {
-    cli_session *s = p->session;
+    const job_session *js = p->job;
     int lost = p->remote && hang_remote_lost(p->remote, r);
     /* read as starting by shm, which has no probe of it: its stack tells in or before MPI_Init */
-    bool unpublished = !p->remote && kind_of(p, r) == MG_PROBE_SHM && !p->probe[r];
+    bool unpublished = !p->remote && hang_probes_kind(p, r) == MG_PROBE_SHM && !p->probe[r];
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
@@ -279,14 +166,14 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                   : culprit                                   ? (seen->stopped ? 4 : 1)
                   : in_mpi                                    ? 0
                   : p->remote && !hang_remote_here(p->remote) ? (seen->stopped ? 4 : 1)
-                                                              : outside_state(s->ranks[r].pid);
+                                                              : outside_state(js->ranks[r].pid);
     char stripped[RANK_STACK_NAME + 32];
-    const char *user = user_function(st, s->launcher.app_path, stripped, sizeof stripped);
+    const char *user = user_function(st, js->launcher.app_path, stripped, sizeof stripped);
     view->what = strdup(in_mpi ? mpi_fn : user ? user : "?");
     json_object_object_add(entry, "rank", json_object_new_int(r));
-    json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
-    if (s->ranks[r].host[0])
-        json_object_object_add(entry, "host", json_object_new_string(s->ranks[r].host));
+    json_object_object_add(entry, "pid", json_object_new_int(js->ranks[r].pid));
+    if (js->ranks[r].host[0])
+        json_object_object_add(entry, "host", json_object_new_string(js->ranks[r].host));
     json_object_object_add(entry, "state",
                            json_object_new_string(lost           ? "UNKNOWN"
                                                   : in_mpi       ? "IN_MPI"
@@ -298,7 +185,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                                        .in_mpi = in_mpi,
                                        .stopped = is_faulty(result, faulty, r) && seen->stopped,
                                        .spun = culprit && !seen->stopped};
-    hang_evidence_rank(s, r, &by_watch, st, fact, entry);
+    hang_evidence_rank(js, r, &by_watch, st, fact, entry);
 }
 
 /* Adds the finding's ranks with their calls: the faulty ones, and in a communication hang every
@@ -397,13 +284,13 @@ static bool account_ranks(hang_probes *p, const struct hang_diag_result *result,
 /* The watch names the ranks outside MPI, the stopped and the spinning; the search adds the chain
  * of evidence, and a culprit the watch could not name (frames, collective epoch, wait-for
  * relation). */
-static void account_culprit(const cli_session *s, hang_account *a)
+static void account_culprit(const job_session *js, hang_account *a)
 {
     const char **functions = malloc((size_t)a->n * sizeof *functions);
     for (int r = 0; functions && r < a->n; r++)
         functions[r] = a->views[r].what;
     if (functions)
-        a->culprit = hang_evidence_conclude(s, a->facts, functions, a->chain, sizeof a->chain,
+        a->culprit = hang_evidence_conclude(js, a->facts, functions, a->chain, sizeof a->chain,
                                             a->named, &a->nnamed);
     free(functions);
     /* in a communication hang the search's rules rank the watch's evidence (a stopped rank before
@@ -421,15 +308,15 @@ static void account_culprit(const cli_session *s, hang_account *a)
 }
 
 /* The finding of the account, with its banner, roll-call and stack tree on stderr. */
-static void add_hang_finding(const hang_probes *p, hang_account *a, double detection_time,
-                             json_object *model)
+static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account *a,
+                             double detection_time, json_object *model)
 {
     const char *type = a->computation ? "computation" : "communication";
     char summary[2048], calls[900];
     roll_call(a->views, a->n, NULL, calls, sizeof calls);
     snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s", type, detection_time, calls,
              a->chain[0] ? "; culprit: " : "", a->chain);
-    mg_finding *f = mg_report_add_finding(p->session->report, "hang", summary);
+    mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
     if (a->culprit)
         json_object_object_add(ev, "culprit", a->culprit);
@@ -448,13 +335,14 @@ static void add_hang_finding(const hang_probes *p, hang_account *a, double detec
     hang_stack_tree_print(a->tree, stderr);
 }
 
-void hang_report(hang_probes *p, const struct hang_diag_result *result, const int *faulty,
-                 const struct hang_diag_rank *last, double detection_time, json_object *model)
+void hang_report(cli_session *s, hang_probes *p, const struct hang_diag_result *result,
+                 const int *faulty, const struct hang_diag_rank *last, double detection_time,
+                 json_object *model)
 {
-    hang_account a = {.n = p->session->nranks};
+    hang_account a = {.n = p->job->nranks};
     if (account_ranks(p, result, faulty, last, &a)) {
-        account_culprit(p->session, &a);
-        add_hang_finding(p, &a, detection_time, model);
+        account_culprit(p->job, &a);
+        add_hang_finding(s, p, &a, detection_time, model);
     } else {
         mg_error("hang: out of memory: the hang cannot be reported");
         json_object_put(model);
@@ -471,7 +359,7 @@ void hang_report(hang_probes *p, const struct hang_diag_result *result, const in
 /* The MPI function rank r was in or last called, as its published state says; NULL unknown. */
 static const char *published_function(const cli_session *s, int r)
 {
-    const mg_rank_state *state = s->ranks[r].state;
+    const mg_rank_state *state = s->job.ranks[r].state;
     if (!state)
         return NULL;
     unsigned fn = atomic_load_explicit(&state->current_fn, memory_order_relaxed);
@@ -482,14 +370,14 @@ int hang_dead_rank(const cli_session *s, const proc_exits *exits)
 {
     int first = -1;
     uint64_t first_when = UINT64_MAX;
-    for (int r = 0; r < s->nranks; r++) {
-        int pid = s->ranks[r].pid, wait_status = 0;
+    for (int r = 0; r < s->job.nranks; r++) {
+        int pid = s->job.ranks[r].pid, wait_status = 0;
         uint64_t when = UINT64_MAX;
         bool seen = proc_exits_status(exits, r, &wait_status, &when);
         /* /proc only where no exit is announced: a read per rank per step otherwise */
         if (!pid || !(seen || (!exits && mg_process_state_gone(mg_rank_scan_process_state(pid)))))
             continue;
-        const mg_rank_state *state = s->ranks[r].state;
+        const mg_rank_state *state = s->job.ranks[r].state;
         const char *fn = published_function(s, r);
         /* finalized, or ended on purpose; without a published state only a signal says it died */
         if (state ? atomic_load_explicit(&state->finalized, memory_order_relaxed) ||
@@ -530,18 +418,18 @@ static void describe_end(const proc_exits *exits, int r, char *text, size_t len,
 void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits, bool job_ended,
                            double detection_time)
 {
-    int n = s->nranks;
+    int n = s->job.nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);
     json_object *per_rank = json_object_new_array(), *dead = json_object_new_object();
     for (int r = 0; views && r < n; r++) {
-        const mg_rank_state *state = s->ranks[r].state;
+        const mg_rank_state *state = s->job.ranks[r].state;
         const char *fn = published_function(s, r);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
         /* the others as they were when it died: a launcher that ends them leaves that in place */
         views[r] = (rank_view){.state = r == dead_rank ? 2 : in_mpi ? 0 : 1, .what = fn ? fn : "?"};
         json_object *entry = json_object_new_object();
         json_object_object_add(entry, "rank", json_object_new_int(r));
-        json_object_object_add(entry, "pid", json_object_new_int(s->ranks[r].pid));
+        json_object_object_add(entry, "pid", json_object_new_int(s->job.ranks[r].pid));
         json_object_object_add(entry, "state",
                                json_object_new_string(r == dead_rank ? "EXITED"
                                                       : !state       ? "UNKNOWN"
@@ -557,7 +445,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
         roll_call(views, n, NULL, calls, sizeof calls);
     snprintf(summary, sizeof summary,
              "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
-             dead_rank, s->ranks[dead_rank].pid, end, last ? last : "unknown", calls,
+             dead_rank, s->job.ranks[dead_rank].pid, end, last ? last : "unknown", calls,
              job_ended ? "the launcher then ended the job" : "the others were left waiting");
     mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
     json_object *ev = mg_finding_evidence(f);
@@ -566,7 +454,7 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
     json_object *faulty = json_object_new_array();
     json_object_array_add(faulty, json_object_new_int(dead_rank));
     json_object_object_add(dead, "rank", json_object_new_int(dead_rank));
-    json_object_object_add(dead, "pid", json_object_new_int(s->ranks[dead_rank].pid));
+    json_object_object_add(dead, "pid", json_object_new_int(s->job.ranks[dead_rank].pid));
     json_object_object_add(dead, "last_mpi_call", last ? json_object_new_string(last) : NULL);
     json_object_object_add(ev, "hang_type", json_object_new_string("dead-rank"));
     json_object_object_add(ev, "faulty_ranks", faulty);

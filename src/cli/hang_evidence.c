@@ -50,22 +50,22 @@ static json_object *wait_json(const mg_rank_state *state)
     return w;
 }
 
-void hang_evidence_rank(const cli_session *s, int r, const struct hang_facts_seen *seen,
+void hang_evidence_rank(const job_session *js, int r, const struct hang_facts_seen *seen,
                         const rank_stack *st, struct hang_culprit_rank *out, json_object *entry)
 {
-    const char *app = strrchr(s->launcher.app_path, '/');
-    const mg_rank_state *state = s->ranks[r].state;
-    hang_facts_rank(seen, st, app ? app + 1 : s->launcher.app_path, state, r, out);
+    const char *app = strrchr(js->launcher.app_path, '/');
+    const mg_rank_state *state = js->ranks[r].state;
+    hang_facts_rank(seen, st, app ? app + 1 : js->launcher.app_path, state, r, out);
     if (seen->live && seen->in_mpi && state)
         json_object_object_add(entry, "waits_for", wait_json(state));
 }
 
 /* "MPI_Recv, source 6, tag 3", "MPI_Waitall, requests with 4,6", "MPI_Allreduce, collective 57 on
  * MPI_COMM_WORLD": what rank r's call waits for, in words (as the search took it). */
-static void describe_wait(const cli_session *s, int r, const struct hang_culprit_rank *k,
+static void describe_wait(const job_session *js, int r, const struct hang_culprit_rank *k,
                           const char *function, char *text, size_t len)
 {
-    const mg_rank_state *state = s->ranks[r].state;
+    const mg_rank_state *state = js->ranks[r].state;
     uint32_t on = state ? atomic_load_explicit(&state->wait_on, memory_order_relaxed)
                         : MG_WAIT_NOTHING;
     int tag = state ? atomic_load_explicit(&state->wait_tag, memory_order_relaxed) : MG_TAG_ANY;
@@ -122,22 +122,22 @@ static const char *reason_name(enum hang_culprit_reason reason)
 
 /* Appends "; ranks 5,7 wait on rank 6 (MPI_Waitall, requests with 6-7)" for each distinct wait of
  * the ranks linked as link, or "; ranks 0-4 wait on those in turn". */
-static void append_waiters(const cli_session *s, const struct hang_culprit_rank *facts,
+static void append_waiters(const job_session *js, const struct hang_culprit_rank *facts,
                            const char *const *functions, const uint8_t *links, uint8_t link,
                            const char *culprit_text, char *chain, size_t len, json_object *list)
 {
-    int n = s->nranks;
+    int n = js->nranks;
     int *group = malloc((size_t)n * sizeof *group);
     char *done = calloc((size_t)n, 1), what[256], other[256], ranks[256];
     for (int r = 0; group && done && r < n; r++) {
         if (links[r] != link || done[r])
             continue;
-        describe_wait(s, r, &facts[r], functions[r], what, sizeof what);
+        describe_wait(js, r, &facts[r], functions[r], what, sizeof what);
         size_t k = 0;
         for (int q = r; q < n; q++) {
             if (links[q] != link || done[q])
                 continue;
-            describe_wait(s, q, &facts[q], functions[q], other, sizeof other);
+            describe_wait(js, q, &facts[q], functions[q], other, sizeof other);
             if (link == HANG_CULPRIT_WAITS_THROUGH || strcmp(what, other) == 0) {
                 group[k++] = q;
                 done[q] = 1;
@@ -157,11 +157,11 @@ static void append_waiters(const cli_session *s, const struct hang_culprit_rank 
     free(done);
 }
 
-json_object *hang_evidence_conclude(const cli_session *s, const struct hang_culprit_rank *facts,
+json_object *hang_evidence_conclude(const job_session *js, const struct hang_culprit_rank *facts,
                                     const char *const *functions, char *chain, size_t chain_len,
                                     int *culprits, size_t *nculprits)
 {
-    int n = s->nranks;
+    int n = js->nranks;
     uint8_t *links = malloc((size_t)n);
     struct hang_culprit_result result = {0};
     chain[0] = '\0';
@@ -181,9 +181,9 @@ json_object *hang_evidence_conclude(const cli_session *s, const struct hang_culp
     mg_ranks_format(culprits, *nculprits, list, sizeof list);
     snprintf(culprit_text, sizeof culprit_text, "rank%s %s", *nculprits == 1 ? "" : "s", list);
     json_object *direct = json_object_new_array(), *through = json_object_new_array();
-    append_waiters(s, facts, functions, links, HANG_CULPRIT_WAITS_DIRECTLY, culprit_text, chain,
+    append_waiters(js, facts, functions, links, HANG_CULPRIT_WAITS_DIRECTLY, culprit_text, chain,
                    chain_len, direct);
-    append_waiters(s, facts, functions, links, HANG_CULPRIT_WAITS_THROUGH, culprit_text, chain,
+    append_waiters(js, facts, functions, links, HANG_CULPRIT_WAITS_THROUGH, culprit_text, chain,
                    chain_len, through);
     size_t used = strlen(chain);
     snprintf(chain + used, chain_len - used, "%s%s %s %s", used ? "; " : "", culprit_text,

@@ -55,7 +55,7 @@ const mg_option protect_setup_options[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-/* What reaches the ranks (cli_session_add_env keeps pointers: static storage). */
+/* What reaches the ranks (job_session_add_env keeps pointers: static storage). */
 static char dir[] = "/tmp/mpiguard-protect.XXXXXX";
 static char module_bounds[sizeof dir + 16], artificial[64];
 static int have_dir;
@@ -143,19 +143,19 @@ int protect_setup_prepare(char **command, int ncommand)
         return rc;
     }
     if (o->bounds)
-        cli_session_add_env(MG_ENV_PROTECT_BOUNDS, module_bounds);
+        job_session_add_env(MG_ENV_PROTECT_BOUNDS, module_bounds);
     if (o->bound) {
         bounds_text_artificial a = {
             .limit = (uint64_t)o->bound, .on_int = o->calls != 1, .on_large = o->calls != 0};
         snprintf(a.form, sizeof a.form, "%s", scaling_form_name((scaling_form)o->form));
         bounds_text_put_artificial(artificial, sizeof artificial, &a);
-        cli_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
+        job_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
     }
     if (o->workaround)
-        cli_session_add_env(MG_ENV_PROTECT_WORKAROUND, workaround_choices[o->workaround]);
+        job_session_add_env(MG_ENV_PROTECT_WORKAROUND, workaround_choices[o->workaround]);
     if (o->agree)
-        cli_session_add_env(MG_ENV_PROTECT_AGREE, "1");
-    cli_session_add_env(MG_ENV_PROTECT_EVENTS, dir);
+        job_session_add_env(MG_ENV_PROTECT_AGREE, "1");
+    job_session_add_env(MG_ENV_PROTECT_EVENTS, dir);
     return 0;
 }
 

@@ -27,7 +27,7 @@ extern const mg_option protect_setup_options[];
 int protect_setup_options_given(void);
 
 /* Checks the options against the job's MPI (command: the launcher words) and passes the module's
- * settings to the ranks (cli_session_add_env): the bounds file in the module's text form, the
+ * settings to the ranks (job_session_add_env): the bounds file in the module's text form, the
  * artificial bound, the forced workaround, and a private directory for the ranks' events. Returns
  * 0, or an exit status after saying why: 66 a bounds file that cannot be read; 65 one that is
  * malformed or of another MPI or version; 69 `--workaround W3` or `--bound-calls large|all` where

@@ -1,5 +1,5 @@
 /* The `_exit` of `mpiguard check` alone: a small object that check preloads beside the
- * interposition library (cli_session.c), so that under run, hang and protect the application's
+ * interposition library (job_session.c), so that under run, hang and protect the application's
  * `_exit` is libc's own. Open MPI ends a rank that calls MPI after MPI_Finalize with `_exit`,
  * which runs no atexit handler: this one lets the capture module write the call the rank ends in
  * first (docs/design/check-classes.md, "Lifecycles"). Needs no MPI: one object for both. */

@@ -1,11 +1,10 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* Never blind in silence: which ranks of a job a tool observes, decided per rank while the job
  * starts (rank_observe.h over rank_sight.h readings), said on stderr as soon as a rank is found
- * blind, and written to the report's `observation` section (docs/report-schema.md). */
+ * blind, and given for the report's `observation` section (docs/report-schema.md). */
 #ifndef MG_OBSERVE_RANKS_H
 #define MG_OBSERVE_RANKS_H
 
-#include "cli.h"
+#include "job_session.h"
 #include "rank_observe.h"
 
 typedef struct observe_ranks observe_ranks;
@@ -14,15 +13,15 @@ typedef struct observe_ranks observe_ranks;
  * state segment, its event ring), with *calls the MPI calls seen since. */
 typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
 
-/* Published through the state module (s->ranks[r].state): run, and hang's shm sampler. ctx is
- * the cli_session. */
+/* Published through the state module (js->ranks[r].state): run, and hang's shm sampler. ctx is
+ * the job_session. */
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
 
-/* An observer of the session's ranks. published NULL: the tool reads them by their stacks alone
+/* An observer of the job's ranks. published NULL: the tool reads them by their stacks alone
  * (hang's ptrace sampler on a job it attached to or reads through agents on this machine), and a
  * rank is blind when nothing in it is MPI. NULL when out of memory (the caller says so and exits
  * 70). */
-observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn published, void *ctx);
+observe_ranks *observe_ranks_create(job_session *js, observe_published_fn published, void *ctx);
 void observe_ranks_destroy(observe_ranks *o);
 
 /* Looks at the ranks again (at most every OBSERVE_RANKS_PERIOD_S unless job_ended) and prints
@@ -54,9 +53,9 @@ int observe_ranks_observed(const observe_ranks *o);
  * tool may stop looking until the job's end. */
 int observe_ranks_settled(const observe_ranks *o);
 
-/* Writes each rank's verdict to the report: {rank, observed, cause, detail, sampler}; sampler[r]
- * names how the tool read rank r ("shm", "ptrace", "ring"), or is NULL when it did not (then the
- * rank is not observed, whatever the cause says of the interposition library). */
-void observe_ranks_record(const observe_ranks *o, const char *const *sampler);
+/* Rank r's verdict as the report gives it: *cause, its name ("not_found" for a rank never found);
+ * *detail, why it is not observed (NULL when it is). Returns 0, touching neither, when r is past
+ * the ranks this observer knows. */
+int observe_ranks_verdict(const observe_ranks *o, int r, const char **cause, const char **detail);
 
 #endif

@@ -25,7 +25,7 @@ typedef struct observed_rank {
 } observed_rank;
 
 struct observe_ranks {
-    cli_session *s;
+    job_session *js;
     observe_published_fn published;
     void *ctx;
     observe_verdict_fn on_verdict;
@@ -37,19 +37,19 @@ struct observe_ranks {
 
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
 {
-    const cli_session *s = ctx;
-    const mg_rank_state *st = s->ranks[rank].state;
+    const job_session *js = ctx;
+    const mg_rank_state *st = js->ranks[rank].state;
     *calls = st ? atomic_load_explicit(&st->calls, memory_order_relaxed) : 0;
     return st != NULL;
 }
 
-observe_ranks *observe_ranks_create(cli_session *s, observe_published_fn published, void *ctx)
+observe_ranks *observe_ranks_create(job_session *js, observe_published_fn published, void *ctx)
 {
     observe_ranks *o = calloc(1, sizeof *o);
     if (!o)
         return NULL;
     *o = (observe_ranks){
-        .s = s, .published = published, .ctx = ctx, .started_at = mg_clock_seconds()};
+        .js = js, .published = published, .ctx = ctx, .started_at = mg_clock_seconds()};
     return o;
 }
 
@@ -62,11 +62,11 @@ void observe_ranks_destroy(observe_ranks *o)
 
 static int size_table(observe_ranks *o)
 {
-    if (o->ranks || o->s->nranks == 0)
+    if (o->ranks || o->js->nranks == 0)
         return o->ranks != NULL;
-    o->ranks = calloc((size_t)o->s->nranks, sizeof *o->ranks);
+    o->ranks = calloc((size_t)o->js->nranks, sizeof *o->ranks);
     if (o->ranks)
-        o->nranks = o->s->nranks;
+        o->nranks = o->js->nranks;
     return o->ranks != NULL;
 }
 
@@ -81,7 +81,7 @@ static void rescan(observe_ranks *o)
 {
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &o->s->selector, &procs, &n) != MG_OK)
+    if (mg_rank_scan("/proc", &o->js->selector, &procs, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (procs[i].rank >= 0 && procs[i].rank < o->nranks)
@@ -93,8 +93,8 @@ static void read_published(observe_ranks *o, double now)
 {
     for (int r = 0; r < o->nranks; r++) {
         observed_rank *k = &o->ranks[r];
-        if (!k->pid && o->s->ranks[r].pid)
-            k->pid = o->s->ranks[r].pid;
+        if (!k->pid && o->js->ranks[r].pid)
+            k->pid = o->js->ranks[r].pid;
         if (k->pid && !k->found_at)
             k->found_at = now;
         uint64_t calls = 0;
@@ -117,13 +117,13 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
         mg_rank_sight fresh;
-        if (mg_rank_sight_read("/proc", k->pid, o->s->library, &fresh) == MG_OK)
+        if (mg_rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_OK)
             k->sight = fresh;
         else
             k->ended = 1;
     }
     mg_observe_input in = {.sight = &k->sight,
-                           .expected = o->s->flavor,
+                           .expected = o->js->flavor,
                            .published = k->published,
                            .calls = k->calls,
                            .sibling_published_for = sibling_published_for,
@@ -143,7 +143,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     if (!k->ended)
         ++*newly_blind;
     if (!o->on_verdict)
-        fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->s->tool, r,
+        fprintf(stderr, "mpiguard: %s: rank %d (pid %d) is not observed: %s\n", o->js->tool, r,
                 k->pid, k->detail);
 }
 
@@ -166,7 +166,7 @@ int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_
     snprintf(k->detail, sizeof k->detail, "%s", detail);
     if (!decided(k))
         return 0;
-    fprintf(stderr, "mpiguard: %s: rank %d (pid %d on %s) is not observed: %s\n", o->s->tool, r,
+    fprintf(stderr, "mpiguard: %s: rank %d (pid %d on %s) is not observed: %s\n", o->js->tool, r,
             k->pid, node, k->detail);
     return 1;
 }
@@ -230,17 +230,15 @@ int observe_ranks_settled(const observe_ranks *o)
     return 1;
 }
 
-void observe_ranks_record(const observe_ranks *o, const char *const *sampler)
+int observe_ranks_verdict(const observe_ranks *o, int r, const char **cause, const char **detail)
 {
-    for (int r = 0; r < o->nranks; r++) {
-        const observed_rank *k = &o->ranks[r];
-        int found = k->found_at > 0;
-        mg_report_add_observation(
-            o->s->report, r, sampler && sampler[r],
-            found ? mg_observe_cause_name(k->cause) : "not_found",
-            k->cause == MG_OBSERVE_OK ? NULL
-            : found                   ? k->detail
-                    : "never found: it ended before a scan saw it, or never started",
-            sampler ? sampler[r] : NULL);
-    }
+    if (r >= o->nranks)
+        return 0;
+    const observed_rank *k = &o->ranks[r];
+    int found = k->found_at > 0;
+    *cause = found ? mg_observe_cause_name(k->cause) : "not_found";
+    *detail = k->cause == MG_OBSERVE_OK ? NULL
+              : found                   ? k->detail
+                      : "never found: it ended before a scan saw it, or never started";
+    return 1;
 }

@@ -1,0 +1,125 @@
+/* A hang watch's readings of a job's ranks (hang_probes.h). */
+#include "hang_probes.h"
+
+#include "hang_remote.h"
+
+#include "mg_error.h"
+#include "mg_log.h"
+#include "rank_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void warn_once(hang_probes *p, int r, int rc)
+{
+    if (p->warned && !p->warned[r]) {
+        p->warned[r] = 1;
+        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
+                p->job->ranks[r].pid, mg_strerror(rc));
+    }
+}
+
+mg_probe_kind hang_probes_kind(const hang_probes *p, int r)
+{
+    return p->by_ptrace && p->by_ptrace[r] ? MG_PROBE_PTRACE : p->kind;
+}
+
+int hang_probes_use_ptrace(hang_probes *p, int r)
+{
+    if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->job->nranks, 1)))
+        return MG_ENOMEM;
+    p->by_ptrace[r] = 1;
+    mg_rank_probe_close(p->probe[r]);
+    p->probe[r] = NULL;
+    return MG_OK;
+}
+
+int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
+{
+    job_session *js = p->job;
+    int rc;
+    if (p->remote) {
+        int unseen = 0;
+        rc = hang_remote_read(p->remote, r, with_cpu_time, out, &unseen);
+        if (rc == MG_OK && !unseen) {
+            p->readings++;
+            return 0;
+        }
+        warn_once(p, r, rc ? rc : MG_EPERM);
+        *out = mg_probe_reading_unknown();
+        return 1;
+    }
+    rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid,
+                                    &p->probe[r], with_cpu_time, out);
+    if (rc == MG_OK) {
+        p->readings++;
+        p->held_ns += out->held_ns;
+        p->frozen_ns += out->frozen_ns;
+        return 0;
+    }
+    warn_once(p, r, rc);
+    *out = mg_probe_reading_unknown();
+    return 1;
+}
+
+void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->remote) {
+        hang_remote_stack(p->remote, r, out, &p->job->ranks[r].state);
+        return;
+    }
+    job_session *js = p->job;
+    /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
+    if (!p->probe[r] &&
+        mg_rank_probe_open(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid, &p->probe[r]) !=
+            0 &&
+        mg_rank_probe_open(MG_PROBE_PTRACE, js->token, r, js->ranks[r].pid, &p->probe[r]) != 0)
+        return;
+    mg_rank_probe_stack(p->probe[r], out);
+}
+
+void hang_probes_close(hang_probes *p)
+{
+    for (int r = 0; p->probe && r < p->job->nranks; r++)
+        mg_rank_probe_close(p->probe[r]);
+    free(p->probe);
+    free(p->warned);
+    free(p->by_ptrace);
+    p->probe = NULL;
+    p->warned = NULL;
+    p->by_ptrace = NULL;
+}
+
+/* Rank r's share of a CPU on its node: what its agent said, or here this node's for every rank. */
+static double cpu_share_of(hang_probes *p, int r)
+{
+    if (p->remote)
+        return hang_remote_cpu_share(p->remote, r);
+    if (!p->cpu_share)
+        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->job->nranks);
+    return p->cpu_share;
+}
+
+void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+                                struct hang_watch_reading *out)
+{
+    mg_probe_reading reading;
+    int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
+    /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
+    bool known = !unseen && (hang_probes_kind(p, r) != MG_PROBE_SHM || reading.counter_known);
+    *out = (struct hang_watch_reading){
+        .known = known,
+        .exited = unseen || reading.exited,
+        .in_mpi = reading.in_mpi,
+        .progressed = reading.progressed,
+        .counter_known = reading.counter_known,
+        .stopped = reading.stopped,
+        .runnable = reading.runnable,
+        .func = reading.fn == MG_FN_NONE ? -1 : (int)reading.fn,
+        .counter = reading.counter,
+        .cpu_s = reading.cpu_time_ns >= 0 ? 1e-9 * (double)reading.cpu_time_ns : -1,
+        .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
+        .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
+    };
+}

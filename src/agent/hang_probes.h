@@ -1,0 +1,51 @@
+/* A hang watch's readings of a job's ranks (hang_watch.h): each rank looked at locally (its
+ * published state or ptrace: rank_probe) or through the per-node agents that own it (hang_remote),
+ * with what the readings cost the ranks. */
+#ifndef MG_HANG_PROBES_H
+#define MG_HANG_PROBES_H
+
+#include "hang_watch.h"
+#include "job_session.h"
+#include "rank_probe.h"
+#include "rank_stack.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct hang_remote hang_remote;
+
+typedef struct hang_probes {
+    job_session *job;
+    mg_probe_kind kind;
+    hang_remote *remote;   /* agents own the ranks; NULL: this process looks at them itself */
+    mg_rank_probe **probe; /* local: one per rank, opened on first use */
+    char *warned;          /* one per rank: its sampling trouble was reported once */
+    char *by_ptrace;       /* local shm: one per rank, read by ptrace instead (not interposed) */
+    uint64_t readings;     /* rank readings taken (model samples and verification scans) */
+    int64_t held_ns;       /* what those readings cost the ranks, local ptrace only: */
+    int64_t frozen_ns;     /* bounds from above and below (mg_probe_reading) */
+    double cpu_share;      /* local: each rank's CPU share on this node (0: not known yet) */
+} hang_probes;
+
+/* How rank r is read: p->kind, or ptrace for a rank handed to it (hang_probes_use_ptrace). */
+mg_probe_kind hang_probes_kind(const hang_probes *p, int r);
+/* Reads rank r now (with_cpu_time as for mg_rank_probe_read); returns 0, or 1 when the rank cannot
+ * be seen (ptrace refused: a debugger holds it; its agent gone), with one warning per rank. A rank
+ * that has not published its state yet (still in MPI_Init) reads as inside MPI; a vanished one as
+ * exited. A rank that cannot be seen is never evidence of a hang: the model counts it as active
+ * and the diagnosis as absent. */
+int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out);
+/* Reads rank r by ptrace from now on, whatever p->kind: a rank the shm sampler cannot see (it is
+ * not interposed, or its calls bypass the wrappers). Local probes only; 0, or MG_ENOMEM. */
+int hang_probes_use_ptrace(hang_probes *p, int r);
+/* Rank r's stack now (ptrace, whatever the sampler); an empty stack when it cannot be taken. */
+void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
+void hang_probes_close(hang_probes *p);
+
+/* Reads rank r now for the watch engine (hang_probes_read), with its CPU time and share when
+ * with_cpu_time. A rank that cannot be seen reads as exited; one whose shm state is not published
+ * yet as not known. */
+void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+                                struct hang_watch_reading *out);
+
+#endif
