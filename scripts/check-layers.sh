@@ -19,7 +19,7 @@ engines/*    base wire
 common       base wire
 report       base wire common
 sampler      base wire common
-sim          base wire engines/hang
+sim          base wire common engines/hang
 interpose    base wire engines/scaling engines/deadlock
 tester       base wire
 concolic_rt  base wire include engines/solver

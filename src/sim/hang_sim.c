@@ -3,7 +3,6 @@
  * (docs/design/hang.md "Proof"; ParaStack §7). A bench driver: it prints, it reads the wall clock
  * only to report its own speed; simulated time never sleeps. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +12,13 @@
 #include "hang_model.h"
 #include "hang_timeout.h"
 #include "mg_error.h"
+#include "mg_options.h"
 #include "mg_rng.h"
 #include "sim_app.h"
 #include "sim_watch.h"
 
 enum app_kind { APP_STENCIL, APP_CG, APP_FFT, APP_KINDS, APP_MIXED = APP_KINDS };
-static const char *const app_names[] = {"stencil", "cg", "fft", "mixed"};
+static const char *const app_names[] = {"stencil", "cg", "fft", "mixed", NULL};
 
 /* The mini-app shapes of docs/design/hang.md, as periodic S_out generators: a 3-D stencil with a
  * residual allreduce every 25 iterations, a CG-like allreduce loop, an FFT-like all-to-all loop. */
@@ -113,63 +113,6 @@ static void defaults(struct options *o)
     };
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: hang_sim [options]\n"
-            "  -P, --procs N          simulated processes (default 1000)\n"
-            "  -n, --runs N           faulty runs and as many correct runs (default 1000)\n"
-            "  -s, --seed N           master seed (default 1)\n"
-            "  -a, --alpha X          significance of the model (default 0.001)\n"
-            "  -C, --set-size N       ranks per sampled set (default 10)\n"
-            "  -f, --faults KIND      comp, comm or both (default both, alternating)\n"
-            "  -A, --app KIND         stencil, cg, fft or mixed (default mixed)\n"
-            "      --period-scale X   multiply the apps' iteration periods by X (default 1)\n"
-            "      --job SECONDS      length of a correct run (default 600)\n"
-            "      --deadline SECONDS how long after a fault a miss is declared (default 600)\n"
-            "      --slow-prob X      probability of a transient slowdown per run (default 0.2)\n"
-            "      --slow-factor A:B  a slowdown multiplies compute by U(A, B) (default 2:10)\n"
-            "      --slow-time A:B    a slowdown lasts U(A, B) seconds (default 2:30)\n"
-            "      --slow-cause KIND  cpu (the node gives the slowed ranks 1/factor of a CPU,\n"
-            "                         which verification sees) or work (more work at full\n"
-            "                         speed: it does not) (default cpu)\n"
-            "      --phase-prob X     probability of a phase change per run (default 0.3)\n"
-            "      --scans N          scans of every rank per diagnosis (default 3)\n"
-            "      --scan-gap SECONDS between scans, in each rank's own time (default 1)\n"
-            "      --scan-stretch N   a gap lasts at most N scan gaps by the clock (default 10;\n"
-            "                         1: the paper's fixed gaps)\n"
-            "      --backend KIND     shm (call counters) or ptrace (states only) (default shm)\n"
-            "      --interval-max S   cap on the model's sampling interval (default 6.4)\n"
-            "      --model KIND       mpiguard (exact bound, degenerate windows keep I) or paper\n"
-            "                         (ParaStack's rules only) (default mpiguard)\n"
-            "      --agents N         read the ranks through simulated node agents of N ranks\n"
-            "                         each, over the agent protocol (default: directly)\n"
-            "      --fanout F         with --agents: through a level of relays of F agents each\n"
-            "                         (an agent tree; default: none)\n");
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !(v >= 1) || v > 1e9)
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < 0)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* "A:B" with 0 <= A <= B. */
 static int parse_range(const char *s, double *lo, double *hi)
 {
@@ -186,161 +129,148 @@ static int parse_range(const char *s, double *lo, double *hi)
     return 0;
 }
 
-static int lookup(const char *s, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    }
-    return -1;
-}
+static const char usage_line[] = "hang_sim [options]";
+static const char description[] =
+    "Runs the ParaStack model and the timeout baseline over simulated faulty and correct runs.";
+
+/* The option table, its values parsed into `v` before they are checked and copied into options. */
+struct option_values {
+    long procs, runs, seed, set_size, scans, agents, fanout;
+    double alpha, period_scale, job, deadline, slow_prob, phase_prob, scan_gap, stretch, imax;
+    int faults, app, slow_cause, backend, model, help;
+    const char *slow_factor, *slow_time;
+};
 
 static int parse(int argc, char **argv, struct options *o)
 {
-    enum {
-        O_PSCALE = 256,
-        O_JOB,
-        O_DEADLINE,
-        O_SLOW,
-        O_SLOWF,
-        O_SLOWT,
-        O_SLOWC,
-        O_PHASE,
-        O_SCANS,
-        O_GAP,
-        O_STRETCH,
-        O_BACKEND,
-        O_IMAX,
-        O_MODEL,
-        O_AGENTS,
-        O_FANOUT
+    static const char *const fault_names[] = {"comp", "comm", "both", NULL};
+    static const char *const backends[] = {"ptrace", "shm", NULL};
+    static const char *const models[] = {"paper", "mpiguard", NULL};
+    static const char *const slow_causes[] = {"work", "cpu", NULL};
+    struct option_values v = {.procs = (long)o->nranks,
+                              .runs = (long)o->runs,
+                              .seed = (long)o->seed,
+                              .set_size = (long)o->set_size,
+                              .scans = (long)o->nscans,
+                              .alpha = o->alpha,
+                              .period_scale = o->period_scale,
+                              .job = o->job_length,
+                              .deadline = o->deadline,
+                              .slow_prob = o->slow_prob,
+                              .phase_prob = o->phase_prob,
+                              .scan_gap = o->scan_gap,
+                              .stretch = o->max_stretch,
+                              .imax = o->interval_max,
+                              .faults = o->faults - 1,
+                              .app = o->app,
+                              .slow_cause = o->slow_denies_cpu,
+                              .backend = o->counters,
+                              .model = !o->paper_model};
+    const double big = 1e9;
+    const mg_option table[] = {
+        {"procs", 'P', MG_OPT_INT, &v.procs, "N", "simulated processes (default 1000)", NULL, 1,
+         1 << 30},
+        {"runs", 'n', MG_OPT_INT, &v.runs, "N",
+         "faulty runs and as many correct runs (default 1000)", NULL, 1, big},
+        {"seed", 's', MG_OPT_INT, &v.seed, "N", "master seed (default 1)", NULL, 1, big},
+        {"alpha", 'a', MG_OPT_DOUBLE, &v.alpha, "X", "significance of the model (default 0.001)",
+         NULL, 1e-300, 0.999999},
+        {"set-size", 'C', MG_OPT_INT, &v.set_size, "N", "ranks per sampled set (default 10)", NULL,
+         1, big},
+        {"faults", 'f', MG_OPT_CHOICE, &v.faults, "KIND",
+         "comp, comm or both (default both, alternating)", fault_names, 0, 0},
+        {"app", 'A', MG_OPT_CHOICE, &v.app, "KIND", "stencil, cg, fft or mixed (default mixed)",
+         app_names, 0, 0},
+        {"period-scale", 0, MG_OPT_DOUBLE, &v.period_scale, "X",
+         "multiply the apps' iteration periods by X (default 1)", NULL, 1e-9, big},
+        {"job", 0, MG_OPT_DOUBLE, &v.job, "SECONDS", "length of a correct run (default 600)", NULL,
+         0, big},
+        {"deadline", 0, MG_OPT_DOUBLE, &v.deadline, "SECONDS",
+         "how long after a fault a miss is declared (default 600)", NULL, 0, big},
+        {"slow-prob", 0, MG_OPT_DOUBLE, &v.slow_prob, "X",
+         "probability of a transient slowdown per run (default 0.2)", NULL, 0, 1},
+        {"slow-factor", 0, MG_OPT_STRING, &v.slow_factor, "A:B",
+         "a slowdown multiplies compute by U(A, B) (default 2:10)", NULL, 0, 0},
+        {"slow-time", 0, MG_OPT_STRING, &v.slow_time, "A:B",
+         "a slowdown lasts U(A, B) seconds (default 2:30)", NULL, 0, 0},
+        {"slow-cause", 0, MG_OPT_CHOICE, &v.slow_cause, "KIND",
+         "work (more work at full speed: verification does not see it) or cpu (the node gives the "
+         "slowed ranks 1/factor of a CPU, which verification sees) (default cpu)",
+         slow_causes, 0, 0},
+        {"phase-prob", 0, MG_OPT_DOUBLE, &v.phase_prob, "X",
+         "probability of a phase change per run (default 0.3)", NULL, 0, 1},
+        {"scans", 0, MG_OPT_INT, &v.scans, "N", "scans of every rank per diagnosis (default 3)",
+         NULL, 2, big},
+        {"scan-gap", 0, MG_OPT_DOUBLE, &v.scan_gap, "SECONDS",
+         "between scans, in each rank's own time (default 1)", NULL, 1e-9, big},
+        {"scan-stretch", 0, MG_OPT_DOUBLE, &v.stretch, "N",
+         "a gap lasts at most N scan gaps by the clock (default 10; 1: the paper's fixed gaps)",
+         NULL, 1, big},
+        {"backend", 0, MG_OPT_CHOICE, &v.backend, "KIND",
+         "ptrace (states only) or shm (call counters) (default shm)", backends, 0, 0},
+        {"interval-max", 0, MG_OPT_DOUBLE, &v.imax, "S",
+         "cap on the model's sampling interval (default 6.4)", NULL, 0, big},
+        {"model", 0, MG_OPT_CHOICE, &v.model, "KIND",
+         "paper (ParaStack's rules only) or mpiguard (exact bound, degenerate windows keep I) "
+         "(default mpiguard)",
+         models, 0, 0},
+        {"agents", 0, MG_OPT_INT, &v.agents, "N",
+         "read the ranks through simulated node agents of N ranks each, over the agent protocol",
+         NULL, 1, big},
+        {"fanout", 0, MG_OPT_INT, &v.fanout, "F",
+         "with --agents: through a level of relays of F agents each", NULL, 1, big},
+        {"help", 'h', MG_OPT_FLAG, &v.help, NULL, "this help", NULL, 0, 0},
+        {0},
     };
-    static const struct option longs[] = {{"procs", required_argument, 0, 'P'},
-                                          {"runs", required_argument, 0, 'n'},
-                                          {"seed", required_argument, 0, 's'},
-                                          {"alpha", required_argument, 0, 'a'},
-                                          {"set-size", required_argument, 0, 'C'},
-                                          {"faults", required_argument, 0, 'f'},
-                                          {"app", required_argument, 0, 'A'},
-                                          {"job", required_argument, 0, O_JOB},
-                                          {"period-scale", required_argument, 0, O_PSCALE},
-                                          {"deadline", required_argument, 0, O_DEADLINE},
-                                          {"slow-prob", required_argument, 0, O_SLOW},
-                                          {"slow-factor", required_argument, 0, O_SLOWF},
-                                          {"slow-time", required_argument, 0, O_SLOWT},
-                                          {"slow-cause", required_argument, 0, O_SLOWC},
-                                          {"phase-prob", required_argument, 0, O_PHASE},
-                                          {"scans", required_argument, 0, O_SCANS},
-                                          {"scan-gap", required_argument, 0, O_GAP},
-                                          {"scan-stretch", required_argument, 0, O_STRETCH},
-                                          {"backend", required_argument, 0, O_BACKEND},
-                                          {"interval-max", required_argument, 0, O_IMAX},
-                                          {"model", required_argument, 0, O_MODEL},
-                                          {"agents", required_argument, 0, O_AGENTS},
-                                          {"fanout", required_argument, 0, O_FANOUT},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    static const char *const fault_names[] = {"none", "comp", "comm", "both"};
-    static const char *const backends[] = {"ptrace", "shm"};
-    static const char *const models[] = {"paper", "mpiguard"};
-    static const char *const slow_causes[] = {"work", "cpu"};
-    int ch, bad = 0;
-    size_t seed;
-    while ((ch = getopt_long(argc, argv, "P:n:s:a:C:f:A:h", longs, NULL)) != -1) {
-        int v;
-        switch (ch) {
-        case 'P':
-            bad |= parse_size(optarg, &o->nranks);
-            break;
-        case 'n':
-            bad |= parse_size(optarg, &o->runs);
-            break;
-        case 's':
-            bad |= parse_size(optarg, &seed);
-            o->seed = seed;
-            break;
-        case 'a':
-            bad |= parse_double(optarg, &o->alpha);
-            break;
-        case 'C':
-            bad |= parse_size(optarg, &o->set_size);
-            break;
-        case 'f':
-            v = lookup(optarg, fault_names, 4);
-            bad |= v < 1;
-            o->faults = v;
-            break;
-        case 'A':
-            v = lookup(optarg, app_names, APP_KINDS + 1);
-            bad |= v < 0;
-            o->app = v;
-            break;
-        case O_PSCALE:
-            bad |= parse_double(optarg, &o->period_scale);
-            break;
-        case O_JOB:
-            bad |= parse_double(optarg, &o->job_length);
-            break;
-        case O_DEADLINE:
-            bad |= parse_double(optarg, &o->deadline);
-            break;
-        case O_SLOW:
-            bad |= parse_double(optarg, &o->slow_prob);
-            break;
-        case O_SLOWF:
-            bad |= parse_range(optarg, &o->slow_factor_min, &o->slow_factor_max);
-            break;
-        case O_SLOWT:
-            bad |= parse_range(optarg, &o->slow_min, &o->slow_max);
-            break;
-        case O_SLOWC:
-            v = lookup(optarg, slow_causes, 2);
-            bad |= v < 0;
-            o->slow_denies_cpu = v == 1;
-            break;
-        case O_PHASE:
-            bad |= parse_double(optarg, &o->phase_prob);
-            break;
-        case O_SCANS:
-            bad |= parse_size(optarg, &o->nscans);
-            break;
-        case O_GAP:
-            bad |= parse_double(optarg, &o->scan_gap);
-            break;
-        case O_STRETCH:
-            bad |= parse_double(optarg, &o->max_stretch);
-            break;
-        case O_BACKEND:
-            v = lookup(optarg, backends, 2);
-            bad |= v < 0;
-            o->counters = v == 1;
-            break;
-        case O_IMAX:
-            bad |= parse_double(optarg, &o->interval_max);
-            break;
-        case O_MODEL:
-            v = lookup(optarg, models, 2);
-            bad |= v < 0;
-            o->paper_model = v == 0;
-            break;
-        case O_AGENTS:
-            bad |= parse_size(optarg, &o->node_size);
-            break;
-        case O_FANOUT:
-            bad |= parse_size(optarg, &o->fanout);
-            break;
-        case 'h':
-            usage(stdout);
-            exit(0);
-        default:
-            bad = 1;
-        }
-    }
-    if (bad || optind != argc || (o->fanout && !o->node_size) || o->nscans < 2 ||
-        !(o->period_scale > 0) || !(o->max_stretch >= 1) || !(o->scan_gap > 0) ||
-        o->job_length <= o->fault_min || !(o->alpha > 0 && o->alpha < 1) ||
-        o->nranks > (size_t)1 << 30)
+    const mg_option *const tables[] = {table, NULL};
+    mg_parsed_args args;
+    char err[256];
+    if (mg_options_parse(tables, argc - 1, argv + 1, NULL, 0, &args, err, sizeof err) != MG_OK) {
+        fprintf(stderr, "hang_sim: %s\n", err);
         return -1;
+    }
+    if (v.help) {
+        mg_options_print_help(stdout, usage_line, description, tables);
+        exit(0);
+    }
+    if (args.command ||
+        (v.slow_factor &&
+         parse_range(v.slow_factor, &o->slow_factor_min, &o->slow_factor_max) != 0) ||
+        (v.slow_time && parse_range(v.slow_time, &o->slow_min, &o->slow_max) != 0) ||
+        (v.fanout && !v.agents) || v.job <= o->fault_min) {
+        fprintf(stderr,
+                "hang_sim: bad --slow-factor, --slow-time, --fanout or --job (see --help)\n");
+        return -1;
+    }
+    *o = (struct options){.nranks = (size_t)v.procs,
+                          .runs = (size_t)v.runs,
+                          .seed = (uint64_t)v.seed,
+                          .alpha = v.alpha,
+                          .set_size = (size_t)v.set_size,
+                          .faults = v.faults + 1,
+                          .app = v.app,
+                          .job_length = v.job,
+                          .fault_min = o->fault_min,
+                          .deadline = v.deadline,
+                          .period_scale = v.period_scale,
+                          .period_jitter = o->period_jitter,
+                          .phase_prob = v.phase_prob,
+                          .phase_jitter = o->phase_jitter,
+                          .slow_prob = v.slow_prob,
+                          .slow_min = o->slow_min,
+                          .slow_max = o->slow_max,
+                          .slow_factor_min = o->slow_factor_min,
+                          .slow_factor_max = o->slow_factor_max,
+                          .slow_ranks = o->slow_ranks,
+                          .slow_denies_cpu = v.slow_cause == 1,
+                          .nscans = (size_t)v.scans,
+                          .scan_gap = v.scan_gap,
+                          .max_stretch = v.stretch,
+                          .counters = v.backend == 1,
+                          .interval_max = v.imax,
+                          .paper_model = v.model == 0,
+                          .node_size = (size_t)v.agents,
+                          .fanout = (size_t)v.fanout};
     return 0;
 }
 
@@ -567,10 +497,8 @@ int main(int argc, char **argv)
 {
     struct options o;
     defaults(&o);
-    if (parse(argc, argv, &o) != 0) {
-        usage(stderr);
+    if (parse(argc, argv, &o) != 0)
         return 2;
-    }
     struct sim_probe_buf buf = {.readings = calloc(o.nranks, sizeof *buf.readings),
                                 .last_counter = calloc(o.nranks, sizeof *buf.last_counter),
                                 .read_in = calloc(o.nranks, sizeof *buf.read_in),
