@@ -26,7 +26,8 @@ const char *const concolic_floats_names[] = {"real", "fp", "off", NULL};
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
 {
     path_log empty = {0};
-    int rc = search_session_observe(&L->search, r->have_heavy ? &r->heavy : &empty, covered_new);
+    int rc = search_session_observe(&L->search, r->have_heavy ? &r->heavy : &empty, covered_new,
+                                    r->outcome == CONCOLIC_INPUT_REJECTED);
     r->have_heavy = 0;
     return rc;
 }
@@ -90,6 +91,7 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
     L->cost.leaves = L->search.leaves;
     L->cost.moves = L->search.moves;
     L->cost.tuning_checks = L->search.tuning_checks;
+    L->cost.repeats = L->search.repeats;
     L->cost.float_solutions = L->search.float_solutions;
     L->cost.float_missed = L->search.float_missed;
     return rc;

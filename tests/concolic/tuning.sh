@@ -35,4 +35,26 @@ grep -qE "^cost: .* [1-9][0-9]* tuning checks(,|$)" tuned.out || fail "no tuning
 grep -qE "^cost: .* 0 tuning checks(,|$)" caps.out || fail "a capped campaign ran tuning checks"
 head -1 tuned/bugs/bug-1.inputs | grep -qx uncapped || fail "a tuned campaign's inputs are not marked uncapped"
 ! grep -q uncapped caps/bugs/bug-1.inputs || fail "a capped campaign's inputs are marked uncapped"
-pass "planted's bugs in $tuned runs tuned, $capped with caps ($flavor)"
+
+# Under --fixed every solution of a rank constraint is the last run again: tuned, each is
+# skipped and counted in repeats, on the cost line and in the JSON report alike; capped, none is.
+for mode in tuned caps; do
+    tune=()
+    [ "$mode" = tuned ] && tune=(--tune)
+    "$MPIGUARD" concolic --np 1 --iterations 6 --timeout 60 --fixed "${tune[@]}" --dir "fixed-$mode" \
+        --report "fixed-$mode.json" -- ./planted >"fixed-$mode.out" 2>"fixed-$mode.err"
+    st=$?
+    [ "$st" -eq 0 ] || [ "$st" -eq 80 ] || { cat "fixed-$mode.err" >&2; fail "$mode --fixed campaign: exit $st"; }
+    line=$(sed -n 's/^cost: .* \([0-9][0-9]*\) repeats (solutions skipped as runs already made).*/\1/p' "fixed-$mode.out")
+    json=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["tool_data"]["cost"]["repeats"])' "fixed-$mode.json") ||
+        fail "$mode: no repeats in the report"
+    [ -n "$line" ] && [ "$line" = "$json" ] || { cat "fixed-$mode.out" >&2; fail "$mode: repeats '$line' on the cost line, '$json' in the report"; }
+    if [ "$mode" = tuned ]; then
+        [ "$line" -ge 1 ] || fail "tuned --fixed: no repeat counted"
+    else
+        [ "$line" -eq 0 ] || fail "capped: $line repeats counted"
+    fi
+done
+pass "planted's bugs in $tuned runs tuned, $capped with caps ($flavor); --fixed repeats counted"
+

@@ -94,10 +94,11 @@ static int keep_log(search_session *s, path_log *log, uint32_t level)
     return 0;
 }
 
-int search_session_observe(search_session *s, path_log *log, int covered_new)
+int search_session_observe(search_session *s, path_log *log, int covered_new, int rejected)
 {
     if (!s || !log)
         return MG_EINVAL;
+    s->last_rejected = rejected;
     s->float_missed += s->aiming && !s->aim_reached;
     s->aiming = 0;
     search_step *steps = calloc((size_t)log->nbranches + 1, sizeof *steps);
@@ -183,10 +184,15 @@ static int take_values(const search_session *s, const path_log *log, const int64
     return 0;
 }
 
+static int same_inputs(const search_run *a, const search_run *b)
+{
+    return a->ninputs == b->ninputs &&
+           !memcmp(a->inputs, b->inputs, a->ninputs * sizeof *a->inputs);
+}
+
 static int same_run(const search_run *a, const search_run *b)
 {
-    return a->np == b->np && a->focus == b->focus && a->ninputs == b->ninputs &&
-           !memcmp(a->inputs, b->inputs, a->ninputs * sizeof *a->inputs);
+    return a->np == b->np && a->focus == b->focus && same_inputs(a, b);
 }
 
 static int has_run(const search_session *s, const search_run *r)
@@ -253,15 +259,20 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         found = rc == 0;
         /* A run already made would only take its path again (the run is its inputs, np and
          * focus): the strategy's next choice instead. The same inputs at another np or focus
-         * are a new run, the focus move that reaches another rank's branches. Tuned only:
-         * COMPI's capped search stays as it was (its resumed campaigns make the same runs as
-         * uninterrupted ones only while Z3 sees the same queries). */
-        if (found && s->p.tune && has_run(s, next)) {
+         * are a new run, the focus move that reaches another rank's branches, except after a
+         * rejection: every rank refuses those inputs, so the move only reaches the rank-dependent
+         * arm of the refusal (rank 0 prints why), worth a run while no run covered it. Tuned
+         * only: COMPI's capped search stays as it was (its resumed campaigns make the same runs
+         * as uninterrupted ones only while Z3 sees the same queries). */
+        const path_branch *b = &log->branches[ch->index];
+        if (found && s->p.tune &&
+            (has_run(s, next) ||
+             (s->last_rejected && same_inputs(last, next) &&
+              coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken))))) {
             s->repeats++;
             search_run_free(next);
             found = 0;
         }
-        const path_branch *b = &log->branches[ch->index];
         if (found && sym_pred_is_float(&b->pred)) {
             s->aim = 2 * b->branch_id + !b->taken;
             s->aiming = 1;

@@ -64,6 +64,7 @@ typedef struct search_session {
     search_run *ran;
     size_t nran;
     uint64_t repeats;
+    int last_rejected; /* the run last observed was refused by the program's own check */
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
      * is only near a double): float_solutions counts the runs chosen so, float_missed those in
      * which no rank took the arm aimed at (aim, while aiming). */
@@ -95,9 +96,10 @@ int search_session_observe_rank(search_session *s, uint32_t rank, const coverage
 /* Takes the focus's path of the run that just finished (*log is moved in and left empty; an
  * empty log for a run without one), after its ranks' coverage (search_session_observe_rank): a
  * float solution's arm that no rank took is counted missed. covered_new: the run covered an arm
- * none had before.
+ * none had before; rejected: the program itself refused the run's inputs (its own check ended
+ * it), which the next choice weighs (search_session_next).
  * MG_ENOMEM, MG_EINVAL; the log is freed whatever happens. */
-int search_session_observe(search_session *s, path_log *log, int covered_new);
+int search_session_observe(search_session *s, path_log *log, int covered_new, int rejected);
 
 enum search_next_kind {
     SEARCH_NEXT_SOLVED,  /* a negation was solved: its values, np and focus */
@@ -115,7 +117,9 @@ typedef int (*search_stop_fn)(void *arg);
  * and focus below it. A solution keeps last's inputs past the solved variables; when it names
  * no rank, the focus is the frontier rule's (focus_frontier_pick). Tuned, a solution that is a
  * run already made (inputs, np and focus all equal to a last of this session) is not taken: the
- * strategy's next choice is (counted in repeats).
+ * strategy's next choice is (counted in repeats); so is, after a rejected run, a solution that
+ * keeps its inputs (a rank or size negated: another np or focus) for an arm already covered,
+ * since the other rank takes the same rejection (also counted in repeats).
  * A DFS search that has covered nothing new for stall_runs runs first moves: it leaves its
  * subtree for the lowest constraint of its stack (the bottom path first, then up; each path
  * from its first constraint) whose other arm no run has covered and that no leave since

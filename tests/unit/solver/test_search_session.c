@@ -21,7 +21,8 @@
 #define MAX_NP 4
 
 static int loop_trips;
-static int tuning; /* campaign_start's sessions tune their solutions */
+static int tuning;    /* campaign_start's sessions tune their solutions */
+static int rejecting; /* step's runs end in the program's own refusal of their inputs */
 
 typedef struct program_run {
     int64_t x, y;
@@ -113,7 +114,7 @@ static int step(campaign *c, program_run *r)
     path_log log;
     size_t before = c->cov.n;
     run_program(r, &log, &c->cov);
-    MG_CHECK_INT(search_session_observe(&c->s, &log, c->cov.n > before), 0);
+    MG_CHECK_INT(search_session_observe(&c->s, &log, c->cov.n > before, rejecting), 0);
     MG_CHECK_INT(log.nbranches, 0); /* moved into the session */
     int64_t in[2] = {r->x, r->y};
     search_run last = {in, 2, r->np, r->focus}, next;
@@ -203,7 +204,7 @@ static void test_stop(void)
     path_log log;
     program_run r = {0, 0, 2, 0};
     run_program(&r, &log, &c.cov);
-    MG_CHECK_INT(search_session_observe(&c.s, &log, 1), 0);
+    MG_CHECK_INT(search_session_observe(&c.s, &log, 1, 0), 0);
     int64_t in[2] = {0, 0};
     search_run last = {in, 2, 2, 0}, next;
     int kind = -1;
@@ -346,6 +347,33 @@ static void test_focus_move_is_run(void)
     tuning = 0;
 }
 
+/* The focus move of test_focus_move_is_run after rejected runs, from np 3 (rank 2's arm of
+ * rank == 2 covered: every rank refused the inputs, rank 2 too) and from np 2 (no rank 2 yet).
+ * Tuned, the covered arm's move is not run (counted in repeats) and the uncovered one's is;
+ * capped, both run. */
+static void test_rejected_move(void)
+{
+    for (tuning = 0; tuning <= 1; tuning++) {
+        for (uint32_t np = 2; np <= 3; np++) {
+            campaign c;
+            campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 8);
+            rejecting = 1;
+            program_run r = {0, 0, np, 0};
+            int moved = 0;
+            for (int i = 0; i < 4 && !moved; i++) {
+                program_run before = r;
+                step(&c, &r);
+                moved = r.focus == 2 && r.x == before.x && r.y == before.y;
+            }
+            MG_CHECK_INT(moved, !tuning || np == 2);
+            MG_CHECK(tuning && np == 3 ? c.s.repeats >= 1 : c.s.repeats == 0);
+            rejecting = 0;
+            campaign_end(&c);
+        }
+    }
+    tuning = 0;
+}
+
 /* The session's state as search_session_text writes it (a NUL-terminated string, the caller's). */
 static char *save_text(const campaign *c)
 {
@@ -412,6 +440,7 @@ int main(void)
     MG_RUN(test_stall_moves_np);
     MG_RUN(test_repeat_not_run);
     MG_RUN(test_focus_move_is_run);
+    MG_RUN(test_rejected_move);
     MG_RUN(test_text_round_trip);
     MG_TEST_END();
 }
