@@ -449,18 +449,25 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
     }
 }
 
-/* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
- * to be MPI's own, and left out of every later sample; the process's verdict is unchanged. */
-static void test_mpi_own_thread_is_left_out_after_first_sample(void)
+/* A sampler of pid that takes the fake MPI library for MPI's. */
+static sampler_ptrace *open_fake_mpi(pid_t pid)
 {
     static const char *const fake_mpi[] = {"libmg_sampler_fake_mpi", NULL};
     sampler_ptrace_params p;
     sampler_ptrace_params_default(&p);
     p.mpi_library_prefixes = fake_mpi;
-    pid_t pid = spawn(TARGET_MPI_THREAD);
-    pid_t helper = other_thread(pid);
     sampler_ptrace *s = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    return s;
+}
+
+/* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
+ * to be MPI's own, and left out of every later sample; the process's verdict is unchanged. */
+static void test_mpi_own_thread_is_left_out_after_first_sample(void)
+{
+    pid_t pid = spawn(TARGET_MPI_THREAD);
+    pid_t helper = other_thread(pid);
+    sampler_ptrace *s = open_fake_mpi(pid);
     for (int i = 0; s && i < 20; i++) {
         const sampler_sample *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
@@ -485,15 +492,10 @@ static void test_mpi_own_thread_is_left_out_after_first_sample(void)
  * of MPI's runs on is not sampled, and says why; it has not exited. */
 static void test_live_process_without_main_thread_is_not_exited(void)
 {
-    static const char *const fake_mpi[] = {"libmg_sampler_fake_mpi", NULL};
-    sampler_ptrace_params p;
-    sampler_ptrace_params_default(&p);
-    p.mpi_library_prefixes = fake_mpi;
     pid_t pid = spawn(TARGET_MAIN_EXITS);
-    sampler_ptrace *s = NULL;
+    sampler_ptrace *s = open_fake_mpi(pid);
     const sampler_sample *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(s ? sampler_ptrace_sample(s, &sm) : MG_EINVAL, MG_OK);
     MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
     atomic_store(&sh->main_exit, 1);
     for (int i = 0; i < STATE_WAIT_MS && proc_state(pid) != 'Z'; i++) {
