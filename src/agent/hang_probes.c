@@ -101,7 +101,7 @@ static double cpu_share_of(hang_probes *p, int r)
     return p->cpu_share;
 }
 
-void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out)
 {
     mg_probe_reading reading;

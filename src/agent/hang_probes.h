@@ -45,7 +45,7 @@ void hang_probes_close(hang_probes *p);
 /* Reads rank r now for the watch engine (hang_probes_read), with its CPU time and share when
  * with_cpu_time. A rank that cannot be seen reads as exited; one whose shm state is not published
  * yet as not known. */
-void hang_probes_read_for_watch(hang_probes *p, int r, bool with_cpu_time,
+void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out);
 
 #endif

@@ -142,7 +142,8 @@ static int sample_for(mg_rank_probe *p, enum probe_purpose purpose, const sample
     int rc = open_sampler(p);
     if (rc == MG_OK)
         rc = sampler_ptrace_sample(p->sampler, out);
-    if (rc == MG_OK) {
+    /* a sample that stopped no thread in time held them all the same, waiting */
+    if (rc == MG_OK || rc == MG_ETIMEOUT) {
         const sampler_sample *s = *out;
         probe_costs *c = &p->costs[purpose];
         c->samples++;
@@ -182,11 +183,12 @@ static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
     return 1;
 }
 
-/* Under ptrace, a reading whose sample stopped no thread in time: the main thread waited longer
- * than the sampler's timeout for a CPU to take the stop (a loaded node; MPICH's other thread,
- * UCX's, is never sampled). The rank lives (its process was read first), and an error here read as
- * a rank gone (CI: a rank waiting forever "has exited"). The call counter, read without a stop,
- * tells whether it progressed; where it is, the latest sample. */
+/* Under ptrace, a reading without a sample: one whose sample stopped no thread in time (the main
+ * thread waited longer than the sampler's timeout for a CPU to take the stop: a loaded node;
+ * MPICH's other thread, UCX's, is never sampled), or a GAP_ONLY one. The rank lives (its process
+ * was read first), and an error here read as a rank gone (CI: a rank waiting forever "has
+ * exited"). The call counter, read without a stop, tells whether it progressed; where it is, the
+ * latest sample. */
 static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
 {
     out->fn = p->last_fn;
@@ -202,6 +204,10 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
         return read_shm(p, out);
     if (read_counter_only(p, with_cpu_time, out) || read_still_stopped(p, out))
         return MG_OK;
+    if (with_cpu_time == MG_PROBE_GAP_ONLY && p->sampler) {
+        read_unstopped(p, out);
+        return MG_OK;
+    }
     const sampler_sample *sample;
     int rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
     if (rc == MG_ENOENT) {
@@ -209,6 +215,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
         return MG_OK;
     }
     if (rc == MG_ETIMEOUT) {
+        out->held_ns = sample->held_ns;
         if (!out->exited)
             read_unstopped(p, out);
         return MG_OK;

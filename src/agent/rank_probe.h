@@ -46,13 +46,18 @@ typedef struct mg_rank_probe mg_rank_probe;
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
                        mg_rank_probe **out);
 
+/* What a reading needs beyond the process's state (mg_rank_probe_read's with_cpu_time, a set of
+ * bits; a true value is MG_PROBE_CPU_TIME): the CPU time; and GAP_ONLY, the CPU time and counter
+ * alone, where the rank is being allowed to be the last seen (hang_watch_step.gap_only). */
+enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
+
 /* Reads the rank's state now, and with_cpu_time its CPU time too (one more /proc file: the
  * verification scans need it, the model's samples do not). With a counter, a rank whose last call
  * was a polling one and whose counter moved since the previous reading counts as in MPI
  * (ParaStack treats busy-wait polling as staying in MPI). Under ptrace, a reading without the CPU
  * time whose counter moved since the previous reading, the latest sample having caught the rank
  * out of any polling call, is answered by the counter alone, without stopping the rank (up to 3
- * in a row). Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
+ * in a row); a GAP_ONLY reading of a rank sampled before never stops it. Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
 int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for

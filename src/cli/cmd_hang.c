@@ -366,12 +366,13 @@ static void take_readings(hang_probes *probes, const struct hang_watch_step *ste
                           struct hang_watch_reading *readings)
 {
     const int *ranks = step->action == HANG_WATCH_SAMPLE ? step->ranks : NULL;
+    int how = step->gap_only ? MG_PROBE_GAP_ONLY : step->with_cpu ? MG_PROBE_CPU_TIME : 0;
     /* through agents, one frame each way per agent; without memory for it, one per rank */
     if (probes->remote)
-        (void)hang_remote_prefetch(probes->remote, ranks, step->count, step->with_cpu);
+        (void)hang_remote_prefetch(probes->remote, ranks, step->count, how);
     for (size_t i = 0; i < step->count; i++) {
         int r = ranks ? ranks[i] : (int)i;
-        hang_probes_read_for_watch(probes, r, step->with_cpu, &readings[i]);
+        hang_probes_read_for_watch(probes, r, how, &readings[i]);
     }
 }
 

@@ -3,6 +3,7 @@
  * for the guarantees, the IN_MPI rule and what a sample stops. */
 #include "sampler_ptrace.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -77,11 +78,11 @@ static uint64_t find_counter(const sampler_ptrace *s)
     return stack_unwind_find_object(s->unwind, p->counter_module_prefix, p->counter_symbol);
 }
 
-static proc_identity read_identity(pid_t pid)
+/* From a stat file of /proc: /proc/PID/stat, or /proc/PID/task/TID/stat for one thread. */
+static proc_identity read_stat(const char *path)
 {
     proc_identity id = {false, '?', 0};
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char buf[1024];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return id;
@@ -104,10 +105,43 @@ static proc_identity read_identity(pid_t pid)
     return id;
 }
 
+static proc_identity read_identity(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    return read_stat(path);
+}
+
+/* Whether a thread of the process other than its leader lives: a leader that ended with
+ * pthread_exit reads as a zombie while the process runs on in its other threads. */
+static bool other_thread_lives(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir) {
+        return false;
+    }
+    bool lives = false;
+    for (struct dirent *e; !lives && (e = readdir(dir));) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+        if (tid > 0 && tid != pid) {
+            snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+            proc_identity t = read_stat(path);
+            lives = t.exists && t.state != 'Z' && t.state != 'X';
+        }
+    }
+    closedir(dir);
+    return lives;
+}
+
 static bool still_same_process(const sampler_ptrace *s)
 {
     proc_identity now = read_identity(s->pid);
-    return now.exists && now.start == s->identity.start && now.state != 'Z' && now.state != 'X';
+    if (!now.exists || now.start != s->identity.start) {
+        return false;
+    }
+    return (now.state != 'Z' && now.state != 'X') || other_thread_lives(s->pid);
 }
 
 static int64_t clock_ns(clockid_t clock)
@@ -314,9 +348,20 @@ void sampler_ptrace_add_sources(sampler_ptrace *s)
     }
 }
 
+/* Why no thread of a live process was sampled (sampler_sample.unsampled). */
+static const char *unsampled_reason(const sampler_ptrace *s, size_t late)
+{
+    if (late > 0) {
+        return "no thread stopped before the timeout";
+    }
+    return s->nmpi_threads > 0 ? "the main thread is gone and every other thread is MPI's own"
+                               : "the main thread is gone and no other thread could be stopped";
+}
+
 /* The verdict over the sampled threads; the main thread is first when it was sampled. A process
- * whose every thread vanished is dead (none was left to create another), even if the kernel has
- * not finished tearing it down. */
+ * whose every thread taken vanished is dead (none was left to create another), even if the kernel
+ * has not finished tearing it down. One with no thread taken is dead only if /proc says so: its
+ * main thread may have ended and left the others to MPI. */
 static int conclude(sampler_ptrace *s)
 {
     size_t sampled = 0, late = 0, main_index = SIZE_MAX;
@@ -330,11 +375,13 @@ static int conclude(sampler_ptrace *s)
             s->classes[sampled++] = s->classes[i];
         }
     }
-    if ((sampled == 0 && late == 0) || (vanished && !still_same_process(s))) {
+    bool all_vanished = sampled == 0 && late == 0 && vanished;
+    if (all_vanished || ((sampled == 0 || vanished) && !still_same_process(s))) {
         exited_sample(s);
         return MG_OK;
     }
     if (sampled == 0) {
+        s->sample.unsampled = unsampled_reason(s, late);
         return MG_ETIMEOUT;
     }
     s->sample.verdict = stack_classify_process(s->classes, sampled,
@@ -492,7 +539,7 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
     rc = conclude(s);
     s->sample.total_ns = now_ns() - t0;
     s->sample.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-    if (rc == MG_OK) {
+    if (rc == MG_OK || rc == MG_ETIMEOUT) {
         *out = &s->sample;
     }
     return rc;

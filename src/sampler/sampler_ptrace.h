@@ -81,6 +81,7 @@ typedef struct sampler_sample {
     int64_t wait_ns;    /* from an interrupt until the last taken thread stopped, per stop */
     int64_t unwind_ns;  /* reading registers and memory and unwinding, the threads stopped */
     int64_t release_ns; /* detaching them */
+    const char *unsampled; /* MG_ETIMEOUT: why no thread was sampled of the live process */
 } sampler_sample;
 
 /* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,
@@ -95,8 +96,9 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * the same with the other threads but MPI's own, all interrupted in one burst. *out points to
  * memory owned by the sampler, valid until the next sample or close. A process that exits before
  * or during the sample gives verdict STACK_EXITED and 0, not an error; after that every sample
- * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (no thread
- * stopped before the timeout: the process is alive but unsampleable), MG_ESTATE (aborted),
+ * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (the process
+ * lives, /proc says, but no thread was sampled: none stopped before the timeout, or its main thread
+ * is gone and the others are MPI's own; *out then says why in unsampled, and its held time), MG_ESTATE (aborted),
  * MG_ENOMEM or MG_ESYS. On every return no thread of the target is left stopped by us, except a
  * LATE thread that stops after the return: it stays in a ptrace-stop until the next sample or close
  * (at most one sampling interval), or until this process exits. */

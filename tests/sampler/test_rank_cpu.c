@@ -103,6 +103,26 @@ static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
     reap(pid);
 }
 
+/* A verification retake asks only for the CPU time (MG_PROBE_GAP_ONLY): a rank sampled before is
+ * not stopped for it (held_ns 0), and its CPU time is read all the same; a rank never sampled is. */
+static void gap_only_reading_stops_no_rank_sampled_before(void)
+{
+    pid_t pid = child(1);
+    mg_rank_probe *probe = NULL;
+    mg_probe_reading a, b, c;
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_GAP_ONLY, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK(a.held_ns > 0 && !a.in_mpi);
+    usleep(100000);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_GAP_ONLY, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK(b.held_ns == 0 && !b.exited && !b.in_mpi);
+    MG_CHECK(b.cpu_time_ns > a.cpu_time_ns && b.cpu_slices >= a.cpu_slices);
+    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_CPU_TIME, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK(c.held_ns > 0 && c.cpu_time_ns >= b.cpu_time_ns);
+    mg_rank_probe_close(probe);
+    reap(pid);
+}
+
 static void gone_process_has_no_cpu_time(void)
 {
     pid_t pid = child(0);
@@ -133,6 +153,7 @@ int main(void)
     MG_RUN(busy_process_is_runnable_and_gains_cpu_time);
     MG_RUN(sleeping_and_stopped_processes_are_not_runnable);
     MG_RUN(stopped_process_is_sampled_once_while_it_stays_stopped);
+    MG_RUN(gap_only_reading_stops_no_rank_sampled_before);
     MG_RUN(gone_process_has_no_cpu_time);
     MG_RUN(share_is_the_cpus_over_the_ranks);
     MG_TEST_END();

@@ -37,6 +37,7 @@ typedef struct shared {
     atomic_int in_dlopened; /* the dlopen target is about to loop inside the library */
     atomic_int helper_exit; /* tells the exiting helper thread to return */
     atomic_int helper_gone; /* the hook saw it gone while the main thread was held */
+    atomic_int main_exit;   /* tells the main thread of TARGET_MAIN_EXITS to pthread_exit */
 } shared;
 
 static shared *sh;
@@ -189,7 +190,9 @@ typedef enum target_kind {
     TARGET_MPI_THREAD,    /* main spins, a thread started by the fake MPI library loops in it */
     TARGET_EXITER,        /* main spins, a helper returns when told */
     TARGET_MAIN_IN_ENTRY, /* main waits in MPI_Fake_wait, a helper spins */
-    TARGET_MAIN_IN_ENTRY_EXITER /* main waits in MPI_Fake_wait, a helper returns when told */
+    TARGET_MAIN_IN_ENTRY_EXITER, /* main waits in MPI_Fake_wait, a helper returns when told */
+    TARGET_MAIN_EXITS /* a thread started by the fake MPI library loops in it, main computes
+                         until told, then ends with pthread_exit */
 } target_kind;
 
 static void *spin_thread(void *arg)
@@ -303,6 +306,13 @@ static void run_target(target_kind kind)
         atomic_store(&sh->ready, 1);
         MPI_Fake_wait();
         break;
+    case TARGET_MAIN_EXITS:
+        start_helper(fake_mpi_thread_main);
+        atomic_store(&sh->ready, 1);
+        while (!atomic_load(&sh->main_exit)) {
+            atomic_fetch_add_explicit(&sh->progress, 1, memory_order_relaxed);
+        }
+        pthread_exit(NULL);
     }
     atomic_store(&sh->ready, 1);
     target_spin_compute();
@@ -328,6 +338,7 @@ static pid_t spawn(target_kind kind)
     atomic_store(&sh->go_dlopen, 0);
     atomic_store(&sh->in_dlopened, 0);
     atomic_store(&sh->helper_exit, 0);
+    atomic_store(&sh->main_exit, 0);
     pid_t pid = fork_tied();
     if (pid == 0) {
         run_target(kind);
@@ -438,18 +449,25 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
     }
 }
 
-/* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
- * to be MPI's own, and left out of every later sample; the process's verdict is unchanged. */
-static void test_mpi_own_thread_is_left_out_after_first_sample(void)
+/* A sampler of pid that takes the fake MPI library for MPI's. */
+static sampler_ptrace *open_fake_mpi(pid_t pid)
 {
     static const char *const fake_mpi[] = {"libmg_sampler_fake_mpi", NULL};
     sampler_ptrace_params p;
     sampler_ptrace_params_default(&p);
     p.mpi_library_prefixes = fake_mpi;
-    pid_t pid = spawn(TARGET_MPI_THREAD);
-    pid_t helper = other_thread(pid);
     sampler_ptrace *s = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    return s;
+}
+
+/* A thread the MPI library started (its start routine lies in the library) is stopped once, seen
+ * to be MPI's own, and left out of every later sample; the process's verdict is unchanged. */
+static void test_mpi_own_thread_is_left_out_after_first_sample(void)
+{
+    pid_t pid = spawn(TARGET_MPI_THREAD);
+    pid_t helper = other_thread(pid);
+    sampler_ptrace *s = open_fake_mpi(pid);
     for (int i = 0; s && i < 20; i++) {
         const sampler_sample *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
@@ -467,6 +485,29 @@ static void test_mpi_own_thread_is_left_out_after_first_sample(void)
     }
     MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
     MG_CHECK(makes_progress());
+    reap(pid);
+}
+
+/* A process whose main thread ended (pthread_exit: /proc shows its leader a zombie) while a thread
+ * of MPI's runs on is not sampled, and says why; it has not exited. */
+static void test_live_process_without_main_thread_is_not_exited(void)
+{
+    pid_t pid = spawn(TARGET_MAIN_EXITS);
+    sampler_ptrace *s = open_fake_mpi(pid);
+    const sampler_sample *sm = NULL;
+    MG_CHECK_INT(s ? sampler_ptrace_sample(s, &sm) : MG_EINVAL, MG_OK);
+    MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
+    atomic_store(&sh->main_exit, 1);
+    for (int i = 0; i < STATE_WAIT_MS && proc_state(pid) != 'Z'; i++) {
+        sleep_ms(1);
+    }
+    MG_CHECK(proc_state(pid) == 'Z');
+    sm = NULL;
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ETIMEOUT);
+    MG_CHECK(sm && sm->verdict != STACK_EXITED && sm->nthreads == 0);
+    MG_CHECK(sm && sm->unsampled && strstr(sm->unsampled, "MPI's own"));
+    MG_CHECK_INT(kill(pid, 0), 0);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
     reap(pid);
 }
 
@@ -991,6 +1032,7 @@ int main(void)
     MG_RUN(test_progress_threads_do_not_count_but_main_thread_does);
     MG_RUN(test_mpi_own_thread_is_left_out_after_first_sample);
     MG_RUN(test_thread_exiting_while_main_is_held);
+    MG_RUN(test_live_process_without_main_thread_is_not_exited);
     MG_RUN(test_user_thread_in_mpi_entry_counts);
     MG_RUN(test_threads_appearing_and_vanishing);
     MG_RUN(test_library_loaded_later_is_picked_up);

@@ -535,9 +535,10 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
 }
 
 /* One verification scan: kept when every live rank had the gap for itself (or the gap reached
- * its stretch limit), else taken again later (hang_diag_retake_after). */
+ * its stretch limit), else taken again later (hang_diag_retake_after); gap_only: it was such a
+ * retake. */
 static int feed_verification(struct hang_watch *w, const struct hang_watch_reading *readings,
-                             double now, struct hang_watch_step *step)
+                             bool gap_only, double now, struct hang_watch_step *step)
 {
     struct hang_diag_rank *scan = &w->scans[w->scan_k * w->n];
     for (size_t r = 0; r < w->n; r++)
@@ -548,9 +549,14 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         double elapsed = now - w->before_at;
         double own = hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_NODE, &who);
         double wait = hang_diag_retake_after(w->p.scan_gap, elapsed, own, w->p.max_stretch);
-        if (wait > 0) {
+        /* A retake only measures the gap: its readings of where each rank is are overwritten by
+         * the next. So retakes are gap_only, and the one that finds the gap long enough is
+         * followed at once by the scan that says where the ranks are (under ptrace, a retake
+         * stopped every rank for nothing: most of the held time on a loaded node). */
+        if (wait > 0 || gap_only) {
             step->action = HANG_WATCH_SCAN;
-            step->at = now + wait;
+            step->at = now + (wait > 0 ? wait : 0);
+            step->gap_only = wait > 0;
             return MG_OK;
         }
         if (elapsed > w->p.stretch_said * w->p.scan_gap) {
@@ -630,6 +636,8 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
     if (w->phase == DONE)
         return MG_ESTATE;
     step->events = 0;
+    bool gap_only = step->gap_only;
+    step->gap_only = false;
     bool stopped = job_stopped(w, readings, step->count);
     if (w->phase != STOP_CHECK && !stopped)
         seen_running(w, now, step);
@@ -648,7 +656,7 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
     case STILL_SCAN:
         return feed_still_scan(w, readings, now, step);
     case VERIFYING:
-        return feed_verification(w, readings, now, step);
+        return feed_verification(w, readings, gap_only, now, step);
     case DONE:
         break;
     }

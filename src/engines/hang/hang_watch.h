@@ -102,6 +102,9 @@ struct hang_watch_step {
     const int *ranks;        /* SAMPLE: owned by the detector, valid until the next feed */
     size_t count;            /* SAMPLE: ranks to read; SCAN: every rank */
     bool with_cpu;           /* SCAN: cpu_s, slices and cpu_share are needed */
+    bool gap_only;           /* SCAN with_cpu: the scan only tells whether the gap was long enough:
+                                the CPU times and counters are needed, where each rank is may be
+                                where it was last seen (a ptrace probe need not stop it) */
     unsigned events;         /* enum hang_watch_event bits */
     size_t out_mpi, sampled; /* OBSERVED */
     double stopped_for;      /* JOB_RUNS */

@@ -190,7 +190,8 @@ static void progress_sets_the_suspicion_aside(void)
 }
 
 /* A gap lasts until every live rank had it for itself: a runnable rank that got 0.2 s of CPU in a
- * 1 s gap is scanned again 0.8 s later; one the node never lets run stretches the gap to its
+ * 1 s gap is scanned again 0.8 s later, a scan that only measures the gap (gap_only), followed by
+ * a full one once the gap is long enough; one the node never lets run stretches the gap to its
  * limit (10 gaps), which is said, and leaves the verification starved: no verdict. */
 static void verification_waits_for_each_ranks_own_time(void)
 {
@@ -203,16 +204,27 @@ static void verification_waits_for_each_ranks_own_time(void)
         readings[r].slices = r == 1 ? -1 : 10; /* rank 1: CPU time known, its slices not */
     }
     MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK(step.with_cpu && !step.gap_only);
     readings[1].cpu_s = 0.2;
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 1.0;
     MG_CHECK_INT(feed(1.5), MG_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
+    MG_CHECK(step.with_cpu && step.gap_only);
+    readings[2].in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
     MG_CHECK_INT(feed(2.3), MG_OK);
     MG_CHECK_NEAR(step.at, 3.1, 1e-9);                                /* still 0.8 s short */
+    MG_CHECK(step.gap_only);
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 10.0; /* they run, it does not */
     MG_CHECK_INT(feed(10.5), MG_OK);                                  /* 10 s: the stretch limit */
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK_NEAR(step.at, 10.5, 1e-9); /* at once, the scan that says where the ranks are */
+    MG_CHECK(step.with_cpu && !step.gap_only);
+    MG_CHECK(!(step.events & HANG_WATCH_STRETCHED));
+    readings[2].in_mpi = true;
+    MG_CHECK_INT(feed(10.5), MG_OK);
     MG_CHECK(step.events & HANG_WATCH_STRETCHED);
+    MG_CHECK(!step.gap_only);
     MG_CHECK_INT(step.scan_number, 2);
     MG_CHECK_INT(step.short_rank, 1);
     MG_CHECK_NEAR(step.gap_took, 10.0, 1e-9);
