@@ -122,63 +122,63 @@ static void unconfirmed_waits_then_drops(void)
 /* Fig. 8 through a tree of detectors: ranks 1 and 2 wait on each other (recv-recv), and rank 0's
  * receive from rank 1, which rank 0 published being in (seq 1), is still held at its leaf (the
  * root's last record of rank 0: none). */
-static void open_knot_rank_0_held(dl_stream *s, uint64_t *in_call, uint64_t *seen)
+typedef struct held_job {
+    dl_stream s;
+    uint64_t in_call[3], seen[3], records[3];
+    uint8_t ended[3];
+    check_readings rd;
+    check_policy p;
+} held_job;
+
+static void open_knot_rank_0_held(held_job *h)
 {
-    st_open(s, 3, NULL);
-    ST_RECV(s, 1, 2, 0);
-    ST_RECV(s, 2, 1, 0);
-    in_call[0] = in_call[1] = in_call[2] = 1;
-    seen[0] = 0;
-    seen[1] = seen[2] = 1;
+    memset(h, 0, sizeof *h);
+    st_open(&h->s, 3, NULL);
+    ST_RECV(&h->s, 1, 2, 0);
+    ST_RECV(&h->s, 2, 1, 0);
+    h->in_call[0] = h->in_call[1] = h->in_call[2] = 1;
+    h->seen[1] = h->seen[2] = h->records[1] = h->records[2] = 1;
+    h->rd = (check_readings){3, h->in_call, h->records, h->ended, h->seen};
+    check_policy_init(&h->p, 1.0, 0);
 }
 
 /* Analysed without rank 0's record, the deadlock leaves rank 0 out and is confirmed (its knot is
  * in calls): the root reports ranks 1,2 where the job's deadlock is 1,2,0. */
 static void held_call_analysed_too_early(void)
 {
-    dl_stream s;
-    uint64_t in_call[3], seen[3], records[3] = {0, 1, 1};
-    uint8_t ended[3] = {0};
-    open_knot_rank_0_held(&s, in_call, seen);
-    check_readings rd = {3, in_call, records, ended, seen};
-    check_policy p;
-    check_policy_init(&p, 1.0, 0);
-    MG_CHECK_INT(deadlock_detector_check_now(s.det, 1 * S, NULL), MG_OK);
+    static held_job h;
+    open_knot_rank_0_held(&h);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 1 * S, NULL), MG_OK);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK_INT(st_waiting_is(f, NULL, 0), 1);
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_CONFIRMED);
-    st_close(&s);
+    MG_CHECK_INT(check_policy_confirm(&h.p, 0, f, &h.rd, 1 * S), CHECK_CONFIRMED);
+    st_close(&h.s);
 }
 
 /* The view: the root asks once and waits while rank 0's published call has no record; once it
  * came, the analysis finds rank 0 waiting on the knot. */
 static void held_call_waited_for(void)
 {
-    dl_stream s;
-    uint64_t in_call[3], seen[3], records[3] = {0, 1, 1};
-    uint8_t ended[3] = {0};
-    open_knot_rank_0_held(&s, in_call, seen);
-    check_readings rd = {3, in_call, records, ended, seen};
-    check_policy p;
-    check_policy_init(&p, 1.0, 0);
+    static held_job h;
+    open_knot_rank_0_held(&h);
     int32_t rank = 7;
-    MG_CHECK_INT(check_policy_view(&p, &rd, 1 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 1 * S, &rank), CHECK_VIEW_ASK);
     MG_CHECK_INT(rank, 0);
-    MG_CHECK_INT(check_policy_view(&p, &rd, 3 * S, &rank), CHECK_VIEW_BEHIND);
-    ST_RECV(&s, 0, 1, 0);
-    seen[0] = 1;
-    MG_CHECK_INT(check_policy_view(&p, &rd, 3 * S + 1, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S, &rank), CHECK_VIEW_BEHIND);
+    ST_RECV(&h.s, 0, 1, 0);
+    h.seen[0] = 1;
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S + 1, &rank), CHECK_VIEW_WHOLE);
     MG_CHECK_INT(rank, -1);
-    MG_CHECK_INT(deadlock_detector_check_now(s.det, 4 * S, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 4 * S, NULL), MG_OK);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     static const int32_t knot[] = {1, 2}, waiting[] = {0};
     MG_CHECK_INT(st_knot_is(f, knot, 2), 1);
     MG_CHECK_INT(st_waiting_is(f, waiting, 1), 1);
-    st_close(&s);
+    st_close(&h.s);
 }
 
 /* A record that never comes: waited for 3 s, then the analysis goes on without it (said once),
