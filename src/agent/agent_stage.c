@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_env.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -14,10 +15,9 @@
 /* Children of one stage, at most (a middle stage's leaves). */
 #define STAGE_MAX_INPUTS 256
 /* A leaf of a live job whose input stayed quiet this long may hold a deadlock: its held calls go
- * up (tbon_stage_params.quiet_ms). Half the root's settle before it analyses a job whose every
- * live rank it sees blocked (check_policy.c, SETTLE_NS: 200 ms), so the analysis finds them
- * there: a rank held at its leaf behind a send the MPI buffered is seen blocked in that send by
- * the root, and left out of the deadlock its later call joins (fig8_waitall_probe). */
+ * up (tbon_stage_params.quiet_ms). Not for the verdict's sake: the root waits for a call a rank
+ * published that it has no record of, and asks the leaves for it (check_policy_view, RELEASE);
+ * so that a leaf's records do not lag far behind the job's. MG_ENV_LEAF_QUIET_MS overrides it. */
 #define LEAF_QUIET_MS 100
 
 /* "/FD" (where answers go) at s, or nothing: *answers -1. Returns the characters read, -1 if
@@ -90,6 +90,10 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
                            .share = share,
                            .shares = ranks ? 0 : shares,
                            .quiet_ms = ranks ? 0 : LEAF_QUIET_MS};
+    const char *quiet = getenv(MG_ENV_LEAF_QUIET_MS);
+    if (!ranks && quiet && atoi(quiet) > 0) {
+        p.quiet_ms = atoi(quiet);
+    }
     if (!inputs || !output ||
         (ranks && parse_range(ranks, &p.first, &p.count) != (int)strlen(ranks)) ||
         (!ranks && (share >= shares ||

@@ -333,6 +333,15 @@ void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls
     tell_no_more(r);
 }
 
+void check_remote_release(check_remote *r)
+{
+    uint8_t frame[AGENT_FRAME_HEADER];
+    agent_frame_header_put(frame, AGENT_MSG_RELEASE, 0);
+    for (int i = 0; r && i < r->nconns; i++)
+        if (r->conns[i].fd >= 0 && r->conns[i].joined && r->conns[i].end.shares)
+            tell(&r->conns[i], frame, sizeof frame);
+}
+
 int check_remote_done(const check_remote *r)
 {
     return r->closed == r->joined && (r->expected ? r->joined == r->expected : r->joined > 0);

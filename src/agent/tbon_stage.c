@@ -141,6 +141,30 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
     }
 }
 
+/* Tells each child that waits for answers an empty frame of type: NO_MORE (no further answer
+ * comes) or RELEASE. */
+static void tell_each_child(stage *s, agent_msg_type type)
+{
+    uint8_t frame[AGENT_FRAME_HEADER];
+    agent_frame_header_put(frame, type, 0);
+    for (int i = 0; i < s->params->n_inputs; i++) {
+        if (s->answers_out[i] >= 0 && agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
+            s->answers_out[i] = -1;
+        }
+    }
+}
+
+/* Sends every held call up, then the END frames held behind them. */
+static int release_held(stage *s)
+{
+    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
+    if (!rc && s->ends.len) {
+        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
+        s->ends.len = 0;
+    }
+    return rc;
+}
+
 /* Reads the parent's answers; *open becomes 0 at their end. */
 static int read_answers(stage *s, agent_reader *reader, int *open)
 {
@@ -164,6 +188,11 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
         if (f.type == AGENT_MSG_COMPLETED && s->leaf &&
             !record_stream_parse_pair(&f, &rank, &reserved, &exit_seq)) {
             rc = tbon_leaf_completed(s->leaf, rank, exit_seq);
+        }
+        if (!rc && f.type == AGENT_MSG_RELEASE) {
+            /* the root waits on a call held below: the quiet time is not waited for */
+            rc = release_held(s);
+            tell_each_child(s, AGENT_MSG_RELEASE);
         }
         s->no_more |= f.type == AGENT_MSG_NO_MORE;
         s->answers_heard += f.type == AGENT_MSG_COMPLETED;
@@ -236,18 +265,6 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
     return rc;
 }
 
-/* Tells each child that waits for answers that no further one comes. */
-static void tell_no_more(stage *s)
-{
-    uint8_t frame[AGENT_FRAME_HEADER];
-    agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
-    for (int i = 0; i < s->params->n_inputs; i++) {
-        if (s->answers_out[i] >= 0 && agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
-            s->answers_out[i] = -1;
-        }
-    }
-}
-
 /* Tells the children what they wait on and writes what went up. Once every child said ENDED after
  * its last answer (or died), the stage says ENDED up, after all it passed; once no answer can come
  * any more (its parent said NO_MORE, went away, or never answers), its children hear NO_MORE after
@@ -275,21 +292,10 @@ static int end_round(stage *s, int answers_open)
     s->no_more |= s->sent_ended && !answers_open;
     rc = rc || !s->out.len ? rc : write_out(s);
     if (!rc && s->no_more && s->sent_ended) {
-        tell_no_more(s);
+        tell_each_child(s, AGENT_MSG_NO_MORE);
         for (int i = 0; i < s->params->n_inputs; i++) {
             s->answers_out[i] = -1; /* said once */
         }
-    }
-    return rc;
-}
-
-/* Sends every held call up, then the END frames held behind them. */
-static int release_held(stage *s)
-{
-    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
-    if (!rc && s->ends.len) {
-        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
-        s->ends.len = 0;
     }
     return rc;
 }

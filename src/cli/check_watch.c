@@ -125,9 +125,9 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     note_records(r, ev->rank, 1);
     int rc = deadlock_detector_feed(r->det, ev, now);
     /* a leaf holds the rank's later calls until the root's model left this one */
-    if (rc == MG_OK && r->answers)
-        rc = tbon_root_note(r->answers, ev);
-    fed(r, ev, 0, rc);
+    int noted = r->answers && (rc == MG_OK || rc == MG_ENOENT) ? tbon_root_note(r->answers, ev)
+                                                                : MG_OK;
+    fed(r, ev, 0, noted ? noted : rc);
 }
 
 /* A leaf's summary: each of its ranks entered and left the collective of ev (two records each). */
@@ -275,7 +275,24 @@ static check_readings readings(check_run *r)
     if (r->agent)
         for (int k = 0; k < r->world; k++)
             r->blocked[k] = check_agent_blocked_seq(r->agent, k);
-    return (check_readings){r->world, r->blocked, r->rank_records, r->ended};
+    return (check_readings){r->world, r->blocked, r->rank_records, r->ended,
+                            r->answers ? tbon_root_seen(r->answers) : NULL};
+}
+
+/* Whether the root has the record of every call the ranks are in (check_policy_view); the
+ * leaves are asked for what they hold. */
+static int view_whole(check_run *r)
+{
+    check_readings rd = readings(r);
+    int32_t rank;
+    enum check_view v = check_policy_view(&r->policy, &rd, now_ns(), &rank);
+    if (v == CHECK_VIEW_ASK)
+        check_remote_release(r->remote);
+    if (v == CHECK_VIEW_GAVE_UP)
+        mg_warn("check: rank %d is in a call whose record its leaf never sent up: the analysis "
+                "goes on without it",
+                rank);
+    return v == CHECK_VIEW_WHOLE || v == CHECK_VIEW_GAVE_UP;
 }
 
 /* Reports the findings the detector added since the last call. Returns 1 when a deadlock was
@@ -383,7 +400,7 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
             return WATCH_BLIND;
         }
         int found = r->policy.pending ? report_new(r, 0) : 0;
-        if (!found && check_policy_due(&r->policy, r->det, now_ns()))
+        if (!found && check_policy_due(&r->policy, r->det, now_ns()) && view_whole(r))
             found = check_now(r, 0);
         if (found) {
             r->deadlock = 1;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 13U
+#define AGENT_PROTO_VERSION 14U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -76,6 +76,10 @@ typedef enum agent_msg_type {
     AGENT_MSG_NO_MORE = 21,   /* check, parent -> tree stage, empty: every child said ENDED after
                                  its last answer and none is left to give; the stage sends what it
                                  holds up and ends its stream */
+    AGENT_MSG_RELEASE = 22,   /* check, parent -> tree stage, empty: the root waits for the record
+                                 of a call a rank published (check_policy_view); the stage sends
+                                 up every record it holds now, as at its quiet time, and tells its
+                                 own children */
     AGENT_MSG_TYPE_END
 } agent_msg_type;
 

@@ -6,6 +6,10 @@
 #define SETTLE_NS 200000000ULL
 /* How long an unconfirmed deadlock whose ranks send nothing new is looked at again. */
 #define CONFIRM_WAIT_NS 5000000000ULL
+/* How long the root waits for the record of a call a rank published (check_policy_view): the
+ * stages below release what they hold when asked, so this bounds a lost answer, not the stages'
+ * own quiet time. */
+#define VIEW_WAIT_NS 3000000000ULL
 /* Held records past which an analysis is due once they doubled since the last one. */
 #define HELD_TRIGGER 4096
 
@@ -64,6 +68,41 @@ int check_policy_stops(const dl_finding *f)
 int check_policy_hangs_after(const dl_finding *f)
 {
     return f->kind == DL_COLLECTIVE_MISMATCH || f->kind == DL_INVALID_ARGUMENTS;
+}
+
+/* A rank inside a call whose entry record the root has not had (a stale reading names an older
+ * call: not missing). */
+static int32_t missing_call(const check_readings *rd)
+{
+    for (int32_t k = 0; rd->seen && k < rd->world; k++) {
+        if (rd->in_call[k] > rd->seen[k]) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+enum check_view check_policy_view(check_policy *p, const check_readings *rd, uint64_t now,
+                                  int32_t *rank)
+{
+    *rank = missing_call(rd);
+    if (*rank < 0) {
+        p->behind = p->gave_up = 0;
+        return CHECK_VIEW_WHOLE;
+    }
+    if (p->gave_up) {
+        return CHECK_VIEW_WHOLE;
+    }
+    if (!p->behind) {
+        p->behind = 1;
+        p->behind_since = now;
+        return CHECK_VIEW_ASK;
+    }
+    if (now - p->behind_since < VIEW_WAIT_NS) {
+        return CHECK_VIEW_BEHIND;
+    }
+    p->gave_up = 1;
+    return CHECK_VIEW_GAVE_UP;
 }
 
 static int in_call(const check_readings *rd, int32_t rank)

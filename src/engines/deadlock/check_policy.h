@@ -21,6 +21,10 @@ typedef struct check_policy {
     int pending;
     size_t pending_index;
     uint64_t pending_mark, pending_since;
+    /* Since when a rank is in a call the root has no record of (check_policy_view); gave_up:
+     * the wait for it ran out, and the analysis goes on without it until the view is whole. */
+    int behind, gave_up;
+    uint64_t behind_since;
 } check_policy;
 
 /* What the driver reads of each rank of a world of `world` ranks (arrays of world entries). */
@@ -29,6 +33,10 @@ typedef struct check_readings {
     const uint64_t *in_call; /* nonzero: inside an MPI call with nothing left in its ring */
     const uint64_t *records; /* records received */
     const uint8_t *ended;    /* its stream ended */
+    /* The sequence number of the last record the root has of each rank: with a tree of
+     * detectors, a stage may hold a rank's later records (tbon_root_seen). NULL: the root has
+     * every record a rank's in_call names (no stage between them). */
+    const uint64_t *seen;
 } check_readings;
 
 /* What becomes of a finding that stops the job. */
@@ -51,6 +59,20 @@ void check_policy_note_stream_end(check_policy *p);
 int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64_t now);
 /* The detector analysed: the triggers start over from its queues now. */
 void check_policy_analysed(check_policy *p, const deadlock_detector *det);
+
+/* Whether the root knows every call the ranks are in (in_call against seen): an analysis while a
+ * stage below holds the record of a rank's call would find a deadlock without that rank, or one
+ * of others that the held call joins, and would confirm it (their knot is in calls). */
+enum check_view {
+    CHECK_VIEW_WHOLE = 0, /* analyse */
+    CHECK_VIEW_ASK,       /* a rank is in a call the root has no record of: ask the stages below
+                             for what they hold (once per wait), and wait */
+    CHECK_VIEW_BEHIND,    /* still waiting for it */
+    CHECK_VIEW_GAVE_UP    /* still missing after 3 s: analyse without it (once per wait) */
+};
+/* The view at `now`; *rank gets a rank whose call is missing (-1 when whole). */
+enum check_view check_policy_view(check_policy *p, const check_readings *rd, uint64_t now,
+                                  int32_t *rank);
 
 /* 1 when finding f stops the job once confirmed (a deadlock, or ranks stuck on a terminated one).
  */

@@ -10,8 +10,13 @@
 #include "mg_error.h"
 #include "p2p_match.h"
 
-/* The one communicator the stage matches on: p2p_match's index for it. */
+/* p2p_match's index for WORLD; a communicator of the share's ranks only is at 1 + its place in
+ * tbon_leaf.local_comms. */
 #define LEAF_WORLD_INDEX 0u
+/* Communicators of the share's ranks only that the stage matches on, at most: a job that makes
+ * more (a loop of Comm_dup and Comm_free: ids are never reused) sends the calls on later ones up
+ * unmatched, so the table stays small and its search short. */
+#define LOCAL_COMMS_MAX 64u
 /* Bytes a rank may hold behind its call: past them (a send MPI buffered whose receive never comes,
  * a Bcast or Reduce left early while another rank of the share never came) the rank is passed
  * through, so neither the stage's memory nor the root's view waits for the stream to go quiet. */
@@ -45,6 +50,10 @@ struct tbon_leaf {
     int32_t n_ready;
     uint8_t disagree, flushing;
     check_event ref;
+    /* ids of the communicators made of ranks of the share only, from their constructors' exit
+     * records: their point-to-point calls are matched here as WORLD's are */
+    uint64_t local_comms[LOCAL_COMMS_MAX];
+    uint32_t n_local_comms;
     tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
     size_t n_completed, cap_completed;
     tbon_leaf_counts counts;
@@ -97,11 +106,55 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
     free(leaf);
 }
 
-/* The form of call the stage matches: a blocking send or receive on WORLD with valid arguments
- * and an explicit tag and peer, another rank of the share. */
-static int local_blocking_p2p(const tbon_leaf *leaf, const check_event *ev)
+/* Whether the stage matches on comm: WORLD, or a communicator of the share's ranks only; *index
+ * gets p2p_match's index for it. */
+static int local_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
 {
-    return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD &&
+    *index = LEAF_WORLD_INDEX;
+    for (uint32_t i = 0; comm != CHECK_COMM_WORLD && i < leaf->n_local_comms; i++) {
+        if (leaf->local_comms[i] == comm) {
+            *index = i + 1;
+            return 1;
+        }
+    }
+    return comm == CHECK_COMM_WORLD;
+}
+
+/* The exit record of a constructor (ev, record) whose new intracommunicator's members are all
+ * ranks of the share: the stage matches on it from then on. Any member's exit names it (its id
+ * is the same for all); the members' calls on it come after their own exits. */
+static int note_local_comm(tbon_leaf *leaf, const check_event *ev, const uint8_t *record)
+{
+    uint32_t known;
+    const check_func_info *info = check_func_describe(ev->func);
+    if (ev->kind != CHECK_EV_EXIT || !info || !info->creates_comm || ev->aux == CHECK_COMM_NULL ||
+        (ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) || !ev->n_ranks || ev->n_local != ev->n_ranks ||
+        ev->n_ranks > (uint32_t)leaf->count || leaf->n_local_comms == LOCAL_COMMS_MAX ||
+        local_comm(leaf, ev->aux, &known)) {
+        return MG_OK;
+    }
+    int32_t *members = malloc(ev->n_ranks * sizeof *members);
+    if (!members) {
+        return MG_ENOMEM;
+    }
+    check_event full = *ev;
+    int inside = check_event_decode_arrays(record, &full, NULL, NULL, members) == MG_OK;
+    for (uint32_t i = 0; inside && i < ev->n_ranks; i++) {
+        inside = in_share(leaf, members[i]);
+    }
+    free(members);
+    if (inside) {
+        leaf->local_comms[leaf->n_local_comms++] = ev->aux;
+    }
+    return MG_OK;
+}
+
+/* The form of call the stage matches: a blocking send or receive on WORLD, or on a communicator
+ * of the share's ranks only (*comm_index: the matcher's index for it), with valid arguments and an
+ * explicit tag and peer, another rank of the share. */
+static int local_blocking_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *comm_index)
+{
+    return ev->kind == CHECK_EV_ENTER && local_comm(leaf, ev->comm, comm_index) &&
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
            ev->peer != ev->rank && in_share(leaf, ev->peer) &&
            (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV);
@@ -315,12 +368,13 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
             return tbon_leaf_awaits_answer(ev) ? tell_below(leaf, ev->rank, ev->seq) : MG_OK;
         }
     }
-    if (local_blocking_p2p(leaf, ev)) {
+    uint32_t comm_index;
+    if (local_blocking_p2p(leaf, ev, &comm_index)) {
         if (!r->tainted && !rank_of(leaf, ev->peer)->tainted) {
             p2p_post post = {.rank = ev->rank,
                              .peer = ev->peer,
                              .tag = ev->tag,
-                             .comm = LEAF_WORLD_INDEX,
+                             .comm = comm_index,
                              .func = ev->func,
                              .mode = check_func_describe(ev->func)->mode,
                              .seq = ev->seq,
@@ -365,6 +419,10 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
     }
     if (summarizable(ev)) {
         r->coll_up = 0;
+    }
+    int rc = note_local_comm(leaf, ev, record);
+    if (rc) {
+        return rc;
     }
     if (tbon_leaf_awaits_answer(ev)) {
         r->awaited_exit = ev->seq;

@@ -1,7 +1,8 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
  * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
- * the blocking point-to-point calls whose both ends are in the share with the detector's own
- * matcher (p2p_match) and keeps those pairs from the stage above; a blocking collective on WORLD
+ * the blocking point-to-point calls whose both ends are in the share, on WORLD or on a
+ * communicator whose members are all in the share (its constructor's exit record says so), with
+ * the detector's own matcher (p2p_match) and keeps those pairs from the stage above; a blocking collective on WORLD
  * that every rank of the share entered and left alike goes up as one summary; every other record
  * goes up unchanged. The stage above (another tbon_leaf, or the deadlock detector at the root:
  * deadlock_detector_feed_summary) consumes what it passes as it consumes records. No MPI, no I/O.

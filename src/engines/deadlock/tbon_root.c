@@ -10,6 +10,7 @@
 struct tbon_root {
     int32_t world;
     uint64_t *awaited_exit; /* per rank: the exit its stage waits on (0: none) */
+    uint64_t *seen;         /* per rank: the last record's seq */
     int32_t *pending;       /* ranks with one, in no order */
     size_t n_pending, cap_pending;
     tbon_leaf_call *answers;
@@ -22,8 +23,9 @@ int tbon_root_create(int32_t world_size, tbon_root **out)
         return MG_EINVAL;
     }
     tbon_root *root = calloc(1, sizeof *root);
-    if (!root || !(root->awaited_exit = calloc((size_t)world_size, sizeof *root->awaited_exit))) {
-        free(root);
+    if (!root || !(root->awaited_exit = calloc((size_t)world_size, sizeof *root->awaited_exit)) ||
+        !(root->seen = calloc((size_t)world_size, sizeof *root->seen))) {
+        tbon_root_destroy(root);
         return MG_ENOMEM;
     }
     root->world = world_size;
@@ -37,6 +39,7 @@ void tbon_root_destroy(tbon_root *root)
         return;
     }
     free(root->awaited_exit);
+    free(root->seen);
     free(root->pending);
     free(root->answers);
     free(root);
@@ -47,6 +50,7 @@ int tbon_root_note(tbon_root *root, const check_event *ev)
     if (ev->rank < 0 || ev->rank >= root->world) {
         return MG_EINVAL;
     }
+    root->seen[ev->rank] = ev->seq; /* a rank's records come up in their order */
     if (!tbon_leaf_awaits_answer(ev)) {
         return MG_OK;
     }
@@ -61,6 +65,11 @@ int tbon_root_note(tbon_root *root, const check_event *ev)
     }
     root->awaited_exit[ev->rank] = ev->seq;
     return MG_OK;
+}
+
+const uint64_t *tbon_root_seen(const tbon_root *root)
+{
+    return root->seen;
 }
 
 int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_leaf_call **out,

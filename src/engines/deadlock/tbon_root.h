@@ -19,9 +19,14 @@ int tbon_root_create(int32_t world_size, tbon_root **out);
 /* NULL is accepted. */
 void tbon_root_destroy(tbon_root *root);
 
-/* Notes a record (decoded; fed to the detector already) that came up from a stage below. Errors:
+/* Notes a record (decoded; fed to the detector already, or skipped by it) that came up from a
+ * stage below. Errors:
  * MG_EINVAL (a rank outside the world), MG_ENOMEM. */
 int tbon_root_note(tbon_root *root, const check_event *ev);
+/* Per rank of the world: the sequence number of the last record noted (0: none), what the
+ * root has of the rank against what the rank published (check_readings.seen). Valid while the
+ * root lives. */
+const uint64_t *tbon_root_seen(const tbon_root *root);
 /* The noted calls the detector's model has left by now, each once: *out (the module's array,
  * valid until the next call into it) gets *n of them. Errors: MG_ENOMEM. */
 int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_leaf_call **out,

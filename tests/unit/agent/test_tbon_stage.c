@@ -307,10 +307,46 @@ static void test_ended_before_the_answer(void)
     close(to_child[0]);
 }
 
+/* The root waits for a call a rank published (check_policy_view): rank 1's receive from rank 0,
+ * held in the stage (its partner has not come), goes up only when the parent says RELEASE, with no
+ * quiet time (this stage has none), and the stage tells its own child RELEASE too. */
+static void test_release(void)
+{
+    int in[2], up[2], from_parent[2], to_child[2];
+    pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
+    uint8_t buf[4096];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+    agent_reader reader, answers;
+    agent_reader_init(&reader);
+    agent_reader_init(&answers);
+    MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_RECORD, 300));
+    agent_frame_header_put(buf, AGENT_MSG_RELEASE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_RECORD, 5000));
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_RELEASE, 5000));
+
+    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    close(in[1]);
+    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
+    int status;
+    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    agent_reader_free(&reader);
+    agent_reader_free(&answers);
+    close(up[0]);
+    close(from_parent[1]);
+    close(to_child[0]);
+}
+
 int main(void)
 {
     MG_RUN(test_broken_child);
     MG_RUN(test_answers);
     MG_RUN(test_ended_before_the_answer);
+    MG_RUN(test_release);
     MG_TEST_END();
 }

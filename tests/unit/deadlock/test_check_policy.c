@@ -85,7 +85,7 @@ static void confirmed_when_the_knot_is_in_calls(void)
     MG_CHECK(f != NULL);
     uint64_t in_call[2] = {7, 9}, records[2] = {1, 1};
     uint8_t ended[2] = {0, 0};
-    check_readings rd = {2, in_call, records, ended};
+    check_readings rd = {2, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_stops(f), 1);
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_CONFIRMED);
     MG_CHECK_INT(p.pending, 0);
@@ -101,7 +101,7 @@ static void unconfirmed_waits_then_drops(void)
     const dl_finding *f = recv_recv_found(&s, &p);
     uint64_t in_call[2] = {7, 0}, records[2] = {1, 1};
     uint8_t ended[2] = {0, 0};
-    check_readings rd = {2, in_call, records, ended};
+    check_readings rd = {2, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_UNCONFIRMED);
     MG_CHECK_INT(p.pending, 1);
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 5 * S + 999 * MS), CHECK_UNCONFIRMED);
@@ -119,6 +119,95 @@ static void unconfirmed_waits_then_drops(void)
     st_close(&s);
 }
 
+/* Fig. 8 through a tree of detectors: ranks 1 and 2 wait on each other (recv-recv), and rank 0's
+ * receive from rank 1, which rank 0 published being in (seq 1), is still held at its leaf (the
+ * root's last record of rank 0: none). */
+typedef struct held_job {
+    dl_stream s;
+    uint64_t in_call[3], seen[3], records[3];
+    uint8_t ended[3];
+    check_readings rd;
+    check_policy p;
+} held_job;
+
+static void open_knot_rank_0_held(held_job *h)
+{
+    memset(h, 0, sizeof *h);
+    st_open(&h->s, 3, NULL);
+    ST_RECV(&h->s, 1, 2, 0);
+    ST_RECV(&h->s, 2, 1, 0);
+    h->in_call[0] = h->in_call[1] = h->in_call[2] = 1;
+    h->seen[1] = h->seen[2] = h->records[1] = h->records[2] = 1;
+    h->rd = (check_readings){3, h->in_call, h->records, h->ended, h->seen};
+    check_policy_init(&h->p, 1.0, 0);
+}
+
+/* Analysed without rank 0's record, the deadlock leaves rank 0 out and is confirmed (its knot is
+ * in calls): the root reports ranks 1,2 where the job's deadlock is 1,2,0. */
+static void held_call_analysed_too_early(void)
+{
+    static held_job h;
+    open_knot_rank_0_held(&h);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 1 * S, NULL), MG_OK);
+    size_t n;
+    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK_INT(st_waiting_is(f, NULL, 0), 1);
+    MG_CHECK_INT(check_policy_confirm(&h.p, 0, f, &h.rd, 1 * S), CHECK_CONFIRMED);
+    st_close(&h.s);
+}
+
+/* The view: the root asks once and waits while rank 0's published call has no record; once it
+ * came, the analysis finds rank 0 waiting on the knot. */
+static void held_call_waited_for(void)
+{
+    static held_job h;
+    open_knot_rank_0_held(&h);
+    int32_t rank = 7;
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 1 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(rank, 0);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S, &rank), CHECK_VIEW_BEHIND);
+    ST_RECV(&h.s, 0, 1, 0);
+    h.seen[0] = 1;
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S + 1, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(rank, -1);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 4 * S, NULL), MG_OK);
+    size_t n;
+    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    static const int32_t knot[] = {1, 2}, waiting[] = {0};
+    MG_CHECK_INT(st_knot_is(f, knot, 2), 1);
+    MG_CHECK_INT(st_waiting_is(f, waiting, 1), 1);
+    st_close(&h.s);
+}
+
+/* A record that never comes: waited for 3 s, then the analysis goes on without it (said once),
+ * until the view is whole again; a reading older than the root's last record is no missing call,
+ * and without a tree (seen NULL) nothing is. */
+static void held_call_given_up(void)
+{
+    uint64_t in_call[2] = {4, 9}, seen[2] = {4, 8}, records[2] = {0};
+    uint8_t ended[2] = {0};
+    check_readings rd = {2, in_call, records, ended, seen};
+    check_policy p;
+    check_policy_init(&p, 1.0, 0);
+    int32_t rank;
+    MG_CHECK_INT(check_policy_view(&p, &rd, 10 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(rank, 1);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 12 * S + 999 * MS, &rank), CHECK_VIEW_BEHIND);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 13 * S, &rank), CHECK_VIEW_GAVE_UP);
+    MG_CHECK_INT(rank, 1);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 20 * S, &rank), CHECK_VIEW_WHOLE);
+    seen[1] = 12;
+    MG_CHECK_INT(check_policy_view(&p, &rd, 21 * S, &rank), CHECK_VIEW_WHOLE);
+    in_call[0] = 5;
+    MG_CHECK_INT(check_policy_view(&p, &rd, 22 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(rank, 0);
+    rd.seen = NULL;
+    check_policy_init(&p, 1.0, 0);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 23 * S, &rank), CHECK_VIEW_WHOLE);
+}
+
 /* After errors, stuck only after three quiet times (at least 3 s) with every live rank in a call;
  * a rank whose stream ended does not count; without errors never. */
 static void stuck_after_errors(void)
@@ -128,7 +217,7 @@ static void stuck_after_errors(void)
     check_policy_note_record(&p, 10 * S);
     uint64_t in_call[3] = {1, 1, 0}, records[3] = {0};
     uint8_t ended[3] = {0, 0, 0};
-    check_readings rd = {3, in_call, records, ended};
+    check_readings rd = {3, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 20 * S), 0);
     ended[2] = 1;
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 12 * S + 999 * MS), 0);
@@ -164,6 +253,9 @@ int main(void)
     MG_RUN(quiet_time_then_nothing_new);
     MG_RUN(confirmed_when_the_knot_is_in_calls);
     MG_RUN(unconfirmed_waits_then_drops);
+    MG_RUN(held_call_analysed_too_early);
+    MG_RUN(held_call_waited_for);
+    MG_RUN(held_call_given_up);
     MG_RUN(stuck_after_errors);
     MG_RUN(errors_that_may_hang);
     MG_TEST_END();

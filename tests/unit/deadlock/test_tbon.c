@@ -20,14 +20,23 @@ typedef struct script {
     uint64_t seq[WORLD];
 } script;
 
-static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, int32_t root)
+/* Appends ev with its rank's next sequence number. */
+static void put_event(script *s, check_event *ev)
+{
+    ev->seq = ++s->seq[ev->rank];
+    size_t used;
+    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
+                 MG_OK);
+    s->len += used;
+}
+
+static check_event event(int kind, int32_t rank, uint16_t func, int32_t peer, int32_t root)
 {
     check_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = (uint8_t)kind;
     ev.rank = rank;
     ev.func = func;
-    ev.seq = ++s->seq[rank];
     ev.comm = CHECK_COMM_WORLD;
     ev.peer = peer;
     ev.root = root;
@@ -35,10 +44,13 @@ static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, 
     /* every rank calls a collective from one line, its own sends and receives from its own */
     int collective = check_func_describe(func)->klass == CHECK_CLASS_COLL;
     ev.callsite = 0x1000u * (uint64_t)(collective ? 1 : rank + 1) + func;
-    size_t used;
-    MG_CHECK_INT(check_event_encode(&ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
-                 MG_OK);
-    s->len += used;
+    return ev;
+}
+
+static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, int32_t root)
+{
+    check_event ev = event(kind, rank, func, peer, root);
+    put_event(s, &ev);
 }
 
 static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
@@ -51,20 +63,12 @@ static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
 static void recv_exit(script *s, int32_t rank, int32_t source)
 {
     check_status st = {0, source, 0, 0, 1};
-    check_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CHECK_EV_EXIT;
-    ev.rank = rank;
-    ev.func = CHECK_FN_RECV;
-    ev.seq = ++s->seq[rank];
-    ev.comm = CHECK_COMM_WORLD;
-    ev.root = CHECK_NO_ROOT;
+    check_event ev = event(CHECK_EV_EXIT, rank, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.count = 0;
+    ev.callsite = 0;
     ev.n_statuses = 1;
     ev.statuses = &st;
-    size_t used;
-    MG_CHECK_INT(check_event_encode(&ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
-                 MG_OK);
-    s->len += used;
+    put_event(s, &ev);
 }
 
 /* Iterations of a ring exchange (even ranks send first, so it is safe without buffering) and an
@@ -420,6 +424,74 @@ static void test_no_race_behind_a_buffered_send(void)
     check_trees(&s, 2, DL_POTENTIAL_DEADLOCK);
 }
 
+/* Every rank splits WORLD into pairs {0,1}, {2,3}, ... (the pair's communicator: PAIR_COMM + r / 2),
+ * then the even rank of each pair sends to the odd one on it, `iterations` times. */
+#define PAIR_COMM 0x9000u
+static void pairs(script *s, int iterations)
+{
+    memset(s, 0, sizeof *s);
+    for (int32_t r = 0; r < WORLD; r++) {
+        put(s, CHECK_EV_ENTER, r, CHECK_FN_COMM_SPLIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    }
+    for (int32_t r = 0; r < WORLD; r++) {
+        int32_t members[2] = {r & ~1, r | 1};
+        check_event ev = event(CHECK_EV_EXIT, r, CHECK_FN_COMM_SPLIT, CHECK_PROC_NULL,
+                               CHECK_NO_ROOT);
+        ev.aux = PAIR_COMM + (uint64_t)(r / 2);
+        ev.n_ranks = ev.n_local = 2;
+        ev.ranks = members;
+        put_event(s, &ev);
+    }
+    for (int it = 0; it < iterations; it++) {
+        for (int32_t r = 0; r < WORLD; r += 2) {
+            for (int32_t side = 0; side < 2; side++) {
+                check_event ev = event(CHECK_EV_ENTER, r + side,
+                                       side ? CHECK_FN_RECV : CHECK_FN_SEND, r + 1 - side,
+                                       CHECK_NO_ROOT);
+                ev.comm = PAIR_COMM + (uint64_t)(r / 2);
+                put_event(s, &ev);
+                ev = event(CHECK_EV_EXIT, r + side, ev.func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.comm = PAIR_COMM + (uint64_t)(r / 2);
+                put_event(s, &ev);
+            }
+        }
+    }
+}
+
+/* Calls on a communicator whose members are all in one leaf are matched there as WORLD's are:
+ * with 4 leaves of 2, every pair's 4 records of each iteration stay in its leaf. */
+static void test_pairs_on_a_split(void)
+{
+    static script s;
+    pairs(&s, 3);
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            check_event ev = event(kind, r, CHECK_FN_COMM_FREE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            ev.comm = PAIR_COMM + (uint64_t)(r / 2);
+            put_event(&s, &ev);
+        }
+    }
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
+}
+
+/* ... and a deadlock on one (ranks 2 and 3 receive from each other on theirs) is the single
+ * detector's. */
+static void test_deadlock_on_a_split(void)
+{
+    static script s;
+    pairs(&s, 1);
+    for (int32_t r = 2; r < 4; r++) {
+        check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_RECV, 5 - r, CHECK_NO_ROOT);
+        ev.comm = PAIR_COMM + 1;
+        put_event(&s, &ev);
+    }
+    check_trees(&s, 1, DL_DEADLOCK);
+}
+
 static int drop(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
 {
     (void)record;
@@ -471,5 +543,7 @@ int main(void)
     MG_RUN(test_pair_behind_a_buffered_send);
     MG_RUN(test_no_race_behind_a_buffered_send);
     MG_RUN(test_hold_bound);
+    MG_RUN(test_pairs_on_a_split);
+    MG_RUN(test_deadlock_on_a_split);
     MG_TEST_END();
 }
