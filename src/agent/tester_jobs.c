@@ -5,6 +5,7 @@
 #include "job_run.h"
 #include "mg_clock.h"
 #include "mg_exit.h"
+#include "mg_env.h"
 #include "mg_log.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The cost measurement's time limit. */
@@ -55,6 +57,20 @@ static int tester_said_wrong(const char *output)
     return said;
 }
 
+/* Runs the job of argv within limit_ms (0: none), its output to x->running. Its processes carry
+ * the run's token, which mpiguard's environment passes through the launcher, so that the ranks a
+ * signal or a time limit leaves behind are found and killed (job.h). */
+static int run_job(tester_jobs *x, char *const *argv, int limit_ms, int *status, int *hung,
+                   char *err, size_t errlen)
+{
+    if (!x->token[0]) {
+        snprintf(x->token, sizeof x->token, "collectives-%d-%ld", (int)getpid(), (long)time(NULL));
+        setenv(MG_ENV_JOB_TOKEN, x->token, 1);
+    }
+    return mg_job_run(argv, x->token, x->running, limit_ms, status, hung, &x->interrupted, err,
+                      errlen);
+}
+
 /* argv of a job: the user's launcher words, then tail (NULL-terminated). */
 static void job_words(const tester_jobs *x, char **argv, char *const *tail, size_t ntail)
 {
@@ -82,8 +98,8 @@ static coll_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint64_t n,
     char err[512];
     int status = 0, hung = 0;
     double t0 = mg_clock_seconds(), limit_ms = limit * 1000;
-    if (mg_job_run(argv, NULL, x->running, limit_ms < INT_MAX ? (int)limit_ms : INT_MAX, &status,
-                   &hung, &x->interrupted, err, sizeof err) != 0) {
+    if (run_job(x, argv, limit_ms < INT_MAX ? (int)limit_ms : INT_MAX, &status, &hung, err,
+                sizeof err) != 0) {
         mg_error("%s", err);
         return COLL_CRASH;
     }
@@ -126,8 +142,7 @@ void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_doc *doc)
     int status = 0, hung = 0, found = 0;
     double t0 = mg_clock_seconds();
     bounds_costs c;
-    if (mg_job_run(argv, NULL, x->running, COSTS_LIMIT_S * 1000, &status, &hung, &x->interrupted,
-                   err, sizeof err) == 0) {
+    if (run_job(x, argv, COSTS_LIMIT_S * 1000, &status, &hung, err, sizeof err) == 0) {
         FILE *f = fopen(x->running, "re");
         while (f && !found && fgets(line, sizeof line, f))
             found = bounds_file_costs_parse(line, &c) == 0 && c.np == P;

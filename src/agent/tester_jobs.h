@@ -28,6 +28,7 @@ typedef struct tester_jobs {
     double deadline;       /* monotonic seconds; 0: none */
     int interrupted;       /* the signal that stopped a job, or 0: no job is started after it */
     int quiet;             /* no line per job on stderr */
+    char token[48]; /* the MPIGUARD_JOB_TOKEN of this run's jobs, once the first one started */
     /* Each job's output (the tester's and the launcher's: a crash's backtrace) goes to running,
      * in the directory logs; a failed test's is kept there as NNN-<test>.log, a failed cost
      * measurement's as costs-P<P>.log, a passed one's dropped. */

@@ -15,10 +15,8 @@
 /* Records lost so far, as the findings cite them. */
 static uint64_t records_lost(const check_run *r)
 {
-    if (!r->agent)
-        return r->lost_ended;
     check_agent_stats st;
-    check_agent_stats_get(r->agent, &st);
+    check_feed_stats(&r->feed, &st);
     return st.lost;
 }
 
@@ -101,7 +99,7 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
         const dl_finding *f = &fs[m->finding];
         mg_finding *out;
         if (f->n_calls == m->calls ||
-            !(out = check_findings_replace(r->s->report, m->entry, f, r->sites, lost)))
+            !(out = check_findings_replace(r->s->report, m->entry, f, r->feed.sites, lost)))
             continue;
         m->calls = f->n_calls;
         n++;
@@ -132,7 +130,7 @@ int check_report_add(check_run *r, size_t index, const dl_finding *f)
     }
     if (seen_before(r, f))
         return 0;
-    mg_finding *out = check_findings_add(r->s->report, f, r->sites, records_lost(r));
+    mg_finding *out = check_findings_add(r->s->report, f, r->feed.sites, records_lost(r));
     if (out)
         mg_finding_print_banner(out, stderr);
     if (out && f->kind == DL_COLLECTIVE_MISMATCH)
@@ -149,23 +147,23 @@ void check_report_save(check_run *r)
 void check_report_tool_data(check_run *r)
 {
     json_object *data = mg_report_tool_data(r->s->report);
-    check_agent_stats st = {.lost = r->lost_ended};
-    if (r->agent)
-        check_agent_stats_get(r->agent, &st);
+    check_agent_stats st;
+    check_feed_stats(&r->feed, &st);
     int captured = 0;
-    for (int k = 0; k < r->world; k++)
-        captured += r->captured[k];
+    for (int k = 0; k < r->feed.world; k++)
+        captured += r->feed.captured[k];
     dl_queue_sizes q = {0};
-    if (r->det)
-        deadlock_detector_queue_sizes(r->det, &q);
-    json_object_object_add(data, "world_size", json_object_new_int(r->world));
+    if (r->feed.det)
+        deadlock_detector_queue_sizes(r->feed.det, &q);
+    json_object_object_add(data, "world_size", json_object_new_int(r->feed.world));
     json_object_object_add(data, "ranks_captured", json_object_new_int(captured));
-    json_object_object_add(data, "agents", json_object_new_int(r->agent ? 0 : (int)r->o->agents));
+    json_object_object_add(data, "agents",
+                           json_object_new_int(r->feed.agent ? 0 : (int)r->o->agents));
     json_object_object_add(data, "records", json_object_new_int64((int64_t)q.records));
     json_object_object_add(data, "records_lost", json_object_new_int64((int64_t)st.lost));
     json_object_object_add(data, "records_invalid", json_object_new_int64((int64_t)st.invalid));
     json_object_object_add(data, "records_rejected",
-                           json_object_new_int64((int64_t)r->feed_errors));
+                           json_object_new_int64((int64_t)r->feed.feed_errors));
     json_object_object_add(data, "full_ring_waits", json_object_new_int64((int64_t)st.full_waits));
     json_object_object_add(data, "forced_decisions",
                            json_object_new_int64((int64_t)q.forced_decisions));

@@ -1,22 +1,16 @@
 /* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* The state of one `mpiguard check` run, shared by its parts: the command (cmd_check.c), which
- * starts and ends it, the watch (check_watch.c), which feeds the detector and drives the engine's
- * check_policy (when to analyse, when a deadlock is confirmed), and the report (check_report.c),
- * which writes the findings. Not for other modules. */
+ * starts and ends it, the watch (check_watch.c), which drains the feed (check_feed.h) and drives
+ * the engine's check_policy (when to analyse, when a deadlock is confirmed), and the report
+ * (check_report.c), which writes the findings. Not for other modules. */
 #ifndef MG_CHECK_RUN_H
 #define MG_CHECK_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check_agent.h"
-#include "check_remote.h"
-#include "check_policy.h"
+#include "check_feed.h"
 #include "cli.h"
-#include "deadlock_detector.h"
-#include "observe_ranks.h"
-#include "site_resolver.h"
-#include "tbon_root.h"
 
 /* Room for the class table's classes (mg_report_class_select refuses a smaller one). */
 enum { CHECK_CLASSES_MAX = 256 };
@@ -38,46 +32,27 @@ typedef struct reported_mismatch {
     size_t finding, entry, calls;
 } reported_mismatch;
 
-/* One run: its job, agents and detector, and what the watch and the report keep of the ranks and
+/* One run: its job, its feed (agents and detector), and what the watch and the report keep of
  * the findings. */
 typedef struct check_run {
     cli_session *s;
     const check_options *o;
-    check_agent *agent;   /* in-process agent (no --agents) */
-    check_remote *remote; /* agent processes over TCP (--agents N, --agent-launcher), or the
-                             leaves of the tree of detectors (--detector-leaves K) */
-    tbon_root *answers;   /* --detector-leaves: what the root tells the leaves */
+    check_feed feed; /* the agents, the detector they feed, and what it keeps of the ranks */
     mg_job **agent_jobs;
     int nagent_jobs;
-    int *agent_of; /* --agent-launcher: per rank, 1 + the number of the agent that judged it */
-    observe_ranks *observer;
-    int newly_blind; /* ranks found blind by their node's agent since the watch last looked */
-    deadlock_detector *det;
-    int world;              /* world size, once the first ring or agent told it */
-    uint64_t *blocked;      /* each rank's blocked seq: as its agent last reported (remote), or as
-                               its ring showed at the last decision (in-process agent) */
-    uint8_t *captured;      /* ranks that sent at least one record */
-    uint8_t *ended;         /* ranks whose stream ended */
-    uint64_t *rank_records; /* records seen per rank */
-    check_policy policy;    /* when to analyse, and the deadlock waiting to be confirmed */
-    uint64_t lost_ended;    /* records dropped by writers whose stream ended */
-    site_resolver *sites;
     size_t reported;
-    uint64_t feed_errors;
     uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
     size_t nsignatures;
     /* Rewritten when a later caller of their collective joins them: the report names every caller
      * however late its record came. */
     reported_mismatch *mismatches;
     size_t nmismatches;
-    int deadlock, findings, mismatch, failed;
-    int too_many_leaves; /* --detector-leaves is more than the job's ranks */
+    int deadlock, findings, mismatch;
     size_t left_out;     /* findings of classes --checks did not select */
     size_t notes;        /* findings of severity note (leaks MPI_Finalize cleans up): reported,
                           * and the exit status stays the job's */
     int observed, blind; /* ranks observed (interposed, their calls captured), and not: known once
                             the watch ends */
-    int broken; /* the detector refused records or failed an analysis: its view is incomplete */
 } check_run;
 
 /* The names of --wildcards, indexed by check_options.wildcards (cmd_check.c). */

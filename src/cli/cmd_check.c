@@ -38,7 +38,7 @@ static int start_agents(check_run *r)
     if (fd < 0)
         mg_error("check: %s", err);
     if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(fd, launcher ? 0 : n, secret, &r->remote) != MG_OK ||
+        check_remote_create(fd, launcher ? 0 : n, secret, &r->feed.remote) != MG_OK ||
         !(r->agent_jobs = calloc((size_t)n, sizeof *r->agent_jobs)))
         return MG_ESYS;
     exe[len] = '\0';
@@ -105,7 +105,7 @@ static int start_leaves(check_run *r)
     int n = (int)r->o->detector_leaves;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(-1, n, secret, &r->remote) != MG_OK ||
+        check_remote_create(-1, n, secret, &r->feed.remote) != MG_OK ||
         !(r->agent_jobs = calloc(2 * (size_t)n, sizeof *r->agent_jobs)))
         return MG_ESYS;
     exe[len] = '\0';
@@ -136,7 +136,7 @@ static int start_leaves(check_run *r)
         if (rc != MG_OK)
             close(leaf_root[0]);
         /* the root reads the leaf's stream (its AUTH frame first) as it reads an agent's */
-        rc = rc ? rc : check_remote_adopt_leaf(r->remote, leaf_root[0], k, n);
+        rc = rc ? rc : check_remote_adopt_leaf(r->feed.remote, leaf_root[0], k, n);
         if (rc != MG_OK)
             return rc;
     }
@@ -148,7 +148,7 @@ static void stop_agents(check_run *r)
     for (int k = 0; k < r->nagent_jobs; k++)
         mg_job_destroy(r->agent_jobs[k]);
     free(r->agent_jobs);
-    check_remote_destroy(r->remote);
+    check_remote_destroy(r->feed.remote);
 }
 
 /* "nothing found in 4 of 4 ranks observed (checked: deadlock, ...; not selected: ...)". */
@@ -184,17 +184,24 @@ static void print_clean_line(const check_run *r)
  * (the session finished). */
 static int check_job(cli_session *s, const check_options *o)
 {
-    check_run r = {.s = s, .o = o};
-    int rc = site_resolver_create(&r.sites);
+    check_run r = {.s = s,
+                   .o = o,
+                   .feed = {.job = &s->job,
+                            .across_nodes = o->agent_launcher != NULL,
+                            .leaves = o->detector_leaves,
+                            .buffered_sends = o->buffered_sends,
+                            .deciding = o->wildcards == 1}};
+    check_feed *f = &r.feed;
+    int rc = site_resolver_create(&f->sites);
     if (rc == MG_OK)
         rc = o->detector_leaves               ? start_leaves(&r)
              : o->agents || o->agent_launcher ? start_agents(&r)
-                                              : check_agent_create(s->job.token, 0, 1, &r.agent);
+                                              : check_agent_create(s->job.token, 0, 1, &f->agent);
     if (rc != MG_OK) {
         mg_error("check: cannot start the agents: %s", mg_strerror(rc));
         mg_job_stop(s->job.process);
         stop_agents(&r);
-        site_resolver_destroy(r.sites);
+        check_feed_destroy(f);
         return cli_session_finish(s, MG_EXIT_SOFTWARE);
     }
     int status = check_watch(&r);
@@ -207,17 +214,9 @@ static int check_job(cli_session *s, const check_options *o)
     else if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
              !mg_job_interrupting_signal(s->job.process))
         print_clean_line(&r);
-    deadlock_detector_destroy(r.det);
-    tbon_root_destroy(r.answers);
-    check_agent_destroy(r.agent);
+    check_feed_destroy(f);
     stop_agents(&r);
     check_agent_remove_rings(s->job.token);
-    site_resolver_destroy(r.sites);
-    free(r.blocked);
-    free(r.captured);
-    free(r.ended);
-    free(r.rank_records);
-    free(r.agent_of);
     free(r.signatures);
     free(r.mismatches);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0

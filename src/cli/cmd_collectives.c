@@ -23,44 +23,6 @@
 /* The most items of a --collectives, --np or --type-size list. */
 enum { MAX_ITEMS = 32 };
 
-/* Splits a comma list into items (in place). */
-static int split_list(char *text, char **items, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *w = strtok_r(text, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (n == max)
-            return -1;
-        items[n++] = w;
-    }
-    return n;
-}
-
-static int parse_numbers(char *text, uint64_t *out, int max, uint64_t lo, uint64_t hi)
-{
-    char *items[MAX_ITEMS];
-    int n = split_list(text, items, max < MAX_ITEMS ? max : MAX_ITEMS);
-    for (int i = 0; i < n; i++) {
-        char *end;
-        unsigned long long v = strtoull(items[i], &end, 10);
-        if (*end || v < lo || v > hi)
-            return -1;
-        out[i] = v;
-    }
-    return n;
-}
-
-/* Bytes with an optional K, M, G suffix (powers of 1024). */
-static int parse_bytes(const char *text, uint64_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
-    if (end == text || (shift && end[1]) || (!shift && *end))
-        return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 static const char *const all_collectives =
     "Bcast,Ibcast,Scatter,Iscatter,Scatterv,Iscatterv,Gather,Igather,Gatherv,Igatherv,Allgather,"
     "Iallgather,Allgatherv,Iallgatherv,Alltoall,Ialltoall,Alltoallv,Ialltoallv,Reduce,Ireduce,"
@@ -78,16 +40,6 @@ typedef struct coll_row {
     coll_bound bound;
     int earlier;
 } coll_row;
-
-/* The classification of a bound by the two verifications (Table 4.9): the engine's. */
-static void classify(tester_jobs *x, uint64_t s, uint64_t P, coll_bound *b, bounds_entry *e)
-{
-    scaling_class cls;
-    scaling_form form;
-    coll_search_classify(tester_jobs_test, x, s, P, TESTER_JOBS_MAX_TYPE_SIZE, b, &cls, &form);
-    e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
-    snprintf(e->form, sizeof e->form, "%s", scaling_form_name(form));
-}
 
 /* Adds one finding for a bound found. */
 static void report_failure(mg_report *report, const bounds_entry *e, const coll_bound *b)
@@ -188,24 +140,15 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
     return MG_EXIT_USAGE;
 }
 
-/* The index of the point (collective, s, P) in doc, or doc->n. */
-static size_t find_point(const bounds_doc *doc, const char *name, uint64_t s, uint64_t P)
-{
-    size_t i = 0;
-    while (i < doc->n && (strcmp(doc->entries[i].collective, name) != 0 ||
-                          doc->entries[i].type_size != s || doc->entries[i].np != P))
-        i++;
-    return i;
-}
-
 /* Tests one (collective, s, P) and records it in doc and rows (parallel to doc's entries): in
  * place of the point's entry resumed from the file, which a bound found earlier keeps untested,
  * and an earlier run's largest passed n lets the search go on from. */
 static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts so, bounds_doc *doc,
                        mg_report *report, coll_row *rows)
 {
-    size_t at = find_point(doc, x->name, s, P);
-    if (at < doc->n && strcmp(doc->entries[at].status, "bounded") == 0) {
+    size_t at;
+    if (coll_search_resume(doc->entries, doc->n, x->name, s, P, &at, &so.n_passed) ==
+        COLL_RESUME_KEPT) {
         if (!cli_opts.quiet)
             fprintf(stderr,
                     "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
@@ -214,25 +157,16 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
                     (unsigned long long)doc->entries[at].safe_count);
         return;
     }
-    so.n_passed = at < doc->n && strcmp(doc->entries[at].status, "unbounded") == 0
-                      ? doc->entries[at].safe_count
-                      : 0;
     coll_bound b;
-    bounds_entry e;
-    memset(&e, 0, sizeof e);
-    snprintf(e.collective, sizeof e.collective, "%s", x->name);
-    e.type_size = s;
-    e.np = P;
     coll_search_bound(tester_jobs_test, x, s, P, &so, &b);
-    e.safe_count = b.n_safe;
-    snprintf(e.status, sizeof e.status, "%s",
-             b.status == COLL_BOUNDED     ? "bounded"
-             : b.status == COLL_UNBOUNDED ? "unbounded"
-                                          : "skipped");
-    if (b.status == COLL_BOUNDED) {
-        classify(x, s, P, &b, &e);
+    scaling_class cls = SCALING_CLASS_X;
+    scaling_form form = SCALING_FORM_N;
+    if (b.status == COLL_BOUNDED)
+        coll_search_classify(tester_jobs_test, x, s, P, TESTER_JOBS_MAX_TYPE_SIZE, &b, &cls, &form);
+    bounds_entry e;
+    coll_search_entry(x->name, s, P, &b, cls, form, &e);
+    if (b.status == COLL_BOUNDED)
         report_failure(report, &e, &b);
-    }
     if (at < doc->n)
         doc->entries[at] = e;
     else if (bounds_file_add(doc, &e) != 0)
@@ -327,9 +261,9 @@ static int parse_lists(const coll_options *o, coll_lists *l)
              o->collectives ? o->collectives : all_collectives);
     snprintf(l->np_text, sizeof l->np_text, "%s", o->np);
     snprintf(l->s_text, sizeof l->s_text, "%s", o->type_sizes ? o->type_sizes : "1");
-    l->ncoll = split_list(l->colls_text, l->names, MAX_ITEMS);
-    l->nnp = parse_numbers(l->np_text, l->nps, MAX_ITEMS, 1, 4096);
-    l->ns = parse_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, TESTER_JOBS_MAX_TYPE_SIZE);
+    l->ncoll = mg_options_list(l->colls_text, l->names, MAX_ITEMS);
+    l->nnp = mg_options_numbers(l->np_text, l->nps, MAX_ITEMS, 1, 4096);
+    l->ns = mg_options_numbers(l->s_text, l->sizes, MAX_ITEMS, 1, TESTER_JOBS_MAX_TYPE_SIZE);
     for (int i = 0; i < l->ns; i++)
         if (l->sizes[i] & (l->sizes[i] - 1))
             l->ns = -1;
@@ -435,7 +369,7 @@ int cmd_collectives(int argc, char **argv)
     }
     tester_jobs x = {.launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_opts.quiet};
     x.memory_limit = mg_memory_available() / 10 * 8;
-    if (o.memory && parse_bytes(o.memory, &x.memory_limit) != 0) {
+    if (o.memory && mg_options_bytes(o.memory, &x.memory_limit) != 0) {
         mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
         return MG_EXIT_USAGE;
     }

@@ -10,6 +10,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "mpi_version.h"
+#include "protect_event.h"
 #include "scaling_bounds.h"
 #include "site_resolver.h"
 #include "mg_env.h"
@@ -206,51 +207,44 @@ static void site_label(const char *where, const site_info *site, char *out, size
     snprintf(out, len, "%s", name);
 }
 
-/* One event line of a rank: kind, function, site, detectors, workaround, eager, detail. */
+/* One event line of a rank (protect_event.h). */
 static void add_event(cli_session *s, site_resolver *sites, int rank, char *line, seen_event *seen,
                       int *nseen, int *uses, int *unprotected)
 {
-    char *f[7], *save = NULL;
-    int n = 0;
-    for (char *w = strtok_r(line, "\t\n", &save); w && n < 7; w = strtok_r(NULL, "\t\n", &save))
-        f[n++] = w;
-    if (n != 7)
+    protect_event ev;
+    if (protect_event_take(line, &ev) != 0)
         return;
     char key[sizeof seen->key];
-    snprintf(key, sizeof key, "%s\t%s\t%s\t%s", f[0], f[1], f[2], f[4]);
+    snprintf(key, sizeof key, "%s\t%s\t%s\t%s", ev.kind, ev.function, ev.site, ev.workaround);
     site_info site;
-    resolve_site(sites, f[2], &site);
+    resolve_site(sites, ev.site, &site);
     for (int i = 0; i < *nseen; i++)
         if (strcmp(seen[i].key, key) == 0) {
             mg_finding_add_rank(seen[i].finding, rank);
-            mg_finding_add_site(seen[i].finding, rank, f[1], site.file, site.line);
+            mg_finding_add_site(seen[i].finding, rank, ev.function, site.file, site.line);
             return;
         }
-    int used = strcmp(f[0], "workaround") == 0;
+    int used = protect_event_used(&ev);
     char label[512], summary[1024];
-    site_label(f[2], &site, label, sizeof label);
-    if (used)
-        snprintf(summary, sizeof summary, "%s at %s: detector %s fired, workaround %s%s", f[1],
-                 label, f[3], f[4], atoi(f[5]) ? " (nonblocking call completed eagerly)" : "");
-    else
-        snprintf(summary, sizeof summary, "%s at %s: %s", f[1], label, f[6]);
+    site_label(ev.site, &site, label, sizeof label);
+    protect_event_summary(&ev, label, summary, sizeof summary);
     mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
                                            summary);
     if (!fd)
         return;
     mg_finding_add_rank(fd, rank);
-    mg_finding_add_site(fd, rank, f[1], site.file, site.line);
-    json_object *ev = mg_finding_evidence(fd);
-    json_object_object_add(ev, "collective", json_object_new_string(f[1]));
-    json_object_object_add(ev, "call_site", json_object_new_string(f[2]));
+    mg_finding_add_site(fd, rank, ev.function, site.file, site.line);
+    json_object *evidence = mg_finding_evidence(fd);
+    json_object_object_add(evidence, "collective", json_object_new_string(ev.function));
+    json_object_object_add(evidence, "call_site", json_object_new_string(ev.site));
     if (used) {
-        json_object_object_add(ev, "detectors", json_object_new_string(f[3]));
-        json_object_object_add(ev, "workaround", json_object_new_string(f[4]));
-        json_object_object_add(ev, "completed_eagerly", json_object_new_boolean(atoi(f[5])));
+        json_object_object_add(evidence, "detectors", json_object_new_string(ev.detectors));
+        json_object_object_add(evidence, "workaround", json_object_new_string(ev.workaround));
+        json_object_object_add(evidence, "completed_eagerly", json_object_new_boolean(ev.eager));
     } else {
-        json_object_object_add(ev, "user_error",
-                               json_object_new_boolean(strcmp(f[0], "user_error") == 0));
-        json_object_object_add(ev, "detail", json_object_new_string(f[6]));
+        json_object_object_add(evidence, "user_error",
+                               json_object_new_boolean(strcmp(ev.kind, "user_error") == 0));
+        json_object_object_add(evidence, "detail", json_object_new_string(ev.detail));
     }
     if (*nseen < SEEN_MAX) {
         snprintf(seen[*nseen].key, sizeof seen[*nseen].key, "%s", key);

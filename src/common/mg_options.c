@@ -162,3 +162,42 @@ void mg_options_print_help(FILE *out, const char *usage, const char *description
             fprintf(out, "  %-30s %s\n", left, o->help);
         }
 }
+
+/* The most items mg_options_numbers reads. */
+enum { NUMBERS_MAX = 32 };
+
+int mg_options_list(char *text, char **items, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(text, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (n == max)
+            return -1;
+        items[n++] = w;
+    }
+    return n;
+}
+
+int mg_options_numbers(char *text, uint64_t *out, int max, uint64_t lo, uint64_t hi)
+{
+    char *items[NUMBERS_MAX];
+    int n = mg_options_list(text, items, max < NUMBERS_MAX ? max : NUMBERS_MAX);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        unsigned long long v = strtoull(items[i], &end, 10);
+        if (*end || v < lo || v > hi)
+            return -1;
+        out[i] = v;
+    }
+    return n;
+}
+
+int mg_options_bytes(const char *text, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
+    if (end == text || (shift && end[1]) || (!shift && *end))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}

@@ -4,6 +4,7 @@
 #define MG_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef enum mg_option_type {
@@ -52,5 +53,15 @@ int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
  * MG_OPT_HIDDEN. */
 void mg_options_print_help(FILE *out, const char *usage, const char *description,
                            const mg_option *const *tables);
+
+/* The values of a list option (MG_OPT_LIST, or a STRING that takes "1,2,4"): splits text at its
+ * commas, in place, into at most max items. Returns how many, or -1 when there are more. */
+int mg_options_list(char *text, char **items, int max);
+/* A list of decimal numbers, each in [lo, hi], into out (at most max of them, and at most 32).
+ * Returns how many, or -1 for too many or a word that is not such a number. */
+int mg_options_numbers(char *text, uint64_t *out, int max, uint64_t lo, uint64_t hi);
+/* A size in bytes with an optional K, M, G or T suffix (powers of 1024): "80M". Returns 0, or -1
+ * for anything else. */
+int mg_options_bytes(const char *text, uint64_t *out);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "interpose_hooks.h"
 #include "interpose_log.h"
+#include "protect_event.h"
 
 enum { SITES = 512 };
 
@@ -104,21 +105,16 @@ void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const 
         return;
     char where[PATH_MAX + 32], line[1024];
     site_text(site, where, sizeof where);
-    if (strcmp(kind, "workaround") == 0)
-        snprintf(line, sizeof line, "%s at %.256s: detector %s fired, workaround %s%s",
-                 mg_fn_name(fn), short_site(where), detectors, workaround,
-                 eager ? " (nonblocking call completed eagerly)" : "");
-    else
-        snprintf(line, sizeof line, "%s at %.256s: %s", mg_fn_name(fn), short_site(where), detail);
+    const protect_event ev = {kind, mg_fn_name(fn), where, detectors, workaround, eager, detail};
+    protect_event_summary(&ev, short_site(where), line, sizeof line);
     interpose_log("protect: ", line);
     if (events_fd < 0)
         return;
-    char ev[PATH_MAX + 1400];
-    int n = snprintf(ev, sizeof ev, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", kind, mg_fn_name(fn), where,
-                     detectors ? detectors : "-", workaround ? workaround : "-", eager,
-                     detail ? detail : "-");
+    char out[PATH_MAX + 1400];
+    int n = protect_event_put(out, sizeof out, &ev);
     if (n > 0) {
-        ssize_t ignored = write(events_fd, ev, (size_t)n < sizeof ev ? (size_t)n : sizeof ev - 1);
+        size_t len = (size_t)n < sizeof out ? (size_t)n : sizeof out - 1;
+        ssize_t ignored = write(events_fd, out, len);
         (void)ignored;
     }
 }

@@ -225,6 +225,58 @@ static void test_go_on_from_earlier_run(void)
     }
 }
 
+/* --resume: a point bounded earlier is kept, an unbounded one goes on from its n, a skipped one and
+ * a new one are searched from n = 1; the entries written back carry the search's outcome. */
+static void test_resume_and_entries(void)
+{
+    const bounds_entry file[] = {
+        {"Gather", 1, 2, 40, 'G', "nP", "bounded"},
+        {"Bcast", 1, 2, 64, 0, "", "unbounded"},
+        {"Bcast", 1, 4, 0, 0, "", "skipped"},
+    };
+    static const struct {
+        const char *name;
+        uint64_t s, P;
+        coll_resume how;
+        size_t at;
+        uint64_t n_passed;
+    } cases[] = {
+        {"Gather", 1, 2, COLL_RESUME_KEPT, 0, 0},  {"Bcast", 1, 2, COLL_RESUME_SEARCH, 1, 64},
+        {"Bcast", 1, 4, COLL_RESUME_SEARCH, 2, 0}, {"Bcast", 2, 2, COLL_RESUME_SEARCH, 3, 0},
+        {"Gather", 1, 4, COLL_RESUME_SEARCH, 3, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t at = 99;
+        uint64_t n_passed = 99;
+        MG_CHECK_INT(coll_search_resume(file, 3, cases[i].name, cases[i].s, cases[i].P, &at,
+                                        &n_passed),
+                     cases[i].how);
+        MG_CHECK_INT(at, cases[i].at);
+        MG_CHECK_INT(n_passed, cases[i].n_passed);
+    }
+    coll_bound bounded = {.status = COLL_BOUNDED, .n_safe = 288, .delta = 16, .n_fail = 304};
+    bounds_entry e;
+    coll_search_entry("Alltoall", 4, 8, &bounded, SCALING_CLASS_G, SCALING_FORM_SNPM1, &e);
+    MG_CHECK_STR(e.collective, "Alltoall");
+    MG_CHECK_INT(e.type_size, 4);
+    MG_CHECK_INT(e.np, 8);
+    MG_CHECK_INT(e.safe_count, 288);
+    MG_CHECK_STR(e.status, "bounded");
+    MG_CHECK_INT(e.cls, 'G');
+    MG_CHECK_STR(e.form, "sn(P-1)");
+    coll_search_entry("Alltoall", 4, 8, &bounded, SCALING_CLASS_X, SCALING_FORM_N, &e);
+    MG_CHECK_INT(e.cls, 'X');
+    coll_bound unbounded = {.status = COLL_UNBOUNDED, .n_safe = 1000, .failure = COLL_NO_TIME};
+    coll_search_entry("Bcast", 1, 2, &unbounded, SCALING_CLASS_G, SCALING_FORM_NP, &e);
+    MG_CHECK_STR(e.status, "unbounded");
+    MG_CHECK_INT(e.safe_count, 1000);
+    MG_CHECK_INT(e.cls, 0);
+    MG_CHECK_STR(e.form, "");
+    coll_bound none = {.status = COLL_SKIPPED};
+    coll_search_entry("Bcast", 1, 2, &none, SCALING_CLASS_G, SCALING_FORM_NP, &e);
+    MG_CHECK_STR(e.status, "skipped");
+}
+
 static void test_memory(void)
 {
     /* Gather of 1 GiB per process on 4 ranks: the root's 4 GiB plus 4 x 1 GiB, doubled. */
@@ -248,6 +300,7 @@ int main(void)
     MG_RUN(test_classify_at_largest_type_size);
     MG_RUN(test_unbounded_and_skipped);
     MG_RUN(test_go_on_from_earlier_run);
+    MG_RUN(test_resume_and_entries);
     MG_RUN(test_memory);
     MG_TEST_END();
 }

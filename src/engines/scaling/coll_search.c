@@ -4,6 +4,9 @@
 #include "mg_error.h"
 #include "scaling_bounds.h"
 
+#include <stdio.h>
+#include <string.h>
+
 static int failed(coll_outcome o)
 {
     return o == COLL_WRONG || o == COLL_CRASH || o == COLL_HANG;
@@ -145,4 +148,31 @@ const char *coll_search_outcome_name(coll_outcome o)
                                         "skipped (memory)",
                                         "skipped (time budget)"};
     return o <= COLL_NO_TIME ? names[o] : "unknown";
+}
+
+coll_resume coll_search_resume(const bounds_entry *entries, size_t n, const char *name, uint64_t s,
+                               uint64_t P, size_t *at, uint64_t *n_passed)
+{
+    size_t i = 0;
+    while (i < n && (strcmp(entries[i].collective, name) != 0 || entries[i].type_size != s ||
+                     entries[i].np != P)) {
+        i++;
+    }
+    *at = i;
+    *n_passed = i < n && strcmp(entries[i].status, "unbounded") == 0 ? entries[i].safe_count : 0;
+    return i < n && strcmp(entries[i].status, "bounded") == 0 ? COLL_RESUME_KEPT
+                                                              : COLL_RESUME_SEARCH;
+}
+
+void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_bound *b,
+                       scaling_class cls, scaling_form form, bounds_entry *e)
+{
+    static const char *const statuses[] = {"bounded", "unbounded", "skipped"};
+    *e = (bounds_entry){.type_size = s, .np = P, .safe_count = b->n_safe};
+    snprintf(e->collective, sizeof e->collective, "%s", name);
+    snprintf(e->status, sizeof e->status, "%s", statuses[b->status]);
+    if (b->status == COLL_BOUNDED) {
+        e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
+        snprintf(e->form, sizeof e->form, "%s", scaling_form_name(form));
+    }
 }

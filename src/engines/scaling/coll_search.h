@@ -9,8 +9,10 @@
 #ifndef MG_COLL_SEARCH_H
 #define MG_COLL_SEARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "bounds_file.h"
 #include "scaling_bounds.h"
 
 typedef enum coll_outcome {
@@ -72,6 +74,22 @@ uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t 
  * b->tests. */
 void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t s_max,
                           coll_bound *b, scaling_class *cls, scaling_form *form);
+
+/* What a search resumed from a safe-bounds file (--resume) does with the point (name, s, P): *at
+ * is its index among the file's n entries (n when it has none), *n_passed where the search goes on
+ * from (coll_search_opts.n_passed; 0: from n = 1). */
+typedef enum coll_resume {
+    COLL_RESUME_SEARCH, /* search it: a new point, or one the earlier run skipped (from n = 1), or
+                           left unbounded (from twice its n) */
+    COLL_RESUME_KEPT    /* bounded by the earlier run: kept, not tested again */
+} coll_resume;
+coll_resume coll_search_resume(const bounds_entry *entries, size_t n, const char *name, uint64_t s,
+                               uint64_t P, size_t *at, uint64_t *n_passed);
+
+/* The safe-bounds file's entry of the search b at (name, s, P): its status and n, and for a bound
+ * the class and form coll_search_classify gave it. */
+void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_bound *b,
+                       scaling_class cls, scaling_form form, bounds_entry *e);
 
 /* How a test ended, for people: "pass", "wrong bytes", "crash", "hang (time limit)", ... */
 const char *coll_search_outcome_name(coll_outcome o);

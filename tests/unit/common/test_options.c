@@ -3,7 +3,9 @@
 #include "mg_options.h"
 #include "mg_test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *report, *name;
 static long count, internal_count;
@@ -114,11 +116,48 @@ static void hidden_options_parse_but_stay_out_of_help(void)
     free(help);
 }
 
+/* The lists and sizes of `mpiguard collectives` (--np 2,4 --memory-limit 80M). */
+static void lists_numbers_and_bytes(void)
+{
+    char names[] = "Bcast,Gatherv_c,,Alltoall", *items[4];
+    MG_CHECK_INT(mg_options_list(names, items, 4), 3);
+    MG_CHECK_STR(items[1], "Gatherv_c");
+    MG_CHECK_STR(items[2], "Alltoall");
+    char three[] = "a,b,c";
+    MG_CHECK_INT(mg_options_list(three, items, 2), -1);
+    uint64_t v[40];
+    char nps[] = "2,4,4096";
+    MG_CHECK_INT(mg_options_numbers(nps, v, 40, 1, 4096), 3);
+    MG_CHECK_INT(v[2], 4096);
+    static const char *const bad[] = {"2,4097", "0", "2,x", "3 ", "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "%s", bad[i]);
+        MG_CHECK_INT(mg_options_numbers(text, v, 40, 1, 4096), -1);
+    }
+    /* 33 numbers: more than the 32 it reads, whatever max says */
+    char many[128] = "1";
+    for (int i = 1; i < 33; i++)
+        strcat(many, ",1");
+    MG_CHECK_INT(mg_options_numbers(many, v, 40, 1, 4096), -1);
+    uint64_t bytes = 0;
+    MG_CHECK_INT(mg_options_bytes("80M", &bytes), 0);
+    MG_CHECK_INT(bytes, 80ULL << 20);
+    MG_CHECK_INT(mg_options_bytes("3", &bytes), 0);
+    MG_CHECK_INT(bytes, 3);
+    MG_CHECK_INT(mg_options_bytes("2T", &bytes), 0);
+    MG_CHECK_INT(bytes, 2ULL << 40);
+    static const char *const bad_bytes[] = {"", "M", "80MB", "80k", "1.5G", "80 M"};
+    for (size_t i = 0; i < sizeof bad_bytes / sizeof *bad_bytes; i++)
+        MG_CHECK_INT(mg_options_bytes(bad_bytes[i], &bytes), -1);
+}
+
 int main(void)
 {
     MG_RUN(parses_every_form);
     MG_RUN(rejects_bad_words_with_a_message);
     MG_RUN(no_dashes_means_no_command);
     MG_RUN(hidden_options_parse_but_stay_out_of_help);
+    MG_RUN(lists_numbers_and_bytes);
     MG_TEST_END();
 }

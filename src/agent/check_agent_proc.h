@@ -1,4 +1,3 @@
-/* Internal to src/cli: no other folder includes it (docs/architecture.md). */
 /* An agent process of `mpiguard check`: with --agents N or --detector-leaves N, one of N on this
  * node owning share k of N (a block of ranks, check_agent_share_range); with --agent-launcher, the
  * one agent of its node, owning every rank there and judging whether each is observed

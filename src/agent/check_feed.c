@@ -1,0 +1,304 @@
+/* The detector fed from the agents of `mpiguard check` (check_feed.h). */
+#include "check_feed.h"
+
+#include "event_ring.h"
+#include "mg_clock.h"
+#include "mg_error.h"
+#include "mg_log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Records drained per poll before the triggers are looked at again. */
+#define CHECK_POLL_RECORDS 65536
+
+uint64_t check_feed_now(void)
+{
+    return (uint64_t)(mg_clock_seconds() * 1e9);
+}
+
+static void set_world(check_feed *f, int size)
+{
+    if (f->world || size <= 0)
+        return;
+    f->blocked = calloc((size_t)size, sizeof *f->blocked);
+    f->captured = calloc((size_t)size, sizeof *f->captured);
+    f->ended = calloc((size_t)size, sizeof *f->ended);
+    f->rank_records = calloc((size_t)size, sizeof *f->rank_records);
+    f->agent_of = calloc((size_t)size, sizeof *f->agent_of);
+    /* across nodes the agents, not this node's /proc, tell the session its ranks */
+    if (f->across_nodes && !f->job->ranks &&
+        (f->job->ranks = calloc((size_t)size, sizeof *f->job->ranks)))
+        f->job->nranks = size;
+    if (!f->blocked || !f->captured || !f->ended || !f->rank_records || !f->agent_of ||
+        (f->across_nodes && f->job->nranks != size))
+        f->failed = 1;
+    else
+        f->world = size;
+    f->too_many_leaves = f->leaves > size;
+}
+
+static int ensure_detector(check_feed *f)
+{
+    if (f->det)
+        return MG_OK;
+    if (f->agent) {
+        check_agent_stats st;
+        check_agent_stats_get(f->agent, &st);
+        set_world(f, st.world_size);
+    }
+    if (!f->world)
+        return MG_ESTATE;
+    dl_params p;
+    dl_params_default(&p);
+    p.buffered_standard_sends = f->buffered_sends;
+    p.probing = 1;
+    p.deciding = f->deciding;
+    int rc = f->leaves && !f->answers ? tbon_root_create(f->world, &f->answers) : MG_OK;
+    return rc ? rc : deadlock_detector_create(&p, f->world, &f->det);
+}
+
+/* Counts rank's records seen: the watch's sign of its progress. */
+static void note_records(check_feed *f, int rank, uint64_t n)
+{
+    if (rank >= 0 && rank < f->world) {
+        f->captured[rank] = 1;
+        f->rank_records[rank] += n;
+    }
+}
+
+/* Whether the detector is there to be fed (else the run failed); the record's arrival is noted. */
+static int feeding(check_feed *f, uint64_t *now)
+{
+    if (ensure_detector(f) != MG_OK) {
+        f->failed = 1;
+        return 0;
+    }
+    *now = check_feed_now();
+    check_policy_note_record(&f->policy, *now);
+    return 1;
+}
+
+/* What the detector said of a record (or a leaf's summary of `ranks`): the first refusal is said,
+ * all are counted. */
+static void fed(check_feed *f, const check_event *ev, int32_t ranks, int rc)
+{
+    f->broken |= rc != MG_OK && rc != MG_ENOENT; /* unknown communicators are skipped calls */
+    if (rc == MG_OK || f->feed_errors++ > 0)
+        return;
+    char what[64];
+    if (ranks)
+        snprintf(what, sizeof what, "ranks %d-%d: a leaf's summary", ev->rank,
+                 ev->rank + ranks - 1);
+    else
+        snprintf(what, sizeof what, "rank %d: the %s record %llu", ev->rank,
+                 ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
+    mg_warn("check: %s of %s was not accepted (%s); later rejections are counted in the report",
+            what, check_func_describe(ev->func) ? check_func_describe(ev->func)->name : "?",
+            mg_strerror(rc));
+}
+
+static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
+{
+    (void)bytes, (void)len;
+    check_feed *f = ctx;
+    uint64_t now;
+    if (!feeding(f, &now))
+        return;
+    note_records(f, ev->rank, 1);
+    int rc = deadlock_detector_feed(f->det, ev, now);
+    /* a leaf holds the rank's later calls until the root's model left this one */
+    int noted = f->answers && (rc == MG_OK || rc == MG_ENOENT) ? tbon_root_note(f->answers, ev)
+                                                                : MG_OK;
+    fed(f, ev, 0, noted ? noted : rc);
+}
+
+/* A leaf's summary: each of its ranks entered and left the collective of ev (two records each). */
+static void on_summary(void *ctx, const check_event *ev, int32_t ranks)
+{
+    check_feed *f = ctx;
+    uint64_t now;
+    if (!feeding(f, &now))
+        return;
+    for (int32_t k = 0; k < ranks; k++)
+        note_records(f, ev->rank + k, 2);
+    fed(f, ev, ranks, deadlock_detector_feed_summary(f->det, ev, ranks, now));
+}
+
+static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
+{
+    check_feed *f = ctx;
+    site_resolver_store(f->sites, rank, addr, site->function, site->file, site->line);
+}
+
+static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
+{
+    check_feed *f = ctx;
+    f->lost_ended += lost;
+    check_policy_note_stream_end(&f->policy);
+    if (rank >= 0 && rank < f->world)
+        f->ended[rank] = 1;
+    if (lost)
+        mg_warn("check: rank %d dropped %llu records (its ring was full and its reader gone or "
+                "stalled): findings involving it may be wrong",
+                rank, (unsigned long long)lost);
+    if (end == CHECK_AGENT_CORRUPT)
+        mg_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed",
+                rank);
+    /* A rank that ends because mpiguard was interrupted (Ctrl-C reaches the ranks too, or
+     * mpiguard passes the signal on) did not vanish on its own: the ranks waiting for it are not
+     * stuck on it. */
+    if (end == CHECK_AGENT_LOST && mg_job_interrupting_signal(f->job->process))
+        mg_info("check: rank %d ended with the interrupted job", rank);
+    else if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) &&
+             ensure_detector(f) == MG_OK) {
+        mg_info("check: rank %d ended without MPI_Finalize", rank);
+        deadlock_detector_process_lost(f->det, rank, check_feed_now());
+    }
+}
+
+static void on_world(void *ctx, int size)
+{
+    set_world(ctx, size);
+}
+
+static void on_state(void *ctx, int rank, uint64_t seq)
+{
+    check_feed *f = ctx;
+    if (rank >= 0 && rank < f->world)
+        f->blocked[rank] = seq;
+}
+
+/* A node agent's verdict on one of its ranks: the rank's pid and node for the report, and the
+ * verdict for the observation. */
+static void on_observe(void *ctx, int agent, const char *node, const record_stream_verdict *v)
+{
+    check_feed *f = ctx;
+    set_world(f, v->world);
+    if (!f->across_nodes || v->rank < 0 || v->rank >= f->world || !f->observer)
+        return;
+    job_session_rank *k = &f->job->ranks[v->rank];
+    f->job->found += !k->pid;
+    k->pid = v->pid;
+    snprintf(k->host, sizeof k->host, "%s", node);
+    f->agent_of[v->rank] = agent + 1;
+    if (v->cause == MG_OBSERVE_OK)
+        mg_info("check: rank %d is observed on %s (pid %d)", v->rank, node, v->pid);
+    f->newly_blind += observe_ranks_remote(f->observer, v->rank, v->pid, node,
+                                           (mg_observe_cause)v->cause, v->detail);
+}
+
+/* A leaf of the tree of detectors closed its stream before its end (killed): the ranks of its
+ * share whose streams had not ended are no longer seen. */
+static void on_leaf_lost(check_feed *f, const char *node, const check_remote_end *end)
+{
+    int first, last;
+    check_agent_share_range(f->world, end->share, end->shares, &first, &last);
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "leaf %d of the tree of detectors (ranks %d-%d) was lost while the rank ran: its "
+             "calls are no longer seen",
+             end->share, first, last - 1);
+    mg_warn("check: the %s", detail);
+    for (int k = first; f->observer && k < last; k++)
+        if (!f->ended[k])
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, node[0] ? node : "?",
+                                                   MG_OBSERVE_AGENT_LOST, detail);
+}
+
+/* An agent's stream closed: the ranks it judged whose streams had not ended are lost with it. */
+static void on_agent_closed(void *ctx, int agent, const char *node, const check_remote_end *end)
+{
+    check_feed *f = ctx;
+    if (f->leaves && !end->done && end->shares && f->world) {
+        on_leaf_lost(f, node, end);
+        return;
+    }
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "the agent on node %s was lost while the rank ran: its calls are no longer seen",
+             node[0] ? node : "?");
+    for (int k = 0; f->observer && k < f->world; k++)
+        if (f->agent_of[k] == agent + 1 && !f->ended[k])
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, node[0] ? node : "?",
+                                                   MG_OBSERVE_AGENT_LOST, detail);
+}
+
+size_t check_feed_drain(check_feed *f, int wait_ms)
+{
+    const check_remote_sink sink = {{f, on_record, on_site, on_rank_end},
+                                    on_world,
+                                    on_state,
+                                    on_observe,
+                                    on_summary,
+                                    on_agent_closed};
+    size_t n = 0, total = 0;
+    /* Bounded, so a job that writes faster than this drains still sees triggers and signals. */
+    for (int round = 0; round < 16 && (round == 0 || n > 0) && !f->failed; round++) {
+        int rc = f->agent ? check_agent_poll(f->agent, &sink.base, CHECK_POLL_RECORDS, &n)
+                          : check_remote_poll(f->remote, &sink, total ? 0 : wait_ms, &n);
+        f->failed |= rc != MG_OK;
+        total += n;
+    }
+    const tbon_leaf_call *calls;
+    size_t ncalls = 0;
+    if (f->answers && tbon_root_answers(f->answers, f->det, &calls, &ncalls) != MG_OK)
+        f->failed = 1;
+    if (f->answers)
+        check_remote_answer(f->remote, f->world, calls, ncalls);
+    return total;
+}
+
+check_readings check_feed_readings(check_feed *f)
+{
+    if (f->agent)
+        for (int k = 0; k < f->world; k++)
+            f->blocked[k] = check_agent_blocked_seq(f->agent, k);
+    return (check_readings){f->world, f->blocked, f->rank_records, f->ended,
+                            f->answers ? tbon_root_seen(f->answers) : NULL};
+}
+
+int check_feed_ring_published(void *ctx, int rank, uint64_t *calls)
+{
+    const check_feed *f = ctx;
+    int captured = rank < f->world && f->captured[rank];
+    *calls = captured ? f->rank_records[rank] : 0;
+    if (captured)
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "/dev/shm" EVENT_RING_NAME_FORMAT, f->job->token, rank);
+    return access(path, F_OK) == 0;
+}
+
+int check_feed_all_told(const check_feed *f)
+{
+    if (!f->across_nodes || f->world == 0)
+        return 0;
+    for (int k = 0; k < f->world; k++) {
+        mg_observe_cause c = observe_ranks_cause(f->observer, k);
+        if (c == MG_OBSERVE_PENDING || (c == MG_OBSERVE_OK && !f->ended[k]))
+            return 0;
+    }
+    return 1;
+}
+
+void check_feed_stats(const check_feed *f, check_agent_stats *out)
+{
+    *out = (check_agent_stats){.lost = f->lost_ended};
+    if (f->agent)
+        check_agent_stats_get(f->agent, out);
+}
+
+void check_feed_destroy(check_feed *f)
+{
+    deadlock_detector_destroy(f->det);
+    tbon_root_destroy(f->answers);
+    check_agent_destroy(f->agent);
+    site_resolver_destroy(f->sites);
+    free(f->blocked);
+    free(f->captured);
+    free(f->ended);
+    free(f->rank_records);
+    free(f->agent_of);
+}

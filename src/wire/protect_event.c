@@ -1,0 +1,48 @@
+/* The protection module's event lines (protect_event.h). */
+#include "protect_event.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIELDS = 7 };
+
+static const char *or_dash(const char *s)
+{
+    return s ? s : "-";
+}
+
+int protect_event_put(char *out, size_t len, const protect_event *ev)
+{
+    return snprintf(out, len, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", ev->kind, ev->function, ev->site,
+                    or_dash(ev->detectors), or_dash(ev->workaround), ev->eager,
+                    or_dash(ev->detail));
+}
+
+int protect_event_take(char *line, protect_event *ev)
+{
+    char *f[FIELDS], *save = NULL;
+    int n = 0;
+    for (char *w = strtok_r(line, "\t\n", &save); w && n < FIELDS;
+         w = strtok_r(NULL, "\t\n", &save))
+        f[n++] = w;
+    if (n != FIELDS)
+        return -1;
+    *ev = (protect_event){f[0], f[1], f[2], f[3], f[4], atoi(f[5]), f[6]};
+    return 0;
+}
+
+int protect_event_used(const protect_event *ev)
+{
+    return strcmp(ev->kind, "workaround") == 0;
+}
+
+void protect_event_summary(const protect_event *ev, const char *label, char *out, size_t len)
+{
+    if (protect_event_used(ev))
+        snprintf(out, len, "%s at %.256s: detector %s fired, workaround %s%s", ev->function, label,
+                 or_dash(ev->detectors), or_dash(ev->workaround),
+                 ev->eager ? " (nonblocking call completed eagerly)" : "");
+    else
+        snprintf(out, len, "%s at %.256s: %s", ev->function, label, or_dash(ev->detail));
+}
