@@ -3,31 +3,12 @@
  * (generalized requests).
  * np: 2
  * slice: mpich
- * expect: request_not_completed ranks 0 line 36
- * expect: request_not_completed ranks 1 line 36
+ * expect: request_not_completed ranks 0 line 17
+ * expect: request_not_completed ranks 1 line 17
  */
 #include <mpi.h>
-#include <stddef.h>
 
-static int query(void *state, MPI_Status *status)
-{
-    (void)state;
-    MPI_Status_set_elements(status, MPI_BYTE, 0);
-    MPI_Status_set_cancelled(status, 0);
-    status->MPI_SOURCE = MPI_UNDEFINED;
-    status->MPI_TAG = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-}
-static int release(void *state)
-{
-    (void)state;
-    return MPI_SUCCESS;
-}
-static int cancel(void *state, int complete)
-{
-    (void)state, (void)complete;
-    return MPI_SUCCESS;
-}
+#include "grequest_callbacks.h"
 
 int main(int argc, char **argv)
 {
