@@ -155,20 +155,24 @@ static void stop_agents(check_run *r)
 /* What check does not look at yet, said on the clean line so that a clean run is not read as
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
-    "leaks of error handlers a Fortran program makes, datatypes made by constructors not wrapped " \
+    "leaks of window and file error handlers a Fortran program makes, datatypes made by "          \
+    "constructors not wrapped "                                                                    \
     "(darray, hindexed_block), receive buffers the program reads or writes before their "          \
     "completion, one-sided accesses of two origins outside fence epochs, passive-target lock "     \
     "waits, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
 {
-    char checked[2048], left[2048];
+    char checked[2048], left[2048], unmodelled[1024];
     mg_report_class_list(r->o->selected, 1, checked, sizeof checked);
     mg_report_class_list(r->o->selected, 0, left, sizeof left);
+    deadlock_detector_unmodelled(r->det, unmodelled, sizeof unmodelled);
     fprintf(stderr,
             "mpiguard: check: nothing found in %d of %d ranks observed (checked: %s; not checked: "
             "%s",
             r->observed, r->s->job.nranks, checked, CHECK_NOT_COVERED);
+    if (unmodelled[0])
+        fprintf(stderr, "; calls the run made that are not checked: %s", unmodelled);
     if (left[0])
         fprintf(stderr, "; not selected by --checks: %s", left);
     if (r->left_out)

@@ -204,6 +204,18 @@ int capture_emit_request_freed(MPI_Request handle)
            capture_table_get(&freed_requests, key_of(&handle, sizeof handle), &unused);
 }
 
+void capture_emit_unmodelled(mg_fn fn)
+{
+    static uint8_t said[MG_FN_COUNT];
+    if (said[fn])
+        return;
+    said[fn] = 1;
+    /* an exit's kind: the call has returned, the rank is in no call */
+    check_event ev = capture_event(CHECK_FN_UNMODELLED, CHECK_EV_EXIT, NULL);
+    ev.result = (int32_t)fn;
+    capture_emit(&ev);
+}
+
 uint64_t capture_message_bind(MPI_Message handle)
 {
     uint64_t id = ++next_message;

@@ -13,6 +13,7 @@
 
 #include "capture_comm.h"
 #include "check_event.h"
+#include "mpi_function_ids.h"
 
 /* Requests, statuses and indices captured in full per Wait/Test call; a longer array is captured
  * up to this many (the rest count as lost). */
@@ -76,6 +77,9 @@ void capture_emit_request_untracked(MPI_Request handle);
  * the completion that nulled the program's own handle), and MPI has not handed it out again:
  * a copy the program kept. */
 int capture_emit_request_freed(MPI_Request handle);
+/* After a successful call of fn whose effect the detector does not model: its
+ * CHECK_FN_UNMODELLED record, the rank's first time only. */
+void capture_emit_unmodelled(mg_fn fn);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
 uint64_t capture_message_bind(MPI_Message handle);
 uint64_t capture_message_take(MPI_Message handle);

@@ -319,20 +319,23 @@ static void access_call(uint16_t fn, int phase, int rc, int target, int64_t coun
     static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
     {                                                                                              \
-        (void)o, (void)ot REQ_SEEN_##REQ;                                                          \
+        (void)o, (void)ot REQ_SEEN_##REQ(name);                                                    \
         access_call(fn, ph, rc, target, on, win, region_of(disp, tn, tt, MPI_OP_NULL));            \
     }
-/* The request of Rput and Rget is not tracked: a Wait on it completes an unknown request. Its
- * handle is only no longer a freed request's (capture_emit_request_untracked). */
-static void request_seen(int phase, int rc, const MPI_Request *request)
+/* The request of Rput and Rget (fn) is not tracked: a Wait on it completes an unknown request.
+ * Its handle is only no longer a freed request's (capture_emit_request_untracked), and a clean
+ * report says it was not checked. */
+static void request_seen(int phase, int rc, const MPI_Request *request, mg_fn fn)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_emit_request_untracked(*request);
+        capture_emit_unmodelled(fn);
+    }
 }
 #define REQ_PARAM_NONE
-#define REQ_SEEN_NONE
+#define REQ_SEEN_NONE(name)
 #define REQ_PARAM_REQUEST , MPI_Request *request
-#define REQ_SEEN_REQUEST , request_seen(ph, rc, request)
+#define REQ_SEEN_REQUEST(name) , request_seen(ph, rc, request, MG_FN_##name)
 TRANSFER(Put, CHECK_FN_PUT, const void, NONE)
 TRANSFER(Get, CHECK_FN_GET, void, NONE)
 TRANSFER(Rput, CHECK_FN_RPUT, const void, REQUEST)

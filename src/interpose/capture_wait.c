@@ -1,5 +1,6 @@
 /* The capture module's calls on requests that exist (capture_call.h): Start/Startall, the Wait/Test
- * family, Request_free and Cancel. Wait/Test replace the PMPI call so that the statuses of
+ * family, Request_free and Cancel, and the requests no peer completes (file I/O, generalized
+ * requests). Wait/Test replace the PMPI call so that the statuses of
  * completions the application ignores are still recorded (docs/design/check-detector.md §1). */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
@@ -10,7 +11,6 @@
 #include "capture_buffers.h"
 #include "capture_call.h"
 #include "capture_emit.h"
-#include "interpose_log.h"
 #include "interpose_next.h"
 #include "mpi_function_ids.h"
 
@@ -281,48 +281,40 @@ static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int ind
     return some(CHECK_FN_TESTSOME, incount, reqs, outcount, indices, statuses);
 }
 
-/* The request of a call check does not model (nonblocking file I/O, generalized requests): a Wait
- * on it completes a request the detector never saw made, so it is neither reported nor checked.
- * Its handle is no longer a freed request's, and the rank says once per function that such
- * requests are not checked (docs/check.md, "Limits"). */
-static void unchecked_request(int phase, int rc, const MPI_Request *request, mg_fn maker)
+/* The request of a call no peer completes (nonblocking file I/O, a generalized request): its
+ * records, request the id the detector follows it by, like any nonblocking call's. */
+static void local_request(uint16_t fn, int phase, int rc, MPI_Request *request)
 {
-    static uint8_t said[MG_FN_COUNT];
-    if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
-        return;
-    capture_emit_request_untracked(*request);
-    if (!said[maker]) {
-        said[maker] = 1;
-        interpose_log("capture module: not checked (never completed, completed twice, leaked): "
-                      "the requests of ",
-                      mg_fn_name(maker));
-    }
+    check_event ev = capture_event(fn, capture_call_kind(phase), NULL);
+    ev.flags |= capture_call_refused(rc);
+    ev.request = capture_call_request(phase, rc, request, NULL, 0);
+    capture_emit(&ev);
 }
 
-#define UNCHECKED_IO(Name, Buf)                                                                    \
+#define LOCAL_IO(Name, Fn, Buf)                                                                    \
     static void obs_##Name(int ph, int rc, MPI_File fh, Buf *buf, int count, MPI_Datatype type,    \
                            MPI_Request *request)                                                   \
     {                                                                                              \
         (void)fh, (void)buf, (void)count, (void)type;                                              \
-        unchecked_request(ph, rc, request, MG_FN_##Name);                                          \
+        local_request(Fn, ph, rc, request);                                                        \
     }
-#define UNCHECKED_IO_AT(Name, Buf)                                                                 \
+#define LOCAL_IO_AT(Name, Fn, Buf)                                                                 \
     static void obs_##Name(int ph, int rc, MPI_File fh, MPI_Offset offset, Buf *buf, int count,    \
                            MPI_Datatype type, MPI_Request *request)                                \
     {                                                                                              \
         (void)fh, (void)offset, (void)buf, (void)count, (void)type;                                \
-        unchecked_request(ph, rc, request, MG_FN_##Name);                                          \
+        local_request(Fn, ph, rc, request);                                                        \
     }
-UNCHECKED_IO(File_iread, void)
-UNCHECKED_IO(File_iwrite, const void)
-UNCHECKED_IO(File_iread_shared, void)
-UNCHECKED_IO(File_iwrite_shared, const void)
-UNCHECKED_IO(File_iread_all, void)
-UNCHECKED_IO(File_iwrite_all, const void)
-UNCHECKED_IO_AT(File_iread_at, void)
-UNCHECKED_IO_AT(File_iwrite_at, const void)
-UNCHECKED_IO_AT(File_iread_at_all, void)
-UNCHECKED_IO_AT(File_iwrite_at_all, const void)
+LOCAL_IO(File_iread, CHECK_FN_FILE_IREAD, void)
+LOCAL_IO(File_iwrite, CHECK_FN_FILE_IWRITE, const void)
+LOCAL_IO(File_iread_shared, CHECK_FN_FILE_IREAD_SHARED, void)
+LOCAL_IO(File_iwrite_shared, CHECK_FN_FILE_IWRITE_SHARED, const void)
+LOCAL_IO(File_iread_all, CHECK_FN_FILE_IREAD_ALL, void)
+LOCAL_IO(File_iwrite_all, CHECK_FN_FILE_IWRITE_ALL, const void)
+LOCAL_IO_AT(File_iread_at, CHECK_FN_FILE_IREAD_AT, void)
+LOCAL_IO_AT(File_iwrite_at, CHECK_FN_FILE_IWRITE_AT, const void)
+LOCAL_IO_AT(File_iread_at_all, CHECK_FN_FILE_IREAD_AT_ALL, void)
+LOCAL_IO_AT(File_iwrite_at_all, CHECK_FN_FILE_IWRITE_AT_ALL, const void)
 
 static void obs_Grequest_start(int ph, int rc, MPI_Grequest_query_function *query,
                                MPI_Grequest_free_function *free_fn,
@@ -330,7 +322,16 @@ static void obs_Grequest_start(int ph, int rc, MPI_Grequest_query_function *quer
                                MPI_Request *request)
 {
     (void)query, (void)free_fn, (void)cancel, (void)state;
-    unchecked_request(ph, rc, request, MG_FN_Grequest_start);
+    local_request(CHECK_FN_GREQUEST_START, ph, rc, request);
+}
+
+static void obs_Grequest_complete(int phase, int rc, MPI_Request request)
+{
+    check_event ev = capture_event(CHECK_FN_GREQUEST_COMPLETE, capture_call_kind(phase), NULL);
+    ev.flags |= capture_call_refused(rc);
+    ev.request = id_of(request);
+    if (ev.request)
+        capture_emit(&ev);
 }
 
 void capture_wait_install(void)
@@ -346,6 +347,7 @@ void capture_wait_install(void)
     CAPTURE_OBSERVE(File_iread_at_all)
     CAPTURE_OBSERVE(File_iwrite_at_all)
     CAPTURE_OBSERVE(Grequest_start)
+    CAPTURE_OBSERVE(Grequest_complete)
     CAPTURE_OBSERVE(Start)
     CAPTURE_OBSERVE(Startall)
     CAPTURE_OBSERVE(Request_free)

@@ -197,13 +197,15 @@ static int fortran_peers(MPI_Comm comm)
  * its own, which converts it. A slot, once taken, stays for the process: an op keeps its function
  * beyond MPI_Op_free while a nonblocking reduction still runs, and programs create few. */
 typedef void fortran_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+/* A procedure of the program the MPI calls back, as a slot keeps it. */
+typedef void fortran_procedure(void);
 enum { FORTRAN_USER_FUNCTIONS = 64 };
-static fortran_user_function *_Atomic user_functions[FORTRAN_USER_FUNCTIONS];
+static fortran_procedure *_Atomic user_functions[FORTRAN_USER_FUNCTIONS];
 
 static void call_user_function(int slot, void *invec, void *inoutvec, int *len, MPI_Datatype *type)
 {
     MPI_Fint fortran_type = MG_C2F(Type, *type);
-    user_functions[slot](invec, inoutvec, len, &fortran_type);
+    ((fortran_user_function *)user_functions[slot])(invec, inoutvec, len, &fortran_type);
 }
 
 #define TRAMPOLINE(row, column)                                                                    \
@@ -227,22 +229,74 @@ TRAMPOLINE_ROW(2) TRAMPOLINE_ROW(3) TRAMPOLINE_ROW(4) TRAMPOLINE_ROW(5) TRAMPOLI
             TRAMPOLINE_NAMES(0), TRAMPOLINE_NAMES(1), TRAMPOLINE_NAMES(2), TRAMPOLINE_NAMES(3),
             TRAMPOLINE_NAMES(4), TRAMPOLINE_NAMES(5), TRAMPOLINE_NAMES(6), TRAMPOLINE_NAMES(7)};
 
-/* The trampoline of function: the slot it has, or a free one it takes (thread-safe). NULL with
- * *rc = MPI_ERR_INTERN, said in the log, when FORTRAN_USER_FUNCTIONS distinct functions have one.
- */
-static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_function *function)
+/* The slot of function among slots[0..n): the one it has, or a free one it takes (thread-safe).
+ * -1 with *rc = MPI_ERR_INTERN, said in the log (refused names the call and what it takes), when
+ * n distinct functions have one. */
+static int fortran_slot(int *rc, fortran_procedure *_Atomic *slots, int n,
+                        fortran_procedure *function, const char *refused)
 {
-    for (int slot = 0; slot < FORTRAN_USER_FUNCTIONS; slot++) {
-        fortran_user_function *expected = NULL;
-        if (atomic_compare_exchange_strong(&user_functions[slot], &expected, function) ||
+    for (int slot = 0; slot < n; slot++) {
+        fortran_procedure *expected = NULL;
+        if (atomic_compare_exchange_strong(&slots[slot], &expected, function) ||
             expected == function)
-            return trampolines[slot];
+            return slot;
     }
     *rc = MPI_ERR_INTERN;
-    interpose_log("MPI_Op_create refused with MPI_ERR_INTERN: the program's Fortran reduction "
-                  "functions are more than mpiguard's 64 trampolines",
-                  NULL);
-    return NULL;
+    interpose_log(refused, " are more than mpiguard's trampolines");
+    return -1;
+}
+
+/* The trampoline of function (NULL when fortran_slot refuses it). */
+static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_function *function)
+{
+    int slot = fortran_slot(rc, user_functions, FORTRAN_USER_FUNCTIONS,
+                            (fortran_procedure *)function,
+                            "MPI_Op_create refused with MPI_ERR_INTERN: the program's Fortran "
+                            "reduction functions");
+    return slot < 0 ? NULL : trampolines[slot];
+}
+
+/* A communicator's error handler of a Fortran program: (comm, error code) by reference, the
+ * communicator a Fortran handle (in `use mpi_f08` a TYPE(MPI_Comm), one INTEGER: the same). The
+ * MPI calls it as C's MPI_Comm_errhandler_function, with a C communicator; as a reduction
+ * function, each gets a trampoline of its own, which converts it, and keeps its slot. */
+typedef void fortran_comm_errhandler(MPI_Fint *comm, MPI_Fint *code);
+enum { FORTRAN_COMM_ERRHANDLERS = 8 };
+static fortran_procedure *_Atomic comm_errhandlers[FORTRAN_COMM_ERRHANDLERS];
+
+static void call_comm_errhandler(int slot, MPI_Comm *comm, int *code)
+{
+    MPI_Fint fortran_comm = MG_C2F(Comm, *comm);
+    ((fortran_comm_errhandler *)comm_errhandlers[slot])(&fortran_comm, code);
+}
+
+#define ERRHANDLER_TRAMPOLINE(k)                                                                   \
+    static void errhandler_trampoline_##k(MPI_Comm *comm, int *code, ...)                          \
+    {                                                                                              \
+        call_comm_errhandler(k, comm, code);                                                       \
+    }
+ERRHANDLER_TRAMPOLINE(0)
+ERRHANDLER_TRAMPOLINE(1)
+ERRHANDLER_TRAMPOLINE(2)
+ERRHANDLER_TRAMPOLINE(3)
+ERRHANDLER_TRAMPOLINE(4)
+ERRHANDLER_TRAMPOLINE(5)
+ERRHANDLER_TRAMPOLINE(6)
+ERRHANDLER_TRAMPOLINE(7)
+static MPI_Comm_errhandler_function *const errhandler_trampolines[FORTRAN_COMM_ERRHANDLERS] = {
+    errhandler_trampoline_0, errhandler_trampoline_1, errhandler_trampoline_2,
+    errhandler_trampoline_3, errhandler_trampoline_4, errhandler_trampoline_5,
+    errhandler_trampoline_6, errhandler_trampoline_7};
+
+/* The trampoline of function (NULL when fortran_slot refuses it). */
+static MPI_Comm_errhandler_function *fortran_comm_errhandler_in(int *rc,
+                                                                fortran_comm_errhandler *function)
+{
+    int slot = fortran_slot(rc, comm_errhandlers, FORTRAN_COMM_ERRHANDLERS,
+                            (fortran_procedure *)function,
+                            "MPI_Comm_create_errhandler refused with MPI_ERR_INTERN: the program's "
+                            "Fortran error handlers");
+    return slot < 0 ? NULL : errhandler_trampolines[slot];
 }
 
 /* Fortran counts indices from 1; MPI_UNDEFINED (negative) stays as it is. */

@@ -137,6 +137,19 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(GROUP_FREE, OTHER, NONE),
     [CHECK_FN_HANDLE_MADE] = {"handle_made", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
                               CHECK_FN_HANDLE_MADE},
+    S(FILE_IREAD, LOCAL, NONE),
+    S(FILE_IWRITE, LOCAL, NONE),
+    S(FILE_IREAD_AT, LOCAL, NONE),
+    S(FILE_IWRITE_AT, LOCAL, NONE),
+    S(FILE_IREAD_SHARED, LOCAL, NONE),
+    S(FILE_IWRITE_SHARED, LOCAL, NONE),
+    S(FILE_IREAD_ALL, LOCAL, NONE),
+    S(FILE_IWRITE_ALL, LOCAL, NONE),
+    S(FILE_IREAD_AT_ALL, LOCAL, NONE),
+    S(FILE_IWRITE_AT_ALL, LOCAL, NONE),
+    S(GREQUEST_START, LOCAL, NONE),
+    S(GREQUEST_COMPLETE, LOCAL, NONE),
+    [CHECK_FN_UNMODELLED] = {"unmodelled", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_UNMODELLED},
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

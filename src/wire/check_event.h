@@ -199,6 +199,25 @@ typedef enum check_func {
      * just before it, alone (no exit record): aux the check_handle_kind, callsite the creation's
      * call site and result the mg_fn id of the call that made it */
     CHECK_FN_HANDLE_MADE,
+    /* Calls whose request waits for no peer: nonblocking file I/O (MPI completes it on its own)
+     * and generalized requests (complete once the rank calls MPI_Grequest_complete on them, which
+     * has a record of its own, request its id); appended so that no id moves */
+    CHECK_FN_FILE_IREAD,
+    CHECK_FN_FILE_IWRITE,
+    CHECK_FN_FILE_IREAD_AT,
+    CHECK_FN_FILE_IWRITE_AT,
+    CHECK_FN_FILE_IREAD_SHARED,
+    CHECK_FN_FILE_IWRITE_SHARED,
+    CHECK_FN_FILE_IREAD_ALL,
+    CHECK_FN_FILE_IWRITE_ALL,
+    CHECK_FN_FILE_IREAD_AT_ALL,
+    CHECK_FN_FILE_IWRITE_AT_ALL,
+    CHECK_FN_GREQUEST_START,
+    CHECK_FN_GREQUEST_COMPLETE,
+    /* the rank's first call of a function whose effect the detector does not model (the request
+     * of MPI_Rput, MPI_Comm_idup), alone (no exit record): result its mg_fn id. Once per function
+     * and rank, so that a clean report names what it did not check */
+    CHECK_FN_UNMODELLED,
     CHECK_FN_COUNT
 } check_func;
 
@@ -222,7 +241,10 @@ enum check_func_class {
     CHECK_CLASS_ICOLL, /* nonblocking collective, request in .request */
     CHECK_CLASS_MRECV, /* Mrecv/Imrecv: the message was matched by the probe */
     CHECK_CLASS_FINALIZE,
-    CHECK_CLASS_ABORT
+    CHECK_CLASS_ABORT,
+    /* a request no peer completes (file I/O, generalized) in .request, or (Grequest_complete)
+     * the generalized request it completes */
+    CHECK_CLASS_LOCAL
 };
 
 enum check_send_mode {

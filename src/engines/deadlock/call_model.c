@@ -365,6 +365,26 @@ static int enter_cancel(deadlock_detector *det, const check_event *ev)
     return MG_OK;
 }
 
+/* A request no peer completes: nonblocking file I/O's is complete for the model at once (MPI
+ * completes it on its own), a generalized one once the rank calls MPI_Grequest_complete on it. */
+static int enter_local(deadlock_detector *det, const check_event *ev)
+{
+    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    if (ev->func == CHECK_FN_GREQUEST_COMPLETE) {
+        if (req && req->kind == REQ_GREQ) {
+            req->kind = REQ_DONE;
+        }
+        return MG_OK;
+    }
+    int rc = ev->request ? request_table_add(&det->reqs, ev->rank, ev->request, &req) : MG_EFORMAT;
+    if (rc) {
+        return rc;
+    }
+    req->kind = ev->func == CHECK_FN_GREQUEST_START ? REQ_GREQ : REQ_DONE;
+    made_by(req, ev);
+    return MG_OK;
+}
+
 static int enter_wait(deadlock_detector *det, const check_event *ev, const check_func_info *info)
 {
     int any = info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME;
@@ -389,6 +409,8 @@ static int enter_wait(deadlock_detector *det, const check_event *ev, const check
         } else if (req->kind == REQ_COLL) {
             it = (dl_item){.type = ITEM_COLL, .ref = req->comm, .slot = req->slot, .request = id};
             it.done = (uint8_t)coll_match_complete(&det->coll, req->comm, req->slot);
+        } else if (req->kind == REQ_GREQ) {
+            it = (dl_item){.type = ITEM_SELF, .request = id};
         }
         rc = wait_state_add(det, wi, &it);
     }
@@ -541,6 +563,8 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
         return enter_cancel(det, ev);
     case CHECK_CLASS_WAIT:
         return enter_wait(det, ev, info);
+    case CHECK_CLASS_LOCAL:
+        return enter_local(det, ev);
     case CHECK_CLASS_COLL:
     case CHECK_CLASS_ICOLL:
         /* MPI refuses to free a predefined communicator (an error, no collective a member's
@@ -807,6 +831,12 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
     }
     if (ev->func == CHECK_FN_AFTER_FINALIZE) {
         return lifecycle_after_finalize(det, ev);
+    }
+    if (ev->func == CHECK_FN_UNMODELLED) {
+        if (ev->result > MG_FN_NONE && ev->result < MG_FN_COUNT) {
+            det->unmodelled[ev->result] = 1;
+        }
+        return MG_OK;
     }
     const check_func_info *info = check_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);

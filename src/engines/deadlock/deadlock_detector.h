@@ -58,6 +58,9 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
  * tree of detectors tells a stage below when a call it passed up was left (tbon_leaf.h). 0 for a
  * rank outside the world. */
 int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
+/* The functions ranks called whose effect the detector does not model (their
+ * CHECK_FN_UNMODELLED records), as "MPI_Rput, MPI_Comm_idup" in buf[0..len); "" for none. */
+void deadlock_detector_unmodelled(const deadlock_detector *det, char *buf, size_t len);
 
 typedef struct dl_queue_sizes {
     size_t queued_sends;  /* sends waiting for a receive */

@@ -13,6 +13,7 @@
 #include "dl_params.h"
 #include "lifecycle.h"
 #include "message_race.h"
+#include "mpi_function_ids.h"
 #include "p2p_match.h"
 #include "record_backlog.h"
 #include "rma_conflicts.h"
@@ -25,7 +26,9 @@ typedef struct deadlock_detector deadlock_detector;
 
 #define DL_NONE UINT32_MAX
 
-enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK };
+/* ITEM_SELF: a generalized request whose MPI_Grequest_complete only the waiting rank itself
+ * could still call (from its one MPI thread it never will). */
+enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK, ITEM_SELF };
 
 /* One thing a blocking call waits for. */
 typedef struct dl_item {
@@ -94,7 +97,9 @@ struct deadlock_detector {
     size_t live, blocked;
     uint64_t records, last_time, forced, probe_mark;
     uint32_t notes; /* dl_finding_notes every new finding carries (DECISION_FORCED) */
-    uint8_t *held;  /* buffer a held record is built in and unpacked from */
+    /* the mg_fn ids of the CHECK_FN_UNMODELLED records fed */
+    uint8_t unmodelled[MG_FN_COUNT];
+    uint8_t *held; /* buffer a held record is built in and unpacked from */
     size_t cap_held;
     uint64_t *dec_req; /* decoding buffers for records fed as bytes */
     check_status *dec_st;

@@ -14,10 +14,11 @@
 
 enum dl_request_kind {
     REQ_FREE = 0,
-    REQ_P2P,     /* completes with p2p op `op` */
-    REQ_COLL,    /* completes with slot `slot` of communicator `comm` */
-    REQ_DONE,    /* complete already (buffered send, Imrecv, PROC_NULL peer) */
-    REQ_INACTIVE /* persistent, not started */
+    REQ_P2P,      /* completes with p2p op `op` */
+    REQ_COLL,     /* completes with slot `slot` of communicator `comm` */
+    REQ_DONE,     /* complete already (buffered send, Imrecv, PROC_NULL peer) */
+    REQ_INACTIVE, /* persistent, not started */
+    REQ_GREQ      /* generalized: complete once its MPI_Grequest_complete is fed (REQ_DONE) */
 };
 
 typedef struct dl_request {

@@ -130,6 +130,9 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
     if (it->type == ITEM_LOCK) {
         return lock_arcs(b, from, it);
     }
+    if (it->type == ITEM_SELF) {
+        return wait_graph_add_arc(b->g, from, from);
+    }
     const dl_wait *w = &b->det->waits[b->det->ranks[from].wait];
     wg_node request = {.type = WG_REQUEST,
                        .sem = WG_OR,

@@ -144,6 +144,7 @@ static void test_func_table(void)
                              : f == CHECK_FN_HANDLE_LEAK    ? "handle_leak"
                              : f == CHECK_FN_AFTER_FINALIZE ? "after_finalize"
                              : f == CHECK_FN_HANDLE_MADE    ? "handle_made"
+                             : f == CHECK_FN_UNMODELLED     ? "unmodelled"
                                                             : "MPI_";
         MG_CHECK(info && info->name && strncmp(info->name, prefix, strlen(prefix)) == 0);
     }

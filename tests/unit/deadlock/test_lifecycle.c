@@ -269,6 +269,50 @@ static void test_call_after_finalize(void)
     st_close(&s);
 }
 
+/* Requests no peer completes (issue 28): a file request is complete at once, a generalized one
+ * once Grequest_complete is fed. Never waited, each is pending at Finalize; a Wait on a
+ * generalized request not completed waits for its own rank (a deadlock with rank 1 in a Barrier);
+ * the unmodelled calls a rank made are listed once each. */
+static void test_local_requests(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    uint64_t file = 1, greq = 2, done_greq = 3;
+    st_p2p(&s, 0, CHECK_FN_FILE_IWRITE_AT, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, file, 1);
+    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, done_greq, 1);
+    st_p2p(&s, 0, CHECK_FN_GREQUEST_COMPLETE, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, done_greq, 1);
+    /* a Wait on the completed one returns: nothing blocks */
+    st_wait_enter(&s, 0, CHECK_FN_WAIT, &done_greq, 1);
+    st_wait_exit(&s, 0, CHECK_FN_WAIT, &done_greq, 1, NULL, 0, 1);
+    check_event un = st_event(CHECK_EV_EXIT, 1, CHECK_FN_UNMODELLED);
+    for (int k = 0; k < 3; k++) {
+        un.result = k == 1 ? MG_FN_Comm_idup : MG_FN_Rput;
+        st_feed(&s, &un);
+    }
+    char names[64];
+    deadlock_detector_unmodelled(s.det, names, sizeof names);
+    MG_CHECK_STR(names, "MPI_Comm_idup, MPI_Rput");
+    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, greq, 1);
+    st_wait_enter(&s, 0, CHECK_FN_WAIT, &greq, 1);
+    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    st_check(&s);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 1);
+    const int32_t self[] = {0}, barrier[] = {1};
+    MG_CHECK(st_knot_is(f, self, 1));
+    MG_CHECK(st_waiting_is(f, barrier, 1));
+    st_close(&s);
+
+    st_open(&s, 1, NULL);
+    st_p2p(&s, 0, CHECK_FN_FILE_IREAD, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, file, 1);
+    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, greq, 1);
+    finalize(&s, 0);
+    problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    MG_CHECK_INT(n, 2); /* two creation sites */
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_requests_at_finalize);
@@ -278,5 +322,6 @@ int main(void)
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
     MG_RUN(test_call_after_finalize);
+    MG_RUN(test_local_requests);
     MG_TEST_END();
 }
