@@ -81,7 +81,8 @@ static void dispatch_leave(mg_fn fn)
  * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in two
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
  * branch), and mg_enter_X (interpose_entry.h), whose caller (a Fortran binding) passes the site it
- * was called from. */
+ * was called from. The hooked route keeps a frame pointer (the empty asm that takes its frame's
+ * address), so that the capture module's walk up the frames finds it (capture_emit.c). */
 #define MG_ROUTE(name, args, site)                                                                 \
     count_entered_call();                                                                          \
     unsigned char route = routes[MG_FN_##name];                                                    \
@@ -98,6 +99,7 @@ static void dispatch_leave(mg_fn fn)
     static __attribute__((noinline)) int through_modules_##name params                             \
     {                                                                                              \
         call_depth++;                                                                              \
+        __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                  \
         dispatch_enter(MG_FN_##name);                                                              \
         mg_observe_##name##_fn *observe = mg_observe_##name;                                       \
         mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
