@@ -122,20 +122,6 @@ static void dispatch_leave(mg_fn fn)
     }
 #include "mpi_wrapped_functions.def"
 
-/* Whether list ("state:protect"; ',' separates too, but srun's --export cannot carry a comma)
- * names the module. */
-static int module_requested(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = list; p && *p;) {
-        size_t n = strcspn(p, ":,");
-        if (n == len && strncmp(p, name, len) == 0)
-            return 1;
-        p = p[n] ? p + n + 1 : NULL;
-    }
-    return 0;
-}
-
 /* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): hooked
  * where an enabled module has enter/leave hooks or observes the function, replaced where a module
  * only replaces it (the protect module's collectives that can fire), direct otherwise, as with no
@@ -175,7 +161,7 @@ void mg_interpose_start(void)
     interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const mg_module *m = available_modules[i];
-        if (module_requested(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
+        if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
     route_calls(1);
