@@ -167,6 +167,29 @@ static void end_stream(check_agent *a, int rank, int end, const check_agent_sink
         sink->rank_end(sink->ctx, rank, end, lost);
 }
 
+/* Resolves a site of rank's, handing it over the first time. */
+static site_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr,
+                              const check_agent_sink *sink)
+{
+    site_info site;
+    if (site_resolver_lookup(a->sites, rank, pid, addr, &site) == 1 && sink->site)
+        sink->site(sink->ctx, rank, addr, &site);
+    return site;
+}
+
+/* The site a record flagged CHECK_FLAG_CALLER_SITE is reported at: its call site, or its caller's
+ * when the call site lies in the MPI's C++ bindings (a binding not inlined, -O0) and the caller's
+ * is a line outside them. Every reader past this agent sees one site, as with any other record. */
+static uint64_t program_site(check_agent *a, int rank, int pid, const check_event *ev,
+                             const check_agent_sink *sink)
+{
+    site_info site;
+    if (!site_resolver_cached(a->sites, rank, ev->callsite, &site) || !site.in_mpi_binding)
+        return ev->callsite;
+    site = resolve_site(a, rank, pid, ev->caller_site, sink);
+    return site.file && !site.in_mpi_binding ? ev->caller_site : ev->callsite;
+}
+
 /* Validates and hands over one record: 1 when delivered, 0 when invalid, or MG_ENOMEM. */
 static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sink *sink)
 {
@@ -178,11 +201,18 @@ static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sin
         a->stats.invalid++;
         return 0;
     }
-    site_info site;
-    if (site_resolver_lookup(a->sites, rank, a->rings[rank].reader.hdr->writer_pid, ev.callsite,
-                             &site) == 1 &&
-        sink->site)
-        sink->site(sink->ctx, rank, ev.callsite, &site);
+    int pid = a->rings[rank].reader.hdr->writer_pid;
+    resolve_site(a, rank, pid, ev.callsite, sink);
+    if (ev.flags & CHECK_FLAG_CALLER_SITE) {
+        ev.callsite = program_site(a, rank, pid, &ev, sink);
+        ev.flags &= (uint16_t)~CHECK_FLAG_CALLER_SITE;
+        size_t shorter;
+        if (check_event_encode(&ev, a->buf, a->buf_cap, &shorter) != MG_OK) {
+            a->stats.invalid++;
+            return 0;
+        }
+        len = (uint32_t)shorter;
+    }
     sink->record(sink->ctx, &ev, a->buf, len);
     return 1;
 }

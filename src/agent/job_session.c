@@ -150,7 +150,7 @@ int job_session_identify(job_session *js, const char *tool, mg_mpi_flavor reques
  * saying which file is missing. */
 static int mpiguard_preload(const job_session *js, const char *modules, char *out, size_t outlen)
 {
-    if (strcmp(modules, "capture") != 0) {
+    if (!mg_env_module_listed(modules, "capture")) {
         snprintf(out, outlen, "%s", js->library);
         return 0;
     }

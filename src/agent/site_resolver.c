@@ -14,7 +14,7 @@ typedef struct site_entry {
     int rank;
     uint64_t addr;
     char *function, *file;
-    int line;
+    int line, in_mpi_binding;
 } site_entry;
 
 /* One libdwfl session per process, kept while the process is used. */
@@ -122,10 +122,10 @@ static void fill(const site_entry *e, site_info *out)
     out->function = e->function;
     out->file = e->file;
     out->line = e->line;
+    out->in_mpi_binding = e->in_mpi_binding;
 }
 
-int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
-                        const char *file, int line)
+static int store(site_resolver *r, int rank, uint64_t addr, const site_info *site)
 {
     if (2 * (r->used + 1) > r->cap && grow(r) != MG_OK)
         return MG_ENOMEM;
@@ -134,11 +134,18 @@ int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *f
         return MG_OK;
     *e = (site_entry){.rank = rank,
                       .addr = addr,
-                      .line = line,
-                      .function = function ? strdup(function) : NULL,
-                      .file = file ? strdup(file) : NULL};
+                      .line = site->line,
+                      .in_mpi_binding = site->in_mpi_binding,
+                      .function = site->function ? strdup(site->function) : NULL,
+                      .file = site->file ? strdup(site->file) : NULL};
     r->used++;
     return MG_OK;
+}
+
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
+                        const char *file, int line)
+{
+    return store(r, rank, addr, &(site_info){.function = function, .file = file, .line = line});
 }
 
 int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out)
@@ -184,10 +191,20 @@ static int in_mpi_cxx_bindings(const char *file)
     return strstr(file, "/ompi/mpi/cxx/") || strcmp(slash ? slash + 1 : file, "mpicxx.h") == 0;
 }
 
+/* The library of the MPI's C++ bindings: MPICH's libmpicxx, Open MPI's libmpi_cxx. */
+static int is_mpi_cxx_library(Dwfl_Module *m)
+{
+    const char *name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    const char *slash = name ? strrchr(name, '/') : NULL;
+    const char *base = slash ? slash + 1 : name;
+    return base && (strncmp(base, "libmpicxx.", 10) == 0 || strncmp(base, "libmpi_cxx.", 11) == 0);
+}
+
 /* A call through the C++ bindings inlined into the user's function has the binding's header line
  * as its innermost line: *file and *line become the call site of the innermost inlined scope that
  * was called from outside the bindings (the user's line). Not inlined (-O0), pc is in the
- * binding's own function and its header line stays. */
+ * binding's own function and its header line stays: the site is marked in_mpi_binding, and the
+ * agent takes the caller's site the rank recorded (check_agent.c). */
 static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **file, int *line)
 {
     Dwarf_Addr bias;
@@ -219,17 +236,18 @@ static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **f
 static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
                              Dwarf_Addr pc, site_info *out)
 {
-    const char *function = NULL, *file = NULL;
-    int line = 0;
+    site_info site = {0};
     if (m) {
-        function = dwfl_module_addrname(m, pc);
+        site.function = dwfl_module_addrname(m, pc);
         Dwfl_Line *l = dwfl_module_getsrc(m, pc);
         if (l)
-            file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-        if (file && in_mpi_cxx_bindings(file))
-            leave_mpi_cxx_bindings(m, pc, &file, &line);
+            site.file = dwfl_lineinfo(l, NULL, &site.line, NULL, NULL, NULL);
+        if (site.file && in_mpi_cxx_bindings(site.file))
+            leave_mpi_cxx_bindings(m, pc, &site.file, &site.line);
+        site.in_mpi_binding =
+            (site.file && in_mpi_cxx_bindings(site.file)) || is_mpi_cxx_library(m);
     }
-    if (site_resolver_store(r, key, addr, function, file, line) != MG_OK)
+    if (store(r, key, addr, &site) != MG_OK)
         return 0;
     site_resolver_cached(r, key, addr, out);
     return 1;

@@ -14,6 +14,10 @@ typedef struct site_info {
     const char *function; /* NULL when unknown */
     const char *file;     /* NULL when unknown (no debug information) */
     int line;             /* 0 when unknown */
+    /* the address lies in the MPI's own C++ bindings (a function of theirs that was not inlined,
+     * or their library), so the program's line is a frame further up; known for sites this
+     * resolver resolved itself, 0 for stored ones */
+    int in_mpi_binding;
 } site_info;
 
 /* Errors: MG_ENOMEM. */

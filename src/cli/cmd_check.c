@@ -166,7 +166,7 @@ static void print_clean_line(const check_run *r)
     char checked[2048], left[2048], unmodelled[1024];
     mg_report_class_list(r->o->selected, 1, checked, sizeof checked);
     mg_report_class_list(r->o->selected, 0, left, sizeof left);
-    deadlock_detector_unmodelled(r->det, unmodelled, sizeof unmodelled);
+    deadlock_detector_unmodelled(r->feed.det, unmodelled, sizeof unmodelled);
     fprintf(stderr,
             "mpiguard: check: nothing found in %d of %d ranks observed (checked: %s; not checked: "
             "%s",

@@ -7,6 +7,7 @@
 #include "interpose_hooks.h"
 #include "mg_error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,7 +46,7 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     int rc = event_ring_create(&ring, token, rank, size, ring_bytes);
     if (rc)
         return rc;
-    enccap = CHECK_EVENT_HEADER_SIZE +
+    enccap = CHECK_EVENT_HEADER_SIZE + CHECK_EVENT_CALLER_SIZE +
              (size_t)CAPTURE_MAX_ARRAY * (CHECK_EVENT_REQUEST_SIZE + CHECK_EVENT_STATUS_SIZE) +
              (size_t)size * 2 * CHECK_EVENT_RANK_SIZE;
     encbuf = malloc(enccap);
@@ -124,11 +125,64 @@ check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)
     return ev;
 }
 
+/* The most frames walked from the record's writer up to the function the wrapper tail-called (a
+ * replacement or an observer calls capture_emit a few frames down). */
+enum { CALLER_WALK_DEPTH = 8 };
+
+/* The top of this thread's stack (its highest address), read once per thread: every address from
+ * a live frame up to it is mapped. 0 when unknown. */
+static uintptr_t stack_top(void)
+{
+    static _Thread_local uintptr_t top MG_TLS_FAST, known MG_TLS_FAST;
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (!known && pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &low, &size) == 0)
+            top = (uintptr_t)low + size;
+        pthread_attr_destroy(&attr);
+    }
+    known = 1;
+    return top;
+}
+
+/* Whether next, read from frame as the frame pointer its caller saved, is a frame further up this
+ * live stack, where reading two words never faults. */
+static int frame_above(uintptr_t next, void **frame, uintptr_t top)
+{
+    return next > (uintptr_t)frame && next % sizeof(void *) == 0 && top >= 2 * sizeof(void *) &&
+           next <= top - 2 * sizeof(void *);
+}
+
+/* The return address one frame above the call site's, or 0: the program's line when the site lies
+ * in a C++ binding's own function (-O0), which the agent alone can tell (check_agent.c). The
+ * function the wrapper entered by its tail call (the hooked route or a replacement) is the frame
+ * whose return address is the call site, and the frame pointer it saved is the caller's. The
+ * module's code and the hooked route keep frame pointers, so the walk reaches it in a few steps;
+ * the caller keeps one at -O0 only, so elsewhere it may hold anything: it is followed only into the
+ * live stack above, and never faults. */
+static uint64_t caller_site(void)
+{
+    uintptr_t top = stack_top();
+    void **frame = __builtin_frame_address(0);
+    for (int depth = 0; depth < CALLER_WALK_DEPTH && mg_call_site; depth++) {
+        uintptr_t next = (uintptr_t)frame[0];
+        if (!frame_above(next, frame, top))
+            return 0;
+        if (frame[1] == mg_call_site)
+            return (uint64_t)(uintptr_t)((void **)next)[1];
+        frame = (void **)next;
+    }
+    return 0;
+}
+
 void capture_emit(check_event *ev)
 {
     ev->rank = my_rank;
     ev->seq = ++seq;
     ev->callsite = (uint64_t)(uintptr_t)mg_call_site;
+    if ((ev->caller_site = caller_site()))
+        ev->flags |= CHECK_FLAG_CALLER_SITE;
     size_t n;
     if (check_event_encode(ev, encbuf, enccap, &n) != MG_OK) {
         atomic_fetch_add_explicit(&ring.hdr->lost, 1, memory_order_relaxed);

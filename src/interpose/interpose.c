@@ -81,7 +81,8 @@ static void dispatch_leave(mg_fn fn)
  * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in two
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
  * branch), and mg_enter_X (interpose_entry.h), whose caller (a Fortran binding) passes the site it
- * was called from. */
+ * was called from. The hooked route keeps a frame pointer (the empty asm that takes its frame's
+ * address), so that the capture module's walk up the frames finds it (capture_emit.c). */
 #define MG_ROUTE(name, args, site)                                                                 \
     count_entered_call();                                                                          \
     unsigned char route = routes[MG_FN_##name];                                                    \
@@ -98,6 +99,7 @@ static void dispatch_leave(mg_fn fn)
     static __attribute__((noinline)) int through_modules_##name params                             \
     {                                                                                              \
         call_depth++;                                                                              \
+        __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                  \
         dispatch_enter(MG_FN_##name);                                                              \
         mg_observe_##name##_fn *observe = mg_observe_##name;                                       \
         mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
@@ -119,20 +121,6 @@ static void dispatch_leave(mg_fn fn)
         MG_ROUTE(name, args, site)                                                                 \
     }
 #include "mpi_wrapped_functions.def"
-
-/* Whether list ("state:protect"; ',' separates too, but srun's --export cannot carry a comma)
- * names the module. */
-static int module_requested(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = list; p && *p;) {
-        size_t n = strcspn(p, ":,");
-        if (n == len && strncmp(p, name, len) == 0)
-            return 1;
-        p = p[n] ? p + n + 1 : NULL;
-    }
-    return 0;
-}
 
 /* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): hooked
  * where an enabled module has enter/leave hooks or observes the function, replaced where a module
@@ -173,7 +161,7 @@ void mg_interpose_start(void)
     interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const mg_module *m = available_modules[i];
-        if (module_requested(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
+        if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
     route_calls(1);

@@ -230,10 +230,11 @@ enum {
     OFF_TPERIOD = 128
 };
 
-static uint64_t payload_size(uint32_t nreq, uint32_t nstat, uint32_t nrank)
+static uint64_t payload_size(uint32_t nreq, uint32_t nstat, uint32_t nrank, uint16_t flags)
 {
     return (uint64_t)nreq * CHECK_EVENT_REQUEST_SIZE + (uint64_t)nstat * CHECK_EVENT_STATUS_SIZE +
-           (uint64_t)nrank * CHECK_EVENT_RANK_SIZE;
+           (uint64_t)nrank * CHECK_EVENT_RANK_SIZE +
+           (flags & CHECK_FLAG_CALLER_SITE ? CHECK_EVENT_CALLER_SIZE : 0);
 }
 
 size_t check_event_encoded_size(const check_event *ev)
@@ -243,7 +244,7 @@ size_t check_event_encoded_size(const check_event *ev)
         return 0;
     }
     return CHECK_EVENT_HEADER_SIZE +
-           (size_t)payload_size(ev->n_requests, ev->n_statuses, ev->n_ranks);
+           (size_t)payload_size(ev->n_requests, ev->n_statuses, ev->n_ranks, ev->flags);
 }
 
 int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *written)
@@ -304,6 +305,9 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
     for (uint32_t i = 0; i < ev->n_ranks; i++, p += CHECK_EVENT_RANK_SIZE) {
         put32(p, (uint32_t)ev->ranks[i]);
     }
+    if (ev->flags & CHECK_FLAG_CALLER_SITE) {
+        put64(p, ev->caller_site);
+    }
     put32(h + OFF_CRC, check_event_crc32c(0, buf, size));
     *written = size;
     return MG_OK;
@@ -339,7 +343,8 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
     uint32_t plen = get32(buf + OFF_PAYLOAD);
     if (nreq > CHECK_EVENT_MAX_ITEMS || nstat > CHECK_EVENT_MAX_ITEMS ||
         nrank > CHECK_EVENT_MAX_ITEMS || nlocal > nrank ||
-        payload_size(nreq, nstat, nrank) != plen || len - CHECK_EVENT_HEADER_SIZE < plen) {
+        payload_size(nreq, nstat, nrank, get16(buf + OFF_FLAGS)) != plen ||
+        len - CHECK_EVENT_HEADER_SIZE < plen) {
         return MG_EFORMAT;
     }
     size_t size = CHECK_EVENT_HEADER_SIZE + (size_t)plen;
@@ -379,6 +384,9 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
     ev->n_local = nlocal;
     ev->peer2 = (int32_t)get32(buf + OFF_PEER2);
     ev->tag2 = (int32_t)get32(buf + OFF_TAG2);
+    if (ev->flags & CHECK_FLAG_CALLER_SITE) {
+        ev->caller_site = get64(buf + size - CHECK_EVENT_CALLER_SIZE);
+    }
     *consumed = size;
     return MG_OK;
 }

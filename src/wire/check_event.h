@@ -8,13 +8,15 @@
 #include <stdint.h>
 
 /* Wire constants. The header is fixed-size and little-endian; a payload of
- * n_requests*8 + n_statuses*24 + n_ranks*4 bytes follows it. */
+ * n_requests*8 + n_statuses*24 + n_ranks*4 bytes follows it, and 8 more under
+ * CHECK_FLAG_CALLER_SITE. */
 #define CHECK_EVENT_MAGIC 0x474Du /* "MG" read as a little-endian u16 */
 #define CHECK_EVENT_VERSION 1u
 #define CHECK_EVENT_HEADER_SIZE 136u
 #define CHECK_EVENT_REQUEST_SIZE 8u
 #define CHECK_EVENT_STATUS_SIZE 24u
 #define CHECK_EVENT_RANK_SIZE 4u
+#define CHECK_EVENT_CALLER_SIZE 8u
 /* Upper bound on each array so sizes never overflow 32 bits and a corrupted count is rejected. */
 #define CHECK_EVENT_MAX_ITEMS (1u << 24)
 
@@ -53,7 +55,11 @@ enum check_event_flags {
     /* an exit record: MPI returned an error from the call (under MPI_ERRORS_RETURN, or the
      * capture module's handler on a window or file), so the call blocks no longer whatever the
      * model says, and what it posted itself never completes */
-    CHECK_FLAG_REFUSED = 1u << 4
+    CHECK_FLAG_REFUSED = 1u << 4,
+    /* the payload ends with caller_site: only between a rank and its agent, which picks the site
+     * to report and writes the record on without it (check_agent.c), so that a record without the
+     * flag stays what every other reader knows */
+    CHECK_FLAG_CALLER_SITE = 1u << 5
 };
 
 /* MPI functions that matter for matching and resources. Values are part of the wire format:
@@ -347,6 +353,9 @@ typedef struct check_event {
     uint64_t request;  /* request id of single-request calls */
     uint64_t aux;      /* new communicator id, message id of Mprobe/Mrecv */
     uint64_t callsite; /* opaque, resolved to file:line by the reporter */
+    /* CHECK_FLAG_CALLER_SITE: the return address one frame above callsite's, where the call was
+     * made through a function of the MPI's C++ bindings that was not inlined (-O0) */
+    uint64_t caller_site;
     uint32_t n_requests, n_statuses, n_ranks, n_local;
     const uint64_t *requests;     /* n_requests ids (Waitall, Startall, ...) */
     const check_status *statuses; /* n_statuses completions */

@@ -15,6 +15,10 @@
 #define MG_ENV_JOB_TOKEN "MPIGUARD_JOB_TOKEN"
 /* The modules to start at MPI_Init, ':'-separated ("state:protect"). CLI -> library. */
 #define MG_ENV_MODULES "MPIGUARD_MODULES"
+/* Whether a value of MG_ENV_MODULES (list; ',' separates too, but srun's --export cannot carry a
+ * comma; NULL: none) names the module: read by the library to start it and by the CLI to preload
+ * what it needs. */
+int mg_env_module_listed(const char *list, const char *name);
 /* The host whose ranks leave their state segment at MPI_Finalize for the CLI to read after the
  * job. CLI -> library (state module). */
 #define MG_ENV_STATE_KEEP_HOST "MPIGUARD_STATE_KEEP_HOST"

@@ -1,21 +1,31 @@
 #!/bin/bash
-# `mpiguard check` on binding_deadlock.cpp (2 ranks), built at -O2 -g so that the C++ bindings'
-# Recv is inlined into main: exit status 82, one deadlock of both ranks, each rank's call site
-# binding_deadlock.cpp at the line of its MPI::COMM_WORLD.Recv, not the MPI header's line the
-# address lies in (docs/cli.md "Languages").
-# Usage: cxx_check_site.sh FLAVOR
+# `mpiguard check` on a C++ program (2 ranks) that errs through the MPI's C++ bindings: the
+# finding's call site on each rank is the program's .cpp line of the call, not the MPI header's
+# line the return address lies in (docs/cli.md "Languages"). binding_deadlock.cpp built at -O2 -g
+# (binding_deadlock: the bindings' Recv inlined into main) and at -O0 -g (binding_deadlock_O0: the
+# binding a frame of its own, the site one frame up): exit status 82, one deadlock of both ranks
+# at the line of MPI::COMM_WORLD.Recv. binding_usage.cpp at -O0 -g: an op_type_mismatch on each
+# rank at the line of MPI::COMM_WORLD.Allreduce.
+# Usage: cxx_check_site.sh FLAVOR PROGRAM (a binary of build/tests/cxx/FLAVOR)
 . "$(dirname "$0")/../lib.sh"
-flavor=$1
-source_file="$(dirname "$0")/binding_deadlock.cpp"
-recv_line=$(grep -n "MPI::COMM_WORLD.Recv" "$source_file" | cut -d: -f1)
-expect_status 82 "check binding_deadlock" -- timeout 120 "$MPIGUARD" check --report "$TMP/check.json" -- \
-    $(launcher_for "$flavor") -n 2 "$BUILD/tests/cxx/$flavor/binding_deadlock"
-python3 - "$TMP/check.json" "$recv_line" <<'PY' || fail "the deadlock's call sites are not binding_deadlock.cpp's Recv line"
+flavor=$1 program=$2
+case $program in
+binding_deadlock*) source_file=binding_deadlock.cpp call="MPI::COMM_WORLD.Recv" kind=deadlock status=82 ;;
+binding_usage) source_file=binding_usage.cpp call="MPI::COMM_WORLD.Allreduce" kind=op_type_mismatch status=80 ;;
+*) fail "no expectation for $program" ;;
+esac
+line=$(grep -n "$call" "$(dirname "$0")/$source_file" | cut -d: -f1)
+expect_status $status "check $program" -- timeout 120 "$MPIGUARD" check --report "$TMP/check.json" -- \
+    $(launcher_for "$flavor") -n 2 "$BUILD/tests/cxx/$flavor/$program"
+python3 - "$TMP/check.json" $kind $source_file "$line" <<'PY' || fail "the $kind's call sites are not $source_file:$line on both ranks"
 import json, os, sys
 r = json.load(open(sys.argv[1]))
-deadlocks = [f for f in r["findings"] if f["kind"] == "deadlock"]
-assert len(deadlocks) == 1 and sorted(deadlocks[0]["ranks"]) == [0, 1], r["findings"]
-sites = sorted((s["rank"], os.path.basename(s.get("file") or ""), s.get("line")) for s in deadlocks[0]["sites"])
-assert sites == [(k, "binding_deadlock.cpp", int(sys.argv[2])) for k in (0, 1)], sites
+kind, source, line = sys.argv[2], sys.argv[3], int(sys.argv[4])
+found = [f for f in r["findings"] if f["kind"] == kind]
+sites = sorted((s["rank"], os.path.basename(s.get("file") or ""), s.get("line"))
+               for f in found for s in f["sites"])
+assert sites == [(k, source, line) for k in (0, 1)], (sites, r["findings"])
+if kind == "deadlock":
+    assert len(found) == 1 and sorted(found[0]["ranks"]) == [0, 1], found
 PY
-pass "check $flavor binding_deadlock.cpp: the inlined C++ binding's deadlock at binding_deadlock.cpp:$recv_line on both ranks"
+pass "check $flavor $program: the $kind at $source_file:$line on both ranks"

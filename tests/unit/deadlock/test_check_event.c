@@ -99,6 +99,36 @@ static void test_round_trip(void)
     MG_CHECK_INT(check_event_decode_arrays(buf, &d, NULL, NULL, NULL), MG_OK);
 }
 
+/* The caller's site rides at the payload's end under its flag alone: the arrays keep their places,
+ * and a record without the flag is byte for byte what it was. */
+static void test_caller_site(void)
+{
+    check_event ev = full_event();
+    uint8_t plain[512], buf[512];
+    size_t plain_len, len, used;
+    MG_CHECK_INT(check_event_encode(&ev, plain, sizeof plain, &plain_len), MG_OK);
+    ev.flags |= CHECK_FLAG_CALLER_SITE;
+    ev.caller_site = 0x7f0011223344ull;
+    MG_CHECK_INT(check_event_encoded_size(&ev), plain_len + CHECK_EVENT_CALLER_SIZE);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
+    MG_CHECK_INT(len, plain_len + CHECK_EVENT_CALLER_SIZE);
+    MG_CHECK(memcmp(buf + CHECK_EVENT_HEADER_SIZE, plain + CHECK_EVENT_HEADER_SIZE,
+                    plain_len - CHECK_EVENT_HEADER_SIZE) == 0);
+    check_event d;
+    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_OK);
+    MG_CHECK_INT(used, len);
+    MG_CHECK(d.caller_site == ev.caller_site && d.callsite == ev.callsite);
+    uint64_t r[3];
+    check_status st[2];
+    int32_t m[4];
+    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, st, m), MG_OK);
+    MG_CHECK(r[2] == reqs[2] && st[1].count == -7 && m[3] == 2);
+    /* a flagged record cut short of its 8 bytes is malformed */
+    MG_CHECK_INT(check_event_decode(buf, len - CHECK_EVENT_CALLER_SIZE, &d, &used), MG_EFORMAT);
+    MG_CHECK_INT(check_event_decode(plain, plain_len, &d, &used), MG_OK);
+    MG_CHECK(d.caller_site == 0 && !(d.flags & CHECK_FLAG_CALLER_SITE));
+}
+
 static void test_encode_errors(void)
 {
     check_event ev = full_event();
@@ -291,6 +321,7 @@ static void test_crc(void)
 int main(void)
 {
     MG_RUN(test_round_trip);
+    MG_RUN(test_caller_site);
     MG_RUN(test_encode_errors);
     MG_RUN(test_func_table);
     MG_RUN(test_fuzz);
