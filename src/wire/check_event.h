@@ -199,6 +199,14 @@ typedef enum check_func {
      * just before it, alone (no exit record): aux the check_handle_kind, callsite the creation's
      * call site and result the mg_fn id of the call that made it */
     CHECK_FN_HANDLE_MADE,
+    /* Passive-target completion and memory synchronization of one-sided communication: a flush
+     * carries its target in peer (Win_flush, Win_flush_local); after the others so that no id
+     * moves */
+    CHECK_FN_WIN_FLUSH,
+    CHECK_FN_WIN_FLUSH_ALL,
+    CHECK_FN_WIN_FLUSH_LOCAL,
+    CHECK_FN_WIN_FLUSH_LOCAL_ALL,
+    CHECK_FN_WIN_SYNC,
     CHECK_FN_COUNT
 } check_func;
 
