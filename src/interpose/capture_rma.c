@@ -153,9 +153,8 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
     return r;
 }
 
-/* The records of a call on window w that returned rc: at the entry, the flagged record of the
- * epoch problem its action shows (target: a rank of the window's group, or -1), then the call's
- * own record with the target as a world rank, the count and, for post/start/complete/wait, the
+/* The record of a call on window w that returned rc (target: a rank of the window's group, or
+ * -1), with the target as a world rank, the count and, for post/start/complete/wait, the
  * epoch's group g (world ranks, NULL for none) that the detector turns into sends or waits
  * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
  * count. A call MPI refuses (a Win_start inside a lock) ends its wait by its exit record
@@ -182,6 +181,7 @@ static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int tar
     capture_emit(&ev);
 }
 
+/* At the entry, the flagged record of the epoch problem the call's action shows, then its own. */
 static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
                       int64_t count, const pscw_group *g, const rma_region *region)
 {

@@ -14,6 +14,8 @@
 /* Accesses kept per window (2.5 MiB): past them, the oldest half is forgotten (a conflict with it
  * missed). */
 enum { MAX_ACCESSES = 65536 };
+/* Kept accesses at which the first pass of forget_ordered runs. */
+enum { FORGET_FIRST = 64 };
 #define NOT_FENCED UINT32_MAX
 #define NOT_EXPOSED 0
 
@@ -63,6 +65,7 @@ typedef struct rma_window {
     rma_member *members;
     rma_access *accesses;
     size_t n_accesses, cap_accesses;
+    size_t forget_at; /* the count of kept accesses at which forget_ordered next runs */
     uint32_t fence; /* the latest fence epoch of a kept access */
 } rma_window;
 
@@ -118,7 +121,10 @@ static int add_window(rma_conflicts *rc, uint32_t comm, uint32_t size, rma_windo
                          sizeof *rc->windows))
         return MG_ENOMEM;
     rma_window *w = &rc->windows[rc->n_windows];
-    *w = (rma_window){.comm = comm, .size = size, .members = calloc(size, sizeof *w->members)};
+    *w = (rma_window){.comm = comm,
+                      .size = size,
+                      .members = calloc(size, sizeof *w->members),
+                      .forget_at = FORGET_FIRST};
     if (!w->members)
         return MG_ENOMEM;
     rc->n_windows++;
@@ -218,7 +224,7 @@ static int conflict(const rma_access *a, const rma_access *b)
 /* Of an earlier access a and b of another origin, both under shared locks: b's origin heard of
  * a's origin (a message it matched, a collective both completed) only before the call that
  * completed a, or a is not complete. The detector analyses a rank's records behind a blocking
- * receive or collective only once it completed, so b then does not follow a. */
+ * receive or collective only once it completed: what b's origin did had not heard of that call. */
 static int unordered(const deadlock_detector *det, const rma_access *a, const rma_access *b)
 {
     return !a->done || message_race_heard(det->races, b->origin, a->origin) < a->done;
@@ -249,8 +255,9 @@ static int ordered_for_all(const deadlock_detector *det, const rma_window *w, co
     return 1;
 }
 
-/* Forgets the shared accesses every member is past; before the array grows, so that a program
- * ordering its lock epochs by flushes and barriers keeps few. */
+/* Forgets the shared accesses every member is past, so that a program ordering its lock epochs
+ * by flushes and barriers keeps few; next at twice what stays, so that the passes cost each
+ * access O(members) on average. */
 static void forget_ordered(const deadlock_detector *det, rma_window *w)
 {
     size_t kept = 0;
@@ -258,6 +265,7 @@ static void forget_ordered(const deadlock_detector *det, rma_window *w)
         if (!w->accesses[i].shared || !ordered_for_all(det, w, &w->accesses[i]))
             w->accesses[kept++] = w->accesses[i];
     w->n_accesses = kept;
+    w->forget_at = 2 * (kept > FORGET_FIRST ? kept : FORGET_FIRST);
 }
 
 static dl_call call_of(const rma_access *a, uint64_t comm_id)
@@ -334,7 +342,7 @@ static int access(deadlock_detector *det, rma_window *w, const rma_access *a, ui
             break;
         }
     }
-    if (w->n_accesses == w->cap_accesses && det->races)
+    if (w->n_accesses >= w->forget_at && det->races)
         forget_ordered(det, w);
     if (w->n_accesses == MAX_ACCESSES) {
         w->n_accesses /= 2;

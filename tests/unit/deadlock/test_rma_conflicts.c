@@ -300,6 +300,33 @@ static void test_two_origins_lock_all(void)
     MG_CHECK_INT(lock_all_puts(CHECK_FN_WIN_FLUSH_ALL, 1), 0);
 }
 
+/* A hundred rounds of rank 1's flushed Put, a Barrier, rank 2's flushed Get of those bytes and
+ * a Barrier: none conflicts, through the passes that forget what every member is past; then rank 1's Put
+ * without a flush conflicts with rank 2's next Get. */
+static void test_many_ordered_rounds(void)
+{
+    dl_stream s;
+    const dl_finding *f = NULL;
+    st_open(&s, 3, NULL);
+    open_window(&s, 3, INT_UNITS);
+    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    sync_call(&s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    for (int round = 0; round < 100; round++) {
+        access(&s, 1, CHECK_FN_PUT, 0, round % 4, 4, CHECK_OP_NULL);
+        sync_call(&s, 1, CHECK_FN_WIN_FLUSH, 0);
+        barrier(&s, 3);
+        access(&s, 2, CHECK_FN_GET, 0, round % 4, 4, CHECK_OP_NULL);
+        sync_call(&s, 2, CHECK_FN_WIN_FLUSH_ALL, CHECK_PROC_NULL);
+        barrier(&s, 3);
+    }
+    MG_CHECK_INT(conflicts(&s, &f), 0);
+    access(&s, 1, CHECK_FN_PUT, 0, 3, 4, CHECK_OP_NULL);
+    barrier(&s, 3);
+    access(&s, 2, CHECK_FN_GET, 0, 3, 4, CHECK_OP_NULL);
+    MG_CHECK_INT(conflicts(&s, &f), 1);
+    st_close(&s);
+}
+
 /* Rank 1 flushes its Put to rank 0 and sends to rank 0, which sends on to rank 2: rank 2's Get
  * after that receive is ordered, one before it is not. */
 static void test_flush_then_messages(void)
@@ -360,6 +387,7 @@ int main(void)
     MG_RUN(test_two_origins_pscw);
     MG_RUN(test_two_origins_lock_all);
     MG_RUN(test_flush_then_messages);
+    MG_RUN(test_many_ordered_rounds);
     MG_RUN(test_shared_locks_and_polls);
     MG_TEST_END();
 }
