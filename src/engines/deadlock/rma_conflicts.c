@@ -52,10 +52,12 @@ typedef struct rma_member {
      * latest post that names its origin. */
     uint32_t *exposed_to;
     uint8_t lock_all; /* in a Lock_all epoch */
-    /* a Test or Iprobe family call of the member found something since the window was made: the
-     * model matches what it found only once the sender's records came, maybe after the member's
-     * later accesses, so another origin's accesses are not known to be concurrent with those */
-    uint8_t polled;
+    /* since the window was made, a Test or Iprobe family call of the member found something (the
+     * model matches it only once the sender's records came, maybe after the member's later
+     * accesses), or records of the member did not reach the detector (a message a stage of the
+     * tree of detectors matched, tbon_leaf.h): what ordered its later accesses may be unknown,
+     * and they are not compared with other origins' */
+    uint8_t unsure;
     uint8_t *lock_on; /* per member (local rank): its lock on it; NULL before its first Win_lock */
 } rma_member;
 
@@ -71,6 +73,7 @@ typedef struct rma_window {
 
 struct rma_conflicts {
     int64_t *entered_unit; /* per world rank: the disp_unit of its last window constructor entry */
+    uint64_t *last_seq;    /* per world rank: the sequence number of its last record here */
     rma_window *windows;
     size_t n_windows, cap_windows;
 };
@@ -78,8 +81,12 @@ struct rma_conflicts {
 rma_conflicts *rma_conflicts_create(int32_t world)
 {
     rma_conflicts *rc = calloc(1, sizeof *rc);
-    if (rc && !(rc->entered_unit = calloc((size_t)world, sizeof *rc->entered_unit))) {
-        free(rc);
+    if (!rc)
+        return NULL;
+    rc->entered_unit = calloc((size_t)world, sizeof *rc->entered_unit);
+    rc->last_seq = calloc((size_t)world, sizeof *rc->last_seq);
+    if (!rc->entered_unit || !rc->last_seq) {
+        rma_conflicts_destroy(rc);
         return NULL;
     }
     return rc;
@@ -104,6 +111,7 @@ void rma_conflicts_destroy(rma_conflicts *rc)
         drop_window(rc, 0);
     free(rc->windows);
     free(rc->entered_unit);
+    free(rc->last_seq);
     free(rc);
 }
 
@@ -318,12 +326,12 @@ static int polled(const check_event *ev)
             (info->klass == CHECK_CLASS_IPROBE && ev->result));
 }
 
-static void mark_polled(deadlock_detector *det, rma_conflicts *rc, int32_t rank)
+static void mark_unsure(deadlock_detector *det, rma_conflicts *rc, int32_t rank)
 {
     uint32_t local;
     for (size_t i = 0; i < rc->n_windows; i++)
         if (comm_table_local(&det->comms, rc->windows[i].comm, rank, &local))
-            rc->windows[i].members[local].polled = 1;
+            rc->windows[i].members[local].unsure = 1;
 }
 
 /* Compares a with the accesses of its epochs (one finding per access: its first conflict), then
@@ -437,10 +445,10 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     uint32_t comm, local, target;
     if (!rc)
         return MG_OK;
-    if (polled(ev)) {
-        mark_polled(det, rc, ev->rank);
-        return MG_OK;
-    }
+    /* the capture module numbers a rank's records one by one */
+    if (polled(ev) || ev->seq != rc->last_seq[ev->rank] + 1)
+        mark_unsure(det, rc, ev->rank);
+    rc->last_seq[ev->rank] = ev->seq;
     if (is_constructor(ev->func) && ev->kind == CHECK_EV_ENTER) {
         rc->entered_unit[ev->rank] = ev->count;
         return MG_OK;
@@ -494,7 +502,7 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
                     .callsite = ev->callsite};
     /* without the knowledge of who heard of whom, another origin's lock epoch is never known
      * to be concurrent */
-    a.shared = det->races && !m->fenced && !m->started && !m->polled &&
+    a.shared = det->races && !m->fenced && !m->started && !m->unsure &&
                (m->lock_all || (m->lock_on && m->lock_on[target] == LOCKED_SHARED));
     if (ev->count <= 0)
         return MG_OK;
