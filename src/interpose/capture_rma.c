@@ -159,8 +159,8 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
  * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
  * count. A call MPI refuses (a Win_start inside a lock) ends its wait by its exit record
  * (CHECK_FLAG_REFUSED). */
-static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target,
-                    int64_t count, const pscw_group *g, const rma_region *region)
+static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target, int64_t count,
+                    const pscw_group *g, const rma_region *region)
 {
     check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
     ev.flags |= capture_call_refused(rc);

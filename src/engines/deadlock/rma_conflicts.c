@@ -68,7 +68,7 @@ typedef struct rma_window {
     rma_access *accesses;
     size_t n_accesses, cap_accesses;
     size_t forget_at; /* the count of kept accesses at which forget_ordered next runs */
-    uint32_t fence; /* the latest fence epoch of a kept access */
+    uint32_t fence;   /* the latest fence epoch of a kept access */
 } rma_window;
 
 struct rma_conflicts {
@@ -417,7 +417,7 @@ static int locked(deadlock_detector *det, rma_window *w, rma_member *m, const ch
         return MG_OK;
     if (!m->lock_on && !(m->lock_on = calloc(w->size, sizeof *m->lock_on)))
         return MG_ENOMEM;
-    m->lock_on[target] = ev->func == CHECK_FN_WIN_UNLOCK ? UNLOCKED
+    m->lock_on[target] = ev->func == CHECK_FN_WIN_UNLOCK   ? UNLOCKED
                          : ev->count == RMA_LOCK_EXCLUSIVE ? LOCKED_EXCLUSIVE
                                                            : LOCKED_SHARED;
     return MG_OK;

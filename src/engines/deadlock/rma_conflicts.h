@@ -16,7 +16,9 @@
  * Win_flush_all, Win_unlock or Win_unlock_all (Win_flush_local and Win_sync complete nothing
  * there), or completed but the later one's origin not having heard of that origin since (a
  * message it received from it, a collective both completed: message_race.h's knowledge). With no
- * such knowledge (past MESSAGE_RACE_MAX_WORLD ranks) they are not compared. An access of an
+ * such knowledge (past MESSAGE_RACE_MAX_WORLD ranks) they are not compared, nor are a rank's
+ * once a Test or Iprobe of it found something or records of it did not reach the detector (what
+ * ordered them may be unknown). An access of an
  * origin completed by its own flush is no longer compared with its later ones either.
  *
  * Records (check_event.h): a window constructor's entry carries the caller's disp_unit in count;
@@ -24,7 +26,8 @@
  * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
  * op of an atomic access in op, with its target signature (type_period and
  * CHECK_FLAG_TYPE_UNIFORM when the type is made of one basic type). The state lives in the
- * detector; a probing copy has none. A flush record carries its target in peer. Design: docs/design/check-classes.md "One-sided communication". */
+ * detector; a probing copy has none. A flush record carries its target in peer. Design:
+ * docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_CONFLICTS_H
 #define RMA_CONFLICTS_H
 
@@ -40,9 +43,9 @@ rma_conflicts *rma_conflicts_create(int32_t world);
 void rma_conflicts_destroy(rma_conflicts *rc);
 
 /* Applies one record (after the model did): a window constructor's entry and exit, a
- * synchronization call, a flush, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT naming
- * both calls when it conflicts with an earlier one), Win_free's exit. Other records are ignored.
- * Errors: MG_ENOMEM (a finding or an access lost). */
+ * synchronization call, a flush, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT
+ * naming both calls when it conflicts with an earlier one), Win_free's exit. Other records are
+ * ignored. Errors: MG_ENOMEM (a finding or an access lost). */
 int rma_conflicts_record(deadlock_detector *det, const check_event *ev);
 
 #endif

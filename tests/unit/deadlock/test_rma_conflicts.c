@@ -301,8 +301,8 @@ static void test_two_origins_lock_all(void)
 }
 
 /* A hundred rounds of rank 1's flushed Put, a Barrier, rank 2's flushed Get of those bytes and
- * a Barrier: none conflicts, through the passes that forget what every member is past; then rank 1's Put
- * without a flush conflicts with rank 2's next Get. */
+ * a Barrier: none conflicts, through the passes that forget what every member is past; then rank
+ * 1's Put without a flush conflicts with rank 2's next Get. */
 static void test_many_ordered_rounds(void)
 {
     dl_stream s;
