@@ -260,6 +260,15 @@ static void barrier(dl_stream *s, int32_t world)
     }
 }
 
+/* Three ranks, a window, and ranks 1 and 2 in Lock_all epochs. */
+static void open_lock_all(dl_stream *s)
+{
+    st_open(s, 3, NULL);
+    open_window(s, 3, INT_UNITS);
+    sync_call(s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    sync_call(s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+}
+
 /* In Lock_all epochs of ranks 1 and 2, rank 1 puts element 0 of rank 0 and calls `completion`
  * (CHECK_FN_NONE: none) to rank 0, then every rank enters a Barrier when `ordered`, and rank 2
  * puts the same element: the conflicts found. */
@@ -267,10 +276,7 @@ static size_t lock_all_puts(uint16_t completion, int ordered)
 {
     dl_stream s;
     const dl_finding *f = NULL;
-    st_open(&s, 3, NULL);
-    open_window(&s, 3, INT_UNITS);
-    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
-    sync_call(&s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    open_lock_all(&s);
     access(&s, 1, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
     if (completion != CHECK_FN_NONE)
         sync_call(&s, 1, completion, 0);
@@ -307,10 +313,7 @@ static void test_many_ordered_rounds(void)
 {
     dl_stream s;
     const dl_finding *f = NULL;
-    st_open(&s, 3, NULL);
-    open_window(&s, 3, INT_UNITS);
-    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
-    sync_call(&s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    open_lock_all(&s);
     for (int round = 0; round < 100; round++) {
         access(&s, 1, CHECK_FN_PUT, 0, round % 4, 4, CHECK_OP_NULL);
         sync_call(&s, 1, CHECK_FN_WIN_FLUSH, 0);
@@ -333,10 +336,7 @@ static void test_flush_then_messages(void)
 {
     dl_stream s;
     const dl_finding *f = NULL;
-    st_open(&s, 3, NULL);
-    open_window(&s, 3, INT_UNITS);
-    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
-    sync_call(&s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    open_lock_all(&s);
     access(&s, 1, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
     sync_call(&s, 1, CHECK_FN_WIN_FLUSH, 0);
     access(&s, 2, CHECK_FN_GET, 0, 0, 4, CHECK_OP_NULL);
@@ -383,10 +383,7 @@ static void test_records_unseen(void)
 {
     dl_stream s;
     const dl_finding *f = NULL;
-    st_open(&s, 3, NULL);
-    open_window(&s, 3, INT_UNITS);
-    sync_call(&s, 1, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
-    sync_call(&s, 2, CHECK_FN_WIN_LOCK_ALL, CHECK_PROC_NULL);
+    open_lock_all(&s);
     access(&s, 1, CHECK_FN_PUT, 0, 0, 4, CHECK_OP_NULL);
     access(&s, 2, CHECK_FN_GET, 0, 0, 4, CHECK_OP_NULL);
     MG_CHECK_INT(conflicts(&s, &f), 1);
