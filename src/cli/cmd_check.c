@@ -158,7 +158,7 @@ static void stop_agents(check_run *r)
     "leaks of window and file error handlers a Fortran program makes, datatypes made by "          \
     "constructors not wrapped "                                                                    \
     "(darray, hindexed_block), receive buffers the program reads or writes before their "          \
-    "completion, one-sided accesses of two origins outside fence epochs, passive-target lock "     \
+    "completion, loads and stores to a window's memory, passive-target lock "                      \
     "waits, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)

@@ -153,21 +153,15 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
     return r;
 }
 
-/* The records of a call on window w that returned rc: at the entry, the flagged record of the
- * epoch problem its action shows (target: a rank of the window's group, or -1), then the call's
- * own record with the target as a world rank, the count and, for post/start/complete/wait, the
+/* The record of a call on window w that returned rc (target: a rank of the window's group, or
+ * -1), with the target as a world rank, the count and, for post/start/complete/wait, the
  * epoch's group g (world ranks, NULL for none) that the detector turns into sends or waits
  * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
  * count. A call MPI refuses (a Win_start inside a lock) ends its wait by its exit record
  * (CHECK_FLAG_REFUSED). */
-static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
-                      int64_t count, const pscw_group *g, const rma_region *region)
+static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target, int64_t count,
+                    const pscw_group *g, const rma_region *region)
 {
-    if (!w)
-        return;
-    if (phase == MG_CALL_ENTER)
-        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
-                            target, 0, count);
     check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
     ev.flags |= capture_call_refused(rc);
     ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
@@ -185,6 +179,18 @@ static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action 
         ev.n_ranks = (uint32_t)g->size;
     }
     capture_emit(&ev);
+}
+
+/* At the entry, the flagged record of the epoch problem the call's action shows, then its own. */
+static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
+                      int64_t count, const pscw_group *g, const rma_region *region)
+{
+    if (!w)
+        return;
+    if (phase == MG_CALL_ENTER)
+        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
+                            target, 0, count);
+    emit_on(w, fn, phase, rc, target, count, g, region);
 }
 
 #define NO_TARGET -1
@@ -308,6 +314,35 @@ static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
     sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, rc, win, RMA_UNLOCK_ALL);
 }
 
+/* Flushes and Win_sync step no epoch (Win_sync is legal in any; a flush outside a passive-target
+ * epoch is not checked): their records order the accesses of two origins (rma_conflicts.h). */
+static void completion_call(uint16_t fn, int phase, int rc, int target, MPI_Win win)
+{
+    const rma_window *w = window_for(fn, phase, win);
+    if (w)
+        emit_on(w, fn, phase, rc, target, 0, NULL, NULL);
+}
+static void obs_Win_flush(int ph, int rc, int rank, MPI_Win win)
+{
+    completion_call(CHECK_FN_WIN_FLUSH, ph, rc, rank, win);
+}
+static void obs_Win_flush_all(int ph, int rc, MPI_Win win)
+{
+    completion_call(CHECK_FN_WIN_FLUSH_ALL, ph, rc, NO_TARGET, win);
+}
+static void obs_Win_flush_local(int ph, int rc, int rank, MPI_Win win)
+{
+    completion_call(CHECK_FN_WIN_FLUSH_LOCAL, ph, rc, rank, win);
+}
+static void obs_Win_flush_local_all(int ph, int rc, MPI_Win win)
+{
+    completion_call(CHECK_FN_WIN_FLUSH_LOCAL_ALL, ph, rc, NO_TARGET, win);
+}
+static void obs_Win_sync(int ph, int rc, MPI_Win win)
+{
+    completion_call(CHECK_FN_WIN_SYNC, ph, rc, NO_TARGET, win);
+}
+
 static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
                         rma_region region)
 {
@@ -384,6 +419,11 @@ void capture_rma_install(void)
     CAPTURE_OBSERVE(Win_unlock)
     CAPTURE_OBSERVE(Win_lock_all)
     CAPTURE_OBSERVE(Win_unlock_all)
+    CAPTURE_OBSERVE(Win_flush)
+    CAPTURE_OBSERVE(Win_flush_all)
+    CAPTURE_OBSERVE(Win_flush_local)
+    CAPTURE_OBSERVE(Win_flush_local_all)
+    CAPTURE_OBSERVE(Win_sync)
     CAPTURE_OBSERVE(Put)
     CAPTURE_OBSERVE(Get)
     CAPTURE_OBSERVE(Rput)

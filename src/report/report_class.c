@@ -79,10 +79,11 @@ static const mg_report_class classes[] = {
      "without post)",
      "pair each closing call with its opening one on the same window and target"},
     {"rma_conflicting_access", "check", "rma", "error",
-     "two one-sided accesses to the same bytes of a target's window in one epoch, one of them a "
-     "Put or an atomic update with another op",
-     "separate the accesses by a synchronization call (fence, unlock, complete), or use one "
-     "accumulate op for both"},
+     "two one-sided accesses to the same bytes of a target's window in one epoch, or in two "
+     "origins' lock epochs nothing orders, one of them a Put or an atomic update with another op",
+     "separate the accesses by a synchronization call (fence, unlock, complete; between two "
+     "origins' lock epochs a flush, then a message or collective), or use one accumulate op for "
+     "both"},
     {"send_buffer_modified", "check", "buffers", "error",
      "a nonblocking send's buffer written before the send completed",
      "leave the buffer alone until MPI_Wait or MPI_Test says the send is complete"},

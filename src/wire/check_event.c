@@ -150,6 +150,11 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(GREQUEST_START, LOCAL, NONE),
     S(GREQUEST_COMPLETE, LOCAL, NONE),
     [CHECK_FN_UNMODELLED] = {"unmodelled", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_UNMODELLED},
+    S(WIN_FLUSH, OTHER, NONE),
+    S(WIN_FLUSH_ALL, OTHER, NONE),
+    S(WIN_FLUSH_LOCAL, OTHER, NONE),
+    S(WIN_FLUSH_LOCAL_ALL, OTHER, NONE),
+    S(WIN_SYNC, OTHER, NONE),
 };
 
 const char *check_mpi_error_name(uint64_t portable_class)

@@ -224,6 +224,14 @@ typedef enum check_func {
      * of MPI_Rput, MPI_Comm_idup), alone (no exit record): result its mg_fn id. Once per function
      * and rank, so that a clean report names what it did not check */
     CHECK_FN_UNMODELLED,
+    /* Passive-target completion and memory synchronization of one-sided communication: a flush
+     * carries its target in peer (Win_flush, Win_flush_local); after the others so that no id
+     * moves */
+    CHECK_FN_WIN_FLUSH,
+    CHECK_FN_WIN_FLUSH_ALL,
+    CHECK_FN_WIN_FLUSH_LOCAL,
+    CHECK_FN_WIN_FLUSH_LOCAL_ALL,
+    CHECK_FN_WIN_SYNC,
     CHECK_FN_COUNT
 } check_func;
 

@@ -141,8 +141,9 @@ static const char *invalid_argument_text(uint32_t problem)
         return "its buffer shares bytes with a pending request's, one of them a receive (MPI 3.1 "
                "§3.7.2)";
     case USAGE_RMA_CONFLICT:
-        return "two accesses to the same bytes of a target's window in one epoch, one of them "
-               "writing (a Put, or atomic updates with different ops: MPI 3.1 §11.7.1)";
+        return "two accesses to the same bytes of a target's window in one epoch, or in two "
+               "origins' lock epochs with no flush then message or collective between them, one "
+               "of them writing (a Put, or atomic updates with different ops: MPI 3.1 §11.7.1)";
     case USAGE_COMM_FREED:
         return "the communicator was freed before (a copy of its handle)";
     case USAGE_OP_FREED:

@@ -77,6 +77,11 @@ static uint64_t *seen_by(message_race *mr, int32_t rank)
     return &mr->seen[(size_t)rank * (size_t)mr->world];
 }
 
+uint64_t message_race_heard(const message_race *mr, int32_t rank, int32_t of)
+{
+    return mr->seen[(size_t)rank * (size_t)mr->world + (size_t)of];
+}
+
 static void join(message_race *mr, int32_t into, const uint64_t *known)
 {
     uint64_t *mine = seen_by(mr, into);

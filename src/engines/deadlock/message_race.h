@@ -45,6 +45,9 @@ int message_race_sync(deadlock_detector *det);
  * complete: its arrival completed it, and every member knows what each knew. */
 int message_race_collective(deadlock_detector *det, int32_t rank, uint64_t seq, uint32_t comm,
                             int complete);
+/* The latest sequence number of rank `of` that `rank` heard of through the matches and
+ * collectives applied so far (message_race_sync applies the pending ones); 0 for none. */
+uint64_t message_race_heard(const message_race *mr, int32_t rank, int32_t of);
 /* The entry record ev of a Probe, Iprobe or Improbe (its source and tag; the exit has neither). */
 void message_race_probe_entered(deadlock_detector *det, const check_event *ev);
 /* The exit record ev of that probe, on communicator comm (comm_table index): when it probed

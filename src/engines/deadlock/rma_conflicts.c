@@ -6,12 +6,16 @@
 
 #include "detector_state.h"
 #include "mg_array.h"
+#include "message_race.h"
 #include "mg_error.h"
+#include "rma_locks.h"
 #include "usage_args.h"
 
 /* Accesses kept per window (2.5 MiB): past them, the oldest half is forgotten (a conflict with it
  * missed). */
 enum { MAX_ACCESSES = 65536 };
+/* Kept accesses at which the first pass of forget_ordered runs. */
+enum { FORGET_FIRST = 64 };
 #define NOT_FENCED UINT32_MAX
 #define NOT_EXPOSED 0
 
@@ -24,8 +28,13 @@ typedef struct rma_access {
     int64_t first, end;    /* bytes [first, end) of the target's window */
     uint32_t epoch, fence; /* the origin's epoch; its fence epoch, or NOT_FENCED */
     uint32_t exposure; /* the target's Win_post the access's Win_start matched, or NOT_EXPOSED */
+    uint8_t shared;    /* made under a shared lock or Lock_all: compared with other origins' */
+    uint64_t done;     /* the sequence number of the origin's call that completed it, or 0 */
     uint64_t callsite;
 } rma_access;
+
+/* A member's lock on one target (rma_member.lock_on). */
+enum { UNLOCKED = 0, LOCKED_SHARED, LOCKED_EXCLUSIVE };
 
 /* One member's view of a window. */
 typedef struct rma_member {
@@ -42,6 +51,14 @@ typedef struct rma_member {
      * completed (Win_wait waits for it): so an access in a Win_start epoch belongs to the
      * latest post that names its origin. */
     uint32_t *exposed_to;
+    uint8_t lock_all; /* in a Lock_all epoch */
+    /* since the window was made, a Test or Iprobe family call of the member found something (the
+     * model matches it only once the sender's records came, maybe after the member's later
+     * accesses), or records of the member did not reach the detector (a message a stage of the
+     * tree of detectors matched, tbon_leaf.h): what ordered its later accesses may be unknown,
+     * and they are not compared with other origins' */
+    uint8_t unsure;
+    uint8_t *lock_on; /* per member (local rank): its lock on it; NULL before its first Win_lock */
 } rma_member;
 
 typedef struct rma_window {
@@ -50,11 +67,13 @@ typedef struct rma_window {
     rma_member *members;
     rma_access *accesses;
     size_t n_accesses, cap_accesses;
-    uint32_t fence; /* the latest fence epoch of a kept access */
+    size_t forget_at; /* the count of kept accesses at which forget_ordered next runs */
+    uint32_t fence;   /* the latest fence epoch of a kept access */
 } rma_window;
 
 struct rma_conflicts {
     int64_t *entered_unit; /* per world rank: the disp_unit of its last window constructor entry */
+    uint64_t *last_seq;    /* per world rank: the sequence number of its last record here */
     rma_window *windows;
     size_t n_windows, cap_windows;
 };
@@ -62,8 +81,12 @@ struct rma_conflicts {
 rma_conflicts *rma_conflicts_create(int32_t world)
 {
     rma_conflicts *rc = calloc(1, sizeof *rc);
-    if (rc && !(rc->entered_unit = calloc((size_t)world, sizeof *rc->entered_unit))) {
-        free(rc);
+    if (!rc)
+        return NULL;
+    rc->entered_unit = calloc((size_t)world, sizeof *rc->entered_unit);
+    rc->last_seq = calloc((size_t)world, sizeof *rc->last_seq);
+    if (!rc->entered_unit || !rc->last_seq) {
+        rma_conflicts_destroy(rc);
         return NULL;
     }
     return rc;
@@ -71,8 +94,10 @@ rma_conflicts *rma_conflicts_create(int32_t world)
 
 static void drop_window(rma_conflicts *rc, size_t i)
 {
-    for (uint32_t m = 0; m < rc->windows[i].size; m++)
+    for (uint32_t m = 0; m < rc->windows[i].size; m++) {
         free(rc->windows[i].members[m].exposed_to);
+        free(rc->windows[i].members[m].lock_on);
+    }
     free(rc->windows[i].members);
     free(rc->windows[i].accesses);
     rc->windows[i] = rc->windows[--rc->n_windows];
@@ -86,6 +111,7 @@ void rma_conflicts_destroy(rma_conflicts *rc)
         drop_window(rc, 0);
     free(rc->windows);
     free(rc->entered_unit);
+    free(rc->last_seq);
     free(rc);
 }
 
@@ -103,7 +129,10 @@ static int add_window(rma_conflicts *rc, uint32_t comm, uint32_t size, rma_windo
                          sizeof *rc->windows))
         return MG_ENOMEM;
     rma_window *w = &rc->windows[rc->n_windows];
-    *w = (rma_window){.comm = comm, .size = size, .members = calloc(size, sizeof *w->members)};
+    *w = (rma_window){.comm = comm,
+                      .size = size,
+                      .members = calloc(size, sizeof *w->members),
+                      .forget_at = FORGET_FIRST};
     if (!w->members)
         return MG_ENOMEM;
     rc->n_windows++;
@@ -152,6 +181,28 @@ static int is_sync(uint16_t func)
     }
 }
 
+/* The passive-target calls that complete the caller's accesses at the target. */
+static int is_completion(uint16_t func)
+{
+    return func == CHECK_FN_WIN_FLUSH || func == CHECK_FN_WIN_FLUSH_ALL;
+}
+
+/* Whether the origin's call ev completes its accesses at world rank target (MPI 3.1 §11.5.4: a
+ * local flush completes them at the origin only, and Win_sync none). */
+static int completes(const check_event *ev, int32_t target)
+{
+    switch (ev->func) {
+    case CHECK_FN_WIN_UNLOCK:
+    case CHECK_FN_WIN_FLUSH:
+        return ev->peer == target;
+    case CHECK_FN_WIN_UNLOCK_ALL:
+    case CHECK_FN_WIN_FLUSH_ALL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int writes(const rma_access *a)
 {
     return a->func == CHECK_FN_PUT || a->func == CHECK_FN_RPUT;
@@ -178,13 +229,51 @@ static int conflict(const rma_access *a, const rma_access *b)
     return (atomic(a) ? a : b)->op != CHECK_OP_NO_OP;
 }
 
-/* Of two accesses to one target. */
-static int same_epoch(const rma_access *a, const rma_access *b)
+/* Of an earlier access a and b of another origin, both under shared locks: b's origin heard of
+ * a's origin (a message it matched, a collective both completed) only before the call that
+ * completed a, or a is not complete. The detector analyses a rank's records behind a blocking
+ * receive or collective only once it completed: what b's origin did had not heard of that call. */
+static int unordered(const deadlock_detector *det, const rma_access *a, const rma_access *b)
+{
+    return !a->done || message_race_heard(det->races, b->origin, a->origin) < a->done;
+}
+
+/* Of an earlier access a and b, to one target. */
+static int same_epoch(const deadlock_detector *det, const rma_access *a, const rma_access *b)
 {
     if (a->origin == b->origin)
-        return a->epoch == b->epoch;
+        return a->epoch == b->epoch && !a->done;
+    if (a->shared && b->shared)
+        return unordered(det, a, b);
     return (a->fence != NOT_FENCED && a->fence == b->fence) ||
            (a->exposure != NOT_EXPOSED && a->exposure == b->exposure);
+}
+
+/* Whether every other member heard of a's origin after it completed a: no later access can
+ * conflict with it. */
+static int ordered_for_all(const deadlock_detector *det, const rma_window *w, const rma_access *a)
+{
+    if (!a->done)
+        return 0;
+    for (uint32_t i = 0; i < w->size; i++) {
+        int32_t m = comm_table_member(&det->comms, w->comm, i);
+        if (m != a->origin && message_race_heard(det->races, m, a->origin) < a->done)
+            return 0;
+    }
+    return 1;
+}
+
+/* Forgets the shared accesses every member is past, so that a program ordering its lock epochs
+ * by flushes and barriers keeps few; next at twice what stays, so that the passes cost each
+ * access O(members) on average. */
+static void forget_ordered(const deadlock_detector *det, rma_window *w)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_accesses; i++)
+        if (!w->accesses[i].shared || !ordered_for_all(det, w, &w->accesses[i]))
+            w->accesses[kept++] = w->accesses[i];
+    w->n_accesses = kept;
+    w->forget_at = 2 * (kept > FORGET_FIRST ? kept : FORGET_FIRST);
 }
 
 static dl_call call_of(const rma_access *a, uint64_t comm_id)
@@ -228,6 +317,23 @@ static void close_fence_epochs(rma_window *w, uint32_t fence)
     w->fence = fence;
 }
 
+/* Whether exit record ev found a message or completed a request without waiting. */
+static int polled(const check_event *ev)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    return ev->kind == CHECK_EV_EXIT &&
+           ((info->klass == CHECK_CLASS_TEST && (ev->result || ev->n_statuses)) ||
+            (info->klass == CHECK_CLASS_IPROBE && ev->result));
+}
+
+static void mark_unsure(deadlock_detector *det, rma_conflicts *rc, int32_t rank)
+{
+    uint32_t local;
+    for (size_t i = 0; i < rc->n_windows; i++)
+        if (comm_table_local(&det->comms, rc->windows[i].comm, rank, &local))
+            rc->windows[i].members[local].unsure = 1;
+}
+
 /* Compares a with the accesses of its epochs (one finding per access: its first conflict), then
  * keeps it. */
 static int access(deadlock_detector *det, rma_window *w, const rma_access *a, uint64_t comm_id)
@@ -236,14 +342,16 @@ static int access(deadlock_detector *det, rma_window *w, const rma_access *a, ui
         close_fence_epochs(w, a->fence);
     for (size_t i = 0; i < w->n_accesses; i++) {
         const rma_access *b = &w->accesses[i];
-        if (b->target == a->target && b->first < a->end && a->first < b->end && same_epoch(a, b) &&
-            conflict(a, b)) {
+        if (b->target == a->target && b->first < a->end && a->first < b->end &&
+            same_epoch(det, b, a) && conflict(a, b)) {
             int rc = report(det, b, a, comm_id);
             if (rc)
                 return rc;
             break;
         }
     }
+    if (w->n_accesses >= w->forget_at && det->races)
+        forget_ordered(det, w);
     if (w->n_accesses == MAX_ACCESSES) {
         w->n_accesses /= 2;
         memmove(w->accesses, w->accesses + w->n_accesses, w->n_accesses * sizeof *w->accesses);
@@ -277,17 +385,52 @@ static int posted(deadlock_detector *det, rma_window *w, rma_member *m, int32_t 
     return MG_OK;
 }
 
-/* A synchronization call ends the caller's epoch: its accesses outside fence and exposure epochs
- * go (those go with their fence epoch, or the target's next post). */
+/* The caller's accesses outside fence and exposure epochs that ev completes are done; those that
+ * are not shared go when done, or all when ev ends the caller's epoch (`ends`): the others stay
+ * for other origins' (fence and exposure epochs' go with their fence epoch, or the target's next
+ * post). */
+static void completed(rma_window *w, const check_event *ev, int ends)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < w->n_accesses; i++) {
+        rma_access *x = &w->accesses[i];
+        int own = x->origin == ev->rank && x->fence == NOT_FENCED && x->exposure == NOT_EXPOSED;
+        if (own && !x->done && completes(ev, x->target))
+            x->done = ev->seq;
+        if (!own || x->shared || !(ends || x->done))
+            w->accesses[kept++] = *x;
+    }
+    w->n_accesses = kept;
+}
+
+/* The caller's lock state after its lock call ev. Errors: MG_ENOMEM (its locks are then taken
+ * for exclusive ones: its accesses are compared per origin only). */
+static int locked(deadlock_detector *det, rma_window *w, rma_member *m, const check_event *ev)
+{
+    uint32_t target;
+    if (ev->func == CHECK_FN_WIN_LOCK_ALL || ev->func == CHECK_FN_WIN_UNLOCK_ALL) {
+        m->lock_all = ev->func == CHECK_FN_WIN_LOCK_ALL;
+        return MG_OK;
+    }
+    if ((ev->func != CHECK_FN_WIN_LOCK && ev->func != CHECK_FN_WIN_UNLOCK) || ev->peer < 0 ||
+        !comm_table_local(&det->comms, w->comm, ev->peer, &target))
+        return MG_OK;
+    if (!m->lock_on && !(m->lock_on = calloc(w->size, sizeof *m->lock_on)))
+        return MG_ENOMEM;
+    m->lock_on[target] = ev->func == CHECK_FN_WIN_UNLOCK   ? UNLOCKED
+                         : ev->count == RMA_LOCK_EXCLUSIVE ? LOCKED_EXCLUSIVE
+                                                           : LOCKED_SHARED;
+    return MG_OK;
+}
+
+/* A synchronization call ends the caller's epoch. */
 static int synchronized(deadlock_detector *det, rma_window *w, rma_member *m, int32_t rank,
                         const check_event *ev)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < w->n_accesses; i++)
-        if (w->accesses[i].origin != rank || w->accesses[i].fence != NOT_FENCED ||
-            w->accesses[i].exposure != NOT_EXPOSED)
-            w->accesses[kept++] = w->accesses[i];
-    w->n_accesses = kept;
+    completed(w, ev, 1);
+    int rc = locked(det, w, m, ev);
+    if (rc)
+        return rc;
     m->epoch++;
     m->fenced = ev->func == CHECK_FN_WIN_FENCE;
     m->fences += m->fenced;
@@ -302,13 +445,18 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     uint32_t comm, local, target;
     if (!rc)
         return MG_OK;
+    /* the capture module numbers a rank's records one by one */
+    if (polled(ev) || ev->seq != rc->last_seq[ev->rank] + 1)
+        mark_unsure(det, rc, ev->rank);
+    rc->last_seq[ev->rank] = ev->seq;
     if (is_constructor(ev->func) && ev->kind == CHECK_EV_ENTER) {
         rc->entered_unit[ev->rank] = ev->count;
         return MG_OK;
     }
     int made = is_constructor(ev->func) && ev->kind == CHECK_EV_EXIT;
     uint64_t id = made ? ev->aux : ev->comm;
-    if (!(made || is_sync(ev->func) || is_access(ev->func) || ev->func == CHECK_FN_WIN_FREE) ||
+    if (!(made || is_sync(ev->func) || is_completion(ev->func) || is_access(ev->func) ||
+          ev->func == CHECK_FN_WIN_FREE) ||
         comm_table_lookup(&det->comms, id, &comm) != MG_OK ||
         !comm_table_local(&det->comms, comm, ev->rank, &local))
         return MG_OK;
@@ -329,6 +477,10 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
         return MG_OK;
     if (is_sync(ev->func))
         return synchronized(det, w, m, ev->rank, ev);
+    if (is_completion(ev->func)) {
+        completed(w, ev, 0);
+        return MG_OK;
+    }
     if (ev->peer < 0 || ev->peer >= det->world ||
         !comm_table_local(&det->comms, comm, ev->peer, &target))
         return MG_OK; /* MPI_PROC_NULL */
@@ -348,5 +500,13 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
                     .fence = m->fenced ? m->fences : NOT_FENCED,
                     .exposure = m->started && exposed ? exposed[local] : NOT_EXPOSED,
                     .callsite = ev->callsite};
-    return ev->count > 0 ? access(det, w, &a, comm_table_id(&det->comms, comm)) : MG_OK;
+    /* without the knowledge of who heard of whom, another origin's lock epoch is never known
+     * to be concurrent */
+    a.shared = det->races && !m->fenced && !m->started && !m->unsure &&
+               (m->lock_all || (m->lock_on && m->lock_on[target] == LOCKED_SHARED));
+    if (ev->count <= 0)
+        return MG_OK;
+    int synced = a.shared ? message_race_sync(det) : MG_OK;
+    int kept = access(det, w, &a, comm_table_id(&det->comms, comm));
+    return synced ? synced : kept;
 }

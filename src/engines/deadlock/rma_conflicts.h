@@ -10,17 +10,24 @@
  * it, so the accesses of fence epoch k are all analysed before any of epoch k + 1); and the
  * accesses of every origin to one target in the access epochs that one Win_post of that target
  * exposed (the model holds an origin's accesses behind its Win_start until the post is analysed,
- * and the target's next post behind the Win_wait until every origin completed). Accesses of
- * different origins in passive-target epochs are not compared: whether two lock epochs overlap in
- * time depends on synchronization the records do not show (a Barrier between them orders them),
- * and the records carry no clock.
+ * and the target's next post behind the Win_wait until every origin completed); and accesses of
+ * two origins under shared locks or Lock_all (exclusive locks serialize their epochs) that
+ * nothing orders: the earlier one not yet completed at the target by its origin's Win_flush,
+ * Win_flush_all, Win_unlock or Win_unlock_all (Win_flush_local and Win_sync complete nothing
+ * there), or completed but the later one's origin not having heard of that origin since (a
+ * message it received from it, a collective both completed: message_race.h's knowledge). With no
+ * such knowledge (past MESSAGE_RACE_MAX_WORLD ranks) they are not compared, nor are a rank's
+ * once a Test or Iprobe of it found something or records of it did not reach the detector (what
+ * ordered them may be unknown). An access of an
+ * origin completed by its own flush is no longer compared with its later ones either.
  *
  * Records (check_event.h): a window constructor's entry carries the caller's disp_unit in count;
  * an access carries the target in peer, its displacement (the target's units) in aux, the bytes
  * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
  * op of an atomic access in op, with its target signature (type_period and
  * CHECK_FLAG_TYPE_UNIFORM when the type is made of one basic type). The state lives in the
- * detector; a probing copy has none. Design: docs/design/check-classes.md "One-sided communication". */
+ * detector; a probing copy has none. A flush record carries its target in peer. Design:
+ * docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_CONFLICTS_H
 #define RMA_CONFLICTS_H
 
@@ -35,10 +42,10 @@ typedef struct rma_conflicts rma_conflicts;
 rma_conflicts *rma_conflicts_create(int32_t world);
 void rma_conflicts_destroy(rma_conflicts *rc);
 
-/* Applies one record (before the model does): a window constructor's entry and exit, a
- * synchronization call, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT naming
- * both calls when it conflicts with an earlier one), Win_free's exit. Other records are ignored.
- * Errors: MG_ENOMEM (a finding or an access lost). */
+/* Applies one record (after the model did): a window constructor's entry and exit, a
+ * synchronization call, a flush, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT
+ * naming both calls when it conflicts with an earlier one), Win_free's exit. Other records are
+ * ignored. Errors: MG_ENOMEM (a finding or an access lost). */
 int rma_conflicts_record(deadlock_detector *det, const check_event *ev);
 
 #endif
