@@ -185,6 +185,19 @@ static pid_t fork_answering_stage(int in[2], int up[2], int from_parent[2], int 
  * 0's send until the parent answers that it left it; then it is matched in the stage, and the
  * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
  * here). Only rank 0's send goes up. */
+/* The stage of fork_answering_stage exited 0; its readers and pipe ends are let go. */
+static void stage_ended(pid_t pid, agent_reader *reader, agent_reader *answers, int up,
+                        int from_parent, int to_child)
+{
+    int status;
+    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    agent_reader_free(reader);
+    agent_reader_free(answers);
+    close(up);
+    close(from_parent);
+    close(to_child);
+}
+
 static void test_answers(void)
 {
     int in[2], up[2], from_parent[2], to_child[2];
@@ -229,13 +242,7 @@ static void test_answers(void)
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
     MG_CHECK_INT(records, 2);
-    int status;
-    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    agent_reader_free(&reader);
-    agent_reader_free(&answers);
-    close(up[0]);
-    close(from_parent[1]);
-    close(to_child[0]);
+    stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
 /* Whether a frame of type comes on fd within ms; the frames before it are read. */
@@ -298,13 +305,7 @@ static void test_ended_before_the_answer(void)
     MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     close(in[1]);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
-    int status;
-    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    agent_reader_free(&reader);
-    agent_reader_free(&answers);
-    close(up[0]);
-    close(from_parent[1]);
-    close(to_child[0]);
+    stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
 /* The root waits for a call a rank published (check_policy_view): rank 1's receive from rank 0,
@@ -333,13 +334,7 @@ static void test_release(void)
     agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
-    int status;
-    MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    agent_reader_free(&reader);
-    agent_reader_free(&answers);
-    close(up[0]);
-    close(from_parent[1]);
-    close(to_child[0]);
+    stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
 int main(void)
