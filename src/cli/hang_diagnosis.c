@@ -57,7 +57,8 @@ static json_object *stack_json(const rank_stack *st)
 }
 
 typedef struct rank_view {
-    int state; /* 0 in MPI, 1 computing, 2 exited, 3 sleeping, 4 stopped, 5 its agent lost */
+    int state; /* 0 in MPI, 1 computing, 2 exited, 3 sleeping, 4 stopped, 5 its agent lost,
+                  6 alive but unreadable */
     const char *what;
 } rank_view;
 
@@ -92,7 +93,8 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
         static const char *const verbs[] = {
             "wait%s in %s",       "%s computing in %s()",
             "%s exited",          "%s sleeping in %s()",
-            "%s stopped in %s()", "%s not observed: its node's agent stopped answering"};
+            "%s stopped in %s()", "%s not observed: its node's agent stopped answering",
+            "%s alive but could not be read (its last reading was refused or timed out)"};
         char verb[300];
         const char *agreement = views[r].state == 0   ? (k == 1 ? "s" : "")
                                 : views[r].state == 2 ? (k == 1 ? "has" : "have")
@@ -146,6 +148,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     /* read as starting by shm, which has no probe of it: its stack tells in or before MPI_Init */
     bool unpublished = !p->remote && hang_probes_kind(p, r) == MG_PROBE_SHM && !p->probe[r];
     memset(st, 0, sizeof *st);
+    bool absent = hang_diag_rank_absent(seen);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
     bool before_init = unpublished && st->nframes > 0 && !st->mpi_function[0];
@@ -155,14 +158,15 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
      * reading can catch it; unless the scans found it outside MPI every time (faulty), it
      * waits in that function. */
-    int polls = !seen->exited && seen->out_mpi && seen->func >= 0 &&
+    int polls = !absent && seen->out_mpi && seen->func >= 0 &&
                 mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL && !is_faulty(result, faulty, r);
-    bool in_mpi = !seen->exited && (!seen->out_mpi || polls) && !before_init;
+    bool in_mpi = !absent && (!seen->out_mpi || polls) && !before_init;
     /* the culprit of a communication hang: stopped, or spinning, inside MPI */
     bool culprit = in_mpi && is_faulty(result, faulty, r);
     /* A rank on another node is known by what its agent said: this node's /proc is not its. */
     view->state = lost                                        ? 5
                   : seen->exited                              ? 2
+                  : seen->unreadable                          ? 6
                   : culprit                                   ? (seen->stopped ? 4 : 1)
                   : in_mpi                                    ? 0
                   : p->remote && !hang_remote_here(p->remote) ? (seen->stopped ? 4 : 1)
@@ -175,10 +179,11 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     if (js->ranks[r].host[0])
         json_object_object_add(entry, "host", json_object_new_string(js->ranks[r].host));
     json_object_object_add(entry, "state",
-                           json_object_new_string(lost           ? "UNKNOWN"
-                                                  : in_mpi       ? "IN_MPI"
-                                                  : seen->exited ? "EXITED"
-                                                                 : "OUT_MPI"));
+                           json_object_new_string(lost               ? "UNKNOWN"
+                                                  : seen->unreadable ? "UNREADABLE"
+                                                  : in_mpi           ? "IN_MPI"
+                                                  : seen->exited     ? "EXITED"
+                                                                     : "OUT_MPI"));
     json_object_object_add(entry, "function", json_object_new_string(view->what));
     json_object_object_add(entry, "stack", stack_json(st));
     struct hang_facts_seen by_watch = {.live = !seen->exited,
