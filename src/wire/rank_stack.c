@@ -5,6 +5,7 @@
 #include "mpi_function_ids.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *rank_stack_public_name(const char *function)
@@ -23,6 +24,26 @@ size_t rank_stack_mpi_entry(const rank_stack *st)
             strcmp(rank_stack_public_name(st->frames[i].function), st->mpi_function) == 0)
             entry = i;
     return entry;
+}
+
+const char *rank_stack_user_function(const rank_stack *st, const char *app_path, char *buf,
+                                     size_t len)
+{
+    const char *app = strrchr(app_path, '/');
+    app = app ? app + 1 : app_path;
+    const char *named = NULL;
+    for (size_t i = 0; i < st->nframes; i++) {
+        const rank_stack_frame *f = &st->frames[i];
+        if (strcmp(f->module, app) == 0) {
+            if (f->function[0])
+                return f->function;
+            snprintf(buf, len, "%s+0x%llx", f->module, (unsigned long long)f->offset);
+            return buf;
+        }
+        if (!named && f->function[0])
+            named = f->function;
+    }
+    return named;
 }
 
 int rank_stack_put(agent_buf *b, const rank_stack *st)

@@ -34,6 +34,11 @@ typedef struct rank_stack {
  * mpi_allreduce_): the outermost frame naming st->mpi_function; st->nframes when none does. */
 size_t rank_stack_mpi_entry(const rank_stack *st);
 
+/* The innermost frame of the application itself (the executable of app_path), as its name or,
+ * stripped, as "app+0x1189" written to buf; else the innermost named frame; NULL when none. */
+const char *rank_stack_user_function(const rank_stack *st, const char *app_path, char *buf,
+                                     size_t len);
+
 /* The name reports give an MPI entry frame's call, so that every sampler and reader names it
  * alike: the function table's (MPI_Send) for every binding's spelling of a wrapped function
  * (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), else the name without its profiling "P"

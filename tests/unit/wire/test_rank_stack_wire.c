@@ -111,11 +111,25 @@ static void public_names_follow_the_table(void)
     MG_CHECK_STR(rank_stack_public_name("PMPIX_Unknown"), "MPIX_Unknown");
 }
 
+/* The application's innermost frame names the rank's own function; stripped, by its offset. */
+static void the_user_function_is_the_applications(void)
+{
+    rank_stack *st = make_stack(3);
+    char buf[64];
+    snprintf(st->frames[1].module, sizeof st->frames[1].module, "stencil");
+    MG_CHECK_STR(rank_stack_user_function(st, "/apps/stencil", buf, sizeof buf), "fn_1");
+    st->frames[1].function[0] = '\0';
+    MG_CHECK_STR(rank_stack_user_function(st, "/apps/stencil", buf, sizeof buf), "stencil+0x101");
+    MG_CHECK_STR(rank_stack_user_function(st, "/apps/other", buf, sizeof buf), "fn_0");
+    free(st);
+}
+
 int main(void)
 {
     MG_RUN(a_stack_comes_back_whole);
     MG_RUN(frames_past_the_room_are_dropped);
     MG_RUN(a_truncated_stack_is_refused);
     MG_RUN(public_names_follow_the_table);
+    MG_RUN(the_user_function_is_the_applications);
     MG_TEST_END();
 }
