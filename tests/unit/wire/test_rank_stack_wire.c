@@ -31,6 +31,14 @@ static agent_cursor payload(const agent_buf *b)
     return (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
+/* What was put after the stack is read next. */
+static void what_follows_is(agent_cursor *c, uint32_t expected)
+{
+    uint32_t after;
+    MG_CHECK_INT(agent_get_u32(c, &after), 0);
+    MG_CHECK_INT((int)after, (int)expected);
+}
+
 static void a_stack_comes_back_whole(void)
 {
     rank_stack *st = make_stack(3), *back = malloc(sizeof *back);
@@ -49,9 +57,7 @@ static void a_stack_comes_back_whole(void)
     MG_CHECK_STR(back->frames[2].file, "2.c");
     MG_CHECK_INT(back->frames[2].line, 12);
     MG_CHECK_INT((int)back->frames[2].offset, 0x102);
-    uint32_t after;
-    MG_CHECK_INT(agent_get_u32(&c, &after), 0);
-    MG_CHECK_INT((int)after, 77);
+    what_follows_is(&c, 77);
     agent_buf_free(&b);
     free(st);
     free(back);
@@ -78,9 +84,7 @@ static void frames_past_the_room_are_dropped(void)
     MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
     MG_CHECK_INT((int)back->nframes, RANK_STACK_MAX_FRAMES);
     MG_CHECK_STR(back->frames[RANK_STACK_MAX_FRAMES - 1].function, "fn_47");
-    uint32_t after;
-    MG_CHECK_INT(agent_get_u32(&c, &after), 0);
-    MG_CHECK_INT((int)after, 5);
+    what_follows_is(&c, 5);
     agent_buf_free(&b);
     free(st);
     free(back);
