@@ -118,8 +118,8 @@ static int create_engine(hang_watcher *w)
     static bool polling[MG_FN_COUNT];
     for (unsigned f = 0; f < MG_FN_COUNT; f++)
         polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
-    uint64_t seed =
-        w->p->seed >= 0 ? (uint64_t)w->p->seed : (uint64_t)time(NULL) ^ (uint64_t)getpid();
+    uint64_t seed = w->p->seed >= 0 ? (uint64_t)w->p->seed
+                                    : (uint64_t)time(NULL) ^ (uint64_t)getpid();
     if (hang_model_create(&w->p->model, (size_t)w->job->nranks, seed, &w->model) != 0) {
         mg_error("hang: invalid model parameters");
         return MG_EXIT_USAGE;
@@ -329,8 +329,7 @@ static void count_observation(hang_watcher *w, hang_seen *seen, const char **sam
     }
 }
 
-int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen,
-                        const char **sampler)
+int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen, const char **sampler)
 {
     job_session *js = w->job;
     if (!status && rc == MG_OK && !w->remote && !mg_job_interrupting_signal(js->process) &&

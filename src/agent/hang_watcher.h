@@ -16,15 +16,20 @@
 #include <stdbool.h>
 
 /* What `--on-hang` does after a verdict. */
-typedef enum hang_action { HANG_ACTION_KILL, HANG_ACTION_REPORT, HANG_ACTION_SIGNAL, HANG_ACTION_EXEC } hang_action;
+typedef enum hang_action {
+    HANG_ACTION_KILL,
+    HANG_ACTION_REPORT,
+    HANG_ACTION_SIGNAL,
+    HANG_ACTION_EXEC
+} hang_action;
 
 typedef struct hang_watcher_params {
     struct hang_model_params model;
-    long seed;          /* of the random sampling; negative: from the clock */
-    long verify_scans;  /* scans of every rank that confirm a hang */
-    double verify_gap;  /* seconds between them */
-    mg_probe_kind kind; /* the sampler */
-    long agents;        /* > 0: that many local agents */
+    long seed;                  /* of the random sampling; negative: from the clock */
+    long verify_scans;          /* scans of every rank that confirm a hang */
+    double verify_gap;          /* seconds between them */
+    mg_probe_kind kind;         /* the sampler */
+    long agents;                /* > 0: that many local agents */
     const char *agent_launcher; /* else, when set: one agent per node */
     long agent_fanout;
     hang_action action;
@@ -83,8 +88,7 @@ int hang_watcher_run(hang_watcher *w, int *rc);
  * seen->dead_rank) unless status or rc says otherwise, the failure of the watch said; counts the
  * ranks by sampler into seen and records each rank's observation with sampler (n of room: NULL
  * for a rank not observed). Returns the status. */
-int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen,
-                        const char **sampler);
+int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen, const char **sampler);
 
 /* Frees what the watcher holds (any of it may be missing). */
 void hang_watcher_free(hang_watcher *w);

@@ -259,8 +259,8 @@ static void front_open(hang_front *f)
     if (!cli_opts.quiet)
         fprintf(stderr,
                 "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
-                f->s->job.nranks, f->w.probes.kind == MG_PROBE_SHM ? "shm" : "ptrace",
-                f->o->alpha, st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
+                f->s->job.nranks, f->w.probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", f->o->alpha,
+                st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
     f->trace = f->o->trace ? fopen(f->o->trace, "w") : NULL;
     if (f->o->trace && !f->trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", f->o->trace);

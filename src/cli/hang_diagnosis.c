@@ -36,7 +36,8 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     int *group = malloc((size_t)n * sizeof *group);
     char *done = calloc((size_t)n, 1), line[600];
     first_line[0] = '\0';
-    while (group && done && hang_account_roll_call(views, (size_t)n, done, group, line, sizeof line)) {
+    while (group && done &&
+           hang_account_roll_call(views, (size_t)n, done, group, line, sizeof line)) {
         if (out)
             fprintf(out, "mpiguard: hang: %s\n", line);
         size_t used = strlen(first_line);
@@ -80,7 +81,8 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     bool in_mpi = judged.in_mpi, culprit = judged.culprit;
     view->state = judged.ask_process ? outside_state(js->ranks[r].pid) : judged.state;
     char stripped[RANK_STACK_NAME + 32];
-    const char *user = rank_stack_user_function(st, js->launcher.app_path, stripped, sizeof stripped);
+    const char *user = rank_stack_user_function(st, js->launcher.app_path, stripped,
+                                                sizeof stripped);
     view->what = strdup(in_mpi ? mpi_fn : user ? user : "?");
     json_object_object_add(entry, "rank", json_object_new_int(r));
     json_object_object_add(entry, "pid", json_object_new_int(js->ranks[r].pid));
@@ -194,12 +196,12 @@ static void account_culprit(const job_session *js, hang_account *a)
         functions[r] = a->views[r].what;
         waits[r].on = state ? atomic_load_explicit(&state->wait_on, memory_order_relaxed)
                             : MG_WAIT_NOTHING;
-        waits[r].tag =
-            state ? atomic_load_explicit(&state->wait_tag, memory_order_relaxed) : MG_TAG_ANY;
+        waits[r].tag = state ? atomic_load_explicit(&state->wait_tag, memory_order_relaxed)
+                             : MG_TAG_ANY;
     }
     if (c && functions && waits && lists) {
-        *c = (struct hang_account_chain){.culprits = a->named, .direct = lists,
-                                         .through = lists + n};
+        *c = (struct hang_account_chain){
+            .culprits = a->named, .direct = lists, .through = lists + n};
         if (hang_account_chain(a->facts, functions, waits, n, c) == MG_OK) {
             a->nnamed = c->nculprits;
             snprintf(a->chain, sizeof a->chain, "%s", c->text);
@@ -286,9 +288,14 @@ void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exit
     const mg_rank_state **states = calloc((size_t)n, sizeof *states);
     char calls[900];
     uint64_t when;
-    struct hang_finding_dead d = {.rank = dead_rank, .n = n, .pids = pids, .states = states,
-                                  .listening = exits != NULL, .job_ended = job_ended,
-                                  .detection_time = detection_time, .calls = calls};
+    struct hang_finding_dead d = {.rank = dead_rank,
+                                  .n = n,
+                                  .pids = pids,
+                                  .states = states,
+                                  .listening = exits != NULL,
+                                  .job_ended = job_ended,
+                                  .detection_time = detection_time,
+                                  .calls = calls};
     d.exit_seen = proc_exits_status(exits, dead_rank, &d.wait_status, &when);
     for (int r = 0; views && pids && states && r < n; r++) {
         const mg_rank_state *state = states[r] = s->job.ranks[r].state;

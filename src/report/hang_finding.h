@@ -25,14 +25,14 @@ json_object *hang_finding_waits_json(const mg_rank_state *state,
 /* A rank that died, and the others as they were when it did. */
 struct hang_finding_dead {
     int rank, n;
-    const int *pids;                     /* n */
-    const mg_rank_state *const *states;  /* n, NULL where none is published */
-    bool exit_seen;                      /* wait_status is its exit's */
-    bool listening;                      /* exits were listened for (else the kernel refused) */
+    const int *pids;                    /* n */
+    const mg_rank_state *const *states; /* n, NULL where none is published */
+    bool exit_seen;                     /* wait_status is its exit's */
+    bool listening;                     /* exits were listened for (else the kernel refused) */
     int wait_status;
-    bool job_ended;                      /* the launcher ended the job after it */
+    bool job_ended; /* the launcher ended the job after it */
     double detection_time;
-    const char *calls;                   /* the roll-call */
+    const char *calls; /* the roll-call */
 };
 
 /* Adds the dead rank's finding to rep and prints its banner. */

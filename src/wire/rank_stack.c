@@ -60,8 +60,7 @@ int rank_stack_take(agent_cursor *c, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t nframes;
-    if (agent_get_str(c, out->mpi_function, sizeof out->mpi_function) ||
-        agent_get_u32(c, &nframes))
+    if (agent_get_str(c, out->mpi_function, sizeof out->mpi_function) || agent_get_u32(c, &nframes))
         return MG_EFORMAT;
     rank_stack_frame extra;
     for (uint32_t i = 0; i < nframes; i++) {

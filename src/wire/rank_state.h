@@ -64,8 +64,8 @@ enum mg_wait_on {
  * when not known. */
 static inline const char *mg_rank_state_function(const mg_rank_state *state)
 {
-    unsigned fn =
-        state ? atomic_load_explicit(&state->current_fn, memory_order_relaxed) : MG_FN_COUNT;
+    unsigned fn = state ? atomic_load_explicit(&state->current_fn, memory_order_relaxed)
+                        : MG_FN_COUNT;
     return fn < MG_FN_COUNT ? mg_fn_name(fn) : NULL;
 }
 

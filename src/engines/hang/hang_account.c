@@ -10,8 +10,7 @@
 #include <string.h>
 
 struct hang_account_rank hang_account_judge(const struct hang_diag_rank *seen, bool faulty,
-                                            bool polls, bool lost, bool before_init,
-                                            bool elsewhere)
+                                            bool polls, bool lost, bool before_init, bool elsewhere)
 {
     bool absent = hang_diag_rank_absent(seen);
     /* A rank polling MPI_Test or MPI_Iprobe is outside MPI between two calls, where a single
@@ -22,18 +21,18 @@ struct hang_account_rank hang_account_judge(const struct hang_diag_rank *seen, b
     a.culprit = a.in_mpi && faulty;
     enum hang_account_state held = seen->stopped ? HANG_ACCOUNT_STOPPED : HANG_ACCOUNT_COMPUTING;
     a.ask_process = !lost && !absent && !a.culprit && !a.in_mpi && !elsewhere;
-    a.state = lost                ? HANG_ACCOUNT_LOST
-              : seen->exited      ? HANG_ACCOUNT_EXITED
-              : seen->unreadable  ? HANG_ACCOUNT_UNREADABLE
-              : a.culprit         ? held
-              : a.in_mpi          ? HANG_ACCOUNT_IN_MPI
-              : elsewhere         ? held
-                                  : HANG_ACCOUNT_COMPUTING;
+    a.state = lost               ? HANG_ACCOUNT_LOST
+              : seen->exited     ? HANG_ACCOUNT_EXITED
+              : seen->unreadable ? HANG_ACCOUNT_UNREADABLE
+              : a.culprit        ? held
+              : a.in_mpi         ? HANG_ACCOUNT_IN_MPI
+              : elsewhere        ? held
+                                 : HANG_ACCOUNT_COMPUTING;
     return a;
 }
 
-bool hang_account_roll_call(const struct hang_account_view *views, size_t n, char *done,
-                            int *group, char *line, size_t len)
+bool hang_account_roll_call(const struct hang_account_view *views, size_t n, char *done, int *group,
+                            char *line, size_t len)
 {
     size_t r = 0;
     while (r < n && done[r])
@@ -50,9 +49,12 @@ bool hang_account_roll_call(const struct hang_account_view *views, size_t n, cha
     char ranks[256];
     mg_ranks_format(group, k, ranks, sizeof ranks);
     static const char *const verbs[] = {
-        "wait%s in %s",       "%s computing in %s()",
-        "%s exited",          "%s sleeping in %s()",
-        "%s stopped in %s()", "%s not observed: its node's agent stopped answering",
+        "wait%s in %s",
+        "%s computing in %s()",
+        "%s exited",
+        "%s sleeping in %s()",
+        "%s stopped in %s()",
+        "%s not observed: its node's agent stopped answering",
         "%s alive but could not be read (its last reading was refused or timed out)"};
     char verb[300];
     const char *agreement = views[r].state == HANG_ACCOUNT_IN_MPI   ? (k == 1 ? "s" : "")
@@ -124,8 +126,7 @@ void hang_account_rerank(struct hang_account_view *views, const struct hang_culp
                          const int *faulty, size_t nfaulty, const int *named, size_t nnamed)
 {
     for (size_t i = 0; i < nfaulty; i++)
-        if (views[faulty[i]].state == HANG_ACCOUNT_COMPUTING &&
-            !is_named(named, nnamed, faulty[i]))
+        if (views[faulty[i]].state == HANG_ACCOUNT_COMPUTING && !is_named(named, nnamed, faulty[i]))
             views[faulty[i]].state = HANG_ACCOUNT_IN_MPI;
     for (size_t i = 0; i < nnamed; i++)
         if (facts[named[i]].in_handler || facts[named[i]].spun)
@@ -185,7 +186,7 @@ int hang_account_chain(const struct hang_culprit_rank *facts, const char *const 
     int *group = malloc(n * sizeof *group);
     char *done = malloc(n);
     struct hang_culprit_result result = {0};
-    int rc = !links || !group || !done ? MG_ENOMEM
+    int rc = !links || !group || !done                          ? MG_ENOMEM
              : hang_culprit_find(facts, n, links, &result) != 0 ? MG_ENOMEM
              : result.nculprits == 0                            ? 1
                                                                 : MG_OK;
@@ -198,12 +199,10 @@ int hang_account_chain(const struct hang_culprit_rank *facts, const char *const 
         mg_ranks_format(out->culprits, out->nculprits, list, sizeof list);
         snprintf(culprit_text, sizeof culprit_text, "rank%s %s", out->nculprits == 1 ? "" : "s",
                  list);
-        append_waiters(facts, functions, waits, n, links, HANG_CULPRIT_WAITS_DIRECTLY,
-                       culprit_text, out->text, sizeof out->text, out->direct, &out->ndirect,
-                       group, done);
-        append_waiters(facts, functions, waits, n, links, HANG_CULPRIT_WAITS_THROUGH,
-                       culprit_text, out->text, sizeof out->text, out->through, &out->nthrough,
-                       group, done);
+        append_waiters(facts, functions, waits, n, links, HANG_CULPRIT_WAITS_DIRECTLY, culprit_text,
+                       out->text, sizeof out->text, out->direct, &out->ndirect, group, done);
+        append_waiters(facts, functions, waits, n, links, HANG_CULPRIT_WAITS_THROUGH, culprit_text,
+                       out->text, sizeof out->text, out->through, &out->nthrough, group, done);
         size_t used = strlen(out->text);
         snprintf(out->text + used, sizeof out->text - used, "%s%s %s %s", used ? "; " : "",
                  culprit_text, conduct(result.reason, &facts[out->culprits[0]]),
@@ -236,7 +235,8 @@ void hang_account_suggestion(bool computation, const int *faulty, size_t nfaulty
                        "never comes (a message never sent, a collective others do not call)",
                  faulty[0], views[faulty[0]].what);
     } else {
-        snprintf(text, len, "every rank waits inside MPI: look for a message that is never sent "
-                            "or a collective some rank does not call (mpiguard check finds these)");
+        snprintf(text, len,
+                 "every rank waits inside MPI: look for a message that is never sent "
+                 "or a collective some rank does not call (mpiguard check finds these)");
     }
 }

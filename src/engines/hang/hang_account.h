@@ -14,13 +14,14 @@
 
 /* What a rank does, as the report tells it. */
 enum hang_account_state {
-    HANG_ACCOUNT_IN_MPI,     /* waits in the MPI call `what` */
-    HANG_ACCOUNT_COMPUTING,  /* computes in `what` (the culprit of a communication hang: inside MPI) */
-    HANG_ACCOUNT_EXITED,     /* has exited */
-    HANG_ACCOUNT_SLEEPING,   /* outside MPI, sleeping */
-    HANG_ACCOUNT_STOPPED,    /* stopped (state T) */
-    HANG_ACCOUNT_LOST,       /* not observed: its node's agent stopped answering */
-    HANG_ACCOUNT_UNREADABLE  /* alive, but its last reading was refused or timed out */
+    HANG_ACCOUNT_IN_MPI,    /* waits in the MPI call `what` */
+    HANG_ACCOUNT_COMPUTING, /* computes in `what` (the culprit of a communication hang: inside MPI)
+                             */
+    HANG_ACCOUNT_EXITED,    /* has exited */
+    HANG_ACCOUNT_SLEEPING,  /* outside MPI, sleeping */
+    HANG_ACCOUNT_STOPPED,   /* stopped (state T) */
+    HANG_ACCOUNT_LOST,      /* not observed: its node's agent stopped answering */
+    HANG_ACCOUNT_UNREADABLE /* alive, but its last reading was refused or timed out */
 };
 
 struct hang_account_view {
@@ -31,10 +32,10 @@ struct hang_account_view {
 /* How the report tells a rank as the last verification scan saw it. */
 struct hang_account_rank {
     enum hang_account_state state;
-    bool in_mpi;        /* it waits inside MPI: named by its MPI function, else by its own */
-    bool culprit;       /* the faulty rank of a communication hang: stopped or spinning in MPI */
-    bool ask_process;   /* outside MPI on this node: its process state (running, sleeping,
-                           stopped, gone) tells state, which is COMPUTING until the caller reads it */
+    bool in_mpi;      /* it waits inside MPI: named by its MPI function, else by its own */
+    bool culprit;     /* the faulty rank of a communication hang: stopped or spinning in MPI */
+    bool ask_process; /* outside MPI on this node: its process state (running, sleeping,
+                         stopped, gone) tells state, which is COMPUTING until the caller reads it */
 };
 
 /* Judges rank seen: faulty (the watch named it), polls (its function busy-waits, as MPI_Test),
@@ -48,8 +49,8 @@ struct hang_account_rank hang_account_judge(const struct hang_diag_rank *seen, b
  * yet in done (n bytes, zeroed before the first call) that share the first one's state and
  * function, marked done. Writes it to line (cut to len; group, n of room, is scratch) and returns
  * true, or false when every rank has been told. */
-bool hang_account_roll_call(const struct hang_account_view *views, size_t n, char *done,
-                            int *group, char *line, size_t len);
+bool hang_account_roll_call(const struct hang_account_view *views, size_t n, char *done, int *group,
+                            char *line, size_t len);
 
 /* What a rank's call waits for as it published it (rank_state.h: wait_on, wait_tag). */
 struct hang_account_wait {

@@ -496,8 +496,7 @@ static bool still_held(const struct hang_watch *w, size_t r)
     for (size_t k = 0; k < w->p.nscans; k++) {
         const struct hang_diag_rank *x = &w->scans[k * w->n + r];
         if (hang_diag_rank_absent(x) || x->out_mpi || !x->counter_known ||
-            x->counter != first->counter ||
-            !polls(w, x->func))
+            x->counter != first->counter || !polls(w, x->func))
             return false;
     }
     return true;
