@@ -8,7 +8,6 @@
 
 #include "mg_error.h"
 #include "mg_log.h"
-#include "mg_ranks.h"
 #include "rank_scan.h"
 #include "rank_state.h"
 
@@ -48,14 +47,6 @@ static void roll_call(const rank_view *views, int n, FILE *out, char *first_line
     free(done);
 }
 
-static bool is_faulty(const struct hang_diag_result *result, const int *faulty, int r)
-{
-    for (size_t i = 0; i < result->nfaulty; i++)
-        if (faulty[i] == r)
-            return true;
-    return false;
-}
-
 /* What the report says of rank r, as the last scan saw it (seen): its view for the roll-call, its
  * stack in st (sampled now unless it exited or its agent is lost), its facts for the culprit's
  * search, and its entry of "per_rank". */
@@ -73,7 +64,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
                          : st->mpi_function[0] ? st->mpi_function
                                                : "MPI";
-    bool faulty_rank = is_faulty(result, faulty, r);
+    bool faulty_rank = hang_account_named(faulty, result->nfaulty, r);
     struct hang_account_rank judged = hang_account_judge(
         seen, faulty_rank, seen->func >= 0 && mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL,
         lost, unpublished && st->nframes > 0 && !st->mpi_function[0],

@@ -114,7 +114,7 @@ static const char *conduct(enum hang_culprit_reason reason, const struct hang_cu
     }
 }
 
-static bool is_named(const int *ranks, size_t n, int r)
+bool hang_account_named(const int *ranks, size_t n, int r)
 {
     for (size_t i = 0; i < n; i++)
         if (ranks[i] == r)
@@ -126,7 +126,8 @@ void hang_account_rerank(struct hang_account_view *views, const struct hang_culp
                          const int *faulty, size_t nfaulty, const int *named, size_t nnamed)
 {
     for (size_t i = 0; i < nfaulty; i++)
-        if (views[faulty[i]].state == HANG_ACCOUNT_COMPUTING && !is_named(named, nnamed, faulty[i]))
+        if (views[faulty[i]].state == HANG_ACCOUNT_COMPUTING &&
+            !hang_account_named(named, nnamed, faulty[i]))
             views[faulty[i]].state = HANG_ACCOUNT_IN_MPI;
     for (size_t i = 0; i < nnamed; i++)
         if (facts[named[i]].in_handler || facts[named[i]].spun)

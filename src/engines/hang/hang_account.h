@@ -78,6 +78,9 @@ int hang_account_chain(const struct hang_culprit_rank *facts, const char *const 
                        const struct hang_account_wait *waits, size_t n,
                        struct hang_account_chain *out);
 
+/* Whether rank r is one of the n of ranks. */
+bool hang_account_named(const int *ranks, size_t n, int r);
+
 /* In a communication hang with culprits named by the search (named, nnamed > 0), the search's
  * rules rank the watch's evidence (a stopped rank before one that spins: the master of a
  * master/worker job polls, and spins, while it waits): a faulty rank of the watch told computing
