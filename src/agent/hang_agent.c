@@ -125,11 +125,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
         return MG_ENOMEM;
     if (o && (o->probe || mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0))
         mg_rank_probe_stack(o->probe, st);
-    int rc = agent_put_str(b, st->mpi_function) || agent_put_u32(b, (uint32_t)st->nframes);
-    for (size_t i = 0; !rc && i < st->nframes; i++)
-        rc = agent_put_u64(b, st->frames[i].offset) || agent_put_str(b, st->frames[i].function) ||
-             agent_put_str(b, st->frames[i].module) || agent_put_str(b, st->frames[i].file) ||
-             agent_put_u32(b, (uint32_t)st->frames[i].line);
+    int rc = rank_stack_put(b, st);
     free(st);
     const mg_rank_state *state = NULL;
     if (!rc && o && p->kind == MG_PROBE_SHM)

@@ -7,6 +7,8 @@
 #include "mg_log.h"
 #include "rank_scan.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,17 @@ static double cpu_share_of(hang_probes *p, int r)
     return p->cpu_share;
 }
 
+/* Whether rank r's process is gone (ended or a zombie), as this node sees it: a rank on another
+ * node whose agent cannot say is not known gone. */
+static bool gone(const hang_probes *p, int r)
+{
+    int pid = p->job->ranks[r].pid;
+    if (p->remote || pid <= 0)
+        return false;
+    return (kill(pid, 0) != 0 && errno == ESRCH) ||
+           mg_process_state_gone(mg_rank_scan_process_state(pid));
+}
+
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out)
 {
@@ -108,9 +121,12 @@ void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
     int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
     /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
     bool known = !unseen && (hang_probes_kind(p, r) != MG_PROBE_SHM || reading.counter_known);
+    /* a read refused or timed out says nothing of whether the rank lives: only its process does */
+    bool exited = unseen ? gone(p, r) : reading.exited;
     *out = (struct hang_watch_reading){
         .known = known,
-        .exited = unseen || reading.exited,
+        .exited = exited,
+        .unreadable = unseen && !exited,
         .in_mpi = reading.in_mpi,
         .progressed = reading.progressed,
         .counter_known = reading.counter_known,

@@ -33,7 +33,7 @@ mg_probe_kind hang_probes_kind(const hang_probes *p, int r);
  * be seen (ptrace refused: a debugger holds it; its agent gone), with one warning per rank. A rank
  * that has not published its state yet (still in MPI_Init) reads as inside MPI; a vanished one as
  * exited. A rank that cannot be seen is never evidence of a hang: the model counts it as active
- * and the diagnosis as absent. */
+ * and the diagnosis names it unreadable. */
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out);
 /* Reads rank r by ptrace from now on, whatever p->kind: a rank the shm sampler cannot see (it is
  * not interposed, or its calls bypass the wrappers). Local probes only; 0, or MG_ENOMEM. */
@@ -43,8 +43,9 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
 /* Reads rank r now for the watch engine (hang_probes_read), with its CPU time and share when
- * with_cpu_time. A rank that cannot be seen reads as exited; one whose shm state is not published
- * yet as not known. */
+ * with_cpu_time. A rank that cannot be seen reads as exited only when its process is gone (on this
+ * node: no such pid, or a zombie), else as unreadable; one whose shm state is not published yet as
+ * not known. */
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out);
 

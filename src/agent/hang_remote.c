@@ -518,24 +518,9 @@ void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const mg_rank_sta
 {
     memset(out, 0, sizeof *out);
     agent_cursor c;
-    uint32_t nframes;
     if ((!h->published && !(h->published = calloc((size_t)h->world, sizeof *h->published))) ||
-        ask_stack(h, r, &c) || agent_get_str(&c, out->mpi_function, sizeof out->mpi_function) ||
-        agent_get_u32(&c, &nframes))
+        ask_stack(h, r, &c) || rank_stack_take(&c, out))
         return;
-    rank_stack_frame extra;
-    for (uint32_t i = 0; i < nframes; i++) {
-        /* frames past the room are read and dropped, to reach the wait after them */
-        rank_stack_frame *f = out->nframes < RANK_STACK_MAX_FRAMES ? &out->frames[out->nframes]
-                                                                   : &extra;
-        uint32_t line;
-        if (agent_get_u64(&c, &f->offset) || agent_get_str(&c, f->function, sizeof f->function) ||
-            agent_get_str(&c, f->module, sizeof f->module) ||
-            agent_get_str(&c, f->file, sizeof f->file) || agent_get_u32(&c, &line))
-            return;
-        f->line = (int)line;
-        out->nframes += f != &extra;
-    }
     take_wait(h, r, &c, state);
 }
 

@@ -18,12 +18,6 @@ void hang_report(cli_session *s, hang_probes *p, const struct hang_diag_result *
                  const int *faulty, const struct hang_diag_rank *last, double detection_time,
                  json_object *model);
 
-/* A rank that died (docs/hang.md "A rank that dies"): gone without MPI_Finalize, by its published
- * state (MPI_Abort is no death: it ends the job on purpose), or without one, killed by a signal;
- * the first to die when several did (a launcher ends the others after it). -1 when none. exits
- * may be NULL (no exit statuses: then only a published state tells). */
-int hang_dead_rank(const cli_session *s, const proc_exits *exits);
-
 /* Adds the finding for dead_rank and prints its banner: its signal or exit status (from exits,
  * NULL when not listening), its last MPI call and what the others were doing; job_ended says the
  * launcher ended the job after it (else the others were left waiting). */

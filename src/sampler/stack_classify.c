@@ -2,7 +2,7 @@
  * Spec: docs/design/hang.md "How it samples"; the rule is written out in docs/sampler.md. */
 #include "stack_classify.h"
 
-#include "mpi_function_ids.h"
+#include "rank_stack.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -21,21 +21,12 @@ bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module)
     return c_spelling || in_mpi_module;
 }
 
-/* The function table's name, so that the ptrace and shm samplers name a call alike. */
-const char *stack_classify_public_name(const char *name)
-{
-    mg_fn fn = mg_fn_lookup(name);
-    if (fn != MG_FN_NONE)
-        return mg_fn_name(fn);
-    return tolower((unsigned char)name[0]) == 'p' ? name + 1 : name;
-}
-
 stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
 {
     stack_thread_class c = {false, NULL};
     for (size_t i = 0; i < n; i++) {
         if (stack_classify_is_mpi_entry(frames[i].function, frames[i].in_mpi_module)) {
-            c.mpi_function = stack_classify_public_name(
+            c.mpi_function = rank_stack_public_name(
                 frames[i].function); /* later = nearer main: keep last */
             c.in_mpi = true;
         }

@@ -44,11 +44,6 @@ typedef struct stack_thread_class {
  * function ("mpi_target_compute"), not an entry. MPIR_/MPID_/ompi_ internals are never entries. */
 bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module);
 
-/* The name reports give an MPI entry frame's call: the function table's (MPI_Send) for every
- * binding's spelling of a wrapped function (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), else
- * the name without its profiling "P" (pointing into name). */
-const char *stack_classify_public_name(const char *name);
-
 /* Classifies one stack of n frames (frames may be NULL when n is 0). */
 stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n);
 

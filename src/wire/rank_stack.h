@@ -5,6 +5,8 @@
 #ifndef MG_RANK_STACK_H
 #define MG_RANK_STACK_H
 
+#include "agent_proto.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +33,24 @@ typedef struct rank_stack {
 /* The index of the frame of the MPI call as the application made it (MPI_Allreduce,
  * mpi_allreduce_): the outermost frame naming st->mpi_function; st->nframes when none does. */
 size_t rank_stack_mpi_entry(const rank_stack *st);
+
+/* The innermost frame of the application itself (the executable of app_path), as its name or,
+ * stripped, as "app+0x1189" written to buf; else the innermost named frame; NULL when none. */
+const char *rank_stack_user_function(const rank_stack *st, const char *app_path, char *buf,
+                                     size_t len);
+
+/* The name reports give an MPI entry frame's call, so that every sampler and reader names it
+ * alike: the function table's (MPI_Send) for every binding's spelling of a wrapped function
+ * (PMPI_Send, mpi_send_, MPI_SEND, mpi_send_f08_), else the name without its profiling "P"
+ * (pointing into function). */
+const char *rank_stack_public_name(const char *function);
+
+/* Appends st to an agent frame (a hang agent's STACK answer). 0 or MG_ENOMEM. */
+int rank_stack_put(agent_buf *b, const rank_stack *st);
+
+/* Takes a stack that rank_stack_put appended into *out; frames past RANK_STACK_MAX_FRAMES are
+ * read and dropped, so that what follows them can be taken. 0, or MG_EFORMAT past the payload's
+ * end (*out then holds the frames read whole before it). */
+int rank_stack_take(agent_cursor *c, rank_stack *out);
 
 #endif

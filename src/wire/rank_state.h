@@ -4,7 +4,10 @@
 #ifndef MG_RANK_STATE_H
 #define MG_RANK_STATE_H
 
+#include "mpi_function_ids.h"
+
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MG_RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
@@ -56,6 +59,15 @@ enum mg_wait_on {
     MG_WAIT_ALL,         /* a collective on wait_comm without root: every rank of it */
     MG_WAIT_REQUESTS     /* completion of requests: the peers of the posted slots */
 };
+
+/* The MPI function a rank was in or last called, as state (NULL: none published) says; NULL
+ * when not known. */
+static inline const char *mg_rank_state_function(const mg_rank_state *state)
+{
+    unsigned fn = state ? atomic_load_explicit(&state->current_fn, memory_order_relaxed)
+                        : MG_FN_COUNT;
+    return fn < MG_FN_COUNT ? mg_fn_name(fn) : NULL;
+}
 
 /* Name of the segment for a job token and rank, for shm_open: "/mpiguard-<token>-<rank>". */
 #define MG_RANK_STATE_NAME_FORMAT "/mpiguard-%s-%d"

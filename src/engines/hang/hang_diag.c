@@ -7,7 +7,7 @@ bool hang_diag_job_stopped(const struct hang_diag_rank *scan, size_t n)
 {
     size_t alive = 0;
     for (size_t r = 0; r < n; r++) {
-        if (scan[r].exited)
+        if (hang_diag_rank_absent(&scan[r]))
             continue;
         if (!scan[r].stopped)
             return false;
@@ -51,7 +51,7 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     for (size_t rank = 0; rank < n; rank++) {
         bool exited = false, always_out = true;
         for (size_t s = 0; s < in->nscans; s++) {
-            exited = exited || in->scans[s * n + rank].exited;
+            exited = exited || hang_diag_rank_absent(&in->scans[s * n + rank]);
             always_out = always_out && in->scans[s * n + rank].out_mpi;
         }
         if (exited) {

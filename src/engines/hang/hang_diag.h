@@ -15,12 +15,21 @@ struct hang_diag_rank {
     bool out_mpi;       /* OUT_MPI (no thread inside MPI) */
     bool exited;        /* the process has exited: a rank exited in any scan is never faulty
                            and never progress */
+    bool unreadable;    /* its process lives but could not be read (ptrace refused, a read timed
+                           out, its agent lost): as silent for the verdict as an exited rank,
+                           and reported as what it is */
     bool counter_known; /* counter is valid (shm backend); false under ptrace */
     bool stopped;       /* stopped from outside (a stop signal, another tracer): see
                            hang_diag_job_stopped */
     int func;
     uint64_t counter; /* MPI calls entered so far */
 };
+
+/* Whether scan says nothing of the rank's progress: it exited, or could not be read. */
+static inline bool hang_diag_rank_absent(const struct hang_diag_rank *scan)
+{
+    return scan->exited || scan->unreadable;
+}
 
 struct hang_diag_input {
     size_t nranks;
@@ -37,7 +46,7 @@ enum hang_diag_kind {
     HANG_DIAG_PROGRESS,      /* some rank progressed: a transient slowdown, resume watching */
     HANG_DIAG_COMPUTATION,   /* a hang with ranks stuck OUT_MPI: those are the faulty ranks */
     HANG_DIAG_COMMUNICATION, /* a hang with every live rank inside MPI */
-    HANG_DIAG_ALL_EXITED,    /* every rank has exited: no hang */
+    HANG_DIAG_ALL_EXITED,    /* every rank has exited (or cannot be read): no hang */
     HANG_DIAG_SUSPENDED,     /* in some scan the whole job was stopped (hang_diag_job_stopped):
                                 its silence says nothing, no verdict */
     HANG_DIAG_STARVED        /* no progress seen, but a rank was kept from running (starved): a
@@ -48,7 +57,7 @@ struct hang_diag_result {
     enum hang_diag_kind kind;
     int progress_rank; /* the first rank that showed progress, or -1 */
     size_t nfaulty;    /* ranks OUT_MPI in every scan (may exceed the caller's capacity) */
-    size_t nexited;    /* ranks exited in some scan */
+    size_t nexited;    /* ranks absent (exited or unreadable) in some scan */
 };
 
 /* Progress of a live rank between consecutive scans: with both counters known, a counter that

@@ -218,10 +218,17 @@ int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *s
     return next_sample(w, now, step);
 }
 
+/* Gone or unreadable: what the rank does is not known, so it is never evidence of a hang. */
+static bool absent(const struct hang_watch_reading *r)
+{
+    return r->exited || r->unreadable;
+}
+
 static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
 {
-    return (struct hang_diag_rank){.out_mpi = !r->in_mpi && !r->exited,
+    return (struct hang_diag_rank){.out_mpi = !r->in_mpi && !absent(r),
                                    .exited = r->exited,
+                                   .unreadable = r->unreadable,
                                    .counter_known = r->counter_known,
                                    .stopped = r->stopped,
                                    .func = r->func,
@@ -293,8 +300,8 @@ static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *re
      * by one at a job's end), and one that cannot be seen must never look stuck. */
     for (size_t i = 0; i < count; i++) {
         const struct hang_watch_reading *r = &readings[i];
-        out += r->exited || !r->in_mpi || r->progressed;
-        w->stopped_seen = w->stopped_seen || (r->stopped && !r->exited);
+        out += absent(r) || !r->in_mpi || r->progressed;
+        w->stopped_seen = w->stopped_seen || (r->stopped && !absent(r));
     }
     /* A suspended job's silence is no evidence; every rank is read only when every sampled one
      * is stopped, which a healthy job never is. */
@@ -343,7 +350,7 @@ static bool polls(const struct hang_watch *w, int func)
 /* Blocked: alive, seen, inside a non-polling MPI function. */
 static bool blocked(const struct hang_watch *w, const struct hang_watch_reading *r)
 {
-    return r->known && !r->exited && r->in_mpi && !polls(w, r->func) &&
+    return r->known && !absent(r) && r->in_mpi && !polls(w, r->func) &&
            (r->counter_known || r->func >= 0);
 }
 
@@ -353,8 +360,8 @@ static bool blocked(const struct hang_watch *w, const struct hang_watch_reading 
  * before it). */
 static bool held(const struct hang_watch *w, const struct hang_watch_reading *r, bool one_stopped)
 {
-    bool starting = !r->known && !r->exited && r->in_mpi;
-    return blocked(w, r) || (r->stopped && !r->exited) || (one_stopped && starting);
+    bool starting = !r->known && !absent(r) && r->in_mpi;
+    return blocked(w, r) || (r->stopped && !absent(r)) || (one_stopped && starting);
 }
 
 /* Whether the rank is where the reference scan saw it: stopped or not as then, and its counter
@@ -374,7 +381,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
 {
     bool one_stopped = false;
     for (size_t r = 0; r < w->n; r++)
-        one_stopped = one_stopped || (readings[r].stopped && !readings[r].exited);
+        one_stopped = one_stopped || (readings[r].stopped && !absent(&readings[r]));
     w->stopped_seen = one_stopped;
     /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
     bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n);
@@ -404,7 +411,7 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_reading *x = &readings[r];
-        w->before[r] = (struct cpu_mark){.exited = x->exited,
+        w->before[r] = (struct cpu_mark){.exited = absent(x),
                                          .runnable = x->runnable,
                                          .cpu_s = x->cpu_s,
                                          .slices = x->slices,
@@ -463,7 +470,7 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
     for (size_t r = 0; r < w->n; r++) {
         bool exited = false, always_stopped = true;
         for (size_t k = 0; k < w->p.nscans; k++) {
-            exited = exited || w->scans[k * w->n + r].exited;
+            exited = exited || hang_diag_rank_absent(&w->scans[k * w->n + r]);
             always_stopped = always_stopped && w->scans[k * w->n + r].stopped;
         }
         w->conduct[r] = exited ? 0 : always_stopped ? STOPPED : w->conduct[r];
@@ -488,8 +495,8 @@ static bool still_held(const struct hang_watch *w, size_t r)
     const struct hang_diag_rank *first = &w->scans[r];
     for (size_t k = 0; k < w->p.nscans; k++) {
         const struct hang_diag_rank *x = &w->scans[k * w->n + r];
-        if (x->exited || x->out_mpi || !x->counter_known || x->counter != first->counter ||
-            !polls(w, x->func))
+        if (hang_diag_rank_absent(x) || x->out_mpi || !x->counter_known ||
+            x->counter != first->counter || !polls(w, x->func))
             return false;
     }
     return true;
@@ -589,7 +596,7 @@ static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_re
                       double now)
 {
     struct poll_hold *h = &w->holds[r];
-    if (!x->known || x->exited || !x->counter_known) {
+    if (!x->known || absent(x) || !x->counter_known) {
         *h = (struct poll_hold){.held_since = -1};
         return;
     }

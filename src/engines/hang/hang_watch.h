@@ -59,7 +59,9 @@ void hang_watch_params_default(struct hang_watch_params *p);
 /* One rank as the caller read it. */
 struct hang_watch_reading {
     bool known;         /* its MPI state was read (shm: it has published it; ptrace: sampled) */
-    bool exited;        /* gone, or cannot be seen: never evidence of a hang */
+    bool exited;        /* its process is gone: never evidence of a hang */
+    bool unreadable;    /* its process lives but could not be read: never evidence of a hang
+                           either, and never taken for exited (hang_diag_rank.unreadable) */
     bool in_mpi;        /* a thread is inside MPI (or it polls: rank_probe.h) */
     bool progressed;    /* made a non-polling MPI call since its previous reading */
     bool counter_known; /* counter is valid */

@@ -153,12 +153,9 @@ static void suspicion_verified_to_a_verdict(void)
     MG_CHECK_INT(det_state.resumes, 0);
 }
 
-static void computation_hang_names_the_rank(void)
+/* The three scans after a suspicion, rank 2 outside MPI in each: a computation hang naming it. */
+static void verify_rank_2_computing(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
     readings[2].in_mpi = false;
     for (int k = 0; k < 3; k++)
         MG_CHECK_INT(feed(0.5 + k), MG_OK);
@@ -166,7 +163,38 @@ static void computation_hang_names_the_rank(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
     MG_CHECK_INT(step.result.nfaulty, 1);
     MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+}
+
+static void computation_hang_names_the_rank(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    verify_rank_2_computing();
     MG_CHECK(hang_watch_last_scan(w)[2].out_mpi);
+}
+
+/* A rank that cannot be read while its process lives (ptrace refused, a read timed out) is no
+ * evidence, as an exited one, but the last scan keeps it unreadable, never exited (issue 29). */
+static void an_unreadable_rank_is_not_exited(void)
+{
+    const struct hang_watch_reading unreadable = {.unreadable = true, .func = -1, .cpu_s = -1};
+    start(false);
+    all_blocked();
+    readings[1] = unreadable; /* the sample's second rank, 3 */
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(det_state.last_out, 1); /* never looks stuck */
+    all_blocked();
+    readings[3] = unreadable;
+    verify_rank_2_computing();
+    const struct hang_diag_rank *last = hang_watch_last_scan(w);
+    MG_CHECK(last[3].unreadable);
+    MG_CHECK(!last[3].exited);
+    MG_CHECK(!last[3].out_mpi);
+    MG_CHECK(hang_diag_rank_absent(&last[3]));
+    MG_CHECK(!last[2].unreadable);
 }
 
 /* A counter that moves during verification clears the suspicion: the detector resumes and the
@@ -675,6 +703,7 @@ int main(void)
     MG_RUN(samples_feed_the_detector);
     MG_RUN(suspicion_verified_to_a_verdict);
     MG_RUN(computation_hang_names_the_rank);
+    MG_RUN(an_unreadable_rank_is_not_exited);
     MG_RUN(progress_sets_the_suspicion_aside);
     MG_RUN(verification_waits_for_each_ranks_own_time);
     MG_RUN(a_job_starved_as_a_whole_still_gets_a_verdict);
