@@ -131,6 +131,11 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
     case HANG_DIAG_SUSPENDED:
         snprintf(why, sizeof why, "the whole job was stopped during verification");
         break;
+    case HANG_DIAG_ALL_EXITED:
+        snprintf(
+            why, sizeof why,
+            "no rank could be read during verification (each had exited or could not be read)");
+        break;
     case HANG_DIAG_STARVED:
         snprintf(why, sizeof why,
                  "rank %d was kept from running during verification (a busy node, a CPU quota), "

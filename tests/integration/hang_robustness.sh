@@ -81,6 +81,7 @@ ptrace-refused)
         [ "$(grep -c "rank $r (pid .*) cannot be sampled" "$TMP/stderr")" -le 1 ] || fail "rank $r warned more than once"
     done
     grep -q "no hang found" "$TMP/stderr" || fail "no closing line"
+    ! grep -q "rank -1" "$TMP/stderr" || { cat "$TMP/stderr"; fail "a line names rank -1"; }
     ;;
 sigkill | sigint)
     start_hang 60 --sampler ptrace --interval 0.005 --max-interval 0.005
