@@ -34,7 +34,7 @@ packages=(
   mpich libmpich-dev
   libunwind-dev libdw-dev libelf-dev
   libz3-dev z3
-  clang-14 llvm-14-dev libclang-rt-14-dev
+  clang-14 llvm-14-dev libclang-rt-14-dev clang-format-14
   slurm-wlm slurm-client munge
   graphviz
   libjson-c-dev

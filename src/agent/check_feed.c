@@ -110,7 +110,7 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     int rc = deadlock_detector_feed(f->det, ev, now);
     /* a leaf holds the rank's later calls until the root's model left this one */
     int noted = f->answers && (rc == MG_OK || rc == MG_ENOENT) ? tbon_root_note(f->answers, ev)
-                                                                : MG_OK;
+                                                               : MG_OK;
     fed(f, ev, 0, noted ? noted : rc);
 }
 

@@ -143,9 +143,8 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
                                      &line))
             return MG_EFORMAT;
-        site_info site = {.function = function[0] ? function : NULL,
-                          .file = file[0] ? file : NULL,
-                          .line = line};
+        site_info site = {
+            .function = function[0] ? function : NULL, .file = file[0] ? file : NULL, .line = line};
         sink->base.site(sink->base.ctx, rank, wide, &site);
         return MG_OK;
     default:

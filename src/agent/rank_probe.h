@@ -57,7 +57,8 @@ enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
  * (ParaStack treats busy-wait polling as staying in MPI). Under ptrace, a reading without the CPU
  * time whose counter moved since the previous reading, the latest sample having caught the rank
  * out of any polling call, is answered by the counter alone, without stopping the rank (up to 3
- * in a row); a GAP_ONLY reading of a rank sampled before never stops it. Returns 0 (an exited process is a reading, not an error) or the sampler's error. */
+ * in a row); a GAP_ONLY reading of a rank sampled before never stops it. Returns 0 (an exited
+ * process is a reading, not an error) or the sampler's error. */
 int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for

@@ -244,8 +244,8 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
             site.file = dwfl_lineinfo(l, NULL, &site.line, NULL, NULL, NULL);
         if (site.file && in_mpi_cxx_bindings(site.file))
             leave_mpi_cxx_bindings(m, pc, &site.file, &site.line);
-        site.in_mpi_binding =
-            (site.file && in_mpi_cxx_bindings(site.file)) || is_mpi_cxx_library(m);
+        site.in_mpi_binding = (site.file && in_mpi_cxx_bindings(site.file)) ||
+                              is_mpi_cxx_library(m);
     }
     if (store(r, key, addr, &site) != MG_OK)
         return 0;

@@ -148,7 +148,8 @@ static void tell_each_child(stage *s, agent_msg_type type)
     uint8_t frame[AGENT_FRAME_HEADER];
     agent_frame_header_put(frame, type, 0);
     for (int i = 0; i < s->params->n_inputs; i++) {
-        if (s->answers_out[i] >= 0 && agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
+        if (s->answers_out[i] >= 0 &&
+            agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
             s->answers_out[i] = -1;
         }
     }

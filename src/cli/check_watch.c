@@ -40,10 +40,10 @@ static int report_new(check_run *r, int ended)
     for (; r->reported < n; r->reported++) {
         const dl_finding *f = &fs[r->reported];
         int stops = check_policy_stops(f);
-        enum check_confirmation c =
-            stops && !ended
-                ? check_policy_confirm(&r->feed.policy, r->reported, f, &rd, check_feed_now())
-                : CHECK_CONFIRMED;
+        enum check_confirmation c = stops && !ended
+                                        ? check_policy_confirm(&r->feed.policy, r->reported, f, &rd,
+                                                               check_feed_now())
+                                        : CHECK_CONFIRMED;
         if (c == CHECK_UNCONFIRMED)
             break; /* looked at again at the next poll; later findings wait behind it */
         if (c == CHECK_DROPPED) {

@@ -194,5 +194,7 @@ void capture_coll_install(void)
 #if MG_MPI_LARGE_COUNT
     COLLECTIVES(INSTALL, LARGE, _c)
 #endif
-    CAPTURE_OBSERVE(Barrier) CAPTURE_OBSERVE(Ibarrier) CAPTURE_OBSERVE(Op_create)
+    CAPTURE_OBSERVE(Barrier)
+    CAPTURE_OBSERVE(Ibarrier)
+    CAPTURE_OBSERVE(Op_create)
 }

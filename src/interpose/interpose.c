@@ -161,7 +161,8 @@ void mg_interpose_start(void)
     interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const mg_module *m = available_modules[i];
-        if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES && m->init(&job) == 0)
+        if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES &&
+            m->init(&job) == 0)
             enabled[enabled_count++] = m;
     }
     route_calls(1);

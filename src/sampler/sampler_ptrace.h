@@ -78,9 +78,9 @@ typedef struct sampler_sample {
     int64_t total_ns;            /* the whole call, wall clock */
     int64_t cpu_ns;              /* CPU time the calling thread spent in the call */
     /* Where held_ns went (the rest of it, stop_ns - wait_ns, is seizing and interrupting): */
-    int64_t wait_ns;    /* from an interrupt until the last taken thread stopped, per stop */
-    int64_t unwind_ns;  /* reading registers and memory and unwinding, the threads stopped */
-    int64_t release_ns; /* detaching them */
+    int64_t wait_ns;       /* from an interrupt until the last taken thread stopped, per stop */
+    int64_t unwind_ns;     /* reading registers and memory and unwinding, the threads stopped */
+    int64_t release_ns;    /* detaching them */
     const char *unsampled; /* MG_ETIMEOUT: why no thread was sampled of the live process */
 } sampler_sample;
 
@@ -98,10 +98,10 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * or during the sample gives verdict STACK_EXITED and 0, not an error; after that every sample
  * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (the process
  * lives, /proc says, but no thread was sampled: none stopped before the timeout, or its main thread
- * is gone and the others are MPI's own; *out then says why in unsampled, and its held time), MG_ESTATE (aborted),
- * MG_ENOMEM or MG_ESYS. On every return no thread of the target is left stopped by us, except a
- * LATE thread that stops after the return: it stays in a ptrace-stop until the next sample or close
- * (at most one sampling interval), or until this process exits. */
+ * is gone and the others are MPI's own; *out then says why in unsampled, and its held time),
+ * MG_ESTATE (aborted), MG_ENOMEM or MG_ESYS. On every return no thread of the target is left
+ * stopped by us, except a LATE thread that stops after the return: it stays in a ptrace-stop until
+ * the next sample or close (at most one sampling interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
 
 /* Lets go of a LATE thread of an earlier sample that has stopped since (sampler_ptrace_sample),

@@ -2,11 +2,11 @@
  * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
  * the blocking point-to-point calls whose both ends are in the share, on WORLD or on a
  * communicator whose members are all in the share (its constructor's exit record says so), with
- * the detector's own matcher (p2p_match) and keeps those pairs from the stage above; a blocking collective on WORLD
- * that every rank of the share entered and left alike goes up as one summary; every other record
- * goes up unchanged. The stage above (another tbon_leaf, or the deadlock detector at the root:
- * deadlock_detector_feed_summary) consumes what it passes as it consumes records. No MPI, no I/O.
- * Not thread-safe. */
+ * the detector's own matcher (p2p_match) and keeps those pairs from the stage above; a blocking
+ * collective on WORLD that every rank of the share entered and left alike goes up as one summary;
+ * every other record goes up unchanged. The stage above (another tbon_leaf, or the deadlock
+ * detector at the root: deadlock_detector_feed_summary) consumes what it passes as it consumes
+ * records. No MPI, no I/O. Not thread-safe. */
 #ifndef TBON_LEAF_H
 #define TBON_LEAF_H
 
