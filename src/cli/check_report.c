@@ -176,6 +176,12 @@ void check_report_tool_data(check_run *r)
     json_object_object_add(detector, "leaves", json_object_new_int(leaves));
     json_object_object_add(detector, "levels", json_object_new_int(leaves ? 2 : 1));
     json_object_object_add(data, "detector", detector);
+    mg_fn fns[MG_FN_COUNT];
+    size_t n = deadlock_detector_unmodelled(r->feed.det, fns, MG_FN_COUNT);
+    json_object *calls = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(calls, json_object_new_string(mg_fn_name(fns[i])));
+    json_object_object_add(data, "unmodelled_calls", calls);
     if (st.lost)
         mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
                 (unsigned long long)st.lost);

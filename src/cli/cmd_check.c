@@ -163,16 +163,14 @@ static void stop_agents(check_run *r)
 
 static void print_clean_line(const check_run *r)
 {
-    char checked[2048], left[2048], unmodelled[1024];
+    char checked[2048], left[2048];
     mg_report_class_list(r->o->selected, 1, checked, sizeof checked);
     mg_report_class_list(r->o->selected, 0, left, sizeof left);
-    deadlock_detector_unmodelled(r->feed.det, unmodelled, sizeof unmodelled);
     fprintf(stderr,
             "mpiguard: check: nothing found in %d of %d ranks observed (checked: %s; not checked: "
             "%s",
             r->observed, r->s->job.nranks, checked, CHECK_NOT_COVERED);
-    if (unmodelled[0])
-        fprintf(stderr, "; calls the run made that are not checked: %s", unmodelled);
+    report_render_unmodelled(mg_report_tool_data(r->s->report), "; ", stderr);
     if (left[0])
         fprintf(stderr, "; not selected by --checks: %s", left);
     if (r->left_out)

@@ -314,33 +314,35 @@ static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
     sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, rc, win, RMA_UNLOCK_ALL);
 }
 
-/* Flushes and Win_sync step no epoch (Win_sync is legal in any; a flush outside a passive-target
- * epoch is not checked): their records order the accesses of two origins (rma_conflicts.h). */
-static void completion_call(uint16_t fn, int phase, int rc, int target, MPI_Win win)
+/* A flush needs a passive-target epoch (rma_epochs.h); its record orders the accesses of two
+ * origins (rma_conflicts.h). */
+static void flush_call(uint16_t fn, int phase, int rc, int target, MPI_Win win)
 {
-    const rma_window *w = window_for(fn, phase, win);
-    if (w)
-        emit_on(w, fn, phase, rc, target, 0, NULL, NULL);
+    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_FLUSH, target, 0, NULL, NULL);
 }
 static void obs_Win_flush(int ph, int rc, int rank, MPI_Win win)
 {
-    completion_call(CHECK_FN_WIN_FLUSH, ph, rc, rank, win);
+    flush_call(CHECK_FN_WIN_FLUSH, ph, rc, rank, win);
 }
 static void obs_Win_flush_all(int ph, int rc, MPI_Win win)
 {
-    completion_call(CHECK_FN_WIN_FLUSH_ALL, ph, rc, NO_TARGET, win);
+    sync_call(CHECK_FN_WIN_FLUSH_ALL, ph, rc, win, RMA_FLUSH_ALL);
 }
 static void obs_Win_flush_local(int ph, int rc, int rank, MPI_Win win)
 {
-    completion_call(CHECK_FN_WIN_FLUSH_LOCAL, ph, rc, rank, win);
+    flush_call(CHECK_FN_WIN_FLUSH_LOCAL, ph, rc, rank, win);
 }
 static void obs_Win_flush_local_all(int ph, int rc, MPI_Win win)
 {
-    completion_call(CHECK_FN_WIN_FLUSH_LOCAL_ALL, ph, rc, NO_TARGET, win);
+    sync_call(CHECK_FN_WIN_FLUSH_LOCAL_ALL, ph, rc, win, RMA_FLUSH_ALL);
 }
+/* Win_sync steps no epoch and is never reported: it synchronizes the window's copies, in an epoch
+ * or outside all (MPICH 4.0 refuses it outside a passive-target one, Open MPI 4.1 does not). */
 static void obs_Win_sync(int ph, int rc, MPI_Win win)
 {
-    completion_call(CHECK_FN_WIN_SYNC, ph, rc, NO_TARGET, win);
+    const rma_window *w = window_for(CHECK_FN_WIN_SYNC, ph, win);
+    if (w)
+        emit_on(w, CHECK_FN_WIN_SYNC, ph, rc, NO_TARGET, 0, NULL, NULL);
 }
 
 static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,

@@ -80,5 +80,9 @@ void mg_report_render_dot(const mg_report *r, FILE *out);
  * graph drawn as SVG. */
 void mg_report_render_html(const mg_report *r, FILE *out);
 void mg_finding_print_banner(const mg_finding *f, FILE *out);
+/* "calls the run made that are not checked: MPI_Comm_idup, ..." after `before`, from check's
+ * tool_data.unmodelled_calls (docs/report-schema.md), on the clean line and in the text view;
+ * nothing when it names none. Returns whether it wrote. */
+int report_render_unmodelled(json_object *tool_data, const char *before, FILE *out);
 
 #endif

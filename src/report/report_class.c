@@ -67,8 +67,10 @@ static const mg_report_class classes[] = {
      "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)",
      "use an op defined for the datatype, or a user-defined op"},
     {"rma_access_outside_epoch", "check", "rma", "error",
-     "a one-sided access (Put, Get, Accumulate...) outside any epoch on its window",
-     "open an epoch first: MPI_Win_fence, MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all"},
+     "a one-sided access (Put, Get, Accumulate...) outside any epoch on its window, or a flush "
+     "outside a passive-target epoch of its target",
+     "open an epoch first: MPI_Win_fence, MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all (a "
+     "flush needs a lock of its target or MPI_Win_lock_all)"},
     {"rma_epoch_twice", "check", "rma", "error", "an epoch opened while the same one is open",
      "close the epoch (MPI_Win_complete, MPI_Win_wait, MPI_Win_unlock) before opening it again"},
     {"rma_epoch_unclosed", "check", "rma", "error",

@@ -25,6 +25,18 @@ json_object *mg_report_json_array(json_object *o, const char *key)
     return NULL;
 }
 
+int report_render_unmodelled(json_object *tool_data, const char *before, FILE *out)
+{
+    json_object *calls = mg_report_json_array(tool_data, "unmodelled_calls");
+    size_t n = calls ? json_object_array_length(calls) : 0;
+    if (n)
+        fprintf(out, "%scalls the run made that are not checked: ", before);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? ", " : "",
+                json_object_get_string(json_object_array_get_idx(calls, i)));
+    return n > 0;
+}
+
 void mg_report_format_ranks(json_object *ranks, char *buf, size_t buflen)
 {
     size_t n = ranks ? json_object_array_length(ranks) : 0;
@@ -105,7 +117,7 @@ void mg_report_render_text(const mg_report *r, FILE *out)
                     mg_report_json_string(job, "outcome", "?"));
         fputc('\n', out);
     }
-    json_object *data, *detector;
+    json_object *data = NULL, *detector;
     if (json_object_object_get_ex(root, "tool_data", &data) &&
         json_object_object_get_ex(data, "detector", &detector)) {
         int leaves = json_object_object_get_ex(detector, "leaves", &v) ? json_object_get_int(v) : 0;
@@ -116,6 +128,8 @@ void mg_report_render_text(const mg_report *r, FILE *out)
         else
             fputs("detector: one process\n", out);
     }
+    if (report_render_unmodelled(data, "", out))
+        fputc('\n', out);
     json_object *observation = mg_report_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);

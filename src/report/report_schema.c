@@ -39,7 +39,8 @@ static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
 static const char *const site_roles[] = {"call", "creation", NULL};
 
 /* A container comes before its fields, so a wrong container is named before what it holds.
- * Fields not listed are free (a tool's evidence and tool_data). */
+ * Fields not listed are free (a tool's evidence and tool_data), but for the tool_data field the
+ * text view reads. */
 static const field_rule rules[] = {
     {"tool", JSON_STRING, 1, tools, NULL},
     {"version", JSON_STRING, 1, NULL, NULL},
@@ -58,6 +59,8 @@ static const field_rule rules[] = {
     {"job.exit_status", JSON_INT, 0, NULL, NULL},
     {"job.outcome", JSON_STRING, 0, outcomes, NULL},
     {"tool_data", JSON_OBJECT, 0, NULL, NULL},
+    {"tool_data.unmodelled_calls", JSON_ARRAY, 0, NULL, NULL},
+    {"tool_data.unmodelled_calls[]", JSON_STRING, 1, NULL, NULL},
     {"observation", JSON_ARRAY, 0, NULL, NULL},
     {"observation[]", JSON_OBJECT, 1, NULL, NULL},
     {"observation[].rank", JSON_INT, 1, NULL, NULL},

@@ -53,4 +53,11 @@ grep -q "^mpiguard: check: nothing found in 2 of 2 ranks observed (checked: " "$
 # A call check does not model (Comm_idup): the clean line names it.
 expect_status 0 "a call check does not model" -- check ok_comm_idup_unmodelled
 grep -q "^mpiguard: check: nothing found in 2 of 2 ranks observed (.*; calls the run made that are not checked: MPI_Comm_idup)$" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "the clean line does not name MPI_Comm_idup"; }
+# ... and so do the report's tool_data and its text view; a run that made none lists none
+python3 -c "
+import json, sys
+assert json.load(open(sys.argv[1]))['tool_data']['unmodelled_calls'] == ['MPI_Comm_idup']
+assert json.load(open(sys.argv[2]))['tool_data']['unmodelled_calls'] == []" "$TMP/ok_comm_idup_unmodelled.json" "$TMP/ok_request_unchecked_calls.json" || fail "tool_data.unmodelled_calls"
+expect_status 0 "text of a report with an unmodelled call" -- "$MPIGUARD" report "$TMP/ok_comm_idup_unmodelled.json"
+grep -qxF "calls the run made that are not checked: MPI_Comm_idup" "$TMP/stdout" || { cat "$TMP/stdout" >&2; fail "the text view does not name MPI_Comm_idup"; }
 pass "banners, --checks and the html page of real check reports"

@@ -93,6 +93,8 @@ broken observation 'r["observation"] = [{"rank": 0, "observed": True, "cause": "
 refused 65 "'$TMP/observation.json': observation[0].cause is \"blind\" (expected one of observed|preload_replaced|" "$TMP/observation.json"
 broken observed 'r["observation"] = [{"rank": 0, "observed": "yes", "cause": "observed", "detail": None, "sampler": "shm"}]'
 refused 65 "'$TMP/observed.json': observation[0].observed is a string (expected true or false)" "$TMP/observed.json"
+broken unmodelled 'r["tool_data"] = {"unmodelled_calls": ["MPI_Comm_idup", 3]}'
+refused 65 "'$TMP/unmodelled.json': tool_data.unmodelled_calls[1] is an integer (expected a string)" "$TMP/unmodelled.json"
 broken schema 'r["schema"] = "mpiguard-report/2"'
 refused 65 "'$TMP/schema.json' has schema 'mpiguard-report/2'; this mpiguard reads 'mpiguard-report/1'" "$TMP/schema.json"
 broken array 'r = [r]'

@@ -5,8 +5,6 @@
  * Spec: docs/design/check-detector.md §5-§10. */
 #include "deadlock_detector.h"
 
-#include <stdio.h>
-
 #include "call_model.h"
 #include "detector_settle.h"
 #include "detector_state.h"
@@ -212,16 +210,13 @@ int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank)
     return det && rank >= 0 && rank < det->world && (det->ranks[rank].flags & RANK_IN_CALL);
 }
 
-void deadlock_detector_unmodelled(const deadlock_detector *det, char *buf, size_t len)
+size_t deadlock_detector_unmodelled(const deadlock_detector *det, mg_fn *out, size_t cap)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned fn = MG_FN_NONE + 1; det && fn < MG_FN_COUNT && used < len; fn++) {
-        if (det->unmodelled[fn]) {
-            int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", mg_fn_name(fn));
-            used += n > 0 ? (size_t)n : 0;
-        }
-    }
+    size_t n = 0;
+    for (unsigned fn = MG_FN_NONE + 1; det && fn < MG_FN_COUNT; fn++)
+        if (det->unmodelled[fn] && n < cap)
+            out[n++] = (mg_fn)fn;
+    return n;
 }
 
 void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out)

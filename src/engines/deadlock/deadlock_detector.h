@@ -13,6 +13,7 @@
 #include "check_event.h"
 #include "dl_finding.h"
 #include "dl_params.h"
+#include "mpi_function_ids.h"
 
 typedef struct deadlock_detector deadlock_detector;
 
@@ -59,8 +60,9 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
  * rank outside the world. */
 int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
 /* The functions ranks called whose effect the detector does not model (their
- * CHECK_FN_UNMODELLED records), as "MPI_Rput, MPI_Comm_idup" in buf[0..len); "" for none. */
-void deadlock_detector_unmodelled(const deadlock_detector *det, char *buf, size_t len);
+ * CHECK_FN_UNMODELLED records), once each in mg_fn order, in out[0..cap); returns how many it
+ * wrote (0 for a NULL det). */
+size_t deadlock_detector_unmodelled(const deadlock_detector *det, mg_fn *out, size_t cap);
 
 typedef struct dl_queue_sizes {
     size_t queued_sends;  /* sends waiting for a receive */

@@ -126,7 +126,8 @@ static const char *invalid_argument_text(uint32_t problem)
     case USAGE_OP_TYPE:
         return "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)";
     case USAGE_RMA_OUTSIDE_EPOCH:
-        return "an access to a target that no open epoch of the window covers (MPI 3.1 §11.5)";
+        return "an access to a target that no open epoch of the window covers, or a flush to one "
+               "that no lock or Lock_all covers (MPI 3.1 §11.5)";
     case USAGE_RMA_EPOCH_TWICE:
         return "an epoch opened while one that excludes it is open on the window";
     case USAGE_RMA_EPOCH_UNCLOSED:

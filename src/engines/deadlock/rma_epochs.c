@@ -53,7 +53,8 @@ static usage_problem close_open(uint8_t *open)
 
 usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target)
 {
-    int targeted = action == RMA_LOCK || action == RMA_UNLOCK || action == RMA_ACCESS;
+    int targeted = action == RMA_LOCK || action == RMA_UNLOCK || action == RMA_ACCESS ||
+                   action == RMA_FLUSH;
     if (targeted && (target < 0 || target >= w->targets))
         return USAGE_OK;
     switch (action) {
@@ -88,6 +89,12 @@ usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target)
         return close_open(&w->lock_all);
     case RMA_ACCESS:
         return access(w, target);
+    /* a flush completes passive-target accesses only (MPI 3.1 §11.5.4): a fence or PSCW epoch
+     * does not make it legal */
+    case RMA_FLUSH:
+        return w->lock_all || w->locked[target] ? USAGE_OK : USAGE_RMA_OUTSIDE_EPOCH;
+    case RMA_FLUSH_ALL:
+        return passive_open(w) ? USAGE_OK : USAGE_RMA_OUTSIDE_EPOCH;
     default: /* RMA_FREE */
         if (passive_open(w) || w->start_open || w->post_open ||
             (w->fence_open && w->fence_accessed))

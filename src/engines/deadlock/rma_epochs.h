@@ -22,6 +22,8 @@ typedef enum rma_action {
     RMA_LOCK_ALL,   /* opens a passive-target epoch on every target */
     RMA_UNLOCK_ALL, /* ends it */
     RMA_ACCESS,     /* Put, Get, Accumulate, ... to one target */
+    RMA_FLUSH,      /* Win_flush, Win_flush_local to one target: needs its lock or Lock_all */
+    RMA_FLUSH_ALL,  /* Win_flush_all, Win_flush_local_all: need a lock or Lock_all */
     RMA_FREE        /* MPI_Win_free: every epoch must be closed */
 } rma_action;
 
@@ -36,10 +38,10 @@ typedef struct rma_epochs {
     int32_t targets;
 } rma_epochs;
 
-/* Applies `action` (on `target`, a rank of the window's group, for RMA_LOCK, RMA_UNLOCK and
- * RMA_ACCESS) and returns the problem it shows, or USAGE_OK. A call with a problem changes no
- * state, except that an epoch opened twice stays open once. A target outside [0, targets) (an
- * argument error MPI reports, or MPI_PROC_NULL) is not checked. O(1), allocation-free. */
+/* Applies `action` (on `target`, a rank of the window's group, for RMA_LOCK, RMA_UNLOCK,
+ * RMA_ACCESS and RMA_FLUSH) and returns the problem it shows, or USAGE_OK. A call with a problem
+ * changes no state, except that an epoch opened twice stays open once. A target outside the group
+ * (an argument error MPI reports, or MPI_PROC_NULL) is not checked. O(1), allocation-free. */
 usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target);
 
 #endif

@@ -22,7 +22,7 @@ typedef enum usage_problem {
     USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
     USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
     /* one-sided epochs, decided by rma_epochs_step (rma_epochs.h) */
-    USAGE_RMA_OUTSIDE_EPOCH,   /* a Put, Get, ... to a target no open epoch of the window covers */
+    USAGE_RMA_OUTSIDE_EPOCH,   /* a Put, Get, ... (or a flush) to a target no open epoch covers */
     USAGE_RMA_EPOCH_TWICE,     /* an epoch opened while one that excludes it is open */
     USAGE_RMA_EPOCH_UNCLOSED,  /* a window freed with an epoch open or accesses not completed */
     USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */

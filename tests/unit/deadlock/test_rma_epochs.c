@@ -1,6 +1,6 @@
 /* One rank's epochs on one window (rma_epochs.h, issue 28 item 5): each kind of epoch done right,
- * and each problem: an access outside any epoch, an epoch opened twice, a close without its open,
- * a window freed with an epoch open. */
+ * and each problem: an access outside any epoch, a flush outside a passive-target one, an epoch
+ * opened twice, a close without its open, a window freed with an epoch open. */
 #include <string.h>
 
 #include "mg_test.h"
@@ -70,6 +70,35 @@ static void test_problems(void)
     MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
 }
 
+/* A flush needs a lock of its target or Lock_all: a fence or PSCW epoch, a lock of another target
+ * or one already released do not make it legal; a flush to MPI_PROC_NULL is MPI's to refuse. */
+static void test_flush_outside_passive_epoch(void)
+{
+    rma_epochs w = fresh();
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE_LAST, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_START, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 2), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 3), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
+    /* a refused flush changes no epoch */
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+}
+
 static void test_names(void)
 {
     MG_CHECK_STR(usage_problem_name(USAGE_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
@@ -82,6 +111,7 @@ int main(void)
 {
     MG_RUN(test_legal_epochs);
     MG_RUN(test_problems);
+    MG_RUN(test_flush_outside_passive_epoch);
     MG_RUN(test_names);
     MG_TEST_END();
 }
