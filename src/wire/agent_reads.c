@@ -8,8 +8,8 @@
 
 /* Takes a READ request's kind and count off c, the ranks left on it. An unknown kind is refused:
  * answering it as another would stop ranks the front meant to leave running, or the reverse. */
-static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_t *count,
-                        char *err, size_t errlen)
+static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_t *count, char *err,
+                        size_t errlen)
 {
     uint32_t k;
     if (type != AGENT_MSG_READ || agent_get_u32(c, &k) || agent_get_u32(c, count) ||
