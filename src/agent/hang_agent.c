@@ -93,14 +93,20 @@ typedef struct node_ranks {
     size_t n;
 } node_ranks;
 
-static void read_rank(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+_Static_assert((int)AGENT_READ_CPU_TIME == (int)MG_PROBE_CPU_TIME &&
+                   (int)AGENT_READ_GAP_ONLY == (int)MG_PROBE_GAP_ONLY,
+               "a READ's kind is what the probe is asked");
+
+/* Reads a rank as the front asked (kind): a gap-only reading, as the local one, stops no rank
+ * sampled before (mg_rank_probe_read). */
+static void read_rank(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     node_ranks *node = ctx;
     owned_rank *o = find(node->owned, node->n, rank);
     *out = (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
     mg_probe_reading reading;
     if (!o || mg_rank_probe_read_opening(node->params->kind, node->params->token, o->rank, o->pid,
-                                         &o->probe, with_cpu_time, &reading))
+                                         &o->probe, kind, &reading))
         return;
     *out = (agent_reading){.rank = rank,
                            .exited = (uint8_t)reading.exited,
@@ -155,9 +161,9 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
             kill(owned[i].pid, (int)value);
         return 0;
     }
-    if (type == AGENT_MSG_READ || type == AGENT_MSG_READ_CPU) {
+    if (type == AGENT_MSG_READ) {
         node_ranks node = {p, owned, n};
-        rc = agent_reads_answer(type, &c, read_rank, &node, out);
+        rc = agent_reads_answer(type, &c, read_rank, &node, out, err, errlen);
         return rc ? rc : agent_send(fd, out);
     }
     if (type != AGENT_MSG_STACKS || agent_get_u32(&c, &count) || count != 1 ||

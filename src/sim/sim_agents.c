@@ -70,7 +70,7 @@ static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf 
     agent_read_fn read = a->read;
     void *ctx = a->ctx;
     pthread_mutex_unlock(&a->lock);
-    if (agent_reads_answer(type, &c, read, ctx, out) != MG_OK)
+    if (agent_reads_answer(type, &c, read, ctx, out, err, sizeof err) != MG_OK)
         return 1;
     return agent_send(a->nodes.fds[k].fd, out) != MG_OK;
 }

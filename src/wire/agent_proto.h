@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 14U
+#define AGENT_PROTO_VERSION 15U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -37,15 +37,16 @@ typedef enum agent_msg_type {
                             pairs;
                             (check) share u32, shares u32, node name */
     /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
-    AGENT_MSG_READ = 2,     /* front -> agent: count u32, ranks to read now (all of the agent's
-                               ranks a sampling round or scan wants: agent_reads.h) */
+    AGENT_MSG_READ = 2,     /* front -> agent: kind u32 (agent_read_kind), count u32, ranks to
+                               read now (all of the agent's ranks a sampling round or scan
+                               wants: agent_reads.h) */
     AGENT_MSG_READINGS = 3, /* agent -> front: count u32, one reading per asked rank, in order */
     AGENT_MSG_STACKS = 4,   /* front -> agent: ranks whose stacks to take */
     AGENT_MSG_STACK = 5,    /* agent -> front: one rank's stack as text lines (innermost first),
                                then its published wait (agent_waits.h) */
     AGENT_MSG_SIGNAL = 6,   /* front -> agent: a signal for every owned rank */
     AGENT_MSG_BYE = 7,      /* front -> agent: stop */
-    AGENT_MSG_READ_CPU = 8, /* front -> agent: ranks to read now, with their CPU time */
+    /* 8 was READ_CPU up to version 14: READ's kind says it now */
     /* mpiguard check (docs/design/check.md, "How it is built"): a stream, agent -> detector. */
     AGENT_MSG_RECORD = 9,   /* one encoded check event record */
     AGENT_MSG_SITE = 10,    /* rank i32, line i32, addr u64, function length u16, file length

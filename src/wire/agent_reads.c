@@ -6,19 +6,39 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Takes a READ request's kind and count off c, the ranks left on it. An unknown kind is refused:
+ * answering it as another would stop ranks the front meant to leave running, or the reverse. */
+static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_t *count, char *err,
+                        size_t errlen)
+{
+    uint32_t k;
+    if (type != AGENT_MSG_READ || agent_get_u32(c, &k) || agent_get_u32(c, count) ||
+        (size_t)(c->end - c->p) / 4 < *count) {
+        snprintf(err, errlen, "a reading request is not a READ frame holding its ranks");
+        return MG_EFORMAT;
+    }
+    if (k != AGENT_READ_PLAIN && k != AGENT_READ_CPU_TIME && k != AGENT_READ_GAP_ONLY) {
+        snprintf(err, errlen, "a reading request of unknown kind %u", k);
+        return MG_EFORMAT;
+    }
+    *kind = (int)k;
+    return MG_OK;
+}
+
 int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
-                       agent_buf *reply)
+                       agent_buf *reply, char *err, size_t errlen)
 {
     uint32_t count, rank;
-    if ((type != AGENT_MSG_READ && type != AGENT_MSG_READ_CPU) || agent_get_u32(request, &count) ||
-        (size_t)(request->end - request->p) / 4 < count)
-        return MG_EFORMAT;
+    int kind;
+    int rc = take_request(type, request, &kind, &count, err, errlen);
+    if (rc != MG_OK)
+        return rc;
     if (agent_frame_begin(reply, AGENT_MSG_READINGS) || agent_put_u32(reply, count))
         return MG_ENOMEM;
     for (uint32_t i = 0; i < count; i++) {
         agent_get_u32(request, &rank);
         agent_reading r = {.rank = (int32_t)rank};
-        read(ctx, (int32_t)rank, type == AGENT_MSG_READ_CPU, &r);
+        read(ctx, (int32_t)rank, kind, &r);
         if (agent_put_reading(reply, &r))
             return MG_ENOMEM;
     }
@@ -26,14 +46,19 @@ int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn
     return MG_OK;
 }
 
-int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *ranks, size_t max,
-                      size_t *count)
+int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *kind, int *ranks,
+                      size_t max, size_t *count, char *err, size_t errlen)
 {
     agent_cursor c = *request;
     uint32_t n, rank;
-    if ((type != AGENT_MSG_READ && type != AGENT_MSG_READ_CPU) || agent_get_u32(&c, &n) ||
-        (size_t)(c.end - c.p) / 4 < n || n > max)
+    int rc = take_request(type, &c, kind, &n, err, errlen);
+    if (rc != MG_OK)
+        return rc;
+    if (n > max) {
+        snprintf(err, errlen, "a reading request asks for %u ranks, past the %zu of the job", n,
+                 max);
         return MG_EFORMAT;
+    }
     for (uint32_t i = 0; i < n; i++) {
         agent_get_u32(&c, &rank);
         ranks[i] = (int)rank;
@@ -115,10 +140,9 @@ static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stat
     return MG_OK;
 }
 
-int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+int agent_reads_round(agent_read_ask *asks, size_t n, int kind, agent_buf *buf,
                       agent_read_stats *stats, char *err, size_t errlen)
 {
-    agent_msg_type type = with_cpu_time ? AGENT_MSG_READ_CPU : AGENT_MSG_READ;
     if (errlen > 0)
         err[0] = '\0';
     for (size_t k = 0; k < n; k++) {
@@ -127,7 +151,8 @@ int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_b
         if (a->count == 0)
             continue;
         mark_unseen(a);
-        if (agent_frame_begin(buf, type) || agent_put_u32(buf, (uint32_t)a->count))
+        if (agent_frame_begin(buf, AGENT_MSG_READ) || agent_put_u32(buf, (uint32_t)kind) ||
+            agent_put_u32(buf, (uint32_t)a->count))
             return MG_ENOMEM;
         for (size_t i = 0; i < a->count; i++)
             if (agent_put_u32(buf, (uint32_t)a->ranks[i]))

@@ -1,4 +1,4 @@
-/* Batched readings over the agent protocol (agent_proto.h, READ/READ_CPU and READINGS): the front
+/* Batched readings over the agent protocol (agent_proto.h, READ and READINGS): the front
  * asks each agent, in one frame, for every rank it wants of it now, and the agent answers them all
  * in one frame. `mpiguard hang`'s front (src/agent/hang_remote.c), its agents
  * (src/agent/hang_agent.c) and the simulator (src/sim) run this same code (docs/hang.md, "Many
@@ -11,22 +11,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a READ request wants of each rank, first in its payload. The values are rank_probe.h's
+ * (MG_PROBE_CPU_TIME, MG_PROBE_GAP_ONLY), which an agent hands its probe as they came: GAP_ONLY, a
+ * verification retake, is answered under ptrace without stopping the rank (docs/design/hang.md). */
+typedef enum agent_read_kind {
+    AGENT_READ_PLAIN = 0,    /* where the rank is */
+    AGENT_READ_CPU_TIME = 1, /* that and its CPU time */
+    AGENT_READ_GAP_ONLY = 3, /* its CPU time and counter; where it is may be the last seen */
+} agent_read_kind;
+
 /* How an agent reads one of its ranks: fills out (out->rank is set, the rest zeroed) or marks it
- * unseen. Called once per asked rank, in the request's order. */
-typedef void (*agent_read_fn)(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out);
+ * unseen. Called once per asked rank, in the request's order, with the request's kind. */
+typedef void (*agent_read_fn)(void *ctx, int32_t rank, int kind, agent_reading *out);
 
-/* Agent side: answers a READ or READ_CPU request (its payload in request) with a finished READINGS
- * frame in reply (not the request's buffer), one reading per asked rank through read. Errors:
- * MG_EFORMAT (another type, or a count the payload does not hold), MG_ENOMEM. */
+/* Agent side: answers a READ request (its payload in request) with a finished READINGS frame in
+ * reply (not the request's buffer), one reading per asked rank through read. Errors, with err
+ * naming the problem: MG_EFORMAT (another type, an unknown kind, or a count the payload does not
+ * hold), MG_ENOMEM. */
 int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
-                       agent_buf *reply);
+                       agent_buf *reply, char *err, size_t errlen);
 
-/* The ranks a READ or READ_CPU request asks for, without consuming request: up to max of them into
+/* The kind and ranks a READ request asks for, without consuming request: up to max ranks into
  * ranks, their number into *count. For a relay of an agent tree, which reads them from the agents
- * below it in one round before it answers (agent_reads_answer). Errors: MG_EFORMAT (another type,
- * a count the payload does not hold or past max). */
-int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *ranks, size_t max,
-                      size_t *count);
+ * below it in one round before it answers (agent_reads_answer). Errors, with err naming the
+ * problem: MG_EFORMAT (another type, an unknown kind, a count the payload does not hold or past
+ * max). */
+int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *kind, int *ranks,
+                      size_t max, size_t *count, char *err, size_t errlen);
 
 /* Front side: one agent's part of a round. */
 typedef struct agent_read_ask {
@@ -51,11 +62,12 @@ typedef struct agent_read_stats {
     uint64_t rounds, frames, bytes;
 } agent_read_stats;
 
-/* One round: sends every ask with a count its request frame, then takes the answers in the same
- * order, so the agents read their ranks at the same time. An ask that fails leaves its readings
- * unseen and the others unaffected; err names the first malformed answer. buf is scratch. Adds to
- * stats when not NULL. Returns MG_OK, or MG_ENOMEM (nothing sent). */
-int agent_reads_round(agent_read_ask *asks, size_t n, int with_cpu_time, agent_buf *buf,
+/* One round of readings of kind (agent_read_kind): sends every ask with a count its request
+ * frame, then takes the answers in the same order, so the agents read their ranks at the same
+ * time. An ask that fails leaves its readings unseen and the others unaffected; err names the
+ * first malformed answer. buf is scratch. Adds to stats when not NULL. Returns MG_OK, or
+ * MG_ENOMEM (nothing sent). */
+int agent_reads_round(agent_read_ask *asks, size_t n, int kind, agent_buf *buf,
                       agent_read_stats *stats, char *err, size_t errlen);
 
 /* A reading of rank that says nothing: its agent could not look at it, or did not answer. */

@@ -24,10 +24,10 @@ void agent_relay_free(agent_relay *r)
     agent_buf_free(&r->buf);
 }
 
-static void read_relayed(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+static void read_relayed(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     const agent_relay *r = ctx;
-    (void)with_cpu_time;
+    (void)kind;
     *out = rank >= 0 && (size_t)rank < r->nranks ? r->table[rank] : agent_reads_unseen(rank);
 }
 
@@ -35,7 +35,8 @@ int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *reques
                        char *err, size_t errlen)
 {
     size_t count;
-    int rc = agent_reads_ranks(type, request, r->ranks, r->nranks, &count);
+    int kind;
+    int rc = agent_reads_ranks(type, request, &kind, r->ranks, r->nranks, &count, err, errlen);
     if (rc != MG_OK)
         return rc;
     /* what no agent below answers for (not its rank, or its agent failed) reads as unseen */
@@ -44,8 +45,8 @@ int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *reques
             r->table[r->ranks[i]] = agent_reads_unseen(r->ranks[i]);
     agent_reads_group(r->below, r->nbelow, r->child_of, r->nranks, r->ranks, count, r->grouped,
                       r->out);
-    rc = agent_reads_round(r->below, r->nbelow, type == AGENT_MSG_READ_CPU, &r->buf, &r->stats, err,
-                           errlen);
+    /* the agents below read as the front asked: a gap-only round stops no rank there either */
+    rc = agent_reads_round(r->below, r->nbelow, kind, &r->buf, &r->stats, err, errlen);
     if (rc != MG_OK)
         return rc;
     for (size_t j = 0; j < r->nbelow; j++)
@@ -58,5 +59,5 @@ int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *reques
         const agent_read_ask *a = &r->below[r->child_of[rank]];
         r->table[rank].lost = a->fd < 0 || a->rc != MG_OK;
     }
-    return agent_reads_answer(type, request, read_relayed, r, reply);
+    return agent_reads_answer(type, request, read_relayed, r, reply, err, errlen);
 }

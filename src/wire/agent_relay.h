@@ -1,6 +1,6 @@
 /* A relay of an agent tree (docs/hang.md "Many nodes"; docs/hang-simulation.md "Over the agent
- * protocol"): between the front and a share of the node agents, it answers a READ or READ_CPU
- * request by reading the ranks asked of it from the agents below it in one round
+ * protocol"): between the front and a share of the node agents, it answers a READ request by
+ * reading the ranks asked of it from the agents below it in one round of the same kind
  * (agent_reads_round), then answering with what they said (agent_reads_answer). The simulator's
  * relays and `mpiguard hang`'s (src/agent/hang_relay.h) run this code. */
 #ifndef MG_AGENT_RELAY_H
@@ -27,7 +27,7 @@ typedef struct agent_relay {
  * 0 or MG_ENOMEM (then agent_relay_free is still safe). */
 int agent_relay_init(agent_relay *r, size_t nranks);
 void agent_relay_free(agent_relay *r);
-/* Answers one READ or READ_CPU request (type, its payload in request) into the finished frame
+/* Answers one READ request (type, its payload in request) into the finished frame
  * reply. A rank the relay does not own, or whose agent below failed, reads as unseen; such an ask's
  * rc says why (MG_EIO: gone or silent), and the rank of a failed or already lost (fd negative)
  * agent also reads as lost. Errors: MG_EFORMAT (agent_reads_ranks), MG_ENOMEM. */

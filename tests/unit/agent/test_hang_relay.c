@@ -1,6 +1,7 @@
 /* Unit tests of hang's relay (src/agent/hang_relay.h) over socketpairs, the test playing the front
- * above it and its two agents below: a round asks each agent once for its own ranks only and the
- * answer comes back in the order asked; a stack request reaches the rank's agent and its answer,
+ * above it and its two agents below: a round asks each agent once for its own ranks only, with the
+ * kind the front asked (a gap-only retake stays gap-only), and the answer comes back in the order
+ * asked; a stack request reaches the rank's agent and its answer,
  * published wait and all, comes back byte for byte; an agent that went away has its ranks read as
  * unseen and lost (a rank no agent owns only as unseen), its stack as empty with nothing
  * published, and the other agent is still asked; bye reaches the agent
@@ -31,9 +32,10 @@ static void *relay_main(void *arg)
     return NULL;
 }
 
-static void send_read(int fd, agent_buf *b, const int32_t *ranks, uint32_t n)
+static void send_read(int fd, agent_buf *b, int kind, const int32_t *ranks, uint32_t n)
 {
     MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_put_u32(b, (uint32_t)kind), MG_OK);
     MG_CHECK_INT(agent_put_u32(b, n), MG_OK);
     for (uint32_t i = 0; i < n; i++)
         MG_CHECK_INT(agent_put_u32(b, (uint32_t)ranks[i]), MG_OK);
@@ -41,31 +43,33 @@ static void send_read(int fd, agent_buf *b, const int32_t *ranks, uint32_t n)
     MG_CHECK_INT(agent_send(fd, b), MG_OK);
 }
 
-static void read_as_agent(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+/* An agent's reading: its slices say the kind it was asked for. */
+static void read_as_agent(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
-    (void)with_cpu_time;
     *out = (agent_reading){.rank = rank,
                            .in_mpi = 1,
                            .counter = 100 + (uint64_t)rank + *(int *)ctx,
                            .cpu_time_ns = -1,
-                           .cpu_slices = -1};
+                           .cpu_slices = kind};
 }
 
-/* Agent `agent` takes the relay's request, checks it asks for want[0..n), and answers it. */
-static void agent_answers(int fd, int agent, const int32_t *want, uint32_t n, agent_buf *in,
-                          agent_buf *out)
+/* Agent `agent` takes the relay's request, checks it asks for want[0..n) with the kind the front
+ * asked, and answers it. */
+static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint32_t n,
+                          agent_buf *in, agent_buf *out)
 {
     agent_msg_type type;
     agent_cursor c;
     char err[160];
     MG_CHECK_INT(agent_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
-    int ranks[4];
+    int ranks[4], asked = -1;
     size_t count = 0;
-    MG_CHECK_INT(agent_reads_ranks(type, &c, ranks, 4, &count), MG_OK);
+    MG_CHECK_INT(agent_reads_ranks(type, &c, &asked, ranks, 4, &count, err, sizeof err), MG_OK);
+    MG_CHECK_INT(asked, kind);
     MG_CHECK_INT(count, n);
     for (uint32_t i = 0; i < n && i < count; i++)
         MG_CHECK_INT(ranks[i], want[i]);
-    MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out), MG_OK);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out, err, sizeof err), MG_OK);
     MG_CHECK_INT(agent_send(fd, out), MG_OK);
 }
 
@@ -73,8 +77,8 @@ static void agent_answers(int fd, int agent, const int32_t *want, uint32_t n, ag
  * where expect_agent is UNSEEN, unseen and lost where it is LOST. */
 enum { UNSEEN = -1, LOST = -2 };
 
-static void front_takes(int fd, const int32_t *ranks, const int *expect_agent, uint32_t n,
-                        agent_buf *in)
+static void front_takes(int fd, int kind, const int32_t *ranks, const int *expect_agent,
+                        uint32_t n, agent_buf *in)
 {
     agent_msg_type type;
     agent_cursor c;
@@ -89,8 +93,10 @@ static void front_takes(int fd, const int32_t *ranks, const int *expect_agent, u
         MG_CHECK_INT(r.rank, ranks[i]);
         MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
         MG_CHECK_INT(r.lost, expect_agent[i] == LOST);
-        if (expect_agent[i] >= 0)
+        if (expect_agent[i] >= 0) {
             MG_CHECK_INT(r.counter, 100 + ranks[i] + expect_agent[i]);
+            MG_CHECK_INT(r.cpu_slices, kind);
+        }
     }
 }
 
@@ -113,10 +119,15 @@ static void relay_round_stack_loss_and_bye(void)
     agent_buf in = {0}, out = {0}, answer = {0};
     /* a round of every rank: each agent asked for its own, rank 3 unseen */
     static const int32_t all[4] = {2, 1, 0, 3}, of0[2] = {2, 0}, of1[1] = {1};
-    send_read(up[0], &out, all, 4);
-    agent_answers(a0[0], 0, of0, 2, &in, &answer);
-    agent_answers(a1[0], 1, of1, 1, &in, &answer);
-    front_takes(up[0], all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
+    send_read(up[0], &out, AGENT_READ_PLAIN, all, 4);
+    agent_answers(a0[0], 0, AGENT_READ_PLAIN, of0, 2, &in, &answer);
+    agent_answers(a1[0], 1, AGENT_READ_PLAIN, of1, 1, &in, &answer);
+    front_takes(up[0], AGENT_READ_PLAIN, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
+    /* a verification retake: gap only below the relay too, so that no agent stops its ranks */
+    send_read(up[0], &out, AGENT_READ_GAP_ONLY, all, 4);
+    agent_answers(a0[0], 0, AGENT_READ_GAP_ONLY, of0, 2, &in, &answer);
+    agent_answers(a1[0], 1, AGENT_READ_GAP_ONLY, of1, 1, &in, &answer);
+    front_takes(up[0], AGENT_READ_GAP_ONLY, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
     /* rank 1's stack: its agent's answer, with its published wait, passed through whole */
     send_stacks(up[0], &out, 1);
     agent_msg_type type;
@@ -140,9 +151,9 @@ static void relay_round_stack_loss_and_bye(void)
      * next, its stacks empty, agent 1 still asked */
     close(a0[0]);
     for (int round = 0; round < 2; round++) {
-        send_read(up[0], &out, all, 4);
-        agent_answers(a1[0], 1, of1, 1, &in, &answer);
-        front_takes(up[0], all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
+        send_read(up[0], &out, AGENT_READ_CPU_TIME, all, 4);
+        agent_answers(a1[0], 1, AGENT_READ_CPU_TIME, of1, 1, &in, &answer);
+        front_takes(up[0], AGENT_READ_CPU_TIME, all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
     }
     send_stacks(up[0], &out, 0);
     MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);

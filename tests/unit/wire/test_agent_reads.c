@@ -1,21 +1,24 @@
 /* Unit tests of batched readings (src/wire/agent_reads.h) over real socketpairs: ranks grouped by
  * agent in their order, lost agents skipped; one round asks each agent once for all its ranks and
- * puts every answer back in place; an agent that answers wrong, or not at all, leaves its ranks
- * unseen and the other agents' readings intact (a write to the gone one fails without SIGPIPE); a
- * request whose count its payload does not hold, or past what a relay holds, or random bytes, is
- * refused without a crash. */
+ * puts every answer back in place; the round's kind (plain, with CPU time, gap only) reaches the
+ * agent's reader as sent; an agent that answers wrong, or not at all, leaves its ranks unseen and
+ * the other agents' readings intact (a write to the gone one fails without SIGPIPE); a request of
+ * an unknown kind, or whose count its payload does not hold, or past what a relay holds, or random
+ * bytes, is refused without a crash. */
 #include "agent_reads.h"
 #include "mg_error.h"
 #include "mg_rng.h"
 #include "mg_test.h"
 
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 enum { NAGENTS = 3, NRANKS = 9 };
 
-/* An agent's reading of rank r: its counter is 100 r, its function r + 1. */
-static void read_fake(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+/* An agent's reading of rank r: its counter is 100 r, its function r + 1, its slices the kind it
+ * was asked for. */
+static void read_fake(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     (*(int *)ctx)++;
     *out = (agent_reading){.rank = rank,
@@ -23,8 +26,8 @@ static void read_fake(void *ctx, int32_t rank, int with_cpu_time, agent_reading 
                            .counter_known = 1,
                            .fn = (uint32_t)rank + 1,
                            .counter = 100u * (uint64_t)rank,
-                           .cpu_time_ns = with_cpu_time ? 7 : -1,
-                           .cpu_slices = -1};
+                           .cpu_time_ns = kind != AGENT_READ_PLAIN ? 7 : -1,
+                           .cpu_slices = kind};
 }
 
 /* Answers one request on fd as an agent does (agent_reads_answer), counting ranks read. */
@@ -35,7 +38,7 @@ static void serve_once(int fd, int *reads)
     agent_cursor c;
     char err[160];
     MG_CHECK_INT(agent_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out), MG_OK);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out, err, sizeof err), MG_OK);
     MG_CHECK_INT(agent_send(fd, &out), MG_OK);
     agent_buf_free(&in);
     agent_buf_free(&out);
@@ -82,7 +85,8 @@ static void one_frame_each_way_per_agent(void)
     char err[160];
     for (int a = 0; a < NAGENTS; a++) {
         agent_buf req = {0};
-        MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ_CPU), MG_OK);
+        MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ), MG_OK);
+        MG_CHECK_INT(agent_put_u32(&req, AGENT_READ_CPU_TIME), MG_OK);
         MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
         for (size_t i = 0; i < asks[a].count; i++)
             MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_OK);
@@ -92,7 +96,9 @@ static void one_frame_each_way_per_agent(void)
         agent_buf_free(&req);
     }
     MG_CHECK_INT(reads, 5);
-    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, 1, &scratch, &stats, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_CPU_TIME, &scratch, &stats, err,
+                                   sizeof err),
+                 MG_OK);
     MG_CHECK_INT((int)stats.rounds, 1);
     MG_CHECK_INT((int)stats.frames, 6);
     for (int a = 0; a < NAGENTS; a++) {
@@ -132,7 +138,8 @@ static void a_failing_agent_leaves_the_others_intact(void)
     close(pairs[1][1]);
     agent_buf req = {0};
     MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_put_u32(&req, 3) || agent_put_u32(&req, 6) || agent_put_u32(&req, 7) ||
+    MG_CHECK_INT(agent_put_u32(&req, AGENT_READ_PLAIN) || agent_put_u32(&req, 3) ||
+                     agent_put_u32(&req, 6) || agent_put_u32(&req, 7) ||
                      agent_put_u32(&req, 8),
                  MG_OK);
     agent_frame_finish(&req);
@@ -140,7 +147,8 @@ static void a_failing_agent_leaves_the_others_intact(void)
     serve_once(pairs[2][1], &reads);
     agent_buf scratch = {0};
     char err[160];
-    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, 0, &scratch, NULL, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_PLAIN, &scratch, NULL, err, sizeof err),
+                 MG_OK);
     MG_CHECK_INT(asks[0].rc, MG_EFORMAT);
     MG_CHECK(strstr(err, "another frame") != NULL);
     MG_CHECK(asks[1].rc == MG_EIO);
@@ -158,41 +166,123 @@ static void a_failing_agent_leaves_the_others_intact(void)
     agent_buf_free(&scratch);
 }
 
+/* A round of each kind: the request the round sent (left unread behind an answer sent before it)
+ * gives the agent's reader that kind, and a relay that kind with its ranks. */
+static void the_kind_reaches_the_agent(void)
+{
+    static const int kinds[] = {AGENT_READ_PLAIN, AGENT_READ_CPU_TIME, AGENT_READ_GAP_ONLY};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        int pair[2], reads = 0, kind = -1, ranks[2];
+        size_t count = 0;
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0);
+        const int32_t asked[1] = {4};
+        agent_reading got;
+        agent_read_ask ask = {.fd = pair[0], .ranks = asked, .count = 1, .out = &got};
+        agent_buf b = {0}, in = {0};
+        agent_reading early = {.rank = 4};
+        MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_READINGS), MG_OK);
+        MG_CHECK_INT(agent_put_u32(&b, 1) || agent_put_reading(&b, &early), MG_OK);
+        agent_frame_finish(&b);
+        MG_CHECK_INT(agent_send(pair[1], &b), MG_OK);
+        char err[160];
+        MG_CHECK_INT(agent_reads_round(&ask, 1, kinds[k], &b, NULL, err, sizeof err), MG_OK);
+        MG_CHECK_INT(ask.rc, MG_OK);
+        agent_msg_type type;
+        agent_cursor c;
+        MG_CHECK_INT(agent_recv(pair[1], &in, &type, &c, err, sizeof err), MG_OK);
+        MG_CHECK_INT(agent_reads_ranks(type, &c, &kind, ranks, 2, &count, err, sizeof err), MG_OK);
+        MG_CHECK_INT(kind, kinds[k]);
+        MG_CHECK(count == 1 && ranks[0] == 4);
+        MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, &reads, &b, err, sizeof err), MG_OK);
+        MG_CHECK_INT(reads, 1);
+        agent_cursor answer = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
+        uint32_t n;
+        MG_CHECK(agent_get_u32(&answer, &n) == MG_OK && n == 1);
+        MG_CHECK_INT(agent_get_reading(&answer, &got), MG_OK);
+        MG_CHECK_INT(got.cpu_slices, kinds[k]);
+        close(pair[0]);
+        close(pair[1]);
+        agent_buf_free(&b);
+        agent_buf_free(&in);
+    }
+}
+
+/* Writes a READ payload (kind, count, then ranks) into p; its length. */
+static size_t read_payload(uint8_t *p, uint32_t kind, uint32_t count, const uint32_t *ranks,
+                           size_t nranks)
+{
+    agent_buf b = {0};
+    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_put_u32(&b, kind) || agent_put_u32(&b, count), MG_OK);
+    for (size_t i = 0; i < nranks; i++)
+        MG_CHECK_INT(agent_put_u32(&b, ranks[i]), MG_OK);
+    size_t n = b.len - AGENT_FRAME_HEADER;
+    memcpy(p, b.data + AGENT_FRAME_HEADER, n);
+    agent_buf_free(&b);
+    return n;
+}
+
 static void bad_requests_are_refused(void)
 {
     uint8_t payload[64];
     agent_buf reply = {0};
-    int reads = 0;
+    int reads = 0, kind;
+    char err[160];
     mg_rng rng;
     mg_rng_seed(&rng, 31);
     /* a count past what the payload holds: refused before anything is read */
-    agent_cursor c = {payload, payload + 8};
-    payload[0] = 3;
-    payload[1] = payload[2] = payload[3] = 0;
-    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply), MG_EFORMAT);
+    size_t n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9}, 1);
+    agent_cursor c = {payload, payload + n};
+    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
+                 MG_EFORMAT);
     MG_CHECK_INT(reads, 0);
-    c = (agent_cursor){payload, payload + 8};
-    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply), MG_EFORMAT);
+    c = (agent_cursor){payload, payload + n};
+    MG_CHECK_INT(
+        agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply, err, sizeof err),
+        MG_EFORMAT);
+    /* a kind no version has (2 is GAP_ONLY without CPU_TIME): refused, named, nothing read */
+    static const uint32_t unknown[] = {2, 4, 8, 0xffffffffu};
+    for (size_t k = 0; k < sizeof unknown / sizeof *unknown; k++) {
+        n = read_payload(payload, unknown[k], 1, (const uint32_t[]){9}, 1);
+        c = (agent_cursor){payload, payload + n};
+        MG_CHECK_INT(
+            agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
+            MG_EFORMAT);
+        MG_CHECK(strstr(err, "unknown kind") != NULL);
+        MG_CHECK_INT(reads, 0);
+        int ranks[2];
+        size_t count;
+        c = (agent_cursor){payload, payload + n};
+        err[0] = '\0';
+        MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                     MG_EFORMAT);
+        MG_CHECK(strstr(err, "unknown kind") != NULL);
+    }
     /* a relay peeks at the ranks, past max refused, the request left for the answer */
     int ranks[2];
     size_t count;
-    payload[0] = 1;
-    payload[4] = 9;
-    payload[5] = payload[6] = payload[7] = 0;
-    c = (agent_cursor){payload, payload + 8};
-    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, ranks, 2, &count), MG_OK);
+    n = read_payload(payload, AGENT_READ_GAP_ONLY, 1, (const uint32_t[]){9}, 1);
+    c = (agent_cursor){payload, payload + n};
+    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                 MG_OK);
     MG_CHECK_INT((int)count, 1);
     MG_CHECK_INT(ranks[0], 9);
+    MG_CHECK_INT(kind, AGENT_READ_GAP_ONLY);
     MG_CHECK(c.p == payload);
-    payload[0] = 3;
-    c = (agent_cursor){payload, payload + 16};
-    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, ranks, 2, &count), MG_EFORMAT);
+    n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9, 1, 2}, 3);
+    c = (agent_cursor){payload, payload + n};
+    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                 MG_EFORMAT);
     for (int k = 0; k < 20000; k++) {
-        size_t n = (size_t)mg_rng_below(&rng, sizeof payload + 1);
+        n = (size_t)mg_rng_below(&rng, sizeof payload + 1);
         for (size_t i = 0; i < n; i++)
             payload[i] = (uint8_t)mg_rng_next(&rng);
+        /* half of them of a known kind, for the count and ranks to be read */
+        if (k % 2 && n >= 4)
+            memset(payload, 0, 4);
         c = (agent_cursor){payload, payload + n};
-        int rc = agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply);
+        int rc =
+            agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err);
         MG_CHECK(rc == MG_OK || rc == MG_EFORMAT);
     }
     agent_buf_free(&reply);
@@ -203,6 +293,7 @@ int main(void)
     MG_RUN(groups_by_agent_in_order);
     MG_RUN(one_frame_each_way_per_agent);
     MG_RUN(a_failing_agent_leaves_the_others_intact);
+    MG_RUN(the_kind_reaches_the_agent);
     MG_RUN(bad_requests_are_refused);
     MG_TEST_END();
 }

@@ -1,0 +1,162 @@
+/* A node agent of hang (src/agent/hang_agent.h) under ptrace answers a gap-only READ, a
+ * verification retake through agents, without stopping the rank, as a local probe does (issue 29):
+ * this test is the front, the agent runs in a thread of it and reads a busy child process that
+ * stands in for rank 0 of a job. The child makes no system call, so its voluntary context switches
+ * count the ptrace stops it took: a reading with the CPU time adds some, a gap-only one none, and
+ * the gap-only reading still carries the CPU time that grew meanwhile. */
+#include "agent_proto.h"
+#include "agent_reads.h"
+#include "hang_agent.h"
+#include "mg_env.h"
+#include "mg_error.h"
+#include "mg_test.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct agent_run {
+    hang_agent_params params;
+    int rc;
+    char err[160];
+} agent_run;
+
+static void *agent_main(void *arg)
+{
+    agent_run *run = arg;
+    run->rc = hang_agent_run(&run->params, run->err, sizeof run->err);
+    return NULL;
+}
+
+/* Rank 0 of job token: this program again, spinning (its environment is what the agent finds). */
+static pid_t spawn_rank(const char *token)
+{
+    char token_var[96];
+    snprintf(token_var, sizeof token_var, "%s=%s", MG_ENV_JOB_TOKEN, token);
+    char *argv[] = {"test_hang_agent_gap", "spin", NULL};
+    char *envp[] = {token_var, "PMI_RANK=0", "PMI_SIZE=1", NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        execve("/proc/self/exe", argv, envp);
+        _exit(127);
+    }
+    return pid;
+}
+
+static long voluntary_switches(pid_t pid)
+{
+    char path[64], line[256];
+    long n = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "re");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* The front's READ of rank 0 of the given kind, and the agent's answer. */
+static agent_reading read_rank0(int fd, int kind, agent_buf *b)
+{
+    agent_reading r = agent_reads_unseen(0);
+    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_put_u32(b, (uint32_t)kind) || agent_put_u32(b, 1) || agent_put_u32(b, 0),
+                 MG_OK);
+    agent_frame_finish(b);
+    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+    agent_msg_type type;
+    agent_cursor c;
+    uint32_t count = 0;
+    char err[160];
+    MG_CHECK_INT(agent_recv(fd, b, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK(type == AGENT_MSG_READINGS && agent_get_u32(&c, &count) == MG_OK && count == 1);
+    MG_CHECK_INT(agent_get_reading(&c, &r), MG_OK);
+    return r;
+}
+
+static void gap_only_read_through_an_agent_stops_no_rank(void)
+{
+    char token[64];
+    snprintf(token, sizeof token, "gapagent%d", (int)getpid());
+    pid_t rank = spawn_rank(token);
+    MG_CHECK(rank > 0);
+    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    MG_CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 &&
+             listen(listener, 1) == 0 &&
+             getsockname(listener, (struct sockaddr *)&addr, &len) == 0);
+    uint8_t secret[AGENT_SECRET_BYTES] = {7};
+    agent_run run = {.params = {.host = "127.0.0.1",
+                                .port = ntohs(addr.sin_port),
+                                .token = token,
+                                .secret = secret,
+                                .kind = MG_PROBE_PTRACE,
+                                .first_rank = 0,
+                                .last_rank = 0,
+                                .discover_seconds = 20},
+                     .rc = -1};
+    pthread_t thread;
+    MG_CHECK_INT(pthread_create(&thread, NULL, agent_main, &run), 0);
+    int fd = accept(listener, NULL, NULL);
+    MG_CHECK(fd >= 0);
+    MG_CHECK_INT(agent_auth_recv(fd, secret), MG_OK);
+    agent_buf b = {0};
+    agent_msg_type type;
+    agent_cursor c;
+    char err[160];
+    MG_CHECK_INT(agent_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(type, AGENT_MSG_HELLO);
+
+    /* the first reading samples the rank: a stop */
+    long before = voluntary_switches(rank);
+    agent_reading full = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+    MG_CHECK(!full.unseen && !full.exited && full.cpu_time_ns > 0);
+    usleep(200000); /* a stop that came late is counted before the gap-only readings */
+    long sampled = voluntary_switches(rank);
+    MG_CHECK(before >= 0 && sampled > before);
+    /* retakes: CPU time and counter, no stop */
+    agent_reading gap = full;
+    for (int k = 0; k < 3; k++) {
+        usleep(100000);
+        agent_reading last = gap;
+        gap = read_rank0(fd, AGENT_READ_GAP_ONLY, &b);
+        MG_CHECK(!gap.unseen && !gap.exited && !gap.in_mpi);
+        MG_CHECK(gap.cpu_time_ns > last.cpu_time_ns);
+    }
+    long retaken = voluntary_switches(rank);
+    MG_CHECK_INT(retaken, sampled);
+    /* the scan after them stops it again: the count above would have seen a stop */
+    agent_reading scan = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+    MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns);
+    MG_CHECK(voluntary_switches(rank) > retaken);
+
+    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_BYE), MG_OK);
+    agent_frame_finish(&b);
+    MG_CHECK_INT(agent_send(fd, &b), MG_OK);
+    pthread_join(thread, NULL);
+    MG_CHECK_INT(run.rc, MG_OK);
+    close(fd);
+    close(listener);
+    agent_buf_free(&b);
+    kill(rank, SIGKILL);
+    waitpid(rank, NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "spin") == 0)
+        for (volatile unsigned long i = 0;; i++)
+            continue;
+    MG_RUN(gap_only_read_through_an_agent_stops_no_rank);
+    MG_TEST_END();
+}
