@@ -155,11 +155,9 @@ static void stop_agents(check_run *r)
 /* What check does not look at yet, said on the clean line so that a clean run is not read as
  * more than it is (docs/check.md, "Limits"). */
 #define CHECK_NOT_COVERED                                                                          \
-    "leaks of window and file error handlers a Fortran program makes, datatypes made by "          \
-    "constructors not wrapped "                                                                    \
-    "(darray, hindexed_block), receive buffers the program reads or writes before their "          \
-    "completion, loads and stores to a window's memory, passive-target lock "                      \
-    "waits, errors MPI raises on windows and files"
+    "datatypes made by constructors not wrapped (darray, hindexed_block), receive buffers the "    \
+    "program reads or writes before their completion, loads and stores to a window's memory, "     \
+    "passive-target lock waits, errors MPI raises on windows and files"
 
 static void print_clean_line(const check_run *r)
 {

@@ -51,6 +51,7 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
 #pragma weak PMPI_Win_c2f
 #pragma weak PMPI_Errhandler_f2c
 #pragma weak PMPI_Errhandler_c2f
+#pragma weak PMPI_File_c2f
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
  * `use mpi_f08` all name. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
@@ -256,48 +257,49 @@ static MPI_User_function *fortran_user_function_in(int *rc, fortran_user_functio
     return slot < 0 ? NULL : trampolines[slot];
 }
 
-/* A communicator's error handler of a Fortran program: (comm, error code) by reference, the
- * communicator a Fortran handle (in `use mpi_f08` a TYPE(MPI_Comm), one INTEGER: the same). The
- * MPI calls it as C's MPI_Comm_errhandler_function, with a C communicator; as a reduction
- * function, each gets a trampoline of its own, which converts it, and keeps its slot. */
-typedef void fortran_comm_errhandler(MPI_Fint *comm, MPI_Fint *code);
-enum { FORTRAN_COMM_ERRHANDLERS = 8 };
-static fortran_procedure *_Atomic comm_errhandlers[FORTRAN_COMM_ERRHANDLERS];
-
-static void call_comm_errhandler(int slot, MPI_Comm *comm, int *code)
-{
-    MPI_Fint fortran_comm = MG_C2F(Comm, *comm);
-    ((fortran_comm_errhandler *)comm_errhandlers[slot])(&fortran_comm, code);
-}
-
-#define ERRHANDLER_TRAMPOLINE(k)                                                                   \
-    static void errhandler_trampoline_##k(MPI_Comm *comm, int *code, ...)                          \
+/* An error handler of a Fortran program: (handle, error code) by reference, the handle a Fortran
+ * communicator, window or file (in `use mpi_f08` a TYPE(MPI_Comm), TYPE(MPI_Win) or TYPE(MPI_File),
+ * one INTEGER: the same). The MPI calls it as C's MPI_Comm_errhandler_function (_Win_, _File_),
+ * with a C handle; as a reduction function, each gets a trampoline of its own among the 8 of its
+ * kind, which converts the handle, and keeps its slot (MPICH 4.0's own binding hands a file's
+ * handler the C MPI_File, a pointer the program cannot use). ERRHANDLER_KIND(comm, Comm) defines the type
+ * fortran_comm_errhandler, its slots and trampolines, and fortran_comm_errhandler_in(rc, function),
+ * the trampoline of function (NULL when fortran_slot refuses it). */
+enum { FORTRAN_ERRHANDLERS = 8 };
+#define ERRHANDLER_TRAMPOLINE(kind, Kind, k)                                                       \
+    static void kind##_errhandler_trampoline_##k(MPI_##Kind *handle, int *code, ...)               \
     {                                                                                              \
-        call_comm_errhandler(k, comm, code);                                                       \
+        MPI_Fint fortran_handle = MG_C2F(Kind, *handle);                                           \
+        ((fortran_##kind##_errhandler *)kind##_errhandlers[k])(&fortran_handle, code);             \
     }
-ERRHANDLER_TRAMPOLINE(0)
-ERRHANDLER_TRAMPOLINE(1)
-ERRHANDLER_TRAMPOLINE(2)
-ERRHANDLER_TRAMPOLINE(3)
-ERRHANDLER_TRAMPOLINE(4)
-ERRHANDLER_TRAMPOLINE(5)
-ERRHANDLER_TRAMPOLINE(6)
-ERRHANDLER_TRAMPOLINE(7)
-static MPI_Comm_errhandler_function *const errhandler_trampolines[FORTRAN_COMM_ERRHANDLERS] = {
-    errhandler_trampoline_0, errhandler_trampoline_1, errhandler_trampoline_2,
-    errhandler_trampoline_3, errhandler_trampoline_4, errhandler_trampoline_5,
-    errhandler_trampoline_6, errhandler_trampoline_7};
-
-/* The trampoline of function (NULL when fortran_slot refuses it). */
-static MPI_Comm_errhandler_function *fortran_comm_errhandler_in(int *rc,
-                                                                fortran_comm_errhandler *function)
-{
-    int slot = fortran_slot(rc, comm_errhandlers, FORTRAN_COMM_ERRHANDLERS,
-                            (fortran_procedure *)function,
-                            "MPI_Comm_create_errhandler refused with MPI_ERR_INTERN: the program's "
-                            "Fortran error handlers");
-    return slot < 0 ? NULL : errhandler_trampolines[slot];
-}
+#define ERRHANDLER_KIND(kind, Kind)                                                                \
+    typedef void fortran_##kind##_errhandler(MPI_Fint *handle, MPI_Fint *code);                    \
+    static fortran_procedure *_Atomic kind##_errhandlers[FORTRAN_ERRHANDLERS];                     \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 0)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 1)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 2)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 3)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 4)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 5)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 6)                                                           \
+    ERRHANDLER_TRAMPOLINE(kind, Kind, 7)                                                           \
+    static MPI_##Kind##_errhandler_function *fortran_##kind##_errhandler_in(                       \
+        int *rc, fortran_##kind##_errhandler *function)                                            \
+    {                                                                                              \
+        static MPI_##Kind##_errhandler_function *const trampolines[FORTRAN_ERRHANDLERS] = {        \
+            kind##_errhandler_trampoline_0, kind##_errhandler_trampoline_1,                        \
+            kind##_errhandler_trampoline_2, kind##_errhandler_trampoline_3,                        \
+            kind##_errhandler_trampoline_4, kind##_errhandler_trampoline_5,                        \
+            kind##_errhandler_trampoline_6, kind##_errhandler_trampoline_7};                       \
+        int slot = fortran_slot(rc, kind##_errhandlers, FORTRAN_ERRHANDLERS,                       \
+                                (fortran_procedure *)function,                                     \
+                                "MPI_" #Kind "_create_errhandler refused with MPI_ERR_INTERN: "    \
+                                "the program's Fortran error handlers");                           \
+        return slot < 0 ? NULL : trampolines[slot];                                                \
+    }
+ERRHANDLER_KIND(comm, Comm)
+ERRHANDLER_KIND(win, Win)
+ERRHANDLER_KIND(file, File)
 
 /* Fortran counts indices from 1; MPI_UNDEFINED (negative) stays as it is. */
 /* A C index (from 0, or MPI_UNDEFINED) as the binding returns it: from base. */

@@ -24,3 +24,9 @@
 #define MG_SOURCE_OF(status) status(MPI_SOURCE)
 #define MG_SOURCE_AT(statuses, i) statuses(MPI_SOURCE, i)
 #endif
+! A communicator's, window's or file's handle as an INTEGER, to compare one an error handler gets.
+#if defined(STYLE_F08)
+#define MG_HANDLE(h) h%MPI_VAL
+#else
+#define MG_HANDLE(h) h
+#endif
