@@ -69,6 +69,9 @@ extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
  * addresses of its MPI_BOTTOM and MPI_IN_PLACE common blocks. */
 #define MG_F2C(kind, f) MPI_##kind##_f2c(f)
 #define MG_C2F(kind, c) MPI_##kind##_c2f(c)
+/* MPI_File_c2f is MPICH's one conversion that is a function, not a macro: weak, so that the
+ * library still loads into a process without libmpi (mpi_handles_weak.h). */
+#pragma weak MPI_File_c2f
 extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
 #pragma weak MPIR_F_MPI_BOTTOM
 #pragma weak MPIR_F_MPI_IN_PLACE
