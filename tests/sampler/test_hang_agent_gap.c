@@ -64,6 +64,26 @@ static long voluntary_switches(pid_t pid)
     return n;
 }
 
+/* Until the rank has run past cpu_ns (its CPU time in ns), within 10 s: on a loaded node a
+ * runnable process may wait long for a CPU, and a gap-only reading must find time that grew. */
+static void wait_to_run_past(pid_t pid, int64_t cpu_ns)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+    for (int k = 0; k < 1000; k++) {
+        long long on_cpu = -1;
+        FILE *f = fopen(path, "re");
+        if (f) {
+            if (fscanf(f, "%lld", &on_cpu) != 1)
+                on_cpu = -1;
+            fclose(f);
+        }
+        if (on_cpu > cpu_ns)
+            return;
+        usleep(10000);
+    }
+}
+
 /* The front's READ of rank 0 of the given kind, and the agent's answer. */
 static agent_reading read_rank0(int fd, int kind, agent_buf *b)
 {
@@ -117,18 +137,27 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK_INT(agent_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_HELLO);
 
-    /* the first reading samples the rank: a stop */
-    long before = voluntary_switches(rank);
-    agent_reading full = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
-    MG_CHECK(!full.unseen && !full.exited && full.cpu_time_ns > 0);
-    usleep(200000); /* a stop that came late is counted before the gap-only readings */
-    long sampled = voluntary_switches(rank);
+    /* the first reading samples the rank: a stop. On a loaded node the sampler may give up
+     * waiting for the rank to take it (a reading without a sample, as on a real job), so the
+     * test reads again until one stop is seen, within a bound. */
+    agent_reading full;
+    long before, sampled;
+    int tries = 0;
+    do {
+        before = voluntary_switches(rank);
+        full = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+        usleep(200000); /* a stop that came late is counted before the gap-only readings */
+        sampled = voluntary_switches(rank);
+    } while (sampled <= before && ++tries < 20);
+    MG_CHECK(!full.unseen);
+    MG_CHECK(!full.exited);
+    MG_CHECK(full.cpu_time_ns > 0);
     MG_CHECK(before >= 0 && sampled > before);
     /* retakes: CPU time and counter, no stop */
     agent_reading gap = full;
     for (int k = 0; k < 3; k++) {
-        usleep(100000);
         agent_reading last = gap;
+        wait_to_run_past(rank, last.cpu_time_ns);
         gap = read_rank0(fd, AGENT_READ_GAP_ONLY, &b);
         MG_CHECK(!gap.unseen && !gap.exited && !gap.in_mpi);
         MG_CHECK(gap.cpu_time_ns > last.cpu_time_ns);
