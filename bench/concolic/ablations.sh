@@ -13,7 +13,7 @@ row() { # name, program, options...
     local name=$1 prog=$2
     shift 2
     mpiguard concolic --iterations "$runs" --timeout 20 --dir "c-$name" "$@" -- "$prog" >"$name.out" 2>/dev/null || true
-    sed -n 's/^cost: [0-9]* runs in [0-9.]* s: job \([0-9.]*\) s\/run = launch \([0-9.]*\) + run \([0-9.]*\) + teardown \([0-9.]*\) s\/run (split known for \([0-9]*\) runs), solve \([0-9.]*\) s\/run (\([0-9]*\) queries, [0-9]* sat), logs \([0-9]*\) bytes\/run.*/\1 \2 \3 \4 \5 \6 \7 \8/p' "$name.out" |
+    sed -n 's/^cost: [0-9]* runs in [0-9.]* s: job \([0-9.]*\) s\/run = launch \([0-9.]*\) + run \([0-9.]*\) + teardown \([0-9.]*\) s\/run (split known for \([0-9]*\) runs), solve \([0-9.]*\) s\/run (\([0-9]*\) queries, [0-9]* sat[^)]*), logs \([0-9]*\) bytes\/run.*/\1 \2 \3 \4 \5 \6 \7 \8/p' "$name.out" |
         { read -r job launch run teardown split solve q bytes
           printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$name" "$job" "$launch" "$run" "$teardown" \
             "$split" "$solve" "$q" "$bytes" "$(sed -n 's/^coverage: \([0-9]*\) of.*/\1/p' "$name.out")"; }
