@@ -7,7 +7,7 @@
  * flavors: mpich
  * np: 2
  * slice: none
- * mpi: completes abort
+ * mpi: completes abort hang
  * expect: group_freed ranks 0 line 31 made 24
  */
 #include <mpi.h>

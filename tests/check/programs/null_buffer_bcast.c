@@ -1,6 +1,6 @@
 /* Every rank broadcasts 4 ints from a NULL buffer (each was to allocate it after the broadcast):
- * a NULL buffer with a positive count in a collective. Errors return here, so the job goes on.
- * Issue 28 items 2 and 8.
+ * a NULL buffer with a positive count in a collective (Open MPI's broadcast crashes on it).
+ * mpi: completes abort
  * np: 2
  * slice: mpich
  * expect: null_buffer ranks 0 line 17

@@ -4,7 +4,7 @@
  * live. Issue 28 item 2.
  * np: 2
  * slice: none
- * mpi: completes abort
+ * mpi: completes abort hang
  * expect: op_freed ranks 1 line 32
  */
 #include <mpi.h>

@@ -1,5 +1,5 @@
-/* Rank 0 skips the last broadcast (it returns early from a loop) and finalizes; rank 1 waits in
- * MPI_Bcast for root 0, which ended. Issue 28 item 8.
+/* Rank 0 returns early from a loop of broadcasts and finalizes; rank 1 waits for root 0. Issue 28.
+ * mpi: hang
  * np: 2
  * slice: none
  * expect: stuck_on_terminated ranks 1,0 knot 0 line 16

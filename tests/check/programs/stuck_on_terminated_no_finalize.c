@@ -1,5 +1,5 @@
-/* Rank 0 leaves with exit(0) without MPI_Finalize; rank 1 then waits for its message forever:
- * rank 1 is stuck on a rank that ended without finalizing. Issue 28 items 3 and 8.
+/* Rank 0 leaves with exit(0) without MPI_Finalize; rank 1 then waits for its message forever.
+ * mpi: completes abort
  * np: 2
  * slice: none
  * expect: no_finalize ranks 0

@@ -1,6 +1,6 @@
 /* Rank 1 receives one message per step with a persistent receive, three steps; rank 0 sends two
- * and finalizes: rank 1's third start waits for a rank that ended. Issue 28 item 8 (persistent
- * requests).
+ * and finalizes: rank 1's third start waits for a rank that ended. Issue 28 item 8.
+ * mpi: hang
  * np: 2
  * slice: mpich
  * expect: stuck_on_terminated ranks 1,0 knot 0 line 20

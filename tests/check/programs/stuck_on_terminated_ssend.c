@@ -1,5 +1,5 @@
-/* Rank 1 sends its result with a synchronous send to rank 0, which has already finalized without
- * receiving it: the send can never complete. Issue 28 item 8.
+/* Rank 1 synchronously sends to rank 0, which finalized without receiving it. Issue 28 item 8.
+ * mpi: hang
  * np: 2
  * slice: none
  * expect: stuck_on_terminated ranks 1,0 knot 0 line 15

@@ -1,5 +1,5 @@
-/* Rank 1 posts two receives from rank 0 and waits for both with MPI_Waitall; rank 0 sends only
- * the first and finalizes. Issue 28 item 8.
+/* Rank 1 waits for two receives from rank 0, which sends one and finalizes. Issue 28 item 8.
+ * mpi: hang
  * np: 2
  * slice: none
  * expect: stuck_on_terminated ranks 1,0 knot 0 line 18

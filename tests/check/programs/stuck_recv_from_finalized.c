@@ -1,5 +1,5 @@
-/* Rank 0 finalizes at once; rank 1 receives from it: rank 1 waits for rank 0, never the other way
- * round (the finding's summary and banner say so).
+/* Rank 0 finalizes; rank 1 receives from it and waits for rank 0, never the other way round.
+ * mpi: hang
  * np: 2
  * expect: stuck_on_terminated ranks 1,0 knot 0 line 14
  */
