@@ -27,7 +27,8 @@
  * keeps P2P_NONE and is resolved as soon as it is matched. */
 #define LEAF_SLOT_OP 1u
 
-enum leaf_fate { FATE_OPEN, FATE_DROP, FATE_UP };
+/* NOT_SLOT: a record of no slot, decided as the stage decides any other (record_fate) */
+enum leaf_fate { FATE_OPEN, FATE_DROP, FATE_UP, NOT_SLOT };
 
 /* A point-to-point call of a rank with nonblocking calls outstanding (its window: the rank goes on
  * while the call waits for its partner, so several are held at once). Its records and the
@@ -35,9 +36,9 @@ enum leaf_fate { FATE_OPEN, FATE_DROP, FATE_UP };
  * in the stage's matching order, agree, and were reported complete by their ranks; the root then
  * never knew the requests, and ignores their ids in a Wait it sees. */
 typedef struct leaf_slot {
-    uint64_t request;              /* id its exit gave; 0: blocking, complete at its exit */
-    uint64_t entry_seq, exit_seq;  /* exit_seq 0 until its exit came */
-    uint32_t op;                   /* the matcher's, P2P_NONE once the fate is decided */
+    uint64_t request;             /* its request id; 0: blocking, complete at its exit */
+    uint64_t entry_seq, exit_seq; /* exit_seq 0 until its exit came */
+    uint32_t op;                  /* the matcher's, P2P_NONE once the fate is decided */
     int32_t peer;
     uint8_t done, fate;
 } leaf_slot;
@@ -61,9 +62,9 @@ typedef struct leaf_rank {
      * completions); read on while a slot is open, let go in order as far as fates are decided */
     leaf_slot *slots;
     size_t n_slots, cap_slots, win_len;
-    uint32_t open;      /* slots of fate FATE_OPEN */
-    uint8_t exit_owed;  /* the next exit is the last slot's */
-    uint8_t draining;   /* drain runs for it: a drain called inside leaves the records to it */
+    uint32_t open;     /* slots of fate FATE_OPEN */
+    uint8_t exit_owed; /* the next exit is the last slot's */
+    uint8_t draining;  /* drain runs for it: a drain called inside leaves the records to it */
 } leaf_rank;
 
 struct tbon_leaf {
@@ -82,6 +83,9 @@ struct tbon_leaf {
     uint64_t local_comms[LOCAL_COMMS_MAX];
     uint32_t n_local_comms;
     tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
+    uint64_t *requests;        /* the arrays of the Wait/Test record read last (with_requests) */
+    check_status *statuses;
+    size_t cap_requests, cap_statuses;
     size_t n_completed, cap_completed;
     tbon_leaf_counts counts;
 };
@@ -130,6 +134,8 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
     }
     free(leaf->ranks);
     free(leaf->completed);
+    free(leaf->requests);
+    free(leaf->statuses);
     p2p_match_free(&leaf->matcher);
     free(leaf);
 }
@@ -186,7 +192,8 @@ static int local_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *com
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
            ev->peer != ev->rank && in_share(leaf, ev->peer) &&
            (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV ||
-            ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND || ev->func == CHECK_FN_IRECV);
+            ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND ||
+            ev->func == CHECK_FN_IRECV);
 }
 
 static int nonblocking(const check_event *ev)
@@ -383,8 +390,7 @@ static int taint(tbon_leaf *leaf, int32_t rank)
     for (int32_t i = 0; i < leaf->count; i++) {
         leaf_rank *o = &leaf->ranks[i];
         for (size_t k = 0; k < o->n_slots; k++) {
-            if (o->slots[k].fate == FATE_OPEN &&
-                (o == r || o->slots[k].peer == rank)) {
+            if (o->slots[k].fate == FATE_OPEN && (o == r || o->slots[k].peer == rank)) {
                 slot_up(leaf, o, &o->slots[k]);
             }
         }
@@ -580,6 +586,18 @@ static uint32_t request_count(const check_event *ev)
     return ev->n_requests ? ev->n_requests : 1;
 }
 
+/* Points ev's request and status arrays (a record check_event_decode accepted) at the stage's
+ * buffers, valid until the next call. */
+static int with_requests(tbon_leaf *leaf, const uint8_t *record, check_event *ev)
+{
+    int rc = mg_array_reserve((void **)&leaf->requests, &leaf->cap_requests, ev->n_requests,
+                              sizeof *leaf->requests);
+    rc = rc ? rc
+            : mg_array_reserve((void **)&leaf->statuses, &leaf->cap_statuses, ev->n_statuses,
+                               sizeof *leaf->statuses);
+    return rc ? rc : check_event_decode_arrays(record, ev, leaf->requests, leaf->statuses, NULL);
+}
+
 /* The latest slot of the rank whose request is id, made before the record of sequence seq. */
 static leaf_slot *slot_of_request(leaf_rank *r, uint64_t id, uint64_t seq)
 {
@@ -608,7 +626,7 @@ static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
     int32_t partner = (int32_t)pm->ops[partner_op].owner;
     leaf_rank *pr = rank_of(leaf, partner);
     leaf_slot *ps = slot_of_op(pr, partner_op);
-    if (!ps->done) {
+    if (!ps || !ps->done) {
         return MG_OK;
     }
     const p2p_post *send = &pm->ops[s->op].p, *recv = &pm->ops[partner_op].p;
@@ -634,12 +652,8 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
         info->completion != CHECK_COMPLETE_SOME) {
         return MG_OK;
     }
-    uint64_t *requests = malloc(ev->n_requests * sizeof *requests + 1);
-    check_status *statuses = malloc(ev->n_statuses * sizeof *statuses + 1);
     check_event full = *ev;
-    int rc = !requests || !statuses ? MG_ENOMEM
-                                    : check_event_decode_arrays(record, &full, requests, statuses,
-                                                                NULL);
+    int rc = with_requests(leaf, record, &full);
     leaf_rank *r = rank_of(leaf, rank);
     int all = info->completion == CHECK_COMPLETE_ONE || info->completion == CHECK_COMPLETE_ALL;
     uint32_t n = all ? request_count(&full) : full.n_statuses;
@@ -652,8 +666,6 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
             s->done = 1;
         }
     }
-    free(requests);
-    free(statuses);
     for (size_t k = 0; !rc && k < r->n_slots; k++) {
         rc = decide_pair(leaf, rank, k);
     }
@@ -720,8 +732,7 @@ static int to_window(tbon_leaf *leaf, int32_t rank)
     size_t used;
     int rc = check_event_decode(r->held + r->held_start, r->held_len - r->held_start, &head, &used);
     rc = rc ? rc
-            : mg_array_reserve((void **)&r->slots, &r->cap_slots, r->n_slots + 1,
-                               sizeof *r->slots);
+            : mg_array_reserve((void **)&r->slots, &r->cap_slots, r->n_slots + 1, sizeof *r->slots);
     if (rc) {
         return rc;
     }
@@ -741,8 +752,8 @@ static int to_window(tbon_leaf *leaf, int32_t rank)
 /* What becomes of a record at the head of a window: a slot's record (its entry or exit) or a
  * completion naming only dropped requests follows the fate; FATE_OPEN: it waits; NOT_SLOT: it is
  * decided as any other record. */
-#define NOT_SLOT 3
-static int record_fate(leaf_rank *r, const check_event *ev, const uint8_t *record, int *fate)
+static int record_fate(tbon_leaf *leaf, leaf_rank *r, const check_event *ev, const uint8_t *record,
+                       int *fate)
 {
     *fate = NOT_SLOT;
     for (size_t i = 0; i < r->n_slots; i++) {
@@ -755,12 +766,8 @@ static int record_fate(leaf_rank *r, const check_event *ev, const uint8_t *recor
     if (!info || (info->klass != CHECK_CLASS_WAIT && info->klass != CHECK_CLASS_TEST)) {
         return MG_OK;
     }
-    uint64_t *requests = malloc(ev->n_requests * sizeof *requests + 1);
-    check_status *statuses = malloc(ev->n_statuses * sizeof *statuses + 1);
     check_event full = *ev;
-    int rc = !requests || !statuses ? MG_ENOMEM
-                                    : check_event_decode_arrays(record, &full, requests, statuses,
-                                                                NULL);
+    int rc = with_requests(leaf, record, &full);
     uint32_t dropped = 0, n = request_count(&full);
     for (uint32_t i = 0; !rc && i < n; i++) {
         leaf_slot *s = slot_of_request(r, request_at(&full, i), ev->seq);
@@ -773,8 +780,6 @@ static int record_fate(leaf_rank *r, const check_event *ev, const uint8_t *recor
     if (!rc && dropped == n) {
         *fate = FATE_DROP;
     }
-    free(requests);
-    free(statuses);
     return rc;
 }
 
@@ -787,7 +792,7 @@ static int release_head(tbon_leaf *leaf, int32_t rank, int *stop)
     size_t used;
     int fate, held;
     int rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
-    rc = rc ? rc : record_fate(r, &ev, record, &fate);
+    rc = rc ? rc : record_fate(leaf, r, &ev, record, &fate);
     if (rc || fate == FATE_OPEN) {
         *stop = 1;
         return rc;
