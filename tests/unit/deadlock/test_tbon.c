@@ -667,6 +667,42 @@ static void test_nonblocking_to_blocking(void)
     MG_CHECK_INT(counts.resolved, 4 * 4 * 6);
 }
 
+/* Neighbours r and r ^ 1 exchange by Isend/Irecv, complete one request with a Waitany (by its
+ * status's index) and the other with a Wait: all stays in the leaf. */
+static void test_nonblocking_waitany(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    for (int it = 0; it < 3; it++) {
+        uint64_t ids[WORLD][2];
+        for (int32_t r = 0; r < WORLD; r++) {
+            ids[r][0] = start(&s, r, CHECK_FN_ISEND, r ^ 1);
+            ids[r][1] = start(&s, r, CHECK_FN_IRECV, r ^ 1);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            check_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
+            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                check_event ev =
+                    event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.n_requests = 2;
+                ev.requests = ids[r];
+                ev.n_statuses = kind == CHECK_EV_EXIT;
+                ev.statuses = &st;
+                put_event(&s, &ev);
+            }
+            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                check_event ev = event(kind, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.n_requests = 1;
+                ev.requests = &ids[r][1 - st.index];
+                put_event(&s, &ev);
+            }
+        }
+    }
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * WORLD * 8);
+}
+
 static void test_nonblocking_deadlock(void)
 {
     nonblocking_deadlock(2, 3); /* inside a leaf */
@@ -690,6 +726,7 @@ int main(void)
     MG_RUN(test_nonblocking_ring);
     MG_RUN(test_nonblocking_pairs);
     MG_RUN(test_nonblocking_to_blocking);
+    MG_RUN(test_nonblocking_waitany);
     MG_RUN(test_nonblocking_deadlock);
     MG_TEST_END();
 }
