@@ -40,6 +40,7 @@ typedef struct leaf_slot {
     uint64_t entry_seq, exit_seq; /* exit_seq 0 until its exit came */
     uint32_t op;                  /* the matcher's, P2P_NONE once the fate is decided */
     int32_t peer;
+    uint16_t func; /* its exit's too */
     uint8_t done, fate;
 } leaf_slot;
 
@@ -511,6 +512,7 @@ static int open_slot(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index
     s->exit_seq = 0;
     s->entry_seq = ev->seq;
     s->peer = ev->peer;
+    s->func = ev->func;
     s->done = 0;
     s->fate = FATE_OPEN;
     r->n_slots++;
@@ -679,7 +681,7 @@ static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint
     leaf_rank *r = rank_of(leaf, rank);
     const check_func_info *info = check_func_describe(ev->func);
     uint32_t comm_index;
-    if (ev->kind == CHECK_EV_EXIT && r->exit_owed) {
+    if (ev->kind == CHECK_EV_EXIT && r->exit_owed && ev->func == r->slots[r->n_slots - 1].func) {
         size_t k = r->n_slots - 1;
         r->exit_owed = 0;
         r->slots[k].exit_seq = ev->seq;
@@ -740,6 +742,7 @@ static int to_window(tbon_leaf *leaf, int32_t rank)
     r->slots[r->n_slots++] = (leaf_slot){.entry_seq = head.seq,
                                          .op = r->posted,
                                          .peer = leaf->matcher.ops[r->posted].p.peer,
+                                         .func = head.func,
                                          .fate = FATE_OPEN};
     r->posted = P2P_NONE;
     leaf->counts.held--;
