@@ -22,6 +22,28 @@
  * through, so neither the stage's memory nor the root's view waits for the stream to go quiet. */
 #define HOLD_MAX (64u << 10)
 
+/* The matcher's owner_item of a nonblocking call's op (and of a call posted while its rank has
+ * some): its pair is decided once both ranks report it complete (leaf_slot); a blocking call's op
+ * keeps P2P_NONE and is resolved as soon as it is matched. */
+#define LEAF_SLOT_OP 1u
+
+/* NOT_SLOT: a record of no slot, decided as the stage decides any other (record_fate) */
+enum leaf_fate { FATE_OPEN, FATE_DROP, FATE_UP, NOT_SLOT };
+
+/* A point-to-point call of a rank with nonblocking calls outstanding (its window: the rank goes on
+ * while the call waits for its partner, so several are held at once). Its records and the
+ * completions that name only dropped requests are left out (FATE_DROP) once both ends were posted
+ * in the stage's matching order, agree, and were reported complete by their ranks; the root then
+ * never knew the requests, and ignores their ids in a Wait it sees. */
+typedef struct leaf_slot {
+    uint64_t request;             /* its request id; 0: blocking, complete at its exit */
+    uint64_t entry_seq, exit_seq; /* exit_seq 0 until its exit came */
+    uint32_t op;                  /* the matcher's, P2P_NONE once the fate is decided */
+    int32_t peer;
+    uint16_t func; /* its exit's too */
+    uint8_t done, fate;
+} leaf_slot;
+
 /* One rank of the share: the records held behind a call whose partner has not come yet. */
 typedef struct leaf_rank {
     uint8_t *held; /* encoded records, in the rank's order, from held_start */
@@ -37,6 +59,13 @@ typedef struct leaf_rank {
     uint8_t parked;    /* the held head is the entry of the collective the share is gathering */
     uint8_t ready;     /* ... and its exit came, agreeing or not with the first ready one */
     uint8_t coll_up;   /* the next collective entry goes up as it is */
+    /* the window: the first win_len held bytes, read as they came (a slot's call, its exit, the
+     * completions); read on while a slot is open, let go in order as far as fates are decided */
+    leaf_slot *slots;
+    size_t n_slots, cap_slots, win_len;
+    uint32_t open;     /* slots of fate FATE_OPEN */
+    uint8_t exit_owed; /* the next exit is the last slot's */
+    uint8_t draining;  /* drain runs for it: a drain called inside leaves the records to it */
 } leaf_rank;
 
 struct tbon_leaf {
@@ -55,6 +84,9 @@ struct tbon_leaf {
     uint64_t local_comms[LOCAL_COMMS_MAX];
     uint32_t n_local_comms;
     tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
+    uint64_t *requests;        /* the arrays of the Wait/Test record read last (with_requests) */
+    check_status *statuses;
+    size_t cap_requests, cap_statuses;
     size_t n_completed, cap_completed;
     tbon_leaf_counts counts;
 };
@@ -99,9 +131,12 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
     }
     for (int32_t i = 0; i < leaf->count; i++) {
         free(leaf->ranks[i].held);
+        free(leaf->ranks[i].slots);
     }
     free(leaf->ranks);
     free(leaf->completed);
+    free(leaf->requests);
+    free(leaf->statuses);
     p2p_match_free(&leaf->matcher);
     free(leaf);
 }
@@ -149,15 +184,22 @@ static int note_local_comm(tbon_leaf *leaf, const check_event *ev, const uint8_t
     return MG_OK;
 }
 
-/* The form of call the stage matches: a blocking send or receive on WORLD, or on a communicator
- * of the share's ranks only (*comm_index: the matcher's index for it), with valid arguments and an
- * explicit tag and peer, another rank of the share. */
-static int local_blocking_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *comm_index)
+/* The form of call the stage matches: a send or receive, blocking or not, on WORLD, or on a
+ * communicator of the share's ranks only (*comm_index: the matcher's index for it), with valid
+ * arguments and an explicit tag and peer, another rank of the share. */
+static int local_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *comm_index)
 {
     return ev->kind == CHECK_EV_ENTER && local_comm(leaf, ev->comm, comm_index) &&
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
            ev->peer != ev->rank && in_share(leaf, ev->peer) &&
-           (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV);
+           (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV ||
+            ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND ||
+            ev->func == CHECK_FN_IRECV);
+}
+
+static int nonblocking(const check_event *ev)
+{
+    return ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND || ev->func == CHECK_FN_IRECV;
 }
 
 /* A collective the share can stand for in one summary: blocking, on WORLD, valid arguments, no new
@@ -209,6 +251,7 @@ static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2]
 
 static int taint(tbon_leaf *leaf, int32_t rank);
 static int drain(tbon_leaf *leaf, int32_t rank);
+static int to_window(tbon_leaf *leaf, int32_t rank);
 
 int tbon_leaf_awaits_answer(const check_event *ev)
 {
@@ -243,6 +286,7 @@ static int pass_up(tbon_leaf *leaf, const uint8_t *record, size_t len)
 
 static void pop_held(leaf_rank *r, size_t len)
 {
+    r->win_len -= len < r->win_len ? len : r->win_len;
     r->held_start += len;
     if (r->held_start == r->held_len) {
         r->held_start = r->held_len = 0;
@@ -292,6 +336,42 @@ static int unpost(tbon_leaf *leaf, int32_t rank)
     return drain(leaf, rank);
 }
 
+static leaf_slot *slot_of_op(leaf_rank *r, uint32_t op)
+{
+    for (size_t i = 0; i < r->n_slots; i++) {
+        if (r->slots[i].op == op) {
+            return &r->slots[i];
+        }
+    }
+    return NULL;
+}
+
+/* Decides a slot's fate, the matcher done with its op. */
+static void settle_slot(tbon_leaf *leaf, leaf_slot *s, uint8_t fate)
+{
+    p2p_match_release(&leaf->matcher, s->op);
+    forget_completed(&leaf->matcher);
+    rank_of(leaf, s->peer)->awaited--;
+    s->op = P2P_NONE;
+    s->fate = fate;
+}
+
+/* The slot's call goes up as it is, and so does its partner's, if matched: the stage above must
+ * see both to pair them. */
+static void slot_up(tbon_leaf *leaf, leaf_rank *r, leaf_slot *s)
+{
+    p2p_op *o = &leaf->matcher.ops[s->op];
+    if (o->state == P2P_MATCHED) {
+        leaf_rank *pr = rank_of(leaf, (int32_t)leaf->matcher.ops[o->partner].owner);
+        settle_slot(leaf, slot_of_op(pr, o->partner), FATE_UP);
+        pr->open--;
+    } else {
+        p2p_match_cancel(&leaf->matcher, s->op);
+    }
+    settle_slot(leaf, s, FATE_UP);
+    r->open--;
+}
+
 static int taint(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
@@ -306,6 +386,18 @@ static int taint(tbon_leaf *leaf, int32_t rank)
         if (op != P2P_NONE && leaf->matcher.ops[op].p.peer == rank) {
             rc = unpost(leaf, leaf->first + i);
         }
+    }
+    /* its open slots, and those of the share waiting for it, are given up */
+    for (int32_t i = 0; i < leaf->count; i++) {
+        leaf_rank *o = &leaf->ranks[i];
+        for (size_t k = 0; k < o->n_slots; k++) {
+            if (o->slots[k].fate == FATE_OPEN && (o == r || o->slots[k].peer == rank)) {
+                slot_up(leaf, o, &o->slots[k]);
+            }
+        }
+    }
+    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+        rc = leaf->ranks[i].n_slots ? drain(leaf, leaf->first + i) : MG_OK;
     }
     return rc;
 }
@@ -324,6 +416,9 @@ static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
 {
     p2p_match *pm = &leaf->matcher;
     uint32_t partner_op = pm->ops[op].partner;
+    if (pm->ops[partner_op].owner_item == LEAF_SLOT_OP) {
+        return to_window(leaf, rank);
+    }
     int32_t partner = (int32_t)pm->ops[partner_op].owner;
     const p2p_op *send = &pm->ops[op], *recv = &pm->ops[partner_op];
     if (send->kind == P2P_RECV) {
@@ -353,6 +448,83 @@ static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
     return rc ? rc : drain(leaf, partner);
 }
 
+/* Taints the rank of ev and the peers in the share it names when it takes or gives a message
+ * outside the stage's matching order (taints). */
+static int taint_by(tbon_leaf *leaf, const check_event *ev)
+{
+    int32_t peers[2];
+    if (!taints(leaf, ev, peers)) {
+        return MG_OK;
+    }
+    int rc = taint(leaf, ev->rank);
+    for (int i = 0; !rc && i < 2; i++) {
+        if (in_share(leaf, peers[i]) && peers[i] != ev->rank) {
+            /* its records held for the stage above are free to go up now */
+            rc = taint(leaf, peers[i]);
+            rc = rc ? rc : drain(leaf, peers[i]);
+        }
+    }
+    return rc;
+}
+
+/* Posts the call of ev to the matcher for its rank, *op. */
+static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uint32_t *op)
+{
+    p2p_post post = {.rank = ev->rank,
+                     .peer = ev->peer,
+                     .tag = ev->tag,
+                     .comm = comm_index,
+                     .func = ev->func,
+                     .mode = check_func_describe(ev->func)->mode,
+                     .seq = ev->seq,
+                     .callsite = ev->callsite,
+                     .count = ev->count,
+                     .type_hash = ev->type_hash,
+                     .type_elems = ev->type_elems,
+                     .type_period = ev->type_period,
+                     .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
+    int rc = check_func_describe(ev->func)->klass == CHECK_CLASS_RECV ||
+                     check_func_describe(ev->func)->klass == CHECK_CLASS_IRECV
+                 ? p2p_match_post_recv(&leaf->matcher, &post, op)
+                 : p2p_match_post_send(&leaf->matcher, &post, op);
+    if (rc) {
+        return rc;
+    }
+    leaf->matcher.ops[*op].owner = (uint32_t)ev->rank;
+    rank_of(leaf, ev->peer)->awaited++;
+    return MG_OK;
+}
+
+/* The call of ev becomes a slot of its rank's window; a blocking call its op met is taken into its
+ * own rank's window, so that the pair is decided on both ends' completions. */
+static int open_slot(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index)
+{
+    leaf_rank *r = rank_of(leaf, ev->rank);
+    int rc = mg_array_reserve((void **)&r->slots, &r->cap_slots, r->n_slots + 1, sizeof *r->slots);
+    leaf_slot *s = &r->slots[r->n_slots];
+    rc = rc ? rc : post(leaf, ev, comm_index, &s->op);
+    if (rc) {
+        return rc;
+    }
+    p2p_op *o = &leaf->matcher.ops[s->op];
+    o->owner_item = LEAF_SLOT_OP;
+    s->request = nonblocking(ev) ? ev->request : 0;
+    s->exit_seq = 0;
+    s->entry_seq = ev->seq;
+    s->peer = ev->peer;
+    s->func = ev->func;
+    s->done = 0;
+    s->fate = FATE_OPEN;
+    r->n_slots++;
+    r->open++;
+    r->exit_owed = 1;
+    forget_completed(&leaf->matcher);
+    if (o->state == P2P_MATCHED && leaf->matcher.ops[o->partner].owner_item != LEAF_SLOT_OP) {
+        return to_window(leaf, (int32_t)leaf->matcher.ops[o->partner].owner);
+    }
+    return MG_OK;
+}
+
 /* Decides one record of a rank with nothing held before it: resolved, passed up, or (*held = 1)
  * held: posted to the matcher until its partner comes, or parked in the collective the share is
  * gathering. */
@@ -369,52 +541,24 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
         }
     }
     uint32_t comm_index;
-    if (local_blocking_p2p(leaf, ev, &comm_index)) {
+    if (local_p2p(leaf, ev, &comm_index)) {
         if (!r->tainted && !rank_of(leaf, ev->peer)->tainted) {
-            p2p_post post = {.rank = ev->rank,
-                             .peer = ev->peer,
-                             .tag = ev->tag,
-                             .comm = comm_index,
-                             .func = ev->func,
-                             .mode = check_func_describe(ev->func)->mode,
-                             .seq = ev->seq,
-                             .callsite = ev->callsite,
-                             .count = ev->count,
-                             .type_hash = ev->type_hash,
-                             .type_elems = ev->type_elems,
-                             .type_period = ev->type_period,
-                             .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
-            uint32_t op;
-            int rc = ev->func == CHECK_FN_RECV ? p2p_match_post_recv(&leaf->matcher, &post, &op)
-                                               : p2p_match_post_send(&leaf->matcher, &post, &op);
-            if (rc) {
-                return rc;
-            }
-            leaf->matcher.ops[op].owner = (uint32_t)ev->rank;
-            r->posted = op;
-            rank_of(leaf, ev->peer)->awaited++;
-            leaf->counts.held++;
             *held = 1;
-            return MG_OK;
+            if (nonblocking(ev)) {
+                return open_slot(leaf, ev, comm_index);
+            }
+            int rc = post(leaf, ev, comm_index, &r->posted);
+            leaf->counts.held += !rc;
+            return rc;
         }
     } else if (summarizable(ev) && !r->coll_up && !leaf->flushing) {
         r->parked = 1;
         *held = 1;
         return MG_OK;
     } else {
-        int32_t peers[2];
-        if (taints(leaf, ev, peers)) {
-            int rc = taint(leaf, ev->rank);
-            for (int i = 0; !rc && i < 2; i++) {
-                if (in_share(leaf, peers[i]) && peers[i] != ev->rank) {
-                    /* its records held for the stage above are free to go up now */
-                    rc = taint(leaf, peers[i]);
-                    rc = rc ? rc : drain(leaf, peers[i]);
-                }
-            }
-            if (rc) {
-                return rc;
-            }
+        int rc = taint_by(leaf, ev);
+        if (rc) {
+            return rc;
         }
     }
     if (summarizable(ev)) {
@@ -428,6 +572,252 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
         r->awaited_exit = ev->seq;
     }
     return pass_up(leaf, record, len);
+}
+
+static int release_collective(tbon_leaf *leaf);
+static int settle(tbon_leaf *leaf, int32_t rank);
+
+/* The request ids a Wait/Test family record names, request_at(i) as the root reads them. */
+static uint64_t request_at(const check_event *ev, uint32_t i)
+{
+    return ev->n_requests ? ev->requests[i] : (i == 0 ? ev->request : 0);
+}
+
+static uint32_t request_count(const check_event *ev)
+{
+    return ev->n_requests ? ev->n_requests : 1;
+}
+
+/* Points ev's request and status arrays (a record check_event_decode accepted) at the stage's
+ * buffers, valid until the next call. */
+static int with_requests(tbon_leaf *leaf, const uint8_t *record, check_event *ev)
+{
+    int rc = mg_array_reserve((void **)&leaf->requests, &leaf->cap_requests, ev->n_requests,
+                              sizeof *leaf->requests);
+    rc = rc ? rc
+            : mg_array_reserve((void **)&leaf->statuses, &leaf->cap_statuses, ev->n_statuses,
+                               sizeof *leaf->statuses);
+    return rc ? rc : check_event_decode_arrays(record, ev, leaf->requests, leaf->statuses, NULL);
+}
+
+/* The latest slot of the rank whose request is id, made before the record of sequence seq. */
+static leaf_slot *slot_of_request(leaf_rank *r, uint64_t id, uint64_t seq)
+{
+    for (size_t i = r->n_slots; id && i-- > 0;) {
+        if (r->slots[i].request == id && r->slots[i].entry_seq < seq) {
+            return &r->slots[i];
+        }
+    }
+    return NULL;
+}
+
+/* Both ends of slot k's pair are complete: the pair is dropped when its messages agree, else both
+ * go up (the stage above reports the disagreement). */
+static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    if (k >= r->n_slots) {
+        return MG_OK;
+    }
+    leaf_slot *s = &r->slots[k];
+    p2p_match *pm = &leaf->matcher;
+    if (s->fate != FATE_OPEN || !s->done || pm->ops[s->op].state != P2P_MATCHED) {
+        return MG_OK;
+    }
+    uint32_t partner_op = pm->ops[s->op].partner;
+    int32_t partner = (int32_t)pm->ops[partner_op].owner;
+    leaf_rank *pr = rank_of(leaf, partner);
+    leaf_slot *ps = slot_of_op(pr, partner_op);
+    if (!ps || !ps->done) {
+        return MG_OK;
+    }
+    const p2p_post *send = &pm->ops[s->op].p, *recv = &pm->ops[partner_op].p;
+    if (pm->ops[s->op].kind == P2P_RECV) {
+        send = &pm->ops[partner_op].p;
+        recv = &pm->ops[s->op].p;
+    }
+    uint8_t fate = p2p_match_compare_types(send, recv) <= TYPE_MATCH_PREFIX ? FATE_DROP : FATE_UP;
+    settle_slot(leaf, ps, fate);
+    settle_slot(leaf, s, fate);
+    r->open--;
+    pr->open--;
+    int rc = drain(leaf, rank);
+    return rc ? rc : drain(leaf, partner);
+}
+
+/* A Wait/Test family exit in the window: the slots whose requests it completed. */
+static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev,
+                            const uint8_t *record)
+{
+    const check_func_info *info = check_func_describe(ev->func);
+    if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
+        info->completion != CHECK_COMPLETE_SOME) {
+        return MG_OK;
+    }
+    check_event full = *ev;
+    int rc = with_requests(leaf, record, &full);
+    leaf_rank *r = rank_of(leaf, rank);
+    int all = info->completion == CHECK_COMPLETE_ONE || info->completion == CHECK_COMPLETE_ALL;
+    uint32_t n = all ? request_count(&full) : full.n_statuses;
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        uint32_t index = all ? i : full.statuses[i].index;
+        leaf_slot *s = index < request_count(&full)
+                           ? slot_of_request(r, request_at(&full, index), ev->seq)
+                           : NULL;
+        if (s && s->exit_seq) {
+            s->done = 1;
+        }
+    }
+    for (size_t k = 0; !rc && k < r->n_slots; k++) {
+        rc = decide_pair(leaf, rank, k);
+    }
+    return rc;
+}
+
+/* Reads one more record of a rank's window (ev, record): the calls of the share it posts, the
+ * exits and completions of its slots; a call that makes the stage's order wrong taints. */
+static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint8_t *record)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    const check_func_info *info = check_func_describe(ev->func);
+    uint32_t comm_index;
+    if (ev->kind == CHECK_EV_EXIT && r->exit_owed && ev->func == r->slots[r->n_slots - 1].func) {
+        size_t k = r->n_slots - 1;
+        r->exit_owed = 0;
+        r->slots[k].exit_seq = ev->seq;
+        if (ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) {
+            return taint(leaf, rank); /* refused: MPI made no request */
+        }
+        r->slots[k].done = !r->slots[k].request;
+        return decide_pair(leaf, rank, k);
+    }
+    if (local_p2p(leaf, ev, &comm_index)) {
+        if (r->tainted || rank_of(leaf, ev->peer)->tainted) {
+            return MG_OK;
+        }
+        int rc = open_slot(leaf, ev, comm_index);
+        return rc || !rank_of(leaf, ev->peer)->parked ? rc : release_collective(leaf);
+    }
+    if (ev->kind == CHECK_EV_EXIT && info &&
+        (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST)) {
+        return note_completions(leaf, rank, ev, record);
+    }
+    if (ev->func == CHECK_FN_CANCEL || ev->func == CHECK_FN_REQUEST_FREE) {
+        return taint(leaf, rank);
+    }
+    return taint_by(leaf, ev);
+}
+
+/* Reads the rank's held records past its window while a slot of it is open. */
+static int scan_held(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    int rc = MG_OK;
+    while (!rc && r->open && r->win_len < r->held_len - r->held_start) {
+        const uint8_t *record = r->held + r->held_start + r->win_len;
+        check_event ev;
+        size_t used;
+        rc = check_event_decode(record, r->held_len - r->held_start - r->win_len, &ev, &used);
+        if (!rc) {
+            r->win_len += used;
+            rc = scan(leaf, rank, &ev, record);
+        }
+    }
+    return rc;
+}
+
+/* The rank's blocking call, its op met by a slot's, becomes the first slot of its window. */
+static int to_window(tbon_leaf *leaf, int32_t rank)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    check_event head;
+    size_t used;
+    int rc = check_event_decode(r->held + r->held_start, r->held_len - r->held_start, &head, &used);
+    rc = rc ? rc
+            : mg_array_reserve((void **)&r->slots, &r->cap_slots, r->n_slots + 1, sizeof *r->slots);
+    if (rc) {
+        return rc;
+    }
+    leaf->matcher.ops[r->posted].owner_item = LEAF_SLOT_OP;
+    r->slots[r->n_slots++] = (leaf_slot){.entry_seq = head.seq,
+                                         .op = r->posted,
+                                         .peer = leaf->matcher.ops[r->posted].p.peer,
+                                         .func = head.func,
+                                         .fate = FATE_OPEN};
+    r->posted = P2P_NONE;
+    leaf->counts.held--;
+    r->open++;
+    r->exit_owed = 1;
+    r->win_len = used;
+    return scan_held(leaf, rank);
+}
+
+/* What becomes of a record at the head of a window: a slot's record (its entry or exit) or a
+ * completion naming only dropped requests follows the fate; FATE_OPEN: it waits; NOT_SLOT: it is
+ * decided as any other record. */
+static int record_fate(tbon_leaf *leaf, leaf_rank *r, const check_event *ev, const uint8_t *record,
+                       int *fate)
+{
+    *fate = NOT_SLOT;
+    for (size_t i = 0; i < r->n_slots; i++) {
+        if (r->slots[i].entry_seq == ev->seq || r->slots[i].exit_seq == ev->seq) {
+            *fate = r->slots[i].fate;
+            return MG_OK;
+        }
+    }
+    const check_func_info *info = check_func_describe(ev->func);
+    if (!info || (info->klass != CHECK_CLASS_WAIT && info->klass != CHECK_CLASS_TEST)) {
+        return MG_OK;
+    }
+    check_event full = *ev;
+    int rc = with_requests(leaf, record, &full);
+    uint32_t dropped = 0, n = request_count(&full);
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        leaf_slot *s = slot_of_request(r, request_at(&full, i), ev->seq);
+        if (s && s->fate == FATE_OPEN) {
+            *fate = FATE_OPEN;
+            break;
+        }
+        dropped += s && s->fate == FATE_DROP;
+    }
+    if (!rc && dropped == n) {
+        *fate = FATE_DROP;
+    }
+    return rc;
+}
+
+/* Lets the head record of the rank's window go, as far as fates are decided (*stop: not now). */
+static int release_head(tbon_leaf *leaf, int32_t rank, int *stop)
+{
+    leaf_rank *r = rank_of(leaf, rank);
+    const uint8_t *record = r->held + r->held_start;
+    check_event ev;
+    size_t used;
+    int fate, held;
+    int rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
+    rc = rc ? rc : record_fate(leaf, r, &ev, record, &fate);
+    if (rc || fate == FATE_OPEN) {
+        *stop = 1;
+        return rc;
+    }
+    if (fate == FATE_DROP) {
+        leaf->counts.resolved++;
+        pop_held(r, used);
+        return tbon_leaf_awaits_answer(&ev) ? tell_below(leaf, rank, ev.seq) : MG_OK;
+    }
+    if (fate == FATE_UP) {
+        if (tbon_leaf_awaits_answer(&ev)) {
+            r->awaited_exit = ev.seq;
+        }
+        rc = pass_up(leaf, record, used);
+    } else {
+        rc = decide(leaf, &ev, record, used, &held);
+        if (rc || held) {
+            return rc ? rc : settle(leaf, rank);
+        }
+    }
+    pop_held(r, used);
+    return rc;
 }
 
 /* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
@@ -510,6 +900,12 @@ static int check_ready(tbon_leaf *leaf, int32_t rank)
 static int settle(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
+    if (r->n_slots && !r->win_len) { /* a window opens at the head */
+        r->win_len = held_head_size(r);
+        int32_t peer = r->slots[r->n_slots - 1].peer;
+        int rc = rank_of(leaf, peer)->parked ? release_collective(leaf) : MG_OK;
+        return rc ? rc : scan_held(leaf, rank);
+    }
     if (r->parked) {
         return r->awaited ? release_collective(leaf) : check_ready(leaf, rank);
     }
@@ -524,19 +920,39 @@ static int settle(tbon_leaf *leaf, int32_t rank)
 static int drain(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    while (r->posted == P2P_NONE && !r->parked && !waits_above(r) && r->held_len > r->held_start) {
+    if (r->draining) {
+        return MG_OK;
+    }
+    r->draining = 1;
+    int rc = MG_OK, stop = 0;
+    while (!rc && !stop && r->posted == P2P_NONE && !r->parked && !waits_above(r) &&
+           r->held_len > r->held_start) {
+        if (r->win_len) {
+            rc = release_head(leaf, rank, &stop);
+            continue;
+        }
+        if (!r->open) {
+            r->n_slots = 0;
+            r->exit_owed = 0;
+        }
         const uint8_t *record = r->held + r->held_start;
         check_event ev;
         size_t used;
         int held;
-        int rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
+        rc = check_event_decode(record, r->held_len - r->held_start, &ev, &used);
         rc = rc ? rc : decide(leaf, &ev, record, used, &held);
-        if (rc || held) {
-            return rc ? rc : settle(leaf, rank);
+        if (!rc && held) {
+            rc = settle(leaf, rank);
+        } else if (!rc) {
+            pop_held(r, used);
         }
-        pop_held(r, used);
     }
-    return MG_OK;
+    if (!rc && !r->open && !r->win_len) {
+        r->n_slots = 0;
+        r->exit_owed = 0;
+    }
+    r->draining = 0;
+    return rc;
 }
 
 int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t *consumed)
@@ -561,6 +977,7 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
             rc = taint(leaf, ev.rank);
             return rc ? rc : drain(leaf, ev.rank);
         }
+        rc = rc || !r->open ? rc : scan_held(leaf, ev.rank);
         return rc || !r->parked ? rc : check_ready(leaf, ev.rank);
     }
     int held;
@@ -606,7 +1023,8 @@ int tbon_leaf_flush(tbon_leaf *leaf)
     for (int again = 1; !rc && again;) {
         again = 0;
         for (int32_t i = 0; !rc && i < leaf->count; i++) {
-            if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i])) {
+            if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i]) ||
+                (leaf->ranks[i].n_slots && !leaf->ranks[i].tainted)) {
                 rc = taint(leaf, leaf->first + i);
                 rc = rc ? rc : drain(leaf, leaf->first + i);
                 again = 1;

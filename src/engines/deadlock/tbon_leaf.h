@@ -1,8 +1,9 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
  * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
- * the blocking point-to-point calls whose both ends are in the share, on WORLD or on a
+ * the point-to-point calls, blocking or not, whose both ends are in the share, on WORLD or on a
  * communicator whose members are all in the share (its constructor's exit record says so), with
- * the detector's own matcher (p2p_match) and keeps those pairs from the stage above; a blocking
+ * the detector's own matcher (p2p_match) and keeps those pairs from the stage above (a nonblocking
+ * pair, and a completion naming only such pairs, once both ranks completed it); a blocking
  * collective on WORLD that every rank of the share entered and left alike goes up as one summary;
  * every other record goes up unchanged. The stage above (another tbon_leaf, or the deadlock
  * detector at the root: deadlock_detector_feed_summary) consumes what it passes as it consumes
@@ -33,7 +34,8 @@ typedef struct tbon_leaf_call {
 typedef struct tbon_leaf_counts {
     uint64_t records;    /* fed */
     uint64_t passed;     /* passed up */
-    uint64_t resolved;   /* matched here and not passed up (entries and exits of both ends) */
+    uint64_t resolved;   /* matched here and not passed up (entries and exits of both ends, and
+                          * completions naming only such calls) */
     uint64_t summaries;  /* collective summaries passed up */
     uint64_t summarized; /* records a summary stands for */
     uint64_t held;       /* held now: ranks waiting in a call whose partner has not come yet */

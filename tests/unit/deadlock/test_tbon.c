@@ -237,6 +237,10 @@ static void check_same(const deadlock_detector *single, const deadlock_detector 
     const dl_finding *want = deadlock_detector_findings(single, &n_single);
     const dl_finding *got = deadlock_detector_findings(root, &n_root);
     MG_CHECK_INT(n_root, n_single);
+    mg_fn want_fns[MG_FN_COUNT], got_fns[MG_FN_COUNT];
+    size_t n_want = deadlock_detector_unmodelled(single, want_fns, MG_FN_COUNT);
+    MG_CHECK_INT(deadlock_detector_unmodelled(root, got_fns, MG_FN_COUNT), n_want);
+    MG_CHECK(memcmp(got_fns, want_fns, n_want * sizeof *want_fns) == 0);
     for (size_t i = 0; i < n_single && i < n_root; i++) {
         MG_CHECK_INT(got[i].kind, want[i].kind);
         MG_CHECK_INT(got[i].mismatch, want[i].mismatch);
@@ -531,6 +535,190 @@ static void test_hold_bound(void)
     check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
 }
 
+/* Request ids of the nonblocking calls: one per rank and call, never reused. */
+static uint64_t next_request[WORLD];
+
+/* Rank's nonblocking func (Isend or Irecv) to or from peer; returns its request id. */
+static uint64_t start(script *s, int32_t rank, uint16_t func, int32_t peer)
+{
+    uint64_t id = ++next_request[rank];
+    check_event ev = event(CHECK_EV_ENTER, rank, func, peer, CHECK_NO_ROOT);
+    ev.request = id;
+    put_event(s, &ev);
+    ev = event(CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.request = id;
+    put_event(s, &ev);
+    return id;
+}
+
+/* Rank's Waitall on ids[0..n): its entry, and (exit) its exit completing them all. */
+static void waitall(script *s, int32_t rank, const uint64_t *ids, uint32_t n, int exit)
+{
+    check_status st[2] = {{0, CHECK_PROC_NULL, 0, 0, 1}, {1, CHECK_PROC_NULL, 0, 0, 1}};
+    check_event ev = event(exit ? CHECK_EV_EXIT : CHECK_EV_ENTER, rank, CHECK_FN_WAITALL,
+                           CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.n_requests = n;
+    ev.requests = ids;
+    ev.n_statuses = exit ? n : 0;
+    ev.statuses = exit ? st : NULL;
+    put_event(s, &ev);
+}
+
+/* Iterations of a ring of Isend to the next rank, Irecv from the previous one and a Waitall on
+ * both, then an Allreduce. With `pairs`, each rank exchanges with its neighbour r ^ 1 instead. */
+static void nonblocking_ring(script *s, int iterations, int pairs)
+{
+    uint64_t ids[WORLD][2];
+    for (int it = 0; it < iterations; it++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            ids[r][0] = start(s, r, CHECK_FN_ISEND, pairs ? r ^ 1 : (r + 1) % WORLD);
+            if (it == 1 && r % 3 == 0) { /* a call the detector does not model, inside a window */
+                check_event ev =
+                    event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.result = (int32_t)(MG_FN_NONE + 1 + r);
+                put_event(s, &ev);
+            }
+            ids[r][1] = start(s, r, CHECK_FN_IRECV, pairs ? r ^ 1 : (r + WORLD - 1) % WORLD);
+            waitall(s, r, ids[r], 2, 0);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            waitall(s, r, ids[r], 2, 1);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            put(s, CHECK_EV_ENTER, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            put(s, CHECK_EV_EXIT, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        }
+    }
+}
+
+/* A ring of Isend/Irecv/Waitall: the pairs inside a leaf are matched there, their 4 records each
+ * kept from the root; the Waitall, which also names a request across leaves, goes up. */
+static void test_nonblocking_ring(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    nonblocking_ring(&s, 3, 0);
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    /* 4 leaves of 2: per iteration the messages 0->1, 2->3, 4->5, 6->7 stay inside a leaf */
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.summaries, 3 * 4);
+}
+
+/* Neighbours r and r ^ 1 (one leaf) exchange by Isend/Irecv/Waitall: every call stays in the leaf,
+ * the Waitalls too, as they name only requests matched there. */
+static void test_nonblocking_pairs(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    nonblocking_ring(&s, 3, 1);
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * WORLD * 6);
+}
+
+/* After two rounds of the ring, ranks a and b each wait on an Irecv from the other that no send
+ * meets: the trees report the single detector's deadlock, same ranks and calls. */
+static void nonblocking_deadlock(int32_t a, int32_t b)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    nonblocking_ring(&s, 2, 0);
+    uint64_t ida = start(&s, a, CHECK_FN_IRECV, b);
+    uint64_t idb = start(&s, b, CHECK_FN_IRECV, a);
+    check_event ev = event(CHECK_EV_ENTER, a, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.n_requests = 1;
+    ev.requests = &ida;
+    put_event(&s, &ev);
+    ev = event(CHECK_EV_ENTER, b, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.n_requests = 1;
+    ev.requests = &idb;
+    put_event(&s, &ev);
+    check_trees(&s, 1, DL_DEADLOCK);
+}
+
+/* Even ranks Isend to the next odd one and Wait, which receives with a blocking Recv (posted
+ * before or after the Isend): the pair is matched in the leaf, the Wait kept from the root too. */
+static void test_nonblocking_to_blocking(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    for (int it = 0; it < 4; it++) {
+        for (int32_t r = 0; r < WORLD; r += 2) {
+            if (it % 2) {
+                put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
+            }
+            uint64_t id = start(&s, r, CHECK_FN_ISEND, r + 1);
+            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            ev.n_requests = 1;
+            ev.requests = &id;
+            put_event(&s, &ev);
+            if (!(it % 2)) {
+                put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
+            }
+            put(&s, CHECK_EV_EXIT, r + 1, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            check_status st = {0, CHECK_PROC_NULL, 0, 0, 1};
+            ev = event(CHECK_EV_EXIT, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            ev.n_requests = 1;
+            ev.requests = &id;
+            ev.n_statuses = 1;
+            ev.statuses = &st;
+            put_event(&s, &ev);
+        }
+    }
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 4 * 4 * 6);
+}
+
+/* Neighbours r and r ^ 1 exchange by Isend/Irecv, complete one request with a Waitany (by its
+ * status's index) and the other with a Wait: all stays in the leaf. */
+static void test_nonblocking_waitany(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    memset(next_request, 0, sizeof next_request);
+    for (int it = 0; it < 3; it++) {
+        uint64_t ids[WORLD][2];
+        for (int32_t r = 0; r < WORLD; r++) {
+            ids[r][0] = start(&s, r, CHECK_FN_ISEND, r ^ 1);
+            ids[r][1] = start(&s, r, CHECK_FN_IRECV, r ^ 1);
+        }
+        for (int32_t r = 0; r < WORLD; r++) {
+            check_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
+            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                check_event ev =
+                    event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.n_requests = 2;
+                ev.requests = ids[r];
+                ev.n_statuses = kind == CHECK_EV_EXIT;
+                ev.statuses = &st;
+                put_event(&s, &ev);
+            }
+            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+                check_event ev = event(kind, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                ev.n_requests = 1;
+                ev.requests = &ids[r][1 - st.index];
+                put_event(&s, &ev);
+            }
+        }
+    }
+    tbon_leaf_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.resolved, 3 * WORLD * 8);
+}
+
+static void test_nonblocking_deadlock(void)
+{
+    nonblocking_deadlock(2, 3); /* inside a leaf */
+    nonblocking_deadlock(1, 6); /* across leaves */
+}
+
 int main(void)
 {
     MG_RUN(test_clean);
@@ -545,5 +733,10 @@ int main(void)
     MG_RUN(test_hold_bound);
     MG_RUN(test_pairs_on_a_split);
     MG_RUN(test_deadlock_on_a_split);
+    MG_RUN(test_nonblocking_ring);
+    MG_RUN(test_nonblocking_pairs);
+    MG_RUN(test_nonblocking_to_blocking);
+    MG_RUN(test_nonblocking_waitany);
+    MG_RUN(test_nonblocking_deadlock);
     MG_TEST_END();
 }
