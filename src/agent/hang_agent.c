@@ -118,7 +118,9 @@ static void read_rank(void *ctx, int32_t rank, int kind, agent_reading *out)
                            .runnable = (uint8_t)reading.runnable,
                            .stopped = (uint8_t)reading.stopped,
                            .cpu_time_ns = reading.cpu_time_ns,
-                           .cpu_slices = reading.cpu_slices};
+                           .cpu_slices = reading.cpu_slices,
+                           .held_ns = reading.held_ns,
+                           .frozen_ns = reading.frozen_ns};
 }
 
 /* A rank's stack, then what its blocking call waits for as it published it (nothing under the

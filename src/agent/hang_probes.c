@@ -39,24 +39,24 @@ int hang_probes_use_ptrace(hang_probes *p, int r)
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
 {
     job_session *js = p->job;
-    int rc;
+    int rc, unseen = 0;
     if (p->remote) {
-        int unseen = 0;
         rc = hang_remote_read(p->remote, r, with_cpu_time, out, &unseen);
-        if (rc == MG_OK && !unseen) {
-            p->readings++;
-            return 0;
-        }
-        warn_once(p, r, rc ? rc : MG_EPERM);
-        *out = mg_probe_reading_unknown();
-        return 1;
+        if (rc == MG_OK && unseen)
+            rc = MG_EPERM;
+    } else {
+        rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid,
+                                        &p->probe[r], with_cpu_time, out);
     }
-    rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid,
-                                    &p->probe[r], with_cpu_time, out);
+    /* a remote rank's stops count as a local one's: its agent's probe timed them alike */
     if (rc == MG_OK) {
         p->readings++;
         p->held_ns += out->held_ns;
         p->frozen_ns += out->frozen_ns;
+        if (p->rank_cost) {
+            p->rank_cost[r].readings++;
+            p->rank_cost[r].held_ns += out->held_ns;
+        }
         return 0;
     }
     warn_once(p, r, rc);
@@ -88,6 +88,8 @@ void hang_probes_close(hang_probes *p)
     free(p->probe);
     free(p->warned);
     free(p->by_ptrace);
+    free(p->rank_cost);
+    p->rank_cost = NULL;
     p->probe = NULL;
     p->warned = NULL;
     p->by_ptrace = NULL;

@@ -14,6 +14,12 @@
 
 typedef struct hang_remote hang_remote;
 
+/* What the readings of one rank cost it (hang_probes.rank_cost). */
+typedef struct hang_probes_cost {
+    uint64_t readings;
+    int64_t held_ns;
+} hang_probes_cost;
+
 typedef struct hang_probes {
     job_session *job;
     mg_probe_kind kind;
@@ -22,9 +28,12 @@ typedef struct hang_probes {
     char *warned;          /* one per rank: its sampling trouble was reported once */
     char *by_ptrace;       /* local shm: one per rank, read by ptrace instead (not interposed) */
     uint64_t readings;     /* rank readings taken (model samples and verification scans) */
-    int64_t held_ns;       /* what those readings cost the ranks, local ptrace only: */
+    int64_t held_ns;       /* what those readings cost the ranks under ptrace, here or through
+                              agents (every observed rank): */
     int64_t frozen_ns;     /* bounds from above and below (mg_probe_reading) */
-    double cpu_share;      /* local: each rank's CPU share on this node (0: not known yet) */
+    hang_probes_cost *rank_cost; /* one per rank, or NULL: held_ns and readings by rank, so that
+                                    the report says what each rank it observed paid */
+    double cpu_share;            /* local: each rank's CPU share on this node (0: not known yet) */
 } hang_probes;
 
 /* How rank r is read: p->kind, or ptrace for a rank handed to it (hang_probes_use_ptrace). */

@@ -455,7 +455,9 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
                               .runnable = reading->runnable,
                               .stopped = reading->stopped,
                               .cpu_time_ns = reading->cpu_time_ns,
-                              .cpu_slices = reading->cpu_slices};
+                              .cpu_slices = reading->cpu_slices,
+                              .held_ns = reading->held_ns,
+                              .frozen_ns = reading->frozen_ns};
     *unseen = reading->unseen;
     return MG_OK;
 }

@@ -148,7 +148,8 @@ static void open_probes(hang_watcher *w)
                               .kind = w->p->kind,
                               .remote = w->remote,
                               .probe = calloc((size_t)js->nranks, sizeof(mg_rank_probe *)),
-                              .warned = calloc((size_t)js->nranks, 1)};
+                              .warned = calloc((size_t)js->nranks, 1),
+                              .rank_cost = calloc((size_t)js->nranks, sizeof(hang_probes_cost))};
     /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
      * published (not known of an attached job), with ptrace by what their processes map */
     w->by_state = w->probes.kind == MG_PROBE_SHM && !w->p->agent_launcher && !js->attached;

@@ -1,6 +1,7 @@
 /* Process ownership of a job's launcher and ranks (job.h). */
 #include "job.h"
 
+#include "mg_env.h"
 #include "mg_error.h"
 #include "rank_scan.h"
 #include "mg_clock.h"
@@ -77,6 +78,28 @@ void mg_job_install_signal_handlers(void)
         sigaction(signals[i], &sa, NULL);
 }
 
+/* This process's environment with MG_ENV_JOB_TREE set to token (in *var, which it points to),
+ * for a launcher: the daemons it starts (hydra_pmi_proxy) inherit it, though they get none of the
+ * variables it passes its ranks (-genv), and the leftover search finds them by it. NULL when out of
+ * memory. */
+static char **launcher_environ(const char *token, char **var)
+{
+    size_t n = 0, kept = 0, prefix = strlen(MG_ENV_JOB_TREE "=");
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (!env || asprintf(var, "%s=%s", MG_ENV_JOB_TREE, token) < 0) {
+        free(env);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], MG_ENV_JOB_TREE "=", prefix) != 0)
+            env[kept++] = environ[i];
+    env[kept++] = *var;
+    env[kept] = NULL;
+    return env;
+}
+
 int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -84,31 +107,39 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
     if (!job)
         return MG_ENOMEM;
     job->status = -1;
-    if (token)
+    char *tree_var = NULL, **env = environ;
+    if (token) {
         snprintf(job->token, sizeof job->token, "%s", token);
-    int report_pipe[2];
-    if (pipe2(report_pipe, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "cannot start '%s': pipe: %s", argv[0], strerror(errno));
-        free(job);
-        return MG_ESYS;
+        if (!(env = launcher_environ(token, &tree_var))) {
+            free(job);
+            return MG_ENOMEM;
+        }
     }
-    pid_t pid = fork();
-    if (pid < 0) {
+    int report_pipe[2];
+    pid_t pid = -1;
+    if (pipe2(report_pipe, O_CLOEXEC) != 0)
+        snprintf(err, errlen, "cannot start '%s': pipe: %s", argv[0], strerror(errno));
+    else if ((pid = fork()) < 0) {
         snprintf(err, errlen, "cannot start '%s': fork: %s", argv[0], strerror(errno));
         close(report_pipe[0]);
         close(report_pipe[1]);
-        free(job);
-        return MG_ESYS;
     }
     if (pid == 0) {
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        execvp(argv[0], argv);
+        execvpe(argv[0], argv, env);
         int e = errno;
         ssize_t ignored = write(report_pipe[1], &e, sizeof e);
         (void)ignored;
         _exit(127);
+    }
+    if (env != environ)
+        free(env);
+    free(tree_var);
+    if (pid < 0) {
+        free(job);
+        return MG_ESYS;
     }
     close(report_pipe[1]);
     int exec_errno = 0;
@@ -132,9 +163,10 @@ int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, 
 static int job_selector(const mg_job *job, mg_rank_selector *sel)
 {
     *sel = (mg_rank_selector){0};
-    if (job->token[0])
+    if (job->token[0]) {
         sel->token = job->token;
-    else if (job->slurm_job_id[0])
+        sel->any_process = 1; /* hydra_pmi_proxy has no rank variable, and it is ours too */
+    } else if (job->slurm_job_id[0])
         sel->slurm_job_id = job->slurm_job_id;
     else if (job->attached)
         sel->ancestor_pid = job->launcher;

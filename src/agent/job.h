@@ -24,8 +24,9 @@ void mg_job_install_signal_handlers(void);
 void mg_job_set_signal_hook(void (*hook)(void));
 
 /* Starts argv (argv[0] is looked up in PATH). token is the MPIGUARD_JOB_TOKEN the ranks carry, used
- * to find and kill leftover ranks; it may be NULL. On failure returns MG_ENOENT (exec failed),
- * MG_ESYS or MG_ENOMEM with a message in err. */
+ * to find and kill leftover ranks; it may be NULL. The launcher gets it as MPIGUARD_JOB_TREE, so
+ * that its daemons (hydra_pmi_proxy), which are no ranks, are found and killed by it too. On
+ * failure returns MG_ENOENT (exec failed), MG_ESYS or MG_ENOMEM with a message in err. */
 int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
 
 /* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
@@ -56,7 +57,7 @@ const char *mg_job_token(const mg_job *job);
 int mg_job_exit_status(const mg_job *job);
 /* The signal mpiguard received and acted on (0 if none): the tool then exits 128 + that signal. */
 int mg_job_interrupting_signal(const mg_job *job);
-/* Ranks killed because they outlived their launcher. */
+/* Processes of the job (ranks, the launcher's daemons) killed for outliving the launcher. */
 int mg_job_leftovers_killed(const mg_job *job);
 
 /* Frees the job; a job mpiguard started that still runs is stopped first (an attached one is left

@@ -169,7 +169,8 @@ static int selected(const mg_rank_selector *sel, const char *env, size_t len)
 {
     if (sel->token) {
         const char *v = environ_lookup(env, len, MG_ENV_JOB_TOKEN);
-        return v && strcmp(v, sel->token) == 0;
+        const char *tree = sel->any_process ? environ_lookup(env, len, MG_ENV_JOB_TREE) : NULL;
+        return (v && strcmp(v, sel->token) == 0) || (tree && strcmp(tree, sel->token) == 0);
     }
     if (sel->slurm_job_id) {
         const char *v = environ_lookup(env, len, MG_ENV_SLURM_JOB_ID);
@@ -240,7 +241,8 @@ static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t
 }
 
 /* Every process of proc_root but this one (all) and those the selector picks with a rank in their
- * environment (cand); both arrays the caller's to free, also on failure. 0, MG_EIO, MG_ENOMEM. */
+ * environment, or without one for any_process (cand); both arrays the caller's to free, also on
+ * failure. 0, MG_EIO, MG_ENOMEM. */
 static int read_processes(const char *proc_root, const mg_rank_selector *sel, proc_entry **all,
                           size_t *nall, proc_entry **cand, size_t *ncand)
 {
@@ -266,7 +268,7 @@ static int read_processes(const char *proc_root, const mg_rank_selector *sel, pr
         snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
         ssize_t len = read_file(path, env, ENVIRON_MAX);
         if (len <= 0 || !selected(sel, env, (size_t)len) ||
-            !first_int(env, (size_t)len, rank_variables, &e.rank))
+            (!first_int(env, (size_t)len, rank_variables, &e.rank) && !sel->any_process))
             continue;
         first_int(env, (size_t)len, size_variables, &e.size);
         if ((rc = mg_array_reserve((void **)cand, &cap_cand, *ncand + 1, sizeof **cand)) != MG_OK)
@@ -295,7 +297,8 @@ static size_t keep_ranks(const char *proc_root, const mg_rank_selector *sel, con
         cand[i].maps_mpi = maps_mpi_library(proc_root, cand[i].pid);
         cand[kept++] = cand[i];
     }
-    kept = deduplicate(cand, kept, all, nall, ppid_of);
+    if (!sel->any_process)
+        kept = deduplicate(cand, kept, all, nall, ppid_of);
     free(ppid_of);
     return kept;
 }

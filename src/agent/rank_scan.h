@@ -9,6 +9,9 @@
 /* Which job: exactly one of the three fields is set. */
 typedef struct mg_rank_selector {
     const char *token;        /* MPIGUARD_JOB_TOKEN injected by mpiguard into the ranks */
+    int any_process;          /* with token: every process that carries it, as MPIGUARD_JOB_TOKEN
+                                 or MPIGUARD_JOB_TREE, with a rank variable or not (rank -1), none
+                                 merged: what of a job may be left (a launcher's daemons) */
     int ancestor_pid;         /* a launcher's pid: the ranks are its descendants (attach) */
     const char *slurm_job_id; /* SLURM_JOB_ID (ranks are children of slurmstepd, not of srun) */
 } mg_rank_selector;
@@ -22,7 +25,8 @@ typedef struct mg_rank_proc {
 /* Scans /proc and returns the rank processes of the selected job, sorted by rank, in a malloc'd
  * array (*out, *count; free with free()). A process that vanishes while being read is skipped.
  * When several processes carry the same rank (a wrapper such as `timeout ./app`, or a child the
- * rank forked), the one that maps an MPI library wins, and among those the deepest descendant.
+ * rank forked), the one that maps an MPI library wins, and among those the deepest descendant
+ * (with any_process, every one is kept).
  * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
 int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
                  size_t *count);

@@ -93,7 +93,7 @@ int cli_session_finish(cli_session *s, int finding_status)
     int job_status = mg_job_exit_status(s->job.process);
     int signal_received = mg_job_interrupting_signal(s->job.process);
     if (mg_job_leftovers_killed(s->job.process))
-        mg_warn("%s: killed %d rank process(es) that outlived the launcher", s->tool,
+        mg_warn("%s: killed %d process(es) of the job that outlived the launcher", s->tool,
                 mg_job_leftovers_killed(s->job.process));
     char host[256] = "";
     gethostname(host, sizeof host - 1);

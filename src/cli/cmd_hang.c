@@ -89,9 +89,10 @@ static json_object *model_json(const struct hang_model *model, const hang_option
 /* What watching cost, in the report and with -v: the time ptrace samples held ranks stopped (each
  * stop delays a bulk-synchronous job by at most its length, so their sum over the watched time
  * bounds the slowdown; between the time every thread was frozen and the time from the first seize)
- * and mpiguard's own CPU time (taken from the job when they share cores). Wall-time ratios cannot
- * resolve sub-percent costs on a loaded machine; these are measured directly
- * (docs/hang-measurements.md "Overhead"). */
+ * and mpiguard's own CPU time (taken from the job when they share cores). Ranks read through agents
+ * count as local ones: their agents time the stops alike. Wall-time ratios cannot resolve
+ * sub-percent costs on a loaded machine; these are measured directly (docs/hang-measurements.md
+ * "Overhead"). */
 static void record_cost(cli_session *s, const hang_probes *p, double watched)
 {
     struct rusage ru;
@@ -103,19 +104,34 @@ static void record_cost(cli_session *s, const hang_probes *p, double watched)
     json_object *c = json_object_new_object();
     json_object_object_add(c, "watched_s", json_object_new_double(watched));
     json_object_object_add(c, "rank_readings", json_object_new_int64((int64_t)p->readings));
-    if (!p->remote) {
-        json_object_object_add(c, "frozen_s", json_object_new_double(frozen));
-        json_object_object_add(c, "held_s", json_object_new_double(held));
-        json_object_object_add(c, "frozen_fraction", json_object_new_double(frozen / span));
-        json_object_object_add(c, "held_fraction", json_object_new_double(held / span));
+    json_object_object_add(c, "frozen_s", json_object_new_double(frozen));
+    json_object_object_add(c, "held_s", json_object_new_double(held));
+    json_object_object_add(c, "frozen_fraction", json_object_new_double(frozen / span));
+    json_object_object_add(c, "held_fraction", json_object_new_double(held / span));
+    /* by rank, null for one never read: a rank whose cost is unknown is not shown as free */
+    int most = -1;
+    if (p->rank_cost) {
+        json_object *by = json_object_new_array();
+        for (int r = 0; r < p->job->nranks; r++) {
+            const hang_probes_cost *rc = &p->rank_cost[r];
+            json_object_array_add(
+                by,
+                rc->readings ? json_object_new_double(1e-9 * (double)rc->held_ns / span) : NULL);
+            if (rc->readings && (most < 0 || rc->held_ns > p->rank_cost[most].held_ns))
+                most = r;
+        }
+        json_object_object_add(c, "held_fraction_by_rank", by);
     }
     json_object_object_add(c, "monitor_cpu_s", json_object_new_double(cpu));
     json_object_object_add(c, "monitor_cpu_fraction", json_object_new_double(cpu / span));
     json_object_object_add(mg_report_tool_data(s->report), "monitor_cost", c);
-    char stops[128] = "";
-    if (!p->remote && p->held_ns > 0)
-        snprintf(stops, sizeof stops, "; ranks stopped %.3f-%.3f s (%.3f-%.3f%% of the time)",
-                 frozen, held, 100 * frozen / span, 100 * held / span);
+    char stops[192] = "";
+    if (p->held_ns > 0 && most >= 0)
+        snprintf(stops, sizeof stops,
+                 "; ranks stopped %.3f-%.3f s (%.3f-%.3f%% of the time), rank %d the most "
+                 "(held %.3f%%)",
+                 frozen, held, 100 * frozen / span, 100 * held / span, most,
+                 100e-9 * (double)p->rank_cost[most].held_ns / span);
     mg_info("hang: monitoring cost: %llu rank readings in %.1f s%s; mpiguard used %.2f%% of a core",
             (unsigned long long)p->readings, watched, stops, 100 * cpu / span);
 }

@@ -38,6 +38,13 @@ int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *len
                  AGENT_PROTO_VERSION);
         return MG_EVERSION;
     }
+    if (p[6] == AGENT_MSG_RETIRED_READ_CPU) {
+        snprintf(err, errlen,
+                 "agent frame type %u is READ_CPU, retired in protocol version 15 (a READ's kind "
+                 "asks for the CPU time now)",
+                 p[6]);
+        return MG_EFORMAT;
+    }
     if (p[6] < AGENT_MSG_HELLO || p[6] >= AGENT_MSG_TYPE_END) {
         snprintf(err, errlen, "unknown agent frame type %u", p[6]);
         return MG_EFORMAT;
@@ -153,7 +160,9 @@ int agent_put_reading(agent_buf *b, const agent_reading *r)
     return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
                    agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
                    agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
-                   agent_put_u64(b, (uint64_t)r->cpu_slices)
+                   agent_put_u64(b, (uint64_t)r->cpu_slices) ||
+                   agent_put_u64(b, (uint64_t)r->held_ns) ||
+                   agent_put_u64(b, (uint64_t)r->frozen_ns)
                ? MG_ENOMEM
                : MG_OK;
 }
@@ -197,11 +206,16 @@ int agent_get_u64(agent_cursor *c, uint64_t *v)
 int agent_get_reading(agent_cursor *c, agent_reading *r)
 {
     uint32_t rank, flags;
-    uint64_t cpu_time, cpu_slices;
+    uint64_t cpu_time, cpu_slices, held, frozen;
     if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
         agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
-        agent_get_u64(c, &cpu_slices))
+        agent_get_u64(c, &cpu_slices) || agent_get_u64(c, &held) || agent_get_u64(c, &frozen))
         return MG_EFORMAT;
+    /* a negative stop would lower the front's cost below what the ranks paid */
+    if ((int64_t)held < 0 || (int64_t)frozen < 0)
+        return MG_EFORMAT;
+    r->held_ns = (int64_t)held;
+    r->frozen_ns = (int64_t)frozen;
     r->cpu_time_ns = (int64_t)cpu_time;
     r->cpu_slices = (int64_t)cpu_slices;
     r->rank = (int32_t)rank;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 15U
+#define AGENT_PROTO_VERSION 16U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -46,7 +46,8 @@ typedef enum agent_msg_type {
                                then its published wait (agent_waits.h) */
     AGENT_MSG_SIGNAL = 6,   /* front -> agent: a signal for every owned rank */
     AGENT_MSG_BYE = 7,      /* front -> agent: stop */
-    /* 8 was READ_CPU up to version 14: READ's kind says it now */
+    /* READ_CPU up to version 14 (READ's kind says it now): refused at the header, by name */
+    AGENT_MSG_RETIRED_READ_CPU = 8,
     /* mpiguard check (docs/design/check.md, "How it is built"): a stream, agent -> detector. */
     AGENT_MSG_RECORD = 9,   /* one encoded check event record */
     AGENT_MSG_SITE = 10,    /* rank i32, line i32, addr u64, function length u16, file length
@@ -120,6 +121,9 @@ typedef struct agent_reading {
     uint32_t fn;
     uint64_t counter;
     int64_t cpu_time_ns, cpu_slices; /* -1: unknown or not asked for */
+    int64_t held_ns, frozen_ns;      /* what this reading stopped the rank for, as mg_probe_reading
+                                        accounts it (0 under shm, or when it stopped nothing), so that
+                                        the front's monitor cost counts every rank (never negative) */
 } agent_reading;
 
 /* A growable byte buffer for building frames. */

@@ -13,6 +13,11 @@
  * that they are found in /proc on any node (docs/architecture.md, "One job, start to end").
  * CLI -> library (state, capture), rank discovery (src/agent/rank_scan.c), the concolic runtime. */
 #define MG_ENV_JOB_TOKEN "MPIGUARD_JOB_TOKEN"
+/* The job's token again, set by the CLI in its launcher's own environment (src/agent/job.c), so
+ * that every process the launcher starts and that keeps its environment carries it: Hydra's
+ * hydra_pmi_proxy and Open MPI's orted, which have no rank variable and are not ranks, and a
+ * wrapper around a rank. CLI -> the search for a job's leftover processes (rank_scan.h). */
+#define MG_ENV_JOB_TREE "MPIGUARD_JOB_TREE"
 /* The modules to start at MPI_Init, ':'-separated ("state:protect"). CLI -> library. */
 #define MG_ENV_MODULES "MPIGUARD_MODULES"
 /* Whether a value of MG_ENV_MODULES (list; ',' separates too, but srun's --export cannot carry a

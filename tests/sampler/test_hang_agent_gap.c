@@ -3,7 +3,8 @@
  * this test is the front, the agent runs in a thread of it and reads a busy child process that
  * stands in for rank 0 of a job. The child makes no system call, so its voluntary context switches
  * count the ptrace stops it took: a reading with the CPU time adds some, a gap-only one none, and
- * the gap-only reading still carries the CPU time that grew meanwhile. */
+ * the gap-only reading still carries the CPU time that grew meanwhile. The held time each reading
+ * carries says the same: above 0 for a reading that stopped the rank, 0 for a gap-only one. */
 #include "agent_proto.h"
 #include "agent_reads.h"
 #include "hang_agent.h"
@@ -152,6 +153,8 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK(!full.unseen);
     MG_CHECK(!full.exited);
     MG_CHECK(full.cpu_time_ns > 0);
+    /* the stop travels with the reading, for the front's monitor cost */
+    MG_CHECK(full.held_ns > 0 && full.frozen_ns >= 0 && full.frozen_ns <= full.held_ns);
     MG_CHECK(before >= 0 && sampled > before);
     /* retakes: CPU time and counter, no stop */
     agent_reading gap = full;
@@ -161,12 +164,13 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
         gap = read_rank0(fd, AGENT_READ_GAP_ONLY, &b);
         MG_CHECK(!gap.unseen && !gap.exited && !gap.in_mpi);
         MG_CHECK(gap.cpu_time_ns > last.cpu_time_ns);
+        MG_CHECK(gap.held_ns == 0 && gap.frozen_ns == 0);
     }
     long retaken = voluntary_switches(rank);
     MG_CHECK_INT(retaken, sampled);
     /* the scan after them stops it again: the count above would have seen a stop */
     agent_reading scan = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
-    MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns);
+    MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns && scan.held_ns > 0);
     MG_CHECK(voluntary_switches(rank) > retaken);
 
     MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_BYE), MG_OK);

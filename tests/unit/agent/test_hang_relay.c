@@ -1,11 +1,11 @@
 /* Unit tests of hang's relay (src/agent/hang_relay.h) over socketpairs, the test playing the front
  * above it and its two agents below: a round asks each agent once for its own ranks only, with the
  * kind the front asked (a gap-only retake stays gap-only), and the answer comes back in the order
- * asked; a stack request reaches the rank's agent and its answer,
- * published wait and all, comes back byte for byte; an agent that went away has its ranks read as
- * unseen and lost (a rank no agent owns only as unseen), its stack as empty with nothing
- * published, and the other agent is still asked; bye reaches the agent
- * left and the relay ends cleanly. */
+ * asked, each reading's held time as its agent said; a stack request reaches the rank's agent and
+ * its answer, published wait and all, comes back byte for byte; an agent that went away has its
+ * ranks read as unseen and lost (a rank no agent owns only as unseen), its stack as empty with
+ * nothing published, and the other agent is still asked; bye reaches the agent left and the relay
+ * ends cleanly. */
 #include "agent_reads.h"
 #include "agent_waits.h"
 #include "hang_relay.h"
@@ -43,14 +43,17 @@ static void send_read(int fd, agent_buf *b, int kind, const int32_t *ranks, uint
     MG_CHECK_INT(agent_send(fd, b), MG_OK);
 }
 
-/* An agent's reading: its slices say the kind it was asked for. */
+/* An agent's reading: its slices say the kind it was asked for; its held time (50 ns per rank and
+ * agent) is what the front counts in its monitor cost. */
 static void read_as_agent(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     *out = (agent_reading){.rank = rank,
                            .in_mpi = 1,
                            .counter = 100 + (uint64_t)rank + *(int *)ctx,
                            .cpu_time_ns = -1,
-                           .cpu_slices = kind};
+                           .cpu_slices = kind,
+                           .held_ns = 50 * (1 + rank + *(int *)ctx),
+                           .frozen_ns = 1 + rank};
 }
 
 /* Agent `agent` takes the relay's request, checks it asks for want[0..n) with the kind the front
@@ -96,6 +99,10 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
         if (expect_agent[i] >= 0) {
             MG_CHECK_INT(r.counter, 100 + ranks[i] + expect_agent[i]);
             MG_CHECK_INT(r.cpu_slices, kind);
+            MG_CHECK_INT(r.held_ns, 50 * (1 + ranks[i] + expect_agent[i]));
+            MG_CHECK_INT(r.frozen_ns, 1 + ranks[i]);
+        } else {
+            MG_CHECK_INT(r.held_ns, 0);
         }
     }
 }

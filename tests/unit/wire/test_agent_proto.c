@@ -1,9 +1,10 @@
 /* Unit tests of the agent protocol (src/wire/agent_proto.h): a reading's every field survives the
- * trip, including an unknown CPU time (-1) and the runnable, stopped and lost flags, and a cut one
- * is refused; so does a published wait (agent_waits.h), every field of it, and none; the frame
- * decoders, fed random, truncated and oversized frames, never crash, never allocate for a length
- * they refuse, and name the problem; a frame sent through short and interrupted writes arrives
- * whole. */
+ * trip, including an unknown CPU time (-1), the held and frozen times and the runnable, stopped and
+ * lost flags, and a cut one or one with a negative held time is refused; so does a published wait
+ * (agent_waits.h), every field of it, and none; a frame of the retired READ_CPU type is refused at
+ * the header, by name; the frame decoders, fed random, truncated and oversized frames, never
+ * crash, never allocate for a length they refuse, and name the problem; a frame sent through short
+ * and interrupted writes arrives whole. */
 #include "agent_proto.h"
 #include "agent_waits.h"
 #include "mg_error.h"
@@ -39,7 +40,9 @@ static void reading_round_trip(void)
          .fn = 42,
          .counter = 0x123456789abcULL,
          .cpu_time_ns = 1234567890123LL,
-         .cpu_slices = 98765},
+         .cpu_slices = 98765,
+         .held_ns = 0x1234567890LL,
+         .frozen_ns = 0x123456789LL},
         {.rank = 0,
          .exited = 1,
          .unseen = 1,
@@ -68,18 +71,29 @@ static void reading_round_trip(void)
         MG_CHECK(got.counter == sent[i].counter);
         MG_CHECK(got.cpu_time_ns == sent[i].cpu_time_ns);
         MG_CHECK(got.cpu_slices == sent[i].cpu_slices);
+        MG_CHECK(got.held_ns == sent[i].held_ns);
+        MG_CHECK(got.frozen_ns == sent[i].frozen_ns);
         MG_CHECK(c.p == c.end);
         agent_buf_free(&b);
     }
 }
 
+/* Cut anywhere, the held time's last byte included, a reading is refused; so is a negative held
+ * or frozen time, which would lower the front's monitor cost. */
 static void cut_reading_is_refused(void)
 {
-    agent_reading r = {.rank = 3, .cpu_time_ns = 5}, got;
+    agent_reading r = {.rank = 3, .cpu_time_ns = 5, .held_ns = 9, .frozen_ns = 4}, got;
     agent_buf b = {0};
     agent_cursor whole = framed(&b, &r);
+    MG_CHECK_INT((int)(whole.end - whole.p), 52);
     for (const uint8_t *end = whole.p; end < whole.end; end++) {
         agent_cursor c = {whole.p, end};
+        MG_CHECK_INT(agent_get_reading(&c, &got), MG_EFORMAT);
+    }
+    for (int which = 0; which < 2; which++) {
+        agent_reading bad = r;
+        *(which ? &bad.frozen_ns : &bad.held_ns) = -1;
+        agent_cursor c = framed(&b, &bad);
         MG_CHECK_INT(agent_get_reading(&c, &got), MG_EFORMAT);
     }
     agent_buf_free(&b);
@@ -298,6 +312,32 @@ static void foreign_headers_are_named(void)
     MG_CHECK(strstr(err, "magic") != NULL);
 }
 
+/* A frame of the retired READ_CPU type is refused at the header, named, before any handler. */
+static void retired_type_is_named_at_the_header(void)
+{
+    uint8_t frame[AGENT_FRAME_HEADER + 8];
+    agent_msg_type type;
+    uint32_t length;
+    char err[160] = "";
+    agent_frame_header_put(frame, AGENT_MSG_RETIRED_READ_CPU, 8);
+    memset(frame + AGENT_FRAME_HEADER, 0, 8);
+    MG_CHECK_INT(agent_frame_header_get(frame, &type, &length, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "READ_CPU") != NULL && strstr(err, "retired") != NULL);
+    agent_buf b = {0};
+    agent_cursor c;
+    err[0] = '\0';
+    MG_CHECK_INT(recv_bytes(frame, sizeof frame, &b, &type, &c, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "READ_CPU") != NULL);
+    agent_buf_free(&b);
+    agent_reader r;
+    agent_reader_init(&r);
+    agent_frame f;
+    MG_CHECK_INT(agent_reader_push(&r, frame, sizeof frame), MG_OK);
+    MG_CHECK_INT(agent_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
+    MG_CHECK(strstr(err, "READ_CPU") != NULL);
+    agent_reader_free(&r);
+}
+
 /* Random bytes, and random headers with a valid magic and version, fed in random pieces: the
  * stream reader gives whole frames within the bytes it was given, asks for more, or refuses with
  * a message; it never reads past what it holds (ASan/UBSan run this test too). */
@@ -326,7 +366,8 @@ static void random_streams_never_crash(void)
             at += piece;
             while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
                 MG_CHECK(f.payload >= r.buf && f.payload + f.length <= r.buf + r.len);
-                MG_CHECK(f.type >= AGENT_MSG_HELLO && f.type < AGENT_MSG_TYPE_END);
+                MG_CHECK(f.type >= AGENT_MSG_HELLO && f.type < AGENT_MSG_TYPE_END &&
+                         f.type != AGENT_MSG_RETIRED_READ_CPU);
                 frames++;
             }
         }
@@ -350,6 +391,7 @@ int main(void)
     MG_RUN(blocking_receive_of_whole_and_cut_frames);
     MG_RUN(oversized_frame_is_refused_before_allocation);
     MG_RUN(foreign_headers_are_named);
+    MG_RUN(retired_type_is_named_at_the_header);
     MG_RUN(random_streams_never_crash);
     MG_TEST_END();
 }

@@ -16,8 +16,8 @@
 
 enum { NAGENTS = 3, NRANKS = 9 };
 
-/* An agent's reading of rank r: its counter is 100 r, its function r + 1, its slices the kind it
- * was asked for. */
+/* An agent's reading of rank r: its counter is 100 r, its function r + 1, its held time 1000 r + 1
+ * ns and its frozen time r, its slices the kind it was asked for. */
 static void read_fake(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     (*(int *)ctx)++;
@@ -27,7 +27,9 @@ static void read_fake(void *ctx, int32_t rank, int kind, agent_reading *out)
                            .fn = (uint32_t)rank + 1,
                            .counter = 100u * (uint64_t)rank,
                            .cpu_time_ns = kind != AGENT_READ_PLAIN ? 7 : -1,
-                           .cpu_slices = kind};
+                           .cpu_slices = kind,
+                           .held_ns = 1000 * (int64_t)rank + 1,
+                           .frozen_ns = rank};
 }
 
 /* Answers one request on fd as an agent does (agent_reads_answer), counting ranks read. */
@@ -107,6 +109,8 @@ static void one_frame_each_way_per_agent(void)
             MG_CHECK_INT(asks[a].out[i].rank, asks[a].ranks[i]);
             MG_CHECK(asks[a].out[i].counter == 100u * (uint64_t)asks[a].ranks[i]);
             MG_CHECK(asks[a].out[i].cpu_time_ns == 7);
+            MG_CHECK(asks[a].out[i].held_ns == 1000 * (int64_t)asks[a].ranks[i] + 1);
+            MG_CHECK(asks[a].out[i].frozen_ns == asks[a].ranks[i]);
             MG_CHECK(!asks[a].out[i].unseen);
         }
         close(pairs[a][0]);
