@@ -36,7 +36,7 @@ static capture_request *pool;
 static uint32_t *free_slots, nfree;
 static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
 /* The process has the MPI's C++ bindings, so a call site may lie in one of their functions and
- * each record carries its caller's site (caller_site); a C or Fortran process never pays the walk. */
+ * each record carries its caller's site (caller_site); a C or Fortran process never walks. */
 static int walk_callers;
 
 static uint64_t key_of(const void *handle, size_t size)
