@@ -204,6 +204,7 @@ static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sin
     int pid = a->rings[rank].reader.hdr->writer_pid;
     resolve_site(a, rank, pid, ev.callsite, sink);
     if (ev.flags & CHECK_FLAG_CALLER_SITE) {
+        a->stats.caller_sites++;
         ev.callsite = program_site(a, rank, pid, &ev, sink);
         ev.flags &= (uint16_t)~CHECK_FLAG_CALLER_SITE;
         size_t shorter;

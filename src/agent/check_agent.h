@@ -58,6 +58,9 @@ typedef struct check_agent_stats {
     uint64_t lost;       /* records the writers dropped (full ring, dead reader) */
     uint64_t full_waits; /* records that waited for room */
     uint64_t invalid;    /* records that failed validation */
+    /* records that carried their caller's site (CHECK_FLAG_CALLER_SITE: a rank with the MPI's
+     * C++ bindings) */
+    uint64_t caller_sites;
 } check_agent_stats;
 
 void check_agent_stats_get(const check_agent *a, check_agent_stats *out);

@@ -7,6 +7,7 @@
 #include "interpose_hooks.h"
 #include "mg_error.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,21 @@ static capture_table freed_requests;
 static capture_request *pool;
 static uint32_t *free_slots, nfree;
 static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
+/* The process has the MPI's C++ bindings, so a call site may lie in one of their functions and
+ * each record carries its caller's site (caller_site); a C or Fortran process never walks. */
+static int walk_callers;
 
 static uint64_t key_of(const void *handle, size_t size)
 {
     return mg_handle_bits(handle, size);
+}
+
+/* Whether the MPI's C++ bindings are in the process: MPI::COMM_WORLD is defined by their library
+ * (Open MPI's libmpi_cxx, MPICH's libmpichcxx), which every program using them links, and a
+ * program's binary that names it holds a copy of its own; a C or Fortran program has neither. */
+static int has_cxx_bindings(void)
+{
+    return dlsym(RTLD_DEFAULT, "_ZN3MPI10COMM_WORLDE") != NULL;
 }
 
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
@@ -71,6 +83,7 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
                                             MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
                                             MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     memcpy(builtin_ops, builtin, sizeof builtin_ops);
+    walk_callers = has_cxx_bindings();
     return MG_OK;
 }
 
@@ -181,7 +194,7 @@ void capture_emit(check_event *ev)
     ev->rank = my_rank;
     ev->seq = ++seq;
     ev->callsite = (uint64_t)(uintptr_t)mg_call_site;
-    if ((ev->caller_site = caller_site()))
+    if (walk_callers && (ev->caller_site = caller_site()))
         ev->flags |= CHECK_FLAG_CALLER_SITE;
     size_t n;
     if (check_event_encode(ev, encbuf, enccap, &n) != MG_OK) {

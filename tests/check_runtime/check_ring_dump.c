@@ -2,7 +2,8 @@
  * every stream ended or argv[2] seconds passed, and prints one line per record:
  *   rank seq kind func peer tag comm request aux root op n_requests n_statuses src0 tag0 count
  *   ranks...
- * then "end RANK HOW LOST" per ended stream. Exit 0 when every stream ended. */
+ * then "end RANK HOW LOST" per ended stream, and on stderr "caller_sites N", the records that
+ * carried their caller's site. Exit 0 when every stream ended. */
 #include "check_agent.h"
 #include "mg_error.h"
 
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
             nanosleep(&pause, NULL);
         }
     }
+    fprintf(stderr, "caller_sites %" PRIu64 "\n", st.caller_sites);
     check_agent_destroy(a);
     return st.world_size && st.ended == st.world_size ? 0 : 1;
 }

@@ -187,6 +187,32 @@ assert one(0, 'MPI_FINALIZE', 1)['kind'] == 1
 print("records ok:", len(recs))
 PY
     ;;
+caller_sites)
+    # Only a process with the MPI's C++ bindings walks to its caller's site on each record (the
+    # C++ bindings' -O0 call site, docs/cli.md "Languages"): none of the records of rt_ring (C,
+    # -O0, frame pointers kept, where the walk would succeed) carries one; the C++ ring (-O0,
+    # tests/cxx) carries them.
+    lib="$BUILD/lib/libmpiguard-$flavor.so"
+    caller_sites() { # np program args...
+        local token="cs$$$(basename "$2")" np=$1 env
+        if [ "$flavor" = openmpi ]; then
+            env=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN=$token -x MPIGUARD_MODULES=capture)
+        else
+            env=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token -genv MPIGUARD_MODULES capture)
+        fi
+        "$RING_DUMP" "$token" 60 >"$TMP/records" 2>"$TMP/dump.err" &
+        local dump=$!
+        shift
+        $launcher -n "$np" "${env[@]}" "$@" >/dev/null || fail "the job $* failed"
+        wait "$dump" || { cat "$TMP/records" "$TMP/dump.err" >&2; fail "not every stream of $* ended"; }
+        [ "$(grep -c '^rec ' "$TMP/records")" -gt 0 ] || fail "no record of $*"
+        sed -n 's/^caller_sites //p' "$TMP/dump.err"
+    }
+    c=$(caller_sites 2 "$PROGS/rt_ring" 5)
+    [ "$c" = 0 ] || fail "$c records of the C program rt_ring carry a caller's site"
+    cxx=$(caller_sites 3 "$BUILD/tests/cxx/$flavor/ring")
+    [ -n "$cxx" ] && [ "$cxx" -gt 0 ] || fail "no record of the C++ ring carries a caller's site ($cxx)"
+    ;;
 records_c)
     # MPICH only (Open MPI 4.1.4 has no `_c` functions): each call of rt_records_c's `_c` round
     # must give the record its int round gave (docs/design/check.md "Capture"), with the protection
