@@ -78,10 +78,11 @@ static void dispatch_leave(mg_fn fn)
  * PMPI, or to another PMPI tool loaded after mpiguard: interpose_next.h) or to a replacement sets
  * up no frame: the module loops live in a function of their own. The replaced route calls the
  * replacement without the depth guard; a replacement calls MPI through PMPI_ or mg_next_ only, so
- * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in two
+ * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in the
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
- * branch), and mg_enter_X (interpose_entry.h), whose caller (a Fortran binding) passes the site it
- * was called from. The hooked route keeps a frame pointer (the empty asm that takes its frame's
+ * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
+ * binding) passes the site it was called from; next is where the call goes on when no module
+ * replaces it (mg_next_X, or the caller's binding). The hooked route keeps a frame pointer (the empty asm that takes its frame's
  * address), so that the capture module's walk up the frames finds it (capture_emit.c). */
 #define MG_ROUTE(name, args, site, next)                                                           \
     count_entered_call();                                                                          \
