@@ -82,8 +82,9 @@ static void dispatch_leave(mg_fn fn)
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
  * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
  * binding) passes the site it was called from; next is where the call goes on when no module
- * replaces it (mg_next_X, or the caller's binding). The hooked route keeps a frame pointer (the empty asm that takes its frame's
- * address), so that the capture module's walk up the frames finds it (capture_emit.c). */
+ * replaces it (mg_next_X, or the caller's binding). The hooked route keeps a frame pointer (the
+ * empty asm that takes its frame's address), so that the capture module's walk up the frames finds
+ * it (capture_emit.c). */
 #define MG_ROUTE(name, args, site, next)                                                           \
     count_entered_call();                                                                          \
     unsigned char route = routes[MG_FN_##name];                                                    \
@@ -129,7 +130,7 @@ static void dispatch_leave(mg_fn fn)
 #define MG_FN(name, params, args, cls)
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_BINDING(name, params, args, cls)                                                     \
-    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)       \
+    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
     {                                                                                              \
         MG_ROUTE(name, args, site, binding)                                                        \
     }
