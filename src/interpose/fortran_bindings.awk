@@ -15,15 +15,14 @@
 # goes through a trampoline of fortran_entry.c. The MPI-4 `_c` lines (MG_FN_LARGE) have a Fortran
 # form only in MPICH's `use mpi_f08`, where a count of KIND=MPI_COUNT_KIND picks the entry
 # mpi_send_f08ts_large_; they are written for that binding alone. Init, Init_thread, Finalize and
-# Abort are written by hand in fortran_entry.c. The MG_FN_C_ONLY lines (MPI_Grequest_start, whose
-# functions a Fortran binding passes in its own calling convention; the nonblocking file calls,
-# whose MPI_File has no conversion here) get no Fortran entry: this script reads only MG_FN and
-# MG_FN_LARGE lines.
+# Abort are written by hand in fortran_entry.c, and so are the MG_FN_BINDING lines
+# (MPI_Grequest_start, whose functions the MPI's own binding must pass): this script reads only
+# MG_FN and MG_FN_LARGE lines.
 BEGIN {
     handle["MPI_Comm"] = "Comm"; handle["MPI_Datatype"] = "Type"; handle["MPI_Op"] = "Op"
     handle["MPI_Group"] = "Group"; handle["MPI_Info"] = "Info"; handle["MPI_Request"] = "Request"
     handle["MPI_Message"] = "Message"; handle["MPI_Win"] = "Win"
-    handle["MPI_Errhandler"] = "Errhandler"
+    handle["MPI_Errhandler"] = "Errhandler"; handle["MPI_File"] = "File"
     trampoline["MPI_User_function *"] = "user_function"
     trampoline["MPI_Comm_errhandler_function *"] = "comm_errhandler"
     trampoline["MPI_Win_errhandler_function *"] = "win_errhandler"
@@ -98,7 +97,8 @@ function convert(i, n,    t, nm, count, what) {
         fparam = "MPI_Aint *" nm; arg = nm
     } else if (t ~ /^(const )?void \*$/ && suffix[i] == "") {
         fparam = "void *" nm; arg = "fortran_buffer(" nm ")"
-    } else if ((t == "int" || t == "MPI_Aint" || t == "MPI_Count") && suffix[i] == "") {
+    } else if ((t == "int" || t == "MPI_Aint" || t == "MPI_Count" || t == "MPI_Offset") &&
+               suffix[i] == "") {
         fparam = (t == "int" ? "MPI_Fint" : t) " *" nm; arg = "*" nm
     } else if (t in handle && suffix[i] == "") {
         fparam = "MPI_Fint *" nm; arg = "MG_F2C(" handle[t] ", *" nm ")"

@@ -1,6 +1,7 @@
 /* The Fortran entry points of the interposition library: the mpif.h / `use mpi` bindings in every
  * mangling and the `use mpi_f08` ones of both MPIs, generated from mpi_functions.def by
- * fortran_bindings.awk, and the hand-written Init, Init_thread, Finalize and Abort.
+ * fortran_bindings.awk, and the hand-written Grequest_start, Init, Init_thread, Finalize and
+ * Abort.
  * docs/architecture.md, "Fortran entry points".
  *
  * Open MPI's Fortran bindings and MPICH's `use mpi_f08` call PMPI_X themselves, and MPICH's mpif.h
@@ -52,6 +53,7 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
 #pragma weak PMPI_Errhandler_f2c
 #pragma weak PMPI_Errhandler_c2f
 #pragma weak PMPI_File_c2f
+#pragma weak PMPI_File_f2c
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
  * `use mpi_f08` all name. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
@@ -69,9 +71,10 @@ extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
  * addresses of its MPI_BOTTOM and MPI_IN_PLACE common blocks. */
 #define MG_F2C(kind, f) MPI_##kind##_f2c(f)
 #define MG_C2F(kind, c) MPI_##kind##_c2f(c)
-/* MPI_File_c2f is MPICH's one conversion that is a function, not a macro: weak, so that the
- * library still loads into a process without libmpi (mpi_handles_weak.h). */
+/* MPI_File_c2f and MPI_File_f2c are MPICH's conversions that are functions, not macros: weak, so
+ * that the library still loads into a process without libmpi (mpi_handles_weak.h). */
 #pragma weak MPI_File_c2f
+#pragma weak MPI_File_f2c
 extern void *MPIR_F_MPI_BOTTOM, *MPIR_F_MPI_IN_PLACE;
 #pragma weak MPIR_F_MPI_BOTTOM
 #pragma weak MPIR_F_MPI_IN_PLACE
@@ -386,6 +389,82 @@ static void fortran_without_site(const char *function)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "fortran_bindings.inc"
 #pragma GCC diagnostic pop
+
+/* MPI_Grequest_start: the program's query, free and cancel functions reach the MPI unchanged
+ * through the MPI's own binding, which passes them to the C function and then tells the MPI that
+ * they are Fortran's (the request's language); the modules see the call as the C one's, whose
+ * functions they only pass on. MPICH's mpif.h binding calls MPI_Grequest_start, the C wrapper, which
+ * passes it straight on inside this call. extra_state stays the program's variable, as the binding
+ * takes it. */
+typedef void fortran_grequest_start_fn(fortran_procedure *query_fn, fortran_procedure *free_fn,
+                                       fortran_procedure *cancel_fn, void *extra_state,
+                                       MPI_Fint *request, MPI_Fint *ierr);
+fortran_grequest_start_fn pmpi_grequest_start_;
+#pragma weak pmpi_grequest_start_
+
+static int fortran_grequest_binding(fortran_grequest_start_fn *binding,
+                                    MPI_Grequest_query_function *query_fn,
+                                    MPI_Grequest_free_function *free_fn,
+                                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                    MPI_Request *request)
+{
+    MPI_Fint f_request, rc;
+    binding((fortran_procedure *)query_fn, (fortran_procedure *)free_fn,
+            (fortran_procedure *)cancel_fn, extra_state, &f_request, &rc);
+    if (rc == MPI_SUCCESS)
+        *request = MG_F2C(Request, f_request);
+    return rc;
+}
+
+#define GREQUEST_BINDING(entry, binding)                                                           \
+    static int entry(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,   \
+                     MPI_Grequest_cancel_function *cancel_fn, void *extra_state,                   \
+                     MPI_Request *request)                                                         \
+    {                                                                                              \
+        return fortran_grequest_binding(binding, query_fn, free_fn, cancel_fn, extra_state,        \
+                                        request);                                                  \
+    }
+GREQUEST_BINDING(grequest_start_mpif, pmpi_grequest_start_)
+
+static inline __attribute__((always_inline)) void
+fortran_grequest_start(void *site, mg_impl_Grequest_start_fn *binding, fortran_procedure *query_fn,
+                       fortran_procedure *free_fn, fortran_procedure *cancel_fn, MPI_Aint *extra_state,
+                       MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request c = MPI_REQUEST_NULL;
+    int rc = mg_enter_Grequest_start_binding(site, binding, (MPI_Grequest_query_function *)query_fn,
+                                             (MPI_Grequest_free_function *)free_fn,
+                                             (MPI_Grequest_cancel_function *)cancel_fn, extra_state,
+                                             &c);
+    if (rc == MPI_SUCCESS)
+        *request = MG_C2F(Request, c);
+    fortran_return(ierr, rc);
+}
+
+void mpi_grequest_start_(fortran_procedure *query_fn, fortran_procedure *free_fn,
+                         fortran_procedure *cancel_fn, MPI_Aint *extra_state, MPI_Fint *request,
+                         MPI_Fint *ierr)
+{
+    fortran_grequest_start(__builtin_return_address(0), grequest_start_mpif, query_fn, free_fn,
+                           cancel_fn, extra_state, request, ierr);
+}
+FORTRAN_ALIASES(mpi_grequest_start_, mpi_grequest_start, mpi_grequest_start__, MPI_GREQUEST_START)
+#if FORTRAN_F08_DESCRIPTORS
+/* MPICH's `use mpi_f08` binding: its own, which marks the request the same way. */
+fortran_grequest_start_fn pmpir_grequest_start_f08_;
+#pragma weak pmpir_grequest_start_f08_
+GREQUEST_BINDING(grequest_start_f08, pmpir_grequest_start_f08_)
+
+void mpi_grequest_start_f08_(fortran_procedure *query_fn, fortran_procedure *free_fn,
+                             fortran_procedure *cancel_fn, MPI_Aint *extra_state,
+                             MPI_Fint *request, MPI_Fint *ierr)
+{
+    fortran_grequest_start(__builtin_return_address(0), grequest_start_f08, query_fn, free_fn,
+                           cancel_fn, extra_state, request, ierr);
+}
+#else
+FORTRAN_ALIAS(mpi_grequest_start_, mpi_grequest_start_f08_)
+#endif
 
 /* Init, Init_thread, Finalize and Abort go through the MPI's own Fortran binding (pmpi_X_), so its
  * Fortran state (MPICH's sentinel addresses) is set up as without mpiguard; the modules start

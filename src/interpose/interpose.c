@@ -78,25 +78,28 @@ static void dispatch_leave(mg_fn fn)
  * PMPI, or to another PMPI tool loaded after mpiguard: interpose_next.h) or to a replacement sets
  * up no frame: the module loops live in a function of their own. The replaced route calls the
  * replacement without the depth guard; a replacement calls MPI through PMPI_ or mg_next_ only, so
- * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in two
+ * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in the
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
- * branch), and mg_enter_X (interpose_entry.h), whose caller (a Fortran binding) passes the site it
- * was called from. The hooked route keeps a frame pointer (the empty asm that takes its frame's
- * address), so that the capture module's walk up the frames finds it (capture_emit.c). */
-#define MG_ROUTE(name, args, site)                                                                 \
+ * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
+ * binding) passes the site it was called from; next is where the call goes on when no module
+ * replaces it (mg_next_X, or the caller's binding). The hooked route keeps a frame pointer (the
+ * empty asm that takes its frame's address), so that the capture module's walk up the frames finds
+ * it (capture_emit.c). */
+#define MG_ROUTE(name, args, site, next)                                                           \
     count_entered_call();                                                                          \
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
-        return mg_next_##name args;                                                                \
+        return (next)args;                                                                         \
     mg_call_site = (site);                                                                         \
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
     if (route == ROUTE_REPLACED && impl)                                                           \
         return impl args;                                                                          \
-    return through_modules_##name args;
+    return through_modules_##name(next, MG_ARGS_OF args);
 #define MG_FN(name, params, args, cls)                                                             \
     mg_observe_##name##_fn *mg_observe_##name;                                                     \
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
-    static __attribute__((noinline)) int through_modules_##name params                             \
+    static __attribute__((noinline)) int through_modules_##name(mg_impl_##name##_fn *next,         \
+                                                                MG_ARGS_OF params)                 \
     {                                                                                              \
         call_depth++;                                                                              \
         __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                  \
@@ -105,7 +108,7 @@ static void dispatch_leave(mg_fn fn)
         mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
         if (observe)                                                                               \
             observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
-        int rc = impl ? impl args : mg_next_##name args;                                           \
+        int rc = impl ? impl args : next args;                                                     \
         if (observe)                                                                               \
             observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
         dispatch_leave(MG_FN_##name);                                                              \
@@ -114,13 +117,27 @@ static void dispatch_leave(mg_fn fn)
     }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
-        MG_ROUTE(name, args, __builtin_return_address(0))                                          \
+        MG_ROUTE(name, args, __builtin_return_address(0), mg_next_##name)                          \
     }                                                                                              \
     int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
     {                                                                                              \
-        MG_ROUTE(name, args, site)                                                                 \
+        MG_ROUTE(name, args, site, mg_next_##name)                                                 \
     }
 #include "mpi_wrapped_functions.def"
+
+/* mg_enter_X_binding (interpose_entry.h): the route of mg_enter_X, ending in the caller's binding
+ * rather than in mg_next_X. */
+#define MG_FN(name, params, args, cls)
+#define MG_FN_SPECIAL(name, cls)
+#define MG_FN_BINDING(name, params, args, cls)                                                     \
+    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
+    {                                                                                              \
+        MG_ROUTE(name, args, site, binding)                                                        \
+    }
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+#undef MG_FN_BINDING
 
 /* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): hooked
  * where an enabled module has enter/leave hooks or observes the function, replaced where a module

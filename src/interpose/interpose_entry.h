@@ -16,6 +16,20 @@
 #define MG_FN(name, params, args, cls) int mg_enter_##name(void *site, MG_ARGS_OF params);
 #include "mpi_wrapped_functions.def"
 
+/* mg_enter_<Name>_binding(site, binding, C arguments), for the MG_FN_BINDING lines of
+ * mpi_functions.def: mg_enter_<Name>, except that the call goes on to binding (with the arguments
+ * as the modules saw them) where mg_enter_<Name> calls the C function; a module that replaces the
+ * function calls the C one still. binding is the caller's way through the MPI's own binding: the
+ * MPI's Fortran MPI_Grequest_start tells the MPI that the functions it takes are Fortran's. */
+#define MG_FN(name, params, args, cls)
+#define MG_FN_SPECIAL(name, cls)
+#define MG_FN_BINDING(name, params, args, cls)                                                     \
+    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params);
+#include "mpi_functions.def"
+#undef MG_FN
+#undef MG_FN_SPECIAL
+#undef MG_FN_BINDING
+
 /* Turns the modules on after the MPI library's own Init or Init_thread succeeded; once per process,
  * whichever binding asks first. */
 void mg_interpose_start(void);

@@ -1,7 +1,7 @@
 ! Shared by the programs of window and file error handlers (errhandler_win_leak.F90,
 ! errhandler_file_leak.F90, errhandler_win_file_freed.F90), included after the program so that its
 ! lines stay its own: a handler that notes the code and the handle it gets in common /seen/, the
-! check of what it noted, and a file of the rank's own to set a handler on.
+! check of what it noted, and (own_file.h) a file of the rank's own to set a handler on.
 
 ! A window's or file's handler: in `use mpi_f08` too, what it gets is one INTEGER (a TYPE(MPI_Win)
 ! or TYPE(MPI_File) holds just that), so one subroutine serves both kinds.
@@ -21,18 +21,4 @@ subroutine expect_noted(code, handle)
   if (seen_code /= code .or. seen_handle /= handle) error stop 'the handler got other arguments'
 end subroutine expect_noted
 
-! A file in /tmp of this process alone, deleted at its close.
-subroutine open_own_file(file)
-#include "mpi_style.h"
-#if defined(STYLE_F08)
-  type(MPI_File) :: file
-#else
-  integer :: file
-#endif
-  integer :: ierr
-  character(len=64) :: path
-  write (path, '(a,i0,a)') '/tmp/mpiguard-errhandler-', getpid(), '.tmp'
-  call MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE + MPI_MODE_RDWR + MPI_MODE_DELETE_ON_CLOSE, &
-                     MPI_INFO_NULL, file, ierr)
-  if (ierr /= MPI_SUCCESS) error stop 'MPI_File_open failed'
-end subroutine open_own_file
+#include "own_file.h"

@@ -34,7 +34,11 @@ for want in re.findall(r"^! expect: deadlock .* line (\d+)", open(sys.argv[2]).r
         assert all(sites.get(k) == (name, int(want)) for k in f["ranks"]), sites
 PY
 case $expects in
-    clean) [ $status -eq 0 ] || fail "clean, but mpiguard exited $status" ;;
+    # clean, and not for want of seeing: no call of the run is one check does not model
+    clean) [ $status -eq 0 ] || fail "clean, but mpiguard exited $status"
+        python3 -c 'import json, sys; sys.stdout.write(" ".join(json.load(open(sys.argv[1])).get("tool_data", {}).get("unmodelled_calls") or []))' \
+            "$report" >"$TMP/unmodelled" && [ ! -s "$TMP/unmodelled" ] ||
+            fail "clean, but calls not checked: $(cat "$TMP/unmodelled")" ;;
     deadlock*) [ $status -eq 82 ] || fail "a deadlock, but mpiguard exited $status (expected 82)" ;;
     # notes alone (leaks MPI_Finalize cleans up) leave the job's own status
     *_leak\ *) ! grep -qvE '^[a-z]+_leak ' <<<"$expects" && [ $status -eq 0 ] ||
