@@ -831,12 +831,26 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
     return detector_state_push_finding(det, &f);
 }
 
+/* Whether the rank is still inside its call with invalid arguments after record ev: its end (an
+ * exit, MPI's error in that call) leaves it there, and so does the call's own entry record when
+ * the capture module models the call after its flagged record (Win_post, Win_start); any other
+ * record means the call returned. */
+static void track_invalid(dl_rank *rs, const check_event *ev)
+{
+    if (ev->func == CHECK_FN_EXIT || ev->func == CHECK_FN_MPI_ERROR) {
+        return;
+    }
+    if ((rs->flags & RANK_IN_INVALID) && !(rs->flags & RANK_INVALID_ENTERED) &&
+        ev->kind == CHECK_EV_ENTER && ev->callsite == rs->invalid_site) {
+        rs->flags |= RANK_INVALID_ENTERED;
+        return;
+    }
+    rs->flags &= (uint8_t)~(RANK_IN_INVALID | RANK_INVALID_ENTERED);
+}
+
 int call_model_process(deadlock_detector *det, const check_event *ev)
 {
-    /* the rank's end (an exit, MPI's error in that call) leaves it inside its invalid call */
-    if (ev->func != CHECK_FN_EXIT && ev->func != CHECK_FN_MPI_ERROR) {
-        det->ranks[ev->rank].flags &= (uint8_t)~RANK_IN_INVALID;
-    }
+    track_invalid(&det->ranks[ev->rank], ev);
     if ((ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) || ev->func == CHECK_FN_MPI_ERROR) {
         return report_invalid(det, ev);
     }

@@ -63,7 +63,8 @@ enum dl_rank_flags {
     /* its last record is the entry of its call with invalid arguments (invalid_site), which
      * writes no exit: the rank is in it until another record comes, and if the rank ends there,
      * MPI ended it inside that call */
-    RANK_IN_INVALID = 1u << 3
+    RANK_IN_INVALID = 1u << 3,
+    RANK_INVALID_ENTERED = 1u << 4 /* and the call's own (modelled) entry came after it */
 };
 
 typedef struct dl_rank {

@@ -247,17 +247,22 @@ static void invalid_post(dl_stream *s)
     st_feed(s, &ev);
 }
 
-/* Rank 1 ends as `how` (0: its process exits, 1: it vanishes) while rank 0 waits on it in a
- * Barrier; `returned`: the invalid call returned first (rank 1 then sent to MPI_PROC_NULL).
- * Returns the findings after the analysis. */
+/* Rank 1 ends as `how` (0: its process exits, 1: it vanishes, 2: it exits after the call's own
+ * entry, which the capture module writes after the flagged one for Win_post) while rank 0 waits
+ * on it in a Barrier; `returned`: the invalid call returned first (rank 1 then sent to
+ * MPI_PROC_NULL). Returns the findings after the analysis. */
 static const dl_finding *end_after_invalid(dl_stream *s, int how, int returned, size_t *n)
 {
     st_open(s, 2, NULL);
     st_coll(s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
     invalid_post(s);
+    if (how == 2) {
+        check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WIN_POST);
+        st_feed(s, &ev);
+    }
     if (returned)
         ST_SEND(s, 1, CHECK_PROC_NULL, 1);
-    if (how == 0) {
+    if (how != 1) {
         check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_EXIT);
         st_feed(s, &ev);
     } else {
@@ -275,7 +280,7 @@ static void test_ended_inside_invalid_call(void)
 {
     dl_stream s;
     size_t n;
-    for (int how = 0; how < 2; how++) {
+    for (int how = 0; how < 3; how++) {
         const dl_finding *all = end_after_invalid(&s, how, 0, &n);
         MG_CHECK_INT(n, 1);
         MG_CHECK(n == 1 && all[0].kind == DL_INVALID_ARGUMENTS &&
