@@ -16,10 +16,10 @@
  * many were rewritten. */
 size_t check_report_refresh(check_run *r, const dl_finding *fs);
 /* Adds finding `index` of the detector, f, to the report and prints its banner; a collective
- * mismatch or an invalid call is kept for check_report_refresh. Returns 0, adding nothing, when --checks did not
- * select its class (counted in r->left_out) or when an identical finding was reported already (the
- * detector may find a potential deadlock again in a later analysis once the buffered sends were
- * released), else 1 (also when out of memory: then it is missing). */
+ * mismatch or an invalid call is kept for check_report_refresh. Returns 0, adding nothing, when
+ * --checks did not select its class (counted in r->left_out) or when an identical finding was
+ * reported already (the detector may find a potential deadlock again in a later analysis once the
+ * buffered sends were released), else 1 (also when out of memory: then it is missing). */
 int check_report_add(check_run *r, size_t index, const dl_finding *f);
 /* Saves the report, and renders its graph next to it as SVG when Graphviz's dot is installed. */
 void check_report_save(check_run *r);

@@ -845,7 +845,7 @@ static void track_invalid(dl_rank *rs, const check_event *ev)
         rs->flags |= RANK_INVALID_ENTERED;
         return;
     }
-    rs->flags &= (uint8_t)~(RANK_IN_INVALID | RANK_INVALID_ENTERED);
+    rs->flags &= (uint8_t) ~(RANK_IN_INVALID | RANK_INVALID_ENTERED);
 }
 
 int call_model_process(deadlock_detector *det, const check_event *ev)
