@@ -124,6 +124,8 @@ static void add_kind_evidence(json_object *ev, const dl_finding *f)
         const dl_call *c = &f->calls[0];
         json_object_object_add(ev, "argument_rank",
                                json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
+        json_object_object_add(ev, "mpi_ended_inside",
+                               json_object_new_boolean(!!(f->notes & DL_NOTE_ENDED_INSIDE)));
     }
     if (f->kind == DL_LIFECYCLE)
         json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));

@@ -80,13 +80,15 @@ static int seen_before(check_run *r, const dl_finding *f)
     return 0;
 }
 
-/* Keeps track of a collective mismatch just written as report entry `entry`. */
-static void track_mismatch(check_run *r, size_t finding, size_t entry, size_t calls)
+/* Keeps track of finding f, just written as report entry `entry`, when it may still change. */
+static void track_changing(check_run *r, size_t finding, size_t entry, const dl_finding *f)
 {
-    reported_mismatch *grown = realloc(r->mismatches, (r->nmismatches + 1) * sizeof *grown);
+    if (f->kind != DL_COLLECTIVE_MISMATCH && f->kind != DL_INVALID_ARGUMENTS)
+        return;
+    reported_changing *grown = realloc(r->changing, (r->nchanging + 1) * sizeof *grown);
     if (grown) {
-        r->mismatches = grown;
-        r->mismatches[r->nmismatches++] = (reported_mismatch){finding, entry, calls};
+        r->changing = grown;
+        r->changing[r->nchanging++] = (reported_changing){finding, entry, f->n_calls, f->notes};
     }
 }
 
@@ -94,18 +96,19 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
 {
     uint64_t lost = records_lost(r);
     size_t n = 0;
-    for (size_t i = 0; i < r->nmismatches; i++) {
-        reported_mismatch *m = &r->mismatches[i];
+    for (size_t i = 0; i < r->nchanging; i++) {
+        reported_changing *m = &r->changing[i];
         const dl_finding *f = &fs[m->finding];
         mg_finding *out;
-        if (f->n_calls == m->calls ||
+        if ((f->n_calls == m->calls && f->notes == m->notes) ||
             !(out = check_findings_replace(r->s->report, m->entry, f, r->feed.sites, lost)))
             continue;
         m->calls = f->n_calls;
+        m->notes = f->notes;
         n++;
         json_object *summary;
         if (json_object_object_get_ex(out, "summary", &summary))
-            mg_info("check: later callers joined a collective mismatch: %s",
+            mg_info("check: a finding changed since it was reported: %s",
                     json_object_get_string(summary));
     }
     return n;
@@ -133,8 +136,8 @@ int check_report_add(check_run *r, size_t index, const dl_finding *f)
     mg_finding *out = check_findings_add(r->s->report, f, r->feed.sites, records_lost(r));
     if (out)
         mg_finding_print_banner(out, stderr);
-    if (out && f->kind == DL_COLLECTIVE_MISMATCH)
-        track_mismatch(r, index, mg_report_finding_count(r->s->report) - 1, f->n_calls);
+    if (out)
+        track_changing(r, index, mg_report_finding_count(r->s->report) - 1, f);
     return 1;
 }
 

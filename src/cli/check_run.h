@@ -26,11 +26,13 @@ typedef struct check_options {
     unsigned char selected[CHECK_CLASSES_MAX];
 } check_options;
 
-/* A collective mismatch in the report: the detector's finding, the report's entry, and the calls
- * it named when written. */
-typedef struct reported_mismatch {
+/* A finding in the report that the detector may still change (a collective mismatch later callers
+ * join, an invalid call MPI then ends its rank inside): the detector's finding, the report's
+ * entry, and the calls and notes it had when written. */
+typedef struct reported_changing {
     size_t finding, entry, calls;
-} reported_mismatch;
+    uint32_t notes;
+} reported_changing;
 
 /* One run: its job, its feed (agents and detector), and what the watch and the report keep of
  * the findings. */
@@ -45,8 +47,8 @@ typedef struct check_run {
     size_t nsignatures;
     /* Rewritten when a later caller of their collective joins them: the report names every caller
      * however late its record came. */
-    reported_mismatch *mismatches;
-    size_t nmismatches;
+    reported_changing *changing;
+    size_t nchanging;
     int deadlock, findings, mismatch;
     size_t left_out;     /* findings of classes --checks did not select */
     size_t notes;        /* findings of severity note (leaks MPI_Finalize cleans up): reported,

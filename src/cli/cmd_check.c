@@ -218,7 +218,7 @@ static int check_job(cli_session *s, const check_options *o)
     stop_agents(&r);
     check_agent_remove_rings(s->job.token);
     free(r.signatures);
-    free(r.mismatches);
+    free(r.changing);
     /* Findings that did not stop the job leave its outcome as it was; a job that then ended 0
      * exits MG_EXIT_FINDINGS, or MG_EXIT_UNOBSERVED with a rank it could not observe or none. */
     rc = cli_session_finish(s, status);

@@ -26,6 +26,14 @@ uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
     return pending_id;
 }
 
+int capture_call_untracked(int phase, int rc, const MPI_Request *request)
+{
+    if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
+        return 0;
+    capture_emit_request_untracked(*request);
+    return 1;
+}
+
 check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st)
 {
     check_status s = {.index = index, .source = CHECK_PROC_NULL, .tag = CHECK_ANY_TAG};

@@ -30,6 +30,12 @@ uint16_t capture_call_refused(int rc);
  * unknown). */
 uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
                               const capture_comm *comm, int persistent);
+/* At the exit of a call that returned a request the module does not track (its arguments were
+ * reported invalid, its communicator is unknown, or the call is not modelled: Rput, Rget): when MPI
+ * accepted the call, the handle it handed back names a live request, so it no longer reads as a
+ * freed one (MPI may hand out a completed request's handle again: Open MPI's one empty request
+ * of every receive from MPI_PROC_NULL). A refused call handed nothing back. Returns 1 then. */
+int capture_call_untracked(int phase, int rc, const MPI_Request *request);
 /* Completion `index` as the record carries it: source (a world rank through c; c NULL: as given)
  * and tag from st, unknown for MPI_STATUS_IGNORE. */
 check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st);

@@ -26,8 +26,11 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
     const capture_comm *c = capture_comm_find(comm);
     const check_func_info *info = check_func_describe(fn);
     uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_op_id(op);
-    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c)
+    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c) {
+        if (request)
+            capture_call_untracked(phase, rc, request);
         return;
+    }
     check_event ev = capture_event(fn, capture_call_kind(phase), c);
     ev.flags |= capture_call_refused(rc);
     ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;

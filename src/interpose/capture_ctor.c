@@ -110,10 +110,8 @@ static void obs_Cart_create(int ph, int rc, MPI_Comm comm, int nd, const int dim
 static void obs_Comm_idup(int ph, int rc, MPI_Comm comm, MPI_Comm *out, MPI_Request *request)
 {
     (void)comm, (void)out;
-    if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS) {
-        capture_emit_request_untracked(*request);
+    if (capture_call_untracked(ph, rc, request))
         capture_emit_unmodelled(MG_FN_Comm_idup);
-    }
 }
 
 static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)

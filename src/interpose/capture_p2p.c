@@ -110,6 +110,8 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
         const capture_comm *c = capture_comm_find(comm);                                           \
         if (!capture_args_p2p(fn, phase, comm, c, buf, count, dt, peer, tag, ROLE) && c)           \
             nonblocking(fn, phase, rc, c, buf, count, dt, peer, tag, request, PERSISTENT, ROLE);   \
+        else                                                                                       \
+            capture_call_untracked(phase, rc, request);                                            \
     }
 #define ISEND(name, fn, F) NONBLOCKING(name, fn, F, const void *, 0, CAPTURE_TO)
 #define IRECV(name, fn, F) NONBLOCKING(name, fn, F, void *, 0, CAPTURE_FROM)

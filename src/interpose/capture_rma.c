@@ -364,10 +364,8 @@ static void access_call(uint16_t fn, int phase, int rc, int target, int64_t coun
  * report says it was not checked. */
 static void request_seen(int phase, int rc, const MPI_Request *request, mg_fn fn)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
-        capture_emit_request_untracked(*request);
+    if (capture_call_untracked(phase, rc, request))
         capture_emit_unmodelled(fn);
-    }
 }
 #define REQ_PARAM_NONE
 #define REQ_SEEN_NONE(name)

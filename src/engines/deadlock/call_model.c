@@ -513,12 +513,29 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     return block_on(det, ev, &it, 1);
 }
 
+/* The rank ends inside its call with invalid arguments: that call's finding (its last one at
+ * invalid_site) says MPI ended the rank there. */
+static void mark_ended_inside(deadlock_detector *det, int32_t rank)
+{
+    for (size_t i = det->n_findings; i-- > 0;) {
+        dl_finding *f = &det->findings[i];
+        if (f->kind == DL_INVALID_ARGUMENTS && f->n_calls && f->calls[0].rank == rank &&
+            f->calls[0].callsite == det->ranks[rank].invalid_site) {
+            f->notes |= DL_NOTE_ENDED_INSIDE;
+            return;
+        }
+    }
+}
+
 void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, uint16_t func,
                           uint64_t callsite)
 {
     dl_rank *rs = &det->ranks[rank];
     if (rs->life != LIFE_LIVE) {
         return;
+    }
+    if (rs->flags & RANK_IN_INVALID) {
+        mark_ended_inside(det, rank);
     }
     rs->life = life;
     rs->func = func;
@@ -773,6 +790,7 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
     }
     if (!raised) {
         rs->invalid_site = ev->callsite;
+        rs->flags |= RANK_IN_INVALID;
     }
     dl_finding f = {.kind = raised ? DL_MPI_ERROR : DL_INVALID_ARGUMENTS,
                     .time = det->last_time,
@@ -813,8 +831,26 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
     return detector_state_push_finding(det, &f);
 }
 
+/* Whether the rank is still inside its call with invalid arguments after record ev: its end (an
+ * exit, MPI's error in that call) leaves it there, and so does the call's own entry record when
+ * the capture module models the call after its flagged record (Win_post, Win_start); any other
+ * record means the call returned. */
+static void track_invalid(dl_rank *rs, const check_event *ev)
+{
+    if (ev->func == CHECK_FN_EXIT || ev->func == CHECK_FN_MPI_ERROR) {
+        return;
+    }
+    if ((rs->flags & RANK_IN_INVALID) && !(rs->flags & RANK_INVALID_ENTERED) &&
+        ev->kind == CHECK_EV_ENTER && ev->callsite == rs->invalid_site) {
+        rs->flags |= RANK_INVALID_ENTERED;
+        return;
+    }
+    rs->flags &= (uint8_t) ~(RANK_IN_INVALID | RANK_INVALID_ENTERED);
+}
+
 int call_model_process(deadlock_detector *det, const check_event *ev)
 {
+    track_invalid(&det->ranks[ev->rank], ev);
     if ((ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) || ev->func == CHECK_FN_MPI_ERROR) {
         return report_invalid(det, ev);
     }

@@ -150,8 +150,35 @@ dl_call detector_state_post_call(const p2p_post *p, uint64_t comm)
                      .callsite = p->callsite};
 }
 
+/* Whether f only follows from MPI ending ranks inside their calls with invalid arguments: a
+ * missing Finalize, or ranks stuck on terminated ones, where each terminated rank it names ended
+ * so. Reporting it would cry wolf twice about the bug the invalid call's finding names. */
+static int ended_inside_invalid(const deadlock_detector *det, const dl_finding *f)
+{
+    if (!(f->kind == DL_LIFECYCLE && f->problem == LIFECYCLE_NO_FINALIZE) &&
+        f->kind != DL_STUCK_ON_TERMINATED) {
+        return 0;
+    }
+    size_t ended = 0;
+    for (size_t i = 0; i < f->n_calls; i++) {
+        const dl_rank *rs = &det->ranks[f->calls[i].rank];
+        if (f->calls[i].state != WG_TERMINATED) {
+            continue;
+        }
+        if (rs->life == LIFE_LIVE || !(rs->flags & RANK_IN_INVALID)) {
+            return 0;
+        }
+        ended++;
+    }
+    return ended > 0;
+}
+
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f)
 {
+    if (ended_inside_invalid(det, f)) {
+        dl_finding_free(f);
+        return MG_OK;
+    }
     if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
                          sizeof *det->findings)) {
         dl_finding_free(f);

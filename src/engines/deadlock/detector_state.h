@@ -59,7 +59,12 @@ enum dl_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
 enum dl_rank_flags {
     RANK_IN_CALL = 1u << 0,  /* entered a call whose exit was not analysed */
     RANK_REPORTED = 1u << 1, /* its current wait was reported in a deadlock */
-    RANK_QUEUED = 1u << 2    /* on the work list */
+    RANK_QUEUED = 1u << 2,   /* on the work list */
+    /* its last record is the entry of its call with invalid arguments (invalid_site), which
+     * writes no exit: the rank is in it until another record comes, and if the rank ends there,
+     * MPI ended it inside that call */
+    RANK_IN_INVALID = 1u << 3,
+    RANK_INVALID_ENTERED = 1u << 4 /* and the call's own (modelled) entry came after it */
 };
 
 typedef struct dl_rank {
@@ -116,7 +121,10 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out);
 void detector_state_destroy(deadlock_detector *det);
 /* A posted send or receive as a finding lists it (running, on communicator id comm). */
 dl_call detector_state_post_call(const p2p_post *p, uint64_t comm);
-/* Appends a finding (ownership moves to det; freed on failure). Errors: MG_ENOMEM. */
+/* Appends a finding (ownership moves to det; freed on failure), unless it is only a consequence
+ * of MPI ending ranks inside calls with invalid arguments (a no_finalize, or a stuck_on_terminated
+ * whose terminated ranks all ended so): that one is dropped, its invalid-argument findings carry
+ * DL_NOTE_ENDED_INSIDE already (call_model_terminate). Errors: MG_ENOMEM. */
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f);
 
 #endif

@@ -28,8 +28,11 @@ enum dl_finding_notes {
     DL_NOTE_PROBED = 1u << 0,          /* found by probing a wildcard decision (probe_* fields) */
     DL_NOTE_DECISION_FORCED = 1u << 1, /* deciding mode forced a wildcard match earlier: the
                                           finding may be a false positive */
-    DL_NOTE_BUFFER_RELEASED = 1u << 2  /* standard sends that buffering completed were released
+    DL_NOTE_BUFFER_RELEASED = 1u << 2, /* standard sends that buffering completed were released
                                           before this deadlock was found */
+    DL_NOTE_ENDED_INSIDE = 1u << 3     /* DL_INVALID_ARGUMENTS: MPI ended the rank inside the call
+                                          (it never returned); the rank's missing Finalize and the
+                                          ranks stuck on it are folded into this finding */
 };
 
 /* What disagrees in a collective mismatch (bits). */

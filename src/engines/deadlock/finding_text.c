@@ -342,8 +342,9 @@ void finding_text_summary(const dl_finding *f, char *buf, size_t len)
                      f->calls[0].rank, finding_text_function(f->calls[0].func), f->calls[1].rank,
                      finding_text_function(f->calls[1].func), f->calls[1].peer);
         else
-            snprintf(buf, len, "rank %d calls %s with invalid arguments: %s", f->calls[0].rank,
-                     finding_text_function(f->calls[0].func), invalid_argument_text(f->problem));
+            snprintf(buf, len, "rank %d calls %s with invalid arguments: %s%s", f->calls[0].rank,
+                     finding_text_function(f->calls[0].func), invalid_argument_text(f->problem),
+                     f->notes & DL_NOTE_ENDED_INSIDE ? "; MPI ended the job inside the call" : "");
         break;
     case DL_LIFECYCLE:
         lifecycle_text(f, call, buf, len);

@@ -9,6 +9,7 @@
 #include "lifecycle.h"
 #include "mpi_function_ids.h"
 #include "mg_test.h"
+#include "usage_args.h"
 
 static void finalize(dl_stream *s, int32_t rank)
 {
@@ -235,6 +236,69 @@ static void test_exit_without_finalize(void)
     st_close(&s);
 }
 
+/* Rank 1's MPI_Win_post on a freed group, as the capture module writes it: an entry flagged
+ * invalid, never an exit. */
+static void invalid_post(dl_stream *s)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WIN_POST);
+    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_GROUP_FREED;
+    ev.peer = CHECK_PROC_NULL;
+    st_feed(s, &ev);
+}
+
+/* Rank 1 ends as `how` (0: its process exits, 1: it vanishes, 2: it exits after the call's own
+ * entry, which the capture module writes after the flagged one for Win_post) while rank 0 waits
+ * on it in a Barrier; `returned`: the invalid call returned first (rank 1 then sent to
+ * MPI_PROC_NULL). Returns the findings after the analysis. */
+static const dl_finding *end_after_invalid(dl_stream *s, int how, int returned, size_t *n)
+{
+    st_open(s, 2, NULL);
+    st_coll(s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    invalid_post(s);
+    if (how == 2) {
+        check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WIN_POST);
+        st_feed(s, &ev);
+    }
+    if (returned)
+        ST_SEND(s, 1, CHECK_PROC_NULL, 1);
+    if (how != 1) {
+        check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_EXIT);
+        st_feed(s, &ev);
+    } else {
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+    }
+    st_check(s);
+    return deadlock_detector_findings(s->det, n);
+}
+
+/* MPI ends rank 1 inside its call with invalid arguments (MPICH aborts in MPI_Win_post on a freed
+ * group): its missing Finalize and rank 0 stuck on it are that bug's consequences, folded into
+ * the one invalid-argument finding, which says MPI ended the job inside the call. After a valid
+ * last call, both are bugs of their own. */
+static void test_ended_inside_invalid_call(void)
+{
+    dl_stream s;
+    size_t n;
+    for (int how = 0; how < 3; how++) {
+        const dl_finding *all = end_after_invalid(&s, how, 0, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(n == 1 && all[0].kind == DL_INVALID_ARGUMENTS &&
+                 all[0].problem == USAGE_GROUP_FREED && all[0].calls[0].rank == 1 &&
+                 (all[0].notes & DL_NOTE_ENDED_INSIDE));
+        st_close(&s);
+    }
+    const dl_finding *all = end_after_invalid(&s, 0, 1, &n);
+    MG_CHECK_INT(n, 3);
+    MG_CHECK(n == 3 && all[0].kind == DL_INVALID_ARGUMENTS &&
+             !(all[0].notes & DL_NOTE_ENDED_INSIDE));
+    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 1);
+    st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
 {
     check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
@@ -323,6 +387,7 @@ int main(void)
     MG_RUN(test_handle_leaks);
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
+    MG_RUN(test_ended_inside_invalid_call);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
     MG_TEST_END();
