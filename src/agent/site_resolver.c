@@ -191,13 +191,16 @@ static int in_mpi_cxx_bindings(const char *file)
     return strstr(file, "/ompi/mpi/cxx/") || strcmp(slash ? slash + 1 : file, "mpicxx.h") == 0;
 }
 
-/* The library of the MPI's C++ bindings: MPICH's libmpicxx, Open MPI's libmpi_cxx. */
+/* The library of the MPI's C++ bindings: MPICH's libmpicxx (libmpichcxx as Debian ships it),
+ * Open MPI's libmpi_cxx. */
 static int is_mpi_cxx_library(Dwfl_Module *m)
 {
     const char *name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     const char *slash = name ? strrchr(name, '/') : NULL;
     const char *base = slash ? slash + 1 : name;
-    return base && (strncmp(base, "libmpicxx.", 10) == 0 || strncmp(base, "libmpi_cxx.", 11) == 0);
+    return base &&
+           (strncmp(base, "libmpicxx.", 10) == 0 || strncmp(base, "libmpichcxx.", 12) == 0 ||
+            strncmp(base, "libmpi_cxx.", 11) == 0);
 }
 
 /* A call through the C++ bindings inlined into the user's function has the binding's header line

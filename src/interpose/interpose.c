@@ -82,10 +82,12 @@ static void dispatch_leave(mg_fn fn)
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
  * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
  * binding) passes the site it was called from; next is where the call goes on when no module
- * replaces it (mg_next_X, or the caller's binding). The hooked route keeps a frame pointer (the
- * empty asm that takes its frame's address), so that the capture module's walk up the frames finds
- * it (capture_emit.c). */
-#define MG_ROUTE(name, args, site, next)                                                           \
+ * replaces it (mg_next_X, or the caller's binding), through the module loop the call through
+ * names. The hooked route keeps a frame pointer (the empty asm that takes its frame's address), so
+ * that the capture module's walk up the frames finds it (capture_emit.c); MPI_X's tail call into
+ * it takes no more arguments than MPI_X's own, or the call would need a frame of MPI_X and the
+ * loop's return address would no longer be the call site. */
+#define MG_ROUTE(name, args, site, next, through)                                                  \
     count_entered_call();                                                                          \
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
@@ -94,34 +96,37 @@ static void dispatch_leave(mg_fn fn)
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
     if (route == ROUTE_REPLACED && impl)                                                           \
         return impl args;                                                                          \
-    return through_modules_##name(next, MG_ARGS_OF args);
+    return through;
+/* The module loop: hooks and observers around the replacement, or next. */
+#define MG_THROUGH_MODULES(name, args, next)                                                       \
+    call_depth++;                                                                                  \
+    __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                      \
+    dispatch_enter(MG_FN_##name);                                                                  \
+    mg_observe_##name##_fn *observe = mg_observe_##name;                                           \
+    mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
+    if (observe)                                                                                   \
+        observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                                \
+    int rc = impl ? impl args : (next)args;                                                        \
+    if (observe)                                                                                   \
+        observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                                \
+    dispatch_leave(MG_FN_##name);                                                                  \
+    call_depth--;                                                                                  \
+    return rc;
 #define MG_FN(name, params, args, cls)                                                             \
     mg_observe_##name##_fn *mg_observe_##name;                                                     \
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
-    static __attribute__((noinline)) int through_modules_##name(mg_impl_##name##_fn *next,         \
-                                                                MG_ARGS_OF params)                 \
+    static __attribute__((noinline)) int through_modules_##name params                             \
     {                                                                                              \
-        call_depth++;                                                                              \
-        __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                  \
-        dispatch_enter(MG_FN_##name);                                                              \
-        mg_observe_##name##_fn *observe = mg_observe_##name;                                       \
-        mg_impl_##name##_fn *impl = mg_impl_##name;                                                \
-        if (observe)                                                                               \
-            observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                            \
-        int rc = impl ? impl args : next args;                                                     \
-        if (observe)                                                                               \
-            observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                            \
-        dispatch_leave(MG_FN_##name);                                                              \
-        call_depth--;                                                                              \
-        return rc;                                                                                 \
+        MG_THROUGH_MODULES(name, args, mg_next_##name)                                             \
     }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
-        MG_ROUTE(name, args, __builtin_return_address(0), mg_next_##name)                          \
+        MG_ROUTE(name, args, __builtin_return_address(0), mg_next_##name,                          \
+                 through_modules_##name args)                                                      \
     }                                                                                              \
     int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
     {                                                                                              \
-        MG_ROUTE(name, args, site, mg_next_##name)                                                 \
+        MG_ROUTE(name, args, site, mg_next_##name, through_modules_##name args)                    \
     }
 #include "mpi_wrapped_functions.def"
 
@@ -130,9 +135,14 @@ static void dispatch_leave(mg_fn fn)
 #define MG_FN(name, params, args, cls)
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_BINDING(name, params, args, cls)                                                     \
+    static __attribute__((noinline)) int through_binding_##name(mg_impl_##name##_fn *binding,      \
+                                                                MG_ARGS_OF params)                 \
+    {                                                                                              \
+        MG_THROUGH_MODULES(name, args, binding)                                                    \
+    }                                                                                              \
     int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
     {                                                                                              \
-        MG_ROUTE(name, args, site, binding)                                                        \
+        MG_ROUTE(name, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args))      \
     }
 #include "mpi_functions.def"
 #undef MG_FN
