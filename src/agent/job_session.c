@@ -237,6 +237,12 @@ static int note_rank(job_session *js, const mg_rank_proc *p)
     return 0;
 }
 
+int job_session_note_rank(job_session *js, int rank, int size, int pid)
+{
+    mg_rank_proc p = {.pid = pid, .rank = rank, .size = size};
+    return note_rank(js, &p);
+}
+
 /* A scan reads two files of every process on the machine: at a tool's polling rate (check drains
  * every 20 ms) it would take a good part of a core from ranks that are starting up. */
 static const double discovery_interval = 0.1;

@@ -63,6 +63,9 @@ int job_session_attach(job_session *js, const char *tool, const char *target, ch
 /* Scans for ranks not found yet and maps their published state; does nothing when it looked less
  * than 100 ms ago. Cheap when all are found. */
 void job_session_discover(job_session *js);
+/* Notes rank (of a world of size) as process pid, when no scan found it: the ranks a module said
+ * it ran in, after a job that ended before a scan could see them. Returns 0, or MG_ENOMEM. */
+int job_session_note_rank(job_session *js, int rank, int size, int pid);
 /* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
 int job_session_wait(job_session *js, int timeout_ms);
 /* Waits for the job's end, discovering its ranks meanwhile: every 200 ms while a rank (or, with

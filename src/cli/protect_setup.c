@@ -253,6 +253,26 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     *(used ? uses : unprotected) += 1;
 }
 
+/* Never silent: a rank that made no events file either ran without the protection module, and its
+ * collectives were not protected, or could not write the file (a rank on another node). */
+static void say_unprotected_ranks(const cli_session *s)
+{
+    int missing = 0, first = -1;
+    for (int r = 0; r < s->job.nranks; r++)
+        if (!s->job.ranks[r].pid) {
+            missing++;
+            first = first < 0 ? r : first;
+        }
+    if (s->job.nranks == 0)
+        mg_warn("%s: no rank of the job left a trace of the protection module: it did not run, "
+                "or could not write its events file",
+                s->tool);
+    else if (missing)
+        mg_warn("%s: %d of %d rank(s) left no trace of the protection module (the first: rank "
+                "%d): it did not run there, or could not write its events file (another node?)",
+                s->tool, missing, s->job.nranks, first);
+}
+
 void protect_setup_collect(cli_session *s, int only_if_any)
 {
     int uses = 0, unprotected = 0, nseen = 0;
@@ -263,10 +283,11 @@ void protect_setup_collect(cli_session *s, int only_if_any)
     DIR *d = have_dir ? opendir(dir) : NULL;
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        int rank;
+        int rank, size, pid;
         char path[4096], line[8192];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (seen && sscanf(e->d_name, "rank-%d.txt", &rank) == 1) {
+        if (seen && protect_event_file_take(e->d_name, &rank, &size, &pid) == 0) {
+            job_session_note_rank(&s->job, rank, size, pid);
             FILE *f = fopen(path, "r");
             while (f && fgets(line, sizeof line, f))
                 add_event(s, sites, rank, line, seen, &nseen, &uses, &unprotected);
@@ -278,6 +299,8 @@ void protect_setup_collect(cli_session *s, int only_if_any)
     }
     if (d)
         closedir(d);
+    if (have_dir && !only_if_any)
+        say_unprotected_ranks(s);
     free(seen);
     site_resolver_destroy(sites);
     protect_setup_discard();

@@ -91,7 +91,7 @@ static int protect_init(const mg_module_job *job)
         return -1;
     }
     protect_watch_setup();
-    protect_site_setup(getenv(MG_ENV_PROTECT_EVENTS), job->rank);
+    protect_site_setup(getenv(MG_ENV_PROTECT_EVENTS), job->rank, job->size);
     protect_pending_setup();
     protect_entry_install();
     return 0;

@@ -22,12 +22,13 @@ enum { SITES = 512 };
 static _Atomic uintptr_t seen[SITES];
 static int events_fd = -1;
 
-void protect_site_setup(const char *dir, int rank)
+void protect_site_setup(const char *dir, int rank, int size)
 {
     if (!dir || !*dir)
         return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/rank-%d.txt", dir, rank);
+    char name[128], path[4096];
+    protect_event_file_name(name, sizeof name, rank, size, (int)getpid());
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     events_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (events_fd < 0)
         interpose_log("protect: cannot write the events file ", path);

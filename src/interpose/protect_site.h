@@ -2,7 +2,8 @@
 /* What the protection module says, once per call site and collective: on stderr
  * ("mpiguard[rank]: protect: MPI_Gatherv at app+0x1234: detector D fired, workaround W1-B") and,
  * when the CLI asked for it (MPIGUARD_PROTECT_EVENTS, a directory), as one line per event in
- * <dir>/rank-<rank>.txt for the report (docs/report-schema.md, kinds scaling_trigger, workaround).
+ * the rank's events file in <dir> (protect_event.h) for the report (docs/report-schema.md, kinds
+ * scaling_trigger, workaround).
  */
 #ifndef MG_PROTECT_SITE_H
 #define MG_PROTECT_SITE_H
@@ -10,7 +11,7 @@
 #include "mpi_function_ids.h"
 
 /* Opens the events file when dir is set; called once at init. */
-void protect_site_setup(const char *dir, int rank);
+void protect_site_setup(const char *dir, int rank, int size);
 void protect_site_close(void);
 
 /* Records an event at the current call site (mg_call_site) once per (site, fn, kind): kind is

@@ -12,6 +12,20 @@ static const char *or_dash(const char *s)
     return s ? s : "-";
 }
 
+int protect_event_file_name(char *out, size_t len, int rank, int size, int pid)
+{
+    return snprintf(out, len, "rank-%d-of-%d-pid-%d.txt", rank, size, pid);
+}
+
+int protect_event_file_take(const char *name, int *rank, int *size, int *pid)
+{
+    int end = 0;
+    if (sscanf(name, "rank-%d-of-%d-pid-%d.txt%n", rank, size, pid, &end) != 3 ||
+        name[end] != '\0' || *rank < 0 || *size <= *rank || *pid <= 0)
+        return -1;
+    return 0;
+}
+
 int protect_event_put(char *out, size_t len, const protect_event *ev)
 {
     return snprintf(out, len, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", ev->kind, ev->function, ev->site,

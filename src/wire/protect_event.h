@@ -1,5 +1,5 @@
 /* One event of the protection module, as it crosses from a rank to the CLI: the line a rank
- * appends to <dir>/rank-<rank>.txt (MPIGUARD_PROTECT_EVENTS) once per call site, collective and
+ * appends to its events file in <dir> (MPIGUARD_PROTECT_EVENTS) once per call site, collective and
  * kind, which `mpiguard protect` and `mpiguard run` read back into the report's findings
  * (docs/report-schema.md, kinds scaling_trigger and workaround); and the sentence that both the
  * rank's own stderr line and the finding's summary say of it. */
@@ -18,6 +18,12 @@ typedef struct protect_event {
     const char *detail;     /* why (user_error, not_protected); else NULL */
 } protect_event;
 
+/* The name of a rank's events file, "rank-<rank>-of-<size>-pid-<pid>.txt": made at MPI_Init, so
+ * that the CLI knows every rank the protection ran in, even one that ended before a scan saw it.
+ * Returns what snprintf returns. */
+int protect_event_file_name(char *out, size_t len, int rank, int size, int pid);
+/* Reads such a name. Returns 0, or -1 when name is not one. */
+int protect_event_file_take(const char *name, int *rank, int *size, int *pid);
 /* The line of ev, tab-separated, with its newline: "kind function site detectors workaround eager
  * detail". Returns what snprintf returns. */
 int protect_event_put(char *out, size_t len, const protect_event *ev);

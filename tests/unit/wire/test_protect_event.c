@@ -53,10 +53,27 @@ static void a_cut_line_is_refused(void)
     MG_CHECK_INT(protect_event_take(empty, &got), -1);
 }
 
+/* The events file's name carries the rank, the world's size and the pid: the CLI notes a rank
+ * that ended before a scan saw it; anything else in the directory is not taken for one. */
+static void an_events_file_names_its_rank(void)
+{
+    char name[128];
+    int rank = -1, size = -1, pid = -1;
+    protect_event_file_name(name, sizeof name, 3, 8, 4242);
+    MG_CHECK_STR(name, "rank-3-of-8-pid-4242.txt");
+    MG_CHECK_INT(protect_event_file_take(name, &rank, &size, &pid), 0);
+    MG_CHECK(rank == 3 && size == 8 && pid == 4242);
+    const char *not_ones[] = {"rank-3.txt", "rank-3-of-8-pid-4242.txt~", "rank-8-of-8-pid-1.txt",
+                              "rank--1-of-8-pid-1.txt", "rank-0-of-2-pid-0.txt", ".", ".."};
+    for (size_t i = 0; i < sizeof not_ones / sizeof *not_ones; i++)
+        MG_CHECK_INT(protect_event_file_take(not_ones[i], &rank, &size, &pid), -1);
+}
+
 int main(void)
 {
     MG_RUN(a_workaround_goes_and_comes_back);
     MG_RUN(an_unprotected_call_says_why);
     MG_RUN(a_cut_line_is_refused);
+    MG_RUN(an_events_file_names_its_rank);
     MG_TEST_END();
 }
