@@ -138,9 +138,12 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK_INT(agent_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_HELLO);
 
-    /* the first reading samples the rank: a stop. On a loaded node the sampler may give up
-     * waiting for the rank to take it (a reading without a sample, as on a real job), so the
-     * test reads again until one stop is seen, within a bound. */
+    /* the first reading samples the rank: a stop. It waits until the rank has run: the kernel
+     * adds a running task's CPU time at its ticks and switches, so a rank just started reads 0
+     * (CI: a reading 30 ms after the fork). On a loaded node the sampler may give up waiting for
+     * the rank to take its stop (a reading without a sample, as on a real job), so the test reads
+     * again until one stop is seen, within a bound. */
+    wait_to_run_past(rank, 0);
     agent_reading full;
     long before, sampled;
     int tries = 0;
@@ -149,7 +152,7 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
         full = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
         usleep(200000); /* a stop that came late is counted before the gap-only readings */
         sampled = voluntary_switches(rank);
-    } while (sampled <= before && ++tries < 20);
+    } while ((sampled <= before || full.held_ns <= 0) && ++tries < 20);
     MG_CHECK(!full.unseen);
     MG_CHECK(!full.exited);
     MG_CHECK(full.cpu_time_ns > 0);
