@@ -24,6 +24,8 @@
 # worker that got no task after its fault time, or a rank never caught where it was to be: that
 # run is a correct one); named: the ranks the report blames (the culprit, else the faulty ranks);
 # decided_by: the model or the first-call rule; load1: the load average when the run ended.
+# Beside the TSV, in TSV's name with .logs (not in git): every run's stderr (run-ID.err), and the
+# whole directory of every miss (miss-ID: summarize.py's misses and false alarms).
 set -u
 build=${1:-build} faulty=${2:-80} correct=${3:-30} parallel=${4:-4} seed=${5:-1}
 tsv=${6:-bench/hang/results/real_runs.tsv}
@@ -126,9 +128,14 @@ PY
         "$id" "$type" "$mpi" "$program" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" "$status" \
         "$1" "$2" "$3" "$4" "$5" "$6" "$replay" "${built:-never}" "$fault_delay" "${fired:--}" "$load1" |
         flock "$tsv" tee -a "$tsv" >/dev/null
-    # Every run's stderr is kept beside the TSV (mpiguard's -v lines: verification, the report).
+    # Every run's stderr is kept beside the TSV (mpiguard's -v lines: verification, the report);
+    # a miss's whole directory too (report, trace, the job's output and files), to be read.
     mkdir -p "${tsv%.tsv}.logs" && cat "$dir/err" "$dir/catch" >"${tsv%.tsv}.logs/run-$id.err" 2>/dev/null
-    rm -rf "$dir"
+    if python3 "$(dirname "$0")/summarize.py" --miss "$tsv" "$id"; then
+        rm -rf "${tsv%.tsv}.logs/miss-$id" && mv "$dir" "${tsv%.tsv}.logs/miss-$id"
+    else
+        rm -rf "$dir"
+    fi
 }
 
 start_id=$(($(wc -l <"$tsv") + 1000 * seed))

@@ -8,7 +8,9 @@ another (wrong), the target's share on the single-rank faults (all but the deadl
 (fault_delay), median and p90, and for the hangs from the first call (deadlock-start) the largest.
 A faulty run whose fault never fired (a master-worker worker that got no task after its fault time)
 is a correct run: a hang reported in it is a false alarm. An external fault whose rank was never
-caught where the fault wanted it is no run at all: such runs are counted apart."""
+caught where the fault wanted it is no run at all: such runs are counted apart. The misses listed
+(and false alarms) are is_miss's; `summarize.py --miss TSV RUN` exits 0 when RUN is one
+(real_runs.sh keeps such a run's directory)."""
 import csv, statistics, sys
 
 WANT = {"stop-in": "communication", "spin-in": "communication", "deadlock-start": "communication",
@@ -16,6 +18,25 @@ WANT = {"stop-in": "communication", "spin-in": "communication", "deadlock-start"
         "kill9": "dead-rank"}
 EXTERNAL = ("stop-in", "stop-out", "spin-in", "spin-out", "kill9")
 
+
+
+def is_miss(r):
+    """A run the batch got wrong: a faulty run not found, of the wrong type or with another
+    culprit (a deadlock, two-sided, may name none, or more ranks than its faulty one), or a correct
+    one (or one whose example fault never fired) reported as hung. An external fault that never
+    caught its rank is no run, and no miss."""
+    if r["type"] == "faulty" and r["fault_fired"] != "-":
+        named = r["named"].split(",")
+        right = named == [r["fault_rank"]] or (
+            r["fault"] == "deadlock-start" and (named == ["-"] or r["fault_rank"] in named))
+        return r["found"] != "1" or r["hang_type"] != WANT[r["fault"]] or not right
+    return r["found"] == "1" and (r["type"] == "correct" or r["fault"] not in EXTERNAL)
+
+
+if sys.argv[1] == "--miss":
+    # bench/hang/real_runs.sh: exit 0 when run RUN of the TSV is a miss
+    sys.exit(0 if any(is_miss(r) for r in csv.DictReader(open(sys.argv[2]), delimiter="\t")
+                      if r["run"] == sys.argv[3]) else 1)
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 unfired = [r for r in rows if r["type"] == "faulty" and r["fault_fired"] == "-"]
 uncaught = [r for r in unfired if r["fault"] in EXTERNAL]
@@ -63,8 +84,7 @@ for fault in WANT:
 figures([r for r in faulty if r["decided_by"] == "first-call-rule"], [], "decided by the first-call rule")
 
 print()
-misses = [r for r in faulty if r["found"] != "1" or r["hang_type"] != WANT[r["fault"]]
-          or r["named"] != r["fault_rank"]]
+misses = [r for r in faulty if is_miss(r)]
 for r in misses:
     print(f"run {r['run']} ({r['mpi']} {r['program']} {r['np']} ranks, {r['sampler']}, {r['fault']} of "
           f"rank {r['fault_rank']}): exit {r['exit']}, found {r['found']}, {r['hang_type']}, "
