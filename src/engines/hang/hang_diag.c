@@ -34,6 +34,26 @@ static bool progressed(const struct hang_diag_input *in, const struct hang_diag_
     return false;
 }
 
+/* Outside MPI in every scan, or computing though some scans put it in a polling call: seen outside
+ * MPI once, else in a polling call, at one call count throughout. A poll returns at once and
+ * polling moves the count; readings that still place the rank in one repeat the poll it last
+ * left (a reading after a long pause counts that poll's moves: run 51020 of issue 29, a master
+ * gone into a compute loop read "in MPI_Test"). */
+static bool computes(const struct hang_diag_input *in, size_t rank)
+{
+    size_t n = in->nranks;
+    const struct hang_diag_rank *first = &in->scans[rank];
+    bool always_out = true, seen_out = false, still_polled = true;
+    for (size_t s = 0; s < in->nscans; s++) {
+        const struct hang_diag_rank *x = &in->scans[s * n + rank];
+        always_out = always_out && x->out_mpi;
+        seen_out = seen_out || x->out_mpi;
+        still_polled = still_polled && (x->out_mpi || is_polling(in, x->func)) &&
+                       x->counter_known && x->counter == first->counter;
+    }
+    return always_out || (seen_out && still_polled);
+}
+
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out)
 {
@@ -49,11 +69,9 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
         }
     }
     for (size_t rank = 0; rank < n; rank++) {
-        bool exited = false, always_out = true;
-        for (size_t s = 0; s < in->nscans; s++) {
+        bool exited = false;
+        for (size_t s = 0; s < in->nscans; s++)
             exited = exited || hang_diag_rank_absent(&in->scans[s * n + rank]);
-            always_out = always_out && in->scans[s * n + rank].out_mpi;
-        }
         if (exited) {
             /* its last steps say nothing about whether the others can move */
             r.nexited++;
@@ -64,7 +82,7 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
             if (progressed(in, x - n, x))
                 r.progress_rank = (int)rank;
         }
-        if (always_out) {
+        if (computes(in, rank)) {
             if (r.nfaulty < faulty_cap)
                 faulty[r.nfaulty] = (int)rank;
             r.nfaulty++;

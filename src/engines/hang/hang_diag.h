@@ -56,7 +56,9 @@ enum hang_diag_kind {
 struct hang_diag_result {
     enum hang_diag_kind kind;
     int progress_rank; /* the first rank that showed progress, or -1 */
-    size_t nfaulty;    /* ranks OUT_MPI in every scan (may exceed the caller's capacity) */
+    size_t nfaulty;    /* ranks OUT_MPI in every scan, or in one while the others place them
+                          in a polling call at the same call count (may exceed the caller's
+                          capacity) */
     size_t nexited;    /* ranks absent (exited or unreadable) in some scan */
 };
 

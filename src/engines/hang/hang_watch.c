@@ -107,7 +107,8 @@ struct hang_watch {
                            after the detector is built, as a detector that learnt a rank
                            stopped before it was built takes that for normal */
     double next_still;  /* the first-call rule's next scan */
-    struct hang_diag_rank *still_ref; /* the scan every rank has been blocked since */
+    struct hang_diag_rank *still_ref;  /* the scan every rank has been blocked since */
+    struct hang_diag_rank *still_last; /* the rule's previous scan: whether a counter moved */
     bool still_valid;
     double still_since;
     bool from_detector; /* the verification answers a detector's HANG (resume it on set-aside) */
@@ -151,6 +152,7 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
                              .last_move_rank = SIZE_MAX,
                              .held_rank = -1};
     w->still_ref = calloc(nranks, sizeof *w->still_ref);
+    w->still_last = calloc(nranks, sizeof *w->still_last);
     w->scans = calloc(p->nscans * nranks, sizeof *w->scans);
     w->view = calloc(nranks, sizeof *w->view);
     w->before = calloc(nranks, sizeof *w->before);
@@ -158,8 +160,8 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     w->conduct = calloc(nranks, sizeof *w->conduct);
     w->faulty = calloc(nranks, sizeof *w->faulty);
     w->holds = calloc(nranks, sizeof *w->holds);
-    if (!w->still_ref || !w->scans || !w->view || !w->before || !w->cpu || !w->conduct ||
-        !w->faulty || !w->holds) {
+    if (!w->still_ref || !w->still_last || !w->scans || !w->view || !w->before || !w->cpu ||
+        !w->conduct || !w->faulty || !w->holds) {
         hang_watch_destroy(w);
         return MG_ENOMEM;
     }
@@ -172,6 +174,7 @@ void hang_watch_destroy(struct hang_watch *w)
     if (!w)
         return;
     free(w->still_ref);
+    free(w->still_last);
     free(w->scans);
     free(w->view);
     free(w->before);
@@ -364,18 +367,34 @@ static bool held(const struct hang_watch *w, const struct hang_watch_reading *r,
     return blocked(w, r) || (r->stopped && !absent(r)) || (one_stopped && starting);
 }
 
+/* Polling for the first-call rule: alive, seen inside a polling call, its counter moved since the
+ * rule's previous scan (last). A poll returns at once, so a poller calls over and over; one in a
+ * polling function at a still count is not known to wait (under ptrace a sample that timed out
+ * repeats the function last seen, of a rank that may compute since: run 51020 of issue 29). */
+static bool polling_on(const struct hang_watch *w, const struct hang_watch_reading *r,
+                       const struct hang_diag_rank *last)
+{
+    return r->known && !absent(r) && r->in_mpi && polls(w, r->func) && r->counter_known &&
+           last->counter_known && r->counter != last->counter;
+}
+
 /* Whether the rank is where the reference scan saw it: stopped or not as then, and its counter
- * still, or without a counter, in the same function. */
-static bool unchanged(const struct hang_diag_rank *ref, const struct hang_watch_reading *r)
+ * still, or without a counter (or polling: its counter moves by its polls), in the same
+ * function. */
+static bool unchanged(const struct hang_diag_rank *ref, const struct hang_watch_reading *r,
+                      bool polling)
 {
     if (ref->counter_known != r->counter_known || ref->stopped != r->stopped)
         return false;
-    return r->counter_known ? ref->counter == r->counter : ref->func == r->func;
+    return r->counter_known && !polling ? ref->counter == r->counter : ref->func == r->func;
 }
 
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
- * outside while the others wait or start) with nothing moving since a scan still_after ago is
- * verified at once, without the detector, which a job hung from its start never lets build. */
+ * outside while the others wait or start), but for at most one that polls, with nothing moving
+ * since a scan still_after ago is verified at once, without the detector, which a job hung from
+ * its start never lets build. One poller among ranks that all stand still has nobody to hear from
+ * (a master polling for the result of a worker deadlocked at its first receive, while the others
+ * wait in the job's last collective: run 51035 of issue 29); two could be talking to each other. */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
@@ -386,10 +405,16 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
     bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n);
     bool same = w->still_valid;
+    size_t pollers = 0;
     for (size_t r = 0; r < w->n && all_held; r++) {
-        all_held = held(w, &readings[r], one_stopped);
-        same = same && unchanged(&w->still_ref[r], &readings[r]);
+        bool polling = polling_on(w, &readings[r], &w->still_last[r]);
+        pollers += polling;
+        all_held = (held(w, &readings[r], one_stopped) || polling) && pollers <= 1 &&
+                   pollers < w->n;
+        same = same && unchanged(&w->still_ref[r], &readings[r], polling);
     }
+    for (size_t r = 0; r < w->n; r++)
+        w->still_last[r] = diag_rank(&readings[r]);
     if (!all_held) {
         w->still_valid = false;
         return next_sample(w, now, step);
@@ -457,6 +482,15 @@ static void note_conduct(struct hang_watch *w, double elapsed_s)
     }
 }
 
+/* Whether rank r had exited (or could not be read) in a verification scan. */
+static bool absent_in_a_scan(const struct hang_watch *w, size_t r)
+{
+    bool absent = false;
+    for (size_t k = 0; k < w->p.nscans; k++)
+        absent = absent || hang_diag_rank_absent(&w->scans[k * w->n + r]);
+    return absent;
+}
+
 /* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
  * stopped from outside in every scan (a frozen node: state T) holds the others; so does a rank that
  * spun the CPU inside MPI in every gap while the others waited quietly, more of them than spun (a
@@ -468,11 +502,9 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
 {
     size_t live = 0, loud = 0, spinners = 0, quiet = 0;
     for (size_t r = 0; r < w->n; r++) {
-        bool exited = false, always_stopped = true;
-        for (size_t k = 0; k < w->p.nscans; k++) {
-            exited = exited || hang_diag_rank_absent(&w->scans[k * w->n + r]);
+        bool exited = absent_in_a_scan(w, r), always_stopped = true;
+        for (size_t k = 0; k < w->p.nscans; k++)
             always_stopped = always_stopped && w->scans[k * w->n + r].stopped;
-        }
         w->conduct[r] = exited ? 0 : always_stopped ? STOPPED : w->conduct[r];
         live += !exited;
         loud += !exited && !w->conduct[r];
@@ -502,6 +534,19 @@ static bool still_held(const struct hang_watch *w, size_t r)
     return true;
 }
 
+/* Names the live ranks still_held, unless every live rank would be one. */
+static void name_held(struct hang_watch *w, struct hang_diag_result *result)
+{
+    size_t named = 0, live = 0;
+    for (size_t r = 0; r < w->n; r++) {
+        live += !absent_in_a_scan(w, r);
+        if (still_held(w, r))
+            w->faulty[named++] = (int)r;
+    }
+    if (named > 0 && named < live)
+        result->nfaulty = named;
+}
+
 static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n,
@@ -523,11 +568,11 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
     if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
         if (kind == HANG_DIAG_COMMUNICATION)
             name_culprits(w, &step->result);
-        /* where the CPU tells no spinner (every rank busy-polls), the held rank is the one */
-        if (kind == HANG_DIAG_COMMUNICATION && step->result.nfaulty == 0 && w->held_rank >= 0) {
-            w->faulty[0] = w->held_rank;
-            step->result.nfaulty = 1;
-        }
+        /* where the CPU tells no spinner (every rank busy-polls), the ranks held in a polling call
+         * are the ones: the held-in-poll rule's, or one whose readings repeat a poll it left to
+         * compute (ptrace samples that timed out: run 51020 of issue 29) */
+        if (kind == HANG_DIAG_COMMUNICATION && step->result.nfaulty == 0)
+            name_held(w, &step->result);
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
         return MG_OK;

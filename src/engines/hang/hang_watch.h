@@ -39,8 +39,9 @@ struct hang_watch_params {
     double
         stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
     double still_after;  /* hangs from the first call: every rank blocked (or one stopped from
-                            outside while the others wait or start) this long is verified
-                            without the model (0: the rule is off) */
+                            outside while the others wait or start; or one polling while the
+                            others block) this long is verified without the model (0: the rule
+                            is off) */
     double still_every;  /* seconds between the scans of every rank that rule takes */
     double held_after;   /* a rank held inside a polling call (in MPI, in a function that returns
                             at once, its counter still) this long while another rank's counter

@@ -2,6 +2,9 @@
  * (docs/hang.md "Hangs from the first call"). Usage: first_call CASE, CASE one of
  *   send-send   every rank sends 64 MiB to its partner before receiving: a deadlock at start
  *   recv        rank 0 receives from rank 1, which never sends; the others wait in a barrier
+ *   poll        rank 0 polls MPI_Test for a message from any rank, which rank 1 would send had its
+ *               own first receive not waited for what nobody sends; the others wait in a barrier
+ *   poll-slow   the same, but rank 1 computes 8 s and sends: a healthy start, with a poller
  *   late-start  sleeps 6 s before MPI_Init and computes 6 s after it, then a short allreduce loop
  *   slow-first  rank 0 computes 8 s before the first collective, which the others wait in */
 #include <mpi.h>
@@ -60,6 +63,20 @@ int main(int argc, char **argv)
         if (rank == 0)
             MPI_Recv(&v, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Barrier(MPI_COMM_WORLD);
+    } else if (strcmp(mode, "poll") == 0 || strcmp(mode, "poll-slow") == 0) {
+        int v = 0, done = 0;
+        if (rank == 0) {
+            MPI_Request req;
+            MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &req);
+            while (!done)
+                MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        } else if (rank == 1 && strcmp(mode, "poll") == 0) {
+            MPI_Recv(&v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            compute(8);
+            MPI_Send(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+        }
+        allreduce_loop(4);
     } else if (strcmp(mode, "late-start") == 0) {
         compute(6);
         allreduce_loop(4);

@@ -635,6 +635,88 @@ static void a_rank_stopped_before_the_model_is_a_hang(void)
     MG_CHECK_INT(hang_watch_faulty(w)[0], 1);
 }
 
+/* Run 51035 of issue 29 (MPICH, ptrace, the model never built): worker 3 deadlocked at its first
+ * receive, workers 1 and 2 were stopped and wait in the job's last collective, and the master
+ * polls MPI_Test for worker 3's result for good, its counter moving by its polls. Fills the
+ * readings the step asks for; `pollers` ranks from 0 poll so, ranks 1 to 3 not polling block. */
+static void read_master_waiting_for_worker(size_t pollers)
+{
+    static uint64_t polls;
+    polls += 1000;
+    for (size_t i = 0; i < step.count; i++) {
+        size_t r = step.action == HANG_WATCH_SAMPLE ? (size_t)step.ranks[i] : i;
+        readings[i] = blocked_rank();
+        readings[i].func = r < pollers ? TEST : r == 3 ? RECV : ALLREDUCE;
+        readings[i].counter = r < pollers ? polls : readings[i].counter;
+    }
+}
+
+/* Feeds the job of read_master_waiting_for_worker until the watch begins verifying or `until`. */
+static void watch_master_until(size_t pollers, double until)
+{
+    do {
+        read_master_waiting_for_worker(pollers);
+        MG_CHECK_INT(feed(step.at), MG_OK);
+    } while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
+             !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
+}
+
+/* One rank polling while every other stands still in a blocking call has nobody to hear from: the
+ * first-call rule verifies it and the verification confirms a communication hang. Two pollers
+ * could be talking to each other, and a rank at one count in MPI_Test polls nothing (see
+ * a_long_start_is_not_a_hang): neither fires the rule. */
+static void a_master_polling_for_a_deadlocked_worker_is_a_hang(void)
+{
+    start(true);
+    watch_master_until(1, 100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK_NEAR(step.still_since, 6.0, 1e-9); /* the second scan: the first saw no poll move */
+    watch_master_until(1, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK(step.from_start);
+    start(true);
+    watch_master_until(2, 100);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+}
+
+/* Run 51020 of issue 29 (MPICH, ptrace): the master left MPI_Test for a compute loop while the
+ * workers wait for their next task in MPI_Recv. Its counter stands still from the first scan on;
+ * the first scan read it in MPI_Test (its count had moved since its reading before the fault, and
+ * a move in a polling function reads as polling), the others outside MPI (`out_in_scans`) or, in
+ * samples that timed out, in MPI_Test again. Either way it is named: a computation hang when a
+ * scan saw it outside MPI, else a communication hang held by the rank that stands in a poll. */
+static void verify_master_gone_computing(bool out_in_scans)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    for (int k = 0; k < 3; k++) {
+        all_blocked();
+        for (int r = 0; r < NR; r++) { /* MPICH: every rank spins, the waiting ones too */
+            readings[r].func = RECV;
+            readings[r].runnable = true;
+            readings[r].cpu_s = 1.0 * k;
+            readings[r].slices = 10.0 * k;
+        }
+        readings[0].func = TEST;
+        readings[0].counter = 5000;
+        readings[0].in_mpi = k == 0 || !out_in_scans;
+        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+    }
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, out_in_scans ? HANG_DIAG_COMPUTATION : HANG_DIAG_COMMUNICATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 0);
+}
+
+static void a_master_gone_computing_is_named(void)
+{
+    verify_master_gone_computing(true);
+    verify_master_gone_computing(false);
+}
+
 /* The timeout baseline's HANG is final: no verification. */
 static void unverified_watch_takes_the_verdict(void)
 {
@@ -715,6 +797,8 @@ int main(void)
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
     MG_RUN(a_long_start_is_not_a_hang);
     MG_RUN(a_rank_stopped_before_the_model_is_a_hang);
+    MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
+    MG_RUN(a_master_gone_computing_is_named);
     MG_RUN(unverified_watch_takes_the_verdict);
     MG_RUN(drives_the_real_model);
     MG_RUN(bad_arguments);
