@@ -16,8 +16,9 @@
 # Results are appended to a TSV, so the script runs in parts:
 #   bench/hang/real_runs.sh [BUILD] [FAULTY CORRECT] [PARALLEL] [SEED] [TSV]
 # OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "4 8" each);
-# SAMPLERS the samplers (default "shm ptrace"); APPS the applications (default "lammps hpcc qe",
-# "" for none), drawn for one run in APP_SHARE (default 5).
+# SAMPLERS the samplers (default "shm ptrace"); EXAMPLES and FAULTS the examples and their faults
+# (default all); APPS the applications (default "lammps hpcc qe", "" for none), drawn for one run
+# in APP_SHARE (default 5).
 # then bench/hang/summarize.py TSV prints the figures. Columns: fault_delay: seconds from the
 # fault (the moment the injector caught the rank, killed it, or the example printed it fired) to
 # mpiguard's detection; fault_fired: that moment ("-": the fault never fired, e.g. a master-worker
@@ -35,8 +36,8 @@ export MPIGUARD="$BUILD/bin/mpiguard" BUILD
 export CATCH_SECONDS=${CATCH_SECONDS:-60}
 . "$(dirname "$0")/../../tests/lib.sh"
 . "$(dirname "$0")/../../tests/apps/apps.sh"
-examples=(stencil cg fft master_worker)
-example_faults=(stop-in stop-out spin-in spin-out kill9 compute-loop deadlock-start)
+examples=(${EXAMPLES:-stencil cg fft master_worker})
+example_faults=(${FAULTS:-stop-in stop-out spin-in spin-out kill9 compute-loop deadlock-start})
 app_faults=(stop-in stop-out spin-in spin-out kill9)
 samplers=(${SAMPLERS:-shm ptrace})
 apps=(${APPS-lammps hpcc qe})
