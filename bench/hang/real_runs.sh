@@ -34,13 +34,14 @@ BUILD=$(cd "$build" && pwd)
 export MPIGUARD="$BUILD/bin/mpiguard" BUILD
 # a rank not caught where its fault wants it within a minute is no run (summarize.py says which)
 export CATCH_SECONDS=${CATCH_SECONDS:-60}
+# before apps.sh, which sets APPS to every application
+apps=(${APPS-lammps hpcc qe})
 . "$(dirname "$0")/../../tests/lib.sh"
 . "$(dirname "$0")/../../tests/apps/apps.sh"
 examples=(${EXAMPLES:-stencil cg fft master_worker})
 example_faults=(${FAULTS:-stop-in stop-out spin-in spin-out kill9 compute-loop deadlock-start})
 app_faults=(stop-in stop-out spin-in spin-out kill9)
 samplers=(${SAMPLERS:-shm ptrace})
-apps=(${APPS-lammps hpcc qe})
 RANDOM=$seed
 [ -s "$tsv" ] || printf 'run\ttype\tmpi\tprogram\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tnamed\tdecided_by\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\tfault_fired\tload1\n' >"$tsv"
 
