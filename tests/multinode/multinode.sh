@@ -102,18 +102,25 @@ PY
     [ "$case" = linkdown ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
     pass "3-node hang ($flavor${relays[*]:+, through relays}), node 2's link down: rank 1 named not observed, no verdict on it"
     ;;
-check-deadlock)
+check-deadlock | check-deadlock-leaves)
     # The same deadlock on one node and across three: the same finding (kind, ranks, knot, every
-    # rank's call and file:line), the ranks on their own nodes in the report.
+    # rank's call and file:line), the ranks on their own nodes in the report. With leaves
+    # (--detector-leaves 3), a leaf beside each node's agent: its share is that node's rank, so
+    # every call of the deadlock goes up to the root, which finds it as the single detector does.
     prog="$PROGS/mn_deadlock"
+    leaves=()
+    [ "$case" = check-deadlock ] || leaves=(--detector-leaves 3)
     expect_status_within 60 82 "1-node check" "$prog" -- \
         "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n 3 "$prog"
     expect_status_within 120 82 "3-node check" "$prog" -- mn_on 0 "$MPIGUARD" check -v \
-        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
+        --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
     expect_stderr "ERROR DEADLOCK"
-    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    [ "$case" = check-deadlock ] || expect_stderr "the stream from ${MN_ID}n2 joined as share 1 of 3"
+    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" ${#leaves[@]} <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 one, many = (json.load(open(p)) for p in sys.argv[1:3])
+leaves = 3 if sys.argv[4] != "0" else 0
+assert many["tool_data"]["detector"] == {"leaves": leaves, "levels": 2 if leaves else 1}, many["tool_data"]["detector"]
 def essence(r):
     return [(f["kind"], f["ranks"], f["evidence"].get("knot"),
              sorted((s["rank"], s["function"], s["file"].rsplit("/", 1)[-1], s["line"])
@@ -127,23 +134,28 @@ hosts = {e["rank"]: e["host"] for e in many["job"]["ranks"]}
 assert hosts == {k: "%sn%d" % (sys.argv[3], k + 1) for k in range(3)}, hosts
 assert all(o["observed"] and o["sampler"] == "ring" for o in many["observation"]), many["observation"]
 PY
-    pass "3-node check ($flavor): the deadlock of ranks 0 and 1 on nodes 1 and 2 at line 12, as on one node"
+    pass "3-node check ($flavor${leaves[*]:+, a leaf per node}): the deadlock of ranks 0 and 1 on nodes 1 and 2 at line 12, as on one node"
     ;;
-check-clean)
-    # A correct job across three nodes: every rank observed through its node's agent, exit 0.
+check-clean | check-clean-leaves)
+    # A correct job across three nodes: every rank observed through its node's agent, exit 0; with
+    # leaves, through the leaf beside each agent (the allreduce summed up at each leaf).
+    leaves=()
+    [ "$case" = check-clean ] || leaves=(--detector-leaves 3)
     expect_status_within 90 0 "3-node clean check" "$PROGS/mn_hello" -- mn_on 0 "$MPIGUARD" check \
-        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$PROGS/mn_hello"
+        --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" -- $launcher -n 3 "$PROGS/mn_hello"
     expect_stderr "nothing found in 3 of 3 ranks observed"
-    python3 - "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    python3 - "$TMP/r.json" "$MN_ID" ${#leaves[@]} <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
+leaves = 3 if sys.argv[3] != "0" else 0
+assert r["tool_data"]["detector"] == {"leaves": leaves, "levels": 2 if leaves else 1}, r["tool_data"]["detector"]
 assert r["findings"] == [] and r["job"]["exit_status"] == 0, r["findings"]
 hosts = {e["rank"]: e["host"] for e in r["job"]["ranks"]}
 assert hosts == {k: "%sn%d" % (sys.argv[2], k + 1) for k in range(3)}, hosts
 obs = {o["rank"]: (o["observed"], o["cause"], o["sampler"]) for o in r["observation"]}
 assert obs == {k: (True, "observed", "ring") for k in range(3)}, obs
 PY
-    pass "3-node clean check ($flavor): ranks 0-2 observed on nodes 1-3, exit 0"
+    pass "3-node clean check ($flavor${leaves[*]:+, a leaf per node}): ranks 0-2 observed on nodes 1-3, exit 0"
     ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with
