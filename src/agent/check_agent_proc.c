@@ -243,7 +243,7 @@ static int start_leaf(agent_out *o, const check_agent_proc_params *p)
         snprintf(shares, sizeof shares, "%d", p->leaves);
         snprintf(input, sizeof input, "%d", pair[1]);
         snprintf(output, sizeof output, "%d/%d", o->fd, o->fd);
-        _exit(agent_stage_run(NULL, k, p->leaves, input, output));
+        _exit(agent_stage_run(NULL, k, p->leaves, input, output, 1));
     }
     close(pair[1]);
     if (pid < 0) {

@@ -137,7 +137,7 @@ int cmd_agent(int argc, char **argv)
     if (rc || done)
         return rc;
     if (strcmp(a.tool, "stage") == 0)
-        return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output);
+        return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output, 0);
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
     if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {

@@ -214,24 +214,34 @@ hang-agent-killed | hang-agent-killed-relays)
     [ "$case" = hang-agent-killed ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
     pass "3-node hang ($flavor${relays[*]:+, through relays}), node 2's agent killed: no hang found, rank 1 named not observed, exit 83"
     ;;
-check-agent-killed|check-linkdown|check-wrong-secret)
+check-agent-killed|check-linkdown|check-wrong-secret|check-agent-killed-leaves|check-leaf-killed)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its
     # node's agent is killed, or node 2's link goes down (no reset ever comes: its agent falls
     # silent), and the job stops, rank 1 named lost, exit 83; or a stranger on node 2 offers the
-    # detector a wrong secret (refused; the run goes on to its clean end).
+    # detector a wrong secret (refused; the run goes on to its clean end). With a leaf beside each
+    # node's agent (--detector-leaves 3), node 2's agent or its leaf (the agent's child) killed:
+    # rank 1 named lost with its leaf, never taken for a rank that ended.
     app="$BUILD/examples/$flavor/cg"
     seconds=300
     [ "$case" != check-wrong-secret ] || seconds=12
-    mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
+    leaves=()
+    [ "$case" != check-agent-killed-leaves ] && [ "$case" != check-leaf-killed ] || leaves=(--detector-leaves 3)
+    mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" \
         -- $launcher -n 3 "$app" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
     guard=$!
     for _ in $(seq 900); do grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" && break; sleep 0.1; done
     grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" || { kill $guard; cat "$TMP/stderr" >&2; fail "rank 1 never observed"; }
-    if [ "$case" = check-agent-killed ]; then
-        agent=$(for pid in $(ip netns pids "${MN_ID}n2"); do
+    if [ "$case" != check-linkdown ] && [ "$case" != check-wrong-secret ]; then
+        # the leaf is the agent's child, forked: the same command line
+        agents=$(for pid in $(ip netns pids "${MN_ID}n2"); do
             tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "agent check --connect" && echo "$pid"
         done)
-        [ -n "$agent" ] || { kill $guard; fail "no check agent on node 2"; }
+        for pid in $agents; do
+            parent=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)
+            if grep -qw "$parent" <<<"$agents"; then leaf=$pid; else agent=$pid; fi
+        done
+        [ "$case" = check-leaf-killed ] && agent=${leaf:-}
+        [ -n "${agent:-}" ] || { kill $guard; fail "no check agent (or leaf) on node 2"; }
         kill -KILL $agent
         want=83
     elif [ "$case" = check-linkdown ]; then
@@ -251,9 +261,13 @@ check-agent-killed|check-linkdown|check-wrong-secret)
     got=$?
     [ $got -eq $want ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected $want"; }
     if [ "$case" != check-wrong-secret ]; then
-        [ "$case" = check-agent-killed ] ||
+        [ "$case" != check-linkdown ] ||
             expect_stderr "the agent on node ${MN_ID}n2 sent nothing for 15 s: its node or its link is down"
-        expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
+        if [ ${#leaves[@]} -eq 0 ]; then
+            expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
+        else
+            expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: leaf 1 of the tree of detectors (ranks 1-1) was lost while the rank ran"
+        fi
         python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
