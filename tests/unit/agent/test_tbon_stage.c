@@ -37,6 +37,18 @@ static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uin
     return AGENT_FRAME_HEADER + len;
 }
 
+/* Reads fd to its end into reader (initialised here) and closes it. */
+static void read_all(int fd, agent_reader *reader)
+{
+    uint8_t buf[4096];
+    ssize_t got;
+    agent_reader_init(reader);
+    while ((got = read(fd, buf, sizeof buf)) > 0) {
+        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)got), MG_OK);
+    }
+    close(fd);
+}
+
 static void test_broken_child(void)
 {
     int a[2], b[2], up[2];
@@ -82,12 +94,7 @@ static void test_broken_child(void)
     close(b[0]);
 
     agent_reader reader;
-    agent_reader_init(&reader);
-    ssize_t got;
-    while ((got = read(up[0], buf, sizeof buf)) > 0) {
-        MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got), MG_OK);
-    }
-    close(up[0]);
+    read_all(up[0], &reader);
     agent_frame f;
     int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
     int ended = 0, records_after_ended = 0;
@@ -363,12 +370,7 @@ static void test_agent_bound(void)
     MG_CHECK_INT(res.broken_inputs, 1);
     close(in[0]);
     agent_reader reader;
-    agent_reader_init(&reader);
-    ssize_t got;
-    while ((got = read(up[0], buf, sizeof buf)) > 0) {
-        MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got), MG_OK);
-    }
-    close(up[0]);
+    read_all(up[0], &reader);
     agent_frame f;
     int ends = 0, done = 0;
     while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
