@@ -79,7 +79,7 @@ static int parse_leaf_input(const char *s, tbon_stage_params *p, int *fds, int *
 }
 
 int agent_stage_run(const char *ranks, int share, int shares, const char *inputs,
-                    const char *output)
+                    const char *output, int agent_bound)
 {
     static int in_fds[STAGE_MAX_INPUTS], answer_fds[STAGE_MAX_INPUTS];
     static int32_t in_first[STAGE_MAX_INPUTS], in_count[STAGE_MAX_INPUTS];
@@ -89,7 +89,8 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
                            .answers_out = answer_fds,
                            .share = share,
                            .shares = ranks ? 0 : shares,
-                           .quiet_ms = ranks ? 0 : LEAF_QUIET_MS};
+                           .quiet_ms = ranks ? 0 : LEAF_QUIET_MS,
+                           .agent_bound = agent_bound};
     const char *quiet = getenv(MG_ENV_LEAF_QUIET_MS);
     if (!ranks && quiet && atoi(quiet) > 0) {
         p.quiet_ms = atoi(quiet);

@@ -7,10 +7,11 @@
  * "FD:A-B[/ANSWERS_FD],..." (each child's stream, the ranks it streams, where its answers go),
  * output "FD[/ANSWERS_FD]" (the parent's stream and its answers). With ranks NULL, a leaf of
  * `mpiguard check --detector-leaves`: share `share` of `shares` of the world, inputs "FD" (its one
- * agent's stream). Prints one line of counts on stdout at the end. Returns the exit status: 0,
+ * agent's stream); agent_bound as tbon_stage_params' (a node's leaf, forked by its agent). Prints
+ * one line of counts on stdout at the end. Returns the exit status: 0,
  * MG_EXIT_USAGE (a malformed list, named on stderr), MG_EXIT_SOFTWARE (the stage failed: the
  * message says why). */
 int agent_stage_run(const char *ranks, int share, int shares, const char *inputs,
-                    const char *output);
+                    const char *output, int agent_bound);
 
 #endif

@@ -1,6 +1,7 @@
 /* An agent process streaming its ranks' records to the detector (check_agent_proc.h). */
 #include "check_agent_proc.h"
 
+#include "agent_stage.h"
 #include "check_agent.h"
 #include "observe_ranks.h"
 #include "mg_array.h"
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +33,9 @@ typedef struct agent_out {
     uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
     double sent_at;    /* when bytes last went to the detector */
+    /* under a leaf of its node (check_agent_proc_params.leaves): the leaf's process (0 until
+     * started) and its ranks [leaf_first, leaf_end) */
+    int leaf_pid, leaf_first, leaf_end;
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -55,6 +60,14 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     agent_out *o = ctx;
     if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
         o->calls[ev->rank]++;
+    if (o->leaf_pid && (ev->rank < o->leaf_first || ev->rank >= o->leaf_end) && !o->failed) {
+        mg_error("check agent: rank %d runs on this node, outside its leaf's ranks %d-%d: "
+                 "--detector-leaves across nodes needs each node's ranks to be one block of "
+                 "consecutive ranks, as many on each node",
+                 ev->rank, o->leaf_first, o->leaf_end - 1);
+        o->failed = 1;
+        return;
+    }
     if (!o->world_sent) {
         check_agent_stats st;
         check_agent_stats_get(o->agent, &st);
@@ -131,22 +144,6 @@ static int send_states(agent_out *o, const check_agent_proc_params *p, int world
     return MG_OK;
 }
 
-/* A node agent looks for its node's ranks and judges them; its verdicts join the stream. Whether
- * they are all gone is read from /proc as often as the observer looks, not at every drain. */
-static int observe_node(agent_out *o, observe_ranks *observer)
-{
-    job_session *js = o->node;
-    job_session_discover(js);
-    if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
-        return MG_ENOMEM;
-    double now = mg_clock_seconds();
-    int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
-    if (now - o->looked_at >= OBSERVE_RANKS_PERIOD_S)
-        o->looked_at = now;
-    observe_ranks_update(observer, done);
-    return done;
-}
-
 /* Sends what was put, or that the agent is alive when nothing was for AGENT_ALIVE_EVERY_S: the
  * detector takes a silent stream for a lost node (agent_proto.h). */
 static int flush(agent_out *o)
@@ -193,19 +190,90 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
-/* The first bytes to the detector: the AUTH frame with the run's secret, then the HELLO naming
- * this agent's share and node. */
-static void say_hello(agent_out *o, const check_agent_proc_params *p)
+/* The HELLO naming this agent's share (of a leaf's agent: its leaf's) and node. */
+static void say_hello(agent_out *o, int share, int shares)
 {
     char host[RECORD_STREAM_NODE_NAME] = "";
     gethostname(host, sizeof host - 1);
-    uint8_t *bytes = room(o, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE);
-    if (!bytes)
-        return;
-    agent_auth_put(bytes, p->secret);
-    o->len += AGENT_AUTH_SIZE;
-    o->len += record_stream_hello(bytes + AGENT_AUTH_SIZE, RECORD_STREAM_HELLO_SIZE,
-                                  (uint32_t)p->share, (uint32_t)p->shares, host);
+    uint8_t *bytes = room(o, RECORD_STREAM_HELLO_SIZE);
+    if (bytes)
+        o->len += record_stream_hello(bytes, RECORD_STREAM_HELLO_SIZE, (uint32_t)share,
+                                      (uint32_t)shares, host);
+}
+
+/* The first bytes to the detector: the AUTH frame with the run's secret, then, but from a node
+ * agent under a leaf (whose share waits for its first rank: start_leaf), the HELLO. */
+static void say_auth(agent_out *o, const check_agent_proc_params *p)
+{
+    uint8_t *bytes = room(o, AGENT_AUTH_SIZE);
+    if (bytes) {
+        agent_auth_put(bytes, p->secret);
+        o->len += AGENT_AUTH_SIZE;
+    }
+    if (!p->leaves)
+        say_hello(o, p->share, p->shares);
+}
+
+/* Once the node's first rank is found: its block of the world (share k of p->leaves) is this
+ * node's leaf's share, said in the HELLO on the detector's connection, which then passes to a
+ * leaf process (agent_stage_run, forked here) that this agent streams to over a socketpair. The
+ * leaf matches its block's calls on the node and passes up the rest, the frames it does not match
+ * unchanged; its stream is the detector's from its AUTH frame on. */
+static int start_leaf(agent_out *o, const check_agent_proc_params *p)
+{
+    const job_session *js = o->node;
+    int r = 0;
+    while (r < js->nranks && !js->ranks[r].pid)
+        r++;
+    if (r == js->nranks)
+        return MG_OK;
+    int k = 0;
+    check_agent_share_range(js->nranks, k, p->leaves, &o->leaf_first, &o->leaf_end);
+    while (r >= o->leaf_end && ++k < p->leaves)
+        check_agent_share_range(js->nranks, k, p->leaves, &o->leaf_first, &o->leaf_end);
+    say_hello(o, k, p->leaves);
+    int pair[2];
+    if (flush(o) != MG_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        return MG_ESYS;
+    pid_t pid = fork();
+    if (pid == 0) {
+        char share[16], shares[16], input[16], output[32];
+        close(pair[0]);
+        snprintf(share, sizeof share, "%d", k);
+        snprintf(shares, sizeof shares, "%d", p->leaves);
+        snprintf(input, sizeof input, "%d", pair[1]);
+        snprintf(output, sizeof output, "%d/%d", o->fd, o->fd);
+        _exit(agent_stage_run(NULL, k, p->leaves, input, output, 1));
+    }
+    close(pair[1]);
+    if (pid < 0) {
+        close(pair[0]);
+        return MG_ESYS;
+    }
+    close(o->fd);
+    o->fd = pair[0];
+    o->leaf_pid = (int)pid;
+    mg_info("check agent: this node's leaf streams ranks %d-%d (share %d of %d)", o->leaf_first,
+            o->leaf_end - 1, k, p->leaves);
+    return MG_OK;
+}
+
+/* A node agent looks for its node's ranks and judges them; its verdicts join the stream. Whether
+ * they are all gone is read from /proc as often as the observer looks, not at every drain. */
+static int observe_node(agent_out *o, observe_ranks *observer, const check_agent_proc_params *p)
+{
+    job_session *js = o->node;
+    job_session_discover(js);
+    if (p->leaves && !o->leaf_pid && start_leaf(o, p) != MG_OK)
+        return -1;
+    if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
+        return MG_ENOMEM;
+    double now = mg_clock_seconds();
+    int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
+    if (now - o->looked_at >= OBSERVE_RANKS_PERIOD_S)
+        o->looked_at = now;
+    observe_ranks_update(observer, done);
+    return done;
 }
 
 /* Drains this agent's rings to the detector until its ranks have all ended (or, as the one agent
@@ -219,8 +287,11 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
     int status = 0;
     for (;;) {
         size_t n;
-        int done = o->node ? observe_node(o, observer) : 0;
-        if (done < 0 || check_agent_poll(a, &sink, 65536, &n) != MG_OK || o->failed) {
+        int done = o->node ? observe_node(o, observer, p) : 0;
+        /* a leaf's agent drains nothing before its leaf knows its share */
+        int draining = !p->leaves || o->leaf_pid;
+        n = 0;
+        if (done < 0 || (draining && check_agent_poll(a, &sink, 65536, &n) != MG_OK) || o->failed) {
             status = MG_EXIT_SOFTWARE;
             break;
         }
@@ -277,7 +348,7 @@ int check_agent_proc_run(const check_agent_proc_params *p)
                           : "check agent: out of memory (detector at %s)",
                  p->address ? p->address : "its leaf");
     } else {
-        say_hello(&o, p);
+        say_auth(&o, p);
         status = stream(&o, a, observer, p);
     }
     observe_ranks_destroy(observer);
@@ -286,6 +357,10 @@ int check_agent_proc_run(const check_agent_proc_params *p)
     free(o.buf);
     if (o.fd >= 0)
         close(o.fd);
+    /* the leaf ends once the detector has nothing more to tell it (NO_MORE) or went away */
+    int leaf_status = 0;
+    if (o.leaf_pid && waitpid(o.leaf_pid, &leaf_status, 0) == o.leaf_pid && !status)
+        status = WIFEXITED(leaf_status) ? WEXITSTATUS(leaf_status) : MG_EXIT_SOFTWARE;
     check_agent_destroy(a);
     return status;
 }

@@ -262,13 +262,15 @@ check_readings check_feed_readings(check_feed *f)
 int check_feed_ring_published(void *ctx, int rank, uint64_t *calls)
 {
     const check_feed *f = ctx;
-    int captured = rank < f->world && f->captured[rank];
+    int captured = rank < f->world && (f->captured[rank] || f->ended[rank]);
     *calls = captured ? f->rank_records[rank] : 0;
     if (captured)
         return 1;
     char path[256];
     snprintf(path, sizeof path, "/dev/shm" EVENT_RING_NAME_FORMAT, f->job->token, rank);
-    return access(path, F_OK) == 0;
+    if (access(path, F_OK) == 0)
+        return 1;
+    return f->remote && !f->across_nodes && !check_remote_done(f->remote) ? -1 : 0;
 }
 
 int check_feed_all_told(const check_feed *f)

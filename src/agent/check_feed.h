@@ -63,7 +63,10 @@ int check_feed_all_told(const check_feed *f);
 /* The agents' figures; from agent processes only the records lost are known. */
 void check_feed_stats(const check_feed *f, check_agent_stats *out);
 /* For observe_ranks_create (ctx: the feed): a rank's capture module started once its event ring
- * exists (the rank made it in MPI_Init), even before its first record. */
+ * exists (the rank made it in MPI_Init), even before its first record, or once its records or its
+ * stream's end came; -1 (not known yet) while agents on this machine still stream: a rank's ring
+ * is removed when it ends, and its records may still be in an agent or held at a leaf, which
+ * passes up neither the calls it matched nor the ends before its quiet time. */
 int check_feed_ring_published(void *ctx, int rank, uint64_t *calls);
 /* Frees what the feed made and was given: the detector, the in-process agent, the call sites, and
  * what it kept of the ranks (not the remote streams, nor the job). */

@@ -118,6 +118,7 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
             return MG_EFORMAT;
         c->end.share = (int)share;
         c->end.shares = (int)shares;
+        mg_info("check: the stream from %s joined as share %u of %u", c->node, share, shares);
         return MG_OK;
     case AGENT_MSG_DONE:
         c->end.done = 1;

@@ -17,6 +17,7 @@ typedef struct observed_rank {
     double published_at;
     uint64_t calls;
     int ended;
+    int unsure; /* not published, as far as known yet (observe_published_fn's -1) */
     int remote; /* judged on its node (observe_ranks_remote), never here */
     int told;   /* its first verdict went to on_verdict (a pending one too: who owns it) */
     mg_rank_sight sight;
@@ -98,7 +99,9 @@ static void read_published(observe_ranks *o, double now)
         if (k->pid && !k->found_at)
             k->found_at = now;
         uint64_t calls = 0;
-        if (o->published && o->published(o->ctx, r, &calls)) {
+        int published = o->published ? o->published(o->ctx, r, &calls) : 0;
+        k->unsure = published < 0;
+        if (published > 0) {
             if (!k->published)
                 k->published_at = now;
             k->published = 1;
@@ -122,6 +125,9 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
         else
             k->ended = 1;
     }
+    /* gone before its records came: what it published is known once the streams end */
+    if (k->ended && !k->published && k->unsure && !job_ended)
+        return;
     mg_observe_input in = {.sight = &k->sight,
                            .expected = o->js->flavor,
                            .published = k->published,

@@ -10,7 +10,9 @@
 typedef struct observe_ranks observe_ranks;
 
 /* How a tool knows a rank's interposition library started: 1 when rank `rank` has published (its
- * state segment, its event ring), with *calls the MPI calls seen since. */
+ * state segment, its event ring), with *calls the MPI calls seen since; -1 when that may still be
+ * learnt later (records on their way through agents and leaves): a rank whose process is gone is
+ * then judged at the job's end, not at once. */
 typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
 
 /* Published through the state module (js->ranks[r].state): run, and hang's shm sampler. ctx is

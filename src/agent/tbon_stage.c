@@ -223,8 +223,19 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
     return rc;
 }
 
+/* Input i broke off (killed, or malformed): its ranks are lost, or, from a node's agent, the stage
+ * (tbon_stage_params.agent_bound). */
+static int broken_input(stage *s, int i, tbon_stage_result *res, char *err, size_t errlen)
+{
+    if (!s->params->agent_bound)
+        return lose_input(s, i, res);
+    res->broken_inputs++;
+    snprintf(err, errlen, "its node's agent was lost");
+    return MG_ECHILD;
+}
+
 /* Reads what input i has; *open becomes 0 at its end. A stream that breaks, or closes without
- * its DONE frame, loses its ranks (lose_input). */
+ * its DONE frame, loses its ranks (broken_input). */
 static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_stage_result *res,
                       char *err, size_t errlen)
 {
@@ -238,7 +249,9 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
         *open = 0;
         s->finished[i] = 1; /* a child that died is an end too, its ranks lost */
         s->answers_out[i] = -1;
-        return n < 0 || !s->done[i] || agent_reader_partial(reader) ? lose_input(s, i, res) : MG_OK;
+        return n < 0 || !s->done[i] || agent_reader_partial(reader)
+                   ? broken_input(s, i, res, err, errlen)
+                   : MG_OK;
     }
     int rc = agent_reader_push(reader, chunk, (size_t)n);
     agent_frame f;
@@ -249,7 +262,7 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
             *open = 0;
             s->finished[i] = 1;
             s->answers_out[i] = -1;
-            return lose_input(s, i, res);
+            return broken_input(s, i, res, err, errlen);
         }
         int32_t reserved, unused;
         uint64_t heard;

@@ -28,6 +28,11 @@ typedef struct tbon_stage_params {
     /* a live job's stage (check's leaf): when its inputs stayed quiet this long, its held calls go
      * up; 0 for a replay, whose streams always end */
     int quiet_ms;
+    /* a node's leaf under `check --agent-launcher`, whose one input is its node's agent: that
+     * agent lost, the stage ends at once (MG_ECHILD), its output closed without DONE, so that the
+     * parent names the share's ranks not observed as it does a lost agent's, instead of taking
+     * them for ended ranks while they run on */
+    int agent_bound;
 } tbon_stage_params;
 
 typedef struct tbon_stage_result {
@@ -45,7 +50,8 @@ typedef struct tbon_stage_result {
  * stream) is counted and the others go on: each of its ranks that had no END frame gets one saying
  * CHECK_AGENT_LOST, so the root learns which ranks it lost (deadlock_detector_process_lost). The
  * caller ignores SIGPIPE. Errors, with err naming the problem: MG_EIO (the parent went away),
- * MG_EFORMAT (a record the stage refused), MG_ENOMEM. */
+ * MG_EFORMAT (a record the stage refused), MG_ECHILD (agent_bound: the agent was lost), MG_ENOMEM.
+ */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
  * i streams ranks [first[i], first[i] + count[i]) and reads answers from outputs[i]; -1 (an agent)
  * waits for none, and a child that went away is set to -1. answered (or NULL) counts the frames

@@ -47,7 +47,7 @@ static int run_hang(const char *host, int port, const char *token, const uint8_t
 static const char usage[] =
     "mpiguard agent hang|check --connect HOST:PORT|--output FD --token TOKEN [--sampler "
     "shm|ptrace] "
-    "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich]\n"
+    "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich [--shares N]]\n"
     "       mpiguard agent stage --ranks A-B --inputs FD:A-B[/FD],... --output FD[/FD]";
 
 /* What the command line of an agent says. */
@@ -77,7 +77,10 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
          NULL, 0, 0},
         {"share", 0, MG_OPT_INT, &a->share, "K", "check: own share K of N, a block of ranks", NULL,
          0, 255},
-        {"shares", 0, MG_OPT_INT, &a->shares, "N", "check: the number of agents", NULL, 1, 256},
+        {"shares", 0, MG_OPT_INT, &a->shares, "N",
+         "check: the number of agents; a node agent: the job's nodes, each streaming through a "
+         "leaf of the tree of detectors it starts",
+         NULL, 1, 256},
         {"library", 0, MG_OPT_STRING, &a->library, "PATH",
          "check: the one agent of its node, judging its ranks given this interposition library",
          NULL, 0, 0},
@@ -112,9 +115,11 @@ static int run_check(const agent_args *a, const uint8_t *secret)
         mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
         return MG_EXIT_USAGE;
     }
+    /* a node agent owns every ring of its node; its --shares numbers the leaves, one a node */
     const check_agent_proc_params p = {.token = a->token,
-                                       .share = (int)a->share,
-                                       .shares = (int)a->shares,
+                                       .share = a->library ? 0 : (int)a->share,
+                                       .shares = a->library || !a->shares ? 1 : (int)a->shares,
+                                       .leaves = a->library ? (int)a->shares : 0,
                                        .address = a->connect,
                                        .output = a->connect ? -1 : atoi(a->output),
                                        .secret = secret,
@@ -126,13 +131,13 @@ static int run_check(const agent_args *a, const uint8_t *secret)
 
 int cmd_agent(int argc, char **argv)
 {
-    agent_args a = {.shares = 1};
+    agent_args a = {0};
     int done;
     int rc = parse(argc, argv, &a, &done);
     if (rc || done)
         return rc;
     if (strcmp(a.tool, "stage") == 0)
-        return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output);
+        return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output, 0);
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
     if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {

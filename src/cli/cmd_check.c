@@ -25,25 +25,28 @@ const char *const cmd_check_wildcard_choices[] = {"probe", "decide", NULL};
 
 /* Starts the agent processes, streaming to a listener the run's secret guards: with
  * --agent-launcher, one per node behind its words, owning every rank of its node and judging each
- * (the listener on this node's address the others reach); else o->agents on this machine, each
- * owning share k of n, a block of ranks (on the loopback). */
+ * (the listener on this node's address the others reach), and with --detector-leaves K each
+ * streaming through a leaf it starts beside it on its node (K nodes: the leaves are known by
+ * number, as on one machine); else o->agents on this machine, each owning share k of n, a block of
+ * ranks (on the loopback). */
 static int start_agents(check_run *r)
 {
     char exe[4096], address[300], share[16], shares[16], err[256];
     uint8_t secret[AGENT_SECRET_BYTES];
     const char *launcher = r->o->agent_launcher;
     int n = launcher ? 1 : (int)r->o->agents;
+    int expected = launcher ? (int)r->o->detector_leaves : n;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     int fd = agent_start_listen(!launcher, 1, address, sizeof address, err, sizeof err);
     if (fd < 0)
         mg_error("check: %s", err);
     if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(fd, launcher ? 0 : n, secret, &r->feed.remote) != MG_OK ||
+        check_remote_create(fd, expected, secret, &r->feed.remote) != MG_OK ||
         !(r->agent_jobs = calloc((size_t)n, sizeof *r->agent_jobs)))
         return MG_ESYS;
     exe[len] = '\0';
     mg_info("check: the agents stream to %s", address);
-    snprintf(shares, sizeof shares, "%d", n);
+    snprintf(shares, sizeof shares, "%d", launcher ? expected : n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
         char *local[] = {exe,   "agent",    "check", "--connect", address,         "--share",
@@ -59,6 +62,8 @@ static int start_agents(check_run *r)
                         r->s->job.library,
                         "--mpi",
                         (char *)mg_mpi_flavor_name(r->s->job.flavor),
+                        expected ? "--shares" : NULL,
+                        shares,
                         NULL};
         if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
                                sizeof err) != MG_OK) {
@@ -194,8 +199,8 @@ static int check_job(cli_session *s, const check_options *o)
     check_feed *f = &r.feed;
     int rc = site_resolver_create(&f->sites);
     if (rc == MG_OK)
-        rc = o->detector_leaves               ? start_leaves(&r)
-             : o->agents || o->agent_launcher ? start_agents(&r)
+        rc = o->detector_leaves && !o->agent_launcher ? start_leaves(&r)
+             : o->agents || o->agent_launcher         ? start_agents(&r)
                                               : check_agent_create(s->job.token, 0, 1, &f->agent);
     if (rc != MG_OK) {
         mg_error("check: cannot start the agents: %s", mg_strerror(rc));
@@ -260,7 +265,8 @@ static int parse(int argc, char **argv, check_options *o, const char **checks, m
          NULL, 0, 256},
         {"detector-leaves", 0, MG_OPT_INT, &o->detector_leaves, "K",
          "check with a tree of detectors: K leaf processes, each matching the calls of a block of "
-         "ranks, under mpiguard's detector (docs/check.md, \"A tree of detectors\")",
+         "ranks, under mpiguard's detector; with --agent-launcher, K is the job's nodes, a leaf "
+         "beside each node's agent (docs/check.md, \"A tree of detectors\")",
          NULL, 1, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -284,9 +290,9 @@ static int refuse_bad_options(check_options *o, const char *checks, const mg_par
     else if (o->agents && o->agent_launcher)
         mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
                  "one per node");
-    else if (o->detector_leaves && (o->agents || o->agent_launcher))
-        mg_error("--detector-leaves starts its own agents on this machine: it excludes --agents "
-                 "and --agent-launcher");
+    else if (o->detector_leaves && o->agents)
+        mg_error("--detector-leaves starts its own agents on this machine (or, with "
+                 "--agent-launcher, a leaf beside each node's agent): it excludes --agents");
     else if (!args->command || args->ncommand == 0)
         mg_error("missing '--' and the launcher command");
     else

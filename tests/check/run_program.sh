@@ -120,7 +120,7 @@ elif any(s.get('line') == 0 for f in r['findings'] for s in f.get('sites', [])):
     why=$(python3 "$(dirname "$0")/report_findings.py" assert "$report" "$source_file" 2>&1) \
         || { cat "$TMP/stderr" >&2; echo "$why" >&2; fail "$flavor $program: $(head -1 <<<"$why")"; }
     if [ "$expects" = clean ]; then
-        [ $status -eq 0 ] || fail "$flavor $program: clean, but mpiguard exited $status"
+        [ $status -eq 0 ] || { cat "$TMP/stderr" >&2; fail "$flavor $program: clean, but mpiguard exited $status"; }
     elif grep -q '^deadlock' <<<"$expects"; then
         [ $status -eq 82 ] || fail "$flavor $program: a deadlock, but mpiguard exited $status (expected 82)"
     elif ! grep -qvE '^([a-z]+_leak|request_not_freed) ' <<<"$expects"; then

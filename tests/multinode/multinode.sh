@@ -102,18 +102,25 @@ PY
     [ "$case" = linkdown ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
     pass "3-node hang ($flavor${relays[*]:+, through relays}), node 2's link down: rank 1 named not observed, no verdict on it"
     ;;
-check-deadlock)
+check-deadlock | check-deadlock-leaves)
     # The same deadlock on one node and across three: the same finding (kind, ranks, knot, every
-    # rank's call and file:line), the ranks on their own nodes in the report.
+    # rank's call and file:line), the ranks on their own nodes in the report. With leaves
+    # (--detector-leaves 3), a leaf beside each node's agent: its share is that node's rank, so
+    # every call of the deadlock goes up to the root, which finds it as the single detector does.
     prog="$PROGS/mn_deadlock"
+    leaves=()
+    [ "$case" = check-deadlock ] || leaves=(--detector-leaves 3)
     expect_status_within 60 82 "1-node check" "$prog" -- \
         "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n 3 "$prog"
     expect_status_within 120 82 "3-node check" "$prog" -- mn_on 0 "$MPIGUARD" check -v \
-        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
+        --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
     expect_stderr "ERROR DEADLOCK"
-    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    [ "$case" = check-deadlock ] || expect_stderr "the stream from ${MN_ID}n2 joined as share 1 of 3"
+    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" ${#leaves[@]} <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 one, many = (json.load(open(p)) for p in sys.argv[1:3])
+leaves = 3 if sys.argv[4] != "0" else 0
+assert many["tool_data"]["detector"] == {"leaves": leaves, "levels": 2 if leaves else 1}, many["tool_data"]["detector"]
 def essence(r):
     return [(f["kind"], f["ranks"], f["evidence"].get("knot"),
              sorted((s["rank"], s["function"], s["file"].rsplit("/", 1)[-1], s["line"])
@@ -127,23 +134,28 @@ hosts = {e["rank"]: e["host"] for e in many["job"]["ranks"]}
 assert hosts == {k: "%sn%d" % (sys.argv[3], k + 1) for k in range(3)}, hosts
 assert all(o["observed"] and o["sampler"] == "ring" for o in many["observation"]), many["observation"]
 PY
-    pass "3-node check ($flavor): the deadlock of ranks 0 and 1 on nodes 1 and 2 at line 12, as on one node"
+    pass "3-node check ($flavor${leaves[*]:+, a leaf per node}): the deadlock of ranks 0 and 1 on nodes 1 and 2 at line 12, as on one node"
     ;;
-check-clean)
-    # A correct job across three nodes: every rank observed through its node's agent, exit 0.
+check-clean | check-clean-leaves)
+    # A correct job across three nodes: every rank observed through its node's agent, exit 0; with
+    # leaves, through the leaf beside each agent (the allreduce summed up at each leaf).
+    leaves=()
+    [ "$case" = check-clean ] || leaves=(--detector-leaves 3)
     expect_status_within 90 0 "3-node clean check" "$PROGS/mn_hello" -- mn_on 0 "$MPIGUARD" check \
-        --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 "$PROGS/mn_hello"
+        --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" -- $launcher -n 3 "$PROGS/mn_hello"
     expect_stderr "nothing found in 3 of 3 ranks observed"
-    python3 - "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    python3 - "$TMP/r.json" "$MN_ID" ${#leaves[@]} <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
+leaves = 3 if sys.argv[3] != "0" else 0
+assert r["tool_data"]["detector"] == {"leaves": leaves, "levels": 2 if leaves else 1}, r["tool_data"]["detector"]
 assert r["findings"] == [] and r["job"]["exit_status"] == 0, r["findings"]
 hosts = {e["rank"]: e["host"] for e in r["job"]["ranks"]}
 assert hosts == {k: "%sn%d" % (sys.argv[2], k + 1) for k in range(3)}, hosts
 obs = {o["rank"]: (o["observed"], o["cause"], o["sampler"]) for o in r["observation"]}
 assert obs == {k: (True, "observed", "ring") for k in range(3)}, obs
 PY
-    pass "3-node clean check ($flavor): ranks 0-2 observed on nodes 1-3, exit 0"
+    pass "3-node clean check ($flavor${leaves[*]:+, a leaf per node}): ranks 0-2 observed on nodes 1-3, exit 0"
     ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with
@@ -202,24 +214,34 @@ hang-agent-killed | hang-agent-killed-relays)
     [ "$case" = hang-agent-killed ] || expect_stderr "the front reads them through 2 relays of up to 2 agents"
     pass "3-node hang ($flavor${relays[*]:+, through relays}), node 2's agent killed: no hang found, rank 1 named not observed, exit 83"
     ;;
-check-agent-killed|check-linkdown|check-wrong-secret)
+check-agent-killed|check-linkdown|check-wrong-secret|check-agent-killed-leaves|check-leaf-killed)
     # A long job under check across the nodes; once rank 1 is observed on node 2, either its
     # node's agent is killed, or node 2's link goes down (no reset ever comes: its agent falls
     # silent), and the job stops, rank 1 named lost, exit 83; or a stranger on node 2 offers the
-    # detector a wrong secret (refused; the run goes on to its clean end).
+    # detector a wrong secret (refused; the run goes on to its clean end). With a leaf beside each
+    # node's agent (--detector-leaves 3), node 2's agent or its leaf (the agent's child) killed:
+    # rank 1 named lost with its leaf, never taken for a rank that ended.
     app="$BUILD/examples/$flavor/cg"
     seconds=300
     [ "$case" != check-wrong-secret ] || seconds=12
-    mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --report "$TMP/r.json" \
+    leaves=()
+    [ "$case" != check-agent-killed-leaves ] && [ "$case" != check-leaf-killed ] || leaves=(--detector-leaves 3)
+    mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" \
         -- $launcher -n 3 "$app" --seconds $seconds >"$TMP/stdout" 2>"$TMP/stderr" &
     guard=$!
     for _ in $(seq 900); do grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" && break; sleep 0.1; done
     grep -q "rank 1 is observed on ${MN_ID}n2" "$TMP/stderr" || { kill $guard; cat "$TMP/stderr" >&2; fail "rank 1 never observed"; }
-    if [ "$case" = check-agent-killed ]; then
-        agent=$(for pid in $(ip netns pids "${MN_ID}n2"); do
+    if [ "$case" != check-linkdown ] && [ "$case" != check-wrong-secret ]; then
+        # the leaf is the agent's child, forked: the same command line
+        agents=$(for pid in $(ip netns pids "${MN_ID}n2"); do
             tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "agent check --connect" && echo "$pid"
         done)
-        [ -n "$agent" ] || { kill $guard; fail "no check agent on node 2"; }
+        for pid in $agents; do
+            parent=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)
+            if grep -qw "$parent" <<<"$agents"; then leaf=$pid; else agent=$pid; fi
+        done
+        [ "$case" = check-leaf-killed ] && agent=${leaf:-}
+        [ -n "${agent:-}" ] || { kill $guard; fail "no check agent (or leaf) on node 2"; }
         kill -KILL $agent
         want=83
     elif [ "$case" = check-linkdown ]; then
@@ -239,9 +261,13 @@ check-agent-killed|check-linkdown|check-wrong-secret)
     got=$?
     [ $got -eq $want ] || { cat "$TMP/stderr" >&2; fail "exit status $got, expected $want"; }
     if [ "$case" != check-wrong-secret ]; then
-        [ "$case" = check-agent-killed ] ||
+        [ "$case" != check-linkdown ] ||
             expect_stderr "the agent on node ${MN_ID}n2 sent nothing for 15 s: its node or its link is down"
-        expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
+        if [ ${#leaves[@]} -eq 0 ]; then
+            expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: the agent on node ${MN_ID}n2 was lost"
+        else
+            expect_stderr "rank 1 (pid [0-9]* on ${MN_ID}n2) is not observed: leaf 1 of the tree of detectors (ranks 1-1) was lost while the rank ran"
+        fi
         python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -4,7 +4,7 @@
  * answer lets a held rank's pair be matched, and the stage answers its child in turn; a stage
  * says ENDED once every child ended (a broken one too) and ends its stream only after its parent's
  * NO_MORE (the end-of-stream protocol), and counts a child's ENDED only when the child had read
- * every answer written to it. */
+ * every answer written to it; a node's leaf whose agent breaks off ends, losing its ranks. */
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,18 @@ static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uin
     MG_CHECK_INT(check_event_encode(&ev, buf + AGENT_FRAME_HEADER, 512, &len), MG_OK);
     agent_frame_header_put(buf, AGENT_MSG_RECORD, (uint32_t)len);
     return AGENT_FRAME_HEADER + len;
+}
+
+/* Reads fd to its end into reader (initialised here) and closes it. */
+static void read_all(int fd, agent_reader *reader)
+{
+    uint8_t buf[4096];
+    ssize_t got;
+    agent_reader_init(reader);
+    while ((got = read(fd, buf, sizeof buf)) > 0) {
+        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)got), MG_OK);
+    }
+    close(fd);
 }
 
 static void test_broken_child(void)
@@ -82,12 +94,7 @@ static void test_broken_child(void)
     close(b[0]);
 
     agent_reader reader;
-    agent_reader_init(&reader);
-    ssize_t got;
-    while ((got = read(up[0], buf, sizeof buf)) > 0) {
-        MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got), MG_OK);
-    }
-    close(up[0]);
+    read_all(up[0], &reader);
     agent_frame f;
     int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
     int ended = 0, records_after_ended = 0;
@@ -337,9 +344,48 @@ static void test_release(void)
     stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
+/* A node's leaf (agent_bound) whose agent breaks off: the stage ends with MG_ECHILD, its stream
+ * without DONE and without END frames, so its parent loses the leaf's ranks, not ends them. */
+static void test_agent_bound(void)
+{
+    int in[2], up[2];
+    MG_CHECK(pipe(in) == 0 && pipe(up) == 0);
+    uint8_t buf[4096];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
+    MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
+    close(in[1]);
+    int inputs[] = {in[0]};
+    tbon_stage_params p = {.inputs = inputs,
+                           .n_inputs = 1,
+                           .output = up[1],
+                           .answers_in = -1,
+                           .share = 0,
+                           .shares = 2,
+                           .agent_bound = 1};
+    tbon_stage_result res;
+    char err[200] = "";
+    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_ECHILD);
+    MG_CHECK(strstr(err, "agent was lost") != NULL);
+    MG_CHECK_INT(res.broken_inputs, 1);
+    close(in[0]);
+    agent_reader reader;
+    read_all(up[0], &reader);
+    agent_frame f;
+    int ends = 0, done = 0;
+    while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
+        ends += f.type == AGENT_MSG_END;
+        done += f.type == AGENT_MSG_DONE;
+    }
+    agent_reader_free(&reader);
+    MG_CHECK_INT(ends, 0);
+    MG_CHECK_INT(done, 0);
+}
+
 int main(void)
 {
     MG_RUN(test_broken_child);
+    MG_RUN(test_agent_bound);
     MG_RUN(test_answers);
     MG_RUN(test_ended_before_the_answer);
     MG_RUN(test_release);
