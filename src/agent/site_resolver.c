@@ -235,8 +235,7 @@ static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **f
  * or inlined one) innermost around pc is declared: then the line table named no line of a call
  * there. The column tells a call written on the line of its function's declaration (C's
  * one-liners) from the declaration itself. */
-static int is_procedure_line(Dwfl_Module *m, Dwarf_Addr pc, const char *file, int line,
-                             int column)
+static int is_procedure_line(Dwfl_Module *m, Dwarf_Addr pc, const char *file, int line, int column)
 {
     Dwarf_Addr bias;
     Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), *scopes;
@@ -248,8 +247,8 @@ static int is_procedure_line(Dwfl_Module *m, Dwarf_Addr pc, const char *file, in
         const char *decl_file = dwarf_decl_file(&scopes[i]);
         at = decl_file && strcmp(decl_file, file) == 0 &&
              dwarf_decl_line(&scopes[i], &decl_line) == 0 && decl_line == line &&
-             (column == 0 || (dwarf_decl_column(&scopes[i], &decl_column) == 0 &&
-                              decl_column == column));
+             (column == 0 ||
+              (dwarf_decl_column(&scopes[i], &decl_column) == 0 && decl_column == column));
         break;
     }
     if (nscopes > 0)

@@ -18,7 +18,7 @@ const char *mg_report_json_string(json_object *o, const char *key, const char *f
 /* Whether a site's line is its procedure's (report_mark_procedure_line); the renderers then
  * say MG_REPORT_PROCEDURE_LINE after it. */
 int report_site_is_procedure_line(json_object *site);
-#define MG_REPORT_PROCEDURE_LINE \
+#define MG_REPORT_PROCEDURE_LINE                                                                   \
     "(the procedure's line: the compiler's line table names no call line)"
 /* The array at key of o, or NULL. */
 json_object *mg_report_json_array(json_object *o, const char *key);
