@@ -85,7 +85,9 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
     agent_out *o = ctx;
     uint8_t *p = room(o, 2100);
     if (p)
-        o->len += record_stream_site(p, 2100, rank, addr, site->function, site->file, site->line);
+        o->len += record_stream_site(p, 2100, rank, addr, site->function, site->file, site->line,
+                                     site->line_is_procedure ? RECORD_STREAM_SITE_PROCEDURE_LINE
+                                                             : 0);
 }
 
 static void on_end(void *ctx, int rank, int end, uint64_t lost)

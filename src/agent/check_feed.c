@@ -129,7 +129,7 @@ static void on_summary(void *ctx, const check_event *ev, int32_t ranks)
 static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
 {
     check_feed *f = ctx;
-    site_resolver_store(f->sites, rank, addr, site->function, site->file, site->line);
+    site_resolver_store(f->sites, rank, addr, site);
 }
 
 static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)

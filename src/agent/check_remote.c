@@ -110,6 +110,7 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
     int32_t rank, value, line;
     uint32_t share, shares;
     uint64_t wide;
+    uint8_t flags;
     char function[1024], file[1024];
     record_stream_verdict verdict;
     switch (f->type) {
@@ -142,10 +143,12 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         return MG_OK;
     case AGENT_MSG_SITE:
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
-                                     &line))
+                                     &line, &flags))
             return MG_EFORMAT;
-        site_info site = {
-            .function = function[0] ? function : NULL, .file = file[0] ? file : NULL, .line = line};
+        site_info site = {.function = function[0] ? function : NULL,
+                          .file = file[0] ? file : NULL,
+                          .line = line,
+                          .line_is_procedure = flags & RECORD_STREAM_SITE_PROCEDURE_LINE};
         sink->base.site(sink->base.ctx, rank, wide, &site);
         return MG_OK;
     default:

@@ -14,7 +14,7 @@ typedef struct site_entry {
     int rank;
     uint64_t addr;
     char *function, *file;
-    int line, in_mpi_binding;
+    int line, in_mpi_binding, line_is_procedure;
 } site_entry;
 
 /* One libdwfl session per process, kept while the process is used. */
@@ -123,9 +123,10 @@ static void fill(const site_entry *e, site_info *out)
     out->file = e->file;
     out->line = e->line;
     out->in_mpi_binding = e->in_mpi_binding;
+    out->line_is_procedure = e->line_is_procedure;
 }
 
-static int store(site_resolver *r, int rank, uint64_t addr, const site_info *site)
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_info *site)
 {
     if (2 * (r->used + 1) > r->cap && grow(r) != MG_OK)
         return MG_ENOMEM;
@@ -136,16 +137,11 @@ static int store(site_resolver *r, int rank, uint64_t addr, const site_info *sit
                       .addr = addr,
                       .line = site->line,
                       .in_mpi_binding = site->in_mpi_binding,
+                      .line_is_procedure = site->line_is_procedure,
                       .function = site->function ? strdup(site->function) : NULL,
                       .file = site->file ? strdup(site->file) : NULL};
     r->used++;
     return MG_OK;
-}
-
-int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
-                        const char *file, int line)
-{
-    return store(r, rank, addr, &(site_info){.function = function, .file = file, .line = line});
 }
 
 int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out)
@@ -235,6 +231,31 @@ static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **f
         free(scopes);
 }
 
+/* Whether file:line:column (column 0: not in the line table) is where the procedure (subprogram,
+ * or inlined one) innermost around pc is declared: then the line table named no line of a call
+ * there. The column tells a call written on the line of its function's declaration (C's
+ * one-liners) from the declaration itself. */
+static int is_procedure_line(Dwfl_Module *m, Dwarf_Addr pc, const char *file, int line, int column)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), *scopes;
+    int nscopes = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0, at = 0;
+    for (int i = 0; i < nscopes; i++) {
+        int tag = dwarf_tag(&scopes[i]), decl_line, decl_column;
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+            continue;
+        const char *decl_file = dwarf_decl_file(&scopes[i]);
+        at = decl_file && strcmp(decl_file, file) == 0 &&
+             dwarf_decl_line(&scopes[i], &decl_line) == 0 && decl_line == line &&
+             (column == 0 ||
+              (dwarf_decl_column(&scopes[i], &decl_column) == 0 && decl_column == column));
+        break;
+    }
+    if (nscopes > 0)
+        free(scopes);
+    return at;
+}
+
 /* Resolves pc in m (NULL: unknown) and caches the answer under (key, addr). */
 static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
                              Dwarf_Addr pc, site_info *out)
@@ -243,14 +264,17 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
     if (m) {
         site.function = dwfl_module_addrname(m, pc);
         Dwfl_Line *l = dwfl_module_getsrc(m, pc);
+        int column = 0;
         if (l)
-            site.file = dwfl_lineinfo(l, NULL, &site.line, NULL, NULL, NULL);
+            site.file = dwfl_lineinfo(l, NULL, &site.line, &column, NULL, NULL);
         if (site.file && in_mpi_cxx_bindings(site.file))
             leave_mpi_cxx_bindings(m, pc, &site.file, &site.line);
+        else if (site.file && site.line > 0)
+            site.line_is_procedure = is_procedure_line(m, pc, site.file, site.line, column);
         site.in_mpi_binding = (site.file && in_mpi_cxx_bindings(site.file)) ||
                               is_mpi_cxx_library(m);
     }
-    if (store(r, key, addr, &site) != MG_OK)
+    if (site_resolver_store(r, key, addr, &site) != MG_OK)
         return 0;
     site_resolver_cached(r, key, addr, out);
     return 1;

@@ -16,8 +16,13 @@ typedef struct site_info {
     int line;             /* 0 when unknown */
     /* the address lies in the MPI's own C++ bindings (a function of theirs that was not inlined,
      * or their library), so the program's line is a frame further up; known for sites this
-     * resolver resolved itself, 0 for stored ones */
+     * resolver resolved itself or was handed whole, 0 for ones read off an agent's stream */
     int in_mpi_binding;
+    /* line is the declaration line of the procedure enclosing the address (its `program`,
+     * `subroutine` or function statement), not a call's: gfortran 12 gives some calls that line
+     * (docs/design/platform-notes.md, "gfortran 12's line table"), so the call's own line is
+     * unknown */
+    int line_is_procedure;
 } site_info;
 
 /* Errors: MG_ENOMEM. */
@@ -38,9 +43,9 @@ int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, sit
  * and *out as for site_resolver_lookup. A file that cannot be read leaves every field unknown. */
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
                                 site_info *out);
-/* Stores a site resolved elsewhere (another agent). Errors: MG_ENOMEM. */
-int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const char *function,
-                        const char *file, int line);
+/* Stores a site resolved elsewhere (another agent); site's strings are copied. Errors:
+ * MG_ENOMEM. */
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_info *site);
 /* The cached site of (rank, addr), or 0 when never resolved. */
 int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out);
 

@@ -159,6 +159,8 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
             mg_finding_add_rank(out, c->rank);
         (c->made_it ? mg_finding_add_creation_site : mg_finding_add_site)(
             out, c->rank, finding_text_call_name(c), site.file, site.line);
+        if (site.line_is_procedure)
+            report_mark_procedure_line(out);
         if (c->in_knot)
             json_object_array_add(knot, json_object_new_int(c->rank));
         json_object_array_add(blocked, blocked_call(c, &site));

@@ -54,6 +54,35 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
 #pragma weak PMPI_Errhandler_c2f
 #pragma weak PMPI_File_c2f
 #pragma weak PMPI_File_f2c
+/* Open MPI's Fortran request is an index into a table of its own, whose entry goes when the
+ * request is freed: a copy of the index kept past that converts to NULL, in which the capture
+ * module would not know the freed request it was (request_freed, as it knows a C copy). So the C
+ * request each index last stood for is kept here and handed over for an index Open MPI no longer
+ * holds; an index past FORTRAN_REQUEST_INDEXES is not kept. */
+enum { FORTRAN_REQUEST_INDEXES = 4096 };
+static _Atomic(MPI_Request) fortran_request_of[FORTRAN_REQUEST_INDEXES];
+
+static MPI_Request fortran_request_f2c(MPI_Fint f)
+{
+    MPI_Request c = PMPI_Request_f2c(f);
+    if (f < 0 || f >= FORTRAN_REQUEST_INDEXES)
+        return c;
+    if (!c)
+        return atomic_load_explicit(&fortran_request_of[f], memory_order_relaxed);
+    atomic_store_explicit(&fortran_request_of[f], c, memory_order_relaxed);
+    return c;
+}
+
+static MPI_Fint fortran_request_c2f(MPI_Request c)
+{
+    MPI_Fint f = PMPI_Request_c2f(c);
+    if (c != MPI_REQUEST_NULL && f >= 0 && f < FORTRAN_REQUEST_INDEXES)
+        atomic_store_explicit(&fortran_request_of[f], c, memory_order_relaxed);
+    return f;
+}
+/* MG_F2C(Request, f) and MG_C2F(Request, c) name them from here on. */
+#define PMPI_Request_f2c fortran_request_f2c
+#define PMPI_Request_c2f fortran_request_c2f
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
  * `use mpi_f08` all name. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;

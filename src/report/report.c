@@ -166,6 +166,20 @@ void mg_finding_add_creation_site(mg_finding *f, int rank, const char *function,
                            json_object_new_string("creation"));
 }
 
+void report_mark_procedure_line(mg_finding *f)
+{
+    json_object *sites = child(f, "sites", json_type_array);
+    size_t n = json_object_array_length(sites);
+    if (n)
+        json_object_object_add(json_object_array_get_idx(sites, n - 1), "line_is",
+                               json_object_new_string("procedure"));
+}
+
+int report_site_is_procedure_line(json_object *site)
+{
+    return strcmp(mg_report_json_string(site, "line_is", ""), "procedure") == 0;
+}
+
 void mg_finding_set_suggestion(mg_finding *f, const char *text)
 {
     json_object_object_add(f, "suggestion", json_object_new_string(text));

@@ -48,6 +48,9 @@ void mg_finding_add_site(mg_finding *f, int rank, const char *function, const ch
  * with role "creation". */
 void mg_finding_add_creation_site(mg_finding *f, int rank, const char *function, const char *file,
                                   int line);
+/* The site added last has its procedure's declaration line (the `program` or `subroutine`
+ * statement), as the compiler's line table gave it for the call: "line_is": "procedure". */
+void report_mark_procedure_line(mg_finding *f);
 void mg_finding_set_suggestion(mg_finding *f, const char *text);
 /* The finding's evidence object (created on first use; owned by the finding). */
 json_object *mg_finding_evidence(mg_finding *f);

@@ -93,6 +93,8 @@ static void render_sites(json_object *sites, FILE *out)
             fputs("<code>", out);
             escaped(file, out);
             fprintf(out, ":%d</code>", line);
+            if (report_site_is_procedure_line(s))
+                fputs(" " MG_REPORT_PROCEDURE_LINE, out);
         } else {
             fputs("unknown", out);
         }

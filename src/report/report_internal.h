@@ -15,6 +15,11 @@ int mg_report_validate(json_object *root, const char *file, char *err, size_t er
 
 /* The string at key of o, or fallback when o is NULL or the value is missing or not a string. */
 const char *mg_report_json_string(json_object *o, const char *key, const char *fallback);
+/* Whether a site's line is its procedure's (report_mark_procedure_line); the renderers then
+ * say MG_REPORT_PROCEDURE_LINE after it. */
+int report_site_is_procedure_line(json_object *site);
+#define MG_REPORT_PROCEDURE_LINE                                                                   \
+    "(the procedure's line: the compiler's line table names no call line)"
 /* The array at key of o, or NULL. */
 json_object *mg_report_json_array(json_object *o, const char *key);
 /* An array of rank numbers (or NULL) as a rank list, "0-2,5", into buf; "?" when out of memory. */

@@ -37,6 +37,7 @@ static const char *const observe_causes[] = {
     NULL};
 static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
 static const char *const site_roles[] = {"call", "creation", NULL};
+static const char *const site_line_kinds[] = {"procedure", NULL};
 
 /* A container comes before its fields, so a wrong container is named before what it holds.
  * Fields not listed are free (a tool's evidence and tool_data), but for the tool_data field the
@@ -82,6 +83,7 @@ static const field_rule rules[] = {
     {"findings[].sites[].file", JSON_STRING | JSON_NULL, 1, NULL, NULL},
     {"findings[].sites[].line", JSON_INT, 1, NULL, NULL},
     {"findings[].sites[].role", JSON_STRING, 0, site_roles, NULL},
+    {"findings[].sites[].line_is", JSON_STRING, 0, site_line_kinds, NULL},
     {"findings[].evidence", JSON_OBJECT, 0, NULL, NULL},
     {"findings[].suggestion", JSON_STRING, 1, NULL, NULL},
     {"findings[].graph", JSON_OBJECT, 0, NULL, NULL},

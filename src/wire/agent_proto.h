@@ -51,7 +51,7 @@ typedef enum agent_msg_type {
     /* mpiguard check (docs/design/check.md, "How it is built"): a stream, agent -> detector. */
     AGENT_MSG_RECORD = 9,   /* one encoded check event record */
     AGENT_MSG_SITE = 10,    /* rank i32, line i32, addr u64, function length u16, file length
-                               u16, strings */
+                               u16, strings, flags u8 (RECORD_STREAM_SITE_*; absent: 0) */
     AGENT_MSG_END = 11,     /* rank i32, end i32 (check_agent_end), lost u64 */
     AGENT_MSG_STATE = 12,   /* rank i32, reserved u32, blocked seq u64 (check_agent_blocked_seq) */
     AGENT_MSG_WORLD = 13,   /* world size i32: sent once, before the first record */

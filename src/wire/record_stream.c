@@ -29,9 +29,9 @@ size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const 
 }
 
 size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
-                          const char *function, const char *file, int32_t line)
+                          const char *function, const char *file, int32_t line, uint8_t flags)
 {
-    uint8_t p[20 + 2 * 1024];
+    uint8_t p[21 + 2 * 1024];
     size_t fl = function ? strnlen(function, 1024) : 0, il = file ? strnlen(file, 1024) : 0;
     put32(p, (uint32_t)rank);
     put32(p + 4, (uint32_t)line);
@@ -42,7 +42,8 @@ size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
     p[19] = (uint8_t)(il >> 8);
     memcpy(p + 20, function ? function : "", fl);
     memcpy(p + 20 + fl, file ? file : "", il);
-    return record_stream_frame(buf, cap, AGENT_MSG_SITE, p, (uint32_t)(20 + fl + il));
+    p[20 + fl + il] = flags;
+    return record_stream_frame(buf, cap, AGENT_MSG_SITE, p, (uint32_t)(21 + fl + il));
 }
 
 size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
@@ -69,14 +70,18 @@ int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *s
 }
 
 int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,
-                             size_t function_cap, char *file, size_t file_cap, int32_t *line)
+                             size_t function_cap, char *file, size_t file_cap, int32_t *line,
+                             uint8_t *flags)
 {
     if (f->type != AGENT_MSG_SITE || f->length < 20)
         return MG_EFORMAT;
     const uint8_t *p = f->payload;
     size_t fl = p[16] | (size_t)p[17] << 8, il = p[18] | (size_t)p[19] << 8;
-    if (20 + fl + il != f->length || fl >= function_cap || il >= file_cap)
+    /* an agent older than the flags byte sends none */
+    if ((20 + fl + il != f->length && 21 + fl + il != f->length) || fl >= function_cap ||
+        il >= file_cap)
         return MG_EFORMAT;
+    *flags = 21 + fl + il == f->length ? p[20 + fl + il] : 0;
     *rank = (int32_t)get32(p);
     *line = (int32_t)get32(p + 4);
     *addr = get64(p + 8);

@@ -60,7 +60,8 @@ static size_t good_stream(uint8_t *buf, size_t cap)
     size_t n = record_stream_hello(buf, cap, 1, 2, "node1"), rn = encode_recv(rec, sizeof rec);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
-    n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12);
+    n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12,
+                            RECORD_STREAM_SITE_PROCEDURE_LINE);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_STATE, 1, 0, 1);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_END, 1, 3, 7);
     record_stream_verdict v = {.rank = 1, .pid = 42, .world = 2, .cause = 3};
@@ -93,9 +94,11 @@ static void test_round_trip_byte_by_byte(void)
                 int32_t rank, line;
                 uint64_t addr;
                 char fn[64], file[64];
+                uint8_t flags;
                 MG_CHECK_INT(record_stream_parse_site(&f, &rank, &addr, fn, sizeof fn, file,
-                                                      sizeof file, &line),
+                                                      sizeof file, &line, &flags),
                              MG_OK);
+                MG_CHECK_INT(flags, RECORD_STREAM_SITE_PROCEDURE_LINE);
                 MG_CHECK_STR(fn, "main");
                 MG_CHECK_STR(file, "app.c");
                 MG_CHECK_INT(line, 12);
@@ -201,6 +204,7 @@ static int decode_all(const uint8_t *buf, size_t n)
         uint32_t u;
         int32_t rank, value, line;
         uint64_t wide;
+        uint8_t flags;
         char fn[64], file[64], node[RECORD_STREAM_NODE_NAME];
         check_event ev;
         agent_reading reading;
@@ -208,7 +212,8 @@ static int decode_all(const uint8_t *buf, size_t n)
         agent_cursor c = {f.payload, f.payload + f.length};
         int prc = record_stream_parse_hello(&f, &u, &u, node);
         prc |= record_stream_parse_observe(&f, &verdict);
-        prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line);
+        prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line,
+                                        &flags);
         prc |= record_stream_parse_pair(&f, &rank, &value, &wide);
         prc |= record_decoder_decode(&dec, f.payload, f.length, &ev);
         agent_cursor stack = c;

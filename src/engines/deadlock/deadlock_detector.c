@@ -175,7 +175,14 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
         return MG_EINVAL;
     }
     det->last_time = now;
-    call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func, det->ranks[rank].callsite);
+    /* A partner's records not read yet hold the rank's later ones (a collective it entered
+     * first): they were written before the rank ended, so they are analysed before it ends. */
+    if (record_backlog_has(&det->backlog, rank)) {
+        det->ranks[rank].flags |= RANK_LOST_HELD;
+    } else {
+        call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func,
+                             det->ranks[rank].callsite);
+    }
     return MG_OK;
 }
 
@@ -187,6 +194,10 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
         return MG_EINVAL;
     }
     size_t before = det->n_findings;
+    /* the records still held behind a lost rank's wait are not coming out: it ends here */
+    for (int32_t r = 0; r < det->world; r++) {
+        detector_settle_end_lost(det, r);
+    }
     int found = 0;
     int rc = wait_analysis_run(det, now, 0, &found);
     if (!rc && !found && det->prm.probing && det->p2p.undecided &&

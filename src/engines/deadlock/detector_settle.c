@@ -103,7 +103,19 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
         rc = call_model_process(det, &ev);
         first = first ? first : rc;
     }
+    if (!record_backlog_has(&det->backlog, rank)) {
+        detector_settle_end_lost(det, rank);
+    }
     return first;
+}
+
+void detector_settle_end_lost(deadlock_detector *det, int32_t rank)
+{
+    dl_rank *rs = &det->ranks[rank];
+    if (rs->flags & RANK_LOST_HELD) {
+        rs->flags &= (uint8_t)~RANK_LOST_HELD;
+        call_model_terminate(det, rank, LIFE_LOST, rs->func, rs->callsite);
+    }
 }
 
 int detector_settle(deadlock_detector *det)

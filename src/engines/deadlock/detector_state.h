@@ -64,7 +64,10 @@ enum dl_rank_flags {
      * writes no exit: the rank is in it until another record comes, and if the rank ends there,
      * MPI ended it inside that call */
     RANK_IN_INVALID = 1u << 3,
-    RANK_INVALID_ENTERED = 1u << 4 /* and the call's own (modelled) entry came after it */
+    RANK_INVALID_ENTERED = 1u << 4, /* and the call's own (modelled) entry came after it */
+    /* its process was lost while records of it were held behind a wait of the model's: it ends
+     * once they are analysed (detector_settle.c), or at the next analysis */
+    RANK_LOST_HELD = 1u << 5
 };
 
 typedef struct dl_rank {

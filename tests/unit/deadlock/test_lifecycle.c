@@ -299,6 +299,33 @@ static void test_ended_inside_invalid_call(void)
     st_close(&s);
 }
 
+/* Rank 0 leaves a Barrier, frees a window already freed and crashes in that call, all before
+ * rank 1's Barrier is read (MPICH's second MPI_Win_free, win_freed_free_twice): its records held
+ * behind the Barrier are analysed when rank 1's come, after its loss, and the invalid call is
+ * reported as the one MPI ended the rank inside. */
+static void test_lost_with_records_held(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_FREE);
+    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_WIN_FREED;
+    ev.peer = CHECK_PROC_NULL;
+    st_feed(&s, &ev);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_OK);
+    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    st_check(&s);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_INVALID_ARGUMENTS, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->problem == USAGE_WIN_FREED && f->calls[0].rank == 0 &&
+             (f->notes & DL_NOTE_ENDED_INSIDE));
+    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 0);
+    st_close(&s);
+}
+
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
 {
     check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
@@ -388,6 +415,7 @@ int main(void)
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
     MG_RUN(test_ended_inside_invalid_call);
+    MG_RUN(test_lost_with_records_held);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
     MG_TEST_END();
