@@ -432,7 +432,7 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
 }
 
 /* The longest wait of a thread the latest stop took, from its interrupt until it stopped, or until
- * the stop gave up on it at end (a late thread's wait read as seizing: a 2 s "seize" under srun). */
+ * the stop gave up on it at end (left out, a late thread's wait read as a 2 s "seize"). */
 static int64_t longest_wait(const ptrace_stop *ps, int64_t end)
 {
     int64_t longest = 0;
