@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ void sampler_ptrace_params_default(sampler_ptrace_params *p)
     p->counter_symbol = "mpiguard_calls_entered";
     p->on_stopped = NULL;
     p->on_stopped_arg = NULL;
+    p->hold_priority = 1;
 }
 
 /* What /proc/PID/stat says about the process's identity and liveness. */
@@ -51,6 +53,11 @@ struct sampler_ptrace {
     stack_unwind *unwind;
     uint64_t counter_addr; /* of the call counter in the process, 0 when it holds none */
     ptrace_stop *stop;
+    /* The sampling thread's own scheduling, restored after each hold; hold_refused once the
+     * kernel refused the hold priority, not asked again. */
+    int own_policy;
+    struct sched_param own_param;
+    bool hold_refused;
     atomic_int abort;
     /* Threads seen to be MPI's own (stack_classify_is_mpi_own_thread): left out of later samples.
      * A tid is unique while its thread lives, and the kernel hands it out again only after the
@@ -187,6 +194,9 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
     if (rc == MG_OK) {
         rc = ptrace_stop_create(pid, &params->stop, &s->stop);
     }
+    s->own_policy = sched_getscheduler(0);
+    s->hold_refused = s->own_policy < 0 || sched_getparam(0, &s->own_param) != 0 ||
+                      s->own_policy == SCHED_FIFO || s->own_policy == SCHED_RR;
     if (rc) {
         sampler_ptrace_close(s);
         return rc;
@@ -421,31 +431,54 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
     return MG_OK;
 }
 
-/* The longest wait of a thread the latest stop took, from its interrupt until it stopped. */
-static int64_t longest_wait(const ptrace_stop *ps)
+/* The longest wait of a thread the latest stop took, from its interrupt until it stopped, or until
+ * the stop gave up on it at end (left out, a late thread's wait read as a 2 s "seize"). */
+static int64_t longest_wait(const ptrace_stop *ps, int64_t end)
 {
     int64_t longest = 0;
     for (size_t i = 0; i < ps->count; i++) {
-        if (ps->threads[i].taken && ps->threads[i].stop_ns > longest) {
-            longest = ps->threads[i].stop_ns;
+        const ptrace_stop_thread *t = &ps->threads[i];
+        int64_t wait = t->state == PTRACE_STOP_SEIZED ? end - t->waited_from : t->stop_ns;
+        if (t->taken && wait > longest) {
+            longest = wait;
         }
     }
     return longest;
 }
 
+/* Puts the sampling thread at the hold priority; false when it stays as it was. */
+static bool hold_begin(sampler_ptrace *s)
+{
+    if (s->params.hold_priority <= 0 || s->hold_refused) {
+        return false;
+    }
+    struct sched_param rt = {.sched_priority = s->params.hold_priority};
+    s->hold_refused = sched_setscheduler(0, SCHED_FIFO, &rt) != 0;
+    return !s->hold_refused;
+}
+
+static void hold_end(const sampler_ptrace *s, bool raised)
+{
+    if (raised) {
+        (void)sched_setscheduler(0, s->own_policy, &s->own_param);
+    }
+}
+
 /* Stops the main thread (main_only) or the others that are not MPI's own, unwinds them and
- * releases them; they are held stopped only inside this function. */
+ * releases them; they are held stopped only inside this function, at the hold priority. */
 static int stop_unwind_release(sampler_ptrace *s, bool main_only)
 {
+    bool raised = hold_begin(s);
     int64_t t0 = now_ns();
     int rc = main_only ? ptrace_stop_main(s->stop, &s->abort)
                        : ptrace_stop_others(s->stop, is_mpi_thread, s, &s->abort);
     if (rc) {
+        hold_end(s, raised);
         return rc;
     }
     int64_t stopped_at = now_ns();
     s->sample.stop_ns += stopped_at - t0;
-    s->sample.wait_ns += longest_wait(s->stop);
+    s->sample.wait_ns += longest_wait(s->stop, stopped_at);
     rc = reserve_threads(s, s->sample.nthreads + s->stop->count);
     if (rc == MG_OK) {
         if (main_only && s->params.on_stopped) {
@@ -460,6 +493,7 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
     int64_t unwound_at = now_ns();
     int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
     int64_t released_at = now_ns();
+    hold_end(s, raised);
     s->sample.unwind_ns += unwound_at - stopped_at;
     s->sample.release_ns += released_at - unwound_at;
     s->sample.held_ns += released_at - t0;

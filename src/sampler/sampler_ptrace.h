@@ -31,6 +31,11 @@ typedef struct sampler_ptrace_params {
      * target. */
     void (*on_stopped)(pid_t pid, void *arg);
     void *on_stopped_arg;
+    /* The SCHED_FIFO priority the sampling thread runs at from each seize to the release, 0 for
+     * none: on a loaded node a thread of normal priority waits for a CPU after every poll and
+     * before the detach, the target stopped all the while. Where the kernel refuses it (no
+     * CAP_SYS_NICE), samples keep the thread's own policy. */
+    int hold_priority;
 } sampler_ptrace_params;
 
 /* The default MPI file prefixes: Open MPI (libmpi., libmpi_, libopen-pal, libopen-rte,
@@ -40,7 +45,7 @@ extern const char *const sampler_ptrace_default_mpi_prefixes[];
 
 /* Defaults: 128 frames, ptrace_stop_params_default, stack_unwind_params_default, the prefixes
  * above, the counter of the interposition library ("mpiguard_calls_entered" in "libmpiguard-"),
- * no hook. */
+ * no hook, hold priority 1. */
 void sampler_ptrace_params_default(sampler_ptrace_params *p);
 
 typedef enum sampler_thread_state {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -645,6 +646,8 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
         MG_CHECK_INT(sm->nthreads, 2);
         MG_CHECK_INT(sm->verdict, STACK_OUT_MPI); /* from the helper, the only one sampled */
         MG_CHECK(sm->stop_ns >= LATE_TIMEOUT_MS * 1000000L);
+        /* the wait for the late main thread is a wait, not seizing */
+        MG_CHECK(sm->wait_ns >= LATE_TIMEOUT_MS * 1000000L && sm->wait_ns <= sm->stop_ns);
         MG_CHECK_INT(sm->threads[0].tid, pid);
         MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_LATE);
         MG_CHECK_INT(sm->threads[0].nframes, 0);
@@ -665,6 +668,52 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
     }
     MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
     MG_CHECK(wait_count(&sh->after_vfork, 1));
+    MG_CHECK(makes_progress());
+    reap(pid);
+}
+
+/* Whether this process may run a thread under SCHED_FIFO (root, or CAP_SYS_NICE). */
+static bool may_run_fifo(void)
+{
+    struct sched_param own, rt = {.sched_priority = 1};
+    int policy = sched_getscheduler(0);
+    if (policy < 0 || sched_getparam(0, &own) != 0 || sched_setscheduler(0, SCHED_FIFO, &rt) != 0) {
+        return false;
+    }
+    MG_CHECK_INT(sched_setscheduler(0, policy, &own), 0);
+    return true;
+}
+
+static void note_policy_hook(pid_t pid, void *arg)
+{
+    (void)pid;
+    *(int *)arg = sched_getscheduler(0);
+}
+
+/* While a target is held stopped the sampling thread runs at the hold priority, so that on a
+ * loaded node it is not kept waiting for a CPU with the target stopped (most of the held time at
+ * load 20-40 before); before and after, at its own policy. Hold priority 0 leaves it alone. */
+static void test_sampler_holds_at_its_hold_priority_only(void)
+{
+    pid_t pid = spawn(TARGET_SPIN);
+    bool fifo = may_run_fifo();
+    for (int priority = 1; priority >= 0; priority--) {
+        int seen = -1;
+        sampler_ptrace_params p;
+        sampler_ptrace_params_default(&p);
+        MG_CHECK_INT(p.hold_priority, 1);
+        p.hold_priority = priority;
+        p.on_stopped = note_policy_hook;
+        p.on_stopped_arg = &seen;
+        sampler_ptrace *s = NULL;
+        const sampler_sample *sm = NULL;
+        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK(sm && sm->verdict == STACK_OUT_MPI);
+        MG_CHECK_INT(seen, priority && fifo ? SCHED_FIFO : SCHED_OTHER);
+        MG_CHECK_INT(sched_getscheduler(0), SCHED_OTHER);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    }
     MG_CHECK(makes_progress());
     reap(pid);
 }
@@ -1037,6 +1086,7 @@ int main(void)
     MG_RUN(test_threads_appearing_and_vanishing);
     MG_RUN(test_library_loaded_later_is_picked_up);
     MG_RUN(test_thread_that_cannot_stop_is_late_then_released);
+    MG_RUN(test_sampler_holds_at_its_hold_priority_only);
     MG_RUN(test_exit_mid_sample_is_exited);
     MG_RUN(test_process_exiting_while_sampled_in_a_loop);
     MG_RUN(test_signal_sent_while_stopped_runs_its_handler);
