@@ -280,8 +280,7 @@ static struct {
 } shared_lines = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Names the object holding mod in key and sets *offset to pc's in it; false when unnamed. */
-static bool shared_lines_key(Dwfl_Module *mod, uint64_t pc, char *key, size_t len,
-                             uint64_t *offset)
+static bool shared_lines_key(Dwfl_Module *mod, uint64_t pc, char *key, size_t len, uint64_t *offset)
 {
     Dwarf_Addr low = 0, high = 0;
     const char *path = dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
@@ -327,8 +326,7 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, symbol_info *info)
     Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
     const char *file = line ? dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL) : NULL;
     shared_line *x = &shared_lines.lines[shared_lines.n];
-    if (keyed && shared_lines.n < SHARED_LINES_CAPACITY &&
-        (x->object = strdup(key)) != NULL) {
+    if (keyed && shared_lines.n < SHARED_LINES_CAPACITY && (x->object = strdup(key)) != NULL) {
         x->offset = offset;
         x->file = file ? strdup(file) : NULL;
         x->line = x->file ? info->line : 0;

@@ -386,8 +386,8 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
     }
 }
 
-static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings,
-                        double now, struct hang_watch_step *step);
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                        struct hang_watch_step *step);
 
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
  * outside while the others wait or start) with nothing moving since a scan still_after ago is
@@ -601,8 +601,8 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
  * scan_gap of its own time, and stretches up to max_stretch gaps on a loaded node to get it; a
  * still period of still_after seconds already holds that time (one gap fewer: 5-10 s at two jobs
  * per core, docs/hang-measurements.md "Real runs"). */
-static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings,
-                        double now, struct hang_watch_step *step)
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                        struct hang_watch_step *step)
 {
     int rc = start_verification(w, false, -1, now, step);
     if (rc != MG_OK || w->phase != VERIFYING)

@@ -239,9 +239,10 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
     MG_CHECK(step.with_cpu && step.gap_only);
-    readings[2].in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
+    readings[2]
+        .in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
     MG_CHECK_INT(feed(2.3), MG_OK);
-    MG_CHECK_NEAR(step.at, 3.1, 1e-9);                                /* still 0.8 s short */
+    MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
     MG_CHECK(step.gap_only);
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 10.0; /* they run, it does not */
     MG_CHECK_INT(feed(10.5), MG_OK);                                  /* 10 s: the stretch limit */
