@@ -5,6 +5,8 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +259,88 @@ static const char *symbol_holding(Dwfl_Module *mod, uint64_t pc, uint64_t *offse
     return found;
 }
 
+/* Source lines by object and offset in it, shared by every process unwound here: the ranks of a
+ * job run the same objects, and each process's libdwfl decompresses and parses a module's debug
+ * information anew (libc's: tens of MB), which took 7-20 s of a hang verdict's stacks on a node
+ * loaded to 20 times its cores (docs/hang-measurements.md "Real runs"). An object is told by its
+ * path, size and build ID; the strings are kept for the life of the process. */
+enum { SHARED_LINES_CAPACITY = 4096 };
+
+typedef struct shared_line {
+    char *object; /* path, size and build ID */
+    uint64_t offset;
+    char *file; /* NULL: no line known */
+    int line;
+} shared_line;
+
+static struct {
+    pthread_mutex_t lock;
+    size_t n;
+    shared_line lines[SHARED_LINES_CAPACITY];
+} shared_lines = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Names the object holding mod in key and sets *offset to pc's in it; false when unnamed. */
+static bool shared_lines_key(Dwfl_Module *mod, uint64_t pc, char *key, size_t len, uint64_t *offset)
+{
+    Dwarf_Addr low = 0, high = 0;
+    const char *path = dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+    if (!path || path[0] != '/') {
+        return false;
+    }
+    const unsigned char *id = NULL;
+    GElf_Addr id_at;
+    int idlen = dwfl_module_build_id(mod, &id, &id_at);
+    int used = snprintf(key, len, "%s %llu ", path, (unsigned long long)(high - low));
+    for (int i = 0; i < idlen && used > 0 && (size_t)used + 3 < len; i++) {
+        used += snprintf(key + used, len - (size_t)used, "%02x", id[i]);
+    }
+    *offset = pc - low;
+    return used > 0 && (size_t)used < len;
+}
+
+static const shared_line *shared_lines_find(const char *key, uint64_t offset)
+{
+    for (size_t i = 0; i < shared_lines.n; i++) {
+        const shared_line *x = &shared_lines.lines[i];
+        if (x->offset == offset && strcmp(x->object, key) == 0) {
+            return x;
+        }
+    }
+    return NULL;
+}
+
+/* The source line of pc in mod, looked up in this process's tables only when no process had it. */
+static void source_line(Dwfl_Module *mod, uint64_t pc, symbol_info *info)
+{
+    char key[PATH_MAX + 96];
+    uint64_t offset = 0;
+    bool keyed = shared_lines_key(mod, pc, key, sizeof key, &offset);
+    pthread_mutex_lock(&shared_lines.lock);
+    const shared_line *known = keyed ? shared_lines_find(key, offset) : NULL;
+    if (known) {
+        info->file = known->file;
+        info->line = known->line;
+        pthread_mutex_unlock(&shared_lines.lock);
+        return;
+    }
+    Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
+    const char *file = line ? dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL) : NULL;
+    shared_line *x = &shared_lines.lines[shared_lines.n];
+    if (keyed && shared_lines.n < SHARED_LINES_CAPACITY && (x->object = strdup(key)) != NULL) {
+        x->offset = offset;
+        x->file = file ? strdup(file) : NULL;
+        x->line = x->file ? info->line : 0;
+        if (file && !x->file) {
+            free(x->object);
+        } else {
+            shared_lines.n++;
+            file = x->file;
+        }
+    }
+    info->file = file;
+    pthread_mutex_unlock(&shared_lines.lock);
+}
+
 void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info)
 {
     bool cached = symbol_cache_find(u->names, pc, info);
@@ -274,10 +358,7 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_
     }
     if (mod && with_source) {
         info->sourced = true;
-        Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
-        if (line) {
-            info->file = dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL);
-        }
+        source_line(mod, pc, info);
         if (!info->file) {
             info->line = 0;
         }

@@ -43,7 +43,8 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
 
 /* What people read of pc: the symbol holding it (.symtab, else .dynsym, also from a separate
  * debug file) and pc's offset in it, and with_source, the source file and line where debug
- * information exists (loading a module's line tables costs tens of ms once: samplers that only
+ * information exists (loading a module's line tables costs tens of ms once, and its lines are
+ * shared with every other process unwound here that maps the same object: samplers that only
  * classify leave it out).
  * A symbol is named only when pc lies inside it: a stripped object's nearest exported symbol is
  * not taken for the static function that really holds pc. Without a name, offset is pc's address

@@ -111,6 +111,7 @@ struct hang_watch {
     struct hang_diag_rank *still_last; /* the rule's previous scan: whether a counter moved */
     bool still_valid;
     double still_since;
+    bool still_gap;     /* the verification's gap being closed is the still period (verify_still) */
     bool from_detector; /* the verification answers a detector's HANG (resume it on set-aside) */
     size_t scan_k;      /* verification scan being taken */
     double before_at;   /* time of the previous verification scan */
@@ -195,7 +196,7 @@ static int next_sample(struct hang_watch *w, double now, struct hang_watch_step 
         step->action = HANG_WATCH_SCAN;
         step->at = now;
         step->count = w->n;
-        step->with_cpu = false;
+        step->with_cpu = true; /* the CPU times of the still period (verify_still) */
         return MG_OK;
     }
     double delay;
@@ -389,6 +390,21 @@ static bool unchanged(const struct hang_diag_rank *ref, const struct hang_watch_
     return r->counter_known && !polling ? ref->counter == r->counter : ref->func == r->func;
 }
 
+static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *readings)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_watch_reading *x = &readings[r];
+        w->before[r] = (struct cpu_mark){.exited = absent(x),
+                                         .runnable = x->runnable,
+                                         .cpu_s = x->cpu_s,
+                                         .slices = x->slices,
+                                         .share = x->cpu_share};
+    }
+}
+
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                        struct hang_watch_step *step);
+
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
  * outside while the others wait or start), but for at most one that polls, with nothing moving
  * since a scan still_after ago is verified at once, without the detector, which a job hung from
@@ -422,6 +438,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     if (!same) {
         for (size_t r = 0; r < w->n; r++)
             w->still_ref[r] = diag_rank(&readings[r]);
+        mark_cpu(w, readings); /* kept: only a verification marks, and it ends the still period */
         w->still_valid = true;
         w->still_since = now;
     }
@@ -429,19 +446,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         return next_sample(w, now, step);
     step->events |= HANG_WATCH_STILL;
     step->still_since = w->still_since;
-    return start_verification(w, false, -1, now, step);
-}
-
-static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *readings)
-{
-    for (size_t r = 0; r < w->n; r++) {
-        const struct hang_watch_reading *x = &readings[r];
-        w->before[r] = (struct cpu_mark){.exited = absent(x),
-                                         .runnable = x->runnable,
-                                         .cpu_s = x->cpu_s,
-                                         .slices = x->slices,
-                                         .share = x->cpu_share};
-    }
+    return verify_still(w, readings, now, step);
 }
 
 /* What each rank did with the CPU since the previous verification scan. */
@@ -611,7 +616,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
             step->gap_only = wait > 0;
             return MG_OK;
         }
-        if (elapsed > w->p.stretch_said * w->p.scan_gap) {
+        if (elapsed > w->p.stretch_said * w->p.scan_gap && !w->still_gap) {
             step->events |= HANG_WATCH_STRETCHED;
             step->scan_number = w->scan_k + 1;
             step->gap_took = elapsed;
@@ -628,11 +633,30 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
     }
     mark_cpu(w, readings);
     w->before_at = now;
+    w->still_gap = false;
     if (++w->scan_k == w->p.nscans)
         return conclude(w, now, step);
     step->action = HANG_WATCH_SCAN;
     step->at = now + w->p.scan_gap;
     return MG_OK;
+}
+
+/* The first-call rule's verification: the scan every rank has been still since is its first, the
+ * still period its first gap, and the scan now its second. A gap asks each rank to have had
+ * scan_gap of its own time, and stretches up to max_stretch gaps on a loaded node to get it; a
+ * still period of still_after seconds already holds that time (one gap fewer: 5-10 s at two jobs
+ * per core, docs/hang-measurements.md "Real runs"). */
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
+                        struct hang_watch_step *step)
+{
+    int rc = start_verification(w, false, -1, now, step);
+    if (rc != MG_OK || w->phase != VERIFYING)
+        return rc;
+    memcpy(w->scans, w->still_ref, w->n * sizeof *w->scans);
+    w->before_at = w->still_since;
+    w->scan_k = 1;
+    w->still_gap = true;
+    return feed_verification(w, readings, false, now, step);
 }
 
 /* Notes a reading of rank r for the held-in-poll rule: when its counter moved, and since when it

@@ -89,7 +89,8 @@ enum hang_watch_event {
                                         until they run again (said once per stop) */
     HANG_WATCH_JOB_RUNS = 1 << 3,    /* they run again, after at most stopped_for seconds */
     HANG_WATCH_SUSPECTED = 1 << 4,   /* the detector says HANG: verification begins */
-    HANG_WATCH_STILL = 1 << 5,       /* every rank blocked since still_since: verification begins */
+    HANG_WATCH_STILL = 1 << 5,       /* every rank blocked since still_since: verification begins,
+                                        the still period its first gap */
     HANG_WATCH_STRETCHED = 1 << 6,   /* scan scan_number came gap_took s after the one before, as
                                         rank short_rank was kept from running */
     HANG_WATCH_SET_ASIDE = 1 << 7,   /* verification found no hang: result says why (PROGRESS,

@@ -239,9 +239,10 @@ static void verification_waits_for_each_ranks_own_time(void)
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
     MG_CHECK(step.with_cpu && step.gap_only);
-    readings[2].in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
+    readings[2]
+        .in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
     MG_CHECK_INT(feed(2.3), MG_OK);
-    MG_CHECK_NEAR(step.at, 3.1, 1e-9);                                /* still 0.8 s short */
+    MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
     MG_CHECK(step.gap_only);
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 10.0; /* they run, it does not */
     MG_CHECK_INT(feed(10.5), MG_OK);                                  /* 10 s: the stretch limit */
@@ -525,13 +526,56 @@ static void every_rank_still_from_the_start_is_a_hang(void)
     all_blocked();
     watch_until(100);
     MG_CHECK(step.events & HANG_WATCH_STILL);
-    MG_CHECK_NEAR(step.still_since, 3.0, 1e-9); /* the first scan */
-    MG_CHECK_NEAR(step.at, 18.0, 1e-9);
+    MG_CHECK(!(step.events & HANG_WATCH_STRETCHED)); /* the still period is no stretched gap */
+    MG_CHECK_NEAR(step.still_since, 3.0, 1e-9);      /* the first scan */
+    MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
+    MG_CHECK_NEAR(step.at, 19.0, 1e-9); /* the last scan, one gap on: the still period was one */
     watch_until(100);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
     MG_CHECK(step.from_start);
     MG_CHECK_INT(det_state.resumes, 0);
+}
+
+/* Two jobs per core: every rank busy-polls in MPI (MPICH), runnable, and gets 5% of a CPU where its
+ * share is a quarter, a fifth of the time it would have alone; a gap of 1 s stretches to 5 s. The
+ * still period (15 s, 3 s of each rank's own time) is the verification's first gap: the verdict
+ * comes one stretched gap after the rule fires, not two (issue 29: 5-10 s at a batch's load). A
+ * rank that got less than its siblings over the whole period is starved: no verdict. */
+static void a_hang_from_the_start_under_load_waits_one_gap(void)
+{
+    for (int starved = 0; starved <= 1; starved++) {
+        start(true);
+        all_blocked();
+        for (int r = 0; r < NR; r++) {
+            readings[r].runnable = true;
+            readings[r].cpu_share = 0.25;
+        }
+        double fired = -1, last = 0;
+        while (step.action != HANG_WATCH_VERDICT && !(step.events & HANG_WATCH_SET_ASIDE)) {
+            double at = step.at;
+            for (int r = 0; r < NR; r++) {
+                double rate = starved && r == 2 ? 0.001 : 0.05;
+                readings[r].cpu_s = rate * at;
+                readings[r].slices = readings[r].cpu_s / 0.0005; /* polling, not yielding */
+            }
+            MG_CHECK_INT(feed(at), MG_OK);
+            last = at;
+            MG_CHECK(!(step.events & HANG_WATCH_STRETCHED) || fired >= 0);
+            if (step.events & HANG_WATCH_STILL)
+                fired = at;
+            MG_CHECK(at < 100);
+        }
+        MG_CHECK_NEAR(fired, 18.0, 1e-9);
+        if (starved) {
+            MG_CHECK_INT(step.result.kind, HANG_DIAG_STARVED);
+            MG_CHECK_INT(step.starved_rank, 2);
+            continue;
+        }
+        MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+        MG_CHECK(step.from_start);
+        MG_CHECK(last > 22.5 && last < 24.5); /* 18 s, then one gap of 5 s */
+    }
 }
 
 /* What keeps the rule from firing: a rank computing, one that has not published its state, one
@@ -560,8 +604,7 @@ static void a_long_start_is_not_a_hang(void)
     watch_until(step.at + 20);
     MG_CHECK(step.events & HANG_WATCH_STILL);
     MG_CHECK(step.still_since > 190);
-    MG_CHECK_INT(feed(step.at), MG_OK); /* the first verification scan */
-    readings[3].counter = 10;           /* moves during verification */
+    readings[3].counter = 10; /* moves before the verification's last scan */
     watch_until(step.at + 10);
     MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
@@ -795,6 +838,7 @@ int main(void)
     MG_RUN(a_rank_slow_in_a_polling_call_is_not_a_hang);
     MG_RUN(a_suspended_job_is_not_observed);
     MG_RUN(every_rank_still_from_the_start_is_a_hang);
+    MG_RUN(a_hang_from_the_start_under_load_waits_one_gap);
     MG_RUN(a_long_start_is_not_a_hang);
     MG_RUN(a_rank_stopped_before_the_model_is_a_hang);
     MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
