@@ -20,7 +20,7 @@ report="$TMP/hang.json"
 expect_status_within 120 81 "hung from the start" "$program" -- \
     "$MPIGUARD" hang --sampler "$sampler" --seed 5 --report "$report" -- \
     $(launcher_for "$flavor") -n $np "$program" recv
-recv_line=$(grep -n 'MPI_Recv(&v' "$source" | cut -d: -f1)
+recv_line=$(grep -n 'MPI_Recv(&v, 1, MPI_INT, 1, 7' "$source" | cut -d: -f1)
 barrier_line=$(grep -n 'MPI_Barrier(MPI_COMM_WORLD);' "$source" | head -1 | cut -d: -f1)
 python3 - "$report" "$flavor" "$build" "$recv_line" "$barrier_line" "$TMP/first_call_debug" <<'PY' ||
 import json, subprocess, sys
