@@ -20,7 +20,7 @@ run() { # program, variant, options...
     local prog=$1 name=$2
     shift 2
     local t0=$SECONDS
-    mpiguard concolic --max-np 6 --iterations "$runs" --timeout 20 --dir "c-$prog-$name" "$@" \
+    mpiguard concolic --max-np 6 --iterations "$runs" --timeout 20 --caps --dir "c-$prog-$name" "$@" \
         -- "./$prog" >"$prog-$name.out" 2>"$prog-$name.err" || true
     # Arms covered after each mark (the progress line of that iteration; the last one seen when a
     # campaign stopped early), then bugs and seconds.

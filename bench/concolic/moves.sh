@@ -19,7 +19,7 @@ for prog in $programs; do
     total=$((2 * $(grep -vc '^#' "$prog.mpiguard-branches.tsv")))
     for stall in 0 20; do
         t0=$SECONDS
-        mpiguard concolic --np 4 --focus 0 --max-np 6 --iterations "$runs" --timeout 20 \
+        mpiguard concolic --np 4 --focus 0 --max-np 6 --iterations "$runs" --timeout 20 --caps \
             --stall "$stall" --dir "c-$prog-$stall" -- "./$prog" >"$prog-$stall.out" 2>/dev/null || true
         secs=$((SECONDS - t0))
         tsv="c-$prog-$stall/runs.tsv"

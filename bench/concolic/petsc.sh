@@ -4,7 +4,7 @@
 # against the installed PETSc (Open MPI), one campaign of the given seconds per configuration,
 # one after the other, bounded DFS from np 2 (docs/concolic-measurements.md "A real code: PETSc's
 # ex5"):
-#   3.1 inputs: COMPI's caps (the default), tuning (--tune), neither (--uncapped): arms covered
+#   3.1 inputs: COMPI's caps (--caps), tuning (the default), neither (--uncapped): arms covered
 #       over time, runs, tuning checks;
 #   3.2 floats (with caps): over the reals (the default), IEEE doubles (--floats fp), concrete
 #       (--floats off): arms, queries, solve seconds per 100 queries, float solutions that missed their arm;
@@ -16,8 +16,8 @@ build=$1 budget=${2:-180} flavor=openmpi targets=
 . "$(dirname "$0")/setup.sh"
 build_petsc_ex5
 total=$((2 * $(grep -vc '^#' petsc_ex5.mpiguard-branches.tsv)))
-declare -A options=([caps]="" [tuning]="--tune" [neither]="--uncapped" [fp]="--floats fp"
-    [floats-off]="--floats off" [bv]="--int-semantics bv")
+declare -A options=([caps]="--caps" [tuning]="" [neither]="--uncapped" [fp]="--caps --floats fp"
+    [floats-off]="--caps --floats off" [bv]="--caps --int-semantics bv")
 for name in caps tuning neither fp floats-off bv; do
     # shellcheck disable=SC2086 # the options are words
     stamped_campaign "$name" --np 2 --max-np 4 --time "$budget" --timeout 20 ${options[$name]} \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Coverage over wall time on the real code (PETSc's ex5 with its options marked,
-# tests/concolic/programs/petsc_ex5.c, Open MPI): bounded DFS with COMPI's caps (the default)
-# and with input tuning (--tune) against random testing from the program's own inputs (--strategy
+# tests/concolic/programs/petsc_ex5.c, Open MPI): bounded DFS with COMPI's caps (--caps)
+# and with input tuning (the default) against random testing from the program's own inputs (--strategy
 # random-inputs) and random from the first run (random-all), the four campaigns side by side so
 # that each has the same budget under the same load: arms covered at 1/12, 1/6, 1/3, 1/2 and all
 # of the budget, runs, bugs (docs/concolic-measurements.md "A real code: PETSc's ex5"). Given 300
@@ -14,8 +14,8 @@ build_petsc_ex5
 variants="caps tuning random-inputs random-all"
 for v in $variants; do
     case $v in
-        caps) mode=() ;;
-        tuning) mode=(--tune) ;;
+        caps) mode=(--caps) ;;
+        tuning) mode=() ;;
         *) mode=(--strategy "$v") ;;
     esac
     stamped_campaign "$v" --np 2 --max-np 4 --time "$budget" --timeout 20 "${mode[@]}" -- ./petsc_ex5 &

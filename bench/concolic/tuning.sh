@@ -1,5 +1,5 @@
 #!/bin/bash
-# Input tuning (--tune) against COMPI's caps (the default) on every program of the suite
+# Input tuning (the default) against COMPI's caps (--caps) on every program of the suite
 # (tests/concolic/programs), bounded DFS from np 1 as tests/concolic/suite.sh runs it, each
 # program's campaigns (both modes, every seed) side by side: arms covered after the given runs,
 # the run after which each campaign had all its bugs, bugs, tuning checks, seconds
@@ -16,7 +16,7 @@ echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:
 for prog in $programs; do
     for mode in tuning caps; do
         tune=()
-        [ "$mode" = tuning ] && tune=(--tune)
+        [ "$mode" = caps ] && tune=(--caps)
         for seed in $seeds; do
             c=$prog-$mode-$seed
             (t0=$SECONDS

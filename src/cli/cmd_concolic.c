@@ -53,6 +53,10 @@ static int check_options(const concolic_options *o, int ncommand)
         mg_error("missing '--' and the program (e.g. -- ./app args)");
         return MG_EXIT_USAGE;
     }
+    if (o->caps + o->tune + o->uncapped > 1) {
+        mg_error("--caps, --tune and --uncapped each choose how inputs are bounded: give one");
+        return MG_EXIT_USAGE;
+    }
     if (o->resume) /* --np and --focus are the saved ones */
         return 0;
     if (o->np > o->max_np) {
@@ -179,10 +183,12 @@ static const mg_option options_table[] = {
      "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
      "uncovered arm, else change np (default 20; 0: never)",
      NULL, 0, 1e9},
-    {"tune", 0, MG_OPT_FLAG, &opts.tune, NULL,
-     "input tuning: the smallest values that reach an arm, in place of the limits of the "
-     "_with_limit marks (COMPI's capping, the default)",
+    {"caps", 0, MG_OPT_FLAG, &opts.caps, NULL,
+     "COMPI's capping: the limits of the _with_limit marks bound the solver's values, in place "
+     "of input tuning (the default: the smallest values that reach an arm, no limits)",
      NULL, 0, 0},
+    {"tune", 0, MG_OPT_FLAG, &opts.tune, NULL,
+     "input tuning, the default (accepted for older command lines)", NULL, 0, 0},
     {"uncapped", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &opts.uncapped, NULL,
      "neither input tuning nor caps: the solver's values as they are (ablation)", NULL, 0, 0},
     {"int-semantics", 0, MG_OPT_CHOICE, &opts.int_semantics, "int|bv",
@@ -231,6 +237,7 @@ int cmd_concolic(int argc, char **argv)
     o.stop = &stop_signal;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;
+    o.tune = !o.caps && !o.uncapped;
     if (o.distances)
         return print_distances(&o, args.command[0]);
     if (!o.iterations && !o.time_s)
@@ -240,7 +247,7 @@ int cmd_concolic(int argc, char **argv)
                           .timeout_s = o.timeout_s,
                           .one_way = o.one_way,
                           .no_reduce = o.no_reduce,
-                          .uncapped = o.tune || o.uncapped,
+                          .uncapped = !o.caps,
                           .floats_off = o.floats == CONCOLIC_FLOATS_OFF};
     if ((rc = pick_launcher(args.command[0], &lp)))
         return rc;

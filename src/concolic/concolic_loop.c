@@ -161,7 +161,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     sp.fixed = o->fixed;
     sp.stall_runs = (uint32_t)o->stall;
     sp.tune = o->tune;
-    sp.sem.apply_caps = !o->tune && !o->uncapped;
+    sp.sem.apply_caps = o->caps;
     sp.solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
                  o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
     if (search_session_start(&L->search, &sp)) {

@@ -37,7 +37,8 @@ typedef struct concolic_options {
     long stall; /* runs covering nothing new before a DFS search moves; 0: never */
     double time_s, timeout_s;
     int strategy, resume, one_way, no_reduce, fixed, distances;
-    int tune;          /* --tune: input tuning (§3.3) instead of COMPI's capping */
+    int tune;          /* input tuning (§3.3), unless --caps or --uncapped */
+    int caps;          /* --caps: COMPI's capping instead of input tuning */
     int uncapped;      /* --uncapped (ablation): neither tuning nor caps */
     int int_semantics; /* --int-semantics: enum solver_semantics, an index of
                           concolic_int_semantics_names */

@@ -74,6 +74,17 @@ static uint32_t single_var(const sym_pred *target)
     return var;
 }
 
+/* 1 when every variable of the negated constraint is an MPI variable (a rank or a size). */
+static int names_only_mpi(const path_log *log, const sym_pred *target)
+{
+    const sym_expr *sides[2] = {&target->lhs, &target->rhs};
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < sides[side]->nterms; i++)
+            if (!sym_var_is_mpi(log->vars[sides[side]->terms[i].var].kind))
+                return 0;
+    return 1;
+}
+
 /* Stages I and II over the solved values (Algorithm 1). Returns 0 or MG_ENOMEM; values are
  * replaced only by a consistent tuned solution. */
 static int tune(tuner *k, const solver_query *q, int64_t *values)
@@ -84,6 +95,12 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
     sym_pred_list_init(&fixed);
     int rc = tuned ? 0 : MG_ENOMEM;
     int64_t bound = -1;
+    /* A negation of ranks and sizes alone asks for another focus or process count, none of
+     * which is tuned: lowering the slice's inputs with it only pulls them to the smallest the new
+     * count allows (heat.c's cells down to the process count, so the block split never has a
+     * remainder, 5 arms fewer at run 60), so its solution stays the solver's. */
+    if (names_only_mpi(log, q->preds[q->npreds - 1]))
+        goto out;
     for (uint32_t i = 0; rc == 0 && i < q->nsolve; i++) {
         uint32_t v = q->solve[i];
         if (sym_var_is_float(log->vars[v].kind))

@@ -19,10 +19,11 @@
  * bound of that variable alone in (0, B]. The values are then solved under those bounds.
  * Excluded (never tuned): the MPI variables (world and communicator sizes, Type-2 of §3.3.2:
  * more processes run shorter; ranks, which the MPI semantics and the focus rule choose). A
- * largest value below 2 needs no tuning. A tuning check over its budget counts as inconsistent;
- * when the final check fails, the untuned solution stands, so tuning never loses a solution.
- * *checks (may be NULL) receives the solver checks tuning made. MG_ENOMEM (values are then
- * the untuned ones). solver_query_solve_tuned is the way in. */
+ * largest value below 2 needs no tuning, nor does a negation whose variables are all excluded
+ * (a new focus or process count: the slice's inputs keep the solver's values). A tuning check over
+ * its budget counts as inconsistent; when the final check fails, the untuned solution stands, so
+ * tuning never loses a solution. *checks (may be NULL) receives the solver checks tuning made.
+ * MG_ENOMEM (values are then the untuned ones). solver_query_solve_tuned is the way in. */
 int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
                 const solver_z3_targets *t, int64_t *values, uint32_t *checks);
 

@@ -644,6 +644,39 @@ static void test_input_tuning(void)
     solver_z3_destroy(s);
 }
 
+/* A negation of the rank alone (rank == 0 taken: another focus, so np >= 2 and x >= np) is not
+ * tuned: the slice's inputs keep the solver's values (x + y >= 200 would otherwise be pulled to
+ * x = y = 100), as heat.c's odd cell count must for its block split to have a remainder. */
+static void test_tuning_leaves_rank_negation(void)
+{
+    mpi_semantics_params p = mpi(6);
+    tpath t;
+    tp_init(&t);
+    uint32_t x = tp_var(&t, SYM_VAR_INT, 250, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t np = tp_var(&t, SYM_VAR_SIZE_WORLD, 1, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t rank = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_GE, 0, 2, x, (int64_t)1, np, (int64_t)-1); /* x - np >= 0 */
+    tp_branch(&t, SYM_GE, 200, 2, x, (int64_t)1, y, (int64_t)1); /* x + y >= 200 */
+    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);               /* rank == 0 */
+    int64_t plain[MAXV], tuned[MAXV];
+    int sat = -1;
+    uint32_t checks = 99;
+    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    MG_CHECK_INT(solver_query_solve(s, &t.log, 2, &p, &sat, plain), 0);
+    MG_CHECK_INT(sat, 1);
+    solver_z3_destroy(s);
+    s = make_solver(SOLVER_INT, 1);
+    MG_CHECK_INT(solve_tuned(s, &t, 2, &p, tuned, &checks), 1);
+    MG_CHECK_INT(checks, 0);
+    MG_CHECK(tuned[rank] != 0);
+    MG_CHECK_INT(tuned[x], plain[x]);
+    MG_CHECK_INT(tuned[y], plain[y]);
+    MG_CHECK_INT(tuned[np], plain[np]);
+    tp_free(&t);
+    solver_z3_destroy(s);
+}
+
 int main(void)
 {
     MG_RUN(test_figure_2_1);
@@ -659,5 +692,6 @@ int main(void)
     MG_RUN(test_bad_arguments);
     MG_RUN(test_input_tuning);
     MG_RUN(test_tuning_then_next);
+    MG_RUN(test_tuning_leaves_rank_negation);
     MG_TEST_END();
 }
