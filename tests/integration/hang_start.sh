@@ -13,8 +13,9 @@
 #   stop-init        late-start with rank 2 SIGSTOPped asleep before MPI_Init, where it publishes
 #                    nothing (seen by its process state: T), the others waiting in MPI_Init
 #   stop-first       slow-first with rank 0 SIGSTOPped while it computes, the others waiting in the
-#                    first collective: both reported by the first-call rule within 30 s of
-#                    watching, exit 81, the stopped rank the culprit, outside MPI
+#                    first collective: reported by the first-call rule or by the model (which rank
+#                    0's computing lets build) within 30 s of watching, exit 81, the stopped rank
+#                    the culprit, outside MPI
 . "$(dirname "$0")/../lib.sh"
 case=$1 flavor=$2 sampler=$3 np=4
 "mpicc.$flavor" -g -O1 -o "$TMP/first_call" "$(dirname "$0")/hang_start/first_call.c" ||
@@ -42,7 +43,13 @@ stop-init | stop-first)
             { kill -INT $guard; wait $guard; fail "rank $stopped never caught computing"; }
     fi
     expect_verdict $guard 120 "the stop of rank $stopped"
-    expect_stderr "verifying without the model"
+    # stop-first: rank 0 computed outside MPI before its stop, which lets the model build; its
+    # suspicion may come before the rule's 15 s (14.4 s at 6c80bb7), and either path must name rank 0
+    if [ $case = stop-first ]; then
+        expect_stderr "verifying without the model\|a hang is suspected"
+    else
+        expect_stderr "verifying without the model"
+    fi
     expect_stderr "culprit: .*rank $stopped is stopped (state T) outside MPI"
     ;;
 send-send | recv | poll)
@@ -66,7 +73,7 @@ assert len(r["findings"]) == 1, r["findings"]
 ev = r["findings"][0]["evidence"]
 fn = {e["rank"]: (e["state"], e["function"]) for e in ev["per_rank"]}
 assert sorted(fn) == list(range(np)), fn
-assert ev["model"]["decided_by"] == "first-call rule", ev["model"]
+assert ev["model"]["decided_by"] == "first-call rule" or case == "stop-first", ev["model"]
 assert ev["detection_time_s"] <= 30, ev["detection_time_s"]
 if case.startswith("stop-"):
     stopped, waits_in = (2, "MPI_Init") if case == "stop-init" else (0, "MPI_Allreduce")
