@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs the check suite (tests/check/programs) under both MPIs and prints the Markdown table of
-# docs/check-measurements-suite-programs.md: program | expected | found (Open MPI) | found (MPICH), then the
+# bench/check/results/suite_programs.md: program | expected | found (Open MPI) | found (MPICH), then the
 # totals. Each run goes through tests/check/run_program.sh, so a row passes exactly when its
 # CTest test would. MG_CHECK_VALIDATE=1 runs the plain-MPI validation mode instead of
 # `mpiguard check` ("found" is then what the MPI did: completes, hang or abort).
