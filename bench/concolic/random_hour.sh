@@ -16,7 +16,7 @@ for v in $variants; do
     case $v in
         caps) mode=(--caps) ;;
         tuning) mode=() ;;
-        *) mode=(--strategy "$v") ;;
+        *) mode=(--caps --strategy "$v") ;; # random under the caps, as COMPI's baseline
     esac
     stamped_campaign "$v" --np 2 --max-np 4 --time "$budget" --timeout 20 "${mode[@]}" -- ./petsc_ex5 &
 done
