@@ -2,9 +2,9 @@
 # Floats solved over the reals, over Z3's IEEE doubles, or kept concrete (--floats real | fp | off;
 # the dissertation's Table 3.1, and the coverage its §3.5 compares) on the float test programs
 # and on heat.c (whose temperatures are doubles computed from integer inputs), bounded DFS from np 1
-# with COMPI's caps (--caps, as the table was measured):
-# arms covered, bugs, solver queries, runs from float solutions and how many missed their arm,
-# Z3 time per 100 queries, seconds (docs/concolic-measurements.md "Floats").
+# with COMPI's caps (--caps, as the table was measured): arms covered, bugs, solver queries, runs
+# from float solutions and how many missed their arm, Z3 time per 100 queries, seconds
+# (docs/concolic-measurements.md "Floats").
 #   floats.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu
 build=$1 runs=${2:-30} flavor=${3:-mpich}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # HPL, the program of COMPI's and the dissertation's evaluations, under `mpiguard concolic`
-# against random testing (docs/concolic-measurements.md "HPL"). Its sources come from Debian's
+# against random testing (docs/concolic-measurements-real.md "HPL"). Its sources come from Debian's
 # hpcc source package (hpcc 1.5.0 carries HPL 2.0 in hpl/) through the install script; hpcc is
 # built unchanged by its own makefile with `CC=mpiguard-cc LINKER=mpiguard-cc` (HPL's units go
 # into libhpl.a as bitcode, the program is linked from that archive) against Debian's reference
