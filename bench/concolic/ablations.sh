@@ -3,7 +3,8 @@
 # run, log bytes per run), constraint-set reduction vs none, and the cost of an iteration split
 # into launch (spawning the launcher to the first rank's start), run (to the last rank's end),
 # teardown (the rest of the job) and solve, from the ranks' timestamps (docs/design/concolic.md "Cost");
-# the launch-only row is an MPI program that only initialises and finalises.
+# the launch-only row is an MPI program that only initialises and finalises. The campaigns run with
+# COMPI's caps (--caps), as the tables were measured.
 #   ablations.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu
 build=$1 runs=${2:-30} flavor=${3:-mpich}
@@ -12,13 +13,13 @@ mpiguard-cc -o empty "$src/other_build.c"
 row() { # name, program, options...
     local name=$1 prog=$2
     shift 2
-    mpiguard concolic --iterations "$runs" --timeout 20 --dir "c-$name" "$@" -- "$prog" >"$name.out" 2>/dev/null || true
+    mpiguard concolic --iterations "$runs" --timeout 20 --caps --dir "c-$name" "$@" -- "$prog" >"$name.out" 2>/dev/null || true
     sed -n 's/^cost: [0-9]* runs in [0-9.]* s: job \([0-9.]*\) s\/run = launch \([0-9.]*\) + run \([0-9.]*\) + teardown \([0-9.]*\) s\/run (split known for \([0-9]*\) runs), solve \([0-9.]*\) s\/run (\([0-9]*\) queries, [0-9]* sat[^)]*), logs \([0-9]*\) bytes\/run.*/\1 \2 \3 \4 \5 \6 \7 \8/p' "$name.out" |
         { read -r job launch run teardown split solve q bytes
           printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$name" "$job" "$launch" "$run" "$teardown" \
             "$split" "$solve" "$q" "$bytes" "$(sed -n 's/^coverage: \([0-9]*\) of.*/\1/p' "$name.out")"; }
 }
-echo "$flavor, $runs runs each, np 4 fixed, focus 0"
+echo "$flavor, $runs runs each, np 4 fixed, focus 0, --caps"
 echo "| variant | job s/run | launch s/run | run s/run | teardown s/run | runs split | solve s/run | queries | log bytes/run (all ranks) | arms |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 row launch-only ./empty --np 4 --fixed --strategy random-inputs

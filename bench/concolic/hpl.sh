@@ -1,6 +1,6 @@
 #!/bin/bash
 # HPL, the program of COMPI's and the dissertation's evaluations, under `mpiguard concolic`
-# against random testing (docs/concolic-measurements.md "HPL"). Its sources come from Debian's
+# against random testing (docs/concolic-measurements-real.md "HPL"). Its sources come from Debian's
 # hpcc source package (hpcc 1.5.0 carries HPL 2.0 in hpl/) through the install script; hpcc is
 # built unchanged by its own makefile with `CC=mpiguard-cc LINKER=mpiguard-cc` (HPL's units go
 # into libhpl.a as bitcode, the program is linked from that archive) against Debian's reference
@@ -11,10 +11,11 @@
 # of the same budget run side by side (the same load): bounded DFS with caps, random testing from
 # the program's own inputs (`--strategy random-inputs`), and random testing from the first run
 # (`random-all`, the Random of COMPI's Table 2.6: every value random under the caps); the table
-# gives the arms each had covered over time, and the ratios. The per-run timeout fits the load:
-# one run of the first inputs at the largest process count is timed first (the worst case of the
-# campaigns' runs, which run side by side: three at once), and a run gets 3 x that x the variants,
-# at least 60 s.
+# gives the arms each had covered over time, and the ratios. All three run with --caps (COMPI's
+# setting, and the table's; tuning is the default now). The per-run timeout fits the load: one
+# run of the first inputs at the largest process count is timed first (the worst case of the
+# campaigns' runs, which run side by side: three at once), and a run gets 3 x that x the
+# variants, at least 60 s.
 #   hpl.sh BUILD_DIR [SECONDS] [FLAVOR] [SOURCE_CACHE]
 set -eu
 build=$1 budget=${2:-600} flavor=${3:-mpich}
@@ -45,8 +46,8 @@ timeout=$((3 * run_secs * $(echo $variants | wc -w)))
 [ "$timeout" -ge 60 ] || timeout=60
 echo "$(basename "$(ls -d "$cache"/hpcc-*/)") from Debian's source package: $units units built in $build_secs s, $arms arms; one run at np $max_np took $run_secs s (load $(cut -d' ' -f1 /proc/loadavg)); $flavor, --np 2 --max-np $max_np --timeout $timeout, $budget s each, side by side"
 for variant in $variants; do
-    strategy=()
-    [ "$variant" = concolic ] || strategy=(--strategy "$variant")
+    strategy=(--caps)
+    [ "$variant" = concolic ] || strategy+=(--strategy "$variant")
     stamped_campaign "$variant" --np 2 --max-np $max_np --timeout $timeout --time "$budget" "${strategy[@]}" -- ./hpcc &
 done
 wait

@@ -2,8 +2,8 @@
 # The chapter's Tables 3.1-3.3 on real code: PETSc's ex5 with the values it reads from the
 # options database marked (tests/concolic/programs/petsc_ex5.c), built by PETSc's makefile
 # against the installed PETSc (Open MPI), one campaign of the given seconds per configuration,
-# one after the other, bounded DFS from np 2 (docs/concolic-measurements.md "A real code: PETSc's
-# ex5"):
+# one after the other, bounded DFS from np 2 (docs/concolic-measurements-real.md "A real code:
+# PETSc's ex5"):
 #   3.1 inputs: COMPI's caps (--caps), tuning (the default), neither (--uncapped): arms covered
 #       over time, runs, tuning checks;
 #   3.2 floats (with caps): over the reals (the default), IEEE doubles (--floats fp), concrete

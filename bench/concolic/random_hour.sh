@@ -4,8 +4,8 @@
 # and with input tuning (the default) against random testing from the program's own inputs (--strategy
 # random-inputs) and random from the first run (random-all), the four campaigns side by side so
 # that each has the same budget under the same load: arms covered at 1/12, 1/6, 1/3, 1/2 and all
-# of the budget, runs, bugs (docs/concolic-measurements.md "A real code: PETSc's ex5"). Given 300
-# seconds it is the test of itself (concolic_petsc_random_openmpi).
+# of the budget, runs, bugs (docs/concolic-measurements-real.md "A real code: PETSc's ex5"). Given
+# 300 seconds it is the test of itself (concolic_petsc_random_openmpi).
 #   random_hour.sh BUILD_DIR [SECONDS]
 set -eu
 build=$1 budget=${2:-3600} flavor=openmpi targets=
@@ -16,7 +16,7 @@ for v in $variants; do
     case $v in
         caps) mode=(--caps) ;;
         tuning) mode=() ;;
-        *) mode=(--strategy "$v") ;;
+        *) mode=(--caps --strategy "$v") ;; # random under the caps, as COMPI's baseline
     esac
     stamped_campaign "$v" --np 2 --max-np 4 --time "$budget" --timeout 20 "${mode[@]}" -- ./petsc_ex5 &
 done

@@ -1,7 +1,7 @@
 /* PETSc's SNES tutorial ex5 (the Bratu problem on a 2-D DMDA), copied unchanged from Debian's
  * libpetsc3.18-dev-examples (src/snes/tutorials/ex5.c, PETSc's BSD-2-Clause licence) except for
  * marks on the values main reads from PETSc's options database, as COMPI marked HPL's inputs
- * (docs/concolic-measurements.md "A real code: PETSc's ex5"):
+ * (docs/concolic-measurements-real.md "A real code: PETSc's ex5"):
  *   input 0  user.param   -par, double (checked against [0, 6.81])
  *   input 1  MMS          -mms, the manufactured solution (0-4, else an error)
  *   input 2  setMMS       whether -mms was given (the final error check)
