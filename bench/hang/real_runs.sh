@@ -18,7 +18,8 @@
 # OPENMPI_NP and MPICH_NP (environment) list the rank counts drawn from (default "4 8" each);
 # SAMPLERS the samplers (default "shm ptrace"); EXAMPLES and FAULTS the examples and their faults
 # (default all); APPS the applications (default "lammps hpcc qe", "" for none), drawn for one run
-# in APP_SHARE (default 5).
+# in APP_SHARE (default 5). PLAN_ONLY=1 prints the runs a seed draws (id, type, MPI, program,
+# ranks, sampler, fault, rank, fault time, seconds) and runs nothing.
 # then bench/hang/summarize.py TSV prints the figures. Columns: fault_delay: seconds from the
 # fault (the moment the injector caught the rank, killed it, or the example printed it fired) to
 # mpiguard's detection; fault_fired: that moment ("-": the fault never fired, e.g. a master-worker
@@ -43,7 +44,7 @@ example_faults=(${FAULTS:-stop-in stop-out spin-in spin-out kill9 compute-loop d
 app_faults=(stop-in stop-out spin-in spin-out kill9)
 samplers=(${SAMPLERS:-shm ptrace})
 RANDOM=$seed
-[ -s "$tsv" ] || printf 'run\ttype\tmpi\tprogram\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tnamed\tdecided_by\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\tfault_fired\tload1\n' >"$tsv"
+[ -n "${PLAN_ONLY:-}" ] || [ -s "$tsv" ] || printf 'run\ttype\tmpi\tprogram\tnp\tsampler\tfault\tfault_rank\tfault_at\tseconds\texit\tfound\thang_type\tfaulty_ranks\tnamed\tdecided_by\tdetected_at\ttimeout_0.4_5\ttimeout_0.4_10\ttimeout_0.8_5\ttimeout_0.8_10\tbuilt_at\tfault_delay\tfault_fired\tload1\n' >"$tsv"
 
 # The fault's moment on the wall clock, once every rank is found and FAULT_AT s have passed: the
 # rank caught where the fault wants it and stopped or made to spin, or killed. Prints nothing when
@@ -140,7 +141,7 @@ PY
     fi
 }
 
-start_id=$(($(wc -l <"$tsv") + 1000 * seed))
+start_id=$(($(cat "$tsv" 2>/dev/null | wc -l) + 1000 * seed))
 n=0
 for ((i = 0; i < faulty + correct; i++)); do
     type=$([ $i -lt "$faulty" ] && echo faulty || echo correct)
@@ -151,7 +152,8 @@ for ((i = 0; i < faulty + correct; i++)); do
         mpi=openmpi np=4 fault=${app_faults[RANDOM % ${#app_faults[@]}]}
     else
         program=${examples[RANDOM % ${#examples[@]}]}
-        mpi=$([ $((RANDOM % 2)) -eq 0 ] && echo mpich || echo openmpi)
+        # drawn in this shell: a $( ) subshell reseeds RANDOM, and the seed would not give the MPI
+        [ $((RANDOM % 2)) -eq 0 ] && mpi=mpich || mpi=openmpi
         [ $mpi = mpich ] && list=(${MPICH_NP:-4 8}) || list=(${OPENMPI_NP:-4 8})
         np=${list[RANDOM % ${#list[@]}]}
         fault=${example_faults[RANDOM % ${#example_faults[@]}]}
@@ -171,6 +173,11 @@ for ((i = 0; i < faulty + correct; i++)); do
     faulty-*) seconds=600 ;;
     *) seconds=$((60 + RANDOM % 16)) ;;
     esac
+    if [ -n "${PLAN_ONLY:-}" ]; then
+        printf '%s\t' $((start_id + i)) "$type" "$mpi" "$program" "$np" "$sampler" "$fault" "$rank" "$at"
+        echo "$seconds"
+        continue
+    fi
     one_run $((start_id + i)) "$type" "$mpi" "$program" "$np" "$sampler" "$fault" "$rank" "$at" "$seconds" &
     n=$((n + 1))
     if [ "$n" -ge "$parallel" ]; then wait -n; n=$((n - 1)); fi

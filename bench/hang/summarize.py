@@ -84,11 +84,11 @@ for fault in WANT:
 figures([r for r in faulty if r["decided_by"] == "first-call-rule"], [], "decided by the first-call rule")
 
 print()
-misses = [r for r in faulty if is_miss(r)]
-for r in misses:
-    print(f"run {r['run']} ({r['mpi']} {r['program']} {r['np']} ranks, {r['sampler']}, {r['fault']} of "
-          f"rank {r['fault_rank']}): exit {r['exit']}, found {r['found']}, {r['hang_type']}, "
-          f"named {r['named']}, delay {r['fault_delay']}")
+for r in [r for r in faulty + correct if is_miss(r)]:
+    what = f"{r['fault']} of rank {r['fault_rank']}" if r in faulty else "correct: false alarm"
+    print(f"run {r['run']} ({r['mpi']} {r['program']} {r['np']} ranks, {r['sampler']}, {what}): "
+          f"exit {r['exit']}, found {r['found']}, {r['hang_type']}, named {r['named']}, "
+          f"by {r['decided_by']}, delay {r['fault_delay']}")
 if unfired:
     print(f"faulty runs whose example fault never fired, counted as correct runs: "
           f"{', '.join(r['run'] for r in unfired if r not in uncaught) or 'none'}")
