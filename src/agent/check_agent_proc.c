@@ -61,10 +61,12 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
         o->calls[ev->rank]++;
     if (o->leaf_pid && (ev->rank < o->leaf_first || ev->rank >= o->leaf_end) && !o->failed) {
-        mg_error("check agent: rank %d runs on this node, outside its leaf's ranks %d-%d: "
+        char host[RECORD_STREAM_NODE_NAME] = "";
+        gethostname(host, sizeof host - 1);
+        mg_error("check agent on %s: rank %d runs on this node, outside its leaf's ranks %d-%d: "
                  "--detector-leaves across nodes needs each node's ranks to be one block of "
                  "consecutive ranks, as many on each node",
-                 ev->rank, o->leaf_first, o->leaf_end - 1);
+                 host, ev->rank, o->leaf_first, o->leaf_end - 1);
         o->failed = 1;
         return;
     }
@@ -90,9 +92,29 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
                                                              : 0);
 }
 
+static void put_verdict(agent_out *o, const record_stream_verdict *v)
+{
+    uint8_t *p = room(o, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
+    if (p)
+        o->len += record_stream_observe(p, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX, v);
+}
+
+/* A share agent's ranks are judged by the front, which finds them in /proc; a short job's ranks
+ * can come and go between its scans, so the end of each rank's stream names the rank's process:
+ * every rank a stream reported is a rank the front found. */
 static void on_end(void *ctx, int rank, int end, uint64_t lost)
 {
-    put_pair(ctx, AGENT_MSG_END, rank, end, lost);
+    agent_out *o = ctx;
+    put_pair(o, AGENT_MSG_END, rank, end, lost);
+    if (o->node)
+        return;
+    check_agent_stats st;
+    check_agent_stats_get(o->agent, &st);
+    record_stream_verdict v = {.rank = rank,
+                               .pid = check_agent_pid(o->agent, rank),
+                               .world = st.world_size,
+                               .cause = MG_OBSERVE_OK};
+    put_verdict(o, &v);
 }
 
 /* A node agent's ranks publish once their ring is attached here (observe_ranks.h). */
@@ -108,9 +130,7 @@ static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, c
     agent_out *o = ctx;
     record_stream_verdict v = {.rank = rank, .pid = pid, .world = o->node->nranks, .cause = cause};
     snprintf(v.detail, sizeof v.detail, "%s", detail);
-    uint8_t *p = room(o, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
-    if (p)
-        o->len += record_stream_observe(p, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX, &v);
+    put_verdict(o, &v);
 }
 
 /* A node agent is done once every rank found on its node is gone (a zombie too: a node's init

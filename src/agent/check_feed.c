@@ -132,9 +132,23 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
     site_resolver_store(f->sites, rank, addr, site);
 }
 
+/* A rank whose stream ended on this node (drained here, or named by a share agent's verdict) is
+ * found, even when its process came and went between this node's scans of /proc: the job's ranks
+ * are those the streams reported. */
+static void note_found(check_feed *f, int rank, int world, int pid)
+{
+    if (pid > 0 && job_session_note_rank(f->job, rank, world, pid) != MG_OK)
+        f->failed = 1;
+}
+
 static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
 {
     check_feed *f = ctx;
+    if (f->agent) {
+        check_agent_stats st;
+        check_agent_stats_get(f->agent, &st);
+        note_found(f, rank, st.world_size, check_agent_pid(f->agent, rank));
+    }
     f->lost_ended += lost;
     check_policy_note_stream_end(&f->policy);
     if (rank >= 0 && rank < f->world)
@@ -176,6 +190,8 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
 {
     check_feed *f = ctx;
     set_world(f, v->world);
+    if (!f->across_nodes)
+        note_found(f, v->rank, v->world, v->pid);
     if (!f->across_nodes || v->rank < 0 || v->rank >= f->world || !f->observer)
         return;
     job_session_rank *k = &f->job->ranks[v->rank];

@@ -3,9 +3,10 @@
  * clear error (never a crash, never a read past the data); thousands of randomly mutated, truncated
  * and random streams go through every decoder the same way; the listener admits only connections
  * that open with the run's secret, keeps what was valid and closes only the bad connection, and a
- * stranger takes no agent's place; answers to a leaf whose socket is full arrive whole, in order
- * (docs/design/check.md). */
+ * stranger takes no agent's place; answers to a leaf whose socket is full arrive whole, in order;
+ * a rank a stream ended with its agent's verdict is a rank the front found (docs/design/check.md). */
 #include "agent_waits.h"
+#include "check_feed.h"
 #include "check_remote.h"
 #include "mg_error.h"
 #include "mg_rng.h"
@@ -15,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -443,6 +445,41 @@ static void test_answers_wait_for_a_full_socket(void)
     close(sv[1]);
 }
 
+/* A job on this node whose ranks came and went between the front's scans of /proc: the rank a
+ * share agent's stream ended with its verdict (pid and world) is found all the same, so the run
+ * is not taken for one that ended before any rank was found. */
+static void test_ranks_found_from_streams(void)
+{
+    int sv[2];
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    job_session job = {.tool = "check"};
+    check_feed f = {.job = &job};
+    MG_CHECK_INT(site_resolver_create(&f.sites), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &f.remote), MG_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(f.remote, sv[0], 0, 1), MG_OK);
+    uint8_t buf[2048], rec[256];
+    agent_auth_put(buf, run_secret);
+    size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
+    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf");
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
+    n += record_stream_frame(buf + n, sizeof buf - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
+    record_stream_verdict v = {.rank = 1, .pid = 4242, .world = 2, .cause = MG_OBSERVE_OK};
+    n += record_stream_observe(buf + n, sizeof buf - n, &v);
+    MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
+    for (int round = 0; round < 50 && job.found == 0; round++)
+        check_feed_drain(&f, 20);
+    MG_CHECK(!f.failed);
+    MG_CHECK_INT(job.nranks, 2);
+    MG_CHECK_INT(job.found, 1);
+    MG_CHECK_INT(job.ranks[1].pid, 4242);
+    MG_CHECK_INT(job.ranks[0].pid, 0);
+    check_remote_destroy(f.remote);
+    check_feed_destroy(&f);
+    free(job.ranks);
+    close(sv[1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -451,5 +488,6 @@ int main(void)
     MG_RUN(test_fuzzed_frames);
     MG_RUN(test_listener_survives_a_corrupt_agent);
     MG_RUN(test_answers_wait_for_a_full_socket);
+    MG_RUN(test_ranks_found_from_streams);
     MG_TEST_END();
 }

@@ -157,6 +157,38 @@ assert obs == {k: (True, "observed", "ring") for k in range(3)}, obs
 PY
     pass "3-node clean check ($flavor${leaves[*]:+, a leaf per node}): ranks 0-2 observed on nodes 1-3, exit 0"
     ;;
+check-leaves-mapped)
+    # Six ranks placed round robin on the three nodes (Open MPI's --map-by node, Hydra's one slot
+    # per host): node 1 holds ranks 0 and 3, not one block, which a leaf's share must be. Each
+    # node's agent says so, naming its node and the rank outside its leaf's block, and stops; the
+    # job is stopped, its ranks named lost (exit 83, never a clean line), nothing left on a node.
+    app="$BUILD/examples/$flavor/cg"
+    expect_status_within 120 83 "3-node check of 6 ranks round robin through leaves" "$app" -- \
+        mn_on 0 "$MPIGUARD" check --agent-launcher "$launcher -n 3" --detector-leaves 3 \
+        --report "$TMP/r.json" -- $launcher -n 6 "$app" --seconds 120
+    expect_stderr "check agent on ${MN_ID}n[1-3]: rank [0-5] runs on this node, outside its leaf's ranks [0-5]-[0-5]: --detector-leaves across nodes needs each node's ranks to be one block"
+    expect_stderr "is not observed"
+    grep -q "nothing found" "$TMP/stderr" && fail "a clean line for ranks it could not check"
+    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: o for o in r["observation"]}
+assert r["findings"] == [] and r["job"]["outcome"] == "stopped", (r["findings"], r["job"])
+assert any(not o["observed"] for o in obs.values()), obs
+PY
+    # a node's holder and the unshare that started it are all that may be left, once the remote
+    # launcher daemons (which outlive mpiguard by a moment) are done
+    for k in 1 2 3; do
+        keep="${MN_HOLDER[$k]} $(ps -o ppid= -p "${MN_HOLDER[$k]}")"
+        for _ in $(seq 100); do
+            left=$(ip netns pids "${MN_ID}n$k" | grep -vxF -f <(tr -s ' ' '\n' <<<"$keep" | sed '/^$/d') || true)
+            [ -z "$left" ] && break
+            sleep 0.1
+        done
+        [ -z "$left" ] || { ps -o pid,args -p $left >&2; fail "processes left on node $k 10 s after mpiguard"; }
+    done
+    pass "3-node check ($flavor) of 6 ranks round robin through leaves: each node's agent names the rank outside its leaf's block, the job stopped, exit 83, nothing left"
+    ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with
     # that cause and the option that reads them, the job stopped, exit 83; never a clean line.
