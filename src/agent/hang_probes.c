@@ -189,6 +189,7 @@ void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
         .cpu_s = reading.cpu_time_ns >= 0 ? 1e-9 * (double)reading.cpu_time_ns : -1,
         .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
         .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
-        .wait = unseen ? (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN} : wait_of(p, r, &reading),
+        .wait = unseen ? (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN}
+                       : wait_of(p, r, &reading),
     };
 }

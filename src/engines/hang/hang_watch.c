@@ -140,8 +140,7 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||
         !det->resume || p->nscans < 2 || !(p->scan_gap > 0) || !(p->max_stretch > 0) ||
         !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
-        !(p->stuck_after >= 0) ||
-        !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
+        !(p->stuck_after >= 0) || !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
         return MG_EINVAL;
     struct hang_watch *w = calloc(1, sizeof *w);
     if (!w)

@@ -738,11 +738,10 @@ static void a_message_in_flight_is_not_a_hang(void)
     const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 3, 9, 1};
     const struct hang_watch_wait matched[] = {{HANG_WATCH_WAIT_RECV, 2, 9, 1},
                                               {HANG_WATCH_WAIT_RECV, -1, -1, 1}};
-    const struct hang_watch_wait unmatched[] = {
-        {HANG_WATCH_WAIT_RECV, 2, 8, 1},
-        {HANG_WATCH_WAIT_RECV, 0, 9, 1},
-        {HANG_WATCH_WAIT_RECV, 2, 9, 2},
-        {HANG_WATCH_WAIT_SEND, 2, 9, 1}};
+    const struct hang_watch_wait unmatched[] = {{HANG_WATCH_WAIT_RECV, 2, 8, 1},
+                                                {HANG_WATCH_WAIT_RECV, 0, 9, 1},
+                                                {HANG_WATCH_WAIT_RECV, 2, 9, 2},
+                                                {HANG_WATCH_WAIT_SEND, 2, 9, 1}};
     for (size_t k = 0; k < sizeof matched / sizeof *matched; k++) {
         start(true);
         waits[2] = send, waits[3] = matched[k];
