@@ -1,6 +1,7 @@
 /* A hang watch's readings of a job's ranks (hang_probes.h). */
 #include "hang_probes.h"
 
+#include "hang_facts.h"
 #include "hang_remote.h"
 
 #include "mg_error.h"
@@ -116,6 +117,55 @@ static bool gone(const hang_probes *p, int r)
            mg_process_state_gone(mg_rank_scan_process_state(pid));
 }
 
+/* The kind of wait a call publishes on entry (src/interpose/state_waits.c); UNKNOWN for the
+ * others, which leave the wait of an earlier call in place, and for MPI_Sendrecv, which publishes
+ * its receive half alone (two of them exchanging a long message are both still). */
+static enum hang_watch_wait_kind wait_kind(mg_fn fn)
+{
+    switch (fn) {
+    case MG_FN_Send:
+    case MG_FN_Ssend:
+    case MG_FN_Bsend:
+    case MG_FN_Rsend:
+        return HANG_WATCH_WAIT_SEND;
+    case MG_FN_Recv:
+    case MG_FN_Probe:
+        return HANG_WATCH_WAIT_RECV;
+    case MG_FN_Barrier:
+    case MG_FN_Bcast:
+    case MG_FN_Reduce:
+    case MG_FN_Allreduce:
+    case MG_FN_Scan:
+    case MG_FN_Exscan:
+    case MG_FN_Gather:
+    case MG_FN_Scatter:
+    case MG_FN_Allgather:
+    case MG_FN_Alltoall:
+        return HANG_WATCH_WAIT_COLLECTIVE;
+    default:
+        return HANG_WATCH_WAIT_UNKNOWN;
+    }
+}
+
+/* What rank r's blocking call waits on, from the state it publishes on this node (none under
+ * ptrace, nor from a rank on another node), in world ranks: a communicator not known to be the
+ * world's leaves it unknown. */
+static struct hang_watch_wait wait_of(const hang_probes *p, int r, const mg_probe_reading *reading)
+{
+    const mg_rank_state *s = p->remote ? NULL : p->job->ranks[r].state;
+    enum hang_watch_wait_kind kind = wait_kind(reading->fn);
+    if (!s || !reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
+        return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+    uint64_t comm = atomic_load_explicit(&s->wait_comm, memory_order_relaxed);
+    if (!hang_facts_world_like(s, comm))
+        return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+    return (struct hang_watch_wait){
+        .kind = kind,
+        .peer = atomic_load_explicit(&s->wait_peer, memory_order_relaxed),
+        .tag = atomic_load_explicit(&s->wait_tag, memory_order_relaxed),
+        .comm = comm};
+}
+
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out)
 {
@@ -139,5 +189,7 @@ void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
         .cpu_s = reading.cpu_time_ns >= 0 ? 1e-9 * (double)reading.cpu_time_ns : -1,
         .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
         .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
+        .wait = unseen ? (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN}
+                       : wait_of(p, r, &reading),
     };
 }

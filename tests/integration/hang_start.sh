@@ -7,6 +7,10 @@
 #                    51035): reported as send-send and recv are
 #   late-start       6 s asleep before MPI_Init and 6 s computing after it: no alarm, exit 0
 #   poll-slow        rank 0 polls while rank 1 computes 8 s before it sends: no alarm
+#   poll-long        the same with 25 s of computing, past the rule's still period: no alarm (a
+#                    computing rank is not held)
+#   poll-transfer    rank 0 polls for a message rank 2 sends once one strided message of ~25 s
+#                    has gone to rank 3, rank 1 waits in the first collective: no alarm
 #   slow-first       rank 0 computes 8 s while the others wait in the first collective: no alarm
 #                    (20 s was taken once for a computation hang by the model, which had learnt
 #                    that start: docs/hang.md "Hangs from the first call")
@@ -57,8 +61,8 @@ send-send | recv | poll)
     expect_stderr "verifying without the model"
     expect_stderr "mpiguard: ERROR HANG"
     ;;
-late-start | slow-first | poll-slow)
-    expect_status_within 120 0 "healthy $case" "$TMP/first_call" -- "${run[@]}"
+late-start | slow-first | poll-slow | poll-long | poll-transfer)
+    expect_status_within 200 0 "healthy $case" "$TMP/first_call" -- "${run[@]}"
     expect_stderr "no hang found"
     grep -q "^first_call: $case done on $np ranks" "$TMP/stdout" || fail "the job did not run to its end"
     ! grep -q "verifying without the model" "$TMP/stderr" || fail "the first-call rule suspected a healthy start"

@@ -69,6 +69,7 @@ void hang_watch_params_default(struct hang_watch_params *p)
                                     .stretch_said = 1.5,
                                     .still_after = 15,
                                     .still_every = 3,
+                                    .stuck_after = 3,
                                     .held_after = 5};
 }
 
@@ -139,7 +140,7 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||
         !det->resume || p->nscans < 2 || !(p->scan_gap > 0) || !(p->max_stretch > 0) ||
         !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
-        !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
+        !(p->stuck_after >= 0) || !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
         return MG_EINVAL;
     struct hang_watch *w = calloc(1, sizeof *w);
     if (!w)
@@ -405,12 +406,50 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
 static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
                         struct hang_watch_step *step);
 
+/* A blocked rank sending to one blocked in a receive that matches it (from it or any source, its
+ * tag or any, on the same communicator): MPI matches the two, so neither waits for good, however
+ * long the message takes to move (a strided one of seconds while a poller waits for its end:
+ * tests/integration/hang_start.sh poll-transfer). */
+static bool in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
+{
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_watch_wait *s = &readings[r].wait;
+        if (s->kind != HANG_WATCH_WAIT_SEND || s->peer < 0 || (size_t)s->peer >= w->n ||
+            !blocked(w, &readings[r]))
+            continue;
+        const struct hang_watch_reading *to = &readings[s->peer];
+        const struct hang_watch_wait *d = &to->wait;
+        if (blocked(w, to) && d->kind == HANG_WATCH_WAIT_RECV && d->comm == s->comm &&
+            (d->peer < 0 || d->peer == (int)r) && (d->tag < 0 || d->tag == s->tag))
+            return true;
+    }
+    return false;
+}
+
+/* Nothing can complete (with no match in flight): every rank blocked in a call whose wait is known,
+ * and not every rank in a collective on one communicator, the only one that could still be
+ * moving data (a large first all-to-all). A collective with a rank elsewhere, a send or receive
+ * without its match, wait for good: no need to wait still_after for a transfer to end. */
+static bool stuck(const struct hang_watch *w, const struct hang_watch_reading *readings)
+{
+    bool one_comm = true;
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_watch_wait *x = &readings[r].wait;
+        if (x->kind == HANG_WATCH_WAIT_UNKNOWN || !blocked(w, &readings[r]))
+            return false;
+        one_comm = one_comm && x->kind == HANG_WATCH_WAIT_COLLECTIVE &&
+                   x->comm == readings[0].wait.comm;
+    }
+    return !one_comm;
+}
+
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
  * outside while the others wait or start), but for at most one that polls, with nothing moving
  * since a scan still_after ago is verified at once, without the detector, which a job hung from
  * its start never lets build. One poller among ranks that all stand still has nobody to hear from
  * (a master polling for the result of a worker deadlocked at its first receive, while the others
- * wait in the job's last collective: run 51035 of issue 29); two could be talking to each other. */
+ * wait in the job's last collective: run 51035 of issue 29); two could be talking to each other,
+ * and so could a sender and its receiver, both blocked while their message moves (in_flight). */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
@@ -419,7 +458,8 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         one_stopped = one_stopped || (readings[r].stopped && !absent(&readings[r]));
     w->stopped_seen = one_stopped;
     /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
-    bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n);
+    bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n) &&
+                    !in_flight(w, readings);
     bool same = w->still_valid;
     size_t pollers = 0;
     for (size_t r = 0; r < w->n && all_held; r++) {
@@ -442,7 +482,8 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         w->still_valid = true;
         w->still_since = now;
     }
-    if (now - w->still_since < w->p.still_after)
+    double after = pollers == 0 && stuck(w, readings) ? w->p.stuck_after : w->p.still_after;
+    if (now - w->still_since < after)
         return next_sample(w, now, step);
     step->events |= HANG_WATCH_STILL;
     step->still_since = w->still_since;

@@ -40,8 +40,11 @@ struct hang_watch_params {
         stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
     double still_after;  /* hangs from the first call: every rank blocked (or one stopped from
                             outside while the others wait or start; or one polling while the
-                            others block) this long is verified without the model (0: the rule
-                            is off) */
+                            others block), no two of them a send and the receive that matches it,
+                            this long is verified without the model (0: the rule is off) */
+    double stuck_after;  /* the same, with no rank polling and every rank's wait known to be one
+                            that nothing can complete (no send with its receive, no collective
+                            that every rank is in) this long */
     double still_every;  /* seconds between the scans of every rank that rule takes */
     double held_after;   /* a rank held inside a polling call (in MPI, in a function that returns
                             at once, its counter still) this long while another rank's counter
@@ -53,9 +56,24 @@ struct hang_watch_params {
 
 /* Verification on, 3 scans 1 s apart stretched up to 10x (said past 1.5x); the first-call rule on:
  * a scan every 3 s while the detector has not seen the job do anything, a verification after 15 s
- * with every rank blocked (docs/hang.md "Hangs from the first call"); the held-in-poll rule on
- * after 5 s. */
+ * with every rank blocked, after 3 s when nothing can complete (docs/hang.md "Hangs from the first
+ * call"); the held-in-poll rule on after 5 s. */
 void hang_watch_params_default(struct hang_watch_params *p);
+
+/* What a rank's blocking call waits on, as the rank published it (rank_state.h). */
+enum hang_watch_wait_kind {
+    HANG_WATCH_WAIT_UNKNOWN = 0, /* not published (ptrace, a rank on another node), a call that
+                                    publishes none, or a communicator not known to be the world's */
+    HANG_WATCH_WAIT_SEND,        /* a blocking send to peer */
+    HANG_WATCH_WAIT_RECV,        /* a blocking receive (or probe) from peer, -1: any source */
+    HANG_WATCH_WAIT_COLLECTIVE   /* a blocking collective on comm, which has every rank */
+};
+
+struct hang_watch_wait {
+    enum hang_watch_wait_kind kind;
+    int peer, tag; /* SEND, RECV: a world rank; tag -1: any tag */
+    uint64_t comm; /* the communicator's id */
+};
 
 /* One rank as the caller read it. */
 struct hang_watch_reading {
@@ -73,6 +91,8 @@ struct hang_watch_reading {
     double cpu_s;       /* its CPU time so far, negative when unknown (scans with_cpu only) */
     double slices;      /* the slices that CPU time came in, negative when unknown */
     double cpu_share;   /* its share of a CPU on its node (hang_diag_own_time), 0 when unknown */
+    struct hang_watch_wait wait; /* while in_mpi; unknown when not published (ptrace, or a rank
+                                    on another node) */
 };
 
 enum hang_watch_action {

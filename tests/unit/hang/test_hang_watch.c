@@ -5,6 +5,8 @@
 #include "mg_error.h"
 #include "mg_test.h"
 
+#include <string.h>
+
 enum { ALLREDUCE, RECV, TEST, NFUNCS };
 static const bool polling[NFUNCS] = {[TEST] = true};
 
@@ -682,6 +684,8 @@ static void a_rank_stopped_before_the_model_is_a_hang(void)
  * receive, workers 1 and 2 were stopped and wait in the job's last collective, and the master
  * polls MPI_Test for worker 3's result for good, its counter moving by its polls. Fills the
  * readings the step asks for; `pollers` ranks from 0 poll so, ranks 1 to 3 not polling block. */
+static struct hang_watch_wait waits[NR]; /* what each rank's call waits on, as published */
+
 static void read_master_waiting_for_worker(size_t pollers)
 {
     static uint64_t polls;
@@ -691,6 +695,7 @@ static void read_master_waiting_for_worker(size_t pollers)
         readings[i] = blocked_rank();
         readings[i].func = r < pollers ? TEST : r == 3 ? RECV : ALLREDUCE;
         readings[i].counter = r < pollers ? polls : readings[i].counter;
+        readings[i].wait = waits[r];
     }
 }
 
@@ -721,6 +726,78 @@ static void a_master_polling_for_a_deadlocked_worker_is_a_hang(void)
     start(true);
     watch_master_until(2, 100);
     MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+}
+
+/* tests/integration/hang_start.sh poll-transfer: the master polls for what rank 2 sends once its
+ * long message to rank 3 has moved, both blocked meanwhile. A send and a receive that matches it
+ * (from its sender or any, its tag or any, the same communicator) are no hang however long they
+ * stand: the rule stays quiet. Unmatched (another tag, another source, another communicator, two
+ * sends), nothing can move and it fires. */
+static void a_message_in_flight_is_not_a_hang(void)
+{
+    const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 3, 9, 1};
+    const struct hang_watch_wait matched[] = {{HANG_WATCH_WAIT_RECV, 2, 9, 1},
+                                              {HANG_WATCH_WAIT_RECV, -1, -1, 1}};
+    const struct hang_watch_wait unmatched[] = {{HANG_WATCH_WAIT_RECV, 2, 8, 1},
+                                                {HANG_WATCH_WAIT_RECV, 0, 9, 1},
+                                                {HANG_WATCH_WAIT_RECV, 2, 9, 2},
+                                                {HANG_WATCH_WAIT_SEND, 2, 9, 1}};
+    for (size_t k = 0; k < sizeof matched / sizeof *matched; k++) {
+        start(true);
+        waits[2] = send, waits[3] = matched[k];
+        watch_master_until(1, 100);
+        MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+        MG_CHECK(step.at > 100);
+    }
+    for (size_t k = 0; k < sizeof unmatched / sizeof *unmatched; k++) {
+        start(true);
+        waits[2] = send, waits[3] = unmatched[k];
+        watch_master_until(1, 100);
+        MG_CHECK(step.events & HANG_WATCH_STILL);
+        MG_CHECK_NEAR(step.still_since, 6.0, 1e-9);
+        MG_CHECK_NEAR(step.at, 22.0, 1e-9); /* a poller: the still period stays 15 s */
+    }
+    memset(waits, 0, sizeof waits);
+}
+
+/* A deadlock at the start (the examples' deadlock-start, shm): ranks 0, 1 and 3 in the first
+ * MPI_Allreduce on the world, rank 2 in a receive nobody sends. Nothing can complete: two scans
+ * 3 s apart that agree start the verification, not 15 s. Every rank in the collective (a long
+ * first all-to-all), a send with its receive, or a wait not known (ptrace, MPI_Waitall): 15 s. */
+static void read_stuck(int variant)
+{
+    for (size_t i = 0; i < step.count; i++) {
+        size_t r = step.action == HANG_WATCH_SAMPLE ? (size_t)step.ranks[i] : i;
+        readings[i] = blocked_rank();
+        readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_COLLECTIVE, -1, -1, 1};
+        if (r == 2 && variant != 1)
+            readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_RECV, -1, 0x7ead, 1};
+        if (r == 2 && variant == 2)
+            readings[i].wait.kind = HANG_WATCH_WAIT_UNKNOWN;
+    }
+}
+
+static void a_job_stuck_from_the_start_is_verified_sooner(void)
+{
+    const double want[] = {6.0, 18.0, 18.0};
+    for (int variant = 0; variant < 3; variant++) {
+        start(true);
+        do {
+            read_stuck(variant);
+            MG_CHECK_INT(feed(step.at), MG_OK);
+        } while (step.at <= 100 && !(step.events & HANG_WATCH_STILL));
+        MG_CHECK(step.events & HANG_WATCH_STILL);
+        MG_CHECK_NEAR(step.still_since, 3.0, 1e-9);
+        MG_CHECK_NEAR(step.at - 1.0, want[variant], 1e-9); /* the last scan, a gap later */
+        if (variant == 0) {
+            do {
+                read_stuck(variant);
+                MG_CHECK_INT(feed(step.at), MG_OK);
+            } while (step.action != HANG_WATCH_VERDICT && step.at <= 100);
+            MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+            MG_CHECK(step.from_start);
+        }
+    }
 }
 
 /* Run 51020 of issue 29 (MPICH, ptrace): the master left MPI_Test for a compute loop while the
@@ -842,6 +919,8 @@ int main(void)
     MG_RUN(a_long_start_is_not_a_hang);
     MG_RUN(a_rank_stopped_before_the_model_is_a_hang);
     MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
+    MG_RUN(a_message_in_flight_is_not_a_hang);
+    MG_RUN(a_job_stuck_from_the_start_is_verified_sooner);
     MG_RUN(a_master_gone_computing_is_named);
     MG_RUN(unverified_watch_takes_the_verdict);
     MG_RUN(drives_the_real_model);
