@@ -109,8 +109,11 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (info->klass == CHECK_CLASS_ABORT && ev->kind == CHECK_EV_ENTER) {
         call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
         rc = MG_OK;
-    } else if (ev->func == CHECK_FN_MPI_ERROR) { /* raised in the call the rank is in, even a
-                                                    blocked one: the job aborts next */
+    } else if (ev->func == CHECK_FN_MPI_ERROR && !record_backlog_has(&det->backlog, ev->rank)) {
+        /* raised in the call the rank is in, even a blocked one: the job aborts next. With records
+         * held behind its wait, the rank went on: the error is its last held call's, and waits
+         * behind it (a tree's root may have a rank's later calls before its partners' earlier
+         * ones, and only in order is the error folded into an invalid call's finding). */
         rc = call_model_process(det, ev);
     } else if (wait_state_blocked(det, ev->rank) || record_backlog_has(&det->backlog, ev->rank)) {
         int first_held = !record_backlog_has(&det->backlog, ev->rank);
