@@ -182,11 +182,15 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
      * first): they were written before the rank ended, so they are analysed before it ends. */
     if (record_backlog_has(&det->backlog, rank)) {
         det->ranks[rank].flags |= RANK_LOST_HELD;
-    } else {
-        call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func,
-                             det->ranks[rank].callsite);
+        return MG_OK;
     }
-    return MG_OK;
+    /* A rank ended while it waits (MPICH's launcher kills the job once a rank exits without
+     * Finalize) was stuck in that wait: the analysis sees the state its end leaves behind, as it
+     * does when the end comes later. A tree of detectors' root may get the end in one read with
+     * the records that ended its partners, with no analysis between them. */
+    int found, rc = wait_state_blocked(det, rank) ? wait_analysis_run(det, now, 0, &found) : MG_OK;
+    call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func, det->ranks[rank].callsite);
+    return rc;
 }
 
 /* ---- findings and checks ---- */

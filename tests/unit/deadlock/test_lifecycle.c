@@ -368,6 +368,28 @@ static void test_error_with_records_held(void)
     }
 }
 
+/* Rank 0 exits without Finalize while rank 1 waits for its message; MPICH's launcher then kills
+ * rank 1, whose end a tree of detectors' root may read with rank 0's exit, no analysis between
+ * (stuck_on_terminated_no_finalize). Rank 1 was stuck on rank 0 all the same. */
+static void test_lost_while_stuck(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    ST_RECV(&s, 1, 0, 0);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_EXIT);
+    st_feed(&s, &ev);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 1, ++s.now), MG_OK);
+    st_check(&s);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, 1);
+    static const int32_t waiting[] = {1}, knot[] = {0};
+    MG_CHECK(f && st_waiting_is(f, waiting, 1) && st_knot_is(f, knot, 1));
+    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
 {
     check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
@@ -459,6 +481,7 @@ int main(void)
     MG_RUN(test_ended_inside_invalid_call);
     MG_RUN(test_lost_with_records_held);
     MG_RUN(test_error_with_records_held);
+    MG_RUN(test_lost_while_stuck);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
     MG_TEST_END();
