@@ -58,26 +58,48 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
  * request is freed: a copy of the index kept past that converts to NULL, in which the capture
  * module would not know the freed request it was (request_freed, as it knows a C copy). So the C
  * request each index last stood for is kept here and handed over for an index Open MPI no longer
- * holds; an index past FORTRAN_REQUEST_INDEXES is not kept. */
-enum { FORTRAN_REQUEST_INDEXES = 4096 };
-static _Atomic(MPI_Request) fortran_request_of[FORTRAN_REQUEST_INDEXES];
+ * holds. Any index: blocks made as indexes reach them (Open MPI's grow with the live requests),
+ * found by one lock-free load, so the C path, which never comes here, pays nothing. */
+enum { FORTRAN_REQUEST_BLOCK_BITS = 14, FORTRAN_REQUEST_BLOCKS = 1 << (31 - 14) };
+typedef _Atomic(MPI_Request) fortran_request_block[1 << FORTRAN_REQUEST_BLOCK_BITS];
+static _Atomic(fortran_request_block *) fortran_request_blocks[FORTRAN_REQUEST_BLOCKS];
+
+/* The entry of index f (>= 0), its block made first when `make`; NULL without one (or memory). */
+static _Atomic(MPI_Request) *fortran_request_slot(MPI_Fint f, int make)
+{
+    _Atomic(fortran_request_block *) *at = &fortran_request_blocks[f >> FORTRAN_REQUEST_BLOCK_BITS];
+    fortran_request_block *b = atomic_load_explicit(at, memory_order_acquire);
+    if (!b && make && (b = calloc(1, sizeof *b))) {
+        fortran_request_block *none = NULL;
+        /* another thread's block made first is the one kept */
+        if (!atomic_compare_exchange_strong_explicit(at, &none, b, memory_order_acq_rel,
+                                                     memory_order_acquire)) {
+            free(b);
+            b = none;
+        }
+    }
+    return b ? &(*b)[f & ((1 << FORTRAN_REQUEST_BLOCK_BITS) - 1)] : NULL;
+}
 
 static MPI_Request fortran_request_f2c(MPI_Fint f)
 {
     MPI_Request c = PMPI_Request_f2c(f);
-    if (f < 0 || f >= FORTRAN_REQUEST_INDEXES)
+    _Atomic(MPI_Request) *slot = f >= 0 ? fortran_request_slot(f, c != NULL) : NULL;
+    if (!slot)
         return c;
     if (!c)
-        return atomic_load_explicit(&fortran_request_of[f], memory_order_relaxed);
-    atomic_store_explicit(&fortran_request_of[f], c, memory_order_relaxed);
+        return atomic_load_explicit(slot, memory_order_relaxed);
+    atomic_store_explicit(slot, c, memory_order_relaxed);
     return c;
 }
 
 static MPI_Fint fortran_request_c2f(MPI_Request c)
 {
     MPI_Fint f = PMPI_Request_c2f(c);
-    if (c != MPI_REQUEST_NULL && f >= 0 && f < FORTRAN_REQUEST_INDEXES)
-        atomic_store_explicit(&fortran_request_of[f], c, memory_order_relaxed);
+    _Atomic(MPI_Request) *slot =
+        c != MPI_REQUEST_NULL && f >= 0 ? fortran_request_slot(f, 1) : NULL;
+    if (slot)
+        atomic_store_explicit(slot, c, memory_order_relaxed);
     return f;
 }
 /* MG_F2C(Request, f) and MG_C2F(Request, c) name them from here on. */

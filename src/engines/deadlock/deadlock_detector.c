@@ -109,8 +109,11 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (info->klass == CHECK_CLASS_ABORT && ev->kind == CHECK_EV_ENTER) {
         call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
         rc = MG_OK;
-    } else if (ev->func == CHECK_FN_MPI_ERROR) { /* raised in the call the rank is in, even a
-                                                    blocked one: the job aborts next */
+    } else if (ev->func == CHECK_FN_MPI_ERROR && !record_backlog_has(&det->backlog, ev->rank)) {
+        /* raised in the call the rank is in, even a blocked one: the job aborts next. With records
+         * held behind its wait, the rank went on: the error is its last held call's, and waits
+         * behind it (a tree's root may have a rank's later calls before its partners' earlier
+         * ones, and only in order is the error folded into an invalid call's finding). */
         rc = call_model_process(det, ev);
     } else if (wait_state_blocked(det, ev->rank) || record_backlog_has(&det->backlog, ev->rank)) {
         int first_held = !record_backlog_has(&det->backlog, ev->rank);
@@ -179,11 +182,15 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
      * first): they were written before the rank ended, so they are analysed before it ends. */
     if (record_backlog_has(&det->backlog, rank)) {
         det->ranks[rank].flags |= RANK_LOST_HELD;
-    } else {
-        call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func,
-                             det->ranks[rank].callsite);
+        return MG_OK;
     }
-    return MG_OK;
+    /* A rank ended while it waits (MPICH's launcher kills the job once a rank exits without
+     * Finalize) was stuck in that wait: the analysis sees the state its end leaves behind, as it
+     * does when the end comes later. A tree of detectors' root may get the end in one read with
+     * the records that ended its partners, with no analysis between them. */
+    int found, rc = wait_state_blocked(det, rank) ? wait_analysis_run(det, now, 0, &found) : MG_OK;
+    call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func, det->ranks[rank].callsite);
+    return rc;
 }
 
 /* ---- findings and checks ---- */

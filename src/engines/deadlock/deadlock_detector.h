@@ -45,7 +45,9 @@ int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, siz
  * world. */
 int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
                                    uint64_t now);
-/* Records that a rank's process vanished (crash, kill) without Finalize or Abort. */
+/* Records that a rank's process vanished (crash, kill) without Finalize or Abort; a rank that
+ * vanished inside a blocking wait is analysed as it was then first (its findings join the list).
+ * Errors: MG_EINVAL, MG_ENOMEM. */
 int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now);
 
 /* Runs the wait-for analysis now (the caller's triggers: quiet time, every live process blocked,

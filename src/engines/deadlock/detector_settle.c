@@ -87,7 +87,8 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
         if (det->ranks[rank].life != LIFE_LIVE && !lifecycle_call_too_late(det, &ev)) {
             break;
         }
-        if (wait_state_blocked(det, rank)) {
+        /* an error MPI raised goes in even behind a blocked call: it was raised in that call */
+        if (wait_state_blocked(det, rank) && ev.func != CHECK_FN_MPI_ERROR) {
             if (ev.kind != CHECK_EV_EXIT) {
                 break;
             }

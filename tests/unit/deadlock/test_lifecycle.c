@@ -326,6 +326,70 @@ static void test_lost_with_records_held(void)
     st_close(&s);
 }
 
+/* The error MPI raised in rank 0's call (MPI_ERR_RANK), as the capture module writes it. */
+static void raised(dl_stream *s, uint16_t in_func)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_MPI_ERROR);
+    ev.aux = 6; /* MPI_ERR_RANK's portable class */
+    ev.result = 6;
+    ev.callsite = 0x1000u + in_func; /* that call's site */
+    st_feed(s, &ev);
+}
+
+/* Rank 0 leaves a Barrier, then MPI ends it inside a call: a Send to a rank outside WORLD
+ * (`invalid`: the argument checks flagged it), or a Recv MPI raised an error in; all before rank
+ * 1's Barrier is read (a tree of detectors' root gets a leaf's records before another's,
+ * rank_out_of_range_barrier_4). The error is the last held call's: folded into its
+ * invalid-argument finding, or reported on the Recv, as when the records come in time order. */
+static void test_error_with_records_held(void)
+{
+    for (int invalid = 0; invalid < 2; invalid++) {
+        dl_stream s;
+        st_open(&s, 2, NULL);
+        st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+        check_event ev = st_event(CHECK_EV_ENTER, 0, invalid ? CHECK_FN_SEND : CHECK_FN_RECV);
+        ev.peer = invalid ? 7 : 1;
+        ev.flags = invalid ? CHECK_FLAG_INVALID_ARGUMENTS : 0;
+        ev.aux = invalid ? USAGE_RANK_RANGE : 0;
+        st_feed(&s, &ev);
+        raised(&s, ev.func);
+        MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_OK);
+        st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+        st_check(&s);
+        size_t n_invalid, n_raised;
+        const dl_finding *f = st_find(&s, DL_INVALID_ARGUMENTS, &n_invalid);
+        const dl_finding *e = st_find(&s, DL_MPI_ERROR, &n_raised);
+        MG_CHECK_INT(n_invalid, (size_t)invalid);
+        MG_CHECK_INT(n_raised, (size_t)!invalid);
+        MG_CHECK(!f || (f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
+                        (f->notes & DL_NOTE_ENDED_INSIDE)));
+        MG_CHECK(!e || (e->calls[0].rank == 0 && e->calls[0].func == CHECK_FN_RECV));
+        st_close(&s);
+    }
+}
+
+/* Rank 0 exits without Finalize while rank 1 waits for its message; MPICH's launcher then kills
+ * rank 1, whose end a tree of detectors' root may read with rank 0's exit, no analysis between
+ * (stuck_on_terminated_no_finalize). Rank 1 was stuck on rank 0 all the same. */
+static void test_lost_while_stuck(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    ST_RECV(&s, 1, 0, 0);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_EXIT);
+    st_feed(&s, &ev);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 1, ++s.now), MG_OK);
+    st_check(&s);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, 1);
+    static const int32_t waiting[] = {1}, knot[] = {0};
+    MG_CHECK(f && st_waiting_is(f, waiting, 1) && st_knot_is(f, knot, 1));
+    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
 {
     check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
@@ -416,6 +480,8 @@ int main(void)
     MG_RUN(test_exit_without_finalize);
     MG_RUN(test_ended_inside_invalid_call);
     MG_RUN(test_lost_with_records_held);
+    MG_RUN(test_error_with_records_held);
+    MG_RUN(test_lost_while_stuck);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
     MG_TEST_END();
