@@ -4,6 +4,7 @@
 #include "event_ring.h"
 #include "mg_error.h"
 #include "mg_shm.h"
+#include "mpi_function_ids.h"
 #include "rank_scan.h"
 #include "record_decoder.h"
 
@@ -167,12 +168,27 @@ static void end_stream(check_agent *a, int rank, int end, const check_agent_sink
         sink->rank_end(sink->ctx, rank, end, lost);
 }
 
-/* Resolves a site of rank's, handing it over the first time. */
-static site_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr,
+/* The MPI function a record's call site calls: for a record about the handles another call made,
+ * or about a call after MPI_Finalize, that call's (its mg_fn id in result); else the record's own.
+ * NULL when unknown. */
+static const char *called_name(const check_event *ev)
+{
+    if (ev->func == CHECK_FN_HANDLE_LEAK || ev->func == CHECK_FN_HANDLE_MADE ||
+        ev->func == CHECK_FN_AFTER_FINALIZE || ev->func == CHECK_FN_UNMODELLED)
+        return ev->result > MG_FN_NONE && ev->result < MG_FN_COUNT
+                   ? mg_fn_name((unsigned)ev->result)
+                   : NULL;
+    const check_func_info *info = check_func_describe(ev->func);
+    return info ? info->name : NULL;
+}
+
+/* Resolves a site of rank's, a call of `called` (NULL: unknown), handing it over the first
+ * time. */
+static site_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr, const char *called,
                               const check_agent_sink *sink)
 {
     site_info site;
-    if (site_resolver_lookup(a->sites, rank, pid, addr, &site) == 1 && sink->site)
+    if (site_resolver_lookup(a->sites, rank, pid, addr, called, &site) == 1 && sink->site)
         sink->site(sink->ctx, rank, addr, &site);
     return site;
 }
@@ -186,7 +202,7 @@ static uint64_t program_site(check_agent *a, int rank, int pid, const check_even
     site_info site;
     if (!site_resolver_cached(a->sites, rank, ev->callsite, &site) || !site.in_mpi_binding)
         return ev->callsite;
-    site = resolve_site(a, rank, pid, ev->caller_site, sink);
+    site = resolve_site(a, rank, pid, ev->caller_site, NULL, sink);
     return site.file && !site.in_mpi_binding ? ev->caller_site : ev->callsite;
 }
 
@@ -202,7 +218,7 @@ static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sin
         return 0;
     }
     int pid = a->rings[rank].reader.hdr->writer_pid;
-    resolve_site(a, rank, pid, ev.callsite, sink);
+    resolve_site(a, rank, pid, ev.callsite, called_name(&ev), sink);
     if (ev.flags & CHECK_FLAG_CALLER_SITE) {
         a->stats.caller_sites++;
         ev.callsite = program_site(a, rank, pid, &ev, sink);

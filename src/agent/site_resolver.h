@@ -20,8 +20,8 @@ typedef struct site_info {
     int in_mpi_binding;
     /* line is the declaration line of the procedure enclosing the address (its `program`,
      * `subroutine` or function statement), not a call's: gfortran 12 gives some calls that line
-     * (docs/design/platform-notes.md, "gfortran 12's line table"), so the call's own line is
-     * unknown */
+     * (docs/design/platform-notes.md, "gfortran 12's line table"), and the source did not show
+     * which statement is the call's either, so the call's own line is unknown */
     int line_is_procedure;
 } site_info;
 
@@ -31,12 +31,15 @@ void site_resolver_destroy(site_resolver *r);
 /* Opens the libdwfl session of process pid now, reading its /proc/PID/maps while it lives, so that
  * its call sites still resolve after it has exited (the modules are read from their files). */
 void site_resolver_prepare(site_resolver *r, int pid);
-/* Resolves the return address `addr` seen in rank `rank` (process pid). The first lookup of a
- * pair reads the process; later ones hit the cache, also after the process ended. Returns 1 when
- * this call resolved the pair for the first time (the caller may forward it), 0 when cached.
- * *out points into the resolver and stays valid until destroy. A process that is gone leaves
- * every field unknown. */
-int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, site_info *out);
+/* Resolves the return address `addr` seen in rank `rank` (process pid), of a call of the MPI
+ * function `called` ("MPI_Send"; NULL when unknown), which names the call's statement in a Fortran
+ * source whose line table gave the call its procedure's line. The first lookup of a pair reads
+ * the process; later ones hit the cache, also after the process ended. Returns 1 when this call
+ * resolved the pair for the first time (the caller may forward it), 0 when cached. *out points
+ * into the resolver and stays valid until destroy. A process that is gone leaves every field
+ * unknown. */
+int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, const char *called,
+                         site_info *out);
 /* Resolves a return address given as its offset from the start of the ELF object that held it
  * (dladdr's dli_fbase) and the object's path, read from the file: for sites reported after the
  * process is gone (the protection module's events). Cached per (object, offset); the return value

@@ -5,8 +5,8 @@
 # another non-zero status for other findings, and nothing of the job left. A site is marked
 # "line_is": "procedure" exactly when its line is a program, subroutine or function statement of
 # the program's file. With procedure-line, the lines the header states are the program
-# statement's: gfortran 12 gives the call that line in this style (docs/design/platform-notes.md,
-# "gfortran 12's line table").
+# statement's: gfortran 12 gives the call that line in this style, and the source does not show
+# which statement is the call's (docs/design/platform-notes.md, "gfortran 12's line table").
 # Usage: fortran_check.sh FLAVOR STYLE PROGRAM [procedure-line]
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 style=$2 program=$3 lines=${4:-call}

@@ -1,0 +1,30 @@
+! grequest_leak's generalized request, started from two statements: two requests per rank still
+! active at MPI_Finalize. Through `use mpi` and `use mpi_f08`, gfortran 12 gives both calls the
+! program statement's line (docs/design/platform-notes.md, "gfortran 12's line table"), and the
+! source has two statements that could be either: the report keeps that line and says so
+! ("line_is": "procedure"; fortran_check.sh procedure-line). Through mpif.h, each its own line.
+! np: 2
+! expect: request_not_completed ranks 0 line 23
+! expect: request_not_completed ranks 1 line 23
+! expect: request_not_completed ranks 0 line 24
+! expect: request_not_completed ranks 1 line 24
+program grequest_leak_twice
+#include "mpi_style.h"
+  integer :: ierr
+  integer(kind=MPI_ADDRESS_KIND) :: state
+  external :: grequest_query, grequest_free, grequest_cancel
+#if defined(STYLE_F08)
+  type(MPI_Request) :: first, second
+#else
+  integer :: first, second
+#endif
+  call MPI_Init(ierr)
+  state = 7
+  call MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, state, first, ierr)
+  call MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, state, second, ierr)
+  call MPI_Grequest_complete(first, ierr)
+  call MPI_Grequest_complete(second, ierr)
+  call MPI_Finalize(ierr)
+end program grequest_leak_twice
+
+#include "grequest_callbacks.h"
