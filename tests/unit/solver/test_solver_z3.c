@@ -657,8 +657,8 @@ static void test_tuning_canonical(void)
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t z = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_EQ, 0, 1, z, (int64_t)1);                   /* z == 0 */
-    tp_branch(&t, SYM_GE, -40, 1, x, (int64_t)1);                 /* x >= -40 */
+    tp_branch(&t, SYM_EQ, 0, 1, z, (int64_t)1);                  /* z == 0 */
+    tp_branch(&t, SYM_GE, -40, 1, x, (int64_t)1);                /* x >= -40 */
     tp_branch(&t, SYM_LE, 10, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 10 */
     solver_z3 *solvers[3] = {make_solver(SOLVER_INT, 1), make_solver(SOLVER_INT, 1),
                              make_solver(SOLVER_INT, 0)};
