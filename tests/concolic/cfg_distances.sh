@@ -41,7 +41,8 @@ diff expected "$TMP/stdout" >&2 || fail "distances differ from the hand-computed
 [ ! -e mpiguard-concolic ] || fail "--distances made a campaign directory"
 
 # A CFG campaign with the graph: every arm (x == 7 and x > 10 included). Capped: tuned, 12 runs
-# leave x == 7 uncovered (7 of its solutions were runs already made).
+# leave x == 7 uncovered (every way back to x > 0 tunes to x = 1, run 2, skipped as a repeat
+# with the loop exit on its path: docs/concolic.md "Limits").
 expect_status 0 "cfg campaign" -- "$MPIGUARD" concolic --mpi "$flavor" --np 1 --max-np 1 \
     --iterations 12 --strategy cfg --caps --dir c -- ./small
 grep -q "coverage: 8 of 8 branch arms" "$TMP/stdout" || { cat "$TMP/stdout" >&2; fail "arms left uncovered"; }

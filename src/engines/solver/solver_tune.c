@@ -14,6 +14,7 @@ typedef struct tuner {
     const sym_pred **all;
     size_t npreds, nfixed;
     int64_t *scratch;
+    int64_t *model; /* the last satisfiable check's values: they satisfy every fixed bound */
     uint32_t checks;
 } tuner;
 
@@ -25,24 +26,53 @@ static void fix(tuner *k, const sym_pred_list *fixed)
     k->nfixed = k->npreds + fixed->n;
 }
 
-/* 1 when the fixed predicates and v <= bound for every v of vars[0..n) are satisfiable (a check
- * over its budget, or out of memory, counts as not). */
+/* 1 when the fixed predicates and trial's are satisfiable (a check over its budget, or out of
+ * memory, counts as not); the model is then kept. */
+static int holds(tuner *k, sym_pred_list *trial, int rc)
+{
+    int sat = 0;
+    for (size_t i = 0; rc == 0 && i < trial->n; i++)
+        k->all[k->nfixed + i] = &trial->items[i];
+    if (rc == 0) {
+        rc = solver_z3_check(k->s, k->log->vars, k->log->nvars, k->all, k->nfixed + trial->n, k->t,
+                             &sat, k->scratch);
+        k->checks++;
+    }
+    sym_pred_list_free(trial);
+    if (rc == 0 && sat)
+        for (uint32_t v = 0; v < k->log->nvars; v++)
+            k->model[v] = k->scratch[v];
+    return rc == 0 && sat;
+}
+
+/* 1 when the fixed predicates and v <= bound for every v of vars[0..n) are satisfiable. */
 static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
 {
     sym_pred_list trial;
     sym_pred_list_init(&trial);
-    int rc = 0, sat = 0;
+    int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < n; i++)
         rc = sym_pred_list_push_bound(&trial, vars[i], SYM_LE, bound);
-    for (uint32_t i = 0; rc == 0 && i < n; i++)
-        k->all[k->nfixed + i] = &trial.items[i];
-    if (rc == 0) {
-        rc = solver_z3_check(k->s, k->log->vars, k->log->nvars, k->all, k->nfixed + n, k->t, &sat,
-                             k->scratch);
-        k->checks++;
-    }
-    sym_pred_list_free(&trial);
-    return rc == 0 && sat;
+    return holds(k, &trial, rc);
+}
+
+/* 1 when the fixed predicates allow -m <= v <= m. */
+static int within(tuner *k, uint32_t v, int64_t m)
+{
+    sym_pred_list trial;
+    sym_pred_list_init(&trial);
+    int rc = sym_pred_list_push_bound(&trial, v, SYM_LE, m);
+    if (rc == 0)
+        rc = sym_pred_list_push_bound(&trial, v, SYM_GE, -m);
+    return holds(k, &trial, rc);
+}
+
+/* 1 when the fixed predicates allow v == x. */
+static int allows(tuner *k, uint32_t v, int64_t x)
+{
+    sym_pred_list trial;
+    sym_pred_list_init(&trial);
+    return holds(k, &trial, sym_pred_list_push_bound(&trial, v, SYM_EQ, x));
 }
 
 /* Algorithm 3: the lowest upper bound in (0, bound] that vars[0..n) can all keep. */
@@ -85,8 +115,38 @@ static int names_only_mpi(const path_log *log, const sym_pred *target)
     return 1;
 }
 
-/* Stages I and II over the solved values (Algorithm 1). Returns 0 or MG_ENOMEM; values are
- * replaced only by a consistent tuned solution. */
+/* The bounds leave a choice the solver makes by its state (a resumed campaign's fresh context
+ * chose 0 where the uninterrupted one chose -8 under the same bound), so each tuned variable in
+ * turn is fixed to the value nearest zero that the ones before allow, the positive one on a tie:
+ * a lexicographic minimum, the same from any solver state. The model satisfies the fixed
+ * predicates on entry and on return; a check over its budget makes a value farther from zero,
+ * never an inconsistent one. Returns 0 or MG_ENOMEM. */
+static int canonical(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned)
+{
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < ntuned; i++) {
+        uint32_t v = tuned[i];
+        int64_t x = k->model[v], lower = -1, upper = x >= 0 ? x : x == INT64_MIN ? INT64_MAX : -x;
+        while (lower + 1 < upper) {
+            int64_t mid = lower + (int64_t)(((uint64_t)upper - (uint64_t)lower) / 2);
+            fix(k, fixed);
+            if (within(k, v, mid))
+                upper = mid;
+            else
+                lower = mid;
+        }
+        /* The model holds v within [-upper, upper], at -upper or +upper unless a check ran out. */
+        fix(k, fixed);
+        if (upper > 0 && k->model[v] != upper)
+            (void)allows(k, v, upper);
+        rc = sym_pred_list_push_bound(fixed, v, SYM_EQ, k->model[v]);
+    }
+    fix(k, fixed);
+    return rc;
+}
+
+/* Stages I and II over the solved values (Algorithm 1), then the canonical values under their
+ * bounds. Returns 0 or MG_ENOMEM; values are replaced only by a consistent tuned solution. */
 static int tune(tuner *k, const solver_query *q, int64_t *values)
 {
     const path_log *log = k->log;
@@ -113,32 +173,31 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
         if (values[v] > bound)
             bound = values[v];
     }
-    if (rc || bound < 2)
+    if (rc)
         goto out;
+    for (uint32_t v = 0; v < log->nvars; v++)
+        k->model[v] = values[v];
+    /* Both stages run whatever the solved values (a bound of 1 costs no check), so that the
+     * bounds, and the values canonical() picks under them, do not depend on the solver's model. */
     fix(k, &fixed);
-    int64_t multi = lowest_bound(k, tuned, ntuned, bound);
+    int64_t multi = lowest_bound(k, tuned, ntuned, bound > 1 ? bound : 1);
     for (uint32_t i = 0; rc == 0 && i < ntuned; i++)
         rc = sym_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
     uint32_t symb = single_var(q->preds[q->npreds - 1]);
     int symb_tuned = 0;
     for (uint32_t i = 0; i < ntuned; i++)
         symb_tuned |= tuned[i] == symb;
-    if (rc == 0 && symb_tuned && multi >= 2) {
+    if (rc == 0 && symb_tuned) {
         fix(k, &fixed);
         int64_t single = lowest_bound(k, &symb, 1, multi);
         if (single < multi)
             rc = sym_pred_list_push_bound(&fixed, symb, SYM_LE, single);
     }
-    if (rc == 0) {
-        fix(k, &fixed);
-        int sat = 0;
-        k->checks++;
-        if (solver_z3_check(k->s, log->vars, log->nvars, k->all, k->nfixed, k->t, &sat,
-                            k->scratch) == 0 &&
-            sat)
-            for (uint32_t v = 0; v < log->nvars; v++)
-                values[v] = k->scratch[v];
-    }
+    if (rc == 0)
+        rc = canonical(k, &fixed, tuned, ntuned);
+    if (rc == 0)
+        for (uint32_t v = 0; v < log->nvars; v++)
+            values[v] = k->model[v];
 out:
     sym_pred_list_free(&fixed);
     free(tuned);
@@ -155,17 +214,19 @@ int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
     tuner k = {s,
                log,
                t,
-               malloc((q->npreds + 2 * (size_t)q->nsolve + 2) * sizeof *k.all),
+               malloc((q->npreds + 3 * (size_t)q->nsolve + 3) * sizeof *k.all),
                q->npreds,
                q->npreds,
                malloc(((size_t)log->nvars + 1) * sizeof *k.scratch),
+               malloc(((size_t)log->nvars + 1) * sizeof *k.model),
                0};
     for (size_t i = 0; k.all && i < q->npreds; i++)
         k.all[i] = q->preds[i];
-    int rc = k.all && k.scratch ? tune(&k, q, values) : MG_ENOMEM;
+    int rc = k.all && k.scratch && k.model ? tune(&k, q, values) : MG_ENOMEM;
     if (checks)
         *checks = k.checks;
     free(k.all);
     free(k.scratch);
+    free(k.model);
     return rc;
 }

@@ -12,17 +12,21 @@
 #include "solver_z3.h"
 
 /* Tunes values, a solution of query q (targets t) just found, in two stages on the query's
- * incremental dependent slice: (I) the lowest bound B in (0, L], L the largest solved value, such
+ * incremental dependent slice: (I) the lowest bound B in (0, L], L the largest solved value (at
+ * least 1), such
  * that every tuned variable
  * <= B is still consistent (binary search), the excluded variables fixed at their solved
  * values; (II) when the negated constraint has a single variable and it is tuned, the lowest
- * bound of that variable alone in (0, B]. The values are then solved under those bounds.
+ * bound of that variable alone in (0, B]. Each tuned variable, in the slice's order, is then
+ * fixed to the value nearest zero the bounds and the variables before it allow (the positive one
+ * on a tie; binary search on its magnitude): a lexicographic minimum, which any solver state
+ * (a resumed campaign's fresh context) gives alike.
  * Excluded (never tuned): the MPI variables (world and communicator sizes, Type-2 of §3.3.2:
  * more processes run shorter; ranks, which the MPI semantics and the focus rule choose). A
- * largest value below 2 needs no tuning, nor does a negation whose variables are all excluded
- * (a new focus or process count: the slice's inputs keep the solver's values). A tuning check over
- * its budget counts as inconsistent; when the final check fails, the untuned solution stands, so
- * tuning never loses a solution. *checks (may be NULL) receives the solver checks tuning made.
+ * negation whose variables are all excluded
+ * (a new focus or process count) is not tuned: the slice's inputs keep the solver's values. A
+ * tuning check over its budget counts as inconsistent, so the values stay a solution (farther
+ * from the tuned one). *checks (may be NULL) receives the solver checks tuning made.
  * MG_ENOMEM (values are then the untuned ones). solver_query_solve_tuned is the way in. */
 int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
                 const solver_z3_targets *t, int64_t *values, uint32_t *checks);
