@@ -50,16 +50,26 @@ _Thread_local void *mg_call_site MG_TLS_FAST;
 
 /* Wrapped calls entered so far, exported for the ptrace sampler (docs/sampler.md "Call counter"):
  * a count that moves between two samples is progress, which stacks alone cannot show in a job that
- * waits in the same call at every sample. A relaxed load and store rather than an atomic increment
- * keeps the wrapper free of locked instructions; a count lost to two threads entering at once only
- * delays one "moved". */
-_Atomic uint64_t mpiguard_calls_entered;
+ * waits in the same call at every sample. [0] counts every call, [1] the polling ones (class POLL):
+ * a sample mostly catches a poller inside its poll, and only the difference tells whether it made
+ * other calls in between (hpcc's MPIRandomAccess posts its sends and receives between
+ * MPI_Testany polls). A relaxed load and store rather than an atomic increment keeps the wrapper
+ * free of locked instructions; a count lost to two threads entering at once only delays one
+ * "moved". */
+_Atomic uint64_t mpiguard_calls_entered[2];
 
-static inline void count_entered_call(void)
+static inline void count_entered(_Atomic uint64_t *count)
 {
-    atomic_store_explicit(&mpiguard_calls_entered,
-                          atomic_load_explicit(&mpiguard_calls_entered, memory_order_relaxed) + 1,
+    atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + 1,
                           memory_order_relaxed);
+}
+
+/* polls is a constant of each wrapper: the others pay nothing for the second count */
+static inline void count_entered_call(int polls)
+{
+    count_entered(&mpiguard_calls_entered[0]);
+    if (polls)
+        count_entered(&mpiguard_calls_entered[1]);
 }
 
 static void dispatch_enter(mg_fn fn)
@@ -87,8 +97,8 @@ static void dispatch_leave(mg_fn fn)
  * that the capture module's walk up the frames finds it (capture_emit.c); MPI_X's tail call into
  * it takes no more arguments than MPI_X's own, or the call would need a frame of MPI_X and the
  * loop's return address would no longer be the call site. */
-#define MG_ROUTE(name, args, site, next, through)                                                  \
-    count_entered_call();                                                                          \
+#define MG_ROUTE(name, cls, args, site, next, through)                                             \
+    count_entered_call(MG_CLASS_##cls == MG_CLASS_POLL);                                           \
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
         return (next)args;                                                                         \
@@ -121,12 +131,12 @@ static void dispatch_leave(mg_fn fn)
     }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
-        MG_ROUTE(name, args, __builtin_return_address(0), mg_next_##name,                          \
+        MG_ROUTE(name, cls, args, __builtin_return_address(0), mg_next_##name,                     \
                  through_modules_##name args)                                                      \
     }                                                                                              \
     int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
     {                                                                                              \
-        MG_ROUTE(name, args, site, mg_next_##name, through_modules_##name args)                    \
+        MG_ROUTE(name, cls, args, site, mg_next_##name, through_modules_##name args)               \
     }
 #include "mpi_wrapped_functions.def"
 
@@ -142,7 +152,7 @@ static void dispatch_leave(mg_fn fn)
     }                                                                                              \
     int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
     {                                                                                              \
-        MG_ROUTE(name, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args))      \
+        MG_ROUTE(name, cls, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args)) \
     }
 #include "mpi_functions.def"
 #undef MG_FN

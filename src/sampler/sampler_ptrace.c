@@ -487,8 +487,8 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
         rc = unwind_taken(s);
     }
     if (rc == MG_OK && main_only && s->counter_addr) {
-        s->sample.counter_known = stack_unwind_read(s->unwind, s->counter_addr, &s->sample.counter,
-                                                    sizeof s->sample.counter);
+        s->sample.counter_known = sampler_ptrace_read_counter(s, &s->sample.counter,
+                                                              &s->sample.polls);
     }
     int64_t unwound_at = now_ns();
     int release_rc = ptrace_stop_release(s->stop, &s->sample.signals_reinjected);
@@ -586,10 +586,15 @@ void sampler_ptrace_release_late(sampler_ptrace *s)
     }
 }
 
-bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter)
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t *polls)
 {
-    return s && s->counter_addr && !s->exited &&
-           stack_unwind_read(s->unwind, s->counter_addr, counter, sizeof *counter);
+    uint64_t counts[2]; /* the library's mpiguard_calls_entered: every call, the polling ones */
+    if (!s || !s->counter_addr || s->exited ||
+        !stack_unwind_read(s->unwind, s->counter_addr, counts, sizeof counts))
+        return false;
+    *counter = counts[0];
+    *polls = counts[1];
+    return true;
 }
 
 void sampler_ptrace_abort(sampler_ptrace *s)

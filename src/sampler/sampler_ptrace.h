@@ -72,6 +72,7 @@ typedef struct sampler_sample {
     const char *mpi_function; /* the process's MPI call (stack_classify_process) or NULL */
     bool counter_known;       /* the process holds the call counter and it was read while stopped */
     uint64_t counter;         /* MPI calls entered so far */
+    uint64_t polls;           /* of which polling ones (MPI_Test*, MPI_Iprobe), with counter */
     /* The threads stopped: the main thread first (unless it is gone), then, when it is not inside
      * MPI, the others but those seen before to be MPI's own (stack_classify_is_mpi_own_thread). */
     size_t nthreads;
@@ -114,10 +115,10 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
  * stop it sees is not ours. */
 void sampler_ptrace_release_late(sampler_ptrace *s);
 
-/* Reads the process's call counter now, without stopping anything (one read of its memory), for a
- * caller that skips the sample when the counter alone answers. False when the process holds no
- * counter or it cannot be read (the process is gone). */
-bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter);
+/* Reads the process's call counter and its count of polling calls now, without stopping anything
+ * (one read of its memory), for a caller that skips the sample when the counter alone answers.
+ * False when the process holds no counter or it cannot be read (the process is gone). */
+bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t *polls);
 
 /* Gives the frames of the last sample their source file and line (stack_frame), where debug
  * information exists; a sample leaves them NULL, since the first lookup in a module loads its line

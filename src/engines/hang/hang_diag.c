@@ -25,6 +25,8 @@ static bool progressed(const struct hang_diag_input *in, const struct hang_diag_
                        const struct hang_diag_rank *b)
 {
     bool poll_a = is_polling(in, a->func), poll_b = is_polling(in, b->func);
+    if (b->progressed)
+        return true;
     if (a->counter_known && b->counter_known && a->counter != b->counter && !(poll_a && poll_b))
         return true;
     if (!a->out_mpi && !b->out_mpi)

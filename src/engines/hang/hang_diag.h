@@ -21,6 +21,8 @@ struct hang_diag_rank {
     bool counter_known; /* counter is valid (shm backend); false under ptrace */
     bool stopped;       /* stopped from outside (a stop signal, another tracer): see
                            hang_diag_job_stopped */
+    bool progressed;    /* made a non-polling MPI call since the previous scan, as its reader
+                           counted them (func may name the poll it was caught in all the same) */
     int func;
     uint64_t counter; /* MPI calls entered so far */
 };
@@ -62,14 +64,15 @@ struct hang_diag_result {
     size_t nexited;    /* ranks absent (exited or unreadable) in some scan */
 };
 
-/* Progress of a live rank between consecutive scans: with both counters known, a counter that
- * moved unless every function seen in the two scans is a polling one; in both cases (and as the
- * only rules without counters, paper §3.3) a different non-polling MPI function seen IN_MPI in the
- * two scans, or a step into or out of a non-polling MPI function. Unknown functions (-1) count as
- * non-polling. Progress stands even when a rank was starved; a hang needs every live rank to have
- * had every gap for itself (else STARVED). The first min(nfaulty, faulty_cap) faulty ranks go to
- * faulty[] in rank order (nfaulty is 0 on PROGRESS and STARVED). 0 ok; MG_EINVAL on NULL input or
- * scans, nranks == 0, nscans < 2, or faulty == NULL with faulty_cap > 0. */
+/* Progress of a live rank between consecutive scans: the later scan's progressed; with both
+ * counters known, a counter that moved unless every function seen in the two scans is a polling
+ * one; in both cases (and as the only rules without counters, paper §3.3) a different non-polling
+ * MPI function seen IN_MPI in the two scans, or a step into or out of a non-polling MPI function.
+ * Unknown functions (-1) count as non-polling. Progress stands even when a rank was starved; a
+ * hang needs every live rank to have had every gap for itself (else STARVED). The first
+ * min(nfaulty, faulty_cap) faulty ranks go to faulty[] in rank order (nfaulty is 0 on PROGRESS and
+ * STARVED). 0 ok; MG_EINVAL on NULL input or scans, nranks == 0, nscans < 2, or faulty == NULL
+ * with faulty_cap > 0. */
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out);
 

@@ -115,6 +115,7 @@ struct hang_watch {
     bool still_gap;     /* the verification's gap being closed is the still period (verify_still) */
     bool from_detector; /* the verification answers a detector's HANG (resume it on set-aside) */
     size_t scan_k;      /* verification scan being taken */
+    bool retaking;      /* it was read before in its gap (a retake: feed_verification) */
     double before_at;   /* time of the previous verification scan */
     int starved_rank;
     struct hang_diag_rank *scans; /* nscans * n */
@@ -236,6 +237,7 @@ static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
                                    .unreadable = r->unreadable,
                                    .counter_known = r->counter_known,
                                    .stopped = r->stopped,
+                                   .progressed = r->progressed,
                                    .func = r->func,
                                    .counter = r->counter};
 }
@@ -639,8 +641,13 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
                              bool gap_only, double now, struct hang_watch_step *step)
 {
     struct hang_diag_rank *scan = &w->scans[w->scan_k * w->n];
-    for (size_t r = 0; r < w->n; r++)
+    for (size_t r = 0; r < w->n; r++) {
+        /* a retake overwrites the reading before it, whose calls were made in the gap all the same
+         * (each reading counts the calls since the one before) */
+        bool progressed = w->retaking && scan[r].progressed;
         scan[r] = diag_rank(&readings[r]);
+        scan[r].progressed = scan[r].progressed || progressed;
+    }
     if (w->scan_k > 0) {
         cpu_since_before(w, readings);
         size_t who;
@@ -652,6 +659,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
          * followed at once by the scan that says where the ranks are (under ptrace, a retake
          * stopped every rank for nothing: most of the held time on a loaded node). */
         if (wait > 0 || gap_only) {
+            w->retaking = true;
             step->action = HANG_WATCH_SCAN;
             step->at = now + (wait > 0 ? wait : 0);
             step->gap_only = wait > 0;
@@ -675,6 +683,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
     mark_cpu(w, readings);
     w->before_at = now;
     w->still_gap = false;
+    w->retaking = false;
     if (++w->scan_k == w->p.nscans)
         return conclude(w, now, step);
     step->action = HANG_WATCH_SCAN;
