@@ -122,7 +122,7 @@ bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t 
 
 /* Gives the frames of the last sample their source file and line (stack_frame), where debug
  * information exists; a sample leaves them NULL, since the first lookup in a module loads its line
- * tables (tens of ms: docs/hang-measurements.md "Stacks for people"). For stacks shown to people.
+ * tables (tens of ms: docs/hang-measurements-stacks.md). For stacks shown to people.
  */
 void sampler_ptrace_add_sources(sampler_ptrace *s);
 
