@@ -85,6 +85,18 @@ expect_stderr() {
     grep -q -- "$1" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "stderr lacks '$1'"; }
 }
 
+# capture_preload_options FLAVOR TOKEN: the launcher's options that preload mpiguard's library with
+# its capture module alone, under job token TOKEN, in the array preload_options.
+capture_preload_options() {
+    local lib="$BUILD/lib/libmpiguard-$1.so"
+    if [ "$1" = openmpi ]; then
+        preload_options=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN="$2" -x MPIGUARD_MODULES=capture)
+    else
+        preload_options=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN "$2"
+            -genv MPIGUARD_MODULES capture)
+    fi
+}
+
 # Processes still running the given command line (the job must leave none behind). Tests running in
 # parallel use the same programs, so callers pass something unique to their job.
 leftovers() { pgrep -f -- "$1" || true; }

@@ -136,15 +136,10 @@ assert all(s['file'].endswith('rt_recv_recv.c') and s['line'] > 0 for s in f['si
     ;;
 records)
     token="rt$$"
-    lib="$BUILD/lib/libmpiguard-$flavor.so"
-    if [ "$flavor" = openmpi ]; then
-        env=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN=$token -x MPIGUARD_MODULES=capture)
-    else
-        env=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token -genv MPIGUARD_MODULES capture)
-    fi
+    capture_preload_options "$flavor" "$token"
     "$RING_DUMP" "$token" 60 >"$TMP/records" &
     dump=$!
-    $launcher -n 4 "${env[@]}" "$PROGS/rt_records" || fail "the job failed"
+    $launcher -n 4 "${preload_options[@]}" "$PROGS/rt_records" || fail "the job failed"
     wait "$dump" || { cat "$TMP/records" >&2; fail "not every stream ended"; }
     python3 - "$TMP/records" <<'PY' || fail "record content"
 import sys
@@ -192,18 +187,13 @@ caller_sites)
     # C++ bindings' -O0 call site, docs/cli.md "Languages"): none of the records of rt_ring (C,
     # -O0, frame pointers kept, where the walk would succeed) carries one; the C++ ring (-O0,
     # tests/cxx) carries them.
-    lib="$BUILD/lib/libmpiguard-$flavor.so"
     caller_sites() { # np program args...
-        local token="cs$$$(basename "$2")" np=$1 env
-        if [ "$flavor" = openmpi ]; then
-            env=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN=$token -x MPIGUARD_MODULES=capture)
-        else
-            env=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token -genv MPIGUARD_MODULES capture)
-        fi
+        local token="cs$$$(basename "$2")" np=$1
+        capture_preload_options "$flavor" "$token"
         "$RING_DUMP" "$token" 60 >"$TMP/records" 2>"$TMP/dump.err" &
         local dump=$!
         shift
-        $launcher -n "$np" "${env[@]}" "$@" >/dev/null || fail "the job $* failed"
+        $launcher -n "$np" "${preload_options[@]}" "$@" >/dev/null || fail "the job $* failed"
         wait "$dump" || { cat "$TMP/records" "$TMP/dump.err" >&2; fail "not every stream of $* ended"; }
         [ "$(grep -c '^rec ' "$TMP/records")" -gt 0 ] || fail "no record of $*"
         sed -n 's/^caller_sites //p' "$TMP/dump.err"

@@ -13,15 +13,10 @@ records=$(sed -n 's/^! records: //p' "$source_file")
 [ -n "$np" ] && [ -n "$records" ] || fail "$program.F90 states no np or records"
 app="$BUILD/tests/fortran/$flavor/${program}_$style"
 token="fr$$"
-lib="$BUILD/lib/libmpiguard-$flavor.so"
-if [ "$flavor" = openmpi ]; then
-    env=(-x LD_PRELOAD="$lib" -x MPIGUARD_JOB_TOKEN=$token -x MPIGUARD_MODULES=capture)
-else
-    env=(-genv LD_PRELOAD "$lib" -genv MPIGUARD_JOB_TOKEN $token -genv MPIGUARD_MODULES capture)
-fi
+capture_preload_options "$flavor" "$token"
 "$ring_dump" "$token" 60 >"$TMP/records" &
 dump=$!
-$(launcher_for "$flavor") -n "$np" "${env[@]}" "$app" >"$TMP/stdout" 2>"$TMP/stderr" ||
+$(launcher_for "$flavor") -n "$np" "${preload_options[@]}" "$app" >"$TMP/stdout" 2>"$TMP/stderr" ||
     { cat "$TMP/stderr" >&2; kill "$dump"; wait "$dump"; fail "the job failed"; }
 wait "$dump" || { cat "$TMP/records" >&2; fail "not every stream ended"; }
 python3 - "$TMP/records" "$np" "$records" <<'PY' || fail "$flavor ${program}_$style: records differ from the header's"
