@@ -123,6 +123,9 @@ struct hang_watch {
     struct cpu_mark *before;
     struct hang_diag_cpu *cpu;
     uint8_t *conduct; /* per rank, over the verification: SPUN, WAITED_QUIETLY, STOPPED bits */
+    double *own_sum;  /* per rank, over the verification: its own time while it ran inside MPI at
+                         one count (gap_owed); negative once it did not */
+    double *owed;     /* per rank: the own time the gap being closed asks of it */
     int *faulty;
     struct poll_hold *holds;
     /* the latest counter move seen, its rank, and the latest by any other rank: whether a rank
@@ -163,8 +166,10 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     w->conduct = calloc(nranks, sizeof *w->conduct);
     w->faulty = calloc(nranks, sizeof *w->faulty);
     w->holds = calloc(nranks, sizeof *w->holds);
+    w->own_sum = calloc(nranks, sizeof *w->own_sum);
+    w->owed = calloc(nranks, sizeof *w->owed);
     if (!w->still_ref || !w->still_last || !w->scans || !w->view || !w->before || !w->cpu ||
-        !w->conduct || !w->faulty || !w->holds) {
+        !w->conduct || !w->faulty || !w->holds || !w->own_sum || !w->owed) {
         hang_watch_destroy(w);
         return MG_ENOMEM;
     }
@@ -185,6 +190,8 @@ void hang_watch_destroy(struct hang_watch *w)
     free(w->conduct);
     free(w->faulty);
     free(w->holds);
+    free(w->own_sum);
+    free(w->owed);
     free(w);
 }
 
@@ -266,6 +273,7 @@ static int start_verification(struct hang_watch *w, bool from_detector, int held
     w->phase = VERIFYING;
     w->from_detector = from_detector;
     memset(w->conduct, SPUN | WAITED_QUIETLY, w->n);
+    memset(w->own_sum, 0, w->n * sizeof *w->own_sum);
     w->scan_k = 0;
     w->starved_rank = -1;
     step->action = HANG_WATCH_SCAN;
@@ -510,23 +518,73 @@ static void cpu_since_before(struct hang_watch *w, const struct hang_watch_readi
     }
 }
 
+/* Ran in slices longer than a yield: computed, or busy-polled, rather than gave the CPU away. */
+static bool long_slices(const struct hang_diag_cpu *c)
+{
+    return c->ran_s >= 0 && c->slices > 0 && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
+}
+
+/* Whether rank r ran on the CPU in the gap just read (w->cpu), in long slices, and is, in the scan
+ * that closes it, inside MPI at the count of the verification's first scan. */
+static bool ran_in_call(const struct hang_watch *w, size_t r, const struct hang_diag_rank *scan)
+{
+    const struct hang_diag_cpu *c = &w->cpu[r];
+    const struct hang_diag_rank *first = &w->scans[r], *x = &scan[r];
+    return c->alive && c->runnable && long_slices(c) && !hang_diag_rank_absent(x) && !x->out_mpi &&
+           !x->progressed && x->counter_known && first->counter_known &&
+           x->counter == first->counter;
+}
+
+/* Sets the own time each rank is owed in the gap being closed (owed) and returns the least part
+ * of a full gap any live rank had (hang_diag_retake_after's least_own_s), *who that rank (SIZE_MAX,
+ * with elapsed_s returned, when none is alive). A gap asks scan_gap of every rank, but a rank that
+ * ran in its call at one count in every gap so far (ran_in_call: a handler spinning inside MPI, a
+ * busy-polling wait) is owed scan_gap over the whole verification, when some live rank did not so
+ * run: it was given the time to leave its call and did not, and what the later gaps are to show is
+ * the other ranks still, which a rank asleep, yielding or stopped shows at once (a culprit
+ * spinning on a loaded node stretched both gaps to their limit, 18-21 s: issue 29). Where every
+ * live rank so ran (a long collective moving data), each gap asks its full time. */
+static double gap_owed(struct hang_watch *w, const struct hang_diag_rank *scan, double elapsed_s,
+                       size_t *who)
+{
+    bool one_other = false;
+    for (size_t r = 0; r < w->n; r++)
+        one_other = one_other ||
+                    (w->cpu[r].alive && !(w->own_sum[r] >= 0 && ran_in_call(w, r, scan)));
+    double most_short = 0;
+    *who = SIZE_MAX;
+    for (size_t r = 0; r < w->n; r++) {
+        const struct hang_diag_cpu *c = &w->cpu[r];
+        bool over_all = one_other && w->own_sum[r] >= 0 && ran_in_call(w, r, scan);
+        w->owed[r] = over_all ? fmax(0, w->p.scan_gap - w->own_sum[r]) : w->p.scan_gap;
+        if (!c->alive)
+            continue;
+        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+        if (*who == SIZE_MAX || w->owed[r] - own > most_short) {
+            most_short = w->owed[r] - own;
+            *who = r;
+        }
+    }
+    return *who == SIZE_MAX ? elapsed_s : w->p.scan_gap - most_short;
+}
+
 /* Keeps, per rank, whether it spun (runnable, and ran in slices longer than a yield: how much it
  * ran is the node's choice, a loaded node gives a spinner little) and whether it waited quietly
  * (asleep, or yielding the CPU in short slices) in every gap so far. A gap of elapsed_s counts as
- * spinning only when the rank had the whole gap for itself (hang_diag_own_time): a yielding rank
- * the node starved got a few slices, each as long as the scheduler made it, and read as a spinner
- * (CI: a send-send deadlock's rank 1, named after two starved gaps). */
-static void note_conduct(struct hang_watch *w, double elapsed_s)
+ * spinning only when the rank had the own time the gap owed it (gap_owed): a yielding rank the
+ * node starved got a few slices, each as long as the scheduler made it, and read as a spinner
+ * (CI: a send-send deadlock's rank 1, named after two starved gaps). Adds the gap's own time to
+ * own_sum of a rank that ran in its call. */
+static void note_conduct(struct hang_watch *w, const struct hang_diag_rank *scan, double elapsed_s)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_diag_cpu *c = &w->cpu[r];
         bool slices_known = c->ran_s >= 0 && c->slices > 0;
-        bool long_slices = slices_known && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
-        bool had_gap = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share) >=
-                       w->p.scan_gap;
-        bool spun = c->alive && c->runnable && long_slices && had_gap;
-        bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices);
+        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+        bool spun = c->alive && c->runnable && long_slices(c) && own >= w->owed[r];
+        bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices(c));
         w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
+        w->own_sum[r] = w->own_sum[r] >= 0 && ran_in_call(w, r, scan) ? w->own_sum[r] + own : -1;
     }
 }
 
@@ -652,7 +710,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         cpu_since_before(w, readings);
         size_t who;
         double elapsed = now - w->before_at;
-        double own = hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_NODE, &who);
+        double own = gap_owed(w, scan, elapsed, &who);
         double wait = hang_diag_retake_after(w->p.scan_gap, elapsed, own, w->p.max_stretch);
         /* A retake only measures the gap: its readings of where each rank is are overwritten by
          * the next. So retakes are gap_only, and the one that finds the gap long enough is
@@ -678,7 +736,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
                 w->p.scan_gap &&
             alone != SIZE_MAX)
             w->starved_rank = (int)alone;
-        note_conduct(w, elapsed);
+        note_conduct(w, scan, elapsed);
     }
     mark_cpu(w, readings);
     w->before_at = now;

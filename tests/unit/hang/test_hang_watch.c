@@ -386,6 +386,83 @@ static void a_starved_rank_is_not_a_spinner(void)
     }
 }
 
+/* A verification on a loaded node (a share of 0.5, as 4 ranks on 2 cores): rank 2 spins inside
+ * MPI (culprit 0), is stopped there (1), computes outside MPI (2), or waits as the others (3); the
+ * others yield the CPU (Open MPI) or busy-poll (MPICH) at their count; a rank on the CPU gets 6%
+ * of one, in 4 ms slices, a yielding one 1%, in 2 us slices. Each scan is read when the last step
+ * asks; returns the verdict's time. */
+static double verify_loaded(int culprit, bool others_yield)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    double t = 0.5;
+    while (step.action == HANG_WATCH_SCAN && t < 60) {
+        t = step.at;
+        for (int r = 0; r < NR; r++) {
+            bool on_cpu = r == 2 && culprit != 3 ? culprit != 1 : !others_yield;
+            readings[r].runnable = true;
+            readings[r].cpu_share = 0.5;
+            readings[r].cpu_s = (on_cpu ? 0.06 : 0.01) * (t - 0.5);
+            readings[r].slices = readings[r].cpu_s / (on_cpu ? 4e-3 : 2e-6);
+        }
+        readings[2].in_mpi = culprit != 2;
+        readings[2].stopped = culprit == 1;
+        readings[2].runnable = culprit != 1;
+        MG_CHECK_INT(feed(t), MG_OK);
+    }
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.starved_rank, -1);
+    return t;
+}
+
+/* A gap asks each rank for a second of its own time, 8.3 s of the clock at 6% of a CPU. A rank
+ * that ran in its call at one count through the first gap, while another rank waited asleep,
+ * yielding or stopped, had its second: the second gap ends after a second of the clock (issue 29:
+ * both gaps at their 10 s limit where the culprit spins). Where every rank so ran, and for a rank
+ * computing outside MPI, each gap asks its own second. */
+static void a_rank_spinning_in_its_call_owes_one_gap(void)
+{
+    MG_CHECK(verify_loaded(0, true) < 11); /* Open MPI, a handler spinning inside MPI */
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK(verify_loaded(1, false) < 11); /* MPICH, a rank stopped inside MPI */
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK(verify_loaded(3, false) > 16); /* MPICH, every rank busy-polling */
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK(verify_loaded(2, true) > 16); /* computing outside MPI */
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+}
+
+/* The same spinning rank, its call returning in the second gap: the shorter gap still sees it. */
+static void a_call_returning_in_the_second_gap_is_progress(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    double t = 0.5;
+    while (step.action == HANG_WATCH_SCAN && t < 60) {
+        t = step.at;
+        for (int r = 0; r < NR; r++) {
+            readings[r].runnable = true;
+            readings[r].cpu_share = 0.5;
+            readings[r].cpu_s = (r == 2 ? 0.06 : 0.01) * (t - 0.5);
+            readings[r].slices = readings[r].cpu_s / (r == 2 ? 4e-3 : 2e-6);
+        }
+        readings[2].counter = t > 9 ? 8 : 7;
+        MG_CHECK_INT(feed(t), MG_OK);
+        if (step.events & HANG_WATCH_SET_ASIDE)
+            break;
+    }
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.result.progress_rank, 2);
+}
+
 /* Every sampled rank stopped: every rank is read at once; a whole job stopped is said once and not
  * observed, and its running again is said with how long it was stopped at most. One stopped rank
  * among running ones is observed as usual (a frozen node is a hang). */
@@ -962,6 +1039,8 @@ int main(void)
     MG_RUN(a_job_starved_as_a_whole_still_gets_a_verdict);
     MG_RUN(a_starved_rank_is_not_a_spinner);
     MG_RUN(culprit_of_a_communication_hang);
+    MG_RUN(a_rank_spinning_in_its_call_owes_one_gap);
+    MG_RUN(a_call_returning_in_the_second_gap_is_progress);
     MG_RUN(a_rank_held_in_a_polling_call_is_a_hang);
     MG_RUN(a_rank_slow_in_a_polling_call_is_not_a_hang);
     MG_RUN(ranks_posting_between_polls_are_not_hung);
