@@ -88,13 +88,13 @@ struct hang_watch_reading {
     bool runnable;      /* running or waiting for a CPU */
     int func;           /* the MPI function it is in or last called, -1 when unknown */
     uint64_t counter;   /* MPI calls so far: only its moves matter */
-    uint64_t exited_when; /* exited: when, in the clock of the caller's exit announcer (only the
-                             order of two matters; hang_diag_rank); 0: not known */
     double cpu_s;       /* its CPU time so far, negative when unknown (scans with_cpu only) */
     double slices;      /* the slices that CPU time came in, negative when unknown */
     double cpu_share;   /* its share of a CPU on its node (hang_diag_own_time), 0 when unknown */
     struct hang_watch_wait wait; /* while in_mpi; unknown when not published (ptrace, or a rank
                                     on another node) */
+    uint64_t exited_when;        /* exited: when, in the clock of the caller's exit announcer
+                                    (only the order of two matters; hang_diag_rank); 0: unknown */
 };
 
 enum hang_watch_action {
