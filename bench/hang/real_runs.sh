@@ -172,7 +172,7 @@ for ((i = 0; i < faulty + correct; i++)); do
     faulty-*-master_worker) seconds=$((at + 10)) ;;
     faulty-*) seconds=600 ;;
     # hpcc's correct run solves its fixed problems whatever the seconds: they size its limit, for
-    # the 65 s it takes idle and the 310 s and more at load 40-60 (a limit of 313 s ended one)
+    # the 65 s it takes idle and the 375 s it took at load 40 (a limit of 313 s ended one)
     correct-*-hpcc) seconds=300 ;;
     *) seconds=$((60 + RANDOM % 16)) ;;
     esac
