@@ -176,9 +176,10 @@ int hang_watcher_open(hang_watcher *w, job_session *job, const hang_watcher_para
     return status;
 }
 
-/* Reads what the watch's step asks for into readings. */
-static void take_readings(hang_probes *probes, const struct hang_watch_step *step,
-                          struct hang_watch_reading *readings)
+/* Reads what the watch's step asks for into readings; an exited rank's exit time from exits (may
+ * be NULL), by which the engine tells which of the ranks gone in one scan died first. */
+static void take_readings(hang_probes *probes, const proc_exits *exits,
+                          const struct hang_watch_step *step, struct hang_watch_reading *readings)
 {
     const int *ranks = step->action == HANG_WATCH_SAMPLE ? step->ranks : NULL;
     int how = step->gap_only ? MG_PROBE_GAP_ONLY : step->with_cpu ? MG_PROBE_CPU_TIME : 0;
@@ -188,6 +189,10 @@ static void take_readings(hang_probes *probes, const struct hang_watch_step *ste
     for (size_t i = 0; i < step->count; i++) {
         int r = ranks ? ranks[i] : (int)i;
         hang_probes_read_for_watch(probes, r, how, &readings[i]);
+        int wait_status;
+        if (!readings[i].exited ||
+            !proc_exits_status(exits, r, &wait_status, &readings[i].exited_when))
+            readings[i].exited_when = 0;
     }
 }
 
@@ -295,7 +300,7 @@ int hang_watcher_run(hang_watcher *w, int *rc)
             return MG_EXIT_HANG;
         if (step.action == HANG_WATCH_SAMPLE && w->observer && !observe(w))
             return 0;
-        take_readings(&w->probes, &step, w->readings);
+        take_readings(&w->probes, w->exits, &step, w->readings);
         double now = mg_clock_seconds() - w->start;
         if ((*rc = hang_watch_feed(w->engine, w->readings, now, &step)) != MG_OK)
             break;

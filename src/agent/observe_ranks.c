@@ -6,6 +6,7 @@
 #include "mg_log.h"
 #include "rank_sight.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,16 @@ int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
 {
     const job_session *js = ctx;
     const mg_rank_state *st = js->ranks[rank].state;
-    *calls = st ? atomic_load_explicit(&st->calls, memory_order_relaxed) : 0;
-    return st != NULL;
+    if (!st) {
+        *calls = 0;
+        return 0;
+    }
+    /* the calls that reached mpiguard: the completed ones, and one entered past MPI_Init that may
+     * not have returned yet (a rank blocked in its first collective while a sibling polls has
+     * completed none: it was taken for unobserved and handed to ptrace) */
+    bool entered = atomic_load_explicit(&st->current_fn, memory_order_relaxed) != MG_FN_Init;
+    *calls = atomic_load_explicit(&st->calls, memory_order_relaxed) + entered;
+    return 1;
 }
 
 observe_ranks *observe_ranks_create(job_session *js, observe_published_fn published, void *ctx)

@@ -152,6 +152,14 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
             why, sizeof why,
             "no rank could be read during verification (each had exited or could not be read)");
         break;
+    case HANG_DIAG_VANISHED:
+        snprintf(why, sizeof why,
+                 "rank %d exited during verification (the first to): a rank that dies is named "
+                 "by its death, not as a hang",
+                 step->result.vanished_rank);
+        if (trace)
+            fprintf(trace, "# vanished %.3f\n", now);
+        break;
     case HANG_DIAG_STARVED:
         snprintf(why, sizeof why,
                  "rank %d was kept from running during verification (a busy node, a CPU quota), "

@@ -66,6 +66,8 @@ late-start | slow-first | poll-slow | poll-long | poll-transfer)
     expect_stderr "no hang found"
     grep -q "^first_call: $case done on $np ranks" "$TMP/stdout" || fail "the job did not run to its end"
     ! grep -q "verifying without the model" "$TMP/stderr" || fail "the first-call rule suspected a healthy start"
+    # a rank blocked in its first collective while a sibling polls has reached mpiguard
+    ! grep -q "is sampled by ptrace from now on\|is not observed" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "a rank read by shm was taken for unobserved"; }
     exit 0
     ;;
 *) fail "unknown case $case" ;;

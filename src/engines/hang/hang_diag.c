@@ -56,17 +56,61 @@ static bool computes(const struct hang_diag_input *in, size_t rank)
     return always_out || (seen_out && still_polled);
 }
 
+/* The first scan in which rank exited after a scan read it alive; nscans when none. */
+static size_t vanished_in(const struct hang_diag_input *in, size_t rank)
+{
+    bool seen_alive = false;
+    for (size_t s = 0; s < in->nscans; s++) {
+        const struct hang_diag_rank *x = &in->scans[s * in->nranks + rank];
+        if (x->exited && seen_alive)
+            return s;
+        seen_alive = seen_alive || !hang_diag_rank_absent(x);
+    }
+    return in->nscans;
+}
+
+/* The rank that vanished first (hang_diag_result.vanished_rank), or -1. */
+static int first_vanished(const struct hang_diag_input *in)
+{
+    int first = -1;
+    size_t first_scan = in->nscans;
+    uint64_t first_when = 0;
+    for (size_t rank = 0; rank < in->nranks; rank++) {
+        size_t s = vanished_in(in, rank);
+        if (s == in->nscans)
+            continue;
+        /* an exit of known time comes before one of unknown time in the same scan */
+        uint64_t when = in->scans[s * in->nranks + rank].exited_when;
+        bool earlier = first < 0 || s < first_scan ||
+                       (s == first_scan && when && (!first_when || when < first_when));
+        if (earlier) {
+            first = (int)rank;
+            first_scan = s;
+            first_when = when;
+        }
+    }
+    return first;
+}
+
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out)
 {
     if (!in || !out || !in->scans || in->nranks == 0 || in->nscans < 2 ||
         (!faulty && faulty_cap > 0) || (!in->polling && in->npolling > 0))
         return MG_EINVAL;
-    struct hang_diag_result r = {.kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1};
+    struct hang_diag_result r = {
+        .kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1, .vanished_rank = -1};
     size_t n = in->nranks;
+    int vanished = first_vanished(in);
+    if (vanished >= 0) {
+        *out = (struct hang_diag_result){
+            .kind = HANG_DIAG_VANISHED, .progress_rank = -1, .vanished_rank = vanished};
+        return MG_OK;
+    }
     for (size_t s = 0; s < in->nscans; s++) {
         if (hang_diag_job_stopped(&in->scans[s * n], n)) {
-            *out = (struct hang_diag_result){.kind = HANG_DIAG_SUSPENDED, .progress_rank = -1};
+            *out = (struct hang_diag_result){
+                .kind = HANG_DIAG_SUSPENDED, .progress_rank = -1, .vanished_rank = -1};
             return MG_OK;
         }
     }

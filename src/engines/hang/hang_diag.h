@@ -24,7 +24,9 @@ struct hang_diag_rank {
     bool progressed;    /* made a non-polling MPI call since the previous scan, as its reader
                            counted them (func may name the poll it was caught in all the same) */
     int func;
-    uint64_t counter; /* MPI calls entered so far */
+    uint64_t counter;     /* MPI calls entered so far */
+    uint64_t exited_when; /* exited: when, in the clock of whoever announced the exit (only the
+                             order of two matters); 0: not known */
 };
 
 /* Whether scan says nothing of the rank's progress: it exited, or could not be read. */
@@ -51,8 +53,13 @@ enum hang_diag_kind {
     HANG_DIAG_ALL_EXITED,    /* every rank has exited (or cannot be read): no hang */
     HANG_DIAG_SUSPENDED,     /* in some scan the whole job was stopped (hang_diag_job_stopped):
                                 its silence says nothing, no verdict */
-    HANG_DIAG_STARVED        /* no progress seen, but a rank was kept from running (starved): a
+    HANG_DIAG_STARVED,       /* no progress seen, but a rank was kept from running (starved): a
                                 rank that could not run cannot be told stuck, no verdict */
+    HANG_DIAG_VANISHED       /* a rank read alive in a scan had exited in a later one: it died (or
+                                the job ends) while the others were verified, and they wait for it
+                                or are being ended after it; no hang verdict: the rank that
+                                vanished first (vanished_rank) is for the dead-rank rule
+                                (hang_dead.h) to name with its signal (run 81023 of issue 29) */
 };
 
 struct hang_diag_result {
@@ -62,9 +69,14 @@ struct hang_diag_result {
                           in a polling call at the same call count (may exceed the caller's
                           capacity) */
     size_t nexited;    /* ranks absent (exited or unreadable) in some scan */
+    int vanished_rank; /* VANISHED: the first rank to exit after it was read alive: the one absent
+                          from the earliest scan, of those the one whose exit is known earliest
+                          (exited_when), then the lowest; read for VANISHED only */
 };
 
-/* Progress of a live rank between consecutive scans: the later scan's progressed; with both
+/* A rank that vanished during verification (VANISHED) takes precedence over a suspended job,
+ * progress and starvation: its death explains the others' silence and ends the job.
+ * Progress of a live rank between consecutive scans: the later scan's progressed; with both
  * counters known, a counter that moved unless every function seen in the two scans is a polling
  * one; in both cases (and as the only rules without counters, paper §3.3) a different non-polling
  * MPI function seen IN_MPI in the two scans, or a step into or out of a non-polling MPI function.

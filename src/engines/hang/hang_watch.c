@@ -246,7 +246,8 @@ static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
                                    .stopped = r->stopped,
                                    .progressed = r->progressed,
                                    .func = r->func,
-                                   .counter = r->counter};
+                                   .counter = r->counter,
+                                   .exited_when = r->exited ? r->exited_when : 0};
 }
 
 /* Whether the n ranks read show the whole job stopped from outside (hang_diag_job_stopped). */

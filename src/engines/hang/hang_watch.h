@@ -93,6 +93,8 @@ struct hang_watch_reading {
     double cpu_share;   /* its share of a CPU on its node (hang_diag_own_time), 0 when unknown */
     struct hang_watch_wait wait; /* while in_mpi; unknown when not published (ptrace, or a rank
                                     on another node) */
+    uint64_t exited_when;        /* exited: when, in the clock of the caller's exit announcer
+                                    (only the order of two matters; hang_diag_rank); 0: unknown */
 };
 
 enum hang_watch_action {

@@ -129,8 +129,8 @@ static void exited_ranks_are_not_a_hang(void)
     stuck(false);
     for (int s = 0; s < NS; s++)
         scans[s * NR + 0] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
-    scans[0 * NR + 1].out_mpi = true; /* would be progress, but the rank exits */
-    scans[2 * NR + 1].exited = true;
+    scans[0 * NR + 1] = scans[0 * NR + 0]; /* absent throughout too: gone before verifying */
+    scans[1 * NR + 1].unreadable = true;   /* and unreadable once: it never vanished */
     struct hang_diag_result r = run(faulty, NR);
     MG_CHECK_INT(r.kind, HANG_DIAG_COMMUNICATION);
     MG_CHECK_INT(r.nexited, 2);
@@ -138,6 +138,39 @@ static void exited_ranks_are_not_a_hang(void)
     for (int i = 0; i < NS * NR; i++)
         scans[i].exited = true;
     MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_ALL_EXITED);
+}
+
+/* Run 81023 of issue 29 (MPICH master_worker under ptrace, kill -9 of worker 1): a suspicion of
+ * the healthy job was verified while rank 0 polled MPI_Test; the last scan came after the kill and
+ * after Hydra had killed ranks 2-3 as well. Ranks that vanish during verification are no
+ * communication hang: the first to die, by its exit time, is the one the others waited for. */
+static void ranks_vanishing_during_verification(void)
+{
+    int faulty[NR];
+    stuck(false);
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 0].func = TEST;
+    for (int r = 1; r < NR; r++)
+        scans[2 * NR + r] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
+    scans[2 * NR + 1].exited_when = 22500;
+    scans[2 * NR + 2].exited_when = 22600;
+    /* rank 3's exit not yet announced: after one of known time */
+    struct hang_diag_result r = run(faulty, NR);
+    MG_CHECK_INT(r.kind, HANG_DIAG_VANISHED);
+    MG_CHECK_INT(r.vanished_rank, 1);
+    MG_CHECK_INT(r.nfaulty, 0);
+    /* the exit times, not the rank order, say who died first */
+    scans[2 * NR + 3].exited_when = 22400;
+    MG_CHECK_INT(run(faulty, NR).vanished_rank, 3);
+    /* a rank gone a scan earlier died first, whatever the times of the others */
+    scans[1 * NR + 2] = scans[2 * NR + 2];
+    MG_CHECK_INT(run(faulty, NR).vanished_rank, 2);
+    /* the death explains a suspended-looking or starved scan as well: still no verdict */
+    scans[1 * NR + 0].stopped = scans[1 * NR + 1].stopped = scans[1 * NR + 3].stopped = true;
+    MG_CHECK(hang_diag_job_stopped(&scans[1 * NR], NR));
+    starved = true;
+    MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_VANISHED);
+    starved = false;
 }
 
 /* A job stopped from outside (a suspend) is no hang; one stopped rank among the others is. */
@@ -152,8 +185,10 @@ static void stopped_job_is_suspended_not_hung(void)
     struct hang_diag_result r = run(faulty, NR);
     MG_CHECK_INT(r.kind, HANG_DIAG_SUSPENDED);
     MG_CHECK_INT(r.nfaulty, 0);
-    /* an exited rank does not keep the others from counting as the whole job */
-    scans[1 * NR + 0] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
+    /* an exited rank does not keep the others from counting as the whole job (one gone before
+     * the scans: one that vanishes during them is ranks_vanishing_during_verification's) */
+    for (int s = 0; s < NS; s++)
+        scans[s * NR + 0] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
     MG_CHECK(hang_diag_job_stopped(&scans[1 * NR], NR));
     MG_CHECK_INT(run(faulty, NR).kind, HANG_DIAG_SUSPENDED);
     /* a frozen node: rank 2 stopped outside MPI in every scan, the others waiting for it */
@@ -326,6 +361,7 @@ int main(void)
     MG_RUN(moving_counter_is_a_transient_slowdown);
     MG_RUN(without_counters_the_papers_rule);
     MG_RUN(exited_ranks_are_not_a_hang);
+    MG_RUN(ranks_vanishing_during_verification);
     MG_RUN(stopped_job_is_suspended_not_hung);
     MG_RUN(starved_rank_gives_no_verdict);
     MG_RUN(capacity_smaller_than_faulty_count);
