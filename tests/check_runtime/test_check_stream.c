@@ -59,7 +59,8 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
 static size_t good_stream(uint8_t *buf, size_t cap)
 {
     uint8_t rec[256];
-    size_t n = record_stream_hello(buf, cap, 1, 2, "node1"), rn = encode_recv(rec, sizeof rec);
+    size_t n = record_stream_hello(buf, cap, 1, 2, "node1", NULL, 0);
+    size_t rn = encode_recv(rec, sizeof rec);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12,
@@ -89,7 +90,8 @@ static void test_round_trip_byte_by_byte(void)
         while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
             if (f.type == AGENT_MSG_HELLO)
-                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node), MG_OK);
+                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, NULL, NULL),
+                             MG_OK);
             if (f.type == AGENT_MSG_OBSERVE)
                 MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_OK);
             if (f.type == AGENT_MSG_SITE) {
@@ -185,7 +187,7 @@ static void test_secret(void)
         frame[i] ^= 0x20;
     }
     uint8_t hello[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
-    record_stream_hello(hello, sizeof hello, 0, 1, "node0");
+    record_stream_hello(hello, sizeof hello, 0, 1, "node0", NULL, 0);
     MG_CHECK_INT(agent_auth_check(hello, secret), MG_EPERM);
 }
 
@@ -212,7 +214,7 @@ static int decode_all(const uint8_t *buf, size_t n)
         agent_reading reading;
         record_stream_verdict verdict;
         agent_cursor c = {f.payload, f.payload + f.length};
-        int prc = record_stream_parse_hello(&f, &u, &u, node);
+        int prc = record_stream_parse_hello(&f, &u, &u, node, NULL, NULL);
         prc |= record_stream_parse_observe(&f, &verdict);
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line,
                                         &flags);
@@ -359,7 +361,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
     size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     agent_auth_put(buf, run_secret);
-    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0");
+    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0);
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
@@ -405,8 +407,10 @@ static void test_answers_wait_for_a_full_socket(void)
     MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
     uint8_t buf[1024];
     agent_auth_put(buf, run_secret);
-    size_t n = AGENT_AUTH_SIZE + record_stream_hello(buf + AGENT_AUTH_SIZE,
-                                                     sizeof buf - AGENT_AUTH_SIZE, 0, 1, "leaf");
+    size_t n = AGENT_AUTH_SIZE;
+    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
+    /* the leaf's share, which the answers go by, is known with the world's size */
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, WORLD, 0);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     got g = {0};
     check_remote_sink sink = {
@@ -416,7 +420,7 @@ static void test_answers_wait_for_a_full_socket(void)
     static tbon_leaf_call calls[ANSWERS];
     for (int k = 0; k < ANSWERS; k++)
         calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
-    check_remote_answer(rem, WORLD, calls, ANSWERS);
+    check_remote_answer(rem, calls, ANSWERS);
     agent_reader reader;
     agent_reader_init(&reader);
     int heard = 0, in_order = 1;
@@ -460,7 +464,7 @@ static void test_ranks_found_from_streams(void)
     uint8_t buf[2048], rec[256];
     agent_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
-    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf");
+    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, sizeof buf - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
