@@ -298,13 +298,14 @@ static void root_process(tree *t)
     int32_t *in_ranks[MAX_LEAVES], in_count[MAX_LEAVES];
     int n = t->mids ? t->mids : t->leaves ? t->leaves : 1;
     for (int i = 0; i < n; i++) {
+        in_ranks[i] = NULL;
+    }
+    for (int i = 0; i < n; i++) {
         int lo = t->mids ? mid_leaf(t, i) : i, hi = t->mids ? mid_leaf(t, i + 1) : i + 1;
         inputs[i] = t->mids ? t->mid_up[i].rd : t->leaves ? t->leaf_up[i].rd : t->to_root.rd;
         answers[i] = t->mids ? t->mid_answers[i].wr : t->leaves ? t->leaf_answers[i].wr : -1;
-        if (!(in_ranks[i] = leaf_ranks(t, lo, hi, &in_count[i]))) {
-            t->out->root.f.failed = 1;
-            return;
-        }
+        in_ranks[i] = leaf_ranks(t, lo, hi, &in_count[i]);
+        in_count[i] = in_ranks[i] ? in_count[i] : 0;
         keep[2 * i] = inputs[i];
         keep[2 * i + 1] = answers[i];
     }

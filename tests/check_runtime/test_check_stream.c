@@ -276,6 +276,7 @@ static void test_fuzzed_frames(void)
 
 typedef struct got {
     int records, sites, ends, world, states, verdicts, closed;
+    int shares, share_n, share_first, share_last; /* the streams' shares told, the last one's */
     char node[RECORD_STREAM_NODE_NAME];
 } got;
 
@@ -315,6 +316,16 @@ static void g_closed(void *c, int agent, const char *node, const check_remote_en
 {
     (void)agent, (void)node, (void)end;
     ((got *)c)->closed++;
+}
+
+static void g_share(void *c, int agent, const char *node, const int32_t *ranks, int32_t n)
+{
+    got *g = c;
+    (void)agent, (void)node;
+    g->shares++;
+    g->share_n = n;
+    g->share_first = n ? ranks[0] : -1;
+    g->share_last = n ? ranks[n - 1] : -1;
 }
 
 static int connect_port(int port)
@@ -370,7 +381,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     close(huge);
     got g = {0};
     check_remote_sink sink = {
-        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, NULL};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
         size_t records;
         MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_OK);
@@ -414,9 +425,12 @@ static void test_answers_wait_for_a_full_socket(void)
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     got g = {0};
     check_remote_sink sink = {
-        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
     size_t records;
     MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    /* share 0 of 1: the block of the whole world, told once the world size came */
+    MG_CHECK_INT(g.shares, 1);
+    MG_CHECK_INT(g.share_n, WORLD);
     static tbon_leaf_call calls[ANSWERS];
     for (int k = 0; k < ANSWERS; k++)
         calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
@@ -484,6 +498,65 @@ static void test_ranks_found_from_streams(void)
     close(sv[1]);
 }
 
+/* A node's leaf names its ranks in its HELLO, whichever they are (round robin: 1 and 4 of 6): the
+ * root is told that set once the world size came, and answers a call of rank 4 on that stream; a
+ * HELLO whose ranks are not ascending is refused. */
+static void test_share_of_a_node(void)
+{
+    static const int32_t mine[] = {1, 4}, unordered[] = {4, 1};
+    uint8_t buf[1024];
+    agent_frame f;
+    uint32_t share, shares, n;
+    char node[RECORD_STREAM_NODE_NAME];
+    int32_t *ranks;
+    size_t len = record_stream_hello(buf, sizeof buf, 1, 3, "n2", unordered, 2);
+    char why[200];
+    MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
+    f.payload = buf + AGENT_FRAME_HEADER;
+    MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, &ranks, &n), MG_EFORMAT);
+
+    int sv[2];
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
+    MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
+    agent_auth_put(buf, run_secret);
+    len = AGENT_AUTH_SIZE;
+    len += record_stream_hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2);
+    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, 6, 0);
+    MG_CHECK(write(sv[1], buf, len) == (ssize_t)len);
+    got g = {0};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
+    size_t records;
+    for (int i = 0; i < 50 && !g.shares; i++)
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+    MG_CHECK_INT(g.shares, 1);
+    MG_CHECK_INT(g.share_n, 2);
+    MG_CHECK_INT(g.share_first, 1);
+    MG_CHECK_INT(g.share_last, 4);
+    const tbon_leaf_call calls[] = {{3, 7}, {4, 9}}; /* rank 3 is another node's: not told here */
+    check_remote_answer(rem, calls, 2);
+    agent_reader reader;
+    agent_reader_init(&reader);
+    ssize_t got_bytes = recv(sv[1], buf, sizeof buf, 0);
+    MG_CHECK(got_bytes > 0);
+    MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+    char err[200];
+    MG_CHECK_INT(agent_reader_next(&reader, &f, err, sizeof err), 1);
+    int32_t rank, reserved;
+    uint64_t seq;
+    MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
+    MG_CHECK_INT(f.type, AGENT_MSG_COMPLETED);
+    MG_CHECK_INT(rank, 4);
+    MG_CHECK_INT(seq, 9);
+    MG_CHECK_INT(recv(sv[1], buf, sizeof buf, MSG_DONTWAIT), -1); /* nothing for rank 3 */
+    agent_reader_free(&reader);
+    check_remote_destroy(rem);
+    close(sv[1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -493,5 +566,6 @@ int main(void)
     MG_RUN(test_listener_survives_a_corrupt_agent);
     MG_RUN(test_answers_wait_for_a_full_socket);
     MG_RUN(test_ranks_found_from_streams);
+    MG_RUN(test_share_of_a_node);
     MG_TEST_END();
 }
