@@ -1,10 +1,11 @@
 #!/bin/sh
-# Blocks against ranks round robin through the tree of detectors (docs/check-measurements-deadlock.md
-# "Leaves of any rank mapping"): the replay of check_tbon_bench (tbon.sh's synthetic job) with each
-# leaf streaming a block of consecutive ranks, in the build BASE (before a leaf could stream any other
-# set) and in this one, and with leaf l streaming the ranks r with r % LEAVES == l in this one. Per
-# row the slowest leaf's records/s of CPU (median of RUNS runs) and the frames reaching the root per
-# 1000 MPI calls, with the ratios of this build's blocks to BASE's and of round robin to blocks.
+# Blocks against ranks round robin through the tree of detectors
+# (docs/check-measurements-deadlock.md "Leaves of any rank mapping"): the replay of check_tbon_bench
+# (tbon.sh's synthetic job) with each leaf streaming a block of consecutive ranks, in the build BASE
+# (before a leaf could stream any other set) and in this one, and with leaf l streaming the ranks r
+# with r % LEAVES == l in this one. Per row the slowest leaf's records/s of CPU (median of RUNS
+# runs) and the frames reaching the root per 1000 MPI calls, with the ratios of this build's blocks
+# to BASE's and of round robin to blocks.
 # Usage: bench/check/tbon_mapping.sh BUILD BASE_BUILD [RUNS]
 set -eu
 build=${1:?usage: tbon_mapping.sh BUILD BASE_BUILD [RUNS]}

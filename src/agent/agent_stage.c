@@ -43,7 +43,8 @@ static int parse_ranks(const char *s, int32_t **set, int32_t *count)
     *count = 0;
     do {
         int a, b, used = 0, more = 0;
-        if (sscanf(s + at, "%d%n", &a, &used) != 1 || a < 0 || (*count && a <= (*set)[*count - 1])) {
+        if (sscanf(s + at, "%d%n", &a, &used) != 1 || a < 0 ||
+            (*count && a <= (*set)[*count - 1])) {
             return -1;
         }
         b = a;
@@ -145,8 +146,7 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
     if (leaf && quiet && atoi(quiet) > 0) {
         p.quiet_ms = atoi(quiet);
     }
-    if (!inputs || !output ||
-        (ranks && parse_ranks(ranks, &set, &p.count) != (int)strlen(ranks)) ||
+    if (!inputs || !output || (ranks && parse_ranks(ranks, &set, &p.count) != (int)strlen(ranks)) ||
         (leaf && ((!ranks && share >= shares) ||
                   parse_leaf_input(inputs, &p, in_fds, answer_fds) != (int)strlen(inputs))) ||
         parse_fds(output, &p.output, &p.answers_in) != (int)strlen(output)) {

@@ -218,9 +218,8 @@ static void on_leaf_lost(check_feed *f, const char *node, const check_remote_end
     mg_warn("check: the %s", detail);
     for (int32_t i = 0; f->observer && i < end->n_ranks; i++)
         if (!f->ended[end->ranks[i]])
-            f->newly_blind += observe_ranks_remote(f->observer, end->ranks[i], 0,
-                                                   node[0] ? node : "?", MG_OBSERVE_AGENT_LOST,
-                                                   detail);
+            f->newly_blind += observe_ranks_remote(
+                f->observer, end->ranks[i], 0, node[0] ? node : "?", MG_OBSERVE_AGENT_LOST, detail);
 }
 
 /* A leaf's share came (its ranks, whichever they are: a node's): the root knows which leaf
@@ -240,15 +239,14 @@ static void on_share(void *ctx, int agent, const char *node, const int32_t *rank
         f->failed = 1;
         return;
     }
-    if (++f->leaves_known < f->leaves || !tbon_root_unclaimed(f->answers, &first) ||
-        !f->observer)
+    if (++f->leaves_known < f->leaves || !tbon_root_unclaimed(f->answers, &first) || !f->observer)
         return;
     const char *detail = "no leaf of the tree of detectors streams it: its node's agent did not "
                          "find it";
     for (int32_t k = first; k < f->world; k++)
         if (tbon_root_owner(f->answers, k) < 0)
-            f->newly_blind +=
-                observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_AGENT_LOST, detail);
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_AGENT_LOST,
+                                                   detail);
 }
 
 /* An agent's stream closed: the ranks it judged whose streams had not ended are lost with it. */

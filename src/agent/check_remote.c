@@ -41,7 +41,7 @@ typedef struct remote_conn {
 
 struct check_remote {
     int listen_fd, expected, joined, closed, nconns;
-    int world; /* as the WORLD frames say, 0 before */
+    int world;        /* as the WORLD frames say, 0 before */
     int said_no_more; /* the leaves heard NO_MORE */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;

@@ -28,8 +28,8 @@ typedef struct check_remote_end {
 
 /* What only a remote agent tells: the world size, which ranks are still in their call, a node
  * agent's verdicts on its ranks, a leaf's summary of a collective (tbon_leaf.h: the n world ranks
- * ranks[] of the leaf's share each entered and left it), and that an agent's stream closed. agent numbers
- * the agents in the order they joined; node is the name its HELLO gave. */
+ * ranks[] of the leaf's share each entered and left it), and that an agent's stream closed. agent
+ * numbers the agents in the order they joined; node is the name its HELLO gave. */
 typedef struct check_remote_sink {
     check_agent_sink base;
     void (*world)(void *ctx, int size);

@@ -25,11 +25,11 @@ typedef struct stage {
     const tbon_stage_params *params;
     const int32_t *share; /* the share, once known (tbon_stage_params) */
     int32_t count;
-    int32_t *block;       /* with shares > 0: the share, made at the WORLD frame */
-    uint8_t *ended;       /* per place in the share: an END frame came */
-    uint8_t *done;        /* per input: its DONE frame came */
-    uint8_t *finished;    /* per input: its DONE frame came, or it closed */
-    uint64_t *answered;   /* per input: the COMPLETED frames written to it */
+    int32_t *block;     /* with shares > 0: the share, made at the WORLD frame */
+    uint8_t *ended;     /* per place in the share: an END frame came */
+    uint8_t *done;      /* per input: its DONE frame came */
+    uint8_t *finished;  /* per input: its DONE frame came, or it closed */
+    uint64_t *answered; /* per input: the COMPLETED frames written to it */
     /* per input: 1 + the COMPLETED frames it had read when it last said ENDED (0: not said). It
      * ended after its last answer only when that is every answer written: an ENDED it wrote before
      * reading an answer may arrive after the answer left */
@@ -92,8 +92,9 @@ static int on_frame(stage *s, int i, const agent_frame *f, char *err, size_t err
             }
             s->share = s->block;
         }
-        rc = s->ended && s->share ? tbon_leaf_create(world, s->share, s->count, pass_up, s, &s->leaf)
-                                  : MG_ENOMEM;
+        rc = s->ended && s->share
+                 ? tbon_leaf_create(world, s->share, s->count, pass_up, s, &s->leaf)
+                 : MG_ENOMEM;
         if (rc) {
             snprintf(err, errlen, "a share of %d ranks (%d-%d) does not fit a job of %d ranks",
                      s->count, s->count > 0 ? s->share[0] : 0,

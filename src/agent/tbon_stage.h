@@ -41,7 +41,7 @@ typedef struct tbon_stage_params {
 
 typedef struct tbon_stage_result {
     tbon_leaf_counts counts;
-    int broken_inputs;    /* children whose stream ended inside a frame or was malformed */
+    int broken_inputs;          /* children whose stream ended inside a frame or was malformed */
     int32_t first, last, count; /* the share's lowest and highest ranks, and its size */
 } tbon_stage_result;
 
@@ -57,11 +57,11 @@ typedef struct tbon_stage_result {
  * MG_EFORMAT (a record the stage refused), MG_ECHILD (agent_bound: the agent was lost), MG_ENOMEM.
  */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
- * i streams the count[i] ranks ranks[i][] (ascending) and reads answers from outputs[i]; -1 (an agent)
- * waits for none, and a child that went away is set to -1. answered (or NULL) counts the frames
- * written to each child: a child has ended after its last answer only when its ENDED frame says
- * it read them all (agent_proto.h), since an ENDED it wrote before reading one may arrive after it
- * left. The caller ignores SIGPIPE. */
+ * i streams the count[i] ranks ranks[i][] (ascending) and reads answers from outputs[i]; -1 (an
+ * agent) waits for none, and a child that went away is set to -1. answered (or NULL) counts the
+ * frames written to each child: a child has ended after its last answer only when its ENDED frame
+ * says it read them all (agent_proto.h), since an ENDED it wrote before reading one may arrive
+ * after it left. The caller ignores SIGPIPE. */
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
                               const int32_t *const *ranks, const int32_t *count, int *outputs,
                               uint64_t *answered);

@@ -2,8 +2,9 @@
  * records the rings hold, plus the facts only the agent's node knows (resolved call sites, how
  * streams ended, which ranks are still inside their call, whether each of its ranks is observed).
  * A HELLO {AGENT_TOOL_CHECK, share u32, shares u32, node name char[RECORD_STREAM_NODE_NAME],
- * and from a node's leaf its share: n u32 then n ranks i32, ascending} first, then AGENT_MSG_WORLD, _RECORD, _SITE, _END, _STATE and _OBSERVE frames; their payloads
- * are written and read here. docs/design/check.md "How it is built". */
+ * and from a node's leaf its share: n u32 then n ranks i32, ascending} first, then AGENT_MSG_WORLD,
+ * _RECORD, _SITE, _END, _STATE and _OBSERVE frames; their payloads are written and read here.
+ * docs/design/check.md "How it is built". */
 #ifndef MG_RECORD_STREAM_H
 #define MG_RECORD_STREAM_H
 
