@@ -232,10 +232,14 @@ static void on_share(void *ctx, int agent, const char *node, const int32_t *rank
         return;
     int32_t clash = -1, first;
     int rc = tbon_root_claim(f->answers, agent, ranks, n, &clash);
-    if (rc) {
+    if (rc == MG_ESTATE)
         mg_error("check: the leaf on %s streams rank %d, which another leaf of the tree of "
-                 "detectors streams already (%s)",
-                 node[0] ? node : "?", clash, mg_strerror(rc));
+                 "detectors streams already: a rank's calls would be matched twice",
+                 node[0] ? node : "?", clash);
+    else if (rc)
+        mg_error("check: the leaf on %s names ranks outside the job's %d (%s)",
+                 node[0] ? node : "?", f->world, mg_strerror(rc));
+    if (rc) {
         f->failed = 1;
         return;
     }

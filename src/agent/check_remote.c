@@ -89,7 +89,7 @@ static int conn_share(const check_remote *r, remote_conn *c)
 /* Tells the sink c's share once it is known (its HELLO came, and the world size). */
 static void announce(check_remote *r, remote_conn *c, const check_remote_sink *sink)
 {
-    if (c->announced || c->fd < 0 || conn_share(r, c) != MG_OK)
+    if (c->announced || c->fd < 0 || r->world <= 0 || conn_share(r, c) != MG_OK)
         return;
     c->announced = 1;
     if (sink->share)

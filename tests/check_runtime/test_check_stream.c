@@ -557,6 +557,41 @@ static void test_share_of_a_node(void)
     close(sv[1]);
 }
 
+/* Two leaves that both name rank 1 in their HELLOs: the root refuses the second claim and the feed
+ * stops (a rank streamed twice would be matched twice), with an error naming the rank. */
+static void test_rank_claimed_twice(void)
+{
+    static const int32_t first[] = {0, 1}, second[] = {1, 2};
+    const int32_t *shares[] = {first, second};
+    int sv[2][2];
+    job_session job = {.tool = "check"};
+    check_feed f = {.job = &job, .leaves = 2};
+    MG_CHECK_INT(site_resolver_create(&f.sites), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 2, run_secret, &f.remote), MG_OK);
+    for (int k = 0; k < 2; k++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
+        MG_CHECK_INT(check_remote_adopt(f.remote, sv[k][0]), MG_OK);
+        uint8_t buf[512];
+        agent_auth_put(buf, run_secret);
+        size_t n = AGENT_AUTH_SIZE;
+        n += record_stream_hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1",
+                                 shares[k], 2);
+        n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 3, 0);
+        MG_CHECK(write(sv[k][1], buf, n) == (ssize_t)n);
+    }
+    for (int round = 0; round < 50 && !f.failed; round++)
+        check_feed_drain(&f, 20);
+    MG_CHECK(f.failed);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 0), 0);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 1), 0);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 2), -1); /* the refused claim took none */
+    check_remote_destroy(f.remote);
+    check_feed_destroy(&f);
+    free(job.ranks);
+    close(sv[0][1]);
+    close(sv[1][1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -567,5 +602,6 @@ int main(void)
     MG_RUN(test_answers_wait_for_a_full_socket);
     MG_RUN(test_ranks_found_from_streams);
     MG_RUN(test_share_of_a_node);
+    MG_RUN(test_rank_claimed_twice);
     MG_TEST_END();
 }
