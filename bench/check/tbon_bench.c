@@ -10,7 +10,10 @@
  * peak RSS (a stage's from the kernel, so it counts the mpiguard binary), and at the root what
  * reached it per MPI call and the time from the generator's last record to the verdict. With
  * `kill`, leaf 1 is killed halfway: the root must still give its verdict and name the ranks it
- * lost. Usage: check_tbon_bench RANKS LEAVES [MIDS [ITERATIONS [kill]]] */
+ * lost. With `cyclic`, leaf l streams the ranks r with r % LEAVES == l (ranks round robin on
+ * nodes, as `--map-by node` places them) instead of a block of consecutive ranks, and a middle
+ * stage the union of its leaves' ranks. Usage:
+ * check_tbon_bench RANKS LEAVES [MIDS [ITERATIONS [kill] [cyclic]]] */
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +27,7 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "agent_stage.h"
 #include "check_agent.h"
 #include "check_event.h"
 #include "deadlock_detector.h"
@@ -79,8 +83,8 @@ typedef struct pipe_ends {
 
 typedef struct tree {
     int32_t ranks;
-    int leaves, mids, iterations, kill;
-    int32_t first[MAX_LEAVES + 1]; /* leaf l streams ranks [first[l], first[l + 1]) */
+    int leaves, mids, iterations, kill, cyclic;
+    uint8_t *leaf_of; /* per rank: the leaf (the generator's output) streaming it */
     pipe_ends to_leaf[MAX_LEAVES], leaf_up[MAX_LEAVES], mid_up[MAX_LEAVES], to_root;
     /* the answers of a leaf's parent (a middle stage or the root) and of a middle's (the root) */
     pipe_ends leaf_answers[MAX_LEAVES], mid_answers[MAX_LEAVES];
@@ -137,26 +141,62 @@ static int mid_leaf(const tree *t, int m)
     return m * t->leaves / t->mids;
 }
 
-/* In a child: becomes stage `index` (its counts line to t->counts[index]), `mpiguard agent stage`
- * for ranks [first, last) over the descriptors it kept. */
-static void exec_stage(tree *t, int index, int32_t first, int32_t last, const char *inputs,
-                       int output, int answers_in)
+/* The ranks streamed by leaves [lo, hi) (all of them without leaves), ascending: *n of them, in a
+ * malloc'd array. */
+static int32_t *leaf_ranks(const tree *t, int lo, int hi, int32_t *n)
 {
-    char ranks[32], out[32];
-    snprintf(ranks, sizeof ranks, "%d-%d", first, last - 1);
+    int32_t *set = malloc((size_t)t->ranks * sizeof *set);
+    *n = 0;
+    for (int32_t r = 0; set && r < t->ranks; r++) {
+        if (!t->leaves || (t->leaf_of[r] >= lo && t->leaf_of[r] < hi)) {
+            set[(*n)++] = r;
+        }
+    }
+    return set;
+}
+
+/* Appends the ranks of leaves [lo, hi) to list as `mpiguard agent stage` takes them: runs of
+ * consecutive ranks "A-B" joined by '+'. */
+static void add_ranks(const tree *t, char *list, size_t cap, int lo, int hi)
+{
+    int32_t n;
+    int32_t *set = leaf_ranks(t, lo, hi, &n);
+    size_t len = strlen(list);
+    if (set) {
+        agent_stage_format_ranks(set, n, list + len, cap - len);
+    }
+    free(set);
+}
+
+/* Room for a list of every rank, and a child's descriptors each. */
+static size_t list_cap(const tree *t)
+{
+    return (size_t)t->ranks * 24 + 64 * MAX_LEAVES;
+}
+
+/* In a child: becomes stage `index` (its counts line to t->counts[index]), `mpiguard agent stage`
+ * for the ranks of leaves [lo, hi) over the descriptors it kept. */
+static void exec_stage(tree *t, int index, int lo, int hi, const char *inputs, int output,
+                       int answers_in)
+{
+    char *ranks = calloc(list_cap(t), 1), out[32];
+    if (ranks) {
+        add_ranks(t, ranks, list_cap(t), lo, hi);
+    }
     snprintf(out, sizeof out, "%d/%d", output, answers_in);
     dup2(t->counts[index].wr, STDOUT_FILENO);
-    execl(t->mpiguard, t->mpiguard, "agent", "stage", "--ranks", ranks, "--inputs", inputs,
-          "--output", out, (char *)NULL);
+    execl(t->mpiguard, t->mpiguard, "agent", "stage", "--ranks", ranks ? ranks : "", "--inputs",
+          inputs, "--output", out, (char *)NULL);
     perror(t->mpiguard);
     _exit(127);
 }
 
-/* Appends "FD:A-B[/FD]" for a child streaming [first, last) to list. */
-static void add_input(char *list, size_t cap, int fd, int32_t first, int32_t last, int answers)
+/* Appends "FD:RANKS[/FD]" for a child streaming the ranks of leaves [lo, hi) to list. */
+static void add_input(const tree *t, char *list, int fd, int lo, int hi, int answers)
 {
-    size_t len = strlen(list);
-    snprintf(list + len, cap - len, "%s%d:%d-%d", len ? "," : "", fd, first, last - 1);
+    size_t len = strlen(list), cap = list_cap(t);
+    snprintf(list + len, cap - len, "%s%d:", len ? "," : "", fd);
+    add_ranks(t, list, cap, lo, hi);
     len = strlen(list);
     if (answers >= 0) {
         snprintf(list + len, cap - len, "/%d", answers);
@@ -167,28 +207,32 @@ static void leaf_process(tree *t, int l)
 {
     int keep[] = {t->to_leaf[l].rd, t->leaf_up[l].wr, t->leaf_answers[l].rd};
     keep_only(t, keep, 3);
-    char inputs[64] = "";
+    char *inputs = calloc(list_cap(t), 1);
+    if (!inputs) {
+        _exit(1);
+    }
     /* the generator waits for no answer */
-    add_input(inputs, sizeof inputs, t->to_leaf[l].rd, t->first[l], t->first[l + 1], -1);
-    exec_stage(t, l, t->first[l], t->first[l + 1], inputs, t->leaf_up[l].wr, t->leaf_answers[l].rd);
+    add_input(t, inputs, t->to_leaf[l].rd, l, l + 1, -1);
+    exec_stage(t, l, l, l + 1, inputs, t->leaf_up[l].wr, t->leaf_answers[l].rd);
 }
 
 static void mid_process(tree *t, int m)
 {
     int keep[2 * MAX_LEAVES + 2];
-    char inputs[64 * MAX_LEAVES] = "";
+    char *inputs = calloc(list_cap(t), 1);
+    if (!inputs) {
+        _exit(1);
+    }
     int lo = mid_leaf(t, m), hi = mid_leaf(t, m + 1), n = 0;
     for (int l = lo; l < hi; l++, n++) {
         keep[2 * n] = t->leaf_up[l].rd;
         keep[2 * n + 1] = t->leaf_answers[l].wr;
-        add_input(inputs, sizeof inputs, t->leaf_up[l].rd, t->first[l], t->first[l + 1],
-                  t->leaf_answers[l].wr);
+        add_input(t, inputs, t->leaf_up[l].rd, l, l + 1, t->leaf_answers[l].wr);
     }
     keep[2 * n] = t->mid_up[m].wr;
     keep[2 * n + 1] = t->mid_answers[m].rd;
     keep_only(t, keep, 2 * n + 2);
-    exec_stage(t, MAX_LEAVES + m, t->first[lo], t->first[hi], inputs, t->mid_up[m].wr,
-               t->mid_answers[m].rd);
+    exec_stage(t, MAX_LEAVES + m, lo, hi, inputs, t->mid_up[m].wr, t->mid_answers[m].rd);
 }
 
 /* The root: a deadlock detector fed every stream that reaches it. */
@@ -207,7 +251,8 @@ static void root_lose(root *r, int32_t rank)
     r->f->lost_last = rank;
 }
 
-static int root_frame(root *r, const agent_frame *fr)
+/* A frame from a child streaming the n ranks ranks[]: its summaries stand for them all. */
+static int root_frame(root *r, const agent_frame *fr, const int32_t *ranks, int32_t n)
 {
     int32_t rank, value;
     uint64_t wide;
@@ -227,8 +272,8 @@ static int root_frame(root *r, const agent_frame *fr)
         check_event ev;
         r->f->f.records++;
         int rc = r->det ? record_stream_parse_summary(fr, &rank, &record, &len) : MG_EFORMAT;
-        rc = rc ? rc : check_event_decode(record, len, &ev, &used);
-        return rc ? rc : deadlock_detector_feed_summary(r->det, &ev, rank, ++r->now);
+        rc = rc ? rc : rank != n ? MG_EFORMAT : check_event_decode(record, len, &ev, &used);
+        return rc ? rc : deadlock_detector_feed_summary(r->det, &ev, ranks, n, ++r->now);
     }
     if (record_stream_parse_pair(fr, &rank, &value, &wide)) {
         return MG_OK;
@@ -250,15 +295,17 @@ static int root_frame(root *r, const agent_frame *fr)
 static void root_process(tree *t)
 {
     int inputs[MAX_LEAVES] = {0}, answers[MAX_LEAVES], keep[2 * MAX_LEAVES] = {0};
-    int32_t in_first[MAX_LEAVES], in_last[MAX_LEAVES], in_count[MAX_LEAVES];
+    int32_t *in_ranks[MAX_LEAVES], in_count[MAX_LEAVES];
     int n = t->mids ? t->mids : t->leaves ? t->leaves : 1;
+    for (int i = 0; i < n; i++) {
+        in_ranks[i] = NULL;
+    }
     for (int i = 0; i < n; i++) {
         int lo = t->mids ? mid_leaf(t, i) : i, hi = t->mids ? mid_leaf(t, i + 1) : i + 1;
         inputs[i] = t->mids ? t->mid_up[i].rd : t->leaves ? t->leaf_up[i].rd : t->to_root.rd;
         answers[i] = t->mids ? t->mid_answers[i].wr : t->leaves ? t->leaf_answers[i].wr : -1;
-        in_first[i] = t->leaves ? t->first[lo] : 0;
-        in_last[i] = t->leaves ? t->first[hi] : t->ranks;
-        in_count[i] = in_last[i] - in_first[i];
+        in_ranks[i] = leaf_ranks(t, lo, hi, &in_count[i]);
+        in_count[i] = in_ranks[i] ? in_count[i] : 0;
         keep[2 * i] = inputs[i];
         keep[2 * i + 1] = answers[i];
     }
@@ -301,7 +348,7 @@ static void root_process(tree *t)
                     !record_stream_parse_pair(&fr, &reserved, &unused, &heard)) {
                     ended_after[i] = heard + 1;
                 }
-                rc = root_frame(&r, &fr);
+                rc = root_frame(&r, &fr, in_ranks[i], in_count[i]);
             }
             if (got <= 0 || more < 0) {
                 close_end(&inputs[i]);
@@ -313,7 +360,8 @@ static void root_process(tree *t)
         size_t n_calls = 0;
         rc = rc || !r.det ? rc : tbon_root_answers(r.answers, r.det, &calls, &n_calls);
         if (n_calls) {
-            tbon_stage_tell_children(calls, n_calls, n, in_first, in_count, answers, answered);
+            tbon_stage_tell_children(calls, n_calls, n, (const int32_t *const *)in_ranks, in_count,
+                                     answers, answered);
         }
         /* every child said ENDED after reading its last answer: no further one comes */
         int all_ended = !told_no_more;
@@ -331,10 +379,10 @@ static void root_process(tree *t)
     }
     /* a stream that closed without its DONE frame lost the ranks that had not ended */
     for (int i = 0; i < n && r.det; i++) {
-        for (int32_t k = in_first[i]; !done[i] && k < in_last[i]; k++) {
-            if (!r.ended[k]) {
-                r.ended[k] = 1;
-                root_lose(&r, k);
+        for (int32_t k = 0; !done[i] && k < in_count[i]; k++) {
+            if (!r.ended[in_ranks[i][k]]) {
+                r.ended[in_ranks[i][k]] = 1;
+                root_lose(&r, in_ranks[i][k]);
             }
         }
     }
@@ -357,6 +405,7 @@ static void root_process(tree *t)
     measure_self(&t->out->root.f);
     for (int i = 0; i < n; i++) {
         agent_reader_free(&readers[i]);
+        free(in_ranks[i]);
     }
     deadlock_detector_destroy(r.det);
     tbon_root_destroy(r.answers);
@@ -553,7 +602,7 @@ static void report(const tree *t, uint64_t records, uint64_t calls)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s RANKS LEAVES [MIDS [ITERATIONS [kill]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s RANKS LEAVES [MIDS [ITERATIONS [kill] [cyclic]]]\n", argv[0]);
         return 2;
     }
     static tree t;
@@ -561,7 +610,10 @@ int main(int argc, char **argv)
     t.leaves = atoi(argv[2]);
     t.mids = argc > 3 ? atoi(argv[3]) : 0;
     t.iterations = argc > 4 ? atoi(argv[4]) : 4;
-    t.kill = argc > 5 && strcmp(argv[5], "kill") == 0;
+    for (int a = 5; a < argc; a++) {
+        t.kill |= strcmp(argv[a], "kill") == 0;
+        t.cyclic |= strcmp(argv[a], "cyclic") == 0;
+    }
     if (t.ranks < 4 || t.ranks % 2 || t.leaves < 0 || t.leaves > MAX_LEAVES || t.mids < 0 ||
         t.mids > t.leaves || (t.leaves && t.ranks < t.leaves) || t.iterations < 1 ||
         (t.kill && t.leaves < 2)) {
@@ -592,8 +644,9 @@ int main(int argc, char **argv)
     memset(&t.mid_answers, -1, sizeof t.mid_answers);
     memset(&t.counts, -1, sizeof t.counts);
     int leaves = t.leaves ? t.leaves : 1;
-    for (int l = 0; l <= leaves; l++) {
-        t.first[l] = (int32_t)((int64_t)l * t.ranks / leaves);
+    t.leaf_of = malloc((size_t)t.ranks);
+    for (int32_t r = 0; t.leaf_of && r < t.ranks; r++) {
+        t.leaf_of[r] = (uint8_t)(t.cyclic ? r % leaves : (int64_t)r * leaves / t.ranks);
     }
     int failed = t.leaves ? 0 : make_pipe(&t.to_root);
     for (int l = 0; l < t.leaves && !failed; l++) {
@@ -620,14 +673,11 @@ int main(int argc, char **argv)
     static generator g;
     g.t = &t;
     g.n_out = leaves;
-    g.dest = malloc((size_t)t.ranks);
+    g.dest = t.leaf_of;
     g.seq = calloc((size_t)t.ranks, sizeof *g.seq);
     int keep[MAX_LEAVES];
     for (int o = 0; o < leaves; o++) {
         keep[o] = g.fd[o] = t.leaves ? t.to_leaf[o].wr : t.to_root.wr;
-        for (int32_t r = t.first[o]; r < t.first[o + 1]; r++) {
-            g.dest[r] = (uint8_t)o;
-        }
     }
     keep_only(&t, keep, leaves);
     generate(&t, &g);
@@ -636,20 +686,26 @@ int main(int argc, char **argv)
         collect_stage(&t, pids[i], i <= t.mids ? MAX_LEAVES + i - 1 : i - 1 - t.mids);
     }
     uint64_t calls = (uint64_t)t.ranks * 3u * (uint64_t)t.iterations + 2u;
-    printf("ranks %d, %d leaves, %d middle stages, %d iterations%s:\n", t.ranks, t.leaves, t.mids,
-           t.iterations, t.kill ? ", leaf 1 killed halfway" : "");
+    printf("ranks %d%s, %d leaves, %d middle stages, %d iterations%s:\n", t.ranks,
+           t.cyclic ? " round robin" : "", t.leaves, t.mids, t.iterations,
+           t.kill ? ", leaf 1 killed halfway" : "");
     report(&t, g.records, calls);
     for (int o = 0; o < leaves; o++) {
         agent_buf_free(&g.out[o]);
     }
-    free(g.dest);
     free(g.seq);
     /* a killed leaf hides the planted deadlock: the ranks next to its lost ones wait for them,
      * and the Allreduce after that for those */
     const root_figures *r = &t.out->root;
+    int32_t lost;
+    free(leaf_ranks(&t, 1, 2, &lost));
+    int32_t lost_first = 0;
+    while (lost_first < t.ranks && t.leaf_of[lost_first] != 1) {
+        lost_first++;
+    }
+    free(t.leaf_of);
     if (t.kill) {
-        return r->f.failed || r->lost != t.first[2] - t.first[1] || r->lost_first != t.first[1] ||
-               r->findings == 0;
+        return r->f.failed || r->lost != lost || r->lost_first != lost_first || r->findings == 0;
     }
     return r->f.failed || r->first_kind != DL_DEADLOCK || r->knot[0] != 0 ||
            r->knot[1] != t.ranks - 1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_array.h"
 #include "mg_env.h"
 #include "mg_error.h"
 #include "mg_exit.h"
@@ -32,16 +33,51 @@ static int parse_answers(const char *s, int *answers)
     return sscanf(s + 1, "%d%n", answers, &used) == 1 && *answers >= 0 ? used + 1 : -1;
 }
 
-/* "A-B" at s into [*first, *first + *count). Returns the characters read, -1 if malformed. */
-static int parse_range(const char *s, int32_t *first, int32_t *count)
+/* A share at s: ranges "A-B" (or one rank "A") joined by '+', ascending and apart, e.g. a node's
+ * ranks round robin "1+4+7", appended to *set (grown, the caller frees it) as *count ranks.
+ * Returns the characters read, -1 if malformed or out of memory. */
+static int parse_ranks(const char *s, int32_t **set, int32_t *count)
 {
-    int a, b, used = 0;
-    if (sscanf(s, "%d-%d%n", &a, &b, &used) != 2 || a < 0 || b < a) {
-        return -1;
+    int at = 0;
+    size_t cap = 0;
+    *count = 0;
+    do {
+        int a, b, used = 0, more = 0;
+        if (sscanf(s + at, "%d%n", &a, &used) != 1 || a < 0 ||
+            (*count && a <= (*set)[*count - 1])) {
+            return -1;
+        }
+        b = a;
+        if (s[at + used] == '-' && (sscanf(s + at + used + 1, "%d%n", &b, &more) != 1 || b < a)) {
+            return -1;
+        }
+        at += used + (more ? more + 1 : 0);
+        if (mg_array_reserve((void **)set, &cap, (size_t)*count + (size_t)(b - a) + 1,
+                             sizeof **set) != MG_OK) {
+            return -1;
+        }
+        for (int r = a; r <= b; r++) {
+            (*set)[(*count)++] = r;
+        }
+    } while (s[at] == '+' && ++at);
+    return at;
+}
+
+int agent_stage_format_ranks(const int32_t *ranks, int32_t n, char *out, size_t cap)
+{
+    size_t len = 0;
+    if (cap)
+        out[0] = '\0';
+    for (int32_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && ranks[j] == ranks[j - 1] + 1; j++) {
+        }
+        int w = snprintf(out + len, cap - len, "%s%d-%d", i ? "+" : "", ranks[i], ranks[j - 1]);
+        if (w < 0 || (size_t)w >= cap - len) {
+            return 0;
+        }
+        len += (size_t)w;
     }
-    *first = a;
-    *count = b - a + 1;
-    return used;
+    return 1;
 }
 
 /* "FD" then answers at s. Returns the characters read, -1 if malformed. */
@@ -55,15 +91,16 @@ static int parse_fds(const char *s, int *fd, int *answers)
     return more < 0 ? -1 : used + more;
 }
 
-/* One child of --inputs at s, "FD:A-B[/FD]", into input i. Returns the characters read, -1 if
- * malformed. */
-static int parse_input(const char *s, int i, int *fds, int *answers, int32_t *first, int32_t *count)
+/* One child of --inputs at s, "FD:RANKS[/FD]" (RANKS as parse_ranks), into input i. Returns the
+ * characters read, -1 if malformed. */
+static int parse_input(const char *s, int i, int *fds, int *answers, int32_t **ranks,
+                       int32_t *count)
 {
     int used = 0;
     if (sscanf(s, "%d:%n", &fds[i], &used) != 1 || !used || fds[i] < 0) {
         return -1;
     }
-    int range = parse_range(s + used, &first[i], &count[i]);
+    int range = parse_ranks(s + used, &ranks[i], &count[i]);
     int more = range < 0 ? -1 : parse_answers(s + used + range, &answers[i]);
     return more < 0 ? -1 : used + range + more;
 }
@@ -78,42 +115,57 @@ static int parse_leaf_input(const char *s, tbon_stage_params *p, int *fds, int *
     return used;
 }
 
+/* Frees the sets parsed for the share and the inputs; returns status. */
+static int stage_done(int32_t *share, int32_t **in_ranks, int n_inputs, int status)
+{
+    free(share);
+    for (int i = 0; i < n_inputs; i++) {
+        free(in_ranks[i]);
+        in_ranks[i] = NULL;
+    }
+    return status;
+}
+
 int agent_stage_run(const char *ranks, int share, int shares, const char *inputs,
                     const char *output, int agent_bound)
 {
     static int in_fds[STAGE_MAX_INPUTS], answer_fds[STAGE_MAX_INPUTS];
-    static int32_t in_first[STAGE_MAX_INPUTS], in_count[STAGE_MAX_INPUTS];
+    static int32_t *in_ranks[STAGE_MAX_INPUTS], in_count[STAGE_MAX_INPUTS];
+    int32_t *set = NULL;
+    /* a leaf of check: its share given (a node's ranks) or share k of the world */
+    int leaf = !ranks || shares > 0;
     tbon_stage_params p = {.inputs = in_fds,
-                           .input_first = in_first,
+                           .input_ranks = (const int32_t *const *)in_ranks,
                            .input_count = in_count,
                            .answers_out = answer_fds,
                            .share = share,
-                           .shares = ranks ? 0 : shares,
-                           .quiet_ms = ranks ? 0 : LEAF_QUIET_MS,
+                           .shares = leaf ? shares : 0,
+                           .quiet_ms = leaf ? LEAF_QUIET_MS : 0,
                            .agent_bound = agent_bound};
     const char *quiet = getenv(MG_ENV_LEAF_QUIET_MS);
-    if (!ranks && quiet && atoi(quiet) > 0) {
+    if (leaf && quiet && atoi(quiet) > 0) {
         p.quiet_ms = atoi(quiet);
     }
-    if (!inputs || !output ||
-        (ranks && parse_range(ranks, &p.first, &p.count) != (int)strlen(ranks)) ||
-        (!ranks && (share >= shares ||
-                    parse_leaf_input(inputs, &p, in_fds, answer_fds) != (int)strlen(inputs))) ||
+    if (!inputs || !output || (ranks && parse_ranks(ranks, &set, &p.count) != (int)strlen(ranks)) ||
+        (leaf && ((!ranks && share >= shares) ||
+                  parse_leaf_input(inputs, &p, in_fds, answer_fds) != (int)strlen(inputs))) ||
         parse_fds(output, &p.output, &p.answers_in) != (int)strlen(output)) {
-        mg_error("agent stage: needs --ranks A-B (or --share K --shares N and one input FD), "
-                 "--inputs FD:A-B[/FD],... and --output FD[/FD], not '%s', '%s', '%s'",
+        mg_error("agent stage: needs --ranks A-B[+C-D...] (or --share K --shares N and one input "
+                 "FD), --inputs FD:A-B[+C-D...][/FD],... and --output FD[/FD], not '%s', '%s', "
+                 "'%s'",
                  ranks ? ranks : "", inputs ? inputs : "", output ? output : "");
-        return MG_EXIT_USAGE;
+        return stage_done(set, in_ranks, 0, MG_EXIT_USAGE);
     }
-    for (const char *at = ranks ? inputs : ""; *at; p.n_inputs++) {
+    p.ranks = set;
+    for (const char *at = leaf ? "" : inputs; *at; p.n_inputs++) {
         int used = p.n_inputs < STAGE_MAX_INPUTS
-                       ? parse_input(at, p.n_inputs, in_fds, answer_fds, in_first, in_count)
+                       ? parse_input(at, p.n_inputs, in_fds, answer_fds, in_ranks, in_count)
                        : -1;
         if (used < 0 || (at[used] != ',' && at[used] != '\0')) {
-            mg_error("agent stage: --inputs takes up to %d FD:A-B[/FD] separated by commas, not "
-                     "'%s'",
+            mg_error("agent stage: --inputs takes up to %d FD:A-B[+C-D...][/FD] separated by "
+                     "commas, not '%s'",
                      STAGE_MAX_INPUTS, at);
-            return MG_EXIT_USAGE;
+            return stage_done(set, in_ranks, p.n_inputs + 1, MG_EXIT_USAGE);
         }
         at += used + (at[used] == ',');
     }
@@ -124,19 +176,20 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
     int rc = tbon_stage_run(&p, &res, err, sizeof err);
     char counts[256];
     snprintf(counts, sizeof counts,
-             "stage %d-%d: records %llu passed %llu resolved %llu summaries %llu broken %d",
-             res.first, res.first + res.count - 1, (unsigned long long)res.counts.records,
+             "stage %d-%d (%d ranks): records %llu passed %llu resolved %llu summaries %llu "
+             "broken %d",
+             res.first, res.last, res.count, (unsigned long long)res.counts.records,
              (unsigned long long)res.counts.passed, (unsigned long long)res.counts.resolved,
              (unsigned long long)res.counts.summaries, res.broken_inputs);
     /* a leaf of check keeps the job's stdout clean: it logs them; the benchmark reads stdout */
-    if (p.shares)
+    if (leaf)
         mg_info("%s", counts);
     else
         printf("%s\n", counts);
     if (rc) {
-        mg_error("agent stage %d-%d: %s (%s)", res.first, res.first + res.count - 1, err,
+        mg_error("agent stage %d-%d (%d ranks): %s (%s)", res.first, res.last, res.count, err,
                  mg_strerror(rc));
-        return MG_EXIT_SOFTWARE;
+        return stage_done(set, in_ranks, p.n_inputs, MG_EXIT_SOFTWARE);
     }
-    return 0;
+    return stage_done(set, in_ranks, p.n_inputs, 0);
 }

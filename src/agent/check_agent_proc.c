@@ -6,11 +6,13 @@
 #include "observe_ranks.h"
 #include "mg_array.h"
 #include "mg_clock.h"
+#include "mg_env.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
 #include "rank_scan.h"
 #include "record_stream.h"
+#include "tbon_leaf.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -34,8 +36,9 @@ typedef struct agent_out {
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
     double sent_at;    /* when bytes last went to the detector */
     /* under a leaf of its node (check_agent_proc_params.leaves): the leaf's process (0 until
-     * started) and its ranks [leaf_first, leaf_end) */
-    int leaf_pid, leaf_first, leaf_end;
+     * started) and its share, the n_leaf ranks of this node (ascending), whichever they are */
+    int leaf_pid;
+    int32_t *leaf_ranks, n_leaf;
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -60,13 +63,15 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     agent_out *o = ctx;
     if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
         o->calls[ev->rank]++;
-    if (o->leaf_pid && (ev->rank < o->leaf_first || ev->rank >= o->leaf_end) && !o->failed) {
+    if (o->leaf_pid && tbon_leaf_share_place(o->leaf_ranks, o->n_leaf, ev->rank) < 0 &&
+        !o->failed) {
         char host[RECORD_STREAM_NODE_NAME] = "";
         gethostname(host, sizeof host - 1);
-        mg_error("check agent on %s: rank %d runs on this node, outside its leaf's ranks %d-%d: "
-                 "--detector-leaves across nodes needs each node's ranks to be one block of "
-                 "consecutive ranks, as many on each node",
-                 host, ev->rank, o->leaf_first, o->leaf_end - 1);
+        mg_error("check agent on %s: rank %d runs on this node but was found after its leaf "
+                 "started with the node's %d ranks from %d on: the launcher did not say how many "
+                 "ranks the node holds (%s, %s)",
+                 host, ev->rank, o->n_leaf, o->leaf_ranks[0], MG_ENV_OMPI_LOCAL_SIZE,
+                 MG_ENV_HYDRA_LOCAL_SIZE);
         o->failed = 1;
         return;
     }
@@ -212,15 +217,17 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
-/* The HELLO naming this agent's share (of a leaf's agent: its leaf's) and node. */
+/* The HELLO naming this agent's share (of a leaf's agent: its leaf's, the node's ranks) and node.
+ */
 static void say_hello(agent_out *o, int share, int shares)
 {
     char host[RECORD_STREAM_NODE_NAME] = "";
     gethostname(host, sizeof host - 1);
-    uint8_t *bytes = room(o, RECORD_STREAM_HELLO_SIZE);
+    size_t size = RECORD_STREAM_HELLO_SIZE + (o->n_leaf ? 4 + 4 * (size_t)o->n_leaf : 0);
+    uint8_t *bytes = room(o, size);
     if (bytes)
-        o->len += record_stream_hello(bytes, RECORD_STREAM_HELLO_SIZE, (uint32_t)share,
-                                      (uint32_t)shares, host);
+        o->len += record_stream_hello(bytes, size, (uint32_t)share, (uint32_t)shares, host,
+                                      o->leaf_ranks, (uint32_t)o->n_leaf);
 }
 
 /* The first bytes to the detector: the AUTH frame with the run's secret, then, but from a node
@@ -236,47 +243,73 @@ static void say_auth(agent_out *o, const check_agent_proc_params *p)
         say_hello(o, p->share, p->shares);
 }
 
-/* Once the node's first rank is found: its block of the world (share k of p->leaves) is this
- * node's leaf's share, said in the HELLO on the detector's connection, which then passes to a
- * leaf process (agent_stage_run, forked here) that this agent streams to over a socketpair. The
- * leaf matches its block's calls on the node and passes up the rest, the frames it does not match
- * unchanged; its stream is the detector's from its AUTH frame on. */
+/* How many ranks the launcher put on this node, as it told the rank of process pid; 0: not told. */
+static int node_ranks(int pid)
+{
+    static const char *const names[] = {MG_ENV_OMPI_LOCAL_SIZE, MG_ENV_HYDRA_LOCAL_SIZE};
+    char value[32];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (mg_rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_OK &&
+            atoi(value) > 0)
+            return atoi(value);
+    return 0;
+}
+
+/* Once the node's ranks are found (as many as the launcher says the node holds; without that
+ * figure, those found by then): they are this node's leaf's share, whichever ranks they are (a
+ * block, or round robin: --map-by node), said in the HELLO on the detector's connection, which
+ * then passes to a leaf process (agent_stage_run, forked here) that this agent streams to over a
+ * socketpair. The leaf matches its node's calls and passes up the rest, the frames it does not
+ * match unchanged; its stream is the detector's from its AUTH frame on. */
 static int start_leaf(agent_out *o, const check_agent_proc_params *p)
 {
     const job_session *js = o->node;
-    int r = 0;
-    while (r < js->nranks && !js->ranks[r].pid)
-        r++;
-    if (r == js->nranks)
+    int32_t found = 0, expected = 0;
+    for (int r = 0; r < js->nranks; r++)
+        if (js->ranks[r].pid) {
+            found++;
+            expected = expected ? expected : node_ranks(js->ranks[r].pid);
+        }
+    if (found == 0 || found < expected)
         return MG_OK;
-    int k = 0;
-    check_agent_share_range(js->nranks, k, p->leaves, &o->leaf_first, &o->leaf_end);
-    while (r >= o->leaf_end && ++k < p->leaves)
-        check_agent_share_range(js->nranks, k, p->leaves, &o->leaf_first, &o->leaf_end);
+    if (!(o->leaf_ranks = malloc((size_t)found * sizeof *o->leaf_ranks)))
+        return MG_ENOMEM;
+    for (int r = 0; r < js->nranks; r++)
+        if (js->ranks[r].pid)
+            o->leaf_ranks[o->n_leaf++] = r;
+    /* a label for the messages: the node's lowest rank */
+    int k = o->leaf_ranks[0];
+    size_t cap = 12 * (size_t)found + 1;
+    char *ranks = malloc(cap);
+    if (!ranks || !agent_stage_format_ranks(o->leaf_ranks, o->n_leaf, ranks, cap)) {
+        free(ranks);
+        return MG_ENOMEM;
+    }
     say_hello(o, k, p->leaves);
     int pair[2];
-    if (flush(o) != MG_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    if (flush(o) != MG_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        free(ranks);
         return MG_ESYS;
+    }
     pid_t pid = fork();
     if (pid == 0) {
-        char share[16], shares[16], input[16], output[32];
+        char input[16], output[32];
         close(pair[0]);
-        snprintf(share, sizeof share, "%d", k);
-        snprintf(shares, sizeof shares, "%d", p->leaves);
         snprintf(input, sizeof input, "%d", pair[1]);
         snprintf(output, sizeof output, "%d/%d", o->fd, o->fd);
-        _exit(agent_stage_run(NULL, k, p->leaves, input, output, 1));
+        _exit(agent_stage_run(ranks, k, p->leaves, input, output, 1));
     }
     close(pair[1]);
     if (pid < 0) {
         close(pair[0]);
+        free(ranks);
         return MG_ESYS;
     }
     close(o->fd);
     o->fd = pair[0];
     o->leaf_pid = (int)pid;
-    mg_info("check agent: this node's leaf streams ranks %d-%d (share %d of %d)", o->leaf_first,
-            o->leaf_end - 1, k, p->leaves);
+    mg_info("check agent: this node's leaf streams its %d ranks %s", o->n_leaf, ranks);
+    free(ranks);
     return MG_OK;
 }
 
@@ -376,6 +409,7 @@ int check_agent_proc_run(const check_agent_proc_params *p)
     observe_ranks_destroy(observer);
     free(node.ranks);
     free(o.calls);
+    free(o.leaf_ranks);
     free(o.buf);
     if (o.fd >= 0)
         close(o.fd);

@@ -1,6 +1,7 @@
 /* The detector fed from the agents of `mpiguard check` (check_feed.h). */
 #include "check_feed.h"
 
+#include "agent_stage.h"
 #include "event_ring.h"
 #include "mg_clock.h"
 #include "mg_error.h"
@@ -89,8 +90,7 @@ static void fed(check_feed *f, const check_event *ev, int32_t ranks, int rc)
         return;
     char what[64];
     if (ranks)
-        snprintf(what, sizeof what, "ranks %d-%d: a leaf's summary", ev->rank,
-                 ev->rank + ranks - 1);
+        snprintf(what, sizeof what, "%d ranks from %d on: a leaf's summary", ranks, ev->rank);
     else
         snprintf(what, sizeof what, "rank %d: the %s record %llu", ev->rank,
                  ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
@@ -115,15 +115,15 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
 }
 
 /* A leaf's summary: each of its ranks entered and left the collective of ev (two records each). */
-static void on_summary(void *ctx, const check_event *ev, int32_t ranks)
+static void on_summary(void *ctx, const check_event *ev, const int32_t *ranks, int32_t n)
 {
     check_feed *f = ctx;
     uint64_t now;
     if (!feeding(f, &now))
         return;
-    for (int32_t k = 0; k < ranks; k++)
-        note_records(f, ev->rank + k, 2);
-    fed(f, ev, ranks, deadlock_detector_feed_summary(f->det, ev, ranks, now));
+    for (int32_t k = 0; k < n; k++)
+        note_records(f, ranks[k], 2);
+    fed(f, ev, n, deadlock_detector_feed_summary(f->det, ev, ranks, n, now));
 }
 
 static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
@@ -209,25 +209,55 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
  * share whose streams had not ended are no longer seen. */
 static void on_leaf_lost(check_feed *f, const char *node, const check_remote_end *end)
 {
-    int first, last;
-    check_agent_share_range(f->world, end->share, end->shares, &first, &last);
-    char detail[256];
+    char ranks[96], detail[256];
+    agent_stage_format_ranks(end->ranks, end->n_ranks, ranks, sizeof ranks);
     snprintf(detail, sizeof detail,
-             "leaf %d of the tree of detectors (ranks %d-%d) was lost while the rank ran: its "
+             "leaf %d of the tree of detectors (ranks %s) was lost while the rank ran: its "
              "calls are no longer seen",
-             end->share, first, last - 1);
+             end->share, ranks);
     mg_warn("check: the %s", detail);
-    for (int k = first; f->observer && k < last; k++)
-        if (!f->ended[k])
-            f->newly_blind += observe_ranks_remote(f->observer, k, 0, node[0] ? node : "?",
-                                                   MG_OBSERVE_AGENT_LOST, detail);
+    for (int32_t i = 0; f->observer && i < end->n_ranks; i++)
+        if (!f->ended[end->ranks[i]])
+            f->newly_blind += observe_ranks_remote(
+                f->observer, end->ranks[i], 0, node[0] ? node : "?", MG_OBSERVE_AGENT_LOST, detail);
+}
+
+/* A leaf's share came (its ranks, whichever they are: a node's): the root knows which leaf
+ * streams each rank, and refuses a rank two leaves claim. Once every leaf said its share, a rank
+ * none claimed is not observed: no leaf will ever send its calls. */
+static void on_share(void *ctx, int agent, const char *node, const int32_t *ranks, int32_t n)
+{
+    check_feed *f = ctx;
+    if (!f->leaves || ensure_detector(f) != MG_OK || !f->answers)
+        return;
+    int32_t clash = -1, first;
+    int rc = tbon_root_claim(f->answers, agent, ranks, n, &clash);
+    if (rc == MG_ESTATE)
+        mg_error("check: the leaf on %s streams rank %d, which another leaf of the tree of "
+                 "detectors streams already: a rank's calls would be matched twice",
+                 node[0] ? node : "?", clash);
+    else if (rc)
+        mg_error("check: the leaf on %s names ranks outside the job's %d (%s)",
+                 node[0] ? node : "?", f->world, mg_strerror(rc));
+    if (rc) {
+        f->failed = 1;
+        return;
+    }
+    if (++f->leaves_known < f->leaves || !tbon_root_unclaimed(f->answers, &first) || !f->observer)
+        return;
+    const char *detail = "no leaf of the tree of detectors streams it: its node's agent did not "
+                         "find it";
+    for (int32_t k = first; k < f->world; k++)
+        if (tbon_root_owner(f->answers, k) < 0)
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_AGENT_LOST,
+                                                   detail);
 }
 
 /* An agent's stream closed: the ranks it judged whose streams had not ended are lost with it. */
 static void on_agent_closed(void *ctx, int agent, const char *node, const check_remote_end *end)
 {
     check_feed *f = ctx;
-    if (f->leaves && !end->done && end->shares && f->world) {
+    if (f->leaves && !end->done && end->shares && end->ranks) {
         on_leaf_lost(f, node, end);
         return;
     }
@@ -248,7 +278,8 @@ size_t check_feed_drain(check_feed *f, int wait_ms)
                                     on_state,
                                     on_observe,
                                     on_summary,
-                                    on_agent_closed};
+                                    on_agent_closed,
+                                    on_share};
     size_t n = 0, total = 0;
     /* Bounded, so a job that writes faster than this drains still sees triggers and signals. */
     for (int round = 0; round < 16 && (round == 0 || n > 0) && !f->failed; round++) {
@@ -262,7 +293,7 @@ size_t check_feed_drain(check_feed *f, int wait_ms)
     if (f->answers && tbon_root_answers(f->answers, f->det, &calls, &ncalls) != MG_OK)
         f->failed = 1;
     if (f->answers)
-        check_remote_answer(f->remote, f->world, calls, ncalls);
+        check_remote_answer(f->remote, calls, ncalls);
     return total;
 }
 

@@ -47,6 +47,7 @@ typedef struct check_feed {
     int failed;             /* out of memory, or a stream failed: the feed stopped */
     int broken; /* the detector refused records or failed an analysis: its view is partial */
     int too_many_leaves; /* more leaves than the job's ranks */
+    long leaves_known;   /* leaves whose share came (check_remote_sink.share) */
 } check_feed;
 
 /* The time of the detector and the policy: integer nanoseconds (deadlock_detector.h). */

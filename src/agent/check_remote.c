@@ -31,12 +31,17 @@ typedef struct remote_conn {
      * then (0: not said), and the answers written to it; it ended after its last answer only
      * when it had read them all (tbon_stage_tell_children) */
     uint64_t ended_after, answered;
+    /* its share, the ranks a leaf's summaries stand for: as its HELLO named them, or its HELLO's
+     * block of the world once the world size is known; told to the sink once (announced) */
+    int32_t *share, n_share;
+    int announced;
     agent_reader reader;
     agent_buf unsent; /* answers its socket took no room for yet, written as it takes them */
 } remote_conn;
 
 struct check_remote {
     int listen_fd, expected, joined, closed, nconns;
+    int world;        /* as the WORLD frames say, 0 before */
     int said_no_more; /* the leaves heard NO_MORE */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
@@ -64,6 +69,33 @@ static int accepting(const check_remote *r)
     return r->joined < (r->expected ? r->expected : MAX_AGENTS);
 }
 
+/* Makes c's share (remote_conn.share) from its HELLO's block when it named no ranks. Errors:
+ * MG_EFORMAT (no HELLO share or world size yet), MG_ENOMEM. */
+static int conn_share(const check_remote *r, remote_conn *c)
+{
+    if (c->share)
+        return MG_OK;
+    if (!c->end.shares || r->world <= 0)
+        return MG_EFORMAT;
+    int first, end;
+    check_agent_share_range(r->world, c->end.share, c->end.shares, &first, &end);
+    if (end <= first || !(c->share = malloc((size_t)(end - first) * sizeof *c->share)))
+        return end <= first ? MG_EFORMAT : MG_ENOMEM;
+    for (int k = first; k < end; k++)
+        c->share[c->n_share++] = k;
+    return MG_OK;
+}
+
+/* Tells the sink c's share once it is known (its HELLO came, and the world size). */
+static void announce(check_remote *r, remote_conn *c, const check_remote_sink *sink)
+{
+    if (c->announced || c->fd < 0 || r->world <= 0 || conn_share(r, c) != MG_OK)
+        return;
+    c->announced = 1;
+    if (sink->share)
+        sink->share(sink->base.ctx, c->joined - 1, c->node, c->share, c->n_share);
+}
+
 static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink)
 {
     close(c->fd);
@@ -72,13 +104,19 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
     agent_buf_free(&c->unsent);
     /* a leaf is known by its share from its start: lost before its HELLO, it is lost all the same
      */
-    if (!c->joined && !c->end.shares)
-        return;
-    if (!c->joined)
-        c->joined = ++r->joined;
-    r->closed++;
-    if (sink->agent_closed)
-        sink->agent_closed(sink->base.ctx, c->joined - 1, c->node, &c->end);
+    if (c->joined || c->end.shares) {
+        if (!c->joined)
+            c->joined = ++r->joined;
+        r->closed++;
+        c->end.ranks = conn_share(r, c) == MG_OK ? c->share : NULL;
+        c->end.n_ranks = c->end.ranks ? c->n_share : 0;
+        if (sink->agent_closed)
+            sink->agent_closed(sink->base.ctx, c->joined - 1, c->node, &c->end);
+    }
+    free(c->share);
+    c->share = NULL;
+    c->end.ranks = NULL;
+    c->n_share = c->end.n_ranks = 0;
 }
 
 static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
@@ -90,16 +128,19 @@ static int record_frame(check_remote *r, const agent_frame *f, const check_remot
     return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
 }
 
-static int summary_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
+static int summary_frame(check_remote *r, remote_conn *c, const agent_frame *f,
+                         const check_remote_sink *sink)
 {
     int32_t ranks;
     const uint8_t *record;
     size_t len;
     check_event ev;
     int rc = record_stream_parse_summary(f, &ranks, &record, &len);
+    rc = rc ? rc : conn_share(r, c);
+    rc = rc || ranks == c->n_share ? rc : MG_EFORMAT;
     rc = rc ? rc : record_decoder_decode(&r->decoder, record, len, &ev);
     if (rc == MG_OK && sink->summary)
-        sink->summary(sink->base.ctx, &ev, ranks);
+        sink->summary(sink->base.ctx, &ev, c->share, c->n_share);
     return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
 }
 
@@ -107,19 +148,28 @@ static int summary_frame(check_remote *r, const agent_frame *f, const check_remo
 static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
                     const check_remote_sink *sink)
 {
-    int32_t rank, value, line;
-    uint32_t share, shares;
+    int32_t rank, value, line, *ranks;
+    uint32_t share, shares, n;
     uint64_t wide;
     uint8_t flags;
     char function[1024], file[1024];
     record_stream_verdict verdict;
     switch (f->type) {
     case AGENT_MSG_HELLO:
-        if (record_stream_parse_hello(f, &share, &shares, c->node))
+        /* one HELLO per stream: a second could change a share the root was told */
+        if (c->announced || c->share ||
+            record_stream_parse_hello(f, &share, &shares, c->node, &ranks, &n))
             return MG_EFORMAT;
         c->end.share = (int)share;
         c->end.shares = (int)shares;
-        mg_info("check: the stream from %s joined as share %u of %u", c->node, share, shares);
+        c->share = ranks;
+        c->n_share = (int32_t)n;
+        if (n)
+            mg_info("check: the stream from %s joined with its node's ranks (%u, the first %d)",
+                    c->node, n, ranks[0]);
+        else
+            mg_info("check: the stream from %s joined as share %u of %u", c->node, share, shares);
+        announce(r, c, sink);
         return MG_OK;
     case AGENT_MSG_DONE:
         c->end.done = 1;
@@ -130,7 +180,7 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         c->ended_after = wide + 1;
         return MG_OK;
     case AGENT_MSG_SUMMARY:
-        return summary_frame(r, f, sink);
+        return summary_frame(r, c, f, sink);
     case AGENT_MSG_OBSERVE:
         if (record_stream_parse_observe(f, &verdict))
             return MG_EFORMAT;
@@ -158,8 +208,12 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
             sink->base.rank_end(sink->base.ctx, rank, value, wide);
         else if (f->type == AGENT_MSG_STATE)
             sink->state(sink->base.ctx, rank, wide);
-        else
+        else {
+            r->world = value;
             sink->world(sink->base.ctx, value);
+            for (int i = 0; i < r->nconns; i++)
+                announce(r, &r->conns[i], sink);
+        }
         return MG_OK;
     }
 }
@@ -316,16 +370,13 @@ static void tell_no_more(check_remote *r)
     r->said_no_more = 1;
 }
 
-void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n)
+void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         for (int i = 0; i < r->nconns; i++) {
             remote_conn *c = &r->conns[i];
-            int first, end;
-            if (c->fd < 0 || !c->joined || !c->end.shares)
-                continue;
-            check_agent_share_range(world, c->end.share, c->end.shares, &first, &end);
-            if (calls[k].rank < first || calls[k].rank >= end)
+            if (c->fd < 0 || !c->joined || !c->share ||
+                tbon_leaf_share_place(c->share, c->n_share, calls[k].rank) < 0)
                 continue;
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
@@ -361,6 +412,7 @@ void check_remote_destroy(check_remote *r)
             close(r->conns[i].fd);
             agent_reader_free(&r->conns[i].reader);
             agent_buf_free(&r->conns[i].unsent);
+            free(r->conns[i].share);
         }
     if (r->listen_fd >= 0)
         close(r->listen_fd);

@@ -16,23 +16,30 @@ typedef struct check_remote check_remote;
 #include "record_stream.h"
 #include "tbon_leaf.h"
 
-/* How a stream ended (agent_closed): its HELLO's share of the ranks, and whether its last frame
- * was DONE (a leaf of the tree of detectors that ended cleanly). */
+/* How a stream ended (agent_closed): its HELLO's share of the ranks (share k of shares, or the
+ * ranks it named: with the world size known, its n_ranks ranks[], valid for the call; NULL
+ * before), and whether its last frame was DONE (a leaf of the tree of detectors that ended
+ * cleanly). */
 typedef struct check_remote_end {
     int share, shares, done;
+    const int32_t *ranks;
+    int32_t n_ranks;
 } check_remote_end;
 
 /* What only a remote agent tells: the world size, which ranks are still in their call, a node
- * agent's verdicts on its ranks, a leaf's summary of a collective (tbon_leaf.h: world ranks
- * [ev->rank, + ranks) each entered and left it), and that an agent's stream closed. agent numbers
- * the agents in the order they joined; node is the name its HELLO gave. */
+ * agent's verdicts on its ranks, a leaf's summary of a collective (tbon_leaf.h: the n world ranks
+ * ranks[] of the leaf's share each entered and left it), and that an agent's stream closed. agent
+ * numbers the agents in the order they joined; node is the name its HELLO gave. */
 typedef struct check_remote_sink {
     check_agent_sink base;
     void (*world)(void *ctx, int size);
     void (*state)(void *ctx, int rank, uint64_t blocked_seq);
     void (*observe)(void *ctx, int agent, const char *node, const record_stream_verdict *v);
-    void (*summary)(void *ctx, const check_event *ev, int32_t ranks);
+    void (*summary)(void *ctx, const check_event *ev, const int32_t *ranks, int32_t n);
     void (*agent_closed)(void *ctx, int agent, const char *node, const check_remote_end *end);
+    /* a stream's share, once its HELLO and the world size came: the n ranks ranks[] (ascending),
+     * valid for the call */
+    void (*share)(void *ctx, int agent, const char *node, const int32_t *ranks, int32_t n);
 } check_remote_sink;
 
 /* Takes listen_fd (listening, nonblocking; owned from then on, even on failure) to accept the
@@ -54,10 +61,10 @@ int check_remote_adopt(check_remote *r, int fd);
  * it closes before its HELLO, its ranks are lost all the same (agent_closed is told). */
 int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares);
 /* Tells the leaves the calls the root's model left (tbon_root_answers): each as a COMPLETED frame
- * to the stream whose HELLO share (check_agent_share_range of world) holds its rank; then, once
+ * to the stream whose share (check_remote_sink.share) holds its rank; then, once
  * every expected leaf said ENDED or closed, NO_MORE to each (once): no further answer comes, so
  * they send what they hold and end. A stream that went away is skipped (its reader closes it). */
-void check_remote_answer(check_remote *r, int world, const tbon_leaf_call *calls, size_t n);
+void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n);
 /* Asks every leaf to send up what it holds now (a RELEASE frame): the root waits for a call a
  * rank published and the root has no record of. NULL (no leaves) is accepted. */
 void check_remote_release(check_remote *r);

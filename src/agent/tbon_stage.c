@@ -23,11 +23,13 @@ typedef struct stage {
     agent_buf ends; /* END frames, held until the stage ends */
     tbon_leaf *leaf;
     const tbon_stage_params *params;
-    int32_t first, count; /* the share, once known (tbon_stage_params) */
-    uint8_t *ended;       /* per rank of the share: an END frame came */
-    uint8_t *done;        /* per input: its DONE frame came */
-    uint8_t *finished;    /* per input: its DONE frame came, or it closed */
-    uint64_t *answered;   /* per input: the COMPLETED frames written to it */
+    const int32_t *share; /* the share, once known (tbon_stage_params) */
+    int32_t count;
+    int32_t *block;     /* with shares > 0: the share, made at the WORLD frame */
+    uint8_t *ended;     /* per place in the share: an END frame came */
+    uint8_t *done;      /* per input: its DONE frame came */
+    uint8_t *finished;  /* per input: its DONE frame came, or it closed */
+    uint64_t *answered; /* per input: the COMPLETED frames written to it */
     /* per input: 1 + the COMPLETED frames it had read when it last said ENDED (0: not said). It
      * ended after its last answer only when that is every answer written: an ENDED it wrote before
      * reading an answer may arrive after the answer left */
@@ -53,13 +55,15 @@ static int write_out(stage *s)
     return rc;
 }
 
-static int pass_up(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+static int pass_up(void *ctx, const uint8_t *record, size_t len, const int32_t *summary,
+                   int32_t n_summary)
 {
     stage *s = ctx;
     int rc;
-    if (summary_ranks) {
+    (void)summary; /* the parent knows the share a summary of this stream stands for */
+    if (n_summary) {
         uint8_t frame[AGENT_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
-        size_t n = record_stream_summary(frame, sizeof frame, summary_ranks, record, len);
+        size_t n = record_stream_summary(frame, sizeof frame, n_summary, record, len);
         rc = n ? agent_put_bytes(&s->out, frame, n) : MG_EINVAL;
     } else {
         rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
@@ -67,7 +71,8 @@ static int pass_up(void *ctx, const uint8_t *record, size_t len, int32_t summary
     return rc || s->out.len < STAGE_OUT_BATCH ? rc : write_out(s);
 }
 
-static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
+/* A frame of input i. */
+static int on_frame(stage *s, int i, const agent_frame *f, char *err, size_t errlen)
 {
     if (f->type == AGENT_MSG_WORLD) {
         int32_t rank, world;
@@ -76,18 +81,24 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
         if (rc || s->leaf) {
             return rc;
         }
-        if (s->params->shares) {
+        if (s->params->shares && !s->share) {
             int first, end;
             check_agent_share_range(world, s->params->share, s->params->shares, &first, &end);
-            s->first = first;
             s->count = end - first;
+            s->block = malloc(s->count > 0 ? (size_t)s->count * sizeof *s->block : 1);
             s->ended = calloc(s->count > 0 ? (size_t)s->count : 1, 1);
+            for (int32_t k = 0; s->block && k < s->count; k++) {
+                s->block[k] = first + k;
+            }
+            s->share = s->block;
         }
-        rc = s->ended ? tbon_leaf_create(world, s->first, s->count, pass_up, s, &s->leaf)
-                      : MG_ENOMEM;
+        rc = s->ended && s->share
+                 ? tbon_leaf_create(world, s->share, s->count, pass_up, s, &s->leaf)
+                 : MG_ENOMEM;
         if (rc) {
-            snprintf(err, errlen, "a share of ranks %d-%d does not fit a job of %d ranks", s->first,
-                     s->first + s->count - 1, world);
+            snprintf(err, errlen, "a share of %d ranks (%d-%d) does not fit a job of %d ranks",
+                     s->count, s->count > 0 ? s->share[0] : 0,
+                     s->count > 0 ? s->share[s->count - 1] : 0, world);
             return rc;
         }
         return append_frame(&s->out, f->type, f->payload, f->length);
@@ -100,8 +111,12 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
         if (!rc && f->type == AGENT_MSG_RECORD) {
             rc = tbon_leaf_feed_bytes(s->leaf, f->payload, f->length, &used);
         } else if (!rc) {
+            /* with a share of the world, the one input streams the share */
+            const int32_t *child = s->params->shares ? s->share : s->params->input_ranks[i];
+            int32_t n = s->params->shares ? s->count : s->params->input_count[i];
             rc = record_stream_parse_summary(f, &ranks, &record, &len);
-            rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, ranks, &used);
+            rc = rc ? rc : ranks != n ? MG_EFORMAT : MG_OK;
+            rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, child, n, &used);
         }
         if (rc && rc != MG_EIO) {
             snprintf(err, errlen, "a record the stage refused (%s)%s", mg_strerror(rc),
@@ -111,22 +126,22 @@ static int on_frame(stage *s, const agent_frame *f, char *err, size_t errlen)
     }
     int32_t rank, end;
     uint64_t lost;
+    int32_t place = -1;
     if (f->type == AGENT_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
-        rank >= s->first && rank - s->first < s->count) {
-        s->ended[rank - s->first] = 1;
+        (place = tbon_leaf_share_place(s->share, s->count, rank)) >= 0) {
+        s->ended[place] = 1;
     }
     agent_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
     return append_frame(to, f->type, f->payload, f->length);
 }
 
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
-                              const int32_t *first, const int32_t *count, int *outputs,
+                              const int32_t *const *ranks, const int32_t *count, int *outputs,
                               uint64_t *answered)
 {
     for (size_t k = 0; k < n; k++) {
         int i = 0;
-        while (i < n_children &&
-               (calls[k].rank < first[i] || calls[k].rank - first[i] >= count[i])) {
+        while (i < n_children && tbon_leaf_share_place(ranks[i], count[i], calls[k].rank) < 0) {
             i++;
         }
         uint8_t frame[AGENT_FRAME_HEADER + 16];
@@ -210,10 +225,11 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
     res->broken_inputs++;
     int rc = MG_OK;
     /* with a share of the world, the one input streams the share */
-    int32_t first = p->shares ? s->first : p->input_first[i];
+    const int32_t *child = p->shares ? s->share : p->input_ranks[i];
     int32_t count = p->shares ? s->count : p->input_count[i];
-    for (int32_t r = first; !rc && r < first + count; r++) {
-        if (r >= s->first && r - s->first < s->count && !s->ended[r - s->first]) {
+    for (int32_t k = 0; !rc && k < count; k++) {
+        int32_t r = child[k], place = tbon_leaf_share_place(s->share, s->count, r);
+        if (place >= 0 && !s->ended[place]) {
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
                                             0);
@@ -273,7 +289,7 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
                 s->ended_after[i] = heard + 1;
             }
         } else {
-            rc = on_frame(s, &f, err, errlen);
+            rc = on_frame(s, i, &f, err, errlen);
         }
     }
     return rc;
@@ -288,7 +304,7 @@ static int end_round(stage *s, int answers_open)
     if (s->leaf) {
         size_t n;
         const tbon_leaf_call *calls = tbon_leaf_take_completed(s->leaf, &n);
-        tbon_stage_tell_children(calls, n, s->params->n_inputs, s->params->input_first,
+        tbon_stage_tell_children(calls, n, s->params->n_inputs, s->params->input_ranks,
                                  s->params->input_count, s->answers_out, s->answered);
     }
     int all_ended = 1;
@@ -326,9 +342,9 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
 {
     stage s = {.output = p->output,
                .params = p,
-               .first = p->first,
+               .share = p->ranks,
                .count = p->count,
-               .ended = p->shares ? NULL : calloc((size_t)p->count, 1),
+               .ended = p->ranks ? calloc(p->count > 0 ? (size_t)p->count : 1, 1) : NULL,
                .done = calloc((size_t)p->n_inputs, 1),
                .finished = calloc((size_t)p->n_inputs, 1),
                .answered = calloc((size_t)p->n_inputs, sizeof *s.answered),
@@ -338,7 +354,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
     agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
     memset(out, 0, sizeof *out);
-    int rc = fds && readers && (s.ended || p->shares) && s.done && s.finished && s.answered &&
+    int rc = fds && readers && (s.ended || !p->ranks) && s.done && s.finished && s.answered &&
                      s.ended_after && s.answers_out
                  ? MG_OK
                  : MG_ENOMEM;
@@ -390,8 +406,9 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     if (s.leaf) {
         tbon_leaf_counts_get(s.leaf, &out->counts);
     }
-    out->first = s.first;
     out->count = s.count;
+    out->first = s.count > 0 && s.share ? s.share[0] : 0;
+    out->last = s.count > 0 && s.share ? s.share[s.count - 1] : -1;
     for (int i = 0; readers && i <= p->n_inputs; i++) {
         agent_reader_free(&readers[i]);
     }
@@ -399,6 +416,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     free(readers);
     free(fds);
     free(s.ended);
+    free(s.block);
     free(s.done);
     free(s.finished);
     free(s.answered);

@@ -13,17 +13,21 @@
 
 typedef struct tbon_stage_params {
     const int *inputs; /* the children's streams (read ends), closed by the caller */
-    /* the ranks each child streams: [input_first[i], input_first[i] + input_count[i]) */
-    const int32_t *input_first, *input_count;
+    /* the ranks each child streams: input_count[i] world ranks input_ranks[i][], ascending; a
+     * child's summary stands for all of them */
+    const int32_t *const *input_ranks;
+    const int32_t *input_count;
     int n_inputs;
     int output; /* the parent's stream; closed when the stage ends */
     /* the parent's answers (COMPLETED frames, tbon_leaf_completed), or -1; and per child where
      * this stage's go (-1: an agent, which waits for none); closed by the caller */
     int answers_in;
     const int *answers_out;
-    int32_t first, count; /* the share: world ranks [first, first + count), or, with shares > 0,
-                             share `share` of `shares` of the world (check_agent_share_range), known
-                             at the WORLD frame: then the one input streams that share */
+    /* the share: count world ranks ranks[], ascending (any set), or, ranks NULL and shares > 0,
+     * share `share` of `shares` of the world (check_agent_share_range), known at the WORLD frame;
+     * with shares > 0 the one input streams the share */
+    const int32_t *ranks;
+    int32_t count;
     int share, shares;
     /* a live job's stage (check's leaf): when its inputs stayed quiet this long, its held calls go
      * up; 0 for a replay, whose streams always end */
@@ -37,8 +41,8 @@ typedef struct tbon_stage_params {
 
 typedef struct tbon_stage_result {
     tbon_leaf_counts counts;
-    int broken_inputs;    /* children whose stream ended inside a frame or was malformed */
-    int32_t first, count; /* the share (tbon_stage_params) */
+    int broken_inputs;          /* children whose stream ended inside a frame or was malformed */
+    int32_t first, last, count; /* the share's lowest and highest ranks, and its size */
 } tbon_stage_result;
 
 /* Runs the stage until every child's stream ended; when nothing came for quiet_ms, the held
@@ -53,13 +57,13 @@ typedef struct tbon_stage_result {
  * MG_EFORMAT (a record the stage refused), MG_ECHILD (agent_bound: the agent was lost), MG_ENOMEM.
  */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
- * i streams ranks [first[i], first[i] + count[i]) and reads answers from outputs[i]; -1 (an agent)
- * waits for none, and a child that went away is set to -1. answered (or NULL) counts the frames
- * written to each child: a child has ended after its last answer only when its ENDED frame says
- * it read them all (agent_proto.h), since an ENDED it wrote before reading one may arrive after it
- * left. The caller ignores SIGPIPE. */
+ * i streams the count[i] ranks ranks[i][] (ascending) and reads answers from outputs[i]; -1 (an
+ * agent) waits for none, and a child that went away is set to -1. answered (or NULL) counts the
+ * frames written to each child: a child has ended after its last answer only when its ENDED frame
+ * says it read them all (agent_proto.h), since an ENDED it wrote before reading one may arrive
+ * after it left. The caller ignores SIGPIPE. */
 void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_children,
-                              const int32_t *first, const int32_t *count, int *outputs,
+                              const int32_t *const *ranks, const int32_t *count, int *outputs,
                               uint64_t *answered);
 
 int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err, size_t errlen);

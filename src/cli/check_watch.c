@@ -197,7 +197,8 @@ int check_watch(check_run *r)
     r->feed.observer = NULL;
     observe_ranks_destroy(observer);
     if (r->feed.failed)
-        mg_error("check: out of memory while analysing the job");
+        mg_error("check: the analysis stopped (out of memory, or the error above): its verdicts "
+                 "are not founded");
     if (r->deadlock)
         return MG_EXIT_DEADLOCK;
     if (end == WATCH_STUCK)

@@ -48,7 +48,8 @@ static const char usage[] =
     "mpiguard agent hang|check --connect HOST:PORT|--output FD --token TOKEN [--sampler "
     "shm|ptrace] "
     "[--ranks A-B] [--share K --shares N | --library PATH --mpi openmpi|mpich [--shares N]]\n"
-    "       mpiguard agent stage --ranks A-B --inputs FD:A-B[/FD],... --output FD[/FD]";
+    "       mpiguard agent stage --ranks A-B[+C-D...] --inputs FD:A-B[+C-D...][/FD],... "
+    "--output FD[/FD]";
 
 /* What the command line of an agent says. */
 typedef struct agent_args {
@@ -67,10 +68,10 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
         {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
          agent_samplers, 0, 0},
         {"ranks", 0, MG_OPT_STRING, &a->ranks, "A-B",
-         "hang: own only these ranks (agents standing in for nodes); stage: its share (else "
-         "--share K --shares N)",
+         "hang: own only these ranks (agents standing in for nodes); stage: its share, any set "
+         "A-B+C+... (else --share K --shares N)",
          NULL, 0, 0},
-        {"inputs", 0, MG_OPT_STRING, &a->inputs, "FD:A-B[/FD],...",
+        {"inputs", 0, MG_OPT_STRING, &a->inputs, "FD:A-B[+C-D...][/FD],...",
          "stage: each child's stream, its ranks, where its answers go", NULL, 0, 0},
         {"output", 0, MG_OPT_STRING, &a->output, "FD[/FD]",
          "stage: the parent's stream and its answers; check: the leaf's socket, for --connect",

@@ -105,6 +105,10 @@ int mg_env_module_listed(const char *list, const char *name);
 #define MG_ENV_PMI_SIZE "PMI_SIZE"
 #define MG_ENV_SLURM_PROCID "SLURM_PROCID"
 #define MG_ENV_SLURM_NTASKS "SLURM_NTASKS"
+/* How many ranks of the job run on the rank's node (Open MPI, Hydra): a node agent waits for as
+ * many before its leaf's share is known (src/agent/check_agent_proc.c). */
+#define MG_ENV_OMPI_LOCAL_SIZE "OMPI_COMM_WORLD_LOCAL_SIZE"
+#define MG_ENV_HYDRA_LOCAL_SIZE "MPI_LOCALNRANKS"
 /* The Slurm job of a rank: marks ranks of the same job under srun. -> rank discovery. */
 #define MG_ENV_SLURM_JOB_ID "SLURM_JOB_ID"
 /* The MPI compiler mpiguard-cc wraps. -> mpiguard-cc. */

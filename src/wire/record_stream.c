@@ -4,18 +4,28 @@
 
 #include "mg_error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares,
-                           const char *node)
+                           const char *node, const int32_t *ranks, uint32_t n)
 {
-    uint8_t p[12 + RECORD_STREAM_NODE_NAME] = {0};
+    size_t len = 12 + RECORD_STREAM_NODE_NAME + (n ? 4 + 4 * (size_t)n : 0);
+    if (cap < AGENT_FRAME_HEADER || len > cap - AGENT_FRAME_HEADER)
+        return 0;
+    uint8_t *p = buf + AGENT_FRAME_HEADER;
+    memset(p, 0, 12 + RECORD_STREAM_NODE_NAME);
     put32(p, AGENT_TOOL_CHECK);
     put32(p + 4, share);
     put32(p + 8, shares);
     if (node)
         memcpy(p + 12, node, strnlen(node, RECORD_STREAM_NODE_NAME - 1));
-    return record_stream_frame(buf, cap, AGENT_MSG_HELLO, p, sizeof p);
+    if (n)
+        put32(p + 12 + RECORD_STREAM_NODE_NAME, n);
+    for (uint32_t i = 0; i < n; i++)
+        put32(p + 16 + RECORD_STREAM_NODE_NAME + 4 * i, (uint32_t)ranks[i]);
+    agent_frame_header_put(buf, AGENT_MSG_HELLO, (uint32_t)len);
+    return AGENT_FRAME_HEADER + len;
 }
 
 size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
@@ -57,15 +67,33 @@ size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t
 }
 
 int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares,
-                              char node[RECORD_STREAM_NODE_NAME])
+                              char node[RECORD_STREAM_NODE_NAME], int32_t **ranks, uint32_t *n)
 {
-    if (f->type != AGENT_MSG_HELLO || f->length != 12 + RECORD_STREAM_NODE_NAME ||
-        get32(f->payload) != AGENT_TOOL_CHECK)
+    const size_t fixed = 12 + RECORD_STREAM_NODE_NAME;
+    if (f->type != AGENT_MSG_HELLO || f->length < fixed || get32(f->payload) != AGENT_TOOL_CHECK)
         return MG_EFORMAT;
+    uint32_t count = f->length > fixed ? get32(f->payload + fixed) : 0;
+    if (f->length != (count ? fixed + 4 + 4 * (size_t)count : fixed) ||
+        (f->length > fixed && !count) || count > AGENT_PROTO_MAX_WORLD)
+        return MG_EFORMAT;
+    int32_t *set = NULL;
+    if (count && ranks && !(set = malloc((size_t)count * sizeof *set)))
+        return MG_ENOMEM;
+    for (uint32_t i = 0; set && i < count; i++) {
+        set[i] = (int32_t)get32(f->payload + fixed + 4 + 4 * i);
+        if (set[i] < 0 || (i && set[i] <= set[i - 1])) {
+            free(set);
+            return MG_EFORMAT;
+        }
+    }
     *share = get32(f->payload + 4);
     *shares = get32(f->payload + 8);
     memcpy(node, f->payload + 12, RECORD_STREAM_NODE_NAME - 1);
     node[RECORD_STREAM_NODE_NAME - 1] = '\0';
+    if (ranks)
+        *ranks = set;
+    if (n)
+        *n = count;
     return MG_OK;
 }
 

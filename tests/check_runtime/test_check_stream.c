@@ -59,7 +59,8 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
 static size_t good_stream(uint8_t *buf, size_t cap)
 {
     uint8_t rec[256];
-    size_t n = record_stream_hello(buf, cap, 1, 2, "node1"), rn = encode_recv(rec, sizeof rec);
+    size_t n = record_stream_hello(buf, cap, 1, 2, "node1", NULL, 0);
+    size_t rn = encode_recv(rec, sizeof rec);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12,
@@ -89,7 +90,8 @@ static void test_round_trip_byte_by_byte(void)
         while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
             if (f.type == AGENT_MSG_HELLO)
-                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node), MG_OK);
+                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, NULL, NULL),
+                             MG_OK);
             if (f.type == AGENT_MSG_OBSERVE)
                 MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_OK);
             if (f.type == AGENT_MSG_SITE) {
@@ -185,7 +187,7 @@ static void test_secret(void)
         frame[i] ^= 0x20;
     }
     uint8_t hello[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
-    record_stream_hello(hello, sizeof hello, 0, 1, "node0");
+    record_stream_hello(hello, sizeof hello, 0, 1, "node0", NULL, 0);
     MG_CHECK_INT(agent_auth_check(hello, secret), MG_EPERM);
 }
 
@@ -212,7 +214,7 @@ static int decode_all(const uint8_t *buf, size_t n)
         agent_reading reading;
         record_stream_verdict verdict;
         agent_cursor c = {f.payload, f.payload + f.length};
-        int prc = record_stream_parse_hello(&f, &u, &u, node);
+        int prc = record_stream_parse_hello(&f, &u, &u, node, NULL, NULL);
         prc |= record_stream_parse_observe(&f, &verdict);
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line,
                                         &flags);
@@ -274,6 +276,7 @@ static void test_fuzzed_frames(void)
 
 typedef struct got {
     int records, sites, ends, world, states, verdicts, closed;
+    int shares, share_n, share_first, share_last; /* the streams' shares told, the last one's */
     char node[RECORD_STREAM_NODE_NAME];
 } got;
 
@@ -313,6 +316,16 @@ static void g_closed(void *c, int agent, const char *node, const check_remote_en
 {
     (void)agent, (void)node, (void)end;
     ((got *)c)->closed++;
+}
+
+static void g_share(void *c, int agent, const char *node, const int32_t *ranks, int32_t n)
+{
+    got *g = c;
+    (void)agent, (void)node;
+    g->shares++;
+    g->share_n = n;
+    g->share_first = n ? ranks[0] : -1;
+    g->share_last = n ? ranks[n - 1] : -1;
 }
 
 static int connect_port(int port)
@@ -359,7 +372,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
     size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     agent_auth_put(buf, run_secret);
-    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0");
+    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0);
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
@@ -368,7 +381,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     close(huge);
     got g = {0};
     check_remote_sink sink = {
-        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, NULL};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
         size_t records;
         MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_OK);
@@ -405,18 +418,23 @@ static void test_answers_wait_for_a_full_socket(void)
     MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
     uint8_t buf[1024];
     agent_auth_put(buf, run_secret);
-    size_t n = AGENT_AUTH_SIZE + record_stream_hello(buf + AGENT_AUTH_SIZE,
-                                                     sizeof buf - AGENT_AUTH_SIZE, 0, 1, "leaf");
+    size_t n = AGENT_AUTH_SIZE;
+    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
+    /* the leaf's share, which the answers go by, is known with the world's size */
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, WORLD, 0);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     got g = {0};
     check_remote_sink sink = {
-        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed};
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
     size_t records;
     MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    /* share 0 of 1: the block of the whole world, told once the world size came */
+    MG_CHECK_INT(g.shares, 1);
+    MG_CHECK_INT(g.share_n, WORLD);
     static tbon_leaf_call calls[ANSWERS];
     for (int k = 0; k < ANSWERS; k++)
         calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
-    check_remote_answer(rem, WORLD, calls, ANSWERS);
+    check_remote_answer(rem, calls, ANSWERS);
     agent_reader reader;
     agent_reader_init(&reader);
     int heard = 0, in_order = 1;
@@ -460,7 +478,7 @@ static void test_ranks_found_from_streams(void)
     uint8_t buf[2048], rec[256];
     agent_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
-    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf");
+    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, sizeof buf - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
@@ -480,6 +498,100 @@ static void test_ranks_found_from_streams(void)
     close(sv[1]);
 }
 
+/* A node's leaf names its ranks in its HELLO, whichever they are (round robin: 1 and 4 of 6): the
+ * root is told that set once the world size came, and answers a call of rank 4 on that stream; a
+ * HELLO whose ranks are not ascending is refused. */
+static void test_share_of_a_node(void)
+{
+    static const int32_t mine[] = {1, 4}, unordered[] = {4, 1};
+    uint8_t buf[1024];
+    agent_frame f;
+    uint32_t share, shares, n;
+    char node[RECORD_STREAM_NODE_NAME];
+    int32_t *ranks;
+    size_t len = record_stream_hello(buf, sizeof buf, 1, 3, "n2", unordered, 2);
+    char why[200];
+    MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
+    f.payload = buf + AGENT_FRAME_HEADER;
+    MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, &ranks, &n), MG_EFORMAT);
+
+    int sv[2];
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
+    MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
+    agent_auth_put(buf, run_secret);
+    len = AGENT_AUTH_SIZE;
+    len += record_stream_hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2);
+    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, 6, 0);
+    MG_CHECK(write(sv[1], buf, len) == (ssize_t)len);
+    got g = {0};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
+    size_t records;
+    for (int i = 0; i < 50 && !g.shares; i++)
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+    MG_CHECK_INT(g.shares, 1);
+    MG_CHECK_INT(g.share_n, 2);
+    MG_CHECK_INT(g.share_first, 1);
+    MG_CHECK_INT(g.share_last, 4);
+    const tbon_leaf_call calls[] = {{3, 7}, {4, 9}}; /* rank 3 is another node's: not told here */
+    check_remote_answer(rem, calls, 2);
+    agent_reader reader;
+    agent_reader_init(&reader);
+    ssize_t got_bytes = recv(sv[1], buf, sizeof buf, 0);
+    MG_CHECK(got_bytes > 0);
+    MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+    char err[200];
+    MG_CHECK_INT(agent_reader_next(&reader, &f, err, sizeof err), 1);
+    int32_t rank, reserved;
+    uint64_t seq;
+    MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
+    MG_CHECK_INT(f.type, AGENT_MSG_COMPLETED);
+    MG_CHECK_INT(rank, 4);
+    MG_CHECK_INT(seq, 9);
+    MG_CHECK_INT(recv(sv[1], buf, sizeof buf, MSG_DONTWAIT), -1); /* nothing for rank 3 */
+    agent_reader_free(&reader);
+    check_remote_destroy(rem);
+    close(sv[1]);
+}
+
+/* Two leaves that both name rank 1 in their HELLOs: the root refuses the second claim and the feed
+ * stops (a rank streamed twice would be matched twice), with an error naming the rank. */
+static void test_rank_claimed_twice(void)
+{
+    static const int32_t first[] = {0, 1}, second[] = {1, 2};
+    const int32_t *shares[] = {first, second};
+    int sv[2][2];
+    job_session job = {.tool = "check"};
+    check_feed f = {.job = &job, .leaves = 2};
+    MG_CHECK_INT(site_resolver_create(&f.sites), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 2, run_secret, &f.remote), MG_OK);
+    for (int k = 0; k < 2; k++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
+        MG_CHECK_INT(check_remote_adopt(f.remote, sv[k][0]), MG_OK);
+        uint8_t buf[512];
+        agent_auth_put(buf, run_secret);
+        size_t n = AGENT_AUTH_SIZE;
+        n += record_stream_hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1",
+                                 shares[k], 2);
+        n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 3, 0);
+        MG_CHECK(write(sv[k][1], buf, n) == (ssize_t)n);
+    }
+    for (int round = 0; round < 50 && !f.failed; round++)
+        check_feed_drain(&f, 20);
+    MG_CHECK(f.failed);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 0), 0);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 1), 0);
+    MG_CHECK_INT(tbon_root_owner(f.answers, 2), -1); /* the refused claim took none */
+    check_remote_destroy(f.remote);
+    check_feed_destroy(&f);
+    free(job.ranks);
+    close(sv[0][1]);
+    close(sv[1][1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -489,5 +601,7 @@ int main(void)
     MG_RUN(test_listener_survives_a_corrupt_agent);
     MG_RUN(test_answers_wait_for_a_full_socket);
     MG_RUN(test_ranks_found_from_streams);
+    MG_RUN(test_share_of_a_node);
+    MG_RUN(test_rank_claimed_twice);
     MG_TEST_END();
 }

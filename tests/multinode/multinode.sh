@@ -115,7 +115,7 @@ check-deadlock | check-deadlock-leaves)
     expect_status_within 120 82 "3-node check" "$prog" -- mn_on 0 "$MPIGUARD" check -v \
         --agent-launcher "$launcher -n 3" "${leaves[@]}" --report "$TMP/r.json" -- $launcher -n 3 "$prog"
     expect_stderr "ERROR DEADLOCK"
-    [ "$case" = check-deadlock ] || expect_stderr "the stream from ${MN_ID}n2 joined as share 1 of 3"
+    [ "$case" = check-deadlock ] || expect_stderr "the stream from ${MN_ID}n2 joined with its node's ranks (1, the first 1)"
     python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" ${#leaves[@]} <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 one, many = (json.load(open(p)) for p in sys.argv[1:3])
@@ -159,35 +159,37 @@ PY
     ;;
 check-leaves-mapped)
     # Six ranks placed round robin on the three nodes (Open MPI's --map-by node, Hydra's one slot
-    # per host): node 1 holds ranks 0 and 3, not one block, which a leaf's share must be. Each
-    # node's agent says so, naming its node and the rank outside its leaf's block, and stops; the
-    # job is stopped, its ranks named lost (exit 83, never a clean line), nothing left on a node.
-    app="$BUILD/examples/$flavor/cg"
-    expect_status_within 120 83 "3-node check of 6 ranks round robin through leaves" "$app" -- \
-        mn_on 0 "$MPIGUARD" check --agent-launcher "$launcher -n 3" --detector-leaves 3 \
-        --report "$TMP/r.json" -- $launcher -n 6 "$app" --seconds 120
-    expect_stderr "check agent on ${MN_ID}n[1-3]: rank [0-5] runs on this node, outside its leaf's ranks [0-5]-[0-5]: --detector-leaves across nodes needs each node's ranks to be one block"
-    expect_stderr "is not observed"
-    grep -q "nothing found" "$TMP/stderr" && fail "a clean line for ranks it could not check"
-    python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    # per host): node 1 holds ranks 0 and 3, node 2 ranks 1 and 4, node 3 ranks 2 and 5. Each
+    # node's leaf streams its node's ranks, whichever they are: the deadlock of ranks 0 and 1 (their
+    # barrier partners waiting) is found as on one node, every rank observed on its node; a clean
+    # job is clean, its allreduce summed up at each leaf for its two ranks.
+    prog="$PROGS/mn_deadlock"
+    expect_status_within 60 82 "1-node check of 6 ranks" "$prog" -- \
+        "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n 6 "$prog"
+    expect_status_within 120 82 "3-node check of 6 ranks round robin through leaves" "$prog" -- \
+        mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --detector-leaves 3 \
+        --report "$TMP/r.json" -- $launcher -n 6 "$prog"
+    expect_stderr "ERROR DEADLOCK"
+    expect_stderr "the stream from ${MN_ID}n2 joined with its node's ranks (2, the first 1)"
+    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
-r = json.load(open(sys.argv[1]))
-obs = {o["rank"]: o for o in r["observation"]}
-assert r["findings"] == [] and r["job"]["outcome"] == "stopped", (r["findings"], r["job"])
-assert any(not o["observed"] for o in obs.values()), obs
+one, many = (json.load(open(p)) for p in sys.argv[1:3])
+assert many["tool_data"]["detector"] == {"leaves": 3, "levels": 2}, many["tool_data"]["detector"]
+def essence(r):
+    return [(f["kind"], f["ranks"], f["evidence"].get("knot"),
+             sorted((s["rank"], s["function"], s["file"].rsplit("/", 1)[-1], s["line"])
+                    for s in f["sites"])) for f in r["findings"]]
+assert essence(one) == essence(many), (essence(one), essence(many))
+assert many["findings"][0]["kind"] == "deadlock" and {0, 1} <= set(many["findings"][0]["ranks"])
+hosts = {e["rank"]: e["host"] for e in many["job"]["ranks"]}
+assert hosts == {k: "%sn%d" % (sys.argv[3], k % 3 + 1) for k in range(6)}, hosts
+assert len(many["observation"]) == 6 and all(o["observed"] for o in many["observation"]), many["observation"]
 PY
-    # a node's holder and the unshare that started it are all that may be left, once the remote
-    # launcher daemons (which outlive mpiguard by a moment) are done
-    for k in 1 2 3; do
-        keep="${MN_HOLDER[$k]} $(ps -o ppid= -p "${MN_HOLDER[$k]}")"
-        for _ in $(seq 100); do
-            left=$(ip netns pids "${MN_ID}n$k" | grep -vxF -f <(tr -s ' ' '\n' <<<"$keep" | sed '/^$/d') || true)
-            [ -z "$left" ] && break
-            sleep 0.1
-        done
-        [ -z "$left" ] || { ps -o pid,args -p $left >&2; fail "processes left on node $k 10 s after mpiguard"; }
-    done
-    pass "3-node check ($flavor) of 6 ranks round robin through leaves: each node's agent names the rank outside its leaf's block, the job stopped, exit 83, nothing left"
+    expect_status_within 120 0 "3-node clean check of 6 ranks round robin" "$PROGS/mn_hello" -- \
+        mn_on 0 "$MPIGUARD" check --agent-launcher "$launcher -n 3" --detector-leaves 3 \
+        --report "$TMP/r.json" -- $launcher -n 6 "$PROGS/mn_hello"
+    expect_stderr "nothing found in 6 of 6 ranks observed"
+    pass "3-node check ($flavor) of 6 ranks round robin, a leaf per node: the deadlock of ranks 0 and 1 as on one node, a clean run clean, every rank observed"
     ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with

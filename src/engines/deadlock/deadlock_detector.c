@@ -141,18 +141,23 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     return rc;
 }
 
-int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
-                                   uint64_t now)
+int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev,
+                                   const int32_t *ranks, int32_t n, uint64_t now)
 {
-    if (!det || !ev || ev->rank < 0 || count <= 0 || count > det->world - ev->rank) {
+    if (!det || !ev || !ranks || n <= 0) {
         return MG_EINVAL;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= det->world) {
+            return MG_EINVAL;
+        }
     }
     check_event one = *ev;
     int rc = MG_OK;
-    for (int32_t r = ev->rank; !rc && r < ev->rank + count; r++) {
-        one.rank = r;
+    for (int32_t i = 0; !rc && i < n; i++) {
+        one.rank = ranks[i];
         one.kind = CHECK_EV_ENTER;
-        one.seq = det->ranks[r].last_seq + 1;
+        one.seq = det->ranks[one.rank].last_seq + 1;
         rc = deadlock_detector_feed(det, &one, now);
         one.kind = CHECK_EV_EXIT;
         one.seq++;

@@ -38,13 +38,13 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
  * MG_EVERSION from decoding. *consumed gets the record size on success. */
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
                                  uint64_t now, size_t *consumed);
-/* Feeds a collective summary of a stage of the tree of detectors (tbon_leaf.h): ranks
- * [ev->rank, ev->rank + count) each entered and left the blocking collective whose entry record ev
+/* Feeds a collective summary of a stage of the tree of detectors (tbon_leaf.h): the n world ranks
+ * ranks[] (the stage's share) each entered and left the blocking collective whose entry record ev
  * is, as if each rank's entry and exit came, numbered after the rank's last record. Errors: as
- * deadlock_detector_feed (the first one stops the summary); MG_EINVAL also for a count past the
+ * deadlock_detector_feed (the first one stops the summary); MG_EINVAL also for a rank outside the
  * world. */
-int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev, int32_t count,
-                                   uint64_t now);
+int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev,
+                                   const int32_t *ranks, int32_t n, uint64_t now);
 /* Records that a rank's process vanished (crash, kill) without Finalize or Abort; a rank that
  * vanished inside a blocking wait is analysed as it was then first (its findings join the list).
  * Errors: MG_EINVAL, MG_ENOMEM. */

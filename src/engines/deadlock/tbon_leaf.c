@@ -69,7 +69,10 @@ typedef struct leaf_rank {
 } leaf_rank;
 
 struct tbon_leaf {
-    int32_t first, count;
+    /* the share: count world ranks, ascending, and per world rank its place in share[] (-1:
+     * outside); any set, a block of consecutive ranks being one of them */
+    int32_t world, count;
+    int32_t *share, *place;
     tbon_leaf_pass_fn pass;
     void *ctx;
     leaf_rank *ranks;
@@ -93,35 +96,61 @@ struct tbon_leaf {
 
 static int in_share(const tbon_leaf *leaf, int32_t rank)
 {
-    return rank >= leaf->first && rank - leaf->first < leaf->count;
+    return rank >= 0 && rank < leaf->world && leaf->place[rank] >= 0;
 }
 
 static leaf_rank *rank_of(tbon_leaf *leaf, int32_t rank)
 {
-    return &leaf->ranks[rank - leaf->first];
+    return &leaf->ranks[leaf->place[rank]];
 }
 
-int tbon_leaf_create(int32_t world_size, int32_t first, int32_t count, tbon_leaf_pass_fn pass,
-                     void *ctx, tbon_leaf **out)
+int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
+                     tbon_leaf_pass_fn pass, void *ctx, tbon_leaf **out)
 {
-    if (!out || !pass || world_size <= 0 || first < 0 || count <= 0 || first > world_size - count) {
+    if (!out || !pass || !ranks || world_size <= 0 || count <= 0 || count > world_size) {
         return MG_EINVAL;
     }
+    for (int32_t i = 0; i < count; i++) {
+        if (ranks[i] < (i ? ranks[i - 1] + 1 : 0) || ranks[i] >= world_size) {
+            return MG_EINVAL;
+        }
+    }
     tbon_leaf *leaf = calloc(1, sizeof *leaf);
-    if (!leaf || !(leaf->ranks = calloc((size_t)count, sizeof *leaf->ranks))) {
-        free(leaf);
+    if (!leaf || !(leaf->ranks = calloc((size_t)count, sizeof *leaf->ranks)) ||
+        !(leaf->share = malloc((size_t)count * sizeof *leaf->share)) ||
+        !(leaf->place = malloc((size_t)world_size * sizeof *leaf->place))) {
+        tbon_leaf_destroy(leaf);
         return MG_ENOMEM;
     }
-    leaf->first = first;
+    leaf->world = world_size;
     leaf->count = count;
     leaf->pass = pass;
     leaf->ctx = ctx;
+    memcpy(leaf->share, ranks, (size_t)count * sizeof *leaf->share);
+    for (int32_t r = 0; r < world_size; r++) {
+        leaf->place[r] = -1;
+    }
     for (int32_t i = 0; i < count; i++) {
         leaf->ranks[i].posted = P2P_NONE;
+        leaf->place[ranks[i]] = i;
     }
     p2p_match_init(&leaf->matcher);
     *out = leaf;
     return MG_OK;
+}
+
+int32_t tbon_leaf_share_place(const int32_t *ranks, int32_t n, int32_t rank)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (ranks[mid] < rank) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < n && ranks[lo] == rank ? lo : -1;
 }
 
 void tbon_leaf_destroy(tbon_leaf *leaf)
@@ -129,11 +158,13 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
     if (!leaf) {
         return;
     }
-    for (int32_t i = 0; i < leaf->count; i++) {
+    for (int32_t i = 0; leaf->ranks && i < leaf->count; i++) {
         free(leaf->ranks[i].held);
         free(leaf->ranks[i].slots);
     }
     free(leaf->ranks);
+    free(leaf->share);
+    free(leaf->place);
     free(leaf->completed);
     free(leaf->requests);
     free(leaf->statuses);
@@ -281,7 +312,7 @@ static int tell_below(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
 static int pass_up(tbon_leaf *leaf, const uint8_t *record, size_t len)
 {
     leaf->counts.passed++;
-    return leaf->pass(leaf->ctx, record, len, 0);
+    return leaf->pass(leaf->ctx, record, len, NULL, 0);
 }
 
 static void pop_held(leaf_rank *r, size_t len)
@@ -384,7 +415,7 @@ static int taint(tbon_leaf *leaf, int32_t rank)
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
         uint32_t op = leaf->ranks[i].posted;
         if (op != P2P_NONE && leaf->matcher.ops[op].p.peer == rank) {
-            rc = unpost(leaf, leaf->first + i);
+            rc = unpost(leaf, leaf->share[i]);
         }
     }
     /* its open slots, and those of the share waiting for it, are given up */
@@ -397,7 +428,7 @@ static int taint(tbon_leaf *leaf, int32_t rank)
         }
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = leaf->ranks[i].n_slots ? drain(leaf, leaf->first + i) : MG_OK;
+        rc = leaf->ranks[i].n_slots ? drain(leaf, leaf->share[i]) : MG_OK;
     }
     return rc;
 }
@@ -837,21 +868,21 @@ static int release_collective(tbon_leaf *leaf)
         }
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->first + i) : MG_OK;
+        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->share[i]) : MG_OK;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->first + i) : MG_OK;
+        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->share[i]) : MG_OK;
     }
     return rc;
 }
 
 /* Every rank of the share entered and left the collective alike: one summary goes up for them
- * all (the first rank's entry, standing for the share), none of their records. */
+ * all (the entry of the share's first rank, standing for the share), none of their records. */
 static int summarize(tbon_leaf *leaf)
 {
     leaf_rank *first = &leaf->ranks[0];
     int rc = leaf->pass(leaf->ctx, first->held + first->held_start, held_head_size(first),
-                        leaf->count);
+                        leaf->share, leaf->count);
     leaf->counts.summaries++;
     leaf->n_ready = 0;
     for (int32_t i = 0; i < leaf->count; i++) {
@@ -862,7 +893,7 @@ static int summarize(tbon_leaf *leaf)
         leaf->counts.summarized += 2;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = drain(leaf, leaf->first + i);
+        rc = drain(leaf, leaf->share[i]);
     }
     return rc;
 }
@@ -989,25 +1020,29 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
     return rc ? rc : settle(leaf, ev.rank);
 }
 
-int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, int32_t ranks,
-                           size_t *consumed)
+int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, const int32_t *ranks,
+                           int32_t n, size_t *consumed)
 {
     check_event ev;
     int rc = check_event_decode(buf, len, &ev, consumed);
     if (rc) {
         return rc;
     }
-    if (ranks <= 0 || !in_share(leaf, ev.rank) || !in_share(leaf, ev.rank + ranks - 1)) {
+    if (!ranks || n <= 0) {
         return MG_EINVAL;
     }
+    for (int32_t i = 0; i < n; i++) {
+        if (!in_share(leaf, ranks[i])) {
+            return MG_EINVAL;
+        }
+    }
     uint8_t record[CHECK_EVENT_HEADER_SIZE];
-    int32_t first = ev.rank;
-    for (int32_t rank = first; !rc && rank < first + ranks; rank++) {
-        ev.rank = rank;
+    for (int32_t i = 0; !rc && i < n; i++) {
+        ev.rank = ranks[i];
         for (int kind = CHECK_EV_ENTER; !rc && kind <= CHECK_EV_EXIT; kind++) {
             size_t used;
             ev.kind = (uint8_t)kind;
-            ev.seq = rank_of(leaf, rank)->last_seq + 1;
+            ev.seq = rank_of(leaf, ranks[i])->last_seq + 1;
             rc = check_event_encode(&ev, record, sizeof record, &used);
             rc = rc ? rc : tbon_leaf_feed_bytes(leaf, record, used, &used);
         }
@@ -1025,8 +1060,8 @@ int tbon_leaf_flush(tbon_leaf *leaf)
         for (int32_t i = 0; !rc && i < leaf->count; i++) {
             if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i]) ||
                 (leaf->ranks[i].n_slots && !leaf->ranks[i].tainted)) {
-                rc = taint(leaf, leaf->first + i);
-                rc = rc ? rc : drain(leaf, leaf->first + i);
+                rc = taint(leaf, leaf->share[i]);
+                rc = rc ? rc : drain(leaf, leaf->share[i]);
                 again = 1;
             }
         }

@@ -18,12 +18,13 @@
 
 typedef struct tbon_leaf tbon_leaf;
 
-/* Receives one encoded record passed up, in the order of its rank (summary_ranks 0), or a summary
- * (summary_ranks n > 0): world ranks [record's rank, + n) each entered and left the collective
- * whose entry record it is. The bytes are borrowed for the call only. A non-zero return stops the
- * feed and comes back from it. */
+/* Receives one encoded record passed up, in the order of its rank (n_summary 0), or a summary
+ * (n_summary > 0): the stage's whole share, the n_summary world ranks summary[] (ascending; the
+ * record's rank is the first), each entered and left the collective whose entry record it is. The
+ * bytes and the ranks are borrowed for the call only. A non-zero return stops the feed and comes
+ * back from it. */
 typedef int (*tbon_leaf_pass_fn)(void *ctx, const uint8_t *record, size_t len,
-                                 int32_t summary_ranks);
+                                 const int32_t *summary, int32_t n_summary);
 
 /* A rank's call by the sequence number of its exit record. */
 typedef struct tbon_leaf_call {
@@ -43,10 +44,14 @@ typedef struct tbon_leaf_counts {
     uint64_t awaiting;   /* ranks held now until the stage above answers (tbon_leaf_completed) */
 } tbon_leaf_counts;
 
-/* A stage for world ranks [first, first + count) of a job of world_size ranks, passing up through
- * pass(ctx, ...). Errors: MG_EINVAL (a share outside the world, pass NULL), MG_ENOMEM. */
-int tbon_leaf_create(int32_t world_size, int32_t first, int32_t count, tbon_leaf_pass_fn pass,
-                     void *ctx, tbon_leaf **out);
+/* A stage for the count world ranks ranks[] (ascending: any set, e.g. the ranks a node holds
+ * round robin; a block of consecutive ranks is one such set) of a job of world_size ranks,
+ * passing up through pass(ctx, ...). O(world_size) memory. Errors: MG_EINVAL (a rank outside the
+ * world, ranks not ascending or repeated, pass NULL), MG_ENOMEM. */
+int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
+                     tbon_leaf_pass_fn pass, void *ctx, tbon_leaf **out);
+/* The place of rank in the ascending set ranks[0..n) (a share), -1 if it is not in it. O(log n). */
+int32_t tbon_leaf_share_place(const int32_t *ranks, int32_t n, int32_t rank);
 /* Frees the stage and the records it holds. NULL is accepted. */
 void tbon_leaf_destroy(tbon_leaf *leaf);
 
@@ -54,11 +59,11 @@ void tbon_leaf_destroy(tbon_leaf *leaf);
  * Records of one rank come in their order. Errors: MG_EFORMAT/MG_EVERSION (decoding), MG_EINVAL (a
  * rank outside the share), MG_ENOMEM, or what pass returned. */
 int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t *consumed);
-/* Feeds a summary of a stage below (the pass function's summary_ranks): its ranks' entries and
- * exits, numbered after each rank's last record. Errors: as feed; MG_EINVAL for ranks outside the
+/* Feeds a summary of a stage below (the pass function's summary[0..n)): those ranks' entries and
+ * exits, numbered after each rank's last record. Errors: as feed; MG_EINVAL for a rank outside the
  * share. */
-int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, int32_t ranks,
-                           size_t *consumed);
+int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, const int32_t *ranks,
+                           int32_t n, size_t *consumed);
 /* Passes up every record held (the stream went quiet or ended, so the stage above can decide on
  * the waits in them, also those held for the stage above: tbon_leaf_completed); their ranks are
  * passed through from then on. Errors: as feed. */

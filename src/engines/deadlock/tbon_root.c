@@ -11,6 +11,8 @@ struct tbon_root {
     int32_t world;
     uint64_t *awaited_exit; /* per rank: the exit its stage waits on (0: none) */
     uint64_t *seen;         /* per rank: the last record's seq */
+    int32_t *owner;         /* per rank: the leaf that claimed it, -1 for none */
+    int32_t claimed;        /* ranks with an owner */
     int32_t *pending;       /* ranks with one, in no order */
     size_t n_pending, cap_pending;
     tbon_leaf_call *answers;
@@ -24,9 +26,13 @@ int tbon_root_create(int32_t world_size, tbon_root **out)
     }
     tbon_root *root = calloc(1, sizeof *root);
     if (!root || !(root->awaited_exit = calloc((size_t)world_size, sizeof *root->awaited_exit)) ||
-        !(root->seen = calloc((size_t)world_size, sizeof *root->seen))) {
+        !(root->seen = calloc((size_t)world_size, sizeof *root->seen)) ||
+        !(root->owner = malloc((size_t)world_size * sizeof *root->owner))) {
         tbon_root_destroy(root);
         return MG_ENOMEM;
+    }
+    for (int32_t r = 0; r < world_size; r++) {
+        root->owner[r] = -1;
     }
     root->world = world_size;
     *out = root;
@@ -40,9 +46,49 @@ void tbon_root_destroy(tbon_root *root)
     }
     free(root->awaited_exit);
     free(root->seen);
+    free(root->owner);
     free(root->pending);
     free(root->answers);
     free(root);
+}
+
+int tbon_root_claim(tbon_root *root, int32_t leaf, const int32_t *ranks, int32_t n, int32_t *clash)
+{
+    if (!ranks || n < 0 || leaf < 0) {
+        return MG_EINVAL;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= root->world) {
+            return MG_EINVAL;
+        }
+        if (root->owner[ranks[i]] >= 0 && root->owner[ranks[i]] != leaf) {
+            if (clash) {
+                *clash = ranks[i];
+            }
+            return MG_ESTATE;
+        }
+    }
+    for (int32_t i = 0; i < n; i++) {
+        root->claimed += root->owner[ranks[i]] < 0;
+        root->owner[ranks[i]] = leaf;
+    }
+    return MG_OK;
+}
+
+int32_t tbon_root_unclaimed(const tbon_root *root, int32_t *first)
+{
+    if (first) {
+        *first = -1;
+        for (int32_t r = 0; *first < 0 && r < root->world && root->claimed < root->world; r++) {
+            *first = root->owner[r] < 0 ? r : -1;
+        }
+    }
+    return root->world - root->claimed;
+}
+
+int32_t tbon_root_owner(const tbon_root *root, int32_t rank)
+{
+    return rank >= 0 && rank < root->world ? root->owner[rank] : -1;
 }
 
 int tbon_root_note(tbon_root *root, const check_event *ev)

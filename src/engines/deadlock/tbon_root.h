@@ -19,6 +19,16 @@ int tbon_root_create(int32_t world_size, tbon_root **out);
 /* NULL is accepted. */
 void tbon_root_destroy(tbon_root *root);
 
+/* Notes that leaf (0, 1, ...) streams the n world ranks ranks[]: its share, any set (a node's
+ * ranks, round robin or in a block). The root trusts a whole view only once every rank is claimed
+ * (tbon_root_unclaimed). Errors: MG_EINVAL (a rank outside the world, a negative leaf), MG_ESTATE
+ * (a rank another leaf claimed: *clash gets it, the claim is not taken), MG_ENOMEM. */
+int tbon_root_claim(tbon_root *root, int32_t leaf, const int32_t *ranks, int32_t n, int32_t *clash);
+/* The ranks no leaf claimed; *first (may be NULL) gets the lowest of them, -1 when none. */
+int32_t tbon_root_unclaimed(const tbon_root *root, int32_t *first);
+/* The leaf that claimed rank, -1 for none (or a rank outside the world). */
+int32_t tbon_root_owner(const tbon_root *root, int32_t rank);
+
 /* Notes a record (decoded; fed to the detector already, or skipped by it) that came up from a
  * stage below. Errors:
  * MG_EINVAL (a rank outside the world), MG_ENOMEM. */

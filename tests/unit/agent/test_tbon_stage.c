@@ -75,14 +75,15 @@ static void test_broken_child(void)
     close(b[1]);
 
     int inputs[] = {a[0], b[0]};
-    int32_t first[] = {0, 2}, count[] = {2, 2};
+    static const int32_t low[] = {0, 1}, high[] = {2, 3}, share[] = {0, 1, 2, 3};
+    const int32_t *ranks[] = {low, high}, count[] = {2, 2};
     tbon_stage_params p = {.inputs = inputs,
-                           .input_first = first,
+                           .input_ranks = ranks,
                            .input_count = count,
                            .n_inputs = 2,
                            .output = up[1],
                            .answers_in = -1,
-                           .first = 0,
+                           .ranks = share,
                            .count = 4};
     tbon_stage_result res;
     char err[200] = "";
@@ -164,15 +165,16 @@ static pid_t fork_answering_stage(int in[2], int up[2], int from_parent[2], int 
     MG_CHECK(pipe(in) == 0 && pipe(up) == 0 && pipe(from_parent) == 0 && pipe(to_child) == 0);
     pid_t pid = fork();
     if (pid == 0) {
-        int32_t first = 0, count = 2;
+        static const int32_t share[] = {0, 1};
+        const int32_t *ranks[] = {share}, count = 2;
         tbon_stage_params p = {.inputs = &in[0],
-                               .input_first = &first,
+                               .input_ranks = ranks,
                                .input_count = &count,
                                .n_inputs = 1,
                                .output = up[1],
                                .answers_in = from_parent[0],
                                .answers_out = &to_child[1],
-                               .first = 0,
+                               .ranks = share,
                                .count = 2};
         tbon_stage_result res;
         char err[200];

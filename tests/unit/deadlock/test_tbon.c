@@ -91,55 +91,85 @@ static void stencil(script *s, int iterations)
     }
 }
 
-/* Leaves of `share` ranks each, under `mids` middle stages (0: the leaves feed the root). */
+/* Leaves under `mids` middle stages (0: the leaves feed the root). Leaf l's share is a block of
+ * WORLD / n_leaves consecutive ranks, or, interleaved (ranks round robin on nodes, as
+ * `--map-by node` places them), the ranks r with r % n_leaves == l; a middle stage's is the union
+ * of its leaves' shares. */
 typedef struct tree {
     deadlock_detector *root;
     tbon_root *answers;
     tbon_leaf *leaves[MAX_LEAVES], *mids[MAX_LEAVES];
     int n_leaves, n_mids;
-    int32_t share;
+    int leaf_of[WORLD], mid_of[MAX_LEAVES]; /* the stage streaming each rank, each leaf */
     uint64_t now;
 } tree;
 
-static int to_root(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+static int to_root(void *ctx, const uint8_t *record, size_t len, const int32_t *summary,
+                   int32_t n_summary)
 {
     tree *t = ctx;
     size_t used;
     check_event ev;
     int rc = check_event_decode(record, len, &ev, &used);
-    if (rc || summary_ranks) {
-        return rc ? rc : deadlock_detector_feed_summary(t->root, &ev, summary_ranks, ++t->now);
+    if (rc || n_summary) {
+        return rc ? rc
+                  : deadlock_detector_feed_summary(t->root, &ev, summary, n_summary, ++t->now);
     }
     rc = deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
     return rc ? rc : tbon_root_note(t->answers, &ev);
 }
 
-static int to_mid(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+static int to_mid(void *ctx, const uint8_t *record, size_t len, const int32_t *summary,
+                  int32_t n_summary)
 {
     size_t used;
-    return summary_ranks ? tbon_leaf_feed_summary(ctx, record, len, summary_ranks, &used)
-                         : tbon_leaf_feed_bytes(ctx, record, len, &used);
+    return n_summary ? tbon_leaf_feed_summary(ctx, record, len, summary, n_summary, &used)
+                     : tbon_leaf_feed_bytes(ctx, record, len, &used);
 }
 
-static void tree_open(tree *t, int n_leaves, int n_mids)
+/* The ranks of stage `stage` in map[] (ascending) into set; returns how many. */
+static int32_t share_of(const int *map, int stage, int32_t set[WORLD])
+{
+    int32_t n = 0;
+    for (int32_t r = 0; r < WORLD; r++) {
+        if (map[r] == stage) {
+            set[n++] = r;
+        }
+    }
+    return n;
+}
+
+static void tree_open(tree *t, int n_leaves, int n_mids, int interleaved)
 {
     memset(t, 0, sizeof *t);
     MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &t->root), MG_OK);
     MG_CHECK_INT(tbon_root_create(WORLD, &t->answers), MG_OK);
     t->n_leaves = n_leaves;
     t->n_mids = n_mids;
-    t->share = WORLD / n_leaves;
-    int32_t mid_share = n_mids ? WORLD / n_mids : 0;
-    for (int m = 0; m < n_mids; m++) {
-        MG_CHECK_INT(tbon_leaf_create(WORLD, m * mid_share, mid_share, to_root, t, &t->mids[m]),
-                     MG_OK);
+    int mid_map[WORLD];
+    for (int32_t r = 0; r < WORLD; r++) {
+        t->leaf_of[r] = interleaved ? r % n_leaves : r / (WORLD / n_leaves);
     }
     for (int l = 0; l < n_leaves; l++) {
-        int32_t first = l * t->share;
-        tbon_leaf_pass_fn pass = n_mids ? to_mid : to_root;
-        void *ctx = n_mids ? (void *)t->mids[first / mid_share] : (void *)t;
-        MG_CHECK_INT(tbon_leaf_create(WORLD, first, t->share, pass, ctx, &t->leaves[l]), MG_OK);
+        t->mid_of[l] = !n_mids ? -1 : interleaved ? l % n_mids : l / (n_leaves / n_mids);
     }
+    for (int32_t r = 0; r < WORLD; r++) {
+        mid_map[r] = t->mid_of[t->leaf_of[r]];
+    }
+    int32_t set[WORLD];
+    for (int m = 0; m < n_mids; m++) {
+        int32_t n = share_of(mid_map, m, set);
+        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, to_root, t, &t->mids[m]), MG_OK);
+        MG_CHECK_INT(tbon_root_claim(t->answers, m, set, n, NULL), MG_OK);
+    }
+    for (int l = 0; l < n_leaves; l++) {
+        int32_t n = share_of(t->leaf_of, l, set);
+        tbon_leaf_pass_fn pass = n_mids ? to_mid : to_root;
+        void *ctx = n_mids ? (void *)t->mids[t->mid_of[l]] : (void *)t;
+        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, pass, ctx, &t->leaves[l]), MG_OK);
+        MG_CHECK_INT(n_mids ? MG_OK : tbon_root_claim(t->answers, l, set, n, NULL), MG_OK);
+    }
+    MG_CHECK_INT(tbon_root_unclaimed(t->answers, NULL), 0);
 }
 
 static void tree_close(tree *t)
@@ -169,8 +199,8 @@ static void answer(tree *t)
         told = n;
         for (size_t i = 0; i < n; i++) {
             int32_t rank = calls[i].rank;
-            tbon_leaf *top = t->n_mids ? t->mids[rank / (WORLD / t->n_mids)]
-                                       : t->leaves[rank / t->share];
+            int leaf = t->leaf_of[rank];
+            tbon_leaf *top = t->n_mids ? t->mids[t->mid_of[leaf]] : t->leaves[leaf];
             MG_CHECK_INT(tbon_leaf_completed(top, rank, calls[i].exit_seq), MG_OK);
         }
         for (int m = 0; m < t->n_mids; m++) {
@@ -180,8 +210,8 @@ static void answer(tree *t)
                 memcpy(calls, from, n * sizeof *calls);
             told += n;
             for (size_t i = 0; i < n; i++) {
-                MG_CHECK_INT(tbon_leaf_completed(t->leaves[calls[i].rank / t->share], calls[i].rank,
-                                                 calls[i].exit_seq),
+                MG_CHECK_INT(tbon_leaf_completed(t->leaves[t->leaf_of[calls[i].rank]],
+                                                 calls[i].rank, calls[i].exit_seq),
                              MG_OK);
             }
         }
@@ -200,7 +230,7 @@ static void tree_replay(tree *t, const script *s)
         size_t used;
         MG_CHECK_INT(check_event_decode(s->bytes + at, s->len - at, &ev, &used), MG_OK);
         MG_CHECK_INT(
-            tbon_leaf_feed_bytes(t->leaves[ev.rank / t->share], s->bytes + at, s->len - at, &used),
+            tbon_leaf_feed_bytes(t->leaves[t->leaf_of[ev.rank]], s->bytes + at, s->len - at, &used),
             MG_OK);
         at += used;
         answer(t);
@@ -231,6 +261,16 @@ static int same_call(const dl_call *a, const dl_call *b)
            a->root == b->root && a->callsite == b->callsite;
 }
 
+/* Orders a finding's calls by rank, then by function and state: the order of a collective's
+ * callers follows the order their records reach the root, which differs between the trees. */
+static int call_order(const void *a, const void *b)
+{
+    const dl_call *x = a, *y = b;
+    return x->rank != y->rank   ? (x->rank > y->rank) - (x->rank < y->rank)
+           : x->func != y->func ? (x->func > y->func) - (x->func < y->func)
+                                : (x->state > y->state) - (x->state < y->state);
+}
+
 static void check_same(const deadlock_detector *single, const deadlock_detector *root)
 {
     size_t n_single, n_root;
@@ -246,16 +286,29 @@ static void check_same(const deadlock_detector *single, const deadlock_detector 
         MG_CHECK_INT(got[i].mismatch, want[i].mismatch);
         MG_CHECK_INT(got[i].n_knot, want[i].n_knot);
         MG_CHECK_INT(got[i].n_calls, want[i].n_calls);
-        for (size_t c = 0; c < want[i].n_calls && c < got[i].n_calls; c++) {
-            MG_CHECK(same_call(&got[i].calls[c], &want[i].calls[c]));
+        static dl_call a[4 * WORLD], b[4 * WORLD];
+        size_t n = want[i].n_calls < got[i].n_calls ? want[i].n_calls : got[i].n_calls;
+        MG_CHECK(n <= 4 * WORLD);
+        n = n > 4 * WORLD ? 4 * WORLD : n;
+        memcpy(a, want[i].calls, n * sizeof *a);
+        memcpy(b, got[i].calls, n * sizeof *b);
+        qsort(a, n, sizeof *a, call_order);
+        qsort(b, n, sizeof *b, call_order);
+        for (size_t c = 0; c < n; c++) {
+            MG_CHECK(same_call(&b[c], &a[c]));
         }
     }
 }
 
 /* The script through the single detector and through trees of 2, 4 and 8 leaves (2 levels) and
- * of 4 leaves under 2 middle stages (3 levels): the same findings, `expected` of them, the first
- * of kind `kind`. Returns what the 4-leaf tree's leaves did. */
-static tbon_leaf_counts check_trees(const script *s, size_t expected, int kind)
+ * of 4 leaves under 2 middle stages (3 levels), each with blocks of ranks and with ranks round
+ * robin: the same findings, `expected` of them, the first of kind `kind`. Returns what the leaves
+ * of the 4-leaf trees of 2 levels did: [0] blocks, [1] round robin. */
+typedef struct tree_counts {
+    tbon_leaf_counts of[2];
+} tree_counts;
+
+static tree_counts check_trees(const script *s, size_t expected, int kind)
 {
     deadlock_detector *single;
     MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
@@ -265,20 +318,23 @@ static tbon_leaf_counts check_trees(const script *s, size_t expected, int kind)
     MG_CHECK_INT(n, expected);
     MG_CHECK(n == 0 || f[0].kind == kind);
     static const int shapes[][2] = {{2, 0}, {4, 0}, {8, 0}, {4, 2}};
-    tbon_leaf_counts sum = {0};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        tree t;
-        tree_open(&t, shapes[i][0], shapes[i][1]);
-        tree_replay(&t, s);
-        check_same(single, t.root);
-        tbon_leaf_counts counts;
-        for (int l = 0; shapes[i][0] == 4 && !shapes[i][1] && l < t.n_leaves; l++) {
-            tbon_leaf_counts_get(t.leaves[l], &counts);
-            MG_CHECK_INT(counts.records, counts.passed + counts.resolved + counts.summarized);
-            sum.resolved += counts.resolved;
-            sum.summaries += counts.summaries;
+    tree_counts sum;
+    memset(&sum, 0, sizeof sum);
+    for (int interleaved = 0; interleaved < 2; interleaved++) {
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            tree t;
+            tree_open(&t, shapes[i][0], shapes[i][1], interleaved);
+            tree_replay(&t, s);
+            check_same(single, t.root);
+            tbon_leaf_counts counts;
+            for (int l = 0; shapes[i][0] == 4 && !shapes[i][1] && l < t.n_leaves; l++) {
+                tbon_leaf_counts_get(t.leaves[l], &counts);
+                MG_CHECK_INT(counts.records, counts.passed + counts.resolved + counts.summarized);
+                sum.of[interleaved].resolved += counts.resolved;
+                sum.of[interleaved].summaries += counts.summaries;
+            }
+            tree_close(&t);
         }
-        tree_close(&t);
     }
     deadlock_detector_destroy(single);
     return sum;
@@ -293,10 +349,13 @@ static void test_clean(void)
         call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
     }
     /* 4 leaves of 2: per iteration 4 of the 8 exchanges stay inside a leaf, 4 records each, and
-     * each leaf sends one summary of the Allreduce */
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
-    MG_CHECK_INT(counts.summaries, 3 * 4);
+     * each leaf sends one summary of the Allreduce; round robin (leaf l: ranks l and l + 4) every
+     * exchange is between neighbours, so none stays inside a leaf, but the summaries do */
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.of[0].summaries, 3 * 4);
+    MG_CHECK_INT(counts.of[1].resolved, 0);
+    MG_CHECK_INT(counts.of[1].summaries, 3 * 4);
 }
 
 /* After two iterations, ranks a and b enter func towards each other and never leave it. */
@@ -478,8 +537,8 @@ static void test_pairs_on_a_split(void)
     for (int32_t r = 0; r < WORLD; r++) {
         call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
     }
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
 }
 
 /* ... and a deadlock on one (ranks 2 and 3 receive from each other on theirs) is the single
@@ -496,11 +555,13 @@ static void test_deadlock_on_a_split(void)
     check_trees(&s, 1, DL_DEADLOCK);
 }
 
-static int drop(void *ctx, const uint8_t *record, size_t len, int32_t summary_ranks)
+static int drop(void *ctx, const uint8_t *record, size_t len, const int32_t *summary,
+                int32_t n_summary)
 {
     (void)record;
     (void)len;
-    (*(uint64_t *)ctx) += summary_ranks ? 0 : 1;
+    (void)summary;
+    (*(uint64_t *)ctx) += n_summary ? 0 : 1;
     return MG_OK;
 }
 
@@ -520,7 +581,8 @@ static void test_hold_bound(void)
     }
     tbon_leaf *leaf;
     uint64_t passed = 0;
-    MG_CHECK_INT(tbon_leaf_create(WORLD, 0, 2, drop, &passed, &leaf), MG_OK);
+    static const int32_t first_two[] = {0, 1};
+    MG_CHECK_INT(tbon_leaf_create(WORLD, first_two, 2, drop, &passed, &leaf), MG_OK);
     for (size_t at = 0, used; at < s.len; at += used) {
         MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes + at, s.len - at, &used), MG_OK);
     }
@@ -605,9 +667,9 @@ static void test_nonblocking_ring(void)
         call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
     }
     /* 4 leaves of 2: per iteration the messages 0->1, 2->3, 4->5, 6->7 stay inside a leaf */
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 3 * 4 * 4);
-    MG_CHECK_INT(counts.summaries, 3 * 4);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.of[0].summaries, 3 * 4);
 }
 
 /* Neighbours r and r ^ 1 (one leaf) exchange by Isend/Irecv/Waitall: every call stays in the leaf,
@@ -618,8 +680,8 @@ static void test_nonblocking_pairs(void)
     memset(&s, 0, sizeof s);
     memset(next_request, 0, sizeof next_request);
     nonblocking_ring(&s, 3, 1);
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 3 * WORLD * 6);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * WORLD * 6);
 }
 
 /* After two rounds of the ring, ranks a and b each wait on an Irecv from the other that no send
@@ -673,8 +735,8 @@ static void test_nonblocking_to_blocking(void)
             put_event(&s, &ev);
         }
     }
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 4 * 4 * 6);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 4 * 4 * 6);
 }
 
 /* Neighbours r and r ^ 1 exchange by Isend/Irecv, complete one request with a Waitany (by its
@@ -709,14 +771,105 @@ static void test_nonblocking_waitany(void)
             }
         }
     }
-    tbon_leaf_counts counts = check_trees(&s, 0, 0);
-    MG_CHECK_INT(counts.resolved, 3 * WORLD * 8);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * WORLD * 8);
 }
 
 static void test_nonblocking_deadlock(void)
 {
     nonblocking_deadlock(2, 3); /* inside a leaf */
     nonblocking_deadlock(1, 6); /* across leaves */
+}
+
+/* Ranks r and r + 4 exchange, `iterations` times: one leaf's pair when ranks are round robin on 4
+ * nodes (leaf l: ranks l and l + 4), two leaves' in blocks. */
+static void far_pairs(script *s, int iterations)
+{
+    memset(s, 0, sizeof *s);
+    for (int it = 0; it < iterations; it++) {
+        for (int32_t r = 0; r < WORLD / 2; r++) {
+            call(s, r, CHECK_FN_SEND, r + WORLD / 2);
+            call(s, r + WORLD / 2, CHECK_FN_RECV, r);
+        }
+    }
+}
+
+/* A clean run: the round-robin leaves keep every pair (4 records each), the block leaves none. */
+static void test_round_robin_clean(void)
+{
+    static script s;
+    far_pairs(&s, 3);
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[1].resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.of[0].resolved, 0);
+}
+
+/* Ranks 1 and 5 (one round-robin leaf, two block leaves) send to each other unbuffered, ranks 2 and
+ * 7 (two leaves either way) receive from each other: the single detector's one finding, its two
+ * knots, every call of them. */
+static void test_round_robin_deadlocks(void)
+{
+    static script s;
+    far_pairs(&s, 1);
+    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 5, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 1, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 7, CHECK_NO_ROOT);
+    put(&s, CHECK_EV_ENTER, 7, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
+    check_trees(&s, 1, DL_DEADLOCK);
+    deadlock_detector *single;
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
+    single_replay(single, &s);
+    size_t n;
+    const dl_finding *f = deadlock_detector_findings(single, &n);
+    MG_CHECK_INT(f[0].n_knot, 4);
+    deadlock_detector_destroy(single);
+}
+
+/* A share is any set, but a set: ascending, inside the world; a leaf refuses the records and
+ * summaries of other ranks; the root knows which leaf streams each rank and which rank none does,
+ * and refuses a rank claimed by two leaves. */
+static void test_shares_claimed(void)
+{
+    static const int32_t evens[] = {0, 2, 4, 6}, odds[] = {1, 3, 5}, down[] = {3, 1},
+                         twice[] = {1, 1}, outside[] = {8}, clash[] = {5, 7}, last[] = {7};
+    tbon_leaf *leaf;
+    uint64_t passed = 0;
+    MG_CHECK_INT(tbon_leaf_create(WORLD, down, 2, drop, &passed, &leaf), MG_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, twice, 2, drop, &passed, &leaf), MG_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, outside, 1, drop, &passed, &leaf), MG_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, evens, 4, drop, &passed, &leaf), MG_OK);
+    static script s;
+    memset(&s, 0, sizeof s);
+    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_BARRIER, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    size_t used;
+    MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes, s.len, &used), MG_EINVAL);
+    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, odds, 3, &used), MG_EINVAL);
+    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, evens, 4, &used), MG_OK);
+    MG_CHECK_INT(tbon_leaf_share_place(evens, 4, 4), 2);
+    MG_CHECK_INT(tbon_leaf_share_place(evens, 4, 5), -1);
+    tbon_leaf_destroy(leaf);
+
+    tbon_root *root;
+    int32_t first, which = -1;
+    MG_CHECK_INT(tbon_root_create(WORLD, &root), MG_OK);
+    MG_CHECK_INT(tbon_root_unclaimed(root, &first), WORLD);
+    MG_CHECK_INT(tbon_root_claim(root, 0, evens, 4, &which), MG_OK);
+    MG_CHECK_INT(tbon_root_claim(root, 1, odds, 3, &which), MG_OK);
+    MG_CHECK_INT(tbon_root_unclaimed(root, &first), 1);
+    MG_CHECK_INT(first, 7);
+    MG_CHECK_INT(tbon_root_claim(root, 2, clash, 2, &which), MG_ESTATE);
+    MG_CHECK_INT(which, 5);
+    MG_CHECK_INT(tbon_root_owner(root, 5), 1);
+    MG_CHECK_INT(tbon_root_unclaimed(root, &first), 1); /* the refused claim took no rank */
+    MG_CHECK_INT(tbon_root_claim(root, 2, outside, 1, &which), MG_EINVAL);
+    MG_CHECK_INT(tbon_root_claim(root, 2, last, 1, &which), MG_OK);
+    MG_CHECK_INT(tbon_root_unclaimed(root, &first), 0);
+    MG_CHECK_INT(first, -1);
+    MG_CHECK_INT(tbon_root_owner(root, 6), 0);
+    tbon_root_destroy(root);
 }
 
 int main(void)
@@ -738,5 +891,8 @@ int main(void)
     MG_RUN(test_nonblocking_to_blocking);
     MG_RUN(test_nonblocking_waitany);
     MG_RUN(test_nonblocking_deadlock);
+    MG_RUN(test_round_robin_clean);
+    MG_RUN(test_round_robin_deadlocks);
+    MG_RUN(test_shares_claimed);
     MG_TEST_END();
 }
