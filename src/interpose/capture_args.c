@@ -35,6 +35,9 @@ int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_pro
         ev.tag = tag;
         ev.count = count;
         capture_emit(&ev);
+        /* MPI may end the process in the call (Open MPI crashes freeing a freed window): the
+         * record is read, and its site resolved, before the call goes on */
+        capture_emit_wait_read();
     }
     return 1;
 }

@@ -598,9 +598,6 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
     case CHECK_CLASS_FINALIZE:
         call_model_terminate(det, ev->rank, LIFE_FINALIZED, ev->func, ev->callsite);
         return lifecycle_finalized(det, ev->rank);
-    case CHECK_CLASS_ABORT:
-        call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
-        return MG_OK;
     default: {
         rma_wait_role role;
         return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : model_locks(det, ev);
@@ -848,8 +845,21 @@ static void track_invalid(dl_rank *rs, const check_event *ev)
     rs->flags &= (uint8_t) ~(RANK_IN_INVALID | RANK_INVALID_ENTERED);
 }
 
+int call_model_in_current_call(const check_event *ev)
+{
+    return ev->func == CHECK_FN_MPI_ERROR ||
+           (ev->kind == CHECK_EV_ENTER &&
+            check_func_describe(ev->func)->klass == CHECK_CLASS_ABORT);
+}
+
 int call_model_process(deadlock_detector *det, const check_event *ev)
 {
+    if (ev->func != CHECK_FN_MPI_ERROR && call_model_in_current_call(ev)) {
+        /* before track_invalid: an abort straight after a call with invalid arguments ends the
+         * rank inside it (the capture module's handler aborts after MPI's error) */
+        call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
+        return MG_OK;
+    }
     track_invalid(&det->ranks[ev->rank], ev);
     if ((ev->flags & CHECK_FLAG_INVALID_ARGUMENTS) || ev->func == CHECK_FN_MPI_ERROR) {
         return report_invalid(det, ev);

@@ -7,6 +7,9 @@
 
 /* Applies one record (in the rank's order) to the model. Errors: as deadlock_detector_feed. */
 int call_model_process(deadlock_detector *det, const check_event *ev);
+/* 1 when ev belongs to the call its rank is in, even a blocked one: an error MPI raised in it, or
+ * MPI_Abort (a program's error handler calls it there, as the capture module's does). */
+int call_model_in_current_call(const check_event *ev);
 /* Applies the wildcard decisions of an exit record (see call_model.c). */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
                                const check_func_info *info, int current);

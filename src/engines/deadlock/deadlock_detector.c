@@ -106,14 +106,12 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     }
     const check_func_info *info = check_func_describe(ev->func);
     int rc;
-    if (info->klass == CHECK_CLASS_ABORT && ev->kind == CHECK_EV_ENTER) {
-        call_model_terminate(det, ev->rank, LIFE_ABORTED, ev->func, ev->callsite);
-        rc = MG_OK;
-    } else if (ev->func == CHECK_FN_MPI_ERROR && !record_backlog_has(&det->backlog, ev->rank)) {
-        /* raised in the call the rank is in, even a blocked one: the job aborts next. With records
-         * held behind its wait, the rank went on: the error is its last held call's, and waits
-         * behind it (a tree's root may have a rank's later calls before its partners' earlier
-         * ones, and only in order is the error folded into an invalid call's finding). */
+    if (call_model_in_current_call(ev) && !record_backlog_has(&det->backlog, ev->rank)) {
+        /* raised in (an abort: called from) the call the rank is in, even a blocked one: the job
+         * ends next. With records held behind its wait, the rank went on: the record is its last
+         * held call's, and waits behind it (a tree's root may have a rank's later calls before
+         * its partners' earlier ones, and only in order is an error or an abort folded into an
+         * invalid call's finding). */
         rc = call_model_process(det, ev);
     } else if (wait_state_blocked(det, ev->rank) || record_backlog_has(&det->backlog, ev->rank)) {
         int first_held = !record_backlog_has(&det->backlog, ev->rank);
@@ -184,21 +182,37 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
     }
     det->last_time = now;
     /* A partner's records not read yet hold the rank's later ones (a collective it entered
-     * first): they were written before the rank ended, so they are analysed before it ends. */
-    if (record_backlog_has(&det->backlog, rank)) {
+     * first): they were written before the rank ended, so they are analysed before it ends. A
+     * rank ended while it waits (MPICH's launcher kills the job once a rank exits without
+     * Finalize) was stuck in that wait, unless records its partners wrote before its end, not
+     * read yet, end the wait: it stays in it until they are in or the next analysis, which sees
+     * it there first (the caller gates it on a whole view, as a tree of detectors' root does). */
+    if (record_backlog_has(&det->backlog, rank) || wait_state_blocked(det, rank)) {
         det->ranks[rank].flags |= RANK_LOST_HELD;
         return MG_OK;
     }
-    /* A rank ended while it waits (MPICH's launcher kills the job once a rank exits without
-     * Finalize) was stuck in that wait: the analysis sees the state its end leaves behind, as it
-     * does when the end comes later. A tree of detectors' root may get the end in one read with
-     * the records that ended its partners, with no analysis between them. */
-    int found, rc = wait_state_blocked(det, rank) ? wait_analysis_run(det, now, 0, &found) : MG_OK;
     call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func, det->ranks[rank].callsite);
-    return rc;
+    return MG_OK;
 }
 
 /* ---- findings and checks ---- */
+
+/* Ranks lost (RANK_LOST_HELD) with records held behind their wait (held), or inside it with
+ * none (!held): ended when `end`. Returns how many. */
+static int lost_ranks(deadlock_detector *det, int held, int end)
+{
+    int n = 0;
+    for (int32_t r = 0; r < det->world; r++) {
+        if ((det->ranks[r].flags & RANK_LOST_HELD) &&
+            !!record_backlog_has(&det->backlog, r) == held) {
+            n++;
+            if (end) {
+                detector_settle_end_lost(det, r);
+            }
+        }
+    }
+    return n;
+}
 
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new)
 {
@@ -207,11 +221,16 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
     }
     size_t before = det->n_findings;
     /* the records still held behind a lost rank's wait are not coming out: it ends here */
-    for (int32_t r = 0; r < det->world; r++) {
-        detector_settle_end_lost(det, r);
+    lost_ranks(det, 1, 1);
+    int found = 0, rc = MG_OK;
+    if (lost_ranks(det, 0, 0)) {
+        /* the ranks lost inside their wait: analysed in it once, then as ended */
+        rc = wait_analysis_run(det, now, 0, &found);
+        lost_ranks(det, 0, 1);
     }
-    int found = 0;
-    int rc = wait_analysis_run(det, now, 0, &found);
+    int again = 0;
+    rc = rc ? rc : wait_analysis_run(det, now, 0, &again);
+    found |= again;
     if (!rc && !found && det->prm.probing && det->p2p.undecided &&
         det->probe_mark != det->records) {
         det->probe_mark = det->records;

@@ -87,8 +87,9 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
         if (det->ranks[rank].life != LIFE_LIVE && !lifecycle_call_too_late(det, &ev)) {
             break;
         }
-        /* an error MPI raised goes in even behind a blocked call: it was raised in that call */
-        if (wait_state_blocked(det, rank) && ev.func != CHECK_FN_MPI_ERROR) {
+        /* an error MPI raised, or an abort, goes in even behind a blocked call: it belongs to
+         * that call */
+        if (wait_state_blocked(det, rank) && !call_model_in_current_call(&ev)) {
             if (ev.kind != CHECK_EV_EXIT) {
                 break;
             }

@@ -11,7 +11,7 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev);
 /* Applies pending p2p completions and analyses the held records of every rank whose wait was
  * satisfied, until every rank is blocked or idle. */
 int detector_settle(deadlock_detector *det);
-/* Ends rank as lost when its process was lost while records of it were held (RANK_LOST_HELD). */
+/* Ends rank as lost when its process was lost in a wait or with records held (RANK_LOST_HELD). */
 void detector_settle_end_lost(deadlock_detector *det, int32_t rank);
 
 #endif

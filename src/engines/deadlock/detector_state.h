@@ -65,8 +65,9 @@ enum dl_rank_flags {
      * MPI ended it inside that call */
     RANK_IN_INVALID = 1u << 3,
     RANK_INVALID_ENTERED = 1u << 4, /* and the call's own (modelled) entry came after it */
-    /* its process was lost while records of it were held behind a wait of the model's: it ends
-     * once they are analysed (detector_settle.c), or at the next analysis */
+    /* its process was lost inside a wait of the model's, or while records of it were held
+     * behind one: it ends once they are analysed or the wait is over (detector_settle.c), or at
+     * the next analysis (deadlock_detector_check_now) */
     RANK_LOST_HELD = 1u << 5
 };
 

@@ -368,6 +368,54 @@ static void test_error_with_records_held(void)
     }
 }
 
+/* Rank 0 leaves a Barrier, sends to a rank outside WORLD, then MPI_Abort ends it: called by the
+ * program (MPI_ERRORS_RETURN), or by the capture module's handler after the error MPI raised
+ * (MPI_ERRORS_ARE_FATAL). `held`: all before rank 1's Barrier is read, as a tree of detectors'
+ * root may get them; otherwise in time order. The abort waits behind the held records, so the
+ * invalid call is reported either way, with the same notes. */
+static const dl_finding *abort_after_invalid(dl_stream *s, int held, int fatal, size_t *n)
+{
+    st_open(s, 2, NULL);
+    st_coll(s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    if (!held)
+        st_coll(s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_SEND);
+    ev.peer = 7;
+    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_RANK_RANGE;
+    st_feed(s, &ev);
+    if (fatal)
+        raised(s, CHECK_FN_SEND);
+    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_ABORT);
+    st_feed(s, &ev);
+    if (held)
+        st_coll(s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    st_check(s);
+    return st_find(s, DL_INVALID_ARGUMENTS, n);
+}
+
+static void test_abort_with_records_held(void)
+{
+    for (int fatal = 0; fatal < 2; fatal++) {
+        dl_stream s;
+        size_t n;
+        const dl_finding *f = abort_after_invalid(&s, 0, fatal, &n);
+        MG_CHECK_INT(n, 1);
+        uint32_t in_order = f ? f->notes : 0;
+        st_close(&s);
+        f = abort_after_invalid(&s, 1, fatal, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
+                 f->calls[0].func == CHECK_FN_SEND && f->calls[0].peer == 7);
+        MG_CHECK(f && f->notes == in_order);
+        st_find(&s, DL_MPI_ERROR, &n);
+        MG_CHECK_INT(n, 0); /* folded into the invalid call's finding */
+        problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+        MG_CHECK_INT(n, 0); /* aborted, not lost */
+        st_close(&s);
+    }
+}
+
 /* Rank 0 exits without Finalize while rank 1 waits for its message; MPICH's launcher then kills
  * rank 1, whose end a tree of detectors' root may read with rank 0's exit, no analysis between
  * (stuck_on_terminated_no_finalize). Rank 1 was stuck on rank 0 all the same. */
@@ -388,6 +436,55 @@ static void test_lost_while_stuck(void)
     problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
     st_close(&s);
+}
+
+/* Rank 0 sends tags 0 then 1 to rank 1 (MPI buffers both) and finalizes; rank 1 receives tag 1
+ * first and is lost inside that Recv. `in_flight`: the records of rank 0 after its first Send's
+ * entry reach the detector after rank 1's loss, as from a slower leaf. The wait-for analysis
+ * must not take rank 0 for stuck in that Send: the finding is the one time order gives, a
+ * program relying on MPI's buffering, not a deadlock. */
+static void lost_before_partner(dl_stream *s, int in_flight)
+{
+    st_open(s, 2, NULL);
+    st_p2p(s, 0, CHECK_FN_SEND, CHECK_COMM_WORLD, 1, 0, 0, 0);
+    check_event exit0 = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+    if (!in_flight)
+        st_feed(s, &exit0);
+    st_p2p(s, 1, CHECK_FN_RECV, CHECK_COMM_WORLD, 0, 1, 0, 0);
+    if (in_flight)
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+    if (in_flight)
+        st_feed(s, &exit0);
+    st_p2p(s, 0, CHECK_FN_SEND, CHECK_COMM_WORLD, 1, 1, 0, 1);
+    finalize(s, 0);
+    if (!in_flight)
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+    st_check(s);
+}
+
+static void test_lost_before_partner_records(void)
+{
+    size_t in_order[2], n;
+    for (int in_flight = 0; in_flight < 2; in_flight++) {
+        dl_stream s;
+        lost_before_partner(&s, in_flight);
+        st_find(&s, DL_DEADLOCK, &n);
+        MG_CHECK_INT(n, 0);
+        st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+        MG_CHECK_INT(n, 0);
+        const dl_finding *f = st_find(&s, DL_POTENTIAL_DEADLOCK, &n);
+        MG_CHECK_INT(n, 1);
+        static const int32_t both[] = {0, 1};
+        MG_CHECK(f && st_knot_is(f, both, 2));
+        size_t all;
+        deadlock_detector_findings(s.det, &all);
+        if (!in_flight)
+            in_order[0] = all;
+        else
+            in_order[1] = all;
+        st_close(&s);
+    }
+    MG_CHECK_INT(in_order[1], in_order[0]);
 }
 
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
@@ -481,7 +578,9 @@ int main(void)
     MG_RUN(test_ended_inside_invalid_call);
     MG_RUN(test_lost_with_records_held);
     MG_RUN(test_error_with_records_held);
+    MG_RUN(test_abort_with_records_held);
     MG_RUN(test_lost_while_stuck);
+    MG_RUN(test_lost_before_partner_records);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
     MG_TEST_END();
