@@ -4,8 +4,9 @@
 # computation hang naming rank 1 alone, OUT_MPI in fault_compute_loop (ptrace), every other rank
 # IN_MPI in MPI_Barrier, named as the function table names it whatever the binding and sampler;
 # the job stopped and nothing of it left; the stack tree has rank 1 in fault_compute_loop at its
-# line of hang.F90, and the other ranks' program frame at the Barrier's line, which under `use mpi`
-# and `use mpi_f08` comes from the source (the line table gives the program statement's line).
+# line of hang.F90, and the other ranks' frame of wait_for_all at the Barrier's line, which under
+# `use mpi` and `use mpi_f08` comes from the source (the line table gives the subroutine
+# statement's line).
 # Usage: fortran_hang.sh FLAVOR STYLE SAMPLER
 . "$(dirname "$0")/../lib.sh"
 flavor=$1 style=$2 sampler=$3
@@ -17,7 +18,7 @@ expect_stderr "mpiguard: ERROR HANG"
 source_file="$(dirname "$0")/hang.F90"
 barrier=$(grep -n "call MPI_Barrier(comm" "$source_file" | cut -d: -f1)
 loop_first=$(grep -n "^subroutine fault_compute_loop" "$source_file" | cut -d: -f1)
-loop_end=$(grep -n "^end subroutine" "$source_file" | cut -d: -f1)
+loop_end=$(grep -n "^end subroutine" "$source_file" | tail -1 | cut -d: -f1)
 python3 - "$report" $faulty $np "$sampler" "$barrier" "$loop_first" "$loop_end" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
 import json, sys
 r = json.load(open(sys.argv[1])); faulty, np, sampler = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -37,9 +38,9 @@ if sampler == "ptrace":
 loops = [n for n in ev["stack_tree"] if n["function"] == "fault_compute_loop"]
 assert len(loops) == 1 and loops[0]["ranks"] == [faulty], loops
 assert loops[0]["file"].endswith("hang.F90") and loops[0]["line"] in range(loop_first, loop_end), loops[0]
-waiting = [n for n in ev["stack_tree"] if n.get("file", "").endswith("hang.F90") and n["ranks"] != [faulty]
-           and n["line"] != 8]
-print(waiting)
+waiting = [n for n in ev["stack_tree"] if n["function"] == "wait_for_all_"]
+assert len(waiting) == 1 and waiting[0]["ranks"] == [k for k in range(np) if k != faulty], waiting
+assert waiting[0]["file"].endswith("hang.F90") and waiting[0]["line"] == barrier, (waiting[0], barrier)
 PY
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
 sleep 0.5
