@@ -247,8 +247,8 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
         if (site.file && in_mpi_cxx_bindings(site.file))
             leave_mpi_cxx_bindings(m, pc, &site.file, &site.line);
         else if (site.file && site.line > 0)
-            site.line_is_procedure =
-                fortran_source_site_line(m, pc, called, site.file, &site.line, column);
+            site.line_is_procedure = fortran_source_site_line(m, pc, called, site.file, &site.line,
+                                                              column);
         site.in_mpi_binding = (site.file && in_mpi_cxx_bindings(site.file)) ||
                               is_mpi_cxx_library(m);
     }
@@ -307,6 +307,5 @@ int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t o
     if (site_resolver_cached(r, key, offset, out))
         return 0;
     const object_dwfl *o = &r->objects[i];
-    return resolve_and_store(r, key, offset, o->module, o->low + offset - 1, called,
-                             out);
+    return resolve_and_store(r, key, offset, o->module, o->low + offset - 1, called, out);
 }
