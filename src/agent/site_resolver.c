@@ -8,10 +8,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct site_entry {
     int rank;
@@ -234,106 +232,6 @@ static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **f
         free(scopes);
 }
 
-/* The procedure (subprogram, or inlined one) innermost around pc, into *out; 0 when none. */
-static int procedure_around(Dwarf_Die *cu, Dwarf_Addr pc_in_cu, Dwarf_Die *out)
-{
-    Dwarf_Die *scopes;
-    int nscopes = dwarf_getscopes(cu, pc_in_cu, &scopes), found = 0;
-    for (int i = 0; i < nscopes && !found; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if ((found = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine))
-            *out = scopes[i];
-    }
-    if (nscopes > 0)
-        free(scopes);
-    return found;
-}
-
-/* Whether file:line:column (column 0: not in the line table) is where procedure is declared: then
- * the line table named no line of a call there. The column tells a call written on the line of its
- * function's declaration (C's one-liners) from the declaration itself. */
-static int is_procedure_line(Dwarf_Die *procedure, const char *file, int line, int column)
-{
-    const char *decl_file = dwarf_decl_file(procedure);
-    int decl_line, decl_column;
-    return decl_file && strcmp(decl_file, file) == 0 &&
-           dwarf_decl_line(procedure, &decl_line) == 0 && decl_line == line &&
-           (column == 0 ||
-            (dwarf_decl_column(procedure, &decl_column) == 0 && decl_column == column));
-}
-
-/* The least declaration line above `after` of a procedure or module defined in file under die,
- * or `next` when none is less: where the text of the procedure declared at `after` ends. */
-static int next_definition(Dwarf_Die *die, const char *file, int after, int next)
-{
-    Dwarf_Die child;
-    if (dwarf_child(die, &child) != 0)
-        return next;
-    do {
-        int tag = dwarf_tag(&child), line;
-        const char *decl_file;
-        if ((tag == DW_TAG_subprogram || tag == DW_TAG_module) &&
-            !dwarf_hasattr(&child, DW_AT_declaration) && (decl_file = dwarf_decl_file(&child)) &&
-            strcmp(decl_file, file) == 0 && dwarf_decl_line(&child, &line) == 0 && line > after &&
-            line < next)
-            next = line;
-        next = next_definition(&child, file, after, next);
-    } while (dwarf_siblingof(&child, &child) == 0);
-    return next;
-}
-
-static int is_fortran(Dwarf_Die *cu)
-{
-    int lang = dwarf_srclang(cu);
-    return lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95 ||
-           lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;
-}
-
-/* Whether the source file was changed after m's file was written: its lines may then not be the
- * ones compiled. */
-static int source_newer(Dwfl_Module *m, const char *file)
-{
-    const char *object = NULL;
-    dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, &object, NULL);
-    struct stat source, binary;
-    return !object || stat(file, &source) != 0 || stat(object, &binary) != 0 ||
-           source.st_mtim.tv_sec > binary.st_mtim.tv_sec ||
-           (source.st_mtim.tv_sec == binary.st_mtim.tv_sec &&
-            source.st_mtim.tv_nsec > binary.st_mtim.tv_nsec);
-}
-
-/* The line of the call of `called` (the MPI function the record is of) at a Fortran site whose
- * line table row has the procedure's line: gfortran 12 writes no row for a call through an explicit
- * interface whose arguments need no code (docs/design/platform-notes.md, "gfortran 12's line
- * table"), so the rows before and after the call are other statements', and only the source can
- * say which statement it is. It is the one statement of the procedure's text naming `called`, when
- * there is exactly one and nothing else could make the call (fortran_source.h); 0 otherwise. */
-static int call_line_in_source(Dwfl_Module *m, Dwarf_Die *cu, Dwarf_Die *procedure,
-                               const char *file, const char *called)
-{
-    int first;
-    if (!called || !is_fortran(cu) || dwarf_decl_line(procedure, &first) != 0 ||
-        source_newer(m, file))
-        return 0;
-    return fortran_source_call_line(file, first, next_definition(cu, file, first, INT_MAX), called);
-}
-
-/* The line of pc's site, when the line table's row has the line of the procedure around it:
- * *line becomes the call's line where the source shows it (call_line_in_source), else it stays
- * and the site is marked. */
-static void leave_procedure_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, site_info *site,
-                                 int column)
-{
-    Dwarf_Addr bias;
-    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), procedure;
-    if (!cu || !procedure_around(cu, pc - bias, &procedure) ||
-        !is_procedure_line(&procedure, site->file, site->line, column))
-        return;
-    int line = call_line_in_source(m, cu, &procedure, site->file, called);
-    site->line = line ? line : site->line;
-    site->line_is_procedure = !line;
-}
-
 /* Resolves pc in m (NULL: unknown), a call of `called` (NULL: unknown), and caches the answer
  * under (key, addr). */
 static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
@@ -349,7 +247,8 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
         if (site.file && in_mpi_cxx_bindings(site.file))
             leave_mpi_cxx_bindings(m, pc, &site.file, &site.line);
         else if (site.file && site.line > 0)
-            leave_procedure_line(m, pc, called, &site, column);
+            site.line_is_procedure = fortran_source_site_line(m, pc, called, site.file, &site.line,
+                                                              column);
         site.in_mpi_binding = (site.file && in_mpi_cxx_bindings(site.file)) ||
                               is_mpi_cxx_library(m);
     }
@@ -397,7 +296,7 @@ static long object_of(site_resolver *r, const char *path)
 }
 
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
-                                site_info *out)
+                                const char *called, site_info *out)
 {
     memset(out, 0, sizeof *out);
     long i = offset ? object_of(r, object) : -1;
@@ -408,5 +307,5 @@ int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t o
     if (site_resolver_cached(r, key, offset, out))
         return 0;
     const object_dwfl *o = &r->objects[i];
-    return resolve_and_store(r, key, offset, o->module, o->low + offset - 1, NULL, out);
+    return resolve_and_store(r, key, offset, o->module, o->low + offset - 1, called, out);
 }

@@ -42,10 +42,11 @@ int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, con
                          site_info *out);
 /* Resolves a return address given as its offset from the start of the ELF object that held it
  * (dladdr's dli_fbase) and the object's path, read from the file: for sites reported after the
- * process is gone (the protection module's events). Cached per (object, offset); the return value
- * and *out as for site_resolver_lookup. A file that cannot be read leaves every field unknown. */
+ * process is gone (the protection module's events), of a call of `called` as for
+ * site_resolver_lookup. Cached per (object, offset); the return value and *out as for
+ * site_resolver_lookup. A file that cannot be read leaves every field unknown. */
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
-                                site_info *out);
+                                const char *called, site_info *out);
 /* Stores a site resolved elsewhere (another agent); site's strings are copied. Errors:
  * MG_ENOMEM. */
 int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_info *site);

@@ -178,9 +178,10 @@ static const char *offset_of_site(const char *where)
     return plus;
 }
 
-/* The source line of a call site, read from the object's file; unknown fields where the object has
- * no debug information or is gone. */
-static void resolve_site(site_resolver *sites, const char *where, site_info *out)
+/* The source line of a call site of `called`, read from the object's file; unknown fields where the
+ * object has no debug information or is gone. */
+static void resolve_site(site_resolver *sites, const char *where, const char *called,
+                         site_info *out)
 {
     memset(out, 0, sizeof *out);
     const char *plus = offset_of_site(where);
@@ -188,7 +189,7 @@ static void resolve_site(site_resolver *sites, const char *where, site_info *out
     if (!sites || !plus || where[0] != '/' || (size_t)(plus - where) >= sizeof object)
         return;
     snprintf(object, sizeof object, "%.*s", (int)(plus - where), where);
-    site_resolver_lookup_object(sites, object, strtoull(plus + 3, NULL, 16), out);
+    site_resolver_lookup_object(sites, object, strtoull(plus + 3, NULL, 16), called, out);
 }
 
 /* How a summary names a site: "file.c:line" where known, else "object+0xoffset" with the object's
@@ -207,6 +208,14 @@ static void site_label(const char *where, const site_info *site, char *out, size
     snprintf(out, len, "%s", name);
 }
 
+/* A rank's site of a finding, said to be its procedure's line where the call's is not known. */
+static void add_site(mg_finding *fd, int rank, const char *function, const site_info *site)
+{
+    mg_finding_add_site(fd, rank, function, site->file, site->line);
+    if (site->line_is_procedure)
+        report_mark_procedure_line(fd);
+}
+
 /* One event line of a rank (protect_event.h). */
 static void add_event(cli_session *s, site_resolver *sites, int rank, char *line, seen_event *seen,
                       int *nseen, int *uses, int *unprotected)
@@ -217,11 +226,11 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     char key[sizeof seen->key];
     snprintf(key, sizeof key, "%s\t%s\t%s\t%s", ev.kind, ev.function, ev.site, ev.workaround);
     site_info site;
-    resolve_site(sites, ev.site, &site);
+    resolve_site(sites, ev.site, ev.function, &site);
     for (int i = 0; i < *nseen; i++)
         if (strcmp(seen[i].key, key) == 0) {
             mg_finding_add_rank(seen[i].finding, rank);
-            mg_finding_add_site(seen[i].finding, rank, ev.function, site.file, site.line);
+            add_site(seen[i].finding, rank, ev.function, &site);
             return;
         }
     int used = protect_event_used(&ev);
@@ -233,7 +242,7 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     if (!fd)
         return;
     mg_finding_add_rank(fd, rank);
-    mg_finding_add_site(fd, rank, ev.function, site.file, site.line);
+    add_site(fd, rank, ev.function, &site);
     json_object *evidence = mg_finding_evidence(fd);
     json_object_object_add(evidence, "collective", json_object_new_string(ev.function));
     json_object_object_add(evidence, "call_site", json_object_new_string(ev.site));

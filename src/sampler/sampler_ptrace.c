@@ -328,7 +328,7 @@ static void describe_threads(sampler_ptrace *s, size_t first)
             stack_frame *fr = &frames[k];
             fr->pc = s->pcs[i * f + k];
             symbol_info info;
-            stack_unwind_symbol(s->unwind, fr->pc, false, &info);
+            stack_unwind_symbol(s->unwind, fr->pc, false, NULL, &info);
             fr->function = s->signal_frames[i * f + k] ? STACK_SIGNAL_FRAME : info.name;
             fr->offset = info.offset;
             fr->file = NULL; /* sampler_ptrace_add_sources */
@@ -344,14 +344,28 @@ static void describe_threads(sampler_ptrace *s, size_t first)
     }
 }
 
+/* The index of the frame that calls the thread's outermost MPI entry (the program's call of the
+ * MPI function it is in), or nframes when none does. */
+static size_t mpi_caller(const stack_frame *frames, size_t nframes)
+{
+    for (size_t k = nframes; k > 1; k--) {
+        if (stack_classify_is_mpi_entry(frames[k - 2].function, frames[k - 2].in_mpi_module)) {
+            return k - 1;
+        }
+    }
+    return nframes;
+}
+
 void sampler_ptrace_add_sources(sampler_ptrace *s)
 {
     size_t f = s->params.max_frames;
     for (size_t i = 0; i < s->sample.nthreads; i++) {
+        size_t caller = mpi_caller(&s->frames[i * f], s->threads[i].nframes);
         for (size_t k = 0; k < s->threads[i].nframes; k++) {
             stack_frame *fr = &s->frames[i * f + k];
             symbol_info info;
-            stack_unwind_symbol(s->unwind, fr->pc, true, &info);
+            stack_unwind_symbol(s->unwind, fr->pc, true,
+                                k == caller ? s->threads[i].mpi_function : NULL, &info);
             fr->file = info.file;
             fr->line = info.line;
         }

@@ -15,6 +15,7 @@
 #include <sys/user.h>
 #include <unistd.h>
 
+#include "fortran_source.h"
 #include "mg_error.h"
 #include "symbol_cache.h"
 
@@ -309,8 +310,9 @@ static const shared_line *shared_lines_find(const char *key, uint64_t offset)
     return NULL;
 }
 
-/* The source line of pc in mod, looked up in this process's tables only when no process had it. */
-static void source_line(Dwfl_Module *mod, uint64_t pc, symbol_info *info)
+/* The source line of pc in mod, a call of `called` or NULL (fortran_source_site_line), looked up in
+ * this process's tables only when no process had it. */
+static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbol_info *info)
 {
     char key[PATH_MAX + 96];
     uint64_t offset = 0;
@@ -324,7 +326,12 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, symbol_info *info)
         return;
     }
     Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
-    const char *file = line ? dwfl_lineinfo(line, NULL, &info->line, NULL, NULL, NULL) : NULL;
+    int column = 0;
+    const char *file = line ? dwfl_lineinfo(line, NULL, &info->line, &column, NULL, NULL) : NULL;
+    /* without a called function the rule could only flag the line, which stacks do not show */
+    if (file && info->line > 0 && called) {
+        (void)fortran_source_site_line(mod, pc, called, file, &info->line, column);
+    }
     shared_line *x = &shared_lines.lines[shared_lines.n];
     if (keyed && shared_lines.n < SHARED_LINES_CAPACITY && (x->object = strdup(key)) != NULL) {
         x->offset = offset;
@@ -341,7 +348,8 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, symbol_info *info)
     pthread_mutex_unlock(&shared_lines.lock);
 }
 
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info)
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const char *called,
+                         symbol_info *info)
 {
     bool cached = symbol_cache_find(u->names, pc, info);
     if (cached && (info->sourced || !with_source)) {
@@ -358,7 +366,7 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_
     }
     if (mod && with_source) {
         info->sourced = true;
-        source_line(mod, pc, info);
+        source_line(mod, pc, called, info);
         if (!info->file) {
             info->line = 0;
         }

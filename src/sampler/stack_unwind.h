@@ -45,13 +45,16 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
  * debug file) and pc's offset in it, and with_source, the source file and line where debug
  * information exists (loading a module's line tables costs tens of ms once, and its lines are
  * shared with every other process unwound here that maps the same object: samplers that only
- * classify leave it out).
+ * classify leave it out). `called` is the MPI function ("MPI_Send") a frame at pc calls, or NULL:
+ * a Fortran call the line table gave its procedure's line gets its statement's line from the
+ * source (fortran_source_site_line).
  * A symbol is named only when pc lies inside it: a stripped object's nearest exported symbol is
  * not taken for the static function that really holds pc. Without a name, offset is pc's address
  * in its object's file (what addr2line takes), or 0 in anonymous memory. Answers come from the
  * cache when pc was seen before. The strings live until stack_unwind_close (they point into
  * libdwfl's copies of the module's tables). */
-void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, symbol_info *info);
+void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const char *called,
+                         symbol_info *info);
 
 /* The address in the process of the data object `name`, looked up in the modules whose file name
  * starts with module_prefix; 0 when none defines it. Reads the modules' symbol tables, not the

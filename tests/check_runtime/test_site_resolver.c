@@ -37,12 +37,12 @@ static void test_own_call_site(void)
     site_resolver *r;
     MG_CHECK_INT(site_resolver_create(&r), 0);
     site_info site;
-    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, &site), 1);
+    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &site), 1);
     MG_CHECK(site.file != NULL && strstr(site.file, "test_site_resolver.c") != NULL);
     MG_CHECK_INT(site.line, call_line);
     MG_CHECK(site.function != NULL); /* the symbol: main, where the test is inlined */
     site_info again;
-    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, &again), 0);
+    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &again), 0);
     MG_CHECK(again.file == site.file && again.line == call_line);
     site_resolver_destroy(r);
 }
@@ -57,7 +57,7 @@ static void test_call_through_inlined_binding(void)
     MG_CHECK_INT(site_resolver_create(&r), 0);
     site_info site;
     uint64_t offset = (uint64_t)((uintptr_t)ra - (uintptr_t)info.dli_fbase);
-    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, &site), 1);
+    MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &site), 1);
     MG_CHECK(site.file != NULL && strstr(site.file, "test_site_resolver.c") != NULL);
     MG_CHECK_INT(site.line, call_line);
     site_resolver_destroy(r);
@@ -68,17 +68,17 @@ static void test_unreadable_objects(void)
     site_resolver *r;
     MG_CHECK_INT(site_resolver_create(&r), 0);
     site_info site;
-    MG_CHECK_INT(site_resolver_lookup_object(r, "/nonexistent/app", 0x1234, &site), 1);
+    MG_CHECK_INT(site_resolver_lookup_object(r, "/nonexistent/app", 0x1234, NULL, &site), 1);
     MG_CHECK(site.file == NULL && site.function == NULL && site.line == 0);
     char not_elf[] = "/tmp/mg-site-XXXXXX";
     int fd = mkstemp(not_elf);
     MG_CHECK(fd >= 0);
     MG_CHECK(write(fd, "#!/bin/sh\n", 10) == 10);
     close(fd);
-    MG_CHECK_INT(site_resolver_lookup_object(r, not_elf, 0x10, &site), 1);
+    MG_CHECK_INT(site_resolver_lookup_object(r, not_elf, 0x10, NULL, &site), 1);
     MG_CHECK(site.file == NULL && site.line == 0);
     unlink(not_elf);
-    MG_CHECK_INT(site_resolver_lookup_object(r, self, 0, &site), 0);
+    MG_CHECK_INT(site_resolver_lookup_object(r, self, 0, NULL, &site), 0);
     MG_CHECK(site.file == NULL && site.line == 0);
     site_resolver_destroy(r);
 }

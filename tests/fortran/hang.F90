@@ -1,7 +1,11 @@
 ! Conjugate-gradient-like iterations (local work, then an Allreduce of two dot products and rank 0's
 ! Bcast of whether to stop) for SECONDS; with FAULT_AT > 0, rank FAULT_RANK enters an endless
-! compute loop at FAULT_AT seconds and the other ranks wait for it in MPI_Allreduce: a computation
-! hang whose faulty rank `mpiguard hang` must name. Usage: hang SECONDS FAULT_AT FAULT_RANK
+! compute loop at FAULT_AT seconds and the other ranks wait for it in the MPI_Barrier that follows
+! (in subroutine wait_for_all): a computation hang whose faulty rank `mpiguard hang` must name. The
+! Barrier's arguments are variables, so that under `use mpi` and `use mpi_f08` gfortran 12's line
+! table gives the call the subroutine statement's line (docs/design/platform-notes.md, "gfortran
+! 12's line table"), and the stack's line of it must come from the source. Usage: hang SECONDS
+! FAULT_AT FAULT_RANK
 program hang
 #include "mpi_style.h"
   interface
@@ -30,6 +34,7 @@ program hang
   do
     elapsed = MPI_Wtime() - start
     if (fault_at > 0 .and. elapsed >= fault_at .and. rank == fault_rank) call fault_compute_loop()
+    call wait_for_all()
     local = 0
     do i = 1, n
       local(1) = local(1) + r(i) * r(i)
@@ -47,6 +52,18 @@ program hang
   if (rank == 0) print '(a,i0,a,i0,a)', 'hang: ', nprocs, ' ranks, ', iterations, ' iterations'
   call MPI_Finalize(ierr)
 end program
+
+subroutine wait_for_all()
+#include "mpi_style.h"
+#if defined(STYLE_F08)
+  type(MPI_Comm) :: comm
+#else
+  integer :: comm
+#endif
+  integer :: ierr
+  comm = MPI_COMM_WORLD
+  call MPI_Barrier(comm, ierr)
+end subroutine
 
 ! The faulty rank's endless loop, named for the report (bind(C): no compiler's mangling).
 subroutine fault_compute_loop() bind(C, name='fault_compute_loop')

@@ -2,11 +2,13 @@
 #include "fortran_source.h"
 
 #include <ctype.h>
+#include <dwarf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* Included files within included files: deeper ones are not read, and the answer is unknown. */
 enum { MAX_INCLUDE_DEPTH = 4 };
@@ -154,4 +156,95 @@ int fortran_source_call_line(const char *path, int first, int end, const char *n
     if (!sc.name_len || scan_file(path, first, end, &sc, 0) != 0)
         return 0;
     return sc.refs == 1 && sc.own == 1 ? sc.line : 0;
+}
+
+/* The procedure (subprogram, or inlined one) innermost around pc, into *out; 0 when none. */
+static int procedure_around(Dwarf_Die *cu, Dwarf_Addr pc_in_cu, Dwarf_Die *out)
+{
+    Dwarf_Die *scopes;
+    int nscopes = dwarf_getscopes(cu, pc_in_cu, &scopes), found = 0;
+    for (int i = 0; i < nscopes && !found; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if ((found = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine))
+            *out = scopes[i];
+    }
+    if (nscopes > 0)
+        free(scopes);
+    return found;
+}
+
+/* Whether file:line:column (column 0: not in the line table) is where procedure is declared: then
+ * the line table named no line of a call there. The column tells a call written on the line of its
+ * function's declaration (C's one-liners) from the declaration itself. */
+static int is_procedure_line(Dwarf_Die *procedure, const char *file, int line, int column)
+{
+    const char *decl_file = dwarf_decl_file(procedure);
+    int decl_line, decl_column;
+    return decl_file && strcmp(decl_file, file) == 0 &&
+           dwarf_decl_line(procedure, &decl_line) == 0 && decl_line == line &&
+           (column == 0 ||
+            (dwarf_decl_column(procedure, &decl_column) == 0 && decl_column == column));
+}
+
+/* The least declaration line above `after` of a procedure or module defined in file under die,
+ * or `next` when none is less: where the text of the procedure declared at `after` ends. */
+static int next_definition(Dwarf_Die *die, const char *file, int after, int next)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return next;
+    do {
+        int tag = dwarf_tag(&child), line;
+        const char *decl_file;
+        if ((tag == DW_TAG_subprogram || tag == DW_TAG_module) &&
+            !dwarf_hasattr(&child, DW_AT_declaration) && (decl_file = dwarf_decl_file(&child)) &&
+            strcmp(decl_file, file) == 0 && dwarf_decl_line(&child, &line) == 0 && line > after &&
+            line < next)
+            next = line;
+        next = next_definition(&child, file, after, next);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return next;
+}
+
+static int is_fortran(Dwarf_Die *cu)
+{
+    int lang = dwarf_srclang(cu);
+    return lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95 ||
+           lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;
+}
+
+/* Whether the source file was changed after m's file was written: its lines may then not be the
+ * ones compiled. */
+static int source_newer(Dwfl_Module *m, const char *file)
+{
+    const char *object = NULL;
+    dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, &object, NULL);
+    struct stat source, binary;
+    return !object || stat(file, &source) != 0 || stat(object, &binary) != 0 ||
+           source.st_mtim.tv_sec > binary.st_mtim.tv_sec ||
+           (source.st_mtim.tv_sec == binary.st_mtim.tv_sec &&
+            source.st_mtim.tv_nsec > binary.st_mtim.tv_nsec);
+}
+
+/* gfortran 12 writes no row for a call through an explicit interface whose arguments need no code
+ * (docs/design/platform-notes.md, "gfortran 12's line table"), so the rows before and after the
+ * call are other statements', and only the source can say which statement it is: the one of the
+ * procedure's text naming `called`, when there is exactly one and nothing else could make the
+ * call. */
+int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, const char *file,
+                             int *line, int column)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), procedure;
+    int first;
+    if (!cu || !procedure_around(cu, pc - bias, &procedure) ||
+        !is_procedure_line(&procedure, file, *line, column))
+        return 0;
+    if (!called || !is_fortran(cu) || dwarf_decl_line(&procedure, &first) != 0 ||
+        source_newer(m, file))
+        return 1;
+    int found = fortran_source_call_line(file, first, next_definition(cu, file, first, INT_MAX),
+                                         called);
+    *line = found ? found : *line;
+    return !found;
 }
