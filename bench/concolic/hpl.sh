@@ -8,14 +8,14 @@
 # input file (sizes, block sizes, grids, algorithm variants and their counts: the values rank 0
 # reads and broadcasts) becomes an input capped at 300 (COMPI's default cap of HPL's N), the
 # residual threshold a double input; the input file's values are the first run's. Two campaigns
-# of the same budget run side by side (the same load): bounded DFS with caps, random testing from
-# the program's own inputs (`--strategy random-inputs`), and random testing from the first run
-# (`random-all`, the Random of COMPI's Table 2.6: every value random under the caps); the table
-# gives the arms each had covered over time, and the ratios. All three run with --caps (COMPI's
-# setting, and the table's; tuning is the default now). The per-run timeout fits the load: one
-# run of the first inputs at the largest process count is timed first (the worst case of the
-# campaigns' runs, which run side by side: three at once), and a run gets 3 x that x the
-# variants, at least 60 s.
+# of the same budget run side by side (the same load): bounded DFS with input tuning (the default)
+# and with COMPI's caps (--caps), random testing from the program's own inputs (`--strategy
+# random-inputs`), and random testing from the first run (`random-all`, the Random of COMPI's
+# Table 2.6: every value random under the caps; both random arms under --caps, COMPI's baseline);
+# the table gives the arms each had covered over time, and the ratios. The per-run timeout fits
+# the load: one run of the first inputs at the largest process count is timed first (the worst
+# case of the campaigns' runs, which run side by side: four at once), and a run gets 3 x that x
+# the variants, at least 60 s.
 #   hpl.sh BUILD_DIR [SECONDS] [FLAVOR] [SOURCE_CACHE]
 set -eu
 build=$1 budget=${2:-600} flavor=${3:-mpich}
@@ -37,7 +37,7 @@ units=$(find hpl -name '*.o' | wc -l) build_secs=$((SECONDS - t0))
 # The first run's inputs: one 64 x 64 problem, block 16, a 1 x 2 grid; the rest as hpcc ships them.
 sed -e 's/^1000  /64    /' -e 's/^80   /16   /' -e 's/^2            Ps/1            Ps/' _hpccinf.txt >hpccinf.txt
 arms=$((2 * $(grep -vc '^#' hpcc.mpiguard-branches.tsv)))
-variants="concolic random-inputs random-all"
+variants="tuning caps random-inputs random-all"
 max_np=4
 t0=$SECONDS
 mpiguard concolic --dir c-timing --np $max_np --iterations 1 --timeout 1800 -- ./hpcc >timing.out 2>&1 || true
@@ -46,11 +46,15 @@ timeout=$((3 * run_secs * $(echo $variants | wc -w)))
 [ "$timeout" -ge 60 ] || timeout=60
 echo "$(basename "$(ls -d "$cache"/hpcc-*/)") from Debian's source package: $units units built in $build_secs s, $arms arms; one run at np $max_np took $run_secs s (load $(cut -d' ' -f1 /proc/loadavg)); $flavor, --np 2 --max-np $max_np --timeout $timeout, $budget s each, side by side"
 for variant in $variants; do
-    strategy=(--caps)
-    [ "$variant" = concolic ] || strategy+=(--strategy "$variant")
-    stamped_campaign "$variant" --np 2 --max-np $max_np --timeout $timeout --time "$budget" "${strategy[@]}" -- ./hpcc &
+    case $variant in
+        tuning) mode=() ;;
+        caps) mode=(--caps) ;;
+        *) mode=(--caps --strategy "$variant") ;;
+    esac
+    stamped_campaign "$variant" --np 2 --max-np $max_np --timeout $timeout --time "$budget" "${mode[@]}" -- ./hpcc &
 done
 wait
+sleep 1 # the stamping loops end after their campaigns
 marks="$((budget / 10)) $((budget / 4)) $((budget / 2)) $budget"
 set -- $marks
 echo "| variant | arms @${1}s | @${2}s | @${3}s | @${4}s | runs | bugs | inputs marked |"
@@ -62,6 +66,8 @@ for variant in $variants; do
     echo "| $variant | $(arms_at "$variant" "$marks")$runs | $bugs | $inputs |"
 done
 last() { arms_at "$1" "$budget" | tr -d '| '; }
-for random in random-inputs random-all; do
-    echo "coverage ratio at ${budget}s, concolic / $random: $(echo "scale=2; $(last concolic) / $(last "$random")" | bc)"
+for search in tuning caps; do
+    for random in random-inputs random-all; do
+        echo "coverage ratio at ${budget}s, $search / $random: $(echo "scale=2; $(last $search) / $(last "$random")" | bc)"
+    done
 done

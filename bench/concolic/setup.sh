@@ -1,4 +1,5 @@
-# Sourced by the concolic benchmark scripts: the environment, a scratch directory (removed on exit)
+# Sourced by the concolic benchmark scripts: the environment, a scratch directory (removed on exit
+# unless BENCH_DIR names it)
 # as the working directory, and the targets built there with mpiguard-cc for $flavor: the suite's
 # (planted, heat, histogram) unless targets says otherwise; build_petsc_ex5 builds the marked
 # PETSc example (tests/concolic/programs/petsc_ex5.c) by PETSc's own makefile (Open MPI).
@@ -6,8 +7,15 @@
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tests/concolic/programs" && pwd)
 export PATH="$build/bin:$PATH" MPIGUARD_MPI=$flavor
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-tmp=$(mktemp -d /tmp/mg-bench-concolic.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# BENCH_DIR, if set, is the scratch directory instead and is kept: the campaigns' logs, to read
+# where two campaigns part.
+if [ -n "${BENCH_DIR-}" ]; then
+    tmp=$BENCH_DIR
+    mkdir -p "$tmp"
+else
+    tmp=$(mktemp -d /tmp/mg-bench-concolic.XXXXXX)
+    trap 'rm -rf "$tmp"' EXIT
+fi
 cd "$tmp"
 targets=${targets-planted heat histogram}
 [ -z "$targets" ] || make -s -f "$src/Makefile" SRC="$src" CC=mpiguard-cc $targets >/dev/null
