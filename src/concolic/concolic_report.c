@@ -277,7 +277,8 @@ void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out)
             " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
             " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
             " repeats (solutions skipped as runs already made), %" PRIu64
-            " re-tuned past runs already made, %" PRIu64 " runs from float solutions (%" PRIu64 " missed their arm)\n",
+            " re-tuned past runs already made, %" PRIu64 " runs from float solutions (%" PRIu64
+            " missed their arm)\n",
             k->runs, total_s, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
             per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
             per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,

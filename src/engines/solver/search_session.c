@@ -243,9 +243,8 @@ int search_session_remember_run(search_session *s, const search_run *r)
 static int repeats_run(const search_session *s, const search_run *last, const coverage_set *cov,
                        const path_branch *b, const search_run *next)
 {
-    return has_run(s, next) ||
-           (s->last_rejected && same_inputs(last, next) &&
-            coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)));
+    return has_run(s, next) || (s->last_rejected && same_inputs(last, next) &&
+                                coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)));
 }
 
 /* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
@@ -297,8 +296,8 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
          * focus): the next smallest solution of the same negation (solver_tune.h), and with
          * none the strategy's next choice. Not past a run the program refused: the next values
          * of the negation that led to a refusal are refused alike (real_builds' n > 100 tuned
-         * to 102, 103, ... on every way back to it). The same inputs at another np or focus are a new
-         * run, the focus move that reaches another rank's branches, except after a rejection:
+         * to 102, 103, ... on every way back to it). The same inputs at another np or focus are a
+         * new run, the focus move that reaches another rank's branches, except after a rejection:
          * every rank refuses those inputs, so the move only reaches the rank-dependent arm of
          * the refusal (rank 0 prints why), worth a run while no run covered it. Tuned only:
          * COMPI's capped search stays as it was (its resumed campaigns make the same runs as

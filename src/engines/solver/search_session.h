@@ -64,8 +64,8 @@ typedef struct search_session {
     search_run *ran;
     uint8_t *refused; /* refused[i]: the program refused ran[i]'s inputs (input_rejected) */
     size_t nran;
-    uint64_t repeats; /* solutions not run: runs already made with no new one found past them */
-    uint64_t retunes; /* solutions re-tuned past runs already made into a new run */
+    uint64_t repeats;  /* solutions not run: runs already made with no new one found past them */
+    uint64_t retunes;  /* solutions re-tuned past runs already made into a new run */
     int last_rejected; /* the run last observed was refused by the program's own check */
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
      * is only near a double): float_solutions counts the runs chosen so, float_missed those in

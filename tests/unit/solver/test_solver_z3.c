@@ -723,11 +723,11 @@ static void test_tuning_avoids_runs_made(void)
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t rank = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 0, 1, z, (int64_t)1);                  /* 0: z <= 0 */
-    tp_branch(&t, SYM_LE, 4, 1, y, (int64_t)1);                  /* 1: y <= 4 */
+    tp_branch(&t, SYM_LE, 0, 1, z, (int64_t)1);                 /* 0: z <= 0 */
+    tp_branch(&t, SYM_LE, 4, 1, y, (int64_t)1);                 /* 1: y <= 4 */
     tp_branch(&t, SYM_LE, 10, 2, x, (int64_t)1, y, (int64_t)1); /* 2: x + y <= 10 */
-    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);               /* 3: rank == 0 */
-    tp_branch(&t, SYM_NE, 7, 1, x, (int64_t)1);                  /* 4: x != 7 */
+    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);              /* 3: rank == 0 */
+    tp_branch(&t, SYM_NE, 7, 1, x, (int64_t)1);                 /* 4: x != 7 */
     int64_t v[3][MAXV];
     const int64_t *avoid[2] = {v[0], v[1]};
     int sat = -1;
