@@ -327,8 +327,8 @@ static void test_repeat_not_run(void)
 
 /* Tuned, the solution of x <= 10 from x = 11 is x = 0. When that run was already made (a
  * resumed campaign's, or one the search came back to), the same negation is tuned again past
- * it: x = 1, the rest of the run unchanged, counted in retunes; not skipped for the strategy's
- * next choice (y == 7), which would leave the other arm's subtree to the old run's path. */
+ * it: x = 1, the rest of the run unchanged, counted in retunes, not skipped for the strategy's
+ * next choice (counted in repeats: without the re-tuning, retunes 0 and repeats 1). */
 static void test_repeat_retuned(void)
 {
     tuning = 1;
