@@ -92,6 +92,7 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
     L->cost.moves = L->search.moves;
     L->cost.tuning_checks = L->search.tuning_checks;
     L->cost.repeats = L->search.repeats;
+    L->cost.retunes = L->search.retunes;
     L->cost.float_solutions = L->search.float_solutions;
     L->cost.float_missed = L->search.float_missed;
     return rc;

@@ -277,12 +277,13 @@ void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out)
             " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
             " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
             " repeats (solutions skipped as runs already made), %" PRIu64
-            " runs from float solutions (%" PRIu64 " missed their arm)\n",
+            " re-tuned past runs already made, %" PRIu64 " runs from float solutions (%" PRIu64
+            " missed their arm)\n",
             k->runs, total_s, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
             per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
             per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
             per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
-            k->tuning_checks, k->repeats, k->float_solutions, k->float_missed);
+            k->tuning_checks, k->repeats, k->retunes, k->float_solutions, k->float_missed);
 }
 
 static void add_double(json_object *o, const char *key, double v)
@@ -314,6 +315,7 @@ void concolic_report_data(mg_report *rep, const concolic_campaign *c, const conc
     add_count(cost, "moves", k->moves);
     add_count(cost, "tuning_checks", k->tuning_checks);
     add_count(cost, "repeats", k->repeats);
+    add_count(cost, "retunes", k->retunes);
     add_count(cost, "float_solutions", k->float_solutions);
     add_count(cost, "float_missed", k->float_missed);
     json_object_object_add(data, "cost", cost);

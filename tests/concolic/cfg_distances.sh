@@ -40,12 +40,13 @@ expect_status 0 "--distances" -- "$MPIGUARD" concolic --distances -- ./small
 diff expected "$TMP/stdout" >&2 || fail "distances differ from the hand-computed table"
 [ ! -e mpiguard-concolic ] || fail "--distances made a campaign directory"
 
-# A CFG campaign with the graph: every arm (x == 7 and x > 10 included). Capped: tuned, 12 runs
-# leave x == 7 uncovered (every way back to x > 0 tunes to x = 1, run 2, skipped as a repeat
-# with the loop exit on its path: docs/concolic.md "Limits").
+# A CFG campaign with the graph, tuned: every arm (x == 7 and x > 10 included). The way back to
+# x > 0 tunes to x = 1 (run 2) again; re-tuned past it (x = 2), its loop exit leads to x = 5 and
+# x = 7 (without the re-tuning the repeat was skipped and x == 7 stayed uncovered).
 expect_status 0 "cfg campaign" -- "$MPIGUARD" concolic --mpi "$flavor" --np 1 --max-np 1 \
-    --iterations 12 --strategy cfg --caps --dir c -- ./small
+    --iterations 12 --strategy cfg --dir c -- ./small
 grep -q "coverage: 8 of 8 branch arms" "$TMP/stdout" || { cat "$TMP/stdout" >&2; fail "arms left uncovered"; }
+grep -qE "^cost: .* [1-9][0-9]* re-tuned past runs already made" "$TMP/stdout" || fail "no solution re-tuned"
 ! grep -q "control-flow graph" "$TMP/stderr" || fail "the graph was not used"
 
 # A damaged graph is refused (65); a program without one (built before) runs with a warning.

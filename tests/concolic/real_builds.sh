@@ -53,7 +53,8 @@ grep -q "grid_sum	.*lib/stats.c:" app/solve-archived.mpiguard-branches.tsv && gr
 $(launcher_for "$flavor") -n 1 ./app/solve-archived | grep -q "^sum " || fail "the program linked from archives does not run"
 
 # The library's bug (rank 0 holding 7 cells) is found in the archive's code, its reproducer runs.
-# Capped: tuned, the bug is not found in 12 runs (docs/concolic-measurements.md: run 17 against 8).
+# Capped: tuned, the bug is not found in 12 runs (run 18 against 8: the tuned runs' short loops bound n
+# below 7 on their paths, as the chapter's tuning would; docs/concolic.md "Limits").
 line=$(grep -n "BLOCK7" lib/stats.c | cut -d: -f1)
 expect_status 80 "campaign on solve" -- "$MPIGUARD" concolic --mpi "$flavor" --np 1 --max-np 3 \
     --iterations 12 --caps --dir c -- ./app/solve

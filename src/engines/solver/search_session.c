@@ -12,6 +12,10 @@
 /* Bounds the solves of one choice: a strategy that keeps offering unsatisfiable negations ends
  * in a restart rather than looping. */
 #define SEARCH_SESSION_MAX_TRIES 100000
+/* Bounds the re-tunings of one solution past runs already made (try_choice): each costs a
+ * tuning, and a negation whose next smallest values were all run is better left for the
+ * strategy's next choice. */
+#define SEARCH_SESSION_MAX_RETUNES 8
 
 void search_session_params_default(search_session_params *p)
 {
@@ -51,6 +55,7 @@ void search_session_end(search_session *s)
     for (size_t i = 0; i < s->nran; i++)
         search_run_free(&s->ran[i]);
     free(s->ran);
+    free(s->refused);
     focus_frontier_free(&s->frontier);
     coverage_set_free(&s->leave_tried);
     search_destroy(s->strategy);
@@ -195,18 +200,29 @@ static int same_run(const search_run *a, const search_run *b)
     return a->np == b->np && a->focus == b->focus && same_inputs(a, b);
 }
 
-static int has_run(const search_session *s, const search_run *r)
+/* 1 + the index of r among the runs made, 0 when it is not one. */
+static size_t find_run(const search_session *s, const search_run *r)
 {
     for (size_t i = s->nran; i-- > 0;)
         if (same_run(&s->ran[i], r))
-            return 1;
+            return i + 1;
     return 0;
+}
+
+static int has_run(const search_session *s, const search_run *r)
+{
+    return find_run(s, r) != 0;
 }
 
 int search_session_remember_run(search_session *s, const search_run *r)
 {
     if (has_run(s, r))
         return 0;
+    uint8_t *refused = realloc(s->refused, s->nran + 1);
+    if (!refused)
+        return MG_ENOMEM;
+    s->refused = refused;
+    s->refused[s->nran] = 0;
     search_run *grown = realloc(s->ran, (s->nran + 1) * sizeof *grown);
     if (!grown)
         return MG_ENOMEM;
@@ -222,6 +238,15 @@ int search_session_remember_run(search_session *s, const search_run *r)
     return 0;
 }
 
+/* 1 when a tuned solution would run again a run already made, or after a rejection keep the
+ * refused inputs for a covered arm (try_choice). */
+static int repeats_run(const search_session *s, const search_run *last, const coverage_set *cov,
+                       const path_branch *b, const search_run *next)
+{
+    return has_run(s, next) || (s->last_rejected && same_inputs(last, next) &&
+                                coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)));
+}
+
 /* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
  * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
@@ -230,24 +255,34 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
                       const coverage_set *cov, int stopped, int move, int *moved, search_run *next)
 {
     const path_log *log = &s->stack[ch->level];
-    int64_t *values = calloc((size_t)log->nvars + 1, sizeof *values);
+    const path_branch *b = &log->branches[ch->index];
+    size_t stride = (size_t)log->nvars + 1;
+    int64_t *values = calloc((SEARCH_SESSION_MAX_RETUNES + 1) * stride, sizeof *values);
+    const int64_t *avoid[SEARCH_SESSION_MAX_RETUNES];
     if (!values)
         return MG_ENOMEM;
-    int sat = 0;
-    uint32_t tuning_checks = 0;
-    int rc = s->p.tune ? solver_query_solve_tuned(s->z3, log, ch->index, &s->p.sem, &sat, values,
-                                                  &tuning_checks)
-                       : solver_query_solve(s->z3, log, ch->index, &s->p.sem, &sat, values);
-    s->tuning_checks += tuning_checks;
-    s->solves++;
-    s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
-    focus_setup prev = {log->header.world_size, log->header.rank}, chosen;
-    int solved_rank = 0, found = 0;
-    if (!rc && sat &&
-        !focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, values, &chosen,
-                      &solved_rank) &&
-        chosen.np <= (uint64_t)s->p.sem.max_np) {
-        s->sat++;
+    int rc = 0, found = 0, repeated = 0;
+    size_t retuned = 0;
+    for (size_t navoid = 0; !found && rc == 0; navoid++) {
+        int64_t *v = values + navoid * stride;
+        if (navoid)
+            memcpy(v, avoid[navoid - 1], stride * sizeof *v);
+        int sat = 0;
+        uint32_t tuning_checks = 0;
+        rc = s->p.tune ? solver_query_solve_tuned(s->z3, log, ch->index, &s->p.sem, avoid, navoid,
+                                                  &sat, v, &tuning_checks)
+                       : solver_query_solve(s->z3, log, ch->index, &s->p.sem, &sat, v);
+        s->tuning_checks += tuning_checks;
+        s->solves++;
+        s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
+        focus_setup prev = {log->header.world_size, log->header.rank}, chosen;
+        int solved_rank = 0;
+        if (rc || !sat ||
+            focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, v, &chosen,
+                         &solved_rank) ||
+            chosen.np > (uint64_t)s->p.sem.max_np)
+            break;
+        s->sat += !navoid;
         *moved = move && !solved_rank && chosen.np == prev.np;
         if (*moved)
             chosen.np = prev.np % (uint32_t)s->p.sem.max_np + 1;
@@ -255,30 +290,37 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
          * (focus_frontier.h) rather than staying where the negated path was. */
         if (!solved_rank)
             chosen.focus = focus_frontier_pick(&s->frontier, cov, chosen.np, chosen.focus);
-        rc = take_values(s, log, values, last, chosen, next);
+        rc = take_values(s, log, v, last, chosen, next);
         found = rc == 0;
         /* A run already made would only take its path again (the run is its inputs, np and
-         * focus): the strategy's next choice instead. The same inputs at another np or focus
-         * are a new run, the focus move that reaches another rank's branches, except after a
-         * rejection: every rank refuses those inputs, so the move only reaches the rank-dependent
-         * arm of the refusal (rank 0 prints why), worth a run while no run covered it. Tuned
-         * only: COMPI's capped search stays as it was (its resumed campaigns make the same runs
-         * as uninterrupted ones only while Z3 sees the same queries). */
-        const path_branch *b = &log->branches[ch->index];
-        if (found && s->p.tune &&
-            (has_run(s, next) ||
-             (s->last_rejected && same_inputs(last, next) &&
-              coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken))))) {
-            s->repeats++;
+         * focus): the next smallest solution of the same negation (solver_tune.h), and with
+         * none the strategy's next choice. Not past a run the program refused: the next values
+         * of the negation that led to a refusal are refused alike (real_builds' n > 100 tuned
+         * to 102, 103, ... on every way back to it). The same inputs at another np or focus are a
+         * new run, the focus move that reaches another rank's branches, except after a rejection:
+         * every rank refuses those inputs, so the move only reaches the rank-dependent arm of
+         * the refusal (rank 0 prints why), worth a run while no run covered it. Tuned only:
+         * COMPI's capped search stays as it was (its resumed campaigns make the same runs as
+         * uninterrupted ones only while Z3 sees the same queries). */
+        if (found && s->p.tune && repeats_run(s, last, cov, b, next)) {
+            size_t made = find_run(s, next);
+            int retune = navoid < SEARCH_SESSION_MAX_RETUNES && made && !s->refused[made - 1];
             search_run_free(next);
             found = 0;
+            repeated = 1;
+            if (!retune)
+                break;
+            avoid[navoid] = v;
         }
-        if (found && sym_pred_is_float(&b->pred)) {
-            s->aim = 2 * b->branch_id + !b->taken;
-            s->aiming = 1;
-            s->aim_reached = 0;
-            s->float_solutions++;
-        }
+        retuned = navoid;
+    }
+    s->repeats += repeated && !found;
+    s->retunes += found && retuned;
+    if (found && sym_pred_is_float(&b->pred)) {
+        s->aim = 2 * b->branch_id + !b->taken;
+        s->aiming = 1;
+        s->aim_reached = 0;
+        s->float_solutions++;
     }
     free(values);
     return rc == MG_ENOMEM ? rc : found;
@@ -329,6 +371,9 @@ int search_session_next(search_session *s, const search_run *last, const coverag
     int rc = s->p.tune ? search_session_remember_run(s, last) : 0;
     if (rc)
         return rc;
+    size_t made = s->p.tune ? find_run(s, last) : 0;
+    if (made)
+        s->refused[made - 1] |= (uint8_t)(s->last_rejected != 0);
     int move = 0;
     if (s->p.solving && is_dfs_kind(s->p.search.kind) && s->p.stall_runs &&
         s->stalled >= s->p.stall_runs) {

@@ -62,8 +62,10 @@ typedef struct search_session {
      * that would run one of them again is not run, and counted in repeats. A run that differs
      * in the process count or the focus alone is another run (a focus move), never a repeat. */
     search_run *ran;
+    uint8_t *refused; /* refused[i]: the program refused ran[i]'s inputs (input_rejected) */
     size_t nran;
-    uint64_t repeats;
+    uint64_t repeats;  /* solutions not run: runs already made with no new one found past them */
+    uint64_t retunes;  /* solutions re-tuned past runs already made into a new run */
     int last_rejected; /* the run last observed was refused by the program's own check */
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution
      * is only near a double): float_solutions counts the runs chosen so, float_missed those in
@@ -117,7 +119,9 @@ typedef int (*search_stop_fn)(void *arg);
  * and focus below it. A solution keeps last's inputs past the solved variables; when it names
  * no rank, the focus is the frontier rule's (focus_frontier_pick). Tuned, a solution that is a
  * run already made (inputs, np and focus all equal to a last of this session) is not taken: the
- * strategy's next choice is (counted in repeats); so is, after a rejected run, a solution that
+ * same negation is tuned again past it (solver_tune.h: counted in retunes when that gives a new
+ * run) unless the program refused that run, and when no new run comes of that the strategy's
+ * next choice is taken (counted in repeats); so is, after a rejected run, a solution that
  * keeps its inputs (a rank or size negated: another np or focus) for an arm already covered,
  * since the other rank takes the same rejection (also counted in repeats).
  * A DFS search that has covered nothing new for stall_runs runs first moves: it leaves its

@@ -52,6 +52,14 @@ static void put_runs(text_buf *t, const search_session *s)
             text_buf_printf(t, " %" PRId64, r->inputs[k]);
         text_buf_printf(t, "\n");
     }
+    size_t nrefused = 0;
+    for (size_t i = 0; i < s->nran; i++)
+        nrefused += s->refused[i];
+    text_buf_printf(t, "refused %zu", nrefused);
+    for (size_t i = 0; i < s->nran; i++)
+        if (s->refused[i])
+            text_buf_printf(t, " %zu", i);
+    text_buf_printf(t, "\n");
 }
 
 void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
@@ -159,7 +167,15 @@ static int read_runs(text_cursor *c, search_session *s)
         rc = c->bad ? MG_EFORMAT : !r.inputs ? MG_ENOMEM : search_session_remember_run(s, &r);
         free(r.inputs);
     }
-    return rc;
+    /* Which of them the program refused, absent from states saved before runs were re-tuned. */
+    if (rc || !record_head(c, "refused", 2, &n))
+        return rc;
+    for (size_t i = 0; !c->bad && i < n; i++) {
+        size_t k = (size_t)text_cursor_number(c, 10, s->nran ? s->nran - 1 : 0);
+        if (!c->bad && s->nran)
+            s->refused[k] = 1;
+    }
+    return c->bad || (n && !s->nran) ? MG_EFORMAT : 0;
 }
 
 /* The frontier record, absent from states saved before it existed (the rule then starts from

@@ -181,20 +181,23 @@ solver_z3_targets solver_query_targets(const solver_query *q)
 }
 
 static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_semantics_params *p,
-                 int *sat, int64_t *values, int tune, uint32_t *checks)
+                 int tune, const int64_t *const *avoid, size_t navoid, int *sat, int64_t *values,
+                 uint32_t *checks)
 {
     if (checks)
         *checks = 0;
-    if (!s || !sat || !values)
+    if (!s || !sat || !values || (navoid && !avoid))
         return MG_EINVAL;
     solver_query q;
     int rc = solver_query_build(log, target, p, &q);
     if (rc != 0)
         return rc;
     solver_z3_targets t = solver_query_targets(&q);
-    rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
+    *sat = 1;
+    if (!navoid)
+        rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
     if (rc == 0 && *sat && tune)
-        rc = solver_tune(s, log, &q, &t, values, checks);
+        rc = solver_tune(s, log, &q, &t, avoid, navoid, values, sat, checks);
     solver_query_free(&q);
     return rc;
 }
@@ -202,12 +205,12 @@ static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_s
 int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
                        const mpi_semantics_params *p, int *sat, int64_t *values)
 {
-    return solve(s, log, target, p, sat, values, 0, NULL);
+    return solve(s, log, target, p, 0, NULL, 0, sat, values, NULL);
 }
 
 int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
-                             const mpi_semantics_params *p, int *sat, int64_t *values,
-                             uint32_t *checks)
+                             const mpi_semantics_params *p, const int64_t *const *avoid,
+                             size_t navoid, int *sat, int64_t *values, uint32_t *checks)
 {
-    return solve(s, log, target, p, sat, values, 1, checks);
+    return solve(s, log, target, p, 1, avoid, navoid, sat, values, checks);
 }

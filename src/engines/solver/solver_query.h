@@ -42,9 +42,12 @@ int solver_query_solve(solver_z3 *s, const path_log *log, uint32_t target,
                        const mpi_semantics_params *p, int *sat, int64_t *values);
 
 /* solver_query_solve, then input tuning of a satisfiable solution (solver_tune.h); *checks
- * (may be NULL) receives the checks tuning added. */
+ * (may be NULL) receives the checks tuning added. With avoid (navoid > 0: tuned solutions of
+ * the same query that were runs already made, the last of them in values on entry), tuning's
+ * own check replaces the solver's first one and *sat says whether another solution was found
+ * (solver_tune). */
 int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
-                             const mpi_semantics_params *p, int *sat, int64_t *values,
-                             uint32_t *checks);
+                             const mpi_semantics_params *p, const int64_t *const *avoid,
+                             size_t navoid, int *sat, int64_t *values, uint32_t *checks);
 
 #endif

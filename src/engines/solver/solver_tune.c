@@ -16,6 +16,8 @@ typedef struct tuner {
     int64_t *scratch;
     int64_t *model; /* the last satisfiable check's values: they satisfy every fixed bound */
     uint32_t checks;
+    const int64_t *const *avoid; /* solutions that were runs already made (solver_tune.h) */
+    size_t navoid;
 } tuner;
 
 /* Points all[] past the query's predicates at the fixed bounds (the list may have moved). */
@@ -145,9 +147,33 @@ static int canonical(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint
     return rc;
 }
 
+/* Keeps the variable the negation is about (Stage II's, else the slice's first tuned one) off
+ * its value in each avoided solution, and replaces values by a solution of the query that does
+ * so. 1 when there is one; 0 when not (a check over its budget counts as none), or MG_ENOMEM. */
+static int avoid_repeats(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned,
+                         uint32_t symb, int symb_tuned, int64_t *values)
+{
+    if (ntuned == 0)
+        return 0;
+    uint32_t v = symb_tuned ? symb : tuned[0];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < k->navoid; i++)
+        rc = sym_pred_list_push_bound(fixed, v, SYM_NE, k->avoid[i][v]);
+    if (rc)
+        return rc;
+    fix(k, fixed);
+    sym_pred_list none;
+    sym_pred_list_init(&none);
+    if (!holds(k, &none, 0))
+        return 0;
+    for (uint32_t w = 0; w < k->log->nvars; w++)
+        values[w] = k->model[w];
+    return 1;
+}
+
 /* Stages I and II over the solved values (Algorithm 1), then the canonical values under their
  * bounds. Returns 0 or MG_ENOMEM; values are replaced only by a consistent tuned solution. */
-static int tune(tuner *k, const solver_query *q, int64_t *values)
+static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
 {
     const path_log *log = k->log;
     uint32_t *tuned = malloc(((size_t)q->nsolve + 1) * sizeof *tuned), ntuned = 0;
@@ -159,8 +185,10 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
      * which is tuned: lowering the slice's inputs with it only pulls them to the smallest the new
      * count allows (heat.c's cells down to the process count, so the block split never has a
      * remainder, 5 arms fewer at run 60), so its solution stays the solver's. */
-    if (names_only_mpi(log, q->preds[q->npreds - 1]))
+    if (names_only_mpi(log, q->preds[q->npreds - 1])) {
+        *sat = !k->navoid;
         goto out;
+    }
     for (uint32_t i = 0; rc == 0 && i < q->nsolve; i++) {
         uint32_t v = q->solve[i];
         if (sym_var_is_float(log->vars[v].kind))
@@ -170,11 +198,21 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
             continue;
         }
         tuned[ntuned++] = v;
-        if (values[v] > bound)
-            bound = values[v];
     }
-    if (rc)
+    uint32_t symb = single_var(q->preds[q->npreds - 1]);
+    int symb_tuned = 0;
+    for (uint32_t i = 0; i < ntuned; i++)
+        symb_tuned |= tuned[i] == symb;
+    if (rc == 0 && k->navoid) {
+        rc = avoid_repeats(k, &fixed, tuned, ntuned, symb, symb_tuned, values);
+        *sat = rc == 1;
+        rc = rc == 1 ? 0 : rc;
+    }
+    if (rc || !*sat)
         goto out;
+    for (uint32_t i = 0; i < ntuned; i++)
+        if (values[tuned[i]] > bound)
+            bound = values[tuned[i]];
     for (uint32_t v = 0; v < log->nvars; v++)
         k->model[v] = values[v];
     /* Both stages run whatever the solved values (a bound of 1 costs no check), so that the
@@ -183,10 +221,6 @@ static int tune(tuner *k, const solver_query *q, int64_t *values)
     int64_t multi = lowest_bound(k, tuned, ntuned, bound > 1 ? bound : 1);
     for (uint32_t i = 0; rc == 0 && i < ntuned; i++)
         rc = sym_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
-    uint32_t symb = single_var(q->preds[q->npreds - 1]);
-    int symb_tuned = 0;
-    for (uint32_t i = 0; i < ntuned; i++)
-        symb_tuned |= tuned[i] == symb;
     if (rc == 0 && symb_tuned) {
         fix(k, &fixed);
         int64_t single = lowest_bound(k, &symb, 1, multi);
@@ -205,24 +239,28 @@ out:
 }
 
 int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
-                const solver_z3_targets *t, int64_t *values, uint32_t *checks)
+                const solver_z3_targets *t, const int64_t *const *avoid, size_t navoid,
+                int64_t *values, int *sat, uint32_t *checks)
 {
     if (checks)
         *checks = 0;
+    *sat = !navoid;
     if (q->npreds == 0)
         return 0;
     tuner k = {s,
                log,
                t,
-               malloc((q->npreds + 3 * (size_t)q->nsolve + 3) * sizeof *k.all),
+               malloc((q->npreds + 3 * (size_t)q->nsolve + navoid + 3) * sizeof *k.all),
                q->npreds,
                q->npreds,
                malloc(((size_t)log->nvars + 1) * sizeof *k.scratch),
                malloc(((size_t)log->nvars + 1) * sizeof *k.model),
-               0};
+               0,
+               avoid,
+               navoid};
     for (size_t i = 0; k.all && i < q->npreds; i++)
         k.all[i] = q->preds[i];
-    int rc = k.all && k.scratch && k.model ? tune(&k, q, values) : MG_ENOMEM;
+    int rc = k.all && k.scratch && k.model ? tune(&k, q, values, sat) : MG_ENOMEM;
     if (checks)
         *checks = k.checks;
     free(k.all);

@@ -27,8 +27,19 @@
  * (a new focus or process count) is not tuned: the slice's inputs keep the solver's values. A
  * tuning check over its budget counts as inconsistent, so the values stay a solution (farther
  * from the tuned one). *checks (may be NULL) receives the solver checks tuning made.
+ * avoid[0..navoid) (log->nvars values each): tuned solutions of this query that were runs
+ * already made. The smallest values lead back to them whenever the search returns to the
+ * constraint (a loop's entry tunes to one trip again and again), so tuning starts instead from
+ * a solution that keeps the negation's variable (Stage II's, else the slice's first tuned one)
+ * off each of their values, and tunes it as above: the next smallest values, as canonical. The
+ * chapter (Algorithm 1) tunes each solution once and has no memory of runs; a repeated run
+ * covers nothing, and the solver's own model, the other way out, is as large as tuning is
+ * there to avoid and depends on the solver's state. *sat is 0 when no such solution exists
+ * (or its check is over its budget) or the negation has no tuned variable, 1 otherwise. values
+ * is a solution on entry (with avoid, the last avoided one: its ranks and sizes are kept).
  * MG_ENOMEM (values are then the untuned ones). solver_query_solve_tuned is the way in. */
 int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
-                const solver_z3_targets *t, int64_t *values, uint32_t *checks);
+                const solver_z3_targets *t, const int64_t *const *avoid, size_t navoid,
+                int64_t *values, int *sat, uint32_t *checks);
 
 #endif

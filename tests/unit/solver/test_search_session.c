@@ -325,6 +325,32 @@ static void test_repeat_not_run(void)
     tuning = 0;
 }
 
+/* Tuned, the solution of x <= 10 from x = 11 is x = 0. When that run was already made (a
+ * resumed campaign's, or one the search came back to), the same negation is tuned again past
+ * it: x = 1, the rest of the run unchanged, counted in retunes, not skipped for the strategy's
+ * next choice (counted in repeats: without the re-tuning, retunes 0 and repeats 1). */
+static void test_repeat_retuned(void)
+{
+    tuning = 1;
+    program_run first = {11, 0, 3, 0}, made = first, r = first;
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 3);
+    step(&c, &made);
+    MG_CHECK_INT(made.x, 0);
+    campaign_end(&c);
+    campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 3);
+    int64_t in[2] = {made.x, made.y};
+    search_run ran = {in, 2, made.np, made.focus};
+    MG_CHECK_INT(search_session_remember_run(&c.s, &ran), 0);
+    MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+    MG_CHECK_INT(r.x, 1);
+    MG_CHECK(r.y == made.y && r.np == made.np && r.focus == made.focus);
+    MG_CHECK_INT(c.s.retunes, 1);
+    MG_CHECK_INT(c.s.repeats, 0);
+    campaign_end(&c);
+    tuning = 0;
+}
+
 /* On three processes, focus 0, rank 2 takes its arm of rank == 2 in every run: the solution of
  * rank == 2 keeps the run's inputs and moves the focus to rank 2 (the move mpiguard demo needs
  * to reach rank 1's crash). A new run, tuned or not, never a repeat. */
@@ -439,6 +465,7 @@ int main(void)
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
     MG_RUN(test_repeat_not_run);
+    MG_RUN(test_repeat_retuned);
     MG_RUN(test_focus_move_is_run);
     MG_RUN(test_rejected_move);
     MG_RUN(test_text_round_trip);

@@ -574,7 +574,7 @@ static int solve_tuned(solver_z3 *s, tpath *t, uint32_t target, const mpi_semant
                        int64_t *v, uint32_t *checks)
 {
     int sat = -1;
-    MG_CHECK_INT(solver_query_solve_tuned(s, &t->log, target, p, &sat, v, checks), 0);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t->log, target, p, NULL, 0, &sat, v, checks), 0);
     return sat;
 }
 
@@ -639,7 +639,7 @@ static void test_input_tuning(void)
     MG_CHECK_INT(v[x], 1);
     MG_CHECK_INT(checks, 1); /* a bound of 1 costs none; x == 0 refused on the way to 1 */
     int sat;
-    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 7, &p, &sat, v, NULL), MG_EINVAL);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 7, &p, NULL, 0, &sat, v, NULL), MG_EINVAL);
     tp_free(&t);
     solver_z3_destroy(s);
 }
@@ -709,6 +709,65 @@ static void test_tuning_leaves_rank_negation(void)
     solver_z3_destroy(s);
 }
 
+/* Tuning past runs already made (solver_tune.h): z <= 0 negated tunes to z = 1; with that
+ * solution avoided, to 2; with 1 and 2, to 3; without avoid, to 1 again. A negation of several
+ * variables moves the slice's first (x + y > 10 over y <= 4: y = 4, x = 7, then y = 3, x = 8),
+ * ranks and sizes alone have nothing to move (no check), and x == 7 has no other solution. */
+static void test_tuning_avoids_runs_made(void)
+{
+    mpi_semantics_params p = mpi(6);
+    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    tpath t;
+    tp_init(&t);
+    uint32_t z = tp_var(&t, SYM_VAR_INT, -3, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t rank = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_LE, 0, 1, z, (int64_t)1);                 /* 0: z <= 0 */
+    tp_branch(&t, SYM_LE, 4, 1, y, (int64_t)1);                 /* 1: y <= 4 */
+    tp_branch(&t, SYM_LE, 10, 2, x, (int64_t)1, y, (int64_t)1); /* 2: x + y <= 10 */
+    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);              /* 3: rank == 0 */
+    tp_branch(&t, SYM_NE, 7, 1, x, (int64_t)1);                 /* 4: x != 7 */
+    int64_t v[3][MAXV];
+    const int64_t *avoid[2] = {v[0], v[1]};
+    int sat = -1;
+    uint32_t checks = 0;
+    MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v[0], NULL), 1);
+    MG_CHECK_INT(v[0][z], 1);
+    memcpy(v[1], v[0], sizeof v[1]);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 0, &p, avoid, 1, &sat, v[1], NULL), 0);
+    MG_CHECK_INT(sat, 1);
+    MG_CHECK_INT(v[1][z], 2);
+    memcpy(v[2], v[1], sizeof v[2]);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 0, &p, avoid, 2, &sat, v[2], NULL), 0);
+    MG_CHECK_INT(sat, 1);
+    MG_CHECK_INT(v[2][z], 3);
+    MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v[2], NULL), 1);
+    MG_CHECK_INT(v[2][z], 1);
+
+    MG_CHECK_INT(solve_tuned(s, &t, 2, &p, v[0], NULL), 1);
+    MG_CHECK(v[0][x] == 7 && v[0][y] == 4);
+    memcpy(v[1], v[0], sizeof v[1]);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 2, &p, avoid, 1, &sat, v[1], NULL), 0);
+    MG_CHECK_INT(sat, 1);
+    MG_CHECK(v[1][x] == 8 && v[1][y] == 3);
+
+    MG_CHECK_INT(solve_tuned(s, &t, 3, &p, v[0], NULL), 1);
+    memcpy(v[1], v[0], sizeof v[1]);
+    checks = 99;
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 3, &p, avoid, 1, &sat, v[1], &checks), 0);
+    MG_CHECK_INT(sat, 0);
+    MG_CHECK_INT(checks, 0);
+
+    MG_CHECK_INT(solve_tuned(s, &t, 4, &p, v[0], NULL), 1);
+    MG_CHECK_INT(v[0][x], 7);
+    memcpy(v[1], v[0], sizeof v[1]);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 4, &p, avoid, 1, &sat, v[1], NULL), 0);
+    MG_CHECK_INT(sat, 0);
+    tp_free(&t);
+    solver_z3_destroy(s);
+}
+
 int main(void)
 {
     MG_RUN(test_figure_2_1);
@@ -726,5 +785,6 @@ int main(void)
     MG_RUN(test_tuning_then_next);
     MG_RUN(test_tuning_canonical);
     MG_RUN(test_tuning_leaves_rank_negation);
+    MG_RUN(test_tuning_avoids_runs_made);
     MG_TEST_END();
 }
