@@ -29,7 +29,7 @@ struct mg_rank_probe {
     const mg_rank_state *state; /* shm */
     sampler_ptrace *sampler;    /* ptrace, opened on first need */
     uint64_t last_counter;
-    uint64_t last_polls; /* ptrace: the polling calls among them */
+    uint64_t last_others; /* the calls among them that do not poll */
     int read_before;
     mg_fn last_fn;                  /* ptrace: the MPI function it was last seen in */
     int last_in_mpi;                /* ptrace: the latest sample's verdict */
@@ -88,20 +88,21 @@ static int open_sampler(mg_rank_probe *p)
 
 /* What a call counter that moved since the previous reading means: a rank whose last call polls
  * (MPI_Test, MPI_Iprobe) in a loop counts as in MPI, as ParaStack treats busy-waiting; any other
- * move is progress. Under ptrace (polls: the count of polling calls, NULL under shm) the function
- * is the one a sample last caught the rank in, which for a rank that polls between its other calls
- * is nearly always the poll; the calls beyond its polls are the others (hpcc's MPIRandomAccess,
- * read "in MPI_Testany" at every scan while it posted its sends: issue 29's false alarm). */
-static void apply_counter(mg_rank_probe *p, const uint64_t *polls, mg_probe_reading *out)
+ * move is progress. others counts the calls that do not poll (ptrace: all but the polls; shm: the
+ * state's own count). The function is the one the rank was read in, which for a rank that polls
+ * between its other calls is nearly always the poll; others moving says it made other calls in
+ * between (hpcc's MPIRandomAccess, read "in MPI_Testany" at every scan while it posted its sends:
+ * issue 29's false alarms under ptrace and shm). */
+static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *out)
 {
     int moved = p->read_before && out->counter != p->last_counter;
     int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
-    int other_calls = moved && polls && out->counter - p->last_counter != *polls - p->last_polls;
+    int other_calls = p->read_before && others != p->last_others;
     if (!out->in_mpi && polling && moved)
         out->in_mpi = 1;
-    out->progressed = moved && (!polling || other_calls);
+    out->progressed = (moved && !polling) || other_calls;
     p->last_counter = out->counter;
-    p->last_polls = polls ? *polls : 0;
+    p->last_others = others;
     p->read_before = 1;
 }
 
@@ -113,7 +114,7 @@ static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
     out->fn = (mg_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
-    apply_counter(p, NULL, out);
+    apply_counter(p, atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed), out);
     return MG_OK;
 }
 
@@ -138,7 +139,7 @@ static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_readi
     out->counter = counter;
     out->fn = p->last_fn;
     out->in_mpi = p->last_in_mpi;
-    apply_counter(p, &polls, out);
+    apply_counter(p, counter - polls, out);
     p->counter_readings_left--;
     return 1;
 }
@@ -202,7 +203,7 @@ static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
     out->in_mpi = p->last_in_mpi;
     out->counter_known = sampler_ptrace_read_counter(p->sampler, &out->counter, &polls);
     if (out->counter_known)
-        apply_counter(p, &polls, out);
+        apply_counter(p, out->counter - polls, out);
 }
 
 static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
@@ -241,7 +242,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     out->counter_known = sample->counter_known;
     out->counter = sample->counter;
     if (out->counter_known && !out->exited)
-        apply_counter(p, &sample->polls, out);
+        apply_counter(p, sample->counter - sample->polls, out);
     p->last_in_mpi = out->in_mpi;
     p->counter_readings_left = out->counter_known && !out->exited ? COUNTER_READINGS_PER_SAMPLE : 0;
     p->sampled_stopped_cpu_ns = -1;

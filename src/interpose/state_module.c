@@ -78,8 +78,11 @@ static void state_enter(mg_fn fn)
 
 static void state_leave(mg_fn fn)
 {
-    (void)fn;
     mg_rank_state *s = state;
+    if (mg_fn_class_of(fn) != MG_CLASS_POLL) {
+        uint64_t others = atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed);
+        atomic_store_explicit(&s->calls_not_polling, others + 1, memory_order_relaxed);
+    }
     if (concurrent_calls) {
         atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
         atomic_fetch_sub_explicit(&s->threads_in_mpi, 1, memory_order_release);

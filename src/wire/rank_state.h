@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define MG_RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
-#define MG_RANK_STATE_VERSION 2U
+#define MG_RANK_STATE_VERSION 3U
 
 typedef struct mg_rank_state {
     uint32_t magic;
@@ -44,6 +44,12 @@ typedef struct mg_rank_state {
     /* Communicators whose ranks are MPI_COMM_WORLD's (world itself first, then those created
      * congruent to it: a dup, a Cartesian grid that keeps the order), up to 8. */
     _Atomic uint64_t world_like[8];
+    /* Of calls, those that do not poll (class POLL: MPI_Test*, MPI_Iprobe), counted before calls:
+     * a rank read inside its poll at every reading is making progress when this moved (hpcc's
+     * MPIRandomAccess posts its sends and receives between polls: issue 29's shm false alarm). A
+     * count of its own rather than of the polls, so that a reading racing the rank's increments
+     * can never see calls that are not polls where there were none. */
+    _Atomic uint64_t calls_not_polling;
 } mg_rank_state;
 
 #define MG_RANK_STATE_POSTED 8U

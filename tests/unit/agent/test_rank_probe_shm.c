@@ -1,0 +1,125 @@
+/* Unit tests of the shm probe's progress (src/agent/rank_probe.h) on a state segment the test
+ * writes as the interposition library does: a rank read inside MPI_Testany at every reading whose
+ * calls moved by its polls and by sends and receives posted in between (hpcc's MPIRandomAccess,
+ * issue 29's false alarm under shm) progressed; one whose calls moved by its polls alone (a rank
+ * polling for a message never sent) did not, and counts as in MPI. */
+#include "mg_error.h"
+#include "mg_test.h"
+#include "rank_probe.h"
+#include "rank_state.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static char token[64];
+
+static void segment_name(int rank, char *name, size_t size)
+{
+    snprintf(name, size, MG_RANK_STATE_NAME_FORMAT, token, rank);
+}
+
+static mg_rank_state *publish(int rank)
+{
+    char name[128];
+    segment_name(rank, name, sizeof name);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return NULL;
+    mg_rank_state *s = NULL;
+    if (ftruncate(fd, sizeof *s) == 0)
+        s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (s == MAP_FAILED) {
+        shm_unlink(name);
+        return NULL;
+    }
+    s->version = MG_RANK_STATE_VERSION;
+    s->magic = MG_RANK_STATE_MAGIC;
+    return s;
+}
+
+/* The library's hooks for n calls of fn, the rank left inside `inside` (threads_in_mpi 1). */
+static void calls(mg_rank_state *s, mg_fn fn, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        atomic_store(&s->current_fn, fn);
+        if (mg_fn_class_of(fn) != MG_CLASS_POLL)
+            atomic_fetch_add(&s->calls_not_polling, 1);
+        atomic_fetch_add(&s->calls, 1);
+    }
+}
+
+static void enter(mg_rank_state *s, mg_fn fn)
+{
+    atomic_store(&s->current_fn, fn);
+    atomic_store(&s->threads_in_mpi, 1);
+}
+
+/* Opens the probe on a segment made for rank and takes the first reading (nothing to compare). */
+static mg_rank_probe *first_reading(int rank, mg_rank_state **state)
+{
+    mg_rank_probe *p = NULL;
+    mg_probe_reading r = mg_probe_reading_unknown();
+    *state = publish(rank);
+    MG_CHECK(*state != NULL);
+    if (!*state)
+        return NULL;
+    calls(*state, MG_FN_Irecv, 1);
+    enter(*state, MG_FN_Testany);
+    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_SHM, token, rank, (int)getpid(), &p), MG_OK);
+    char name[128];
+    segment_name(rank, name, sizeof name);
+    shm_unlink(name); /* mapped by both: nothing is left in /dev/shm */
+    if (p)
+        MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK(!r.progressed);
+    return p;
+}
+
+static void test_poller_posting_between_polls_progressed(void)
+{
+    mg_rank_state *s;
+    mg_rank_probe *p = first_reading(0, &s);
+    if (!p)
+        return;
+    mg_probe_reading r = mg_probe_reading_unknown();
+    calls(s, MG_FN_Testany, 40);
+    calls(s, MG_FN_Isend, 1);
+    calls(s, MG_FN_Testany, 40);
+    calls(s, MG_FN_Irecv, 1);
+    enter(s, MG_FN_Testany);
+    MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(r.fn, MG_FN_Testany);
+    MG_CHECK(r.in_mpi);
+    MG_CHECK_INT((int)r.counter, 83);
+    MG_CHECK(r.progressed);
+    mg_rank_probe_close(p);
+    munmap(s, sizeof *s);
+}
+
+static void test_poller_polling_only_did_not(void)
+{
+    mg_rank_state *s;
+    mg_rank_probe *p = first_reading(1, &s);
+    if (!p)
+        return;
+    mg_probe_reading r = mg_probe_reading_unknown();
+    calls(s, MG_FN_Testany, 500);
+    atomic_store(&s->threads_in_mpi, 0); /* read between two polls: still in MPI */
+    MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(r.fn, MG_FN_Testany);
+    MG_CHECK(r.in_mpi);
+    MG_CHECK(!r.progressed);
+    mg_rank_probe_close(p);
+    munmap(s, sizeof *s);
+}
+
+int main(void)
+{
+    snprintf(token, sizeof token, "probetest%ld", (long)getpid());
+    MG_RUN(test_poller_posting_between_polls_progressed);
+    MG_RUN(test_poller_polling_only_did_not);
+    MG_TEST_END();
+}
