@@ -4,7 +4,7 @@
 # and on heat.c (whose temperatures are doubles computed from integer inputs), bounded DFS from np 1
 # with COMPI's caps (--caps, as the table was measured): arms covered, bugs, solver queries, runs
 # from float solutions and how many missed their arm, Z3 time per 100 queries, seconds
-# (docs/concolic-measurements.md "Floats").
+# (docs/concolic-measurements-semantics.md "Floats").
 #   floats.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu
 build=$1 runs=${2:-30} flavor=${3:-mpich}

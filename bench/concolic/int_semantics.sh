@@ -3,7 +3,7 @@
 # Table 3.3 turned to its future work) on the suite and on wraparound.c, bounded DFS from np 1 as
 # tests/concolic/suite.sh runs it, with COMPI's caps (--caps, as the table was measured): arms
 # covered, bugs (overflows among them), solver queries and Z3 time per 100 queries, seconds
-# (docs/concolic-measurements.md "Bit-vector mode").
+# (docs/concolic-measurements-semantics.md "Bit-vector mode").
 #   int_semantics.sh BUILD_DIR [RUNS] [FLAVOR]
 set -eu
 build=$1 runs=${2:-40} flavor=${3:-mpich}
