@@ -673,7 +673,7 @@ static void name_held(struct hang_watch *w, struct hang_diag_result *result)
         result->nfaulty = named;
 }
 
-/* The verification's verdict; sender: a rank whose message was in flight at its last scan, or -1. */
+/* The verification's verdict; sender: a rank whose message moved at its last scan, or -1. */
 static int conclude(struct hang_watch *w, int sender, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n,

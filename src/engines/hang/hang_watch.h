@@ -72,8 +72,8 @@ enum hang_watch_wait_kind {
 
 struct hang_watch_wait {
     enum hang_watch_wait_kind kind;
-    int peer, tag; /* SEND, RECV: a world rank; tag -1: any tag */
-    uint64_t comm; /* the communicator's id */
+    int peer, tag;       /* SEND, RECV: a world rank; tag -1: any tag */
+    uint64_t comm;       /* the communicator's id */
     bool direction_only; /* SEND, RECV: the kind alone is known, from the function (ptrace, a rank
                             on another node), not its peer, tag or communicator */
 };
