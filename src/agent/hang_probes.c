@@ -147,15 +147,20 @@ static enum hang_watch_wait_kind wait_kind(mg_fn fn)
     }
 }
 
-/* What rank r's blocking call waits on, from the state it publishes on this node (none under
- * ptrace, nor from a rank on another node), in world ranks: a communicator not known to be the
- * world's leaves it unknown. */
+/* What rank r's blocking call waits on, from the state it publishes on this node, in world ranks:
+ * a communicator not known to be the world's leaves it unknown. Unpublished (ptrace, a rank on
+ * another node), a send or receive is known by its function's direction alone, enough to tell that
+ * a blocked sender may have a blocked receiver (hang_watch.c in_flight). */
 static struct hang_watch_wait wait_of(const hang_probes *p, int r, const mg_probe_reading *reading)
 {
     const mg_rank_state *s = p->remote ? NULL : p->job->ranks[r].state;
     enum hang_watch_wait_kind kind = wait_kind(reading->fn);
-    if (!s || !reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
+    if (!reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
         return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+    if (!s)
+        return (struct hang_watch_wait){
+            .kind = kind == HANG_WATCH_WAIT_COLLECTIVE ? HANG_WATCH_WAIT_UNKNOWN : kind,
+            .direction_only = true};
     uint64_t comm = atomic_load_explicit(&s->wait_comm, memory_order_relaxed);
     if (!hang_facts_world_like(s, comm))
         return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};

@@ -417,24 +417,43 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
 static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
                         struct hang_watch_step *step);
 
-/* A blocked rank sending to one blocked in a receive that matches it (from it or any source, its
- * tag or any, on the same communicator): MPI matches the two, so neither waits for good, however
- * long the message takes to move (a strided one of seconds while a poller waits for its end:
- * tests/integration/hang_start.sh poll-transfer). */
-static bool in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
+/* Whether a receive d of rank `to` may match a send s of rank `from`: from its sender or any, its
+ * tag or any, on the same communicator, where both are published; a side known by its direction
+ * alone (ptrace reads the function, not its arguments) matches on what the other side tells. */
+static bool may_match(const struct hang_watch_wait *s, size_t from, const struct hang_watch_wait *d,
+                      size_t to)
+{
+    bool both = !s->direction_only && !d->direction_only;
+    return d->kind == HANG_WATCH_WAIT_RECV && from != to &&
+           (s->direction_only || s->peer == (int)to) &&
+           (d->direction_only || d->peer < 0 || d->peer == (int)from) &&
+           (!both || ((d->tag < 0 || d->tag == s->tag) && d->comm == s->comm));
+}
+
+/* Blocked, and not stopped from outside, which moves no byte whatever it waits in. */
+static bool sends_or_receives(const struct hang_watch *w, const struct hang_watch_reading *r)
+{
+    return blocked(w, r) && !r->stopped;
+}
+
+/* A blocked rank sending to one blocked in a receive that may match it: MPI matches the two, so
+ * neither waits for good, however long the message takes to move (a strided one of seconds while
+ * a poller waits for its end: tests/integration/hang_start.sh poll-transfer). Returns the sender,
+ * or -1. */
+static int in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_wait *s = &readings[r].wait;
-        if (s->kind != HANG_WATCH_WAIT_SEND || s->peer < 0 || (size_t)s->peer >= w->n ||
-            !blocked(w, &readings[r]))
+        if (s->kind != HANG_WATCH_WAIT_SEND || !sends_or_receives(w, &readings[r]) ||
+            (!s->direction_only && (s->peer < 0 || (size_t)s->peer >= w->n)))
             continue;
-        const struct hang_watch_reading *to = &readings[s->peer];
-        const struct hang_watch_wait *d = &to->wait;
-        if (blocked(w, to) && d->kind == HANG_WATCH_WAIT_RECV && d->comm == s->comm &&
-            (d->peer < 0 || d->peer == (int)r) && (d->tag < 0 || d->tag == s->tag))
-            return true;
+        size_t first = s->direction_only ? 0 : (size_t)s->peer;
+        size_t end = s->direction_only ? w->n : first + 1;
+        for (size_t t = first; t < end; t++)
+            if (sends_or_receives(w, &readings[t]) && may_match(s, r, &readings[t].wait, t))
+                return (int)r;
     }
-    return false;
+    return -1;
 }
 
 /* Nothing can complete (with no match in flight): every rank blocked in a call whose wait is known,
@@ -470,7 +489,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     w->stopped_seen = one_stopped;
     /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
     bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n) &&
-                    !in_flight(w, readings);
+                    in_flight(w, readings) < 0;
     bool same = w->still_valid;
     size_t pollers = 0;
     for (size_t r = 0; r < w->n && all_held; r++) {
@@ -654,7 +673,8 @@ static void name_held(struct hang_watch *w, struct hang_diag_result *result)
         result->nfaulty = named;
 }
 
-static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
+/* The verification's verdict; sender: a rank whose message moved at its last scan, or -1. */
+static int conclude(struct hang_watch *w, int sender, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n,
                                  .nscans = w->p.nscans,
@@ -671,6 +691,11 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
     if (w->held_rank >= 0 && !still_held(w, (size_t)w->held_rank))
         step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
                                                  .progress_rank = w->held_rank};
+    /* ranks still in a long transfer at the last scan (in_flight) stand still in their calls, and
+     * their CPU, packing or copying, is a blocked rank's busy wait: no hang while it moves */
+    if (sender >= 0 && step->result.kind == HANG_DIAG_COMMUNICATION)
+        step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
+                                                 .progress_rank = sender};
     enum hang_diag_kind kind = step->result.kind;
     if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
         if (kind == HANG_DIAG_COMMUNICATION)
@@ -744,7 +769,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
     w->still_gap = false;
     w->retaking = false;
     if (++w->scan_k == w->p.nscans)
-        return conclude(w, now, step);
+        return conclude(w, in_flight(w, readings), now, step);
     step->action = HANG_WATCH_SCAN;
     step->at = now + w->p.scan_gap;
     return MG_OK;

@@ -62,8 +62,9 @@ void hang_watch_params_default(struct hang_watch_params *p);
 
 /* What a rank's blocking call waits on, as the rank published it (rank_state.h). */
 enum hang_watch_wait_kind {
-    HANG_WATCH_WAIT_UNKNOWN = 0, /* not published (ptrace, a rank on another node), a call that
-                                    publishes none, or a communicator not known to be the world's */
+    HANG_WATCH_WAIT_UNKNOWN = 0, /* a call that publishes none, a collective not published (ptrace,
+                                    a rank on another node), or a communicator not known to be the
+                                    world's */
     HANG_WATCH_WAIT_SEND,        /* a blocking send to peer */
     HANG_WATCH_WAIT_RECV,        /* a blocking receive (or probe) from peer, -1: any source */
     HANG_WATCH_WAIT_COLLECTIVE   /* a blocking collective on comm, which has every rank */
@@ -71,8 +72,10 @@ enum hang_watch_wait_kind {
 
 struct hang_watch_wait {
     enum hang_watch_wait_kind kind;
-    int peer, tag; /* SEND, RECV: a world rank; tag -1: any tag */
-    uint64_t comm; /* the communicator's id */
+    int peer, tag;       /* SEND, RECV: a world rank; tag -1: any tag */
+    uint64_t comm;       /* the communicator's id */
+    bool direction_only; /* SEND, RECV: the kind alone is known, from the function (ptrace, a rank
+                            on another node), not its peer, tag or communicator */
 };
 
 /* One rank as the caller read it. */

@@ -863,13 +863,13 @@ static void a_master_polling_for_a_deadlocked_worker_is_a_hang(void)
  * sends), nothing can move and it fires. */
 static void a_message_in_flight_is_not_a_hang(void)
 {
-    const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 3, 9, 1};
-    const struct hang_watch_wait matched[] = {{HANG_WATCH_WAIT_RECV, 2, 9, 1},
-                                              {HANG_WATCH_WAIT_RECV, -1, -1, 1}};
-    const struct hang_watch_wait unmatched[] = {{HANG_WATCH_WAIT_RECV, 2, 8, 1},
-                                                {HANG_WATCH_WAIT_RECV, 0, 9, 1},
-                                                {HANG_WATCH_WAIT_RECV, 2, 9, 2},
-                                                {HANG_WATCH_WAIT_SEND, 2, 9, 1}};
+    const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 3, 9, 1, false};
+    const struct hang_watch_wait matched[] = {{HANG_WATCH_WAIT_RECV, 2, 9, 1, false},
+                                              {HANG_WATCH_WAIT_RECV, -1, -1, 1, false}};
+    const struct hang_watch_wait unmatched[] = {{HANG_WATCH_WAIT_RECV, 2, 8, 1, false},
+                                                {HANG_WATCH_WAIT_RECV, 0, 9, 1, false},
+                                                {HANG_WATCH_WAIT_RECV, 2, 9, 2, false},
+                                                {HANG_WATCH_WAIT_SEND, 2, 9, 1, false}};
     for (size_t k = 0; k < sizeof matched / sizeof *matched; k++) {
         start(true);
         waits[2] = send, waits[3] = matched[k];
@@ -888,6 +888,60 @@ static void a_message_in_flight_is_not_a_hang(void)
     memset(waits, 0, sizeof waits);
 }
 
+/* poll-transfer under ptrace: nothing published, each side known by its function alone (MPI_Send,
+ * MPI_Recv), a sender and a receiver may be matched and the rule stays quiet; two senders, or two
+ * receivers without a sender, fire it. */
+static void a_message_in_flight_is_not_a_hang_under_ptrace(void)
+{
+    const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 0, 0, 0, true};
+    const struct hang_watch_wait recv = {HANG_WATCH_WAIT_RECV, 0, 0, 0, true};
+    start(true);
+    waits[2] = send, waits[3] = recv;
+    watch_master_until(1, 100);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    MG_CHECK(step.at > 100);
+    /* a published receive from the sender matches a send known by its direction alone */
+    start(true);
+    waits[3] = (struct hang_watch_wait){HANG_WATCH_WAIT_RECV, 2, 9, 1, false};
+    watch_master_until(1, 100);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    const struct hang_watch_wait unmatched[][2] = {{send, send}, {recv, recv}};
+    for (size_t k = 0; k < sizeof unmatched / sizeof *unmatched; k++) {
+        start(true);
+        waits[2] = unmatched[k][0], waits[3] = unmatched[k][1];
+        watch_master_until(1, 100);
+        MG_CHECK(step.events & HANG_WATCH_STILL);
+        MG_CHECK_NEAR(step.still_since, 6.0, 1e-9);
+    }
+    memset(waits, 0, sizeof waits);
+}
+
+/* The model's suspicion (or the rule's, the waits read late) verified while the transfer goes on:
+ * the last scan finds rank 2 sending and rank 3 receiving, their counters still and their CPU
+ * busy. The verification sets it aside as progress of the sender, and confirms the hang once the
+ * receiver waits for a sender no longer there. */
+static void a_verification_during_a_transfer_sets_it_aside(void)
+{
+    const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 0, 0, 0, true};
+    const struct hang_watch_wait recv = {HANG_WATCH_WAIT_RECV, 0, 0, 0, true};
+    start(true);
+    watch_master_until(1, 100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    waits[2] = send, waits[3] = recv;
+    watch_master_until(1, 100);
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.result.progress_rank, 2);
+    memset(waits, 0, sizeof waits);
+    start(true);
+    watch_master_until(1, 100);
+    waits[3] = recv;
+    watch_master_until(1, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    memset(waits, 0, sizeof waits);
+}
+
 /* A deadlock at the start (the examples' deadlock-start, shm): ranks 0, 1 and 3 in the first
  * MPI_Allreduce on the world, rank 2 in a receive nobody sends. Nothing can complete: two scans
  * 3 s apart that agree start the verification, not 15 s. Every rank in the collective (a long
@@ -897,9 +951,9 @@ static void read_stuck(int variant)
     for (size_t i = 0; i < step.count; i++) {
         size_t r = step.action == HANG_WATCH_SAMPLE ? (size_t)step.ranks[i] : i;
         readings[i] = blocked_rank();
-        readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_COLLECTIVE, -1, -1, 1};
+        readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_COLLECTIVE, -1, -1, 1, false};
         if (r == 2 && variant != 1)
-            readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_RECV, -1, 0x7ead, 1};
+            readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_RECV, -1, 0x7ead, 1, false};
         if (r == 2 && variant == 2)
             readings[i].wait.kind = HANG_WATCH_WAIT_UNKNOWN;
     }
@@ -1051,6 +1105,8 @@ int main(void)
     MG_RUN(a_rank_stopped_before_the_model_is_a_hang);
     MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
     MG_RUN(a_message_in_flight_is_not_a_hang);
+    MG_RUN(a_message_in_flight_is_not_a_hang_under_ptrace);
+    MG_RUN(a_verification_during_a_transfer_sets_it_aside);
     MG_RUN(a_job_stuck_from_the_start_is_verified_sooner);
     MG_RUN(a_master_gone_computing_is_named);
     MG_RUN(unverified_watch_takes_the_verdict);
