@@ -438,9 +438,8 @@ static bool sends_or_receives(const struct hang_watch *w, const struct hang_watc
 
 /* A blocked rank sending to one blocked in a receive that may match it: MPI matches the two, so
  * neither waits for good, however long the message takes to move (a strided one of seconds while
- * a poller waits for its end: tests/integration/hang_start.sh poll-transfer). Returns the sender,
- * or -1. */
-static int in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
+ * a poller waits for its end: tests/integration/hang_start.sh poll-transfer). */
+static bool in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_wait *s = &readings[r].wait;
@@ -451,9 +450,9 @@ static int in_flight(const struct hang_watch *w, const struct hang_watch_reading
         size_t end = s->direction_only ? w->n : first + 1;
         for (size_t t = first; t < end; t++)
             if (sends_or_receives(w, &readings[t]) && may_match(s, r, &readings[t].wait, t))
-                return (int)r;
+                return true;
     }
-    return -1;
+    return false;
 }
 
 /* Nothing can complete (with no match in flight): every rank blocked in a call whose wait is known,
@@ -489,7 +488,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     w->stopped_seen = one_stopped;
     /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
     bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n) &&
-                    in_flight(w, readings) < 0;
+                    !in_flight(w, readings);
     bool same = w->still_valid;
     size_t pollers = 0;
     for (size_t r = 0; r < w->n && all_held; r++) {
@@ -673,8 +672,7 @@ static void name_held(struct hang_watch *w, struct hang_diag_result *result)
         result->nfaulty = named;
 }
 
-/* The verification's verdict; sender: a rank whose message moved at its last scan, or -1. */
-static int conclude(struct hang_watch *w, int sender, double now, struct hang_watch_step *step)
+static int conclude(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
     struct hang_diag_input in = {.nranks = w->n,
                                  .nscans = w->p.nscans,
@@ -691,11 +689,6 @@ static int conclude(struct hang_watch *w, int sender, double now, struct hang_wa
     if (w->held_rank >= 0 && !still_held(w, (size_t)w->held_rank))
         step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
                                                  .progress_rank = w->held_rank};
-    /* ranks still in a long transfer at the last scan (in_flight) stand still in their calls, and
-     * their CPU, packing or copying, is a blocked rank's busy wait: no hang while it moves */
-    if (sender >= 0 && step->result.kind == HANG_DIAG_COMMUNICATION)
-        step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
-                                                 .progress_rank = sender};
     enum hang_diag_kind kind = step->result.kind;
     if (kind == HANG_DIAG_COMPUTATION || kind == HANG_DIAG_COMMUNICATION) {
         if (kind == HANG_DIAG_COMMUNICATION)
@@ -769,7 +762,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
     w->still_gap = false;
     w->retaking = false;
     if (++w->scan_k == w->p.nscans)
-        return conclude(w, in_flight(w, readings), now, step);
+        return conclude(w, now, step);
     step->action = HANG_WATCH_SCAN;
     step->at = now + w->p.scan_gap;
     return MG_OK;

@@ -916,11 +916,11 @@ static void a_message_in_flight_is_not_a_hang_under_ptrace(void)
     memset(waits, 0, sizeof waits);
 }
 
-/* The model's suspicion (or the rule's, the waits read late) verified while the transfer goes on:
- * the last scan finds rank 2 sending and rank 3 receiving, their counters still and their CPU
- * busy. The verification sets it aside as progress of the sender, and confirms the hang once the
- * receiver waits for a sender no longer there. */
-static void a_verification_during_a_transfer_sets_it_aside(void)
+/* A verification that ends on a send and a receive that may match still concludes: a culprit
+ * spinning in a signal handler inside its MPI_Send, its receiver blocked (master_worker's spin-in
+ * fault), reads as a message in flight, and setting it aside would miss that hang for good. Only
+ * the first-call rule keeps quiet on such a pair (it waits for the model then). */
+static void a_verification_ending_on_a_send_and_its_receive_concludes(void)
 {
     const struct hang_watch_wait send = {HANG_WATCH_WAIT_SEND, 0, 0, 0, true};
     const struct hang_watch_wait recv = {HANG_WATCH_WAIT_RECV, 0, 0, 0, true};
@@ -928,14 +928,6 @@ static void a_verification_during_a_transfer_sets_it_aside(void)
     watch_master_until(1, 100);
     MG_CHECK(step.events & HANG_WATCH_STILL);
     waits[2] = send, waits[3] = recv;
-    watch_master_until(1, 100);
-    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
-    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
-    MG_CHECK_INT(step.result.progress_rank, 2);
-    memset(waits, 0, sizeof waits);
-    start(true);
-    watch_master_until(1, 100);
-    waits[3] = recv;
     watch_master_until(1, 100);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
@@ -1106,7 +1098,7 @@ int main(void)
     MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
     MG_RUN(a_message_in_flight_is_not_a_hang);
     MG_RUN(a_message_in_flight_is_not_a_hang_under_ptrace);
-    MG_RUN(a_verification_during_a_transfer_sets_it_aside);
+    MG_RUN(a_verification_ending_on_a_send_and_its_receive_concludes);
     MG_RUN(a_job_stuck_from_the_start_is_verified_sooner);
     MG_RUN(a_master_gone_computing_is_named);
     MG_RUN(unverified_watch_takes_the_verdict);
