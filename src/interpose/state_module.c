@@ -24,6 +24,10 @@ static char segment_name[128];
  * read-modify-writes needed otherwise were half the cost of a cheap call (bench/hang/call_cost.sh,
  * docs/hang-measurements.md "Overhead"). */
 static int concurrent_calls;
+/* Per function, whether it polls (MG_CLASS_POLL), looked up once at init: the class lookup is a
+ * call into the function table's unit, a few ns on every MPI call where this is one load
+ * (bench/apps/cost_bound.sh, hpcc's MPI_Testany). */
+static uint8_t polls[MG_FN_COUNT];
 
 static int state_init(const mg_module_job *job)
 {
@@ -56,6 +60,8 @@ static int state_init(const mg_module_job *job)
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
     concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
+    for (unsigned fn = 0; fn < MG_FN_COUNT; fn++)
+        polls[fn] = mg_fn_class_of(fn) == MG_CLASS_POLL;
     state = s;
     const char *waits = getenv(MG_ENV_STATE_WAITS);
     if (waits && strcmp(waits, "1") == 0)
@@ -79,7 +85,7 @@ static void state_enter(mg_fn fn)
 static void state_leave(mg_fn fn)
 {
     mg_rank_state *s = state;
-    if (mg_fn_class_of(fn) != MG_CLASS_POLL) {
+    if (!polls[fn]) {
         uint64_t others = atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed);
         atomic_store_explicit(&s->calls_not_polling, others + 1, memory_order_relaxed);
     }
