@@ -1,5 +1,5 @@
 #!/bin/bash
-# What reading the sampled ranks through agents costs on a healthy job (docs/hang-measurements.md
+# What reading the sampled ranks through agents costs on a healthy job (docs/hang-measurements-agents.md
 # "Reading through agents"): `mpiguard hang --agents NAGENTS` watches the cg example at NP ranks
 # for SECONDS, and its -v summary says how many rank readings the watch took, in how many reading
 # rounds (one request frame to each agent that owns a rank read, all answers then awaited), with

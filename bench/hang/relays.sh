@@ -1,5 +1,5 @@
 #!/bin/bash
-# The "Relays" table of docs/hang-measurements.md: what a reading round costs mpiguard itself (its
+# The "Relays" table of docs/hang-measurements-agents.md: what a reading round costs mpiguard itself (its
 # frames and bytes, both ways, headers included, and its wall time, from `mpiguard hang -v`) while
 # it watches a healthy 16-rank cg job for SECONDS through 16 agents read directly and through 4
 # relays of 4 (--agent-fanout 4), by bench/hang/agent_rounds.sh. The two alternate, RUNS of each,
