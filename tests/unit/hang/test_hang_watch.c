@@ -5,6 +5,7 @@
 #include "mg_error.h"
 #include "mg_test.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { ALLREDUCE, RECV, TEST, NFUNCS };
@@ -389,16 +390,17 @@ static void a_starved_rank_is_not_a_spinner(void)
 /* A verification on a loaded node (a share of 0.5, as 4 ranks on 2 cores): rank 2 spins inside
  * MPI (culprit 0), is stopped there (1), computes outside MPI (2), or waits as the others (3); the
  * others yield the CPU (Open MPI) or busy-poll (MPICH) at their count; a rank on the CPU gets 6%
- * of one, in 4 ms slices, a yielding one 1%, in 2 us slices. Each scan is read when the last step
- * asks; returns the verdict's time. */
-static double verify_loaded(int culprit, bool others_yield)
+ * of one, in 4 ms slices, a yielding one 1%, in 2 us slices. Rank 2's call returns at moves_at (its
+ * counter moves). Each scan is read when the last step asks, until the verdict or a suspicion set
+ * aside; returns that step's time. */
+static double scan_loaded(int culprit, bool others_yield, double moves_at)
 {
     start(false);
     all_blocked();
     det_state.answer = HANG_VERDICT_HANG;
     MG_CHECK_INT(feed(0.5), MG_OK);
     double t = 0.5;
-    while (step.action == HANG_WATCH_SCAN && t < 60) {
+    while (step.action == HANG_WATCH_SCAN && !(step.events & HANG_WATCH_SET_ASIDE) && t < 60) {
         t = step.at;
         for (int r = 0; r < NR; r++) {
             bool on_cpu = r == 2 && culprit != 3 ? culprit != 1 : !others_yield;
@@ -410,8 +412,15 @@ static double verify_loaded(int culprit, bool others_yield)
         readings[2].in_mpi = culprit != 2;
         readings[2].stopped = culprit == 1;
         readings[2].runnable = culprit != 1;
+        readings[2].counter = t > moves_at ? 8 : 7;
         MG_CHECK_INT(feed(t), MG_OK);
     }
+    return t;
+}
+
+static double verify_loaded(int culprit, bool others_yield)
+{
+    double t = scan_loaded(culprit, others_yield, INFINITY);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.starved_rank, -1);
     return t;
@@ -440,24 +449,7 @@ static void a_rank_spinning_in_its_call_owes_one_gap(void)
 /* The same spinning rank, its call returning in the second gap: the shorter gap still sees it. */
 static void a_call_returning_in_the_second_gap_is_progress(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
-    double t = 0.5;
-    while (step.action == HANG_WATCH_SCAN && t < 60) {
-        t = step.at;
-        for (int r = 0; r < NR; r++) {
-            readings[r].runnable = true;
-            readings[r].cpu_share = 0.5;
-            readings[r].cpu_s = (r == 2 ? 0.06 : 0.01) * (t - 0.5);
-            readings[r].slices = readings[r].cpu_s / (r == 2 ? 4e-3 : 2e-6);
-        }
-        readings[2].counter = t > 9 ? 8 : 7;
-        MG_CHECK_INT(feed(t), MG_OK);
-        if (step.events & HANG_WATCH_SET_ASIDE)
-            break;
-    }
+    scan_loaded(0, true, 9);
     MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
     MG_CHECK_INT(step.result.progress_rank, 2);
