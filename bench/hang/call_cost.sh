@@ -7,7 +7,8 @@
 # slowdown the state module causes: extra ns per call x calls per second. With BASE, the build of
 # an earlier commit, its state module is timed too in the same rounds, side by side ("this change":
 # what the later one adds). CALL=sendrecv times a blocking MPI_Sendrecv to itself instead of
-# MPI_Test (call_cost.c); CALL_COST_ONLY=1 stops after the per-call figures.
+# MPI_Test (call_cost.c), CALL=testany MPI_Testany (hpcc's poll); CALL_COST_ONLY=1 stops after the
+# per-call figures.
 #   bench/hang/call_cost.sh [BUILD] [ROUNDS] [NP] [FLAVOR] [BASE]
 set -u
 build=${1:-build} rounds=${2:-5} np=${3:-16} flavor=${4:-openmpi} base=${5:-}
@@ -26,11 +27,13 @@ for ((r = 0; r < rounds; r++)); do
     "$launcher" -n 1 "$prog" "$iterations" "$call" >>"$work/plain"
     LD_PRELOAD=$lib MPIGUARD_MODULES= "$launcher" -n 1 "$prog" "$iterations" "$call" >>"$work/counter"
     LD_PRELOAD=$lib MPIGUARD_MODULES=state MPIGUARD_STATE_WAITS=1 MPIGUARD_JOB_TOKEN=$token "$launcher" -n 1 "$prog" "$iterations" "$call" >>"$work/state"
-    [ -z "$base" ] || LD_PRELOAD=$base/lib/libmpiguard-$flavor.so MPIGUARD_MODULES=state MPIGUARD_JOB_TOKEN=$token "$launcher" -n 1 "$prog" "$iterations" "$call" >>"$work/base"
+    [ -z "$base" ] || LD_PRELOAD=$base/lib/libmpiguard-$flavor.so MPIGUARD_MODULES=state MPIGUARD_STATE_WAITS=1 MPIGUARD_JOB_TOKEN=$token "$launcher" -n 1 "$prog" "$iterations" "$call" >>"$work/base"
     rm -f /dev/shm/mpiguard-$token*
 done
 plain=$(median <"$work/plain") counter=$(median <"$work/counter") state=$(median <"$work/state")
-echo "$([ "$call" = test ] && echo "MPI_Test(MPI_REQUEST_NULL)" || echo "MPI_Sendrecv to itself"), $flavor, 1 rank, median of $rounds rounds, CPU ns per call (the calling thread's):"
+declare -A label=([test]="MPI_Test(MPI_REQUEST_NULL)" [testany]="MPI_Testany(1, MPI_REQUEST_NULL)"
+    [sendrecv]="MPI_Sendrecv to itself")
+echo "${label[$call]:-MPI_$call}, $flavor, 1 rank, median of $rounds rounds, CPU ns per call (the calling thread's):"
 echo "| plain | library, no module | library, state module | added by the library | added by state |"
 echo "|---|---|---|---|---|"
 printf '| %.2f | %.2f | %.2f | %.2f | %.2f |\n' "$plain" "$counter" "$state" \

@@ -8,10 +8,12 @@
 #            the held time per rank reading (report tool_data.monitor_cost), and whether it raised a
 #            false alarm;
 #   fault    the same job with rank 1 SIGSTOPped inside MPI 15 s after its ranks are found (shm and
-#            ptrace): the seconds from the stop to mpiguard's exit 81, and the culprit it named.
+#            ptrace): the seconds from the stop to mpiguard's exit 81, the culprit it named, and
+#            how many ranks' entries in the report carry the waits they published (peers, tags).
 # Each row ends with where the held time went, summed over the ranks from mpiguard's -v lines
 # (src/agent/rank_probe.c): per purpose (model samples, verification scans, stacks at the verdict)
-# the samples taken and the held ms as seize + wait for the stop + registers and unwind + release.
+# the samples taken and the held ms as seize + wait for the stop + registers and unwind + release;
+# then the readings the ranks' segments answered without a stop (a build that reads them).
 # LAUNCH_VIA=srun runs the jobs under srun (SLURM_CONF of a running cluster: tests/slurm).
 #   bench/hang/held_under_load.sh [BUILDS] [RUNS] [NP] [SECONDS] [BUSY] [FLAVOR]
 set -u
@@ -55,12 +57,20 @@ for m in line.finditer(open(stderr, errors="replace").read()):
     total[0] += int(m[2])
     for i, v in enumerate((m[1], m[4], m[5], m[6], m[7])):
         total[i + 1] += float(v)
-where = "; ".join(f"{k} {v[0]}: {v[1]:.0f} = {v[2]:.0f}+{v[3]:.0f}+{v[4]:.0f}+{v[5]:.0f}"
-                  for k, v in phases.items()) or "-"
+where = [f"{k} {v[0]}: {v[1]:.0f} = {v[2]:.0f}+{v[3]:.0f}+{v[4]:.0f}+{v[5]:.0f}"
+         for k, v in phases.items()]
+segment = re.compile(r"rank \d+ was read from its segment without a stop in (\d+) model samples "
+                     r"and (\d+) scan samples")
+unstopped = [0, 0]
+for m in segment.finditer(open(stderr, errors="replace").read()):
+    unstopped = [unstopped[0] + int(m[1]), unstopped[1] + int(m[2])]
+if any(unstopped):
+    where.append(f"from segments: model {unstopped[0]}, scan {unstopped[1]}")
+where = "; ".join(where) or "-"
 try:
     r = json.load(open(report))
 except (OSError, ValueError):
-    print(f"| {run} | {build} | {case} | {sampler} | {load} | no report | | | | | {status} | | | |")
+    print(f"| {run} | {build} | {case} | {sampler} | {load} | no report | | | | | {status} | | | | |")
     sys.exit()
 c = r["tool_data"]["monitor_cost"]
 w, n = c["watched_s"], c["rank_readings"]
@@ -70,13 +80,15 @@ if case == "healthy":
     named = "false alarm" if r["findings"] else "-"
 else:
     named = f.get("culprit", {}).get("ranks", f.get("faulty_ranks", "-"))
+waits = sum(1 for e in f.get("per_rank", []) if e.get("waits_for")) if f else "-"
 print(f"| {run} | {build} | {case} | {sampler} | {load} | {w:.1f} | {n} | {100 * held / w:.2f} | "
-      f"{100 * frozen / w:.2f} | {1000 * held / max(n, 1):.2f} | {status} | {delay} | {named} | {where} |")
+      f"{100 * frozen / w:.2f} | {1000 * held / max(n, 1):.2f} | {status} | {delay} | {named} | "
+      f"{waits} | {where} |")
 PY
 }
 
-echo "| run | build | case | sampler | load1 | watched s | readings | held % | frozen % | held ms/reading | exit | delay s | culprit | held ms by purpose: samples: seize+wait+unwind+release |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| run | build | case | sampler | load1 | watched s | readings | held % | frozen % | held ms/reading | exit | delay s | culprit | ranks with published waits | held ms by purpose: samples: seize+wait+unwind+release |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for ((run = 1; run <= runs; run++)); do
     for tree in "${trees[@]}"; do
         BUILD=$(absolute "$tree")
@@ -99,8 +111,8 @@ for ((run = 1; run <= runs; run++)); do
                 sleep 0.2
             done
             sleep 15
-            # ptrace jobs have no published state to catch the rank inside MPI by: a plain stop there
-            if [ "$sampler" = shm ]; then catch_rank "$token" "$np" 1 "$pid" in >/dev/null; else kill -STOP "$pid"; fi
+            # by its published state, or where it stopped for a build whose ptrace jobs publish none
+            catch_rank "$token" "$np" 1 "$pid" in >/dev/null
             stopped=$(date +%s.%N)
             wait $guard
             status=$?

@@ -69,9 +69,9 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
         gethostname(host, sizeof host - 1);
         mg_error("check agent on %s: rank %d runs on this node but was found after its leaf "
                  "started with the node's %d ranks from %d on: the launcher did not say how many "
-                 "ranks the node holds (%s, %s)",
+                 "ranks the node holds (%s, %s, %s)",
                  host, ev->rank, o->n_leaf, o->leaf_ranks[0], MG_ENV_OMPI_LOCAL_SIZE,
-                 MG_ENV_HYDRA_LOCAL_SIZE);
+                 MG_ENV_HYDRA_LOCAL_SIZE, MG_ENV_SLURM_STEP_TASKS_PER_NODE);
         o->failed = 1;
         return;
     }
@@ -243,16 +243,30 @@ static void say_auth(agent_out *o, const check_agent_proc_params *p)
         say_hello(o, p->share, p->shares);
 }
 
-/* How many ranks the launcher put on this node, as it told the rank of process pid; 0: not told. */
+/* How many ranks the launcher put on this node, as it told the rank of process pid; 0: not told.
+ * srun says it only as the step's layout, of which the rank's node, found by its name, is one
+ * entry. */
 static int node_ranks(int pid)
 {
     static const char *const names[] = {MG_ENV_OMPI_LOCAL_SIZE, MG_ENV_HYDRA_LOCAL_SIZE};
-    char value[32];
+    char value[4096], nodes[4096], node[256];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (mg_rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_OK &&
             atoi(value) > 0)
             return atoi(value);
-    return 0;
+    int tasks = 0, index;
+    /* a value cut at the buffer's end could still parse, with a wrong count */
+    if (mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURMD_NODENAME, node, sizeof node) !=
+            MG_OK ||
+        mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_NODELIST, nodes, sizeof nodes) !=
+            MG_OK ||
+        mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_TASKS_PER_NODE, value,
+                                 sizeof value) != MG_OK ||
+        strlen(value) == sizeof value - 1 || strlen(nodes) == sizeof nodes - 1 ||
+        mg_env_slurm_node_index(nodes, node, &index) != MG_OK ||
+        mg_env_slurm_node_tasks(value, index, &tasks) != MG_OK)
+        return 0;
+    return tasks;
 }
 
 /* Once the node's ranks are found (as many as the launcher says the node holds; without that

@@ -4,6 +4,7 @@
 #include "agent_stage.h"
 #include "event_ring.h"
 #include "mg_clock.h"
+#include "mg_env.h"
 #include "mg_error.h"
 #include "mg_log.h"
 
@@ -35,8 +36,10 @@ static void set_world(check_feed *f, int size)
     if (!f->blocked || !f->captured || !f->ended || !f->rank_records || !f->agent_of ||
         (f->across_nodes && f->job->nranks != size))
         f->failed = 1;
-    else
+    else {
         f->world = size;
+        f->world_at = mg_clock_seconds();
+    }
     f->too_many_leaves = f->leaves > size;
 }
 
@@ -271,6 +274,29 @@ static void on_agent_closed(void *ctx, int agent, const char *node, const check_
                                                    MG_OBSERVE_AGENT_LOST, detail);
 }
 
+/* Across nodes, the ranks no agent named by the time rank_observe_unfound gives up on them: they
+ * will not be observed, which is said while the job runs (the job is then stopped as for any rank
+ * not observed) rather than only at its end. */
+static void name_unfound(check_feed *f)
+{
+    if (!f->across_nodes || !f->world || !f->observer || !f->remote || f->unfound_named)
+        return;
+    double now = mg_clock_seconds(), joined = check_remote_joined_at(f->remote);
+    if (!rank_observe_unfound(now - f->world_at, joined > 0 ? now - joined : -1))
+        return;
+    f->unfound_named = 1;
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "no agent found it in the %.0f s since the job's size was known and every agent "
+             "joined: its node has no agent, or a wrapper started it without mpiguard's "
+             "environment (%s)",
+             now - f->world_at, MG_ENV_JOB_TOKEN);
+    for (int k = 0; k < f->world; k++)
+        if (!f->agent_of[k] && observe_ranks_cause(f->observer, k) == MG_OBSERVE_PENDING)
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_NOT_FOUND,
+                                                   detail);
+}
+
 size_t check_feed_drain(check_feed *f, int wait_ms)
 {
     const check_remote_sink sink = {{f, on_record, on_site, on_rank_end},
@@ -294,6 +320,7 @@ size_t check_feed_drain(check_feed *f, int wait_ms)
         f->failed = 1;
     if (f->answers)
         check_remote_answer(f->remote, calls, ncalls);
+    name_unfound(f);
     return total;
 }
 

@@ -35,6 +35,7 @@ typedef struct check_feed {
     deadlock_detector *det;
     check_policy policy;    /* when to analyse, and the deadlock waiting to be confirmed */
     int world;              /* world size, once the first ring or agent told it */
+    double world_at;        /* when (mg_clock_seconds) it was told */
     uint64_t *blocked;      /* each rank's blocked seq: as its agent last reported (remote), or as
                                its ring showed at the last reading (in-process agent) */
     uint8_t *captured;      /* ranks that sent at least one record */
@@ -48,6 +49,7 @@ typedef struct check_feed {
     int broken; /* the detector refused records or failed an analysis: its view is partial */
     int too_many_leaves; /* more leaves than the job's ranks */
     long leaves_known;   /* leaves whose share came (check_remote_sink.share) */
+    int unfound_named;   /* the ranks no agent found were named (rank_observe_unfound) */
 } check_feed;
 
 /* The time of the detector and the policy: integer nanoseconds (deadlock_detector.h). */

@@ -43,6 +43,7 @@ struct check_remote {
     int listen_fd, expected, joined, closed, nconns;
     int world;        /* as the WORLD frames say, 0 before */
     int said_no_more; /* the leaves heard NO_MORE */
+    double joined_at; /* when the latest agent joined */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
     uint8_t secret[AGENT_SECRET_BYTES];
@@ -94,6 +95,15 @@ static void announce(check_remote *r, remote_conn *c, const check_remote_sink *s
     c->announced = 1;
     if (sink->share)
         sink->share(sink->base.ctx, c->joined - 1, c->node, c->share, c->n_share);
+}
+
+/* The job's size, once an agent tells it: the shares waiting for it are told. */
+static void learn_world(check_remote *r, int world, const check_remote_sink *sink)
+{
+    r->world = world;
+    sink->world(sink->base.ctx, world);
+    for (int i = 0; i < r->nconns; i++)
+        announce(r, &r->conns[i], sink);
 }
 
 static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink *sink)
@@ -184,6 +194,10 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
     case AGENT_MSG_OBSERVE:
         if (record_stream_parse_observe(f, &verdict))
             return MG_EFORMAT;
+        /* ranks still before MPI_Init send no WORLD, but their agent knows the job's size from
+         * the launcher: the leaves' shares need not wait for a rank to publish */
+        if (!r->world && verdict.world > 0)
+            learn_world(r, verdict.world, sink);
         if (sink->observe)
             sink->observe(sink->base.ctx, c->joined - 1, c->node, &verdict);
         return MG_OK;
@@ -208,12 +222,8 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
             sink->base.rank_end(sink->base.ctx, rank, value, wide);
         else if (f->type == AGENT_MSG_STATE)
             sink->state(sink->base.ctx, rank, wide);
-        else {
-            r->world = value;
-            sink->world(sink->base.ctx, value);
-            for (int i = 0; i < r->nconns; i++)
-                announce(r, &r->conns[i], sink);
-        }
+        else
+            learn_world(r, value, sink);
         return MG_OK;
     }
 }
@@ -244,6 +254,7 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
         if (rc == 0)
             return MG_OK;
         c->joined = ++r->joined;
+        r->joined_at = mg_clock_seconds();
         rc = MG_OK;
     }
     agent_frame f;
@@ -401,6 +412,11 @@ void check_remote_release(check_remote *r)
 int check_remote_done(const check_remote *r)
 {
     return r->closed == r->joined && (r->expected ? r->joined == r->expected : r->joined > 0);
+}
+
+double check_remote_joined_at(const check_remote *r)
+{
+    return r->expected && r->joined < r->expected ? 0 : r->joined_at;
 }
 
 void check_remote_destroy(check_remote *r)

@@ -70,6 +70,9 @@ void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
 void check_remote_release(check_remote *r);
 /* 1 once every expected agent (any number: at least one) joined and closed its stream. */
 int check_remote_done(const check_remote *r);
+/* When (mg_clock_seconds) the last agent joined, once every expected one did (any number: the
+ * latest so far); 0 before. */
+double check_remote_joined_at(const check_remote *r);
 void check_remote_destroy(check_remote *r);
 
 #endif

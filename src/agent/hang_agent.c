@@ -123,9 +123,9 @@ static void read_rank(void *ctx, int32_t rank, int kind, agent_reading *out)
                            .frozen_ns = reading.frozen_ns};
 }
 
-/* A rank's stack, then what its blocking call waits for as it published it (nothing under the
- * ptrace sampler, whose ranks publish no state): the front's culprit search reads it as it reads a
- * local rank's segment. */
+/* A rank's stack, then what its blocking call waits for as it published it (nothing for a rank
+ * that publishes no state: a job not started by mpiguard): the front's culprit search reads it as
+ * it reads a local rank's segment. */
 static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
 {
     rank_stack *st = calloc(1, sizeof *st);
@@ -136,7 +136,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     int rc = rank_stack_put(b, st);
     free(st);
     const mg_rank_state *state = NULL;
-    if (!rc && o && p->kind == MG_PROBE_SHM)
+    if (!rc && o)
         (void)mg_rank_state_open(p->token, o->rank, &state);
     rc = rc || agent_waits_put(b, state);
     mg_rank_state_close(state);

@@ -46,8 +46,10 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading 
         if (rc == MG_OK && unseen)
             rc = MG_EPERM;
     } else {
-        rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid,
-                                        &p->probe[r], with_cpu_time, out);
+        /* a rank handed to ptrace is one whose segment does not answer: its probe gets no token */
+        bool handed = p->by_ptrace && p->by_ptrace[r];
+        rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), handed ? NULL : js->token, r,
+                                        js->ranks[r].pid, &p->probe[r], with_cpu_time, out);
     }
     /* a remote rank's stops count as a local one's: its agent's probe timed them alike */
     if (rc == MG_OK) {
@@ -147,28 +149,19 @@ static enum hang_watch_wait_kind wait_kind(mg_fn fn)
     }
 }
 
-/* What rank r's blocking call waits on, from the state it publishes on this node, in world ranks:
- * a communicator not known to be the world's leaves it unknown. Unpublished (ptrace, a rank on
- * another node), a send or receive is known by its function's direction alone, enough to tell that
- * a blocked sender may have a blocked receiver (hang_watch.c in_flight). */
-static struct hang_watch_wait wait_of(const hang_probes *p, int r, const mg_probe_reading *reading)
+struct hang_watch_wait hang_probes_wait(const mg_rank_state *s, const mg_probe_reading *reading)
 {
-    const mg_rank_state *s = p->remote ? NULL : p->job->ranks[r].state;
     enum hang_watch_wait_kind kind = wait_kind(reading->fn);
     if (!reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
         return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
-    if (!s)
+    /* a ptrace reading's function is its stack's, the segment read after the rank was let go: a
+     * wait published by another call (the rank went on) would pair the wrong peer */
+    if (!s || !atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) ||
+        atomic_load_explicit(&s->current_fn, memory_order_relaxed) != (uint32_t)reading->fn)
         return (struct hang_watch_wait){
             .kind = kind == HANG_WATCH_WAIT_COLLECTIVE ? HANG_WATCH_WAIT_UNKNOWN : kind,
             .direction_only = true};
-    uint64_t comm = atomic_load_explicit(&s->wait_comm, memory_order_relaxed);
-    if (!hang_facts_world_like(s, comm))
-        return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
-    return (struct hang_watch_wait){
-        .kind = kind,
-        .peer = atomic_load_explicit(&s->wait_peer, memory_order_relaxed),
-        .tag = atomic_load_explicit(&s->wait_tag, memory_order_relaxed),
-        .comm = comm};
+    return hang_facts_watch_wait(s, kind);
 }
 
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
@@ -195,6 +188,6 @@ void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
         .slices = reading.cpu_slices >= 0 ? (double)reading.cpu_slices : -1,
         .cpu_share = with_cpu_time ? cpu_share_of(p, r) : 0,
         .wait = unseen ? (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN}
-                       : wait_of(p, r, &reading),
+                       : hang_probes_wait(p->remote ? NULL : p->job->ranks[r].state, &reading),
     };
 }

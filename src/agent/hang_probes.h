@@ -51,6 +51,14 @@ int hang_probes_use_ptrace(hang_probes *p, int r);
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);
 void hang_probes_close(hang_probes *p);
 
+/* What a rank read as `reading` waits on, from the state it publishes (NULL: none here), in world
+ * ranks: a communicator not known to be the world's leaves it unknown. A send or receive whose
+ * wait is not published, or was published by a call other than the reading's (the segment says
+ * another function, or no call in progress), is known by its function's direction alone, enough to
+ * tell that a blocked sender may have a blocked receiver (hang_watch.c in_flight). */
+struct hang_watch_wait hang_probes_wait(const mg_rank_state *state,
+                                        const mg_probe_reading *reading);
+
 /* Reads rank r now for the watch engine (hang_probes_read), with its CPU time and share when
  * with_cpu_time. A rank that cannot be seen reads as exited only when its process is gone (on this
  * node: no such pid, or a zombie), else as unreadable; one whose shm state is not published yet as

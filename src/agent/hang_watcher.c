@@ -176,8 +176,9 @@ int hang_watcher_open(hang_watcher *w, job_session *job, const hang_watcher_para
     return status;
 }
 
-/* Reads what the watch's step asks for into readings; an exited rank's exit time from exits (may
- * be NULL), by which the engine tells which of the ranks gone in one scan died first. */
+/* Reads what the watch's step asks for into readings; an exited rank's place in the kernel's order
+ * of the exits' starts from exits (may be NULL), by which the engine tells which of the ranks gone
+ * in one scan died first. */
 static void take_readings(hang_probes *probes, const proc_exits *exits,
                           const struct hang_watch_step *step, struct hang_watch_reading *readings)
 {
@@ -189,10 +190,8 @@ static void take_readings(hang_probes *probes, const proc_exits *exits,
     for (size_t i = 0; i < step->count; i++) {
         int r = ranks ? ranks[i] : (int)i;
         hang_probes_read_for_watch(probes, r, how, &readings[i]);
-        int wait_status;
-        if (!readings[i].exited ||
-            !proc_exits_status(exits, r, &wait_status, &readings[i].exited_when))
-            readings[i].exited_when = 0;
+        if (!readings[i].exited || !proc_exits_order(exits, r, &readings[i].exit_order))
+            readings[i].exit_order = 0;
     }
 }
 
@@ -214,12 +213,14 @@ static int poll_dead_rank(const job_session *js, proc_exits *exits, bool *all_se
         const char *fn = mg_rank_state_function(state);
         x->found = pid != 0;
         x->exit_seen = proc_exits_status(exits, r, &wait_status, &x->when);
-        x->signaled = x->exit_seen && WIFSIGNALED(wait_status);
+        x->signal = x->exit_seen && WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+        x->ordered = proc_exits_order(exits, r, &x->order);
         /* /proc only where no exit is announced: a read per rank per step otherwise */
         x->gone = x->found && !exits && mg_process_state_gone(mg_rank_scan_process_state(pid));
         x->published = state != NULL;
         x->finalized = state && atomic_load_explicit(&state->finalized, memory_order_relaxed);
         x->aborting = fn && strcmp(fn, "MPI_Abort") == 0;
+        x->in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
     }
     int dead = hang_dead_first(ranks, (size_t)js->nranks, all_seen);
     free(ranks);
@@ -278,8 +279,9 @@ static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer
  * memory (said). */
 static bool observe(hang_watcher *w)
 {
-    if (w->by_state)
-        job_session_discover(w->job); /* maps the states the observer reads */
+    /* maps the states the observer reads, and under ptrace the waits (hang_probes_wait) */
+    if (w->by_state || (w->probes.kind == MG_PROBE_PTRACE && !w->remote && !w->job->attached))
+        job_session_discover(w->job);
     if (observe_ranks_update(w->observer, 0) && w->by_state && !w->remote &&
         switch_blind_ranks(&w->probes, w->observer)) {
         mg_error("hang: out of memory");

@@ -35,6 +35,7 @@ struct observe_ranks {
     observed_rank *ranks;
     int nranks;
     double started_at, looked_at;
+    int stopped; /* observe_ranks_job_stopped */
 };
 
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
@@ -145,6 +146,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                            .sibling_calls = sibling_calls,
                            .age = now - k->found_at,
                            .ended = k->ended || job_ended,
+                           .stopped = o->stopped,
                            .by_stack = !o->published};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
@@ -168,6 +170,11 @@ void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx
     o->verdict_ctx = ctx;
 }
 
+void observe_ranks_job_stopped(observe_ranks *o)
+{
+    o->stopped = 1;
+}
+
 int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_observe_cause cause,
                          const char *detail)
 {
@@ -177,8 +184,16 @@ int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_
     k->remote = 1;
     k->pid = pid ? pid : k->pid;
     k->found_at = k->found_at ? k->found_at : mg_clock_seconds();
+    uint64_t calls;
+    /* the node's agent saw the rank end, not why: it may have been this tool's stop */
+    if (o->stopped && !(o->published && o->published(o->ctx, r, &calls) > 0) &&
+        rank_observe_stopped(cause) != cause) {
+        cause = rank_observe_stopped(cause);
+        mg_observe_input in = {.sight = &k->sight};
+        mg_rank_observe_explain(&in, cause, k->detail, sizeof k->detail);
+    } else
+        snprintf(k->detail, sizeof k->detail, "%s", detail);
     k->cause = cause;
-    snprintf(k->detail, sizeof k->detail, "%s", detail);
     if (!decided(k))
         return 0;
     fprintf(stderr, "mpiguard: %s: rank %d (pid %d on %s) is not observed: %s\n", o->js->tool, r,

@@ -33,6 +33,10 @@ void observe_ranks_destroy(observe_ranks *o);
 #define OBSERVE_RANKS_PERIOD_S 0.5
 int observe_ranks_update(observe_ranks *o, int job_ended);
 
+/* The tool stops the job: a rank still pending that never published is then judged by
+ * rank_observe_stopped, here and when its node's verdict comes (observe_ranks_remote). */
+void observe_ranks_job_stopped(observe_ranks *o);
+
 /* Where a rank's verdicts go when not to stderr: a node agent of check sends each to the detector,
  * the observed ones too, whenever a rank's verdict changes, and the first one even while pending
  * (the detector then knows which agent owns the rank). */

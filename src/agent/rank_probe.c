@@ -26,7 +26,8 @@ struct mg_rank_probe {
     mg_probe_kind kind;
     int rank;
     int pid;
-    const mg_rank_state *state; /* shm */
+    char token[64];             /* ptrace: the job's, to map the segment once it is published */
+    const mg_rank_state *state; /* shm; ptrace: the segment of a job mpiguard started, or NULL */
     sampler_ptrace *sampler;    /* ptrace, opened on first need */
     uint64_t last_counter;
     uint64_t last_others; /* the calls among them that do not poll */
@@ -38,6 +39,7 @@ struct mg_rank_probe {
     int64_t sampled_stopped_cpu_ns; /* ptrace: the main thread's CPU time at the latest sample that
                                        found the rank stopped from outside, -1 when it did not */
     probe_costs costs[PURPOSES];
+    uint64_t by_segment[PURPOSES]; /* ptrace: readings the segment answered without a stop */
     mg_rank_probe *next_open;
 };
 
@@ -70,6 +72,8 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
     } else if (process_exited(pid)) {
         free(p);
         return MG_ENOENT;
+    } else if (token) {
+        snprintf(p->token, sizeof p->token, "%s", token);
     }
     p->next_open = atomic_load(&open_probes);
     atomic_store(&open_probes, p);
@@ -106,9 +110,8 @@ static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *o
     p->read_before = 1;
 }
 
-static int read_shm(mg_rank_probe *p, mg_probe_reading *out)
+static int read_shm(mg_rank_probe *p, const mg_rank_state *s, mg_probe_reading *out)
 {
-    const mg_rank_state *s = p->state;
     out->counter_known = 1;
     out->counter = atomic_load_explicit(&s->calls, memory_order_relaxed);
     out->fn = (mg_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
@@ -206,10 +209,75 @@ static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
         apply_counter(p, out->counter - polls, out);
 }
 
+/* Under ptrace, the segment the rank publishes (a job mpiguard started loads the state module),
+ * mapped by the first reading that finds it; NULL while there is none, or when another process
+ * published it (a wrapper that forked the rank). The counter read before was the library's count
+ * of calls entered, the segment's is of calls completed: its first reading compares with none. */
+static const mg_rank_state *segment(mg_rank_probe *p)
+{
+    if (!p->state && p->token[0] && mg_rank_state_open(p->token, p->rank, &p->state) == MG_OK)
+        p->read_before = 0;
+    return p->state && p->state->pid == p->pid ? p->state : NULL;
+}
+
+/* A scan's reading of a rank its segment reads outside MPI, by its stack (read_segment). A stop
+ * that timed out leaves the segment's answer. */
+static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
+{
+    if (read_still_stopped(p, out))
+        return MG_OK;
+    const sampler_sample *sample;
+    int rc = sample_for(p, PURPOSE_SCAN, &sample);
+    if (rc == MG_ENOENT) {
+        out->exited = 1;
+        return MG_OK;
+    }
+    if (rc != MG_OK && rc != MG_ETIMEOUT)
+        return rc;
+    out->held_ns = sample->held_ns;
+    p->sampled_stopped_cpu_ns = -1;
+    if (rc == MG_ETIMEOUT)
+        return MG_OK;
+    out->frozen_ns = sample->held_ns - sample->stop_ns;
+    out->exited = sample->verdict == STACK_EXITED;
+    if (sample->verdict == STACK_IN_MPI) {
+        mg_fn fn = mg_fn_lookup(sample->mpi_function);
+        out->in_mpi = 1;
+        out->fn = fn == MG_FN_NONE ? out->fn : fn;
+    }
+    p->last_in_mpi = out->in_mpi;
+    p->last_fn = out->fn;
+    int64_t slices;
+    if (out->stopped && !out->exited)
+        mg_rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
+    return MG_OK;
+}
+
+/* Under ptrace, a reading the rank's segment answers as under shm, without stopping the rank: all
+ * a model sample asks (in MPI or not, the call, its count), and a scan's reading of a rank inside
+ * MPI. A scan's rank outside MPI is sampled all the same: the verification takes a rank outside
+ * MPI at one count for a computation hang's culprit, and only its stack tells a call the wrappers
+ * do not see (as every reading did before). Returns 0 with *out set, -1 when the segment cannot
+ * answer (none mapped, another process's), or the sampler's error. */
+static int read_segment(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+{
+    const mg_rank_state *s = segment(p);
+    if (!s)
+        return -1;
+    read_shm(p, s, out);
+    if (with_cpu_time && with_cpu_time != MG_PROBE_GAP_ONLY && !out->in_mpi && !out->exited)
+        return read_stack_verdict(p, out);
+    p->by_segment[with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL]++;
+    return MG_OK;
+}
+
 static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     if (p->kind == MG_PROBE_SHM)
-        return read_shm(p, out);
+        return read_shm(p, p->state, out);
+    int rc = read_segment(p, with_cpu_time, out);
+    if (rc >= 0)
+        return rc;
     if (read_counter_only(p, with_cpu_time, out) || read_still_stopped(p, out))
         return MG_OK;
     if (with_cpu_time == MG_PROBE_GAP_ONLY && p->sampler) {
@@ -217,7 +285,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
         return MG_OK;
     }
     const sampler_sample *sample;
-    int rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
+    rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
     if (rc == MG_ENOENT) {
         out->exited = 1;
         return MG_OK;
@@ -312,6 +380,11 @@ static void say_costs(const mg_rank_probe *p)
                     1e-6 * (double)(c->stop_ns - c->wait_ns), 1e-6 * (double)c->wait_ns,
                     1e-6 * (double)c->unwind_ns, 1e-6 * (double)c->release_ns);
     }
+    if (p->by_segment[PURPOSE_MODEL] || p->by_segment[PURPOSE_SCAN])
+        mg_info("hang: rank %d was read from its segment without a stop in %llu model samples and "
+                "%llu scan samples",
+                p->rank, (unsigned long long)p->by_segment[PURPOSE_MODEL],
+                (unsigned long long)p->by_segment[PURPOSE_SCAN]);
 }
 
 void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)

@@ -40,9 +40,10 @@ static inline mg_probe_reading mg_probe_reading_unknown(void)
 
 typedef struct mg_rank_probe mg_rank_probe;
 
-/* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it). Does
- * not stop the process. MG_ENOENT when the process is gone or, for shm, has not published yet;
- * MG_EPERM when ptrace is refused; MG_ENOMEM. */
+/* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it; under
+ * ptrace, NULL or "" for a rank whose segment must not be read). Does not stop the process.
+ * MG_ENOENT when the process is gone or, for shm, has not published yet; MG_EPERM when ptrace is
+ * refused; MG_ENOMEM. */
 int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
                        mg_rank_probe **out);
 
@@ -57,8 +58,11 @@ enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
  * (ParaStack treats busy-wait polling as staying in MPI). Under ptrace, a reading without the CPU
  * time whose counter moved since the previous reading, the latest sample having caught the rank
  * out of any polling call, is answered by the counter alone, without stopping the rank (up to 3
- * in a row); a GAP_ONLY reading of a rank sampled before never stops it. Returns 0 (an exited
- * process is a reading, not an error) or the sampler's error. */
+ * in a row); a GAP_ONLY reading of a rank sampled before never stops it. Under ptrace a rank that
+ * publishes its segment (this process's, under the probe's token) is read from it as under shm,
+ * and stopped only for a scan (with the CPU time, not GAP_ONLY) that finds it outside MPI: its
+ * stack's verdict then stands. Returns 0 (an exited process is a reading, not an error) or the
+ * sampler's error. */
 int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for

@@ -82,8 +82,11 @@ static int check_now(check_run *r, int ended)
     return report_new(r, ended);
 }
 
+/* Stops the job; the ranks it ends before they reached MPI_Init are said to be so, not blind for
+ * a cause of their own. */
 static void stop_job(check_run *r)
 {
+    observe_ranks_job_stopped(r->feed.observer);
     mg_job_stop(r->s->job.process);
     while (!job_session_wait(&r->s->job, 1000))
         ;
@@ -127,7 +130,7 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
             r->deadlock = 1;
             if (r->o->on_deadlock == 0) {
                 mg_warn("check: stopping the job");
-                mg_job_stop(r->s->job.process);
+                stop_job(r);
             }
             while (!job_session_wait(&r->s->job, 1000))
                 ;

@@ -51,20 +51,26 @@ static int start_agents(check_run *r)
         snprintf(share, sizeof share, "%d", k);
         char *local[] = {exe,   "agent",    "check", "--connect", address,         "--share",
                          share, "--shares", shares,  "--token",   r->s->job.token, NULL};
-        char *node[] = {exe,
-                        "agent",
-                        "check",
-                        "--connect",
-                        address,
-                        "--token",
-                        r->s->job.token,
-                        "--library",
-                        r->s->job.library,
-                        "--mpi",
-                        (char *)mg_mpi_flavor_name(r->s->job.flavor),
-                        expected ? "--shares" : NULL,
-                        shares,
-                        NULL};
+        char *node[16] = {exe,
+                          "agent",
+                          "check",
+                          "--connect",
+                          address,
+                          "--token",
+                          r->s->job.token,
+                          "--library",
+                          r->s->job.library,
+                          "--mpi",
+                          (char *)mg_mpi_flavor_name(r->s->job.flavor)};
+        int words = 11;
+        if (expected) {
+            node[words++] = "--shares";
+            node[words++] = shares;
+        }
+        /* what each node's agent found and when, beside what this process says, when a rank
+         * goes unobserved on another node */
+        if (cli_opts.verbose)
+            node[words++] = "-v";
         if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
                                sizeof err) != MG_OK) {
             mg_error("check: %s", err);

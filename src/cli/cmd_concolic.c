@@ -175,9 +175,9 @@ static const mg_option options_table[] = {
     {"time", 0, MG_OPT_DOUBLE, &opts.time_s, "SECONDS", "stop starting runs after this long", NULL,
      1, 1e9},
     {"strategy", 0, MG_OPT_CHOICE, &opts.strategy, "S",
-     "bounded-dfs (default), dfs, random-branch, uniform-random, cfg, or the baselines "
-     "without solving: random-inputs (from the program's own inputs) or random-all (the "
-     "first run random too)",
+     "bounded-dfs (default), dfs, uncovered-dfs (bounded DFS, negations for uncovered arms "
+     "first), random-branch, uniform-random, cfg, or the baselines without solving: "
+     "random-inputs (from the program's own inputs) or random-all (the first run random too)",
      concolic_strategy_names, 0, 0},
     {"stall", 0, MG_OPT_INT, &opts.stall, "N",
      "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "

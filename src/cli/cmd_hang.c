@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 static const char *const sampler_choices[] = {"auto", "shm", "ptrace", NULL};
 enum { SAMPLER_AUTO, SAMPLER_SHM, SAMPLER_PTRACE };
@@ -154,9 +155,11 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
         break;
     case HANG_DIAG_VANISHED:
         snprintf(why, sizeof why,
-                 "rank %d exited during verification (the first to): a rank that dies is named "
-                 "by its death, not as a hang",
-                 step->result.vanished_rank);
+                 "rank %d exited during verification (%s): a rank that dies is named by its "
+                 "death, not as a hang",
+                 step->result.vanished_rank,
+                 step->result.vanished_first ? "the first to"
+                                             : "with others, in an order the kernel did not say");
         if (trace)
             fprintf(trace, "# vanished %.3f\n", now);
         break;
@@ -214,6 +217,13 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
         if (trace)
             fprintf(trace, "# still %.3f\n", now);
     }
+    if (step->events & HANG_WATCH_HALTED) {
+        mg_info("hang: no MPI call has completed since %.1f s, every rank waiting in MPI but rank "
+                "%d, outside it, before the model was built: verifying without the model",
+                step->still_since, step->halted_rank);
+        if (trace)
+            fprintf(trace, "# halted %.3f\n", now);
+    }
     if (step->events & HANG_WATCH_HELD)
         mg_info("hang: rank %d has stood inside a polling call since %.1f s while others' calls "
                 "complete: verifying",
@@ -263,9 +273,10 @@ static void front_verdict(void *ctx, const struct hang_watch_step *step, double 
     hang_front *f = ctx;
     json_object *model_data = model_json(f->w.model, f->o, f->built_at);
     json_object_object_add(model_data, "decided_by",
-                           json_object_new_string(step->held_rank >= 0 ? "held-in-poll rule"
-                                                  : step->from_start   ? "first-call rule"
-                                                                       : "model"));
+                           json_object_new_string(step->held_rank >= 0     ? "held-in-poll rule"
+                                                  : step->halted_rank >= 0 ? "halt rule"
+                                                  : step->from_start       ? "first-call rule"
+                                                                           : "model"));
     hang_report(f->s, &f->w.probes, &step->result, hang_watch_faulty(f->w.engine),
                 hang_watch_last_scan(f->w.engine), now, model_data);
     cli_session_save(f->s);
@@ -293,6 +304,12 @@ static void front_open(hang_front *f)
     f->trace = f->o->trace ? fopen(f->o->trace, "w") : NULL;
     if (f->o->trace && !f->trace)
         mg_warn("hang: cannot write the trace '%s'; watching without it", f->o->trace);
+    /* the watch's time 0 on the wall clock, which a job's own logs (a fault's moment) are in */
+    struct timespec wall;
+    if (f->trace && clock_gettime(CLOCK_REALTIME, &wall) == 0)
+        fprintf(f->trace, "# start_unix %.3f\n",
+                (double)wall.tv_sec + 1e-9 * (double)wall.tv_nsec -
+                    (mg_clock_seconds() - f->w.start));
 }
 
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. The
@@ -435,10 +452,11 @@ int cmd_hang(int argc, char **argv)
         return MG_EXIT_USAGE;
     }
     cli_session s;
-    const char *modules = o.sampler == SAMPLER_PTRACE ? "" : "state";
+    /* the state module under ptrace too: its samples give the stacks, but only the published
+     * waits name a blocked rank's peer and tag (issue 29; the function alone gives a direction) */
     job_session_add_env(MG_ENV_STATE_WAITS, "1");
     rc = o.attach ? cli_session_attach(&s, "hang", o.attach)
-                  : cli_session_start(&s, "hang", modules, args.command, args.ncommand);
+                  : cli_session_start(&s, "hang", "state", args.command, args.ncommand);
     if (rc)
         return rc;
     if (o.attach && !s.job.token[0] && o.sampler != SAMPLER_PTRACE) {

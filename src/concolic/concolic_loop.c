@@ -16,7 +16,8 @@
 
 const char *const concolic_strategy_names[] = {
     "dfs", "bounded-dfs",   "random-branch", "uniform-random",
-    "cfg", "random-inputs", "random-all",    NULL};
+    "cfg", "random-inputs", "random-all",    "uncovered-dfs",
+    NULL};
 
 const char *const concolic_int_semantics_names[] = {"int", "bv", NULL};
 
@@ -45,18 +46,17 @@ static int take_run(concolic_loop *L, search_run *next)
     return rc;
 }
 
-/* random-all's first run: random values for more inputs than the program marks, a random
- * process count and focus. */
+/* random-all's first run: random values for more inputs than the program marks
+ * (sp.restart_inputs), a random process count and focus. */
 static int random_start(concolic_loop *L)
 {
     concolic_campaign *c = L->c;
     search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
-    if (search_session_restart(&L->search, &last, CONCOLIC_RANDOM_START_INPUTS, &L->rng, &next) ||
+    if (search_session_restart(&L->search, &last, c->ninputs, &L->rng, &next) ||
         take_run(L, &next)) {
         mg_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
-    L->trim_inputs = 1;
     return 0;
 }
 
@@ -141,7 +141,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
 {
     static const int kinds[] = {
         SEARCH_DFS, SEARCH_BOUNDED_DFS,   SEARCH_RANDOM_BRANCH, SEARCH_UNIFORM_RANDOM,
-        SEARCH_CFG, SEARCH_RANDOM_BRANCH, SEARCH_RANDOM_BRANCH};
+        SEARCH_CFG, SEARCH_RANDOM_BRANCH, SEARCH_RANDOM_BRANCH, SEARCH_UNCOVERED_DFS};
     memset(L, 0, sizeof *L);
     L->c = c;
     L->kind = o->distances ? SEARCH_CFG : kinds[o->strategy];
@@ -165,6 +165,7 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_o
     sp.sem.apply_caps = o->caps;
     sp.solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
                  o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
+    sp.restart_inputs = sp.solving ? 0 : CONCOLIC_RANDOM_INPUTS;
     if (search_session_start(&L->search, &sp)) {
         mg_error("cannot start the solver");
         return MG_EXIT_SOFTWARE;
@@ -253,10 +254,9 @@ static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
         (void)search_session_observe_rank(&L->search, k, &r->rank_cover[k],
                                           k == run.focus && r->have_heavy);
     size_t ninputs = used_inputs(r, inputs, c->ninputs + 64);
-    if (ninputs > c->ninputs || (L->trim_inputs && r->have_heavy)) {
+    if (ninputs > c->ninputs)
         concolic_campaign_set_inputs(c, inputs, ninputs);
-        L->trim_inputs = 0;
-    } else
+    else
         ninputs = c->ninputs;
     if (concolic_report_bug(c, r, inputs, ninputs, run.np, run.focus, c->iterations, rep) && rep &&
         L->report_path)

@@ -17,13 +17,14 @@
 
 /* The strategy choices of --strategy: the engine's kinds in order, then the two baselines of
  * plain random testing under the same caps, no solving: "random-inputs" (the first run keeps the
- * program's own inputs, --np and --focus) and "random-all" (the first run random too). */
+ * program's own inputs, --np and --focus) and "random-all" (the first run random too), then
+ * "uncovered-dfs" (SEARCH_UNCOVERED_DFS). */
 extern const char *const concolic_strategy_names[];
 #define CONCOLIC_STRATEGY_RANDOM_INPUTS 5
 #define CONCOLIC_STRATEGY_RANDOM_ALL 6
-/* random-all's first run gets this many random values: more than the program marks, the ones
- * past its last mark unused; the first run's count then replaces it. */
-#define CONCOLIC_RANDOM_START_INPUTS 64
+/* Random testing draws this many values for every random run: more than a program marks, the
+ * ones past its last mark unused (search_session_params.restart_inputs). */
+#define CONCOLIC_RANDOM_INPUTS 64
 /* The choices of --int-semantics, in the order of enum solver_semantics: "int" (unbounded
  * integers, COMPI's) and "bv" (machine integers: wrap-around branches are reachable). */
 extern const char *const concolic_int_semantics_names[];
@@ -82,10 +83,8 @@ typedef struct concolic_loop {
     concolic_campaign *c;
     search_session search; /* the strategy, its path logs, the solver: the next run's choice */
     mg_rng rng;
-    int kind;        /* enum search_kind in use */
-    int strategy;    /* index into concolic_strategy_names */
-    int trim_inputs; /* the inputs are CONCOLIC_RANDOM_START_INPUTS guesses until a run counts them
-                      */
+    int kind;     /* enum search_kind in use */
+    int strategy; /* index into concolic_strategy_names */
     concolic_cfg cfg;
     concolic_cost cost;
     concolic_last_run last;  /* np 0: no run yet this session */

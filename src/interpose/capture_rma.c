@@ -157,8 +157,7 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
  * -1), with the target as a world rank, the count and, for post/start/complete/wait, the
  * epoch's group g (world ranks, NULL for none) that the detector turns into sends or waits
  * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
- * count. A call MPI refuses (a Win_start inside a lock) ends its wait by its exit record
- * (CHECK_FLAG_REFUSED). */
+ * count. A call MPI refuses ends its wait by its exit record (CHECK_FLAG_REFUSED). */
 static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target, int64_t count,
                     const pscw_group *g, const rma_region *region)
 {
@@ -181,15 +180,22 @@ static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int tar
     capture_emit(&ev);
 }
 
-/* At the entry, the flagged record of the epoch problem the call's action shows, then its own. */
+/* At the entry, the flagged record of the epoch problem the call's action shows: 1 then. */
+static int epoch_step(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
+                      int64_t count)
+{
+    return phase == MG_CALL_ENTER &&
+           capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
+                               target, 0, count);
+}
+
+/* The epoch problem's record, then the call's own. */
 static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
                       int64_t count, const pscw_group *g, const rma_region *region)
 {
     if (!w)
         return;
-    if (phase == MG_CALL_ENTER)
-        capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
-                            target, 0, count);
+    epoch_step(w, fn, phase, action, target, count);
     emit_on(w, fn, phase, rc, target, count, g, region);
 }
 
@@ -244,8 +250,12 @@ static void keep_group(pscw_group *g, MPI_Group group)
     g->size = g->world ? n : 0;
 }
 
-/* Post and start: a new epoch's group is kept for the call that ends it; opened twice (an
- * rma_epoch_twice), the call carries no group, so the model adds no second set of messages. */
+/* Post and start: a new epoch's group is kept for the call that ends it. An epoch the check
+ * refuses (an rma_epoch_twice: opened twice, or a start inside a passive-target epoch) is one both
+ * MPIs refuse: it opens nothing, so its call carries no group, and the model neither adds a second
+ * set of messages nor has a refused Win_start take a target's one post. Ending the refused call's
+ * wait at its exit is not enough: when the post was read first, the wait had matched it already
+ * (rma_epoch_twice_start_in_lock_all). The epoch the call finds open keeps its group. */
 static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Group group,
                       MPI_Win win)
 {
@@ -254,11 +264,11 @@ static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Gro
         return;
     }
     pscw_group *g = action == RMA_POST ? &w->posted : &w->started;
-    int again = action == RMA_POST ? w->epochs.post_open : w->epochs.start_open;
+    int refused = epoch_step(w, fn, phase, action, NO_TARGET, 0);
     /* a freed group is not read: the epoch then has no group to wait on */
-    if (phase == MG_CALL_ENTER && !again)
+    if (phase == MG_CALL_ENTER && !refused)
         keep_group(g, capture_args_group(fn, phase, &w->group, group) ? MPI_GROUP_EMPTY : group);
-    on_window(w, fn, phase, rc, action, NO_TARGET, 0, again ? NULL : g, NULL);
+    emit_on(w, fn, phase, rc, NO_TARGET, 0, refused ? NULL : g, NULL);
 }
 /* Complete and wait: the group of the epoch they end, when one is open. */
 static void close_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Win win)

@@ -14,6 +14,8 @@
 #include "interpose_next.h"
 #include "mpi_function_ids.h"
 
+#pragma weak PMPI_Error_class
+
 /* The handle Request_free is about to null. */
 static MPI_Request freeing_request;
 
@@ -65,17 +67,25 @@ static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
         capture_buffers_started(capture_tmp.ids[i]);
 }
 
-static void obs_Request_free(int phase, int rc, MPI_Request *request)
+/* The entry or exit record of a Request_free of the request with this id (none for 0: a handle
+ * the module does not know). */
+static void emit_free(int phase, uint64_t id)
 {
     check_event ev = capture_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
+    ev.request = id;
+    if (ev.request)
+        capture_emit(&ev);
+}
+
+static void obs_Request_free(int phase, int rc, MPI_Request *request)
+{
     if (phase == MG_CALL_ENTER)
         freeing_request = *request;
     check_freed(CHECK_FN_REQUEST_FREE, phase, 1, &freeing_request);
-    ev.request = id_of(freeing_request);
-    if (ev.request)
-        capture_emit(&ev);
+    uint64_t id = id_of(freeing_request);
+    emit_free(phase, id);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
-        capture_buffers_forget(ev.request);
+        capture_buffers_forget(id);
         capture_request_drop(freeing_request, NULL);
     }
 }
@@ -177,22 +187,71 @@ static MPI_Status *statuses_for(MPI_Status *given, int count)
                                                                      : capture_tmp.mpi_statuses;
 }
 
-static const MPI_Status *status_at(const MPI_Status *array, int i)
+/* When a completion call returns an error, Open MPI frees each persistent request of its array
+ * whose completion failed (a truncation) and nulls the handle, where MPICH leaves it inactive for
+ * the program to free. The frees MPI made are recorded after the call's exit, or the requests
+ * would be reported as never freed. */
+static void freed_by_error(int rc, int n, const MPI_Request reqs[])
 {
-    return array == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array[i];
+    for (int i = 0; rc != MPI_SUCCESS && i < n; i++) {
+        const capture_request *r = capture_tmp.reqs[i];
+        if (!r || !r->persistent || reqs[i] != MPI_REQUEST_NULL)
+            continue;
+        emit_free(MG_CALL_ENTER, r->id);
+        emit_free(MG_CALL_EXIT, r->id);
+        capture_buffers_forget(r->id);
+        capture_request_drop(capture_tmp.handles[i], r);
+    }
+}
+
+/* Whether request index i of a Waitall or Testall that returned rc is one MPI left pending:
+ * MPI_ERR_IN_STATUS says so in its status (MPICH stops completing at the first request with an
+ * error and leaves those after it active; MPI 4.0 §3.7.5). */
+static int left_pending(int rc, const MPI_Status *statuses, int i)
+{
+    return rc == MPI_ERR_IN_STATUS && statuses != MPI_STATUSES_IGNORE &&
+           statuses[i].MPI_ERROR == MPI_ERR_PENDING;
+}
+
+/* The status of a completion that ended with error err (MPI_SUCCESS: none), or
+ * MPI_STATUS_IGNORE where its source and tag mean nothing. A truncated receive matched its
+ * message, so MPI sets them as for a success; for any other error the standard defines no field
+ * but MPI_ERROR, and that only in an MPI_ERR_IN_STATUS array (MPI 4.0 §3.2.5, §3.7.5), so a
+ * source read there could decide a wildcard receive the detector models wrongly. */
+static const MPI_Status *defined_status(int err, const MPI_Status *st)
+{
+    int err_class = MPI_ERR_OTHER;
+    if (err == MPI_SUCCESS)
+        return st;
+    PMPI_Error_class(err, &err_class);
+    return err_class == MPI_ERR_TRUNCATE ? st : MPI_STATUS_IGNORE;
+}
+
+/* Status i of the array a call that returned rc filled: MPI_ERR_IN_STATUS puts each one's error
+ * in it. */
+static const MPI_Status *status_at(int rc, const MPI_Status *array, int i)
+{
+    if (array == MPI_STATUSES_IGNORE)
+        return MPI_STATUS_IGNORE;
+    return defined_status(rc == MPI_ERR_IN_STATUS ? array[i].MPI_ERROR : MPI_SUCCESS, &array[i]);
 }
 
 static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int n = begin(fn, 1, request);
-    int done = 1;
     int rc = flag ? mg_next_Test(request, flag, st) : mg_next_Wait(request, st);
-    if (flag)
-        done = rc == MPI_SUCCESS && *flag;
-    if (done && rc == MPI_SUCCESS)
-        completed(0, 0, st);
-    finish(fn, n, done && rc == MPI_SUCCESS, done, rc);
+    int done = !flag || (rc == MPI_SUCCESS && *flag);
+    /* A non-persistent request whose completion failed (a truncation) is freed and its handle
+     * nulled by both MPIs (Open MPI 4.1, MPICH 4.0), in a Wait and a Test alike: it completed
+     * (a persistent one: freed_by_error). */
+    const capture_request *r = capture_tmp.reqs[0];
+    int failed = rc != MPI_SUCCESS && r && !r->persistent && *request == MPI_REQUEST_NULL;
+    int ended = (done && rc == MPI_SUCCESS) || failed;
+    if (ended)
+        completed(0, 0, defined_status(rc, st));
+    finish(fn, n, (uint32_t)ended, done || failed, rc);
+    freed_by_error(rc, n, request);
     return rc;
 }
 
@@ -214,9 +273,10 @@ static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status
     int done = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && (!flag || *flag);
     uint32_t k = 0;
     for (int i = 0; done && i < n; i++)
-        if (capture_tmp.ids[i])
-            completed(k++, i, status_at(st, i));
+        if (capture_tmp.ids[i] && !left_pending(rc, st, i))
+            completed(k++, i, status_at(rc, st, i));
     finish(fn, n, k, done, rc);
+    freed_by_error(rc, n, reqs);
     return rc;
 }
 
@@ -234,12 +294,19 @@ static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag,
 {
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int n = begin(fn, count, reqs);
+    /* A request that completes with an error is named by the index both MPIs set (and freed,
+     * unless MPICH's persistent one) while the call returns the error; a call MPI refused sets
+     * none. */
+    if (indx)
+        *indx = MPI_UNDEFINED;
     int rc = flag ? mg_next_Testany(count, reqs, indx, flag, st)
                   : mg_next_Waitany(count, reqs, indx, st);
-    int done = rc == MPI_SUCCESS && (!flag || *flag) && *indx != MPI_UNDEFINED && *indx < n;
+    int ended = rc == MPI_SUCCESS && (!flag || *flag);
+    int done = (ended || rc != MPI_SUCCESS) && indx && *indx >= 0 && *indx < n;
     if (done)
-        completed(0, *indx, st);
-    finish(fn, n, (uint32_t)done, rc == MPI_SUCCESS && (!flag || *flag), rc);
+        completed(0, *indx, defined_status(rc, st));
+    finish(fn, n, (uint32_t)done, ended || done, rc);
+    freed_by_error(rc, n, reqs);
     return rc;
 }
 
@@ -264,8 +331,9 @@ static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int
     int ok = rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
     for (int j = 0; ok && *outcount != MPI_UNDEFINED && j < *outcount; j++)
         if (indices[j] >= 0 && indices[j] < n)
-            completed(k++, indices[j], status_at(st, j));
+            completed(k++, indices[j], status_at(rc, st, j));
     finish(fn, n, k, k > 0, rc);
+    freed_by_error(rc, n, reqs);
     return rc;
 }
 

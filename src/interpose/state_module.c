@@ -24,10 +24,11 @@ static char segment_name[128];
  * read-modify-writes needed otherwise were half the cost of a cheap call (bench/hang/call_cost.sh,
  * docs/hang-measurements.md "Overhead"). */
 static int concurrent_calls;
-/* Per function, whether it polls (MG_CLASS_POLL), looked up once at init: the class lookup is a
- * call into the function table's unit, a few ns on every MPI call where this is one load
+/* Per function, what the hooks publish beyond the counts, looked up once at init: the class lookup
+ * is a call into the function table's unit, a few ns on every MPI call where this is one load
  * (bench/apps/cost_bound.sh, hpcc's MPI_Testany). */
-static uint8_t polls[MG_FN_COUNT];
+enum { FN_POLLS = 1, FN_WAITS_ON_REQUESTS = 2 };
+static uint8_t fn_kind[MG_FN_COUNT];
 
 static int state_init(const mg_module_job *job)
 {
@@ -60,11 +61,13 @@ static int state_init(const mg_module_job *job)
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
     concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
+    const char *waits_env = getenv(MG_ENV_STATE_WAITS);
+    int waits = waits_env && strcmp(waits_env, "1") == 0;
     for (unsigned fn = 0; fn < MG_FN_COUNT; fn++)
-        polls[fn] = mg_fn_class_of(fn) == MG_CLASS_POLL;
+        fn_kind[fn] = (mg_fn_class_of(fn) == MG_CLASS_POLL ? FN_POLLS : 0) |
+                      (waits && state_waits_on_requests(fn) ? FN_WAITS_ON_REQUESTS : 0);
     state = s;
-    const char *waits = getenv(MG_ENV_STATE_WAITS);
-    if (waits && strcmp(waits, "1") == 0)
+    if (waits)
         state_waits_install(s);
     return 0;
 }
@@ -75,6 +78,8 @@ static void state_enter(mg_fn fn)
 {
     mg_rank_state *s = state;
     atomic_store_explicit(&s->current_fn, fn, memory_order_relaxed);
+    if (fn_kind[fn] & FN_WAITS_ON_REQUESTS)
+        atomic_store_explicit(&s->wait_on, MG_WAIT_REQUESTS, memory_order_relaxed);
     if (concurrent_calls) {
         atomic_fetch_add_explicit(&s->threads_in_mpi, 1, memory_order_release);
         return;
@@ -85,7 +90,7 @@ static void state_enter(mg_fn fn)
 static void state_leave(mg_fn fn)
 {
     mg_rank_state *s = state;
-    if (!polls[fn]) {
+    if (!(fn_kind[fn] & FN_POLLS)) {
         uint64_t others = atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed);
         atomic_store_explicit(&s->calls_not_polling, others + 1, memory_order_relaxed);
     }

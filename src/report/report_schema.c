@@ -30,11 +30,20 @@ static const char *const outcomes[] = {"completed",   "failed",   "stopped",
                                        "interrupted", "released", NULL};
 /* mg_observe_cause_name's names but "pending" (never reported), and a rank never found;
  * test_report checks that each cause's name is here. */
-static const char *const observe_causes[] = {
-    "observed", "preload_replaced", "library_not_loaded", "static_binary",
-    "not_mpi",  "other_mpi",        "unwrapped_binding",  "unknown_interface",
-    "vanished", "other_node",       "agent_lost",         "not_found",
-    NULL};
+static const char *const observe_causes[] = {"observed",
+                                             "preload_replaced",
+                                             "library_not_loaded",
+                                             "static_binary",
+                                             "not_mpi",
+                                             "other_mpi",
+                                             "unwrapped_binding",
+                                             "unknown_interface",
+                                             "vanished",
+                                             "other_node",
+                                             "agent_lost",
+                                             "not_found",
+                                             "stopped_before_init",
+                                             NULL};
 static const char *const samplers[] = {"shm", "ring", "ptrace", NULL};
 static const char *const site_roles[] = {"call", "creation", NULL};
 static const char *const site_line_kinds[] = {"procedure", NULL};

@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <dwarf.h>
+#include <gelf.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +15,33 @@
 /* Included files within included files: deeper ones are not read, and the answer is unknown. */
 enum { MAX_INCLUDE_DEPTH = 4 };
 
+/* Namings of one function kept in order: a procedure naming it more often is left unknown. */
+enum { MAX_NAMINGS = 64 };
+/* `do` loops open at once: past it no loop is followed any more, and no row on one corrected. */
+enum { MAX_DO_DEPTH = 32 };
+/* Fixed form's statement columns: a label in 1-5, a continuation mark in 6, text up to 72. */
+enum { FIXED_MARK_COLUMN = 6, FIXED_LAST_COLUMN = 72 };
+
+/* An open `do` loop: the line of its do statement, and the label of the statement that ends it
+ * (0: a block loop, which `end do` ends). */
+typedef struct open_loop {
+    int line, label;
+} open_loop;
+
 typedef struct scan {
     const char *name;
     size_t name_len;
-    int refs; /* namings seen anywhere: the procedure's text, included files, #define lines */
-    int own;  /* namings in the procedure's text itself, the last one on `line` */
-    int line;
+    int fixed; /* fixed form (by the file's suffix, as gfortran picks it): included files too */
+    int refs;  /* namings seen anywhere: the procedure's text, included files, #define lines */
+    int own;   /* namings in the procedure's text itself, each naming's line in lines */
+    int lines[MAX_NAMINGS];
+    int continues; /* free form: the line before ended with &, so the next starts no statement */
+    int in_use;    /* the statement being read is a USE statement */
+    int row;       /* the line the line table gives the call */
+    open_loop open[MAX_DO_DEPTH]; /* innermost last */
+    int open_n;
+    int loops_lost; /* too deep, or loops that do not nest as read: none followed further */
+    int loop_first, loop_last; /* the body of the loop whose do or ending statement is on row */
 } scan;
 
 static int is_word(int c)
@@ -53,7 +76,7 @@ static int quoted_after(const char *s, const char *keyword, const char **name, s
     return 1;
 }
 
-/* Blanks out a free-form line's comment and quoted text, so that only its code names things. A
+/* Blanks out a line's comment (from !) and quoted text, so that only its code names things. A
  * string continued on the next line is read there as code: more namings, which leave the answer
  * unknown, never a wrong one. */
 static void strip(char *s)
@@ -92,6 +115,125 @@ static int continued(const char *s)
     return n && s[n - 1] == '&';
 }
 
+/* A statement label's digits at *s (at most 5), *s moved past them; 0 when none. */
+static int label_digits(const char **s)
+{
+    const char *digits = *s;
+    int label = 0;
+    for (; isdigit((unsigned char)**s) && *s - digits < 5; (*s)++)
+        label = label * 10 + (**s - '0');
+    return label;
+}
+
+/* The label a statement starts with (fixed form's columns 1-5, or free form's digits before the
+ * statement), *s moved past it; 0 when none. */
+static int statement_label(const char **s)
+{
+    const char *p = skip_blanks(*s);
+    int label = label_digits(&p);
+    if (!label || (*p != ' ' && *p != '\t'))
+        return 0;
+    *s = p;
+    return label;
+}
+
+/* Whether a stripped statement (its label gone) opens a do loop (`do`, `do i = 1, n`,
+ * `do while (...)`, `name: do ...`, and `do 10 i = ...`, `do 10, i = ...`, `do 10 while (...)`, the
+ * loop a statement labelled 10 ends, whose label goes to *label) or is an `end do` (`enddo`):
+ * 1, -1, or 0 for any other. Fixed form's blanks are not ignored: `DO10I=1,N` is not followed. */
+static int do_statement(const char *s, int *label)
+{
+    s = skip_blanks(s);
+    const char *w = s;
+    while (is_word((unsigned char)*w))
+        w++;
+    const char *colon = skip_blanks(w);
+    if (w > s && *colon == ':' && colon[1] != ':')
+        s = skip_blanks(colon + 1);
+    if (strncasecmp(s, "do", 2) == 0 && !is_word((unsigned char)s[2])) {
+        s = skip_blanks(s + 2);
+        *label = label_digits(&s);
+        return 1;
+    }
+    if (strncasecmp(s, "enddo", 5) == 0 && !is_word((unsigned char)s[5]))
+        return -1;
+    if (strncasecmp(s, "end", 3) != 0 || is_word((unsigned char)s[3]))
+        return 0;
+    s = skip_blanks(s + 3);
+    return strncasecmp(s, "do", 2) == 0 && !is_word((unsigned char)s[2]) ? -1 : 0;
+}
+
+/* Ends the innermost open loop on line n, whose ending statement is in its body when labelled. */
+static void close_loop(scan *sc, int n)
+{
+    const open_loop *loop = &sc->open[--sc->open_n];
+    if (loop->line == sc->row || n == sc->row) {
+        sc->loop_first = loop->line;
+        sc->loop_last = loop->label ? n : n - 1;
+    }
+}
+
+/* Follows the do loops of the procedure's text by the statement starting on line n: the one
+ * opened or ended on sc->row is kept (of loops ending together, the outermost). */
+static void follow_loops(scan *sc, const char *s, int n)
+{
+    if (sc->loops_lost)
+        return;
+    int label = statement_label(&s), ended = 0, do_label;
+    /* nested labelled loops may share their ending statement */
+    while (label && sc->open_n > 0 && sc->open[sc->open_n - 1].label == label) {
+        close_loop(sc, n);
+        ended = 1;
+    }
+    for (int i = 0; label && i < sc->open_n; i++)
+        sc->loops_lost |= sc->open[i].label == label;
+    int kind = do_statement(s, &do_label);
+    if (kind > 0 && sc->open_n < MAX_DO_DEPTH)
+        sc->open[sc->open_n++] = (open_loop){.line = n, .label = do_label};
+    else if (kind > 0)
+        sc->loops_lost = 1;
+    /* `do 10 ...` ... `10 end do` ends its labelled loop alone */
+    if (kind < 0 && !ended && sc->open_n > 0 && sc->open[sc->open_n - 1].label == 0)
+        close_loop(sc, n);
+    else if (kind < 0 && !ended)
+        sc->loops_lost = 1;
+}
+
+/* Whether path is fixed-form source compiled in form: by its suffix, as gfortran decides without
+ * -ffixed-form or -ffree-form (.f, .for, .ftn, .fpp, .f77, any case). */
+static int fixed_form(const char *path, fortran_source_form form)
+{
+    if (form != FORTRAN_SOURCE_BY_SUFFIX)
+        return form == FORTRAN_SOURCE_FIXED;
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    static const char *const suffixes[] = {"f", "for", "ftn", "fpp", "f77"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (strcasecmp(dot + 1, suffixes[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Reads a fixed-form line as free form's: a comment line (c, C, *, d, D or ! in column 1) blank,
+ * the text past column 72 dropped, column 6 blanked. Returns whether the line continues the
+ * statement before (a mark in column 6 other than 0, its columns 1-5 blank). */
+static int fixed_columns(char *s)
+{
+    if (s[0] && strchr("cC*dD!", s[0])) {
+        s[0] = '\0';
+        return 0;
+    }
+    size_t len = strlen(s);
+    if (len > FIXED_LAST_COLUMN)
+        s[FIXED_LAST_COLUMN] = '\0';
+    if (len < FIXED_MARK_COLUMN || memchr(s, '\t', FIXED_MARK_COLUMN))
+        return 0;
+    char mark = s[FIXED_MARK_COLUMN - 1];
+    s[FIXED_MARK_COLUMN - 1] = ' ';
+    return mark != ' ' && mark != '0' && mark != '\n';
+}
+
 static int scan_file(const char *path, int first, int end, scan *sc, int depth);
 
 /* Scans the file an include line of `from` names, looked up beside `from`, as text of the
@@ -120,7 +262,7 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
         return -1;
     char *text = NULL;
     size_t cap = 0;
-    int rc = 0, n = 0, in_use = 0;
+    int rc = 0, n = 0;
     while (rc == 0 && getline(&text, &cap, f) >= 0) {
         int in_text = ++n >= first && n < end;
         const char *included;
@@ -132,17 +274,22 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
             /* a macro may call the function from any line that uses it */
             sc->refs += names(text, sc);
         } else if (in_text) {
+            int continuation = sc->fixed ? fixed_columns(text) : sc->continues;
             strip(text);
             const char *word = skip_blanks(text);
-            int use = in_use ||
-                      (strncasecmp(word, "use", 3) == 0 && !is_word((unsigned char)word[3]));
-            in_use = use && continued(text);
-            int k = use ? 0 : names(text, sc);
+            /* comment and blank lines may lie between a statement's lines */
+            if (*word == '\0' || *word == '\n')
+                continue;
+            sc->continues = continued(text);
+            if (!continuation)
+                sc->in_use = strncasecmp(word, "use", 3) == 0 && !is_word((unsigned char)word[3]);
+            int k = sc->in_use ? 0 : names(text, sc);
             sc->refs += k;
-            if (k && depth == 0) {
-                sc->own += k;
-                sc->line = n;
-            }
+            for (int i = 0; depth == 0 && i < k; i++)
+                if (sc->own++ < MAX_NAMINGS)
+                    sc->lines[sc->own - 1] = n;
+            if (depth == 0 && !continuation)
+                follow_loops(sc, text, n);
         }
     }
     free(text);
@@ -150,12 +297,40 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
     return rc;
 }
 
-int fortran_source_call_line(const char *path, int first, int end, const char *name)
+/* The namings of sc's function on lines first .. end - 1: how many, the last one into *line. */
+static int namings_within(const scan *sc, int first, int end, int *line)
 {
-    scan sc = {.name = name, .name_len = strlen(name)};
-    if (!sc.name_len || scan_file(path, first, end, &sc, 0) != 0)
+    int n = 0;
+    for (int i = 0; i < sc->own; i++)
+        if (sc->lines[i] >= first && sc->lines[i] < end) {
+            n++;
+            *line = sc->lines[i];
+        }
+    return n;
+}
+
+int fortran_source_call_line(const char *path, int first, int end, const char *name,
+                             const fortran_source_call *call)
+{
+    scan sc = {.name = name,
+               .name_len = strlen(name),
+               .fixed = fixed_form(path, call->form),
+               .row = call->row};
+    int line = 0;
+    /* a do statement naming the function (`do while (MPI_Wtime() < t)`) may be the call's own */
+    if (!sc.name_len || scan_file(path, first, end, &sc, 0) != 0 || sc.refs != sc.own ||
+        sc.own > MAX_NAMINGS || (call->row != first && !sc.loop_first) ||
+        (sc.loop_first && namings_within(&sc, call->row, call->row + 1, &line)))
         return 0;
-    return sc.refs == 1 && sc.own == 1 ? sc.line : 0;
+    /* where the call may lie: the procedure's text, or the body of the loop the row is a do or
+     * ending statement of */
+    int from = sc.loop_first ? sc.loop_first + 1 : first;
+    int to = sc.loop_first ? sc.loop_last + 1 : end;
+    /* at -O0 gfortran emits a procedure's statements in source order, so the k-th call of the
+     * function by address is its k-th naming, where every naming has its call */
+    if (call->calls == sc.own && call->k < sc.own)
+        return sc.lines[call->k] >= from && sc.lines[call->k] < to ? sc.lines[call->k] : 0;
+    return namings_within(&sc, from, to, &line) == 1 && (sc.loop_first || sc.own == 1) ? line : 0;
 }
 
 /* The procedure (subprogram, or inlined one) innermost around pc, into *out; 0 when none. */
@@ -213,6 +388,20 @@ static int is_fortran(Dwarf_Die *cu)
            lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;
 }
 
+/* The form the compiler was told to read cu's source in: gfortran records its switches in the
+ * producer (-grecord-gcc-switches, its default), the last one deciding. */
+static fortran_source_form form_compiled(Dwarf_Die *cu)
+{
+    Dwarf_Attribute attr;
+    const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+    fortran_source_form form = FORTRAN_SOURCE_BY_SUFFIX;
+    for (const char *s = producer; s && (s = strstr(s, " -ff")) != NULL; s++)
+        form = strncmp(s, " -ffixed-form", 13) == 0  ? FORTRAN_SOURCE_FIXED
+               : strncmp(s, " -ffree-form", 12) == 0 ? FORTRAN_SOURCE_FREE
+                                                     : form;
+    return form;
+}
+
 /* Whether the source file was changed after m's file was written: its lines may then not be the
  * ones compiled. */
 static int source_newer(Dwfl_Module *m, const char *file)
@@ -226,25 +415,95 @@ static int source_newer(Dwfl_Module *m, const char *file)
             source.st_mtim.tv_nsec > binary.st_mtim.tv_nsec);
 }
 
+/* The instruction bytes of m at ELF address addr .. addr + len - 1, or NULL. */
+static const unsigned char *code_at(Elf *elf, GElf_Addr addr, size_t len)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr shdr;
+    while ((scn = elf_nextscn(elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_PROGBITS &&
+            (shdr.sh_flags & SHF_EXECINSTR) && addr >= shdr.sh_addr &&
+            addr + len <= shdr.sh_addr + shdr.sh_size) {
+            Elf_Data *data = elf_getdata(scn, NULL);
+            return data && data->d_buf && addr - shdr.sh_addr + len <= data->d_size
+                       ? (const unsigned char *)data->d_buf + (addr - shdr.sh_addr)
+                       : NULL;
+        }
+    return NULL;
+}
+
+/* Where the x86-64 call instruction of code[at] that ends at code[end] goes: a direct call's
+ * target (e8 rel32, through the PLT) or an indirect one's memory slot (ff 15 disp32, -fno-plt);
+ * each names one function. 0 when code[at] is no such call. */
+static GElf_Addr call_target(const unsigned char *code, size_t at, size_t end, GElf_Addr base)
+{
+    size_t size = code[at] == 0xe8 ? 5 : code[at] == 0xff && code[at + 1] == 0x15 ? 6 : 0;
+    if (!size || at + size != end)
+        return 0;
+    int32_t rel;
+    memcpy(&rel, code + end - 4, sizeof rel);
+    return base + end + (GElf_Addr)(int64_t)rel;
+}
+
+/* Which of the procedure's calls of one function the call returning to ret (module address) is,
+ * by address: call->k of call->calls, the calls whose instruction goes where ret's does. Left
+ * unknown (calls 0) but on x86-64 ELF code the module holds. An e8 or ff 15 byte inside another
+ * instruction would have to encode the very target to count, and then the calls outnumber the
+ * namings: the line stays unknown, never a wrong one. */
+static void call_order(Dwfl_Module *m, Dwarf_Die *procedure, Dwarf_Addr dwarf_bias, Dwarf_Addr ret,
+                       fortran_source_call *call)
+{
+    GElf_Addr elf_bias, low, high;
+    Elf *elf = dwfl_module_getelf(m, &elf_bias);
+    GElf_Ehdr ehdr;
+    if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_machine != EM_X86_64 ||
+        dwarf_lowpc(procedure, &low) != 0 || dwarf_highpc(procedure, &high) != 0)
+        return;
+    low += dwarf_bias - elf_bias;
+    high += dwarf_bias - elf_bias;
+    ret -= elf_bias;
+    const unsigned char *code = high > low + 6 ? code_at(elf, low, high - low) : NULL;
+    if (!code || ret < low + 6 || ret > high)
+        return;
+    GElf_Addr target = call_target(code, ret - low - 5, ret - low, low);
+    target = target ? target : call_target(code, ret - low - 6, ret - low, low);
+    int k = -1, calls = 0;
+    for (size_t at = 0; target && at + 5 <= high - low; at++)
+        for (size_t size = 5; size <= 6 && at + size <= high - low; size++)
+            if (call_target(code, at, at + size, low) == target) {
+                k = low + at + size == ret ? calls : k;
+                calls++;
+            }
+    if (k >= 0) {
+        call->k = k;
+        call->calls = calls;
+    }
+}
+
 /* gfortran 12 writes no row for a call through an explicit interface whose arguments need no code
  * (docs/design/platform-notes.md, "gfortran 12's line table"), so the rows before and after the
- * call are other statements', and only the source can say which statement it is: the one of the
- * procedure's text naming `called`, when there is exactly one and nothing else could make the
- * call. */
+ * call are other statements': the procedure's (its declaration line), or in a loop its do or end
+ * do statement's, and only the source can say which statement it is: the one of the procedure's
+ * (or the loop's) text naming `called`, when there is exactly one and nothing else could make the
+ * call, or else the k-th naming for the k-th call by address. */
 int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, const char *file,
                              int *line, int column)
 {
     Dwarf_Addr bias;
     Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), procedure;
     int first;
-    if (!cu || !procedure_around(cu, pc - bias, &procedure) ||
-        !is_procedure_line(&procedure, file, *line, column))
+    if (!cu || !procedure_around(cu, pc - bias, &procedure))
         return 0;
-    if (!called || !is_fortran(cu) || dwarf_decl_line(&procedure, &first) != 0 ||
-        source_newer(m, file))
-        return 1;
+    int at_procedure = is_procedure_line(&procedure, file, *line, column);
+    const char *decl_file = dwarf_decl_file(&procedure);
+    if (!called || !is_fortran(cu) || dwarf_decl_line(&procedure, &first) != 0 || !decl_file ||
+        strcmp(decl_file, file) != 0 || source_newer(m, file))
+        return at_procedure;
+    fortran_source_call call = {.row = at_procedure ? first : *line, .form = form_compiled(cu)};
+    /* pc is inside the call instruction: its return address is the next byte */
+    call_order(m, &procedure, bias, pc + 1, &call);
     int found = fortran_source_call_line(file, first, next_definition(cu, file, first, INT_MAX),
-                                         called);
+                                         called, &call);
     *line = found ? found : *line;
-    return !found;
+    return at_procedure && !found;
 }

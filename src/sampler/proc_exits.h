@@ -29,4 +29,12 @@ int proc_exits_poll(proc_exits *e);
  * boot. Returns false when not seen. */
 bool proc_exits_status(const proc_exits *e, int i, int *wait_status, uint64_t *when_ns);
 
+/* The place of the exit of the process at index i among the watched processes' exits, in the
+ * order the kernel began them (its per-task exit statistics, taskstats: sent as an exit begins,
+ * before the process lets go of its memory, where the exit event above comes at its very end: a
+ * peer that fails to reach a killed process, and aborts, can end before the killed one's event,
+ * never before its start). Smaller began first. False when not known: not begun yet, a kernel
+ * without taskstats, or its records dropped on a busy machine. */
+bool proc_exits_order(const proc_exits *e, int i, uint64_t *order);
+
 #endif

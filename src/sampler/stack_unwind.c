@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/ucontext.h>
 #include <sys/user.h>
 #include <unistd.h>
 
@@ -24,7 +26,15 @@
 #endif
 
 /* x86_64 DWARF register numbers 0..16: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip. */
-enum { X86_64_DWARF_REGS = 17 };
+enum { X86_64_DWARF_REGS = 17, X86_64_DWARF_RSP = 7 };
+
+/* Code checked for a signal trampoline (at_sigreturn), by address: 2^CODE_SLOTS_BITS slots. */
+enum { CODE_SLOTS_BITS = 10 };
+
+typedef struct code_slot {
+    uint64_t pc; /* 0: empty */
+    bool sigreturn;
+} code_slot;
 
 typedef struct page_slot {
     uint64_t page;       /* page number held */
@@ -42,6 +52,10 @@ struct stack_unwind {
     page_slot *slots;
     unsigned char *pages; /* npages * page_size bytes */
     uint64_t generation;
+    /* 0, or where a signal frame saved the registers of the code it interrupted (a ucontext_t):
+     * the walk starts from them, not from the thread's registers (stack_unwind_thread) */
+    uint64_t resume_context;
+    code_slot code[1 << CODE_SLOTS_BITS];
 };
 
 void stack_unwind_params_default(stack_unwind_params *p)
@@ -99,17 +113,42 @@ static bool get_thread_cb(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
     return true;
 }
 
-static bool set_initial_registers_cb(Dwfl_Thread *thread, void *arg)
+/* The registers of the code a signal interrupted, as the kernel saved them in the ucontext_t at
+ * u->resume_context. */
+static bool saved_registers(stack_unwind *u, Dwarf_Word *regs)
 {
-    (void)arg;
+    static const int order[X86_64_DWARF_REGS] = {
+        REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP, REG_R8,
+        REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP};
+    uint64_t gregs = u->resume_context + offsetof(ucontext_t, uc_mcontext.gregs);
+    for (int i = 0; i < X86_64_DWARF_REGS; i++) {
+        if (!read_word(u, gregs + (uint64_t)order[i] * sizeof(greg_t), &regs[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool thread_registers(pid_t tid, Dwarf_Word *regs)
+{
     struct user_regs_struct r;
-    if (ptrace(PTRACE_GETREGS, dwfl_thread_tid(thread), NULL, &r) != 0) {
+    if (ptrace(PTRACE_GETREGS, tid, NULL, &r) != 0) {
         return false;
     }
-    const Dwarf_Word regs[X86_64_DWARF_REGS] = {r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi,
-                                                r.rbp, r.rsp, r.r8,  r.r9,  r.r10, r.r11,
-                                                r.r12, r.r13, r.r14, r.r15, r.rip};
-    return dwfl_thread_state_registers(thread, 0, X86_64_DWARF_REGS, regs);
+    const Dwarf_Word now[X86_64_DWARF_REGS] = {r.rax, r.rdx, r.rcx, r.rbx, r.rsi, r.rdi,
+                                               r.rbp, r.rsp, r.r8,  r.r9,  r.r10, r.r11,
+                                               r.r12, r.r13, r.r14, r.r15, r.rip};
+    memcpy(regs, now, sizeof now);
+    return true;
+}
+
+static bool set_initial_registers_cb(Dwfl_Thread *thread, void *arg)
+{
+    stack_unwind *u = arg;
+    Dwarf_Word regs[X86_64_DWARF_REGS];
+    bool read = u->resume_context ? saved_registers(u, regs)
+                                  : thread_registers(dwfl_thread_tid(thread), regs);
+    return read && dwfl_thread_state_registers(thread, 0, X86_64_DWARF_REGS, regs);
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -199,12 +238,45 @@ void stack_unwind_begin_sample(stack_unwind *u)
     u->generation++;
 }
 
+/* A signal trampoline is known by its code, x86-64's rt_sigreturn call `mov $15,%rax; syscall`
+ * (glibc's and musl's __restore_rt; gdb knows it so too), not by libdwfl's activation marks: they
+ * mark the trampoline and the frame the signal interrupted alike (issue 29: that frame, mpiguard's
+ * MPI_Waitall, was named the trampoline, and the handler inside MPI went unseen), and none where
+ * the trampoline has no unwind information. */
+static const unsigned char sigreturn_code[9] = {0x48, 0xc7, 0xc0, 0x0f, 0x00,
+                                                0x00, 0x00, 0x0f, 0x05};
+
+/* Whether the code at pc is a trampoline, remembered for the unwinder's life: code does not
+ * change, and a changed map gets a new unwinder (sampler_ptrace.c). Read anew for every frame of
+ * every sample, it added a third to the unwind's share of the held time
+ * (bench/hang/unwind_cost.sh).
+ */
+static bool at_sigreturn(stack_unwind *u, uint64_t pc)
+{
+    code_slot *slot = &u->code[(pc * 0x9e3779b97f4a7c15u) >> (64 - CODE_SLOTS_BITS)];
+    if (slot->pc != pc) {
+        unsigned char code[sizeof sigreturn_code];
+        slot->pc = pc;
+        slot->sigreturn = read_direct(u, pc, code, sizeof code) &&
+                          memcmp(code, sigreturn_code, sizeof code) == 0;
+    }
+    return slot->sigreturn;
+}
+
 typedef struct frame_sink {
+    stack_unwind *u;
     uint64_t *pcs;
-    bool *activations;
+    bool *signal_frames;
     size_t max, n;
+    uint64_t resume_at; /* the saved context a walk stopped at a trampoline leaves, or 0 */
 } frame_sink;
 
+/* A trampoline counts past the first frame only: there it is where a running handler returns to,
+ * while a first frame in it is a handler that already returned. libdwfl unwinds a trampoline by
+ * its unwind information, and makes the frame after it an activation; one without (musl's, a
+ * program's own SA_RESTORER) it would unwind by frame pointers, losing the interrupted code's
+ * frames, MPI's among them: the walk stops there, to resume from the saved context (the
+ * trampoline's stack pointer points at it). */
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
     frame_sink *sink = arg;
@@ -213,26 +285,21 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
     if (!dwfl_frame_pc(state, &pc, &activation)) {
         return DWARF_CB_ABORT;
     }
-    sink->activations[sink->n] = activation;
+    bool trampoline = sink->n > 0 && at_sigreturn(sink->u, pc);
+    sink->signal_frames[sink->n] = trampoline;
     sink->pcs[sink->n++] = activation ? pc : pc - 1;
-    return sink->n < sink->max ? DWARF_CB_OK : DWARF_CB_ABORT;
-}
-
-/* libdwfl marks as activations the first frame, the signal trampoline (its CFI says it is a
- * signal frame) and the frame a trampoline calls (the handler's outermost): of a run of them past
- * the first frame, the outermost is the trampoline. Its symbol (glibc's __restore_rt) is local
- * and sizeless, so it has no name of its own to be known by. */
-static void mark_signal_frames(bool *activations, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        activations[k] = k > 0 && activations[k] && !(k + 1 < n && activations[k + 1]);
+    Dwarf_Word sp;
+    if (trampoline && !activation && dwfl_frame_reg(state, X86_64_DWARF_RSP, &sp) == 0) {
+        sink->resume_at = sp;
+        return DWARF_CB_ABORT;
     }
+    return sink->n < sink->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,
                         size_t *n)
 {
-    frame_sink sink = {pcs, signal_frames, max, 0};
+    frame_sink sink = {u, pcs, signal_frames, max, 0, 0};
     *n = 0;
     if (max == 0) {
         return MG_OK;
@@ -240,7 +307,12 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
     /* -1 also ends a normal walk ("no matching address range" at the outermost frame), so only
      * a walk that did not even produce the first frame is a failure. */
     (void)dwfl_getthread_frames(u->dwfl, tid, frame_cb, &sink);
-    mark_signal_frames(signal_frames, sink.n);
+    while (sink.resume_at && sink.n < max) {
+        u->resume_context = sink.resume_at;
+        sink.resume_at = 0;
+        (void)dwfl_getthread_frames(u->dwfl, tid, frame_cb, &sink);
+    }
+    u->resume_context = 0;
     *n = sink.n;
     return sink.n > 0 ? MG_OK : MG_ENOENT;
 }

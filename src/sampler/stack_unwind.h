@@ -35,7 +35,8 @@ void stack_unwind_begin_sample(stack_unwind *u);
 
 /* Unwinds thread tid, which must be in a ptrace-stop traced by the calling thread, into pcs[0..max)
  * (innermost first; caller frames hold return address - 1, the call site), and signal_frames[k]
- * says whether frame k is a signal trampoline (a handler runs in the frames inside it). *n gets
+ * says whether frame k is a signal trampoline (a handler runs in the frames inside it; the walk
+ * goes on from the registers it saved, with or without its unwind information). *n gets
  * the number of frames. Returns 0 (even for a stack cut short by unknown unwind data: the frames
  * found are kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
 int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,

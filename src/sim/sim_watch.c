@@ -154,7 +154,7 @@ int sim_watch(const struct sim_run *run, const struct hang_detector *det,
         if ((rc = hang_watch_feed(w, buf->readings, t, &step)) != MG_OK)
             break;
         out->observations += (step.events & HANG_WATCH_OBSERVED) != 0;
-        if (step.events & (HANG_WATCH_SUSPECTED | HANG_WATCH_STILL)) {
+        if (step.events & (HANG_WATCH_SUSPECTED | HANG_WATCH_STILL | HANG_WATCH_HALTED)) {
             out->raw_hangs++;
             verdict_at = t;
         }

@@ -43,10 +43,10 @@ struct sim_wire_cost {
 };
 
 struct sim_outcome {
-    bool alarm;               /* the watch ended with a (confirmed) hang report */
-    double alarm_time;        /* time of the verdict that started the reported verification */
-    unsigned raw_hangs;       /* verifications begun (HANG verdicts and the first-call rule) */
-    unsigned dismissed;       /* of those, set aside (transient slowdowns, starved ranks) */
+    bool alarm;         /* the watch ended with a (confirmed) hang report */
+    double alarm_time;  /* time of the verdict that started the reported verification */
+    unsigned raw_hangs; /* verifications begun (HANG verdicts, the first-call and halt rules) */
+    unsigned dismissed; /* of those, set aside (transient slowdowns, starved ranks) */
     enum hang_diag_kind kind; /* diagnosis of the reported hang (when verified) */
     size_t nfaulty;           /* ranks named faulty */
     bool faulty_named;        /* the run's faulty rank is among them */

@@ -177,6 +177,12 @@ const check_func_info *check_func_describe(uint16_t fn)
     return &func_table[fn];
 }
 
+int check_event_completes_listed(const check_event *ev, const check_func_info *info)
+{
+    return info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME ||
+           (info->completion == CHECK_COMPLETE_ALL && (ev->flags & CHECK_FLAG_REFUSED));
+}
+
 /* Little-endian stores and loads, one statement per byte rather than a loop: the compiler then
  * merges them into a single store or load on a little-endian host (a loop stayed byte by byte). */
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): detects every single-bit flip and every

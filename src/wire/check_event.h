@@ -370,6 +370,12 @@ typedef struct check_event {
     const int32_t *ranks;         /* n_ranks members of a new communicator (world ranks) */
 } check_event;
 
+/* Whether the exit ev of a Wait/Test family call (info: its description) completed only the
+ * requests its statuses[] name, rather than every request it lists: a call on any or some of
+ * them, or a Waitall/Testall that returned an error (MPI_ERR_IN_STATUS: the requests MPI left
+ * pending have no status there). */
+int check_event_completes_listed(const check_event *ev, const check_func_info *info);
+
 /* Bytes the encoded record takes; 0 when a count exceeds CHECK_EVENT_MAX_ITEMS. */
 size_t check_event_encoded_size(const check_event *ev);
 

@@ -109,6 +109,26 @@ int mg_env_module_listed(const char *list, const char *name);
  * many before its leaf's share is known (src/agent/check_agent_proc.c). */
 #define MG_ENV_OMPI_LOCAL_SIZE "OMPI_COMM_WORLD_LOCAL_SIZE"
 #define MG_ENV_HYDRA_LOCAL_SIZE "MPI_LOCALNRANKS"
+/* Slurm's layout of a step, as srun gives it to each task: the tasks of every node of the step in
+ * its compressed form ("2(x3),1": 2 on each of nodes 0-2, 1 on node 3), the step's nodes in that
+ * order as a hostlist ("n[1-3,5]"), and the task's node by name. -> a node agent, as the local
+ * sizes above (never SLURM_TASKS_PER_NODE: the job's, which a step may use part of). The node's
+ * place is its name's in the step's list, not SLURM_NODEID, whose "relative node ID" the manual
+ * leaves relative to either the job or the step (srun 22.05 gives the step's; a batch script,
+ * and what it starts, the job's). */
+#define MG_ENV_SLURM_STEP_TASKS_PER_NODE "SLURM_STEP_TASKS_PER_NODE"
+#define MG_ENV_SLURM_STEP_NODELIST "SLURM_STEP_NODELIST"
+#define MG_ENV_SLURMD_NODENAME "SLURMD_NODENAME"
+/* The tasks on node (from 0) of a value of SLURM_STEP_TASKS_PER_NODE: MG_OK and *tasks, MG_ERANGE
+ * for a node past the list, MG_EFORMAT for anything but comma-separated "N" or "N(xM)" with N, M
+ * positive. */
+int mg_env_slurm_node_tasks(const char *tasks_per_node, int node, int *tasks);
+/* The place (from 0) of the host named node in a hostlist such as SLURM_STEP_NODELIST's: names and
+ * prefix[ranges]suffix entries, comma-separated, a range "N" or "N-M" numbered with its first
+ * bound's digits (n[08-10]: n08 n09 n10). MG_OK and *index; MG_ENOENT when node is not listed;
+ * MG_EFORMAT for a malformed list, or one with several bracketed parts in an entry (not of a
+ * Linux cluster's Slurm), read whole before an answer; MG_EINVAL for NULL or an empty name. */
+int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index);
 /* The Slurm job of a rank: marks ranks of the same job under srun. -> rank discovery. */
 #define MG_ENV_SLURM_JOB_ID "SLURM_JOB_ID"
 /* The MPI compiler mpiguard-cc wraps. -> mpiguard-cc. */

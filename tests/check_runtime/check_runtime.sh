@@ -14,6 +14,18 @@ no_leftovers() { [ -z "$(leftovers "$PROGS/$1")" ] || fail "processes of $1 left
 
 json() { python3 -c "import json,sys; d=json.load(open('$report')); $1"; }
 
+# dumped_job TOKEN NP PROGRAM [ARGS...]: runs the program under the capture module, the ring dump
+# helper reading its records into $TMP/records (the helper's stderr in $TMP/dump.err).
+dumped_job() {
+    local token=$1 np=$2 dump
+    shift 2
+    capture_preload_options "$flavor" "$token"
+    "$RING_DUMP" "$token" 60 >"$TMP/records" 2>"$TMP/dump.err" &
+    dump=$!
+    $launcher -n "$np" "${preload_options[@]}" "$@" >/dev/null || fail "the job $* failed"
+    wait "$dump" || { cat "$TMP/records" "$TMP/dump.err" >&2; fail "not every stream of $* ended"; }
+}
+
 case $case in
 deadlock)
     expect_status 82 "recv-recv deadlock" -- "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_recv_recv"
@@ -135,12 +147,7 @@ assert all(s['file'].endswith('rt_recv_recv.c') and s['line'] > 0 for s in f['si
 " || fail "deadlock report"
     ;;
 records)
-    token="rt$$"
-    capture_preload_options "$flavor" "$token"
-    "$RING_DUMP" "$token" 60 >"$TMP/records" &
-    dump=$!
-    $launcher -n 4 "${preload_options[@]}" "$PROGS/rt_records" || fail "the job failed"
-    wait "$dump" || { cat "$TMP/records" >&2; fail "not every stream ended"; }
+    dumped_job "rt$$" 4 "$PROGS/rt_records"
     python3 - "$TMP/records" <<'PY' || fail "record content"
 import sys
 recs, ends = [], {}
@@ -182,19 +189,22 @@ assert one(0, 'MPI_FINALIZE', 1)['kind'] == 1
 print("records ok:", len(recs))
 PY
     ;;
+failed_status)
+    # A completion that fails keeps its status's source and tag in the record only where MPI sets
+    # them: a truncation's (the message matched), not a failed generalized request's (its query
+    # function filled 12345 and 777: the standard defines no field after that error).
+    dumped_job "fs$$" 2 "$PROGS/rt_failed_status"
+    exits=$(awk '$1 == "rec" && $2 == 1 && $4 == 2 && $5 == "MPI_WAITANY" {print $14, $15, $16}' \
+        "$TMP/records" | paste -sd,)
+    [ "$exits" = "1 0 5,1 -2 -1" ] || fail "rank 1's Waitany exits (statuses, source, tag): $exits"
+    ;;
 caller_sites)
     # Only a process with the MPI's C++ bindings walks to its caller's site on each record (the
     # C++ bindings' -O0 call site, docs/cli.md "Languages"): none of the records of rt_ring (C,
     # -O0, frame pointers kept, where the walk would succeed) carries one; the C++ ring (-O0,
     # tests/cxx) carries them.
     caller_sites() { # np program args...
-        local token="cs$$$(basename "$2")" np=$1
-        capture_preload_options "$flavor" "$token"
-        "$RING_DUMP" "$token" 60 >"$TMP/records" 2>"$TMP/dump.err" &
-        local dump=$!
-        shift
-        $launcher -n "$np" "${preload_options[@]}" "$@" >/dev/null || fail "the job $* failed"
-        wait "$dump" || { cat "$TMP/records" "$TMP/dump.err" >&2; fail "not every stream of $* ended"; }
+        dumped_job "cs$$$(basename "$2")" "$@"
         [ "$(grep -c '^rec ' "$TMP/records")" -gt 0 ] || fail "no record of $*"
         sed -n 's/^caller_sites //p' "$TMP/dump.err"
     }

@@ -2,7 +2,10 @@
  * (fortran_source.h): found whatever the case, past comments, strings, USE statements and names
  * the function's is a prefix of; unknown (0) when two statements name it, when an included file
  * or a #define anywhere does, when an included file cannot be read (mpif.h aside), and when the
- * only naming lies past the procedure's text. */
+ * only naming lies past the procedure's text. Two statements are told apart by the call's place
+ * among the procedure's calls of the function where the counts agree; a row on a do loop's do or
+ * ending statement (`end do`, or the labelled statement a `do 10` loop ends on, in free and fixed
+ * form) gives the one naming of its body. */
 #include "fortran_source.h"
 #include "mg_test.h"
 
@@ -26,11 +29,19 @@ static void write_file(const char *name, const char *text)
     }
 }
 
-/* The procedure's text is lines 1 .. 8 of each program (line 9 is past it). */
+/* The procedure's text is lines 1 .. 8 of each program (line 9 is past it), in file `name`; the
+ * call's row is `row`, and it is call k of `calls` by address (calls 0: not known). */
+static int call_line_in(const char *name, const char *program, int row, int k, int calls)
+{
+    write_file(name, program);
+    fortran_source_call call = {.row = row, .k = k, .calls = calls};
+    return fortran_source_call_line(path, 1, 9, "MPI_Grequest_start", &call);
+}
+
+/* A call given the procedure's line, its place among the calls not known. */
 static int call_line(const char *program)
 {
-    write_file("p.F90", program);
-    return fortran_source_call_line(path, 1, 9, "MPI_Grequest_start");
+    return call_line_in("p.F90", program, 1, 0, 0);
 }
 
 static void test_one_statement(void)
@@ -68,6 +79,149 @@ static void test_two_statements(void)
                   "  call MPI_Grequest_start(q, f, c, s, r, e); call MPI_Grequest_start(q)\n"
                   "end program p\n"),
         0);
+}
+
+/* Two statements, told apart by the call's place among the procedure's calls by address, where
+ * the counts agree. */
+static const char two[] = "program p\n"
+                          "  call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                          "  if (.false.) call MPI_Init(ierr)\n"
+                          "  call MPI_Grequest_start(q, f, c, state, request2, ierr)\n"
+                          "end program p\n";
+
+/* A call given a do loop's row: the one naming of the loop's body, or the call's by order. */
+static const char loops[] = "program p\n"
+                            "  call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                            "  outer: do i = 1, n\n"
+                            "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                            "    DO WHILE (x)\n"
+                            "    end do\n"
+                            "  enddo outer\n"
+                            "  double precision :: d\n";
+
+/* `do 10` loops, one ended by a continue and one by a call. */
+static const char labelled[] = "program p\n"
+                               "  do 10 i = 1, n\n"
+                               "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                               "10 continue\n"
+                               "  do 20, i = 1, n\n"
+                               "    x = x + 1\n"
+                               "20 call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                               "  x = 0\n";
+
+static const char shared[] = "program p\n"
+                             "  do 30 i = 1, n\n"
+                             "    do 30 j = 1, n\n"
+                             "      if (j > 2) exit\n"
+                             "      call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                             "30 continue\n"
+                             "  call MPI_Grequest_start(q, f, c, state, request, ierr)\n";
+
+static const char end_do[] = "program p\n"
+                             "  do\n"
+                             "    do 50 i = 1, n\n"
+                             "      call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                             "50  end do\n"
+                             "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                             "  end do\n";
+
+static const struct {
+    const char *program;
+    int row, k, calls, line;
+} placed[] = {
+    {two, 1, 0, 2, 2},
+    {two, 1, 1, 2, 4},
+    /* a call the compiler dropped, or one more than the source shows */
+    {two, 1, 0, 1, 0},
+    {two, 1, 2, 3, 0},
+    {"program p\n"
+     "  call MPI_Grequest_start(q, f, c, s, r, e); call MPI_Grequest_start(q)\n",
+     1, 1, 2, 2},
+    {loops, 3, 0, 0, 4},
+    {loops, 7, 0, 0, 4},
+    {loops, 3, 1, 2, 4},
+    /* the order puts the call outside the loop: a row that cannot be its */
+    {loops, 3, 0, 2, 0},
+    /* the inner loop names nothing; neither a statement nor a labelled do is a loop's row */
+    {loops, 5, 0, 0, 0},
+    {loops, 8, 0, 0, 0},
+    /* a labelled loop: its do statement's row, or its ending statement's, labelled on a continue
+     * or on an executable statement, which is in the loop's body (a row naming the function may
+     * be the call's own: it stands) */
+    {labelled, 2, 0, 0, 3},
+    {labelled, 4, 0, 0, 3},
+    {labelled, 5, 0, 0, 7},
+    {labelled, 7, 0, 0, 0},
+    /* nested loops sharing their ending statement: its row is the outer loop's */
+    {shared, 2, 0, 0, 5},
+    {shared, 3, 0, 0, 5},
+    {shared, 6, 0, 0, 5},
+    {shared, 6, 0, 2, 5},
+    {shared, 6, 1, 2, 0},
+    /* `10 end do` ends the labelled loop alone, the block loop around it ends after */
+    {end_do, 3, 0, 0, 4},
+    {end_do, 5, 0, 0, 4},
+    {end_do, 7, 0, 0, 0},
+    {end_do, 7, 1, 2, 6},
+    {"program p\n"
+     "  do 40 while (x)\n"
+     "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+     "40 continue\n",
+     2, 0, 0, 3},
+    /* loops that do not nest as read (a block loop ended by a labelled statement): none followed */
+    {"program p\n"
+     "  do 10 i = 1, n\n"
+     "    do\n"
+     "      call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+     "10 continue\n"
+     "    end do\n",
+     2, 0, 0, 0},
+    /* a do statement that names the function may make the call itself */
+    {"program p\n"
+     "  do while (MPI_Grequest_start(q) > 0)\n"
+     "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+     "  end do\n",
+     2, 0, 0, 0},
+};
+
+static void test_placed_calls(void)
+{
+    for (size_t i = 0; i < sizeof placed / sizeof placed[0]; i++)
+        MG_CHECK_INT(
+            call_line_in("p.F90", placed[i].program, placed[i].row, placed[i].k, placed[i].calls),
+            placed[i].line);
+}
+
+/* Fixed form (.f): a comment line starting with C, text past column 72 and a continuation mark in
+ * column 6 name nothing and start no statement; labels in columns 1-5. */
+static const char fixed[] = "      program p\n"
+                            "C     call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                            "      do 10 i = 1, n\n"
+                            "        call MPI_Grequest_start(q, f, c, state, request,\n"
+                            "     1  10 , ierr)\n"
+                            "   10 continue\n"
+                            "      x = 0                         "
+                            "                                    "
+                            "MPI_Grequest_start\n"
+                            "      end\n";
+
+static void test_fixed_form(void)
+{
+    MG_CHECK_INT(call_line_in("p.f", fixed, 3, 0, 0), 4);
+    MG_CHECK_INT(call_line_in("p.f", fixed, 6, 0, 0), 4);
+    MG_CHECK_INT(call_line_in("p.f", fixed, 1, 0, 0), 4);
+    /* read as free form, the comment and the columns past 72 name the function too */
+    MG_CHECK_INT(call_line_in("p.F90", fixed, 1, 0, 0), 0);
+    write_file("p.f", fixed);
+    MG_CHECK_INT(
+        fortran_source_call_line(path, 1, 9, "MPI_Grequest_start",
+                                 &(fortran_source_call){.row = 1, .form = FORTRAN_SOURCE_FREE}),
+        0);
+    write_file("p.F90", fixed);
+    MG_CHECK_INT(
+        fortran_source_call_line(path, 1, 9, "MPI_Grequest_start",
+                                 &(fortran_source_call){.row = 1, .form = FORTRAN_SOURCE_FIXED}),
+        4);
 }
 
 static void test_includes_and_macros(void)
@@ -109,7 +263,9 @@ static void test_none(void)
                            "  call MPI_Init(ierr)\n"
                            "end program p\n"),
                  0);
-    MG_CHECK_INT(fortran_source_call_line("/nonexistent/p.F90", 1, 9, "MPI_Grequest_start"), 0);
+    MG_CHECK_INT(fortran_source_call_line("/nonexistent/p.F90", 1, 9, "MPI_Grequest_start",
+                                          &(fortran_source_call){.row = 1}),
+                 0);
 }
 
 int main(void)
@@ -117,9 +273,11 @@ int main(void)
     MG_CHECK(mkdtemp(dir) != NULL);
     MG_RUN(test_one_statement);
     MG_RUN(test_two_statements);
+    MG_RUN(test_placed_calls);
+    MG_RUN(test_fixed_form);
     MG_RUN(test_includes_and_macros);
     MG_RUN(test_none);
-    for (const char *name = "p.F90\0calls.inc\0decls.h\0macro.h\0"; *name;
+    for (const char *name = "p.F90\0p.f\0calls.inc\0decls.h\0macro.h\0"; *name;
          name += strlen(name) + 1) {
         snprintf(path, sizeof path, "%s/%s", dir, name);
         unlink(path);

@@ -21,12 +21,13 @@ grep -q "coverage: 2 of 2 branch arms" "$TMP/stdout" || fail "no MPI_Init: cover
 mpiguard-cc -o edge "$src/edge_cases.c" || fail "build edge_cases"
 # A marked variable never reached: no error, runs go on.
 expect_status 0 "marked variable never reached" -- campaign --np 2 --iterations 6 --dir c-unreached -- ./edge unreached
-# random-all: the first run is random too (its one input is not the default 1, its np within
-# --max-np), and the 64 guessed values shrink to the one input the program marks.
+# random-all: the first run is random too (64 values, its one input not the default 1, its np
+# within --max-np), and so is the next (64 values again: the program's one input is not all a
+# random run draws).
 expect_status 0 "random-all" -- campaign --np 1 --max-np 3 --strategy random-all --iterations 2 --dir c-rall -- ./edge
-awk -F'\t' '$1 == 1 { ok = $2 >= 1 && $2 <= 3 && $11 ~ /^-?[0-9]+$/ && $11 != 1 } END { exit !ok }' c-rall/runs.tsv ||
+awk -F'\t' '$1 == 1 { ok = $2 >= 1 && $2 <= 3 && split($11, v, " ") == 64 && v[1] != 1 } END { exit !ok }' c-rall/runs.tsv ||
     { cat c-rall/runs.tsv >&2; fail "random-all: the first run was not random"; }
-grep -qE "^inputs 1 -?[0-9]+$" c-rall/campaign || fail "random-all: the inputs were not trimmed to the program's one"
+grep -qE "^inputs 64( -?[0-9]+){64}$" c-rall/campaign || fail "random-all: the next run is not 64 random values"
 # An unsatisfiable path: skipped, the arm stays uncovered, no error.
 expect_status 0 "unsatisfiable path" -- campaign --np 1 --iterations 8 --dir c-unsat -- ./edge unsat
 # The line of edge_cases.c that carries the comment /* TAG */.

@@ -4,32 +4,31 @@
 # file:line of the call, status 82 for a deadlock, 0 for a clean program or leaks alone (notes),
 # another non-zero status for other findings, and nothing of the job left. A site is marked
 # "line_is": "procedure" exactly when its line is a program, subroutine or function statement of
-# the program's file. With procedure-line, the lines the header states are the program
-# statement's: gfortran 12 gives the call that line in this style, and the source does not show
-# which statement is the call's (docs/design/platform-notes.md, "gfortran 12's line table").
-# Usage: fortran_check.sh FLAVOR STYLE PROGRAM [procedure-line]
+# the program's file.
+# Usage: fortran_check.sh FLAVOR STYLE PROGRAM
 . "$(dirname "$0")/../lib.sh"
-flavor=$1 style=$2 program=$3 lines=${4:-call}
-source_file="$(dirname "$0")/$program.F90"
+flavor=$1 style=$2 program=$3
+# the program's source: PROGRAM.F90, or fixed form's .f, or free form's .f90
+for source_file in "$(dirname "$0")/$program".{F90,f90,f}; do
+    [ -f "$source_file" ] && break
+done
 app="$BUILD/tests/fortran/$flavor/${program}_$style"
 report="$TMP/check.json"
 np=$(sed -n 's/^! np: //p' "$source_file")
 expects=$(sed -n 's/^! expect: //p' "$source_file")
-[ -n "$np" ] && [ -n "$expects" ] || fail "$program.F90 states no np or expectation"
+[ -n "$np" ] && [ -n "$expects" ] || fail "$(basename "$source_file") states no np or expectation"
 # report_findings.py reads the C suite's header (" * expect: ...") and matches a site's file by
 # name: the header in its form, under the program's own name.
 mkdir "$TMP/header"
-program_line=$(grep -n -m1 '^program ' "$source_file" | cut -d: -f1)
-sed -n 's/^! \(np\|expect\): / * \1: /p' "$source_file" |
-    if [ "$lines" = procedure-line ]; then sed "s/ \(line\|made\) [0-9]*/ \1 $program_line/g"; else cat; fi \
-    >"$TMP/header/$program.F90"
+header="$TMP/header/$(basename "$source_file")"
+sed -n 's/^! \(np\|expect\): / * \1: /p' "$source_file" >"$header"
 "$MPIGUARD" check -v --report "$report" -- $(launcher_for "$flavor") -n "$np" "$app" >"$TMP/stdout" 2>"$TMP/stderr" &
 tool=$!
 wait_ended $tool 60 || { kill -INT $tool; wait $tool; cat "$TMP/stderr" >&2; fail "mpiguard check did not end within 60 s"; }
 wait $tool
 status=$?
-python3 "$(dirname "$0")/../check/report_findings.py" assert "$report" "$TMP/header/$program.F90" ||
-    { cat "$TMP/stderr" >&2; fail "$flavor ${program}_$style: findings differ from $program.F90's header"; }
+python3 "$(dirname "$0")/../check/report_findings.py" assert "$report" "$header" ||
+    { cat "$TMP/stderr" >&2; fail "$flavor ${program}_$style: findings differ from $(basename "$source_file")'s header"; }
 # Every rank's call site, not only the first rank's the suite's matcher reads, is the Fortran line.
 python3 - "$report" "$source_file" <<'PY' || fail "a deadlocked rank's call site is not its Fortran line"
 import json, os, re, sys
@@ -40,7 +39,7 @@ for want in re.findall(r"^! expect: deadlock .* line (\d+)", open(sys.argv[2]).r
         sites = {s["rank"]: (os.path.basename(s.get("file") or ""), s.get("line")) for s in f["sites"]}
         assert all(sites.get(k) == (name, int(want)) for k in f["ranks"]), sites
 PY
-python3 - "$report" "$source_file" "$lines" <<'PY' || fail "a site's line_is says otherwise than its line"
+python3 - "$report" "$source_file" <<'PY' || fail "a site's line_is says otherwise than its line"
 import json, os, re, sys
 r = json.load(open(sys.argv[1]))
 name = os.path.basename(sys.argv[2])
@@ -50,7 +49,6 @@ sites = [s for f in r["findings"] for s in f["sites"]
          if os.path.basename(s.get("file") or "") == name]
 for s in sites:
     assert (s.get("line_is") == "procedure") == (s["line"] in statements), s
-assert sys.argv[3] != "procedure-line" or any(s.get("line_is") for s in sites), sites
 PY
 case $expects in
     # clean, and not for want of seeing: no call of the run is one check does not model

@@ -1,8 +1,8 @@
 ! grequest_leak's generalized request, started from two statements: two requests per rank still
 ! active at MPI_Finalize. Through `use mpi` and `use mpi_f08`, gfortran 12 gives both calls the
-! program statement's line (docs/design/platform-notes.md, "gfortran 12's line table"), and the
-! source has two statements that could be either: the report keeps that line and says so
-! ("line_is": "procedure"; fortran_check.sh procedure-line). Through mpif.h, each its own line.
+! program statement's line (docs/design/platform-notes.md, "gfortran 12's line table"): each
+! call's order among the program's two calls of MPI_Grequest_start names its statement
+! (docs/design/check.md, "Fortran call lines"). Through mpif.h, each its own line.
 ! np: 2
 ! expect: request_not_completed ranks 0 line 23
 ! expect: request_not_completed ranks 1 line 23

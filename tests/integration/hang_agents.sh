@@ -3,7 +3,8 @@
 # owning a share of the ranks (or, with AGENT_LAUNCHER, one agent started by the job's launcher). The
 # hang is found and the faulty rank named through its agent; every agent said which ranks it owns;
 # agents on this machine: every rank judged observed, through the sampler asked for; the report's
-# monitor cost has every rank's held share (above 0 under ptrace, 0 under shm). With a FANOUT,
+# monitor cost has every rank's held share (under ptrace above 0 for the faulty rank, which the
+# scans find outside MPI and stop for its stack; 0 under shm). With a FANOUT,
 # the agents are read through relays of FANOUT each (--agent-fanout): while it watches, mpiguard
 # holds one connection per relay and none to an agent, and every relay reports.
 # Usage: hang_agents.sh FLAVOR SAMPLER NAGENTS[/FANOUT] NRANKS [AGENT_LAUNCHER]
@@ -43,13 +44,14 @@ if not sys.argv[5]:
     obs = r["observation"]
     assert sorted(o["rank"] for o in obs) == list(range(np)), obs
     assert all(o["observed"] and o["cause"] == "observed" and o["sampler"] == sys.argv[4] for o in obs), obs
-# what sampling cost, counted for every rank though agents read them all (ptrace: each held > 0)
+# what sampling cost, counted for every rank though agents read them all (ptrace: the segments
+# answer the ranks inside MPI without a stop)
 cost = r["tool_data"]["monitor_cost"]
 by = cost["held_fraction_by_rank"]
 assert len(by) == np and None not in by, cost
 assert abs(sum(by) - cost["held_fraction"]) < 1e-6 and cost["frozen_s"] <= cost["held_s"], cost
 if sys.argv[4] == "ptrace":
-    assert cost["held_s"] > 0 and all(f > 0 for f in by), cost
+    assert cost["held_s"] > 0 and by[faulty] > 0, cost
 else:
     assert cost["held_s"] == 0, cost
 ev = r["findings"][0]["evidence"]

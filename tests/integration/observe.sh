@@ -3,7 +3,8 @@
 # run (exit 83), check (stops the job by itself, exit 83) and hang (reads it by ptrace instead and
 # still finds a hang in it); a wrong --mpi is refused before launch (64).
 # Usage: observe.sh FLAVOR SCENARIO, SCENARIO one of
-#   wrapper  a script between launcher and program unsets LD_PRELOAD for rank 1
+#   wrapper  a script between launcher and program unsets LD_PRELOAD for rank 1; check's stop for
+#            it ends the others before their MPI_Init (stopped_before_init)
 #   option   the user's own -x LD_PRELOAD= / -genv LD_PRELOAD (the case that motivated this)
 #   notmpi   a dynamic program that is not MPI
 #   static   a static program that is not MPI; under MPICH also a static MPI program
@@ -69,6 +70,12 @@ wrapper)
     expect_stderr "3 of 3 ranks found, 2 interposed, [0-9]* MPI calls; 2 of 3 ranks observed"
     report_says "obs[0]['cause'] == obs[2]['cause'] == 'observed' and not obs[1]['observed']"
     blind_run check 83 1 preload_replaced "LD_PRELOAD" -- $launcher -n 3 "$here/blind_rank.sh" "$app" --seconds 60
+    # Named at 2 s while the others wait 30 s before MPI_Init: check's stop ends them before it,
+    # which is what they are named for (as across nodes), not a cause of their own.
+    "mpicc.$flavor" -O1 -o "$TMP/late_init" "$here/late_init.c" || fail "cannot build late_init"
+    blind_run check 83 "1" preload_replaced "LD_PRELOAD" -- $launcher -n 3 "$here/blind_rank.sh" "$TMP/late_init" 30
+    report_says "obs[0]['cause'] == obs[2]['cause'] == 'stopped_before_init' and not obs[0]['observed']"
+    expect_stderr "rank 0 (pid [0-9]*) is not observed: mpiguard stopped the job before this rank reached its MPI_Init"
     # the blind rank spins from 3 s on while the others wait for it in MPI
     blind_run hang 81 1 preload_replaced "LD_PRELOAD" -- $launcher -n 3 "$here/blind_rank.sh" "$app" \
         --seconds 600 --fault compute-loop --fault-rank 1 --fault-at 3

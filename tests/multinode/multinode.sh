@@ -4,6 +4,11 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/nodes.sh"
 flavor=$1 case=$2
+# MPICH's UCX over TCP on the nodes' interface only, as mn_launcher's btl_tcp_if_include for Open
+# MPI: with its default transports MPI_Init across the nodes failed under load ("Endpoint timeout"
+# in initial_address_exchange): under srun in 3 of 7 runs, under Hydra (check-unclaimed-leaves) in
+# 4 of 6 at load 25-30; on the interface alone still in 2 of 3; never so with TCP alone.
+[ "$flavor" != mpich ] || export UCX_NET_DEVICES=eth0 UCX_TLS=self,tcp
 : "${PROGS:?}"
 mn_nodes_up 3
 launcher=$(mn_launcher "$flavor")
@@ -157,23 +162,35 @@ assert obs == {k: (True, "observed", "ring") for k in range(3)}, obs
 PY
     pass "3-node clean check ($flavor${leaves[*]:+, a leaf per node}): ranks 0-2 observed on nodes 1-3, exit 0"
     ;;
-check-leaves-mapped)
-    # Six ranks placed round robin on the three nodes (Open MPI's --map-by node, Hydra's one slot
-    # per host): node 1 holds ranks 0 and 3, node 2 ranks 1 and 4, node 3 ranks 2 and 5. Each
-    # node's leaf streams its node's ranks, whichever they are: the deadlock of ranks 0 and 1 (their
-    # barrier partners waiting) is found as on one node, every rank observed on its node; a clean
-    # job is clean, its allreduce summed up at each leaf for its two ranks.
+check-leaves-mapped | check-leaves-mapped-srun)
+    # Ranks placed round robin on the three nodes. Open MPI's --map-by node, Hydra's one slot per
+    # host: 6 ranks, node 1 holds ranks 0 and 3, node 2 ranks 1 and 4, node 3 ranks 2 and 5. Under
+    # Slurm on the nodes (mn_slurm_up), srun's cyclic distribution of 4 ranks: node 1 holds ranks 0
+    # and 3, the others one (SLURM_STEP_TASKS_PER_NODE "2,1(x2)"), the agents go through an srun of
+    # their own, and each node's agent waits for as many ranks as the step's layout gives its node,
+    # found by its name in SLURM_STEP_NODELIST. Each node's leaf streams its node's ranks,
+    # whichever they are: the deadlock of ranks 0 and 1 (their barrier partners waiting) is found
+    # as on one node, every rank observed on its node; a clean job is clean, its allreduce summed
+    # up at each leaf.
+    if [ "$case" = check-leaves-mapped ]; then
+        n=6 agents="$launcher -n 3" job=($launcher -n 6) how=""
+    else
+        mn_slurm_up
+        n=4 agents="srun -N 3 --ntasks-per-node=1" how=" under srun"
+        job=($(LAUNCH_VIA=srun launcher_for "$flavor") -N 3 -n 4 --distribution=cyclic)
+    fi
     prog="$PROGS/mn_deadlock"
-    expect_status_within 60 82 "1-node check of 6 ranks" "$prog" -- \
-        "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n 6 "$prog"
-    expect_status_within 120 82 "3-node check of 6 ranks round robin through leaves" "$prog" -- \
-        mn_on 0 "$MPIGUARD" check -v --agent-launcher "$launcher -n 3" --detector-leaves 3 \
-        --report "$TMP/r.json" -- $launcher -n 6 "$prog"
+    expect_status_within 60 82 "1-node check of $n ranks" "$prog" -- \
+        "$MPIGUARD" check --report "$TMP/one.json" -- "$(launcher_for "$flavor")" -n $n "$prog"
+    expect_status_within 120 82 "3-node check of $n ranks round robin through leaves" "$prog" -- \
+        mn_on 0 "$MPIGUARD" check -v --mpi "$flavor" --agent-launcher "$agents" --detector-leaves 3 \
+        --report "$TMP/r.json" -- "${job[@]}" "$prog"
     expect_stderr "ERROR DEADLOCK"
-    expect_stderr "the stream from ${MN_ID}n2 joined with its node's ranks (2, the first 1)"
-    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+    expect_stderr "the stream from ${MN_ID}n1 joined with its node's ranks (2, the first 0)"
+    python3 - "$TMP/one.json" "$TMP/r.json" "$MN_ID" $n <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 one, many = (json.load(open(p)) for p in sys.argv[1:3])
+n = int(sys.argv[4])
 assert many["tool_data"]["detector"] == {"leaves": 3, "levels": 2}, many["tool_data"]["detector"]
 def essence(r):
     return [(f["kind"], f["ranks"], f["evidence"].get("knot"),
@@ -182,14 +199,68 @@ def essence(r):
 assert essence(one) == essence(many), (essence(one), essence(many))
 assert many["findings"][0]["kind"] == "deadlock" and {0, 1} <= set(many["findings"][0]["ranks"])
 hosts = {e["rank"]: e["host"] for e in many["job"]["ranks"]}
-assert hosts == {k: "%sn%d" % (sys.argv[3], k % 3 + 1) for k in range(6)}, hosts
-assert len(many["observation"]) == 6 and all(o["observed"] for o in many["observation"]), many["observation"]
+assert hosts == {k: "%sn%d" % (sys.argv[3], k % 3 + 1) for k in range(n)}, hosts
+obs = {o["rank"]: (o["observed"], o["sampler"]) for o in many["observation"]}
+assert obs == {k: (True, "ring") for k in range(n)}, obs
 PY
-    expect_status_within 120 0 "3-node clean check of 6 ranks round robin" "$PROGS/mn_hello" -- \
-        mn_on 0 "$MPIGUARD" check --agent-launcher "$launcher -n 3" --detector-leaves 3 \
-        --report "$TMP/r.json" -- $launcher -n 6 "$PROGS/mn_hello"
-    expect_stderr "nothing found in 6 of 6 ranks observed"
-    pass "3-node check ($flavor) of 6 ranks round robin, a leaf per node: the deadlock of ranks 0 and 1 as on one node, a clean run clean, every rank observed"
+    # -v: each node's agent says what it found too (cmd_check passes -v on), should a rank go
+    # unobserved: under srun, an Open MPI rank crashed in MPI_Init (SIGSEGV at address 0) in 2 of
+    # 26 runs, and in 1 of 23 runs of this clean check alone, never in 40 plain sruns without
+    # mpiguard; it was named not observed, exit 83. Not understood yet (issue 31).
+    expect_status_within 120 0 "3-node clean check of $n ranks round robin" "$PROGS/mn_hello" -- \
+        mn_on 0 "$MPIGUARD" check -v --mpi "$flavor" --agent-launcher "$agents" --detector-leaves 3 \
+        --report "$TMP/r.json" -- "${job[@]}" "$PROGS/mn_hello"
+    expect_stderr "nothing found in $n of $n ranks observed"
+    pass "3-node check ($flavor$how) of $n ranks round robin, a leaf per node: the deadlock of ranks 0 and 1 as on one node, a clean run clean, every rank observed"
+    ;;
+check-unclaimed-leaves | check-unclaimed-early | check-hidden-rank-leaves)
+    # A rank no leaf claims, never taken as checked: exit 83, the rank named not observed in the
+    # report, never a clean line, and the job stopped long before its end. Unclaimed: the agent
+    # launcher starts agents on nodes 1 and 2 only (-n 2: one node short of the job's three); once
+    # both leaves named their ranks, mpiguard names rank 2 (node 3), within 1-2 s: the other ranks
+    # may not have reached MPI_Init by then. Early: they wait 60 s before it, so the stop always
+    # ends them before it, and their agents' verdicts say so (stopped_before_init), not a cause
+    # of their own. Hidden: rank 1 (node 2) starts without mpiguard's environment (a site's
+    # wrapper dropped it), its node's agent never finds it and node 2's leaf never says its share;
+    # once the job's size and every agent have been known for MG_OBSERVE_UNFOUND_S and still no
+    # agent named it, mpiguard names it.
+    app="$BUILD/examples/$flavor/cg"
+    if [ "$case" != check-hidden-rank-leaves ]; then
+        agents=2 wrap=() seconds=120 missing=2 cause=agent_lost
+        said="rank 2 .* is not observed: no leaf of the tree of detectors streams it"
+        [ "$case" = check-unclaimed-leaves ] || app="$PROGS/mn_hello"
+    else
+        cat >"$TMP/hide.sh" <<'SH'
+#!/bin/sh
+[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-}}" = 1 ] && unset MPIGUARD_JOB_TOKEN MPIGUARD_JOB_TREE
+exec "$@"
+SH
+        chmod +x "$TMP/hide.sh"
+        agents=3 wrap=("$TMP/hide.sh") seconds=120 missing=1 cause=not_found
+        said="rank 1 .* is not observed: no agent found it in the [0-9]* s since the job's size was known"
+    fi
+    args=(--seconds $seconds)
+    [ "$case" != check-unclaimed-early ] || args=(60)
+    expect_status_within 150 83 "3-node check, rank $missing unclaimed" "$app" -- mn_on 0 \
+        "$MPIGUARD" check --mpi "$flavor" --agent-launcher "$launcher -n $agents" \
+        --detector-leaves $agents --report "$TMP/r.json" -- $launcher -n 3 "${wrap[@]}" "$app" \
+        "${args[@]}"
+    expect_stderr "$said"
+    grep -q "nothing found" "$TMP/stderr" && fail "a clean line for a rank no leaf streams"
+    python3 - "$TMP/r.json" $missing $cause $case <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: (o["observed"], o["cause"]) for o in r["observation"]}
+missing, case = int(sys.argv[2]), sys.argv[4]
+assert obs.pop(missing) == (False, sys.argv[3]), (missing, obs)
+early = [(False, "stopped_before_init")]
+allowed = {"check-unclaimed-early": early, "check-unclaimed-leaves": [(True, "observed")] + early,
+           "check-hidden-rank-leaves": [(True, "observed")]}[case]
+assert sorted(obs) == [k for k in range(3) if k != missing], obs
+assert all(v in allowed for v in obs.values()), obs
+assert r["job"]["outcome"] == "stopped", r["job"]
+PY
+    pass "3-node check ($flavor), $case: rank $missing named not observed ($cause), exit 83"
     ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with

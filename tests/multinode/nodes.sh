@@ -30,7 +30,8 @@ mn_nodes_down() {
     rm -f "$MN_RUNS/$MN_ID"
     MN_NODES=0
 }
-trap 'mn_nodes_down; rm -rf "$TMP"' EXIT
+MN_SLURMCTLD=""
+trap '[ -z "$MN_SLURMCTLD" ] || kill "$MN_SLURMCTLD" 2>/dev/null; mn_nodes_down; rm -rf "$TMP"' EXIT
 trap 'exit 143' HUP INT TERM
 
 # mn_sweep: tears down the nodes of every run whose shell is gone (killed before its trap ran):
@@ -108,6 +109,47 @@ mn_nodes_up() {
         echo 'exec nsenter -t "$pid" -a --wd="$PWD" -- sh -c "$*"'
     } >"$MN_RSH"
     chmod +x "$MN_RSH"
+}
+
+# mn_slurm_up: a Slurm cluster of the compute nodes (docs/testing.md, "Nodes as namespaces"): its
+# slurmctld on the head, a slurmd on each compute node named after it (NodeName=its hostname,
+# NodeAddr=its address), the host's munged shared through its socket. Each compute node gets the
+# host's cgroup v1 hierarchies mounted afresh (`ip netns exec` gave it a /sys of its own, without
+# them, and slurmd refuses to start without them) and a TmpFS of its own (slurm_cluster.sh). Sets
+# SLURM_CONF. The slurmds go with their nodes; the slurmctld, on the head (this PID namespace), is
+# stopped at exit by its pid, or by mn_sweep with the head's namespace.
+mn_slurm_up() {
+    local dir=$TMP/slurm k nodes=() state
+    for ((k = 1; k < MN_NODES; k++)); do
+        nodes+=("${MN_ID}n$k=${MN_ADDR[$k]}")
+    done
+    bash "$(dirname "${BASH_SOURCE[0]}")/../slurm/slurm_cluster.sh" conf "$dir" "${MN_ID}n0" \
+        "${MN_ADDR[0]}" "${nodes[@]}" || fail "cannot write the Slurm configuration"
+    export SLURM_CONF=$dir/slurm.conf
+    mn_on 0 slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
+    # the daemon writes its pid file after its parent returned
+    for _ in $(seq 50); do
+        MN_SLURMCTLD=$(cat "$dir/slurmctld.pid" 2>/dev/null) && [ -n "$MN_SLURMCTLD" ] && break
+        sleep 0.1
+    done
+    [ -n "$MN_SLURMCTLD" ] || fail "slurmctld wrote no pid file"
+    for ((k = 1; k < MN_NODES; k++)); do
+        mkdir -p "$dir/spool-${MN_ID}n$k"
+        mn_on $k sh -c 'mount -t tmpfs node-tmp "$1" && mount -t tmpfs cgroup /sys/fs/cgroup &&
+            for c in cpu cpuacct cpuset memory devices freezer blkio pids name=systemd; do
+                mkdir -p "/sys/fs/cgroup/${c#name=}" &&
+                mount -t cgroup -o "$([ "${c#name=}" = "$c" ] || echo none,)$c" cgroup \
+                    "/sys/fs/cgroup/${c#name=}" || exit 1
+            done' sh "$dir/node-tmp" || fail "cannot mount cgroups on node $k"
+        mn_on $k slurmd -f "$SLURM_CONF" -N "${MN_ID}n$k" || fail "slurmd did not start on node $k"
+    done
+    for _ in $(seq 150); do
+        state=$(mn_on 0 sinfo -h -o '%t %D' 2>/dev/null)
+        [ "$state" = "idle $((MN_NODES - 1))" ] && return 0
+        sleep 0.2
+    done
+    tail -n 5 "$dir"/log/* >&2
+    fail "the Slurm nodes did not become idle (sinfo: $state)"
 }
 
 # mn_on K COMMAND...: runs COMMAND on node K (its network, processes, /dev/shm and hostname).

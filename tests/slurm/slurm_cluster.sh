@@ -6,22 +6,44 @@
 #                                with no job of an earlier run left in its state
 #   slurm_cluster.sh stop DIR    cancels its jobs (a failed test's job must not run on), stops the
 #                                daemons started from DIR and removes nothing else
+#   slurm_cluster.sh conf DIR CTLD_NAME CTLD_ADDRESS NODE=ADDRESS...
+#                                only writes DIR/slurm.conf for a cluster of those nodes (each
+#                                slurmd's files apart: -N NODE), its controller at that address,
+#                                and starts munged if none runs: the multi-node tests start the
+#                                daemons themselves, each on its node (tests/multinode/nodes.sh)
 set -eu
 cmd=$1 dir=$2
 host=$(hostname)
 conf="$dir/slurm.conf"
 
-start() {
-    rm -rf "$dir/state" "$dir/spool"
-    mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+munge() {
     if ! pgrep -x munged >/dev/null; then
         mkdir -p /run/munge && chown munge:munge /run/munge
         [ -s /etc/munge/munge.key ] || { dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key 2>/dev/null; chown munge:munge /etc/munge/munge.key; chmod 400 /etc/munge/munge.key; }
         runuser -u munge -- /usr/sbin/munged
     fi
-    cat >"$conf" <<CONF
+}
+
+# write_conf CTLD_NAME CTLD_ADDRESS NODE=ADDRESS...: fresh state, spool and log directories and the
+# configuration; with one node, its slurmd's files are named as before (slurmd.pid, slurmd.log).
+# With several, their TmpFS is DIR/node-tmp, which each node must make its own (a tmpfs mounted
+# there): Slurm's PMIx plugin makes /tmp/spmix_appdir_UID_JOB.STEP on every node of a step, and
+# on one /tmp the second node's fails ("File exists").
+write_conf() {
+    local ctld=$1 ctld_address=$2 names="" each="" node
+    shift 2
+    rm -rf "$dir/state" "$dir/spool"
+    mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+    if [ $# -gt 1 ]; then
+        each=-%n
+        mkdir -p "$dir/node-tmp"
+        echo "TmpFS=$dir/node-tmp" >"$conf"
+    else
+        : >"$conf"
+    fi
+    cat >>"$conf" <<CONF
 ClusterName=mpiguard-test
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$ctld($ctld_address)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -35,16 +57,24 @@ SlurmdParameters=config_overrides
 MpiDefault=none
 ReturnToService=2
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool$each
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd$each.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd$each.log
 SlurmctldPort=$((20000 + RANDOM % 20000))
 SlurmdPort=$((40000 + RANDOM % 20000))
-NodeName=$host NodeAddr=127.0.0.1 CPUs=64 Sockets=1 CoresPerSocket=64 ThreadsPerCore=1 RealMemory=20000
-PartitionName=debug Nodes=$host Default=YES State=UP MaxTime=60
 CONF
+    for node in "$@"; do
+        echo "NodeName=${node%%=*} NodeAddr=${node#*=} CPUs=64 Sockets=1 CoresPerSocket=64 ThreadsPerCore=1 RealMemory=20000" >>"$conf"
+        names=$names${names:+,}${node%%=*}
+    done
+    echo "PartitionName=debug Nodes=$names Default=YES State=UP MaxTime=60" >>"$conf"
+}
+
+start() {
+    munge
+    write_conf "$host" 127.0.0.1 "$host=127.0.0.1"
     export SLURM_CONF="$conf"
     slurmctld -f "$conf"
     slurmd -f "$conf"
@@ -74,5 +104,6 @@ stop() {
 case "$cmd" in
     start) start ;;
     stop) stop ;;
-    *) echo "usage: slurm_cluster.sh start|stop DIR" >&2; exit 64 ;;
+    conf) shift 2; munge; write_conf "$@" ;;
+    *) echo "usage: slurm_cluster.sh start|stop|conf DIR ..." >&2; exit 64 ;;
 esac

@@ -541,10 +541,7 @@ void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, ui
     rs->func = func;
     rs->callsite = callsite;
     det->live--;
-    if (wait_state_blocked(det, rank)) {
-        det->waits[rs->wait].satisfied = 1;
-        det->blocked--;
-    }
+    wait_state_satisfy(det, rank);
 }
 
 static int enter(deadlock_detector *det, const check_event *ev, const check_func_info *info)
@@ -685,20 +682,16 @@ static void complete_requests(deadlock_detector *det, const check_event *ev,
         info->completion != CHECK_COMPLETE_SOME) {
         return;
     }
-    switch (info->completion) {
-    case CHECK_COMPLETE_ONE:
-    case CHECK_COMPLETE_ALL:
+    if (!check_event_completes_listed(ev, info)) {
         for (uint32_t i = 0; i < request_count(ev); i++) {
             complete_index(det, ev, i);
         }
-        break;
-    default:
-        for (uint32_t i = 0; i < ev->n_statuses; i++) {
-            if (ev->statuses[i].index != CHECK_UNDEFINED_INDEX) {
-                complete_index(det, ev, ev->statuses[i].index);
-            }
+        return;
+    }
+    for (uint32_t i = 0; i < ev->n_statuses; i++) {
+        if (ev->statuses[i].index != CHECK_UNDEFINED_INDEX) {
+            complete_index(det, ev, ev->statuses[i].index);
         }
-        break;
     }
 }
 

@@ -123,6 +123,11 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
                      ? call_model_process(det, ev)
                      : detector_settle_hold(det, ev);
         }
+        /* held behind records, an error MPI raised or an abort still ends the rank: if what its
+         * partners wrote never comes, the next analysis lets them out (release_lost) */
+        if (!rc && call_model_in_current_call(ev) && record_backlog_has(&det->backlog, ev->rank)) {
+            rs->flags |= RANK_LOST_HELD;
+        }
     } else {
         rc = call_model_process(det, ev);
     }
@@ -197,14 +202,13 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
 
 /* ---- findings and checks ---- */
 
-/* Ranks lost (RANK_LOST_HELD) with records held behind their wait (held), or inside it with
- * none (!held): ended when `end`. Returns how many. */
-static int lost_ranks(deadlock_detector *det, int held, int end)
+/* Ranks lost (RANK_LOST_HELD) inside their wait with no records held behind it: ended when
+ * `end`. Returns how many. */
+static int lost_in_wait(deadlock_detector *det, int end)
 {
     int n = 0;
     for (int32_t r = 0; r < det->world; r++) {
-        if ((det->ranks[r].flags & RANK_LOST_HELD) &&
-            !!record_backlog_has(&det->backlog, r) == held) {
+        if ((det->ranks[r].flags & RANK_LOST_HELD) && !record_backlog_has(&det->backlog, r)) {
             n++;
             if (end) {
                 detector_settle_end_lost(det, r);
@@ -214,19 +218,31 @@ static int lost_ranks(deadlock_detector *det, int held, int end)
     return n;
 }
 
+/* What would let a lost rank's held records out is not coming (the caller analyses at a whole
+ * view): they are analysed as if it had come, so the rank's last calls (an invalid one, the
+ * error MPI raised, its MPI_Abort) are reported, then it ends. Errors: MG_ENOMEM. */
+static int release_lost(deadlock_detector *det)
+{
+    for (int32_t r = 0; r < det->world; r++) {
+        if ((det->ranks[r].flags & RANK_LOST_HELD) && record_backlog_has(&det->backlog, r) &&
+            detector_settle_release(det, r) == MG_ENOMEM) {
+            return MG_ENOMEM;
+        }
+    }
+    return MG_OK;
+}
+
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new)
 {
     if (!det) {
         return MG_EINVAL;
     }
     size_t before = det->n_findings;
-    /* the records still held behind a lost rank's wait are not coming out: it ends here */
-    lost_ranks(det, 1, 1);
-    int found = 0, rc = MG_OK;
-    if (lost_ranks(det, 0, 0)) {
+    int found = 0, rc = release_lost(det);
+    if (!rc && lost_in_wait(det, 0)) {
         /* the ranks lost inside their wait: analysed in it once, then as ended */
         rc = wait_analysis_run(det, now, 0, &found);
-        lost_ranks(det, 0, 1);
+        lost_in_wait(det, 1);
     }
     int again = 0;
     rc = rc ? rc : wait_analysis_run(det, now, 0, &again);

@@ -111,6 +111,22 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
     return first;
 }
 
+int detector_settle_release(deadlock_detector *det, int32_t rank)
+{
+    int first = MG_OK;
+    /* each pass goes past one wait; a rank that ended (its MPI_Abort) takes no more records */
+    while (record_backlog_has(&det->backlog, rank) && det->ranks[rank].life == LIFE_LIVE) {
+        wait_state_satisfy(det, rank);
+        int rc = drain_backlog(det, rank);
+        first = first ? first : rc;
+        if (rc == MG_ENOMEM) {
+            return rc;
+        }
+    }
+    detector_settle_end_lost(det, rank);
+    return first;
+}
+
 void detector_settle_end_lost(deadlock_detector *det, int32_t rank)
 {
     dl_rank *rs = &det->ranks[rank];

@@ -13,5 +13,10 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev);
 int detector_settle(deadlock_detector *det);
 /* Ends rank as lost when its process was lost in a wait or with records held (RANK_LOST_HELD). */
 void detector_settle_end_lost(deadlock_detector *det, int32_t rank);
+/* Analyses rank's held records in order though the waits they are behind are not satisfied in
+ * the model, then ends it as lost (RANK_LOST_HELD): the rank ended, and went on from those waits
+ * before, but the records that show why never came (its partners' went with their ranks' rings
+ * or leaves). Errors: as detector_settle; MG_ENOMEM stops it. */
+int detector_settle_release(deadlock_detector *det, int32_t rank);
 
 #endif

@@ -66,8 +66,9 @@ enum dl_rank_flags {
     RANK_IN_INVALID = 1u << 3,
     RANK_INVALID_ENTERED = 1u << 4, /* and the call's own (modelled) entry came after it */
     /* its process was lost inside a wait of the model's, or while records of it were held
-     * behind one: it ends once they are analysed or the wait is over (detector_settle.c), or at
-     * the next analysis (deadlock_detector_check_now) */
+     * behind one (or one of them is its MPI_Abort, or an error MPI raised): it ends once they are
+     * analysed or the wait is over (detector_settle.c), or at the next analysis, which lets the
+     * held ones out first (deadlock_detector_check_now) */
     RANK_LOST_HELD = 1u << 5
 };
 

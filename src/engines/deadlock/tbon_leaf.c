@@ -688,7 +688,7 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
     check_event full = *ev;
     int rc = with_requests(leaf, record, &full);
     leaf_rank *r = rank_of(leaf, rank);
-    int all = info->completion == CHECK_COMPLETE_ONE || info->completion == CHECK_COMPLETE_ALL;
+    int all = !check_event_completes_listed(ev, info);
     uint32_t n = all ? request_count(&full) : full.n_statuses;
     for (uint32_t i = 0; !rc && i < n; i++) {
         uint32_t index = all ? i : full.statuses[i].index;

@@ -194,6 +194,14 @@ void wait_state_free(deadlock_detector *det, uint32_t wi)
     det->free_wait = wi;
 }
 
+void wait_state_satisfy(deadlock_detector *det, int32_t rank)
+{
+    if (wait_state_blocked(det, rank)) {
+        det->waits[det->ranks[rank].wait].satisfied = 1;
+        det->blocked--;
+    }
+}
+
 /* Makes wi the rank's current wait and counts it blocked unless already satisfied. */
 void wait_state_commit(deadlock_detector *det, uint32_t wi)
 {

@@ -11,6 +11,9 @@ int wait_state_blocked(const deadlock_detector *det, int32_t rank);
 int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out);
 /* Appends an item; a pending p2p item points its op back at the wait. Errors: MG_ENOMEM. */
 int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item);
+/* Counts rank's wait satisfied whatever its items say (no-op when the rank is not blocked): the
+ * rank ended, or went on from it though the records that show why never came. */
+void wait_state_satisfy(deadlock_detector *det, int32_t rank);
 /* Makes wi the rank's wait, counted blocked unless already satisfied. */
 void wait_state_commit(deadlock_detector *det, uint32_t wi);
 /* Drops wait wi; releases the ops the blocking call posted itself. */

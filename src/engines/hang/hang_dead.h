@@ -16,13 +16,19 @@ struct hang_dead_rank {
     bool published; /* it published its state (the state module): the two below are read */
     bool finalized; /* it called MPI_Finalize */
     bool aborting;  /* its last MPI call is MPI_Abort: it ended the job on purpose */
-    bool signaled;  /* exit_seen: killed by a signal */
-    uint64_t when;  /* exit_seen: when, in the announcer's clock */
+    bool in_mpi;    /* published: it was inside an MPI call when it ended */
+    int signal;     /* exit_seen: the signal that killed it, 0 for an exit */
+    uint64_t when;  /* exit_seen: when, in the announcer's clock (the end of its exit) */
+    bool ordered;   /* the kernel's order of the start of its exit is known: */
+    uint64_t order; /* smaller began first (comparable across the ranks) */
 };
 
 /* The rank that died: gone without MPI_Finalize by its published state (MPI_Abort is no death),
- * or without one, killed by a signal; the first to die (smallest when) when several did. -1 when
- * none. *all_seen (may be NULL) says whether every found rank's exit was announced. */
+ * or without one, killed by a signal; -1 when none. When several died, the first to begin its
+ * exit where the kernel's order of every death is known; else a death that may follow another's
+ * (SIGABRT raised inside an MPI call: a library that found a peer gone, whose own exit can end
+ * before the dead peer's) comes after every other, and the first to die (smallest when) is named
+ * within each kind. *all_seen (may be NULL) says whether every found rank's exit was announced. */
 int hang_dead_first(const struct hang_dead_rank *ranks, size_t n, bool *all_seen);
 
 /* How long a rank may be dead while the job runs on before the watch ends on it: a launcher that

@@ -69,26 +69,34 @@ static size_t vanished_in(const struct hang_diag_input *in, size_t rank)
     return in->nscans;
 }
 
-/* The rank that vanished first (hang_diag_result.vanished_rank), or -1. */
-static int first_vanished(const struct hang_diag_input *in)
+/* The rank that vanished first (hang_diag_result.vanished_rank), or -1; *sure: it is known to be
+ * (vanished_first). */
+static int first_vanished(const struct hang_diag_input *in, bool *sure)
 {
     int first = -1;
-    size_t first_scan = in->nscans;
-    uint64_t first_when = 0;
+    size_t first_scan = in->nscans, in_scan = 0;
+    bool all_ordered = true;
+    uint64_t first_order = 0;
     for (size_t rank = 0; rank < in->nranks; rank++) {
         size_t s = vanished_in(in, rank);
-        if (s == in->nscans)
+        if (s == in->nscans || s > first_scan)
             continue;
-        /* an exit of known time comes before one of unknown time in the same scan */
-        uint64_t when = in->scans[s * in->nranks + rank].exited_when;
-        bool earlier = first < 0 || s < first_scan ||
-                       (s == first_scan && when && (!first_when || when < first_when));
+        uint64_t order = in->scans[s * in->nranks + rank].exit_order;
+        if (s < first_scan) {
+            in_scan = 0;
+            all_ordered = true;
+        }
+        in_scan++;
+        all_ordered = all_ordered && order;
+        /* an exit whose start is known to come first comes before one not known */
+        bool earlier = s < first_scan || (order && (!first_order || order < first_order));
         if (earlier) {
             first = (int)rank;
             first_scan = s;
-            first_when = when;
+            first_order = order;
         }
     }
+    *sure = in_scan == 1 || all_ordered;
     return first;
 }
 
@@ -101,10 +109,13 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     struct hang_diag_result r = {
         .kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1, .vanished_rank = -1};
     size_t n = in->nranks;
-    int vanished = first_vanished(in);
+    bool sure;
+    int vanished = first_vanished(in, &sure);
     if (vanished >= 0) {
-        *out = (struct hang_diag_result){
-            .kind = HANG_DIAG_VANISHED, .progress_rank = -1, .vanished_rank = vanished};
+        *out = (struct hang_diag_result){.kind = HANG_DIAG_VANISHED,
+                                         .progress_rank = -1,
+                                         .vanished_rank = vanished,
+                                         .vanished_first = sure};
         return MG_OK;
     }
     for (size_t s = 0; s < in->nscans; s++) {

@@ -24,9 +24,11 @@ struct hang_diag_rank {
     bool progressed;    /* made a non-polling MPI call since the previous scan, as its reader
                            counted them (func may name the poll it was caught in all the same) */
     int func;
-    uint64_t counter;     /* MPI calls entered so far */
-    uint64_t exited_when; /* exited: when, in the clock of whoever announced the exit (only the
-                             order of two matters); 0: not known */
+    uint64_t counter;    /* MPI calls entered so far */
+    uint64_t exit_order; /* exited: where the start of its exit came among the job's exits, in
+                            the kernel's order (proc_exits_order: smaller began first; the exit
+                            events' own times come at each exit's end, and the rank that died
+                            first can be announced last); 0: not known */
 };
 
 /* Whether scan says nothing of the rank's progress: it exited, or could not be read. */
@@ -64,14 +66,17 @@ enum hang_diag_kind {
 
 struct hang_diag_result {
     enum hang_diag_kind kind;
-    int progress_rank; /* the first rank that showed progress, or -1 */
-    size_t nfaulty;    /* ranks OUT_MPI in every scan, or in one while the others place them
-                          in a polling call at the same call count (may exceed the caller's
-                          capacity) */
-    size_t nexited;    /* ranks absent (exited or unreadable) in some scan */
-    int vanished_rank; /* VANISHED: the first rank to exit after it was read alive: the one absent
-                          from the earliest scan, of those the one whose exit is known earliest
-                          (exited_when), then the lowest; read for VANISHED only */
+    int progress_rank;   /* the first rank that showed progress, or -1 */
+    size_t nfaulty;      /* ranks OUT_MPI in every scan, or in one while the others place them
+                            in a polling call at the same call count (may exceed the caller's
+                            capacity) */
+    size_t nexited;      /* ranks absent (exited or unreadable) in some scan */
+    int vanished_rank;   /* VANISHED: the first rank to exit after it was read alive: the one
+                            absent from the earliest scan, of those the one whose exit began
+                            first where known (exit_order), then the lowest; read for VANISHED
+                            only */
+    bool vanished_first; /* VANISHED: vanished_rank is known to be the first: alone in that scan,
+                            or every rank gone in it has its exit_order */
 };
 
 /* A rank that vanished during verification (VANISHED) takes precedence over a suspended job,

@@ -24,13 +24,32 @@ static bool computes_inside_mpi(const rank_stack *st, const char *app)
     return in_signal;
 }
 
-bool hang_facts_world_like(const mg_rank_state *state, uint64_t comm)
+int hang_facts_world_index(const mg_rank_state *state, uint64_t comm)
 {
     uint32_t n = atomic_load_explicit(&state->world_like_count, memory_order_acquire);
     for (uint32_t i = 0; i < n && i < MG_RANK_STATE_WORLD_LIKE; i++)
         if (atomic_load_explicit(&state->world_like[i], memory_order_relaxed) == comm)
-            return true;
-    return false;
+            return (int)i;
+    return -1;
+}
+
+bool hang_facts_world_like(const mg_rank_state *state, uint64_t comm)
+{
+    return hang_facts_world_index(state, comm) >= 0;
+}
+
+struct hang_watch_wait hang_facts_watch_wait(const mg_rank_state *state,
+                                             enum hang_watch_wait_kind kind)
+{
+    int comm = hang_facts_world_index(
+        state, atomic_load_explicit(&state->wait_comm, memory_order_relaxed));
+    if (comm < 0)
+        return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+    return (struct hang_watch_wait){
+        .kind = kind,
+        .peer = atomic_load_explicit(&state->wait_peer, memory_order_relaxed),
+        .tag = atomic_load_explicit(&state->wait_tag, memory_order_relaxed),
+        .comm = (uint64_t)comm};
 }
 
 static bool valid_peer(const mg_rank_state *state, int peer)

@@ -70,6 +70,7 @@ void hang_watch_params_default(struct hang_watch_params *p)
                                     .still_after = 15,
                                     .still_every = 3,
                                     .stuck_after = 3,
+                                    .halted_after = 3,
                                     .held_after = 5};
 }
 
@@ -83,8 +84,11 @@ enum phase {
 
 /* What the held-in-poll rule knows of a rank, from every reading that names it. */
 struct poll_hold {
-    bool seen; /* counter is its last known count */
+    bool seen;  /* counter is its last known count, read at read_at */
+    bool moved; /* that reading found the counter moved since the one before */
+    bool still; /* that reading found it where the one before left it */
     uint64_t counter;
+    double read_at;
     double held_since; /* since when it stands inside a polling call at that count; negative: it
                           does not */
 };
@@ -104,6 +108,7 @@ struct hang_watch {
     bool stopped_said;                 /* the job's stop was said (HANG_WATCH_JOB_STOPPED) */
     double running_at;                 /* when the job was last seen running */
     bool built, active; /* the detector left BUILDING; it observed some rank out of MPI */
+    double built_at;    /* when it left BUILDING */
     bool stopped_seen;  /* a rank was last seen stopped from outside: the first-call rule goes on
                            after the detector is built, as a detector that learnt a rank
                            stopped before it was built takes that for normal */
@@ -112,6 +117,9 @@ struct hang_watch {
     struct hang_diag_rank *still_last; /* the rule's previous scan: whether a counter moved */
     bool still_valid;
     double still_since;
+    bool past_start;    /* a rank's counter moved in two successive gaps between its readings
+                           (note_hold) */
+    int halted_rank;    /* the rank outside MPI whose halt rule's verification this is, or -1 */
     bool still_gap;     /* the verification's gap being closed is the still period (verify_still) */
     bool from_detector; /* the verification answers a detector's HANG (resume it on set-aside) */
     size_t scan_k;      /* verification scan being taken */
@@ -132,7 +140,9 @@ struct hang_watch {
      * other than r moved since t, in constant time */
     double last_move_at, other_move_at;
     size_t last_move_rank;
-    int held_rank; /* the rank held in a polling call whose verification this is, or -1 */
+    double moved_after; /* the latest time some counter is known to have moved after: the reading
+                           before the one that saw it move */
+    int held_rank;      /* the rank held in a polling call whose verification this is, or -1 */
 };
 
 /* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
@@ -144,7 +154,8 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||
         !det->resume || p->nscans < 2 || !(p->scan_gap > 0) || !(p->max_stretch > 0) ||
         !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
-        !(p->stuck_after >= 0) || !(p->held_after >= 0) || (!p->polling && p->npolling > 0))
+        !(p->stuck_after >= 0) || !(p->halted_after >= 0) || !(p->held_after >= 0) ||
+        (!p->polling && p->npolling > 0))
         return MG_EINVAL;
     struct hang_watch *w = calloc(1, sizeof *w);
     if (!w)
@@ -154,9 +165,11 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
                              .n = nranks,
                              .starved_rank = -1,
                              .last_move_at = -INFINITY,
+                             .moved_after = -INFINITY,
                              .other_move_at = -INFINITY,
                              .last_move_rank = SIZE_MAX,
-                             .held_rank = -1};
+                             .held_rank = -1,
+                             .halted_rank = -1};
     w->still_ref = calloc(nranks, sizeof *w->still_ref);
     w->still_last = calloc(nranks, sizeof *w->still_last);
     w->scans = calloc(p->nscans * nranks, sizeof *w->scans);
@@ -195,11 +208,25 @@ void hang_watch_destroy(struct hang_watch *w)
     free(w);
 }
 
+/* Whether the job's counters, seen to move before, are not known to have moved since the detector
+ * was built: it may have learnt a job that stopped as its normal, so the first-call rule's scans
+ * go on (and the halt rule's) until one moves. */
+static bool still_since_built(const struct hang_watch *w)
+{
+    return w->built && isfinite(w->moved_after) && w->moved_after < w->built_at;
+}
+
+/* Whether the first-call rule's scans (and the halt rule's) go on. */
+static bool still_rule_on(const struct hang_watch *w)
+{
+    return w->p.still_after > 0 &&
+           (!w->built || !w->active || w->stopped_seen || still_since_built(w));
+}
+
 /* The next step: the first-call rule's scan when it is due, else the detector's next sample. */
 static int next_sample(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
-    bool still_rule = w->p.still_after > 0 && (!w->built || !w->active || w->stopped_seen);
-    if (still_rule && now >= w->next_still) {
+    if (still_rule_on(w) && now >= w->next_still) {
         w->phase = STILL_SCAN;
         w->next_still = now + w->p.still_every;
         step->action = HANG_WATCH_SCAN;
@@ -225,7 +252,7 @@ int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *s
 {
     if (!w || !step)
         return MG_EINVAL;
-    *step = (struct hang_watch_step){.starved_rank = -1, .held_rank = -1};
+    *step = (struct hang_watch_step){.starved_rank = -1, .held_rank = -1, .halted_rank = -1};
     w->running_at = now;
     w->next_still = now + w->p.still_every;
     return next_sample(w, now, step);
@@ -247,7 +274,7 @@ static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
                                    .progressed = r->progressed,
                                    .func = r->func,
                                    .counter = r->counter,
-                                   .exited_when = r->exited ? r->exited_when : 0};
+                                   .exit_order = r->exited ? r->exit_order : 0};
 }
 
 /* Whether the n ranks read show the whole job stopped from outside (hang_diag_job_stopped). */
@@ -264,6 +291,7 @@ static int start_verification(struct hang_watch *w, bool from_detector, int held
                               struct hang_watch_step *step)
 {
     w->held_rank = held_rank;
+    w->halted_rank = -1;
     if (!w->p.verify) {
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
@@ -298,6 +326,7 @@ static int observe(struct hang_watch *w, size_t out, size_t count, double now,
     w->active = w->active || out > 0;
     if (!w->built && v.kind != HANG_VERDICT_BUILDING) {
         w->built = true;
+        w->built_at = now;
         step->events |= HANG_WATCH_BUILT;
     }
     if (v.kind != HANG_VERDICT_HANG)
@@ -306,10 +335,28 @@ static int observe(struct hang_watch *w, size_t out, size_t count, double now,
     return start_verification(w, true, -1, now, step);
 }
 
+/* Whether every sampled rank is alive and where its previous reading left it: a job that may have
+ * halted. */
+static bool sampled_still(const struct hang_watch *w, const struct hang_watch_reading *readings,
+                          const int *ranks, size_t count)
+{
+    bool still = count > 0;
+    for (size_t i = 0; i < count && still; i++)
+        still = !absent(&readings[i]) && w->holds[ranks[i]].still;
+    return still;
+}
+
 static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
                        struct hang_watch_step *step)
 {
     size_t count = step->count, out = 0;
+    /* A halt is seen at the rule's next scan, up to still_every after it began (a fifth of the
+     * halt rule's delay: docs/hang-measurements.md "A fault before the model"); samples that find
+     * their ranks halted bring that scan forward, to a gap after the last one. */
+    if (w->p.halted_after > 0 && w->past_start && still_rule_on(w) &&
+        sampled_still(w, readings, step->ranks, count))
+        w->next_still = fmin(w->next_still,
+                             fmax(now, w->next_still - w->p.still_every + w->p.scan_gap));
     /* S_out counts ranks outside MPI, and ranks that completed an MPI call since their last
      * reading: a communication-bound job is inside MPI at nearly every sample, and only progress
      * tells a healthy one from a stuck one. A rank that exited is outside MPI too (ranks leave one
@@ -414,8 +461,8 @@ static void mark_cpu(struct hang_watch *w, const struct hang_watch_reading *read
     }
 }
 
-static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
-                        struct hang_watch_step *step);
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings,
+                        int halted_rank, double now, struct hang_watch_step *step);
 
 /* Whether a receive d of rank `to` may match a send s of rank `from`: from its sender or any, its
  * tag or any, on the same communicator, where both are published; a side known by its direction
@@ -472,13 +519,25 @@ static bool stuck(const struct hang_watch *w, const struct hang_watch_reading *r
     return !one_comm;
 }
 
+/* Outside MPI for the halt rule: alive, seen, not stopped, its counter known (a counter, not a
+ * sample's function, says it made no call since). */
+static bool halted_outside(const struct hang_watch *w, const struct hang_watch_reading *r)
+{
+    return w->p.halted_after > 0 && w->past_start && r->known && !absent(r) && !r->in_mpi &&
+           !r->stopped && r->counter_known;
+}
+
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
  * outside while the others wait or start), but for at most one that polls, with nothing moving
  * since a scan still_after ago is verified at once, without the detector, which a job hung from
  * its start never lets build. One poller among ranks that all stand still has nobody to hear from
  * (a master polling for the result of a worker deadlocked at its first receive, while the others
  * wait in the job's last collective: run 51035 of issue 29); two could be talking to each other,
- * and so could a sender and its receiver, both blocked while their message moves (in_flight). */
+ * and so could a sender and its receiver, both blocked while their message moves (in_flight).
+ * The halt rule: a job past its start whose every counter stands still, every rank blocked but one
+ * outside MPI, halted_after, is verified as well: a detector still building takes the halt for the
+ * job's normal (run 291009 of issue 29: a compute-loop 2 s before the model was built, found
+ * 148 s later). Both go on after the build while no counter is known to have moved since. */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
@@ -486,16 +545,22 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     for (size_t r = 0; r < w->n; r++)
         one_stopped = one_stopped || (readings[r].stopped && !absent(&readings[r]));
     w->stopped_seen = one_stopped;
-    /* once the detector is built and has seen the job work, it decides, unless a rank is stopped */
-    bool all_held = (!w->built || !w->active || one_stopped) && !job_stopped(w, readings, w->n) &&
-                    !in_flight(w, readings);
-    bool same = w->still_valid;
-    size_t pollers = 0;
+    /* once the detector is built and has seen the job work, it decides, unless a rank is stopped
+     * or it learnt a still job */
+    bool all_held = (!w->built || !w->active || one_stopped || still_since_built(w)) &&
+                    !job_stopped(w, readings, w->n) && !in_flight(w, readings);
+    bool same = w->still_valid, counted = true;
+    size_t pollers = 0, outside = 0;
+    int halted_rank = -1;
     for (size_t r = 0; r < w->n && all_held; r++) {
         bool polling = polling_on(w, &readings[r], &w->still_last[r]);
+        bool out = halted_outside(w, &readings[r]);
         pollers += polling;
-        all_held = (held(w, &readings[r], one_stopped) || polling) && pollers <= 1 &&
-                   pollers < w->n;
+        outside += out;
+        halted_rank = out ? (int)r : halted_rank;
+        counted = counted && readings[r].counter_known;
+        all_held = (held(w, &readings[r], one_stopped) || polling || out) && pollers <= 1 &&
+                   pollers < w->n && outside <= 1 && (outside == 0 || (pollers == 0 && counted));
         same = same && unchanged(&w->still_ref[r], &readings[r], polling);
     }
     for (size_t r = 0; r < w->n; r++)
@@ -511,12 +576,18 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         w->still_valid = true;
         w->still_since = now;
     }
-    double after = pollers == 0 && stuck(w, readings) ? w->p.stuck_after : w->p.still_after;
-    if (now - w->still_since < after)
+    double after = outside                              ? w->p.halted_after
+                   : pollers == 0 && stuck(w, readings) ? w->p.stuck_after
+                                                        : w->p.still_after;
+    if (now - w->still_since < after) {
+        /* the scan that may end it comes when it is due, not at the next period's */
+        w->next_still = fmin(w->next_still, w->still_since + after);
         return next_sample(w, now, step);
-    step->events |= HANG_WATCH_STILL;
+    }
+    step->events |= outside ? HANG_WATCH_HALTED : HANG_WATCH_STILL;
     step->still_since = w->still_since;
-    return verify_still(w, readings, now, step);
+    step->halted_rank = halted_rank;
+    return verify_still(w, readings, halted_rank, now, step);
 }
 
 /* What each rank did with the CPU since the previous verification scan. */
@@ -617,15 +688,19 @@ static bool absent_in_a_scan(const struct hang_watch *w, size_t r)
 }
 
 /* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
- * stopped from outside in every scan (a frozen node: state T) holds the others; so does a rank that
- * spun the CPU inside MPI in every gap while the others waited quietly, more of them than spun (a
- * signal handler or callback that never returns: the others show, by yielding, what waiting
- * looks like here).
- * Where every rank busy-polls (MPICH), nothing tells a spinner, and none is named. Sets the faulty
- * ranks unless every live rank would be one. */
+ * stopped from outside in every scan (a frozen node: state T) holds the others; so does, when none
+ * is stopped, a rank that spun the CPU inside one MPI call in every gap while the others waited
+ * quietly, more of them than spun (a signal handler or callback that never returns: the others
+ * show, by yielding, what waiting looks like here).
+ * Where every rank busy-polls (MPICH), nothing tells a spinner, and none is named. Nor is one
+ * beside a stopped rank: MPICH's ranks busy-poll the waits that wait for it, and those waiting
+ * in MPI_Finalize sleep, so the pollers looked like spinners against a quiet majority (run 291001
+ * of issue 29: a master polling MPI_Test and a rank in MPI_Reduce named with the stopped rank,
+ * and the master, read between two polls, made it a computation hang). Sets the faulty ranks
+ * unless every live rank would be one. */
 static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
 {
-    size_t live = 0, loud = 0, spinners = 0, quiet = 0;
+    size_t live = 0, loud = 0, spinners = 0, quiet = 0, stopped = 0;
     for (size_t r = 0; r < w->n; r++) {
         bool exited = absent_in_a_scan(w, r), always_stopped = true;
         for (size_t k = 0; k < w->p.nscans; k++)
@@ -635,13 +710,18 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
         loud += !exited && !w->conduct[r];
         spinners += (w->conduct[r] & SPUN) != 0;
         quiet += w->conduct[r] == WAITED_QUIETLY;
+        stopped += w->conduct[r] == STOPPED;
     }
     /* spinning stands out only against a majority that waits quietly */
-    bool spinning_stands_out = loud == 0 && spinners < quiet;
+    bool spinning_stands_out = stopped == 0 && loud == 0 && spinners < quiet;
     size_t named = 0;
-    for (size_t r = 0; r < w->n; r++)
-        if ((w->conduct[r] & STOPPED) || ((w->conduct[r] & SPUN) && spinning_stands_out))
+    for (size_t r = 0; r < w->n; r++) {
+        /* own_sum is kept while the rank ran at one count inside MPI: one whose count moved
+         * polled (a master's MPI_Test loop), returning from MPI at each call */
+        bool spun_in_a_call = (w->conduct[r] & SPUN) && w->own_sum[r] >= 0;
+        if ((w->conduct[r] & STOPPED) || (spun_in_a_call && spinning_stands_out))
             w->faulty[named++] = (int)r;
+    }
     if (named > 0 && named < live)
         result->nfaulty = named;
 }
@@ -684,8 +764,9 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
     if (rc != MG_OK)
         return rc;
     step->starved_rank = w->starved_rank;
-    step->from_start = !w->from_detector && w->held_rank < 0;
+    step->from_start = !w->from_detector && w->held_rank < 0 && w->halted_rank < 0;
     step->held_rank = w->held_rank;
+    step->halted_rank = w->halted_rank;
     if (w->held_rank >= 0 && !still_held(w, (size_t)w->held_rank))
         step->result = (struct hang_diag_result){.kind = HANG_DIAG_PROGRESS,
                                                  .progress_rank = w->held_rank};
@@ -773,12 +854,13 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
  * scan_gap of its own time, and stretches up to max_stretch gaps on a loaded node to get it; a
  * still period of still_after seconds already holds that time (one gap fewer: 5-10 s at two jobs
  * per core, docs/hang-measurements.md "Real runs"). */
-static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
-                        struct hang_watch_step *step)
+static int verify_still(struct hang_watch *w, const struct hang_watch_reading *readings,
+                        int halted_rank, double now, struct hang_watch_step *step)
 {
     int rc = start_verification(w, false, -1, now, step);
     if (rc != MG_OK || w->phase != VERIFYING)
         return rc;
+    w->halted_rank = halted_rank;
     memcpy(w->scans, w->still_ref, w->n * sizeof *w->scans);
     w->before_at = w->still_since;
     w->scan_k = 1;
@@ -801,14 +883,26 @@ static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_re
         w->other_move_at = w->last_move_at;
         w->last_move_rank = r;
     }
-    if (moved)
+    if (moved) {
         w->last_move_at = now;
+        w->moved_after = fmax(w->moved_after, h->read_at);
+    }
+    /* A start moves a rank's counter once between two of its readings, from MPI_Init into the
+     * first collective, where one rank may compute long before joining (hang_start.sh
+     * slow-first); calls made, read, and more calls made are the job past it. Any reading counts,
+     * the detector's samples too: the first-call rule's scans alone, 3 s apart, saw a job hung
+     * 2 s after MPI_Init move in one gap, took it for a start, and the model learnt the hang
+     * (issue 29). */
+    w->past_start = w->past_start || (moved && h->moved);
+    h->moved = moved;
+    h->still = h->seen && !moved;
     if (!x->in_mpi || !polls(w, x->func))
         h->held_since = -1;
     else if (moved || !h->seen || h->held_since < 0)
         h->held_since = now;
     h->seen = true;
     h->counter = x->counter;
+    h->read_at = now;
 }
 
 /* A polling call (MPI_Test*, MPI_Iprobe) returns at once: a rank inside one whose counter stands

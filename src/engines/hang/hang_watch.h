@@ -46,6 +46,12 @@ struct hang_watch_params {
                             that nothing can complete (no send with its receive, no collective
                             that every rank is in) this long */
     double still_every;  /* seconds between the scans of every rank that rule takes */
+    double halted_after; /* a job halted before the detector is built: after a rank's calls
+                            moved in two successive gaps between its readings (samples or
+                            scans), every counter still, every rank
+                            blocked but one outside MPI, this long, is verified without the
+                            detector, which would learn the halt as the job's normal (0: off;
+                            it takes the first-call rule's scans) */
     double held_after;   /* a rank held inside a polling call (in MPI, in a function that returns
                             at once, its counter still) this long while another rank's counter
                             moves is verified without the detector (docs/hang.md "Held in a
@@ -57,7 +63,7 @@ struct hang_watch_params {
 /* Verification on, 3 scans 1 s apart stretched up to 10x (said past 1.5x); the first-call rule on:
  * a scan every 3 s while the detector has not seen the job do anything, a verification after 15 s
  * with every rank blocked, after 3 s when nothing can complete (docs/hang.md "Hangs from the first
- * call"); the held-in-poll rule on after 5 s. */
+ * call"); the halt rule on after 3 s; the held-in-poll rule on after 5 s. */
 void hang_watch_params_default(struct hang_watch_params *p);
 
 /* What a rank's blocking call waits on, as the rank published it (rank_state.h). */
@@ -73,7 +79,8 @@ enum hang_watch_wait_kind {
 struct hang_watch_wait {
     enum hang_watch_wait_kind kind;
     int peer, tag;       /* SEND, RECV: a world rank; tag -1: any tag */
-    uint64_t comm;       /* the communicator's id */
+    uint64_t comm;       /* the communicator, by an id the same on every rank (hang_facts.h
+                            hang_facts_world_index) */
     bool direction_only; /* SEND, RECV: the kind alone is known, from the function (ptrace, a rank
                             on another node), not its peer, tag or communicator */
 };
@@ -96,8 +103,8 @@ struct hang_watch_reading {
     double cpu_share;   /* its share of a CPU on its node (hang_diag_own_time), 0 when unknown */
     struct hang_watch_wait wait; /* while in_mpi; unknown when not published (ptrace, or a rank
                                     on another node) */
-    uint64_t exited_when;        /* exited: when, in the clock of the caller's exit announcer
-                                    (only the order of two matters; hang_diag_rank); 0: unknown */
+    uint64_t exit_order;         /* exited: the kernel's order of the start of its exit
+                                    (hang_diag_rank); 0: unknown */
 };
 
 enum hang_watch_action {
@@ -120,9 +127,12 @@ enum hang_watch_event {
                                         rank short_rank was kept from running */
     HANG_WATCH_SET_ASIDE = 1 << 7,   /* verification found no hang: result says why (PROGRESS,
                                         ALL_EXITED, SUSPENDED, STARVED), starved_rank; watching on */
-    HANG_WATCH_HELD = 1 << 8         /* rank held_rank has stood inside a polling call since
+    HANG_WATCH_HELD = 1 << 8,        /* rank held_rank has stood inside a polling call since
                                         held_since while another rank's counter moved:
                                         verification begins */
+    HANG_WATCH_HALTED = 1 << 9       /* the job, whose calls had moved, has stood halted since
+                                        still_since, rank halted_rank outside MPI, while the
+                                        detector was building: verification begins */
 };
 
 struct hang_watch_step {
@@ -137,7 +147,9 @@ struct hang_watch_step {
     unsigned events;         /* enum hang_watch_event bits */
     size_t out_mpi, sampled; /* OBSERVED */
     double stopped_for;      /* JOB_RUNS */
-    double still_since;      /* STILL */
+    double still_since;      /* STILL, HALTED */
+    int halted_rank;         /* HALTED, VERDICT, SET_ASIDE: the rank outside MPI whose halt
+                                rule's verification this is; -1 when another rule began it */
     size_t scan_number;      /* STRETCHED: 2..nscans */
     double gap_took;         /* STRETCHED */
     size_t short_rank;       /* STRETCHED */
@@ -152,8 +164,9 @@ struct hang_watch_step {
 struct hang_watch;
 
 /* A watch over ranks 0..nranks-1 with detector det (borrowed: it must outlive the watch). 0 ok;
- * MG_EINVAL on NULL, nranks == 0, nscans < 2, a gap or stretch not above 0, a negative still
- * time, or still_after > 0 with still_every not above 0; MG_ENOMEM. *out is set only on success. */
+ * MG_EINVAL on NULL, nranks == 0, nscans < 2, a gap or stretch not above 0, a negative still or
+ * halt time, or still_after > 0 with still_every not above 0; MG_ENOMEM. *out is set only on
+ * success. */
 int hang_watch_create(const struct hang_watch_params *p, const struct hang_detector *det,
                       size_t nranks, struct hang_watch **out);
 void hang_watch_destroy(struct hang_watch *w);

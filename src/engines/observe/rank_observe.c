@@ -40,7 +40,7 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
     mg_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
                                            : cause_from_sight(s, in->expected);
     if (in->ended)
-        return cause;
+        return in->stopped ? rank_observe_stopped(cause) : cause;
     /* /proc shows these for certain once the loader is done */
     if (cause != MG_OBSERVE_UNWRAPPED_BINDING && cause != MG_OBSERVE_UNKNOWN_INTERFACE)
         return in->age >= MG_OBSERVE_SETTLE_S ? cause : MG_OBSERVE_PENDING;
@@ -51,6 +51,18 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
         (cause == MG_OBSERVE_UNWRAPPED_BINDING && in->age >= MG_OBSERVE_BINDING_GRACE_S))
         return cause;
     return MG_OBSERVE_PENDING;
+}
+
+mg_observe_cause rank_observe_stopped(mg_observe_cause cause)
+{
+    return cause == MG_OBSERVE_UNKNOWN_INTERFACE || cause == MG_OBSERVE_UNWRAPPED_BINDING
+               ? MG_OBSERVE_STOPPED_BEFORE_INIT
+               : cause;
+}
+
+int rank_observe_unfound(double world_known_for, double agents_joined_for)
+{
+    return world_known_for >= MG_OBSERVE_UNFOUND_S && agents_joined_for >= MG_OBSERVE_UNFOUND_S;
 }
 
 const char *mg_observe_cause_name(mg_observe_cause cause)
@@ -68,6 +80,8 @@ const char *mg_observe_cause_name(mg_observe_cause cause)
         [MG_OBSERVE_VANISHED] = "vanished",
         [MG_OBSERVE_OTHER_NODE] = "other_node",
         [MG_OBSERVE_AGENT_LOST] = "agent_lost",
+        [MG_OBSERVE_NOT_FOUND] = "not_found",
+        [MG_OBSERVE_STOPPED_BEFORE_INIT] = "stopped_before_init",
     };
     return (unsigned)cause < sizeof names / sizeof *names ? names[cause] : "pending";
 }
@@ -138,6 +152,14 @@ void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause,
         return;
     case MG_OBSERVE_AGENT_LOST:
         snprintf(buf, len, "the agent of its node was lost while it ran");
+        return;
+    case MG_OBSERVE_NOT_FOUND:
+        snprintf(buf, len, "no agent found it while the job ran");
+        return;
+    case MG_OBSERVE_STOPPED_BEFORE_INIT:
+        snprintf(buf, len,
+                 "mpiguard stopped the job before this rank reached its MPI_Init: none of its "
+                 "calls was checked");
         return;
     case MG_OBSERVE_OK:
     case MG_OBSERVE_PENDING:

@@ -37,8 +37,13 @@ typedef enum mg_observe_cause {
     MG_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper */
     MG_OBSERVE_VANISHED,           /* ended before it could be read or publish anything */
     MG_OBSERVE_OTHER_NODE,         /* on another node: what it published is out of sight */
-    MG_OBSERVE_AGENT_LOST          /* on another node, whose agent was lost while it ran (never
+    MG_OBSERVE_AGENT_LOST,         /* on another node, whose agent was lost while it ran (never
                                       decided here: the tool that lost the agent says it) */
+    MG_OBSERVE_NOT_FOUND,          /* on another node, and no agent found it while the job ran
+                                      (decided by rank_observe_unfound) */
+    MG_OBSERVE_STOPPED_BEFORE_INIT /* the tool stopped the job (for another rank) before this one
+                                      published: nothing of it was checked, and nothing shows it
+                                      could not have been (rank_observe_stopped) */
 } mg_observe_cause;
 
 /* A rank found but with nothing published is given this long for its loader to finish and its
@@ -54,6 +59,25 @@ typedef enum mg_observe_cause {
 /* A rank that published but made no call while a sibling made this many is silent for a reason. */
 #define MG_OBSERVE_SIBLING_MANY 1000
 
+/* Across nodes, a rank that no agent found (its node has none, or its process lost mpiguard's
+ * marks to a wrapper) is given this long, counted from when the job's size is known (a rank
+ * published) and from when the last agent expected joined: by then the launchers started every
+ * rank and agent, and an agent finds its node's ranks at its first scans of /proc (a rank a slow
+ * wrapper starts 1 s late is found well within it). */
+#define MG_OBSERVE_UNFOUND_S 15.0
+
+/* Whether a rank no agent found is not observed now (MG_OBSERVE_NOT_FOUND), from the seconds since
+ * the job's size became known and since the last agent expected joined, each < 0 while not so
+ * yet (an agent still expected). */
+int rank_observe_unfound(double world_known_for, double agents_joined_for);
+
+/* The verdict on a rank the tool's own stop of the job ended before it published, given cause,
+ * the verdict its process would get had it ended by itself: a cause only elimination gives
+ * (UNKNOWN_INTERFACE, UNWRAPPED_BINDING: no call reached mpiguard in time) is not founded when the
+ * rank's time was cut short, most often in MPI_Init while another rank was named; a cause /proc
+ * shows for certain stays. */
+mg_observe_cause rank_observe_stopped(mg_observe_cause cause);
+
 typedef struct mg_observe_input {
     const mg_rank_sight *sight; /* the latest reading of its process */
     mg_mpi_flavor expected;     /* the MPI of the interposition library the job got */
@@ -63,6 +87,7 @@ typedef struct mg_observe_input {
     uint64_t sibling_calls;       /* the most calls another rank made */
     double age;                   /* seconds since the rank was found */
     int ended;                    /* its process is gone: decide on what was seen */
+    int stopped;                  /* ... because the tool stopped the job (rank_observe_stopped) */
     int by_stack;                 /* read by its stacks alone (ptrace, no interposition library):
                                      observed when it maps an MPI library or defines MPI itself */
 } mg_observe_input;

@@ -146,6 +146,8 @@ int search_session_restart(search_session *s, const search_run *last, size_t n, 
                            search_run *next)
 {
     memset(next, 0, sizeof *next);
+    if (n < s->p.restart_inputs)
+        n = s->p.restart_inputs;
     next->inputs = calloc(n + 1, sizeof *next->inputs);
     if (!next->inputs)
         return MG_ENOMEM;
@@ -328,7 +330,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
 
 static int is_dfs_kind(int kind)
 {
-    return kind == SEARCH_DFS || kind == SEARCH_BOUNDED_DFS;
+    return kind == SEARCH_DFS || kind == SEARCH_BOUNDED_DFS || kind == SEARCH_UNCOVERED_DFS;
 }
 
 /* The leave of search_session_next: 1 with *next set, 0 when no constraint is left to leave

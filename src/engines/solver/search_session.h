@@ -26,6 +26,11 @@ typedef struct search_session_params {
     uint32_t stall_runs; /* DFS kinds: runs without new coverage before the search moves
                             (search_session_next); 0: never */
     int tune;            /* 1: input tuning (solver_tune.h) on every solution */
+    /* A restart draws at least this many values: a run's count is what its focus read, which
+     * can be none (a rank other than the one that reads and broadcasts the inputs), and the
+     * inputs past a run's values take the program's own; random testing sets it above what a
+     * program marks so that no run falls back to them. */
+    size_t restart_inputs;
 } search_session_params;
 
 /* Bounded DFS on a large program stays in the subtree of its first paths: HPL's campaign kept
@@ -138,9 +143,9 @@ int search_session_next(search_session *s, const search_run *last, const coverag
                         const search_cfg *cfg, mg_rng *rng, search_stop_fn stop, void *stop_arg,
                         int *kind, search_run *next);
 
-/* A restart over n inputs from last's np and focus (kept when fixed): random-all's first run,
- * and the restart of search_session_next. An input that the newest kept path declares as a
- * float gets a random double in [-100, 100] (two decimals). MG_ENOMEM. */
+/* A restart over n inputs (at least p.restart_inputs) from last's np and focus (kept when
+ * fixed): random-all's first run, and the restart of search_session_next. An input that the newest
+ * kept path declares as a float gets a random double in [-100, 100] (two decimals). MG_ENOMEM. */
 int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
                            search_run *next);
 

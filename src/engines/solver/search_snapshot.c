@@ -5,7 +5,7 @@
  *   state RUNS LONGEST BOUND PENDING PENDING_INDEX DEPTH
  *   level N NEXT            DEPTH times, bottom of the stack first, each followed by
  *   steps ID TAKEN ...      its path (N pairs)
- *   tried T ...             and its tried flags (N values, 0 or 1)
+ *   tried T ...             and its tried flags (N values, 0 or 1; DFS: a folded exit's note)
  *   end
  */
 #include "search_snapshot.h"
@@ -75,8 +75,8 @@ static int read_level(text_cursor *c, search_level *l)
         l->path[i].taken = (uint8_t)text_cursor_number(c, 10, 1);
     }
     text_cursor_word(c, "tried");
-    for (uint32_t i = 0; i < n; i++)
-        l->tried[i] = (uint8_t)text_cursor_number(c, 10, 1);
+    for (uint32_t i = 0; i < n; i++) /* DFS: a folded exit's note, up to 3 * SEARCH_FOLD_BARREN */
+        l->tried[i] = (uint8_t)text_cursor_number(c, 10, 3 * SEARCH_FOLD_BARREN);
     return c->bad ? MG_EFORMAT : 0;
 }
 

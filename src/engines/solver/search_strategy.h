@@ -18,6 +18,8 @@ enum search_kind {
     SEARCH_UNIFORM_RANDOM, /* a random walk down the tree: each constraint with probability 1/2 */
     SEARCH_CFG,            /* the constraint whose other arm is nearest to an uncovered arm,
                               below the last path that covered something new (CREST) */
+    SEARCH_UNCOVERED_DFS,  /* bounded DFS that first negates, nearest the top of its stack, a
+                              constraint whose other arm no run has covered (search_next) */
     SEARCH_KIND_END
 };
 
@@ -87,8 +89,12 @@ int search_observe_run(search_state *s, const search_step *path, uint32_t n, int
 
 /* The next constraint to negate. Calling it again without search_observe means the previous
  * choice was skipped (unsatisfiable, timed out): the search goes on past it. cov may be NULL
- * except for SEARCH_CFG, which also needs cfg (MG_EINVAL otherwise); rng is needed by the random
- * strategies and SEARCH_CFG (ties). MG_ESTATE before the first search_observe. */
+ * except for SEARCH_CFG, which also needs cfg, and SEARCH_UNCOVERED_DFS (MG_EINVAL otherwise);
+ * rng is needed by the random strategies and SEARCH_CFG (ties). MG_ESTATE before the first
+ * search_observe. SEARCH_UNCOVERED_DFS takes, from the top level of its stack down and on each
+ * level from its next constraint on (within the bound), the first constraint whose other arm
+ * cov lacks; the levels above are given up and the constraints it passes on its level are not
+ * tried (their other arms are covered). With no such constraint it chooses as bounded DFS. */
 int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
                 search_choice *out);
 

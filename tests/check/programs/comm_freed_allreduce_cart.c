@@ -1,13 +1,10 @@
 /* A 1-D periodic Cartesian communicator is made, its handle copied into the solver's state, and
  * freed; rank 0 then reduces a residual over the stale copy: a communicator used after
  * MPI_Comm_free (a collective on it). Issue 28 item 2.
- * MPICH only: Open MPI crashes in the collective on the freed communicator, and in our runs the
- * rank's records from its communicator's constructor on never reached mpiguard (not understood).
  * np: 2
- * flavors: mpich
  * slice: none
  * mpi: completes
- * expect: comm_freed ranks 0 line 28
+ * expect: comm_freed ranks 0 line 25
  */
 #include <mpi.h>
 

@@ -2,13 +2,10 @@
  * communicator through the variable and later synchronizes on the struct's stale copy (rank 0
  * only, so the other ranks are not held): a communicator used after MPI_Comm_free. Issue 28
  * item 2.
- * MPICH only: Open MPI crashes in the collective on the freed communicator, and in our runs the
- * rank's records from its communicator's constructor on never reached mpiguard (not understood).
  * np: 2
- * flavors: mpich
  * slice: none
  * mpi: completes
- * expect: comm_freed ranks 0 line 32
+ * expect: comm_freed ranks 0 line 29
  */
 #include <mpi.h>
 

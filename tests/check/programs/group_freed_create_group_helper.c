@@ -1,14 +1,11 @@
 /* A helper makes the group of every rank and frees it before it returns the handle, so the
  * caller's MPI_Comm_create_group gets a group already freed, reported on every rank before the
  * call reaches MPI. Issue 28 item 2.
- * MPICH only: Open MPI crashes in the call before mpiguard resolved its call site (line 0: the
- * known gap of short jobs, docs/check.md "Limits").
- * flavors: mpich
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: group_freed ranks 0 line 33 made 20
- * expect: group_freed ranks 1 line 33 made 20
+ * expect: group_freed ranks 0 line 30 made 17
+ * expect: group_freed ranks 1 line 30 made 17
  */
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 /* Two different collectives through the MPI-4 large-count binding: rank 0 calls MPI_Bcast_c
  * where rank 1 calls MPI_Reduce_c.
+ * MPICH only: Open MPI 4.1 has no MPI-4 large-count `_c` functions.
  * flavors: mpich
  * np: 2
- * expect: collective_mismatch ranks 0,1 line 16
+ * expect: collective_mismatch ranks 0,1 line 17
  * mpi: hang abort completes
  */
 #include <mpi.h>

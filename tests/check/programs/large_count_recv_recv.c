@@ -1,8 +1,9 @@
 /* MUST paper Fig. 1b through the MPI-4 large-count binding: both ranks call MPI_Recv_c before
  * sending, so neither send is ever reached. The checker must see MPI_Recv_c as it sees MPI_Recv.
+ * MPICH only: Open MPI 4.1 has no MPI-4 large-count `_c` functions.
  * flavors: mpich
  * np: 2
- * expect: deadlock ranks 0,1 line 15
+ * expect: deadlock ranks 0,1 line 16
  */
 #include <mpi.h>
 

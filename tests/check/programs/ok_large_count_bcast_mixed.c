@@ -1,6 +1,7 @@
 /* One collective through both bindings: rank 0 calls MPI_Bcast_c where the others call MPI_Bcast
  * (the same collective, MPI-4 §6.3), then rank 2 calls MPI_Ibcast_c where the others call
  * MPI_Ibcast, and rank 1 MPI_Allreduce_c where the others call MPI_Allreduce. No mismatch.
+ * MPICH only: Open MPI 4.1 has no MPI-4 large-count `_c` functions.
  * flavors: mpich
  * np: 3
  * expect: clean

@@ -1,6 +1,7 @@
 /* A ring whose sends are MPI-4 large-count calls and whose receives are int ones: MPI_Send_c
  * matched by MPI_Recv (even ranks send first, so no cycle), then MPI_Isend_c with MPI_Irecv, then
  * MPI_Sendrecv_c against MPI_Sendrecv. The checker must match each `_c` send with its int receive.
+ * MPICH only: Open MPI 4.1 has no MPI-4 large-count `_c` functions.
  * flavors: mpich
  * np: 4
  * expect: clean

@@ -2,14 +2,11 @@
  * handle it was given to MPI_OP_NULL) and reduces with the copy: a reduction op used after
  * MPI_Op_free, reported before the call reaches MPI (MPICH computes the sum regardless, Open MPI
  * crashes in the call). Issue 28 item 2.
- * MPICH only: Open MPI crashes in the call on every rank at once, before mpiguard resolved the
- * call sites (line 0: the known gap of short jobs, docs/check.md "Limits").
- * flavors: mpich
  * np: 2
  * slice: mpich
  * mpi: completes
- * expect: op_freed ranks 0 line 33
- * expect: op_freed ranks 1 line 33
+ * expect: op_freed ranks 0 line 30
+ * expect: op_freed ranks 1 line 30
  */
 #include <mpi.h>
 

@@ -1,14 +1,11 @@
 /* A nonblocking reduction posted with an op freed just before (a copy of the handle kept in the
  * solver's state), then waited for: MPI_Iallreduce with a freed op, reported at the post's line
  * on every rank. Issue 28 item 2 (nonblocking collectives).
- * MPICH only: Open MPI crashes in the call on every rank at once, before mpiguard resolved the
- * call sites (line 0: the known gap of short jobs, docs/check.md "Limits").
- * flavors: mpich
  * np: 2
  * slice: none
  * mpi: completes
- * expect: op_freed ranks 0 line 39
- * expect: op_freed ranks 1 line 39
+ * expect: op_freed ranks 0 line 36
+ * expect: op_freed ranks 1 line 36
  */
 #include <mpi.h>
 

@@ -1,14 +1,11 @@
 /* A prefix-sum loop frees its op at the end of the first step but keeps the handle it read before
  * the loop, so the second step's MPI_Scan uses an op already freed (reported once per rank; the
  * first step is correct). Issue 28 item 2.
- * MPICH only: Open MPI crashes in the call on every rank at once, before mpiguard resolved the
- * call sites (line 0: the known gap of short jobs, docs/check.md "Limits").
- * flavors: mpich
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: op_freed ranks 0 line 33
- * expect: op_freed ranks 1 line 33
+ * expect: op_freed ranks 0 line 30
+ * expect: op_freed ranks 1 line 30
  */
 #include <mpi.h>
 

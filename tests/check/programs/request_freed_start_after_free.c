@@ -1,13 +1,10 @@
 /* A persistent send is started and completed twice, then freed; the loop's last step starts it
  * once more through the copy of the handle it kept: MPI_Start of a request already freed,
  * reported before the call reaches MPI. Issue 28 item 2.
- * MPICH only: Open MPI crashes in that MPI_Start (the finding is written before it), and rank 1,
- * in the barrier, is then also stuck on the crashed rank.
- * flavors: mpich
  * np: 2
  * slice: none
  * mpi: completes abort
- * expect: request_freed ranks 0 line 34
+ * expect: request_freed ranks 0 line 31
  */
 #include <mpi.h>
 

@@ -1,7 +1,7 @@
 /* Rank 0 starts its persistent send a second time before completing the first start (the Wait is
  * after the second Start). MPI refuses the second Start. Errors return here, so the job goes on.
- * Issue 28 items 3 and 8 (persistent requests). MPICH only for now: under Open MPI 4.1.4 the
- * detector also reports the send as never completed (not analysed yet).
+ * Issue 28 items 3 and 8 (persistent requests).
+ * MPICH only: Open MPI accepts the second MPI_Start (new request): request_not_completed too.
  * flavors: mpich
  * np: 2
  * slice: none

@@ -1,14 +1,10 @@
 /* Every rank frees its window and then closes an epoch on the copy of the handle it kept:
  * MPI_Win_fence on a window already freed, reported before the call reaches MPI. Issue 28 item 2.
- * MPICH only: Open MPI crashes in the call (a segmentation fault in MPI_Win_fence), and the
- * job may end before mpiguard has read the finding written just before it (the known gap of
- * short jobs, docs/check.md "Limits"; 1 of 2 runs here).
- * flavors: mpich
  * np: 2
  * slice: mpich
  * mpi: completes abort
- * expect: win_freed ranks 0 line 25
- * expect: win_freed ranks 1 line 25
+ * expect: win_freed ranks 0 line 21
+ * expect: win_freed ranks 1 line 21
  */
 #include <mpi.h>
 

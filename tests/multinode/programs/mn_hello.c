@@ -1,12 +1,17 @@
 /* Each rank says where it runs (its node's hostname) and the sum of the ranks, which an allreduce
- * across the nodes computed: the test checks every rank ran on its own node and they talked. */
+ * across the nodes computed: the test checks every rank ran on its own node and they talked.
+ * argv[1], when given: seconds to wait before MPI_Init (a job mpiguard stops before it). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
     int rank, size, sum = 0, len;
     char node[MPI_MAX_PROCESSOR_NAME];
+    if (argc > 1)
+        sleep((unsigned)atoi(argv[1]));
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

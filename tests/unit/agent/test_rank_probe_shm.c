@@ -6,39 +6,14 @@
 #include "mg_error.h"
 #include "mg_test.h"
 #include "rank_probe.h"
+#include "rank_segment.h"
 #include "rank_state.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 static char token[64];
-
-static void segment_name(int rank, char *name, size_t size)
-{
-    snprintf(name, size, MG_RANK_STATE_NAME_FORMAT, token, rank);
-}
-
-static mg_rank_state *publish(int rank)
-{
-    char name[128];
-    segment_name(rank, name, sizeof name);
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return NULL;
-    mg_rank_state *s = NULL;
-    if (ftruncate(fd, sizeof *s) == 0)
-        s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (s == MAP_FAILED) {
-        shm_unlink(name);
-        return NULL;
-    }
-    s->version = MG_RANK_STATE_VERSION;
-    s->magic = MG_RANK_STATE_MAGIC;
-    return s;
-}
 
 /* The library's hooks for n calls of fn, the rank left inside `inside` (threads_in_mpi 1). */
 static void calls(mg_rank_state *s, mg_fn fn, unsigned n)
@@ -62,16 +37,14 @@ static mg_rank_probe *first_reading(int rank, mg_rank_state **state)
 {
     mg_rank_probe *p = NULL;
     mg_probe_reading r = mg_probe_reading_unknown();
-    *state = publish(rank);
+    *state = rank_segment_publish(token, rank, (int)getpid());
     MG_CHECK(*state != NULL);
     if (!*state)
         return NULL;
     calls(*state, MG_FN_Irecv, 1);
     enter(*state, MG_FN_Testany);
     MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_SHM, token, rank, (int)getpid(), &p), MG_OK);
-    char name[128];
-    segment_name(rank, name, sizeof name);
-    shm_unlink(name); /* mapped by both: nothing is left in /dev/shm */
+    rank_segment_unpublish(token, rank, NULL); /* mapped by both: nothing is left in /dev/shm */
     if (p)
         MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
     MG_CHECK(!r.progressed);

@@ -371,8 +371,12 @@ static void test_error_with_records_held(void)
 /* Rank 0 leaves a Barrier, sends to a rank outside WORLD, then MPI_Abort ends it: called by the
  * program (MPI_ERRORS_RETURN), or by the capture module's handler after the error MPI raised
  * (MPI_ERRORS_ARE_FATAL). `held`: all before rank 1's Barrier is read, as a tree of detectors'
- * root may get them; otherwise in time order. The abort waits behind the held records, so the
- * invalid call is reported either way, with the same notes. */
+ * root may get them (HELD_PARTNER_LATE), or for good: rank 1 is lost and its Barrier never comes
+ * (HELD_PARTNER_GONE: its records went with its ring or its leaf); otherwise in time order. The
+ * abort waits behind the held records, so the invalid call is reported in each case, with the
+ * same notes: once the partner's records come, or at the analysis when they never do. */
+enum { HELD_NONE, HELD_PARTNER_LATE, HELD_PARTNER_GONE };
+
 static const dl_finding *abort_after_invalid(dl_stream *s, int held, int fatal, size_t *n)
 {
     st_open(s, 2, NULL);
@@ -388,8 +392,10 @@ static const dl_finding *abort_after_invalid(dl_stream *s, int held, int fatal, 
         raised(s, CHECK_FN_SEND);
     ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_ABORT);
     st_feed(s, &ev);
-    if (held)
+    if (held == HELD_PARTNER_LATE)
         st_coll(s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    if (held == HELD_PARTNER_GONE)
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
     st_check(s);
     return st_find(s, DL_INVALID_ARGUMENTS, n);
 }
@@ -403,16 +409,23 @@ static void test_abort_with_records_held(void)
         MG_CHECK_INT(n, 1);
         uint32_t in_order = f ? f->notes : 0;
         st_close(&s);
-        f = abort_after_invalid(&s, 1, fatal, &n);
-        MG_CHECK_INT(n, 1);
-        MG_CHECK(f && f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
-                 f->calls[0].func == CHECK_FN_SEND && f->calls[0].peer == 7);
-        MG_CHECK(f && f->notes == in_order);
-        st_find(&s, DL_MPI_ERROR, &n);
-        MG_CHECK_INT(n, 0); /* folded into the invalid call's finding */
-        problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
-        MG_CHECK_INT(n, 0); /* aborted, not lost */
-        st_close(&s);
+        for (int held = HELD_PARTNER_LATE; held <= HELD_PARTNER_GONE; held++) {
+            f = abort_after_invalid(&s, held, fatal, &n);
+            MG_CHECK_INT(n, 1);
+            MG_CHECK(f && f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
+                     f->calls[0].func == CHECK_FN_SEND && f->calls[0].peer == 7);
+            MG_CHECK(f && f->notes == in_order);
+            st_find(&s, DL_MPI_ERROR, &n);
+            MG_CHECK_INT(n, 0); /* folded into the invalid call's finding */
+            const dl_finding *lost = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+            MG_CHECK(!lost || lost->calls[0].rank != 0); /* rank 0 aborted, not lost */
+            st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+            MG_CHECK_INT(n, 0); /* rank 0 went on from its Barrier */
+            dl_queue_sizes q;
+            deadlock_detector_queue_sizes(s.det, &q);
+            MG_CHECK_INT(q.held_records, 0);
+            st_close(&s);
+        }
     }
 }
 

@@ -143,7 +143,8 @@ static void exited_ranks_are_not_a_hang(void)
 /* Run 81023 of issue 29 (MPICH master_worker under ptrace, kill -9 of worker 1): a suspicion of
  * the healthy job was verified while rank 0 polled MPI_Test; the last scan came after the kill and
  * after Hydra had killed ranks 2-3 as well. Ranks that vanish during verification are no
- * communication hang: the first to die, by its exit time, is the one the others waited for. */
+ * communication hang: the first to die, by the kernel's order of the exits' starts, is the one the
+ * others waited for. */
 static void ranks_vanishing_during_verification(void)
 {
     int faulty[NR];
@@ -152,19 +153,26 @@ static void ranks_vanishing_during_verification(void)
         scans[s * NR + 0].func = TEST;
     for (int r = 1; r < NR; r++)
         scans[2 * NR + r] = (struct hang_diag_rank){.out_mpi = true, .exited = true, .func = -1};
-    scans[2 * NR + 1].exited_when = 22500;
-    scans[2 * NR + 2].exited_when = 22600;
-    /* rank 3's exit not yet announced: after one of known time */
+    scans[2 * NR + 1].exit_order = 2;
+    scans[2 * NR + 2].exit_order = 3;
+    /* rank 3's exit not known to the kernel's order: after those known, and no rank said first */
     struct hang_diag_result r = run(faulty, NR);
     MG_CHECK_INT(r.kind, HANG_DIAG_VANISHED);
     MG_CHECK_INT(r.vanished_rank, 1);
+    MG_CHECK(!r.vanished_first);
     MG_CHECK_INT(r.nfaulty, 0);
-    /* the exit times, not the rank order, say who died first */
-    scans[2 * NR + 3].exited_when = 22400;
-    MG_CHECK_INT(run(faulty, NR).vanished_rank, 3);
-    /* a rank gone a scan earlier died first, whatever the times of the others */
+    /* the kernel's order of the exits' starts, not the rank order, says who died first */
+    scans[2 * NR + 3].exit_order = 1;
+    r = run(faulty, NR);
+    MG_CHECK_INT(r.vanished_rank, 3);
+    MG_CHECK(r.vanished_first);
+    /* a rank gone a scan earlier died first, whatever the order of the others, and alone there */
     scans[1 * NR + 2] = scans[2 * NR + 2];
-    MG_CHECK_INT(run(faulty, NR).vanished_rank, 2);
+    r = run(faulty, NR);
+    MG_CHECK_INT(r.vanished_rank, 2);
+    MG_CHECK(r.vanished_first);
+    scans[1 * NR + 2].exit_order = 0;
+    MG_CHECK(run(faulty, NR).vanished_first);
     /* the death explains a suspended-looking or starved scan as well: still no verdict */
     scans[1 * NR + 0].stopped = scans[1 * NR + 1].stopped = scans[1 * NR + 3].stopped = true;
     MG_CHECK(hang_diag_job_stopped(&scans[1 * NR], NR));

@@ -139,6 +139,15 @@ static void a_handler_or_the_application_inside_the_call_computes(void)
     push(&st, RANK_STACK_SIGNAL_FRAME, "libc.so.6");
     hang_facts_rank(&waiting, &st, "app", NULL, 1, &k);
     MG_CHECK(k.in_handler);
+    /* issue 29's rank 2: a preloaded handler interrupted mpiguard's own MPI_Waitall, the call's
+     * only MPI frame */
+    st.nframes = 0;
+    push(&st, "spin_forever", "libspin_on_signal.so");
+    push(&st, RANK_STACK_SIGNAL_FRAME, "libc.so.6");
+    push(&st, "MPI_Waitall", "libmpiguard-mpich.so");
+    push(&st, "main", "stencil");
+    hang_facts_rank(&waiting, &st, "stencil", NULL, 2, &k);
+    MG_CHECK(k.in_handler);
 }
 
 int main(void)

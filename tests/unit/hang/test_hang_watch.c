@@ -1,5 +1,6 @@
 /* Unit tests of the watch engine (hang_watch.h): every transition, the suspended-job rule, the
  * verification and the rule for hangs from the first call, over a scripted detector. */
+#include "hang_facts.h"
 #include "hang_model.h"
 #include "hang_watch.h"
 #include "mg_error.h"
@@ -388,11 +389,13 @@ static void a_starved_rank_is_not_a_spinner(void)
 }
 
 /* A verification on a loaded node (a share of 0.5, as 4 ranks on 2 cores): rank 2 spins inside
- * MPI (culprit 0), is stopped there (1), computes outside MPI (2), or waits as the others (3); the
- * others yield the CPU (Open MPI) or busy-poll (MPICH) at their count; a rank on the CPU gets 6%
- * of one, in 4 ms slices, a yielding one 1%, in 2 us slices. Rank 2's call returns at moves_at (its
- * counter moves). Each scan is read when the last step asks, until the verdict or a suspicion set
- * aside; returns that step's time. */
+ * MPI (culprit 0), is stopped there (1), computes outside MPI (2), or waits as the others (3);
+ * ranks 1 and 2 compute (4); every rank computes (5); rank 2 computes while rank 0 polls
+ * MPI_Test at its count (6: a master testing for results). The others yield the CPU (Open MPI)
+ * or busy-poll (MPICH) at their count; a rank on the CPU gets 6% of one, in 4 ms slices, a
+ * yielding one 1%, in 2 us slices. Rank 2's counter moves at moves_at (its call returns, or its
+ * compute ends in a call). Each scan is read when the last step asks, until the verdict or a
+ * suspicion set aside; returns that step's time. */
 static double scan_loaded(int culprit, bool others_yield, double moves_at)
 {
     start(false);
@@ -403,13 +406,16 @@ static double scan_loaded(int culprit, bool others_yield, double moves_at)
     while (step.action == HANG_WATCH_SCAN && !(step.events & HANG_WATCH_SET_ASIDE) && t < 60) {
         t = step.at;
         for (int r = 0; r < NR; r++) {
-            bool on_cpu = r == 2 && culprit != 3 ? culprit != 1 : !others_yield;
+            bool computes = culprit == 5 || (r == 2 && (culprit == 2 || culprit >= 4)) ||
+                            (r == 1 && culprit == 4);
+            bool on_cpu = r == 2 && culprit < 3 ? culprit != 1 : computes || !others_yield;
+            readings[r].in_mpi = !computes;
             readings[r].runnable = true;
             readings[r].cpu_share = 0.5;
             readings[r].cpu_s = (on_cpu ? 0.06 : 0.01) * (t - 0.5);
             readings[r].slices = readings[r].cpu_s / (on_cpu ? 4e-3 : 2e-6);
         }
-        readings[2].in_mpi = culprit != 2;
+        readings[0].func = culprit == 6 ? TEST : ALLREDUCE;
         readings[2].stopped = culprit == 1;
         readings[2].runnable = culprit != 1;
         readings[2].counter = t > moves_at ? 8 : 7;
@@ -444,6 +450,23 @@ static void a_rank_spinning_in_its_call_owes_one_gap(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
     MG_CHECK(verify_loaded(2, true) > 16); /* computing outside MPI */
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+}
+
+/* Healthy long compute phases keep both gaps, each a second of the computing ranks' own time: a
+ * rank that computes alone while the others wait in a collective, its compute ending 1.5 s of its
+ * own time after the first scan (12.5 s of the clock here); ranks computing side by side, all of
+ * them, or one beside a poller, their compute ending 3 s after the first gap. Issue 29: a
+ * compute-loop culprit owing one second over the verification, as a spinner does, reported a
+ * healthy MPICH job whose rank 0 computed 1.5 s bursts (load 26), which two seconds set aside. */
+static void a_long_compute_phase_is_not_a_hang(void)
+{
+    static const int cases[] = {2, 4, 5, 6};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        scan_loaded(cases[i], true, cases[i] == 2 ? 13 : 12);
+        MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+        MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+        MG_CHECK_INT(step.result.progress_rank, 2);
+    }
 }
 
 /* The same spinning rank, its call returning in the second gap: the shorter gap still sees it. */
@@ -908,6 +931,51 @@ static void a_message_in_flight_is_not_a_hang_under_ptrace(void)
     memset(waits, 0, sizeof waits);
 }
 
+/* A rank's segment as Open MPI's ranks publish it under shm: MPI_COMM_WORLD's handle is the
+ * address of a library object, another in each process (ASLR), here those two ranks had. */
+static void publish_openmpi(mg_rank_state *s, uint64_t world, int32_t peer, int32_t tag)
+{
+    memset(s, 0, sizeof *s);
+    s->size = NR;
+    atomic_init(&s->world_like[0], world);
+    atomic_init(&s->world_like[1], world + 0x1000); /* a dup, created after */
+    atomic_init(&s->world_like_count, 2);
+    atomic_init(&s->wait_on, MG_WAIT_PEER);
+    atomic_init(&s->wait_peer, peer);
+    atomic_init(&s->wait_tag, tag);
+    atomic_init(&s->wait_comm, world);
+}
+
+/* poll-transfer under Open MPI and shm (issue 29: the rule fired at load 30, rank 2 in MPI_Send,
+ * rank 3 in MPI_Recv from 2 tag 9): each side published MPI_COMM_WORLD by its own address, and the
+ * two waits, read as published, never matched. Read as the world's first communicator on both
+ * sides, they do, and the rule stays quiet; a send on the world and a receive on its dup do not
+ * match, and it fires. */
+static void a_message_in_flight_under_open_mpi_is_not_a_hang(void)
+{
+    mg_rank_state sender, receiver;
+    publish_openmpi(&sender, 0x55abeab68040, 3, 9);
+    publish_openmpi(&receiver, 0x55ab7d4e4040, 2, 9);
+    start(true);
+    waits[2] = hang_facts_watch_wait(&sender, HANG_WATCH_WAIT_SEND);
+    waits[3] = hang_facts_watch_wait(&receiver, HANG_WATCH_WAIT_RECV);
+    MG_CHECK_INT(waits[2].kind, HANG_WATCH_WAIT_SEND);
+    MG_CHECK_INT(waits[3].kind, HANG_WATCH_WAIT_RECV);
+    watch_master_until(1, 100);
+    MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+    MG_CHECK(step.at > 100);
+    atomic_store(&receiver.wait_comm, 0x55ab7d4e4040 + 0x1000);
+    start(true);
+    waits[3] = hang_facts_watch_wait(&receiver, HANG_WATCH_WAIT_RECV);
+    watch_master_until(1, 100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    /* a communicator not among the world's: its wait is not known */
+    atomic_store(&receiver.wait_comm, 0x55ab7d4e9040);
+    MG_CHECK_INT(hang_facts_watch_wait(&receiver, HANG_WATCH_WAIT_RECV).kind,
+                 HANG_WATCH_WAIT_UNKNOWN);
+    memset(waits, 0, sizeof waits);
+}
+
 /* A verification that ends on a send and a receive that may match still concludes: a culprit
  * spinning in a signal handler inside its MPI_Send, its receiver blocked (master_worker's spin-in
  * fault), reads as a message in flight, and setting it aside would miss that hang for good. Only
@@ -1003,6 +1071,166 @@ static void a_master_gone_computing_is_named(void)
     verify_master_gone_computing(false);
 }
 
+/* Run 291001 of issue 29 (MPICH, master_worker, 8 ranks, shm): rank 5 stopped inside MPI_Recv
+ * (`stop`; else spinning in a handler there), rank 0 the master polling MPI_Test for its result
+ * (its count moving, read outside MPI between two polls in the last scan), rank 4 busy-polling in
+ * MPI_Reduce for rank 5's share, the others asleep in MPI_Finalize. Returns the verdict's faulty
+ * ranks in faulty. */
+static size_t verify_stop_in_recv(bool stop, int *faulty)
+{
+    enum { N = 8 };
+    struct hang_watch_params p;
+    hang_watch_params_default(&p);
+    p.polling = polling;
+    p.npolling = NFUNCS;
+    p.still_after = 0;
+    det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_HANG};
+    struct hang_watch *w8 = NULL;
+    MG_CHECK_INT(hang_watch_create(&p, &det, N, &w8), MG_OK);
+    MG_CHECK_INT(hang_watch_begin(w8, 0, &step), MG_OK);
+    struct hang_watch_reading job[N];
+    for (int k = 0; k < 4; k++) {
+        for (int r = 0; r < N; r++)
+            job[r] = blocked_rank();
+        for (int r = 0; r < N; r++) {
+            bool spins = r == 0 || r == 4 || (r == 5 && !stop);
+            job[r].runnable = spins;
+            job[r].cpu_s = spins ? 1.0 * k : 0;
+            job[r].slices = spins ? 10.0 * k : 0;
+        }
+        job[0].func = TEST;
+        job[0].counter = 5000 + 100000 * (uint64_t)k;
+        job[0].in_mpi = k < 3;
+        job[5].func = RECV;
+        job[5].stopped = stop;
+        MG_CHECK_INT(hang_watch_feed(w8, job, k == 0 ? 0.5 : 0.5 + k, &step), MG_OK);
+    }
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    size_t nfaulty = step.result.nfaulty;
+    memcpy(faulty, hang_watch_faulty(w8), nfaulty * sizeof *faulty);
+    hang_watch_destroy(w8);
+    return nfaulty;
+}
+
+/* The stopped rank is the one named: the master's polls and rank 4's busy wait spin the CPU as a
+ * handler would, but they wait for it. With no rank stopped, the rank spinning inside one call is
+ * named (rank 4's busy wait cannot be told from it), the master, whose count moves, is not. */
+static void busy_polling_waiters_are_not_named_with_a_stopped_rank(void)
+{
+    int faulty[8];
+    MG_CHECK_INT(verify_stop_in_recv(true, faulty), 1);
+    MG_CHECK_INT(faulty[0], 5);
+    MG_CHECK_INT(verify_stop_in_recv(false, faulty), 2);
+    MG_CHECK_INT(faulty[0], 4);
+    MG_CHECK_INT(faulty[1], 5);
+}
+
+/* A job whose calls move (every rank's counter by one a tenth of a second) from moves_from until
+ * halt_at, then halt: every counter still, ranks blocked in MPI_Allreduce but `outside`, outside
+ * MPI (-1: none), until resume_at; the detector builds at built_at. Fills the readings the step
+ * asks for (a sample's ranks in its order); rank `outside` computes in long slices, the others
+ * yield. Feeds them until a verdict, a verification begins or ends, or `until` passes. */
+static void watch_halting_job(double moves_from, double halt_at, double resume_at, int outside,
+                              double built_at, double until)
+{
+    do {
+        double t = step.at;
+        double moved = t < halt_at ? t : t < resume_at ? halt_at : t - (resume_at - halt_at);
+        for (size_t i = 0; i < step.count; i++) {
+            int r = step.action == HANG_WATCH_SAMPLE ? step.ranks[i] : (int)i;
+            bool computes = r == outside && t >= halt_at && t < resume_at;
+            readings[i] = blocked_rank();
+            readings[i].in_mpi = !computes;
+            readings[i].counter = 7 + (uint64_t)(10 * fmax(0, moved - moves_from));
+            readings[i].progressed = moved > moves_from && (t < halt_at || t >= resume_at);
+            readings[i].runnable = true;
+            readings[i].cpu_s = t;
+            readings[i].slices = t / (computes ? 4e-3 : 2e-6);
+        }
+        det_state.answer = t >= built_at ? HANG_VERDICT_NORMAL : HANG_VERDICT_BUILDING;
+        MG_CHECK_INT(feed(t), MG_OK);
+    } while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
+             !(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED | HANG_WATCH_SET_ASIDE)));
+}
+
+/* A job whose counters move from moves_from and halt at halt_at, rank 2 computing, the detector
+ * building at 12 s: the halt rule sees it from still_since and verifies it 3 s later (scans that
+ * agree), the halt the first gap: a computation hang naming rank 2 before verdict_by. */
+static void expect_halt_verdict(double moves_from, double halt_at, double still_since,
+                                double verdict_by)
+{
+    start(true);
+    watch_halting_job(moves_from, halt_at, INFINITY, 2, 12, 100);
+    MG_CHECK(step.events & HANG_WATCH_HALTED);
+    MG_CHECK_INT(step.halted_rank, 2);
+    MG_CHECK_NEAR(step.still_since, still_since, 1e-9);
+    watch_halting_job(moves_from, halt_at, INFINITY, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK_INT(step.halted_rank, 2);
+    MG_CHECK(!step.from_start);
+    MG_CHECK(step.at < verdict_by);
+}
+
+/* Run 291009 of issue 29: cg's rank 1 looped outside MPI 2 s before the model was built, which
+ * learnt the halted job as its normal and suspected it 148 s later. Here rank 2 computes from
+ * 10 s, the detector builds at 12 s: the halt rule's scans go on past the build and see the halt
+ * from 10.5 s, when the samples find ranks 1 and 3 where they left them and bring the scan due at
+ * 12 s forward. The same with every rank blocked (a deadlock in the build window): the first-call
+ * rule goes on past the build and verifies it. */
+static void a_job_halted_while_the_model_builds_is_a_hang(void)
+{
+    expect_halt_verdict(0, 10, 10.5, 15);
+    start(true);
+    watch_halting_job(0, 10, INFINITY, -1, 12, 100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK_NEAR(step.still_since, 10.5, 1e-9);
+    watch_halting_job(0, 10, INFINITY, -1, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+}
+
+/* A fault in the job's first seconds (issue 29): the counters move from 4 s (MPI_Init's end) to
+ * 6 s, when rank 2 loops outside MPI for good. The first-call rule's scans, 3 s apart, saw them
+ * move in one gap only and took the job for one still starting; the samples between saw ranks 1
+ * and 3 move reading after reading: the halt rule verifies it from the scans at 6 and 9 s. */
+static void a_job_halted_in_its_first_seconds_is_a_hang(void)
+{
+    expect_halt_verdict(4, 6, 6.0, 11);
+}
+
+/* What keeps the halt rule quiet: a compute phase that ends during the verification (progress,
+ * and the built detector decides from then on): 4 s, the halt's 3 s and one gap, the longest the
+ * rule never takes however its scans fall (the 5.5 s this test had was left alone only when the
+ * halt began 2 s before a scan); a halt that begins once the detector is built
+ * (the detector learnt the moving job: it decides); a rank computing after a start that moved
+ * each counter once between two readings (MPI_Init into the first collective, which the others
+ * wait in: hang_start.sh slow-first), however long. */
+static void a_halt_the_model_can_judge_is_not_verified(void)
+{
+    start(true);
+    watch_halting_job(0, 10, 14, 2, 12, 100);
+    MG_CHECK(step.events & HANG_WATCH_HALTED);
+    watch_halting_job(0, 10, 14, 2, 12, 100);
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.halted_rank, 2);
+    watch_halting_job(0, 10, 14, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED | HANG_WATCH_SET_ASIDE), 0);
+    start(true);
+    watch_halting_job(0, 10, INFINITY, 2, 8, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED), 0);
+    start(true);
+    watch_halting_job(4, 4.3, INFINITY, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED), 0);
+}
+
 /* The timeout baseline's HANG is final: no verification. */
 static void unverified_watch_takes_the_verdict(void)
 {
@@ -1078,6 +1306,7 @@ int main(void)
     MG_RUN(a_starved_rank_is_not_a_spinner);
     MG_RUN(culprit_of_a_communication_hang);
     MG_RUN(a_rank_spinning_in_its_call_owes_one_gap);
+    MG_RUN(a_long_compute_phase_is_not_a_hang);
     MG_RUN(a_call_returning_in_the_second_gap_is_progress);
     MG_RUN(a_rank_held_in_a_polling_call_is_a_hang);
     MG_RUN(a_rank_slow_in_a_polling_call_is_not_a_hang);
@@ -1090,9 +1319,14 @@ int main(void)
     MG_RUN(a_master_polling_for_a_deadlocked_worker_is_a_hang);
     MG_RUN(a_message_in_flight_is_not_a_hang);
     MG_RUN(a_message_in_flight_is_not_a_hang_under_ptrace);
+    MG_RUN(a_message_in_flight_under_open_mpi_is_not_a_hang);
     MG_RUN(a_verification_ending_on_a_send_and_its_receive_concludes);
     MG_RUN(a_job_stuck_from_the_start_is_verified_sooner);
+    MG_RUN(a_job_halted_while_the_model_builds_is_a_hang);
+    MG_RUN(a_job_halted_in_its_first_seconds_is_a_hang);
+    MG_RUN(a_halt_the_model_can_judge_is_not_verified);
     MG_RUN(a_master_gone_computing_is_named);
+    MG_RUN(busy_polling_waiters_are_not_named_with_a_stopped_rank);
     MG_RUN(unverified_watch_takes_the_verdict);
     MG_RUN(drives_the_real_model);
     MG_RUN(bad_arguments);

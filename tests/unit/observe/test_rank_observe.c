@@ -163,6 +163,50 @@ static void unread_rank_that_ended_vanished(void)
     MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_VANISHED);
 }
 
+/* A rank the tool's stop ended before it published: not blind for a cause only elimination gives
+ * (that no call came), but a cause /proc shows stays; a rank that ended by itself keeps it too. */
+static void stopped_before_init_only_by_elimination(void)
+{
+    mg_rank_sight s = healthy();
+    mg_observe_input in = input(&s, 1.0);
+    in.ended = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    in.stopped = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    s = healthy();
+    s.preload_names_library = 0;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
+    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_UNKNOWN_INTERFACE),
+                 MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_NOT_MPI), MG_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_AGENT_LOST), MG_OBSERVE_AGENT_LOST);
+    char text[256];
+    mg_rank_observe_explain(&in, MG_OBSERVE_STOPPED_BEFORE_INIT, text, sizeof text);
+    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_STOPPED_BEFORE_INIT), "stopped_before_init");
+    MG_CHECK(strstr(text, "stopped the job before this rank reached its MPI_Init") != NULL);
+}
+
+/* A rank no agent found across nodes: named only once both the job's size and every agent have
+ * been known for the bound, never while an agent is still expected (the rank may be its). */
+static void unfound_rank_waits_for_size_and_agents(void)
+{
+    const double b = MG_OBSERVE_UNFOUND_S;
+    MG_CHECK(rank_observe_unfound(b, b));
+    MG_CHECK(rank_observe_unfound(10 * b, b + 1));
+    MG_CHECK(!rank_observe_unfound(b - 0.1, 10 * b));
+    MG_CHECK(!rank_observe_unfound(10 * b, b - 0.1));
+    MG_CHECK(!rank_observe_unfound(10 * b, -1));
+    MG_CHECK(!rank_observe_unfound(-1, 10 * b));
+    char detail[64];
+    mg_rank_sight s = {0};
+    mg_observe_input in = input(&s, 0.0);
+    mg_rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
+    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
+    MG_CHECK_STR(detail, "no agent found it while the job ran");
+}
+
 int main(void)
 {
     MG_RUN(published_rank_is_observed_at_once);
@@ -174,5 +218,7 @@ int main(void)
     MG_RUN(published_but_silent_among_busy_siblings);
     MG_RUN(by_stack_needs_only_some_mpi);
     MG_RUN(unread_rank_that_ended_vanished);
+    MG_RUN(unfound_rank_waits_for_size_and_agents);
+    MG_RUN(stopped_before_init_only_by_elimination);
     MG_TEST_END();
 }

@@ -183,7 +183,7 @@ static void load_rejects_what_is_not_a_report(void)
 static void validates_observation(void)
 {
     mg_report *r = sample_report();
-    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_AGENT_LOST; c++)
+    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_STOPPED_BEFORE_INIT; c++)
         mg_report_add_observation(r, (int)c, c == MG_OBSERVE_OK, mg_observe_cause_name(c),
                                   c == MG_OBSERVE_OK ? NULL : "why",
                                   c == MG_OBSERVE_OK ? "ring" : NULL);

@@ -304,6 +304,93 @@ static void test_cfg_levels(void)
     search_destroy(s);
 }
 
+/* real_builds' library under loop reduction (§2.4.3), as tuning solves it: input n, a loop
+ * `for (i = 0; i < n; i++)` (branch 0: its first test, then its exit, the only tests recorded)
+ * and then `assert(n != bug)` (branch 1). The path of n >= 1 is (0 true, 0 false, 1 n != bug);
+ * tuned, the negation of the exit (n <= trips) is n + 1, of the first test n = 0, and of the
+ * assertion satisfiable only on the path of n = bug (the exit bounds n; from bug it is n = 1).
+ * Returns the path's length. */
+static uint32_t loop_path(uint32_t n, uint32_t bug, search_step *out)
+{
+    uint32_t k = 0;
+    if (n > 0)
+        out[k++] = (search_step){0, 1};
+    out[k++] = (search_step){0, 0};
+    out[k++] = (search_step){1, n != bug};
+    return k;
+}
+
+/* The run of n: its arms covered, its path observed with whether it covered a new arm; returns
+ * the level it was put at. */
+static uint32_t loop_run(search_state *s, coverage_set *cov, uint32_t x, uint32_t bug)
+{
+    search_step path[3];
+    uint32_t n = loop_path(x, bug, path), arms[3], level = 0;
+    int fresh = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        arms[i] = coverage_arm(path[i].branch_id, path[i].taken);
+        fresh |= !coverage_set_contains(cov, arms[i]);
+    }
+    MG_CHECK_INT(coverage_set_add(cov, arms, n), 0);
+    MG_CHECK_INT(search_observe_run(s, path, n, fresh, &level), 0);
+    return level;
+}
+
+/* A DFS from n = 4 on that program, covering as a campaign does; *bug_run is the run of n = bug
+ * (0: none). Returns the runs made before the search was exhausted (or max). */
+static uint32_t loop_campaign(uint32_t max, uint32_t bug, uint32_t *bug_run)
+{
+    search_params p;
+    search_params_default(&p);
+    p.kind = SEARCH_BOUNDED_DFS;
+    search_state *s;
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    coverage_set cov = {0};
+    uint32_t inputs[64] = {4}, runs = 1;
+    *bug_run = 0;
+    loop_run(s, &cov, 4, bug);
+    while (runs < max) {
+        search_choice c;
+        MG_CHECK_INT(search_next(s, &cov, NULL, NULL, &c), 0);
+        if (c.exhausted)
+            break;
+        MG_CHECK(c.level < 63);
+        uint32_t from = inputs[c.level];
+        search_step was[3];
+        MG_CHECK(c.index < loop_path(from, bug, was));
+        if (was[c.index].branch_id == 1 && from != bug)
+            continue; /* unsatisfiable: no run */
+        uint32_t x = was[c.index].branch_id == 1 ? 1 : was[c.index].taken ? 0 : from + 1;
+        inputs[loop_run(s, &cov, x, bug)] = x;
+        runs++;
+        if (x == bug && !*bug_run)
+            *bug_run = runs;
+    }
+    coverage_set_free(&cov);
+    search_destroy(s);
+    return runs;
+}
+
+/* The exit a run folded into its parent's place is negated (n = 5, 6, 7: the assertion at run
+ * 5), and only while an arm after it is uncovered: the loop is not lengthened past the bug. */
+static void test_dfs_folded_loop_exit(void)
+{
+    uint32_t bug = 0, runs = loop_campaign(40, 7, &bug);
+    MG_CHECK_INT(bug, 5);
+    MG_CHECK(runs < 10);
+}
+
+/* An arm past the loop that no trip count reaches (the assertion holds for every n): after n = 4,
+ * 0 and 5 the folded exit is negated twice in a row without new coverage (n = 6, 7), then the
+ * search ends rather than lengthening the loop run after run (heat, runs 38-56); without the
+ * bound it does to the run limit. */
+static void test_dfs_folded_exit_barren(void)
+{
+    uint32_t bug = 0, runs = loop_campaign(40, UINT32_MAX, &bug);
+    MG_CHECK_INT(bug, 0);
+    MG_CHECK_INT(runs, 5);
+}
+
 /* One step of a driver over the simulated tree: choose, flip the bit, observe. inputs holds one
  * input per level, as a driver holds one log per level. Returns the choice (exhausted or not). */
 static search_choice step(search_state *s, mg_rng *rng, const coverage_set *cov,
@@ -421,6 +508,81 @@ static void test_snapshot_errors(void)
     search_destroy(s);
 }
 
+/* An uncovered-dfs search that has observed the all-zero path, with arms already covered. */
+static search_state *uncovered_search_at_zero(const uint32_t *arms, size_t narms,
+                                              coverage_set *cov)
+{
+    search_params p;
+    search_params_default(&p);
+    p.kind = SEARCH_UNCOVERED_DFS;
+    search_state *s;
+    MG_CHECK_INT(search_create(&p, &s), 0);
+    coverage_set_init(cov);
+    MG_CHECK_INT(coverage_set_add(cov, arms, narms), 0);
+    search_step path[BITS];
+    path_of(0, BITS, path);
+    MG_CHECK_INT(search_observe(s, path, BITS), 0);
+    return s;
+}
+
+/* Negations for uncovered arms first, nearest the top of the stack: from 000 with both arms of
+ * branch 0 covered, constraint 1 (DFS takes 0 first), then on 010's level constraint 2; with
+ * every arm covered, bounded DFS goes on from the cursors: constraint 2 of 000, and then the
+ * search is over in 4 runs (DFS makes 8): constraint 0 of 000 was passed, its arm covered. */
+static void test_uncovered_dfs(void)
+{
+    coverage_set cov;
+    uint32_t arms[4] = {coverage_arm(0, 0), coverage_arm(0, 1), coverage_arm(1, 0),
+                        coverage_arm(2, 0)};
+    search_state *s = uncovered_search_at_zero(arms, 4, &cov);
+    uint32_t inputs[MAX_LEVELS] = {0};
+    search_step path[BITS];
+    search_choice c;
+    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_EINVAL);
+    static const uint32_t expect_level[3] = {0, 1, 0};
+    static const uint32_t expect_index[3] = {1, 2, 2};
+    for (int i = 0; i < 3; i++) {
+        MG_CHECK_INT(search_next(s, &cov, NULL, NULL, &c), 0);
+        MG_CHECK_INT(c.exhausted, 0);
+        MG_CHECK_INT(c.level, expect_level[i]);
+        MG_CHECK_INT(c.index, expect_index[i]);
+        inputs[c.level + 1] = inputs[c.level] ^ (1u << c.index);
+        path_of(inputs[c.level + 1], BITS, path);
+        MG_CHECK_INT(search_observe(s, path, BITS), 0);
+        for (uint32_t b = 0; b < BITS; b++) {
+            uint32_t arm = coverage_arm(b, path[b].taken);
+            MG_CHECK_INT(coverage_set_add(&cov, &arm, 1), 0);
+        }
+        if (i == 1) /* run 2 (input 110) covered the last arm: DFS order from here */
+            MG_CHECK_INT((int)cov.n, 6);
+    }
+    MG_CHECK_INT(search_next(s, &cov, NULL, NULL, &c), 0);
+    MG_CHECK_INT(c.exhausted, 1);
+    search_destroy(s);
+    coverage_set_free(&cov);
+}
+
+/* A level whose untried negations all aim at covered arms is given up for one below it that
+ * aims at an uncovered arm: the choice is made there and the stack shrinks to it. */
+static void test_uncovered_dfs_goes_down(void)
+{
+    coverage_set cov;
+    uint32_t arms[5] = {coverage_arm(0, 0), coverage_arm(0, 1), coverage_arm(1, 0),
+                        coverage_arm(2, 0), coverage_arm(2, 1)};
+    search_state *s = uncovered_search_at_zero(arms, 5, &cov);
+    MG_CHECK_INT(search_choose(s, 0, 0), 0); /* as a leave would; its run skips branch 1 */
+    search_step other[2] = {{0, 1}, {2, 1}};
+    MG_CHECK_INT(search_observe(s, other, 2), 0);
+    MG_CHECK_INT(search_depth(s), 2);
+    search_choice c;
+    MG_CHECK_INT(search_next(s, &cov, NULL, NULL, &c), 0);
+    MG_CHECK_INT(c.level, 0); /* 000's constraint 1, for arm (1, 1); the top's aims at (2, 0) */
+    MG_CHECK_INT(c.index, 1);
+    MG_CHECK_INT(search_depth(s), 1);
+    search_destroy(s);
+    coverage_set_free(&cov);
+}
+
 static void test_bad_params(void)
 {
     search_params p;
@@ -454,6 +616,10 @@ int main(void)
     MG_RUN(test_random_strategies);
     MG_RUN(test_cfg);
     MG_RUN(test_cfg_levels);
+    MG_RUN(test_uncovered_dfs);
+    MG_RUN(test_uncovered_dfs_goes_down);
+    MG_RUN(test_dfs_folded_loop_exit);
+    MG_RUN(test_dfs_folded_exit_barren);
     MG_RUN(test_snapshot_continues);
     MG_RUN(test_snapshot_errors);
     MG_RUN(test_bad_params);

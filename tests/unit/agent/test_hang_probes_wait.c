@@ -1,0 +1,105 @@
+/* Unit tests of the wait the watch engine gets for a reading (hang_probes_wait, issue 29): the
+ * published peer and tag where the segment's call is the reading's, the direction alone where it is
+ * not (a ptrace sample's function is its stack's, the segment read after the rank went on) or where
+ * nothing is published (a job not started by mpiguard). The segment is written by hand, as
+ * src/interpose/state_waits.c writes it. */
+#include "hang_probes.h"
+
+#include "mg_test.h"
+
+#include <string.h>
+
+enum { WORLD = 0x44000000 };
+
+/* A rank blocked in MPI_Recv from source 6, tag 3, on MPI_COMM_WORLD. */
+static void recv_from_6(mg_rank_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->size = 8;
+    atomic_store(&s->world_like[0], WORLD);
+    atomic_store(&s->world_like_count, 1);
+    atomic_store(&s->current_fn, MG_FN_Recv);
+    atomic_store(&s->threads_in_mpi, 1);
+    atomic_store(&s->wait_on, MG_WAIT_PEER);
+    atomic_store(&s->wait_peer, 6);
+    atomic_store(&s->wait_tag, 3);
+    atomic_store(&s->wait_comm, WORLD);
+}
+
+/* The wait of a reading that caught the rank inside fn (in_mpi 0: outside MPI, fn its last). */
+static struct hang_watch_wait wait_in(const mg_rank_state *s, mg_fn fn, int in_mpi)
+{
+    mg_probe_reading r = mg_probe_reading_unknown();
+    r.in_mpi = in_mpi;
+    r.fn = fn;
+    return hang_probes_wait(s, &r);
+}
+
+static void the_published_wait_of_the_readings_call(void)
+{
+    mg_rank_state s;
+    recv_from_6(&s);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_RECV);
+    MG_CHECK(!w.direction_only);
+    MG_CHECK_INT(w.peer, 6);
+    MG_CHECK_INT(w.tag, 3);
+    MG_CHECK_INT((long long)w.comm, 0); /* the world's place among the world-like ones */
+}
+
+/* The sample caught MPI_Send; by the segment's reading the rank was in its MPI_Recv. */
+static void another_calls_wait_gives_the_direction(void)
+{
+    mg_rank_state s;
+    recv_from_6(&s);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Send, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_SEND);
+    MG_CHECK(w.direction_only);
+}
+
+/* The wait stays published after its call: with no call in progress it is not the reading's. */
+static void a_finished_calls_wait_gives_the_direction(void)
+{
+    mg_rank_state s;
+    recv_from_6(&s);
+    atomic_store(&s.threads_in_mpi, 0);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_RECV);
+    MG_CHECK(w.direction_only);
+}
+
+static void nothing_published_gives_the_direction(void)
+{
+    struct hang_watch_wait w = wait_in(NULL, MG_FN_Recv, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_RECV);
+    MG_CHECK(w.direction_only);
+    MG_CHECK_INT(wait_in(NULL, MG_FN_Allreduce, 1).kind, HANG_WATCH_WAIT_UNKNOWN);
+}
+
+static void a_communicator_not_the_worlds_is_unknown(void)
+{
+    mg_rank_state s;
+    recv_from_6(&s);
+    atomic_store(&s.wait_comm, WORLD + 1);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_UNKNOWN);
+    MG_CHECK(!w.direction_only);
+}
+
+static void out_of_mpi_waits_for_nothing(void)
+{
+    mg_rank_state s;
+    recv_from_6(&s);
+    MG_CHECK_INT(wait_in(&s, MG_FN_Recv, 0).kind, HANG_WATCH_WAIT_UNKNOWN);
+}
+
+int main(void)
+{
+    MG_RUN(the_published_wait_of_the_readings_call);
+    MG_RUN(another_calls_wait_gives_the_direction);
+    MG_RUN(a_finished_calls_wait_gives_the_direction);
+    MG_RUN(nothing_published_gives_the_direction);
+    MG_RUN(a_communicator_not_the_worlds_is_unknown);
+    MG_RUN(out_of_mpi_waits_for_nothing);
+    MG_TEST_END();
+}
