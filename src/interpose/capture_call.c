@@ -16,6 +16,14 @@ uint16_t capture_call_refused(int rc)
     return rc == MPI_SUCCESS ? 0 : CHECK_FLAG_REFUSED;
 }
 
+int capture_call_matched(int err)
+{
+    int err_class = MPI_ERR_OTHER;
+    if (err == MPI_SUCCESS)
+        return 1;
+    return PMPI_Error_class(err, &err_class) == MPI_SUCCESS && err_class == MPI_ERR_TRUNCATE;
+}
+
 uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
                               const capture_comm *comm, int persistent)
 {

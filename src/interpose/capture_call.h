@@ -25,6 +25,11 @@ uint8_t capture_call_kind(int phase);
 /* The flag of a record of a call that returned rc: CHECK_FLAG_REFUSED when MPI returned an error
  * (an entry's rc is MPI_SUCCESS), so that the detector ends the call's wait. */
 uint16_t capture_call_refused(int rc);
+/* Whether a call that ended with error err matched its message, so that its status's source and
+ * tag are defined: on success, and on MPI_ERR_TRUNCATE, where MPI sets them as for a success. For
+ * any other error the standard defines no field but MPI_ERROR (MPI 4.0 §3.2.5, §3.7.5): a source
+ * read there could decide a wildcard receive the detector models wrongly. */
+int capture_call_matched(int err);
 /* The request id of a nonblocking call, for both its records: a new id at the entry, bound at a
  * successful exit to the handle MPI returned (comm: for translating its status source; NULL when
  * unknown). */

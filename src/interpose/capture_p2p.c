@@ -39,20 +39,10 @@ static void emit_p2p(uint16_t fn, int phase, int rc, const capture_comm *c, int6
     capture_emit(&ev);
 }
 
-/* Whether a receive that returned rc took a message: it did on success, and on MPI_ERR_TRUNCATE
- * too (the status then names the send it matched, which a wildcard needs to be compared). */
-static int received(int rc)
-{
-    int class = rc;
-    if (rc != MPI_SUCCESS && PMPI_Error_class(rc, &class) != MPI_SUCCESS)
-        return 0;
-    return class == MPI_SUCCESS || class == MPI_ERR_TRUNCATE;
-}
-
 static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, const MPI_Status *st)
 {
     check_status s = capture_call_status(c, 0, st);
-    if (received(rc)) {
+    if (capture_call_matched(rc)) {
         ev->n_statuses = 1;
         ev->statuses = &s;
     } else {

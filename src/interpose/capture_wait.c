@@ -214,17 +214,10 @@ static int left_pending(int rc, const MPI_Status *statuses, int i)
 }
 
 /* The status of a completion that ended with error err (MPI_SUCCESS: none), or
- * MPI_STATUS_IGNORE where its source and tag mean nothing. A truncated receive matched its
- * message, so MPI sets them as for a success; for any other error the standard defines no field
- * but MPI_ERROR, and that only in an MPI_ERR_IN_STATUS array (MPI 4.0 §3.2.5, §3.7.5), so a
- * source read there could decide a wildcard receive the detector models wrongly. */
+ * MPI_STATUS_IGNORE where its source and tag mean nothing (capture_call_matched). */
 static const MPI_Status *defined_status(int err, const MPI_Status *st)
 {
-    int err_class = MPI_ERR_OTHER;
-    if (err == MPI_SUCCESS)
-        return st;
-    PMPI_Error_class(err, &err_class);
-    return err_class == MPI_ERR_TRUNCATE ? st : MPI_STATUS_IGNORE;
+    return capture_call_matched(err) ? st : MPI_STATUS_IGNORE;
 }
 
 /* Status i of the array a call that returned rc filled: MPI_ERR_IN_STATUS puts each one's error
