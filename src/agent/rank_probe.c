@@ -32,6 +32,10 @@ struct mg_rank_probe {
     uint64_t last_counter;
     uint64_t last_others; /* the calls among them that do not poll */
     int read_before;
+    uint64_t
+        frame_moves; /* ptrace without the library's counter: its stand-in (count_frame_moves) */
+    uint64_t last_digest;
+    int digest_before;
     mg_fn last_fn;                  /* ptrace: the MPI function it was last seen in */
     int last_in_mpi;                /* ptrace: the latest sample's verdict */
     int counter_readings_left;      /* ptrace: readings the counter alone may answer before the next
@@ -108,6 +112,23 @@ static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *o
     p->last_counter = out->counter;
     p->last_others = others;
     p->read_before = 1;
+}
+
+/* Under ptrace without the library's call counter (a job attached to), its stand-in for a rank in
+ * MPI: how many times its frames around the call were seen to change (sampler_sample.
+ * frames_digest), each time a return from MPI at least. Every rule that reads a counter reads this
+ * one: a rank whose frames changed between two readings in a call that does not poll progressed;
+ * one in a polling call whose frames change polls on (its loop's locals), as a counter would say.
+ */
+static void count_frame_moves(mg_rank_probe *p, uint64_t digest, mg_probe_reading *out)
+{
+    p->frame_moves += p->digest_before && digest != p->last_digest;
+    p->last_digest = digest;
+    p->digest_before = 1;
+    out->counter_known = 1;
+    out->counter = p->frame_moves;
+    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
+    apply_counter(p, polling ? p->last_others : p->frame_moves, out);
 }
 
 static int read_shm(mg_rank_probe *p, const mg_rank_state *s, mg_probe_reading *out)
@@ -311,6 +332,8 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     out->counter = sample->counter;
     if (out->counter_known && !out->exited)
         apply_counter(p, sample->counter - sample->polls, out);
+    else if (out->in_mpi && sample->frames_known)
+        count_frame_moves(p, sample->frames_digest, out);
     p->last_in_mpi = out->in_mpi;
     p->counter_readings_left = out->counter_known && !out->exited ? COUNTER_READINGS_PER_SAMPLE : 0;
     p->sampled_stopped_cpu_ns = -1;

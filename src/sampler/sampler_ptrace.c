@@ -69,9 +69,10 @@ struct sampler_ptrace {
     /* Per-sample storage, grown to the largest thread count seen. */
     sampler_sample sample;
     sampler_thread *threads;
-    stack_frame *frames; /* max_frames per thread */
-    uint64_t *pcs;       /* max_frames per thread */
-    bool *signal_frames; /* likewise: stack_unwind_thread's */
+    stack_frame *frames;         /* max_frames per thread */
+    uint64_t *pcs;               /* max_frames per thread */
+    bool *signal_frames;         /* likewise: stack_unwind_thread's */
+    stack_unwind_locals *locals; /* likewise */
     stack_thread_class *classes;
     size_t threads_capacity;
 };
@@ -233,11 +234,15 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
     if (signal_frames) {
         s->signal_frames = signal_frames;
     }
+    stack_unwind_locals *locals = realloc(s->locals, n * f * sizeof *locals);
+    if (locals) {
+        s->locals = locals;
+    }
     stack_thread_class *classes = realloc(s->classes, n * sizeof *classes);
     if (classes) {
         s->classes = classes;
     }
-    if (!threads || !frames || !pcs || !signal_frames || !classes) {
+    if (!threads || !frames || !pcs || !signal_frames || !locals || !classes) {
         return MG_ENOMEM;
     }
     s->threads_capacity = n;
@@ -306,7 +311,7 @@ static int unwind_taken(sampler_ptrace *s)
             out->state = SAMPLER_THREAD_LATE;
         } else if (t->state == PTRACE_STOP_GONE ||
                    stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], &s->signal_frames[n * f],
-                                       f, &out->nframes)) {
+                                       &s->locals[n * f], f, &out->nframes)) {
             out->state = SAMPLER_THREAD_VANISHED;
         }
         n++;
@@ -523,6 +528,43 @@ static bool main_thread_answers(const sampler_ptrace *s)
            s->threads[0].mpi_function;
 }
 
+enum { FRAMES_DIGEST_BYTES = 4096 };
+
+/* FNV-1a over len bytes, from h (stack_unwind_locals.kept is one too). */
+static uint64_t digest_bytes(uint64_t h, const void *data, size_t len)
+{
+    const uint8_t *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ b[i]) * 0x100000001b3u;
+    }
+    return h;
+}
+
+/* The main thread's frames digest (sampler_sample.frames_digest), read after its release: the
+ * stack of a thread waiting in MPI does not change above the call, and a thread that left the call
+ * changed it whenever it is read. Without the library's counter it is what tells a rank read "in
+ * MPI_Waitall" at every sample because it is stuck there from one that keeps coming back to it (a
+ * healthy stencil attached to on a loaded node read as hung from its first call: issue 29). */
+static void digest_frames(sampler_ptrace *s)
+{
+    const sampler_thread *t = &s->threads[0];
+    size_t caller = mpi_caller(t->frames, t->nframes);
+    if (s->counter_addr || caller >= t->nframes || s->locals[caller].sp == 0) {
+        return;
+    }
+    uint64_t from = s->locals[caller].sp, outermost = s->locals[t->nframes - 1].sp;
+    size_t len = outermost > from ? (size_t)(outermost - from) : 0;
+    len = len < FRAMES_DIGEST_BYTES ? len : FRAMES_DIGEST_BYTES;
+    uint8_t stack[FRAMES_DIGEST_BYTES];
+    if (len > 0 && !stack_unwind_read(s->unwind, from, stack, len)) {
+        return;
+    }
+    uint64_t h = digest_bytes(s->locals[caller].kept, &s->pcs[caller],
+                              (t->nframes - caller) * sizeof *s->pcs);
+    s->sample.frames_digest = digest_bytes(h, stack, len);
+    s->sample.frames_known = true;
+}
+
 /* Samples the main thread, then, when it does not answer, the other threads but MPI's own; names
  * and classifies the frames after each release. A main thread that is gone (the process exited,
  * or its main thread did) leaves the answer to the others. */
@@ -537,6 +579,7 @@ static int take_sample(sampler_ptrace *s)
         return rc;
     }
     if (main_thread_answers(s)) {
+        digest_frames(s);
         return MG_OK;
     }
     size_t first = s->sample.nthreads;
@@ -630,6 +673,7 @@ int sampler_ptrace_close(sampler_ptrace *s)
     free(s->frames);
     free(s->pcs);
     free(s->signal_frames);
+    free(s->locals);
     free(s->classes);
     free(s->mpi_threads);
     free(s);

@@ -73,6 +73,14 @@ typedef struct sampler_sample {
     bool counter_known;       /* the process holds the call counter and it was read while stopped */
     uint64_t counter;         /* MPI calls entered so far */
     uint64_t polls;           /* of which polling ones (MPI_Test*, MPI_Iprobe), with counter */
+    /* Without the counter, a digest of the main thread's frames from the program's call of the
+     * MPI function it is in outward: their call sites, their stack up to 4 KiB, and the registers
+     * the calling frame keeps its locals in (frames_known says it was taken). While the call waits
+     * none of it changes; a loop back to the same call has written its locals since (an iteration
+     * count, a request handle), so a change between two samples says the program's own code ran in
+     * between. */
+    bool frames_known;
+    uint64_t frames_digest;
     /* The threads stopped: the main thread first (unless it is gone), then, when it is not inside
      * MPI, the others but those seen before to be MPI's own (stack_classify_is_mpi_own_thread). */
     size_t nthreads;

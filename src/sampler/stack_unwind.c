@@ -263,10 +263,28 @@ static bool at_sigreturn(stack_unwind *u, uint64_t pc)
     return slot->sigreturn;
 }
 
+/* stack_unwind_locals.kept: FNV-1a over the callee-saved registers the frame's state knows. */
+static uint64_t kept(Dwfl_Frame *state)
+{
+    static const unsigned callee_saved[] = {3, 6, 12, 13, 14, 15}; /* rbx rbp r12-r15 */
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < sizeof callee_saved / sizeof *callee_saved; i++) {
+        Dwarf_Word value = 0;
+        if (dwfl_frame_reg(state, callee_saved[i], &value) != 0) {
+            value = 0;
+        }
+        for (int b = 0; b < 64; b += 8) {
+            h = (h ^ ((value >> b) & 0xff)) * 0x100000001b3u;
+        }
+    }
+    return h;
+}
+
 typedef struct frame_sink {
     stack_unwind *u;
     uint64_t *pcs;
     bool *signal_frames;
+    stack_unwind_locals *locals;
     size_t max, n;
     uint64_t resume_at; /* the saved context a walk stopped at a trampoline leaves, or 0 */
 } frame_sink;
@@ -286,20 +304,22 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
         return DWARF_CB_ABORT;
     }
     bool trampoline = sink->n > 0 && at_sigreturn(sink->u, pc);
-    sink->signal_frames[sink->n] = trampoline;
-    sink->pcs[sink->n++] = activation ? pc : pc - 1;
     Dwarf_Word sp;
-    if (trampoline && !activation && dwfl_frame_reg(state, X86_64_DWARF_RSP, &sp) == 0) {
+    bool sp_known = dwfl_frame_reg(state, X86_64_DWARF_RSP, &sp) == 0;
+    sink->signal_frames[sink->n] = trampoline;
+    sink->locals[sink->n] = (stack_unwind_locals){.sp = sp_known ? sp : 0, .kept = kept(state)};
+    sink->pcs[sink->n++] = activation ? pc : pc - 1;
+    if (trampoline && !activation && sp_known) {
         sink->resume_at = sp;
         return DWARF_CB_ABORT;
     }
     return sink->n < sink->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,
-                        size_t *n)
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames,
+                        stack_unwind_locals *locals, size_t max, size_t *n)
 {
-    frame_sink sink = {u, pcs, signal_frames, max, 0, 0};
+    frame_sink sink = {u, pcs, signal_frames, locals, max, 0, 0};
     *n = 0;
     if (max == 0) {
         return MG_OK;

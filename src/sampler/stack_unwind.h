@@ -33,14 +33,23 @@ int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind
 /* Starts a sample: memory read during earlier samples is forgotten (the process has run since). */
 void stack_unwind_begin_sample(stack_unwind *u);
 
+/* Where a frame keeps its locals, as the unwinder restored its registers. */
+typedef struct stack_unwind_locals {
+    uint64_t sp;   /* its stack pointer, 0 when unknown: its locals lie from there up to the next
+                      frame's */
+    uint64_t kept; /* a digest of the callee-saved registers it sees (rbx, rbp, r12-r15 on x86-64),
+                      the locals a compiler keeps across calls */
+} stack_unwind_locals;
+
 /* Unwinds thread tid, which must be in a ptrace-stop traced by the calling thread, into pcs[0..max)
  * (innermost first; caller frames hold return address - 1, the call site), and signal_frames[k]
  * says whether frame k is a signal trampoline (a handler runs in the frames inside it; the walk
- * goes on from the registers it saved, with or without its unwind information). *n gets
- * the number of frames. Returns 0 (even for a stack cut short by unknown unwind data: the frames
- * found are kept), or MG_ENOENT when the thread's registers cannot be read (it died). */
-int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames, size_t max,
-                        size_t *n);
+ * goes on from the registers it saved, with or without its unwind information); locals[k] gets
+ * frame k's. *n gets the number of frames. Returns 0 (even for a stack cut short by unknown unwind
+ * data: the frames found are kept), or MG_ENOENT when the thread's registers cannot be read (it
+ * died). */
+int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames,
+                        stack_unwind_locals *locals, size_t max, size_t *n);
 
 /* What people read of pc: the symbol holding it (.symtab, else .dynsym, also from a separate
  * debug file) and pc's offset in it, and with_source, the source file and line where debug

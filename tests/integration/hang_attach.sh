@@ -7,6 +7,9 @@
 #   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
 #             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
 #             to its end untouched, exit 0
+#   healthy   a healthy job inside MPI_Barrier at nearly every sample (hang_attach/barrier_loop.c),
+#             watched 30 s: no hang (the first-call rule verified it as hung from its first call
+#             after 19 s, issue 29), the model built from its frames' changes, then let go
 #   blind     3 stencil ranks and a 4th that is not MPI (an MPMD job): the 4th is named not
 #             observed as not MPI as soon as it is judged, and so in the report, the 3 others
 #             observed by ptrace; the job hangs in MPI_Init for it, found (exit 81) and stopped
@@ -28,6 +31,29 @@ start_job() {
     fail "the job did not start"
 }
 rank_pids() { sed -n "s/^stencil: rank [0-9]* of $np pid \([0-9]*\)$/\1/p" "$TMP/job.err"; }
+# watch_then_release SECONDS: mpiguard attached to $job for SECONDS while it watches, without a
+# verdict, then sent SIGINT: it lets go at once (exit 130, report outcome "released", no finding).
+watch_then_release() {
+    "$MPIGUARD" hang -v --attach $job --seed 7 --report "$report" >"$TMP/stdout" 2>"$TMP/stderr" &
+    local guard=$!
+    for _ in $(seq 1 300); do grep -q "watching $np ranks" "$TMP/stderr" && break; sleep 0.1; done
+    grep -q "watching $np ranks" "$TMP/stderr" || { cat "$TMP/stderr"; fail "no watching in 30 s"; }
+    sleep "$1"
+    kill -0 $guard 2>/dev/null || { cat "$TMP/stderr"; fail "mpiguard ended while the job was healthy"; }
+    kill -INT $guard
+    # A job mpiguard started gets 5 s to stop before it is killed; one attached to is let go at once.
+    wait_ended $guard 4 || fail "mpiguard still watching 4 s after SIGINT"
+    wait $guard
+    local status=$?
+    [ $status -eq 130 ] || { cat "$TMP/stderr"; fail "exit $status after SIGINT, expected 130"; }
+    expect_stderr "stopped watching on signal 2; the job attached to runs on"
+    python3 - "$report" <<'PY' || fail "report content"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["job"]["outcome"] == "released" and r["job"]["exit_status"] == -1, r["job"]
+assert r["findings"] == [], r["findings"]
+PY
+}
 # Whatever happens to the test, the job it started does not outlive it.
 job=
 trap '[ -n "$job" ] && kill -9 $job $(rank_pids) 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -62,35 +88,30 @@ PY
     ;;
 released)
     start_job --seconds 60
-    "$MPIGUARD" hang -v --attach $job --seed 7 --report "$report" >"$TMP/stdout" 2>"$TMP/stderr" &
-    guard=$!
-    for _ in $(seq 1 300); do grep -q "watching $np ranks" "$TMP/stderr" && break; sleep 0.1; done
-    grep -q "watching $np ranks" "$TMP/stderr" || { cat "$TMP/stderr"; fail "no watching in 30 s"; }
-    sleep 3
-    kill -INT $guard
-    # A job mpiguard started gets 5 s to stop before it is killed; one attached to is let go at once.
-    wait_ended $guard 4 || fail "mpiguard still watching 4 s after SIGINT"
-    wait $guard
-    status=$?
-    [ $status -eq 130 ] || { cat "$TMP/stderr"; fail "exit $status after SIGINT, expected 130"; }
+    watch_then_release 3
     for pid in $(rank_pids); do
         state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
         [ -n "$state" ] && [ "$state" != Z ] || fail "rank process $pid gone: the job attached to was stopped"
         [ "$state" != t ] && [ "$state" != T ] || fail "rank process $pid left stopped ($state)"
     done
-    expect_stderr "stopped watching on signal 2; the job attached to runs on"
-    python3 - "$report" <<'PY' || fail "report content"
-import json, sys
-r = json.load(open(sys.argv[1]))
-assert r["job"]["outcome"] == "released" and r["job"]["exit_status"] == -1, r["job"]
-assert r["findings"] == [], r["findings"]
-PY
     wait_ended $job 120 || fail "the job did not end within 120 s"
     wait $job
     status=$?
     [ $status -eq 0 ] || { cat "$TMP/job.err"; fail "the job attached to ended with $status"; }
     grep -q "^stencil: $np ranks" "$TMP/job.out" || fail "the job did not run to its end"
     pass "$flavor: SIGINT let go of the job attached to at once (exit 130); it ran to its end untouched"
+    ;;
+healthy)
+    "mpicc.$flavor" -O2 -g -o "$TMP/barrier_loop" "$(dirname "$0")/hang_attach/barrier_loop.c" ||
+        fail "cannot build barrier_loop"
+    $(launcher_for "$flavor") -n $np "$TMP/barrier_loop" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    sleep 1
+    watch_then_release 30
+    expect_stderr "the model is built"
+    kill $job 2>/dev/null
+    wait $job
+    pass "$flavor: a healthy job always inside MPI_Barrier watched 30 s: no hang, the model built"
     ;;
 blind)
     gcc -O1 -o "$TMP/sleeper" "$(dirname "$0")/observe/sleeper.c" || fail "cannot build the sleeper"
