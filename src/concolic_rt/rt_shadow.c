@@ -1,8 +1,10 @@
 /* The symbolic state of the heavy executable: one frame of slots per active call, the symbolic
  * values of memory (by address), and the probes the instrumenter inserts (cc_instrument.c
- * documents what each one stands for). Expressions are linear over the marked variables; any
- * operation outside that (a product of two symbolic values, division, bit operations) or an
- * int64 overflow concretises the result, as COMPI does (docs/design/concolic.md "Runtime").
+ * documents what each one stands for). Expressions are linear over the marked variables: a
+ * product of two symbolic values keeps the first and takes the second's concrete value, so a
+ * check such as HPL's `P * Q > size` still binds P to the process count (with Q as it ran); any
+ * other operation outside that (division, bit operations) or an int64 overflow concretises the
+ * result, as COMPI does (docs/design/concolic.md "Runtime").
  * Float values have expressions with double coefficients, under the rules of docs/concolic.md
  * "Floating-point inputs" (dissertation §3.4). */
 #include "rt_internal.h"
@@ -309,10 +311,8 @@ void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int
         rc = sym_expr_add(&d->e, a, b);
     else if (op == OP_SUB)
         rc = sym_expr_sub(&d->e, a, b);
-    else if (op == OP_MUL && !symb)
-        rc = sym_expr_scale(&d->e, a, cb);
-    else if (op == OP_MUL && !syma)
-        rc = sym_expr_scale(&d->e, b, ca);
+    else if (op == OP_MUL)
+        rc = syma ? sym_expr_scale(&d->e, a, cb) : sym_expr_scale(&d->e, b, ca);
     else if (op == OP_SHL && !symb && cb >= 0 && cb < 62)
         rc = sym_expr_scale(&d->e, a, (int64_t)1 << cb);
     if (rc == 0)

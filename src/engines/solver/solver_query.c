@@ -20,6 +20,8 @@ typedef struct item {
 typedef struct builder {
     const path_log *log;
     const mpi_semantics_params *p;
+    int relax;    /* leave out the slice's constraints on process counts alone */
+    size_t sizes; /* the slice's constraints on process counts alone */
     solver_query *q;
     uint8_t *in_query;
     uint8_t *mentioned; /* by a path constraint or the negation, not only by semantics */
@@ -86,10 +88,32 @@ static int enter_pred_vars(builder *b, const sym_pred *p)
     return rc ? rc : enter_expr_vars(b, &p->rhs);
 }
 
+/* 1 when every variable of e is the size of a communicator. */
+static int sizes_only_expr(const path_log *log, const sym_expr *e)
+{
+    for (uint32_t i = 0; i < e->nterms; i++) {
+        int kind = log->vars[e->terms[i].var].kind;
+        if (kind != SYM_VAR_SIZE_WORLD && kind != SYM_VAR_SIZE_COMM)
+            return 0;
+    }
+    return 1;
+}
+
+static int sizes_only(const path_log *log, const sym_pred *p)
+{
+    return p->lhs.nterms + p->rhs.nterms > 0 && sizes_only_expr(log, &p->lhs) &&
+           sizes_only_expr(log, &p->rhs);
+}
+
 static int assemble(builder *b, const uint32_t *slice, uint32_t nslice, uint32_t target)
 {
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < nslice; i++) {
+        if (sizes_only(b->log, &b->log->branches[slice[i]].pred)) {
+            b->sizes++;
+            if (b->relax)
+                continue;
+        }
         rc = enter_pred_vars(b, &b->log->branches[slice[i]].pred);
         if (rc == 0)
             rc = add_item(b, 0, slice[i]);
@@ -144,8 +168,10 @@ static int log_ok(const path_log *log)
     return 1;
 }
 
-int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
-                       solver_query *q)
+/* relax: leave out the slice's constraints on process counts alone; *sizes receives how many
+ * the slice has. */
+static int build(const path_log *log, uint32_t target, const mpi_semantics_params *p, int relax,
+                 size_t *sizes, solver_query *q)
 {
     if (!q)
         return MG_EINVAL;
@@ -155,7 +181,7 @@ int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics
     uint32_t nslice = 0;
     uint32_t *slice = malloc((target ? target : 1) * sizeof *slice);
     size_t nv = log->nvars ? log->nvars : 1;
-    builder b = {log, p, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
+    builder b = {log, p, relax, 0, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
     q->solve = malloc(nv * sizeof *q->solve);
     q->keep = malloc(nv * sizeof *q->keep);
     int rc = slice && b.in_query && b.mentioned && q->solve && q->keep ? 0 : MG_ENOMEM;
@@ -172,7 +198,15 @@ int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics
     free(b.items);
     if (rc != 0)
         solver_query_free(q);
+    *sizes = b.sizes;
     return rc;
+}
+
+int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
+                       solver_query *q)
+{
+    size_t sizes;
+    return build(log, target, p, 0, &sizes, q);
 }
 
 solver_z3_targets solver_query_targets(const solver_query *q)
@@ -188,17 +222,31 @@ static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_s
         *checks = 0;
     if (!s || !sat || !values || (navoid && !avoid))
         return MG_EINVAL;
-    solver_query q;
-    int rc = solver_query_build(log, target, p, &q);
-    if (rc != 0)
-        return rc;
-    solver_z3_targets t = solver_query_targets(&q);
-    *sat = 1;
-    if (!navoid)
-        rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
-    if (rc == 0 && *sat && tune)
-        rc = solver_tune(s, log, &q, &t, avoid, navoid, values, sat, checks);
-    solver_query_free(&q);
+    /* A negation of an input that only the process counts' own constraints refuse is solved
+     * again without them (docs/design/concolic-solver.md §4): a loop over the ranks, or a tree
+     * broadcast's loop over their log2, leaves `size <= 2` on every later prefix, which would
+     * keep an input that needs more processes (HPL's P x Q grid) at the count it ran with. The
+     * run that follows says whether the arm is reached. */
+    int rc = 0, relax = 0;
+    do {
+        solver_query q;
+        size_t sizes = 0;
+        rc = build(log, target, p, relax, &sizes, &q);
+        if (rc != 0)
+            return rc;
+        solver_z3_targets t = solver_query_targets(&q);
+        *sat = 1;
+        if (!navoid)
+            rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
+        uint32_t tuning = 0;
+        if (rc == 0 && *sat && tune)
+            rc = solver_tune(s, log, &q, &t, avoid, navoid, values, sat, &tuning);
+        if (checks)
+            *checks += tuning;
+        solver_query_free(&q);
+        relax = !relax && rc == 0 && !*sat && sizes &&
+                !solver_tune_names_only_mpi(log, &log->branches[target].pred);
+    } while (relax);
     return rc;
 }
 

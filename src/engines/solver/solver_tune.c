@@ -106,8 +106,7 @@ static uint32_t single_var(const sym_pred *target)
     return var;
 }
 
-/* 1 when every variable of the negated constraint is an MPI variable (a rank or a size). */
-static int names_only_mpi(const path_log *log, const sym_pred *target)
+int solver_tune_names_only_mpi(const path_log *log, const sym_pred *target)
 {
     const sym_expr *sides[2] = {&target->lhs, &target->rhs};
     for (int side = 0; side < 2; side++)
@@ -185,7 +184,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
      * which is tuned: lowering the slice's inputs with it only pulls them to the smallest the new
      * count allows (heat.c's cells down to the process count, so the block split never has a
      * remainder, 5 arms fewer at run 60), so its solution stays the solver's. */
-    if (names_only_mpi(log, q->preds[q->npreds - 1])) {
+    if (solver_tune_names_only_mpi(log, q->preds[q->npreds - 1])) {
         *sat = !k->navoid;
         goto out;
     }
