@@ -180,8 +180,8 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
             mg_info("check: the stream from %s joined with its node's ranks (%u, the first %d)",
                     c->node, hello.n, hello.ranks[0]);
         else
-            mg_info("check: the stream from %s joined as share %u of %u (%u ranks on its node, "
-                    "as the launcher said; 0: not said)",
+            mg_info("check: the stream from %s joined as share %u of %u (the launcher's count "
+                    "of its node's ranks: %u; 0: not said)",
                     c->node, hello.share, hello.shares, hello.node_ranks);
         announce(r, c, sink);
         return MG_OK;
