@@ -39,6 +39,7 @@ typedef struct agent_out {
      * started) and its share, the n_leaf ranks of this node (ascending), whichever they are */
     int leaf_pid;
     int32_t *leaf_ranks, n_leaf;
+    int hello_said;
 } agent_out;
 
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
@@ -217,21 +218,26 @@ static int detector_gone(int fd)
     return poll(&p, 1, 0) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
 }
 
-/* The HELLO naming this agent's share (of a leaf's agent: its leaf's, the node's ranks) and node.
- */
-static void say_hello(agent_out *o, int share, int shares)
+/* The HELLO naming this agent's share (of a leaf's agent: its leaf's, the node's ranks), node,
+ * and how many ranks the launcher started on it (0: not known). */
+static void say_hello(agent_out *o, int share, int shares, int on_node)
 {
-    char host[RECORD_STREAM_NODE_NAME] = "";
-    gethostname(host, sizeof host - 1);
+    record_stream_hello_fields h = {.share = (uint32_t)share,
+                                    .shares = (uint32_t)shares,
+                                    .node_ranks = (uint32_t)on_node,
+                                    .ranks = o->leaf_ranks,
+                                    .n = (uint32_t)o->n_leaf};
+    gethostname(h.node, sizeof h.node - 1);
     size_t size = RECORD_STREAM_HELLO_SIZE + (o->n_leaf ? 4 + 4 * (size_t)o->n_leaf : 0);
     uint8_t *bytes = room(o, size);
     if (bytes)
-        o->len += record_stream_hello(bytes, size, (uint32_t)share, (uint32_t)shares, host,
-                                      o->leaf_ranks, (uint32_t)o->n_leaf);
+        o->len += record_stream_hello(bytes, size, &h);
+    o->hello_said = 1;
 }
 
-/* The first bytes to the detector: the AUTH frame with the run's secret, then, but from a node
- * agent under a leaf (whose share waits for its first rank: start_leaf), the HELLO. */
+/* The first bytes to the detector: the AUTH frame with the run's secret, then, from an agent of a
+ * share of this machine's ranks, the HELLO (a node agent's waits for its first rank, which tells
+ * how many its node holds: observe_node, start_leaf). */
 static void say_auth(agent_out *o, const check_agent_proc_params *p)
 {
     uint8_t *bytes = room(o, AGENT_AUTH_SIZE);
@@ -239,8 +245,8 @@ static void say_auth(agent_out *o, const check_agent_proc_params *p)
         agent_auth_put(bytes, p->secret);
         o->len += AGENT_AUTH_SIZE;
     }
-    if (!p->leaves)
-        say_hello(o, p->share, p->shares);
+    if (!o->node)
+        say_hello(o, p->share, p->shares, 0);
 }
 
 /* How many ranks the launcher put on this node, as it told the rank of process pid; 0: not told.
@@ -299,7 +305,7 @@ static int start_leaf(agent_out *o, const check_agent_proc_params *p)
         free(ranks);
         return MG_ENOMEM;
     }
-    say_hello(o, k, p->leaves);
+    say_hello(o, k, p->leaves, expected);
     int pair[2];
     if (flush(o) != MG_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         free(ranks);
@@ -335,6 +341,11 @@ static int observe_node(agent_out *o, observe_ranks *observer, const check_agent
     job_session_discover(js);
     if (p->leaves && !o->leaf_pid && start_leaf(o, p) != MG_OK)
         return -1;
+    /* before its first verdict: the detector learns how many ranks are still to come from agents
+     * that have not joined yet, however late they are */
+    for (int r = 0; !p->leaves && !o->hello_said && r < js->nranks; r++)
+        if (js->ranks[r].pid)
+            say_hello(o, p->share, p->shares, node_ranks(js->ranks[r].pid));
     if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
         return MG_ENOMEM;
     double now = mg_clock_seconds();

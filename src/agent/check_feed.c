@@ -14,6 +14,8 @@
 
 /* Records drained per poll before the triggers are looked at again. */
 #define CHECK_POLL_RECORDS 65536
+/* How often the wait for ranks the agents' counts say are still to come is said. */
+#define CHECK_FEED_WAITING_EVERY_S 10.0
 
 uint64_t check_feed_now(void)
 {
@@ -274,16 +276,40 @@ static void on_agent_closed(void *ctx, int agent, const char *node, const check_
                                                    MG_OBSERVE_AGENT_LOST, detail);
 }
 
+/* The ranks still to come by the counts the agents' HELLOs gave (rank_observe_to_come). */
+static int32_t ranks_to_come(const check_feed *f)
+{
+    rank_observe_agent agents[CHECK_REMOTE_MAX_AGENTS] = {{0}};
+    int n = check_remote_agents(f->remote, agents);
+    for (int k = 0; k < f->world; k++)
+        if (f->agent_of[k] > 0 && f->agent_of[k] <= n)
+            agents[f->agent_of[k] - 1].named++;
+    return rank_observe_to_come(f->world, agents, n);
+}
+
 /* Across nodes, the ranks no agent named by the time rank_observe_unfound gives up on them: they
  * will not be observed, which is said while the job runs (the job is then stopped as for any rank
- * not observed) rather than only at its end. */
+ * not observed) rather than only at its end. While the agents' counts say ranks are still to come
+ * (an agent its launcher started late), the longer wait is said every few seconds. */
 static void name_unfound(check_feed *f)
 {
     if (!f->across_nodes || !f->world || !f->observer || !f->remote || f->unfound_named)
         return;
     double now = mg_clock_seconds(), joined = check_remote_joined_at(f->remote);
-    if (!rank_observe_unfound(now - f->world_at, joined > 0 ? now - joined : -1))
+    double world_for = now - f->world_at, joined_for = joined > 0 ? now - joined : -1;
+    if (!rank_observe_unfound(world_for, joined_for, 0))
         return;
+    int32_t to_come = ranks_to_come(f);
+    if (!rank_observe_unfound(world_for, joined_for, to_come)) {
+        if (now - f->waiting_said_at >= CHECK_FEED_WAITING_EVERY_S) {
+            f->waiting_said_at = now;
+            mg_warn("check: the agents' counts of their nodes' ranks leave %d rank%s to come "
+                    "(an agent started late): waiting, %.0f s of at most %.0f s",
+                    to_come, to_come == 1 ? "" : "s",
+                    world_for < joined_for ? world_for : joined_for, MG_OBSERVE_ANNOUNCED_S);
+        }
+        return;
+    }
     f->unfound_named = 1;
     char detail[256];
     snprintf(detail, sizeof detail,

@@ -47,9 +47,10 @@ typedef struct check_feed {
     uint64_t feed_errors;   /* records (or leaves' summaries) the detector refused */
     int failed;             /* out of memory, or a stream failed: the feed stopped */
     int broken; /* the detector refused records or failed an analysis: its view is partial */
-    int too_many_leaves; /* more leaves than the job's ranks */
-    long leaves_known;   /* leaves whose share came (check_remote_sink.share) */
-    int unfound_named;   /* the ranks no agent found were named (rank_observe_unfound) */
+    int too_many_leaves;    /* more leaves than the job's ranks */
+    long leaves_known;      /* leaves whose share came (check_remote_sink.share) */
+    int unfound_named;      /* the ranks no agent found were named (rank_observe_unfound) */
+    double waiting_said_at; /* when the wait for ranks still to come was last said */
 } check_feed;
 
 /* The time of the detector and the policy: integer nanoseconds (deadlock_detector.h). */

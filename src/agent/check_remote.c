@@ -19,7 +19,7 @@
 
 /* A joined agent's stream silent this long is lost: it says it is alive every
  * AGENT_ALIVE_EVERY_S, and an agent on a node at load 70 is held back a few seconds at worst. */
-enum { MAX_AGENTS = 256, SILENT_LOST_S = 15 };
+enum { MAX_AGENTS = CHECK_REMOTE_MAX_AGENTS, SILENT_LOST_S = 15 };
 
 typedef struct remote_conn {
     int fd;          /* -1 once closed */
@@ -27,6 +27,7 @@ typedef struct remote_conn {
     double heard_at; /* when its last bytes came (once joined) */
     char node[RECORD_STREAM_NODE_NAME];
     check_remote_end end; /* its HELLO's share, and whether DONE came */
+    int32_t node_ranks;   /* its HELLO's count of its node's ranks (0: not said, or no HELLO) */
     /* a leaf that said ENDED waits for the root's last answers: 1 + the answers it had read
      * then (0: not said), and the answers written to it; it ended after its last answer only
      * when it had read them all (tbon_stage_tell_children) */
@@ -158,8 +159,8 @@ static int summary_frame(check_remote *r, remote_conn *c, const agent_frame *f,
 static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
                     const check_remote_sink *sink)
 {
-    int32_t rank, value, line, *ranks;
-    uint32_t share, shares, n;
+    int32_t rank, value, line;
+    record_stream_hello_fields hello;
     uint64_t wide;
     uint8_t flags;
     char function[1024], file[1024];
@@ -167,18 +168,21 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
     switch (f->type) {
     case AGENT_MSG_HELLO:
         /* one HELLO per stream: a second could change a share the root was told */
-        if (c->announced || c->share ||
-            record_stream_parse_hello(f, &share, &shares, c->node, &ranks, &n))
+        if (c->announced || c->share || record_stream_parse_hello(f, &hello, 1))
             return MG_EFORMAT;
-        c->end.share = (int)share;
-        c->end.shares = (int)shares;
-        c->share = ranks;
-        c->n_share = (int32_t)n;
-        if (n)
+        memcpy(c->node, hello.node, sizeof c->node);
+        c->end.share = (int)hello.share;
+        c->end.shares = (int)hello.shares;
+        c->node_ranks = (int32_t)hello.node_ranks;
+        c->share = hello.ranks;
+        c->n_share = (int32_t)hello.n;
+        if (hello.n)
             mg_info("check: the stream from %s joined with its node's ranks (%u, the first %d)",
-                    c->node, n, ranks[0]);
+                    c->node, hello.n, hello.ranks[0]);
         else
-            mg_info("check: the stream from %s joined as share %u of %u", c->node, share, shares);
+            mg_info("check: the stream from %s joined as share %u of %u (the launcher's count "
+                    "of its node's ranks: %u; 0: not said)",
+                    c->node, hello.share, hello.shares, hello.node_ranks);
         announce(r, c, sink);
         return MG_OK;
     case AGENT_MSG_DONE:
@@ -412,6 +416,17 @@ void check_remote_release(check_remote *r)
 int check_remote_done(const check_remote *r)
 {
     return r->closed == r->joined && (r->expected ? r->joined == r->expected : r->joined > 0);
+}
+
+int check_remote_agents(const check_remote *r, rank_observe_agent out[CHECK_REMOTE_MAX_AGENTS])
+{
+    for (int i = 0; i < r->nconns; i++) {
+        const remote_conn *c = &r->conns[i];
+        if (c->joined)
+            out[c->joined - 1] = (rank_observe_agent){.announced = c->node_ranks,
+                                                      .gone = c->fd < 0};
+    }
+    return r->joined;
 }
 
 double check_remote_joined_at(const check_remote *r)

@@ -12,7 +12,11 @@
 
 typedef struct check_remote check_remote;
 
+/* No run takes more agents (one per node) or leaves. */
+#define CHECK_REMOTE_MAX_AGENTS 256
+
 #include "agent_proto.h"
+#include "rank_observe.h"
 #include "record_stream.h"
 #include "tbon_leaf.h"
 
@@ -70,6 +74,10 @@ void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
 void check_remote_release(check_remote *r);
 /* 1 once every expected agent (any number: at least one) joined and closed its stream. */
 int check_remote_done(const check_remote *r);
+/* The agents that joined so far, numbered as the sink's `agent`: in out[agent], the ranks its
+ * HELLO said its launcher started on its node and whether its stream closed (named is left 0 for
+ * the caller, which knows the verdicts). Returns how many joined. */
+int check_remote_agents(const check_remote *r, rank_observe_agent out[CHECK_REMOTE_MAX_AGENTS]);
 /* When (mg_clock_seconds) the last agent joined, once every expected one did (any number: the
  * latest so far); 0 before. */
 double check_remote_joined_at(const check_remote *r);

@@ -35,7 +35,8 @@ struct observe_ranks {
     observed_rank *ranks;
     int nranks;
     double started_at, looked_at;
-    int stopped; /* observe_ranks_job_stopped */
+    int stopped;     /* observe_ranks_job_stopped */
+    int node_agents; /* observe_ranks_node_agents */
 };
 
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
@@ -147,7 +148,8 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                            .age = now - k->found_at,
                            .ended = k->ended || job_ended,
                            .stopped = o->stopped,
-                           .by_stack = !o->published};
+                           .by_stack = !o->published,
+                           .node_agents = o->node_agents};
     k->cause = mg_rank_observe_decide(&in);
     mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (o->on_verdict && (k->cause != before || !k->told))
@@ -168,6 +170,11 @@ void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx
 {
     o->on_verdict = fn;
     o->verdict_ctx = ctx;
+}
+
+void observe_ranks_node_agents(observe_ranks *o)
+{
+    o->node_agents = 1;
 }
 
 void observe_ranks_job_stopped(observe_ranks *o)

@@ -33,6 +33,11 @@ void observe_ranks_destroy(observe_ranks *o);
 #define OBSERVE_RANKS_PERIOD_S 0.5
 int observe_ranks_update(observe_ranks *o, int job_ended);
 
+/* Across nodes, a rank this node sees on another node (a container, a namespace) is left to its
+ * node's agent (observe_ranks_remote), however late it comes, not judged OTHER_NODE here; one still
+ * unjudged at the job's end is NOT_FOUND. */
+void observe_ranks_node_agents(observe_ranks *o);
+
 /* The tool stops the job: a rank still pending that never published is then judged by
  * rank_observe_stopped, here and when its node's verdict comes (observe_ranks_remote). */
 void observe_ranks_job_stopped(observe_ranks *o);

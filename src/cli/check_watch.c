@@ -195,6 +195,8 @@ int check_watch(check_run *r)
     observe_ranks *observer = observe_ranks_create(&r->s->job, check_feed_ring_published, &r->feed);
     r->feed.observer = observer;
     r->feed.failed = !observer;
+    if (observer && r->feed.across_nodes)
+        observe_ranks_node_agents(observer);
     enum watch_end end = watch_running(r, observer);
     finish(r, observer);
     r->feed.observer = NULL;

@@ -3,6 +3,7 @@
 
 #include "capture_emit.h"
 
+/* Weak as mpi_handles_weak.h explains: the call only this file makes. */
 #pragma weak PMPI_Error_class
 
 /* The id handed out at the entry of the nonblocking call in progress, bound at its exit. */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define AGENT_PROTO_MAGIC 0x4741474dU /* the bytes "MGAG" */
-#define AGENT_PROTO_VERSION 16U
+#define AGENT_PROTO_VERSION 17U
 #define AGENT_FRAME_HEADER 12U
 /* No payload is larger: a length past it is a corrupt or hostile stream. */
 #define AGENT_PROTO_MAX_FRAME (64U << 20)
@@ -35,7 +35,9 @@ typedef enum agent_msg_type {
     AGENT_MSG_HELLO = 1, /* agent -> front: tool, then (hang) token, world size, owned count,
                             the owned ranks' CPU share in millionths, node name, owned (rank, pid)
                             pairs;
-                            (check) share u32, shares u32, node name */
+                            (check) share u32, shares u32, node name, the ranks the launcher
+                            started on the node (version 17; 0: not known), a leaf's ranks
+                            (record_stream.h) */
     /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
     AGENT_MSG_READ = 2,     /* front -> agent: kind u32 (agent_read_kind), count u32, ranks to
                                read now (all of the agent's ranks a sampling round or scan

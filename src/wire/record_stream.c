@@ -7,23 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t record_stream_hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares,
-                           const char *node, const int32_t *ranks, uint32_t n)
+/* The fixed part of a HELLO's payload: tool, share, shares, node name, node ranks. */
+#define HELLO_FIXED (16u + RECORD_STREAM_NODE_NAME)
+
+size_t record_stream_hello(uint8_t *buf, size_t cap, const record_stream_hello_fields *h)
 {
-    size_t len = 12 + RECORD_STREAM_NODE_NAME + (n ? 4 + 4 * (size_t)n : 0);
+    size_t len = HELLO_FIXED + (h->n ? 4 + 4 * (size_t)h->n : 0);
     if (cap < AGENT_FRAME_HEADER || len > cap - AGENT_FRAME_HEADER)
         return 0;
     uint8_t *p = buf + AGENT_FRAME_HEADER;
-    memset(p, 0, 12 + RECORD_STREAM_NODE_NAME);
+    memset(p, 0, HELLO_FIXED);
     put32(p, AGENT_TOOL_CHECK);
-    put32(p + 4, share);
-    put32(p + 8, shares);
-    if (node)
-        memcpy(p + 12, node, strnlen(node, RECORD_STREAM_NODE_NAME - 1));
-    if (n)
-        put32(p + 12 + RECORD_STREAM_NODE_NAME, n);
-    for (uint32_t i = 0; i < n; i++)
-        put32(p + 16 + RECORD_STREAM_NODE_NAME + 4 * i, (uint32_t)ranks[i]);
+    put32(p + 4, h->share);
+    put32(p + 8, h->shares);
+    memcpy(p + 12, h->node, strnlen(h->node, RECORD_STREAM_NODE_NAME - 1));
+    put32(p + 12 + RECORD_STREAM_NODE_NAME, h->node_ranks);
+    if (h->n)
+        put32(p + HELLO_FIXED, h->n);
+    for (uint32_t i = 0; i < h->n; i++)
+        put32(p + HELLO_FIXED + 4 + 4 * i, (uint32_t)h->ranks[i]);
     agent_frame_header_put(buf, AGENT_MSG_HELLO, (uint32_t)len);
     return AGENT_FRAME_HEADER + len;
 }
@@ -66,18 +68,19 @@ size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t
     return record_stream_frame(buf, cap, type, p, sizeof p);
 }
 
-int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *shares,
-                              char node[RECORD_STREAM_NODE_NAME], int32_t **ranks, uint32_t *n)
+int record_stream_parse_hello(const agent_frame *f, record_stream_hello_fields *h, int with_ranks)
 {
-    const size_t fixed = 12 + RECORD_STREAM_NODE_NAME;
+    const size_t fixed = HELLO_FIXED;
     if (f->type != AGENT_MSG_HELLO || f->length < fixed || get32(f->payload) != AGENT_TOOL_CHECK)
         return MG_EFORMAT;
     uint32_t count = f->length > fixed ? get32(f->payload + fixed) : 0;
+    uint32_t node_ranks = get32(f->payload + 12 + RECORD_STREAM_NODE_NAME);
     if (f->length != (count ? fixed + 4 + 4 * (size_t)count : fixed) ||
-        (f->length > fixed && !count) || count > AGENT_PROTO_MAX_WORLD)
+        (f->length > fixed && !count) || count > AGENT_PROTO_MAX_WORLD ||
+        node_ranks > AGENT_PROTO_MAX_WORLD)
         return MG_EFORMAT;
     int32_t *set = NULL;
-    if (count && ranks && !(set = malloc((size_t)count * sizeof *set)))
+    if (count && with_ranks && !(set = malloc((size_t)count * sizeof *set)))
         return MG_ENOMEM;
     for (uint32_t i = 0; set && i < count; i++) {
         set[i] = (int32_t)get32(f->payload + fixed + 4 + 4 * i);
@@ -86,14 +89,13 @@ int record_stream_parse_hello(const agent_frame *f, uint32_t *share, uint32_t *s
             return MG_EFORMAT;
         }
     }
-    *share = get32(f->payload + 4);
-    *shares = get32(f->payload + 8);
-    memcpy(node, f->payload + 12, RECORD_STREAM_NODE_NAME - 1);
-    node[RECORD_STREAM_NODE_NAME - 1] = '\0';
-    if (ranks)
-        *ranks = set;
-    if (n)
-        *n = count;
+    h->share = get32(f->payload + 4);
+    h->shares = get32(f->payload + 8);
+    h->node_ranks = node_ranks;
+    memcpy(h->node, f->payload + 12, RECORD_STREAM_NODE_NAME - 1);
+    h->node[RECORD_STREAM_NODE_NAME - 1] = '\0';
+    h->ranks = set;
+    h->n = count;
     return MG_OK;
 }
 

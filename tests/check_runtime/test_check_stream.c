@@ -54,12 +54,26 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
     return n;
 }
 
+/* A HELLO of share `share` of `shares` from node, naming the n ranks ranks[] (none: NULL, 0) and
+ * node_ranks ranks started on its node. */
+static size_t hello(uint8_t *buf, size_t cap, uint32_t share, uint32_t shares, const char *node,
+                    const int32_t *ranks, uint32_t n, uint32_t node_ranks)
+{
+    record_stream_hello_fields h = {.share = share,
+                                    .shares = shares,
+                                    .node_ranks = node_ranks,
+                                    .ranks = (int32_t *)ranks,
+                                    .n = n};
+    snprintf(h.node, sizeof h.node, "%s", node);
+    return record_stream_hello(buf, cap, &h);
+}
+
 /* hello + world + record + site + state + end + a node agent's verdict into buf; returns its
  * size. */
 static size_t good_stream(uint8_t *buf, size_t cap)
 {
     uint8_t rec[256];
-    size_t n = record_stream_hello(buf, cap, 1, 2, "node1", NULL, 0);
+    size_t n = hello(buf, cap, 1, 2, "node1", NULL, 0, 3);
     size_t rn = encode_recv(rec, sizeof rec);
     n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
@@ -80,8 +94,8 @@ static void test_round_trip_byte_by_byte(void)
     agent_reader r;
     agent_reader_init(&r);
     int frames = 0;
-    uint32_t share = 0, shares = 0;
-    char err[128], node[RECORD_STREAM_NODE_NAME] = "";
+    record_stream_hello_fields h = {0};
+    char err[128];
     record_stream_verdict verdict = {0};
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
         MG_CHECK_INT(agent_reader_push(&r, buf + i, 1), MG_OK);
@@ -90,8 +104,7 @@ static void test_round_trip_byte_by_byte(void)
         while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
             if (f.type == AGENT_MSG_HELLO)
-                MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, NULL, NULL),
-                             MG_OK);
+                MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_OK);
             if (f.type == AGENT_MSG_OBSERVE)
                 MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_OK);
             if (f.type == AGENT_MSG_SITE) {
@@ -112,9 +125,11 @@ static void test_round_trip_byte_by_byte(void)
         MG_CHECK_INT(rc, 0);
     }
     MG_CHECK_INT(frames, 7);
-    MG_CHECK_INT(share, 1);
-    MG_CHECK_INT(shares, 2);
-    MG_CHECK_STR(node, "node1");
+    MG_CHECK_INT(h.share, 1);
+    MG_CHECK_INT(h.shares, 2);
+    MG_CHECK_INT(h.node_ranks, 3); /* the ranks its launcher started on its node */
+    MG_CHECK(h.ranks == NULL && h.n == 0);
+    MG_CHECK_STR(h.node, "node1");
     MG_CHECK_INT(verdict.rank, 1);
     MG_CHECK_INT(verdict.pid, 42);
     MG_CHECK_INT(verdict.world, 2);
@@ -186,9 +201,9 @@ static void test_secret(void)
         MG_CHECK_INT(agent_auth_check(frame, secret), MG_EPERM);
         frame[i] ^= 0x20;
     }
-    uint8_t hello[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
-    record_stream_hello(hello, sizeof hello, 0, 1, "node0", NULL, 0);
-    MG_CHECK_INT(agent_auth_check(hello, secret), MG_EPERM);
+    uint8_t first[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
+    hello(first, sizeof first, 0, 1, "node0", NULL, 0, 0);
+    MG_CHECK_INT(agent_auth_check(first, secret), MG_EPERM);
 }
 
 /* Every decoder a received frame meets, as the detector and the hang front call them. Returns
@@ -205,16 +220,16 @@ static int decode_all(const uint8_t *buf, size_t n)
     char err[256] = "";
     while (rc == 1 && (rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
         frames++;
-        uint32_t u;
         int32_t rank, value, line;
         uint64_t wide;
         uint8_t flags;
-        char fn[64], file[64], node[RECORD_STREAM_NODE_NAME];
+        char fn[64], file[64];
+        record_stream_hello_fields h;
         check_event ev;
         agent_reading reading;
         record_stream_verdict verdict;
         agent_cursor c = {f.payload, f.payload + f.length};
-        int prc = record_stream_parse_hello(&f, &u, &u, node, NULL, NULL);
+        int prc = record_stream_parse_hello(&f, &h, 0);
         prc |= record_stream_parse_observe(&f, &verdict);
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line,
                                         &flags);
@@ -372,7 +387,7 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
     size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     agent_auth_put(buf, run_secret);
-    m += record_stream_hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0);
+    m += hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0, 0);
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
@@ -419,7 +434,7 @@ static void test_answers_wait_for_a_full_socket(void)
     uint8_t buf[1024];
     agent_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE;
-    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
+    n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
     /* the leaf's share, which the answers go by, is known with the world's size */
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, WORLD, 0);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
@@ -478,7 +493,7 @@ static void test_ranks_found_from_streams(void)
     uint8_t buf[2048], rec[256];
     agent_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
-    n += record_stream_hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0);
+    n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
     n += record_stream_frame(buf + n, sizeof buf - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
@@ -506,15 +521,13 @@ static void test_share_of_a_node(void)
     static const int32_t mine[] = {1, 4}, unordered[] = {4, 1};
     uint8_t buf[1024];
     agent_frame f;
-    uint32_t share, shares, n;
-    char node[RECORD_STREAM_NODE_NAME];
-    int32_t *ranks;
-    size_t len = record_stream_hello(buf, sizeof buf, 1, 3, "n2", unordered, 2);
+    record_stream_hello_fields h;
+    size_t len = hello(buf, sizeof buf, 1, 3, "n2", unordered, 2, 2);
     char why[200];
     MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
     f.payload = buf + AGENT_FRAME_HEADER;
     MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
-    MG_CHECK_INT(record_stream_parse_hello(&f, &share, &shares, node, &ranks, &n), MG_EFORMAT);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
 
     int sv[2];
     MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
@@ -523,7 +536,7 @@ static void test_share_of_a_node(void)
     MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
     agent_auth_put(buf, run_secret);
     len = AGENT_AUTH_SIZE;
-    len += record_stream_hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2);
+    len += hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2, 2);
     len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, 6, 0);
     MG_CHECK(write(sv[1], buf, len) == (ssize_t)len);
     got g = {0};
@@ -574,8 +587,7 @@ static void test_rank_claimed_twice(void)
         uint8_t buf[512];
         agent_auth_put(buf, run_secret);
         size_t n = AGENT_AUTH_SIZE;
-        n += record_stream_hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1",
-                                 shares[k], 2);
+        n += hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1", shares[k], 2, 2);
         n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 3, 0);
         MG_CHECK(write(sv[k][1], buf, n) == (ssize_t)n);
     }
@@ -592,6 +604,55 @@ static void test_rank_claimed_twice(void)
     close(sv[1][1]);
 }
 
+/* Each node agent's HELLO says how many ranks its launcher started on its node: the detector keeps
+ * each joined agent's count (0: not said) and whether its stream closed, from which it knows how
+ * many of the job's ranks are still to come (rank_observe_to_come); a count past any job's size is
+ * refused. */
+static void test_node_counts(void)
+{
+    uint8_t buf[512];
+    agent_frame f;
+    record_stream_hello_fields h;
+    size_t len = hello(buf, sizeof buf, 0, 0, "n1", NULL, 0, AGENT_PROTO_MAX_WORLD + 1);
+    char why[200];
+    MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
+    f.payload = buf + AGENT_FRAME_HEADER;
+    MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
+
+    int sv[2][2];
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(-1, 0, run_secret, &rem), MG_OK);
+    for (int k = 0; k < 2; k++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
+        MG_CHECK_INT(check_remote_adopt(rem, sv[k][0]), MG_OK);
+        agent_auth_put(buf, run_secret);
+        len = AGENT_AUTH_SIZE + hello(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE, 0, 0,
+                                      k ? "n2" : "n1", NULL, 0, k ? 0 : 2);
+        MG_CHECK(write(sv[k][1], buf, len) == (ssize_t)len);
+    }
+    got g = {0};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
+    rank_observe_agent agents[CHECK_REMOTE_MAX_AGENTS] = {{0}};
+    size_t records;
+    for (int i = 0; i < 50 && !agents[0].announced; i++) {
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+        check_remote_agents(rem, agents);
+    }
+    MG_CHECK_INT(check_remote_agents(rem, agents), 2);
+    MG_CHECK_INT(agents[0].announced, 2);
+    MG_CHECK_INT(agents[1].announced, 0); /* its launcher did not say */
+    MG_CHECK(!agents[0].gone && !agents[1].gone);
+    close(sv[0][1]);
+    for (int i = 0; i < 50 && !g.closed; i++)
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+    check_remote_agents(rem, agents);
+    MG_CHECK(agents[0].gone && !agents[1].gone);
+    check_remote_destroy(rem);
+    close(sv[1][1]);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip_byte_by_byte);
@@ -603,5 +664,6 @@ int main(void)
     MG_RUN(test_ranks_found_from_streams);
     MG_RUN(test_share_of_a_node);
     MG_RUN(test_rank_claimed_twice);
+    MG_RUN(test_node_counts);
     MG_TEST_END();
 }

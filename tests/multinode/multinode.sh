@@ -222,8 +222,9 @@ check-unclaimed-leaves | check-unclaimed-early | check-hidden-rank-leaves)
     # ends them before it, and their agents' verdicts say so (stopped_before_init), not a cause
     # of their own. Hidden: rank 1 (node 2) starts without mpiguard's environment (a site's
     # wrapper dropped it), its node's agent never finds it and node 2's leaf never says its share;
-    # once the job's size and every agent have been known for MG_OBSERVE_UNFOUND_S and still no
-    # agent named it, mpiguard names it.
+    # once the job's size and every agent have been known for MG_OBSERVE_ANNOUNCED_S (the other
+    # agents' counts of their nodes' ranks leave it to come) and still no agent named it, mpiguard
+    # names it.
     app="$BUILD/examples/$flavor/cg"
     if [ "$case" != check-hidden-rank-leaves ]; then
         agents=2 wrap=() seconds=120 missing=2 cause=agent_lost
@@ -261,6 +262,39 @@ assert all(v in allowed for v in obs.values()), obs
 assert r["job"]["outcome"] == "stopped", r["job"]
 PY
     pass "3-node check ($flavor), $case: rank $missing named not observed ($cause), exit 83"
+    ;;
+check-late-agent | check-missing-agent)
+    # Without leaves the root takes any number of agents; each agent's HELLO says how many ranks
+    # its launcher put on its node. Late: node 2's agent starts 25 s after the others (its ranks
+    # did not: rank 1 is already in the deadlock of mn_deadlock, which only its records show).
+    # The root, which has the other agents' counts (1 + 1 of the job's 3), waits for the rank to
+    # come, saying so, instead of judging it not_found at MG_OBSERVE_UNFOUND_S: the deadlock is
+    # found, every rank observed. Missing: no agent on node 3 at all (-n 2) under a healthy job: the
+    # wait is bounded (MG_OBSERVE_ANNOUNCED_S), then rank 2 is named not_found and the job stopped,
+    # exit 83.
+    if [ "$case" = check-late-agent ]; then
+        printf '#!/bin/sh\ncase $(hostname) in *n2) sleep 25 ;; esac\nexec "$@"\n' >"$TMP/late.sh"
+        chmod +x "$TMP/late.sh"
+        agents="$launcher -n 3 $TMP/late.sh" want=82 limit=90 job=("$PROGS/mn_deadlock")
+    else
+        agents="$launcher -n 2" want=83 limit=150 job=("$BUILD/examples/$flavor/cg" --seconds 120)
+    fi
+    expect_status_within $limit $want "3-node check, $case" "${job[0]}" -- mn_on 0 "$MPIGUARD" \
+        check -v --agent-launcher "$agents" --report "$TMP/r.json" -- $launcher -n 3 "${job[@]}"
+    expect_stderr "the agents' counts of their nodes' ranks leave 1 rank to come"
+    python3 - "$TMP/r.json" $case <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+obs = {o["rank"]: (o["observed"], o["cause"]) for o in r["observation"]}
+kinds = [f["kind"] for f in r["findings"]]
+if sys.argv[2] == "check-late-agent":
+    assert obs == {k: (True, "observed") for k in range(3)}, obs
+    assert kinds == ["deadlock"] and {0, 1} <= set(r["findings"][0]["ranks"]), r["findings"]
+else:
+    assert obs[2] == (False, "not_found") and obs[0][0] and obs[1][0], obs
+    assert kinds == [] and r["job"]["outcome"] == "stopped", (kinds, r["job"])
+PY
+    pass "3-node check ($flavor), $case: the root waited for the rank its agents' counts left, exit $want"
     ;;
 check-plain)
     # check without --agent-launcher on a job whose ranks run on other nodes: each rank named with

@@ -37,6 +37,8 @@ mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
     if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
         return in->ended || in->age >= MG_OBSERVE_SETTLE_S ? MG_OBSERVE_NOT_MPI
                                                            : MG_OBSERVE_PENDING;
+    if (s->other_node && in->node_agents)
+        return in->ended ? MG_OBSERVE_NOT_FOUND : MG_OBSERVE_PENDING;
     mg_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
                                            : cause_from_sight(s, in->expected);
     if (in->ended)
@@ -60,9 +62,27 @@ mg_observe_cause rank_observe_stopped(mg_observe_cause cause)
                : cause;
 }
 
-int rank_observe_unfound(double world_known_for, double agents_joined_for)
+int rank_observe_unfound(double world_known_for, double agents_joined_for, int32_t to_come)
 {
-    return world_known_for >= MG_OBSERVE_UNFOUND_S && agents_joined_for >= MG_OBSERVE_UNFOUND_S;
+    double bound = to_come > 0 ? MG_OBSERVE_ANNOUNCED_S : MG_OBSERVE_UNFOUND_S;
+    return world_known_for >= bound && agents_joined_for >= bound;
+}
+
+int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, int n)
+{
+    int64_t undelivered = 0, accounted = 0;
+    int counted = 1;
+    for (int i = 0; i < n; i++) {
+        const rank_observe_agent *a = &agents[i];
+        int32_t share = a->announced > a->named ? a->announced : a->named;
+        accounted += share;
+        /* a closed stream brings nothing more: what it did not name is lost with it */
+        undelivered += a->gone ? 0 : share - a->named;
+        /* an agent whose launcher said nothing holds an unknown part of the rest */
+        counted &= a->announced > 0 || a->named == 0;
+    }
+    int64_t later = counted && world > accounted ? world - accounted : 0;
+    return (int32_t)(undelivered + later);
 }
 
 const char *mg_observe_cause_name(mg_observe_cause cause)

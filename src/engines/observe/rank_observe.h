@@ -65,11 +65,29 @@ typedef enum mg_observe_cause {
  * rank and agent, and an agent finds its node's ranks at its first scans of /proc (a rank a slow
  * wrapper starts 1 s late is found well within it). */
 #define MG_OBSERVE_UNFOUND_S 15.0
+/* ... and this long while the agents' HELLOs say ranks are still to come (rank_observe_to_come):
+ * an agent its launcher started late (a node slow to start it, a step queued behind the job's),
+ * which cannot be told apart from a node without an agent until then. */
+#define MG_OBSERVE_ANNOUNCED_S 60.0
 
 /* Whether a rank no agent found is not observed now (MG_OBSERVE_NOT_FOUND), from the seconds since
  * the job's size became known and since the last agent expected joined, each < 0 while not so
- * yet (an agent still expected). */
-int rank_observe_unfound(double world_known_for, double agents_joined_for);
+ * yet (an agent still expected), and the ranks still to come by the agents' counts
+ * (rank_observe_to_come): with any, the bound is MG_OBSERVE_ANNOUNCED_S. */
+int rank_observe_unfound(double world_known_for, double agents_joined_for, int32_t to_come);
+
+/* One agent that joined, as the detector knows it: the ranks its launcher started on its node, as
+ * its HELLO said (0: not said, or no HELLO yet), the ranks it named (sent a verdict on), and
+ * whether its stream closed (it names no more). */
+typedef struct rank_observe_agent {
+    int32_t announced, named;
+    int gone;
+} rank_observe_agent;
+
+/* How many of a job of `world` ranks are still to come from the n agents that joined: those an
+ * agent still streaming announced and has not named, and, when every agent that named ranks
+ * announced its count, those no joined agent accounts for (an agent not joined yet brings them). */
+int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, int n);
 
 /* The verdict on a rank the tool's own stop of the job ended before it published, given cause,
  * the verdict its process would get had it ended by itself: a cause only elimination gives
@@ -90,6 +108,8 @@ typedef struct mg_observe_input {
     int stopped;                  /* ... because the tool stopped the job (rank_observe_stopped) */
     int by_stack;                 /* read by its stacks alone (ptrace, no interposition library):
                                      observed when it maps an MPI library or defines MPI itself */
+    int node_agents;              /* across nodes: a rank on another node is its node's agent's to
+                                     judge, NOT_FOUND if none did by the job's end */
 } mg_observe_input;
 
 /* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given

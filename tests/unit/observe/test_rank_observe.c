@@ -193,18 +193,72 @@ static void stopped_before_init_only_by_elimination(void)
 static void unfound_rank_waits_for_size_and_agents(void)
 {
     const double b = MG_OBSERVE_UNFOUND_S;
-    MG_CHECK(rank_observe_unfound(b, b));
-    MG_CHECK(rank_observe_unfound(10 * b, b + 1));
-    MG_CHECK(!rank_observe_unfound(b - 0.1, 10 * b));
-    MG_CHECK(!rank_observe_unfound(10 * b, b - 0.1));
-    MG_CHECK(!rank_observe_unfound(10 * b, -1));
-    MG_CHECK(!rank_observe_unfound(-1, 10 * b));
+    MG_CHECK(rank_observe_unfound(b, b, 0));
+    MG_CHECK(rank_observe_unfound(10 * b, b + 1, 0));
+    MG_CHECK(!rank_observe_unfound(b - 0.1, 10 * b, 0));
+    MG_CHECK(!rank_observe_unfound(10 * b, b - 0.1, 0));
+    MG_CHECK(!rank_observe_unfound(10 * b, -1, 0));
+    MG_CHECK(!rank_observe_unfound(-1, 10 * b, 0));
     char detail[64];
     mg_rank_sight s = {0};
     mg_observe_input in = input(&s, 0.0);
     mg_rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
     MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
     MG_CHECK_STR(detail, "no agent found it while the job ran");
+}
+
+/* While the agents' counts leave ranks to come (an agent its launcher started late), the wait is
+ * MG_OBSERVE_ANNOUNCED_S, not MG_OBSERVE_UNFOUND_S, and bounded all the same. */
+static void announced_ranks_are_waited_for_longer(void)
+{
+    const double a = MG_OBSERVE_ANNOUNCED_S;
+    MG_CHECK(a > MG_OBSERVE_UNFOUND_S);
+    MG_CHECK(!rank_observe_unfound(a - 0.1, a - 0.1, 1));
+    MG_CHECK(!rank_observe_unfound(10 * a, a - 0.1, 1));
+    MG_CHECK(rank_observe_unfound(a, a, 1));
+    MG_CHECK(rank_observe_unfound(10 * a, a + 1, 3));
+}
+
+/* The ranks still to come from the agents' HELLOs: a job of 3 ranks, one per node. */
+static void ranks_to_come_from_the_agents_counts(void)
+{
+    /* two agents joined, each named its node's one rank: the third node's agent brings one */
+    rank_observe_agent two[] = {{1, 1, 0}, {1, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, two, 2), 1);
+    /* a node of two ranks whose agent named one so far */
+    rank_observe_agent part[] = {{2, 1, 0}, {1, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, part, 2), 1);
+    MG_CHECK_INT(rank_observe_to_come(4, part, 2), 2);
+    /* every rank accounted for and named: nothing to come */
+    rank_observe_agent all[] = {{1, 1, 0}, {1, 1, 0}, {1, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, all, 3), 0);
+    /* an agent joined that found no rank yet (no HELLO) does not stop the count */
+    rank_observe_agent early[] = {{1, 1, 0}, {0, 0, 0}, {1, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, early, 3), 1);
+    /* an agent that named ranks without a count holds an unknown part of the rest: only what the
+     * others announced and did not name is to come */
+    rank_observe_agent unsaid[] = {{2, 1, 0}, {0, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(5, unsaid, 2), 1);
+    rank_observe_agent unsaid_all[] = {{1, 1, 0}, {0, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, unsaid_all, 2), 0);
+    /* an agent whose stream closed brings nothing more: its rank not named is lost, not to come */
+    rank_observe_agent lost[] = {{2, 1, 1}, {1, 1, 0}};
+    MG_CHECK_INT(rank_observe_to_come(3, lost, 2), 0);
+    MG_CHECK_INT(rank_observe_to_come(3, NULL, 0), 3);
+}
+
+/* Across nodes, a rank this node sees on another node is its agent's to judge: pending while the
+ * job runs, however long, and not_found if it ends unjudged; without agents it is other_node. */
+static void other_node_waits_for_its_agent(void)
+{
+    mg_rank_sight s = healthy();
+    s.other_node = 1;
+    mg_observe_input in = input(&s, 10 * MG_OBSERVE_ANNOUNCED_S);
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
+    in.node_agents = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    in.ended = 1;
+    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_FOUND);
 }
 
 int main(void)
@@ -219,6 +273,9 @@ int main(void)
     MG_RUN(by_stack_needs_only_some_mpi);
     MG_RUN(unread_rank_that_ended_vanished);
     MG_RUN(unfound_rank_waits_for_size_and_agents);
+    MG_RUN(announced_ranks_are_waited_for_longer);
+    MG_RUN(ranks_to_come_from_the_agents_counts);
+    MG_RUN(other_node_waits_for_its_agent);
     MG_RUN(stopped_before_init_only_by_elimination);
     MG_TEST_END();
 }
