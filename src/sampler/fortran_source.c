@@ -246,11 +246,14 @@ static void read_statement(scan *sc, const char *s, int n, int continuation)
     }
     if (n == sc->row)
         sc->row_statement = sc->statement;
-    for (; *s; s++)
-        if (!isspace((unsigned char)*s) && *s != '&' && sc->code_len + 1 < STATEMENT_MAX)
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s) || *s == '&')
+            continue;
+        if (sc->code_len + 1 < STATEMENT_MAX)
             sc->code[sc->code_len++] = *s;
-        else if (!isspace((unsigned char)*s) && *s != '&')
+        else
             sc->loops_lost = 1;
+    }
     sc->code[sc->code_len] = '\0';
 }
 
