@@ -21,6 +21,8 @@ enum { MAX_NAMINGS = 64 };
 enum { MAX_DO_DEPTH = 32 };
 /* Fixed form's statement columns: a label in 1-5, a continuation mark in 6, text up to 72. */
 enum { FIXED_MARK_COLUMN = 6, FIXED_LAST_COLUMN = 72 };
+/* A statement's code kept, blanks dropped, to tell what it is: past it no loop is followed. */
+enum { STATEMENT_MAX = 2048 };
 
 /* An open `do` loop: the line of its do statement, and the label of the statement that ends it
  * (0: a block loop, which `end do` ends). */
@@ -35,9 +37,14 @@ typedef struct scan {
     int refs;  /* namings seen anywhere: the procedure's text, included files, #define lines */
     int own;   /* namings in the procedure's text itself, each naming's line in lines */
     int lines[MAX_NAMINGS];
-    int continues; /* free form: the line before ended with &, so the next starts no statement */
-    int in_use;    /* the statement being read is a USE statement */
-    int row;       /* the line the line table gives the call */
+    int continues;  /* free form: the line before ended with &, so the next starts no statement */
+    int in_use;     /* the statement being read is a USE statement */
+    int row;        /* the line the line table gives the call */
+    int unreadable; /* an included file could not be read: namings may be missed */
+    int statement;  /* the first line of the statement being read (the procedure's own file) */
+    char code[STATEMENT_MAX]; /* its code so far, without blanks and & */
+    size_t code_len;
+    int row_statement; /* the first line of the statement holding row; 0 while not read */
     open_loop open[MAX_DO_DEPTH]; /* innermost last */
     int open_n;
     int loops_lost; /* too deep, or loops that do not nest as read: none followed further */
@@ -99,7 +106,7 @@ static void strip(char *s)
 static int names(const char *s, const scan *sc)
 {
     int n = 0;
-    for (const char *p = s; *p; p++)
+    for (const char *p = s; sc->name_len && *p; p++)
         if (strncasecmp(p, sc->name, sc->name_len) == 0 &&
             (p == s || !is_word((unsigned char)p[-1])) && !is_word((unsigned char)p[sc->name_len]))
             n++;
@@ -125,61 +132,89 @@ static int label_digits(const char **s)
     return label;
 }
 
-/* The label a statement starts with (fixed form's columns 1-5, or free form's digits before the
- * statement), *s moved past it; 0 when none. */
-static int statement_label(const char **s)
+/* Whether *s starts with word (case-insensitive): then *s is moved past it. */
+static int starts_with(const char **s, const char *word)
 {
-    const char *p = skip_blanks(*s);
-    int label = label_digits(&p);
-    if (!label || (*p != ' ' && *p != '\t'))
+    size_t n = strlen(word);
+    if (strncasecmp(*s, word, n) != 0)
         return 0;
-    *s = p;
-    return label;
+    *s += n;
+    return 1;
 }
 
-/* Whether a stripped statement (its label gone) opens a do loop (`do`, `do i = 1, n`,
- * `do while (...)`, `name: do ...`, and `do 10 i = ...`, `do 10, i = ...`, `do 10 while (...)`, the
- * loop a statement labelled 10 ends, whose label goes to *label) or is an `end do` (`enddo`):
- * 1, -1, or 0 for any other. Fixed form's blanks are not ignored: `DO10I=1,N` is not followed. */
+/* Whether s holds c outside parentheses and brackets. */
+static int outside_brackets(const char *s, char c)
+{
+    for (int depth = 0; *s; s++) {
+        depth += (*s == '(' || *s == '[') - (*s == ')' || *s == ']');
+        if (depth == 0 && *s == c)
+            return 1;
+    }
+    return 0;
+}
+
+/* The code past the bracket that closes the one at s, or NULL when none does. */
+static const char *past_brackets(const char *s)
+{
+    int depth = 0;
+    do
+        depth += (*s == '(' || *s == '[') - (*s == ')' || *s == ']');
+    while (depth > 0 && *++s);
+    return depth == 0 ? s + 1 : NULL;
+}
+
+/* Whether blank-free statement code s (its label gone) opens a do loop (`DO`, `DOI=1,N`,
+ * `DOWHILE(...)`, `DOCONCURRENT(...)`, `NAME:DO...`, and `DO10I=1,N`, `DO10,I=1,N`,
+ * `DO10WHILE(...)`, the loop a statement labelled 10 ends, whose label goes to *label) or is an
+ * `ENDDO` (with its loop's name): 1, -1, or 0 for any other. Blanks mean nothing in fixed form, and
+ * in free form no valid statement reads otherwise without them; what follows DO tells a loop from
+ * an assignment (`DO10I=1.5` sets the variable DO10I, `DOUBLEPRECISION::X=1.0,Y` declares): a
+ * variable's `=` followed by a comma outside brackets, or WHILE or CONCURRENT with no `=` past its
+ * parenthesis. */
 static int do_statement(const char *s, int *label)
 {
-    s = skip_blanks(s);
     const char *w = s;
     while (is_word((unsigned char)*w))
         w++;
-    const char *colon = skip_blanks(w);
-    if (w > s && *colon == ':' && colon[1] != ':')
-        s = skip_blanks(colon + 1);
-    if (strncasecmp(s, "do", 2) == 0 && !is_word((unsigned char)s[2])) {
-        s = skip_blanks(s + 2);
-        *label = label_digits(&s);
-        return 1;
-    }
-    if (strncasecmp(s, "enddo", 5) == 0 && !is_word((unsigned char)s[5]))
-        return -1;
-    if (strncasecmp(s, "end", 3) != 0 || is_word((unsigned char)s[3]))
+    if (w > s && *w == ':' && w[1] != ':')
+        s = w + 1;
+    if (starts_with(&s, "enddo"))
+        return strpbrk(s, "=(") ? 0 : -1;
+    if (!starts_with(&s, "do"))
         return 0;
-    s = skip_blanks(s + 3);
-    return strncasecmp(s, "do", 2) == 0 && !is_word((unsigned char)s[2]) ? -1 : 0;
+    *label = label_digits(&s);
+    if (*s == '\0')
+        return 1;
+    s += *s == ',';
+    const char *control = s, *past;
+    if ((starts_with(&control, "while(") || starts_with(&control, "concurrent(")) &&
+        (past = past_brackets(control - 1)) != NULL && !outside_brackets(past, '='))
+        return 1;
+    if (!isalpha((unsigned char)*s))
+        return 0;
+    for (w = s; is_word((unsigned char)*w);)
+        w++;
+    return *w == '=' && outside_brackets(w, ',');
 }
 
-/* Ends the innermost open loop on line n, whose ending statement is in its body when labelled. */
+/* Ends the innermost open loop at the statement of line n, which is in its body when labelled. */
 static void close_loop(scan *sc, int n)
 {
     const open_loop *loop = &sc->open[--sc->open_n];
-    if (loop->line == sc->row || n == sc->row) {
+    if (loop->line == sc->row_statement || n == sc->row_statement) {
         sc->loop_first = loop->line;
         sc->loop_last = loop->label ? n : n - 1;
     }
 }
 
-/* Follows the do loops of the procedure's text by the statement starting on line n: the one
- * opened or ended on sc->row is kept (of loops ending together, the outermost). */
-static void follow_loops(scan *sc, const char *s, int n)
+/* Follows the do loops of the procedure's text by the statement read, on line sc->statement: the
+ * one opened or ended on the row's statement is kept (of loops ending together, the outermost). */
+static void follow_loops(scan *sc)
 {
-    if (sc->loops_lost)
+    if (sc->loops_lost || !sc->statement)
         return;
-    int label = statement_label(&s), ended = 0, do_label;
+    const char *s = sc->code;
+    int n = sc->statement, label = label_digits(&s), ended = 0, do_label = 0;
     /* nested labelled loops may share their ending statement */
     while (label && sc->open_n > 0 && sc->open[sc->open_n - 1].label == label) {
         close_loop(sc, n);
@@ -199,11 +234,73 @@ static void follow_loops(scan *sc, const char *s, int n)
         sc->loops_lost = 1;
 }
 
+/* Reads a stripped line of the procedure's own text, n, into the statement it starts or continues:
+ * the statement before, complete, has its loops followed. Blanks and free form's & are dropped
+ * from the code kept; a statement too long for it follows no loop any more. */
+static void read_statement(scan *sc, const char *s, int n, int continuation)
+{
+    if (!continuation || !sc->statement) {
+        follow_loops(sc);
+        sc->statement = n;
+        sc->code_len = 0;
+    }
+    if (n == sc->row)
+        sc->row_statement = sc->statement;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s) || *s == '&')
+            continue;
+        if (sc->code_len + 1 < STATEMENT_MAX)
+            sc->code[sc->code_len++] = *s;
+        else
+            sc->loops_lost = 1;
+    }
+    sc->code[sc->code_len] = '\0';
+}
+
+/* What path's text shows of its form: 1 fixed, 0 free, -1 neither or both. Free form puts code
+ * (not a label) in columns 1-5 or ends a line with &; fixed form starts a comment line with * or
+ * with c or d followed by no statement (`C     text`, not `c = 1` or `call`), or a line with & in
+ * column 6 where the line before does not end with one. */
+static int form_shown(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *text = NULL;
+    size_t cap = 0;
+    int fixed = 0, free_form = 0, continues = 0;
+    while (getline(&text, &cap, f) >= 0) {
+        const char *rest = skip_blanks(text + (*text != '\0'));
+        int comment_mark = *text && strchr("cCdD", *text);
+        if (*text == '*' ||
+            (comment_mark && !is_word((unsigned char)text[1]) && *rest && !strchr("=(%[", *rest))) {
+            fixed = 1;
+            continue;
+        }
+        strip(text);
+        /* c and d lines are statements of either form's, or comments */
+        if (*text == '#' || comment_mark || *skip_blanks(text) == '\0' ||
+            *skip_blanks(text) == '\n')
+            continue;
+        fixed |= !continues && strncmp(text, "     &", 6) == 0;
+        for (int i = 0; i < FIXED_MARK_COLUMN - 1 && text[i] && text[i] != '\t'; i++)
+            free_form |= !isspace((unsigned char)text[i]) && !isdigit((unsigned char)text[i]);
+        free_form |= continues = continued(text);
+    }
+    free(text);
+    fclose(f);
+    return fixed != free_form ? fixed : -1;
+}
+
 /* Whether path is fixed-form source compiled in form: by its suffix, as gfortran decides without
- * -ffixed-form or -ffree-form (.f, .for, .ftn, .fpp, .f77, any case). */
+ * -ffixed-form or -ffree-form (.f, .for, .ftn, .fpp, .f77, any case), where its text does not
+ * show the form the compiler was told, unrecorded. */
 static int fixed_form(const char *path, fortran_source_form form)
 {
-    if (form != FORTRAN_SOURCE_BY_SUFFIX)
+    int shown = form == FORTRAN_SOURCE_UNRECORDED ? form_shown(path) : -1;
+    if (shown >= 0)
+        return shown;
+    if (form == FORTRAN_SOURCE_FIXED || form == FORTRAN_SOURCE_FREE)
         return form == FORTRAN_SOURCE_FIXED;
     const char *dot = strrchr(path, '.');
     if (!dot || strchr(dot, '/'))
@@ -237,24 +334,25 @@ static int fixed_columns(char *s)
 static int scan_file(const char *path, int first, int end, scan *sc, int depth);
 
 /* Scans the file an include line of `from` names, looked up beside `from`, as text of the
- * procedure or, out of it, for its macros alone: 0, or -1 when it cannot be read. */
-static int scan_included(const char *from, const char *name, size_t len, int in_text, scan *sc,
-                         int depth)
+ * procedure or, out of it, for its macros alone; sc->unreadable when it cannot be read. */
+static void scan_included(const char *from, const char *name, size_t len, int in_text, scan *sc,
+                          int depth)
 {
     if (len == 6 && strncasecmp(name, "mpif.h", 6) == 0)
-        return 0;
-    if (depth >= MAX_INCLUDE_DEPTH || len >= PATH_MAX)
-        return -1;
+        return;
     const char *slash = strrchr(from, '/');
     int dir = name[0] != '/' && slash ? (int)(slash - from + 1) : 0;
     char path[2 * PATH_MAX];
     snprintf(path, sizeof path, "%.*s%.*s", dir, from, (int)len, name);
-    return scan_file(path, in_text ? 1 : 0, in_text ? INT_MAX : 0, sc, depth + 1);
+    if (depth >= MAX_INCLUDE_DEPTH || len >= PATH_MAX ||
+        scan_file(path, in_text ? 1 : 0, in_text ? INT_MAX : 0, sc, depth + 1) != 0)
+        sc->unreadable = 1;
 }
 
 /* Counts the namings of sc->name in path's lines first .. end - 1 and in what they include, and
  * in the preprocessor lines of the file and of every file it includes; depth 0 is the procedure's
- * own file. 0, or -1 when a file cannot be read. */
+ * own file, whose statements are read too (read_statement), each naming placed on its statement's
+ * first line. 0, or -1 when path cannot be read. */
 static int scan_file(const char *path, int first, int end, scan *sc, int depth)
 {
     FILE *f = fopen(path, "r");
@@ -262,14 +360,14 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
         return -1;
     char *text = NULL;
     size_t cap = 0;
-    int rc = 0, n = 0;
-    while (rc == 0 && getline(&text, &cap, f) >= 0) {
+    int n = 0;
+    while (getline(&text, &cap, f) >= 0) {
         int in_text = ++n >= first && n < end;
         const char *included;
         size_t len;
         if (quoted_after(text, "#include", &included, &len) ||
             quoted_after(text, "include", &included, &len)) {
-            rc = scan_included(path, included, len, in_text, sc, depth);
+            scan_included(path, included, len, in_text, sc, depth);
         } else if (*skip_blanks(text) == '#') {
             /* a macro may call the function from any line that uses it */
             sc->refs += names(text, sc);
@@ -283,18 +381,20 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
             sc->continues = continued(text);
             if (!continuation)
                 sc->in_use = strncasecmp(word, "use", 3) == 0 && !is_word((unsigned char)word[3]);
+            if (depth == 0)
+                read_statement(sc, text, n, continuation);
             int k = sc->in_use ? 0 : names(text, sc);
             sc->refs += k;
             for (int i = 0; depth == 0 && i < k; i++)
                 if (sc->own++ < MAX_NAMINGS)
-                    sc->lines[sc->own - 1] = n;
-            if (depth == 0 && !continuation)
-                follow_loops(sc, text, n);
+                    sc->lines[sc->own - 1] = sc->statement;
         }
     }
+    if (depth == 0)
+        follow_loops(sc);
     free(text);
     fclose(f);
-    return rc;
+    return 0;
 }
 
 /* The namings of sc's function on lines first .. end - 1: how many, the last one into *line. */
@@ -309,6 +409,27 @@ static int namings_within(const scan *sc, int first, int end, int *line)
     return n;
 }
 
+/* The line of sc's call from its namings, its row moved to its statement's first line; 0 when
+ * the source cannot say. */
+static int named_line(const scan *sc, int first, int end, int row, const fortran_source_call *call)
+{
+    int line = 0;
+    /* a do statement naming the function (`do while (MPI_Wtime() < t)`) may be the call's own */
+    if (!sc->name_len || sc->unreadable || sc->refs != sc->own || sc->own > MAX_NAMINGS ||
+        (row != first && !sc->loop_first) ||
+        (sc->loop_first && namings_within(sc, row, row + 1, &line)))
+        return 0;
+    /* where the call may lie: the procedure's text, or the body of the loop the row is a do or
+     * ending statement of */
+    int from = sc->loop_first ? sc->loop_first + 1 : first;
+    int to = sc->loop_first ? sc->loop_last + 1 : end;
+    /* at -O0 gfortran emits a procedure's statements in source order, so the k-th call of the
+     * function by address is its k-th naming, where every naming has its call */
+    if (call->calls == sc->own && call->k < sc->own)
+        return sc->lines[call->k] >= from && sc->lines[call->k] < to ? sc->lines[call->k] : 0;
+    return namings_within(sc, from, to, &line) == 1 && (sc->loop_first || sc->own == 1) ? line : 0;
+}
+
 int fortran_source_call_line(const char *path, int first, int end, const char *name,
                              const fortran_source_call *call)
 {
@@ -316,21 +437,13 @@ int fortran_source_call_line(const char *path, int first, int end, const char *n
                .name_len = strlen(name),
                .fixed = fixed_form(path, call->form),
                .row = call->row};
-    int line = 0;
-    /* a do statement naming the function (`do while (MPI_Wtime() < t)`) may be the call's own */
-    if (!sc.name_len || scan_file(path, first, end, &sc, 0) != 0 || sc.refs != sc.own ||
-        sc.own > MAX_NAMINGS || (call->row != first && !sc.loop_first) ||
-        (sc.loop_first && namings_within(&sc, call->row, call->row + 1, &line)))
+    if (scan_file(path, first, end, &sc, 0) != 0)
         return 0;
-    /* where the call may lie: the procedure's text, or the body of the loop the row is a do or
-     * ending statement of */
-    int from = sc.loop_first ? sc.loop_first + 1 : first;
-    int to = sc.loop_first ? sc.loop_last + 1 : end;
-    /* at -O0 gfortran emits a procedure's statements in source order, so the k-th call of the
-     * function by address is its k-th naming, where every naming has its call */
-    if (call->calls == sc.own && call->k < sc.own)
-        return sc.lines[call->k] >= from && sc.lines[call->k] < to ? sc.lines[call->k] : 0;
-    return namings_within(&sc, from, to, &line) == 1 && (sc.loop_first || sc.own == 1) ? line : 0;
+    /* gfortran's line table gives a statement written over several lines its last line, the
+     * namings are on any: the statement's first line, where it is read, is the one for both */
+    int row = sc.row_statement ? sc.row_statement : call->row;
+    int line = named_line(&sc, first, end, row, call);
+    return line ? line : row != call->row ? row : 0;
 }
 
 /* The procedure (subprogram, or inlined one) innermost around pc, into *out; 0 when none. */
@@ -389,12 +502,15 @@ static int is_fortran(Dwarf_Die *cu)
 }
 
 /* The form the compiler was told to read cu's source in: gfortran records its switches in the
- * producer (-grecord-gcc-switches, its default), the last one deciding. */
+ * producer (-grecord-gcc-switches, its default), the last one deciding; without them
+ * (-gno-record-gcc-switches) it is not known. */
 static fortran_source_form form_compiled(Dwarf_Die *cu)
 {
     Dwarf_Attribute attr;
     const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
-    fortran_source_form form = FORTRAN_SOURCE_BY_SUFFIX;
+    /* recorded, the switches include at least -g */
+    fortran_source_form form = producer && strstr(producer, " -") ? FORTRAN_SOURCE_BY_SUFFIX
+                                                                  : FORTRAN_SOURCE_UNRECORDED;
     for (const char *s = producer; s && (s = strstr(s, " -ff")) != NULL; s++)
         form = strncmp(s, " -ffixed-form", 13) == 0  ? FORTRAN_SOURCE_FIXED
                : strncmp(s, " -ffree-form", 12) == 0 ? FORTRAN_SOURCE_FREE
@@ -485,7 +601,8 @@ static void call_order(Dwfl_Module *m, Dwarf_Die *procedure, Dwarf_Addr dwarf_bi
  * call are other statements': the procedure's (its declaration line), or in a loop its do or end
  * do statement's, and only the source can say which statement it is: the one of the procedure's
  * (or the loop's) text naming `called`, when there is exactly one and nothing else could make the
- * call, or else the k-th naming for the k-th call by address. */
+ * call, or else the k-th naming for the k-th call by address. Any row on a statement written over
+ * several lines, whatever it calls, becomes the statement's first line. */
 int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, const char *file,
                              int *line, int column)
 {
@@ -496,14 +613,14 @@ int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, 
         return 0;
     int at_procedure = is_procedure_line(&procedure, file, *line, column);
     const char *decl_file = dwarf_decl_file(&procedure);
-    if (!called || !is_fortran(cu) || dwarf_decl_line(&procedure, &first) != 0 || !decl_file ||
+    if (!is_fortran(cu) || dwarf_decl_line(&procedure, &first) != 0 || !decl_file ||
         strcmp(decl_file, file) != 0 || source_newer(m, file))
         return at_procedure;
     fortran_source_call call = {.row = at_procedure ? first : *line, .form = form_compiled(cu)};
     /* pc is inside the call instruction: its return address is the next byte */
     call_order(m, &procedure, bias, pc + 1, &call);
     int found = fortran_source_call_line(file, first, next_definition(cu, file, first, INT_MAX),
-                                         called, &call);
+                                         called ? called : "", &call);
     *line = found ? found : *line;
     return at_procedure && !found;
 }

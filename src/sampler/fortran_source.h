@@ -9,8 +9,9 @@
 /* The form a source file was compiled in: its suffix's unless the compiler was told otherwise. */
 typedef enum fortran_source_form {
     FORTRAN_SOURCE_BY_SUFFIX,
-    FORTRAN_SOURCE_FIXED, /* -ffixed-form */
-    FORTRAN_SOURCE_FREE,  /* -ffree-form */
+    FORTRAN_SOURCE_FIXED,      /* -ffixed-form */
+    FORTRAN_SOURCE_FREE,       /* -ffree-form */
+    FORTRAN_SOURCE_UNRECORDED, /* no switch recorded: as the text shows, else the suffix */
 } fortran_source_form;
 
 /* A call as the line table, the code and the compiler place it: `row` is the line the table gives
@@ -22,7 +23,8 @@ typedef struct fortran_source_call {
 } fortran_source_call;
 
 /* Reads the Fortran file `path` in call->form (by the suffix: fixed form for .f, .for, .ftn, .fpp
- * or .f77 in any case, as gfortran picks it; else free form) and finds the statements of lines
+ * or .f77 in any case, as gfortran picks it; else free form; unrecorded, as its text shows where it
+ * shows one form only, else by the suffix) and finds the statements of lines
  * first .. end - 1 (a procedure's text) that name `name` (an MPI function, case-insensitive, as a
  * whole word, outside comments, strings and USE statements), with the files those lines include
  * (`#include "x"` and `include 'x'`, looked up beside path; mpif.h, the MPI's declarations, is
@@ -30,19 +32,24 @@ typedef struct fortran_source_call {
  * call's row is the procedure's line (first) or the do statement or the ending statement of a do
  * loop (`end do`, or for `do 10 ...` the statement labelled 10, which nested loops may share); the
  * call lies in the procedure's text or that loop's body (with a labelled loop's ending statement).
- * Returns the line of the call->k-th naming when the procedure has as many namings as call->calls
- * and that one lies where the call may; else the one naming where the call may lie (for the
- * procedure's line, the procedure's only one). Returns 0 when there is none, more than one, or a
- * file cannot be read: then the call's line is not known from the source. */
+ * Statements are read whole, over their continuation lines, and each is placed on its first line:
+ * a row on another line of one is moved there first. Returns the first line of the statement of
+ * the call->k-th naming when the procedure has as many namings as call->calls and that one lies
+ * where the call may; else of the one naming where the call may lie (for the procedure's line, the
+ * procedure's only one); else the row's statement's first line where that is not the row. Returns
+ * 0 when none of these is known (no naming, more than one, a file that cannot be read, a row that
+ * is its statement's first line): then the call's line is not known from the source. `name` ""
+ * names nothing: only the row is moved. */
 int fortran_source_call_line(const char *path, int first, int end, const char *name,
                              const fortran_source_call *call);
 
 /* The one rule for a site's line: pc (in m) is an address inside a call instruction of the MPI
  * function `called` ("MPI_Send"; NULL when unknown) whose line table row is file:*line, at `column`
  * (0 when the row has none). When that row is the declaration line of the procedure around pc, or
- * the do or ending statement of a loop, *line becomes the call's line where the procedure is
- * Fortran, its source is not newer than m's file, and fortran_source_call_line finds the call,
- * told the call's place among the procedure's calls of the function (x86-64); else it stays.
+ * the do or ending statement of a loop, or a line of a statement written over several, *line
+ * becomes the call's line (its statement's first) where the procedure is Fortran, its source is
+ * not newer than m's file, and fortran_source_call_line finds it, told the call's place among the
+ * procedure's calls of the function (x86-64); else it stays.
  * Returns 1 when *line is left the procedure's line (the call's own line is unknown), 0
  * otherwise. */
 int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, const char *file,

@@ -420,8 +420,7 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbo
     Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
     int column = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &info->line, &column, NULL, NULL) : NULL;
-    /* without a called function the rule could only flag the line, which stacks do not show */
-    if (file && info->line > 0 && called) {
+    if (file && info->line > 0) {
         (void)fortran_source_site_line(mod, pc, called, file, &info->line, column);
     }
     shared_line *x = &shared_lines.lines[shared_lines.n];

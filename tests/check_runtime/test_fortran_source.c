@@ -224,6 +224,123 @@ static void test_fixed_form(void)
         4);
 }
 
+/* Calls written over several lines: the line table's row is the statement's last line (or, for
+ * a call it gave no row, the procedure's or a loop's), the naming on any of its lines; the answer
+ * is the statement's first line, in free form (& at a line's end), fixed form (a mark in column
+ * 6), past comment lines among its lines, and for a do or ending statement written so. */
+static const char continued_free[] = "program p\n"
+                                     "  call MPI_Grequest_start(q, f, c, &\n"
+                                     "    ! the state\n"
+                                     "    & state, request, ierr)\n"
+                                     "  call &\n"
+                                     "    MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                                     "  x = 1 + &\n"
+                                     "    2\n";
+
+static const char continued_fixed[] = "      PROGRAM P\n"
+                                      "      CALL MPI_GREQUEST_START(Q, F, C,\n"
+                                      "C     THE STATE\n"
+                                      "     1     STATE,\n"
+                                      "     2     REQUEST, IERR)\n"
+                                      "      X = 1\n"
+                                      "      END\n";
+
+static const char continued_loop[] = "program p\n"
+                                     "  do i = 1, &\n"
+                                     "       n\n"
+                                     "    call MPI_Grequest_start(q, f, c, state, request, ierr)\n"
+                                     "  end &\n"
+                                     "    do\n"
+                                     "  do &\n"
+                                     "    20 i = 1, n\n";
+
+/* Fixed form's blanks mean nothing: `DO10I=1,N` opens a loop, `DO10I=1.5` sets the variable
+ * DO10I, `DOUBLE PRECISION` declares, and `DOWHILE(1) = 2` sets an element of the array DOWHILE. */
+static const char blank_free[] = "      PROGRAM P\n"
+                                 "      DO10I=1,N\n"
+                                 "        CALL MPI_GREQUEST_START(Q, F, C, S, R, IERR)\n"
+                                 "   10 CONTINUE\n"
+                                 "      DOUBLE PRECISION D\n"
+                                 "      END\n";
+
+static const char assigned[] = "      PROGRAM P\n"
+                               "      DO10I=1.5\n"
+                               "        CALL MPI_GREQUEST_START(Q, F, C, S, R, IERR)\n"
+                               "   10 CONTINUE\n"
+                               "      END\n";
+
+static const char while_free[] = "      PROGRAM P\n"
+                                 "      DO 10 WHILE (X .GT. F(1, 2))\n"
+                                 "        CALL MPI_GREQUEST_START(Q, F, C, S, R, IERR)\n"
+                                 "   10 CONTINUE\n"
+                                 "      DO 20, I = A(1, 2), N\n"
+                                 "        DOWHILE(1) = 2\n"
+                                 "        CALL MPI_GREQUEST_START(Q, F, C, S, R, IERR)\n"
+                                 "   20 CONTINUE\n";
+
+/* Free form with code in columns 1-5 and lines ending with &, compiled as fixed form would read
+ * otherwise; a text showing no form is read by its suffix. */
+static const char shown_free[] = "program p\n"
+                                 "  call MPI_Grequest_start(q, f, c, state, &\n"
+                                 "       request, ierr)\n"
+                                 "end program p\n";
+
+static const char shown_neither[] = "      PROGRAM P\n"
+                                    "      CALL MPI_GREQUEST_START(Q, F, C, STATE,\n"
+                                    "     1     REQUEST, IERR)\n"
+                                    "      END\n";
+
+static const struct {
+    const char *name, *program;
+    fortran_source_form form;
+    int row, k, calls, line;
+} statements[] = {
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 4, 0, 0, 2},
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 6, 0, 0, 5},
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 1, 0, 2, 2},
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 1, 1, 2, 5},
+    /* a statement naming no MPI function, and a row on a statement's first line: as they are */
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 8, 0, 0, 7},
+    {"p.F90", continued_free, FORTRAN_SOURCE_BY_SUFFIX, 2, 0, 0, 0},
+    {"p.f", continued_fixed, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 2},
+    {"p.f", continued_fixed, FORTRAN_SOURCE_BY_SUFFIX, 4, 0, 0, 2},
+    {"p.f", continued_fixed, FORTRAN_SOURCE_BY_SUFFIX, 1, 0, 0, 2},
+    {"p.F90", continued_loop, FORTRAN_SOURCE_BY_SUFFIX, 3, 0, 0, 4},
+    {"p.F90", continued_loop, FORTRAN_SOURCE_BY_SUFFIX, 6, 0, 0, 4},
+    {"p.F90", continued_loop, FORTRAN_SOURCE_BY_SUFFIX, 8, 0, 0, 7},
+    {"p.f", blank_free, FORTRAN_SOURCE_BY_SUFFIX, 2, 0, 0, 3},
+    {"p.f", blank_free, FORTRAN_SOURCE_BY_SUFFIX, 4, 0, 0, 3},
+    {"p.f", blank_free, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 0},
+    {"p.f", assigned, FORTRAN_SOURCE_BY_SUFFIX, 2, 0, 0, 0},
+    {"p.f", assigned, FORTRAN_SOURCE_BY_SUFFIX, 4, 0, 0, 0},
+    {"p.f", while_free, FORTRAN_SOURCE_BY_SUFFIX, 4, 0, 0, 3},
+    {"p.f", while_free, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 7},
+    {"p.f", while_free, FORTRAN_SOURCE_BY_SUFFIX, 8, 0, 0, 7},
+    /* the form the text shows where the switches were not recorded, else the suffix's */
+    {"p.F90", continued_fixed, FORTRAN_SOURCE_UNRECORDED, 5, 0, 0, 2},
+    {"p.f", shown_free, FORTRAN_SOURCE_UNRECORDED, 3, 0, 0, 2},
+    {"p.f", shown_free, FORTRAN_SOURCE_BY_SUFFIX, 3, 0, 0, 0},
+    {"p.f", shown_neither, FORTRAN_SOURCE_UNRECORDED, 3, 0, 0, 2},
+    {"p.F90", shown_neither, FORTRAN_SOURCE_UNRECORDED, 3, 0, 0, 0},
+};
+
+static void test_statements(void)
+{
+    for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++) {
+        write_file(statements[i].name, statements[i].program);
+        fortran_source_call call = {.row = statements[i].row,
+                                    .k = statements[i].k,
+                                    .calls = statements[i].calls,
+                                    .form = statements[i].form};
+        MG_CHECK_INT(fortran_source_call_line(path, 1, 9, "MPI_Grequest_start", &call),
+                     statements[i].line);
+    }
+    /* with no function named, only the row moves */
+    write_file("p.F90", continued_free);
+    MG_CHECK_INT(fortran_source_call_line(path, 1, 9, "", &(fortran_source_call){.row = 4}), 2);
+    MG_CHECK_INT(fortran_source_call_line(path, 1, 9, "", &(fortran_source_call){.row = 1}), 0);
+}
+
 static void test_includes_and_macros(void)
 {
     write_file("calls.inc", "  call MPI_Grequest_start(q, f, c, state, request, ierr)\n");
@@ -275,6 +392,7 @@ int main(void)
     MG_RUN(test_two_statements);
     MG_RUN(test_placed_calls);
     MG_RUN(test_fixed_form);
+    MG_RUN(test_statements);
     MG_RUN(test_includes_and_macros);
     MG_RUN(test_none);
     for (const char *name = "p.F90\0p.f\0calls.inc\0decls.h\0macro.h\0"; *name;
