@@ -3,6 +3,8 @@
 
 #include "capture_emit.h"
 
+#pragma weak PMPI_Error_class
+
 /* The id handed out at the entry of the nonblocking call in progress, bound at its exit. */
 static uint64_t pending_id;
 

@@ -16,8 +16,6 @@
 #include "interpose_next.h"
 #include "mpi_binding.h"
 
-#pragma weak PMPI_Error_class
-
 static int32_t tag_of(int tag)
 {
     return tag == MPI_ANY_TAG ? CHECK_ANY_TAG : tag;

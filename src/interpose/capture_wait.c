@@ -14,8 +14,6 @@
 #include "interpose_next.h"
 #include "mpi_function_ids.h"
 
-#pragma weak PMPI_Error_class
-
 /* The handle Request_free is about to null. */
 static MPI_Request freeing_request;
 
