@@ -165,6 +165,21 @@ static int mpiguard_preload(const job_session *js, const char *modules, char *ou
     return 0;
 }
 
+/* Whether an Open MPI job started through srun needs Slurm's ring fence: under mpi/pmix the default
+ * barrier fence (a tree) ended on each node by itself (Slurm 22.05, PMIx 4.2), so MPI_Init's
+ * closing barrier held no rank back. A rank whose node learnt first that the modex fence had ended
+ * then sent its first message to a rank still waiting for that news, before Open MPI 4.1's ob1 had
+ * set its receive callbacks, and btl/tcp called a NULL one: SIGSEGV at address 0 inside MPI_Init.
+ * Any delay in the news widens that window; the agents' load on the nodes did (issue 31). The ring
+ * fence waits for every node. A value the user gives the ranks stays. */
+static int srun_needs_ring_fence(const job_session *js, char **command, int ncommand)
+{
+    char value[64];
+    return js->launcher.kind == MG_LAUNCHER_SRUN && js->flavor == MG_FLAVOR_OPENMPI &&
+           mg_launcher_user_value(&js->launcher, command, ncommand, MG_ENV_SLURM_PMIX_FENCE, value,
+                                  sizeof value) == 0;
+}
+
 int job_session_launch(job_session *js, const char *modules, char **command, int ncommand,
                        int verbose)
 {
@@ -178,7 +193,7 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
      * a rank that ends before a discovery scan has opened its segment is still read then. */
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    mg_env_var vars[4 + JOB_SESSION_EXTRA_ENV_MAX] = {
+    mg_env_var vars[5 + JOB_SESSION_EXTRA_ENV_MAX] = {
         {MG_ENV_PRELOAD, preload},
         {MG_ENV_JOB_TOKEN, js->token},
         {MG_ENV_MODULES, modules},
@@ -187,6 +202,8 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
     memcpy(vars + 4, extra_env, (size_t)extra_env_count * sizeof *extra_env);
     int nvars = 4 + extra_env_count;
     extra_env_count = 0; /* the settings were for this job (demo runs several in one process) */
+    if (srun_needs_ring_fence(js, command, ncommand))
+        vars[nvars++] = (mg_env_var){MG_ENV_SLURM_PMIX_FENCE, "ring"};
     char **job_argv = mg_launcher_build_argv(&js->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",

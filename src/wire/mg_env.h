@@ -138,6 +138,10 @@ int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index);
 #define MG_ENV_OMPI_ALLOW_ROOT "OMPI_ALLOW_RUN_AS_ROOT"
 #define MG_ENV_OMPI_ALLOW_ROOT_CONFIRM "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"
 #define MG_ENV_OMPI_OVERSUBSCRIBE "OMPI_MCA_rmaps_base_oversubscribe"
+/* The fence algorithm of Slurm's mpi/pmix: `ring`, set by every tool that starts an Open MPI job
+ * through srun unless the user gives the ranks a value (job_session.c says why) -> the step's
+ * slurmstepds. */
+#define MG_ENV_SLURM_PMIX_FENCE "SLURM_PMIX_FENCE"
 /* Where a launcher named without a path is searched. -> launcher identification. */
 #define MG_ENV_PATH "PATH"
 /* Where mpiguard-cc keeps its temporary files. -> mpiguard-cc. */
