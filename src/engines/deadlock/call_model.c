@@ -48,7 +48,9 @@ static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t 
                     0};
 }
 
-/* Posts a send; *item gets what waiting for its completion means (done when buffered). */
+/* Posts a send; *item gets what waiting for its completion means (done when buffered). A blocking
+ * call's buffered op stays referred to until its exit, which may say MPI refused the call (then
+ * the receive it matched is given back); a request's is let go at once. */
 static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
 {
     *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
@@ -64,11 +66,11 @@ static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
     if (rc) {
         return rc;
     }
-    if (send_buffered(det, p->mode)) {
+    if (send_buffered(det, p->mode) && p->request) {
         p2p_match_release(&det->p2p, op);
     } else {
         item->ref = op;
-        item->done = det->p2p.ops[op].state == P2P_MATCHED;
+        item->done = send_buffered(det, p->mode) || det->p2p.ops[op].state == P2P_MATCHED;
     }
     wait_state_wake_probe(det, p);
     return MG_OK;
@@ -235,9 +237,9 @@ static int enter_pscw(deadlock_detector *det, const check_event *ev, const rma_w
         rc = role->waits ? post_recv(det, &p, &items[n]) : post_send(det, &p, &items[n]);
         n += !rc;
     }
-    if (rc) {
+    if (rc || !role->waits) { /* Win_post and Win_complete only send */
         release_items(det, items, n);
-    } else if (role->waits) {
+    } else {
         rc = block_on(det, ev, items, n);
     }
     free(items);
@@ -707,17 +709,53 @@ int call_model_exit_ends_wait(const check_event *ev)
             (ev->func == CHECK_FN_WIN_LOCK || ev->func == CHECK_FN_WIN_LOCK_ALL));
 }
 
-/* A refused call posted nothing MPI will match: the unmatched ops it posted itself (request 0)
- * leave the queues, so that they cannot take a later call's message. */
-static void cancel_own_ops(deadlock_detector *det, uint32_t wi)
+/* MPI refused the call that posted op: op leaves the queues, and a message or receive it matched
+ * is given back to be matched again; the call waiting for that one waits again (not a buffered
+ * send's), and a Probe it satisfies is woken. */
+static int withdraw(deadlock_detector *det, uint32_t op)
 {
-    const dl_wait *w = &det->waits[wi];
-    for (uint32_t i = 0; i < w->n_items; i++) {
-        if (w->items[i].type == ITEM_P2P && w->items[i].ref != P2P_NONE &&
-            w->items[i].request == 0) {
-            p2p_match_cancel(&det->p2p, w->items[i].ref);
+    uint32_t back;
+    int rc = p2p_match_withdraw(&det->p2p, op, &back);
+    const p2p_op *o = back == P2P_NONE ? NULL : &det->p2p.ops[back];
+    if (!o || o->state == P2P_MATCHED) {
+        return rc;
+    }
+    int buffered = o->kind == P2P_SEND && send_buffered(det, o->p.mode);
+    if (o->owner != P2P_NONE && !buffered) {
+        wait_state_item_undone(det, o->owner, o->owner_item);
+    }
+    if (o->kind == P2P_SEND) {
+        wait_state_wake_probe(det, &o->p);
+    }
+    return rc;
+}
+
+/* A refused call posted nothing MPI will match: the ops it posted itself (request 0) are
+ * withdrawn, so that they neither take a later call's message nor keep one a later call takes. */
+static int withdraw_own_ops(deadlock_detector *det, uint32_t wi)
+{
+    int rc = MG_OK;
+    for (uint32_t i = 0; i < det->waits[wi].n_items && !rc; i++) {
+        const dl_item *it = &det->waits[wi].items[i];
+        if (it->type == ITEM_P2P && it->ref != P2P_NONE && it->request == 0) {
+            rc = withdraw(det, it->ref);
         }
     }
+    return rc;
+}
+
+/* A refused nonblocking call or persistent init made no request: its op, if any, is withdrawn
+ * and the request forgotten. */
+static int forget_refused_request(deadlock_detector *det, const check_event *ev)
+{
+    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    if (!req) {
+        return MG_OK;
+    }
+    int rc = req->kind == REQ_P2P ? withdraw(det, req->op) : MG_OK;
+    req->persistent = 0;
+    drop_request(det, req);
+    return rc;
 }
 
 static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info)
@@ -725,10 +763,15 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     dl_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DL_NONE) {
-        if (call_model_refused_exit(ev)) {
-            cancel_own_ops(det, rs->wait);
-        }
+        int rc2 = call_model_refused_exit(ev) ? withdraw_own_ops(det, rs->wait) : MG_OK;
+        rc = rc ? rc : rc2;
         wait_state_free(det, rs->wait);
+    }
+    if (call_model_refused_exit(ev) &&
+        (info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV ||
+         info->klass == CHECK_CLASS_PINIT)) {
+        int rc2 = forget_refused_request(det, ev);
+        rc = rc ? rc : rc2;
     }
     rs->flags &= (uint8_t)~RANK_IN_CALL;
     rc = rc ? rc : model_locks(det, ev);

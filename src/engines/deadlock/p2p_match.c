@@ -148,13 +148,17 @@ static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot)
     qu->tail = x;
 }
 
-/* Inserts x keeping the queue in posting (seq) order; decided receives move into a queue that may
- * already hold later receives. */
+/* Inserts x behind the last op its owner posted before it, so each owner's ops keep their posting
+ * (seq) order, MPI's non-overtaking order: decided receives move into a queue that may already
+ * hold later receives, and a message given back (p2p_match_withdraw) returns ahead of its owner's
+ * later ones. */
 static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot)
 {
     p2p_queue *qu = &pm->queues[q];
+    const p2p_post *p = &pm->ops[x].p;
     uint32_t after = qu->tail;
-    while (after != P2P_NONE && pm->ops[after].p.seq > pm->ops[x].p.seq) {
+    while (after != P2P_NONE &&
+           (pm->ops[after].p.rank != p->rank || pm->ops[after].p.seq > p->seq)) {
         after = pm->ops[after].link_prev[slot];
     }
     p2p_op *o = &pm->ops[x];
@@ -222,14 +226,35 @@ static int alloc_op(p2p_match *pm, uint32_t *x)
 static void free_op(p2p_match *pm, uint32_t x)
 {
     pm->ops[x].state = P2P_FREE;
+    pm->ops[x].owner = P2P_NONE;
     pm->ops[x].partner = pm->free_head;
     pm->free_head = x;
 }
 
+/* Frees x, which nobody refers to any more. A matched op stays (detached) while its partner is
+ * referred to, as a call MPI may still refuse gives back what it matched (p2p_match_withdraw);
+ * it goes with that partner. */
+static void free_unreferenced(p2p_match *pm, uint32_t x)
+{
+    p2p_op *o = &pm->ops[x];
+    uint32_t y = o->state == P2P_MATCHED ? o->partner : P2P_NONE;
+    if (y != P2P_NONE && !(pm->ops[y].flags & P2P_F_DETACHED)) {
+        o->flags |= P2P_F_DETACHED;
+        return;
+    }
+    free_op(pm, x);
+    if (y != P2P_NONE) {
+        free_op(pm, y);
+    }
+}
+
 static int note_completed(p2p_match *pm, uint32_t x)
 {
+    if (pm->ops[x].state == P2P_FREE) {
+        return MG_OK; /* went with its detached partner */
+    }
     if (pm->ops[x].flags & P2P_F_DETACHED) {
-        free_op(pm, x);
+        free_unreferenced(pm, x);
         return MG_OK;
     }
     if (mg_array_reserve((void **)&pm->completed, &pm->cap_completed, pm->n_completed + 1,
@@ -373,6 +398,23 @@ static int walk(p2p_match *pm, uint32_t q, uint32_t x)
     return MG_OK;
 }
 
+/* Matches receive r, queued in posting list pl, unless an undecided wildcard posted before it
+ * defers it. */
+static int offer_recv(p2p_match *pm, uint32_t r, uint32_t pl)
+{
+    uint32_t barrier = pm->queues[pl].barrier;
+    if (barrier != P2P_NONE && pm->ops[barrier].p.seq < pm->ops[r].p.seq) {
+        set_state(pm, r, P2P_DEFERRED);
+        return MG_OK;
+    }
+    uint8_t st;
+    int rc = try_recv(pm, r, &st);
+    if (!rc && st == P2P_UNDECIDED) {
+        pm->queues[pl].barrier = r;
+    }
+    return rc;
+}
+
 static void fill(p2p_op *o, const p2p_post *post, uint8_t kind)
 {
     memset(o, 0, sizeof *o);
@@ -414,16 +456,7 @@ int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op)
     link_tail(pm, q, r, SLOT_EXACT);
     pm->pending_recvs++;
     *op = r;
-    if (pm->queues[pl].barrier != P2P_NONE) {
-        set_state(pm, r, P2P_DEFERRED);
-        return MG_OK;
-    }
-    uint8_t st;
-    int rc = try_recv(pm, r, &st);
-    if (!rc && st == P2P_UNDECIDED) {
-        pm->queues[pl].barrier = r;
-    }
-    return rc;
+    return offer_recv(pm, r, pl);
 }
 
 /* The earliest posted receive that accepts a message (comm, src, dst, tag), or P2P_NONE. */
@@ -441,29 +474,27 @@ static uint32_t earliest_recv(const p2p_match *pm, uint32_t comm, uint32_t src, 
     return best;
 }
 
-int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op)
+/* The four queues a send sits in (link slots in order); MG_ENOMEM when one could not be made. */
+static int send_queues(p2p_match *pm, const p2p_post *post, uint32_t qs[4])
 {
-    if (!valid_post(pm, post, 0) || !op) {
-        return MG_EINVAL;
-    }
     uint32_t c = post->comm, s = (uint32_t)post->rank, d = (uint32_t)post->peer,
              t = (uint32_t)post->tag;
-    uint32_t qs[4] = {queue_of(pm, &pm->send_queues, c, s, d, t),
-                      queue_of(pm, &pm->send_queues, c, s, d, KEY_ANY),
-                      queue_of(pm, &pm->send_queues, c, KEY_ANY, d, t),
-                      queue_of(pm, &pm->send_queues, c, KEY_ANY, d, KEY_ANY)};
-    uint32_t x;
-    if (qs[0] == P2P_NONE || qs[1] == P2P_NONE || qs[2] == P2P_NONE || qs[3] == P2P_NONE ||
-        alloc_op(pm, &x)) {
-        return MG_ENOMEM;
-    }
-    fill(&pm->ops[x], post, P2P_SEND);
-    for (int k = 0; k < 4; k++) {
-        link_tail(pm, qs[k], x, k);
-    }
-    pm->queued_sends++;
-    *op = x;
-    uint32_t r = earliest_recv(pm, c, s, d, t);
+    qs[SLOT_EXACT] = queue_of(pm, &pm->send_queues, c, s, d, t);
+    qs[SLOT_ANY_TAG] = queue_of(pm, &pm->send_queues, c, s, d, KEY_ANY);
+    qs[SLOT_ANY_SRC] = queue_of(pm, &pm->send_queues, c, KEY_ANY, d, t);
+    qs[SLOT_ANY_ANY] = queue_of(pm, &pm->send_queues, c, KEY_ANY, d, KEY_ANY);
+    return qs[0] == P2P_NONE || qs[1] == P2P_NONE || qs[2] == P2P_NONE || qs[3] == P2P_NONE
+               ? MG_ENOMEM
+               : MG_OK;
+}
+
+/* Matches queued send x with the earliest receive posted for it, unless an undecided wildcard
+ * comes first; an open wildcard it reaches becomes undecided. */
+static int offer_send(p2p_match *pm, uint32_t x)
+{
+    const p2p_post *post = &pm->ops[x].p;
+    uint32_t c = post->comm, d = (uint32_t)post->peer;
+    uint32_t r = earliest_recv(pm, c, (uint32_t)post->rank, d, (uint32_t)post->tag);
     if (r == P2P_NONE) {
         return MG_OK;
     }
@@ -478,6 +509,24 @@ int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op)
         return MG_OK;
     }
     return match(pm, r, x);
+}
+
+int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op)
+{
+    if (!valid_post(pm, post, 0) || !op) {
+        return MG_EINVAL;
+    }
+    uint32_t qs[4], x;
+    if (send_queues(pm, post, qs) || alloc_op(pm, &x)) {
+        return MG_ENOMEM;
+    }
+    fill(&pm->ops[x], post, P2P_SEND);
+    for (int k = 0; k < 4; k++) {
+        link_tail(pm, qs[k], x, k);
+    }
+    pm->queued_sends++;
+    *op = x;
+    return offer_send(pm, x);
 }
 
 int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced)
@@ -545,11 +594,61 @@ void p2p_match_cancel(p2p_match *pm, uint32_t op)
     (void)note_completed(pm, op);
 }
 
+/* Puts matched op x back in its queues at its posting position, unmatched, and matches it again. */
+static int requeue(p2p_match *pm, uint32_t x)
+{
+    p2p_op *o = &pm->ops[x];
+    uint32_t qs[4];
+    int slots = o->kind == P2P_SEND ? 4 : 2;
+    if (o->kind == P2P_SEND) {
+        if (send_queues(pm, &o->p, qs)) {
+            return MG_ENOMEM;
+        }
+    } else {
+        int decided = o->flags & P2P_F_DECIDED;
+        qs[SLOT_EXACT] = queue_of(pm, &pm->recv_queues, o->p.comm,
+                                  wild(decided ? o->dec_source : o->p.peer), (uint32_t)o->p.rank,
+                                  wild(decided ? o->dec_tag : o->p.tag));
+        qs[SLOT_POSTED] = queue_of(pm, &pm->recv_queues, o->p.comm, KEY_POSTED, (uint32_t)o->p.rank,
+                                   KEY_POSTED);
+        if (qs[SLOT_EXACT] == P2P_NONE || qs[SLOT_POSTED] == P2P_NONE) {
+            return MG_ENOMEM;
+        }
+    }
+    o = &pm->ops[x];
+    set_state(pm, x, P2P_WAITING);
+    for (int k = 0; k < slots; k++) {
+        link_sorted(pm, qs[k], x, k);
+    }
+    if (o->kind == P2P_SEND) {
+        pm->queued_sends++;
+        return offer_send(pm, x);
+    }
+    pm->pending_recvs++;
+    return offer_recv(pm, x, qs[SLOT_POSTED]);
+}
+
+int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back)
+{
+    p2p_op *o = &pm->ops[op];
+    *given_back = P2P_NONE;
+    if (o->state != P2P_MATCHED) {
+        p2p_match_cancel(pm, op);
+        return MG_OK;
+    }
+    uint32_t partner = o->partner;
+    o->partner = P2P_NONE;
+    pm->ops[partner].partner = P2P_NONE;
+    set_state(pm, op, P2P_CANCELLED);
+    *given_back = partner;
+    return requeue(pm, partner);
+}
+
 void p2p_match_release(p2p_match *pm, uint32_t op)
 {
     p2p_op *o = &pm->ops[op];
     if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED) {
-        free_op(pm, op);
+        free_unreferenced(pm, op);
     } else {
         o->flags |= P2P_F_DETACHED;
     }

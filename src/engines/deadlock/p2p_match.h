@@ -29,7 +29,7 @@ enum p2p_state {
 enum p2p_flags {
     P2P_F_DECIDED = 1u << 0, /* a wildcard receive whose source and tag are known */
     P2P_F_FORCED = 1u << 1,  /* ... and the detector chose them (deciding mode, probing) */
-    P2P_F_DETACHED = 1u << 2 /* nobody refers to it: freed as soon as it is matched */
+    P2P_F_DETACHED = 1u << 2 /* nobody refers to it: freed once matched and its partner is too */
 };
 
 /* What an operation is posted with. */
@@ -117,7 +117,14 @@ int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op);
 int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced);
 /* Removes an unmatched op from the queues (MPI_Cancel); a matched op is left alone. */
 void p2p_match_cancel(p2p_match *pm, uint32_t op);
-/* The owner drops its reference: frees a matched/cancelled op now, else when it is matched. */
+/* MPI refused the call that posted op: op leaves the queues (cancelled) whether or not it was
+ * matched, and the op it matched, *given_back (else P2P_NONE), returns to its queues at its
+ * posting position, unmatched, and is matched again (MPI's non-overtaking order: it goes before
+ * its owner's later messages). The owner's references stay valid. Errors: MG_ENOMEM (a queue
+ * could not be made: *given_back stays matched, to nothing). */
+int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back);
+/* The owner drops its reference: frees a cancelled op now, a matched one once its partner is
+ * unreferenced too (a refused partner may still give it back), else when it is matched. */
 void p2p_match_release(p2p_match *pm, uint32_t op);
 
 /* Ops matched or cancelled since the last call: *ops stays valid until the next mutation. */

@@ -62,6 +62,20 @@ void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item)
     }
 }
 
+void wait_state_item_undone(deadlock_detector *det, uint32_t wi, uint32_t item)
+{
+    dl_wait *w = &det->waits[wi];
+    if (!w->items[item].done) {
+        return;
+    }
+    w->items[item].done = 0;
+    w->remaining++;
+    if (w->satisfied && !wait_satisfied(w) && det->ranks[w->rank].life == LIFE_LIVE) {
+        w->satisfied = 0;
+        det->blocked++;
+    }
+}
+
 void wait_state_wake_completed(deadlock_detector *det)
 {
     const uint32_t *ops;
@@ -156,7 +170,8 @@ int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item)
     }
     w->items = p;
     w->items[w->n_items] = *item;
-    if (item->type == ITEM_P2P && !item->done) {
+    /* a done op too: a refused call may give it back (p2p_match_withdraw) */
+    if (item->type == ITEM_P2P && item->ref != P2P_NONE) {
         det->p2p.ops[item->ref].owner = wi;
         det->p2p.ops[item->ref].owner_item = w->n_items;
     }

@@ -20,6 +20,9 @@ void wait_state_commit(deadlock_detector *det, uint32_t wi);
 void wait_state_free(deadlock_detector *det, uint32_t wi);
 /* Marks an item complete; a wait that becomes satisfied puts its rank on the work list. */
 void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item);
+/* An item's op was given back unmatched (p2p_match_withdraw): the live rank's wait that it had
+ * satisfied blocks again. */
+void wait_state_item_undone(deadlock_detector *det, uint32_t wi, uint32_t item);
 /* Completes the items of the p2p ops matched or cancelled since the last call. */
 void wait_state_wake_completed(deadlock_detector *det);
 /* Completes the collective items of comm's members whose slot completed. */
