@@ -24,7 +24,7 @@
 
 /* The matcher's owner_item of a nonblocking call's op (and of a call posted while its rank has
  * some): its pair is decided once both ranks report it complete (leaf_slot); a blocking call's op
- * keeps P2P_NONE and is resolved as soon as it is matched. */
+ * keeps P2P_NONE until it is matched, then joins its rank's window (resolve). */
 #define LEAF_SLOT_OP 1u
 
 /* NOT_SLOT: a record of no slot, decided as the stage decides any other (record_fate) */
@@ -52,13 +52,12 @@ typedef struct leaf_rank {
     /* exit of the last call passed up that the stage above may still hold the rank in (0: none):
      * while it waits for the answer (tbon_leaf_completed), the rank's later records are held */
     uint64_t awaited_exit;
-    uint32_t posted;   /* the matcher's op of the held call, or P2P_NONE */
-    uint32_t awaited;  /* calls of other ranks posted to the matcher with this rank as peer */
-    uint8_t skip_exit; /* the next record is the exit of a call resolved here */
-    uint8_t tainted;   /* its point-to-point calls go up unmatched (passed through) */
-    uint8_t parked;    /* the held head is the entry of the collective the share is gathering */
-    uint8_t ready;     /* ... and its exit came, agreeing or not with the first ready one */
-    uint8_t coll_up;   /* the next collective entry goes up as it is */
+    uint32_t posted;  /* the matcher's op of the held call, or P2P_NONE */
+    uint32_t awaited; /* calls of other ranks posted to the matcher with this rank as peer */
+    uint8_t tainted;  /* its point-to-point calls go up unmatched (passed through) */
+    uint8_t parked;   /* the held head is the entry of the collective the share is gathering */
+    uint8_t ready;    /* ... and its exit came, agreeing or not with the first ready one */
+    uint8_t coll_up;  /* the next collective entry goes up as it is */
     /* the window: the first win_len held bytes, read as they came (a slot's call, its exit, the
      * completions); read on while a slot is open, let go in order as far as fates are decided */
     leaf_slot *slots;
@@ -282,6 +281,8 @@ static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2]
 
 static int taint(tbon_leaf *leaf, int32_t rank);
 static int drain(tbon_leaf *leaf, int32_t rank);
+static int join_window(tbon_leaf *leaf, int32_t rank);
+static int scan_held(tbon_leaf *leaf, int32_t rank);
 static int to_window(tbon_leaf *leaf, int32_t rank);
 
 int tbon_leaf_awaits_answer(const check_event *ev)
@@ -441,42 +442,21 @@ static size_t held_head_size(const leaf_rank *r)
     return used;
 }
 
-/* The held calls op (of rank) and its partner were matched: neither is passed up, nor are their
- * exits, unless their messages disagree (the stage above reports that: both go up as they are). */
+/* The held calls op (of rank) and its partner were matched: both become slots of their ranks'
+ * windows, so the pair is decided on both ends' exits (decide_pair), not at once: MPI may still
+ * refuse either call (its exit taints, and the pair goes up for the stage above to give back). */
 static int resolve(tbon_leaf *leaf, int32_t rank, uint32_t op)
 {
-    p2p_match *pm = &leaf->matcher;
-    uint32_t partner_op = pm->ops[op].partner;
-    if (pm->ops[partner_op].owner_item == LEAF_SLOT_OP) {
+    uint32_t partner_op = leaf->matcher.ops[op].partner;
+    if (leaf->matcher.ops[partner_op].owner_item == LEAF_SLOT_OP) {
         return to_window(leaf, rank);
     }
-    int32_t partner = (int32_t)pm->ops[partner_op].owner;
-    const p2p_op *send = &pm->ops[op], *recv = &pm->ops[partner_op];
-    if (send->kind == P2P_RECV) {
-        send = &pm->ops[partner_op];
-        recv = &pm->ops[op];
-    }
-    int agree = p2p_match_compare_types(&send->p, &recv->p) <= TYPE_MATCH_PREFIX;
-    rank_of(leaf, partner)->awaited--;
-    rank_of(leaf, rank)->awaited--;
-    forget_completed(pm);
-    p2p_match_release(pm, op);
-    p2p_match_release(pm, partner_op);
-    leaf_rank *mine = rank_of(leaf, rank), *theirs = rank_of(leaf, partner);
-    mine->posted = theirs->posted = P2P_NONE;
-    leaf->counts.held -= 2;
-    if (!agree) {
-        int rc = taint(leaf, rank);
-        rc = rc ? rc : taint(leaf, partner);
-        rc = rc ? rc : drain(leaf, rank);
-        return rc ? rc : drain(leaf, partner);
-    }
-    leaf->counts.resolved += 2;
-    mine->skip_exit = theirs->skip_exit = 1;
-    pop_held(mine, held_head_size(mine));
-    pop_held(theirs, held_head_size(theirs));
-    int rc = drain(leaf, rank);
-    return rc ? rc : drain(leaf, partner);
+    /* both slots exist before either rank's exit is read: a refused one gives both up (taint) */
+    int32_t partner = (int32_t)leaf->matcher.ops[partner_op].owner;
+    int rc = join_window(leaf, partner);
+    rc = rc ? rc : join_window(leaf, rank);
+    rc = rc ? rc : scan_held(leaf, partner);
+    return rc ? rc : scan_held(leaf, rank);
 }
 
 /* Taints the rank of ev and the peers in the share it names when it takes or gives a message
@@ -564,13 +544,6 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
 {
     leaf_rank *r = rank_of(leaf, ev->rank);
     *held = 0;
-    if (r->skip_exit) {
-        r->skip_exit = 0;
-        if (ev->kind == CHECK_EV_EXIT) {
-            leaf->counts.resolved++;
-            return tbon_leaf_awaits_answer(ev) ? tell_below(leaf, ev->rank, ev->seq) : MG_OK;
-        }
-    }
     uint32_t comm_index;
     if (local_p2p(leaf, ev, &comm_index)) {
         if (!r->tainted && !rank_of(leaf, ev->peer)->tainted) {
@@ -757,8 +730,8 @@ static int scan_held(tbon_leaf *leaf, int32_t rank)
     return rc;
 }
 
-/* The rank's blocking call, its op met by a slot's, becomes the first slot of its window. */
-static int to_window(tbon_leaf *leaf, int32_t rank)
+/* The rank's blocking call becomes the first slot of its window, its records not read yet. */
+static int join_window(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
     check_event head;
@@ -780,7 +753,14 @@ static int to_window(tbon_leaf *leaf, int32_t rank)
     r->open++;
     r->exit_owed = 1;
     r->win_len = used;
-    return scan_held(leaf, rank);
+    return MG_OK;
+}
+
+/* The rank's blocking call, its op met by a slot's, becomes the first slot of its window. */
+static int to_window(tbon_leaf *leaf, int32_t rank)
+{
+    int rc = join_window(leaf, rank);
+    return rc ? rc : scan_held(leaf, rank);
 }
 
 /* What becomes of a record at the head of a window: a slot's record (its entry or exit) or a

@@ -54,12 +54,14 @@ static void test_broken_child(void)
     int a[2], b[2], up[2];
     MG_CHECK(pipe(a) == 0 && pipe(b) == 0 && pipe(up) == 0);
     uint8_t buf[4096];
-    /* child A, ranks 0-1: rank 0 sends to rank 1 (matched in the stage), rank 1 then receives
-     * from rank 2, rank 0 finalizes, and the stream ends cleanly */
+    /* child A, ranks 0-1: rank 0 sends to rank 1 (matched in the stage, dropped once both
+     * exits came), rank 1 then receives from rank 2, rank 0 finalizes, and the stream ends
+     * cleanly */
     size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
     n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
     n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
+    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 3, CHECK_FN_RECV, 2);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 0, CHECK_AGENT_FINALIZED, 0);
     agent_frame_header_put(buf + n, AGENT_MSG_DONE, 0);
@@ -89,8 +91,8 @@ static void test_broken_child(void)
     char err[200] = "";
     MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_OK);
     MG_CHECK_INT(res.broken_inputs, 1);
-    MG_CHECK_INT(res.counts.records, 5);
-    MG_CHECK_INT(res.counts.resolved, 3); /* the send's entry, the receive's entry and exit */
+    MG_CHECK_INT(res.counts.records, 6);
+    MG_CHECK_INT(res.counts.resolved, 4); /* the send's and the receive's entries and exits */
     close(a[0]);
     close(b[0]);
 

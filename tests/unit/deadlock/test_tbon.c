@@ -872,6 +872,37 @@ static void test_shares_claimed(void)
     tbon_root_destroy(root);
 }
 
+/* Rank `refuser` (3: its receive, 2: its send) is refused by MPI after the pair 2-3 (one leaf in
+ * most trees) was matched; the next call of that rank takes what it matched. Every tree ends
+ * clean, as the single detector does: a leaf that paired the calls passes both up, and the stage
+ * above gives back what the refused one matched. */
+static void refused_in_leaf(int32_t refuser)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 1);
+    put(&s, CHECK_EV_ENTER, 5 - refuser, refuser == 3 ? CHECK_FN_SEND : CHECK_FN_RECV, refuser,
+        CHECK_NO_ROOT);
+    uint16_t func = refuser == 3 ? CHECK_FN_RECV : CHECK_FN_SEND;
+    put(&s, CHECK_EV_ENTER, refuser, func, 5 - refuser, CHECK_NO_ROOT);
+    check_event ev = event(CHECK_EV_EXIT, refuser, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.flags = CHECK_FLAG_REFUSED;
+    put_event(&s, &ev);
+    call(&s, refuser, func, 5 - refuser);
+    put(&s, CHECK_EV_EXIT, 5 - refuser, refuser == 3 ? CHECK_FN_SEND : CHECK_FN_RECV,
+        CHECK_PROC_NULL, CHECK_NO_ROOT);
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    check_trees(&s, 0, 0);
+}
+
+static void test_refused_in_leaf(void)
+{
+    refused_in_leaf(3);
+    refused_in_leaf(2);
+}
+
 int main(void)
 {
     MG_RUN(test_clean);
@@ -894,5 +925,6 @@ int main(void)
     MG_RUN(test_round_robin_clean);
     MG_RUN(test_round_robin_deadlocks);
     MG_RUN(test_shares_claimed);
+    MG_RUN(test_refused_in_leaf);
     MG_TEST_END();
 }
