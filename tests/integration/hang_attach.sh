@@ -4,6 +4,12 @@
 #   found     a 4-rank stencil whose rank 1 enters an endless loop at 20 s: the hang is found after
 #             attaching, exit 81, a computation hang naming rank 1, and the job is stopped with
 #             nothing of it left
+#   looping   the stencil's rank 1 already in its endless loop when mpiguard attaches (its siblings
+#             wait in MPI, no counter moves): found within 45 s, rank 1 named outside MPI (it was
+#             the model's alone, after about 93 s, issue 29)
+#   computing a healthy job computing most of the time (hang_attach/compute_gaps.c: its last rank
+#             2.5 s between calls, read outside MPI at nearly every sample, the others waiting
+#             for it), watched 30 s: no hang
 #   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
 #             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
 #             to its end untouched, exit 0
@@ -85,6 +91,37 @@ assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [1], ev
 assert ev["per_rank"][1]["function"] == "fault_compute_loop", ev["per_rank"][1]
 PY
     pass "$flavor: attached to a running job, its computation hang found in rank 1 and the job stopped"
+    ;;
+looping)
+    start_job --seconds 120 --fault compute-loop --fault-rank 1 --fault-at 0
+    sleep 1
+    attached=$(date +%s)
+    expect_status 81 "attached to a job already hung" -- timeout 60 "$MPIGUARD" hang -v --attach $job \
+        --seed 7 --report "$report"
+    took=$(( $(date +%s) - attached ))
+    [ $took -le 45 ] || { cat "$TMP/stderr" >&2; fail "found after $took s, more than 45"; }
+    expect_stderr "rank 1 computes outside MPI"
+    wait $job
+    python3 - "$report" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["job"]["outcome"] == "stopped", r["job"]
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [1], ev
+assert ev["per_rank"][1]["function"] == "fault_compute_loop", ev["per_rank"][1]
+PY
+    pass "$flavor: attached to a job whose rank 1 already loops, found in $took s, rank 1 named"
+    ;;
+computing)
+    "mpicc.$flavor" -O2 -g -o "$TMP/compute_gaps" "$(dirname "$0")/hang_attach/compute_gaps.c" ||
+        fail "cannot build compute_gaps"
+    $(launcher_for "$flavor") -n $np "$TMP/compute_gaps" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    sleep 1
+    watch_then_release 30
+    kill $job 2>/dev/null
+    wait $job
+    pass "$flavor: a healthy job computing most of the time watched 30 s: no hang"
     ;;
 released)
     start_job --seconds 60
