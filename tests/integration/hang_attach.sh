@@ -60,6 +60,17 @@ assert r["job"]["outcome"] == "released" and r["job"]["exit_status"] == -1, r["j
 assert r["findings"] == [], r["findings"]
 PY
 }
+# watch_healthy NAME: hang_attach/NAME.c built and run on $np ranks for 45 s, watched 30 s without a
+# verdict (watch_then_release), then ended.
+watch_healthy() {
+    "mpicc.$flavor" -O2 -g -o "$TMP/$1" "$(dirname "$0")/hang_attach/$1.c" || fail "cannot build $1"
+    $(launcher_for "$flavor") -n $np "$TMP/$1" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    sleep 1
+    watch_then_release 30
+    kill $job 2>/dev/null
+    wait $job
+}
 # Whatever happens to the test, the job it started does not outlive it.
 job=
 trap '[ -n "$job" ] && kill -9 $job $(rank_pids) 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -113,14 +124,7 @@ PY
     pass "$flavor: attached to a job whose rank 1 already loops, found in $took s, rank 1 named"
     ;;
 computing)
-    "mpicc.$flavor" -O2 -g -o "$TMP/compute_gaps" "$(dirname "$0")/hang_attach/compute_gaps.c" ||
-        fail "cannot build compute_gaps"
-    $(launcher_for "$flavor") -n $np "$TMP/compute_gaps" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
-    job=$!
-    sleep 1
-    watch_then_release 30
-    kill $job 2>/dev/null
-    wait $job
+    watch_healthy compute_gaps
     pass "$flavor: a healthy job computing most of the time watched 30 s: no hang"
     ;;
 released)
@@ -139,15 +143,8 @@ released)
     pass "$flavor: SIGINT let go of the job attached to at once (exit 130); it ran to its end untouched"
     ;;
 healthy)
-    "mpicc.$flavor" -O2 -g -o "$TMP/barrier_loop" "$(dirname "$0")/hang_attach/barrier_loop.c" ||
-        fail "cannot build barrier_loop"
-    $(launcher_for "$flavor") -n $np "$TMP/barrier_loop" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
-    job=$!
-    sleep 1
-    watch_then_release 30
+    watch_healthy barrier_loop
     expect_stderr "the model is built"
-    kill $job 2>/dev/null
-    wait $job
     pass "$flavor: a healthy job always inside MPI_Barrier watched 30 s: no hang, the model built"
     ;;
 blind)
