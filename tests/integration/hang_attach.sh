@@ -8,7 +8,7 @@
 #             wait in MPI, no counter moves): found within 45 s, rank 1 named outside MPI (it was
 #             the model's alone, after about 93 s, issue 29)
 #   computing a healthy job computing most of the time (hang_attach/compute_gaps.c: its last rank
-#             2.5 s between calls, read outside MPI at nearly every sample, the others waiting
+#             1.5 s between calls, read outside MPI at nearly every sample, the others waiting
 #             for it), watched 30 s: no hang
 #   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
 #             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
