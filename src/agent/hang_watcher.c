@@ -130,6 +130,7 @@ static int create_engine(hang_watcher *w)
     wp.scan_gap = w->p->verify_gap;
     wp.polling = polling;
     wp.npolling = MG_FN_COUNT;
+    wp.start_unseen = w->job->attached;
     struct hang_detector detector = hang_detector_model(w->model);
     w->readings = calloc((size_t)w->job->nranks, sizeof *w->readings);
     if (!w->readings ||

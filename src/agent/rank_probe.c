@@ -114,17 +114,25 @@ static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *o
     p->read_before = 1;
 }
 
-/* Under ptrace without the library's call counter (a job attached to), its stand-in for a rank in
- * MPI: how many times its frames around the call were seen to change (sampler_sample.
- * frames_digest), each time a return from MPI at least. Every rule that reads a counter reads this
- * one: a rank whose frames changed between two readings in a call that does not poll progressed;
- * one in a polling call whose frames change polls on (its loop's locals), as a counter would say.
- */
-static void count_frame_moves(mg_rank_probe *p, uint64_t digest, mg_probe_reading *out)
+/* Under ptrace without the library's call counter (a job attached to), its stand-in: how many times
+ * its frames around the call were seen to change between two readings inside MPI (sampler_sample.
+ * frames_digest), each time a return from MPI at least. Until its first reading inside MPI a rank
+ * read outside reads as still, as the library's count would be for a rank that makes no call (one
+ * already looping when the watch began), and that first reading counts as a call. Once it was read
+ * inside, a reading outside is not counted: it may have come back to MPI between two readings,
+ * unseen. Every rule that reads a counter reads this one: a rank whose frames changed between two
+ * readings in a call that does not poll progressed; one in a polling call whose frames change polls
+ * on (its loop's locals), as a counter would say. */
+static void count_frame_moves(mg_rank_probe *p, const sampler_sample *sample, mg_probe_reading *out)
 {
-    p->frame_moves += p->digest_before && digest != p->last_digest;
-    p->last_digest = digest;
-    p->digest_before = 1;
+    if (out->in_mpi ? !sample->frames_known : p->digest_before)
+        return;
+    if (out->in_mpi) {
+        p->frame_moves += p->digest_before ? sample->frames_digest != p->last_digest
+                                           : (uint64_t)p->read_before;
+        p->last_digest = sample->frames_digest;
+        p->digest_before = 1;
+    }
     out->counter_known = 1;
     out->counter = p->frame_moves;
     int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
@@ -332,8 +340,8 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     out->counter = sample->counter;
     if (out->counter_known && !out->exited)
         apply_counter(p, sample->counter - sample->polls, out);
-    else if (out->in_mpi && sample->frames_known)
-        count_frame_moves(p, sample->frames_digest, out);
+    else if (!out->exited)
+        count_frame_moves(p, sample, out);
     p->last_in_mpi = out->in_mpi;
     p->counter_readings_left = out->counter_known && !out->exited ? COUNTER_READINGS_PER_SAMPLE : 0;
     p->sampled_stopped_cpu_ns = -1;

@@ -19,10 +19,12 @@ typedef struct mg_probe_reading {
     int progressed;    /* made a non-polling MPI call since the previous reading (counter known) */
     int counter_known; /* counter is valid: shm always; ptrace when the process holds the
                           interposition library's counter (a job mpiguard started), else when the
-                          rank was read inside MPI with its frames digested */
+                          rank was read inside MPI with its frames digested, or outside MPI
+                          before any reading inside */
     uint64_t counter;  /* MPI calls completed (shm) or entered (ptrace); under ptrace without the
-                          library, inside MPI, the times its frames were seen to change (its
-                          stand-in, sampler_sample.frames_digest): only its moves matter */
+                          library, the times its frames were seen to change inside MPI, and its
+                          first reading inside after readings outside (its stand-in,
+                          sampler_sample.frames_digest): only its moves matter */
     int64_t held_ns;   /* ptrace (0 under shm): from the first seize to the release; a thread that
                           was not running when interrupted stops only once scheduled, so this
                           bounds the time the process lost from above */

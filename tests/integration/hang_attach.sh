@@ -4,6 +4,12 @@
 #   found     a 4-rank stencil whose rank 1 enters an endless loop at 20 s: the hang is found after
 #             attaching, exit 81, a computation hang naming rank 1, and the job is stopped with
 #             nothing of it left
+#   looping   the stencil's rank 1 already in its endless loop when mpiguard attaches (its siblings
+#             wait in MPI, no counter moves): found within 45 s, rank 1 named outside MPI (it was
+#             the model's alone, after about 93 s, issue 29)
+#   computing a healthy job computing most of the time (hang_attach/compute_gaps.c: its last rank
+#             1.5 s between calls, read outside MPI at nearly every sample, the others waiting
+#             for it), watched 30 s: no hang
 #   released  a healthy 4-rank stencil; mpiguard is sent SIGINT while it samples: it lets go
 #             at once (exit 130, report outcome "released", no rank left stopped) and the job runs
 #             to its end untouched, exit 0
@@ -54,6 +60,17 @@ assert r["job"]["outcome"] == "released" and r["job"]["exit_status"] == -1, r["j
 assert r["findings"] == [], r["findings"]
 PY
 }
+# watch_healthy NAME: hang_attach/NAME.c built and run on $np ranks for 45 s, watched 30 s without a
+# verdict (watch_then_release), then ended.
+watch_healthy() {
+    "mpicc.$flavor" -O2 -g -o "$TMP/$1" "$(dirname "$0")/hang_attach/$1.c" || fail "cannot build $1"
+    $(launcher_for "$flavor") -n $np "$TMP/$1" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
+    job=$!
+    sleep 1
+    watch_then_release 30
+    kill $job 2>/dev/null
+    wait $job
+}
 # Whatever happens to the test, the job it started does not outlive it.
 job=
 trap '[ -n "$job" ] && kill -9 $job $(rank_pids) 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -86,6 +103,30 @@ assert ev["per_rank"][1]["function"] == "fault_compute_loop", ev["per_rank"][1]
 PY
     pass "$flavor: attached to a running job, its computation hang found in rank 1 and the job stopped"
     ;;
+looping)
+    start_job --seconds 120 --fault compute-loop --fault-rank 1 --fault-at 0
+    sleep 1
+    attached=$(date +%s)
+    expect_status 81 "attached to a job already hung" -- timeout 60 "$MPIGUARD" hang -v --attach $job \
+        --seed 7 --report "$report"
+    took=$(( $(date +%s) - attached ))
+    [ $took -le 45 ] || { cat "$TMP/stderr" >&2; fail "found after $took s, more than 45"; }
+    expect_stderr "rank 1 computes outside MPI"
+    wait $job
+    python3 - "$report" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["job"]["outcome"] == "stopped", r["job"]
+ev = r["findings"][0]["evidence"]
+assert ev["hang_type"] == "computation" and ev["faulty_ranks"] == [1], ev
+assert ev["per_rank"][1]["function"] == "fault_compute_loop", ev["per_rank"][1]
+PY
+    pass "$flavor: attached to a job whose rank 1 already loops, found in $took s, rank 1 named"
+    ;;
+computing)
+    watch_healthy compute_gaps
+    pass "$flavor: a healthy job computing most of the time watched 30 s: no hang"
+    ;;
 released)
     start_job --seconds 60
     watch_then_release 3
@@ -102,15 +143,8 @@ released)
     pass "$flavor: SIGINT let go of the job attached to at once (exit 130); it ran to its end untouched"
     ;;
 healthy)
-    "mpicc.$flavor" -O2 -g -o "$TMP/barrier_loop" "$(dirname "$0")/hang_attach/barrier_loop.c" ||
-        fail "cannot build barrier_loop"
-    $(launcher_for "$flavor") -n $np "$TMP/barrier_loop" 45 >"$TMP/job.out" 2>"$TMP/job.err" &
-    job=$!
-    sleep 1
-    watch_then_release 30
+    watch_healthy barrier_loop
     expect_stderr "the model is built"
-    kill $job 2>/dev/null
-    wait $job
     pass "$flavor: a healthy job always inside MPI_Barrier watched 30 s: no hang, the model built"
     ;;
 blind)

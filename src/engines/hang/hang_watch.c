@@ -143,6 +143,7 @@ struct hang_watch {
     double moved_after; /* the latest time some counter is known to have moved after: the reading
                            before the one that saw it move */
     int held_rank;      /* the rank held in a polling call whose verification this is, or -1 */
+    bool *been_in_mpi;  /* per rank: read inside MPI since the watch began (start_unseen) */
 };
 
 /* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
@@ -181,8 +182,9 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_detec
     w->holds = calloc(nranks, sizeof *w->holds);
     w->own_sum = calloc(nranks, sizeof *w->own_sum);
     w->owed = calloc(nranks, sizeof *w->owed);
+    w->been_in_mpi = calloc(nranks, sizeof *w->been_in_mpi);
     if (!w->still_ref || !w->still_last || !w->scans || !w->view || !w->before || !w->cpu ||
-        !w->conduct || !w->faulty || !w->holds || !w->own_sum || !w->owed) {
+        !w->conduct || !w->faulty || !w->holds || !w->own_sum || !w->owed || !w->been_in_mpi) {
         hang_watch_destroy(w);
         return MG_ENOMEM;
     }
@@ -205,15 +207,18 @@ void hang_watch_destroy(struct hang_watch *w)
     free(w->holds);
     free(w->own_sum);
     free(w->owed);
+    free(w->been_in_mpi);
     free(w);
 }
 
 /* Whether the job's counters, seen to move before, are not known to have moved since the detector
  * was built: it may have learnt a job that stopped as its normal, so the first-call rule's scans
- * go on (and the halt rule's) until one moves. */
+ * go on (and the halt rule's) until one moves. A job attached to may have stopped before the
+ * watch began: never seen to move is no better. */
 static bool still_since_built(const struct hang_watch *w)
 {
-    return w->built && isfinite(w->moved_after) && w->moved_after < w->built_at;
+    return w->built && (isfinite(w->moved_after) || w->p.start_unseen) &&
+           w->moved_after < w->built_at;
 }
 
 /* Whether the first-call rule's scans (and the halt rule's) go on. */
@@ -519,12 +524,22 @@ static bool stuck(const struct hang_watch *w, const struct hang_watch_reading *r
     return !one_comm;
 }
 
-/* Outside MPI for the halt rule: alive, seen, not stopped, its counter known (a counter, not a
- * sample's function, says it made no call since). */
-static bool halted_outside(const struct hang_watch *w, const struct hang_watch_reading *r)
+/* Outside MPI from the job's unseen start: a job attached to whose rank r was never read inside
+ * MPI (a rank already looping when the watch began leaves every counter still, so past_start
+ * never comes). */
+static bool outside_since_attach(const struct hang_watch *w, size_t r)
 {
-    return w->p.halted_after > 0 && w->past_start && r->known && !absent(r) && !r->in_mpi &&
-           !r->stopped && r->counter_known;
+    return w->p.start_unseen && !w->been_in_mpi[r];
+}
+
+/* Outside MPI for the halt rule: alive, seen, not stopped, its counter known (a counter, not a
+ * sample's function, says it made no call since), the job past its start or the rank outside
+ * since the watch began. */
+static bool halted_outside(const struct hang_watch *w, size_t rank,
+                           const struct hang_watch_reading *r)
+{
+    return w->p.halted_after > 0 && (w->past_start || outside_since_attach(w, rank)) && r->known &&
+           !absent(r) && !r->in_mpi && !r->stopped && r->counter_known;
 }
 
 /* Hangs from the first call (docs/hang.md): every rank held (blocked in MPI, or stopped from
@@ -537,7 +552,9 @@ static bool halted_outside(const struct hang_watch *w, const struct hang_watch_r
  * The halt rule: a job past its start whose every counter stands still, every rank blocked but one
  * outside MPI, halted_after, is verified as well: a detector still building takes the halt for the
  * job's normal (run 291009 of issue 29: a compute-loop 2 s before the model was built, found
- * 148 s later). Both go on after the build while no counter is known to have moved since. */
+ * 148 s later). Both go on after the build while no counter is known to have moved since. In a job
+ * attached to, a rank outside MPI since the watch began counts as halted after still_after, past
+ * start or not (one already looping was the model's alone, after 93 s: issue 29). */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
@@ -554,7 +571,7 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     int halted_rank = -1;
     for (size_t r = 0; r < w->n && all_held; r++) {
         bool polling = polling_on(w, &readings[r], &w->still_last[r]);
-        bool out = halted_outside(w, &readings[r]);
+        bool out = halted_outside(w, r, &readings[r]);
         pollers += polling;
         outside += out;
         halted_rank = out ? (int)r : halted_rank;
@@ -576,7 +593,9 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         w->still_valid = true;
         w->still_since = now;
     }
-    double after = outside                              ? w->p.halted_after
+    /* a rank outside since an unseen start may be a start's slow rank: the first-call rule's
+     * time, not a halt's */
+    double after = outside && w->past_start             ? w->p.halted_after
                    : pollers == 0 && stuck(w, readings) ? w->p.stuck_after
                                                         : w->p.still_after;
     if (now - w->still_since < after) {
@@ -874,6 +893,7 @@ static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_re
                       double now)
 {
     struct poll_hold *h = &w->holds[r];
+    w->been_in_mpi[r] = w->been_in_mpi[r] || (x->known && !absent(x) && x->in_mpi);
     if (!x->known || absent(x) || !x->counter_known) {
         *h = (struct poll_hold){.held_since = -1};
         return;

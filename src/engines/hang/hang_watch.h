@@ -52,6 +52,11 @@ struct hang_watch_params {
                             blocked but one outside MPI, this long, is verified without the
                             detector, which would learn the halt as the job's normal (0: off;
                             it takes the first-call rule's scans) */
+    bool start_unseen;   /* the job ran before the watch began (attached to): a rank never read
+                            inside MPI since, outside it while every other rank is blocked, every
+                            counter still, still_after is verified as the halt rule would, past
+                            start or not, and the scans go on after the build while no counter
+                            has moved since (docs/hang.md "A halt before the model") */
     double held_after;   /* a rank held inside a polling call (in MPI, in a function that returns
                             at once, its counter still) this long while another rank's counter
                             moves is verified without the detector (docs/hang.md "Held in a

@@ -107,8 +107,9 @@ static void every_allocation_failure_is_reported(void)
     MG_CHECK_INT(fail_each(timeout_attempt), 3);
     MG_CHECK_INT(fail_each(ecdf_attempt), 1);
     /* watch: itself, the still reference and previous scan, the scans, the view, the CPU marks,
-     * records and conduct, the faulty ranks, the polling holds, the own time summed and owed */
-    MG_CHECK_INT(fail_each(watch_attempt), 12);
+     * records and conduct, the faulty ranks, the polling holds, the own time summed and owed,
+     * the ranks read inside MPI */
+    MG_CHECK_INT(fail_each(watch_attempt), 13);
 }
 
 int main(void)

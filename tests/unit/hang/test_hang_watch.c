@@ -59,6 +59,9 @@ static struct hang_watch *w;
 static struct hang_watch_step step;
 static struct hang_watch_reading readings[NR];
 
+/* The next start's watch is of a job attached to (hang_watch_params.start_unseen). */
+static bool start_unseen;
+
 static void start(bool still_rule)
 {
     det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_BUILDING};
@@ -70,6 +73,7 @@ static void start(bool still_rule)
     p.npolling = NFUNCS;
     if (!still_rule)
         p.still_after = 0;
+    p.start_unseen = start_unseen;
     hang_watch_destroy(w);
     w = NULL;
     MG_CHECK_INT(hang_watch_create(&p, &det, NR, &w), MG_OK);
@@ -1231,6 +1235,36 @@ static void a_halt_the_model_can_judge_is_not_verified(void)
     MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED), 0);
 }
 
+/* A job attached to whose rank 2 already looped when the watch began (issue 29: found by the model
+ * alone, after 93 s): no counter moves, so the job is never past its start, but rank 2, never read
+ * inside MPI, is taken as halted from the first scan (3 s) for still_after, past the detector's
+ * build at 12 s, and verified. A job watched from its start reads the same as a start's slow rank,
+ * left to the detector; so does, attached, a rank read inside MPI before it left. */
+static void a_rank_looping_before_the_attach_is_a_halt(void)
+{
+    start_unseen = true;
+    start(true);
+    watch_halting_job(0, 0, INFINITY, 2, 12, 100);
+    MG_CHECK(step.events & HANG_WATCH_HALTED);
+    MG_CHECK_INT(step.halted_rank, 2);
+    MG_CHECK_NEAR(step.still_since, 3, 1e-9);
+    watch_halting_job(0, 0, INFINITY, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
+    MG_CHECK_INT(step.result.nfaulty, 1);
+    MG_CHECK_INT(hang_watch_faulty(w)[0], 2);
+    MG_CHECK(step.at < 21);
+    start(true);
+    watch_halting_job(INFINITY, 5, INFINITY, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED), 0);
+    start_unseen = false;
+    start(true);
+    watch_halting_job(0, 0, INFINITY, 2, 12, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
+    MG_CHECK_INT(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED), 0);
+}
+
 /* The timeout baseline's HANG is final: no verification. */
 static void unverified_watch_takes_the_verdict(void)
 {
@@ -1325,6 +1359,7 @@ int main(void)
     MG_RUN(a_job_halted_while_the_model_builds_is_a_hang);
     MG_RUN(a_job_halted_in_its_first_seconds_is_a_hang);
     MG_RUN(a_halt_the_model_can_judge_is_not_verified);
+    MG_RUN(a_rank_looping_before_the_attach_is_a_halt);
     MG_RUN(a_master_gone_computing_is_named);
     MG_RUN(busy_polling_waiters_are_not_named_with_a_stopped_rank);
     MG_RUN(unverified_watch_takes_the_verdict);
