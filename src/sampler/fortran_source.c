@@ -1,11 +1,12 @@
 /* Where a Fortran procedure's source names an MPI function (fortran_source.h). */
 #include "fortran_source.h"
 
+#include "call_decode.h"
+
 #include <ctype.h>
 #include <dwarf.h>
 #include <gelf.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ typedef struct scan {
     int own;   /* namings in the procedure's text itself, each naming's line in lines */
     int lines[MAX_NAMINGS];
     int continues;  /* free form: the line before ended with &, so the next starts no statement */
+    char quote;     /* the quote of a string the line before left open: a continuation goes on */
     int in_use;     /* the statement being read is a USE statement */
     int row;        /* the line the line table gives the call */
     int unreadable; /* an included file could not be read: namings may be missed */
@@ -83,24 +85,34 @@ static int quoted_after(const char *s, const char *keyword, const char **name, s
     return 1;
 }
 
-/* Blanks out a line's comment (from !) and quoted text, so that only its code names things. A
- * string continued on the next line is read there as code: more namings, which leave the answer
- * unknown, never a wrong one. */
-static void strip(char *s)
+/* Whether s holds blanks alone. */
+static int blank(const char *s)
 {
-    char quote = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+/* Blanks out a line's comment (from !) and quoted text, so that only its code names things; the
+ * line starts inside a string of `quote` when it continues one (0: none). Returns the quote of the
+ * string open at the line's end. Free form continues a string with an & as the line's last
+ * nonblank character (Fortran 2008 3.3.2.4), kept here so that the line reads as continued; fixed
+ * form's runs on past column 72 into the next line marked in column 6 (3.3.3.4). */
+static char strip(char *s, char quote)
+{
     for (; *s; s++) {
         if (quote) {
             quote = *s == quote ? 0 : quote;
-            *s = ' ';
+            *s = quote && *s == '&' && blank(s + 1) ? '&' : ' ';
         } else if (*s == '"' || *s == '\'') {
             quote = *s;
             *s = ' ';
         } else if (*s == '!') {
             *s = '\0';
-            return;
+            break;
         }
     }
+    return quote;
 }
 
 static int names(const char *s, const scan *sc)
@@ -269,6 +281,7 @@ static int form_shown(const char *path)
     char *text = NULL;
     size_t cap = 0;
     int fixed = 0, free_form = 0, continues = 0;
+    char quote = 0;
     while (getline(&text, &cap, f) >= 0) {
         const char *rest = skip_blanks(text + (*text != '\0'));
         int comment_mark = *text && strchr("cCdD", *text);
@@ -277,10 +290,9 @@ static int form_shown(const char *path)
             fixed = 1;
             continue;
         }
-        strip(text);
+        quote = strip(text, continues ? quote : 0);
         /* c and d lines are statements of either form's, or comments */
-        if (*text == '#' || comment_mark || *skip_blanks(text) == '\0' ||
-            *skip_blanks(text) == '\n')
+        if (*text == '#' || comment_mark || blank(text))
             continue;
         fixed |= !continues && strncmp(text, "     &", 6) == 0;
         for (int i = 0; i < FIXED_MARK_COLUMN - 1 && text[i] && text[i] != '\t'; i++)
@@ -373,11 +385,12 @@ static int scan_file(const char *path, int first, int end, scan *sc, int depth)
             sc->refs += names(text, sc);
         } else if (in_text) {
             int continuation = sc->fixed ? fixed_columns(text) : sc->continues;
-            strip(text);
             const char *word = skip_blanks(text);
-            /* comment and blank lines may lie between a statement's lines */
-            if (*word == '\0' || *word == '\n')
+            /* comment and blank lines may lie between a statement's lines, a string's too, but a
+             * line marked in column 6 goes on with the string whatever it holds */
+            if (blank(text) || (*word == '!' && !(sc->fixed && continuation && sc->quote)))
                 continue;
+            sc->quote = strip(text, continuation ? sc->quote : 0);
             sc->continues = continued(text);
             if (!continuation)
                 sc->in_use = strncasecmp(word, "use", 3) == 0 && !is_word((unsigned char)word[3]);
@@ -548,52 +561,25 @@ static const unsigned char *code_at(Elf *elf, GElf_Addr addr, size_t len)
     return NULL;
 }
 
-/* Where the x86-64 call instruction of code[at] that ends at code[end] goes: a direct call's
- * target (e8 rel32, through the PLT) or an indirect one's memory slot (ff 15 disp32, -fno-plt);
- * each names one function. 0 when code[at] is no such call. */
-static GElf_Addr call_target(const unsigned char *code, size_t at, size_t end, GElf_Addr base)
-{
-    size_t size = code[at] == 0xe8 ? 5 : code[at] == 0xff && code[at + 1] == 0x15 ? 6 : 0;
-    if (!size || at + size != end)
-        return 0;
-    int32_t rel;
-    memcpy(&rel, code + end - 4, sizeof rel);
-    return base + end + (GElf_Addr)(int64_t)rel;
-}
-
 /* Which of the procedure's calls of one function the call returning to ret (module address) is,
- * by address: call->k of call->calls, the calls whose instruction goes where ret's does. Left
- * unknown (calls 0) but on x86-64 ELF code the module holds. An e8 or ff 15 byte inside another
- * instruction would have to encode the very target to count, and then the calls outnumber the
- * namings: the line stays unknown, never a wrong one. */
+ * by address: call->k of call->calls (call_decode_order), on x86-64 and aarch64 ELF code the
+ * module holds; else left unknown (calls 0). */
 static void call_order(Dwfl_Module *m, Dwarf_Die *procedure, Dwarf_Addr dwarf_bias, Dwarf_Addr ret,
                        fortran_source_call *call)
 {
     GElf_Addr elf_bias, low, high;
     Elf *elf = dwfl_module_getelf(m, &elf_bias);
     GElf_Ehdr ehdr;
-    if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_machine != EM_X86_64 ||
-        dwarf_lowpc(procedure, &low) != 0 || dwarf_highpc(procedure, &high) != 0)
+    if (!elf || !gelf_getehdr(elf, &ehdr) || dwarf_lowpc(procedure, &low) != 0 ||
+        dwarf_highpc(procedure, &high) != 0)
         return;
     low += dwarf_bias - elf_bias;
     high += dwarf_bias - elf_bias;
     ret -= elf_bias;
-    const unsigned char *code = high > low + 6 ? code_at(elf, low, high - low) : NULL;
-    if (!code || ret < low + 6 || ret > high)
-        return;
-    GElf_Addr target = call_target(code, ret - low - 5, ret - low, low);
-    target = target ? target : call_target(code, ret - low - 6, ret - low, low);
-    int k = -1, calls = 0;
-    for (size_t at = 0; target && at + 5 <= high - low; at++)
-        for (size_t size = 5; size <= 6 && at + size <= high - low; size++)
-            if (call_target(code, at, at + size, low) == target) {
-                k = low + at + size == ret ? calls : k;
-                calls++;
-            }
-    if (k >= 0) {
-        call->k = k;
-        call->calls = calls;
-    }
+    const unsigned char *code = high > low ? code_at(elf, low, high - low) : NULL;
+    if (code && ret > low && ret <= high)
+        (void)call_decode_order(ehdr.e_machine, code, high - low, low, ret - low, &call->k,
+                                &call->calls);
 }
 
 /* gfortran 12 writes no row for a call through an explicit interface whose arguments need no code

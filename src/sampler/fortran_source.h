@@ -32,7 +32,8 @@ typedef struct fortran_source_call {
  * call's row is the procedure's line (first) or the do statement or the ending statement of a do
  * loop (`end do`, or for `do 10 ...` the statement labelled 10, which nested loops may share); the
  * call lies in the procedure's text or that loop's body (with a labelled loop's ending statement).
- * Statements are read whole, over their continuation lines, and each is placed on its first line:
+ * Statements are read whole, over their continuation lines (a string too: an & ending a free-form
+ * line inside it, or fixed form's mark in column 6), and each is placed on its first line:
  * a row on another line of one is moved there first. Returns the first line of the statement of
  * the call->k-th naming when the procedure has as many namings as call->calls and that one lies
  * where the call may; else of the one naming where the call may lie (for the procedure's line, the
@@ -49,7 +50,7 @@ int fortran_source_call_line(const char *path, int first, int end, const char *n
  * the do or ending statement of a loop, or a line of a statement written over several, *line
  * becomes the call's line (its statement's first) where the procedure is Fortran, its source is
  * not newer than m's file, and fortran_source_call_line finds it, told the call's place among the
- * procedure's calls of the function (x86-64); else it stays.
+ * procedure's calls of the function (x86-64 and aarch64 code: call_decode.h); else it stays.
  * Returns 1 when *line is left the procedure's line (the call's own line is unknown), 0
  * otherwise. */
 int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, const char *file,

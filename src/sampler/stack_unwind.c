@@ -352,17 +352,20 @@ static const char *symbol_holding(Dwfl_Module *mod, uint64_t pc, uint64_t *offse
     return found;
 }
 
-/* Source lines by object and offset in it, shared by every process unwound here: the ranks of a
- * job run the same objects, and each process's libdwfl decompresses and parses a module's debug
- * information anew (libc's: tens of MB), which took 7-20 s of a hang verdict's stacks on a node
- * loaded to 20 times its cores (docs/hang-measurements.md "Real runs"). An object is told by its
- * path, size and build ID; the strings are kept for the life of the process. */
+/* Source lines by object, offset in it and the MPI function called there, shared by every
+ * process unwound here: the ranks of a job run the same objects, and each process's libdwfl
+ * decompresses and parses a module's debug information anew (libc's: tens of MB), which took 7-20 s
+ * of a hang verdict's stacks on a node loaded to 20 times its cores (docs/hang-measurements.md
+ * "Real runs"). An object is told by its path, size and build ID; the strings are kept for the life
+ * of the process. The function is part of the key: a Fortran call's line may come from the source's
+ * namings of it (fortran_source_site_line), which a lookup without it cannot make. */
 enum { SHARED_LINES_CAPACITY = 4096 };
 
 typedef struct shared_line {
     char *object; /* path, size and build ID */
     uint64_t offset;
-    char *file; /* NULL: no line known */
+    char *called; /* NULL: looked up with no function */
+    char *file;   /* NULL: no line known */
     int line;
 } shared_line;
 
@@ -391,11 +394,17 @@ static bool shared_lines_key(Dwfl_Module *mod, uint64_t pc, char *key, size_t le
     return used > 0 && (size_t)used < len;
 }
 
-static const shared_line *shared_lines_find(const char *key, uint64_t offset)
+/* Whether two MPI functions (NULL: none) are the same. */
+static bool same_called(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static const shared_line *shared_lines_find(const char *key, uint64_t offset, const char *called)
 {
     for (size_t i = 0; i < shared_lines.n; i++) {
         const shared_line *x = &shared_lines.lines[i];
-        if (x->offset == offset && strcmp(x->object, key) == 0) {
+        if (x->offset == offset && same_called(x->called, called) && strcmp(x->object, key) == 0) {
             return x;
         }
     }
@@ -410,7 +419,7 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbo
     uint64_t offset = 0;
     bool keyed = shared_lines_key(mod, pc, key, sizeof key, &offset);
     pthread_mutex_lock(&shared_lines.lock);
-    const shared_line *known = keyed ? shared_lines_find(key, offset) : NULL;
+    const shared_line *known = keyed ? shared_lines_find(key, offset, called) : NULL;
     if (known) {
         info->file = known->file;
         info->line = known->line;
@@ -426,10 +435,13 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbo
     shared_line *x = &shared_lines.lines[shared_lines.n];
     if (keyed && shared_lines.n < SHARED_LINES_CAPACITY && (x->object = strdup(key)) != NULL) {
         x->offset = offset;
+        x->called = called ? strdup(called) : NULL;
         x->file = file ? strdup(file) : NULL;
         x->line = x->file ? info->line : 0;
-        if (file && !x->file) {
+        if ((file && !x->file) || (called && !x->called)) {
             free(x->object);
+            free(x->called);
+            free(x->file);
         } else {
             shared_lines.n++;
             file = x->file;
@@ -443,7 +455,7 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const c
                          symbol_info *info)
 {
     bool cached = symbol_cache_find(u->names, pc, info);
-    if (cached && (info->sourced || !with_source)) {
+    if (cached && (!with_source || (info->sourced && same_called(info->called, called)))) {
         return;
     }
     Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
@@ -457,6 +469,7 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const c
     }
     if (mod && with_source) {
         info->sourced = true;
+        info->called = called;
         source_line(mod, pc, called, info);
         if (!info->file) {
             info->line = 0;

@@ -58,7 +58,8 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
  * classify leave it out). `called` is the MPI function ("MPI_Send") a frame at pc calls, or NULL:
  * a Fortran call the line table gave its procedure's line gets its statement's line from the
  * source, and any Fortran frame on a statement written over several lines its first line
- * (fortran_source_site_line).
+ * (fortran_source_site_line). The line is kept by pc and `called` (which must live as long as u):
+ * a lookup naming another function, or none, gets its own.
  * A symbol is named only when pc lies inside it: a stripped object's nearest exported symbol is
  * not taken for the static function that really holds pc. Without a name, offset is pc's address
  * in its object's file (what addr2line takes), or 0 in anonymous memory. Answers come from the

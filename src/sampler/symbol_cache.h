@@ -12,11 +12,12 @@ typedef struct symbol_cache symbol_cache;
 
 /* What is known of one code address. Strings are not owned (see symbol_cache_insert). */
 typedef struct symbol_info {
-    const char *name; /* symbol holding the address, NULL when unknown */
-    uint64_t offset;  /* address - symbol start; 0 when name is NULL */
-    bool sourced;     /* file and line were looked up (a NULL file then means none exists) */
-    const char *file; /* source file of the address, NULL without debug information */
-    int line;         /* its line, 0 when file is NULL */
+    const char *name;   /* symbol holding the address, NULL when unknown */
+    uint64_t offset;    /* address - symbol start; 0 when name is NULL */
+    bool sourced;       /* file and line were looked up (a NULL file then means none exists) */
+    const char *file;   /* source file of the address, NULL without debug information */
+    int line;           /* its line, 0 when file is NULL */
+    const char *called; /* the MPI function the line was looked up as a call of, NULL none */
 } symbol_info;
 
 /* Creates a cache holding up to capacity entries (capacity >= 1). Returns MG_EINVAL or MG_ENOMEM;

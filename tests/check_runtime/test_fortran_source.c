@@ -290,6 +290,41 @@ static const char shown_neither[] = "      PROGRAM P\n"
                                     "     1     REQUEST, IERR)\n"
                                     "      END\n";
 
+/* Strings continued over lines (free form: an & ends the line inside the string, and the next
+ * line not a comment goes on with it, past an & there if it has one; fixed form: the string runs
+ * on into the line marked in column 6): their quotes, ! and names are text, and the code after
+ * such a string is code, whatever the quotes of comment lines among them. */
+static const char string_named[] = "program p\n"
+                                   "  print *, 'a string that goes on &\n"
+                                   "           &with a quote '' and a ! in it, &\n"
+                                   "           &and names MPI_Grequest_start(q) &\n"
+                                   "   here'\n"
+                                   "  call MPI_Grequest_start(q, f, c, state, request, ierr)\n";
+
+static const char string_before_call[] = "program p\n"
+                                         "  if (x == 'a &\n"
+                                         "  ! it's a comment line\n"
+                                         "     &b' // 'c') call MPI_Grequest_start(q, f, c, &\n"
+                                         "     state, request, ierr)\n"
+                                         "  print *, 'calls &\n"
+                                         "    &MPI_Grequest_start'\n";
+
+static const char string_line[] = "program p\n"
+                                  "  print *, &\n"
+                                  "    'a line of a string alone'\n"
+                                  "  call MPI_Grequest_start(q, f, c, state, &\n"
+                                  "    request, ierr)\n";
+
+static const char string_fixed[] =
+    "      PROGRAM P\n"
+    "      IF (X .EQ. 'A STRING THAT RUNS ON\n"
+    "C     IT'S A COMMENT LINE\n"
+    "     1! INTO THE NEXT LINE: ''!'' ') CALL MPI_GREQUEST_START(Q,\n"
+    "     2  F, C, S, R, IERR)\n"
+    "      PRINT *, 'NAMES\n"
+    "     1MPI_GREQUEST_START'\n"
+    "      END\n";
+
 static const struct {
     const char *name, *program;
     fortran_source_form form;
@@ -322,6 +357,13 @@ static const struct {
     {"p.f", shown_free, FORTRAN_SOURCE_BY_SUFFIX, 3, 0, 0, 0},
     {"p.f", shown_neither, FORTRAN_SOURCE_UNRECORDED, 3, 0, 0, 2},
     {"p.F90", shown_neither, FORTRAN_SOURCE_UNRECORDED, 3, 0, 0, 0},
+    {"p.F90", string_named, FORTRAN_SOURCE_BY_SUFFIX, 1, 0, 0, 6},
+    {"p.F90", string_before_call, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 2},
+    {"p.F90", string_before_call, FORTRAN_SOURCE_BY_SUFFIX, 1, 0, 0, 2},
+    {"p.F90", string_line, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 4},
+    {"p.f", string_fixed, FORTRAN_SOURCE_BY_SUFFIX, 5, 0, 0, 2},
+    {"p.f", string_fixed, FORTRAN_SOURCE_BY_SUFFIX, 1, 0, 0, 2},
+    {"p.f", string_fixed, FORTRAN_SOURCE_UNRECORDED, 1, 0, 0, 2},
 };
 
 static void test_statements(void)

@@ -13,13 +13,15 @@ static void test_insert_find(void)
     }
     symbol_info got = {.name = "x", .offset = 99, .file = "y", .line = 7};
     MG_CHECK(!symbol_cache_find(c, 0x1000, &got));
-    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, true, "main.c", 12});
-    symbol_cache_insert(c, 0x2000, &(symbol_info){NULL, 0, true, NULL, 0}); /* no symbol, no line */
+    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, true, "main.c", 12, "MPI_Send"});
+    symbol_cache_insert(c, 0x2000,
+                        &(symbol_info){NULL, 0, true, NULL, 0, NULL}); /* no symbol, no line */
     MG_CHECK(symbol_cache_find(c, 0x1000, &got));
     MG_CHECK_STR(got.name, "main");
     MG_CHECK_INT(got.offset, 0x10);
     MG_CHECK_STR(got.file, "main.c");
     MG_CHECK_INT(got.line, 12);
+    MG_CHECK_STR(got.called, "MPI_Send");
     MG_CHECK(symbol_cache_find(c, 0x2000, &got));
     MG_CHECK(got.name == NULL && got.offset == 0 && got.sourced && !got.file && got.line == 0);
     symbol_cache_insert(c, 0x1000,
