@@ -3,20 +3,23 @@
 # (tests/concolic/programs), bounded DFS from np 1 as tests/concolic/suite.sh runs it, each
 # program's campaigns (both modes, every seed) side by side: arms covered after the given runs,
 # the run after which each campaign had all its bugs, bugs, tuning checks, seconds
-# (docs/concolic-measurements.md "Input tuning").
-#   tuning.sh BUILD_DIR [RUNS] [FLAVOR] [SEEDS] [PROGRAMS]
+# (docs/concolic-measurements.md "Input tuning"). STRATEGY (a --strategy name) searches both
+# modes with it instead of the default's, to weigh another default on the suite.
+#   [STRATEGY=...] tuning.sh BUILD_DIR [RUNS] [FLAVOR] [SEEDS] [PROGRAMS]
 set -eu
 build=$1 runs=${2:-60} flavor=${3:-mpich} seeds=${4:-1 2 3} programs=${5:-planted heat histogram}
 . "$(dirname "$0")/setup.sh"
 marks="$((runs / 6)) $((runs / 3)) $((2 * runs / 3)) $runs"
 set -- $marks
-echo "$flavor, $runs runs per program, mode and seed, --np 1 --max-np 6 --timeout 20"
+strategy=()
+[ -z "${STRATEGY-}" ] || strategy=(--strategy "$STRATEGY")
+echo "$flavor, $runs runs per program, mode and seed, --np 1 --max-np 6 --timeout 20 ${strategy[*]}"
 echo "| program (arms) | mode | seed | arms @$1 | @$2 | @$3 | @$4 | bugs | runs to the last bug | tuning checks | seconds |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for prog in $programs; do
     for mode in tuning caps; do
-        tune=()
-        [ "$mode" = caps ] && tune=(--caps)
+        tune=("${strategy[@]}")
+        [ "$mode" = caps ] && tune+=(--caps)
         for seed in $seeds; do
             c=$prog-$mode-$seed
             (t0=$SECONDS
