@@ -1,5 +1,5 @@
 #!/bin/bash
-# The float rules of docs/concolic.md "Floating-point inputs", one branch each in float_rules.c:
+# The float rules of docs/design/concolic.md "The float rules", one branch each in float_rules.c:
 # a branch on a value a rule keeps symbolic has both arms covered (the solver reached the arm the
 # inputs' own values miss), a branch on a value a rule makes concrete keeps its true arm
 # uncovered. (--floats fp is tested on the engine, test_solver_floats: its IEEE queries on this

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Random testing draws every run's inputs (docs/concolic.md "Search"): rank0_reads.c's input is
+# Random testing draws every run's inputs (docs/design/concolic.md "mpiguard concolic"): rank0_reads.c's input is
 # read by rank 0 alone, so a run whose focus is rank 1 logs none, and its program's own value
 # (500) is outside the random range. With np 2 and focus 1 fixed, random-all's runs never take
 # the program's own value (its arm stays uncovered) and random-inputs' runs after the first

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Input tuning against COMPI's caps (docs/concolic.md "Issue 30, part 2"): planted.c's five bugs
+# Input tuning against COMPI's caps (docs/design/concolic.md "Input tuning"): planted.c's five bugs
 # are found with tuning on and no caps (the default) and with caps (--caps); only the tuned
 # campaign runs
 # `iters` past its mark's limit of 20 (the runtime does not lower it); the inputs file of a

@@ -1,4 +1,4 @@
-/* One branch per rule of docs/concolic.md "Floating-point inputs": each branch on a value the
+/* One branch per rule of docs/design/concolic.md "The float rules": each branch on a value the
  * rule keeps symbolic is solved both ways; each on a value a rule makes concrete keeps one arm.
  * tests/concolic/float_rules.sh reads the arms by the tags in the comments. All inputs start at
  * 1; each branch has its own input v[k], so that no branch's constraint limits another's. */
