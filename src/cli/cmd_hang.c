@@ -187,8 +187,9 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
     *set_aside_said = true;
 }
 
-/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace. */
-static void say_events(const struct hang_watch_step *step, double now, FILE *trace,
+/* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace; built_at:
+ * when the model was built, negative before. */
+static void say_events(const struct hang_watch_step *step, double now, double built_at, FILE *trace,
                        bool *set_aside_said)
 {
     if (trace && (step->events & HANG_WATCH_OBSERVED))
@@ -218,9 +219,17 @@ static void say_events(const struct hang_watch_step *step, double now, FILE *tra
             fprintf(trace, "# still %.3f\n", now);
     }
     if (step->events & HANG_WATCH_HALTED) {
+        /* the rule also goes on after the build while no call is seen to complete (a job attached
+         * to, already halted, is verified just after it) */
+        char when[160] = "before the model was built";
+        if (built_at >= 0)
+            snprintf(when, sizeof when,
+                     "and none was seen to complete since the model was built at %.1f s (it may "
+                     "have learnt the halt as the job's normal)",
+                     built_at);
         mg_info("hang: no MPI call has completed since %.1f s, every rank waiting in MPI but rank "
-                "%d, outside it, before the model was built: verifying without the model",
-                step->still_since, step->halted_rank);
+                "%d, outside it, %s: verifying without the model",
+                step->still_since, step->halted_rank, when);
         if (trace)
             fprintf(trace, "# halted %.3f\n", now);
     }
@@ -256,7 +265,7 @@ typedef struct hang_front {
 static void front_step(void *ctx, const struct hang_watch_step *step, double now)
 {
     hang_front *f = ctx;
-    say_events(step, now, f->trace, &f->set_aside_said);
+    say_events(step, now, f->built_at, f->trace, &f->set_aside_said);
     if (step->events & HANG_WATCH_BUILT)
         f->built_at = now;
     if (f->o->progress && (step->events & HANG_WATCH_OBSERVED) && now - f->last_progress >= 2.0) {
@@ -409,6 +418,48 @@ static void say_no_hang(const cli_session *s, const hang_seen *seen)
                 seen->by_shm + seen->by_ptrace, s->job.nranks, seen->by_shm, seen->by_ptrace);
 }
 
+/* Whether the command line names one job to watch, said with the usage when not: a command after
+ * '--' or --attach, not both; relays only for agents. */
+static bool job_named(const hang_options *o, const mg_parsed_args *args)
+{
+    if (!o->attach == !args->command || (args->command && args->ncommand == 0)) {
+        mg_error(o->attach ? "--attach watches a running job: give no command after '--'"
+                           : "missing '--' and the launcher command (or --attach PID|JOBID)");
+        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n",
+                hang_usage);
+        return false;
+    }
+    if (o->agent_fanout && !o->agents && !o->agent_launcher) {
+        mg_error("--agent-fanout relays agents: give --agents N or --agent-launcher CMD too");
+        return false;
+    }
+    return true;
+}
+
+/* The watcher's parameters from the options; false when --on-hang is not understood (said). */
+static bool watcher_params(const hang_options *o, hang_watcher_params *p)
+{
+    *p = (hang_watcher_params){.seed = o->seed,
+                               .verify_scans = o->verify_scans,
+                               .verify_gap = o->verify_gap,
+                               .agents = o->agents,
+                               .agent_launcher = o->agent_launcher,
+                               .agent_fanout = o->agent_fanout,
+                               .report_path = cli_opts.report_path};
+    hang_model_params_default(&p->model);
+    p->model.alpha = o->alpha;
+    p->model.set_size = (size_t)o->set_size;
+    if (o->interval > 0)
+        p->model.interval_init = o->interval;
+    if (o->max_interval > 0)
+        p->model.interval_max = o->max_interval;
+    if (parse_action(o->on_hang, p) != 0) {
+        mg_error("--on-hang takes kill, report, signal:SIG or exec:CMD, not '%s'", o->on_hang);
+        return false;
+    }
+    return true;
+}
+
 int cmd_hang(int argc, char **argv)
 {
     hang_options o = {.alpha = 0.001,
@@ -422,35 +473,9 @@ int cmd_hang(int argc, char **argv)
     int rc = parse_options(argc, argv, &o, &args, &done);
     if (rc || done)
         return rc;
-    if (!o.attach == !args.command || (args.command && args.ncommand == 0)) {
-        mg_error(o.attach ? "--attach watches a running job: give no command after '--'"
-                          : "missing '--' and the launcher command (or --attach PID|JOBID)");
-        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n",
-                hang_usage);
+    hang_watcher_params p;
+    if (!job_named(&o, &args) || !watcher_params(&o, &p))
         return MG_EXIT_USAGE;
-    }
-    if (o.agent_fanout && !o.agents && !o.agent_launcher) {
-        mg_error("--agent-fanout relays agents: give --agents N or --agent-launcher CMD too");
-        return MG_EXIT_USAGE;
-    }
-    hang_watcher_params p = {.seed = o.seed,
-                             .verify_scans = o.verify_scans,
-                             .verify_gap = o.verify_gap,
-                             .agents = o.agents,
-                             .agent_launcher = o.agent_launcher,
-                             .agent_fanout = o.agent_fanout,
-                             .report_path = cli_opts.report_path};
-    hang_model_params_default(&p.model);
-    p.model.alpha = o.alpha;
-    p.model.set_size = (size_t)o.set_size;
-    if (o.interval > 0)
-        p.model.interval_init = o.interval;
-    if (o.max_interval > 0)
-        p.model.interval_max = o.max_interval;
-    if (parse_action(o.on_hang, &p) != 0) {
-        mg_error("--on-hang takes kill, report, signal:SIG or exec:CMD, not '%s'", o.on_hang);
-        return MG_EXIT_USAGE;
-    }
     cli_session s;
     /* the state module under ptrace too: its samples give the stacks, but only the published
      * waits name a blocked rank's peer and tag (issue 29; the function alone gives a direction) */

@@ -112,6 +112,9 @@ looping)
     took=$(( $(date +%s) - attached ))
     [ $took -le 45 ] || { cat "$TMP/stderr" >&2; fail "found after $took s, more than 45"; }
     expect_stderr "rank 1 computes outside MPI"
+    # the halt rule, verifying once the model is built as often as before, says which it was
+    awk '/the model is built/ {built = 1} /outside it, before the model was built/ && built {bad = 1}
+        END {exit bad}' "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "'before the model was built' said after it was"; }
     wait $job
     python3 - "$report" <<'PY' || { cat "$TMP/stderr" >&2; fail "report content"; }
 import json, sys
