@@ -487,9 +487,32 @@ static int is_procedure_line(Dwarf_Die *procedure, const char *file, int line, i
             (dwarf_decl_column(procedure, &decl_column) == 0 && decl_column == column));
 }
 
-/* The least declaration line above `after` of a procedure or module defined in file under die,
- * or `next` when none is less: where the text of the procedure declared at `after` ends. */
-static int next_definition(Dwarf_Die *die, const char *file, int after, int next)
+/* The offset of the C main gfortran writes for the Fortran program cu defines (the subprogram of
+ * DW_AT_main_subprogram), or 0 when cu defines none. gfortran declares it at the program's first
+ * USE statement, or at its END PROGRAM where it has none: a line inside the program's text that
+ * starts no text of its own. It is the CU's "main" without a linkage name; a Fortran procedure of
+ * that name has one (main_, or its module's). */
+static Dwarf_Off generated_main(Dwarf_Die *cu)
+{
+    Dwarf_Die child;
+    Dwarf_Off c_main = 0;
+    int program = 0;
+    if (dwarf_child(cu, &child) != 0)
+        return 0;
+    do {
+        const char *name = dwarf_diename(&child);
+        program |= dwarf_hasattr(&child, DW_AT_main_subprogram);
+        if (dwarf_tag(&child) == DW_TAG_subprogram && name && strcmp(name, "main") == 0 &&
+            !dwarf_hasattr(&child, DW_AT_linkage_name))
+            c_main = dwarf_dieoffset(&child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return program ? c_main : 0;
+}
+
+/* The least declaration line above `after` of a procedure or module defined in file under die
+ * (but the C main at offset c_main), or `next` when none is less: where the text of the procedure
+ * declared at `after` ends. */
+static int next_definition(Dwarf_Die *die, const char *file, int after, int next, Dwarf_Off c_main)
 {
     Dwarf_Die child;
     if (dwarf_child(die, &child) != 0)
@@ -498,11 +521,11 @@ static int next_definition(Dwarf_Die *die, const char *file, int after, int next
         int tag = dwarf_tag(&child), line;
         const char *decl_file;
         if ((tag == DW_TAG_subprogram || tag == DW_TAG_module) &&
-            !dwarf_hasattr(&child, DW_AT_declaration) && (decl_file = dwarf_decl_file(&child)) &&
-            strcmp(decl_file, file) == 0 && dwarf_decl_line(&child, &line) == 0 && line > after &&
-            line < next)
+            !dwarf_hasattr(&child, DW_AT_declaration) && dwarf_dieoffset(&child) != c_main &&
+            (decl_file = dwarf_decl_file(&child)) && strcmp(decl_file, file) == 0 &&
+            dwarf_decl_line(&child, &line) == 0 && line > after && line < next)
             next = line;
-        next = next_definition(&child, file, after, next);
+        next = next_definition(&child, file, after, next, c_main);
     } while (dwarf_siblingof(&child, &child) == 0);
     return next;
 }
@@ -605,8 +628,8 @@ int fortran_source_site_line(Dwfl_Module *m, Dwarf_Addr pc, const char *called, 
     fortran_source_call call = {.row = at_procedure ? first : *line, .form = form_compiled(cu)};
     /* pc is inside the call instruction: its return address is the next byte */
     call_order(m, &procedure, bias, pc + 1, &call);
-    int found = fortran_source_call_line(file, first, next_definition(cu, file, first, INT_MAX),
-                                         called ? called : "", &call);
+    int end = next_definition(cu, file, first, INT_MAX, generated_main(cu));
+    int found = fortran_source_call_line(file, first, end, called ? called : "", &call);
     *line = found ? found : *line;
     return at_procedure && !found;
 }
