@@ -3,8 +3,11 @@
  * paired it with rank 1's receive. Rank 0 frees the request and sends with MPI_Send, which that
  * receive takes. Nothing is reported: the refused Start leaves nothing posted and gives the
  * receive back (before, a potential_deadlock and the MPI_Send's message reported lost). Issue 28
- * item 6. MPICH only: Open MPI 4.1 refuses the Start too, then never delivers rank 0's next message
- * to rank 1 (the job hangs under plain Open MPI). np: 2 flavors: mpich expect: clean
+ * item 6. MPICH only: Open MPI 4.1 refuses the Start too, then never delivers rank 0's next
+ * message to rank 1 (the job hangs under plain Open MPI).
+ * np: 2
+ * flavors: mpich
+ * expect: clean
  */
 #include <mpi.h>
 #include <stdlib.h>
