@@ -45,6 +45,7 @@ static void obs_Start(int phase, int rc, MPI_Request *request)
 {
     check_freed(CHECK_FN_START, phase, 1, request);
     check_event ev = capture_event(CHECK_FN_START, capture_call_kind(phase), NULL);
+    ev.flags |= capture_call_refused(rc);
     ev.request = id_of(*request);
     capture_emit(&ev);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
@@ -56,6 +57,7 @@ static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
     check_freed(CHECK_FN_STARTALL, phase, n, reqs);
     check_event ev = capture_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
+    ev.flags |= capture_call_refused(rc);
     for (int i = 0; i < n; i++)
         capture_tmp.ids[i] = id_of(reqs[i]);
     ev.n_requests = (uint32_t)n;

@@ -48,9 +48,10 @@ static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t 
                     0};
 }
 
-/* Posts a send; *item gets what waiting for its completion means (done when buffered). A blocking
- * call's buffered op stays referred to until its exit, which may say MPI refused the call (then
- * the receive it matched is given back); a request's is let go at once. */
+/* Posts a send; *item gets what waiting for its completion means (done when buffered). Its op,
+ * even a buffered one, stays referred to until the exit of the call that posted it, which may say
+ * MPI refused the call (then the receive it matched is given back): through the call's wait, or
+ * its request (requests_exit). */
 static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
 {
     *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
@@ -66,12 +67,8 @@ static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
     if (rc) {
         return rc;
     }
-    if (send_buffered(det, p->mode) && p->request) {
-        p2p_match_release(&det->p2p, op);
-    } else {
-        item->ref = op;
-        item->done = send_buffered(det, p->mode) || det->p2p.ops[op].state == P2P_MATCHED;
-    }
+    item->ref = op;
+    item->done = send_buffered(det, p->mode) || det->p2p.ops[op].state == P2P_MATCHED;
     wait_state_wake_probe(det, p);
     return MG_OK;
 }
@@ -102,6 +99,18 @@ static void made_by(dl_request *req, const check_event *ev)
     req->callsite = ev->callsite;
 }
 
+/* req completes with op (P2P_NONE: it is complete). A buffered send is complete at once, but its
+ * op stays referred to (in_call) until the exit of the call that posted it, as MPI may refuse
+ * that call (requests_exit). */
+static void take_op(deadlock_detector *det, dl_request *req, uint32_t op)
+{
+    const p2p_op *o = op == P2P_NONE ? NULL : &det->p2p.ops[op];
+    int buffered = o && o->kind == P2P_SEND && send_buffered(det, o->p.mode);
+    req->kind = !o || buffered ? REQ_DONE : REQ_P2P;
+    req->op = op;
+    req->in_call = o != NULL;
+}
+
 /* Registers the request of ev (a nonblocking call) for a posted op (item). */
 static int add_request(deadlock_detector *det, const check_event *ev, const dl_item *item)
 {
@@ -118,8 +127,7 @@ static int add_request(deadlock_detector *det, const check_event *ev, const dl_i
         req->comm = item->ref;
         req->slot = item->slot;
     } else {
-        req->kind = item->ref == P2P_NONE ? REQ_DONE : REQ_P2P;
-        req->op = item->ref;
+        take_op(det, req, item->ref);
     }
     made_by(req, ev);
     return MG_OK;
@@ -305,9 +313,13 @@ static uint32_t request_count(const check_event *ev)
 static int enter_start(deadlock_detector *det, const check_event *ev)
 {
     for (uint32_t i = 0; i < request_count(ev); i++) {
-        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
-        if (!req || !req->persistent) {
+        uint64_t id = request_at(ev, i);
+        dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+        if (id && !req) {
             return MG_EFORMAT;
+        }
+        if (!req || !req->persistent) {
+            continue; /* MPI_REQUEST_NULL or a nonblocking call's: MPI refuses the call */
         }
         if (req->kind != REQ_INACTIVE) { /* MPI refuses it (MPI 3.1 §3.9): nothing posted */
             int rc = lifecycle_request_restarted(det, ev, req);
@@ -323,9 +335,7 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
         if (rc) {
             return rc;
         }
-        req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
-        req->kind = it.ref == P2P_NONE ? REQ_DONE : REQ_P2P;
-        req->op = it.ref;
+        take_op(det, request_table_find(&det->reqs, ev->rank, id), it.ref);
     }
     return MG_OK;
 }
@@ -333,9 +343,10 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
 /* Forgets a request (completed or freed): its op lives on in the queues until matched. */
 static void drop_request(deadlock_detector *det, dl_request *req)
 {
-    if (req->kind == REQ_P2P) {
+    if (req->kind == REQ_P2P || req->in_call) {
         p2p_match_release(&det->p2p, req->op);
     }
+    req->in_call = 0;
     if (req->persistent) {
         req->kind = REQ_INACTIVE;
         req->op = P2P_NONE;
@@ -556,6 +567,7 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
     }
     rs->flags |= RANK_IN_CALL;
     rs->func = ev->func;
+    rs->call_seq = ev->seq;
     switch (info->klass) {
     case CHECK_CLASS_SEND:
     case CHECK_CLASS_ISEND:
@@ -744,17 +756,30 @@ static int withdraw_own_ops(deadlock_detector *det, uint32_t wi)
     return rc;
 }
 
-/* A refused nonblocking call or persistent init made no request: its op, if any, is withdrawn
- * and the request forgotten. */
-static int forget_refused_request(deadlock_detector *det, const check_event *ev)
+/* The exit of a call that posted ops for requests (Isend, Ibsend, ..., Start, Startall) or made a
+ * persistent one. Refused, MPI posted nothing: each op the call posted is withdrawn, and its
+ * request forgotten (a persistent one is inactive again; one that Start found active keeps its
+ * earlier op). Of a Startall MPI may have started some requests: all are taken as not started.
+ * Otherwise the ops are MPI's, and a buffered send's, complete already, is let go. */
+static int requests_exit(deadlock_detector *det, const check_event *ev, const check_func_info *info)
 {
-    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
-    if (!req) {
-        return MG_OK;
+    int refused = call_model_refused_exit(ev), rc = MG_OK;
+    for (uint32_t i = 0; i < request_count(ev); i++) {
+        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        if (!req) {
+            continue;
+        }
+        if (refused && (req->in_call || info->klass != CHECK_CLASS_START)) {
+            int rc2 = req->in_call ? withdraw(det, req->op) : MG_OK;
+            rc = rc ? rc : rc2;
+            req->persistent &= info->klass == CHECK_CLASS_START;
+            drop_request(det, req);
+        } else if (req->in_call && req->kind == REQ_DONE) {
+            p2p_match_release(&det->p2p, req->op);
+            req->op = P2P_NONE;
+        }
+        req->in_call = 0;
     }
-    int rc = req->kind == REQ_P2P ? withdraw(det, req->op) : MG_OK;
-    req->persistent = 0;
-    drop_request(det, req);
     return rc;
 }
 
@@ -767,10 +792,9 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
         rc = rc ? rc : rc2;
         wait_state_free(det, rs->wait);
     }
-    if (call_model_refused_exit(ev) &&
-        (info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV ||
-         info->klass == CHECK_CLASS_PINIT)) {
-        int rc2 = forget_refused_request(det, ev);
+    if (info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV ||
+        info->klass == CHECK_CLASS_PINIT || info->klass == CHECK_CLASS_START) {
+        int rc2 = requests_exit(det, ev, info);
         rc = rc ? rc : rc2;
     }
     rs->flags &= (uint8_t)~RANK_IN_CALL;

@@ -62,15 +62,29 @@ static int valid_event(const deadlock_detector *det, const check_event *ev)
            (!ev->n_ranks || ev->ranks);
 }
 
-/* The pairs the matcher found disagreeing become findings: the send, then the receive. */
+/* Whether MPI can no longer refuse the call that posted p (which would void its pair's type
+ * issue, p2p_match_withdraw): its exit was analysed, the rank went on or ended, or the call is
+ * blocked waiting, which a refusal does not follow in practice. */
+static int refusal_past(const deadlock_detector *det, const p2p_post *p)
+{
+    const dl_rank *rs = &det->ranks[p->rank];
+    return rs->life != LIFE_LIVE || !(rs->flags & RANK_IN_CALL) || rs->call_seq != p->seq ||
+           wait_state_blocked(det, p->rank);
+}
+
+/* The pairs the matcher found disagreeing become findings (the send, then the receive) once
+ * neither call can be refused any more; the others stay listed. */
 static int report_type_issues(deadlock_detector *det)
 {
-    const p2p_type_issue *issues;
-    size_t n;
-    p2p_match_drain_type_issues(&det->p2p, &issues, &n);
+    p2p_match *pm = &det->p2p;
+    size_t kept = 0;
     int first = MG_OK;
-    for (size_t i = 0; i < n; i++) {
-        const p2p_type_issue *t = &issues[i];
+    for (size_t i = 0; i < pm->n_type_issues; i++) {
+        const p2p_type_issue *t = &pm->type_issues[i];
+        if (!refusal_past(det, &t->send) || !refusal_past(det, &t->recv)) {
+            pm->type_issues[kept++] = *t;
+            continue;
+        }
         uint64_t comm = comm_table_id(&det->comms, t->send.comm);
         dl_finding f = {.kind = t->verdict == TYPE_MATCH_TRUNCATED ? DL_TRUNCATION
                                                                    : DL_TYPE_MISMATCH,
@@ -86,6 +100,7 @@ static int report_type_issues(deadlock_detector *det)
         rc = rc ? (dl_finding_free(&f), rc) : detector_state_push_finding(det, &f);
         first = first ? first : rc;
     }
+    pm->n_type_issues = kept;
     return first;
 }
 
@@ -239,6 +254,9 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
     }
     size_t before = det->n_findings;
     int found = 0, rc = release_lost(det);
+    /* the type issues of calls that ended with their ranks, or wait in this analysis */
+    int rc2 = report_type_issues(det);
+    rc = rc ? rc : rc2;
     if (!rc && lost_in_wait(det, 0)) {
         /* the ranks lost inside their wait: analysed in it once, then as ended */
         rc = wait_analysis_run(det, now, 0, &found);

@@ -78,6 +78,7 @@ typedef struct dl_rank {
     uint64_t invalid_site; /* of its last call with invalid arguments (reported already) */
     uint64_t made_site;    /* CHECK_FN_HANDLE_MADE: the creation its next invalid call names */
     uint16_t made_fn;      /* and the mg_fn that made the handle */
+    uint64_t call_seq;     /* seq of the entry of its current (or last) modelled call */
     uint32_t wait;         /* dl_wait index or DL_NONE */
     uint16_t func;         /* current (or terminal) call */
     uint8_t life;          /* dl_life */

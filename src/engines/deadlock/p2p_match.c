@@ -628,6 +628,22 @@ static int requeue(p2p_match *pm, uint32_t x)
     return offer_recv(pm, x, qs[SLOT_POSTED]);
 }
 
+/* MPI refused the call of op: its message was never transferred, so a disagreement noted on its
+ * pair is no finding. A call posts one send and one receive at most per request, so the rank, the
+ * call's sequence number and the request name op's side of the pair. */
+static void forget_type_issues(p2p_match *pm, const p2p_op *o)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < pm->n_type_issues; i++) {
+        const p2p_type_issue *t = &pm->type_issues[i];
+        const p2p_post *p = o->kind == P2P_SEND ? &t->send : &t->recv;
+        if (p->rank != o->p.rank || p->seq != o->p.seq || p->request != o->p.request) {
+            pm->type_issues[kept++] = *t;
+        }
+    }
+    pm->n_type_issues = kept;
+}
+
 int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back)
 {
     p2p_op *o = &pm->ops[op];
@@ -636,6 +652,7 @@ int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back)
         p2p_match_cancel(pm, op);
         return MG_OK;
     }
+    forget_type_issues(pm, o);
     uint32_t partner = o->partner;
     o->partner = P2P_NONE;
     pm->ops[partner].partner = P2P_NONE;

@@ -92,7 +92,8 @@ typedef struct p2p_match {
     key_map recv_queues; /* same keys for receives, plus one posting list per (comm, dst) */
     uint32_t *completed; /* ops matched or cancelled since the last drain */
     size_t n_completed, cap_completed;
-    p2p_type_issue *type_issues; /* pairs matched since the last drain whose messages disagree;
+    p2p_type_issue *type_issues; /* pairs matched whose messages disagree, not drained yet (the
+                                    detector takes each once MPI can no longer refuse its calls);
                                     a copy starts without them */
     size_t n_type_issues, cap_type_issues;
     p2p_pairing *pairings; /* pairs matched since the last drain, kept only when log_pairings */
@@ -120,8 +121,9 @@ void p2p_match_cancel(p2p_match *pm, uint32_t op);
 /* MPI refused the call that posted op: op leaves the queues (cancelled) whether or not it was
  * matched, and the op it matched, *given_back (else P2P_NONE), returns to its queues at its
  * posting position, unmatched, and is matched again (MPI's non-overtaking order: it goes before
- * its owner's later messages). The owner's references stay valid. Errors: MG_ENOMEM (a queue
- * could not be made: *given_back stays matched, to nothing). */
+ * its owner's later messages); the pair's type issue, if still listed, goes too. The owner's
+ * references stay valid. Errors: MG_ENOMEM (a queue could not be made: *given_back stays
+ * matched, to nothing). */
 int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back);
 /* The owner drops its reference: frees a cancelled op now, a matched one once its partner is
  * unreferenced too (a refused partner may still give it back), else when it is matched. */

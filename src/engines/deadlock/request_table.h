@@ -27,10 +27,13 @@ typedef struct dl_request {
     uint8_t kind; /* dl_request_kind */
     uint8_t persistent;
     uint8_t is_send; /* persistent template: a send (else a receive) */
-    uint32_t op;     /* REQ_P2P */
-    uint32_t comm;   /* REQ_COLL */
-    uint64_t slot;   /* REQ_COLL */
-    p2p_post start;  /* persistent: what Start posts */
+    /* op was posted by the call the rank is in, which MPI may still refuse (call_model.c): it is
+     * referred to until that call's exit, a buffered send's too (REQ_DONE) */
+    uint8_t in_call;
+    uint32_t op;    /* REQ_P2P */
+    uint32_t comm;  /* REQ_COLL */
+    uint64_t slot;  /* REQ_COLL */
+    p2p_post start; /* persistent: what Start posts */
     /* persistent: seq of its last Start held behind the rank's wait (0: none). A completion fed
      * after it names the incarnation that Start posts, not an op posted before (call_model.c). */
     uint64_t held_start;

@@ -5,23 +5,52 @@
 #include "dl_stream.h"
 
 /* Entry (exit too when `exits`) of a point-to-point call of rank on WORLD carrying a message of
- * `elems` basic elements of one type (a signature the matcher compares), tag 0. */
-static void msg_call(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, uint64_t request,
-                     uint64_t elems, int exits)
+ * `elems` basic elements of one type, `type` (0, 1: signatures the matcher tells apart), tag 0. */
+static void typed_call(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, uint64_t request,
+                       uint64_t elems, int type, int exits)
 {
     check_event ev = st_event(CHECK_EV_ENTER, rank, func);
     ev.peer = peer;
     ev.request = request;
     ev.count = (int64_t)elems;
-    ev.type_hash = 0x5000u + elems;
+    ev.type_hash = 0x5000u + 0x100u * (uint64_t)type + elems;
     ev.type_elems = elems;
-    ev.type_period = 1;
+    ev.type_period = 1u + (uint32_t)type;
     ev.flags = CHECK_FLAG_TYPE_UNIFORM;
     st_feed(s, &ev);
     if (exits) {
         ev.kind = CHECK_EV_EXIT;
         st_feed(s, &ev);
     }
+}
+
+static void msg_call(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, uint64_t request,
+                     uint64_t elems, int exits)
+{
+    typed_call(s, rank, func, peer, request, elems, 0, exits);
+}
+
+/* Entry of rank's Start (one request) or Startall (n). */
+static void start(dl_stream *s, int32_t rank, const uint64_t *reqs, uint32_t n)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, n == 1 ? CHECK_FN_START : CHECK_FN_STARTALL);
+    if (n == 1) {
+        ev.request = reqs[0];
+    } else {
+        ev.requests = reqs;
+        ev.n_requests = n;
+    }
+    st_feed(s, &ev);
+}
+
+/* The exit of rank's Startall (n requests) that MPI refused. */
+static void refused_startall(dl_stream *s, int32_t rank, const uint64_t *reqs, uint32_t n)
+{
+    check_event ev = st_event(CHECK_EV_EXIT, rank, CHECK_FN_STARTALL);
+    ev.requests = reqs;
+    ev.n_requests = n;
+    ev.flags = CHECK_FLAG_REFUSED;
+    st_feed(s, &ev);
 }
 
 /* The exit of rank's call func that MPI refused (request: a nonblocking call's). */
@@ -95,20 +124,21 @@ static void test_given_back_before_later_messages(void)
     st_close(&s);
 }
 
-/* Rank 0's blocking send (standard, or buffered) matched rank 1's waiting receive, then MPI
- * refused it: the receive waits again (rank 1 blocked) and takes rank 0's next send, which is
- * no lost message. */
-static void refused_send_gives_back_recv(uint16_t func)
+/* Rank 0's send (standard, buffered, or an Ibsend with request `request`) matched rank 1's waiting
+ * receive, then MPI refused it: the receive waits again (rank 1 blocked), no request is left, and
+ * the receive takes rank 0's next send, which is no lost message. */
+static void refused_send_gives_back_recv(uint16_t func, uint64_t request)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
     msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
-    msg_call(&s, 0, func, 1, 0, 4, 0);
+    msg_call(&s, 0, func, 1, request, 4, 0);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
-    refused_exit(&s, 0, func, 0);
+    refused_exit(&s, 0, func, request);
     dl_queue_sizes q = sizes(&s);
     MG_CHECK_INT(q.pending_recvs, 1);
     MG_CHECK_INT(q.blocked_processes, 1);
+    MG_CHECK_INT(q.live_requests, 0);
     msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
     q = sizes(&s);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes, 0);
@@ -119,8 +149,9 @@ static void refused_send_gives_back_recv(uint16_t func)
 
 static void test_refused_send_gives_back_recv(void)
 {
-    refused_send_gives_back_recv(CHECK_FN_SEND);
-    refused_send_gives_back_recv(CHECK_FN_BSEND);
+    refused_send_gives_back_recv(CHECK_FN_SEND, 0);
+    refused_send_gives_back_recv(CHECK_FN_BSEND, 0);
+    refused_send_gives_back_recv(CHECK_FN_IBSEND, 5); /* its op is the request's until the exit */
 }
 
 /* When nothing else comes, the receive a refused send gave back is found stuck: rank 1 waits for
@@ -227,6 +258,187 @@ static void test_refused_after_forced_decision(void)
     refused_after_forced_decision(0);
 }
 
+/* Rank 0's persistent send (standard, or buffered: Bsend_init) is started while rank 1's receive
+ * waits, and MPI refuses the Start: the receive waits again and the send is not left posted (the
+ * request is inactive), so rank 0's next send is taken, and is no lost message. */
+static void refused_start_gives_back_recv(uint16_t init)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    const uint64_t req = 9;
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
+    msg_call(&s, 0, init, 1, req, 4, 1);
+    start(&s, 0, &req, 1);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    refused_exit(&s, 0, CHECK_FN_START, req);
+    dl_queue_sizes q = sizes(&s);
+    MG_CHECK_INT(q.pending_recvs, 1);
+    MG_CHECK_INT(q.blocked_processes, 1);
+    MG_CHECK_INT(q.queued_sends, 0);
+    msg_call(&s, 0, CHECK_FN_REQUEST_FREE, CHECK_PROC_NULL, req, 0, 1);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
+    q = sizes(&s);
+    MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.live_requests, 0);
+    st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+    finalize_clean(&s, 2);
+    st_close(&s);
+}
+
+static void test_refused_start_gives_back_recv(void)
+{
+    refused_start_gives_back_recv(CHECK_FN_SEND_INIT);
+    refused_start_gives_back_recv(CHECK_FN_BSEND_INIT);
+}
+
+/* A refused Start of a persistent receive, unmatched, leaves nothing posted: rank 0's later message
+ * goes to rank 1's next receive, not to the request (which would then look never completed). */
+static void test_refused_start_posts_nothing(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    const uint64_t req = 4;
+    msg_call(&s, 1, CHECK_FN_RECV_INIT, 0, req, 4, 1);
+    start(&s, 1, &req, 1);
+    refused_exit(&s, 1, CHECK_FN_START, req);
+    MG_CHECK_INT(sizes(&s).pending_recvs, 0);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 0);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 1);
+    check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+    st_feed(&s, &ev);
+    msg_call(&s, 1, CHECK_FN_REQUEST_FREE, CHECK_PROC_NULL, req, 0, 1);
+    finalize_clean(&s, 2);
+    st_close(&s);
+}
+
+/* Rank 0's Startall of a buffered send to rank 1 and a receive from rank 2 matched both partners'
+ * calls; MPI refused it: rank 1's receive waits again, rank 2's send is queued again, both
+ * requests are inactive, and rank 0's blocking calls that follow complete the pair. */
+static void test_refused_startall(void)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    const uint64_t reqs[2] = {21, 22};
+    msg_call(&s, 0, CHECK_FN_BSEND_INIT, 1, reqs[0], 4, 1);
+    msg_call(&s, 0, CHECK_FN_RECV_INIT, 2, reqs[1], 4, 1);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
+    msg_call(&s, 2, CHECK_FN_SEND, 0, 0, 4, 0);
+    start(&s, 0, reqs, 2);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    refused_startall(&s, 0, reqs, 2);
+    dl_queue_sizes q = sizes(&s);
+    MG_CHECK_INT(q.pending_recvs, 1);
+    MG_CHECK_INT(q.queued_sends, 1);
+    MG_CHECK_INT(q.blocked_processes, 2);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
+    msg_call(&s, 0, CHECK_FN_RECV, 2, 0, 4, 1);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+    check_event ev = st_event(CHECK_EV_EXIT, 2, CHECK_FN_SEND);
+    st_feed(&s, &ev);
+    for (int i = 0; i < 2; i++) {
+        msg_call(&s, 0, CHECK_FN_REQUEST_FREE, CHECK_PROC_NULL, reqs[i], 0, 1);
+    }
+    finalize_clean(&s, 3);
+    st_close(&s);
+}
+
+/* A Start MPI refused because its request is active already gives nothing back: the op the
+ * earlier Start posted stays, and rank 1's receive takes it. */
+static void test_refused_restart_keeps_first(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    const uint64_t req = 3;
+    msg_call(&s, 0, CHECK_FN_SEND_INIT, 1, req, 4, 1);
+    start(&s, 0, &req, 1);
+    check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_START);
+    ev.request = req;
+    st_feed(&s, &ev);
+    start(&s, 0, &req, 1);
+    refused_exit(&s, 0, CHECK_FN_START, req);
+    MG_CHECK_INT(sizes(&s).queued_sends, 1);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 1);
+    MG_CHECK_INT(sizes(&s).queued_sends, 0);
+    size_t n;
+    st_find(&s, DL_LIFECYCLE, &n);
+    MG_CHECK_INT(n, 1); /* request_started_twice */
+    st_close(&s);
+}
+
+/* A buffered send that MPI accepted is complete at its exit, and the message stays for a later
+ * receive (the op is let go at the exit, not lost). */
+static void test_accepted_ibsend(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    const uint64_t req = 5;
+    msg_call(&s, 0, CHECK_FN_IBSEND, 1, req, 4, 1);
+    st_wait_enter(&s, 0, CHECK_FN_WAIT, &req, 1);
+    st_wait_exit(&s, 0, CHECK_FN_WAIT, &req, 1, NULL, 0, 1);
+    MG_CHECK_INT(sizes(&s).queued_sends, 1);
+    MG_CHECK_INT(sizes(&s).blocked_processes + sizes(&s).live_requests, 0);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 1);
+    MG_CHECK_INT(sizes(&s).queued_sends, 0);
+    finalize_clean(&s, 2);
+    st_close(&s);
+}
+
+/* Rank 0 sends 4 elements of type 1 to rank 1's receive of 4 of type 0, and MPI refuses the send:
+ * no message went, so no type_mismatch (the pair's issue is dropped); the send of type 0 that
+ * follows agrees. Accepted, the same send is one type_mismatch, reported at the calls' exits. */
+static void refused_mismatch(int refused)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
+    typed_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1, 0);
+    size_t n;
+    st_find(&s, DL_TYPE_MISMATCH, &n);
+    MG_CHECK_INT(n, 0); /* not before MPI accepted both calls */
+    if (!refused) {
+        st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+        check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+        st_feed(&s, &ev);
+        const dl_finding *f = st_find(&s, DL_TYPE_MISMATCH, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->n_calls == 2 && f->calls[0].rank == 0 && f->calls[1].rank == 1);
+        st_close(&s);
+        return;
+    }
+    refused_exit(&s, 0, CHECK_FN_SEND, 0);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
+    st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+    finalize_clean(&s, 2);
+    st_close(&s);
+}
+
+static void test_refused_mismatch(void)
+{
+    refused_mismatch(1);
+    refused_mismatch(0);
+}
+
+/* Rank 1's receive of 4 takes rank 0's message of 8, and MPI ends rank 1 inside the receive (a
+ * truncation under MPI_ERRORS_ARE_FATAL): its exit never comes, and the next analysis after its
+ * end reports the truncation. */
+static void test_truncation_of_lost_rank(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 8, 0);
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
+    check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+    st_feed(&s, &ev);
+    size_t n;
+    st_find(&s, DL_TRUNCATION, &n);
+    MG_CHECK_INT(n, 0); /* rank 1 may still be refused its receive */
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 1, ++s.now), MG_OK);
+    st_check(&s);
+    st_find(&s, DL_TRUNCATION, &n);
+    MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_refused_recv_gives_back_send);
@@ -236,5 +448,12 @@ int main(void)
     MG_RUN(test_refused_nonblocking_post);
     MG_RUN(test_refused_wildcard_post);
     MG_RUN(test_refused_after_forced_decision);
+    MG_RUN(test_refused_start_gives_back_recv);
+    MG_RUN(test_refused_start_posts_nothing);
+    MG_RUN(test_refused_startall);
+    MG_RUN(test_refused_restart_keeps_first);
+    MG_RUN(test_accepted_ibsend);
+    MG_RUN(test_refused_mismatch);
+    MG_RUN(test_truncation_of_lost_rank);
     MG_TEST_END();
 }
