@@ -15,9 +15,6 @@
 
 /* Sizes the table at MPI_Init. Errors: MG_ENOMEM. */
 int capture_handles_init(void);
-/* Points the library's group, op and info hooks at the module's observers (datatypes are
- * observed by capture_types, which calls capture_handles_made and _freed). */
-void capture_handles_install(void);
 
 /* The call `maker` in progress (its call site is mg_call_site) returned a new handle of `kind`,
  * given by its address and size: a value MPI hands out again after a free is a new object. A

@@ -15,6 +15,7 @@
 #include "capture_coll.h"
 #include "capture_ctor.h"
 #include "capture_handles.h"
+#include "capture_objects.h"
 #include "capture_emit.h"
 #include "capture_errors.h"
 #include "capture_finalized.h"
@@ -69,7 +70,7 @@ static int capture_init(const mg_module_job *job)
     capture_wait_install();
     capture_rma_install();
     capture_types_install();
-    capture_handles_install();
+    capture_objects_install();
     capture_args_init();
     capture_errors_install();
     if (atexit(process_exit) != 0)

@@ -175,9 +175,17 @@ void report_mark_procedure_line(mg_finding *f)
                                json_object_new_string("procedure"));
 }
 
+const char *report_json_string(json_object *o, const char *key, const char *fallback)
+{
+    json_object *v;
+    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+        return json_object_get_string(v);
+    return fallback;
+}
+
 int report_site_is_procedure_line(json_object *site)
 {
-    return strcmp(mg_report_json_string(site, "line_is", ""), "procedure") == 0;
+    return strcmp(report_json_string(site, "line_is", ""), "procedure") == 0;
 }
 
 void mg_finding_set_suggestion(mg_finding *f, const char *text)

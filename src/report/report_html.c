@@ -82,12 +82,12 @@ static void render_sites(json_object *sites, FILE *out)
     fputs("<table><tr><th>rank</th><th>call</th><th>where</th><th>source</th></tr>\n", out);
     for (size_t i = 0; i < n; i++) {
         json_object *s = json_object_array_get_idx(sites, i);
-        const char *file = mg_report_json_string(s, "file", NULL);
+        const char *file = report_json_string(s, "file", NULL);
         int line = get_int(s, "line", 0);
-        int creation = strcmp(mg_report_json_string(s, "role", "call"), "creation") == 0;
+        int creation = strcmp(report_json_string(s, "role", "call"), "creation") == 0;
         fprintf(out, "<tr><td>%d</td><td><code>%s", get_int(s, "rank", -1),
                 creation ? "created by " : "");
-        escaped(mg_report_json_string(s, "function", "?"), out);
+        escaped(report_json_string(s, "function", "?"), out);
         fputs("</code></td><td>", out);
         if (file) {
             fputs("<code>", out);
@@ -164,9 +164,9 @@ static int layout_read(json_object *graph, layout *g)
     for (size_t i = 0; i < g->n; i++) {
         json_object *node = json_object_array_get_idx(nodes, i);
         placed *p = &g->nodes[i];
-        p->id = mg_report_json_string(node, "id", "");
-        p->label = mg_report_json_string(node, "label", "");
-        p->shape = mg_report_json_string(node, "shape", "ellipse");
+        p->id = report_json_string(node, "id", "");
+        p->label = report_json_string(node, "label", "");
+        p->shape = report_json_string(node, "shape", "ellipse");
         p->width = (int)strlen(p->label) * CHAR_WIDTH + 24;
         json_object *v;
         p->highlight = json_object_object_get_ex(node, "highlight", &v) &&
@@ -175,10 +175,10 @@ static int layout_read(json_object *graph, layout *g)
     }
     for (size_t k = 0; k < nedges; k++) {
         json_object *edge = json_object_array_get_idx(edges, k), *from, *to;
-        if (!json_object_object_get_ex(index, mg_report_json_string(edge, "from", ""), &from) ||
-            !json_object_object_get_ex(index, mg_report_json_string(edge, "to", ""), &to))
+        if (!json_object_object_get_ex(index, report_json_string(edge, "from", ""), &from) ||
+            !json_object_object_get_ex(index, report_json_string(edge, "to", ""), &to))
             continue;
-        g->dashed[g->nedges] = strcmp(mg_report_json_string(edge, "style", ""), "dashed") == 0;
+        g->dashed[g->nedges] = strcmp(report_json_string(edge, "style", ""), "dashed") == 0;
         g->from[g->nedges] = (long)json_object_get_int64(from);
         g->to[g->nedges++] = (long)json_object_get_int64(to);
     }
@@ -313,13 +313,13 @@ static void render_graph(json_object *graph, size_t index, FILE *out)
 
 static void render_finding(json_object *f, size_t index, FILE *out)
 {
-    const char *severity = mg_report_json_string(f, "severity", "note");
+    const char *severity = report_json_string(f, "severity", "note");
     char ranks[256];
     mg_report_format_ranks(mg_report_json_array(f, "ranks"), ranks, sizeof ranks);
     fprintf(out,
             "<div class=\"finding %s\" id=\"finding%zu\"><p><span class=\"severity\">%s</span> ",
             severity, index + 1, severity);
-    escaped(mg_report_json_string(f, "summary", ""), out);
+    escaped(report_json_string(f, "summary", ""), out);
     fputs("</p>\n", out);
     if (ranks[0]) {
         fputs("<p>ranks: ", out);
@@ -327,7 +327,7 @@ static void render_finding(json_object *f, size_t index, FILE *out)
         fputs("</p>\n", out);
     }
     render_sites(mg_report_json_array(f, "sites"), out);
-    const char *suggestion = mg_report_json_string(f, "suggestion", NULL);
+    const char *suggestion = report_json_string(f, "suggestion", NULL);
     if (suggestion) {
         fputs("<p class=\"suggestion\">suggestion: ", out);
         escaped(suggestion, out);
@@ -350,24 +350,24 @@ static void render_header(json_object *root, FILE *out)
     fputs("</code></p>\n", out);
     if (json_object_object_get_ex(root, "mpi", &mpi)) {
         fputs("<p>MPI: ", out);
-        escaped(mg_report_json_string(mpi, "flavor", "unknown"), out);
+        escaped(report_json_string(mpi, "flavor", "unknown"), out);
         fputs("</p>\n", out);
     }
     if (json_object_object_get_ex(root, "job", &job) &&
         json_object_object_get_ex(job, "outcome", NULL)) {
         fprintf(out, "<p>job: exit status %d, ", get_int(job, "exit_status", -1));
-        escaped(mg_report_json_string(job, "outcome", "?"), out);
+        escaped(report_json_string(job, "outcome", "?"), out);
         fputs("</p>\n", out);
     }
     json_object *observation = mg_report_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);
-        if (strcmp(mg_report_json_string(o, "cause", ""), "observed") == 0)
+        if (strcmp(report_json_string(o, "cause", ""), "observed") == 0)
             continue;
         fprintf(out, "<p class=\"warning\">rank %d: ", get_int(o, "rank", -1));
-        escaped(mg_report_json_string(o, "cause", "?"), out);
+        escaped(report_json_string(o, "cause", "?"), out);
         fputs(": ", out);
-        escaped(mg_report_json_string(o, "detail", ""), out);
+        escaped(report_json_string(o, "detail", ""), out);
         fputs("</p>\n", out);
     }
 }
@@ -375,13 +375,13 @@ static void render_header(json_object *root, FILE *out)
 void mg_report_render_html(const mg_report *r, FILE *out)
 {
     json_object *root = mg_report_root(r);
-    const char *tool = mg_report_json_string(root, "tool", "?");
+    const char *tool = report_json_string(root, "tool", "?");
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mpiguard ", out);
     escaped(tool, out);
     fprintf(out, " report</title><style>%s</style></head><body>\n<h1>mpiguard ", style);
     escaped(tool, out);
     fputs(" report (mpiguard ", out);
-    escaped(mg_report_json_string(root, "version", "?"), out);
+    escaped(report_json_string(root, "version", "?"), out);
     fputs(")</h1>\n", out);
     render_header(root, out);
     size_t n = mg_report_finding_count(r);
@@ -390,8 +390,7 @@ void mg_report_render_html(const mg_report *r, FILE *out)
     for (size_t k = 0; (c = mg_report_class_at(k)); k++) {
         size_t count = 0;
         for (size_t i = 0; i < n; i++)
-            count += strcmp(mg_report_json_string(mg_report_finding(r, i), "kind", ""), c->name) ==
-                     0;
+            count += strcmp(report_json_string(mg_report_finding(r, i), "kind", ""), c->name) == 0;
         if (!count)
             continue;
         fprintf(out, "<section><h2><code>%s</code> (%zu, <span class=\"%s\">%s</span>)</h2>\n",
@@ -401,7 +400,7 @@ void mg_report_render_html(const mg_report *r, FILE *out)
         fputs("</p>\n", out);
         for (size_t i = 0; i < n; i++) {
             json_object *f = mg_report_finding(r, i);
-            if (strcmp(mg_report_json_string(f, "kind", ""), c->name) == 0)
+            if (strcmp(report_json_string(f, "kind", ""), c->name) == 0)
                 render_finding(f, i, out);
         }
         fputs("</section>\n", out);

@@ -14,7 +14,7 @@ json_object *mg_report_root(const mg_report *r);
 int mg_report_validate(json_object *root, const char *file, char *err, size_t errlen);
 
 /* The string at key of o, or fallback when o is NULL or the value is missing or not a string. */
-const char *mg_report_json_string(json_object *o, const char *key, const char *fallback);
+const char *report_json_string(json_object *o, const char *key, const char *fallback);
 /* Whether a site's line is its procedure's (report_mark_procedure_line); the renderers then
  * say MG_REPORT_PROCEDURE_LINE after it. */
 int report_site_is_procedure_line(json_object *site);

@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *mg_report_json_string(json_object *o, const char *key, const char *fallback)
-{
-    json_object *v;
-    if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-        return json_object_get_string(v);
-    return fallback;
-}
-
 json_object *mg_report_json_array(json_object *o, const char *key)
 {
     json_object *v;
@@ -61,10 +53,10 @@ static void render_sites(json_object *sites, const char *indent, FILE *out)
         json_object *s = json_object_array_get_idx(sites, i), *v;
         int rank = json_object_object_get_ex(s, "rank", &v) ? json_object_get_int(v) : -1;
         int line = json_object_object_get_ex(s, "line", &v) ? json_object_get_int(v) : 0;
-        const char *file = mg_report_json_string(s, "file", NULL);
-        int creation = strcmp(mg_report_json_string(s, "role", "call"), "creation") == 0;
+        const char *file = report_json_string(s, "file", NULL);
+        int creation = strcmp(report_json_string(s, "role", "call"), "creation") == 0;
         fprintf(out, "%srank %d: %s%s()", indent, rank, creation ? "created by " : "",
-                mg_report_json_string(s, "function", "?"));
+                report_json_string(s, "function", "?"));
         if (file)
             fprintf(out, " at %s:%d", file, line);
         else
@@ -79,30 +71,30 @@ void mg_finding_print_banner(const mg_finding *f, FILE *out)
 {
     char severity[16], kind[64];
     snprintf(severity, sizeof severity, "%s",
-             mg_report_json_string((json_object *)f, "severity", "note"));
-    snprintf(kind, sizeof kind, "%s", mg_report_json_string((json_object *)f, "kind", "unknown"));
+             report_json_string((json_object *)f, "severity", "note"));
+    snprintf(kind, sizeof kind, "%s", report_json_string((json_object *)f, "kind", "unknown"));
     for (char *c = severity; *c; c++)
         *c = (char)toupper((unsigned char)*c);
     for (char *c = kind; *c; c++)
         *c = (char)toupper((unsigned char)*c);
     fprintf(out, "mpiguard: %s %s %s\n", severity, kind,
-            mg_report_json_string((json_object *)f, "summary", ""));
+            report_json_string((json_object *)f, "summary", ""));
     render_sites(mg_report_json_array((json_object *)f, "sites"), "mpiguard:   ", out);
 }
 
 void mg_report_render_text(const mg_report *r, FILE *out)
 {
     json_object *root = mg_report_root(r), *job = NULL, *mpi = NULL, *v;
-    fprintf(out, "mpiguard %s report (mpiguard %s)\n", mg_report_json_string(root, "tool", "?"),
-            mg_report_json_string(root, "version", "?"));
+    fprintf(out, "mpiguard %s report (mpiguard %s)\n", report_json_string(root, "tool", "?"),
+            report_json_string(root, "version", "?"));
     json_object *cmd = mg_report_json_array(root, "command");
     fputs("command:", out);
     for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++)
         fprintf(out, " %s", json_object_get_string(json_object_array_get_idx(cmd, i)));
     fputc('\n', out);
     if (json_object_object_get_ex(root, "mpi", &mpi))
-        fprintf(out, "MPI: %s (launcher %s)\n", mg_report_json_string(mpi, "flavor", "unknown"),
-                mg_report_json_string(mpi, "launcher", "unknown"));
+        fprintf(out, "MPI: %s (launcher %s)\n", report_json_string(mpi, "flavor", "unknown"),
+                report_json_string(mpi, "launcher", "unknown"));
     if (json_object_object_get_ex(root, "job", &job)) {
         char ranks[256];
         json_object *list = mg_report_json_array(job, "ranks");
@@ -116,7 +108,7 @@ void mg_report_render_text(const mg_report *r, FILE *out)
         json_object_put(rank_numbers);
         if (json_object_object_get_ex(job, "exit_status", &v))
             fprintf(out, ", exit status %d, %s", json_object_get_int(v),
-                    mg_report_json_string(job, "outcome", "?"));
+                    report_json_string(job, "outcome", "?"));
         fputc('\n', out);
     }
     json_object *data = NULL, *detector;
@@ -135,17 +127,17 @@ void mg_report_render_text(const mg_report *r, FILE *out)
     json_object *observation = mg_report_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);
-        if (strcmp(mg_report_json_string(o, "cause", ""), "observed") == 0)
+        if (strcmp(report_json_string(o, "cause", ""), "observed") == 0)
             continue;
         int observed = json_object_object_get_ex(o, "observed", &v) && json_object_get_boolean(v);
         int rank = json_object_object_get_ex(o, "rank", &v) ? json_object_get_int(v) : -1;
         if (observed)
             fprintf(out, "rank %d read by %s instead (%s): %s\n", rank,
-                    mg_report_json_string(o, "sampler", "?"),
-                    mg_report_json_string(o, "cause", "?"), mg_report_json_string(o, "detail", ""));
+                    report_json_string(o, "sampler", "?"), report_json_string(o, "cause", "?"),
+                    report_json_string(o, "detail", ""));
         else
             fprintf(out, "rank %d not observed (%s): %s\n", rank,
-                    mg_report_json_string(o, "cause", "?"), mg_report_json_string(o, "detail", ""));
+                    report_json_string(o, "cause", "?"), report_json_string(o, "detail", ""));
     }
     size_t n = mg_report_finding_count(r);
     if (n == 0) {
@@ -157,12 +149,12 @@ void mg_report_render_text(const mg_report *r, FILE *out)
         json_object *f = mg_report_finding(r, i);
         char ranks[256];
         mg_report_format_ranks(mg_report_json_array(f, "ranks"), ranks, sizeof ranks);
-        fprintf(out, "  [%zu] %s %s: %s\n", i + 1, mg_report_json_string(f, "severity", "?"),
-                mg_report_json_string(f, "kind", "?"), mg_report_json_string(f, "summary", ""));
+        fprintf(out, "  [%zu] %s %s: %s\n", i + 1, report_json_string(f, "severity", "?"),
+                report_json_string(f, "kind", "?"), report_json_string(f, "summary", ""));
         if (ranks[0])
             fprintf(out, "      ranks: %s\n", ranks);
         render_sites(mg_report_json_array(f, "sites"), "      ", out);
-        const char *suggestion = mg_report_json_string(f, "suggestion", NULL);
+        const char *suggestion = report_json_string(f, "suggestion", NULL);
         if (suggestion)
             fprintf(out, "      suggestion: %s\n", suggestion);
     }
@@ -189,20 +181,20 @@ void mg_report_render_dot(const mg_report *r, FILE *out)
         if (!json_object_object_get_ex(f, "graph", &graph))
             continue;
         fprintf(out, "  subgraph cluster_%zu {\n    label=", i + 1);
-        dot_quoted(mg_report_json_string(f, "summary", ""), out);
+        dot_quoted(report_json_string(f, "summary", ""), out);
         fputs(";\n", out);
         json_object *nodes = mg_report_json_array(graph, "nodes"),
                     *edges = mg_report_json_array(graph, "edges");
         for (size_t k = 0; nodes && k < json_object_array_length(nodes); k++) {
             json_object *node = json_object_array_get_idx(nodes, k);
             char id[128];
-            snprintf(id, sizeof id, "f%zu_%s", i + 1, mg_report_json_string(node, "id", "?"));
+            snprintf(id, sizeof id, "f%zu_%s", i + 1, report_json_string(node, "id", "?"));
             fputs("    ", out);
             dot_quoted(id, out);
             fputs(" [label=", out);
-            dot_quoted(mg_report_json_string(node, "label", ""), out);
+            dot_quoted(report_json_string(node, "label", ""), out);
             fputs(", shape=", out);
-            dot_quoted(mg_report_json_string(node, "shape", "ellipse"), out);
+            dot_quoted(report_json_string(node, "shape", "ellipse"), out);
             json_object *highlight;
             if (json_object_object_get_ex(node, "highlight", &highlight) &&
                 json_object_get_boolean(highlight))
@@ -212,14 +204,14 @@ void mg_report_render_dot(const mg_report *r, FILE *out)
         for (size_t k = 0; edges && k < json_object_array_length(edges); k++) {
             json_object *edge = json_object_array_get_idx(edges, k);
             char from[128], to[128];
-            snprintf(from, sizeof from, "f%zu_%s", i + 1, mg_report_json_string(edge, "from", "?"));
-            snprintf(to, sizeof to, "f%zu_%s", i + 1, mg_report_json_string(edge, "to", "?"));
+            snprintf(from, sizeof from, "f%zu_%s", i + 1, report_json_string(edge, "from", "?"));
+            snprintf(to, sizeof to, "f%zu_%s", i + 1, report_json_string(edge, "to", "?"));
             fputs("    ", out);
             dot_quoted(from, out);
             fputs(" -> ", out);
             dot_quoted(to, out);
             fputs(" [style=", out);
-            dot_quoted(mg_report_json_string(edge, "style", "solid"), out);
+            dot_quoted(report_json_string(edge, "style", "solid"), out);
             fputs("];\n", out);
         }
         fputs("  }\n", out);

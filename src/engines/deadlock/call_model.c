@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lifecycle.h"
 #include "mg_array.h"
 #include "message_race.h"
 #include "mg_error.h"
@@ -925,6 +926,7 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
         return report_invalid(det, ev);
     }
     if (ev->func == CHECK_FN_EXIT) {
+        call_model_terminate(det, ev->rank, LIFE_LOST, ev->func, ev->callsite);
         return lifecycle_exited(det, ev);
     }
     if (ev->func == CHECK_FN_HANDLE_LEAK) {

@@ -8,8 +8,11 @@
 #include "call_model.h"
 #include "detector_settle.h"
 #include "detector_state.h"
+#include "lifecycle.h"
+#include "message_race.h"
 #include "mg_array.h"
 #include "mg_error.h"
+#include "rma_conflicts.h"
 #include "wait_analysis.h"
 #include "wait_state.h"
 #include "wildcard_probe.h"
@@ -24,11 +27,27 @@ int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlo
         dl_params_default(&defaults);
         params = &defaults;
     }
-    return detector_state_create(params, world_size, out);
+    int rc = detector_state_create(params, world_size, out);
+    if (rc) {
+        return rc;
+    }
+    /* The parts that push findings into the state sit above it, so the front attaches them; each
+     * may be missing (out of memory, or past the race check's world limit). */
+    deadlock_detector *det = *out;
+    det->life = lifecycle_create();
+    det->races = message_race_create(world_size);
+    det->rma = rma_conflicts_create(world_size);
+    det->p2p.log_pairings = det->races != NULL;
+    return MG_OK;
 }
 
 void deadlock_detector_destroy(deadlock_detector *det)
 {
+    if (det) {
+        lifecycle_destroy(det->life);
+        message_race_destroy(det->races);
+        rma_conflicts_destroy(det->rma);
+    }
     detector_state_destroy(det);
 }
 

@@ -22,10 +22,6 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
     /* A new mismatch finding lists the first call, the agreeing ones and the disagreeing one. */
     coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
     request_table_init(&det->reqs);
-    det->life = lifecycle_create();
-    det->races = message_race_create(world_size);
-    det->rma = rma_conflicts_create(world_size);
-    det->p2p.log_pairings = det->races != NULL;
     det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
     det->work = malloc((size_t)world_size * sizeof *det->work);
     int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ENOMEM;
@@ -36,9 +32,6 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
         free(det->ranks);
         free(det->work);
         comm_table_free(&det->comms);
-        lifecycle_destroy(det->life);
-        message_race_destroy(det->races);
-        rma_conflicts_destroy(det->rma);
         free(det);
         return rc;
     }
@@ -60,9 +53,6 @@ static void free_state(deadlock_detector *det)
     p2p_match_free(&det->p2p);
     coll_match_free(&det->coll);
     request_table_free(&det->reqs);
-    lifecycle_destroy(det->life);
-    message_race_destroy(det->races);
-    rma_conflicts_destroy(det->rma);
     rma_locks_free(&det->locks);
     record_backlog_free(&det->backlog);
     free(det->work);

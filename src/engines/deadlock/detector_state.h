@@ -1,6 +1,7 @@
 /* The deadlock detector's state, shared by its parts: what each rank waits for, the matchers, the
  * held records and the findings; its creation, copy (for probing) and release, and the findings
- * list. The parts above it: call_model.c and wait_state.c (the model), detector_settle.c (held
+ * list. The parts above it: lifecycle.c, message_race.c and rma_conflicts.c (they append
+ * findings), call_model.c and wait_state.c (the model), detector_settle.c (held
  * records), wfg_build.c and wait_analysis.c (the analysis), wildcard_probe.c, and the public front
  * deadlock_detector.c. Internal to the detector; docs/design/check-detector.md §5-§8. */
 #ifndef DETECTOR_STATE_H
@@ -11,18 +12,19 @@
 #include "comm_table.h"
 #include "dl_finding.h"
 #include "dl_params.h"
-#include "lifecycle.h"
-#include "message_race.h"
 #include "mpi_function_ids.h"
 #include "p2p_match.h"
 #include "record_backlog.h"
-#include "rma_conflicts.h"
 #include "rma_locks.h"
 #include "request_table.h"
 #include "wait_graph.h"
 
 /* The same opaque handle as deadlock_detector.h declares (a typedef may be repeated). */
 typedef struct deadlock_detector deadlock_detector;
+/* The parts above the state that push findings into it; the front makes and frees them. */
+typedef struct lifecycle lifecycle;
+typedef struct message_race message_race;
+typedef struct rma_conflicts rma_conflicts;
 
 #define DL_NONE UINT32_MAX
 

@@ -24,6 +24,24 @@ enum dl_finding_kind {
                         check_mpi_error_name; `count`: its error code); calls[0] is the call */
 };
 
+/* A DL_LIFECYCLE finding's `problem` (lifecycle.c decides them): append only. */
+typedef enum lifecycle_problem {
+    LIFECYCLE_REQUEST_PENDING = 1, /* a request neither completed nor freed at Finalize */
+    LIFECYCLE_REQUEST_NOT_FREED,   /* an inactive persistent request never freed */
+    LIFECYCLE_REQUEST_RESTARTED,   /* MPI_Start of a persistent request that is active */
+    LIFECYCLE_COMM_LEAK,           /* a communicator never freed */
+    LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
+    LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
+    LIFECYCLE_WINDOW_LEAK,         /* a window never freed */
+    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_handle_kind */
+    LIFECYCLE_DATATYPE_LEAK,
+    LIFECYCLE_OP_LEAK,
+    LIFECYCLE_INFO_LEAK,
+    LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
+    LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed (CHECK_HANDLE_ERRHANDLER) */
+    LIFECYCLE_PROBLEM_END
+} lifecycle_problem;
+
 enum dl_finding_notes {
     DL_NOTE_PROBED = 1u << 0,          /* found by probing a wildcard decision (probe_* fields) */
     DL_NOTE_DECISION_FORCED = 1u << 1, /* deciding mode forced a wildcard match earlier: the

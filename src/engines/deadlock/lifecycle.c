@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call_model.h"
 #include "detector_state.h"
 #include "key_map.h"
 #include "mg_array.h"
@@ -284,7 +283,6 @@ int lifecycle_finalized(deadlock_detector *det, int32_t rank)
 
 int lifecycle_exited(deadlock_detector *det, const check_event *ev)
 {
-    call_model_terminate(det, ev->rank, LIFE_LOST, ev->func, ev->callsite);
     if (!det->life)
         return MG_OK;
     dl_call call = ended_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);

@@ -12,28 +12,11 @@
 #include <stdint.h>
 
 #include "check_event.h"
+#include "dl_finding.h"
 #include "request_table.h"
 
 typedef struct deadlock_detector deadlock_detector;
 typedef struct lifecycle lifecycle;
-
-/* Values are the finding's `problem`: append only. */
-typedef enum lifecycle_problem {
-    LIFECYCLE_REQUEST_PENDING = 1, /* a request neither completed nor freed at Finalize */
-    LIFECYCLE_REQUEST_NOT_FREED,   /* an inactive persistent request never freed */
-    LIFECYCLE_REQUEST_RESTARTED,   /* MPI_Start of a persistent request that is active */
-    LIFECYCLE_COMM_LEAK,           /* a communicator never freed */
-    LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
-    LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
-    LIFECYCLE_WINDOW_LEAK,         /* a window never freed */
-    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_handle_kind */
-    LIFECYCLE_DATATYPE_LEAK,
-    LIFECYCLE_OP_LEAK,
-    LIFECYCLE_INFO_LEAK,
-    LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
-    LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed (CHECK_HANDLE_ERRHANDLER) */
-    LIFECYCLE_PROBLEM_END
-} lifecycle_problem;
 
 /* A new, empty state, or NULL when out of memory (the detector then checks no lifecycle). */
 lifecycle *lifecycle_create(void);
@@ -53,8 +36,8 @@ int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev);
 /* rank entered MPI_Finalize: its pending requests, unfreed communicators and windows are reported,
  * one finding per creation site with its count; after the last rank, the sends never received. */
 int lifecycle_finalized(deadlock_detector *det, int32_t rank);
-/* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, and the
- * rank terminated. */
+/* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, once the
+ * model has terminated the rank (call_model_terminate, which the model calls first). */
 int lifecycle_exited(deadlock_detector *det, const check_event *ev);
 
 /* The CHECK_FN_AFTER_FINALIZE record ev (an MPI call the rank made after its MPI_Finalize):
