@@ -103,7 +103,7 @@ void rt_log_branch(uint32_t id, int taken, const sym_pred *pred)
     if (log_fd < 0 || !rt_heavy)
         return;
     if (!no_reduce)
-        path_reduce_admit(&reduce, id, taken, pred, &record);
+        path_reduce_admit(&reduce, id, taken, &record);
     if (!record)
         return;
     path_branch b = {.branch_id = id, .taken = (uint8_t)taken, .pred = *pred};

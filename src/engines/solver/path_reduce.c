@@ -18,10 +18,11 @@ static int alloc_table(path_reduce *pr, size_t cap)
 {
     pr->ids = calloc(cap, sizeof *pr->ids);
     pr->state = calloc(cap, sizeof *pr->state);
-    pr->inputs = calloc(cap, sizeof *pr->inputs);
-    pr->fresh = calloc(cap, sizeof *pr->fresh);
-    if (!pr->ids || !pr->state || !pr->inputs || !pr->fresh) {
-        path_reduce_free(pr);
+    if (!pr->ids || !pr->state) {
+        free(pr->ids);
+        free(pr->state);
+        pr->ids = NULL;
+        pr->state = NULL;
         return MG_ENOMEM;
     }
     pr->cap = cap;
@@ -45,12 +46,8 @@ void path_reduce_free(path_reduce *pr)
         return;
     free(pr->ids);
     free(pr->state);
-    free(pr->inputs);
-    free(pr->fresh);
     pr->ids = NULL;
     pr->state = NULL;
-    pr->inputs = NULL;
-    pr->fresh = NULL;
     pr->cap = pr->used = 0;
 }
 
@@ -75,40 +72,21 @@ static int rehash(path_reduce *pr)
         size_t s = find(pr, old.ids[i]);
         pr->ids[s] = old.ids[i];
         pr->state[s] = old.state[i];
-        pr->inputs[s] = old.inputs[i];
-        pr->fresh[s] = old.fresh[i];
         pr->used++;
     }
     path_reduce_free(&old);
     return 0;
 }
 
-/* FNV-1a over the variable ids of both sides (each side's terms are sorted). */
-static uint32_t inputs_of(const sym_pred *pred)
+int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *record)
 {
-    uint32_t h = 2166136261u;
-    const sym_expr *side[2] = {&pred->lhs, &pred->rhs};
-    for (int k = 0; k < 2; k++)
-        for (uint32_t i = 0; i < side[k]->nterms; i++)
-            h = (h ^ side[k]->terms[i].var) * 16777619u;
-    return h;
-}
-
-int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, const sym_pred *pred,
-                      int *record)
-{
-    if (!pr || !pr->ids || !pred || !record)
+    if (!pr || !pr->ids || !record)
         return MG_EINVAL;
     uint8_t now = taken ? 2 : 1;
-    uint32_t inputs = inputs_of(pred);
     size_t s = find(pr, branch_id);
     if (pr->state[s] != 0) {
-        int other = pr->inputs[s] != inputs && pr->fresh[s] < PATH_REDUCE_MAX_FRESH;
-        *record = pr->state[s] != now || other;
-        pr->fresh[s] += (uint8_t)(other && pr->state[s] == now);
+        *record = pr->state[s] != now;
         pr->state[s] = now;
-        if (*record)
-            pr->inputs[s] = inputs;
         return 0;
     }
     *record = 1;
@@ -119,7 +97,6 @@ int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, const sym_
     }
     pr->ids[s] = branch_id;
     pr->state[s] = now;
-    pr->inputs[s] = inputs;
     pr->used++;
     return 0;
 }
@@ -135,7 +112,7 @@ int path_reduce_apply(const path_branch *in, uint32_t n, uint32_t *keep, uint32_
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         int record;
-        rc = path_reduce_admit(&pr, in[i].branch_id, in[i].taken, &in[i].pred, &record);
+        rc = path_reduce_admit(&pr, in[i].branch_id, in[i].taken, &record);
         if (rc == 0 && record)
             keep[k++] = i;
     }

@@ -176,8 +176,7 @@ static int do_reduce(void *arg)
     int rc = path_reduce_init(&pr, 1);
     for (uint32_t id = 0; rc == 0 && id < 200; id++) {
         int rec;
-        static const sym_pred no_inputs;
-        rc = path_reduce_admit(&pr, id % 50, (int)(id / 50) % 2, &no_inputs, &rec);
+        rc = path_reduce_admit(&pr, id % 50, (int)(id / 50) % 2, &rec);
         if (rc == 0 && rec != 1)
             rc = MG_ESTATE;
     }

@@ -36,9 +36,6 @@ static void test_figure_2_8(void)
         sym_pred_free(&path[i].pred);
 }
 
-/* A constraint over no variable: the outcome alone decides. */
-static const sym_pred no_inputs;
-
 /* Two branches in one loop body, alternating outcomes for one of them: every flip is kept. */
 static void test_interleaved_flips(void)
 {
@@ -50,27 +47,26 @@ static void test_interleaved_flips(void)
     };
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
         int rec = -1;
-        MG_CHECK_INT(path_reduce_admit(&pr, (uint32_t)seq[i][0], seq[i][1], &no_inputs, &rec), 0);
+        MG_CHECK_INT(path_reduce_admit(&pr, (uint32_t)seq[i][0], seq[i][1], &rec), 0);
         MG_CHECK_INT(rec, seq[i][2]);
     }
     /* growth past the initial size keeps every remembered outcome */
     for (uint32_t id = 100; id < 1100; id++) {
         int rec;
-        MG_CHECK_INT(path_reduce_admit(&pr, id, 1, &no_inputs, &rec), 0);
+        MG_CHECK_INT(path_reduce_admit(&pr, id, 1, &rec), 0);
         MG_CHECK_INT(rec, 1);
     }
     for (uint32_t id = 100; id < 1100; id++) {
         int rec;
-        MG_CHECK_INT(path_reduce_admit(&pr, id, 1, &no_inputs, &rec), 0);
+        MG_CHECK_INT(path_reduce_admit(&pr, id, 1, &rec), 0);
         MG_CHECK_INT(rec, 0);
     }
     int rec;
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &no_inputs, &rec), 0);
+    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &rec), 0);
     MG_CHECK_INT(rec, 0);
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &no_inputs, NULL), MG_EINVAL);
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, NULL, &rec), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, NULL), MG_EINVAL);
     path_reduce_free(&pr);
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &no_inputs, &rec), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &rec), MG_EINVAL);
     path_reduce_free(NULL);
     MG_CHECK_INT(path_reduce_init(NULL, 1), MG_EINVAL);
     uint32_t nk;
@@ -147,50 +143,10 @@ static void test_slice(void)
         sym_pred_free(&path[i].pred);
 }
 
-/* `if (j == 0)` of an input reader met again with the same outcome: kept when j is another
- * input (hpcc reads HPL's input file twice, marking each value anew: issue 30), not when it is
- * the same one (a loop over a marked bound); a branch that meets new inputs on every trip is kept
- * PATH_REDUCE_MAX_FRESH times past its first. */
-static void test_other_inputs(void)
-{
-    path_reduce pr;
-    MG_CHECK_INT(path_reduce_init(&pr, 4), 0);
-    sym_pred on[PATH_REDUCE_MAX_FRESH + 3];
-    for (uint32_t v = 0; v < PATH_REDUCE_MAX_FRESH + 3; v++) {
-        sym_expr j, zero;
-        MG_CHECK_INT(sym_expr_init_var(&j, v, 1), 0);
-        sym_expr_init_const(&zero, 0);
-        MG_CHECK_INT(sym_pred_make(&on[v], &j, SYM_NE, &zero, 32, 0), 0);
-        sym_expr_free(&j);
-    }
-    static const int seq[][3] = {{0, 1}, {0, 0}, {1, 1}, {1, 0}, {0, 1}};
-    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
-        int rec = -1;
-        MG_CHECK_INT(path_reduce_admit(&pr, 5, 0, &on[seq[i][0]], &rec), 0);
-        MG_CHECK_INT(rec, seq[i][1]);
-    }
-    uint32_t kept = 0;
-    for (uint32_t v = 2; v < PATH_REDUCE_MAX_FRESH + 3; v++) {
-        int rec = -1;
-        MG_CHECK_INT(path_reduce_admit(&pr, 6, 1, &on[v], &rec), 0);
-        kept += (uint32_t)rec;
-    }
-    MG_CHECK_INT(kept, PATH_REDUCE_MAX_FRESH + 1);
-    int rec = -1;
-    MG_CHECK_INT(path_reduce_admit(&pr, 6, 1, &on[0], &rec), 0);
-    MG_CHECK_INT(rec, 0);
-    MG_CHECK_INT(path_reduce_admit(&pr, 6, 0, &on[0], &rec), 0);
-    MG_CHECK_INT(rec, 1);
-    for (uint32_t v = 0; v < PATH_REDUCE_MAX_FRESH + 3; v++)
-        sym_pred_free(&on[v]);
-    path_reduce_free(&pr);
-}
-
 int main(void)
 {
     MG_RUN(test_figure_2_8);
     MG_RUN(test_interleaved_flips);
-    MG_RUN(test_other_inputs);
     MG_RUN(test_slice);
     MG_TEST_END();
 }
