@@ -20,31 +20,38 @@
 # (xhpl) in hpcc's: HPL alone (hpcc's other benchmarks switched off in its source), and an
 # illegal input exits as xhpl's HPL_pdinfo does, where hpcc's goes on with its own defaults, a
 # problem sized to the machine's memory (a run that reaches the timeout). VARIANTS (a list of the
-# five names) runs some of the campaigns only.
-#   [VARIANTS=...] hpl.sh BUILD_DIR [SECONDS] [FLAVOR] [SOURCE_CACHE] [PROGRAM: hpcc | hpl]
+# five names) runs some of the campaigns only; HPCC_BUILT (below) skips the build.
+#   [VARIANTS=...] [HPCC_BUILT=DIR] hpl.sh BUILD_DIR [SECONDS] [FLAVOR] [SOURCE_CACHE] [PROGRAM: hpcc | hpl]
 set -eu
 build=$1 budget=${2:-600} flavor=${3:-mpich}
 cache=${4:-${XDG_CACHE_HOME:-$HOME/.cache}/mpiguard-sources} program=${5:-hpcc}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 targets=
 . "$(dirname "$0")/setup.sh"
-mkdir -p "$cache"
-"$repo/scripts/install-deps.sh" --source hpcc "$cache"
-cp -r "$cache"/hpcc-*/ hpcc && cd hpcc
-sed -i -e 's/atoi( num )/mg_hpl_int( atoi( num ) )/g' -e 's/atof( num )/mg_hpl_double( atof( num ) )/g' \
-    -e '/^#include "hpl.h"/a #include <mpiguard/concolic.h>\nstatic int mg_hpl_int( int v ) { mpiguard_int_with_limit( &v, 300 ); return v; }\nstatic double mg_hpl_double( double v ) { mpiguard_double( &v ); return v; }' \
-    hpl/testing/ptest/HPL_pdinfo.c
-if [ "$program" = hpl ]; then
-    sed -i 's/^  params->RunLatencyBandwidth = 1;/  params->RunLatencyBandwidth = 0; params->RunHPL = 1;/' src/io.c
-    sed -i 's/^     HPCC_Defaults( TEST, /     MPI_Finalize(); exit( 1 );\n&/' hpl/testing/ptest/HPL_pdinfo.c
-fi
-cp hpl/setup/Make.Linux_PII_FBLAS hpl/
 t0=$SECONDS
-make -j2 arch=Linux_PII_FBLAS CC=mpiguard-cc LINKER=mpiguard-cc MPinc= MPlib= LAlib=-lblas \
-    'CCFLAGS=$(HPL_DEFS) -O0' >make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
+if [ -n "${HPCC_BUILT-}" ]; then
+    # HPCC_BUILT: the hpcc tree of an earlier BENCH_DIR, built by this script for the same PROGRAM
+    # with a build whose runtime is this one's: its campaigns run anew without the build (ten
+    # minutes at a load of 30).
+    cp -r "$HPCC_BUILT" hpcc && cd hpcc && rm -rf c-* ./*.out ./*.err
+else
+    mkdir -p "$cache"
+    "$repo/scripts/install-deps.sh" --source hpcc "$cache"
+    cp -r "$cache"/hpcc-*/ hpcc && cd hpcc
+    sed -i -e 's/atoi( num )/mg_hpl_int( atoi( num ) )/g' -e 's/atof( num )/mg_hpl_double( atof( num ) )/g' \
+        -e '/^#include "hpl.h"/a #include <mpiguard/concolic.h>\nstatic int mg_hpl_int( int v ) { mpiguard_int_with_limit( &v, 300 ); return v; }\nstatic double mg_hpl_double( double v ) { mpiguard_double( &v ); return v; }' \
+        hpl/testing/ptest/HPL_pdinfo.c
+    if [ "$program" = hpl ]; then
+        sed -i 's/^  params->RunLatencyBandwidth = 1;/  params->RunLatencyBandwidth = 0; params->RunHPL = 1;/' src/io.c
+        sed -i 's/^     HPCC_Defaults( TEST, /     MPI_Finalize(); exit( 1 );\n&/' hpl/testing/ptest/HPL_pdinfo.c
+    fi
+    cp hpl/setup/Make.Linux_PII_FBLAS hpl/
+    make -j2 arch=Linux_PII_FBLAS CC=mpiguard-cc LINKER=mpiguard-cc MPinc= MPlib= LAlib=-lblas \
+        'CCFLAGS=$(HPL_DEFS) -O0' >make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
+    # The first run's inputs: one 64 x 64 problem, block 16, a 1 x 2 grid; the rest as hpcc ships them.
+    sed -e 's/^1000  /64    /' -e 's/^80   /16   /' -e 's/^2            Ps/1            Ps/' _hpccinf.txt >hpccinf.txt
+fi
 units=$(find hpl -name '*.o' | wc -l) build_secs=$((SECONDS - t0))
-# The first run's inputs: one 64 x 64 problem, block 16, a 1 x 2 grid; the rest as hpcc ships them.
-sed -e 's/^1000  /64    /' -e 's/^80   /16   /' -e 's/^2            Ps/1            Ps/' _hpccinf.txt >hpccinf.txt
 arms=$((2 * $(grep -vc '^#' hpcc.mpiguard-branches.tsv)))
 variants=${VARIANTS:-tuning uncovered caps random-inputs random-all}
 has() { case " $variants " in *" $1 "*) ;; *) return 1 ;; esac; }

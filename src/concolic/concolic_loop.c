@@ -92,6 +92,8 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
     L->cost.moves = L->search.moves;
     L->cost.tuning_checks = L->search.tuning_checks;
     L->cost.repeats = L->search.repeats;
+    memcpy(L->cost.repeat_cause, L->search.repeat_cause, sizeof L->cost.repeat_cause);
+    L->cost.repeat_unchanged = L->search.repeat_unchanged;
     L->cost.retunes = L->search.retunes;
     L->cost.float_solutions = L->search.float_solutions;
     L->cost.float_missed = L->search.float_missed;

@@ -65,7 +65,8 @@ typedef struct concolic_cost {
     uint64_t leaves, moves;  /* of a stalled search (search_session_next) */
     uint64_t tuning_checks;  /* solver checks input tuning added */
     uint64_t repeats;        /* tuned solutions not run: runs already made (search_session.h) */
-    uint64_t retunes;        /* tuned solutions re-tuned past runs already made (the same) */
+    uint64_t repeat_cause[SEARCH_REPEAT_CAUSES], repeat_unchanged; /* repeats split (the same) */
+    uint64_t retunes; /* tuned solutions re-tuned past runs already made (the same) */
     /* Runs from a solved float comparison, and those of them that did not take the arm the
      * solution aimed at (a Real solution rounded to the wrong side, a nonlinear term's
      * concrete value that moved): search_session.h */

@@ -276,14 +276,19 @@ void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out)
             " over the time limit), logs %.0f bytes/run, %" PRIu64
             " restarts from random inputs, %" PRIu64 " leaves of a stalled subtree, %" PRIu64
             " moves to another process count, %" PRIu64 " tuning checks, %" PRIu64
-            " repeats (solutions skipped as runs already made), %" PRIu64
+            " repeats (solutions skipped as runs already made) = %" PRIu64
+            " of a refused run + %" PRIu64 " keeping refused inputs + %" PRIu64
+            " with no other tuned solution (%" PRIu64
+            " leaving the negated path's own run unchanged), %" PRIu64
             " re-tuned past runs already made, %" PRIu64 " runs from float solutions (%" PRIu64
             " missed their arm)\n",
             k->runs, total_s, per_run(k->job_s, k->runs), per_run(k->launch_s, k->split_runs),
             per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
             per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
             per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
-            k->tuning_checks, k->repeats, k->retunes, k->float_solutions, k->float_missed);
+            k->tuning_checks, k->repeats, k->repeat_cause[SEARCH_REPEAT_REFUSED],
+            k->repeat_cause[SEARCH_REPEAT_REJECTED], k->repeat_cause[SEARCH_REPEAT_EXHAUSTED],
+            k->repeat_unchanged, k->retunes, k->float_solutions, k->float_missed);
 }
 
 static void add_double(json_object *o, const char *key, double v)

@@ -249,6 +249,16 @@ static int repeats_run(const search_session *s, const search_run *last, const co
                                 coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)));
 }
 
+/* 1 when values leave every input of log's own run as it was and the run's np and focus are
+ * kept: the run's own values satisfy the negation. */
+static int keeps_path_run(const path_log *log, const int64_t *values, const search_run *next)
+{
+    for (uint32_t v = 0; v < log->nvars; v++)
+        if (!sym_var_is_mpi(log->vars[v].kind) && values[v] != log->vars[v].value)
+            return 0;
+    return next->np == log->header.world_size && next->focus == log->header.rank;
+}
+
 /* Solves the negation of constraint ch->index of level ch->level. 1 with *next set when it gives
  * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
@@ -263,7 +273,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
     const int64_t *avoid[SEARCH_SESSION_MAX_RETUNES];
     if (!values)
         return MG_ENOMEM;
-    int rc = 0, found = 0, repeated = 0;
+    int rc = 0, found = 0, repeated = 0, cause = SEARCH_REPEAT_EXHAUSTED, unchanged = 0;
     size_t retuned = 0;
     for (size_t navoid = 0; !found && rc == 0; navoid++) {
         int64_t *v = values + navoid * stride;
@@ -307,6 +317,11 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         if (found && s->p.tune && repeats_run(s, last, cov, b, next)) {
             size_t made = find_run(s, next);
             int retune = navoid < SEARCH_SESSION_MAX_RETUNES && made && !s->refused[made - 1];
+            unchanged |= !navoid && keeps_path_run(log, v, next);
+            if (!made)
+                cause = SEARCH_REPEAT_REJECTED;
+            else if (s->refused[made - 1])
+                cause = SEARCH_REPEAT_REFUSED;
             search_run_free(next);
             found = 0;
             repeated = 1;
@@ -316,7 +331,11 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         }
         retuned = navoid;
     }
-    s->repeats += repeated && !found;
+    if (repeated && !found) {
+        s->repeats++;
+        s->repeat_cause[cause]++;
+        s->repeat_unchanged += (uint64_t)unchanged;
+    }
     s->retunes += found && retuned;
     if (found && sym_pred_is_float(&b->pred)) {
         s->aim = 2 * b->branch_id + !b->taken;
@@ -333,10 +352,65 @@ static int is_dfs_kind(int kind)
     return kind == SEARCH_DFS || kind == SEARCH_BOUNDED_DFS || kind == SEARCH_UNCOVERED_DFS;
 }
 
-/* The leave of search_session_next: 1 with *next set, 0 when no constraint is left to leave
- * for, or an error (< 0). */
-static int leave_subtree(search_session *s, const search_run *last, const coverage_set *cov,
-                         search_stop_fn stop, void *stop_arg, search_run *next)
+/* varied[i] = 1 when two runs made held different values of input i (a run without it holds
+ * none); *n inputs. MG_ENOMEM. */
+static int varied_inputs(const search_session *s, uint8_t **varied, size_t *n)
+{
+    *n = 0;
+    for (size_t r = 0; r < s->nran; r++)
+        if (s->ran[r].ninputs > *n)
+            *n = s->ran[r].ninputs;
+    *varied = calloc(*n + 1, 1);
+    if (!*varied)
+        return MG_ENOMEM;
+    for (size_t i = 0; i < *n; i++) {
+        const int64_t *held = NULL;
+        for (size_t r = 0; r < s->nran && !(*varied)[i]; r++) {
+            if (i >= s->ran[r].ninputs)
+                continue;
+            (*varied)[i] = held && *held != s->ran[r].inputs[i];
+            held = &s->ran[r].inputs[i];
+        }
+    }
+    return 0;
+}
+
+/* The input index of variable id in log (the i-th non-MPI variable), SIZE_MAX for an MPI one. */
+static size_t input_of(const path_log *log, uint32_t id)
+{
+    size_t k = 0;
+    for (uint32_t v = 0; v < log->nvars; v++) {
+        int mpi = sym_var_is_mpi(log->vars[v].kind);
+        if (log->vars[v].id == id)
+            return mpi ? SIZE_MAX : k;
+        k += !mpi;
+    }
+    return SIZE_MAX;
+}
+
+/* 1 + the first input of pred when it is over inputs and every run made held each of them at
+ * one value, else 0 (and with no runs kept: untuned, the session keeps none). */
+static size_t over_unvaried(const path_log *log, const sym_pred *pred, const uint8_t *varied,
+                            size_t n)
+{
+    size_t first = 0;
+    if (!varied)
+        return 0;
+    const sym_expr *side[2] = {&pred->lhs, &pred->rhs};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t t = 0; t < side[k]->nterms; t++) {
+            size_t i = input_of(log, side[k]->terms[t].var);
+            if (i != SIZE_MAX && i < n && varied[i])
+                return 0;
+            if (i != SIZE_MAX && !first)
+                first = i + 1;
+        }
+    return first;
+}
+
+static int leave_for(search_session *s, const search_run *last, const coverage_set *cov,
+                     const uint8_t *varied, size_t nvaried, search_stop_fn stop, void *stop_arg,
+                     search_run *next)
 {
     uint32_t depth = search_depth(s->strategy);
     for (uint32_t level = 0; level < depth && level < s->nstack; level++) {
@@ -344,10 +418,20 @@ static int leave_subtree(search_session *s, const search_run *last, const covera
         for (uint32_t i = 0; i < log->nbranches; i++) {
             if (stop && stop(stop_arg))
                 return 0;
-            uint32_t arm = coverage_arm(log->branches[i].branch_id, !log->branches[i].taken);
-            if (coverage_set_contains(cov, arm) || coverage_set_contains(&s->leave_tried, arm))
+            const path_branch *b = &log->branches[i];
+            uint32_t arm = coverage_arm(b->branch_id, !b->taken), aim = arm;
+            if (coverage_set_contains(cov, arm)) {
+                size_t input = over_unvaried(log, &b->pred, varied, nvaried);
+                if (!input)
+                    continue;
+                /* A covered arm through this input: an aim of its own, so that a leave for the
+                 * first read's constraint does not stand for the second's (high bit: branch ids
+                 * that large do not occur). */
+                aim = UINT32_C(0x80000000) | ((arm * UINT32_C(2654435761)) ^ (uint32_t)input);
+            }
+            if (coverage_set_contains(&s->leave_tried, aim))
                 continue;
-            if (coverage_set_add(&s->leave_tried, &arm, 1))
+            if (coverage_set_add(&s->leave_tried, &aim, 1))
                 return MG_ENOMEM;
             search_choice ch = {0, level, i};
             int moved = 0;
@@ -361,6 +445,23 @@ static int leave_subtree(search_session *s, const search_run *last, const covera
         }
     }
     return 0;
+}
+
+/* The leave of search_session_next: 1 with *next set, 0 when no constraint is left to leave
+ * for, or an error (< 0). Besides a constraint whose other arm no run covered, tuned, one over
+ * inputs no run varied: its other arm may be covered through other inputs at the same branch
+ * (hpcc's two reads of HPL's input file: the first's, which hpcc keeps, covers the arms of the
+ * second's, which HPL's driver runs with; issue 30), while what these inputs lead to is not. */
+static int leave_subtree(search_session *s, const search_run *last, const coverage_set *cov,
+                         search_stop_fn stop, void *stop_arg, search_run *next)
+{
+    uint8_t *varied = NULL;
+    size_t nvaried = 0;
+    if (s->p.tune && varied_inputs(s, &varied, &nvaried))
+        return MG_ENOMEM;
+    int rc = leave_for(s, last, cov, varied, nvaried, stop, stop_arg, next);
+    free(varied);
+    return rc;
 }
 
 int search_session_next(search_session *s, const search_run *last, const coverage_set *cov,

@@ -51,6 +51,14 @@ typedef struct search_run {
 
 void search_run_free(search_run *r);
 
+/* Why a repeated solution ended its choice (search_session_next). */
+enum search_repeat_cause {
+    SEARCH_REPEAT_REFUSED,   /* the run repeated was refused by the program: no re-tuning */
+    SEARCH_REPEAT_REJECTED,  /* after a rejection, the refused inputs again for a covered arm */
+    SEARCH_REPEAT_EXHAUSTED, /* re-tuning found no other solution, or hit its bound */
+    SEARCH_REPEAT_CAUSES
+};
+
 /* Public for the campaign's save and restore (search_session_text.c), which writes and
  * reads the stack, the frontier and the strategy; everything else goes through the functions. */
 typedef struct search_session {
@@ -69,7 +77,12 @@ typedef struct search_session {
     search_run *ran;
     uint8_t *refused; /* refused[i]: the program refused ran[i]'s inputs (input_rejected) */
     size_t nran;
-    uint64_t repeats;  /* solutions not run: runs already made with no new one found past them */
+    uint64_t repeats; /* solutions not run: runs already made with no new one found past them */
+    /* repeats by why no new run came of the choice (enum search_repeat_cause), and of them those
+     * whose first solution left every input, the process count and the focus of the negated
+     * path's own run as they were (a constraint whose negation the run's own values satisfy). */
+    uint64_t repeat_cause[SEARCH_REPEAT_CAUSES];
+    uint64_t repeat_unchanged;
     uint64_t retunes;  /* solutions re-tuned past runs already made into a new run */
     int last_rejected; /* the run last observed was refused by the program's own check */
     /* A solved float comparison is checked by the next run (dissertation §3.4: a Real solution

@@ -23,10 +23,12 @@
 static int loop_trips;
 static int tuning;    /* campaign_start's sessions tune their solutions */
 static int rejecting; /* step's runs end in the program's own refusal of their inputs */
+static int reread;    /* the program reads a third input z and tests it at b0 again (below) */
 
 typedef struct program_run {
     int64_t x, y;
     uint32_t np, focus;
+    int64_t z;
 } program_run;
 
 static sym_var var(uint32_t id, int kind, int64_t value)
@@ -52,19 +54,25 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
 {
     memset(log, 0, sizeof *log);
     log->header = (path_log_header){PATH_LOG_HEAVY, 1, 1, r->focus, r->np, PATH_LOG_VERSION};
-    log->vars = calloc(4, sizeof *log->vars);
-    log->branches = calloc(3 + (size_t)loop_trips, sizeof *log->branches);
+    log->vars = calloc(5, sizeof *log->vars);
+    log->branches = calloc(5 + (size_t)loop_trips, sizeof *log->branches);
     MG_CHECK(log->vars && log->branches);
     log->vars[0] = var(0, SYM_VAR_INT, r->x);
     log->vars[1] = var(1, SYM_VAR_INT, r->y);
     log->vars[2] = var(2, SYM_VAR_RANK_WORLD, r->focus);
     log->vars[3] = var(3, SYM_VAR_SIZE_WORLD, r->np);
-    log->nvars = 4;
+    log->vars[4] = var(4, SYM_VAR_INT, r->z);
+    log->nvars = reread ? 5 : 4;
     branch(log, 0, 0, SYM_GT, 10, r->x > 10);
     for (int i = 0; r->x > 10 && i < loop_trips; i++)
         branch(log, 3, 1, SYM_GT, i, r->y > i);
     if (r->x > 10)
         branch(log, 1, 1, SYM_EQ, 7, r->y == 7);
+    if (reread) {
+        branch(log, 0, 4, SYM_GT, 10, r->z > 10);
+        if (r->z > 10)
+            branch(log, 4, 4, SYM_EQ, 20, r->z == 20);
+    }
     branch(log, 2, 2, SYM_EQ, 2, r->focus == 2);
     for (uint32_t rank = 0; rank < r->np; rank++) {
         uint32_t arms[5] = {coverage_arm(0, r->x > 10), coverage_arm(2, rank == 2),
@@ -76,6 +84,9 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
         if (n == 5 && r->y >= loop_trips)
             arms[3] = arms[4], n = 4;
         MG_CHECK_INT(coverage_set_add(cov, arms, n), 0);
+        uint32_t again[2] = {coverage_arm(0, r->z > 10), coverage_arm(4, r->z == 20)};
+        if (reread)
+            MG_CHECK_INT(coverage_set_add(cov, again, r->z > 10 ? 2 : 1), 0);
     }
 }
 
@@ -116,14 +127,16 @@ static int step(campaign *c, program_run *r)
     run_program(r, &log, &c->cov);
     MG_CHECK_INT(search_session_observe(&c->s, &log, c->cov.n > before, rejecting), 0);
     MG_CHECK_INT(log.nbranches, 0); /* moved into the session */
-    int64_t in[2] = {r->x, r->y};
-    search_run last = {in, 2, r->np, r->focus}, next;
+    size_t n = reread ? 3 : 2;
+    int64_t in[3] = {r->x, r->y, r->z};
+    search_run last = {in, n, r->np, r->focus}, next;
     search_cfg cfg = {NULL, 0};
     int kind = -1;
     MG_CHECK_INT(
         search_session_next(&c->s, &last, &c->cov, &cfg, &c->rng, NULL, NULL, &kind, &next), 0);
-    MG_CHECK_INT(next.ninputs, 2);
-    *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus};
+    MG_CHECK_INT(next.ninputs, n);
+    *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus,
+                       reread ? next.inputs[2] : 0};
     search_run_free(&next);
     return kind;
 }
@@ -134,7 +147,7 @@ static void test_reaches_every_arm(void)
 {
     campaign c;
     campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 1);
-    program_run r = {0, 0, 2, 0};
+    program_run r = {0, 0, 2, 0, 0};
     int rank2 = 0, y7 = 0, solved = 0;
     for (int i = 0; i < 8 && c.cov.n < 6; i++) {
         solved += step(&c, &r) == SEARCH_NEXT_SOLVED;
@@ -156,7 +169,7 @@ static void test_fixed_keeps_np_and_focus(void)
 {
     campaign c;
     campaign_start(&c, SEARCH_DFS, 1, 1, 0, MAX_NP, 2);
-    program_run r = {0, 0, 2, 1};
+    program_run r = {0, 0, 2, 1, 0};
     for (int i = 0; i < 6; i++) {
         step(&c, &r);
         MG_CHECK_INT(r.np, 2);
@@ -171,7 +184,7 @@ static void test_restarts(void)
     for (int solving = 0; solving <= 1; solving++) {
         campaign c;
         campaign_start(&c, SEARCH_DFS, 0, solving, 0, MAX_NP, 3);
-        program_run r = {0, 0, 1, 0};
+        program_run r = {0, 0, 1, 0, 0};
         int restarts = 0;
         for (int i = 0; i < 20; i++) {
             int kind = step(&c, &r);
@@ -202,7 +215,7 @@ static void test_stop(void)
     campaign c;
     campaign_start(&c, SEARCH_BOUNDED_DFS, 0, 1, 0, MAX_NP, 4);
     path_log log;
-    program_run r = {0, 0, 2, 0};
+    program_run r = {0, 0, 2, 0, 0};
     run_program(&r, &log, &c.cov);
     MG_CHECK_INT(search_session_observe(&c.s, &log, 1, 0), 0);
     int64_t in[2] = {0, 0};
@@ -254,7 +267,7 @@ static void test_stall_leaves_the_subtree(void)
     for (int stall = 0; stall <= 1; stall++) {
         campaign c;
         campaign_start(&c, SEARCH_DFS, 0, 1, stall ? 3 : 0, MAX_NP, 5);
-        program_run r = {0, 0, 2, 0};
+        program_run r = {0, 0, 2, 0, 0};
         for (int i = 1; i <= 30 && !first_rank2[stall]; i++) {
             MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
             if (r.focus == 2)
@@ -276,7 +289,7 @@ static void test_stall_moves_np(void)
     loop_trips = 30;
     campaign c;
     campaign_start(&c, SEARCH_DFS, 0, 1, 3, 2, 6);
-    program_run r = {0, 0, 1, 0};
+    program_run r = {0, 0, 1, 0, 0};
     int moved = 0;
     for (int i = 0; i < 30 && !moved; i++) {
         program_run before = r;
@@ -296,6 +309,32 @@ static void test_stall_moves_np(void)
     loop_trips = 0;
 }
 
+/* With reread, z > 10 (after the loop, as hpcc reads HPL's input file a second time after its
+ * own set-up) is b0's arm that x > 10 covered, and behind it lies b4. A stalled search leaves
+ * for it, since no run varied z: b4 within 12 runs; with only uncovered arms to leave for, the
+ * loop's subtree holds the search past 30. */
+static void test_stall_leaves_for_unvaried_input(void)
+{
+    loop_trips = 30;
+    reread = 1;
+    tuning = 1;
+    campaign c;
+    campaign_start(&c, SEARCH_DFS, 0, 1, 3, 2, 5);
+    program_run r = {0, 0, 1, 0, 0};
+    int reached = 0;
+    for (int i = 1; i <= 30 && !reached; i++) {
+        step(&c, &r);
+        if (r.z > 10)
+            reached = i;
+    }
+    MG_CHECK(reached > 0 && reached <= 12);
+    MG_CHECK(c.s.leaves >= 1);
+    campaign_end(&c);
+    tuning = 0;
+    reread = 0;
+    loop_trips = 0;
+}
+
 static int same_program_run(const program_run *a, const program_run *b)
 {
     return a->x == b->x && a->y == b->y && a->np == b->np && a->focus == b->focus;
@@ -310,7 +349,7 @@ static void test_repeat_not_run(void)
     for (tuning = 0; tuning <= 1; tuning++) {
         campaign c;
         campaign_start(&c, SEARCH_DFS, 1, 1, 0, MAX_NP, 10);
-        program_run runs[6] = {{0, 0, 3, 0}};
+        program_run runs[6] = {{0, 0, 3, 0, 0}};
         for (int i = 1; i < 6; i++) {
             runs[i] = runs[i - 1];
             step(&c, &runs[i]);
@@ -332,7 +371,7 @@ static void test_repeat_not_run(void)
 static void test_repeat_retuned(void)
 {
     tuning = 1;
-    program_run first = {11, 0, 3, 0}, made = first, r = first;
+    program_run first = {11, 0, 3, 0, 0}, made = first, r = first;
     campaign c;
     campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 3);
     step(&c, &made);
@@ -359,7 +398,7 @@ static void test_focus_move_is_run(void)
     for (tuning = 0; tuning <= 1; tuning++) {
         campaign c;
         campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 8);
-        program_run r = {0, 0, 3, 0};
+        program_run r = {0, 0, 3, 0, 0};
         int moved = 0;
         for (int i = 0; i < 4 && !moved; i++) {
             program_run before = r;
@@ -384,7 +423,7 @@ static void test_rejected_move(void)
             campaign c;
             campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 8);
             rejecting = 1;
-            program_run r = {0, 0, np, 0};
+            program_run r = {0, 0, np, 0, 0};
             int moved = 0;
             for (int i = 0; i < 4 && !moved; i++) {
                 program_run before = r;
@@ -426,7 +465,7 @@ static void test_text_round_trip(void)
     MG_CHECK_INT(coverage_set_add(&rank1, &arm, 1), 0);
     MG_CHECK_INT(search_session_observe_rank(&a.s, 1, &rank1, 0), 0);
     coverage_set_free(&rank1);
-    program_run ra = {11, 1, 2, 0};
+    program_run ra = {11, 1, 2, 0, 0};
     for (int i = 0; i < 3; i++)
         step(&a, &ra);
     char *saved = save_text(&a);
@@ -464,6 +503,7 @@ int main(void)
     MG_RUN(test_restore_checks);
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
+    MG_RUN(test_stall_leaves_for_unvaried_input);
     MG_RUN(test_repeat_not_run);
     MG_RUN(test_repeat_retuned);
     MG_RUN(test_focus_move_is_run);
