@@ -54,7 +54,7 @@ static void feed(feeder *f, check_event *ev)
         rc = deadlock_detector_feed(f->det, ev, ++f->now);
     }
     if (rc && !f->failed) {
-        fprintf(stderr, "feed failed: %s (rank %d func %u)\n", mg_strerror(rc), ev->rank, ev->func);
+        fprintf(stderr, "feed failed: %s (rank %d func %u)\n", mg_error_string(rc), ev->rank, ev->func);
         f->failed = 1;
     }
     f->records++;

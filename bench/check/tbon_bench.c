@@ -320,7 +320,7 @@ static void root_process(tree *t)
     int told_no_more = 0;
     int open = n;
     for (int i = 0; i < n; i++) {
-        agent_reader_init(&readers[i]);
+        agent_proto_reader_init(&readers[i]);
     }
     struct pollfd fds[MAX_LEAVES];
     while (!rc && open) {
@@ -338,9 +338,9 @@ static void root_process(tree *t)
             ssize_t got = read(inputs[i], chunk, sizeof chunk);
             agent_frame fr;
             char err[200];
-            int more = got > 0 ? agent_reader_push(&readers[i], chunk, (size_t)got) : 0;
+            int more = got > 0 ? agent_proto_reader_push(&readers[i], chunk, (size_t)got) : 0;
             while (!rc && got > 0 &&
-                   (more = agent_reader_next(&readers[i], &fr, err, sizeof err)) > 0) {
+                   (more = agent_proto_reader_next(&readers[i], &fr, err, sizeof err)) > 0) {
                 int32_t reserved, unused;
                 uint64_t heard;
                 done[i] |= fr.type == AGENT_MSG_DONE;
@@ -370,7 +370,7 @@ static void root_process(tree *t)
         }
         for (int i = 0; all_ended && i < n; i++) {
             uint8_t frame[AGENT_FRAME_HEADER];
-            agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+            agent_proto_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
             told_no_more = 1;
             if (answers[i] >= 0 && write(answers[i], frame, sizeof frame) != sizeof frame) {
                 close_end(&answers[i]);
@@ -400,11 +400,11 @@ static void root_process(tree *t)
     }
     t->out->root.f.failed = rc != MG_OK;
     if (rc) {
-        fprintf(stderr, "root: %s\n", mg_strerror(rc));
+        fprintf(stderr, "root: %s\n", mg_error_string(rc));
     }
     measure_self(&t->out->root.f);
     for (int i = 0; i < n; i++) {
-        agent_reader_free(&readers[i]);
+        agent_proto_reader_free(&readers[i]);
         free(in_ranks[i]);
     }
     deadlock_detector_destroy(r.det);
@@ -424,7 +424,7 @@ typedef struct generator {
 
 static void gen_flush(generator *g, int o)
 {
-    if (g->fd[o] >= 0 && agent_send(g->fd[o], &g->out[o]) != MG_OK) {
+    if (g->fd[o] >= 0 && agent_proto_send(g->fd[o], &g->out[o]) != MG_OK) {
         close_end(&g->fd[o]); /* a killed leaf */
     }
     g->out[o].len = 0;
@@ -432,7 +432,7 @@ static void gen_flush(generator *g, int o)
 
 static void gen_frame(generator *g, int o, const uint8_t *frame, size_t len)
 {
-    if (agent_put_bytes(&g->out[o], frame, len) == MG_OK && g->out[o].len >= (256u << 10)) {
+    if (agent_proto_put_bytes(&g->out[o], frame, len) == MG_OK && g->out[o].len >= (256u << 10)) {
         gen_flush(g, o);
     }
 }
@@ -457,7 +457,7 @@ static void gen_record(generator *g, int kind, int32_t rank, uint16_t func, int3
     uint8_t frame[AGENT_FRAME_HEADER + 512];
     size_t len;
     check_event_encode(&ev, frame + AGENT_FRAME_HEADER, sizeof frame - AGENT_FRAME_HEADER, &len);
-    agent_frame_header_put(frame, AGENT_MSG_RECORD, (uint32_t)len);
+    agent_proto_frame_header_put(frame, AGENT_MSG_RECORD, (uint32_t)len);
     gen_frame(g, g->dest[rank], frame, AGENT_FRAME_HEADER + len);
     g->records++;
 }
@@ -507,7 +507,7 @@ static void generate(tree *t, generator *g)
     }
     t->out->last_record_s = clock_s(CLOCK_MONOTONIC);
     for (int o = 0; o < g->n_out; o++) {
-        agent_frame_header_put(frame, AGENT_MSG_DONE, 0);
+        agent_proto_frame_header_put(frame, AGENT_MSG_DONE, 0);
         gen_frame(g, o, frame, AGENT_FRAME_HEADER);
         gen_flush(g, o);
         close_end(&g->fd[o]);
@@ -691,7 +691,7 @@ int main(int argc, char **argv)
            t.kill ? ", leaf 1 killed halfway" : "");
     report(&t, g.records, calls);
     for (int o = 0; o < leaves; o++) {
-        agent_buf_free(&g.out[o]);
+        agent_proto_buf_free(&g.out[o]);
     }
     free(g.seq);
     /* a killed leaf hides the planted deadlock: the ranks next to its lost ones wait for them,

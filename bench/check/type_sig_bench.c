@@ -25,7 +25,7 @@ static int failed;
 static void check(int rc, const char *what)
 {
     if (rc && !failed) {
-        fprintf(stderr, "%s failed: %s\n", what, mg_strerror(rc));
+        fprintf(stderr, "%s failed: %s\n", what, mg_error_string(rc));
         failed = 1;
     }
 }

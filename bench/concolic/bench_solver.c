@@ -75,7 +75,7 @@ static int make_path(mg_rng *rng, const workload *w, uint32_t n, path_log *log)
                                                : v + (int64_t)mg_rng_below(rng, 200));
         log->branches[b].branch_id = b;
         log->branches[b].taken = 1;
-        int rc = sym_pred_make(&log->branches[b].pred, &acc, op, &rhs, 0, 0);
+        int rc = sym_expr_pred_make(&log->branches[b].pred, &acc, op, &rhs, 0, 0);
         sym_expr_free(&acc);
         if (rc != 0)
             return rc;
@@ -87,7 +87,7 @@ static int make_path(mg_rng *rng, const workload *w, uint32_t n, path_log *log)
 static void free_path(path_log *log)
 {
     for (uint32_t i = 0; i < log->nbranches; i++)
-        sym_pred_free(&log->branches[i].pred);
+        sym_expr_pred_free(&log->branches[i].pred);
     free(log->vars);
     free(log->branches);
 }

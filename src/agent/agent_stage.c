@@ -188,7 +188,7 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
         printf("%s\n", counts);
     if (rc) {
         mg_error("agent stage %d-%d (%d ranks): %s (%s)", res.first, res.last, res.count, err,
-                 mg_strerror(rc));
+                 mg_error_string(rc));
         return stage_done(set, in_ranks, p.n_inputs, MG_EXIT_SOFTWARE);
     }
     return stage_done(set, in_ranks, p.n_inputs, 0);

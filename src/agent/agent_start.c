@@ -22,10 +22,10 @@ enum { MAX_LAUNCHER_WORDS = 32, MAX_AGENT_WORDS = 32 };
 int agent_start_secret(uint8_t secret[AGENT_SECRET_BYTES])
 {
     char hex[2 * AGENT_SECRET_BYTES + 1];
-    int rc = agent_secret_new(secret);
+    int rc = agent_proto_secret_new(secret);
     if (rc != MG_OK)
         return rc;
-    agent_secret_format(secret, hex);
+    agent_proto_secret_format(secret, hex);
     return setenv(MG_ENV_AGENT_SECRET, hex, 1) == 0 ? MG_OK : MG_ENOMEM;
 }
 
@@ -113,7 +113,7 @@ int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_j
     argv[argc] = NULL;
     if (launcher_words > 0) {
         mg_launcher l;
-        int rc = mg_launcher_identify(argv, argc, &l, err, errlen);
+        int rc = launcher_identify(argv, argc, &l, err, errlen);
         if (rc != MG_OK)
             return rc;
         if (l.kind == MG_LAUNCHER_OPENMPI) {
@@ -122,5 +122,5 @@ int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_j
             argv[2] = MG_ENV_AGENT_SECRET;
         }
     }
-    return mg_job_start(argv, NULL, out, err, errlen);
+    return job_start(argv, NULL, out, err, errlen);
 }

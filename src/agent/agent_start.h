@@ -27,7 +27,7 @@ int agent_start_listen(int local, int nonblocking, char *address, size_t address
 /* Starts agent_argv (mpiguard agent ...): on this machine when agent_launcher is NULL, else behind
  * its words, which start one agent per node. An Open MPI launcher gets -x MG_ENV_AGENT_SECRET
  * (by name: the value stays in the environment); Hydra and srun pass the environment on. Errors,
- * with err saying why: those of mg_job_start and mg_launcher_identify, MG_ERANGE (too many words).
+ * with err saying why: those of job_start and launcher_identify, MG_ERANGE (too many words).
  */
 int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_job **out, char *err,
                        size_t errlen);

@@ -40,7 +40,7 @@ static int slurm_job_here(const char *id)
     mg_rank_selector sel = {.slurm_job_id = id};
     mg_rank_proc *procs;
     size_t n = 0;
-    if (mg_rank_scan("/proc", &sel, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &sel, &procs, &n) != MG_OK)
         return 0;
     free(procs);
     return n > 0;

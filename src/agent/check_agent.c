@@ -176,9 +176,9 @@ static const char *called_name(const check_event *ev)
     if (ev->func == CHECK_FN_HANDLE_LEAK || ev->func == CHECK_FN_HANDLE_MADE ||
         ev->func == CHECK_FN_AFTER_FINALIZE || ev->func == CHECK_FN_UNMODELLED)
         return ev->result > MG_FN_NONE && ev->result < MG_FN_COUNT
-                   ? mg_fn_name((unsigned)ev->result)
+                   ? mpi_function_ids_name((unsigned)ev->result)
                    : NULL;
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     return info ? info->name : NULL;
 }
 
@@ -243,7 +243,7 @@ static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t 
      * killed rank stays one. */
     int dead = event_ring_writer_dead(&ring->reader) ||
                (++ring->polls % ZOMBIE_LOOK_POLLS == 0 &&
-                mg_process_state_gone(mg_rank_scan_process_state(ring->reader.hdr->writer_pid)));
+                mg_process_state_gone(rank_scan_process_state(ring->reader.hdr->writer_pid)));
     uint32_t life = atomic_load(&ring->reader.hdr->life);
     for (size_t n = 0; !budget || n < budget; n++) {
         uint32_t len;

@@ -148,7 +148,7 @@ static int node_done(const agent_out *o)
         return 0;
     for (int r = 0; r < js->nranks; r++) {
         int pid = js->ranks[r].pid;
-        if (pid && (!mg_process_state_gone(mg_rank_scan_process_state(pid)) ||
+        if (pid && (!mg_process_state_gone(rank_scan_process_state(pid)) ||
                     (check_agent_pid(o->agent, r) && !check_agent_ended(o->agent, r))))
             return 0;
     }
@@ -181,7 +181,7 @@ static int flush(agent_out *o)
                          ? room(o, AGENT_FRAME_HEADER)
                          : NULL;
     if (alive) {
-        agent_frame_header_put(alive, AGENT_MSG_ALIVE, 0);
+        agent_proto_frame_header_put(alive, AGENT_MSG_ALIVE, 0);
         o->len = AGENT_FRAME_HEADER;
     }
     if (o->len > 0)
@@ -242,7 +242,7 @@ static void say_auth(agent_out *o, const check_agent_proc_params *p)
 {
     uint8_t *bytes = room(o, AGENT_AUTH_SIZE);
     if (bytes) {
-        agent_auth_put(bytes, p->secret);
+        agent_proto_auth_put(bytes, p->secret);
         o->len += AGENT_AUTH_SIZE;
     }
     if (!o->node)
@@ -257,17 +257,16 @@ static int node_ranks(int pid)
     static const char *const names[] = {MG_ENV_OMPI_LOCAL_SIZE, MG_ENV_HYDRA_LOCAL_SIZE};
     char value[4096], nodes[4096], node[256];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (mg_rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_OK &&
+        if (rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_OK &&
             atoi(value) > 0)
             return atoi(value);
     int tasks = 0, index;
     /* a value cut at the buffer's end could still parse, with a wrong count */
-    if (mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURMD_NODENAME, node, sizeof node) !=
+    if (rank_scan_environ_get("/proc", pid, MG_ENV_SLURMD_NODENAME, node, sizeof node) != MG_OK ||
+        rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_NODELIST, nodes, sizeof nodes) !=
             MG_OK ||
-        mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_NODELIST, nodes, sizeof nodes) !=
-            MG_OK ||
-        mg_rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_TASKS_PER_NODE, value,
-                                 sizeof value) != MG_OK ||
+        rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_TASKS_PER_NODE, value,
+                              sizeof value) != MG_OK ||
         strlen(value) == sizeof value - 1 || strlen(nodes) == sizeof nodes - 1 ||
         mg_env_slurm_node_index(nodes, node, &index) != MG_OK ||
         mg_env_slurm_node_tasks(value, index, &tasks) != MG_OK)
@@ -395,7 +394,7 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
      * agent, tbon_stage.h) */
     uint8_t *done = status ? NULL : room(o, AGENT_FRAME_HEADER);
     if (done) {
-        agent_frame_header_put(done, AGENT_MSG_DONE, 0);
+        agent_proto_frame_header_put(done, AGENT_MSG_DONE, 0);
         o->len += AGENT_FRAME_HEADER;
         status = flush(o) == MG_OK ? 0 : MG_EXIT_SOFTWARE;
     }

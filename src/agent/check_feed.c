@@ -100,8 +100,9 @@ static void fed(check_feed *f, const check_event *ev, int32_t ranks, int rc)
         snprintf(what, sizeof what, "rank %d: the %s record %llu", ev->rank,
                  ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
     mg_warn("check: %s of %s was not accepted (%s); later rejections are counted in the report",
-            what, check_func_describe(ev->func) ? check_func_describe(ev->func)->name : "?",
-            mg_strerror(rc));
+            what,
+            check_event_func_describe(ev->func) ? check_event_func_describe(ev->func)->name : "?",
+            mg_error_string(rc));
 }
 
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
@@ -168,7 +169,7 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
     /* A rank that ends because mpiguard was interrupted (Ctrl-C reaches the ranks too, or
      * mpiguard passes the signal on) did not vanish on its own: the ranks waiting for it are not
      * stuck on it. */
-    if (end == CHECK_AGENT_LOST && mg_job_interrupting_signal(f->job->process))
+    if (end == CHECK_AGENT_LOST && job_interrupting_signal(f->job->process))
         mg_info("check: rank %d ended with the interrupted job", rank);
     else if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) &&
              ensure_detector(f) == MG_OK) {
@@ -243,7 +244,7 @@ static void on_share(void *ctx, int agent, const char *node, const int32_t *rank
                  node[0] ? node : "?", clash);
     else if (rc)
         mg_error("check: the leaf on %s names ranks outside the job's %d (%s)",
-                 node[0] ? node : "?", f->world, mg_strerror(rc));
+                 node[0] ? node : "?", f->world, mg_error_string(rc));
     if (rc) {
         f->failed = 1;
         return;

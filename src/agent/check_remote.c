@@ -111,8 +111,8 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
 {
     close(c->fd);
     c->fd = -1;
-    agent_reader_free(&c->reader);
-    agent_buf_free(&c->unsent);
+    agent_proto_reader_free(&c->reader);
+    agent_proto_buf_free(&c->unsent);
     /* a leaf is known by its share from its start: lost before its HELLO, it is lost all the same
      */
     if (c->joined || c->end.shares) {
@@ -240,16 +240,16 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return MG_OK;
     if (n <= 0) {
-        if (agent_reader_partial(&c->reader))
+        if (agent_proto_reader_partial(&c->reader))
             mg_warn("check: an agent's stream ended in the middle of a frame (truncated)");
         close_conn(r, c, sink);
         return MG_OK;
     }
     c->heard_at = mg_clock_seconds();
-    int rc = agent_reader_push(&c->reader, buf, (size_t)n);
+    int rc = agent_proto_reader_push(&c->reader, buf, (size_t)n);
     if (rc == MG_OK && !c->joined) {
         /* Nothing of a stream is read before its secret matched. */
-        rc = accepting(r) ? agent_reader_auth(&c->reader, r->secret) : MG_EPERM;
+        rc = accepting(r) ? agent_proto_reader_auth(&c->reader, r->secret) : MG_EPERM;
         if (rc == MG_EPERM) {
             mg_warn("check: a connection without this run's agent secret was refused");
             close_conn(r, c, sink);
@@ -263,7 +263,7 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     }
     agent_frame f;
     char err[256];
-    while (rc == MG_OK && (rc = agent_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
+    while (rc == MG_OK && (rc = agent_proto_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
         rc = dispatch(r, c, &f, sink);
         if (rc == MG_EFORMAT)
             snprintf(err, sizeof err, "a malformed frame of type %u", f.type);
@@ -307,7 +307,7 @@ static void send_unsent(remote_conn *c)
 /* Queues the frame to c behind its unsent answers, whole, and writes what its socket takes. */
 static void tell(remote_conn *c, const uint8_t *frame, size_t len)
 {
-    if (agent_put_bytes(&c->unsent, frame, len) != MG_OK) {
+    if (agent_proto_put_bytes(&c->unsent, frame, len) != MG_OK) {
         mg_warn("check: no memory for an answer to the detector leaf of share %d: it is closed",
                 c->end.share);
         shutdown(c->fd, SHUT_RDWR); /* its reader sees the end and reports its ranks lost */
@@ -358,7 +358,7 @@ int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
         return MG_ERANGE;
     }
     r->conns[slot] = (remote_conn){.fd = fd, .end = {.share = share, .shares = shares}};
-    agent_reader_init(&r->conns[slot].reader);
+    agent_proto_reader_init(&r->conns[slot].reader);
     r->nconns += slot == r->nconns;
     return MG_OK;
 }
@@ -378,7 +378,7 @@ static void tell_no_more(check_remote *r)
     if (!all)
         return;
     uint8_t frame[AGENT_FRAME_HEADER];
-    agent_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+    agent_proto_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0 && r->conns[i].joined)
             tell(&r->conns[i], frame, sizeof frame);
@@ -407,7 +407,7 @@ void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
 void check_remote_release(check_remote *r)
 {
     uint8_t frame[AGENT_FRAME_HEADER];
-    agent_frame_header_put(frame, AGENT_MSG_RELEASE, 0);
+    agent_proto_frame_header_put(frame, AGENT_MSG_RELEASE, 0);
     for (int i = 0; r && i < r->nconns; i++)
         if (r->conns[i].fd >= 0 && r->conns[i].joined && r->conns[i].end.shares)
             tell(&r->conns[i], frame, sizeof frame);
@@ -441,8 +441,8 @@ void check_remote_destroy(check_remote *r)
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0) {
             close(r->conns[i].fd);
-            agent_reader_free(&r->conns[i].reader);
-            agent_buf_free(&r->conns[i].unsent);
+            agent_proto_reader_free(&r->conns[i].reader);
+            agent_proto_buf_free(&r->conns[i].unsent);
             free(r->conns[i].share);
         }
     if (r->listen_fd >= 0)

@@ -53,7 +53,7 @@ static size_t discover(const hang_agent_params *p, owned_rank **owned, int *worl
     for (;;) {
         mg_rank_proc *procs;
         size_t n;
-        if (mg_rank_scan("/proc", &sel, &procs, &n) == MG_OK) {
+        if (rank_scan("/proc", &sel, &procs, &n) == MG_OK) {
             free(*owned);
             *owned = calloc(n ? n : 1, sizeof **owned);
             kept = 0;
@@ -98,15 +98,15 @@ _Static_assert((int)AGENT_READ_CPU_TIME == (int)MG_PROBE_CPU_TIME &&
                "a READ's kind is what the probe is asked");
 
 /* Reads a rank as the front asked (kind): a gap-only reading, as the local one, stops no rank
- * sampled before (mg_rank_probe_read). */
+ * sampled before (rank_probe_read). */
 static void read_rank(void *ctx, int32_t rank, int kind, agent_reading *out)
 {
     node_ranks *node = ctx;
     owned_rank *o = find(node->owned, node->n, rank);
     *out = (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
     mg_probe_reading reading;
-    if (!o || mg_rank_probe_read_opening(node->params->kind, node->params->token, o->rank, o->pid,
-                                         &o->probe, kind, &reading))
+    if (!o || rank_probe_read_opening(node->params->kind, node->params->token, o->rank, o->pid,
+                                      &o->probe, kind, &reading))
         return;
     *out = (agent_reading){.rank = rank,
                            .exited = (uint8_t)reading.exited,
@@ -131,15 +131,15 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
     rank_stack *st = calloc(1, sizeof *st);
     if (!st)
         return MG_ENOMEM;
-    if (o && (o->probe || mg_rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0))
-        mg_rank_probe_stack(o->probe, st);
+    if (o && (o->probe || rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0))
+        rank_probe_stack(o->probe, st);
     int rc = rank_stack_put(b, st);
     free(st);
     const mg_rank_state *state = NULL;
     if (!rc && o)
-        (void)mg_rank_state_open(p->token, o->rank, &state);
+        (void)rank_state_reader_open(p->token, o->rank, &state);
     rc = rc || agent_waits_put(b, state);
-    mg_rank_state_close(state);
+    rank_state_reader_close(state);
     return rc ? MG_ENOMEM : MG_OK;
 }
 
@@ -151,13 +151,13 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
     agent_msg_type type;
     agent_cursor c;
     uint32_t count, value;
-    int rc = agent_recv(fd, in, &type, &c, err, errlen);
+    int rc = agent_proto_recv(fd, in, &type, &c, err, errlen);
     if (rc)
         return rc;
     if (type == AGENT_MSG_BYE)
         return 1;
     if (type == AGENT_MSG_SIGNAL) {
-        if (agent_get_u32(&c, &value))
+        if (agent_proto_get_u32(&c, &value))
             return MG_EFORMAT;
         for (size_t i = 0; i < n; i++)
             kill(owned[i].pid, (int)value);
@@ -166,16 +166,17 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
     if (type == AGENT_MSG_READ) {
         node_ranks node = {p, owned, n};
         rc = agent_reads_answer(type, &c, read_rank, &node, out, err, errlen);
-        return rc ? rc : agent_send(fd, out);
+        return rc ? rc : agent_proto_send(fd, out);
     }
-    if (type != AGENT_MSG_STACKS || agent_get_u32(&c, &count) || count != 1 ||
-        agent_get_u32(&c, &value))
+    if (type != AGENT_MSG_STACKS || agent_proto_get_u32(&c, &count) || count != 1 ||
+        agent_proto_get_u32(&c, &value))
         return MG_EFORMAT;
-    rc = agent_frame_begin(out, AGENT_MSG_STACK) || put_stack(p, find(owned, n, (int)value), out);
+    rc = agent_proto_frame_begin(out, AGENT_MSG_STACK) ||
+         put_stack(p, find(owned, n, (int)value), out);
     if (rc)
         return MG_ENOMEM;
-    agent_frame_finish(out);
-    return agent_send(fd, out);
+    agent_proto_frame_finish(out);
+    return agent_proto_send(fd, out);
 }
 
 int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
@@ -197,25 +198,25 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     char node[64] = "";
     gethostname(node, sizeof node - 1);
     agent_buf b = {0}, answer = {0};
-    int rc = agent_auth_send(fd, p->secret) || agent_frame_begin(&b, AGENT_MSG_HELLO) ||
-             agent_put_u32(&b, AGENT_TOOL_HANG) || agent_put_str(&b, p->token) ||
-             agent_put_u32(&b, (uint32_t)world) || agent_put_u32(&b, (uint32_t)n) ||
-             agent_put_u32(&b, (uint32_t)(1e6 * mg_rank_scan_cpu_share(n))) ||
-             agent_put_str(&b, node);
+    int rc = agent_proto_auth_send(fd, p->secret) || agent_proto_frame_begin(&b, AGENT_MSG_HELLO) ||
+             agent_proto_put_u32(&b, AGENT_TOOL_HANG) || agent_proto_put_str(&b, p->token) ||
+             agent_proto_put_u32(&b, (uint32_t)world) || agent_proto_put_u32(&b, (uint32_t)n) ||
+             agent_proto_put_u32(&b, (uint32_t)(1e6 * rank_scan_cpu_share(n))) ||
+             agent_proto_put_str(&b, node);
     for (size_t i = 0; !rc && i < n; i++)
-        rc = agent_put_u32(&b, (uint32_t)owned[i].rank) ||
-             agent_put_u32(&b, (uint32_t)owned[i].pid);
+        rc = agent_proto_put_u32(&b, (uint32_t)owned[i].rank) ||
+             agent_proto_put_u32(&b, (uint32_t)owned[i].pid);
     if (!rc) {
-        agent_frame_finish(&b);
-        rc = agent_send(fd, &b);
+        agent_proto_frame_finish(&b);
+        rc = agent_proto_send(fd, &b);
     }
     while (rc == MG_OK)
         rc = serve(p, fd, owned, n, &b, &answer, err, errlen);
     for (size_t i = 0; i < n; i++)
-        mg_rank_probe_close(owned[i].probe);
+        rank_probe_close(owned[i].probe);
     free(owned);
-    agent_buf_free(&b);
-    agent_buf_free(&answer);
+    agent_proto_buf_free(&b);
+    agent_proto_buf_free(&answer);
     close(fd);
     /* The front went away or said bye: either way the agent's work is done. */
     return rc == 1 || rc == MG_EIO ? MG_OK : rc;

@@ -18,7 +18,7 @@ static void warn_once(hang_probes *p, int r, int rc)
     if (p->warned && !p->warned[r]) {
         p->warned[r] = 1;
         mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
-                p->job->ranks[r].pid, mg_strerror(rc));
+                p->job->ranks[r].pid, mg_error_string(rc));
     }
 }
 
@@ -32,7 +32,7 @@ int hang_probes_use_ptrace(hang_probes *p, int r)
     if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->job->nranks, 1)))
         return MG_ENOMEM;
     p->by_ptrace[r] = 1;
-    mg_rank_probe_close(p->probe[r]);
+    rank_probe_close(p->probe[r]);
     p->probe[r] = NULL;
     return MG_OK;
 }
@@ -48,8 +48,8 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading 
     } else {
         /* a rank handed to ptrace is one whose segment does not answer: its probe gets no token */
         bool handed = p->by_ptrace && p->by_ptrace[r];
-        rc = mg_rank_probe_read_opening(hang_probes_kind(p, r), handed ? NULL : js->token, r,
-                                        js->ranks[r].pid, &p->probe[r], with_cpu_time, out);
+        rc = rank_probe_read_opening(hang_probes_kind(p, r), handed ? NULL : js->token, r,
+                                     js->ranks[r].pid, &p->probe[r], with_cpu_time, out);
     }
     /* a remote rank's stops count as a local one's: its agent's probe timed them alike */
     if (rc == MG_OK) {
@@ -77,17 +77,17 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
     job_session *js = p->job;
     /* a rank that has published nothing (before or in MPI_Init) is looked at by ptrace alone */
     if (!p->probe[r] &&
-        mg_rank_probe_open(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid, &p->probe[r]) !=
+        rank_probe_open(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid, &p->probe[r]) !=
             0 &&
-        mg_rank_probe_open(MG_PROBE_PTRACE, js->token, r, js->ranks[r].pid, &p->probe[r]) != 0)
+        rank_probe_open(MG_PROBE_PTRACE, js->token, r, js->ranks[r].pid, &p->probe[r]) != 0)
         return;
-    mg_rank_probe_stack(p->probe[r], out);
+    rank_probe_stack(p->probe[r], out);
 }
 
 void hang_probes_close(hang_probes *p)
 {
     for (int r = 0; p->probe && r < p->job->nranks; r++)
-        mg_rank_probe_close(p->probe[r]);
+        rank_probe_close(p->probe[r]);
     free(p->probe);
     free(p->warned);
     free(p->by_ptrace);
@@ -104,7 +104,7 @@ static double cpu_share_of(hang_probes *p, int r)
     if (p->remote)
         return hang_remote_cpu_share(p->remote, r);
     if (!p->cpu_share)
-        p->cpu_share = mg_rank_scan_cpu_share((size_t)p->job->nranks);
+        p->cpu_share = rank_scan_cpu_share((size_t)p->job->nranks);
     return p->cpu_share;
 }
 
@@ -116,7 +116,7 @@ static bool gone(const hang_probes *p, int r)
     if (p->remote || pid <= 0)
         return false;
     return (kill(pid, 0) != 0 && errno == ESRCH) ||
-           mg_process_state_gone(mg_rank_scan_process_state(pid));
+           mg_process_state_gone(rank_scan_process_state(pid));
 }
 
 /* The kind of wait a call publishes on entry (src/interpose/state_waits.c); UNKNOWN for the

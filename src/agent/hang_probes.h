@@ -38,7 +38,7 @@ typedef struct hang_probes {
 
 /* How rank r is read: p->kind, or ptrace for a rank handed to it (hang_probes_use_ptrace). */
 mg_probe_kind hang_probes_kind(const hang_probes *p, int r);
-/* Reads rank r now (with_cpu_time as for mg_rank_probe_read); returns 0, or 1 when the rank cannot
+/* Reads rank r now (with_cpu_time as for rank_probe_read); returns 0, or 1 when the rank cannot
  * be seen (ptrace refused: a debugger holds it; its agent gone), with one warning per rank. A rank
  * that has not published its state yet (still in MPI_Init) reads as inside MPI; a vanished one as
  * exited. A rank that cannot be seen is never evidence of a hang: the model counts it as active

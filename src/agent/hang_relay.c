@@ -11,12 +11,13 @@
 /* Sends a frame of type with the one u32 value to every agent below that is still there. */
 static void tell_all(agent_relay *r, agent_msg_type type, uint32_t value, agent_buf *b)
 {
-    if (agent_frame_begin(b, type) || (type != AGENT_MSG_BYE && agent_put_u32(b, value)))
+    if (agent_proto_frame_begin(b, type) ||
+        (type != AGENT_MSG_BYE && agent_proto_put_u32(b, value)))
         return;
-    agent_frame_finish(b);
+    agent_proto_frame_finish(b);
     for (size_t j = 0; j < r->nbelow; j++)
         if (r->below[j].fd >= 0)
-            agent_send(r->below[j].fd, b);
+            agent_proto_send(r->below[j].fd, b);
 }
 
 static void drop(agent_read_ask *a)
@@ -32,13 +33,13 @@ static int ask_stack(agent_read_ask *a, int32_t rank, agent_buf *scratch, agent_
 {
     agent_msg_type type;
     char err[160];
-    if (agent_frame_begin(scratch, AGENT_MSG_STACKS) || agent_put_u32(scratch, 1) ||
-        agent_put_u32(scratch, (uint32_t)rank))
+    if (agent_proto_frame_begin(scratch, AGENT_MSG_STACKS) || agent_proto_put_u32(scratch, 1) ||
+        agent_proto_put_u32(scratch, (uint32_t)rank))
         return MG_ENOMEM;
-    agent_frame_finish(scratch);
-    int rc = agent_send(a->fd, scratch);
+    agent_proto_frame_finish(scratch);
+    int rc = agent_proto_send(a->fd, scratch);
     if (rc == MG_OK)
-        rc = agent_recv(a->fd, answer, &type, c, err, sizeof err);
+        rc = agent_proto_recv(a->fd, answer, &type, c, err, sizeof err);
     return rc == MG_OK && type != AGENT_MSG_STACK ? MG_EIO : rc;
 }
 
@@ -55,14 +56,14 @@ static int relay_stack(agent_relay *r, int32_t rank, agent_buf *reply)
         return rc;
     if (rc != MG_OK && a && a->fd >= 0)
         drop(a);
-    if (agent_frame_begin(reply, AGENT_MSG_STACK))
+    if (agent_proto_frame_begin(reply, AGENT_MSG_STACK))
         return MG_ENOMEM;
-    rc = rc == MG_OK
-             ? agent_put_bytes(reply, c.p, (size_t)(c.end - c.p))
-             : agent_put_str(reply, "") || agent_put_u32(reply, 0) || agent_waits_put(reply, NULL);
+    rc = rc == MG_OK ? agent_proto_put_bytes(reply, c.p, (size_t)(c.end - c.p))
+                     : agent_proto_put_str(reply, "") || agent_proto_put_u32(reply, 0) ||
+                           agent_waits_put(reply, NULL);
     if (rc)
         return MG_ENOMEM;
-    agent_frame_finish(reply);
+    agent_proto_frame_finish(reply);
     return MG_OK;
 }
 
@@ -72,19 +73,19 @@ static int serve(agent_relay *r, int up, agent_buf *in, agent_buf *out, char *er
     agent_msg_type type;
     agent_cursor c;
     uint32_t count, value;
-    int rc = agent_recv(up, in, &type, &c, err, errlen);
+    int rc = agent_proto_recv(up, in, &type, &c, err, errlen);
     if (rc == MG_EIO || (rc == MG_OK && type == AGENT_MSG_BYE))
         return 1;
     if (rc != MG_OK)
         return rc;
     if (type == AGENT_MSG_SIGNAL) {
-        if (agent_get_u32(&c, &value))
+        if (agent_proto_get_u32(&c, &value))
             return MG_EFORMAT;
         tell_all(r, AGENT_MSG_SIGNAL, value, out);
         return MG_OK;
     }
     if (type == AGENT_MSG_STACKS) {
-        if (agent_get_u32(&c, &count) || count != 1 || agent_get_u32(&c, &value))
+        if (agent_proto_get_u32(&c, &count) || count != 1 || agent_proto_get_u32(&c, &value))
             return MG_EFORMAT;
         rc = relay_stack(r, (int32_t)value, out);
     } else {
@@ -93,7 +94,7 @@ static int serve(agent_relay *r, int up, agent_buf *in, agent_buf *out, char *er
             if (r->below[j].count > 0 && r->below[j].rc != MG_OK)
                 drop(&r->below[j]);
     }
-    return rc != MG_OK ? rc : agent_send(up, out) == MG_OK ? MG_OK : 1;
+    return rc != MG_OK ? rc : agent_proto_send(up, out) == MG_OK ? MG_OK : 1;
 }
 
 int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_t nranks, char *err,
@@ -115,7 +116,7 @@ int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_
     close(up);
     free(r.below);
     agent_relay_free(&r);
-    agent_buf_free(&in);
-    agent_buf_free(&out);
+    agent_proto_buf_free(&in);
+    agent_proto_buf_free(&out);
     return rc == 1 ? MG_OK : rc;
 }

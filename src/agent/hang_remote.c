@@ -162,19 +162,20 @@ static int accept_agent(hang_remote *h, int fd)
      * sends, and one that sends nothing holds the front for AUTH_WAIT_MS at most. */
     struct timeval wait = {.tv_sec = AUTH_WAIT_MS / 1000, .tv_usec = AUTH_WAIT_MS % 1000 * 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
-    if (agent_auth_recv(fd, h->secret) != MG_OK) {
+    if (agent_proto_auth_recv(fd, h->secret) != MG_OK) {
         mg_warn("hang: a connection without this run's agent secret was refused");
         return -1;
     }
-    int rc = agent_recv(fd, &h->buf, &type, &c, err, sizeof err);
+    int rc = agent_proto_recv(fd, &h->buf, &type, &c, err, sizeof err);
     if (rc == MG_EFORMAT || rc == MG_EVERSION) {
         mg_warn("hang: a connection was refused: %s", err);
         return -1;
     }
-    if (rc || type != AGENT_MSG_HELLO || agent_get_u32(&c, &tool) || tool != AGENT_TOOL_HANG ||
-        agent_get_str(&c, token, sizeof token) || strcmp(token, h->token) != 0 ||
-        agent_get_u32(&c, &world) || agent_get_u32(&c, &count) || agent_get_u32(&c, &share_ppm) ||
-        agent_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
+    if (rc || type != AGENT_MSG_HELLO || agent_proto_get_u32(&c, &tool) ||
+        tool != AGENT_TOOL_HANG || agent_proto_get_str(&c, token, sizeof token) ||
+        strcmp(token, h->token) != 0 || agent_proto_get_u32(&c, &world) ||
+        agent_proto_get_u32(&c, &count) || agent_proto_get_u32(&c, &share_ppm) ||
+        agent_proto_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
         mg_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
@@ -187,12 +188,13 @@ static int accept_agent(hang_remote *h, int fd)
     agent_link *a = &h->agents[h->nagents];
     *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
     if (!a->ranks) {
-        mg_warn("hang: an agent was refused: %s", mg_strerror(MG_ENOMEM));
+        mg_warn("hang: an agent was refused: %s", mg_error_string(MG_ENOMEM));
         return -1;
     }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t rank, pid;
-        if (agent_get_u32(&c, &rank) || agent_get_u32(&c, &pid) || rank >= (uint32_t)h->world)
+        if (agent_proto_get_u32(&c, &rank) || agent_proto_get_u32(&c, &pid) ||
+            rank >= (uint32_t)h->world)
             return -1;
         if (h->owner[rank] < 0) {
             h->owner[rank] = h->nagents;
@@ -228,8 +230,8 @@ static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_
                                     sizeof err)
                    : MG_ENOMEM;
     if (rc != MG_OK)
-        mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_strerror(rc), err[0] ? ": " : "",
-                err);
+        mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_error_string(rc),
+                err[0] ? ": " : "", err);
     _exit(rc == MG_OK ? 0 : 1);
 }
 
@@ -314,7 +316,7 @@ int hang_remote_start(const hang_remote_options *o, hang_remote **out)
         return MG_EXIT_SOFTWARE;
     }
     if (h->world > 0 && rank_arrays(h) != MG_OK) {
-        mg_error("hang: %s", mg_strerror(MG_ENOMEM));
+        mg_error("hang: %s", mg_error_string(MG_ENOMEM));
         return MG_EXIT_SOFTWARE;
     }
     double deadline = mg_clock_seconds() + o->connect_timeout;
@@ -353,13 +355,13 @@ static int ask_stack(hang_remote *h, int r, agent_cursor *c)
     char err[160];
     if (a->fd < 0)
         return MG_EIO;
-    if (agent_frame_begin(&h->buf, AGENT_MSG_STACKS) || agent_put_u32(&h->buf, 1) ||
-        agent_put_u32(&h->buf, (uint32_t)r))
+    if (agent_proto_frame_begin(&h->buf, AGENT_MSG_STACKS) || agent_proto_put_u32(&h->buf, 1) ||
+        agent_proto_put_u32(&h->buf, (uint32_t)r))
         return MG_ENOMEM;
-    agent_frame_finish(&h->buf);
-    int rc = agent_send(a->fd, &h->buf);
+    agent_proto_frame_finish(&h->buf);
+    int rc = agent_proto_send(a->fd, &h->buf);
     if (rc == MG_OK)
-        rc = agent_recv(a->fd, &h->buf, &type, c, err, sizeof err);
+        rc = agent_proto_recv(a->fd, &h->buf, &type, c, err, sizeof err);
     if (rc == MG_EFORMAT || rc == MG_EVERSION)
         mg_warn("hang: closing an agent's connection: %s", err);
     if (rc != MG_OK || type != AGENT_MSG_STACK) {
@@ -545,9 +547,9 @@ void hang_remote_stop(hang_remote *h)
                     l->nbelow == 1 ? "" : "s", ranks, l->requests);
         else
             mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
-        if (l->fd >= 0 && agent_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
-            agent_frame_finish(&h->buf);
-            agent_send(l->fd, &h->buf);
+        if (l->fd >= 0 && agent_proto_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
+            agent_proto_frame_finish(&h->buf);
+            agent_proto_send(l->fd, &h->buf);
             close(l->fd);
         }
         free(l->ranks);
@@ -555,12 +557,12 @@ void hang_remote_stop(hang_remote *h)
     free(h->published);
     for (int j = 0; j < h->njobs; j++) {
         int done = 0;
-        mg_job_wait(h->jobs[j], 2000, &done);
-        mg_job_destroy(h->jobs[j]);
+        job_wait(h->jobs[j], 2000, &done);
+        job_destroy(h->jobs[j]);
     }
     if (h->listen_fd >= 0)
         close(h->listen_fd);
-    agent_buf_free(&h->buf);
+    agent_proto_buf_free(&h->buf);
     free(h->readings);
     free(h->fresh);
     free(h->lost_below);

@@ -36,7 +36,7 @@ static proc_exits *open_exits(const job_session *js)
     if (rc != MG_OK)
         mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
                 "by its published state alone",
-                mg_strerror(rc));
+                mg_error_string(rc));
     return exits;
 }
 
@@ -72,7 +72,7 @@ static int take_agents_ranks(job_session *js, const hang_remote *remote)
     if (js->nranks == 0) {
         int world = hang_remote_world(remote);
         if (!(js->ranks = calloc((size_t)world, sizeof *js->ranks))) {
-            mg_error("hang: %s", mg_strerror(MG_ENOMEM));
+            mg_error("hang: %s", mg_error_string(MG_ENOMEM));
             return MG_EXIT_SOFTWARE;
         }
         js->nranks = world;
@@ -117,7 +117,7 @@ static int create_engine(hang_watcher *w)
 {
     static bool polling[MG_FN_COUNT];
     for (unsigned f = 0; f < MG_FN_COUNT; f++)
-        polling[f] = mg_fn_class_of(f) == MG_CLASS_POLL;
+        polling[f] = mpi_function_ids_class_of(f) == MG_CLASS_POLL;
     uint64_t seed = w->p->seed >= 0 ? (uint64_t)w->p->seed
                                     : (uint64_t)time(NULL) ^ (uint64_t)getpid();
     if (hang_model_create(&w->p->model, (size_t)w->job->nranks, seed, &w->model) != 0) {
@@ -131,7 +131,7 @@ static int create_engine(hang_watcher *w)
     wp.polling = polling;
     wp.npolling = MG_FN_COUNT;
     wp.start_unseen = w->job->attached;
-    struct hang_detector detector = hang_detector_model(w->model);
+    struct hang_detector detector = hang_watch_detector_model(w->model);
     w->readings = calloc((size_t)w->job->nranks, sizeof *w->readings);
     if (!w->readings ||
         hang_watch_create(&wp, &detector, (size_t)w->job->nranks, &w->engine) != MG_OK) {
@@ -217,7 +217,7 @@ static int poll_dead_rank(const job_session *js, proc_exits *exits, bool *all_se
         x->signal = x->exit_seen && WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
         x->ordered = proc_exits_order(exits, r, &x->order);
         /* /proc only where no exit is announced: a read per rank per step otherwise */
-        x->gone = x->found && !exits && mg_process_state_gone(mg_rank_scan_process_state(pid));
+        x->gone = x->found && !exits && mg_process_state_gone(rank_scan_process_state(pid));
         x->published = state != NULL;
         x->finalized = state && atomic_load_explicit(&state->finalized, memory_order_relaxed);
         x->aborting = fn && strcmp(fn, "MPI_Abort") == 0;
@@ -342,14 +342,14 @@ static void count_observation(hang_watcher *w, hang_seen *seen, const char **sam
 int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen, const char **sampler)
 {
     job_session *js = w->job;
-    if (!status && rc == MG_OK && !w->remote && !mg_job_interrupting_signal(js->process) &&
+    if (!status && rc == MG_OK && !w->remote && !job_interrupting_signal(js->process) &&
         (seen->dead_rank = dead_rank_at_end(js, w->exits)) >= 0) {
         w->hooks.dead_rank(w->hooks.ctx, seen->dead_rank, true, mg_clock_seconds() - w->start);
         js->ended_itself = 1;
     }
     if (rc != MG_OK) {
         /* never reported clean: the job runs on unwatched to its end, and the status says so */
-        mg_error("hang: the watch stopped: %s; the job is no longer watched", mg_strerror(rc));
+        mg_error("hang: the watch stopped: %s; the job is no longer watched", mg_error_string(rc));
         status = MG_EXIT_SOFTWARE;
     }
     if (w->observer)
@@ -380,7 +380,7 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
     switch (p->action) {
     case HANG_ACTION_KILL:
         mg_warn("hang: stopping the job");
-        mg_job_stop(job->process);
+        job_stop(job->process);
         return 1;
     case HANG_ACTION_SIGNAL:
         for (int r = 0; r < job->nranks; r++)
@@ -393,7 +393,7 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
             snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s%d", i ? "," : "",
                      faulty[i]);
         char pid[16];
-        snprintf(pid, sizeof pid, "%d", mg_job_launcher_pid(job->process));
+        snprintf(pid, sizeof pid, "%d", job_launcher_pid(job->process));
         setenv(MG_ENV_FAULTY_RANKS, ranks, 1);
         setenv(MG_ENV_LAUNCHER_PID, pid, 1);
         if (p->report_path)
@@ -401,11 +401,11 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
         char *argv[] = {"/bin/sh", "-c", (char *)p->cmd, NULL};
         mg_job *hook;
         char err[256];
-        if (mg_job_start(argv, NULL, &hook, err, sizeof err) == 0) {
+        if (job_start(argv, NULL, &hook, err, sizeof err) == 0) {
             int done = 0;
             while (!done)
-                mg_job_wait(hook, 1000, &done);
-            mg_job_destroy(hook);
+                job_wait(hook, 1000, &done);
+            job_destroy(hook);
         } else {
             mg_error("hang: --on-hang exec: %s", err);
         }

@@ -44,7 +44,7 @@ static volatile sig_atomic_t received_from_terminal;
 static volatile sig_atomic_t received_count;
 static void (*volatile signal_hook)(void);
 
-void mg_job_set_signal_hook(void (*hook)(void))
+void job_set_signal_hook(void (*hook)(void))
 {
     signal_hook = hook;
 }
@@ -64,7 +64,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
-void mg_job_install_signal_handlers(void)
+void job_install_signal_handlers(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -100,7 +100,7 @@ static char **launcher_environ(const char *token, char **var)
     return env;
 }
 
-int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
+int job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
 {
     *out = NULL;
     mg_job *job = calloc(1, sizeof *job);
@@ -182,7 +182,7 @@ static void kill_leftovers(mg_job *job)
         return;
     mg_rank_proc *ranks;
     size_t n;
-    if (mg_rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+    if (rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (kill(ranks[i].pid, SIGKILL) == 0)
@@ -202,14 +202,13 @@ static int job_processes_left(const mg_job *job)
     mg_rank_selector sel;
     mg_rank_proc *ranks;
     size_t n = 0;
-    if (!job_selector(job, &sel) || mg_rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+    if (!job_selector(job, &sel) || rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
         return 0;
     free(ranks);
     return n > 0;
 }
 
-int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err,
-                  size_t errlen)
+int job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen)
 {
     *out = NULL;
     mg_job *job = calloc(1, sizeof *job);
@@ -241,7 +240,7 @@ int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char
 static int attached_job_ended(mg_job *job)
 {
     if (job->launcher > 0)
-        return mg_process_state_gone(mg_rank_scan_process_state(job->launcher));
+        return mg_process_state_gone(rank_scan_process_state(job->launcher));
     return !job_processes_left(job);
 }
 
@@ -304,7 +303,7 @@ static void sleep_until_event(mg_job *job, double seconds)
     }
 }
 
-int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
+int job_wait(mg_job *job, int timeout_ms, int *finished)
 {
     *finished = job->status >= 0;
     double deadline = mg_clock_seconds() + timeout_ms / 1000.0;
@@ -332,28 +331,21 @@ int mg_job_wait(mg_job *job, int timeout_ms, int *finished)
     return MG_OK;
 }
 
-int mg_job_signal(mg_job *job, int sig)
-{
-    if (job->status >= 0 || job->launcher <= 0)
-        return MG_ECHILD;
-    return kill(job->launcher, sig) == 0 ? MG_OK : MG_ESYS;
-}
-
 /* scancel through the one process launcher (this file). */
 static void cancel_slurm_job(const char *id)
 {
     char *argv[] = {"scancel", (char *)id, NULL};
     mg_job *scancel;
     char err[256];
-    if (mg_job_start(argv, NULL, &scancel, err, sizeof err) != MG_OK)
+    if (job_start(argv, NULL, &scancel, err, sizeof err) != MG_OK)
         return;
     int done = 0;
     while (!done)
-        mg_job_wait(scancel, 1000, &done);
-    mg_job_destroy(scancel);
+        job_wait(scancel, 1000, &done);
+    job_destroy(scancel);
 }
 
-int mg_job_stop(mg_job *job)
+int job_stop(mg_job *job)
 {
     if (job->status >= 0)
         return MG_OK;
@@ -364,41 +356,36 @@ int mg_job_stop(mg_job *job)
     job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
     int finished = 0;
     while (!finished)
-        mg_job_wait(job, 1000, &finished);
+        job_wait(job, 1000, &finished);
     return MG_OK;
 }
 
-int mg_job_launcher_pid(const mg_job *job)
+int job_launcher_pid(const mg_job *job)
 {
     return job->launcher;
 }
 
-const char *mg_job_token(const mg_job *job)
-{
-    return job->token[0] ? job->token : NULL;
-}
-
-int mg_job_exit_status(const mg_job *job)
+int job_exit_status(const mg_job *job)
 {
     return job->status;
 }
 
-int mg_job_interrupting_signal(const mg_job *job)
+int job_interrupting_signal(const mg_job *job)
 {
     return job->interrupting_signal;
 }
 
-int mg_job_leftovers_killed(const mg_job *job)
+int job_leftovers_killed(const mg_job *job)
 {
     return job->leftovers_killed;
 }
 
-void mg_job_destroy(mg_job *job)
+void job_destroy(mg_job *job)
 {
     if (!job)
         return;
     if (job->status < 0 && !job->attached)
-        mg_job_stop(job);
+        job_stop(job);
     if (job->pidfd >= 0)
         close(job->pidfd);
     free(job);

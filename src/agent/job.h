@@ -14,54 +14,49 @@ typedef struct mg_job mg_job;
 /* Installs mpiguard's handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal sent by the
  * terminal reaches the launcher directly (same process group) and is only recorded; one sent to
  * mpiguard alone (kill, a batch system) is forwarded to the launcher. A job attached to is neither
- * signalled nor stopped: the signal ends the wait for it (mg_job_wait), and it runs on. Call once,
- * before mg_job_start. Not thread-safe. */
-void mg_job_install_signal_handlers(void);
+ * signalled nor stopped: the signal ends the wait for it (job_wait), and it runs on. Call once,
+ * before job_start. Not thread-safe. */
+void job_install_signal_handlers(void);
 
 /* A function the handler calls on every signal it receives, before returning; it must be
- * async-signal-safe (hang detection passes mg_rank_probe_abort_all, so a sample in progress lets
+ * async-signal-safe (hang detection passes rank_probe_abort_all, so a sample in progress lets
  * its process go at once). NULL for none. */
-void mg_job_set_signal_hook(void (*hook)(void));
+void job_set_signal_hook(void (*hook)(void));
 
 /* Starts argv (argv[0] is looked up in PATH). token is the MPIGUARD_JOB_TOKEN the ranks carry, used
  * to find and kill leftover ranks; it may be NULL. The launcher gets it as MPIGUARD_JOB_TREE, so
  * that its daemons (hydra_pmi_proxy), which are no ranks, are found and killed by it too. On
  * failure returns MG_ENOENT (exec failed), MG_ESYS or MG_ENOMEM with a message in err. */
-int mg_job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
+int job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
 
 /* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
  * Such a job cannot be reaped: it has ended when the launcher (or, for Slurm, every process of the
  * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals
  * the launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the
  * Slurm job exists. */
-int mg_job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err,
-                  size_t errlen);
+int job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen);
 
 /* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
  * meanwhile. *finished becomes 1 once it ended (leftover ranks of the job are then killed), or, for
  * a job attached to, once a signal let go of it (its exit status stays -1). */
-int mg_job_wait(mg_job *job, int timeout_ms, int *finished);
+int job_wait(mg_job *job, int timeout_ms, int *finished);
 
 /* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank
  * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher
  * ended. */
-int mg_job_stop(mg_job *job);
+int job_stop(mg_job *job);
 
-/* Sends sig to the launcher (it relays it to the ranks). */
-int mg_job_signal(mg_job *job, int sig);
-
-int mg_job_launcher_pid(const mg_job *job);
-const char *mg_job_token(const mg_job *job);
+int job_launcher_pid(const mg_job *job);
 /* The job's status as a shell reports it: the exit code, or 128 + N when killed by signal N.
  * -1 while it runs. */
-int mg_job_exit_status(const mg_job *job);
+int job_exit_status(const mg_job *job);
 /* The signal mpiguard received and acted on (0 if none): the tool then exits 128 + that signal. */
-int mg_job_interrupting_signal(const mg_job *job);
+int job_interrupting_signal(const mg_job *job);
 /* Processes of the job (ranks, the launcher's daemons) killed for outliving the launcher. */
-int mg_job_leftovers_killed(const mg_job *job);
+int job_leftovers_killed(const mg_job *job);
 
 /* Frees the job; a job mpiguard started that still runs is stopped first (an attached one is left
  * as it is). */
-void mg_job_destroy(mg_job *job);
+void job_destroy(mg_job *job);
 
 #endif

@@ -25,14 +25,14 @@ static char **capture_argv(char *const *argv, const char *out_path)
     return w;
 }
 
-int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
-               int *status, int *timed_out, int *interrupted, char *err, size_t errlen)
+int job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms, int *status,
+            int *timed_out, int *interrupted, char *err, size_t errlen)
 {
     char **w = NULL;
     if (out_path && !(w = capture_argv(argv, out_path)))
         return MG_ENOMEM;
     mg_job *job;
-    int rc = mg_job_start(w ? w : argv, token, &job, err, errlen);
+    int rc = job_start(w ? w : argv, token, &job, err, errlen);
     free(w);
     if (rc)
         return rc;
@@ -40,16 +40,16 @@ int mg_job_run(char *const *argv, const char *token, const char *out_path, int t
     int finished = 0;
     *timed_out = 0;
     while (!finished) {
-        mg_job_wait(job, 50, &finished);
+        job_wait(job, 50, &finished);
         if (!finished && timeout_ms > 0 && (mg_clock_seconds() - start) * 1e3 >= timeout_ms) {
             *timed_out = 1;
-            mg_job_stop(job);
+            job_stop(job);
             finished = 1;
         }
     }
-    *status = mg_job_exit_status(job);
+    *status = job_exit_status(job);
     if (interrupted)
-        *interrupted = mg_job_interrupting_signal(job);
-    mg_job_destroy(job);
+        *interrupted = job_interrupting_signal(job);
+    job_destroy(job);
     return 0;
 }

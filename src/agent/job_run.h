@@ -6,14 +6,14 @@
 
 #include <stddef.h>
 
-/* Runs argv (argv[0] looked up in PATH) under mg_job_start with the given token (may be NULL).
+/* Runs argv (argv[0] looked up in PATH) under job_start with the given token (may be NULL).
  * out_path non-NULL: the command's stdout and stderr go to that file (created or truncated), by
  * running it through `sh -c 'exec "$@" >"$0" 2>&1'`. timeout_ms > 0: the job is stopped
- * (mg_job_stop) once it has run that long and *timed_out is set to 1. *status receives the shell
+ * (job_stop) once it has run that long and *timed_out is set to 1. *status receives the shell
  * status (exit code, or 128 + signal); *interrupted, unless NULL, the signal mpiguard received
- * and passed to the job meanwhile (mg_job_interrupting_signal; 0: none). Returns 0, or the
- * mg_job_start failure with a message in err (MG_ENOENT: the command does not exist). */
-int mg_job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
-               int *status, int *timed_out, int *interrupted, char *err, size_t errlen);
+ * and passed to the job meanwhile (job_interrupting_signal; 0: none). Returns 0, or the
+ * job_start failure with a message in err (MG_ENOENT: the command does not exist). */
+int job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms, int *status,
+            int *timed_out, int *interrupted, char *err, size_t errlen);
 
 #endif

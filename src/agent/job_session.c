@@ -22,7 +22,7 @@
 static int choose_flavor(job_session *js, mg_mpi_flavor requested)
 {
     mg_mpi_flavor app_flavor = MG_FLAVOR_UNKNOWN;
-    mg_mpi_flavor_of_binary(js->launcher.app_path, &app_flavor);
+    mpi_flavor_of_binary(js->launcher.app_path, &app_flavor);
     if (requested != MG_FLAVOR_UNKNOWN) {
         js->flavor = requested;
         if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == js->flavor)
@@ -103,16 +103,16 @@ int job_session_add_env(const char *name, const char *value)
 
 /* The ranks' LD_PRELOAD: mpiguard's library first, then whatever the user gives them, from the
  * environment or the launcher's own options (-x, -genv, -env, -genvlist, --export), in its order,
- * each library once; the user's setting is then left out of the command (mg_launcher_build_argv).
+ * each library once; the user's setting is then left out of the command (launcher_build_argv).
  * Another PMPI tool in it comes after mpiguard, which hands each call on to it (interpose_next.h).
  */
 static int preload_with_users(const job_session *js, const char *ours, char **command, int ncommand,
                               char *out, size_t outlen)
 {
     char user[8192];
-    int given = mg_launcher_user_value(&js->launcher, command, ncommand, MG_ENV_PRELOAD, user,
-                                       sizeof user);
-    if (given >= 0 && mg_launcher_merge_preload(ours, given ? user : NULL, out, outlen) == 0) {
+    int given = launcher_user_value(&js->launcher, command, ncommand, MG_ENV_PRELOAD, user,
+                                    sizeof user);
+    if (given >= 0 && launcher_merge_preload(ours, given ? user : NULL, out, outlen) == 0) {
         if (given && strcmp(out, ours) != 0)
             mg_info("%s: the ranks preload %s (yours after mpiguard's)", js->tool, out);
         return 0;
@@ -129,7 +129,7 @@ int job_session_identify(job_session *js, const char *tool, mg_mpi_flavor reques
     memset(js, 0, sizeof *js);
     js->tool = tool;
     char err[1024];
-    int rc = mg_launcher_identify(command, ncommand, &js->launcher, err, sizeof err);
+    int rc = launcher_identify(command, ncommand, &js->launcher, err, sizeof err);
     if (rc) {
         mg_error("%s", err);
         /* A launcher that is not installed is unavailable; a missing application is missing input.
@@ -176,8 +176,8 @@ static int srun_needs_ring_fence(const job_session *js, char **command, int ncom
 {
     char value[64];
     return js->launcher.kind == MG_LAUNCHER_SRUN && js->flavor == MG_FLAVOR_OPENMPI &&
-           mg_launcher_user_value(&js->launcher, command, ncommand, MG_ENV_SLURM_PMIX_FENCE, value,
-                                  sizeof value) == 0;
+           launcher_user_value(&js->launcher, command, ncommand, MG_ENV_SLURM_PMIX_FENCE, value,
+                               sizeof value) == 0;
 }
 
 int job_session_launch(job_session *js, const char *modules, char **command, int ncommand,
@@ -204,15 +204,15 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
     extra_env_count = 0; /* the settings were for this job (demo runs several in one process) */
     if (srun_needs_ring_fence(js, command, ncommand))
         vars[nvars++] = (mg_env_var){MG_ENV_SLURM_PMIX_FENCE, "ring"};
-    char **job_argv = mg_launcher_build_argv(&js->launcher, command, ncommand, vars, nvars);
+    char **job_argv = launcher_build_argv(&js->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
-                 mg_launcher_kind_name(js->launcher.kind));
+                 launcher_kind_name(js->launcher.kind));
         return MG_EXIT_SOFTWARE;
     }
     if (verbose) {
         fprintf(stderr, "mpiguard: %s: starting (%s, %s):", js->tool,
-                mg_launcher_kind_name(js->launcher.kind), mg_mpi_flavor_name(js->flavor));
+                launcher_kind_name(js->launcher.kind), mg_mpi_flavor_name(js->flavor));
         for (char **a = job_argv; *a; a++)
             fprintf(stderr, " %s", *a);
         fputc('\n', stderr);
@@ -224,10 +224,10 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
     if (js->launcher.kind == MG_LAUNCHER_SRUN)
         for (int v = 0; v < nvars; v++)
             unsetenv(vars[v].name);
-    mg_job_install_signal_handlers();
+    job_install_signal_handlers();
     char err[1024];
-    rc = mg_job_start(job_argv, js->token, &js->process, err, sizeof err);
-    mg_launcher_free_argv(job_argv);
+    rc = job_start(job_argv, js->token, &js->process, err, sizeof err);
+    launcher_free_argv(job_argv);
     if (rc) {
         mg_error("%s", err);
         return rc == MG_ENOENT ? MG_EXIT_UNAVAILABLE : MG_EXIT_SOFTWARE;
@@ -269,7 +269,7 @@ static void open_states(job_session *js)
 {
     for (int r = 0; r < js->nranks && js->token[0]; r++)
         if (js->ranks[r].pid && !js->ranks[r].state)
-            mg_rank_state_open(js->token, r, &js->ranks[r].state);
+            rank_state_reader_open(js->token, r, &js->ranks[r].state);
 }
 
 void job_session_discover(job_session *js)
@@ -284,7 +284,7 @@ void job_session_discover(job_session *js)
     }
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n && note_rank(js, &procs[i]) == 0; i++)
         ;
@@ -297,11 +297,10 @@ static void learn_from_first_rank(job_session *js)
 {
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
         return;
     if (n > 0) {
-        mg_rank_scan_environ_get("/proc", procs[0].pid, MG_ENV_JOB_TOKEN, js->token,
-                                 sizeof js->token);
+        rank_scan_environ_get("/proc", procs[0].pid, MG_ENV_JOB_TOKEN, js->token, sizeof js->token);
         char exe[64];
         snprintf(exe, sizeof exe, "/proc/%d/exe", procs[0].pid);
         ssize_t len = readlink(exe, js->launcher.app_path, sizeof js->launcher.app_path - 1);
@@ -326,8 +325,7 @@ int job_session_attach(job_session *js, const char *tool, const char *target, ch
     else
         js->selector.slurm_job_id = id;
     char err[256];
-    if (mg_job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &js->process, err,
-                      sizeof err)) {
+    if (job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &js->process, err, sizeof err)) {
         mg_error("%s", err);
         return MG_EXIT_NOINPUT;
     }
@@ -336,14 +334,14 @@ int job_session_attach(job_session *js, const char *tool, const char *target, ch
         snprintf(launcher_name, 64, "/proc/%ld", number);
     else
         snprintf(launcher_name, 64, "slurm");
-    mg_job_install_signal_handlers();
+    job_install_signal_handlers();
     return 0;
 }
 
 int job_session_wait(job_session *js, int timeout_ms)
 {
     int finished = 0;
-    mg_job_wait(js->process, timeout_ms, &finished);
+    job_wait(js->process, timeout_ms, &finished);
     return finished;
 }
 
@@ -365,11 +363,11 @@ static int note_rank_by_state(const char *suffix, void *ctx)
     long rank = strtol(suffix, &end, 10);
     const mg_rank_state *state;
     if (*end || end == suffix || rank < 0 || rank > INT_MAX ||
-        mg_rank_state_open(js->token, (int)rank, &state) != MG_OK)
+        rank_state_reader_open(js->token, (int)rank, &state) != MG_OK)
         return 0;
     mg_rank_proc p = {.pid = state->pid, .rank = state->rank, .size = state->size};
     if (p.rank != rank || note_rank(js, &p) != 0 || p.rank >= js->nranks || js->ranks[p.rank].state)
-        mg_rank_state_close(state);
+        rank_state_reader_close(state);
     else
         js->ranks[p.rank].state = state;
     return 0;
@@ -394,9 +392,9 @@ void job_session_wait_end(job_session *js, int with_states)
 void job_session_end(job_session *js)
 {
     for (int r = 0; r < js->nranks; r++)
-        mg_rank_state_close(js->ranks[r].state);
+        rank_state_reader_close(js->ranks[r].state);
     if (js->token[0] && !js->attached)
-        mg_rank_state_remove_all(js->token);
+        rank_state_reader_remove_all(js->token);
     free(js->ranks);
-    mg_job_destroy(js->process);
+    job_destroy(js->process);
 }

@@ -135,7 +135,7 @@ static const char *const srun_value_options[] = {"-n",
                                                  NULL};
 static const char *const no_options[] = {NULL};
 
-const char *mg_launcher_kind_name(mg_launcher_kind kind)
+const char *launcher_kind_name(mg_launcher_kind kind)
 {
     switch (kind) {
     case MG_LAUNCHER_OPENMPI:
@@ -156,7 +156,7 @@ static int in_list(const char *const *list, const char *word)
     return 0;
 }
 
-int mg_launcher_which(const char *name, char *out, size_t outlen)
+int launcher_which(const char *name, char *out, size_t outlen)
 {
     if (strchr(name, '/')) {
         if (access(name, X_OK) != 0)
@@ -354,8 +354,8 @@ static user_setting option_setting(mg_launcher_kind kind, char *const *command, 
     return s;
 }
 
-int mg_launcher_user_value(const mg_launcher *l, char *const *command, int ncommand,
-                           const char *name, char *out, size_t outlen)
+int launcher_user_value(const mg_launcher *l, char *const *command, int ncommand, const char *name,
+                        char *out, size_t outlen)
 {
     user_setting last = {0};
     int environment = 1; /* every launcher here passes the caller's environment by default */
@@ -405,7 +405,7 @@ static int preload_lists(const char *list, const char *entry, size_t len)
     return 0;
 }
 
-int mg_launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen)
+int launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen)
 {
     size_t used = (size_t)snprintf(out, outlen, "%s", first);
     if (used >= outlen)
@@ -425,7 +425,7 @@ int mg_launcher_merge_preload(const char *first, const char *user, char *out, si
 
 static int check_app(const char *word, char *resolved, size_t len, char *err, size_t errlen)
 {
-    if (mg_launcher_which(word, resolved, len) == MG_OK)
+    if (launcher_which(word, resolved, len) == MG_OK)
         return MG_OK;
     if (strchr(word, '/'))
         snprintf(err, errlen, "application '%s' does not exist or is not executable", word);
@@ -434,8 +434,8 @@ static int check_app(const char *word, char *resolved, size_t len, char *err, si
     return MG_ENOENT;
 }
 
-int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
-                         size_t errlen)
+int launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
+                      size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (ncommand < 1) {
@@ -443,7 +443,7 @@ int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, c
         return MG_EINVAL;
     }
     char found[4096];
-    if (mg_launcher_which(command[0], found, sizeof found) != MG_OK) {
+    if (launcher_which(command[0], found, sizeof found) != MG_OK) {
         snprintf(err, errlen, "launcher '%s' is not installed (not found in PATH)", command[0]);
         return MG_ENOENT;
     }
@@ -483,11 +483,11 @@ int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, c
     else if (out->kind == MG_LAUNCHER_HYDRA)
         out->flavor = MG_FLAVOR_MPICH;
     else
-        mg_mpi_flavor_of_binary(out->app_path, &out->flavor);
+        mpi_flavor_of_binary(out->app_path, &out->flavor);
     return MG_OK;
 }
 
-void mg_launcher_free_argv(char **argv)
+void launcher_free_argv(char **argv)
 {
     if (!argv)
         return;
@@ -589,8 +589,8 @@ static int srun_export_index(char *const *command, int app_index)
     return -1;
 }
 
-char **mg_launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
-                              const mg_env_var *vars, int nvars)
+char **launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
+                           const mg_env_var *vars, int nvars)
 {
     char **argv = calloc((size_t)ncommand + 3 * (size_t)nvars + 2, sizeof *argv);
     if (!argv)

@@ -28,14 +28,14 @@ typedef struct mg_env_var {
     const char *value;
 } mg_env_var;
 
-const char *mg_launcher_kind_name(mg_launcher_kind kind);
+const char *launcher_kind_name(mg_launcher_kind kind);
 
 /* Recognises the launcher in command[0] and finds the application in its arguments (every MPMD
  * context is checked). Errors, with a message naming the word at fault in err:
  * MG_ENOENT (launcher not installed, or an application that does not exist or is not executable),
  * MG_EUNSUPPORTED (a program that is not a launcher mpiguard knows), MG_EINVAL (no application). */
-int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
-                         size_t errlen);
+int launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
+                      size_t errlen);
 
 /* The value the user's own command gives variable name in the ranks, as the launcher would pass
  * it without mpiguard: the last setting of it by value (Open MPI -x NAME=V; Hydra -genv/-env NAME
@@ -44,27 +44,27 @@ int mg_launcher_identify(char *const *command, int ncommand, mg_launcher *out, c
  * always, Hydra unless -genvnone/-envnone, srun with no --export or one holding ALL). Writes it
  * into out and returns 1; returns 0 when the ranks get none, MG_ERANGE when it does not fit in
  * outlen. */
-int mg_launcher_user_value(const mg_launcher *l, char *const *command, int ncommand,
-                           const char *name, char *out, size_t outlen);
+int launcher_user_value(const mg_launcher *l, char *const *command, int ncommand, const char *name,
+                        char *out, size_t outlen);
 
 /* Writes into out (outlen bytes) the LD_PRELOAD list that loads first, then user's entries in their
  * order (user may be NULL), each library once: an entry naming the same file as an earlier one
  * (after realpath, where it resolves) is left out. Entries are separated by ':' or spaces, as the
  * dynamic loader reads them; out uses ':'. Returns 0, or MG_ERANGE when out is too small. */
-int mg_launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen);
+int launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen);
 
 /* Builds the command that runs the job with vars reaching every rank. A variable of vars that the
- * user's command also gives the ranks (mg_launcher_user_value) is set once, to vars' value: the
+ * user's command also gives the ranks (launcher_user_value) is set once, to vars' value: the
  * user's own setting of it is left out (the caller merges what it keeps of the user's value into
  * vars, as mpiguard does with LD_PRELOAD). Returns a NULL-terminated, malloc'd argv whose strings
- * are owned by it (free with mg_launcher_free_argv), or NULL when out of memory or a value cannot
+ * are owned by it (free with launcher_free_argv), or NULL when out of memory or a value cannot
  * be expressed for this launcher (a comma in a value for srun). */
-char **mg_launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
-                              const mg_env_var *vars, int nvars);
-void mg_launcher_free_argv(char **argv);
+char **launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
+                           const mg_env_var *vars, int nvars);
+void launcher_free_argv(char **argv);
 
 /* Resolves a program name through PATH like execvp does; writes the absolute path. MG_ENOENT when
  * it is not found or not executable. */
-int mg_launcher_which(const char *name, char *out, size_t outlen);
+int launcher_which(const char *name, char *out, size_t outlen);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-mg_mpi_flavor mg_mpi_flavor_of_library(const char *name)
+mg_mpi_flavor mpi_flavor_of_library(const char *name)
 {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
@@ -36,7 +36,7 @@ static mg_mpi_flavor scan_dynamic(Elf *elf)
             if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
                 continue;
             const char *needed = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
-            mg_mpi_flavor f = needed ? mg_mpi_flavor_of_library(needed) : MG_FLAVOR_UNKNOWN;
+            mg_mpi_flavor f = needed ? mpi_flavor_of_library(needed) : MG_FLAVOR_UNKNOWN;
             if (f != MG_FLAVOR_UNKNOWN)
                 return f;
         }
@@ -44,7 +44,7 @@ static mg_mpi_flavor scan_dynamic(Elf *elf)
     return MG_FLAVOR_UNKNOWN;
 }
 
-int mg_mpi_flavor_of_binary(const char *path, mg_mpi_flavor *out)
+int mpi_flavor_of_binary(const char *path, mg_mpi_flavor *out)
 {
     *out = MG_FLAVOR_UNKNOWN;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -97,7 +97,7 @@ static int defines_mpi_symbols(Elf *elf)
     return 0;
 }
 
-int mg_mpi_flavor_linkage(const char *path, int *is_static, int *defines_mpi)
+int mpi_flavor_linkage(const char *path, int *is_static, int *defines_mpi)
 {
     *is_static = *defines_mpi = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);

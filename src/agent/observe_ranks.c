@@ -93,7 +93,7 @@ static void rescan(observe_ranks *o)
 {
     mg_rank_proc *procs;
     size_t n;
-    if (mg_rank_scan("/proc", &o->js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &o->js->selector, &procs, &n) != MG_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (procs[i].rank >= 0 && procs[i].rank < o->nranks)
@@ -131,7 +131,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
         mg_rank_sight fresh;
-        if (mg_rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_OK)
+        if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_OK)
             k->sight = fresh;
         else
             k->ended = 1;
@@ -150,8 +150,8 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                            .stopped = o->stopped,
                            .by_stack = !o->published,
                            .node_agents = o->node_agents};
-    k->cause = mg_rank_observe_decide(&in);
-    mg_rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
+    k->cause = rank_observe_decide(&in);
+    rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (o->on_verdict && (k->cause != before || !k->told))
         o->on_verdict(o->verdict_ctx, r, k->pid, k->cause, k->detail);
     k->told = 1;
@@ -197,7 +197,7 @@ int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_
         rank_observe_stopped(cause) != cause) {
         cause = rank_observe_stopped(cause);
         mg_observe_input in = {.sight = &k->sight};
-        mg_rank_observe_explain(&in, cause, k->detail, sizeof k->detail);
+        rank_observe_explain(&in, cause, k->detail, sizeof k->detail);
     } else
         snprintf(k->detail, sizeof k->detail, "%s", detail);
     k->cause = cause;
@@ -273,7 +273,7 @@ int observe_ranks_verdict(const observe_ranks *o, int r, const char **cause, con
         return 0;
     const observed_rank *k = &o->ranks[r];
     int found = k->found_at > 0;
-    *cause = found ? mg_observe_cause_name(k->cause) : "not_found";
+    *cause = found ? rank_observe_cause_name(k->cause) : "not_found";
     *detail = k->cause == MG_OBSERVE_OK ? NULL
               : found                   ? k->detail
                       : "never found: it ended before a scan saw it, or never started";

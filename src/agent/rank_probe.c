@@ -53,11 +53,10 @@ static mg_rank_probe *_Atomic open_probes;
 
 static int process_exited(int pid)
 {
-    return mg_process_state_gone(mg_rank_scan_process_state(pid));
+    return mg_process_state_gone(rank_scan_process_state(pid));
 }
 
-int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
-                       mg_rank_probe **out)
+int rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
 {
     *out = NULL;
     mg_rank_probe *p = calloc(1, sizeof *p);
@@ -68,7 +67,7 @@ int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
     p->pid = pid;
     p->sampled_stopped_cpu_ns = -1;
     if (kind == MG_PROBE_SHM) {
-        int rc = mg_rank_state_open(token, rank, &p->state);
+        int rc = rank_state_reader_open(token, rank, &p->state);
         if (rc) {
             free(p);
             return rc;
@@ -104,7 +103,7 @@ static int open_sampler(mg_rank_probe *p)
 static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *out)
 {
     int moved = p->read_before && out->counter != p->last_counter;
-    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
+    int polling = mpi_function_ids_class_of(out->fn) == MG_CLASS_POLL;
     int other_calls = p->read_before && others != p->last_others;
     if (!out->in_mpi && polling && moved)
         out->in_mpi = 1;
@@ -135,7 +134,7 @@ static void count_frame_moves(mg_rank_probe *p, const sampler_sample *sample, mg
     }
     out->counter_known = 1;
     out->counter = p->frame_moves;
-    int polling = mg_fn_class_of(out->fn) == MG_CLASS_POLL;
+    int polling = mpi_function_ids_class_of(out->fn) == MG_CLASS_POLL;
     apply_counter(p, polling ? p->last_others : p->frame_moves, out);
 }
 
@@ -164,7 +163,7 @@ static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_readi
 {
     uint64_t counter, polls;
     if (with_cpu_time || p->counter_readings_left == 0 ||
-        mg_fn_class_of(p->last_fn) == MG_CLASS_POLL ||
+        mpi_function_ids_class_of(p->last_fn) == MG_CLASS_POLL ||
         !sampler_ptrace_read_counter(p->sampler, &counter, &polls) || counter == p->last_counter)
         return 0;
     out->counter_known = 1;
@@ -211,7 +210,7 @@ static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
     int64_t cpu_ns = out->cpu_time_ns, slices;
     if (!out->stopped || p->sampled_stopped_cpu_ns < 0)
         return 0;
-    if (cpu_ns < 0 && mg_rank_scan_cpu_time(p->pid, &cpu_ns, &slices) != MG_OK)
+    if (cpu_ns < 0 && rank_scan_cpu_time(p->pid, &cpu_ns, &slices) != MG_OK)
         return 0;
     if (cpu_ns - p->sampled_stopped_cpu_ns > RESTOP_CPU_NS)
         return 0;
@@ -244,7 +243,7 @@ static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
  * of calls entered, the segment's is of calls completed: its first reading compares with none. */
 static const mg_rank_state *segment(mg_rank_probe *p)
 {
-    if (!p->state && p->token[0] && mg_rank_state_open(p->token, p->rank, &p->state) == MG_OK)
+    if (!p->state && p->token[0] && rank_state_reader_open(p->token, p->rank, &p->state) == MG_OK)
         p->read_before = 0;
     return p->state && p->state->pid == p->pid ? p->state : NULL;
 }
@@ -270,7 +269,7 @@ static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
     out->frozen_ns = sample->held_ns - sample->stop_ns;
     out->exited = sample->verdict == STACK_EXITED;
     if (sample->verdict == STACK_IN_MPI) {
-        mg_fn fn = mg_fn_lookup(sample->mpi_function);
+        mg_fn fn = mpi_function_ids_lookup(sample->mpi_function);
         out->in_mpi = 1;
         out->fn = fn == MG_FN_NONE ? out->fn : fn;
     }
@@ -278,7 +277,7 @@ static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
     p->last_fn = out->fn;
     int64_t slices;
     if (out->stopped && !out->exited)
-        mg_rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
+        rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
     return MG_OK;
 }
 
@@ -334,7 +333,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     /* Outside MPI the reading carries the function last seen, as the shm state does: a rank that
      * polls flips between MPI_Test and its loop, and that must not read as a change of function. */
     if (out->in_mpi)
-        p->last_fn = mg_fn_lookup(sample->mpi_function);
+        p->last_fn = mpi_function_ids_lookup(sample->mpi_function);
     out->fn = p->last_fn;
     out->counter_known = sample->counter_known;
     out->counter = sample->counter;
@@ -347,7 +346,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
     p->sampled_stopped_cpu_ns = -1;
     int64_t slices;
     if (out->stopped && !out->exited)
-        mg_rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
+        rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
     return MG_OK;
 }
 
@@ -356,15 +355,15 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
 static void read_process(int pid, int with_cpu_time, mg_probe_reading *out)
 {
     *out = mg_probe_reading_unknown();
-    char state = mg_rank_scan_process_state(pid);
+    char state = rank_scan_process_state(pid);
     out->exited = mg_process_state_gone(state);
     out->runnable = state == 'R';
     out->stopped = mg_process_state_stopped(state);
     if (with_cpu_time)
-        mg_rank_scan_cpu_time(pid, &out->cpu_time_ns, &out->cpu_slices);
+        rank_scan_cpu_time(pid, &out->cpu_time_ns, &out->cpu_slices);
 }
 
-int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+int rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
 {
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
      * after tells more of the sampler than of the rank (ptrace's sample says exited again); and
@@ -375,10 +374,10 @@ int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *ou
     return read_state(p, with_cpu_time, out);
 }
 
-int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                               mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out)
+int rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
+                            mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out)
 {
-    int rc = *probe ? MG_OK : mg_rank_probe_open(kind, token, rank, pid, probe);
+    int rc = *probe ? MG_OK : rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
         /* the process tells whether it is stopped from outside: a rank stopped before MPI_Init
          * publishes nothing, and the others wait for it */
@@ -389,10 +388,12 @@ int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, 
         }
         return MG_OK;
     }
-    return rc ? rc : mg_rank_probe_read(*probe, with_cpu_time, out);
+    return rc ? rc : rank_probe_read(*probe, with_cpu_time, out);
 }
 
-int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
+/* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
+ * owned by the probe until the next call or close. */
+static int rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
 {
     return sample_for(p, PURPOSE_STACKS, out);
 }
@@ -418,12 +419,12 @@ static void say_costs(const mg_rank_probe *p)
                 (unsigned long long)p->by_segment[PURPOSE_SCAN]);
 }
 
-void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
+void rank_probe_stack(mg_rank_probe *p, rank_stack *out)
 {
     stack_from_sample(NULL, out);
     for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
         const sampler_sample *sample;
-        int rc = mg_rank_probe_stacks(p, &sample);
+        int rc = rank_probe_stacks(p, &sample);
         if (rc == MG_OK) {
             sampler_ptrace_add_sources(p->sampler);
             stack_from_sample(sample, out);
@@ -433,7 +434,7 @@ void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out)
     }
 }
 
-void mg_rank_probe_close(mg_rank_probe *p)
+void rank_probe_close(mg_rank_probe *p)
 {
     if (!p)
         return;
@@ -449,11 +450,11 @@ void mg_rank_probe_close(mg_rank_probe *p)
     }
     say_costs(p);
     sampler_ptrace_close(p->sampler);
-    mg_rank_state_close(p->state);
+    rank_state_reader_close(p->state);
     free(p);
 }
 
-void mg_rank_probe_abort_all(void)
+void rank_probe_abort_all(void)
 {
     for (mg_rank_probe *q = atomic_load(&open_probes); q; q = q->next_open)
         if (q->sampler)

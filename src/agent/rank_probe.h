@@ -34,7 +34,7 @@ typedef struct mg_probe_reading {
     int stopped;       /* both: stopped from outside when read (state T: a stop signal; t: held
                           by another tracer), never by this reading's own ptrace stop */
     int64_t cpu_time_ns; /* both, when asked for (with_cpu_time): its main thread's CPU time so */
-    int64_t cpu_slices;  /* far and the slices it came in (mg_rank_scan_cpu_time); -1: unknown */
+    int64_t cpu_slices;  /* far and the slices it came in (rank_scan_cpu_time); -1: unknown */
 } mg_probe_reading;
 
 /* A reading that knows nothing yet (no function, CPU time unknown): what a caller fills in. */
@@ -49,10 +49,9 @@ typedef struct mg_rank_probe mg_rank_probe;
  * ptrace, NULL or "" for a rank whose segment must not be read). Does not stop the process.
  * MG_ENOENT when the process is gone or, for shm, has not published yet; MG_EPERM when ptrace is
  * refused; MG_ENOMEM. */
-int mg_rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid,
-                       mg_rank_probe **out);
+int rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
 
-/* What a reading needs beyond the process's state (mg_rank_probe_read's with_cpu_time, a set of
+/* What a reading needs beyond the process's state (rank_probe_read's with_cpu_time, a set of
  * bits; a true value is MG_PROBE_CPU_TIME): the CPU time; and GAP_ONLY, the CPU time and counter
  * alone, where the rank is being allowed to be the last seen (hang_watch_step.gap_only). */
 enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
@@ -68,32 +67,28 @@ enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
  * and stopped only for a scan (with the CPU time, not GAP_ONLY) that finds it outside MPI: its
  * stack's verdict then stands. Returns 0 (an exited process is a reading, not an error) or the
  * sampler's error. */
-int mg_rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
+int rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for
- * mg_rank_probe_open and mg_rank_probe_read). A rank with nothing to open reads as exited when its
+ * rank_probe_open and rank_probe_read). A rank with nothing to open reads as exited when its
  * process is gone, else as still starting (in MPI_Init: it has not published its state yet), with
  * what /proc says of the process (stopped, runnable, its CPU time). 0
  * with *out set, or the error of the open or the read. */
-int mg_rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                               mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out);
-
-/* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
- * owned by the probe until the next call or close. */
-int mg_rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out);
+int rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
+                            mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out);
 
 /* The stack a report shows (stack_from_sample), through ptrace. A sample that caught no frame
  * of that thread is taken again, up to RANK_PROBE_STACK_TRIES samples in all: on a loaded node a
  * thread may not stop within the sampler's timeout (it is then late, and the next sample takes
  * it). An exited process or a refusal gives an empty stack at once. */
 enum { RANK_PROBE_STACK_TRIES = 3 };
-void mg_rank_probe_stack(mg_rank_probe *p, rank_stack *out);
+void rank_probe_stack(mg_rank_probe *p, rank_stack *out);
 
 /* Releases the process (detaching under ptrace) and frees p; NULL is accepted. */
-void mg_rank_probe_close(mg_rank_probe *p);
+void rank_probe_close(mg_rank_probe *p);
 
 /* Makes every ongoing and later ptrace sample of every open probe give up at once and release its
  * process. Async-signal-safe: for mpiguard's SIGINT/SIGTERM handler. */
-void mg_rank_probe_abort_all(void);
+void rank_probe_abort_all(void);
 
 #endif

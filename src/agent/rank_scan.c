@@ -54,8 +54,8 @@ static const char *environ_lookup(const char *env, size_t len, const char *name)
     return NULL;
 }
 
-int mg_rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
-                             size_t valuelen)
+int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
+                          size_t valuelen)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
@@ -112,14 +112,14 @@ static int read_ppid(const char *proc_root, int pid)
     return ppid;
 }
 
-char mg_rank_scan_process_state(int pid)
+char rank_scan_process_state(int pid)
 {
     char buf[1024];
     const char *fields = stat_fields("/proc", pid, buf, sizeof buf);
     return fields ? fields[0] : 0;
 }
 
-int mg_rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices)
+int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices)
 {
     char path[64], buf[128];
     snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
@@ -136,7 +136,7 @@ int mg_rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices)
     return MG_OK;
 }
 
-double mg_rank_scan_cpu_share(size_t nranks)
+double rank_scan_cpu_share(size_t nranks)
 {
     cpu_set_t allowed;
     long cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed)
@@ -158,7 +158,7 @@ static int maps_mpi_library(const char *proc_root, int pid)
         char *name = strchr(line, '/');
         if (name) {
             name[strcspn(name, "\n")] = '\0';
-            found = mg_mpi_flavor_of_library(name) != MG_FLAVOR_UNKNOWN;
+            found = mpi_flavor_of_library(name) != MG_FLAVOR_UNKNOWN;
         }
     }
     fclose(f);
@@ -303,8 +303,7 @@ static size_t keep_ranks(const char *proc_root, const mg_rank_selector *sel, con
     return kept;
 }
 
-int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
-                 size_t *count)
+int rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count)
 {
     *out = NULL;
     *count = 0;

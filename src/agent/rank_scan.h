@@ -28,12 +28,12 @@ typedef struct mg_rank_proc {
  * rank forked), the one that maps an MPI library wins, and among those the deepest descendant
  * (with any_process, every one is kept).
  * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
-int mg_rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
-                 size_t *count);
+int rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
+              size_t *count);
 
 /* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when
  * the process does not exist. */
-char mg_rank_scan_process_state(int pid);
+char rank_scan_process_state(int pid);
 
 /* What a state letter says, read the same way everywhere. Gone: no process, or a zombie (nothing of
  * it can be read any more). Stopped from outside: by a signal ('T': SIGSTOP, scontrol suspend,
@@ -56,16 +56,16 @@ static inline int mg_process_state_sleeping(char state)
 /* How long the process's main thread has run on a CPU since it started (*cpu_ns) and in how many
  * slices (*slices: times it was put on a CPU), from /proc/PID/schedstat. Both -1, and MG_ENOENT,
  * when the process does not exist or the kernel keeps no such count; else 0. */
-int mg_rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
+int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
 
 /* The share of a CPU each of nranks busy ranks gets on this node when it runs nothing else: the
  * CPUs this process may run on (its affinity: a batch system's allocation) over nranks, at most
  * 1. */
-double mg_rank_scan_cpu_share(size_t nranks);
+double rank_scan_cpu_share(size_t nranks);
 
 /* Reads one variable from /proc/PID/environ into value. MG_ENOENT when the process or the variable
  * does not exist. */
-int mg_rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
-                             size_t valuelen);
+int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
+                          size_t valuelen);
 
 #endif

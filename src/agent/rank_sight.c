@@ -63,7 +63,7 @@ static int read_maps(const char *proc_root, int pid, const char *library, mg_ran
         const char *base = base_name(name);
         out->library_mapped |= strcmp(base, base_name(library)) == 0;
         if (out->mapped_mpi == MG_FLAVOR_UNKNOWN)
-            out->mapped_mpi = mg_mpi_flavor_of_library(base);
+            out->mapped_mpi = mpi_flavor_of_library(base);
         if (!out->binding[0] && is_binding(base))
             snprintf(out->binding, sizeof out->binding, "%s", base);
     }
@@ -83,11 +83,11 @@ static int other_node(const char *proc_root, int pid)
     return n != m || memcmp(theirs, ours, (size_t)n) != 0;
 }
 
-int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
+int rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
 {
     *out = (mg_rank_sight){0};
-    int rc = mg_rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload,
-                                      sizeof out->preload);
+    int rc = rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload,
+                                   sizeof out->preload);
     if (rc == MG_ENOMEM)
         return rc;
     out->preload_set = rc == MG_OK;
@@ -96,7 +96,7 @@ int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_r
         return rc;
     char exe[256];
     snprintf(exe, sizeof exe, "%s/%d/exe", proc_root, pid);
-    if (mg_mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_OK)
+    if (mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_OK)
         return MG_ENOENT;
     out->other_node = other_node(proc_root, pid);
     out->read = 1;

@@ -10,6 +10,6 @@
 /* Reads the process pid under proc_root ("/proc" except in tests); library is the interposition
  * library's path as mpiguard passed it. *out is zeroed first and its `read` set only when the
  * process's maps and executable could be read. Returns 0, or MG_ENOENT when the process is gone. */
-int mg_rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out);
+int rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out);
 
 #endif

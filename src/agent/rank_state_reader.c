@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out)
+int rank_state_reader_open(const char *token, int rank, const mg_rank_state **out)
 {
     *out = NULL;
     char name[128];
@@ -35,13 +35,13 @@ int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out)
     return MG_OK;
 }
 
-void mg_rank_state_close(const mg_rank_state *state)
+void rank_state_reader_close(const mg_rank_state *state)
 {
     if (state)
         munmap((void *)state, sizeof *state);
 }
 
-int mg_rank_state_remove_all(const char *token)
+int rank_state_reader_remove_all(const char *token)
 {
     char prefix[96];
     snprintf(prefix, sizeof prefix, "mpiguard-%s-", token);

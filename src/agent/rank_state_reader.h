@@ -7,10 +7,10 @@
 
 /* Maps the segment of (token, rank) read-only. The mapping stays valid after the rank unlinks it at
  * MPI_Finalize. MG_ENOENT while the rank has not published yet; MG_EVERSION for another layout. */
-int mg_rank_state_open(const char *token, int rank, const mg_rank_state **out);
-void mg_rank_state_close(const mg_rank_state *state);
+int rank_state_reader_open(const char *token, int rank, const mg_rank_state **out);
+void rank_state_reader_close(const mg_rank_state *state);
 
 /* Removes every state segment of the job's token still in /dev/shm; returns how many it removed. */
-int mg_rank_state_remove_all(const char *token);
+int rank_state_reader_remove_all(const char *token);
 
 #endif

@@ -43,14 +43,14 @@ typedef struct stage {
 static int append_frame(agent_buf *b, agent_msg_type type, const uint8_t *payload, size_t len)
 {
     uint8_t header[AGENT_FRAME_HEADER];
-    agent_frame_header_put(header, type, (uint32_t)len);
-    int rc = agent_put_bytes(b, header, sizeof header);
-    return rc ? rc : agent_put_bytes(b, payload, len);
+    agent_proto_frame_header_put(header, type, (uint32_t)len);
+    int rc = agent_proto_put_bytes(b, header, sizeof header);
+    return rc ? rc : agent_proto_put_bytes(b, payload, len);
 }
 
 static int write_out(stage *s)
 {
-    int rc = agent_send(s->output, &s->out);
+    int rc = agent_proto_send(s->output, &s->out);
     s->out.len = 0;
     return rc;
 }
@@ -64,7 +64,7 @@ static int pass_up(void *ctx, const uint8_t *record, size_t len, const int32_t *
     if (n_summary) {
         uint8_t frame[AGENT_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
         size_t n = record_stream_summary(frame, sizeof frame, n_summary, record, len);
-        rc = n ? agent_put_bytes(&s->out, frame, n) : MG_EINVAL;
+        rc = n ? agent_proto_put_bytes(&s->out, frame, n) : MG_EINVAL;
     } else {
         rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
     }
@@ -119,7 +119,7 @@ static int on_frame(stage *s, int i, const agent_frame *f, char *err, size_t err
             rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, child, n, &used);
         }
         if (rc && rc != MG_EIO) {
-            snprintf(err, errlen, "a record the stage refused (%s)%s", mg_strerror(rc),
+            snprintf(err, errlen, "a record the stage refused (%s)%s", mg_error_string(rc),
                      s->leaf ? "" : ": it came before the world size");
         }
         return rc;
@@ -161,7 +161,7 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
 static void tell_each_child(stage *s, agent_msg_type type)
 {
     uint8_t frame[AGENT_FRAME_HEADER];
-    agent_frame_header_put(frame, type, 0);
+    agent_proto_frame_header_put(frame, type, 0);
     for (int i = 0; i < s->params->n_inputs; i++) {
         if (s->answers_out[i] >= 0 &&
             agent_proto_send_bytes(s->answers_out[i], frame, sizeof frame)) {
@@ -175,7 +175,7 @@ static int release_held(stage *s)
 {
     int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
     if (!rc && s->ends.len) {
-        rc = agent_put_bytes(&s->out, s->ends.data, s->ends.len);
+        rc = agent_proto_put_bytes(&s->out, s->ends.data, s->ends.len);
         s->ends.len = 0;
     }
     return rc;
@@ -194,11 +194,11 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
         s->no_more = 1; /* the parent went away: no answer can come */
         return MG_OK;
     }
-    int rc = agent_reader_push(reader, chunk, (size_t)n);
+    int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
     agent_frame f;
     char why[200];
     int got;
-    while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) > 0) {
+    while (!rc && (got = agent_proto_reader_next(reader, &f, why, sizeof why)) > 0) {
         int32_t rank, reserved;
         uint64_t exit_seq;
         if (f.type == AGENT_MSG_COMPLETED && s->leaf &&
@@ -233,7 +233,7 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
             uint8_t frame[AGENT_FRAME_HEADER + 16];
             size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
                                             0);
-            rc = agent_put_bytes(&s->ends, frame, len);
+            rc = agent_proto_put_bytes(&s->ends, frame, len);
         }
     }
     return rc;
@@ -265,15 +265,15 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
         *open = 0;
         s->finished[i] = 1; /* a child that died is an end too, its ranks lost */
         s->answers_out[i] = -1;
-        return n < 0 || !s->done[i] || agent_reader_partial(reader)
+        return n < 0 || !s->done[i] || agent_proto_reader_partial(reader)
                    ? broken_input(s, i, res, err, errlen)
                    : MG_OK;
     }
-    int rc = agent_reader_push(reader, chunk, (size_t)n);
+    int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
     agent_frame f;
     char why[200];
     int got;
-    while (!rc && (got = agent_reader_next(reader, &f, why, sizeof why)) != 0) {
+    while (!rc && (got = agent_proto_reader_next(reader, &f, why, sizeof why)) != 0) {
         if (got < 0) {
             *open = 0;
             s->finished[i] = 1;
@@ -317,7 +317,7 @@ static int end_round(stage *s, int answers_open)
         size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_ENDED, -1, 0,
                                         s->answers_heard);
         s->sent_ended = 1;
-        rc = agent_put_bytes(&s->out, frame, len);
+        rc = agent_proto_put_bytes(&s->out, frame, len);
     }
     s->no_more |= s->sent_ended && !answers_open;
     rc = rc || !s->out.len ? rc : write_out(s);
@@ -362,7 +362,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     for (int i = 0; !rc && i <= p->n_inputs; i++) {
         fds[i] = (struct pollfd){.fd = i < p->n_inputs ? p->inputs[i] : p->answers_in,
                                  .events = POLLIN};
-        agent_reader_init(&readers[i]);
+        agent_proto_reader_init(&readers[i]);
     }
     for (int i = 0; !rc && i < p->n_inputs; i++) {
         s.answers_out[i] = p->answers_out ? p->answers_out[i] : -1;
@@ -410,7 +410,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     out->first = s.count > 0 && s.share ? s.share[0] : 0;
     out->last = s.count > 0 && s.share ? s.share[s.count - 1] : -1;
     for (int i = 0; readers && i <= p->n_inputs; i++) {
-        agent_reader_free(&readers[i]);
+        agent_proto_reader_free(&readers[i]);
     }
     free(s.answers_out);
     free(readers);
@@ -422,8 +422,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     free(s.answered);
     free(s.ended_after);
     tbon_leaf_destroy(s.leaf);
-    agent_buf_free(&s.out);
-    agent_buf_free(&s.ends);
+    agent_proto_buf_free(&s.out);
+    agent_proto_buf_free(&s.ends);
     close(p->output);
     return rc;
 }

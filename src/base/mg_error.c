@@ -20,7 +20,7 @@ static const char *const texts[MG_ERROR_CODE_COUNT] = {
     [-MG_ECHILD] = "process exited or vanished",
 };
 
-const char *mg_strerror(int code)
+const char *mg_error_string(int code)
 {
     if (code > 0 || code <= -MG_ERROR_CODE_COUNT)
         return "unknown error";

@@ -25,6 +25,6 @@ enum mg_error_code {
 
 /* Returns a static, human-readable text for an MG_E* code (never NULL; unknown codes get a
  * generic text). Thread- and signal-safe. */
-const char *mg_strerror(int code);
+const char *mg_error_string(int code);
 
 #endif

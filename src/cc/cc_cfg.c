@@ -34,7 +34,7 @@ static int32_t internal_callee(const builder *b, LLVMValueRef i)
     if (LLVMGetInstructionOpcode(i) != LLVMCall)
         return -1;
     LLVMValueRef f = LLVMGetCalledValue(i);
-    if (!f || LLVMGetValueKind(f) != LLVMFunctionValueKind || !cc_instrumentable(f))
+    if (!f || LLVMGetValueKind(f) != LLVMFunctionValueKind || !cc_instrument_eligible(f))
         return -1;
     return cc_ptr_map_get(&b->map, f);
 }
@@ -44,7 +44,7 @@ static size_t count_keys(LLVMModuleRef mod, uint32_t *nfns)
     size_t n = 0;
     *nfns = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-        if (cc_instrumentable(fn)) {
+        if (cc_instrument_eligible(fn)) {
             n += 1 + LLVMCountBasicBlocks(fn);
             ++*nfns;
         }
@@ -56,11 +56,11 @@ static void number(builder *b, LLVMModuleRef mod, uint32_t *nnodes, uint32_t *nb
 {
     uint32_t k = 0, node = 0, ids = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-        if (cc_instrumentable(fn))
+        if (cc_instrument_eligible(fn))
             cc_ptr_map_put(&b->map, fn, (int32_t)k++);
     k = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!cc_instrumentable(fn))
+        if (!cc_instrument_eligible(fn))
             continue;
         b->fn_first[k++] = node;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -68,7 +68,7 @@ static void number(builder *b, LLVMModuleRef mod, uint32_t *nnodes, uint32_t *nb
             cc_ptr_map_put(&b->map, LLVMBasicBlockAsValue(bb), (int32_t)node++);
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 node += internal_callee(b, i) >= 0;
-            ids += cc_branch_ids(LLVMGetBasicBlockTerminator(bb));
+            ids += cc_instrument_branch_ids(LLVMGetBasicBlockTerminator(bb));
         }
     }
     b->fn_first[k] = node;
@@ -93,7 +93,7 @@ static int add_call(builder *b, uint32_t callee, uint32_t cont)
 /* The arms of the branch ids at terminator t, which ends node `at`; *id is the next id. */
 static int add_arms(builder *b, LLVMValueRef t, uint32_t at, uint32_t *id)
 {
-    unsigned n = cc_branch_ids(t), nsucc = LLVMGetNumSuccessors(t);
+    unsigned n = cc_instrument_branch_ids(t), nsucc = LLVMGetNumSuccessors(t);
     int rc = 0;
     for (unsigned k = 0; k < n && !rc; k++, ++*id) {
         /* a br: true is successor 0; a switch: case k is successor k + 1, 0 the default */
@@ -147,7 +147,7 @@ static int build(builder *b, LLVMModuleRef mod)
     uint32_t id = 0;
     int rc = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn && !rc; fn = LLVMGetNextFunction(fn)) {
-        if (!cc_instrumentable(fn))
+        if (!cc_instrument_eligible(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !rc;
              bb = LLVMGetNextBasicBlock(bb))

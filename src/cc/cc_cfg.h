@@ -11,7 +11,7 @@
 
 #include "cfg_graph.h"
 
-/* Builds and indexes the interprocedural graph of every function cc_instrumentable() accepts:
+/* Builds and indexes the interprocedural graph of every function cc_instrument_eligible() accepts:
  *  - a node per basic block, split after each direct call to such a function (so the call's
  *    continuation is a node of its own);
  *  - the block's own successor edges from its last node;
@@ -19,8 +19,8 @@
  *    every `ret` node of the callee to the call's continuation. Returns are context-insensitive
  *    (a path may enter from one call site and return to another), so distances are lower bounds
  *    of the feasible ones; indirect calls and calls to external functions add no edge.
- *  - branch ids in cc_branch_table_write's order, each placed at its block's last node; a br's
- *    arm true leads to successor 0, false to successor 1; a switch case's true arm to its
+ *  - branch ids in cc_instrument_branch_table_write's order, each placed at its block's last node;
+ * a br's arm true leads to successor 0, false to successor 1; a switch case's true arm to its
  *    destination, its false arm to every other destination (the default and the other cases).
  * MG_ENOMEM or MG_EFORMAT (an inconsistency: a bug of this builder) leave *out empty. */
 int cc_cfg_build(LLVMModuleRef mod, uint64_t build_id, cfg_graph *out);

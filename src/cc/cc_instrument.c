@@ -176,7 +176,7 @@ static int is_runtime_name(const char *n)
     return !strncmp(n, "mgrt_", 5) || !strncmp(n, "mpiguard_", 9);
 }
 
-int cc_instrumentable(LLVMValueRef fn)
+int cc_instrument_eligible(LLVMValueRef fn)
 {
     size_t len;
     return !LLVMIsDeclaration(fn) && !is_runtime_name(LLVMGetValueName2(fn, &len));
@@ -194,7 +194,7 @@ static int is_cond_br(LLVMValueRef t)
     return LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t);
 }
 
-unsigned cc_branch_ids(LLVMValueRef t)
+unsigned cc_instrument_branch_ids(LLVMValueRef t)
 {
     if (!t)
         return 0;
@@ -227,13 +227,14 @@ static void table_row(FILE *out, uint32_t id, LLVMValueRef fn, LLVMValueRef at, 
         fprintf(out, "%s\n", kind);
 }
 
-void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint32_t *nbranches)
+void cc_instrument_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out,
+                                      uint32_t *nbranches)
 {
     uint32_t id = 0;
     fprintf(out, "# mpiguard-branches 1 build_id=%016llx\n# id\tfunction\tfile:line\tarm\n",
             (unsigned long long)build_id);
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!cc_instrumentable(fn))
+        if (!cc_instrument_eligible(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {
@@ -706,7 +707,7 @@ int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id)
     x.vd = LLVMVoidTypeInContext(x.c);
     /* Functions added while instrumenting (the probes) are declarations and are skipped. */
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-        if (cc_instrumentable(fn))
+        if (cc_instrument_eligible(fn))
             instrument_function(&x, fn);
     cc_ptr_map_free(&x.sm);
     LLVMDisposeBuilder(x.b);

@@ -15,16 +15,17 @@ enum cc_mode { CC_LIGHT = 0, CC_HEAVY = 1 };
 
 /* 1 for the functions that get probes and branch ids: everything defined except the runtime's
  * own (mgrt_*, mpiguard_*). */
-int cc_instrumentable(LLVMValueRef fn);
+int cc_instrument_eligible(LLVMValueRef fn);
 /* How many branch ids a block terminator owns: 1 for a conditional br (arm true: successor 0),
  * one per case for a switch (case k: arm true is successor k + 1), else 0 (NULL included). */
-unsigned cc_branch_ids(LLVMValueRef terminator);
+unsigned cc_instrument_branch_ids(LLVMValueRef terminator);
 
 /* Writes the branch table of `mod` (one line per branch id: id, function, file:line, arm kind)
  * under a header naming the build id; *nbranches receives the count. Ids are assigned in module
  * order (functions, blocks, a br's condition or a switch's cases), the same order
  * cc_instrument uses, so the table and both executables agree. */
-void cc_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out, uint32_t *nbranches);
+void cc_instrument_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE *out,
+                                      uint32_t *nbranches);
 
 /* Inserts the probes of `mode` into every defined function of `mod` (heavy: also after the MPI
  * calls that write a user buffer, cc_mpi_write.h), redirects MPI_Comm_rank, MPI_Comm_size,

@@ -68,7 +68,7 @@ static int run(char *const *argv, const char *capture)
 {
     char err[512];
     int status, timed_out;
-    if (mg_job_run(argv, NULL, capture, 0, &status, &timed_out, NULL, err, sizeof err)) {
+    if (job_run(argv, NULL, capture, 0, &status, &timed_out, NULL, err, sizeof err)) {
         fprintf(stderr, "mpiguard-cc: %s\n", err);
         return 127;
     }
@@ -231,7 +231,7 @@ static int write_table(LLVMModuleRef mod, uint64_t id, const char *out)
         return 73;
     }
     uint32_t n;
-    cc_branch_table_write(mod, id, f, &n);
+    cc_instrument_branch_table_write(mod, id, f, &n);
     return fclose(f) ? 73 : 0;
 }
 
@@ -241,7 +241,7 @@ static int write_cfg(LLVMModuleRef mod, uint64_t id, const char *out)
     cfg_graph g;
     char path[PATH_MAX], *text = NULL;
     size_t len = 0;
-    if (cc_cfg_build(mod, id, &g) || cfg_graph_format(&g, &text, &len)) {
+    if (cc_cfg_build(mod, id, &g) || cfg_graph_text_format(&g, &text, &len)) {
         cfg_graph_free(&g);
         fprintf(stderr, "mpiguard-cc: cannot build the control-flow graph\n");
         return 70;

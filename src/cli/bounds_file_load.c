@@ -19,7 +19,7 @@ static const char *unknown_name(const bounds_entry *e)
     int nonblocking, large, in_place;
     if (scaling_coll_from_name(e->collective, &coll, &nonblocking, &large, &in_place) != 0)
         return "collective";
-    return e->cls == 'G' && scaling_form_parse(e->form, &form) != 0 ? "form" : NULL;
+    return e->cls == 'G' && scaling_bounds_form_parse(e->form, &form) != 0 ? "form" : NULL;
 }
 
 /* Says why d was not measured on the installed library of flavor; 0 when it was. */

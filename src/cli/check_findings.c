@@ -56,9 +56,9 @@ static void add_graph(mg_finding *out, const dl_finding *f)
             shape = "box";
             break;
         }
-        mg_finding_add_graph_node(out, id, label, shape);
+        report_finding_add_graph_node(out, id, label, shape);
         if (n->type == WG_PROCESS && in_knot(f, n->rank))
-            mg_finding_highlight_graph_node(out, id);
+            report_finding_highlight_graph_node(out, id);
     }
     for (size_t a = 0; a < g->n_arcs; a++) {
         char from[32], to[32];
@@ -71,7 +71,8 @@ static void add_graph(mg_finding *out, const dl_finding *f)
             snprintf(to, sizeof to, "r%d", t->rank);
         else
             snprintf(to, sizeof to, "n%u", g->arcs[a].to);
-        mg_finding_add_graph_edge(out, from, to, wait_graph_arc_is_or(g, a) ? "dashed" : "solid");
+        report_finding_add_graph_edge(out, from, to,
+                                      wait_graph_arc_is_or(g, a) ? "dashed" : "solid");
     }
 }
 
@@ -131,7 +132,7 @@ static void add_kind_evidence(json_object *ev, const dl_finding *f)
         json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));
     if (f->kind == DL_MPI_ERROR) {
         json_object_object_add(ev, "mpi_error_class",
-                               json_object_new_string(check_mpi_error_name(f->problem)));
+                               json_object_new_string(check_event_mpi_error_name(f->problem)));
         json_object_object_add(ev, "mpi_error_code", json_object_new_int64((int64_t)f->count));
     }
 }
@@ -143,12 +144,11 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     char summary[512];
     finding_text_summary(f, summary, sizeof summary);
     const char *kind = finding_text_class(f);
-    mg_finding *out = replace < 0
-                          ? mg_report_add_finding(report, kind, summary)
-                          : mg_report_replace_finding(report, (size_t)replace, kind, summary);
+    mg_finding *out = replace < 0 ? report_add_finding(report, kind, summary)
+                                  : report_replace_finding(report, (size_t)replace, kind, summary);
     if (!out)
         return NULL;
-    json_object *ev = mg_finding_evidence(out);
+    json_object *ev = report_finding_evidence(out);
     json_object *knot = json_object_new_array(), *blocked = json_object_new_array();
     for (size_t i = 0; i < f->n_calls; i++) {
         const dl_call *c = &f->calls[i];
@@ -156,8 +156,8 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
         site_resolver_cached(sites, c->rank, c->callsite, &site);
         /* a creation after the call at fault is that call's rank's, listed already */
         if (!dl_finding_rank_listed_before(f, i))
-            mg_finding_add_rank(out, c->rank);
-        (c->made_it ? mg_finding_add_creation_site : mg_finding_add_site)(
+            report_finding_add_rank(out, c->rank);
+        (c->made_it ? report_finding_add_creation_site : report_finding_add_site)(
             out, c->rank, finding_text_call_name(c), site.file, site.line);
         if (site.line_is_procedure)
             report_mark_procedure_line(out);

@@ -22,7 +22,7 @@ static uint64_t records_lost(const check_run *r)
 
 static void write_svg(void)
 {
-    const char *path = cli_opts.report_path;
+    const char *path = cli_options.report_path;
     if (!path || access("/usr/bin/dot", X_OK) != 0)
         return;
     char dot[4096], svg[4096];
@@ -32,23 +32,23 @@ static void write_svg(void)
     snprintf(svg, sizeof svg, "%.*s.svg", (int)base, path);
     mg_report *rep;
     char err[256];
-    if (mg_report_load(path, &rep, err, sizeof err) != MG_OK)
+    if (report_load(path, &rep, err, sizeof err) != MG_OK)
         return;
     FILE *out = fopen(dot, "w");
     if (out) {
-        mg_report_render_dot(rep, out);
+        report_render_dot(rep, out);
         fclose(out);
         char *argv[] = {"dot", "-Tsvg", "-o", svg, dot, NULL};
         mg_job *job;
-        if (mg_job_start(argv, NULL, &job, err, sizeof err) == MG_OK) {
+        if (job_start(argv, NULL, &job, err, sizeof err) == MG_OK) {
             int done = 0;
-            while (!done && mg_job_wait(job, 1000, &done) == MG_OK)
+            while (!done && job_wait(job, 1000, &done) == MG_OK)
                 ;
-            mg_job_destroy(job);
+            job_destroy(job);
         }
         unlink(dot);
     }
-    mg_report_destroy(rep);
+    report_destroy(rep);
 }
 
 /* Kind, ranks, calls and call sites of a finding, hashed. */
@@ -119,7 +119,7 @@ static int selected(const check_run *r, const dl_finding *f)
 {
     const char *name = finding_text_class(f);
     const mg_report_class *c;
-    for (size_t i = 0; (c = mg_report_class_at(i)); i++)
+    for (size_t i = 0; (c = report_class_at(i)); i++)
         if (strcmp(c->name, name) == 0)
             return r->o->selected[i];
     return 1; /* a class missing from the table is reported: its report then fails validation */
@@ -135,9 +135,9 @@ int check_report_add(check_run *r, size_t index, const dl_finding *f)
         return 0;
     mg_finding *out = check_findings_add(r->s->report, f, r->feed.sites, records_lost(r));
     if (out)
-        mg_finding_print_banner(out, stderr);
+        report_render_finding_banner(out, stderr);
     if (out)
-        track_changing(r, index, mg_report_finding_count(r->s->report) - 1, f);
+        track_changing(r, index, report_finding_count(r->s->report) - 1, f);
     return 1;
 }
 
@@ -149,7 +149,7 @@ void check_report_save(check_run *r)
 
 void check_report_tool_data(check_run *r)
 {
-    json_object *data = mg_report_tool_data(r->s->report);
+    json_object *data = report_tool_data(r->s->report);
     check_agent_stats st;
     check_feed_stats(&r->feed, &st);
     int captured = 0;
@@ -183,7 +183,7 @@ void check_report_tool_data(check_run *r)
     size_t n = deadlock_detector_unmodelled(r->feed.det, fns, MG_FN_COUNT);
     json_object *calls = json_object_new_array();
     for (size_t i = 0; i < n; i++)
-        json_object_array_add(calls, json_object_new_string(mg_fn_name(fns[i])));
+        json_object_array_add(calls, json_object_new_string(mpi_function_ids_name(fns[i])));
     json_object_object_add(data, "unmodelled_calls", calls);
     if (st.lost)
         mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",

@@ -12,7 +12,7 @@
 #include "check_feed.h"
 #include "cli.h"
 
-/* Room for the class table's classes (mg_report_class_select refuses a smaller one). */
+/* Room for the class table's classes (report_class_select refuses a smaller one). */
 enum { CHECK_CLASSES_MAX = 256 };
 
 /* The options of `mpiguard check`. */

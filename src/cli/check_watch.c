@@ -53,7 +53,7 @@ static int report_new(check_run *r, int ended)
         if (!check_report_add(r, r->reported, f))
             continue;
         written++;
-        const mg_report_class *cls = mg_report_class_find(finding_text_class(f));
+        const mg_report_class *cls = report_class_find(finding_text_class(f));
         if (stops && !ended)
             deadlock = 1;
         else if (cls && strcmp(cls->severity, "note") == 0)
@@ -75,7 +75,7 @@ static int check_now(check_run *r, int ended)
     int rc = deadlock_detector_check_now(r->feed.det, now, NULL);
     if (rc != MG_OK) {
         if (!r->feed.broken)
-            mg_warn("check: the wait-for analysis failed (%s)", mg_strerror(rc));
+            mg_warn("check: the wait-for analysis failed (%s)", mg_error_string(rc));
         r->feed.broken = 1;
     }
     check_policy_analysed(&r->feed.policy, r->feed.det);
@@ -87,7 +87,7 @@ static int check_now(check_run *r, int ended)
 static void stop_job(check_run *r)
 {
     observe_ranks_job_stopped(r->feed.observer);
-    mg_job_stop(r->s->job.process);
+    job_stop(r->s->job.process);
     while (!job_session_wait(&r->s->job, 1000))
         ;
 }

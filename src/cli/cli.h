@@ -19,7 +19,7 @@ typedef struct cli_common {
     int verbose, quiet, help;
 } cli_common;
 
-extern cli_common cli_opts;
+extern cli_common cli_options;
 
 /* How a tool's command line is read: CLI_COMMAND, the words after "--" are required; CLI_NO_JOB,
  * the tool runs no job, so it takes no --report or --mpi. 0: a job tool whose command is optional.
@@ -28,14 +28,15 @@ enum { CLI_COMMAND = 1, CLI_NO_JOB = 2 };
 
 /* Parses argv against the common options plus tool_options; prints help and returns 0 with
  * *done = 1 for --help; on a usage error prints it and returns MG_EXIT_USAGE. mode: CLI_* flags. */
-int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
-              char **argv, int mode, char **positional, int max_positional, mg_parsed_args *parsed,
-              int *done);
+int cli_options_parse(const char *usage, const char *description, const mg_option *tool_options,
+                      int argc, char **argv, int mode, char **positional, int max_positional,
+                      mg_parsed_args *parsed, int *done);
 /* The same with several tables of tool options (NULL-terminated), for a tool that takes another
  * tool's options too (`run` takes protect's). */
-int cli_parse_tables(const char *usage, const char *description,
-                     const mg_option *const *tool_tables, int argc, char **argv, int mode,
-                     char **positional, int max_positional, mg_parsed_args *parsed, int *done);
+int cli_options_parse_tables(const char *usage, const char *description,
+                             const mg_option *const *tool_tables, int argc, char **argv, int mode,
+                             char **positional, int max_positional, mg_parsed_args *parsed,
+                             int *done);
 
 /* A job started or attached to by a tool, and what the tool reports of it. */
 typedef struct cli_session {
@@ -45,8 +46,8 @@ typedef struct cli_session {
 } cli_session;
 
 /* The whole mpiguard command line as typed, recorded by main() for the reports. */
-extern char **cli_command_line;
-extern int cli_command_words;
+extern char **cli_session_command_line;
+extern int cli_session_command_words;
 
 /* Checks the command, picks the interposition library, opens the report, and starts the job with
  * the given modules ("state:protect", separated by ':' which every launcher can pass; "" for

@@ -6,43 +6,44 @@
 
 #include <stdio.h>
 
-cli_common cli_opts;
+cli_common cli_options;
 
 static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
 
 /* Only the tools that run a job write a report of it and need to know its MPI. */
 static const mg_option job_options[] = {
-    {"report", 0, MG_OPT_STRING, &cli_opts.report_path, "FILE",
+    {"report", 0, MG_OPT_STRING, &cli_options.report_path, "FILE",
      "write the JSON report to FILE (default: none; see docs/report-schema.md)", NULL, 0, 0},
-    {"mpi", 0, MG_OPT_CHOICE, &cli_opts.mpi_choice, "auto|openmpi|mpich",
+    {"mpi", 0, MG_OPT_CHOICE, &cli_options.mpi_choice, "auto|openmpi|mpich",
      "which MPI the application uses (default: from the launcher and the binary)", mpi_choices, 0,
      0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
 static const mg_option common_options[] = {
-    {"verbose", 'v', MG_OPT_FLAG, &cli_opts.verbose, NULL, "say more (the ranks found, each step)",
-     NULL, 0, 0},
-    {"quiet", 'q', MG_OPT_FLAG, &cli_opts.quiet, NULL, "print only findings and errors", NULL, 0,
+    {"verbose", 'v', MG_OPT_FLAG, &cli_options.verbose, NULL,
+     "say more (the ranks found, each step)", NULL, 0, 0},
+    {"quiet", 'q', MG_OPT_FLAG, &cli_options.quiet, NULL, "print only findings and errors", NULL, 0,
      0},
-    {"help", 'h', MG_OPT_FLAG, &cli_opts.help, NULL, "show this help", NULL, 0, 0},
+    {"help", 'h', MG_OPT_FLAG, &cli_options.help, NULL, "show this help", NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-int cli_parse(const char *usage, const char *description, const mg_option *tool_options, int argc,
-              char **argv, int mode, char **positional, int max_positional, mg_parsed_args *parsed,
-              int *done)
+int cli_options_parse(const char *usage, const char *description, const mg_option *tool_options,
+                      int argc, char **argv, int mode, char **positional, int max_positional,
+                      mg_parsed_args *parsed, int *done)
 {
     const mg_option *const tool_tables[] = {tool_options, NULL};
-    return cli_parse_tables(usage, description, tool_tables, argc, argv, mode, positional,
-                            max_positional, parsed, done);
+    return cli_options_parse_tables(usage, description, tool_tables, argc, argv, mode, positional,
+                                    max_positional, parsed, done);
 }
 
 enum { CLI_TABLES_MAX = 4 };
 
-int cli_parse_tables(const char *usage, const char *description,
-                     const mg_option *const *tool_tables, int argc, char **argv, int mode,
-                     char **positional, int max_positional, mg_parsed_args *parsed, int *done)
+int cli_options_parse_tables(const char *usage, const char *description,
+                             const mg_option *const *tool_tables, int argc, char **argv, int mode,
+                             char **positional, int max_positional, mg_parsed_args *parsed,
+                             int *done)
 {
     /* The tool's tables, then the job's options for a tool that runs one, then the common ones. */
     const mg_option *use[CLI_TABLES_MAX + 3];
@@ -55,18 +56,20 @@ int cli_parse_tables(const char *usage, const char *description,
     use[n] = NULL;
     char err[512];
     *done = 0;
-    cli_opts = (cli_common){0};
+    cli_options = (cli_common){0};
     if (mg_options_parse(use, argc, argv, positional, max_positional, parsed, err, sizeof err)) {
         mg_error("%s", err);
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
-    if (cli_opts.help) {
+    if (cli_options.help) {
         mg_options_print_help(stdout, usage, description, use);
         *done = 1;
         return 0;
     }
-    mg_log_set_level(cli_opts.quiet ? MG_LOG_ERROR : cli_opts.verbose ? MG_LOG_INFO : MG_LOG_WARN);
+    mg_log_set_level(cli_options.quiet     ? MG_LOG_ERROR
+                     : cli_options.verbose ? MG_LOG_INFO
+                                           : MG_LOG_WARN);
     if ((mode & CLI_COMMAND) && !parsed->command) {
         mg_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
         fprintf(stderr, "usage: %s\n", usage);

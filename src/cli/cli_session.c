@@ -10,22 +10,23 @@
 #include <string.h>
 #include <unistd.h>
 
-char **cli_command_line;
-int cli_command_words;
+char **cli_session_command_line;
+int cli_session_command_words;
 
 /* Creates the session's report and, with --report, writes it at once, so that a tool stopped
  * early still leaves one. Returns 0 or an exit status, with no report left on failure. */
 static int open_report(cli_session *s, const char *flavor, const char *launcher,
                        const char *library)
 {
-    s->report = mg_report_create(s->tool, MPIGUARD_VERSION, cli_command_line, cli_command_words);
+    s->report = report_create(s->tool, MPIGUARD_VERSION, cli_session_command_line,
+                              cli_session_command_words);
     if (!s->report) {
         mg_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
-    mg_report_set_mpi(s->report, flavor, launcher, library);
-    if (cli_opts.report_path && cli_session_save(s) != 0) {
-        mg_report_destroy(s->report);
+    report_set_mpi(s->report, flavor, launcher, library);
+    if (cli_options.report_path && cli_session_save(s) != 0) {
+        report_destroy(s->report);
         s->report = NULL;
         return MG_EXIT_CANTCREAT;
     }
@@ -42,13 +43,13 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     char library_dir[4096];
     if (cli_install_path("lib", library_dir, sizeof library_dir) != MG_OK)
         snprintf(library_dir, sizeof library_dir, "lib");
-    int rc = job_session_identify(&s->job, tool, requested[cli_opts.mpi_choice], library_dir,
+    int rc = job_session_identify(&s->job, tool, requested[cli_options.mpi_choice], library_dir,
                                   command, ncommand);
     if (rc || (rc = open_report(s, mg_mpi_flavor_name(s->job.flavor), s->job.launcher.path,
                                 s->job.library)))
         return rc;
-    if ((rc = job_session_launch(&s->job, modules, command, ncommand, cli_opts.verbose))) {
-        mg_report_destroy(s->report);
+    if ((rc = job_session_launch(&s->job, modules, command, ncommand, cli_options.verbose))) {
+        report_destroy(s->report);
         s->report = NULL;
     }
     return rc;
@@ -69,10 +70,10 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
 
 int cli_session_save(cli_session *s)
 {
-    if (!cli_opts.report_path)
+    if (!cli_options.report_path)
         return 0;
     char err[1024];
-    if (mg_report_write(s->report, cli_opts.report_path, err, sizeof err) != MG_OK) {
+    if (report_write(s->report, cli_options.report_path, err, sizeof err) != MG_OK) {
         mg_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
@@ -84,41 +85,41 @@ void cli_session_record_observation(cli_session *s, const observe_ranks *o,
 {
     const char *cause, *detail;
     for (int r = 0; observe_ranks_verdict(o, r, &cause, &detail); r++)
-        mg_report_add_observation(s->report, r, sampler && sampler[r], cause, detail,
-                                  sampler ? sampler[r] : NULL);
+        report_add_observation(s->report, r, sampler && sampler[r], cause, detail,
+                               sampler ? sampler[r] : NULL);
 }
 
 int cli_session_finish(cli_session *s, int finding_status)
 {
-    int job_status = mg_job_exit_status(s->job.process);
-    int signal_received = mg_job_interrupting_signal(s->job.process);
-    if (mg_job_leftovers_killed(s->job.process))
+    int job_status = job_exit_status(s->job.process);
+    int signal_received = job_interrupting_signal(s->job.process);
+    if (job_leftovers_killed(s->job.process))
         mg_warn("%s: killed %d process(es) of the job that outlived the launcher", s->tool,
-                mg_job_leftovers_killed(s->job.process));
+                job_leftovers_killed(s->job.process));
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     for (int r = 0; r < s->job.nranks; r++)
         if (s->job.ranks[r].pid)
-            mg_report_add_rank(s->report, r, s->job.ranks[r].pid,
-                               s->job.ranks[r].host[0] ? s->job.ranks[r].host : host);
-    /* A job attached to runs on after a signal to mpiguard (mg_job_wait): let go of, not ended. */
+            report_add_rank(s->report, r, s->job.ranks[r].pid,
+                            s->job.ranks[r].host[0] ? s->job.ranks[r].host : host);
+    /* A job attached to runs on after a signal to mpiguard (job_wait): let go of, not ended. */
     int released = signal_received && s->job.attached && job_status < 0;
     const char *outcome = released                                 ? "released"
                           : signal_received                        ? "interrupted"
                           : finding_status && !s->job.ended_itself ? "stopped"
                           : job_status == 0 && !finding_status     ? "completed"
                                                                    : "failed";
-    mg_report_set_exit(s->report, job_status, outcome);
-    if (released && !cli_opts.quiet)
+    report_set_exit(s->report, job_status, outcome);
+    if (released && !cli_options.quiet)
         fprintf(stderr,
                 "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
                 s->tool, signal_received);
-    else if (signal_received && !cli_opts.quiet)
+    else if (signal_received && !cli_options.quiet)
         fprintf(stderr, "mpiguard: %s: interrupted by signal %d (%s): the job was stopped%s\n",
                 s->tool, signal_received, strsignal(signal_received),
                 finding_status ? "" : "; nothing found up to then");
     int save_status = cli_session_save(s);
-    mg_report_destroy(s->report);
+    report_destroy(s->report);
     job_session_end(&s->job);
     if (signal_received)
         return MG_EXIT_SIGNAL_BASE + signal_received;

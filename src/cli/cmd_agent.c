@@ -58,8 +58,8 @@ typedef struct agent_args {
     long share, shares;
 } agent_args;
 
-/* Parses the command line into a; cli_parse's status, or MG_EXIT_USAGE (said) when the tool is
- * unknown, or hang's or check's --connect or --token is missing or wrong. */
+/* Parses the command line into a; cli_options_parse's status, or MG_EXIT_USAGE (said) when the tool
+ * is unknown, or hang's or check's --connect or --token is missing or wrong. */
 static int parse(int argc, char **argv, agent_args *a, int *done)
 {
     const mg_option options[] = {
@@ -89,10 +89,10 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
     };
     char *tool[1] = {NULL};
     mg_parsed_args args;
-    int rc = cli_parse(usage,
-                       "The per-node agent of mpiguard hang and check; started by the tool "
-                       "itself.",
-                       options, argc, argv, 0, tool, 1, &args, done);
+    int rc = cli_options_parse(usage,
+                               "The per-node agent of mpiguard hang and check; started by the tool "
+                               "itself.",
+                               options, argc, argv, 0, tool, 1, &args, done);
     if (rc || *done)
         return rc;
     a->tool = tool[0];
@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
 
 static int run_check(const agent_args *a, const uint8_t *secret)
 {
-    if (a->library && cli_opts.mpi_choice != 1 && cli_opts.mpi_choice != 2) {
+    if (a->library && cli_options.mpi_choice != 1 && cli_options.mpi_choice != 2) {
         mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
         return MG_EXIT_USAGE;
     }
@@ -125,8 +125,8 @@ static int run_check(const agent_args *a, const uint8_t *secret)
                                        .output = a->connect ? -1 : atoi(a->output),
                                        .secret = secret,
                                        .library = a->library,
-                                       .flavor = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
-                                                                          : MG_FLAVOR_MPICH};
+                                       .flavor = cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
+                                                                             : MG_FLAVOR_MPICH};
     return check_agent_proc_run(&p);
 }
 
@@ -141,7 +141,7 @@ int cmd_agent(int argc, char **argv)
         return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output, 0);
     /* The secret comes only from the environment: a command line is for every user to read. */
     uint8_t secret[AGENT_SECRET_BYTES];
-    if (agent_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {
+    if (agent_proto_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {
         mg_error("agent: %s is missing or not %u hex digits (the tool that starts its agents sets "
                  "it)",
                  MG_ENV_AGENT_SECRET, 2 * AGENT_SECRET_BYTES);

@@ -69,7 +69,7 @@ static int start_agents(check_run *r)
         }
         /* what each node's agent found and when, beside what this process says, when a rank
          * goes unobserved on another node */
-        if (cli_opts.verbose)
+        if (cli_options.verbose)
             node[words++] = "-v";
         if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
                                sizeof err) != MG_OK) {
@@ -157,7 +157,7 @@ static int start_leaves(check_run *r)
 static void stop_agents(check_run *r)
 {
     for (int k = 0; k < r->nagent_jobs; k++)
-        mg_job_destroy(r->agent_jobs[k]);
+        job_destroy(r->agent_jobs[k]);
     free(r->agent_jobs);
     check_remote_destroy(r->feed.remote);
 }
@@ -173,13 +173,13 @@ static void stop_agents(check_run *r)
 static void print_clean_line(const check_run *r)
 {
     char checked[2048], left[2048];
-    mg_report_class_list(r->o->selected, 1, checked, sizeof checked);
-    mg_report_class_list(r->o->selected, 0, left, sizeof left);
+    report_class_list(r->o->selected, 1, checked, sizeof checked);
+    report_class_list(r->o->selected, 0, left, sizeof left);
     fprintf(stderr,
             "mpiguard: check: nothing found in %d of %d ranks observed (checked: %s; not checked: "
             "%s",
             r->observed, r->s->job.nranks, checked, CHECK_NOT_COVERED);
-    report_render_unmodelled(mg_report_tool_data(r->s->report), "; ", stderr);
+    report_render_unmodelled(report_tool_data(r->s->report), "; ", stderr);
     if (left[0])
         fprintf(stderr, "; not selected by --checks: %s", left);
     if (r->left_out)
@@ -209,8 +209,8 @@ static int check_job(cli_session *s, const check_options *o)
              : o->agents || o->agent_launcher         ? start_agents(&r)
                                               : check_agent_create(s->job.token, 0, 1, &f->agent);
     if (rc != MG_OK) {
-        mg_error("check: cannot start the agents: %s", mg_strerror(rc));
-        mg_job_stop(s->job.process);
+        mg_error("check: cannot start the agents: %s", mg_error_string(rc));
+        job_stop(s->job.process);
         stop_agents(&r);
         check_feed_destroy(f);
         return cli_session_finish(s, MG_EXIT_SOFTWARE);
@@ -219,11 +219,11 @@ static int check_job(cli_session *s, const check_options *o)
     /* A launcher that failed (Open MPI refusing root, a missing host) ends the job before any
      * rank exists: nothing was checked, which must not read as a clean line. */
     int none_found = s->job.nranks == 0;
-    if (!status && none_found && !cli_opts.quiet)
+    if (!status && none_found && !cli_options.quiet)
         fprintf(stderr, "mpiguard: check: the job ended before any of its ranks was found: nothing "
                         "was checked\n");
-    else if (!status && !r.findings && !r.blind && !cli_opts.quiet &&
-             !mg_job_interrupting_signal(s->job.process))
+    else if (!status && !r.findings && !r.blind && !cli_options.quiet &&
+             !job_interrupting_signal(s->job.process))
         print_clean_line(&r);
     check_feed_destroy(f);
     stop_agents(&r);
@@ -240,7 +240,8 @@ static int check_job(cli_session *s, const check_options *o)
 
 static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
 
-/* Parses check's command line into o, checks (the --checks list) and args; cli_parse's status. */
+/* Parses check's command line into o, checks (the --checks list) and args; cli_options_parse's
+ * status. */
 static int parse(int argc, char **argv, check_options *o, const char **checks, mg_parsed_args *args,
                  int *done)
 {
@@ -276,7 +277,7 @@ static int parse(int argc, char **argv, check_options *o, const char **checks, m
          NULL, 1, 256},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    return cli_parse(
+    return cli_options_parse(
         usage,
         "Run an MPI job and check it while it runs: deadlocks (MUST's wait-for graphs\n"
         "and OR-knots), potential deadlocks hidden by buffering, collective mismatches,\n"
@@ -291,7 +292,7 @@ static int parse(int argc, char **argv, check_options *o, const char **checks, m
 static int refuse_bad_options(check_options *o, const char *checks, const mg_parsed_args *args)
 {
     char err[512];
-    if (mg_report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) != MG_OK)
+    if (report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) != MG_OK)
         mg_error("%s", err);
     else if (o->agents && o->agent_launcher)
         mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "

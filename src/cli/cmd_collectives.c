@@ -51,10 +51,10 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
              (unsigned long long)e->safe_count, coll_search_outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
              e->cls == 'G' ? e->form : "");
-    mg_finding *f = mg_report_add_finding(report, "collective_failure", summary);
+    mg_finding *f = report_add_finding(report, "collective_failure", summary);
     if (!f)
         return;
-    json_object *ev = mg_finding_evidence(f);
+    json_object *ev = report_finding_evidence(f);
     json_object_object_add(ev, "collective", json_object_new_string(e->collective));
     json_object_object_add(ev, "type_size", json_object_new_int64((int64_t)e->type_size));
     json_object_object_add(ev, "np", json_object_new_int64((int64_t)e->np));
@@ -65,7 +65,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
                            json_object_new_string(coll_search_outcome_name(b->failure)));
     char cls[2] = {e->cls, 0};
     json_object_object_add(ev, "class", json_object_new_string(cls));
-    mg_finding_set_suggestion(f, "run the job under `mpiguard protect --bounds FILE`");
+    report_finding_set_suggestion(f, "run the job under `mpiguard protect --bounds FILE`");
 }
 
 static void print_row(const bounds_entry *e, const coll_row *row)
@@ -121,15 +121,15 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
         char *tail[] = {"-n", "1", x->tester};
         memcpy(words + x->nlauncher, tail, sizeof tail);
         mg_launcher l;
-        int rc = mg_launcher_identify(words, x->nlauncher + 3, &l, err, sizeof err);
+        int rc = launcher_identify(words, x->nlauncher + 3, &l, err, sizeof err);
         if (rc) {
             mg_error("%s", err);
             return rc == MG_EUNSUPPORTED ? MG_EXIT_UNAVAILABLE
                    : rc == MG_ENOENT     ? MG_EXIT_UNAVAILABLE
                                          : MG_EXIT_USAGE;
         }
-        *flavor = cli_opts.mpi_choice
-                      ? (cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH)
+        *flavor = cli_options.mpi_choice
+                      ? (cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH)
                       : l.flavor;
         if (strcmp(mg_mpi_flavor_name(*flavor), name) == 0) {
             snprintf(rel, sizeof rel, "bin/mpiguard-coll-costs-%s", name);
@@ -149,7 +149,7 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
     size_t at;
     if (coll_search_resume(doc->entries, doc->n, x->name, s, P, &at, &so.n_passed) ==
         COLL_RESUME_KEPT) {
-        if (!cli_opts.quiet)
+        if (!cli_options.quiet)
             fprintf(stderr,
                     "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
                     "earlier run; not tested again\n",
@@ -176,7 +176,7 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
     const char *why = b.status == COLL_SKIPPED                               ? "; n = 1: "
                       : b.status == COLL_UNBOUNDED && b.failure != COLL_PASS ? "; next n "
                                                                              : NULL;
-    if (!cli_opts.quiet)
+    if (!cli_options.quiet)
         fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, e.status,
                 (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s", why ? why : "",
@@ -187,8 +187,8 @@ static int save(const char *output, const bounds_doc *doc, mg_report *report)
 {
     char err[1024];
     if (bounds_file_write(output, doc, err, sizeof err) != 0 ||
-        (cli_opts.report_path &&
-         mg_report_write(report, cli_opts.report_path, err, sizeof err) != 0)) {
+        (cli_options.report_path &&
+         report_write(report, cli_options.report_path, err, sizeof err) != 0)) {
         mg_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
@@ -239,11 +239,12 @@ static int parse_options(int argc, char **argv, coll_options *o, mg_parsed_args 
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    return cli_parse(usage,
-                     "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
-                     "of the bundled tester that checks every byte it received. Writes the\n"
-                     "safe-bounds file that `mpiguard protect --bounds` reads.",
-                     options, argc, argv, CLI_COMMAND, NULL, 0, args, done);
+    return cli_options_parse(
+        usage,
+        "Find the safe bounds of the installed MPI's collectives: each test is a job\n"
+        "of the bundled tester that checks every byte it received. Writes the\n"
+        "safe-bounds file that `mpiguard protect --bounds` reads.",
+        options, argc, argv, CLI_COMMAND, NULL, 0, args, done);
 }
 
 /* The lists the command line names, parsed: collectives, process counts, type sizes. */
@@ -367,7 +368,8 @@ int cmd_collectives(int argc, char **argv)
         mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
-    tester_jobs x = {.launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_opts.quiet};
+    tester_jobs x = {
+        .launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_options.quiet};
     x.memory_limit = mg_memory_available() / 10 * 8;
     if (o.memory && mg_options_bytes(o.memory, &x.memory_limit) != 0) {
         mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
@@ -378,19 +380,19 @@ int cmd_collectives(int argc, char **argv)
         bounds_file_free(&doc);
         return rc;
     }
-    mg_report *report = mg_report_create("collectives", MPIGUARD_VERSION, cli_command_line,
-                                         cli_command_words);
+    mg_report *report = report_create("collectives", MPIGUARD_VERSION, cli_session_command_line,
+                                      cli_session_command_words);
     coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
     rc = report && rows ? MG_OK : MG_EXIT_SOFTWARE;
     if (!rc) {
-        mg_report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
+        report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
         for (size_t i = 0; i < doc.n; i++)
             rows[i].earlier = 1;
         rc = save(o.output, &doc, report);
     }
     rc = rc ? rc : tester_jobs_open_logs(&x, o.output);
     if (!rc) {
-        mg_job_install_signal_handlers();
+        job_install_signal_handlers();
         x.deadline = o.time_limit > 0 ? mg_clock_seconds() + o.time_limit : 0;
         rc = search_all(&x, &o, &l, &doc, report, rows);
     }
@@ -401,6 +403,6 @@ int cmd_collectives(int argc, char **argv)
     tester_jobs_close_logs(&x);
     free(rows);
     bounds_file_free(&doc);
-    mg_report_destroy(report);
+    report_destroy(report);
     return rc;
 }

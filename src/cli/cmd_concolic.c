@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* A campaign stops at once on SIGINT, SIGTERM, SIGHUP or SIGQUIT: the job's handlers
- * (mg_job_install_signal_handlers) stop a run in progress, and this one also stops a solve in
+ * (job_install_signal_handlers) stop a run in progress, and this one also stops a solve in
  * progress (the solver's cancel flag) and ends the loop. */
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static struct sigaction job_handlers[sizeof stop_signals / sizeof *stop_signals];
@@ -37,7 +37,7 @@ static void on_stop_signal(int sig, siginfo_t *info, void *context)
 
 static void install_stop_handlers(void)
 {
-    mg_job_install_signal_handlers();
+    job_install_signal_handlers();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_stop_signal;
@@ -76,7 +76,7 @@ static int pick_launcher(const char *app, concolic_launch *lp)
     char *const word[] = {(char *)app};
     mg_launcher launcher;
     char err[256];
-    int rc = mg_launcher_identify(word, 1, &launcher, err, sizeof err);
+    int rc = launcher_identify(word, 1, &launcher, err, sizeof err);
     if (rc == MG_OK || rc == MG_EINVAL) {
         mg_error("concolic starts the program itself, at the process counts it chooses: give the "
                  "program after '--', not the launcher '%s' (e.g. mpiguard concolic --np 2 -- "
@@ -85,9 +85,9 @@ static int pick_launcher(const char *app, concolic_launch *lp)
         return MG_EXIT_USAGE;
     }
     mg_mpi_flavor f = MG_FLAVOR_UNKNOWN;
-    if (cli_opts.mpi_choice)
-        f = cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
-    else if (mg_mpi_flavor_of_binary(app, &f)) {
+    if (cli_options.mpi_choice)
+        f = cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
+    else if (mpi_flavor_of_binary(app, &f)) {
         mg_error("%s: no such program", app);
         return MG_EXIT_NOINPUT;
     }
@@ -144,12 +144,12 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
-    mg_report *rep = mg_report_create("concolic", MPIGUARD_VERSION, cli_command_line,
-                                      cli_command_words);
+    mg_report *rep = report_create("concolic", MPIGUARD_VERSION, cli_session_command_line,
+                                   cli_session_command_words);
     rc = concolic_loop_run(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
     concolic_campaign_free(&c);
-    mg_report_destroy(rep);
+    report_destroy(rep);
     return rc ? rc : stop_signal ? MG_EXIT_SIGNAL_BASE + stop_signal : bugs ? MG_EXIT_FINDINGS : 0;
 }
 
@@ -178,7 +178,7 @@ static const mg_option options_table[] = {
      "bounded-dfs (default), dfs, uncovered-dfs (bounded DFS, negations for uncovered arms "
      "first), random-branch, uniform-random, cfg, or the baselines without solving: "
      "random-inputs (from the program's own inputs) or random-all (the first run random too)",
-     concolic_strategy_names, 0, 0},
+     concolic_loop_strategy_names, 0, 0},
     {"stall", 0, MG_OPT_INT, &opts.stall, "N",
      "dfs, bounded-dfs: after N runs that cover nothing new, leave the subtree for an "
      "uncovered arm, else change np (default 20; 0: never)",
@@ -194,12 +194,12 @@ static const mg_option options_table[] = {
     {"int-semantics", 0, MG_OPT_CHOICE, &opts.int_semantics, "int|bv",
      "integers in the solver: unbounded (int, the default) or 8- to 64-bit two's complement "
      "(bv), so that branches behind an integer overflow are reached",
-     concolic_int_semantics_names, 0, 0},
+     concolic_loop_int_semantics_names, 0, 0},
     {"floats", 0, MG_OPT_CHOICE, &opts.floats, "real|fp|off",
      "float and double inputs (mpiguard_double, mpiguard_float) and arithmetic: solved over "
      "the reals, each solution checked by the next run (real, the default), over IEEE "
      "doubles (fp: exact, slower), or kept concrete (off)",
-     concolic_floats_names, 0, 0},
+     concolic_loop_floats_names, 0, 0},
     {"timeout", 0, MG_OPT_DOUBLE, &opts.timeout_s, "SECONDS",
      "per run; a longer run is a hang (default 30)", NULL, 0.5, 1e6},
     {"resume", 0, MG_OPT_FLAG, &opts.resume, NULL,
@@ -224,7 +224,7 @@ int cmd_concolic(int argc, char **argv)
         "mpiguard concolic [options] -- ./app args   (app built with mpiguard-cc)";
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(
+    int rc = cli_options_parse(
         usage,
         "Concolic testing (COMPI): generate inputs, process counts and focus ranks that\n"
         "reach new branches; report a reproducer for every distinct bug.",
@@ -232,8 +232,8 @@ int cmd_concolic(int argc, char **argv)
     if (rc || done)
         return rc;
     concolic_options o = opts;
-    o.quiet = cli_opts.quiet;
-    o.report_path = cli_opts.report_path;
+    o.quiet = cli_options.quiet;
+    o.report_path = cli_options.report_path;
     o.stop = &stop_signal;
     if ((rc = check_options(&o, args.ncommand)))
         return rc;

@@ -60,13 +60,13 @@ static void demo_step(const demo_part *part, const char *title, char **argv, int
     char *command[24] = {"mpiguard", (char *)part->tool_name};
     for (int i = 0; i < argc && i + 2 < 24; i++)
         command[i + 2] = argv[i];
-    char **demo_line = cli_command_line;
-    int demo_words = cli_command_words;
-    cli_command_line = command;
-    cli_command_words = argc + 2 < 24 ? argc + 2 : 24;
+    char **demo_line = cli_session_command_line;
+    int demo_words = cli_session_command_words;
+    cli_session_command_line = command;
+    cli_session_command_words = argc + 2 < 24 ? argc + 2 : 24;
     int status = part->tool(argc, argv);
-    cli_command_line = demo_line;
-    cli_command_words = demo_words;
+    cli_session_command_line = demo_line;
+    cli_session_command_words = demo_words;
     printf("exit status %d%s\n$ mpiguard report %s\n", status,
            status == part->expected ? "" : " (unexpected)", report);
     fflush(stdout);
@@ -164,8 +164,9 @@ int cmd_demo(int argc, char **argv)
     };
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage, "Show the tools of this build on the bundled example programs.",
-                       options, argc, argv, CLI_NO_JOB, NULL, 0, &args, &done);
+    int rc = cli_options_parse(usage,
+                               "Show the tools of this build on the bundled example programs.",
+                               options, argc, argv, CLI_NO_JOB, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
     if (mkdir(dir, 0755) != 0 && access(dir, W_OK) != 0) {
@@ -182,7 +183,7 @@ int cmd_demo(int argc, char **argv)
     int failures = 0, ran = 0;
     for (size_t i = 0; i < sizeof demo_launchers / sizeof *demo_launchers; i++) {
         char path[4096];
-        if (mg_launcher_which(demo_launchers[i][1], path, sizeof path) != 0) {
+        if (launcher_which(demo_launchers[i][1], path, sizeof path) != 0) {
             printf("\n(%s is not installed: skipping the %s part)\n", demo_launchers[i][1],
                    demo_launchers[i][0]);
             continue;

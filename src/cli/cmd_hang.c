@@ -125,7 +125,7 @@ static void record_cost(cli_session *s, const hang_probes *p, double watched)
     }
     json_object_object_add(c, "monitor_cpu_s", json_object_new_double(cpu));
     json_object_object_add(c, "monitor_cpu_fraction", json_object_new_double(cpu / span));
-    json_object_object_add(mg_report_tool_data(s->report), "monitor_cost", c);
+    json_object_object_add(report_tool_data(s->report), "monitor_cost", c);
     char stops[192] = "";
     if (p->held_ns > 0 && most >= 0)
         snprintf(stops, sizeof stops,
@@ -286,8 +286,8 @@ static void front_verdict(void *ctx, const struct hang_watch_step *step, double 
                                                   : step->halted_rank >= 0 ? "halt rule"
                                                   : step->from_start       ? "first-call rule"
                                                                            : "model"));
-    hang_report(f->s, &f->w.probes, &step->result, hang_watch_faulty(f->w.engine),
-                hang_watch_last_scan(f->w.engine), now, model_data);
+    hang_diagnosis_report(f->s, &f->w.probes, &step->result, hang_watch_faulty(f->w.engine),
+                          hang_watch_last_scan(f->w.engine), now, model_data);
     cli_session_save(f->s);
 }
 
@@ -295,7 +295,7 @@ static void front_verdict(void *ctx, const struct hang_watch_step *step, double 
 static void front_dead_rank(void *ctx, int rank, bool job_ended, double now)
 {
     hang_front *f = ctx;
-    hang_report_dead_rank(f->s, rank, f->w.exits, job_ended, now);
+    hang_diagnosis_report_dead_rank(f->s, rank, f->w.exits, job_ended, now);
     if (!job_ended)
         cli_session_save(f->s);
 }
@@ -305,7 +305,7 @@ static void front_open(hang_front *f)
 {
     struct hang_model_state st;
     hang_model_state(f->w.model, &st);
-    if (!cli_opts.quiet)
+    if (!cli_options.quiet)
         fprintf(stderr,
                 "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
                 f->s->job.nranks, f->w.probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", f->o->alpha,
@@ -352,7 +352,8 @@ static int watch(cli_session *s, const hang_options *o, const hang_watcher_param
 
 static const char hang_usage[] = "mpiguard hang [options] -- <launcher> <args>";
 
-/* Parses the command line into *o and *args; the cli_parse status, *done when it said all (help).
+/* Parses the command line into *o and *args; the cli_options_parse status, *done when it said all
+ * (help).
  */
 static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args *args, int *done)
 {
@@ -394,7 +395,7 @@ static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args 
          "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    return cli_parse(
+    return cli_options_parse(
         hang_usage,
         "Run an MPI job and watch it for hangs with ParaStack's statistical model: no\n"
         "timeout to choose. On a hang: verify, name the faulty ranks, report, act.",
@@ -404,14 +405,14 @@ static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args 
 /* The closing line of a watch that found no hang, or why it could not watch. */
 static void say_no_hang(const cli_session *s, const hang_seen *seen)
 {
-    if (cli_opts.quiet)
+    if (cli_options.quiet)
         return;
     if (seen->ended_in_discovery)
         fprintf(stderr,
                 "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
                 "not hang, and was too short to watch\n",
                 s->job.found);
-    else if (seen->dead_rank < 0 && !mg_job_interrupting_signal(s->job.process))
+    else if (seen->dead_rank < 0 && !job_interrupting_signal(s->job.process))
         fprintf(stderr,
                 "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
                 "ptrace)\n",
@@ -445,7 +446,7 @@ static bool watcher_params(const hang_options *o, hang_watcher_params *p)
                                .agents = o->agents,
                                .agent_launcher = o->agent_launcher,
                                .agent_fanout = o->agent_fanout,
-                               .report_path = cli_opts.report_path};
+                               .report_path = cli_options.report_path};
     hang_model_params_default(&p->model);
     p->model.alpha = o->alpha;
     p->model.set_size = (size_t)o->set_size;
@@ -491,11 +492,11 @@ int cmd_hang(int argc, char **argv)
         o.sampler = SAMPLER_PTRACE;
     }
     p.kind = o.sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM;
-    mg_job_set_signal_hook(mg_rank_probe_abort_all);
+    job_set_signal_hook(rank_probe_abort_all);
     hang_seen seen = {.dead_rank = -1};
     int status = watch(&s, &o, &p, &seen);
     /* a job that ended after a rank's death with status 0 must not read as clean */
-    if (!status && seen.dead_rank >= 0 && mg_job_exit_status(s.job.process) == 0)
+    if (!status && seen.dead_rank >= 0 && job_exit_status(s.job.process) == 0)
         status = MG_EXIT_FINDINGS;
     if (!status)
         say_no_hang(&s, &seen);

@@ -12,7 +12,7 @@ int cmd_protect(int argc, char **argv)
     mg_parsed_args args;
     int done;
     protect_setup_opts = (protect_settings){0};
-    int rc = cli_parse_tables(
+    int rc = cli_options_parse_tables(
         usage,
         "Run an MPI job with its collectives protected against scaling problems:\n"
         "before each collective, Detectors D (a displacement array overflowed), G\n"

@@ -27,8 +27,8 @@ int cmd_report(int argc, char **argv)
     char *positional[1];
     mg_parsed_args args;
     int done;
-    int rc = cli_parse(usage, "Render a report written by any mpiguard tool.", options, argc, argv,
-                       CLI_NO_JOB, positional, 1, &args, &done);
+    int rc = cli_options_parse(usage, "Render a report written by any mpiguard tool.", options,
+                               argc, argv, CLI_NO_JOB, positional, 1, &args, &done);
     if (rc || done)
         return rc;
     if (args.npositional != 1) {
@@ -38,7 +38,7 @@ int cmd_report(int argc, char **argv)
     }
     mg_report *r;
     char err[1024];
-    rc = mg_report_load(args.positional[0], &r, err, sizeof err);
+    rc = report_load(args.positional[0], &r, err, sizeof err);
     if (rc) {
         mg_error("%s", err);
         return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
@@ -46,14 +46,14 @@ int cmd_report(int argc, char **argv)
     FILE *out = output ? fopen(output, "w") : stdout;
     if (!out) {
         mg_error("cannot write '%s': %s", output, strerror(errno));
-        mg_report_destroy(r);
+        report_destroy(r);
         return MG_EXIT_CANTCREAT;
     }
-    void (*const render[])(const mg_report *, FILE *) = {
-        mg_report_render_text, mg_report_render_json, mg_report_render_dot, mg_report_render_html};
+    void (*const render[])(const mg_report *, FILE *) = {report_render_text, report_render_json,
+                                                         report_render_dot, report_html_render};
     render[format](r, out);
     int write_failed = ferror(out) || (output && fclose(out) != 0);
-    mg_report_destroy(r);
+    report_destroy(r);
     if (write_failed) {
         mg_error("cannot write '%s'", output ? output : "standard output");
         return MG_EXIT_CANTCREAT;

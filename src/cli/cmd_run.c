@@ -35,7 +35,7 @@ static const char *checked(int no_protect)
 
 static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
 {
-    json_object *data = mg_report_tool_data(s->report);
+    json_object *data = report_tool_data(s->report);
     json_object *calls = json_object_new_array();
     int interposed = 0;
     unsigned long long total = 0;
@@ -45,7 +45,7 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
         interposed += st != NULL;
         total += c;
         json_object_array_add(calls, st ? json_object_new_int64((int64_t)c) : NULL);
-        if (cli_opts.verbose)
+        if (cli_options.verbose)
             fprintf(stderr, "mpiguard: run: rank %d pid %d %s, %llu MPI calls\n", r,
                     s->job.ranks[r].pid, st ? "interposed" : "not interposed", c);
     }
@@ -60,7 +60,7 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
     if (s->job.nranks == 0)
         fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
                         "and none published its state\n");
-    if (!cli_opts.quiet)
+    if (!cli_options.quiet)
         fprintf(stderr,
                 "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
                 "ranks observed, %s\n",
@@ -83,7 +83,7 @@ int cmd_run(int argc, char **argv)
     int done;
     no_protect = 0;
     protect_setup_opts = (protect_settings){0};
-    int rc = cli_parse_tables(
+    int rc = cli_options_parse_tables(
         usage,
         "Run an MPI job under mpiguard's interposition library with its guards on\n"
         "(the ranks' state, and the collectives protected against scaling problems as\n"
@@ -109,7 +109,7 @@ int cmd_run(int argc, char **argv)
     observe_ranks *o = observe_ranks_create(&s.job, observe_ranks_by_state, &s.job);
     if (!o) {
         mg_error("out of memory");
-        mg_job_stop(s.job.process);
+        job_stop(s.job.process);
         if (!no_protect)
             protect_setup_collect(&s, 1);
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);

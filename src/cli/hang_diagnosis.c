@@ -21,7 +21,7 @@ typedef struct hang_account_view rank_view;
 /* Outside MPI, /proc tells what the rank does: running, sleeping or stopped (a frozen node). */
 static enum hang_account_state outside_state(int pid)
 {
-    char letter = mg_rank_scan_process_state(pid);
+    char letter = rank_scan_process_state(pid);
     return mg_process_state_gone(letter)       ? HANG_ACCOUNT_EXITED
            : mg_process_state_sleeping(letter) ? HANG_ACCOUNT_SLEEPING
            : mg_process_state_stopped(letter)  ? HANG_ACCOUNT_STOPPED
@@ -61,13 +61,14 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
-    const char *mpi_fn = seen->func >= 0       ? mg_fn_name((mg_fn)seen->func)
+    const char *mpi_fn = seen->func >= 0       ? mpi_function_ids_name((mg_fn)seen->func)
                          : st->mpi_function[0] ? st->mpi_function
                                                : "MPI";
     bool faulty_rank = hang_account_named(faulty, result->nfaulty, r);
     struct hang_account_rank judged = hang_account_judge(
-        seen, faulty_rank, seen->func >= 0 && mg_fn_class_of((mg_fn)seen->func) == MG_CLASS_POLL,
-        lost, unpublished && st->nframes > 0 && !st->mpi_function[0],
+        seen, faulty_rank,
+        seen->func >= 0 && mpi_function_ids_class_of((mg_fn)seen->func) == MG_CLASS_POLL, lost,
+        unpublished && st->nframes > 0 && !st->mpi_function[0],
         p->remote && !hang_remote_here(p->remote));
     bool in_mpi = judged.in_mpi, culprit = judged.culprit;
     view->state = judged.ask_process ? outside_state(js->ranks[r].pid) : judged.state;
@@ -106,15 +107,15 @@ static json_object *add_ranks(mg_finding *f, bool computation, const int *faulty
 {
     json_object *faulty_json = json_object_new_array();
     for (size_t i = 0; i < nfaulty; i++) {
-        mg_finding_add_rank(f, faulty[i]);
+        report_finding_add_rank(f, faulty[i]);
         json_object_array_add(faulty_json, json_object_new_int(faulty[i]));
-        mg_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
+        report_finding_add_site(f, faulty[i], views[faulty[i]].what, NULL, 0);
     }
     if (!computation)
         for (int r = 0; r < n; r++)
             if (views[r].state == HANG_ACCOUNT_IN_MPI) {
-                mg_finding_add_rank(f, r);
-                mg_finding_add_site(f, r, views[r].what, NULL, 0);
+                report_finding_add_rank(f, r);
+                report_finding_add_site(f, r, views[r].what, NULL, 0);
             }
     return faulty_json;
 }
@@ -227,8 +228,8 @@ static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account 
     roll_call(a->views, a->n, NULL, calls, sizeof calls);
     snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s", type, detection_time, calls,
              a->chain[0] ? "; culprit: " : "", a->chain);
-    mg_finding *f = mg_report_add_finding(s->report, "hang", summary);
-    json_object *ev = mg_finding_evidence(f);
+    mg_finding *f = report_add_finding(s->report, "hang", summary);
+    json_object *ev = report_finding_evidence(f);
     if (a->culprit)
         json_object_object_add(ev, "culprit", a->culprit);
     json_object_object_add(ev, "hang_type", json_object_new_string(type));
@@ -243,15 +244,15 @@ static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account 
     char suggestion[512];
     hang_account_suggestion(a->computation, a->faulty, a->nfaulty, a->views, a->facts, suggestion,
                             sizeof suggestion);
-    mg_finding_set_suggestion(f, suggestion);
-    mg_finding_print_banner(f, stderr);
+    report_finding_set_suggestion(f, suggestion);
+    report_render_finding_banner(f, stderr);
     roll_call(a->views, a->n, stderr, calls, sizeof calls);
     hang_stack_tree_print(a->tree, stderr);
 }
 
-void hang_report(cli_session *s, hang_probes *p, const struct hang_diag_result *result,
-                 const int *faulty, const struct hang_diag_rank *last, double detection_time,
-                 json_object *model)
+void hang_diagnosis_report(cli_session *s, hang_probes *p, const struct hang_diag_result *result,
+                           const int *faulty, const struct hang_diag_rank *last,
+                           double detection_time, json_object *model)
 {
     hang_account a = {.n = p->job->nranks};
     if (account_ranks(p, result, faulty, last, &a)) {
@@ -270,8 +271,8 @@ void hang_report(cli_session *s, hang_probes *p, const struct hang_diag_result *
     free(a.named);
 }
 
-void hang_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits, bool job_ended,
-                           double detection_time)
+void hang_diagnosis_report_dead_rank(cli_session *s, int dead_rank, const proc_exits *exits,
+                                     bool job_ended, double detection_time)
 {
     int n = s->job.nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);

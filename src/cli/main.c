@@ -41,8 +41,8 @@ static void print_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    cli_command_line = argv;
-    cli_command_words = argc;
+    cli_session_command_line = argv;
+    cli_session_command_words = argc;
     if (argc < 2) {
         print_usage(stderr);
         return MG_EXIT_USAGE;

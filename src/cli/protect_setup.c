@@ -39,7 +39,7 @@ const mg_option protect_setup_options[] = {
      "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
-     scaling_form_names, 0, 0},
+     scaling_bounds_form_names, 0, 0},
     {"bound-calls", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_setup_opts.calls, "int|large|all",
      "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
      "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
@@ -70,11 +70,11 @@ int protect_setup_options_given(void)
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
 static mg_mpi_flavor job_flavor(char **command, int ncommand)
 {
-    if (cli_opts.mpi_choice)
-        return cli_opts.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
+    if (cli_options.mpi_choice)
+        return cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
     mg_launcher l;
     char err[512];
-    if (mg_launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
+    if (launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
         return MG_FLAVOR_UNKNOWN;
     return l.flavor;
 }
@@ -148,7 +148,7 @@ int protect_setup_prepare(char **command, int ncommand)
     if (o->bound) {
         bounds_text_artificial a = {
             .limit = (uint64_t)o->bound, .on_int = o->calls != 1, .on_large = o->calls != 0};
-        snprintf(a.form, sizeof a.form, "%s", scaling_form_name((scaling_form)o->form));
+        snprintf(a.form, sizeof a.form, "%s", scaling_bounds_form_name((scaling_form)o->form));
         bounds_text_put_artificial(artificial, sizeof artificial, &a);
         job_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
     }
@@ -211,7 +211,7 @@ static void site_label(const char *where, const site_info *site, char *out, size
 /* A rank's site of a finding, said to be its procedure's line where the call's is not known. */
 static void add_site(mg_finding *fd, int rank, const char *function, const site_info *site)
 {
-    mg_finding_add_site(fd, rank, function, site->file, site->line);
+    report_finding_add_site(fd, rank, function, site->file, site->line);
     if (site->line_is_procedure)
         report_mark_procedure_line(fd);
 }
@@ -229,7 +229,7 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     resolve_site(sites, ev.site, ev.function, &site);
     for (int i = 0; i < *nseen; i++)
         if (strcmp(seen[i].key, key) == 0) {
-            mg_finding_add_rank(seen[i].finding, rank);
+            report_finding_add_rank(seen[i].finding, rank);
             add_site(seen[i].finding, rank, ev.function, &site);
             return;
         }
@@ -237,13 +237,13 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     char label[512], summary[1024];
     site_label(ev.site, &site, label, sizeof label);
     protect_event_summary(&ev, label, summary, sizeof summary);
-    mg_finding *fd = mg_report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
-                                           summary);
+    mg_finding *fd = report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
+                                        summary);
     if (!fd)
         return;
-    mg_finding_add_rank(fd, rank);
+    report_finding_add_rank(fd, rank);
     add_site(fd, rank, ev.function, &site);
-    json_object *evidence = mg_finding_evidence(fd);
+    json_object *evidence = report_finding_evidence(fd);
     json_object_object_add(evidence, "collective", json_object_new_string(ev.function));
     json_object_object_add(evidence, "call_site", json_object_new_string(ev.site));
     if (used) {
@@ -313,10 +313,10 @@ void protect_setup_collect(cli_session *s, int only_if_any)
     free(seen);
     site_resolver_destroy(sites);
     protect_setup_discard();
-    json_object *data = mg_report_tool_data(s->report);
+    json_object *data = report_tool_data(s->report);
     json_object_object_add(data, "workaround_sites", json_object_new_int(uses));
     json_object_object_add(data, "unprotected_sites", json_object_new_int(unprotected));
-    if (!cli_opts.quiet && (!only_if_any || uses || unprotected))
+    if (!cli_options.quiet && (!only_if_any || uses || unprotected))
         fprintf(stderr,
                 "mpiguard: %s: %d call site(s) routed through a workaround, %d trigger(s) left "
                 "unprotected\n",

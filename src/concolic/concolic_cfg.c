@@ -40,7 +40,7 @@ int concolic_cfg_load(concolic_cfg *cc, const char *app, uint64_t build_id, uint
                  path);
         return MG_ENOENT;
     }
-    rc = cfg_graph_parse(text, len, &cc->g);
+    rc = cfg_graph_text_parse(text, len, &cc->g);
     free(text);
     if (!rc && (cc->g.build_id != build_id || cc->g.nbranches != nbranches)) {
         cfg_graph_free(&cc->g);
@@ -49,7 +49,7 @@ int concolic_cfg_load(concolic_cfg *cc, const char *app, uint64_t build_id, uint
     if (rc) {
         snprintf(err, errlen, "%s: %s", path,
                  rc == MG_EVERSION ? "written for another build or by another version"
-                                   : mg_strerror(rc));
+                                   : mg_error_string(rc));
         return rc;
     }
     cc->loaded = 1;

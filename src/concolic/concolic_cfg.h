@@ -7,7 +7,7 @@
 
 #include "cfg_graph.h"
 #include "coverage_set.h"
-#include "search_strategy.h"
+#include "search.h"
 
 #include <stdint.h>
 #include <stdio.h>

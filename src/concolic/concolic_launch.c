@@ -18,12 +18,12 @@
 static const char *const outcome_names[] = {"clean",     "input_rejected", "signal",  "assertion",
                                             "mpi_error", "timeout",        "overflow"};
 
-const char *concolic_outcome_name(int outcome)
+const char *concolic_launch_outcome_name(int outcome)
 {
     return outcome >= 0 && outcome < CONCOLIC_OUTCOME_END ? outcome_names[outcome] : "unknown";
 }
 
-int concolic_outcome_is_bug(int outcome)
+int concolic_launch_outcome_is_bug(int outcome)
 {
     return outcome >= CONCOLIC_SIGNAL && outcome < CONCOLIC_OUTCOME_END;
 }
@@ -143,7 +143,7 @@ static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_resu
         }
         if (k == c->focus && rc)
             snprintf(r->log_problem, sizeof r->log_problem, "the focus's log (rank %u): %s", k,
-                     mg_strerror(rc));
+                     mg_error_string(rc));
     }
 }
 
@@ -172,7 +172,7 @@ static void locate(const concolic_campaign *c, const char *exe, unsigned long lo
     concolic_campaign_path(c, "run/addr2line.txt", path, sizeof path);
     char *argv[] = {"addr2line", "-e", (char *)exe, addr, NULL};
     int status, timed_out;
-    if (mg_job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) || status)
+    if (job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) || status)
         return;
     FILE *f = fopen(path, "r");
     if (f && fgets(out, (int)len, f) && !strstr(out, "??"))
@@ -236,8 +236,8 @@ static int mpi_library_error(const concolic_campaign *c, concolic_result *r)
     return 0;
 }
 
-/* The first signed overflow a heavy rank met (rt_outcome_overflow), in rank order: its file:line
- * in site. 0 when there was none. */
+/* The first signed overflow a heavy rank met (rt_log_outcome_overflow), in rank order: its
+ * file:line in site. 0 when there was none. */
 static int signed_overflow(const concolic_launch *l, const concolic_campaign *c, concolic_result *r)
 {
     for (uint32_t k = 0; k < c->np; k++) {
@@ -372,7 +372,7 @@ static void launcher_refusal(const concolic_campaign *c, concolic_result *r)
         fclose(f);
 }
 
-size_t concolic_shell_word(char *out, size_t len, const char *w)
+size_t concolic_launch_shell_word(char *out, size_t len, const char *w)
 {
     if (w[0] && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                           "_-+=./:,@%") == strlen(w))
@@ -390,7 +390,7 @@ static void command_text(char **argv, int n, char *out, size_t len)
     size_t at = 0;
     out[0] = 0;
     for (int i = 0; i < n && at < len; i++)
-        at += concolic_shell_word(out + at, len - at, argv[i]);
+        at += concolic_launch_shell_word(out + at, len - at, argv[i]);
 }
 
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
@@ -437,8 +437,8 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     r->run_id = run_id;
     double t0 = mg_clock_seconds();
     int timed_out = 0;
-    int rc = mg_job_run(argv, l->token, output, (int)(timeout_s * 1000), &r->status, &timed_out,
-                        &r->interrupted, err, errlen);
+    int rc = job_run(argv, l->token, output, (int)(timeout_s * 1000), &r->status, &timed_out,
+                     &r->interrupted, err, errlen);
     double t1 = mg_clock_seconds();
     r->seconds = t1 - t0;
     free(argv);
@@ -454,7 +454,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     return 0;
 }
 
-void concolic_result_free(concolic_result *r)
+void concolic_launch_result_free(concolic_result *r)
 {
     if (r->have_heavy)
         path_log_free(&r->heavy);

@@ -22,9 +22,9 @@ enum concolic_outcome {
 };
 
 /* The word used in reports and bug keys. */
-const char *concolic_outcome_name(int outcome);
+const char *concolic_launch_outcome_name(int outcome);
 /* 1 for the outcomes that are bugs. */
-int concolic_outcome_is_bug(int outcome);
+int concolic_launch_outcome_is_bug(int outcome);
 
 typedef struct concolic_launch {
     const char *launcher; /* mpirun.openmpi or mpiexec.mpich */
@@ -78,9 +78,9 @@ typedef struct concolic_result {
  * launcher cannot start. */
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
                         double timeout_s, concolic_result *r, char *err, size_t errlen);
-void concolic_result_free(concolic_result *r);
+void concolic_launch_result_free(concolic_result *r);
 /* Appends " WORD" to out, single-quoted when the shell would split or expand it; returns the
  * characters it wrote (snprintf's count: out is full when at or past len). */
-size_t concolic_shell_word(char *out, size_t len, const char *w);
+size_t concolic_launch_shell_word(char *out, size_t len, const char *w);
 
 #endif

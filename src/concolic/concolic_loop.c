@@ -14,14 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const concolic_strategy_names[] = {
+const char *const concolic_loop_strategy_names[] = {
     "dfs", "bounded-dfs",   "random-branch", "uniform-random",
     "cfg", "random-inputs", "random-all",    "uncovered-dfs",
     NULL};
 
-const char *const concolic_int_semantics_names[] = {"int", "bv", NULL};
+const char *const concolic_loop_int_semantics_names[] = {"int", "bv", NULL};
 
-const char *const concolic_floats_names[] = {"real", "fp", "off", NULL};
+const char *const concolic_loop_floats_names[] = {"real", "fp", "off", NULL};
 
 /* Hands the run's path to the search; covered_new: the run covered arms none had before. */
 static int observe(concolic_loop *L, concolic_result *r, int covered_new)
@@ -42,7 +42,7 @@ static int take_run(concolic_loop *L, search_run *next)
         c->np = next->np;
         c->focus = next->focus;
     }
-    search_run_free(next);
+    search_session_run_free(next);
     return rc;
 }
 
@@ -115,7 +115,7 @@ void concolic_loop_progress(const concolic_loop *L, int final)
             "%smpiguard: concolic: run %" PRIu64
             "  np %u focus %u  %s  %.2f s  %zu/%u arms  %zu bugs%s",
             isatty(2) ? "\r" : "", c->iterations, r->np, r->focus,
-            concolic_outcome_name(r->outcome), r->seconds, concolic_report_covered(c),
+            concolic_launch_outcome_name(r->outcome), r->seconds, concolic_report_covered(c),
             2 * c->nbranches, c->nbugs, isatty(2) ? "\033[K" : "\n");
 }
 
@@ -233,7 +233,7 @@ static int run_job(concolic_loop *L, const concolic_options *o, const concolic_l
                      "program; its output is in %s/run/output.txt",
                      lp->launcher, r->detail, c->dir);
         int refused = r->refused;
-        concolic_result_free(r);
+        concolic_launch_result_free(r);
         return refused ? MG_EXIT_UNAVAILABLE : 0;
     }
     *ran = 1;
@@ -262,7 +262,7 @@ static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
         ninputs = c->ninputs;
     if (concolic_report_bug(c, r, inputs, ninputs, run.np, run.focus, c->iterations, rep) && rep &&
         L->report_path)
-        mg_report_write(rep, L->report_path, err, sizeof err);
+        report_write(rep, L->report_path, err, sizeof err);
     if (r->log_problem[0] && c->iterations == first_iteration + 1)
         mg_warn("%s (the run gave no constraints)", r->log_problem);
     return ninputs;
@@ -279,7 +279,7 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
         return rc;
     int64_t *inputs = calloc(c->ninputs + 64, sizeof *inputs);
     if (!inputs) {
-        concolic_result_free(&r);
+        concolic_launch_result_free(&r);
         return MG_EXIT_SOFTWARE;
     }
     memcpy(inputs, c->inputs, c->ninputs * sizeof *inputs);
@@ -295,7 +295,7 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
     L->cost.solve_s += solve_s;
     concolic_report_run(c, &r, inputs, ninputs, run.np, run.focus, solve_s);
     free(inputs);
-    concolic_result_free(&r);
+    concolic_launch_result_free(&r);
     if (rc)
         return MG_EXIT_SOFTWARE;
     concolic_resume_save(L);
@@ -325,7 +325,7 @@ static int report_campaign(concolic_loop *L, const concolic_options *o, mg_repor
     }
     concolic_report_data(rep, c, &L->cost);
     char err[512];
-    if (o->report_path && mg_report_write(rep, o->report_path, err, sizeof err)) {
+    if (o->report_path && report_write(rep, o->report_path, err, sizeof err)) {
         mg_error("%s", err);
         rc = rc ? rc : MG_EXIT_CANTCREAT;
     }

@@ -19,7 +19,7 @@
  * plain random testing under the same caps, no solving: "random-inputs" (the first run keeps the
  * program's own inputs, --np and --focus) and "random-all" (the first run random too), then
  * "uncovered-dfs" (SEARCH_UNCOVERED_DFS). */
-extern const char *const concolic_strategy_names[];
+extern const char *const concolic_loop_strategy_names[];
 #define CONCOLIC_STRATEGY_RANDOM_INPUTS 5
 #define CONCOLIC_STRATEGY_RANDOM_ALL 6
 /* Random testing draws this many values for every random run: more than a program marks, the
@@ -27,10 +27,10 @@ extern const char *const concolic_strategy_names[];
 #define CONCOLIC_RANDOM_INPUTS 64
 /* The choices of --int-semantics, in the order of enum solver_semantics: "int" (unbounded
  * integers, COMPI's) and "bv" (machine integers: wrap-around branches are reachable). */
-extern const char *const concolic_int_semantics_names[];
+extern const char *const concolic_loop_int_semantics_names[];
 /* The choices of --floats: the order of enum solver_floats ("real", the default, and "fp"),
  * then "off": the runtime keeps floats concrete (as before floats were tracked). */
-extern const char *const concolic_floats_names[];
+extern const char *const concolic_loop_floats_names[];
 #define CONCOLIC_FLOATS_OFF 2
 
 typedef struct concolic_options {
@@ -42,8 +42,8 @@ typedef struct concolic_options {
     int caps;          /* --caps: COMPI's capping instead of input tuning */
     int uncapped;      /* --uncapped (ablation): neither tuning nor caps */
     int int_semantics; /* --int-semantics: enum solver_semantics, an index of
-                          concolic_int_semantics_names */
-    int floats;        /* --floats: an index of concolic_floats_names */
+                          concolic_loop_int_semantics_names */
+    int floats;        /* --floats: an index of concolic_loop_floats_names */
     const char *dir;
     /* The number of the signal that stopped the campaign, set by its handler: the run or solve in
      * progress stops, the campaign is saved as it was before it. 0 or NULL: not stopped. */
@@ -85,7 +85,7 @@ typedef struct concolic_loop {
     search_session search; /* the strategy, its path logs, the solver: the next run's choice */
     mg_rng rng;
     int kind;     /* enum search_kind in use */
-    int strategy; /* index into concolic_strategy_names */
+    int strategy; /* index into concolic_loop_strategy_names */
     concolic_cfg cfg;
     concolic_cost cost;
     concolic_last_run last;  /* np 0: no run yet this session */

@@ -16,12 +16,12 @@
 static void bug_key(const concolic_result *r, char *key, size_t len)
 {
     if (r->outcome == CONCOLIC_SIGNAL || r->outcome == CONCOLIC_ASSERTION)
-        snprintf(key, len, "%s:%d:%s", concolic_outcome_name(r->outcome), r->signal,
+        snprintf(key, len, "%s:%d:%s", concolic_launch_outcome_name(r->outcome), r->signal,
                  r->where[0] ? r->where : "?");
     else if (r->where[0])
-        snprintf(key, len, "%s:%s", concolic_outcome_name(r->outcome), r->where);
+        snprintf(key, len, "%s:%s", concolic_launch_outcome_name(r->outcome), r->where);
     else
-        snprintf(key, len, "%s", concolic_outcome_name(r->outcome));
+        snprintf(key, len, "%s", concolic_launch_outcome_name(r->outcome));
 }
 
 static int copy_file(const char *from, const char *to)
@@ -49,16 +49,16 @@ static void reproducer_command(const concolic_result *r, const char *inputs, con
     if (!getcwd(cwd, sizeof cwd))
         snprintf(cwd, sizeof cwd, ".");
     size_t at = (size_t)snprintf(out, len, "cd");
-    at += concolic_shell_word(out + at, at < len ? len - at : 0, cwd);
+    at += concolic_launch_shell_word(out + at, at < len ? len - at : 0, cwd);
     at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && mkdir -p");
-    at += concolic_shell_word(out + at, at < len ? len - at : 0, run_dir);
+    at += concolic_launch_shell_word(out + at, at < len ? len - at : 0, run_dir);
     at += (size_t)snprintf(out + at, at < len ? len - at : 0, " && env");
     const char *const vars[][2] = {{MG_ENV_CONCOLIC_DIR "=", run_dir},
                                    {MG_ENV_CONCOLIC_INPUTS "=", inputs}};
     for (size_t k = 0; k < 2; k++) {
         char word[PATH_MAX + 64];
         snprintf(word, sizeof word, "%s%s", vars[k][0], vars[k][1]);
-        at += concolic_shell_word(out + at, at < len ? len - at : 0, word);
+        at += concolic_launch_shell_word(out + at, at < len ? len - at : 0, word);
     }
     at += (size_t)snprintf(out + at, at < len ? len - at : 0,
                            " MPIGUARD_CONCOLIC_RUN_ID=%" PRIu64 "%s", r->run_id, r->command);
@@ -96,7 +96,7 @@ static void write_reproducer(const concolic_campaign *c, const concolic_result *
     if (!f)
         return;
     fprintf(f, "outcome %s\nkey %s\nnp %u\nfocus %u\nrank %d\nwhere %s\ndetail %s\ninputs",
-            concolic_outcome_name(r->outcome), key, np, focus, r->rank, r->where, r->detail);
+            concolic_launch_outcome_name(r->outcome), key, np, focus, r->rank, r->where, r->detail);
     for (size_t i = 0; i < ninputs; i++)
         print_input(f, r, i, inputs[i]);
     fprintf(f,
@@ -112,7 +112,7 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
                         mg_report *rep)
 {
     char key[1200], summary[1600];
-    if (!concolic_outcome_is_bug(r->outcome))
+    if (!concolic_launch_outcome_is_bug(r->outcome))
         return 0;
     bug_key(r, key, sizeof key);
     if (concolic_campaign_add_bug(c, key))
@@ -120,15 +120,15 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
     char command[sizeof r->command + 3 * PATH_MAX];
     write_reproducer(c, r, inputs, ninputs, np, focus, key, command, sizeof command);
     snprintf(summary, sizeof summary, "%s%s%s with %u processes, focus %u, rank %d%s%s",
-             concolic_outcome_name(r->outcome), r->where[0] ? " at " : "", r->where, np, focus,
-             r->rank, r->detail[0] ? ": " : "", r->detail);
-    mg_finding *f = rep ? mg_report_add_finding(rep, "concolic_bug", summary) : NULL;
+             concolic_launch_outcome_name(r->outcome), r->where[0] ? " at " : "", r->where, np,
+             focus, r->rank, r->detail[0] ? ": " : "", r->detail);
+    mg_finding *f = rep ? report_add_finding(rep, "concolic_bug", summary) : NULL;
     if (f) {
-        json_object *ev = mg_finding_evidence(f), *in = json_object_new_array();
+        json_object *ev = report_finding_evidence(f), *in = json_object_new_array();
         for (size_t i = 0; i < ninputs; i++)
             json_object_array_add(in, json_object_new_int64(inputs[i]));
         json_object_object_add(ev, "outcome",
-                               json_object_new_string(concolic_outcome_name(r->outcome)));
+                               json_object_new_string(concolic_launch_outcome_name(r->outcome)));
         json_object_object_add(ev, "inputs", in);
         json_object_object_add(ev, "np", json_object_new_int((int)np));
         json_object_object_add(ev, "focus", json_object_new_int((int)focus));
@@ -137,15 +137,15 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
         json_object_object_add(ev, "iteration", json_object_new_int64((int64_t)iteration));
         json_object_object_add(ev, "key", json_object_new_string(key));
         if (r->rank >= 0)
-            mg_finding_add_rank(f, r->rank);
+            report_finding_add_rank(f, r->rank);
         char file[1024];
         snprintf(file, sizeof file, "%s", r->where);
         char *colon = strrchr(file, ':');
         if (colon)
             *colon = 0;
         if (r->where[0])
-            mg_finding_add_site(f, r->rank, NULL, file, colon ? atoi(colon + 1) : 0);
-        mg_finding_print_banner(f, stderr);
+            report_finding_add_site(f, r->rank, NULL, file, colon ? atoi(colon + 1) : 0);
+        report_render_finding_banner(f, stderr);
     }
     return 1;
 }
@@ -163,7 +163,7 @@ void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
         fprintf(f, "# iteration\tnp\tfocus\toutcome\tarms\tjob_s\tlaunch_s\trun_s\tteardown_s"
                    "\tsolve_s\tinputs\n");
     fprintf(f, "%" PRIu64 "\t%u\t%u\t%s\t%zu\t%.4f\t", c->iterations, np, focus,
-            concolic_outcome_name(r->outcome), concolic_report_covered(c), r->seconds);
+            concolic_launch_outcome_name(r->outcome), concolic_report_covered(c), r->seconds);
     if (r->split)
         fprintf(f, "%.4f\t%.4f\t%.4f\t", r->launch_s, r->run_s, r->teardown_s);
     else
@@ -303,7 +303,7 @@ static void add_count(json_object *o, const char *key, uint64_t v)
 
 void concolic_report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k)
 {
-    json_object *data = mg_report_tool_data(rep), *cost = json_object_new_object();
+    json_object *data = report_tool_data(rep), *cost = json_object_new_object();
     add_count(data, "iterations", c->iterations);
     add_count(data, "arms_covered", concolic_report_covered(c));
     add_count(data, "arms_total", 2 * (uint64_t)c->nbranches);

@@ -17,10 +17,10 @@ void concolic_resume_save(concolic_loop *L)
     text_buf t = {0};
     char *text = NULL;
     size_t len;
-    text_buf_printf(&t, "search %d %s\n", CONCOLIC_RESUME_VERSION,
-                    concolic_strategy_names[L->strategy]);
+    text_codec_buf_printf(&t, "search %d %s\n", CONCOLIC_RESUME_VERSION,
+                          concolic_loop_strategy_names[L->strategy]);
     search_session_text_write(&L->search, &L->rng, &t);
-    int rc = text_buf_finish(&t, &text, &len);
+    int rc = text_codec_buf_finish(&t, &text, &len);
     if (rc || concolic_campaign_set_search(L->c, text)) {
         concolic_campaign_set_search(L->c, NULL);
         if (!warned++)
@@ -40,13 +40,13 @@ int concolic_resume_restore(concolic_loop *L)
         return 0;
     }
     text_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
-    int rc = text_cursor_version(&cur, "search", CONCOLIC_RESUME_VERSION);
-    text_cursor_token(&cur, name, sizeof name);
+    int rc = text_codec_cursor_version(&cur, "search", CONCOLIC_RESUME_VERSION);
+    text_codec_cursor_token(&cur, name, sizeof name);
     rc = rc ? rc : cur.bad ? MG_EFORMAT : 0;
-    if (!rc && strcmp(name, concolic_strategy_names[L->strategy])) {
+    if (!rc && strcmp(name, concolic_loop_strategy_names[L->strategy])) {
         mg_warn("the campaign was searched with --strategy %s: the %s search tree restarts from "
                 "the saved inputs",
-                name, concolic_strategy_names[L->strategy]);
+                name, concolic_loop_strategy_names[L->strategy]);
         return 0;
     }
     if (!rc)

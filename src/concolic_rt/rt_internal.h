@@ -21,27 +21,22 @@ typedef struct rt_val {
 } rt_val;
 
 /* 1 in the heavy executable once mgrt_init ran. */
-extern int rt_heavy;
-
-/* Frees v's contents and leaves RT_NONE. */
-void rt_val_clear(rt_val *v);
-/* dst := deep copy of src (dst cleared first; a failed copy leaves RT_NONE). */
-void rt_val_copy(rt_val *dst, const rt_val *src);
+extern int rt_log_heavy;
 
 /* Appends one encoded record to the rank's log (nothing when there is no log). Signal-unsafe. */
 void rt_log_record(const uint8_t *bytes, size_t len);
 /* Records the arm (id, taken) in the coverage log the first time it is met. */
-void rt_cover(uint32_t id, int taken);
+void rt_log_cover(uint32_t id, int taken);
 /* Logs a branch constraint (already oriented to hold) if constraint-set reduction admits it. */
 void rt_log_branch(uint32_t id, int taken, const sym_pred *pred);
 
 /* Declares a new marked variable (the next dense id), logs it, and returns its id through *id.
  * MG_ENOMEM or MG_EFULL when it cannot be logged (the variable then stays concrete). */
-int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
-                   uint32_t *id);
+int rt_log_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
+                       uint32_t *id);
 /* Declares a communicator with its local-to-global map (copied), returns its index. The same
  * key (the communicator handle) gives the same index. */
-int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index);
+int rt_log_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index);
 /* The bytes [a, a + len) lose their symbolic values (something outside the program's own
  * stores wrote them: an MPI call, rt_mpi_write.c). */
 void rt_shadow_forget(uintptr_t a, size_t len);
@@ -50,16 +45,16 @@ void rt_shadow_forget(uintptr_t a, size_t len);
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float);
 /* 1 unless the campaign keeps floats concrete (`--floats off`: the inputs file says so, and
  * the float probes then leave every float value concrete, as before floats were tracked). */
-int rt_floats_tracked(void);
+int rt_mark_floats_tracked(void);
 
 /* Logs when this rank ended (the first call only): at MPI_Finalize, exit or a fatal signal.
  * Async-signal-safe. */
 void rt_log_ended(void);
 
 /* Outcome records for the driver (rank-<r>.outcome). */
-void rt_outcome_mpi_abort(int code);
+void rt_log_outcome_mpi_abort(int code);
 /* The first signed integer overflow of this rank (rank-<r>.overflow: its file:line); the later
  * ones are not written. */
-void rt_outcome_overflow(const char *site);
+void rt_log_outcome_overflow(const char *site);
 
 #endif

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int rt_heavy;
+int rt_log_heavy;
 
 static int log_fd = -1, outcome_fd = -1, outcome_written;
 static uint64_t build_id;
@@ -79,7 +79,7 @@ void rt_log_record(const uint8_t *bytes, size_t len)
         }                                                                                          \
     } while (0)
 
-void rt_cover(uint32_t id, int taken)
+void rt_log_cover(uint32_t id, int taken)
 {
     uint32_t arm = coverage_arm(id, taken);
     last_branch = id;
@@ -100,7 +100,7 @@ void rt_cover(uint32_t id, int taken)
 void rt_log_branch(uint32_t id, int taken, const sym_pred *pred)
 {
     int record = 1;
-    if (log_fd < 0 || !rt_heavy)
+    if (log_fd < 0 || !rt_log_heavy)
         return;
     if (!no_reduce)
         path_reduce_admit(&reduce, id, taken, &record);
@@ -110,10 +110,10 @@ void rt_log_branch(uint32_t id, int taken, const sym_pred *pred)
     EMIT(path_log_put_branch, &b);
 }
 
-int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
-                   uint32_t *id)
+int rt_log_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
+                       uint32_t *id)
 {
-    if (log_fd < 0 || !rt_heavy)
+    if (log_fd < 0 || !rt_log_heavy)
         return MG_ESTATE;
     sym_var v = {.id = next_var,
                  .kind = kind,
@@ -129,7 +129,7 @@ int rt_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_
     return 0;
 }
 
-int rt_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index)
+int rt_log_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uint32_t *index)
 {
     for (uint32_t i = 0; i < ncomms; i++)
         if (comms[i].key == key) {
@@ -214,7 +214,7 @@ static void outcome(const char *word, long long num, unsigned long long hex)
     (void)ignored;
 }
 
-void rt_outcome_mpi_abort(int code)
+void rt_log_outcome_mpi_abort(int code)
 {
     outcome("mpi_abort", code, 0);
 }
@@ -325,7 +325,7 @@ static int open_in_dir(const char *dir, const char *suffix)
     return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
-void rt_outcome_overflow(const char *site)
+void rt_log_outcome_overflow(const char *site)
 {
     static int written;
     const char *dir = getenv(MG_ENV_CONCOLIC_DIR);
@@ -363,11 +363,11 @@ void mgrt_init(int heavy, uint64_t build)
     install_handlers();
     if ((log_fd = open_in_dir(dir, "log")) < 0)
         return;
-    rt_heavy = heavy;
+    rt_log_heavy = heavy;
     no_reduce = getenv(MG_ENV_CONCOLIC_NO_REDUCE) != NULL;
     if (heavy && path_reduce_init(&reduce, 1024))
-        rt_heavy = 0;
-    path_log_header h = {.kind = rt_heavy ? PATH_LOG_HEAVY : PATH_LOG_LIGHT,
+        rt_log_heavy = 0;
+    path_log_header h = {.kind = rt_log_heavy ? PATH_LOG_HEAVY : PATH_LOG_LIGHT,
                          .build_id = build_id,
                          .run_id = run ? strtoull(run, NULL, 10) : 0,
                          .rank = my_rank,

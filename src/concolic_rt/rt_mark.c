@@ -60,7 +60,7 @@ static int64_t choose(int kind, int64_t current, int has_cap, int64_t cap)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-int rt_floats_tracked(void)
+int rt_mark_floats_tracked(void)
 {
     if (!loaded)
         load_inputs();
@@ -71,8 +71,9 @@ static void mark(int kind, void *p, unsigned size, int64_t value, int has_cap, i
 {
     uint32_t id;
     int is_float = sym_var_is_float(kind);
-    if (rt_heavy && rt_declare_var((uint8_t)kind, has_cap, cap, SYM_VAR_NO_COMM, value, &id) == 0 &&
-        (!is_float || rt_floats_tracked()))
+    if (rt_log_heavy &&
+        rt_log_declare_var((uint8_t)kind, has_cap, cap, SYM_VAR_NO_COMM, value, &id) == 0 &&
+        (!is_float || rt_mark_floats_tracked()))
         rt_shadow_mark(p, size, id, is_float);
 }
 

@@ -39,7 +39,7 @@ static int64_t comm_index(MPI_Comm comm)
         ok = 0;
     for (int i = 0; ok && i < size; i++)
         ok = global[i] >= 0;
-    ok = ok && rt_declare_comm(comm_key(comm), (uint32_t)size, (uint32_t *)global, &idx) == 0;
+    ok = ok && rt_log_declare_comm(comm_key(comm), (uint32_t)size, (uint32_t *)global, &idx) == 0;
     free(local);
     free(global);
     return ok ? (int64_t)idx : -1;
@@ -49,7 +49,7 @@ static void mark_mpi(MPI_Comm comm, int *p, int world_kind, int comm_kind)
 {
     uint32_t id, c = SYM_VAR_NO_COMM;
     int kind = world_kind;
-    if (!rt_heavy)
+    if (!rt_log_heavy)
         return;
     if (comm != MPI_COMM_WORLD) {
         int64_t i = comm_index(comm);
@@ -58,7 +58,7 @@ static void mark_mpi(MPI_Comm comm, int *p, int world_kind, int comm_kind)
         c = (uint32_t)i;
         kind = comm_kind;
     }
-    if (rt_declare_var((uint8_t)kind, 0, 0, c, *p, &id) == 0)
+    if (rt_log_declare_var((uint8_t)kind, 0, 0, c, *p, &id) == 0)
         rt_shadow_mark(p, sizeof *p, id, 0);
 }
 
@@ -83,7 +83,7 @@ int mgrt_MPI_Comm_size(MPI_Comm comm, int *size)
 int mgrt_MPI_Abort(MPI_Comm comm, int code);
 int mgrt_MPI_Abort(MPI_Comm comm, int code)
 {
-    rt_outcome_mpi_abort(code);
+    rt_log_outcome_mpi_abort(code);
     return MPI_Abort(comm, code);
 }
 

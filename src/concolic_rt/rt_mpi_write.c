@@ -56,7 +56,7 @@ void mgrt_mpi_wrote(int32_t who, int32_t shape, void *buf, const void *sendbuf, 
     MPI_Comm c = HANDLE(MPI_Comm, comm);
     MPI_Datatype t = HANDLE(MPI_Datatype, type);
     int rank = 0, peers = 1, inter = 0;
-    if (!rt_heavy || buf == MPI_IN_PLACE)
+    if (!rt_log_heavy || buf == MPI_IN_PLACE)
         return;
     /* MPI_Mrecv has no communicator: its one shape needs none. */
     if (shape != RT_WRITE_COUNT || who != RT_WRITE_ALL) {

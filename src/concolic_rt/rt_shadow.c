@@ -45,23 +45,25 @@ typedef struct mem_node {
 static mem_node *mem[MEM_BUCKETS];
 static size_t mem_count;
 
-void rt_val_clear(rt_val *v)
+/* Frees v's contents and leaves RT_NONE. */
+static void rt_val_clear(rt_val *v)
 {
     if (v->kind == RT_EXPR)
         sym_expr_free(&v->e);
     else if (v->kind == RT_PRED)
-        sym_pred_free(&v->p);
+        sym_expr_pred_free(&v->p);
     v->kind = RT_NONE;
 }
 
-void rt_val_copy(rt_val *dst, const rt_val *src)
+/* dst := deep copy of src (dst cleared first; a failed copy leaves RT_NONE). */
+static void rt_val_copy(rt_val *dst, const rt_val *src)
 {
     if (dst == src)
         return;
     rt_val_clear(dst);
     if (src->kind == RT_EXPR && sym_expr_copy(&dst->e, &src->e) == 0)
         dst->kind = RT_EXPR;
-    else if (src->kind == RT_PRED && sym_pred_copy(&dst->p, &src->p) == 0)
+    else if (src->kind == RT_PRED && sym_expr_pred_copy(&dst->p, &src->p) == 0)
         dst->kind = RT_PRED;
 }
 
@@ -298,7 +300,7 @@ void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int
         return;
     rt_val_clear(d);
     if (op == OP_XOR && pa && pa->kind == RT_PRED && !slot(sb) && cb == 1) {
-        if (sym_pred_negate(&d->p, &pa->p) == 0)
+        if (sym_expr_pred_negate(&d->p, &pa->p) == 0)
             d->kind = RT_PRED; /* `xor i1 %c, true`: the negated comparison */
         return;
     }
@@ -346,7 +348,7 @@ void mgrt_signed_op(int32_t op, int64_t a, int64_t b, int32_t width, const char 
 void mgrt_signed_op(int32_t op, int64_t a, int64_t b, int32_t width, const char *site)
 {
     if (signed_op_wraps(op, a, b, width))
-        rt_outcome_overflow(site);
+        rt_log_outcome_overflow(site);
 }
 
 static unsigned pred_width(int32_t w)
@@ -366,7 +368,8 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
     rt_val_clear(d);
     if (pa && pa->kind == RT_PRED && !slot(sb) && cb == 0 && (op == SYM_EQ || op == SYM_NE)) {
         /* (zext c) != 0 is c; (zext c) == 0 is !c: C's comparisons used as values. */
-        int rc = op == SYM_NE ? sym_pred_copy(&d->p, &pa->p) : sym_pred_negate(&d->p, &pa->p);
+        int rc = op == SYM_NE ? sym_expr_pred_copy(&d->p, &pa->p)
+                              : sym_expr_pred_negate(&d->p, &pa->p);
         if (rc == 0)
             d->kind = RT_PRED;
         return;
@@ -380,7 +383,7 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
     sym_expr ta, tb;
     int syma, symb;
     const sym_expr *a = operand(sa, ca, &ta, &syma), *b = operand(sb, cb, &tb, &symb);
-    if ((syma || symb) && sym_pred_make(&d->p, a, op, b, pred_width(width), is_unsigned) == 0)
+    if ((syma || symb) && sym_expr_pred_make(&d->p, a, op, b, pred_width(width), is_unsigned) == 0)
         d->kind = RT_PRED;
 }
 
@@ -451,40 +454,40 @@ void mgrt_memcpy(void *dst, const void *src, int64_t n)
 void mgrt_branch(int32_t id, int32_t s, int32_t taken);
 void mgrt_branch(int32_t id, int32_t s, int32_t taken)
 {
-    rt_cover((uint32_t)id, taken);
-    rt_val *v = rt_heavy ? slot(s) : NULL;
+    rt_log_cover((uint32_t)id, taken);
+    rt_val *v = rt_log_heavy ? slot(s) : NULL;
     if (!v || v->kind == RT_NONE)
         return;
     sym_pred p;
     int rc;
     if (v->kind == RT_PRED)
-        rc = taken ? sym_pred_copy(&p, &v->p) : sym_pred_negate(&p, &v->p);
+        rc = taken ? sym_expr_pred_copy(&p, &v->p) : sym_expr_pred_negate(&p, &v->p);
     else {
         sym_expr zero;
         sym_expr_init_const(&zero, 0);
-        rc = sym_pred_make(&p, &v->e, taken ? SYM_NE : SYM_EQ, &zero, 64, 0);
+        rc = sym_expr_pred_make(&p, &v->e, taken ? SYM_NE : SYM_EQ, &zero, 64, 0);
     }
     if (rc)
         return;
     rt_log_branch((uint32_t)id, taken, &p);
-    sym_pred_free(&p);
+    sym_expr_pred_free(&p);
 }
 
 void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t width);
 void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t width)
 {
     int taken = concrete == value;
-    rt_cover((uint32_t)id, taken);
-    rt_val *v = rt_heavy ? slot(s) : NULL;
+    rt_log_cover((uint32_t)id, taken);
+    rt_val *v = rt_log_heavy ? slot(s) : NULL;
     if (!v || v->kind != RT_EXPR)
         return;
     sym_expr k;
     sym_pred p;
     sym_expr_init_const(&k, value);
-    if (sym_pred_make(&p, &v->e, taken ? SYM_EQ : SYM_NE, &k, pred_width(width), 0))
+    if (sym_expr_pred_make(&p, &v->e, taken ? SYM_EQ : SYM_NE, &k, pred_width(width), 0))
         return;
     rt_log_branch((uint32_t)id, taken, &p);
-    sym_pred_free(&p);
+    sym_expr_pred_free(&p);
 }
 
 /* ---- probes: floats (docs/concolic.md "Floating-point inputs") ---- */
@@ -548,7 +551,7 @@ void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, dou
     sym_expr ta, tb;
     int syma, symb;
     const sym_expr *a = foperand(sa, ca, &ta, &syma), *b = foperand(sb, cb, &tb, &symb);
-    if ((syma || symb) && sym_pred_make(&d->p, a, code, b, 0, 0) == 0)
+    if ((syma || symb) && sym_expr_pred_make(&d->p, a, code, b, 0, 0) == 0)
         d->kind = RT_PRED;
 }
 
@@ -563,6 +566,6 @@ void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, 
     rt_val_clear(d);
     int top_bit = width >= 64 ? concrete < 0 : (concrete >> (width - 1)) & 1;
     if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_I64 && !(is_unsigned && top_bit) &&
-        rt_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
+        rt_mark_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
         d->kind = RT_EXPR;
 }

@@ -27,7 +27,7 @@ int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_pro
     if (problem == USAGE_OK)
         return 0;
     if (phase == MG_CALL_ENTER) {
-        check_event ev = capture_event(fn, CHECK_EV_ENTER, c);
+        check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, c);
         ev.comm = c ? c->id : CHECK_COMM_NULL;
         ev.flags |= CHECK_FLAG_INVALID_ARGUMENTS;
         ev.aux = problem;
@@ -83,7 +83,7 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
         u.tag_is_any = tag == MPI_ANY_TAG;
         u.any_tag_allowed = role == CAPTURE_FROM;
     }
-    return capture_args_reject(fn, phase, c, usage_check(&u), peer, tag, count);
+    return capture_args_reject(fn, phase, c, usage_args_check(&u), peer, tag, count);
 }
 
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
@@ -101,8 +101,8 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
         describe_rank(&u, root, c->size);
         u.peer_is_root = 1;
     }
-    return capture_args_reject(fn, phase, c, usage_check(&u), has_root ? root : CHECK_NO_ROOT, 0,
-                               count);
+    return capture_args_reject(fn, phase, c, usage_args_check(&u), has_root ? root : CHECK_NO_ROOT,
+                               0, count);
 }
 
 int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group)

@@ -126,10 +126,10 @@ static int sum_of(const watched_request *w, uint64_t *sum)
 /* Writes the flagged record of problem for request w, on the call site it was put in flight at. */
 static void report(const watched_request *w, usage_problem problem)
 {
-    void *current_site = mg_call_site;
-    mg_call_site = w->site;
+    void *current_site = interpose_call_site;
+    interpose_call_site = w->site;
     capture_args_reject(w->fn, MG_CALL_ENTER, w->comm, problem, w->peer, 0, (int64_t)w->bytes);
-    mg_call_site = current_site;
+    interpose_call_site = current_site;
 }
 
 /* 1 when w and a request already in flight share a byte and one of them is a receive (MPI 3.1
@@ -149,7 +149,7 @@ static int overlaps_in_flight(const watched_request *w)
 static void go_in_flight(uint32_t slot)
 {
     watched_request *w = &watched[slot];
-    w->site = mg_call_site;
+    w->site = interpose_call_site;
     if (w->gaps == MPI_DATATYPE_NULL && overlaps_in_flight(w))
         report(w, USAGE_BUFFERS_OVERLAP);
     w->summed = !w->receive && sum_of(w, &w->sum);
@@ -207,7 +207,7 @@ void capture_buffers_used(uint16_t fn, const capture_comm *c, int peer, const vo
     watched_request w = {.buf = buf,
                          .bytes = contiguous_bytes(type, count),
                          .gaps = MPI_DATATYPE_NULL,
-                         .site = mg_call_site,
+                         .site = interpose_call_site,
                          .comm = c,
                          .fn = fn,
                          .peer = peer,

@@ -31,9 +31,9 @@ uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
                               const capture_comm *comm, int persistent)
 {
     if (phase == MG_CALL_ENTER)
-        pending_id = capture_request_new();
+        pending_id = capture_emit_request_new();
     else if (rc == MPI_SUCCESS)
-        capture_request_bind(*request, pending_id, comm, persistent);
+        capture_emit_request_bind(*request, pending_id, comm, persistent);
     return pending_id;
 }
 

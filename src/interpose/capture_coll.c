@@ -24,14 +24,14 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
                  const void *buf, int64_t block, MPI_Datatype type, MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
-    const check_func_info *info = check_func_describe(fn);
-    uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_op_id(op);
+    const check_func_info *info = check_event_func_describe(fn);
+    uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_emit_op_id(op);
     if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c) {
         if (request)
             capture_call_untracked(phase, rc, request);
         return;
     }
-    check_event ev = capture_event(fn, capture_call_kind(phase), c);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), c);
     ev.flags |= capture_call_refused(rc);
     ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;
     ev.op = op_id;
@@ -186,7 +186,7 @@ static void obs_Op_create(int phase, int rc, MPI_User_function *fn, int commute,
 {
     (void)fn, (void)commute;
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
-        capture_op_bind(*op);
+        capture_emit_op_bind(*op);
         capture_handles_made(CHECK_HANDLE_OP, op, sizeof *op, MG_FN_Op_create);
     }
 }

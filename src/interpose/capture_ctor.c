@@ -20,7 +20,7 @@ void capture_ctor_describe(check_event *ev, const capture_comm *made)
     ev->aux = made ? made->id : CHECK_COMM_NULL;
     if (!made)
         return;
-    int32_t *r = capture_tmp.ranks;
+    int32_t *r = capture_emit_tmp.ranks;
     for (int i = 0; i < made->size; i++)
         r[i] = made->world ? made->world[i] : i; /* made of WORLD's members: the identity */
     for (int i = 0; i < made->remote_size; i++)
@@ -40,7 +40,7 @@ static void ctor(uint16_t fn, int phase, int rc, MPI_Comm parent, MPI_Comm *newc
         ctor_parent = capture_comm_find(parent);
     if (!ctor_parent)
         return;
-    check_event ev = capture_event(fn, capture_call_kind(phase), ctor_parent);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), ctor_parent);
     ev.flags |= capture_call_refused(rc);
     if (phase == MG_CALL_EXIT)
         capture_ctor_describe(
@@ -121,7 +121,7 @@ static void obs_Comm_free(int phase, int rc, MPI_Comm *comm)
     const capture_comm *c = capture_comm_find(freeing_comm);
     if (!c)
         return;
-    check_event ev = capture_event(CHECK_FN_COMM_FREE, capture_call_kind(phase), c);
+    check_event ev = capture_emit_event(CHECK_FN_COMM_FREE, capture_call_kind(phase), c);
     ev.flags |= capture_call_refused(rc);
     capture_emit(&ev);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)

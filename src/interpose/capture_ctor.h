@@ -11,7 +11,7 @@
 void capture_ctor_install(void);
 
 /* The exit record of a constructor: the id of what it made (made NULL: MPI_COMM_NULL) and its
- * members as world ranks (local group, then remote group), in capture_tmp.ranks. */
+ * members as world ranks (local group, then remote group), in capture_emit_tmp.ranks. */
 void capture_ctor_describe(check_event *ev, const capture_comm *made);
 
 #endif

@@ -17,7 +17,7 @@
  * completion is then unknown to the detector, which ignores it). */
 enum { MAX_REQUESTS = 1 << 16, MAX_MESSAGES = 1024, MAX_OPS = 256 };
 
-capture_scratch capture_tmp;
+capture_scratch capture_emit_tmp;
 
 static event_ring_writer ring;
 static int my_rank;
@@ -62,17 +62,18 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
              (size_t)CAPTURE_MAX_ARRAY * (CHECK_EVENT_REQUEST_SIZE + CHECK_EVENT_STATUS_SIZE) +
              (size_t)size * 2 * CHECK_EVENT_RANK_SIZE;
     encbuf = malloc(enccap);
-    capture_tmp.ids = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.ids);
-    capture_tmp.reqs = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.reqs);
-    capture_tmp.statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.statuses);
-    capture_tmp.mpi_statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.mpi_statuses);
-    capture_tmp.handles = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_tmp.handles);
-    capture_tmp.ranks = calloc(2 * (size_t)size + 2, sizeof *capture_tmp.ranks);
+    capture_emit_tmp.ids = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.ids);
+    capture_emit_tmp.reqs = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.reqs);
+    capture_emit_tmp.statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.statuses);
+    capture_emit_tmp.mpi_statuses = calloc(CAPTURE_MAX_ARRAY,
+                                           sizeof *capture_emit_tmp.mpi_statuses);
+    capture_emit_tmp.handles = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.handles);
+    capture_emit_tmp.ranks = calloc(2 * (size_t)size + 2, sizeof *capture_emit_tmp.ranks);
     pool = calloc(MAX_REQUESTS, sizeof *pool);
     free_slots = malloc(MAX_REQUESTS * sizeof *free_slots);
-    if (!encbuf || !capture_tmp.ids || !capture_tmp.reqs || !capture_tmp.statuses ||
-        !capture_tmp.mpi_statuses || !capture_tmp.handles || !capture_tmp.ranks || !pool ||
-        !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
+    if (!encbuf || !capture_emit_tmp.ids || !capture_emit_tmp.reqs || !capture_emit_tmp.statuses ||
+        !capture_emit_tmp.mpi_statuses || !capture_emit_tmp.handles || !capture_emit_tmp.ranks ||
+        !pool || !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
         capture_table_init(&freed_requests, MAX_REQUESTS) ||
         capture_table_init(&messages, MAX_MESSAGES) || capture_table_init(&ops, MAX_OPS))
         return MG_ENOMEM;
@@ -89,9 +90,9 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
 
 static void emit_end(uint16_t last_fn)
 {
-    check_event ev = capture_event(last_fn, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(last_fn, CHECK_EV_ENTER, NULL);
     ev.comm = CHECK_COMM_WORLD;
-    mg_call_site = NULL; /* the last record is written by hand: no call site is recorded */
+    interpose_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
 }
 
@@ -127,7 +128,7 @@ void capture_emit_wait_read(void)
         nanosleep(&step, NULL);
 }
 
-check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm)
+check_event capture_emit_event(uint16_t fn, uint8_t kind, const capture_comm *comm)
 {
     check_event ev;
     memset(&ev, 0, sizeof ev);
@@ -178,11 +179,11 @@ static uint64_t caller_site(void)
 {
     uintptr_t top = stack_top();
     void **frame = __builtin_frame_address(0);
-    for (int depth = 0; depth < CALLER_WALK_DEPTH && mg_call_site; depth++) {
+    for (int depth = 0; depth < CALLER_WALK_DEPTH && interpose_call_site; depth++) {
         uintptr_t next = (uintptr_t)frame[0];
         if (!frame_above(next, frame, top))
             return 0;
-        if (frame[1] == mg_call_site)
+        if (frame[1] == interpose_call_site)
             return (uint64_t)(uintptr_t)((void **)next)[1];
         frame = (void **)next;
     }
@@ -193,7 +194,7 @@ void capture_emit(check_event *ev)
 {
     ev->rank = my_rank;
     ev->seq = ++seq;
-    ev->callsite = (uint64_t)(uintptr_t)mg_call_site;
+    ev->callsite = (uint64_t)(uintptr_t)interpose_call_site;
     if (walk_callers && (ev->caller_site = caller_site()))
         ev->flags |= CHECK_FLAG_CALLER_SITE;
     size_t n;
@@ -206,18 +207,19 @@ void capture_emit(check_event *ev)
                           memory_order_release);
 }
 
-uint64_t capture_request_new(void)
+uint64_t capture_emit_request_new(void)
 {
     return ++next_request;
 }
 
-void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm, int persistent)
+void capture_emit_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
+                               int persistent)
 {
     capture_emit_request_untracked(handle);
     if (handle == MPI_REQUEST_NULL || nfree == 0)
         return;
     uint32_t slot = free_slots[nfree - 1];
-    capture_request *older = capture_request_find(handle);
+    capture_request *older = capture_emit_request_find(handle);
     if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_OK)
         return;
     nfree--;
@@ -225,7 +227,7 @@ void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *c
         .id = id, .comm = comm, .persistent = persistent, .shadowed = older};
 }
 
-capture_request *capture_request_find(MPI_Request handle)
+capture_request *capture_emit_request_find(MPI_Request handle)
 {
     uint64_t slot;
     if (handle == MPI_REQUEST_NULL ||
@@ -234,10 +236,10 @@ capture_request *capture_request_find(MPI_Request handle)
     return &pool[slot];
 }
 
-void capture_request_drop(MPI_Request handle, const capture_request *r)
+void capture_emit_request_drop(MPI_Request handle, const capture_request *r)
 {
     uint64_t key = key_of(&handle, sizeof handle);
-    capture_request *newest = capture_request_find(handle);
+    capture_request *newest = capture_emit_request_find(handle);
     if (!newest)
         return;
     if (!r || r == newest) {
@@ -267,7 +269,7 @@ void capture_emit_request_untracked(MPI_Request handle)
 int capture_emit_request_freed(MPI_Request handle)
 {
     uint64_t unused;
-    return handle != MPI_REQUEST_NULL && !capture_request_find(handle) &&
+    return handle != MPI_REQUEST_NULL && !capture_emit_request_find(handle) &&
            capture_table_get(&freed_requests, key_of(&handle, sizeof handle), &unused);
 }
 
@@ -278,19 +280,19 @@ void capture_emit_unmodelled(mg_fn fn)
         return;
     said[fn] = 1;
     /* an exit's kind: the call has returned, the rank is in no call */
-    check_event ev = capture_event(CHECK_FN_UNMODELLED, CHECK_EV_EXIT, NULL);
+    check_event ev = capture_emit_event(CHECK_FN_UNMODELLED, CHECK_EV_EXIT, NULL);
     ev.result = (int32_t)fn;
     capture_emit(&ev);
 }
 
-uint64_t capture_message_bind(MPI_Message handle)
+uint64_t capture_emit_message_bind(MPI_Message handle)
 {
     uint64_t id = ++next_message;
     capture_table_put(&messages, key_of(&handle, sizeof handle), id);
     return id;
 }
 
-uint64_t capture_message_take(MPI_Message handle)
+uint64_t capture_emit_message_take(MPI_Message handle)
 {
     uint64_t id = 0, key = key_of(&handle, sizeof handle);
     if (capture_table_get(&messages, key, &id))
@@ -298,7 +300,7 @@ uint64_t capture_message_take(MPI_Message handle)
     return id;
 }
 
-uint32_t capture_op_id(MPI_Op op)
+uint32_t capture_emit_op_id(MPI_Op op)
 {
     for (uint32_t i = 0; i < sizeof builtin_ops / sizeof *builtin_ops; i++)
         if (builtin_ops[i] == op)
@@ -308,7 +310,7 @@ uint32_t capture_op_id(MPI_Op op)
     return (uint32_t)id;
 }
 
-void capture_op_bind(MPI_Op op)
+void capture_emit_op_bind(MPI_Op op)
 {
     capture_table_put(&ops, key_of(&op, sizeof op), next_user_op++);
 }

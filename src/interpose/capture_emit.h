@@ -39,7 +39,7 @@ typedef struct capture_scratch {
     int32_t *ranks;           /* members of a new communicator: 2 * world size */
 } capture_scratch;
 
-extern capture_scratch capture_tmp;
+extern capture_scratch capture_emit_tmp;
 
 /* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
@@ -57,19 +57,19 @@ void capture_emit_close(uint16_t last_fn);
 void capture_emit_wait_read(void);
 
 /* A record for fn with the defaults (world ranks filled by the caller). */
-check_event capture_event(uint16_t fn, uint8_t kind, const capture_comm *comm);
+check_event capture_emit_event(uint16_t fn, uint8_t kind, const capture_comm *comm);
 /* Numbers, encodes and appends ev; an entry marks the rank as in that call until its exit. */
 void capture_emit(check_event *ev);
 
-/* Request ids: capture_request_new gives the next id (never 0, never reused); _bind maps the
+/* Request ids: capture_emit_request_new gives the next id (never 0, never reused); _bind maps the
  * handle MPI returned to it (a handle bound already then names both: the newer first, the older
  * through its `shadowed`); _find looks a handle up (its newest request); _drop forgets request r
  * of the handle (NULL: its newest). */
-uint64_t capture_request_new(void);
-void capture_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
-                          int persistent);
-capture_request *capture_request_find(MPI_Request handle);
-void capture_request_drop(MPI_Request handle, const capture_request *r);
+uint64_t capture_emit_request_new(void);
+void capture_emit_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
+                               int persistent);
+capture_request *capture_emit_request_find(MPI_Request handle);
+void capture_emit_request_drop(MPI_Request handle, const capture_request *r);
 /* MPI handed out handle for a request the module does not track (Rput, Rget, Comm_idup): a freed
  * request's handle that MPI reuses so no longer reads as freed. */
 void capture_emit_request_untracked(MPI_Request handle);
@@ -81,14 +81,14 @@ int capture_emit_request_freed(MPI_Request handle);
  * CHECK_FN_UNMODELLED record, the rank's first time only. */
 void capture_emit_unmodelled(mg_fn fn);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
-uint64_t capture_message_bind(MPI_Message handle);
-uint64_t capture_message_take(MPI_Message handle);
+uint64_t capture_emit_message_bind(MPI_Message handle);
+uint64_t capture_emit_message_take(MPI_Message handle);
 /* Op ids: builtin ops 1..14, user ops 64 + creation order (identical on every rank that creates
  * its ops in the same order); the id of an op freed since (not handed out again by MPI) has
  * CAPTURE_OP_FREED set. */
 #define CAPTURE_OP_FREED (UINT32_C(1) << 31)
-uint32_t capture_op_id(MPI_Op op);
-void capture_op_bind(MPI_Op op);
+uint32_t capture_emit_op_id(MPI_Op op);
+void capture_emit_op_bind(MPI_Op op);
 /* Marks a user op freed: MPI_Op_free succeeded on it. */
 void capture_emit_op_release(MPI_Op op);
 

@@ -25,7 +25,8 @@
 #include "capture_emit.h"
 #include "interpose_hooks.h"
 
-/* The portable class of an MPI error class (check_mpi_error_name), 0 when not a standard one. */
+/* The portable class of an MPI error class (check_event_mpi_error_name), 0 when not a standard one.
+ */
 static uint64_t portable_class(int mpi_class)
 {
 #define X(name) MPI_ERR_##name,
@@ -72,10 +73,10 @@ static void record_and_abort(MPI_Comm *comm, int *code, ...)
 {
     int mpi_class = MPI_ERR_UNKNOWN;
     PMPI_Error_class(*code, &mpi_class);
-    check_event ev = capture_event(CHECK_FN_MPI_ERROR, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_FN_MPI_ERROR, CHECK_EV_ENTER, NULL);
     ev.aux = portable_class(mpi_class);
     ev.result = *code;
-    mg_call_site = capture_errors_program_site(NULL);
+    interpose_call_site = capture_errors_program_site(NULL);
     capture_emit(&ev);
     capture_emit_wait_read();
     capture_emit_close(CHECK_FN_ABORT);

@@ -25,9 +25,9 @@ static void *last_reported;
 
 static void report(mg_fn fn, void *site)
 {
-    check_event ev = capture_event(CHECK_FN_AFTER_FINALIZE, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_FN_AFTER_FINALIZE, CHECK_EV_ENTER, NULL);
     ev.result = (int32_t)fn;
-    mg_call_site = site;
+    interpose_call_site = site;
     capture_emit(&ev);
     last_reported = site;
 }
@@ -64,7 +64,7 @@ void capture_finalized_exit(void)
     const char *called = NULL;
     void *site = capture_errors_program_site(&called);
     if (site && site != last_reported && is_mpi_function(called))
-        report(mg_fn_lookup(called), site);
+        report(mpi_function_ids_lookup(called), site);
     if (last_reported)
         capture_emit_wait_read(); /* read before the job is torn down */
     capture_emit_close(CHECK_FN_FINALIZE);

@@ -42,7 +42,7 @@ int capture_handles_init(void)
 
 void capture_handles_made(check_handle_kind kind, const void *handle, size_t size, mg_fn maker)
 {
-    uint64_t site = (uint64_t)(uintptr_t)mg_call_site & SITE_MASK;
+    uint64_t site = (uint64_t)(uintptr_t)interpose_call_site & SITE_MASK;
     capture_table_remove(&freed, key_of(kind, handle, size));
     if (capture_table_put(&live, key_of(kind, handle, size),
                           site | (uint64_t)maker << MAKER_SHIFT) != MG_OK &&
@@ -87,14 +87,14 @@ static int by_kind_and_creation(const void *a, const void *b)
  * call site. */
 static void emit_made(uint16_t fn, uint64_t kind, uint64_t made, int64_t count)
 {
-    void *call_site = mg_call_site;
-    check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);
+    void *call_site = interpose_call_site;
+    check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, NULL);
     ev.aux = kind;
     ev.count = count;
     ev.result = (int32_t)(made >> MAKER_SHIFT);
-    mg_call_site = (void *)(uintptr_t)(made & SITE_MASK);
+    interpose_call_site = (void *)(uintptr_t)(made & SITE_MASK);
     capture_emit(&ev);
-    mg_call_site = call_site;
+    interpose_call_site = call_site;
 }
 
 void capture_handles_name_creation(check_handle_kind kind, const void *handle, size_t size)

@@ -16,9 +16,9 @@
 /* Sizes the table at MPI_Init. Errors: MG_ENOMEM. */
 int capture_handles_init(void);
 
-/* The call `maker` in progress (its call site is mg_call_site) returned a new handle of `kind`,
- * given by its address and size: a value MPI hands out again after a free is a new object. A
- * handle past the table's capacity is not tracked (logged once). */
+/* The call `maker` in progress (its call site is interpose_call_site) returned a new handle of
+ * `kind`, given by its address and size: a value MPI hands out again after a free is a new object.
+ * A handle past the table's capacity is not tracked (logged once). */
 void capture_handles_made(check_handle_kind kind, const void *handle, size_t size, mg_fn maker);
 /* The handle of `kind` was freed: it is no longer live. */
 void capture_handles_freed(check_handle_kind kind, const void *handle, size_t size);

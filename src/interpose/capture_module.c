@@ -60,9 +60,9 @@ static int capture_init(const mg_module_job *job)
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }
-    check_event ev = capture_event(CHECK_FN_INIT, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_FN_INIT, CHECK_EV_ENTER, NULL);
     capture_emit(&ev);
-    ev = capture_event(CHECK_FN_INIT, CHECK_EV_EXIT, NULL);
+    ev = capture_emit_event(CHECK_FN_INIT, CHECK_EV_EXIT, NULL);
     capture_emit(&ev);
     capture_p2p_install();
     capture_coll_install();
@@ -88,7 +88,7 @@ static void capture_finalize(int aborting)
     capture_finalized_begin();
 }
 
-const mg_module mg_capture_module = {
+const mg_module capture_module = {
     .name = "capture",
     .init = capture_init,
     .finalize = capture_finalize,

@@ -27,7 +27,7 @@ static int32_t tag_of(int tag)
 static void emit_p2p(uint16_t fn, int phase, int rc, const capture_comm *c, int64_t count,
                      MPI_Datatype dt, int peer, int tag, uint64_t request)
 {
-    check_event ev = capture_event(fn, capture_call_kind(phase), c);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), c);
     ev.flags |= capture_call_refused(rc);
     ev.peer = capture_comm_world(c, peer);
     ev.tag = tag_of(tag);
@@ -53,7 +53,7 @@ static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, con
 static void sendrecv_enter(uint16_t fn, const capture_comm *c, int64_t count, MPI_Datatype dt,
                            int dest, int stag, int source, int rtag)
 {
-    check_event ev = capture_event(fn, CHECK_EV_ENTER, c);
+    check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, c);
     ev.peer = capture_comm_world(c, dest);
     ev.tag = tag_of(stag);
     ev.peer2 = capture_comm_world(c, source);
@@ -120,7 +120,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
         emit_p2p(fn, MG_CALL_ENTER, MPI_SUCCESS, c, count, dt, source, tag, 0);                    \
         capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, source, tag, comm, st);                            \
-        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        check_event ev = capture_emit_event(fn, CHECK_EV_EXIT, c);                                 \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
     }
@@ -142,7 +142,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
         capture_buffers_used(fn, c, dest, sb, sn, st_, 0);                                         \
         capture_buffers_used(fn, c, source, rb, rn, rt, 1);                                        \
         int rc = mg_next_##name(sb, sn, st_, dest, stag, rb, rn, rt, source, rtag, comm, st);      \
-        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        check_event ev = capture_emit_event(fn, CHECK_EV_EXIT, c);                                 \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
     }
@@ -162,7 +162,7 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
         sendrecv_enter(fn, c, count, dt, dest, stag, source, rtag);                                \
         capture_buffers_used(fn, c, source, buf, count, dt, 1);                                    \
         int rc = mg_next_##name(buf, count, dt, dest, stag, source, rtag, comm, st);               \
-        check_event ev = capture_event(fn, CHECK_EV_EXIT, c);                                      \
+        check_event ev = capture_emit_event(fn, CHECK_EV_EXIT, c);                                 \
         emit_status_exit(&ev, c, rc, st);                                                          \
         return rc;                                                                                 \
     }
@@ -172,13 +172,13 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                            MPI_Status *status)                                                     \
     {                                                                                              \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
-        check_event ev = capture_event(fn, CHECK_EV_ENTER, NULL);                                  \
-        ev.aux = capture_message_take(*message);                                                   \
+        check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, NULL);                             \
+        ev.aux = capture_emit_message_take(*message);                                              \
         ev.count = count;                                                                          \
         capture_types_describe(&ev, dt, count);                                                    \
         capture_emit(&ev);                                                                         \
         int rc = mg_next_##name(buf, count, dt, message, st);                                      \
-        ev = capture_event(fn, CHECK_EV_EXIT, NULL);                                               \
+        ev = capture_emit_event(fn, CHECK_EV_EXIT, NULL);                                          \
         emit_status_exit(&ev, NULL, rc, st);                                                       \
         return rc;                                                                                 \
     }
@@ -188,10 +188,10 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
                            MPI_Message *message, MPI_Request *request)                             \
     {                                                                                              \
         (void)buf;                                                                                 \
-        check_event ev = capture_event(fn, capture_call_kind(phase), NULL);                        \
+        check_event ev = capture_emit_event(fn, capture_call_kind(phase), NULL);                   \
         ev.request = capture_call_request(phase, rc, request, NULL, 0);                            \
         if (phase == MG_CALL_ENTER)                                                                \
-            ev.aux = capture_message_take(*message);                                               \
+            ev.aux = capture_emit_message_take(*message);                                          \
         ev.count = count;                                                                          \
         capture_types_describe(&ev, dt, count);                                                    \
         capture_emit(&ev);                                                                         \
@@ -251,7 +251,7 @@ static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_FN_PROBE, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Probe(source, tag, comm, st);
-    check_event ev = capture_event(CHECK_FN_PROBE, CHECK_EV_EXIT, c);
+    check_event ev = capture_emit_event(CHECK_FN_PROBE, CHECK_EV_EXIT, c);
     emit_status_exit(&ev, c, rc, st);
     return rc;
 }
@@ -264,8 +264,8 @@ static int impl_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_FN_MPROBE, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     int rc = mg_next_Mprobe(source, tag, comm, message, st);
-    check_event ev = capture_event(CHECK_FN_MPROBE, CHECK_EV_EXIT, c);
-    ev.aux = rc == MPI_SUCCESS ? capture_message_bind(*message) : 0;
+    check_event ev = capture_emit_event(CHECK_FN_MPROBE, CHECK_EV_EXIT, c);
+    ev.aux = rc == MPI_SUCCESS ? capture_emit_message_bind(*message) : 0;
     emit_status_exit(&ev, c, rc, st);
     return rc;
 }
@@ -283,9 +283,9 @@ static int probe_nonblocking(uint16_t fn, int source, int tag, MPI_Comm comm, in
     if (!c || (rc == MPI_SUCCESS && !*flag))
         return rc;
     emit_p2p(fn, MG_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
-    check_event ev = capture_event(fn, CHECK_EV_EXIT, c);
+    check_event ev = capture_emit_event(fn, CHECK_EV_EXIT, c);
     ev.result = rc == MPI_SUCCESS;
-    ev.aux = ev.result && message ? capture_message_bind(*message) : 0;
+    ev.aux = ev.result && message ? capture_emit_message_bind(*message) : 0;
     emit_status_exit(&ev, c, rc, st);
     return rc;
 }

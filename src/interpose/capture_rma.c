@@ -119,7 +119,7 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, int disp_unit, c
         making_on = capture_comm_find(comm);
     if (!making_on)
         return;
-    check_event ev = capture_event(fn, capture_call_kind(phase), making_on);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), making_on);
     ev.flags |= capture_call_refused(rc);
     ev.count = phase == MG_CALL_ENTER ? disp_unit : 0;
     if (phase == MG_CALL_EXIT) {
@@ -142,7 +142,7 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
 {
     MPI_Aint lb, extent, true_lb, true_extent;
     rma_region r = {.disp = disp,
-                    .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_op_id(op),
+                    .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_emit_op_id(op),
                     .type = type,
                     .count = count};
     if (count > 0 && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
@@ -161,7 +161,7 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
 static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target, int64_t count,
                     const pscw_group *g, const rma_region *region)
 {
-    check_event ev = capture_event(fn, capture_call_kind(phase), &w->group);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), &w->group);
     ev.flags |= capture_call_refused(rc);
     ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
     ev.count = count;

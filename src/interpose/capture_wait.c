@@ -19,7 +19,7 @@ static MPI_Request freeing_request;
 
 static uint64_t id_of(MPI_Request handle)
 {
-    const capture_request *r = capture_request_find(handle);
+    const capture_request *r = capture_emit_request_find(handle);
     return r ? r->id : 0;
 }
 
@@ -44,7 +44,7 @@ static void check_freed(uint16_t fn, int phase, int n, const MPI_Request *reqs)
 static void obs_Start(int phase, int rc, MPI_Request *request)
 {
     check_freed(CHECK_FN_START, phase, 1, request);
-    check_event ev = capture_event(CHECK_FN_START, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_FN_START, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     ev.request = id_of(*request);
     capture_emit(&ev);
@@ -56,22 +56,22 @@ static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
 {
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
     check_freed(CHECK_FN_STARTALL, phase, n, reqs);
-    check_event ev = capture_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     for (int i = 0; i < n; i++)
-        capture_tmp.ids[i] = id_of(reqs[i]);
+        capture_emit_tmp.ids[i] = id_of(reqs[i]);
     ev.n_requests = (uint32_t)n;
-    ev.requests = capture_tmp.ids;
+    ev.requests = capture_emit_tmp.ids;
     capture_emit(&ev);
     for (int i = 0; phase == MG_CALL_EXIT && rc == MPI_SUCCESS && i < n; i++)
-        capture_buffers_started(capture_tmp.ids[i]);
+        capture_buffers_started(capture_emit_tmp.ids[i]);
 }
 
 /* The entry or exit record of a Request_free of the request with this id (none for 0: a handle
  * the module does not know). */
 static void emit_free(int phase, uint64_t id)
 {
-    check_event ev = capture_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
     ev.request = id;
     if (ev.request)
         capture_emit(&ev);
@@ -86,29 +86,29 @@ static void obs_Request_free(int phase, int rc, MPI_Request *request)
     emit_free(phase, id);
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_buffers_forget(id);
-        capture_request_drop(freeing_request, NULL);
+        capture_emit_request_drop(freeing_request, NULL);
     }
 }
 
 static void obs_Cancel(int phase, int rc, MPI_Request *request)
 {
     (void)rc;
-    check_event ev = capture_event(CHECK_FN_CANCEL, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_FN_CANCEL, capture_call_kind(phase), NULL);
     ev.request = id_of(*request);
     if (ev.request)
         capture_emit(&ev);
 }
 
-/* The entry (no completions) or the exit: the first nst of capture_tmp.statuses; rc the MPI
+/* The entry (no completions) or the exit: the first nst of capture_emit_tmp.statuses; rc the MPI
  * call's return code (MPI_SUCCESS for an entry). */
 static void emit_requests(uint16_t fn, uint8_t kind, int n, uint32_t nst, int result, int rc)
 {
-    check_event ev = capture_event(fn, kind, NULL);
+    check_event ev = capture_emit_event(fn, kind, NULL);
     ev.flags |= capture_call_refused(rc);
     ev.n_requests = (uint32_t)n;
-    ev.requests = capture_tmp.ids;
+    ev.requests = capture_emit_tmp.ids;
     ev.n_statuses = nst;
-    ev.statuses = capture_tmp.statuses;
+    ev.statuses = capture_emit_tmp.statuses;
     ev.result = result;
     capture_emit(&ev);
 }
@@ -116,7 +116,7 @@ static void emit_requests(uint16_t fn, uint8_t kind, int n, uint32_t nst, int re
 /* nst completions were recorded by completed(); rc is the MPI call's return code. */
 static void finish(uint16_t fn, int n, uint32_t nst, int result, int rc)
 {
-    if (check_func_describe(fn)->klass == CHECK_CLASS_TEST) {
+    if (check_event_func_describe(fn)->klass == CHECK_CLASS_TEST) {
         if (nst == 0 && rc == MPI_SUCCESS)
             return;
         emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
@@ -151,8 +151,8 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 {
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY, freed_checked = 0;
     for (int i = 0; i < n; i++) {
-        capture_tmp.handles[i] = reqs[i];
-        capture_request *r = capture_request_find(reqs[i]);
+        capture_emit_tmp.handles[i] = reqs[i];
+        capture_request *r = capture_emit_request_find(reqs[i]);
         /* a live request is never freed: the freed table is only read for unknown handles */
         if (!r && !freed_checked && capture_emit_request_freed(reqs[i])) {
             reject_freed(fn, i);
@@ -161,10 +161,10 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
         shared_handle[i] = r && r->shadowed;
         if (shared_handle[i])
             r = copy_of(r, reqs, i);
-        capture_tmp.reqs[i] = r;
-        capture_tmp.ids[i] = r ? r->id : 0;
+        capture_emit_tmp.reqs[i] = r;
+        capture_emit_tmp.ids[i] = r ? r->id : 0;
     }
-    if (check_func_describe(fn)->klass == CHECK_CLASS_WAIT)
+    if (check_event_func_describe(fn)->klass == CHECK_CLASS_WAIT)
         emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
     return n;
 }
@@ -172,19 +172,20 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 /* Records completion number k: request index i with status st (may be MPI_STATUS_IGNORE). */
 static void completed(uint32_t k, int i, const MPI_Status *st)
 {
-    const capture_request *r = capture_tmp.reqs[i];
-    capture_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i,
-                                                  shared_handle[i] ? MPI_STATUS_IGNORE : st);
+    const capture_request *r = capture_emit_tmp.reqs[i];
+    capture_emit_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i,
+                                                       shared_handle[i] ? MPI_STATUS_IGNORE : st);
     if (r)
         capture_buffers_completed(r->id);
     if (r && !r->persistent)
-        capture_request_drop(capture_tmp.handles[i], r);
+        capture_emit_request_drop(capture_emit_tmp.handles[i], r);
 }
 
 static MPI_Status *statuses_for(MPI_Status *given, int count)
 {
-    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY ? given
-                                                                     : capture_tmp.mpi_statuses;
+    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY
+               ? given
+               : capture_emit_tmp.mpi_statuses;
 }
 
 /* When a completion call returns an error, Open MPI frees each persistent request of its array
@@ -194,13 +195,13 @@ static MPI_Status *statuses_for(MPI_Status *given, int count)
 static void freed_by_error(int rc, int n, const MPI_Request reqs[])
 {
     for (int i = 0; rc != MPI_SUCCESS && i < n; i++) {
-        const capture_request *r = capture_tmp.reqs[i];
+        const capture_request *r = capture_emit_tmp.reqs[i];
         if (!r || !r->persistent || reqs[i] != MPI_REQUEST_NULL)
             continue;
         emit_free(MG_CALL_ENTER, r->id);
         emit_free(MG_CALL_EXIT, r->id);
         capture_buffers_forget(r->id);
-        capture_request_drop(capture_tmp.handles[i], r);
+        capture_emit_request_drop(capture_emit_tmp.handles[i], r);
     }
 }
 
@@ -238,7 +239,7 @@ static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *stat
     /* A non-persistent request whose completion failed (a truncation) is freed and its handle
      * nulled by both MPIs (Open MPI 4.1, MPICH 4.0), in a Wait and a Test alike: it completed
      * (a persistent one: freed_by_error). */
-    const capture_request *r = capture_tmp.reqs[0];
+    const capture_request *r = capture_emit_tmp.reqs[0];
     int failed = rc != MPI_SUCCESS && r && !r->persistent && *request == MPI_REQUEST_NULL;
     int ended = (done && rc == MPI_SUCCESS) || failed;
     if (ended)
@@ -266,7 +267,7 @@ static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status
     int done = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && (!flag || *flag);
     uint32_t k = 0;
     for (int i = 0; done && i < n; i++)
-        if (capture_tmp.ids[i] && !left_pending(rc, st, i))
+        if (capture_emit_tmp.ids[i] && !left_pending(rc, st, i))
             completed(k++, i, status_at(rc, st, i));
     finish(fn, n, k, done, rc);
     freed_by_error(rc, n, reqs);
@@ -346,7 +347,7 @@ static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int ind
  * records, request the id the detector follows it by, like any nonblocking call's. */
 static void local_request(uint16_t fn, int phase, int rc, MPI_Request *request)
 {
-    check_event ev = capture_event(fn, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(fn, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     ev.request = capture_call_request(phase, rc, request, NULL, 0);
     capture_emit(&ev);
@@ -388,7 +389,7 @@ static void obs_Grequest_start(int ph, int rc, MPI_Grequest_query_function *quer
 
 static void obs_Grequest_complete(int phase, int rc, MPI_Request request)
 {
-    check_event ev = capture_event(CHECK_FN_GREQUEST_COMPLETE, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_FN_GREQUEST_COMPLETE, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     ev.request = id_of(request);
     if (ev.request)

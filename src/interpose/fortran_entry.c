@@ -537,7 +537,7 @@ void mpi_init_(MPI_Fint *ierr)
     interpose_next_resolve();
     pmpi_init_(&rc);
     if (rc == MPI_SUCCESS)
-        mg_interpose_start();
+        interpose_start();
     fortran_return(ierr, rc);
 }
 FORTRAN_ALIASES(mpi_init_, mpi_init, mpi_init__, MPI_INIT)
@@ -549,7 +549,7 @@ void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
     interpose_next_resolve();
     pmpi_init_thread_(required, provided, &rc);
     if (rc == MPI_SUCCESS)
-        mg_interpose_start();
+        interpose_start();
     fortran_return(ierr, rc);
 }
 FORTRAN_ALIASES(mpi_init_thread_, mpi_init_thread, mpi_init_thread__, MPI_INIT_THREAD)
@@ -558,7 +558,7 @@ FORTRAN_ALIAS(mpi_init_thread_, mpi_init_thread_f08_)
 void mpi_finalize_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    mg_interpose_end(MG_FN_Finalize);
+    interpose_end(MG_FN_Finalize);
     pmpi_finalize_(&rc);
     interpose_finalize_returned();
     fortran_return(ierr, rc);
@@ -569,7 +569,7 @@ FORTRAN_ALIAS(mpi_finalize_, mpi_finalize_f08_)
 void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    mg_interpose_end(MG_FN_Abort);
+    interpose_end(MG_FN_Abort);
     pmpi_abort_(comm, errorcode, &rc);
     fortran_return(ierr, rc);
 }

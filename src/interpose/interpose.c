@@ -29,8 +29,8 @@
 
 enum { MAX_MODULES = 8 };
 
-static const mg_module *const available_modules[] = {&mg_state_module, &mg_protect_module,
-                                                     &mg_capture_module};
+static const mg_module *const available_modules[] = {&state_module, &protect_module,
+                                                     &capture_module};
 
 static const mg_module *enabled[MAX_MODULES];
 static int enabled_count;
@@ -46,7 +46,7 @@ enum route { ROUTE_DIRECT, ROUTE_REPLACED, ROUTE_HOOKED };
 static unsigned char routes[MG_FN_COUNT];
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
 static _Thread_local int call_depth MG_TLS_FAST;
-_Thread_local void *mg_call_site MG_TLS_FAST;
+_Thread_local void *interpose_call_site MG_TLS_FAST;
 
 /* Wrapped calls entered so far, exported for the ptrace sampler (docs/sampler.md "Call counter"):
  * a count that moves between two samples is progress, which stacks alone cannot show in a job that
@@ -102,7 +102,7 @@ static void dispatch_leave(mg_fn fn)
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
         return (next)args;                                                                         \
-    mg_call_site = (site);                                                                         \
+    interpose_call_site = (site);                                                                  \
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
     if (route == ROUTE_REPLACED && impl)                                                           \
         return impl args;                                                                          \
@@ -184,7 +184,7 @@ static void route_calls(int on)
 
 /* Turns on the modules MPIGUARD_MODULES asks for, once (under MPICH a Fortran MPI_Init reaches the
  * C one too); a module that fails its init stays off. */
-void mg_interpose_start(void)
+void interpose_start(void)
 {
     static int started;
     const char *list = getenv(MG_ENV_MODULES);
@@ -239,7 +239,7 @@ static _Thread_local int finalizing;
 
 /* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
  * finds no module enabled and only passes fn to the after_finalize hooks. */
-void mg_interpose_end(mg_fn fn)
+void interpose_end(mg_fn fn)
 {
     if (enter_hook_count && !call_depth && !finalizing)
         dispatch_enter(fn);
@@ -257,7 +257,7 @@ int MPI_Init(int *argc, char ***argv)
     interpose_next_resolve();
     int rc = mg_next_Init(argc, argv);
     if (rc == MPI_SUCCESS)
-        mg_interpose_start();
+        interpose_start();
     return rc;
 }
 
@@ -266,13 +266,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     interpose_next_resolve();
     int rc = mg_next_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
-        mg_interpose_start();
+        interpose_start();
     return rc;
 }
 
 int MPI_Finalize(void)
 {
-    mg_interpose_end(MG_FN_Finalize);
+    interpose_end(MG_FN_Finalize);
     int rc = mg_next_Finalize();
     interpose_finalize_returned();
     return rc;
@@ -280,6 +280,6 @@ int MPI_Finalize(void)
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    mg_interpose_end(MG_FN_Abort);
+    interpose_end(MG_FN_Abort);
     return mg_next_Abort(comm, errorcode);
 }

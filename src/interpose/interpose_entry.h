@@ -32,10 +32,10 @@
 
 /* Turns the modules on after the MPI library's own Init or Init_thread succeeded; once per process,
  * whichever binding asks first. */
-void mg_interpose_start(void);
+void interpose_start(void);
 /* Turns the modules off before the MPI library's Finalize (fn MG_FN_Finalize) or Abort
  * (MG_FN_Abort); idempotent. */
-void mg_interpose_end(mg_fn fn);
+void interpose_end(mg_fn fn);
 /* After the MPI library's Finalize returned: a Finalize called from then on is a second one. */
 void interpose_finalize_returned(void);
 

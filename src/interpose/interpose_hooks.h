@@ -25,7 +25,7 @@ enum mg_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
 
 /* The application's call site of the outermost MPI call in progress on this thread (the return
  * address of the wrapper), set before the observer runs; resolved to file:line outside the rank. */
-extern _Thread_local void *mg_call_site MG_TLS_FAST;
+extern _Thread_local void *interpose_call_site MG_TLS_FAST;
 
 #define MG_ARGS_OF(...) __VA_ARGS__
 #define MG_FN(name, params, args, cls)                                                             \

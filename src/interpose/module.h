@@ -33,8 +33,8 @@ typedef struct mg_module {
 } mg_module;
 
 /* Modules available in this build. */
-extern const mg_module mg_state_module;
-extern const mg_module mg_protect_module; /* protect_module.c: collectives vs scaling problems */
-extern const mg_module mg_capture_module; /* capture_module.c: check event records */
+extern const mg_module state_module;
+extern const mg_module protect_module; /* protect_module.c: collectives vs scaling problems */
+extern const mg_module capture_module; /* capture_module.c: check event records */
 
 #endif

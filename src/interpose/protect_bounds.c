@@ -39,7 +39,7 @@ static int parse_entry(const bounds_text_entry *t, scaling_bound_entry *e, int *
 {
     int nonblocking = 0, large = 0, in_place = 0;
     if (scaling_coll_from_name(t->collective, &e->coll, &nonblocking, &large, &in_place) != 0 ||
-        scaling_form_parse(t->form, &e->form))
+        scaling_bounds_form_parse(t->form, &e->form))
         return MG_EINVAL;
     e->type_size = t->type_size;
     e->nprocs = t->nprocs;
@@ -178,7 +178,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
     strncat(copy, artificial, sizeof copy - 1);
     bounds_text_artificial a;
     scaling_form form;
-    int bad = bounds_text_parse_artificial(copy, &a) || scaling_form_parse(a.form, &form);
+    int bad = bounds_text_parse_artificial(copy, &a) || scaling_bounds_form_parse(a.form, &form);
     for (int t = 0; t < TABLES && !bad; t++)
         if (t / 4 ? a.on_large : a.on_int)
             bad = scaling_bounds_set_artificial(&tables[t / 4][t / 2 % 2][t % 2], form, a.limit);

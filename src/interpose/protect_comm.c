@@ -13,7 +13,7 @@ enum { GROUP_TAG = 0x6d67 };
 
 static int keyval = MPI_KEYVAL_INVALID;
 
-_Alignas(64) protect_hot_data protect_hot;
+_Alignas(64) protect_hot_data protect_comm_hot;
 _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
 
 static void free_groups(protect_groups *g)
@@ -30,7 +30,7 @@ static void free_groups(protect_groups *g)
 static int delete_record(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)extra;
-    atomic_fetch_add(&protect_hot.records_freed, 1);
+    atomic_fetch_add(&protect_comm_hot.records_freed, 1);
     protect_comm *p = value;
     for (int i = 0; i < PROTECT_GROUP_CACHE; i++)
         free_groups(&p->groups[i]);
@@ -71,7 +71,7 @@ static protect_comm *record_of(MPI_Comm comm)
 protect_comm *protect_comm_lookup(MPI_Comm comm)
 {
     /* read before the lookup: a free during it voids the entry made from it */
-    unsigned freed = atomic_load_explicit(&protect_hot.records_freed, memory_order_acquire);
+    unsigned freed = atomic_load_explicit(&protect_comm_hot.records_freed, memory_order_acquire);
     protect_comm *p = record_of(comm);
     if (p)
         protect_comm_last_lookup = (protect_comm_last){comm, p, freed, p->rank, p->size, p->inter};

@@ -41,7 +41,7 @@ protect_comm *protect_comm_lookup(MPI_Comm comm);
 /* The record the thread looked up last: programs run their collectives on one or two
  * communicators, and a hit skips MPI_Comm_get_attr (about 160 instructions on Open MPI, most of a
  * call that nothing fires on). A freed communicator's handle can come back for a new one, so the
- * entry holds only while no record has been freed since it was made (protect_hot.records_freed
+ * entry holds only while no record has been freed since it was made (protect_comm_hot.records_freed
  * counts the frees). It keeps a copy of the record's rank, size and inter, so that the entry
  * points' quick pass reads the thread's own line and not the record's. */
 typedef struct protect_comm_last {
@@ -60,16 +60,16 @@ typedef struct protect_hot_data {
     _Atomic unsigned records_freed; /* records freed so far (the delete callback counts) */
     /* [nonblocking]: bit 1u << coll for an int irregular collective that no bound covers and whose
      * ranks need not agree: only Detector D can fire on it, and only where a count or displacement
-     * is negative (protect_quick_pass; set by protect_watch_setup). */
+     * is negative (protect_quick_pass; set by protect_run_watch_setup). */
     uint32_t vectors_only[2];
 } protect_hot_data;
-extern protect_hot_data protect_hot;
+extern protect_hot_data protect_comm_hot;
 
 /* The thread's last lookup where it holds for comm, else NULL: no call, so that the entry points'
  * quick pass stays a leaf (a miss sends the call the longer way, which looks up). */
 static inline const protect_comm_last *protect_comm_remembered(MPI_Comm comm)
 {
-    unsigned freed = atomic_load_explicit(&protect_hot.records_freed, memory_order_acquire);
+    unsigned freed = atomic_load_explicit(&protect_comm_hot.records_freed, memory_order_acquire);
     const protect_comm_last *last = &protect_comm_last_lookup;
     return last->record && last->comm == comm && last->freed == freed ? last : NULL;
 }

@@ -55,42 +55,44 @@ static int same_mpi(const scaling_bounds *b)
 static int protect_init(const mg_module_job *job)
 {
     char err[512];
-    scaling_params_default(&protect_cfg.params);
+    scaling_params_default(&protect_run_cfg.params);
 #ifdef MPICH_VERSION
     /* MPICH's Allgatherv costs more than its Allgather into a strided type (scaling_params.h);
      * a bounds file with measured costs says so for the installed library. */
-    protect_cfg.params.allgather_block_stride = 1;
+    protect_run_cfg.params.allgather_block_stride = 1;
 #endif
-    if (parse_force(getenv(MG_ENV_PROTECT_WORKAROUND), &protect_cfg.force) != 0) {
+    if (parse_force(getenv(MG_ENV_PROTECT_WORKAROUND), &protect_run_cfg.force) != 0) {
         interpose_log("protect module off: unknown workaround ", getenv(MG_ENV_PROTECT_WORKAROUND));
         return -1;
     }
     /* A forced W1-A, W1-B or W3 changes every rank's side of the call: the ranks must agree. */
     const char *agree = getenv(MG_ENV_PROTECT_AGREE);
-    protect_cfg.agree = (agree && strcmp(agree, "1") == 0) || protect_cfg.force == SCALING_WA_W1A ||
-                        protect_cfg.force == SCALING_WA_W1B || protect_cfg.force == SCALING_WA_W3;
-    if (protect_large_setup() == 0 && protect_cfg.force == SCALING_WA_W3 && job->rank == 0) {
+    protect_run_cfg.agree = (agree && strcmp(agree, "1") == 0) ||
+                            protect_run_cfg.force == SCALING_WA_W1A ||
+                            protect_run_cfg.force == SCALING_WA_W1B ||
+                            protect_run_cfg.force == SCALING_WA_W3;
+    if (protect_large_setup() == 0 && protect_run_cfg.force == SCALING_WA_W3 && job->rank == 0) {
         /* The CLI refuses this (69); set by hand, the cost model chooses instead. */
         interpose_log("protect: W3 was asked for, but this MPI has no MPI-4 large-count "
                       "collectives (MPI_Gatherv_c, ...): the cost model chooses",
                       NULL);
     }
     if (protect_bounds_load(getenv(MG_ENV_PROTECT_BOUNDS), getenv(MG_ENV_PROTECT_ARTIFICIAL),
-                            job->size, protect_cfg.tables, &protect_cfg.params, err,
+                            job->size, protect_run_cfg.tables, &protect_run_cfg.params, err,
                             sizeof err) != 0) {
         interpose_log("protect module off: ", err);
         return -1;
     }
-    if (!same_mpi(&protect_cfg.tables[0][0][0])) {
+    if (!same_mpi(&protect_run_cfg.tables[0][0][0])) {
         interpose_log("protect module off: the bounds file was measured on another MPI: ",
-                      protect_cfg.tables[0][0][0].mpi_impl);
+                      protect_run_cfg.tables[0][0][0].mpi_impl);
         return -1;
     }
     if (protect_comm_setup() != MPI_SUCCESS) {
         interpose_log("protect module off: cannot create its communicator attribute", NULL);
         return -1;
     }
-    protect_watch_setup();
+    protect_run_watch_setup();
     protect_site_setup(getenv(MG_ENV_PROTECT_EVENTS), job->rank, job->size);
     protect_pending_setup();
     protect_entry_install();
@@ -106,7 +108,7 @@ static void protect_finalize(int aborting)
     protect_site_close();
 }
 
-const mg_module mg_protect_module = {
+const mg_module protect_module = {
     .name = "protect",
     .init = protect_init,
     .finalize = protect_finalize,

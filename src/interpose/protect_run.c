@@ -23,7 +23,7 @@
 #include "protect_large.h"
 #include "protect_site.h"
 
-protect_config protect_cfg;
+protect_config protect_run_cfg;
 
 /* The table of a form: blocking and nonblocking forms were tested apart, and so were the
  * large-count `_c` forms, whose entries bound the application's `_c` calls (and W3), and the calls
@@ -31,7 +31,7 @@ protect_config protect_cfg;
 static const scaling_bounds *table_of(int large, const scaling_args *a, int nonblocking)
 {
     int in_place = a->in_place && scaling_coll_in_place_everywhere(a->coll);
-    return &protect_cfg.tables[large][in_place][nonblocking];
+    return &protect_run_cfg.tables[large][in_place][nonblocking];
 }
 
 static const scaling_bounds *bounds_of(const protect_call *pc)
@@ -210,9 +210,9 @@ static void choose(protect_call *pc, const scaling_trigger *t, int alone, scalin
 {
     scaling_choice_opts opts = {.contiguous = contiguous(pc),
                                 .excluded = alone ? ~(1u << SCALING_WA_W2) : 0,
-                                .force = protect_cfg.force};
+                                .force = protect_run_cfg.force};
     large_count_opts(pc, t->n, &opts);
-    if (scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, t, &opts, t->n, starts,
+    if (scaling_choice_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, t, &opts, t->n, starts,
                             choice) != 0) {
         note_unprotected(pc, unprotected_why(choice, alone));
         d->action = ACT_UNPROTECTED;
@@ -279,8 +279,8 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     common.n = all[4];
     scaling_choice_opts opts = {.contiguous = contiguous(pc)};
     large_count_opts(pc, all[4], &opts);
-    int rc = scaling_choice_make(bounds_of(pc), &protect_cfg.params, &pc->a, &common, &opts, all[4],
-                                 starts, choice);
+    int rc = scaling_choice_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, &common, &opts,
+                                 all[4], starts, choice);
     int64_t flags[SCALING_WA_COUNT], agreed[SCALING_WA_COUNT];
     for (int w = 0; w < SCALING_WA_COUNT; w++)
         flags[w] = rc != 0 || !(choice->usable & (1u << w));
@@ -289,7 +289,7 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
     unsigned everywhere = 0;
     for (int w = 0; w < SCALING_WA_COUNT; w++)
         everywhere |= agreed[w] ? 0 : 1u << w;
-    d->workaround = scaling_choice_agreed(everywhere, protect_cfg.force);
+    d->workaround = scaling_choice_agreed(everywhere, protect_run_cfg.force);
     if (d->workaround == SCALING_WA_NONE) {
         note_unprotected(pc, "no workaround applies on every rank");
         d->action = ACT_UNPROTECTED;
@@ -311,7 +311,7 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_tr
     plan->true_b = decider ? t->true_b : NULL;
     switch (plan->w) {
     case SCALING_WA_W1B:
-        if (scaling_w1b_plan_make(bounds_of(pc), &protect_cfg.params, &pc->a, d->n_global,
+        if (scaling_w1b_plan_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, d->n_global,
                                   &plan->w1b) != 0)
             return -1;
         if (pc->a.coll != SCALING_ALLTOALLV && !decider) {
@@ -378,7 +378,7 @@ static void widen_large(protect_call *pc)
  * pays the control message that lets W1-A, W1-B and W3 serve them. */
 static int agreeing(scaling_coll c)
 {
-    return protect_cfg.agree &&
+    return protect_run_cfg.agree &&
            (c == SCALING_GATHERV || c == SCALING_SCATTERV || c == SCALING_ALLTOALLV);
 }
 
@@ -391,13 +391,13 @@ static int agreeing(scaling_coll c)
 static int may_fire(scaling_coll c, int large, int nonblocking)
 {
     /* The in-place table holds every entry of the form (protect_bounds_load). */
-    int covered = scaling_bounds_covers(&protect_cfg.tables[large][1][nonblocking], c);
+    int covered = scaling_bounds_covers(&protect_run_cfg.tables[large][1][nonblocking], c);
     if (large)
         return protect_large_has(c, nonblocking) && covered;
     return scaling_coll_get(c)->irregular || covered;
 }
 
-void protect_watch_setup(void)
+void protect_run_watch_setup(void)
 {
     for (int large = 0; large < 2; large++)
         for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
@@ -405,16 +405,16 @@ void protect_watch_setup(void)
             for (int c = 0; c < SCALING_COLL_COUNT; c++)
                 if (may_fire((scaling_coll)c, large, nonblocking))
                     mask |= 1u << c;
-            protect_cfg.watched[large][nonblocking] = mask;
+            protect_run_cfg.watched[large][nonblocking] = mask;
         }
     for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
         uint32_t mask = 0;
         for (int c = 0; c < SCALING_COLL_COUNT; c++)
             /* the in-place table holds every entry of the form, as in may_fire */
             if (scaling_coll_get((scaling_coll)c)->irregular && !agreeing((scaling_coll)c) &&
-                !scaling_bounds_covers(&protect_cfg.tables[0][1][nonblocking], (scaling_coll)c))
+                !scaling_bounds_covers(&protect_run_cfg.tables[0][1][nonblocking], (scaling_coll)c))
                 mask |= 1u << c;
-        protect_hot.vectors_only[nonblocking] = mask;
+        protect_comm_hot.vectors_only[nonblocking] = mask;
     }
 }
 

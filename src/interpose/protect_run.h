@@ -24,25 +24,25 @@ typedef struct protect_config {
      * which one rank applies to its own side alone, does. */
     int agree;
     /* [large][nonblocking]: bit 1u << coll where a detector can fire whatever the arguments say
-     * (protect_watch_setup); a call of another collective passes at once, on every rank. */
+     * (protect_run_watch_setup); a call of another collective passes at once, on every rank. */
     uint32_t watched[2][2];
 } protect_config;
 
-extern protect_config protect_cfg;
+extern protect_config protect_run_cfg;
 
-/* Fills protect_cfg.watched from the tables and the library's `_c` functions; after both are
+/* Fills protect_run_cfg.watched from the tables and the library's `_c` functions; after both are
  * loaded. */
-void protect_watch_setup(void);
+void protect_run_watch_setup(void);
 
 /* Whether protect_run can do anything for a call of this form: the entry points' first test, made
  * before the call is described. */
 static inline int protect_watched(scaling_coll coll, int large, int nonblocking)
 {
-    return (protect_cfg.watched[large][nonblocking] >> coll) & 1u;
+    return (protect_run_cfg.watched[large][nonblocking] >> coll) & 1u;
 }
 
 /* Whether a call of an int irregular collective certainly passes unchanged, judged from its raw
- * arguments before it is described: a form in protect_hot.vectors_only, and a Gatherv/Scatterv
+ * arguments before it is described: a form in protect_comm_hot.vectors_only, and a Gatherv/Scatterv
  * non-root (MPI reads a non-root's vectors nowhere; only the root changes its side, by W2), or a
  * rank whose significant vectors hold nothing negative (scaling_check_plain); a call on an
  * intercommunicator passes too, as protect_run would pass it. A communicator other than the one
@@ -57,7 +57,7 @@ static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_
                                      MPI_Comm comm, const int *counts_a, const int *displs_a,
                                      const int *counts_b, const int *displs_b)
 {
-    if (!((protect_hot.vectors_only[nonblocking] >> coll) & 1u))
+    if (!((protect_comm_hot.vectors_only[nonblocking] >> coll) & 1u))
         return 0;
     const protect_comm_last *pcomm = protect_comm_remembered(comm);
     if (!pcomm)

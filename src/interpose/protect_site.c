@@ -100,13 +100,14 @@ static const char *short_site(const char *where)
 void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const char *workaround,
                        int eager, const char *detail)
 {
-    void *site = mg_call_site;
+    void *site = interpose_call_site;
     uintptr_t key = (uintptr_t)site * 31 + (uintptr_t)fn * 7 + (uintptr_t)kind[0];
     if (!first_time(key))
         return;
     char where[PATH_MAX + 32], line[1024];
     site_text(site, where, sizeof where);
-    const protect_event ev = {kind, mg_fn_name(fn), where, detectors, workaround, eager, detail};
+    const protect_event ev = {kind,  mpi_function_ids_name(fn), where, detectors, workaround, eager,
+                              detail};
     protect_event_summary(&ev, short_site(where), line, sizeof line);
     interpose_log("protect: ", line);
     if (events_fd < 0)

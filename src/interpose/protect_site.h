@@ -14,9 +14,9 @@
 void protect_site_setup(const char *dir, int rank, int size);
 void protect_site_close(void);
 
-/* Records an event at the current call site (mg_call_site) once per (site, fn, kind): kind is
- * "workaround" (detectors like "D" or "GX", workaround "W1-B", eager 1 when a nonblocking call was
- * completed at once), "user_error" (detail says which entry and why) or "not_protected" (detail
+/* Records an event at the current call site (interpose_call_site) once per (site, fn, kind): kind
+ * is "workaround" (detectors like "D" or "GX", workaround "W1-B", eager 1 when a nonblocking call
+ * was completed at once), "user_error" (detail says which entry and why) or "not_protected" (detail
  * says why). Thread-safe; never blocks. */
 void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const char *workaround,
                        int eager, const char *detail);

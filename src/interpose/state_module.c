@@ -64,7 +64,7 @@ static int state_init(const mg_module_job *job)
     const char *waits_env = getenv(MG_ENV_STATE_WAITS);
     int waits = waits_env && strcmp(waits_env, "1") == 0;
     for (unsigned fn = 0; fn < MG_FN_COUNT; fn++)
-        fn_kind[fn] = (mg_fn_class_of(fn) == MG_CLASS_POLL ? FN_POLLS : 0) |
+        fn_kind[fn] = (mpi_function_ids_class_of(fn) == MG_CLASS_POLL ? FN_POLLS : 0) |
                       (waits && state_waits_on_requests(fn) ? FN_WAITS_ON_REQUESTS : 0);
     state = s;
     if (waits)
@@ -126,7 +126,7 @@ static void state_finalize(int aborting)
         shm_unlink(segment_name);
 }
 
-const mg_module mg_state_module = {
+const mg_module state_module = {
     .name = "state",
     .init = state_init,
     .enter = state_enter,

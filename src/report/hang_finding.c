@@ -126,10 +126,10 @@ void hang_finding_dead_rank(mg_report *rep, const struct hang_finding_dead *d)
              "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
              d->rank, d->pids[d->rank], end, last ? last : "unknown", d->calls,
              d->job_ended ? "the launcher then ended the job" : "the others were left waiting");
-    mg_finding *f = mg_report_add_finding(rep, "hang", summary);
-    json_object *ev = mg_finding_evidence(f);
-    mg_finding_add_rank(f, d->rank);
-    mg_finding_add_site(f, d->rank, last ? last : "?", NULL, 0);
+    mg_finding *f = report_add_finding(rep, "hang", summary);
+    json_object *ev = report_finding_evidence(f);
+    report_finding_add_rank(f, d->rank);
+    report_finding_add_site(f, d->rank, last ? last : "?", NULL, 0);
     json_object *faulty = json_object_new_array();
     json_object_array_add(faulty, json_object_new_int(d->rank));
     json_object_object_add(dead, "rank", json_object_new_int(d->rank));
@@ -141,8 +141,9 @@ void hang_finding_dead_rank(mg_report *rep, const struct hang_finding_dead *d)
     json_object_object_add(ev, "launcher_ended_job", json_object_new_boolean(d->job_ended));
     hang_finding_add_time(ev, d->detection_time);
     json_object_object_add(ev, "per_rank", per_rank);
-    mg_finding_set_suggestion(f, "a rank that ends without MPI_Finalize leaves the others waiting "
-                                 "for it: look at why it ended (a crash, the OOM killer, an exit "
-                                 "on an error path)");
-    mg_finding_print_banner(f, stderr);
+    report_finding_set_suggestion(f,
+                                  "a rank that ends without MPI_Finalize leaves the others waiting "
+                                  "for it: look at why it ended (a crash, the OOM killer, an exit "
+                                  "on an error path)");
+    report_render_finding_banner(f, stderr);
 }

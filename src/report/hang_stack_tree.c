@@ -159,12 +159,12 @@ void hang_stack_tree_to_finding(const hang_stack_tree *t, mg_finding *f)
         snprintf(parent, sizeof parent, "n%d", n->parent);
         mg_ranks_format(n->ranks, n->nranks, ranks, sizeof ranks);
         snprintf(label, sizeof label, "%s | rank%s %s", n->label, n->nranks == 1 ? "" : "s", ranks);
-        mg_finding_add_graph_node(f, id, label, "box");
+        report_finding_add_graph_node(f, id, label, "box");
         if (n->parent >= 0)
-            mg_finding_add_graph_edge(f, parent, id, "solid");
+            report_finding_add_graph_edge(f, parent, id, "solid");
         json_object_array_add(nodes, node_json(n, id, n->parent >= 0 ? parent : NULL, ranks));
     }
-    json_object *ev = mg_finding_evidence(f);
+    json_object *ev = report_finding_evidence(f);
     json_object_object_add(ev, "stack_tree", nodes);
     json_object_object_add(ev, "stack_tree_truncated", json_object_new_boolean(t->truncated));
 }

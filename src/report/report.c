@@ -32,8 +32,7 @@ static json_object *string_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-mg_report *mg_report_create(const char *tool, const char *version, char *const *command,
-                            int ncommand)
+mg_report *report_create(const char *tool, const char *version, char *const *command, int ncommand)
 {
     mg_report *r = calloc(1, sizeof *r);
     if (!r)
@@ -51,7 +50,7 @@ mg_report *mg_report_create(const char *tool, const char *version, char *const *
     return r;
 }
 
-void mg_report_destroy(mg_report *r)
+void report_destroy(mg_report *r)
 {
     if (!r)
         return;
@@ -59,7 +58,7 @@ void mg_report_destroy(mg_report *r)
     free(r);
 }
 
-void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library)
+void report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library)
 {
     json_object *mpi = json_object_new_object();
     json_object_object_add(mpi, "flavor", string_or_null(flavor));
@@ -68,7 +67,7 @@ void mg_report_set_mpi(mg_report *r, const char *flavor, const char *launcher, c
     json_object_object_add(r->root, "mpi", mpi);
 }
 
-void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host)
+void report_add_rank(mg_report *r, int rank, int pid, const char *host)
 {
     json_object *ranks = child(child(r->root, "job", json_type_object), "ranks", json_type_array);
     json_object *entry = json_object_new_object();
@@ -78,15 +77,15 @@ void mg_report_add_rank(mg_report *r, int rank, int pid, const char *host)
     json_object_array_add(ranks, entry);
 }
 
-void mg_report_set_exit(mg_report *r, int exit_status, const char *outcome)
+void report_set_exit(mg_report *r, int exit_status, const char *outcome)
 {
     json_object *job = child(r->root, "job", json_type_object);
     json_object_object_add(job, "exit_status", json_object_new_int(exit_status));
     json_object_object_add(job, "outcome", json_object_new_string(outcome));
 }
 
-void mg_report_add_observation(mg_report *r, int rank, int observed, const char *cause,
-                               const char *detail, const char *sampler)
+void report_add_observation(mg_report *r, int rank, int observed, const char *cause,
+                            const char *detail, const char *sampler)
 {
     json_object *ranks = child(r->root, "observation", json_type_array);
     json_object *entry = json_object_new_object();
@@ -98,7 +97,7 @@ void mg_report_add_observation(mg_report *r, int rank, int observed, const char 
     json_object_array_add(ranks, entry);
 }
 
-json_object *mg_report_tool_data(mg_report *r)
+json_object *report_tool_data(mg_report *r)
 {
     return child(r->root, "tool_data", json_type_object);
 }
@@ -108,7 +107,7 @@ static json_object *new_finding(const char *kind, const char *summary)
     json_object *f = json_object_new_object();
     if (!f)
         return NULL;
-    const mg_report_class *c = mg_report_class_find(kind);
+    const mg_report_class *c = report_class_find(kind);
     json_object_object_add(f, "kind", json_object_new_string(kind));
     json_object_object_add(f, "severity", json_object_new_string(c ? c->severity : "error"));
     json_object_object_add(f, "summary", json_object_new_string(summary));
@@ -119,7 +118,7 @@ static json_object *new_finding(const char *kind, const char *summary)
     return f;
 }
 
-mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *summary)
+mg_finding *report_add_finding(mg_report *r, const char *kind, const char *summary)
 {
     json_object *f = new_finding(kind, summary);
     if (f)
@@ -127,7 +126,7 @@ mg_finding *mg_report_add_finding(mg_report *r, const char *kind, const char *su
     return f;
 }
 
-mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind, const char *summary)
+mg_finding *report_replace_finding(mg_report *r, size_t i, const char *kind, const char *summary)
 {
     if (i >= json_object_array_length(r->findings))
         return NULL;
@@ -137,7 +136,7 @@ mg_finding *mg_report_replace_finding(mg_report *r, size_t i, const char *kind, 
     return f;
 }
 
-void mg_finding_add_rank(mg_finding *f, int rank)
+void report_finding_add_rank(mg_finding *f, int rank)
 {
     json_object_array_add(child(f, "ranks", json_type_array), json_object_new_int(rank));
 }
@@ -154,13 +153,14 @@ static json_object *add_site(mg_finding *f, int rank, const char *function, cons
     return site;
 }
 
-void mg_finding_add_site(mg_finding *f, int rank, const char *function, const char *file, int line)
+void report_finding_add_site(mg_finding *f, int rank, const char *function, const char *file,
+                             int line)
 {
     add_site(f, rank, function, file, line);
 }
 
-void mg_finding_add_creation_site(mg_finding *f, int rank, const char *function, const char *file,
-                                  int line)
+void report_finding_add_creation_site(mg_finding *f, int rank, const char *function,
+                                      const char *file, int line)
 {
     json_object_object_add(add_site(f, rank, function, file, line), "role",
                            json_object_new_string("creation"));
@@ -188,17 +188,18 @@ int report_site_is_procedure_line(json_object *site)
     return strcmp(report_json_string(site, "line_is", ""), "procedure") == 0;
 }
 
-void mg_finding_set_suggestion(mg_finding *f, const char *text)
+void report_finding_set_suggestion(mg_finding *f, const char *text)
 {
     json_object_object_add(f, "suggestion", json_object_new_string(text));
 }
 
-json_object *mg_finding_evidence(mg_finding *f)
+json_object *report_finding_evidence(mg_finding *f)
 {
     return child(f, "evidence", json_type_object);
 }
 
-void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label, const char *shape)
+void report_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
+                                   const char *shape)
 {
     json_object *node = json_object_new_object();
     json_object_object_add(node, "id", json_object_new_string(id));
@@ -208,7 +209,7 @@ void mg_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
                           node);
 }
 
-void mg_finding_highlight_graph_node(mg_finding *f, const char *id)
+void report_finding_highlight_graph_node(mg_finding *f, const char *id)
 {
     json_object *nodes = child(child(f, "graph", json_type_object), "nodes", json_type_array), *v;
     for (size_t i = json_object_array_length(nodes); i-- > 0;) {
@@ -221,7 +222,8 @@ void mg_finding_highlight_graph_node(mg_finding *f, const char *id)
     }
 }
 
-void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, const char *style)
+void report_finding_add_graph_edge(mg_finding *f, const char *from, const char *to,
+                                   const char *style)
 {
     json_object *edge = json_object_new_object();
     json_object_object_add(edge, "from", json_object_new_string(from));
@@ -231,12 +233,12 @@ void mg_finding_add_graph_edge(mg_finding *f, const char *from, const char *to, 
                           edge);
 }
 
-size_t mg_report_finding_count(const mg_report *r)
+size_t report_finding_count(const mg_report *r)
 {
     return json_object_array_length(r->findings);
 }
 
-mg_finding *mg_report_finding(const mg_report *r, size_t i)
+mg_finding *report_finding(const mg_report *r, size_t i)
 {
     return json_object_array_get_idx(r->findings, i);
 }
@@ -255,7 +257,7 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-int mg_report_write(const mg_report *r, const char *path, char *err, size_t errlen)
+int report_write(const mg_report *r, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
@@ -287,7 +289,7 @@ int mg_report_write(const mg_report *r, const char *path, char *err, size_t errl
     return MG_OK;
 }
 
-int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
+int report_load(const char *path, mg_report **out, char *err, size_t errlen)
 {
     *out = NULL;
     FILE *in = fopen(path, "rb");
@@ -330,7 +332,7 @@ int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
         return MG_EFORMAT;
     }
     json_tokener_free(tok);
-    int rc = mg_report_validate(root, path, err, errlen);
+    int rc = report_schema_validate(root, path, err, errlen);
     if (rc) {
         json_object_put(root);
         return rc;
@@ -346,7 +348,7 @@ int mg_report_load(const char *path, mg_report **out, char *err, size_t errlen)
     return MG_OK;
 }
 
-json_object *mg_report_root(const mg_report *r)
+json_object *report_root(const mg_report *r)
 {
     return r->root;
 }

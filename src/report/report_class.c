@@ -145,7 +145,7 @@ static const mg_report_class classes[] = {
 
 enum { NCLASSES = sizeof classes / sizeof *classes };
 
-const mg_report_class *mg_report_class_find(const char *name)
+const mg_report_class *report_class_find(const char *name)
 {
     for (size_t i = 0; i < NCLASSES; i++)
         if (strcmp(classes[i].name, name) == 0)
@@ -153,12 +153,12 @@ const mg_report_class *mg_report_class_find(const char *name)
     return NULL;
 }
 
-const mg_report_class *mg_report_class_at(size_t i)
+const mg_report_class *report_class_at(size_t i)
 {
     return i < NCLASSES ? &classes[i] : NULL;
 }
 
-size_t mg_report_class_count(void)
+size_t report_class_count(void)
 {
     return NCLASSES;
 }
@@ -171,7 +171,7 @@ static void fill_names(void)
         names[i] = classes[i].name;
 }
 
-const char *const *mg_report_class_names(void)
+const char *const *report_class_names(void)
 {
     static once_flag filled = ONCE_FLAG_INIT;
     call_once(&filled, fill_names);
@@ -213,8 +213,8 @@ static void list_groups(char *out, size_t outlen)
     }
 }
 
-int mg_report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
-                           size_t errlen)
+int report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
+                        size_t errlen)
 {
     if (nselected < NCLASSES) {
         snprintf(err, errlen, "room for %zu classes, not %d", nselected, NCLASSES);
@@ -240,7 +240,7 @@ int mg_report_class_select(const char *spec, unsigned char *selected, size_t nse
     return MG_OK;
 }
 
-void mg_report_class_list(const unsigned char *selected, int want, char *out, size_t outlen)
+void report_class_list(const unsigned char *selected, int want, char *out, size_t outlen)
 {
     size_t n = 0;
     out[0] = '\0';

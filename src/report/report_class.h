@@ -17,24 +17,24 @@ typedef struct mg_report_class {
 } mg_report_class;
 
 /* The class named `name`, or NULL. */
-const mg_report_class *mg_report_class_find(const char *name);
+const mg_report_class *report_class_find(const char *name);
 /* Class i of the table (in its order), or NULL past the end. */
-const mg_report_class *mg_report_class_at(size_t i);
+const mg_report_class *report_class_at(size_t i);
 /* Every class name, in the table's order, NULL-terminated (for the schema's allowed kinds).
  * Thread-safe. */
-const char *const *mg_report_class_names(void);
+const char *const *report_class_names(void);
 
 /* The number of classes in the table. */
-size_t mg_report_class_count(void);
+size_t report_class_count(void);
 /* Which of check's classes `--checks SPEC` selects: selected[i] for class i of the table (0 for
  * other tools' classes). SPEC is a comma list of groups or class names, "all", each optionally
  * preceded by '-' to leave it out; a list starting with a '-' item starts from all of them.
  * Returns 0, or MG_EINVAL with err naming the word that is neither a group nor a class of check. */
-int mg_report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
-                           size_t errlen);
+int report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
+                        size_t errlen);
 
 /* The names of check's classes with selected[i] == want, comma-separated, into out ("" when
  * none). */
-void mg_report_class_list(const unsigned char *selected, int want, char *out, size_t outlen);
+void report_class_list(const unsigned char *selected, int want, char *out, size_t outlen);
 
 #endif

@@ -144,8 +144,8 @@ static void layout_free(layout *g)
  * memory (g is then to be freed all the same). */
 static int layout_read(json_object *graph, layout *g)
 {
-    json_object *nodes = mg_report_json_array(graph, "nodes");
-    json_object *edges = mg_report_json_array(graph, "edges");
+    json_object *nodes = report_render_json_array(graph, "nodes");
+    json_object *edges = report_render_json_array(graph, "edges");
     g->n = nodes ? json_object_array_length(nodes) : 0;
     size_t nedges = edges ? json_object_array_length(edges) : 0;
     g->nodes = calloc(g->n + 1, sizeof *g->nodes);
@@ -315,7 +315,7 @@ static void render_finding(json_object *f, size_t index, FILE *out)
 {
     const char *severity = report_json_string(f, "severity", "note");
     char ranks[256];
-    mg_report_format_ranks(mg_report_json_array(f, "ranks"), ranks, sizeof ranks);
+    report_render_format_ranks(report_render_json_array(f, "ranks"), ranks, sizeof ranks);
     fprintf(out,
             "<div class=\"finding %s\" id=\"finding%zu\"><p><span class=\"severity\">%s</span> ",
             severity, index + 1, severity);
@@ -326,7 +326,7 @@ static void render_finding(json_object *f, size_t index, FILE *out)
         escaped(ranks, out);
         fputs("</p>\n", out);
     }
-    render_sites(mg_report_json_array(f, "sites"), out);
+    render_sites(report_render_json_array(f, "sites"), out);
     const char *suggestion = report_json_string(f, "suggestion", NULL);
     if (suggestion) {
         fputs("<p class=\"suggestion\">suggestion: ", out);
@@ -341,7 +341,7 @@ static void render_finding(json_object *f, size_t index, FILE *out)
 
 static void render_header(json_object *root, FILE *out)
 {
-    json_object *mpi, *job, *cmd = mg_report_json_array(root, "command");
+    json_object *mpi, *job, *cmd = report_render_json_array(root, "command");
     fputs("<p>command: <code>", out);
     for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++) {
         escaped(json_object_get_string(json_object_array_get_idx(cmd, i)), out);
@@ -359,7 +359,7 @@ static void render_header(json_object *root, FILE *out)
         escaped(report_json_string(job, "outcome", "?"), out);
         fputs("</p>\n", out);
     }
-    json_object *observation = mg_report_json_array(root, "observation");
+    json_object *observation = report_render_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);
         if (strcmp(report_json_string(o, "cause", ""), "observed") == 0)
@@ -372,9 +372,9 @@ static void render_header(json_object *root, FILE *out)
     }
 }
 
-void mg_report_render_html(const mg_report *r, FILE *out)
+void report_html_render(const mg_report *r, FILE *out)
 {
-    json_object *root = mg_report_root(r);
+    json_object *root = report_root(r);
     const char *tool = report_json_string(root, "tool", "?");
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mpiguard ", out);
     escaped(tool, out);
@@ -384,13 +384,13 @@ void mg_report_render_html(const mg_report *r, FILE *out)
     escaped(report_json_string(root, "version", "?"), out);
     fputs(")</h1>\n", out);
     render_header(root, out);
-    size_t n = mg_report_finding_count(r);
+    size_t n = report_finding_count(r);
     fprintf(out, "<p>%zu finding%s</p>\n", n, n == 1 ? "" : "s");
     const mg_report_class *c;
-    for (size_t k = 0; (c = mg_report_class_at(k)); k++) {
+    for (size_t k = 0; (c = report_class_at(k)); k++) {
         size_t count = 0;
         for (size_t i = 0; i < n; i++)
-            count += strcmp(report_json_string(mg_report_finding(r, i), "kind", ""), c->name) == 0;
+            count += strcmp(report_json_string(report_finding(r, i), "kind", ""), c->name) == 0;
         if (!count)
             continue;
         fprintf(out, "<section><h2><code>%s</code> (%zu, <span class=\"%s\">%s</span>)</h2>\n",
@@ -399,7 +399,7 @@ void mg_report_render_html(const mg_report *r, FILE *out)
         escaped(c->meaning, out);
         fputs("</p>\n", out);
         for (size_t i = 0; i < n; i++) {
-            json_object *f = mg_report_finding(r, i);
+            json_object *f = report_finding(r, i);
             if (strcmp(report_json_string(f, "kind", ""), c->name) == 0)
                 render_finding(f, i, out);
         }

@@ -5,13 +5,13 @@
 #include "report.h"
 
 /* The document's root object, owned by the report. */
-json_object *mg_report_root(const mg_report *r);
+json_object *report_root(const mg_report *r);
 
 /* Checks a parsed document against the schema (report_schema.c), so that a loaded report is as
  * safe to render as a built one. Returns MG_OK, MG_EVERSION (another schema version) or
  * MG_EFORMAT; err then names the file, the JSON path (findings[2].sites[0].line) and what was
  * expected there. */
-int mg_report_validate(json_object *root, const char *file, char *err, size_t errlen);
+int report_schema_validate(json_object *root, const char *file, char *err, size_t errlen);
 
 /* The string at key of o, or fallback when o is NULL or the value is missing or not a string. */
 const char *report_json_string(json_object *o, const char *key, const char *fallback);
@@ -21,8 +21,8 @@ int report_site_is_procedure_line(json_object *site);
 #define MG_REPORT_PROCEDURE_LINE                                                                   \
     "(the procedure's line: the compiler's line table names no call line)"
 /* The array at key of o, or NULL. */
-json_object *mg_report_json_array(json_object *o, const char *key);
+json_object *report_render_json_array(json_object *o, const char *key);
 /* An array of rank numbers (or NULL) as a rank list, "0-2,5", into buf; "?" when out of memory. */
-void mg_report_format_ranks(json_object *ranks, char *buf, size_t buflen);
+void report_render_format_ranks(json_object *ranks, char *buf, size_t buflen);
 
 #endif

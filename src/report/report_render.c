@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_object *mg_report_json_array(json_object *o, const char *key)
+json_object *report_render_json_array(json_object *o, const char *key)
 {
     json_object *v;
     if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array))
@@ -19,7 +19,7 @@ json_object *mg_report_json_array(json_object *o, const char *key)
 
 int report_render_unmodelled(json_object *tool_data, const char *before, FILE *out)
 {
-    json_object *calls = mg_report_json_array(tool_data, "unmodelled_calls");
+    json_object *calls = report_render_json_array(tool_data, "unmodelled_calls");
     size_t n = calls ? json_object_array_length(calls) : 0;
     if (n)
         fprintf(out, "%scalls the run made that are not checked: ", before);
@@ -29,7 +29,7 @@ int report_render_unmodelled(json_object *tool_data, const char *before, FILE *o
     return n > 0;
 }
 
-void mg_report_format_ranks(json_object *ranks, char *buf, size_t buflen)
+void report_render_format_ranks(json_object *ranks, char *buf, size_t buflen)
 {
     size_t n = ranks ? json_object_array_length(ranks) : 0;
     int *list = malloc((n ? n : 1) * sizeof *list);
@@ -67,7 +67,7 @@ static void render_sites(json_object *sites, const char *indent, FILE *out)
     }
 }
 
-void mg_finding_print_banner(const mg_finding *f, FILE *out)
+void report_render_finding_banner(const mg_finding *f, FILE *out)
 {
     char severity[16], kind[64];
     snprintf(severity, sizeof severity, "%s",
@@ -79,15 +79,15 @@ void mg_finding_print_banner(const mg_finding *f, FILE *out)
         *c = (char)toupper((unsigned char)*c);
     fprintf(out, "mpiguard: %s %s %s\n", severity, kind,
             report_json_string((json_object *)f, "summary", ""));
-    render_sites(mg_report_json_array((json_object *)f, "sites"), "mpiguard:   ", out);
+    render_sites(report_render_json_array((json_object *)f, "sites"), "mpiguard:   ", out);
 }
 
-void mg_report_render_text(const mg_report *r, FILE *out)
+void report_render_text(const mg_report *r, FILE *out)
 {
-    json_object *root = mg_report_root(r), *job = NULL, *mpi = NULL, *v;
+    json_object *root = report_root(r), *job = NULL, *mpi = NULL, *v;
     fprintf(out, "mpiguard %s report (mpiguard %s)\n", report_json_string(root, "tool", "?"),
             report_json_string(root, "version", "?"));
-    json_object *cmd = mg_report_json_array(root, "command");
+    json_object *cmd = report_render_json_array(root, "command");
     fputs("command:", out);
     for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++)
         fprintf(out, " %s", json_object_get_string(json_object_array_get_idx(cmd, i)));
@@ -97,12 +97,12 @@ void mg_report_render_text(const mg_report *r, FILE *out)
                 report_json_string(mpi, "launcher", "unknown"));
     if (json_object_object_get_ex(root, "job", &job)) {
         char ranks[256];
-        json_object *list = mg_report_json_array(job, "ranks");
+        json_object *list = report_render_json_array(job, "ranks");
         json_object *rank_numbers = json_object_new_array();
         for (size_t i = 0; list && i < json_object_array_length(list); i++)
             if (json_object_object_get_ex(json_object_array_get_idx(list, i), "rank", &v))
                 json_object_array_add(rank_numbers, json_object_get(v));
-        mg_report_format_ranks(rank_numbers, ranks, sizeof ranks);
+        report_render_format_ranks(rank_numbers, ranks, sizeof ranks);
         fprintf(out, "job: %zu ranks found (%s)", json_object_array_length(rank_numbers),
                 ranks[0] ? ranks : "none");
         json_object_put(rank_numbers);
@@ -124,7 +124,7 @@ void mg_report_render_text(const mg_report *r, FILE *out)
     }
     if (report_render_unmodelled(data, "", out))
         fputc('\n', out);
-    json_object *observation = mg_report_json_array(root, "observation");
+    json_object *observation = report_render_json_array(root, "observation");
     for (size_t i = 0; observation && i < json_object_array_length(observation); i++) {
         json_object *o = json_object_array_get_idx(observation, i);
         if (strcmp(report_json_string(o, "cause", ""), "observed") == 0)
@@ -139,21 +139,21 @@ void mg_report_render_text(const mg_report *r, FILE *out)
             fprintf(out, "rank %d not observed (%s): %s\n", rank,
                     report_json_string(o, "cause", "?"), report_json_string(o, "detail", ""));
     }
-    size_t n = mg_report_finding_count(r);
+    size_t n = report_finding_count(r);
     if (n == 0) {
         fputs("no findings\n", out);
         return;
     }
     fprintf(out, "%zu finding%s:\n", n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
-        json_object *f = mg_report_finding(r, i);
+        json_object *f = report_finding(r, i);
         char ranks[256];
-        mg_report_format_ranks(mg_report_json_array(f, "ranks"), ranks, sizeof ranks);
+        report_render_format_ranks(report_render_json_array(f, "ranks"), ranks, sizeof ranks);
         fprintf(out, "  [%zu] %s %s: %s\n", i + 1, report_json_string(f, "severity", "?"),
                 report_json_string(f, "kind", "?"), report_json_string(f, "summary", ""));
         if (ranks[0])
             fprintf(out, "      ranks: %s\n", ranks);
-        render_sites(mg_report_json_array(f, "sites"), "      ", out);
+        render_sites(report_render_json_array(f, "sites"), "      ", out);
         const char *suggestion = report_json_string(f, "suggestion", NULL);
         if (suggestion)
             fprintf(out, "      suggestion: %s\n", suggestion);
@@ -172,19 +172,19 @@ static void dot_quoted(const char *s, FILE *out)
     fputc('"', out);
 }
 
-void mg_report_render_dot(const mg_report *r, FILE *out)
+void report_render_dot(const mg_report *r, FILE *out)
 {
     fputs("digraph mpiguard {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n", out);
-    size_t n = mg_report_finding_count(r);
+    size_t n = report_finding_count(r);
     for (size_t i = 0; i < n; i++) {
-        json_object *f = mg_report_finding(r, i), *graph;
+        json_object *f = report_finding(r, i), *graph;
         if (!json_object_object_get_ex(f, "graph", &graph))
             continue;
         fprintf(out, "  subgraph cluster_%zu {\n    label=", i + 1);
         dot_quoted(report_json_string(f, "summary", ""), out);
         fputs(";\n", out);
-        json_object *nodes = mg_report_json_array(graph, "nodes"),
-                    *edges = mg_report_json_array(graph, "edges");
+        json_object *nodes = report_render_json_array(graph, "nodes"),
+                    *edges = report_render_json_array(graph, "edges");
         for (size_t k = 0; nodes && k < json_object_array_length(nodes); k++) {
             json_object *node = json_object_array_get_idx(nodes, k);
             char id[128];
@@ -219,9 +219,9 @@ void mg_report_render_dot(const mg_report *r, FILE *out)
     fputs("}\n", out);
 }
 
-void mg_report_render_json(const mg_report *r, FILE *out)
+void report_render_json(const mg_report *r, FILE *out)
 {
     fprintf(out, "%s\n",
-            json_object_to_json_string_ext(mg_report_root(r), JSON_C_TO_STRING_PRETTY |
-                                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+            json_object_to_json_string_ext(report_root(r), JSON_C_TO_STRING_PRETTY |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
 }

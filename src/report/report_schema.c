@@ -28,7 +28,7 @@ static const char *const tools[] = {"run",     "hang",     "check", "collectives
 static const char *const severities[] = {"error", "warning", "note", NULL};
 static const char *const outcomes[] = {"completed",   "failed",   "stopped",
                                        "interrupted", "released", NULL};
-/* mg_observe_cause_name's names but "pending" (never reported), and a rank never found;
+/* rank_observe_cause_name's names but "pending" (never reported), and a rank never found;
  * test_report checks that each cause's name is here. */
 static const char *const observe_causes[] = {"observed",
                                              "preload_replaced",
@@ -80,7 +80,7 @@ static const field_rule rules[] = {
     {"observation[].sampler", JSON_STRING | JSON_NULL, 1, samplers, NULL},
     {"findings", JSON_ARRAY, 1, NULL, NULL},
     {"findings[]", JSON_OBJECT, 1, NULL, NULL},
-    {"findings[].kind", JSON_STRING, 1, NULL, mg_report_class_names},
+    {"findings[].kind", JSON_STRING, 1, NULL, report_class_names},
     {"findings[].severity", JSON_STRING, 1, severities, NULL},
     {"findings[].summary", JSON_STRING, 1, NULL, NULL},
     {"findings[].ranks", JSON_ARRAY, 1, NULL, NULL},
@@ -211,7 +211,7 @@ static int check_below(const field_rule *rule, json_object *node, const char *re
     return present ? check_below(rule, value, rest + len, where, n, wherelen, w) : MG_OK;
 }
 
-int mg_report_validate(json_object *root, const char *file, char *err, size_t errlen)
+int report_schema_validate(json_object *root, const char *file, char *err, size_t errlen)
 {
     json_object *o;
     if (!json_object_is_type(root, json_type_object)) {

@@ -316,7 +316,7 @@ static void make_run(const struct options *o, size_t index, bool faulty, struct 
         run->fault_rank = (size_t)mg_rng_below(&rng, o->nranks);
         run->fault_time = uniform(&rng, o->fault_min, o->job_length);
     }
-    sim_run_prepare(run);
+    sim_app_run_prepare(run);
 }
 
 struct tally {
@@ -455,7 +455,7 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     cfg.watch.nscans = o->nscans;
     cfg.watch.scan_gap = o->scan_gap;
     cfg.watch.max_stretch = o->max_stretch;
-    struct hang_detector det = hang_detector_model(m);
+    struct hang_detector det = hang_watch_detector_model(m);
     struct sim_outcome out;
     rc = sim_watch(run, &det, &cfg, buf, &out);
     struct hang_model_state st;
@@ -481,7 +481,7 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
                                  &t);
         if (rc != MG_OK)
             return rc;
-        det = hang_detector_timeout(t);
+        det = hang_watch_detector_timeout(t);
         rc = sim_watch(run, &det, &cfg, buf, &out);
         hang_timeout_destroy(t);
         if (rc != MG_OK)
@@ -519,7 +519,7 @@ int main(int argc, char **argv)
     }
     int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, o.fanout, &agents) : MG_OK;
     if (rc != MG_OK) {
-        fprintf(stderr, "hang_sim: cannot start the simulated agents: %s\n", mg_strerror(rc));
+        fprintf(stderr, "hang_sim: cannot start the simulated agents: %s\n", mg_error_string(rc));
         return 1;
     }
     struct timespec t0, t1;
@@ -529,7 +529,7 @@ int main(int argc, char **argv)
         make_run(&o, k / 2, k % 2 == 0, &run);
         rc = watch_all(&o, &run, &buf, agents, tallies, &samples, &scans);
         if (rc != MG_OK) {
-            fprintf(stderr, "hang_sim: run %zu: %s\n", k, mg_strerror(rc));
+            fprintf(stderr, "hang_sim: run %zu: %s\n", k, mg_error_string(rc));
             return 1;
         }
     }

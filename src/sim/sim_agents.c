@@ -63,7 +63,7 @@ static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf 
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    if (agent_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
+    if (agent_proto_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
         type == AGENT_MSG_BYE)
         return 1;
     pthread_mutex_lock(&a->lock);
@@ -72,7 +72,7 @@ static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf 
     pthread_mutex_unlock(&a->lock);
     if (agent_reads_answer(type, &c, read, ctx, out, err, sizeof err) != MG_OK)
         return 1;
-    return agent_send(a->nodes.fds[k].fd, out) != MG_OK;
+    return agent_proto_send(a->nodes.fds[k].fd, out) != MG_OK;
 }
 
 /* Relay k answers one request: reads its ranks from the node agents below it in one round, then
@@ -85,7 +85,7 @@ static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf
     char err[160];
     size_t first = k * a->fanout;
     size_t below = first + a->fanout <= a->nagents ? a->fanout : a->nagents - first;
-    int rc = agent_recv(a->relays.fds[k].fd, in, &type, &c, err, sizeof err);
+    int rc = agent_proto_recv(a->relays.fds[k].fd, in, &type, &c, err, sizeof err);
     for (size_t j = 0; j < below; j++)
         a->relay_asks[j].fd = a->relay_fd[first + j];
     a->relay.nbelow = below;
@@ -96,7 +96,7 @@ static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf
             close(a->relay_fd[j]);
         return 1;
     }
-    return agent_send(a->relays.fds[k].fd, out) != MG_OK;
+    return agent_proto_send(a->relays.fds[k].fd, out) != MG_OK;
 }
 
 static void *serve(void *arg)
@@ -115,8 +115,8 @@ static void *serve(void *arg)
             }
         }
     }
-    agent_buf_free(&in);
-    agent_buf_free(&out);
+    agent_proto_buf_free(&in);
+    agent_proto_buf_free(&out);
     return NULL;
 }
 
@@ -231,9 +231,9 @@ void sim_agents_destroy(struct sim_agents *a)
         return;
     /* Bye to the front's agents; a relay passes it on by closing its ends below. */
     for (size_t k = 0; a->front_fd && k < a->nfront; k++)
-        if (a->front_fd[k] >= 0 && agent_frame_begin(&a->front_buf, AGENT_MSG_BYE) == MG_OK) {
-            agent_frame_finish(&a->front_buf);
-            agent_send(a->front_fd[k], &a->front_buf);
+        if (a->front_fd[k] >= 0 && agent_proto_frame_begin(&a->front_buf, AGENT_MSG_BYE) == MG_OK) {
+            agent_proto_frame_finish(&a->front_buf);
+            agent_proto_send(a->front_fd[k], &a->front_buf);
         }
     if (a->relays.running)
         pthread_join(a->relays.thread, NULL);
@@ -245,7 +245,7 @@ void sim_agents_destroy(struct sim_agents *a)
     close_served(&a->relays);
     close_served(&a->nodes);
     pthread_mutex_destroy(&a->lock);
-    agent_buf_free(&a->front_buf);
+    agent_proto_buf_free(&a->front_buf);
     agent_relay_free(&a->relay);
     free(a->owner);
     free(a->front_fd);

@@ -17,7 +17,8 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-double sim_hash_unit(uint64_t seed, uint64_t a, uint64_t b)
+/* Deterministic uniform [0, 1) from (seed, a, b): the per-rank, per-iteration randomness. */
+static double sim_hash_unit(uint64_t seed, uint64_t a, uint64_t b)
 {
     /* one finalizer over a Weyl-style combination: distinct (a, b) pairs land far apart */
     return (double)(mix(seed + a * 0x9e3779b97f4a7c15ULL + b * 0xd1b54a32d192ed03ULL) >> 11) *
@@ -67,13 +68,13 @@ static void setup(struct sim_cursor *c)
     c->len = longest + comm;
 }
 
-void sim_cursor_init(struct sim_cursor *c, const struct sim_run *run)
+void sim_app_cursor_init(struct sim_cursor *c, const struct sim_run *run)
 {
     *c = (struct sim_cursor){.run = run, .iter = 0, .start = 0.0};
     setup(c);
 }
 
-void sim_cursor_seek(struct sim_cursor *c, double t)
+void sim_app_cursor_seek(struct sim_cursor *c, double t)
 {
     while (c->start + c->len <= t) {
         c->start += c->len;
@@ -109,7 +110,7 @@ static uint64_t distance(const struct sim_run *r, size_t a, size_t b)
     return d;
 }
 
-void sim_rank_state(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s)
+void sim_app_rank_state(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s)
 {
     const struct sim_run *r = c->run;
     healthy(c, rank, t, s);
@@ -133,7 +134,7 @@ void sim_rank_state(const struct sim_cursor *c, size_t rank, double t, struct si
         *s = (struct sim_rank_state){false, func_of(c->prof, stuck), stuck + 1, 1.0};
 }
 
-void sim_run_prepare(struct sim_run *run)
+void sim_app_run_prepare(struct sim_run *run)
 {
     unsigned nd = run->phase[0].grid_dims;
     double side = pow((double)run->nranks, 1.0 / (double)nd);
@@ -149,8 +150,8 @@ void sim_run_prepare(struct sim_run *run)
     if (run->fault == SIM_FAULT_NONE)
         return;
     struct sim_cursor c;
-    sim_cursor_init(&c, run);
-    sim_cursor_seek(&c, run->fault_time);
+    sim_app_cursor_init(&c, run);
+    sim_app_cursor_seek(&c, run->fault_time);
     struct sim_rank_state s;
     healthy(&c, run->fault_rank, run->fault_time, &s);
     run->fault_iter = c.iter;

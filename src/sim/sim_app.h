@@ -41,7 +41,7 @@ struct sim_run {
     enum sim_fault fault;
     size_t fault_rank;
     double fault_time;
-    /* Derived by sim_run_prepare. */
+    /* Derived by sim_app_run_prepare. */
     size_t dims[3];
     uint64_t fault_iter;  /* iteration running at fault_time */
     uint64_t block_iter;  /* first iteration whose communication the faulty rank never completes */
@@ -70,16 +70,14 @@ struct sim_cursor {
 };
 
 /* Fills the derived fields (grid, fault iteration). Call once after setting the rest. */
-void sim_run_prepare(struct sim_run *run);
+void sim_app_run_prepare(struct sim_run *run);
 
 /* Positions c at iteration 0 (time 0). */
-void sim_cursor_init(struct sim_cursor *c, const struct sim_run *run);
+void sim_app_cursor_init(struct sim_cursor *c, const struct sim_run *run);
 /* Moves c to the iteration running at t (t never below the last seek). */
-void sim_cursor_seek(struct sim_cursor *c, double t);
+void sim_app_cursor_seek(struct sim_cursor *c, double t);
 /* State of rank at time t, with c positioned at t. */
-void sim_rank_state(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s);
-
-/* Deterministic uniform [0, 1) from (seed, a, b): the per-rank, per-iteration randomness. */
-double sim_hash_unit(uint64_t seed, uint64_t a, uint64_t b);
+void sim_app_rank_state(const struct sim_cursor *c, size_t rank, double t,
+                        struct sim_rank_state *s);
 
 #endif

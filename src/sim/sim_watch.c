@@ -13,7 +13,7 @@ static void read_rank(const struct sim_cursor *c, size_t r, double t, double las
                       struct hang_watch_reading *out)
 {
     struct sim_rank_state st;
-    sim_rank_state(c, r, t, &st);
+    sim_app_rank_state(c, r, t, &st);
     bool read_before = buf->read_in[r] == buf->stamp;
     *out = (struct hang_watch_reading){
         .known = true,
@@ -139,13 +139,13 @@ int sim_watch(const struct sim_run *run, const struct hang_detector *det,
         return rc;
     buf->stamp++;
     struct sim_cursor c;
-    sim_cursor_init(&c, run);
+    sim_app_cursor_init(&c, run);
     struct hang_watch_step step;
     double last_scan = 0, verdict_at = 0;
     rc = hang_watch_begin(w, 0, &step);
     while (rc == MG_OK && step.at <= cfg->end_time) {
         double t = step.at;
-        sim_cursor_seek(&c, t);
+        sim_app_cursor_seek(&c, t);
         bool scan = step.action == HANG_WATCH_SCAN;
         if ((rc = read_step(&c, &step, t, last_scan, cfg, buf, out)) != MG_OK)
             break;

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
+void agent_proto_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
 {
     put32(out, AGENT_PROTO_MAGIC);
     out[4] = (uint8_t)AGENT_PROTO_VERSION;
@@ -23,8 +23,8 @@ void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
     put32(out + 8, length);
 }
 
-int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length, char *err,
-                           size_t errlen)
+int agent_proto_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length,
+                                 char *err, size_t errlen)
 {
     unsigned version = p[4] | (unsigned)p[5] << 8;
     *type = (agent_msg_type)p[6];
@@ -58,14 +58,14 @@ int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *len
     return MG_OK;
 }
 
-int agent_secret_new(uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_secret_new(uint8_t secret[AGENT_SECRET_BYTES])
 {
     return getrandom(secret, AGENT_SECRET_BYTES, 0) == (ssize_t)AGENT_SECRET_BYTES ? MG_OK
                                                                                    : MG_ESYS;
 }
 
-void agent_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
-                         char hex[2 * AGENT_SECRET_BYTES + 1])
+void agent_proto_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
+                               char hex[2 * AGENT_SECRET_BYTES + 1])
 {
     for (unsigned i = 0; i < AGENT_SECRET_BYTES; i++)
         snprintf(hex + 2 * i, 3, "%02x", secret[i]);
@@ -76,7 +76,7 @@ static int hex_digit(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-int agent_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES])
 {
     if (!hex || strlen(hex) != 2 * AGENT_SECRET_BYTES)
         return MG_EFORMAT;
@@ -89,23 +89,24 @@ int agent_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES])
     return MG_OK;
 }
 
-void agent_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
+void agent_proto_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
 {
-    agent_frame_header_put(out, AGENT_MSG_AUTH, AGENT_SECRET_BYTES);
+    agent_proto_frame_header_put(out, AGENT_MSG_AUTH, AGENT_SECRET_BYTES);
     memcpy(out + AGENT_FRAME_HEADER, secret, AGENT_SECRET_BYTES);
 }
 
-int agent_auth_check(const uint8_t got[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_check(const uint8_t got[AGENT_AUTH_SIZE],
+                           const uint8_t secret[AGENT_SECRET_BYTES])
 {
     uint8_t want[AGENT_AUTH_SIZE], diff = 0;
-    agent_auth_put(want, secret);
+    agent_proto_auth_put(want, secret);
     /* Every byte is compared whatever came before: the time tells nothing of the secret. */
     for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++)
         diff |= (uint8_t)(got[i] ^ want[i]);
     return diff == 0 ? MG_OK : MG_EPERM;
 }
 
-void agent_buf_free(agent_buf *b)
+void agent_proto_buf_free(agent_buf *b)
 {
     free(b->data);
     *b = (agent_buf){0};
@@ -116,7 +117,7 @@ static int reserve(agent_buf *b, size_t more)
     return mg_array_reserve((void **)&b->data, &b->cap, b->len + more, 1);
 }
 
-int agent_put_bytes(agent_buf *b, const void *data, size_t len)
+int agent_proto_put_bytes(agent_buf *b, const void *data, size_t len)
 {
     if (reserve(b, len))
         return MG_ENOMEM;
@@ -125,58 +126,60 @@ int agent_put_bytes(agent_buf *b, const void *data, size_t len)
     return MG_OK;
 }
 
-int agent_put_u32(agent_buf *b, uint32_t v)
+int agent_proto_put_u32(agent_buf *b, uint32_t v)
 {
     uint8_t bytes[4];
     put32(bytes, v);
-    return agent_put_bytes(b, bytes, sizeof bytes);
+    return agent_proto_put_bytes(b, bytes, sizeof bytes);
 }
 
-int agent_put_u64(agent_buf *b, uint64_t v)
+int agent_proto_put_u64(agent_buf *b, uint64_t v)
 {
-    return agent_put_u32(b, (uint32_t)v) || agent_put_u32(b, (uint32_t)(v >> 32)) ? MG_ENOMEM
-                                                                                  : MG_OK;
+    return agent_proto_put_u32(b, (uint32_t)v) || agent_proto_put_u32(b, (uint32_t)(v >> 32))
+               ? MG_ENOMEM
+               : MG_OK;
 }
 
-int agent_frame_begin(agent_buf *b, agent_msg_type type)
+int agent_proto_frame_begin(agent_buf *b, agent_msg_type type)
 {
     uint8_t header[AGENT_FRAME_HEADER];
-    agent_frame_header_put(header, type, 0);
+    agent_proto_frame_header_put(header, type, 0);
     b->len = 0;
-    return agent_put_bytes(b, header, sizeof header);
+    return agent_proto_put_bytes(b, header, sizeof header);
 }
 
-void agent_frame_finish(agent_buf *b)
+void agent_proto_frame_finish(agent_buf *b)
 {
     put32(b->data + 8, (uint32_t)(b->len - AGENT_FRAME_HEADER));
 }
 
-int agent_put_reading(agent_buf *b, const agent_reading *r)
+int agent_proto_put_reading(agent_buf *b, const agent_reading *r)
 {
     uint32_t flags = (uint32_t)r->exited | (uint32_t)r->in_mpi << 1 | (uint32_t)r->progressed << 2 |
                      (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4 |
                      (uint32_t)r->runnable << 5 | (uint32_t)r->stopped << 6 |
                      (uint32_t)r->lost << 7;
-    return agent_put_u32(b, (uint32_t)r->rank) || agent_put_u32(b, flags) ||
-                   agent_put_u32(b, r->fn) || agent_put_u64(b, r->counter) ||
-                   agent_put_u64(b, (uint64_t)r->cpu_time_ns) ||
-                   agent_put_u64(b, (uint64_t)r->cpu_slices) ||
-                   agent_put_u64(b, (uint64_t)r->held_ns) ||
-                   agent_put_u64(b, (uint64_t)r->frozen_ns)
+    return agent_proto_put_u32(b, (uint32_t)r->rank) || agent_proto_put_u32(b, flags) ||
+                   agent_proto_put_u32(b, r->fn) || agent_proto_put_u64(b, r->counter) ||
+                   agent_proto_put_u64(b, (uint64_t)r->cpu_time_ns) ||
+                   agent_proto_put_u64(b, (uint64_t)r->cpu_slices) ||
+                   agent_proto_put_u64(b, (uint64_t)r->held_ns) ||
+                   agent_proto_put_u64(b, (uint64_t)r->frozen_ns)
                ? MG_ENOMEM
                : MG_OK;
 }
 
-int agent_put_str(agent_buf *b, const char *s)
+int agent_proto_put_str(agent_buf *b, const char *s)
 {
     size_t len = s ? strlen(s) : 0;
-    return agent_put_u32(b, (uint32_t)len) || agent_put_bytes(b, s, len) ? MG_ENOMEM : MG_OK;
+    return agent_proto_put_u32(b, (uint32_t)len) || agent_proto_put_bytes(b, s, len) ? MG_ENOMEM
+                                                                                     : MG_OK;
 }
 
-int agent_get_str(agent_cursor *c, char *out, size_t outlen)
+int agent_proto_get_str(agent_cursor *c, char *out, size_t outlen)
 {
     uint32_t len;
-    if (agent_get_u32(c, &len) || (size_t)(c->end - c->p) < len || outlen == 0)
+    if (agent_proto_get_u32(c, &len) || (size_t)(c->end - c->p) < len || outlen == 0)
         return MG_EFORMAT;
     size_t copy = len < outlen - 1 ? len : outlen - 1;
     memcpy(out, c->p, copy);
@@ -185,7 +188,7 @@ int agent_get_str(agent_cursor *c, char *out, size_t outlen)
     return MG_OK;
 }
 
-int agent_get_u32(agent_cursor *c, uint32_t *v)
+int agent_proto_get_u32(agent_cursor *c, uint32_t *v)
 {
     if (c->end - c->p < 4)
         return MG_EFORMAT;
@@ -194,22 +197,23 @@ int agent_get_u32(agent_cursor *c, uint32_t *v)
     return MG_OK;
 }
 
-int agent_get_u64(agent_cursor *c, uint64_t *v)
+int agent_proto_get_u64(agent_cursor *c, uint64_t *v)
 {
     uint32_t lo, hi;
-    if (agent_get_u32(c, &lo) || agent_get_u32(c, &hi))
+    if (agent_proto_get_u32(c, &lo) || agent_proto_get_u32(c, &hi))
         return MG_EFORMAT;
     *v = (uint64_t)hi << 32 | lo;
     return MG_OK;
 }
 
-int agent_get_reading(agent_cursor *c, agent_reading *r)
+int agent_proto_get_reading(agent_cursor *c, agent_reading *r)
 {
     uint32_t rank, flags;
     uint64_t cpu_time, cpu_slices, held, frozen;
-    if (agent_get_u32(c, &rank) || agent_get_u32(c, &flags) || agent_get_u32(c, &r->fn) ||
-        agent_get_u64(c, &r->counter) || agent_get_u64(c, &cpu_time) ||
-        agent_get_u64(c, &cpu_slices) || agent_get_u64(c, &held) || agent_get_u64(c, &frozen))
+    if (agent_proto_get_u32(c, &rank) || agent_proto_get_u32(c, &flags) ||
+        agent_proto_get_u32(c, &r->fn) || agent_proto_get_u64(c, &r->counter) ||
+        agent_proto_get_u64(c, &cpu_time) || agent_proto_get_u64(c, &cpu_slices) ||
+        agent_proto_get_u64(c, &held) || agent_proto_get_u64(c, &frozen))
         return MG_EFORMAT;
     /* a negative stop would lower the front's cost below what the ranks paid */
     if ((int64_t)held < 0 || (int64_t)frozen < 0)
@@ -253,19 +257,19 @@ static int io_all(int fd, void *data, size_t len, int writing)
     return MG_OK;
 }
 
-int agent_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
 {
     uint8_t frame[AGENT_AUTH_SIZE];
-    agent_auth_put(frame, secret);
+    agent_proto_auth_put(frame, secret);
     return io_all(fd, frame, sizeof frame, 1);
 }
 
-int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
 {
     uint8_t got[AGENT_AUTH_SIZE];
     if (io_all(fd, got, sizeof got, 0))
         return MG_EIO;
-    return agent_auth_check(got, secret);
+    return agent_proto_auth_check(got, secret);
 }
 
 int agent_proto_send_bytes(int fd, const void *data, size_t len)
@@ -273,7 +277,7 @@ int agent_proto_send_bytes(int fd, const void *data, size_t len)
     return io_all(fd, (void *)data, len, 1);
 }
 
-int agent_send(int fd, const agent_buf *b)
+int agent_proto_send(int fd, const agent_buf *b)
 {
     return agent_proto_send_bytes(fd, b->data, b->len);
 }
@@ -296,15 +300,15 @@ int agent_proto_send_queued(int fd, agent_buf *queue)
     return MG_OK;
 }
 
-int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
-               size_t errlen)
+int agent_proto_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
+                     size_t errlen)
 {
     uint8_t header[AGENT_FRAME_HEADER];
     uint32_t n;
     snprintf(err, errlen, "the agent connection ended in the middle of a frame");
     if (io_all(fd, header, sizeof header, 0))
         return MG_EIO;
-    int rc = agent_frame_header_get(header, type, &n, err, errlen);
+    int rc = agent_proto_frame_header_get(header, type, &n, err, errlen);
     if (rc != MG_OK)
         return rc;
     b->len = 0;
@@ -319,18 +323,18 @@ int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload
     return MG_OK;
 }
 
-void agent_reader_init(agent_reader *r)
+void agent_proto_reader_init(agent_reader *r)
 {
     *r = (agent_reader){0};
 }
 
-void agent_reader_free(agent_reader *r)
+void agent_proto_reader_free(agent_reader *r)
 {
     free(r->buf);
     *r = (agent_reader){0};
 }
 
-int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n)
+int agent_proto_reader_push(agent_reader *r, const uint8_t *data, size_t n)
 {
     if (r->pos > 0 && r->pos == r->len)
         r->pos = r->len = 0;
@@ -349,14 +353,14 @@ int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n)
     return MG_OK;
 }
 
-int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen)
+int agent_proto_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen)
 {
     size_t avail = r->len - r->pos;
     const uint8_t *p = r->buf + r->pos;
     if (avail < AGENT_FRAME_HEADER)
         return 0;
     char why[160];
-    int rc = agent_frame_header_get(p, &out->type, &out->length, why, sizeof why);
+    int rc = agent_proto_frame_header_get(p, &out->type, &out->length, why, sizeof why);
     if (rc != MG_OK) {
         snprintf(err, errlen, "at byte %zu of the stream: %s", r->pos, why);
         return rc;
@@ -368,17 +372,17 @@ int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errle
     return 1;
 }
 
-int agent_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
 {
     if (r->len - r->pos < AGENT_AUTH_SIZE)
         return 0;
-    if (agent_auth_check(r->buf + r->pos, secret) != MG_OK)
+    if (agent_proto_auth_check(r->buf + r->pos, secret) != MG_OK)
         return MG_EPERM;
     r->pos += AGENT_AUTH_SIZE;
     return 1;
 }
 
-int agent_reader_partial(const agent_reader *r)
+int agent_proto_reader_partial(const agent_reader *r)
 {
     return r->len > r->pos;
 }

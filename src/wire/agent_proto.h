@@ -88,31 +88,32 @@ typedef enum agent_msg_type {
 } agent_msg_type;
 
 /* Writes a frame header for a payload of length bytes into out[0..AGENT_FRAME_HEADER). */
-void agent_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length);
+void agent_proto_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length);
 /* Validates the header at p[0..AGENT_FRAME_HEADER) and gives its type and payload length.
  * Errors, with err naming the problem: MG_EFORMAT (bad magic, unknown type, a length past
  * AGENT_PROTO_MAX_FRAME), MG_EVERSION (another version). */
-int agent_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length, char *err,
-                           size_t errlen);
+int agent_proto_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length,
+                                 char *err, size_t errlen);
 
 /* A new secret from the system's random source. Errors: MG_ESYS. */
-int agent_secret_new(uint8_t secret[AGENT_SECRET_BYTES]);
+int agent_proto_secret_new(uint8_t secret[AGENT_SECRET_BYTES]);
 /* The secret as 2 * AGENT_SECRET_BYTES lowercase hex digits and a NUL, as its variable holds it. */
-void agent_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
-                         char hex[2 * AGENT_SECRET_BYTES + 1]);
+void agent_proto_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
+                               char hex[2 * AGENT_SECRET_BYTES + 1]);
 /* Parses that text (exactly 2 * AGENT_SECRET_BYTES hex digits). Errors: MG_EFORMAT. */
-int agent_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES]);
+int agent_proto_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES]);
 /* Writes the AUTH frame of secret into out. */
-void agent_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES]);
+void agent_proto_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES]);
 /* Compares the first AGENT_AUTH_SIZE bytes a connection sent with the AUTH frame of secret, in
  * time independent of where they differ. Errors: MG_EPERM (anything else: a wrong secret, none, or
  * another frame first). */
-int agent_auth_check(const uint8_t got[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES]);
+int agent_proto_auth_check(const uint8_t got[AGENT_AUTH_SIZE],
+                           const uint8_t secret[AGENT_SECRET_BYTES]);
 /* Sends the AUTH frame on fd; MG_EIO when the peer is gone. */
-int agent_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
-/* Reads the first AGENT_AUTH_SIZE bytes of fd and checks them (agent_auth_check): MG_OK,
+int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
+/* Reads the first AGENT_AUTH_SIZE bytes of fd and checks them (agent_proto_auth_check): MG_OK,
  * MG_EPERM, or MG_EIO when fewer came (the caller bounds the wait, e.g. with SO_RCVTIMEO). */
-int agent_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
+int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
 
 /* One rank's reading as it travels (mg_probe_reading plus the rank). lost: a relay's answer for a
  * rank whose agent below it is lost, so that the front names the rank not observed rather than
@@ -134,35 +135,35 @@ typedef struct agent_buf {
     size_t len, cap;
 } agent_buf;
 
-void agent_buf_free(agent_buf *b);
+void agent_proto_buf_free(agent_buf *b);
 /* Starts a frame of the given type in b (clearing it); the put functions append; finish writes the
  * length. Each returns 0 or MG_ENOMEM. */
-int agent_frame_begin(agent_buf *b, agent_msg_type type);
-int agent_put_u32(agent_buf *b, uint32_t v);
-int agent_put_u64(agent_buf *b, uint64_t v);
-int agent_put_bytes(agent_buf *b, const void *data, size_t len);
-int agent_put_reading(agent_buf *b, const agent_reading *r);
+int agent_proto_frame_begin(agent_buf *b, agent_msg_type type);
+int agent_proto_put_u32(agent_buf *b, uint32_t v);
+int agent_proto_put_u64(agent_buf *b, uint64_t v);
+int agent_proto_put_bytes(agent_buf *b, const void *data, size_t len);
+int agent_proto_put_reading(agent_buf *b, const agent_reading *r);
 /* A string: u32 length, bytes (no NUL). NULL travels as the empty string. */
-int agent_put_str(agent_buf *b, const char *s);
-void agent_frame_finish(agent_buf *b);
+int agent_proto_put_str(agent_buf *b, const char *s);
+void agent_proto_frame_finish(agent_buf *b);
 
 /* A cursor over a received frame's payload; every get returns 0, or MG_EFORMAT past its end. */
 typedef struct agent_cursor {
     const uint8_t *p, *end;
 } agent_cursor;
 
-int agent_get_u32(agent_cursor *c, uint32_t *v);
-int agent_get_u64(agent_cursor *c, uint64_t *v);
-int agent_get_reading(agent_cursor *c, agent_reading *r);
+int agent_proto_get_u32(agent_cursor *c, uint32_t *v);
+int agent_proto_get_u64(agent_cursor *c, uint64_t *v);
+int agent_proto_get_reading(agent_cursor *c, agent_reading *r);
 /* Copies a string into out (cut to outlen - 1 bytes, always NUL-terminated). */
-int agent_get_str(agent_cursor *c, char *out, size_t outlen);
+int agent_proto_get_str(agent_cursor *c, char *out, size_t outlen);
 
 /* Sends len bytes on fd, all of them: a short write or an interrupted one goes on where it
  * stopped, so a frame is never cut (a socket's peer gone is MG_EIO, not SIGPIPE). Blocks while fd
  * takes no more. MG_EIO when the peer is gone. */
 int agent_proto_send_bytes(int fd, const void *data, size_t len);
 /* Sends a finished frame on fd (agent_proto_send_bytes). MG_EIO when the peer is gone. */
-int agent_send(int fd, const agent_buf *b);
+int agent_proto_send(int fd, const agent_buf *b);
 /* For a sender that must never wait on its reader (the root of the tree of detectors answering a
  * leaf that may itself be blocked writing to it): sends what of queue's frames the socket fd
  * takes now without blocking and keeps the rest at the front of queue, in order, for the next
@@ -171,9 +172,9 @@ int agent_send(int fd, const agent_buf *b);
 int agent_proto_send_queued(int fd, agent_buf *queue);
 /* Receives one frame from fd into b (reallocating only after the header was validated), giving
  * its type and a cursor on its payload. Errors, with err naming the problem: MG_EIO (peer gone or
- * short read), MG_EFORMAT/MG_EVERSION (agent_frame_header_get), MG_ENOMEM. */
-int agent_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
-               size_t errlen);
+ * short read), MG_EFORMAT/MG_EVERSION (agent_proto_frame_header_get), MG_ENOMEM. */
+int agent_proto_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
+                     size_t errlen);
 
 /* A received frame of a stream, its payload borrowed from the reader until its next call. */
 typedef struct agent_frame {
@@ -188,17 +189,18 @@ typedef struct agent_reader {
     size_t len, cap, pos;
 } agent_reader;
 
-void agent_reader_init(agent_reader *r);
-void agent_reader_free(agent_reader *r);
+void agent_proto_reader_init(agent_reader *r);
+void agent_proto_reader_free(agent_reader *r);
 /* Appends n received bytes. Errors: MG_ENOMEM. */
-int agent_reader_push(agent_reader *r, const uint8_t *data, size_t n);
+int agent_proto_reader_push(agent_reader *r, const uint8_t *data, size_t n);
 /* Takes the next complete frame: 1 and *out, 0 when more bytes are needed. Errors as
- * agent_frame_header_get, err also saying at which byte; the stream is unusable after them. */
-int agent_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen);
+ * agent_proto_frame_header_get, err also saying at which byte; the stream is unusable after them.
+ */
+int agent_proto_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen);
 /* Takes the AUTH frame the stream must begin with: 1 once it came and matched (its bytes consumed),
- * 0 when more bytes are needed, MG_EPERM when it does not match (agent_auth_check). */
-int agent_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES]);
+ * 0 when more bytes are needed, MG_EPERM when it does not match (agent_proto_auth_check). */
+int agent_proto_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES]);
 /* 1 when bytes of an incomplete frame are left (a truncated stream once the peer closed). */
-int agent_reader_partial(const agent_reader *r);
+int agent_proto_reader_partial(const agent_reader *r);
 
 #endif

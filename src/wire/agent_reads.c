@@ -12,7 +12,7 @@ static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_
                         size_t errlen)
 {
     uint32_t k;
-    if (type != AGENT_MSG_READ || agent_get_u32(c, &k) || agent_get_u32(c, count) ||
+    if (type != AGENT_MSG_READ || agent_proto_get_u32(c, &k) || agent_proto_get_u32(c, count) ||
         (size_t)(c->end - c->p) / 4 < *count) {
         snprintf(err, errlen, "a reading request is not a READ frame holding its ranks");
         return MG_EFORMAT;
@@ -33,16 +33,16 @@ int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn
     int rc = take_request(type, request, &kind, &count, err, errlen);
     if (rc != MG_OK)
         return rc;
-    if (agent_frame_begin(reply, AGENT_MSG_READINGS) || agent_put_u32(reply, count))
+    if (agent_proto_frame_begin(reply, AGENT_MSG_READINGS) || agent_proto_put_u32(reply, count))
         return MG_ENOMEM;
     for (uint32_t i = 0; i < count; i++) {
-        agent_get_u32(request, &rank);
+        agent_proto_get_u32(request, &rank);
         agent_reading r = {.rank = (int32_t)rank};
         read(ctx, (int32_t)rank, kind, &r);
-        if (agent_put_reading(reply, &r))
+        if (agent_proto_put_reading(reply, &r))
             return MG_ENOMEM;
     }
-    agent_frame_finish(reply);
+    agent_proto_frame_finish(reply);
     return MG_OK;
 }
 
@@ -60,7 +60,7 @@ int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *kin
         return MG_EFORMAT;
     }
     for (uint32_t i = 0; i < n; i++) {
-        agent_get_u32(&c, &rank);
+        agent_proto_get_u32(&c, &rank);
         ranks[i] = (int)rank;
     }
     *count = n;
@@ -121,19 +121,19 @@ static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stat
     agent_msg_type type;
     agent_cursor c;
     uint32_t count;
-    int rc = agent_recv(a->fd, buf, &type, &c, err, errlen);
+    int rc = agent_proto_recv(a->fd, buf, &type, &c, err, errlen);
     if (rc != MG_OK)
         return rc;
     if (stats) {
         stats->frames++;
         stats->bytes += AGENT_FRAME_HEADER + buf->len;
     }
-    if (type != AGENT_MSG_READINGS || agent_get_u32(&c, &count) || count != a->count) {
+    if (type != AGENT_MSG_READINGS || agent_proto_get_u32(&c, &count) || count != a->count) {
         snprintf(err, errlen, "an agent answered a reading request with another frame");
         return MG_EFORMAT;
     }
     for (size_t i = 0; i < a->count; i++)
-        if (agent_get_reading(&c, &a->out[i]) || a->out[i].rank != a->ranks[i]) {
+        if (agent_proto_get_reading(&c, &a->out[i]) || a->out[i].rank != a->ranks[i]) {
             snprintf(err, errlen, "an agent's readings do not match the ranks asked");
             return MG_EFORMAT;
         }
@@ -151,14 +151,15 @@ int agent_reads_round(agent_read_ask *asks, size_t n, int kind, agent_buf *buf,
         if (a->count == 0)
             continue;
         mark_unseen(a);
-        if (agent_frame_begin(buf, AGENT_MSG_READ) || agent_put_u32(buf, (uint32_t)kind) ||
-            agent_put_u32(buf, (uint32_t)a->count))
+        if (agent_proto_frame_begin(buf, AGENT_MSG_READ) ||
+            agent_proto_put_u32(buf, (uint32_t)kind) ||
+            agent_proto_put_u32(buf, (uint32_t)a->count))
             return MG_ENOMEM;
         for (size_t i = 0; i < a->count; i++)
-            if (agent_put_u32(buf, (uint32_t)a->ranks[i]))
+            if (agent_proto_put_u32(buf, (uint32_t)a->ranks[i]))
                 return MG_ENOMEM;
-        agent_frame_finish(buf);
-        a->rc = agent_send(a->fd, buf);
+        agent_proto_frame_finish(buf);
+        a->rc = agent_proto_send(a->fd, buf);
         if (stats && a->rc == MG_OK) {
             stats->frames++;
             stats->bytes += buf->len;

@@ -21,7 +21,7 @@ void agent_relay_free(agent_relay *r)
     free(r->grouped);
     free(r->out);
     free(r->table);
-    agent_buf_free(&r->buf);
+    agent_proto_buf_free(&r->buf);
 }
 
 static void read_relayed(void *ctx, int32_t rank, int kind, agent_reading *out)

@@ -13,7 +13,7 @@
  * the oldest version that holds its entries, so that older builds keep reading it. It also writes
  * the small text file the protection module reads (bounds_text.h). Plain types only: collective
  * and form stay names, which the scaling engine checks (scaling_coll_from_name,
- * scaling_form_parse); this codec checks the schema and which version each name needs.
+ * scaling_bounds_form_parse); this codec checks the schema and which version each name needs.
  * "costs" (optional, any version; older builds ignore it): the cost model measured at each process
  * count by `mpiguard collectives` (src/tester/coll_costs.c), which the module uses in place of the
  * scaling engine's defaults (scaling_params) to choose a workaround:
@@ -32,7 +32,7 @@ typedef struct bounds_entry {
     char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
     uint64_t type_size, np, safe_count;
     char cls;        /* 'G', 'X', or 0 when not bounded */
-    char form[16];   /* for class G: a scaling_form_name ("nP", "n(P-1)") */
+    char form[16];   /* for class G: a scaling_bounds_form_name ("nP", "n(P-1)") */
     char status[12]; /* "bounded", "unbounded", "skipped" */
 } bounds_entry;
 

@@ -10,9 +10,9 @@
  * with "_inplace" for the call with MPI_IN_PLACE (version 3). A "costs" line (version 4) is the
  * cost model measured at nprocs processes, its five costs in whole picoseconds (no strtod: the
  * application may have set a locale), then allgather_block_stride. <form> is a name of
- * scaling_form_name: snP, nP, sn, n, and sn(P-1), n(P-1), which a library older than these forms
- * refuses as a malformed entry line (the module then stays off). Names are checked by the reader
- * of the entries (the scaling engine knows them), not here. */
+ * scaling_bounds_form_name: snP, nP, sn, n, and sn(P-1), n(P-1), which a library older than these
+ * forms refuses as a malformed entry line (the module then stays off). Names are checked by the
+ * reader of the entries (the scaling engine knows them), not here. */
 #ifndef MG_BOUNDS_TEXT_H
 #define MG_BOUNDS_TEXT_H
 
@@ -25,7 +25,7 @@ typedef struct bounds_text_entry {
     char collective[40]; /* "Gatherv", "Igatherv_c_inplace" */
     uint64_t type_size, nprocs, n_safe;
     char cls;      /* 'G' or 'X' */
-    char form[16]; /* a scaling_form_name; "n" for class X */
+    char form[16]; /* a scaling_bounds_form_name; "n" for class X */
 } bounds_text_entry;
 
 /* The cost model measured at nprocs processes: call, byte, copy, type and comm costs in

@@ -157,7 +157,7 @@ static const check_func_info func_table[CHECK_FN_COUNT] = {
     S(WIN_SYNC, OTHER, NONE),
 };
 
-const char *check_mpi_error_name(uint64_t portable_class)
+const char *check_event_mpi_error_name(uint64_t portable_class)
 {
 #define X(name) "MPI_ERR_" #name,
     static const char *const names[] = {
@@ -169,7 +169,7 @@ const char *check_mpi_error_name(uint64_t portable_class)
                : "MPI_ERR_?";
 }
 
-const check_func_info *check_func_describe(uint16_t fn)
+const check_func_info *check_event_func_describe(uint16_t fn)
 {
     if (fn == CHECK_FN_NONE || fn >= CHECK_FN_COUNT) {
         return NULL;
@@ -329,7 +329,7 @@ static int header_is_valid(const uint8_t *h)
     if (h[OFF_KIND] != CHECK_EV_ENTER && h[OFF_KIND] != CHECK_EV_EXIT) {
         return 0;
     }
-    if (!check_func_describe(get16(h + OFF_FUNC))) {
+    if (!check_event_func_describe(get16(h + OFF_FUNC))) {
         return 0;
     }
     return 1;

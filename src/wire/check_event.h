@@ -179,8 +179,8 @@ typedef enum check_func {
     CHECK_FN_EXIT,
     /* the MPI library raised an error on a communicator whose handler was MPI_ERRORS_ARE_FATAL
      * (the capture module's handler, capture_errors.c): aux its portable class
-     * (check_mpi_error_name), result its error code; alone (no exit record), the callsite that of
-     * the program's call; the rank then aborts */
+     * (check_event_mpi_error_name), result its error code; alone (no exit record), the callsite
+     * that of the program's call; the rank then aborts */
     CHECK_FN_MPI_ERROR,
     /* handles of one kind and creation site that the rank never freed, written at MPI_Finalize's
      * entry before the Finalize record, alone (no exit record): aux is the check_handle_kind,
@@ -289,10 +289,10 @@ typedef struct check_func_info {
 
 /* "MPI_ERR_TRUNCATE" for a portable error class of a CHECK_FN_MPI_ERROR record
  * (mpi_error_classes.def), "MPI_ERR_?" for another value. */
-const char *check_mpi_error_name(uint64_t portable_class);
+const char *check_event_mpi_error_name(uint64_t portable_class);
 
 /* Static description of fn; NULL when fn is not a known function. Thread-safe. */
-const check_func_info *check_func_describe(uint16_t fn);
+const check_func_info *check_event_func_describe(uint16_t fn);
 
 /* One completed request of a Wait/Test family call, or the status of a blocking receive. */
 typedef struct check_status {

@@ -25,12 +25,12 @@ static const unsigned char classes[MG_FN_COUNT] = {
 #undef MG_FN_LARGE
 };
 
-const char *mg_fn_name(unsigned fn)
+const char *mpi_function_ids_name(unsigned fn)
 {
     return fn < MG_FN_COUNT ? names[fn] : "?";
 }
 
-mg_fn_class mg_fn_class_of(unsigned fn)
+mg_fn_class mpi_function_ids_class_of(unsigned fn)
 {
     return fn < MG_FN_COUNT ? (mg_fn_class)classes[fn] : MG_CLASS_P2P;
 }
@@ -70,7 +70,7 @@ static int binding_base(const char *name, char *base, size_t size)
     return 1;
 }
 
-mg_fn mg_fn_lookup(const char *name)
+mg_fn mpi_function_ids_lookup(const char *name)
 {
     char base[64];
     if (!name || !binding_base(name, base, sizeof base))

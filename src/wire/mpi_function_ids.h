@@ -33,12 +33,12 @@ typedef enum mg_fn_class {
 } mg_fn_class;
 
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */
-const char *mg_fn_name(unsigned fn);
-mg_fn_class mg_fn_class_of(unsigned fn);
+const char *mpi_function_ids_name(unsigned fn);
+mg_fn_class mpi_function_ids_class_of(unsigned fn);
 /* The id of "MPI_Send" or "PMPI_Send" (MPI libraries alias one to the other, so a stack may show
  * either), or of a Fortran binding's name in any spelling (mpi_send_, mpi_send__, MPI_SEND,
  * pmpi_send_, Open MPI's ompi_send_f and mpi_send_f08_, MPICH's mpi_send_f08ts_); MG_FN_NONE for
  * names not wrapped or NULL. */
-mg_fn mg_fn_lookup(const char *name);
+mg_fn mpi_function_ids_lookup(const char *name);
 
 #endif

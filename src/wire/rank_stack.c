@@ -10,9 +10,9 @@
 
 const char *rank_stack_public_name(const char *function)
 {
-    mg_fn fn = mg_fn_lookup(function);
+    mg_fn fn = mpi_function_ids_lookup(function);
     if (fn != MG_FN_NONE)
-        return mg_fn_name(fn);
+        return mpi_function_ids_name(fn);
     return tolower((unsigned char)function[0]) == 'p' ? function + 1 : function;
 }
 
@@ -48,11 +48,14 @@ const char *rank_stack_user_function(const rank_stack *st, const char *app_path,
 
 int rank_stack_put(agent_buf *b, const rank_stack *st)
 {
-    int rc = agent_put_str(b, st->mpi_function) || agent_put_u32(b, (uint32_t)st->nframes);
+    int rc = agent_proto_put_str(b, st->mpi_function) ||
+             agent_proto_put_u32(b, (uint32_t)st->nframes);
     for (size_t i = 0; !rc && i < st->nframes; i++)
-        rc = agent_put_u64(b, st->frames[i].offset) || agent_put_str(b, st->frames[i].function) ||
-             agent_put_str(b, st->frames[i].module) || agent_put_str(b, st->frames[i].file) ||
-             agent_put_u32(b, (uint32_t)st->frames[i].line);
+        rc = agent_proto_put_u64(b, st->frames[i].offset) ||
+             agent_proto_put_str(b, st->frames[i].function) ||
+             agent_proto_put_str(b, st->frames[i].module) ||
+             agent_proto_put_str(b, st->frames[i].file) ||
+             agent_proto_put_u32(b, (uint32_t)st->frames[i].line);
     return rc ? MG_ENOMEM : MG_OK;
 }
 
@@ -60,16 +63,18 @@ int rank_stack_take(agent_cursor *c, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t nframes;
-    if (agent_get_str(c, out->mpi_function, sizeof out->mpi_function) || agent_get_u32(c, &nframes))
+    if (agent_proto_get_str(c, out->mpi_function, sizeof out->mpi_function) ||
+        agent_proto_get_u32(c, &nframes))
         return MG_EFORMAT;
     rank_stack_frame extra;
     for (uint32_t i = 0; i < nframes; i++) {
         rank_stack_frame *f = out->nframes < RANK_STACK_MAX_FRAMES ? &out->frames[out->nframes]
                                                                    : &extra;
         uint32_t line;
-        if (agent_get_u64(c, &f->offset) || agent_get_str(c, f->function, sizeof f->function) ||
-            agent_get_str(c, f->module, sizeof f->module) ||
-            agent_get_str(c, f->file, sizeof f->file) || agent_get_u32(c, &line))
+        if (agent_proto_get_u64(c, &f->offset) ||
+            agent_proto_get_str(c, f->function, sizeof f->function) ||
+            agent_proto_get_str(c, f->module, sizeof f->module) ||
+            agent_proto_get_str(c, f->file, sizeof f->file) || agent_proto_get_u32(c, &line))
             return MG_EFORMAT;
         f->line = (int)line;
         out->nframes += f != &extra;

@@ -72,7 +72,7 @@ static inline const char *mg_rank_state_function(const mg_rank_state *state)
 {
     unsigned fn = state ? atomic_load_explicit(&state->current_fn, memory_order_relaxed)
                         : MG_FN_COUNT;
-    return fn < MG_FN_COUNT ? mg_fn_name(fn) : NULL;
+    return fn < MG_FN_COUNT ? mpi_function_ids_name(fn) : NULL;
 }
 
 /* Name of the segment for a job token and rank, for shm_open: "/mpiguard-<token>-<rank>". */

@@ -26,7 +26,7 @@ size_t record_stream_hello(uint8_t *buf, size_t cap, const record_stream_hello_f
         put32(p + HELLO_FIXED, h->n);
     for (uint32_t i = 0; i < h->n; i++)
         put32(p + HELLO_FIXED + 4 + 4 * i, (uint32_t)h->ranks[i]);
-    agent_frame_header_put(buf, AGENT_MSG_HELLO, (uint32_t)len);
+    agent_proto_frame_header_put(buf, AGENT_MSG_HELLO, (uint32_t)len);
     return AGENT_FRAME_HEADER + len;
 }
 
@@ -35,7 +35,7 @@ size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const 
 {
     if (cap < AGENT_FRAME_HEADER || length > cap - AGENT_FRAME_HEADER)
         return 0;
-    agent_frame_header_put(buf, type, length);
+    agent_proto_frame_header_put(buf, type, length);
     memcpy(buf + AGENT_FRAME_HEADER, payload, length);
     return AGENT_FRAME_HEADER + length;
 }
@@ -165,7 +165,7 @@ size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint
 {
     if (cap < AGENT_FRAME_HEADER + 4 || len > cap - AGENT_FRAME_HEADER - 4)
         return 0;
-    agent_frame_header_put(buf, AGENT_MSG_SUMMARY, (uint32_t)(4 + len));
+    agent_proto_frame_header_put(buf, AGENT_MSG_SUMMARY, (uint32_t)(4 + len));
     put32(buf + AGENT_FRAME_HEADER, (uint32_t)ranks);
     memcpy(buf + AGENT_FRAME_HEADER + 4, record, len);
     return AGENT_FRAME_HEADER + 4 + len;

@@ -16,7 +16,7 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *b, size_t
 {
     (void)ctx, (void)b, (void)len;
     printf("rec %d %" PRIu64 " %u %s %d %d %" PRIx64 " %" PRIu64 " %" PRIx64 " %d %u %u %u",
-           ev->rank, ev->seq, ev->kind, check_func_describe(ev->func)->name, ev->peer, ev->tag,
+           ev->rank, ev->seq, ev->kind, check_event_func_describe(ev->func)->name, ev->peer, ev->tag,
            ev->comm, ev->request, ev->aux, ev->root, ev->op, ev->n_requests, ev->n_statuses);
     printf(" %d %d %" PRId64, ev->n_statuses ? ev->statuses[0].source : -9,
            ev->n_statuses ? ev->statuses[0].tag : -9, ev->count);

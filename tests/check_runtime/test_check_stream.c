@@ -43,14 +43,14 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
     atomic_store(&st.posted_peer[1], 3);
     atomic_store(&st.world_like_count, 1);
     agent_buf b = {0};
-    MG_CHECK(agent_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
-             agent_put_str(&b, "MPI_Waitall") == MG_OK && agent_put_u32(&b, 0) == MG_OK &&
+    MG_CHECK(agent_proto_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
+             agent_proto_put_str(&b, "MPI_Waitall") == MG_OK && agent_proto_put_u32(&b, 0) == MG_OK &&
              agent_waits_put(&b, &st) == MG_OK);
-    agent_frame_finish(&b);
+    agent_proto_frame_finish(&b);
     MG_CHECK(b.len <= cap);
     memcpy(buf, b.data, b.len);
     size_t n = b.len;
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     return n;
 }
 
@@ -92,16 +92,16 @@ static void test_round_trip_byte_by_byte(void)
     uint8_t buf[1024];
     size_t n = good_stream(buf, sizeof buf);
     agent_reader r;
-    agent_reader_init(&r);
+    agent_proto_reader_init(&r);
     int frames = 0;
     record_stream_hello_fields h = {0};
     char err[128];
     record_stream_verdict verdict = {0};
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
-        MG_CHECK_INT(agent_reader_push(&r, buf + i, 1), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(&r, buf + i, 1), MG_OK);
         agent_frame f;
         int rc;
-        while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
+        while ((rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
             if (f.type == AGENT_MSG_HELLO)
                 MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_OK);
@@ -135,21 +135,21 @@ static void test_round_trip_byte_by_byte(void)
     MG_CHECK_INT(verdict.world, 2);
     MG_CHECK_INT((int)verdict.cause, 3);
     MG_CHECK_STR(verdict.detail, "not interposed");
-    MG_CHECK(!agent_reader_partial(&r));
-    agent_reader_free(&r);
+    MG_CHECK(!agent_proto_reader_partial(&r));
+    agent_proto_reader_free(&r);
 }
 
 static int first_error(const uint8_t *buf, size_t n, char *err, size_t errlen)
 {
     agent_reader r;
-    agent_reader_init(&r);
-    agent_reader_push(&r, buf, n);
+    agent_proto_reader_init(&r);
+    agent_proto_reader_push(&r, buf, n);
     agent_frame f;
     int rc;
-    while ((rc = agent_reader_next(&r, &f, err, errlen)) == 1)
+    while ((rc = agent_proto_reader_next(&r, &f, err, errlen)) == 1)
         ;
-    int partial = agent_reader_partial(&r);
-    agent_reader_free(&r);
+    int partial = agent_proto_reader_partial(&r);
+    agent_proto_reader_free(&r);
     return rc == 0 && partial ? 1 : rc;
 }
 
@@ -183,27 +183,27 @@ static void test_secret(void)
 {
     uint8_t secret[AGENT_SECRET_BYTES], other[AGENT_SECRET_BYTES], frame[AGENT_AUTH_SIZE];
     char hex[2 * AGENT_SECRET_BYTES + 1];
-    MG_CHECK_INT(agent_secret_new(secret), MG_OK);
-    MG_CHECK_INT(agent_secret_new(other), MG_OK);
+    MG_CHECK_INT(agent_proto_secret_new(secret), MG_OK);
+    MG_CHECK_INT(agent_proto_secret_new(other), MG_OK);
     MG_CHECK(memcmp(secret, other, sizeof secret) != 0);
-    agent_secret_format(secret, hex);
+    agent_proto_secret_format(secret, hex);
     MG_CHECK_INT((int)strlen(hex), 2 * AGENT_SECRET_BYTES);
-    MG_CHECK_INT(agent_secret_parse(hex, other), MG_OK);
+    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_OK);
     MG_CHECK(memcmp(secret, other, sizeof secret) == 0);
-    MG_CHECK_INT(agent_secret_parse(NULL, other), MG_EFORMAT);
-    MG_CHECK_INT(agent_secret_parse("abcd", other), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_secret_parse(NULL, other), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_secret_parse("abcd", other), MG_EFORMAT);
     hex[7] = 'g';
-    MG_CHECK_INT(agent_secret_parse(hex, other), MG_EFORMAT);
-    agent_auth_put(frame, secret);
-    MG_CHECK_INT(agent_auth_check(frame, secret), MG_OK);
+    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_EFORMAT);
+    agent_proto_auth_put(frame, secret);
+    MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_OK);
     for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++) { /* any byte wrong, header or secret */
         frame[i] ^= 0x20;
-        MG_CHECK_INT(agent_auth_check(frame, secret), MG_EPERM);
+        MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_EPERM);
         frame[i] ^= 0x20;
     }
     uint8_t first[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
     hello(first, sizeof first, 0, 1, "node0", NULL, 0, 0);
-    MG_CHECK_INT(agent_auth_check(first, secret), MG_EPERM);
+    MG_CHECK_INT(agent_proto_auth_check(first, secret), MG_EPERM);
 }
 
 /* Every decoder a received frame meets, as the detector and the hang front call them. Returns
@@ -211,14 +211,14 @@ static void test_secret(void)
 static int decode_all(const uint8_t *buf, size_t n)
 {
     agent_reader r;
-    agent_reader_init(&r);
-    MG_CHECK_INT(agent_reader_push(&r, buf, n), MG_OK);
-    int frames = 0, rc = agent_reader_auth(&r, run_secret);
+    agent_proto_reader_init(&r);
+    MG_CHECK_INT(agent_proto_reader_push(&r, buf, n), MG_OK);
+    int frames = 0, rc = agent_proto_reader_auth(&r, run_secret);
     MG_CHECK(rc == 1 || rc == 0 || rc == MG_EPERM);
     record_decoder dec = {0};
     agent_frame f;
     char err[256] = "";
-    while (rc == 1 && (rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
+    while (rc == 1 && (rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
         frames++;
         int32_t rank, value, line;
         uint64_t wide;
@@ -239,25 +239,25 @@ static int decode_all(const uint8_t *buf, size_t n)
         mg_rank_state copy;
         bool published;
         uint32_t nframes;
-        if (agent_get_str(&stack, fn, sizeof fn) == MG_OK &&
-            agent_get_u32(&stack, &nframes) == MG_OK && nframes == 0)
+        if (agent_proto_get_str(&stack, fn, sizeof fn) == MG_OK &&
+            agent_proto_get_u32(&stack, &nframes) == MG_OK && nframes == 0)
             prc |= agent_waits_get(&stack, &copy, &published);
         MG_CHECK(stack.p <= stack.end);
-        while (agent_get_reading(&c, &reading) == MG_OK ||
-               agent_get_str(&c, fn, sizeof fn) == MG_OK)
+        while (agent_proto_get_reading(&c, &reading) == MG_OK ||
+               agent_proto_get_str(&c, fn, sizeof fn) == MG_OK)
             MG_CHECK(c.p <= c.end);
         (void)prc; /* a frame may be malformed for every parser but the one of its type */
     }
     MG_CHECK(rc == 0 || rc == MG_EPERM || ((rc == MG_EFORMAT || rc == MG_EVERSION) && err[0]));
     record_decoder_free(&dec);
-    agent_reader_free(&r);
+    agent_proto_reader_free(&r);
     return frames;
 }
 
 static void test_fuzzed_frames(void)
 {
     uint8_t good[1800], buf[1800];
-    agent_auth_put(good, run_secret);
+    agent_proto_auth_put(good, run_secret);
     size_t n = AGENT_AUTH_SIZE + good_stream(good + AGENT_AUTH_SIZE, sizeof good - AGENT_AUTH_SIZE);
     n += stack_with_wait(good + n, sizeof good - n);
     MG_CHECK_INT(decode_all(good, n), 8);
@@ -373,20 +373,20 @@ static void test_listener_survives_a_corrupt_agent(void)
     int strangers[3];
     for (int i = 0; i < 3; i++) {
         strangers[i] = connect_port(port);
-        agent_auth_put(buf, wrong);
+        agent_proto_auth_put(buf, wrong);
         size_t len = i == 0 ? AGENT_AUTH_SIZE : i == 1 ? good_stream(buf, sizeof buf) : sizeof buf;
         MG_CHECK(write(strangers[i], buf, len) == (ssize_t)len);
     }
-    agent_auth_put(buf, run_secret);
+    agent_proto_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE + good_stream(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE);
     int a = connect_port(port), b = connect_port(port), huge = connect_port(port);
     MG_CHECK(write(a, buf, n) == (ssize_t)n);
     MG_CHECK(write(huge, buf, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE) ==
              (ssize_t)(AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE));
-    agent_frame_header_put(rec, AGENT_MSG_RECORD, 0x7fffffffU);
+    agent_proto_frame_header_put(rec, AGENT_MSG_RECORD, 0x7fffffffU);
     MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
     size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
-    agent_auth_put(buf, run_secret);
+    agent_proto_auth_put(buf, run_secret);
     m += hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0, 0);
     m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
@@ -432,7 +432,7 @@ static void test_answers_wait_for_a_full_socket(void)
     MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
     MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
     uint8_t buf[1024];
-    agent_auth_put(buf, run_secret);
+    agent_proto_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE;
     n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
     /* the leaf's share, which the answers go by, is known with the world's size */
@@ -451,16 +451,16 @@ static void test_answers_wait_for_a_full_socket(void)
         calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
     check_remote_answer(rem, calls, ANSWERS);
     agent_reader reader;
-    agent_reader_init(&reader);
+    agent_proto_reader_init(&reader);
     int heard = 0, in_order = 1;
     for (int rounds = 0; heard < ANSWERS && rounds < 1000000; rounds++) {
         ssize_t got_bytes = recv(sv[1], buf, 700, MSG_DONTWAIT);
         if (got_bytes > 0)
-            MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+            MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
         agent_frame f;
         char err[200];
         int rc;
-        while ((rc = agent_reader_next(&reader, &f, err, sizeof err)) == 1) {
+        while ((rc = agent_proto_reader_next(&reader, &f, err, sizeof err)) == 1) {
             int32_t rank, reserved;
             uint64_t seq;
             MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
@@ -473,7 +473,7 @@ static void test_answers_wait_for_a_full_socket(void)
     }
     MG_CHECK_INT(heard, ANSWERS);
     MG_CHECK(in_order);
-    agent_reader_free(&reader);
+    agent_proto_reader_free(&reader);
     check_remote_destroy(rem);
     close(sv[1]);
 }
@@ -491,7 +491,7 @@ static void test_ranks_found_from_streams(void)
     MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &f.remote), MG_OK);
     MG_CHECK_INT(check_remote_adopt_leaf(f.remote, sv[0], 0, 1), MG_OK);
     uint8_t buf[2048], rec[256];
-    agent_auth_put(buf, run_secret);
+    agent_proto_auth_put(buf, run_secret);
     size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
@@ -524,7 +524,7 @@ static void test_share_of_a_node(void)
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 1, 3, "n2", unordered, 2, 2);
     char why[200];
-    MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
     f.payload = buf + AGENT_FRAME_HEADER;
     MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
     MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
@@ -534,7 +534,7 @@ static void test_share_of_a_node(void)
     check_remote *rem;
     MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
     MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
-    agent_auth_put(buf, run_secret);
+    agent_proto_auth_put(buf, run_secret);
     len = AGENT_AUTH_SIZE;
     len += hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2, 2);
     len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, 6, 0);
@@ -552,12 +552,12 @@ static void test_share_of_a_node(void)
     const tbon_leaf_call calls[] = {{3, 7}, {4, 9}}; /* rank 3 is another node's: not told here */
     check_remote_answer(rem, calls, 2);
     agent_reader reader;
-    agent_reader_init(&reader);
+    agent_proto_reader_init(&reader);
     ssize_t got_bytes = recv(sv[1], buf, sizeof buf, 0);
     MG_CHECK(got_bytes > 0);
-    MG_CHECK_INT(agent_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+    MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
     char err[200];
-    MG_CHECK_INT(agent_reader_next(&reader, &f, err, sizeof err), 1);
+    MG_CHECK_INT(agent_proto_reader_next(&reader, &f, err, sizeof err), 1);
     int32_t rank, reserved;
     uint64_t seq;
     MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
@@ -565,7 +565,7 @@ static void test_share_of_a_node(void)
     MG_CHECK_INT(rank, 4);
     MG_CHECK_INT(seq, 9);
     MG_CHECK_INT(recv(sv[1], buf, sizeof buf, MSG_DONTWAIT), -1); /* nothing for rank 3 */
-    agent_reader_free(&reader);
+    agent_proto_reader_free(&reader);
     check_remote_destroy(rem);
     close(sv[1]);
 }
@@ -585,7 +585,7 @@ static void test_rank_claimed_twice(void)
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
         MG_CHECK_INT(check_remote_adopt(f.remote, sv[k][0]), MG_OK);
         uint8_t buf[512];
-        agent_auth_put(buf, run_secret);
+        agent_proto_auth_put(buf, run_secret);
         size_t n = AGENT_AUTH_SIZE;
         n += hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1", shares[k], 2, 2);
         n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 3, 0);
@@ -615,7 +615,7 @@ static void test_node_counts(void)
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 0, 0, "n1", NULL, 0, AGENT_PROTO_MAX_WORLD + 1);
     char why[200];
-    MG_CHECK_INT(agent_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
     f.payload = buf + AGENT_FRAME_HEADER;
     MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
     MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
@@ -626,7 +626,7 @@ static void test_node_counts(void)
     for (int k = 0; k < 2; k++) {
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
         MG_CHECK_INT(check_remote_adopt(rem, sv[k][0]), MG_OK);
-        agent_auth_put(buf, run_secret);
+        agent_proto_auth_put(buf, run_secret);
         len = AGENT_AUTH_SIZE + hello(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE, 0, 0,
                                       k ? "n2" : "n1", NULL, 0, k ? 0 : 2);
         MG_CHECK(write(sv[k][1], buf, len) == (ssize_t)len);

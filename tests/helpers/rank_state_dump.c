@@ -15,14 +15,14 @@ int main(int argc, char **argv)
     int n = atoi(argv[2]);
     for (int r = 0; r < n; r++) {
         const mg_rank_state *s;
-        if (mg_rank_state_open(argv[1], r, &s) != 0) {
+        if (rank_state_reader_open(argv[1], r, &s) != 0) {
             printf("rank %d absent\n", r);
             continue;
         }
         printf("rank %d in_mpi %u fn %s calls %llu finalized %u\n", r,
-               (unsigned)atomic_load(&s->threads_in_mpi), mg_fn_name(atomic_load(&s->current_fn)),
+               (unsigned)atomic_load(&s->threads_in_mpi), mpi_function_ids_name(atomic_load(&s->current_fn)),
                (unsigned long long)atomic_load(&s->calls), (unsigned)atomic_load(&s->finalized));
-        mg_rank_state_close(s);
+        rank_state_reader_close(s);
     }
     return 0;
 }

@@ -89,18 +89,18 @@ static void wait_to_run_past(pid_t pid, int64_t cpu_ns)
 static agent_reading read_rank0(int fd, int kind, agent_buf *b)
 {
     agent_reading r = agent_reads_unseen(0);
-    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_put_u32(b, (uint32_t)kind) || agent_put_u32(b, 1) || agent_put_u32(b, 0),
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind) || agent_proto_put_u32(b, 1) || agent_proto_put_u32(b, 0),
                  MG_OK);
-    agent_frame_finish(b);
-    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+    agent_proto_frame_finish(b);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
     agent_msg_type type;
     agent_cursor c;
     uint32_t count = 0;
     char err[160];
-    MG_CHECK_INT(agent_recv(fd, b, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK(type == AGENT_MSG_READINGS && agent_get_u32(&c, &count) == MG_OK && count == 1);
-    MG_CHECK_INT(agent_get_reading(&c, &r), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, b, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK(type == AGENT_MSG_READINGS && agent_proto_get_u32(&c, &count) == MG_OK && count == 1);
+    MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_OK);
     return r;
 }
 
@@ -130,12 +130,12 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK_INT(pthread_create(&thread, NULL, agent_main, &run), 0);
     int fd = accept(listener, NULL, NULL);
     MG_CHECK(fd >= 0);
-    MG_CHECK_INT(agent_auth_recv(fd, secret), MG_OK);
+    MG_CHECK_INT(agent_proto_auth_recv(fd, secret), MG_OK);
     agent_buf b = {0};
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_HELLO);
 
     /* the first reading samples the rank: a stop. It waits until the rank has run: the kernel
@@ -176,14 +176,14 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns && scan.held_ns > 0);
     MG_CHECK(voluntary_switches(rank) > retaken);
 
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_BYE), MG_OK);
-    agent_frame_finish(&b);
-    MG_CHECK_INT(agent_send(fd, &b), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_BYE), MG_OK);
+    agent_proto_frame_finish(&b);
+    MG_CHECK_INT(agent_proto_send(fd, &b), MG_OK);
     pthread_join(thread, NULL);
     MG_CHECK_INT(run.rc, MG_OK);
     close(fd);
     close(listener);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     kill(rank, SIGKILL);
     waitpid(rank, NULL, 0);
 }

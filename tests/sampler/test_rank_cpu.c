@@ -31,11 +31,11 @@ static void reap(pid_t pid)
 static void read_twice(pid_t pid, mg_probe_reading *first, mg_probe_reading *second)
 {
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, first) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, first) : MG_EINVAL, MG_OK);
     usleep(300000);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, second) : MG_EINVAL, MG_OK);
-    mg_rank_probe_close(probe);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, second) : MG_EINVAL, MG_OK);
+    rank_probe_close(probe);
 }
 
 static void busy_process_is_runnable_and_gains_cpu_time(void)
@@ -48,11 +48,11 @@ static void busy_process_is_runnable_and_gains_cpu_time(void)
     MG_CHECK(a.cpu_slices > 0 && b.cpu_slices >= a.cpu_slices);
     /* A model sample does not ask for the CPU time: the reading says it is unknown. */
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
     MG_CHECK(a.runnable && !a.exited);
     MG_CHECK(a.cpu_time_ns == -1 && a.cpu_slices == -1);
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     reap(pid);
 }
 
@@ -74,7 +74,7 @@ static void sleeping_and_stopped_processes_are_not_runnable(void)
 static void stop(pid_t pid)
 {
     kill(pid, SIGSTOP);
-    for (int i = 0; i < 500 && !mg_process_state_stopped(mg_rank_scan_process_state(pid)); i++)
+    for (int i = 0; i < 500 && !mg_process_state_stopped(rank_scan_process_state(pid)); i++)
         usleep(10000);
 }
 
@@ -87,19 +87,19 @@ static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
     stop(pid);
     mg_rank_probe *probe = NULL;
     mg_probe_reading a, b, c;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
     stop(pid); /* released by the sample, it goes back to its stop */
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &b) : MG_EINVAL, MG_OK);
     MG_CHECK(a.stopped && b.stopped && !a.exited && !b.exited);
     MG_CHECK(a.held_ns > 0 && b.held_ns == 0);
     MG_CHECK(a.in_mpi == b.in_mpi && !b.in_mpi);
     kill(pid, SIGCONT);
     usleep(200000);
     stop(pid);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 0, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &c) : MG_EINVAL, MG_OK);
     MG_CHECK(c.stopped && c.held_ns > 0);
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     reap(pid);
 }
 
@@ -110,16 +110,16 @@ static void gap_only_reading_stops_no_rank_sampled_before(void)
     pid_t pid = child(1);
     mg_rank_probe *probe = NULL;
     mg_probe_reading a, b, c;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_GAP_ONLY, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_GAP_ONLY, &a) : MG_EINVAL, MG_OK);
     MG_CHECK(a.held_ns > 0 && !a.in_mpi);
     usleep(100000);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_GAP_ONLY, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_GAP_ONLY, &b) : MG_EINVAL, MG_OK);
     MG_CHECK(b.held_ns == 0 && !b.exited && !b.in_mpi);
     MG_CHECK(b.cpu_time_ns > a.cpu_time_ns && b.cpu_slices >= a.cpu_slices);
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, MG_PROBE_CPU_TIME, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_CPU_TIME, &c) : MG_EINVAL, MG_OK);
     MG_CHECK(c.held_ns > 0 && c.cpu_time_ns >= b.cpu_time_ns);
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     reap(pid);
 }
 
@@ -127,25 +127,25 @@ static void gone_process_has_no_cpu_time(void)
 {
     pid_t pid = child(0);
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     reap(pid);
     mg_probe_reading r;
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &r) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &r) : MG_EINVAL, MG_OK);
     MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1 && r.cpu_slices == -1);
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     int64_t cpu, slices;
-    MG_CHECK_INT(mg_rank_scan_cpu_time(pid, &cpu, &slices), MG_ENOENT);
+    MG_CHECK_INT(rank_scan_cpu_time(pid, &cpu, &slices), MG_ENOENT);
     MG_CHECK(cpu == -1 && slices == -1);
 }
 
 static void share_is_the_cpus_over_the_ranks(void)
 {
     size_t cpus = 0;
-    while (mg_rank_scan_cpu_share(cpus + 1) == 1.0 && cpus < 4096)
+    while (rank_scan_cpu_share(cpus + 1) == 1.0 && cpus < 4096)
         cpus++;
     MG_CHECK(cpus >= 1 && cpus < 4096);
-    MG_CHECK_NEAR(mg_rank_scan_cpu_share(4 * cpus), 0.25, 1e-12);
-    MG_CHECK_NEAR(mg_rank_scan_cpu_share(0), 1.0, 1e-12);
+    MG_CHECK_NEAR(rank_scan_cpu_share(4 * cpus), 0.25, 1e-12);
+    MG_CHECK_NEAR(rank_scan_cpu_share(0), 1.0, 1e-12);
 }
 
 int main(void)

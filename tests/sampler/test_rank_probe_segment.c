@@ -50,41 +50,41 @@ static void the_segment_answers_the_model_and_scans_inside_mpi(void)
     mg_rank_state *s = rank_segment_publish(token, 0, child);
     MG_CHECK(s != NULL);
     mg_rank_probe *p = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, token, 0, child, &p), MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, token, 0, child, &p), MG_OK);
     if (!s || !p)
         return;
     mg_probe_reading r;
     calls(s, MG_FN_Recv, 3, 1);
     for (int i = 0; i < 5; i++) {
-        MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
         MG_CHECK(r.in_mpi);
         MG_CHECK_INT((int)r.fn, (int)MG_FN_Recv);
         MG_CHECK_INT((int)r.held_ns, 0);
         MG_CHECK(!r.progressed);
     }
-    MG_CHECK_INT(mg_rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
     MG_CHECK(r.in_mpi);
     MG_CHECK_INT((int)r.held_ns, 0);
     MG_CHECK(r.cpu_time_ns >= 0);
     /* computing between calls: still no stop for the model, which counts it active */
     calls(s, MG_FN_Send, 4, 0);
-    MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
     MG_CHECK(!r.in_mpi);
     MG_CHECK(r.progressed);
     MG_CHECK_INT((int)r.counter, 7);
     MG_CHECK_INT((int)r.held_ns, 0);
     /* nor for a gap-only retake */
-    MG_CHECK_INT(mg_rank_probe_read(p, MG_PROBE_GAP_ONLY, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_GAP_ONLY, &r), MG_OK);
     MG_CHECK_INT((int)r.held_ns, 0);
     MG_CHECK(!r.progressed);
     /* a full scan outside MPI stops it for its stack, and keeps the segment's count */
-    MG_CHECK_INT(mg_rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
     MG_CHECK(!r.in_mpi);
     MG_CHECK(!r.exited);
     MG_CHECK(r.held_ns > 0);
     MG_CHECK_INT((int)r.counter, 7);
     MG_CHECK(r.counter_known);
-    mg_rank_probe_close(p);
+    rank_probe_close(p);
     end_rank(child);
     rank_segment_unpublish(token, 0, s);
 }
@@ -97,15 +97,15 @@ static void sampled_despite_segment(int segment_pid, const char *probe_token)
     mg_rank_state *s = rank_segment_publish(token, 0, segment_pid ? segment_pid : child);
     MG_CHECK(s != NULL);
     mg_rank_probe *p = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, probe_token, 0, child, &p), MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, probe_token, 0, child, &p), MG_OK);
     if (s && p) {
         calls(s, MG_FN_Recv, 3, 1);
         mg_probe_reading r;
-        MG_CHECK_INT(mg_rank_probe_read(p, 0, &r), MG_OK);
+        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
         MG_CHECK(!r.in_mpi);
         MG_CHECK(r.held_ns > 0);
     }
-    mg_rank_probe_close(p);
+    rank_probe_close(p);
     end_rank(child);
     rank_segment_unpublish(token, 0, s);
 }

@@ -1,4 +1,4 @@
-/* The stack a hang report shows (mg_rank_probe_stack), on real processes forked by this test: a
+/* The stack a hang report shows (rank_probe_stack), on real processes forked by this test: a
  * process whose only thread cannot stop within the sampler's 2 s timeout at first (it waits 3 s in
  * vfork) still gets its stack, from a later sample, and its readings meanwhile say it lives; a
  * process that is gone gets an empty one at once. Spec: docs/sampler.md "Guarantees". */
@@ -46,7 +46,7 @@ static pid_t fork_in_vfork(mg_rank_probe **probe)
     if (pid == 0)
         wait_in_vfork();
     usleep(200000); /* into vfork */
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, probe), MG_OK);
     return pid;
 }
 
@@ -56,12 +56,12 @@ static void test_late_thread_is_sampled_again(void)
     pid_t pid = fork_in_vfork(&probe);
     rank_stack st;
     if (probe)
-        mg_rank_probe_stack(probe, &st);
+        rank_probe_stack(probe, &st);
     /* The first sample timed out with no thread stopped; a later one caught the thread back from
      * vfork. */
     MG_CHECK(probe && st.nframes > 0);
     MG_CHECK(probe && has_function(&st, "wait_in_vfork"));
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
 }
@@ -88,14 +88,14 @@ static void test_late_rank_reads_alive_and_is_let_go(void)
     mg_rank_probe *probe = NULL;
     pid_t pid = fork_in_vfork(&probe);
     mg_probe_reading reading;
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
     usleep(VFORK_CHILD_MS * 1000); /* back from vfork into the pending interrupt: held by us */
     MG_CHECK(process_state(pid) == 't');
-    MG_CHECK_INT(probe ? mg_rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
     MG_CHECK(process_state(pid) != 't'); /* let go */
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
 }
@@ -107,16 +107,16 @@ static void test_gone_process_gives_an_empty_stack_at_once(void)
         for (;;)
             pause();
     mg_rank_probe *probe = NULL;
-    MG_CHECK_INT(mg_rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     rank_stack st;
     double t0 = mg_clock_seconds();
     if (probe)
-        mg_rank_probe_stack(probe, &st);
+        rank_probe_stack(probe, &st);
     MG_CHECK(probe && st.nframes == 0);
     MG_CHECK(mg_clock_seconds() - t0 < 1.0);
-    mg_rank_probe_close(probe);
+    rank_probe_close(probe);
 }
 
 int main(void)

@@ -247,13 +247,13 @@ static int open_all(job *j)
         int rc = sampler_ptrace_open(rp->pid, &p, &rp->sampler);
         rp->open_ms = 1e3 * (now_s() - t0);
         if (rc) {
-            fprintf(stderr, "rank %d: open: %s\n", r, mg_strerror(rc));
+            fprintf(stderr, "rank %d: open: %s\n", r, mg_error_string(rc));
             return rc;
         }
         const sampler_sample *sm;
         rc = sampler_ptrace_sample(rp->sampler, &sm);
         if (rc) {
-            fprintf(stderr, "rank %d: first sample: %s\n", r, mg_strerror(rc));
+            fprintf(stderr, "rank %d: first sample: %s\n", r, mg_error_string(rc));
             return rc;
         }
         rp->first_ms = 1e-6 * (double)sm->total_ns;

@@ -669,7 +669,8 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
 
 void call_model_note_held(deadlock_detector *det, const check_event *ev)
 {
-    if (ev->kind != CHECK_EV_ENTER || check_func_describe(ev->func)->klass != CHECK_CLASS_START) {
+    if (ev->kind != CHECK_EV_ENTER ||
+        check_event_func_describe(ev->func)->klass != CHECK_CLASS_START) {
         return;
     }
     for (uint32_t i = 0; i < request_count(ev); i++) {
@@ -910,7 +911,7 @@ int call_model_in_current_call(const check_event *ev)
 {
     return ev->func == CHECK_FN_MPI_ERROR ||
            (ev->kind == CHECK_EV_ENTER &&
-            check_func_describe(ev->func)->klass == CHECK_CLASS_ABORT);
+            check_event_func_describe(ev->func)->klass == CHECK_CLASS_ABORT);
 }
 
 int call_model_process(deadlock_detector *det, const check_event *ev)
@@ -946,7 +947,7 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
         }
         return MG_OK;
     }
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);
     /* after the model: a window constructor's exit registers the window's id */

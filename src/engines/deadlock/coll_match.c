@@ -148,12 +148,12 @@ static unsigned compare(const coll_call *ref, const coll_call *call)
 {
     unsigned m = 0;
     if (ref->func != call->func) {
-        const check_func_info *a = check_func_describe(ref->func),
-                              *b = check_func_describe(call->func);
+        const check_func_info *a = check_event_func_describe(ref->func),
+                              *b = check_event_func_describe(call->func);
         m |= a && b && a->base == b->base ? DL_MISMATCH_BLOCKING : DL_MISMATCH_KIND;
         return m;
     }
-    const check_func_info *info = check_func_describe(call->func);
+    const check_func_info *info = check_event_func_describe(call->func);
     if (info && info->rooted && ref->root != call->root) {
         m |= DL_MISMATCH_ROOT;
     }

@@ -75,7 +75,7 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
 
 static int valid_event(const deadlock_detector *det, const check_event *ev)
 {
-    return ev->rank >= 0 && ev->rank < det->world && check_func_describe(ev->func) &&
+    return ev->rank >= 0 && ev->rank < det->world && check_event_func_describe(ev->func) &&
            (ev->kind == CHECK_EV_ENTER || ev->kind == CHECK_EV_EXIT) &&
            (!ev->n_requests || ev->requests) && (!ev->n_statuses || ev->statuses) &&
            (!ev->n_ranks || ev->ranks);
@@ -138,7 +138,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (rs->life != LIFE_LIVE) {
         return lifecycle_call_too_late(det, ev) ? call_model_process(det, ev) : MG_OK;
     }
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     int rc;
     if (call_model_in_current_call(ev) && !record_backlog_has(&det->backlog, ev->rank)) {
         /* raised in (an abort: called from) the call the rank is in, even a blocked one: the job

@@ -93,7 +93,7 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
             if (ev.kind != CHECK_EV_EXIT) {
                 break;
             }
-            rc = call_model_apply_decisions(det, &ev, check_func_describe(ev.func), 1);
+            rc = call_model_apply_decisions(det, &ev, check_event_func_describe(ev.func), 1);
             wait_state_wake_completed(det);
             if (rc || (wait_state_blocked(det, rank) && !call_model_exit_ends_wait(&ev))) {
                 return first ? first : rc;

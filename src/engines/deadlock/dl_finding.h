@@ -21,7 +21,7 @@ enum dl_finding_kind {
     DL_MESSAGE_RACE, /* a wildcard receive that more than one send could have matched: calls[0]
                         the receive, calls[1] the send MPI matched, then the other candidates */
     DL_MPI_ERROR     /* the MPI library raised an error (`problem`: its portable class,
-                        check_mpi_error_name; `count`: its error code); calls[0] is the call */
+                        check_event_mpi_error_name; `count`: its error code); calls[0] is the call */
 };
 
 /* A DL_LIFECYCLE finding's `problem` (lifecycle.c decides them): append only. */

@@ -40,7 +40,7 @@ const char *finding_text_kind(int kind)
 
 const char *finding_text_class(const dl_finding *f)
 {
-    return f->kind == DL_INVALID_ARGUMENTS ? usage_problem_name(f->problem)
+    return f->kind == DL_INVALID_ARGUMENTS ? usage_args_problem_name(f->problem)
            : f->kind == DL_LIFECYCLE       ? lifecycle_problem_name(f->problem)
                                            : finding_text_kind(f->kind);
 }
@@ -49,7 +49,7 @@ const char *finding_text_function(uint16_t fn)
 {
     static char names[4][48];
     static unsigned next;
-    const check_func_info *info = check_func_describe(fn);
+    const check_func_info *info = check_event_func_describe(fn);
     if (!info)
         return "MPI_?";
     char *out = names[next++ % 4];
@@ -68,7 +68,7 @@ const char *finding_text_call_name(const dl_call *c)
         return "MPI_*"; /* not wrapped: the source line names it */
     return c->func == CHECK_FN_HANDLE_LEAK || c->func == CHECK_FN_HANDLE_MADE ||
                    c->func == CHECK_FN_AFTER_FINALIZE
-               ? mg_fn_name(c->maker)
+               ? mpi_function_ids_name(c->maker)
                : finding_text_function(c->func);
 }
 
@@ -84,7 +84,7 @@ static void peer_text(int32_t peer, char *buf, size_t len)
 
 void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_t len)
 {
-    const check_func_info *info = check_func_describe(fn);
+    const check_func_info *info = check_event_func_describe(fn);
     char p[32];
     peer_text(peer, p, sizeof p);
     int klass = info ? info->klass : CHECK_CLASS_OTHER;
@@ -354,8 +354,8 @@ void finding_text_summary(const dl_finding *f, char *buf, size_t len)
         break;
     case DL_MPI_ERROR:
         snprintf(buf, len, "MPI raised %s (error code %llu) in rank %d's %s; the job aborts",
-                 check_mpi_error_name(f->problem), (unsigned long long)f->count, f->calls[0].rank,
-                 finding_text_function(f->calls[0].func));
+                 check_event_mpi_error_name(f->problem), (unsigned long long)f->count,
+                 f->calls[0].rank, finding_text_function(f->calls[0].func));
         break;
     case DL_DEADLOCK:
     case DL_POTENTIAL_DEADLOCK:

@@ -320,7 +320,7 @@ static void close_fence_epochs(rma_window *w, uint32_t fence)
 /* Whether exit record ev found a message or completed a request without waiting. */
 static int polled(const check_event *ev)
 {
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT &&
            ((info->klass == CHECK_CLASS_TEST && (ev->result || ev->n_statuses)) ||
             (info->klass == CHECK_CLASS_IPROBE && ev->result));

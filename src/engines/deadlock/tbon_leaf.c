@@ -191,7 +191,7 @@ static int local_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
 static int note_local_comm(tbon_leaf *leaf, const check_event *ev, const uint8_t *record)
 {
     uint32_t known;
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     if (ev->kind != CHECK_EV_EXIT || !info || !info->creates_comm || ev->aux == CHECK_COMM_NULL ||
         (ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) || !ev->n_ranks || ev->n_local != ev->n_ranks ||
         ev->n_ranks > (uint32_t)leaf->count || leaf->n_local_comms == LOCAL_COMMS_MAX ||
@@ -236,7 +236,7 @@ static int nonblocking(const check_event *ev)
  * communicator. */
 static int summarizable(const check_event *ev)
 {
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD && info &&
            info->klass == CHECK_CLASS_COLL && !info->creates_comm &&
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
@@ -256,7 +256,7 @@ static int same_collective(const check_event *a, const check_event *b)
  * communicator): its rank, and the peers in the share it names, are passed through from then on. */
 static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2])
 {
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     peers[0] = ev->peer;
     peers[1] = CHECK_PROC_NULL;
     switch (info ? info->klass : CHECK_CLASS_OTHER) {
@@ -287,7 +287,7 @@ static int to_window(tbon_leaf *leaf, int32_t rank);
 
 int tbon_leaf_awaits_answer(const check_event *ev)
 {
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT && info &&
            ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
             info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT);
@@ -486,7 +486,7 @@ static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uin
                      .tag = ev->tag,
                      .comm = comm_index,
                      .func = ev->func,
-                     .mode = check_func_describe(ev->func)->mode,
+                     .mode = check_event_func_describe(ev->func)->mode,
                      .seq = ev->seq,
                      .callsite = ev->callsite,
                      .count = ev->count,
@@ -494,8 +494,8 @@ static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uin
                      .type_elems = ev->type_elems,
                      .type_period = ev->type_period,
                      .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
-    int rc = check_func_describe(ev->func)->klass == CHECK_CLASS_RECV ||
-                     check_func_describe(ev->func)->klass == CHECK_CLASS_IRECV
+    int rc = check_event_func_describe(ev->func)->klass == CHECK_CLASS_RECV ||
+                     check_event_func_describe(ev->func)->klass == CHECK_CLASS_IRECV
                  ? p2p_match_post_recv(&leaf->matcher, &post, op)
                  : p2p_match_post_send(&leaf->matcher, &post, op);
     if (rc) {
@@ -653,7 +653,7 @@ static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
 static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev,
                             const uint8_t *record)
 {
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
         info->completion != CHECK_COMPLETE_SOME) {
         return MG_OK;
@@ -683,7 +683,7 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
 static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint8_t *record)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     uint32_t comm_index;
     if (ev->kind == CHECK_EV_EXIT && r->exit_owed && ev->func == r->slots[r->n_slots - 1].func) {
         size_t k = r->n_slots - 1;
@@ -776,7 +776,7 @@ static int record_fate(tbon_leaf *leaf, leaf_rank *r, const check_event *ev, con
             return MG_OK;
         }
     }
-    const check_func_info *info = check_func_describe(ev->func);
+    const check_func_info *info = check_event_func_describe(ev->func);
     if (!info || (info->klass != CHECK_CLASS_WAIT && info->klass != CHECK_CLASS_TEST)) {
         return MG_OK;
     }

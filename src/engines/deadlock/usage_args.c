@@ -39,7 +39,7 @@ static usage_problem check_tag(const usage_call *c)
     return c->tag < 0 || c->tag > c->tag_ub ? USAGE_TAG_RANGE : USAGE_OK;
 }
 
-usage_problem usage_check(const usage_call *call)
+usage_problem usage_args_check(const usage_call *call)
 {
     if (call->comm_null) {
         return USAGE_COMM_NULL;
@@ -63,7 +63,7 @@ usage_problem usage_check(const usage_call *call)
     return p;
 }
 
-const char *usage_problem_name(uint32_t problem)
+const char *usage_args_problem_name(uint32_t problem)
 {
     static const char *const names[USAGE_PROBLEM_END] = {
         [USAGE_OK] = "ok",

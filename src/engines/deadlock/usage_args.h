@@ -76,10 +76,10 @@ typedef struct usage_call {
 /* The first problem of the call, in the order of the enum (the communicator first), or USAGE_OK.
  * A problem a rooted collective's non-root members cannot have (their root argument still
  * counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
-usage_problem usage_check(const usage_call *call);
+usage_problem usage_args_check(const usage_call *call);
 
 /* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's
  * finding kind; "unknown" for another value. */
-const char *usage_problem_name(uint32_t problem);
+const char *usage_args_problem_name(uint32_t problem);
 
 #endif

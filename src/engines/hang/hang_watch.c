@@ -49,12 +49,12 @@ static int timeout_resume(void *self)
     return hang_timeout_resume(self);
 }
 
-struct hang_detector hang_detector_model(struct hang_model *m)
+struct hang_detector hang_watch_detector_model(struct hang_model *m)
 {
     return (struct hang_detector){m, model_sampled, model_delay, model_observe, model_resume};
 }
 
-struct hang_detector hang_detector_timeout(struct hang_timeout *t)
+struct hang_detector hang_watch_detector_timeout(struct hang_timeout *t)
 {
     return (struct hang_detector){t, timeout_sampled, timeout_delay, timeout_observe,
                                   timeout_resume};

@@ -27,8 +27,8 @@ struct hang_detector {
 struct hang_model;
 struct hang_timeout;
 /* A detector over a model or a timeout the caller owns and destroys after the watch. */
-struct hang_detector hang_detector_model(struct hang_model *m);
-struct hang_detector hang_detector_timeout(struct hang_timeout *t);
+struct hang_detector hang_watch_detector_model(struct hang_model *m);
+struct hang_detector hang_watch_detector_timeout(struct hang_timeout *t);
 
 struct hang_watch_params {
     bool verify;        /* a HANG verdict is verified by scans of every rank; false: it is final

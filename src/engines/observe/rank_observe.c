@@ -19,7 +19,7 @@ static mg_observe_cause cause_from_sight(const mg_rank_sight *s, mg_mpi_flavor e
     return s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING : MG_OBSERVE_UNKNOWN_INTERFACE;
 }
 
-mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in)
+mg_observe_cause rank_observe_decide(const mg_observe_input *in)
 {
     const mg_rank_sight *s = in->sight;
     if (in->published) {
@@ -85,7 +85,7 @@ int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, in
     return (int32_t)(undelivered + later);
 }
 
-const char *mg_observe_cause_name(mg_observe_cause cause)
+const char *rank_observe_cause_name(mg_observe_cause cause)
 {
     static const char *const names[] = {
         [MG_OBSERVE_PENDING] = "pending",
@@ -106,8 +106,7 @@ const char *mg_observe_cause_name(mg_observe_cause cause)
     return (unsigned)cause < sizeof names / sizeof *names ? names[cause] : "pending";
 }
 
-void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
-                             size_t len)
+void rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf, size_t len)
 {
     const mg_rank_sight *s = in->sight;
     char silence[128];
@@ -183,7 +182,7 @@ void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause,
         return;
     case MG_OBSERVE_OK:
     case MG_OBSERVE_PENDING:
-        snprintf(buf, len, "%s", mg_observe_cause_name(cause));
+        snprintf(buf, len, "%s", rank_observe_cause_name(cause));
         return;
     }
 }

@@ -114,13 +114,13 @@ typedef struct mg_observe_input {
 
 /* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given
  * stays the caller's to keep. */
-mg_observe_cause mg_rank_observe_decide(const mg_observe_input *in);
+mg_observe_cause rank_observe_decide(const mg_observe_input *in);
 
 /* The cause's name in reports ("observed", "preload_replaced", ...). */
-const char *mg_observe_cause_name(mg_observe_cause cause);
+const char *rank_observe_cause_name(mg_observe_cause cause);
 
 /* One sentence naming the problem and its likely origin, for a person, into buf. */
-void mg_rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
-                             size_t len);
+void rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
+                          size_t len);
 
 #endif

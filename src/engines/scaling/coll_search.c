@@ -173,6 +173,6 @@ void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_boun
     snprintf(e->status, sizeof e->status, "%s", statuses[b->status]);
     if (b->status == COLL_BOUNDED) {
         e->cls = cls == SCALING_CLASS_G ? 'G' : 'X';
-        snprintf(e->form, sizeof e->form, "%s", scaling_form_name(form));
+        snprintf(e->form, sizeof e->form, "%s", scaling_bounds_form_name(form));
     }
 }

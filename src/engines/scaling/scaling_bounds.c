@@ -13,20 +13,20 @@ static uint64_t sat(u128 v)
     return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-const char *const scaling_form_names[SCALING_FORM_COUNT + 1] = {
+const char *const scaling_bounds_form_names[SCALING_FORM_COUNT + 1] = {
     [SCALING_FORM_NP] = "nP", [SCALING_FORM_SNP] = "snP",       [SCALING_FORM_SN] = "sn",
     [SCALING_FORM_N] = "n",   [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)",
 };
 
-const char *scaling_form_name(scaling_form form)
+const char *scaling_bounds_form_name(scaling_form form)
 {
-    return scaling_form_names[(unsigned)form < SCALING_FORM_COUNT ? form : SCALING_FORM_N];
+    return scaling_bounds_form_names[(unsigned)form < SCALING_FORM_COUNT ? form : SCALING_FORM_N];
 }
 
-int scaling_form_parse(const char *name, scaling_form *out)
+int scaling_bounds_form_parse(const char *name, scaling_form *out)
 {
     for (int f = 0; name && f < SCALING_FORM_COUNT; f++)
-        if (strcmp(name, scaling_form_names[f]) == 0) {
+        if (strcmp(name, scaling_bounds_form_names[f]) == 0) {
             *out = (scaling_form)f;
             return 0;
         }

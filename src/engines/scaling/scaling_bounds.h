@@ -12,8 +12,8 @@
 /* Detector G's forms, each compared with the same product at the tested point (s_s, n_s, P_s):
  * Table 4.9's four (column 4), then two that the paper approximates by s n P and n P for P >> 1,
  * exact at small P: the root of a Gatherv whose last displacement (P - 1) n wraps, or a library
- * that receives (P - 1) n elements in one message. Files name them (scaling_form_names), so the
- * order is free: n P comes first, the default of an option that takes a form. */
+ * that receives (P - 1) n elements in one message. Files name them (scaling_bounds_form_names), so
+ * the order is free: n P comes first, the default of an option that takes a form. */
 typedef enum scaling_form {
     SCALING_FORM_NP,    /* n P > n_s P_s        (G_e; Type 3) */
     SCALING_FORM_SNP,   /* s n P > s_s n_s P_s  (G_b of an snP collective; Type 3) */
@@ -26,13 +26,13 @@ typedef enum scaling_form {
 
 /* The form's name in the bounds files and on the command line: "snP", "nP", "sn", "n", "sn(P-1)",
  * "n(P-1)"; "n" for an unknown form (what the CLI always wrote for one). */
-const char *scaling_form_name(scaling_form form);
+const char *scaling_bounds_form_name(scaling_form form);
 
 /* The same names by form, then NULL (an option parser's list of choices). */
-extern const char *const scaling_form_names[SCALING_FORM_COUNT + 1];
+extern const char *const scaling_bounds_form_names[SCALING_FORM_COUNT + 1];
 
 /* The form named name. Returns 0, or MG_EINVAL for a NULL or unknown name. */
-int scaling_form_parse(const char *name, scaling_form *out);
+int scaling_bounds_form_parse(const char *name, scaling_form *out);
 
 typedef enum scaling_class {
     SCALING_CLASS_G, /* the bound follows one of the forms everywhere */

@@ -347,12 +347,12 @@ static int decode_branch(rbuf *r, path_log *log, const path_log_limits *lim)
     if (rc == 0)
         rc = payload_done(r);
     if (rc == 0 && (b.pred.lhs.num != b.pred.rhs.num ||
-                    (sym_pred_is_float(&b.pred) && (b.pred.width || b.pred.is_unsigned))))
+                    (sym_expr_pred_is_float(&b.pred) && (b.pred.width || b.pred.is_unsigned))))
         rc = MG_EFORMAT;
     if (rc == 0)
         rc = grow((void **)&log->branches, log->nbranches, sizeof b);
     if (rc != 0) {
-        sym_pred_free(&b.pred);
+        sym_expr_pred_free(&b.pred);
         return rc;
     }
     log->branches[log->nbranches++] = b;
@@ -498,7 +498,7 @@ void path_log_free(path_log *log)
     for (uint32_t i = 0; i < log->ncomms; i++)
         free(log->comms[i].global);
     for (uint32_t i = 0; i < log->nbranches; i++)
-        sym_pred_free(&log->branches[i].pred);
+        sym_expr_pred_free(&log->branches[i].pred);
     free(log->vars);
     free(log->comms);
     free(log->branches);

@@ -1,12 +1,12 @@
-/* The inside of a search_state, shared by the strategies (search_strategy.c) and the snapshot
+/* The inside of a search_state, shared by the strategies (search.c) and the snapshot
  * that saves and restores them (search_snapshot.c). Not for other modules. */
 #ifndef SEARCH_INTERNAL_H
 #define SEARCH_INTERNAL_H
 
-#include "search_strategy.h"
+#include "search.h"
 
 /* Folded loop exits negated in a row without new coverage before the next is not (DFS; its
- * tried notes, search_strategy.c, go up to 3 times this). */
+ * tried notes, search.c, go up to 3 times this). */
 #define SEARCH_FOLD_BARREN 2
 
 /* A path observed at one depth of the DFS stack, with the next constraint to try on it. */

@@ -53,7 +53,7 @@ void search_session_end(search_session *s)
     pop_logs(s, 0);
     free(s->stack);
     for (size_t i = 0; i < s->nran; i++)
-        search_run_free(&s->ran[i]);
+        search_session_run_free(&s->ran[i]);
     free(s->ran);
     free(s->refused);
     focus_frontier_free(&s->frontier);
@@ -65,7 +65,7 @@ void search_session_end(search_session *s)
 
 int search_session_restore(search_session *s, search_state *strategy)
 {
-    if (search_kind_of(strategy) != s->p.search.kind || search_depth(strategy) > s->nstack)
+    if (search_snapshot_kind_of(strategy) != s->p.search.kind || search_depth(strategy) > s->nstack)
         return MG_EFORMAT;
     search_destroy(s->strategy);
     s->strategy = strategy;
@@ -126,7 +126,7 @@ int search_session_observe(search_session *s, path_log *log, int covered_new, in
     return rc;
 }
 
-void search_run_free(search_run *r)
+void search_session_run_free(search_run *r)
 {
     free(r->inputs);
     memset(r, 0, sizeof *r);
@@ -322,7 +322,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
                 cause = SEARCH_REPEAT_REJECTED;
             else if (s->refused[made - 1])
                 cause = SEARCH_REPEAT_REFUSED;
-            search_run_free(next);
+            search_session_run_free(next);
             found = 0;
             repeated = 1;
             if (!retune)
@@ -337,7 +337,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         s->repeat_unchanged += (uint64_t)unchanged;
     }
     s->retunes += found && retuned;
-    if (found && sym_pred_is_float(&b->pred)) {
+    if (found && sym_expr_pred_is_float(&b->pred)) {
         s->aim = 2 * b->branch_id + !b->taken;
         s->aiming = 1;
         s->aim_reached = 0;
@@ -437,7 +437,7 @@ static int leave_for(search_session *s, const search_run *last, const coverage_s
             int moved = 0;
             int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), 0, &moved, next);
             if (found > 0 && search_choose(s->strategy, level, i)) {
-                search_run_free(next);
+                search_session_run_free(next);
                 return MG_ESTATE;
             }
             if (found)

@@ -14,7 +14,7 @@
 #include "mg_rng.h"
 #include "mpi_semantics.h"
 #include "path_log.h"
-#include "search_strategy.h"
+#include "search.h"
 #include "solver_z3.h"
 
 typedef struct search_session_params {
@@ -49,7 +49,7 @@ typedef struct search_run {
     uint32_t np, focus;
 } search_run;
 
-void search_run_free(search_run *r);
+void search_session_run_free(search_run *r);
 
 /* Why a repeated solution ended its choice (search_session_next). */
 enum search_repeat_cause {
@@ -150,7 +150,7 @@ typedef int (*search_stop_fn)(void *arg);
  * solution, unless it names the process count or a rank, runs on the next process count
  * (np + 1, after max_np 1) with the frontier rule's focus. cov is the campaign's
  * coverage, cfg the distance table SEARCH_CFG needs (search_next). *kind is enum
- * search_next_kind; next (owned by the caller, search_run_free) is set unless stopped.
+ * search_next_kind; next (owned by the caller, search_session_run_free) is set unless stopped.
  * MG_ENOMEM, MG_EINVAL. */
 int search_session_next(search_session *s, const search_run *last, const coverage_set *cov,
                         const search_cfg *cfg, mg_rng *rng, search_stop_fn stop, void *stop_arg,

@@ -10,7 +10,7 @@
 
 static void put_logs(text_buf *t, const search_session *s)
 {
-    text_buf_printf(t, "logs %zu\n", s->nstack);
+    text_codec_buf_printf(t, "logs %zu\n", s->nstack);
     for (size_t i = 0; i < s->nstack; i++) {
         uint8_t *bytes = NULL;
         size_t n = 0;
@@ -18,24 +18,24 @@ static void put_logs(text_buf *t, const search_session *s)
             t->failed = 1;
             return;
         }
-        text_buf_printf(t, "log ");
-        text_buf_hex(t, bytes, n);
-        text_buf_printf(t, "\n");
+        text_codec_buf_printf(t, "log ");
+        text_codec_buf_hex(t, bytes, n);
+        text_codec_buf_printf(t, "\n");
         free(bytes);
     }
 }
 
 static void put_arms(text_buf *t, const char *word, const coverage_set *s)
 {
-    text_buf_printf(t, "%s %zu", word, s->n);
+    text_codec_buf_printf(t, "%s %zu", word, s->n);
     for (size_t i = 0; i < s->n; i++)
-        text_buf_printf(t, " %" PRIu32, s->arms[i]);
-    text_buf_printf(t, "\n");
+        text_codec_buf_printf(t, " %" PRIu32, s->arms[i]);
+    text_codec_buf_printf(t, "\n");
 }
 
 static void put_frontier(text_buf *t, const focus_frontier *f)
 {
-    text_buf_printf(t, "frontier %" PRIu32 "\n", f->nranks);
+    text_codec_buf_printf(t, "frontier %" PRIu32 "\n", f->nranks);
     for (uint32_t r = 0; r < f->nranks; r++) {
         put_arms(t, "reached", &f->reached[r]);
         put_arms(t, "examined", &f->examined[r]);
@@ -44,55 +44,55 @@ static void put_frontier(text_buf *t, const focus_frontier *f)
 
 static void put_runs(text_buf *t, const search_session *s)
 {
-    text_buf_printf(t, "ran %zu\n", s->nran);
+    text_codec_buf_printf(t, "ran %zu\n", s->nran);
     for (size_t i = 0; i < s->nran; i++) {
         const search_run *r = &s->ran[i];
-        text_buf_printf(t, "run %" PRIu32 " %" PRIu32 " %zu", r->np, r->focus, r->ninputs);
+        text_codec_buf_printf(t, "run %" PRIu32 " %" PRIu32 " %zu", r->np, r->focus, r->ninputs);
         for (size_t k = 0; k < r->ninputs; k++)
-            text_buf_printf(t, " %" PRId64, r->inputs[k]);
-        text_buf_printf(t, "\n");
+            text_codec_buf_printf(t, " %" PRId64, r->inputs[k]);
+        text_codec_buf_printf(t, "\n");
     }
     size_t nrefused = 0;
     for (size_t i = 0; i < s->nran; i++)
         nrefused += s->refused[i];
-    text_buf_printf(t, "refused %zu", nrefused);
+    text_codec_buf_printf(t, "refused %zu", nrefused);
     for (size_t i = 0; i < s->nran; i++)
         if (s->refused[i])
-            text_buf_printf(t, " %zu", i);
-    text_buf_printf(t, "\n");
+            text_codec_buf_printf(t, " %zu", i);
+    text_codec_buf_printf(t, "\n");
 }
 
 void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
 {
     char *snap = NULL;
     size_t len;
-    text_buf_printf(t, "rng");
+    text_codec_buf_printf(t, "rng");
     for (int i = 0; i < 4; i++)
-        text_buf_printf(t, " %016" PRIx64, rng->s[i]);
-    text_buf_printf(t, "\n");
+        text_codec_buf_printf(t, " %016" PRIx64, rng->s[i]);
+    text_codec_buf_printf(t, "\n");
     put_logs(t, s);
     put_frontier(t, &s->frontier);
-    text_buf_printf(t, "stall %" PRIu32 "\n", s->stalled);
+    text_codec_buf_printf(t, "stall %" PRIu32 "\n", s->stalled);
     put_arms(t, "left", &s->leave_tried);
     put_runs(t, s);
     if (search_snapshot_write(s->strategy, &snap, &len))
         t->failed = 1;
     else
-        text_buf_printf(t, "snapshot\n%s", snap);
+        text_codec_buf_printf(t, "snapshot\n%s", snap);
     free(snap);
 }
 
 /* Decodes the next "log HEX" line into a path log of this build (any run id). */
 static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
 {
-    text_cursor_word(c, "log");
+    text_codec_cursor_word(c, "log");
     size_t digits = 0;
     while (!c->bad && c->p + digits < c->end && c->p[digits] != '\n')
         digits++;
     uint8_t *bytes = malloc(digits / 2 + 1);
     if (!bytes)
         return MG_ENOMEM;
-    text_cursor_hex(c, bytes, digits / 2);
+    text_codec_cursor_hex(c, bytes, digits / 2);
     path_log_expect ex = {.build_id = build_id, .run_id = 0};
     int rc = c->bad ? MG_EFORMAT : path_log_decode(bytes, digits / 2, &ex, NULL, out);
     free(bytes);
@@ -102,11 +102,11 @@ static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
 /* Reads "WORD N ARM..." into the set s (merged). */
 static int read_set(text_cursor *c, const char *word, coverage_set *s)
 {
-    text_cursor_word(c, word);
-    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+    text_codec_cursor_word(c, word);
+    size_t n = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
     uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
     for (size_t i = 0; arms && i < n; i++)
-        arms[i] = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+        arms[i] = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
     int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(s, arms, n);
     free(arms);
     return rc;
@@ -132,8 +132,8 @@ static int record_head(text_cursor *c, const char *word, size_t min_bytes, size_
     size_t len = strlen(word);
     if ((size_t)(c->end - c->p) <= len || strncmp(c->p, word, len) || c->p[len] != ' ')
         return 0;
-    text_cursor_word(c, word);
-    *n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / min_bytes);
+    text_codec_cursor_word(c, word);
+    *n = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / min_bytes);
     return 1;
 }
 
@@ -142,8 +142,8 @@ static int read_stall(text_cursor *c, search_session *s)
 {
     if ((size_t)(c->end - c->p) < 6 || strncmp(c->p, "stall ", 6))
         return 0;
-    text_cursor_word(c, "stall");
-    s->stalled = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
+    text_codec_cursor_word(c, "stall");
+    s->stalled = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
     return c->bad ? MG_EFORMAT : read_set(c, "left", &s->leave_tried);
 }
 
@@ -156,14 +156,14 @@ static int read_runs(text_cursor *c, search_session *s)
         return 0;
     int rc = c->bad ? MG_EFORMAT : 0;
     for (size_t i = 0; !rc && i < n; i++) {
-        text_cursor_word(c, "run");
+        text_codec_cursor_word(c, "run");
         search_run r = {0};
-        r.np = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
-        r.focus = (uint32_t)text_cursor_number(c, 10, UINT32_MAX);
-        r.ninputs = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
+        r.np = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
+        r.focus = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
+        r.ninputs = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
         r.inputs = c->bad ? NULL : calloc(r.ninputs + 1, sizeof *r.inputs);
         for (size_t k = 0; r.inputs && k < r.ninputs; k++)
-            r.inputs[k] = text_cursor_signed(c, INT64_MIN, INT64_MAX);
+            r.inputs[k] = text_codec_cursor_signed(c, INT64_MIN, INT64_MAX);
         rc = c->bad ? MG_EFORMAT : !r.inputs ? MG_ENOMEM : search_session_remember_run(s, &r);
         free(r.inputs);
     }
@@ -171,7 +171,7 @@ static int read_runs(text_cursor *c, search_session *s)
     if (rc || !record_head(c, "refused", 2, &n))
         return rc;
     for (size_t i = 0; !c->bad && i < n; i++) {
-        size_t k = (size_t)text_cursor_number(c, 10, s->nran ? s->nran - 1 : 0);
+        size_t k = (size_t)text_codec_cursor_number(c, 10, s->nran ? s->nran - 1 : 0);
         if (!c->bad && s->nran)
             s->refused[k] = 1;
     }
@@ -197,11 +197,11 @@ static int read_frontier(text_cursor *c, focus_frontier *f)
 
 int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, text_cursor *c)
 {
-    text_cursor_word(c, "rng");
+    text_codec_cursor_word(c, "rng");
     for (int i = 0; i < 4; i++)
-        rng->s[i] = text_cursor_number(c, 16, UINT64_MAX);
-    text_cursor_word(c, "logs");
-    size_t n = (size_t)text_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
+        rng->s[i] = text_codec_cursor_number(c, 16, UINT64_MAX);
+    text_codec_cursor_word(c, "logs");
+    size_t n = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
     if (c->bad)
         return MG_EFORMAT;
     s->stack = calloc(n + 1, sizeof *s->stack);
@@ -219,7 +219,7 @@ int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, 
         rc = read_runs(c, s);
     if (rc)
         return rc;
-    text_cursor_word(c, "snapshot");
+    text_codec_cursor_word(c, "snapshot");
     if (c->bad)
         return MG_EFORMAT;
     search_state *strategy;

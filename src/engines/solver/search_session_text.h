@@ -26,8 +26,8 @@
 
 #include <stdint.h>
 
-/* Appends s's state and rng's to t; a failure (memory) sets t->failed (text_buf_finish reports
- * it). */
+/* Appends s's state and rng's to t; a failure (memory) sets t->failed (text_codec_buf_finish
+ * reports it). */
 void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t);
 
 /* Reads the state that search_session_text_write wrote from c into s, started with the same

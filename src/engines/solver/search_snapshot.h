@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "search_strategy.h"
+#include "search.h"
 
 #define SEARCH_SNAPSHOT_VERSION 1
 
@@ -23,6 +23,6 @@ int search_snapshot_write(const search_state *s, char **out, size_t *len);
 int search_snapshot_read(const char *text, size_t len, search_state **out);
 
 /* The strategy kind of a state (enum search_kind). */
-int search_kind_of(const search_state *s);
+int search_snapshot_kind_of(const search_state *s);
 
 #endif

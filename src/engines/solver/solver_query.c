@@ -121,12 +121,12 @@ static int assemble(builder *b, const uint32_t *slice, uint32_t nslice, uint32_t
     if (rc != 0)
         return rc;
     sym_pred neg;
-    rc = sym_pred_negate(&neg, &b->log->branches[target].pred);
+    rc = sym_expr_pred_negate(&neg, &b->log->branches[target].pred);
     if (rc == 0)
         rc = enter_pred_vars(b, &neg);
-    if (rc == 0 && (rc = sym_pred_list_push(&b->q->own, &neg)) == 0)
+    if (rc == 0 && (rc = sym_expr_pred_list_push(&b->q->own, &neg)) == 0)
         return add_item(b, 1, b->q->own.n - 1);
-    sym_pred_free(&neg);
+    sym_expr_pred_free(&neg);
     return rc;
 }
 
@@ -150,7 +150,7 @@ void solver_query_free(solver_query *q)
 {
     if (!q)
         return;
-    sym_pred_list_free(&q->own);
+    sym_expr_pred_list_free(&q->own);
     free(q->preds);
     free(q->solve);
     free(q->keep);

@@ -40,7 +40,7 @@ static int holds(tuner *k, sym_pred_list *trial, int rc)
                              &sat, k->scratch);
         k->checks++;
     }
-    sym_pred_list_free(trial);
+    sym_expr_pred_list_free(trial);
     if (rc == 0 && sat)
         for (uint32_t v = 0; v < k->log->nvars; v++)
             k->model[v] = k->scratch[v];
@@ -51,10 +51,10 @@ static int holds(tuner *k, sym_pred_list *trial, int rc)
 static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
 {
     sym_pred_list trial;
-    sym_pred_list_init(&trial);
+    sym_expr_pred_list_init(&trial);
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < n; i++)
-        rc = sym_pred_list_push_bound(&trial, vars[i], SYM_LE, bound);
+        rc = sym_expr_pred_list_push_bound(&trial, vars[i], SYM_LE, bound);
     return holds(k, &trial, rc);
 }
 
@@ -62,10 +62,10 @@ static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
 static int within(tuner *k, uint32_t v, int64_t m)
 {
     sym_pred_list trial;
-    sym_pred_list_init(&trial);
-    int rc = sym_pred_list_push_bound(&trial, v, SYM_LE, m);
+    sym_expr_pred_list_init(&trial);
+    int rc = sym_expr_pred_list_push_bound(&trial, v, SYM_LE, m);
     if (rc == 0)
-        rc = sym_pred_list_push_bound(&trial, v, SYM_GE, -m);
+        rc = sym_expr_pred_list_push_bound(&trial, v, SYM_GE, -m);
     return holds(k, &trial, rc);
 }
 
@@ -73,8 +73,8 @@ static int within(tuner *k, uint32_t v, int64_t m)
 static int allows(tuner *k, uint32_t v, int64_t x)
 {
     sym_pred_list trial;
-    sym_pred_list_init(&trial);
-    return holds(k, &trial, sym_pred_list_push_bound(&trial, v, SYM_EQ, x));
+    sym_expr_pred_list_init(&trial);
+    return holds(k, &trial, sym_expr_pred_list_push_bound(&trial, v, SYM_EQ, x));
 }
 
 /* Algorithm 3: the lowest upper bound in (0, bound] that vars[0..n) can all keep. */
@@ -140,7 +140,7 @@ static int canonical(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint
         fix(k, fixed);
         if (upper > 0 && k->model[v] != upper)
             (void)allows(k, v, upper);
-        rc = sym_pred_list_push_bound(fixed, v, SYM_EQ, k->model[v]);
+        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_EQ, k->model[v]);
     }
     fix(k, fixed);
     return rc;
@@ -157,12 +157,12 @@ static int avoid_repeats(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, 
     uint32_t v = symb_tuned ? symb : tuned[0];
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < k->navoid; i++)
-        rc = sym_pred_list_push_bound(fixed, v, SYM_NE, k->avoid[i][v]);
+        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_NE, k->avoid[i][v]);
     if (rc)
         return rc;
     fix(k, fixed);
     sym_pred_list none;
-    sym_pred_list_init(&none);
+    sym_expr_pred_list_init(&none);
     if (!holds(k, &none, 0))
         return 0;
     for (uint32_t w = 0; w < k->log->nvars; w++)
@@ -177,7 +177,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
     const path_log *log = k->log;
     uint32_t *tuned = malloc(((size_t)q->nsolve + 1) * sizeof *tuned), ntuned = 0;
     sym_pred_list fixed;
-    sym_pred_list_init(&fixed);
+    sym_expr_pred_list_init(&fixed);
     int rc = tuned ? 0 : MG_ENOMEM;
     int64_t bound = -1;
     /* A negation of ranks and sizes alone asks for another focus or process count, none of
@@ -193,7 +193,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
         if (sym_var_is_float(log->vars[v].kind))
             continue; /* not tuned (§3.4): a float rarely sets the problem's size */
         if (sym_var_is_mpi(log->vars[v].kind)) {
-            rc = sym_pred_list_push_bound(&fixed, v, SYM_EQ, values[v]);
+            rc = sym_expr_pred_list_push_bound(&fixed, v, SYM_EQ, values[v]);
             continue;
         }
         tuned[ntuned++] = v;
@@ -219,12 +219,12 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
     fix(k, &fixed);
     int64_t multi = lowest_bound(k, tuned, ntuned, bound > 1 ? bound : 1);
     for (uint32_t i = 0; rc == 0 && i < ntuned; i++)
-        rc = sym_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
+        rc = sym_expr_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
     if (rc == 0 && symb_tuned) {
         fix(k, &fixed);
         int64_t single = lowest_bound(k, &symb, 1, multi);
         if (single < multi)
-            rc = sym_pred_list_push_bound(&fixed, symb, SYM_LE, single);
+            rc = sym_expr_pred_list_push_bound(&fixed, symb, SYM_LE, single);
     }
     if (rc == 0)
         rc = canonical(k, &fixed, tuned, ntuned);
@@ -232,7 +232,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
         for (uint32_t v = 0; v < log->nvars; v++)
             values[v] = k->model[v];
 out:
-    sym_pred_list_free(&fixed);
+    sym_expr_pred_list_free(&fixed);
     free(tuned);
     return rc;
 }

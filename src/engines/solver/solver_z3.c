@@ -371,7 +371,7 @@ static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
 
 static Z3_ast encode_pred(const enc *e, const sym_pred *p)
 {
-    if (sym_pred_is_float(p))
+    if (sym_expr_pred_is_float(p))
         return encode_fpred(e, p);
     unsigned width = p->width ? p->width : BV_DEFAULT_WIDTH;
     Z3_ast l = encode_expr(e, &p->lhs, width);
@@ -451,7 +451,7 @@ static int make_solver(Z3_context c, const solver_z3_params *sp, Z3_solver *out)
 static void clear_frames(solver_z3 *s)
 {
     for (size_t i = 0; i < s->nframes; i++)
-        sym_pred_free(&s->frames[i]);
+        sym_expr_pred_free(&s->frames[i]);
     s->nframes = 0;
 }
 
@@ -460,7 +460,7 @@ static void pop_to(solver_z3 *s, size_t depth)
     if (s->nframes > depth)
         Z3_solver_pop(s->ctx, s->solver, (unsigned)(s->nframes - depth));
     while (s->nframes > depth)
-        sym_pred_free(&s->frames[--s->nframes]);
+        sym_expr_pred_free(&s->frames[--s->nframes]);
 }
 
 int solver_z3_create(const solver_z3_params *p, solver_z3 **out)
@@ -544,7 +544,7 @@ static int push_frame(solver_z3 *s, const enc *e, const sym_pred *p)
     int rc = mg_array_reserve((void **)&s->frames, &s->cap, s->nframes + 1, sizeof *s->frames);
     if (rc != 0)
         return rc;
-    if (sym_pred_copy(&s->frames[s->nframes], p) != 0)
+    if (sym_expr_pred_copy(&s->frames[s->nframes], p) != 0)
         return MG_ENOMEM;
     Z3_solver_push(s->ctx, s->solver);
     s->nframes++;
@@ -560,7 +560,7 @@ static int sync_frames(solver_z3 *s, const enc *e, const sym_pred *const *preds,
     int rc = remember_kinds(s, e->vars, e->nvars);
     size_t common = 0;
     while (common < s->nframes && common < npreds &&
-           sym_pred_equal(&s->frames[common], preds[common]))
+           sym_expr_pred_equal(&s->frames[common], preds[common]))
         common++;
     pop_to(s, common);
     s->stats.frames_reused += common;

@@ -258,15 +258,15 @@ static void pred_clear(sym_pred *p)
     sym_expr_init_const(&p->rhs, 0);
 }
 
-int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs, unsigned width,
-                  int is_unsigned)
+int sym_expr_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
+                       unsigned width, int is_unsigned)
 {
     pred_clear(out);
     if (op < 0 || op >= SYM_OP_END || !valid_width(width) || lhs->num != rhs->num ||
         (lhs->num == SYM_NUM_F64 && (width || is_unsigned)))
         return MG_EINVAL;
     if (sym_expr_copy(&out->lhs, lhs) != 0 || sym_expr_copy(&out->rhs, rhs) != 0) {
-        sym_pred_free(out);
+        sym_expr_pred_free(out);
         return MG_ENOMEM;
     }
     out->op = (uint8_t)op;
@@ -275,7 +275,7 @@ int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rh
     return 0;
 }
 
-int sym_op_negate(int op)
+int sym_expr_op_negate(int op)
 {
     static const int neg[SYM_OP_END] = {
         [SYM_EQ] = SYM_NE, [SYM_NE] = SYM_EQ, [SYM_LT] = SYM_GE,
@@ -284,17 +284,18 @@ int sym_op_negate(int op)
     return op < 0 || op >= SYM_OP_END ? SYM_OP_END : neg[op];
 }
 
-int sym_pred_negate(sym_pred *out, const sym_pred *p)
+int sym_expr_pred_negate(sym_pred *out, const sym_pred *p)
 {
-    return sym_pred_make(out, &p->lhs, sym_op_negate(p->op), &p->rhs, p->width, p->is_unsigned);
+    return sym_expr_pred_make(out, &p->lhs, sym_expr_op_negate(p->op), &p->rhs, p->width,
+                              p->is_unsigned);
 }
 
-int sym_pred_copy(sym_pred *out, const sym_pred *p)
+int sym_expr_pred_copy(sym_pred *out, const sym_pred *p)
 {
-    return sym_pred_make(out, &p->lhs, p->op, &p->rhs, p->width, p->is_unsigned);
+    return sym_expr_pred_make(out, &p->lhs, p->op, &p->rhs, p->width, p->is_unsigned);
 }
 
-void sym_pred_free(sym_pred *p)
+void sym_expr_pred_free(sym_pred *p)
 {
     if (!p)
         return;
@@ -302,18 +303,18 @@ void sym_pred_free(sym_pred *p)
     sym_expr_free(&p->rhs);
 }
 
-int sym_pred_equal(const sym_pred *a, const sym_pred *b)
+int sym_expr_pred_equal(const sym_pred *a, const sym_pred *b)
 {
     return a->op == b->op && a->width == b->width && a->is_unsigned == b->is_unsigned &&
            sym_expr_equal(&a->lhs, &b->lhs) && sym_expr_equal(&a->rhs, &b->rhs);
 }
 
-int sym_pred_is_float(const sym_pred *p)
+int sym_expr_pred_is_float(const sym_pred *p)
 {
     return p->lhs.num == SYM_NUM_F64;
 }
 
-int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth)
+int sym_expr_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth)
 {
     int64_t l, r;
     int rc = sym_expr_eval(&p->lhs, values, nvalues, &l);
@@ -345,23 +346,23 @@ int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int 
     }
 }
 
-void sym_pred_list_init(sym_pred_list *l)
+void sym_expr_pred_list_init(sym_pred_list *l)
 {
     l->items = NULL;
     l->n = l->cap = 0;
 }
 
-void sym_pred_list_free(sym_pred_list *l)
+void sym_expr_pred_list_free(sym_pred_list *l)
 {
     if (!l)
         return;
     for (size_t i = 0; i < l->n; i++)
-        sym_pred_free(&l->items[i]);
+        sym_expr_pred_free(&l->items[i]);
     free(l->items);
-    sym_pred_list_init(l);
+    sym_expr_pred_list_init(l);
 }
 
-int sym_pred_list_push(sym_pred_list *l, sym_pred *p)
+int sym_expr_pred_list_push(sym_pred_list *l, sym_pred *p)
 {
     int rc = mg_array_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items);
     if (rc != 0)
@@ -374,13 +375,13 @@ int sym_pred_list_push(sym_pred_list *l, sym_pred *p)
 static int push_owned(sym_pred_list *l, sym_expr *lhs, int op, sym_expr *rhs)
 {
     sym_pred p = {.op = (uint8_t)op, .width = 0, .is_unsigned = 0, .lhs = *lhs, .rhs = *rhs};
-    int rc = sym_pred_list_push(l, &p);
+    int rc = sym_expr_pred_list_push(l, &p);
     if (rc != 0)
-        sym_pred_free(&p);
+        sym_expr_pred_free(&p);
     return rc;
 }
 
-int sym_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k)
+int sym_expr_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k)
 {
     sym_expr lhs, rhs;
     sym_expr_init_const(&rhs, k);
@@ -389,7 +390,7 @@ int sym_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k)
     return push_owned(l, &lhs, op, &rhs);
 }
 
-int sym_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b)
+int sym_expr_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b)
 {
     sym_expr lhs, rhs;
     if (sym_expr_init_var(&lhs, a, 1) != 0)

@@ -86,21 +86,21 @@ int sym_expr_equal(const sym_expr *a, const sym_expr *b);
 /* Builds lhs op rhs (deep copies). MG_EINVAL for a bad op or width (0, 8, 16, 32, 64), sides
  * of different kinds, or a float comparison with a width or is_unsigned; MG_ENOMEM; out is then
  * an empty predicate safe to free. */
-int sym_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs, unsigned width,
-                  int is_unsigned);
+int sym_expr_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
+                       unsigned width, int is_unsigned);
 /* The complementary operator (== <-> !=, < <-> >=, <= <-> >); SYM_OP_END for a bad op. */
-int sym_op_negate(int op);
-/* Deep copy with the operator negated. Same failures as sym_pred_make. */
-int sym_pred_negate(sym_pred *out, const sym_pred *p);
+int sym_expr_op_negate(int op);
+/* Deep copy with the operator negated. Same failures as sym_expr_pred_make. */
+int sym_expr_pred_negate(sym_pred *out, const sym_pred *p);
 /* Deep copy. */
-int sym_pred_copy(sym_pred *out, const sym_pred *p);
-void sym_pred_free(sym_pred *p);
-int sym_pred_equal(const sym_pred *a, const sym_pred *b);
+int sym_expr_pred_copy(sym_pred *out, const sym_pred *p);
+void sym_expr_pred_free(sym_pred *p);
+int sym_expr_pred_equal(const sym_pred *a, const sym_pred *b);
 /* 1 for a float comparison (SYM_NUM_F64 sides), else 0. */
-int sym_pred_is_float(const sym_pred *p);
+int sym_expr_pred_is_float(const sym_pred *p);
 /* Truth under an assignment with Int semantics (widths ignored): *truth is 0 or 1.
  * Failures as sym_expr_eval, plus MG_EINVAL for a bad op. */
-int sym_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth);
+int sym_expr_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth);
 
 /* A growable list of owned predicates. A zeroed struct is an empty list. */
 typedef struct sym_pred_list {
@@ -108,15 +108,15 @@ typedef struct sym_pred_list {
     size_t n, cap;
 } sym_pred_list;
 
-void sym_pred_list_init(sym_pred_list *l);
+void sym_expr_pred_list_init(sym_pred_list *l);
 /* Frees every predicate and the array. NULL is ignored. */
-void sym_pred_list_free(sym_pred_list *l);
+void sym_expr_pred_list_free(sym_pred_list *l);
 /* Moves *p into the list (the caller must not free it afterwards). MG_ENOMEM leaves *p with the
  * caller. */
-int sym_pred_list_push(sym_pred_list *l, sym_pred *p);
+int sym_expr_pred_list_push(sym_pred_list *l, sym_pred *p);
 /* Appends the predicate `var op k` (Int, unbounded width). MG_ENOMEM. */
-int sym_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k);
+int sym_expr_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k);
 /* Appends `a op b` over two variables. MG_ENOMEM. */
-int sym_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b);
+int sym_expr_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b);
 
 #endif

@@ -34,13 +34,13 @@ static void *relay_main(void *arg)
 
 static void send_read(int fd, agent_buf *b, int kind, const int32_t *ranks, uint32_t n)
 {
-    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_put_u32(b, (uint32_t)kind), MG_OK);
-    MG_CHECK_INT(agent_put_u32(b, n), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(b, n), MG_OK);
     for (uint32_t i = 0; i < n; i++)
-        MG_CHECK_INT(agent_put_u32(b, (uint32_t)ranks[i]), MG_OK);
-    agent_frame_finish(b);
-    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)ranks[i]), MG_OK);
+    agent_proto_frame_finish(b);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
 }
 
 /* An agent's reading: its slices say the kind it was asked for; its held time (50 ns per rank and
@@ -64,7 +64,7 @@ static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
     int ranks[4], asked = -1;
     size_t count = 0;
     MG_CHECK_INT(agent_reads_ranks(type, &c, &asked, ranks, 4, &count, err, sizeof err), MG_OK);
@@ -73,7 +73,7 @@ static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint
     for (uint32_t i = 0; i < n && i < count; i++)
         MG_CHECK_INT(ranks[i], want[i]);
     MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_send(fd, out), MG_OK);
+    MG_CHECK_INT(agent_proto_send(fd, out), MG_OK);
 }
 
 /* The front takes the relay's READINGS and checks each rank's reading: agent's counter, unseen
@@ -87,12 +87,12 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
     agent_cursor c;
     char err[160];
     uint32_t count;
-    MG_CHECK_INT(agent_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_READINGS);
-    MG_CHECK(agent_get_u32(&c, &count) == MG_OK && count == n);
+    MG_CHECK(agent_proto_get_u32(&c, &count) == MG_OK && count == n);
     for (uint32_t i = 0; i < n; i++) {
         agent_reading r;
-        MG_CHECK_INT(agent_get_reading(&c, &r), MG_OK);
+        MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_OK);
         MG_CHECK_INT(r.rank, ranks[i]);
         MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
         MG_CHECK_INT(r.lost, expect_agent[i] == LOST);
@@ -109,10 +109,10 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
 
 static void send_stacks(int fd, agent_buf *b, int32_t rank)
 {
-    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_STACKS), MG_OK);
-    MG_CHECK(agent_put_u32(b, 1) == MG_OK && agent_put_u32(b, (uint32_t)rank) == MG_OK);
-    agent_frame_finish(b);
-    MG_CHECK_INT(agent_send(fd, b), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_STACKS), MG_OK);
+    MG_CHECK(agent_proto_put_u32(b, 1) == MG_OK && agent_proto_put_u32(b, (uint32_t)rank) == MG_OK);
+    agent_proto_frame_finish(b);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
 }
 
 static void relay_round_stack_loss_and_bye(void)
@@ -140,17 +140,17 @@ static void relay_round_stack_loss_and_bye(void)
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_STACKS);
     mg_rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
     atomic_store(&st.wait_on, MG_WAIT_PEER);
     atomic_store(&st.wait_peer, 3);
-    MG_CHECK(agent_frame_begin(&answer, AGENT_MSG_STACK) == MG_OK &&
-             agent_put_str(&answer, "MPI_Recv") == MG_OK && agent_put_u32(&answer, 0) == MG_OK &&
+    MG_CHECK(agent_proto_frame_begin(&answer, AGENT_MSG_STACK) == MG_OK &&
+             agent_proto_put_str(&answer, "MPI_Recv") == MG_OK && agent_proto_put_u32(&answer, 0) == MG_OK &&
              agent_waits_put(&answer, &st) == MG_OK);
-    agent_frame_finish(&answer);
-    MG_CHECK_INT(agent_send(a1[0], &answer), MG_OK);
-    MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
+    agent_proto_frame_finish(&answer);
+    MG_CHECK_INT(agent_proto_send(a1[0], &answer), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_STACK);
     MG_CHECK(in.len == answer.len - AGENT_FRAME_HEADER &&
              memcmp(in.data, answer.data + AGENT_FRAME_HEADER, in.len) == 0);
@@ -163,27 +163,27 @@ static void relay_round_stack_loss_and_bye(void)
         front_takes(up[0], AGENT_READ_CPU_TIME, all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
     }
     send_stacks(up[0], &out, 0);
-    MG_CHECK_INT(agent_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
     char fn[64];
     uint32_t nframes;
     mg_rank_state copy;
     bool published = true;
-    MG_CHECK(type == AGENT_MSG_STACK && agent_get_str(&c, fn, sizeof fn) == MG_OK && !fn[0] &&
-             agent_get_u32(&c, &nframes) == MG_OK && nframes == 0 &&
+    MG_CHECK(type == AGENT_MSG_STACK && agent_proto_get_str(&c, fn, sizeof fn) == MG_OK && !fn[0] &&
+             agent_proto_get_u32(&c, &nframes) == MG_OK && nframes == 0 &&
              agent_waits_get(&c, &copy, &published) == MG_OK && !published);
     /* bye: passed to agent 1, and the relay ends */
-    MG_CHECK_INT(agent_frame_begin(&out, AGENT_MSG_BYE), MG_OK);
-    agent_frame_finish(&out);
-    MG_CHECK_INT(agent_send(up[0], &out), MG_OK);
-    MG_CHECK_INT(agent_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&out, AGENT_MSG_BYE), MG_OK);
+    agent_proto_frame_finish(&out);
+    MG_CHECK_INT(agent_proto_send(up[0], &out), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_BYE);
     pthread_join(run.thread, NULL);
     MG_CHECK_INT(run.rc, MG_OK);
     close(up[0]);
     close(a1[0]);
-    agent_buf_free(&in);
-    agent_buf_free(&out);
-    agent_buf_free(&answer);
+    agent_proto_buf_free(&in);
+    agent_proto_buf_free(&out);
+    agent_proto_buf_free(&answer);
 }
 
 int main(void)

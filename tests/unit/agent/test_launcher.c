@@ -12,7 +12,7 @@ static const char *openmpi_app, *mpich_app;
 
 static int identify(char **cmd, int n, mg_launcher *l, char *err)
 {
-    return mg_launcher_identify(cmd, n, l, err, 512);
+    return launcher_identify(cmd, n, l, err, 512);
 }
 
 static void recognises_each_launcher(void)
@@ -75,37 +75,37 @@ static void injects_variables_the_launchers_way(void)
     mg_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
     char *ompi[] = {"mpirun.openmpi", "-n", "4", "/bin/true"};
     identify(ompi, 4, &l, err);
-    char **a = mg_launcher_build_argv(&l, ompi, 4, vars, 2);
+    char **a = launcher_build_argv(&l, ompi, 4, vars, 2);
     static const char *const want_ompi[] = {
         "mpirun.openmpi", "-x", "LD_PRELOAD=/lib/x.so", "-x", "MPIGUARD_JOB_TOKEN=abc", "-n", "4",
         "/bin/true",      NULL};
     MG_CHECK(argv_equals(a, want_ompi));
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     char *hydra[] = {"mpiexec.mpich", "-n", "4", "/bin/true"};
     identify(hydra, 4, &l, err);
-    a = mg_launcher_build_argv(&l, hydra, 4, vars, 2);
+    a = launcher_build_argv(&l, hydra, 4, vars, 2);
     static const char *const want_hydra[] = {
         "mpiexec.mpich", "-genv", "LD_PRELOAD", "/lib/x.so", "-genv", "MPIGUARD_JOB_TOKEN",
         "abc",           "-n",    "4",          "/bin/true", NULL};
     MG_CHECK(argv_equals(a, want_hydra));
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     char *srun[] = {"srun", "-n", "4", (char *)mpich_app};
     identify(srun, 4, &l, err);
-    a = mg_launcher_build_argv(&l, srun, 4, vars, 2);
+    a = launcher_build_argv(&l, srun, 4, vars, 2);
     const char *const want_srun[] = {
         "srun", "--export=ALL,LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc", "-n", "4", mpich_app,
         NULL};
     MG_CHECK(argv_equals(a, want_srun));
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     char *srun_user[] = {"srun", "--export", "NONE", "-n", "4", (char *)mpich_app};
     identify(srun_user, 6, &l, err);
-    a = mg_launcher_build_argv(&l, srun_user, 6, vars, 2);
+    a = launcher_build_argv(&l, srun_user, 6, vars, 2);
     MG_CHECK_STR(a[1], "--export=LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc");
     MG_CHECK_STR(a[2], "-n");
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     mg_env_var comma[] = {{"X", "a,b"}};
     identify(srun, 4, &l, err);
-    MG_CHECK(mg_launcher_build_argv(&l, srun, 4, comma, 1) == NULL);
+    MG_CHECK(launcher_build_argv(&l, srun, 4, comma, 1) == NULL);
 }
 
 /* The LD_PRELOAD the user gives the ranks, by each launcher's options (never an application's
@@ -118,41 +118,41 @@ static void reads_the_users_own_setting(void)
     char *ompi_value[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-n", "2",
                           "/bin/true",      "-x", "LD_PRELOAD=/app.so"};
     identify(ompi_value, 8, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/u.so");
-    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERANGE);
+    MG_CHECK_INT(launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERANGE);
     char *ompi_inherited[] = {"mpirun.openmpi", "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
     identify(ompi_inherited, 6, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value),
+    MG_CHECK_INT(launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value),
                  1);
     MG_CHECK_STR(value, "/env.so");
     char *hydra_mpmd[] = {
         "mpiexec.mpich", "-genv",      "LD_PRELOAD", "/g.so", "-n", "1",        "/bin/true", ":",
         "-env",          "LD_PRELOAD", "/e.so",      "-n",    "1",  "/bin/true"};
     identify(hydra_mpmd, 14, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_mpmd, 14, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(launcher_user_value(&l, hydra_mpmd, 14, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/e.so");
     char *hydra_list[] = {"mpiexec.mpich", "-genvnone", "-genvlist", "FOO,LD_PRELOAD", "-n", "2",
                           "/bin/true"};
     identify(hydra_list, 7, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_list, 7, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(launcher_user_value(&l, hydra_list, 7, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/env.so");
     char *hydra_none[] = {"mpiexec.mpich", "-genvnone", "-n", "2", "/bin/true"};
     identify(hydra_none, 5, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, hydra_none, 5, "LD_PRELOAD", value, sizeof value), 0);
+    MG_CHECK_INT(launcher_user_value(&l, hydra_none, 5, "LD_PRELOAD", value, sizeof value), 0);
     char *srun_value[] = {"srun", "--export=ALL,LD_PRELOAD=/s.so,FOO=1", "-n", "2",
                           (char *)mpich_app};
     identify(srun_value, 5, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, srun_value, 5, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(launcher_user_value(&l, srun_value, 5, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/s.so");
     char *srun_named[] = {"srun", "--export", "FOO=1", "-n", "2", (char *)mpich_app};
     identify(srun_named, 6, &l, err);
-    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
+    MG_CHECK_INT(launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
     srun_named[2] = "LD_PRELOAD";
-    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 1);
+    MG_CHECK_INT(launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/env.so");
     unsetenv("LD_PRELOAD");
-    MG_CHECK_INT(mg_launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
+    MG_CHECK_INT(launcher_user_value(&l, srun_named, 6, "LD_PRELOAD", value, sizeof value), 0);
 }
 
 /* mpiguard's library first, the user's after it in their order, each file once. */
@@ -160,15 +160,15 @@ static void merges_preload_lists(void)
 {
     char out[64];
     MG_CHECK_INT(
-        mg_launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out, sizeof out),
+        launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out, sizeof out),
         MG_OK);
     MG_CHECK_STR(out, "/lib/x.so:/a.so:/b.so");
-    MG_CHECK_INT(mg_launcher_merge_preload("/usr/bin/true", "/bin/true::/c.so", out, sizeof out),
+    MG_CHECK_INT(launcher_merge_preload("/usr/bin/true", "/bin/true::/c.so", out, sizeof out),
                  MG_OK);
     MG_CHECK_STR(out, "/usr/bin/true:/c.so");
-    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", NULL, out, sizeof out), MG_OK);
+    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", NULL, out, sizeof out), MG_OK);
     MG_CHECK_STR(out, "/lib/x.so");
-    MG_CHECK_INT(mg_launcher_merge_preload("/lib/x.so", "/a.so", out, 12), MG_ERANGE);
+    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", "/a.so", out, 12), MG_ERANGE);
 }
 
 /* The user's own setting of a variable mpiguard passes is left out; the rest stays as written. */
@@ -181,7 +181,7 @@ static void replaces_the_users_own_setting(void)
         "mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-x", "LD_PRELOAD", "-x", "FOO", "-n", "2",
         "/bin/true",      "-x", "LD_PRELOAD=/app.so"};
     identify(ompi, 12, &l, err);
-    char **a = mg_launcher_build_argv(&l, ompi, 12, vars, 2);
+    char **a = launcher_build_argv(&l, ompi, 12, vars, 2);
     static const char *const want_ompi[] = {"mpirun.openmpi",
                                             "-x",
                                             "LD_PRELOAD=/lib/x.so",
@@ -196,7 +196,7 @@ static void replaces_the_users_own_setting(void)
                                             "LD_PRELOAD=/app.so",
                                             NULL};
     MG_CHECK(argv_equals(a, want_ompi));
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     char *hydra[] = {"mpiexec.mpich",
                      "-genvlist",
                      "FOO,LD_PRELOAD",
@@ -216,7 +216,7 @@ static void replaces_the_users_own_setting(void)
                      "1",
                      "/bin/true"};
     identify(hydra, 18, &l, err);
-    a = mg_launcher_build_argv(&l, hydra, 18, vars, 2);
+    a = launcher_build_argv(&l, hydra, 18, vars, 2);
     static const char *const want_hydra[] = {"mpiexec.mpich",
                                              "-genv",
                                              "LD_PRELOAD",
@@ -235,32 +235,32 @@ static void replaces_the_users_own_setting(void)
                                              "/bin/true",
                                              NULL};
     MG_CHECK(argv_equals(a, want_hydra));
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
     char *srun[] = {"srun", "--export=ALL,LD_PRELOAD=/s.so,FOO=1", "-n", "2", (char *)mpich_app};
     identify(srun, 5, &l, err);
-    a = mg_launcher_build_argv(&l, srun, 5, vars, 2);
+    a = launcher_build_argv(&l, srun, 5, vars, 2);
     MG_CHECK_STR(a[1], "--export=ALL,FOO=1,LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc");
-    mg_launcher_free_argv(a);
+    launcher_free_argv(a);
 }
 
 static void tells_flavours_of_binaries(void)
 {
     mg_mpi_flavor f;
-    MG_CHECK_INT(mg_mpi_flavor_of_binary(openmpi_app, &f), MG_OK);
+    MG_CHECK_INT(mpi_flavor_of_binary(openmpi_app, &f), MG_OK);
     MG_CHECK_INT(f, MG_FLAVOR_OPENMPI);
-    MG_CHECK_INT(mg_mpi_flavor_of_binary(mpich_app, &f), MG_OK);
+    MG_CHECK_INT(mpi_flavor_of_binary(mpich_app, &f), MG_OK);
     MG_CHECK_INT(f, MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mg_mpi_flavor_of_binary("/bin/true", &f), MG_OK);
+    MG_CHECK_INT(mpi_flavor_of_binary("/bin/true", &f), MG_OK);
     MG_CHECK_INT(f, MG_FLAVOR_UNKNOWN);
-    MG_CHECK_INT(mg_mpi_flavor_of_binary("/etc/hostname", &f), MG_OK);
+    MG_CHECK_INT(mpi_flavor_of_binary("/etc/hostname", &f), MG_OK);
     MG_CHECK_INT(f, MG_FLAVOR_UNKNOWN);
-    MG_CHECK_INT(mg_mpi_flavor_of_binary("/nonexistent", &f), MG_ENOENT);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12.2.0"),
+    MG_CHECK_INT(mpi_flavor_of_binary("/nonexistent", &f), MG_ENOENT);
+    MG_CHECK_INT(mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12.2.0"),
                  MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("libmpi.so.12"), MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"),
+    MG_CHECK_INT(mpi_flavor_of_library("libmpi.so.12"), MG_FLAVOR_MPICH);
+    MG_CHECK_INT(mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"),
                  MG_FLAVOR_OPENMPI);
-    MG_CHECK_INT(mg_mpi_flavor_of_library("libmpi_mpifh.so.40"), MG_FLAVOR_UNKNOWN);
+    MG_CHECK_INT(mpi_flavor_of_library("libmpi_mpifh.so.40"), MG_FLAVOR_UNKNOWN);
     MG_CHECK_STR(mg_mpi_flavor_name(MG_FLAVOR_MPICH), "mpich");
 }
 

@@ -33,7 +33,7 @@ static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uin
     ev.root = CHECK_NO_ROOT;
     size_t len = 0;
     MG_CHECK_INT(check_event_encode(&ev, buf + AGENT_FRAME_HEADER, 512, &len), MG_OK);
-    agent_frame_header_put(buf, AGENT_MSG_RECORD, (uint32_t)len);
+    agent_proto_frame_header_put(buf, AGENT_MSG_RECORD, (uint32_t)len);
     return AGENT_FRAME_HEADER + len;
 }
 
@@ -42,9 +42,9 @@ static void read_all(int fd, agent_reader *reader)
 {
     uint8_t buf[4096];
     ssize_t got;
-    agent_reader_init(reader);
+    agent_proto_reader_init(reader);
     while ((got = read(fd, buf, sizeof buf)) > 0) {
-        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)got), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)got), MG_OK);
     }
     close(fd);
 }
@@ -64,7 +64,7 @@ static void test_broken_child(void)
     n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 3, CHECK_FN_RECV, 2);
     n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 0, CHECK_AGENT_FINALIZED, 0);
-    agent_frame_header_put(buf + n, AGENT_MSG_DONE, 0);
+    agent_proto_frame_header_put(buf + n, AGENT_MSG_DONE, 0);
     n += AGENT_FRAME_HEADER;
     MG_CHECK(write(a[1], buf, n) == (ssize_t)n);
     /* child B, ranks 2-3: rank 2 receives from rank 1, then a frame with a bad magic */
@@ -101,7 +101,7 @@ static void test_broken_child(void)
     agent_frame f;
     int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
     int ended = 0, records_after_ended = 0;
-    while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
+    while (agent_proto_reader_next(&reader, &f, err, sizeof err) == 1) {
         int32_t rank, value;
         uint64_t wide;
         after_done += done;
@@ -121,7 +121,7 @@ static void test_broken_child(void)
             finalized += value == CHECK_AGENT_FINALIZED;
         }
     }
-    agent_reader_free(&reader);
+    agent_proto_reader_free(&reader);
     MG_CHECK_INT(worlds, 1);
     MG_CHECK_INT(records, 2); /* ranks 1 and 2 receiving from each other, let go at the end */
     MG_CHECK_INT(finalized, 1);
@@ -140,7 +140,7 @@ static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_
 {
     char err[200];
     for (;;) {
-        int got = agent_reader_next(reader, f, err, sizeof err);
+        int got = agent_proto_reader_next(reader, f, err, sizeof err);
         MG_CHECK(got >= 0);
         if (got == 1) {
             *records += f->type == AGENT_MSG_RECORD;
@@ -155,7 +155,7 @@ static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_
         if (n <= 0) {
             return;
         }
-        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)n), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
     }
 }
 
@@ -202,8 +202,8 @@ static void stage_ended(pid_t pid, agent_reader *reader, agent_reader *answers, 
 {
     int status;
     MG_CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    agent_reader_free(reader);
-    agent_reader_free(answers);
+    agent_proto_reader_free(reader);
+    agent_proto_reader_free(answers);
     close(up);
     close(from_parent);
     close(to_child);
@@ -224,8 +224,8 @@ static void test_answers(void)
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
 
     agent_reader reader, answers;
-    agent_reader_init(&reader);
-    agent_reader_init(&answers);
+    agent_proto_reader_init(&reader);
+    agent_proto_reader_init(&answers);
     agent_frame f;
     int records = 0, answer_records = 0;
     while (records < 2) {
@@ -242,14 +242,14 @@ static void test_answers(void)
         MG_CHECK_INT(exit_seq, 2);
     }
 
-    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
     MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     close(in[1]);
     /* its child ended: ENDED goes up, and the stage waits for no timer but for NO_MORE */
     read_until(up[0], &reader, AGENT_MSG_ENDED, &f, &records);
     struct pollfd quiet = {.fd = up[0], .events = POLLIN};
     MG_CHECK_INT(poll(&quiet, 1, 300), 0); /* no DONE before the parent's NO_MORE */
-    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
     MG_CHECK_INT(records, 2);
@@ -262,7 +262,7 @@ static int comes_within(int fd, agent_reader *reader, agent_msg_type type, int m
     char err[200];
     for (;;) {
         agent_frame f;
-        int got = agent_reader_next(reader, &f, err, sizeof err);
+        int got = agent_proto_reader_next(reader, &f, err, sizeof err);
         MG_CHECK(got >= 0);
         if (got == 1) {
             if (f.type == type) {
@@ -276,7 +276,7 @@ static int comes_within(int fd, agent_reader *reader, agent_msg_type type, int m
         if (n <= 0) {
             return 0;
         }
-        MG_CHECK_INT(agent_reader_push(reader, buf, (size_t)n), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
     }
 }
 
@@ -298,8 +298,8 @@ static void test_ended_before_the_answer(void)
     n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     agent_reader reader, answers;
-    agent_reader_init(&reader);
-    agent_reader_init(&answers);
+    agent_proto_reader_init(&reader);
+    agent_proto_reader_init(&answers);
     MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_COMPLETED, 5000));
 
     n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 0);
@@ -309,10 +309,10 @@ static void test_ended_before_the_answer(void)
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_ENDED, 5000));
 
-    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_NO_MORE, 5000));
-    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
     MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     close(in[1]);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
@@ -331,18 +331,18 @@ static void test_release(void)
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     agent_reader reader, answers;
-    agent_reader_init(&reader);
-    agent_reader_init(&answers);
+    agent_proto_reader_init(&reader);
+    agent_proto_reader_init(&answers);
     MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_RECORD, 300));
-    agent_frame_header_put(buf, AGENT_MSG_RELEASE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_RELEASE, 0);
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_RECORD, 5000));
     MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_RELEASE, 5000));
 
-    agent_frame_header_put(buf, AGENT_MSG_DONE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
     MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     close(in[1]);
-    agent_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
+    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
     MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
     MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
     stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
@@ -377,11 +377,11 @@ static void test_agent_bound(void)
     read_all(up[0], &reader);
     agent_frame f;
     int ends = 0, done = 0;
-    while (agent_reader_next(&reader, &f, err, sizeof err) == 1) {
+    while (agent_proto_reader_next(&reader, &f, err, sizeof err) == 1) {
         ends += f.type == AGENT_MSG_END;
         done += f.type == AGENT_MSG_DONE;
     }
-    agent_reader_free(&reader);
+    agent_proto_reader_free(&reader);
     MG_CHECK_INT(ends, 0);
     MG_CHECK_INT(done, 0);
 }

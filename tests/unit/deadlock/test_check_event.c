@@ -165,10 +165,10 @@ static void test_encode_errors(void)
 
 static void test_func_table(void)
 {
-    MG_CHECK(check_func_describe(CHECK_FN_NONE) == NULL);
-    MG_CHECK(check_func_describe(CHECK_FN_COUNT) == NULL);
+    MG_CHECK(check_event_func_describe(CHECK_FN_NONE) == NULL);
+    MG_CHECK(check_event_func_describe(CHECK_FN_COUNT) == NULL);
     for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
-        const check_func_info *info = check_func_describe(f);
+        const check_func_info *info = check_event_func_describe(f);
         /* the records no MPI call writes have lower-case names of their own */
         const char *prefix = f == CHECK_FN_EXIT             ? "exit"
                              : f == CHECK_FN_HANDLE_LEAK    ? "handle_leak"
@@ -178,13 +178,13 @@ static void test_func_table(void)
                                                             : "MPI_";
         MG_CHECK(info && info->name && strncmp(info->name, prefix, strlen(prefix)) == 0);
     }
-    MG_CHECK_STR(check_func_describe(CHECK_FN_IBARRIER)->name, "MPI_IBARRIER");
-    MG_CHECK_INT(check_func_describe(CHECK_FN_IBARRIER)->base, CHECK_FN_BARRIER);
-    MG_CHECK_INT(check_func_describe(CHECK_FN_SSEND)->mode, CHECK_MODE_SYNC);
-    MG_CHECK_INT(check_func_describe(CHECK_FN_WAITANY)->completion, CHECK_COMPLETE_ANY);
-    MG_CHECK(check_func_describe(CHECK_FN_REDUCE)->rooted &&
-             check_func_describe(CHECK_FN_REDUCE)->has_op);
-    MG_CHECK(check_func_describe(CHECK_FN_COMM_SPLIT)->creates_comm);
+    MG_CHECK_STR(check_event_func_describe(CHECK_FN_IBARRIER)->name, "MPI_IBARRIER");
+    MG_CHECK_INT(check_event_func_describe(CHECK_FN_IBARRIER)->base, CHECK_FN_BARRIER);
+    MG_CHECK_INT(check_event_func_describe(CHECK_FN_SSEND)->mode, CHECK_MODE_SYNC);
+    MG_CHECK_INT(check_event_func_describe(CHECK_FN_WAITANY)->completion, CHECK_COMPLETE_ANY);
+    MG_CHECK(check_event_func_describe(CHECK_FN_REDUCE)->rooted &&
+             check_event_func_describe(CHECK_FN_REDUCE)->has_op);
+    MG_CHECK(check_event_func_describe(CHECK_FN_COMM_SPLIT)->creates_comm);
     MG_CHECK(check_comm_self_id(3) == (CHECK_COMM_SELF_FLAG | 3u));
 }
 

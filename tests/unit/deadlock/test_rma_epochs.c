@@ -101,10 +101,10 @@ static void test_flush_outside_passive_epoch(void)
 
 static void test_names(void)
 {
-    MG_CHECK_STR(usage_problem_name(USAGE_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
-    MG_CHECK_STR(usage_problem_name(USAGE_RMA_EPOCH_TWICE), "rma_epoch_twice");
-    MG_CHECK_STR(usage_problem_name(USAGE_RMA_EPOCH_UNCLOSED), "rma_epoch_unclosed");
-    MG_CHECK_STR(usage_problem_name(USAGE_RMA_CLOSE_UNOPENED), "rma_close_without_open");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_EPOCH_TWICE), "rma_epoch_twice");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_EPOCH_UNCLOSED), "rma_epoch_unclosed");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_CLOSE_UNOPENED), "rma_close_without_open");
 }
 
 int main(void)

@@ -42,7 +42,7 @@ static check_event event(int kind, int32_t rank, uint16_t func, int32_t peer, in
     ev.root = root;
     ev.count = 1;
     /* every rank calls a collective from one line, its own sends and receives from its own */
-    int collective = check_func_describe(func)->klass == CHECK_CLASS_COLL;
+    int collective = check_event_func_describe(func)->klass == CHECK_CLASS_COLL;
     ev.callsite = 0x1000u * (uint64_t)(collective ? 1 : rank + 1) + func;
     return ev;
 }

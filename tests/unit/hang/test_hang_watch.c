@@ -1282,14 +1282,14 @@ static void unverified_watch_takes_the_verdict(void)
     hang_watch_destroy(u);
 }
 
-/* The model fits the watch as it is (hang_detector_model). */
+/* The model fits the watch as it is (hang_watch_detector_model). */
 static void drives_the_real_model(void)
 {
     struct hang_model_params mp;
     hang_model_params_default(&mp);
     struct hang_model *m;
     MG_CHECK_INT(hang_model_create(&mp, NR, 1, &m), MG_OK);
-    struct hang_detector md = hang_detector_model(m);
+    struct hang_detector md = hang_watch_detector_model(m);
     struct hang_watch_params p;
     hang_watch_params_default(&p);
     struct hang_watch *u;

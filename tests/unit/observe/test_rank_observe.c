@@ -29,8 +29,8 @@ static void published_rank_is_observed_at_once(void)
     mg_rank_sight s = {0};
     mg_observe_input in = input(&s, 0.0);
     in.published = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
-    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_OK), "observed");
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_OK), "observed");
 }
 
 static void causes_from_proc_wait_for_the_loader(void)
@@ -38,11 +38,11 @@ static void causes_from_proc_wait_for_the_loader(void)
     mg_rank_sight s = healthy();
     s.preload_names_library = 0;
     mg_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.1);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.age = MG_OBSERVE_SETTLE_S;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
     char text[512];
-    mg_rank_observe_explain(&in, MG_OBSERVE_PRELOAD_REPLACED, text, sizeof text);
+    rank_observe_explain(&in, MG_OBSERVE_PRELOAD_REPLACED, text, sizeof text);
     MG_CHECK(strstr(text, "does not name mpiguard's library") != NULL);
 }
 
@@ -52,27 +52,27 @@ static void each_cause_from_proc(void)
     mg_observe_input in = input(&s, 3.0);
     s.static_binary = 1;
     s.binary_defines_mpi = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
     s = healthy();
     s.library_mapped = 0;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_LIBRARY_NOT_LOADED);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_LIBRARY_NOT_LOADED);
     s = healthy();
     s.mapped_mpi = MG_FLAVOR_UNKNOWN;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
     s = healthy();
     s.mapped_mpi = MG_FLAVOR_MPICH;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_MPI);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_MPI);
     char text[512];
-    mg_rank_observe_explain(&in, MG_OBSERVE_OTHER_MPI, text, sizeof text);
+    rank_observe_explain(&in, MG_OBSERVE_OTHER_MPI, text, sizeof text);
     MG_CHECK(strstr(text, "linked to mpich but given mpiguard's openmpi library") != NULL);
     /* a hostname of its own: on another node, named with the option that reads every node */
     s = healthy();
     s.other_node = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
-    mg_rank_observe_explain(&in, MG_OBSERVE_OTHER_NODE, text, sizeof text);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
+    rank_observe_explain(&in, MG_OBSERVE_OTHER_NODE, text, sizeof text);
     MG_CHECK(strstr(text, "another node") != NULL && strstr(text, "--agent-launcher") != NULL);
     in.published = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
 }
 
 /* The static check comes first: a static binary has LD_PRELOAD set and nothing mapped. */
@@ -83,9 +83,9 @@ static void static_binary_is_told_from_a_missing_library(void)
     s.mapped_mpi = MG_FLAVOR_UNKNOWN;
     s.static_binary = 1;
     mg_observe_input in = input(&s, 3.0);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
     char text[512];
-    mg_rank_observe_explain(&in, MG_OBSERVE_STATIC_BINARY, text, sizeof text);
+    rank_observe_explain(&in, MG_OBSERVE_STATIC_BINARY, text, sizeof text);
     MG_CHECK(strstr(text, "program that is not MPI") != NULL);
 }
 
@@ -94,14 +94,14 @@ static void binding_waits_for_init_then_is_named(void)
     mg_rank_sight s = healthy();
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
     mg_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
     in.sibling_published_for = -1;
     in.age = MG_OBSERVE_BINDING_GRACE_S;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
     char text[512];
-    mg_rank_observe_explain(&in, MG_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
+    rank_observe_explain(&in, MG_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
     MG_CHECK(strstr(text, "libmpi_mpifh.so.40 calls PMPI_*") != NULL);
 }
 
@@ -111,14 +111,14 @@ static void silent_rank_needs_a_sibling_or_the_end(void)
 {
     mg_rank_sight s = healthy();
     mg_observe_input in = input(&s, 100.0);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S - 0.1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
     in.sibling_published_for = -1;
     in.ended = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
 }
 
 static void published_but_silent_among_busy_siblings(void)
@@ -128,11 +128,11 @@ static void published_but_silent_among_busy_siblings(void)
     mg_observe_input in = input(&s, MG_OBSERVE_INIT_GRACE_S);
     in.published = 1;
     in.sibling_calls = MG_OBSERVE_SIBLING_MANY - 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
     in.sibling_calls = MG_OBSERVE_SIBLING_MANY;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
     in.calls = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
 }
 
 /* Read by stacks alone (no interposition library, another MPI's): any MPI in it will do; a
@@ -142,25 +142,25 @@ static void by_stack_needs_only_some_mpi(void)
     mg_rank_sight s = {.read = 1, .mapped_mpi = MG_FLAVOR_MPICH};
     mg_observe_input in = input(&s, 0.0);
     in.by_stack = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
     s = (mg_rank_sight){.read = 1, .static_binary = 1, .binary_defines_mpi = 1};
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
     s = (mg_rank_sight){.read = 1};
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
     in.ended = 0;
     in.age = MG_OBSERVE_SETTLE_S;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
 }
 
 static void unread_rank_that_ended_vanished(void)
 {
     mg_rank_sight s = {0};
     mg_observe_input in = input(&s, 0.0);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_VANISHED);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_VANISHED);
 }
 
 /* A rank the tool's stop ended before it published: not blind for a cause only elimination gives
@@ -170,21 +170,21 @@ static void stopped_before_init_only_by_elimination(void)
     mg_rank_sight s = healthy();
     mg_observe_input in = input(&s, 1.0);
     in.ended = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
     in.stopped = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
     s = healthy();
     s.preload_names_library = 0;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
     MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_UNKNOWN_INTERFACE),
                  MG_OBSERVE_STOPPED_BEFORE_INIT);
     MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_NOT_MPI), MG_OBSERVE_NOT_MPI);
     MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_AGENT_LOST), MG_OBSERVE_AGENT_LOST);
     char text[256];
-    mg_rank_observe_explain(&in, MG_OBSERVE_STOPPED_BEFORE_INIT, text, sizeof text);
-    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_STOPPED_BEFORE_INIT), "stopped_before_init");
+    rank_observe_explain(&in, MG_OBSERVE_STOPPED_BEFORE_INIT, text, sizeof text);
+    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_STOPPED_BEFORE_INIT), "stopped_before_init");
     MG_CHECK(strstr(text, "stopped the job before this rank reached its MPI_Init") != NULL);
 }
 
@@ -202,8 +202,8 @@ static void unfound_rank_waits_for_size_and_agents(void)
     char detail[64];
     mg_rank_sight s = {0};
     mg_observe_input in = input(&s, 0.0);
-    mg_rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
-    MG_CHECK_STR(mg_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
+    rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
+    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
     MG_CHECK_STR(detail, "no agent found it while the job ran");
 }
 
@@ -254,11 +254,11 @@ static void other_node_waits_for_its_agent(void)
     mg_rank_sight s = healthy();
     s.other_node = 1;
     mg_observe_input in = input(&s, 10 * MG_OBSERVE_ANNOUNCED_S);
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
     in.node_agents = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(mg_rank_observe_decide(&in), MG_OBSERVE_NOT_FOUND);
+    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_FOUND);
 }
 
 int main(void)

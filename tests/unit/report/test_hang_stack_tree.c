@@ -59,7 +59,7 @@ static void test_rank_lists_and_labels(void)
 {
     hang_stack_tree *t = NULL;
     MG_CHECK_INT(hang_stack_tree_create(&t), MG_OK);
-    mg_report *r = mg_report_create("hang", "test", NULL, 0);
+    mg_report *r = report_create("hang", "test", NULL, 0);
     MG_CHECK(t && r);
     if (!t || !r)
         return;
@@ -74,9 +74,9 @@ static void test_rank_lists_and_labels(void)
     memset(st, 0, sizeof *st);
     hang_stack_tree_add(t, 8, st); /* no stack: no node */
     free(st);
-    mg_finding *f = mg_report_add_finding(r, "hang", "test");
+    mg_finding *f = report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
-    json_object *ev = mg_finding_evidence(f), *tree = NULL, *v;
+    json_object *ev = report_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));
     MG_CHECK_INT(json_object_array_length(tree), 5); /* frames inside MPI are cut */
     MG_CHECK_STR(field(node_labelled(tree, "_start"), "rank_list"), "0-7");
@@ -101,11 +101,11 @@ static void test_rank_lists_and_labels(void)
     MG_CHECK(strstr(text, "mpiguard: hang:       MPI_Recv  ranks 0-5,7\n") != NULL);
     MG_CHECK(strstr(text, "mpiguard: hang:       mpi_recv_  rank 6\n") != NULL);
     free(text);
-    mg_report_render_dot(r, (out = open_memstream(&text, &len)));
+    report_render_dot(r, (out = open_memstream(&text, &len)));
     fclose(out);
     MG_CHECK(strstr(text, "label=\"main (app.c:10) | ranks 0-5,7\"") != NULL);
     free(text);
-    mg_report_destroy(r);
+    report_destroy(r);
     hang_stack_tree_destroy(t);
 }
 
@@ -114,7 +114,7 @@ static void test_bound(void)
 {
     hang_stack_tree *t = NULL;
     MG_CHECK_INT(hang_stack_tree_create(&t), MG_OK);
-    mg_report *r = mg_report_create("hang", "test", NULL, 0);
+    mg_report *r = report_create("hang", "test", NULL, 0);
     rank_stack *st = malloc(sizeof *st);
     MG_CHECK(t && r && st);
     if (!t || !r || !st)
@@ -124,14 +124,14 @@ static void test_bound(void)
         hang_stack_tree_add(t, rank, st);
     }
     free(st);
-    mg_finding *f = mg_report_add_finding(r, "hang", "test");
+    mg_finding *f = report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
-    json_object *ev = mg_finding_evidence(f), *tree = NULL, *v;
+    json_object *ev = report_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));
     MG_CHECK_INT(json_object_array_length(tree), 512);
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree_truncated", &v) &&
              json_object_get_boolean(v));
-    mg_report_destroy(r);
+    report_destroy(r);
     hang_stack_tree_destroy(t);
 }
 

@@ -24,21 +24,21 @@ static char *path_in_dir(const char *name)
 static mg_report *sample_report(void)
 {
     char *cmd[] = {"mpiguard", "hang", "--", "mpirun", "-n", "4", "./app"};
-    mg_report *r = mg_report_create("hang", "0.1.0", cmd, 7);
-    mg_report_set_mpi(r, "openmpi", "/usr/bin/orterun", "/x/libmpiguard-openmpi.so");
+    mg_report *r = report_create("hang", "0.1.0", cmd, 7);
+    report_set_mpi(r, "openmpi", "/usr/bin/orterun", "/x/libmpiguard-openmpi.so");
     for (int i = 0; i < 4; i++)
-        mg_report_add_rank(r, i, 100 + i, "node1");
-    mg_finding *f = mg_report_add_finding(r, "hang", "rank 3 is computing in solve()");
-    mg_finding_add_rank(f, 3);
-    mg_finding_add_site(f, 3, "solve", "solver.c", 88);
-    mg_finding_set_suggestion(f, "look at the loop in solve()");
-    json_object_object_add(mg_finding_evidence(f), "hang_type",
+        report_add_rank(r, i, 100 + i, "node1");
+    mg_finding *f = report_add_finding(r, "hang", "rank 3 is computing in solve()");
+    report_finding_add_rank(f, 3);
+    report_finding_add_site(f, 3, "solve", "solver.c", 88);
+    report_finding_set_suggestion(f, "look at the loop in solve()");
+    json_object_object_add(report_finding_evidence(f), "hang_type",
                            json_object_new_string("computation"));
-    mg_finding_add_graph_node(f, "p0", "rank 0 \"main\"", "box");
-    mg_finding_add_graph_node(f, "p1", "rank 1", "box");
-    mg_finding_highlight_graph_node(f, "p1");
-    mg_finding_add_graph_edge(f, "p0", "p1", "dashed");
-    mg_report_set_exit(r, 81, "stopped");
+    report_finding_add_graph_node(f, "p0", "rank 0 \"main\"", "box");
+    report_finding_add_graph_node(f, "p1", "rank 1", "box");
+    report_finding_highlight_graph_node(f, "p1");
+    report_finding_add_graph_edge(f, "p0", "p1", "dashed");
+    report_set_exit(r, 81, "stopped");
     return r;
 }
 
@@ -55,32 +55,32 @@ static void writes_and_loads_back(void)
 {
     mg_report *r = sample_report();
     char err[256];
-    MG_CHECK_INT(mg_report_write(r, path_in_dir("r.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("r.json"), err, sizeof err), MG_OK);
     mg_report *back;
-    MG_CHECK_INT(mg_report_load(path_in_dir("r.json"), &back, err, sizeof err), MG_OK);
-    MG_CHECK_INT(mg_report_finding_count(back), 1);
-    json_object *f = mg_report_finding(back, 0), *v;
+    MG_CHECK_INT(report_load(path_in_dir("r.json"), &back, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_finding_count(back), 1);
+    json_object *f = report_finding(back, 0), *v;
     MG_CHECK(json_object_object_get_ex(f, "kind", &v));
     MG_CHECK_STR(json_object_get_string(v), "hang");
-    MG_CHECK(json_object_object_get_ex(mg_finding_evidence(f), "hang_type", &v));
+    MG_CHECK(json_object_object_get_ex(report_finding_evidence(f), "hang_type", &v));
     MG_CHECK_STR(json_object_get_string(v), "computation");
-    mg_report_destroy(back);
-    mg_report_destroy(r);
+    report_destroy(back);
+    report_destroy(r);
 }
 
 static void write_failure_keeps_the_old_file(void)
 {
     mg_report *r = sample_report();
     char err[256];
-    MG_CHECK_INT(mg_report_write(r, "/nonexistent-dir/r.json", err, sizeof err), MG_EIO);
+    MG_CHECK_INT(report_write(r, "/nonexistent-dir/r.json", err, sizeof err), MG_EIO);
     MG_CHECK(strstr(err, "/nonexistent-dir/r.json") != NULL);
-    mg_report_destroy(r);
+    report_destroy(r);
 }
 
 static void renders_text_banner_and_dot(void)
 {
     mg_report *r = sample_report();
-    char *text = render(mg_report_render_text, r);
+    char *text = render(report_render_text, r);
     MG_CHECK(strstr(text, "job: 4 ranks found (0-3), exit status 81, stopped") != NULL);
     MG_CHECK(strstr(text, "[1] error hang: rank 3 is computing in solve()") != NULL);
     MG_CHECK(strstr(text, "rank 3: solve() at solver.c:88") != NULL);
@@ -89,10 +89,10 @@ static void renders_text_banner_and_dot(void)
     json_object *detector = json_object_new_object();
     json_object_object_add(detector, "leaves", json_object_new_int(4));
     json_object_object_add(detector, "levels", json_object_new_int(2));
-    json_object_object_add(mg_report_tool_data(r), "detector", detector);
-    text = render(mg_report_render_text, r);
+    json_object_object_add(report_tool_data(r), "detector", detector);
+    text = render(report_render_text, r);
     MG_CHECK(strstr(text, "\ndetector: a tree of 2 levels, 4 leaves under the root\n") != NULL);
-    char *dot = render(mg_report_render_dot, r);
+    char *dot = render(report_render_dot, r);
     MG_CHECK(strstr(dot, "\"f1_p0\" -> \"f1_p1\" [style=\"dashed\"]") != NULL);
     MG_CHECK(strstr(dot, "rank 0 \\\"main\\\"") != NULL);
     MG_CHECK(
@@ -101,30 +101,30 @@ static void renders_text_banner_and_dot(void)
         NULL);
     char banner[512];
     FILE *f = fmemopen(banner, sizeof banner, "w");
-    mg_finding_print_banner(mg_report_finding(r, 0), f);
+    report_render_finding_banner(report_finding(r, 0), f);
     fclose(f);
     MG_CHECK_STR(banner, "mpiguard: ERROR HANG rank 3 is computing in solve()\n"
                          "mpiguard:   rank 3: solve() at solver.c:88\n");
-    mg_finding_add_site(mg_report_finding(r, 0), 2, "MPI_Recv", NULL, 0);
+    report_finding_add_site(report_finding(r, 0), 2, "MPI_Recv", NULL, 0);
     f = fmemopen(banner, sizeof banner, "w");
-    mg_finding_print_banner(mg_report_finding(r, 0), f);
+    report_render_finding_banner(report_finding(r, 0), f);
     fclose(f);
     MG_CHECK(strstr(banner, "mpiguard:   rank 2: MPI_Recv() at an unknown source line\n") != NULL);
-    mg_report_destroy(r);
+    report_destroy(r);
 }
 
 static void replaces_a_finding(void)
 {
     mg_report *r = sample_report();
-    MG_CHECK(mg_report_replace_finding(r, 1, "hang", "no such finding") == NULL);
-    mg_finding *f = mg_report_replace_finding(r, 0, "collective_mismatch", "ranks 0-2");
-    MG_CHECK(f != NULL && f == mg_report_finding(r, 0));
-    mg_finding_add_rank(f, 2);
-    MG_CHECK_INT(mg_report_finding_count(r), 1);
-    char *text = render(mg_report_render_text, r);
+    MG_CHECK(report_replace_finding(r, 1, "hang", "no such finding") == NULL);
+    mg_finding *f = report_replace_finding(r, 0, "collective_mismatch", "ranks 0-2");
+    MG_CHECK(f != NULL && f == report_finding(r, 0));
+    report_finding_add_rank(f, 2);
+    MG_CHECK_INT(report_finding_count(r), 1);
+    char *text = render(report_render_text, r);
     MG_CHECK(strstr(text, "[1] error collective_mismatch: ranks 0-2") != NULL);
     MG_CHECK(strstr(text, "solve") == NULL); /* nothing of the finding replaced is left */
-    mg_report_destroy(r);
+    report_destroy(r);
 }
 
 static int load_text(const char *text, char *err)
@@ -133,9 +133,9 @@ static int load_text(const char *text, char *err)
     fputs(text, f);
     fclose(f);
     mg_report *r = NULL;
-    int rc = mg_report_load(path_in_dir("bad.json"), &r, err, 256);
+    int rc = report_load(path_in_dir("bad.json"), &r, err, 256);
     MG_CHECK(rc == MG_OK ? r != NULL : r == NULL);
-    mg_report_destroy(r);
+    report_destroy(r);
     return rc;
 }
 
@@ -143,8 +143,8 @@ static void load_rejects_what_is_not_a_report(void)
 {
     char err[256];
     mg_report *r;
-    MG_CHECK_INT(mg_report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ENOENT);
-    MG_CHECK_INT(mg_report_load(dir, &r, err, sizeof err), MG_ENOENT);
+    MG_CHECK_INT(report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ENOENT);
+    MG_CHECK_INT(report_load(dir, &r, err, sizeof err), MG_ENOENT);
     MG_CHECK(strstr(err, "is a directory") != NULL);
     MG_CHECK_INT(load_text("", err), MG_EFORMAT);
     MG_CHECK(strstr(err, "is empty") != NULL);
@@ -178,24 +178,24 @@ static void load_rejects_what_is_not_a_report(void)
                  MG_OK);
 }
 
-/* Every cause a tool can report (mg_observe_cause_name's, a rank never found) and every sampler
+/* Every cause a tool can report (rank_observe_cause_name's, a rank never found) and every sampler
  * loads back; a cause or sampler of no tool, or `observed` not a boolean, is refused. */
 static void validates_observation(void)
 {
     mg_report *r = sample_report();
     for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_STOPPED_BEFORE_INIT; c++)
-        mg_report_add_observation(r, (int)c, c == MG_OBSERVE_OK, mg_observe_cause_name(c),
+        report_add_observation(r, (int)c, c == MG_OBSERVE_OK, rank_observe_cause_name(c),
                                   c == MG_OBSERVE_OK ? NULL : "why",
                                   c == MG_OBSERVE_OK ? "ring" : NULL);
-    mg_report_add_observation(r, 20, 0, "not_found", "never found", NULL);
-    mg_report_add_observation(r, 21, 1, "static_binary", "read by ptrace", "ptrace");
-    mg_report_add_observation(r, 22, 1, "observed", NULL, "shm");
+    report_add_observation(r, 20, 0, "not_found", "never found", NULL);
+    report_add_observation(r, 21, 1, "static_binary", "read by ptrace", "ptrace");
+    report_add_observation(r, 22, 1, "observed", NULL, "shm");
     char err[256];
-    MG_CHECK_INT(mg_report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
     mg_report *back = NULL;
-    MG_CHECK_INT(mg_report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
-    mg_report_destroy(back);
-    mg_report_destroy(r);
+    MG_CHECK_INT(report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
+    report_destroy(back);
+    report_destroy(r);
     static const char head[] =
         "{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
         "\"command\":[],\"findings\":[],\"observation\":";
@@ -230,23 +230,23 @@ static void class_table_is_complete(void)
 {
     const mg_report_class *c;
     size_t n = 0;
-    for (; (c = mg_report_class_at(n)); n++) {
+    for (; (c = report_class_at(n)); n++) {
         MG_CHECK(strcmp(c->severity, "error") == 0 || strcmp(c->severity, "warning") == 0 ||
                  strcmp(c->severity, "note") == 0);
         MG_CHECK(c->meaning[0] && c->suggestion[0] && c->group[0] && c->tool[0]);
-        MG_CHECK(mg_report_class_find(c->name) == c);
-        MG_CHECK_STR(mg_report_class_names()[n], c->name);
+        MG_CHECK(report_class_find(c->name) == c);
+        MG_CHECK_STR(report_class_names()[n], c->name);
     }
-    MG_CHECK_INT(n, mg_report_class_count());
-    MG_CHECK(mg_report_class_names()[n] == NULL);
+    MG_CHECK_INT(n, report_class_count());
+    MG_CHECK(report_class_names()[n] == NULL);
     for (uint32_t p = USAGE_OK + 1; p < USAGE_PROBLEM_END; p++)
-        MG_CHECK(mg_report_class_find(usage_problem_name(p)) != NULL);
+        MG_CHECK(report_class_find(usage_args_problem_name(p)) != NULL);
     for (int k = DL_DEADLOCK; k < DL_INVALID_ARGUMENTS; k++) {
         char name[64];
         snprintf(name, sizeof name, "%s", dl_finding_kind_name(k));
         for (char *ch = name; *ch; ch++)
             *ch = (char)tolower((unsigned char)*ch);
-        MG_CHECK(mg_report_class_find(name) != NULL);
+        MG_CHECK(report_class_find(name) != NULL);
     }
 }
 
@@ -254,33 +254,33 @@ static void class_table_is_complete(void)
 static void finding_takes_its_class(void)
 {
     char *cmd[] = {"mpiguard", "check"};
-    mg_report *r = mg_report_create("check", "0.1.0", cmd, 2);
-    mg_finding *f = mg_report_add_finding(r, "potential_deadlock", "ranks 0-1 ...");
+    mg_report *r = report_create("check", "0.1.0", cmd, 2);
+    mg_finding *f = report_add_finding(r, "potential_deadlock", "ranks 0-1 ...");
     json_object *v;
     MG_CHECK(json_object_object_get_ex(f, "severity", &v));
     MG_CHECK_STR(json_object_get_string(v), "warning");
     MG_CHECK(json_object_object_get_ex(f, "suggestion", &v));
-    MG_CHECK_STR(json_object_get_string(v), mg_report_class_find("potential_deadlock")->suggestion);
-    f = mg_report_add_finding(r, "datatype_freed", "rank 1 calls MPI_Send with ...");
-    mg_finding_add_site(f, 1, "MPI_Send", "a.c", 20);
-    mg_finding_add_creation_site(f, 1, "MPI_Type_vector", "a.c", 9);
-    char *text = render(mg_report_render_text, r);
+    MG_CHECK_STR(json_object_get_string(v), report_class_find("potential_deadlock")->suggestion);
+    f = report_add_finding(r, "datatype_freed", "rank 1 calls MPI_Send with ...");
+    report_finding_add_site(f, 1, "MPI_Send", "a.c", 20);
+    report_finding_add_creation_site(f, 1, "MPI_Type_vector", "a.c", 9);
+    char *text = render(report_render_text, r);
     MG_CHECK(strstr(text, "rank 1: created by MPI_Type_vector() at a.c:9") != NULL);
     char err[256];
-    MG_CHECK_INT(mg_report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
     mg_report *back = NULL;
-    MG_CHECK_INT(mg_report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_OK);
-    mg_report_destroy(back);
-    mg_report_add_finding(r, "no_such_class", "?");
-    MG_CHECK_INT(mg_report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
-    MG_CHECK_INT(mg_report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_OK);
+    report_destroy(back);
+    report_add_finding(r, "no_such_class", "?");
+    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "findings[2].kind is \"no_such_class\" (expected one of hang|") != NULL);
-    mg_report_destroy(r);
+    report_destroy(r);
 }
 
 static int is_selected(const unsigned char *selected, const char *name)
 {
-    return selected[mg_report_class_find(name) - mg_report_class_at(0)];
+    return selected[report_class_find(name) - report_class_at(0)];
 }
 
 /* --checks: groups and classes, "-x" to leave out, unknown words refused by name. */
@@ -288,24 +288,24 @@ static void selects_checks(void)
 {
     unsigned char sel[256];
     char err[256], list[1024];
-    MG_CHECK_INT(mg_report_class_select("all", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_class_select("all", sel, sizeof sel, err, sizeof err), MG_OK);
     MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "datatype_freed"));
     MG_CHECK(!is_selected(sel, "hang")); /* another tool's class */
-    MG_CHECK_INT(mg_report_class_select("deadlock,type", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_class_select("deadlock,type", sel, sizeof sel, err, sizeof err), MG_OK);
     MG_CHECK(is_selected(sel, "potential_deadlock") && is_selected(sel, "truncation"));
     MG_CHECK(!is_selected(sel, "collective_mismatch") && !is_selected(sel, "negative_count"));
-    MG_CHECK_INT(mg_report_class_select("-args,negative_count", sel, sizeof sel, err, sizeof err),
+    MG_CHECK_INT(report_class_select("-args,negative_count", sel, sizeof sel, err, sizeof err),
                  MG_OK);
     MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "negative_count"));
     MG_CHECK(!is_selected(sel, "tag_out_of_range"));
-    mg_report_class_list(sel, 0, list, sizeof list);
+    report_class_list(sel, 0, list, sizeof list);
     MG_CHECK(strstr(list, "comm_null, comm_freed, null_buffer") == list);
-    MG_CHECK_INT(mg_report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
+    MG_CHECK_INT(report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
                  MG_EINVAL);
     MG_CHECK(strstr(err, "'leeks' is neither a group of checks (deadlock, collective, type, args, "
                          "rma, buffers, lifecycle, races, all)") != NULL);
-    MG_CHECK_INT(mg_report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_EINVAL);
-    MG_CHECK_INT(mg_report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_EINVAL);
+    MG_CHECK_INT(report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_EINVAL);
+    MG_CHECK_INT(report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_EINVAL);
     MG_CHECK(strstr(err, "'' is neither") != NULL);
 }
 
@@ -319,9 +319,9 @@ static void renders_html(void)
     for (int i = 1; i <= 90; i++)
         fprintf(src, i == 88 ? "  while (x < 1 && y > 2) { /* line %d */\n" : "int a%d;\n", i);
     fclose(src);
-    mg_finding *f = mg_report_add_finding(r, "hang", "second <hang>");
-    mg_finding_add_site(f, 2, "solve", source, 88);
-    char *html = render(mg_report_render_html, r);
+    mg_finding *f = report_add_finding(r, "hang", "second <hang>");
+    report_finding_add_site(f, 2, "solve", source, 88);
+    char *html = render(report_html_render, r);
     MG_CHECK(strstr(html, "<!DOCTYPE html>") == html);
     MG_CHECK(strstr(html, "<h2><code>hang</code> (2, <span class=\"error\">error</span>)</h2>"));
     MG_CHECK(strstr(html, "second &lt;hang&gt;") != NULL);
@@ -332,7 +332,7 @@ static void renders_html(void)
     MG_CHECK(strstr(html, "fill=\"#ccc\" stroke=\"#333\"/><text x=\"") != NULL); /* p1 */
     MG_CHECK(strstr(html, "<script") == NULL &&
              strstr(html, "http://") == strstr(html, "http://www.w3.org/2000/svg"));
-    mg_report_destroy(r);
+    report_destroy(r);
 }
 
 int main(void)

@@ -236,21 +236,21 @@ static void test_form_names(void)
     static const char *const names[SCALING_FORM_COUNT] = {
         [SCALING_FORM_NP] = "nP", [SCALING_FORM_SNP] = "snP",       [SCALING_FORM_SN] = "sn",
         [SCALING_FORM_N] = "n",   [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)"};
-    MG_CHECK_STR(scaling_form_names[0], "nP"); /* --bound-form's default is the first choice */
-    MG_CHECK(scaling_form_names[SCALING_FORM_COUNT] == NULL);
+    MG_CHECK_STR(scaling_bounds_form_names[0], "nP"); /* --bound-form's default is the first choice */
+    MG_CHECK(scaling_bounds_form_names[SCALING_FORM_COUNT] == NULL);
     for (int f = 0; f < SCALING_FORM_COUNT; f++) {
         scaling_form back = SCALING_FORM_COUNT;
-        MG_CHECK_STR(scaling_form_name((scaling_form)f), names[f]);
-        MG_CHECK_INT(scaling_form_parse(names[f], &back), 0);
+        MG_CHECK_STR(scaling_bounds_form_name((scaling_form)f), names[f]);
+        MG_CHECK_INT(scaling_bounds_form_parse(names[f], &back), 0);
         MG_CHECK_INT(back, f);
     }
     scaling_form form = SCALING_FORM_SN;
-    MG_CHECK_INT(scaling_form_parse("n(P-2)", &form), MG_EINVAL);
-    MG_CHECK_INT(scaling_form_parse("NP", &form), MG_EINVAL);
-    MG_CHECK_INT(scaling_form_parse("", &form), MG_EINVAL);
-    MG_CHECK_INT(scaling_form_parse(NULL, &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_form_parse("n(P-2)", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_form_parse("NP", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_form_parse("", &form), MG_EINVAL);
+    MG_CHECK_INT(scaling_bounds_form_parse(NULL, &form), MG_EINVAL);
     MG_CHECK_INT(form, SCALING_FORM_SN); /* untouched */
-    MG_CHECK_STR(scaling_form_name(SCALING_FORM_COUNT), "n");
+    MG_CHECK_STR(scaling_bounds_form_name(SCALING_FORM_COUNT), "n");
 }
 
 static void test_class_x_lookup(void)

@@ -13,7 +13,7 @@
 #include "cfg_distance.h"
 #include "cfg_graph_text.h"
 #include "search_snapshot.h"
-#include "search_strategy.h"
+#include "search.h"
 #include "solver_query.h"
 
 /* -1: never fail; otherwise the number of allocations still allowed. */
@@ -110,9 +110,9 @@ static void build_sample(sample *s)
         sym_expr_init_var(&lhs, b, 1);
         sym_expr_init_const(&k, b == 1 ? 8 : 7);
         path_branch br = {b, 1, {0}};
-        sym_pred_make(&br.pred, &lhs, SYM_LT, &k, 32, 0);
+        sym_expr_pred_make(&br.pred, &lhs, SYM_LT, &k, 32, 0);
         put(s, path_log_put_branch(s->buf + s->len, sizeof s->buf - s->len, &n, &br), &n);
-        sym_pred_free(&br.pred);
+        sym_expr_pred_free(&br.pred);
         sym_expr_free(&lhs);
     }
     uint32_t arms[3] = {1, 3, 5};
@@ -245,7 +245,7 @@ static int do_cfg(void *arg)
     uint32_t arm = 1, dist[4], hops[2];
     char *out = NULL;
     size_t len;
-    int rc = cfg_graph_parse(text, sizeof text - 1, &g);
+    int rc = cfg_graph_text_parse(text, sizeof text - 1, &g);
     if (rc == 0)
         rc = coverage_set_add(&cov, &arm, 1);
     if (rc == 0)
@@ -253,7 +253,7 @@ static int do_cfg(void *arg)
     if (rc == 0)
         rc = cfg_distance_from_arm(&g, 2, hops);
     if (rc == 0)
-        rc = cfg_graph_format(&g, &out, &len);
+        rc = cfg_graph_text_format(&g, &out, &len);
     if (rc == 0 && (dist[1] != 1 || hops[0] != 1 || len != sizeof text - 1))
         rc = MG_ESTATE;
     free(out);
@@ -278,7 +278,7 @@ static int do_exprs(void *arg)
     sym_expr a, b, sum;
     sym_pred p;
     sym_pred_list l;
-    sym_pred_list_init(&l);
+    sym_expr_pred_list_init(&l);
     sym_expr_init_const(&b, 0);
     sym_expr_init_const(&sum, 0);
     int rc = sym_expr_init_var(&a, 1, 2);
@@ -286,12 +286,12 @@ static int do_exprs(void *arg)
         rc = sym_expr_init_var(&b, 2, 3);
     if (rc == 0)
         rc = sym_expr_add(&sum, &a, &b);
-    if (rc == 0 && (rc = sym_pred_make(&p, &sum, SYM_LE, &a, 0, 0)) == 0 &&
-        (rc = sym_pred_list_push(&l, &p)) != 0)
-        sym_pred_free(&p);
+    if (rc == 0 && (rc = sym_expr_pred_make(&p, &sum, SYM_LE, &a, 0, 0)) == 0 &&
+        (rc = sym_expr_pred_list_push(&l, &p)) != 0)
+        sym_expr_pred_free(&p);
     for (uint32_t i = 0; rc == 0 && i < 20; i++)
-        rc = sym_pred_list_push_relation(&l, i, SYM_NE, i + 1);
-    sym_pred_list_free(&l);
+        rc = sym_expr_pred_list_push_relation(&l, i, SYM_NE, i + 1);
+    sym_expr_pred_list_free(&l);
     sym_expr_free(&a);
     sym_expr_free(&b);
     sym_expr_free(&sum);

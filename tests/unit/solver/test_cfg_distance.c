@@ -141,7 +141,7 @@ static void test_build_errors(void)
     MG_CHECK_INT(cfg_graph_index(&g), 0);
     char *text;
     size_t len;
-    MG_CHECK_INT(cfg_graph_format(&g, &text, &len), 0);
+    MG_CHECK_INT(cfg_graph_text_format(&g, &text, &len), 0);
     MG_CHECK(strstr(text, "nodes 3 branches 1 edges 0 targets 2\n") != NULL);
     free(text);
     cfg_graph_free(&g);
@@ -158,7 +158,7 @@ static int parse_edited(const char *text, const char *from, const char *to)
     char *copy = malloc(n);
     snprintf(copy, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     cfg_graph g;
-    int rc = cfg_graph_parse(copy, strlen(copy), &g);
+    int rc = cfg_graph_text_parse(copy, strlen(copy), &g);
     cfg_graph_free(&g);
     free(copy);
     return rc;
@@ -170,13 +170,13 @@ static void test_text(void)
     build(&g);
     char *text, *again;
     size_t len, len2;
-    MG_CHECK_INT(cfg_graph_format(&g, &text, &len), 0);
+    MG_CHECK_INT(cfg_graph_text_format(&g, &text, &len), 0);
     static const char head[] = "mpiguard-cfg 1\nbuild_id 0000000000abcdef\n"
                                "nodes 11 branches 4 edges 13 targets 9\nb 0 0\n";
     MG_CHECK(!strncmp(text, head, strlen(head)));
-    MG_CHECK_INT(cfg_graph_parse(text, len, &back), 0);
+    MG_CHECK_INT(cfg_graph_text_parse(text, len, &back), 0);
     MG_CHECK_INT(back.build_id, 0xabcdef);
-    MG_CHECK_INT(cfg_graph_format(&back, &again, &len2), 0);
+    MG_CHECK_INT(cfg_graph_text_format(&back, &again, &len2), 0);
     MG_CHECK_INT(len2, len);
     MG_CHECK(!strcmp(text, again));
     uint32_t hops[4];
@@ -198,8 +198,8 @@ static void test_text(void)
     MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 99999999999"), MG_EFORMAT);
     MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 4000000000"), MG_ERANGE);
     for (size_t cut = 0; cut + 1 < len; cut += 7) /* a cut before the final newline: refused */
-        MG_CHECK(cfg_graph_parse(text, cut, &back) != 0);
-    MG_CHECK_INT(cfg_graph_parse(NULL, 1, &back), MG_EINVAL);
+        MG_CHECK(cfg_graph_text_parse(text, cut, &back) != 0);
+    MG_CHECK_INT(cfg_graph_text_parse(NULL, 1, &back), MG_EINVAL);
     free(text);
     cfg_graph_free(&g);
 }

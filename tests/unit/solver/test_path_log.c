@@ -64,23 +64,23 @@ static void build_heavy(logbuf *l)
     sym_expr_add(&lhs, &x, &r);
     path_branch b = {5, 1, {0}};
     sym_expr_init_const(&k, 10);
-    sym_pred_make(&b.pred, &x, SYM_LT, &k, 32, 0);
+    sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 32, 0);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
-    sym_pred_free(&b.pred);
+    sym_expr_pred_free(&b.pred);
     b.branch_id = 6;
     b.taken = 0;
     sym_expr_init_const(&k, 1);
-    sym_pred_make(&b.pred, &lhs, SYM_LT, &k, 64, 1);
+    sym_expr_pred_make(&b.pred, &lhs, SYM_LT, &k, 64, 1);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
-    sym_pred_free(&b.pred);
+    sym_expr_pred_free(&b.pred);
     sym_expr y;
     sym_expr_init_var(&y, 3, 1);
     sym_expr_init_const(&k, 0);
     b.branch_id = 9;
     b.taken = 1;
-    sym_pred_make(&b.pred, &y, SYM_EQ, &k, 0, 0);
+    sym_expr_pred_make(&b.pred, &y, SYM_EQ, &k, 0, 0);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
-    sym_pred_free(&b.pred);
+    sym_expr_pred_free(&b.pred);
     uint32_t arms[3] = {11, 12, 19};
     appended(l, path_log_put_cover(l->b + l->len, BUF_BYTES - l->len, &n, arms, 3), &n);
     sym_expr_free(&x);
@@ -121,7 +121,7 @@ static void test_round_trip(void)
     MG_CHECK(coverage_set_contains(&log.cover, 19));
     int64_t vals[4] = {2, 4, 7, 0};
     int t;
-    MG_CHECK_INT(sym_pred_eval(&log.branches[0].pred, vals, 4, &t), 0);
+    MG_CHECK_INT(sym_expr_pred_eval(&log.branches[0].pred, vals, 4, &t), 0);
     MG_CHECK_INT(t, 1);
     path_log_free(&log);
     MG_CHECK_INT(log.nvars, 0);
@@ -298,7 +298,7 @@ static void test_encode_round_trip(void)
     for (uint32_t i = 0; i < a.nbranches; i++) {
         MG_CHECK_INT(b.branches[i].branch_id, a.branches[i].branch_id);
         MG_CHECK_INT(b.branches[i].taken, a.branches[i].taken);
-        MG_CHECK(sym_pred_equal(&b.branches[i].pred, &a.branches[i].pred));
+        MG_CHECK(sym_expr_pred_equal(&b.branches[i].pred, &a.branches[i].pred));
     }
     MG_CHECK_INT(b.cover.n, a.cover.n);
     MG_CHECK_INT(b.started_ns, 123456789);
@@ -331,7 +331,7 @@ static void test_malformed_and_reserved(void)
     sym_expr_init_var(&x, 0, 1);
     sym_expr_init_const(&k, 1);
     path_branch b = {1, 1, {0}};
-    sym_pred_make(&b.pred, &x, SYM_LT, &k, 0, 0);
+    sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 0, 0);
     MG_CHECK_INT(path_log_put_branch(rec, sizeof rec, &n, &b), 0);
     MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
     /* a variable whose id is not the next one */
@@ -376,7 +376,7 @@ static void test_malformed_and_reserved(void)
     for (int i = 0; i < 4; i++)
         rec[n - 4 + i] = (uint8_t)(crc >> (8 * i));
     MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
-    sym_pred_free(&b.pred);
+    sym_expr_pred_free(&b.pred);
     sym_expr_free(&x);
 }
 

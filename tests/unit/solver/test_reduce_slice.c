@@ -22,7 +22,7 @@ static void test_figure_2_8(void)
         sym_expr_init_const(&k, 100 - i); /* x + i < 100  <=>  x < 100 - i */
         path[i].branch_id = 7;
         path[i].taken = i < 100;
-        MG_CHECK_INT(sym_pred_make(&path[i].pred, &lhs, i < 100 ? SYM_LT : SYM_GE, &k, 32, 0), 0);
+        MG_CHECK_INT(sym_expr_pred_make(&path[i].pred, &lhs, i < 100 ? SYM_LT : SYM_GE, &k, 32, 0), 0);
         sym_expr_free(&lhs);
     }
     uint32_t keep[RUNS], nkeep = 0;
@@ -33,7 +33,7 @@ static void test_figure_2_8(void)
     MG_CHECK_INT(keep[1], 100);
     MG_CHECK_INT(path[keep[0]].pred.rhs.constant, 100);
     for (int i = 0; i < RUNS; i++)
-        sym_pred_free(&path[i].pred);
+        sym_expr_pred_free(&path[i].pred);
 }
 
 /* Two branches in one loop body, alternating outcomes for one of them: every flip is kept. */
@@ -88,7 +88,7 @@ static void make_branch(path_branch *b, uint32_t id, const uint32_t *vars, int n
     sym_expr_init_const(&k, 0);
     b->branch_id = id;
     b->taken = 1;
-    sym_pred_make(&b->pred, &acc, SYM_GE, &k, 0, 0);
+    sym_expr_pred_make(&b->pred, &acc, SYM_GE, &k, 0, 0);
     sym_expr_free(&acc);
 }
 
@@ -133,14 +133,14 @@ static void test_slice(void)
     MG_CHECK_INT(path_slice(vars, 3, path, 7, 3, out, &n), MG_EINVAL); /* var 4 past nvars */
     MG_CHECK_INT(path_slice(NULL, 6, path, 7, 3, out, &n), MG_EINVAL);
     /* a constant constraint has an empty slice */
-    sym_pred_free(&path[6].pred);
+    sym_expr_pred_free(&path[6].pred);
     sym_expr one;
     sym_expr_init_const(&one, 1);
-    sym_pred_make(&path[6].pred, &one, SYM_GT, &one, 0, 0);
+    sym_expr_pred_make(&path[6].pred, &one, SYM_GT, &one, 0, 0);
     MG_CHECK_INT(path_slice(vars, 6, path, 7, 6, out, &n), 0);
     MG_CHECK_INT(n, 0);
     for (int i = 0; i < 7; i++)
-        sym_pred_free(&path[i].pred);
+        sym_expr_pred_free(&path[i].pred);
 }
 
 int main(void)

@@ -45,7 +45,7 @@ static void branch(path_log *log, uint32_t id, uint32_t v, int op, int64_t k, in
     path_branch *b = &log->branches[log->nbranches++];
     b->branch_id = id;
     b->taken = (uint8_t)taken;
-    MG_CHECK_INT(sym_pred_make(&b->pred, &lhs, taken ? op : sym_op_negate(op), &rhs, 0, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&b->pred, &lhs, taken ? op : sym_expr_op_negate(op), &rhs, 0, 0), 0);
     sym_expr_free(&lhs);
 }
 
@@ -137,7 +137,7 @@ static int step(campaign *c, program_run *r)
     MG_CHECK_INT(next.ninputs, n);
     *r = (program_run){next.inputs[0], next.inputs[1], next.np, next.focus,
                        reread ? next.inputs[2] : 0};
-    search_run_free(&next);
+    search_session_run_free(&next);
     return kind;
 }
 
@@ -446,7 +446,7 @@ static char *save_text(const campaign *c)
     char *text = NULL;
     size_t len;
     search_session_text_write(&c->s, &c->rng, &t);
-    MG_CHECK_INT(text_buf_finish(&t, &text, &len), 0);
+    MG_CHECK_INT(text_codec_buf_finish(&t, &text, &len), 0);
     return text;
 }
 

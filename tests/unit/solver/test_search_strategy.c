@@ -8,7 +8,7 @@
 #include "mg_error.h"
 #include "mg_test.h"
 #include "search_snapshot.h"
-#include "search_strategy.h"
+#include "search.h"
 
 #include <stdlib.h>
 
@@ -436,7 +436,7 @@ static void test_snapshot_continues(void)
         size_t len, len2;
         MG_CHECK_INT(search_snapshot_write(a, &text, &len), 0);
         MG_CHECK_INT(search_snapshot_read(text, len, &b), 0);
-        MG_CHECK_INT(search_kind_of(b), kind);
+        MG_CHECK_INT(search_snapshot_kind_of(b), kind);
         MG_CHECK_INT(search_snapshot_write(b, &again, &len2), 0);
         MG_CHECK(len == len2 && !strcmp(text, again));
         free(text);

@@ -54,11 +54,11 @@ static void test_expressions(void)
     sym_pred p;
     sym_expr k;
     sym_expr_init_fconst(&k, 0.5);
-    MG_CHECK_INT(sym_pred_make(&p, &x, SYM_GT, &k, 0, 0), 0);
-    MG_CHECK(sym_pred_is_float(&p));
-    sym_pred_free(&p);
-    MG_CHECK_INT(sym_pred_make(&p, &x, SYM_GT, &k, 64, 0), MG_EINVAL);
-    MG_CHECK_INT(sym_pred_make(&p, &x, SYM_GT, &i, 0, 0), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_make(&p, &x, SYM_GT, &k, 0, 0), 0);
+    MG_CHECK(sym_expr_pred_is_float(&p));
+    sym_expr_pred_free(&p);
+    MG_CHECK_INT(sym_expr_pred_make(&p, &x, SYM_GT, &k, 64, 0), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_make(&p, &x, SYM_GT, &i, 0, 0), MG_EINVAL);
     sym_expr *all[] = {&x, &y, &sum, &diff, &scaled, &neg, &shifted, &conv, &i};
     for (size_t n = 0; n < sizeof all / sizeof *all; n++)
         sym_expr_free(all[n]);
@@ -79,7 +79,7 @@ static void test_path_log(void)
     sym_expr lhs, rhs;
     MG_CHECK_INT(sym_expr_init_fvar(&lhs, 0, 16), 0);
     sym_expr_init_fconst(&rhs, 0.5);
-    MG_CHECK_INT(sym_pred_make(&b.pred, &lhs, SYM_LE, &rhs, 0, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&b.pred, &lhs, SYM_LE, &rhs, 0, 0), 0);
     MG_CHECK_INT(path_log_put_branch(buf + len, sizeof buf - len, &n, &b), 0);
     len += n;
     path_log log;
@@ -88,7 +88,7 @@ static void test_path_log(void)
     MG_CHECK_INT(log.nvars, 1);
     MG_CHECK(log.vars[0].sort == SYM_SORT_REAL && sym_var_real_value(log.vars[0].value) == 0.25);
     MG_CHECK_INT(log.nbranches, 1);
-    MG_CHECK(sym_pred_equal(&log.branches[0].pred, &b.pred));
+    MG_CHECK(sym_expr_pred_equal(&log.branches[0].pred, &b.pred));
     path_log_free(&log);
     /* a Real variable of an integer kind, an integer one of a float kind */
     sym_var wrong = v;
@@ -106,7 +106,7 @@ static void test_path_log(void)
     MG_CHECK_INT(path_log_put_branch(buf + at, sizeof buf - at, &n, &b), 0);
     MG_CHECK_INT(path_log_decode(buf, at + n, &expect, NULL, &log), MG_EFORMAT);
     path_log_free(&log);
-    sym_pred_free(&b.pred);
+    sym_expr_pred_free(&b.pred);
     sym_expr_free(&lhs);
 }
 
@@ -141,14 +141,14 @@ static void fp_branch(fpath *t, uint32_t var, double coef, int op, double k)
     path_branch *b = &t->br[t->log.nbranches];
     b->branch_id = t->log.nbranches++;
     b->taken = 1;
-    MG_CHECK_INT(sym_pred_make(&b->pred, &lhs, op, &rhs, 0, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&b->pred, &lhs, op, &rhs, 0, 0), 0);
     sym_expr_free(&lhs);
 }
 
 static void fp_free(fpath *t)
 {
     for (uint32_t i = 0; i < t->log.nbranches; i++)
-        sym_pred_free(&t->br[i].pred);
+        sym_expr_pred_free(&t->br[i].pred);
 }
 
 static solver_z3 *make(int floats)
@@ -288,14 +288,14 @@ static void test_bad_arguments(void)
     MG_CHECK_INT(sym_expr_init_var(&lhs, 0, 1), 0);
     sym_expr_init_const(&rhs, 1);
     sym_pred pr;
-    MG_CHECK_INT(sym_pred_make(&pr, &lhs, SYM_LT, &rhs, 0, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&pr, &lhs, SYM_LT, &rhs, 0, 0), 0);
     const sym_pred *pp = &pr;
     uint32_t solve_ids[1] = {0};
     solver_z3_targets t = {solve_ids, 1, NULL, 0};
     int sat;
     int64_t out[1];
     MG_CHECK_INT(solver_z3_check(s, &v, 1, &pp, 1, &t, &sat, out), MG_EINVAL);
-    sym_pred_free(&pr);
+    sym_expr_pred_free(&pr);
     sym_expr_free(&lhs);
     solver_z3_destroy(s);
 }

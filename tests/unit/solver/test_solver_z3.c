@@ -35,7 +35,7 @@ static void tp_init(tpath *t)
 static void tp_free(tpath *t)
 {
     for (uint32_t i = 0; i < t->log.nbranches; i++)
-        sym_pred_free(&t->br[i].pred);
+        sym_expr_pred_free(&t->br[i].pred);
 }
 
 static uint32_t tp_var(tpath *t, int kind, int64_t value, int has_cap, int64_t cap, uint32_t comm)
@@ -66,7 +66,7 @@ static void tp_branch(tpath *t, int op, int64_t k, int nterms, ...)
     path_branch *b = &t->br[t->log.nbranches];
     b->branch_id = t->log.nbranches;
     b->taken = 1;
-    MG_CHECK_INT(sym_pred_make(&b->pred, &acc, op, &rhs, 0, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&b->pred, &acc, op, &rhs, 0, 0), 0);
     t->log.nbranches++;
     sym_expr_free(&acc);
 }
@@ -306,7 +306,7 @@ static void test_bitvector_overflow(void)
     sym_expr_add_const(&lhs, &rhs, 1);
     t.br[0].branch_id = 0;
     t.br[0].taken = 1;
-    MG_CHECK_INT(sym_pred_make(&t.br[0].pred, &lhs, SYM_GT, &rhs, 32, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_GT, &rhs, 32, 0), 0);
     t.log.nbranches = 1;
     sym_expr_free(&lhs);
     sym_expr_free(&rhs);
@@ -326,7 +326,7 @@ static void test_bitvector_overflow(void)
     uint32_t c = tp_var(&t, SYM_VAR_CHAR, 0, 0, 0, SYM_VAR_NO_COMM);
     sym_expr_init_var(&rhs, c, 1);
     sym_expr_add_const(&lhs, &rhs, -1);
-    MG_CHECK_INT(sym_pred_make(&t.br[0].pred, &lhs, SYM_LT, &rhs, 8, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_LT, &rhs, 8, 0), 0);
     t.log.nbranches = 1;
     sym_expr_free(&lhs);
     sym_expr_free(&rhs);
@@ -354,16 +354,16 @@ static void test_bitvector_overflow(void)
 
 static void pigeonhole(sym_var *vars, sym_pred_list *l, const sym_pred **pp, uint32_t *solve)
 {
-    sym_pred_list_init(l);
+    sym_expr_pred_list_init(l);
     for (uint32_t i = 0; i < PIGEONS; i++) {
         vars[i] = (sym_var){i, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
         solve[i] = i;
-        sym_pred_list_push_bound(l, i, SYM_GE, 0);
-        sym_pred_list_push_bound(l, i, SYM_LE, PIGEONS - 2);
+        sym_expr_pred_list_push_bound(l, i, SYM_GE, 0);
+        sym_expr_pred_list_push_bound(l, i, SYM_LE, PIGEONS - 2);
     }
     for (uint32_t i = 0; i < PIGEONS; i++)
         for (uint32_t j = i + 1; j < PIGEONS; j++)
-            sym_pred_list_push_relation(l, i, SYM_NE, j);
+            sym_expr_pred_list_push_relation(l, i, SYM_NE, j);
     for (size_t i = 0; i < l->n; i++)
         pp[i] = &l->items[i];
 }
@@ -431,7 +431,7 @@ static void test_timeout(void)
         solver_z3_destroy(s);
     }
     check_cancel_and_wall_clock(vars, pp, l.n, &all);
-    sym_pred_list_free(&l);
+    sym_expr_pred_list_free(&l);
 }
 
 /* A DFS over a random linear path: incremental and fresh agree on every query, every model
@@ -473,7 +473,7 @@ static void test_incremental_matches_fresh(void)
         MG_CHECK_INT(solver_query_build(&t.log, target, &p, &q), 0);
         for (size_t i = 0; i < q.npreds; i++) {
             int truth = 0;
-            MG_CHECK_INT(sym_pred_eval(q.preds[i], v1, RANDOM_VARS, &truth), 0);
+            MG_CHECK_INT(sym_expr_pred_eval(q.preds[i], v1, RANDOM_VARS, &truth), 0);
             MG_CHECK_INT(truth, 1);
         }
         solver_query_free(&q);
@@ -530,8 +530,8 @@ static void test_bad_arguments(void)
     s = make_solver(SOLVER_INT, 1);
     sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4};
     sym_pred_list l;
-    sym_pred_list_init(&l);
-    sym_pred_list_push_bound(&l, 1, SYM_GE, 0); /* names var 1 of 1 */
+    sym_expr_pred_list_init(&l);
+    sym_expr_pred_list_push_bound(&l, 1, SYM_GE, 0); /* names var 1 of 1 */
     const sym_pred *pp[1] = {&l.items[0]};
     uint32_t solve[1] = {0};
     int64_t val[1];
@@ -561,7 +561,7 @@ static void test_bad_arguments(void)
     mpi_semantics_params zero = mpi(0);
     MG_CHECK_INT(mpi_semantics_world(&v, 1, &zero, &l), MG_EINVAL);
     MG_CHECK_INT(mpi_semantics_var(&v, 1, NULL, 0, 1, &p, &l), MG_EINVAL);
-    sym_pred_list_free(&l);
+    sym_expr_pred_list_free(&l);
     solver_z3_destroy(s);
     solver_z3_destroy(NULL);
 }

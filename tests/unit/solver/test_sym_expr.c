@@ -89,59 +89,59 @@ static void test_predicates(void)
     sym_pred p, q, r;
     make_sample(&e);
     sym_expr_init_const(&k, 9);
-    MG_CHECK_INT(sym_pred_make(&p, &e, SYM_LE, &k, 32, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&p, &e, SYM_LE, &k, 32, 0), 0);
     int64_t vals[3] = {4, 0, 5};
     int t = -1;
-    MG_CHECK_INT(sym_pred_eval(&p, vals, 3, &t), 0);
+    MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), 0);
     MG_CHECK_INT(t, 1); /* 9 <= 9 */
-    MG_CHECK_INT(sym_pred_negate(&q, &p), 0);
+    MG_CHECK_INT(sym_expr_pred_negate(&q, &p), 0);
     MG_CHECK_INT(q.op, SYM_GT);
-    MG_CHECK_INT(sym_pred_eval(&q, vals, 3, &t), 0);
+    MG_CHECK_INT(sym_expr_pred_eval(&q, vals, 3, &t), 0);
     MG_CHECK_INT(t, 0);
-    MG_CHECK(!sym_pred_equal(&p, &q));
-    MG_CHECK_INT(sym_pred_copy(&r, &p), 0);
-    MG_CHECK(sym_pred_equal(&p, &r));
-    MG_CHECK_INT(sym_op_negate(SYM_EQ), SYM_NE);
-    MG_CHECK_INT(sym_op_negate(SYM_LT), SYM_GE);
-    MG_CHECK_INT(sym_op_negate(SYM_GE), SYM_LT);
-    MG_CHECK_INT(sym_op_negate(77), SYM_OP_END);
-    sym_pred_free(&r);
-    MG_CHECK_INT(sym_pred_make(&r, &e, 77, &k, 0, 0), MG_EINVAL);
-    MG_CHECK_INT(sym_pred_make(&r, &e, SYM_EQ, &k, 12, 0), MG_EINVAL);
-    sym_pred_free(&r);
+    MG_CHECK(!sym_expr_pred_equal(&p, &q));
+    MG_CHECK_INT(sym_expr_pred_copy(&r, &p), 0);
+    MG_CHECK(sym_expr_pred_equal(&p, &r));
+    MG_CHECK_INT(sym_expr_op_negate(SYM_EQ), SYM_NE);
+    MG_CHECK_INT(sym_expr_op_negate(SYM_LT), SYM_GE);
+    MG_CHECK_INT(sym_expr_op_negate(SYM_GE), SYM_LT);
+    MG_CHECK_INT(sym_expr_op_negate(77), SYM_OP_END);
+    sym_expr_pred_free(&r);
+    MG_CHECK_INT(sym_expr_pred_make(&r, &e, 77, &k, 0, 0), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_make(&r, &e, SYM_EQ, &k, 12, 0), MG_EINVAL);
+    sym_expr_pred_free(&r);
     /* every operator on 9 vs 9 */
     static const int expect[SYM_OP_END] = {1, 0, 0, 1, 0, 1};
     for (int op = 0; op < SYM_OP_END; op++) {
         p.op = (uint8_t)op;
-        MG_CHECK_INT(sym_pred_eval(&p, vals, 3, &t), 0);
+        MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), 0);
         MG_CHECK_INT(t, expect[op]);
     }
     p.op = 99;
-    MG_CHECK_INT(sym_pred_eval(&p, vals, 3, &t), MG_EINVAL);
-    sym_pred_free(&p);
-    sym_pred_free(&q);
+    MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), MG_EINVAL);
+    sym_expr_pred_free(&p);
+    sym_expr_pred_free(&q);
     sym_expr_free(&e);
 }
 
 static void test_pred_list(void)
 {
     sym_pred_list l;
-    sym_pred_list_init(&l);
+    sym_expr_pred_list_init(&l);
     for (int i = 0; i < 20; i++)
-        MG_CHECK_INT(sym_pred_list_push_bound(&l, (uint32_t)i, SYM_LE, i), 0);
-    MG_CHECK_INT(sym_pred_list_push_relation(&l, 1, SYM_LT, 2), 0);
+        MG_CHECK_INT(sym_expr_pred_list_push_bound(&l, (uint32_t)i, SYM_LE, i), 0);
+    MG_CHECK_INT(sym_expr_pred_list_push_relation(&l, 1, SYM_LT, 2), 0);
     MG_CHECK_INT(l.n, 21);
     int64_t vals[21] = {0};
     vals[2] = 5;
     int t;
-    MG_CHECK_INT(sym_pred_eval(&l.items[20], vals, 21, &t), 0);
+    MG_CHECK_INT(sym_expr_pred_eval(&l.items[20], vals, 21, &t), 0);
     MG_CHECK_INT(t, 1);
     vals[19] = 20;
-    MG_CHECK_INT(sym_pred_eval(&l.items[19], vals, 21, &t), 0);
+    MG_CHECK_INT(sym_expr_pred_eval(&l.items[19], vals, 21, &t), 0);
     MG_CHECK_INT(t, 0);
-    sym_pred_list_free(&l);
+    sym_expr_pred_list_free(&l);
     MG_CHECK_INT(l.n, 0);
-    sym_pred_list_free(NULL);
+    sym_expr_pred_list_free(NULL);
 }
 
 static void test_var_kinds(void)

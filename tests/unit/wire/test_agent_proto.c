@@ -21,9 +21,9 @@
 /* Puts r in a frame and returns a cursor over its payload (after the header). */
 static agent_cursor framed(agent_buf *b, const agent_reading *r)
 {
-    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_READINGS), MG_OK);
-    MG_CHECK_INT(agent_put_reading(b, r), MG_OK);
-    agent_frame_finish(b);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READINGS), MG_OK);
+    MG_CHECK_INT(agent_proto_put_reading(b, r), MG_OK);
+    agent_proto_frame_finish(b);
     return (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
@@ -57,7 +57,7 @@ static void reading_round_trip(void)
         agent_buf b = {0};
         agent_cursor c = framed(&b, &sent[i]);
         agent_reading got;
-        MG_CHECK_INT(agent_get_reading(&c, &got), MG_OK);
+        MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_OK);
         MG_CHECK_INT(got.rank, sent[i].rank);
         MG_CHECK_INT(got.exited, sent[i].exited);
         MG_CHECK_INT(got.in_mpi, sent[i].in_mpi);
@@ -74,7 +74,7 @@ static void reading_round_trip(void)
         MG_CHECK(got.held_ns == sent[i].held_ns);
         MG_CHECK(got.frozen_ns == sent[i].frozen_ns);
         MG_CHECK(c.p == c.end);
-        agent_buf_free(&b);
+        agent_proto_buf_free(&b);
     }
 }
 
@@ -88,18 +88,18 @@ static void cut_reading_is_refused(void)
     MG_CHECK_INT((int)(whole.end - whole.p), 52);
     for (const uint8_t *end = whole.p; end < whole.end; end++) {
         agent_cursor c = {whole.p, end};
-        MG_CHECK_INT(agent_get_reading(&c, &got), MG_EFORMAT);
+        MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_EFORMAT);
     }
     for (int which = 0; which < 2; which++) {
         agent_reading bad = r;
         *(which ? &bad.frozen_ns : &bad.held_ns) = -1;
         agent_cursor c = framed(&b, &bad);
-        MG_CHECK_INT(agent_get_reading(&c, &got), MG_EFORMAT);
+        MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_EFORMAT);
     }
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
 }
 
-/* Receives what bytes[0..n) hold through a pipe that then closes, as agent_recv reads a socket. */
+/* Receives what bytes[0..n) hold through a pipe that then closes, as agent_proto_recv reads a socket. */
 static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_type *type,
                       agent_cursor *c, char *err, size_t errlen)
 {
@@ -107,7 +107,7 @@ static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_ty
     MG_CHECK(pipe(fds) == 0);
     MG_CHECK(write(fds[1], bytes, n) == (ssize_t)n);
     close(fds[1]);
-    int rc = agent_recv(fds[0], b, type, c, err, errlen);
+    int rc = agent_proto_recv(fds[0], b, type, c, err, errlen);
     close(fds[0]);
     return rc;
 }
@@ -140,10 +140,10 @@ static void waiting_state(mg_rank_state *st)
 static void framed_waits(agent_buf *b, const mg_rank_state *const *states, size_t n,
                          agent_cursor *c)
 {
-    MG_CHECK_INT(agent_frame_begin(b, AGENT_MSG_STACK), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_STACK), MG_OK);
     for (size_t i = 0; i < n; i++)
         MG_CHECK_INT(agent_waits_put(b, states[i]), MG_OK);
-    agent_frame_finish(b);
+    agent_proto_frame_finish(b);
     *c = (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
@@ -176,7 +176,7 @@ static void wait_round_trip(void)
     MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
     MG_CHECK(!published);
     MG_CHECK(c.p == c.end);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
 }
 
 /* A wait cut anywhere, of an unknown kind, with too many world-like ids or no world: refused. */
@@ -207,7 +207,7 @@ static void bad_wait_is_refused(void)
         agent_cursor c = {copy, copy + whole};
         MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
     }
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
 }
 
 static void on_alarm(int sig)
@@ -257,29 +257,29 @@ static void interrupted_writes_send_everything(void)
 static void blocking_receive_of_whole_and_cut_frames(void)
 {
     agent_buf sent = {0}, b = {0};
-    MG_CHECK_INT(agent_frame_begin(&sent, AGENT_MSG_STACK), MG_OK);
-    MG_CHECK_INT(agent_put_str(&sent, "MPI_Recv"), MG_OK);
-    agent_frame_finish(&sent);
+    MG_CHECK_INT(agent_proto_frame_begin(&sent, AGENT_MSG_STACK), MG_OK);
+    MG_CHECK_INT(agent_proto_put_str(&sent, "MPI_Recv"), MG_OK);
+    agent_proto_frame_finish(&sent);
     agent_msg_type type;
     agent_cursor c;
     char err[160], text[16];
     MG_CHECK_INT(recv_bytes(sent.data, sent.len, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_STACK);
-    MG_CHECK_INT(agent_get_str(&c, text, sizeof text), MG_OK);
+    MG_CHECK_INT(agent_proto_get_str(&c, text, sizeof text), MG_OK);
     MG_CHECK_STR(text, "MPI_Recv");
     for (size_t cut = 0; cut < sent.len; cut++) {
         MG_CHECK_INT(recv_bytes(sent.data, cut, &b, &type, &c, err, sizeof err), MG_EIO);
         MG_CHECK(strstr(err, "middle of a frame") != NULL);
     }
-    agent_buf_free(&sent);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&sent);
+    agent_proto_buf_free(&b);
 }
 
 /* A frame announcing 2 GB is refused from its header: nothing is allocated, nothing waited for. */
 static void oversized_frame_is_refused_before_allocation(void)
 {
     uint8_t header[AGENT_FRAME_HEADER];
-    agent_frame_header_put(header, AGENT_MSG_RECORD, 0x80000000u);
+    agent_proto_frame_header_put(header, AGENT_MSG_RECORD, 0x80000000u);
     agent_buf b = {0};
     agent_msg_type type;
     agent_cursor c;
@@ -288,12 +288,12 @@ static void oversized_frame_is_refused_before_allocation(void)
     MG_CHECK(strstr(err, "announces 2147483648 bytes") != NULL);
     MG_CHECK(b.data == NULL);
     agent_reader r;
-    agent_reader_init(&r);
-    MG_CHECK_INT(agent_reader_push(&r, header, sizeof header), MG_OK);
+    agent_proto_reader_init(&r);
+    MG_CHECK_INT(agent_proto_reader_push(&r, header, sizeof header), MG_OK);
     agent_frame f;
-    MG_CHECK_INT(agent_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "at byte 0") != NULL && strstr(err, "2147483648") != NULL);
-    agent_reader_free(&r);
+    agent_proto_reader_free(&r);
 }
 
 /* Another version is named as such, another magic as not ours. */
@@ -303,12 +303,12 @@ static void foreign_headers_are_named(void)
     agent_msg_type type;
     uint32_t length;
     char err[160];
-    agent_frame_header_put(header, AGENT_MSG_HELLO, 4);
+    agent_proto_frame_header_put(header, AGENT_MSG_HELLO, 4);
     header[4] = 99;
-    MG_CHECK_INT(agent_frame_header_get(header, &type, &length, err, sizeof err), MG_EVERSION);
+    MG_CHECK_INT(agent_proto_frame_header_get(header, &type, &length, err, sizeof err), MG_EVERSION);
     MG_CHECK(strstr(err, "version 99") != NULL);
     header[0] = 'X';
-    MG_CHECK_INT(agent_frame_header_get(header, &type, &length, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_frame_header_get(header, &type, &length, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "magic") != NULL);
 }
 
@@ -319,23 +319,23 @@ static void retired_type_is_named_at_the_header(void)
     agent_msg_type type;
     uint32_t length;
     char err[160] = "";
-    agent_frame_header_put(frame, AGENT_MSG_RETIRED_READ_CPU, 8);
+    agent_proto_frame_header_put(frame, AGENT_MSG_RETIRED_READ_CPU, 8);
     memset(frame + AGENT_FRAME_HEADER, 0, 8);
-    MG_CHECK_INT(agent_frame_header_get(frame, &type, &length, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_frame_header_get(frame, &type, &length, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL && strstr(err, "retired") != NULL);
     agent_buf b = {0};
     agent_cursor c;
     err[0] = '\0';
     MG_CHECK_INT(recv_bytes(frame, sizeof frame, &b, &type, &c, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     agent_reader r;
-    agent_reader_init(&r);
+    agent_proto_reader_init(&r);
     agent_frame f;
-    MG_CHECK_INT(agent_reader_push(&r, frame, sizeof frame), MG_OK);
-    MG_CHECK_INT(agent_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_reader_push(&r, frame, sizeof frame), MG_OK);
+    MG_CHECK_INT(agent_proto_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL);
-    agent_reader_free(&r);
+    agent_proto_reader_free(&r);
 }
 
 /* Random bytes, and random headers with a valid magic and version, fed in random pieces: the
@@ -352,19 +352,19 @@ static void random_streams_never_crash(void)
         for (size_t i = 0; i < n; i++)
             bytes[i] = (uint8_t)mg_rng_next(&rng);
         if (n >= AGENT_FRAME_HEADER && mg_rng_below(&rng, 2))
-            agent_frame_header_put(bytes,
+            agent_proto_frame_header_put(bytes,
                                    (agent_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
                                    (uint32_t)mg_rng_below(&rng, 2 * n));
         agent_reader r;
-        agent_reader_init(&r);
+        agent_proto_reader_init(&r);
         agent_frame f;
         char err[160] = "";
         int rc = 0;
         for (size_t at = 0; at < n && rc >= 0;) {
             size_t piece = 1 + (size_t)mg_rng_below(&rng, n - at);
-            MG_CHECK_INT(agent_reader_push(&r, bytes + at, piece), MG_OK);
+            MG_CHECK_INT(agent_proto_reader_push(&r, bytes + at, piece), MG_OK);
             at += piece;
-            while ((rc = agent_reader_next(&r, &f, err, sizeof err)) == 1) {
+            while ((rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
                 MG_CHECK(f.payload >= r.buf && f.payload + f.length <= r.buf + r.len);
                 MG_CHECK(f.type >= AGENT_MSG_HELLO && f.type < AGENT_MSG_TYPE_END &&
                          f.type != AGENT_MSG_RETIRED_READ_CPU);
@@ -376,7 +376,7 @@ static void random_streams_never_crash(void)
             MG_CHECK(err[0] != '\0');
             refused++;
         }
-        agent_reader_free(&r);
+        agent_proto_reader_free(&r);
     }
     MG_CHECK(refused > 1000 && frames > 1000);
 }

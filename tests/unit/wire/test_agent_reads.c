@@ -39,11 +39,11 @@ static void serve_once(int fd, int *reads)
     agent_msg_type type;
     agent_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_send(fd, &out), MG_OK);
-    agent_buf_free(&in);
-    agent_buf_free(&out);
+    MG_CHECK_INT(agent_proto_send(fd, &out), MG_OK);
+    agent_proto_buf_free(&in);
+    agent_proto_buf_free(&out);
 }
 
 static void groups_by_agent_in_order(void)
@@ -87,15 +87,15 @@ static void one_frame_each_way_per_agent(void)
     char err[160];
     for (int a = 0; a < NAGENTS; a++) {
         agent_buf req = {0};
-        MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ), MG_OK);
-        MG_CHECK_INT(agent_put_u32(&req, AGENT_READ_CPU_TIME), MG_OK);
-        MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
+        MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_CPU_TIME), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
         for (size_t i = 0; i < asks[a].count; i++)
-            MG_CHECK_INT(agent_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_OK);
-        agent_frame_finish(&req);
-        MG_CHECK_INT(agent_send(pairs[a][0], &req), MG_OK);
+            MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_OK);
+        agent_proto_frame_finish(&req);
+        MG_CHECK_INT(agent_proto_send(pairs[a][0], &req), MG_OK);
         serve_once(pairs[a][1], &reads);
-        agent_buf_free(&req);
+        agent_proto_buf_free(&req);
     }
     MG_CHECK_INT(reads, 5);
     MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_CPU_TIME, &scratch, &stats, err,
@@ -116,7 +116,7 @@ static void one_frame_each_way_per_agent(void)
         close(pairs[a][0]);
         close(pairs[a][1]);
     }
-    agent_buf_free(&scratch);
+    agent_proto_buf_free(&scratch);
 }
 
 static void a_failing_agent_leaves_the_others_intact(void)
@@ -135,19 +135,19 @@ static void a_failing_agent_leaves_the_others_intact(void)
     /* agent 0 answers rank 0 only (a wrong count), agent 1 is gone, agent 2 answers right */
     agent_buf bad = {0};
     agent_reading r0 = {.rank = 0};
-    MG_CHECK_INT(agent_frame_begin(&bad, AGENT_MSG_READINGS), MG_OK);
-    MG_CHECK_INT(agent_put_u32(&bad, 1) || agent_put_reading(&bad, &r0), MG_OK);
-    agent_frame_finish(&bad);
-    MG_CHECK_INT(agent_send(pairs[0][1], &bad), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&bad, AGENT_MSG_READINGS), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&bad, 1) || agent_proto_put_reading(&bad, &r0), MG_OK);
+    agent_proto_frame_finish(&bad);
+    MG_CHECK_INT(agent_proto_send(pairs[0][1], &bad), MG_OK);
     close(pairs[1][1]);
     agent_buf req = {0};
-    MG_CHECK_INT(agent_frame_begin(&req, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_put_u32(&req, AGENT_READ_PLAIN) || agent_put_u32(&req, 3) ||
-                     agent_put_u32(&req, 6) || agent_put_u32(&req, 7) ||
-                     agent_put_u32(&req, 8),
+    MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_PLAIN) || agent_proto_put_u32(&req, 3) ||
+                     agent_proto_put_u32(&req, 6) || agent_proto_put_u32(&req, 7) ||
+                     agent_proto_put_u32(&req, 8),
                  MG_OK);
-    agent_frame_finish(&req);
-    MG_CHECK_INT(agent_send(pairs[2][0], &req), MG_OK);
+    agent_proto_frame_finish(&req);
+    MG_CHECK_INT(agent_proto_send(pairs[2][0], &req), MG_OK);
     serve_once(pairs[2][1], &reads);
     agent_buf scratch = {0};
     char err[160];
@@ -165,9 +165,9 @@ static void a_failing_agent_leaves_the_others_intact(void)
         close(pairs[a][0]);
     close(pairs[0][1]);
     close(pairs[2][1]);
-    agent_buf_free(&bad);
-    agent_buf_free(&req);
-    agent_buf_free(&scratch);
+    agent_proto_buf_free(&bad);
+    agent_proto_buf_free(&req);
+    agent_proto_buf_free(&scratch);
 }
 
 /* A round of each kind: the request the round sent (left unread behind an answer sent before it)
@@ -184,16 +184,16 @@ static void the_kind_reaches_the_agent(void)
         agent_read_ask ask = {.fd = pair[0], .ranks = asked, .count = 1, .out = &got};
         agent_buf b = {0}, in = {0};
         agent_reading early = {.rank = 4};
-        MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_READINGS), MG_OK);
-        MG_CHECK_INT(agent_put_u32(&b, 1) || agent_put_reading(&b, &early), MG_OK);
-        agent_frame_finish(&b);
-        MG_CHECK_INT(agent_send(pair[1], &b), MG_OK);
+        MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READINGS), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&b, 1) || agent_proto_put_reading(&b, &early), MG_OK);
+        agent_proto_frame_finish(&b);
+        MG_CHECK_INT(agent_proto_send(pair[1], &b), MG_OK);
         char err[160];
         MG_CHECK_INT(agent_reads_round(&ask, 1, kinds[k], &b, NULL, err, sizeof err), MG_OK);
         MG_CHECK_INT(ask.rc, MG_OK);
         agent_msg_type type;
         agent_cursor c;
-        MG_CHECK_INT(agent_recv(pair[1], &in, &type, &c, err, sizeof err), MG_OK);
+        MG_CHECK_INT(agent_proto_recv(pair[1], &in, &type, &c, err, sizeof err), MG_OK);
         MG_CHECK_INT(agent_reads_ranks(type, &c, &kind, ranks, 2, &count, err, sizeof err), MG_OK);
         MG_CHECK_INT(kind, kinds[k]);
         MG_CHECK(count == 1 && ranks[0] == 4);
@@ -201,13 +201,13 @@ static void the_kind_reaches_the_agent(void)
         MG_CHECK_INT(reads, 1);
         agent_cursor answer = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
         uint32_t n;
-        MG_CHECK(agent_get_u32(&answer, &n) == MG_OK && n == 1);
-        MG_CHECK_INT(agent_get_reading(&answer, &got), MG_OK);
+        MG_CHECK(agent_proto_get_u32(&answer, &n) == MG_OK && n == 1);
+        MG_CHECK_INT(agent_proto_get_reading(&answer, &got), MG_OK);
         MG_CHECK_INT(got.cpu_slices, kinds[k]);
         close(pair[0]);
         close(pair[1]);
-        agent_buf_free(&b);
-        agent_buf_free(&in);
+        agent_proto_buf_free(&b);
+        agent_proto_buf_free(&in);
     }
 }
 
@@ -216,13 +216,13 @@ static size_t read_payload(uint8_t *p, uint32_t kind, uint32_t count, const uint
                            size_t nranks)
 {
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_put_u32(&b, kind) || agent_put_u32(&b, count), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&b, kind) || agent_proto_put_u32(&b, count), MG_OK);
     for (size_t i = 0; i < nranks; i++)
-        MG_CHECK_INT(agent_put_u32(&b, ranks[i]), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&b, ranks[i]), MG_OK);
     size_t n = b.len - AGENT_FRAME_HEADER;
     memcpy(p, b.data + AGENT_FRAME_HEADER, n);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     return n;
 }
 
@@ -289,7 +289,7 @@ static void bad_requests_are_refused(void)
             agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err);
         MG_CHECK(rc == MG_OK || rc == MG_EFORMAT);
     }
-    agent_buf_free(&reply);
+    agent_proto_buf_free(&reply);
 }
 
 int main(void)

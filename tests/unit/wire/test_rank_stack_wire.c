@@ -35,7 +35,7 @@ static agent_cursor payload(const agent_buf *b)
 static void what_follows_is(agent_cursor *c, uint32_t expected)
 {
     uint32_t after;
-    MG_CHECK_INT(agent_get_u32(c, &after), 0);
+    MG_CHECK_INT(agent_proto_get_u32(c, &after), 0);
     MG_CHECK_INT((int)after, (int)expected);
 }
 
@@ -44,9 +44,9 @@ static void a_stack_comes_back_whole(void)
     rank_stack *st = make_stack(3), *back = malloc(sizeof *back);
     st->frames[1].function[0] = '\0'; /* an unnamed frame stays unnamed */
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), 0);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
     MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
-    MG_CHECK_INT(agent_put_u32(&b, 77), 0);
+    MG_CHECK_INT(agent_proto_put_u32(&b, 77), 0);
     agent_cursor c = payload(&b);
     MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
     MG_CHECK_STR(back->mpi_function, "MPI_Waitall");
@@ -58,7 +58,7 @@ static void a_stack_comes_back_whole(void)
     MG_CHECK_INT(back->frames[2].line, 12);
     MG_CHECK_INT((int)back->frames[2].offset, 0x102);
     what_follows_is(&c, 77);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     free(st);
     free(back);
 }
@@ -69,23 +69,23 @@ static void frames_past_the_room_are_dropped(void)
 {
     rank_stack *st = make_stack(RANK_STACK_MAX_FRAMES), *back = malloc(sizeof *back);
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), 0);
-    MG_CHECK_INT(agent_put_str(&b, "MPI_Recv"), 0);
-    MG_CHECK_INT(agent_put_u32(&b, RANK_STACK_MAX_FRAMES + 2), 0);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
+    MG_CHECK_INT(agent_proto_put_str(&b, "MPI_Recv"), 0);
+    MG_CHECK_INT(agent_proto_put_u32(&b, RANK_STACK_MAX_FRAMES + 2), 0);
     for (size_t i = 0; i < RANK_STACK_MAX_FRAMES + 2; i++) {
         const rank_stack_frame *f = &st->frames[i % RANK_STACK_MAX_FRAMES];
-        MG_CHECK_INT(agent_put_u64(&b, f->offset) || agent_put_str(&b, f->function) ||
-                         agent_put_str(&b, f->module) || agent_put_str(&b, f->file) ||
-                         agent_put_u32(&b, (uint32_t)f->line),
+        MG_CHECK_INT(agent_proto_put_u64(&b, f->offset) || agent_proto_put_str(&b, f->function) ||
+                         agent_proto_put_str(&b, f->module) || agent_proto_put_str(&b, f->file) ||
+                         agent_proto_put_u32(&b, (uint32_t)f->line),
                      0);
     }
-    MG_CHECK_INT(agent_put_u32(&b, 5), 0);
+    MG_CHECK_INT(agent_proto_put_u32(&b, 5), 0);
     agent_cursor c = payload(&b);
     MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
     MG_CHECK_INT((int)back->nframes, RANK_STACK_MAX_FRAMES);
     MG_CHECK_STR(back->frames[RANK_STACK_MAX_FRAMES - 1].function, "fn_47");
     what_follows_is(&c, 5);
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     free(st);
     free(back);
 }
@@ -95,7 +95,7 @@ static void a_truncated_stack_is_refused(void)
 {
     rank_stack *st = make_stack(4), *back = malloc(sizeof *back);
     agent_buf b = {0};
-    MG_CHECK_INT(agent_frame_begin(&b, AGENT_MSG_STACK), 0);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
     MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
     size_t whole = b.len - AGENT_FRAME_HEADER;
     for (size_t cut = 0; cut < whole; cut++) {
@@ -103,7 +103,7 @@ static void a_truncated_stack_is_refused(void)
         MG_CHECK_INT(rank_stack_take(&c, back), MG_EFORMAT);
         MG_CHECK(back->nframes < 4);
     }
-    agent_buf_free(&b);
+    agent_proto_buf_free(&b);
     free(st);
     free(back);
 }

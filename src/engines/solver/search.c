@@ -1,6 +1,6 @@
 /* DFS, COMPI's bounded DFS, random-branch, uniform-random, CFG-directed and uncovered-first
  * choice (docs/design/concolic-solver.md §7; dissertation §2.2.2). */
-#include "search_strategy.h"
+#include "search.h"
 
 #include "search_internal.h"
 

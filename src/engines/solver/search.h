@@ -2,8 +2,8 @@
  * (docs/design/concolic-solver.md §7; spec: dissertation §2.2.2, docs/design/concolic.md "Search").
  * Pure decisions over branch sequences, coverage and a caller-seeded rng; no solving and no running
  * here. */
-#ifndef SEARCH_STRATEGY_H
-#define SEARCH_STRATEGY_H
+#ifndef SEARCH_H
+#define SEARCH_H
 
 #include <stddef.h>
 #include <stdint.h>
