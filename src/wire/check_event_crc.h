@@ -3,7 +3,7 @@
  * by check_event.c only. Reflected polynomial 0x82F63B78. crc_table[0][i] is the CRC of the byte i
  * (the classic byte-wise table); crc_table[k][i] = (crc_table[k-1][i] >> 8) ^
  * crc_table[0][crc_table[k-1][i] & 0xFF], the same byte followed by k zero bytes.
- * tests/unit/deadlock/test_check_event.c compares the result with a bitwise CRC on random input. */
+ * tests/unit/wire/test_check_event.c compares the result with a bitwise CRC on random input. */
 #ifndef MG_CHECK_EVENT_CRC_H
 #define MG_CHECK_EVENT_CRC_H
 
