@@ -47,7 +47,7 @@ static void segment(char **argv, int *n, const concolic_launch *l, const char *c
 }
 
 /* The words before the inputs tell the runtime to ignore the marks' limits (uncapped) and to keep
- * floats concrete (floats_off) (rt_mark.c). */
+ * floats concrete (floats_off) (rt_inputs.c). */
 static void write_inputs(const concolic_campaign *c, int uncapped, int floats_off)
 {
     char path[2200];

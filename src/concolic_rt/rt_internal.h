@@ -43,9 +43,6 @@ void rt_shadow_forget(uintptr_t a, size_t len);
 /* The symbolic value of the `size`-byte number at p becomes variable `var` (an integer
  * expression, or a float one when is_float). */
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float);
-/* 1 unless the campaign keeps floats concrete (`--floats off`: the inputs file says so, and
- * the float probes then leave every float value concrete, as before floats were tracked). */
-int rt_mark_floats_tracked(void);
 
 /* Logs when this rank ended (the first call only): at MPI_Finalize, exit or a fatal signal.
  * Async-signal-safe. */

@@ -7,6 +7,7 @@
  * result, as COMPI does (docs/design/concolic.md "Runtime").
  * Float values have expressions with double coefficients, under the rules of docs/concolic.md
  * "Floating-point inputs" (dissertation §3.4). */
+#include "rt_inputs.h"
 #include "rt_internal.h"
 
 #include "mg_array.h"
@@ -566,6 +567,6 @@ void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, 
     rt_val_clear(d);
     int top_bit = width >= 64 ? concrete < 0 : (concrete >> (width - 1)) & 1;
     if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_I64 && !(is_unsigned && top_bit) &&
-        rt_mark_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
+        rt_inputs_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
         d->kind = RT_EXPR;
 }
