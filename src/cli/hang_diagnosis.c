@@ -100,6 +100,14 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
                                hang_finding_waits_json(state, hang_facts_world_like));
 }
 
+static bool listed(const int *list, size_t n, int rank)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == rank)
+            return true;
+    return false;
+}
+
 /* Adds the finding's ranks with their calls: the faulty ones, and in a communication hang every
  * rank waiting in MPI; returns the "faulty_ranks" array. */
 static json_object *add_ranks(mg_finding *f, bool computation, const int *faulty, size_t nfaulty,
@@ -113,7 +121,7 @@ static json_object *add_ranks(mg_finding *f, bool computation, const int *faulty
     }
     if (!computation)
         for (int r = 0; r < n; r++)
-            if (views[r].state == HANG_ACCOUNT_IN_MPI) {
+            if (views[r].state == HANG_ACCOUNT_IN_MPI && !listed(faulty, nfaulty, r)) {
                 report_finding_add_rank(f, r);
                 report_finding_add_site(f, r, views[r].what, NULL, 0);
             }

@@ -136,9 +136,15 @@ mg_finding *report_replace_finding(mg_report *r, size_t i, const char *kind, con
     return f;
 }
 
+/* "ranks" is the set of ranks involved: a rank that takes part in two ways (a hang's culprit that
+ * also waits, a check finding's two calls of one rank) is listed once. */
 void report_finding_add_rank(mg_finding *f, int rank)
 {
-    json_object_array_add(child(f, "ranks", json_type_array), json_object_new_int(rank));
+    json_object *ranks = child(f, "ranks", json_type_array);
+    for (size_t i = 0; i < json_object_array_length(ranks); i++)
+        if (json_object_get_int(json_object_array_get_idx(ranks, i)) == rank)
+            return;
+    json_object_array_add(ranks, json_object_new_int(rank));
 }
 
 static json_object *add_site(mg_finding *f, int rank, const char *function, const char *file,

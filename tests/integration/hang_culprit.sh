@@ -63,6 +63,9 @@ c = ev["culprit"]
 want = {"stop-in": "stopped", "stop-out": "stopped", "spin-in": ("spinning", "in-handler"),
         "compute-loop": "outside-mpi"}[case]
 assert c["ranks"] == [faulty] and c["reason"] in want, show
+# every rank once, the culprit too when it waits in MPI itself (spin-in, stop-in)
+ranks = r["findings"][0]["ranks"]
+assert len(ranks) == len(set(ranks)), ranks
 # a loop that came before the model was built is the halt rule's: a model built on it learnt it
 fault_s = float(sys.argv[7]) - (r["findings"][0]["evidence"]["detected_at_unix"] - ev["detection_time_s"])
 model = ev["model"]

@@ -127,6 +127,24 @@ static void replaces_a_finding(void)
     report_destroy(r);
 }
 
+/* A hang's culprit that also waits in MPI, a check finding's two calls of one rank: the rank is
+ * listed once, each of its sites kept. */
+static void lists_a_rank_once(void)
+{
+    mg_report *r = sample_report();
+    mg_finding *f = report_finding(r, 0);
+    report_finding_add_rank(f, 0);
+    report_finding_add_rank(f, 3);
+    report_finding_add_rank(f, 0);
+    report_finding_add_site(f, 0, "MPI_Send", NULL, 0);
+    json_object *ranks = json_object_object_get(f, "ranks");
+    MG_CHECK_INT((int)json_object_array_length(ranks), 2);
+    MG_CHECK_INT(json_object_get_int(json_object_array_get_idx(ranks, 0)), 3);
+    MG_CHECK_INT(json_object_get_int(json_object_array_get_idx(ranks, 1)), 0);
+    MG_CHECK_INT((int)json_object_array_length(json_object_object_get(f, "sites")), 2);
+    report_destroy(r);
+}
+
 static int load_text(const char *text, char *err)
 {
     FILE *f = fopen(path_in_dir("bad.json"), "w");
@@ -343,6 +361,7 @@ int main(void)
     MG_RUN(write_failure_keeps_the_old_file);
     MG_RUN(renders_text_banner_and_dot);
     MG_RUN(replaces_a_finding);
+    MG_RUN(lists_a_rank_once);
     MG_RUN(load_rejects_what_is_not_a_report);
     MG_RUN(validates_observation);
     MG_RUN(class_table_is_complete);
