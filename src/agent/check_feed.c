@@ -113,6 +113,8 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     if (!feeding(f, &now))
         return;
     note_records(f, ev->rank, 1);
+    if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS)
+        f->rejected_at = now;
     int rc = deadlock_detector_feed(f->det, ev, now);
     /* a leaf holds the rank's later calls until the root's model left this one */
     int noted = f->answers && (rc == MG_OK || rc == MG_ENOENT) ? tbon_root_note(f->answers, ev)
@@ -349,6 +351,11 @@ size_t check_feed_drain(check_feed *f, int wait_ms)
         check_remote_answer(f->remote, calls, ncalls);
     name_unfound(f);
     return total;
+}
+
+int check_feed_wait_ms(const check_feed *f)
+{
+    return f->rejected_at && check_feed_now() - f->rejected_at < 200000000u ? 1 : 20;
 }
 
 check_readings check_feed_readings(check_feed *f)

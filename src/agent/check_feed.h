@@ -51,6 +51,7 @@ typedef struct check_feed {
     long leaves_known;      /* leaves whose share came (check_remote_sink.share) */
     int unfound_named;      /* the ranks no agent found were named (rank_observe_unfound) */
     double waiting_said_at; /* when the wait for ranks still to come was last said */
+    uint64_t rejected_at;   /* check_feed_now() of the last call with invalid arguments read */
 } check_feed;
 
 /* The time of the detector and the policy: integer nanoseconds (deadlock_detector.h). */
@@ -58,6 +59,11 @@ uint64_t check_feed_now(void);
 /* Drains what the rings (or the streams) hold now, waiting up to wait_ms for the first bytes of a
  * stream, feeds the detector and, with leaves, answers them. Returns the records read. */
 size_t check_feed_drain(check_feed *f, int wait_ms);
+/* How long the in-process reader may wait before its next drain, in ms: 20, but 1 within 0.2 s
+ * of reading a call with invalid arguments, as its rank waited for that read before going on to
+ * MPI (docs/check-measurements-overhead.md, "args"), and a program that ignores such an error
+ * tends to repeat it. */
+int check_feed_wait_ms(const check_feed *f);
 /* What the policy reads of the ranks now: with the in-process agent, whether each rank is inside a
  * call with its ring drained is read from its ring at this moment. */
 check_readings check_feed_readings(check_feed *f);

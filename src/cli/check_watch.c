@@ -102,7 +102,7 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
     check_feed *f = &r->feed;
     while (!f->failed) {
-        int ended = job_session_wait(&r->s->job, f->agent ? 20 : 0);
+        int ended = job_session_wait(&r->s->job, f->agent ? check_feed_wait_ms(f) : 0);
         if (!f->across_nodes)
             job_session_discover(&r->s->job);
         check_feed_drain(f, 20);

@@ -744,25 +744,45 @@ static int withdraw(deadlock_detector *det, uint32_t op)
     return rc;
 }
 
+/* MPI refused rank's collective, its arrival in slot `slot` of comm: the arrival is withdrawn,
+ * so that the rank's next collective on comm fills the slot, and if it had completed the slot,
+ * the members still in their call for it wait again. */
+static int withdraw_arrival(deadlock_detector *det, int32_t rank, uint32_t comm, uint64_t slot)
+{
+    uint32_t local;
+    int reopened = 0;
+    int rc = comm_table_local(&det->comms, comm, rank, &local)
+                 ? coll_match_withdraw(&det->coll, comm, local, rank, slot, &reopened)
+                 : MG_EFORMAT;
+    if (!rc && reopened) {
+        wait_state_wake_collective(det, comm);
+    }
+    return rc;
+}
+
 /* A refused call posted nothing MPI will match: the ops it posted itself (request 0) are
- * withdrawn, so that they neither take a later call's message nor keep one a later call takes. */
-static int withdraw_own_ops(deadlock_detector *det, uint32_t wi)
+ * withdrawn, so that they neither take a later call's message nor keep one a later call takes,
+ * and so is a blocking collective's arrival. */
+static int withdraw_own_ops(deadlock_detector *det, const check_event *ev, uint32_t wi)
 {
     int rc = MG_OK;
     for (uint32_t i = 0; i < det->waits[wi].n_items && !rc; i++) {
         const dl_item *it = &det->waits[wi].items[i];
         if (it->type == ITEM_P2P && it->ref != P2P_NONE && it->request == 0) {
             rc = withdraw(det, it->ref);
+        } else if (it->type == ITEM_COLL && it->request == 0) {
+            rc = withdraw_arrival(det, ev->rank, it->ref, it->slot);
         }
     }
     return rc;
 }
 
-/* The exit of a call that posted ops for requests (Isend, Ibsend, ..., Start, Startall) or made a
- * persistent one. Refused, MPI posted nothing: each op the call posted is withdrawn, and its
- * request forgotten (a persistent one is inactive again; one that Start found active keeps its
- * earlier op). Of a Startall MPI may have started some requests: all are taken as not started.
- * Otherwise the ops are MPI's, and a buffered send's, complete already, is let go. */
+/* The exit of a call that posted ops for requests (Isend, Ibsend, ..., Start, Startall), made a
+ * persistent one, or a nonblocking collective. Refused, MPI posted nothing: each op the call
+ * posted is withdrawn, and so is a collective's arrival, and its request forgotten (a persistent
+ * one is inactive again; one that Start found active keeps its earlier op). Of a Startall MPI may
+ * have started some requests: all are taken as not started. Otherwise the ops are MPI's, and a
+ * buffered send's, complete already, is let go. */
 static int requests_exit(deadlock_detector *det, const check_event *ev, const check_func_info *info)
 {
     int refused = call_model_refused_exit(ev), rc = MG_OK;
@@ -773,6 +793,9 @@ static int requests_exit(deadlock_detector *det, const check_event *ev, const ch
         }
         if (refused && (req->in_call || info->klass != CHECK_CLASS_START)) {
             int rc2 = req->in_call ? withdraw(det, req->op) : MG_OK;
+            if (info->klass == CHECK_CLASS_ICOLL) {
+                rc2 = withdraw_arrival(det, ev->rank, req->comm, req->slot);
+            }
             rc = rc ? rc : rc2;
             req->persistent &= info->klass == CHECK_CLASS_START;
             drop_request(det, req);
@@ -790,12 +813,13 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     dl_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DL_NONE) {
-        int rc2 = call_model_refused_exit(ev) ? withdraw_own_ops(det, rs->wait) : MG_OK;
+        int rc2 = call_model_refused_exit(ev) ? withdraw_own_ops(det, ev, rs->wait) : MG_OK;
         rc = rc ? rc : rc2;
         wait_state_free(det, rs->wait);
     }
     if (info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV ||
-        info->klass == CHECK_CLASS_PINIT || info->klass == CHECK_CLASS_START) {
+        info->klass == CHECK_CLASS_PINIT || info->klass == CHECK_CLASS_START ||
+        info->klass == CHECK_CLASS_ICOLL) {
         int rc2 = requests_exit(det, ev, info);
         rc = rc ? rc : rc2;
     }

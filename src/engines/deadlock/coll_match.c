@@ -31,7 +31,7 @@ static void comm_free(coll_comm *c)
     for (size_t i = 0; i < c->n; i++) {
         free(slot_at(c, i)->agreed);
     }
-    free(c->retired);
+    free(c->retired.agreed);
     free(c->issued);
     free(c->slots);
 }
@@ -62,8 +62,9 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
         *d = *s;
         d->issued = NULL;
         d->slots = NULL;
-        d->retired = NULL; /* read only right after the arrival that completed its slot */
-        d->n = 0;          /* counts the open slots whose agreed calls are copied: what is freed */
+        d->retired.agreed = NULL; /* read only right after the arrival that completed it */
+        d->retired.n_agreed = 0;
+        d->n = 0; /* counts the open slots whose agreed calls are copied: what is freed */
         if (s->size) {
             d->issued = malloc(s->size * sizeof(uint32_t));
             d->slots = malloc(s->cap * sizeof(coll_slot));
@@ -125,22 +126,23 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
     return c->size == size ? MG_OK : MG_EINVAL;
 }
 
-static int open_slot(coll_comm *c)
+/* Room for one more open slot of c. */
+static int slot_room(coll_comm *c)
 {
-    if (c->n == c->cap) {
-        coll_slot *p = malloc(2 * c->cap * sizeof *p);
-        if (!p) {
-            return MG_ENOMEM;
-        }
-        for (size_t i = 0; i < c->n; i++) {
-            p[i] = *slot_at(c, i);
-        }
-        free(c->slots);
-        c->slots = p;
-        c->head = 0;
-        c->cap *= 2;
+    if (c->n < c->cap) {
+        return MG_OK;
     }
-    c->n++;
+    coll_slot *p = malloc(2 * c->cap * sizeof *p);
+    if (!p) {
+        return MG_ENOMEM;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        p[i] = *slot_at(c, i);
+    }
+    free(c->slots);
+    c->slots = p;
+    c->head = 0;
+    c->cap *= 2;
     return MG_OK;
 }
 
@@ -181,9 +183,10 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     uint64_t k = c->issued[local];
     size_t i = (size_t)(k - c->base);
     if (i == c->n) {
-        if (open_slot(c)) {
+        if (slot_room(c)) {
             return MG_ENOMEM;
         }
+        c->n++;
         *slot_at(c, i) = (coll_slot){*call, NULL, 0, 0, COLL_NONE};
     }
     coll_slot *s = slot_at(c, i);
@@ -205,12 +208,62 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     out->complete = 0;
     while (c->n > 0 && slot_at(c, 0)->arrived == c->size) {
         /* The caller may still read the agreed calls of the slot just completed (out->ref). */
-        free(c->retired);
-        c->retired = slot_at(c, 0)->agreed;
+        free(c->retired.agreed);
+        c->retired = *slot_at(c, 0);
         out->complete = 1;
         c->head = (c->head + 1) % c->cap;
         c->n--;
         c->base++;
+    }
+    return MG_OK;
+}
+
+/* Takes rank's call out of slot s (its reference, or one of the calls that agreed with it). */
+static void drop_call(coll_slot *s, int32_t rank)
+{
+    uint32_t i = 0;
+    if (s->first.rank == rank) {
+        if (s->n_agreed == 0) {
+            return;
+        }
+        s->first = s->agreed[0];
+    } else {
+        while (i < s->n_agreed && s->agreed[i].rank != rank) {
+            i++;
+        }
+        if (i == s->n_agreed) {
+            return;
+        }
+    }
+    memmove(&s->agreed[i], &s->agreed[i + 1], (s->n_agreed - i - 1) * sizeof *s->agreed);
+    s->n_agreed--;
+}
+
+int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t rank, uint64_t k,
+                        int *reopened)
+{
+    coll_comm *c = comm < cm->n ? &cm->comms[comm] : NULL;
+    if (!c || local >= c->size || c->issued[local] != k + 1 ||
+        (k < c->base && (k + 1 != c->base || c->retired.arrived == 0))) {
+        return MG_EINVAL;
+    }
+    *reopened = k < c->base;
+    if (*reopened) {
+        if (slot_room(c)) {
+            return MG_ENOMEM;
+        }
+        c->head = (c->head + c->cap - 1) % c->cap;
+        c->n++;
+        c->base--;
+        *slot_at(c, 0) = c->retired;
+        c->retired = (coll_slot){.agreed = NULL};
+    }
+    coll_slot *s = slot_at(c, (size_t)(k - c->base));
+    c->issued[local]--;
+    drop_call(s, rank);
+    if (--s->arrived == 0) { /* the last open slot, as nobody else issued k */
+        free(s->agreed);
+        c->n--;
     }
     return MG_OK;
 }

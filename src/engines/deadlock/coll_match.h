@@ -43,8 +43,10 @@ typedef struct coll_comm {
     uint32_t size;
     coll_slot *slots; /* ring of the open slots base, base+1, ... */
     size_t head, n, cap;
-    uint64_t base;      /* slot number of the oldest open slot */
-    coll_call *retired; /* agreed calls of the slot completed last: read through coll_arrival.ref */
+    uint64_t base; /* slot number of the oldest open slot */
+    /* the slot completed last (slot base - 1; arrived 0: none), with its agreed calls, read
+     * through coll_arrival.ref, and opened again when MPI refuses the call that completed it */
+    coll_slot retired;
 } coll_comm;
 
 typedef struct coll_match {
@@ -70,6 +72,15 @@ int coll_match_clone(const coll_match *src, coll_match *dst);
  * MG_EINVAL (local >= size, size changed), MG_ENOMEM (nothing recorded). */
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
                       const coll_call *call, coll_arrival *out);
+/* MPI refused the collective of local rank `local` (world rank `rank`), its latest arrival on comm,
+ * in slot k: the arrival is withdrawn, so that the rank's next collective fills slot k. If the
+ * refused call was the slot's reference, the first call that agreed with it becomes the
+ * reference (with none, it stays: the others' calls were compared with it). A slot that arrival
+ * completed (the last completed one) is opened again, with its other members arrived, and
+ * *reopened is 1. Errors: MG_EINVAL (k is not local's latest arrival, or a slot completed before
+ * the last one), MG_ENOMEM (nothing changed). */
+int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t rank, uint64_t k,
+                        int *reopened);
 /* 1 when slot k of comm is complete (every member arrived). */
 int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k);
 /* Collectives issued so far by local rank `local` of comm: a member is missing from slot k when

@@ -91,7 +91,8 @@ void wait_state_wake_completed(deadlock_detector *det)
     }
 }
 
-/* Slots of comm up to the completed base: wake the members waiting for them. */
+/* Slots of comm up to the completed base: wake the members waiting for them; a member whose slot
+ * was opened again (a refused call's arrival withdrawn, coll_match_withdraw) waits again. */
 void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
 {
     uint32_t size = comm_table_size(&det->comms, comm);
@@ -103,9 +104,13 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
         }
         for (uint32_t i = 0; i < det->waits[wi].n_items; i++) {
             dl_item *it = &det->waits[wi].items[i];
-            if (it->type == ITEM_COLL && it->ref == comm && !it->done &&
-                coll_match_complete(&det->coll, comm, it->slot)) {
+            if (it->type != ITEM_COLL || it->ref != comm) {
+                continue;
+            }
+            if (coll_match_complete(&det->coll, comm, it->slot)) {
                 wait_state_item_done(det, wi, i);
+            } else {
+                wait_state_item_undone(det, wi, i);
             }
         }
     }

@@ -25,7 +25,8 @@ void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item);
 void wait_state_item_undone(deadlock_detector *det, uint32_t wi, uint32_t item);
 /* Completes the items of the p2p ops matched or cancelled since the last call. */
 void wait_state_wake_completed(deadlock_detector *det);
-/* Completes the collective items of comm's members whose slot completed. */
+/* Completes the collective items of comm's members whose slot completed, and undoes those whose
+ * slot was opened again. */
 void wait_state_wake_collective(deadlock_detector *det, uint32_t comm);
 /* A send was queued: completes a probe of its destination that it satisfies. */
 void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send);

@@ -1,7 +1,8 @@
 /* Calls MPI refused (their exit carries CHECK_FLAG_REFUSED) after the detector matched them at
  * their entry: the message or receive they matched is given back in MPI's non-overtaking order,
  * and the later call that really takes it completes (no false deadlock, lost message or
- * truncation). Issue 28, call_model.c and p2p_match_withdraw. */
+ * truncation); a refused collective's arrival leaves its slot to the rank's next call. Issue 28,
+ * call_model.c, p2p_match_withdraw and coll_match_withdraw. */
 #include "dl_stream.h"
 
 /* Entry (exit too when `exits`) of a point-to-point call of rank on WORLD carrying a message of
@@ -82,6 +83,15 @@ static void finalize_clean(dl_stream *s, int32_t world)
     MG_CHECK_INT(n, 0);
 }
 
+/* Rank 1 leaves its receive from rank 0, rank 0 its send, and both finalize cleanly. */
+static void recv_and_send_leave(dl_stream *s)
+{
+    st_recv_exit(s, 1, CHECK_FN_RECV, 0, 0);
+    check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+    st_feed(s, &ev);
+    finalize_clean(s, 2);
+}
+
 /* Rank 1's receive matched rank 0's blocking send, then MPI refused it: the send waits again
  * (rank 0 blocked) until rank 1's next receive takes it. */
 static void test_refused_recv_gives_back_send(void)
@@ -98,10 +108,7 @@ static void test_refused_recv_gives_back_send(void)
     msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
     q = sizes(&s);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes, 0);
-    st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
-    check_event ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
-    st_feed(&s, &ev);
-    finalize_clean(&s, 2);
+    recv_and_send_leave(&s);
     st_close(&s);
 }
 
@@ -152,6 +159,42 @@ static void test_refused_send_gives_back_recv(void)
     refused_send_gives_back_recv(CHECK_FN_SEND, 0);
     refused_send_gives_back_recv(CHECK_FN_BSEND, 0);
     refused_send_gives_back_recv(CHECK_FN_IBSEND, 5); /* its op is the request's until the exit */
+}
+
+/* Rank 0's send A (`func`) matched rank 1's receive of 4; MPI refused A, and rank 1's receive took
+ * rank 0's next send B. The agent read rank 1's completion (its Recv's exit, or with `wait` its
+ * Irecv's Wait) and rank 1's next receive, of 2, before rank 0's refused exit. The receive given
+ * back takes B and the receive of 2 takes C: no truncation, lost message or stuck receive. */
+static void partner_completed_before_refusal(uint16_t func, int wait)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    const uint64_t req = 6;
+    msg_call(&s, 1, wait ? CHECK_FN_IRECV : CHECK_FN_RECV, 0, wait ? req : 0, 4, wait);
+    msg_call(&s, 0, func, 1, 0, 4, 0);
+    if (wait) {
+        check_status st = {0, 0, 0, 0, 1};
+        st_wait_enter(&s, 1, CHECK_FN_WAIT, &req, 1);
+        st_wait_exit(&s, 1, CHECK_FN_WAIT, &req, 1, &st, 1, 1);
+    } else {
+        st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+    }
+    msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 2, 0);
+    refused_exit(&s, 0, func, 0);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
+    msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 2, 0);
+    dl_queue_sizes q = sizes(&s);
+    MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.live_requests, 0);
+    recv_and_send_leave(&s);
+    st_close(&s);
+}
+
+static void test_partner_completed_before_refusal(void)
+{
+    for (int wait = 0; wait < 2; wait++) {
+        partner_completed_before_refusal(CHECK_FN_BSEND, wait);
+        partner_completed_before_refusal(CHECK_FN_SEND, wait);
+    }
 }
 
 /* When nothing else comes, the receive a refused send gave back is found stuck: rank 1 waits for
@@ -418,6 +461,134 @@ static void test_refused_mismatch(void)
     refused_mismatch(0);
 }
 
+/* The entry of rank's MPI_Bcast from root 0 on WORLD. */
+static void bcast_enter(dl_stream *s, int32_t rank)
+{
+    st_coll(s, rank, CHECK_FN_BCAST, CHECK_COMM_WORLD, 0, 0, 0, 0);
+}
+
+/* Every rank leaves its Bcast (rank `skip` left it already), then all make a Barrier and
+ * finalize: a retried Bcast that took a second slot would mismatch the Barrier. */
+static void bcast_done_then_barrier(dl_stream *s, int32_t skip)
+{
+    for (int32_t r = 0; r < 3; r++) {
+        if (r != skip) {
+            check_event ev = st_event(CHECK_EV_EXIT, r, CHECK_FN_BCAST);
+            st_feed(s, &ev);
+        }
+    }
+    for (int32_t r = 0; r < 3; r++) {
+        st_coll(s, r, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    }
+    finalize_clean(s, 3);
+}
+
+/* MPI refused rank 0's Bcast while its slot was open, where it was alone (order 0), after rank
+ * 1's (1), or the reference rank 1's agreed with (2); rank 0 calls it again: the retry fills the
+ * same slot, and the Barrier after it matches. */
+static void refused_bcast_open_slot(int order)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    if (order == 1) {
+        bcast_enter(&s, 1);
+    }
+    bcast_enter(&s, 0);
+    if (order == 2) {
+        bcast_enter(&s, 1);
+    }
+    refused_exit(&s, 0, CHECK_FN_BCAST, 0);
+    if (order == 0) {
+        bcast_enter(&s, 1);
+    }
+    bcast_enter(&s, 2);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 2);
+    bcast_enter(&s, 0);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    bcast_done_then_barrier(&s, -1);
+    st_close(&s);
+}
+
+static void test_refused_coll_open_slot(void)
+{
+    for (int order = 0; order < 3; order++) {
+        refused_bcast_open_slot(order);
+    }
+}
+
+/* Rank 0's Bcast arrives last and completes its slot, then MPI refuses it: the slot opens again
+ * and the ranks still in their Bcast wait again (rank 1's exit, read before the refusal, had
+ * taken it out of the call when `one_left`), until rank 0's retry completes the slot. */
+static void refused_bcast_completed_slot(int one_left)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    bcast_enter(&s, 1);
+    bcast_enter(&s, 2);
+    bcast_enter(&s, 0);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    if (one_left) {
+        check_event ev = st_event(CHECK_EV_EXIT, 1, CHECK_FN_BCAST);
+        st_feed(&s, &ev);
+    }
+    refused_exit(&s, 0, CHECK_FN_BCAST, 0);
+    MG_CHECK_INT(sizes(&s).blocked_processes, one_left ? 1 : 2);
+    bcast_enter(&s, 0);
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    bcast_done_then_barrier(&s, one_left ? 1 : -1);
+    st_close(&s);
+}
+
+static void test_refused_coll_completed_slot(void)
+{
+    refused_bcast_completed_slot(0);
+    refused_bcast_completed_slot(1);
+}
+
+/* Not retried: rank 0 finalizes after its refused Bcast, and ranks 1 and 2, whose Bcast it had
+ * completed, are found stuck in it. */
+static void test_refused_coll_not_retried(void)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    bcast_enter(&s, 1);
+    bcast_enter(&s, 2);
+    bcast_enter(&s, 0);
+    refused_exit(&s, 0, CHECK_FN_BCAST, 0);
+    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_FINALIZE);
+    st_feed(&s, &ev);
+    MG_CHECK(st_check(&s) >= 1);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->n_calls == 3 && f->calls[0].rank == 0);
+    MG_CHECK(f && f->calls[1].func == CHECK_FN_BCAST && f->calls[2].func == CHECK_FN_BCAST);
+    st_close(&s);
+}
+
+/* A refused Ibcast made no request and no arrival: rank 0's next Ibcast fills the slot, and no
+ * request is left for Finalize to report. */
+static void test_refused_icoll(void)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    const uint64_t reqs[3] = {11, 12, 13};
+    st_coll(&s, 0, CHECK_FN_IBCAST, CHECK_COMM_WORLD, 0, 0, 10, 0);
+    refused_exit(&s, 0, CHECK_FN_IBCAST, 10);
+    MG_CHECK_INT(sizes(&s).live_requests, 0);
+    for (int32_t r = 0; r < 3; r++) {
+        st_coll(&s, r, CHECK_FN_IBCAST, CHECK_COMM_WORLD, 0, 0, reqs[r], 1);
+        st_wait_enter(&s, r, CHECK_FN_WAIT, &reqs[r], 1);
+    }
+    MG_CHECK_INT(sizes(&s).blocked_processes, 0);
+    for (int32_t r = 0; r < 3; r++) {
+        st_wait_exit(&s, r, CHECK_FN_WAIT, &reqs[r], 1, NULL, 0, 1);
+    }
+    MG_CHECK_INT(sizes(&s).live_requests, 0);
+    finalize_clean(&s, 3);
+    st_close(&s);
+}
+
 /* Rank 1's receive of 4 takes rank 0's message of 8, and MPI ends rank 1 inside the receive (a
  * truncation under MPI_ERRORS_ARE_FATAL): its exit never comes, and the next analysis after its
  * end reports the truncation. */
@@ -445,6 +616,7 @@ int main(void)
     MG_RUN(test_given_back_before_later_messages);
     MG_RUN(test_refused_send_gives_back_recv);
     MG_RUN(test_given_back_recv_stuck);
+    MG_RUN(test_partner_completed_before_refusal);
     MG_RUN(test_refused_nonblocking_post);
     MG_RUN(test_refused_wildcard_post);
     MG_RUN(test_refused_after_forced_decision);
@@ -455,5 +627,9 @@ int main(void)
     MG_RUN(test_accepted_ibsend);
     MG_RUN(test_refused_mismatch);
     MG_RUN(test_truncation_of_lost_rank);
+    MG_RUN(test_refused_coll_open_slot);
+    MG_RUN(test_refused_coll_completed_slot);
+    MG_RUN(test_refused_coll_not_retried);
+    MG_RUN(test_refused_icoll);
     MG_TEST_END();
 }
