@@ -17,11 +17,20 @@ typedef struct item {
     size_t index;
 } item;
 
+/* How a query is built: the slice's constraints kept and the negations added, and what the build
+ * found about the slice. */
+typedef struct shape {
+    int relax;                /* leave out the slice's constraints on process counts alone */
+    uint32_t cut;             /* keep the slice's first cut constraints only (UINT32_MAX: all) */
+    int flip;                 /* then the negation of the slice's constraint cut */
+    size_t sizes;             /* the slice's constraints on process counts alone */
+    uint32_t nslice, flipped; /* the slice's length; the branch index flip negated */
+} shape;
+
 typedef struct builder {
     const path_log *log;
     const mpi_semantics_params *p;
-    int relax;    /* leave out the slice's constraints on process counts alone */
-    size_t sizes; /* the slice's constraints on process counts alone */
+    shape *sh;
     solver_query *q;
     uint8_t *in_query;
     uint8_t *mentioned; /* by a path constraint or the negation, not only by semantics */
@@ -105,29 +114,38 @@ static int sizes_only(const path_log *log, const sym_pred *p)
            sizes_only_expr(log, &p->rhs);
 }
 
-static int assemble(builder *b, const uint32_t *slice, uint32_t nslice, uint32_t target)
+static int add_negation(builder *b, const sym_pred *pred)
 {
-    int rc = 0;
-    for (uint32_t i = 0; rc == 0 && i < nslice; i++) {
-        if (sizes_only(b->log, &b->log->branches[slice[i]].pred)) {
-            b->sizes++;
-            if (b->relax)
-                continue;
-        }
-        rc = enter_pred_vars(b, &b->log->branches[slice[i]].pred);
-        if (rc == 0)
-            rc = add_item(b, 0, slice[i]);
-    }
-    if (rc != 0)
-        return rc;
     sym_pred neg;
-    rc = sym_expr_pred_negate(&neg, &b->log->branches[target].pred);
+    int rc = sym_expr_pred_negate(&neg, pred);
     if (rc == 0)
         rc = enter_pred_vars(b, &neg);
     if (rc == 0 && (rc = sym_expr_pred_list_push(&b->q->own, &neg)) == 0)
         return add_item(b, 1, b->q->own.n - 1);
     sym_expr_pred_free(&neg);
     return rc;
+}
+
+static int assemble(builder *b, const uint32_t *slice, uint32_t nslice, uint32_t target)
+{
+    int rc = 0;
+    uint32_t n = nslice < b->sh->cut ? nslice : b->sh->cut;
+    b->sh->nslice = nslice;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        if (sizes_only(b->log, &b->log->branches[slice[i]].pred)) {
+            b->sh->sizes++;
+            if (b->sh->relax)
+                continue;
+        }
+        rc = enter_pred_vars(b, &b->log->branches[slice[i]].pred);
+        if (rc == 0)
+            rc = add_item(b, 0, slice[i]);
+    }
+    if (rc == 0 && b->sh->flip && n < nslice) {
+        b->sh->flipped = slice[n];
+        rc = add_negation(b, &b->log->branches[slice[n]].pred);
+    }
+    return rc ? rc : add_negation(b, &b->log->branches[target].pred);
 }
 
 static int resolve(builder *b)
@@ -168,10 +186,8 @@ static int log_ok(const path_log *log)
     return 1;
 }
 
-/* relax: leave out the slice's constraints on process counts alone; *sizes receives how many
- * the slice has. */
-static int build(const path_log *log, uint32_t target, const mpi_semantics_params *p, int relax,
-                 size_t *sizes, solver_query *q)
+static int build(const path_log *log, uint32_t target, const mpi_semantics_params *p, shape *sh,
+                 solver_query *q)
 {
     if (!q)
         return MG_EINVAL;
@@ -181,7 +197,7 @@ static int build(const path_log *log, uint32_t target, const mpi_semantics_param
     uint32_t nslice = 0;
     uint32_t *slice = malloc((target ? target : 1) * sizeof *slice);
     size_t nv = log->nvars ? log->nvars : 1;
-    builder b = {log, p, relax, 0, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
+    builder b = {log, p, sh, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
     q->solve = malloc(nv * sizeof *q->solve);
     q->keep = malloc(nv * sizeof *q->keep);
     int rc = slice && b.in_query && b.mentioned && q->solve && q->keep ? 0 : MG_ENOMEM;
@@ -198,15 +214,14 @@ static int build(const path_log *log, uint32_t target, const mpi_semantics_param
     free(b.items);
     if (rc != 0)
         solver_query_free(q);
-    *sizes = b.sizes;
     return rc;
 }
 
 int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
                        solver_query *q)
 {
-    size_t sizes;
-    return build(log, target, p, 0, &sizes, q);
+    shape sh = {0, UINT32_MAX, 0, 0, 0, 0};
+    return build(log, target, p, &sh, q);
 }
 
 solver_z3_targets solver_query_targets(const solver_query *q)
@@ -214,10 +229,34 @@ solver_z3_targets solver_query_targets(const solver_query *q)
     return (solver_z3_targets){q->solve, q->nsolve, q->keep, q->nkeep};
 }
 
+/* Builds the query of shape sh and checks it (with avoid, tuning's check stands for the solver's:
+ * solver_tune), then tunes a solution; tuning's checks are added to *checks. */
+static int check_shape(solver_z3 *s, const path_log *log, uint32_t target,
+                       const mpi_semantics_params *p, shape *sh, int tune,
+                       const int64_t *const *avoid, size_t navoid, int *sat, int64_t *values,
+                       uint32_t *checks)
+{
+    solver_query q;
+    int rc = build(log, target, p, sh, &q);
+    if (rc != 0)
+        return rc;
+    solver_z3_targets t = solver_query_targets(&q);
+    *sat = 1;
+    if (!navoid)
+        rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
+    uint32_t tuning = 0;
+    if (rc == 0 && *sat && tune)
+        rc = solver_tune(s, log, &q, &t, avoid, navoid, values, sat, &tuning);
+    *checks += tuning;
+    solver_query_free(&q);
+    return rc;
+}
+
 static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_semantics_params *p,
                  int tune, const int64_t *const *avoid, size_t navoid, int *sat, int64_t *values,
                  uint32_t *checks)
 {
+    uint32_t tuning = 0;
     if (checks)
         *checks = 0;
     if (!s || !sat || !values || (navoid && !avoid))
@@ -229,24 +268,13 @@ static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_s
      * run that follows says whether the arm is reached. */
     int rc = 0, relax = 0;
     do {
-        solver_query q;
-        size_t sizes = 0;
-        rc = build(log, target, p, relax, &sizes, &q);
-        if (rc != 0)
-            return rc;
-        solver_z3_targets t = solver_query_targets(&q);
-        *sat = 1;
-        if (!navoid)
-            rc = solver_z3_check(s, log->vars, log->nvars, q.preds, q.npreds, &t, sat, values);
-        uint32_t tuning = 0;
-        if (rc == 0 && *sat && tune)
-            rc = solver_tune(s, log, &q, &t, avoid, navoid, values, sat, &tuning);
-        if (checks)
-            *checks += tuning;
-        solver_query_free(&q);
-        relax = !relax && rc == 0 && !*sat && sizes &&
+        shape sh = {relax, UINT32_MAX, 0, 0, 0, 0};
+        rc = check_shape(s, log, target, p, &sh, tune, avoid, navoid, sat, values, &tuning);
+        relax = !relax && rc == 0 && !*sat && sh.sizes &&
                 !solver_tune_names_only_mpi(log, &log->branches[target].pred);
     } while (relax);
+    if (checks)
+        *checks = tuning;
     return rc;
 }
 
@@ -261,4 +289,39 @@ int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
                              size_t navoid, int *sat, int64_t *values, uint32_t *checks)
 {
     return solve(s, log, target, p, 1, avoid, navoid, sat, values, checks);
+}
+
+int solver_query_solve_earlier(solver_z3 *s, const path_log *log, uint32_t target,
+                               const mpi_semantics_params *p, int *sat, int64_t *values,
+                               uint32_t *at, uint32_t *checks)
+{
+    *checks = 0;
+    if (!s || !sat || !values || !at)
+        return MG_EINVAL;
+    /* The longest prefix of the slice that still allows the negation, by bisection: a shorter
+     * prefix allows whatever a longer one does. */
+    shape sh = {0, 0, 0, 0, 0, 0};
+    int rc = check_shape(s, log, target, p, &sh, 0, NULL, 0, sat, values, checks);
+    uint32_t lo = 0, hi = sh.nslice;
+    for (*checks = 1; rc == 0 && *sat && hi - lo > 1; ++*checks) {
+        sh.cut = lo + (hi - lo) / 2;
+        rc = check_shape(s, log, target, p, &sh, 0, NULL, 0, sat, values, checks);
+        if (*sat)
+            lo = sh.cut;
+        else
+            hi = sh.cut;
+        *sat = 1;
+    }
+    if (rc != 0 || !*sat || lo >= sh.nslice) {
+        *sat = 0;
+        return rc;
+    }
+    /* The prefix's models all break the constraint that ends it: the query that negates it too
+     * is satisfiable. */
+    sh.cut = lo;
+    sh.flip = 1;
+    ++*checks;
+    rc = check_shape(s, log, target, p, &sh, 1, NULL, 0, sat, values, checks);
+    *at = sh.flipped;
+    return rc;
 }

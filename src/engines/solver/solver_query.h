@@ -50,4 +50,16 @@ int solver_query_solve_tuned(solver_z3 *s, const path_log *log, uint32_t target,
                              const mpi_semantics_params *p, const int64_t *const *avoid,
                              size_t navoid, int *sat, int64_t *values, uint32_t *checks);
 
+/* For a negation that is unsatisfiable because an earlier constraint of its slice already
+ * decides its branch (HPL's driver tests `L1notran != 0` after HPL_pdinfo's own check of the
+ * same input took `L1notran == 0`): the arm is reached by a path that leaves the logged one at
+ * that earlier constraint. The slice's longest prefix with which the negation is satisfiable
+ * (bisection), the negation of the slice constraint that follows it, and the negation of
+ * target, tuned; *at receives that constraint's branch index. *sat is 0 when the negation is
+ * unsatisfiable on its own. *checks receives the solver checks made. Errors as
+ * solver_query_solve. */
+int solver_query_solve_earlier(solver_z3 *s, const path_log *log, uint32_t target,
+                               const mpi_semantics_params *p, int *sat, int64_t *values,
+                               uint32_t *at, uint32_t *checks);
+
 #endif

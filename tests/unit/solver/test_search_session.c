@@ -7,7 +7,9 @@
  *
  * Six arms; rank 2 needs at least three processes. With loop_trips > 0 the x > 10 arm first
  * runs a loop, branch b3, `y > i` for i < loop_trips: one branch, many constraints, a deep DFS
- * subtree that covers nothing new after its first two paths. */
+ * subtree that covers nothing new after its first two paths. With checked, b5: `if (x <= 10)`
+ * first checks x, as an input reader does, and both its arms count as covered (by an earlier read
+ * of the same input, as in hpcc), so b0's x > 10 is decided on the path before b0. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ static int loop_trips;
 static int tuning;    /* campaign_start's sessions tune their solutions */
 static int rejecting; /* step's runs end in the program's own refusal of their inputs */
 static int reread;    /* the program reads a third input z and tests it at b0 again (below) */
+static int checked;   /* b5 checks x before b0 (above) */
 
 typedef struct program_run {
     int64_t x, y;
@@ -45,7 +48,8 @@ static void branch(path_log *log, uint32_t id, uint32_t v, int op, int64_t k, in
     path_branch *b = &log->branches[log->nbranches++];
     b->branch_id = id;
     b->taken = (uint8_t)taken;
-    MG_CHECK_INT(sym_expr_pred_make(&b->pred, &lhs, taken ? op : sym_expr_op_negate(op), &rhs, 0, 0), 0);
+    MG_CHECK_INT(
+        sym_expr_pred_make(&b->pred, &lhs, taken ? op : sym_expr_op_negate(op), &rhs, 0, 0), 0);
     sym_expr_free(&lhs);
 }
 
@@ -55,7 +59,7 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
     memset(log, 0, sizeof *log);
     log->header = (path_log_header){PATH_LOG_HEAVY, 1, 1, r->focus, r->np, PATH_LOG_VERSION};
     log->vars = calloc(5, sizeof *log->vars);
-    log->branches = calloc(5 + (size_t)loop_trips, sizeof *log->branches);
+    log->branches = calloc(6 + (size_t)loop_trips, sizeof *log->branches);
     MG_CHECK(log->vars && log->branches);
     log->vars[0] = var(0, SYM_VAR_INT, r->x);
     log->vars[1] = var(1, SYM_VAR_INT, r->y);
@@ -63,6 +67,8 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
     log->vars[3] = var(3, SYM_VAR_SIZE_WORLD, r->np);
     log->vars[4] = var(4, SYM_VAR_INT, r->z);
     log->nvars = reread ? 5 : 4;
+    if (checked)
+        branch(log, 5, 0, SYM_LE, 10, r->x <= 10);
     branch(log, 0, 0, SYM_GT, 10, r->x > 10);
     for (int i = 0; r->x > 10 && i < loop_trips; i++)
         branch(log, 3, 1, SYM_GT, i, r->y > i);
@@ -87,6 +93,9 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
         uint32_t again[2] = {coverage_arm(0, r->z > 10), coverage_arm(4, r->z == 20)};
         if (reread)
             MG_CHECK_INT(coverage_set_add(cov, again, r->z > 10 ? 2 : 1), 0);
+        uint32_t check[2] = {coverage_arm(5, 0), coverage_arm(5, 1)};
+        if (checked)
+            MG_CHECK_INT(coverage_set_add(cov, check, 2), 0);
     }
 }
 
@@ -335,6 +344,23 @@ static void test_stall_leaves_for_unvaried_input(void)
     loop_trips = 0;
 }
 
+/* Tuned: the first run's uncovered arm x > 10 is unsatisfiable on its path, whose check x <= 10
+ * came first; the next run leaves the path at the check, rather than go to rank 2's arm. */
+static void test_uncovered_past_its_check(void)
+{
+    checked = 1;
+    tuning = 1;
+    campaign c;
+    campaign_start(&c, SEARCH_UNCOVERED_DFS, 0, 1, 0, MAX_NP, 1);
+    program_run r = {0, 0, 2, 0, 0};
+    MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+    MG_CHECK_INT(r.x, 11);
+    MG_CHECK_INT(r.np, 2);
+    campaign_end(&c);
+    tuning = 0;
+    checked = 0;
+}
+
 static int same_program_run(const program_run *a, const program_run *b)
 {
     return a->x == b->x && a->y == b->y && a->np == b->np && a->focus == b->focus;
@@ -504,6 +530,7 @@ int main(void)
     MG_RUN(test_stall_leaves_the_subtree);
     MG_RUN(test_stall_moves_np);
     MG_RUN(test_stall_leaves_for_unvaried_input);
+    MG_RUN(test_uncovered_past_its_check);
     MG_RUN(test_repeat_not_run);
     MG_RUN(test_repeat_retuned);
     MG_RUN(test_focus_move_is_run);

@@ -804,6 +804,42 @@ static void test_sizes_left_out(void)
     solver_z3_destroy(s);
 }
 
+/* HPL's L1 input: HPL_pdinfo's check `l1 != 0 && l1 != 1` took l1 == 0, an unrelated input y
+ * was tested between, and the driver's dispatch `l1 != 0` is decided by the check: its negation
+ * is unsatisfiable on the path, and reached by leaving the path at the check. */
+static void test_solve_earlier(void)
+{
+    tpath t;
+    tp_init(&t);
+    uint32_t l1 = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
+    uint32_t y = tp_var(&t, SYM_VAR_INT, 5, 0, 0, SYM_VAR_NO_COMM);
+    tp_branch(&t, SYM_LE, 9, 1, y, (int64_t)1);  /* 0: y <= 9 */
+    tp_branch(&t, SYM_GE, 0, 1, l1, (int64_t)1); /* 1: l1 >= 0 */
+    tp_branch(&t, SYM_EQ, 0, 1, l1, (int64_t)1); /* 2: the check, l1 == 0 */
+    tp_branch(&t, SYM_GE, 3, 1, y, (int64_t)1);  /* 3: y >= 3 */
+    tp_branch(&t, SYM_LE, 0, 1, l1, (int64_t)1); /* 4: the dispatch, l1 <= 0 */
+    tp_branch(&t, SYM_EQ, 5, 1, y, (int64_t)1);  /* 5: y == 5 */
+    mpi_semantics_params p = mpi(4);
+    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    int sat = -1;
+    int64_t v[MAXV];
+    MG_CHECK_INT(solver_query_solve(s, &t.log, 4, &p, &sat, v), 0);
+    MG_CHECK_INT(sat, 0);
+    uint32_t at = 99, checks = 0;
+    MG_CHECK_INT(solver_query_solve_earlier(s, &t.log, 4, &p, &sat, v, &at, &checks), 0);
+    MG_CHECK_INT(sat, 1);
+    MG_CHECK_INT(at, 2);
+    MG_CHECK_INT(v[l1], 1); /* tuned: the smallest l1 past both */
+    MG_CHECK_INT(v[y], 5);  /* not in the slice */
+    MG_CHECK(checks >= 3);
+    tp_branch(&t, SYM_EQ, 0, 0); /* 6: 0 == 0, whose negation no path leaves for */
+    MG_CHECK_INT(solver_query_solve_earlier(s, &t.log, 6, &p, &sat, v, &at, &checks), 0);
+    MG_CHECK_INT(sat, 0);
+    MG_CHECK_INT(solver_query_solve_earlier(NULL, &t.log, 4, &p, &sat, v, &at, &checks), MG_EINVAL);
+    tp_free(&t);
+    solver_z3_destroy(s);
+}
+
 int main(void)
 {
     MG_RUN(test_figure_2_1);
@@ -823,5 +859,6 @@ int main(void)
     MG_RUN(test_tuning_leaves_rank_negation);
     MG_RUN(test_tuning_avoids_runs_made);
     MG_RUN(test_sizes_left_out);
+    MG_RUN(test_solve_earlier);
     MG_TEST_END();
 }
