@@ -12,11 +12,19 @@
 # (the marking functions of include/mpiguard/concolic.h, which the user calls; the interposition
 # library's exported call counter, which the sampler reads by name).
 # Reads the objects of a build (nm), so it sees exactly what the compiler exports.
+# A second pass reads the types of the headers of src/: a struct, union or enum tag with a body, a
+# typedef name (not "typedef struct T T", which names a type defined elsewhere: T is checked where
+# its body is, and not at all when that is outside src/, as json_object), and a tag whose body a .c
+# file holds and a header of its folder names. A type defined in FILE.h or FILE.c is FILE or begins
+# with FILE_, or is named after the header of its folder that declares it for the others (an
+# opaque type whose body an internal header holds: struct deadlock_detector, declared in
+# deadlock_detector.h, its body in detector_state.h). Strict too.
 # Usage: scripts/check-names.sh BUILD_DIR
 set -euo pipefail
 export LC_ALL=C
 build=${1:?usage: check-names.sh BUILD_DIR}
 build=$(cd "$build" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 # Each object of src/: "src/FOLDER/FILE.c SYMBOL" for every defined global symbol (nm -A: "OBJECT:
 # ADDRESS TYPE NAME"). The objects of one source built for several targets (the interposition
@@ -41,9 +49,85 @@ breaking=$(printf '%s\n' "$found" | awk '{
     print file ".c", name
 }' | sort -u)
 
-if [ -n "$breaking" ]; then
-    echo "check-names: these names do not begin with their file's name (FILE_):"
-    printf '%s\n' "$breaking" | sed 's/^/  /'
+types=$(cd "$root" && git ls-files 'src/*.h' 'src/*.c')
+types_breaking=$(cd "$root" && printf '%s\n' "$types" | python3 -c '
+import os, re, sys
+
+paths = sys.stdin.read().split()
+literal = r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|\x27(?:\\.|[^\x27\\\n])*\x27"
+text = {}
+for p in paths:
+    s = re.sub(literal, " ", open(p, encoding="utf-8").read(), flags=re.S)
+    text[p] = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", "", s, flags=re.M)
+headers = [p for p in paths if p.endswith(".h")]
+
+
+def stem(p):
+    return os.path.basename(p)[:-2]
+
+
+def named(n, p):
+    return n == stem(p) or n.startswith(stem(p) + "_")
+
+
+def declares(h, n):
+    return re.search(r"\b(?:struct|union|enum)\s+" + n + r"\b", text[h])
+
+
+def tags(s):
+    return re.findall(r"\b(?:struct|union|enum)\s+([A-Za-z_]\w*)\s*\{", s)
+
+
+def typedefs(s):
+    """The names of s typedefs: the last word of each declarator, or (*NAME)."""
+    for m in re.finditer(r"\btypedef\b", s):
+        depth, i = 0, m.end()
+        while i < len(s) and (s[i] != ";" or depth):
+            depth += (s[i] in "{(") - (s[i] in "})")
+            i += 1
+        decl = s[m.end():i]
+        alias = re.fullmatch(r"\s*(?:struct|union|enum)\s+(\w+)\s+(\w+)\s*", decl)
+        if alias and alias.group(1) == alias.group(2):
+            continue
+        decl = decl[decl.rfind("}") + 1:]
+        pointer = re.search(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)", decl)
+        if pointer:
+            yield pointer.group(1)
+            continue
+        decl = re.sub(r"\(.*", "", re.sub(r"\[[^\]]*\]", "", decl), flags=re.S)
+        for d in decl.split(","):
+            w = re.findall(r"[A-Za-z_]\w*", d)
+            if w:
+                yield w[-1]
+
+
+def owned(n, p):
+    folder = os.path.dirname(p)
+    return named(n, p) or any(os.path.dirname(h) == folder and named(n, h) and declares(h, n)
+                              for h in headers)
+
+
+for p in paths:
+    folder = [h for h in headers if os.path.dirname(h) == os.path.dirname(p)]
+    found = tags(text[p]) if p.endswith(".h") else [
+        n for n in tags(text[p]) if any(declares(h, n) for h in folder)]
+    bad = [n for n in found if not owned(n, p)]
+    if p.endswith(".h"):
+        bad += [n for n in typedefs(text[p]) if not named(n, p)]
+    for n in sorted(set(bad)):
+        print(p, n)
+')
+
+if [ -n "$breaking" ] || [ -n "$types_breaking" ]; then
+    if [ -n "$breaking" ]; then
+        echo "check-names: these names do not begin with their file's name (FILE_):"
+        printf '%s\n' "$breaking" | sed 's/^/  /'
+    fi
+    if [ -n "$types_breaking" ]; then
+        echo "check-names: these types do not begin with their file's name (FILE_):"
+        printf '%s\n' "$types_breaking" | sed 's/^/  /'
+    fi
     exit 1
 fi
-echo "check-names: $(printf '%s\n' "$found" | wc -l) names, every one named after its file"
+echo "check-names: $(printf '%s\n' "$found" | wc -l) names and the types of" \
+    "$(printf '%s\n' "$types" | wc -l) files of src/, every one named after its file"

@@ -70,7 +70,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
         seen->func >= 0 && mpi_function_ids_class_of((mg_fn)seen->func) == MG_CLASS_POLL, lost,
         unpublished && st->nframes > 0 && !st->mpi_function[0],
         p->remote && !hang_remote_here(p->remote));
-    bool in_mpi = judged.in_mpi, culprit = judged.culprit;
+    bool in_mpi = judged.in_mpi;
     view->state = judged.ask_process ? outside_state(js->ranks[r].pid) : judged.state;
     char stripped[RANK_STACK_NAME + 32];
     const char *user = rank_stack_user_function(st, js->launcher.app_path, stripped,
@@ -80,21 +80,12 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     json_object_object_add(entry, "pid", json_object_new_int(js->ranks[r].pid));
     if (js->ranks[r].host[0])
         json_object_object_add(entry, "host", json_object_new_string(js->ranks[r].host));
-    json_object_object_add(entry, "state",
-                           json_object_new_string(lost               ? "UNKNOWN"
-                                                  : seen->unreadable ? "UNREADABLE"
-                                                  : in_mpi           ? "IN_MPI"
-                                                  : seen->exited     ? "EXITED"
-                                                                     : "OUT_MPI"));
+    json_object_object_add(entry, "state", json_object_new_string(judged.label));
     json_object_object_add(entry, "function", json_object_new_string(view->what));
     json_object_object_add(entry, "stack", hang_finding_stack_json(st));
-    struct hang_facts_seen by_watch = {.live = !seen->exited,
-                                       .in_mpi = in_mpi,
-                                       .stopped = faulty_rank && seen->stopped,
-                                       .spun = culprit && !seen->stopped};
     const char *app = strrchr(js->launcher.app_path, '/');
     const mg_rank_state *state = js->ranks[r].state;
-    hang_facts_rank(&by_watch, st, app ? app + 1 : js->launcher.app_path, state, r, fact);
+    hang_facts_rank(&judged.watch, st, app ? app + 1 : js->launcher.app_path, state, r, fact);
     if (!seen->exited && in_mpi && state)
         json_object_object_add(entry, "waits_for",
                                hang_finding_waits_json(state, hang_facts_world_like));
@@ -166,9 +157,7 @@ static bool account_ranks(hang_probes *p, const struct hang_diag_result *result,
     free(st);
     a->faulty = faulty;
     a->nfaulty = result->nfaulty < (size_t)n ? result->nfaulty : (size_t)n;
-    /* a faulty rank shm read as starting is outside MPI when its stack shows it before MPI_Init */
-    a->computation = result->kind == HANG_DIAG_COMPUTATION ||
-                     (described && a->nfaulty > 0 && !a->facts[faulty[0]].in_mpi);
+    a->computation = described && hang_account_computation(result, faulty, a->nfaulty, a->facts);
     return described;
 }
 
@@ -301,10 +290,7 @@ void hang_diagnosis_report_dead_rank(cli_session *s, int dead_rank, const proc_e
         const mg_rank_state *state = states[r] = s->job.ranks[r].state;
         const char *fn = mg_rank_state_function(state);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
-        /* the others as they were when it died: a launcher that ends them leaves that in place */
-        views[r] = (rank_view){.state = r == dead_rank ? HANG_ACCOUNT_EXITED
-                                        : in_mpi       ? HANG_ACCOUNT_IN_MPI
-                                                       : HANG_ACCOUNT_COMPUTING,
+        views[r] = (rank_view){.state = hang_account_at_death(r, dead_rank, in_mpi),
                                .what = fn ? fn : "?"};
         pids[r] = s->job.ranks[r].pid;
     }

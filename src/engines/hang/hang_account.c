@@ -28,7 +28,29 @@ struct hang_account_rank hang_account_judge(const struct hang_diag_rank *seen, b
               : a.in_mpi         ? HANG_ACCOUNT_IN_MPI
               : elsewhere        ? held
                                  : HANG_ACCOUNT_COMPUTING;
+    a.label = lost               ? "UNKNOWN"
+              : seen->unreadable ? "UNREADABLE"
+              : a.in_mpi         ? "IN_MPI"
+              : seen->exited     ? "EXITED"
+                                 : "OUT_MPI";
+    a.watch = (struct hang_facts_seen){.live = !seen->exited,
+                                       .in_mpi = a.in_mpi,
+                                       .stopped = faulty && seen->stopped,
+                                       .spun = a.culprit && !seen->stopped};
     return a;
+}
+
+bool hang_account_computation(const struct hang_diag_result *result, const int *faulty,
+                              size_t nfaulty, const struct hang_culprit_rank *facts)
+{
+    return result->kind == HANG_DIAG_COMPUTATION || (nfaulty > 0 && !facts[faulty[0]].in_mpi);
+}
+
+enum hang_account_state hang_account_at_death(int r, int dead_rank, bool in_mpi)
+{
+    return r == dead_rank ? HANG_ACCOUNT_EXITED
+           : in_mpi       ? HANG_ACCOUNT_IN_MPI
+                          : HANG_ACCOUNT_COMPUTING;
 }
 
 bool hang_account_roll_call(const struct hang_account_view *views, size_t n, char *done, int *group,

@@ -11,6 +11,7 @@
 
 #include "hang_culprit.h"
 #include "hang_diag.h"
+#include "hang_facts.h"
 
 /* What a rank does, as the report tells it. */
 enum hang_account_state {
@@ -32,10 +33,13 @@ struct hang_account_view {
 /* How the report tells a rank as the last verification scan saw it. */
 struct hang_account_rank {
     enum hang_account_state state;
-    bool in_mpi;      /* it waits inside MPI: named by its MPI function, else by its own */
-    bool culprit;     /* the faulty rank of a communication hang: stopped or spinning in MPI */
-    bool ask_process; /* outside MPI on this node: its process state (running, sleeping,
-                         stopped, gone) tells state, which is COMPUTING until the caller reads it */
+    bool in_mpi;       /* it waits inside MPI: named by its MPI function, else by its own */
+    bool culprit;      /* the faulty rank of a communication hang: stopped or spinning in MPI */
+    bool ask_process;  /* outside MPI on this node: its process state (running, sleeping,
+                          stopped, gone) tells state, which is COMPUTING until the caller reads it */
+    const char *label; /* its "state" in the report's "per_rank": IN_MPI, OUT_MPI, EXITED,
+                          UNKNOWN (lost) or UNREADABLE */
+    struct hang_facts_seen watch; /* what the culprit search takes from the watch */
 };
 
 /* Judges rank seen: faulty (the watch named it), polls (its function busy-waits, as MPI_Test),
@@ -77,6 +81,16 @@ struct hang_account_chain {
 int hang_account_chain(const struct hang_culprit_rank *facts, const char *const *functions,
                        const struct hang_account_wait *waits, size_t n,
                        struct hang_account_chain *out);
+
+/* Whether the hang is one of computation (else of communication): the watch said so, or its first
+ * faulty rank (faulty[0], nfaulty may be 0) is outside MPI by its facts (n of them), as a rank read
+ * as starting whose stack shows it before MPI_Init. */
+bool hang_account_computation(const struct hang_diag_result *result, const int *faulty,
+                              size_t nfaulty, const struct hang_culprit_rank *facts);
+
+/* How a rank is told when dead_rank died while the job ran: the dead one exited, the others as
+ * they were then (a launcher that ends them leaves that in place), in MPI or computing. */
+enum hang_account_state hang_account_at_death(int r, int dead_rank, bool in_mpi);
 
 /* Whether rank r is one of the n of ranks. */
 bool hang_account_named(const int *ranks, size_t n, int r);

@@ -15,9 +15,12 @@ static void ranks_are_judged_from_the_last_scan(void)
     struct hang_account_rank a = hang_account_judge(&seen, false, true, false, false, false);
     MG_CHECK(a.in_mpi && !a.culprit && !a.ask_process);
     MG_CHECK_INT(a.state, HANG_ACCOUNT_IN_MPI);
+    MG_CHECK_STR(a.label, "IN_MPI");
+    MG_CHECK(a.watch.live && a.watch.in_mpi && !a.watch.stopped && !a.watch.spun);
     /* outside MPI in every scan (faulty), here: the process tells what it does */
     a = hang_account_judge(&seen, true, true, false, false, false);
     MG_CHECK(!a.in_mpi && a.ask_process);
+    MG_CHECK_STR(a.label, "OUT_MPI");
     /* on another node: computing, or stopped, as its agent said */
     seen.stopped = true;
     a = hang_account_judge(&seen, true, false, false, false, true);
@@ -28,6 +31,12 @@ static void ranks_are_judged_from_the_last_scan(void)
     a = hang_account_judge(&seen, true, false, false, false, false);
     MG_CHECK(a.in_mpi && a.culprit);
     MG_CHECK_INT(a.state, HANG_ACCOUNT_STOPPED);
+    /* the search takes it as stopped, not as spinning */
+    MG_CHECK(a.watch.stopped && !a.watch.spun);
+    seen.stopped = false;
+    a = hang_account_judge(&seen, true, false, false, false, false);
+    MG_CHECK(!a.watch.stopped && a.watch.spun);
+    seen.stopped = true;
     /* its stack shows it before MPI_Init: not in MPI */
     a = hang_account_judge(&seen, false, false, false, true, false);
     MG_CHECK(!a.in_mpi);
@@ -36,11 +45,36 @@ static void ranks_are_judged_from_the_last_scan(void)
     a = hang_account_judge(&seen, false, false, false, false, false);
     MG_CHECK(!a.in_mpi && !a.ask_process);
     MG_CHECK_INT(a.state, HANG_ACCOUNT_UNREADABLE);
+    MG_CHECK_STR(a.label, "UNREADABLE");
     seen = (struct hang_diag_rank){.exited = true};
-    MG_CHECK_INT(hang_account_judge(&seen, false, false, true, false, false).state,
-                 HANG_ACCOUNT_LOST);
-    MG_CHECK_INT(hang_account_judge(&seen, false, false, false, false, false).state,
-                 HANG_ACCOUNT_EXITED);
+    a = hang_account_judge(&seen, false, false, true, false, false);
+    MG_CHECK_INT(a.state, HANG_ACCOUNT_LOST);
+    MG_CHECK_STR(a.label, "UNKNOWN");
+    a = hang_account_judge(&seen, false, false, false, false, false);
+    MG_CHECK_INT(a.state, HANG_ACCOUNT_EXITED);
+    MG_CHECK_STR(a.label, "EXITED");
+    MG_CHECK(!a.watch.live);
+}
+
+static void the_hang_type_follows_the_first_faulty_rank(void)
+{
+    struct hang_diag_result watch = {.kind = HANG_DIAG_COMMUNICATION};
+    struct hang_culprit_rank facts[3] = {{.in_mpi = true}, {.in_mpi = false}, {.in_mpi = true}};
+    int faulty[2] = {2, 1};
+    MG_CHECK(!hang_account_computation(&watch, faulty, 2, facts));
+    /* read as starting, its stack before MPI_Init: outside MPI */
+    faulty[0] = 1;
+    MG_CHECK(hang_account_computation(&watch, faulty, 2, facts));
+    MG_CHECK(!hang_account_computation(&watch, faulty, 0, facts));
+    watch.kind = HANG_DIAG_COMPUTATION;
+    MG_CHECK(hang_account_computation(&watch, faulty, 0, facts));
+}
+
+static void a_death_leaves_the_others_as_they_were(void)
+{
+    MG_CHECK_INT(hang_account_at_death(2, 2, true), HANG_ACCOUNT_EXITED);
+    MG_CHECK_INT(hang_account_at_death(0, 2, true), HANG_ACCOUNT_IN_MPI);
+    MG_CHECK_INT(hang_account_at_death(1, 2, false), HANG_ACCOUNT_COMPUTING);
 }
 
 static void the_roll_call_groups_ranks(void)
@@ -124,6 +158,8 @@ static void the_search_reranks_the_watchs_culprits(void)
 int main(void)
 {
     MG_RUN(ranks_are_judged_from_the_last_scan);
+    MG_RUN(the_hang_type_follows_the_first_faulty_rank);
+    MG_RUN(a_death_leaves_the_others_as_they_were);
     MG_RUN(the_roll_call_groups_ranks);
     MG_RUN(the_chain_names_the_culprit_and_its_waiters);
     MG_RUN(the_suggestion_follows_the_hang_type);
