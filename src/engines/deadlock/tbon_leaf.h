@@ -1,7 +1,7 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
  * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
- * the point-to-point calls, blocking or not, whose both ends are in the share, on WORLD or on a
- * communicator whose members are all in the share (its constructor's exit record says so), with
+ * the point-to-point calls, blocking or not, whose both ends are in the share, on WORLD or on an
+ * intracommunicator whose constructor's exit record it read (members in other shares too), with
  * the detector's own matcher (p2p_match) and keeps those pairs from the stage above (a nonblocking
  * pair, and a completion naming only such pairs, once both ranks completed it); a blocking
  * collective on WORLD that every rank of the share entered and left alike goes up as one summary;
