@@ -79,6 +79,7 @@ struct tbon_leaf {
      * differs from the first ready one's (ref) */
     int32_t n_ready;
     uint8_t disagree, flushing;
+    uint8_t unleft; /* ... whether a ready rank's next record is not the exit of its entry */
     check_event ref;
     /* ids of the intracommunicators whose constructors' exit records the stage read: their
      * point-to-point calls between ranks of the share are matched here as WORLD's are */
@@ -283,7 +284,8 @@ int tbon_leaf_awaits_answer(const check_event *ev)
     const check_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT && info &&
            ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
-            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT);
+            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT ||
+            info->klass == CHECK_CLASS_COLL);
 }
 
 /* The rank's records wait for the stage above to leave its call: not when the rank is passed
@@ -569,6 +571,7 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
 }
 
 static int release_collective(tbon_leaf *leaf);
+static int release_parked(tbon_leaf *leaf, int pass_through);
 static int settle(tbon_leaf *leaf, int32_t rank);
 
 /* The request ids a Wait/Test family record names, request_at(i) as the root reads them. */
@@ -821,15 +824,25 @@ static int release_head(tbon_leaf *leaf, int32_t rank, int *stop)
     return rc;
 }
 
-/* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
- * one, the stage flushes): every parked rank's records go up as they are, and its ranks are passed
- * through from then on: the stage above may hold one of them in that collective (a Bcast's root
- * that left early), and a pair matched here would hide from it the partner waiting behind. */
+/* The collective cannot be summarized (a ready rank's next record is not its exit, a rank of the
+ * share waits for a parked one, the stage flushes): every parked rank's records go up as they are,
+ * and its ranks are passed through from then on: the stage above may hold one of them in that
+ * collective (a Bcast's root that left early), and a pair matched here would hide from it the
+ * partner waiting behind. */
 static int release_collective(tbon_leaf *leaf)
+{
+    return release_parked(leaf, 1);
+}
+
+/* Every rank of the share entered and left the collective, but their calls differ (each process
+ * has its own call sites: a position-independent program loaded at other addresses): the records
+ * go up as they are, and each rank's exit waits for the answer from above (tbon_leaf_awaits_answer)
+ * as a collective's on another communicator does, so the ranks need not be passed through. */
+static int release_parked(tbon_leaf *leaf, int pass_through)
 {
     int rc = MG_OK;
     leaf->n_ready = 0;
-    leaf->disagree = 0;
+    leaf->disagree = leaf->unleft = 0;
     for (int32_t i = 0; i < leaf->count; i++) {
         leaf_rank *r = &leaf->ranks[i];
         if (r->parked) {
@@ -837,7 +850,7 @@ static int release_collective(tbon_leaf *leaf)
             r->coll_up = 1;
         }
     }
-    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+    for (int32_t i = 0; !rc && pass_through && i < leaf->count; i++) {
         rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->share[i]) : MG_OK;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
@@ -886,12 +899,12 @@ static int check_ready(tbon_leaf *leaf, int32_t rank)
     if (leaf->n_ready++ == 0) {
         leaf->ref = entry;
     }
-    leaf->disagree |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func ||
-                      !same_collective(&entry, &leaf->ref);
+    leaf->unleft |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func;
+    leaf->disagree |= leaf->unleft || !same_collective(&entry, &leaf->ref);
     if (leaf->n_ready < leaf->count) {
         return MG_OK;
     }
-    return leaf->disagree ? release_collective(leaf) : summarize(leaf);
+    return leaf->disagree ? release_parked(leaf, leaf->unleft) : summarize(leaf);
 }
 
 /* The rank's head was just held: a posted call is resolved when the matcher paired it; a parked

@@ -70,7 +70,8 @@ int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, cons
 int tbon_leaf_flush(tbon_leaf *leaf);
 
 /* Whether ev is the exit of a call whose partner it does not prove (a send MPI may have buffered,
- * a Sendrecv, a Wait): the stage above may hold the rank in that call after it, for good if the
+ * a Sendrecv, a Wait, a blocking collective, which MPI may let a rank leave before the other
+ * members came): the stage above may hold the rank in that call after it, for good if the
  * receive never comes, so a stage that passes it up holds the rank's later records (a pair matched
  * behind it would hide the partner waiting on it) until the stage above answers. */
 int tbon_leaf_awaits_answer(const check_event *ev);

@@ -26,8 +26,7 @@ static void put_event(script *s, check_event *ev)
 {
     ev->seq = ++s->seq[ev->rank];
     size_t used;
-    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
-                 MG_OK);
+    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used), MG_OK);
     s->len += used;
 }
 
@@ -131,8 +130,7 @@ static int to_root(void *ctx, const uint8_t *record, size_t len, const int32_t *
     check_event ev;
     int rc = check_event_decode(record, len, &ev, &used);
     if (rc || n_summary) {
-        return rc ? rc
-                  : deadlock_detector_feed_summary(t->root, &ev, summary, n_summary, ++t->now);
+        return rc ? rc : deadlock_detector_feed_summary(t->root, &ev, summary, n_summary, ++t->now);
     }
     rc = deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
     return rc ? rc : tbon_root_note(t->answers, &ev);
@@ -382,6 +380,26 @@ static void test_clean(void)
     MG_CHECK_INT(counts.of[1].summaries, 3 * 4);
 }
 
+/* Every rank calls a Barrier from its own address (a position-independent program loaded at
+ * another address in each process), then the exchanges: the Barrier's records go up as they are,
+ * and the leaves still match the pairs behind it once the root answered that each rank left it. */
+static void test_collective_sites_differ(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            check_event ev = event(kind, r, CHECK_FN_BARRIER, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            ev.callsite += (uint64_t)r << 32;
+            put_event(&s, &ev);
+        }
+    }
+    stencil(&s, 2);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 2 * 4 * 4);
+    MG_CHECK_INT(counts.of[0].summaries, 2 * 4);
+}
+
 /* After two iterations, ranks a and b enter func towards each other and never leave it. */
 static void deadlock_between(int32_t a, int32_t b, uint16_t func)
 {
@@ -437,20 +455,31 @@ static void test_collective_mismatch_completed(void)
  * up (rank 1 waits for rank 0's send, behind rank 0's Bcast) nor match the pair itself (the
  * detector holds rank 0 in its Bcast until rank 1 comes: a potential deadlock had the MPI library
  * not let the root go early, which ranks 2 and 5, receiving from each other, join). */
+static void collective_behind_a_receive(script *s, uint64_t comm)
+{
+    static const uint16_t order[][2] = {
+        {0, CHECK_FN_BCAST}, {0, CHECK_FN_SEND}, {1, CHECK_FN_RECV}};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        int32_t rank = order[i][0],
+                peer = order[i][1] == CHECK_FN_BCAST ? CHECK_PROC_NULL : 1 - rank;
+        put_on(s, CHECK_EV_ENTER, rank, order[i][1], peer, comm);
+        put_on(s, CHECK_EV_EXIT, rank, order[i][1], CHECK_PROC_NULL, comm);
+    }
+    for (int32_t r = 1; r < WORLD; r++) {
+        put_on(s, CHECK_EV_ENTER, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
+        put_on(s, CHECK_EV_EXIT, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
+    }
+    put(s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
+    put(s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
+    check_trees(s, 1, DL_POTENTIAL_DEADLOCK);
+}
+
 static void test_collective_behind_a_receive(void)
 {
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    call(&s, 0, CHECK_FN_BCAST, CHECK_PROC_NULL);
-    call(&s, 0, CHECK_FN_SEND, 1);
-    call(&s, 1, CHECK_FN_RECV, 0);
-    for (int32_t r = 1; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_BCAST, CHECK_PROC_NULL);
-    }
-    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
+    collective_behind_a_receive(&s, CHECK_COMM_WORLD);
 }
 
 /* On comm, rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it
@@ -518,8 +547,8 @@ static void test_no_race_behind_a_buffered_send(void)
 
 /* Every rank calls the constructor func, entries first: rank r's new intracommunicator is ids[r],
  * its members members[r][0..n) (world ranks, in the communicator's order). */
-static void make_comms(script *s, uint16_t func, const uint64_t *ids,
-                       int32_t (*members)[WORLD], uint32_t n)
+static void make_comms(script *s, uint16_t func, const uint64_t *ids, int32_t (*members)[WORLD],
+                       uint32_t n)
 {
     for (int32_t r = 0; r < WORLD; r++) {
         put(s, CHECK_EV_ENTER, r, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
@@ -543,8 +572,8 @@ static void free_comms(script *s, const uint64_t *ids)
     }
 }
 
-/* Every rank splits WORLD into pairs {0,1}, {2,3}, ... (the pair's communicator: PAIR_COMM + r / 2),
- * then the even rank of each pair sends to the odd one on it, `iterations` times. */
+/* Every rank splits WORLD into pairs {0,1}, {2,3}, ... (the pair's communicator: PAIR_COMM + r /
+ * 2), then the even rank of each pair sends to the odd one on it, `iterations` times. */
 #define PAIR_COMM 0x9000u
 static void pairs(script *s, int iterations)
 {
@@ -656,6 +685,14 @@ static void test_pairs_on_cross_leaf_comms(void)
     tree_counts counts = check_trees(&s, 0, 0);
     MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
     MG_CHECK_INT(counts.of[1].resolved, 3 * 4 * 4);
+}
+
+/* ... and on the grid, whose collectives no leaf sums up. */
+static void test_collective_behind_a_receive_on_a_grid(void)
+{
+    static script s;
+    cross_leaf_comms(&s, 1);
+    collective_behind_a_receive(&s, GRID_COMM);
 }
 
 /* A wildcard receive on the grid goes up, and with it rank 1's send to rank 0 (one leaf in blocks):
@@ -802,8 +839,8 @@ static void nonblocking_ring(script *s, int iterations, int pairs)
         for (int32_t r = 0; r < WORLD; r++) {
             ids[r][0] = start(s, r, CHECK_FN_ISEND, pairs ? r ^ 1 : (r + 1) % WORLD);
             if (it == 1 && r % 3 == 0) { /* a call the detector does not model, inside a window */
-                check_event ev =
-                    event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                check_event ev = event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL,
+                                       CHECK_NO_ROOT);
                 ev.result = (int32_t)(MG_FN_NONE + 1 + r);
                 put_event(s, &ev);
             }
@@ -885,7 +922,8 @@ static void test_nonblocking_to_blocking(void)
                 put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
             }
             uint64_t id = start(&s, r, CHECK_FN_ISEND, r + 1);
-            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL,
+                                   CHECK_NO_ROOT);
             ev.n_requests = 1;
             ev.requests = &id;
             put_event(&s, &ev);
@@ -922,8 +960,7 @@ static void test_nonblocking_waitany(void)
         for (int32_t r = 0; r < WORLD; r++) {
             check_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
             for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                check_event ev =
-                    event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                check_event ev = event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
                 ev.n_requests = 2;
                 ev.requests = ids[r];
                 ev.n_statuses = kind == CHECK_EV_EXIT;
@@ -1073,6 +1110,7 @@ static void test_refused_in_leaf(void)
 int main(void)
 {
     MG_RUN(test_clean);
+    MG_RUN(test_collective_sites_differ);
     MG_RUN(test_cross_leaf_deadlock);
     MG_RUN(test_within_leaf_deadlock);
     MG_RUN(test_collective_mismatch);
@@ -1086,6 +1124,7 @@ int main(void)
     MG_RUN(test_deadlock_on_a_split);
     MG_RUN(test_pairs_on_cross_leaf_comms);
     MG_RUN(test_wildcard_on_a_cross_leaf_comm);
+    MG_RUN(test_collective_behind_a_receive_on_a_grid);
     MG_RUN(test_deadlock_on_a_cross_leaf_comm);
     MG_RUN(test_nonblocking_ring);
     MG_RUN(test_nonblocking_pairs);
