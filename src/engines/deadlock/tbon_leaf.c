@@ -10,13 +10,12 @@
 #include "mg_error.h"
 #include "p2p_match.h"
 
-/* p2p_match's index for WORLD; a communicator of the share's ranks only is at 1 + its place in
- * tbon_leaf.local_comms. */
+/* p2p_match's index for WORLD; another communicator is at 1 + its place in tbon_leaf.comms. */
 #define LEAF_WORLD_INDEX 0u
-/* Communicators of the share's ranks only that the stage matches on, at most: a job that makes
- * more (a loop of Comm_dup and Comm_free: ids are never reused) sends the calls on later ones up
- * unmatched, so the table stays small and its search short. */
-#define LOCAL_COMMS_MAX 64u
+/* Communicators besides WORLD that the stage matches on, at most: a job that makes more (a loop
+ * of Comm_dup and Comm_free: ids are never reused) sends the calls on later ones up unmatched, so
+ * the table stays small and its search short. */
+#define COMMS_MAX 64u
 /* Bytes a rank may hold behind its call: past them (a send MPI buffered whose receive never comes,
  * a Bcast or Reduce left early while another rank of the share never came) the rank is passed
  * through, so neither the stage's memory nor the root's view waits for the stream to go quiet. */
@@ -80,11 +79,12 @@ struct tbon_leaf {
      * differs from the first ready one's (ref) */
     int32_t n_ready;
     uint8_t disagree, flushing;
+    uint8_t unleft; /* ... whether a ready rank's next record is not the exit of its entry */
     check_event ref;
-    /* ids of the communicators made of ranks of the share only, from their constructors' exit
-     * records: their point-to-point calls are matched here as WORLD's are */
-    uint64_t local_comms[LOCAL_COMMS_MAX];
-    uint32_t n_local_comms;
+    /* ids of the intracommunicators whose constructors' exit records the stage read: their
+     * point-to-point calls between ranks of the share are matched here as WORLD's are */
+    uint64_t comms[COMMS_MAX];
+    uint32_t n_comms;
     tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
     uint64_t *requests;        /* the arrays of the Wait/Test record read last (with_requests) */
     check_status *statuses;
@@ -171,13 +171,13 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
     free(leaf);
 }
 
-/* Whether the stage matches on comm: WORLD, or a communicator of the share's ranks only; *index
- * gets p2p_match's index for it. */
-static int local_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
+/* Whether the stage matches on comm: WORLD, or an intracommunicator it read the constructor of;
+ * *index gets p2p_match's index for it. */
+static int known_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
 {
     *index = LEAF_WORLD_INDEX;
-    for (uint32_t i = 0; comm != CHECK_COMM_WORLD && i < leaf->n_local_comms; i++) {
-        if (leaf->local_comms[i] == comm) {
+    for (uint32_t i = 0; comm != CHECK_COMM_WORLD && i < leaf->n_comms; i++) {
+        if (leaf->comms[i] == comm) {
             *index = i + 1;
             return 1;
         }
@@ -185,41 +185,34 @@ static int local_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
     return comm == CHECK_COMM_WORLD;
 }
 
-/* The exit record of a constructor (ev, record) whose new intracommunicator's members are all
- * ranks of the share: the stage matches on it from then on. Any member's exit names it (its id
- * is the same for all); the members' calls on it come after their own exits. */
-static int note_local_comm(tbon_leaf *leaf, const check_event *ev, const uint8_t *record)
+/* The exit record of a constructor (ev) of an intracommunicator whose members it lists: the stage
+ * matches on it from then on, wherever its members are. Any member's exit names it (its id is the
+ * same for all); the members' calls on it come after their own exits. The peers of its calls are
+ * world ranks already (the capture module translates them: capture_comm_world), so one that names
+ * a rank of the share names that rank, and a pair is matched by the same (communicator, sender,
+ * receiver, tag) order as on WORLD. An intercommunicator, or one whose members the record does not
+ * carry, is not noted: its calls go up as before. */
+static void note_comm(tbon_leaf *leaf, const check_event *ev)
 {
     uint32_t known;
     const check_func_info *info = check_event_func_describe(ev->func);
-    if (ev->kind != CHECK_EV_EXIT || !info || !info->creates_comm || ev->aux == CHECK_COMM_NULL ||
-        (ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) || !ev->n_ranks || ev->n_local != ev->n_ranks ||
-        ev->n_ranks > (uint32_t)leaf->count || leaf->n_local_comms == LOCAL_COMMS_MAX ||
-        local_comm(leaf, ev->aux, &known)) {
-        return MG_OK;
+    if (ev->kind == CHECK_EV_EXIT && info && info->creates_comm && ev->aux != CHECK_COMM_NULL &&
+        !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->n_ranks && ev->n_local == ev->n_ranks &&
+        leaf->n_comms < COMMS_MAX && !known_comm(leaf, ev->aux, &known)) {
+        leaf->comms[leaf->n_comms++] = ev->aux;
     }
-    int32_t *members = malloc(ev->n_ranks * sizeof *members);
-    if (!members) {
-        return MG_ENOMEM;
-    }
-    check_event full = *ev;
-    int inside = check_event_decode_arrays(record, &full, NULL, NULL, members) == MG_OK;
-    for (uint32_t i = 0; inside && i < ev->n_ranks; i++) {
-        inside = in_share(leaf, members[i]);
-    }
-    free(members);
-    if (inside) {
-        leaf->local_comms[leaf->n_local_comms++] = ev->aux;
-    }
-    return MG_OK;
 }
 
-/* The form of call the stage matches: a send or receive, blocking or not, on WORLD, or on a
- * communicator of the share's ranks only (*comm_index: the matcher's index for it), with valid
- * arguments and an explicit tag and peer, another rank of the share. */
+/* The form of call the stage matches: a send or receive, blocking or not, on WORLD or on an
+ * intracommunicator it knows (*comm_index: the matcher's index for it), with valid arguments and
+ * an explicit tag and peer, another rank of the share. A send to a rank of the share can only be
+ * taken by that rank's receives, all of which the stage reads (a wildcard one passes the rank
+ * through: taints), and a receive from a named rank of the share only by that rank's sends to it,
+ * in their order: the stage alone decides such a pair, whatever ranks of other shares the
+ * communicator holds. */
 static int local_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *comm_index)
 {
-    return ev->kind == CHECK_EV_ENTER && local_comm(leaf, ev->comm, comm_index) &&
+    return ev->kind == CHECK_EV_ENTER && known_comm(leaf, ev->comm, comm_index) &&
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
            ev->peer != ev->rank && in_share(leaf, ev->peer) &&
            (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV ||
@@ -252,8 +245,9 @@ static int same_collective(const check_event *a, const check_event *b)
 }
 
 /* Another point-to-point call that could take or give a message of a rank of the share outside
- * the stage's matching order (a wildcard, a nonblocking or persistent call, a probe, another
- * communicator): its rank, and the peers in the share it names, are passed through from then on. */
+ * the stage's matching order (a wildcard, a nonblocking or persistent call, a probe, a
+ * communicator the stage does not know): its rank, and the peers in the share it names, are passed
+ * through from then on. */
 static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2])
 {
     const check_func_info *info = check_event_func_describe(ev->func);
@@ -290,7 +284,8 @@ int tbon_leaf_awaits_answer(const check_event *ev)
     const check_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT && info &&
            ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
-            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT);
+            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT ||
+            info->klass == CHECK_CLASS_COLL);
 }
 
 /* The rank's records wait for the stage above to leave its call: not when the rank is passed
@@ -568,10 +563,7 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
     if (summarizable(ev)) {
         r->coll_up = 0;
     }
-    int rc = note_local_comm(leaf, ev, record);
-    if (rc) {
-        return rc;
-    }
+    note_comm(leaf, ev);
     if (tbon_leaf_awaits_answer(ev)) {
         r->awaited_exit = ev->seq;
     }
@@ -579,6 +571,7 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
 }
 
 static int release_collective(tbon_leaf *leaf);
+static int release_parked(tbon_leaf *leaf, int pass_through);
 static int settle(tbon_leaf *leaf, int32_t rank);
 
 /* The request ids a Wait/Test family record names, request_at(i) as the root reads them. */
@@ -831,15 +824,25 @@ static int release_head(tbon_leaf *leaf, int32_t rank, int *stop)
     return rc;
 }
 
-/* The collective cannot be summarized (its calls disagree, a rank of the share waits for a parked
- * one, the stage flushes): every parked rank's records go up as they are, and its ranks are passed
- * through from then on: the stage above may hold one of them in that collective (a Bcast's root
- * that left early), and a pair matched here would hide from it the partner waiting behind. */
+/* The collective cannot be summarized (a ready rank's next record is not its exit, a rank of the
+ * share waits for a parked one, the stage flushes): every parked rank's records go up as they are,
+ * and its ranks are passed through from then on: the stage above may hold one of them in that
+ * collective (a Bcast's root that left early), and a pair matched here would hide from it the
+ * partner waiting behind. */
 static int release_collective(tbon_leaf *leaf)
+{
+    return release_parked(leaf, 1);
+}
+
+/* Every rank of the share entered and left the collective, but their calls differ (each process
+ * has its own call sites: a position-independent program loaded at other addresses): the records
+ * go up as they are, and each rank's exit waits for the answer from above (tbon_leaf_awaits_answer)
+ * as a collective's on another communicator does, so the ranks need not be passed through. */
+static int release_parked(tbon_leaf *leaf, int pass_through)
 {
     int rc = MG_OK;
     leaf->n_ready = 0;
-    leaf->disagree = 0;
+    leaf->disagree = leaf->unleft = 0;
     for (int32_t i = 0; i < leaf->count; i++) {
         leaf_rank *r = &leaf->ranks[i];
         if (r->parked) {
@@ -847,7 +850,7 @@ static int release_collective(tbon_leaf *leaf)
             r->coll_up = 1;
         }
     }
-    for (int32_t i = 0; !rc && i < leaf->count; i++) {
+    for (int32_t i = 0; !rc && pass_through && i < leaf->count; i++) {
         rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->share[i]) : MG_OK;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
@@ -896,12 +899,12 @@ static int check_ready(tbon_leaf *leaf, int32_t rank)
     if (leaf->n_ready++ == 0) {
         leaf->ref = entry;
     }
-    leaf->disagree |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func ||
-                      !same_collective(&entry, &leaf->ref);
+    leaf->unleft |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func;
+    leaf->disagree |= leaf->unleft || !same_collective(&entry, &leaf->ref);
     if (leaf->n_ready < leaf->count) {
         return MG_OK;
     }
-    return leaf->disagree ? release_collective(leaf) : summarize(leaf);
+    return leaf->disagree ? release_parked(leaf, leaf->unleft) : summarize(leaf);
 }
 
 /* The rank's head was just held: a posted call is resolved when the matcher paired it; a parked

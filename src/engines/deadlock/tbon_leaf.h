@@ -1,7 +1,7 @@
 /* A stage of the tree of detectors (MUST's tree-based overlay network, paper §3; design:
  * docs/design/check-detector.md §14): fed the records of its share of ranks, it matches
- * the point-to-point calls, blocking or not, whose both ends are in the share, on WORLD or on a
- * communicator whose members are all in the share (its constructor's exit record says so), with
+ * the point-to-point calls, blocking or not, whose both ends are in the share, on WORLD or on an
+ * intracommunicator whose constructor's exit record it read (members in other shares too), with
  * the detector's own matcher (p2p_match) and keeps those pairs from the stage above (a nonblocking
  * pair, and a completion naming only such pairs, once both ranks completed it); a blocking
  * collective on WORLD that every rank of the share entered and left alike goes up as one summary;
@@ -70,7 +70,8 @@ int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, cons
 int tbon_leaf_flush(tbon_leaf *leaf);
 
 /* Whether ev is the exit of a call whose partner it does not prove (a send MPI may have buffered,
- * a Sendrecv, a Wait): the stage above may hold the rank in that call after it, for good if the
+ * a Sendrecv, a Wait, a blocking collective, which MPI may let a rank leave before the other
+ * members came): the stage above may hold the rank in that call after it, for good if the
  * receive never comes, so a stage that passes it up holds the rank's later records (a pair matched
  * behind it would hide the partner waiting on it) until the stage above answers. */
 int tbon_leaf_awaits_answer(const check_event *ev);

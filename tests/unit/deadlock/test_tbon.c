@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_policy.h"
 #include "deadlock_detector.h"
 #include "mg_error.h"
 #include "mg_test.h"
@@ -25,8 +26,7 @@ static void put_event(script *s, check_event *ev)
 {
     ev->seq = ++s->seq[ev->rank];
     size_t used;
-    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used),
-                 MG_OK);
+    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used), MG_OK);
     s->len += used;
 }
 
@@ -53,17 +53,35 @@ static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, 
     put_event(s, &ev);
 }
 
+/* A record of rank's point-to-point call (or communicator destructor) on comm. */
+static void put_on(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, uint64_t comm)
+{
+    check_event ev = event(kind, rank, func, peer, CHECK_NO_ROOT);
+    ev.comm = comm;
+    put_event(s, &ev);
+}
+
+/* Rank `from` sends to rank `to` on comm, which receives: both calls entered and left. */
+static void send_on(script *s, uint64_t comm, int32_t from, int32_t to)
+{
+    put_on(s, CHECK_EV_ENTER, from, CHECK_FN_SEND, to, comm);
+    put_on(s, CHECK_EV_EXIT, from, CHECK_FN_SEND, CHECK_PROC_NULL, comm);
+    put_on(s, CHECK_EV_ENTER, to, CHECK_FN_RECV, from, comm);
+    put_on(s, CHECK_EV_EXIT, to, CHECK_FN_RECV, CHECK_PROC_NULL, comm);
+}
+
 static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
 {
     put(s, CHECK_EV_ENTER, rank, func, peer, CHECK_NO_ROOT);
     put(s, CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
 }
 
-/* A wildcard receive's exit, reporting the source MPI chose. */
-static void recv_exit(script *s, int32_t rank, int32_t source)
+/* A wildcard receive's exit on comm, reporting the source MPI chose. */
+static void recv_exit(script *s, int32_t rank, int32_t source, uint64_t comm)
 {
     check_status st = {0, source, 0, 0, 1};
     check_event ev = event(CHECK_EV_EXIT, rank, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev.comm = comm;
     ev.count = 0;
     ev.callsite = 0;
     ev.n_statuses = 1;
@@ -112,8 +130,7 @@ static int to_root(void *ctx, const uint8_t *record, size_t len, const int32_t *
     check_event ev;
     int rc = check_event_decode(record, len, &ev, &used);
     if (rc || n_summary) {
-        return rc ? rc
-                  : deadlock_detector_feed_summary(t->root, &ev, summary, n_summary, ++t->now);
+        return rc ? rc : deadlock_detector_feed_summary(t->root, &ev, summary, n_summary, ++t->now);
     }
     rc = deadlock_detector_feed_bytes(t->root, record, len, ++t->now, &used);
     return rc ? rc : tbon_root_note(t->answers, &ev);
@@ -221,9 +238,8 @@ static void answer(tree *t)
     }
 }
 
-/* Each record to its rank's leaf; at the end every stage flushes, leaves first, and the root
- * analyses. */
-static void tree_replay(tree *t, const script *s)
+/* Each record to its rank's leaf, the answers told after each. */
+static void tree_feed(tree *t, const script *s)
 {
     for (size_t at = 0; at < s->len;) {
         check_event ev;
@@ -235,6 +251,12 @@ static void tree_replay(tree *t, const script *s)
         at += used;
         answer(t);
     }
+}
+
+/* ... and at the end every stage flushes, leaves first, and the root analyses. */
+static void tree_replay(tree *t, const script *s)
+{
+    tree_feed(t, s);
     for (int l = 0; l < t->n_leaves; l++) {
         MG_CHECK_INT(tbon_leaf_flush(t->leaves[l]), MG_OK);
     }
@@ -358,6 +380,26 @@ static void test_clean(void)
     MG_CHECK_INT(counts.of[1].summaries, 3 * 4);
 }
 
+/* Every rank calls a Barrier from its own address (a position-independent program loaded at
+ * another address in each process), then the exchanges: the Barrier's records go up as they are,
+ * and the leaves still match the pairs behind it once the root answered that each rank left it. */
+static void test_collective_sites_differ(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            check_event ev = event(kind, r, CHECK_FN_BARRIER, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            ev.callsite += (uint64_t)r << 32;
+            put_event(&s, &ev);
+        }
+    }
+    stencil(&s, 2);
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 2 * 4 * 4);
+    MG_CHECK_INT(counts.of[0].summaries, 2 * 4);
+}
+
 /* After two iterations, ranks a and b enter func towards each other and never leave it. */
 static void deadlock_between(int32_t a, int32_t b, uint16_t func)
 {
@@ -413,38 +455,54 @@ static void test_collective_mismatch_completed(void)
  * up (rank 1 waits for rank 0's send, behind rank 0's Bcast) nor match the pair itself (the
  * detector holds rank 0 in its Bcast until rank 1 comes: a potential deadlock had the MPI library
  * not let the root go early, which ranks 2 and 5, receiving from each other, join). */
+static void collective_behind_a_receive(script *s, uint64_t comm)
+{
+    static const uint16_t order[][2] = {
+        {0, CHECK_FN_BCAST}, {0, CHECK_FN_SEND}, {1, CHECK_FN_RECV}};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        int32_t rank = order[i][0],
+                peer = order[i][1] == CHECK_FN_BCAST ? CHECK_PROC_NULL : 1 - rank;
+        put_on(s, CHECK_EV_ENTER, rank, order[i][1], peer, comm);
+        put_on(s, CHECK_EV_EXIT, rank, order[i][1], CHECK_PROC_NULL, comm);
+    }
+    for (int32_t r = 1; r < WORLD; r++) {
+        put_on(s, CHECK_EV_ENTER, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
+        put_on(s, CHECK_EV_EXIT, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
+    }
+    put(s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
+    put(s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
+    check_trees(s, 1, DL_POTENTIAL_DEADLOCK);
+}
+
 static void test_collective_behind_a_receive(void)
 {
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    call(&s, 0, CHECK_FN_BCAST, CHECK_PROC_NULL);
-    call(&s, 0, CHECK_FN_SEND, 1);
-    call(&s, 1, CHECK_FN_RECV, 0);
-    for (int32_t r = 1; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_BCAST, CHECK_PROC_NULL);
-    }
-    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
+    collective_behind_a_receive(&s, CHECK_COMM_WORLD);
 }
 
-/* Rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it and MPI
- * gives it rank 5's message: a message race; then ranks 0 and 5 receive from each other, rank 1
- * still in its synchronous send to 0: a deadlock. */
+/* On comm, rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it
+ * and MPI gives it rank 5's message: a message race; then ranks 0 and 5 receive from each other,
+ * rank 1 still in its synchronous send to 0: a deadlock. Returns what the leaves did. */
+static tree_counts wildcard_race(script *s, uint64_t comm)
+{
+    put_on(s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, comm);
+    put_on(s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 0, comm);
+    put_on(s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 0, comm);
+    recv_exit(s, 0, 5, comm);
+    put_on(s, CHECK_EV_EXIT, 5, CHECK_FN_SSEND, CHECK_PROC_NULL, comm);
+    put_on(s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, 5, comm);
+    put_on(s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 0, comm);
+    return check_trees(s, 2, DL_MESSAGE_RACE);
+}
+
 static void test_wildcard_across_leaves(void)
 {
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    put(&s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 0, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 0, CHECK_NO_ROOT);
-    recv_exit(&s, 0, 5);
-    put(&s, CHECK_EV_EXIT, 5, CHECK_FN_SSEND, CHECK_PROC_NULL, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 0, CHECK_NO_ROOT);
-    check_trees(&s, 2, DL_MESSAGE_RACE);
+    wildcard_race(&s, CHECK_COMM_WORLD);
 }
 
 /* Rank 0 sends to rank 5 (another leaf in every tree) and MPI buffers it, but rank 5 never
@@ -481,42 +539,56 @@ static void test_no_race_behind_a_buffered_send(void)
     put(&s, CHECK_EV_ENTER, 6, CHECK_FN_RECV, CHECK_ANY_SOURCE, CHECK_NO_ROOT);
     call(&s, 1, CHECK_FN_SEND, 6);
     call(&s, 7, CHECK_FN_SEND, 6);
-    recv_exit(&s, 6, 7);
+    recv_exit(&s, 6, 7, CHECK_COMM_WORLD);
     put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
     put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
     check_trees(&s, 2, DL_POTENTIAL_DEADLOCK);
 }
 
-/* Every rank splits WORLD into pairs {0,1}, {2,3}, ... (the pair's communicator: PAIR_COMM + r / 2),
- * then the even rank of each pair sends to the odd one on it, `iterations` times. */
+/* Every rank calls the constructor func, entries first: rank r's new intracommunicator is ids[r],
+ * its members members[r][0..n) (world ranks, in the communicator's order). */
+static void make_comms(script *s, uint16_t func, const uint64_t *ids, int32_t (*members)[WORLD],
+                       uint32_t n)
+{
+    for (int32_t r = 0; r < WORLD; r++) {
+        put(s, CHECK_EV_ENTER, r, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    }
+    for (int32_t r = 0; r < WORLD; r++) {
+        check_event ev = event(CHECK_EV_EXIT, r, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        ev.aux = ids[r];
+        ev.n_ranks = ev.n_local = n;
+        ev.ranks = members[r];
+        put_event(s, &ev);
+    }
+}
+
+/* Every rank frees its communicator ids[r]. */
+static void free_comms(script *s, const uint64_t *ids)
+{
+    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+        for (int32_t r = 0; r < WORLD; r++) {
+            put_on(s, kind, r, CHECK_FN_COMM_FREE, CHECK_PROC_NULL, ids[r]);
+        }
+    }
+}
+
+/* Every rank splits WORLD into pairs {0,1}, {2,3}, ... (the pair's communicator: PAIR_COMM + r /
+ * 2), then the even rank of each pair sends to the odd one on it, `iterations` times. */
 #define PAIR_COMM 0x9000u
 static void pairs(script *s, int iterations)
 {
     memset(s, 0, sizeof *s);
+    int32_t members[WORLD][WORLD];
+    uint64_t ids[WORLD];
     for (int32_t r = 0; r < WORLD; r++) {
-        put(s, CHECK_EV_ENTER, r, CHECK_FN_COMM_SPLIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        members[r][0] = r & ~1;
+        members[r][1] = r | 1;
+        ids[r] = PAIR_COMM + (uint64_t)(r / 2);
     }
-    for (int32_t r = 0; r < WORLD; r++) {
-        int32_t members[2] = {r & ~1, r | 1};
-        check_event ev = event(CHECK_EV_EXIT, r, CHECK_FN_COMM_SPLIT, CHECK_PROC_NULL,
-                               CHECK_NO_ROOT);
-        ev.aux = PAIR_COMM + (uint64_t)(r / 2);
-        ev.n_ranks = ev.n_local = 2;
-        ev.ranks = members;
-        put_event(s, &ev);
-    }
+    make_comms(s, CHECK_FN_COMM_SPLIT, ids, members, 2);
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD; r += 2) {
-            for (int32_t side = 0; side < 2; side++) {
-                check_event ev = event(CHECK_EV_ENTER, r + side,
-                                       side ? CHECK_FN_RECV : CHECK_FN_SEND, r + 1 - side,
-                                       CHECK_NO_ROOT);
-                ev.comm = PAIR_COMM + (uint64_t)(r / 2);
-                put_event(s, &ev);
-                ev = event(CHECK_EV_EXIT, r + side, ev.func, CHECK_PROC_NULL, CHECK_NO_ROOT);
-                ev.comm = PAIR_COMM + (uint64_t)(r / 2);
-                put_event(s, &ev);
-            }
+            send_on(s, PAIR_COMM + (uint64_t)(r / 2), r, r + 1);
         }
     }
 }
@@ -527,13 +599,11 @@ static void test_pairs_on_a_split(void)
 {
     static script s;
     pairs(&s, 3);
-    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-        for (int32_t r = 0; r < WORLD; r++) {
-            check_event ev = event(kind, r, CHECK_FN_COMM_FREE, CHECK_PROC_NULL, CHECK_NO_ROOT);
-            ev.comm = PAIR_COMM + (uint64_t)(r / 2);
-            put_event(&s, &ev);
-        }
+    uint64_t ids[WORLD];
+    for (int32_t r = 0; r < WORLD; r++) {
+        ids[r] = PAIR_COMM + (uint64_t)(r / 2);
     }
+    free_comms(&s, ids);
     for (int32_t r = 0; r < WORLD; r++) {
         call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
     }
@@ -548,11 +618,145 @@ static void test_deadlock_on_a_split(void)
     static script s;
     pairs(&s, 1);
     for (int32_t r = 2; r < 4; r++) {
-        check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_RECV, 5 - r, CHECK_NO_ROOT);
-        ev.comm = PAIR_COMM + 1;
-        put_event(&s, &ev);
+        put_on(&s, CHECK_EV_ENTER, r, CHECK_FN_RECV, 5 - r, PAIR_COMM + 1);
     }
     check_trees(&s, 1, DL_DEADLOCK);
+}
+
+/* Communicators that span leaves: a Cartesian one of every rank in reverse order (GRID_COMM: world
+ * rank r is its rank WORLD - 1 - r) and WORLD split into {0, 1, 4, 5} and {2, 3, 6, 7}
+ * (half_of(r)). No leaf of any tree holds all the members of either. */
+#define GRID_COMM 0xa000u
+#define HALF_COMM 0xb000u
+
+static uint64_t half_of(int32_t rank)
+{
+    return HALF_COMM + (uint64_t)(rank / 2 % 2);
+}
+
+/* Every rank makes both, then, `iterations` times, r sends to r + 1 on the grid (r even: one leaf
+ * in blocks of 2 or 4) and r to r + 4 on its half (r < 4: one leaf round robin on 4 nodes). */
+static void cross_leaf_comms(script *s, int iterations)
+{
+    memset(s, 0, sizeof *s);
+    int32_t grid[WORLD][WORLD], half[WORLD][WORLD];
+    uint64_t grid_ids[WORLD], half_ids[WORLD];
+    for (int32_t r = 0; r < WORLD; r++) {
+        for (int32_t i = 0; i < WORLD; i++) {
+            grid[r][i] = WORLD - 1 - i;
+        }
+        for (int32_t i = 0; i < 4; i++) {
+            half[r][i] = r / 2 % 2 * 2 + i / 2 * 4 + i % 2;
+        }
+        grid_ids[r] = GRID_COMM;
+        half_ids[r] = half_of(r);
+    }
+    make_comms(s, CHECK_FN_CART_CREATE, grid_ids, grid, WORLD);
+    make_comms(s, CHECK_FN_COMM_SPLIT, half_ids, half, 4);
+    for (int it = 0; it < iterations; it++) {
+        for (int32_t r = 0; r < WORLD; r += 2) {
+            send_on(s, GRID_COMM, r, r + 1);
+        }
+        for (int32_t r = 0; r < WORLD / 2; r++) {
+            send_on(s, half_of(r), r, r + WORLD / 2);
+        }
+    }
+}
+
+/* A pair whose both ends are in one leaf is matched there whatever else its communicator holds:
+ * with 4 leaves of 2 the grid's 4 pairs of each iteration stay in their leaves (4 records each),
+ * round robin the halves' 4. */
+static void test_pairs_on_cross_leaf_comms(void)
+{
+    static script s;
+    cross_leaf_comms(&s, 3);
+    uint64_t ids[WORLD];
+    for (int32_t r = 0; r < WORLD; r++) {
+        ids[r] = half_of(r);
+    }
+    free_comms(&s, ids);
+    for (int32_t r = 0; r < WORLD; r++) {
+        ids[r] = GRID_COMM;
+    }
+    free_comms(&s, ids);
+    for (int32_t r = 0; r < WORLD; r++) {
+        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+    }
+    tree_counts counts = check_trees(&s, 0, 0);
+    MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
+    MG_CHECK_INT(counts.of[1].resolved, 3 * 4 * 4);
+}
+
+/* ... and on the grid, whose collectives no leaf sums up. */
+static void test_collective_behind_a_receive_on_a_grid(void)
+{
+    static script s;
+    cross_leaf_comms(&s, 1);
+    collective_behind_a_receive(&s, GRID_COMM);
+}
+
+/* A wildcard receive on the grid goes up, and with it rank 1's send to rank 0 (one leaf in blocks):
+ * the root finds the single detector's race and deadlock; the leaves keep only the pairs before. */
+static void test_wildcard_on_a_cross_leaf_comm(void)
+{
+    static script s;
+    cross_leaf_comms(&s, 1);
+    tree_counts counts = wildcard_race(&s, GRID_COMM);
+    MG_CHECK_INT(counts.of[0].resolved, 4 * 4);
+    MG_CHECK_INT(counts.of[1].resolved, 4 * 4);
+}
+
+/* After an iteration, ranks 2 and 3 receive from each other on the grid (one leaf of 2 in blocks)
+ * and ranks 1 and 5 on their half (two leaves): the leaf holds 2's and 3's receives, so the root
+ * asks for them (check_policy_view) until the leaves flush (what RELEASE does), then finds the
+ * single detector's deadlock: those 4 ranks in their receives, at their call sites, on their
+ * communicators. */
+static void test_deadlock_on_a_cross_leaf_comm(void)
+{
+    static script s;
+    cross_leaf_comms(&s, 1);
+    static const int32_t knot[] = {1, 2, 3, 5}, peer[] = {5, 3, 2, 1};
+    for (int i = 0; i < 4; i++) {
+        put_on(&s, CHECK_EV_ENTER, knot[i], CHECK_FN_RECV, peer[i],
+               knot[i] == 2 || knot[i] == 3 ? GRID_COMM : half_of(knot[i]));
+    }
+    check_trees(&s, 1, DL_DEADLOCK);
+
+    tree t;
+    tree_open(&t, 4, 0, 0);
+    tree_feed(&t, &s);
+    uint64_t in_call[WORLD] = {0}, records[WORLD] = {0};
+    uint8_t ended[WORLD] = {0};
+    for (int i = 0; i < 4; i++) {
+        in_call[knot[i]] = s.seq[knot[i]];
+    }
+    check_readings rd = {WORLD, in_call, records, ended, tbon_root_seen(t.answers)};
+    check_policy policy;
+    check_policy_init(&policy, 1.0, 0);
+    int32_t missing;
+    MG_CHECK_INT(check_policy_view(&policy, &rd, 1, &missing), CHECK_VIEW_ASK);
+    MG_CHECK_INT(missing, 2);
+    for (int l = 0; l < t.n_leaves; l++) {
+        MG_CHECK_INT(tbon_leaf_flush(t.leaves[l]), MG_OK);
+    }
+    MG_CHECK_INT(check_policy_view(&policy, &rd, 2, &missing), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(deadlock_detector_check_now(t.root, ++t.now, NULL), MG_OK);
+    size_t n;
+    const dl_finding *f = deadlock_detector_findings(t.root, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK_INT(f[0].kind, DL_DEADLOCK);
+    MG_CHECK_INT(f[0].n_calls, 4);
+    for (size_t c = 0; n == 1 && c < f[0].n_calls && c < 4; c++) {
+        const dl_call *got = &f[0].calls[c];
+        int i = 0;
+        while (i < 3 && knot[i] != got->rank) {
+            i++;
+        }
+        MG_CHECK(got->rank == knot[i] && got->in_knot && got->func == CHECK_FN_RECV);
+        MG_CHECK(got->callsite == 0x1000u * (uint64_t)(knot[i] + 1) + CHECK_FN_RECV);
+        MG_CHECK(got->comm == (i == 1 || i == 2 ? GRID_COMM : half_of(knot[i])));
+    }
+    tree_close(&t);
 }
 
 static int drop(void *ctx, const uint8_t *record, size_t len, const int32_t *summary,
@@ -635,8 +839,8 @@ static void nonblocking_ring(script *s, int iterations, int pairs)
         for (int32_t r = 0; r < WORLD; r++) {
             ids[r][0] = start(s, r, CHECK_FN_ISEND, pairs ? r ^ 1 : (r + 1) % WORLD);
             if (it == 1 && r % 3 == 0) { /* a call the detector does not model, inside a window */
-                check_event ev =
-                    event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                check_event ev = event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL,
+                                       CHECK_NO_ROOT);
                 ev.result = (int32_t)(MG_FN_NONE + 1 + r);
                 put_event(s, &ev);
             }
@@ -718,7 +922,8 @@ static void test_nonblocking_to_blocking(void)
                 put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
             }
             uint64_t id = start(&s, r, CHECK_FN_ISEND, r + 1);
-            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL,
+                                   CHECK_NO_ROOT);
             ev.n_requests = 1;
             ev.requests = &id;
             put_event(&s, &ev);
@@ -755,8 +960,7 @@ static void test_nonblocking_waitany(void)
         for (int32_t r = 0; r < WORLD; r++) {
             check_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
             for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                check_event ev =
-                    event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
+                check_event ev = event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
                 ev.n_requests = 2;
                 ev.requests = ids[r];
                 ev.n_statuses = kind == CHECK_EV_EXIT;
@@ -906,6 +1110,7 @@ static void test_refused_in_leaf(void)
 int main(void)
 {
     MG_RUN(test_clean);
+    MG_RUN(test_collective_sites_differ);
     MG_RUN(test_cross_leaf_deadlock);
     MG_RUN(test_within_leaf_deadlock);
     MG_RUN(test_collective_mismatch);
@@ -917,6 +1122,10 @@ int main(void)
     MG_RUN(test_hold_bound);
     MG_RUN(test_pairs_on_a_split);
     MG_RUN(test_deadlock_on_a_split);
+    MG_RUN(test_pairs_on_cross_leaf_comms);
+    MG_RUN(test_wildcard_on_a_cross_leaf_comm);
+    MG_RUN(test_collective_behind_a_receive_on_a_grid);
+    MG_RUN(test_deadlock_on_a_cross_leaf_comm);
     MG_RUN(test_nonblocking_ring);
     MG_RUN(test_nonblocking_pairs);
     MG_RUN(test_nonblocking_to_blocking);
