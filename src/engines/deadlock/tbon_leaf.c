@@ -900,7 +900,9 @@ static int check_ready(tbon_leaf *leaf, int32_t rank)
         leaf->ref = entry;
     }
     leaf->unleft |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func;
-    leaf->disagree |= leaf->unleft || !same_collective(&entry, &leaf->ref);
+    /* a call MPI refused took no part: the root withdraws it from its slot, so it goes up alone */
+    leaf->disagree |= leaf->unleft || (exit.flags & CHECK_FLAG_REFUSED) ||
+                      !same_collective(&entry, &leaf->ref);
     if (leaf->n_ready < leaf->count) {
         return MG_OK;
     }
