@@ -7,8 +7,9 @@
  * waits for (the state module's wait-for stores). With `allgatherv` or `allreduce`, a collective
  * of one int on the rank's own world: what the protect module adds to the collectives it watches
  * (bench/apps/cost_bound.sh). With `testany`, MPI_Testany on one null request: hpcc's most frequent
- * call (HPL polls its messages with it). call_cost ITERATIONS
- * [test|testany|sendrecv|allgatherv|allreduce] */
+ * call (HPL polls its messages with it); `testall`, `testsome` and `iprobe` (no message) time the
+ * other polling calls. call_cost ITERATIONS
+ * [test|testany|testall|testsome|iprobe|sendrecv|allgatherv|allreduce] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,15 @@ int main(int argc, char **argv)
     else if (strcmp(call, "testany") == 0)
         for (long i = 0; i < iterations; i++)
             MPI_Testany(1, &request, &index, &flag, MPI_STATUS_IGNORE);
+    else if (strcmp(call, "testall") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Testall(1, &request, &flag, MPI_STATUSES_IGNORE);
+    else if (strcmp(call, "testsome") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Testsome(1, &request, &count, &index, MPI_STATUSES_IGNORE);
+    else if (strcmp(call, "iprobe") == 0)
+        for (long i = 0; i < iterations; i++)
+            MPI_Iprobe(0, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     else
         for (long i = 0; i < iterations; i++)
             MPI_Test(&request, &flag, MPI_STATUS_IGNORE);

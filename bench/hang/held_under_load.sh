@@ -15,6 +15,9 @@
 # the samples taken and the held ms as seize + wait for the stop + registers and unwind + release;
 # then the readings the ranks' segments answered without a stop (a build that reads them).
 # LAUNCH_VIA=srun runs the jobs under srun (SLURM_CONF of a running cluster: tests/slurm).
+# ATTACH=1 starts each job plainly (no interposition library, no segments) and attaches
+# `mpiguard hang --attach` to it (its launcher's pid; under srun its Slurm job id), as
+# tests/integration/hang_attach.sh does: the ptrace sampler alone, so no shm row.
 #   bench/hang/held_under_load.sh [BUILDS] [RUNS] [NP] [SECONDS] [BUSY] [FLAVOR]
 set -u
 builds=${1:-build} runs=${2:-3} np=${3:-4} seconds=${4:-40} busy=${5:-2} flavor=${6:-openmpi}
@@ -30,8 +33,11 @@ for ((i = 0; i < busy * $(nproc); i++)); do
     (while :; do :; done) &
     loops+=($!)
 done
-trap 'kill "${loops[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
+job=""
+trap 'kill "${loops[@]}" $job 2>/dev/null; rm -rf "$TMP"' EXIT
 launcher=$(launcher_for "$flavor")
+samplers="shm ptrace"
+[ -z "${ATTACH:-}" ] || samplers=ptrace
 
 # The pid of rank RANK of the job with TOKEN; under srun Open MPI's ranks show only SLURM_PROCID.
 job_rank_pid() {
@@ -41,6 +47,48 @@ job_rank_pid() {
             2>/dev/null && { echo "$pid"; return 0; }
     done
     return 1
+}
+
+# start_plain SECONDS: the stencil started without mpiguard in the background ($job its launcher),
+# its ranks announced; sets target to what --attach names and pid to rank 1's pid.
+start_plain() {
+    $launcher -n "$np" "$app" --announce --seconds "$1" >/dev/null 2>"$TMP/job.err" &
+    job=$!
+    for _ in $(seq 1 300); do
+        [ "$(grep -c '^stencil: rank' "$TMP/job.err")" = "$np" ] && break
+        sleep 0.2
+    done
+    pid=$(sed -n "s/^stencil: rank 1 of $np pid \([0-9]*\)$/\1/p" "$TMP/job.err")
+    target=pid:$job
+    [ "${LAUNCH_VIA:-}" != srun ] ||
+        target=slurm:$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^SLURM_JOB_ID=//p')
+}
+
+# hang_job SECONDS ARGS...: `mpiguard hang -v ARGS` on the stencil of SECONDS, started by mpiguard or
+# attached to (ATTACH=1), in the background as $guard, its stderr in $TMP/stderr; sets pid to rank
+# 1's pid and token to the job's once its ranks are found (no token when attached).
+hang_job() {
+    local seconds=$1
+    shift
+    token=""
+    rm -f "$TMP/report.json"
+    : >"$TMP/stderr"
+    pid=""
+    if [ -n "${ATTACH:-}" ]; then
+        start_plain "$seconds"
+        "$MPIGUARD" hang -v "$@" --report "$TMP/report.json" --attach "$target" \
+            >/dev/null 2>"$TMP/stderr" &
+        guard=$!
+        return
+    fi
+    "$MPIGUARD" hang -v "$@" --report "$TMP/report.json" -- \
+        $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 1 300); do
+        [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
+        [ -z "$token" ] || ! pid=$(job_rank_pid "$token" 1) || break
+        sleep 0.2
+    done
 }
 
 # row RUN BUILD CASE SAMPLER STATUS DELAY: one line of the table from $TMP/report.json and
@@ -94,30 +142,23 @@ for ((run = 1; run <= runs; run++)); do
         BUILD=$(absolute "$tree")
         MPIGUARD="$BUILD/bin/mpiguard"
         app="$BUILD/examples/$flavor/stencil"
-        rm -f "$TMP/report.json"
-        "$MPIGUARD" hang -v --sampler ptrace --interval 0.4 --max-interval 0.4 --report "$TMP/report.json" -- \
-            $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr"
+        hang_job "$seconds" --sampler ptrace --interval 0.4 --max-interval 0.4
+        # an attached job ends by itself, and mpiguard with it
+        wait $guard
         row "$run" "$tree" healthy ptrace $? -
-        for sampler in shm ptrace; do
-            rm -f "$TMP/report.json"
-            : >"$TMP/stderr"
-            "$MPIGUARD" hang -v --sampler "$sampler" --report "$TMP/report.json" -- \
-                $launcher -n "$np" "$app" --seconds 300 >/dev/null 2>"$TMP/stderr" &
-            guard=$!
-            token="" pid=""
-            for _ in $(seq 1 300); do
-                [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
-                [ -z "$token" ] || ! pid=$(job_rank_pid "$token" 1) || break
-                sleep 0.2
-            done
+        [ -z "${ATTACH:-}" ] || wait $job
+        for sampler in $samplers; do
+            hang_job 300 --sampler "$sampler"
             sleep 15
-            # by its published state, or where it stopped for a build whose ptrace jobs publish none
+            # by its published state, or where it stopped for a job that publishes none
             catch_rank "$token" "$np" 1 "$pid" in >/dev/null
             stopped=$(date +%s.%N)
             wait $guard
             status=$?
             delay=$(printf '%.1f' "$(echo "$(date +%s.%N) - $stopped" | bc -l)")
             row "$run" "$tree" stop-in "$sampler" $status "$delay"
+            # mpiguard stops a job it attached to; one it failed to stop does not outlive the run
+            [ -z "${ATTACH:-}" ] || wait_ended $job 30 || kill -9 $job "$pid" 2>/dev/null
         done
     done
 done

@@ -16,6 +16,7 @@
 #include "interpose_log.h"
 #include "interpose_next.h"
 #include "module.h"
+#include "state_module.h"
 #include "mg_env.h"
 
 #include <stdatomic.h>
@@ -40,9 +41,11 @@ typedef void hook_fn(mg_fn fn);
 static hook_fn *enter_hooks[MAX_MODULES], *leave_hooks[MAX_MODULES];
 static int enter_hook_count, leave_hook_count;
 /* How a wrapped function's calls go, read on every call: straight to PMPI (no enabled module
- * watches it), to a module's replacement alone (no module observes it or has enter/leave hooks: the
- * protect module's collectives under `mpiguard protect`), or through every module's hooks. */
-enum route { ROUTE_DIRECT, ROUTE_REPLACED, ROUTE_HOOKED };
+ * watches it), through the state module's stores alone (its hooks are the only ones and no module
+ * observes or replaces the function: the polling calls under `mpiguard hang`), to a module's
+ * replacement alone (no module observes it or has enter/leave hooks: the protect module's
+ * collectives under `mpiguard protect`), or through every module's hooks. */
+enum route { ROUTE_DIRECT, ROUTE_STATE, ROUTE_REPLACED, ROUTE_HOOKED };
 static unsigned char routes[MG_FN_COUNT];
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
 static _Thread_local int call_depth MG_TLS_FAST;
@@ -93,15 +96,17 @@ static void dispatch_leave(mg_fn fn)
  * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
  * binding) passes the site it was called from; next is where the call goes on when no module
  * replaces it (mg_next_X, or the caller's binding), through the module loop the call through
- * names. The hooked route keeps a frame pointer (the empty asm that takes its frame's address), so
- * that the capture module's walk up the frames finds it (capture_emit.c); MPI_X's tail call into
- * it takes no more arguments than MPI_X's own, or the call would need a frame of MPI_X and the
- * loop's return address would no longer be the call site. */
-#define MG_ROUTE(name, cls, args, site, next, through)                                             \
+ * names, or through_state, the state route's. The hooked route keeps a frame pointer (the empty asm
+ * that takes its frame's address), so that the capture module's walk up the frames finds it
+ * (capture_emit.c); MPI_X's tail call into it takes no more arguments than MPI_X's own, or the call
+ * would need a frame of MPI_X and the loop's return address would no longer be the call site. */
+#define MG_ROUTE(name, cls, args, site, next, through, through_state)                              \
     count_entered_call(MG_CLASS_##cls == MG_CLASS_POLL);                                           \
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
         return (next)args;                                                                         \
+    if (route == ROUTE_STATE)                                                                      \
+        return through_state;                                                                      \
     interpose_call_site = (site);                                                                  \
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
     if (route == ROUTE_REPLACED && impl)                                                           \
@@ -122,6 +127,9 @@ static void dispatch_leave(mg_fn fn)
     dispatch_leave(MG_FN_##name);                                                                  \
     call_depth--;                                                                                  \
     return rc;
+/* The state route: the state module's stores inlined, no call site (only the capture and protect
+ * modules read it, and neither is on this route), no frame pointer (the capture module's walk
+ * never starts here). */
 #define MG_FN(name, params, args, cls)                                                             \
     mg_observe_##name##_fn *mg_observe_##name;                                                     \
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
@@ -129,19 +137,30 @@ static void dispatch_leave(mg_fn fn)
     {                                                                                              \
         MG_THROUGH_MODULES(name, args, mg_next_##name)                                             \
     }                                                                                              \
+    static __attribute__((noinline)) int through_state_##name params                               \
+    {                                                                                              \
+        call_depth++;                                                                              \
+        state_module_enter(MG_FN_##name);                                                          \
+        int rc = mg_next_##name args;                                                              \
+        state_module_leave(MG_CLASS_##cls == MG_CLASS_POLL);                                       \
+        call_depth--;                                                                              \
+        return rc;                                                                                 \
+    }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
         MG_ROUTE(name, cls, args, __builtin_return_address(0), mg_next_##name,                     \
-                 through_modules_##name args)                                                      \
+                 through_modules_##name args, through_state_##name args)                           \
     }                                                                                              \
     int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
     {                                                                                              \
-        MG_ROUTE(name, cls, args, site, mg_next_##name, through_modules_##name args)               \
+        MG_ROUTE(name, cls, args, site, mg_next_##name, through_modules_##name args,               \
+                 through_state_##name args)                                                        \
     }
 #include "mpi_wrapped_functions.def"
 
 /* mg_enter_X_binding (interpose_entry.h): the route of mg_enter_X, ending in the caller's binding
- * rather than in mg_next_X. */
+ * rather than in mg_next_X; its state route is the module loop, which runs the same hooks (these
+ * functions are rare: none polls). */
 #define MG_FN(name, params, args, cls)
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_BINDING(name, params, args, cls)                                                     \
@@ -152,15 +171,18 @@ static void dispatch_leave(mg_fn fn)
     }                                                                                              \
     int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
     {                                                                                              \
-        MG_ROUTE(name, cls, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args)) \
+        MG_ROUTE(name, cls, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args), \
+                 through_binding_##name(binding, MG_ARGS_OF args))                                 \
     }
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
 #undef MG_FN_BINDING
 
-/* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): hooked
- * where an enabled module has enter/leave hooks or observes the function, replaced where a module
+/* Sets each wrapper's route and the hook lists (on), or every route direct and no hook (0): the
+ * state route where the state module's hooks are the only ones and no module observes or replaces
+ * the function, hooked where an enabled module has enter/leave hooks or observes the function,
+ * replaced where a module
  * only replaces it (the protect module's collectives that can fire), direct otherwise, as with no
  * module on: under `mpiguard protect` a point-to-point call pays nothing, and a watched collective
  * pays no hook loops. */
@@ -174,8 +196,12 @@ static void route_calls(int on)
         if (enabled[i]->leave)
             leave_hooks[leave_hook_count++] = enabled[i]->leave;
     int hooks = enter_hook_count || leave_hook_count;
+    int state_hooks_only = enter_hook_count == 1 && enter_hooks[0] == state_module.enter &&
+                           leave_hook_count == 1 && leave_hooks[0] == state_module.leave;
 #define MG_FN(name, params, args, cls)                                                             \
-    routes[MG_FN_##name] = !on                          ? ROUTE_DIRECT                             \
+    routes[MG_FN_##name] = !on ? ROUTE_DIRECT                                                      \
+                           : state_hooks_only && !mg_observe_##name && !mg_impl_##name             \
+                               ? ROUTE_STATE                                                       \
                            : hooks || mg_observe_##name ? ROUTE_HOOKED                             \
                            : mg_impl_##name             ? ROUTE_REPLACED                           \
                                                         : ROUTE_DIRECT;

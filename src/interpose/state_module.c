@@ -6,6 +6,7 @@
 
 #include "interpose_log.h"
 #include "module.h"
+#include "state_module.h"
 #include "rank_state.h"
 #include "state_waits.h"
 #include "mg_env.h"
@@ -17,18 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static mg_rank_state *state;
 static char segment_name[128];
-/* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so the completed calls are
- * a load and a store and threads_in_mpi is 1 or 0, stored without reading it; the locked
- * read-modify-writes needed otherwise were half the cost of a cheap call (bench/hang/call_cost.sh,
- * docs/hang-measurements.md "Overhead"). */
-static int concurrent_calls;
-/* Per function, what the hooks publish beyond the counts, looked up once at init: the class lookup
- * is a call into the function table's unit, a few ns on every MPI call where this is one load
- * (bench/apps/cost_bound.sh, hpcc's MPI_Testany). */
-enum { FN_POLLS = 1, FN_WAITS_ON_REQUESTS = 2 };
-static uint8_t fn_kind[MG_FN_COUNT];
+state_module_hot state_module_hot_path;
 
 static int state_init(const mg_module_job *job)
 {
@@ -60,48 +51,31 @@ static int state_init(const mg_module_job *job)
     /* The magic goes last so a reader never sees a half-initialised segment as valid. */
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
-    concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
+    state_module_hot_path.concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
     const char *waits_env = getenv(MG_ENV_STATE_WAITS);
     int waits = waits_env && strcmp(waits_env, "1") == 0;
     for (unsigned fn = 0; fn < MG_FN_COUNT; fn++)
-        fn_kind[fn] = (mpi_function_ids_class_of(fn) == MG_CLASS_POLL ? FN_POLLS : 0) |
-                      (waits && state_waits_on_requests(fn) ? FN_WAITS_ON_REQUESTS : 0);
-    state = s;
+        state_module_hot_path.fn_kind[fn] = (mpi_function_ids_class_of(fn) == MG_CLASS_POLL
+                                                 ? STATE_MODULE_POLLS
+                                                 : 0) |
+                                            (waits && state_waits_on_requests(fn)
+                                                 ? STATE_MODULE_WAITS_ON_REQUESTS
+                                                 : 0);
+    state_module_hot_path.segment = s;
     if (waits)
         state_waits_install(s);
     return 0;
 }
 
-/* The segment's pointer is read once per hook: read after a store, it was loaded again, as a
- * store may alias it. */
+/* The hooks of the hooked route (the state route inlines the same stores: interpose.c). */
 static void state_enter(mg_fn fn)
 {
-    mg_rank_state *s = state;
-    atomic_store_explicit(&s->current_fn, fn, memory_order_relaxed);
-    if (fn_kind[fn] & FN_WAITS_ON_REQUESTS)
-        atomic_store_explicit(&s->wait_on, MG_WAIT_REQUESTS, memory_order_relaxed);
-    if (concurrent_calls) {
-        atomic_fetch_add_explicit(&s->threads_in_mpi, 1, memory_order_release);
-        return;
-    }
-    atomic_store_explicit(&s->threads_in_mpi, 1, memory_order_release);
+    state_module_enter(fn);
 }
 
 static void state_leave(mg_fn fn)
 {
-    mg_rank_state *s = state;
-    if (!(fn_kind[fn] & FN_POLLS)) {
-        uint64_t others = atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed);
-        atomic_store_explicit(&s->calls_not_polling, others + 1, memory_order_relaxed);
-    }
-    if (concurrent_calls) {
-        atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&s->threads_in_mpi, 1, memory_order_release);
-        return;
-    }
-    uint64_t calls = atomic_load_explicit(&s->calls, memory_order_relaxed);
-    atomic_store_explicit(&s->calls, calls + 1, memory_order_relaxed);
-    atomic_store_explicit(&s->threads_in_mpi, 0, memory_order_release);
+    state_module_leave(state_module_hot_path.fn_kind[fn] & STATE_MODULE_POLLS);
 }
 
 /* Whether the mpiguard command that started the job runs on this host and removes the segment when
@@ -119,7 +93,7 @@ static void state_finalize(int aborting)
 {
     (void)aborting;
     state_waits_remove();
-    atomic_store_explicit(&state->finalized, 1, memory_order_release);
+    atomic_store_explicit(&state_module_hot_path.segment->finalized, 1, memory_order_release);
     /* Readers that mapped the segment keep it; elsewhere the name goes so that nothing is left in
      * /dev/shm. */
     if (!command_removes_segment())
