@@ -80,7 +80,7 @@ static check_event ev_of(int kind, int32_t rank, uint16_t func)
 }
 
 static void call(feeder *f, int32_t rank, uint16_t func, int32_t peer, uint64_t req,
-                 const uint64_t *reqs, uint32_t nreq, const check_status *st, uint32_t nst)
+                 const uint64_t *reqs, uint32_t nreq, const check_event_status *st, uint32_t nst)
 {
     check_event ev = ev_of(CHECK_EV_ENTER, rank, func);
     ev.peer = peer;
@@ -125,7 +125,7 @@ static void round_of(feeder *f, enum workload w, int32_t p, uint64_t it)
         }
         for (int32_t i = 0; i < p - 1; i++) {
             int32_t src = 1 + (int32_t)((i + it) % (uint64_t)(p - 1));
-            check_status st = {0, src, 0, 0, 8};
+            check_event_status st = {0, src, 0, 0, 8};
             call(f, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, 0, NULL, 0, &st, 1);
         }
     } else {
@@ -169,7 +169,7 @@ static int throughput(enum workload w, int32_t p, uint64_t target, int bytes)
     double dt = cpu_s() - t0;
     size_t n_findings;
     deadlock_detector_findings(f.det, &n_findings);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(f.det, &q);
     printf("| %-38s | %8d | %5s | %10llu | %8.0f | %12.0f | %8zu |\n", workload_name[w], p,
            input_name[bytes], (unsigned long long)f.records, dt * 1e9 / (double)f.records,

@@ -252,7 +252,7 @@ static void root_lose(root *r, int32_t rank)
 }
 
 /* A frame from a child streaming the n ranks ranks[]: its summaries stand for them all. */
-static int root_frame(root *r, const agent_frame *fr, const int32_t *ranks, int32_t n)
+static int root_frame(root *r, const agent_proto_frame *fr, const int32_t *ranks, int32_t n)
 {
     int32_t rank, value;
     uint64_t wide;
@@ -313,7 +313,7 @@ static void root_process(tree *t)
     root r = {.f = &t->out->root};
     int rc = MG_OK;
     /* the streams are read together: one after another would stall the tree on a full pipe */
-    agent_reader readers[MAX_LEAVES];
+    agent_proto_reader readers[MAX_LEAVES];
     uint8_t done[MAX_LEAVES] = {0}, closed[MAX_LEAVES] = {0};
     /* per child: 1 + the answers it had read when it said ENDED, and the answers written to it */
     uint64_t ended_after[MAX_LEAVES] = {0}, answered[MAX_LEAVES] = {0};
@@ -336,7 +336,7 @@ static void root_process(tree *t)
             }
             uint8_t chunk[64u << 10];
             ssize_t got = read(inputs[i], chunk, sizeof chunk);
-            agent_frame fr;
+            agent_proto_frame fr;
             char err[200];
             int more = got > 0 ? agent_proto_reader_push(&readers[i], chunk, (size_t)got) : 0;
             while (!rc && got > 0 &&
@@ -415,7 +415,7 @@ static void root_process(tree *t)
 /* The generator: the agents' side, every rank's records in the order the ranks make them. */
 typedef struct generator {
     tree *t;
-    agent_buf out[MAX_LEAVES];
+    agent_proto_buf out[MAX_LEAVES];
     int fd[MAX_LEAVES], n_out;
     uint8_t *dest; /* per rank: its output */
     uint64_t *seq;

@@ -21,7 +21,7 @@ static volatile unsigned sink;
 
 static double time_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch)
 {
-    scaling_trigger t;
+    scaling_check_trigger t;
     long iters = 1;
     for (;;) {
         double t0 = now_ns();
@@ -40,7 +40,7 @@ int main(void)
 {
     static const uint32_t procs[] = {4, 16, 64, 256, 1024};
     /* A table as the tester would write it: a few points per collective. */
-    static const scaling_bound_entry entries[] = {
+    static const scaling_bounds_entry entries[] = {
         {SCALING_GATHER, 1, 48, 124u << 20, SCALING_CLASS_X, SCALING_FORM_N},
         {SCALING_GATHER, 2, 48, 68u << 20, SCALING_CLASS_X, SCALING_FORM_N},
         {SCALING_GATHER, 1, 96, 62u << 20, SCALING_CLASS_X, SCALING_FORM_N},

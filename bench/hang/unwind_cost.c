@@ -1,4 +1,4 @@
-/* The ptrace sampler's held time on one process (sampler_sample.unwind_ns: registers and unwind,
+/* The ptrace sampler's held time on one process (sampler_ptrace_result.unwind_ns: registers and unwind,
  * the part a change to the unwinder moves), for bench/hang/unwind_cost.sh: a child DEPTH calls
  * deep spins, in its main code or (HANDLER 1) in a signal handler taken there; SAMPLES samples;
  * prints the median ns of unwind_ns and the frames of the last sample.
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     sampler_ptrace_params_default(&params);
     sampler_ptrace *s = NULL;
     int64_t *ns = calloc((size_t)samples, sizeof *ns);
-    const sampler_sample *out = NULL;
+    const sampler_ptrace_result *out = NULL;
     int rc = ns ? sampler_ptrace_open(pid, &params, &s) : 1;
     for (int i = 0; rc == 0 && i < samples; i++) {
         rc = sampler_ptrace_sample(s, &out);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The ptrace sampler's registers-and-unwind time per sample (sampler_sample.unwind_ns, held while
+# The ptrace sampler's registers-and-unwind time per sample (sampler_ptrace_result.unwind_ns, held while
 # the rank is stopped), this build beside BASE, the build of an earlier commit (issue 29: the
 # signal trampoline told by its code costs a read of each frame's code): unwind_cost.c linked to
 # each build's mg_sampler, ROUNDS interleaved rounds of SAMPLES samples of a child DEPTH calls

@@ -91,8 +91,8 @@ int agent_start_listen(int local, int nonblocking, char *address, size_t address
     return fd;
 }
 
-int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_job **out, char *err,
-                       size_t errlen)
+int agent_start_launch(const char *agent_launcher, char *const *agent_argv, job_handle **out,
+                       char *err, size_t errlen)
 {
     char *argv[MAX_LAUNCHER_WORDS + 2 + MAX_AGENT_WORDS + 1], words[1024];
     int argc = 0;
@@ -112,7 +112,7 @@ int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_j
         argv[argc++] = agent_argv[i];
     argv[argc] = NULL;
     if (launcher_words > 0) {
-        mg_launcher l;
+        launcher l;
         int rc = launcher_identify(argv, argc, &l, err, errlen);
         if (rc != MG_OK)
             return rc;

@@ -29,7 +29,7 @@ int agent_start_listen(int local, int nonblocking, char *address, size_t address
  * (by name: the value stays in the environment); Hydra and srun pass the environment on. Errors,
  * with err saying why: those of job_start and launcher_identify, MG_ERANGE (too many words).
  */
-int agent_start_launch(const char *agent_launcher, char *const *agent_argv, mg_job **out, char *err,
-                       size_t errlen);
+int agent_start_launch(const char *agent_launcher, char *const *agent_argv, job_handle **out,
+                       char *err, size_t errlen);
 
 #endif

@@ -37,8 +37,8 @@ static int own_ancestor(long pid)
 /* Whether some rank process on this node carries SLURM_JOB_ID=id. */
 static int slurm_job_here(const char *id)
 {
-    mg_rank_selector sel = {.slurm_job_id = id};
-    mg_rank_proc *procs;
+    rank_scan_selector sel = {.slurm_job_id = id};
+    rank_scan_proc *procs;
     size_t n = 0;
     if (rank_scan("/proc", &sel, &procs, &n) != MG_OK)
         return 0;

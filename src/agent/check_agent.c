@@ -169,8 +169,8 @@ static void end_stream(check_agent *a, int rank, int end, const check_agent_sink
 }
 
 /* The MPI function a record's call site calls: for a record about the handles another call made,
- * or about a call after MPI_Finalize, that call's (its mg_fn id in result); else the record's own.
- * NULL when unknown. */
+ * or about a call after MPI_Finalize, that call's (its mpi_function_ids_fn id in result); else the
+ * record's own. NULL when unknown. */
 static const char *called_name(const check_event *ev)
 {
     if (ev->func == CHECK_FN_HANDLE_LEAK || ev->func == CHECK_FN_HANDLE_MADE ||
@@ -178,16 +178,16 @@ static const char *called_name(const check_event *ev)
         return ev->result > MG_FN_NONE && ev->result < MG_FN_COUNT
                    ? mpi_function_ids_name((unsigned)ev->result)
                    : NULL;
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     return info ? info->name : NULL;
 }
 
 /* Resolves a site of rank's, a call of `called` (NULL: unknown), handing it over the first
  * time. */
-static site_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr, const char *called,
-                              const check_agent_sink *sink)
+static site_resolver_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr,
+                                       const char *called, const check_agent_sink *sink)
 {
-    site_info site;
+    site_resolver_info site;
     if (site_resolver_lookup(a->sites, rank, pid, addr, called, &site) == 1 && sink->site)
         sink->site(sink->ctx, rank, addr, &site);
     return site;
@@ -199,7 +199,7 @@ static site_info resolve_site(check_agent *a, int rank, int pid, uint64_t addr, 
 static uint64_t program_site(check_agent *a, int rank, int pid, const check_event *ev,
                              const check_agent_sink *sink)
 {
-    site_info site;
+    site_resolver_info site;
     if (!site_resolver_cached(a->sites, rank, ev->callsite, &site) || !site.in_mpi_binding)
         return ev->callsite;
     site = resolve_site(a, rank, pid, ev->caller_site, NULL, sink);

@@ -26,7 +26,7 @@ typedef struct check_agent_sink {
     /* One valid record: decoded (arrays valid for the call) and its encoded bytes. */
     void (*record)(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len);
     /* A call site seen for the first time, resolved. */
-    void (*site)(void *ctx, int rank, uint64_t addr, const site_info *site);
+    void (*site)(void *ctx, int rank, uint64_t addr, const site_resolver_info *site);
     /* The rank's stream ended; lost = records its writer had to drop. */
     void (*rank_end)(void *ctx, int rank, int end, uint64_t lost);
 } check_agent_sink;

@@ -52,7 +52,8 @@ static uint8_t *room(agent_out *o, size_t n)
     return o->buf + o->len;
 }
 
-static void put_pair(agent_out *o, agent_msg_type type, int32_t rank, int32_t value, uint64_t wide)
+static void put_pair(agent_out *o, agent_proto_msg_type type, int32_t rank, int32_t value,
+                     uint64_t wide)
 {
     uint8_t *p = room(o, 32);
     if (p)
@@ -88,7 +89,7 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
                                       (uint32_t)len);
 }
 
-static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
+static void on_site(void *ctx, int rank, uint64_t addr, const site_resolver_info *site)
 {
     agent_out *o = ctx;
     uint8_t *p = room(o, 2100);
@@ -131,7 +132,7 @@ static int ring_attached(void *ctx, int rank, uint64_t *calls)
     return check_agent_pid(o->agent, rank) != 0;
 }
 
-static void send_verdict(void *ctx, int rank, int pid, mg_observe_cause cause, const char *detail)
+static void send_verdict(void *ctx, int rank, int pid, rank_observe_cause cause, const char *detail)
 {
     agent_out *o = ctx;
     record_stream_verdict v = {.rank = rank, .pid = pid, .world = o->node->nranks, .cause = cause};

@@ -134,7 +134,7 @@ static void on_summary(void *ctx, const check_event *ev, const int32_t *ranks, i
     fed(f, ev, n, deadlock_detector_feed_summary(f->det, ev, ranks, n, now));
 }
 
-static void on_site(void *ctx, int rank, uint64_t addr, const site_info *site)
+static void on_site(void *ctx, int rank, uint64_t addr, const site_resolver_info *site)
 {
     check_feed *f = ctx;
     site_resolver_store(f->sites, rank, addr, site);
@@ -210,7 +210,7 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
     if (v->cause == MG_OBSERVE_OK)
         mg_info("check: rank %d is observed on %s (pid %d)", v->rank, node, v->pid);
     f->newly_blind += observe_ranks_remote(f->observer, v->rank, v->pid, node,
-                                           (mg_observe_cause)v->cause, v->detail);
+                                           (rank_observe_cause)v->cause, v->detail);
 }
 
 /* A leaf of the tree of detectors closed its stream before its end (killed): the ranks of its
@@ -358,13 +358,13 @@ int check_feed_wait_ms(const check_feed *f)
     return f->rejected_at && check_feed_now() - f->rejected_at < 200000000u ? 1 : 20;
 }
 
-check_readings check_feed_readings(check_feed *f)
+check_policy_readings check_feed_readings(check_feed *f)
 {
     if (f->agent)
         for (int k = 0; k < f->world; k++)
             f->blocked[k] = check_agent_blocked_seq(f->agent, k);
-    return (check_readings){f->world, f->blocked, f->rank_records, f->ended,
-                            f->answers ? tbon_root_seen(f->answers) : NULL};
+    return (check_policy_readings){f->world, f->blocked, f->rank_records, f->ended,
+                                   f->answers ? tbon_root_seen(f->answers) : NULL};
 }
 
 int check_feed_ring_published(void *ctx, int rank, uint64_t *calls)
@@ -386,7 +386,7 @@ int check_feed_all_told(const check_feed *f)
     if (!f->across_nodes || f->world == 0)
         return 0;
     for (int k = 0; k < f->world; k++) {
-        mg_observe_cause c = observe_ranks_cause(f->observer, k);
+        rank_observe_cause c = observe_ranks_cause(f->observer, k);
         if (c == MG_OBSERVE_PENDING || (c == MG_OBSERVE_OK && !f->ended[k]))
             return 0;
     }

@@ -66,7 +66,7 @@ size_t check_feed_drain(check_feed *f, int wait_ms);
 int check_feed_wait_ms(const check_feed *f);
 /* What the policy reads of the ranks now: with the in-process agent, whether each rank is inside a
  * call with its ring drained is read from its ring at this moment. */
-check_readings check_feed_readings(check_feed *f);
+check_policy_readings check_feed_readings(check_feed *f);
 /* Across nodes, whether every rank was judged by its agent, and the stream of each observed one
  * ended: nothing more is to come (an agent of a node without ranks never closes). */
 int check_feed_all_told(const check_feed *f);

@@ -36,8 +36,8 @@ typedef struct remote_conn {
      * block of the world once the world size is known; told to the sink once (announced) */
     int32_t *share, n_share;
     int announced;
-    agent_reader reader;
-    agent_buf unsent; /* answers its socket took no room for yet, written as it takes them */
+    agent_proto_reader reader;
+    agent_proto_buf unsent; /* answers its socket took no room for yet, written as it takes them */
 } remote_conn;
 
 struct check_remote {
@@ -130,7 +130,7 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
     c->n_share = c->end.n_ranks = 0;
 }
 
-static int record_frame(check_remote *r, const agent_frame *f, const check_remote_sink *sink)
+static int record_frame(check_remote *r, const agent_proto_frame *f, const check_remote_sink *sink)
 {
     check_event ev;
     int rc = record_decoder_decode(&r->decoder, f->payload, f->length, &ev);
@@ -139,7 +139,7 @@ static int record_frame(check_remote *r, const agent_frame *f, const check_remot
     return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
 }
 
-static int summary_frame(check_remote *r, remote_conn *c, const agent_frame *f,
+static int summary_frame(check_remote *r, remote_conn *c, const agent_proto_frame *f,
                          const check_remote_sink *sink)
 {
     int32_t ranks;
@@ -156,7 +156,7 @@ static int summary_frame(check_remote *r, remote_conn *c, const agent_frame *f,
 }
 
 /* Dispatches one frame of c: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
-static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
+static int dispatch(check_remote *r, remote_conn *c, const agent_proto_frame *f,
                     const check_remote_sink *sink)
 {
     int32_t rank, value, line;
@@ -213,10 +213,10 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_frame *f,
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
                                      &line, &flags))
             return MG_EFORMAT;
-        site_info site = {.function = function[0] ? function : NULL,
-                          .file = file[0] ? file : NULL,
-                          .line = line,
-                          .line_is_procedure = flags & RECORD_STREAM_SITE_PROCEDURE_LINE};
+        site_resolver_info site = {.function = function[0] ? function : NULL,
+                                   .file = file[0] ? file : NULL,
+                                   .line = line,
+                                   .line_is_procedure = flags & RECORD_STREAM_SITE_PROCEDURE_LINE};
         sink->base.site(sink->base.ctx, rank, wide, &site);
         return MG_OK;
     default:
@@ -261,7 +261,7 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
         r->joined_at = mg_clock_seconds();
         rc = MG_OK;
     }
-    agent_frame f;
+    agent_proto_frame f;
     char err[256];
     while (rc == MG_OK && (rc = agent_proto_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
         rc = dispatch(r, c, &f, sink);

@@ -20,7 +20,7 @@
 
 typedef struct owned_rank {
     int rank, pid;
-    mg_rank_probe *probe;
+    rank_probe *probe;
 } owned_rank;
 
 static int connect_to(const char *host, int port)
@@ -46,12 +46,12 @@ static int connect_to(const char *host, int port)
  * for a second. Returns how many were found (into *owned, malloc'd) and the world size. */
 static size_t discover(const hang_agent_params *p, owned_rank **owned, int *world)
 {
-    mg_rank_selector sel = {.token = p->token};
+    rank_scan_selector sel = {.token = p->token};
     double deadline = mg_clock_seconds() + p->discover_seconds, stable_since = mg_clock_seconds();
     size_t last_count = 0, kept = 0;
     *owned = NULL;
     for (;;) {
-        mg_rank_proc *procs;
+        rank_scan_proc *procs;
         size_t n;
         if (rank_scan("/proc", &sel, &procs, &n) == MG_OK) {
             free(*owned);
@@ -86,7 +86,7 @@ static owned_rank *find(owned_rank *owned, size_t n, int rank)
     return NULL;
 }
 
-/* The ranks an agent answers for (agent_read_fn's context). */
+/* The ranks an agent answers for (agent_reads_fn's context). */
 typedef struct node_ranks {
     const hang_agent_params *params;
     owned_rank *owned;
@@ -99,34 +99,34 @@ _Static_assert((int)AGENT_READ_CPU_TIME == (int)MG_PROBE_CPU_TIME &&
 
 /* Reads a rank as the front asked (kind): a gap-only reading, as the local one, stops no rank
  * sampled before (rank_probe_read). */
-static void read_rank(void *ctx, int32_t rank, int kind, agent_reading *out)
+static void read_rank(void *ctx, int32_t rank, int kind, agent_proto_reading *out)
 {
     node_ranks *node = ctx;
     owned_rank *o = find(node->owned, node->n, rank);
-    *out = (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
-    mg_probe_reading reading;
+    *out = (agent_proto_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
+    rank_probe_reading reading;
     if (!o || rank_probe_read_opening(node->params->kind, node->params->token, o->rank, o->pid,
                                       &o->probe, kind, &reading))
         return;
-    *out = (agent_reading){.rank = rank,
-                           .exited = (uint8_t)reading.exited,
-                           .in_mpi = (uint8_t)reading.in_mpi,
-                           .progressed = (uint8_t)reading.progressed,
-                           .counter_known = (uint8_t)reading.counter_known,
-                           .fn = reading.fn,
-                           .counter = reading.counter,
-                           .runnable = (uint8_t)reading.runnable,
-                           .stopped = (uint8_t)reading.stopped,
-                           .cpu_time_ns = reading.cpu_time_ns,
-                           .cpu_slices = reading.cpu_slices,
-                           .held_ns = reading.held_ns,
-                           .frozen_ns = reading.frozen_ns};
+    *out = (agent_proto_reading){.rank = rank,
+                                 .exited = (uint8_t)reading.exited,
+                                 .in_mpi = (uint8_t)reading.in_mpi,
+                                 .progressed = (uint8_t)reading.progressed,
+                                 .counter_known = (uint8_t)reading.counter_known,
+                                 .fn = reading.fn,
+                                 .counter = reading.counter,
+                                 .runnable = (uint8_t)reading.runnable,
+                                 .stopped = (uint8_t)reading.stopped,
+                                 .cpu_time_ns = reading.cpu_time_ns,
+                                 .cpu_slices = reading.cpu_slices,
+                                 .held_ns = reading.held_ns,
+                                 .frozen_ns = reading.frozen_ns};
 }
 
 /* A rank's stack, then what its blocking call waits for as it published it (nothing for a rank
  * that publishes no state: a job not started by mpiguard): the front's culprit search reads it as
  * it reads a local rank's segment. */
-static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
+static int put_stack(const hang_agent_params *p, owned_rank *o, agent_proto_buf *b)
 {
     rank_stack *st = calloc(1, sizeof *st);
     if (!st)
@@ -135,7 +135,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
         rank_probe_stack(o->probe, st);
     int rc = rank_stack_put(b, st);
     free(st);
-    const mg_rank_state *state = NULL;
+    const rank_state *state = NULL;
     if (!rc && o)
         (void)rank_state_reader_open(p->token, o->rank, &state);
     rc = rc || agent_waits_put(b, state);
@@ -145,11 +145,11 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_buf *b)
 
 /* Answers one request (received into in, answered from out); returns 1 on BYE, a negative code
  * when the stream is broken (with err naming a malformed frame). */
-static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n, agent_buf *in,
-                 agent_buf *out, char *err, size_t errlen)
+static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n,
+                 agent_proto_buf *in, agent_proto_buf *out, char *err, size_t errlen)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     uint32_t count, value;
     int rc = agent_proto_recv(fd, in, &type, &c, err, errlen);
     if (rc)
@@ -197,7 +197,7 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     }
     char node[64] = "";
     gethostname(node, sizeof node - 1);
-    agent_buf b = {0}, answer = {0};
+    agent_proto_buf b = {0}, answer = {0};
     int rc = agent_proto_auth_send(fd, p->secret) || agent_proto_frame_begin(&b, AGENT_MSG_HELLO) ||
              agent_proto_put_u32(&b, AGENT_TOOL_HANG) || agent_proto_put_str(&b, p->token) ||
              agent_proto_put_u32(&b, (uint32_t)world) || agent_proto_put_u32(&b, (uint32_t)n) ||

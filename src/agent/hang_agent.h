@@ -14,7 +14,7 @@ typedef struct hang_agent_params {
     int port;
     const char *token;     /* the job's MPIGUARD_JOB_TOKEN */
     const uint8_t *secret; /* the run's AGENT_SECRET_BYTES, sent first (agent_proto.h, AUTH) */
-    mg_probe_kind kind;
+    rank_probe_kind kind;
     int first_rank, last_rank; /* own only these (several agents standing in for nodes); -1: all */
     double discover_seconds;   /* how long to wait for the ranks to appear */
 } hang_agent_params;

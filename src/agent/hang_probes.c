@@ -22,7 +22,7 @@ static void warn_once(hang_probes *p, int r, int rc)
     }
 }
 
-mg_probe_kind hang_probes_kind(const hang_probes *p, int r)
+rank_probe_kind hang_probes_kind(const hang_probes *p, int r)
 {
     return p->by_ptrace && p->by_ptrace[r] ? MG_PROBE_PTRACE : p->kind;
 }
@@ -37,7 +37,7 @@ int hang_probes_use_ptrace(hang_probes *p, int r)
     return MG_OK;
 }
 
-int hang_probes_read(hang_probes *p, int r, int with_cpu_time, mg_probe_reading *out)
+int hang_probes_read(hang_probes *p, int r, int with_cpu_time, rank_probe_reading *out)
 {
     job_session *js = p->job;
     int rc, unseen = 0;
@@ -122,7 +122,7 @@ static bool gone(const hang_probes *p, int r)
 /* The kind of wait a call publishes on entry (src/interpose/state_waits.c); UNKNOWN for the
  * others, which leave the wait of an earlier call in place, and for MPI_Sendrecv, which publishes
  * its receive half alone (two of them exchanging a long message are both still). */
-static enum hang_watch_wait_kind wait_kind(mg_fn fn)
+static enum hang_watch_wait_kind wait_kind(mpi_function_ids_fn fn)
 {
     switch (fn) {
     case MG_FN_Send:
@@ -149,7 +149,7 @@ static enum hang_watch_wait_kind wait_kind(mg_fn fn)
     }
 }
 
-struct hang_watch_wait hang_probes_wait(const mg_rank_state *s, const mg_probe_reading *reading)
+struct hang_watch_wait hang_probes_wait(const rank_state *s, const rank_probe_reading *reading)
 {
     enum hang_watch_wait_kind kind = wait_kind(reading->fn);
     if (!reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
@@ -167,7 +167,7 @@ struct hang_watch_wait hang_probes_wait(const mg_rank_state *s, const mg_probe_r
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
                                 struct hang_watch_reading *out)
 {
-    mg_probe_reading reading;
+    rank_probe_reading reading;
     int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
     /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
     bool known = !unseen && (hang_probes_kind(p, r) != MG_PROBE_SHM || reading.counter_known);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 /* Sends a frame of type with the one u32 value to every agent below that is still there. */
-static void tell_all(agent_relay *r, agent_msg_type type, uint32_t value, agent_buf *b)
+static void tell_all(agent_relay *r, agent_proto_msg_type type, uint32_t value, agent_proto_buf *b)
 {
     if (agent_proto_frame_begin(b, type) ||
         (type != AGENT_MSG_BYE && agent_proto_put_u32(b, value)))
@@ -20,7 +20,7 @@ static void tell_all(agent_relay *r, agent_msg_type type, uint32_t value, agent_
             agent_proto_send(r->below[j].fd, b);
 }
 
-static void drop(agent_read_ask *a)
+static void drop(agent_reads_ask *a)
 {
     close(a->fd);
     a->fd = -1;
@@ -28,10 +28,10 @@ static void drop(agent_read_ask *a)
 
 /* Asks agent a for rank's stack (the request built in scratch), its answer's payload into *c
  * (borrowed from answer). MG_EIO when it cannot answer. */
-static int ask_stack(agent_read_ask *a, int32_t rank, agent_buf *scratch, agent_buf *answer,
-                     agent_cursor *c)
+static int ask_stack(agent_reads_ask *a, int32_t rank, agent_proto_buf *scratch,
+                     agent_proto_buf *answer, agent_proto_cursor *c)
 {
-    agent_msg_type type;
+    agent_proto_msg_type type;
     char err[160];
     if (agent_proto_frame_begin(scratch, AGENT_MSG_STACKS) || agent_proto_put_u32(scratch, 1) ||
         agent_proto_put_u32(scratch, (uint32_t)rank))
@@ -45,12 +45,12 @@ static int ask_stack(agent_read_ask *a, int32_t rank, agent_buf *scratch, agent_
 
 /* Rank's stack from its agent into the finished frame reply: the agent's answer as it came, or an
  * empty stack with nothing published when it cannot answer (it is then not asked again). */
-static int relay_stack(agent_relay *r, int32_t rank, agent_buf *reply)
+static int relay_stack(agent_relay *r, int32_t rank, agent_proto_buf *reply)
 {
-    agent_read_ask *a = rank >= 0 && (size_t)rank < r->nranks && r->child_of[rank] >= 0
-                            ? &r->below[r->child_of[rank]]
-                            : NULL;
-    agent_cursor c;
+    agent_reads_ask *a = rank >= 0 && (size_t)rank < r->nranks && r->child_of[rank] >= 0
+                             ? &r->below[r->child_of[rank]]
+                             : NULL;
+    agent_proto_cursor c;
     int rc = a && a->fd >= 0 ? ask_stack(a, rank, reply, &r->buf, &c) : MG_EIO;
     if (rc == MG_ENOMEM)
         return rc;
@@ -68,10 +68,11 @@ static int relay_stack(agent_relay *r, int32_t rank, agent_buf *reply)
 }
 
 /* Answers one request of the front: 1 on bye or when the front is gone, else 0 or an error. */
-static int serve(agent_relay *r, int up, agent_buf *in, agent_buf *out, char *err, size_t errlen)
+static int serve(agent_relay *r, int up, agent_proto_buf *in, agent_proto_buf *out, char *err,
+                 size_t errlen)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     uint32_t count, value;
     int rc = agent_proto_recv(up, in, &type, &c, err, errlen);
     if (rc == MG_EIO || (rc == MG_OK && type == AGENT_MSG_BYE))
@@ -101,7 +102,7 @@ int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_
                    size_t errlen)
 {
     agent_relay r = {.nbelow = nbelow, .child_of = child_of};
-    agent_buf in = {0}, out = {0};
+    agent_proto_buf in = {0}, out = {0};
     r.below = calloc(nbelow ? nbelow : 1, sizeof *r.below);
     int rc = r.below ? agent_relay_init(&r, nranks) : MG_ENOMEM;
     for (size_t j = 0; r.below && j < nbelow; j++)

@@ -51,26 +51,26 @@ struct hang_remote {
     char (*node)[HANG_REMOTE_NODE]; /* per rank: its agent's node, "" when the agents run here */
     pid_t relays[MAX_AGENTS];
     int nrelays;
-    mg_job *jobs[MAX_AGENTS];
+    job_handle *jobs[MAX_AGENTS];
     uint8_t secret[AGENT_SECRET_BYTES];
     int here; /* the agents run on this machine */
     int njobs;
-    agent_buf buf;
+    agent_proto_buf buf;
     /* Readings taken in rounds (hang_remote_prefetch), per rank, until hang_remote_read takes
      * them: fresh[r] is the round that read rank r, 0 once taken. */
-    agent_reading *readings;
+    agent_proto_reading *readings;
     uint64_t *fresh;
     /* Per rank: a relay said its agent below is lost (the relay's own link is still up). */
     uint8_t *lost_below;
     int round_with_cpu;   /* the last round read CPU times */
     int32_t *round_ranks; /* a round's ranks grouped by agent, and their readings */
-    agent_reading *round_out;
-    agent_read_ask *asks; /* one per agent */
-    agent_read_stats stats;
+    agent_proto_reading *round_out;
+    agent_reads_ask *asks; /* one per agent */
+    agent_reads_stats stats;
     double round_seconds; /* spent in rounds */
     /* Per rank: what it waits for as its agent forwarded it with its stack (hang_remote_stack),
      * which the caller's state of the rank points at when no segment of this node is mapped. */
-    mg_rank_state *published;
+    rank_state *published;
 };
 
 static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv)
@@ -154,8 +154,8 @@ static int rank_arrays(hang_remote *h)
 /* Reads one agent's HELLO and records the ranks it owns. */
 static int accept_agent(hang_remote *h, int fd)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     uint32_t tool, world, count, share_ppm;
     char token[64], node[64], err[160];
     /* Nothing of a connection is read before its secret: a stranger is refused whatever it
@@ -346,12 +346,12 @@ int hang_remote_start(const hang_remote_options *o, hang_remote **out)
 }
 
 /* Asks rank r's agent for its stack and receives the answer frame. */
-static int ask_stack(hang_remote *h, int r, agent_cursor *c)
+static int ask_stack(hang_remote *h, int r, agent_proto_cursor *c)
 {
     if (r < 0 || r >= h->world || h->owner[r] < 0)
         return MG_ENOENT;
     agent_link *a = &h->agents[h->owner[r]];
-    agent_msg_type type;
+    agent_proto_msg_type type;
     char err[160];
     if (a->fd < 0)
         return MG_EIO;
@@ -394,7 +394,7 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
 {
     if (round_arrays(h) != MG_OK)
         return MG_ENOMEM;
-    agent_read_ask *asks = h->asks;
+    agent_reads_ask *asks = h->asks;
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
     agent_reads_group(asks, (size_t)h->nagents, h->owner, (size_t)h->world, ranks, count,
@@ -433,7 +433,7 @@ static int fresh(const hang_remote *h, int r, int with_cpu_time)
     return h->fresh && h->fresh[r] == h->stats.rounds && h->round_with_cpu == with_cpu_time;
 }
 
-int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen)
+int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_reading *out, int *unseen)
 {
     if (r < 0 || r >= h->world || h->owner[r] < 0)
         return MG_ENOENT;
@@ -444,22 +444,22 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading 
         if (!fresh(h, r, with_cpu_time))
             return MG_EIO; /* its agent is lost */
     }
-    const agent_reading *reading = &h->readings[r];
+    const agent_proto_reading *reading = &h->readings[r];
     h->fresh[r] = 0;
     if (reading->lost)
         return MG_EIO; /* its agent behind a relay is lost */
-    *out = (mg_probe_reading){.exited = reading->exited,
-                              .in_mpi = reading->in_mpi,
-                              .progressed = reading->progressed,
-                              .fn = (mg_fn)reading->fn,
-                              .counter_known = reading->counter_known,
-                              .counter = reading->counter,
-                              .runnable = reading->runnable,
-                              .stopped = reading->stopped,
-                              .cpu_time_ns = reading->cpu_time_ns,
-                              .cpu_slices = reading->cpu_slices,
-                              .held_ns = reading->held_ns,
-                              .frozen_ns = reading->frozen_ns};
+    *out = (rank_probe_reading){.exited = reading->exited,
+                                .in_mpi = reading->in_mpi,
+                                .progressed = reading->progressed,
+                                .fn = (mpi_function_ids_fn)reading->fn,
+                                .counter_known = reading->counter_known,
+                                .counter = reading->counter,
+                                .runnable = reading->runnable,
+                                .stopped = reading->stopped,
+                                .cpu_time_ns = reading->cpu_time_ns,
+                                .cpu_slices = reading->cpu_slices,
+                                .held_ns = reading->held_ns,
+                                .frozen_ns = reading->frozen_ns};
     *unseen = reading->unseen;
     return MG_OK;
 }
@@ -484,7 +484,7 @@ int hang_remote_pid(const hang_remote *h, int r, const char **node)
     return h->pid[r];
 }
 
-bool hang_remote_forwarded(const hang_remote *h, const mg_rank_state *state)
+bool hang_remote_forwarded(const hang_remote *h, const rank_state *state)
 {
     return h && h->published && state >= h->published && state < h->published + h->world;
 }
@@ -503,12 +503,12 @@ double hang_remote_cpu_share(const hang_remote *h, int r)
 
 /* Takes rank r's published wait after its stack; the caller's state of the rank then reads it as
  * a local segment, unless one of this node is mapped for it (agents here, --agents). */
-static void take_wait(hang_remote *h, int r, agent_cursor *c, const mg_rank_state **state)
+static void take_wait(hang_remote *h, int r, agent_proto_cursor *c, const rank_state **state)
 {
     if (*state && *state != &h->published[r])
         return;
     bool published = false;
-    mg_rank_state copy;
+    rank_state copy;
     if (agent_waits_get(c, &copy, &published) != MG_OK) {
         mg_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known", r);
         published = false;
@@ -518,10 +518,10 @@ static void take_wait(hang_remote *h, int r, agent_cursor *c, const mg_rank_stat
     *state = published ? &h->published[r] : NULL;
 }
 
-void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const mg_rank_state **state)
+void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const rank_state **state)
 {
     memset(out, 0, sizeof *out);
-    agent_cursor c;
+    agent_proto_cursor c;
     if ((!h->published && !(h->published = calloc((size_t)h->world, sizeof *h->published))) ||
         ask_stack(h, r, &c) || rank_stack_take(&c, out))
         return;

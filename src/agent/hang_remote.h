@@ -40,13 +40,14 @@ int hang_remote_pid(const hang_remote *h, int r, const char **node);
 /* Reads the count ranks of ranks (NULL: ranks 0..count-1) in one round: one request frame to each
  * agent that owns some of them, all sent before any answer is awaited (agent_reads.h). An agent
  * that fails to answer is lost. with_cpu_time, as for rank_probe_read, travels as the
- * request's kind (agent_read_kind): an agent reads a GAP_ONLY one as a local probe does. The
+ * request's kind (agent_reads_kind): an agent reads a GAP_ONLY one as a local probe does. The
  * readings wait for hang_remote_read. 0, or MG_ENOMEM. */
 int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time);
 /* Rank r's reading (with_cpu_time as for rank_probe_read): the one the last round took, if
  * not taken yet and read as asked, else through a round of its own. *unseen is set when the agent
  * could not look at it. MG_EIO when the agent is gone. */
-int hang_remote_read(hang_remote *h, int r, int with_cpu_time, mg_probe_reading *out, int *unseen);
+int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_reading *out,
+                     int *unseen);
 /* 1 when rank r's agent is lost (it stopped answering or its connection broke, or the relay
  * before it said so when asked for the rank, agent_relay.h): what is known of the rank then is
  * only what it said before. */
@@ -60,10 +61,10 @@ double hang_remote_cpu_share(const hang_remote *h, int r);
  * view of the rank's state, then points at a copy of it, owned by h until hang_remote_stop, so
  * that the culprit search reads a rank on another node as one here (docs/hang.md "The culprit");
  * a segment of this node that *state already maps is left as it is. */
-void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const mg_rank_state **state);
+void hang_remote_stack(hang_remote *h, int r, rank_stack *out, const rank_state **state);
 /* true when state is one of h's copies (hang_remote_stack): the caller drops it before
  * hang_remote_stop. h may be NULL. */
-bool hang_remote_forwarded(const hang_remote *h, const mg_rank_state *state);
+bool hang_remote_forwarded(const hang_remote *h, const rank_state *state);
 /* Says how many requests each agent served ("agent 0 (ranks 0-5): 120 requests") with -v, tells
  * every agent to stop, and frees h. */
 void hang_remote_stop(hang_remote *h);

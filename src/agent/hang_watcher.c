@@ -89,7 +89,7 @@ static int take_agents_ranks(job_session *js, const hang_remote *remote)
 
 /* Finds the ranks and starts the agents. 0, 1 when the job ended first, or the discovery's or
  * the agents' error. */
-static int find_ranks(hang_watcher *w, hang_seen *seen)
+static int find_ranks(hang_watcher *w, hang_watcher_seen *seen)
 {
     const hang_watcher_params *p = w->p;
     /* Agents on other nodes find the ranks; local agents need the world size to share it out.
@@ -131,7 +131,7 @@ static int create_engine(hang_watcher *w)
     wp.polling = polling;
     wp.npolling = MG_FN_COUNT;
     wp.start_unseen = w->job->attached;
-    struct hang_detector detector = hang_watch_detector_model(w->model);
+    struct hang_watch_detector detector = hang_watch_detector_model(w->model);
     w->readings = calloc((size_t)w->job->nranks, sizeof *w->readings);
     if (!w->readings ||
         hang_watch_create(&wp, &detector, (size_t)w->job->nranks, &w->engine) != MG_OK) {
@@ -148,7 +148,7 @@ static void open_probes(hang_watcher *w)
     w->probes = (hang_probes){.job = js,
                               .kind = w->p->kind,
                               .remote = w->remote,
-                              .probe = calloc((size_t)js->nranks, sizeof(mg_rank_probe *)),
+                              .probe = calloc((size_t)js->nranks, sizeof(rank_probe *)),
                               .warned = calloc((size_t)js->nranks, 1),
                               .rank_cost = calloc((size_t)js->nranks, sizeof(hang_probes_cost))};
     /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
@@ -163,7 +163,7 @@ static void open_probes(hang_watcher *w)
 }
 
 int hang_watcher_open(hang_watcher *w, job_session *job, const hang_watcher_params *p,
-                      const hang_watcher_hooks *hooks, hang_seen *seen)
+                      const hang_watcher_hooks *hooks, hang_watcher_seen *seen)
 {
     *w = (hang_watcher){.job = job, .p = p, .hooks = *hooks};
     hang_dead_watch_init(&w->dead);
@@ -210,7 +210,7 @@ static int poll_dead_rank(const job_session *js, proc_exits *exits, bool *all_se
     for (int r = 0; r < js->nranks; r++) {
         struct hang_dead_rank *x = &ranks[r];
         int pid = js->ranks[r].pid, wait_status = 0;
-        const mg_rank_state *state = js->ranks[r].state;
+        const rank_state *state = js->ranks[r].state;
         const char *fn = mg_rank_state_function(state);
         x->found = pid != 0;
         x->exit_seen = proc_exits_status(exits, r, &wait_status, &x->when);
@@ -262,7 +262,7 @@ static bool dead_rank_holds_job(hang_watcher *w)
 static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer)
 {
     for (int r = 0; r < probes->job->nranks; r++) {
-        mg_observe_cause cause = observe_ranks_cause(observer, r);
+        rank_observe_cause cause = observe_ranks_cause(observer, r);
         if (cause == MG_OBSERVE_PENDING || cause == MG_OBSERVE_OK ||
             (probes->by_ptrace && probes->by_ptrace[r]))
             continue;
@@ -318,12 +318,13 @@ int hang_watcher_run(hang_watcher *w, int *rc)
 }
 
 /* Counts each rank's observation with its sampler into seen and sampler[r]. */
-static void count_observation(hang_watcher *w, hang_seen *seen, const char **sampler)
+static void count_observation(hang_watcher *w, hang_watcher_seen *seen, const char **sampler)
 {
     hang_probes *probes = &w->probes;
     for (int r = 0; r < w->job->nranks; r++) {
         /* not judged through agents elsewhere: counted as the sampler reads them */
-        mg_observe_cause cause = w->observer ? observe_ranks_cause(w->observer, r) : MG_OBSERVE_OK;
+        rank_observe_cause cause = w->observer ? observe_ranks_cause(w->observer, r)
+                                               : MG_OBSERVE_OK;
         if (probes->remote && hang_remote_lost(probes->remote, r)) {
             mg_warn("hang: rank %d is not observed: its node's agent stopped answering", r);
             sampler[r] = NULL;
@@ -339,7 +340,8 @@ static void count_observation(hang_watcher *w, hang_seen *seen, const char **sam
     }
 }
 
-int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen, const char **sampler)
+int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_watcher_seen *seen,
+                        const char **sampler)
 {
     job_session *js = w->job;
     if (!status && rc == MG_OK && !w->remote && !job_interrupting_signal(js->process) &&
@@ -399,7 +401,7 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
         if (p->report_path)
             setenv(MG_ENV_REPORT, p->report_path, 1);
         char *argv[] = {"/bin/sh", "-c", (char *)p->cmd, NULL};
-        mg_job *hook;
+        job_handle *hook;
         char err[256];
         if (job_start(argv, NULL, &hook, err, sizeof err) == 0) {
             int done = 0;

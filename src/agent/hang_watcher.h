@@ -16,23 +16,23 @@
 #include <stdbool.h>
 
 /* What `--on-hang` does after a verdict. */
-typedef enum hang_action {
+typedef enum hang_watcher_action {
     HANG_ACTION_KILL,
     HANG_ACTION_REPORT,
     HANG_ACTION_SIGNAL,
     HANG_ACTION_EXEC
-} hang_action;
+} hang_watcher_action;
 
 typedef struct hang_watcher_params {
     struct hang_model_params model;
     long seed;                  /* of the random sampling; negative: from the clock */
     long verify_scans;          /* scans of every rank that confirm a hang */
     double verify_gap;          /* seconds between them */
-    mg_probe_kind kind;         /* the sampler */
+    rank_probe_kind kind;       /* the sampler */
     long agents;                /* > 0: that many local agents */
     const char *agent_launcher; /* else, when set: one agent per node */
     long agent_fanout;
-    hang_action action;
+    hang_watcher_action action;
     int sig;                 /* HANG_ACTION_SIGNAL */
     const char *cmd;         /* HANG_ACTION_EXEC: a shell command */
     const char *report_path; /* HANG_ACTION_EXEC: passed to cmd; may be NULL */
@@ -50,12 +50,12 @@ typedef struct hang_watcher_hooks {
 } hang_watcher_hooks;
 
 /* How many ranks the watch read through each sampler, for the closing line. */
-typedef struct hang_seen {
+typedef struct hang_watcher_seen {
     int by_shm, by_ptrace;
     int lost;      /* ranks whose node's agent stopped answering: not observed to the end */
     int dead_rank; /* a rank that died while the job ran on to its launcher's end, or -1 */
     bool ended_in_discovery; /* the job ended before every rank was found */
-} hang_seen;
+} hang_watcher_seen;
 
 typedef struct hang_watcher {
     job_session *job;
@@ -77,7 +77,7 @@ typedef struct hang_watcher {
  * 0; 1 when the job ended before every rank was found (seen->ended_in_discovery); else an exit
  * status after saying why (MG_EXIT_NOINPUT, MG_EXIT_USAGE, MG_EXIT_SOFTWARE, the agents'). */
 int hang_watcher_open(hang_watcher *w, job_session *job, const hang_watcher_params *p,
-                      const hang_watcher_hooks *hooks, hang_seen *seen);
+                      const hang_watcher_hooks *hooks, hang_watcher_seen *seen);
 
 /* Drives the engine until the job ends, a hang is found or the watch fails. Returns
  * MG_EXIT_HANG on a verdict or a dead rank holding the job (reported through the hooks, then
@@ -88,7 +88,8 @@ int hang_watcher_run(hang_watcher *w, int *rc);
  * seen->dead_rank) unless status or rc says otherwise, the failure of the watch said; counts the
  * ranks by sampler into seen and records each rank's observation with sampler (n of room: NULL
  * for a rank not observed). Returns the status. */
-int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_seen *seen, const char **sampler);
+int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_watcher_seen *seen,
+                        const char **sampler);
 
 /* Frees what the watcher holds (any of it may be missing). */
 void hang_watcher_free(hang_watcher *w);

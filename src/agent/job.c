@@ -22,7 +22,7 @@
  * process to wait on, only /proc to scan), and of any job where the kernel gives no pidfd. */
 static const double UNWATCHED_END_POLL_S = 0.1;
 
-struct mg_job {
+struct job_handle {
     pid_t launcher; /* 0 for an attached Slurm job */
     int attached;   /* not our child: poll for its end instead of reaping it */
     char slurm_job_id[32];
@@ -100,10 +100,10 @@ static char **launcher_environ(const char *token, char **var)
     return env;
 }
 
-int job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen)
+int job_start(char *const *argv, const char *token, job_handle **out, char *err, size_t errlen)
 {
     *out = NULL;
-    mg_job *job = calloc(1, sizeof *job);
+    job_handle *job = calloc(1, sizeof *job);
     if (!job)
         return MG_ENOMEM;
     job->status = -1;
@@ -160,9 +160,9 @@ int job_start(char *const *argv, const char *token, mg_job **out, char *err, siz
     return MG_OK;
 }
 
-static int job_selector(const mg_job *job, mg_rank_selector *sel)
+static int job_selector(const job_handle *job, rank_scan_selector *sel)
 {
-    *sel = (mg_rank_selector){0};
+    *sel = (rank_scan_selector){0};
     if (job->token[0]) {
         sel->token = job->token;
         sel->any_process = 1; /* hydra_pmi_proxy has no rank variable, and it is ours too */
@@ -175,12 +175,12 @@ static int job_selector(const mg_job *job, mg_rank_selector *sel)
     return 1;
 }
 
-static void kill_leftovers(mg_job *job)
+static void kill_leftovers(job_handle *job)
 {
-    mg_rank_selector sel;
+    rank_scan_selector sel;
     if (!job_selector(job, &sel))
         return;
-    mg_rank_proc *ranks;
+    rank_scan_proc *ranks;
     size_t n;
     if (rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
         return;
@@ -190,17 +190,17 @@ static void kill_leftovers(mg_job *job)
     free(ranks);
 }
 
-static void kill_everything(mg_job *job)
+static void kill_everything(job_handle *job)
 {
     if (job->launcher)
         kill(job->launcher, SIGKILL);
     kill_leftovers(job);
 }
 
-static int job_processes_left(const mg_job *job)
+static int job_processes_left(const job_handle *job)
 {
-    mg_rank_selector sel;
-    mg_rank_proc *ranks;
+    rank_scan_selector sel;
+    rank_scan_proc *ranks;
     size_t n = 0;
     if (!job_selector(job, &sel) || rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
         return 0;
@@ -208,10 +208,11 @@ static int job_processes_left(const mg_job *job)
     return n > 0;
 }
 
-int job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen)
+int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, char *err,
+               size_t errlen)
 {
     *out = NULL;
-    mg_job *job = calloc(1, sizeof *job);
+    job_handle *job = calloc(1, sizeof *job);
     if (!job)
         return MG_ENOMEM;
     job->status = -1;
@@ -237,14 +238,14 @@ int job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *e
 }
 
 /* An attached job's end: its launcher gone (a zombie counts as gone), or no process left. */
-static int attached_job_ended(mg_job *job)
+static int attached_job_ended(job_handle *job)
 {
     if (job->launcher > 0)
         return mg_process_state_gone(rank_scan_process_state(job->launcher));
     return !job_processes_left(job);
 }
 
-static void handle_received_signal(mg_job *job)
+static void handle_received_signal(job_handle *job)
 {
     int sig = received_signal;
     if (!sig)
@@ -267,7 +268,7 @@ static void handle_received_signal(mg_job *job)
     job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
 }
 
-static int reap(mg_job *job, int flags)
+static int reap(job_handle *job, int flags)
 {
     if (job->attached) {
         if (!attached_job_ended(job))
@@ -289,7 +290,7 @@ static int reap(mg_job *job, int flags)
 
 /* Sleeps up to `seconds`, waking when the launcher ends or a signal lands: a job that runs well
  * costs its watcher no wakeup but those it asks for (the samples). */
-static void sleep_until_event(mg_job *job, double seconds)
+static void sleep_until_event(job_handle *job, double seconds)
 {
     if (job->pidfd < 0 && seconds > UNWATCHED_END_POLL_S)
         seconds = UNWATCHED_END_POLL_S;
@@ -303,7 +304,7 @@ static void sleep_until_event(mg_job *job, double seconds)
     }
 }
 
-int job_wait(mg_job *job, int timeout_ms, int *finished)
+int job_wait(job_handle *job, int timeout_ms, int *finished)
 {
     *finished = job->status >= 0;
     double deadline = mg_clock_seconds() + timeout_ms / 1000.0;
@@ -335,7 +336,7 @@ int job_wait(mg_job *job, int timeout_ms, int *finished)
 static void cancel_slurm_job(const char *id)
 {
     char *argv[] = {"scancel", (char *)id, NULL};
-    mg_job *scancel;
+    job_handle *scancel;
     char err[256];
     if (job_start(argv, NULL, &scancel, err, sizeof err) != MG_OK)
         return;
@@ -345,7 +346,7 @@ static void cancel_slurm_job(const char *id)
     job_destroy(scancel);
 }
 
-int job_stop(mg_job *job)
+int job_stop(job_handle *job)
 {
     if (job->status >= 0)
         return MG_OK;
@@ -360,27 +361,27 @@ int job_stop(mg_job *job)
     return MG_OK;
 }
 
-int job_launcher_pid(const mg_job *job)
+int job_launcher_pid(const job_handle *job)
 {
     return job->launcher;
 }
 
-int job_exit_status(const mg_job *job)
+int job_exit_status(const job_handle *job)
 {
     return job->status;
 }
 
-int job_interrupting_signal(const mg_job *job)
+int job_interrupting_signal(const job_handle *job)
 {
     return job->interrupting_signal;
 }
 
-int job_leftovers_killed(const mg_job *job)
+int job_leftovers_killed(const job_handle *job)
 {
     return job->leftovers_killed;
 }
 
-void job_destroy(mg_job *job)
+void job_destroy(job_handle *job)
 {
     if (!job)
         return;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-typedef struct mg_job mg_job;
+typedef struct job_handle job_handle;
 
 /* Seconds between asking the launcher to stop (SIGTERM) and killing it and every rank (SIGKILL). */
 #define MG_JOB_STOP_GRACE_SECONDS 5.0
@@ -27,36 +27,37 @@ void job_set_signal_hook(void (*hook)(void));
  * to find and kill leftover ranks; it may be NULL. The launcher gets it as MPIGUARD_JOB_TREE, so
  * that its daemons (hydra_pmi_proxy), which are no ranks, are found and killed by it too. On
  * failure returns MG_ENOENT (exec failed), MG_ESYS or MG_ENOMEM with a message in err. */
-int job_start(char *const *argv, const char *token, mg_job **out, char *err, size_t errlen);
+int job_start(char *const *argv, const char *token, job_handle **out, char *err, size_t errlen);
 
 /* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
  * Such a job cannot be reaped: it has ended when the launcher (or, for Slurm, every process of the
  * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals
  * the launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the
  * Slurm job exists. */
-int job_attach(int launcher_pid, const char *slurm_job_id, mg_job **out, char *err, size_t errlen);
+int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, char *err,
+               size_t errlen);
 
 /* Waits up to timeout_ms (0: just poll) for the launcher to end, handling received signals
  * meanwhile. *finished becomes 1 once it ended (leftover ranks of the job are then killed), or, for
  * a job attached to, once a signal let go of it (its exit status stays -1). */
-int job_wait(mg_job *job, int timeout_ms, int *finished);
+int job_wait(job_handle *job, int timeout_ms, int *finished);
 
 /* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank
  * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher
  * ended. */
-int job_stop(mg_job *job);
+int job_stop(job_handle *job);
 
-int job_launcher_pid(const mg_job *job);
+int job_launcher_pid(const job_handle *job);
 /* The job's status as a shell reports it: the exit code, or 128 + N when killed by signal N.
  * -1 while it runs. */
-int job_exit_status(const mg_job *job);
+int job_exit_status(const job_handle *job);
 /* The signal mpiguard received and acted on (0 if none): the tool then exits 128 + that signal. */
-int job_interrupting_signal(const mg_job *job);
+int job_interrupting_signal(const job_handle *job);
 /* Processes of the job (ranks, the launcher's daemons) killed for outliving the launcher. */
-int job_leftovers_killed(const mg_job *job);
+int job_leftovers_killed(const job_handle *job);
 
 /* Frees the job; a job mpiguard started that still runs is stopped first (an attached one is left
  * as it is). */
-void job_destroy(mg_job *job);
+void job_destroy(job_handle *job);
 
 #endif

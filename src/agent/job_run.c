@@ -1,4 +1,4 @@
-/* Running a helper command to its end through mg_job (job_run.h). */
+/* Running a helper command to its end through job_handle (job_run.h). */
 #include "job_run.h"
 
 #include "job.h"
@@ -31,7 +31,7 @@ int job_run(char *const *argv, const char *token, const char *out_path, int time
     char **w = NULL;
     if (out_path && !(w = capture_argv(argv, out_path)))
         return MG_ENOMEM;
-    mg_job *job;
+    job_handle *job;
     int rc = job_start(w ? w : argv, token, &job, err, errlen);
     free(w);
     if (rc)

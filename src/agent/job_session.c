@@ -88,7 +88,7 @@ static int launcher_error_status(int rc)
 }
 
 /* Settings a tool passes to its modules in the ranks (job_session_add_env). */
-static mg_env_var extra_env[JOB_SESSION_EXTRA_ENV_MAX];
+static launcher_env_var extra_env[JOB_SESSION_EXTRA_ENV_MAX];
 static int extra_env_count;
 
 int job_session_add_env(const char *name, const char *value)
@@ -193,7 +193,7 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
      * a rank that ends before a discovery scan has opened its segment is still read then. */
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    mg_env_var vars[5 + JOB_SESSION_EXTRA_ENV_MAX] = {
+    launcher_env_var vars[5 + JOB_SESSION_EXTRA_ENV_MAX] = {
         {MG_ENV_PRELOAD, preload},
         {MG_ENV_JOB_TOKEN, js->token},
         {MG_ENV_MODULES, modules},
@@ -203,7 +203,7 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
     int nvars = 4 + extra_env_count;
     extra_env_count = 0; /* the settings were for this job (demo runs several in one process) */
     if (srun_needs_ring_fence(js, command, ncommand))
-        vars[nvars++] = (mg_env_var){MG_ENV_SLURM_PMIX_FENCE, "ring"};
+        vars[nvars++] = (launcher_env_var){MG_ENV_SLURM_PMIX_FENCE, "ring"};
     char **job_argv = launcher_build_argv(&js->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
         mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
@@ -237,7 +237,7 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
 
 /* Notes rank p as found; the first rank that says the world's size sizes the table. Returns 0, or
  * MG_ENOMEM when the table could not be made. */
-static int note_rank(job_session *js, const mg_rank_proc *p)
+static int note_rank(job_session *js, const rank_scan_proc *p)
 {
     if (js->nranks == 0 && p->size > 0) {
         job_session_rank *ranks = calloc((size_t)p->size, sizeof *ranks);
@@ -256,7 +256,7 @@ static int note_rank(job_session *js, const mg_rank_proc *p)
 
 int job_session_note_rank(job_session *js, int rank, int size, int pid)
 {
-    mg_rank_proc p = {.pid = pid, .rank = rank, .size = size};
+    rank_scan_proc p = {.pid = pid, .rank = rank, .size = size};
     return note_rank(js, &p);
 }
 
@@ -282,7 +282,7 @@ void job_session_discover(job_session *js)
         open_states(js);
         return;
     }
-    mg_rank_proc *procs;
+    rank_scan_proc *procs;
     size_t n;
     if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
         return;
@@ -295,7 +295,7 @@ void job_session_discover(job_session *js)
 /* An attached job's token and program come from its first rank's /proc entries. */
 static void learn_from_first_rank(job_session *js)
 {
-    mg_rank_proc *procs;
+    rank_scan_proc *procs;
     size_t n;
     if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
         return;
@@ -361,11 +361,11 @@ static int note_rank_by_state(const char *suffix, void *ctx)
     job_session *js = ctx;
     char *end;
     long rank = strtol(suffix, &end, 10);
-    const mg_rank_state *state;
+    const rank_state *state;
     if (*end || end == suffix || rank < 0 || rank > INT_MAX ||
         rank_state_reader_open(js->token, (int)rank, &state) != MG_OK)
         return 0;
-    mg_rank_proc p = {.pid = state->pid, .rank = state->rank, .size = state->size};
+    rank_scan_proc p = {.pid = state->pid, .rank = state->rank, .size = state->size};
     if (p.rank != rank || note_rank(js, &p) != 0 || p.rank >= js->nranks || js->ranks[p.rank].state)
         rank_state_reader_close(state);
     else

@@ -12,20 +12,20 @@
 
 /* One rank as a tool sees it. */
 typedef struct job_session_rank {
-    int pid;                    /* 0 until found */
-    const mg_rank_state *state; /* NULL unless the state module published it */
-    char host[64];              /* its node, when an agent there told of it; "": this one */
+    int pid;                 /* 0 until found */
+    const rank_state *state; /* NULL unless the state module published it */
+    char host[64];           /* its node, when an agent there told of it; "": this one */
 } job_session_rank;
 
 typedef struct job_session {
     const char *tool; /* names the tool in messages */
-    mg_launcher launcher;
+    launcher launcher;
     mg_mpi_flavor flavor;
     char library[4096];
     char token[40];
-    mg_job *process;           /* the launcher mpiguard started or attached to */
-    mg_rank_selector selector; /* how this job's ranks are found */
-    int attached;              /* --attach: the job is not ours to clean up after */
+    job_handle *process;         /* the launcher mpiguard started or attached to */
+    rank_scan_selector selector; /* how this job's ranks are found */
+    int attached;                /* --attach: the job is not ours to clean up after */
     job_session_rank *ranks;
     int nranks;           /* world size once known, else 0 */
     int found;            /* ranks discovered so far */

@@ -135,7 +135,7 @@ static const char *const srun_value_options[] = {"-n",
                                                  NULL};
 static const char *const no_options[] = {NULL};
 
-const char *launcher_kind_name(mg_launcher_kind kind)
+const char *launcher_kind_name(launcher_kind kind)
 {
     switch (kind) {
     case MG_LAUNCHER_OPENMPI:
@@ -185,7 +185,7 @@ int launcher_which(const char *name, char *out, size_t outlen)
 
 /* Debian installs the launchers behind alternatives; the resolved name says whose it is. Other
  * installations name them mpirun/mpiexec: then the launcher's own --version output decides. */
-static int kind_from_name(const char *resolved, mg_launcher_kind *kind)
+static int kind_from_name(const char *resolved, launcher_kind *kind)
 {
     const char *base = strrchr(resolved, '/');
     base = base ? base + 1 : resolved;
@@ -208,7 +208,7 @@ static int kind_from_name(const char *resolved, mg_launcher_kind *kind)
     return 0;
 }
 
-static int kind_from_version(const char *resolved, mg_launcher_kind *kind)
+static int kind_from_version(const char *resolved, launcher_kind *kind)
 {
     const char *base = strrchr(resolved, '/');
     base = base ? base + 1 : resolved;
@@ -234,8 +234,7 @@ static int kind_from_version(const char *resolved, mg_launcher_kind *kind)
     return found;
 }
 
-static void option_tables(mg_launcher_kind kind, const char *const **values,
-                          const char *const **pairs)
+static void option_tables(launcher_kind kind, const char *const **values, const char *const **pairs)
 {
     *pairs = no_options;
     if (kind == MG_LAUNCHER_OPENMPI) {
@@ -250,7 +249,7 @@ static void option_tables(mg_launcher_kind kind, const char *const **values,
 }
 
 /* Index of the application word of the MPMD context starting at `from`, or -1. */
-static int find_app(mg_launcher_kind kind, char *const *command, int ncommand, int from)
+static int find_app(launcher_kind kind, char *const *command, int ncommand, int from)
 {
     const char *const *values, *const *pairs;
     option_tables(kind, &values, &pairs);
@@ -273,7 +272,7 @@ static int find_app(mg_launcher_kind kind, char *const *command, int ncommand, i
 /* The next word after i (0: the launcher itself) that is one of the launcher's own options,
  * stepping over the values of the option at i and over every application with its arguments (up
  * to the next MPMD ':'); ncommand when there is none. */
-static int next_option_word(mg_launcher_kind kind, char *const *command, int ncommand, int i)
+static int next_option_word(launcher_kind kind, char *const *command, int ncommand, int i)
 {
     const char *const *values, *const *pairs;
     option_tables(kind, &values, &pairs);
@@ -323,7 +322,7 @@ static void read_export_list(const char *list, const char *name, user_setting *s
 }
 
 /* What the launcher option at command[i] does to variable name. */
-static user_setting option_setting(mg_launcher_kind kind, char *const *command, int ncommand, int i,
+static user_setting option_setting(launcher_kind kind, char *const *command, int ncommand, int i,
                                    const char *name)
 {
     user_setting s = {0};
@@ -354,7 +353,7 @@ static user_setting option_setting(mg_launcher_kind kind, char *const *command, 
     return s;
 }
 
-int launcher_user_value(const mg_launcher *l, char *const *command, int ncommand, const char *name,
+int launcher_user_value(const launcher *l, char *const *command, int ncommand, const char *name,
                         char *out, size_t outlen)
 {
     user_setting last = {0};
@@ -434,8 +433,7 @@ static int check_app(const char *word, char *resolved, size_t len, char *err, si
     return MG_ENOENT;
 }
 
-int launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
-                      size_t errlen)
+int launcher_identify(char *const *command, int ncommand, launcher *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (ncommand < 1) {
@@ -507,7 +505,7 @@ static char *joined(const char *a, const char *sep, const char *b)
 
 /* list (comma-separated NAME or NAME=VALUE items) without the items that name a variable of vars;
  * malloc'd, NULL when out of memory. */
-static char *list_without(const char *list, const mg_env_var *vars, int nvars)
+static char *list_without(const char *list, const launcher_env_var *vars, int nvars)
 {
     char *kept = malloc(strlen(list) + 1);
     if (!kept)
@@ -535,8 +533,8 @@ static char *list_without(const char *list, const mg_env_var *vars, int nvars)
 
 /* The words of the user's option at command[i] when it sets one of vars' variables by value or by
  * name (-x NAME[=V]: 2; -genv/-env NAME V: 3), 0 otherwise. */
-static int setting_words(mg_launcher_kind kind, char *const *command, int ncommand, int i,
-                         const mg_env_var *vars, int nvars)
+static int setting_words(launcher_kind kind, char *const *command, int ncommand, int i,
+                         const launcher_env_var *vars, int nvars)
 {
     for (int v = 0; v < nvars; v++)
         if (option_setting(kind, command, ncommand, i, vars[v].name).sets)
@@ -547,8 +545,8 @@ static int setting_words(mg_launcher_kind kind, char *const *command, int ncomma
 /* Copies command[1..] into argv from n on, leaving out the user's own settings of vars' variables
  * (Hydra's -genvlist/-envlist keep their other names, and go when none is left). Returns the new n.
  */
-static int copy_without_settings(const mg_launcher *l, char *const *command, int ncommand,
-                                 const mg_env_var *vars, int nvars, char **argv, int n)
+static int copy_without_settings(const launcher *l, char *const *command, int ncommand,
+                                 const launcher_env_var *vars, int nvars, char **argv, int n)
 {
     int option = next_option_word(l->kind, command, ncommand, 0);
     for (int i = 1; i < ncommand; i++) {
@@ -589,8 +587,8 @@ static int srun_export_index(char *const *command, int app_index)
     return -1;
 }
 
-char **launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
-                           const mg_env_var *vars, int nvars)
+char **launcher_build_argv(const launcher *l, char *const *command, int ncommand,
+                           const launcher_env_var *vars, int nvars)
 {
     char **argv = calloc((size_t)ncommand + 3 * (size_t)nvars + 2, sizeof *argv);
     if (!argv)

@@ -8,34 +8,33 @@
 
 #include <stddef.h>
 
-typedef enum mg_launcher_kind {
+typedef enum launcher_kind {
     MG_LAUNCHER_OPENMPI, /* mpirun/mpiexec/orterun of Open MPI: -x NAME=VALUE */
     MG_LAUNCHER_HYDRA,   /* mpiexec of MPICH: -genv NAME VALUE */
     MG_LAUNCHER_SRUN     /* srun: --export=ALL,NAME=VALUE */
-} mg_launcher_kind;
+} launcher_kind;
 
-typedef struct mg_launcher {
-    mg_launcher_kind kind;
+typedef struct launcher {
+    launcher_kind kind;
     char path[4096];      /* the launcher's resolved executable */
     mg_mpi_flavor flavor; /* from the launcher; for srun, from the application */
     int app_index;        /* index in the command of the first application word */
     char app_path[4096];  /* that application, resolved through PATH */
-} mg_launcher;
+} launcher;
 
 /* One variable to pass to the ranks. */
-typedef struct mg_env_var {
+typedef struct launcher_env_var {
     const char *name;
     const char *value;
-} mg_env_var;
+} launcher_env_var;
 
-const char *launcher_kind_name(mg_launcher_kind kind);
+const char *launcher_kind_name(launcher_kind kind);
 
 /* Recognises the launcher in command[0] and finds the application in its arguments (every MPMD
  * context is checked). Errors, with a message naming the word at fault in err:
  * MG_ENOENT (launcher not installed, or an application that does not exist or is not executable),
  * MG_EUNSUPPORTED (a program that is not a launcher mpiguard knows), MG_EINVAL (no application). */
-int launcher_identify(char *const *command, int ncommand, mg_launcher *out, char *err,
-                      size_t errlen);
+int launcher_identify(char *const *command, int ncommand, launcher *out, char *err, size_t errlen);
 
 /* The value the user's own command gives variable name in the ranks, as the launcher would pass
  * it without mpiguard: the last setting of it by value (Open MPI -x NAME=V; Hydra -genv/-env NAME
@@ -44,7 +43,7 @@ int launcher_identify(char *const *command, int ncommand, mg_launcher *out, char
  * always, Hydra unless -genvnone/-envnone, srun with no --export or one holding ALL). Writes it
  * into out and returns 1; returns 0 when the ranks get none, MG_ERANGE when it does not fit in
  * outlen. */
-int launcher_user_value(const mg_launcher *l, char *const *command, int ncommand, const char *name,
+int launcher_user_value(const launcher *l, char *const *command, int ncommand, const char *name,
                         char *out, size_t outlen);
 
 /* Writes into out (outlen bytes) the LD_PRELOAD list that loads first, then user's entries in their
@@ -59,8 +58,8 @@ int launcher_merge_preload(const char *first, const char *user, char *out, size_
  * vars, as mpiguard does with LD_PRELOAD). Returns a NULL-terminated, malloc'd argv whose strings
  * are owned by it (free with launcher_free_argv), or NULL when out of memory or a value cannot
  * be expressed for this launcher (a comma in a value for srun). */
-char **launcher_build_argv(const mg_launcher *l, char *const *command, int ncommand,
-                           const mg_env_var *vars, int nvars);
+char **launcher_build_argv(const launcher *l, char *const *command, int ncommand,
+                           const launcher_env_var *vars, int nvars);
 void launcher_free_argv(char **argv);
 
 /* Resolves a program name through PATH like execvp does; writes the absolute path. MG_ENOENT when

@@ -18,19 +18,19 @@ typedef struct observed_rank {
     double published_at;
     uint64_t calls;
     int ended;
-    int unsure; /* not published, as far as known yet (observe_published_fn's -1) */
+    int unsure; /* not published, as far as known yet (observe_ranks_published_fn's -1) */
     int remote; /* judged on its node (observe_ranks_remote), never here */
     int told;   /* its first verdict went to on_verdict (a pending one too: who owns it) */
-    mg_rank_sight sight;
-    mg_observe_cause cause;
+    rank_observe_sight sight;
+    rank_observe_cause cause;
     char detail[512];
 } observed_rank;
 
 struct observe_ranks {
     job_session *js;
-    observe_published_fn published;
+    observe_ranks_published_fn published;
     void *ctx;
-    observe_verdict_fn on_verdict;
+    observe_ranks_verdict_fn on_verdict;
     void *verdict_ctx;
     observed_rank *ranks;
     int nranks;
@@ -42,7 +42,7 @@ struct observe_ranks {
 int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
 {
     const job_session *js = ctx;
-    const mg_rank_state *st = js->ranks[rank].state;
+    const rank_state *st = js->ranks[rank].state;
     if (!st) {
         *calls = 0;
         return 0;
@@ -55,7 +55,8 @@ int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
     return 1;
 }
 
-observe_ranks *observe_ranks_create(job_session *js, observe_published_fn published, void *ctx)
+observe_ranks *observe_ranks_create(job_session *js, observe_ranks_published_fn published,
+                                    void *ctx)
 {
     observe_ranks *o = calloc(1, sizeof *o);
     if (!o)
@@ -91,7 +92,7 @@ static int decided(const observed_rank *k)
  * program may have forked it since the session noted the rank. */
 static void rescan(observe_ranks *o)
 {
-    mg_rank_proc *procs;
+    rank_scan_proc *procs;
     size_t n;
     if (rank_scan("/proc", &o->js->selector, &procs, &n) != MG_OK)
         return;
@@ -127,10 +128,10 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     observed_rank *k = &o->ranks[r];
     if (decided(k) || !k->found_at || k->remote)
         return;
-    mg_observe_cause before = k->cause;
+    rank_observe_cause before = k->cause;
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
-        mg_rank_sight fresh;
+        rank_observe_sight fresh;
         if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_OK)
             k->sight = fresh;
         else
@@ -139,17 +140,17 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     /* gone before its records came: what it published is known once the streams end */
     if (k->ended && !k->published && k->unsure && !job_ended)
         return;
-    mg_observe_input in = {.sight = &k->sight,
-                           .expected = o->js->flavor,
-                           .published = k->published,
-                           .calls = k->calls,
-                           .sibling_published_for = sibling_published_for,
-                           .sibling_calls = sibling_calls,
-                           .age = now - k->found_at,
-                           .ended = k->ended || job_ended,
-                           .stopped = o->stopped,
-                           .by_stack = !o->published,
-                           .node_agents = o->node_agents};
+    rank_observe_input in = {.sight = &k->sight,
+                             .expected = o->js->flavor,
+                             .published = k->published,
+                             .calls = k->calls,
+                             .sibling_published_for = sibling_published_for,
+                             .sibling_calls = sibling_calls,
+                             .age = now - k->found_at,
+                             .ended = k->ended || job_ended,
+                             .stopped = o->stopped,
+                             .by_stack = !o->published,
+                             .node_agents = o->node_agents};
     k->cause = rank_observe_decide(&in);
     rank_observe_explain(&in, k->cause, k->detail, sizeof k->detail);
     if (o->on_verdict && (k->cause != before || !k->told))
@@ -166,7 +167,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
                 k->pid, k->detail);
 }
 
-void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx)
+void observe_ranks_on_verdict(observe_ranks *o, observe_ranks_verdict_fn fn, void *ctx)
 {
     o->on_verdict = fn;
     o->verdict_ctx = ctx;
@@ -182,8 +183,8 @@ void observe_ranks_job_stopped(observe_ranks *o)
     o->stopped = 1;
 }
 
-int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_observe_cause cause,
-                         const char *detail)
+int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node,
+                         rank_observe_cause cause, const char *detail)
 {
     if (!size_table(o) || r < 0 || r >= o->nranks || decided(&o->ranks[r]))
         return 0;
@@ -196,7 +197,7 @@ int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_
     if (o->stopped && !(o->published && o->published(o->ctx, r, &calls) > 0) &&
         rank_observe_stopped(cause) != cause) {
         cause = rank_observe_stopped(cause);
-        mg_observe_input in = {.sight = &k->sight};
+        rank_observe_input in = {.sight = &k->sight};
         rank_observe_explain(&in, cause, k->detail, sizeof k->detail);
     } else
         snprintf(k->detail, sizeof k->detail, "%s", detail);
@@ -236,7 +237,7 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
     return newly_blind;
 }
 
-mg_observe_cause observe_ranks_cause(const observe_ranks *o, int r)
+rank_observe_cause observe_ranks_cause(const observe_ranks *o, int r)
 {
     return r >= 0 && r < o->nranks ? o->ranks[r].cause : MG_OBSERVE_PENDING;
 }

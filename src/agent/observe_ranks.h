@@ -13,7 +13,7 @@ typedef struct observe_ranks observe_ranks;
  * state segment, its event ring), with *calls the MPI calls seen since; -1 when that may still be
  * learnt later (records on their way through agents and leaves): a rank whose process is gone is
  * then judged at the job's end, not at once. */
-typedef int (*observe_published_fn)(void *ctx, int rank, uint64_t *calls);
+typedef int (*observe_ranks_published_fn)(void *ctx, int rank, uint64_t *calls);
 
 /* Published through the state module (js->ranks[r].state): run, and hang's shm sampler. ctx is
  * the job_session. */
@@ -23,7 +23,8 @@ int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
  * (hang's ptrace sampler on a job it attached to or reads through agents on this machine), and a
  * rank is blind when nothing in it is MPI. NULL when out of memory (the caller says so and exits
  * 70). */
-observe_ranks *observe_ranks_create(job_session *js, observe_published_fn published, void *ctx);
+observe_ranks *observe_ranks_create(job_session *js, observe_ranks_published_fn published,
+                                    void *ctx);
 void observe_ranks_destroy(observe_ranks *o);
 
 /* Looks at the ranks again (at most every OBSERVE_RANKS_PERIOD_S unless job_ended) and prints
@@ -45,18 +46,18 @@ void observe_ranks_job_stopped(observe_ranks *o);
 /* Where a rank's verdicts go when not to stderr: a node agent of check sends each to the detector,
  * the observed ones too, whenever a rank's verdict changes, and the first one even while pending
  * (the detector then knows which agent owns the rank). */
-typedef void (*observe_verdict_fn)(void *ctx, int rank, int pid, mg_observe_cause cause,
-                                   const char *detail);
-void observe_ranks_on_verdict(observe_ranks *o, observe_verdict_fn fn, void *ctx);
+typedef void (*observe_ranks_verdict_fn)(void *ctx, int rank, int pid, rank_observe_cause cause,
+                                         const char *detail);
+void observe_ranks_on_verdict(observe_ranks *o, observe_ranks_verdict_fn fn, void *ctx);
 
 /* Takes a verdict on rank r given on its node (by check's node agent, or the loss of that agent),
  * which this observer then never judges itself; a blind one is printed as a local one is, with the
  * node's name. A blind verdict stays. Returns 1 when r was found blind by this call. */
-int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node, mg_observe_cause cause,
-                         const char *detail);
+int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node,
+                         rank_observe_cause cause, const char *detail);
 
 /* The verdict on rank r so far (MG_OBSERVE_PENDING for a rank not known). */
-mg_observe_cause observe_ranks_cause(const observe_ranks *o, int r);
+rank_observe_cause observe_ranks_cause(const observe_ranks *o, int r);
 /* Ranks with a blind verdict; ranks with the verdict "observed". */
 int observe_ranks_blind(const observe_ranks *o);
 int observe_ranks_observed(const observe_ranks *o);

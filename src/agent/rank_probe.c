@@ -16,19 +16,19 @@
 /* What asked for a ptrace sample, for the held time's breakdown. */
 enum probe_purpose { PURPOSE_MODEL, PURPOSE_SCAN, PURPOSE_STACKS, PURPOSES };
 
-/* The held time of one purpose's samples, by phase (sampler_sample). */
+/* The held time of one purpose's samples, by phase (sampler_ptrace_result). */
 typedef struct probe_costs {
     uint64_t samples;
     int64_t held_ns, stop_ns, wait_ns, unwind_ns, release_ns;
 } probe_costs;
 
-struct mg_rank_probe {
-    mg_probe_kind kind;
+struct rank_probe {
+    rank_probe_kind kind;
     int rank;
     int pid;
-    char token[64];             /* ptrace: the job's, to map the segment once it is published */
-    const mg_rank_state *state; /* shm; ptrace: the segment of a job mpiguard started, or NULL */
-    sampler_ptrace *sampler;    /* ptrace, opened on first need */
+    char token[64];          /* ptrace: the job's, to map the segment once it is published */
+    const rank_state *state; /* shm; ptrace: the segment of a job mpiguard started, or NULL */
+    sampler_ptrace *sampler; /* ptrace, opened on first need */
     uint64_t last_counter;
     uint64_t last_others; /* the calls among them that do not poll */
     int read_before;
@@ -36,7 +36,7 @@ struct mg_rank_probe {
         frame_moves; /* ptrace without the library's counter: its stand-in (count_frame_moves) */
     uint64_t last_digest;
     int digest_before;
-    mg_fn last_fn;                  /* ptrace: the MPI function it was last seen in */
+    mpi_function_ids_fn last_fn;    /* ptrace: the MPI function it was last seen in */
     int last_in_mpi;                /* ptrace: the latest sample's verdict */
     int counter_readings_left;      /* ptrace: readings the counter alone may answer before the next
                                        sample must be taken */
@@ -44,22 +44,22 @@ struct mg_rank_probe {
                                        found the rank stopped from outside, -1 when it did not */
     probe_costs costs[PURPOSES];
     uint64_t by_segment[PURPOSES]; /* ptrace: readings the segment answered without a stop */
-    mg_rank_probe *next_open;
+    rank_probe *next_open;
 };
 
 /* Open probes, so a signal handler can abort their samples. Only the sampling thread links and
  * unlinks; the handler only walks the list and stores an atomic flag in each sampler. */
-static mg_rank_probe *_Atomic open_probes;
+static rank_probe *_Atomic open_probes;
 
 static int process_exited(int pid)
 {
     return mg_process_state_gone(rank_scan_process_state(pid));
 }
 
-int rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out)
+int rank_probe_open(rank_probe_kind kind, const char *token, int rank, int pid, rank_probe **out)
 {
     *out = NULL;
-    mg_rank_probe *p = calloc(1, sizeof *p);
+    rank_probe *p = calloc(1, sizeof *p);
     if (!p)
         return MG_ENOMEM;
     p->kind = kind;
@@ -84,7 +84,7 @@ int rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg
     return MG_OK;
 }
 
-static int open_sampler(mg_rank_probe *p)
+static int open_sampler(rank_probe *p)
 {
     if (p->sampler)
         return MG_OK;
@@ -100,7 +100,7 @@ static int open_sampler(mg_rank_probe *p)
  * between its other calls is nearly always the poll; others moving says it made other calls in
  * between (hpcc's MPIRandomAccess, read "in MPI_Testany" at every scan while it posted its sends:
  * issue 29's false alarms under ptrace and shm). */
-static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *out)
+static void apply_counter(rank_probe *p, uint64_t others, rank_probe_reading *out)
 {
     int moved = p->read_before && out->counter != p->last_counter;
     int polling = mpi_function_ids_class_of(out->fn) == MG_CLASS_POLL;
@@ -114,15 +114,16 @@ static void apply_counter(mg_rank_probe *p, uint64_t others, mg_probe_reading *o
 }
 
 /* Under ptrace without the library's call counter (a job attached to), its stand-in: how many times
- * its frames around the call were seen to change between two readings inside MPI (sampler_sample.
- * frames_digest), each time a return from MPI at least. Until its first reading inside MPI a rank
- * read outside reads as still, as the library's count would be for a rank that makes no call (one
- * already looping when the watch began), and that first reading counts as a call. Once it was read
- * inside, a reading outside is not counted: it may have come back to MPI between two readings,
- * unseen. Every rule that reads a counter reads this one: a rank whose frames changed between two
- * readings in a call that does not poll progressed; one in a polling call whose frames change polls
- * on (its loop's locals), as a counter would say. */
-static void count_frame_moves(mg_rank_probe *p, const sampler_sample *sample, mg_probe_reading *out)
+ * its frames around the call were seen to change between two readings inside MPI
+ * (sampler_ptrace_result. frames_digest), each time a return from MPI at least. Until its first
+ * reading inside MPI a rank read outside reads as still, as the library's count would be for a rank
+ * that makes no call (one already looping when the watch began), and that first reading counts as a
+ * call. Once it was read inside, a reading outside is not counted: it may have come back to MPI
+ * between two readings, unseen. Every rule that reads a counter reads this one: a rank whose frames
+ * changed between two readings in a call that does not poll progressed; one in a polling call whose
+ * frames change polls on (its loop's locals), as a counter would say. */
+static void count_frame_moves(rank_probe *p, const sampler_ptrace_result *sample,
+                              rank_probe_reading *out)
 {
     if (out->in_mpi ? !sample->frames_known : p->digest_before)
         return;
@@ -138,11 +139,11 @@ static void count_frame_moves(mg_rank_probe *p, const sampler_sample *sample, mg
     apply_counter(p, polling ? p->last_others : p->frame_moves, out);
 }
 
-static int read_shm(mg_rank_probe *p, const mg_rank_state *s, mg_probe_reading *out)
+static int read_shm(rank_probe *p, const rank_state *s, rank_probe_reading *out)
 {
     out->counter_known = 1;
     out->counter = atomic_load_explicit(&s->calls, memory_order_relaxed);
-    out->fn = (mg_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
+    out->fn = (mpi_function_ids_fn)atomic_load_explicit(&s->current_fn, memory_order_relaxed);
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
     apply_counter(p, atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed), out);
@@ -159,7 +160,7 @@ enum { COUNTER_READINGS_PER_SAMPLE = 3 };
  * again, so a rank that turned to polling (its counter moving all the same) is caught inside the
  * polling call within that many readings and sampled every time from then on; scans with the CPU
  * time (the verification) always sample. Returns 1 when *out is answered. */
-static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+static int read_counter_only(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
     uint64_t counter, polls;
     if (with_cpu_time || p->counter_readings_left == 0 ||
@@ -175,14 +176,14 @@ static int read_counter_only(mg_rank_probe *p, int with_cpu_time, mg_probe_readi
     return 1;
 }
 
-static int sample_for(mg_rank_probe *p, enum probe_purpose purpose, const sampler_sample **out)
+static int sample_for(rank_probe *p, enum probe_purpose purpose, const sampler_ptrace_result **out)
 {
     int rc = open_sampler(p);
     if (rc == MG_OK)
         rc = sampler_ptrace_sample(p->sampler, out);
     /* a sample that stopped no thread in time held them all the same, waiting */
     if (rc == MG_OK || rc == MG_ETIMEOUT) {
-        const sampler_sample *s = *out;
+        const sampler_ptrace_result *s = *out;
         probe_costs *c = &p->costs[purpose];
         c->samples++;
         c->held_ns += s->held_ns;
@@ -205,7 +206,7 @@ enum { RESTOP_CPU_NS = 1000000 };
  * running rank's). Its main thread's CPU time, moved by no more than the stop itself costs, tells
  * it has not run (a SIGCONT and a new stop in between would show). Returns 1 when *out is answered
  * with the latest sample's. */
-static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
+static int read_still_stopped(rank_probe *p, rank_probe_reading *out)
 {
     int64_t cpu_ns = out->cpu_time_ns, slices;
     if (!out->stopped || p->sampled_stopped_cpu_ns < 0)
@@ -227,7 +228,7 @@ static int read_still_stopped(mg_rank_probe *p, mg_probe_reading *out)
  * was read first), and an error here read as a rank gone (CI: a rank waiting forever "has
  * exited"). The call counter, read without a stop, tells whether it progressed; where it is, the
  * latest sample. */
-static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
+static void read_unstopped(rank_probe *p, rank_probe_reading *out)
 {
     uint64_t polls;
     out->fn = p->last_fn;
@@ -241,7 +242,7 @@ static void read_unstopped(mg_rank_probe *p, mg_probe_reading *out)
  * mapped by the first reading that finds it; NULL while there is none, or when another process
  * published it (a wrapper that forked the rank). The counter read before was the library's count
  * of calls entered, the segment's is of calls completed: its first reading compares with none. */
-static const mg_rank_state *segment(mg_rank_probe *p)
+static const rank_state *segment(rank_probe *p)
 {
     if (!p->state && p->token[0] && rank_state_reader_open(p->token, p->rank, &p->state) == MG_OK)
         p->read_before = 0;
@@ -250,11 +251,11 @@ static const mg_rank_state *segment(mg_rank_probe *p)
 
 /* A scan's reading of a rank its segment reads outside MPI, by its stack (read_segment). A stop
  * that timed out leaves the segment's answer. */
-static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
+static int read_stack_verdict(rank_probe *p, rank_probe_reading *out)
 {
     if (read_still_stopped(p, out))
         return MG_OK;
-    const sampler_sample *sample;
+    const sampler_ptrace_result *sample;
     int rc = sample_for(p, PURPOSE_SCAN, &sample);
     if (rc == MG_ENOENT) {
         out->exited = 1;
@@ -269,7 +270,7 @@ static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
     out->frozen_ns = sample->held_ns - sample->stop_ns;
     out->exited = sample->verdict == STACK_EXITED;
     if (sample->verdict == STACK_IN_MPI) {
-        mg_fn fn = mpi_function_ids_lookup(sample->mpi_function);
+        mpi_function_ids_fn fn = mpi_function_ids_lookup(sample->mpi_function);
         out->in_mpi = 1;
         out->fn = fn == MG_FN_NONE ? out->fn : fn;
     }
@@ -287,9 +288,9 @@ static int read_stack_verdict(mg_rank_probe *p, mg_probe_reading *out)
  * MPI at one count for a computation hang's culprit, and only its stack tells a call the wrappers
  * do not see (as every reading did before). Returns 0 with *out set, -1 when the segment cannot
  * answer (none mapped, another process's), or the sampler's error. */
-static int read_segment(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+static int read_segment(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
-    const mg_rank_state *s = segment(p);
+    const rank_state *s = segment(p);
     if (!s)
         return -1;
     read_shm(p, s, out);
@@ -299,7 +300,7 @@ static int read_segment(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *o
     return MG_OK;
 }
 
-static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+static int read_state(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
     if (p->kind == MG_PROBE_SHM)
         return read_shm(p, p->state, out);
@@ -312,7 +313,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
         read_unstopped(p, out);
         return MG_OK;
     }
-    const sampler_sample *sample;
+    const sampler_ptrace_result *sample;
     rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
     if (rc == MG_ENOENT) {
         out->exited = 1;
@@ -352,7 +353,7 @@ static int read_state(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out
 
 /* What /proc says of the process: gone, runnable, stopped from outside, and with_cpu_time its CPU
  * time; the rest of *out unknown. */
-static void read_process(int pid, int with_cpu_time, mg_probe_reading *out)
+static void read_process(int pid, int with_cpu_time, rank_probe_reading *out)
 {
     *out = mg_probe_reading_unknown();
     char state = rank_scan_process_state(pid);
@@ -363,7 +364,7 @@ static void read_process(int pid, int with_cpu_time, mg_probe_reading *out)
         rank_scan_cpu_time(pid, &out->cpu_time_ns, &out->cpu_slices);
 }
 
-int rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
+int rank_probe_read(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
     /* before the MPI state: a ptrace reading stops and resumes the process, and its state just
      * after tells more of the sampler than of the rank (ptrace's sample says exited again); and
@@ -374,8 +375,8 @@ int rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out)
     return read_state(p, with_cpu_time, out);
 }
 
-int rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                            mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out)
+int rank_probe_read_opening(rank_probe_kind kind, const char *token, int rank, int pid,
+                            rank_probe **probe, int with_cpu_time, rank_probe_reading *out)
 {
     int rc = *probe ? MG_OK : rank_probe_open(kind, token, rank, pid, probe);
     if (rc == MG_ENOENT) {
@@ -393,14 +394,14 @@ int rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int
 
 /* The rank's stacks now, through ptrace whatever the probe's kind (for the diagnosis). *out is
  * owned by the probe until the next call or close. */
-static int rank_probe_stacks(mg_rank_probe *p, const sampler_sample **out)
+static int rank_probe_stacks(rank_probe *p, const sampler_ptrace_result **out)
 {
     return sample_for(p, PURPOSE_STACKS, out);
 }
 
 /* Says with -v what ptrace samples held the rank, by purpose and phase (the benchmarks read it:
  * bench/hang/held_under_load.sh). */
-static void say_costs(const mg_rank_probe *p)
+static void say_costs(const rank_probe *p)
 {
     static const char *const purposes[] = {"model", "scan", "stacks"};
     for (int k = 0; k < PURPOSES; k++) {
@@ -419,11 +420,11 @@ static void say_costs(const mg_rank_probe *p)
                 (unsigned long long)p->by_segment[PURPOSE_SCAN]);
 }
 
-void rank_probe_stack(mg_rank_probe *p, rank_stack *out)
+void rank_probe_stack(rank_probe *p, rank_stack *out)
 {
     stack_from_sample(NULL, out);
     for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
-        const sampler_sample *sample;
+        const sampler_ptrace_result *sample;
         int rc = rank_probe_stacks(p, &sample);
         if (rc == MG_OK) {
             sampler_ptrace_add_sources(p->sampler);
@@ -434,15 +435,15 @@ void rank_probe_stack(mg_rank_probe *p, rank_stack *out)
     }
 }
 
-void rank_probe_close(mg_rank_probe *p)
+void rank_probe_close(rank_probe *p)
 {
     if (!p)
         return;
-    mg_rank_probe *head = atomic_load(&open_probes);
+    rank_probe *head = atomic_load(&open_probes);
     if (head == p) {
         atomic_store(&open_probes, p->next_open);
     } else {
-        for (mg_rank_probe *q = head; q; q = q->next_open)
+        for (rank_probe *q = head; q; q = q->next_open)
             if (q->next_open == p) {
                 q->next_open = p->next_open;
                 break;
@@ -456,7 +457,7 @@ void rank_probe_close(mg_rank_probe *p)
 
 void rank_probe_abort_all(void)
 {
-    for (mg_rank_probe *q = atomic_load(&open_probes); q; q = q->next_open)
+    for (rank_probe *q = atomic_load(&open_probes); q; q = q->next_open)
         if (q->sampler)
             sampler_ptrace_abort(q->sampler);
 }

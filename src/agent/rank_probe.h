@@ -10,12 +10,12 @@
 
 #include <stdint.h>
 
-typedef enum mg_probe_kind { MG_PROBE_SHM, MG_PROBE_PTRACE } mg_probe_kind;
+typedef enum rank_probe_kind { MG_PROBE_SHM, MG_PROBE_PTRACE } rank_probe_kind;
 
-typedef struct mg_probe_reading {
+typedef struct rank_probe_reading {
     int exited; /* the process is gone (or a zombie) */
     int in_mpi; /* a thread is inside MPI, or the rank polls (MPI_Test or MPI_Iprobe in a loop) */
-    mg_fn fn;   /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
+    mpi_function_ids_fn fn; /* the MPI function it is in, or last called; MG_FN_NONE when unknown */
     int progressed;    /* made a non-polling MPI call since the previous reading (counter known) */
     int counter_known; /* counter is valid: shm always; ptrace when the process holds the
                           interposition library's counter (a job mpiguard started), else when the
@@ -24,7 +24,7 @@ typedef struct mg_probe_reading {
     uint64_t counter;  /* MPI calls completed (shm) or entered (ptrace); under ptrace without the
                           library, the times its frames were seen to change inside MPI, and its
                           first reading inside after readings outside (its stand-in,
-                          sampler_sample.frames_digest): only its moves matter */
+                          sampler_ptrace_result.frames_digest): only its moves matter */
     int64_t held_ns;   /* ptrace (0 under shm): from the first seize to the release; a thread that
                           was not running when interrupted stops only once scheduled, so this
                           bounds the time the process lost from above */
@@ -35,21 +35,21 @@ typedef struct mg_probe_reading {
                           by another tracer), never by this reading's own ptrace stop */
     int64_t cpu_time_ns; /* both, when asked for (with_cpu_time): its main thread's CPU time so */
     int64_t cpu_slices;  /* far and the slices it came in (rank_scan_cpu_time); -1: unknown */
-} mg_probe_reading;
+} rank_probe_reading;
 
 /* A reading that knows nothing yet (no function, CPU time unknown): what a caller fills in. */
-static inline mg_probe_reading mg_probe_reading_unknown(void)
+static inline rank_probe_reading mg_probe_reading_unknown(void)
 {
-    return (mg_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_slices = -1};
+    return (rank_probe_reading){.fn = MG_FN_NONE, .cpu_time_ns = -1, .cpu_slices = -1};
 }
 
-typedef struct mg_rank_probe mg_rank_probe;
+typedef struct rank_probe rank_probe;
 
 /* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it; under
  * ptrace, NULL or "" for a rank whose segment must not be read). Does not stop the process.
  * MG_ENOENT when the process is gone or, for shm, has not published yet; MG_EPERM when ptrace is
  * refused; MG_ENOMEM. */
-int rank_probe_open(mg_probe_kind kind, const char *token, int rank, int pid, mg_rank_probe **out);
+int rank_probe_open(rank_probe_kind kind, const char *token, int rank, int pid, rank_probe **out);
 
 /* What a reading needs beyond the process's state (rank_probe_read's with_cpu_time, a set of
  * bits; a true value is MG_PROBE_CPU_TIME): the CPU time; and GAP_ONLY, the CPU time and counter
@@ -67,25 +67,25 @@ enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
  * and stopped only for a scan (with the CPU time, not GAP_ONLY) that finds it outside MPI: its
  * stack's verdict then stands. Returns 0 (an exited process is a reading, not an error) or the
  * sampler's error. */
-int rank_probe_read(mg_rank_probe *p, int with_cpu_time, mg_probe_reading *out);
+int rank_probe_read(rank_probe *p, int with_cpu_time, rank_probe_reading *out);
 
 /* Reads the rank through *probe, opening it first when *probe is NULL (arguments as for
  * rank_probe_open and rank_probe_read). A rank with nothing to open reads as exited when its
  * process is gone, else as still starting (in MPI_Init: it has not published its state yet), with
  * what /proc says of the process (stopped, runnable, its CPU time). 0
  * with *out set, or the error of the open or the read. */
-int rank_probe_read_opening(mg_probe_kind kind, const char *token, int rank, int pid,
-                            mg_rank_probe **probe, int with_cpu_time, mg_probe_reading *out);
+int rank_probe_read_opening(rank_probe_kind kind, const char *token, int rank, int pid,
+                            rank_probe **probe, int with_cpu_time, rank_probe_reading *out);
 
 /* The stack a report shows (stack_from_sample), through ptrace. A sample that caught no frame
  * of that thread is taken again, up to RANK_PROBE_STACK_TRIES samples in all: on a loaded node a
  * thread may not stop within the sampler's timeout (it is then late, and the next sample takes
  * it). An exited process or a refusal gives an empty stack at once. */
 enum { RANK_PROBE_STACK_TRIES = 3 };
-void rank_probe_stack(mg_rank_probe *p, rank_stack *out);
+void rank_probe_stack(rank_probe *p, rank_stack *out);
 
 /* Releases the process (detaching under ptrace) and frees p; NULL is accepted. */
-void rank_probe_close(mg_rank_probe *p);
+void rank_probe_close(rank_probe *p);
 
 /* Makes every ongoing and later ptrace sample of every open probe give up at once and release its
  * process. Async-signal-safe: for mpiguard's SIGINT/SIGTERM handler. */

@@ -165,7 +165,7 @@ static int maps_mpi_library(const char *proc_root, int pid)
     return found;
 }
 
-static int selected(const mg_rank_selector *sel, const char *env, size_t len)
+static int selected(const rank_scan_selector *sel, const char *env, size_t len)
 {
     if (sel->token) {
         const char *v = environ_lookup(env, len, MG_ENV_JOB_TOKEN);
@@ -211,7 +211,7 @@ static int is_ancestor(const proc_entry *all, size_t n, const int *ppid_of, int 
 
 static int by_rank(const void *a, const void *b)
 {
-    const mg_rank_proc *x = a, *y = b;
+    const rank_scan_proc *x = a, *y = b;
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
@@ -243,7 +243,7 @@ static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t
 /* Every process of proc_root but this one (all) and those the selector picks with a rank in their
  * environment, or without one for any_process (cand); both arrays the caller's to free, also on
  * failure. 0, MG_EIO, MG_ENOMEM. */
-static int read_processes(const char *proc_root, const mg_rank_selector *sel, proc_entry **all,
+static int read_processes(const char *proc_root, const rank_scan_selector *sel, proc_entry **all,
                           size_t *nall, proc_entry **cand, size_t *ncand)
 {
     DIR *dir = opendir(proc_root);
@@ -282,8 +282,8 @@ static int read_processes(const char *proc_root, const mg_rank_selector *sel, pr
 
 /* Keeps, at the front of cand, the candidates below the selector's ancestor (all of them without
  * one), one per rank; returns how many, or SIZE_MAX when out of memory. */
-static size_t keep_ranks(const char *proc_root, const mg_rank_selector *sel, const proc_entry *all,
-                         size_t nall, proc_entry *cand, size_t ncand)
+static size_t keep_ranks(const char *proc_root, const rank_scan_selector *sel,
+                         const proc_entry *all, size_t nall, proc_entry *cand, size_t ncand)
 {
     int *ppid_of = malloc((nall ? nall : 1) * sizeof *ppid_of);
     if (!ppid_of)
@@ -303,7 +303,8 @@ static size_t keep_ranks(const char *proc_root, const mg_rank_selector *sel, con
     return kept;
 }
 
-int rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out, size_t *count)
+int rank_scan(const char *proc_root, const rank_scan_selector *sel, rank_scan_proc **out,
+              size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -313,12 +314,12 @@ int rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc *
     size_t kept = rc == MG_OK ? keep_ranks(proc_root, sel, all, nall, cand, ncand) : 0;
     if (kept == SIZE_MAX)
         rc = MG_ENOMEM;
-    mg_rank_proc *result = rc == MG_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
+    rank_scan_proc *result = rc == MG_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
     if (rc == MG_OK && !result)
         rc = MG_ENOMEM;
     if (rc == MG_OK) {
         for (size_t i = 0; i < kept; i++)
-            result[i] = (mg_rank_proc){
+            result[i] = (rank_scan_proc){
                 .pid = cand[i].pid, .rank = cand[i].rank, .size = cand[i].size};
         qsort(result, kept, sizeof *result, by_rank);
         *out = result;

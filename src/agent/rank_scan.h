@@ -7,20 +7,20 @@
 #include <stdint.h>
 
 /* Which job: exactly one of the three fields is set. */
-typedef struct mg_rank_selector {
+typedef struct rank_scan_selector {
     const char *token;        /* MPIGUARD_JOB_TOKEN injected by mpiguard into the ranks */
     int any_process;          /* with token: every process that carries it, as MPIGUARD_JOB_TOKEN
                                  or MPIGUARD_JOB_TREE, with a rank variable or not (rank -1), none
                                  merged: what of a job may be left (a launcher's daemons) */
     int ancestor_pid;         /* a launcher's pid: the ranks are its descendants (attach) */
     const char *slurm_job_id; /* SLURM_JOB_ID (ranks are children of slurmstepd, not of srun) */
-} mg_rank_selector;
+} rank_scan_selector;
 
-typedef struct mg_rank_proc {
+typedef struct rank_scan_proc {
     int pid;
     int rank;
     int size; /* world size from the environment, or -1 when it does not say */
-} mg_rank_proc;
+} rank_scan_proc;
 
 /* Scans /proc and returns the rank processes of the selected job, sorted by rank, in a malloc'd
  * array (*out, *count; free with free()). A process that vanishes while being read is skipped.
@@ -28,7 +28,7 @@ typedef struct mg_rank_proc {
  * rank forked), the one that maps an MPI library wins, and among those the deepest descendant
  * (with any_process, every one is kept).
  * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
-int rank_scan(const char *proc_root, const mg_rank_selector *sel, mg_rank_proc **out,
+int rank_scan(const char *proc_root, const rank_scan_selector *sel, rank_scan_proc **out,
               size_t *count);
 
 /* The state letter of a process from /proc/PID/stat ('R', 'S', 'D', 'T', 't', 'Z', ...), or 0 when

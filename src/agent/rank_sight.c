@@ -48,7 +48,7 @@ static int list_names(const char *list, const char *library)
     return 0;
 }
 
-static int read_maps(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
+static int read_maps(const char *proc_root, int pid, const char *library, rank_observe_sight *out)
 {
     char path[256], line[4096];
     snprintf(path, sizeof path, "%s/%d/maps", proc_root, pid);
@@ -83,9 +83,9 @@ static int other_node(const char *proc_root, int pid)
     return n != m || memcmp(theirs, ours, (size_t)n) != 0;
 }
 
-int rank_sight_read(const char *proc_root, int pid, const char *library, mg_rank_sight *out)
+int rank_sight_read(const char *proc_root, int pid, const char *library, rank_observe_sight *out)
 {
-    *out = (mg_rank_sight){0};
+    *out = (rank_observe_sight){0};
     int rc = rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload,
                                    sizeof out->preload);
     if (rc == MG_ENOMEM)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int rank_state_reader_open(const char *token, int rank, const mg_rank_state **out)
+int rank_state_reader_open(const char *token, int rank, const rank_state **out)
 {
     *out = NULL;
     char name[128];
@@ -20,7 +20,7 @@ int rank_state_reader_open(const char *token, int rank, const mg_rank_state **ou
     if (fd < 0)
         return MG_ENOENT;
     struct stat st;
-    const mg_rank_state *s = MAP_FAILED;
+    const rank_state *s = MAP_FAILED;
     if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *s)
         s = mmap(NULL, sizeof *s, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
@@ -35,7 +35,7 @@ int rank_state_reader_open(const char *token, int rank, const mg_rank_state **ou
     return MG_OK;
 }
 
-void rank_state_reader_close(const mg_rank_state *state)
+void rank_state_reader_close(const rank_state *state)
 {
     if (state)
         munmap((void *)state, sizeof *state);

@@ -7,8 +7,8 @@
 
 /* Maps the segment of (token, rank) read-only. The mapping stays valid after the rank unlinks it at
  * MPI_Finalize. MG_ENOENT while the rank has not published yet; MG_EVERSION for another layout. */
-int rank_state_reader_open(const char *token, int rank, const mg_rank_state **out);
-void rank_state_reader_close(const mg_rank_state *state);
+int rank_state_reader_open(const char *token, int rank, const rank_state **out);
+void rank_state_reader_close(const rank_state *state);
 
 /* Removes every state segment of the job's token still in /dev/shm; returns how many it removed. */
 int rank_state_reader_remove_all(const char *token);

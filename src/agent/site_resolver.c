@@ -118,7 +118,7 @@ static int grow(site_resolver *r)
     return MG_OK;
 }
 
-static void fill(const site_entry *e, site_info *out)
+static void fill(const site_entry *e, site_resolver_info *out)
 {
     out->function = e->function;
     out->file = e->file;
@@ -127,7 +127,7 @@ static void fill(const site_entry *e, site_info *out)
     out->line_is_procedure = e->line_is_procedure;
 }
 
-int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_info *site)
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_resolver_info *site)
 {
     if (2 * (r->used + 1) > r->cap && grow(r) != MG_OK)
         return MG_ENOMEM;
@@ -145,7 +145,7 @@ int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_in
     return MG_OK;
 }
 
-int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out)
+int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_resolver_info *out)
 {
     memset(out, 0, sizeof *out);
     const site_entry *e = addr ? slot(r, rank, addr) : NULL;
@@ -235,9 +235,9 @@ static void leave_mpi_cxx_bindings(Dwfl_Module *m, Dwarf_Addr pc, const char **f
 /* Resolves pc in m (NULL: unknown), a call of `called` (NULL: unknown), and caches the answer
  * under (key, addr). */
 static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Module *m,
-                             Dwarf_Addr pc, const char *called, site_info *out)
+                             Dwarf_Addr pc, const char *called, site_resolver_info *out)
 {
-    site_info site = {0};
+    site_resolver_info site = {0};
     if (m) {
         site.function = dwfl_module_addrname(m, pc);
         Dwfl_Line *l = dwfl_module_getsrc(m, pc);
@@ -259,7 +259,7 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
 }
 
 int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, const char *called,
-                         site_info *out)
+                         site_resolver_info *out)
 {
     if (!addr || site_resolver_cached(r, rank, addr, out))
         return 0;
@@ -296,7 +296,7 @@ static long object_of(site_resolver *r, const char *path)
 }
 
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
-                                const char *called, site_info *out)
+                                const char *called, site_resolver_info *out)
 {
     memset(out, 0, sizeof *out);
     long i = offset ? object_of(r, object) : -1;

@@ -10,7 +10,7 @@
 
 typedef struct site_resolver site_resolver;
 
-typedef struct site_info {
+typedef struct site_resolver_info {
     const char *function; /* NULL when unknown */
     const char *file;     /* NULL when unknown (no debug information) */
     int line;             /* 0 when unknown */
@@ -23,7 +23,7 @@ typedef struct site_info {
      * (docs/design/platform-notes.md, "gfortran 12's line table"), and the source did not show
      * which statement is the call's either, so the call's own line is unknown */
     int line_is_procedure;
-} site_info;
+} site_resolver_info;
 
 /* Errors: MG_ENOMEM. */
 int site_resolver_create(site_resolver **out);
@@ -39,18 +39,18 @@ void site_resolver_prepare(site_resolver *r, int pid);
  * into the resolver and stays valid until destroy. A process that is gone leaves every field
  * unknown. */
 int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, const char *called,
-                         site_info *out);
+                         site_resolver_info *out);
 /* Resolves a return address given as its offset from the start of the ELF object that held it
  * (dladdr's dli_fbase) and the object's path, read from the file: for sites reported after the
  * process is gone (the protection module's events), of a call of `called` as for
  * site_resolver_lookup. Cached per (object, offset); the return value and *out as for
  * site_resolver_lookup. A file that cannot be read leaves every field unknown. */
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
-                                const char *called, site_info *out);
+                                const char *called, site_resolver_info *out);
 /* Stores a site resolved elsewhere (another agent); site's strings are copied. Errors:
  * MG_ENOMEM. */
-int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_info *site);
+int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_resolver_info *site);
 /* The cached site of (rank, addr), or 0 when never resolved. */
-int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_info *out);
+int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_resolver_info *out);
 
 #endif

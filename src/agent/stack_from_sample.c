@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The thread whose stack tells the story: the first in an MPI call, else the main thread. */
-static const sampler_thread *telling_thread(const sampler_sample *sample)
+static const sampler_ptrace_thread *telling_thread(const sampler_ptrace_result *sample)
 {
     for (size_t i = 0; i < sample->nthreads; i++)
         if (sample->threads[i].mpi_function)
@@ -27,7 +27,7 @@ static const char *base_name(const char *path)
 }
 
 /* The outermost MPI entry frame of t, or t->nframes. */
-static size_t outermost_entry(const sampler_thread *t)
+static size_t outermost_entry(const sampler_ptrace_thread *t)
 {
     size_t entry = t->nframes;
     for (size_t i = 0; i < t->nframes; i++)
@@ -36,17 +36,17 @@ static size_t outermost_entry(const sampler_thread *t)
     return entry;
 }
 
-void stack_from_sample(const sampler_sample *sample, rank_stack *out)
+void stack_from_sample(const sampler_ptrace_result *sample, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
-    const sampler_thread *t = sample ? telling_thread(sample) : NULL;
+    const sampler_ptrace_thread *t = sample ? telling_thread(sample) : NULL;
     if (!t)
         return;
     snprintf(out->mpi_function, sizeof out->mpi_function, "%s",
              t->mpi_function ? t->mpi_function : "");
     size_t entry = outermost_entry(t);
     for (size_t i = 0; i < t->nframes && out->nframes < RANK_STACK_MAX_FRAMES; i++) {
-        const stack_frame *f = &t->frames[i];
+        const stack_classify_frame *f = &t->frames[i];
         const char *module = base_name(f->module);
         if (is_mpiguard(module) && i != entry)
             continue;

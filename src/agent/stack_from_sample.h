@@ -9,6 +9,6 @@
  * interposition library's wrappers and modules) are left out, except the MPI entry the
  * application called when the library holds it (its MPI_X wrapper), so the stack reads as if
  * mpiguard were not there. */
-void stack_from_sample(const sampler_sample *sample, rank_stack *out);
+void stack_from_sample(const sampler_ptrace_result *sample, rank_stack *out);
 
 #endif

@@ -19,8 +19,8 @@
 
 typedef struct stage {
     int output;
-    agent_buf out;  /* frames not written yet */
-    agent_buf ends; /* END frames, held until the stage ends */
+    agent_proto_buf out;  /* frames not written yet */
+    agent_proto_buf ends; /* END frames, held until the stage ends */
     tbon_leaf *leaf;
     const tbon_stage_params *params;
     const int32_t *share; /* the share, once known (tbon_stage_params) */
@@ -40,7 +40,8 @@ typedef struct stage {
     int *answers_out; /* per input: tbon_stage_params.answers_out, -1 once that child went away */
 } stage;
 
-static int append_frame(agent_buf *b, agent_msg_type type, const uint8_t *payload, size_t len)
+static int append_frame(agent_proto_buf *b, agent_proto_msg_type type, const uint8_t *payload,
+                        size_t len)
 {
     uint8_t header[AGENT_FRAME_HEADER];
     agent_proto_frame_header_put(header, type, (uint32_t)len);
@@ -72,7 +73,7 @@ static int pass_up(void *ctx, const uint8_t *record, size_t len, const int32_t *
 }
 
 /* A frame of input i. */
-static int on_frame(stage *s, int i, const agent_frame *f, char *err, size_t errlen)
+static int on_frame(stage *s, int i, const agent_proto_frame *f, char *err, size_t errlen)
 {
     if (f->type == AGENT_MSG_WORLD) {
         int32_t rank, world;
@@ -131,7 +132,7 @@ static int on_frame(stage *s, int i, const agent_frame *f, char *err, size_t err
         (place = tbon_leaf_share_place(s->share, s->count, rank)) >= 0) {
         s->ended[place] = 1;
     }
-    agent_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
+    agent_proto_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
     return append_frame(to, f->type, f->payload, f->length);
 }
 
@@ -158,7 +159,7 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
 
 /* Tells each child that waits for answers an empty frame of type: NO_MORE (no further answer
  * comes) or RELEASE. */
-static void tell_each_child(stage *s, agent_msg_type type)
+static void tell_each_child(stage *s, agent_proto_msg_type type)
 {
     uint8_t frame[AGENT_FRAME_HEADER];
     agent_proto_frame_header_put(frame, type, 0);
@@ -182,7 +183,7 @@ static int release_held(stage *s)
 }
 
 /* Reads the parent's answers; *open becomes 0 at their end. */
-static int read_answers(stage *s, agent_reader *reader, int *open)
+static int read_answers(stage *s, agent_proto_reader *reader, int *open)
 {
     uint8_t chunk[4096];
     ssize_t n = read(s->params->answers_in, chunk, sizeof chunk);
@@ -195,7 +196,7 @@ static int read_answers(stage *s, agent_reader *reader, int *open)
         return MG_OK;
     }
     int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
-    agent_frame f;
+    agent_proto_frame f;
     char why[200];
     int got;
     while (!rc && (got = agent_proto_reader_next(reader, &f, why, sizeof why)) > 0) {
@@ -252,8 +253,8 @@ static int broken_input(stage *s, int i, tbon_stage_result *res, char *err, size
 
 /* Reads what input i has; *open becomes 0 at its end. A stream that breaks, or closes without
  * its DONE frame, loses its ranks (broken_input). */
-static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_stage_result *res,
-                      char *err, size_t errlen)
+static int read_input(stage *s, int i, agent_proto_reader *reader, int *open,
+                      tbon_stage_result *res, char *err, size_t errlen)
 {
     int fd = s->params->inputs[i];
     uint8_t chunk[64u << 10];
@@ -270,7 +271,7 @@ static int read_input(stage *s, int i, agent_reader *reader, int *open, tbon_sta
                    : MG_OK;
     }
     int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
-    agent_frame f;
+    agent_proto_frame f;
     char why[200];
     int got;
     while (!rc && (got = agent_proto_reader_next(reader, &f, why, sizeof why)) != 0) {
@@ -352,7 +353,7 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
                .answers_out = malloc((size_t)p->n_inputs * sizeof *s.answers_out)};
     /* the inputs, then the parent's answers */
     struct pollfd *fds = calloc((size_t)p->n_inputs + 1, sizeof *fds);
-    agent_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
+    agent_proto_reader *readers = calloc((size_t)p->n_inputs + 1, sizeof *readers);
     memset(out, 0, sizeof *out);
     int rc = fds && readers && (s.ended || !p->ranks) && s.done && s.finished && s.answered &&
                      s.ended_after && s.answers_out

@@ -80,8 +80,8 @@ static void job_words(const tester_jobs *x, char **argv, char *const *tail, size
 }
 
 /* Runs the tester job for (s, P, n) within limit seconds, once. */
-static coll_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint64_t n, double limit,
-                             double *elapsed)
+static coll_search_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint64_t n,
+                                    double limit, double *elapsed)
 {
     *elapsed = 0;
     if (x->interrupted || (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
@@ -108,10 +108,10 @@ static coll_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint64_t n,
         unlink(x->running);
         return COLL_NO_TIME;
     }
-    coll_outcome r = hung                                           ? COLL_HANG
-                     : status == 0                                  ? COLL_PASS
-                     : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
-                                                                    : COLL_CRASH;
+    coll_search_outcome r = hung                                           ? COLL_HANG
+                            : status == 0                                  ? COLL_PASS
+                            : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
+                                                                           : COLL_CRASH;
     char kept[4400] = "";
     if (r == COLL_PASS) {
         unlink(x->running);
@@ -128,7 +128,7 @@ static coll_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint64_t n,
     return r;
 }
 
-void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_doc *doc)
+void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_file_doc *doc)
 {
     if (bounds_file_costs(doc, P) || x->interrupted ||
         (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
@@ -141,7 +141,7 @@ void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_doc *doc)
     char err[512] = "", line[512];
     int status = 0, hung = 0, found = 0;
     double t0 = mg_clock_seconds();
-    bounds_costs c;
+    bounds_file_cost c;
     if (run_job(x, argv, COSTS_LIMIT_S * 1000, &status, &hung, err, sizeof err) == 0) {
         FILE *f = fopen(x->running, "re");
         while (f && !found && fgets(line, sizeof line, f))
@@ -181,18 +181,18 @@ void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_doc *doc)
 
 /* A launcher that crashes once while shutting down, as mpirun.openmpi 4.1.4 was seen to do under
  * load, is not a scaling problem; nor is a test slowed past its limit by other jobs. */
-coll_outcome tester_jobs_test(void *vctx, uint64_t s, uint64_t P, uint64_t n, double limit,
-                              double *elapsed)
+coll_search_outcome tester_jobs_test(void *vctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+                                     double *elapsed)
 {
     tester_jobs *x = vctx;
-    coll_outcome r = run_once(x, s, P, n, limit, elapsed);
+    coll_search_outcome r = run_once(x, s, P, n, limit, elapsed);
     if (r != COLL_WRONG && r != COLL_CRASH && r != COLL_HANG)
         return r;
     double again;
     /* A hang is retried with a longer limit: on a loaded machine (MPICH busy-polls when
      * oversubscribed) a correct test was seen to pass 10 s twice in a row. */
     double retry_limit = r == COLL_HANG ? (limit * 6 > 60 ? limit * 6 : 60) : limit;
-    coll_outcome second = run_once(x, s, P, n, retry_limit, &again);
+    coll_search_outcome second = run_once(x, s, P, n, retry_limit, &again);
     if (second == COLL_PASS) {
         mg_warn("collectives: %s s=%llu P=%llu n=%llu: a failure that did not reproduce; taken as "
                 "a pass",

@@ -42,15 +42,15 @@ int tester_jobs_open_logs(tester_jobs *x, const char *output);
 /* Removes the running job's output, and the directory unless a failed job's output is in it. */
 void tester_jobs_close_logs(tester_jobs *x);
 
-/* One test of x->name at (s, P, n) within limit seconds, a coll_test_fn for coll_search_bound
- * (vctx: the tester_jobs). A test whose job fails is run again: only a failure that reproduces
- * counts. *elapsed: the passing or last job's seconds. */
-coll_outcome tester_jobs_test(void *vctx, uint64_t s, uint64_t P, uint64_t n, double limit,
-                              double *elapsed);
+/* One test of x->name at (s, P, n) within limit seconds, a coll_search_test_fn for
+ * coll_search_bound (vctx: the tester_jobs). A test whose job fails is run again: only a failure
+ * that reproduces counts. *elapsed: the passing or last job's seconds. */
+coll_search_outcome tester_jobs_test(void *vctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+                                     double *elapsed);
 
 /* The cost model at P (bounds_file.h, "costs"), measured by one job unless doc has it from an
  * earlier run: kept in doc, or, where the job fails, left out with a warning (the protection
  * module then uses the engine's defaults at that P). */
-void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_doc *doc);
+void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_file_doc *doc);
 
 #endif

@@ -123,7 +123,7 @@ int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen)
         }
         if (h[0] == '/' && (h[1] == ' ' || !memcmp(h, "/SYM64/", 7)))
             continue; /* the symbol table */
-        cc_member *m = realloc(a->members, (a->nmembers + 1) * sizeof *m);
+        cc_archive_member *m = realloc(a->members, (a->nmembers + 1) * sizeof *m);
         char *name = member_name(h, longnames, nlong);
         if (!m || !name) {
             free(name);
@@ -134,7 +134,7 @@ int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen)
         }
         a->members = m;
         int bc = is_bitcode(a->data + data_at, size);
-        a->members[a->nmembers++] = (cc_member){name, data_at, size, bc};
+        a->members[a->nmembers++] = (cc_archive_member){name, data_at, size, bc};
         a->nbitcode += (size_t)bc;
     }
     if (rc)
@@ -151,7 +151,7 @@ int cc_archive_extract_native(const cc_archive *a, const char *dir, char ***name
     if (mkdir(dir, 0700) && errno != EEXIST)
         return MG_EIO;
     for (size_t k = 0; k < a->nmembers; k++) {
-        const cc_member *m = &a->members[k];
+        const cc_archive_member *m = &a->members[k];
         if (m->bitcode)
             continue;
         /* Members of one archive may share a name (objects of two directories): the index

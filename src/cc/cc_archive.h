@@ -9,17 +9,17 @@
 
 #include <stddef.h>
 
-typedef struct cc_member {
+typedef struct cc_archive_member {
     char *name;
     size_t offset, size; /* the member's bytes within the archive's data */
     int bitcode;         /* 1: starts with the LLVM bitcode magic */
-} cc_member;
+} cc_archive_member;
 
 typedef struct cc_archive {
     char *path;
     unsigned char *data; /* the whole file */
     size_t size;
-    cc_member *members; /* the object members, symbol and name tables left out */
+    cc_archive_member *members; /* the object members, symbol and name tables left out */
     size_t nmembers, nbitcode;
 } cc_archive;
 

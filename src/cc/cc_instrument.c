@@ -297,7 +297,7 @@ static int is_binop(LLVMOpcode op)
     return op >= LLVMAdd && op <= LLVMXor;
 }
 
-/* fcmp predicate -> sym_op for mgrt_fcmp, ordered and unordered alike; -1 for ord, uno, true
+/* fcmp predicate -> sym_expr_op for mgrt_fcmp, ordered and unordered alike; -1 for ord, uno, true
  * and false, which compare nothing a linear constraint can say. */
 static int fcmp_code(LLVMRealPredicate p)
 {
@@ -341,7 +341,7 @@ static int fbinop_code(LLVMOpcode op)
     }
 }
 
-/* icmp predicate -> (sym_op, unsigned) packed as op | unsigned << 8 for mgrt_cmp. */
+/* icmp predicate -> (sym_expr_op, unsigned) packed as op | unsigned << 8 for mgrt_cmp. */
 static int cmp_code(LLVMIntPredicate p)
 {
     switch (p) {

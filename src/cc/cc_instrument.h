@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 /* Light: branch coverage only. Heavy: coverage plus the full symbolic execution probes. */
-enum cc_mode { CC_LIGHT = 0, CC_HEAVY = 1 };
+enum cc_instrument_mode { CC_LIGHT = 0, CC_HEAVY = 1 };
 
 /* 1 for the functions that get probes and branch ids: everything defined except the runtime's
  * own (mgrt_*, mpiguard_*). */

@@ -71,7 +71,7 @@ static int read_members(LLVMContextRef c, const cc_archive *a, LLVMModuleRef *me
                         size_t errlen)
 {
     for (size_t k = 0; k < a->nmembers; k++) {
-        const cc_member *m = &a->members[k];
+        const cc_archive_member *m = &a->members[k];
         if (!m->bitcode)
             continue;
         LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(

@@ -12,10 +12,10 @@
 #include "scaling_coll.h"
 
 /* The name in e that the scaling engine does not know ("collective", "form"), or NULL. */
-static const char *unknown_name(const bounds_entry *e)
+static const char *unknown_name(const bounds_file_entry *e)
 {
     scaling_coll coll;
-    scaling_form form;
+    scaling_bounds_form form;
     int nonblocking, large, in_place;
     if (scaling_coll_from_name(e->collective, &coll, &nonblocking, &large, &in_place) != 0)
         return "collective";
@@ -23,7 +23,7 @@ static const char *unknown_name(const bounds_entry *e)
 }
 
 /* Says why d was not measured on the installed library of flavor; 0 when it was. */
-static int other_mpi(const char *path, mg_mpi_flavor flavor, const bounds_doc *d)
+static int other_mpi(const char *path, mg_mpi_flavor flavor, const bounds_file_doc *d)
 {
     char version[32];
     if (flavor == MG_FLAVOR_UNKNOWN)
@@ -42,7 +42,7 @@ static int other_mpi(const char *path, mg_mpi_flavor flavor, const bounds_doc *d
     return 0;
 }
 
-int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
+int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_file_doc *d)
 {
     char err[1024];
     int rc = bounds_file_read(path, d, err, sizeof err);
@@ -52,7 +52,7 @@ int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d)
     }
     int status = 0;
     for (size_t i = 0; i < d->n && !status; i++) {
-        const bounds_entry *e = &d->entries[i];
+        const bounds_file_entry *e = &d->entries[i];
         const char *unknown = unknown_name(e);
         if (unknown) {
             mg_error("%s: entry %zu is malformed (unknown %s \"%s\")", path, i, unknown,

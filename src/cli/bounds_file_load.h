@@ -12,6 +12,6 @@
  * scaling engine knows in every entry. Returns 0, or an exit status after saying why, with
  * nothing left to free: 66 (MG_EXIT_NOINPUT) missing or unreadable, 65 (MG_EXIT_DATAERR)
  * malformed or measured on another MPI or version. */
-int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_doc *d);
+int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_file_doc *d);
 
 #endif

@@ -24,11 +24,11 @@ static int in_knot(const dl_finding *f, int32_t rank)
 }
 
 /* The wait-for graph of f, its OR-knot's processes highlighted as in MUST's output (Fig. 7). */
-static void add_graph(mg_finding *out, const dl_finding *f)
+static void add_graph(report_entry *out, const dl_finding *f)
 {
     const wait_graph *g = &f->graph;
     for (size_t i = 0; i < g->n_nodes; i++) {
-        const wg_node *n = &g->nodes[i];
+        const wait_graph_node *n = &g->nodes[i];
         char id[32], label[160], call[96];
         const char *shape = "ellipse";
         switch (n->type) {
@@ -62,7 +62,7 @@ static void add_graph(mg_finding *out, const dl_finding *f)
     }
     for (size_t a = 0; a < g->n_arcs; a++) {
         char from[32], to[32];
-        const wg_node *f = &g->nodes[g->arcs[a].from], *t = &g->nodes[g->arcs[a].to];
+        const wait_graph_node *f = &g->nodes[g->arcs[a].from], *t = &g->nodes[g->arcs[a].to];
         if (f->type == WG_PROCESS)
             snprintf(from, sizeof from, "r%d", f->rank);
         else
@@ -78,7 +78,7 @@ static void add_graph(mg_finding *out, const dl_finding *f)
 
 /* The evidence entry of call c: its rank, function, communicator, peer, tag, root, state and
  * site. */
-static json_object *blocked_call(const dl_call *c, const site_info *site)
+static json_object *blocked_call(const dl_finding_call *c, const site_resolver_info *site)
 {
     json_object *b = json_object_new_object();
     json_object_object_add(b, "rank", json_object_new_int(c->rank));
@@ -122,7 +122,7 @@ static void add_kind_evidence(json_object *ev, const dl_finding *f)
         json_object_object_add(ev, "recv_elements", json_object_new_int64((int64_t)f->recv_elems));
     }
     if (f->kind == DL_INVALID_ARGUMENTS && f->n_calls) {
-        const dl_call *c = &f->calls[0];
+        const dl_finding_call *c = &f->calls[0];
         json_object_object_add(ev, "argument_rank",
                                json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
         json_object_object_add(ev, "mpi_ended_inside",
@@ -138,21 +138,22 @@ static void add_kind_evidence(json_object *ev, const dl_finding *f)
 }
 
 /* Adds (replace: -1) or rewrites (replace: its index) the report finding of f. */
-static mg_finding *put_finding(mg_report *report, long replace, const dl_finding *f,
-                               const site_resolver *sites, uint64_t records_lost)
+static report_entry *put_finding(report_doc *report, long replace, const dl_finding *f,
+                                 const site_resolver *sites, uint64_t records_lost)
 {
     char summary[512];
     finding_text_summary(f, summary, sizeof summary);
     const char *kind = finding_text_class(f);
-    mg_finding *out = replace < 0 ? report_add_finding(report, kind, summary)
-                                  : report_replace_finding(report, (size_t)replace, kind, summary);
+    report_entry *out = replace < 0
+                            ? report_add_finding(report, kind, summary)
+                            : report_replace_finding(report, (size_t)replace, kind, summary);
     if (!out)
         return NULL;
     json_object *ev = report_finding_evidence(out);
     json_object *knot = json_object_new_array(), *blocked = json_object_new_array();
     for (size_t i = 0; i < f->n_calls; i++) {
-        const dl_call *c = &f->calls[i];
-        site_info site;
+        const dl_finding_call *c = &f->calls[i];
+        site_resolver_info site;
         site_resolver_cached(sites, c->rank, c->callsite, &site);
         /* a creation after the call at fault is that call's rank's, listed already */
         if (!dl_finding_rank_listed_before(f, i))
@@ -186,14 +187,14 @@ static mg_finding *put_finding(mg_report *report, long replace, const dl_finding
     return out;
 }
 
-mg_finding *check_findings_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
-                               uint64_t records_lost)
+report_entry *check_findings_add(report_doc *report, const dl_finding *f,
+                                 const site_resolver *sites, uint64_t records_lost)
 {
     return put_finding(report, -1, f, sites, records_lost);
 }
 
-mg_finding *check_findings_replace(mg_report *report, size_t index, const dl_finding *f,
-                                   const site_resolver *sites, uint64_t records_lost)
+report_entry *check_findings_replace(report_doc *report, size_t index, const dl_finding *f,
+                                     const site_resolver *sites, uint64_t records_lost)
 {
     return put_finding(report, (long)index, f, sites, records_lost);
 }

@@ -12,11 +12,11 @@
 /* Adds f to the report with its sites resolved through sites; records_lost > 0 is noted in the
  * evidence (a lost record may make the finding wrong). Returns the report finding, NULL when out
  * of memory. */
-mg_finding *check_findings_add(mg_report *report, const dl_finding *f, const site_resolver *sites,
-                               uint64_t records_lost);
+report_entry *check_findings_add(report_doc *report, const dl_finding *f,
+                                 const site_resolver *sites, uint64_t records_lost);
 /* Writes finding `index` of the report anew from f, a finding that grew since it was added (a
  * collective mismatch a later caller joined). Returns it, NULL when out of memory. */
-mg_finding *check_findings_replace(mg_report *report, size_t index, const dl_finding *f,
-                                   const site_resolver *sites, uint64_t records_lost);
+report_entry *check_findings_replace(report_doc *report, size_t index, const dl_finding *f,
+                                     const site_resolver *sites, uint64_t records_lost);
 
 #endif

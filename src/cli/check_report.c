@@ -30,7 +30,7 @@ static void write_svg(void)
     size_t base = len > 5 && strcmp(path + len - 5, ".json") == 0 ? len - 5 : len;
     snprintf(dot, sizeof dot, "%.*s.dot", (int)base, path);
     snprintf(svg, sizeof svg, "%.*s.svg", (int)base, path);
-    mg_report *rep;
+    report_doc *rep;
     char err[256];
     if (report_load(path, &rep, err, sizeof err) != MG_OK)
         return;
@@ -39,7 +39,7 @@ static void write_svg(void)
         report_render_dot(rep, out);
         fclose(out);
         char *argv[] = {"dot", "-Tsvg", "-o", svg, dot, NULL};
-        mg_job *job;
+        job_handle *job;
         if (job_start(argv, NULL, &job, err, sizeof err) == MG_OK) {
             int done = 0;
             while (!done && job_wait(job, 1000, &done) == MG_OK)
@@ -56,7 +56,7 @@ static uint64_t signature_of(const dl_finding *f)
 {
     uint64_t h = 0xcbf29ce484222325ULL ^ f->kind;
     for (size_t i = 0; i < f->n_calls; i++) {
-        const dl_call *c = &f->calls[i];
+        const dl_finding_call *c = &f->calls[i];
         uint64_t v[3] = {(uint64_t)(uint32_t)c->rank, c->func, c->callsite};
         for (int k = 0; k < 3; k++)
             h = (h ^ v[k]) * 0x100000001b3ULL;
@@ -85,10 +85,11 @@ static void track_changing(check_run *r, size_t finding, size_t entry, const dl_
 {
     if (f->kind != DL_COLLECTIVE_MISMATCH && f->kind != DL_INVALID_ARGUMENTS)
         return;
-    reported_changing *grown = realloc(r->changing, (r->nchanging + 1) * sizeof *grown);
+    check_run_reported_changing *grown = realloc(r->changing, (r->nchanging + 1) * sizeof *grown);
     if (grown) {
         r->changing = grown;
-        r->changing[r->nchanging++] = (reported_changing){finding, entry, f->n_calls, f->notes};
+        r->changing[r->nchanging++] = (check_run_reported_changing){finding, entry, f->n_calls,
+                                                                    f->notes};
     }
 }
 
@@ -97,9 +98,9 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
     uint64_t lost = records_lost(r);
     size_t n = 0;
     for (size_t i = 0; i < r->nchanging; i++) {
-        reported_changing *m = &r->changing[i];
+        check_run_reported_changing *m = &r->changing[i];
         const dl_finding *f = &fs[m->finding];
-        mg_finding *out;
+        report_entry *out;
         if ((f->n_calls == m->calls && f->notes == m->notes) ||
             !(out = check_findings_replace(r->s->report, m->entry, f, r->feed.sites, lost)))
             continue;
@@ -118,7 +119,7 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
 static int selected(const check_run *r, const dl_finding *f)
 {
     const char *name = finding_text_class(f);
-    const mg_report_class *c;
+    const report_class *c;
     for (size_t i = 0; (c = report_class_at(i)); i++)
         if (strcmp(c->name, name) == 0)
             return r->o->selected[i];
@@ -133,7 +134,7 @@ int check_report_add(check_run *r, size_t index, const dl_finding *f)
     }
     if (seen_before(r, f))
         return 0;
-    mg_finding *out = check_findings_add(r->s->report, f, r->feed.sites, records_lost(r));
+    report_entry *out = check_findings_add(r->s->report, f, r->feed.sites, records_lost(r));
     if (out)
         report_render_finding_banner(out, stderr);
     if (out)
@@ -155,7 +156,7 @@ void check_report_tool_data(check_run *r)
     int captured = 0;
     for (int k = 0; k < r->feed.world; k++)
         captured += r->feed.captured[k];
-    dl_queue_sizes q = {0};
+    deadlock_detector_queues q = {0};
     if (r->feed.det)
         deadlock_detector_queue_sizes(r->feed.det, &q);
     json_object_object_add(data, "world_size", json_object_new_int(r->feed.world));
@@ -179,7 +180,7 @@ void check_report_tool_data(check_run *r)
     json_object_object_add(detector, "leaves", json_object_new_int(leaves));
     json_object_object_add(detector, "levels", json_object_new_int(leaves ? 2 : 1));
     json_object_object_add(data, "detector", detector);
-    mg_fn fns[MG_FN_COUNT];
+    mpi_function_ids_fn fns[MG_FN_COUNT];
     size_t n = deadlock_detector_unmodelled(r->feed.det, fns, MG_FN_COUNT);
     json_object *calls = json_object_new_array();
     for (size_t i = 0; i < n; i++)

@@ -16,7 +16,7 @@
 enum { CHECK_CLASSES_MAX = 256 };
 
 /* The options of `mpiguard check`. */
-typedef struct check_options {
+typedef struct check_run_options {
     int on_deadlock, buffered_sends, wildcards;
     double quiet_time;
     long agents;
@@ -24,30 +24,30 @@ typedef struct check_options {
     const char *agent_launcher; /* words that start one agent per node */
     /* --checks: selected[i] for class i of the class table (report_class.h) */
     unsigned char selected[CHECK_CLASSES_MAX];
-} check_options;
+} check_run_options;
 
 /* A finding in the report that the detector may still change (a collective mismatch later callers
  * join, an invalid call MPI then ends its rank inside): the detector's finding, the report's
  * entry, and the calls and notes it had when written. */
-typedef struct reported_changing {
+typedef struct check_run_reported_changing {
     size_t finding, entry, calls;
     uint32_t notes;
-} reported_changing;
+} check_run_reported_changing;
 
 /* One run: its job, its feed (agents and detector), and what the watch and the report keep of
  * the findings. */
 typedef struct check_run {
     cli_session *s;
-    const check_options *o;
+    const check_run_options *o;
     check_feed feed; /* the agents, the detector they feed, and what it keeps of the ranks */
-    mg_job **agent_jobs;
+    job_handle **agent_jobs;
     int nagent_jobs;
     size_t reported;
     uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
     size_t nsignatures;
     /* Rewritten when a later caller of their collective joins them: the report names every caller
      * however late its record came. */
-    reported_changing *changing;
+    check_run_reported_changing *changing;
     size_t nchanging;
     int deadlock, findings, mismatch;
     size_t left_out;     /* findings of classes --checks did not select */
@@ -57,7 +57,7 @@ typedef struct check_run {
                             the watch ends */
 } check_run;
 
-/* The names of --wildcards, indexed by check_options.wildcards (cmd_check.c). */
+/* The names of --wildcards, indexed by check_run_options.wildcards (cmd_check.c). */
 extern const char *const cmd_check_wildcard_choices[];
 
 #endif

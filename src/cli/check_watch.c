@@ -16,9 +16,10 @@
  * leaves are asked for what they hold. */
 static int view_whole(check_run *r)
 {
-    check_readings rd = check_feed_readings(&r->feed);
+    check_policy_readings rd = check_feed_readings(&r->feed);
     int32_t rank;
-    enum check_view v = check_policy_view(&r->feed.policy, &rd, check_feed_now(), &rank);
+    enum check_policy_view_kind v = check_policy_view(&r->feed.policy, &rd, check_feed_now(),
+                                                      &rank);
     if (v == CHECK_VIEW_ASK)
         check_remote_release(r->feed.remote);
     if (v == CHECK_VIEW_GAVE_UP)
@@ -36,14 +37,14 @@ static int report_new(check_run *r, int ended)
     const dl_finding *fs = deadlock_detector_findings(r->feed.det, &n);
     int deadlock = 0;
     size_t written = check_report_refresh(r, fs);
-    check_readings rd = check_feed_readings(&r->feed);
+    check_policy_readings rd = check_feed_readings(&r->feed);
     for (; r->reported < n; r->reported++) {
         const dl_finding *f = &fs[r->reported];
         int stops = check_policy_stops(f);
-        enum check_confirmation c = stops && !ended
-                                        ? check_policy_confirm(&r->feed.policy, r->reported, f, &rd,
-                                                               check_feed_now())
-                                        : CHECK_CONFIRMED;
+        enum check_policy_confirmation c = stops && !ended
+                                               ? check_policy_confirm(&r->feed.policy, r->reported,
+                                                                      f, &rd, check_feed_now())
+                                               : CHECK_CONFIRMED;
         if (c == CHECK_UNCONFIRMED)
             break; /* looked at again at the next poll; later findings wait behind it */
         if (c == CHECK_DROPPED) {
@@ -53,7 +54,7 @@ static int report_new(check_run *r, int ended)
         if (!check_report_add(r, r->reported, f))
             continue;
         written++;
-        const mg_report_class *cls = report_class_find(finding_text_class(f));
+        const report_class *cls = report_class_find(finding_text_class(f));
         if (stops && !ended)
             deadlock = 1;
         else if (cls && strcmp(cls->severity, "note") == 0)
@@ -136,7 +137,7 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
                 ;
             return WATCH_DEADLOCK;
         }
-        check_readings rd = check_feed_readings(f);
+        check_policy_readings rd = check_feed_readings(f);
         if (check_policy_stuck(&f->policy, r->mismatch || f->broken, &rd, check_feed_now())) {
             mg_warn("check: the job makes no progress after the %s above: stopping it",
                     r->mismatch ? "errors" : "analysis failure");

@@ -28,21 +28,22 @@ enum { CLI_COMMAND = 1, CLI_NO_JOB = 2 };
 
 /* Parses argv against the common options plus tool_options; prints help and returns 0 with
  * *done = 1 for --help; on a usage error prints it and returns MG_EXIT_USAGE. mode: CLI_* flags. */
-int cli_options_parse(const char *usage, const char *description, const mg_option *tool_options,
-                      int argc, char **argv, int mode, char **positional, int max_positional,
-                      mg_parsed_args *parsed, int *done);
+int cli_options_parse(const char *usage, const char *description,
+                      const mg_options_option *tool_options, int argc, char **argv, int mode,
+                      char **positional, int max_positional, mg_options_parsed_args *parsed,
+                      int *done);
 /* The same with several tables of tool options (NULL-terminated), for a tool that takes another
  * tool's options too (`run` takes protect's). */
 int cli_options_parse_tables(const char *usage, const char *description,
-                             const mg_option *const *tool_tables, int argc, char **argv, int mode,
-                             char **positional, int max_positional, mg_parsed_args *parsed,
-                             int *done);
+                             const mg_options_option *const *tool_tables, int argc, char **argv,
+                             int mode, char **positional, int max_positional,
+                             mg_options_parsed_args *parsed, int *done);
 
 /* A job started or attached to by a tool, and what the tool reports of it. */
 typedef struct cli_session {
     const char *tool;
     job_session job;
-    mg_report *report;
+    report_doc *report;
 } cli_session;
 
 /* The whole mpiguard command line as typed, recorded by main() for the reports. */

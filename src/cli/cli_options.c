@@ -11,7 +11,7 @@ cli_common cli_options;
 static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
 
 /* Only the tools that run a job write a report of it and need to know its MPI. */
-static const mg_option job_options[] = {
+static const mg_options_option job_options[] = {
     {"report", 0, MG_OPT_STRING, &cli_options.report_path, "FILE",
      "write the JSON report to FILE (default: none; see docs/report-schema.md)", NULL, 0, 0},
     {"mpi", 0, MG_OPT_CHOICE, &cli_options.mpi_choice, "auto|openmpi|mpich",
@@ -20,7 +20,7 @@ static const mg_option job_options[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-static const mg_option common_options[] = {
+static const mg_options_option common_options[] = {
     {"verbose", 'v', MG_OPT_FLAG, &cli_options.verbose, NULL,
      "say more (the ranks found, each step)", NULL, 0, 0},
     {"quiet", 'q', MG_OPT_FLAG, &cli_options.quiet, NULL, "print only findings and errors", NULL, 0,
@@ -29,11 +29,12 @@ static const mg_option common_options[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
-int cli_options_parse(const char *usage, const char *description, const mg_option *tool_options,
-                      int argc, char **argv, int mode, char **positional, int max_positional,
-                      mg_parsed_args *parsed, int *done)
+int cli_options_parse(const char *usage, const char *description,
+                      const mg_options_option *tool_options, int argc, char **argv, int mode,
+                      char **positional, int max_positional, mg_options_parsed_args *parsed,
+                      int *done)
 {
-    const mg_option *const tool_tables[] = {tool_options, NULL};
+    const mg_options_option *const tool_tables[] = {tool_options, NULL};
     return cli_options_parse_tables(usage, description, tool_tables, argc, argv, mode, positional,
                                     max_positional, parsed, done);
 }
@@ -41,12 +42,12 @@ int cli_options_parse(const char *usage, const char *description, const mg_optio
 enum { CLI_TABLES_MAX = 4 };
 
 int cli_options_parse_tables(const char *usage, const char *description,
-                             const mg_option *const *tool_tables, int argc, char **argv, int mode,
-                             char **positional, int max_positional, mg_parsed_args *parsed,
-                             int *done)
+                             const mg_options_option *const *tool_tables, int argc, char **argv,
+                             int mode, char **positional, int max_positional,
+                             mg_options_parsed_args *parsed, int *done)
 {
     /* The tool's tables, then the job's options for a tool that runs one, then the common ones. */
-    const mg_option *use[CLI_TABLES_MAX + 3];
+    const mg_options_option *use[CLI_TABLES_MAX + 3];
     int n = 0;
     for (int i = 0; tool_tables[i] && n < CLI_TABLES_MAX; i++)
         use[n++] = tool_tables[i];

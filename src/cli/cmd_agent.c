@@ -62,7 +62,7 @@ typedef struct agent_args {
  * is unknown, or hang's or check's --connect or --token is missing or wrong. */
 static int parse(int argc, char **argv, agent_args *a, int *done)
 {
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"connect", 0, MG_OPT_STRING, &a->connect, "HOST:PORT", "the tool to answer", NULL, 0, 0},
         {"token", 0, MG_OPT_STRING, &a->token, "TOKEN", "the job's token", NULL, 0, 0},
         {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
@@ -88,7 +88,7 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *tool[1] = {NULL};
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int rc = cli_options_parse(usage,
                                "The per-node agent of mpiguard hang and check; started by the tool "
                                "itself.",

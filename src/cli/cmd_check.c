@@ -193,7 +193,7 @@ static void print_clean_line(const check_run *r)
 
 /* Checks the started job of s to its end, with the agents o asks for; returns the exit status
  * (the session finished). */
-static int check_job(cli_session *s, const check_options *o)
+static int check_job(cli_session *s, const check_run_options *o)
 {
     check_run r = {.s = s,
                    .o = o,
@@ -242,10 +242,10 @@ static const char usage[] = "mpiguard check [options] -- <launcher> <args>";
 
 /* Parses check's command line into o, checks (the --checks list) and args; cli_options_parse's
  * status. */
-static int parse(int argc, char **argv, check_options *o, const char **checks, mg_parsed_args *args,
-                 int *done)
+static int parse(int argc, char **argv, check_run_options *o, const char **checks,
+                 mg_options_parsed_args *args, int *done)
 {
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"on-deadlock", 0, MG_OPT_CHOICE, &o->on_deadlock, "kill|report",
          "stop the job on a confirmed deadlock (kill, default) or only report it",
          on_deadlock_choices, 0, 0},
@@ -289,7 +289,8 @@ static int parse(int argc, char **argv, check_options *o, const char **checks, m
 
 /* MG_EXIT_USAGE, said with the usage line, for options that cannot go together or a missing
  * command; else 0, with the selected classes set in o. */
-static int refuse_bad_options(check_options *o, const char *checks, const mg_parsed_args *args)
+static int refuse_bad_options(check_run_options *o, const char *checks,
+                              const mg_options_parsed_args *args)
 {
     char err[512];
     if (report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) != MG_OK)
@@ -310,9 +311,9 @@ static int refuse_bad_options(check_options *o, const char *checks, const mg_par
 
 int cmd_check(int argc, char **argv)
 {
-    check_options o = {.quiet_time = 1.0};
+    check_run_options o = {.quiet_time = 1.0};
     const char *checks = "all";
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = parse(argc, argv, &o, &checks, &args, &done);
     if (rc || done || (rc = refuse_bad_options(&o, checks, &args)))

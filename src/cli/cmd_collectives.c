@@ -37,12 +37,13 @@ typedef struct coll_options {
 
 /* A line of the table: a point's search in this run, or a point kept from the file resumed. */
 typedef struct coll_row {
-    coll_bound bound;
+    coll_search_result bound;
     int earlier;
 } coll_row;
 
 /* Adds one finding for a bound found. */
-static void report_failure(mg_report *report, const bounds_entry *e, const coll_bound *b)
+static void report_failure(report_doc *report, const bounds_file_entry *e,
+                           const coll_search_result *b)
 {
     char summary[512];
     snprintf(summary, sizeof summary,
@@ -51,7 +52,7 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
              (unsigned long long)e->safe_count, coll_search_outcome_name(b->failure),
              (unsigned long long)b->n_fail, e->cls, e->cls == 'G' ? ", form " : "",
              e->cls == 'G' ? e->form : "");
-    mg_finding *f = report_add_finding(report, "collective_failure", summary);
+    report_entry *f = report_add_finding(report, "collective_failure", summary);
     if (!f)
         return;
     json_object *ev = report_finding_evidence(f);
@@ -68,9 +69,9 @@ static void report_failure(mg_report *report, const bounds_entry *e, const coll_
     report_finding_set_suggestion(f, "run the job under `mpiguard protect --bounds FILE`");
 }
 
-static void print_row(const bounds_entry *e, const coll_row *row)
+static void print_row(const bounds_file_entry *e, const coll_row *row)
 {
-    const coll_bound *b = &row->bound;
+    const coll_search_result *b = &row->bound;
     char cls[24] = "-";
     if (e->cls == 'G')
         snprintf(cls, sizeof cls, "G %s", e->form);
@@ -90,7 +91,7 @@ static void print_row(const bounds_entry *e, const coll_row *row)
            b->tests);
 }
 
-static void print_costs(const bounds_doc *doc)
+static void print_costs(const bounds_file_doc *doc)
 {
     if (!doc->ncosts)
         return;
@@ -98,7 +99,7 @@ static void print_costs(const bounds_doc *doc)
     printf("%4s %10s %8s %8s %10s %12s  %s\n", "P", "call", "byte", "copy", "datatype",
            "communicator", "Allgather stride");
     for (size_t i = 0; i < doc->ncosts; i++) {
-        const bounds_costs *p = &doc->costs[i];
+        const bounds_file_cost *p = &doc->costs[i];
         printf("%4llu %10.0f %8.4f %8.4f %10.0f %12.0f  %s\n", (unsigned long long)doc->costs[i].np,
                p->call_ns, p->byte_ns, p->copy_byte_ns, p->type_ns, p->comm_ns,
                p->allgather_block_stride ? "yes" : "no");
@@ -120,7 +121,7 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
             return MG_EXIT_SOFTWARE;
         char *tail[] = {"-n", "1", x->tester};
         memcpy(words + x->nlauncher, tail, sizeof tail);
-        mg_launcher l;
+        launcher l;
         int rc = launcher_identify(words, x->nlauncher + 3, &l, err, sizeof err);
         if (rc) {
             mg_error("%s", err);
@@ -143,8 +144,8 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
 /* Tests one (collective, s, P) and records it in doc and rows (parallel to doc's entries): in
  * place of the point's entry resumed from the file, which a bound found earlier keeps untested,
  * and an earlier run's largest passed n lets the search go on from. */
-static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts so, bounds_doc *doc,
-                       mg_report *report, coll_row *rows)
+static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts so,
+                       bounds_file_doc *doc, report_doc *report, coll_row *rows)
 {
     size_t at;
     if (coll_search_resume(doc->entries, doc->n, x->name, s, P, &at, &so.n_passed) ==
@@ -157,13 +158,13 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
                     (unsigned long long)doc->entries[at].safe_count);
         return;
     }
-    coll_bound b;
+    coll_search_result b;
     coll_search_bound(tester_jobs_test, x, s, P, &so, &b);
-    scaling_class cls = SCALING_CLASS_X;
-    scaling_form form = SCALING_FORM_N;
+    scaling_bounds_class cls = SCALING_CLASS_X;
+    scaling_bounds_form form = SCALING_FORM_N;
     if (b.status == COLL_BOUNDED)
         coll_search_classify(tester_jobs_test, x, s, P, TESTER_JOBS_MAX_TYPE_SIZE, &b, &cls, &form);
-    bounds_entry e;
+    bounds_file_entry e;
     coll_search_entry(x->name, s, P, &b, cls, form, &e);
     if (b.status == COLL_BOUNDED)
         report_failure(report, &e, &b);
@@ -183,7 +184,7 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
                 why ? coll_search_outcome_name(b.failure) : "");
 }
 
-static int save(const char *output, const bounds_doc *doc, mg_report *report)
+static int save(const char *output, const bounds_file_doc *doc, report_doc *report)
 {
     char err[1024];
     if (bounds_file_write(output, doc, err, sizeof err) != 0 ||
@@ -197,13 +198,14 @@ static int save(const char *output, const bounds_doc *doc, mg_report *report)
 
 /* Parses the command line into o and args, *done when it only asked for help. Returns 0 or the
  * exit status of a usage error (said). */
-static int parse_options(int argc, char **argv, coll_options *o, mg_parsed_args *args, int *done)
+static int parse_options(int argc, char **argv, coll_options *o, mg_options_parsed_args *args,
+                         int *done)
 {
     static const char usage[] =
         "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
         "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"collectives", 0, MG_OPT_STRING, &o->collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
          "of Table V; the large-count _c forms, which bound W3, and the calls with MPI_IN_PLACE "
@@ -290,7 +292,7 @@ static int parse_lists(const coll_options *o, coll_lists *l)
 /* Finds the tester of the launcher's MPI and fills doc with the MPI's name and version (with
  * --resume, after the points of the file). Returns 0, or the exit status (said): the tester
  * missing, large-count forms named that the MPI does not have, a file that cannot be resumed. */
-static int prepare(tester_jobs *x, const coll_options *o, int any_large, bounds_doc *doc)
+static int prepare(tester_jobs *x, const coll_options *o, int any_large, bounds_file_doc *doc)
 {
     mg_mpi_flavor flavor;
     int rc = find_tester(x, &flavor);
@@ -316,8 +318,8 @@ static int prepare(tester_jobs *x, const coll_options *o, int any_large, bounds_
 /* Searches every point the lists name (a row each in rows), saving the file after each, then
  * measures the cost model at each P (unless --no-costs). Stops early when interrupted. Returns 0
  * or the status of a failed save. */
-static int search_all(tester_jobs *x, const coll_options *o, const coll_lists *l, bounds_doc *doc,
-                      mg_report *report, coll_row *rows)
+static int search_all(tester_jobs *x, const coll_options *o, const coll_lists *l,
+                      bounds_file_doc *doc, report_doc *report, coll_row *rows)
 {
     coll_search_opts so = {(uint64_t)o->f, (uint64_t)o->max_count, o->first_limit, 10.0, 0};
     int rc, nb, large;
@@ -340,7 +342,7 @@ static int search_all(tester_jobs *x, const coll_options *o, const coll_lists *l
 }
 
 /* The table of the bounds (and the cost model) on stdout. */
-static void print_table(const bounds_doc *doc, const coll_row *rows)
+static void print_table(const bounds_file_doc *doc, const coll_row *rows)
 {
     printf(
         "MPI %s %s: safe bounds (n per process; G: Class G with its detector form, X: Class X)\n",
@@ -356,7 +358,7 @@ static void print_table(const bounds_doc *doc, const coll_row *rows)
 int cmd_collectives(int argc, char **argv)
 {
     coll_options o = {NULL, "2,4", NULL, NULL, "mpiguard-bounds.json", 16, 2147483647, 0, 60, 0, 0};
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = parse_options(argc, argv, &o, &args, &done);
     if (rc || done)
@@ -375,13 +377,13 @@ int cmd_collectives(int argc, char **argv)
         mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
         return MG_EXIT_USAGE;
     }
-    bounds_doc doc = {0};
+    bounds_file_doc doc = {0};
     if ((rc = prepare(&x, &o, l.any_large, &doc))) {
         bounds_file_free(&doc);
         return rc;
     }
-    mg_report *report = report_create("collectives", MPIGUARD_VERSION, cli_session_command_line,
-                                      cli_session_command_words);
+    report_doc *report = report_create("collectives", MPIGUARD_VERSION, cli_session_command_line,
+                                       cli_session_command_words);
     coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
     rc = report && rows ? MG_OK : MG_EXIT_SOFTWARE;
     if (!rc) {

@@ -47,7 +47,7 @@ static void install_stop_handlers(void)
         sigaction(stop_signals[k], &sa, &job_handlers[k]);
 }
 
-static int check_options(const concolic_options *o, int ncommand)
+static int check_run_options(const concolic_loop_options *o, int ncommand)
 {
     if (ncommand < 1) {
         mg_error("missing '--' and the program (e.g. -- ./app args)");
@@ -74,7 +74,7 @@ static int pick_launcher(const char *app, concolic_launch *lp)
 {
     /* Every other tool takes a launcher command; this one starts the program itself. */
     char *const word[] = {(char *)app};
-    mg_launcher launcher;
+    launcher launcher;
     char err[256];
     int rc = launcher_identify(word, 1, &launcher, err, sizeof err);
     if (rc == MG_OK || rc == MG_EINVAL) {
@@ -100,7 +100,7 @@ static int pick_launcher(const char *app, concolic_launch *lp)
     return 0;
 }
 
-static int open_campaign(concolic_campaign *c, const concolic_options *o, const char *app)
+static int open_campaign(concolic_campaign *c, const concolic_loop_options *o, const char *app)
 {
     char err[1024];
     int rc = concolic_campaign_open(c, o->dir, app, o->resume, (uint32_t)o->np, (uint32_t)o->focus,
@@ -112,7 +112,7 @@ static int open_campaign(concolic_campaign *c, const concolic_options *o, const 
 }
 
 /* --distances: the static table of the program's graph, nothing run, no directory made. */
-static int print_distances(const concolic_options *o, const char *app)
+static int print_distances(const concolic_loop_options *o, const char *app)
 {
     concolic_campaign c;
     char err[4400];
@@ -132,7 +132,7 @@ static int print_distances(const concolic_options *o, const char *app)
 }
 
 /* The campaign itself: its directory, its signal handlers, the loop, the exit status. */
-static int campaign(const concolic_options *o, concolic_launch *lp, const char *app)
+static int campaign(const concolic_loop_options *o, concolic_launch *lp, const char *app)
 {
     concolic_campaign c;
     int rc = open_campaign(&c, o, app);
@@ -144,8 +144,8 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
-    mg_report *rep = report_create("concolic", MPIGUARD_VERSION, cli_session_command_line,
-                                   cli_session_command_words);
+    report_doc *rep = report_create("concolic", MPIGUARD_VERSION, cli_session_command_line,
+                                    cli_session_command_words);
     rc = concolic_loop_run(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
     concolic_campaign_free(&c);
@@ -154,17 +154,17 @@ static int campaign(const concolic_options *o, concolic_launch *lp, const char *
 }
 
 /* The options of this invocation, with their defaults (one campaign per process). */
-static concolic_options opts = {.np = 4,
-                                .focus = 0,
-                                .max_np = 16,
-                                .iterations = 0,
-                                .seed = 1,
-                                .timeout_s = 30,
-                                .strategy = 1,
-                                .dir = "mpiguard-concolic",
-                                .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
+static concolic_loop_options opts = {.np = 4,
+                                     .focus = 0,
+                                     .max_np = 16,
+                                     .iterations = 0,
+                                     .seed = 1,
+                                     .timeout_s = 30,
+                                     .strategy = 1,
+                                     .dir = "mpiguard-concolic",
+                                     .stall = SEARCH_SESSION_DEFAULT_STALL_RUNS};
 
-static const mg_option options_table[] = {
+static const mg_options_option options_table[] = {
     {"np", 0, MG_OPT_INT, &opts.np, "N", "processes of the first run (default 4)", NULL, 1, 4096},
     {"focus", 0, MG_OPT_INT, &opts.focus, "R", "focus rank of the first run (default 0)", NULL, 0,
      4095},
@@ -222,7 +222,7 @@ int cmd_concolic(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard concolic [options] -- ./app args   (app built with mpiguard-cc)";
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = cli_options_parse(
         usage,
@@ -231,11 +231,11 @@ int cmd_concolic(int argc, char **argv)
         options_table, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    concolic_options o = opts;
+    concolic_loop_options o = opts;
     o.quiet = cli_options.quiet;
     o.report_path = cli_options.report_path;
     o.stop = &stop_signal;
-    if ((rc = check_options(&o, args.ncommand)))
+    if ((rc = check_run_options(&o, args.ncommand)))
         return rc;
     o.tune = !o.caps && !o.uncapped;
     if (o.distances)

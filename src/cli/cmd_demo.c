@@ -157,12 +157,12 @@ int cmd_demo(int argc, char **argv)
 {
     static const char usage[] = "mpiguard demo [--output-dir DIR]";
     const char *dir = "mpiguard-demo";
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"output-dir", 0, MG_OPT_STRING, &dir, "DIR",
          "where the demo's reports go (default ./mpiguard-demo)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = cli_options_parse(usage,
                                "Show the tools of this build on the bundled example programs.",

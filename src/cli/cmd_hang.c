@@ -324,7 +324,7 @@ static void front_open(hang_front *f)
 /* Watches until the job ends or a hang is confirmed; returns the finding's exit status or 0. The
  * watcher waits, reads and acts (hang_watcher.h), the engine decides (hang_watch.h); this says. */
 static int watch(cli_session *s, const hang_options *o, const hang_watcher_params *p,
-                 hang_seen *seen)
+                 hang_watcher_seen *seen)
 {
     hang_front f = {.s = s, .o = o, .built_at = -1};
     const hang_watcher_hooks hooks = {&f, front_step, front_verdict, front_dead_rank};
@@ -355,9 +355,10 @@ static const char hang_usage[] = "mpiguard hang [options] -- <launcher> <args>";
 /* Parses the command line into *o and *args; the cli_options_parse status, *done when it said all
  * (help).
  */
-static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args *args, int *done)
+static int parse_options(int argc, char **argv, hang_options *o, mg_options_parsed_args *args,
+                         int *done)
 {
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"alpha", 0, MG_OPT_DOUBLE, &o->alpha, "A",
          "report a hang at confidence 1-A (default 0.001)", NULL, 1e-9, 0.5},
         {"sampler", 0, MG_OPT_CHOICE, &o->sampler, "auto|shm|ptrace",
@@ -403,7 +404,7 @@ static int parse_options(int argc, char **argv, hang_options *o, mg_parsed_args 
 }
 
 /* The closing line of a watch that found no hang, or why it could not watch. */
-static void say_no_hang(const cli_session *s, const hang_seen *seen)
+static void say_no_hang(const cli_session *s, const hang_watcher_seen *seen)
 {
     if (cli_options.quiet)
         return;
@@ -421,7 +422,7 @@ static void say_no_hang(const cli_session *s, const hang_seen *seen)
 
 /* Whether the command line names one job to watch, said with the usage when not: a command after
  * '--' or --attach, not both; relays only for agents. */
-static bool job_named(const hang_options *o, const mg_parsed_args *args)
+static bool job_named(const hang_options *o, const mg_options_parsed_args *args)
 {
     if (!o->attach == !args->command || (args->command && args->ncommand == 0)) {
         mg_error(o->attach ? "--attach watches a running job: give no command after '--'"
@@ -469,7 +470,7 @@ int cmd_hang(int argc, char **argv)
                       .verify_gap = 1.0,
                       .seed = -1,
                       .on_hang = "kill"};
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = parse_options(argc, argv, &o, &args, &done);
     if (rc || done)
@@ -493,7 +494,7 @@ int cmd_hang(int argc, char **argv)
     }
     p.kind = o.sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM;
     job_set_signal_hook(rank_probe_abort_all);
-    hang_seen seen = {.dead_rank = -1};
+    hang_watcher_seen seen = {.dead_rank = -1};
     int status = watch(&s, &o, &p, &seen);
     /* a job that ended after a rank's death with status 0 must not read as clean */
     if (!status && seen.dead_rank >= 0 && job_exit_status(s.job.process) == 0)

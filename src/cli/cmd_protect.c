@@ -8,10 +8,10 @@ int cmd_protect(int argc, char **argv)
 {
     static const char usage[] = "mpiguard protect [--bounds FILE] [--workaround W] [--agree] "
                                 "[options] -- <launcher> <args>";
-    const mg_option *const tables[] = {protect_setup_options, NULL};
-    mg_parsed_args args;
+    const mg_options_option *const tables[] = {protect_setup_options, NULL};
+    mg_options_parsed_args args;
     int done;
-    protect_setup_opts = (protect_settings){0};
+    protect_setup_opts = (protect_setup_settings){0};
     int rc = cli_options_parse_tables(
         usage,
         "Run an MPI job with its collectives protected against scaling problems:\n"

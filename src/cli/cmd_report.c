@@ -17,7 +17,7 @@ int cmd_report(int argc, char **argv)
         "mpiguard report [--format text|json|dot|html] [--output FILE] REPORT.json";
     int format = 0;
     const char *output = NULL;
-    const mg_option options[] = {
+    const mg_options_option options[] = {
         {"format", 'f', MG_OPT_CHOICE, &format, "text|json|dot|html",
          "what to render (default text; html: one self-contained page)", formats, 0, 0},
         {"output", 'o', MG_OPT_STRING, &output, "FILE", "write there instead of standard output",
@@ -25,7 +25,7 @@ int cmd_report(int argc, char **argv)
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *positional[1];
-    mg_parsed_args args;
+    mg_options_parsed_args args;
     int done;
     int rc = cli_options_parse(usage, "Render a report written by any mpiguard tool.", options,
                                argc, argv, CLI_NO_JOB, positional, 1, &args, &done);
@@ -36,7 +36,7 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
-    mg_report *r;
+    report_doc *r;
     char err[1024];
     rc = report_load(args.positional[0], &r, err, sizeof err);
     if (rc) {
@@ -49,8 +49,8 @@ int cmd_report(int argc, char **argv)
         report_destroy(r);
         return MG_EXIT_CANTCREAT;
     }
-    void (*const render[])(const mg_report *, FILE *) = {report_render_text, report_render_json,
-                                                         report_render_dot, report_html_render};
+    void (*const render[])(const report_doc *, FILE *) = {report_render_text, report_render_json,
+                                                          report_render_dot, report_html_render};
     render[format](r, out);
     int write_failed = ferror(out) || (output && fclose(out) != 0);
     report_destroy(r);

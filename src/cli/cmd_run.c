@@ -40,7 +40,7 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
     int interposed = 0;
     unsigned long long total = 0;
     for (int r = 0; r < s->job.nranks; r++) {
-        const mg_rank_state *st = s->job.ranks[r].state;
+        const rank_state *st = s->job.ranks[r].state;
         unsigned long long c = st ? (unsigned long long)atomic_load(&st->calls) : 0;
         interposed += st != NULL;
         total += c;
@@ -73,16 +73,16 @@ int cmd_run(int argc, char **argv)
     static const char usage[] =
         "mpiguard run [--no-protect | --bounds FILE ...] [options] -- <launcher> <args>";
     static int no_protect;
-    static const mg_option run_options[] = {
+    static const mg_options_option run_options[] = {
         {"no-protect", 0, MG_OPT_FLAG, &no_protect, NULL,
          "do not protect the collectives (the protect module stays off)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
-    const mg_option *const tables[] = {run_options, protect_setup_options, NULL};
-    mg_parsed_args args;
+    const mg_options_option *const tables[] = {run_options, protect_setup_options, NULL};
+    mg_options_parsed_args args;
     int done;
     no_protect = 0;
-    protect_setup_opts = (protect_settings){0};
+    protect_setup_opts = (protect_setup_settings){0};
     int rc = cli_options_parse_tables(
         usage,
         "Run an MPI job under mpiguard's interposition library with its guards on\n"

@@ -61,14 +61,15 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
-    const char *mpi_fn = seen->func >= 0       ? mpi_function_ids_name((mg_fn)seen->func)
+    const char *mpi_fn = seen->func >= 0 ? mpi_function_ids_name((mpi_function_ids_fn)seen->func)
                          : st->mpi_function[0] ? st->mpi_function
                                                : "MPI";
     bool faulty_rank = hang_account_named(faulty, result->nfaulty, r);
     struct hang_account_rank judged = hang_account_judge(
         seen, faulty_rank,
-        seen->func >= 0 && mpi_function_ids_class_of((mg_fn)seen->func) == MG_CLASS_POLL, lost,
-        unpublished && st->nframes > 0 && !st->mpi_function[0],
+        seen->func >= 0 &&
+            mpi_function_ids_class_of((mpi_function_ids_fn)seen->func) == MG_CLASS_POLL,
+        lost, unpublished && st->nframes > 0 && !st->mpi_function[0],
         p->remote && !hang_remote_here(p->remote));
     bool in_mpi = judged.in_mpi;
     view->state = judged.ask_process ? outside_state(js->ranks[r].pid) : judged.state;
@@ -84,7 +85,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     json_object_object_add(entry, "function", json_object_new_string(view->what));
     json_object_object_add(entry, "stack", hang_finding_stack_json(st));
     const char *app = strrchr(js->launcher.app_path, '/');
-    const mg_rank_state *state = js->ranks[r].state;
+    const rank_state *state = js->ranks[r].state;
     hang_facts_rank(&judged.watch, st, app ? app + 1 : js->launcher.app_path, state, r, fact);
     if (!seen->exited && in_mpi && state)
         json_object_object_add(entry, "waits_for",
@@ -101,7 +102,7 @@ static bool listed(const int *list, size_t n, int rank)
 
 /* Adds the finding's ranks with their calls: the faulty ones, and in a communication hang every
  * rank waiting in MPI; returns the "faulty_ranks" array. */
-static json_object *add_ranks(mg_finding *f, bool computation, const int *faulty, size_t nfaulty,
+static json_object *add_ranks(report_entry *f, bool computation, const int *faulty, size_t nfaulty,
                               const rank_view *views, int n)
 {
     json_object *faulty_json = json_object_new_array();
@@ -181,7 +182,7 @@ static void account_culprit(const job_session *js, hang_account *a)
     struct hang_account_wait *waits = calloc(n, sizeof *waits);
     int *lists = malloc(2 * n * sizeof *lists);
     for (size_t r = 0; functions && waits && r < n; r++) {
-        const mg_rank_state *state = js->ranks[r].state;
+        const rank_state *state = js->ranks[r].state;
         functions[r] = a->views[r].what;
         waits[r].on = state ? atomic_load_explicit(&state->wait_on, memory_order_relaxed)
                             : MG_WAIT_NOTHING;
@@ -225,7 +226,7 @@ static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account 
     roll_call(a->views, a->n, NULL, calls, sizeof calls);
     snprintf(summary, sizeof summary, "%s hang after %.1f s: %s%s%s", type, detection_time, calls,
              a->chain[0] ? "; culprit: " : "", a->chain);
-    mg_finding *f = report_add_finding(s->report, "hang", summary);
+    report_entry *f = report_add_finding(s->report, "hang", summary);
     json_object *ev = report_finding_evidence(f);
     if (a->culprit)
         json_object_object_add(ev, "culprit", a->culprit);
@@ -274,7 +275,7 @@ void hang_diagnosis_report_dead_rank(cli_session *s, int dead_rank, const proc_e
     int n = s->job.nranks;
     rank_view *views = calloc((size_t)n, sizeof *views);
     int *pids = calloc((size_t)n, sizeof *pids);
-    const mg_rank_state **states = calloc((size_t)n, sizeof *states);
+    const rank_state **states = calloc((size_t)n, sizeof *states);
     char calls[900];
     uint64_t when;
     struct hang_finding_dead d = {.rank = dead_rank,
@@ -287,7 +288,7 @@ void hang_diagnosis_report_dead_rank(cli_session *s, int dead_rank, const proc_e
                                   .calls = calls};
     d.exit_seen = proc_exits_status(exits, dead_rank, &d.wait_status, &when);
     for (int r = 0; views && pids && states && r < n; r++) {
-        const mg_rank_state *state = states[r] = s->job.ranks[r].state;
+        const rank_state *state = states[r] = s->job.ranks[r].state;
         const char *fn = mg_rank_state_function(state);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
         views[r] = (rank_view){.state = hang_account_at_death(r, dead_rank, in_mpi),

@@ -25,9 +25,9 @@ static const char *const workaround_choices[] = {"auto", "W1A", "W1B", "W2", "W3
 static const char *const calls_choices[] = {"int", "large", "all", NULL};
 enum { WORKAROUND_W3 = 4 };
 
-protect_settings protect_setup_opts;
+protect_setup_settings protect_setup_opts;
 
-const mg_option protect_setup_options[] = {
+const mg_options_option protect_setup_options[] = {
     {"bounds", 0, MG_OPT_STRING, &protect_setup_opts.bounds, "FILE",
      "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs none",
      NULL, 0, 0},
@@ -72,7 +72,7 @@ static mg_mpi_flavor job_flavor(char **command, int ncommand)
 {
     if (cli_options.mpi_choice)
         return cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
-    mg_launcher l;
+    launcher l;
     char err[512];
     if (launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
         return MG_FLAVOR_UNKNOWN;
@@ -83,7 +83,7 @@ static mg_mpi_flavor job_flavor(char **command, int ncommand)
  * module_path. Returns 0 or an exit status after saying why. */
 static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *module_path)
 {
-    bounds_doc doc;
+    bounds_file_doc doc;
     char err[1024];
     int status = bounds_file_load(path, flavor, &doc);
     if (status)
@@ -123,7 +123,7 @@ void protect_setup_discard(void)
 
 int protect_setup_prepare(char **command, int ncommand)
 {
-    const protect_settings *o = &protect_setup_opts;
+    const protect_setup_settings *o = &protect_setup_opts;
     mg_mpi_flavor flavor = job_flavor(command, ncommand);
     int rc;
     if (o->workaround == WORKAROUND_W3 &&
@@ -148,7 +148,8 @@ int protect_setup_prepare(char **command, int ncommand)
     if (o->bound) {
         bounds_text_artificial a = {
             .limit = (uint64_t)o->bound, .on_int = o->calls != 1, .on_large = o->calls != 0};
-        snprintf(a.form, sizeof a.form, "%s", scaling_bounds_form_name((scaling_form)o->form));
+        snprintf(a.form, sizeof a.form, "%s",
+                 scaling_bounds_form_name((scaling_bounds_form)o->form));
         bounds_text_put_artificial(artificial, sizeof artificial, &a);
         job_session_add_env(MG_ENV_PROTECT_ARTIFICIAL, artificial);
     }
@@ -164,7 +165,7 @@ int protect_setup_prepare(char **command, int ncommand)
  * same event (every rank of an Alltoallv can fire) join one finding. */
 typedef struct seen_event {
     char key[4352]; /* the site names its object by path */
-    mg_finding *finding;
+    report_entry *finding;
 } seen_event;
 
 enum { SEEN_MAX = 256 };
@@ -181,7 +182,7 @@ static const char *offset_of_site(const char *where)
 /* The source line of a call site of `called`, read from the object's file; unknown fields where the
  * object has no debug information or is gone. */
 static void resolve_site(site_resolver *sites, const char *where, const char *called,
-                         site_info *out)
+                         site_resolver_info *out)
 {
     memset(out, 0, sizeof *out);
     const char *plus = offset_of_site(where);
@@ -194,7 +195,7 @@ static void resolve_site(site_resolver *sites, const char *where, const char *ca
 
 /* How a summary names a site: "file.c:line" where known, else "object+0xoffset" with the object's
  * file name alone, as the rank's own line does. */
-static void site_label(const char *where, const site_info *site, char *out, size_t len)
+static void site_label(const char *where, const site_resolver_info *site, char *out, size_t len)
 {
     if (site->file && site->line) {
         const char *name = strrchr(site->file, '/');
@@ -209,7 +210,8 @@ static void site_label(const char *where, const site_info *site, char *out, size
 }
 
 /* A rank's site of a finding, said to be its procedure's line where the call's is not known. */
-static void add_site(mg_finding *fd, int rank, const char *function, const site_info *site)
+static void add_site(report_entry *fd, int rank, const char *function,
+                     const site_resolver_info *site)
 {
     report_finding_add_site(fd, rank, function, site->file, site->line);
     if (site->line_is_procedure)
@@ -225,7 +227,7 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
         return;
     char key[sizeof seen->key];
     snprintf(key, sizeof key, "%s\t%s\t%s\t%s", ev.kind, ev.function, ev.site, ev.workaround);
-    site_info site;
+    site_resolver_info site;
     resolve_site(sites, ev.site, ev.function, &site);
     for (int i = 0; i < *nseen; i++)
         if (strcmp(seen[i].key, key) == 0) {
@@ -237,8 +239,8 @@ static void add_event(cli_session *s, site_resolver *sites, int rank, char *line
     char label[512], summary[1024];
     site_label(ev.site, &site, label, sizeof label);
     protect_event_summary(&ev, label, summary, sizeof summary);
-    mg_finding *fd = report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
-                                        summary);
+    report_entry *fd = report_add_finding(s->report, used ? "workaround" : "scaling_trigger",
+                                          summary);
     if (!fd)
         return;
     report_finding_add_rank(fd, rank);

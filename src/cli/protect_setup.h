@@ -9,19 +9,19 @@
 #include "cli.h"
 
 /* What the options say; filled by the parse of protect_setup_options. */
-typedef struct protect_settings {
+typedef struct protect_setup_settings {
     const char *bounds; /* --bounds FILE, or NULL */
     long bound;         /* --bound N, or 0 */
-    int form;           /* --bound-form: a scaling_form (nP, the first, by default) */
+    int form;           /* --bound-form: a scaling_bounds_form (nP, the first, by default) */
     int calls;          /* --bound-calls: index into int, large, all */
     int workaround;     /* --workaround: index into auto, W1A, W1B, W2, W3 */
     int agree;          /* --agree: Gatherv/Scatterv/Alltoallv agree on each plan (a message) */
-} protect_settings;
+} protect_setup_settings;
 
-extern protect_settings protect_setup_opts;
+extern protect_setup_settings protect_setup_opts;
 /* --bounds, --bound, --bound-form, --bound-calls, --workaround, --agree (terminated like every
- * mg_option table). */
-extern const mg_option protect_setup_options[];
+ * mg_options_option table). */
+extern const mg_options_option protect_setup_options[];
 
 /* Whether any protect option was given (for a tool to refuse them where they make no sense). */
 int protect_setup_options_given(void);

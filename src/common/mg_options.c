@@ -7,30 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const mg_option *find_long(const mg_option *const *tables, const char *name, size_t len)
+static const mg_options_option *find_long(const mg_options_option *const *tables, const char *name,
+                                          size_t len)
 {
     for (int t = 0; tables[t]; t++)
-        for (const mg_option *o = tables[t]; o->name; o++)
+        for (const mg_options_option *o = tables[t]; o->name; o++)
             if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
                 return o;
     return NULL;
 }
 
-static const mg_option *find_short(const mg_option *const *tables, char c)
+static const mg_options_option *find_short(const mg_options_option *const *tables, char c)
 {
     for (int t = 0; tables[t]; t++)
-        for (const mg_option *o = tables[t]; o->name; o++)
+        for (const mg_options_option *o = tables[t]; o->name; o++)
             if (o->short_name == c)
                 return o;
     return NULL;
 }
 
-static mg_option_type value_type(const mg_option *o)
+static mg_options_option_type value_type(const mg_options_option *o)
 {
-    return (mg_option_type)(o->type & ~MG_OPT_HIDDEN);
+    return (mg_options_option_type)(o->type & ~MG_OPT_HIDDEN);
 }
 
-static int store_value(const mg_option *o, const char *value, char *err, size_t errlen)
+static int store_value(const mg_options_option *o, const char *value, char *err, size_t errlen)
 {
     char *end;
     switch (value_type(o)) {
@@ -85,11 +86,11 @@ static int store_value(const mg_option *o, const char *value, char *err, size_t 
     return MG_EINVAL;
 }
 
-int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
-                     char **positional_storage, int max_positional, mg_parsed_args *out, char *err,
-                     size_t errlen)
+int mg_options_parse(const mg_options_option *const *tables, int argc, char **argv,
+                     char **positional_storage, int max_positional, mg_options_parsed_args *out,
+                     char *err, size_t errlen)
 {
-    *out = (mg_parsed_args){.positional = positional_storage};
+    *out = (mg_options_parsed_args){.positional = positional_storage};
     for (int i = 0; i < argc; i++) {
         char *word = argv[i];
         if (strcmp(word, "--") == 0) {
@@ -106,7 +107,7 @@ int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
             out->positional[out->npositional++] = word;
             continue;
         }
-        const mg_option *o;
+        const mg_options_option *o;
         const char *inline_value = NULL;
         if (word[1] == '-') {
             const char *name = word + 2;
@@ -145,11 +146,11 @@ int mg_options_parse(const mg_option *const *tables, int argc, char **argv,
 }
 
 void mg_options_print_help(FILE *out, const char *usage, const char *description,
-                           const mg_option *const *tables)
+                           const mg_options_option *const *tables)
 {
     fprintf(out, "usage: %s\n\n%s\n\noptions:\n", usage, description);
     for (int t = 0; tables[t]; t++)
-        for (const mg_option *o = tables[t]; o->name; o++) {
+        for (const mg_options_option *o = tables[t]; o->name; o++) {
             if (o->type & MG_OPT_HIDDEN)
                 continue;
             char left[64];

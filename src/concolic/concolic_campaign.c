@@ -55,7 +55,7 @@ static int read_table(concolic_campaign *c, char *err, size_t errlen)
             return rc;
         }
         char *colon = strrchr(loc, ':');
-        concolic_branch *b = &c->branches[c->nbranches++];
+        concolic_campaign_branch *b = &c->branches[c->nbranches++];
         b->line = colon ? atoi(colon + 1) : 0;
         if (colon)
             *colon = 0;

@@ -11,19 +11,19 @@
 #include <stdint.h>
 
 /* One row of APP.mpiguard-branches.tsv. */
-typedef struct concolic_branch {
+typedef struct concolic_campaign_branch {
     char *function;
     char *file;
     int line;
     char *arm; /* "if" or "case=V" */
-} concolic_branch;
+} concolic_campaign_branch;
 
 typedef struct concolic_campaign {
     char dir[2048];
     char app[2048];   /* the light executable as given */
     char heavy[2100]; /* app.mpiguard-heavy */
     uint64_t build_id;
-    concolic_branch *branches;
+    concolic_campaign_branch *branches;
     uint32_t nbranches;
     /* The next launch. */
     int64_t *inputs;

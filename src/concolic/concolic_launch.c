@@ -99,7 +99,8 @@ static void note_times(rank_times *t, const path_log *log)
 
 /* Splits the job's [t0, t1] (CLOCK_MONOTONIC seconds, the clock the ranks read) at the first
  * start and the last end. */
-static void split_job(concolic_result *r, const rank_times *t, uint32_t np, double t0, double t1)
+static void split_job(concolic_launch_result *r, const rank_times *t, uint32_t np, double t0,
+                      double t1)
 {
     if (t->started < np)
         return;
@@ -113,7 +114,7 @@ static void split_job(concolic_result *r, const rank_times *t, uint32_t np, doub
     r->teardown_s = t1 - last;
 }
 
-static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_result *r,
+static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_launch_result *r,
                       rank_times *times)
 {
     path_log_expect ex = {.build_id = c->build_id, .run_id = run_id};
@@ -184,7 +185,7 @@ static void locate(const concolic_campaign *c, const char *exe, unsigned long lo
 }
 
 /* The first output line containing `what`, and for an assertion its file:line. */
-static void scan_output(const concolic_campaign *c, const char *what, concolic_result *r)
+static void scan_output(const concolic_campaign *c, const char *what, concolic_launch_result *r)
 {
     char path[2200], line[1024];
     concolic_campaign_path(c, "run/output.txt", path, sizeof path);
@@ -224,7 +225,7 @@ static void add_hang_site(char *hang, size_t len, const char *site)
 
 /* The messages with which each MPI library ends a job on an error its handler caught (the
  * default MPI_ERRORS_ARE_FATAL): the rank then exits non-zero by itself, like a rejection. */
-static int mpi_library_error(const concolic_campaign *c, concolic_result *r)
+static int mpi_library_error(const concolic_campaign *c, concolic_launch_result *r)
 {
     static const char *const markers[] = {"Fatal error in ", "MPI_ERRORS_ARE_FATAL",
                                           "An error occurred in MPI_"};
@@ -238,7 +239,8 @@ static int mpi_library_error(const concolic_campaign *c, concolic_result *r)
 
 /* The first signed overflow a heavy rank met (rt_log_outcome_overflow), in rank order: its
  * file:line in site. 0 when there was none. */
-static int signed_overflow(const concolic_launch *l, const concolic_campaign *c, concolic_result *r)
+static int signed_overflow(const concolic_launch *l, const concolic_campaign *c,
+                           concolic_launch_result *r)
 {
     for (uint32_t k = 0; k < c->np; k++) {
         if (k != c->focus && !l->one_way)
@@ -266,11 +268,12 @@ static int signed_overflow(const concolic_launch *l, const concolic_campaign *c,
 typedef struct rank_ends {
     int rejected, aborted;
     unsigned rejected_last, aborted_last;
-    char hang[sizeof((concolic_result *)0)->where];
+    char hang[sizeof((concolic_launch_result *)0)->where];
 } rank_ends;
 
 static void note_signal(const concolic_launch *l, const concolic_campaign *c, uint32_t k,
-                        long long num, unsigned long long off, unsigned last, concolic_result *r)
+                        long long num, unsigned long long off, unsigned last,
+                        concolic_launch_result *r)
 {
     r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
     r->signal = (int)num;
@@ -282,7 +285,7 @@ static void note_signal(const concolic_launch *l, const concolic_campaign *c, ui
 }
 
 static void read_rank_ends(const concolic_launch *l, const concolic_campaign *c, int timed_out,
-                           concolic_result *r, rank_ends *e)
+                           concolic_launch_result *r, rank_ends *e)
 {
     *e = (rank_ends){.rejected = -1, .aborted = -1};
     for (uint32_t k = 0; k < c->np; k++) {
@@ -313,7 +316,7 @@ static void read_rank_ends(const concolic_launch *l, const concolic_campaign *c,
 /* A job no rank of which died by a signal: MPI_Abort, a timeout, an MPI library's error exit, a
  * signed overflow, the program's own rejection, or a job the launcher ended otherwise. */
 static void classify_without_signal(const concolic_launch *l, const concolic_campaign *c,
-                                    int timed_out, const rank_ends *e, concolic_result *r)
+                                    int timed_out, const rank_ends *e, concolic_launch_result *r)
 {
     if (e->aborted >= 0) {
         r->outcome = CONCOLIC_MPI_ERROR;
@@ -339,7 +342,7 @@ static void classify_without_signal(const concolic_launch *l, const concolic_cam
 }
 
 static void classify(const concolic_launch *l, const concolic_campaign *c, int timed_out,
-                     concolic_result *r)
+                     concolic_launch_result *r)
 {
     rank_ends e;
     read_rank_ends(l, c, timed_out, r, &e);
@@ -354,7 +357,7 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
 
 /* The launcher ended with an error before any rank of the program started (Open MPI refusing to
  * run as root, a bad host or slot count): the first line of its output. */
-static void launcher_refusal(const concolic_campaign *c, concolic_result *r)
+static void launcher_refusal(const concolic_campaign *c, concolic_launch_result *r)
 {
     char path[2200], line[512];
     concolic_campaign_path(c, "run/output.txt", path, sizeof path);
@@ -394,7 +397,7 @@ static void command_text(char **argv, int n, char *out, size_t len)
 }
 
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        double timeout_s, concolic_result *r, char *err, size_t errlen)
+                        double timeout_s, concolic_launch_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->rank = -1;
@@ -454,7 +457,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     return 0;
 }
 
-void concolic_launch_result_free(concolic_result *r)
+void concolic_launch_result_free(concolic_launch_result *r)
 {
     if (r->have_heavy)
         path_log_free(&r->heavy);

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-enum concolic_outcome {
+enum concolic_launch_outcome {
     CONCOLIC_CLEAN = 0,
     CONCOLIC_INPUT_REJECTED, /* a rank exited non-zero by itself: the program's own check */
     CONCOLIC_SIGNAL,         /* a rank died of a signal other than SIGABRT */
@@ -39,8 +39,8 @@ typedef struct concolic_launch {
     int floats_off; /* the runtime keeps floats concrete (--floats off) */
 } concolic_launch;
 
-typedef struct concolic_result {
-    int outcome;      /* enum concolic_outcome */
+typedef struct concolic_launch_result {
+    int outcome;      /* enum concolic_launch_outcome */
     int status;       /* the launcher's status */
     int rank;         /* the rank the outcome comes from, -1 when none */
     int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
@@ -71,14 +71,14 @@ typedef struct concolic_result {
     int interrupted;         /* the signal mpiguard received during the job (0: none) */
     int refused;             /* the launcher ended with an error before any rank started:
                                 a setup error (detail holds its message), not an outcome */
-} concolic_result;
+} concolic_launch_result;
 
 /* Runs one job with the campaign's next inputs, np and focus, under run id run_id, stopped after
  * timeout_s. Returns 0 (the job ran, whatever its outcome) or MG_ENOENT/MG_ESYS when the
  * launcher cannot start. */
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        double timeout_s, concolic_result *r, char *err, size_t errlen);
-void concolic_launch_result_free(concolic_result *r);
+                        double timeout_s, concolic_launch_result *r, char *err, size_t errlen);
+void concolic_launch_result_free(concolic_launch_result *r);
 /* Appends " WORD" to out, single-quoted when the shell would split or expand it; returns the
  * characters it wrote (snprintf's count: out is full when at or past len). */
 size_t concolic_launch_shell_word(char *out, size_t len, const char *w);

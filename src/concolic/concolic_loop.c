@@ -24,7 +24,7 @@ const char *const concolic_loop_int_semantics_names[] = {"int", "bv", NULL};
 const char *const concolic_loop_floats_names[] = {"real", "fp", "off", NULL};
 
 /* Hands the run's path to the search; covered_new: the run covered arms none had before. */
-static int observe(concolic_loop *L, concolic_result *r, int covered_new)
+static int observe(concolic_loop *L, concolic_launch_result *r, int covered_new)
 {
     path_log empty = {0};
     int rc = search_session_observe(&L->search, r->have_heavy ? &r->heavy : &empty, covered_new,
@@ -34,7 +34,7 @@ static int observe(concolic_loop *L, concolic_result *r, int covered_new)
 }
 
 /* Makes `next` the campaign's next run (np and focus included). */
-static int take_run(concolic_loop *L, search_run *next)
+static int take_run(concolic_loop *L, search_session_run *next)
 {
     concolic_campaign *c = L->c;
     int rc = concolic_campaign_set_inputs(c, next->inputs, next->ninputs);
@@ -51,7 +51,7 @@ static int take_run(concolic_loop *L, search_run *next)
 static int random_start(concolic_loop *L)
 {
     concolic_campaign *c = L->c;
-    search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
+    search_session_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
     if (search_session_restart(&L->search, &last, c->ninputs, &L->rng, &next) ||
         take_run(L, &next)) {
         mg_error("out of memory");
@@ -61,7 +61,7 @@ static int random_start(concolic_loop *L)
 }
 
 /* A signal or the end of --time asks the campaign to stop. */
-static int stopping(const concolic_options *o)
+static int stopping(const concolic_loop_options *o)
 {
     return (o->stop && *o->stop) || (o->deadline && mg_clock_seconds() >= o->deadline);
 }
@@ -73,11 +73,11 @@ static int stop_requested(void *o)
 
 /* Asks the search for the next run (a solved negation or a restart) and makes it the
  * campaign's; a stop leaves the inputs those of the last run, so a resume repeats it. */
-static int choose_next(concolic_loop *L, const concolic_options *o)
+static int choose_next(concolic_loop *L, const concolic_loop_options *o)
 {
     concolic_campaign *c = L->c;
     search_cfg cfg = concolic_cfg_table(&L->cfg, &c->covered);
-    search_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
+    search_session_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
     int kind;
     mg_info("concolic: solving after run %" PRIu64, c->iterations);
     int rc = search_session_next(&L->search, &last, &c->covered, &cfg, &L->rng, stop_requested,
@@ -103,7 +103,7 @@ static int choose_next(concolic_loop *L, const concolic_options *o)
 void concolic_loop_progress(const concolic_loop *L, int final)
 {
     const concolic_campaign *c = L->c;
-    const concolic_last_run *r = &L->last;
+    const concolic_loop_last_run *r = &L->last;
     if (L->quiet || !r->np)
         return;
     if (final) { /* the last run's line is out already; a terminal's needs its end */
@@ -120,7 +120,7 @@ void concolic_loop_progress(const concolic_loop *L, int final)
 }
 
 /* The CFG strategy's graph; a program without one is still searched, by uncovered arms only. */
-static int load_cfg(concolic_loop *L, const concolic_options *o)
+static int load_cfg(concolic_loop *L, const concolic_loop_options *o)
 {
     const concolic_campaign *c = L->c;
     char err[4400];
@@ -139,7 +139,7 @@ static int load_cfg(concolic_loop *L, const concolic_options *o)
                              : 0;
 }
 
-int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_options *o)
+int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_loop_options *o)
 {
     static const int kinds[] = {
         SEARCH_DFS, SEARCH_BOUNDED_DFS,   SEARCH_RANDOM_BRANCH, SEARCH_UNIFORM_RANDOM,
@@ -185,7 +185,7 @@ void concolic_loop_end(concolic_loop *L)
 
 /* The input values the run really used (after caps and domains), from the focus's declarations;
  * inputs must hold at least as many entries as the log declares. Returns the count. */
-static size_t used_inputs(const concolic_result *r, int64_t *inputs, size_t n)
+static size_t used_inputs(const concolic_launch_result *r, int64_t *inputs, size_t n)
 {
     size_t k = 0;
     for (uint32_t v = 0; r->have_heavy && v < r->heavy.nvars; v++)
@@ -194,9 +194,9 @@ static size_t used_inputs(const concolic_result *r, int64_t *inputs, size_t n)
     return k;
 }
 
-static void account(concolic_loop *L, const concolic_result *r)
+static void account(concolic_loop *L, const concolic_launch_result *r)
 {
-    concolic_cost *k = &L->cost;
+    concolic_loop_cost *k = &L->cost;
     k->runs++;
     k->job_s += r->seconds;
     k->log_bytes += r->log_bytes;
@@ -210,8 +210,8 @@ static void account(concolic_loop *L, const concolic_result *r)
 
 /* Launches the campaign's next run within what is left of --time; *ran is 0 when no run is to be
  * counted (a stop, the budget's end, a launcher that refused: that one's status is returned). */
-static int run_job(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
-                   concolic_result *r, int *ran)
+static int run_job(concolic_loop *L, const concolic_loop_options *o, const concolic_launch *lp,
+                   concolic_launch_result *r, int *ran)
 {
     concolic_campaign *c = L->c;
     char err[512];
@@ -242,8 +242,8 @@ static int run_job(concolic_loop *L, const concolic_options *o, const concolic_l
 
 /* Takes the run's coverage, per-rank hints, inputs used and bug (if any) into the campaign;
  * inputs holds the run's inputs and room for 64 more. Returns how many inputs the run used. */
-static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
-                         concolic_last_run run, mg_report *rep, uint64_t first_iteration)
+static size_t record_run(concolic_loop *L, concolic_launch_result *r, int64_t *inputs,
+                         concolic_loop_last_run run, report_doc *rep, uint64_t first_iteration)
 {
     concolic_campaign *c = L->c;
     char err[512];
@@ -268,12 +268,12 @@ static size_t record_run(concolic_loop *L, concolic_result *r, int64_t *inputs,
     return ninputs;
 }
 
-int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const concolic_launch *lp,
-                          mg_report *rep, uint64_t first_iteration)
+int concolic_loop_iterate(concolic_loop *L, const concolic_loop_options *o,
+                          const concolic_launch *lp, report_doc *rep, uint64_t first_iteration)
 {
     concolic_campaign *c = L->c;
-    concolic_result r;
-    concolic_last_run run = {c->np, c->focus, 0, 0};
+    concolic_launch_result r;
+    concolic_loop_last_run run = {c->np, c->focus, 0, 0};
     int ran, rc = run_job(L, o, lp, &r, &ran);
     if (rc || !ran)
         return rc;
@@ -306,8 +306,8 @@ int concolic_loop_iterate(concolic_loop *L, const concolic_options *o, const con
 
 /* After the loop: the saved state of a stopped campaign, the coverage and cost reports, the
  * JSON report. Returns rc, or the report's write error when rc is 0. */
-static int report_campaign(concolic_loop *L, const concolic_options *o, mg_report *rep, double t0,
-                           uint64_t first, int rc)
+static int report_campaign(concolic_loop *L, const concolic_loop_options *o, report_doc *rep,
+                           double t0, uint64_t first, int rc)
 {
     concolic_campaign *c = L->c;
     if (o->stop && *o->stop) {
@@ -332,8 +332,8 @@ static int report_campaign(concolic_loop *L, const concolic_options *o, mg_repor
     return rc;
 }
 
-int concolic_loop_run(concolic_campaign *c, const concolic_options *o, const concolic_launch *lp,
-                      mg_report *rep)
+int concolic_loop_run(concolic_campaign *c, const concolic_loop_options *o,
+                      const concolic_launch *lp, report_doc *rep)
 {
     if (!o->resume)
         concolic_report_runs_restart(c);
@@ -345,7 +345,7 @@ int concolic_loop_run(concolic_campaign *c, const concolic_options *o, const con
     }
     double t0 = mg_clock_seconds();
     uint64_t first = c->iterations;
-    concolic_options run = *o;
+    concolic_loop_options run = *o;
     run.deadline = o->time_s ? t0 + o->time_s : 0;
     while (!rc && !(o->stop && *o->stop) &&
            (!o->iterations || c->iterations - first < (uint64_t)o->iterations) &&

@@ -13,7 +13,7 @@
 
 /* Bugs are one per class and site: a crash's signal and line, a hang's places, an MPI error's
  * rank's last branch (none when the library ended the job without a rank's word: class alone). */
-static void bug_key(const concolic_result *r, char *key, size_t len)
+static void bug_key(const concolic_launch_result *r, char *key, size_t len)
 {
     if (r->outcome == CONCOLIC_SIGNAL || r->outcome == CONCOLIC_ASSERTION)
         snprintf(key, len, "%s:%d:%s", concolic_launch_outcome_name(r->outcome), r->signal,
@@ -42,8 +42,8 @@ static int copy_file(const char *from, const char *to)
 /* The reproducer: the run's inputs file (every rank reads the same one) kept as bug-N.inputs,
  * and one shell command that runs the job again as it ran, its logs and outcomes going to
  * bug-N.run so the campaign's own run directory is left alone. */
-static void reproducer_command(const concolic_result *r, const char *inputs, const char *run_dir,
-                               char *out, size_t len)
+static void reproducer_command(const concolic_launch_result *r, const char *inputs,
+                               const char *run_dir, char *out, size_t len)
 {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
@@ -65,7 +65,7 @@ static void reproducer_command(const concolic_result *r, const char *inputs, con
 }
 
 /* Input i as the bug file shows it: a float input (by the focus's declarations) as its double. */
-static void print_input(FILE *f, const concolic_result *r, size_t i, int64_t v)
+static void print_input(FILE *f, const concolic_launch_result *r, size_t i, int64_t v)
 {
     for (uint32_t k = 0; r->have_heavy && k < r->heavy.nvars; k++)
         if (!sym_var_is_mpi(r->heavy.vars[k].kind) && i-- == 0 &&
@@ -76,7 +76,7 @@ static void print_input(FILE *f, const concolic_result *r, size_t i, int64_t v)
     fprintf(f, " %" PRId64, v);
 }
 
-static void write_reproducer(const concolic_campaign *c, const concolic_result *r,
+static void write_reproducer(const concolic_campaign *c, const concolic_launch_result *r,
                              const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
                              const char *key, char *command, size_t command_len)
 {
@@ -107,9 +107,9 @@ static void write_reproducer(const concolic_campaign *c, const concolic_result *
     fclose(f);
 }
 
-int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const int64_t *inputs,
-                        size_t ninputs, uint32_t np, uint32_t focus, uint64_t iteration,
-                        mg_report *rep)
+int concolic_report_bug(concolic_campaign *c, const concolic_launch_result *r,
+                        const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
+                        uint64_t iteration, report_doc *rep)
 {
     char key[1200], summary[1600];
     if (!concolic_launch_outcome_is_bug(r->outcome))
@@ -122,7 +122,7 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
     snprintf(summary, sizeof summary, "%s%s%s with %u processes, focus %u, rank %d%s%s",
              concolic_launch_outcome_name(r->outcome), r->where[0] ? " at " : "", r->where, np,
              focus, r->rank, r->detail[0] ? ": " : "", r->detail);
-    mg_finding *f = rep ? report_add_finding(rep, "concolic_bug", summary) : NULL;
+    report_entry *f = rep ? report_add_finding(rep, "concolic_bug", summary) : NULL;
     if (f) {
         json_object *ev = report_finding_evidence(f), *in = json_object_new_array();
         for (size_t i = 0; i < ninputs; i++)
@@ -150,7 +150,7 @@ int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const in
     return 1;
 }
 
-void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
+void concolic_report_run(const concolic_campaign *c, const concolic_launch_result *r,
                          const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
                          double solve_s)
 {
@@ -267,7 +267,7 @@ static double per_run(double total, uint64_t runs)
     return runs ? total / (double)runs : 0;
 }
 
-void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out)
+void concolic_report_cost(const concolic_loop_cost *k, double total_s, FILE *out)
 {
     fprintf(out,
             "cost: %" PRIu64 " runs in %.1f s: job %.3f s/run = launch %.3f + run %.3f + teardown "
@@ -301,7 +301,7 @@ static void add_count(json_object *o, const char *key, uint64_t v)
     json_object_object_add(o, key, json_object_new_int64((int64_t)v));
 }
 
-void concolic_report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k)
+void concolic_report_data(report_doc *rep, const concolic_campaign *c, const concolic_loop_cost *k)
 {
     json_object *data = report_tool_data(rep), *cost = json_object_new_object();
     add_count(data, "iterations", c->iterations);

@@ -14,14 +14,14 @@
 /* When r is a bug not seen before in the campaign: records it, writes DIR/bugs/bug-N.txt (inputs,
  * np, focus, exact command, outcome), adds a finding to rep (may be NULL) and prints its banner.
  * Returns 1 for a new bug, else 0. */
-int concolic_report_bug(concolic_campaign *c, const concolic_result *r, const int64_t *inputs,
-                        size_t ninputs, uint32_t np, uint32_t focus, uint64_t iteration,
-                        mg_report *rep);
+int concolic_report_bug(concolic_campaign *c, const concolic_launch_result *r,
+                        const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
+                        uint64_t iteration, report_doc *rep);
 
 /* Appends the run's line to DIR/runs.tsv (written with a header line when new): iteration, np,
  * focus, outcome, arms covered so far, the job's seconds and its launch/run/teardown split ("-"
  * when unknown), the seconds spent choosing the next inputs, then the inputs the run used. */
-void concolic_report_run(const concolic_campaign *c, const concolic_result *r,
+void concolic_report_run(const concolic_campaign *c, const concolic_launch_result *r,
                          const int64_t *inputs, size_t ninputs, uint32_t np, uint32_t focus,
                          double solve_s);
 
@@ -40,9 +40,9 @@ void concolic_report_coverage_json(const concolic_campaign *c, json_object *data
 
 /* The cost line of the final report: the split averages over the runs that have one; total_s:
  * the session's seconds. */
-void concolic_report_cost(const concolic_cost *k, double total_s, FILE *out);
+void concolic_report_cost(const concolic_loop_cost *k, double total_s, FILE *out);
 /* The JSON report's tool data: iterations, arms covered and in all, the cost per run, the
  * coverage per function and file. */
-void concolic_report_data(mg_report *rep, const concolic_campaign *c, const concolic_cost *k);
+void concolic_report_data(report_doc *rep, const concolic_campaign *c, const concolic_loop_cost *k);
 
 #endif

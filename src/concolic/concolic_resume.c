@@ -14,7 +14,7 @@
 void concolic_resume_save(concolic_loop *L)
 {
     static int warned;
-    text_buf t = {0};
+    text_codec_buf t = {0};
     char *text = NULL;
     size_t len;
     text_codec_buf_printf(&t, "search %d %s\n", CONCOLIC_RESUME_VERSION,
@@ -39,7 +39,7 @@ int concolic_resume_restore(concolic_loop *L)
                 c->dir);
         return 0;
     }
-    text_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
+    text_codec_cursor cur = {c->search_text, c->search_text + strlen(c->search_text), 0};
     int rc = text_codec_cursor_version(&cur, "search", CONCOLIC_RESUME_VERSION);
     text_codec_cursor_token(&cur, name, sizeof name);
     rc = rc ? rc : cur.bad ? MG_EFORMAT : 0;

@@ -13,12 +13,12 @@
 
 /* A shadow value: nothing (concrete), a linear expression, or a comparison (an i1 or a
  * zero-extended i1). */
-enum rt_kind { RT_NONE = 0, RT_EXPR, RT_PRED };
-typedef struct rt_val {
+enum rt_internal_kind { RT_NONE = 0, RT_EXPR, RT_PRED };
+typedef struct rt_internal_val {
     uint8_t kind;
     sym_expr e;
-    sym_pred p;
-} rt_val;
+    sym_expr_pred p;
+} rt_internal_val;
 
 /* 1 in the heavy executable once mgrt_init ran. */
 extern int rt_log_heavy;
@@ -28,7 +28,7 @@ void rt_log_record(const uint8_t *bytes, size_t len);
 /* Records the arm (id, taken) in the coverage log the first time it is met. */
 void rt_log_cover(uint32_t id, int taken);
 /* Logs a branch constraint (already oriented to hold) if constraint-set reduction admits it. */
-void rt_log_branch(uint32_t id, int taken, const sym_pred *pred);
+void rt_log_branch(uint32_t id, int taken, const sym_expr_pred *pred);
 
 /* Declares a new marked variable (the next dense id), logs it, and returns its id through *id.
  * MG_ENOMEM or MG_EFULL when it cannot be logged (the variable then stays concrete). */

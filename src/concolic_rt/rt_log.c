@@ -37,11 +37,11 @@ static char rank_path_prefix[4096]; /* "<dir>/rank-", for the settling wait of a
 static size_t rank_path_len;
 static uint32_t world_size = 1;
 
-typedef struct comm_entry {
+typedef struct comm_table_entry {
     uint64_t key;
     uint32_t index;
-} comm_entry;
-static comm_entry *comms;
+} comm_table_entry;
+static comm_table_entry *comms;
 static uint32_t ncomms;
 
 static uint32_t env_u32(const char *a, const char *b, uint32_t dflt)
@@ -97,7 +97,7 @@ void rt_log_cover(uint32_t id, int taken)
     EMIT(path_log_put_cover, &arm, 1);
 }
 
-void rt_log_branch(uint32_t id, int taken, const sym_pred *pred)
+void rt_log_branch(uint32_t id, int taken, const sym_expr_pred *pred)
 {
     int record = 1;
     if (log_fd < 0 || !rt_log_heavy)
@@ -106,7 +106,7 @@ void rt_log_branch(uint32_t id, int taken, const sym_pred *pred)
         path_reduce_admit(&reduce, id, taken, &record);
     if (!record)
         return;
-    path_branch b = {.branch_id = id, .taken = (uint8_t)taken, .pred = *pred};
+    path_log_branch b = {.branch_id = id, .taken = (uint8_t)taken, .pred = *pred};
     EMIT(path_log_put_branch, &b);
 }
 
@@ -136,13 +136,13 @@ int rt_log_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uin
             *index = comms[i].index;
             return 0;
         }
-    comm_entry *c = realloc(comms, (ncomms + 1) * sizeof *c);
+    comm_table_entry *c = realloc(comms, (ncomms + 1) * sizeof *c);
     if (!c)
         return MG_ENOMEM;
     comms = c;
-    sym_comm sc = {.index = ncomms, .size = size, .global = (uint32_t *)global};
+    sym_var_comm sc = {.index = ncomms, .size = size, .global = (uint32_t *)global};
     EMIT(path_log_put_comm, &sc);
-    comms[ncomms] = (comm_entry){key, ncomms};
+    comms[ncomms] = (comm_table_entry){key, ncomms};
     *index = ncomms++;
     return 0;
 }

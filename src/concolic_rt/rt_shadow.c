@@ -25,29 +25,29 @@ enum { OP_ADD = 0, OP_SUB, OP_MUL, OP_SHL, OP_XOR, OP_DIV, OP_OTHER };
 
 typedef struct frame {
     int32_t n;
-    rt_val *slots; /* 2n: slots, then the pending values of phis */
+    rt_internal_val *slots; /* 2n: slots, then the pending values of phis */
 } frame;
 
 static frame *frames;
 static size_t depth, frames_cap;
-static rt_val args[MAX_ARGS];
+static rt_internal_val args[MAX_ARGS];
 static int args_pending;
 static size_t call_depth;
-static rt_val retval;
+static rt_internal_val retval;
 static int ret_ready;
 static size_t ret_depth;
 
 typedef struct mem_node {
     uintptr_t addr;
     unsigned size;
-    rt_val v;
+    rt_internal_val v;
     struct mem_node *next;
 } mem_node;
 static mem_node *mem[MEM_BUCKETS];
 static size_t mem_count;
 
 /* Frees v's contents and leaves RT_NONE. */
-static void rt_val_clear(rt_val *v)
+static void rt_val_clear(rt_internal_val *v)
 {
     if (v->kind == RT_EXPR)
         sym_expr_free(&v->e);
@@ -57,7 +57,7 @@ static void rt_val_clear(rt_val *v)
 }
 
 /* dst := deep copy of src (dst cleared first; a failed copy leaves RT_NONE). */
-static void rt_val_copy(rt_val *dst, const rt_val *src)
+static void rt_val_copy(rt_internal_val *dst, const rt_internal_val *src)
 {
     if (dst == src)
         return;
@@ -68,7 +68,7 @@ static void rt_val_copy(rt_val *dst, const rt_val *src)
         dst->kind = RT_PRED;
 }
 
-static rt_val *slot(int32_t s)
+static rt_internal_val *slot(int32_t s)
 {
     if (!depth || s < 0 || s >= 2 * frames[depth - 1].n)
         return NULL;
@@ -77,7 +77,7 @@ static rt_val *slot(int32_t s)
 
 static void set_none(int32_t s)
 {
-    rt_val *d = slot(s);
+    rt_internal_val *d = slot(s);
     if (d)
         rt_val_clear(d);
 }
@@ -127,7 +127,7 @@ static void mem_clear(uintptr_t a, size_t len)
     }
 }
 
-static void mem_put(uintptr_t a, unsigned size, const rt_val *v)
+static void mem_put(uintptr_t a, unsigned size, const rt_internal_val *v)
 {
     mem_clear(a, size);
     if (v->kind != RT_EXPR)
@@ -146,7 +146,7 @@ static void mem_put(uintptr_t a, unsigned size, const rt_val *v)
 
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float)
 {
-    rt_val v = {.kind = RT_EXPR};
+    rt_internal_val v = {.kind = RT_EXPR};
     if (is_float ? sym_expr_init_fvar(&v.e, var, 1) : sym_expr_init_var(&v.e, var, 1))
         return;
     mem_put((uintptr_t)p, size, &v);
@@ -176,7 +176,7 @@ void mgrt_enter(int32_t n)
 void mgrt_param(int32_t index, int32_t s);
 void mgrt_param(int32_t index, int32_t s)
 {
-    rt_val *d = slot(s);
+    rt_internal_val *d = slot(s);
     if (!d || index < 0 || index >= MAX_ARGS)
         return;
     if (args_pending)
@@ -198,7 +198,7 @@ void mgrt_call(int32_t unused)
 void mgrt_arg(int32_t index, int32_t s);
 void mgrt_arg(int32_t index, int32_t s)
 {
-    rt_val *v = slot(s);
+    rt_internal_val *v = slot(s);
     if (v && index >= 0 && index < MAX_ARGS)
         rt_val_copy(&args[index], v);
 }
@@ -208,7 +208,7 @@ void mgrt_ret(int32_t s)
 {
     if (!depth)
         return;
-    rt_val *v = slot(s);
+    rt_internal_val *v = slot(s);
     rt_val_clear(&retval);
     if (v)
         rt_val_copy(&retval, v);
@@ -223,7 +223,7 @@ void mgrt_ret(int32_t s)
 void mgrt_result(int32_t s);
 void mgrt_result(int32_t s)
 {
-    rt_val *d = slot(s);
+    rt_internal_val *d = slot(s);
     if (d && ret_ready && ret_depth == depth)
         rt_val_copy(d, &retval);
     else if (d)
@@ -243,7 +243,7 @@ void mgrt_clear(int32_t dst)
 void mgrt_copy(int32_t dst, int32_t src);
 void mgrt_copy(int32_t dst, int32_t src)
 {
-    rt_val *d = slot(dst), *s = slot(src);
+    rt_internal_val *d = slot(dst), *s = slot(src);
     if (!d)
         return;
     if (s)
@@ -269,7 +269,7 @@ void mgrt_phi_commit(int32_t first, int32_t n);
 void mgrt_phi_commit(int32_t first, int32_t n)
 {
     for (int32_t k = 0; depth && k < n; k++) {
-        rt_val *d = slot(first + k), *p = slot(first + k + frames[depth - 1].n);
+        rt_internal_val *d = slot(first + k), *p = slot(first + k + frames[depth - 1].n);
         if (!d || !p)
             continue;
         rt_val_clear(d);
@@ -282,7 +282,7 @@ void mgrt_phi_commit(int32_t first, int32_t n)
  * concrete value (made by the caller). A comparison used as a number is concrete. */
 static const sym_expr *operand_of(int32_t s, uint8_t num, const sym_expr *concrete, int *symbolic)
 {
-    rt_val *v = slot(s);
+    rt_internal_val *v = slot(s);
     *symbolic = v && v->kind == RT_EXPR && v->e.num == num;
     return *symbolic ? &v->e : concrete;
 }
@@ -296,7 +296,7 @@ static const sym_expr *operand(int32_t s, int64_t c, sym_expr *tmp, int *symboli
 void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int64_t cb);
 void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int64_t cb)
 {
-    rt_val *d = slot(dst), *pa = slot(sa);
+    rt_internal_val *d = slot(dst), *pa = slot(sa);
     if (!d)
         return;
     rt_val_clear(d);
@@ -362,7 +362,7 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
 void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int64_t cb,
               int32_t width)
 {
-    rt_val *d = slot(dst), *pa = slot(sa);
+    rt_internal_val *d = slot(dst), *pa = slot(sa);
     int op = code & 0xff, is_unsigned = code >> 8;
     if (!d)
         return;
@@ -393,7 +393,7 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
 void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float);
 void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float)
 {
-    rt_val *d = slot(dst);
+    rt_internal_val *d = slot(dst);
     if (!d)
         return;
     rt_val_clear(d);
@@ -405,7 +405,7 @@ void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float)
 void mgrt_store(void *p, int32_t size, int32_t src);
 void mgrt_store(void *p, int32_t size, int32_t src)
 {
-    rt_val none = {0}, *v = slot(src);
+    rt_internal_val none = {0}, *v = slot(src);
     mem_put((uintptr_t)p, (unsigned)size, v ? v : &none);
 }
 
@@ -456,10 +456,10 @@ void mgrt_branch(int32_t id, int32_t s, int32_t taken);
 void mgrt_branch(int32_t id, int32_t s, int32_t taken)
 {
     rt_log_cover((uint32_t)id, taken);
-    rt_val *v = rt_log_heavy ? slot(s) : NULL;
+    rt_internal_val *v = rt_log_heavy ? slot(s) : NULL;
     if (!v || v->kind == RT_NONE)
         return;
-    sym_pred p;
+    sym_expr_pred p;
     int rc;
     if (v->kind == RT_PRED)
         rc = taken ? sym_expr_pred_copy(&p, &v->p) : sym_expr_pred_negate(&p, &v->p);
@@ -479,11 +479,11 @@ void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t w
 {
     int taken = concrete == value;
     rt_log_cover((uint32_t)id, taken);
-    rt_val *v = rt_log_heavy ? slot(s) : NULL;
+    rt_internal_val *v = rt_log_heavy ? slot(s) : NULL;
     if (!v || v->kind != RT_EXPR)
         return;
     sym_expr k;
-    sym_pred p;
+    sym_expr_pred p;
     sym_expr_init_const(&k, value);
     if (sym_expr_pred_make(&p, &v->e, taken ? SYM_EQ : SYM_NE, &k, pred_width(width), 0))
         return;
@@ -505,7 +505,7 @@ static const sym_expr *foperand(int32_t s, double c, sym_expr *tmp, int *symboli
 void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, double cb);
 void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, double cb)
 {
-    rt_val *d = slot(dst);
+    rt_internal_val *d = slot(dst);
     if (!d)
         return;
     rt_val_clear(d);
@@ -529,7 +529,7 @@ void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, dou
 void mgrt_fneg(int32_t dst, int32_t src);
 void mgrt_fneg(int32_t dst, int32_t src)
 {
-    rt_val *d = slot(dst), *s = slot(src);
+    rt_internal_val *d = slot(dst), *s = slot(src);
     if (!d)
         return;
     rt_val_clear(d);
@@ -537,13 +537,13 @@ void mgrt_fneg(int32_t dst, int32_t src)
         d->kind = RT_EXPR;
 }
 
-/* fcmp: code is the sym_op of the predicate, ordered or not (they agree when no operand is
+/* fcmp: code is the sym_expr_op of the predicate, ordered or not (they agree when no operand is
  * NaN), or -1 for ord, uno, true and false. A comparison with a NaN operand is concrete: no
  * real or finite double satisfies or refutes it. */
 void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, double cb);
 void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, double cb)
 {
-    rt_val *d = slot(dst);
+    rt_internal_val *d = slot(dst);
     if (!d)
         return;
     rt_val_clear(d);
@@ -561,7 +561,7 @@ void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, dou
 void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, int32_t width);
 void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, int32_t width)
 {
-    rt_val *d = slot(dst), *s = slot(src);
+    rt_internal_val *d = slot(dst), *s = slot(src);
     if (!d)
         return;
     rt_val_clear(d);

@@ -21,7 +21,7 @@ void capture_args_init(void)
         tag_ub = *value;
 }
 
-int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
+int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_args_problem problem,
                         int peer, int tag, int64_t count)
 {
     if (problem == USAGE_OK)
@@ -44,13 +44,13 @@ int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_pro
 
 /* The communicator's own problem: MPI_COMM_NULL, or a handle freed since (one MPI has not handed
  * out again: a new communicator with the same handle is known, c not NULL). */
-static usage_call describe_comm(MPI_Comm comm, const capture_comm *c)
+static usage_args_call describe_comm(MPI_Comm comm, const capture_comm *c)
 {
-    return (usage_call){.comm_null = comm == MPI_COMM_NULL,
-                        .comm_freed = !c && comm != MPI_COMM_NULL && capture_comm_freed(comm)};
+    return (usage_args_call){.comm_null = comm == MPI_COMM_NULL,
+                             .comm_freed = !c && comm != MPI_COMM_NULL && capture_comm_freed(comm)};
 }
 
-static void describe_message(usage_call *u, const void *buf, int64_t count, MPI_Datatype type)
+static void describe_message(usage_args_call *u, const void *buf, int64_t count, MPI_Datatype type)
 {
     u->has_message = 1;
     u->count = count;
@@ -59,7 +59,7 @@ static void describe_message(usage_call *u, const void *buf, int64_t count, MPI_
     u->buffer_null = buf == NULL && capture_types_predefined(type);
 }
 
-static void describe_rank(usage_call *u, int rank, int group_size)
+static void describe_rank(usage_args_call *u, int rank, int group_size)
 {
     u->has_peer = 1;
     u->peer = rank;
@@ -72,7 +72,7 @@ static void describe_rank(usage_call *u, int rank, int group_size)
 int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
                      int64_t count, MPI_Datatype type, int peer, int tag, int role)
 {
-    usage_call u = describe_comm(comm, c);
+    usage_args_call u = describe_comm(comm, c);
     if (c) {
         describe_message(&u, buf, count, type);
         describe_rank(&u, peer, c->remote_size ? c->remote_size : c->size);
@@ -89,7 +89,7 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id)
 {
-    usage_call u = describe_comm(comm, c);
+    usage_args_call u = describe_comm(comm, c);
     u.op_freed = (op_id & CAPTURE_OP_FREED) != 0;
     op_id &= ~CAPTURE_OP_FREED;
     if (c && type != MPI_DATATYPE_NULL) {

@@ -18,14 +18,14 @@
 /* Writes, at the entry phase, the flagged entry record of a call with a problem: the peer (or
  * root), tag and count as the caller passed them, not translated (a bad rank has no world rank).
  * 1 when there is a problem (whatever the phase), 0 for USAGE_OK (nothing written). */
-int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_problem problem,
+int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_args_problem problem,
                         int peer, int tag, int64_t count);
 
 /* Reads MPI_TAG_UB. */
 void capture_args_init(void);
 
 /* The roles of a point-to-point call's peer. */
-enum capture_peer_role { CAPTURE_TO = 0, CAPTURE_FROM };
+enum capture_args_peer_role { CAPTURE_TO = 0, CAPTURE_FROM };
 
 /* Checks a point-to-point call (c: comm's entry, NULL when unknown: then only MPI_COMM_NULL is
  * checked); 1 when its arguments are bad (the flagged record was written at the entry phase),

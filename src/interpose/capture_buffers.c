@@ -124,7 +124,7 @@ static int sum_of(const watched_request *w, uint64_t *sum)
 }
 
 /* Writes the flagged record of problem for request w, on the call site it was put in flight at. */
-static void report(const watched_request *w, usage_problem problem)
+static void report(const watched_request *w, usage_args_problem problem)
 {
     void *current_site = interpose_call_site;
     interpose_call_site = w->site;

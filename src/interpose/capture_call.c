@@ -45,9 +45,9 @@ int capture_call_untracked(int phase, int rc, const MPI_Request *request)
     return 1;
 }
 
-check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st)
+check_event_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st)
 {
-    check_status s = {.index = index, .source = CHECK_PROC_NULL, .tag = CHECK_ANY_TAG};
+    check_event_status s = {.index = index, .source = CHECK_PROC_NULL, .tag = CHECK_ANY_TAG};
     if (st != MPI_STATUS_IGNORE) {
         s.source = c ? capture_comm_world(c, st->MPI_SOURCE) : st->MPI_SOURCE;
         s.tag = st->MPI_TAG;

@@ -43,6 +43,6 @@ uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
 int capture_call_untracked(int phase, int rc, const MPI_Request *request);
 /* Completion `index` as the record carries it: source (a world rank through c; c NULL: as given)
  * and tag from st, unknown for MPI_STATUS_IGNORE. */
-check_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st);
+check_event_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st);
 
 #endif

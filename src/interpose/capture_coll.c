@@ -24,7 +24,7 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
                  const void *buf, int64_t block, MPI_Datatype type, MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
-    const check_func_info *info = check_event_func_describe(fn);
+    const check_event_func_info *info = check_event_func_describe(fn);
     uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_emit_op_id(op);
     if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c) {
         if (request)

@@ -17,7 +17,7 @@
  * completion is then unknown to the detector, which ignores it). */
 enum { MAX_REQUESTS = 1 << 16, MAX_MESSAGES = 1024, MAX_OPS = 256 };
 
-capture_scratch capture_emit_tmp;
+capture_emit_scratch capture_emit_tmp;
 
 static event_ring_writer ring;
 static int my_rank;
@@ -32,7 +32,7 @@ static capture_table requests, messages, ops;
 /* Handles of requests freed and not handed out again since: a copy of one passed to a call is
  * reported (request_freed). */
 static capture_table freed_requests;
-static capture_request *pool;
+static capture_emit_request *pool;
 static uint32_t *free_slots, nfree;
 static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
 /* The process has the MPI's C++ bindings, so a call site may lie in one of their functions and
@@ -79,7 +79,7 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
         return MG_ENOMEM;
     for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
         free_slots[nfree] = MAX_REQUESTS - 1 - nfree;
-    /* In check_op order. */
+    /* In check_event_op order. */
     const MPI_Op builtin[CHECK_OP_NO_OP] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
                                             MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
                                             MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
@@ -219,15 +219,15 @@ void capture_emit_request_bind(MPI_Request handle, uint64_t id, const capture_co
     if (handle == MPI_REQUEST_NULL || nfree == 0)
         return;
     uint32_t slot = free_slots[nfree - 1];
-    capture_request *older = capture_emit_request_find(handle);
+    capture_emit_request *older = capture_emit_request_find(handle);
     if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_OK)
         return;
     nfree--;
-    pool[slot] = (capture_request){
+    pool[slot] = (capture_emit_request){
         .id = id, .comm = comm, .persistent = persistent, .shadowed = older};
 }
 
-capture_request *capture_emit_request_find(MPI_Request handle)
+capture_emit_request *capture_emit_request_find(MPI_Request handle)
 {
     uint64_t slot;
     if (handle == MPI_REQUEST_NULL ||
@@ -236,10 +236,10 @@ capture_request *capture_emit_request_find(MPI_Request handle)
     return &pool[slot];
 }
 
-void capture_emit_request_drop(MPI_Request handle, const capture_request *r)
+void capture_emit_request_drop(MPI_Request handle, const capture_emit_request *r)
 {
     uint64_t key = key_of(&handle, sizeof handle);
-    capture_request *newest = capture_emit_request_find(handle);
+    capture_emit_request *newest = capture_emit_request_find(handle);
     if (!newest)
         return;
     if (!r || r == newest) {
@@ -253,7 +253,7 @@ void capture_emit_request_drop(MPI_Request handle, const capture_request *r)
         free_slots[nfree++] = (uint32_t)(newest - pool);
         return;
     }
-    for (capture_request *p = newest; p->shadowed; p = p->shadowed)
+    for (capture_emit_request *p = newest; p->shadowed; p = p->shadowed)
         if (p->shadowed == r) {
             p->shadowed = r->shadowed;
             free_slots[nfree++] = (uint32_t)(r - pool);
@@ -273,7 +273,7 @@ int capture_emit_request_freed(MPI_Request handle)
            capture_table_get(&freed_requests, key_of(&handle, sizeof handle), &unused);
 }
 
-void capture_emit_unmodelled(mg_fn fn)
+void capture_emit_unmodelled(mpi_function_ids_fn fn)
 {
     static uint8_t said[MG_FN_COUNT];
     if (said[fn])

@@ -20,26 +20,26 @@
 #define CAPTURE_MAX_ARRAY 16384
 
 /* A live request the module handed an id to. */
-typedef struct capture_request {
+typedef struct capture_emit_request {
     uint64_t id;
     const capture_comm *comm; /* for translating the status source to a world rank */
     int persistent;
     /* The request the same handle named before: MPICH hands the one handle of a builtin complete
      * request to every send it completes at once, and the program waits on each copy. */
-    struct capture_request *shadowed;
-} capture_request;
+    struct capture_emit_request *shadowed;
+} capture_emit_request;
 
 /* Scratch for one call (one MPI thread at a time). */
-typedef struct capture_scratch {
-    uint64_t *ids;          /* request ids of the call's array, 0 for null/unknown */
-    capture_request **reqs; /* their entries, NULL for null/unknown */
-    check_status *statuses;
+typedef struct capture_emit_scratch {
+    uint64_t *ids;               /* request ids of the call's array, 0 for null/unknown */
+    capture_emit_request **reqs; /* their entries, NULL for null/unknown */
+    check_event_status *statuses;
     MPI_Status *mpi_statuses; /* stands in for MPI_STATUSES_IGNORE so wildcard decisions are seen */
     MPI_Request *handles;     /* the handles before the call (MPI nulls completed ones) */
     int32_t *ranks;           /* members of a new communicator: 2 * world size */
-} capture_scratch;
+} capture_emit_scratch;
 
-extern capture_scratch capture_emit_tmp;
+extern capture_emit_scratch capture_emit_tmp;
 
 /* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
@@ -68,8 +68,8 @@ void capture_emit(check_event *ev);
 uint64_t capture_emit_request_new(void);
 void capture_emit_request_bind(MPI_Request handle, uint64_t id, const capture_comm *comm,
                                int persistent);
-capture_request *capture_emit_request_find(MPI_Request handle);
-void capture_emit_request_drop(MPI_Request handle, const capture_request *r);
+capture_emit_request *capture_emit_request_find(MPI_Request handle);
+void capture_emit_request_drop(MPI_Request handle, const capture_emit_request *r);
 /* MPI handed out handle for a request the module does not track (Rput, Rget, Comm_idup): a freed
  * request's handle that MPI reuses so no longer reads as freed. */
 void capture_emit_request_untracked(MPI_Request handle);
@@ -79,7 +79,7 @@ void capture_emit_request_untracked(MPI_Request handle);
 int capture_emit_request_freed(MPI_Request handle);
 /* After a successful call of fn whose effect the detector does not model: its
  * CHECK_FN_UNMODELLED record, the rank's first time only. */
-void capture_emit_unmodelled(mg_fn fn);
+void capture_emit_unmodelled(mpi_function_ids_fn fn);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
 uint64_t capture_emit_message_bind(MPI_Message handle);
 uint64_t capture_emit_message_take(MPI_Message handle);

@@ -23,7 +23,7 @@ static int finalized;
  * no call site and a Fortran binding's is not the program's. */
 static void *last_reported;
 
-static void report(mg_fn fn, void *site)
+static void report(mpi_function_ids_fn fn, void *site)
 {
     check_event ev = capture_emit_event(CHECK_FN_AFTER_FINALIZE, CHECK_EV_ENTER, NULL);
     ev.result = (int32_t)fn;
@@ -38,7 +38,7 @@ void capture_finalized_begin(void)
     finalized = 1;
 }
 
-void capture_finalized_call(mg_fn fn)
+void capture_finalized_call(mpi_function_ids_fn fn)
 {
     /* the only wrapped ones of MPI-4.0 Table 11.1, "MPI functions that can be called at any
      * time" (§11.4.1): MPI_Initialized, MPI_Finalized, MPI_Get_version, ... are not wrapped.

@@ -12,7 +12,7 @@
 void capture_finalized_begin(void);
 /* The module's after_finalize hook (module.h): the entry of wrapped call fn after MPI_Finalize,
  * reported unless MPI-4.0 allows it then. */
-void capture_finalized_call(mg_fn fn);
+void capture_finalized_call(mpi_function_ids_fn fn);
 /* At the process's end (exit, a return from main, or _exit, which Open MPI's abort after
  * MPI_Finalize calls: exported for check's own _exit, check_exit.c): the MPI call it ends in, when
  * MPI_Finalize has been called and the call is not reported yet (MPI ends a process in a call made

@@ -18,7 +18,8 @@
 enum { MAX_HANDLES = 1 << 16 };
 /* A key is the handle's bits with its kind in the top byte (an Open MPI handle is a user-space
  * pointer, below 2^48; an MPICH one is 32 bits): handles of two kinds never collide. A value is
- * the creation's call site (a user-space address, below 2^48) with the maker's mg_fn above it. */
+ * the creation's call site (a user-space address, below 2^48) with the maker's mpi_function_ids_fn
+ * above it. */
 enum { KIND_SHIFT = 56, MAKER_SHIFT = 48 };
 #define SITE_MASK ((UINT64_C(1) << MAKER_SHIFT) - 1)
 
@@ -28,7 +29,7 @@ static capture_table live;
 static capture_table freed;
 static int overflow_logged;
 
-static uint64_t key_of(check_handle_kind kind, const void *handle, size_t size)
+static uint64_t key_of(check_event_handle_kind kind, const void *handle, size_t size)
 {
     return mg_handle_bits(handle, size) ^ (uint64_t)kind << KIND_SHIFT;
 }
@@ -40,7 +41,8 @@ int capture_handles_init(void)
                : MG_OK;
 }
 
-void capture_handles_made(check_handle_kind kind, const void *handle, size_t size, mg_fn maker)
+void capture_handles_made(check_event_handle_kind kind, const void *handle, size_t size,
+                          mpi_function_ids_fn maker)
 {
     uint64_t site = (uint64_t)(uintptr_t)interpose_call_site & SITE_MASK;
     capture_table_remove(&freed, key_of(kind, handle, size));
@@ -54,7 +56,7 @@ void capture_handles_made(check_handle_kind kind, const void *handle, size_t siz
     }
 }
 
-void capture_handles_freed(check_handle_kind kind, const void *handle, size_t size)
+void capture_handles_freed(check_event_handle_kind kind, const void *handle, size_t size)
 {
     uint64_t key = key_of(kind, handle, size), made = 0;
     /* a handle freed twice keeps its creation; 0: made past the table's room */
@@ -65,7 +67,7 @@ void capture_handles_freed(check_handle_kind kind, const void *handle, size_t si
     (void)capture_table_put(&freed, key, made);
 }
 
-int capture_handles_was_freed(check_handle_kind kind, const void *handle, size_t size)
+int capture_handles_was_freed(check_event_handle_kind kind, const void *handle, size_t size)
 {
     uint64_t unused;
     return capture_table_get(&freed, key_of(kind, handle, size), &unused);
@@ -97,7 +99,7 @@ static void emit_made(uint16_t fn, uint64_t kind, uint64_t made, int64_t count)
     interpose_call_site = call_site;
 }
 
-void capture_handles_name_creation(check_handle_kind kind, const void *handle, size_t size)
+void capture_handles_name_creation(check_event_handle_kind kind, const void *handle, size_t size)
 {
     uint64_t made;
     if (capture_table_get(&freed, key_of(kind, handle, size), &made) && made)

@@ -41,7 +41,7 @@ static void process_exit(void)
     capture_emit_close(CHECK_FN_EXIT);
 }
 
-static int capture_init(const mg_module_job *job)
+static int capture_init(const module_job *job)
 {
     const char *token = getenv(MG_ENV_JOB_TOKEN);
     if (!token || !*token) {
@@ -88,7 +88,7 @@ static void capture_finalize(int aborting)
     capture_finalized_begin();
 }
 
-const mg_module capture_module = {
+const module capture_module = {
     .name = "capture",
     .init = capture_init,
     .finalize = capture_finalize,

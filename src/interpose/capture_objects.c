@@ -18,7 +18,7 @@ static MPI_Info freeing_info;
 static MPI_Errhandler freeing_errhandler;
 
 /* A group constructor's result; MPI_GROUP_EMPTY, which an empty result may be, is predefined. */
-static void group_made(int phase, int rc, const MPI_Group *group, mg_fn maker)
+static void group_made(int phase, int rc, const MPI_Group *group, mpi_function_ids_fn maker)
 {
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS && *group != MPI_GROUP_EMPTY &&
         *group != MPI_GROUP_NULL)
@@ -111,7 +111,8 @@ static void obs_Info_free(int phase, int rc, MPI_Info *info)
         capture_handles_freed(CHECK_HANDLE_INFO, &freeing_info, sizeof freeing_info);
 }
 
-static void errhandler_made(int phase, int rc, const MPI_Errhandler *errhandler, mg_fn maker)
+static void errhandler_made(int phase, int rc, const MPI_Errhandler *errhandler,
+                            mpi_function_ids_fn maker)
 {
     if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
         capture_handles_made(CHECK_HANDLE_ERRHANDLER, errhandler, sizeof *errhandler, maker);

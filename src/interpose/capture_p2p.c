@@ -39,7 +39,7 @@ static void emit_p2p(uint16_t fn, int phase, int rc, const capture_comm *c, int6
 
 static void emit_status_exit(check_event *ev, const capture_comm *c, int rc, const MPI_Status *st)
 {
-    check_status s = capture_call_status(c, 0, st);
+    check_event_status s = capture_call_status(c, 0, st);
     if (capture_call_matched(rc)) {
         ev->n_statuses = 1;
         ev->statuses = &s;

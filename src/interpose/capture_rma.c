@@ -181,7 +181,7 @@ static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int tar
 }
 
 /* At the entry, the flagged record of the epoch problem the call's action shows: 1 then. */
-static int epoch_step(rma_window *w, uint16_t fn, int phase, rma_action action, int target,
+static int epoch_step(rma_window *w, uint16_t fn, int phase, rma_epochs_action action, int target,
                       int64_t count)
 {
     return phase == MG_CALL_ENTER &&
@@ -190,8 +190,8 @@ static int epoch_step(rma_window *w, uint16_t fn, int phase, rma_action action, 
 }
 
 /* The epoch problem's record, then the call's own. */
-static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action action, int target,
-                      int64_t count, const pscw_group *g, const rma_region *region)
+static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_epochs_action action,
+                      int target, int64_t count, const pscw_group *g, const rma_region *region)
 {
     if (!w)
         return;
@@ -200,7 +200,7 @@ static void on_window(rma_window *w, uint16_t fn, int phase, int rc, rma_action 
 }
 
 #define NO_TARGET -1
-static void sync_call(uint16_t fn, int phase, int rc, MPI_Win win, rma_action action)
+static void sync_call(uint16_t fn, int phase, int rc, MPI_Win win, rma_epochs_action action)
 {
     on_window(window_for(fn, phase, win), fn, phase, rc, action, NO_TARGET, 0, NULL, NULL);
 }
@@ -256,7 +256,7 @@ static void keep_group(pscw_group *g, MPI_Group group)
  * set of messages nor has a refused Win_start take a target's one post. Ending the refused call's
  * wait at its exit is not enough: when the post was read first, the wait had matched it already
  * (rma_epoch_twice_start_in_lock_all). The epoch the call finds open keeps its group. */
-static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Group group,
+static void open_pscw(uint16_t fn, int phase, int rc, rma_epochs_action action, MPI_Group group,
                       MPI_Win win)
 {
     rma_window *w = window_for(fn, phase, win);
@@ -271,7 +271,7 @@ static void open_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Gro
     emit_on(w, fn, phase, rc, NO_TARGET, 0, refused ? NULL : g, NULL);
 }
 /* Complete and wait: the group of the epoch they end, when one is open. */
-static void close_pscw(uint16_t fn, int phase, int rc, rma_action action, MPI_Win win)
+static void close_pscw(uint16_t fn, int phase, int rc, rma_epochs_action action, MPI_Win win)
 {
     rma_window *w = window_for(fn, phase, win);
     if (!w) {
@@ -372,7 +372,7 @@ static void access_call(uint16_t fn, int phase, int rc, int target, int64_t coun
 /* The request of Rput and Rget (fn) is not tracked: a Wait on it completes an unknown request.
  * Its handle is only no longer a freed request's (capture_emit_request_untracked), and a clean
  * report says it was not checked. */
-static void request_seen(int phase, int rc, const MPI_Request *request, mg_fn fn)
+static void request_seen(int phase, int rc, const MPI_Request *request, mpi_function_ids_fn fn)
 {
     if (capture_call_untracked(phase, rc, request))
         capture_emit_unmodelled(fn);

@@ -84,8 +84,8 @@
 enum { MAX_TYPES = 1 << 16 };
 
 static type_sig_table table;
-/* MPI_Datatype bits -> table id | usage_type_state << 32 (TYPE_SIG_NONE: a type whose signature
- * is unknown, still tracked for the argument checks) */
+/* MPI_Datatype bits -> table id | usage_args_type_state << 32 (TYPE_SIG_NONE: a type whose
+ * signature is unknown, still tracked for the argument checks) */
 static capture_table ids;
 /* The handle Type_free is about to null. */
 static MPI_Datatype freeing_type;
@@ -97,7 +97,7 @@ static uint64_t key_of(MPI_Datatype type)
     return k;
 }
 
-static void bind(MPI_Datatype type, uint32_t id, usage_type_state state)
+static void bind(MPI_Datatype type, uint32_t id, usage_args_type_state state)
 {
     if (type != MPI_DATATYPE_NULL)
         capture_table_put(&ids, key_of(type), id | (uint64_t)state << 32);
@@ -116,10 +116,10 @@ static uint32_t id_of(MPI_Datatype type)
     return (uint32_t)entry_of(type);
 }
 
-usage_type_state capture_types_state(MPI_Datatype type)
+usage_args_type_state capture_types_state(MPI_Datatype type)
 {
     return type == MPI_DATATYPE_NULL ? USAGE_TYPE_IS_NULL
-                                     : (usage_type_state)(entry_of(type) >> 32);
+                                     : (usage_args_type_state)(entry_of(type) >> 32);
 }
 
 int capture_types_op_allowed(uint32_t op, MPI_Datatype type)
@@ -234,7 +234,7 @@ void capture_types_describe(check_event *ev, MPI_Datatype type, int64_t count)
  * failed, or refers to a type the module does not know (`known` 0), leaves the new handle
  * unknown. Either way the new handle is live until its MPI_Type_free. */
 static void define(int phase, int rc, int known, type_sig_desc *desc, const MPI_Datatype *newtype,
-                   mg_fn maker)
+                   mpi_function_ids_fn maker)
 {
     uint32_t id;
     if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
@@ -256,7 +256,7 @@ static int64_t *widen(int count, const int blocklengths[])
 }
 
 static void single(int phase, int rc, uint8_t constructor, int count, int blocklength,
-                   MPI_Datatype oldtype, const MPI_Datatype *newtype, mg_fn maker)
+                   MPI_Datatype oldtype, const MPI_Datatype *newtype, mpi_function_ids_fn maker)
 {
     type_sig_desc d = {.constructor = constructor,
                        .oldtype = id_of(oldtype),
@@ -267,7 +267,7 @@ static void single(int phase, int rc, uint8_t constructor, int count, int blockl
 
 static void blocks(int phase, int rc, uint8_t constructor, int count, const int blocklengths[],
                    const MPI_Datatype types[], MPI_Datatype oldtype, const MPI_Datatype *newtype,
-                   mg_fn maker)
+                   mpi_function_ids_fn maker)
 {
     if (phase != MG_CALL_EXIT)
         return;

@@ -24,7 +24,7 @@ void capture_types_install(void);
 void capture_types_describe(check_event *ev, MPI_Datatype type, int64_t count);
 
 /* What the module knows of type for the argument checks (usage_args.h). */
-usage_type_state capture_types_state(MPI_Datatype type);
+usage_args_type_state capture_types_state(MPI_Datatype type);
 /* 1 when the reduction op (capture_emit_op_id's numbering, type_match_op) is defined for type, or
  * when the module does not know the type (not checked). */
 int capture_types_op_allowed(uint32_t op, MPI_Datatype type);

@@ -19,7 +19,7 @@ static MPI_Request freeing_request;
 
 static uint64_t id_of(MPI_Request handle)
 {
-    const capture_request *r = capture_emit_request_find(handle);
+    const capture_emit_request *r = capture_emit_request_find(handle);
     return r ? r->id : 0;
 }
 
@@ -132,9 +132,9 @@ static uint8_t shared_handle[CAPTURE_MAX_ARRAY];
 /* The request that copy i of a handle names: MPI hands one handle to several requests it
  * completed at once, and the program waits on each copy; the k-th copy in the array names the
  * k-th newest request of the handle. */
-static capture_request *copy_of(capture_request *newest, const MPI_Request *reqs, int i)
+static capture_emit_request *copy_of(capture_emit_request *newest, const MPI_Request *reqs, int i)
 {
-    capture_request *r = newest;
+    capture_emit_request *r = newest;
     for (int j = 0; r->shadowed && j < i; j++)
         if (reqs[j] == reqs[i])
             r = r->shadowed;
@@ -152,7 +152,7 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
     int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY, freed_checked = 0;
     for (int i = 0; i < n; i++) {
         capture_emit_tmp.handles[i] = reqs[i];
-        capture_request *r = capture_emit_request_find(reqs[i]);
+        capture_emit_request *r = capture_emit_request_find(reqs[i]);
         /* a live request is never freed: the freed table is only read for unknown handles */
         if (!r && !freed_checked && capture_emit_request_freed(reqs[i])) {
             reject_freed(fn, i);
@@ -172,7 +172,7 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 /* Records completion number k: request index i with status st (may be MPI_STATUS_IGNORE). */
 static void completed(uint32_t k, int i, const MPI_Status *st)
 {
-    const capture_request *r = capture_emit_tmp.reqs[i];
+    const capture_emit_request *r = capture_emit_tmp.reqs[i];
     capture_emit_tmp.statuses[k] = capture_call_status(r ? r->comm : NULL, (uint32_t)i,
                                                        shared_handle[i] ? MPI_STATUS_IGNORE : st);
     if (r)
@@ -195,7 +195,7 @@ static MPI_Status *statuses_for(MPI_Status *given, int count)
 static void freed_by_error(int rc, int n, const MPI_Request reqs[])
 {
     for (int i = 0; rc != MPI_SUCCESS && i < n; i++) {
-        const capture_request *r = capture_emit_tmp.reqs[i];
+        const capture_emit_request *r = capture_emit_tmp.reqs[i];
         if (!r || !r->persistent || reqs[i] != MPI_REQUEST_NULL)
             continue;
         emit_free(MG_CALL_ENTER, r->id);
@@ -239,7 +239,7 @@ static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *stat
     /* A non-persistent request whose completion failed (a truncation) is freed and its handle
      * nulled by both MPIs (Open MPI 4.1, MPICH 4.0), in a Wait and a Test alike: it completed
      * (a persistent one: freed_by_error). */
-    const capture_request *r = capture_emit_tmp.reqs[0];
+    const capture_emit_request *r = capture_emit_tmp.reqs[0];
     int failed = rc != MPI_SUCCESS && r && !r->persistent && *request == MPI_REQUEST_NULL;
     int ended = (done && rc == MPI_SUCCESS) || failed;
     if (ended)

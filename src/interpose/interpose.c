@@ -30,14 +30,13 @@
 
 enum { MAX_MODULES = 8 };
 
-static const mg_module *const available_modules[] = {&state_module, &protect_module,
-                                                     &capture_module};
+static const module *const available_modules[] = {&state_module, &protect_module, &capture_module};
 
-static const mg_module *enabled[MAX_MODULES];
+static const module *enabled[MAX_MODULES];
 static int enabled_count;
 /* The enabled modules' enter hooks in order and their leave hooks in reverse order, without the
  * NULL ones: the loops of every hooked call test no module for a hook it does not have. */
-typedef void hook_fn(mg_fn fn);
+typedef void hook_fn(mpi_function_ids_fn fn);
 static hook_fn *enter_hooks[MAX_MODULES], *leave_hooks[MAX_MODULES];
 static int enter_hook_count, leave_hook_count;
 /* How a wrapped function's calls go, read on every call: straight to PMPI (no enabled module
@@ -75,13 +74,13 @@ static inline void count_entered_call(int polls)
         count_entered(&mpiguard_calls_entered[1]);
 }
 
-static void dispatch_enter(mg_fn fn)
+static void dispatch_enter(mpi_function_ids_fn fn)
 {
     for (int i = 0; i < enter_hook_count; i++)
         enter_hooks[i](fn);
 }
 
-static void dispatch_leave(mg_fn fn)
+static void dispatch_leave(mpi_function_ids_fn fn)
 {
     for (int i = 0; i < leave_hook_count; i++)
         leave_hooks[i](fn);
@@ -217,13 +216,13 @@ void interpose_start(void)
     if (started || !list || !*list)
         return;
     started = 1;
-    mg_module_job job = {.rank = 0, .size = 1, .thread_level = MPI_THREAD_SINGLE};
+    module_job job = {.rank = 0, .size = 1, .thread_level = MPI_THREAD_SINGLE};
     PMPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &job.size);
     PMPI_Query_thread(&job.thread_level);
     interpose_log_set_rank(job.rank);
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
-        const mg_module *m = available_modules[i];
+        const module *m = available_modules[i];
         if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES &&
             m->init(&job) == 0)
             enabled[enabled_count++] = m;
@@ -265,7 +264,7 @@ static _Thread_local int finalizing;
 
 /* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
  * finds no module enabled and only passes fn to the after_finalize hooks. */
-void interpose_end(mg_fn fn)
+void interpose_end(mpi_function_ids_fn fn)
 {
     if (enter_hook_count && !call_depth && !finalizing)
         dispatch_enter(fn);

@@ -35,7 +35,7 @@
 void interpose_start(void);
 /* Turns the modules off before the MPI library's Finalize (fn MG_FN_Finalize) or Abort
  * (MG_FN_Abort); idempotent. */
-void interpose_end(mg_fn fn);
+void interpose_end(mpi_function_ids_fn fn);
 /* After the MPI library's Finalize returned: a Finalize called from then on is a second one. */
 void interpose_finalize_returned(void);
 

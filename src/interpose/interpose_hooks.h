@@ -17,7 +17,7 @@
 
 #include "mpi_large_count.h"
 
-enum mg_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
+enum interpose_hooks_call_phase { MG_CALL_ENTER = 0, MG_CALL_EXIT = 1 };
 
 /* Thread-locals of the wrappers' hot path. The library is preloaded, never dlopen'ed, so its TLS
  * can live in the static block: an access is one instruction instead of a __tls_get_addr call. */

@@ -8,20 +8,20 @@
 #include "mpi_function_ids.h"
 
 /* What every module's init is told about the job, asked of MPI once by interpose.c. */
-typedef struct mg_module_job {
+typedef struct module_job {
     int rank, size;   /* in MPI_COMM_WORLD */
     int thread_level; /* MPI_THREAD_* the library provided */
-} mg_module_job;
+} module_job;
 
-typedef struct mg_module {
+typedef struct module {
     const char *name;
     /* Called once after MPI_Init succeeded. Returns 0 to stay on; anything else switches the module
      * off (it must have logged why). Never ends the job. */
-    int (*init)(const mg_module_job *job);
+    int (*init)(const module_job *job);
     /* Called on entry to and exit from every outermost wrapped call of the calling thread.
      * Hot path: no malloc, no stdio, no locks. May be NULL. */
-    void (*enter)(mg_fn fn);
-    void (*leave)(mg_fn fn);
+    void (*enter)(mpi_function_ids_fn fn);
+    void (*leave)(mpi_function_ids_fn fn);
     /* Called at MPI_Finalize (before the library's, aborting 0) and at MPI_Abort (aborting 1,
      * before the library ends the job: the last chance to save what was recorded). May be NULL. */
     void (*finalize)(int aborting);
@@ -29,12 +29,12 @@ typedef struct mg_module {
      * MPI_Abort), with the module stopped: check's capture module reports them. A module that
      * has it makes every wrapped call take the hooked route after MPI_Finalize; with none
      * (run, hang) every call goes straight to MPI. May be NULL. */
-    void (*after_finalize)(mg_fn fn);
-} mg_module;
+    void (*after_finalize)(mpi_function_ids_fn fn);
+} module;
 
 /* Modules available in this build. */
-extern const mg_module state_module;
-extern const mg_module protect_module; /* protect_module.c: collectives vs scaling problems */
-extern const mg_module capture_module; /* capture_module.c: check event records */
+extern const module state_module;
+extern const module protect_module; /* protect_module.c: collectives vs scaling problems */
+extern const module capture_module; /* capture_module.c: check event records */
 
 #endif

@@ -15,7 +15,7 @@
 /* Indexed as protect_bounds_load's tables, [large][in_place][nonblocking] flattened: the forms were
  * tested apart (Table 4.2's bugs hit MPI_Igather but not MPI_Gather). */
 enum { TABLES = 8 };
-static scaling_bound_entry entries[TABLES][PROTECT_BOUNDS_MAX];
+static scaling_bounds_entry entries[TABLES][PROTECT_BOUNDS_MAX];
 static char text[PROTECT_BOUNDS_MAX * 96];
 static char mpi_flavor[32], mpi_version[32];
 
@@ -35,7 +35,7 @@ static int table_index(int large, int in_place, int nonblocking)
 /* One entry line's fields into e; *table is its index in entries[]. An in-place entry of a rooted
  * collective bounds every call of that collective: only the root passes MPI_IN_PLACE, and the
  * other ranks, which cannot see it, must reach the same verdict. */
-static int parse_entry(const bounds_text_entry *t, scaling_bound_entry *e, int *table)
+static int parse_entry(const bounds_text_entry *t, scaling_bounds_entry *e, int *table)
 {
     int nonblocking = 0, large = 0, in_place = 0;
     if (scaling_coll_from_name(t->collective, &e->coll, &nonblocking, &large, &in_place) != 0 ||
@@ -93,10 +93,10 @@ static int slurp(const char *path)
 }
 
 /* Entries of one collective must be adjacent (scaling_bounds_init): a stable sort by collective. */
-static void group_by_collective(scaling_bound_entry *list, size_t n)
+static void group_by_collective(scaling_bounds_entry *list, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
-        scaling_bound_entry e = list[i];
+        scaling_bounds_entry e = list[i];
         size_t j = i;
         for (; j > 0 && list[j - 1].coll > e.coll; j--)
             list[j] = list[j - 1];
@@ -121,7 +121,7 @@ static int parse_file(const char *path, int nprocs, size_t n[TABLES], char *err,
     while ((line = strtok_r(NULL, "\n", &save))) {
         bounds_text_line l;
         const char *word0;
-        scaling_bound_entry e;
+        scaling_bounds_entry e;
         int t = 0;
         if (bounds_text_parse(line, &l, &word0) != 0 ||
             (l.kind == BOUNDS_TEXT_ENTRY &&
@@ -177,7 +177,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
     char copy[64] = "";
     strncat(copy, artificial, sizeof copy - 1);
     bounds_text_artificial a;
-    scaling_form form;
+    scaling_bounds_form form;
     int bad = bounds_text_parse_artificial(copy, &a) || scaling_bounds_form_parse(a.form, &form);
     for (int t = 0; t < TABLES && !bad; t++)
         if (t / 4 ? a.on_large : a.on_int)

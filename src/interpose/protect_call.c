@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-void *protect_call_addr(const protect_call *pc, const protect_bufs *bufs, scaling_ref r)
+void *protect_call_addr(const protect_call *pc, const protect_call_bufs *bufs, scaling_args_ref r)
 {
     char *base;
     switch (r.buf) {
@@ -34,8 +34,8 @@ void *protect_call_addr(const protect_call *pc, const protect_bufs *bufs, scalin
 #define ISSUE(name, iname, req, ...)                                                               \
     ((req) ? PMPI_##iname(__VA_ARGS__, req) : PMPI_##name(__VA_ARGS__))
 
-int protect_call_issue(const protect_call *pc, const scaling_call *sc, const protect_bufs *bufs,
-                       MPI_Comm comm, MPI_Request *req)
+int protect_call_issue(const protect_call *pc, const scaling_args_call *sc,
+                       const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *req)
 {
     void *s = protect_call_addr(pc, bufs, sc->send), *r = protect_call_addr(pc, bufs, sc->recv);
     MPI_Datatype st = bufs->send_type, rt = bufs->recv_type;

@@ -16,7 +16,7 @@ typedef struct protect_call {
     int64_t root_count; /* Gather/Scatter(v): a.count at the root (its global buffer's count) */
     int64_t send_count, recv_count; /* the application's scalar counts as passed (0 where the call
                                        has none; Bcast and the reductions: the count in both) */
-    mg_fn fn;                       /* MG_FN_Gatherv, MG_FN_Igatherv, MG_FN_Igatherv_c, ... */
+    mpi_function_ids_fn fn;         /* MG_FN_Gatherv, MG_FN_Igatherv, MG_FN_Igatherv_c, ... */
     int nonblocking;                /* the I form: request is set */
     int large; /* the MPI-4 large-count `_c` form: MPI_Count counts, and the application's
                   vectors are these (a.counts_a... unused; protect_run widens them into
@@ -34,20 +34,20 @@ typedef struct protect_call {
 /* The buffers and datatypes one plan call uses: the user's, the staging ones, and the datatypes of
  * its element size (the user's, or W2's contiguous ones); for a large-count call, room for the plan
  * call's vectors in the `_c` binding's types (2P each: vector A, then B). */
-typedef struct protect_bufs {
+typedef struct protect_call_bufs {
     char *stage_send, *stage_recv;
     MPI_Datatype send_type, recv_type;
     MPI_Count *lcounts;
     MPI_Aint *ldispls;
-} protect_bufs;
+} protect_call_bufs;
 
 /* Issues sc (one call of a plan) on comm with PMPI in the int form: the blocking collective, or the
  * nonblocking one into *request when request is not NULL (a large-count pc goes to
  * protect_large_issue_call instead). Returns the MPI return code. Thread-safe as MPI is. */
-int protect_call_issue(const protect_call *pc, const scaling_call *sc, const protect_bufs *bufs,
-                       MPI_Comm comm, MPI_Request *request);
+int protect_call_issue(const protect_call *pc, const scaling_args_call *sc,
+                       const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *request);
 
 /* The address a plan's buffer reference stands for (NULL for SCALING_BUF_NONE). */
-void *protect_call_addr(const protect_call *pc, const protect_bufs *bufs, scaling_ref r);
+void *protect_call_addr(const protect_call *pc, const protect_call_bufs *bufs, scaling_args_ref r);
 
 #endif

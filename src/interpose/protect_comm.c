@@ -13,10 +13,10 @@ enum { GROUP_TAG = 0x6d67 };
 
 static int keyval = MPI_KEYVAL_INVALID;
 
-_Alignas(64) protect_hot_data protect_comm_hot;
+_Alignas(64) protect_comm_hot_data protect_comm_hot;
 _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
 
-static void free_groups(protect_groups *g)
+static void free_groups(protect_comm_group_cache *g)
 {
     for (uint32_t i = 0; i < g->ngroups; i++)
         if (g->comms[i] != MPI_COMM_NULL)
@@ -85,11 +85,11 @@ MPI_Comm protect_comm_private(protect_comm *p, MPI_Comm comm)
     return p->dup;
 }
 
-static protect_groups *find(protect_comm *p, uint32_t coll, uint32_t root, uint32_t ngroups,
-                            const uint32_t *starts)
+static protect_comm_group_cache *find(protect_comm *p, uint32_t coll, uint32_t root,
+                                      uint32_t ngroups, const uint32_t *starts)
 {
     for (int i = 0; i < PROTECT_GROUP_CACHE; i++) {
-        protect_groups *g = &p->groups[i];
+        protect_comm_group_cache *g = &p->groups[i];
         if (g->ngroups == ngroups && g->coll == coll && g->root == root &&
             memcmp(g->starts, starts, (ngroups + 1) * sizeof *starts) == 0)
             return g;
@@ -111,10 +111,10 @@ static int create_one(MPI_Comm dup, MPI_Group world, const uint32_t *members, ui
 }
 
 const MPI_Comm *protect_comm_groups(protect_comm *p, uint32_t coll, uint32_t root, uint32_t ngroups,
-                                    const uint32_t *starts, protect_members_fn *members_of,
+                                    const uint32_t *starts, protect_comm_members_fn *members_of,
                                     void *ctx)
 {
-    protect_groups *g = find(p, coll, root, ngroups, starts);
+    protect_comm_group_cache *g = find(p, coll, root, ngroups, starts);
     if (g)
         return g->comms;
     g = &p->groups[p->next_evict++ % PROTECT_GROUP_CACHE];

@@ -16,17 +16,17 @@
 
 enum { PROTECT_GROUP_CACHE = 8 };
 
-typedef struct protect_groups {
+typedef struct protect_comm_group_cache {
     uint32_t coll, root, ngroups; /* the layout's key (membership depends on the collective);
                                      ngroups 0: slot unused */
     uint32_t *starts;             /* ngroups + 1 */
     MPI_Comm *comms;              /* ngroups; MPI_COMM_NULL where this rank is not a member */
-} protect_groups;
+} protect_comm_group_cache;
 
 typedef struct protect_comm {
     int rank, size, inter;
     MPI_Comm dup; /* MPI_COMM_NULL until the first control message */
-    protect_groups groups[PROTECT_GROUP_CACHE];
+    protect_comm_group_cache groups[PROTECT_GROUP_CACHE];
     unsigned next_evict;
 } protect_comm;
 
@@ -56,14 +56,14 @@ extern _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
  * 2-8 ranks on a core, each further line the quick pass touches is a miss after MPI's progress loop
  * ran, and costs about 1% of a 0.4 µs Gatherv (docs/collectives-measurements.md, "Cost when no
  * detector fires"). */
-typedef struct protect_hot_data {
+typedef struct protect_comm_hot_data {
     _Atomic unsigned records_freed; /* records freed so far (the delete callback counts) */
     /* [nonblocking]: bit 1u << coll for an int irregular collective that no bound covers and whose
      * ranks need not agree: only Detector D can fire on it, and only where a count or displacement
      * is negative (protect_quick_pass; set by protect_run_watch_setup). */
     uint32_t vectors_only[2];
-} protect_hot_data;
-extern protect_hot_data protect_comm_hot;
+} protect_comm_hot_data;
+extern protect_comm_hot_data protect_comm_hot;
 
 /* The thread's last lookup where it holds for comm, else NULL: no call, so that the entry points'
  * quick pass stays a leaf (a miss sends the call the longer way, which looks up). */
@@ -100,9 +100,9 @@ MPI_Comm protect_comm_private(protect_comm *pcomm, MPI_Comm comm);
  * on every rank since every rank sees the same layouts). members_of(g, members, &n, ctx) lists
  * group g. Returns the array (MPI_COMM_NULL where this rank is not a member), or NULL on failure.
  */
-typedef int protect_members_fn(uint32_t g, uint32_t *members, uint32_t *n, void *ctx);
+typedef int protect_comm_members_fn(uint32_t g, uint32_t *members, uint32_t *n, void *ctx);
 const MPI_Comm *protect_comm_groups(protect_comm *pcomm, uint32_t coll, uint32_t root,
                                     uint32_t ngroups, const uint32_t *starts,
-                                    protect_members_fn *members_of, void *ctx);
+                                    protect_comm_members_fn *members_of, void *ctx);
 
 #endif

@@ -54,9 +54,9 @@
 #define QUICK_INT(coll, mode, ...) protect_quick_pass(coll, NONBLOCKING_##mode, __VA_ARGS__)
 #define QUICK_LARGE(coll, mode, ...) 0
 
-static void call_of(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sendbuf,
-                    MPI_Datatype st, void *recvbuf, MPI_Datatype rt, MPI_Comm comm,
-                    MPI_Request *request)
+static void call_of(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll,
+                    const void *sendbuf, MPI_Datatype st, void *recvbuf, MPI_Datatype rt,
+                    MPI_Comm comm, MPI_Request *request)
 {
     *pc = (protect_call){.fn = fn,
                          .nonblocking = request != NULL,
@@ -72,17 +72,17 @@ static void call_of(protect_call *pc, mg_fn fn, scaling_coll coll, const void *s
 }
 
 /* Bcast: one buffer, the receive side of the engine's view. */
-static void bcast(protect_call *pc, mg_fn fn, void *buf, int64_t count, MPI_Datatype t, int root,
-                  MPI_Comm comm, MPI_Request *req)
+static void bcast(protect_call *pc, mpi_function_ids_fn fn, void *buf, int64_t count,
+                  MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req)
 {
     call_of(pc, fn, SCALING_BCAST, buf, t, buf, t, comm, req);
     pc->a.count = pc->send_count = pc->recv_count = count;
     pc->a.root = (uint32_t)root;
 }
 
-static void rooted(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
-                   MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm,
-                   MPI_Request *req)
+static void rooted(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll, const void *sb,
+                   int64_t sc, MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int root,
+                   MPI_Comm comm, MPI_Request *req)
 {
     call_of(pc, fn, coll, sb, st, rb, rt, comm, req);
     int scatter = coll == SCALING_SCATTER || coll == SCALING_SCATTERV;
@@ -97,9 +97,9 @@ static void rooted(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb
 }
 
 /* count: the engine's (the receive count of Allgather and Alltoall, Allgatherv's send count). */
-static void symmetric(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, int64_t sc,
-                      MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt, int64_t count,
-                      MPI_Comm comm, MPI_Request *req)
+static void symmetric(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll, const void *sb,
+                      int64_t sc, MPI_Datatype st, void *rb, int64_t rc, MPI_Datatype rt,
+                      int64_t count, MPI_Comm comm, MPI_Request *req)
 {
     call_of(pc, fn, coll, sb, st, rb, rt, comm, req);
     pc->a.count = count;
@@ -107,8 +107,8 @@ static void symmetric(protect_call *pc, mg_fn fn, scaling_coll coll, const void 
     pc->recv_count = rc;
 }
 
-static void reduction(protect_call *pc, mg_fn fn, scaling_coll coll, const void *sb, void *rb,
-                      int64_t count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+static void reduction(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll, const void *sb,
+                      void *rb, int64_t count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                       MPI_Request *req)
 {
     call_of(pc, fn, coll, sb, t, rb, t, comm, req);

@@ -12,8 +12,8 @@
 /* Issues one plan call in the form the application called: the `_c` form for a large-count call
  * (the plan's int vectors widened into bufs->lcounts/ldispls), so that a workaround calls the very
  * collective the application called. */
-static int issue(const protect_call *pc, const scaling_call *call, const protect_bufs *bufs,
-                 MPI_Comm comm, MPI_Request *request)
+static int issue(const protect_call *pc, const scaling_args_call *call,
+                 const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *request)
 {
     return pc->large ? protect_large_issue_call(pc, call, bufs, comm, request)
                      : protect_call_issue(pc, call, bufs, comm, request);
@@ -21,7 +21,7 @@ static int issue(const protect_call *pc, const scaling_call *call, const protect
 
 /* The vectors of one plan call in one zeroed allocation: four arrays of P ints and, for a
  * large-count call, the `_c` binding's arrays they are widened into (bufs->lcounts, ldispls). */
-static int *call_vectors(const protect_call *pc, scaling_call *call, protect_bufs *bufs)
+static int *call_vectors(const protect_call *pc, scaling_args_call *call, protect_call_bufs *bufs)
 {
     size_t P = pc->a.nprocs;
     size_t wide = pc->large ? 2 * P * (sizeof(MPI_Count) + sizeof(MPI_Aint)) : 0;
@@ -40,17 +40,17 @@ static int *call_vectors(const protect_call *pc, scaling_call *call, protect_buf
     return v;
 }
 
-static void copy_all(const protect_call *pc, const protect_bufs *bufs, const scaling_copy *c,
-                     uint32_t n)
+static void copy_all(const protect_call *pc, const protect_call_bufs *bufs,
+                     const scaling_args_copy *c, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         memmove(protect_call_addr(pc, bufs, c[i].to), protect_call_addr(pc, bufs, c[i].from),
                 (size_t)c[i].bytes);
 }
 
-static protect_bufs user_bufs(const protect_call *pc)
+static protect_call_bufs user_bufs(const protect_call *pc)
 {
-    protect_bufs b = {NULL, NULL, pc->sendtype, pc->recvtype, NULL, NULL};
+    protect_call_bufs b = {NULL, NULL, pc->sendtype, pc->recvtype, NULL, NULL};
     return b;
 }
 
@@ -83,7 +83,7 @@ static char *stage_take(int cached, int which, int64_t bytes, int *failed)
     return p;
 }
 
-static void stages_give_back(int cached, protect_bufs *bufs)
+static void stages_give_back(int cached, protect_call_bufs *bufs)
 {
     if (cached) {
         atomic_flag_clear(&stages_busy);
@@ -127,7 +127,8 @@ static int strided_type(int64_t stride, int *count, MPI_Datatype base, uint64_t 
 
 /* Issues one W1-B round, its strided sides with the types made for this round (the last round's
  * slices may be shorter), freed once the blocking call returns. */
-static int issue_round(const protect_call *pc, scaling_call *call, const protect_bufs *bufs)
+static int issue_round(const protect_call *pc, scaling_args_call *call,
+                       const protect_call_bufs *bufs)
 {
     MPI_Datatype st = MPI_DATATYPE_NULL, rt = MPI_DATATYPE_NULL;
     int rc = strided_type(call->send_stride, &call->send_count, bufs->send_type, pc->a.type_size,
@@ -135,7 +136,7 @@ static int issue_round(const protect_call *pc, scaling_call *call, const protect
     if (rc == MPI_SUCCESS)
         rc = strided_type(call->recv_stride, &call->recv_count, bufs->recv_type, pc->a.type_size,
                           &rt);
-    protect_bufs b = *bufs;
+    protect_call_bufs b = *bufs;
     b.send_type = st != MPI_DATATYPE_NULL ? st : b.send_type;
     b.recv_type = rt != MPI_DATATYPE_NULL ? rt : b.recv_type;
     if (rc == MPI_SUCCESS)
@@ -147,17 +148,17 @@ static int issue_round(const protect_call *pc, scaling_call *call, const protect
     return rc;
 }
 
-static int run_w1b(const protect_call *pc, const protect_plan *plan)
+static int run_w1b(const protect_call *pc, const protect_exec_plan *plan)
 {
     uint32_t P = pc->a.nprocs;
-    scaling_call call = {0};
-    protect_bufs bufs = user_bufs(pc);
+    scaling_args_call call = {0};
+    protect_call_bufs bufs = user_bufs(pc);
     /* MPI ignores an in-place call's send type (it may be anything); an in-place Alltoall(v)'s
      * rounds send their packed slices of the receive buffer, of the receive type. */
     if (pc->a.in_place && (pc->a.coll == SCALING_ALLTOALL || pc->a.coll == SCALING_ALLTOALLV))
         bufs.send_type = pc->recvtype;
     int *vec = call_vectors(pc, &call, &bufs);
-    scaling_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
+    scaling_args_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
     int cached = !atomic_flag_test_and_set(&stages_busy), short_of_memory = 0;
     bufs.stage_send = stage_take(cached, 0, plan->w1b.stage_send_bytes, &short_of_memory);
     bufs.stage_recv = stage_take(cached, 1, plan->w1b.stage_recv_bytes, &short_of_memory);
@@ -183,8 +184,8 @@ static int run_w1b(const protect_call *pc, const protect_plan *plan)
 
 typedef struct w1a_ctx {
     const protect_call *pc;
-    const protect_plan *plan;
-    scaling_call *call;
+    const protect_exec_plan *plan;
+    scaling_args_call *call;
 } w1a_ctx;
 
 static int members_of(uint32_t g, uint32_t *members, uint32_t *n, void *ctx)
@@ -195,11 +196,11 @@ static int members_of(uint32_t g, uint32_t *members, uint32_t *n, void *ctx)
     return member;
 }
 
-static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan)
+static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_exec_plan *plan)
 {
     uint32_t P = pc->a.nprocs, n = 0;
-    scaling_call call = {0};
-    protect_bufs bufs = user_bufs(pc);
+    scaling_args_call call = {0};
+    protect_call_bufs bufs = user_bufs(pc);
     int *vec = call_vectors(pc, &call, &bufs);
     uint32_t *members = malloc((size_t)P * sizeof *members);
     w1a_ctx ctx = {pc, plan, &call};
@@ -257,10 +258,10 @@ static void release_vectors(const protect_call *pc, int rc, void *block)
         free(block);
 }
 
-static int run_w2(const protect_call *pc, const protect_plan *plan)
+static int run_w2(const protect_call *pc, const protect_exec_plan *plan)
 {
-    scaling_call call = {0};
-    protect_bufs bufs = user_bufs(pc);
+    scaling_args_call call = {0};
+    protect_call_bufs bufs = user_bufs(pc);
     int *vec = call_vectors(pc, &call, &bufs);
     if (!vec)
         return MPI_ERR_NO_MEM;
@@ -291,7 +292,7 @@ static int run_w2(const protect_call *pc, const protect_plan *plan)
 
 /* W3: the `_c` form of the collective, once, with the widened counts and the true displacements;
  * a nonblocking call stays nonblocking. */
-static int run_w3(const protect_call *pc, const protect_plan *plan)
+static int run_w3(const protect_call *pc, const protect_exec_plan *plan)
 {
     protect_large_vectors v;
     void *block;
@@ -331,12 +332,12 @@ static int completed_request(MPI_Request *request)
     return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*request) : rc;
 }
 
-int protect_exec_eager(const protect_call *pc, const protect_plan *plan)
+int protect_exec_eager(const protect_call *pc, const protect_exec_plan *plan)
 {
     return pc->nonblocking && (plan->w == SCALING_WA_W1A || plan->w == SCALING_WA_W1B);
 }
 
-int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_plan *plan)
+int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_exec_plan *plan)
 {
     int rc;
     switch (plan->w) {

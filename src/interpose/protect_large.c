@@ -185,8 +185,8 @@ static void widen_displ(const int *in, MPI_Aint *out, size_t n)
         out[i] = in[i];
 }
 
-int protect_large_issue_call(const protect_call *pc, const scaling_call *sc,
-                             const protect_bufs *bufs, MPI_Comm comm, MPI_Request *req)
+int protect_large_issue_call(const protect_call *pc, const scaling_args_call *sc,
+                             const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *req)
 {
     size_t P = pc->a.nprocs;
     widen_count(sc->counts_a, bufs->lcounts, P);

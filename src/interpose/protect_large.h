@@ -41,7 +41,7 @@ int protect_large_issue(const protect_call *pc, const protect_large_vectors *v, 
 /* Issues one plan call sc of a workaround for the application's own `_c` call pc in the `_c` form:
  * the plan's buffers and datatypes (bufs), its counts, root and int vectors widened into
  * bufs->lcounts/ldispls (2P entries each, written here). Same returns as protect_large_issue. */
-int protect_large_issue_call(const protect_call *pc, const scaling_call *sc,
-                             const protect_bufs *bufs, MPI_Comm comm, MPI_Request *request);
+int protect_large_issue_call(const protect_call *pc, const scaling_args_call *sc,
+                             const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *request);
 
 #endif

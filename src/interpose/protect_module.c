@@ -22,11 +22,11 @@
 #include "protect_site.h"
 #include "mg_env.h"
 
-static int parse_force(const char *text, scaling_workaround *out)
+static int parse_force(const char *text, scaling_choice_workaround *out)
 {
     static const char *const names[] = {"W3", "W2", "W1A", "W1B"};
-    static const scaling_workaround ws[] = {SCALING_WA_W3, SCALING_WA_W2, SCALING_WA_W1A,
-                                            SCALING_WA_W1B};
+    static const scaling_choice_workaround ws[] = {SCALING_WA_W3, SCALING_WA_W2, SCALING_WA_W1A,
+                                                   SCALING_WA_W1B};
     *out = SCALING_WA_NONE;
     if (!text || !*text)
         return 0;
@@ -52,7 +52,7 @@ static int same_mpi(const scaling_bounds *b)
     return flavor_ok && strstr(version, b->mpi_version) != NULL;
 }
 
-static int protect_init(const mg_module_job *job)
+static int protect_init(const module_job *job)
 {
     char err[512];
     scaling_params_default(&protect_run_cfg.params);
@@ -108,7 +108,7 @@ static void protect_finalize(int aborting)
     protect_site_close();
 }
 
-const mg_module protect_module = {
+const module protect_module = {
     .name = "protect",
     .init = protect_init,
     .finalize = protect_finalize,

@@ -23,7 +23,7 @@
 #include "protect_large.h"
 #include "protect_site.h"
 
-protect_config protect_run_cfg;
+protect_run_config protect_run_cfg;
 
 /* The table of a form: blocking and nonblocking forms were tested apart, and so were the
  * large-count `_c` forms, whose entries bound the application's `_c` calls (and W3), and the calls
@@ -159,7 +159,7 @@ static const char *reason_text(scaling_displ_reason r)
     }
 }
 
-static void note_user_error(const protect_call *pc, const scaling_trigger *t)
+static void note_user_error(const protect_call *pc, const scaling_check_trigger *t)
 {
     const scaling_displ_result *d = t->d_a.verdict == SCALING_DISPL_USER_ERROR ? &t->d_a : &t->d_b;
     char detail[160];
@@ -182,7 +182,7 @@ static void note_unprotected(const protect_call *pc, const char *why)
  * the same answer. */
 static void large_count_opts(const protect_call *pc, int64_t n, scaling_choice_opts *o)
 {
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     /* A `_c` call is already W3's call: its bound is its own. */
     o->large_count = !pc->large && protect_large_has(pc->a.coll, pc->nonblocking);
     o->large_count_sound = o->large_count &&
@@ -205,8 +205,8 @@ static const char *unprotected_why(const scaling_choice *choice, int alone)
 /* Chooses the plan on a rank that sees the whole call (any rank of a regular collective, the root
  * of Gatherv/Scatterv, each rank of Alltoallv for its own part). alone: the other ranks do not
  * know of it, so only W2, which changes this rank's side alone, serves. */
-static void choose(protect_call *pc, const scaling_trigger *t, int alone, scaling_choice *choice,
-                   decision *d)
+static void choose(protect_call *pc, const scaling_check_trigger *t, int alone,
+                   scaling_choice *choice, decision *d)
 {
     scaling_choice_opts opts = {.contiguous = contiguous(pc),
                                 .excluded = alone ? ~(1u << SCALING_WA_W2) : 0,
@@ -229,7 +229,7 @@ static void choose(protect_call *pc, const scaling_trigger *t, int alone, scalin
 
 /* Runs the detectors on this rank's view and, when one fires and this rank sees the whole call,
  * plans (an agreeing Alltoallv plans after the agreement on the common count). */
-static void decide(protect_call *pc, int alone, scaling_trigger *t, scaling_choice *choice,
+static void decide(protect_call *pc, int alone, scaling_check_trigger *t, scaling_choice *choice,
                    decision *d)
 {
     if (scaling_check(bounds_of(pc), &pc->a, scratch, t) != 0)
@@ -258,7 +258,7 @@ static int agree_root(protect_call *pc, MPI_Comm dup, decision *d)
  * user-error flag and the count gives the common verdict and n; when a detector fired, a second
  * one gives the workarounds that apply on every rank (MAX of "does not apply" flags). W2 takes
  * each rank's own k: MPI matches the sides by type signature, which k does not change. */
-static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
+static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_check_trigger *t,
                      scaling_choice *choice, decision *d)
 {
     int64_t mine[5] = {(t->fired & SCALING_FIRED_D) != 0, (t->fired & SCALING_FIRED_G) != 0,
@@ -274,7 +274,7 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
         return 0;
     }
     /* Every rank plans with the common n (the rounds of W1-B must match). */
-    scaling_trigger common = *t;
+    scaling_check_trigger common = *t;
     common.fired = (unsigned)d->fired;
     common.n = all[4];
     scaling_choice_opts opts = {.contiguous = contiguous(pc)};
@@ -302,11 +302,11 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_trigger *t,
 }
 
 /* The plan this rank executes from the agreed decision. */
-static int plan_from(const protect_call *pc, const decision *d, const scaling_trigger *t,
-                     const scaling_choice *choice, int decider, protect_plan *plan)
+static int plan_from(const protect_call *pc, const decision *d, const scaling_check_trigger *t,
+                     const scaling_choice *choice, int decider, protect_exec_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    plan->w = (scaling_workaround)d->workaround;
+    plan->w = (scaling_choice_workaround)d->workaround;
     plan->true_a = decider ? t->true_a : NULL;
     plan->true_b = decider ? t->true_b : NULL;
     switch (plan->w) {
@@ -437,7 +437,7 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
         widen_large(pc);
     int decider = !rooted_vectors || a->rank == a->root;
     decision d = {0};
-    scaling_trigger t = {0};
+    scaling_check_trigger t = {0};
     scaling_choice choice = {0};
     const char *why = NULL;
     if (a->root >= a->nprocs && scaling_coll_get(c)->rooted)
@@ -463,7 +463,7 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
         return 0;
     if (!decider && d.workaround == SCALING_WA_W2 && d.k == 1)
         return 0; /* the root only moved its buffer: this rank's side is unchanged */
-    protect_plan plan;
+    protect_exec_plan plan;
     if (plan_from(pc, &d, &t, &choice, decider, &plan) != 0) {
         note_unprotected(pc, "the agreed plan does not fit this rank's arguments");
         return 0;

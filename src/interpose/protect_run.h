@@ -13,12 +13,12 @@
 #include "scaling_choice.h"
 
 /* The module's settings, fixed at init. */
-typedef struct protect_config {
+typedef struct protect_run_config {
     /* [large][in_place][nonblocking] (protect_bounds_load): the `_c` tables bound the
      * application's `_c` calls and W3 */
     scaling_bounds tables[2][2][2];
     scaling_params params;
-    scaling_workaround force; /* SCALING_WA_NONE: choose by cost */
+    scaling_choice_workaround force; /* SCALING_WA_NONE: choose by cost */
     /* Gatherv, Scatterv and Alltoallv agree on each call's plan (a control message per call), so
      * that W1-A, W1-B and W3, which change every rank's side, can serve them; otherwise only W2,
      * which one rank applies to its own side alone, does. */
@@ -26,9 +26,9 @@ typedef struct protect_config {
     /* [large][nonblocking]: bit 1u << coll where a detector can fire whatever the arguments say
      * (protect_run_watch_setup); a call of another collective passes at once, on every rank. */
     uint32_t watched[2][2];
-} protect_config;
+} protect_run_config;
 
-extern protect_config protect_run_cfg;
+extern protect_run_config protect_run_cfg;
 
 /* Fills protect_run_cfg.watched from the tables and the library's `_c` functions; after both are
  * loaded. */

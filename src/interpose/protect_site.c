@@ -97,8 +97,8 @@ static const char *short_site(const char *where)
     return name;
 }
 
-void protect_site_note(const char *kind, mg_fn fn, const char *detectors, const char *workaround,
-                       int eager, const char *detail)
+void protect_site_note(const char *kind, mpi_function_ids_fn fn, const char *detectors,
+                       const char *workaround, int eager, const char *detail)
 {
     void *site = interpose_call_site;
     uintptr_t key = (uintptr_t)site * 31 + (uintptr_t)fn * 7 + (uintptr_t)kind[0];

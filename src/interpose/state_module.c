@@ -21,7 +21,7 @@
 static char segment_name[128];
 state_module_hot state_module_hot_path;
 
-static int state_init(const mg_module_job *job)
+static int state_init(const module_job *job)
 {
     const char *token = getenv(MG_ENV_JOB_TOKEN);
     if (!token || !*token) {
@@ -34,7 +34,7 @@ static int state_init(const mg_module_job *job)
         interpose_log("state module off: cannot create shared memory ", segment_name);
         return -1;
     }
-    mg_rank_state *s = NULL;
+    rank_state *s = NULL;
     if (ftruncate(fd, sizeof *s) == 0)
         s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
@@ -68,12 +68,12 @@ static int state_init(const mg_module_job *job)
 }
 
 /* The hooks of the hooked route (the state route inlines the same stores: interpose.c). */
-static void state_enter(mg_fn fn)
+static void state_enter(mpi_function_ids_fn fn)
 {
     state_module_enter(fn);
 }
 
-static void state_leave(mg_fn fn)
+static void state_leave(mpi_function_ids_fn fn)
 {
     state_module_leave(state_module_hot_path.fn_kind[fn] & STATE_MODULE_POLLS);
 }
@@ -100,7 +100,7 @@ static void state_finalize(int aborting)
         shm_unlink(segment_name);
 }
 
-const mg_module state_module = {
+const module state_module = {
     .name = "state",
     .init = state_init,
     .enter = state_enter,

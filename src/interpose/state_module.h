@@ -14,7 +14,7 @@
  * not changed after; hidden, so the wrappers reach it without the GOT. */
 enum { STATE_MODULE_WAITS_ON_REQUESTS = 1, STATE_MODULE_POLLS = 2 };
 typedef struct state_module_hot {
-    mg_rank_state *segment;
+    rank_state *segment;
     /* Below MPI_THREAD_MULTIPLE at most one thread is inside MPI at a time, so the completed calls
      * are a load and a store and threads_in_mpi is 1 or 0, stored without reading it; the locked
      * read-modify-writes needed otherwise were half the cost of a cheap call
@@ -29,9 +29,9 @@ extern __attribute__((visibility("hidden"))) state_module_hot state_module_hot_p
 
 /* On entry to an outermost call of fn. The segment's pointer is read once: read after a store,
  * it was loaded again, as a store may alias it. */
-static inline void state_module_enter(mg_fn fn)
+static inline void state_module_enter(mpi_function_ids_fn fn)
 {
-    mg_rank_state *s = state_module_hot_path.segment;
+    rank_state *s = state_module_hot_path.segment;
     atomic_store_explicit(&s->current_fn, fn, memory_order_relaxed);
     if (state_module_hot_path.fn_kind[fn] & STATE_MODULE_WAITS_ON_REQUESTS)
         atomic_store_explicit(&s->wait_on, MG_WAIT_REQUESTS, memory_order_relaxed);
@@ -46,7 +46,7 @@ static inline void state_module_enter(mg_fn fn)
  */
 static inline void state_module_leave(int polls)
 {
-    mg_rank_state *s = state_module_hot_path.segment;
+    rank_state *s = state_module_hot_path.segment;
     if (!polls) {
         uint64_t others = atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed);
         atomic_store_explicit(&s->calls_not_polling, others + 1, memory_order_relaxed);

@@ -15,7 +15,7 @@
 
 #pragma weak PMPI_Comm_compare
 
-static mg_rank_state *state;
+static rank_state *state;
 
 static uint64_t comm_id(MPI_Comm comm)
 {
@@ -236,7 +236,7 @@ TO_ALL(Alltoall)
  * call at a time. Published by the state module's enter hook rather than by observers: the two
  * calls of an observer (with the call's arguments) were a third of the state module's
  * instructions on hpcc's MPI_Testany (bench/apps/cost_bound.sh), and no argument is needed. */
-bool state_waits_on_requests(mg_fn fn)
+bool state_waits_on_requests(mpi_function_ids_fn fn)
 {
     switch (fn) {
     case MG_FN_Wait:
@@ -253,7 +253,7 @@ bool state_waits_on_requests(mg_fn fn)
     }
 }
 
-void state_waits_install(mg_rank_state *s)
+void state_waits_install(rank_state *s)
 {
     state = s;
     atomic_store_explicit(&s->world_like[0], comm_id(MPI_COMM_WORLD), memory_order_relaxed);

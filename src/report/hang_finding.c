@@ -36,8 +36,8 @@ void hang_finding_add_time(json_object *ev, double detection_time)
                            json_object_new_double((double)now.tv_sec + 1e-9 * (double)now.tv_nsec));
 }
 
-static json_object *peer_json(const mg_rank_state *state, int peer, int tag, uint64_t comm,
-                              bool (*world_like)(const mg_rank_state *, uint64_t comm))
+static json_object *peer_json(const rank_state *state, int peer, int tag, uint64_t comm,
+                              bool (*world_like)(const rank_state *, uint64_t comm))
 {
     json_object *p = json_object_new_object();
     json_object_object_add(p, "peer", json_object_new_int(peer));
@@ -46,8 +46,8 @@ static json_object *peer_json(const mg_rank_state *state, int peer, int tag, uin
     return p;
 }
 
-json_object *hang_finding_waits_json(const mg_rank_state *state,
-                                     bool (*world_like)(const mg_rank_state *, uint64_t comm))
+json_object *hang_finding_waits_json(const rank_state *state,
+                                     bool (*world_like)(const rank_state *, uint64_t comm))
 {
     static const char *const names[] = {"nothing", "peer", "root", "all", "requests"};
     uint32_t on = atomic_load_explicit(&state->wait_on, memory_order_relaxed);
@@ -101,11 +101,11 @@ static void describe_end(const struct hang_finding_dead *d, char *text, size_t l
     }
 }
 
-void hang_finding_dead_rank(mg_report *rep, const struct hang_finding_dead *d)
+void hang_finding_dead_rank(report_doc *rep, const struct hang_finding_dead *d)
 {
     json_object *per_rank = json_object_new_array(), *dead = json_object_new_object();
     for (int r = 0; r < d->n; r++) {
-        const mg_rank_state *state = d->states[r];
+        const rank_state *state = d->states[r];
         const char *fn = mg_rank_state_function(state);
         bool in_mpi = state && atomic_load_explicit(&state->threads_in_mpi, memory_order_relaxed);
         json_object *entry = json_object_new_object();
@@ -126,7 +126,7 @@ void hang_finding_dead_rank(mg_report *rep, const struct hang_finding_dead *d)
              "rank %d (pid %d) %s without calling MPI_Finalize; its last MPI call: %s; %s; %s",
              d->rank, d->pids[d->rank], end, last ? last : "unknown", d->calls,
              d->job_ended ? "the launcher then ended the job" : "the others were left waiting");
-    mg_finding *f = report_add_finding(rep, "hang", summary);
+    report_entry *f = report_add_finding(rep, "hang", summary);
     json_object *ev = report_finding_evidence(f);
     report_finding_add_rank(f, d->rank);
     report_finding_add_site(f, d->rank, last ? last : "?", NULL, 0);

@@ -19,16 +19,16 @@ void hang_finding_add_time(json_object *ev, double detection_time);
 
 /* The "waits_for" object of a rank's entry from its published state; world_like says whether a
  * communicator of the state has the world's ranks. */
-json_object *hang_finding_waits_json(const mg_rank_state *state,
-                                     bool (*world_like)(const mg_rank_state *, uint64_t comm));
+json_object *hang_finding_waits_json(const rank_state *state,
+                                     bool (*world_like)(const rank_state *, uint64_t comm));
 
 /* A rank that died, and the others as they were when it did. */
 struct hang_finding_dead {
     int rank, n;
-    const int *pids;                    /* n */
-    const mg_rank_state *const *states; /* n, NULL where none is published */
-    bool exit_seen;                     /* wait_status is its exit's */
-    bool listening;                     /* exits were listened for (else the kernel refused) */
+    const int *pids;                 /* n */
+    const rank_state *const *states; /* n, NULL where none is published */
+    bool exit_seen;                  /* wait_status is its exit's */
+    bool listening;                  /* exits were listened for (else the kernel refused) */
     int wait_status;
     bool job_ended; /* the launcher ended the job after it */
     double detection_time;
@@ -36,6 +36,6 @@ struct hang_finding_dead {
 };
 
 /* Adds the dead rank's finding to rep and prints its banner. */
-void hang_finding_dead_rank(mg_report *rep, const struct hang_finding_dead *d);
+void hang_finding_dead_rank(report_doc *rep, const struct hang_finding_dead *d);
 
 #endif

@@ -149,7 +149,7 @@ static json_object *node_json(const tree_node *n, const char *id, const char *pa
     return o;
 }
 
-void hang_stack_tree_to_finding(const hang_stack_tree *t, mg_finding *f)
+void hang_stack_tree_to_finding(const hang_stack_tree *t, report_entry *f)
 {
     json_object *nodes = json_object_new_array();
     for (int k = 0; k < t->nnodes; k++) {

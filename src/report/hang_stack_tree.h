@@ -22,7 +22,7 @@ void hang_stack_tree_add(hang_stack_tree *t, int rank, const rank_stack *st);
 
 /* Gives finding f the tree: its graph (one box per node labelled with the frame and its ranks,
  * for DOT and SVG) and evidence "stack_tree" (docs/report-schema.md). */
-void hang_stack_tree_to_finding(const hang_stack_tree *t, mg_finding *f);
+void hang_stack_tree_to_finding(const hang_stack_tree *t, report_entry *f);
 
 /* Prints the tree as indented lines "mpiguard: hang:   frame  ranks 0-3" on out. */
 void hang_stack_tree_print(const hang_stack_tree *t, FILE *out);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct mg_report {
+struct report_doc {
     json_object *root;
     json_object *findings;
 };
@@ -32,9 +32,9 @@ static json_object *string_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-mg_report *report_create(const char *tool, const char *version, char *const *command, int ncommand)
+report_doc *report_create(const char *tool, const char *version, char *const *command, int ncommand)
 {
-    mg_report *r = calloc(1, sizeof *r);
+    report_doc *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->root = json_object_new_object();
@@ -50,7 +50,7 @@ mg_report *report_create(const char *tool, const char *version, char *const *com
     return r;
 }
 
-void report_destroy(mg_report *r)
+void report_destroy(report_doc *r)
 {
     if (!r)
         return;
@@ -58,7 +58,7 @@ void report_destroy(mg_report *r)
     free(r);
 }
 
-void report_set_mpi(mg_report *r, const char *flavor, const char *launcher, const char *library)
+void report_set_mpi(report_doc *r, const char *flavor, const char *launcher, const char *library)
 {
     json_object *mpi = json_object_new_object();
     json_object_object_add(mpi, "flavor", string_or_null(flavor));
@@ -67,7 +67,7 @@ void report_set_mpi(mg_report *r, const char *flavor, const char *launcher, cons
     json_object_object_add(r->root, "mpi", mpi);
 }
 
-void report_add_rank(mg_report *r, int rank, int pid, const char *host)
+void report_add_rank(report_doc *r, int rank, int pid, const char *host)
 {
     json_object *ranks = child(child(r->root, "job", json_type_object), "ranks", json_type_array);
     json_object *entry = json_object_new_object();
@@ -77,14 +77,14 @@ void report_add_rank(mg_report *r, int rank, int pid, const char *host)
     json_object_array_add(ranks, entry);
 }
 
-void report_set_exit(mg_report *r, int exit_status, const char *outcome)
+void report_set_exit(report_doc *r, int exit_status, const char *outcome)
 {
     json_object *job = child(r->root, "job", json_type_object);
     json_object_object_add(job, "exit_status", json_object_new_int(exit_status));
     json_object_object_add(job, "outcome", json_object_new_string(outcome));
 }
 
-void report_add_observation(mg_report *r, int rank, int observed, const char *cause,
+void report_add_observation(report_doc *r, int rank, int observed, const char *cause,
                             const char *detail, const char *sampler)
 {
     json_object *ranks = child(r->root, "observation", json_type_array);
@@ -97,7 +97,7 @@ void report_add_observation(mg_report *r, int rank, int observed, const char *ca
     json_object_array_add(ranks, entry);
 }
 
-json_object *report_tool_data(mg_report *r)
+json_object *report_tool_data(report_doc *r)
 {
     return child(r->root, "tool_data", json_type_object);
 }
@@ -107,7 +107,7 @@ static json_object *new_finding(const char *kind, const char *summary)
     json_object *f = json_object_new_object();
     if (!f)
         return NULL;
-    const mg_report_class *c = report_class_find(kind);
+    const report_class *c = report_class_find(kind);
     json_object_object_add(f, "kind", json_object_new_string(kind));
     json_object_object_add(f, "severity", json_object_new_string(c ? c->severity : "error"));
     json_object_object_add(f, "summary", json_object_new_string(summary));
@@ -118,7 +118,7 @@ static json_object *new_finding(const char *kind, const char *summary)
     return f;
 }
 
-mg_finding *report_add_finding(mg_report *r, const char *kind, const char *summary)
+report_entry *report_add_finding(report_doc *r, const char *kind, const char *summary)
 {
     json_object *f = new_finding(kind, summary);
     if (f)
@@ -126,7 +126,7 @@ mg_finding *report_add_finding(mg_report *r, const char *kind, const char *summa
     return f;
 }
 
-mg_finding *report_replace_finding(mg_report *r, size_t i, const char *kind, const char *summary)
+report_entry *report_replace_finding(report_doc *r, size_t i, const char *kind, const char *summary)
 {
     if (i >= json_object_array_length(r->findings))
         return NULL;
@@ -138,7 +138,7 @@ mg_finding *report_replace_finding(mg_report *r, size_t i, const char *kind, con
 
 /* "ranks" is the set of ranks involved: a rank that takes part in two ways (a hang's culprit that
  * also waits, a check finding's two calls of one rank) is listed once. */
-void report_finding_add_rank(mg_finding *f, int rank)
+void report_finding_add_rank(report_entry *f, int rank)
 {
     json_object *ranks = child(f, "ranks", json_type_array);
     for (size_t i = 0; i < json_object_array_length(ranks); i++)
@@ -147,7 +147,7 @@ void report_finding_add_rank(mg_finding *f, int rank)
     json_object_array_add(ranks, json_object_new_int(rank));
 }
 
-static json_object *add_site(mg_finding *f, int rank, const char *function, const char *file,
+static json_object *add_site(report_entry *f, int rank, const char *function, const char *file,
                              int line)
 {
     json_object *site = json_object_new_object();
@@ -159,20 +159,20 @@ static json_object *add_site(mg_finding *f, int rank, const char *function, cons
     return site;
 }
 
-void report_finding_add_site(mg_finding *f, int rank, const char *function, const char *file,
+void report_finding_add_site(report_entry *f, int rank, const char *function, const char *file,
                              int line)
 {
     add_site(f, rank, function, file, line);
 }
 
-void report_finding_add_creation_site(mg_finding *f, int rank, const char *function,
+void report_finding_add_creation_site(report_entry *f, int rank, const char *function,
                                       const char *file, int line)
 {
     json_object_object_add(add_site(f, rank, function, file, line), "role",
                            json_object_new_string("creation"));
 }
 
-void report_mark_procedure_line(mg_finding *f)
+void report_mark_procedure_line(report_entry *f)
 {
     json_object *sites = child(f, "sites", json_type_array);
     size_t n = json_object_array_length(sites);
@@ -194,17 +194,17 @@ int report_site_is_procedure_line(json_object *site)
     return strcmp(report_json_string(site, "line_is", ""), "procedure") == 0;
 }
 
-void report_finding_set_suggestion(mg_finding *f, const char *text)
+void report_finding_set_suggestion(report_entry *f, const char *text)
 {
     json_object_object_add(f, "suggestion", json_object_new_string(text));
 }
 
-json_object *report_finding_evidence(mg_finding *f)
+json_object *report_finding_evidence(report_entry *f)
 {
     return child(f, "evidence", json_type_object);
 }
 
-void report_finding_add_graph_node(mg_finding *f, const char *id, const char *label,
+void report_finding_add_graph_node(report_entry *f, const char *id, const char *label,
                                    const char *shape)
 {
     json_object *node = json_object_new_object();
@@ -215,7 +215,7 @@ void report_finding_add_graph_node(mg_finding *f, const char *id, const char *la
                           node);
 }
 
-void report_finding_highlight_graph_node(mg_finding *f, const char *id)
+void report_finding_highlight_graph_node(report_entry *f, const char *id)
 {
     json_object *nodes = child(child(f, "graph", json_type_object), "nodes", json_type_array), *v;
     for (size_t i = json_object_array_length(nodes); i-- > 0;) {
@@ -228,7 +228,7 @@ void report_finding_highlight_graph_node(mg_finding *f, const char *id)
     }
 }
 
-void report_finding_add_graph_edge(mg_finding *f, const char *from, const char *to,
+void report_finding_add_graph_edge(report_entry *f, const char *from, const char *to,
                                    const char *style)
 {
     json_object *edge = json_object_new_object();
@@ -239,12 +239,12 @@ void report_finding_add_graph_edge(mg_finding *f, const char *from, const char *
                           edge);
 }
 
-size_t report_finding_count(const mg_report *r)
+size_t report_finding_count(const report_doc *r)
 {
     return json_object_array_length(r->findings);
 }
 
-mg_finding *report_finding(const mg_report *r, size_t i)
+report_entry *report_finding(const report_doc *r, size_t i)
 {
     return json_object_array_get_idx(r->findings, i);
 }
@@ -263,7 +263,7 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-int report_write(const mg_report *r, const char *path, char *err, size_t errlen)
+int report_write(const report_doc *r, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
@@ -295,7 +295,7 @@ int report_write(const mg_report *r, const char *path, char *err, size_t errlen)
     return MG_OK;
 }
 
-int report_load(const char *path, mg_report **out, char *err, size_t errlen)
+int report_load(const char *path, report_doc **out, char *err, size_t errlen)
 {
     *out = NULL;
     FILE *in = fopen(path, "rb");
@@ -343,7 +343,7 @@ int report_load(const char *path, mg_report **out, char *err, size_t errlen)
         json_object_put(root);
         return rc;
     }
-    mg_report *r = calloc(1, sizeof *r);
+    report_doc *r = calloc(1, sizeof *r);
     if (!r) {
         json_object_put(root);
         return MG_ENOMEM;
@@ -354,7 +354,7 @@ int report_load(const char *path, mg_report **out, char *err, size_t errlen)
     return MG_OK;
 }
 
-json_object *report_root(const mg_report *r)
+json_object *report_root(const report_doc *r)
 {
     return r->root;
 }

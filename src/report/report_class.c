@@ -8,7 +8,7 @@
 #include <threads.h>
 
 /* One line per class; the order is the order of docs and of the schema's list of kinds. */
-static const mg_report_class classes[] = {
+static const report_class classes[] = {
     {"hang", "hang", "hang", "error", "the job stopped making progress",
      "look at the named rank's loop or its missing call"},
     {"deadlock", "check", "deadlock", "error", "ranks wait for each other: none can go on",
@@ -145,7 +145,7 @@ static const mg_report_class classes[] = {
 
 enum { NCLASSES = sizeof classes / sizeof *classes };
 
-const mg_report_class *report_class_find(const char *name)
+const report_class *report_class_find(const char *name)
 {
     for (size_t i = 0; i < NCLASSES; i++)
         if (strcmp(classes[i].name, name) == 0)
@@ -153,7 +153,7 @@ const mg_report_class *report_class_find(const char *name)
     return NULL;
 }
 
-const mg_report_class *report_class_at(size_t i)
+const report_class *report_class_at(size_t i)
 {
     return i < NCLASSES ? &classes[i] : NULL;
 }
@@ -184,7 +184,7 @@ static int mark(const char *word, size_t len, unsigned char value, unsigned char
 {
     int named = 0;
     for (size_t i = 0; i < NCLASSES; i++) {
-        const mg_report_class *c = &classes[i];
+        const report_class *c = &classes[i];
         if (strcmp(c->tool, "check") != 0)
             continue;
         if ((len == 3 && strncmp(word, "all", 3) == 0) ||

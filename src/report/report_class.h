@@ -7,19 +7,19 @@
 
 #include <stddef.h>
 
-typedef struct mg_report_class {
+typedef struct report_class {
     const char *name;       /* the finding's kind: "deadlock", "datatype_freed" */
     const char *tool;       /* the tool that reports it: "check", "hang", ... */
     const char *group;      /* what `mpiguard check --checks` selects it by: "deadlock", "args" */
     const char *severity;   /* "error", "warning" or "note" */
     const char *meaning;    /* one line: what was found */
     const char *suggestion; /* one line: what to do; a finding may carry a more specific one */
-} mg_report_class;
+} report_class;
 
 /* The class named `name`, or NULL. */
-const mg_report_class *report_class_find(const char *name);
+const report_class *report_class_find(const char *name);
 /* Class i of the table (in its order), or NULL past the end. */
-const mg_report_class *report_class_at(size_t i);
+const report_class *report_class_at(size_t i);
 /* Every class name, in the table's order, NULL-terminated (for the schema's allowed kinds).
  * Thread-safe. */
 const char *const *report_class_names(void);

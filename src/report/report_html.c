@@ -372,7 +372,7 @@ static void render_header(json_object *root, FILE *out)
     }
 }
 
-void report_html_render(const mg_report *r, FILE *out)
+void report_html_render(const report_doc *r, FILE *out)
 {
     json_object *root = report_root(r);
     const char *tool = report_json_string(root, "tool", "?");
@@ -386,7 +386,7 @@ void report_html_render(const mg_report *r, FILE *out)
     render_header(root, out);
     size_t n = report_finding_count(r);
     fprintf(out, "<p>%zu finding%s</p>\n", n, n == 1 ? "" : "s");
-    const mg_report_class *c;
+    const report_class *c;
     for (size_t k = 0; (c = report_class_at(k)); k++) {
         size_t count = 0;
         for (size_t i = 0; i < n; i++)

@@ -5,7 +5,7 @@
 #include "report.h"
 
 /* The document's root object, owned by the report. */
-json_object *report_root(const mg_report *r);
+json_object *report_root(const report_doc *r);
 
 /* Checks a parsed document against the schema (report_schema.c), so that a loaded report is as
  * safe to render as a built one. Returns MG_OK, MG_EVERSION (another schema version) or

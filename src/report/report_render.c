@@ -67,7 +67,7 @@ static void render_sites(json_object *sites, const char *indent, FILE *out)
     }
 }
 
-void report_render_finding_banner(const mg_finding *f, FILE *out)
+void report_render_finding_banner(const report_entry *f, FILE *out)
 {
     char severity[16], kind[64];
     snprintf(severity, sizeof severity, "%s",
@@ -82,7 +82,7 @@ void report_render_finding_banner(const mg_finding *f, FILE *out)
     render_sites(report_render_json_array((json_object *)f, "sites"), "mpiguard:   ", out);
 }
 
-void report_render_text(const mg_report *r, FILE *out)
+void report_render_text(const report_doc *r, FILE *out)
 {
     json_object *root = report_root(r), *job = NULL, *mpi = NULL, *v;
     fprintf(out, "mpiguard %s report (mpiguard %s)\n", report_json_string(root, "tool", "?"),
@@ -172,7 +172,7 @@ static void dot_quoted(const char *s, FILE *out)
     fputc('"', out);
 }
 
-void report_render_dot(const mg_report *r, FILE *out)
+void report_render_dot(const report_doc *r, FILE *out)
 {
     fputs("digraph mpiguard {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n", out);
     size_t n = report_finding_count(r);
@@ -219,7 +219,7 @@ void report_render_dot(const mg_report *r, FILE *out)
     fputs("}\n", out);
 }
 
-void report_render_json(const mg_report *r, FILE *out)
+void report_render_json(const report_doc *r, FILE *out)
 {
     fprintf(out, "%s\n",
             json_object_to_json_string_ext(report_root(r), JSON_C_TO_STRING_PRETTY |

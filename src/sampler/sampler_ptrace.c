@@ -67,13 +67,13 @@ struct sampler_ptrace {
     bool maps_stale; /* a frame fell outside every mapping: something was mapped since */
     bool exited;     /* sticky: the process is gone, every sample says so */
     /* Per-sample storage, grown to the largest thread count seen. */
-    sampler_sample sample;
-    sampler_thread *threads;
-    stack_frame *frames;         /* max_frames per thread */
-    uint64_t *pcs;               /* max_frames per thread */
-    bool *signal_frames;         /* likewise: stack_unwind_thread's */
-    stack_unwind_locals *locals; /* likewise */
-    stack_thread_class *classes;
+    sampler_ptrace_result sample;
+    sampler_ptrace_thread *threads;
+    stack_classify_frame *frames; /* max_frames per thread */
+    uint64_t *pcs;                /* max_frames per thread */
+    bool *signal_frames;          /* likewise: stack_unwind_thread's */
+    stack_unwind_locals *locals;  /* likewise */
+    stack_classify_thread_class *classes;
     size_t threads_capacity;
 };
 
@@ -166,7 +166,7 @@ static int64_t now_ns(void)
 
 static bool valid_params(const sampler_ptrace_params *p)
 {
-    return p && p->max_frames > 0 && p->max_frames <= SIZE_MAX / sizeof(stack_frame);
+    return p && p->max_frames > 0 && p->max_frames <= SIZE_MAX / sizeof(stack_classify_frame);
 }
 
 int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out)
@@ -212,14 +212,14 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
         return MG_OK;
     }
     size_t f = s->params.max_frames;
-    if (n > SIZE_MAX / f / sizeof(stack_frame)) {
+    if (n > SIZE_MAX / f / sizeof(stack_classify_frame)) {
         return MG_ENOMEM;
     }
-    sampler_thread *threads = realloc(s->threads, n * sizeof *threads);
+    sampler_ptrace_thread *threads = realloc(s->threads, n * sizeof *threads);
     if (threads) {
         s->threads = threads;
     }
-    stack_frame *frames = realloc(s->frames, n * f * sizeof *frames);
+    stack_classify_frame *frames = realloc(s->frames, n * f * sizeof *frames);
     if (frames) {
         s->frames = frames;
         for (size_t i = 0; i < s->sample.nthreads; i++) { /* the main thread's, unwound first */
@@ -238,7 +238,7 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
     if (locals) {
         s->locals = locals;
     }
-    stack_thread_class *classes = realloc(s->classes, n * sizeof *classes);
+    stack_classify_thread_class *classes = realloc(s->classes, n * sizeof *classes);
     if (classes) {
         s->classes = classes;
     }
@@ -280,13 +280,13 @@ static int refresh_maps(sampler_ptrace *s, bool *changed)
 }
 
 /* The process is gone: reap its threads that died in our hands, so its parent can reap it. */
-static const sampler_sample *exited_sample(sampler_ptrace *s)
+static const sampler_ptrace_result *exited_sample(sampler_ptrace *s)
 {
     if (!s->exited) {
         (void)ptrace_stop_settle(s->stop);
     }
     s->exited = true;
-    s->sample = (sampler_sample){.pid = s->pid, .verdict = STACK_EXITED};
+    s->sample = (sampler_ptrace_result){.pid = s->pid, .verdict = STACK_EXITED};
     return &s->sample;
 }
 
@@ -305,8 +305,9 @@ static int unwind_taken(sampler_ptrace *s)
         if (atomic_load(&s->abort)) {
             return MG_ESTATE;
         }
-        sampler_thread *out = &s->threads[n];
-        *out = (sampler_thread){.tid = t->tid, .stop_ns = t->stop_ns, .frames = &s->frames[n * f]};
+        sampler_ptrace_thread *out = &s->threads[n];
+        *out = (sampler_ptrace_thread){
+            .tid = t->tid, .stop_ns = t->stop_ns, .frames = &s->frames[n * f]};
         if (t->state == PTRACE_STOP_SEIZED) {
             out->state = SAMPLER_THREAD_LATE;
         } else if (t->state == PTRACE_STOP_GONE ||
@@ -327,12 +328,12 @@ static void describe_threads(sampler_ptrace *s, size_t first)
 {
     size_t f = s->params.max_frames;
     for (size_t i = first; i < s->sample.nthreads; i++) {
-        sampler_thread *t = &s->threads[i];
-        stack_frame *frames = &s->frames[i * f];
+        sampler_ptrace_thread *t = &s->threads[i];
+        stack_classify_frame *frames = &s->frames[i * f];
         for (size_t k = 0; k < t->nframes; k++) {
-            stack_frame *fr = &frames[k];
+            stack_classify_frame *fr = &frames[k];
             fr->pc = s->pcs[i * f + k];
-            symbol_info info;
+            symbol_cache_info info;
             stack_unwind_symbol(s->unwind, fr->pc, false, NULL, &info);
             fr->function = s->signal_frames[i * f + k] ? STACK_SIGNAL_FRAME : info.name;
             fr->offset = info.offset;
@@ -351,7 +352,7 @@ static void describe_threads(sampler_ptrace *s, size_t first)
 
 /* The index of the frame that calls the thread's outermost MPI entry (the program's call of the
  * MPI function it is in), or nframes when none does. */
-static size_t mpi_caller(const stack_frame *frames, size_t nframes)
+static size_t mpi_caller(const stack_classify_frame *frames, size_t nframes)
 {
     for (size_t k = nframes; k > 1; k--) {
         if (stack_classify_is_mpi_entry(frames[k - 2].function, frames[k - 2].in_mpi_module)) {
@@ -367,8 +368,8 @@ void sampler_ptrace_add_sources(sampler_ptrace *s)
     for (size_t i = 0; i < s->sample.nthreads; i++) {
         size_t caller = mpi_caller(&s->frames[i * f], s->threads[i].nframes);
         for (size_t k = 0; k < s->threads[i].nframes; k++) {
-            stack_frame *fr = &s->frames[i * f + k];
-            symbol_info info;
+            stack_classify_frame *fr = &s->frames[i * f + k];
+            symbol_cache_info info;
             stack_unwind_symbol(s->unwind, fr->pc, true,
                                 k == caller ? s->threads[i].mpi_function : NULL, &info);
             fr->file = info.file;
@@ -377,7 +378,7 @@ void sampler_ptrace_add_sources(sampler_ptrace *s)
     }
 }
 
-/* Why no thread of a live process was sampled (sampler_sample.unsampled). */
+/* Why no thread of a live process was sampled (sampler_ptrace_result.unsampled). */
 static const char *unsampled_reason(const sampler_ptrace *s, size_t late)
 {
     if (late > 0) {
@@ -396,7 +397,7 @@ static int conclude(sampler_ptrace *s)
     size_t sampled = 0, late = 0, main_index = SIZE_MAX;
     bool vanished = false;
     for (size_t i = 0; i < s->sample.nthreads; i++) {
-        const sampler_thread *t = &s->threads[i];
+        const sampler_ptrace_thread *t = &s->threads[i];
         vanished |= t->state == SAMPLER_THREAD_VANISHED;
         late += t->state == SAMPLER_THREAD_LATE;
         if (t->state == SAMPLER_THREAD_SAMPLED) {
@@ -435,7 +436,7 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
 {
     size_t f = s->params.max_frames;
     for (size_t i = first; i < s->sample.nthreads; i++) {
-        const sampler_thread *t = &s->threads[i];
+        const sampler_ptrace_thread *t = &s->threads[i];
         if (t->state != SAMPLER_THREAD_SAMPLED ||
             !stack_classify_is_mpi_own_thread(&s->frames[i * f], t->nframes)) {
             continue;
@@ -540,14 +541,14 @@ static uint64_t digest_bytes(uint64_t h, const void *data, size_t len)
     return h;
 }
 
-/* The main thread's frames digest (sampler_sample.frames_digest), read after its release: the
- * stack of a thread waiting in MPI does not change above the call, and a thread that left the call
- * changed it whenever it is read. Without the library's counter it is what tells a rank read "in
- * MPI_Waitall" at every sample because it is stuck there from one that keeps coming back to it (a
- * healthy stencil attached to on a loaded node read as hung from its first call: issue 29). */
+/* The main thread's frames digest (sampler_ptrace_result.frames_digest), read after its release:
+ * the stack of a thread waiting in MPI does not change above the call, and a thread that left the
+ * call changed it whenever it is read. Without the library's counter it is what tells a rank read
+ * "in MPI_Waitall" at every sample because it is stuck there from one that keeps coming back to it
+ * (a healthy stencil attached to on a loaded node read as hung from its first call: issue 29). */
 static void digest_frames(sampler_ptrace *s)
 {
-    const sampler_thread *t = &s->threads[0];
+    const sampler_ptrace_thread *t = &s->threads[0];
     size_t caller = mpi_caller(t->frames, t->nframes);
     if (s->counter_addr || caller >= t->nframes || s->locals[caller].sp == 0) {
         return;
@@ -570,7 +571,7 @@ static void digest_frames(sampler_ptrace *s)
  * or its main thread did) leaves the answer to the others. */
 static int take_sample(sampler_ptrace *s)
 {
-    s->sample = (sampler_sample){.pid = s->pid};
+    s->sample = (sampler_ptrace_result){.pid = s->pid};
     stack_unwind_begin_sample(s->unwind);
     int rc = stop_unwind_release(s, true);
     if (rc == MG_OK) {
@@ -591,7 +592,7 @@ static int take_sample(sampler_ptrace *s)
     return rc;
 }
 
-int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out)
+int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out)
 {
     if (!s || !out) {
         return MG_EINVAL;

@@ -48,27 +48,27 @@ extern const char *const sampler_ptrace_default_mpi_prefixes[];
  * no hook, hold priority 1. */
 void sampler_ptrace_params_default(sampler_ptrace_params *p);
 
-typedef enum sampler_thread_state {
+typedef enum sampler_ptrace_thread_state {
     SAMPLER_THREAD_SAMPLED = 0, /* stopped and unwound */
     SAMPLER_THREAD_LATE,        /* did not stop before the timeout (e.g. in an uninterruptible
                                  * sleep); no stack; it is detached once it stops */
     SAMPLER_THREAD_VANISHED     /* exited during the sample */
-} sampler_thread_state;
+} sampler_ptrace_thread_state;
 
-typedef struct sampler_thread {
+typedef struct sampler_ptrace_thread {
     pid_t tid;
-    sampler_thread_state state;
+    sampler_ptrace_thread_state state;
     int64_t stop_ns; /* from its interrupt until it was seen stopped (waiting for a CPU); -1 when
                         it was not */
     bool in_mpi;     /* see stack_classify_thread */
     const char *mpi_function; /* outermost MPI entry ("MPI_Barrier") or NULL */
     size_t nframes;
-    const stack_frame *frames; /* innermost first */
-} sampler_thread;
+    const stack_classify_frame *frames; /* innermost first */
+} sampler_ptrace_thread;
 
-typedef struct sampler_sample {
+typedef struct sampler_ptrace_result {
     pid_t pid;
-    stack_verdict verdict;
+    stack_classify_verdict verdict;
     const char *mpi_function; /* the process's MPI call (stack_classify_process) or NULL */
     bool counter_known;       /* the process holds the call counter and it was read while stopped */
     uint64_t counter;         /* MPI calls entered so far */
@@ -84,7 +84,7 @@ typedef struct sampler_sample {
     /* The threads stopped: the main thread first (unless it is gone), then, when it is not inside
      * MPI, the others but those seen before to be MPI's own (stack_classify_is_mpi_own_thread). */
     size_t nthreads;
-    const sampler_thread *threads;
+    const sampler_ptrace_thread *threads;
     unsigned signals_reinjected; /* signals caught while stopping and delivered again */
     int64_t stop_ns;             /* from each PTRACE_SEIZE until its threads were stopped, summed
                                   * over the main thread's stop and the others' */
@@ -96,7 +96,7 @@ typedef struct sampler_sample {
     int64_t unwind_ns;     /* reading registers and memory and unwinding, the threads stopped */
     int64_t release_ns;    /* detaching them */
     const char *unsampled; /* MG_ETIMEOUT: why no thread was sampled of the live process */
-} sampler_sample;
+} sampler_ptrace_result;
 
 /* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,
  * /proc/PID/mem). Does not stop the process. The sampler must then be used from the calling thread
@@ -116,7 +116,7 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
  * MG_ESTATE (aborted), MG_ENOMEM or MG_ESYS. On every return no thread of the target is left
  * stopped by us, except a LATE thread that stops after the return: it stays in a ptrace-stop until
  * the next sample or close (at most one sampling interval), or until this process exits. */
-int sampler_ptrace_sample(sampler_ptrace *s, const sampler_sample **out);
+int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out);
 
 /* Lets go of a LATE thread of an earlier sample that has stopped since (sampler_ptrace_sample),
  * without waiting: a caller that reads the process's state in /proc first calls it, so that the
@@ -128,9 +128,9 @@ void sampler_ptrace_release_late(sampler_ptrace *s);
  * False when the process holds no counter or it cannot be read (the process is gone). */
 bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t *polls);
 
-/* Gives the frames of the last sample their source file and line (stack_frame), where debug
- * information exists; a sample leaves them NULL, since the first lookup in a module loads its line
- * tables (tens of ms: docs/hang-measurements-stacks.md). For stacks shown to people.
+/* Gives the frames of the last sample their source file and line (stack_classify_frame), where
+ * debug information exists; a sample leaves them NULL, since the first lookup in a module loads its
+ * line tables (tens of ms: docs/hang-measurements-stacks.md). For stacks shown to people.
  */
 void sampler_ptrace_add_sources(sampler_ptrace *s);
 

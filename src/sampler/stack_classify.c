@@ -21,9 +21,9 @@ bool stack_classify_is_mpi_entry(const char *name, bool in_mpi_module)
     return c_spelling || in_mpi_module;
 }
 
-stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
+stack_classify_thread_class stack_classify_thread(const stack_classify_frame *frames, size_t n)
 {
-    stack_thread_class c = {false, NULL};
+    stack_classify_thread_class c = {false, NULL};
     for (size_t i = 0; i < n; i++) {
         if (stack_classify_is_mpi_entry(frames[i].function, frames[i].in_mpi_module)) {
             c.mpi_function = rank_stack_public_name(
@@ -35,14 +35,14 @@ stack_thread_class stack_classify_thread(const stack_frame *frames, size_t n)
     return c;
 }
 
-static bool in_c_library(const stack_frame *frame)
+static bool in_c_library(const stack_classify_frame *frame)
 {
     const char *slash = frame->module ? strrchr(frame->module, '/') : NULL;
     const char *base = slash ? slash + 1 : frame->module;
     return base && (strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0);
 }
 
-bool stack_classify_is_mpi_own_thread(const stack_frame *frames, size_t n)
+bool stack_classify_is_mpi_own_thread(const stack_classify_frame *frames, size_t n)
 {
     if (n == 0 || !in_c_library(&frames[n - 1])) {
         return false;
@@ -62,8 +62,8 @@ bool stack_classify_is_mpi_own_thread(const stack_frame *frames, size_t n)
     return true;
 }
 
-stack_verdict stack_classify_process(const stack_thread_class *threads, size_t n, size_t main_index,
-                                     const char **mpi_function)
+stack_classify_verdict stack_classify_process(const stack_classify_thread_class *threads, size_t n,
+                                              size_t main_index, const char **mpi_function)
 {
     const char *name = NULL;
     bool in_mpi = false;

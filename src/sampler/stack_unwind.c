@@ -413,7 +413,7 @@ static const shared_line *shared_lines_find(const char *key, uint64_t offset, co
 
 /* The source line of pc in mod, a call of `called` or NULL (fortran_source_site_line), looked up in
  * this process's tables only when no process had it. */
-static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbol_info *info)
+static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbol_cache_info *info)
 {
     char key[PATH_MAX + 96];
     uint64_t offset = 0;
@@ -452,7 +452,7 @@ static void source_line(Dwfl_Module *mod, uint64_t pc, const char *called, symbo
 }
 
 void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const char *called,
-                         symbol_info *info)
+                         symbol_cache_info *info)
 {
     bool cached = symbol_cache_find(u->names, pc, info);
     if (cached && (!with_source || (info->sourced && same_called(info->called, called)))) {
@@ -460,7 +460,7 @@ void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const c
     }
     Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
     if (!cached) {
-        *info = (symbol_info){0};
+        *info = (symbol_cache_info){0};
         GElf_Addr bias = 0;
         info->name = mod ? symbol_holding(mod, pc, &info->offset) : NULL;
         if (mod && !info->name && dwfl_module_getelf(mod, &bias)) {

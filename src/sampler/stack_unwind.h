@@ -66,7 +66,7 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
  * cache when pc was seen before. The strings live until stack_unwind_close (they point into
  * libdwfl's copies of the module's tables). */
 void stack_unwind_symbol(stack_unwind *u, uint64_t pc, bool with_source, const char *called,
-                         symbol_info *info);
+                         symbol_cache_info *info);
 
 /* The address in the process of the data object `name`, looked up in the modules whose file name
  * starts with module_prefix; 0 when none defines it. Reads the modules' symbol tables, not the

@@ -9,7 +9,7 @@
 
 typedef struct slot {
     uint64_t pc;
-    symbol_info info;
+    symbol_cache_info info;
     bool used;
 } slot;
 
@@ -58,7 +58,7 @@ static slot *probe(const symbol_cache *c, uint64_t pc)
     return &c->slots[i];
 }
 
-bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_info *info)
+bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_cache_info *info)
 {
     const slot *s = probe(c, pc);
     if (!s->used) {
@@ -68,7 +68,7 @@ bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_info *info)
     return true;
 }
 
-void symbol_cache_insert(symbol_cache *c, uint64_t pc, const symbol_info *info)
+void symbol_cache_insert(symbol_cache *c, uint64_t pc, const symbol_cache_info *info)
 {
     slot *s = probe(c, pc);
     if (!s->used) {

@@ -11,14 +11,14 @@
 typedef struct symbol_cache symbol_cache;
 
 /* What is known of one code address. Strings are not owned (see symbol_cache_insert). */
-typedef struct symbol_info {
+typedef struct symbol_cache_info {
     const char *name;   /* symbol holding the address, NULL when unknown */
     uint64_t offset;    /* address - symbol start; 0 when name is NULL */
     bool sourced;       /* file and line were looked up (a NULL file then means none exists) */
     const char *file;   /* source file of the address, NULL without debug information */
     int line;           /* its line, 0 when file is NULL */
     const char *called; /* the MPI function the line was looked up as a call of, NULL none */
-} symbol_info;
+} symbol_cache_info;
 
 /* Creates a cache holding up to capacity entries (capacity >= 1). Returns MG_EINVAL or MG_ENOMEM;
  * *out is unchanged on failure. */
@@ -26,13 +26,13 @@ int symbol_cache_create(size_t capacity, symbol_cache **out);
 
 /* Looks pc up. Returns true and fills *info (its name possibly NULL: "known to have no symbol")
  * when pc was inserted since the last clear. */
-bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_info *info);
+bool symbol_cache_find(const symbol_cache *c, uint64_t pc, symbol_cache_info *info);
 
 /* Remembers pc -> info. The string pointers are stored, not copied: the caller keeps the strings
  * alive until symbol_cache_clear or symbol_cache_destroy. When the cache is full it is
  * cleared first (everything is forgotten; an address working set larger than the capacity costs
  * lookups, never memory). Inserting a present pc replaces its entry. */
-void symbol_cache_insert(symbol_cache *c, uint64_t pc, const symbol_info *info);
+void symbol_cache_insert(symbol_cache *c, uint64_t pc, const symbol_cache_info *info);
 
 /* Number of entries held. */
 size_t symbol_cache_count(const symbol_cache *c);

@@ -22,7 +22,7 @@ static const char *const app_names[] = {"stencil", "cg", "fft", "mixed", NULL};
 
 /* The mini-app shapes of docs/design/hang.md, as periodic S_out generators: a 3-D stencil with a
  * residual allreduce every 25 iterations, a CG-like allreduce loop, an FFT-like all-to-all loop. */
-static const struct sim_profile presets[APP_KINDS] = {
+static const struct sim_app_profile presets[APP_KINDS] = {
     [APP_STENCIL] = {.period = 0.05,
                      .compute_frac = 0.85,
                      .imbalance = 0.05,
@@ -167,7 +167,7 @@ static int parse(int argc, char **argv, struct options *o)
                               .backend = o->counters,
                               .model = !o->paper_model};
     const double big = 1e9;
-    const mg_option table[] = {
+    const mg_options_option table[] = {
         {"procs", 'P', MG_OPT_INT, &v.procs, "N", "simulated processes (default 1000)", NULL, 1,
          1 << 30},
         {"runs", 'n', MG_OPT_INT, &v.runs, "N",
@@ -222,8 +222,8 @@ static int parse(int argc, char **argv, struct options *o)
         {"help", 'h', MG_OPT_FLAG, &v.help, NULL, "this help", NULL, 0, 0},
         {0},
     };
-    const mg_option *const tables[] = {table, NULL};
-    mg_parsed_args args;
+    const mg_options_option *const tables[] = {table, NULL};
+    mg_options_parsed_args args;
     char err[256];
     if (mg_options_parse(tables, argc - 1, argv + 1, NULL, 0, &args, err, sizeof err) != MG_OK) {
         fprintf(stderr, "hang_sim: %s\n", err);
@@ -280,22 +280,22 @@ static double uniform(mg_rng *rng, double lo, double hi)
 }
 
 /* One run, fully determined by the options, its index and whether it is faulty. */
-static void make_run(const struct options *o, size_t index, bool faulty, struct sim_run *run)
+static void make_run(const struct options *o, size_t index, bool faulty, struct sim_app_run *run)
 {
     mg_rng rng;
     mg_rng_seed(&rng, o->seed * 0x9e3779b97f4a7c15ULL ^
                           (uint64_t)o->nranks * 0x2545f4914f6cdd1dULL ^
                           ((uint64_t)index << 1 | faulty));
     enum app_kind app = o->app == APP_MIXED ? (enum app_kind)mg_rng_below(&rng, APP_KINDS) : o->app;
-    struct sim_profile p = presets[app];
+    struct sim_app_profile p = presets[app];
     p.period *= o->period_scale * exp2(uniform(&rng, -o->period_jitter, o->period_jitter));
-    *run = (struct sim_run){.seed = mg_rng_next(&rng),
-                            .nranks = o->nranks,
-                            .phase = {p, p},
-                            .phase_change = INFINITY,
-                            .slow_start = INFINITY,
-                            .slow_end = INFINITY,
-                            .fault = SIM_FAULT_NONE};
+    *run = (struct sim_app_run){.seed = mg_rng_next(&rng),
+                                .nranks = o->nranks,
+                                .phase = {p, p},
+                                .phase_change = INFINITY,
+                                .slow_start = INFINITY,
+                                .slow_end = INFINITY,
+                                .fault = SIM_FAULT_NONE};
     if (mg_rng_uniform(&rng) < o->phase_prob) {
         run->phase_change = uniform(&rng, o->job_length / 4, 3 * o->job_length / 4);
         run->phase[1].period *= exp2(uniform(&rng, -o->phase_jitter, o->phase_jitter));
@@ -332,8 +332,8 @@ struct tally {
     size_t nintervals;
 };
 
-static void account(struct tally *t, const struct sim_run *run, const struct sim_outcome *o,
-                    bool diagnosed)
+static void account(struct tally *t, const struct sim_app_run *run,
+                    const struct sim_watch_outcome *o, bool diagnosed)
 {
     t->dismissed += o->dismissed;
     if (run->fault == SIM_FAULT_NONE) {
@@ -404,7 +404,7 @@ static void print_row(const char *name, const struct options *o, struct tally *t
     }
 }
 
-static void add_cost(struct sim_wire_cost *sum, const struct sim_wire_cost *c)
+static void add_cost(struct sim_watch_wire_cost *sum, const struct sim_watch_wire_cost *c)
 {
     sum->rounds += c->rounds;
     sum->frames += c->frames;
@@ -413,10 +413,10 @@ static void add_cost(struct sim_wire_cost *sum, const struct sim_wire_cost *c)
 }
 
 /* The agents' cost per round of each kind, on one line after the table. */
-static void print_wire(const struct options *o, const struct sim_wire_cost *samples,
-                       const struct sim_wire_cost *scans)
+static void print_wire(const struct options *o, const struct sim_watch_wire_cost *samples,
+                       const struct sim_watch_wire_cost *scans)
 {
-    const struct sim_wire_cost *kinds[2] = {samples, scans};
+    const struct sim_watch_wire_cost *kinds[2] = {samples, scans};
     size_t nagents = (o->nranks + o->node_size - 1) / o->node_size;
     printf("# agents: %zu of %zu ranks each", nagents, o->node_size);
     if (o->fanout)
@@ -432,9 +432,10 @@ static void print_wire(const struct options *o, const struct sim_wire_cost *samp
 
 /* Watches one run with the model and every timeout setting; all on the same run. The wire cost of
  * every watch is added to samples and scans. */
-static int watch_all(const struct options *o, const struct sim_run *run, struct sim_probe_buf *buf,
-                     struct sim_agents *agents, struct tally *tallies,
-                     struct sim_wire_cost *samples, struct sim_wire_cost *scans)
+static int watch_all(const struct options *o, const struct sim_app_run *run,
+                     struct sim_watch_probe_buf *buf, struct sim_agents *agents,
+                     struct tally *tallies, struct sim_watch_wire_cost *samples,
+                     struct sim_watch_wire_cost *scans)
 {
     double end = run->fault == SIM_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
     struct hang_model_params mp;
@@ -455,8 +456,8 @@ static int watch_all(const struct options *o, const struct sim_run *run, struct 
     cfg.watch.nscans = o->nscans;
     cfg.watch.scan_gap = o->scan_gap;
     cfg.watch.max_stretch = o->max_stretch;
-    struct hang_detector det = hang_watch_detector_model(m);
-    struct sim_outcome out;
+    struct hang_watch_detector det = hang_watch_detector_model(m);
+    struct sim_watch_outcome out;
     rc = sim_watch(run, &det, &cfg, buf, &out);
     struct hang_model_state st;
     hang_model_state(m, &st);
@@ -499,13 +500,13 @@ int main(int argc, char **argv)
     defaults(&o);
     if (parse(argc, argv, &o) != 0)
         return 2;
-    struct sim_probe_buf buf = {.readings = calloc(o.nranks, sizeof *buf.readings),
-                                .last_counter = calloc(o.nranks, sizeof *buf.last_counter),
-                                .read_in = calloc(o.nranks, sizeof *buf.read_in),
-                                .cpu_s = calloc(o.nranks, sizeof *buf.cpu_s),
-                                .wire = calloc(o.nranks, sizeof *buf.wire)};
+    struct sim_watch_probe_buf buf = {.readings = calloc(o.nranks, sizeof *buf.readings),
+                                      .last_counter = calloc(o.nranks, sizeof *buf.last_counter),
+                                      .read_in = calloc(o.nranks, sizeof *buf.read_in),
+                                      .cpu_s = calloc(o.nranks, sizeof *buf.cpu_s),
+                                      .wire = calloc(o.nranks, sizeof *buf.wire)};
     struct tally tallies[NDETECTORS] = {{0}};
-    struct sim_wire_cost samples = {0}, scans = {0};
+    struct sim_watch_wire_cost samples = {0}, scans = {0};
     struct sim_agents *agents = NULL;
     bool ok = buf.readings && buf.last_counter && buf.read_in && buf.cpu_s && buf.wire;
     for (size_t i = 0; i < NDETECTORS && ok; i++) {
@@ -525,7 +526,7 @@ int main(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t k = 0; k < 2 * o.runs; k++) {
-        struct sim_run run;
+        struct sim_app_run run;
         make_run(&o, k / 2, k % 2 == 0, &run);
         rc = watch_all(&o, &run, &buf, agents, tallies, &samples, &scans);
         if (rc != MG_OK) {

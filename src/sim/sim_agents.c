@@ -20,7 +20,7 @@ struct server {
     struct pollfd *fds;
     size_t n;
     /* answers one request on fds[k]; 1 when that socket is done */
-    int (*answer)(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out);
+    int (*answer)(struct sim_agents *a, size_t k, agent_proto_buf *in, agent_proto_buf *out);
     pthread_t thread;
     bool running;
 };
@@ -30,23 +30,23 @@ struct sim_agents {
     int *owner;    /* per rank: the front's agent (a relay in a tree, else a node agent) */
     int *front_fd; /* per agent of the front: the front's end */
     size_t nfront;
-    agent_read_ask *asks;
+    agent_reads_ask *asks;
     int32_t *grouped;
-    agent_reading *round_out;
+    agent_proto_reading *round_out;
     size_t *taken; /* per agent of the front: its readings put back in order so far */
-    agent_buf front_buf;
-    agent_read_stats stats; /* both levels */
+    agent_proto_buf front_buf;
+    agent_reads_stats stats; /* both levels */
     double seconds;
     struct server nodes, relays;
     /* The relays' side: each relay's ends towards its node agents, every rank's node agent
      * among its relay's, and what a relay's round needs (one relay answers at a time). */
     int *relay_fd; /* per node agent */
     int *child_of; /* per rank */
-    agent_read_ask *relay_asks;
+    agent_reads_ask *relay_asks;
     agent_relay relay;
     /* The round's reader, set by the front before it sends. */
     pthread_mutex_t lock;
-    agent_read_fn read;
+    agent_reads_fn read;
     void *ctx;
 };
 
@@ -58,16 +58,16 @@ static double wall_seconds(void)
 }
 
 /* A node agent answers one request with the simulated ranks' readings. */
-static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
+static int answer_node(struct sim_agents *a, size_t k, agent_proto_buf *in, agent_proto_buf *out)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     if (agent_proto_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
         type == AGENT_MSG_BYE)
         return 1;
     pthread_mutex_lock(&a->lock);
-    agent_read_fn read = a->read;
+    agent_reads_fn read = a->read;
     void *ctx = a->ctx;
     pthread_mutex_unlock(&a->lock);
     if (agent_reads_answer(type, &c, read, ctx, out, err, sizeof err) != MG_OK)
@@ -78,10 +78,10 @@ static int answer_node(struct sim_agents *a, size_t k, agent_buf *in, agent_buf 
 /* Relay k answers one request: reads its ranks from the node agents below it in one round, then
  * answers with what they said (agent_relay_answer). On bye or a broken stream it closes its ends
  * below. */
-static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf *out)
+static int answer_relay(struct sim_agents *a, size_t k, agent_proto_buf *in, agent_proto_buf *out)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     size_t first = k * a->fanout;
     size_t below = first + a->fanout <= a->nagents ? a->fanout : a->nagents - first;
@@ -102,7 +102,7 @@ static int answer_relay(struct sim_agents *a, size_t k, agent_buf *in, agent_buf
 static void *serve(void *arg)
 {
     struct server *s = arg;
-    agent_buf in = {0}, out = {0};
+    agent_proto_buf in = {0}, out = {0};
     size_t open = s->n;
     while (open > 0 && poll(s->fds, s->n, -1) > 0) {
         for (size_t k = 0; k < s->n; k++) {
@@ -134,7 +134,7 @@ static int pairs(size_t n, int *near, struct pollfd *far)
 }
 
 static int start(struct server *s, struct sim_agents *a, struct pollfd *fds, size_t n,
-                 int (*answer)(struct sim_agents *, size_t, agent_buf *, agent_buf *))
+                 int (*answer)(struct sim_agents *, size_t, agent_proto_buf *, agent_proto_buf *))
 {
     *s = (struct server){.agents = a, .fds = fds, .n = n, .answer = answer};
     s->running = n > 0 && pthread_create(&s->thread, NULL, serve, s) == 0;
@@ -262,7 +262,8 @@ void sim_agents_destroy(struct sim_agents *a)
 }
 
 int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int with_cpu_time,
-                    agent_read_fn read, void *ctx, agent_reading *out, char *err, size_t errlen)
+                    agent_reads_fn read, void *ctx, agent_proto_reading *out, char *err,
+                    size_t errlen)
 {
     pthread_mutex_lock(&a->lock);
     a->read = read;
@@ -291,7 +292,7 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
     return MG_OK;
 }
 
-void sim_agents_stats(const struct sim_agents *a, agent_read_stats *stats, double *seconds)
+void sim_agents_stats(const struct sim_agents *a, agent_reads_stats *stats, double *seconds)
 {
     /* the relays' rounds are read after the front's, which waited for them */
     *stats = a->stats;

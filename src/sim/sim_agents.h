@@ -27,10 +27,11 @@ void sim_agents_destroy(struct sim_agents *a);
  * the agents' thread for each one (with ctx), into out in the order of ranks. 0; MG_ENOMEM; MG_EIO
  * when an agent did not answer (the front's error text in err). */
 int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int with_cpu_time,
-                    agent_read_fn read, void *ctx, agent_reading *out, char *err, size_t errlen);
+                    agent_reads_fn read, void *ctx, agent_proto_reading *out, char *err,
+                    size_t errlen);
 
 /* Rounds (the front's), frames and bytes so far on every level, and the wall time the front's
  * rounds took, seconds. */
-void sim_agents_stats(const struct sim_agents *a, agent_read_stats *stats, double *seconds);
+void sim_agents_stats(const struct sim_agents *a, agent_reads_stats *stats, double *seconds);
 
 #endif

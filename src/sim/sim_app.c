@@ -30,16 +30,16 @@ static uint64_t key(uint64_t k, uint64_t x)
     return (x << 2) | k;
 }
 
-static bool slowed(const struct sim_cursor *c, size_t rank)
+static bool slowed(const struct sim_app_cursor *c, size_t rank)
 {
-    const struct sim_run *r = c->run;
+    const struct sim_app_run *r = c->run;
     return c->slow && rank >= r->slow_first && rank < r->slow_first + r->slow_count;
 }
 
-static double rank_compute(const struct sim_cursor *c, size_t rank)
+static double rank_compute(const struct sim_app_cursor *c, size_t rank)
 {
-    const struct sim_run *r = c->run;
-    const struct sim_profile *p = c->prof;
+    const struct sim_app_run *r = c->run;
+    const struct sim_app_profile *p = c->prof;
     double h = sim_hash_unit(r->seed, key(KEY_IMBALANCE, rank), 0);
     double u = sim_hash_unit(r->seed, key(KEY_NOISE, rank), c->iter);
     double w = c->cbase * (1.0 + p->imbalance * h) * (1.0 + p->noise * u);
@@ -50,11 +50,11 @@ static double rank_compute(const struct sim_cursor *c, size_t rank)
 
 /* Draws the iteration that starts at c->start. The longest compute among P ranks is drawn from
  * the distribution of the largest of P uniforms (U^(1/P)) rather than computed over all ranks. */
-static void setup(struct sim_cursor *c)
+static void setup(struct sim_app_cursor *c)
 {
-    const struct sim_run *r = c->run;
+    const struct sim_app_run *r = c->run;
     c->prof = c->start >= r->phase_change ? &r->phase[1] : &r->phase[0];
-    const struct sim_profile *p = c->prof;
+    const struct sim_app_profile *p = c->prof;
     c->cbase = p->period * p->compute_frac / ((1.0 + p->imbalance) * (1.0 + p->noise));
     double top = pow(sim_hash_unit(r->seed, key(KEY_ITER, c->iter), 0), 1.0 / (double)r->nranks);
     c->maxw = c->cbase * (1.0 + p->imbalance) * (1.0 + p->noise * top);
@@ -68,13 +68,13 @@ static void setup(struct sim_cursor *c)
     c->len = longest + comm;
 }
 
-void sim_app_cursor_init(struct sim_cursor *c, const struct sim_run *run)
+void sim_app_cursor_init(struct sim_app_cursor *c, const struct sim_app_run *run)
 {
-    *c = (struct sim_cursor){.run = run, .iter = 0, .start = 0.0};
+    *c = (struct sim_app_cursor){.run = run, .iter = 0, .start = 0.0};
     setup(c);
 }
 
-void sim_app_cursor_seek(struct sim_cursor *c, double t)
+void sim_app_cursor_seek(struct sim_app_cursor *c, double t)
 {
     while (c->start + c->len <= t) {
         c->start += c->len;
@@ -83,12 +83,12 @@ void sim_app_cursor_seek(struct sim_cursor *c, double t)
     }
 }
 
-static int func_of(const struct sim_profile *p, uint64_t iter)
+static int func_of(const struct sim_app_profile *p, uint64_t iter)
 {
     return p->global_every && iter % p->global_every == 0 ? SIM_FUNC_ALLREDUCE : SIM_FUNC_HALO;
 }
 
-static void healthy(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s)
+static void healthy(const struct sim_app_cursor *c, size_t rank, double t, struct sim_app_rank *s)
 {
     s->out_mpi = t - c->start < rank_compute(c, rank);
     s->cpu_rate = s->out_mpi && slowed(c, rank) && c->run->slow_denies_cpu
@@ -98,7 +98,7 @@ static void healthy(const struct sim_cursor *c, size_t rank, double t, struct si
     s->counter = c->iter + (s->out_mpi ? 0 : 1);
 }
 
-static uint64_t distance(const struct sim_run *r, size_t a, size_t b)
+static uint64_t distance(const struct sim_app_run *r, size_t a, size_t b)
 {
     uint64_t d = 0;
     for (int k = 0; k < 3; k++) {
@@ -110,18 +110,19 @@ static uint64_t distance(const struct sim_run *r, size_t a, size_t b)
     return d;
 }
 
-void sim_app_rank_state(const struct sim_cursor *c, size_t rank, double t, struct sim_rank_state *s)
+void sim_app_rank_state(const struct sim_app_cursor *c, size_t rank, double t,
+                        struct sim_app_rank *s)
 {
-    const struct sim_run *r = c->run;
+    const struct sim_app_run *r = c->run;
     healthy(c, rank, t, s);
     if (r->fault == SIM_FAULT_NONE || t < r->fault_time)
         return;
     if (rank == r->fault_rank) {
         if (r->fault == SIM_FAULT_COMPUTATION) {
-            *s = (struct sim_rank_state){true, r->fault_func, r->fault_counter, 1.0};
+            *s = (struct sim_app_rank){true, r->fault_func, r->fault_counter, 1.0};
         } else if (c->iter > r->fault_iter || !s->out_mpi) {
-            *s = (struct sim_rank_state){false, func_of(c->prof, r->fault_iter), r->fault_iter + 1,
-                                         1.0};
+            *s = (struct sim_app_rank){false, func_of(c->prof, r->fault_iter), r->fault_iter + 1,
+                                       1.0};
         }
         return;
     }
@@ -131,10 +132,10 @@ void sim_app_rank_state(const struct sim_cursor *c, size_t rank, double t, struc
     if (stuck > r->global_iter)
         stuck = r->global_iter;
     if (c->iter > stuck)
-        *s = (struct sim_rank_state){false, func_of(c->prof, stuck), stuck + 1, 1.0};
+        *s = (struct sim_app_rank){false, func_of(c->prof, stuck), stuck + 1, 1.0};
 }
 
-void sim_app_run_prepare(struct sim_run *run)
+void sim_app_run_prepare(struct sim_app_run *run)
 {
     unsigned nd = run->phase[0].grid_dims;
     double side = pow((double)run->nranks, 1.0 / (double)nd);
@@ -149,10 +150,10 @@ void sim_app_run_prepare(struct sim_run *run)
     run->dims[nd - 1] = (run->nranks + plane - 1) / plane;
     if (run->fault == SIM_FAULT_NONE)
         return;
-    struct sim_cursor c;
+    struct sim_app_cursor c;
     sim_app_cursor_init(&c, run);
     sim_app_cursor_seek(&c, run->fault_time);
-    struct sim_rank_state s;
+    struct sim_app_rank s;
     healthy(&c, run->fault_rank, run->fault_time, &s);
     run->fault_iter = c.iter;
     run->fault_func = s.func;

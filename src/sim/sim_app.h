@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 /* MPI function ids reported to the diagnosis. */
-enum sim_func { SIM_FUNC_HALO, SIM_FUNC_ALLREDUCE, SIM_FUNC_COUNT };
+enum sim_app_func { SIM_FUNC_HALO, SIM_FUNC_ALLREDUCE, SIM_FUNC_COUNT };
 
-enum sim_fault { SIM_FAULT_NONE, SIM_FAULT_COMPUTATION, SIM_FAULT_COMMUNICATION };
+enum sim_app_fault { SIM_FAULT_NONE, SIM_FAULT_COMPUTATION, SIM_FAULT_COMMUNICATION };
 
-struct sim_profile {
+struct sim_app_profile {
     double period;         /* mean iteration length, seconds */
     double compute_frac;   /* share of the iteration the slowest rank spends computing */
     double imbalance;      /* static per-rank extra compute, up to this fraction */
@@ -27,18 +27,18 @@ struct sim_profile {
     unsigned grid_dims;    /* 1..3: the stencil neighbourhood a fault spreads through */
 };
 
-struct sim_run {
+struct sim_app_run {
     uint64_t seed;
     size_t nranks;
-    struct sim_profile phase[2]; /* phase[1] applies to iterations starting at phase_change */
-    double phase_change;         /* INFINITY: one phase */
-    double slow_start, slow_end; /* iterations starting in [start, end) are slowed */
+    struct sim_app_profile phase[2]; /* phase[1] applies to iterations starting at phase_change */
+    double phase_change;             /* INFINITY: one phase */
+    double slow_start, slow_end;     /* iterations starting in [start, end) are slowed */
     size_t slow_first, slow_count;
     double slow_factor;
     bool slow_denies_cpu; /* the slowdown is the node denying the slowed ranks CPU (they run at
                              1 / slow_factor, which verification can see); else more work at
                              full speed (it cannot) */
-    enum sim_fault fault;
+    enum sim_app_fault fault;
     size_t fault_rank;
     double fault_time;
     /* Derived by sim_app_run_prepare. */
@@ -50,7 +50,7 @@ struct sim_run {
     uint64_t fault_counter;
 };
 
-struct sim_rank_state {
+struct sim_app_rank {
     bool out_mpi;     /* computing, and so runnable; inside MPI a rank waits (blocking) */
     int func;         /* current MPI function, or the last one when OUT_MPI */
     uint64_t counter; /* MPI calls entered */
@@ -59,9 +59,9 @@ struct sim_rank_state {
 };
 
 /* The iteration running at some time, walked forward only. */
-struct sim_cursor {
-    const struct sim_run *run;
-    const struct sim_profile *prof;
+struct sim_app_cursor {
+    const struct sim_app_run *run;
+    const struct sim_app_profile *prof;
     uint64_t iter;
     double start, len;
     double cbase; /* compute time of a rank with no imbalance and no noise */
@@ -70,14 +70,14 @@ struct sim_cursor {
 };
 
 /* Fills the derived fields (grid, fault iteration). Call once after setting the rest. */
-void sim_app_run_prepare(struct sim_run *run);
+void sim_app_run_prepare(struct sim_app_run *run);
 
 /* Positions c at iteration 0 (time 0). */
-void sim_app_cursor_init(struct sim_cursor *c, const struct sim_run *run);
+void sim_app_cursor_init(struct sim_app_cursor *c, const struct sim_app_run *run);
 /* Moves c to the iteration running at t (t never below the last seek). */
-void sim_app_cursor_seek(struct sim_cursor *c, double t);
+void sim_app_cursor_seek(struct sim_app_cursor *c, double t);
 /* State of rank at time t, with c positioned at t. */
-void sim_app_rank_state(const struct sim_cursor *c, size_t rank, double t,
-                        struct sim_rank_state *s);
+void sim_app_rank_state(const struct sim_app_cursor *c, size_t rank, double t,
+                        struct sim_app_rank *s);
 
 #endif

@@ -8,11 +8,11 @@
 /* Rank r read at t as the probe would: a counter that moved since the rank's previous reading is
  * progress; a computing rank is runnable, and its CPU time grew at its current rate since its
  * last scan (exact within one slowdown). */
-static void read_rank(const struct sim_cursor *c, size_t r, double t, double last_scan,
-                      const struct sim_watch_config *cfg, struct sim_probe_buf *buf, bool with_cpu,
-                      struct hang_watch_reading *out)
+static void read_rank(const struct sim_app_cursor *c, size_t r, double t, double last_scan,
+                      const struct sim_watch_config *cfg, struct sim_watch_probe_buf *buf,
+                      bool with_cpu, struct hang_watch_reading *out)
 {
-    struct sim_rank_state st;
+    struct sim_app_rank st;
     sim_app_rank_state(c, r, t, &st);
     bool read_before = buf->read_in[r] == buf->stamp;
     *out = (struct hang_watch_reading){
@@ -36,20 +36,20 @@ static void read_rank(const struct sim_cursor *c, size_t r, double t, double las
 }
 
 /* A reading as an agent sends it, and back as the front gives it to the watch. */
-static void to_wire(const struct hang_watch_reading *in, int32_t rank, agent_reading *out)
+static void to_wire(const struct hang_watch_reading *in, int32_t rank, agent_proto_reading *out)
 {
-    *out = (agent_reading){.rank = rank,
-                           .in_mpi = in->in_mpi,
-                           .progressed = in->progressed,
-                           .counter_known = in->counter_known,
-                           .runnable = in->runnable,
-                           .fn = (uint32_t)in->func,
-                           .counter = in->counter,
-                           .cpu_time_ns = in->cpu_s < 0 ? -1 : llround(1e9 * in->cpu_s),
-                           .cpu_slices = -1};
+    *out = (agent_proto_reading){.rank = rank,
+                                 .in_mpi = in->in_mpi,
+                                 .progressed = in->progressed,
+                                 .counter_known = in->counter_known,
+                                 .runnable = in->runnable,
+                                 .fn = (uint32_t)in->func,
+                                 .counter = in->counter,
+                                 .cpu_time_ns = in->cpu_s < 0 ? -1 : llround(1e9 * in->cpu_s),
+                                 .cpu_slices = -1};
 }
 
-static void from_wire(const agent_reading *in, bool with_cpu, struct hang_watch_reading *out)
+static void from_wire(const agent_proto_reading *in, bool with_cpu, struct hang_watch_reading *out)
 {
     *out = (struct hang_watch_reading){
         .known = !in->unseen,
@@ -66,15 +66,15 @@ static void from_wire(const agent_reading *in, bool with_cpu, struct hang_watch_
     };
 }
 
-/* What an agent's read of one rank needs (agent_read_fn's context). */
+/* What an agent's read of one rank needs (agent_reads_fn's context). */
 struct agent_side {
-    const struct sim_cursor *c;
+    const struct sim_app_cursor *c;
     double t, last_scan;
     const struct sim_watch_config *cfg;
-    struct sim_probe_buf *buf;
+    struct sim_watch_probe_buf *buf;
 };
 
-static void read_for_agent(void *ctx, int32_t rank, int with_cpu_time, agent_reading *out)
+static void read_for_agent(void *ctx, int32_t rank, int with_cpu_time, agent_proto_reading *out)
 {
     struct agent_side *side = ctx;
     struct hang_watch_reading reading;
@@ -84,9 +84,9 @@ static void read_for_agent(void *ctx, int32_t rank, int with_cpu_time, agent_rea
 }
 
 /* Reads what step asks for at t, directly or through the agents (adding to the round's cost). */
-static int read_step(const struct sim_cursor *c, const struct hang_watch_step *step, double t,
+static int read_step(const struct sim_app_cursor *c, const struct hang_watch_step *step, double t,
                      double last_scan, const struct sim_watch_config *cfg,
-                     struct sim_probe_buf *buf, struct sim_outcome *out)
+                     struct sim_watch_probe_buf *buf, struct sim_watch_outcome *out)
 {
     bool scan = step->action == HANG_WATCH_SCAN;
     if (!cfg->agents) {
@@ -96,7 +96,7 @@ static int read_step(const struct sim_cursor *c, const struct hang_watch_step *s
         return MG_OK;
     }
     struct agent_side side = {c, t, last_scan, cfg, buf};
-    agent_read_stats before, after;
+    agent_reads_stats before, after;
     double began, ended;
     char err[160];
     sim_agents_stats(cfg->agents, &before, &began);
@@ -105,7 +105,7 @@ static int read_step(const struct sim_cursor *c, const struct hang_watch_step *s
     if (rc != MG_OK)
         return rc;
     sim_agents_stats(cfg->agents, &after, &ended);
-    struct sim_wire_cost *cost = scan ? &out->scans : &out->samples;
+    struct sim_watch_wire_cost *cost = scan ? &out->scans : &out->samples;
     cost->rounds += after.rounds - before.rounds;
     cost->frames += after.frames - before.frames;
     cost->bytes += after.bytes - before.bytes;
@@ -115,8 +115,9 @@ static int read_step(const struct sim_cursor *c, const struct hang_watch_step *s
     return MG_OK;
 }
 
-static void account(const struct sim_run *run, const struct hang_watch *w,
-                    const struct hang_watch_step *step, double verdict_at, struct sim_outcome *out)
+static void account(const struct sim_app_run *run, const struct hang_watch *w,
+                    const struct hang_watch_step *step, double verdict_at,
+                    struct sim_watch_outcome *out)
 {
     out->alarm = true;
     out->alarm_time = verdict_at;
@@ -128,17 +129,17 @@ static void account(const struct sim_run *run, const struct hang_watch *w,
         out->faulty_named = out->faulty_named || (size_t)faulty[i] == run->fault_rank;
 }
 
-int sim_watch(const struct sim_run *run, const struct hang_detector *det,
-              const struct sim_watch_config *cfg, struct sim_probe_buf *buf,
-              struct sim_outcome *out)
+int sim_watch(const struct sim_app_run *run, const struct hang_watch_detector *det,
+              const struct sim_watch_config *cfg, struct sim_watch_probe_buf *buf,
+              struct sim_watch_outcome *out)
 {
-    *out = (struct sim_outcome){.kind = HANG_DIAG_COMMUNICATION};
+    *out = (struct sim_watch_outcome){.kind = HANG_DIAG_COMMUNICATION};
     struct hang_watch *w;
     int rc = hang_watch_create(&cfg->watch, det, run->nranks, &w);
     if (rc != MG_OK)
         return rc;
     buf->stamp++;
-    struct sim_cursor c;
+    struct sim_app_cursor c;
     sim_app_cursor_init(&c, run);
     struct hang_watch_step step;
     double last_scan = 0, verdict_at = 0;

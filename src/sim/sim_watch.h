@@ -27,22 +27,22 @@ struct sim_watch_config {
 /* Caller-owned buffers sized for the run's ranks: readings, and the simulated probe's memory of
  * each rank's counter at its previous reading (stamped with the watch it belongs to). Zeroed once;
  * sim_watch bumps stamp. */
-struct sim_probe_buf {
+struct sim_watch_probe_buf {
     struct hang_watch_reading *readings;
     uint64_t *last_counter;
-    uint32_t *read_in;   /* the stamp of the watch that read the rank last */
-    double *cpu_s;       /* each rank's CPU time at its last scan */
-    agent_reading *wire; /* with agents: the readings as they came */
+    uint32_t *read_in;         /* the stamp of the watch that read the rank last */
+    double *cpu_s;             /* each rank's CPU time at its last scan */
+    agent_proto_reading *wire; /* with agents: the readings as they came */
     uint32_t stamp;
 };
 
 /* What reading the ranks through agents cost: sample rounds and scan rounds apart. */
-struct sim_wire_cost {
+struct sim_watch_wire_cost {
     uint64_t rounds, frames, bytes;
     double seconds; /* wall time */
 };
 
-struct sim_outcome {
+struct sim_watch_outcome {
     bool alarm;         /* the watch ended with a (confirmed) hang report */
     double alarm_time;  /* time of the verdict that started the reported verification */
     unsigned raw_hangs; /* verifications begun (HANG verdicts, the first-call and halt rules) */
@@ -52,12 +52,12 @@ struct sim_outcome {
     bool faulty_named;        /* the run's faulty rank is among them */
     bool from_start;          /* the report came from the first-call rule */
     size_t observations;
-    struct sim_wire_cost samples, scans; /* with agents */
+    struct sim_watch_wire_cost samples, scans; /* with agents */
 };
 
 /* 0 ok; a negative MG_E* from the engine or the detector otherwise. */
-int sim_watch(const struct sim_run *run, const struct hang_detector *det,
-              const struct sim_watch_config *cfg, struct sim_probe_buf *buf,
-              struct sim_outcome *out);
+int sim_watch(const struct sim_app_run *run, const struct hang_watch_detector *det,
+              const struct sim_watch_config *cfg, struct sim_watch_probe_buf *buf,
+              struct sim_watch_outcome *out);
 
 #endif

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-void agent_proto_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length)
+void agent_proto_frame_header_put(uint8_t *out, agent_proto_msg_type type, uint32_t length)
 {
     put32(out, AGENT_PROTO_MAGIC);
     out[4] = (uint8_t)AGENT_PROTO_VERSION;
@@ -23,11 +23,11 @@ void agent_proto_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t le
     put32(out + 8, length);
 }
 
-int agent_proto_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length,
+int agent_proto_frame_header_get(const uint8_t *p, agent_proto_msg_type *type, uint32_t *length,
                                  char *err, size_t errlen)
 {
     unsigned version = p[4] | (unsigned)p[5] << 8;
-    *type = (agent_msg_type)p[6];
+    *type = (agent_proto_msg_type)p[6];
     *length = get32(p + 8);
     if (get32(p) != AGENT_PROTO_MAGIC) {
         snprintf(err, errlen, "not an mpiguard agent frame (bad magic)");
@@ -106,18 +106,18 @@ int agent_proto_auth_check(const uint8_t got[AGENT_AUTH_SIZE],
     return diff == 0 ? MG_OK : MG_EPERM;
 }
 
-void agent_proto_buf_free(agent_buf *b)
+void agent_proto_buf_free(agent_proto_buf *b)
 {
     free(b->data);
-    *b = (agent_buf){0};
+    *b = (agent_proto_buf){0};
 }
 
-static int reserve(agent_buf *b, size_t more)
+static int reserve(agent_proto_buf *b, size_t more)
 {
     return mg_array_reserve((void **)&b->data, &b->cap, b->len + more, 1);
 }
 
-int agent_proto_put_bytes(agent_buf *b, const void *data, size_t len)
+int agent_proto_put_bytes(agent_proto_buf *b, const void *data, size_t len)
 {
     if (reserve(b, len))
         return MG_ENOMEM;
@@ -126,21 +126,21 @@ int agent_proto_put_bytes(agent_buf *b, const void *data, size_t len)
     return MG_OK;
 }
 
-int agent_proto_put_u32(agent_buf *b, uint32_t v)
+int agent_proto_put_u32(agent_proto_buf *b, uint32_t v)
 {
     uint8_t bytes[4];
     put32(bytes, v);
     return agent_proto_put_bytes(b, bytes, sizeof bytes);
 }
 
-int agent_proto_put_u64(agent_buf *b, uint64_t v)
+int agent_proto_put_u64(agent_proto_buf *b, uint64_t v)
 {
     return agent_proto_put_u32(b, (uint32_t)v) || agent_proto_put_u32(b, (uint32_t)(v >> 32))
                ? MG_ENOMEM
                : MG_OK;
 }
 
-int agent_proto_frame_begin(agent_buf *b, agent_msg_type type)
+int agent_proto_frame_begin(agent_proto_buf *b, agent_proto_msg_type type)
 {
     uint8_t header[AGENT_FRAME_HEADER];
     agent_proto_frame_header_put(header, type, 0);
@@ -148,12 +148,12 @@ int agent_proto_frame_begin(agent_buf *b, agent_msg_type type)
     return agent_proto_put_bytes(b, header, sizeof header);
 }
 
-void agent_proto_frame_finish(agent_buf *b)
+void agent_proto_frame_finish(agent_proto_buf *b)
 {
     put32(b->data + 8, (uint32_t)(b->len - AGENT_FRAME_HEADER));
 }
 
-int agent_proto_put_reading(agent_buf *b, const agent_reading *r)
+int agent_proto_put_reading(agent_proto_buf *b, const agent_proto_reading *r)
 {
     uint32_t flags = (uint32_t)r->exited | (uint32_t)r->in_mpi << 1 | (uint32_t)r->progressed << 2 |
                      (uint32_t)r->counter_known << 3 | (uint32_t)r->unseen << 4 |
@@ -169,14 +169,14 @@ int agent_proto_put_reading(agent_buf *b, const agent_reading *r)
                : MG_OK;
 }
 
-int agent_proto_put_str(agent_buf *b, const char *s)
+int agent_proto_put_str(agent_proto_buf *b, const char *s)
 {
     size_t len = s ? strlen(s) : 0;
     return agent_proto_put_u32(b, (uint32_t)len) || agent_proto_put_bytes(b, s, len) ? MG_ENOMEM
                                                                                      : MG_OK;
 }
 
-int agent_proto_get_str(agent_cursor *c, char *out, size_t outlen)
+int agent_proto_get_str(agent_proto_cursor *c, char *out, size_t outlen)
 {
     uint32_t len;
     if (agent_proto_get_u32(c, &len) || (size_t)(c->end - c->p) < len || outlen == 0)
@@ -188,7 +188,7 @@ int agent_proto_get_str(agent_cursor *c, char *out, size_t outlen)
     return MG_OK;
 }
 
-int agent_proto_get_u32(agent_cursor *c, uint32_t *v)
+int agent_proto_get_u32(agent_proto_cursor *c, uint32_t *v)
 {
     if (c->end - c->p < 4)
         return MG_EFORMAT;
@@ -197,7 +197,7 @@ int agent_proto_get_u32(agent_cursor *c, uint32_t *v)
     return MG_OK;
 }
 
-int agent_proto_get_u64(agent_cursor *c, uint64_t *v)
+int agent_proto_get_u64(agent_proto_cursor *c, uint64_t *v)
 {
     uint32_t lo, hi;
     if (agent_proto_get_u32(c, &lo) || agent_proto_get_u32(c, &hi))
@@ -206,7 +206,7 @@ int agent_proto_get_u64(agent_cursor *c, uint64_t *v)
     return MG_OK;
 }
 
-int agent_proto_get_reading(agent_cursor *c, agent_reading *r)
+int agent_proto_get_reading(agent_proto_cursor *c, agent_proto_reading *r)
 {
     uint32_t rank, flags;
     uint64_t cpu_time, cpu_slices, held, frozen;
@@ -277,12 +277,12 @@ int agent_proto_send_bytes(int fd, const void *data, size_t len)
     return io_all(fd, (void *)data, len, 1);
 }
 
-int agent_proto_send(int fd, const agent_buf *b)
+int agent_proto_send(int fd, const agent_proto_buf *b)
 {
     return agent_proto_send_bytes(fd, b->data, b->len);
 }
 
-int agent_proto_send_queued(int fd, agent_buf *queue)
+int agent_proto_send_queued(int fd, agent_proto_buf *queue)
 {
     size_t sent = 0;
     while (sent < queue->len) {
@@ -300,8 +300,8 @@ int agent_proto_send_queued(int fd, agent_buf *queue)
     return MG_OK;
 }
 
-int agent_proto_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
-                     size_t errlen)
+int agent_proto_recv(int fd, agent_proto_buf *b, agent_proto_msg_type *type,
+                     agent_proto_cursor *payload, char *err, size_t errlen)
 {
     uint8_t header[AGENT_FRAME_HEADER];
     uint32_t n;
@@ -319,22 +319,22 @@ int agent_proto_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *p
     if (io_all(fd, b->data, n, 0))
         return MG_EIO;
     b->len = n;
-    *payload = (agent_cursor){b->data, b->data + n};
+    *payload = (agent_proto_cursor){b->data, b->data + n};
     return MG_OK;
 }
 
-void agent_proto_reader_init(agent_reader *r)
+void agent_proto_reader_init(agent_proto_reader *r)
 {
-    *r = (agent_reader){0};
+    *r = (agent_proto_reader){0};
 }
 
-void agent_proto_reader_free(agent_reader *r)
+void agent_proto_reader_free(agent_proto_reader *r)
 {
     free(r->buf);
-    *r = (agent_reader){0};
+    *r = (agent_proto_reader){0};
 }
 
-int agent_proto_reader_push(agent_reader *r, const uint8_t *data, size_t n)
+int agent_proto_reader_push(agent_proto_reader *r, const uint8_t *data, size_t n)
 {
     if (r->pos > 0 && r->pos == r->len)
         r->pos = r->len = 0;
@@ -353,7 +353,7 @@ int agent_proto_reader_push(agent_reader *r, const uint8_t *data, size_t n)
     return MG_OK;
 }
 
-int agent_proto_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen)
+int agent_proto_reader_next(agent_proto_reader *r, agent_proto_frame *out, char *err, size_t errlen)
 {
     size_t avail = r->len - r->pos;
     const uint8_t *p = r->buf + r->pos;
@@ -372,7 +372,7 @@ int agent_proto_reader_next(agent_reader *r, agent_frame *out, char *err, size_t
     return 1;
 }
 
-int agent_proto_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_reader_auth(agent_proto_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
 {
     if (r->len - r->pos < AGENT_AUTH_SIZE)
         return 0;
@@ -382,7 +382,7 @@ int agent_proto_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_B
     return 1;
 }
 
-int agent_proto_reader_partial(const agent_reader *r)
+int agent_proto_reader_partial(const agent_proto_reader *r)
 {
     return r->len > r->pos;
 }

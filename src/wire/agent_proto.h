@@ -5,7 +5,7 @@
  *   AUTH    the agent's first frame: the run's secret (AGENT_SECRET_BYTES), which the agent gets
  *           in its environment (MG_ENV_AGENT_SECRET), never on a command line; the front compares
  *           the whole frame in constant time before it reads anything else of the connection
- *   HELLO   the agent's second frame: tool u32 (agent_tool), then the tool's own fields
+ *   HELLO   the agent's second frame: tool u32 (agent_proto_tool), then the tool's own fields
  * A reader checks magic, version, type and the length bound before it allocates or waits for a
  * payload, so garbage or a frame announcing gigabytes is refused with a message naming it. */
 #ifndef MG_AGENT_PROTO_H
@@ -29,9 +29,9 @@
 #define AGENT_ALIVE_EVERY_S 1.0
 
 /* The tool an agent serves, first in its HELLO: a front refuses an agent of another tool. */
-typedef enum agent_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_tool;
+typedef enum agent_proto_tool { AGENT_TOOL_HANG = 1, AGENT_TOOL_CHECK = 2 } agent_proto_tool;
 
-typedef enum agent_msg_type {
+typedef enum agent_proto_msg_type {
     AGENT_MSG_HELLO = 1, /* agent -> front: tool, then (hang) token, world size, owned count,
                             the owned ranks' CPU share in millionths, node name, owned (rank, pid)
                             pairs;
@@ -39,7 +39,7 @@ typedef enum agent_msg_type {
                             started on the node (version 17; 0: not known), a leaf's ranks
                             (record_stream.h) */
     /* mpiguard hang (docs/hang.md, "Many nodes"): one request, one answer. */
-    AGENT_MSG_READ = 2,     /* front -> agent: kind u32 (agent_read_kind), count u32, ranks to
+    AGENT_MSG_READ = 2,     /* front -> agent: kind u32 (agent_reads_kind), count u32, ranks to
                                read now (all of the agent's ranks a sampling round or scan
                                wants: agent_reads.h) */
     AGENT_MSG_READINGS = 3, /* agent -> front: count u32, one reading per asked rank, in order */
@@ -85,14 +85,14 @@ typedef enum agent_msg_type {
                                  up every record it holds now, as at its quiet time, and tells its
                                  own children */
     AGENT_MSG_TYPE_END
-} agent_msg_type;
+} agent_proto_msg_type;
 
 /* Writes a frame header for a payload of length bytes into out[0..AGENT_FRAME_HEADER). */
-void agent_proto_frame_header_put(uint8_t *out, agent_msg_type type, uint32_t length);
+void agent_proto_frame_header_put(uint8_t *out, agent_proto_msg_type type, uint32_t length);
 /* Validates the header at p[0..AGENT_FRAME_HEADER) and gives its type and payload length.
  * Errors, with err naming the problem: MG_EFORMAT (bad magic, unknown type, a length past
  * AGENT_PROTO_MAX_FRAME), MG_EVERSION (another version). */
-int agent_proto_frame_header_get(const uint8_t *p, agent_msg_type *type, uint32_t *length,
+int agent_proto_frame_header_get(const uint8_t *p, agent_proto_msg_type *type, uint32_t *length,
                                  char *err, size_t errlen);
 
 /* A new secret from the system's random source. Errors: MG_ESYS. */
@@ -115,92 +115,93 @@ int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
  * MG_EPERM, or MG_EIO when fewer came (the caller bounds the wait, e.g. with SO_RCVTIMEO). */
 int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES]);
 
-/* One rank's reading as it travels (mg_probe_reading plus the rank). lost: a relay's answer for a
+/* One rank's reading as it travels (rank_probe_reading plus the rank). lost: a relay's answer for a
  * rank whose agent below it is lost, so that the front names the rank not observed rather than
  * reading it as unseen (set with unseen). */
-typedef struct agent_reading {
+typedef struct agent_proto_reading {
     int32_t rank;
     uint8_t exited, in_mpi, progressed, counter_known, unseen, runnable, stopped, lost;
     uint32_t fn;
     uint64_t counter;
     int64_t cpu_time_ns, cpu_slices; /* -1: unknown or not asked for */
-    int64_t held_ns, frozen_ns;      /* what this reading stopped the rank for, as mg_probe_reading
-                                        accounts it (0 under shm, or when it stopped nothing), so that
-                                        the front's monitor cost counts every rank (never negative) */
-} agent_reading;
+    int64_t held_ns, frozen_ns; /* what this reading stopped the rank for, as rank_probe_reading
+                                   accounts it (0 under shm, or when it stopped nothing), so that
+                                   the front's monitor cost counts every rank (never negative) */
+} agent_proto_reading;
 
 /* A growable byte buffer for building frames. */
-typedef struct agent_buf {
+typedef struct agent_proto_buf {
     uint8_t *data;
     size_t len, cap;
-} agent_buf;
+} agent_proto_buf;
 
-void agent_proto_buf_free(agent_buf *b);
+void agent_proto_buf_free(agent_proto_buf *b);
 /* Starts a frame of the given type in b (clearing it); the put functions append; finish writes the
  * length. Each returns 0 or MG_ENOMEM. */
-int agent_proto_frame_begin(agent_buf *b, agent_msg_type type);
-int agent_proto_put_u32(agent_buf *b, uint32_t v);
-int agent_proto_put_u64(agent_buf *b, uint64_t v);
-int agent_proto_put_bytes(agent_buf *b, const void *data, size_t len);
-int agent_proto_put_reading(agent_buf *b, const agent_reading *r);
+int agent_proto_frame_begin(agent_proto_buf *b, agent_proto_msg_type type);
+int agent_proto_put_u32(agent_proto_buf *b, uint32_t v);
+int agent_proto_put_u64(agent_proto_buf *b, uint64_t v);
+int agent_proto_put_bytes(agent_proto_buf *b, const void *data, size_t len);
+int agent_proto_put_reading(agent_proto_buf *b, const agent_proto_reading *r);
 /* A string: u32 length, bytes (no NUL). NULL travels as the empty string. */
-int agent_proto_put_str(agent_buf *b, const char *s);
-void agent_proto_frame_finish(agent_buf *b);
+int agent_proto_put_str(agent_proto_buf *b, const char *s);
+void agent_proto_frame_finish(agent_proto_buf *b);
 
 /* A cursor over a received frame's payload; every get returns 0, or MG_EFORMAT past its end. */
-typedef struct agent_cursor {
+typedef struct agent_proto_cursor {
     const uint8_t *p, *end;
-} agent_cursor;
+} agent_proto_cursor;
 
-int agent_proto_get_u32(agent_cursor *c, uint32_t *v);
-int agent_proto_get_u64(agent_cursor *c, uint64_t *v);
-int agent_proto_get_reading(agent_cursor *c, agent_reading *r);
+int agent_proto_get_u32(agent_proto_cursor *c, uint32_t *v);
+int agent_proto_get_u64(agent_proto_cursor *c, uint64_t *v);
+int agent_proto_get_reading(agent_proto_cursor *c, agent_proto_reading *r);
 /* Copies a string into out (cut to outlen - 1 bytes, always NUL-terminated). */
-int agent_proto_get_str(agent_cursor *c, char *out, size_t outlen);
+int agent_proto_get_str(agent_proto_cursor *c, char *out, size_t outlen);
 
 /* Sends len bytes on fd, all of them: a short write or an interrupted one goes on where it
  * stopped, so a frame is never cut (a socket's peer gone is MG_EIO, not SIGPIPE). Blocks while fd
  * takes no more. MG_EIO when the peer is gone. */
 int agent_proto_send_bytes(int fd, const void *data, size_t len);
 /* Sends a finished frame on fd (agent_proto_send_bytes). MG_EIO when the peer is gone. */
-int agent_proto_send(int fd, const agent_buf *b);
+int agent_proto_send(int fd, const agent_proto_buf *b);
 /* For a sender that must never wait on its reader (the root of the tree of detectors answering a
  * leaf that may itself be blocked writing to it): sends what of queue's frames the socket fd
  * takes now without blocking and keeps the rest at the front of queue, in order, for the next
  * call; a frame cut by a short write goes on from where it stopped. MG_OK (queue->len says what is
  * left), MG_EIO when the peer is gone (what is queued can no longer go). */
-int agent_proto_send_queued(int fd, agent_buf *queue);
+int agent_proto_send_queued(int fd, agent_proto_buf *queue);
 /* Receives one frame from fd into b (reallocating only after the header was validated), giving
  * its type and a cursor on its payload. Errors, with err naming the problem: MG_EIO (peer gone or
  * short read), MG_EFORMAT/MG_EVERSION (agent_proto_frame_header_get), MG_ENOMEM. */
-int agent_proto_recv(int fd, agent_buf *b, agent_msg_type *type, agent_cursor *payload, char *err,
-                     size_t errlen);
+int agent_proto_recv(int fd, agent_proto_buf *b, agent_proto_msg_type *type,
+                     agent_proto_cursor *payload, char *err, size_t errlen);
 
 /* A received frame of a stream, its payload borrowed from the reader until its next call. */
-typedef struct agent_frame {
-    agent_msg_type type;
+typedef struct agent_proto_frame {
+    agent_proto_msg_type type;
     const uint8_t *payload;
     uint32_t length;
-} agent_frame;
+} agent_proto_frame;
 
 /* Reading a stream without blocking: bytes go in as they arrive, complete frames come out. */
-typedef struct agent_reader {
+typedef struct agent_proto_reader {
     uint8_t *buf;
     size_t len, cap, pos;
-} agent_reader;
+} agent_proto_reader;
 
-void agent_proto_reader_init(agent_reader *r);
-void agent_proto_reader_free(agent_reader *r);
+void agent_proto_reader_init(agent_proto_reader *r);
+void agent_proto_reader_free(agent_proto_reader *r);
 /* Appends n received bytes. Errors: MG_ENOMEM. */
-int agent_proto_reader_push(agent_reader *r, const uint8_t *data, size_t n);
+int agent_proto_reader_push(agent_proto_reader *r, const uint8_t *data, size_t n);
 /* Takes the next complete frame: 1 and *out, 0 when more bytes are needed. Errors as
  * agent_proto_frame_header_get, err also saying at which byte; the stream is unusable after them.
  */
-int agent_proto_reader_next(agent_reader *r, agent_frame *out, char *err, size_t errlen);
+int agent_proto_reader_next(agent_proto_reader *r, agent_proto_frame *out, char *err,
+                            size_t errlen);
 /* Takes the AUTH frame the stream must begin with: 1 once it came and matched (its bytes consumed),
  * 0 when more bytes are needed, MG_EPERM when it does not match (agent_proto_auth_check). */
-int agent_proto_reader_auth(agent_reader *r, const uint8_t secret[AGENT_SECRET_BYTES]);
+int agent_proto_reader_auth(agent_proto_reader *r, const uint8_t secret[AGENT_SECRET_BYTES]);
 /* 1 when bytes of an incomplete frame are left (a truncated stream once the peer closed). */
-int agent_proto_reader_partial(const agent_reader *r);
+int agent_proto_reader_partial(const agent_proto_reader *r);
 
 #endif

@@ -8,8 +8,8 @@
 
 /* Takes a READ request's kind and count off c, the ranks left on it. An unknown kind is refused:
  * answering it as another would stop ranks the front meant to leave running, or the reverse. */
-static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_t *count, char *err,
-                        size_t errlen)
+static int take_request(agent_proto_msg_type type, agent_proto_cursor *c, int *kind,
+                        uint32_t *count, char *err, size_t errlen)
 {
     uint32_t k;
     if (type != AGENT_MSG_READ || agent_proto_get_u32(c, &k) || agent_proto_get_u32(c, count) ||
@@ -25,8 +25,8 @@ static int take_request(agent_msg_type type, agent_cursor *c, int *kind, uint32_
     return MG_OK;
 }
 
-int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn read, void *ctx,
-                       agent_buf *reply, char *err, size_t errlen)
+int agent_reads_answer(agent_proto_msg_type type, agent_proto_cursor *request, agent_reads_fn read,
+                       void *ctx, agent_proto_buf *reply, char *err, size_t errlen)
 {
     uint32_t count, rank;
     int kind;
@@ -37,7 +37,7 @@ int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn
         return MG_ENOMEM;
     for (uint32_t i = 0; i < count; i++) {
         agent_proto_get_u32(request, &rank);
-        agent_reading r = {.rank = (int32_t)rank};
+        agent_proto_reading r = {.rank = (int32_t)rank};
         read(ctx, (int32_t)rank, kind, &r);
         if (agent_proto_put_reading(reply, &r))
             return MG_ENOMEM;
@@ -46,10 +46,10 @@ int agent_reads_answer(agent_msg_type type, agent_cursor *request, agent_read_fn
     return MG_OK;
 }
 
-int agent_reads_ranks(agent_msg_type type, const agent_cursor *request, int *kind, int *ranks,
-                      size_t max, size_t *count, char *err, size_t errlen)
+int agent_reads_ranks(agent_proto_msg_type type, const agent_proto_cursor *request, int *kind,
+                      int *ranks, size_t max, size_t *count, char *err, size_t errlen)
 {
-    agent_cursor c = *request;
+    agent_proto_cursor c = *request;
     uint32_t n, rank;
     int rc = take_request(type, &c, kind, &n, err, errlen);
     if (rc != MG_OK)
@@ -74,8 +74,8 @@ static int owned_rank_at(const int *ranks, size_t i, const int *owner, size_t nr
     return r >= 0 && (size_t)r < nranks && owner[r] >= 0 ? r : -1;
 }
 
-void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, size_t nranks,
-                       const int *ranks, size_t count, int32_t *grouped, agent_reading *out)
+void agent_reads_group(agent_reads_ask *asks, size_t nagents, const int *owner, size_t nranks,
+                       const int *ranks, size_t count, int32_t *grouped, agent_proto_reading *out)
 {
     /* A counting sort: each ask's count, its place, then its ranks. */
     for (size_t a = 0; a < nagents; a++)
@@ -95,7 +95,7 @@ void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, s
     for (size_t i = 0; i < count; i++) {
         int r = owned_rank_at(ranks, i, owner, nranks);
         if (r >= 0) {
-            agent_read_ask *a = &asks[owner[r]];
+            agent_reads_ask *a = &asks[owner[r]];
             grouped[a->ranks - grouped + (ptrdiff_t)a->count++] = r;
         }
     }
@@ -104,22 +104,22 @@ void agent_reads_group(agent_read_ask *asks, size_t nagents, const int *owner, s
             asks[a].count = 0;
 }
 
-agent_reading agent_reads_unseen(int32_t rank)
+agent_proto_reading agent_reads_unseen(int32_t rank)
 {
-    return (agent_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
+    return (agent_proto_reading){.rank = rank, .unseen = 1, .cpu_time_ns = -1, .cpu_slices = -1};
 }
 
-static void mark_unseen(agent_read_ask *a)
+static void mark_unseen(agent_reads_ask *a)
 {
     for (size_t i = 0; i < a->count; i++)
         a->out[i] = agent_reads_unseen(a->ranks[i]);
 }
 
-static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stats, char *err,
-                       size_t errlen)
+static int take_answer(agent_reads_ask *a, agent_proto_buf *buf, agent_reads_stats *stats,
+                       char *err, size_t errlen)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     uint32_t count;
     int rc = agent_proto_recv(a->fd, buf, &type, &c, err, errlen);
     if (rc != MG_OK)
@@ -140,13 +140,13 @@ static int take_answer(agent_read_ask *a, agent_buf *buf, agent_read_stats *stat
     return MG_OK;
 }
 
-int agent_reads_round(agent_read_ask *asks, size_t n, int kind, agent_buf *buf,
-                      agent_read_stats *stats, char *err, size_t errlen)
+int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf *buf,
+                      agent_reads_stats *stats, char *err, size_t errlen)
 {
     if (errlen > 0)
         err[0] = '\0';
     for (size_t k = 0; k < n; k++) {
-        agent_read_ask *a = &asks[k];
+        agent_reads_ask *a = &asks[k];
         a->rc = MG_OK;
         if (a->count == 0)
             continue;
@@ -167,7 +167,7 @@ int agent_reads_round(agent_read_ask *asks, size_t n, int kind, agent_buf *buf,
     }
     char why[160] = "";
     for (size_t k = 0; k < n; k++) {
-        agent_read_ask *a = &asks[k];
+        agent_reads_ask *a = &asks[k];
         if (a->count == 0 || a->rc != MG_OK)
             continue;
         a->rc = take_answer(a, buf, stats, why, sizeof why);

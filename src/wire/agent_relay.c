@@ -24,15 +24,15 @@ void agent_relay_free(agent_relay *r)
     agent_proto_buf_free(&r->buf);
 }
 
-static void read_relayed(void *ctx, int32_t rank, int kind, agent_reading *out)
+static void read_relayed(void *ctx, int32_t rank, int kind, agent_proto_reading *out)
 {
     const agent_relay *r = ctx;
     (void)kind;
     *out = rank >= 0 && (size_t)rank < r->nranks ? r->table[rank] : agent_reads_unseen(rank);
 }
 
-int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *request, agent_buf *reply,
-                       char *err, size_t errlen)
+int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cursor *request,
+                       agent_proto_buf *reply, char *err, size_t errlen)
 {
     size_t count;
     int kind;
@@ -56,7 +56,7 @@ int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *reques
         int rank = r->ranks[i];
         if (rank < 0 || (size_t)rank >= r->nranks || r->child_of[rank] < 0)
             continue;
-        const agent_read_ask *a = &r->below[r->child_of[rank]];
+        const agent_reads_ask *a = &r->below[r->child_of[rank]];
         r->table[rank].lost = a->fd < 0 || a->rc != MG_OK;
     }
     return agent_reads_answer(type, request, read_relayed, r, reply, err, errlen);

@@ -10,7 +10,7 @@
 
 /* A relay: the agents below it and what its rounds need. */
 typedef struct agent_relay {
-    agent_read_ask *below; /* the caller's: one per agent below, its fd set (negative: lost) */
+    agent_reads_ask *below; /* the caller's: one per agent below, its fd set (negative: lost) */
     size_t nbelow;
     const int *child_of; /* the caller's: per rank, the index in below of its agent, or -1 */
     size_t nranks;
@@ -18,9 +18,9 @@ typedef struct agent_relay {
      * what the agents below answered */
     int *ranks;
     int32_t *grouped;
-    agent_reading *out, *table;
-    agent_buf buf;
-    agent_read_stats stats; /* the rounds below */
+    agent_proto_reading *out, *table;
+    agent_proto_buf buf;
+    agent_reads_stats stats; /* the rounds below */
 } agent_relay;
 
 /* Allocates r's scratch for a world of nranks; below, nbelow and child_of are set by the caller.
@@ -31,7 +31,7 @@ void agent_relay_free(agent_relay *r);
  * reply. A rank the relay does not own, or whose agent below failed, reads as unseen; such an ask's
  * rc says why (MG_EIO: gone or silent), and the rank of a failed or already lost (fd negative)
  * agent also reads as lost. Errors: MG_EFORMAT (agent_reads_ranks), MG_ENOMEM. */
-int agent_relay_answer(agent_relay *r, agent_msg_type type, agent_cursor *request, agent_buf *reply,
-                       char *err, size_t errlen);
+int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cursor *request,
+                       agent_proto_buf *reply, char *err, size_t errlen);
 
 #endif

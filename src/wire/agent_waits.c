@@ -20,7 +20,7 @@ static uint64_t load64(const _Atomic uint64_t *v)
     return atomic_load_explicit(v, memory_order_relaxed);
 }
 
-int agent_waits_put(agent_buf *b, const mg_rank_state *state)
+int agent_waits_put(agent_proto_buf *b, const rank_state *state)
 {
     if (!state)
         return agent_proto_put_u32(b, 0) ? MG_ENOMEM : MG_OK;
@@ -45,7 +45,7 @@ int agent_waits_put(agent_buf *b, const mg_rank_state *state)
 }
 
 /* A u32 that travels as an int32. */
-static int get_i32(agent_cursor *c, int32_t *v)
+static int get_i32(agent_proto_cursor *c, int32_t *v)
 {
     uint32_t u;
     int rc = agent_proto_get_u32(c, &u);
@@ -53,7 +53,7 @@ static int get_i32(agent_cursor *c, int32_t *v)
     return rc;
 }
 
-int agent_waits_get(agent_cursor *c, mg_rank_state *copy, bool *published)
+int agent_waits_get(agent_proto_cursor *c, rank_state *copy, bool *published)
 {
     uint32_t flag, size, on, posted, nworld;
     int32_t peer, tag;

@@ -14,7 +14,7 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-int bounds_file_add(bounds_doc *d, const bounds_entry *e)
+int bounds_file_add(bounds_file_doc *d, const bounds_file_entry *e)
 {
     int rc = mg_array_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries);
     if (rc != MG_OK)
@@ -23,13 +23,13 @@ int bounds_file_add(bounds_doc *d, const bounds_entry *e)
     return MG_OK;
 }
 
-void bounds_file_free(bounds_doc *d)
+void bounds_file_free(bounds_file_doc *d)
 {
     free(d->entries);
     memset(d, 0, sizeof *d);
 }
 
-int bounds_file_set_costs(bounds_doc *d, const bounds_costs *c)
+int bounds_file_set_costs(bounds_file_doc *d, const bounds_file_cost *c)
 {
     size_t i = 0;
     while (i < d->ncosts && d->costs[i].np != c->np)
@@ -41,7 +41,7 @@ int bounds_file_set_costs(bounds_doc *d, const bounds_costs *c)
     return MG_OK;
 }
 
-const bounds_costs *bounds_file_costs(const bounds_doc *d, uint64_t np)
+const bounds_file_cost *bounds_file_costs(const bounds_file_doc *d, uint64_t np)
 {
     for (size_t i = 0; i < d->ncosts; i++)
         if (d->costs[i].np == np)
@@ -56,27 +56,27 @@ typedef struct cost_field {
 } cost_field;
 
 static const cost_field cost_fields[] = {
-    {"call_ns", offsetof(bounds_costs, call_ns)},
-    {"byte_ns", offsetof(bounds_costs, byte_ns)},
-    {"copy_byte_ns", offsetof(bounds_costs, copy_byte_ns)},
-    {"type_ns", offsetof(bounds_costs, type_ns)},
-    {"comm_ns", offsetof(bounds_costs, comm_ns)},
+    {"call_ns", offsetof(bounds_file_cost, call_ns)},
+    {"byte_ns", offsetof(bounds_file_cost, byte_ns)},
+    {"copy_byte_ns", offsetof(bounds_file_cost, copy_byte_ns)},
+    {"type_ns", offsetof(bounds_file_cost, type_ns)},
+    {"comm_ns", offsetof(bounds_file_cost, comm_ns)},
 };
 enum { COST_FIELDS = sizeof cost_fields / sizeof *cost_fields };
 _Static_assert((int)COST_FIELDS == (int)BOUNDS_TEXT_COSTS,
                "the bounds text carries each cost field");
 
-static double *cost_slot(bounds_costs *c, int field)
+static double *cost_slot(bounds_file_cost *c, int field)
 {
     return (double *)((char *)c + cost_fields[field].offset);
 }
 
-static double cost_of(const bounds_costs *c, int field)
+static double cost_of(const bounds_file_cost *c, int field)
 {
     return *(const double *)((const char *)c + cost_fields[field].offset);
 }
 
-int bounds_file_costs_parse(const char *line, bounds_costs *out)
+int bounds_file_costs_parse(const char *line, bounds_file_cost *out)
 {
     memset(out, 0, sizeof *out);
     char name[COST_FIELDS][16], stride_name[32];
@@ -133,7 +133,7 @@ static int copy(char *dst, size_t size, const char *src)
 }
 
 /* The oldest schema version with e's form: 4 for a Class G entry of a (P - 1) form, else 1. */
-static int form_version(const bounds_entry *e)
+static int form_version(const bounds_file_entry *e)
 {
     return e->cls == 'G' && (strcmp(e->form, "sn(P-1)") == 0 || strcmp(e->form, "n(P-1)") == 0) ? 4
                                                                                                 : 1;
@@ -159,7 +159,7 @@ static int collective_version(const char *collective)
 /* One entry; returns 0 or -1 for a malformed one, or one that needs a newer schema version than
  * the file's (version 2 has the large-count `_c` entries, version 3 the in-place ones, version 4
  * the (P - 1) forms). */
-static int parse_entry(json_object *o, bounds_entry *e, int version)
+static int parse_entry(json_object *o, bounds_file_entry *e, int version)
 {
     memset(e, 0, sizeof *e);
     const char *cls = get_string(o, "class"), *status = get_string(o, "status");
@@ -187,7 +187,7 @@ static int parse_entry(json_object *o, bounds_entry *e, int version)
 }
 
 /* One element of "costs"; 0 or -1 for a malformed one. */
-static int parse_costs(json_object *o, bounds_costs *c)
+static int parse_costs(json_object *o, bounds_file_cost *c)
 {
     memset(c, 0, sizeof *c);
     json_object *v;
@@ -218,7 +218,8 @@ static const char *const not_in_version[BOUNDS_SCHEMA_NEWEST + 1] = {
     [3] = " (a form sn(P-1) or n(P-1) needs " BOUNDS_SCHEMA_PREFIX "4)",
 };
 
-static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *err, size_t errlen)
+static int parse_doc(json_object *root, const char *path, bounds_file_doc *d, char *err,
+                     size_t errlen)
 {
     const char *schema = json_object_is_type(root, json_type_object) ? get_string(root, "schema")
                                                                      : NULL;
@@ -238,7 +239,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
         !json_object_is_type(entries, json_type_array))
         return fail(err, errlen, MG_EFORMAT, path, "missing \"entries\" array");
     for (size_t i = 0; i < json_object_array_length(entries); i++) {
-        bounds_entry e;
+        bounds_file_entry e;
         if (parse_entry(json_object_array_get_idx(entries, i), &e, version) != 0) {
             snprintf(err, errlen, "%s: entry %zu is malformed%s", path, i,
                      not_in_version[version] ? not_in_version[version] : "");
@@ -253,7 +254,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
     if (!json_object_is_type(costs, json_type_array))
         return fail(err, errlen, MG_EFORMAT, path, "\"costs\" is not an array");
     for (size_t i = 0; i < json_object_array_length(costs); i++) {
-        bounds_costs c;
+        bounds_file_cost c;
         if (parse_costs(json_object_array_get_idx(costs, i), &c) != 0) {
             snprintf(err, errlen,
                      "%s: costs entry %zu is malformed (np, %s, %s, %s, %s, %s: "
@@ -268,7 +269,7 @@ static int parse_doc(json_object *root, const char *path, bounds_doc *d, char *e
     return MG_OK;
 }
 
-int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen)
+int bounds_file_read(const char *path, bounds_file_doc *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     if (access(path, R_OK) != 0)
@@ -283,7 +284,7 @@ int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen)
     return rc;
 }
 
-static json_object *entry_json(const bounds_entry *e)
+static json_object *entry_json(const bounds_file_entry *e)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "collective", json_object_new_string(e->collective));
@@ -297,7 +298,7 @@ static json_object *entry_json(const bounds_entry *e)
     return o;
 }
 
-static json_object *costs_json(const bounds_costs *c)
+static json_object *costs_json(const bounds_file_cost *c)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "np", json_object_new_int64((int64_t)c->np));
@@ -324,13 +325,13 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
 }
 
 /* The oldest schema version that holds e. */
-static int version_needed(const bounds_entry *e)
+static int version_needed(const bounds_file_entry *e)
 {
     int coll = collective_version(e->collective), form = form_version(e);
     return coll > form ? coll : form;
 }
 
-int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen)
+int bounds_file_write(const char *path, const bounds_file_doc *d, char *err, size_t errlen)
 {
     json_object *root = json_object_new_object(), *mpi = json_object_new_object();
     json_object *entries = json_object_new_array();
@@ -363,7 +364,7 @@ int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t e
 
 /* The name of the `_c` form of e's int-count collective ("Reduce_inplace": "Reduce_c_inplace")
  * into out; 0, or -1 when e is a `_c` form already. */
-static int large_form_name(const bounds_entry *e, char *out, size_t outlen)
+static int large_form_name(const bounds_file_entry *e, char *out, size_t outlen)
 {
     size_t len = strlen(e->collective);
     int in_place = ends_with(e->collective, len, "_inplace");
@@ -375,10 +376,10 @@ static int large_form_name(const bounds_entry *e, char *out, size_t outlen)
 }
 
 /* Whether d has a tested point (bounded or unbounded, not skipped) of collective at (s, P). */
-static int tested_point(const bounds_doc *d, const char *collective, uint64_t s, uint64_t P)
+static int tested_point(const bounds_file_doc *d, const char *collective, uint64_t s, uint64_t P)
 {
     for (size_t i = 0; i < d->n; i++) {
-        const bounds_entry *e = &d->entries[i];
+        const bounds_file_entry *e = &d->entries[i];
         if (e->type_size == s && e->np == P && strcmp(e->collective, collective) == 0 &&
             strcmp(e->status, "skipped") != 0)
             return 1;
@@ -386,7 +387,7 @@ static int tested_point(const bounds_doc *d, const char *collective, uint64_t s,
     return 0;
 }
 
-static size_t put_entry(char *text, size_t cap, const char *collective, const bounds_entry *e)
+static size_t put_entry(char *text, size_t cap, const char *collective, const bounds_file_entry *e)
 {
     bounds_text_entry t = {
         .type_size = e->type_size, .nprocs = e->np, .n_safe = e->safe_count, .cls = e->cls};
@@ -395,7 +396,7 @@ static size_t put_entry(char *text, size_t cap, const char *collective, const bo
     return bounds_text_put_entry(text, cap, &t);
 }
 
-int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen)
+int bounds_file_write_module(const char *path, const bounds_file_doc *d, char *err, size_t errlen)
 {
     size_t cap = 128 + 2 * d->n * 96 + d->ncosts * 160, used = 0;
     char *text = malloc(cap);
@@ -403,7 +404,7 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
         return fail(err, errlen, MG_ENOMEM, path, "out of memory");
     used += bounds_text_put_header(text, cap, d->flavor, d->version);
     for (size_t i = 0; i < d->n; i++) {
-        const bounds_entry *e = &d->entries[i];
+        const bounds_file_entry *e = &d->entries[i];
         if (strcmp(e->status, "bounded") != 0)
             continue;
         used += put_entry(text + used, cap - used, e->collective, e);
@@ -416,7 +417,7 @@ int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, s
             used += put_entry(text + used, cap - used, large, e);
     }
     for (size_t i = 0; i < d->ncosts; i++) {
-        const bounds_costs *p = &d->costs[i];
+        const bounds_file_cost *p = &d->costs[i];
         bounds_text_costs c = {.nprocs = p->np,
                                .allgather_block_stride = p->allgather_block_stride};
         for (int f = 0; f < COST_FIELDS; f++) /* in whole picoseconds */

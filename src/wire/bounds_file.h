@@ -28,63 +28,63 @@
 #define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
 enum { BOUNDS_SCHEMA_NEWEST = 4 };
 
-typedef struct bounds_entry {
+typedef struct bounds_file_entry {
     char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
     uint64_t type_size, np, safe_count;
     char cls;        /* 'G', 'X', or 0 when not bounded */
     char form[16];   /* for class G: a scaling_bounds_form_name ("nP", "n(P-1)") */
     char status[12]; /* "bounded", "unbounded", "skipped" */
-} bounds_entry;
+} bounds_file_entry;
 
 /* The cost model measured at np processes: the measured fields of scaling_params, by their names.
  */
-typedef struct bounds_costs {
+typedef struct bounds_file_cost {
     uint64_t np;
     double call_ns, byte_ns, copy_byte_ns, type_ns, comm_ns;
     int allgather_block_stride;
-} bounds_costs;
+} bounds_file_cost;
 
 enum { BOUNDS_COSTS_MAX = 32 };
 
-typedef struct bounds_doc {
+typedef struct bounds_file_doc {
     char flavor[16];  /* "openmpi", "mpich" */
     char version[32]; /* "4.1.4" */
-    bounds_entry *entries;
+    bounds_file_entry *entries;
     size_t n, cap;
-    bounds_costs costs[BOUNDS_COSTS_MAX];
+    bounds_file_cost costs[BOUNDS_COSTS_MAX];
     size_t ncosts;
-} bounds_doc;
+} bounds_file_doc;
 
 /* Appends a copy of e. Returns 0 or MG_ENOMEM. */
-int bounds_file_add(bounds_doc *d, const bounds_entry *e);
-void bounds_file_free(bounds_doc *d);
+int bounds_file_add(bounds_file_doc *d, const bounds_file_entry *e);
+void bounds_file_free(bounds_file_doc *d);
 
 /* Records c, in place of d's costs at the same np. Returns 0 or MG_ERANGE (BOUNDS_COSTS_MAX
  * process counts already). */
-int bounds_file_set_costs(bounds_doc *d, const bounds_costs *c);
+int bounds_file_set_costs(bounds_file_doc *d, const bounds_file_cost *c);
 
 /* d's costs at np, or NULL. */
-const bounds_costs *bounds_file_costs(const bounds_doc *d, uint64_t np);
+const bounds_file_cost *bounds_file_costs(const bounds_file_doc *d, uint64_t np);
 
 /* Parses the line the cost measurement prints ("coll_costs: np 4 call_ns ..."). Returns 0, or -1
  * when line is not such a line or holds a value that is negative or not a number. */
-int bounds_file_costs_parse(const char *line, bounds_costs *out);
+int bounds_file_costs_parse(const char *line, bounds_file_cost *out);
 
 /* Reads and validates a bounds file (schema version 1 to 4) into *d (caller frees with
  * bounds_file_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
  * schema, a bad entry, an entry that needs a newer version than the file's: a `_c` one in version
  * 1, an in-place one before 3, a (P - 1) form before 4) or MG_EVERSION (another schema version),
  * with the reason in err. */
-int bounds_file_read(const char *path, bounds_doc *d, char *err, size_t errlen);
+int bounds_file_read(const char *path, bounds_file_doc *d, char *err, size_t errlen);
 
 /* Writes d as JSON, atomically (temporary file renamed), in the oldest schema version that holds
  * its entries. Returns 0 or MG_EIO with err. */
-int bounds_file_write(const char *path, const bounds_doc *d, char *err, size_t errlen);
+int bounds_file_write(const char *path, const bounds_file_doc *d, char *err, size_t errlen);
 
 /* Writes the "bounded" entries of d in the module's text format (src/wire/bounds_text.h),
  * each int form's also as its `_c` form's where d has no tested point of the `_c` form at that
  * (s, P): an untested `_c` form is taken to fail where its int form does; then d's costs. Returns
  * 0 or MG_EIO with err. */
-int bounds_file_write_module(const char *path, const bounds_doc *d, char *err, size_t errlen);
+int bounds_file_write_module(const char *path, const bounds_file_doc *d, char *err, size_t errlen);
 
 #endif

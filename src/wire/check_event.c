@@ -15,7 +15,7 @@
 #define I(n, b, r, o) [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_ICOLL, 0, 0, r, o, 0, CHECK_FN_##b}
 #define K(n, mk) [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_COLL, 0, 0, 0, 0, mk, CHECK_FN_##n}
 
-static const check_func_info func_table[CHECK_FN_COUNT] = {
+static const check_event_func_info func_table[CHECK_FN_COUNT] = {
     S(INIT, OTHER, NONE),
     S(FINALIZE, FINALIZE, NONE),
     S(ABORT, ABORT, NONE),
@@ -169,7 +169,7 @@ const char *check_event_mpi_error_name(uint64_t portable_class)
                : "MPI_ERR_?";
 }
 
-const check_func_info *check_event_func_describe(uint16_t fn)
+const check_event_func_info *check_event_func_describe(uint16_t fn)
 {
     if (fn == CHECK_FN_NONE || fn >= CHECK_FN_COUNT) {
         return NULL;
@@ -177,7 +177,7 @@ const check_func_info *check_event_func_describe(uint16_t fn)
     return &func_table[fn];
 }
 
-int check_event_completes_listed(const check_event *ev, const check_func_info *info)
+int check_event_completes_listed(const check_event *ev, const check_event_func_info *info)
 {
     return info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME ||
            (info->completion == CHECK_COMPLETE_ALL && (ev->flags & CHECK_FLAG_REFUSED));
@@ -306,7 +306,7 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
         put64(p, ev->requests[i]);
     }
     for (uint32_t i = 0; i < ev->n_statuses; i++, p += CHECK_EVENT_STATUS_SIZE) {
-        const check_status *s = &ev->statuses[i];
+        const check_event_status *s = &ev->statuses[i];
         put32(p, s->index);
         put32(p + 4, (uint32_t)s->source);
         put32(p + 8, (uint32_t)s->tag);
@@ -403,7 +403,7 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
 }
 
 int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *requests,
-                              check_status *statuses, int32_t *ranks)
+                              check_event_status *statuses, int32_t *ranks)
 {
     if (!buf || !ev || (ev->n_requests && !requests) || (ev->n_statuses && !statuses) ||
         (ev->n_ranks && !ranks)) {

@@ -49,8 +49,9 @@ enum check_event_flags {
     CHECK_FLAG_INTERCOMM = 1u << 0,    /* ranks[] = local group (n_local) then remote group */
     CHECK_FLAG_CANCELLED = 1u << 1,    /* a completion reports a cancelled request */
     CHECK_FLAG_TYPE_UNIFORM = 1u << 2, /* every element of the message has one basic type */
-    /* the call's arguments are invalid (aux: its usage_problem, usage_args.h; peer, tag and count
-     * as passed): the only record of the call, which the detector reports and does not model */
+    /* the call's arguments are invalid (aux: its usage_args_problem, usage_args.h; peer, tag and
+     * count as passed): the only record of the call, which the detector reports and does not model
+     */
     CHECK_FLAG_INVALID_ARGUMENTS = 1u << 3,
     /* an exit record: MPI returned an error from the call (under MPI_ERRORS_RETURN, or the
      * capture module's handler on a window or file), so the call blocks no longer whatever the
@@ -64,7 +65,7 @@ enum check_event_flags {
 
 /* MPI functions that matter for matching and resources. Values are part of the wire format:
  * append only. */
-typedef enum check_func {
+typedef enum check_event_func {
     CHECK_FN_NONE = 0,
     CHECK_FN_INIT,
     CHECK_FN_FINALIZE,
@@ -183,14 +184,14 @@ typedef enum check_func {
      * that of the program's call; the rank then aborts */
     CHECK_FN_MPI_ERROR,
     /* handles of one kind and creation site that the rank never freed, written at MPI_Finalize's
-     * entry before the Finalize record, alone (no exit record): aux is the check_handle_kind,
-     * count how many, callsite the creation's call site and result the mg_fn id
+     * entry before the Finalize record, alone (no exit record): aux is the check_event_handle_kind,
+     * count how many, callsite the creation's call site and result the mpi_function_ids_fn id
      * (mpi_function_ids.h) of the call that made them */
     CHECK_FN_HANDLE_LEAK,
     /* an MPI call the rank made after its MPI_Finalize (which only MPI-4.0 Table 11.1's functions
-     * may follow), written after the Finalize record, alone (no exit record): result the mg_fn id
-     * of the call, MG_FN_NONE for one the library does not wrap (seen on the stack when the MPI
-     * library ended the process in it), callsite the program's call */
+     * may follow), written after the Finalize record, alone (no exit record): result the
+     * mpi_function_ids_fn id of the call, MG_FN_NONE for one the library does not wrap (seen on the
+     * stack when the MPI library ended the process in it), callsite the program's call */
     CHECK_FN_AFTER_FINALIZE,
     /* Group calls, written only as a flagged record when a group they are given was freed
      * (group_freed); after the others so that no id moves */
@@ -202,8 +203,8 @@ typedef enum check_func {
     CHECK_FN_GROUP_DIFFERENCE,
     CHECK_FN_GROUP_FREE,
     /* the creation of a freed handle the rank's next record (flagged group_freed) passes, written
-     * just before it, alone (no exit record): aux the check_handle_kind, callsite the creation's
-     * call site and result the mg_fn id of the call that made it */
+     * just before it, alone (no exit record): aux the check_event_handle_kind, callsite the
+     * creation's call site and result the mpi_function_ids_fn id of the call that made it */
     CHECK_FN_HANDLE_MADE,
     /* Calls whose request waits for no peer: nonblocking file I/O (MPI completes it on its own)
      * and generalized requests (complete once the rank calls MPI_Grequest_complete on them, which
@@ -221,8 +222,8 @@ typedef enum check_func {
     CHECK_FN_GREQUEST_START,
     CHECK_FN_GREQUEST_COMPLETE,
     /* the rank's first call of a function whose effect the detector does not model (the request
-     * of MPI_Rput, MPI_Comm_idup), alone (no exit record): result its mg_fn id. Once per function
-     * and rank, so that a clean report names what it did not check */
+     * of MPI_Rput, MPI_Comm_idup), alone (no exit record): result its mpi_function_ids_fn id. Once
+     * per function and rank, so that a clean report names what it did not check */
     CHECK_FN_UNMODELLED,
     /* Passive-target completion and memory synchronization of one-sided communication: a flush
      * carries its target in peer (Win_flush, Win_flush_local); after the others so that no id
@@ -233,12 +234,12 @@ typedef enum check_func {
     CHECK_FN_WIN_FLUSH_LOCAL_ALL,
     CHECK_FN_WIN_SYNC,
     CHECK_FN_COUNT
-} check_func;
+} check_event_func;
 
 /* What a function does, for the matcher. */
-enum check_func_class {
+enum check_event_func_class {
     CHECK_CLASS_OTHER = 0,
-    CHECK_CLASS_SEND,     /* blocking send (mode in check_func_info.mode) */
+    CHECK_CLASS_SEND,     /* blocking send (mode in check_event_func_info.mode) */
     CHECK_CLASS_ISEND,    /* nonblocking send, request in .request */
     CHECK_CLASS_RECV,     /* blocking receive (Recv, Mprobe) */
     CHECK_CLASS_IRECV,    /* nonblocking receive */
@@ -261,7 +262,7 @@ enum check_func_class {
     CHECK_CLASS_LOCAL
 };
 
-enum check_send_mode {
+enum check_event_send_mode {
     CHECK_MODE_NONE = 0,
     CHECK_MODE_STANDARD,
     CHECK_MODE_BUFFERED,
@@ -269,45 +270,45 @@ enum check_send_mode {
     CHECK_MODE_READY
 };
 
-enum check_completion {
+enum check_event_completion {
     CHECK_COMPLETE_ONE = 0,
     CHECK_COMPLETE_ALL,
     CHECK_COMPLETE_ANY,
     CHECK_COMPLETE_SOME
 };
 
-typedef struct check_func_info {
+typedef struct check_event_func_info {
     const char *name;     /* "MPI_Send" */
-    uint8_t klass;        /* enum check_func_class */
-    uint8_t mode;         /* enum check_send_mode, for sends and persistent send inits */
-    uint8_t completion;   /* enum check_completion, for the Wait and Test families */
+    uint8_t klass;        /* enum check_event_func_class */
+    uint8_t mode;         /* enum check_event_send_mode, for sends and persistent send inits */
+    uint8_t completion;   /* enum check_event_completion, for the Wait and Test families */
     uint8_t rooted;       /* the collective has a root */
     uint8_t has_op;       /* the collective carries a reduction op */
     uint8_t creates_comm; /* the exit record carries a new communicator */
     uint16_t base;        /* for a nonblocking collective: its blocking twin; else itself */
-} check_func_info;
+} check_event_func_info;
 
 /* "MPI_ERR_TRUNCATE" for a portable error class of a CHECK_FN_MPI_ERROR record
  * (mpi_error_classes.def), "MPI_ERR_?" for another value. */
 const char *check_event_mpi_error_name(uint64_t portable_class);
 
 /* Static description of fn; NULL when fn is not a known function. Thread-safe. */
-const check_func_info *check_event_func_describe(uint16_t fn);
+const check_event_func_info *check_event_func_describe(uint16_t fn);
 
 /* One completed request of a Wait/Test family call, or the status of a blocking receive. */
-typedef struct check_status {
+typedef struct check_event_status {
     uint32_t index; /* position in requests[] (0 for single-request calls) */
     int32_t source; /* world rank the message came from */
     int32_t tag;
     int32_t error; /* MPI error class of the request, 0 when fine */
     int64_t count; /* elements received */
-} check_status;
+} check_event_status;
 
 /* A decoded or to-be-encoded record. Array pointers are borrowed: the record never owns them. */
 /* Reduction op ids (check_event.op): the builtin ops in this order, the user-defined ones numbered
  * by the capture module from CHECK_OP_USER on as they are created. Part of the record format:
  * append only. */
-typedef enum check_op {
+typedef enum check_event_op {
     CHECK_OP_NULL = 0,
     CHECK_OP_MAX,
     CHECK_OP_MIN,
@@ -324,22 +325,22 @@ typedef enum check_op {
     CHECK_OP_REPLACE,
     CHECK_OP_NO_OP,
     CHECK_OP_USER = 64
-} check_op;
+} check_event_op;
 
 /* The kinds of handle a CHECK_FN_HANDLE_LEAK record counts (communicators, windows and requests
  * have records of their own). Part of the record format: append only. */
-typedef enum check_handle_kind {
+typedef enum check_event_handle_kind {
     CHECK_HANDLE_GROUP = 1,
     CHECK_HANDLE_DATATYPE,
     CHECK_HANDLE_OP,
     CHECK_HANDLE_INFO,
     CHECK_HANDLE_ERRHANDLER,
     CHECK_HANDLE_KIND_END
-} check_handle_kind;
+} check_event_handle_kind;
 
 typedef struct check_event {
     uint8_t kind;   /* check_event_kind */
-    uint16_t func;  /* check_func */
+    uint16_t func;  /* check_event_func */
     uint16_t flags; /* check_event_flags */
     int32_t rank;   /* world rank of the caller */
     uint64_t seq;   /* per-rank sequence number, strictly increasing from 1 */
@@ -350,7 +351,7 @@ typedef struct check_event {
     int32_t tag2;   /* Sendrecv: the receive side's tag */
     int32_t root;   /* world rank of a collective's root, or CHECK_NO_ROOT */
     int32_t result; /* flag of Test*, Iprobe, Improbe */
-    uint32_t op;    /* reduction op id: check_op */
+    uint32_t op;    /* reduction op id: check_event_op */
     int64_t count;
     uint64_t type_hash;  /* hash of the datatype signature */
     uint64_t type_elems; /* primitive elements in the whole message */
@@ -365,16 +366,16 @@ typedef struct check_event {
      * made through a function of the MPI's C++ bindings that was not inlined (-O0) */
     uint64_t caller_site;
     uint32_t n_requests, n_statuses, n_ranks, n_local;
-    const uint64_t *requests;     /* n_requests ids (Waitall, Startall, ...) */
-    const check_status *statuses; /* n_statuses completions */
-    const int32_t *ranks;         /* n_ranks members of a new communicator (world ranks) */
+    const uint64_t *requests;           /* n_requests ids (Waitall, Startall, ...) */
+    const check_event_status *statuses; /* n_statuses completions */
+    const int32_t *ranks;               /* n_ranks members of a new communicator (world ranks) */
 } check_event;
 
 /* Whether the exit ev of a Wait/Test family call (info: its description) completed only the
  * requests its statuses[] name, rather than every request it lists: a call on any or some of
  * them, or a Waitall/Testall that returned an error (MPI_ERR_IN_STATUS: the requests MPI left
  * pending have no status there). */
-int check_event_completes_listed(const check_event *ev, const check_func_info *info);
+int check_event_completes_listed(const check_event *ev, const check_event_func_info *info);
 
 /* Bytes the encoded record takes; 0 when a count exceeds CHECK_EVENT_MAX_ITEMS. */
 size_t check_event_encoded_size(const check_event *ev);
@@ -399,6 +400,6 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
  * ev's counts (an array may be NULL when its count is 0) and points ev's arrays at it.
  * Errors: MG_EINVAL (NULL argument where a count is non-zero). */
 int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *requests,
-                              check_status *statuses, int32_t *ranks);
+                              check_event_status *statuses, int32_t *ranks);
 
 #endif

@@ -30,9 +30,9 @@ const char *mpi_function_ids_name(unsigned fn)
     return fn < MG_FN_COUNT ? names[fn] : "?";
 }
 
-mg_fn_class mpi_function_ids_class_of(unsigned fn)
+mpi_function_ids_fn_class mpi_function_ids_class_of(unsigned fn)
 {
-    return fn < MG_FN_COUNT ? (mg_fn_class)classes[fn] : MG_CLASS_P2P;
+    return fn < MG_FN_COUNT ? (mpi_function_ids_fn_class)classes[fn] : MG_CLASS_P2P;
 }
 
 /* The function's name inside a binding's spelling of it, without prefix and suffix, into base
@@ -70,13 +70,13 @@ static int binding_base(const char *name, char *base, size_t size)
     return 1;
 }
 
-mg_fn mpi_function_ids_lookup(const char *name)
+mpi_function_ids_fn mpi_function_ids_lookup(const char *name)
 {
     char base[64];
     if (!name || !binding_base(name, base, sizeof base))
         return MG_FN_NONE;
     for (unsigned fn = 1; fn < MG_FN_COUNT; fn++)
         if (strcasecmp(names[fn] + 4, base) == 0)
-            return (mg_fn)fn;
+            return (mpi_function_ids_fn)fn;
     return MG_FN_NONE;
 }

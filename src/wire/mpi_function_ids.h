@@ -5,7 +5,7 @@
 #ifndef MG_MPI_FUNCTION_IDS_H
 #define MG_MPI_FUNCTION_IDS_H
 
-typedef enum mg_fn {
+typedef enum mpi_function_ids_fn {
     MG_FN_NONE = 0,
 #define MG_FN(name, params, args, cls) MG_FN_##name,
 #define MG_FN_SPECIAL(name, cls) MG_FN_##name,
@@ -15,9 +15,9 @@ typedef enum mg_fn {
 #undef MG_FN_SPECIAL
 #undef MG_FN_LARGE
     MG_FN_COUNT
-} mg_fn;
+} mpi_function_ids_fn;
 
-typedef enum mg_fn_class {
+typedef enum mpi_function_ids_fn_class {
     MG_CLASS_P2P,
     MG_CLASS_PROBE,
     MG_CLASS_COMPLETE,
@@ -30,15 +30,15 @@ typedef enum mg_fn_class {
     MG_CLASS_OP,
     MG_CLASS_RMA, /* one-sided: windows, epochs, accesses */
     MG_CLASS_INFO
-} mg_fn_class;
+} mpi_function_ids_fn_class;
 
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */
 const char *mpi_function_ids_name(unsigned fn);
-mg_fn_class mpi_function_ids_class_of(unsigned fn);
+mpi_function_ids_fn_class mpi_function_ids_class_of(unsigned fn);
 /* The id of "MPI_Send" or "PMPI_Send" (MPI libraries alias one to the other, so a stack may show
  * either), or of a Fortran binding's name in any spelling (mpi_send_, mpi_send__, MPI_SEND,
  * pmpi_send_, Open MPI's ompi_send_f and mpi_send_f08_, MPICH's mpi_send_f08ts_); MG_FN_NONE for
  * names not wrapped or NULL. */
-mg_fn mpi_function_ids_lookup(const char *name);
+mpi_function_ids_fn mpi_function_ids_lookup(const char *name);
 
 #endif

@@ -1,8 +1,8 @@
 /* One event of the protection module, as it crosses from a rank to the CLI: the line a rank
  * appends to its events file in <dir> (MPIGUARD_PROTECT_EVENTS) once per call site, collective and
  * kind, which `mpiguard protect` and `mpiguard run` read back into the report's findings
- * (docs/report-schema.md, kinds scaling_trigger and workaround); and the sentence that both the
- * rank's own stderr line and the finding's summary say of it. */
+ * (docs/report-schema.md, kinds scaling_check_trigger and workaround); and the sentence that both
+ * the rank's own stderr line and the finding's summary say of it. */
 #ifndef MG_PROTECT_EVENT_H
 #define MG_PROTECT_EVENT_H
 

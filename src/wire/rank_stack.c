@@ -10,7 +10,7 @@
 
 const char *rank_stack_public_name(const char *function)
 {
-    mg_fn fn = mpi_function_ids_lookup(function);
+    mpi_function_ids_fn fn = mpi_function_ids_lookup(function);
     if (fn != MG_FN_NONE)
         return mpi_function_ids_name(fn);
     return tolower((unsigned char)function[0]) == 'p' ? function + 1 : function;
@@ -46,7 +46,7 @@ const char *rank_stack_user_function(const rank_stack *st, const char *app_path,
     return named;
 }
 
-int rank_stack_put(agent_buf *b, const rank_stack *st)
+int rank_stack_put(agent_proto_buf *b, const rank_stack *st)
 {
     int rc = agent_proto_put_str(b, st->mpi_function) ||
              agent_proto_put_u32(b, (uint32_t)st->nframes);
@@ -59,7 +59,7 @@ int rank_stack_put(agent_buf *b, const rank_stack *st)
     return rc ? MG_ENOMEM : MG_OK;
 }
 
-int rank_stack_take(agent_cursor *c, rank_stack *out)
+int rank_stack_take(agent_proto_cursor *c, rank_stack *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t nframes;

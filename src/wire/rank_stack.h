@@ -46,11 +46,11 @@ const char *rank_stack_user_function(const rank_stack *st, const char *app_path,
 const char *rank_stack_public_name(const char *function);
 
 /* Appends st to an agent frame (a hang agent's STACK answer). 0 or MG_ENOMEM. */
-int rank_stack_put(agent_buf *b, const rank_stack *st);
+int rank_stack_put(agent_proto_buf *b, const rank_stack *st);
 
 /* Takes a stack that rank_stack_put appended into *out; frames past RANK_STACK_MAX_FRAMES are
  * read and dropped, so that what follows them can be taken. 0, or MG_EFORMAT past the payload's
  * end (*out then holds the frames read whole before it). */
-int rank_stack_take(agent_cursor *c, rank_stack *out);
+int rank_stack_take(agent_proto_cursor *c, rank_stack *out);
 
 #endif

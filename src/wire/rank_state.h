@@ -13,7 +13,7 @@
 #define MG_RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
 #define MG_RANK_STATE_VERSION 3U
 
-typedef struct mg_rank_state {
+typedef struct rank_state {
     uint32_t magic;
     uint32_t version;
     int32_t rank;
@@ -21,15 +21,16 @@ typedef struct mg_rank_state {
     int32_t pid;
     uint32_t reserved;
     _Atomic uint32_t threads_in_mpi; /* threads inside an MPI call now: IN_MPI when > 0 */
-    _Atomic uint32_t current_fn;     /* mg_fn id of the latest outermost MPI call entered */
-    _Atomic uint64_t calls;     /* outermost MPI calls completed: a moving counter is progress */
+    _Atomic uint32_t
+        current_fn;         /* mpi_function_ids_fn id of the latest outermost MPI call entered */
+    _Atomic uint64_t calls; /* outermost MPI calls completed: a moving counter is progress */
     _Atomic uint32_t finalized; /* 1 once MPI_Finalize was entered */
     /* What the pending blocking call waits for (the wait-for relation at hang time, docs/hang.md
      * "The culprit"), stored on entry to a blocking call and never cleared: read it only while
      * threads_in_mpi > 0, as belonging to current_fn. Ranks are the communicator's, which is
      * published as its handle's bits (an id): a reader takes them for world ranks where the id is
      * one of world_like[], and leaves them untranslated elsewhere. */
-    _Atomic uint32_t wait_on;  /* enum mg_wait_on */
+    _Atomic uint32_t wait_on;  /* enum rank_state_wait_on */
     _Atomic int32_t wait_peer; /* source, destination or root; MPI_ANY_SOURCE is MG_PEER_ANY */
     _Atomic int32_t wait_tag;  /* MG_TAG_ANY for MPI_ANY_TAG */
     _Atomic uint32_t world_like_count;
@@ -50,7 +51,7 @@ typedef struct mg_rank_state {
      * count of its own rather than of the polls, so that a reading racing the rank's increments
      * can never see calls that are not polls where there were none. */
     _Atomic uint64_t calls_not_polling;
-} mg_rank_state;
+} rank_state;
 
 #define MG_RANK_STATE_POSTED 8U
 #define MG_RANK_STATE_WORLD_LIKE 8U
@@ -58,7 +59,7 @@ typedef struct mg_rank_state {
 #define MG_TAG_ANY (-1)
 
 /* What wait_peer means for the call in progress. */
-enum mg_wait_on {
+enum rank_state_wait_on {
     MG_WAIT_NOTHING = 0, /* nothing published (a call without a peer, or none yet) */
     MG_WAIT_PEER,        /* a point-to-point peer of wait_comm (or MG_PEER_ANY) */
     MG_WAIT_ROOT,        /* the root of a collective on wait_comm */
@@ -68,7 +69,7 @@ enum mg_wait_on {
 
 /* The MPI function a rank was in or last called, as state (NULL: none published) says; NULL
  * when not known. */
-static inline const char *mg_rank_state_function(const mg_rank_state *state)
+static inline const char *mg_rank_state_function(const rank_state *state)
 {
     unsigned fn = state ? atomic_load_explicit(&state->current_fn, memory_order_relaxed)
                         : MG_FN_COUNT;

@@ -9,7 +9,7 @@
 
 typedef struct record_decoder {
     uint64_t *requests;
-    check_status *statuses;
+    check_event_status *statuses;
     int32_t *ranks;
     size_t cap;
 } record_decoder;

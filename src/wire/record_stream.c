@@ -30,7 +30,7 @@ size_t record_stream_hello(uint8_t *buf, size_t cap, const record_stream_hello_f
     return AGENT_FRAME_HEADER + len;
 }
 
-size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
+size_t record_stream_frame(uint8_t *buf, size_t cap, agent_proto_msg_type type, const void *payload,
                            uint32_t length)
 {
     if (cap < AGENT_FRAME_HEADER || length > cap - AGENT_FRAME_HEADER)
@@ -58,7 +58,7 @@ size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
     return record_stream_frame(buf, cap, AGENT_MSG_SITE, p, (uint32_t)(21 + fl + il));
 }
 
-size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
+size_t record_stream_pair(uint8_t *buf, size_t cap, agent_proto_msg_type type, int32_t rank,
                           int32_t value, uint64_t wide)
 {
     uint8_t p[16];
@@ -68,7 +68,8 @@ size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t
     return record_stream_frame(buf, cap, type, p, sizeof p);
 }
 
-int record_stream_parse_hello(const agent_frame *f, record_stream_hello_fields *h, int with_ranks)
+int record_stream_parse_hello(const agent_proto_frame *f, record_stream_hello_fields *h,
+                              int with_ranks)
 {
     const size_t fixed = HELLO_FIXED;
     if (f->type != AGENT_MSG_HELLO || f->length < fixed || get32(f->payload) != AGENT_TOOL_CHECK)
@@ -99,9 +100,9 @@ int record_stream_parse_hello(const agent_frame *f, record_stream_hello_fields *
     return MG_OK;
 }
 
-int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,
-                             size_t function_cap, char *file, size_t file_cap, int32_t *line,
-                             uint8_t *flags)
+int record_stream_parse_site(const agent_proto_frame *f, int32_t *rank, uint64_t *addr,
+                             char *function, size_t function_cap, char *file, size_t file_cap,
+                             int32_t *line, uint8_t *flags)
 {
     if (f->type != AGENT_MSG_SITE || f->length < 20)
         return MG_EFORMAT;
@@ -122,7 +123,8 @@ int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr
     return MG_OK;
 }
 
-int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide)
+int record_stream_parse_pair(const agent_proto_frame *f, int32_t *rank, int32_t *value,
+                             uint64_t *wide)
 {
     if (f->length != 16 ||
         (f->type != AGENT_MSG_END && f->type != AGENT_MSG_STATE && f->type != AGENT_MSG_WORLD &&
@@ -146,7 +148,7 @@ size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdi
     return record_stream_frame(buf, cap, AGENT_MSG_OBSERVE, p, (uint32_t)(16 + len));
 }
 
-int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v)
+int record_stream_parse_observe(const agent_proto_frame *f, record_stream_verdict *v)
 {
     if (f->type != AGENT_MSG_OBSERVE || f->length < 16 ||
         f->length - 16 >= RECORD_STREAM_DETAIL_MAX)
@@ -171,7 +173,7 @@ size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint
     return AGENT_FRAME_HEADER + 4 + len;
 }
 
-int record_stream_parse_summary(const agent_frame *f, int32_t *ranks, const uint8_t **record,
+int record_stream_parse_summary(const agent_proto_frame *f, int32_t *ranks, const uint8_t **record,
                                 size_t *len)
 {
     if (f->type != AGENT_MSG_SUMMARY || f->length < 4 || (int32_t)get32(f->payload) <= 0)

@@ -44,14 +44,14 @@ typedef struct record_stream_hello_fields {
 } record_stream_hello_fields;
 
 size_t record_stream_hello(uint8_t *buf, size_t cap, const record_stream_hello_fields *h);
-size_t record_stream_frame(uint8_t *buf, size_t cap, agent_msg_type type, const void *payload,
+size_t record_stream_frame(uint8_t *buf, size_t cap, agent_proto_msg_type type, const void *payload,
                            uint32_t length);
 /* flags of a SITE frame: the line is its procedure's declaration line, not a call's
- * (site_info.line_is_procedure) */
+ * (site_resolver_info.line_is_procedure) */
 enum { RECORD_STREAM_SITE_PROCEDURE_LINE = 1 };
 size_t record_stream_site(uint8_t *buf, size_t cap, int32_t rank, uint64_t addr,
                           const char *function, const char *file, int32_t line, uint8_t flags);
-size_t record_stream_pair(uint8_t *buf, size_t cap, agent_msg_type type, int32_t rank,
+size_t record_stream_pair(uint8_t *buf, size_t cap, agent_proto_msg_type type, int32_t rank,
                           int32_t value, uint64_t wide);
 size_t record_stream_observe(uint8_t *buf, size_t cap, const record_stream_verdict *v);
 /* A SUMMARY frame: the sending stage's whole share, `ranks` world ranks (any set: the receiver
@@ -64,14 +64,16 @@ size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint
  * a HELLO's ranks (ascending, checked) into h->ranks, the caller's to free (with_ranks 0: not
  * read, h->ranks NULL). Errors: MG_EFORMAT (also a HELLO of another tool than check), MG_ENOMEM.
  */
-int record_stream_parse_hello(const agent_frame *f, record_stream_hello_fields *h, int with_ranks);
-int record_stream_parse_site(const agent_frame *f, int32_t *rank, uint64_t *addr, char *function,
-                             size_t function_cap, char *file, size_t file_cap, int32_t *line,
-                             uint8_t *flags);
-int record_stream_parse_pair(const agent_frame *f, int32_t *rank, int32_t *value, uint64_t *wide);
-int record_stream_parse_observe(const agent_frame *f, record_stream_verdict *v);
+int record_stream_parse_hello(const agent_proto_frame *f, record_stream_hello_fields *h,
+                              int with_ranks);
+int record_stream_parse_site(const agent_proto_frame *f, int32_t *rank, uint64_t *addr,
+                             char *function, size_t function_cap, char *file, size_t file_cap,
+                             int32_t *line, uint8_t *flags);
+int record_stream_parse_pair(const agent_proto_frame *f, int32_t *rank, int32_t *value,
+                             uint64_t *wide);
+int record_stream_parse_observe(const agent_proto_frame *f, record_stream_verdict *v);
 /* Reads a SUMMARY payload: *ranks (> 0), and the record it carries (borrowed from the frame). */
-int record_stream_parse_summary(const agent_frame *f, int32_t *ranks, const uint8_t **record,
+int record_stream_parse_summary(const agent_proto_frame *f, int32_t *ranks, const uint8_t **record,
                                 size_t *len);
 
 #endif

@@ -9,7 +9,7 @@
 /* Predefined datatypes: our own stable codes, not MPI handles (the capture module translates).
  * Values are part of the capture stream: append only. Codes below TYPE_SIG_FLOAT_INT are basic
  * types (one element each); the pair types after it are their constituent runs. */
-typedef enum type_sig_predefined {
+typedef enum type_sig_desc_predefined {
     TYPE_SIG_NONE = 0,
     /* C */
     TYPE_SIG_CHAR,
@@ -79,12 +79,12 @@ typedef enum type_sig_predefined {
     TYPE_SIG_2DOUBLE_PRECISION,
     TYPE_SIG_2INTEGER,
     TYPE_SIG_PREDEFINED_COUNT /* derived types get ids from here on */
-} type_sig_predefined;
+} type_sig_desc_predefined;
 
 #define TYPE_SIG_FIRST_PAIR TYPE_SIG_FLOAT_INT
 
 /* Derived-type constructors. Values are part of the capture stream: append only. */
-typedef enum type_sig_constructor {
+typedef enum type_sig_desc_constructor {
     TYPE_SIG_CONTIGUOUS = 1,
     TYPE_SIG_VECTOR,
     TYPE_SIG_HVECTOR,
@@ -98,10 +98,14 @@ typedef enum type_sig_constructor {
     TYPE_SIG_RESIZED,
     TYPE_SIG_DUP,
     TYPE_SIG_CONSTRUCTOR_END
-} type_sig_constructor;
+} type_sig_desc_constructor;
 
 /* darray distributions (MPI_DISTRIBUTE_*) and the default block argument. */
-enum type_sig_distribution { TYPE_SIG_DIST_NONE = 0, TYPE_SIG_DIST_BLOCK, TYPE_SIG_DIST_CYCLIC };
+enum type_sig_desc_distribution {
+    TYPE_SIG_DIST_NONE = 0,
+    TYPE_SIG_DIST_BLOCK,
+    TYPE_SIG_DIST_CYCLIC
+};
 #define TYPE_SIG_DARG_DEFAULT (-1)
 
 /* A constructor call as data. Displacements, strides, starts, extents and the array order do not
@@ -116,14 +120,14 @@ enum type_sig_distribution { TYPE_SIG_DIST_NONE = 0, TYPE_SIG_DIST_BLOCK, TYPE_S
  *                     (row-major in the process grid, whatever the array order)
  *   RESIZED, DUP      oldtype (the signature is oldtype's) */
 typedef struct type_sig_desc {
-    uint8_t constructor; /* type_sig_constructor */
+    uint8_t constructor; /* type_sig_desc_constructor */
     uint32_t oldtype;    /* every constructor but STRUCT */
     int64_t count;
     int64_t blocklength;
     const int64_t *blocklengths; /* INDEXED, HINDEXED, STRUCT */
     const uint32_t *types;       /* STRUCT */
     const int64_t *sizes;        /* SUBARRAY: subsizes; DARRAY: gsizes */
-    const int32_t *distribs;     /* DARRAY: type_sig_distribution per dimension */
+    const int32_t *distribs;     /* DARRAY: type_sig_desc_distribution per dimension */
     const int64_t *dargs;        /* DARRAY: block argument or TYPE_SIG_DARG_DEFAULT */
     const int64_t *psizes;       /* DARRAY: processes per dimension */
     int64_t rank;                /* DARRAY */

@@ -14,7 +14,7 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[2]);
     for (int r = 0; r < n; r++) {
-        const mg_rank_state *s;
+        const rank_state *s;
         if (rank_state_reader_open(argv[1], r, &s) != 0) {
             printf("rank %d absent\n", r);
             continue;

@@ -178,7 +178,7 @@ static int find_ranks(job *j)
     return found;
 }
 
-static bool has_frame(const sampler_thread *t, const char *name)
+static bool has_frame(const sampler_ptrace_thread *t, const char *name)
 {
     for (size_t i = 0; i < t->nframes; i++) {
         if (t->frames[i].function && strcmp(t->frames[i].function, name) == 0) {
@@ -190,7 +190,7 @@ static bool has_frame(const sampler_thread *t, const char *name)
 
 /* The outermost MPI_Barrier frame is followed (towards main) by main itself: the unwind crossed
  * the MPI and UCX libraries correctly. */
-static bool barrier_called_from_main(const sampler_thread *t)
+static bool barrier_called_from_main(const sampler_ptrace_thread *t)
 {
     for (size_t i = t->nframes; i-- > 1;) {
         const char *f = t->frames[i - 1].function;
@@ -202,7 +202,7 @@ static bool barrier_called_from_main(const sampler_thread *t)
 }
 
 /* True when the sample shows the rank where the job puts it. */
-static bool as_expected(int rank, const sampler_sample *sm)
+static bool as_expected(int rank, const sampler_ptrace_result *sm)
 {
     if (sm->nthreads == 0 || sm->threads[0].tid != sm->pid) {
         return false;
@@ -211,7 +211,7 @@ static bool as_expected(int rank, const sampler_sample *sm)
                   : sm->counter_known) {
         return false;
     }
-    const sampler_thread *main_thread = &sm->threads[0];
+    const sampler_ptrace_thread *main_thread = &sm->threads[0];
     if (rank == 0) {
         return sm->verdict == STACK_OUT_MPI && sm->mpi_function == NULL &&
                has_frame(main_thread, "mpi_target_compute") && has_frame(main_thread, "main");
@@ -220,16 +220,16 @@ static bool as_expected(int rank, const sampler_sample *sm)
            strcmp(sm->mpi_function, "MPI_Barrier") == 0 && barrier_called_from_main(main_thread);
 }
 
-static void print_stack(int rank, const sampler_sample *sm)
+static void print_stack(int rank, const sampler_ptrace_result *sm)
 {
     fprintf(stderr, "rank %d pid %d verdict %d function %s counter %s%llu\n", rank, (int)sm->pid,
             sm->verdict, sm->mpi_function ? sm->mpi_function : "-",
             sm->counter_known ? "" : "unknown ", (unsigned long long)sm->counter);
     for (size_t i = 0; i < sm->nthreads; i++) {
-        const sampler_thread *t = &sm->threads[i];
+        const sampler_ptrace_thread *t = &sm->threads[i];
         fprintf(stderr, "  thread %d in_mpi %d\n", (int)t->tid, t->in_mpi);
         for (size_t k = 0; k < t->nframes; k++) {
-            const stack_frame *f = &t->frames[k];
+            const stack_classify_frame *f = &t->frames[k];
             fprintf(stderr, "    #%zu %#llx %s+%#llx %s%s\n", k, (unsigned long long)f->pc,
                     f->function ? f->function : "??", (unsigned long long)f->offset,
                     f->module ? f->module : "?", f->in_mpi_module ? " [mpi]" : "");
@@ -250,7 +250,7 @@ static int open_all(job *j)
             fprintf(stderr, "rank %d: open: %s\n", r, mg_error_string(rc));
             return rc;
         }
-        const sampler_sample *sm;
+        const sampler_ptrace_result *sm;
         rc = sampler_ptrace_sample(rp->sampler, &sm);
         if (rc) {
             fprintf(stderr, "rank %d: first sample: %s\n", r, mg_error_string(rc));
@@ -266,12 +266,12 @@ static int open_all(job *j)
 static bool wait_steady(job *j)
 {
     double deadline = now_s() + STEADY_TIMEOUT_S;
-    const sampler_sample *last = NULL;
+    const sampler_ptrace_result *last = NULL;
     int last_rank = 0;
     while (now_s() < deadline) {
         int ok = 0;
         for (int r = 0; r < j->nranks; r++) {
-            const sampler_sample *sm;
+            const sampler_ptrace_result *sm;
             if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) == MG_OK) {
                 ok += as_expected(r, sm);
                 if (!as_expected(r, sm)) {
@@ -311,7 +311,7 @@ static void check_sources(job *j)
     double cold_ms = 0, warm_us = 0;
     int with_line = 0;
     for (int r = 0; r < j->nranks; r++) {
-        const sampler_sample *sm;
+        const sampler_ptrace_result *sm;
         for (int pass = 0; pass < 2; pass++) {
             if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) != MG_OK || sm->nthreads == 0)
                 continue;
@@ -322,9 +322,9 @@ static void check_sources(job *j)
                 cold_ms += 1e3 * spent / j->nranks;
             else
                 warm_us += 1e6 * spent / j->nranks;
-            const sampler_thread *t = &sm->threads[0];
+            const sampler_ptrace_thread *t = &sm->threads[0];
             for (size_t k = 0; pass == 1 && k < t->nframes; k++) {
-                const stack_frame *f = &t->frames[k];
+                const stack_classify_frame *f = &t->frames[k];
                 const char *file = f->file ? strrchr(f->file, '/') : NULL;
                 with_line += f->function && strcmp(f->function, "main") == 0 && file &&
                              strcmp(file, "/mpi_target.c") == 0 && f->line > 0;
@@ -352,7 +352,7 @@ static void check_and_measure(job *j)
             /* On a loaded machine a thread may not reach its stop before the sampler gives up
              * (SAMPLER_THREAD_LATE, or MG_ETIMEOUT when none did): the sampler says so rather
              * than guess, and such a sample is taken again. A late one is never a wrong one. */
-            const sampler_sample *sm;
+            const sampler_ptrace_result *sm;
             int rc;
             for (int attempt = 0;; attempt++) {
                 rc = sampler_ptrace_sample(j->ranks[r].sampler, &sm);

@@ -370,7 +370,7 @@ static sampler_ptrace *open_default(pid_t pid)
 
 static pid_t other_thread(pid_t pid);
 
-static bool has_frame(const sampler_thread *t, const char *name)
+static bool has_frame(const sampler_ptrace_thread *t, const char *name)
 {
     for (size_t i = 0; i < t->nframes; i++) {
         if (t->frames[i].function && strcmp(t->frames[i].function, name) == 0) {
@@ -391,7 +391,7 @@ static void test_main_thread_answers_alone(void)
         pid_t pid = spawn(kinds[k]);
         sampler_ptrace *s = open_default(pid);
         for (int i = 0; s && i < 20; i++) {
-            const sampler_sample *sm = NULL;
+            const sampler_ptrace_result *sm = NULL;
             MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
             if (!sm) {
                 break;
@@ -426,11 +426,11 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
     sampler_ptrace_params_default(&p);
     p.mpi_library_prefixes = fake_mpi;
     const target_kind kinds[2] = {TARGET_PROGRESS, TARGET_MAIN_IN_LIB};
-    const stack_verdict expected[2] = {STACK_OUT_MPI, STACK_IN_MPI};
+    const stack_classify_verdict expected[2] = {STACK_OUT_MPI, STACK_IN_MPI};
     for (int k = 0; k < 2; k++) {
         pid_t pid = spawn(kinds[k]);
         sampler_ptrace *s = NULL;
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
         if (sm) {
@@ -440,7 +440,7 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
             MG_CHECK_INT(sm->threads[0].tid, pid);
             MG_CHECK_INT(sm->threads[0].in_mpi, k == 1);
             MG_CHECK_INT(sm->threads[1].in_mpi, k == 0);
-            const sampler_thread *in_lib = &sm->threads[k == 0 ? 1 : 0];
+            const sampler_ptrace_thread *in_lib = &sm->threads[k == 0 ? 1 : 0];
             MG_CHECK_STR(in_lib->frames[0].function, "fake_mpi_progress");
             MG_CHECK(in_lib->frames[0].in_mpi_module);
             MG_CHECK(strstr(in_lib->frames[0].module, "libmg_sampler_fake_mpi") != NULL);
@@ -470,7 +470,7 @@ static void test_mpi_own_thread_is_left_out_after_first_sample(void)
     pid_t helper = other_thread(pid);
     sampler_ptrace *s = open_fake_mpi(pid);
     for (int i = 0; s && i < 20; i++) {
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
         if (!sm) {
             break;
@@ -495,7 +495,7 @@ static void test_live_process_without_main_thread_is_not_exited(void)
 {
     pid_t pid = spawn(TARGET_MAIN_EXITS);
     sampler_ptrace *s = open_fake_mpi(pid);
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(s ? sampler_ptrace_sample(s, &sm) : MG_EINVAL, MG_OK);
     MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
     atomic_store(&sh->main_exit, 1);
@@ -537,7 +537,7 @@ static void test_thread_exiting_while_main_is_held(void)
         p.on_stopped = exit_helper_hook;
         p.on_stopped_arg = (void *)(intptr_t)other_thread(pid);
         sampler_ptrace *s = NULL;
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         atomic_store(&sh->helper_gone, 0);
         MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
@@ -558,7 +558,7 @@ static void test_user_thread_in_mpi_entry_counts(void)
 {
     pid_t pid = spawn(TARGET_FAKE_MPI);
     sampler_ptrace *s = open_default(pid);
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     if (sm) {
         MG_CHECK_INT(sm->verdict, STACK_IN_MPI);
@@ -582,7 +582,7 @@ static void test_threads_appearing_and_vanishing(void)
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         int rc = sampler_ptrace_sample(s, &sm);
         MG_CHECK_INT(rc, MG_OK);
         if (rc) {
@@ -615,14 +615,14 @@ static void test_library_loaded_later_is_picked_up(void)
 {
     pid_t pid = spawn(TARGET_DLOPEN);
     sampler_ptrace *s = open_default(pid);
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     MG_CHECK(sm && sm->nthreads == 1 && has_frame(&sm->threads[0], "run_dlopen"));
     atomic_store(&sh->go_dlopen, 1);
     MG_CHECK(wait_count(&sh->in_dlopened, 1));
     sleep_ms(20);
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-    const stack_frame *f = sm && sm->nthreads ? &sm->threads[0].frames[0] : NULL;
+    const stack_classify_frame *f = sm && sm->nthreads ? &sm->threads[0].frames[0] : NULL;
     MG_CHECK(f && f->function && strcmp(f->function, "dlopened_spin") == 0 && f->module &&
              strstr(f->module, "mg_sampler_dlopen") != NULL);
     MG_CHECK(sm && has_frame(&sm->threads[0], "main")); /* unwound out of the new library */
@@ -639,7 +639,7 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
     sampler_ptrace_params_default(&p);
     p.stop.timeout_ns = LATE_TIMEOUT_MS * 1000000L;
     sampler_ptrace *s = NULL;
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     if (sm) {
@@ -706,7 +706,7 @@ static void test_sampler_holds_at_its_hold_priority_only(void)
         p.on_stopped = note_policy_hook;
         p.on_stopped_arg = &seen;
         sampler_ptrace *s = NULL;
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
         MG_CHECK(sm && sm->verdict == STACK_OUT_MPI);
@@ -731,7 +731,7 @@ static void test_exit_mid_sample_is_exited(void)
     sampler_ptrace_params_default(&p);
     p.on_stopped = kill_target_hook;
     sampler_ptrace *s = NULL;
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     MG_CHECK(sm && sm->verdict == STACK_EXITED);
@@ -747,7 +747,7 @@ static void test_process_exiting_while_sampled_in_a_loop(void)
     sampler_ptrace *s = open_default(pid);
     int outs = 0, exited = 0;
     for (int i = 0; s && i < 100000 && !exited; i++) {
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         int rc = sampler_ptrace_sample(s, &sm);
         MG_CHECK_INT(rc, MG_OK);
         if (rc) {
@@ -776,7 +776,7 @@ static void test_signal_sent_while_stopped_runs_its_handler(void)
     sampler_ptrace_params_default(&p);
     p.on_stopped = usr1_hook;
     sampler_ptrace *s = NULL;
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
     for (int i = 1; s && i <= 5; i++) {
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
@@ -812,7 +812,7 @@ static void test_queued_signals_all_delivered_while_sampling(void)
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {
-        const sampler_sample *sm = NULL;
+        const sampler_ptrace_result *sm = NULL;
         MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
         reinjected += sm ? sm->signals_reinjected : 0;
         samples++;
@@ -835,7 +835,7 @@ static void test_stopped_process_stays_stopped(void)
     kill(pid, SIGSTOP);
     MG_CHECK(wait_state(pid, true));
     sampler_ptrace *s = open_default(pid);
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
     MG_CHECK(sm && has_frame(&sm->threads[0], "target_spin_compute"));
@@ -860,7 +860,7 @@ static void test_stop_signal_mid_sample_is_delivered(void)
     sampler_ptrace_params_default(&p);
     p.on_stopped = stop_hook;
     sampler_ptrace *s = NULL;
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
     MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
     MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
@@ -916,7 +916,7 @@ static pid_t fork_sampler(pid_t pid, long hold_ms, int *read_fd)
         if (sampler_ptrace_open(pid, &p, &child_sampler) != MG_OK) {
             _exit(5);
         }
-        const sampler_sample *sm;
+        const sampler_ptrace_result *sm;
         signed char rc = (signed char)sampler_ptrace_sample(child_sampler, &sm);
         if (write(notify_fd, &rc, 1) != 1) {
             _exit(4);
@@ -990,7 +990,7 @@ static void test_refusals_and_bad_arguments(void)
     sampler_ptrace_params p;
     sampler_ptrace_params_default(&p);
     sampler_ptrace *s = NULL;
-    const sampler_sample *sm = NULL;
+    const sampler_ptrace_result *sm = NULL;
     MG_CHECK_INT(sampler_ptrace_open(0, &p, &s), MG_EINVAL);
     MG_CHECK_INT(sampler_ptrace_open(getpid(), NULL, &s), MG_EINVAL);
     MG_CHECK_INT(sampler_ptrace_open(getpid(), &p, NULL), MG_EINVAL);

@@ -91,17 +91,17 @@ static pid_t spawn(bool own_restorer)
     return pid;
 }
 
-static const sampler_thread *sample(sampler_ptrace **s, pid_t pid)
+static const sampler_ptrace_thread *sample(sampler_ptrace **s, pid_t pid)
 {
     sampler_ptrace_params params;
     sampler_ptrace_params_default(&params);
-    const sampler_sample *out = NULL;
+    const sampler_ptrace_result *out = NULL;
     MG_CHECK_INT(sampler_ptrace_open(pid, &params, s), MG_OK);
     MG_CHECK_INT(*s ? sampler_ptrace_sample(*s, &out) : MG_EINVAL, MG_OK);
     return out && out->nthreads > 0 ? &out->threads[0] : NULL;
 }
 
-static size_t signal_frames(const sampler_thread *t)
+static size_t signal_frames(const sampler_ptrace_thread *t)
 {
     size_t n = 0;
     for (size_t k = 0; k < t->nframes; k++)
@@ -109,7 +109,7 @@ static size_t signal_frames(const sampler_thread *t)
     return n;
 }
 
-static void show(const sampler_thread *t)
+static void show(const sampler_ptrace_thread *t)
 {
     for (size_t k = 0; t && k < t->nframes; k++)
         printf("  #%zu %s (%s)\n", k, t->frames[k].function ? t->frames[k].function : "??",
@@ -130,7 +130,7 @@ static void check_handler_stack(bool own_restorer)
     pid_t pid = spawn(own_restorer);
     MG_CHECK(pid > 0);
     sampler_ptrace *s = NULL;
-    const sampler_thread *t = sample(&s, pid);
+    const sampler_ptrace_thread *t = sample(&s, pid);
     show(t);
     MG_CHECK(t && t->nframes >= 4);
     if (t && t->nframes >= 4) {

@@ -11,11 +11,11 @@ static void test_insert_find(void)
     if (!c) {
         return;
     }
-    symbol_info got = {.name = "x", .offset = 99, .file = "y", .line = 7};
+    symbol_cache_info got = {.name = "x", .offset = 99, .file = "y", .line = 7};
     MG_CHECK(!symbol_cache_find(c, 0x1000, &got));
-    symbol_cache_insert(c, 0x1000, &(symbol_info){"main", 0x10, true, "main.c", 12, "MPI_Send"});
+    symbol_cache_insert(c, 0x1000, &(symbol_cache_info){"main", 0x10, true, "main.c", 12, "MPI_Send"});
     symbol_cache_insert(c, 0x2000,
-                        &(symbol_info){NULL, 0, true, NULL, 0, NULL}); /* no symbol, no line */
+                        &(symbol_cache_info){NULL, 0, true, NULL, 0, NULL}); /* no symbol, no line */
     MG_CHECK(symbol_cache_find(c, 0x1000, &got));
     MG_CHECK_STR(got.name, "main");
     MG_CHECK_INT(got.offset, 0x10);
@@ -25,7 +25,7 @@ static void test_insert_find(void)
     MG_CHECK(symbol_cache_find(c, 0x2000, &got));
     MG_CHECK(got.name == NULL && got.offset == 0 && got.sourced && !got.file && got.line == 0);
     symbol_cache_insert(c, 0x1000,
-                        &(symbol_info){.name = "other", .offset = 3}); /* replaces, no growth */
+                        &(symbol_cache_info){.name = "other", .offset = 3}); /* replaces, no growth */
     MG_CHECK_INT(symbol_cache_count(c), 2);
     MG_CHECK(symbol_cache_find(c, 0x1000, &got));
     MG_CHECK_STR(got.name, "other");
@@ -41,13 +41,13 @@ static void test_full_cache_clears(void)
     if (!c) {
         return;
     }
-    symbol_info got;
+    symbol_cache_info got;
     for (uint64_t pc = 1; pc <= 3; pc++) {
-        symbol_cache_insert(c, pc * 0x100, &(symbol_info){.name = "f", .offset = pc});
+        symbol_cache_insert(c, pc * 0x100, &(symbol_cache_info){.name = "f", .offset = pc});
     }
     MG_CHECK_INT(symbol_cache_count(c), 3);
     /* the fourth forgets the first three */
-    symbol_cache_insert(c, 0x400, &(symbol_info){.name = "g", .offset = 4});
+    symbol_cache_insert(c, 0x400, &(symbol_cache_info){.name = "g", .offset = 4});
     MG_CHECK_INT(symbol_cache_count(c), 1);
     MG_CHECK(!symbol_cache_find(c, 0x100, &got));
     MG_CHECK(symbol_cache_find(c, 0x400, &got) && got.offset == 4);
@@ -66,11 +66,11 @@ static void test_many_colliding_addresses(void)
         return;
     }
     for (uint64_t i = 0; i < 1000; i++) {
-        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, &(symbol_info){.offset = i});
+        symbol_cache_insert(c, 0x7f0000000000ULL + i * 64, &(symbol_cache_info){.offset = i});
     }
     int found = 0;
     for (uint64_t i = 0; i < 1000; i++) {
-        symbol_info got;
+        symbol_cache_info got;
         found += symbol_cache_find(c, 0x7f0000000000ULL + i * 64, &got) && got.offset == i;
     }
     MG_CHECK_INT(found, 1000);

@@ -24,13 +24,13 @@ static uint64_t main_call_pc(pid_t pid)
     for (int i = 0; i < TRIES; i++) {
         usleep(100000);
         sampler_ptrace *s = NULL;
-        const sampler_sample *sample = NULL;
+        const sampler_ptrace_result *sample = NULL;
         if (sampler_ptrace_open(pid, &params, &s) != MG_OK)
             continue;
         uint64_t pc = 0;
         if (sampler_ptrace_sample(s, &sample) == MG_OK && sample->nthreads > 0)
             for (size_t k = 0; k < sample->threads[0].nframes; k++) {
-                const stack_frame *f = &sample->threads[0].frames[k];
+                const stack_classify_frame *f = &sample->threads[0].frames[k];
                 pc = f->function && strcmp(f->function, "run_") == 0 ? f->pc : pc;
             }
         sampler_ptrace_close(s);
@@ -42,7 +42,7 @@ static uint64_t main_call_pc(pid_t pid)
 
 static int line_of(stack_unwind *u, uint64_t pc, const char *called)
 {
-    symbol_info info;
+    symbol_cache_info info;
     stack_unwind_symbol(u, pc, true, called, &info);
     return info.file && strstr(info.file, "unwind_lines.f90") ? info.line : -1;
 }

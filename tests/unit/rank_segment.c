@@ -11,14 +11,14 @@ static void rank_segment_name(const char *token, int rank, char *name, size_t si
     snprintf(name, size, MG_RANK_STATE_NAME_FORMAT, token, rank);
 }
 
-mg_rank_state *rank_segment_publish(const char *token, int rank, int pid)
+rank_state *rank_segment_publish(const char *token, int rank, int pid)
 {
     char name[128];
     rank_segment_name(token, rank, name, sizeof name);
     int fd = shm_open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0)
         return NULL;
-    mg_rank_state *s = NULL;
+    rank_state *s = NULL;
     if (ftruncate(fd, sizeof *s) == 0)
         s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
@@ -33,7 +33,7 @@ mg_rank_state *rank_segment_publish(const char *token, int rank, int pid)
     return s;
 }
 
-void rank_segment_unpublish(const char *token, int rank, mg_rank_state *s)
+void rank_segment_unpublish(const char *token, int rank, rank_state *s)
 {
     char name[128];
     rank_segment_name(token, rank, name, sizeof name);

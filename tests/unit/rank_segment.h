@@ -8,10 +8,10 @@
 
 /* The segment of token's rank, published by pid (the pid a probe's rank must have for the segment
  * to be its own), mapped; NULL when it cannot be made. */
-mg_rank_state *rank_segment_publish(const char *token, int rank, int pid);
+rank_state *rank_segment_publish(const char *token, int rank, int pid);
 
 /* Removes the segment's name (mappings stay valid: a probe that mapped it keeps reading), and
  * unmaps s unless NULL. */
-void rank_segment_unpublish(const char *token, int rank, mg_rank_state *s);
+void rank_segment_unpublish(const char *token, int rank, rank_state *s);
 
 #endif

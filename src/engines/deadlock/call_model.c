@@ -30,32 +30,33 @@ static int send_buffered(const deadlock_detector *det, uint8_t mode)
 }
 
 static void post_of(const check_event *ev, uint32_t comm, int32_t peer, int32_t tag, uint8_t mode,
-                    uint64_t request, p2p_post *p)
+                    uint64_t request, p2p_match_post *p)
 {
-    *p = (p2p_post){ev->rank,
-                    peer,
-                    tag,
-                    comm,
-                    ev->func,
-                    mode,
-                    ev->seq,
-                    ev->callsite,
-                    request,
-                    ev->count,
-                    ev->type_hash,
-                    ev->type_elems,
-                    ev->type_period,
-                    !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM),
-                    0};
+    *p = (p2p_match_post){ev->rank,
+                          peer,
+                          tag,
+                          comm,
+                          ev->func,
+                          mode,
+                          ev->seq,
+                          ev->callsite,
+                          request,
+                          ev->count,
+                          ev->type_hash,
+                          ev->type_elems,
+                          ev->type_period,
+                          !!(ev->flags & CHECK_FLAG_TYPE_UNIFORM),
+                          0};
 }
 
 /* Posts a send; *item gets what waiting for its completion means (done when buffered). Its op,
  * even a buffered one, stays referred to until the exit of the call that posted it, which may say
  * MPI refused the call (then the receive it matched is given back): through the call's wait, or
  * its request (requests_exit). */
-static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
+static int post_send(deadlock_detector *det, p2p_match_post *p, detector_state_item *item)
 {
-    *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
+    *item = (detector_state_item){
+        .type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
     if (p->peer == CHECK_PROC_NULL) {
         return MG_OK;
     }
@@ -74,9 +75,10 @@ static int post_send(deadlock_detector *det, p2p_post *p, dl_item *item)
     return MG_OK;
 }
 
-static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item)
+static int post_recv(deadlock_detector *det, const p2p_match_post *p, detector_state_item *item)
 {
-    *item = (dl_item){.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
+    *item = (detector_state_item){
+        .type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = p->request};
     if (p->peer == CHECK_PROC_NULL) {
         return MG_OK;
     }
@@ -91,7 +93,7 @@ static int post_recv(deadlock_detector *det, const p2p_post *p, dl_item *item)
 }
 
 /* Where and how ev made req, for its lifecycle findings. */
-static void made_by(dl_request *req, const check_event *ev)
+static void made_by(request_table_entry *req, const check_event *ev)
 {
     req->func = ev->func;
     req->peer = ev->peer;
@@ -103,9 +105,9 @@ static void made_by(dl_request *req, const check_event *ev)
 /* req completes with op (P2P_NONE: it is complete). A buffered send is complete at once, but its
  * op stays referred to (in_call) until the exit of the call that posted it, as MPI may refuse
  * that call (requests_exit). */
-static void take_op(deadlock_detector *det, dl_request *req, uint32_t op)
+static void take_op(deadlock_detector *det, request_table_entry *req, uint32_t op)
 {
-    const p2p_op *o = op == P2P_NONE ? NULL : &det->p2p.ops[op];
+    const p2p_match_op *o = op == P2P_NONE ? NULL : &det->p2p.ops[op];
     int buffered = o && o->kind == P2P_SEND && send_buffered(det, o->p.mode);
     req->kind = !o || buffered ? REQ_DONE : REQ_P2P;
     req->op = op;
@@ -113,9 +115,10 @@ static void take_op(deadlock_detector *det, dl_request *req, uint32_t op)
 }
 
 /* Registers the request of ev (a nonblocking call) for a posted op (item). */
-static int add_request(deadlock_detector *det, const check_event *ev, const dl_item *item)
+static int add_request(deadlock_detector *det, const check_event *ev,
+                       const detector_state_item *item)
 {
-    dl_request *req;
+    request_table_entry *req;
     int rc = ev->request ? request_table_add(&det->reqs, ev->rank, ev->request, &req) : MG_EFORMAT;
     if (rc) {
         if (item->ref != P2P_NONE) {
@@ -135,7 +138,7 @@ static int add_request(deadlock_detector *det, const check_event *ev, const dl_i
 }
 
 /* Releases the ops of items a blocking call posted that no wait took over. */
-static void release_items(deadlock_detector *det, const dl_item *items, int n)
+static void release_items(deadlock_detector *det, const detector_state_item *items, int n)
 {
     for (int i = 0; i < n; i++) {
         if (items[i].type == ITEM_P2P && items[i].ref != P2P_NONE && items[i].request == 0) {
@@ -154,7 +157,8 @@ static void abandon_wait(deadlock_detector *det, int32_t rank, uint32_t wi)
 
 /* A blocking call with n items (all needed): becomes the rank's wait. On failure the ops the call
  * posted are released. */
-static int block_on(deadlock_detector *det, const check_event *ev, const dl_item *items, int n)
+static int block_on(deadlock_detector *det, const check_event *ev, const detector_state_item *items,
+                    int n)
 {
     uint32_t wi;
     int rc = wait_state_new(det, ev, 0, &wi);
@@ -175,15 +179,16 @@ static int block_on(deadlock_detector *det, const check_event *ev, const dl_item
     return MG_OK;
 }
 
-static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int enter_p2p(deadlock_detector *det, const check_event *ev,
+                     const check_event_func_info *info)
 {
     uint32_t comm;
     int rc = comm_of(det, ev, &comm);
     if (rc) {
         return rc;
     }
-    p2p_post p;
-    dl_item items[2] = {{.ref = P2P_NONE}, {.ref = P2P_NONE}};
+    p2p_match_post p;
+    detector_state_item items[2] = {{.ref = P2P_NONE}, {.ref = P2P_NONE}};
     int n = 1, nonblocking = info->klass == CHECK_CLASS_ISEND || info->klass == CHECK_CLASS_IRECV;
     uint64_t request = nonblocking ? ev->request : 0;
     if (nonblocking && request == 0) {
@@ -227,20 +232,21 @@ static int enter_p2p(deadlock_detector *det, const check_event *ev, const check_
 
 /* Win_post, Win_start, Win_complete, Win_wait: a buffered send to, or an AND of blocking receives
  * from, every rank of the record's group on the window's id (rma_waits.h). */
-static int enter_pscw(deadlock_detector *det, const check_event *ev, const rma_wait_role *role)
+static int enter_pscw(deadlock_detector *det, const check_event *ev,
+                      const rma_waits_role_kind *role)
 {
     uint32_t comm;
     int rc = comm_of(det, ev, &comm);
     if (rc || ev->n_ranks == 0) {
         return rc;
     }
-    dl_item *items = calloc(ev->n_ranks, sizeof *items);
+    detector_state_item *items = calloc(ev->n_ranks, sizeof *items);
     if (!items) {
         return MG_ENOMEM;
     }
     int n = 0;
     for (uint32_t i = 0; i < ev->n_ranks && !rc; i++) {
-        p2p_post p;
+        p2p_match_post p;
         post_of(ev, comm, ev->ranks[i], role->tag, CHECK_MODE_BUFFERED, 0, &p);
         p.type_period = 0; /* no message: nothing to compare */
         rc = role->waits ? post_recv(det, &p, &items[n]) : post_send(det, &p, &items[n]);
@@ -260,12 +266,13 @@ static int enter_pscw(deadlock_detector *det, const check_event *ev, const rma_w
 static int model_locks(deadlock_detector *det, const check_event *ev)
 {
     uint32_t comm;
-    rma_lock_request req;
+    rma_locks_request req;
     if (!rma_locks_about(ev->func) || comm_of(det, ev, &comm) != MG_OK) {
         return MG_OK;
     }
     if (rma_locks_request_of(ev, comm, &req)) {
-        dl_item it = {.type = ITEM_LOCK, .ref = comm, .peer = req.target, .tag = req.exclusive};
+        detector_state_item it = {
+            .type = ITEM_LOCK, .ref = comm, .peer = req.target, .tag = req.exclusive};
         return block_on(det, ev, &it, 1);
     }
     return rma_locks_record(&det->locks, comm, ev);
@@ -278,16 +285,17 @@ static int enter_probe(deadlock_detector *det, const check_event *ev)
     if (rc) {
         return rc;
     }
-    dl_item it = {.type = ITEM_PROBE, .ref = comm, .peer = ev->peer, .tag = ev->tag};
+    detector_state_item it = {.type = ITEM_PROBE, .ref = comm, .peer = ev->peer, .tag = ev->tag};
     it.done = ev->peer == CHECK_PROC_NULL ||
               p2p_match_has_send(&det->p2p, comm, ev->peer, ev->rank, ev->tag);
     return block_on(det, ev, &it, 1);
 }
 
-static int enter_pinit(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int enter_pinit(deadlock_detector *det, const check_event *ev,
+                       const check_event_func_info *info)
 {
     uint32_t comm;
-    dl_request *req;
+    request_table_entry *req;
     int rc = ev->request ? comm_of(det, ev, &comm) : MG_EFORMAT;
     rc = rc ? rc : request_table_add(&det->reqs, ev->rank, ev->request, &req);
     if (rc) {
@@ -315,7 +323,7 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
 {
     for (uint32_t i = 0; i < request_count(ev); i++) {
         uint64_t id = request_at(ev, i);
-        dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+        request_table_entry *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
         if (id && !req) {
             return MG_EFORMAT;
         }
@@ -329,9 +337,9 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
             }
             continue;
         }
-        p2p_post p = req->start;
+        p2p_match_post p = req->start;
         p.seq = ev->seq;
-        dl_item it;
+        detector_state_item it;
         int rc = req->is_send ? post_send(det, &p, &it) : post_recv(det, &p, &it);
         if (rc) {
             return rc;
@@ -342,7 +350,7 @@ static int enter_start(deadlock_detector *det, const check_event *ev)
 }
 
 /* Forgets a request (completed or freed): its op lives on in the queues until matched. */
-static void drop_request(deadlock_detector *det, dl_request *req)
+static void drop_request(deadlock_detector *det, request_table_entry *req)
 {
     if (req->kind == REQ_P2P || req->in_call) {
         p2p_match_release(&det->p2p, req->op);
@@ -358,7 +366,7 @@ static void drop_request(deadlock_detector *det, dl_request *req)
 
 static int enter_free(deadlock_detector *det, const check_event *ev)
 {
-    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    request_table_entry *req = request_table_find(&det->reqs, ev->rank, ev->request);
     if (!req) {
         return MG_EFORMAT;
     }
@@ -369,7 +377,7 @@ static int enter_free(deadlock_detector *det, const check_event *ev)
 
 static int enter_cancel(deadlock_detector *det, const check_event *ev)
 {
-    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    request_table_entry *req = request_table_find(&det->reqs, ev->rank, ev->request);
     if (!req) {
         return MG_EFORMAT;
     }
@@ -383,7 +391,7 @@ static int enter_cancel(deadlock_detector *det, const check_event *ev)
  * completes it on its own), a generalized one once the rank calls MPI_Grequest_complete on it. */
 static int enter_local(deadlock_detector *det, const check_event *ev)
 {
-    dl_request *req = request_table_find(&det->reqs, ev->rank, ev->request);
+    request_table_entry *req = request_table_find(&det->reqs, ev->rank, ev->request);
     if (ev->func == CHECK_FN_GREQUEST_COMPLETE) {
         if (req && req->kind == REQ_GREQ) {
             req->kind = REQ_DONE;
@@ -399,7 +407,8 @@ static int enter_local(deadlock_detector *det, const check_event *ev)
     return MG_OK;
 }
 
-static int enter_wait(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int enter_wait(deadlock_detector *det, const check_event *ev,
+                      const check_event_func_info *info)
 {
     int any = info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME;
     uint32_t wi;
@@ -410,21 +419,22 @@ static int enter_wait(deadlock_detector *det, const check_event *ev, const check
     int active = 0;
     for (uint32_t i = 0; i < request_count(ev) && !rc; i++) {
         uint64_t id = request_at(ev, i);
-        dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+        request_table_entry *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
         if (!req || req->kind == REQ_INACTIVE) {
             continue; /* MPI_REQUEST_NULL or inactive: nothing to wait for */
         }
         active++;
-        dl_item it = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = id};
+        detector_state_item it = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE, .request = id};
         if (req->kind == REQ_P2P) {
             it.ref = req->op;
             it.done = det->p2p.ops[req->op].state == P2P_MATCHED ||
                       det->p2p.ops[req->op].state == P2P_CANCELLED;
         } else if (req->kind == REQ_COLL) {
-            it = (dl_item){.type = ITEM_COLL, .ref = req->comm, .slot = req->slot, .request = id};
+            it = (detector_state_item){
+                .type = ITEM_COLL, .ref = req->comm, .slot = req->slot, .request = id};
             it.done = (uint8_t)coll_match_complete(&det->coll, req->comm, req->slot);
         } else if (req->kind == REQ_GREQ) {
-            it = (dl_item){.type = ITEM_SELF, .request = id};
+            it = (detector_state_item){.type = ITEM_SELF, .request = id};
         }
         rc = wait_state_add(det, wi, &it);
     }
@@ -440,16 +450,16 @@ static int enter_wait(deadlock_detector *det, const check_event *ev, const check
     return MG_OK;
 }
 
-static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id)
+static int add_coll_call(dl_finding *f, const coll_match_call *call, uint64_t comm_id)
 {
-    dl_call c = {.rank = call->rank,
-                 .func = call->func,
-                 .state = WG_RUNNING,
-                 .comm = comm_id,
-                 .peer = CHECK_PROC_NULL,
-                 .root = call->root,
-                 .op = call->op,
-                 .callsite = call->callsite};
+    dl_finding_call c = {.rank = call->rank,
+                         .func = call->func,
+                         .state = WG_RUNNING,
+                         .comm = comm_id,
+                         .peer = CHECK_PROC_NULL,
+                         .root = call->root,
+                         .op = call->op,
+                         .callsite = call->callsite};
     return dl_finding_add_call(f, &c);
 }
 
@@ -457,10 +467,10 @@ static int add_coll_call(dl_finding *f, const coll_call *call, uint64_t comm_id)
  * mismatch_ranks), so its ranks do not depend on which call reached the detector first: the first
  * disagreeing arrival creates it with the calls before (the first and those that agreed with it),
  * later arrivals join it whether they agree or not. */
-static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const coll_call *call,
-                        uint64_t comm_id, uint64_t now)
+static int add_mismatch(deadlock_detector *det, const coll_match_arrival *arr,
+                        const coll_match_call *call, uint64_t comm_id, uint64_t now)
 {
-    coll_slot *slot = (coll_slot *)arr->ref;
+    coll_match_entry *slot = (coll_match_entry *)arr->ref;
     dl_finding *f = slot->finding != COLL_NONE && slot->finding < det->n_findings
                         ? &det->findings[slot->finding]
                         : NULL;
@@ -488,7 +498,8 @@ static int add_mismatch(deadlock_detector *det, const coll_arrival *arr, const c
     return detector_state_push_finding(det, &nf);
 }
 
-static int enter_coll(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int enter_coll(deadlock_detector *det, const check_event *ev,
+                      const check_event_func_info *info)
 {
     uint32_t comm, local;
     int rc = comm_of(det, ev, &comm);
@@ -501,9 +512,9 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     if (!comm_table_local(&det->comms, comm, ev->rank, &local)) {
         return MG_EFORMAT;
     }
-    coll_call call = {ev->rank,      ev->func,       ev->root,        ev->op,      ev->count,
-                      ev->type_hash, ev->type_elems, ev->type_period, ev->callsite};
-    coll_arrival arr;
+    coll_match_call call = {ev->rank,      ev->func,       ev->root,        ev->op,      ev->count,
+                            ev->type_hash, ev->type_elems, ev->type_period, ev->callsite};
+    coll_match_arrival arr;
     rc = coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call,
                            &arr);
     if (!rc) {
@@ -516,11 +527,11 @@ static int enter_coll(deadlock_detector *det, const check_event *ev, const check
     if (rc) {
         return rc;
     }
-    dl_item it = {.type = ITEM_COLL,
-                  .ref = comm,
-                  .slot = arr.slot,
-                  .done = (uint8_t)coll_match_complete(&det->coll, comm, arr.slot),
-                  .request = info->klass == CHECK_CLASS_ICOLL ? ev->request : 0};
+    detector_state_item it = {.type = ITEM_COLL,
+                              .ref = comm,
+                              .slot = arr.slot,
+                              .done = (uint8_t)coll_match_complete(&det->coll, comm, arr.slot),
+                              .request = info->klass == CHECK_CLASS_ICOLL ? ev->request : 0};
     if (info->klass == CHECK_CLASS_ICOLL) {
         return add_request(det, ev, &it);
     }
@@ -544,7 +555,7 @@ static void mark_ended_inside(deadlock_detector *det, int32_t rank)
 void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, uint16_t func,
                           uint64_t callsite)
 {
-    dl_rank *rs = &det->ranks[rank];
+    detector_state_rank *rs = &det->ranks[rank];
     if (rs->life != LIFE_LIVE) {
         return;
     }
@@ -558,9 +569,9 @@ void call_model_terminate(deadlock_detector *det, int32_t rank, uint8_t life, ui
     wait_state_satisfy(det, rank);
 }
 
-static int enter(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int enter(deadlock_detector *det, const check_event *ev, const check_event_func_info *info)
 {
-    dl_rank *rs = &det->ranks[ev->rank];
+    detector_state_rank *rs = &det->ranks[ev->rank];
     if (rs->wait != DL_NONE) {
         /* The previous call's exit record was lost (a full ring): its wait, satisfied since the
          * rank went on, is dropped. */
@@ -604,14 +615,14 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
         }
         return enter_coll(det, ev, info);
     case CHECK_CLASS_MRECV: {
-        dl_item done = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE};
+        detector_state_item done = {.type = ITEM_P2P, .done = 1, .ref = P2P_NONE};
         return ev->func == CHECK_FN_IMRECV ? add_request(det, ev, &done) : MG_OK;
     }
     case CHECK_CLASS_FINALIZE:
         call_model_terminate(det, ev->rank, LIFE_FINALIZED, ev->func, ev->callsite);
         return lifecycle_finalized(det, ev->rank);
     default: {
-        rma_wait_role role;
+        rma_waits_role_kind role;
         return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : model_locks(det, ev);
     }
     }
@@ -625,18 +636,18 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_func
  * current wait (a blocking receive's status refers to that wait's receive); otherwise it is the
  * record just fed, held behind the rank's other held records. */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
-                               const check_func_info *info, int current)
+                               const check_event_func_info *info, int current)
 {
     if (ev->kind != CHECK_EV_EXIT) {
         return MG_OK;
     }
     for (uint32_t i = 0; i < ev->n_statuses; i++) {
-        const check_status *s = &ev->statuses[i];
+        const check_event_status *s = &ev->statuses[i];
         uint32_t op = P2P_NONE;
         if (current && (info->klass == CHECK_CLASS_RECV || info->klass == CHECK_CLASS_SENDRECV)) {
             uint32_t wi = det->ranks[ev->rank].wait;
             for (uint32_t k = 0; wi != DL_NONE && k < det->waits[wi].n_items; k++) {
-                const dl_item *it = &det->waits[wi].items[k];
+                const detector_state_item *it = &det->waits[wi].items[k];
                 if (it->type == ITEM_P2P && it->ref != P2P_NONE &&
                     det->p2p.ops[it->ref].kind == P2P_RECV) {
                     op = it->ref;
@@ -644,7 +655,7 @@ int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
             }
         } else if (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST) {
             uint64_t id = request_at(ev, s->index);
-            dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+            request_table_entry *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
             /* Arriving behind a held Start of a persistent request, the completion is of the
              * incarnation that Start posts in the in-order pass, not of the model's op. */
             op = req && req->kind == REQ_P2P &&
@@ -674,7 +685,7 @@ void call_model_note_held(deadlock_detector *det, const check_event *ev)
         return;
     }
     for (uint32_t i = 0; i < request_count(ev); i++) {
-        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        request_table_entry *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
         if (req) { /* else created by a held *_init: nothing of it is posted before this Start */
             req->held_start = ev->seq;
         }
@@ -684,7 +695,7 @@ void call_model_note_held(deadlock_detector *det, const check_event *ev)
 static void complete_index(deadlock_detector *det, const check_event *ev, uint32_t index)
 {
     uint64_t id = request_at(ev, index);
-    dl_request *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
+    request_table_entry *req = id ? request_table_find(&det->reqs, ev->rank, id) : NULL;
     if (req && req->kind != REQ_INACTIVE) {
         drop_request(det, req);
     }
@@ -692,7 +703,7 @@ static void complete_index(deadlock_detector *det, const check_event *ev, uint32
 
 /* Frees the requests a Wait/Test family call reports complete. */
 static void complete_requests(deadlock_detector *det, const check_event *ev,
-                              const check_func_info *info)
+                              const check_event_func_info *info)
 {
     if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
         info->completion != CHECK_COMPLETE_SOME) {
@@ -730,7 +741,7 @@ static int withdraw(deadlock_detector *det, uint32_t op)
 {
     uint32_t back;
     int rc = p2p_match_withdraw(&det->p2p, op, &back);
-    const p2p_op *o = back == P2P_NONE ? NULL : &det->p2p.ops[back];
+    const p2p_match_op *o = back == P2P_NONE ? NULL : &det->p2p.ops[back];
     if (!o || o->state == P2P_MATCHED) {
         return rc;
     }
@@ -767,7 +778,7 @@ static int withdraw_own_ops(deadlock_detector *det, const check_event *ev, uint3
 {
     int rc = MG_OK;
     for (uint32_t i = 0; i < det->waits[wi].n_items && !rc; i++) {
-        const dl_item *it = &det->waits[wi].items[i];
+        const detector_state_item *it = &det->waits[wi].items[i];
         if (it->type == ITEM_P2P && it->ref != P2P_NONE && it->request == 0) {
             rc = withdraw(det, it->ref);
         } else if (it->type == ITEM_COLL && it->request == 0) {
@@ -783,11 +794,12 @@ static int withdraw_own_ops(deadlock_detector *det, const check_event *ev, uint3
  * one is inactive again; one that Start found active keeps its earlier op). Of a Startall MPI may
  * have started some requests: all are taken as not started. Otherwise the ops are MPI's, and a
  * buffered send's, complete already, is let go. */
-static int requests_exit(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int requests_exit(deadlock_detector *det, const check_event *ev,
+                         const check_event_func_info *info)
 {
     int refused = call_model_refused_exit(ev), rc = MG_OK;
     for (uint32_t i = 0; i < request_count(ev); i++) {
-        dl_request *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
+        request_table_entry *req = request_table_find(&det->reqs, ev->rank, request_at(ev, i));
         if (!req) {
             continue;
         }
@@ -808,9 +820,9 @@ static int requests_exit(deadlock_detector *det, const check_event *ev, const ch
     return rc;
 }
 
-static int leave(deadlock_detector *det, const check_event *ev, const check_func_info *info)
+static int leave(deadlock_detector *det, const check_event *ev, const check_event_func_info *info)
 {
-    dl_rank *rs = &det->ranks[ev->rank];
+    detector_state_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DL_NONE) {
         int rc2 = call_model_refused_exit(ev) ? withdraw_own_ops(det, ev, rs->wait) : MG_OK;
@@ -837,8 +849,8 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
     } else if (ev->func == CHECK_FN_IMPROBE && ev->result && ev->n_statuses) {
         /* A successful Improbe matched (and removed) a message: a receive decided at once. */
         uint32_t comm;
-        p2p_post p;
-        dl_item it;
+        p2p_match_post p;
+        detector_state_item it;
         rc = comm_of(det, ev, &comm);
         rc = rc ? rc : message_race_probed(det, ev, comm);
         if (!rc) {
@@ -866,7 +878,7 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_func
  * whose invalid arguments were reported: the argument finding says more. */
 static int report_invalid(deadlock_detector *det, const check_event *ev)
 {
-    dl_rank *rs = &det->ranks[ev->rank];
+    detector_state_rank *rs = &det->ranks[ev->rank];
     int raised = ev->func == CHECK_FN_MPI_ERROR;
     if (raised && ev->callsite && ev->callsite == rs->invalid_site) {
         return MG_OK;
@@ -881,27 +893,27 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
                     .count = (uint64_t)(uint32_t)ev->result,
                     .probe_rank = -1,
                     .probe_source = -1};
-    dl_call call = {.rank = ev->rank,
-                    .func = raised ? (rs->flags & RANK_IN_CALL ? rs->func : CHECK_FN_NONE)
-                                   : ev->func,
-                    .state = WG_RUNNING,
-                    .comm = ev->comm,
-                    .peer = ev->peer,
-                    .tag = ev->tag,
-                    .root = ev->root,
-                    .op = ev->op,
-                    .callsite = ev->callsite};
+    dl_finding_call call = {.rank = ev->rank,
+                            .func = raised ? (rs->flags & RANK_IN_CALL ? rs->func : CHECK_FN_NONE)
+                                           : ev->func,
+                            .state = WG_RUNNING,
+                            .comm = ev->comm,
+                            .peer = ev->peer,
+                            .tag = ev->tag,
+                            .root = ev->root,
+                            .op = ev->op,
+                            .callsite = ev->callsite};
     int rc = dl_finding_add_call(&f, &call);
     if (!rc && !raised && rs->made_site) {
-        dl_call made = {.rank = ev->rank,
-                        .func = CHECK_FN_HANDLE_MADE,
-                        .state = WG_RUNNING,
-                        .comm = CHECK_COMM_NULL,
-                        .peer = CHECK_PROC_NULL,
-                        .root = CHECK_NO_ROOT,
-                        .callsite = rs->made_site,
-                        .maker = rs->made_fn,
-                        .made_it = 1};
+        dl_finding_call made = {.rank = ev->rank,
+                                .func = CHECK_FN_HANDLE_MADE,
+                                .state = WG_RUNNING,
+                                .comm = CHECK_COMM_NULL,
+                                .peer = CHECK_PROC_NULL,
+                                .root = CHECK_NO_ROOT,
+                                .callsite = rs->made_site,
+                                .maker = rs->made_fn,
+                                .made_it = 1};
         rc = dl_finding_add_call(&f, &made);
     }
     if (!raised) {
@@ -918,7 +930,7 @@ static int report_invalid(deadlock_detector *det, const check_event *ev)
  * exit, MPI's error in that call) leaves it there, and so does the call's own entry record when
  * the capture module models the call after its flagged record (Win_post, Win_start); any other
  * record means the call returned. */
-static void track_invalid(dl_rank *rs, const check_event *ev)
+static void track_invalid(detector_state_rank *rs, const check_event *ev)
 {
     if (ev->func == CHECK_FN_EXIT || ev->func == CHECK_FN_MPI_ERROR) {
         return;
@@ -971,7 +983,7 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
         }
         return MG_OK;
     }
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     int rc = ev->kind == CHECK_EV_ENTER ? enter(det, ev, info) : leave(det, ev, info);
     wait_state_wake_completed(det);
     /* after the model: a window constructor's exit registers the window's id */

@@ -36,7 +36,7 @@ int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64
     if (p->stream_ended) {
         return 1;
     }
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(det, &q);
     if (q.records == p->records_at_check) {
         return 0;
@@ -53,7 +53,7 @@ int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64
 
 void check_policy_analysed(check_policy *p, const deadlock_detector *det)
 {
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(det, &q);
     p->held_at_check = q.held_records;
     p->records_at_check = q.records;
@@ -72,7 +72,7 @@ int check_policy_hangs_after(const dl_finding *f)
 
 /* A rank inside a call whose entry record the root has not had (a stale reading names an older
  * call: not missing). */
-static int32_t missing_call(const check_readings *rd)
+static int32_t missing_call(const check_policy_readings *rd)
 {
     for (int32_t k = 0; rd->seen && k < rd->world; k++) {
         if (rd->in_call[k] > rd->seen[k]) {
@@ -82,8 +82,8 @@ static int32_t missing_call(const check_readings *rd)
     return -1;
 }
 
-enum check_view check_policy_view(check_policy *p, const check_readings *rd, uint64_t now,
-                                  int32_t *rank)
+enum check_policy_view_kind check_policy_view(check_policy *p, const check_policy_readings *rd,
+                                              uint64_t now, int32_t *rank)
 {
     *rank = missing_call(rd);
     if (*rank < 0) {
@@ -105,12 +105,12 @@ enum check_view check_policy_view(check_policy *p, const check_readings *rd, uin
     return CHECK_VIEW_GAVE_UP;
 }
 
-static int in_call(const check_readings *rd, int32_t rank)
+static int in_call(const check_policy_readings *rd, int32_t rank)
 {
     return rank >= 0 && rank < rd->world && rd->in_call[rank] != 0;
 }
 
-static int knot_in_calls(const dl_finding *f, const check_readings *rd)
+static int knot_in_calls(const dl_finding *f, const check_policy_readings *rd)
 {
     for (size_t i = 0; i < f->n_calls; i++) {
         if (f->calls[i].in_knot && f->calls[i].state == WG_BLOCKED &&
@@ -121,7 +121,7 @@ static int knot_in_calls(const dl_finding *f, const check_readings *rd)
     return 1;
 }
 
-static uint64_t finding_records(const dl_finding *f, const check_readings *rd)
+static uint64_t finding_records(const dl_finding *f, const check_policy_readings *rd)
 {
     uint64_t sum = 0;
     for (size_t i = 0; i < f->n_calls; i++) {
@@ -132,8 +132,9 @@ static uint64_t finding_records(const dl_finding *f, const check_readings *rd)
     return sum;
 }
 
-enum check_confirmation check_policy_confirm(check_policy *p, size_t index, const dl_finding *f,
-                                             const check_readings *rd, uint64_t now)
+enum check_policy_confirmation check_policy_confirm(check_policy *p, size_t index,
+                                                    const dl_finding *f,
+                                                    const check_policy_readings *rd, uint64_t now)
 {
     if (knot_in_calls(f, rd)) {
         p->pending = 0;
@@ -154,7 +155,7 @@ enum check_confirmation check_policy_confirm(check_policy *p, size_t index, cons
     return CHECK_DROPPED;
 }
 
-int check_policy_stuck(const check_policy *p, int after_errors, const check_readings *rd,
+int check_policy_stuck(const check_policy *p, int after_errors, const check_policy_readings *rd,
                        uint64_t now)
 {
     uint64_t wait = 3 * p->quiet_ns < 3000000000ULL ? 3000000000ULL : 3 * p->quiet_ns;

@@ -28,7 +28,7 @@ typedef struct check_policy {
 } check_policy;
 
 /* What the driver reads of each rank of a world of `world` ranks (arrays of world entries). */
-typedef struct check_readings {
+typedef struct check_policy_readings {
     int32_t world;
     const uint64_t *in_call; /* nonzero: inside an MPI call with nothing left in its ring */
     const uint64_t *records; /* records received */
@@ -37,10 +37,10 @@ typedef struct check_readings {
      * detectors, a stage may hold a rank's later records (tbon_root_seen). NULL: the root has
      * every record a rank's in_call names (no stage between them). */
     const uint64_t *seen;
-} check_readings;
+} check_policy_readings;
 
 /* What becomes of a finding that stops the job. */
-enum check_confirmation {
+enum check_policy_confirmation {
     CHECK_CONFIRMED = 1, /* act on it */
     CHECK_UNCONFIRMED,   /* look again later; findings after it wait behind it */
     CHECK_DROPPED        /* a rank of it moved on, or it stayed unconfirmed too long */
@@ -63,7 +63,7 @@ void check_policy_analysed(check_policy *p, const deadlock_detector *det);
 /* Whether the root knows every call the ranks are in (in_call against seen): an analysis while a
  * stage below holds the record of a rank's call would find a deadlock without that rank, or one
  * of others that the held call joins, and would confirm it (their knot is in calls). */
-enum check_view {
+enum check_policy_view_kind {
     CHECK_VIEW_WHOLE = 0, /* analyse */
     CHECK_VIEW_ASK,       /* a rank is in a call the root has no record of: ask the stages below
                              for what they hold (once per wait), and wait */
@@ -71,8 +71,8 @@ enum check_view {
     CHECK_VIEW_GAVE_UP    /* still missing after 3 s: analyse without it (once per wait) */
 };
 /* The view at `now`; *rank gets a rank whose call is missing (-1 when whole). */
-enum check_view check_policy_view(check_policy *p, const check_readings *rd, uint64_t now,
-                                  int32_t *rank);
+enum check_policy_view_kind check_policy_view(check_policy *p, const check_policy_readings *rd,
+                                              uint64_t now, int32_t *rank);
 
 /* 1 when finding f stops the job once confirmed (a deadlock, or ranks stuck on a terminated one).
  */
@@ -82,8 +82,9 @@ int check_policy_stops(const dl_finding *f);
  * were still on their way (a standard send MPI buffered) would look deadlocked. An unconfirmed one
  * is looked at again while its ranks send nothing new, for at most 5 s (a rank caught between
  * writing its record and marking itself in the call, or preempted there on a loaded machine). */
-enum check_confirmation check_policy_confirm(check_policy *p, size_t index, const dl_finding *f,
-                                             const check_readings *rd, uint64_t now);
+enum check_policy_confirmation check_policy_confirm(check_policy *p, size_t index,
+                                                    const dl_finding *f,
+                                                    const check_policy_readings *rd, uint64_t now);
 
 /* 1 when finding f is an error after which the MPI library may hang where the model goes on: a
  * mismatching collective counts as an arrival in the model, but the library never completes it;
@@ -96,7 +97,7 @@ int check_policy_hangs_after(const dl_finding *f);
  * collective is not taken for a hang) and every live rank inside an MPI call. The job may hang
  * where the model does not: a mismatching call counts as an arrival in the model, but the MPI
  * library never completes it. */
-int check_policy_stuck(const check_policy *p, int after_errors, const check_readings *rd,
+int check_policy_stuck(const check_policy *p, int after_errors, const check_policy_readings *rd,
                        uint64_t now);
 
 #endif

@@ -15,18 +15,18 @@ void coll_match_init(coll_match *cm, uint32_t keep)
     cm->keep = keep;
 }
 
-static coll_slot *slot_at(coll_comm *c, size_t i)
+static coll_match_entry *slot_at(coll_match_comm *c, size_t i)
 {
     return &c->slots[(c->head + i) % c->cap];
 }
 
 /* Room for the agreeing calls of a slot of c: the others of its members, at most keep. */
-static uint32_t agreed_room(const coll_match *cm, const coll_comm *c)
+static uint32_t agreed_room(const coll_match *cm, const coll_match_comm *c)
 {
     return c->size - 1 < cm->keep ? c->size - 1 : cm->keep;
 }
 
-static void comm_free(coll_comm *c)
+static void comm_free(coll_match_comm *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         free(slot_at(c, i)->agreed);
@@ -57,8 +57,8 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
     }
     dst->cap = src->cap;
     for (size_t i = 0; i < src->n; i++, dst->n++) {
-        const coll_comm *s = &src->comms[i];
-        coll_comm *d = &dst->comms[i];
+        const coll_match_comm *s = &src->comms[i];
+        coll_match_comm *d = &dst->comms[i];
         *d = *s;
         d->issued = NULL;
         d->slots = NULL;
@@ -67,17 +67,17 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
         d->n = 0; /* counts the open slots whose agreed calls are copied: what is freed */
         if (s->size) {
             d->issued = malloc(s->size * sizeof(uint32_t));
-            d->slots = malloc(s->cap * sizeof(coll_slot));
+            d->slots = malloc(s->cap * sizeof(coll_match_entry));
             if (!d->issued || !d->slots) {
                 dst->n++;
                 coll_match_free(dst);
                 return MG_ENOMEM;
             }
             memcpy(d->issued, s->issued, s->size * sizeof(uint32_t));
-            memcpy(d->slots, s->slots, s->cap * sizeof(coll_slot));
+            memcpy(d->slots, s->slots, s->cap * sizeof(coll_match_entry));
             for (; d->n < s->n; d->n++) {
-                coll_slot *slot = slot_at(d, d->n);
-                const coll_call *from = slot->agreed; /* still the source's */
+                coll_match_entry *slot = slot_at(d, d->n);
+                const coll_match_call *from = slot->agreed; /* still the source's */
                 if (from) {
                     slot->agreed = malloc(agreed_room(src, d) * sizeof *from);
                     if (!slot->agreed) {
@@ -100,7 +100,7 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
         while (cap <= comm) {
             cap *= 2;
         }
-        coll_comm *p = realloc(cm->comms, cap * sizeof *p);
+        coll_match_comm *p = realloc(cm->comms, cap * sizeof *p);
         if (!p) {
             return MG_ENOMEM;
         }
@@ -111,10 +111,10 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
     if (comm >= cm->n) {
         cm->n = comm + 1;
     }
-    coll_comm *c = &cm->comms[comm];
+    coll_match_comm *c = &cm->comms[comm];
     if (c->size == 0) {
         c->issued = calloc(size, sizeof(uint32_t));
-        c->slots = malloc(COLL_MIN_CAP * sizeof(coll_slot));
+        c->slots = malloc(COLL_MIN_CAP * sizeof(coll_match_entry));
         if (!c->issued || !c->slots) {
             comm_free(c);
             memset(c, 0, sizeof *c);
@@ -127,12 +127,12 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
 }
 
 /* Room for one more open slot of c. */
-static int slot_room(coll_comm *c)
+static int slot_room(coll_match_comm *c)
 {
     if (c->n < c->cap) {
         return MG_OK;
     }
-    coll_slot *p = malloc(2 * c->cap * sizeof *p);
+    coll_match_entry *p = malloc(2 * c->cap * sizeof *p);
     if (!p) {
         return MG_ENOMEM;
     }
@@ -146,16 +146,16 @@ static int slot_room(coll_comm *c)
     return MG_OK;
 }
 
-static unsigned compare(const coll_call *ref, const coll_call *call)
+static unsigned compare(const coll_match_call *ref, const coll_match_call *call)
 {
     unsigned m = 0;
     if (ref->func != call->func) {
-        const check_func_info *a = check_event_func_describe(ref->func),
-                              *b = check_event_func_describe(call->func);
+        const check_event_func_info *a = check_event_func_describe(ref->func),
+                                    *b = check_event_func_describe(call->func);
         m |= a && b && a->base == b->base ? DL_MISMATCH_BLOCKING : DL_MISMATCH_KIND;
         return m;
     }
-    const check_func_info *info = check_event_func_describe(call->func);
+    const check_event_func_info *info = check_event_func_describe(call->func);
     if (info && info->rooted && ref->root != call->root) {
         m |= DL_MISMATCH_ROOT;
     }
@@ -170,7 +170,7 @@ static unsigned compare(const coll_call *ref, const coll_call *call)
 }
 
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
-                      const coll_call *call, coll_arrival *out)
+                      const coll_match_call *call, coll_match_arrival *out)
 {
     if (!cm || !call || !out || local >= size) {
         return MG_EINVAL;
@@ -179,7 +179,7 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     if (rc) {
         return rc;
     }
-    coll_comm *c = &cm->comms[comm];
+    coll_match_comm *c = &cm->comms[comm];
     uint64_t k = c->issued[local];
     size_t i = (size_t)(k - c->base);
     if (i == c->n) {
@@ -187,9 +187,9 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
             return MG_ENOMEM;
         }
         c->n++;
-        *slot_at(c, i) = (coll_slot){*call, NULL, 0, 0, COLL_NONE};
+        *slot_at(c, i) = (coll_match_entry){*call, NULL, 0, 0, COLL_NONE};
     }
-    coll_slot *s = slot_at(c, i);
+    coll_match_entry *s = slot_at(c, i);
     unsigned mismatch = compare(&s->first, call);
     if (s->arrived && !mismatch && s->finding == COLL_NONE && s->n_agreed < agreed_room(cm, c)) {
         if (!s->agreed) {
@@ -219,7 +219,7 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
 }
 
 /* Takes rank's call out of slot s (its reference, or one of the calls that agreed with it). */
-static void drop_call(coll_slot *s, int32_t rank)
+static void drop_call(coll_match_entry *s, int32_t rank)
 {
     uint32_t i = 0;
     if (s->first.rank == rank) {
@@ -242,7 +242,7 @@ static void drop_call(coll_slot *s, int32_t rank)
 int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t rank, uint64_t k,
                         int *reopened)
 {
-    coll_comm *c = comm < cm->n ? &cm->comms[comm] : NULL;
+    coll_match_comm *c = comm < cm->n ? &cm->comms[comm] : NULL;
     if (!c || local >= c->size || c->issued[local] != k + 1 ||
         (k < c->base && (k + 1 != c->base || c->retired.arrived == 0))) {
         return MG_EINVAL;
@@ -256,9 +256,9 @@ int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t r
         c->n++;
         c->base--;
         *slot_at(c, 0) = c->retired;
-        c->retired = (coll_slot){.agreed = NULL};
+        c->retired = (coll_match_entry){.agreed = NULL};
     }
-    coll_slot *s = slot_at(c, (size_t)(k - c->base));
+    coll_match_entry *s = slot_at(c, (size_t)(k - c->base));
     c->issued[local]--;
     drop_call(s, rank);
     if (--s->arrived == 0) { /* the last open slot, as nobody else issued k */
@@ -278,12 +278,12 @@ uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local)
     return comm < cm->n && cm->comms[comm].size ? cm->comms[comm].issued[local] : 0;
 }
 
-coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k)
+coll_match_entry *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k)
 {
     if (comm >= cm->n || !cm->comms[comm].size) {
         return NULL;
     }
-    coll_comm *c = &cm->comms[comm];
+    coll_match_comm *c = &cm->comms[comm];
     if (k < c->base || k - c->base >= c->n) {
         return NULL;
     }

@@ -16,9 +16,9 @@
 #define COLL_NONE UINT32_MAX
 
 /* One member's collective call. */
-typedef struct coll_call {
+typedef struct coll_match_call {
     int32_t rank;  /* world rank */
-    uint16_t func; /* check_func */
+    uint16_t func; /* check_event_func */
     int32_t root;  /* world rank, for rooted collectives */
     uint32_t op;
     int64_t count;
@@ -26,42 +26,43 @@ typedef struct coll_call {
      * compared */
     uint64_t type_hash, type_elems, type_period;
     uint64_t callsite;
-} coll_call;
+} coll_match_call;
 
-typedef struct coll_slot {
-    coll_call first; /* the first arrival: the reference the others are compared with */
+typedef struct coll_match_entry {
+    coll_match_call first; /* the first arrival: the reference the others are compared with */
     /* Later arrivals that agreed with first, while finding is COLL_NONE (up to the matcher's
      * `keep`; room for min(size - 1, keep) is taken at the first one). */
-    coll_call *agreed;
+    coll_match_call *agreed;
     uint32_t n_agreed;
     uint32_t arrived;
     uint32_t finding; /* the detector's finding for a mismatch in this slot, or COLL_NONE */
-} coll_slot;
+} coll_match_entry;
 
-typedef struct coll_comm {
+typedef struct coll_match_comm {
     uint32_t *issued; /* per local rank: collectives issued so far */
     uint32_t size;
-    coll_slot *slots; /* ring of the open slots base, base+1, ... */
+    coll_match_entry *slots; /* ring of the open slots base, base+1, ... */
     size_t head, n, cap;
     uint64_t base; /* slot number of the oldest open slot */
     /* the slot completed last (slot base - 1; arrived 0: none), with its agreed calls, read
-     * through coll_arrival.ref, and opened again when MPI refuses the call that completed it */
-    coll_slot retired;
-} coll_comm;
+     * through coll_match_arrival.ref, and opened again when MPI refuses the call that completed it
+     */
+    coll_match_entry retired;
+} coll_match_comm;
 
 typedef struct coll_match {
-    coll_comm *comms; /* indexed like comm_table */
+    coll_match_comm *comms; /* indexed like comm_table */
     size_t n, cap;
     uint32_t keep; /* agreeing calls kept per slot */
 } coll_match;
 
 /* The outcome of one arrival. */
-typedef struct coll_arrival {
-    uint64_t slot;        /* slot number of the call */
-    int complete;         /* the slot (and every older one) is now complete */
-    unsigned mismatch;    /* dl_mismatch bits against slot->first; 0 when it agrees */
-    const coll_slot *ref; /* the slot; valid until the next call on this communicator */
-} coll_arrival;
+typedef struct coll_match_arrival {
+    uint64_t slot;     /* slot number of the call */
+    int complete;      /* the slot (and every older one) is now complete */
+    unsigned mismatch; /* dl_finding_mismatch bits against slot->first; 0 when it agrees */
+    const coll_match_entry *ref; /* the slot; valid until the next call on this communicator */
+} coll_match_arrival;
 
 /* keep: agreeing calls a slot keeps for its finding (the detector's mismatch_ranks - 2). */
 void coll_match_init(coll_match *cm, uint32_t keep);
@@ -71,7 +72,7 @@ int coll_match_clone(const coll_match *src, coll_match *dst);
  * agrees with the slot's first is kept while the slot has no finding. Errors:
  * MG_EINVAL (local >= size, size changed), MG_ENOMEM (nothing recorded). */
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
-                      const coll_call *call, coll_arrival *out);
+                      const coll_match_call *call, coll_match_arrival *out);
 /* MPI refused the collective of local rank `local` (world rank `rank`), its latest arrival on comm,
  * in slot k: the arrival is withdrawn, so that the rank's next collective fills slot k. If the
  * refused call was the slot's reference, the first call that agreed with it becomes the
@@ -87,6 +88,6 @@ int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k);
  * this is <= k. */
 uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local);
 /* The open slot k of comm, or NULL when complete or not yet opened. */
-coll_slot *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k);
+coll_match_entry *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k);
 
 #endif

@@ -8,7 +8,7 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-static int push_entry(comm_table *ct, const comm_entry *e, uint32_t *index)
+static int push_entry(comm_table *ct, const comm_table_entry *e, uint32_t *index)
 {
     if (mg_array_reserve((void **)&ct->comms, &ct->cap, ct->n + 1, sizeof *ct->comms) ||
         key_map_put(&ct->by_id, e->id, 0, (uint32_t)ct->n)) {
@@ -28,7 +28,8 @@ int comm_table_init(comm_table *ct, int32_t world_size)
     key_map_init(&ct->by_id);
     key_map_init(&ct->local_of);
     ct->world_size = world_size;
-    comm_entry world = {CHECK_COMM_WORLD, (uint32_t)world_size, (uint32_t)world_size, 0, 1, 0};
+    comm_table_entry world = {
+        CHECK_COMM_WORLD, (uint32_t)world_size, (uint32_t)world_size, 0, 1, 0};
     uint32_t index;
     int rc = push_entry(ct, &world, &index);
     if (rc) {
@@ -74,7 +75,7 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
         }
         identity = identity && ranks[i] == (int32_t)i;
     }
-    comm_entry e = {
+    comm_table_entry e = {
         id, n, inter ? n_local : n, ct->n_members, (uint8_t)identity, (uint8_t) !!inter};
     uint32_t self_index = (uint32_t)ct->n;
     if (!identity) {
@@ -119,13 +120,13 @@ uint32_t comm_table_size(const comm_table *ct, uint32_t index)
 
 int32_t comm_table_member(const comm_table *ct, uint32_t index, uint32_t local)
 {
-    const comm_entry *e = &ct->comms[index];
+    const comm_table_entry *e = &ct->comms[index];
     return e->identity ? (int32_t)local : ct->members[e->members_off + local];
 }
 
 int comm_table_local(const comm_table *ct, uint32_t index, int32_t world, uint32_t *local)
 {
-    const comm_entry *e = &ct->comms[index];
+    const comm_table_entry *e = &ct->comms[index];
     if (e->identity) {
         if (world < 0 || (uint32_t)world >= e->size) {
             return 0;

@@ -9,17 +9,17 @@
 
 #include "key_map.h"
 
-typedef struct comm_entry {
+typedef struct comm_table_entry {
     uint64_t id;
     uint32_t size;      /* members (both groups of an intercommunicator) */
     uint32_t n_local;   /* an intercommunicator's first group; size otherwise */
     size_t members_off; /* offset into comm_table.members; unused for identity comms */
     uint8_t identity;   /* member i is world rank i: no arrays, no map entries */
     uint8_t inter;
-} comm_entry;
+} comm_table_entry;
 
 typedef struct comm_table {
-    comm_entry *comms;
+    comm_table_entry *comms;
     size_t n, cap;
     int32_t *members;
     size_t n_members, cap_members;

@@ -63,7 +63,7 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
     if (mg_array_reserve((void **)&det->dec_req, &det->cap_dec_req, ev->n_requests,
                          sizeof(uint64_t)) ||
         mg_array_reserve((void **)&det->dec_st, &det->cap_dec_st, ev->n_statuses,
-                         sizeof(check_status)) ||
+                         sizeof(check_event_status)) ||
         mg_array_reserve((void **)&det->dec_ranks, &det->cap_dec_ranks, ev->n_ranks,
                          sizeof(int32_t))) {
         return MG_ENOMEM;
@@ -84,9 +84,9 @@ static int valid_event(const deadlock_detector *det, const check_event *ev)
 /* Whether MPI can no longer refuse the call that posted p (which would void its pair's type
  * issue, p2p_match_withdraw): its exit was analysed, the rank went on or ended, or the call is
  * blocked waiting, which a refusal does not follow in practice. */
-static int refusal_past(const deadlock_detector *det, const p2p_post *p)
+static int refusal_past(const deadlock_detector *det, const p2p_match_post *p)
 {
-    const dl_rank *rs = &det->ranks[p->rank];
+    const detector_state_rank *rs = &det->ranks[p->rank];
     return rs->life != LIFE_LIVE || !(rs->flags & RANK_IN_CALL) || rs->call_seq != p->seq ||
            wait_state_blocked(det, p->rank);
 }
@@ -99,7 +99,7 @@ static int report_type_issues(deadlock_detector *det)
     size_t kept = 0;
     int first = MG_OK;
     for (size_t i = 0; i < pm->n_type_issues; i++) {
-        const p2p_type_issue *t = &pm->type_issues[i];
+        const p2p_match_type_issue *t = &pm->type_issues[i];
         if (!refusal_past(det, &t->send) || !refusal_past(det, &t->recv)) {
             pm->type_issues[kept++] = *t;
             continue;
@@ -112,8 +112,8 @@ static int report_type_issues(deadlock_detector *det)
                         .recv_elems = t->recv.type_elems,
                         .probe_rank = -1,
                         .probe_source = -1};
-        dl_call send = detector_state_post_call(&t->send, comm),
-                recv = detector_state_post_call(&t->recv, comm);
+        dl_finding_call send = detector_state_post_call(&t->send, comm),
+                        recv = detector_state_post_call(&t->recv, comm);
         int rc = dl_finding_add_call(&f, &send);
         rc = rc ? rc : dl_finding_add_call(&f, &recv);
         rc = rc ? (dl_finding_free(&f), rc) : detector_state_push_finding(det, &f);
@@ -128,7 +128,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (!det || !ev || !valid_event(det, ev)) {
         return MG_EINVAL;
     }
-    dl_rank *rs = &det->ranks[ev->rank];
+    detector_state_rank *rs = &det->ranks[ev->rank];
     if (ev->seq <= rs->last_seq) {
         return MG_ESTATE;
     }
@@ -138,7 +138,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     if (rs->life != LIFE_LIVE) {
         return lifecycle_call_too_late(det, ev) ? call_model_process(det, ev) : MG_OK;
     }
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     int rc;
     if (call_model_in_current_call(ev) && !record_backlog_has(&det->backlog, ev->rank)) {
         /* raised in (an abort: called from) the call the rank is in, even a blocked one: the job
@@ -305,28 +305,29 @@ int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank)
     return det && rank >= 0 && rank < det->world && (det->ranks[rank].flags & RANK_IN_CALL);
 }
 
-size_t deadlock_detector_unmodelled(const deadlock_detector *det, mg_fn *out, size_t cap)
+size_t deadlock_detector_unmodelled(const deadlock_detector *det, mpi_function_ids_fn *out,
+                                    size_t cap)
 {
     size_t n = 0;
     for (unsigned fn = MG_FN_NONE + 1; det && fn < MG_FN_COUNT; fn++)
         if (det->unmodelled[fn] && n < cap)
-            out[n++] = (mg_fn)fn;
+            out[n++] = (mpi_function_ids_fn)fn;
     return n;
 }
 
-void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out)
+void deadlock_detector_queue_sizes(const deadlock_detector *det, deadlock_detector_queues *out)
 {
-    *out = (dl_queue_sizes){.queued_sends = det->p2p.queued_sends,
-                            .pending_recvs = det->p2p.pending_recvs,
-                            .undecided = det->p2p.undecided,
-                            .held_records = det->backlog.total,
-                            .held_bytes = det->backlog.bytes,
-                            .live_requests = det->reqs.live,
-                            .live_processes = det->live,
-                            .blocked_processes = det->blocked,
-                            .records = det->records,
-                            .last_record_time = det->last_time,
-                            .forced_decisions = det->forced};
+    *out = (deadlock_detector_queues){.queued_sends = det->p2p.queued_sends,
+                                      .pending_recvs = det->p2p.pending_recvs,
+                                      .undecided = det->p2p.undecided,
+                                      .held_records = det->backlog.total,
+                                      .held_bytes = det->backlog.bytes,
+                                      .live_requests = det->reqs.live,
+                                      .live_processes = det->live,
+                                      .blocked_processes = det->blocked,
+                                      .records = det->records,
+                                      .last_record_time = det->last_time,
+                                      .forced_decisions = det->forced};
 }
 
 const dl_finding *deadlock_detector_findings(const deadlock_detector *det, size_t *n)

@@ -62,11 +62,12 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
  * rank outside the world. */
 int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
 /* The functions ranks called whose effect the detector does not model (their
- * CHECK_FN_UNMODELLED records), once each in mg_fn order, in out[0..cap); returns how many it
- * wrote (0 for a NULL det). */
-size_t deadlock_detector_unmodelled(const deadlock_detector *det, mg_fn *out, size_t cap);
+ * CHECK_FN_UNMODELLED records), once each in mpi_function_ids_fn order, in out[0..cap); returns how
+ * many it wrote (0 for a NULL det). */
+size_t deadlock_detector_unmodelled(const deadlock_detector *det, mpi_function_ids_fn *out,
+                                    size_t cap);
 
-typedef struct dl_queue_sizes {
+typedef struct deadlock_detector_queues {
     size_t queued_sends;  /* sends waiting for a receive */
     size_t pending_recvs; /* receives waiting for a send */
     size_t undecided;     /* wildcard receives with candidates and no reported decision */
@@ -78,9 +79,9 @@ typedef struct dl_queue_sizes {
     uint64_t records;          /* records fed so far */
     uint64_t last_record_time; /* `now` of the last record */
     uint64_t forced_decisions;
-} dl_queue_sizes;
+} deadlock_detector_queues;
 
-void deadlock_detector_queue_sizes(const deadlock_detector *det, dl_queue_sizes *out);
+void deadlock_detector_queue_sizes(const deadlock_detector *det, deadlock_detector_queues *out);
 
 /* The findings so far, oldest first; the pointer is valid until the next feed/check/destroy.
  * The detector owns them. */

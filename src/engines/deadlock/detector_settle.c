@@ -14,7 +14,7 @@
  * every array stays aligned). */
 static size_t arrays_size(const check_event *ev)
 {
-    return ev->n_requests * sizeof(uint64_t) + ev->n_statuses * sizeof(check_status) +
+    return ev->n_requests * sizeof(uint64_t) + ev->n_statuses * sizeof(check_event_status) +
            ev->n_ranks * sizeof(int32_t);
 }
 
@@ -38,8 +38,8 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev)
         p += ev->n_requests * sizeof(uint64_t);
     }
     if (ev->n_statuses) {
-        memcpy(p, ev->statuses, ev->n_statuses * sizeof(check_status));
-        p += ev->n_statuses * sizeof(check_status);
+        memcpy(p, ev->statuses, ev->n_statuses * sizeof(check_event_status));
+        p += ev->n_statuses * sizeof(check_event_status);
     }
     if (ev->n_ranks) {
         memcpy(p, ev->ranks, ev->n_ranks * sizeof(int32_t));
@@ -63,8 +63,8 @@ static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len,
     const uint8_t *p = det->held + sizeof *ev;
     ev->requests = ev->n_requests ? (const uint64_t *)(const void *)p : NULL;
     p += ev->n_requests * sizeof(uint64_t);
-    ev->statuses = ev->n_statuses ? (const check_status *)(const void *)p : NULL;
-    p += ev->n_statuses * sizeof(check_status);
+    ev->statuses = ev->n_statuses ? (const check_event_status *)(const void *)p : NULL;
+    p += ev->n_statuses * sizeof(check_event_status);
     ev->ranks = ev->n_ranks ? (const int32_t *)(const void *)p : NULL;
     return MG_OK;
 }
@@ -129,7 +129,7 @@ int detector_settle_release(deadlock_detector *det, int32_t rank)
 
 void detector_settle_end_lost(deadlock_detector *det, int32_t rank)
 {
-    dl_rank *rs = &det->ranks[rank];
+    detector_state_rank *rs = &det->ranks[rank];
     if (rs->flags & RANK_LOST_HELD) {
         rs->flags &= (uint8_t)~RANK_LOST_HELD;
         call_model_terminate(det, rank, LIFE_LOST, rs->func, rs->callsite);

@@ -104,11 +104,11 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
             d->waits[i] = src->waits[i];
             d->waits[i].items = NULL;
             if (src->waits[i].n_items) {
-                d->waits[i].items = malloc(src->waits[i].n_items * sizeof(dl_item));
+                d->waits[i].items = malloc(src->waits[i].n_items * sizeof(detector_state_item));
                 rc = d->waits[i].items ? MG_OK : MG_ENOMEM;
                 if (!rc) {
                     memcpy(d->waits[i].items, src->waits[i].items,
-                           src->waits[i].n_items * sizeof(dl_item));
+                           src->waits[i].n_items * sizeof(detector_state_item));
                 }
             }
         }
@@ -128,16 +128,16 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
     return MG_OK;
 }
 
-dl_call detector_state_post_call(const p2p_post *p, uint64_t comm)
+dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
 {
-    return (dl_call){.rank = p->rank,
-                     .func = p->func,
-                     .state = WG_RUNNING,
-                     .comm = comm,
-                     .peer = p->peer,
-                     .tag = p->tag,
-                     .root = CHECK_NO_ROOT,
-                     .callsite = p->callsite};
+    return (dl_finding_call){.rank = p->rank,
+                             .func = p->func,
+                             .state = WG_RUNNING,
+                             .comm = comm,
+                             .peer = p->peer,
+                             .tag = p->tag,
+                             .root = CHECK_NO_ROOT,
+                             .callsite = p->callsite};
 }
 
 /* Whether f only follows from MPI ending ranks inside their calls with invalid arguments: a
@@ -151,7 +151,7 @@ static int ended_inside_invalid(const deadlock_detector *det, const dl_finding *
     }
     size_t ended = 0;
     for (size_t i = 0; i < f->n_calls; i++) {
-        const dl_rank *rs = &det->ranks[f->calls[i].rank];
+        const detector_state_rank *rs = &det->ranks[f->calls[i].rank];
         if (f->calls[i].state != WG_TERMINATED) {
             continue;
         }

@@ -30,35 +30,35 @@ typedef struct rma_conflicts rma_conflicts;
 
 /* ITEM_SELF: a generalized request whose MPI_Grequest_complete only the waiting rank itself
  * could still call (from its one MPI thread it never will). */
-enum dl_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK, ITEM_SELF };
+enum detector_state_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK, ITEM_SELF };
 
 /* One thing a blocking call waits for. */
-typedef struct dl_item {
-    uint8_t type; /* dl_item_type */
+typedef struct detector_state_item {
+    uint8_t type; /* detector_state_item_type */
     uint8_t done;
     uint32_t ref;      /* p2p op (ITEM_P2P) or communicator index (ITEM_COLL, _PROBE, _LOCK) */
     uint64_t slot;     /* ITEM_COLL */
     uint64_t request;  /* the request id the item came from (0 for blocking calls) */
     int32_t peer, tag; /* ITEM_PROBE; ITEM_LOCK: the target and 1 for an exclusive lock */
-} dl_item;
+} detector_state_item;
 
 /* The blocking call a rank is in (entered, exit not analysed), when it waits for anything. */
-typedef struct dl_wait {
+typedef struct detector_state_wait {
     int32_t rank;
     uint16_t func;
     uint8_t any; /* satisfied by one item (Waitany/Waitsome) rather than all */
     uint8_t satisfied;
     uint32_t n_items, remaining;
-    dl_item *items;
+    detector_state_item *items;
     uint64_t seq, callsite, comm_id;
     int32_t peer, tag, root;
     uint32_t op;
     uint32_t next_free;
-} dl_wait;
+} detector_state_wait;
 
-enum dl_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
+enum detector_state_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
 
-enum dl_rank_flags {
+enum detector_state_rank_flags {
     RANK_IN_CALL = 1u << 0,  /* entered a call whose exit was not analysed */
     RANK_REPORTED = 1u << 1, /* its current wait was reported in a deadlock */
     RANK_QUEUED = 1u << 2,   /* on the work list */
@@ -74,24 +74,24 @@ enum dl_rank_flags {
     RANK_LOST_HELD = 1u << 5
 };
 
-typedef struct dl_rank {
+typedef struct detector_state_rank {
     uint64_t last_seq;     /* last record fed (arrival order) */
     uint64_t callsite;     /* of the terminal call */
     uint64_t invalid_site; /* of its last call with invalid arguments (reported already) */
     uint64_t made_site;    /* CHECK_FN_HANDLE_MADE: the creation its next invalid call names */
-    uint16_t made_fn;      /* and the mg_fn that made the handle */
+    uint16_t made_fn;      /* and the mpi_function_ids_fn that made the handle */
     uint64_t call_seq;     /* seq of the entry of its current (or last) modelled call */
-    uint32_t wait;         /* dl_wait index or DL_NONE */
+    uint32_t wait;         /* detector_state_wait index or DL_NONE */
     uint16_t func;         /* current (or terminal) call */
-    uint8_t life;          /* dl_life */
-    uint8_t flags;         /* dl_rank_flags */
-} dl_rank;
+    uint8_t life;          /* detector_state_life */
+    uint8_t flags;         /* detector_state_rank_flags */
+} detector_state_rank;
 
 struct deadlock_detector {
     dl_params prm;
     int32_t world;
-    dl_rank *ranks;
-    dl_wait *waits;
+    detector_state_rank *ranks;
+    detector_state_wait *waits;
     size_t n_waits, cap_waits;
     uint32_t free_wait;
     comm_table comms;
@@ -110,12 +110,12 @@ struct deadlock_detector {
     size_t live, blocked;
     uint64_t records, last_time, forced, probe_mark;
     uint32_t notes; /* dl_finding_notes every new finding carries (DECISION_FORCED) */
-    /* the mg_fn ids of the CHECK_FN_UNMODELLED records fed */
+    /* the mpi_function_ids_fn ids of the CHECK_FN_UNMODELLED records fed */
     uint8_t unmodelled[MG_FN_COUNT];
     uint8_t *held; /* buffer a held record is built in and unpacked from */
     size_t cap_held;
     uint64_t *dec_req; /* decoding buffers for records fed as bytes */
-    check_status *dec_st;
+    check_event_status *dec_st;
     int32_t *dec_ranks;
     size_t cap_dec_req, cap_dec_st, cap_dec_ranks;
 };
@@ -128,7 +128,7 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out);
 /* Frees det, its state and its findings. NULL is accepted. */
 void detector_state_destroy(deadlock_detector *det);
 /* A posted send or receive as a finding lists it (running, on communicator id comm). */
-dl_call detector_state_post_call(const p2p_post *p, uint64_t comm);
+dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm);
 /* Appends a finding (ownership moves to det; freed on failure), unless it is only a consequence
  * of MPI ending ranks inside calls with invalid arguments (a no_finalize, or a stuck_on_terminated
  * whose terminated ranks all ended so): that one is dropped, its invalid-argument findings carry

@@ -13,9 +13,9 @@ void dl_finding_free(dl_finding *f)
     memset(f, 0, sizeof *f);
 }
 
-int dl_finding_add_call(dl_finding *f, const dl_call *call)
+int dl_finding_add_call(dl_finding *f, const dl_finding_call *call)
 {
-    dl_call *p = realloc(f->calls, (f->n_calls + 1) * sizeof *p);
+    dl_finding_call *p = realloc(f->calls, (f->n_calls + 1) * sizeof *p);
     if (!p) {
         return MG_ENOMEM;
     }

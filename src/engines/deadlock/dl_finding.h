@@ -17,7 +17,7 @@ enum dl_finding_kind {
     DL_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
     DL_TRUNCATION,          /* a matched receive is shorter than its send's message */
     DL_INVALID_ARGUMENTS,   /* a call with invalid arguments (`problem`) */
-    DL_LIFECYCLE,           /* an object's lifecycle broken (`problem`: lifecycle_problem) */
+    DL_LIFECYCLE,    /* an object's lifecycle broken (`problem`: dl_finding_lifecycle_problem) */
     DL_MESSAGE_RACE, /* a wildcard receive that more than one send could have matched: calls[0]
                         the receive, calls[1] the send MPI matched, then the other candidates */
     DL_MPI_ERROR     /* the MPI library raised an error (`problem`: its portable class,
@@ -25,7 +25,7 @@ enum dl_finding_kind {
 };
 
 /* A DL_LIFECYCLE finding's `problem` (lifecycle.c decides them): append only. */
-typedef enum lifecycle_problem {
+typedef enum dl_finding_lifecycle_problem {
     LIFECYCLE_REQUEST_PENDING = 1, /* a request neither completed nor freed at Finalize */
     LIFECYCLE_REQUEST_NOT_FREED,   /* an inactive persistent request never freed */
     LIFECYCLE_REQUEST_RESTARTED,   /* MPI_Start of a persistent request that is active */
@@ -33,14 +33,14 @@ typedef enum lifecycle_problem {
     LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
     LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
     LIFECYCLE_WINDOW_LEAK,         /* a window never freed */
-    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_handle_kind */
+    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_event_handle_kind */
     LIFECYCLE_DATATYPE_LEAK,
     LIFECYCLE_OP_LEAK,
     LIFECYCLE_INFO_LEAK,
     LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
     LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed (CHECK_HANDLE_ERRHANDLER) */
     LIFECYCLE_PROBLEM_END
-} lifecycle_problem;
+} dl_finding_lifecycle_problem;
 
 enum dl_finding_notes {
     DL_NOTE_PROBED = 1u << 0,          /* found by probing a wildcard decision (probe_* fields) */
@@ -54,7 +54,7 @@ enum dl_finding_notes {
 };
 
 /* What disagrees in a collective mismatch (bits). */
-enum dl_mismatch {
+enum dl_finding_mismatch {
     DL_MISMATCH_KIND = 1u << 0,     /* different collectives */
     DL_MISMATCH_BLOCKING = 1u << 1, /* the same collective, blocking vs nonblocking */
     DL_MISMATCH_ROOT = 1u << 2,
@@ -63,37 +63,37 @@ enum dl_mismatch {
 };
 
 /* One process involved, with the call it is in. */
-typedef struct dl_call {
+typedef struct dl_finding_call {
     int32_t rank;
-    uint16_t func;   /* check_func of the blocked (or terminal, or mismatching) call */
-    uint8_t state;   /* wg_state: blocked, running, terminated */
+    uint16_t func;   /* check_event_func of the blocked (or terminal, or mismatching) call */
+    uint8_t state;   /* wait_graph_state: blocked, running, terminated */
     uint8_t in_knot; /* deadlocks: member of the OR-knot (else waiting for it) */
     uint64_t comm;
     int32_t peer, tag; /* p2p calls */
     int32_t root;      /* collectives */
     uint32_t op;
     uint64_t callsite;
-    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK, _HANDLE_MADE: the mg_fn (mpi_function_ids.h) of
-                        the call that made the handles; CHECK_FN_AFTER_FINALIZE: of the call made
-                        too late */
+    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK, _HANDLE_MADE: the mpi_function_ids_fn
+                        (mpi_function_ids.h) of  the call that made the handles;
+                        CHECK_FN_AFTER_FINALIZE: of the call made  too late */
     uint8_t made_it; /* this call created the object the finding is about (a leak's constructor,
                         a pending request's Isend): the report names it as its creation site */
-} dl_call;
+} dl_finding_call;
 
 typedef struct dl_finding {
     uint8_t kind;      /* dl_finding_kind */
     uint32_t notes;    /* dl_finding_notes */
-    uint32_t mismatch; /* collective mismatches: dl_mismatch bits */
+    uint32_t mismatch; /* collective mismatches: dl_finding_mismatch bits */
     /* DL_TYPE_MISMATCH, DL_TRUNCATION: basic elements of the send's and the receive's message;
      * calls[0] is the send, calls[1] the receive */
     uint64_t send_elems, recv_elems;
-    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_problem; calls[0] is the call (a freed
+    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_args_problem; calls[0] is the call (a freed
                        * group's creation after it).
-                       * DL_LIFECYCLE: the lifecycle_problem; calls[0] is the object's
+                       * DL_LIFECYCLE: the dl_finding_lifecycle_problem; calls[0] is the object's
                        * creation (or the call at fault) */
     uint64_t count;   /* DL_LIFECYCLE: the objects of that rank and creation site */
     uint64_t time;    /* the caller's clock when found */
-    dl_call *calls;   /* knot members first (sorted by rank), then the waiting ones */
+    dl_finding_call *calls; /* knot members first (sorted by rank), then the waiting ones */
     size_t n_calls, n_knot;
     wait_graph graph; /* deadlocks: nodes that cannot be released and the arcs among them */
     /* DL_NOTE_PROBED: the wildcard receive (rank, request id; 0 for a blocking receive) whose
@@ -107,7 +107,7 @@ typedef struct dl_finding {
 /* Frees what a finding owns; the struct is zeroed. */
 void dl_finding_free(dl_finding *f);
 /* Appends a call. Errors: MG_ENOMEM (unchanged). */
-int dl_finding_add_call(dl_finding *f, const dl_call *call);
+int dl_finding_add_call(dl_finding *f, const dl_finding_call *call);
 /* Whether call i's rank is that of an earlier call of f: a finding lists each rank once (both
  * accesses of an rma_conflicting_access may be one rank's). */
 int dl_finding_rank_listed_before(const dl_finding *f, size_t i);

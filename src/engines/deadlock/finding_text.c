@@ -49,7 +49,7 @@ const char *finding_text_function(uint16_t fn)
 {
     static char names[4][48];
     static unsigned next;
-    const check_func_info *info = check_event_func_describe(fn);
+    const check_event_func_info *info = check_event_func_describe(fn);
     if (!info)
         return "MPI_?";
     char *out = names[next++ % 4];
@@ -62,7 +62,7 @@ const char *finding_text_function(uint16_t fn)
     return out;
 }
 
-const char *finding_text_call_name(const dl_call *c)
+const char *finding_text_call_name(const dl_finding_call *c)
 {
     if (c->func == CHECK_FN_AFTER_FINALIZE && c->maker == MG_FN_NONE)
         return "MPI_*"; /* not wrapped: the source line names it */
@@ -84,7 +84,7 @@ static void peer_text(int32_t peer, char *buf, size_t len)
 
 void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_t len)
 {
-    const check_func_info *info = check_event_func_describe(fn);
+    const check_event_func_info *info = check_event_func_describe(fn);
     char p[32];
     peer_text(peer, p, sizeof p);
     int klass = info ? info->klass : CHECK_CLASS_OTHER;
@@ -198,7 +198,7 @@ static void stuck_summary(const dl_finding *f, char *buf, size_t len)
                  first_waiting < 0 ? ended : waiting);
         return;
     }
-    const dl_call *w = &f->calls[first_waiting];
+    const dl_finding_call *w = &f->calls[first_waiting];
     finding_text_call(w->func, w->peer, w->root, call, sizeof call);
     int one_ended = !strchr(ended, ',') && !strchr(ended, '-');
     int one_waiting = !strchr(waiting, ',') && !strchr(waiting, '-');

@@ -18,7 +18,7 @@ const char *finding_text_class(const dl_finding *f);
  * one of four rotating static buffers, enough for one finding: not thread-safe. */
 const char *finding_text_function(uint16_t fn);
 /* The function a finding names for call c: for handles that leaked, the call that made them. */
-const char *finding_text_call_name(const dl_call *c);
+const char *finding_text_call_name(const dl_finding_call *c);
 /* "MPI_Recv(from 1)", "MPI_Send(to 0)", "MPI_Bcast(root 1)", "MPI_Waitall" into buf (always
  * NUL-terminated). */
 void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_t len);

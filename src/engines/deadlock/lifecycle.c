@@ -71,31 +71,31 @@ void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm)
 }
 
 /* The call that ended a rank or sent a message, as a finding lists it. */
-static dl_call ended_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
-                        uint64_t callsite)
+static dl_finding_call ended_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer,
+                                int32_t tag, uint64_t callsite)
 {
-    return (dl_call){.rank = rank,
-                     .func = func,
-                     .state = WG_TERMINATED,
-                     .comm = comm,
-                     .peer = peer,
-                     .tag = tag,
-                     .root = CHECK_NO_ROOT,
-                     .callsite = callsite};
+    return (dl_finding_call){.rank = rank,
+                             .func = func,
+                             .state = WG_TERMINATED,
+                             .comm = comm,
+                             .peer = peer,
+                             .tag = tag,
+                             .root = CHECK_NO_ROOT,
+                             .callsite = callsite};
 }
 
 /* The call that made an object the finding is about. */
-static dl_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer, int32_t tag,
-                       uint64_t callsite)
+static dl_finding_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32_t peer,
+                               int32_t tag, uint64_t callsite)
 {
-    dl_call call = ended_at(rank, func, comm, peer, tag, callsite);
+    dl_finding_call call = ended_at(rank, func, comm, peer, tag, callsite);
     call.made_it = 1;
     return call;
 }
 
 /* A finding of problem about calls[0..n): the call at fault or the object's creation first. */
 static int push_calls(deadlock_detector *det, uint32_t problem, uint64_t count,
-                      const dl_call *calls, size_t n)
+                      const dl_finding_call *calls, size_t n)
 {
     dl_finding f = {.kind = DL_LIFECYCLE,
                     .time = det->last_time,
@@ -113,14 +113,15 @@ static int push_calls(deadlock_detector *det, uint32_t problem, uint64_t count,
     return detector_state_push_finding(det, &f);
 }
 
-static int push(deadlock_detector *det, uint32_t problem, uint64_t count, const dl_call *call)
+static int push(deadlock_detector *det, uint32_t problem, uint64_t count,
+                const dl_finding_call *call)
 {
     return push_calls(det, problem, count, call, 1);
 }
 
 static int by_rank_and_site(const void *a, const void *b)
 {
-    const dl_call *x = a, *y = b;
+    const dl_finding_call *x = a, *y = b;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     return x->callsite < y->callsite ? -1 : x->callsite > y->callsite;
@@ -128,7 +129,8 @@ static int by_rank_and_site(const void *a, const void *b)
 
 /* One finding per (rank, creation site) of objects[0..n), with how many objects it made;
  * objects is sorted here. */
-static int report_grouped(deadlock_detector *det, uint32_t problem, dl_call *objects, size_t n)
+static int report_grouped(deadlock_detector *det, uint32_t problem, dl_finding_call *objects,
+                          size_t n)
 {
     qsort(objects, n, sizeof *objects, by_rank_and_site);
     int rc = MG_OK;
@@ -143,7 +145,7 @@ static int report_grouped(deadlock_detector *det, uint32_t problem, dl_call *obj
 
 /* A rank's live objects sorted into two lists, each reported as a problem of its own. */
 typedef struct two_lists {
-    dl_call *list[2];
+    dl_finding_call *list[2];
     size_t n[2];
 } two_lists;
 
@@ -156,7 +158,7 @@ static int two_lists_alloc(two_lists *t, size_t n)
     return t->list[0] && t->list[1] ? MG_OK : MG_ENOMEM;
 }
 
-static dl_call *two_lists_next(two_lists *t, int which)
+static dl_finding_call *two_lists_next(two_lists *t, int which)
 {
     return &t->list[which][t->n[which]++];
 }
@@ -180,7 +182,7 @@ static int report_requests(deadlock_detector *det, int32_t rank)
     two_lists t;
     int rc = two_lists_alloc(&t, rt->n);
     for (size_t i = 0; !rc && i < rt->n; i++) {
-        const dl_request *req = &rt->reqs[i];
+        const request_table_entry *req = &rt->reqs[i];
         if (req->kind == REQ_FREE || req->rank != rank)
             continue;
         *two_lists_next(&t, req->kind == REQ_INACTIVE) = made_at(
@@ -218,13 +220,14 @@ static int report_lost_messages(deadlock_detector *det)
     const p2p_match *pm = &det->p2p;
     if (pm->undecided)
         return MG_OK;
-    dl_call *lost = calloc(pm->n_ops ? pm->n_ops : 1, sizeof *lost);
+    dl_finding_call *lost = calloc(pm->n_ops ? pm->n_ops : 1, sizeof *lost);
     if (!lost)
         return MG_ENOMEM;
     size_t n = 0;
     for (size_t i = 0; i < pm->n_ops; i++) {
-        const p2p_op *op = &pm->ops[i];
-        rma_wait_role pscw; /* a Win_post or Win_complete answered by a Win_test is no message */
+        const p2p_match_op *op = &pm->ops[i];
+        rma_waits_role_kind
+            pscw; /* a Win_post or Win_complete answered by a Win_test is no message */
         if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
             det->ranks[op->p.peer].life != LIFE_FINALIZED || rma_waits_role(op->p.func, &pscw))
             continue;
@@ -237,11 +240,11 @@ static int report_lost_messages(deadlock_detector *det)
 }
 
 int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
-                                const dl_request *req)
+                                const request_table_entry *req)
 {
     if (!det->life)
         return MG_OK;
-    dl_call calls[2] = {
+    dl_finding_call calls[2] = {
         {.rank = ev->rank,
          .func = ev->func,
          .state = WG_RUNNING,
@@ -265,7 +268,8 @@ int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
     };
     if (!det->life || ev->aux >= CHECK_HANDLE_KIND_END || !problem_of[ev->aux] || ev->count <= 0)
         return MG_OK;
-    dl_call call = made_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0, ev->callsite);
+    dl_finding_call call = made_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0,
+                                   ev->callsite);
     call.maker = (uint16_t)ev->result;
     return push(det, problem_of[ev->aux], (uint64_t)ev->count, &call);
 }
@@ -285,7 +289,8 @@ int lifecycle_exited(deadlock_detector *det, const check_event *ev)
 {
     if (!det->life)
         return MG_OK;
-    dl_call call = ended_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, ev->callsite);
+    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0,
+                                    ev->callsite);
     return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
 }
 
@@ -293,7 +298,8 @@ int lifecycle_after_finalize(deadlock_detector *det, const check_event *ev)
 {
     if (!det->life)
         return MG_OK;
-    dl_call call = ended_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0, ev->callsite);
+    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0,
+                                    ev->callsite);
     call.maker = (uint16_t)ev->result;
     return push(det, LIFECYCLE_CALL_AFTER_FINALIZE, 1, &call);
 }

@@ -29,7 +29,7 @@ int lifecycle_comm_made(deadlock_detector *det, const check_event *ev);
 void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm);
 /* The Start record ev names req, a persistent request that is already active: reported. */
 int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
-                                const dl_request *req);
+                                const request_table_entry *req);
 /* The CHECK_FN_HANDLE_LEAK record ev (handles the rank never freed, of one kind and creation
  * site): reported as the leak of its kind. Errors: MG_ENOMEM. */
 int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev);

@@ -16,13 +16,13 @@
 
 /* A wildcard receive MPI decided, which a send posted concurrently may still race with. */
 typedef struct race_window {
-    p2p_post recv;  /* as posted (for a probe: the probe's call, seq and tag) */
-    p2p_post taken; /* the send MPI matched it with */
+    p2p_match_post recv;  /* as posted (for a probe: the probe's call, seq and tag) */
+    p2p_match_post taken; /* the send MPI matched it with */
 } race_window;
 
 /* The probe from MPI_ANY_SOURCE whose message the rank's next receive from `source` takes. */
 typedef struct pending_probe {
-    p2p_post probe;
+    p2p_match_post probe;
     int32_t source;      /* -1: none */
     int32_t entered_tag; /* the tag of the probe entered last, when it was from MPI_ANY_SOURCE */
     uint8_t entered_wildcard;
@@ -91,7 +91,7 @@ static void join(message_race *mr, int32_t into, const uint64_t *known)
 }
 
 /* The send could have matched the decided receive w instead of the one MPI gave it. */
-static int races_with(const race_window *w, const p2p_post *send)
+static int races_with(const race_window *w, const p2p_match_post *send)
 {
     return send->rank != w->taken.rank && send->comm == w->recv.comm &&
            send->peer == w->recv.rank &&
@@ -102,7 +102,7 @@ static int races_with(const race_window *w, const p2p_post *send)
 /* The receive of w, the send it took and the candidates (distinct ranks): one finding per
  * receiving rank and receive call site, with the candidates known when it is first found (a
  * master receiving results in a loop races at every receive). */
-static int report(deadlock_detector *det, const race_window *w, const p2p_post *const *cands,
+static int report(deadlock_detector *det, const race_window *w, const p2p_match_post *const *cands,
                   size_t n)
 {
     uint32_t unused;
@@ -112,12 +112,12 @@ static int report(deadlock_detector *det, const race_window *w, const p2p_post *
     uint64_t comm = comm_table_id(&det->comms, w->recv.comm);
     dl_finding f = {
         .kind = DL_MESSAGE_RACE, .time = det->last_time, .probe_rank = -1, .probe_source = -1};
-    dl_call recv = detector_state_post_call(&w->recv, comm),
-            taken = detector_state_post_call(&w->taken, comm);
+    dl_finding_call recv = detector_state_post_call(&w->recv, comm),
+                    taken = detector_state_post_call(&w->taken, comm);
     rc = rc ? rc : dl_finding_add_call(&f, &recv);
     rc = rc ? rc : dl_finding_add_call(&f, &taken);
     for (size_t i = 0; i < n && !rc; i++) {
-        dl_call c = detector_state_post_call(cands[i], comm);
+        dl_finding_call c = detector_state_post_call(cands[i], comm);
         rc = dl_finding_add_call(&f, &c);
     }
     if (rc) {
@@ -129,11 +129,11 @@ static int report(deadlock_detector *det, const race_window *w, const p2p_post *
 
 typedef struct candidates {
     const race_window *w;
-    const p2p_post *list[MAX_CANDIDATES];
+    const p2p_match_post *list[MAX_CANDIDATES];
     size_t n;
 } candidates;
 
-static void gather(void *ctx, const p2p_post *send)
+static void gather(void *ctx, const p2p_match_post *send)
 {
     candidates *c = ctx;
     if (c->n == MAX_CANDIDATES || !races_with(c->w, send))
@@ -180,14 +180,14 @@ static int decided(deadlock_detector *det, const race_window *w)
     return c.n ? report(det, w, c.list, c.n) : MG_OK;
 }
 
-static int pairing(deadlock_detector *det, const p2p_pairing *pr)
+static int pairing(deadlock_detector *det, const p2p_match_pairing *pr)
 {
     message_race *mr = det->races;
     int32_t r = pr->recv.rank, q = pr->send.rank;
     const race_window *ws = &mr->windows[(size_t)r * WINDOWS_PER_RANK];
     int rc = MG_OK;
     for (uint32_t i = 0; i < mr->n_windows[r] && !rc; i++) {
-        const p2p_post *one = &pr->send;
+        const p2p_match_post *one = &pr->send;
         if (ws[i].recv.seq < pr->recv.seq && races_with(&ws[i], one))
             rc = report(det, &ws[i], &one, 1);
     }
@@ -212,7 +212,7 @@ int message_race_sync(deadlock_detector *det)
 {
     if (!det->races)
         return MG_OK;
-    const p2p_pairing *prs;
+    const p2p_match_pairing *prs;
     size_t n;
     p2p_match_drain_pairings(&det->p2p, &prs, &n);
     int first = MG_OK;
@@ -281,13 +281,13 @@ int message_race_probed(deadlock_detector *det, const check_event *ev, uint32_t 
         return MG_OK;
     int rc = message_race_sync(det);
     pending_probe *pp = &mr->probes[ev->rank];
-    pp->probe = (p2p_post){.rank = ev->rank,
-                           .peer = CHECK_ANY_SOURCE,
-                           .tag = pp->entered_tag,
-                           .comm = comm,
-                           .func = ev->func,
-                           .seq = ev->seq,
-                           .callsite = ev->callsite};
+    pp->probe = (p2p_match_post){.rank = ev->rank,
+                                 .peer = CHECK_ANY_SOURCE,
+                                 .tag = pp->entered_tag,
+                                 .comm = comm,
+                                 .func = ev->func,
+                                 .seq = ev->seq,
+                                 .callsite = ev->callsite};
     pp->source = ev->statuses[0].source;
     return rc;
 }

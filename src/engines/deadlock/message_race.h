@@ -10,9 +10,9 @@
  * has, not from anything the ranks carry: each rank's knowledge of the others (the latest sequence
  * number of each it heard of) grows at every receive it matched (the sender's knowledge joins its
  * own) and at every collective it completed (the members' knowledge joins), and a send remembers
- * what its sender knew of its destination when it posted it (p2p_post.dest_seen). A send whose
- * sender had heard of the receiving rank at or after the wildcard receive was made possible by
- * it, and is no candidate. Merging at matches uses the sender's knowledge when the match is
+ * what its sender knew of its destination when it posted it (p2p_match_post.dest_seen). A send
+ * whose sender had heard of the receiving rank at or after the wildcard receive was made possible
+ * by it, and is no candidate. Merging at matches uses the sender's knowledge when the match is
  * modelled, which can only be more than at the send: it may miss a race, never invent one.
  *
  * The state lives in the detector; a probing copy has none. Jobs of more than

@@ -41,7 +41,7 @@ static long release(const wait_graph *g, uint8_t *released)
     in_start[0] = 0;
     size_t qh = 0, qt = 0;
     for (size_t v = 0; v < n; v++) {
-        const wg_node *x = &g->nodes[v];
+        const wait_graph_node *x = &g->nodes[v];
         remaining[v] = g->out_start[v + 1] - g->out_start[v];
         int seed = x->state == WG_RUNNING ||
                    (x->state == WG_BLOCKED && x->sem == WG_AND && remaining[v] == 0);

@@ -105,15 +105,15 @@ static uint32_t queue_of(p2p_match *pm, key_map *map, uint32_t comm, uint32_t sr
     } else {
         pm->free_queue = pm->queues[q].head;
     }
-    pm->queues[slot] = (p2p_queue){P2P_NONE, P2P_NONE, P2P_NONE, (uint8_t)(map == &pm->send_queues),
-                                   a,        b};
+    pm->queues[slot] = (p2p_match_queue){
+        P2P_NONE, P2P_NONE, P2P_NONE, (uint8_t)(map == &pm->send_queues), a, b};
     return slot;
 }
 
 /* An emptied queue leaves its map and goes to the free list. */
 static void release_queue(p2p_match *pm, uint32_t q)
 {
-    p2p_queue *qu = &pm->queues[q];
+    p2p_match_queue *qu = &pm->queues[q];
     key_map_remove(qu->is_send ? &pm->send_queues : &pm->recv_queues, qu->key_a, qu->key_b);
     qu->barrier = P2P_NONE;
     qu->tail = P2P_NONE;
@@ -135,8 +135,8 @@ static uint32_t head_of(const p2p_match *pm, uint32_t q)
 
 static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot)
 {
-    p2p_queue *qu = &pm->queues[q];
-    p2p_op *o = &pm->ops[x];
+    p2p_match_queue *qu = &pm->queues[q];
+    p2p_match_op *o = &pm->ops[x];
     o->queue[slot] = q;
     o->link_prev[slot] = qu->tail;
     o->link_next[slot] = P2P_NONE;
@@ -154,14 +154,14 @@ static void link_tail(p2p_match *pm, uint32_t q, uint32_t x, int slot)
  * later ones. */
 static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot)
 {
-    p2p_queue *qu = &pm->queues[q];
-    const p2p_post *p = &pm->ops[x].p;
+    p2p_match_queue *qu = &pm->queues[q];
+    const p2p_match_post *p = &pm->ops[x].p;
     uint32_t after = qu->tail;
     while (after != P2P_NONE &&
            (pm->ops[after].p.rank != p->rank || pm->ops[after].p.seq > p->seq)) {
         after = pm->ops[after].link_prev[slot];
     }
-    p2p_op *o = &pm->ops[x];
+    p2p_match_op *o = &pm->ops[x];
     o->queue[slot] = q;
     o->link_prev[slot] = after;
     o->link_next[slot] = after == P2P_NONE ? qu->head : pm->ops[after].link_next[slot];
@@ -179,8 +179,8 @@ static void link_sorted(p2p_match *pm, uint32_t q, uint32_t x, int slot)
 
 static void unlink_slot(p2p_match *pm, uint32_t x, int slot)
 {
-    p2p_op *o = &pm->ops[x];
-    p2p_queue *qu = &pm->queues[o->queue[slot]];
+    p2p_match_op *o = &pm->ops[x];
+    p2p_match_queue *qu = &pm->queues[o->queue[slot]];
     if (o->link_prev[slot] != P2P_NONE) {
         pm->ops[o->link_prev[slot]].link_next[slot] = o->link_next[slot];
     } else {
@@ -236,7 +236,7 @@ static void free_op(p2p_match *pm, uint32_t x)
  * it goes with that partner. */
 static void free_unreferenced(p2p_match *pm, uint32_t x)
 {
-    p2p_op *o = &pm->ops[x];
+    p2p_match_op *o = &pm->ops[x];
     uint32_t y = o->state == P2P_MATCHED ? o->partner : P2P_NONE;
     if (y != P2P_NONE && !(pm->ops[y].flags & P2P_F_DETACHED)) {
         o->flags |= P2P_F_DETACHED;
@@ -267,7 +267,7 @@ static int note_completed(p2p_match *pm, uint32_t x)
 
 static void set_state(p2p_match *pm, uint32_t x, uint8_t state)
 {
-    p2p_op *o = &pm->ops[x];
+    p2p_match_op *o = &pm->ops[x];
     if (o->state == P2P_UNDECIDED) {
         pm->undecided--;
     }
@@ -277,7 +277,7 @@ static void set_state(p2p_match *pm, uint32_t x, uint8_t state)
     o->state = state;
 }
 
-uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv)
+uint8_t p2p_match_compare_types(const p2p_match_post *send, const p2p_match_post *recv)
 {
     if (send->type_elems == recv->type_elems && send->type_hash == recv->type_hash) {
         return TYPE_MATCH_EQUAL;
@@ -296,7 +296,7 @@ uint8_t p2p_match_compare_types(const p2p_post *send, const p2p_post *recv)
 
 static int note_types(p2p_match *pm, uint32_t r, uint32_t s)
 {
-    const p2p_op *recv = &pm->ops[r], *send = &pm->ops[s];
+    const p2p_match_op *recv = &pm->ops[r], *send = &pm->ops[s];
     uint8_t verdict = p2p_match_compare_types(&send->p, &recv->p);
     if (verdict < TYPE_MATCH_TRUNCATED || (recv->flags & P2P_F_FORCED)) {
         return MG_OK;
@@ -305,7 +305,7 @@ static int note_types(p2p_match *pm, uint32_t r, uint32_t s)
                          sizeof *pm->type_issues)) {
         return MG_ENOMEM;
     }
-    pm->type_issues[pm->n_type_issues++] = (p2p_type_issue){verdict, send->p, recv->p};
+    pm->type_issues[pm->n_type_issues++] = (p2p_match_type_issue){verdict, send->p, recv->p};
     return MG_OK;
 }
 
@@ -318,8 +318,8 @@ static int note_pairing(p2p_match *pm, uint32_t r, uint32_t s)
                          sizeof *pm->pairings)) {
         return MG_ENOMEM;
     }
-    const p2p_op *recv = &pm->ops[r];
-    pm->pairings[pm->n_pairings++] = (p2p_pairing){
+    const p2p_match_op *recv = &pm->ops[r];
+    pm->pairings[pm->n_pairings++] = (p2p_match_pairing){
         pm->ops[s].p, recv->p,
         (uint8_t)(recv->p.peer == CHECK_ANY_SOURCE && !(recv->flags & P2P_F_FORCED))};
     return MG_OK;
@@ -347,13 +347,13 @@ static uint32_t wild(int32_t v)
     return v < 0 ? KEY_ANY : (uint32_t)v;
 }
 
-static int is_open_wildcard(const p2p_op *o)
+static int is_open_wildcard(const p2p_match_op *o)
 {
     return o->p.peer == CHECK_ANY_SOURCE && !(o->flags & P2P_F_DECIDED);
 }
 
 /* The send queue a receive takes its next message from. */
-static uint32_t source_queue(const p2p_match *pm, const p2p_op *r)
+static uint32_t source_queue(const p2p_match *pm, const p2p_match_op *r)
 {
     int decided = r->flags & P2P_F_DECIDED;
     int32_t src = decided ? r->dec_source : r->p.peer;
@@ -415,7 +415,7 @@ static int offer_recv(p2p_match *pm, uint32_t r, uint32_t pl)
     return rc;
 }
 
-static void fill(p2p_op *o, const p2p_post *post, uint8_t kind)
+static void fill(p2p_match_op *o, const p2p_match_post *post, uint8_t kind)
 {
     memset(o, 0, sizeof *o);
     o->p = *post;
@@ -431,14 +431,14 @@ static void fill(p2p_op *o, const p2p_post *post, uint8_t kind)
     o->state = P2P_WAITING;
 }
 
-static int valid_post(const p2p_match *pm, const p2p_post *post, int recv)
+static int valid_post(const p2p_match *pm, const p2p_match_post *post, int recv)
 {
     return pm && post && post->rank >= 0 &&
            (post->peer >= 0 || (recv && post->peer == CHECK_ANY_SOURCE)) &&
            (post->tag >= 0 || (recv && post->tag == CHECK_ANY_TAG));
 }
 
-int p2p_match_post_recv(p2p_match *pm, const p2p_post *post, uint32_t *op)
+int p2p_match_post_recv(p2p_match *pm, const p2p_match_post *post, uint32_t *op)
 {
     if (!valid_post(pm, post, 1) || !op) {
         return MG_EINVAL;
@@ -475,7 +475,7 @@ static uint32_t earliest_recv(const p2p_match *pm, uint32_t comm, uint32_t src, 
 }
 
 /* The four queues a send sits in (link slots in order); MG_ENOMEM when one could not be made. */
-static int send_queues(p2p_match *pm, const p2p_post *post, uint32_t qs[4])
+static int send_queues(p2p_match *pm, const p2p_match_post *post, uint32_t qs[4])
 {
     uint32_t c = post->comm, s = (uint32_t)post->rank, d = (uint32_t)post->peer,
              t = (uint32_t)post->tag;
@@ -492,7 +492,7 @@ static int send_queues(p2p_match *pm, const p2p_post *post, uint32_t qs[4])
  * comes first; an open wildcard it reaches becomes undecided. */
 static int offer_send(p2p_match *pm, uint32_t x)
 {
-    const p2p_post *post = &pm->ops[x].p;
+    const p2p_match_post *post = &pm->ops[x].p;
     uint32_t c = post->comm, d = (uint32_t)post->peer;
     uint32_t r = earliest_recv(pm, c, (uint32_t)post->rank, d, (uint32_t)post->tag);
     if (r == P2P_NONE) {
@@ -511,7 +511,7 @@ static int offer_send(p2p_match *pm, uint32_t x)
     return match(pm, r, x);
 }
 
-int p2p_match_post_send(p2p_match *pm, const p2p_post *post, uint32_t *op)
+int p2p_match_post_send(p2p_match *pm, const p2p_match_post *post, uint32_t *op)
 {
     if (!valid_post(pm, post, 0) || !op) {
         return MG_EINVAL;
@@ -535,7 +535,7 @@ int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, in
         source < 0 || tag < 0) {
         return MG_EINVAL;
     }
-    p2p_op *r = &pm->ops[op];
+    p2p_match_op *r = &pm->ops[op];
     if (r->p.peer != CHECK_ANY_SOURCE) {
         return r->p.peer == source ? MG_OK : MG_ESTATE;
     }
@@ -573,7 +573,7 @@ int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, in
 
 void p2p_match_cancel(p2p_match *pm, uint32_t op)
 {
-    p2p_op *o = &pm->ops[op];
+    p2p_match_op *o = &pm->ops[op];
     if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED || o->state == P2P_FREE) {
         return;
     }
@@ -597,7 +597,7 @@ void p2p_match_cancel(p2p_match *pm, uint32_t op)
 /* Puts matched op x back in its queues at its posting position, unmatched, and matches it again. */
 static int requeue(p2p_match *pm, uint32_t x)
 {
-    p2p_op *o = &pm->ops[x];
+    p2p_match_op *o = &pm->ops[x];
     uint32_t qs[4];
     int slots = o->kind == P2P_SEND ? 4 : 2;
     if (o->kind == P2P_SEND) {
@@ -631,12 +631,12 @@ static int requeue(p2p_match *pm, uint32_t x)
 /* MPI refused the call of op: its message was never transferred, so a disagreement noted on its
  * pair is no finding. A call posts one send and one receive at most per request, so the rank, the
  * call's sequence number and the request name op's side of the pair. */
-static void forget_type_issues(p2p_match *pm, const p2p_op *o)
+static void forget_type_issues(p2p_match *pm, const p2p_match_op *o)
 {
     size_t kept = 0;
     for (size_t i = 0; i < pm->n_type_issues; i++) {
-        const p2p_type_issue *t = &pm->type_issues[i];
-        const p2p_post *p = o->kind == P2P_SEND ? &t->send : &t->recv;
+        const p2p_match_type_issue *t = &pm->type_issues[i];
+        const p2p_match_post *p = o->kind == P2P_SEND ? &t->send : &t->recv;
         if (p->rank != o->p.rank || p->seq != o->p.seq || p->request != o->p.request) {
             pm->type_issues[kept++] = *t;
         }
@@ -646,7 +646,7 @@ static void forget_type_issues(p2p_match *pm, const p2p_op *o)
 
 int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back)
 {
-    p2p_op *o = &pm->ops[op];
+    p2p_match_op *o = &pm->ops[op];
     *given_back = P2P_NONE;
     if (o->state != P2P_MATCHED) {
         p2p_match_cancel(pm, op);
@@ -663,7 +663,7 @@ int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back)
 
 void p2p_match_release(p2p_match *pm, uint32_t op)
 {
-    p2p_op *o = &pm->ops[op];
+    p2p_match_op *o = &pm->ops[op];
     if (o->state == P2P_MATCHED || o->state == P2P_CANCELLED) {
         free_unreferenced(pm, op);
     } else {
@@ -671,14 +671,14 @@ void p2p_match_release(p2p_match *pm, uint32_t op)
     }
 }
 
-void p2p_match_drain_type_issues(p2p_match *pm, const p2p_type_issue **issues, size_t *n)
+void p2p_match_drain_type_issues(p2p_match *pm, const p2p_match_type_issue **issues, size_t *n)
 {
     *issues = pm->type_issues;
     *n = pm->n_type_issues;
     pm->n_type_issues = 0;
 }
 
-void p2p_match_drain_pairings(p2p_match *pm, const p2p_pairing **pairings, size_t *n)
+void p2p_match_drain_pairings(p2p_match *pm, const p2p_match_pairing **pairings, size_t *n)
 {
     *pairings = pm->pairings;
     *n = pm->n_pairings;
@@ -686,7 +686,7 @@ void p2p_match_drain_pairings(p2p_match *pm, const p2p_pairing **pairings, size_
 }
 
 void p2p_match_each_queued_send(const p2p_match *pm, uint32_t comm, int32_t dest, int32_t tag,
-                                void (*visit)(void *ctx, const p2p_post *send), void *ctx)
+                                void (*visit)(void *ctx, const p2p_match_post *send), void *ctx)
 {
     int slot = tag == CHECK_ANY_TAG ? SLOT_ANY_ANY : SLOT_ANY_SRC;
     uint32_t q = find_queue(&pm->send_queues, comm, KEY_ANY, (uint32_t)dest, wild(tag));
@@ -704,7 +704,7 @@ void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n)
 
 int p2p_match_may_complete(const p2p_match *pm, uint32_t op)
 {
-    const p2p_op *o = &pm->ops[op];
+    const p2p_match_op *o = &pm->ops[op];
     switch (o->state) {
     case P2P_MATCHED:
     case P2P_CANCELLED:
@@ -731,7 +731,7 @@ int p2p_match_has_send(const p2p_match *pm, uint32_t comm, int32_t source, int32
 size_t p2p_match_candidates(const p2p_match *pm, uint32_t op, int32_t *sources, int32_t *tags,
                             size_t cap)
 {
-    const p2p_op *r = &pm->ops[op];
+    const p2p_match_op *r = &pm->ops[op];
     int slot = r->p.tag == CHECK_ANY_TAG ? SLOT_ANY_ANY : SLOT_ANY_SRC;
     size_t n = 0;
     for (uint32_t s = head_of(pm, source_queue(pm, r)); s != P2P_NONE && n < cap;

@@ -92,7 +92,7 @@ int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, s
     } else {
         b->free_head = b->entries[x].next;
     }
-    b->entries[x] = (backlog_entry){copy, (uint32_t)len, BACKLOG_NONE};
+    b->entries[x] = (record_backlog_entry){copy, (uint32_t)len, BACKLOG_NONE};
     if (b->tail[rank] == BACKLOG_NONE) {
         b->head[rank] = x;
     } else {
@@ -121,7 +121,7 @@ void record_backlog_pop(record_backlog *b, int32_t rank)
     if (x == BACKLOG_NONE) {
         return;
     }
-    backlog_entry *e = &b->entries[x];
+    record_backlog_entry *e = &b->entries[x];
     b->head[rank] = e->next;
     if (e->next == BACKLOG_NONE) {
         b->tail[rank] = BACKLOG_NONE;

@@ -8,14 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct backlog_entry {
+typedef struct record_backlog_entry {
     uint8_t *bytes;
     uint32_t len;
     uint32_t next;
-} backlog_entry;
+} record_backlog_entry;
 
 typedef struct record_backlog {
-    backlog_entry *entries;
+    record_backlog_entry *entries;
     size_t n, cap;
     uint32_t free_head;
     uint32_t *head, *tail; /* per rank */

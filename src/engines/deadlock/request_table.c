@@ -42,7 +42,7 @@ int request_table_clone(const request_table *src, request_table *dst)
     return MG_OK;
 }
 
-int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request **out)
+int request_table_add(request_table *rt, int32_t rank, uint64_t id, request_table_entry **out)
 {
     uint32_t slot;
     if (key_map_get(&rt->index, (uint32_t)rank, id, &slot)) {
@@ -64,7 +64,7 @@ int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request *
     } else {
         rt->n++;
     }
-    dl_request *r = &rt->reqs[slot];
+    request_table_entry *r = &rt->reqs[slot];
     memset(r, 0, sizeof *r);
     r->id = id;
     r->rank = rank;
@@ -74,13 +74,13 @@ int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request *
     return MG_OK;
 }
 
-dl_request *request_table_find(request_table *rt, int32_t rank, uint64_t id)
+request_table_entry *request_table_find(request_table *rt, int32_t rank, uint64_t id)
 {
     uint32_t slot;
     return key_map_get(&rt->index, (uint32_t)rank, id, &slot) ? &rt->reqs[slot] : NULL;
 }
 
-void request_table_remove(request_table *rt, dl_request *req)
+void request_table_remove(request_table *rt, request_table_entry *req)
 {
     key_map_remove(&rt->index, (uint32_t)req->rank, req->id);
     req->kind = REQ_FREE;

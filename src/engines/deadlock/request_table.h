@@ -12,7 +12,7 @@
 #include "key_map.h"
 #include "p2p_match.h"
 
-enum dl_request_kind {
+enum request_table_kind {
     REQ_FREE = 0,
     REQ_P2P,      /* completes with p2p op `op` */
     REQ_COLL,     /* completes with slot `slot` of communicator `comm` */
@@ -21,19 +21,19 @@ enum dl_request_kind {
     REQ_GREQ      /* generalized: complete once its MPI_Grequest_complete is fed (REQ_DONE) */
 };
 
-typedef struct dl_request {
+typedef struct request_table_entry {
     uint64_t id;
     int32_t rank;
-    uint8_t kind; /* dl_request_kind */
+    uint8_t kind; /* request_table_kind */
     uint8_t persistent;
     uint8_t is_send; /* persistent template: a send (else a receive) */
     /* op was posted by the call the rank is in, which MPI may still refuse (call_model.c): it is
      * referred to until that call's exit, a buffered send's too (REQ_DONE) */
     uint8_t in_call;
-    uint32_t op;    /* REQ_P2P */
-    uint32_t comm;  /* REQ_COLL */
-    uint64_t slot;  /* REQ_COLL */
-    p2p_post start; /* persistent: what Start posts */
+    uint32_t op;          /* REQ_P2P */
+    uint32_t comm;        /* REQ_COLL */
+    uint64_t slot;        /* REQ_COLL */
+    p2p_match_post start; /* persistent: what Start posts */
     /* persistent: seq of its last Start held behind the rank's wait (0: none). A completion fed
      * after it names the incarnation that Start posts, not an op posted before (call_model.c). */
     uint64_t held_start;
@@ -42,10 +42,10 @@ typedef struct dl_request {
     int32_t peer, tag;
     uint64_t comm_id, callsite;
     uint32_t next_free;
-} dl_request;
+} request_table_entry;
 
 typedef struct request_table {
-    dl_request *reqs;
+    request_table_entry *reqs;
     size_t n, cap;
     uint32_t free_head;
     size_t live;
@@ -57,10 +57,10 @@ void request_table_free(request_table *rt);
 int request_table_clone(const request_table *src, request_table *dst);
 /* Creates request (rank, id), zeroed except id/rank; *out points at it until the next add.
  * Errors: MG_ESTATE (the id is live on that rank), MG_ENOMEM. */
-int request_table_add(request_table *rt, int32_t rank, uint64_t id, dl_request **out);
+int request_table_add(request_table *rt, int32_t rank, uint64_t id, request_table_entry **out);
 /* The live request (rank, id), or NULL. */
-dl_request *request_table_find(request_table *rt, int32_t rank, uint64_t id);
+request_table_entry *request_table_find(request_table *rt, int32_t rank, uint64_t id);
 /* Forgets a request found with request_table_find. */
-void request_table_remove(request_table *rt, dl_request *req);
+void request_table_remove(request_table *rt, request_table_entry *req);
 
 #endif

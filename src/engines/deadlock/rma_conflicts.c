@@ -276,16 +276,16 @@ static void forget_ordered(const deadlock_detector *det, rma_window *w)
     w->forget_at = 2 * (kept > FORGET_FIRST ? kept : FORGET_FIRST);
 }
 
-static dl_call call_of(const rma_access *a, uint64_t comm_id)
+static dl_finding_call call_of(const rma_access *a, uint64_t comm_id)
 {
-    return (dl_call){.rank = a->origin,
-                     .func = a->func,
-                     .state = WG_RUNNING,
-                     .comm = comm_id,
-                     .peer = a->target,
-                     .root = CHECK_NO_ROOT,
-                     .op = a->op,
-                     .callsite = a->callsite};
+    return (dl_finding_call){.rank = a->origin,
+                             .func = a->func,
+                             .state = WG_RUNNING,
+                             .comm = comm_id,
+                             .peer = a->target,
+                             .root = CHECK_NO_ROOT,
+                             .op = a->op,
+                             .callsite = a->callsite};
 }
 
 static int report(deadlock_detector *det, const rma_access *earlier, const rma_access *a,
@@ -296,7 +296,7 @@ static int report(deadlock_detector *det, const rma_access *earlier, const rma_a
                     .problem = USAGE_RMA_CONFLICT,
                     .probe_rank = -1,
                     .probe_source = -1};
-    dl_call first = call_of(earlier, comm_id), second = call_of(a, comm_id);
+    dl_finding_call first = call_of(earlier, comm_id), second = call_of(a, comm_id);
     int rc = dl_finding_add_call(&f, &first);
     rc = rc ? rc : dl_finding_add_call(&f, &second);
     if (rc) {
@@ -320,7 +320,7 @@ static void close_fence_epochs(rma_window *w, uint32_t fence)
 /* Whether exit record ev found a message or completed a request without waiting. */
 static int polled(const check_event *ev)
 {
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT &&
            ((info->klass == CHECK_CLASS_TEST && (ev->result || ev->n_statuses)) ||
             (info->klass == CHECK_CLASS_IPROBE && ev->result));

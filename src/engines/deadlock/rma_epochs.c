@@ -6,7 +6,7 @@ static int passive_open(const rma_epochs *w)
     return w->lock_all || w->locks;
 }
 
-static usage_problem lock(rma_epochs *w, int32_t target)
+static usage_args_problem lock(rma_epochs *w, int32_t target)
 {
     if (w->lock_all || w->locked[target])
         return USAGE_RMA_EPOCH_TWICE;
@@ -15,7 +15,7 @@ static usage_problem lock(rma_epochs *w, int32_t target)
     return USAGE_OK;
 }
 
-static usage_problem unlock(rma_epochs *w, int32_t target)
+static usage_args_problem unlock(rma_epochs *w, int32_t target)
 {
     if (!w->locked[target])
         return USAGE_RMA_CLOSE_UNOPENED;
@@ -24,7 +24,7 @@ static usage_problem unlock(rma_epochs *w, int32_t target)
     return USAGE_OK;
 }
 
-static usage_problem access(rma_epochs *w, int32_t target)
+static usage_args_problem access(rma_epochs *w, int32_t target)
 {
     if (w->lock_all || w->locked[target] || w->start_open)
         return USAGE_OK;
@@ -35,7 +35,7 @@ static usage_problem access(rma_epochs *w, int32_t target)
 }
 
 /* Opens the flag *open unless it is open already. */
-static usage_problem open_once(uint8_t *open)
+static usage_args_problem open_once(uint8_t *open)
 {
     if (*open)
         return USAGE_RMA_EPOCH_TWICE;
@@ -43,7 +43,7 @@ static usage_problem open_once(uint8_t *open)
     return USAGE_OK;
 }
 
-static usage_problem close_open(uint8_t *open)
+static usage_args_problem close_open(uint8_t *open)
 {
     if (!*open)
         return USAGE_RMA_CLOSE_UNOPENED;
@@ -51,7 +51,7 @@ static usage_problem close_open(uint8_t *open)
     return USAGE_OK;
 }
 
-usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target)
+usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int32_t target)
 {
     int targeted = action == RMA_LOCK || action == RMA_UNLOCK || action == RMA_ACCESS ||
                    action == RMA_FLUSH;

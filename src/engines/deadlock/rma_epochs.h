@@ -10,7 +10,7 @@
 #include "usage_args.h"
 
 /* What a call does to the epochs of its window. */
-typedef enum rma_action {
+typedef enum rma_epochs_action {
     RMA_FENCE = 0,  /* MPI_Win_fence without MPI_MODE_NOSUCCEED: ends an epoch, opens one */
     RMA_FENCE_LAST, /* MPI_Win_fence with MPI_MODE_NOSUCCEED: ends the fence epoch only */
     RMA_START,      /* opens an access epoch (PSCW) */
@@ -25,7 +25,7 @@ typedef enum rma_action {
     RMA_FLUSH,      /* Win_flush, Win_flush_local to one target: needs its lock or Lock_all */
     RMA_FLUSH_ALL,  /* Win_flush_all, Win_flush_local_all: need a lock or Lock_all */
     RMA_FREE        /* MPI_Win_free: every epoch must be closed */
-} rma_action;
+} rma_epochs_action;
 
 /* The epochs one rank has open on one window. `locked` is caller storage of `targets` bytes (one
  * per rank of the window's group), zeroed with the rest when the window is made. */
@@ -42,6 +42,6 @@ typedef struct rma_epochs {
  * RMA_ACCESS and RMA_FLUSH) and returns the problem it shows, or USAGE_OK. A call with a problem
  * changes no state, except that an epoch opened twice stays open once. A target outside the group
  * (an argument error MPI reports, or MPI_PROC_NULL) is not checked. O(1), allocation-free. */
-usage_problem rma_epochs_step(rma_epochs *w, rma_action action, int32_t target);
+usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int32_t target);
 
 #endif

@@ -14,17 +14,17 @@ int rma_locks_about(uint16_t func)
            func == CHECK_FN_WIN_FREE;
 }
 
-int rma_locks_request_of(const check_event *ev, uint32_t comm, rma_lock_request *req)
+int rma_locks_request_of(const check_event *ev, uint32_t comm, rma_locks_request *req)
 {
     if (ev->kind != CHECK_EV_ENTER)
         return 0;
     if (ev->func == CHECK_FN_WIN_LOCK_ALL) {
-        *req = (rma_lock_request){comm, RMA_LOCK_EVERY_TARGET, ev->rank, 0};
+        *req = (rma_locks_request){comm, RMA_LOCK_EVERY_TARGET, ev->rank, 0};
         return 1;
     }
     if (ev->func != CHECK_FN_WIN_LOCK || ev->peer < 0)
         return 0;
-    *req = (rma_lock_request){comm, ev->peer, ev->rank, ev->count == RMA_LOCK_EXCLUSIVE};
+    *req = (rma_locks_request){comm, ev->peer, ev->rank, ev->count == RMA_LOCK_EXCLUSIVE};
     return 1;
 }
 
@@ -33,7 +33,7 @@ static void drop(rma_locks *l, uint32_t comm, int32_t rank, int all, int32_t tar
 {
     size_t kept = 0;
     for (size_t i = 0; i < l->n; i++) {
-        const rma_lock_hold *h = &l->holds[i];
+        const rma_locks_hold *h = &l->holds[i];
         if (h->comm != comm || h->rank != rank || (!all && h->target != target))
             l->holds[kept++] = *h;
     }
@@ -48,8 +48,8 @@ int rma_locks_record(rma_locks *l, uint32_t comm, const check_event *ev)
         if (mg_array_reserve((void **)&l->holds, &l->cap, l->n + 1, sizeof *l->holds))
             return MG_ENOMEM;
         int every = ev->func == CHECK_FN_WIN_LOCK_ALL;
-        l->holds[l->n++] = (rma_lock_hold){comm, every ? RMA_LOCK_EVERY_TARGET : ev->peer, ev->rank,
-                                           !every && ev->count == RMA_LOCK_EXCLUSIVE};
+        l->holds[l->n++] = (rma_locks_hold){comm, every ? RMA_LOCK_EVERY_TARGET : ev->peer,
+                                            ev->rank, !every && ev->count == RMA_LOCK_EXCLUSIVE};
     } else if (ev->kind == CHECK_EV_ENTER && ev->func == CHECK_FN_WIN_UNLOCK) {
         drop(l, comm, ev->rank, 0, ev->peer);
     } else if (ev->kind == CHECK_EV_ENTER && ev->func == CHECK_FN_WIN_UNLOCK_ALL) {
@@ -60,7 +60,7 @@ int rma_locks_record(rma_locks *l, uint32_t comm, const check_event *ev)
     return MG_OK;
 }
 
-static int conflicts(const rma_lock_hold *h, const rma_lock_request *req)
+static int conflicts(const rma_locks_hold *h, const rma_locks_request *req)
 {
     return h->comm == req->comm && h->rank != req->rank &&
            (h->target == req->target || h->target == RMA_LOCK_EVERY_TARGET ||
@@ -68,7 +68,7 @@ static int conflicts(const rma_lock_hold *h, const rma_lock_request *req)
            (h->exclusive || req->exclusive);
 }
 
-int rma_locks_next_blocker(const rma_locks *l, const rma_lock_request *req, size_t *from,
+int rma_locks_next_blocker(const rma_locks *l, const rma_locks_request *req, size_t *from,
                            int32_t *holder)
 {
     for (; *from < l->n; (*from)++) {

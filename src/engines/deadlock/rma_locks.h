@@ -23,37 +23,37 @@ enum { RMA_LOCK_SHARED = 0, RMA_LOCK_EXCLUSIVE = 1 };
 #define RMA_LOCK_EVERY_TARGET (-1)
 
 /* One lock a rank holds. */
-typedef struct rma_lock_hold {
+typedef struct rma_locks_hold {
     uint32_t comm;        /* comm_table index of the window's id */
     int32_t target, rank; /* world ranks; target RMA_LOCK_EVERY_TARGET for Lock_all */
     uint8_t exclusive;
-} rma_lock_hold;
+} rma_locks_hold;
 
 /* The locks held now, zeroed to start. */
 typedef struct rma_locks {
-    rma_lock_hold *holds;
+    rma_locks_hold *holds;
     size_t n, cap;
 } rma_locks;
 
 /* A lock request as the model waits on it. */
-typedef struct rma_lock_request {
+typedef struct rma_locks_request {
     uint32_t comm;
     int32_t target, rank; /* target RMA_LOCK_EVERY_TARGET for Lock_all */
     uint8_t exclusive;
-} rma_lock_request;
+} rma_locks_request;
 
 /* 1 for the functions whose records change locks or wait for one. Pure. */
 int rma_locks_about(uint16_t func);
 /* 1 and *req for the entry of Win_lock (to a target other than MPI_PROC_NULL) or Win_lock_all
  * on window comm; 0 for any other record. Pure. */
-int rma_locks_request_of(const check_event *ev, uint32_t comm, rma_lock_request *req);
+int rma_locks_request_of(const check_event *ev, uint32_t comm, rma_locks_request *req);
 /* Applies a record of the window comm: the exit of a granted Win_lock or Win_lock_all adds the
  * caller's hold, the entry of Win_unlock or Win_unlock_all and the exit of Win_free drop it.
  * Other records are ignored. Errors: MG_ENOMEM (the hold is not kept: its waiters get no arc). */
 int rma_locks_record(rma_locks *l, uint32_t comm, const check_event *ev);
 /* The next holder at or after *from whose lock conflicts with req: 1, its world rank in *holder
  * and *from past it; 0 when there is none. Start with *from = 0. */
-int rma_locks_next_blocker(const rma_locks *l, const rma_lock_request *req, size_t *from,
+int rma_locks_next_blocker(const rma_locks *l, const rma_locks_request *req, size_t *from,
                            int32_t *holder);
 /* A deep copy into *dst (for probing). Errors: MG_ENOMEM (*dst empty). */
 int rma_locks_clone(const rma_locks *src, rma_locks *dst);

@@ -7,20 +7,20 @@
  * window's communicator id. */
 enum { TAG_POSTED = 1, TAG_COMPLETED = 2 };
 
-int rma_waits_role(uint16_t func, rma_wait_role *role)
+int rma_waits_role(uint16_t func, rma_waits_role_kind *role)
 {
     switch (func) {
     case CHECK_FN_WIN_POST:
-        *role = (rma_wait_role){.waits = 0, .tag = TAG_POSTED};
+        *role = (rma_waits_role_kind){.waits = 0, .tag = TAG_POSTED};
         return 1;
     case CHECK_FN_WIN_START:
-        *role = (rma_wait_role){.waits = 1, .tag = TAG_POSTED};
+        *role = (rma_waits_role_kind){.waits = 1, .tag = TAG_POSTED};
         return 1;
     case CHECK_FN_WIN_COMPLETE:
-        *role = (rma_wait_role){.waits = 0, .tag = TAG_COMPLETED};
+        *role = (rma_waits_role_kind){.waits = 0, .tag = TAG_COMPLETED};
         return 1;
     case CHECK_FN_WIN_WAIT:
-        *role = (rma_wait_role){.waits = 1, .tag = TAG_COMPLETED};
+        *role = (rma_waits_role_kind){.waits = 1, .tag = TAG_COMPLETED};
         return 1;
     default:
         return 0;

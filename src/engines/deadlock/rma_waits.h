@@ -15,13 +15,13 @@
 #include <stdint.h>
 
 /* What one PSCW call does in the model. */
-typedef struct rma_wait_role {
+typedef struct rma_waits_role_kind {
     uint8_t waits; /* 1: blocking receives from every rank of the group; 0: buffered sends */
     int32_t tag;   /* the message's tag on the window's communicator */
-} rma_wait_role;
+} rma_waits_role_kind;
 
 /* 1 and *role for Win_post, Win_start, Win_complete and Win_wait; 0 for any other function.
  * Pure. */
-int rma_waits_role(uint16_t func, rma_wait_role *role);
+int rma_waits_role(uint16_t func, rma_waits_role_kind *role);
 
 #endif

@@ -87,7 +87,7 @@ struct tbon_leaf {
     uint32_t n_comms;
     tbon_leaf_call *completed; /* for the stage below: tbon_leaf_take_completed */
     uint64_t *requests;        /* the arrays of the Wait/Test record read last (with_requests) */
-    check_status *statuses;
+    check_event_status *statuses;
     size_t cap_requests, cap_statuses;
     size_t n_completed, cap_completed;
     tbon_leaf_counts counts;
@@ -195,7 +195,7 @@ static int known_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
 static void note_comm(tbon_leaf *leaf, const check_event *ev)
 {
     uint32_t known;
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     if (ev->kind == CHECK_EV_EXIT && info && info->creates_comm && ev->aux != CHECK_COMM_NULL &&
         !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->n_ranks && ev->n_local == ev->n_ranks &&
         leaf->n_comms < COMMS_MAX && !known_comm(leaf, ev->aux, &known)) {
@@ -229,7 +229,7 @@ static int nonblocking(const check_event *ev)
  * communicator. */
 static int summarizable(const check_event *ev)
 {
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD && info &&
            info->klass == CHECK_CLASS_COLL && !info->creates_comm &&
            !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
@@ -250,7 +250,7 @@ static int same_collective(const check_event *a, const check_event *b)
  * through from then on. */
 static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2])
 {
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     peers[0] = ev->peer;
     peers[1] = CHECK_PROC_NULL;
     switch (info ? info->klass : CHECK_CLASS_OTHER) {
@@ -281,7 +281,7 @@ static int to_window(tbon_leaf *leaf, int32_t rank);
 
 int tbon_leaf_awaits_answer(const check_event *ev)
 {
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     return ev->kind == CHECK_EV_EXIT && info &&
            ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
             info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT ||
@@ -341,7 +341,7 @@ static int hold(leaf_rank *r, const uint8_t *record, size_t len)
 static void forget_completed(p2p_match *pm)
 {
     const uint32_t *done;
-    const p2p_type_issue *issues;
+    const p2p_match_type_issue *issues;
     size_t n;
     p2p_match_drain(pm, &done, &n);
     p2p_match_drain_type_issues(pm, &issues, &n);
@@ -387,7 +387,7 @@ static void settle_slot(tbon_leaf *leaf, leaf_slot *s, uint8_t fate)
  * see both to pair them. */
 static void slot_up(tbon_leaf *leaf, leaf_rank *r, leaf_slot *s)
 {
-    p2p_op *o = &leaf->matcher.ops[s->op];
+    p2p_match_op *o = &leaf->matcher.ops[s->op];
     if (o->state == P2P_MATCHED) {
         leaf_rank *pr = rank_of(leaf, (int32_t)leaf->matcher.ops[o->partner].owner);
         settle_slot(leaf, slot_of_op(pr, o->partner), FATE_UP);
@@ -476,19 +476,19 @@ static int taint_by(tbon_leaf *leaf, const check_event *ev)
 /* Posts the call of ev to the matcher for its rank, *op. */
 static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uint32_t *op)
 {
-    p2p_post post = {.rank = ev->rank,
-                     .peer = ev->peer,
-                     .tag = ev->tag,
-                     .comm = comm_index,
-                     .func = ev->func,
-                     .mode = check_event_func_describe(ev->func)->mode,
-                     .seq = ev->seq,
-                     .callsite = ev->callsite,
-                     .count = ev->count,
-                     .type_hash = ev->type_hash,
-                     .type_elems = ev->type_elems,
-                     .type_period = ev->type_period,
-                     .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
+    p2p_match_post post = {.rank = ev->rank,
+                           .peer = ev->peer,
+                           .tag = ev->tag,
+                           .comm = comm_index,
+                           .func = ev->func,
+                           .mode = check_event_func_describe(ev->func)->mode,
+                           .seq = ev->seq,
+                           .callsite = ev->callsite,
+                           .count = ev->count,
+                           .type_hash = ev->type_hash,
+                           .type_elems = ev->type_elems,
+                           .type_period = ev->type_period,
+                           .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
     int rc = check_event_func_describe(ev->func)->klass == CHECK_CLASS_RECV ||
                      check_event_func_describe(ev->func)->klass == CHECK_CLASS_IRECV
                  ? p2p_match_post_recv(&leaf->matcher, &post, op)
@@ -512,7 +512,7 @@ static int open_slot(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index
     if (rc) {
         return rc;
     }
-    p2p_op *o = &leaf->matcher.ops[s->op];
+    p2p_match_op *o = &leaf->matcher.ops[s->op];
     o->owner_item = LEAF_SLOT_OP;
     s->request = nonblocking(ev) ? ev->request : 0;
     s->exit_seq = 0;
@@ -628,7 +628,7 @@ static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
     if (!ps || !ps->done) {
         return MG_OK;
     }
-    const p2p_post *send = &pm->ops[s->op].p, *recv = &pm->ops[partner_op].p;
+    const p2p_match_post *send = &pm->ops[s->op].p, *recv = &pm->ops[partner_op].p;
     if (pm->ops[s->op].kind == P2P_RECV) {
         send = &pm->ops[partner_op].p;
         recv = &pm->ops[s->op].p;
@@ -646,7 +646,7 @@ static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
 static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev,
                             const uint8_t *record)
 {
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
         info->completion != CHECK_COMPLETE_SOME) {
         return MG_OK;
@@ -676,7 +676,7 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
 static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint8_t *record)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     uint32_t comm_index;
     if (ev->kind == CHECK_EV_EXIT && r->exit_owed && ev->func == r->slots[r->n_slots - 1].func) {
         size_t k = r->n_slots - 1;
@@ -769,7 +769,7 @@ static int record_fate(tbon_leaf *leaf, leaf_rank *r, const check_event *ev, con
             return MG_OK;
         }
     }
-    const check_func_info *info = check_event_func_describe(ev->func);
+    const check_event_func_info *info = check_event_func_describe(ev->func);
     if (!info || (info->klass != CHECK_CLASS_WAIT && info->klass != CHECK_CLASS_TEST)) {
         return MG_OK;
     }

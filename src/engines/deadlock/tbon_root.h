@@ -34,8 +34,8 @@ int32_t tbon_root_owner(const tbon_root *root, int32_t rank);
  * MG_EINVAL (a rank outside the world), MG_ENOMEM. */
 int tbon_root_note(tbon_root *root, const check_event *ev);
 /* Per rank of the world: the sequence number of the last record noted (0: none), what the
- * root has of the rank against what the rank published (check_readings.seen). Valid while the
- * root lives. */
+ * root has of the rank against what the rank published (check_policy_readings.seen). Valid while
+ * the root lives. */
 const uint64_t *tbon_root_seen(const tbon_root *root);
 /* The noted calls the detector's model has left by now, each once: *out (the module's array,
  * valid until the next call into it) gets *n of them. Errors: MG_ENOMEM. */

@@ -70,7 +70,7 @@ typedef struct type_match_issue {
 /* Checks the signatures a collective's members passed: rooted forms each member against the root,
  * all-to-all and all-gather forms each pair (one reference for the uniform forms, where equality
  * is transitive; every pair for the V and W forms), reductions every member against the first
- * plus the op/type rule, and MPI_IN_PLACE where it is forbidden. `func` is a check_func
+ * plus the op/type rule, and MPI_IN_PLACE where it is forbidden. `func` is a check_event_func
  * (blocking or nonblocking); Barrier and the neighbourhood collectives have nothing to check.
  * Writes up to `cap` issues in member order and the total count in *n_issues. O(size) for the
  * uniform forms, O(size^2) (the size of the input) for the V and W forms.

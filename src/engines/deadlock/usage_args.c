@@ -1,7 +1,7 @@
 /* Argument checks (usage_args.h). */
 #include "usage_args.h"
 
-static usage_problem check_message(const usage_call *c)
+static usage_args_problem check_message(const usage_args_call *c)
 {
     if (c->count < 0) {
         return USAGE_COUNT_NEGATIVE;
@@ -18,9 +18,9 @@ static usage_problem check_message(const usage_call *c)
     return c->buffer_null && c->count > 0 ? USAGE_BUFFER_NULL : USAGE_OK;
 }
 
-static usage_problem check_peer(const usage_call *c)
+static usage_args_problem check_peer(const usage_args_call *c)
 {
-    usage_problem out_of_range = c->peer_is_root ? USAGE_ROOT_RANGE : USAGE_RANK_RANGE;
+    usage_args_problem out_of_range = c->peer_is_root ? USAGE_ROOT_RANGE : USAGE_RANK_RANGE;
     switch (c->peer_kind) {
     case USAGE_RANK_ANY_SOURCE:
         return c->any_source_allowed ? USAGE_OK : out_of_range;
@@ -31,7 +31,7 @@ static usage_problem check_peer(const usage_call *c)
     }
 }
 
-static usage_problem check_tag(const usage_call *c)
+static usage_args_problem check_tag(const usage_args_call *c)
 {
     if (c->tag_is_any) {
         return c->any_tag_allowed ? USAGE_OK : USAGE_TAG_RANGE;
@@ -39,7 +39,7 @@ static usage_problem check_tag(const usage_call *c)
     return c->tag < 0 || c->tag > c->tag_ub ? USAGE_TAG_RANGE : USAGE_OK;
 }
 
-usage_problem usage_args_check(const usage_call *call)
+usage_args_problem usage_args_check(const usage_args_call *call)
 {
     if (call->comm_null) {
         return USAGE_COMM_NULL;
@@ -47,7 +47,7 @@ usage_problem usage_args_check(const usage_call *call)
     if (call->comm_freed) {
         return USAGE_COMM_FREED;
     }
-    usage_problem p = call->has_message ? check_message(call) : USAGE_OK;
+    usage_args_problem p = call->has_message ? check_message(call) : USAGE_OK;
     if (p == USAGE_OK && call->has_peer) {
         p = check_peer(call);
     }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Values are part of the capture stream (a record's aux): append only. */
-typedef enum usage_problem {
+typedef enum usage_args_problem {
     USAGE_OK = 0,
     USAGE_COMM_NULL,        /* MPI_COMM_NULL as the communicator */
     USAGE_COUNT_NEGATIVE,   /* a negative count */
@@ -36,26 +36,26 @@ typedef enum usage_problem {
     USAGE_GROUP_FREED,         /* a group already freed (a copy of its handle) */
     USAGE_WIN_FREED,           /* a window already freed (a copy of its handle) */
     USAGE_PROBLEM_END
-} usage_problem;
+} usage_args_problem;
 
 /* What a datatype is, as the capture module knows it. */
-typedef enum usage_type_state {
+typedef enum usage_args_type_state {
     USAGE_TYPE_UNKNOWN = 0, /* not seen made (not checked) */
     USAGE_TYPE_COMMITTED,   /* predefined, or derived and committed */
     USAGE_TYPE_MADE,        /* derived, not committed yet */
     USAGE_TYPE_RELEASED,    /* freed */
     USAGE_TYPE_IS_NULL      /* MPI_DATATYPE_NULL */
-} usage_type_state;
+} usage_args_type_state;
 
 /* How a peer or root argument reads: a rank, or one of MPI's special values. */
-typedef enum usage_rank_kind {
+typedef enum usage_args_rank_kind {
     USAGE_RANK = 0,
     USAGE_RANK_ANY_SOURCE,
     USAGE_RANK_PROC_NULL
-} usage_rank_kind;
+} usage_args_rank_kind;
 
 /* One call's arguments. Fields a call does not have stay zero (has_* 0). */
-typedef struct usage_call {
+typedef struct usage_args_call {
     uint8_t comm_null, comm_freed;
     /* the message: count x type in buffer (buffer_null: the pointer is NULL) */
     uint8_t has_message, buffer_null, type_state;
@@ -71,12 +71,12 @@ typedef struct usage_call {
     /* a tag, against tag_ub; tag_is_any: the tag is MPI_ANY_TAG */
     uint8_t has_tag, tag_is_any, any_tag_allowed;
     int64_t tag, tag_ub;
-} usage_call;
+} usage_args_call;
 
 /* The first problem of the call, in the order of the enum (the communicator first), or USAGE_OK.
  * A problem a rooted collective's non-root members cannot have (their root argument still
  * counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
-usage_problem usage_args_check(const usage_call *call);
+usage_args_problem usage_args_check(const usage_args_call *call);
 
 /* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's
  * finding kind; "unknown" for another value. */

@@ -63,16 +63,16 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
             if (!keep[v] || in_knot != (pass == 0)) {
                 continue;
             }
-            const wg_node *x = &g->nodes[v];
-            dl_call c = {.rank = v,
-                         .func = x->func,
-                         .state = x->state,
-                         .in_knot = (uint8_t)in_knot,
-                         .comm = x->comm,
-                         .peer = x->peer,
-                         .tag = x->tag,
-                         .root = CHECK_NO_ROOT,
-                         .callsite = x->callsite};
+            const wait_graph_node *x = &g->nodes[v];
+            dl_finding_call c = {.rank = v,
+                                 .func = x->func,
+                                 .state = x->state,
+                                 .in_knot = (uint8_t)in_knot,
+                                 .comm = x->comm,
+                                 .peer = x->peer,
+                                 .tag = x->tag,
+                                 .root = CHECK_NO_ROOT,
+                                 .callsite = x->callsite};
             uint32_t wi = det->ranks[v].wait;
             if (wi != DL_NONE) {
                 c.root = det->waits[wi].root;
@@ -102,11 +102,11 @@ static size_t release_buffered(deadlock_detector *det, const or_knot_result *res
             continue;
         }
         for (uint32_t i = 0; i < det->waits[wi].n_items; i++) {
-            dl_item *it = &det->waits[wi].items[i];
+            detector_state_item *it = &det->waits[wi].items[i];
             if (it->type != ITEM_P2P || it->done || it->ref == P2P_NONE) {
                 continue;
             }
-            p2p_op *o = &det->p2p.ops[it->ref];
+            p2p_match_op *o = &det->p2p.ops[it->ref];
             if (o->kind == P2P_SEND &&
                 (o->p.mode == CHECK_MODE_STANDARD || o->p.mode == CHECK_MODE_READY)) {
                 o->owner = P2P_NONE;

@@ -22,7 +22,7 @@ void wait_graph_free(wait_graph *g)
     wait_graph_init(g);
 }
 
-int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id)
+int wait_graph_add_node(wait_graph *g, const wait_graph_node *node, uint32_t *id)
 {
     if (g->n_nodes >= WG_GONE - 1) {
         return MG_ERANGE;
@@ -43,7 +43,7 @@ int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to)
     if (mg_array_reserve((void **)&g->arcs, &g->cap_arcs, g->n_arcs + 1, sizeof *g->arcs)) {
         return MG_ENOMEM;
     }
-    g->arcs[g->n_arcs++] = (wg_arc){from, to};
+    g->arcs[g->n_arcs++] = (wait_graph_arc){from, to};
     return MG_OK;
 }
 
@@ -51,7 +51,7 @@ int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to)
 static int sort_arcs(wait_graph *g)
 {
     uint32_t *start = calloc(g->n_nodes + 1, sizeof *start);
-    wg_arc *sorted = malloc((g->n_arcs ? g->n_arcs : 1) * sizeof *sorted);
+    wait_graph_arc *sorted = malloc((g->n_arcs ? g->n_arcs : 1) * sizeof *sorted);
     if (!start || !sorted) {
         free(start);
         free(sorted);
@@ -112,7 +112,7 @@ int wait_graph_finish(wait_graph *g)
         if (renum[to] == WG_GONE) {
             continue;
         }
-        g->arcs[m++] = (wg_arc){renum[from], renum[to]};
+        g->arcs[m++] = (wait_graph_arc){renum[from], renum[to]};
     }
     g->n_arcs = m;
     for (size_t v = 0; v < n; v++) {

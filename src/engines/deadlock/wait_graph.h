@@ -9,25 +9,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum wg_node_type {
+enum wait_graph_node_type {
     WG_PROCESS = 1, /* an MPI process: rank */
     WG_REQUEST,    /* a request of a multi-completion (Waitall/Waitany/...): rank, aux=request id */
     WG_ANY_SOURCE, /* "a message from any member of comm" (wildcard receive) */
     WG_COLLECTIVE  /* "every missing member of slot aux of comm" (collective call) */
 };
 
-enum wg_semantic { WG_AND = 0, WG_OR = 1 };
+enum wait_graph_semantic { WG_AND = 0, WG_OR = 1 };
 
-enum wg_state {
+enum wait_graph_state {
     WG_BLOCKED = 0, /* waits according to its arcs */
     WG_RUNNING,     /* a process that is not blocked: releases its waiters */
     WG_TERMINATED   /* a process that finalized, aborted or vanished: releases nobody */
 };
 
-typedef struct wg_node {
-    uint8_t type;    /* wg_node_type */
-    uint8_t sem;     /* wg_semantic of the outgoing arcs */
-    uint8_t state;   /* wg_state (intermediate nodes are WG_BLOCKED) */
+typedef struct wait_graph_node {
+    uint8_t type;    /* wait_graph_node_type */
+    uint8_t sem;     /* wait_graph_semantic of the outgoing arcs */
+    uint8_t state;   /* wait_graph_state (intermediate nodes are WG_BLOCKED) */
     uint8_t in_knot; /* set by or_knot_analyze */
     /* process: its blocked (or terminal) call; request: the receive; collective: the call */
     uint16_t func;
@@ -37,16 +37,16 @@ typedef struct wg_node {
     uint64_t comm;     /* communicator id (request, any-source, collective, process call) */
     uint64_t aux;      /* request id (request), slot number (collective) */
     uint64_t callsite; /* process: call site of the blocked call; request: of the receive */
-} wg_node;
+} wait_graph_node;
 
-typedef struct wg_arc {
+typedef struct wait_graph_arc {
     uint32_t from, to;
-} wg_arc;
+} wait_graph_arc;
 
 typedef struct wait_graph {
-    wg_node *nodes;
+    wait_graph_node *nodes;
     size_t n_nodes, cap_nodes;
-    wg_arc *arcs; /* sorted by `from` after wait_graph_finish */
+    wait_graph_arc *arcs; /* sorted by `from` after wait_graph_finish */
     size_t n_arcs, cap_arcs;
     uint32_t *out_start; /* n_nodes + 1 offsets into arcs, after wait_graph_finish */
 } wait_graph;
@@ -54,7 +54,7 @@ typedef struct wait_graph {
 void wait_graph_init(wait_graph *g);
 void wait_graph_free(wait_graph *g);
 /* Appends a node; *id gets its index. Errors: MG_ENOMEM, MG_ERANGE (2^32 - 1 nodes). */
-int wait_graph_add_node(wait_graph *g, const wg_node *node, uint32_t *id);
+int wait_graph_add_node(wait_graph *g, const wait_graph_node *node, uint32_t *id);
 /* Appends an arc whose type is the semantic of `from`. Errors: MG_EINVAL, MG_ENOMEM. */
 int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to);
 /* Removes the intermediate nodes with exactly one incoming and one outgoing arc (paper §4.2,

@@ -42,14 +42,14 @@ int wait_state_next_ready(deadlock_detector *det, int32_t *rank)
     return 1;
 }
 
-static int wait_satisfied(const dl_wait *w)
+static int wait_satisfied(const detector_state_wait *w)
 {
     return w->any ? w->remaining < w->n_items || w->n_items == 0 : w->remaining == 0;
 }
 
 void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item)
 {
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     if (w->items[item].done) {
         return;
     }
@@ -64,7 +64,7 @@ void wait_state_item_done(deadlock_detector *det, uint32_t wi, uint32_t item)
 
 void wait_state_item_undone(deadlock_detector *det, uint32_t wi, uint32_t item)
 {
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     if (!w->items[item].done) {
         return;
     }
@@ -83,7 +83,7 @@ void wait_state_wake_completed(deadlock_detector *det)
     while (det->p2p.n_completed) {
         p2p_match_drain(&det->p2p, &ops, &n);
         for (size_t i = 0; i < n; i++) {
-            p2p_op *o = &det->p2p.ops[ops[i]];
+            p2p_match_op *o = &det->p2p.ops[ops[i]];
             if (o->owner != P2P_NONE) {
                 wait_state_item_done(det, o->owner, o->owner_item);
             }
@@ -103,7 +103,7 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
             continue;
         }
         for (uint32_t i = 0; i < det->waits[wi].n_items; i++) {
-            dl_item *it = &det->waits[wi].items[i];
+            detector_state_item *it = &det->waits[wi].items[i];
             if (it->type != ITEM_COLL || it->ref != comm) {
                 continue;
             }
@@ -117,15 +117,15 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
 }
 
 /* A send to dest was queued: a Probe of dest waiting for it completes. */
-void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send)
+void wait_state_wake_probe(deadlock_detector *det, const p2p_match_post *send)
 {
     uint32_t wi = det->ranks[send->peer].wait;
     if (wi == DL_NONE) {
         return;
     }
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     for (uint32_t i = 0; i < w->n_items; i++) {
-        dl_item *it = &w->items[i];
+        detector_state_item *it = &w->items[i];
         if (it->type == ITEM_PROBE && !it->done && it->ref == send->comm &&
             (it->peer == CHECK_ANY_SOURCE || it->peer == send->rank) &&
             (it->tag == CHECK_ANY_TAG || it->tag == send->tag)) {
@@ -149,7 +149,7 @@ int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint3
     } else {
         det->free_wait = det->waits[wi].next_free;
     }
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     memset(w, 0, sizeof *w);
     w->rank = ev->rank;
     w->func = ev->func;
@@ -166,10 +166,10 @@ int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint3
     return MG_OK;
 }
 
-int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item)
+int wait_state_add(deadlock_detector *det, uint32_t wi, const detector_state_item *item)
 {
-    dl_wait *w = &det->waits[wi];
-    dl_item *p = realloc(w->items, (w->n_items + 1) * sizeof *p);
+    detector_state_wait *w = &det->waits[wi];
+    detector_state_item *p = realloc(w->items, (w->n_items + 1) * sizeof *p);
     if (!p) {
         return MG_ENOMEM;
     }
@@ -188,13 +188,13 @@ int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item)
 /* Drops wait wi: the ops a blocking call posted itself (request 0) are released. */
 void wait_state_free(deadlock_detector *det, uint32_t wi)
 {
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     for (uint32_t i = 0; i < w->n_items; i++) {
-        dl_item *it = &w->items[i];
+        detector_state_item *it = &w->items[i];
         if (it->type != ITEM_P2P || it->ref == P2P_NONE) {
             continue;
         }
-        p2p_op *o = &det->p2p.ops[it->ref];
+        p2p_match_op *o = &det->p2p.ops[it->ref];
         if (o->owner == wi) {
             o->owner = P2P_NONE;
             o->owner_item = P2P_NONE;
@@ -225,7 +225,7 @@ void wait_state_satisfy(deadlock_detector *det, int32_t rank)
 /* Makes wi the rank's current wait and counts it blocked unless already satisfied. */
 void wait_state_commit(deadlock_detector *det, uint32_t wi)
 {
-    dl_wait *w = &det->waits[wi];
+    detector_state_wait *w = &det->waits[wi];
     w->satisfied = (uint8_t)wait_satisfied(w);
     if (!w->satisfied) {
         det->blocked++;

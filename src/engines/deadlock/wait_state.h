@@ -10,7 +10,7 @@ int wait_state_blocked(const deadlock_detector *det, int32_t rank);
 /* A new wait for the call of ev (any: satisfied by one item); *out gets its index. */
 int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out);
 /* Appends an item; a pending p2p item points its op back at the wait. Errors: MG_ENOMEM. */
-int wait_state_add(deadlock_detector *det, uint32_t wi, const dl_item *item);
+int wait_state_add(deadlock_detector *det, uint32_t wi, const detector_state_item *item);
 /* Counts rank's wait satisfied whatever its items say (no-op when the rank is not blocked): the
  * rank ended, or went on from it though the records that show why never came. */
 void wait_state_satisfy(deadlock_detector *det, int32_t rank);
@@ -29,7 +29,7 @@ void wait_state_wake_completed(deadlock_detector *det);
  * slot was opened again. */
 void wait_state_wake_collective(deadlock_detector *det, uint32_t comm);
 /* A send was queued: completes a probe of its destination that it satisfies. */
-void wait_state_wake_probe(deadlock_detector *det, const p2p_post *send);
+void wait_state_wake_probe(deadlock_detector *det, const p2p_match_post *send);
 /* Takes the next rank of the work list: 1 and *rank, or 0 when empty. */
 int wait_state_next_ready(deadlock_detector *det, int32_t *rank);
 

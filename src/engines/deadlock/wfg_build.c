@@ -31,11 +31,11 @@ static int any_node(builder *b, uint32_t comm, uint32_t *node)
     if (key_map_get(&b->shared, comm, ANY_NODE_KEY, node)) {
         return MG_OK;
     }
-    wg_node n = {.type = WG_ANY_SOURCE,
-                 .sem = WG_OR,
-                 .state = WG_BLOCKED,
-                 .rank = -1,
-                 .comm = comm_table_id(&b->det->comms, comm)};
+    wait_graph_node n = {.type = WG_ANY_SOURCE,
+                         .sem = WG_OR,
+                         .state = WG_BLOCKED,
+                         .rank = -1,
+                         .comm = comm_table_id(&b->det->comms, comm)};
     int rc = wait_graph_add_node(b->g, &n, node);
     rc = rc ? rc : key_map_put(&b->shared, comm, ANY_NODE_KEY, *node);
     return rc ? rc : arcs_to_members(b, *node, comm);
@@ -47,14 +47,14 @@ static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, ui
     if (key_map_get(&b->shared, comm, slot, node)) {
         return MG_OK;
     }
-    coll_slot *s = coll_match_slot(&b->det->coll, comm, slot);
-    wg_node n = {.type = WG_COLLECTIVE,
-                 .sem = WG_AND,
-                 .state = WG_BLOCKED,
-                 .rank = -1,
-                 .func = s ? s->first.func : func,
-                 .comm = comm_table_id(&b->det->comms, comm),
-                 .aux = slot};
+    coll_match_entry *s = coll_match_slot(&b->det->coll, comm, slot);
+    wait_graph_node n = {.type = WG_COLLECTIVE,
+                         .sem = WG_AND,
+                         .state = WG_BLOCKED,
+                         .rank = -1,
+                         .func = s ? s->first.func : func,
+                         .comm = comm_table_id(&b->det->comms, comm),
+                         .aux = slot};
     int rc = wait_graph_add_node(b->g, &n, node);
     rc = rc ? rc : key_map_put(&b->shared, comm, slot, *node);
     uint32_t size = comm_table_size(&b->det->comms, comm);
@@ -71,7 +71,8 @@ static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, ui
  * its only pending item, else through a request node (paper Fig. 7, labelled by `request`: the
  * Irecv's function, request id, tag and call site), or to the shared node of a large
  * communicator. */
-static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg_node *request)
+static int wildcard(builder *b, uint32_t from, int only, uint32_t comm,
+                    const wait_graph_node *request)
 {
     uint32_t target;
     if (comm_table_size(&b->det->comms, comm) > b->det->prm.inline_or_max) {
@@ -87,30 +88,30 @@ static int wildcard(builder *b, uint32_t from, int only, uint32_t comm, const wg
     return rc ? rc : arcs_to_members(b, target, comm);
 }
 
-static rma_lock_request lock_request(const dl_item *it, int32_t waiter)
+static rma_locks_request lock_request(const detector_state_item *it, int32_t waiter)
 {
-    return (rma_lock_request){it->ref, it->peer, waiter, (uint8_t)it->tag};
+    return (rma_locks_request){it->ref, it->peer, waiter, (uint8_t)it->tag};
 }
 
 /* 1 when the item of rank's wait may still complete without anyone else acting (see
  * p2p_match_may_complete; a lock no one holds in conflict). */
-static int item_free(const deadlock_detector *det, int32_t rank, const dl_item *it)
+static int item_free(const deadlock_detector *det, int32_t rank, const detector_state_item *it)
 {
     if (it->type == ITEM_LOCK) {
         size_t from = 0;
         int32_t holder;
-        rma_lock_request req = lock_request(it, rank);
+        rma_locks_request req = lock_request(it, rank);
         return !rma_locks_next_blocker(&det->locks, &req, &from, &holder);
     }
     return it->done || (it->type == ITEM_P2P && p2p_match_may_complete(&det->p2p, it->ref));
 }
 
 /* Arcs to every holder of a lock that conflicts with the request (AND: all must unlock). */
-static int lock_arcs(builder *b, uint32_t from, const dl_item *it)
+static int lock_arcs(builder *b, uint32_t from, const detector_state_item *it)
 {
     size_t next = 0;
     int32_t holder;
-    rma_lock_request req = lock_request(it, (int32_t)from);
+    rma_locks_request req = lock_request(it, (int32_t)from);
     int rc = MG_OK;
     while (!rc && rma_locks_next_blocker(&b->det->locks, &req, &next, &holder)) {
         rc = wait_graph_add_arc(b->g, from, (uint32_t)holder);
@@ -118,7 +119,7 @@ static int lock_arcs(builder *b, uint32_t from, const dl_item *it)
     return rc;
 }
 
-static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
+static int emit_item(builder *b, uint32_t from, int only, const detector_state_item *it)
 {
     const p2p_match *pm = &b->det->p2p;
     if (it->type == ITEM_COLL) {
@@ -133,13 +134,13 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
     if (it->type == ITEM_SELF) {
         return wait_graph_add_arc(b->g, from, from);
     }
-    const dl_wait *w = &b->det->waits[b->det->ranks[from].wait];
-    wg_node request = {.type = WG_REQUEST,
-                       .sem = WG_OR,
-                       .state = WG_BLOCKED,
-                       .rank = (int32_t)from,
-                       .peer = CHECK_ANY_SOURCE,
-                       .aux = it->request};
+    const detector_state_wait *w = &b->det->waits[b->det->ranks[from].wait];
+    wait_graph_node request = {.type = WG_REQUEST,
+                               .sem = WG_OR,
+                               .state = WG_BLOCKED,
+                               .rank = (int32_t)from,
+                               .peer = CHECK_ANY_SOURCE,
+                               .aux = it->request};
     int32_t peer;
     uint32_t comm;
     if (it->type == ITEM_PROBE) {
@@ -149,7 +150,7 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
         request.tag = it->tag;
         request.callsite = w->callsite;
     } else {
-        const p2p_op *o = &pm->ops[it->ref];
+        const p2p_match_op *o = &pm->ops[it->ref];
         peer = o->kind == P2P_RECV && (o->flags & P2P_F_DECIDED) ? o->dec_source : o->p.peer;
         comm = o->p.comm;
         request.func = o->p.func;
@@ -166,7 +167,7 @@ static int emit_item(builder *b, uint32_t from, int only, const dl_item *it)
 static int emit_wait(builder *b, int32_t r)
 {
     deadlock_detector *det = b->det;
-    const dl_wait *w = &det->waits[det->ranks[r].wait];
+    const detector_state_wait *w = &det->waits[det->ranks[r].wait];
     uint32_t pending = 0;
     for (uint32_t i = 0; i < w->n_items; i++) {
         if (!item_free(det, r, &w->items[i])) {
@@ -189,19 +190,19 @@ static int emit_wait(builder *b, int32_t r)
     return rc;
 }
 
-static void process_node(const deadlock_detector *det, int32_t r, wg_node *n)
+static void process_node(const deadlock_detector *det, int32_t r, wait_graph_node *n)
 {
-    const dl_rank *rs = &det->ranks[r];
-    *n = (wg_node){.type = WG_PROCESS,
-                   .sem = WG_AND,
-                   .state = WG_RUNNING,
-                   .rank = r,
-                   .func = rs->func,
-                   .peer = CHECK_PROC_NULL,
-                   .tag = CHECK_ANY_TAG,
-                   .callsite = rs->callsite};
+    const detector_state_rank *rs = &det->ranks[r];
+    *n = (wait_graph_node){.type = WG_PROCESS,
+                           .sem = WG_AND,
+                           .state = WG_RUNNING,
+                           .rank = r,
+                           .func = rs->func,
+                           .peer = CHECK_PROC_NULL,
+                           .tag = CHECK_ANY_TAG,
+                           .callsite = rs->callsite};
     if (rs->wait != DL_NONE) {
-        const dl_wait *w = &det->waits[rs->wait];
+        const detector_state_wait *w = &det->waits[rs->wait];
         n->func = w->func;
         n->peer = w->peer;
         n->tag = w->tag;
@@ -227,7 +228,7 @@ int wfg_build(deadlock_detector *det, wait_graph *g)
     key_map_init(&b.shared);
     int rc = MG_OK;
     for (int32_t r = 0; r < det->world && !rc; r++) {
-        wg_node n;
+        wait_graph_node n;
         uint32_t id;
         process_node(det, r, &n);
         rc = wait_graph_add_node(g, &n, &id);

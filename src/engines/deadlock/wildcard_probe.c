@@ -15,7 +15,7 @@
 static uint32_t first_undecided(const deadlock_detector *det)
 {
     for (size_t i = 0; i < det->p2p.n_ops; i++) {
-        const p2p_op *o = &det->p2p.ops[i];
+        const p2p_match_op *o = &det->p2p.ops[i];
         if (o->state == P2P_UNDECIDED && det->ranks[o->p.rank].life == LIFE_LIVE) {
             return (uint32_t)i;
         }
@@ -24,7 +24,7 @@ static uint32_t first_undecided(const deadlock_detector *det)
 }
 
 /* Moves the findings of a probe copy into the detector, stamped with the decision explored. */
-static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_op *wild,
+static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_match_op *wild,
                  int32_t source)
 {
     int rc = MG_OK;

@@ -13,7 +13,7 @@
 enum { HANG_CULPRIT_MAX_PEERS = 8 };
 
 /* What a blocked rank's call waits for, in world ranks. */
-enum hang_wait {
+enum hang_culprit_wait {
     HANG_WAIT_UNKNOWN = 0, /* not published, or a communicator whose ranks are not translated */
     HANG_WAIT_PEERS,       /* on each of peers[0..npeers) */
     HANG_WAIT_ALL          /* on every other rank (a collective on the world, a receive from any) */
@@ -28,7 +28,7 @@ struct hang_culprit_rank {
                         MPI call: it computes there, it does not wait */
     bool collectives_known;
     uint64_t collectives; /* collectives entered on the world */
-    enum hang_wait wait;
+    enum hang_culprit_wait wait;
     size_t npeers;
     int peers[HANG_CULPRIT_MAX_PEERS];
 };

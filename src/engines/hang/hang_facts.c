@@ -24,7 +24,7 @@ static bool computes_inside_mpi(const rank_stack *st, const char *app)
     return in_signal;
 }
 
-int hang_facts_world_index(const mg_rank_state *state, uint64_t comm)
+int hang_facts_world_index(const rank_state *state, uint64_t comm)
 {
     uint32_t n = atomic_load_explicit(&state->world_like_count, memory_order_acquire);
     for (uint32_t i = 0; i < n && i < MG_RANK_STATE_WORLD_LIKE; i++)
@@ -33,12 +33,12 @@ int hang_facts_world_index(const mg_rank_state *state, uint64_t comm)
     return -1;
 }
 
-bool hang_facts_world_like(const mg_rank_state *state, uint64_t comm)
+bool hang_facts_world_like(const rank_state *state, uint64_t comm)
 {
     return hang_facts_world_index(state, comm) >= 0;
 }
 
-struct hang_watch_wait hang_facts_watch_wait(const mg_rank_state *state,
+struct hang_watch_wait hang_facts_watch_wait(const rank_state *state,
                                              enum hang_watch_wait_kind kind)
 {
     int comm = hang_facts_world_index(
@@ -52,14 +52,14 @@ struct hang_watch_wait hang_facts_watch_wait(const mg_rank_state *state,
         .comm = (uint64_t)comm};
 }
 
-static bool valid_peer(const mg_rank_state *state, int peer)
+static bool valid_peer(const rank_state *state, int peer)
 {
     return peer >= 0 && peer < state->size;
 }
 
 /* The distinct world peers of the posted slots; ALL when one is MPI_ANY_SOURCE; UNKNOWN when one
  * is on a communicator whose ranks are not the world's. */
-static void posted_peers(const mg_rank_state *state, struct hang_culprit_rank *out)
+static void posted_peers(const rank_state *state, struct hang_culprit_rank *out)
 {
     uint32_t posted = atomic_load_explicit(&state->posted, memory_order_relaxed);
     uint32_t slots = posted < MG_RANK_STATE_POSTED ? posted : MG_RANK_STATE_POSTED;
@@ -81,7 +81,7 @@ static void posted_peers(const mg_rank_state *state, struct hang_culprit_rank *o
 }
 
 /* Rank r's wait as the search takes it, from what it published. */
-static void published_wait(const mg_rank_state *state, int r, struct hang_culprit_rank *out)
+static void published_wait(const rank_state *state, int r, struct hang_culprit_rank *out)
 {
     uint32_t on = atomic_load_explicit(&state->wait_on, memory_order_relaxed);
     int peer = atomic_load_explicit(&state->wait_peer, memory_order_relaxed);
@@ -103,7 +103,7 @@ static void published_wait(const mg_rank_state *state, int r, struct hang_culpri
 }
 
 void hang_facts_rank(const struct hang_facts_seen *seen, const rank_stack *st, const char *app,
-                     const mg_rank_state *state, int r, struct hang_culprit_rank *out)
+                     const rank_state *state, int r, struct hang_culprit_rank *out)
 {
     *out = (struct hang_culprit_rank){.live = seen->live,
                                       .in_mpi = seen->in_mpi,

@@ -25,23 +25,23 @@ struct hang_facts_seen {
  * application's executable (app: frames of it inside an MPI call are computation) and its
  * published state (NULL: none published, e.g. under the ptrace sampler). */
 void hang_facts_rank(const struct hang_facts_seen *seen, const rank_stack *st, const char *app,
-                     const mg_rank_state *state, int r, struct hang_culprit_rank *out);
+                     const rank_state *state, int r, struct hang_culprit_rank *out);
 
 /* Whether the communicator id comm is MPI_COMM_WORLD or one with the same ranks, as state lists
  * them (its world_like[]). */
-bool hang_facts_world_like(const mg_rank_state *state, uint64_t comm);
+bool hang_facts_world_like(const rank_state *state, uint64_t comm);
 
 /* Where comm stands among state's world-like communicators (0: MPI_COMM_WORLD, then in the order
  * they were created), -1 when not there. Unlike the id, the same on every rank: a communicator
  * with every world rank is created by a collective call of every rank, so each lists them in one
  * order, while an id is a handle's bits, under Open MPI an address that differs from process to
  * process (ASLR: issue 29's poll-transfer false alarm). */
-int hang_facts_world_index(const mg_rank_state *state, uint64_t comm);
+int hang_facts_world_index(const rank_state *state, uint64_t comm);
 
 /* What a rank blocked in a call of the given kind (not UNKNOWN) waits on, from the state it
  * published: its peer and tag, and its communicator as its world index, comparable between ranks
  * (hang_watch.c in_flight); UNKNOWN on a communicator not known to be the world's. */
-struct hang_watch_wait hang_facts_watch_wait(const mg_rank_state *state,
+struct hang_watch_wait hang_facts_watch_wait(const rank_state *state,
                                              enum hang_watch_wait_kind kind);
 
 #endif

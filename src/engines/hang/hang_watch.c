@@ -49,15 +49,15 @@ static int timeout_resume(void *self)
     return hang_timeout_resume(self);
 }
 
-struct hang_detector hang_watch_detector_model(struct hang_model *m)
+struct hang_watch_detector hang_watch_detector_model(struct hang_model *m)
 {
-    return (struct hang_detector){m, model_sampled, model_delay, model_observe, model_resume};
+    return (struct hang_watch_detector){m, model_sampled, model_delay, model_observe, model_resume};
 }
 
-struct hang_detector hang_watch_detector_timeout(struct hang_timeout *t)
+struct hang_watch_detector hang_watch_detector_timeout(struct hang_timeout *t)
 {
-    return (struct hang_detector){t, timeout_sampled, timeout_delay, timeout_observe,
-                                  timeout_resume};
+    return (struct hang_watch_detector){t, timeout_sampled, timeout_delay, timeout_observe,
+                                        timeout_resume};
 }
 
 void hang_watch_params_default(struct hang_watch_params *p)
@@ -101,7 +101,7 @@ struct cpu_mark {
 
 struct hang_watch {
     struct hang_watch_params p;
-    struct hang_detector det;
+    struct hang_watch_detector det;
     size_t n;
     enum phase phase;
     size_t pending_out, pending_count; /* the sample held back by a STOP_CHECK */
@@ -149,7 +149,7 @@ struct hang_watch {
 /* What a rank did in every gap of a verification (culprit naming); STOPPED: in every scan. */
 enum { SPUN = 1, WAITED_QUIETLY = 2, STOPPED = 4 };
 
-int hang_watch_create(const struct hang_watch_params *p, const struct hang_detector *det,
+int hang_watch_create(const struct hang_watch_params *p, const struct hang_watch_detector *det,
                       size_t nranks, struct hang_watch **out)
 {
     if (!p || !det || !out || nranks == 0 || !det->sampled || !det->next_delay || !det->observe ||

@@ -16,7 +16,7 @@
 #include "hang_verdict.h"
 
 /* What the watch asks of a detector; hang_model and hang_timeout both fit (the adapters below). */
-struct hang_detector {
+struct hang_watch_detector {
     void *self;
     int (*sampled)(const void *self, const int **ranks, size_t *count);
     int (*next_delay)(void *self, double *delay);
@@ -27,8 +27,8 @@ struct hang_detector {
 struct hang_model;
 struct hang_timeout;
 /* A detector over a model or a timeout the caller owns and destroys after the watch. */
-struct hang_detector hang_watch_detector_model(struct hang_model *m);
-struct hang_detector hang_watch_detector_timeout(struct hang_timeout *t);
+struct hang_watch_detector hang_watch_detector_model(struct hang_model *m);
+struct hang_watch_detector hang_watch_detector_timeout(struct hang_timeout *t);
 
 struct hang_watch_params {
     bool verify;        /* a HANG verdict is verified by scans of every rank; false: it is final
@@ -172,7 +172,7 @@ struct hang_watch;
  * MG_EINVAL on NULL, nranks == 0, nscans < 2, a gap or stretch not above 0, a negative still or
  * halt time, or still_after > 0 with still_every not above 0; MG_ENOMEM. *out is set only on
  * success. */
-int hang_watch_create(const struct hang_watch_params *p, const struct hang_detector *det,
+int hang_watch_create(const struct hang_watch_params *p, const struct hang_watch_detector *det,
                       size_t nranks, struct hang_watch **out);
 void hang_watch_destroy(struct hang_watch *w);
 

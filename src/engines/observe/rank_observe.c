@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 /* The cause /proc shows for a rank that published nothing. */
-static mg_observe_cause cause_from_sight(const mg_rank_sight *s, mg_mpi_flavor expected)
+static rank_observe_cause cause_from_sight(const rank_observe_sight *s, mg_mpi_flavor expected)
 {
     if (s->static_binary)
         return MG_OBSERVE_STATIC_BINARY;
@@ -19,9 +19,9 @@ static mg_observe_cause cause_from_sight(const mg_rank_sight *s, mg_mpi_flavor e
     return s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING : MG_OBSERVE_UNKNOWN_INTERFACE;
 }
 
-mg_observe_cause rank_observe_decide(const mg_observe_input *in)
+rank_observe_cause rank_observe_decide(const rank_observe_input *in)
 {
-    const mg_rank_sight *s = in->sight;
+    const rank_observe_sight *s = in->sight;
     if (in->published) {
         int silent = in->calls == 0 && in->sibling_calls >= MG_OBSERVE_SIBLING_MANY &&
                      in->age >= MG_OBSERVE_INIT_GRACE_S;
@@ -39,8 +39,8 @@ mg_observe_cause rank_observe_decide(const mg_observe_input *in)
                                                            : MG_OBSERVE_PENDING;
     if (s->other_node && in->node_agents)
         return in->ended ? MG_OBSERVE_NOT_FOUND : MG_OBSERVE_PENDING;
-    mg_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
-                                           : cause_from_sight(s, in->expected);
+    rank_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
+                                             : cause_from_sight(s, in->expected);
     if (in->ended)
         return in->stopped ? rank_observe_stopped(cause) : cause;
     /* /proc shows these for certain once the loader is done */
@@ -55,7 +55,7 @@ mg_observe_cause rank_observe_decide(const mg_observe_input *in)
     return MG_OBSERVE_PENDING;
 }
 
-mg_observe_cause rank_observe_stopped(mg_observe_cause cause)
+rank_observe_cause rank_observe_stopped(rank_observe_cause cause)
 {
     return cause == MG_OBSERVE_UNKNOWN_INTERFACE || cause == MG_OBSERVE_UNWRAPPED_BINDING
                ? MG_OBSERVE_STOPPED_BEFORE_INIT
@@ -85,7 +85,7 @@ int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, in
     return (int32_t)(undelivered + later);
 }
 
-const char *rank_observe_cause_name(mg_observe_cause cause)
+const char *rank_observe_cause_name(rank_observe_cause cause)
 {
     static const char *const names[] = {
         [MG_OBSERVE_PENDING] = "pending",
@@ -106,9 +106,10 @@ const char *rank_observe_cause_name(mg_observe_cause cause)
     return (unsigned)cause < sizeof names / sizeof *names ? names[cause] : "pending";
 }
 
-void rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf, size_t len)
+void rank_observe_explain(const rank_observe_input *in, rank_observe_cause cause, char *buf,
+                          size_t len)
 {
-    const mg_rank_sight *s = in->sight;
+    const rank_observe_sight *s = in->sight;
     char silence[128];
     if (in->published)
         snprintf(silence, sizeof silence,

@@ -1,6 +1,6 @@
 /* Whether mpiguard observes a rank, and if not, the likely cause: a pure decision over what /proc
- * showed of the rank (mg_rank_sight, read by src/agent/rank_sight.c) and what the rank published
- * (its state segment or event ring), so tests drive every case without processes
+ * showed of the rank (rank_observe_sight, read by src/agent/rank_sight.c) and what the rank
+ * published (its state segment or event ring), so tests drive every case without processes
  * (docs/architecture.md, "Never blind in silence"). */
 #ifndef MG_RANK_OBSERVE_H
 #define MG_RANK_OBSERVE_H
@@ -11,7 +11,7 @@
 #include "mg_mpi_flavor.h"
 
 /* What /proc showed of a rank's process. */
-typedef struct mg_rank_sight {
+typedef struct rank_observe_sight {
     int read;                  /* the process was read (the fields below are valid) */
     int preload_set;           /* LD_PRELOAD is in its environment */
     int preload_names_library; /* ... and names mpiguard's interposition library */
@@ -23,9 +23,9 @@ typedef struct mg_rank_sight {
     char preload[256]; /* its LD_PRELOAD, cut to fit */
     int other_node;    /* it has a hostname of its own (another UTS namespace): another node, or
                           a container, whose shared memory this process does not see */
-} mg_rank_sight;
+} rank_observe_sight;
 
-typedef enum mg_observe_cause {
+typedef enum rank_observe_cause {
     MG_OBSERVE_PENDING = 0,        /* too early to tell */
     MG_OBSERVE_OK,                 /* interposed and making MPI calls (or none expected yet) */
     MG_OBSERVE_PRELOAD_REPLACED,   /* LD_PRELOAD without mpiguard's library */
@@ -44,7 +44,7 @@ typedef enum mg_observe_cause {
     MG_OBSERVE_STOPPED_BEFORE_INIT /* the tool stopped the job (for another rank) before this one
                                       published: nothing of it was checked, and nothing shows it
                                       could not have been (rank_observe_stopped) */
-} mg_observe_cause;
+} rank_observe_cause;
 
 /* A rank found but with nothing published is given this long for its loader to finish and its
  * /proc readings to settle (a wrapper script execs the program) before a cause read from /proc
@@ -94,13 +94,13 @@ int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, in
  * (UNKNOWN_INTERFACE, UNWRAPPED_BINDING: no call reached mpiguard in time) is not founded when the
  * rank's time was cut short, most often in MPI_Init while another rank was named; a cause /proc
  * shows for certain stays. */
-mg_observe_cause rank_observe_stopped(mg_observe_cause cause);
+rank_observe_cause rank_observe_stopped(rank_observe_cause cause);
 
-typedef struct mg_observe_input {
-    const mg_rank_sight *sight; /* the latest reading of its process */
-    mg_mpi_flavor expected;     /* the MPI of the interposition library the job got */
-    int published;              /* its interposition library started (state segment, event ring) */
-    uint64_t calls;             /* MPI calls it made since, when published */
+typedef struct rank_observe_input {
+    const rank_observe_sight *sight; /* the latest reading of its process */
+    mg_mpi_flavor expected;          /* the MPI of the interposition library the job got */
+    int published;  /* its interposition library started (state segment, event ring) */
+    uint64_t calls; /* MPI calls it made since, when published */
     double sibling_published_for; /* seconds since another rank first published; < 0: none has */
     uint64_t sibling_calls;       /* the most calls another rank made */
     double age;                   /* seconds since the rank was found */
@@ -110,17 +110,17 @@ typedef struct mg_observe_input {
                                      observed when it maps an MPI library or defines MPI itself */
     int node_agents;              /* across nodes: a rank on another node is its node's agent's to
                                      judge, NOT_FOUND if none did by the job's end */
-} mg_observe_input;
+} rank_observe_input;
 
 /* The verdict on one rank now. PENDING until the evidence is enough; a blind verdict once given
  * stays the caller's to keep. */
-mg_observe_cause rank_observe_decide(const mg_observe_input *in);
+rank_observe_cause rank_observe_decide(const rank_observe_input *in);
 
 /* The cause's name in reports ("observed", "preload_replaced", ...). */
-const char *rank_observe_cause_name(mg_observe_cause cause);
+const char *rank_observe_cause_name(rank_observe_cause cause);
 
 /* One sentence naming the problem and its likely origin, for a person, into buf. */
-void rank_observe_explain(const mg_observe_input *in, mg_observe_cause cause, char *buf,
+void rank_observe_explain(const rank_observe_input *in, rank_observe_cause cause, char *buf,
                           size_t len);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failed(coll_outcome o)
+static int failed(coll_search_outcome o)
 {
     return o == COLL_WRONG || o == COLL_CRASH || o == COLL_HANG;
 }
@@ -18,16 +18,16 @@ static double next_limit(const coll_search_opts *o, double elapsed)
     return t > o->min_limit ? t : o->min_limit;
 }
 
-int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                      const coll_search_opts *o, coll_bound *out)
+int coll_search_bound(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                      const coll_search_opts *o, coll_search_result *out)
 {
     if (!test || !o || !out || o->f == 0 || o->n_max == 0)
         return MG_EINVAL;
-    *out = (coll_bound){COLL_SKIPPED, 0, 0, 0, COLL_PASS, o->first_limit, 0};
+    *out = (coll_search_result){COLL_SKIPPED, 0, 0, 0, COLL_PASS, o->first_limit, 0};
     double limit = o->first_limit, elapsed = 0;
     uint64_t passed = o->n_passed;
     uint64_t n = passed == 0 ? 1 : 2 * passed > o->n_max ? o->n_max : 2 * passed;
-    coll_outcome r = COLL_PASS;
+    coll_search_outcome r = COLL_PASS;
     /* Step 1: double n until a failure, n_max, or a test that cannot run. */
     while (passed < o->n_max) {
         r = test(ctx, s, P, n, limit, &elapsed);
@@ -53,7 +53,7 @@ int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
     out->delta = delta;
     out->n_fail = n;
     for (uint64_t m = passed + delta; m < n; m += delta) {
-        coll_outcome q = test(ctx, s, P, m, limit, &elapsed);
+        coll_search_outcome q = test(ctx, s, P, m, limit, &elapsed);
         out->tests++;
         if (q != COLL_PASS) {
             if (failed(q)) {
@@ -69,7 +69,7 @@ int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
 
 /* Where a verification runs its tests. */
 typedef struct verify_point {
-    coll_test_fn *test;
+    coll_search_test_fn *test;
     void *ctx;
     uint64_t s, P;
     double limit;
@@ -82,7 +82,7 @@ static int try(const verify_point *v, uint64_t n)
     double elapsed;
     if (n == 0)
         return 1;
-    coll_outcome r = v->test(v->ctx, v->s, v->P, n, v->limit, &elapsed);
+    coll_search_outcome r = v->test(v->ctx, v->s, v->P, n, v->limit, &elapsed);
     ++*v->tests;
     return r == COLL_PASS ? 1 : failed(r) ? 0 : -1;
 }
@@ -104,8 +104,9 @@ static uint64_t pass_then_fail(const verify_point *v, uint64_t m, uint64_t over,
     return at_m == 1 && at_over == 0 ? m : 0;
 }
 
-uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                            coll_verify_at at, const coll_bound *b, int *complete, int *tests)
+uint64_t coll_search_verify(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                            coll_search_verify_at at, const coll_search_result *b, int *complete,
+                            int *tests)
 {
     verify_point v = {
         test,     ctx,  at == COLL_VERIFY_2S ? 2 * s : s, at == COLL_VERIFY_2P ? 2 * P : P,
@@ -124,8 +125,9 @@ uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t 
     return h == 1 ? half : 0;
 }
 
-void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t s_max,
-                          coll_bound *b, scaling_class *cls, scaling_form *form)
+void coll_search_classify(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                          uint64_t s_max, coll_search_result *b, scaling_bounds_class *cls,
+                          scaling_bounds_form *form)
 {
     int c2p = 0, c2s = 0, tests = 0;
     uint64_t v2p = coll_search_verify(test, ctx, s, P, COLL_VERIFY_2P, b, &c2p, &tests);
@@ -139,7 +141,7 @@ void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
         scaling_bounds_classify(b->n_safe, P, v2p, v2s, b->delta, cls, form);
 }
 
-const char *coll_search_outcome_name(coll_outcome o)
+const char *coll_search_outcome_name(coll_search_outcome o)
 {
     static const char *const names[] = {"pass",
                                         "wrong bytes",
@@ -150,8 +152,9 @@ const char *coll_search_outcome_name(coll_outcome o)
     return o <= COLL_NO_TIME ? names[o] : "unknown";
 }
 
-coll_resume coll_search_resume(const bounds_entry *entries, size_t n, const char *name, uint64_t s,
-                               uint64_t P, size_t *at, uint64_t *n_passed)
+coll_search_resume_kind coll_search_resume(const bounds_file_entry *entries, size_t n,
+                                           const char *name, uint64_t s, uint64_t P, size_t *at,
+                                           uint64_t *n_passed)
 {
     size_t i = 0;
     while (i < n && (strcmp(entries[i].collective, name) != 0 || entries[i].type_size != s ||
@@ -164,11 +167,11 @@ coll_resume coll_search_resume(const bounds_entry *entries, size_t n, const char
                                                               : COLL_RESUME_SEARCH;
 }
 
-void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_bound *b,
-                       scaling_class cls, scaling_form form, bounds_entry *e)
+void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_search_result *b,
+                       scaling_bounds_class cls, scaling_bounds_form form, bounds_file_entry *e)
 {
     static const char *const statuses[] = {"bounded", "unbounded", "skipped"};
-    *e = (bounds_entry){.type_size = s, .np = P, .safe_count = b->n_safe};
+    *e = (bounds_file_entry){.type_size = s, .np = P, .safe_count = b->n_safe};
     snprintf(e->collective, sizeof e->collective, "%s", name);
     snprintf(e->status, sizeof e->status, "%s", statuses[b->status]);
     if (b->status == COLL_BOUNDED) {

@@ -15,18 +15,18 @@
 #include "bounds_file.h"
 #include "scaling_bounds.h"
 
-typedef enum coll_outcome {
+typedef enum coll_search_outcome {
     COLL_PASS,
     COLL_WRONG,     /* the job ended with wrong bytes */
     COLL_CRASH,     /* the job failed otherwise (a signal, an MPI error) */
     COLL_HANG,      /* the job passed its time limit and was stopped */
     COLL_NO_MEMORY, /* not run: the memory it needs is over the budget */
     COLL_NO_TIME,   /* not run: the tester's total time budget is spent */
-} coll_outcome;
+} coll_search_outcome;
 
 /* Runs collective test (s, P, n) within limit_s seconds; *elapsed is its time. */
-typedef coll_outcome coll_test_fn(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit_s,
-                                  double *elapsed);
+typedef coll_search_outcome coll_search_test_fn(void *ctx, uint64_t s, uint64_t P, uint64_t n,
+                                                double limit_s, double *elapsed);
 
 typedef struct coll_search_opts {
     uint64_t f;         /* Δ = n'_s / f (16 in the paper) */
@@ -37,26 +37,26 @@ typedef struct coll_search_opts {
                            (0: from n = 1) */
 } coll_search_opts;
 
-typedef enum coll_status { COLL_BOUNDED, COLL_UNBOUNDED, COLL_SKIPPED } coll_status;
+typedef enum coll_search_status { COLL_BOUNDED, COLL_UNBOUNDED, COLL_SKIPPED } coll_search_status;
 
-typedef struct coll_bound {
-    coll_status status;
-    uint64_t n_safe;      /* n_s (BOUNDED), or the largest n that passed (UNBOUNDED) */
-    uint64_t delta;       /* Δ (BOUNDED) */
-    uint64_t n_fail;      /* the smallest failing n seen (BOUNDED) */
-    coll_outcome failure; /* how it failed (BOUNDED); why it stopped otherwise */
-    double limit;         /* the time limit the refinement used (for the verification tests) */
+typedef struct coll_search_result {
+    coll_search_status status;
+    uint64_t n_safe;             /* n_s (BOUNDED), or the largest n that passed (UNBOUNDED) */
+    uint64_t delta;              /* Δ (BOUNDED) */
+    uint64_t n_fail;             /* the smallest failing n seen (BOUNDED) */
+    coll_search_outcome failure; /* how it failed (BOUNDED); why it stopped otherwise */
+    double limit; /* the time limit the refinement used (for the verification tests) */
     int tests;
-} coll_bound;
+} coll_search_result;
 
 /* The two steps at (s, P). SKIPPED when not even n = 1 could run (memory, time) or n = 1 fails;
  * UNBOUNDED at n_passed, without a test, when n_passed is at least n_max.
  * Returns 0 or MG_EINVAL. */
-int coll_search_bound(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                      const coll_search_opts *o, coll_bound *out);
+int coll_search_bound(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                      const coll_search_opts *o, coll_search_result *out);
 
 /* The two points the paper verifies a bound at, from the tested (s, P). */
-typedef enum coll_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_verify_at;
+typedef enum coll_search_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_search_verify_at;
 
 /* The paper's verification of the bound b found at (s, P), at (s, 2P) or (2s, P): n_s/2 when
  * (n_s + Δ)/2 fails and n_s/2 passes, else n_s when n_s passes and n_s + Δ fails, else 0 (neither:
@@ -64,34 +64,37 @@ typedef enum coll_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_verify_at;
  * follow (P >= 2): its lower end when its upper end fails and the lower one passes (a bound of a
  * (P - 1) form, which moves to n_s (P - 1)/(2P - 1), under n_s/2, when P doubles). *complete 0 when
  * a test could not run (memory, time): the point is then unknown and the caller classifies X. */
-uint64_t coll_search_verify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P,
-                            coll_verify_at at, const coll_bound *b, int *complete, int *tests);
+uint64_t coll_search_verify(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                            coll_search_verify_at at, const coll_search_result *b, int *complete,
+                            int *tests);
 
 /* The class and form of the bound b found at (s, P) (Table 4.9): both verifications run, the one at
  * (2s, P) only when 2s is at most s_max (the largest type size the tests can run), and their
  * points classify the bound (scaling_bounds_classify); a verification that could not complete, or
  * was not run, leaves Class X (*form SCALING_FORM_N). The verification tests are added to
  * b->tests. */
-void coll_search_classify(coll_test_fn *test, void *ctx, uint64_t s, uint64_t P, uint64_t s_max,
-                          coll_bound *b, scaling_class *cls, scaling_form *form);
+void coll_search_classify(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
+                          uint64_t s_max, coll_search_result *b, scaling_bounds_class *cls,
+                          scaling_bounds_form *form);
 
 /* What a search resumed from a safe-bounds file (--resume) does with the point (name, s, P): *at
  * is its index among the file's n entries (n when it has none), *n_passed where the search goes on
  * from (coll_search_opts.n_passed; 0: from n = 1). */
-typedef enum coll_resume {
+typedef enum coll_search_resume_kind {
     COLL_RESUME_SEARCH, /* search it: a new point, or one the earlier run skipped (from n = 1), or
                            left unbounded (from twice its n) */
     COLL_RESUME_KEPT    /* bounded by the earlier run: kept, not tested again */
-} coll_resume;
-coll_resume coll_search_resume(const bounds_entry *entries, size_t n, const char *name, uint64_t s,
-                               uint64_t P, size_t *at, uint64_t *n_passed);
+} coll_search_resume_kind;
+coll_search_resume_kind coll_search_resume(const bounds_file_entry *entries, size_t n,
+                                           const char *name, uint64_t s, uint64_t P, size_t *at,
+                                           uint64_t *n_passed);
 
 /* The safe-bounds file's entry of the search b at (name, s, P): its status and n, and for a bound
  * the class and form coll_search_classify gave it. */
-void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_bound *b,
-                       scaling_class cls, scaling_form form, bounds_entry *e);
+void coll_search_entry(const char *name, uint64_t s, uint64_t P, const coll_search_result *b,
+                       scaling_bounds_class cls, scaling_bounds_form form, bounds_file_entry *e);
 
 /* How a test ended, for people: "pass", "wrong bytes", "crash", "hang (time limit)", ... */
-const char *coll_search_outcome_name(coll_outcome o);
+const char *coll_search_outcome_name(coll_search_outcome o);
 
 #endif

@@ -75,19 +75,19 @@ int scaling_args_validate(const scaling_args *a);
  * buffer is USER_RECV); STAGE_SEND/STAGE_RECV are staging buffers the caller allocates with the
  * sizes the plan gives; IN_PLACE stands for MPI_IN_PLACE; NONE for an argument that does not
  * matter. */
-typedef enum scaling_buf {
+typedef enum scaling_args_buf {
     SCALING_BUF_NONE,
     SCALING_BUF_USER_SEND,
     SCALING_BUF_USER_RECV,
     SCALING_BUF_STAGE_SEND,
     SCALING_BUF_STAGE_RECV,
     SCALING_BUF_IN_PLACE,
-} scaling_buf;
+} scaling_args_buf;
 
-typedef struct scaling_ref {
-    scaling_buf buf;
+typedef struct scaling_args_ref {
+    scaling_args_buf buf;
     int64_t off; /* bytes from the start of buf */
-} scaling_ref;
+} scaling_args_ref;
 
 /* One MPI call of a plan on one rank: the collective of the original call (the paper's rule: a
  * workaround uses the collective itself), or, where v_form says so, its V-form (Gatherv for a
@@ -112,9 +112,9 @@ typedef struct scaling_ref {
  * MPI_Type_create_resized): it has the type signature of that many elements, so it matches a
  * peer's plain side of the same count. Needs an element whose extent is its size (a contiguous
  * datatype), as every plan that addresses elements by byte offset does. */
-typedef struct scaling_call {
+typedef struct scaling_args_call {
     uint64_t elem_size;
-    scaling_ref send, recv;
+    scaling_args_ref send, recv;
     int send_count,
         recv_count; /* regular collectives, and the scalar side of Gatherv/Scatterv/Allgatherv */
     int64_t send_stride, recv_stride;
@@ -122,18 +122,18 @@ typedef struct scaling_call {
     int v_form;
     int *counts_a, *displs_a;
     int *counts_b, *displs_b;
-} scaling_call;
+} scaling_args_call;
 
 /* The collective that call issues for an original call of collective orig. */
-static inline scaling_coll scaling_call_coll(const scaling_call *call, scaling_coll orig)
+static inline scaling_coll scaling_call_coll(const scaling_args_call *call, scaling_coll orig)
 {
     return call->v_form ? scaling_coll_v_form(orig) : orig;
 }
 
 /* A copy of bytes between two buffers, done by the caller (memcpy) around a call. */
-typedef struct scaling_copy {
-    scaling_ref from, to;
+typedef struct scaling_args_copy {
+    scaling_args_ref from, to;
     int64_t bytes;
-} scaling_copy;
+} scaling_args_copy;
 
 #endif

@@ -18,29 +18,29 @@ const char *const scaling_bounds_form_names[SCALING_FORM_COUNT + 1] = {
     [SCALING_FORM_N] = "n",   [SCALING_FORM_SNPM1] = "sn(P-1)", [SCALING_FORM_NPM1] = "n(P-1)",
 };
 
-const char *scaling_bounds_form_name(scaling_form form)
+const char *scaling_bounds_form_name(scaling_bounds_form form)
 {
     return scaling_bounds_form_names[(unsigned)form < SCALING_FORM_COUNT ? form : SCALING_FORM_N];
 }
 
-int scaling_bounds_form_parse(const char *name, scaling_form *out)
+int scaling_bounds_form_parse(const char *name, scaling_bounds_form *out)
 {
     for (int f = 0; name && f < SCALING_FORM_COUNT; f++)
         if (strcmp(name, scaling_bounds_form_names[f]) == 0) {
-            *out = (scaling_form)f;
+            *out = (scaling_bounds_form)f;
             return 0;
         }
     return MG_EINVAL;
 }
 
 /* The factors a form multiplies n by: s or none, and P, P - 1 or none. */
-static uint64_t s_factor(scaling_form form, uint64_t s)
+static uint64_t s_factor(scaling_bounds_form form, uint64_t s)
 {
     int by_s = form == SCALING_FORM_SNP || form == SCALING_FORM_SN || form == SCALING_FORM_SNPM1;
     return by_s ? s : 1;
 }
 
-static uint64_t p_factor(scaling_form form, uint64_t P)
+static uint64_t p_factor(scaling_bounds_form form, uint64_t P)
 {
     switch (form) {
     case SCALING_FORM_SNP:
@@ -54,7 +54,7 @@ static uint64_t p_factor(scaling_form form, uint64_t P)
     }
 }
 
-uint64_t scaling_bounds_form_value(scaling_form form, uint64_t s, uint64_t n, uint64_t P)
+uint64_t scaling_bounds_form_value(scaling_bounds_form form, uint64_t s, uint64_t n, uint64_t P)
 {
     /* Saturated after each product: three 64-bit factors can pass 2^128. */
     return sat((u128)sat((u128)s_factor(form, s) * n) * p_factor(form, P));
@@ -62,7 +62,7 @@ uint64_t scaling_bounds_form_value(scaling_form form, uint64_t s, uint64_t n, ui
 
 /* The largest n with form(s, n, P) <= limit; UINT64_MAX where the product is 0 whatever n (a
  * (P - 1) form at P = 1 bounds nothing). */
-static uint64_t form_nmax(scaling_form form, uint64_t limit, uint64_t s, uint64_t P)
+static uint64_t form_nmax(scaling_bounds_form form, uint64_t limit, uint64_t s, uint64_t P)
 {
     /* 64-bit division when the factors' product fits: a 128-bit one is a library call on the hot
      * path. Past 2^64 even n = 1 is over any limit. */
@@ -79,7 +79,7 @@ static void copy_text(char *dst, size_t size, const char *src)
         strncat(dst, src, size - 1);
 }
 
-static int entry_valid(const scaling_bound_entry *e)
+static int entry_valid(const scaling_bounds_entry *e)
 {
     return (unsigned)e->coll < SCALING_COLL_COUNT && (unsigned)e->form < SCALING_FORM_COUNT &&
            (e->cls == SCALING_CLASS_G || e->cls == SCALING_CLASS_X) && e->type_size > 0 &&
@@ -88,13 +88,13 @@ static int entry_valid(const scaling_bound_entry *e)
 }
 
 int scaling_bounds_init(scaling_bounds *b, const char *impl, const char *version,
-                        const scaling_bound_entry *entries, size_t n)
+                        const scaling_bounds_entry *entries, size_t n)
 {
     if (!b || (n > 0 && !entries))
         return MG_EINVAL;
     memset(b, 0, sizeof *b);
     for (size_t i = 0; i < n; i++) {
-        const scaling_bound_entry *e = &entries[i];
+        const scaling_bounds_entry *e = &entries[i];
         if (!entry_valid(e) ||
             (b->count[e->coll] > 0 && (i == 0 || entries[i - 1].coll != e->coll))) {
             memset(b, 0, sizeof *b);
@@ -116,7 +116,7 @@ int scaling_bounds_covers(const scaling_bounds *b, scaling_coll c)
     return b->artificial_set || b->count[c] > 0;
 }
 
-int scaling_bounds_set_artificial(scaling_bounds *b, scaling_form form, uint64_t limit)
+int scaling_bounds_set_artificial(scaling_bounds *b, scaling_bounds_form form, uint64_t limit)
 {
     if (!b || (unsigned)form >= SCALING_FORM_COUNT || limit == 0)
         return MG_EINVAL;
@@ -155,7 +155,7 @@ int scaling_bounds_pm1_window(uint64_t n_s, uint64_t delta, uint64_t P_s, uint64
 }
 
 int scaling_bounds_classify(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s,
-                            uint64_t delta, scaling_class *cls, scaling_form *form)
+                            uint64_t delta, scaling_bounds_class *cls, scaling_bounds_form *form)
 {
     if (!cls || !form || n_s == 0 || P_s == 0)
         return MG_EINVAL;
@@ -179,7 +179,7 @@ int scaling_bounds_classify(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t 
     return 0;
 }
 
-static void tighten(scaling_limit *lim, uint64_t n, unsigned by, scaling_form form)
+static void tighten(scaling_bounds_limit *lim, uint64_t n, unsigned by, scaling_bounds_form form)
 {
     if (n == UINT64_MAX) /* allows every n (a (P - 1) form at P = 1): bounds nothing */
         return;
@@ -193,8 +193,8 @@ static void tighten(scaling_limit *lim, uint64_t n, unsigned by, scaling_form fo
 }
 
 /* The Class X lookup rule of scaling_bounds_nmax. */
-static void x_lookup(const scaling_bound_entry *e, size_t n, uint64_t s, uint64_t P,
-                     scaling_limit *lim)
+static void x_lookup(const scaling_bounds_entry *e, size_t n, uint64_t s, uint64_t P,
+                     scaling_bounds_limit *lim)
 {
     uint64_t exact = UINT64_MAX, harder = UINT64_MAX, easier = UINT64_MAX;
     int have_x = 0, have_exact = 0, have_harder = 0, have_easier = 0;
@@ -227,14 +227,14 @@ static void x_lookup(const scaling_bound_entry *e, size_t n, uint64_t s, uint64_
 }
 
 int scaling_bounds_nmax(const scaling_bounds *b, scaling_coll c, uint64_t s, uint64_t P,
-                        scaling_limit *out)
+                        scaling_bounds_limit *out)
 {
     if (!b || !out || (unsigned)c >= SCALING_COLL_COUNT || s == 0 || P == 0)
         return MG_EINVAL;
     out->n_max = UINT64_MAX;
     out->by = 0;
     out->form = SCALING_FORM_N;
-    const scaling_bound_entry *e = b->entries ? b->entries + b->first[c] : NULL;
+    const scaling_bounds_entry *e = b->entries ? b->entries + b->first[c] : NULL;
     size_t n = b->count[c];
     for (size_t i = 0; i < n; i++) {
         if (e[i].cls != SCALING_CLASS_G)

@@ -8,7 +8,7 @@
 /* Runs Detector D on one vector; sets *true_out when it recovered. */
 static int check_vector(const int *counts, const int *displs, const scaling_args *a, unsigned flags,
                         int64_t *scratch, scaling_displ_result *res, const int64_t **true_out,
-                        scaling_trigger *t)
+                        scaling_check_trigger *t)
 {
     int rc = scaling_displ_check(counts, displs, a->nprocs, a->type_size, flags, scratch, res);
     if (rc)
@@ -23,7 +23,7 @@ static int check_vector(const int *counts, const int *displs, const scaling_args
 }
 
 /* The count the G/X detectors compare on this rank. */
-static int64_t detector_n(const scaling_args *a, const scaling_trigger *t)
+static int64_t detector_n(const scaling_args *a, const scaling_check_trigger *t)
 {
     if (!scaling_args_has_vectors(a))
         return a->count;
@@ -35,7 +35,7 @@ static int64_t detector_n(const scaling_args *a, const scaling_trigger *t)
 /* The counts of vector b: the largest and the total (saturating) into res; a negative count is a
  * user error. */
 static void count_vector(const scaling_args *a, int b, scaling_displ_result *res,
-                         scaling_trigger *t)
+                         scaling_check_trigger *t)
 {
     int64_t total = 0, max = 0;
     for (uint32_t i = 0; i < a->nprocs; i++) {
@@ -56,7 +56,7 @@ static void count_vector(const scaling_args *a, int b, scaling_displ_result *res
 
 /* Reduce_scatter (counts, no displacements) and the large-count forms (64-bit displacements:
  * nothing wraps): Detector D has nothing to check but the counts' signs. */
-static void check_counts(const scaling_args *a, scaling_trigger *t)
+static void check_counts(const scaling_args *a, scaling_check_trigger *t)
 {
     if (a->coll == SCALING_ALLTOALLV && a->in_place) {
         count_vector(a, 1, &t->d_b, t);
@@ -68,7 +68,7 @@ static void check_counts(const scaling_args *a, scaling_trigger *t)
         count_vector(a, 1, &t->d_b, t);
 }
 
-static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_trigger *t)
+static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_check_trigger *t)
 {
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     if (a->large || !(info->vectors & SCALING_VEC_A_DISPLS)) {
@@ -98,7 +98,7 @@ static int check_vectors(const scaling_args *a, int64_t *scratch, scaling_trigge
 }
 
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
-                  scaling_trigger *out)
+                  scaling_check_trigger *out)
 {
     if (!b || !out || scaling_args_validate(a) != 0)
         return MG_EINVAL;

@@ -9,23 +9,23 @@
 #include "scaling_bounds.h"
 #include "scaling_displ.h"
 
-enum scaling_fired {
+enum scaling_check_fired {
     SCALING_FIRED_D = 1u << 0, /* a displacement array overflowed (recovered) */
     SCALING_FIRED_G = 1u << 1, /* n over a Class G bound (table or artificial) */
     SCALING_FIRED_X = 1u << 2, /* n over the Class X bound for this (s, P) */
 };
 
-typedef struct scaling_trigger {
-    unsigned fired; /* enum scaling_fired bits; 0: call the collective unchanged */
+typedef struct scaling_check_trigger {
+    unsigned fired; /* enum scaling_check_fired bits; 0: call the collective unchanged */
     int user_error; /* Detector D saw a user error (see d_a/d_b): pass the call through */
     scaling_displ_result d_a, d_b;
-    int64_t n;           /* the count the G/X detectors compared: n for regular collectives, the
-                            largest count of this rank's vectors for irregular ones (the total for
-                            Reduce_scatter, whose global buffer is G_b = s n) */
-    scaling_limit limit; /* the safe count at (s, P) */
+    int64_t n; /* the count the G/X detectors compared: n for regular collectives, the
+                  largest count of this rank's vectors for irregular ones (the total for
+                  Reduce_scatter, whose global buffer is G_b = s n) */
+    scaling_bounds_limit limit; /* the safe count at (s, P) */
     const int64_t *true_a,
         *true_b; /* recovered displacements (in scratch) when D fired, else NULL */
-} scaling_trigger;
+} scaling_check_trigger;
 
 /* Evaluates the detectors for a. scratch is caller memory of P int64 (2P for Alltoallv), written
  * only when Detector D fires; it may be NULL for regular collectives and large-count calls (whose
@@ -36,7 +36,7 @@ typedef struct scaling_trigger {
  * agree on it (a small control message). Returns 0 with *out filled, MG_EINVAL for bad arguments
  * (see scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
-                  scaling_trigger *out);
+                  scaling_check_trigger *out);
 
 /* The bitwise OR of n ints (0 for NULL): negative exactly when one of them is. */
 static inline int scaling_ints_or(const int *v, uint32_t n)

@@ -6,7 +6,7 @@
 
 #include "mg_error.h"
 
-const char *scaling_choice_name(scaling_workaround w)
+const char *scaling_choice_name(scaling_choice_workaround w)
 {
     static const char *const names[SCALING_WA_COUNT] = {"none", "W3", "W2", "W1-A", "W1-B"};
     return (unsigned)w < SCALING_WA_COUNT ? names[w] : "none";
@@ -22,7 +22,7 @@ static double global_bytes(const scaling_args *a, int64_t n_global)
     return bytes;
 }
 
-static void consider(scaling_choice *out, scaling_workaround w, double cost)
+static void consider(scaling_choice *out, scaling_choice_workaround w, double cost)
 {
     out->applicable |= 1u << w;
     out->cost_ns[w] = cost;
@@ -38,29 +38,30 @@ static unsigned usable(const scaling_choice *c, const scaling_choice_opts *opts)
 }
 
 /* The usable workaround of least estimated cost; ties go to the earlier in enum order. */
-static scaling_workaround cheapest(const scaling_choice *c)
+static scaling_choice_workaround cheapest(const scaling_choice *c)
 {
-    scaling_workaround best = SCALING_WA_NONE;
+    scaling_choice_workaround best = SCALING_WA_NONE;
     for (int w = SCALING_WA_W3; w < SCALING_WA_COUNT; w++)
         if ((c->usable & (1u << w)) &&
             (best == SCALING_WA_NONE || c->cost_ns[w] < c->cost_ns[best]))
-            best = (scaling_workaround)w;
+            best = (scaling_choice_workaround)w;
     return best;
 }
 
-scaling_workaround scaling_choice_agreed(unsigned usable_everywhere, scaling_workaround force)
+scaling_choice_workaround scaling_choice_agreed(unsigned usable_everywhere,
+                                                scaling_choice_workaround force)
 {
     if ((unsigned)force < SCALING_WA_COUNT && (usable_everywhere & (1u << force)))
         return force;
     for (int w = SCALING_WA_W3; w < SCALING_WA_COUNT; w++)
         if (usable_everywhere & (1u << w))
-            return (scaling_workaround)w;
+            return (scaling_choice_workaround)w;
     return SCALING_WA_NONE;
 }
 
 int scaling_choice_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
-                        const scaling_trigger *t, const scaling_choice_opts *opts, int64_t n_global,
-                        uint32_t *starts, scaling_choice *out)
+                        const scaling_check_trigger *t, const scaling_choice_opts *opts,
+                        int64_t n_global, uint32_t *starts, scaling_choice *out)
 {
     if (!b || !p || !t || !opts || !starts || !out || n_global < 0 ||
         (unsigned)opts->force >= SCALING_WA_COUNT || scaling_args_validate(a) != 0)

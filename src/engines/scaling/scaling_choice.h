@@ -12,14 +12,14 @@
 #include "scaling_w1b.h"
 #include "scaling_w2.h"
 
-typedef enum scaling_workaround {
+typedef enum scaling_choice_workaround {
     SCALING_WA_NONE,
     SCALING_WA_W3, /* the `_c` collective with MPI_Count counts and MPI_Aint (recovered) displs */
     SCALING_WA_W2,
     SCALING_WA_W1A,
     SCALING_WA_W1B,
     SCALING_WA_COUNT
-} scaling_workaround;
+} scaling_choice_workaround;
 
 typedef struct scaling_choice_opts {
     int large_count;       /* the library provides the MPI-4 `_c` collectives */
@@ -30,16 +30,16 @@ typedef struct scaling_choice_opts {
     /* Bits 1u << w of workarounds the caller cannot run (0: none). W1-A, W1-B and W3 change every
      * rank's side of the call, so a rank that changes its side alone excludes all but W2. */
     unsigned excluded;
-    scaling_workaround force; /* SCALING_WA_NONE: by cost; else this one where usable, else by
-                                 cost (the CLI's "where it applies") */
+    scaling_choice_workaround force; /* SCALING_WA_NONE: by cost; else this one where usable, else
+                                 by cost (the CLI's "where it applies") */
 } scaling_choice_opts;
 
 typedef struct scaling_choice {
-    scaling_workaround chosen; /* SCALING_WA_NONE when nothing fired */
-    int keeps_nonblocking;     /* the chosen one is a single call (W2, W3): a nonblocking collective
-                                  stays nonblocking; W1-A and W1-B complete it eagerly */
-    unsigned applicable;       /* bit 1u << w for each workaround w whose plan fits the call */
-    unsigned usable;           /* the applicable ones opts allows: what chosen was picked from */
+    scaling_choice_workaround chosen; /* SCALING_WA_NONE when nothing fired */
+    int keeps_nonblocking; /* the chosen one is a single call (W2, W3): a nonblocking collective
+                              stays nonblocking; W1-A and W1-B complete it eagerly */
+    unsigned applicable;   /* bit 1u << w for each workaround w whose plan fits the call */
+    unsigned usable;       /* the applicable ones opts allows: what chosen was picked from */
     double cost_ns[SCALING_WA_COUNT]; /* the model's estimate for each applicable one */
     scaling_w1b_plan w1b;             /* valid when W1-B applies */
     scaling_w1a_plan w1a; /* valid when W1-A applies (its starts live in the caller's memory) */
@@ -47,7 +47,7 @@ typedef struct scaling_choice {
 } scaling_choice;
 
 /* Returns the workaround's name ("W1-A", ...; "none"), never NULL. */
-const char *scaling_choice_name(scaling_workaround w);
+const char *scaling_choice_name(scaling_choice_workaround w);
 
 /* Plans every workaround that applies to the triggered call a (trigger t from scaling_check,
  * n_global the count all ranks agreed on, see scaling_w1b_plan_make) and picks the cheapest usable
@@ -63,14 +63,15 @@ const char *scaling_choice_name(scaling_workaround w);
  * Returns 0; MG_EUNSUPPORTED when none is usable (out->applicable and out->usable say why);
  * MG_EINVAL for bad arguments. No allocation. */
 int scaling_choice_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
-                        const scaling_trigger *t, const scaling_choice_opts *opts, int64_t n_global,
-                        uint32_t *starts, scaling_choice *out);
+                        const scaling_check_trigger *t, const scaling_choice_opts *opts,
+                        int64_t n_global, uint32_t *starts, scaling_choice *out);
 
 /* The workaround ranks that see different vectors (Alltoallv) all run, from the bits usable on
  * every rank: force where usable, else the first of W3, W2, W1-A, W1-B. A fixed order, not each
  * rank's estimates: W1-B's copies are a rank's own, so its estimate may differ between ranks, and
  * the order is the model's tie order, which agrees with its estimates except at sizes no trigger
  * reaches. SCALING_WA_NONE when no bit is set. */
-scaling_workaround scaling_choice_agreed(unsigned usable_everywhere, scaling_workaround force);
+scaling_choice_workaround scaling_choice_agreed(unsigned usable_everywhere,
+                                                scaling_choice_workaround force);
 
 #endif

@@ -24,15 +24,15 @@ typedef enum scaling_coll {
 } scaling_coll;
 
 /* Global data buffer size G_b as a function of (s, n, P) (Table V). */
-typedef enum scaling_gbuf {
+typedef enum scaling_coll_gbuf {
     SCALING_GBUF_SN,  /* G_b = s n: Bcast, Allreduce, Reduce, Reduce_scatter */
     SCALING_GBUF_SNP, /* G_b = s n P: Scatter, Gather, Allgather, Alltoall and their v forms */
-} scaling_gbuf;
+} scaling_coll_gbuf;
 
 /* Which argument vectors a collective has. Vector A is the one of the global buffer (Gatherv and
  * Allgatherv receive side, Scatterv send side, Alltoallv send side, Reduce_scatter's recvcounts);
  * vector B exists only for Alltoallv (its receive side). */
-enum scaling_vec_flags {
+enum scaling_coll_vec_flags {
     SCALING_VEC_A_COUNTS = 1u << 0,
     SCALING_VEC_A_DISPLS = 1u << 1,
     SCALING_VEC_B = 1u << 2, /* counts and displs */
@@ -44,8 +44,8 @@ typedef struct scaling_coll_info {
     int rooted;       /* one-to-all or all-to-one */
     int reduction;    /* applies an MPI_Op */
     int vectors_at_root_only; /* the vectors are significant at the root only (Gatherv, Scatterv) */
-    unsigned vectors;         /* enum scaling_vec_flags */
-    scaling_gbuf gbuf;
+    unsigned vectors;         /* enum scaling_coll_vec_flags */
+    scaling_coll_gbuf gbuf;
     int in_place; /* MPI_IN_PLACE is allowed (at the root for rooted collectives) */
     int w1a;      /* W1-A (process partitioning) can apply: rooted or allgatherv, not Alltoall(v) */
     int w2;       /* W2 (big datatype) can apply: every non-reduction (predefined ops refuse

@@ -35,7 +35,7 @@ static int group_fits(const scaling_bounds *b, const scaling_args *a, const int6
     uint64_t m = s1 - s0;
     if (scaling_coll_get(a->coll)->rooted && (a->root < s0 || a->root >= s1))
         m++;
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     if (scaling_bounds_nmax(b, a->coll, a->type_size, m, &lim) != 0)
         return 0;
     return (uint64_t)n <= lim.n_max;
@@ -68,9 +68,9 @@ int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const 
     return 0;
 }
 
-static scaling_ref ref(scaling_buf buf, int64_t off)
+static scaling_args_ref ref(scaling_args_buf buf, int64_t off)
 {
-    scaling_ref r = {buf, off};
+    scaling_args_ref r = {buf, off};
     return r;
 }
 
@@ -99,7 +99,7 @@ static void rooted_members(const scaling_args *a, uint32_t s0, uint32_t s1, uint
 /* The group's vector at its root (or everywhere for Allgatherv): counts and displacements relative
  * to the group's base, zero for ranks outside the range (Eq. 4.24). Returns the base. */
 static int64_t group_vector(const scaling_args *a, const int64_t *true_a, uint32_t s0, uint32_t s1,
-                            const uint32_t *members, uint32_t n, scaling_call *call)
+                            const uint32_t *members, uint32_t n, scaling_args_call *call)
 {
     int64_t base = INT64_MAX;
     for (uint32_t i = s0; i < s1; i++)
@@ -115,12 +115,12 @@ static int64_t group_vector(const scaling_args *a, const int64_t *true_a, uint32
 
 /* The root's call in a group of Gather/Scatter: the group's blocks start at the range, or one block
  * earlier when the root sits in front; a root outside the range passes MPI_IN_PLACE. */
-static void regular_root(const scaling_args *a, uint32_t s0, int natural, scaling_call *call)
+static void regular_root(const scaling_args *a, uint32_t s0, int natural, scaling_args_call *call)
 {
     int64_t n = a->count, s = (int64_t)a->type_size;
     int64_t base = (int64_t)(a->root < s0 ? s0 - 1 : s0) * n * s;
-    scaling_ref own = ref(a->in_place || !natural ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND,
-                          0);
+    scaling_args_ref own = ref(
+        a->in_place || !natural ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND, 0);
     call->send_count = call->recv_count = (int)n;
     if (a->coll == SCALING_GATHER) {
         call->send = own;
@@ -134,22 +134,22 @@ static void regular_root(const scaling_args *a, uint32_t s0, int natural, scalin
 /* The root's call in a group of Gatherv/Scatterv: the group's vector relative to its base; outside
  * its range the root moves nothing (count 0, or in place when the application was). */
 static void vector_root(const scaling_args *a, const int64_t *true_a, uint32_t s0, uint32_t s1,
-                        const uint32_t *members, uint32_t n, int natural, scaling_call *call)
+                        const uint32_t *members, uint32_t n, int natural, scaling_args_call *call)
 {
     int gather = a->coll == SCALING_GATHERV;
     int64_t base = group_vector(a, true_a, s0, s1, members, n, call) * (int64_t)a->type_size;
     call->send_count = call->recv_count = natural ? (int)scaling_args_count(a, 0, a->rank) : 0;
-    scaling_ref own = ref(a->in_place ? SCALING_BUF_IN_PLACE
-                          : gather    ? SCALING_BUF_USER_SEND
-                                      : SCALING_BUF_USER_RECV,
-                          0);
+    scaling_args_ref own = ref(a->in_place ? SCALING_BUF_IN_PLACE
+                               : gather    ? SCALING_BUF_USER_SEND
+                                           : SCALING_BUF_USER_RECV,
+                               0);
     call->send = gather ? own : ref(SCALING_BUF_USER_SEND, base);
     call->recv = gather ? ref(SCALING_BUF_USER_RECV, base) : own;
 }
 
 int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const int64_t *true_a,
                       uint32_t g, uint32_t *members, uint32_t *nmembers, int *member,
-                      scaling_call *call)
+                      scaling_args_call *call)
 {
     if (!plan || !members || !nmembers || !member || !call || g >= plan->ngroups ||
         scaling_args_validate(a) != 0)

@@ -40,6 +40,6 @@ int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const 
  * Returns 0, or MG_EINVAL for bad arguments or g >= ngroups. No allocation. */
 int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const int64_t *true_a,
                       uint32_t g, uint32_t *members, uint32_t *nmembers, int *member,
-                      scaling_call *call);
+                      scaling_args_call *call);
 
 #endif

@@ -77,7 +77,7 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
 {
     if (!b || !p || !out || n_global < 0 || scaling_args_validate(a) != 0)
         return MG_EINVAL;
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     int rc = scaling_bounds_nmax(b, a->coll, a->type_size, a->nprocs, &lim);
     if (rc)
         return rc;
@@ -119,18 +119,18 @@ typedef struct round_ctx {
     const scaling_w1b_plan *plan;
     const scaling_args *a;
     int64_t o, c, s;
-    scaling_copy *pack, *unpack;
+    scaling_args_copy *pack, *unpack;
     uint32_t npack, nunpack;
 } round_ctx;
 
-static scaling_ref ref(scaling_buf buf, int64_t off)
+static scaling_args_ref ref(scaling_args_buf buf, int64_t off)
 {
-    scaling_ref r = {buf, off};
+    scaling_args_ref r = {buf, off};
     return r;
 }
 
-static void add_copy(scaling_copy *list, uint32_t *n, scaling_ref from, scaling_ref to,
-                     int64_t bytes)
+static void add_copy(scaling_args_copy *list, uint32_t *n, scaling_args_ref from,
+                     scaling_args_ref to, int64_t bytes)
 {
     if (bytes == 0)
         return;
@@ -159,8 +159,8 @@ static int regular_v_form(const round_ctx *x, int k)
  * reference and whose slices are k elements: in a V-form round counts k and displacements i step
  * (step <= n, so they fit: regular_v_form), otherwise the block stride (0 when the slices lie back
  * to back). */
-static void blocked_side(const scaling_call *call, uint32_t P, int k, int64_t step, int *counts,
-                         int *displs, int64_t *stride)
+static void blocked_side(const scaling_args_call *call, uint32_t P, int k, int64_t step,
+                         int *counts, int *displs, int64_t *stride)
 {
     if (!call->v_form) {
         *stride = step == k ? 0 : step;
@@ -176,7 +176,7 @@ static void blocked_side(const scaling_call *call, uint32_t P, int k, int64_t st
  * the round sends it nothing: MPICH moves an Alltoallv's block to itself through its messaging,
  * which made W1-B's rounds cost 1.6-1.7 times the Alltoall they replace (2 ranks, 1 MiB; with
  * the slice copied, 1.0), where its Alltoall copies that block with memcpy. */
-static void own_slice_copied(round_ctx *x, scaling_call *call, int64_t n)
+static void own_slice_copied(round_ctx *x, scaling_args_call *call, int64_t n)
 {
     uint32_t me = x->a->rank;
     int64_t at = ((int64_t)me * n + x->o) * x->s;
@@ -189,7 +189,7 @@ static void own_slice_copied(round_ctx *x, scaling_call *call, int64_t n)
  * the round moves slice [o, o + k) of every block. The global-buffer side takes the slices where
  * they are, from o, block i at i n (blocked_side), except an in-place Alltoall's send side: its
  * slices are the very bytes the round receives into, so they are packed into staging first. */
-static void regular_blocks(round_ctx *x, scaling_call *call)
+static void regular_blocks(round_ctx *x, scaling_args_call *call)
 {
     const scaling_args *a = x->a;
     int64_t n = a->count, s = x->s;
@@ -244,13 +244,13 @@ static void regular_blocks(round_ctx *x, scaling_call *call)
  * NULL) and the copies between them and the user's segments. d is the true displacement: true_d,
  * else the vector's own, else, for Reduce_scatter, the prefix sum of the counts. Returns the
  * reference the call passes for the side. */
-static scaling_ref vector_side(round_ctx *x, int v, const int64_t *true_d, int *rcounts,
-                               int *rdispls, scaling_buf user, int sends, int staged)
+static scaling_args_ref vector_side(round_ctx *x, int v, const int64_t *true_d, int *rcounts,
+                                    int *rdispls, scaling_args_buf user, int sends, int staged)
 {
     int64_t prefix = 0, user_prefix = 0;
     int displs = scaling_args_has_displs(x->a, v);
-    scaling_buf stage = sends ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
-    scaling_copy *list = sends ? x->pack : x->unpack;
+    scaling_args_buf stage = sends ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
+    scaling_args_copy *list = sends ? x->pack : x->unpack;
     uint32_t *nlist = sends ? &x->npack : &x->nunpack;
     for (uint32_t i = 0; i < x->a->nprocs; i++) {
         int64_t count = scaling_args_count(x->a, v, i);
@@ -262,7 +262,7 @@ static scaling_ref vector_side(round_ctx *x, int v, const int64_t *true_d, int *
         } else {
             if (rdispls)
                 rdispls[i] = (int)prefix;
-            scaling_ref u = ref(user, (d + x->o) * x->s), st = ref(stage, prefix * x->s);
+            scaling_args_ref u = ref(user, (d + x->o) * x->s), st = ref(stage, prefix * x->s);
             add_copy(list, nlist, sends ? u : st, sends ? st : u, (int64_t)k * x->s);
         }
         prefix += k;
@@ -272,7 +272,7 @@ static scaling_ref vector_side(round_ctx *x, int v, const int64_t *true_d, int *
 }
 
 static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b,
-                      scaling_call *call)
+                      scaling_args_call *call)
 {
     const scaling_args *a = x->a;
     int64_t s = x->s;
@@ -334,7 +334,7 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
 
 /* Whether call has the arrays the rounds may write on this rank: those of the collective's V-form
  * (the collective itself when irregular), which a regular collective's round may issue. */
-static int has_arrays(const scaling_args *a, const scaling_call *call)
+static int has_arrays(const scaling_args *a, const scaling_args_call *call)
 {
     scaling_args v = *a;
     v.coll = scaling_coll_v_form(a->coll);
@@ -345,8 +345,9 @@ static int has_arrays(const scaling_args *a, const scaling_call *call)
 }
 
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
-                      const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
-                      uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack)
+                      const int64_t *true_b, uint32_t r, scaling_args_call *call,
+                      scaling_args_copy *pack, uint32_t *npack, scaling_args_copy *unpack,
+                      uint32_t *nunpack)
 {
     if (!plan || !call || !pack || !npack || !unpack || !nunpack || r >= plan->rounds ||
         scaling_args_validate(a) != 0)

@@ -3,7 +3,7 @@
  * the user's buffers directly wherever its counts and displacements can say where the slices are:
  *  - Bcast, Reduce, Allreduce: one contiguous slice;
  *  - Gather, Scatter, Allgather, Alltoall: the global-buffer side takes slice [o, o + k) of every
- *    block: the round is the collective's V-form (scaling_call's v_form) with counts k and
+ *    block: the round is the collective's V-form (scaling_args_call's v_form) with counts k and
  *    displacements i n when P n fits in int, else (and for Allgather where scaling_params'
  *    allgather_block_stride says so) the collective with a block stride
  *    (send_stride/recv_stride). MPI libraries may pack a derived datatype through a buffer of
@@ -64,7 +64,8 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
  * Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the unbroken call,
  * in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds. No allocation. */
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
-                      const int64_t *true_b, uint32_t r, scaling_call *call, scaling_copy *pack,
-                      uint32_t *npack, scaling_copy *unpack, uint32_t *nunpack);
+                      const int64_t *true_b, uint32_t r, scaling_args_call *call,
+                      scaling_args_copy *pack, uint32_t *npack, scaling_args_copy *unpack,
+                      uint32_t *nunpack);
 
 #endif

@@ -75,7 +75,7 @@ static int k_fits(const scaling_bounds *b, const scaling_args *a, const shape *s
     }
     if (k == 1 && !moved)
         return 0;
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     if (scaling_bounds_nmax(b, a->coll, a->type_size * k, a->nprocs, &lim) != 0)
         return 0;
     return (uint64_t)sh->max_count / k <= lim.n_max;
@@ -144,9 +144,9 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
     return 0;
 }
 
-static scaling_ref ref(scaling_buf buf)
+static scaling_args_ref ref(scaling_args_buf buf)
 {
-    scaling_ref x = {buf, 0};
+    scaling_args_ref x = {buf, 0};
     return x;
 }
 
@@ -170,14 +170,14 @@ static int divide_vector(const scaling_args *a, const int64_t *t, int which, uin
 }
 
 /* The buffer vector which describes: Scatterv's and Alltoallv's first vector is their send side. */
-static scaling_ref *side_of(scaling_call *call, scaling_coll c, int which)
+static scaling_args_ref *side_of(scaling_args_call *call, scaling_coll c, int which)
 {
     return which == 0 && (c == SCALING_SCATTERV || c == SCALING_ALLTOALLV) ? &call->send
                                                                            : &call->recv;
 }
 
 int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
-                    const int64_t *true_b, scaling_call *call)
+                    const int64_t *true_b, scaling_args_call *call)
 {
     if (!plan || !call || plan->k < 1 || (plan->k == 1 && !plan->shift[0] && !plan->shift[1]) ||
         scaling_args_validate(a) != 0)

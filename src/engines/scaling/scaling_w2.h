@@ -40,6 +40,6 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
  * this rank's counts or displacements (a type size that does not divide the message: reported,
  * never rounded) or a value does not fit; MG_EINVAL for bad arguments. No allocation. */
 int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
-                    const int64_t *true_b, scaling_call *call);
+                    const int64_t *true_b, scaling_args_call *call);
 
 #endif

@@ -31,14 +31,14 @@ int cfg_graph_set_branch(cfg_graph *g, uint32_t branch, uint32_t node)
     return 0;
 }
 
-static int append(cfg_pair **v, uint32_t *n, size_t *cap, uint32_t a, uint32_t b)
+static int append(cfg_graph_pair **v, uint32_t *n, size_t *cap, uint32_t a, uint32_t b)
 {
     if (*n == UINT32_MAX)
         return MG_ERANGE;
     int rc = mg_array_reserve((void **)v, cap, (size_t)*n + 1, sizeof **v);
     if (rc != 0)
         return rc;
-    (*v)[(*n)++] = (cfg_pair){a, b};
+    (*v)[(*n)++] = (cfg_graph_pair){a, b};
     return 0;
 }
 
@@ -58,14 +58,14 @@ int cfg_graph_add_target(cfg_graph *g, uint32_t arm, uint32_t node)
 
 static int pair_cmp(const void *x, const void *y)
 {
-    const cfg_pair *p = x, *q = y;
+    const cfg_graph_pair *p = x, *q = y;
     if (p->a != q->a)
         return p->a < q->a ? -1 : 1;
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
 /* Sorts by (a, b) and drops repeated pairs: the file and the adjacency are then canonical. */
-static uint32_t sort_unique(cfg_pair *v, uint32_t n)
+static uint32_t sort_unique(cfg_graph_pair *v, uint32_t n)
 {
     if (n == 0)
         return 0;
@@ -79,7 +79,7 @@ static uint32_t sort_unique(cfg_pair *v, uint32_t n)
 
 /* Compressed rows of pairs sorted by key: at[key] .. at[key + 1] index out[]. With flip the
  * pairs are read as (b, a) (the predecessor lists), which are counted then placed. */
-static int rows(const cfg_pair *v, uint32_t n, uint32_t nkeys, int flip, uint32_t **at_out,
+static int rows(const cfg_graph_pair *v, uint32_t n, uint32_t nkeys, int flip, uint32_t **at_out,
                 uint32_t **out)
 {
     uint32_t *at = calloc((size_t)nkeys + 2, sizeof *at);

@@ -14,9 +14,9 @@
 #define CFG_GRAPH_MAX_NODES (1u << 26)
 #define CFG_GRAPH_MAX_BRANCHES (1u << 24)
 
-typedef struct cfg_pair {
+typedef struct cfg_graph_pair {
     uint32_t a, b;
-} cfg_pair;
+} cfg_graph_pair;
 
 /* Owns every array. Filled with cfg_graph_create, cfg_graph_set_branch, cfg_graph_add_edge and
  * cfg_graph_add_target, then cfg_graph_index builds the adjacency the queries read. */
@@ -25,10 +25,10 @@ typedef struct cfg_graph {
     uint32_t nnodes, nbranches;
     uint32_t *branch_node; /* [nbranches]: the node whose end holds the branch (a switch's case
                               ids all share the switch's node) */
-    cfg_pair *edges;       /* (from, to), sorted and without duplicates once indexed */
+    cfg_graph_pair *edges; /* (from, to), sorted and without duplicates once indexed */
     uint32_t nedges;
     size_t edges_cap;
-    cfg_pair *targets; /* (arm, node): taking the arm leads to the node; a switch case's false
+    cfg_graph_pair *targets; /* (arm, node): taking the arm leads to the node; a switch case's false
                           arm has several (the default and the other cases' blocks) */
     uint32_t ntargets;
     size_t targets_cap;

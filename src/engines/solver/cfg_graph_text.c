@@ -22,7 +22,7 @@ int cfg_graph_text_format(const cfg_graph *g, char **out, size_t *len)
 {
     if (!g || !out || !len || !g->succ_at)
         return MG_EINVAL;
-    text_buf t = {0};
+    text_codec_buf t = {0};
     text_codec_buf_printf(&t, "mpiguard-cfg %d\nbuild_id %016" PRIx64 "\n", CFG_GRAPH_TEXT_VERSION,
                           g->build_id);
     text_codec_buf_printf(
@@ -38,7 +38,7 @@ int cfg_graph_text_format(const cfg_graph *g, char **out, size_t *len)
     return text_codec_buf_finish(&t, out, len);
 }
 
-static int parse_counts(text_cursor *c, cfg_graph *g, uint32_t *nedges, uint32_t *ntargets)
+static int parse_counts(text_codec_cursor *c, cfg_graph *g, uint32_t *nedges, uint32_t *ntargets)
 {
     int rc = text_codec_cursor_version(c, "mpiguard-cfg", CFG_GRAPH_TEXT_VERSION);
     if (rc)
@@ -61,7 +61,7 @@ static int parse_counts(text_cursor *c, cfg_graph *g, uint32_t *nedges, uint32_t
 }
 
 /* n lines "tag X Y", each added with add (whose MG_EINVAL means an id out of range). */
-static int parse_lines(text_cursor *c, cfg_graph *g, const char *tag, uint32_t n,
+static int parse_lines(text_codec_cursor *c, cfg_graph *g, const char *tag, uint32_t n,
                        int (*add)(cfg_graph *, uint32_t, uint32_t))
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -78,7 +78,7 @@ static int parse_lines(text_cursor *c, cfg_graph *g, const char *tag, uint32_t n
 }
 
 /* A branch line must name the branches in order: "b I NODE" with I the line's index. */
-static int parse_branches(text_cursor *c, cfg_graph *g)
+static int parse_branches(text_codec_cursor *c, cfg_graph *g)
 {
     for (uint32_t b = 0; b < g->nbranches; b++) {
         text_codec_cursor_word(c, "b");
@@ -97,7 +97,7 @@ int cfg_graph_text_parse(const char *text, size_t len, cfg_graph *out)
     memset(out, 0, sizeof *out);
     if (!text && len)
         return MG_EINVAL;
-    text_cursor c = {text, text + len, 0};
+    text_codec_cursor c = {text, text + len, 0};
     uint32_t nedges = 0, ntargets = 0;
     int rc = parse_counts(&c, out, &nedges, &ntargets);
     if (!rc)

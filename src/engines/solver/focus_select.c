@@ -4,7 +4,7 @@
 
 #include "mg_error.h"
 
-static int local_rank_of(const sym_comm *c, uint32_t global, int64_t *local)
+static int local_rank_of(const sym_var_comm *c, uint32_t global, int64_t *local)
 {
     for (uint32_t i = 0; i < c->size; i++) {
         if (c->global[i] == global) {
@@ -31,7 +31,7 @@ static int new_np(const sym_var *vars, uint32_t nvars, const int64_t *values, ui
 }
 
 /* The focus implied by the most up-to-date rank value (§2.3.3). */
-static int new_focus(const sym_var *vars, uint32_t nvars, const sym_comm *comms,
+static int new_focus(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms,
                      const int64_t *values, uint32_t prev, int64_t *focus, int *named)
 {
     *named = 1;
@@ -44,7 +44,7 @@ static int new_focus(const sym_var *vars, uint32_t nvars, const sym_comm *comms,
             return 0;
         }
         if (vars[i].kind == SYM_VAR_RANK_COMM && from_comm < 0) {
-            const sym_comm *c = &comms[vars[i].comm];
+            const sym_var_comm *c = &comms[vars[i].comm];
             if (values[i] < 0 || values[i] >= (int64_t)c->size)
                 return MG_ERANGE;
             from_comm = c->global[values[i]];
@@ -55,8 +55,9 @@ static int new_focus(const sym_var *vars, uint32_t nvars, const sym_comm *comms,
     return 0;
 }
 
-int focus_select(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uint32_t ncomms,
-                 const focus_setup *prev, int64_t *values, focus_setup *next, int *solved)
+int focus_select(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms, uint32_t ncomms,
+                 const focus_select_setup *prev, int64_t *values, focus_select_setup *next,
+                 int *solved)
 {
     if ((!vars && nvars) || (!values && nvars) || !prev || !next)
         return MG_EINVAL;

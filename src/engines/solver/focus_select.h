@@ -8,10 +8,10 @@
 
 #include "sym_var.h"
 
-typedef struct focus_setup {
+typedef struct focus_select_setup {
     uint32_t np;    /* processes to launch */
     uint32_t focus; /* global rank that runs the heavy (symbolic) binary */
-} focus_setup;
+} focus_select_setup;
 
 /* Given the variables of the last run (vars[i].value: the values it used) and the solved next
  * values (values[i], nvars entries), decides the next launch and rewrites the rank variables in
@@ -29,7 +29,8 @@ typedef struct focus_setup {
  * MG_EINVAL for NULL arguments, a communicator rank whose comm index is past ncomms, or a new
  * world size outside [1, UINT32_MAX]; MG_ERANGE when a changed communicator rank is past its
  * map (values are then unchanged). */
-int focus_select(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uint32_t ncomms,
-                 const focus_setup *prev, int64_t *values, focus_setup *next, int *solved);
+int focus_select(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms, uint32_t ncomms,
+                 const focus_select_setup *prev, int64_t *values, focus_select_setup *next,
+                 int *solved);
 
 #endif

@@ -15,15 +15,16 @@ int mpi_semantics_world_kind(int kind)
     return kind == SYM_VAR_RANK_WORLD || kind == SYM_VAR_SIZE_WORLD || kind == SYM_VAR_SIZE_COMM;
 }
 
-static int push_cap(const sym_var *v, const mpi_semantics_params *p, sym_pred_list *l)
+static int push_cap(const sym_var *v, const mpi_semantics_params *p, sym_expr_pred_list *l)
 {
     if (!p->apply_caps || !v->has_cap)
         return 0;
     return sym_expr_pred_list_push_bound(l, v->id, SYM_LE, v->cap);
 }
 
-int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uint32_t ncomms,
-                      uint32_t var, const mpi_semantics_params *p, sym_pred_list *l)
+int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms,
+                      uint32_t ncomms, uint32_t var, const mpi_semantics_params *p,
+                      sym_expr_pred_list *l)
 {
     if (!vars || !p || !l || var >= nvars || mpi_semantics_world_kind(vars[var].kind))
         return MG_EINVAL;
@@ -57,7 +58,7 @@ static uint32_t first_of(const sym_var *vars, uint32_t nvars, int kind)
 
 /* One world variable: equal to the kind's first (anchor), or the anchor's own bounds. */
 static int world_var(const sym_var *v, uint32_t x0, uint32_t z0, const mpi_semantics_params *p,
-                     sym_pred_list *l)
+                     sym_expr_pred_list *l)
 {
     int rc = push_cap(v, p, l);
     if (rc != 0)
@@ -86,7 +87,7 @@ static int world_var(const sym_var *v, uint32_t x0, uint32_t z0, const mpi_seman
 }
 
 int mpi_semantics_world(const sym_var *vars, uint32_t nvars, const mpi_semantics_params *p,
-                        sym_pred_list *l)
+                        sym_expr_pred_list *l)
 {
     if ((!vars && nvars) || !p || !l || p->max_np < 1)
         return MG_EINVAL;

@@ -26,8 +26,9 @@ int mpi_semantics_world_kind(int kind);
  * 0 <= y < size of that communicator (a concrete value, as in §2.3.2). MG_EINVAL for a var id
  * past nvars, a world-group var, or a comm index past ncomms; MG_ENOMEM (l keeps what was
  * appended before the failure). */
-int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_comm *comms, uint32_t ncomms,
-                      uint32_t var, const mpi_semantics_params *p, sym_pred_list *l);
+int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms,
+                      uint32_t ncomms, uint32_t var, const mpi_semantics_params *p,
+                      sym_expr_pred_list *l);
 
 /* Appends the world block once for all world-group variables: every world rank equal to the
  * first (x0 = xi), every world size equal to the first (z0 = zi), 0 <= x0 < z0,
@@ -35,6 +36,6 @@ int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_comm *comms
  * size is marked). Caps of these variables apply too. MG_EINVAL for NULL or max_np < 1;
  * MG_ENOMEM. */
 int mpi_semantics_world(const sym_var *vars, uint32_t nvars, const mpi_semantics_params *p,
-                        sym_pred_list *l);
+                        sym_expr_pred_list *l);
 
 #endif

@@ -138,7 +138,7 @@ int path_log_put_var(uint8_t *out, size_t cap, size_t *len, const sym_var *v)
     return finish(&w, 0, len);
 }
 
-int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_comm *c)
+int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_var_comm *c)
 {
     if (bad_out(out, cap, len, c) || c->size == 0 || !c->global ||
         c->size > (UINT32_MAX - COMM_FIXED) / 4)
@@ -152,7 +152,7 @@ int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_comm *c)
     return finish(&w, 0, len);
 }
 
-static int pred_encodable(const sym_pred *p)
+static int pred_encodable(const sym_expr_pred *p)
 {
     unsigned wd = p->width;
     return p->op < SYM_OP_END && p->is_unsigned <= 1 &&
@@ -160,7 +160,7 @@ static int pred_encodable(const sym_pred *p)
            p->lhs.nterms <= UINT32_MAX / 64 && p->rhs.nterms <= UINT32_MAX / 64;
 }
 
-int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_branch *b)
+int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_log_branch *b)
 {
     if (bad_out(out, cap, len, b) || b->branch_id > COVERAGE_MAX_BRANCH || b->taken > 1 ||
         !pred_encodable(&b->pred))
@@ -269,7 +269,7 @@ static int decode_var(rbuf *r, path_log *log, const path_log_limits *lim)
 
 static int decode_comm(rbuf *r, path_log *log, const path_log_limits *lim)
 {
-    sym_comm c;
+    sym_var_comm c;
     c.index = (uint32_t)get_le(r, 4);
     c.size = (uint32_t)get_le(r, 4);
     if (r->short_read || c.index != log->ncomms || c.size == 0 ||
@@ -329,7 +329,7 @@ static int decode_expr(rbuf *r, const path_log *log, const path_log_limits *lim,
 
 static int decode_branch(rbuf *r, path_log *log, const path_log_limits *lim)
 {
-    path_branch b;
+    path_log_branch b;
     memset(&b, 0, sizeof b);
     b.branch_id = (uint32_t)get_le(r, 4);
     b.taken = (uint8_t)get_le(r, 1);

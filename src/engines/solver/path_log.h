@@ -38,11 +38,11 @@ enum path_log_clock { PATH_LOG_CLOCK_MONOTONIC = 1 }; /* CLOCK_MONOTONIC, nanose
 
 /* One symbolic branch of the path: which branch, which arm was taken, and the predicate that
  * held on that arm (already oriented: it is true in the run that logged it). */
-typedef struct path_branch {
+typedef struct path_log_branch {
     uint32_t branch_id;
     uint8_t taken;
-    sym_pred pred;
-} path_branch;
+    sym_expr_pred pred;
+} path_log_branch;
 
 /* Encoders: each appends one record's bytes to out[0..cap) and sets *len to its size. If cap is
  * too small they return MG_EFULL with *len set to the size needed (out's content unspecified).
@@ -50,8 +50,8 @@ typedef struct path_branch {
  * arm > 1, bad op or width). Pure functions: safe from any thread; they never allocate. */
 int path_log_put_header(uint8_t *out, size_t cap, size_t *len, const path_log_header *h);
 int path_log_put_var(uint8_t *out, size_t cap, size_t *len, const sym_var *v);
-int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_comm *c);
-int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_branch *b);
+int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_var_comm *c);
+int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_log_branch *b);
 int path_log_put_cover(uint8_t *out, size_t cap, size_t *len, const uint32_t *arms, uint32_t n);
 /* event: enum path_log_event; ns: a CLOCK_MONOTONIC reading (never 0). Async-signal-safe. */
 int path_log_put_time(uint8_t *out, size_t cap, size_t *len, uint8_t event, uint64_t ns);
@@ -79,9 +79,9 @@ typedef struct path_log {
     path_log_header header;
     sym_var *vars;
     uint32_t nvars;
-    sym_comm *comms;
+    sym_var_comm *comms;
     uint32_t ncomms;
-    path_branch *branches;
+    path_log_branch *branches;
     uint32_t nbranches;
     coverage_set cover;
     uint64_t started_ns, ended_ns; /* TIME records (PATH_LOG_CLOCK_MONOTONIC); 0: none */

@@ -101,7 +101,7 @@ int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *recor
     return 0;
 }
 
-int path_reduce_apply(const path_branch *in, uint32_t n, uint32_t *keep, uint32_t *nkeep)
+int path_reduce_apply(const path_log_branch *in, uint32_t n, uint32_t *keep, uint32_t *nkeep)
 {
     if ((!in && n) || (!keep && n) || !nkeep)
         return MG_EINVAL;

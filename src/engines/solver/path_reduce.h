@@ -25,6 +25,6 @@ void path_reduce_free(path_reduce *pr);
 int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *record);
 /* The same reduction applied to a recorded path: keep[0..*nkeep) receives the indices kept, in
  * order (keep must hold n entries). MG_ENOMEM, MG_EINVAL. */
-int path_reduce_apply(const path_branch *in, uint32_t n, uint32_t *keep, uint32_t *nkeep);
+int path_reduce_apply(const path_log_branch *in, uint32_t n, uint32_t *keep, uint32_t *nkeep);
 
 #endif

@@ -22,7 +22,7 @@ static void join(uint32_t *parent, uint32_t a, uint32_t b)
         parent[a] = b;
 }
 
-static int first_var(const sym_pred *p, uint32_t *v)
+static int first_var(const sym_expr_pred *p, uint32_t *v)
 {
     if (p->lhs.nterms) {
         *v = p->lhs.terms[0].var;
@@ -54,7 +54,7 @@ static int world_group(int kind)
     return kind == SYM_VAR_RANK_WORLD || kind == SYM_VAR_SIZE_WORLD || kind == SYM_VAR_SIZE_COMM;
 }
 
-int path_slice(const sym_var *vars, uint32_t nvars, const path_branch *path, uint32_t n,
+int path_slice(const sym_var *vars, uint32_t nvars, const path_log_branch *path, uint32_t n,
                uint32_t target, uint32_t *out, uint32_t *nout)
 {
     if (!vars || !path || !nout || target >= n || (!out && target))

@@ -15,7 +15,7 @@
  * communicator-size variables count as one group because the MPI-semantics constraints (§2.3.2)
  * relate them. out must hold target entries. MG_EINVAL for target >= n, a variable id >= nvars
  * or NULL arguments; MG_ENOMEM. */
-int path_slice(const sym_var *vars, uint32_t nvars, const path_branch *path, uint32_t n,
+int path_slice(const sym_var *vars, uint32_t nvars, const path_log_branch *path, uint32_t n,
                uint32_t target, uint32_t *out, uint32_t *nout);
 
 #endif

@@ -33,7 +33,7 @@ int search_create(const search_params *p, search_state **out)
     return 0;
 }
 
-static void free_level(search_level *l)
+static void free_level(search_internal_level *l)
 {
     free(l->path);
     free(l->tried);
@@ -71,7 +71,7 @@ static int is_dfs(const search_state *s)
            s->p.kind == SEARCH_UNCOVERED_DFS;
 }
 
-static int make_level(search_level *l, const search_step *path, uint32_t n, uint32_t start)
+static int make_level(search_internal_level *l, const search_step *path, uint32_t n, uint32_t start)
 {
     memset(l, 0, sizeof *l);
     size_t bytes = (size_t)(n ? n : 1);
@@ -107,7 +107,7 @@ static void account_run(search_state *s, uint32_t n)
  * path, the child of the top of s's stack by its constraint i, is such a run. */
 static int folds(const search_state *s, const search_step *path, uint32_t n, uint32_t i)
 {
-    const search_level *parent = s->depth ? &s->levels[s->depth - 1] : NULL;
+    const search_internal_level *parent = s->depth ? &s->levels[s->depth - 1] : NULL;
     return parent && i < n && i < parent->n && path[i].branch_id == parent->path[i].branch_id &&
            path[i].taken == parent->path[i].taken;
 }
@@ -140,7 +140,7 @@ static uint32_t fold_barren(uint8_t note)
 /* The top level's folded exit, or UINT32_MAX. */
 static uint32_t folded_exit(const search_state *s)
 {
-    const search_level *top = s->depth ? &s->levels[s->depth - 1] : NULL;
+    const search_internal_level *top = s->depth ? &s->levels[s->depth - 1] : NULL;
     for (uint32_t i = 0; top && i < top->n; i++)
         if (top->tried[i])
             return i;
@@ -156,7 +156,7 @@ static void note_no_run(search_state *s, const coverage_set *cov)
     uint32_t f = folded_exit(s);
     if (!s->pending || f == UINT32_MAX || s->pending_index <= f)
         return;
-    search_level *top = &s->levels[s->depth - 1];
+    search_internal_level *top = &s->levels[s->depth - 1];
     if (fold_state(top->tried[f]) == FOLD_SPENT)
         return;
     const search_step *aim = &top->path[s->pending_index];
@@ -203,7 +203,7 @@ int search_observe_run(search_state *s, const search_step *path, uint32_t n, int
     int rc = mg_array_reserve((void **)&s->levels, &s->cap, (size_t)keep + 1, sizeof *s->levels);
     if (rc != 0)
         return rc;
-    search_level fresh;
+    search_internal_level fresh;
     rc = make_level(&fresh, path, n, start);
     if (rc != 0)
         return rc;
@@ -230,7 +230,7 @@ int search_observe(search_state *s, const search_step *path, uint32_t n)
 static int next_dfs(search_state *s, search_choice *out)
 {
     while (s->depth > 0) {
-        search_level *top = &s->levels[s->depth - 1];
+        search_internal_level *top = &s->levels[s->depth - 1];
         uint32_t limit = s->bound && s->bound < top->n ? s->bound : top->n;
         uint32_t f = folded_exit(s);
         if (top->next >= limit && f != UINT32_MAX && fold_state(top->tried[f]) == FOLD_WANTED) {
@@ -260,7 +260,7 @@ static int next_dfs(search_state *s, search_choice *out)
 static int next_uncovered(search_state *s, const coverage_set *cov, search_choice *out)
 {
     for (uint32_t d = s->depth; d-- > 0;) {
-        search_level *l = &s->levels[d];
+        search_internal_level *l = &s->levels[d];
         uint32_t limit = s->bound && s->bound < l->n ? s->bound : l->n;
         for (uint32_t i = l->next; i < limit; i++) {
             const search_step *st = &l->path[i];
@@ -277,7 +277,7 @@ static int next_uncovered(search_state *s, const coverage_set *cov, search_choic
     return 0;
 }
 
-static uint32_t untried(const search_level *l)
+static uint32_t untried(const search_internal_level *l)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < l->n; i++)
@@ -285,7 +285,7 @@ static uint32_t untried(const search_level *l)
     return k;
 }
 
-static int next_random_branch(search_level *l, mg_rng *rng, search_choice *out)
+static int next_random_branch(search_internal_level *l, mg_rng *rng, search_choice *out)
 {
     uint32_t left = untried(l);
     if (left == 0) {
@@ -303,7 +303,7 @@ static int next_random_branch(search_level *l, mg_rng *rng, search_choice *out)
 /* A walk from `next`: each untried constraint is taken with probability 1/2; a walk that falls
  * off the end restarts at the front, and a whole fruitless pass takes the first untried one so
  * the choice always terminates. */
-static int next_uniform(search_level *l, mg_rng *rng, search_choice *out)
+static int next_uniform(search_internal_level *l, mg_rng *rng, search_choice *out)
 {
     uint32_t first = UINT32_MAX;
     for (uint32_t i = 0; i < l->n; i++)
@@ -335,7 +335,7 @@ static uint32_t cfg_score(const search_step *st, const coverage_set *cov, const 
 
 /* The untried constraint of l from l->next on with the smallest finite score; ties are broken
  * uniformly (reservoir). 0 when there is none. */
-static int best_cfg(const search_level *l, const coverage_set *cov, const search_cfg *cfg,
+static int best_cfg(const search_internal_level *l, const coverage_set *cov, const search_cfg *cfg,
                     mg_rng *rng, uint32_t *index)
 {
     uint32_t best = UINT32_MAX, ties = 0;
@@ -362,7 +362,7 @@ static int next_cfg(search_state *s, const coverage_set *cov, const search_cfg *
                     search_choice *out)
 {
     while (s->depth > 0) {
-        search_level *top = &s->levels[s->depth - 1];
+        search_internal_level *top = &s->levels[s->depth - 1];
         if (best_cfg(top, cov, cfg, rng, &out->index)) {
             top->tried[out->index] = 1;
             out->level = s->depth - 1;
@@ -412,7 +412,7 @@ int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg,
     } else if (s->p.kind == SEARCH_CFG) {
         rc = next_cfg(s, cov, cfg, rng, out);
     } else {
-        search_level *l = &s->levels[0];
+        search_internal_level *l = &s->levels[0];
         if (s->p.kind == SEARCH_RANDOM_BRANCH)
             rc = next_random_branch(l, rng, out);
         else

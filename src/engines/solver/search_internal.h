@@ -10,15 +10,15 @@
 #define SEARCH_FOLD_BARREN 2
 
 /* A path observed at one depth of the DFS stack, with the next constraint to try on it. */
-typedef struct search_level {
+typedef struct search_internal_level {
     search_step *path;
     uint8_t *tried; /* random and CFG strategies: constraints already chosen on this path */
     uint32_t n, next;
-} search_level;
+} search_internal_level;
 
 struct search_state {
     search_params p;
-    search_level *levels;
+    search_internal_level *levels;
     uint32_t depth;
     size_t cap;
     int pending; /* the last search_next returned a choice not yet followed by a run */

@@ -126,7 +126,7 @@ int search_session_observe(search_session *s, path_log *log, int covered_new, in
     return rc;
 }
 
-void search_session_run_free(search_run *r)
+void search_session_run_free(search_session_run *r)
 {
     free(r->inputs);
     memset(r, 0, sizeof *r);
@@ -142,8 +142,8 @@ static int input_is_float(const search_session *s, size_t i)
     return 0;
 }
 
-int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
-                           search_run *next)
+int search_session_restart(search_session *s, const search_session_run *last, size_t n, mg_rng *rng,
+                           search_session_run *next)
 {
     memset(next, 0, sizeof *next);
     if (n < s->p.restart_inputs)
@@ -169,7 +169,8 @@ int search_session_restart(search_session *s, const search_run *last, size_t n, 
 /* The next run from solved values: the i-th non-MPI variable is input i, the inputs past them
  * stay last's. */
 static int take_values(const search_session *s, const path_log *log, const int64_t *values,
-                       const search_run *last, focus_setup chosen, search_run *next)
+                       const search_session_run *last, focus_select_setup chosen,
+                       search_session_run *next)
 {
     size_t n = 0;
     for (uint32_t v = 0; v < log->nvars; v++)
@@ -191,19 +192,19 @@ static int take_values(const search_session *s, const path_log *log, const int64
     return 0;
 }
 
-static int same_inputs(const search_run *a, const search_run *b)
+static int same_inputs(const search_session_run *a, const search_session_run *b)
 {
     return a->ninputs == b->ninputs &&
            !memcmp(a->inputs, b->inputs, a->ninputs * sizeof *a->inputs);
 }
 
-static int same_run(const search_run *a, const search_run *b)
+static int same_run(const search_session_run *a, const search_session_run *b)
 {
     return a->np == b->np && a->focus == b->focus && same_inputs(a, b);
 }
 
 /* 1 + the index of r among the runs made, 0 when it is not one. */
-static size_t find_run(const search_session *s, const search_run *r)
+static size_t find_run(const search_session *s, const search_session_run *r)
 {
     for (size_t i = s->nran; i-- > 0;)
         if (same_run(&s->ran[i], r))
@@ -211,12 +212,12 @@ static size_t find_run(const search_session *s, const search_run *r)
     return 0;
 }
 
-static int has_run(const search_session *s, const search_run *r)
+static int has_run(const search_session *s, const search_session_run *r)
 {
     return find_run(s, r) != 0;
 }
 
-int search_session_remember_run(search_session *s, const search_run *r)
+int search_session_remember_run(search_session *s, const search_session_run *r)
 {
     if (has_run(s, r))
         return 0;
@@ -225,11 +226,11 @@ int search_session_remember_run(search_session *s, const search_run *r)
         return MG_ENOMEM;
     s->refused = refused;
     s->refused[s->nran] = 0;
-    search_run *grown = realloc(s->ran, (s->nran + 1) * sizeof *grown);
+    search_session_run *grown = realloc(s->ran, (s->nran + 1) * sizeof *grown);
     if (!grown)
         return MG_ENOMEM;
     s->ran = grown;
-    search_run *copy = &s->ran[s->nran];
+    search_session_run *copy = &s->ran[s->nran];
     *copy = *r;
     copy->inputs = malloc((r->ninputs + 1) * sizeof *copy->inputs);
     if (!copy->inputs)
@@ -242,8 +243,9 @@ int search_session_remember_run(search_session *s, const search_run *r)
 
 /* 1 when a tuned solution would run again a run already made, or after a rejection keep the
  * refused inputs for a covered arm (try_choice). */
-static int repeats_run(const search_session *s, const search_run *last, const coverage_set *cov,
-                       const path_branch *b, const search_run *next)
+static int repeats_run(const search_session *s, const search_session_run *last,
+                       const coverage_set *cov, const path_log_branch *b,
+                       const search_session_run *next)
 {
     return has_run(s, next) || (s->last_rejected && same_inputs(last, next) &&
                                 coverage_set_contains(cov, coverage_arm(b->branch_id, !b->taken)));
@@ -251,7 +253,8 @@ static int repeats_run(const search_session *s, const search_run *last, const co
 
 /* 1 when values leave every input of log's own run as it was and the run's np and focus are
  * kept: the run's own values satisfy the negation. */
-static int keeps_path_run(const path_log *log, const int64_t *values, const search_run *next)
+static int keeps_path_run(const path_log *log, const int64_t *values,
+                          const search_session_run *next)
 {
     for (uint32_t v = 0; v < log->nvars; v++)
         if (!sym_var_is_mpi(log->vars[v].kind) && values[v] != log->vars[v].value)
@@ -263,11 +266,12 @@ static int keeps_path_run(const path_log *log, const int64_t *values, const sear
  * a run within the process limit, 0 when not, or an error (< 0). move: a solution that names
  * neither the process count nor a rank runs on the next process count (np + 1, after max_np 1);
  * *moved says whether it did. */
-static int try_choice(search_session *s, const search_choice *ch, const search_run *last,
-                      const coverage_set *cov, int stopped, int move, int *moved, search_run *next)
+static int try_choice(search_session *s, const search_choice *ch, const search_session_run *last,
+                      const coverage_set *cov, int stopped, int move, int *moved,
+                      search_session_run *next)
 {
     const path_log *log = &s->stack[ch->level];
-    const path_branch *b = &log->branches[ch->index];
+    const path_log_branch *b = &log->branches[ch->index];
     size_t stride = (size_t)log->nvars + 1;
     int64_t *values = calloc((SEARCH_SESSION_MAX_RETUNES + 1) * stride, sizeof *values);
     const int64_t *avoid[SEARCH_SESSION_MAX_RETUNES];
@@ -299,7 +303,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_r
         s->tuning_checks += tuning_checks;
         s->solves++;
         s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
-        focus_setup prev = {log->header.world_size, log->header.rank}, chosen;
+        focus_select_setup prev = {log->header.world_size, log->header.rank}, chosen;
         int solved_rank = 0;
         if (rc || !sat ||
             focus_select(log->vars, log->nvars, log->comms, log->ncomms, &prev, v, &chosen,
@@ -402,7 +406,7 @@ static size_t input_of(const path_log *log, uint32_t id)
 
 /* 1 + the first input of pred when it is over inputs and every run made held each of them at
  * one value, else 0 (and with no runs kept: untuned, the session keeps none). */
-static size_t over_unvaried(const path_log *log, const sym_pred *pred, const uint8_t *varied,
+static size_t over_unvaried(const path_log *log, const sym_expr_pred *pred, const uint8_t *varied,
                             size_t n)
 {
     size_t first = 0;
@@ -420,9 +424,9 @@ static size_t over_unvaried(const path_log *log, const sym_pred *pred, const uin
     return first;
 }
 
-static int leave_for(search_session *s, const search_run *last, const coverage_set *cov,
-                     const uint8_t *varied, size_t nvaried, search_stop_fn stop, void *stop_arg,
-                     search_run *next)
+static int leave_for(search_session *s, const search_session_run *last, const coverage_set *cov,
+                     const uint8_t *varied, size_t nvaried, search_session_stop_fn stop,
+                     void *stop_arg, search_session_run *next)
 {
     uint32_t depth = search_depth(s->strategy);
     for (uint32_t level = 0; level < depth && level < s->nstack; level++) {
@@ -430,7 +434,7 @@ static int leave_for(search_session *s, const search_run *last, const coverage_s
         for (uint32_t i = 0; i < log->nbranches; i++) {
             if (stop && stop(stop_arg))
                 return 0;
-            const path_branch *b = &log->branches[i];
+            const path_log_branch *b = &log->branches[i];
             uint32_t arm = coverage_arm(b->branch_id, !b->taken), aim = arm;
             if (coverage_set_contains(cov, arm)) {
                 size_t input = over_unvaried(log, &b->pred, varied, nvaried);
@@ -464,8 +468,8 @@ static int leave_for(search_session *s, const search_run *last, const coverage_s
  * inputs no run varied: its other arm may be covered through other inputs at the same branch
  * (hpcc's two reads of HPL's input file: the first's, which hpcc keeps, covers the arms of the
  * second's, which HPL's driver runs with; issue 30), while what these inputs lead to is not. */
-static int leave_subtree(search_session *s, const search_run *last, const coverage_set *cov,
-                         search_stop_fn stop, void *stop_arg, search_run *next)
+static int leave_subtree(search_session *s, const search_session_run *last, const coverage_set *cov,
+                         search_session_stop_fn stop, void *stop_arg, search_session_run *next)
 {
     uint8_t *varied = NULL;
     size_t nvaried = 0;
@@ -476,9 +480,9 @@ static int leave_subtree(search_session *s, const search_run *last, const covera
     return rc;
 }
 
-int search_session_next(search_session *s, const search_run *last, const coverage_set *cov,
-                        const search_cfg *cfg, mg_rng *rng, search_stop_fn stop, void *stop_arg,
-                        int *kind, search_run *next)
+int search_session_next(search_session *s, const search_session_run *last, const coverage_set *cov,
+                        const search_cfg *cfg, mg_rng *rng, search_session_stop_fn stop,
+                        void *stop_arg, int *kind, search_session_run *next)
 {
     if (!s || !last || !kind || !next)
         return MG_EINVAL;

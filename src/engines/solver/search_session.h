@@ -43,16 +43,16 @@ typedef struct search_session_params {
 void search_session_params_default(search_session_params *p);
 
 /* A run: its inputs (input i is the i-th marked non-MPI variable), process count and focus. */
-typedef struct search_run {
+typedef struct search_session_run {
     int64_t *inputs;
     size_t ninputs;
     uint32_t np, focus;
-} search_run;
+} search_session_run;
 
-void search_session_run_free(search_run *r);
+void search_session_run_free(search_session_run *r);
 
 /* Why a repeated solution ended its choice (search_session_next). */
-enum search_repeat_cause {
+enum search_session_repeat_cause {
     SEARCH_REPEAT_REFUSED,   /* the run repeated was refused by the program: no re-tuning */
     SEARCH_REPEAT_REJECTED,  /* after a rejection, the refused inputs again for a covered arm */
     SEARCH_REPEAT_EXHAUSTED, /* re-tuning found no other solution, or hit its bound */
@@ -74,12 +74,12 @@ typedef struct search_session {
     /* Tuned: every run this session was handed as last, whole (inputs, np, focus); a solution
      * that would run one of them again is not run, and counted in repeats. A run that differs
      * in the process count or the focus alone is another run (a focus move), never a repeat. */
-    search_run *ran;
+    search_session_run *ran;
     uint8_t *refused; /* refused[i]: the program refused ran[i]'s inputs (input_rejected) */
     size_t nran;
     uint64_t repeats; /* solutions not run: runs already made with no new one found past them */
-    /* repeats by why no new run came of the choice (enum search_repeat_cause), and of them those
-     * whose first solution left every input, the process count and the focus of the negated
+    /* repeats by why no new run came of the choice (enum search_session_repeat_cause), and of them
+     * those whose first solution left every input, the process count and the focus of the negated
      * path's own run as they were (a constraint whose negation the run's own values satisfy). */
     uint64_t repeat_cause[SEARCH_REPEAT_CAUSES];
     uint64_t repeat_unchanged;
@@ -95,7 +95,7 @@ typedef struct search_session {
 
 /* Keeps a copy of r (the caller keeps r) among the runs made, once; search_session_next
  * remembers each last itself, the campaign's restore the runs it saved. MG_ENOMEM (s unchanged). */
-int search_session_remember_run(search_session *s, const search_run *r);
+int search_session_remember_run(search_session *s, const search_session_run *r);
 
 /* MG_EINVAL for bad parameters, MG_ENOMEM, MG_ESOLVER when Z3 cannot start. On failure *s is
  * left empty (search_session_end is still safe). */
@@ -121,7 +121,7 @@ int search_session_observe_rank(search_session *s, uint32_t rank, const coverage
  * MG_ENOMEM, MG_EINVAL; the log is freed whatever happens. */
 int search_session_observe(search_session *s, path_log *log, int covered_new, int rejected);
 
-enum search_next_kind {
+enum search_session_next_kind {
     SEARCH_NEXT_SOLVED,  /* a negation was solved: its values, np and focus */
     SEARCH_NEXT_RESTART, /* nothing left to solve (or not solving): fresh random inputs */
     SEARCH_NEXT_STOPPED, /* stop() asked to stop: nothing chosen, next is unset */
@@ -129,7 +129,7 @@ enum search_next_kind {
 };
 
 /* Callback asking the search to give up (a signal, the campaign's time budget); NULL: never. */
-typedef int (*search_stop_fn)(void *arg);
+typedef int (*search_session_stop_fn)(void *arg);
 
 /* The next run after `last` (the run whose path was observed last): asks the strategy for
  * constraints and solves them until one is satisfiable within the process limit; when none is,
@@ -150,16 +150,16 @@ typedef int (*search_stop_fn)(void *arg);
  * solution, unless it names the process count or a rank, runs on the next process count
  * (np + 1, after max_np 1) with the frontier rule's focus. cov is the campaign's
  * coverage, cfg the distance table SEARCH_CFG needs (search_next). *kind is enum
- * search_next_kind; next (owned by the caller, search_session_run_free) is set unless stopped.
- * MG_ENOMEM, MG_EINVAL. */
-int search_session_next(search_session *s, const search_run *last, const coverage_set *cov,
-                        const search_cfg *cfg, mg_rng *rng, search_stop_fn stop, void *stop_arg,
-                        int *kind, search_run *next);
+ * search_session_next_kind; next (owned by the caller, search_session_run_free) is set unless
+ * stopped. MG_ENOMEM, MG_EINVAL. */
+int search_session_next(search_session *s, const search_session_run *last, const coverage_set *cov,
+                        const search_cfg *cfg, mg_rng *rng, search_session_stop_fn stop,
+                        void *stop_arg, int *kind, search_session_run *next);
 
 /* A restart over n inputs (at least p.restart_inputs) from last's np and focus (kept when
  * fixed): random-all's first run, and the restart of search_session_next. An input that the newest
  * kept path declares as a float gets a random double in [-100, 100] (two decimals). MG_ENOMEM. */
-int search_session_restart(search_session *s, const search_run *last, size_t n, mg_rng *rng,
-                           search_run *next);
+int search_session_restart(search_session *s, const search_session_run *last, size_t n, mg_rng *rng,
+                           search_session_run *next);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_logs(text_buf *t, const search_session *s)
+static void put_logs(text_codec_buf *t, const search_session *s)
 {
     text_codec_buf_printf(t, "logs %zu\n", s->nstack);
     for (size_t i = 0; i < s->nstack; i++) {
@@ -25,7 +25,7 @@ static void put_logs(text_buf *t, const search_session *s)
     }
 }
 
-static void put_arms(text_buf *t, const char *word, const coverage_set *s)
+static void put_arms(text_codec_buf *t, const char *word, const coverage_set *s)
 {
     text_codec_buf_printf(t, "%s %zu", word, s->n);
     for (size_t i = 0; i < s->n; i++)
@@ -33,7 +33,7 @@ static void put_arms(text_buf *t, const char *word, const coverage_set *s)
     text_codec_buf_printf(t, "\n");
 }
 
-static void put_frontier(text_buf *t, const focus_frontier *f)
+static void put_frontier(text_codec_buf *t, const focus_frontier *f)
 {
     text_codec_buf_printf(t, "frontier %" PRIu32 "\n", f->nranks);
     for (uint32_t r = 0; r < f->nranks; r++) {
@@ -42,11 +42,11 @@ static void put_frontier(text_buf *t, const focus_frontier *f)
     }
 }
 
-static void put_runs(text_buf *t, const search_session *s)
+static void put_runs(text_codec_buf *t, const search_session *s)
 {
     text_codec_buf_printf(t, "ran %zu\n", s->nran);
     for (size_t i = 0; i < s->nran; i++) {
-        const search_run *r = &s->ran[i];
+        const search_session_run *r = &s->ran[i];
         text_codec_buf_printf(t, "run %" PRIu32 " %" PRIu32 " %zu", r->np, r->focus, r->ninputs);
         for (size_t k = 0; k < r->ninputs; k++)
             text_codec_buf_printf(t, " %" PRId64, r->inputs[k]);
@@ -62,7 +62,7 @@ static void put_runs(text_buf *t, const search_session *s)
     text_codec_buf_printf(t, "\n");
 }
 
-void search_session_text_write(const search_session *s, const mg_rng *rng, text_buf *t)
+void search_session_text_write(const search_session *s, const mg_rng *rng, text_codec_buf *t)
 {
     char *snap = NULL;
     size_t len;
@@ -83,7 +83,7 @@ void search_session_text_write(const search_session *s, const mg_rng *rng, text_
 }
 
 /* Decodes the next "log HEX" line into a path log of this build (any run id). */
-static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
+static int read_log(text_codec_cursor *c, uint64_t build_id, path_log *out)
 {
     text_codec_cursor_word(c, "log");
     size_t digits = 0;
@@ -100,7 +100,7 @@ static int read_log(text_cursor *c, uint64_t build_id, path_log *out)
 }
 
 /* Reads "WORD N ARM..." into the set s (merged). */
-static int read_set(text_cursor *c, const char *word, coverage_set *s)
+static int read_set(text_codec_cursor *c, const char *word, coverage_set *s)
 {
     text_codec_cursor_word(c, word);
     size_t n = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
@@ -113,7 +113,7 @@ static int read_set(text_cursor *c, const char *word, coverage_set *s)
 }
 
 /* Reads "WORD N ARM..." into one rank's set of f (was_focus: the examined one). */
-static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32_t rank,
+static int read_arms(text_codec_cursor *c, const char *word, focus_frontier *f, uint32_t rank,
                      int was_focus)
 {
     coverage_set s;
@@ -127,7 +127,7 @@ static int read_arms(text_cursor *c, const char *word, focus_frontier *f, uint32
 
 /* Reads the head "WORD N" of an optional record of N items, each at least min_bytes long in the
  * text: 1 with *n set when it is there (c->bad when damaged), 0 when absent. */
-static int record_head(text_cursor *c, const char *word, size_t min_bytes, size_t *n)
+static int record_head(text_codec_cursor *c, const char *word, size_t min_bytes, size_t *n)
 {
     size_t len = strlen(word);
     if ((size_t)(c->end - c->p) <= len || strncmp(c->p, word, len) || c->p[len] != ' ')
@@ -138,7 +138,7 @@ static int record_head(text_cursor *c, const char *word, size_t min_bytes, size_
 }
 
 /* The stall count and the leaves' arms, absent from states saved before the search moved. */
-static int read_stall(text_cursor *c, search_session *s)
+static int read_stall(text_codec_cursor *c, search_session *s)
 {
     if ((size_t)(c->end - c->p) < 6 || strncmp(c->p, "stall ", 6))
         return 0;
@@ -149,7 +149,7 @@ static int read_stall(text_cursor *c, search_session *s)
 
 /* The runs made, absent from states saved before repeats were skipped (the resumed search may
  * then make one of those runs again). */
-static int read_runs(text_cursor *c, search_session *s)
+static int read_runs(text_codec_cursor *c, search_session *s)
 {
     size_t n;
     if (!record_head(c, "ran", 8, &n))
@@ -157,7 +157,7 @@ static int read_runs(text_cursor *c, search_session *s)
     int rc = c->bad ? MG_EFORMAT : 0;
     for (size_t i = 0; !rc && i < n; i++) {
         text_codec_cursor_word(c, "run");
-        search_run r = {0};
+        search_session_run r = {0};
         r.np = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
         r.focus = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
         r.ninputs = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 2);
@@ -180,7 +180,7 @@ static int read_runs(text_cursor *c, search_session *s)
 
 /* The frontier record, absent from states saved before it existed (the rule then starts from
  * nothing: only the focus choices of the resumed runs can differ). */
-static int read_frontier(text_cursor *c, focus_frontier *f)
+static int read_frontier(text_codec_cursor *c, focus_frontier *f)
 {
     size_t n;
     if (!record_head(c, "frontier", 16, &n))
@@ -195,7 +195,8 @@ static int read_frontier(text_cursor *c, focus_frontier *f)
     return rc;
 }
 
-int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id, text_cursor *c)
+int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id,
+                             text_codec_cursor *c)
 {
     text_codec_cursor_word(c, "rng");
     for (int i = 0; i < 4; i++)

@@ -24,7 +24,7 @@ int search_snapshot_kind_of(const search_state *s)
     return s->p.kind;
 }
 
-static void write_level(text_buf *t, const search_level *l)
+static void write_level(text_codec_buf *t, const search_internal_level *l)
 {
     text_codec_buf_printf(t, "level %" PRIu32 " %" PRIu32 "\nsteps", l->n, l->next);
     for (uint32_t i = 0; i < l->n; i++)
@@ -40,7 +40,7 @@ int search_snapshot_write(const search_state *s, char **out, size_t *len)
 {
     if (!s || !out || !len)
         return MG_EINVAL;
-    text_buf t = {0};
+    text_codec_buf t = {0};
     const search_params *p = &s->p;
     text_codec_buf_printf(
         &t, "search-snapshot %d\nparams %d %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
@@ -55,7 +55,7 @@ int search_snapshot_write(const search_state *s, char **out, size_t *len)
     return text_codec_buf_finish(&t, out, len);
 }
 
-static int read_level(text_cursor *c, search_level *l)
+static int read_level(text_codec_cursor *c, search_internal_level *l)
 {
     text_codec_cursor_word(c, "level");
     uint32_t n = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX / 16);
@@ -82,7 +82,7 @@ static int read_level(text_cursor *c, search_level *l)
     return c->bad ? MG_EFORMAT : 0;
 }
 
-static int read_head(text_cursor *c, search_state *s)
+static int read_head(text_codec_cursor *c, search_state *s)
 {
     int rc = text_codec_cursor_version(c, "search-snapshot", SEARCH_SNAPSHOT_VERSION);
     if (rc)
@@ -102,7 +102,7 @@ static int read_head(text_cursor *c, search_state *s)
     return c->bad || s->p.bound_round == 0 ? MG_EFORMAT : 0;
 }
 
-static int read_all(text_cursor *c, search_state *s)
+static int read_all(text_codec_cursor *c, search_state *s)
 {
     int rc = read_head(c, s);
     if (rc)
@@ -136,7 +136,7 @@ int search_snapshot_read(const char *text, size_t len, search_state **out)
     search_state *s = calloc(1, sizeof *s);
     if (!s)
         return MG_ENOMEM;
-    text_cursor c = {text, text + len, 0};
+    text_codec_cursor c = {text, text + len, 0};
     int rc = read_all(&c, s);
     if (rc) {
         search_destroy(s);

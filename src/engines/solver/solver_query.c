@@ -91,7 +91,7 @@ static int enter_expr_vars(builder *b, const sym_expr *e)
     return rc;
 }
 
-static int enter_pred_vars(builder *b, const sym_pred *p)
+static int enter_pred_vars(builder *b, const sym_expr_pred *p)
 {
     int rc = enter_expr_vars(b, &p->lhs);
     return rc ? rc : enter_expr_vars(b, &p->rhs);
@@ -108,15 +108,15 @@ static int sizes_only_expr(const path_log *log, const sym_expr *e)
     return 1;
 }
 
-static int sizes_only(const path_log *log, const sym_pred *p)
+static int sizes_only(const path_log *log, const sym_expr_pred *p)
 {
     return p->lhs.nterms + p->rhs.nterms > 0 && sizes_only_expr(log, &p->lhs) &&
            sizes_only_expr(log, &p->rhs);
 }
 
-static int add_negation(builder *b, const sym_pred *pred)
+static int add_negation(builder *b, const sym_expr_pred *pred)
 {
-    sym_pred neg;
+    sym_expr_pred neg;
     int rc = sym_expr_pred_negate(&neg, pred);
     if (rc == 0)
         rc = enter_pred_vars(b, &neg);

@@ -16,8 +16,8 @@
 
 /* preds points into the path's branches and into `own`; it is valid while both live. */
 typedef struct solver_query {
-    sym_pred_list own;      /* semantics constraints and the negated target */
-    const sym_pred **preds; /* the conjunction, in assertion order */
+    sym_expr_pred_list own;      /* semantics constraints and the negated target */
+    const sym_expr_pred **preds; /* the conjunction, in assertion order */
     size_t npreds;
     uint32_t *solve; /* variables the query constrains: these get new values */
     uint32_t nsolve;

@@ -11,7 +11,7 @@ typedef struct tuner {
     solver_z3 *s;
     const path_log *log;
     const solver_z3_targets *t;
-    const sym_pred **all;
+    const sym_expr_pred **all;
     size_t npreds, nfixed;
     int64_t *scratch;
     int64_t *model; /* the last satisfiable check's values: they satisfy every fixed bound */
@@ -21,7 +21,7 @@ typedef struct tuner {
 } tuner;
 
 /* Points all[] past the query's predicates at the fixed bounds (the list may have moved). */
-static void fix(tuner *k, const sym_pred_list *fixed)
+static void fix(tuner *k, const sym_expr_pred_list *fixed)
 {
     for (size_t i = 0; i < fixed->n; i++)
         k->all[k->npreds + i] = &fixed->items[i];
@@ -30,7 +30,7 @@ static void fix(tuner *k, const sym_pred_list *fixed)
 
 /* 1 when the fixed predicates and trial's are satisfiable (a check over its budget, or out of
  * memory, counts as not); the model is then kept. */
-static int holds(tuner *k, sym_pred_list *trial, int rc)
+static int holds(tuner *k, sym_expr_pred_list *trial, int rc)
 {
     int sat = 0;
     for (size_t i = 0; rc == 0 && i < trial->n; i++)
@@ -50,7 +50,7 @@ static int holds(tuner *k, sym_pred_list *trial, int rc)
 /* 1 when the fixed predicates and v <= bound for every v of vars[0..n) are satisfiable. */
 static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
 {
-    sym_pred_list trial;
+    sym_expr_pred_list trial;
     sym_expr_pred_list_init(&trial);
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < n; i++)
@@ -61,7 +61,7 @@ static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
 /* 1 when the fixed predicates allow -m <= v <= m. */
 static int within(tuner *k, uint32_t v, int64_t m)
 {
-    sym_pred_list trial;
+    sym_expr_pred_list trial;
     sym_expr_pred_list_init(&trial);
     int rc = sym_expr_pred_list_push_bound(&trial, v, SYM_LE, m);
     if (rc == 0)
@@ -72,7 +72,7 @@ static int within(tuner *k, uint32_t v, int64_t m)
 /* 1 when the fixed predicates allow v == x. */
 static int allows(tuner *k, uint32_t v, int64_t x)
 {
-    sym_pred_list trial;
+    sym_expr_pred_list trial;
     sym_expr_pred_list_init(&trial);
     return holds(k, &trial, sym_expr_pred_list_push_bound(&trial, v, SYM_EQ, x));
 }
@@ -92,7 +92,7 @@ static int64_t lowest_bound(tuner *k, const uint32_t *vars, uint32_t n, int64_t 
 }
 
 /* The single variable of the negated constraint, or UINT32_MAX when it has none or several. */
-static uint32_t single_var(const sym_pred *target)
+static uint32_t single_var(const sym_expr_pred *target)
 {
     uint32_t var = UINT32_MAX;
     const sym_expr *sides[2] = {&target->lhs, &target->rhs};
@@ -106,7 +106,7 @@ static uint32_t single_var(const sym_pred *target)
     return var;
 }
 
-int solver_tune_names_only_mpi(const path_log *log, const sym_pred *target)
+int solver_tune_names_only_mpi(const path_log *log, const sym_expr_pred *target)
 {
     const sym_expr *sides[2] = {&target->lhs, &target->rhs};
     for (int side = 0; side < 2; side++)
@@ -122,7 +122,7 @@ int solver_tune_names_only_mpi(const path_log *log, const sym_pred *target)
  * a lexicographic minimum, the same from any solver state. The model satisfies the fixed
  * predicates on entry and on return; a check over its budget makes a value farther from zero,
  * never an inconsistent one. Returns 0 or MG_ENOMEM. */
-static int canonical(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned)
+static int canonical(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned)
 {
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < ntuned; i++) {
@@ -149,8 +149,8 @@ static int canonical(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint
 /* Keeps the variable the negation is about (Stage II's, else the slice's first tuned one) off
  * its value in each avoided solution, and replaces values by a solution of the query that does
  * so. 1 when there is one; 0 when not (a check over its budget counts as none), or MG_ENOMEM. */
-static int avoid_repeats(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned,
-                         uint32_t symb, int symb_tuned, int64_t *values)
+static int avoid_repeats(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned,
+                         uint32_t ntuned, uint32_t symb, int symb_tuned, int64_t *values)
 {
     if (ntuned == 0)
         return 0;
@@ -161,7 +161,7 @@ static int avoid_repeats(tuner *k, sym_pred_list *fixed, const uint32_t *tuned, 
     if (rc)
         return rc;
     fix(k, fixed);
-    sym_pred_list none;
+    sym_expr_pred_list none;
     sym_expr_pred_list_init(&none);
     if (!holds(k, &none, 0))
         return 0;
@@ -176,7 +176,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
 {
     const path_log *log = k->log;
     uint32_t *tuned = malloc(((size_t)q->nsolve + 1) * sizeof *tuned), ntuned = 0;
-    sym_pred_list fixed;
+    sym_expr_pred_list fixed;
     sym_expr_pred_list_init(&fixed);
     int rc = tuned ? 0 : MG_ENOMEM;
     int64_t bound = -1;

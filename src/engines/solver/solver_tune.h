@@ -43,6 +43,6 @@ int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
                 int64_t *values, int *sat, uint32_t *checks);
 
 /* 1 when every variable of the negated constraint target is an MPI variable (a rank or a size). */
-int solver_tune_names_only_mpi(const path_log *log, const sym_pred *target);
+int solver_tune_names_only_mpi(const path_log *log, const sym_expr_pred *target);
 
 #endif

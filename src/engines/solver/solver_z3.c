@@ -14,9 +14,9 @@
 
 struct solver_z3 {
     solver_z3_params p;
-    Z3_context ctx;   /* incremental mode only */
-    Z3_solver solver; /* incremental mode only */
-    sym_pred *frames; /* copy of the predicate asserted at each scope level */
+    Z3_context ctx;        /* incremental mode only */
+    Z3_solver solver;      /* incremental mode only */
+    sym_expr_pred *frames; /* copy of the predicate asserted at each scope level */
     size_t nframes, cap;
     uint8_t *kinds; /* variable kinds the frames were encoded with */
     uint32_t nkinds;
@@ -327,7 +327,7 @@ static int names_real_var(const enc *e, const sym_expr *x)
  * under FP too: converting an integer to binary64 costs Z3 more than the per-query limit (over
  * 5 s for that comparison, measured), and the reals are exact for it but for the rounding of
  * each product. */
-static Z3_ast encode_fpred(const enc *e, const sym_pred *p)
+static Z3_ast encode_fpred(const enc *e, const sym_expr_pred *p)
 {
     if (fp(e) && !names_real_var(e, &p->lhs) && !names_real_var(e, &p->rhs)) {
         enc real = *e;
@@ -369,7 +369,7 @@ static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
     }
 }
 
-static Z3_ast encode_pred(const enc *e, const sym_pred *p)
+static Z3_ast encode_pred(const enc *e, const sym_expr_pred *p)
 {
     if (sym_expr_pred_is_float(p))
         return encode_fpred(e, p);
@@ -397,7 +397,7 @@ static int z3_failed(Z3_context c)
     return Z3_get_error_code(c) != Z3_OK;
 }
 
-static int assert_pred(const enc *e, Z3_solver s, const sym_pred *p)
+static int assert_pred(const enc *e, Z3_solver s, const sym_expr_pred *p)
 {
     Z3_ast b = encode_pred(e, p);
     if (!b || z3_failed(e->c)) {
@@ -539,7 +539,7 @@ static int remember_kinds(solver_z3 *s, const sym_var *vars, uint32_t nvars)
     return 0;
 }
 
-static int push_frame(solver_z3 *s, const enc *e, const sym_pred *p)
+static int push_frame(solver_z3 *s, const enc *e, const sym_expr_pred *p)
 {
     int rc = mg_array_reserve((void **)&s->frames, &s->cap, s->nframes + 1, sizeof *s->frames);
     if (rc != 0)
@@ -553,7 +553,7 @@ static int push_frame(solver_z3 *s, const enc *e, const sym_pred *p)
 }
 
 /* Makes the scope stack equal to preds: keeps the common prefix, pops the rest, pushes the new. */
-static int sync_frames(solver_z3 *s, const enc *e, const sym_pred *const *preds, size_t npreds)
+static int sync_frames(solver_z3 *s, const enc *e, const sym_expr_pred *const *preds, size_t npreds)
 {
     if (!same_kinds(s, e->vars, e->nvars))
         pop_to(s, 0);
@@ -701,7 +701,7 @@ static int outcome(enc *e, Z3_solver solver, const solver_z3_targets *t, int *sa
     return rc;
 }
 
-static int check_fresh(solver_z3 *s, enc *e, const sym_pred *const *preds, size_t npreds,
+static int check_fresh(solver_z3 *s, enc *e, const sym_expr_pred *const *preds, size_t npreds,
                        const solver_z3_targets *t, int *sat, int64_t *values)
 {
     Z3_solver solver = NULL;
@@ -753,8 +753,9 @@ static int ids_ok(const uint32_t *ids, uint32_t n, uint32_t nvars)
     return 1;
 }
 
-int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym_pred *const *preds,
-                    size_t npreds, const solver_z3_targets *t, int *sat, int64_t *values)
+int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars,
+                    const sym_expr_pred *const *preds, size_t npreds, const solver_z3_targets *t,
+                    int *sat, int64_t *values)
 {
     if (!s || (!vars && nvars) || (!preds && npreds) || !t || !sat || (!values && nvars) ||
         !ids_ok(t->solve, t->nsolve, nvars) || !ids_ok(t->keep, t->nkeep, nvars))

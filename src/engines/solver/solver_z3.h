@@ -16,14 +16,14 @@
 /* Int: unbounded integers (the default). Bit-vector: each variable is as wide as its C kind and
  * each predicate side is computed in the predicate's width with wraparound, so a solution can be
  * an integer overflow the program did not expect. */
-enum solver_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
+enum solver_z3_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
 
 /* How float comparisons (SYM_NUM_F64 sides) and Real variables are solved (dissertation §3.4):
  * over the reals (the default: a solution is the nearest double to the real Z3 chose, which the
  * next run may find on the wrong side of a strict comparison), or over Z3's IEEE theory (FP:
  * float variables are binary32, double variables binary64, every term and sum rounded to
  * nearest-even in binary64, NaN and infinities excluded; far slower). */
-enum solver_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
+enum solver_z3_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
 
 /* Default resource budget per check: measured here, the 10-pigeon/9-hole problem spent 10^6
  * units in 1.6 s on a loaded 2-core machine, while every query of bench_solver (up to 500 path
@@ -43,8 +43,8 @@ enum solver_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
  * non-zero (within 20 ms), and every later check at once: MG_ETIMEOUT too. After a check the
  * watchdog stopped, the next one starts in a new context. */
 typedef struct solver_z3_params {
-    int semantics;       /* enum solver_semantics */
-    int floats;          /* enum solver_floats */
+    int semantics;       /* enum solver_z3_semantics */
+    int floats;          /* enum solver_z3_floats */
     unsigned rlimit;     /* per check, Z3 resource units; 0: none */
     unsigned timeout_ms; /* per check, wall clock; 0: none */
     int incremental;     /* 1: one context, push/pop prefix sharing; 0: a fresh context per check */
@@ -93,8 +93,9 @@ typedef struct solver_z3_targets {
  * expression naming a Real variable; MG_ENOMEM.
  * After a failure other than a timeout the next check starts from an empty scope stack; after
  * any failure values hold the old values and *sat is 0. */
-int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars, const sym_pred *const *preds,
-                    size_t npreds, const solver_z3_targets *t, int *sat, int64_t *values);
+int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars,
+                    const sym_expr_pred *const *preds, size_t npreds, const solver_z3_targets *t,
+                    int *sat, int64_t *values);
 
 /* Counters since creation. */
 void solver_z3_get_stats(const solver_z3 *s, solver_z3_stats *out);

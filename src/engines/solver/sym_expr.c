@@ -25,7 +25,7 @@ int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef)
     out->terms = malloc(sizeof *out->terms);
     if (!out->terms)
         return MG_ENOMEM;
-    out->terms[0] = (sym_term){.var = var, .coef = coef};
+    out->terms[0] = (sym_expr_term){.var = var, .coef = coef};
     out->nterms = 1;
     return 0;
 }
@@ -45,7 +45,7 @@ int sym_expr_init_fvar(sym_expr *out, uint32_t var, double coef)
     out->terms = malloc(sizeof *out->terms);
     if (!out->terms)
         return MG_ENOMEM;
-    out->terms[0] = (sym_term){.var = var, .fcoef = coef};
+    out->terms[0] = (sym_expr_term){.var = var, .fcoef = coef};
     out->nterms = 1;
     return 0;
 }
@@ -76,8 +76,8 @@ int sym_expr_copy(sym_expr *out, const sym_expr *src)
 /* One variable's coefficient in a + k*b from a's and b's terms (NULL: absent, 0), in the kind
  * num (k for integers, fk for floats) into *sum. Returns 1 when the sum is zero (the term goes),
  * 0 when it is kept, MG_ERANGE when it leaves int64 or is not finite. */
-static int add_scaled(uint8_t num, const sym_term *ta, const sym_term *tb, int64_t k, double fk,
-                      sym_term *sum)
+static int add_scaled(uint8_t num, const sym_expr_term *ta, const sym_expr_term *tb, int64_t k,
+                      double fk, sym_expr_term *sum)
 {
     if (num == SYM_NUM_F64) {
         sum->fcoef = (ta ? ta->fcoef : 0) + fk * (tb ? tb->fcoef : 0);
@@ -97,16 +97,16 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
 {
     sym_expr_init_const(out, 0);
     out->num = a->num;
-    sym_term ca = {.coef = a->constant}, cb = {.coef = b->constant}, c;
+    sym_expr_term ca = {.coef = a->constant}, cb = {.coef = b->constant}, c;
     if (add_scaled(a->num, &ca, &cb, k, fk, &c) < 0)
         return MG_ERANGE;
     size_t cap = (size_t)a->nterms + b->nterms;
-    sym_term *t = cap ? malloc(cap * sizeof *t) : NULL;
+    sym_expr_term *t = cap ? malloc(cap * sizeof *t) : NULL;
     if (cap && !t)
         return MG_ENOMEM;
     size_t i = 0, j = 0, n = 0;
     while (i < a->nterms || j < b->nterms) {
-        const sym_term *ta = NULL, *tb = NULL;
+        const sym_expr_term *ta = NULL, *tb = NULL;
         if (j >= b->nterms || (i < a->nterms && a->terms[i].var < b->terms[j].var))
             ta = &a->terms[i++];
         else if (i >= a->nterms || b->terms[j].var < a->terms[i].var)
@@ -115,7 +115,7 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
             ta = &a->terms[i++];
             tb = &b->terms[j++];
         }
-        sym_term sum = {.var = ta ? ta->var : tb->var};
+        sym_expr_term sum = {.var = ta ? ta->var : tb->var};
         int rc = add_scaled(a->num, ta, tb, k, fk, &sum);
         if (rc < 0) {
             free(t);
@@ -249,7 +249,7 @@ static int valid_width(unsigned width)
     return width == 0 || width == 8 || width == 16 || width == 32 || width == 64;
 }
 
-static void pred_clear(sym_pred *p)
+static void pred_clear(sym_expr_pred *p)
 {
     p->op = SYM_EQ;
     p->width = 0;
@@ -258,7 +258,7 @@ static void pred_clear(sym_pred *p)
     sym_expr_init_const(&p->rhs, 0);
 }
 
-int sym_expr_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
+int sym_expr_pred_make(sym_expr_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
                        unsigned width, int is_unsigned)
 {
     pred_clear(out);
@@ -284,18 +284,18 @@ int sym_expr_op_negate(int op)
     return op < 0 || op >= SYM_OP_END ? SYM_OP_END : neg[op];
 }
 
-int sym_expr_pred_negate(sym_pred *out, const sym_pred *p)
+int sym_expr_pred_negate(sym_expr_pred *out, const sym_expr_pred *p)
 {
     return sym_expr_pred_make(out, &p->lhs, sym_expr_op_negate(p->op), &p->rhs, p->width,
                               p->is_unsigned);
 }
 
-int sym_expr_pred_copy(sym_pred *out, const sym_pred *p)
+int sym_expr_pred_copy(sym_expr_pred *out, const sym_expr_pred *p)
 {
     return sym_expr_pred_make(out, &p->lhs, p->op, &p->rhs, p->width, p->is_unsigned);
 }
 
-void sym_expr_pred_free(sym_pred *p)
+void sym_expr_pred_free(sym_expr_pred *p)
 {
     if (!p)
         return;
@@ -303,18 +303,18 @@ void sym_expr_pred_free(sym_pred *p)
     sym_expr_free(&p->rhs);
 }
 
-int sym_expr_pred_equal(const sym_pred *a, const sym_pred *b)
+int sym_expr_pred_equal(const sym_expr_pred *a, const sym_expr_pred *b)
 {
     return a->op == b->op && a->width == b->width && a->is_unsigned == b->is_unsigned &&
            sym_expr_equal(&a->lhs, &b->lhs) && sym_expr_equal(&a->rhs, &b->rhs);
 }
 
-int sym_expr_pred_is_float(const sym_pred *p)
+int sym_expr_pred_is_float(const sym_expr_pred *p)
 {
     return p->lhs.num == SYM_NUM_F64;
 }
 
-int sym_expr_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth)
+int sym_expr_pred_eval(const sym_expr_pred *p, const int64_t *values, size_t nvalues, int *truth)
 {
     int64_t l, r;
     int rc = sym_expr_eval(&p->lhs, values, nvalues, &l);
@@ -346,13 +346,13 @@ int sym_expr_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues,
     }
 }
 
-void sym_expr_pred_list_init(sym_pred_list *l)
+void sym_expr_pred_list_init(sym_expr_pred_list *l)
 {
     l->items = NULL;
     l->n = l->cap = 0;
 }
 
-void sym_expr_pred_list_free(sym_pred_list *l)
+void sym_expr_pred_list_free(sym_expr_pred_list *l)
 {
     if (!l)
         return;
@@ -362,7 +362,7 @@ void sym_expr_pred_list_free(sym_pred_list *l)
     sym_expr_pred_list_init(l);
 }
 
-int sym_expr_pred_list_push(sym_pred_list *l, sym_pred *p)
+int sym_expr_pred_list_push(sym_expr_pred_list *l, sym_expr_pred *p)
 {
     int rc = mg_array_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items);
     if (rc != 0)
@@ -372,16 +372,16 @@ int sym_expr_pred_list_push(sym_pred_list *l, sym_pred *p)
 }
 
 /* Pushes `lhs op rhs`, taking ownership of both sides whatever happens. */
-static int push_owned(sym_pred_list *l, sym_expr *lhs, int op, sym_expr *rhs)
+static int push_owned(sym_expr_pred_list *l, sym_expr *lhs, int op, sym_expr *rhs)
 {
-    sym_pred p = {.op = (uint8_t)op, .width = 0, .is_unsigned = 0, .lhs = *lhs, .rhs = *rhs};
+    sym_expr_pred p = {.op = (uint8_t)op, .width = 0, .is_unsigned = 0, .lhs = *lhs, .rhs = *rhs};
     int rc = sym_expr_pred_list_push(l, &p);
     if (rc != 0)
         sym_expr_pred_free(&p);
     return rc;
 }
 
-int sym_expr_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k)
+int sym_expr_pred_list_push_bound(sym_expr_pred_list *l, uint32_t var, int op, int64_t k)
 {
     sym_expr lhs, rhs;
     sym_expr_init_const(&rhs, k);
@@ -390,7 +390,7 @@ int sym_expr_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_
     return push_owned(l, &lhs, op, &rhs);
 }
 
-int sym_expr_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b)
+int sym_expr_pred_list_push_relation(sym_expr_pred_list *l, uint32_t a, int op, uint32_t b)
 {
     sym_expr lhs, rhs;
     if (sym_expr_init_var(&lhs, a, 1) != 0)

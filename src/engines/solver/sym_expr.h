@@ -11,29 +11,29 @@
 /* How coefficients and the constant are stored: int64 for an integer expression, IEEE-754
  * binary64 (the same 8 bytes) for a float one (dissertation §3.4). In a float expression an
  * integer variable stands for its value converted to double, a Real variable for its double. */
-enum sym_num { SYM_NUM_I64 = 0, SYM_NUM_F64 = 1 };
+enum sym_expr_num { SYM_NUM_I64 = 0, SYM_NUM_F64 = 1 };
 
-typedef struct sym_term {
+typedef struct sym_expr_term {
     uint32_t var; /* sym_var id */
     union {
         int64_t coef; /* SYM_NUM_I64; never 0 */
         double fcoef; /* SYM_NUM_F64; never 0, finite */
     };
-} sym_term;
+} sym_expr_term;
 
 /* constant + sum(coef * var). Terms are sorted by strictly increasing var id. An expression
  * owns its term array; a zeroed struct (or sym_expr_init_const) is a valid constant 0. */
 typedef struct sym_expr {
-    uint8_t num; /* enum sym_num */
+    uint8_t num; /* enum sym_expr_num */
     union {
         int64_t constant; /* SYM_NUM_I64 */
         double fconstant; /* SYM_NUM_F64; finite */
     };
     uint32_t nterms;
-    sym_term *terms;
+    sym_expr_term *terms;
 } sym_expr;
 
-enum sym_op { SYM_EQ = 0, SYM_NE, SYM_LT, SYM_LE, SYM_GT, SYM_GE, SYM_OP_END };
+enum sym_expr_op { SYM_EQ = 0, SYM_NE, SYM_LT, SYM_LE, SYM_GT, SYM_GE, SYM_OP_END };
 
 /* lhs op rhs, compared as `width`-bit values (0: unbounded integers) that are signed unless
  * is_unsigned. Int semantics uses lhs - rhs op 0; bit-vector semantics evaluates each side in
@@ -41,12 +41,12 @@ enum sym_op { SYM_EQ = 0, SYM_NE, SYM_LT, SYM_LE, SYM_GT, SYM_GE, SYM_OP_END };
  * comparison has two SYM_NUM_F64 sides, width 0 and is_unsigned 0: the sides are compared as
  * reals (or IEEE doubles under the FP theory), ordered and unordered predicates alike, since
  * the runtime logs no comparison with a NaN operand. */
-typedef struct sym_pred {
-    uint8_t op; /* enum sym_op */
+typedef struct sym_expr_pred {
+    uint8_t op; /* enum sym_expr_op */
     uint8_t width;
     uint8_t is_unsigned;
     sym_expr lhs, rhs;
-} sym_pred;
+} sym_expr_pred;
 
 /* Constructors. `out` is overwritten without being freed. sym_expr_init_var with coef 0 gives
  * the constant 0; it returns MG_ENOMEM on allocation failure (out is then the constant 0). */
@@ -86,37 +86,37 @@ int sym_expr_equal(const sym_expr *a, const sym_expr *b);
 /* Builds lhs op rhs (deep copies). MG_EINVAL for a bad op or width (0, 8, 16, 32, 64), sides
  * of different kinds, or a float comparison with a width or is_unsigned; MG_ENOMEM; out is then
  * an empty predicate safe to free. */
-int sym_expr_pred_make(sym_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
+int sym_expr_pred_make(sym_expr_pred *out, const sym_expr *lhs, int op, const sym_expr *rhs,
                        unsigned width, int is_unsigned);
 /* The complementary operator (== <-> !=, < <-> >=, <= <-> >); SYM_OP_END for a bad op. */
 int sym_expr_op_negate(int op);
 /* Deep copy with the operator negated. Same failures as sym_expr_pred_make. */
-int sym_expr_pred_negate(sym_pred *out, const sym_pred *p);
+int sym_expr_pred_negate(sym_expr_pred *out, const sym_expr_pred *p);
 /* Deep copy. */
-int sym_expr_pred_copy(sym_pred *out, const sym_pred *p);
-void sym_expr_pred_free(sym_pred *p);
-int sym_expr_pred_equal(const sym_pred *a, const sym_pred *b);
+int sym_expr_pred_copy(sym_expr_pred *out, const sym_expr_pred *p);
+void sym_expr_pred_free(sym_expr_pred *p);
+int sym_expr_pred_equal(const sym_expr_pred *a, const sym_expr_pred *b);
 /* 1 for a float comparison (SYM_NUM_F64 sides), else 0. */
-int sym_expr_pred_is_float(const sym_pred *p);
+int sym_expr_pred_is_float(const sym_expr_pred *p);
 /* Truth under an assignment with Int semantics (widths ignored): *truth is 0 or 1.
  * Failures as sym_expr_eval, plus MG_EINVAL for a bad op. */
-int sym_expr_pred_eval(const sym_pred *p, const int64_t *values, size_t nvalues, int *truth);
+int sym_expr_pred_eval(const sym_expr_pred *p, const int64_t *values, size_t nvalues, int *truth);
 
 /* A growable list of owned predicates. A zeroed struct is an empty list. */
-typedef struct sym_pred_list {
-    sym_pred *items;
+typedef struct sym_expr_pred_list {
+    sym_expr_pred *items;
     size_t n, cap;
-} sym_pred_list;
+} sym_expr_pred_list;
 
-void sym_expr_pred_list_init(sym_pred_list *l);
+void sym_expr_pred_list_init(sym_expr_pred_list *l);
 /* Frees every predicate and the array. NULL is ignored. */
-void sym_expr_pred_list_free(sym_pred_list *l);
+void sym_expr_pred_list_free(sym_expr_pred_list *l);
 /* Moves *p into the list (the caller must not free it afterwards). MG_ENOMEM leaves *p with the
  * caller. */
-int sym_expr_pred_list_push(sym_pred_list *l, sym_pred *p);
+int sym_expr_pred_list_push(sym_expr_pred_list *l, sym_expr_pred *p);
 /* Appends the predicate `var op k` (Int, unbounded width). MG_ENOMEM. */
-int sym_expr_pred_list_push_bound(sym_pred_list *l, uint32_t var, int op, int64_t k);
+int sym_expr_pred_list_push_bound(sym_expr_pred_list *l, uint32_t var, int op, int64_t k);
 /* Appends `a op b` over two variables. MG_ENOMEM. */
-int sym_expr_pred_list_push_relation(sym_pred_list *l, uint32_t a, int op, uint32_t b);
+int sym_expr_pred_list_push_relation(sym_expr_pred_list *l, uint32_t a, int op, uint32_t b);
 
 #endif

@@ -28,7 +28,7 @@ enum sym_var_kind {
 /* The solver sort of a variable: SYM_SORT_REAL for the float kinds, SYM_SORT_INT for the others.
  * A Real variable's value (sym_var.value, and every int64 that carries an input) is the IEEE-754
  * binary64 bit pattern of the double it holds (sym_var_real_value, sym_var_real_bits). */
-enum sym_sort { SYM_SORT_INT = 0, SYM_SORT_REAL = 1 };
+enum sym_var_sort { SYM_SORT_INT = 0, SYM_SORT_REAL = 1 };
 
 #define SYM_VAR_NO_COMM UINT32_MAX
 
@@ -36,21 +36,21 @@ enum sym_sort { SYM_SORT_INT = 0, SYM_SORT_REAL = 1 };
 typedef struct sym_var {
     uint32_t id;
     uint8_t kind;    /* enum sym_var_kind */
-    uint8_t sort;    /* enum sym_sort */
+    uint8_t sort;    /* enum sym_var_sort */
     uint8_t has_cap; /* 1 when marked _with_limit: the solver adds value <= cap (§2.4.1) */
     int64_t cap;
-    uint32_t comm; /* index of the sym_comm for RANK_COMM/SIZE_COMM, else SYM_VAR_NO_COMM */
+    uint32_t comm; /* index of the sym_var_comm for RANK_COMM/SIZE_COMM, else SYM_VAR_NO_COMM */
     int64_t value; /* the concrete value this run used */
 } sym_var;
 
 /* A communicator other than MPI_COMM_WORLD as the focus saw it: its local-to-global rank map
  * (Table 2.2: global[local] = global rank), so a solved local rank maps to a focus (§2.3.4).
  * Indices are dense like variable ids. The array is owned by whoever filled the struct. */
-typedef struct sym_comm {
+typedef struct sym_var_comm {
     uint32_t index;
     uint32_t size;
     uint32_t *global;
-} sym_comm;
+} sym_var_comm;
 
 /* The value domain of a kind under Int semantics, and its bit width and signedness under
  * bit-vector semantics. ULONG is limited to [0, INT64_MAX] because values travel as int64. The

@@ -9,7 +9,7 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
-static int reserve(text_buf *b, size_t more)
+static int reserve(text_codec_buf *b, size_t more)
 {
     if (b->failed)
         return -1;
@@ -20,7 +20,7 @@ static int reserve(text_buf *b, size_t more)
     return 0;
 }
 
-void text_codec_buf_printf(text_buf *b, const char *fmt, ...)
+void text_codec_buf_printf(text_codec_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -34,7 +34,7 @@ void text_codec_buf_printf(text_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void text_codec_buf_hex(text_buf *b, const uint8_t *bytes, size_t n)
+void text_codec_buf_hex(text_codec_buf *b, const uint8_t *bytes, size_t n)
 {
     if (n > SIZE_MAX / 2 - 1 || reserve(b, 2 * n))
         return;
@@ -45,7 +45,7 @@ void text_codec_buf_hex(text_buf *b, const uint8_t *bytes, size_t n)
     b->p[b->len] = 0;
 }
 
-int text_codec_buf_finish(text_buf *b, char **out, size_t *len)
+int text_codec_buf_finish(text_codec_buf *b, char **out, size_t *len)
 {
     if (b->failed || reserve(b, 0)) {
         free(b->p);
@@ -65,13 +65,13 @@ static int is_sep(char ch)
 }
 
 /* Ends a token: one separator, unless the text ends right there. */
-static void separator(text_cursor *c)
+static void separator(text_codec_cursor *c)
 {
     if (c->p < c->end)
         c->p++;
 }
 
-void text_codec_cursor_word(text_cursor *c, const char *w)
+void text_codec_cursor_word(text_codec_cursor *c, const char *w)
 {
     size_t n = strlen(w);
     if (c->bad || (size_t)(c->end - c->p) < n || memcmp(c->p, w, n) ||
@@ -83,7 +83,7 @@ void text_codec_cursor_word(text_cursor *c, const char *w)
     separator(c);
 }
 
-void text_codec_cursor_token(text_cursor *c, char *out, size_t cap)
+void text_codec_cursor_token(text_codec_cursor *c, char *out, size_t cap)
 {
     size_t n = 0;
     while (!c->bad && c->p + n < c->end && !is_sep(c->p[n]))
@@ -107,7 +107,7 @@ static int digit(char ch, int base)
     return base == 16 && ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
 
-uint64_t text_codec_cursor_number(text_cursor *c, int base, uint64_t max)
+uint64_t text_codec_cursor_number(text_codec_cursor *c, int base, uint64_t max)
 {
     uint64_t v = 0;
     const char *start = c->p;
@@ -126,7 +126,7 @@ uint64_t text_codec_cursor_number(text_cursor *c, int base, uint64_t max)
     return v;
 }
 
-int64_t text_codec_cursor_signed(text_cursor *c, int64_t min, int64_t max)
+int64_t text_codec_cursor_signed(text_codec_cursor *c, int64_t min, int64_t max)
 {
     int neg = !c->bad && c->p < c->end && *c->p == '-';
     c->p += neg;
@@ -140,7 +140,7 @@ int64_t text_codec_cursor_signed(text_cursor *c, int64_t min, int64_t max)
     return v;
 }
 
-void text_codec_cursor_hex(text_cursor *c, uint8_t *out, size_t n)
+void text_codec_cursor_hex(text_codec_cursor *c, uint8_t *out, size_t n)
 {
     if (c->bad || (size_t)(c->end - c->p) / 2 < n) {
         c->bad = 1;
@@ -160,7 +160,7 @@ void text_codec_cursor_hex(text_cursor *c, uint8_t *out, size_t n)
     separator(c);
 }
 
-int text_codec_cursor_version(text_cursor *c, const char *magic, uint64_t version)
+int text_codec_cursor_version(text_codec_cursor *c, const char *magic, uint64_t version)
 {
     text_codec_cursor_word(c, magic);
     uint64_t v = text_codec_cursor_number(c, 10, UINT32_MAX);
@@ -169,7 +169,7 @@ int text_codec_cursor_version(text_cursor *c, const char *magic, uint64_t versio
     return v == version ? 0 : MG_EVERSION;
 }
 
-int text_codec_cursor_done(const text_cursor *c)
+int text_codec_cursor_done(const text_codec_cursor *c)
 {
     return !c->bad && c->p == c->end;
 }

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static unsigned on(const mg_rank_state *s)
+static unsigned on(const rank_state *s)
 {
     return atomic_load(&s->wait_on);
 }
@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     char name[128];
     snprintf(name, sizeof name, MG_RANK_STATE_NAME_FORMAT, getenv(MG_ENV_JOB_TOKEN), 0);
     int fd = shm_open(name, O_RDONLY, 0);
-    const mg_rank_state *s = fd < 0 ? MAP_FAILED
+    const rank_state *s = fd < 0 ? MAP_FAILED
                                     : mmap(NULL, sizeof *s, PROT_READ, MAP_SHARED, fd, 0);
     if (s == MAP_FAILED) {
         printf("no segment %s\n", name);

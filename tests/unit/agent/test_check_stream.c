@@ -37,12 +37,12 @@ static size_t encode_recv(uint8_t *buf, size_t cap)
 /* A hang agent's STACK answer of an empty stack and a rank's published wait (agent_waits.h). */
 static size_t stack_with_wait(uint8_t *buf, size_t cap)
 {
-    mg_rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
+    rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
     atomic_store(&st.wait_on, MG_WAIT_REQUESTS);
     atomic_store(&st.posted, 2);
     atomic_store(&st.posted_peer[1], 3);
     atomic_store(&st.world_like_count, 1);
-    agent_buf b = {0};
+    agent_proto_buf b = {0};
     MG_CHECK(agent_proto_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
              agent_proto_put_str(&b, "MPI_Waitall") == MG_OK && agent_proto_put_u32(&b, 0) == MG_OK &&
              agent_waits_put(&b, &st) == MG_OK);
@@ -91,7 +91,7 @@ static void test_round_trip_byte_by_byte(void)
 {
     uint8_t buf[1024];
     size_t n = good_stream(buf, sizeof buf);
-    agent_reader r;
+    agent_proto_reader r;
     agent_proto_reader_init(&r);
     int frames = 0;
     record_stream_hello_fields h = {0};
@@ -99,7 +99,7 @@ static void test_round_trip_byte_by_byte(void)
     record_stream_verdict verdict = {0};
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
         MG_CHECK_INT(agent_proto_reader_push(&r, buf + i, 1), MG_OK);
-        agent_frame f;
+        agent_proto_frame f;
         int rc;
         while ((rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
@@ -141,10 +141,10 @@ static void test_round_trip_byte_by_byte(void)
 
 static int first_error(const uint8_t *buf, size_t n, char *err, size_t errlen)
 {
-    agent_reader r;
+    agent_proto_reader r;
     agent_proto_reader_init(&r);
     agent_proto_reader_push(&r, buf, n);
-    agent_frame f;
+    agent_proto_frame f;
     int rc;
     while ((rc = agent_proto_reader_next(&r, &f, err, errlen)) == 1)
         ;
@@ -210,13 +210,13 @@ static void test_secret(void)
  * the frames that came out whole; a refused stream must have said why in err. */
 static int decode_all(const uint8_t *buf, size_t n)
 {
-    agent_reader r;
+    agent_proto_reader r;
     agent_proto_reader_init(&r);
     MG_CHECK_INT(agent_proto_reader_push(&r, buf, n), MG_OK);
     int frames = 0, rc = agent_proto_reader_auth(&r, run_secret);
     MG_CHECK(rc == 1 || rc == 0 || rc == MG_EPERM);
     record_decoder dec = {0};
-    agent_frame f;
+    agent_proto_frame f;
     char err[256] = "";
     while (rc == 1 && (rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
         frames++;
@@ -226,17 +226,17 @@ static int decode_all(const uint8_t *buf, size_t n)
         char fn[64], file[64];
         record_stream_hello_fields h;
         check_event ev;
-        agent_reading reading;
+        agent_proto_reading reading;
         record_stream_verdict verdict;
-        agent_cursor c = {f.payload, f.payload + f.length};
+        agent_proto_cursor c = {f.payload, f.payload + f.length};
         int prc = record_stream_parse_hello(&f, &h, 0);
         prc |= record_stream_parse_observe(&f, &verdict);
         prc |= record_stream_parse_site(&f, &rank, &wide, fn, sizeof fn, file, sizeof file, &line,
                                         &flags);
         prc |= record_stream_parse_pair(&f, &rank, &value, &wide);
         prc |= record_decoder_decode(&dec, f.payload, f.length, &ev);
-        agent_cursor stack = c;
-        mg_rank_state copy;
+        agent_proto_cursor stack = c;
+        rank_state copy;
         bool published;
         uint32_t nframes;
         if (agent_proto_get_str(&stack, fn, sizeof fn) == MG_OK &&
@@ -300,7 +300,7 @@ static void g_record(void *c, const check_event *ev, const uint8_t *b, size_t l)
     (void)b, (void)l;
     ((got *)c)->records += ev->func == CHECK_FN_RECV;
 }
-static void g_site(void *c, int rank, uint64_t addr, const site_info *s)
+static void g_site(void *c, int rank, uint64_t addr, const site_resolver_info *s)
 {
     (void)rank, (void)addr, (void)s;
     ((got *)c)->sites++;
@@ -450,14 +450,14 @@ static void test_answers_wait_for_a_full_socket(void)
     for (int k = 0; k < ANSWERS; k++)
         calls[k] = (tbon_leaf_call){.rank = k % WORLD, .exit_seq = (uint64_t)k};
     check_remote_answer(rem, calls, ANSWERS);
-    agent_reader reader;
+    agent_proto_reader reader;
     agent_proto_reader_init(&reader);
     int heard = 0, in_order = 1;
     for (int rounds = 0; heard < ANSWERS && rounds < 1000000; rounds++) {
         ssize_t got_bytes = recv(sv[1], buf, 700, MSG_DONTWAIT);
         if (got_bytes > 0)
             MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
-        agent_frame f;
+        agent_proto_frame f;
         char err[200];
         int rc;
         while ((rc = agent_proto_reader_next(&reader, &f, err, sizeof err)) == 1) {
@@ -520,7 +520,7 @@ static void test_share_of_a_node(void)
 {
     static const int32_t mine[] = {1, 4}, unordered[] = {4, 1};
     uint8_t buf[1024];
-    agent_frame f;
+    agent_proto_frame f;
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 1, 3, "n2", unordered, 2, 2);
     char why[200];
@@ -551,7 +551,7 @@ static void test_share_of_a_node(void)
     MG_CHECK_INT(g.share_last, 4);
     const tbon_leaf_call calls[] = {{3, 7}, {4, 9}}; /* rank 3 is another node's: not told here */
     check_remote_answer(rem, calls, 2);
-    agent_reader reader;
+    agent_proto_reader reader;
     agent_proto_reader_init(&reader);
     ssize_t got_bytes = recv(sv[1], buf, sizeof buf, 0);
     MG_CHECK(got_bytes > 0);
@@ -611,7 +611,7 @@ static void test_rank_claimed_twice(void)
 static void test_node_counts(void)
 {
     uint8_t buf[512];
-    agent_frame f;
+    agent_proto_frame f;
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 0, 0, "n1", NULL, 0, AGENT_PROTO_MAX_WORLD + 1);
     char why[200];

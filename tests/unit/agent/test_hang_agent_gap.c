@@ -86,16 +86,16 @@ static void wait_to_run_past(pid_t pid, int64_t cpu_ns)
 }
 
 /* The front's READ of rank 0 of the given kind, and the agent's answer. */
-static agent_reading read_rank0(int fd, int kind, agent_buf *b)
+static agent_proto_reading read_rank0(int fd, int kind, agent_proto_buf *b)
 {
-    agent_reading r = agent_reads_unseen(0);
+    agent_proto_reading r = agent_reads_unseen(0);
     MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind) || agent_proto_put_u32(b, 1) || agent_proto_put_u32(b, 0),
                  MG_OK);
     agent_proto_frame_finish(b);
     MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     uint32_t count = 0;
     char err[160];
     MG_CHECK_INT(agent_proto_recv(fd, b, &type, &c, err, sizeof err), MG_OK);
@@ -131,9 +131,9 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     int fd = accept(listener, NULL, NULL);
     MG_CHECK(fd >= 0);
     MG_CHECK_INT(agent_proto_auth_recv(fd, secret), MG_OK);
-    agent_buf b = {0};
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_buf b = {0};
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     MG_CHECK_INT(agent_proto_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_HELLO);
@@ -144,7 +144,7 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
      * the rank to take its stop (a reading without a sample, as on a real job), so the test reads
      * again until one stop is seen, within a bound. */
     wait_to_run_past(rank, 0);
-    agent_reading full;
+    agent_proto_reading full;
     long before, sampled;
     int tries = 0;
     do {
@@ -160,9 +160,9 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK(full.held_ns > 0 && full.frozen_ns >= 0 && full.frozen_ns <= full.held_ns);
     MG_CHECK(before >= 0 && sampled > before);
     /* retakes: CPU time and counter, no stop */
-    agent_reading gap = full;
+    agent_proto_reading gap = full;
     for (int k = 0; k < 3; k++) {
-        agent_reading last = gap;
+        agent_proto_reading last = gap;
         wait_to_run_past(rank, last.cpu_time_ns);
         gap = read_rank0(fd, AGENT_READ_GAP_ONLY, &b);
         MG_CHECK(!gap.unseen && !gap.exited && !gap.in_mpi);
@@ -172,7 +172,7 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     long retaken = voluntary_switches(rank);
     MG_CHECK_INT(retaken, sampled);
     /* the scan after them stops it again: the count above would have seen a stop */
-    agent_reading scan = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+    agent_proto_reading scan = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
     MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns && scan.held_ns > 0);
     MG_CHECK(voluntary_switches(rank) > retaken);
 

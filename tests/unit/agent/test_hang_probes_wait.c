@@ -12,7 +12,7 @@
 enum { WORLD = 0x44000000 };
 
 /* A rank blocked in MPI_Recv from source 6, tag 3, on MPI_COMM_WORLD. */
-static void recv_from_6(mg_rank_state *s)
+static void recv_from_6(rank_state *s)
 {
     memset(s, 0, sizeof *s);
     s->size = 8;
@@ -27,9 +27,9 @@ static void recv_from_6(mg_rank_state *s)
 }
 
 /* The wait of a reading that caught the rank inside fn (in_mpi 0: outside MPI, fn its last). */
-static struct hang_watch_wait wait_in(const mg_rank_state *s, mg_fn fn, int in_mpi)
+static struct hang_watch_wait wait_in(const rank_state *s, mpi_function_ids_fn fn, int in_mpi)
 {
-    mg_probe_reading r = mg_probe_reading_unknown();
+    rank_probe_reading r = mg_probe_reading_unknown();
     r.in_mpi = in_mpi;
     r.fn = fn;
     return hang_probes_wait(s, &r);
@@ -37,7 +37,7 @@ static struct hang_watch_wait wait_in(const mg_rank_state *s, mg_fn fn, int in_m
 
 static void the_published_wait_of_the_readings_call(void)
 {
-    mg_rank_state s;
+    rank_state s;
     recv_from_6(&s);
     struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
     MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_RECV);
@@ -50,7 +50,7 @@ static void the_published_wait_of_the_readings_call(void)
 /* The sample caught MPI_Send; by the segment's reading the rank was in its MPI_Recv. */
 static void another_calls_wait_gives_the_direction(void)
 {
-    mg_rank_state s;
+    rank_state s;
     recv_from_6(&s);
     struct hang_watch_wait w = wait_in(&s, MG_FN_Send, 1);
     MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_SEND);
@@ -60,7 +60,7 @@ static void another_calls_wait_gives_the_direction(void)
 /* The wait stays published after its call: with no call in progress it is not the reading's. */
 static void a_finished_calls_wait_gives_the_direction(void)
 {
-    mg_rank_state s;
+    rank_state s;
     recv_from_6(&s);
     atomic_store(&s.threads_in_mpi, 0);
     struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
@@ -78,7 +78,7 @@ static void nothing_published_gives_the_direction(void)
 
 static void a_communicator_not_the_worlds_is_unknown(void)
 {
-    mg_rank_state s;
+    rank_state s;
     recv_from_6(&s);
     atomic_store(&s.wait_comm, WORLD + 1);
     struct hang_watch_wait w = wait_in(&s, MG_FN_Recv, 1);
@@ -88,7 +88,7 @@ static void a_communicator_not_the_worlds_is_unknown(void)
 
 static void out_of_mpi_waits_for_nothing(void)
 {
-    mg_rank_state s;
+    rank_state s;
     recv_from_6(&s);
     MG_CHECK_INT(wait_in(&s, MG_FN_Recv, 0).kind, HANG_WATCH_WAIT_UNKNOWN);
 }

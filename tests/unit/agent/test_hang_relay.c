@@ -32,7 +32,7 @@ static void *relay_main(void *arg)
     return NULL;
 }
 
-static void send_read(int fd, agent_buf *b, int kind, const int32_t *ranks, uint32_t n)
+static void send_read(int fd, agent_proto_buf *b, int kind, const int32_t *ranks, uint32_t n)
 {
     MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind), MG_OK);
@@ -45,9 +45,9 @@ static void send_read(int fd, agent_buf *b, int kind, const int32_t *ranks, uint
 
 /* An agent's reading: its slices say the kind it was asked for; its held time (50 ns per rank and
  * agent) is what the front counts in its monitor cost. */
-static void read_as_agent(void *ctx, int32_t rank, int kind, agent_reading *out)
+static void read_as_agent(void *ctx, int32_t rank, int kind, agent_proto_reading *out)
 {
-    *out = (agent_reading){.rank = rank,
+    *out = (agent_proto_reading){.rank = rank,
                            .in_mpi = 1,
                            .counter = 100 + (uint64_t)rank + *(int *)ctx,
                            .cpu_time_ns = -1,
@@ -59,10 +59,10 @@ static void read_as_agent(void *ctx, int32_t rank, int kind, agent_reading *out)
 /* Agent `agent` takes the relay's request, checks it asks for want[0..n) with the kind the front
  * asked, and answers it. */
 static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint32_t n,
-                          agent_buf *in, agent_buf *out)
+                          agent_proto_buf *in, agent_proto_buf *out)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
     int ranks[4], asked = -1;
@@ -81,17 +81,17 @@ static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint
 enum { UNSEEN = -1, LOST = -2 };
 
 static void front_takes(int fd, int kind, const int32_t *ranks, const int *expect_agent,
-                        uint32_t n, agent_buf *in)
+                        uint32_t n, agent_proto_buf *in)
 {
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     uint32_t count;
     MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_READINGS);
     MG_CHECK(agent_proto_get_u32(&c, &count) == MG_OK && count == n);
     for (uint32_t i = 0; i < n; i++) {
-        agent_reading r;
+        agent_proto_reading r;
         MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_OK);
         MG_CHECK_INT(r.rank, ranks[i]);
         MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
@@ -107,7 +107,7 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
     }
 }
 
-static void send_stacks(int fd, agent_buf *b, int32_t rank)
+static void send_stacks(int fd, agent_proto_buf *b, int32_t rank)
 {
     MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_STACKS), MG_OK);
     MG_CHECK(agent_proto_put_u32(b, 1) == MG_OK && agent_proto_put_u32(b, (uint32_t)rank) == MG_OK);
@@ -123,7 +123,7 @@ static void relay_round_stack_loss_and_bye(void)
              socketpair(AF_UNIX, SOCK_STREAM, 0, a1) == 0);
     relay_run run = {.up = up[1], .below = {a0[1], a1[1]}, .rc = -1};
     MG_CHECK_INT(pthread_create(&run.thread, NULL, relay_main, &run), 0);
-    agent_buf in = {0}, out = {0}, answer = {0};
+    agent_proto_buf in = {0}, out = {0}, answer = {0};
     /* a round of every rank: each agent asked for its own, rank 3 unseen */
     static const int32_t all[4] = {2, 1, 0, 3}, of0[2] = {2, 0}, of1[1] = {1};
     send_read(up[0], &out, AGENT_READ_PLAIN, all, 4);
@@ -137,12 +137,12 @@ static void relay_round_stack_loss_and_bye(void)
     front_takes(up[0], AGENT_READ_GAP_ONLY, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
     /* rank 1's stack: its agent's answer, with its published wait, passed through whole */
     send_stacks(up[0], &out, 1);
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_STACKS);
-    mg_rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
+    rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
     atomic_store(&st.wait_on, MG_WAIT_PEER);
     atomic_store(&st.wait_peer, 3);
     MG_CHECK(agent_proto_frame_begin(&answer, AGENT_MSG_STACK) == MG_OK &&
@@ -166,7 +166,7 @@ static void relay_round_stack_loss_and_bye(void)
     MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
     char fn[64];
     uint32_t nframes;
-    mg_rank_state copy;
+    rank_state copy;
     bool published = true;
     MG_CHECK(type == AGENT_MSG_STACK && agent_proto_get_str(&c, fn, sizeof fn) == MG_OK && !fn[0] &&
              agent_proto_get_u32(&c, &nframes) == MG_OK && nframes == 0 &&

@@ -10,14 +10,14 @@
 
 static const char *openmpi_app, *mpich_app;
 
-static int identify(char **cmd, int n, mg_launcher *l, char *err)
+static int identify(char **cmd, int n, launcher *l, char *err)
 {
     return launcher_identify(cmd, n, l, err, 512);
 }
 
 static void recognises_each_launcher(void)
 {
-    mg_launcher l;
+    launcher l;
     char err[512];
     char *ompi[] = {"mpirun.openmpi",    "--mca", "btl", "self", "-x", "FOO", "-n", "4",
                     (char *)openmpi_app, "-v"};
@@ -41,7 +41,7 @@ static void recognises_each_launcher(void)
 
 static void rejects_what_it_cannot_run(void)
 {
-    mg_launcher l;
+    launcher l;
     char err[512];
     char *missing[] = {"mpirun.nosuch", "-n", "2", "/bin/true"};
     MG_CHECK_INT(identify(missing, 4, &l, err), MG_ENOENT);
@@ -70,9 +70,9 @@ static int argv_equals(char **got, const char *const *want)
 
 static void injects_variables_the_launchers_way(void)
 {
-    mg_launcher l;
+    launcher l;
     char err[512];
-    mg_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
+    launcher_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
     char *ompi[] = {"mpirun.openmpi", "-n", "4", "/bin/true"};
     identify(ompi, 4, &l, err);
     char **a = launcher_build_argv(&l, ompi, 4, vars, 2);
@@ -103,7 +103,7 @@ static void injects_variables_the_launchers_way(void)
     MG_CHECK_STR(a[1], "--export=LD_PRELOAD=/lib/x.so,MPIGUARD_JOB_TOKEN=abc");
     MG_CHECK_STR(a[2], "-n");
     launcher_free_argv(a);
-    mg_env_var comma[] = {{"X", "a,b"}};
+    launcher_env_var comma[] = {{"X", "a,b"}};
     identify(srun, 4, &l, err);
     MG_CHECK(launcher_build_argv(&l, srun, 4, comma, 1) == NULL);
 }
@@ -112,7 +112,7 @@ static void injects_variables_the_launchers_way(void)
  * arguments) or the environment, with the value the last setting gives. */
 static void reads_the_users_own_setting(void)
 {
-    mg_launcher l;
+    launcher l;
     char err[512], value[256];
     setenv("LD_PRELOAD", "/env.so", 1);
     char *ompi_value[] = {"mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-n", "2",
@@ -174,9 +174,9 @@ static void merges_preload_lists(void)
 /* The user's own setting of a variable mpiguard passes is left out; the rest stays as written. */
 static void replaces_the_users_own_setting(void)
 {
-    mg_launcher l;
+    launcher l;
     char err[512];
-    mg_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
+    launcher_env_var vars[] = {{"LD_PRELOAD", "/lib/x.so"}, {"MPIGUARD_JOB_TOKEN", "abc"}};
     char *ompi[] = {
         "mpirun.openmpi", "-x", "LD_PRELOAD=/u.so",  "-x", "LD_PRELOAD", "-x", "FOO", "-n", "2",
         "/bin/true",      "-x", "LD_PRELOAD=/app.so"};

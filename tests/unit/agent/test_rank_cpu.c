@@ -1,4 +1,4 @@
-/* What a reading says of a rank's use of the CPU (mg_probe_reading.runnable, .cpu_time_ns), which
+/* What a reading says of a rank's use of the CPU (rank_probe_reading.runnable, .cpu_time_ns), which
  * verification needs to tell a stalled node from a hang (docs/hang.md), on real processes forked by
  * this test and read through ptrace. */
 #include <signal.h>
@@ -28,9 +28,9 @@ static void reap(pid_t pid)
     waitpid(pid, NULL, 0);
 }
 
-static void read_twice(pid_t pid, mg_probe_reading *first, mg_probe_reading *second)
+static void read_twice(pid_t pid, rank_probe_reading *first, rank_probe_reading *second)
 {
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     MG_CHECK_INT(probe ? rank_probe_read(probe, 1, first) : MG_EINVAL, MG_OK);
     usleep(300000);
@@ -41,13 +41,13 @@ static void read_twice(pid_t pid, mg_probe_reading *first, mg_probe_reading *sec
 static void busy_process_is_runnable_and_gains_cpu_time(void)
 {
     pid_t pid = child(1);
-    mg_probe_reading a, b;
+    rank_probe_reading a, b;
     read_twice(pid, &a, &b);
     MG_CHECK(a.runnable && b.runnable);
     MG_CHECK(a.cpu_time_ns > 0 && b.cpu_time_ns > a.cpu_time_ns);
     MG_CHECK(a.cpu_slices > 0 && b.cpu_slices >= a.cpu_slices);
     /* A model sample does not ask for the CPU time: the reading says it is unknown. */
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
     MG_CHECK(a.runnable && !a.exited);
@@ -59,7 +59,7 @@ static void busy_process_is_runnable_and_gains_cpu_time(void)
 static void sleeping_and_stopped_processes_are_not_runnable(void)
 {
     pid_t pid = child(0);
-    mg_probe_reading a, b;
+    rank_probe_reading a, b;
     read_twice(pid, &a, &b);
     MG_CHECK(!a.runnable && !b.runnable);
     MG_CHECK(a.cpu_time_ns >= 0 && b.cpu_time_ns >= a.cpu_time_ns);
@@ -85,8 +85,8 @@ static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
 {
     pid_t pid = child(1);
     stop(pid);
-    mg_rank_probe *probe = NULL;
-    mg_probe_reading a, b, c;
+    rank_probe *probe = NULL;
+    rank_probe_reading a, b, c;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
     stop(pid); /* released by the sample, it goes back to its stop */
@@ -108,8 +108,8 @@ static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
 static void gap_only_reading_stops_no_rank_sampled_before(void)
 {
     pid_t pid = child(1);
-    mg_rank_probe *probe = NULL;
-    mg_probe_reading a, b, c;
+    rank_probe *probe = NULL;
+    rank_probe_reading a, b, c;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_GAP_ONLY, &a) : MG_EINVAL, MG_OK);
     MG_CHECK(a.held_ns > 0 && !a.in_mpi);
@@ -126,10 +126,10 @@ static void gap_only_reading_stops_no_rank_sampled_before(void)
 static void gone_process_has_no_cpu_time(void)
 {
     pid_t pid = child(0);
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     reap(pid);
-    mg_probe_reading r;
+    rank_probe_reading r;
     MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &r) : MG_EINVAL, MG_OK);
     MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1 && r.cpu_slices == -1);
     rank_probe_close(probe);

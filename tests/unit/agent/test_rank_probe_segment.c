@@ -18,7 +18,7 @@
 static char token[64];
 
 /* n completed calls of fn, the rank left inside fn when inside (threads_in_mpi 1). */
-static void calls(mg_rank_state *s, mg_fn fn, unsigned n, int inside)
+static void calls(rank_state *s, mpi_function_ids_fn fn, unsigned n, int inside)
 {
     atomic_store(&s->current_fn, fn);
     atomic_fetch_add(&s->calls_not_polling, n);
@@ -47,13 +47,13 @@ static void end_rank(pid_t child)
 static void the_segment_answers_the_model_and_scans_inside_mpi(void)
 {
     pid_t child = spawn_rank();
-    mg_rank_state *s = rank_segment_publish(token, 0, child);
+    rank_state *s = rank_segment_publish(token, 0, child);
     MG_CHECK(s != NULL);
-    mg_rank_probe *p = NULL;
+    rank_probe *p = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, token, 0, child, &p), MG_OK);
     if (!s || !p)
         return;
-    mg_probe_reading r;
+    rank_probe_reading r;
     calls(s, MG_FN_Recv, 3, 1);
     for (int i = 0; i < 5; i++) {
         MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
@@ -94,13 +94,13 @@ static void the_segment_answers_the_model_and_scans_inside_mpi(void)
 static void sampled_despite_segment(int segment_pid, const char *probe_token)
 {
     pid_t child = spawn_rank();
-    mg_rank_state *s = rank_segment_publish(token, 0, segment_pid ? segment_pid : child);
+    rank_state *s = rank_segment_publish(token, 0, segment_pid ? segment_pid : child);
     MG_CHECK(s != NULL);
-    mg_rank_probe *p = NULL;
+    rank_probe *p = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, probe_token, 0, child, &p), MG_OK);
     if (s && p) {
         calls(s, MG_FN_Recv, 3, 1);
-        mg_probe_reading r;
+        rank_probe_reading r;
         MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
         MG_CHECK(!r.in_mpi);
         MG_CHECK(r.held_ns > 0);

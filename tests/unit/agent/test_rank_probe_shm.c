@@ -16,7 +16,7 @@
 static char token[64];
 
 /* The library's hooks for n calls of fn, the rank left inside `inside` (threads_in_mpi 1). */
-static void calls(mg_rank_state *s, mg_fn fn, unsigned n)
+static void calls(rank_state *s, mpi_function_ids_fn fn, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         atomic_store(&s->current_fn, fn);
@@ -26,17 +26,17 @@ static void calls(mg_rank_state *s, mg_fn fn, unsigned n)
     }
 }
 
-static void enter(mg_rank_state *s, mg_fn fn)
+static void enter(rank_state *s, mpi_function_ids_fn fn)
 {
     atomic_store(&s->current_fn, fn);
     atomic_store(&s->threads_in_mpi, 1);
 }
 
 /* Opens the probe on a segment made for rank and takes the first reading (nothing to compare). */
-static mg_rank_probe *first_reading(int rank, mg_rank_state **state)
+static rank_probe *first_reading(int rank, rank_state **state)
 {
-    mg_rank_probe *p = NULL;
-    mg_probe_reading r = mg_probe_reading_unknown();
+    rank_probe *p = NULL;
+    rank_probe_reading r = mg_probe_reading_unknown();
     *state = rank_segment_publish(token, rank, (int)getpid());
     MG_CHECK(*state != NULL);
     if (!*state)
@@ -53,11 +53,11 @@ static mg_rank_probe *first_reading(int rank, mg_rank_state **state)
 
 static void test_poller_posting_between_polls_progressed(void)
 {
-    mg_rank_state *s;
-    mg_rank_probe *p = first_reading(0, &s);
+    rank_state *s;
+    rank_probe *p = first_reading(0, &s);
     if (!p)
         return;
-    mg_probe_reading r = mg_probe_reading_unknown();
+    rank_probe_reading r = mg_probe_reading_unknown();
     calls(s, MG_FN_Testany, 40);
     calls(s, MG_FN_Isend, 1);
     calls(s, MG_FN_Testany, 40);
@@ -74,11 +74,11 @@ static void test_poller_posting_between_polls_progressed(void)
 
 static void test_poller_polling_only_did_not(void)
 {
-    mg_rank_state *s;
-    mg_rank_probe *p = first_reading(1, &s);
+    rank_state *s;
+    rank_probe *p = first_reading(1, &s);
     if (!p)
         return;
-    mg_probe_reading r = mg_probe_reading_unknown();
+    rank_probe_reading r = mg_probe_reading_unknown();
     calls(s, MG_FN_Testany, 500);
     atomic_store(&s->threads_in_mpi, 0); /* read between two polls: still in MPI */
     MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);

@@ -34,7 +34,7 @@ static void fake_process(const char *root, int pid, int ppid, const char *env)
     fclose(f);
 }
 
-static int has_pid(const mg_rank_proc *procs, size_t n, int pid)
+static int has_pid(const rank_scan_proc *procs, size_t n, int pid)
 {
     for (size_t i = 0; i < n; i++)
         if (procs[i].pid == pid)
@@ -55,15 +55,15 @@ static void leftovers_include_the_launchers_daemon(void)
     fake_process(root, 103, 104, MG_ENV_JOB_TREE "=tok|" MG_ENV_JOB_TOKEN "=tok|PMI_RANK=1|PMI_SIZE=2");
     fake_process(root, 200, 1, MG_ENV_JOB_TREE "=other|" MG_ENV_JOB_TOKEN "=other|PMI_RANK=0");
 
-    mg_rank_proc *procs;
+    rank_scan_proc *procs;
     size_t n;
-    mg_rank_selector ranks = {.token = "tok"};
+    rank_scan_selector ranks = {.token = "tok"};
     MG_CHECK_INT(rank_scan(root, &ranks, &procs, &n), MG_OK);
     MG_CHECK_INT((int)n, 2); /* one per rank: the wrapped rank, the deepest */
     MG_CHECK(n == 2 && procs[0].pid == 102 && procs[1].pid == 103 && procs[1].size == 2);
     free(procs);
 
-    mg_rank_selector left = {.token = "tok", .any_process = 1};
+    rank_scan_selector left = {.token = "tok", .any_process = 1};
     MG_CHECK_INT(rank_scan(root, &left, &procs, &n), MG_OK);
     MG_CHECK_INT((int)n, 5);
     for (int pid = 100; pid <= 104; pid++)

@@ -41,7 +41,7 @@ static void reads_a_process(void)
     self[n > 0 ? n : 0] = '\0';
     snprintf(path, sizeof path, "%s/exe", dir);
     MG_CHECK(symlink(self, path) == 0);
-    mg_rank_sight s;
+    rank_observe_sight s;
     MG_CHECK_INT(rank_sight_read(root, 42, LIBRARY, &s), MG_OK);
     MG_CHECK_INT(s.read, 1);
     MG_CHECK_INT(s.preload_names_library, 1);

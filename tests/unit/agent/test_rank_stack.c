@@ -40,7 +40,7 @@ static int has_function(const rank_stack *st, const char *name)
 }
 
 /* A child held in vfork (its main thread cannot take a ptrace stop), and a ptrace probe on it. */
-static pid_t fork_in_vfork(mg_rank_probe **probe)
+static pid_t fork_in_vfork(rank_probe **probe)
 {
     pid_t pid = fork();
     if (pid == 0)
@@ -52,7 +52,7 @@ static pid_t fork_in_vfork(mg_rank_probe **probe)
 
 static void test_late_thread_is_sampled_again(void)
 {
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     pid_t pid = fork_in_vfork(&probe);
     rank_stack st;
     if (probe)
@@ -85,9 +85,9 @@ static char process_state(pid_t pid)
  * process, which then does not read as stopped from outside. */
 static void test_late_rank_reads_alive_and_is_let_go(void)
 {
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     pid_t pid = fork_in_vfork(&probe);
-    mg_probe_reading reading;
+    rank_probe_reading reading;
     MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
     usleep(VFORK_CHILD_MS * 1000); /* back from vfork into the pending interrupt: held by us */
@@ -106,7 +106,7 @@ static void test_gone_process_gives_an_empty_stack_at_once(void)
     if (pid == 0)
         for (;;)
             pause();
-    mg_rank_probe *probe = NULL;
+    rank_probe *probe = NULL;
     MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);

@@ -36,12 +36,12 @@ static void test_own_call_site(void)
     uint64_t offset = (uint64_t)((uintptr_t)ra - (uintptr_t)info.dli_fbase);
     site_resolver *r;
     MG_CHECK_INT(site_resolver_create(&r), 0);
-    site_info site;
+    site_resolver_info site;
     MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &site), 1);
     MG_CHECK(site.file != NULL && strstr(site.file, "test_site_resolver.c") != NULL);
     MG_CHECK_INT(site.line, call_line);
     MG_CHECK(site.function != NULL); /* the symbol: main, where the test is inlined */
-    site_info again;
+    site_resolver_info again;
     MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &again), 0);
     MG_CHECK(again.file == site.file && again.line == call_line);
     site_resolver_destroy(r);
@@ -55,7 +55,7 @@ static void test_call_through_inlined_binding(void)
     MG_CHECK(dladdr(ra, &info) != 0);
     site_resolver *r;
     MG_CHECK_INT(site_resolver_create(&r), 0);
-    site_info site;
+    site_resolver_info site;
     uint64_t offset = (uint64_t)((uintptr_t)ra - (uintptr_t)info.dli_fbase);
     MG_CHECK_INT(site_resolver_lookup_object(r, self, offset, NULL, &site), 1);
     MG_CHECK(site.file != NULL && strstr(site.file, "test_site_resolver.c") != NULL);
@@ -67,7 +67,7 @@ static void test_unreadable_objects(void)
 {
     site_resolver *r;
     MG_CHECK_INT(site_resolver_create(&r), 0);
-    site_info site;
+    site_resolver_info site;
     MG_CHECK_INT(site_resolver_lookup_object(r, "/nonexistent/app", 0x1234, NULL, &site), 1);
     MG_CHECK(site.file == NULL && site.function == NULL && site.line == 0);
     char not_elf[] = "/tmp/mg-site-XXXXXX";

@@ -38,7 +38,7 @@ static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uin
 }
 
 /* Reads fd to its end into reader (initialised here) and closes it. */
-static void read_all(int fd, agent_reader *reader)
+static void read_all(int fd, agent_proto_reader *reader)
 {
     uint8_t buf[4096];
     ssize_t got;
@@ -96,9 +96,9 @@ static void test_broken_child(void)
     close(a[0]);
     close(b[0]);
 
-    agent_reader reader;
+    agent_proto_reader reader;
     read_all(up[0], &reader);
-    agent_frame f;
+    agent_proto_frame f;
     int records = 0, worlds = 0, done = 0, lost[4] = {0}, finalized = 0, after_done = 0;
     int ended = 0, records_after_ended = 0;
     while (agent_proto_reader_next(&reader, &f, err, sizeof err) == 1) {
@@ -135,7 +135,7 @@ static void test_broken_child(void)
 }
 
 /* Reads frames from fd until one of type comes (*f borrows the reader's bytes). */
-static void read_until(int fd, agent_reader *reader, agent_msg_type type, agent_frame *f,
+static void read_until(int fd, agent_proto_reader *reader, agent_proto_msg_type type, agent_proto_frame *f,
                        int *records)
 {
     char err[200];
@@ -197,7 +197,7 @@ static pid_t fork_answering_stage(int in[2], int up[2], int from_parent[2], int 
  * stage tells its child that rank 0's send was left (the parent's answer) and rank 1's (matched
  * here). Only rank 0's send goes up. */
 /* The stage of fork_answering_stage exited 0; its readers and pipe ends are let go. */
-static void stage_ended(pid_t pid, agent_reader *reader, agent_reader *answers, int up,
+static void stage_ended(pid_t pid, agent_proto_reader *reader, agent_proto_reader *answers, int up,
                         int from_parent, int to_child)
 {
     int status;
@@ -223,10 +223,10 @@ static void test_answers(void)
     n += put_record(buf + n, CHECK_EV_EXIT, 0, 4, CHECK_FN_RECV, CHECK_PROC_NULL);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
 
-    agent_reader reader, answers;
+    agent_proto_reader reader, answers;
     agent_proto_reader_init(&reader);
     agent_proto_reader_init(&answers);
-    agent_frame f;
+    agent_proto_frame f;
     int records = 0, answer_records = 0;
     while (records < 2) {
         read_until(up[0], &reader, AGENT_MSG_RECORD, &f, &records);
@@ -257,11 +257,11 @@ static void test_answers(void)
 }
 
 /* Whether a frame of type comes on fd within ms; the frames before it are read. */
-static int comes_within(int fd, agent_reader *reader, agent_msg_type type, int ms)
+static int comes_within(int fd, agent_proto_reader *reader, agent_proto_msg_type type, int ms)
 {
     char err[200];
     for (;;) {
-        agent_frame f;
+        agent_proto_frame f;
         int got = agent_proto_reader_next(reader, &f, err, sizeof err);
         MG_CHECK(got >= 0);
         if (got == 1) {
@@ -297,7 +297,7 @@ static void test_ended_before_the_answer(void)
     n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
     n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
-    agent_reader reader, answers;
+    agent_proto_reader reader, answers;
     agent_proto_reader_init(&reader);
     agent_proto_reader_init(&answers);
     MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_COMPLETED, 5000));
@@ -330,7 +330,7 @@ static void test_release(void)
     size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
     n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
-    agent_reader reader, answers;
+    agent_proto_reader reader, answers;
     agent_proto_reader_init(&reader);
     agent_proto_reader_init(&answers);
     MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_RECORD, 300));
@@ -373,9 +373,9 @@ static void test_agent_bound(void)
     MG_CHECK(strstr(err, "agent was lost") != NULL);
     MG_CHECK_INT(res.broken_inputs, 1);
     close(in[0]);
-    agent_reader reader;
+    agent_proto_reader reader;
     read_all(up[0], &reader);
-    agent_frame f;
+    agent_proto_frame f;
     int ends = 0, done = 0;
     while (agent_proto_reader_next(&reader, &f, err, sizeof err) == 1) {
         ends += f.type == AGENT_MSG_END;

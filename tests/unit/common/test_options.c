@@ -12,7 +12,7 @@ static long count, internal_count;
 static double alpha;
 static int flag, choice, internal_flag;
 static const char *const choices[] = {"kill", "report", NULL};
-static const mg_option table[] = {
+static const mg_options_option table[] = {
     {"report", 'r', MG_OPT_STRING, &report, "FILE", "", NULL, 0, 0},
     {"count", 'n', MG_OPT_INT, &count, "N", "", NULL, 1, 100},
     {"alpha", 0, MG_OPT_DOUBLE, &alpha, "A", "", NULL, 0, 1},
@@ -23,9 +23,9 @@ static const mg_option table[] = {
     {"internal-flag", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &internal_flag, NULL, "", NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
-static const mg_option *const tables[] = {table, NULL};
+static const mg_options_option *const tables[] = {table, NULL};
 
-static int parse(int argc, char **argv, mg_parsed_args *out, char *err)
+static int parse(int argc, char **argv, mg_options_parsed_args *out, char *err)
 {
     static char *positional[2];
     report = name = NULL;
@@ -40,7 +40,7 @@ static void parses_every_form(void)
 {
     char *argv[] = {"--report", "r.json", "-n", "7",      "--alpha=0.25", "-f", "--on-hang",
                     "report",   "pos",    "--", "mpirun", "-n",           "4"};
-    mg_parsed_args a;
+    mg_options_parsed_args a;
     char err[256];
     MG_CHECK_INT(parse(13, argv, &a, err), MG_OK);
     MG_CHECK_STR(report, "r.json");
@@ -56,7 +56,7 @@ static void parses_every_form(void)
 
 static void rejects_bad_words_with_a_message(void)
 {
-    mg_parsed_args a;
+    mg_options_parsed_args a;
     char err[256];
     char *unknown[] = {"--nope"};
     MG_CHECK_INT(parse(1, unknown, &a, err), MG_EINVAL);
@@ -85,7 +85,7 @@ static void rejects_bad_words_with_a_message(void)
 
 static void no_dashes_means_no_command(void)
 {
-    mg_parsed_args a;
+    mg_options_parsed_args a;
     char err[256];
     char *argv[] = {"-f"};
     MG_CHECK_INT(parse(1, argv, &a, err), MG_OK);
@@ -95,7 +95,7 @@ static void no_dashes_means_no_command(void)
 /* A hidden option parses as its type says (a flag takes no value) and is left out of the help. */
 static void hidden_options_parse_but_stay_out_of_help(void)
 {
-    mg_parsed_args a;
+    mg_options_parsed_args a;
     char err[256];
     char *argv[] = {"--internal-flag", "--internal-count", "3", "-f"};
     MG_CHECK_INT(parse(4, argv, &a, err), MG_OK);

@@ -80,7 +80,7 @@ static inline void st_p2p(dl_stream *s, int32_t rank, uint16_t func, uint64_t co
 static inline void st_recv_exit(dl_stream *s, int32_t rank, uint16_t func, int32_t source,
                                 int32_t tag)
 {
-    check_status st = {0, source, tag, 0, 1};
+    check_event_status st = {0, source, tag, 0, 1};
     check_event ev = st_event(CHECK_EV_EXIT, rank, func);
     ev.n_statuses = 1;
     ev.statuses = &st;
@@ -103,7 +103,7 @@ static inline void st_wait_enter(dl_stream *s, int32_t rank, uint16_t func, cons
 
 /* Exit of a Wait/Test-family call reporting statuses (index, source, tag) and flag `result`. */
 static inline void st_wait_exit(dl_stream *s, int32_t rank, uint16_t func, const uint64_t *reqs,
-                                uint32_t n, const check_status *sts, uint32_t n_st, int32_t result)
+                                uint32_t n, const check_event_status *sts, uint32_t n_st, int32_t result)
 {
     check_event ev = st_event(CHECK_EV_EXIT, rank, func);
     if (func == CHECK_FN_WAIT || func == CHECK_FN_TEST) {

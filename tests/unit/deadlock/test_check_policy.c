@@ -85,7 +85,7 @@ static void confirmed_when_the_knot_is_in_calls(void)
     MG_CHECK(f != NULL);
     uint64_t in_call[2] = {7, 9}, records[2] = {1, 1};
     uint8_t ended[2] = {0, 0};
-    check_readings rd = {2, in_call, records, ended, NULL};
+    check_policy_readings rd = {2, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_stops(f), 1);
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_CONFIRMED);
     MG_CHECK_INT(p.pending, 0);
@@ -101,7 +101,7 @@ static void unconfirmed_waits_then_drops(void)
     const dl_finding *f = recv_recv_found(&s, &p);
     uint64_t in_call[2] = {7, 0}, records[2] = {1, 1};
     uint8_t ended[2] = {0, 0};
-    check_readings rd = {2, in_call, records, ended, NULL};
+    check_policy_readings rd = {2, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_UNCONFIRMED);
     MG_CHECK_INT(p.pending, 1);
     MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 5 * S + 999 * MS), CHECK_UNCONFIRMED);
@@ -126,7 +126,7 @@ typedef struct held_job {
     dl_stream s;
     uint64_t in_call[3], seen[3], records[3];
     uint8_t ended[3];
-    check_readings rd;
+    check_policy_readings rd;
     check_policy p;
 } held_job;
 
@@ -138,7 +138,7 @@ static void open_knot_rank_0_held(held_job *h)
     ST_RECV(&h->s, 2, 1, 0);
     h->in_call[0] = h->in_call[1] = h->in_call[2] = 1;
     h->seen[1] = h->seen[2] = h->records[1] = h->records[2] = 1;
-    h->rd = (check_readings){3, h->in_call, h->records, h->ended, h->seen};
+    h->rd = (check_policy_readings){3, h->in_call, h->records, h->ended, h->seen};
     check_policy_init(&h->p, 1.0, 0);
 }
 
@@ -188,7 +188,7 @@ static void held_call_given_up(void)
 {
     uint64_t in_call[2] = {4, 9}, seen[2] = {4, 8}, records[2] = {0};
     uint8_t ended[2] = {0};
-    check_readings rd = {2, in_call, records, ended, seen};
+    check_policy_readings rd = {2, in_call, records, ended, seen};
     check_policy p;
     check_policy_init(&p, 1.0, 0);
     int32_t rank;
@@ -217,7 +217,7 @@ static void stuck_after_errors(void)
     check_policy_note_record(&p, 10 * S);
     uint64_t in_call[3] = {1, 1, 0}, records[3] = {0};
     uint8_t ended[3] = {0, 0, 0};
-    check_readings rd = {3, in_call, records, ended, NULL};
+    check_policy_readings rd = {3, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 20 * S), 0);
     ended[2] = 1;
     MG_CHECK_INT(check_policy_stuck(&p, 1, &rd, 12 * S + 999 * MS), 0);

@@ -11,7 +11,7 @@ static void test_fig1a_clean(void)
     ST_SEND(&s, 0, 1, 1);
     ST_RECV(&s, 1, 0, 1);
     MG_CHECK_INT(st_check(&s), 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.queued_sends, 0);
     MG_CHECK_INT(q.pending_recvs, 0);
@@ -72,7 +72,7 @@ static void test_fig1c_send_send_buffered(void)
     ST_RECV(&s, 0, 1, 1);
     ST_SEND(&s, 1, 0, 1);
     ST_RECV(&s, 1, 0, 1);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.held_records, 6);
     MG_CHECK_INT(st_check(&s), 1);
@@ -205,7 +205,7 @@ static void test_fig8_probing(void)
     st_wait_enter(&s, 1, CHECK_FN_WAITALL, reqs, 2);
     ST_SEND(&s, 2, 1, 1);
     st_coll(&s, 2, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.undecided, 1);
     MG_CHECK(st_check(&s) >= 1);
@@ -262,7 +262,7 @@ static void test_fig9_deciding(void)
     st_wait_exit(&s, 1, CHECK_FN_WAIT, &r1, 1, NULL, 0, 1);
     st_wait_enter(&s, 2, CHECK_FN_WAIT, &r2, 1);
     st_wait_exit(&s, 2, CHECK_FN_WAIT, &r2, 1, NULL, 0, 1);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.forced_decisions, 0);
     MG_CHECK_INT(q.held_records, 2);
@@ -274,7 +274,7 @@ static void test_fig9_deciding(void)
     MG_CHECK_INT(q.undecided, 0);
     MG_CHECK_INT(q.blocked_processes, 1); /* rank 2: its send has no receive */
     /* The real completion agrees with the forced decision. */
-    check_status st = {0, 1, 0, 0, 1};
+    check_event_status st = {0, 1, 0, 0, 1};
     st_wait_enter(&s, 0, CHECK_FN_WAIT, &r0, 1);
     st_wait_exit(&s, 0, CHECK_FN_WAIT, &r0, 1, &st, 1, 1);
     /* A later deadlock carries the note that a decision was forced. */

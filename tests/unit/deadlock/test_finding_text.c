@@ -7,9 +7,9 @@
 
 #include <string.h>
 
-static dl_call call(int32_t rank, uint16_t func, int32_t peer, int32_t root, uint8_t state)
+static dl_finding_call call(int32_t rank, uint16_t func, int32_t peer, int32_t root, uint8_t state)
 {
-    return (dl_call){.rank = rank,
+    return (dl_finding_call){.rank = rank,
                      .func = func,
                      .peer = peer,
                      .root = root,
@@ -38,7 +38,7 @@ static void test_classes_and_functions(void)
 
 static void test_knots(void)
 {
-    dl_call calls[] = {call(0, CHECK_FN_RECV, 1, -1, WG_BLOCKED),
+    dl_finding_call calls[] = {call(0, CHECK_FN_RECV, 1, -1, WG_BLOCKED),
                        call(1, CHECK_FN_RECV, 0, -1, WG_BLOCKED)};
     dl_finding f = {.kind = DL_DEADLOCK, .calls = calls, .n_calls = 2, .n_knot = 2};
     char text[256];
@@ -50,7 +50,7 @@ static void test_knots(void)
     finding_text_summary(&f, text, sizeof text);
     MG_CHECK_STR(text, "rank 0 waits for itself if standard sends are not buffered (rank 0 in "
                        "MPI_Recv(from 0))");
-    dl_call coll[] = {call(2, CHECK_FN_BCAST, -1, 0, WG_BLOCKED),
+    dl_finding_call coll[] = {call(2, CHECK_FN_BCAST, -1, 0, WG_BLOCKED),
                       call(0, CHECK_FN_BCAST, -1, 1, WG_BLOCKED)};
     dl_finding m = {.kind = DL_COLLECTIVE_MISMATCH, .calls = coll, .n_calls = 2};
     finding_text_summary(&m, text, sizeof text);
@@ -59,7 +59,7 @@ static void test_knots(void)
 
 static void test_pairs_and_ends(void)
 {
-    dl_call pair[] = {call(0, CHECK_FN_SEND, 1, -1, WG_RUNNING),
+    dl_finding_call pair[] = {call(0, CHECK_FN_SEND, 1, -1, WG_RUNNING),
                       call(1, CHECK_FN_RECV, 0, -1, WG_RUNNING)};
     dl_finding t = {
         .kind = DL_TRUNCATION, .calls = pair, .n_calls = 2, .send_elems = 8, .recv_elems = 4};
@@ -67,7 +67,7 @@ static void test_pairs_and_ends(void)
     finding_text_summary(&t, text, sizeof text);
     MG_CHECK_STR(text, "rank 0's MPI_Send(to 1) sends 8 elements, more than the 4 of rank 1's "
                        "MPI_Recv(from 0)");
-    dl_call stuck[] = {call(0, CHECK_FN_FINALIZE, -1, -1, WG_TERMINATED),
+    dl_finding_call stuck[] = {call(0, CHECK_FN_FINALIZE, -1, -1, WG_TERMINATED),
                        call(1, CHECK_FN_RECV, 0, -1, WG_BLOCKED)};
     dl_finding s = {.kind = DL_STUCK_ON_TERMINATED, .calls = stuck, .n_calls = 2};
     finding_text_summary(&s, text, sizeof text);

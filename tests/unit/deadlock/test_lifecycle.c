@@ -43,7 +43,7 @@ static void test_requests_at_finalize(void)
     ST_SEND(&s, 1, 0, 1);
     st_p2p(&s, 1, CHECK_FN_IRECV, CHECK_COMM_WORLD, 0, 9, 5, 1);
     uint64_t done = 5;
-    check_status st = {0, 0, 9, 0, 1};
+    check_event_status st = {0, 0, 9, 0, 1};
     st_wait_enter(&s, 1, CHECK_FN_WAIT, &done, 1);
     st_wait_exit(&s, 1, CHECK_FN_WAIT, &done, 1, &st, 1, 1);
     finalize(&s, 0);
@@ -107,7 +107,7 @@ static void test_persistent(void)
              f->calls[1].callsite == 0x1000u + CHECK_FN_RECV_INIT);
     start(&s, 0, 1);
     uint64_t id = 1;
-    check_status st = {0, 0, 0, 0, 1};
+    check_event_status st = {0, 0, 0, 0, 1};
     for (int32_t r = 0; r < 2; r++) {
         st_wait_enter(&s, r, CHECK_FN_WAIT, &id, 1);
         st_wait_exit(&s, r, CHECK_FN_WAIT, &id, 1, &st, 1, 1);
@@ -227,7 +227,7 @@ static void test_exit_without_finalize(void)
     const dl_finding *f = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 1 && !f->calls[0].made_it);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_processes, 1);
     st_check(&s);
@@ -421,7 +421,7 @@ static void test_abort_with_records_held(void)
             MG_CHECK(!lost || lost->calls[0].rank != 0); /* rank 0 aborted, not lost */
             st_find(&s, DL_STUCK_ON_TERMINATED, &n);
             MG_CHECK_INT(n, 0); /* rank 0 went on from its Barrier */
-            dl_queue_sizes q;
+            deadlock_detector_queues q;
             deadlock_detector_queue_sizes(s.det, &q);
             MG_CHECK_INT(q.held_records, 0);
             st_close(&s);
@@ -554,7 +554,7 @@ static void test_local_requests(void)
         un.result = k == 1 ? MG_FN_Comm_idup : MG_FN_Rput;
         st_feed(&s, &un);
     }
-    mg_fn fns[4];
+    mpi_function_ids_fn fns[4];
     MG_CHECK_INT(deadlock_detector_unmodelled(s.det, fns, 4), 2);
     MG_CHECK(fns[0] == MG_FN_Comm_idup && fns[1] == MG_FN_Rput);
     MG_CHECK_INT(deadlock_detector_unmodelled(s.det, fns, 1), 1);

@@ -77,7 +77,7 @@ static void test_blocked_not_deadlocked(void)
     MG_CHECK_INT(st_check(&s), 0);
     ST_SEND(&s, 2, 1, 1);
     ST_SEND(&s, 1, 0, 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 0);
     st_close(&s);
@@ -227,7 +227,7 @@ static void test_multi_completion_clean(void)
         st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, CHECK_ANY_TAG, 2, 1);
         ST_SEND(&s, 1, 0, 1);
         ST_SEND(&s, 2, 0, 1);
-        check_status both[] = {{0, 2, 0, 0, 1}, {1, 1, 0, 0, 1}};
+        check_event_status both[] = {{0, 2, 0, 0, 1}, {1, 1, 0, 0, 1}};
         if (funcs[k] == CHECK_FN_WAITANY) {
             st_wait_enter(&s, 0, CHECK_FN_WAITANY, reqs, 2);
             st_wait_exit(&s, 0, CHECK_FN_WAITANY, reqs, 2, &both[0], 1, 1);
@@ -239,7 +239,7 @@ static void test_multi_completion_clean(void)
             st_wait_exit(&s, 0, funcs[k], reqs, 2, both, 2, 1);
         }
         MG_CHECK_INT(st_check(&s), 0);
-        dl_queue_sizes q;
+        deadlock_detector_queues q;
         deadlock_detector_queue_sizes(s.det, &q);
         MG_CHECK_INT(q.queued_sends, 0);
         MG_CHECK_INT(q.pending_recvs, 0);
@@ -308,7 +308,7 @@ static void test_persistent(void)
         st_wait_exit(&s, 1, CHECK_FN_WAIT, &q, 1, NULL, 0, 1);
     }
     MG_CHECK_INT(st_check(&s), 0);
-    dl_queue_sizes sz;
+    deadlock_detector_queues sz;
     deadlock_detector_queue_sizes(s.det, &sz);
     MG_CHECK_INT(sz.live_requests, 2);
     MG_CHECK_INT(sz.held_records, 0);
@@ -366,7 +366,7 @@ static void test_persistent_wildcard_held(void)
         ev.n_requests = 1;
         st_feed(&s, &ev);
         if (source < 3) { /* the third Wait never returns */
-            check_status st = {0, source, 0, 0, 0};
+            check_event_status st = {0, source, 0, 0, 0};
             ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_WAIT);
             ev.requests = &r;
             ev.n_requests = 1;
@@ -386,7 +386,7 @@ static void test_persistent_wildcard_held(void)
     const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 3));
     MG_CHECK(f && f->calls[0].func == CHECK_FN_WAIT);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.held_records, 0);
     MG_CHECK_INT(q.queued_sends, 0);
@@ -411,7 +411,7 @@ static void test_sendrecv_ring(void)
         }
         st_recv_exit(&s, 0, CHECK_FN_SENDRECV, p - 1, 4);
         MG_CHECK_INT(st_check(&s), 0);
-        dl_queue_sizes q;
+        deadlock_detector_queues q;
         deadlock_detector_queue_sizes(s.det, &q);
         MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.held_records + q.blocked_processes, 0);
         st_close(&s);
@@ -475,7 +475,7 @@ static void test_master_worker(void)
         check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_FINALIZE);
         st_feed(&s, &ev);
     }
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_processes, 0);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.held_records + q.undecided, 0);
@@ -518,7 +518,7 @@ static void test_probe(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     st_p2p(&s, 0, CHECK_FN_PROBE, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 6, 0, 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 1);
     st_p2p(&s, 1, CHECK_FN_SEND, CHECK_COMM_WORLD, 0, 6, 0, 0);
@@ -548,7 +548,7 @@ static void test_matched_probe(void)
     st_p2p(&s, 0, CHECK_FN_MPROBE, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 0, 0);
     st_recv_exit(&s, 0, CHECK_FN_MPROBE, 2, 0);
     st_p2p(&s, 0, CHECK_FN_MRECV, CHECK_COMM_WORLD, 0, 0, 0, 1);
-    check_status st = {0, 1, 0, 0, 1};
+    check_event_status st = {0, 1, 0, 0, 1};
     check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_IMPROBE);
     ev.peer = CHECK_ANY_SOURCE;
     st_feed(&s, &ev);
@@ -557,7 +557,7 @@ static void test_matched_probe(void)
     ev.statuses = &st;
     ev.n_statuses = 1;
     st_feed(&s, &ev);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.held_records, 0);
     st_close(&s);
@@ -579,7 +579,7 @@ static void test_test_and_cancel(void)
     MG_CHECK_INT(st_check(&s), 0);
     ST_SEND(&s, 0, 1, 1);
     st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
     st_p2p(&s, 0, CHECK_FN_CANCEL, CHECK_COMM_WORLD, 0, 0, r, 1);
@@ -600,10 +600,10 @@ static void test_test_family(void)
     st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 2, 1);
     ST_SEND(&s, 1, 0, 1);
     ST_SEND(&s, 2, 0, 1);
-    check_status second = {1, 1, 0, 0, 1}, first = {0, 2, 0, 0, 1};
+    check_event_status second = {1, 1, 0, 0, 1}, first = {0, 2, 0, 0, 1};
     st_wait_enter(&s, 0, CHECK_FN_TESTSOME, reqs, 2);
     st_wait_exit(&s, 0, CHECK_FN_TESTSOME, reqs, 2, &second, 1, 1);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
     MG_CHECK_INT(q.undecided, 1); /* request 1 still open, both senders candidates */
@@ -641,7 +641,7 @@ static void test_tags_and_order(void)
     uint64_t reqs[] = {1, 2};
     st_wait_enter(&s, 0, CHECK_FN_WAITALL, reqs, 2);
     st_wait_exit(&s, 0, CHECK_FN_WAITALL, reqs, 2, NULL, 0, 1);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.live_requests, 0);
     /* A receive for a tag nobody sends blocks. */
@@ -711,7 +711,7 @@ static void test_bsend(void)
     st_open(&s, 2, NULL);
     st_p2p(&s, 0, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 0, 0, 0);
     st_p2p(&s, 1, CHECK_FN_BSEND, CHECK_COMM_WORLD, 0, 0, 0, 0);
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 0);
     MG_CHECK_INT(q.queued_sends, 2);

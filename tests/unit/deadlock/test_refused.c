@@ -63,9 +63,9 @@ static void refused_exit(dl_stream *s, int32_t rank, uint16_t func, uint64_t req
     st_feed(s, &ev);
 }
 
-static dl_queue_sizes sizes(const dl_stream *s)
+static deadlock_detector_queues sizes(const dl_stream *s)
 {
-    dl_queue_sizes q;
+    deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s->det, &q);
     return q;
 }
@@ -102,7 +102,7 @@ static void test_refused_recv_gives_back_send(void)
     msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
     refused_exit(&s, 1, CHECK_FN_RECV, 0);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.queued_sends, 1);
     MG_CHECK_INT(q.blocked_processes, 1);
     msg_call(&s, 1, CHECK_FN_RECV, 0, 0, 4, 0);
@@ -142,7 +142,7 @@ static void refused_send_gives_back_recv(uint16_t func, uint64_t request)
     msg_call(&s, 0, func, 1, request, 4, 0);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
     refused_exit(&s, 0, func, request);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.pending_recvs, 1);
     MG_CHECK_INT(q.blocked_processes, 1);
     MG_CHECK_INT(q.live_requests, 0);
@@ -173,7 +173,7 @@ static void partner_completed_before_refusal(uint16_t func, int wait)
     msg_call(&s, 1, wait ? CHECK_FN_IRECV : CHECK_FN_RECV, 0, wait ? req : 0, 4, wait);
     msg_call(&s, 0, func, 1, 0, 4, 0);
     if (wait) {
-        check_status st = {0, 0, 0, 0, 1};
+        check_event_status st = {0, 0, 0, 0, 1};
         st_wait_enter(&s, 1, CHECK_FN_WAIT, &req, 1);
         st_wait_exit(&s, 1, CHECK_FN_WAIT, &req, 1, &st, 1, 1);
     } else {
@@ -183,7 +183,7 @@ static void partner_completed_before_refusal(uint16_t func, int wait)
     refused_exit(&s, 0, func, 0);
     msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 4, 1);
     msg_call(&s, 0, CHECK_FN_SEND, 1, 0, 2, 0);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.live_requests, 0);
     recv_and_send_leave(&s);
     st_close(&s);
@@ -229,7 +229,7 @@ static void test_refused_nonblocking_post(void)
         msg_call(&s, other, irecv ? CHECK_FN_SEND : CHECK_FN_RECV, poster, 0, 4, 0);
         msg_call(&s, poster, func, other, 7, 4, 0);
         refused_exit(&s, poster, func, 7);
-        dl_queue_sizes q = sizes(&s);
+        deadlock_detector_queues q = sizes(&s);
         MG_CHECK_INT(q.live_requests, 0);
         MG_CHECK_INT(q.blocked_processes, 1);
         msg_call(&s, poster, irecv ? CHECK_FN_RECV : CHECK_FN_SEND, other, 0, 4, 1);
@@ -252,7 +252,7 @@ static void test_refused_wildcard_post(void)
     refused_exit(&s, 2, CHECK_FN_IRECV, 5);
     MG_CHECK_INT(sizes(&s).undecided, 0);
     msg_call(&s, 2, CHECK_FN_RECV, 0, 0, 4, 0);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes, 0);
     st_recv_exit(&s, 2, CHECK_FN_RECV, 0, 0);
     finalize_clean(&s, 3);
@@ -314,7 +314,7 @@ static void refused_start_gives_back_recv(uint16_t init)
     start(&s, 0, &req, 1);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
     refused_exit(&s, 0, CHECK_FN_START, req);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.pending_recvs, 1);
     MG_CHECK_INT(q.blocked_processes, 1);
     MG_CHECK_INT(q.queued_sends, 0);
@@ -368,7 +368,7 @@ static void test_refused_startall(void)
     start(&s, 0, reqs, 2);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
     refused_startall(&s, 0, reqs, 2);
-    dl_queue_sizes q = sizes(&s);
+    deadlock_detector_queues q = sizes(&s);
     MG_CHECK_INT(q.pending_recvs, 1);
     MG_CHECK_INT(q.queued_sends, 1);
     MG_CHECK_INT(q.blocked_processes, 2);

@@ -42,7 +42,7 @@ static void pscw(dl_stream *s, int32_t rank, uint16_t func, const int32_t *group
 
 static void test_roles(void)
 {
-    rma_wait_role role;
+    rma_waits_role_kind role;
     MG_CHECK(rma_waits_role(CHECK_FN_WIN_START, &role) && role.waits);
     MG_CHECK(rma_waits_role(CHECK_FN_WIN_WAIT, &role) && role.waits);
     MG_CHECK(rma_waits_role(CHECK_FN_WIN_POST, &role) && !role.waits);

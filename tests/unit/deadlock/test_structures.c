@@ -79,9 +79,9 @@ static void test_comm_table(void)
     comm_table_free(&c);
 }
 
-static p2p_post post(int32_t rank, int32_t peer, int32_t tag, uint64_t seq)
+static p2p_match_post post(int32_t rank, int32_t peer, int32_t tag, uint64_t seq)
 {
-    return (p2p_post){.rank = rank, .peer = peer, .tag = tag, .comm = 0, .seq = seq};
+    return (p2p_match_post){.rank = rank, .peer = peer, .tag = tag, .comm = 0, .seq = seq};
 }
 
 /* Non-overtaking, any-tag receives, and a wildcard that defers later receives until decided. */
@@ -90,7 +90,7 @@ static void test_p2p_match(void)
     p2p_match pm;
     p2p_match_init(&pm);
     uint32_t s1, s2, s3, r1, r2, r3;
-    p2p_post p = post(0, 1, 5, 1);
+    p2p_match_post p = post(0, 1, 5, 1);
     MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s1), MG_OK);
     p = post(0, 1, 5, 2);
     MG_CHECK_INT(p2p_match_post_send(&pm, &p, &s2), MG_OK);
@@ -162,10 +162,10 @@ static void test_p2p_match(void)
 }
 
 /* The post of count x type as the capture module describes it (capture_types.c). */
-static p2p_post typed(const type_sig_table *t, uint32_t type, int64_t count)
+static p2p_match_post typed(const type_sig_table *t, uint32_t type, int64_t count)
 {
     type_sig m;
-    p2p_post p = {0};
+    p2p_match_post p = {0};
     MG_CHECK_INT(type_sig_message(t, type, count, &m), MG_OK);
     p.type_hash = m.hash;
     p.type_elems = m.elems;
@@ -219,19 +219,19 @@ static void test_p2p_type_compare(void)
         {pair, 1, two_pairs, 1, TYPE_MATCH_EQUAL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        p2p_post send = typed(&t, cases[i].send_type, cases[i].send_count);
-        p2p_post recv = typed(&t, cases[i].recv_type, cases[i].recv_count);
+        p2p_match_post send = typed(&t, cases[i].send_type, cases[i].send_count);
+        p2p_match_post recv = typed(&t, cases[i].recv_type, cases[i].recv_count);
         MG_CHECK_INT(p2p_match_compare_types(&send, &recv), cases[i].verdict);
     }
-    p2p_post known = typed(&t, TYPE_SIG_INT, 4), unknown = typed(&t, TYPE_SIG_DOUBLE, 4);
+    p2p_match_post known = typed(&t, TYPE_SIG_INT, 4), unknown = typed(&t, TYPE_SIG_DOUBLE, 4);
     unknown.type_period = 0;
     MG_CHECK_INT(p2p_match_compare_types(&known, &unknown), TYPE_MATCH_EQUAL);
 
     /* The matcher keeps the disagreeing pair with both posts, and a copy starts without it. */
     p2p_match pm;
     p2p_match_init(&pm);
-    p2p_post s = post(0, 1, 5, 1), r = post(1, 0, 5, 2);
-    p2p_post ints = typed(&t, TYPE_SIG_INT, 4), doubles = typed(&t, TYPE_SIG_DOUBLE, 4);
+    p2p_match_post s = post(0, 1, 5, 1), r = post(1, 0, 5, 2);
+    p2p_match_post ints = typed(&t, TYPE_SIG_INT, 4), doubles = typed(&t, TYPE_SIG_DOUBLE, 4);
     s.type_hash = ints.type_hash, s.type_elems = ints.type_elems, s.type_period = ints.type_period;
     r.type_hash = doubles.type_hash, r.type_elems = doubles.type_elems;
     r.type_period = doubles.type_period;
@@ -240,7 +240,7 @@ static void test_p2p_type_compare(void)
     MG_CHECK_INT(p2p_match_post_recv(&pm, &r, &ro), MG_OK);
     p2p_match copy;
     MG_CHECK_INT(p2p_match_clone(&pm, &copy), MG_OK);
-    const p2p_type_issue *issues;
+    const p2p_match_type_issue *issues;
     size_t n;
     p2p_match_drain_type_issues(&copy, &issues, &n);
     MG_CHECK_INT(n, 0);
@@ -260,9 +260,9 @@ static void test_coll_match(void)
 {
     coll_match cm;
     coll_match_init(&cm, 4);
-    coll_call a = {.rank = 0, .func = CHECK_FN_BCAST, .root = 0};
-    coll_call b = {.rank = 1, .func = CHECK_FN_BCAST, .root = 0};
-    coll_arrival arr;
+    coll_match_call a = {.rank = 0, .func = CHECK_FN_BCAST, .root = 0};
+    coll_match_call b = {.rank = 1, .func = CHECK_FN_BCAST, .root = 0};
+    coll_match_arrival arr;
     MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 2, &a, &arr), MG_EINVAL);
     for (int k = 0; k < 10; k++) { /* rank 0 runs ten collectives ahead */
         MG_CHECK_INT(coll_match_arrive(&cm, 3, 2, 0, &a, &arr), MG_OK);
@@ -282,14 +282,14 @@ static void test_coll_match(void)
     MG_CHECK_INT(coll_match_arrive(&cm, 3, 5, 1, &b, &arr), MG_EINVAL); /* size changed */
     /* Three members: the call that agreed with the first is kept (in a copy too) and is still
      * there when the disagreeing call completes the slot. */
-    coll_call c = {.rank = 2, .func = CHECK_FN_BCAST, .root = 0};
+    coll_match_call c = {.rank = 2, .func = CHECK_FN_BCAST, .root = 0};
     MG_CHECK_INT(coll_match_arrive(&cm, 4, 3, 0, &a, &arr), MG_OK);
     MG_CHECK_INT(coll_match_arrive(&cm, 4, 3, 2, &c, &arr), MG_OK);
     MG_CHECK(arr.mismatch == 0 && arr.ref->n_agreed == 1 && arr.ref->agreed[0].rank == 2);
     coll_match copy;
     MG_CHECK_INT(coll_match_clone(&cm, &copy), MG_OK);
     MG_CHECK_INT(coll_match_issued(&copy, 3, 0), 10);
-    const coll_slot *kept = coll_match_slot(&copy, 4, 0);
+    const coll_match_entry *kept = coll_match_slot(&copy, 4, 0);
     MG_CHECK(kept && kept->n_agreed == 1 && kept->agreed != arr.ref->agreed &&
              kept->agreed[0].rank == 2);
     coll_match_free(&copy);
@@ -301,7 +301,7 @@ static void test_coll_match(void)
 
 static uint32_t node(wait_graph *g, uint8_t type, uint8_t sem, uint8_t state)
 {
-    wg_node n = {.type = type, .sem = sem, .state = state, .rank = -1};
+    wait_graph_node n = {.type = type, .sem = sem, .state = state, .rank = -1};
     uint32_t id = 0;
     MG_CHECK_INT(wait_graph_add_node(g, &n, &id), MG_OK);
     return id;

@@ -79,7 +79,7 @@ static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
 /* A wildcard receive's exit on comm, reporting the source MPI chose. */
 static void recv_exit(script *s, int32_t rank, int32_t source, uint64_t comm)
 {
-    check_status st = {0, source, 0, 0, 1};
+    check_event_status st = {0, source, 0, 0, 1};
     check_event ev = event(CHECK_EV_EXIT, rank, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
     ev.comm = comm;
     ev.count = 0;
@@ -276,7 +276,7 @@ static void single_replay(deadlock_detector *det, const script *s)
     MG_CHECK_INT(deadlock_detector_check_now(det, ++now, NULL), MG_OK);
 }
 
-static int same_call(const dl_call *a, const dl_call *b)
+static int same_call(const dl_finding_call *a, const dl_finding_call *b)
 {
     return a->rank == b->rank && a->func == b->func && a->state == b->state &&
            a->in_knot == b->in_knot && a->peer == b->peer && a->tag == b->tag &&
@@ -287,7 +287,7 @@ static int same_call(const dl_call *a, const dl_call *b)
  * callers follows the order their records reach the root, which differs between the trees. */
 static int call_order(const void *a, const void *b)
 {
-    const dl_call *x = a, *y = b;
+    const dl_finding_call *x = a, *y = b;
     return x->rank != y->rank   ? (x->rank > y->rank) - (x->rank < y->rank)
            : x->func != y->func ? (x->func > y->func) - (x->func < y->func)
                                 : (x->state > y->state) - (x->state < y->state);
@@ -299,7 +299,7 @@ static void check_same(const deadlock_detector *single, const deadlock_detector 
     const dl_finding *want = deadlock_detector_findings(single, &n_single);
     const dl_finding *got = deadlock_detector_findings(root, &n_root);
     MG_CHECK_INT(n_root, n_single);
-    mg_fn want_fns[MG_FN_COUNT], got_fns[MG_FN_COUNT];
+    mpi_function_ids_fn want_fns[MG_FN_COUNT], got_fns[MG_FN_COUNT];
     size_t n_want = deadlock_detector_unmodelled(single, want_fns, MG_FN_COUNT);
     MG_CHECK_INT(deadlock_detector_unmodelled(root, got_fns, MG_FN_COUNT), n_want);
     MG_CHECK(memcmp(got_fns, want_fns, n_want * sizeof *want_fns) == 0);
@@ -308,7 +308,7 @@ static void check_same(const deadlock_detector *single, const deadlock_detector 
         MG_CHECK_INT(got[i].mismatch, want[i].mismatch);
         MG_CHECK_INT(got[i].n_knot, want[i].n_knot);
         MG_CHECK_INT(got[i].n_calls, want[i].n_calls);
-        static dl_call a[4 * WORLD], b[4 * WORLD];
+        static dl_finding_call a[4 * WORLD], b[4 * WORLD];
         size_t n = want[i].n_calls < got[i].n_calls ? want[i].n_calls : got[i].n_calls;
         MG_CHECK(n <= 4 * WORLD);
         n = n > 4 * WORLD ? 4 * WORLD : n;
@@ -730,7 +730,7 @@ static void test_deadlock_on_a_cross_leaf_comm(void)
     for (int i = 0; i < 4; i++) {
         in_call[knot[i]] = s.seq[knot[i]];
     }
-    check_readings rd = {WORLD, in_call, records, ended, tbon_root_seen(t.answers)};
+    check_policy_readings rd = {WORLD, in_call, records, ended, tbon_root_seen(t.answers)};
     check_policy policy;
     check_policy_init(&policy, 1.0, 0);
     int32_t missing;
@@ -747,7 +747,7 @@ static void test_deadlock_on_a_cross_leaf_comm(void)
     MG_CHECK_INT(f[0].kind, DL_DEADLOCK);
     MG_CHECK_INT(f[0].n_calls, 4);
     for (size_t c = 0; n == 1 && c < f[0].n_calls && c < 4; c++) {
-        const dl_call *got = &f[0].calls[c];
+        const dl_finding_call *got = &f[0].calls[c];
         int i = 0;
         while (i < 3 && knot[i] != got->rank) {
             i++;
@@ -820,7 +820,7 @@ static uint64_t start(script *s, int32_t rank, uint16_t func, int32_t peer)
 /* Rank's Waitall on ids[0..n): its entry, and (exit) its exit completing them all. */
 static void waitall(script *s, int32_t rank, const uint64_t *ids, uint32_t n, int exit)
 {
-    check_status st[2] = {{0, CHECK_PROC_NULL, 0, 0, 1}, {1, CHECK_PROC_NULL, 0, 0, 1}};
+    check_event_status st[2] = {{0, CHECK_PROC_NULL, 0, 0, 1}, {1, CHECK_PROC_NULL, 0, 0, 1}};
     check_event ev = event(exit ? CHECK_EV_EXIT : CHECK_EV_ENTER, rank, CHECK_FN_WAITALL,
                            CHECK_PROC_NULL, CHECK_NO_ROOT);
     ev.n_requests = n;
@@ -931,7 +931,7 @@ static void test_nonblocking_to_blocking(void)
                 put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
             }
             put(&s, CHECK_EV_EXIT, r + 1, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
-            check_status st = {0, CHECK_PROC_NULL, 0, 0, 1};
+            check_event_status st = {0, CHECK_PROC_NULL, 0, 0, 1};
             ev = event(CHECK_EV_EXIT, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
             ev.n_requests = 1;
             ev.requests = &id;
@@ -958,7 +958,7 @@ static void test_nonblocking_waitany(void)
             ids[r][1] = start(&s, r, CHECK_FN_IRECV, r ^ 1);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            check_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
+            check_event_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
             for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
                 check_event ev = event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
                 ev.n_requests = 2;

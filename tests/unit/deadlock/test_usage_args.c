@@ -6,9 +6,9 @@
 #include "usage_args.h"
 
 /* A correct send of 4 committed elements to rank 1 of 2, tag 7 (MPI_TAG_UB 32767). */
-static usage_call good_send(void)
+static usage_args_call good_send(void)
 {
-    return (usage_call){.has_message = 1,
+    return (usage_args_call){.has_message = 1,
                         .type_state = USAGE_TYPE_COMMITTED,
                         .count = 4,
                         .has_peer = 1,
@@ -21,7 +21,7 @@ static usage_call good_send(void)
 
 static void test_each_problem(void)
 {
-    usage_call c = good_send();
+    usage_args_call c = good_send();
     MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
     c.comm_null = 1;
     MG_CHECK_INT(usage_args_check(&c), USAGE_COMM_NULL);
@@ -65,7 +65,7 @@ static void test_each_problem(void)
 
 static void test_special_values(void)
 {
-    usage_call c = good_send();
+    usage_args_call c = good_send();
     c.peer_kind = USAGE_RANK_PROC_NULL, c.peer = -2;
     MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
     c.peer_kind = USAGE_RANK_ANY_SOURCE;

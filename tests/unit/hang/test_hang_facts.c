@@ -13,7 +13,7 @@ enum { WORLD = 0x44000000, SPLIT = 0x84000002 };
 static const struct hang_facts_seen waiting = {.live = true, .in_mpi = true};
 
 /* A segment of a rank of 8 whose world-like communicators are WORLD alone. */
-static void segment(mg_rank_state *s, enum mg_wait_on on, int peer, uint64_t comm)
+static void segment(rank_state *s, enum rank_state_wait_on on, int peer, uint64_t comm)
 {
     memset(s, 0, sizeof *s);
     s->size = 8;
@@ -32,7 +32,7 @@ static void push(rank_stack *st, const char *function, const char *module)
     snprintf(f->module, sizeof f->module, "%s", module);
 }
 
-static void posted(mg_rank_state *s, int peer, uint64_t comm)
+static void posted(rank_state *s, int peer, uint64_t comm)
 {
     s->posted_peer[s->posted] = peer;
     s->posted_comm[s->posted] = comm;
@@ -41,7 +41,7 @@ static void posted(mg_rank_state *s, int peer, uint64_t comm)
 
 static void a_peer_of_the_world_and_of_another_communicator(void)
 {
-    static mg_rank_state s;
+    static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
     segment(&s, MG_WAIT_PEER, 3, WORLD);
@@ -61,7 +61,7 @@ static void a_peer_of_the_world_and_of_another_communicator(void)
 
 static void any_source_a_collective_and_roots(void)
 {
-    static mg_rank_state s;
+    static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
     segment(&s, MG_WAIT_PEER, MG_PEER_ANY, WORLD);
@@ -81,7 +81,7 @@ static void any_source_a_collective_and_roots(void)
 
 static void posted_requests_give_their_distinct_peers(void)
 {
-    static mg_rank_state s;
+    static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
     segment(&s, MG_WAIT_REQUESTS, 0, WORLD);

@@ -87,7 +87,7 @@ static int watch_attempt(void)
 {
     struct hang_watch_params p;
     hang_watch_params_default(&p);
-    struct hang_detector det = hang_watch_detector_model(NULL); /* never called by create */
+    struct hang_watch_detector det = hang_watch_detector_model(NULL); /* never called by create */
     struct hang_watch *w = NULL;
     int rc = hang_watch_create(&p, &det, 1000, &w);
     MG_CHECK((rc == MG_OK) == (w != NULL));

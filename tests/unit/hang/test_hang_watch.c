@@ -54,7 +54,7 @@ static int scripted_resume(void *self)
 }
 
 static struct scripted det_state;
-static struct hang_detector det;
+static struct hang_watch_detector det;
 static struct hang_watch *w;
 static struct hang_watch_step step;
 static struct hang_watch_reading readings[NR];
@@ -65,7 +65,7 @@ static bool start_unseen;
 static void start(bool still_rule)
 {
     det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_BUILDING};
-    det = (struct hang_detector){&det_state, scripted_sampled, scripted_delay, scripted_observe,
+    det = (struct hang_watch_detector){&det_state, scripted_sampled, scripted_delay, scripted_observe,
                                  scripted_resume};
     struct hang_watch_params p;
     hang_watch_params_default(&p);
@@ -937,7 +937,7 @@ static void a_message_in_flight_is_not_a_hang_under_ptrace(void)
 
 /* A rank's segment as Open MPI's ranks publish it under shm: MPI_COMM_WORLD's handle is the
  * address of a library object, another in each process (ASLR), here those two ranks had. */
-static void publish_openmpi(mg_rank_state *s, uint64_t world, int32_t peer, int32_t tag)
+static void publish_openmpi(rank_state *s, uint64_t world, int32_t peer, int32_t tag)
 {
     memset(s, 0, sizeof *s);
     s->size = NR;
@@ -957,7 +957,7 @@ static void publish_openmpi(mg_rank_state *s, uint64_t world, int32_t peer, int3
  * match, and it fires. */
 static void a_message_in_flight_under_open_mpi_is_not_a_hang(void)
 {
-    mg_rank_state sender, receiver;
+    rank_state sender, receiver;
     publish_openmpi(&sender, 0x55abeab68040, 3, 9);
     publish_openmpi(&receiver, 0x55ab7d4e4040, 2, 9);
     start(true);
@@ -1289,7 +1289,7 @@ static void drives_the_real_model(void)
     hang_model_params_default(&mp);
     struct hang_model *m;
     MG_CHECK_INT(hang_model_create(&mp, NR, 1, &m), MG_OK);
-    struct hang_detector md = hang_watch_detector_model(m);
+    struct hang_watch_detector md = hang_watch_detector_model(m);
     struct hang_watch_params p;
     hang_watch_params_default(&p);
     struct hang_watch *u;

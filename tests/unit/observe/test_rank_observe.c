@@ -7,9 +7,9 @@
 #define LIBRARY "/opt/mpiguard/lib/libmpiguard-openmpi.so"
 
 /* A rank whose process is as mpiguard wants it: preloaded, mapped, linked to Open MPI. */
-static mg_rank_sight healthy(void)
+static rank_observe_sight healthy(void)
 {
-    mg_rank_sight s = {.read = 1,
+    rank_observe_sight s = {.read = 1,
                        .preload_set = 1,
                        .preload_names_library = 1,
                        .library_mapped = 1,
@@ -18,16 +18,16 @@ static mg_rank_sight healthy(void)
     return s;
 }
 
-static mg_observe_input input(const mg_rank_sight *s, double age)
+static rank_observe_input input(const rank_observe_sight *s, double age)
 {
-    return (mg_observe_input){
+    return (rank_observe_input){
         .sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age, .sibling_published_for = -1};
 }
 
 static void published_rank_is_observed_at_once(void)
 {
-    mg_rank_sight s = {0};
-    mg_observe_input in = input(&s, 0.0);
+    rank_observe_sight s = {0};
+    rank_observe_input in = input(&s, 0.0);
     in.published = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
     MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_OK), "observed");
@@ -35,9 +35,9 @@ static void published_rank_is_observed_at_once(void)
 
 static void causes_from_proc_wait_for_the_loader(void)
 {
-    mg_rank_sight s = healthy();
+    rank_observe_sight s = healthy();
     s.preload_names_library = 0;
-    mg_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.1);
+    rank_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.1);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.age = MG_OBSERVE_SETTLE_S;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
@@ -48,8 +48,8 @@ static void causes_from_proc_wait_for_the_loader(void)
 
 static void each_cause_from_proc(void)
 {
-    mg_rank_sight s = healthy();
-    mg_observe_input in = input(&s, 3.0);
+    rank_observe_sight s = healthy();
+    rank_observe_input in = input(&s, 3.0);
     s.static_binary = 1;
     s.binary_defines_mpi = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
@@ -78,11 +78,11 @@ static void each_cause_from_proc(void)
 /* The static check comes first: a static binary has LD_PRELOAD set and nothing mapped. */
 static void static_binary_is_told_from_a_missing_library(void)
 {
-    mg_rank_sight s = healthy();
+    rank_observe_sight s = healthy();
     s.library_mapped = 0;
     s.mapped_mpi = MG_FLAVOR_UNKNOWN;
     s.static_binary = 1;
-    mg_observe_input in = input(&s, 3.0);
+    rank_observe_input in = input(&s, 3.0);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
     char text[512];
     rank_observe_explain(&in, MG_OBSERVE_STATIC_BINARY, text, sizeof text);
@@ -91,9 +91,9 @@ static void static_binary_is_told_from_a_missing_library(void)
 
 static void binding_waits_for_init_then_is_named(void)
 {
-    mg_rank_sight s = healthy();
+    rank_observe_sight s = healthy();
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    mg_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
+    rank_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
@@ -109,8 +109,8 @@ static void binding_waits_for_init_then_is_named(void)
  * grace period ago: ranks leave MPI_Init together. */
 static void silent_rank_needs_a_sibling_or_the_end(void)
 {
-    mg_rank_sight s = healthy();
-    mg_observe_input in = input(&s, 100.0);
+    rank_observe_sight s = healthy();
+    rank_observe_input in = input(&s, 100.0);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S - 0.1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
@@ -123,9 +123,9 @@ static void silent_rank_needs_a_sibling_or_the_end(void)
 
 static void published_but_silent_among_busy_siblings(void)
 {
-    mg_rank_sight s = healthy();
+    rank_observe_sight s = healthy();
     snprintf(s.binding, sizeof s.binding, "libmpi_cxx.so.40");
-    mg_observe_input in = input(&s, MG_OBSERVE_INIT_GRACE_S);
+    rank_observe_input in = input(&s, MG_OBSERVE_INIT_GRACE_S);
     in.published = 1;
     in.sibling_calls = MG_OBSERVE_SIBLING_MANY - 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
@@ -139,13 +139,13 @@ static void published_but_silent_among_busy_siblings(void)
  * process with none is not MPI once its loader is done, or when it ended. */
 static void by_stack_needs_only_some_mpi(void)
 {
-    mg_rank_sight s = {.read = 1, .mapped_mpi = MG_FLAVOR_MPICH};
-    mg_observe_input in = input(&s, 0.0);
+    rank_observe_sight s = {.read = 1, .mapped_mpi = MG_FLAVOR_MPICH};
+    rank_observe_input in = input(&s, 0.0);
     in.by_stack = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
-    s = (mg_rank_sight){.read = 1, .static_binary = 1, .binary_defines_mpi = 1};
+    s = (rank_observe_sight){.read = 1, .static_binary = 1, .binary_defines_mpi = 1};
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
-    s = (mg_rank_sight){.read = 1};
+    s = (rank_observe_sight){.read = 1};
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.ended = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
@@ -156,8 +156,8 @@ static void by_stack_needs_only_some_mpi(void)
 
 static void unread_rank_that_ended_vanished(void)
 {
-    mg_rank_sight s = {0};
-    mg_observe_input in = input(&s, 0.0);
+    rank_observe_sight s = {0};
+    rank_observe_input in = input(&s, 0.0);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
     in.ended = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_VANISHED);
@@ -167,8 +167,8 @@ static void unread_rank_that_ended_vanished(void)
  * (that no call came), but a cause /proc shows stays; a rank that ended by itself keeps it too. */
 static void stopped_before_init_only_by_elimination(void)
 {
-    mg_rank_sight s = healthy();
-    mg_observe_input in = input(&s, 1.0);
+    rank_observe_sight s = healthy();
+    rank_observe_input in = input(&s, 1.0);
     in.ended = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
     in.stopped = 1;
@@ -200,8 +200,8 @@ static void unfound_rank_waits_for_size_and_agents(void)
     MG_CHECK(!rank_observe_unfound(10 * b, -1, 0));
     MG_CHECK(!rank_observe_unfound(-1, 10 * b, 0));
     char detail[64];
-    mg_rank_sight s = {0};
-    mg_observe_input in = input(&s, 0.0);
+    rank_observe_sight s = {0};
+    rank_observe_input in = input(&s, 0.0);
     rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
     MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
     MG_CHECK_STR(detail, "no agent found it while the job ran");
@@ -251,9 +251,9 @@ static void ranks_to_come_from_the_agents_counts(void)
  * job runs, however long, and not_found if it ends unjudged; without agents it is other_node. */
 static void other_node_waits_for_its_agent(void)
 {
-    mg_rank_sight s = healthy();
+    rank_observe_sight s = healthy();
     s.other_node = 1;
-    mg_observe_input in = input(&s, 10 * MG_OBSERVE_ANNOUNCED_S);
+    rank_observe_input in = input(&s, 10 * MG_OBSERVE_ANNOUNCED_S);
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
     in.node_agents = 1;
     MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);

@@ -59,7 +59,7 @@ static void test_rank_lists_and_labels(void)
 {
     hang_stack_tree *t = NULL;
     MG_CHECK_INT(hang_stack_tree_create(&t), MG_OK);
-    mg_report *r = report_create("hang", "test", NULL, 0);
+    report_doc *r = report_create("hang", "test", NULL, 0);
     MG_CHECK(t && r);
     if (!t || !r)
         return;
@@ -74,7 +74,7 @@ static void test_rank_lists_and_labels(void)
     memset(st, 0, sizeof *st);
     hang_stack_tree_add(t, 8, st); /* no stack: no node */
     free(st);
-    mg_finding *f = report_add_finding(r, "hang", "test");
+    report_entry *f = report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
     json_object *ev = report_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));
@@ -114,7 +114,7 @@ static void test_bound(void)
 {
     hang_stack_tree *t = NULL;
     MG_CHECK_INT(hang_stack_tree_create(&t), MG_OK);
-    mg_report *r = report_create("hang", "test", NULL, 0);
+    report_doc *r = report_create("hang", "test", NULL, 0);
     rank_stack *st = malloc(sizeof *st);
     MG_CHECK(t && r && st);
     if (!t || !r || !st)
@@ -124,7 +124,7 @@ static void test_bound(void)
         hang_stack_tree_add(t, rank, st);
     }
     free(st);
-    mg_finding *f = report_add_finding(r, "hang", "test");
+    report_entry *f = report_add_finding(r, "hang", "test");
     hang_stack_tree_to_finding(t, f);
     json_object *ev = report_finding_evidence(f), *tree = NULL, *v;
     MG_CHECK(json_object_object_get_ex(ev, "stack_tree", &tree));

@@ -21,14 +21,14 @@ static char *path_in_dir(const char *name)
     return path;
 }
 
-static mg_report *sample_report(void)
+static report_doc *sample_report(void)
 {
     char *cmd[] = {"mpiguard", "hang", "--", "mpirun", "-n", "4", "./app"};
-    mg_report *r = report_create("hang", "0.1.0", cmd, 7);
+    report_doc *r = report_create("hang", "0.1.0", cmd, 7);
     report_set_mpi(r, "openmpi", "/usr/bin/orterun", "/x/libmpiguard-openmpi.so");
     for (int i = 0; i < 4; i++)
         report_add_rank(r, i, 100 + i, "node1");
-    mg_finding *f = report_add_finding(r, "hang", "rank 3 is computing in solve()");
+    report_entry *f = report_add_finding(r, "hang", "rank 3 is computing in solve()");
     report_finding_add_rank(f, 3);
     report_finding_add_site(f, 3, "solve", "solver.c", 88);
     report_finding_set_suggestion(f, "look at the loop in solve()");
@@ -42,7 +42,7 @@ static mg_report *sample_report(void)
     return r;
 }
 
-static char *render(void (*fn)(const mg_report *, FILE *), const mg_report *r)
+static char *render(void (*fn)(const report_doc *, FILE *), const report_doc *r)
 {
     static char buf[8192];
     FILE *f = fmemopen(buf, sizeof buf, "w");
@@ -53,10 +53,10 @@ static char *render(void (*fn)(const mg_report *, FILE *), const mg_report *r)
 
 static void writes_and_loads_back(void)
 {
-    mg_report *r = sample_report();
+    report_doc *r = sample_report();
     char err[256];
     MG_CHECK_INT(report_write(r, path_in_dir("r.json"), err, sizeof err), MG_OK);
-    mg_report *back;
+    report_doc *back;
     MG_CHECK_INT(report_load(path_in_dir("r.json"), &back, err, sizeof err), MG_OK);
     MG_CHECK_INT(report_finding_count(back), 1);
     json_object *f = report_finding(back, 0), *v;
@@ -70,7 +70,7 @@ static void writes_and_loads_back(void)
 
 static void write_failure_keeps_the_old_file(void)
 {
-    mg_report *r = sample_report();
+    report_doc *r = sample_report();
     char err[256];
     MG_CHECK_INT(report_write(r, "/nonexistent-dir/r.json", err, sizeof err), MG_EIO);
     MG_CHECK(strstr(err, "/nonexistent-dir/r.json") != NULL);
@@ -79,7 +79,7 @@ static void write_failure_keeps_the_old_file(void)
 
 static void renders_text_banner_and_dot(void)
 {
-    mg_report *r = sample_report();
+    report_doc *r = sample_report();
     char *text = render(report_render_text, r);
     MG_CHECK(strstr(text, "job: 4 ranks found (0-3), exit status 81, stopped") != NULL);
     MG_CHECK(strstr(text, "[1] error hang: rank 3 is computing in solve()") != NULL);
@@ -115,9 +115,9 @@ static void renders_text_banner_and_dot(void)
 
 static void replaces_a_finding(void)
 {
-    mg_report *r = sample_report();
+    report_doc *r = sample_report();
     MG_CHECK(report_replace_finding(r, 1, "hang", "no such finding") == NULL);
-    mg_finding *f = report_replace_finding(r, 0, "collective_mismatch", "ranks 0-2");
+    report_entry *f = report_replace_finding(r, 0, "collective_mismatch", "ranks 0-2");
     MG_CHECK(f != NULL && f == report_finding(r, 0));
     report_finding_add_rank(f, 2);
     MG_CHECK_INT(report_finding_count(r), 1);
@@ -131,8 +131,8 @@ static void replaces_a_finding(void)
  * listed once, each of its sites kept. */
 static void lists_a_rank_once(void)
 {
-    mg_report *r = sample_report();
-    mg_finding *f = report_finding(r, 0);
+    report_doc *r = sample_report();
+    report_entry *f = report_finding(r, 0);
     report_finding_add_rank(f, 0);
     report_finding_add_rank(f, 3);
     report_finding_add_rank(f, 0);
@@ -150,7 +150,7 @@ static int load_text(const char *text, char *err)
     FILE *f = fopen(path_in_dir("bad.json"), "w");
     fputs(text, f);
     fclose(f);
-    mg_report *r = NULL;
+    report_doc *r = NULL;
     int rc = report_load(path_in_dir("bad.json"), &r, err, 256);
     MG_CHECK(rc == MG_OK ? r != NULL : r == NULL);
     report_destroy(r);
@@ -160,7 +160,7 @@ static int load_text(const char *text, char *err)
 static void load_rejects_what_is_not_a_report(void)
 {
     char err[256];
-    mg_report *r;
+    report_doc *r;
     MG_CHECK_INT(report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ENOENT);
     MG_CHECK_INT(report_load(dir, &r, err, sizeof err), MG_ENOENT);
     MG_CHECK(strstr(err, "is a directory") != NULL);
@@ -200,8 +200,8 @@ static void load_rejects_what_is_not_a_report(void)
  * loads back; a cause or sampler of no tool, or `observed` not a boolean, is refused. */
 static void validates_observation(void)
 {
-    mg_report *r = sample_report();
-    for (mg_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_STOPPED_BEFORE_INIT; c++)
+    report_doc *r = sample_report();
+    for (rank_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_STOPPED_BEFORE_INIT; c++)
         report_add_observation(r, (int)c, c == MG_OBSERVE_OK, rank_observe_cause_name(c),
                                   c == MG_OBSERVE_OK ? NULL : "why",
                                   c == MG_OBSERVE_OK ? "ring" : NULL);
@@ -210,7 +210,7 @@ static void validates_observation(void)
     report_add_observation(r, 22, 1, "observed", NULL, "shm");
     char err[256];
     MG_CHECK_INT(report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
-    mg_report *back = NULL;
+    report_doc *back = NULL;
     MG_CHECK_INT(report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
     report_destroy(back);
     report_destroy(r);
@@ -246,7 +246,7 @@ static void validates_observation(void)
  * deadlock detector and the argument checks produce is a class. */
 static void class_table_is_complete(void)
 {
-    const mg_report_class *c;
+    const report_class *c;
     size_t n = 0;
     for (; (c = report_class_at(n)); n++) {
         MG_CHECK(strcmp(c->severity, "error") == 0 || strcmp(c->severity, "warning") == 0 ||
@@ -272,8 +272,8 @@ static void class_table_is_complete(void)
 static void finding_takes_its_class(void)
 {
     char *cmd[] = {"mpiguard", "check"};
-    mg_report *r = report_create("check", "0.1.0", cmd, 2);
-    mg_finding *f = report_add_finding(r, "potential_deadlock", "ranks 0-1 ...");
+    report_doc *r = report_create("check", "0.1.0", cmd, 2);
+    report_entry *f = report_add_finding(r, "potential_deadlock", "ranks 0-1 ...");
     json_object *v;
     MG_CHECK(json_object_object_get_ex(f, "severity", &v));
     MG_CHECK_STR(json_object_get_string(v), "warning");
@@ -286,7 +286,7 @@ static void finding_takes_its_class(void)
     MG_CHECK(strstr(text, "rank 1: created by MPI_Type_vector() at a.c:9") != NULL);
     char err[256];
     MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
-    mg_report *back = NULL;
+    report_doc *back = NULL;
     MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_OK);
     report_destroy(back);
     report_add_finding(r, "no_such_class", "?");
@@ -330,14 +330,14 @@ static void selects_checks(void)
 /* The HTML page groups findings by class and names ranks, file:line, source text and the graph. */
 static void renders_html(void)
 {
-    mg_report *r = sample_report();
+    report_doc *r = sample_report();
     char source[300];
     snprintf(source, sizeof source, "%s", path_in_dir("solver.c"));
     FILE *src = fopen(source, "w");
     for (int i = 1; i <= 90; i++)
         fprintf(src, i == 88 ? "  while (x < 1 && y > 2) { /* line %d */\n" : "int a%d;\n", i);
     fclose(src);
-    mg_finding *f = report_add_finding(r, "hang", "second <hang>");
+    report_entry *f = report_add_finding(r, "hang", "second <hang>");
     report_finding_add_site(f, 2, "solve", source, 88);
     char *html = render(report_html_render, r);
     MG_CHECK(strstr(html, "<!DOCTYPE html>") == html);

@@ -306,11 +306,11 @@ int world_run_original(world *w)
 typedef struct rank_state {
     scaling_args a;
     int64_t *scratch; /* 2P: Detector D's recovered displacements */
-    scaling_trigger t;
+    scaling_check_trigger t;
     int *counts_a, *displs_a, *counts_b, *displs_b; /* the plan's int vectors */
     int64_t *c64_a, *d64_a, *c64_b, *d64_b;         /* the same widened for the reference model */
-    scaling_call call;
-    scaling_copy *pack, *unpack;
+    scaling_args_call call;
+    scaling_args_copy *pack, *unpack;
     uint32_t npack, nunpack;
     ref_buf stage_send, stage_recv;
     int member;
@@ -346,8 +346,8 @@ static int run_begin(run *x, world *w, const scaling_bounds *b)
         s->d64_a = calloc(P, sizeof(int64_t));
         s->c64_b = calloc(P, sizeof(int64_t));
         s->d64_b = calloc(P, sizeof(int64_t));
-        s->pack = calloc(P, sizeof(scaling_copy));
-        s->unpack = calloc(P, sizeof(scaling_copy));
+        s->pack = calloc(P, sizeof(scaling_args_copy));
+        s->unpack = calloc(P, sizeof(scaling_args_copy));
         if (!s->scratch || !s->counts_a || !s->displs_a || !s->counts_b || !s->displs_b ||
             !s->c64_a || !s->d64_a || !s->c64_b || !s->d64_b || !s->pack || !s->unpack)
             return -1;
@@ -396,7 +396,7 @@ static int64_t agreed_n(const run *x)
     return n;
 }
 
-static ref_arg resolve(const run *x, uint32_t r, scaling_ref ref)
+static ref_arg resolve(const run *x, uint32_t r, scaling_args_ref ref)
 {
     rank_state *s = &x->rs[r];
     ref_arg out = {REF_BUF, NULL, ref.off};
@@ -451,7 +451,7 @@ static void to_ref(const run *x, uint32_t r, uint32_t n, ref_call *c)
     c->root = s->call.root;
 }
 
-static int do_copies(const run *x, uint32_t r, const scaling_copy *list, uint32_t n)
+static int do_copies(const run *x, uint32_t r, const scaling_args_copy *list, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         ref_arg from = resolve(x, r, list[i].from), to = resolve(x, r, list[i].to);

@@ -11,14 +11,14 @@
 #include "scaling_bounds.h"
 
 typedef struct fake {
-    scaling_form form; /* fails when the form's product exceeds limit */
+    scaling_bounds_form form; /* fails when the form's product exceeds limit */
     uint64_t limit;
     int class_x; /* instead: fails past a bound that halves with neither s nor P */
     int tests;
     uint64_t first_n; /* the n of the first test */
 } fake;
 
-static coll_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+static coll_search_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
                               double *elapsed)
 {
     fake *f = ctx;
@@ -33,8 +33,8 @@ static coll_outcome fake_test(void *ctx, uint64_t s, uint64_t P, uint64_t n, dou
 
 static const coll_search_opts opts = {16, 2147483647, 60, 10, 0};
 
-static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_bound *b, scaling_class *cls,
-                                scaling_form *form)
+static void search_and_classify(fake *f, uint64_t s, uint64_t P, coll_search_result *b, scaling_bounds_class *cls,
+                                scaling_bounds_form *form)
 {
     MG_CHECK_INT(coll_search_bound(fake_test, f, s, P, &opts, b), 0);
     int search_tests = b->tests;
@@ -49,12 +49,12 @@ static void test_classify_at_largest_type_size(void)
     uint64_t n_true = 1500000;
     fake f = {SCALING_FORM_SNP, scaling_bounds_form_value(SCALING_FORM_SNP, 8, n_true, 48), 0, 0,
               0};
-    coll_bound b;
+    coll_search_result b;
     MG_CHECK_INT(coll_search_bound(fake_test, &f, 8, 48, &opts, &b), 0);
     MG_CHECK_INT(b.status, COLL_BOUNDED);
     int search_tests = b.tests;
-    scaling_class cls;
-    scaling_form form;
+    scaling_bounds_class cls;
+    scaling_bounds_form form;
     coll_search_classify(fake_test, &f, 8, 48, 8, &b, &cls, &form);
     MG_CHECK_INT(cls, SCALING_CLASS_X);
     MG_CHECK_INT(form, SCALING_FORM_N);
@@ -69,7 +69,7 @@ static void test_class_g_rows(void)
      * 3/7 keeps the bound at 2P clear of n_s/2; each trigger puts the failure between 2^20 and
      * 2^21. */
     static const struct {
-        scaling_form form;
+        scaling_bounds_form form;
         uint64_t P;
     } rows[] = {{SCALING_FORM_SNP, 48}, {SCALING_FORM_NP, 48},   {SCALING_FORM_SN, 48},
                 {SCALING_FORM_N, 48},   {SCALING_FORM_SNPM1, 4}, {SCALING_FORM_NPM1, 4}};
@@ -77,9 +77,9 @@ static void test_class_g_rows(void)
         uint64_t n_true = 1500000;
         fake f = {rows[i].form, scaling_bounds_form_value(rows[i].form, 1, n_true, rows[i].P), 0, 0,
                   0};
-        coll_bound b;
-        scaling_class cls;
-        scaling_form form;
+        coll_search_result b;
+        scaling_bounds_class cls;
+        scaling_bounds_form form;
         search_and_classify(&f, 1, rows[i].P, &b, &cls, &form);
         MG_CHECK_INT(b.status, COLL_BOUNDED);
         MG_CHECK_INT(b.delta, (1u << 20) / 16);
@@ -100,7 +100,7 @@ static void test_p_minus_1_points(void)
     uint64_t n_true = 1500000;
     fake f = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 4), 0, 0,
               0};
-    coll_bound b;
+    coll_search_result b;
     MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &opts, &b), 0);
     int complete = 0, tests = 0;
     uint64_t lo, hi;
@@ -129,15 +129,15 @@ static void test_p_minus_1_points(void)
     MG_CHECK_INT(tests, 2);
     fake at48 = {SCALING_FORM_NPM1, scaling_bounds_form_value(SCALING_FORM_NPM1, 1, n_true, 48), 0,
                  0, 0};
-    scaling_class cls;
-    scaling_form form;
+    scaling_bounds_class cls;
+    scaling_bounds_form form;
     search_and_classify(&at48, 1, 48, &b, &cls, &form);
     MG_CHECK_INT(cls, SCALING_CLASS_G);
     MG_CHECK_INT(form, SCALING_FORM_NP);
 }
 
 /* A library whose tests of up to *ctx elements cannot run (memory) and that fails past them. */
-static coll_outcome no_memory_under(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
+static coll_search_outcome no_memory_under(void *ctx, uint64_t s, uint64_t P, uint64_t n, double limit,
                                     double *elapsed)
 {
     uint64_t *lo = ctx;
@@ -149,7 +149,7 @@ static coll_outcome no_memory_under(void *ctx, uint64_t s, uint64_t P, uint64_t 
 /* A (P - 1) point that cannot run leaves the verification incomplete. */
 static void test_p_minus_1_incomplete(void)
 {
-    coll_bound b = {COLL_BOUNDED, 704643072, 1u << 25, 738197504, COLL_CRASH, 60, 0};
+    coll_search_result b = {COLL_BOUNDED, 704643072, 1u << 25, 738197504, COLL_CRASH, 60, 0};
     uint64_t lo, hi;
     MG_CHECK_INT(scaling_bounds_pm1_window(b.n_safe, b.delta, 4, &lo, &hi), 0);
     int complete = 1, tests = 0;
@@ -162,9 +162,9 @@ static void test_p_minus_1_incomplete(void)
 static void test_class_x(void)
 {
     fake f = {SCALING_FORM_N, 0, 1, 0, 0};
-    coll_bound b;
-    scaling_class cls;
-    scaling_form form;
+    coll_search_result b;
+    scaling_bounds_class cls;
+    scaling_bounds_form form;
     search_and_classify(&f, 1, 48, &b, &cls, &form);
     MG_CHECK_INT(b.status, COLL_BOUNDED);
     MG_CHECK(b.n_safe <= 124000 && 124000 < b.n_safe + b.delta);
@@ -175,7 +175,7 @@ static void test_class_x(void)
 static void test_unbounded_and_skipped(void)
 {
     fake f = {SCALING_FORM_N, UINT64_MAX, 0, 0, 0};
-    coll_bound b;
+    coll_search_result b;
     coll_search_opts small = {16, 1000, 60, 10, 0};
     MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &small, &b), 0);
     MG_CHECK_INT(b.status, COLL_UNBOUNDED);
@@ -193,7 +193,7 @@ static void test_go_on_from_earlier_run(void)
 {
     static const struct {
         uint64_t n_max, trigger; /* the fake fails past trigger */
-        coll_status status;
+        coll_search_status status;
         uint64_t n_safe, delta, n_fail;
         int tests;
     } cases[] = {
@@ -207,7 +207,7 @@ static void test_go_on_from_earlier_run(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         coll_search_opts earlier = {16, cases[i].n_max, 60, 10, 128};
         fake f = {SCALING_FORM_N, cases[i].trigger, 0, 0, 0};
-        coll_bound b;
+        coll_search_result b;
         MG_CHECK_INT(coll_search_bound(fake_test, &f, 1, 4, &earlier, &b), 0);
         MG_CHECK_INT(b.status, cases[i].status);
         MG_CHECK_INT(b.n_safe, cases[i].n_safe);
@@ -219,7 +219,7 @@ static void test_go_on_from_earlier_run(void)
         MG_CHECK_INT(b.delta, cases[i].delta);
         MG_CHECK_INT(b.n_fail, cases[i].n_fail);
         fake again = {SCALING_FORM_N, cases[i].trigger, 0, 0, 0};
-        coll_bound from_one;
+        coll_search_result from_one;
         MG_CHECK_INT(coll_search_bound(fake_test, &again, 1, 4, &opts, &from_one), 0);
         MG_CHECK_INT(from_one.n_safe, b.n_safe);
     }
@@ -229,7 +229,7 @@ static void test_go_on_from_earlier_run(void)
  * a new one are searched from n = 1; the entries written back carry the search's outcome. */
 static void test_resume_and_entries(void)
 {
-    const bounds_entry file[] = {
+    const bounds_file_entry file[] = {
         {"Gather", 1, 2, 40, 'G', "nP", "bounded"},
         {"Bcast", 1, 2, 64, 0, "", "unbounded"},
         {"Bcast", 1, 4, 0, 0, "", "skipped"},
@@ -237,7 +237,7 @@ static void test_resume_and_entries(void)
     static const struct {
         const char *name;
         uint64_t s, P;
-        coll_resume how;
+        coll_search_resume_kind how;
         size_t at;
         uint64_t n_passed;
     } cases[] = {
@@ -254,8 +254,8 @@ static void test_resume_and_entries(void)
         MG_CHECK_INT(at, cases[i].at);
         MG_CHECK_INT(n_passed, cases[i].n_passed);
     }
-    coll_bound bounded = {.status = COLL_BOUNDED, .n_safe = 288, .delta = 16, .n_fail = 304};
-    bounds_entry e;
+    coll_search_result bounded = {.status = COLL_BOUNDED, .n_safe = 288, .delta = 16, .n_fail = 304};
+    bounds_file_entry e;
     coll_search_entry("Alltoall", 4, 8, &bounded, SCALING_CLASS_G, SCALING_FORM_SNPM1, &e);
     MG_CHECK_STR(e.collective, "Alltoall");
     MG_CHECK_INT(e.type_size, 4);
@@ -266,13 +266,13 @@ static void test_resume_and_entries(void)
     MG_CHECK_STR(e.form, "sn(P-1)");
     coll_search_entry("Alltoall", 4, 8, &bounded, SCALING_CLASS_X, SCALING_FORM_N, &e);
     MG_CHECK_INT(e.cls, 'X');
-    coll_bound unbounded = {.status = COLL_UNBOUNDED, .n_safe = 1000, .failure = COLL_NO_TIME};
+    coll_search_result unbounded = {.status = COLL_UNBOUNDED, .n_safe = 1000, .failure = COLL_NO_TIME};
     coll_search_entry("Bcast", 1, 2, &unbounded, SCALING_CLASS_G, SCALING_FORM_NP, &e);
     MG_CHECK_STR(e.status, "unbounded");
     MG_CHECK_INT(e.safe_count, 1000);
     MG_CHECK_INT(e.cls, 0);
     MG_CHECK_STR(e.form, "");
-    coll_bound none = {.status = COLL_SKIPPED};
+    coll_search_result none = {.status = COLL_SKIPPED};
     coll_search_entry("Bcast", 1, 2, &none, SCALING_CLASS_G, SCALING_FORM_NP, &e);
     MG_CHECK_STR(e.status, "skipped");
 }

@@ -13,8 +13,8 @@
 
 static void test_classify_table_4_9(void)
 {
-    scaling_class cls;
-    scaling_form form;
+    scaling_bounds_class cls;
+    scaling_bounds_form form;
     /* Prob. 10/11 (Igather): 42M at (1,48), 21M at (1,96), 42M at (2,48): n P > n_s P_s. */
     MG_CHECK_INT(scaling_bounds_classify(42 * M, 48, 21 * M, 42 * M, 2 * M, &cls, &form), 0);
     MG_CHECK_INT(cls, SCALING_CLASS_G);
@@ -39,8 +39,8 @@ static void test_classify_table_4_9(void)
 /* Classifies (n_s, P_s, n_2p, n_2s, delta): the form of Class G, or -1 for Class X. */
 static int classified(uint64_t n_s, uint64_t P_s, uint64_t n_2p, uint64_t n_2s, uint64_t delta)
 {
-    scaling_class cls = SCALING_CLASS_G;
-    scaling_form form = SCALING_FORM_COUNT;
+    scaling_bounds_class cls = SCALING_CLASS_G;
+    scaling_bounds_form form = SCALING_FORM_COUNT;
     MG_CHECK_INT(scaling_bounds_classify(n_s, P_s, n_2p, n_2s, delta, &cls, &form), 0);
     return cls == SCALING_CLASS_X ? -1 : (int)form;
 }
@@ -87,7 +87,7 @@ static void test_classify_p_minus_1(void)
     MG_CHECK(whi == 1ull << 63);
 }
 
-static const scaling_bound_entry paper[] = {
+static const scaling_bounds_entry paper[] = {
     {SCALING_GATHER, 1, 48, 124 * M, SCALING_CLASS_X, SCALING_FORM_N}, /* Prob. 12 */
     {SCALING_GATHER, 2, 48, 68 * M, SCALING_CLASS_X, SCALING_FORM_N},
     {SCALING_GATHER, 1, 96, 62 * M, SCALING_CLASS_X, SCALING_FORM_N},
@@ -118,10 +118,10 @@ static void test_init(void)
     MG_CHECK_INT(strlen(b.mpi_impl), 31);
     MG_CHECK_STR(b.mpi_version, "");
     /* Entries of one collective must be adjacent. */
-    scaling_bound_entry split[3] = {paper[0], paper[4], paper[1]};
+    scaling_bounds_entry split[3] = {paper[0], paper[4], paper[1]};
     MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", split, 3), MG_EINVAL);
     MG_CHECK_INT(b.count[SCALING_GATHER], 0); /* left cleared */
-    scaling_bound_entry bad = paper[0];
+    scaling_bounds_entry bad = paper[0];
     bad.type_size = 0;
     MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &bad, 1), MG_EINVAL);
     bad = paper[0];
@@ -141,7 +141,7 @@ static void test_class_g_lookup(void)
 {
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", paper, 6);
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     /* Prob. 10: n P > 2016M; at P = 768 the safe n is 2.625M (Table 4.12's original n_s). */
     MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 768, &lim), 0);
     MG_CHECK_INT(lim.n_max, 2016 * M / 768);
@@ -188,13 +188,13 @@ static void test_p_minus_1_forms(void)
              UINT64_MAX);
     MG_CHECK(scaling_bounds_form_value(SCALING_FORM_SNP, UINT64_MAX, UINT64_MAX, UINT64_MAX) ==
              UINT64_MAX);
-    static const scaling_bound_entry prob9[] = {
+    static const scaling_bounds_entry prob9[] = {
         {SCALING_GATHERV, 1, 4, 715827882, SCALING_CLASS_G, SCALING_FORM_NPM1},
         {SCALING_SCATTERV, 2, 4, 357913941, SCALING_CLASS_G, SCALING_FORM_SNPM1},
     };
     scaling_bounds b;
     MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", prob9, 2), 0);
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHERV, 1, 8, &lim), 0);
     MG_CHECK_INT(lim.n_max, 2147483646 / 7); /* not n_s / 2 */
     MG_CHECK_INT(lim.by, SCALING_LIMIT_G);
@@ -223,7 +223,7 @@ static void test_p_minus_1_forms(void)
     MG_CHECK(lim.n_max == UINT64_MAX);
     /* A Class G entry of a (P - 1) form tested at P = 1 bounds nothing and is refused; a Class X
      * entry's form is not used. */
-    scaling_bound_entry one = prob9[0];
+    scaling_bounds_entry one = prob9[0];
     one.nprocs = 1;
     MG_CHECK_INT(scaling_bounds_init(&b, "x", "1", &one, 1), MG_EINVAL);
     one.cls = SCALING_CLASS_X;
@@ -239,12 +239,12 @@ static void test_form_names(void)
     MG_CHECK_STR(scaling_bounds_form_names[0], "nP"); /* --bound-form's default is the first choice */
     MG_CHECK(scaling_bounds_form_names[SCALING_FORM_COUNT] == NULL);
     for (int f = 0; f < SCALING_FORM_COUNT; f++) {
-        scaling_form back = SCALING_FORM_COUNT;
-        MG_CHECK_STR(scaling_bounds_form_name((scaling_form)f), names[f]);
+        scaling_bounds_form back = SCALING_FORM_COUNT;
+        MG_CHECK_STR(scaling_bounds_form_name((scaling_bounds_form)f), names[f]);
         MG_CHECK_INT(scaling_bounds_form_parse(names[f], &back), 0);
         MG_CHECK_INT(back, f);
     }
-    scaling_form form = SCALING_FORM_SN;
+    scaling_bounds_form form = SCALING_FORM_SN;
     MG_CHECK_INT(scaling_bounds_form_parse("n(P-2)", &form), MG_EINVAL);
     MG_CHECK_INT(scaling_bounds_form_parse("NP", &form), MG_EINVAL);
     MG_CHECK_INT(scaling_bounds_form_parse("", &form), MG_EINVAL);
@@ -257,7 +257,7 @@ static void test_class_x_lookup(void)
 {
     scaling_bounds b;
     scaling_bounds_init(&b, "MPICH", "3.1.3", paper, 6);
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     /* Exactly tested. */
     MG_CHECK_INT(scaling_bounds_nmax(&b, SCALING_GATHER, 1, 96, &lim), 0);
     MG_CHECK_INT(lim.n_max, 62 * M);
@@ -290,7 +290,7 @@ static void test_check(void)
 {
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", paper, 6);
-    scaling_trigger t;
+    scaling_check_trigger t;
     /* Detector X: Gather at (1, 96) with n = 62M + 1. */
     scaling_args g = {.coll = SCALING_GATHER, .nprocs = 96, .rank = 3, .type_size = 1};
     g.count = 62 * M + 1;

@@ -57,7 +57,7 @@ static void test_v_forms(void)
     }
     MG_CHECK_INT(v_forms, 4);
     MG_CHECK_INT(scaling_coll_v_form(SCALING_ALLTOALL), SCALING_ALLTOALLV);
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     MG_CHECK_INT(scaling_call_coll(&call, SCALING_GATHER), SCALING_GATHER);
     call.v_form = 1;
     MG_CHECK_INT(scaling_call_coll(&call, SCALING_GATHER), SCALING_GATHERV);

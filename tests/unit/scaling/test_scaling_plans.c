@@ -47,7 +47,7 @@ static int run_wa(wa which, world *w, const scaling_bounds *b, const scaling_par
  * workaround runs on the call as the application passed it (int vectors, wrapped where the layout
  * is huge) and on its large-count `_c` form (the true 64-bit vectors: nothing for Detector D to
  * recover); the same workarounds must apply to both. */
-static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit,
+static void one_case(const world_spec *spec, scaling_bounds_form form, uint64_t n_limit,
                      const scaling_params *p, tally *t)
 {
     world w, expected;
@@ -107,7 +107,7 @@ static void one_case(const world_spec *spec, scaling_form form, uint64_t n_limit
     scaling_args a;
     world_args(&w, scaling_coll_get(spec->coll)->rooted ? spec->root : 0, &a);
     int64_t *scratch = calloc(2 * (size_t)spec->P, sizeof *scratch);
-    scaling_trigger trig;
+    scaling_check_trigger trig;
     MG_CHECK(scaling_check(&b, &a, scratch, &trig) == 0);
     t->d_fired[spec->coll] += (trig.fired & SCALING_FIRED_D) != 0;
     free(scratch);
@@ -148,7 +148,7 @@ static void test_every_collective_every_workaround(void)
                     spec.root = (uint32_t)mg_rng_below(&rng, spec.P);
                     /* Small stages force W1-B into several rounds even without a bound. */
                     p.max_stage_bytes = i % 3 == 0 ? spec.s * spec.P * 3 + spec.s - 1 : 64u << 20;
-                    scaling_form form = (scaling_form)mg_rng_below(&rng, SCALING_FORM_COUNT);
+                    scaling_bounds_form form = (scaling_bounds_form)mg_rng_below(&rng, SCALING_FORM_COUNT);
                     uint64_t n_limit = 1 + mg_rng_below(&rng, (uint64_t)spec.max_count + 1);
                     /* Reduce_scatter's n is the total: one element per rank needs P of them. */
                     if (c == SCALING_REDUCE_SCATTER)
@@ -200,7 +200,7 @@ static void test_figure_4_4(void)
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 4);
     int64_t scratch[8];
-    scaling_trigger t;
+    scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
     MG_CHECK_INT(t.n, 2);
@@ -215,7 +215,7 @@ static void test_figure_4_4(void)
     MG_CHECK_INT(starts[3], 4);
     uint32_t members[4], nm;
     int member, gc[4], gd[4];
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     call.counts_a = gc;
     call.displs_a = gd;
     MG_CHECK_INT(scaling_w1a_group(&w1a, &a, NULL, 2, members, &nm, &member, &call), 0);
@@ -238,7 +238,7 @@ static void test_figure_4_4(void)
     MG_CHECK_INT(w1b.stage_recv_bytes, 0); /* the displacements fit: no staging */
     MG_CHECK_INT(w1b.stage_send_bytes, 0);
     /* Round 1 gathers the second element of every block where it lies: displacements 1 3 5 7. */
-    scaling_copy pack[4], unpack[4];
+    scaling_args_copy pack[4], unpack[4];
     uint32_t np, nu;
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, NULL, NULL, 1, &call, pack, &np, unpack, &nu), 0);
     MG_CHECK_INT(np + nu, 0);
@@ -261,7 +261,7 @@ static void test_figure_4_4(void)
 /* The root's view of a Gatherv on 4 ranks of 4-byte elements at true_d, its int displacements what
  * an overflow leaves of them; Detector D must fire and recover them into scratch. */
 static scaling_args wrapped_gatherv(const int64_t *true_d, int *counts, int *displs, uint32_t root,
-                                    const scaling_bounds *b, int64_t *scratch, scaling_trigger *t)
+                                    const scaling_bounds *b, int64_t *scratch, scaling_check_trigger *t)
 {
     for (int i = 0; i < 4; i++)
         displs[i] = (int)(int32_t)(uint32_t)true_d[i];
@@ -281,7 +281,7 @@ static void test_overflowed_gatherv_plans(void)
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     int64_t scratch[8];
-    scaling_trigger t;
+    scaling_check_trigger t;
     scaling_args a = wrapped_gatherv(true_d, counts, displs, 1, &b, scratch, &t);
     MG_CHECK(displs[3] < 0);
     MG_CHECK_INT(t.d_a.index, 3);
@@ -295,7 +295,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(starts[1], 3);
     uint32_t members[4], nm;
     int member, gc[4], gd[4];
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     call.counts_a = gc;
     call.displs_a = gd;
     MG_CHECK_INT(scaling_w1a_group(&w1a, &a, t.true_a, 1, members, &nm, &member, &call), 0);
@@ -322,7 +322,7 @@ static void test_overflowed_gatherv_plans(void)
     scaling_w1b_plan w1b;
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w1b), 0);
     MG_CHECK_INT(w1b.rounds, 1);
-    scaling_copy pack[4], unpack[4];
+    scaling_args_copy pack[4], unpack[4];
     uint32_t np, nu;
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, pack, &np, unpack, &nu), 0);
     MG_CHECK_INT(np, 0);
@@ -334,7 +334,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 1, &call, pack, &np, unpack, &nu),
                  MG_EINVAL);
     /* The root's vectors need the caller's arrays; W2 needs k >= 2 and no reduction. */
-    scaling_call bare = {0};
+    scaling_args_call bare = {0};
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &bare, pack, &np, unpack, &nu),
                  MG_EINVAL);
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, NULL, &np, unpack, &nu),
@@ -368,7 +368,7 @@ static void test_shifted_w2(void)
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     int64_t scratch[8];
-    scaling_trigger t;
+    scaling_check_trigger t;
     scaling_args a = wrapped_gatherv(true_d, counts, displs, 2, &b, scratch, &t);
     scaling_w2_plan w2;
     MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), 0);
@@ -378,7 +378,7 @@ static void test_shifted_w2(void)
     MG_CHECK_INT(w2.shift[0], shift);
     MG_CHECK_INT(w2.shift[1], 0);
     int gc[4], gd[4];
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     call.counts_a = gc;
     call.displs_a = gd;
     MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &call), 0);
@@ -470,9 +470,9 @@ static void test_w1b_limits(void)
 
 /* One W1-B round of one rank, with room for P <= 4. */
 typedef struct w1b_round {
-    scaling_call call;
+    scaling_args_call call;
     int c_a[4], d_a[4], c_b[4], d_b[4];
-    scaling_copy pack[4], unpack[4];
+    scaling_args_copy pack[4], unpack[4];
     uint32_t np, nu;
 } w1b_round;
 
@@ -486,7 +486,7 @@ static scaling_bounds bound_n(uint64_t n_max)
 
 /* The detectors that fire on a under the bound n <= n_max (t, its trigger, in scratch). */
 static unsigned fired_at(const scaling_args *a, uint64_t n_max, int64_t *scratch,
-                         scaling_trigger *t)
+                         scaling_check_trigger *t)
 {
     scaling_bounds b = bound_n(n_max);
     MG_CHECK_INT(scaling_check(&b, a, scratch, t), 0);
@@ -662,7 +662,7 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(x.call.recv_count, 3);
     MG_CHECK_INT(x.call.recv_stride, 0);
     /* A caller without the arrays the V-form writes is refused. */
-    scaling_call bare = {0};
+    scaling_args_call bare = {0};
     MG_CHECK_INT(
         scaling_w1b_round(&w, &whole, NULL, NULL, 0, &bare, x.pack, &x.np, x.unpack, &x.nu),
         MG_EINVAL);
@@ -752,7 +752,7 @@ static void test_w1b_direct_vectors(void)
     scaling_args av = {.coll = SCALING_ALLTOALLV, .nprocs = 3, .rank = 1, .type_size = 1};
     av.counts_a = ca, av.displs_a = da, av.counts_b = cb, av.displs_b = db;
     int64_t scratch[6];
-    scaling_trigger t;
+    scaling_check_trigger t;
     MG_CHECK_INT(fired_at(&av, 2, scratch, &t), SCALING_FIRED_D | SCALING_FIRED_G);
     MG_CHECK(t.true_b == NULL);
     w = w1b_plan(&av, 2, t.n);
@@ -839,7 +839,7 @@ static void test_w1a_and_w2_refusals(void)
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 4);
     MG_CHECK_INT(w2.elem_size, 4);
-    scaling_call big = {0};
+    scaling_args_call big = {0};
     MG_CHECK_INT(scaling_w2_call(&w2, &g, NULL, NULL, &big), 0);
     MG_CHECK_INT(big.send_count, 1 << 30);
     MG_CHECK_INT(big.recv_count, 1 << 30);
@@ -858,7 +858,7 @@ static void test_w1a_and_w2_refusals(void)
     MG_CHECK_INT(scaling_w2_plan_make(&b, &gvc, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 2);
     int vc[2], vd[2];
-    big = (scaling_call){.counts_a = vc, .displs_a = vd};
+    big = (scaling_args_call){.counts_a = vc, .displs_a = vd};
     MG_CHECK_INT(scaling_w2_call(&w2, &gvc, NULL, NULL, &big), 0);
     MG_CHECK_INT(big.send_count, 3 << 29);
     MG_CHECK(vc[0] == 3 << 29 && vc[1] == 1 << 30 && vd[0] == 0 && vd[1] == 3 << 29);
@@ -883,7 +883,7 @@ static void test_w1a_and_w2_refusals(void)
     w1a.starts = starts;
     uint32_t members[3], nm;
     int member;
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 1, members, &nm, &member, &call), MG_EINVAL);
     MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 0, members, &nm, &member, &call), MG_EINVAL);
 }
@@ -903,7 +903,7 @@ static void test_large_count_vectors(void)
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     scaling_bounds_set_artificial(&b, SCALING_FORM_N, (uint64_t)1 << 30);
-    scaling_trigger t;
+    scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
     MG_CHECK_INT(t.n, 3 * G);
@@ -915,10 +915,10 @@ static void test_large_count_vectors(void)
     MG_CHECK_INT(w.chunk, (64 << 20) / 4); /* the staging limit: 64 MiB over 4 segments */
     MG_CHECK_INT(w.rounds, (3 * G + w.chunk - 1) / w.chunk);
     int rc[4], rd[4];
-    scaling_call call = {0};
+    scaling_args_call call = {0};
     call.counts_a = rc;
     call.displs_a = rd;
-    scaling_copy pack[4], unpack[4];
+    scaling_args_copy pack[4], unpack[4];
     uint32_t np, nu;
     int64_t moved[4] = {0}, next[4] = {0, 3 * G, 3 * G, 4 * G};
     for (uint32_t r = 0; r < w.rounds; r++) {
@@ -984,7 +984,7 @@ static void test_choice(void)
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 400);
     scaling_args a = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
-    scaling_trigger t;
+    scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(t.fired, SCALING_FIRED_G);
     uint32_t starts[9];
@@ -1007,7 +1007,7 @@ static void test_choice(void)
     /* Two rounds and no copies: the Gather's blocks are addressed where they lie. */
     MG_CHECK_NEAR(ch.cost_ns[SCALING_WA_W1B], 2 * p.call_ns + 800 * p.byte_ns, 1e-6);
     MG_CHECK_STR(scaling_choice_name(ch.chosen), "W2");
-    MG_CHECK_STR(scaling_choice_name((scaling_workaround)99), "none");
+    MG_CHECK_STR(scaling_choice_name((scaling_choice_workaround)99), "none");
     /* Forced. */
     o.force = SCALING_WA_W1B;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
@@ -1048,7 +1048,7 @@ static void test_choice(void)
     MG_CHECK_INT(t.fired, 0);
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
     MG_CHECK_INT(ch.chosen, SCALING_WA_NONE);
-    o.force = (scaling_workaround)42;
+    o.force = (scaling_choice_workaround)42;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EINVAL);
     /* Nothing applies: a bound below one element. */
     o.force = SCALING_WA_NONE;
@@ -1068,7 +1068,7 @@ static void test_choice_agreed(void)
     MG_CHECK_INT(scaling_choice_agreed(all, SCALING_WA_W1B), SCALING_WA_W1B);
     MG_CHECK_INT(scaling_choice_agreed(1u << SCALING_WA_W1B, SCALING_WA_W2), SCALING_WA_W1B);
     MG_CHECK_INT(scaling_choice_agreed(0, SCALING_WA_W2), SCALING_WA_NONE);
-    MG_CHECK_INT(scaling_choice_agreed(all, (scaling_workaround)42), SCALING_WA_W3);
+    MG_CHECK_INT(scaling_choice_agreed(all, (scaling_choice_workaround)42), SCALING_WA_W3);
 }
 
 /* scaling_check_plain on random int vectors of the irregular collectives, a few entries negative
@@ -1109,7 +1109,7 @@ static void test_plain_agrees_with_check(void)
         a.displs_a = c == SCALING_REDUCE_SCATTER ? NULL : displs[0];
         if (c == SCALING_ALLTOALLV)
             a.counts_b = counts[1], a.displs_b = displs[1];
-        scaling_trigger t;
+        scaling_check_trigger t;
         MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
         int plain = scaling_check_plain(c, P, a.in_place, a.counts_a, a.displs_a, a.counts_b,
                                         a.displs_b);

@@ -102,14 +102,14 @@ static void build_sample(sample *s)
     for (int i = 0; i < 3; i++)
         put(s, path_log_put_var(s->buf + s->len, sizeof s->buf - s->len, &n, &vars[i]), &n);
     uint32_t g[2] = {0, 3};
-    sym_comm c = {0, 2, g};
+    sym_var_comm c = {0, 2, g};
     put(s, path_log_put_comm(s->buf + s->len, sizeof s->buf - s->len, &n, &c), &n);
     put(s, path_log_put_var(s->buf + s->len, sizeof s->buf - s->len, &n, &vars[3]), &n);
     for (uint32_t b = 0; b < 4; b++) {
         sym_expr lhs, k;
         sym_expr_init_var(&lhs, b, 1);
         sym_expr_init_const(&k, b == 1 ? 8 : 7);
-        path_branch br = {b, 1, {0}};
+        path_log_branch br = {b, 1, {0}};
         sym_expr_pred_make(&br.pred, &lhs, SYM_LT, &k, 32, 0);
         put(s, path_log_put_branch(s->buf + s->len, sizeof s->buf - s->len, &n, &br), &n);
         sym_expr_pred_free(&br.pred);
@@ -276,8 +276,8 @@ static int do_exprs(void *arg)
 {
     (void)arg;
     sym_expr a, b, sum;
-    sym_pred p;
-    sym_pred_list l;
+    sym_expr_pred p;
+    sym_expr_pred_list l;
     sym_expr_pred_list_init(&l);
     sym_expr_init_const(&b, 0);
     sym_expr_init_const(&sum, 0);

@@ -17,11 +17,11 @@ static sym_var var(uint32_t id, int kind, int64_t value, uint32_t comm)
 static void test_figure_2_5(void)
 {
     uint32_t map0[2] = {0, 2}, map1[3] = {0, 1, 2};
-    sym_comm comms[2] = {{0, 2, map0}, {1, 3, map1}};
+    sym_var_comm comms[2] = {{0, 2, map0}, {1, 3, map1}};
     sym_var vars[3] = {var(0, SYM_VAR_RANK_WORLD, 0, SYM_VAR_NO_COMM),
                        var(1, SYM_VAR_RANK_COMM, 0, 0), var(2, SYM_VAR_RANK_COMM, 0, 1)};
     int64_t values[3] = {0, 1, 0};
-    focus_setup prev = {3, 0}, next;
+    focus_select_setup prev = {3, 0}, next;
     int solved = -1;
     MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 2);
@@ -37,11 +37,11 @@ static void test_figure_2_5(void)
 static void test_table_2_2(void)
 {
     uint32_t map0[3] = {0, 4, 2}, map1[2] = {0, 3};
-    sym_comm comms[2] = {{0, 3, map0}, {1, 2, map1}};
+    sym_var_comm comms[2] = {{0, 3, map0}, {1, 2, map1}};
     sym_var vars[3] = {var(0, SYM_VAR_RANK_COMM, 0, 0), var(1, SYM_VAR_RANK_COMM, 0, 1),
                        var(2, SYM_VAR_SIZE_WORLD, 5, SYM_VAR_NO_COMM)};
     int64_t values[3] = {1, 0, 5};
-    focus_setup prev = {5, 0}, next;
+    focus_select_setup prev = {5, 0}, next;
     MG_CHECK_INT(focus_select(vars, 3, comms, 2, &prev, values, &next, NULL), 0);
     MG_CHECK_INT(next.focus, 4);
     MG_CHECK_INT(next.np, 5);
@@ -52,12 +52,12 @@ static void test_table_2_2(void)
 static void test_world_rank_and_size(void)
 {
     uint32_t map0[2] = {0, 1};
-    sym_comm comms[1] = {{0, 2, map0}};
+    sym_var_comm comms[1] = {{0, 2, map0}};
     sym_var vars[4] = {
         var(0, SYM_VAR_RANK_COMM, 0, 0), var(1, SYM_VAR_RANK_WORLD, 0, SYM_VAR_NO_COMM),
         var(2, SYM_VAR_SIZE_WORLD, 2, SYM_VAR_NO_COMM), var(3, SYM_VAR_INT, 7, SYM_VAR_NO_COMM)};
     int64_t values[4] = {1, 5, 6, 8};
-    focus_setup prev = {2, 0}, next;
+    focus_select_setup prev = {2, 0}, next;
     int solved = -1;
     MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, values, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 5);
@@ -67,7 +67,7 @@ static void test_world_rank_and_size(void)
     MG_CHECK_INT(values[3], 8);
     /* nothing changed: the previous setup stays */
     int64_t same[4] = {0, 0, 2, 7};
-    prev = (focus_setup){2, 1};
+    prev = (focus_select_setup){2, 1};
     MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, same, &next, &solved), 0);
     MG_CHECK_INT(next.focus, 1);
     MG_CHECK_INT(solved, 0); /* the solution left the focus free */
@@ -76,7 +76,7 @@ static void test_world_rank_and_size(void)
     MG_CHECK_INT(same[0], 1);
     /* the world shrinks below the old focus: rank 0 */
     int64_t shrink[4] = {0, 0, 1, 7};
-    prev = (focus_setup){2, 1};
+    prev = (focus_select_setup){2, 1};
     MG_CHECK_INT(focus_select(vars, 4, comms, 1, &prev, shrink, &next, &solved), 0);
     MG_CHECK_INT(next.np, 1);
     MG_CHECK_INT(next.focus, 0);
@@ -91,11 +91,11 @@ static void test_world_rank_and_size(void)
 static void test_bad_input(void)
 {
     uint32_t map0[2] = {0, 1};
-    sym_comm comms[1] = {{0, 2, map0}};
+    sym_var_comm comms[1] = {{0, 2, map0}};
     sym_var vars[2] = {var(0, SYM_VAR_RANK_COMM, 0, 0),
                        var(1, SYM_VAR_SIZE_WORLD, 2, SYM_VAR_NO_COMM)};
     int64_t values[2] = {2, 2}; /* local rank 2 in a communicator of 2 */
-    focus_setup prev = {2, 0}, next = {9, 9};
+    focus_select_setup prev = {2, 0}, next = {9, 9};
     MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_ERANGE);
     MG_CHECK_INT(next.np, 9);
     values[0] = 0;

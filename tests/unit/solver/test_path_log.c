@@ -55,14 +55,14 @@ static void build_heavy(logbuf *l)
     for (int i = 0; i < 3; i++)
         appended(l, path_log_put_var(l->b + l->len, BUF_BYTES - l->len, &n, &vars[i]), &n);
     uint32_t globals[2] = {2, 3};
-    sym_comm c = {0, 2, globals};
+    sym_var_comm c = {0, 2, globals};
     appended(l, path_log_put_comm(l->b + l->len, BUF_BYTES - l->len, &n, &c), &n);
     appended(l, path_log_put_var(l->b + l->len, BUF_BYTES - l->len, &n, &vars[3]), &n);
     sym_expr x, r, lhs, k;
     sym_expr_init_var(&x, 2, 1);
     sym_expr_init_var(&r, 0, 3);
     sym_expr_add(&lhs, &x, &r);
-    path_branch b = {5, 1, {0}};
+    path_log_branch b = {5, 1, {0}};
     sym_expr_init_const(&k, 10);
     sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 32, 0);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
@@ -330,7 +330,7 @@ static void test_malformed_and_reserved(void)
     sym_expr x, k;
     sym_expr_init_var(&x, 0, 1);
     sym_expr_init_const(&k, 1);
-    path_branch b = {1, 1, {0}};
+    path_log_branch b = {1, 1, {0}};
     sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 0, 0);
     MG_CHECK_INT(path_log_put_branch(rec, sizeof rec, &n, &b), 0);
     MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
@@ -353,7 +353,7 @@ static void test_malformed_and_reserved(void)
     b.pred.lhs.nterms = 1;
     /* a global rank outside the world (header world size 4) */
     uint32_t g[2] = {0, 4};
-    sym_comm c = {0, 2, g};
+    sym_var_comm c = {0, 2, g};
     MG_CHECK_INT(path_log_put_comm(rec, sizeof rec, &n, &c), 0);
     MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
     /* a limit: communicator larger than allowed */
@@ -393,7 +393,7 @@ static void test_encoder_arguments(void)
     MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_EINVAL);
     sym_var v = {0, 0, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
     MG_CHECK_INT(path_log_put_var(small, sizeof small, &n, &v), MG_EINVAL);
-    path_branch b = {COVERAGE_MAX_BRANCH + 1, 1, {0}};
+    path_log_branch b = {COVERAGE_MAX_BRANCH + 1, 1, {0}};
     MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EINVAL);
     b.branch_id = 1;
     b.taken = 2;
@@ -404,7 +404,7 @@ static void test_encoder_arguments(void)
     b.pred.width = 0;
     MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EFULL);
     MG_CHECK_INT(n, 5 + 8 + 13 + 13 + 4);
-    sym_comm c = {0, 0, NULL};
+    sym_var_comm c = {0, 0, NULL};
     MG_CHECK_INT(path_log_put_comm(small, sizeof small, &n, &c), MG_EINVAL);
     MG_CHECK_INT(path_log_put_cover(small, sizeof small, &n, NULL, 0), MG_EINVAL);
     MG_CHECK_INT(path_log_put_cover(small, sizeof small, NULL, (const uint32_t *)&n, 0), MG_EINVAL);

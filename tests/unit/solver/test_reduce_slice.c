@@ -14,7 +14,7 @@
 static void test_figure_2_8(void)
 {
     enum { RUNS = 101 };
-    path_branch path[RUNS];
+    path_log_branch path[RUNS];
     memset(path, 0, sizeof path);
     for (int i = 0; i < RUNS; i++) {
         sym_expr lhs, k;
@@ -74,7 +74,7 @@ static void test_interleaved_flips(void)
 }
 
 /* A branch whose predicate is a (lhs op const) over the listed variables. */
-static void make_branch(path_branch *b, uint32_t id, const uint32_t *vars, int nv)
+static void make_branch(path_log_branch *b, uint32_t id, const uint32_t *vars, int nv)
 {
     sym_expr acc, t, next, k;
     sym_expr_init_const(&acc, 0);
@@ -100,7 +100,7 @@ static void test_slice(void)
         vars[i] = (sym_var){i, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
     vars[4].kind = SYM_VAR_RANK_WORLD;
     vars[5].kind = SYM_VAR_SIZE_WORLD;
-    path_branch path[7];
+    path_log_branch path[7];
     static const uint32_t v_a[] = {0}, v_b[] = {1}, v_ab[] = {0, 1}, v_c[] = {2}, v_cd[] = {2, 3},
                           v_r[] = {4}, v_s[] = {5};
     make_branch(&path[0], 10, v_a, 1);  /* a */

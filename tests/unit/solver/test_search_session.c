@@ -45,7 +45,7 @@ static void branch(path_log *log, uint32_t id, uint32_t v, int op, int64_t k, in
     sym_expr lhs, rhs;
     MG_CHECK_INT(sym_expr_init_var(&lhs, v, 1), 0);
     sym_expr_init_const(&rhs, k);
-    path_branch *b = &log->branches[log->nbranches++];
+    path_log_branch *b = &log->branches[log->nbranches++];
     b->branch_id = id;
     b->taken = (uint8_t)taken;
     MG_CHECK_INT(
@@ -138,7 +138,7 @@ static int step(campaign *c, program_run *r)
     MG_CHECK_INT(log.nbranches, 0); /* moved into the session */
     size_t n = reread ? 3 : 2;
     int64_t in[3] = {r->x, r->y, r->z};
-    search_run last = {in, n, r->np, r->focus}, next;
+    search_session_run last = {in, n, r->np, r->focus}, next;
     search_cfg cfg = {NULL, 0};
     int kind = -1;
     MG_CHECK_INT(
@@ -228,7 +228,7 @@ static void test_stop(void)
     run_program(&r, &log, &c.cov);
     MG_CHECK_INT(search_session_observe(&c.s, &log, 1, 0), 0);
     int64_t in[2] = {0, 0};
-    search_run last = {in, 2, 2, 0}, next;
+    search_session_run last = {in, 2, 2, 0}, next;
     int kind = -1;
     MG_CHECK_INT(search_session_next(&c.s, &last, &c.cov, NULL, &c.rng, always, NULL, &kind, &next),
                  0);
@@ -405,7 +405,7 @@ static void test_repeat_retuned(void)
     campaign_end(&c);
     campaign_start(&c, SEARCH_DFS, 0, 1, 0, MAX_NP, 3);
     int64_t in[2] = {made.x, made.y};
-    search_run ran = {in, 2, made.np, made.focus};
+    search_session_run ran = {in, 2, made.np, made.focus};
     MG_CHECK_INT(search_session_remember_run(&c.s, &ran), 0);
     MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
     MG_CHECK_INT(r.x, 1);
@@ -468,7 +468,7 @@ static void test_rejected_move(void)
 /* The session's state as search_session_text writes it (a NUL-terminated string, the caller's). */
 static char *save_text(const campaign *c)
 {
-    text_buf t = {0};
+    text_codec_buf t = {0};
     char *text = NULL;
     size_t len;
     search_session_text_write(&c->s, &c->rng, &t);
@@ -497,7 +497,7 @@ static void test_text_round_trip(void)
     char *saved = save_text(&a);
     campaign_start(&b, SEARCH_DFS, 0, 1, 2, MAX_NP, 99);
     MG_CHECK_INT(coverage_set_add(&b.cov, a.cov.arms, a.cov.n), 0);
-    text_cursor cur = {saved, saved + strlen(saved), 0};
+    text_codec_cursor cur = {saved, saved + strlen(saved), 0};
     MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cur), 0);
     char *again = save_text(&b);
     MG_CHECK_STR(again, saved);
@@ -510,7 +510,7 @@ static void test_text_round_trip(void)
     }
     campaign_end(&b);
     campaign_start(&b, SEARCH_DFS, 0, 1, 2, MAX_NP, 99);
-    text_cursor cut = {saved, strstr(saved, "snapshot"), 0};
+    text_codec_cursor cut = {saved, strstr(saved, "snapshot"), 0};
     MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cut), MG_EFORMAT);
     free(again);
     free(saved);

@@ -51,7 +51,7 @@ static void test_expressions(void)
     int64_t out;
     MG_CHECK_INT(sym_expr_eval(&x, vals, 3, &out), MG_EINVAL);
     /* predicates: two float sides, no width */
-    sym_pred p;
+    sym_expr_pred p;
     sym_expr k;
     sym_expr_init_fconst(&k, 0.5);
     MG_CHECK_INT(sym_expr_pred_make(&p, &x, SYM_GT, &k, 0, 0), 0);
@@ -75,7 +75,7 @@ static void test_path_log(void)
     sym_var v = {0, SYM_VAR_DOUBLE, SYM_SORT_REAL, 0, 0, SYM_VAR_NO_COMM, sym_var_real_bits(0.25)};
     MG_CHECK_INT(path_log_put_var(buf + len, sizeof buf - len, &n, &v), 0);
     len += n;
-    path_branch b = {.branch_id = 3, .taken = 0};
+    path_log_branch b = {.branch_id = 3, .taken = 0};
     sym_expr lhs, rhs;
     MG_CHECK_INT(sym_expr_init_fvar(&lhs, 0, 16), 0);
     sym_expr_init_fconst(&rhs, 0.5);
@@ -113,7 +113,7 @@ static void test_path_log(void)
 /* A hand-built log: variables, then branches `sum(coef * var) op k` over floats. */
 typedef struct fpath {
     sym_var vars[MAXV];
-    path_branch br[MAXV];
+    path_log_branch br[MAXV];
     path_log log;
 } fpath;
 
@@ -138,7 +138,7 @@ static void fp_branch(fpath *t, uint32_t var, double coef, int op, double k)
     sym_expr lhs, rhs;
     MG_CHECK_INT(sym_expr_init_fvar(&lhs, var, coef), 0);
     sym_expr_init_fconst(&rhs, k);
-    path_branch *b = &t->br[t->log.nbranches];
+    path_log_branch *b = &t->br[t->log.nbranches];
     b->branch_id = t->log.nbranches++;
     b->taken = 1;
     MG_CHECK_INT(sym_expr_pred_make(&b->pred, &lhs, op, &rhs, 0, 0), 0);
@@ -287,9 +287,9 @@ static void test_bad_arguments(void)
     sym_expr lhs, rhs;
     MG_CHECK_INT(sym_expr_init_var(&lhs, 0, 1), 0);
     sym_expr_init_const(&rhs, 1);
-    sym_pred pr;
+    sym_expr_pred pr;
     MG_CHECK_INT(sym_expr_pred_make(&pr, &lhs, SYM_LT, &rhs, 0, 0), 0);
-    const sym_pred *pp = &pr;
+    const sym_expr_pred *pp = &pr;
     uint32_t solve_ids[1] = {0};
     solver_z3_targets t = {solve_ids, 1, NULL, 0};
     int sat;

@@ -19,8 +19,8 @@
 /* A hand-built path log (what path_log_decode would return). */
 typedef struct tpath {
     sym_var vars[MAXV];
-    sym_comm comms[2];
-    path_branch br[MAXB];
+    sym_var_comm comms[2];
+    path_log_branch br[MAXB];
     path_log log;
 } tpath;
 
@@ -63,7 +63,7 @@ static void tp_branch(tpath *t, int op, int64_t k, int nterms, ...)
     }
     va_end(ap);
     sym_expr_init_const(&rhs, k);
-    path_branch *b = &t->br[t->log.nbranches];
+    path_log_branch *b = &t->br[t->log.nbranches];
     b->branch_id = t->log.nbranches;
     b->taken = 1;
     MG_CHECK_INT(sym_expr_pred_make(&b->pred, &acc, op, &rhs, 0, 0), 0);
@@ -216,7 +216,7 @@ static void test_mpi_world(void)
     r = tp_var(&t, SYM_VAR_RANK_WORLD, 1, 0, 0, SYM_VAR_NO_COMM);
     n = tp_var(&t, SYM_VAR_SIZE_WORLD, 2, 0, 0, SYM_VAR_NO_COMM);
     uint32_t cs = tp_var(&t, SYM_VAR_SIZE_COMM, 2, 0, 0, 0);
-    t.comms[0] = (sym_comm){0, 2, NULL};
+    t.comms[0] = (sym_var_comm){0, 2, NULL};
     t.log.ncomms = 1;
     tp_branch(&t, SYM_LT, 3, 1, n, (int64_t)1);
     tp_branch(&t, SYM_LT, 3, 1, cs, (int64_t)1); /* negated: a communicator size >= 3 */
@@ -278,7 +278,7 @@ static void test_comm_rank(void)
     tpath t;
     tp_init(&t);
     static uint32_t map[3] = {0, 4, 2};
-    t.comms[0] = (sym_comm){0, 3, map};
+    t.comms[0] = (sym_var_comm){0, 3, map};
     t.log.ncomms = 1;
     uint32_t x0 = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y0 = tp_var(&t, SYM_VAR_RANK_COMM, 0, 0, 0, 0);
@@ -352,7 +352,7 @@ static void test_bitvector_overflow(void)
 #define SMALL_RLIMIT 100000u
 #define SHORT_TIMEOUT_MS 100
 
-static void pigeonhole(sym_var *vars, sym_pred_list *l, const sym_pred **pp, uint32_t *solve)
+static void pigeonhole(sym_var *vars, sym_expr_pred_list *l, const sym_expr_pred **pp, uint32_t *solve)
 {
     sym_expr_pred_list_init(l);
     for (uint32_t i = 0; i < PIGEONS; i++) {
@@ -378,7 +378,7 @@ static double now_s(void)
 /* The cancel flag stops a check at once, and every check while it stays set; cleared, the solver
  * answers again. The wall-clock limit is measured, not just trusted: the pigeonhole stops within
  * a second of it. */
-static void check_cancel_and_wall_clock(const sym_var *vars, const sym_pred *const *pp, size_t n,
+static void check_cancel_and_wall_clock(const sym_var *vars, const sym_expr_pred *const *pp, size_t n,
                                         const solver_z3_targets *all)
 {
     volatile sig_atomic_t cancel = 1;
@@ -408,8 +408,8 @@ static void check_cancel_and_wall_clock(const sym_var *vars, const sym_pred *con
 static void test_timeout(void)
 {
     sym_var vars[PIGEONS];
-    sym_pred_list l;
-    const sym_pred *pp[PIGEONS * PIGEONS * 2];
+    sym_expr_pred_list l;
+    const sym_expr_pred *pp[PIGEONS * PIGEONS * 2];
     uint32_t solve[PIGEONS];
     int64_t v[PIGEONS];
     pigeonhole(vars, &l, pp, solve);
@@ -529,10 +529,10 @@ static void test_bad_arguments(void)
     MG_CHECK_INT(solver_z3_create(NULL, &s), MG_EINVAL);
     s = make_solver(SOLVER_INT, 1);
     sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4};
-    sym_pred_list l;
+    sym_expr_pred_list l;
     sym_expr_pred_list_init(&l);
     sym_expr_pred_list_push_bound(&l, 1, SYM_GE, 0); /* names var 1 of 1 */
-    const sym_pred *pp[1] = {&l.items[0]};
+    const sym_expr_pred *pp[1] = {&l.items[0]};
     uint32_t solve[1] = {0};
     int64_t val[1];
     int sat;

@@ -86,7 +86,7 @@ static void test_overflow(void)
 static void test_predicates(void)
 {
     sym_expr e, k;
-    sym_pred p, q, r;
+    sym_expr_pred p, q, r;
     make_sample(&e);
     sym_expr_init_const(&k, 9);
     MG_CHECK_INT(sym_expr_pred_make(&p, &e, SYM_LE, &k, 32, 0), 0);
@@ -125,7 +125,7 @@ static void test_predicates(void)
 
 static void test_pred_list(void)
 {
-    sym_pred_list l;
+    sym_expr_pred_list l;
     sym_expr_pred_list_init(&l);
     for (int i = 0; i < 20; i++)
         MG_CHECK_INT(sym_expr_pred_list_push_bound(&l, (uint32_t)i, SYM_LE, i), 0);

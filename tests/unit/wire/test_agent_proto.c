@@ -19,17 +19,17 @@
 #include <unistd.h>
 
 /* Puts r in a frame and returns a cursor over its payload (after the header). */
-static agent_cursor framed(agent_buf *b, const agent_reading *r)
+static agent_proto_cursor framed(agent_proto_buf *b, const agent_proto_reading *r)
 {
     MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READINGS), MG_OK);
     MG_CHECK_INT(agent_proto_put_reading(b, r), MG_OK);
     agent_proto_frame_finish(b);
-    return (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+    return (agent_proto_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
 static void reading_round_trip(void)
 {
-    const agent_reading sent[] = {
+    const agent_proto_reading sent[] = {
         {.rank = 7,
          .exited = 0,
          .in_mpi = 1,
@@ -54,9 +54,9 @@ static void reading_round_trip(void)
          .cpu_slices = -1},
     };
     for (size_t i = 0; i < sizeof sent / sizeof *sent; i++) {
-        agent_buf b = {0};
-        agent_cursor c = framed(&b, &sent[i]);
-        agent_reading got;
+        agent_proto_buf b = {0};
+        agent_proto_cursor c = framed(&b, &sent[i]);
+        agent_proto_reading got;
         MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_OK);
         MG_CHECK_INT(got.rank, sent[i].rank);
         MG_CHECK_INT(got.exited, sent[i].exited);
@@ -82,26 +82,26 @@ static void reading_round_trip(void)
  * or frozen time, which would lower the front's monitor cost. */
 static void cut_reading_is_refused(void)
 {
-    agent_reading r = {.rank = 3, .cpu_time_ns = 5, .held_ns = 9, .frozen_ns = 4}, got;
-    agent_buf b = {0};
-    agent_cursor whole = framed(&b, &r);
+    agent_proto_reading r = {.rank = 3, .cpu_time_ns = 5, .held_ns = 9, .frozen_ns = 4}, got;
+    agent_proto_buf b = {0};
+    agent_proto_cursor whole = framed(&b, &r);
     MG_CHECK_INT((int)(whole.end - whole.p), 52);
     for (const uint8_t *end = whole.p; end < whole.end; end++) {
-        agent_cursor c = {whole.p, end};
+        agent_proto_cursor c = {whole.p, end};
         MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_EFORMAT);
     }
     for (int which = 0; which < 2; which++) {
-        agent_reading bad = r;
+        agent_proto_reading bad = r;
         *(which ? &bad.frozen_ns : &bad.held_ns) = -1;
-        agent_cursor c = framed(&b, &bad);
+        agent_proto_cursor c = framed(&b, &bad);
         MG_CHECK_INT(agent_proto_get_reading(&c, &got), MG_EFORMAT);
     }
     agent_proto_buf_free(&b);
 }
 
 /* Receives what bytes[0..n) hold through a pipe that then closes, as agent_proto_recv reads a socket. */
-static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_type *type,
-                      agent_cursor *c, char *err, size_t errlen)
+static int recv_bytes(const uint8_t *bytes, size_t n, agent_proto_buf *b, agent_proto_msg_type *type,
+                      agent_proto_cursor *c, char *err, size_t errlen)
 {
     int fds[2];
     MG_CHECK(pipe(fds) == 0);
@@ -113,9 +113,9 @@ static int recv_bytes(const uint8_t *bytes, size_t n, agent_buf *b, agent_msg_ty
 }
 
 /* A rank 2 of 3 in a Waitall on two receives, one from any source on a dup of the world. */
-static void waiting_state(mg_rank_state *st)
+static void waiting_state(rank_state *st)
 {
-    *st = (mg_rank_state){.magic = MG_RANK_STATE_MAGIC,
+    *st = (rank_state){.magic = MG_RANK_STATE_MAGIC,
                           .version = MG_RANK_STATE_VERSION,
                           .rank = 2,
                           .size = 3,
@@ -137,23 +137,23 @@ static void waiting_state(mg_rank_state *st)
 }
 
 /* A frame of the waits of states[0..n) (NULL: nothing published), its payload in *c. */
-static void framed_waits(agent_buf *b, const mg_rank_state *const *states, size_t n,
-                         agent_cursor *c)
+static void framed_waits(agent_proto_buf *b, const rank_state *const *states, size_t n,
+                         agent_proto_cursor *c)
 {
     MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_STACK), MG_OK);
     for (size_t i = 0; i < n; i++)
         MG_CHECK_INT(agent_waits_put(b, states[i]), MG_OK);
     agent_proto_frame_finish(b);
-    *c = (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+    *c = (agent_proto_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
 static void wait_round_trip(void)
 {
-    mg_rank_state sent, got;
+    rank_state sent, got;
     waiting_state(&sent);
-    agent_buf b = {0};
-    agent_cursor c;
-    framed_waits(&b, (const mg_rank_state *[]){&sent, NULL}, 2, &c);
+    agent_proto_buf b = {0};
+    agent_proto_cursor c;
+    framed_waits(&b, (const rank_state *[]){&sent, NULL}, 2, &c);
     bool published = false;
     MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_OK);
     MG_CHECK(published);
@@ -182,16 +182,16 @@ static void wait_round_trip(void)
 /* A wait cut anywhere, of an unknown kind, with too many world-like ids or no world: refused. */
 static void bad_wait_is_refused(void)
 {
-    mg_rank_state sent, got;
+    rank_state sent, got;
     waiting_state(&sent);
-    agent_buf b = {0};
-    agent_cursor framed;
-    framed_waits(&b, (const mg_rank_state *[]){&sent}, 1, &framed);
+    agent_proto_buf b = {0};
+    agent_proto_cursor framed;
+    framed_waits(&b, (const rank_state *[]){&sent}, 1, &framed);
     const uint8_t *payload = framed.p;
     size_t whole = (size_t)(framed.end - framed.p);
     bool published;
     for (size_t cut = 0; cut < whole; cut++) {
-        agent_cursor c = {payload, payload + cut};
+        agent_proto_cursor c = {payload, payload + cut};
         MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
     }
     /* by offset: the flag (0), the world size (4: 3 becomes 0; 7: past 2^24), the kind of wait
@@ -204,7 +204,7 @@ static void bad_wait_is_refused(void)
         uint8_t copy[512];
         memcpy(copy, payload, whole);
         copy[bad[i].at] = bad[i].value;
-        agent_cursor c = {copy, copy + whole};
+        agent_proto_cursor c = {copy, copy + whole};
         MG_CHECK_INT(agent_waits_get(&c, &got, &published), MG_EFORMAT);
     }
     agent_proto_buf_free(&b);
@@ -256,12 +256,12 @@ static void interrupted_writes_send_everything(void)
 
 static void blocking_receive_of_whole_and_cut_frames(void)
 {
-    agent_buf sent = {0}, b = {0};
+    agent_proto_buf sent = {0}, b = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&sent, AGENT_MSG_STACK), MG_OK);
     MG_CHECK_INT(agent_proto_put_str(&sent, "MPI_Recv"), MG_OK);
     agent_proto_frame_finish(&sent);
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160], text[16];
     MG_CHECK_INT(recv_bytes(sent.data, sent.len, &b, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(type, AGENT_MSG_STACK);
@@ -280,17 +280,17 @@ static void oversized_frame_is_refused_before_allocation(void)
 {
     uint8_t header[AGENT_FRAME_HEADER];
     agent_proto_frame_header_put(header, AGENT_MSG_RECORD, 0x80000000u);
-    agent_buf b = {0};
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_buf b = {0};
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     MG_CHECK_INT(recv_bytes(header, sizeof header, &b, &type, &c, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "announces 2147483648 bytes") != NULL);
     MG_CHECK(b.data == NULL);
-    agent_reader r;
+    agent_proto_reader r;
     agent_proto_reader_init(&r);
     MG_CHECK_INT(agent_proto_reader_push(&r, header, sizeof header), MG_OK);
-    agent_frame f;
+    agent_proto_frame f;
     MG_CHECK_INT(agent_proto_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "at byte 0") != NULL && strstr(err, "2147483648") != NULL);
     agent_proto_reader_free(&r);
@@ -300,7 +300,7 @@ static void oversized_frame_is_refused_before_allocation(void)
 static void foreign_headers_are_named(void)
 {
     uint8_t header[AGENT_FRAME_HEADER];
-    agent_msg_type type;
+    agent_proto_msg_type type;
     uint32_t length;
     char err[160];
     agent_proto_frame_header_put(header, AGENT_MSG_HELLO, 4);
@@ -316,22 +316,22 @@ static void foreign_headers_are_named(void)
 static void retired_type_is_named_at_the_header(void)
 {
     uint8_t frame[AGENT_FRAME_HEADER + 8];
-    agent_msg_type type;
+    agent_proto_msg_type type;
     uint32_t length;
     char err[160] = "";
     agent_proto_frame_header_put(frame, AGENT_MSG_RETIRED_READ_CPU, 8);
     memset(frame + AGENT_FRAME_HEADER, 0, 8);
     MG_CHECK_INT(agent_proto_frame_header_get(frame, &type, &length, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL && strstr(err, "retired") != NULL);
-    agent_buf b = {0};
-    agent_cursor c;
+    agent_proto_buf b = {0};
+    agent_proto_cursor c;
     err[0] = '\0';
     MG_CHECK_INT(recv_bytes(frame, sizeof frame, &b, &type, &c, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL);
     agent_proto_buf_free(&b);
-    agent_reader r;
+    agent_proto_reader r;
     agent_proto_reader_init(&r);
-    agent_frame f;
+    agent_proto_frame f;
     MG_CHECK_INT(agent_proto_reader_push(&r, frame, sizeof frame), MG_OK);
     MG_CHECK_INT(agent_proto_reader_next(&r, &f, err, sizeof err), MG_EFORMAT);
     MG_CHECK(strstr(err, "READ_CPU") != NULL);
@@ -353,11 +353,11 @@ static void random_streams_never_crash(void)
             bytes[i] = (uint8_t)mg_rng_next(&rng);
         if (n >= AGENT_FRAME_HEADER && mg_rng_below(&rng, 2))
             agent_proto_frame_header_put(bytes,
-                                   (agent_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
+                                   (agent_proto_msg_type)mg_rng_below(&rng, AGENT_MSG_TYPE_END + 2),
                                    (uint32_t)mg_rng_below(&rng, 2 * n));
-        agent_reader r;
+        agent_proto_reader r;
         agent_proto_reader_init(&r);
-        agent_frame f;
+        agent_proto_frame f;
         char err[160] = "";
         int rc = 0;
         for (size_t at = 0; at < n && rc >= 0;) {

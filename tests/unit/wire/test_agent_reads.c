@@ -18,10 +18,10 @@ enum { NAGENTS = 3, NRANKS = 9 };
 
 /* An agent's reading of rank r: its counter is 100 r, its function r + 1, its held time 1000 r + 1
  * ns and its frozen time r, its slices the kind it was asked for. */
-static void read_fake(void *ctx, int32_t rank, int kind, agent_reading *out)
+static void read_fake(void *ctx, int32_t rank, int kind, agent_proto_reading *out)
 {
     (*(int *)ctx)++;
-    *out = (agent_reading){.rank = rank,
+    *out = (agent_proto_reading){.rank = rank,
                            .in_mpi = 1,
                            .counter_known = 1,
                            .fn = (uint32_t)rank + 1,
@@ -35,9 +35,9 @@ static void read_fake(void *ctx, int32_t rank, int kind, agent_reading *out)
 /* Answers one request on fd as an agent does (agent_reads_answer), counting ranks read. */
 static void serve_once(int fd, int *reads)
 {
-    agent_buf in = {0}, out = {0};
-    agent_msg_type type;
-    agent_cursor c;
+    agent_proto_buf in = {0}, out = {0};
+    agent_proto_msg_type type;
+    agent_proto_cursor c;
     char err[160];
     MG_CHECK_INT(agent_proto_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
     MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out, err, sizeof err), MG_OK);
@@ -50,9 +50,9 @@ static void groups_by_agent_in_order(void)
 {
     int owner[NRANKS] = {0, 0, 0, 1, 1, 1, -1, 2, 2};
     int ranks[] = {8, 1, 6, 3, 0, 7, 42};
-    agent_read_ask asks[NAGENTS] = {{.fd = 5}, {.fd = -1}, {.fd = 7}};
+    agent_reads_ask asks[NAGENTS] = {{.fd = 5}, {.fd = -1}, {.fd = 7}};
     int32_t grouped[NRANKS];
-    agent_reading out[NRANKS];
+    agent_proto_reading out[NRANKS];
     agent_reads_group(asks, NAGENTS, owner, NRANKS, ranks, 7, grouped, out);
     MG_CHECK_INT((int)asks[0].count, 2);
     MG_CHECK_INT(asks[0].ranks[0], 1);
@@ -69,9 +69,9 @@ static void groups_by_agent_in_order(void)
 static void one_frame_each_way_per_agent(void)
 {
     int pairs[NAGENTS][2], owner[NRANKS], sampled[] = {4, 0, 8, 2, 5};
-    agent_read_ask asks[NAGENTS];
+    agent_reads_ask asks[NAGENTS];
     int32_t grouped[NRANKS];
-    agent_reading out[NRANKS];
+    agent_proto_reading out[NRANKS];
     for (int r = 0; r < NRANKS; r++)
         owner[r] = r / 3;
     for (int a = 0; a < NAGENTS; a++) {
@@ -82,11 +82,11 @@ static void one_frame_each_way_per_agent(void)
     /* each agent answers a request like the round's before the round: its socket holds the
      * answer, as a fast agent's, and the round's own request waits unread */
     int reads = 0;
-    agent_buf scratch = {0};
-    agent_read_stats stats = {0};
+    agent_proto_buf scratch = {0};
+    agent_reads_stats stats = {0};
     char err[160];
     for (int a = 0; a < NAGENTS; a++) {
-        agent_buf req = {0};
+        agent_proto_buf req = {0};
         MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
         MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_CPU_TIME), MG_OK);
         MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
@@ -122,9 +122,9 @@ static void one_frame_each_way_per_agent(void)
 static void a_failing_agent_leaves_the_others_intact(void)
 {
     int pairs[NAGENTS][2], owner[NRANKS], reads = 0;
-    agent_read_ask asks[NAGENTS];
+    agent_reads_ask asks[NAGENTS];
     int32_t grouped[NRANKS];
-    agent_reading out[NRANKS];
+    agent_proto_reading out[NRANKS];
     for (int r = 0; r < NRANKS; r++)
         owner[r] = r / 3;
     for (int a = 0; a < NAGENTS; a++) {
@@ -133,14 +133,14 @@ static void a_failing_agent_leaves_the_others_intact(void)
     }
     agent_reads_group(asks, NAGENTS, owner, NRANKS, NULL, NRANKS, grouped, out);
     /* agent 0 answers rank 0 only (a wrong count), agent 1 is gone, agent 2 answers right */
-    agent_buf bad = {0};
-    agent_reading r0 = {.rank = 0};
+    agent_proto_buf bad = {0};
+    agent_proto_reading r0 = {.rank = 0};
     MG_CHECK_INT(agent_proto_frame_begin(&bad, AGENT_MSG_READINGS), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(&bad, 1) || agent_proto_put_reading(&bad, &r0), MG_OK);
     agent_proto_frame_finish(&bad);
     MG_CHECK_INT(agent_proto_send(pairs[0][1], &bad), MG_OK);
     close(pairs[1][1]);
-    agent_buf req = {0};
+    agent_proto_buf req = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_PLAIN) || agent_proto_put_u32(&req, 3) ||
                      agent_proto_put_u32(&req, 6) || agent_proto_put_u32(&req, 7) ||
@@ -149,7 +149,7 @@ static void a_failing_agent_leaves_the_others_intact(void)
     agent_proto_frame_finish(&req);
     MG_CHECK_INT(agent_proto_send(pairs[2][0], &req), MG_OK);
     serve_once(pairs[2][1], &reads);
-    agent_buf scratch = {0};
+    agent_proto_buf scratch = {0};
     char err[160];
     MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_PLAIN, &scratch, NULL, err, sizeof err),
                  MG_OK);
@@ -180,10 +180,10 @@ static void the_kind_reaches_the_agent(void)
         size_t count = 0;
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0);
         const int32_t asked[1] = {4};
-        agent_reading got;
-        agent_read_ask ask = {.fd = pair[0], .ranks = asked, .count = 1, .out = &got};
-        agent_buf b = {0}, in = {0};
-        agent_reading early = {.rank = 4};
+        agent_proto_reading got;
+        agent_reads_ask ask = {.fd = pair[0], .ranks = asked, .count = 1, .out = &got};
+        agent_proto_buf b = {0}, in = {0};
+        agent_proto_reading early = {.rank = 4};
         MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READINGS), MG_OK);
         MG_CHECK_INT(agent_proto_put_u32(&b, 1) || agent_proto_put_reading(&b, &early), MG_OK);
         agent_proto_frame_finish(&b);
@@ -191,15 +191,15 @@ static void the_kind_reaches_the_agent(void)
         char err[160];
         MG_CHECK_INT(agent_reads_round(&ask, 1, kinds[k], &b, NULL, err, sizeof err), MG_OK);
         MG_CHECK_INT(ask.rc, MG_OK);
-        agent_msg_type type;
-        agent_cursor c;
+        agent_proto_msg_type type;
+        agent_proto_cursor c;
         MG_CHECK_INT(agent_proto_recv(pair[1], &in, &type, &c, err, sizeof err), MG_OK);
         MG_CHECK_INT(agent_reads_ranks(type, &c, &kind, ranks, 2, &count, err, sizeof err), MG_OK);
         MG_CHECK_INT(kind, kinds[k]);
         MG_CHECK(count == 1 && ranks[0] == 4);
         MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, &reads, &b, err, sizeof err), MG_OK);
         MG_CHECK_INT(reads, 1);
-        agent_cursor answer = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
+        agent_proto_cursor answer = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
         uint32_t n;
         MG_CHECK(agent_proto_get_u32(&answer, &n) == MG_OK && n == 1);
         MG_CHECK_INT(agent_proto_get_reading(&answer, &got), MG_OK);
@@ -215,7 +215,7 @@ static void the_kind_reaches_the_agent(void)
 static size_t read_payload(uint8_t *p, uint32_t kind, uint32_t count, const uint32_t *ranks,
                            size_t nranks)
 {
-    agent_buf b = {0};
+    agent_proto_buf b = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READ), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(&b, kind) || agent_proto_put_u32(&b, count), MG_OK);
     for (size_t i = 0; i < nranks; i++)
@@ -229,18 +229,18 @@ static size_t read_payload(uint8_t *p, uint32_t kind, uint32_t count, const uint
 static void bad_requests_are_refused(void)
 {
     uint8_t payload[64];
-    agent_buf reply = {0};
+    agent_proto_buf reply = {0};
     int reads = 0, kind;
     char err[160];
     mg_rng rng;
     mg_rng_seed(&rng, 31);
     /* a count past what the payload holds: refused before anything is read */
     size_t n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9}, 1);
-    agent_cursor c = {payload, payload + n};
+    agent_proto_cursor c = {payload, payload + n};
     MG_CHECK_INT(agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
                  MG_EFORMAT);
     MG_CHECK_INT(reads, 0);
-    c = (agent_cursor){payload, payload + n};
+    c = (agent_proto_cursor){payload, payload + n};
     MG_CHECK_INT(
         agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply, err, sizeof err),
         MG_EFORMAT);
@@ -248,7 +248,7 @@ static void bad_requests_are_refused(void)
     static const uint32_t unknown[] = {2, 4, 8, 0xffffffffu};
     for (size_t k = 0; k < sizeof unknown / sizeof *unknown; k++) {
         n = read_payload(payload, unknown[k], 1, (const uint32_t[]){9}, 1);
-        c = (agent_cursor){payload, payload + n};
+        c = (agent_proto_cursor){payload, payload + n};
         MG_CHECK_INT(
             agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
             MG_EFORMAT);
@@ -256,7 +256,7 @@ static void bad_requests_are_refused(void)
         MG_CHECK_INT(reads, 0);
         int ranks[2];
         size_t count;
-        c = (agent_cursor){payload, payload + n};
+        c = (agent_proto_cursor){payload, payload + n};
         err[0] = '\0';
         MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
                      MG_EFORMAT);
@@ -266,7 +266,7 @@ static void bad_requests_are_refused(void)
     int ranks[2];
     size_t count;
     n = read_payload(payload, AGENT_READ_GAP_ONLY, 1, (const uint32_t[]){9}, 1);
-    c = (agent_cursor){payload, payload + n};
+    c = (agent_proto_cursor){payload, payload + n};
     MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
                  MG_OK);
     MG_CHECK_INT((int)count, 1);
@@ -274,7 +274,7 @@ static void bad_requests_are_refused(void)
     MG_CHECK_INT(kind, AGENT_READ_GAP_ONLY);
     MG_CHECK(c.p == payload);
     n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9, 1, 2}, 3);
-    c = (agent_cursor){payload, payload + n};
+    c = (agent_proto_cursor){payload, payload + n};
     MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
                  MG_EFORMAT);
     for (int k = 0; k < 20000; k++) {
@@ -284,7 +284,7 @@ static void bad_requests_are_refused(void)
         /* half of them of a known kind, for the count and ranks to be read */
         if (k % 2 && n >= 4)
             memset(payload, 0, 4);
-        c = (agent_cursor){payload, payload + n};
+        c = (agent_proto_cursor){payload, payload + n};
         int rc =
             agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err);
         MG_CHECK(rc == MG_OK || rc == MG_EFORMAT);

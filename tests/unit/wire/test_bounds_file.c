@@ -45,9 +45,9 @@ static const char *schema_of(const char *path)
 }
 
 /* Prob. 9 at P = 4: Gatherv's root fails once (P - 1) n passes INT_MAX. */
-static const bounds_entry gatherv = {"Gatherv", 1, 4, 704643072, 'G', "n(P-1)", "bounded"};
+static const bounds_file_entry gatherv = {"Gatherv", 1, 4, 704643072, 'G', "n(P-1)", "bounded"};
 
-static void doc_of(bounds_doc *d, const bounds_entry *e, size_t n)
+static void doc_of(bounds_file_doc *d, const bounds_file_entry *e, size_t n)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->flavor, sizeof d->flavor, "openmpi");
@@ -58,11 +58,11 @@ static void doc_of(bounds_doc *d, const bounds_entry *e, size_t n)
 
 static void p_minus_1_form_round_trip(void)
 {
-    const bounds_entry others[] = {
+    const bounds_file_entry others[] = {
         {"Scatter", 1, 4, 1048576, 'G', "nP", "bounded"},
         {"Igather", 1, 4, 2048, 'X', "", "bounded"},
     };
-    bounds_doc d, back;
+    bounds_file_doc d, back;
     char err[512] = "";
     /* Without a (P - 1) form the oldest version holds it: older builds keep reading the file. */
     doc_of(&d, others, 2);
@@ -87,7 +87,7 @@ static void p_minus_1_form_round_trip(void)
     scaling_params_default(&params);
     MG_CHECK_INT(
         protect_bounds_load(path_in_dir("b.txt"), NULL, 8, tables, &params, err, sizeof err), 0);
-    scaling_limit lim;
+    scaling_bounds_limit lim;
     MG_CHECK_INT(scaling_bounds_nmax(&tables[0][0][0], SCALING_GATHERV, 1, 8, &lim), 0);
     MG_CHECK_INT(lim.n_max, 301989888);
     MG_CHECK_INT(lim.form, SCALING_FORM_NPM1);
@@ -123,7 +123,7 @@ static void refused_forms(void)
         {"mpiguard-bounds/5", "n", MG_EVERSION, "another version of the safe-bounds schema"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bounds_doc d;
+        bounds_file_doc d;
         char err[512] = "";
         write_text(path_in_dir("f.json"), file_with_form(cases[i].schema, cases[i].form));
         MG_CHECK_INT(bounds_file_read(path_in_dir("f.json"), &d, err, sizeof err), cases[i].rc);

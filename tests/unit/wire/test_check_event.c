@@ -11,7 +11,7 @@
 #include "mg_test.h"
 
 static const uint64_t reqs[] = {7, 0xFFFFFFFFFFFFFFFFull, 1ull << 40};
-static const check_status sts[] = {{0, 3, 12, 0, 99}, {2, -1, -1, 5, -7}};
+static const check_event_status sts[] = {{0, 3, 12, 0, 99}, {2, -1, -1, 5, -7}};
 static const int32_t members[] = {4, 0, 9, 2};
 
 static check_event full_event(void)
@@ -63,7 +63,7 @@ static void test_round_trip(void)
     MG_CHECK_INT(used, len);
     MG_CHECK(d.requests == NULL && d.statuses == NULL && d.ranks == NULL);
     uint64_t r[3];
-    check_status s[2];
+    check_event_status s[2];
     int32_t m[4];
     MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, s, m), MG_OK);
     MG_CHECK_INT(d.kind, ev.kind);
@@ -119,7 +119,7 @@ static void test_caller_site(void)
     MG_CHECK_INT(used, len);
     MG_CHECK(d.caller_site == ev.caller_site && d.callsite == ev.callsite);
     uint64_t r[3];
-    check_status st[2];
+    check_event_status st[2];
     int32_t m[4];
     MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, st, m), MG_OK);
     MG_CHECK(r[2] == reqs[2] && st[1].count == -7 && m[3] == 2);
@@ -168,7 +168,7 @@ static void test_func_table(void)
     MG_CHECK(check_event_func_describe(CHECK_FN_NONE) == NULL);
     MG_CHECK(check_event_func_describe(CHECK_FN_COUNT) == NULL);
     for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
-        const check_func_info *info = check_event_func_describe(f);
+        const check_event_func_info *info = check_event_func_describe(f);
         /* the records no MPI call writes have lower-case names of their own */
         const char *prefix = f == CHECK_FN_EXIT             ? "exit"
                              : f == CHECK_FN_HANDLE_LEAK    ? "handle_leak"
@@ -200,7 +200,7 @@ static int decode_exact(const uint8_t *buf, size_t len)
     if (rc == MG_OK) {
         MG_CHECK(used <= len);
         uint64_t *r = malloc((d.n_requests + 1) * sizeof *r);
-        check_status *s = malloc((d.n_statuses + 1) * sizeof *s);
+        check_event_status *s = malloc((d.n_statuses + 1) * sizeof *s);
         int32_t *m = malloc((d.n_ranks + 1) * sizeof *m);
         MG_CHECK_INT(check_event_decode_arrays(copy, &d, r, s, m), MG_OK);
         free(r), free(s), free(m);

@@ -26,13 +26,13 @@ static rank_stack *make_stack(size_t n)
     return st;
 }
 
-static agent_cursor payload(const agent_buf *b)
+static agent_proto_cursor payload(const agent_proto_buf *b)
 {
-    return (agent_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+    return (agent_proto_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
 }
 
 /* What was put after the stack is read next. */
-static void what_follows_is(agent_cursor *c, uint32_t expected)
+static void what_follows_is(agent_proto_cursor *c, uint32_t expected)
 {
     uint32_t after;
     MG_CHECK_INT(agent_proto_get_u32(c, &after), 0);
@@ -43,11 +43,11 @@ static void a_stack_comes_back_whole(void)
 {
     rank_stack *st = make_stack(3), *back = malloc(sizeof *back);
     st->frames[1].function[0] = '\0'; /* an unnamed frame stays unnamed */
-    agent_buf b = {0};
+    agent_proto_buf b = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
     MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
     MG_CHECK_INT(agent_proto_put_u32(&b, 77), 0);
-    agent_cursor c = payload(&b);
+    agent_proto_cursor c = payload(&b);
     MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
     MG_CHECK_STR(back->mpi_function, "MPI_Waitall");
     MG_CHECK_INT((int)back->nframes, 3);
@@ -68,7 +68,7 @@ static void a_stack_comes_back_whole(void)
 static void frames_past_the_room_are_dropped(void)
 {
     rank_stack *st = make_stack(RANK_STACK_MAX_FRAMES), *back = malloc(sizeof *back);
-    agent_buf b = {0};
+    agent_proto_buf b = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
     MG_CHECK_INT(agent_proto_put_str(&b, "MPI_Recv"), 0);
     MG_CHECK_INT(agent_proto_put_u32(&b, RANK_STACK_MAX_FRAMES + 2), 0);
@@ -80,7 +80,7 @@ static void frames_past_the_room_are_dropped(void)
                      0);
     }
     MG_CHECK_INT(agent_proto_put_u32(&b, 5), 0);
-    agent_cursor c = payload(&b);
+    agent_proto_cursor c = payload(&b);
     MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
     MG_CHECK_INT((int)back->nframes, RANK_STACK_MAX_FRAMES);
     MG_CHECK_STR(back->frames[RANK_STACK_MAX_FRAMES - 1].function, "fn_47");
@@ -94,12 +94,12 @@ static void frames_past_the_room_are_dropped(void)
 static void a_truncated_stack_is_refused(void)
 {
     rank_stack *st = make_stack(4), *back = malloc(sizeof *back);
-    agent_buf b = {0};
+    agent_proto_buf b = {0};
     MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
     MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
     size_t whole = b.len - AGENT_FRAME_HEADER;
     for (size_t cut = 0; cut < whole; cut++) {
-        agent_cursor c = {b.data + AGENT_FRAME_HEADER, b.data + AGENT_FRAME_HEADER + cut};
+        agent_proto_cursor c = {b.data + AGENT_FRAME_HEADER, b.data + AGENT_FRAME_HEADER + cut};
         MG_CHECK_INT(rank_stack_take(&c, back), MG_EFORMAT);
         MG_CHECK(back->nframes < 4);
     }
