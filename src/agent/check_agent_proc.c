@@ -32,7 +32,6 @@ typedef struct agent_out {
     int failed, world_sent;
     const check_agent *agent;
     job_session *node; /* a node agent's view of its ranks, else NULL */
-    uint64_t *calls;   /* a node agent: records per rank, once the world size is known */
     double looked_at;  /* a node agent: when it last looked whether its ranks are all gone */
     double sent_at;    /* when bytes last went to the detector */
     /* under a leaf of its node (check_agent_proc_params.leaves): the leaf's process (0 until
@@ -63,8 +62,6 @@ static void put_pair(agent_out *o, agent_proto_msg_type type, int32_t rank, int3
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
 {
     agent_out *o = ctx;
-    if (o->calls && ev->rank >= 0 && ev->rank < o->node->nranks)
-        o->calls[ev->rank]++;
     if (o->leaf_pid && tbon_leaf_share_place(o->leaf_ranks, o->n_leaf, ev->rank) < 0 &&
         !o->failed) {
         char host[RECORD_STREAM_NODE_NAME] = "";
@@ -125,10 +122,9 @@ static void on_end(void *ctx, int rank, int end, uint64_t lost)
 }
 
 /* A node agent's ranks publish once their ring is attached here (observe_ranks.h). */
-static int ring_attached(void *ctx, int rank, uint64_t *calls)
+static int ring_attached(void *ctx, int rank)
 {
     const agent_out *o = ctx;
-    *calls = o->calls ? o->calls[rank] : 0;
     return check_agent_pid(o->agent, rank) != 0;
 }
 
@@ -346,8 +342,6 @@ static int observe_node(agent_out *o, observe_ranks *observer, const check_agent
     for (int r = 0; !p->leaves && !o->hello_said && r < js->nranks; r++)
         if (js->ranks[r].pid)
             say_hello(o, p->share, p->shares, node_ranks(js->ranks[r].pid));
-    if (js->nranks && !o->calls && !(o->calls = calloc((size_t)js->nranks, sizeof *o->calls)))
-        return MG_ENOMEM;
     double now = mg_clock_seconds();
     int done = now - o->looked_at >= OBSERVE_RANKS_PERIOD_S && node_done(o);
     if (now - o->looked_at >= OBSERVE_RANKS_PERIOD_S)
@@ -433,7 +427,6 @@ int check_agent_proc_run(const check_agent_proc_params *p)
     }
     observe_ranks_destroy(observer);
     free(node.ranks);
-    free(o.calls);
     free(o.leaf_ranks);
     free(o.buf);
     if (o.fd >= 0)

@@ -77,7 +77,7 @@ void check_feed_stats(const check_feed *f, check_agent_stats *out);
  * stream's end came; -1 (not known yet) while agents on this machine still stream: a rank's ring
  * is removed when it ends, and its records may still be in an agent or held at a leaf, which
  * passes up neither the calls it matched nor the ends before its quiet time. */
-int check_feed_ring_published(void *ctx, int rank, uint64_t *calls);
+int check_feed_ring_published(void *ctx, int rank);
 /* Frees what the feed made and was given: the detector, the in-process agent, the call sites, and
  * what it kept of the ranks (not the remote streams, nor the job). */
 void check_feed_destroy(check_feed *f);

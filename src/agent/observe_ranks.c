@@ -6,7 +6,6 @@
 #include "mg_log.h"
 #include "rank_sight.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@ typedef struct observed_rank {
     double found_at; /* 0 until found */
     int published;   /* once published, for good (a segment is removed at the job's end) */
     double published_at;
-    uint64_t calls;
     int ended;
     int unsure; /* not published, as far as known yet (observe_ranks_published_fn's -1) */
     int remote; /* judged on its node (observe_ranks_remote), never here */
@@ -39,20 +37,10 @@ struct observe_ranks {
     int node_agents; /* observe_ranks_node_agents */
 };
 
-int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls)
+int observe_ranks_by_state(void *ctx, int rank)
 {
     const job_session *js = ctx;
-    const rank_state *st = js->ranks[rank].state;
-    if (!st) {
-        *calls = 0;
-        return 0;
-    }
-    /* the calls that reached mpiguard: the completed ones, and one entered past MPI_Init that may
-     * not have returned yet (a rank blocked in its first collective while a sibling polls has
-     * completed none: it was taken for unobserved and handed to ptrace) */
-    bool entered = atomic_load_explicit(&st->current_fn, memory_order_relaxed) != MG_FN_Init;
-    *calls = atomic_load_explicit(&st->calls, memory_order_relaxed) + entered;
-    return 1;
+    return js->ranks[rank].state != NULL;
 }
 
 observe_ranks *observe_ranks_create(job_session *js, observe_ranks_published_fn published,
@@ -110,20 +98,17 @@ static void read_published(observe_ranks *o, double now)
             k->pid = o->js->ranks[r].pid;
         if (k->pid && !k->found_at)
             k->found_at = now;
-        uint64_t calls = 0;
-        int published = o->published ? o->published(o->ctx, r, &calls) : 0;
+        int published = o->published ? o->published(o->ctx, r) : 0;
         k->unsure = published < 0;
-        if (published > 0) {
-            if (!k->published)
-                k->published_at = now;
+        if (published > 0 && !k->published) {
+            k->published_at = now;
             k->published = 1;
-            k->calls = calls;
         }
     }
 }
 
-static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t sibling_calls,
-                  double sibling_published_for, int *newly_blind)
+static void judge(observe_ranks *o, int r, double now, int job_ended, double sibling_published_for,
+                  int *newly_blind)
 {
     observed_rank *k = &o->ranks[r];
     if (decided(k) || !k->found_at || k->remote)
@@ -143,9 +128,7 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, uint64_t s
     rank_observe_input in = {.sight = &k->sight,
                              .expected = o->js->flavor,
                              .published = k->published,
-                             .calls = k->calls,
                              .sibling_published_for = sibling_published_for,
-                             .sibling_calls = sibling_calls,
                              .age = now - k->found_at,
                              .ended = k->ended || job_ended,
                              .stopped = o->stopped,
@@ -192,9 +175,8 @@ int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node,
     k->remote = 1;
     k->pid = pid ? pid : k->pid;
     k->found_at = k->found_at ? k->found_at : mg_clock_seconds();
-    uint64_t calls;
     /* the node's agent saw the rank end, not why: it may have been this tool's stop */
-    if (o->stopped && !(o->published && o->published(o->ctx, r, &calls) > 0) &&
+    if (o->stopped && !(o->published && o->published(o->ctx, r) > 0) &&
         rank_observe_stopped(cause) != cause) {
         cause = rank_observe_stopped(cause);
         rank_observe_input in = {.sight = &k->sight};
@@ -223,16 +205,12 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
         rescan(o);
     int newly_blind = 0;
     for (int r = 0; r < o->nranks; r++) {
-        uint64_t sibling_calls = 0;
         double sibling_published_for = -1;
         for (int k = 0; k < o->nranks; k++)
-            if (k != r && o->ranks[k].published) {
-                if (now - o->ranks[k].published_at > sibling_published_for)
-                    sibling_published_for = now - o->ranks[k].published_at;
-                if (o->ranks[k].calls > sibling_calls)
-                    sibling_calls = o->ranks[k].calls;
-            }
-        judge(o, r, now, job_ended, sibling_calls, sibling_published_for, &newly_blind);
+            if (k != r && o->ranks[k].published &&
+                now - o->ranks[k].published_at > sibling_published_for)
+                sibling_published_for = now - o->ranks[k].published_at;
+        judge(o, r, now, job_ended, sibling_published_for, &newly_blind);
     }
     return newly_blind;
 }

@@ -10,14 +10,14 @@
 typedef struct observe_ranks observe_ranks;
 
 /* How a tool knows a rank's interposition library started: 1 when rank `rank` has published (its
- * state segment, its event ring), with *calls the MPI calls seen since; -1 when that may still be
- * learnt later (records on their way through agents and leaves): a rank whose process is gone is
- * then judged at the job's end, not at once. */
-typedef int (*observe_ranks_published_fn)(void *ctx, int rank, uint64_t *calls);
+ * state segment, its event ring); -1 when that may still be learnt later (records on their way
+ * through agents and leaves): a rank whose process is gone is then judged at the job's end, not at
+ * once. */
+typedef int (*observe_ranks_published_fn)(void *ctx, int rank);
 
 /* Published through the state module (js->ranks[r].state): run, and hang's shm sampler. ctx is
  * the job_session. */
-int observe_ranks_by_state(void *ctx, int rank, uint64_t *calls);
+int observe_ranks_by_state(void *ctx, int rank);
 
 /* An observer of the job's ranks. published NULL: the tool reads them by their stacks alone
  * (hang's ptrace sampler on a job it attached to or reads through agents on this machine), and a

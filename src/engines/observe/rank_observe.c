@@ -22,14 +22,10 @@ static rank_observe_cause cause_from_sight(const rank_observe_sight *s, mg_mpi_f
 rank_observe_cause rank_observe_decide(const rank_observe_input *in)
 {
     const rank_observe_sight *s = in->sight;
-    if (in->published) {
-        int silent = in->calls == 0 && in->sibling_calls >= MG_OBSERVE_SIBLING_MANY &&
-                     in->age >= MG_OBSERVE_INIT_GRACE_S;
-        if (!silent)
-            return MG_OBSERVE_OK;
-        return s->read && s->binding[0] ? MG_OBSERVE_UNWRAPPED_BINDING
-                                        : MG_OBSERVE_UNKNOWN_INTERFACE;
-    }
+    /* Its MPI_Init returned through mpiguard's own wrapper, so its binding reaches the wrappers:
+     * no call since is a rank computing, however busy its siblings, not one calling past them. */
+    if (in->published)
+        return MG_OBSERVE_OK;
     if (!s->read)
         return in->ended ? MG_OBSERVE_VANISHED : MG_OBSERVE_PENDING;
     if (in->by_stack && (s->mapped_mpi != MG_FLAVOR_UNKNOWN || s->binary_defines_mpi))
@@ -111,13 +107,8 @@ void rank_observe_explain(const rank_observe_input *in, rank_observe_cause cause
 {
     const rank_observe_sight *s = in->sight;
     char silence[128];
-    if (in->published)
-        snprintf(silence, sizeof silence,
-                 "no MPI call reached mpiguard while another rank made %llu",
-                 (unsigned long long)in->sibling_calls);
-    else
-        snprintf(silence, sizeof silence,
-                 "no MPI call reached mpiguard, not even MPI_Init, in %.0f s", in->age);
+    snprintf(silence, sizeof silence, "no MPI call reached mpiguard, not even MPI_Init, in %.0f s",
+             in->age);
     switch (cause) {
     case MG_OBSERVE_PRELOAD_REPLACED:
         snprintf(buf, len,
@@ -157,9 +148,9 @@ void rank_observe_explain(const rank_observe_input *in, rank_observe_cause cause
         return;
     case MG_OBSERVE_UNKNOWN_INTERFACE:
         snprintf(buf, len,
-                 "%s, though mpiguard's library is loaded: %san MPI or an MPI interface mpiguard "
-                 "does not know",
-                 silence, in->published ? "" : "it never called MPI_Init, or it uses ");
+                 "%s, though mpiguard's library is loaded: it never called MPI_Init, or it uses "
+                 "an MPI or an MPI interface mpiguard does not know",
+                 silence);
         return;
     case MG_OBSERVE_VANISHED:
         snprintf(buf, len, "ended before mpiguard could look at it or it published anything");

@@ -27,7 +27,7 @@ typedef struct rank_observe_sight {
 
 typedef enum rank_observe_cause {
     MG_OBSERVE_PENDING = 0,        /* too early to tell */
-    MG_OBSERVE_OK,                 /* interposed and making MPI calls (or none expected yet) */
+    MG_OBSERVE_OK,                 /* its MPI_Init reached mpiguard (by stacks: MPI is in it) */
     MG_OBSERVE_PRELOAD_REPLACED,   /* LD_PRELOAD without mpiguard's library */
     MG_OBSERVE_LIBRARY_NOT_LOADED, /* named in LD_PRELOAD but not mapped */
     MG_OBSERVE_STATIC_BINARY,      /* no dynamic loader: LD_PRELOAD is ignored */
@@ -56,8 +56,6 @@ typedef enum rank_observe_cause {
 /* ... and this long after it was found, when no sibling published but a language binding is
  * mapped: every rank may be in a slow MPI_Init (an oversubscribed launch takes 6-10 s here). */
 #define MG_OBSERVE_BINDING_GRACE_S 15.0
-/* A rank that published but made no call while a sibling made this many is silent for a reason. */
-#define MG_OBSERVE_SIBLING_MANY 1000
 
 /* Across nodes, a rank that no agent found (its node has none, or its process lost mpiguard's
  * marks to a wrapper) is given this long, counted from when the job's size is known (a rank
@@ -99,10 +97,10 @@ rank_observe_cause rank_observe_stopped(rank_observe_cause cause);
 typedef struct rank_observe_input {
     const rank_observe_sight *sight; /* the latest reading of its process */
     mg_mpi_flavor expected;          /* the MPI of the interposition library the job got */
-    int published;  /* its interposition library started (state segment, event ring) */
-    uint64_t calls; /* MPI calls it made since, when published */
+    int published; /* its interposition library started (state segment, event ring): only
+                      mpiguard's own MPI_Init wrappers (C or Fortran) start it, once the MPI's
+                      MPI_Init returned, so the rank is observed from then on, computing or not */
     double sibling_published_for; /* seconds since another rank first published; < 0: none has */
-    uint64_t sibling_calls;       /* the most calls another rank made */
     double age;                   /* seconds since the rank was found */
     int ended;                    /* its process is gone: decide on what was seen */
     int stopped;                  /* ... because the tool stopped the job (rank_observe_stopped) */
