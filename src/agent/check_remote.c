@@ -406,9 +406,13 @@ void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
 
 void check_remote_release(check_remote *r)
 {
+    /* After NO_MORE each leaf sends up all it holds and ends: one that ended since has closed its
+     * socket, and a write to it would fail as if it had stopped reading its answers. */
+    if (!r || r->said_no_more)
+        return;
     uint8_t frame[AGENT_FRAME_HEADER];
     agent_proto_frame_header_put(frame, AGENT_MSG_RELEASE, 0);
-    for (int i = 0; r && i < r->nconns; i++)
+    for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0 && r->conns[i].joined && r->conns[i].end.shares)
             tell(&r->conns[i], frame, sizeof frame);
 }

@@ -70,7 +70,8 @@ int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares);
  * they send what they hold and end. A stream that went away is skipped (its reader closes it). */
 void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n);
 /* Asks every leaf to send up what it holds now (a RELEASE frame): the root waits for a call a
- * rank published and the root has no record of. NULL (no leaves) is accepted. */
+ * rank published and the root has no record of; not once NO_MORE was said (they send all they
+ * hold then). NULL (no leaves) is accepted. */
 void check_remote_release(check_remote *r);
 /* 1 once every expected agent (any number: at least one) joined and closed its stream. */
 int check_remote_done(const check_remote *r);

@@ -22,7 +22,14 @@ for shape in "2 0" "8 0" "4 2" "8 4"; do
     out=$(timeout 60 "$bench" 2000 $shape 2) || fail "tree '$shape': exit $? ($out)"
     grep -q "deadlock of ranks 0 and 1999; 1 findings DEADLOCK x1" <<<"$out" ||
         fail "tree '$shape' did not find the planted deadlock: $out"
-    echo "leaves and middle stages $shape: deadlock of ranks 0 and 1999"
+    # Only what the leaves cannot resolve goes up: per iteration, from each stage under the root, the
+    # Allreduce's summary and the 4 exchanges across its share's edges; then the 2 final receives
+    # (docs/check-measurements-deadlock.md, "A tree of detectors"), of the job's 24002 records.
+    read -r leaves middle <<<"$shape"
+    up=$((2 * 5 * (middle > 0 ? middle : leaves) + 2))
+    grep -q "root: in $up records and summaries" <<<"$out" ||
+        fail "tree '$shape': not $up records and summaries at the root: $out"
+    echo "leaves and middle stages $shape: deadlock of ranks 0 and 1999, $up frames at the root"
 done
 for shape in "4 0" "4 2"; do
     out=$(timeout 60 "$bench" 2000 $shape 2 kill) || fail "tree '$shape', leaf 1 killed: exit $? ($out)"

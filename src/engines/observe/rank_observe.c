@@ -27,7 +27,9 @@ rank_observe_cause rank_observe_decide(const rank_observe_input *in)
     if (in->published)
         return MG_OBSERVE_OK;
     if (!s->read)
-        return in->ended ? MG_OBSERVE_VANISHED : MG_OBSERVE_PENDING;
+        return !in->ended    ? MG_OBSERVE_PENDING
+               : in->stopped ? rank_observe_stopped(MG_OBSERVE_VANISHED)
+                             : MG_OBSERVE_VANISHED;
     if (in->by_stack && (s->mapped_mpi != MG_FLAVOR_UNKNOWN || s->binary_defines_mpi))
         return MG_OBSERVE_OK;
     if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
@@ -37,6 +39,11 @@ rank_observe_cause rank_observe_decide(const rank_observe_input *in)
         return in->ended ? MG_OBSERVE_NOT_FOUND : MG_OBSERVE_PENDING;
     rank_observe_cause cause = s->other_node ? MG_OBSERVE_OTHER_NODE
                                              : cause_from_sight(s, in->expected);
+    /* Read only while its loader mapped its libraries (or a wrapper script ran): what /proc
+     * showed had not settled, as for a rank never read. */
+    if (in->ended && !s->other_node && in->age < MG_OBSERVE_SETTLE_S &&
+        cause != MG_OBSERVE_UNWRAPPED_BINDING && cause != MG_OBSERVE_UNKNOWN_INTERFACE)
+        cause = MG_OBSERVE_VANISHED;
     if (in->ended)
         return in->stopped ? rank_observe_stopped(cause) : cause;
     /* /proc shows these for certain once the loader is done */
@@ -53,7 +60,8 @@ rank_observe_cause rank_observe_decide(const rank_observe_input *in)
 
 rank_observe_cause rank_observe_stopped(rank_observe_cause cause)
 {
-    return cause == MG_OBSERVE_UNKNOWN_INTERFACE || cause == MG_OBSERVE_UNWRAPPED_BINDING
+    return cause == MG_OBSERVE_UNKNOWN_INTERFACE || cause == MG_OBSERVE_UNWRAPPED_BINDING ||
+                   cause == MG_OBSERVE_VANISHED
                ? MG_OBSERVE_STOPPED_BEFORE_INIT
                : cause;
 }

@@ -35,7 +35,8 @@ typedef enum rank_observe_cause {
     MG_OBSERVE_OTHER_MPI,          /* a libmpi of another flavour than the library's */
     MG_OBSERVE_UNWRAPPED_BINDING,  /* a language binding that calls PMPI_* past the wrappers */
     MG_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper */
-    MG_OBSERVE_VANISHED,           /* ended before it could be read or publish anything */
+    MG_OBSERVE_VANISHED,           /* ended before it could be read (or before its loader was
+                                      done) or publish anything */
     MG_OBSERVE_OTHER_NODE,         /* on another node: what it published is out of sight */
     MG_OBSERVE_AGENT_LOST,         /* on another node, whose agent was lost while it ran (never
                                       decided here: the tool that lost the agent says it) */
@@ -90,8 +91,8 @@ int32_t rank_observe_to_come(int32_t world, const rank_observe_agent *agents, in
 /* The verdict on a rank the tool's own stop of the job ended before it published, given cause,
  * the verdict its process would get had it ended by itself: a cause only elimination gives
  * (UNKNOWN_INTERFACE, UNWRAPPED_BINDING: no call reached mpiguard in time) is not founded when the
- * rank's time was cut short, most often in MPI_Init while another rank was named; a cause /proc
- * shows for certain stays. */
+ * rank's time was cut short, most often in MPI_Init while another rank was named, nor is VANISHED
+ * (never read, or read only before its loader was done); a cause /proc shows for certain stays. */
 rank_observe_cause rank_observe_stopped(rank_observe_cause cause);
 
 typedef struct rank_observe_input {

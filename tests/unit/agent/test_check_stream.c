@@ -4,7 +4,8 @@
  * and random streams go through every decoder the same way; the listener admits only connections
  * that open with the run's secret, keeps what was valid and closes only the bad connection, and a
  * stranger takes no agent's place; answers to a leaf whose socket is full arrive whole, in order;
- * a rank a stream ended with its agent's verdict is a rank the front found (docs/design/check.md). */
+ * a rank a stream ended with its agent's verdict is a rank the front found (docs/design/check.md).
+ */
 #include "agent_waits.h"
 #include "check_feed.h"
 #include "check_remote.h"
@@ -44,8 +45,8 @@ static size_t stack_with_wait(uint8_t *buf, size_t cap)
     atomic_store(&st.world_like_count, 1);
     agent_proto_buf b = {0};
     MG_CHECK(agent_proto_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
-             agent_proto_put_str(&b, "MPI_Waitall") == MG_OK && agent_proto_put_u32(&b, 0) == MG_OK &&
-             agent_waits_put(&b, &st) == MG_OK);
+             agent_proto_put_str(&b, "MPI_Waitall") == MG_OK &&
+             agent_proto_put_u32(&b, 0) == MG_OK && agent_waits_put(&b, &st) == MG_OK);
     agent_proto_frame_finish(&b);
     MG_CHECK(b.len <= cap);
     memcpy(buf, b.data, b.len);
@@ -478,6 +479,70 @@ static void test_answers_wait_for_a_full_socket(void)
     close(sv[1]);
 }
 
+/* Writes to fd, as a node's leaf opens its stream, the run's secret, the HELLO of share of shares
+ * (ranks[0..n) named, or none) and the world's size; then polls rem until the root told the share
+ * to g. */
+static void open_leaf(check_remote *rem, int fd, uint32_t share, uint32_t shares,
+                      const int32_t *ranks, uint32_t n, int32_t world, got *g)
+{
+    uint8_t buf[512];
+    agent_proto_auth_put(buf, run_secret);
+    size_t len = AGENT_AUTH_SIZE;
+    len += hello(buf + len, sizeof buf - len, share, shares, "n2", ranks, n, n);
+    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, world, 0);
+    MG_CHECK(write(fd, buf, len) == (ssize_t)len);
+    check_remote_sink sink = {
+        {g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
+    size_t records;
+    for (int i = 0; i < 50 && !g->shares; i++)
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+}
+
+/* The next frame the leaf's end of a socket holds: its type, or -1 when none is there. */
+static int next_answer(int fd, agent_proto_reader *reader)
+{
+    uint8_t buf[256];
+    ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0)
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
+    agent_proto_frame f;
+    char err[200];
+    return agent_proto_reader_next(reader, &f, err, sizeof err) == 1 ? (int)f.type : -1;
+}
+
+/* The root asks a leaf for what it holds (RELEASE) while the job runs, but not once it said
+ * NO_MORE: the leaf then sends all it holds and ends, and a RELEASE written to its closed socket
+ * failed, warning at a clean job's end that the leaf had stopped taking its answers. */
+static void test_no_release_after_no_more(void)
+{
+    int sv[2];
+    MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
+    got g = {0};
+    open_leaf(rem, sv[1], 0, 1, NULL, 0, 2, &g);
+    agent_proto_reader reader;
+    agent_proto_reader_init(&reader);
+    check_remote_release(rem);
+    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_MSG_RELEASE);
+    /* the leaf's children ended, with no answer written to it: the root says NO_MORE */
+    uint8_t buf[64];
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 0);
+    MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
+    size_t records;
+    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    check_remote_answer(rem, NULL, 0);
+    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_MSG_NO_MORE);
+    check_remote_release(rem);
+    MG_CHECK_INT(next_answer(sv[1], &reader), -1);
+    agent_proto_reader_free(&reader);
+    check_remote_destroy(rem);
+    close(sv[1]);
+}
+
 /* A job on this node whose ranks came and went between the front's scans of /proc: the rank a
  * share agent's stream ended with its verdict (pid and world) is found all the same, so the run
  * is not taken for one that ended before any rank was found. */
@@ -534,17 +599,8 @@ static void test_share_of_a_node(void)
     check_remote *rem;
     MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
     MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
-    agent_proto_auth_put(buf, run_secret);
-    len = AGENT_AUTH_SIZE;
-    len += hello(buf + len, sizeof buf - len, 1, 3, "n2", mine, 2, 2);
-    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, 6, 0);
-    MG_CHECK(write(sv[1], buf, len) == (ssize_t)len);
     got g = {0};
-    check_remote_sink sink = {
-        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
-    size_t records;
-    for (int i = 0; i < 50 && !g.shares; i++)
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+    open_leaf(rem, sv[1], 1, 3, mine, 2, 6, &g);
     MG_CHECK_INT(g.shares, 1);
     MG_CHECK_INT(g.share_n, 2);
     MG_CHECK_INT(g.share_first, 1);
@@ -660,6 +716,7 @@ int main(void)
     MG_RUN(test_secret);
     MG_RUN(test_fuzzed_frames);
     MG_RUN(test_listener_survives_a_corrupt_agent);
+    MG_RUN(test_no_release_after_no_more);
     MG_RUN(test_answers_wait_for_a_full_socket);
     MG_RUN(test_ranks_found_from_streams);
     MG_RUN(test_share_of_a_node);
