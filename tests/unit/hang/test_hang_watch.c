@@ -456,6 +456,55 @@ static void a_rank_spinning_in_its_call_owes_one_gap(void)
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
 }
 
+/* hpcc's MPIRandomAccess on a node at load 60 (issue 29, run 404003): rank 0 polls MPI_Testany,
+ * giving the CPU away at every poll (5 us slices), as ranks 1-3 do waiting for its updates; it
+ * comes on a CPU polls_per_s times a second, and its loop makes a call that does not poll at
+ * calls_at. Each scan is read when the last step asks, until the verdict or a suspicion set
+ * aside; returns that step's time. */
+static double verify_polling(double polls_per_s, double calls_at)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+    double t = 0.5;
+    while (step.action == HANG_WATCH_SCAN && !(step.events & HANG_WATCH_SET_ASIDE) && t < 60) {
+        t = step.at;
+        for (int r = 0; r < NR; r++) {
+            readings[r].runnable = true;
+            readings[r].cpu_share = 0.5;
+            readings[r].slices = polls_per_s * t;
+            readings[r].cpu_s = 5e-6 * readings[r].slices;
+        }
+        readings[0].func = TEST;
+        readings[0].counter = 7 + (uint64_t)(polls_per_s * t);
+        readings[0].progressed = t > calls_at;
+        MG_CHECK_INT(feed(t), MG_OK);
+    }
+    return t;
+}
+
+/* A rank polling in a loop owes each gap its slices: hpcc's rank 0, 100 polls a second and a call
+ * that does not poll 3.5 s after the suspicion (350 polls, the median at any load), was reported
+ * hung after two gaps of the clock's second; now the first gap waits for its polls and sees the
+ * call. A master polling for a lost worker's result 20 000 times a second (Open MPI at load 38) is
+ * still found after two 1 s gaps; one that came on a CPU 50 times a second was kept from running,
+ * and no verdict is given. */
+static void a_rank_polling_in_a_loop_owes_its_polls(void)
+{
+    MG_CHECK(verify_polling(100, 4.0) > 4);
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
+    MG_CHECK_INT(step.result.progress_rank, 0);
+    MG_CHECK(verify_polling(20000, INFINITY) < 3);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    verify_polling(50, INFINITY);
+    MG_CHECK(step.events & HANG_WATCH_SET_ASIDE);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_STARVED);
+    MG_CHECK_INT(step.starved_rank, 0);
+}
+
 /* Healthy long compute phases keep both gaps, each a second of the computing ranks' own time: a
  * rank that computes alone while the others wait in a collective, its compute ending 1.5 s of its
  * own time after the first scan (12.5 s of the clock here); ranks computing side by side, all of
@@ -1340,6 +1389,7 @@ int main(void)
     MG_RUN(a_starved_rank_is_not_a_spinner);
     MG_RUN(culprit_of_a_communication_hang);
     MG_RUN(a_rank_spinning_in_its_call_owes_one_gap);
+    MG_RUN(a_rank_polling_in_a_loop_owes_its_polls);
     MG_RUN(a_long_compute_phase_is_not_a_hang);
     MG_RUN(a_call_returning_in_the_second_gap_is_progress);
     MG_RUN(a_rank_held_in_a_polling_call_is_a_hang);
