@@ -663,14 +663,17 @@ static double own_time(const struct hang_watch *w, size_t r, const struct hang_d
 }
 
 /* Whether rank r ran on the CPU in the gap just read (w->cpu), in long slices, and is, in the scan
- * that closes it, inside MPI at the count of the verification's first scan. */
+ * that closes it, inside MPI at the count of the verification's first scan, or polling there as
+ * then with no other call made since the scan before: a poller's count moves by its polls alone
+ * (a master's MPI_Test for a lost worker's result, which a loaded node gave too little time to
+ * owe each gap in full: both gaps at 5-10 s, issue 29's p90). */
 static bool ran_in_call(const struct hang_watch *w, size_t r, const struct hang_diag_rank *scan)
 {
     const struct hang_diag_cpu *c = &w->cpu[r];
     const struct hang_diag_rank *first = &w->scans[r], *x = &scan[r];
     return c->alive && c->runnable && long_slices(c) && !hang_diag_rank_absent(x) && !x->out_mpi &&
            !x->progressed && x->counter_known && first->counter_known &&
-           x->counter == first->counter;
+           (x->counter == first->counter || (polls(w, x->func) && polls(w, first->func)));
 }
 
 /* Sets the own time each rank is owed in the gap being closed (owed) and returns the least part
@@ -735,6 +738,19 @@ static bool absent_in_a_scan(const struct hang_watch *w, size_t r)
     return absent;
 }
 
+/* Whether rank r stood at one count in every verification scan, alive and known. */
+static bool stood_still(const struct hang_watch *w, size_t r)
+{
+    const struct hang_diag_rank *first = &w->scans[r];
+    for (size_t k = 0; k < w->p.nscans; k++) {
+        const struct hang_diag_rank *x = &w->scans[k * w->n + r];
+        if (hang_diag_rank_absent(x) || !x->counter_known || x->counter != first->counter ||
+            (k > 0 && x->progressed))
+            return false;
+    }
+    return true;
+}
+
 /* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
  * stopped from outside in every scan (a frozen node: state T) holds the others; so does, when none
  * is stopped, a rank that spun the CPU inside one MPI call in every gap while the others waited
@@ -764,9 +780,9 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
     bool spinning_stands_out = stopped == 0 && loud == 0 && spinners < quiet;
     size_t named = 0;
     for (size_t r = 0; r < w->n; r++) {
-        /* own_sum is kept while the rank ran at one count inside MPI: one whose count moved
-         * polled (a master's MPI_Test loop), returning from MPI at each call */
-        bool spun_in_a_call = (w->conduct[r] & SPUN) && w->own_sum[r] >= 0;
+        /* own_sum is kept while the rank ran inside MPI at one count or polling; one whose count
+         * moved polled (a master's MPI_Test loop), returning from MPI at each call */
+        bool spun_in_a_call = (w->conduct[r] & SPUN) && w->own_sum[r] >= 0 && stood_still(w, r);
         if ((w->conduct[r] & STOPPED) || (spun_in_a_call && spinning_stands_out))
             w->faulty[named++] = (int)r;
     }
