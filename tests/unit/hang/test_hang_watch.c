@@ -104,6 +104,15 @@ static int feed(double now)
     return hang_watch_feed(w, readings, now, &step);
 }
 
+/* A watch without the first-call rule whose detector suspects every rank blocked at 0.5 s. */
+static void suspect_all_blocked(void)
+{
+    start(false);
+    all_blocked();
+    det_state.answer = HANG_VERDICT_HANG;
+    MG_CHECK_INT(feed(0.5), MG_OK);
+}
+
 static void samples_feed_the_detector(void)
 {
     start(false);
@@ -137,10 +146,7 @@ static void samples_feed_the_detector(void)
  * communication hang. */
 static void suspicion_verified_to_a_verdict(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED | HANG_WATCH_BUILT | HANG_WATCH_SUSPECTED);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK(step.with_cpu);
@@ -175,10 +181,7 @@ static void verify_rank_2_computing(void)
 
 static void computation_hang_names_the_rank(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     verify_rank_2_computing();
     MG_CHECK(hang_watch_last_scan(w)[2].out_mpi);
 }
@@ -209,10 +212,7 @@ static void an_unreadable_rank_is_not_exited(void)
  * next step is a sample again. */
 static void progress_sets_the_suspicion_aside(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     MG_CHECK_INT(feed(0.5), MG_OK);
     readings[3].counter = 8;
     MG_CHECK_INT(feed(1.5), MG_OK);
@@ -231,10 +231,7 @@ static void progress_sets_the_suspicion_aside(void)
  * limit (10 gaps), which is said, and leaves the verification starved: no verdict. */
 static void verification_waits_with(bool called)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     for (int r = 0; r < NR; r++) {
         readings[r].runnable = true;
         readings[r].slices = r == 1 ? -1 : 10; /* rank 1: CPU time known, its slices not */
@@ -291,10 +288,7 @@ static void verification_waits_for_each_ranks_own_time(void)
  * beside the others: the scans count, and the stopped rank's hang gets its verdict. */
 static void a_job_starved_as_a_whole_still_gets_a_verdict(void)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     for (int r = 0; r < NR; r++) {
         readings[r].runnable = r != 1;
         readings[r].stopped = r == 1;
@@ -317,10 +311,7 @@ static void a_job_starved_as_a_whole_still_gets_a_verdict(void)
  * busy-polling in long ones. */
 static void verify_with(int culprit_case, bool others_yield)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     for (int k = 0; k < 3; k++) {
         for (int r = 0; r < NR; r++) {
             readings[r].runnable = true;
@@ -404,10 +395,7 @@ static void a_starved_rank_is_not_a_spinner(void)
  * suspicion set aside; returns that step's time. */
 static double scan_loaded(int culprit, bool others_yield, double moves_at)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     double t = 0.5;
     while (step.action == HANG_WATCH_SCAN && !(step.events & HANG_WATCH_SET_ASIDE) && t < 60) {
         t = step.at;
@@ -479,10 +467,7 @@ static void a_rank_polling_at_one_count_owes_one_gap(void)
  * aside; returns that step's time. */
 static double verify_polling(double polls_per_s, double calls_at)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     double t = 0.5;
     while (step.action == HANG_WATCH_SCAN && !(step.events & HANG_WATCH_SET_ASIDE) && t < 60) {
         t = step.at;
@@ -1111,10 +1096,7 @@ static void a_job_stuck_from_the_start_is_verified_sooner(void)
  * scan saw it outside MPI, else a communication hang held by the rank that stands in a poll. */
 static void verify_master_gone_computing(bool out_in_scans)
 {
-    start(false);
-    all_blocked();
-    det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    suspect_all_blocked();
     for (int k = 0; k < 3; k++) {
         all_blocked();
         for (int r = 0; r < NR; r++) { /* MPICH: every rank spins, the waiting ones too */
