@@ -66,6 +66,7 @@ void hang_watch_params_default(struct hang_watch_params *p)
                                     .nscans = 3,
                                     .scan_gap = 1.0,
                                     .max_stretch = 10,
+                                    .gap_slices = 2000,
                                     .stretch_said = 1.5,
                                     .still_after = 15,
                                     .still_every = 3,
@@ -633,15 +634,46 @@ static bool long_slices(const struct hang_diag_cpu *c)
     return c->ran_s >= 0 && c->slices > 0 && c->ran_s >= c->slices * HANG_DIAG_YIELD_SLICE_S;
 }
 
+/* Whether rank r polled through the gap just read, giving the CPU away at each poll: inside a
+ * polling call at both of its scans, no other call made in between, runnable in short slices. */
+static bool polled_yielding(const struct hang_watch *w, size_t r, const struct hang_diag_rank *scan)
+{
+    const struct hang_diag_cpu *c = &w->cpu[r];
+    const struct hang_diag_rank *a = &scan[r] - w->n, *b = &scan[r];
+    return w->p.gap_slices > 0 && c->alive && c->runnable && c->slices >= 0 && !long_slices(c) &&
+           !hang_diag_rank_absent(a) && !hang_diag_rank_absent(b) && !a->out_mpi && !b->out_mpi &&
+           !b->progressed && polls(w, a->func) && polls(w, b->func);
+}
+
+/* The own time rank r had in the gap just read (hang_diag_own_time), where a rank that polled
+ * through it yielding (polled_yielding) had scan_gap per gap_slices times it came on a CPU: it
+ * gives the CPU away at every poll, yet runs its own loop between two polls, so its slices, not its
+ * CPU time, say how far the node let it go. hpcc's MPIRandomAccess makes one call that does not
+ * poll per 340-370 polls (median) at any load; at load 60 it came on a CPU 50-100 times a second
+ * and such calls were seconds apart, while its CPU time, in 5 us slices, read as a rank that had
+ * all its time: a verification of 2 s reported it hung (issue 29, run 404003). */
+static double own_time(const struct hang_watch *w, size_t r, const struct hang_diag_rank *scan,
+                       double elapsed_s)
+{
+    const struct hang_diag_cpu *c = &w->cpu[r];
+    double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+    if (polled_yielding(w, r, scan))
+        own = fmin(own, w->p.scan_gap * c->slices / w->p.gap_slices);
+    return own;
+}
+
 /* Whether rank r ran on the CPU in the gap just read (w->cpu), in long slices, and is, in the scan
- * that closes it, inside MPI at the count of the verification's first scan. */
+ * that closes it, inside MPI at the count of the verification's first scan, or polling there as
+ * then with no other call made since the scan before: a poller's count moves by its polls alone
+ * (a master's MPI_Test for a lost worker's result, which a loaded node gave too little time to
+ * owe each gap in full: both gaps at 5-10 s, issue 29's p90). */
 static bool ran_in_call(const struct hang_watch *w, size_t r, const struct hang_diag_rank *scan)
 {
     const struct hang_diag_cpu *c = &w->cpu[r];
     const struct hang_diag_rank *first = &w->scans[r], *x = &scan[r];
     return c->alive && c->runnable && long_slices(c) && !hang_diag_rank_absent(x) && !x->out_mpi &&
            !x->progressed && x->counter_known && first->counter_known &&
-           x->counter == first->counter;
+           (x->counter == first->counter || (polls(w, x->func) && polls(w, first->func)));
 }
 
 /* Sets the own time each rank is owed in the gap being closed (owed) and returns the least part
@@ -668,7 +700,7 @@ static double gap_owed(struct hang_watch *w, const struct hang_diag_rank *scan, 
         w->owed[r] = over_all ? fmax(0, w->p.scan_gap - w->own_sum[r]) : w->p.scan_gap;
         if (!c->alive)
             continue;
-        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+        double own = own_time(w, r, scan, elapsed_s);
         if (*who == SIZE_MAX || w->owed[r] - own > most_short) {
             most_short = w->owed[r] - own;
             *who = r;
@@ -689,7 +721,7 @@ static void note_conduct(struct hang_watch *w, const struct hang_diag_rank *scan
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_diag_cpu *c = &w->cpu[r];
         bool slices_known = c->ran_s >= 0 && c->slices > 0;
-        double own = hang_diag_own_time(elapsed_s, c->ran_s, c->slices, c->runnable, c->share);
+        double own = own_time(w, r, scan, elapsed_s);
         bool spun = c->alive && c->runnable && long_slices(c) && own >= w->owed[r];
         bool quiet = !c->alive || !c->runnable || (slices_known && !long_slices(c));
         w->conduct[r] &= (uint8_t)((spun ? SPUN : 0) | (quiet ? WAITED_QUIETLY : 0));
@@ -704,6 +736,19 @@ static bool absent_in_a_scan(const struct hang_watch *w, size_t r)
     for (size_t k = 0; k < w->p.nscans; k++)
         absent = absent || hang_diag_rank_absent(&w->scans[k * w->n + r]);
     return absent;
+}
+
+/* Whether rank r stood at one count in every verification scan, alive and known. */
+static bool stood_still(const struct hang_watch *w, size_t r)
+{
+    const struct hang_diag_rank *first = &w->scans[r];
+    for (size_t k = 0; k < w->p.nscans; k++) {
+        const struct hang_diag_rank *x = &w->scans[k * w->n + r];
+        if (hang_diag_rank_absent(x) || !x->counter_known || x->counter != first->counter ||
+            (k > 0 && x->progressed))
+            return false;
+    }
+    return true;
 }
 
 /* The culprits of a communication hang, from what the scans saw of each rank's process: a rank
@@ -735,9 +780,9 @@ static void name_culprits(struct hang_watch *w, struct hang_diag_result *result)
     bool spinning_stands_out = stopped == 0 && loud == 0 && spinners < quiet;
     size_t named = 0;
     for (size_t r = 0; r < w->n; r++) {
-        /* own_sum is kept while the rank ran at one count inside MPI: one whose count moved
-         * polled (a master's MPI_Test loop), returning from MPI at each call */
-        bool spun_in_a_call = (w->conduct[r] & SPUN) && w->own_sum[r] >= 0;
+        /* own_sum is kept while the rank ran inside MPI at one count or polling; one whose count
+         * moved polled (a master's MPI_Test loop), returning from MPI at each call */
+        bool spun_in_a_call = (w->conduct[r] & SPUN) && w->own_sum[r] >= 0 && stood_still(w, r);
         if ((w->conduct[r] & STOPPED) || (spun_in_a_call && spinning_stands_out))
             w->faulty[named++] = (int)r;
     }
@@ -848,12 +893,15 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
             step->gap_took = elapsed;
             step->short_rank = who;
         }
-        /* a gap that reached its limit: starved only if a rank had less than its siblings */
+        /* a gap that reached its limit: starved if a rank had less than its siblings, or polled
+         * short of its slices (its siblings' CPU time says nothing of its polls) */
         size_t alone;
-        if (own < w->p.scan_gap &&
-            hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_SIBLINGS, &alone) <
-                w->p.scan_gap &&
-            alone != SIZE_MAX)
+        if (own < w->p.scan_gap && who != SIZE_MAX && polled_yielding(w, who, scan))
+            w->starved_rank = (int)who;
+        else if (own < w->p.scan_gap &&
+                 hang_diag_least_own_time(w->cpu, w->n, elapsed, HANG_DIAG_SHARE_SIBLINGS, &alone) <
+                     w->p.scan_gap &&
+                 alone != SIZE_MAX)
             w->starved_rank = (int)alone;
         note_conduct(w, scan, elapsed);
     }

@@ -36,6 +36,11 @@ struct hang_watch_params {
     size_t nscans;      /* verification scans, >= 2 */
     double scan_gap;    /* seconds between them, in every live rank's own time (hang_diag) */
     double max_stretch; /* a gap lasts at most this many scan_gaps (hang_diag_retake_after) */
+    double gap_slices;  /* a rank polling through a gap (MPI_Test*, MPI_Iprobe, no other call)
+                           and giving the CPU away at each poll has had a scan_gap of its own time
+                           once it came on a CPU this many times (docs/design/hang.md "A rank
+                           polling in a loop owes its polls"; 0: its CPU time decides, as any
+                           rank's) */
     double
         stretch_said; /* a gap longer than this many scan_gaps is an event (HANG_WATCH_STRETCHED) */
     double still_after;  /* hangs from the first call: every rank blocked (or one stopped from
