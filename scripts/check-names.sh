@@ -19,6 +19,12 @@
 # with FILE_, or is named after the header of its folder that declares it for the others (an
 # opaque type whose body an internal header holds: struct deadlock_detector, declared in
 # deadlock_detector.h, its body in detector_state.h). Strict too.
+# A third pass reads every #define and enumerator of src/: one of FILE.h takes FILE_ in capitals
+# (MG_FILE_ for a file named mpi_*: MPI_ is the standard's), or FILE_ for a macro in lower case that
+# stands for a function; one of a .c file, or a macro its file #undefs, is a helper, unprefixed or
+# FILE_, never another file's prefix nor MG_ outside base. Exempt by rule: MPI names (a macro that
+# stands for one), the row macros a .def table of src/ expands (MG_FN), each includer defining
+# them, and an include guard, which ends with FILE_H.
 # Usage: scripts/check-names.sh BUILD_DIR
 set -euo pipefail
 export LC_ALL=C
@@ -118,7 +124,55 @@ for p in paths:
         print(p, n)
 ')
 
-if [ -n "$breaking" ] || [ -n "$types_breaking" ]; then
+macros_breaking=$(cd "$root" && git ls-files 'src/*.h' 'src/*.c' 'src/*.def' | python3 -c '
+import os, re, sys
+
+paths = sys.stdin.read().split()
+literal = r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|\x27(?:\\.|[^\x27\\\n])*\x27"
+text = {p: re.sub(literal, " ", open(p, encoding="utf-8").read(), flags=re.S) for p in paths}
+rows = {n for p in paths if p.endswith(".def")
+        for n in re.findall(r"^[ \t]*([A-Za-z_]\w*)\s*\(", text[p], flags=re.M)}
+
+
+def prefix(p):
+    """The capitals prefix of p: MPI_ belongs to the MPI standard, so mpi_x.h takes MG_MPI_X."""
+    s = os.path.basename(p).rsplit(".", 1)[0].upper()
+    return "MG_" + s if s.startswith("MPI_") else s
+
+
+def own(n, p):
+    low = os.path.basename(p)[:-2]
+    return n in (prefix(p), low) or n.startswith((prefix(p) + "_", low + "_"))
+
+
+prefixes = {prefix(p) for p in paths if not p.endswith(".def")}
+for p in paths:
+    if p.endswith(".def"):
+        continue
+    s, stem = text[p], os.path.basename(p)[:-2].upper()
+    code = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", "", s, flags=re.M)
+    names = [w for body in re.findall(r"\benum\b\s*\w*\s*\{([^}]*)\}", code)
+             for w in re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", body)]
+    undone = set(re.findall(r"^[ \t]*#[ \t]*undef[ \t]+(\w+)", s, flags=re.M))
+    guard = re.match(r"\s*#\s*ifndef\s+(\w+)\s*#\s*define\s+(\w+)", s)
+    for n in re.findall(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", s, flags=re.M):
+        if n in rows or re.match(r"(P?MPI|p?mpi)_", n):
+            continue
+        if guard and guard.group(1) == n == guard.group(2) and n.endswith(stem + "_H"):
+            continue
+        names.append(n)
+    for n in sorted(set(names)):
+        if own(n, p):
+            continue
+        if p.endswith(".h") and n not in undone:
+            print(p, n)
+        elif any(n.startswith(x + "_") for x in prefixes) or (
+                n.startswith("MG_") and not p.startswith(("src/base/", "src/common/"))):
+            print(p, n)
+')
+
+if [ -n "$breaking" ] || [ -n "$types_breaking" ] ||
+    [ -n "$macros_breaking" ]; then
     if [ -n "$breaking" ]; then
         echo "check-names: these names do not begin with their file's name (FILE_):"
         printf '%s\n' "$breaking" | sed 's/^/  /'
@@ -127,7 +181,11 @@ if [ -n "$breaking" ] || [ -n "$types_breaking" ]; then
         echo "check-names: these types do not begin with their file's name (FILE_):"
         printf '%s\n' "$types_breaking" | sed 's/^/  /'
     fi
+    if [ -n "$macros_breaking" ]; then
+        echo "check-names: these macros and enumerators do not take their file's prefix (FILE_):"
+        printf '%s\n' "$macros_breaking" | sed 's/^/  /'
+    fi
     exit 1
 fi
-echo "check-names: $(printf '%s\n' "$found" | wc -l) names and the types of" \
-    "$(printf '%s\n' "$types" | wc -l) files of src/, every one named after its file"
+echo "check-names: $(printf '%s\n' "$found" | wc -l) names, and the types, macros and enumerators" \
+    "of $(printf '%s\n' "$types" | wc -l) files of src/, every one named after its file"

@@ -144,40 +144,9 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
                           bool *set_aside_said)
 {
     char why[256];
-    switch (step->result.kind) {
-    case HANG_DIAG_SUSPENDED:
-        snprintf(why, sizeof why, "the whole job was stopped during verification");
-        break;
-    case HANG_DIAG_ALL_EXITED:
-        snprintf(
-            why, sizeof why,
-            "no rank could be read during verification (each had exited or could not be read)");
-        break;
-    case HANG_DIAG_VANISHED:
-        snprintf(why, sizeof why,
-                 "rank %d exited during verification (%s): a rank that dies is named by its "
-                 "death, not as a hang",
-                 step->result.vanished_rank,
-                 step->result.vanished_first ? "the first to"
-                                             : "with others, in an order the kernel did not say");
-        if (trace)
-            fprintf(trace, "# vanished %.3f\n", now);
-        break;
-    case HANG_DIAG_STARVED:
-        snprintf(why, sizeof why,
-                 "rank %d was kept from running during verification (a busy node, a CPU quota), "
-                 "so its silence says nothing",
-                 step->starved_rank);
-        if (trace)
-            fprintf(trace, "# starved %.3f\n", now);
-        break;
-    default:
-        snprintf(why, sizeof why, "rank %d made progress (a transient slowdown)",
-                 step->result.progress_rank);
-        if (trace)
-            fprintf(trace, "# resume %.3f\n", now);
-        break;
-    }
+    const char *mark = hang_watch_set_aside_reason(step, why, sizeof why);
+    if (trace && mark)
+        fprintf(trace, "# %s %.3f\n", mark, now);
     if (*set_aside_said)
         mg_info("hang: a suspected hang was set aside: %s; watching goes on", why);
     else
@@ -187,6 +156,16 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
     *set_aside_said = true;
 }
 
+/* The trace's mark of each event that has one ("# built 12.300"), in the order they are written. */
+static const struct {
+    unsigned event;
+    const char *mark;
+} trace_marks[] = {{HANG_WATCH_BUILT, "built"},
+                   {HANG_WATCH_JOB_STOPPED, "stopped"},
+                   {HANG_WATCH_JOB_RUNS, "running"},
+                   {HANG_WATCH_STILL, "still"},
+                   {HANG_WATCH_HALTED, "halted"}};
+
 /* Says what the watch's last step led to (hang_watch_event), on stderr and in the trace; built_at:
  * when the model was built, negative before. */
 static void say_events(const struct hang_watch_step *step, double now, double built_at, FILE *trace,
@@ -194,30 +173,21 @@ static void say_events(const struct hang_watch_step *step, double now, double bu
 {
     if (trace && (step->events & HANG_WATCH_OBSERVED))
         fprintf(trace, "%.3f %zu %zu\n", now, step->out_mpi, step->sampled);
-    if (step->events & HANG_WATCH_BUILT) {
+    for (size_t i = 0; trace && i < sizeof trace_marks / sizeof *trace_marks; i++)
+        if (step->events & trace_marks[i].event)
+            fprintf(trace, "# %s %.3f\n", trace_marks[i].mark, now);
+    if (step->events & HANG_WATCH_BUILT)
         mg_info("hang: the model is built (%.1f s of samples); suspicions count from now", now);
-        if (trace)
-            fprintf(trace, "# built %.3f\n", now);
-    }
-    if (step->events & HANG_WATCH_JOB_STOPPED) {
+    if (step->events & HANG_WATCH_JOB_STOPPED)
         mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol suspend, "
                 "SIGSTOP, Ctrl-Z); the model waits until they run again");
-        if (trace)
-            fprintf(trace, "# stopped %.3f\n", now);
-    }
-    if (step->events & HANG_WATCH_JOB_RUNS) {
+    if (step->events & HANG_WATCH_JOB_RUNS)
         mg_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
                 step->stopped_for);
-        if (trace)
-            fprintf(trace, "# running %.3f\n", now);
-    }
-    if (step->events & HANG_WATCH_STILL) {
+    if (step->events & HANG_WATCH_STILL)
         mg_info("hang: every rank has waited in MPI with no call completed since %.1f s: "
                 "verifying without the model (a hang from the first call?)",
                 step->still_since);
-        if (trace)
-            fprintf(trace, "# still %.3f\n", now);
-    }
     if (step->events & HANG_WATCH_HALTED) {
         /* the rule also goes on after the build while no call is seen to complete (a job attached
          * to, already halted, is verified just after it) */
@@ -230,8 +200,6 @@ static void say_events(const struct hang_watch_step *step, double now, double bu
         mg_info("hang: no MPI call has completed since %.1f s, every rank waiting in MPI but rank "
                 "%d, outside it, %s: verifying without the model",
                 step->still_since, step->halted_rank, when);
-        if (trace)
-            fprintf(trace, "# halted %.3f\n", now);
     }
     if (step->events & HANG_WATCH_HELD)
         mg_info("hang: rank %d has stood inside a polling call since %.1f s while others' calls "
@@ -282,10 +250,7 @@ static void front_verdict(void *ctx, const struct hang_watch_step *step, double 
     hang_front *f = ctx;
     json_object *model_data = model_json(f->w.model, f->o, f->built_at);
     json_object_object_add(model_data, "decided_by",
-                           json_object_new_string(step->held_rank >= 0     ? "held-in-poll rule"
-                                                  : step->halted_rank >= 0 ? "halt rule"
-                                                  : step->from_start       ? "first-call rule"
-                                                                           : "model"));
+                           json_object_new_string(hang_watch_decided_by(step)));
     hang_diagnosis_report(f->s, &f->w.probes, &step->result, hang_watch_faulty(f->w.engine),
                           hang_watch_last_scan(f->w.engine), now, model_data);
     cli_session_save(f->s);

@@ -6,6 +6,7 @@
 #include "mg_error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1036,4 +1037,44 @@ const int *hang_watch_faulty(const struct hang_watch *w)
 const struct hang_diag_rank *hang_watch_last_scan(const struct hang_watch *w)
 {
     return &w->scans[(w->p.nscans - 1) * w->n];
+}
+
+const char *hang_watch_set_aside_reason(const struct hang_watch_step *step, char *why, size_t len)
+{
+    switch (step->result.kind) {
+    case HANG_DIAG_SUSPENDED:
+        snprintf(why, len, "the whole job was stopped during verification");
+        return NULL;
+    case HANG_DIAG_ALL_EXITED:
+        snprintf(
+            why, len,
+            "no rank could be read during verification (each had exited or could not be read)");
+        return NULL;
+    case HANG_DIAG_VANISHED:
+        snprintf(why, len,
+                 "rank %d exited during verification (%s): a rank that dies is named by its "
+                 "death, not as a hang",
+                 step->result.vanished_rank,
+                 step->result.vanished_first ? "the first to"
+                                             : "with others, in an order the kernel did not say");
+        return "vanished";
+    case HANG_DIAG_STARVED:
+        snprintf(why, len,
+                 "rank %d was kept from running during verification (a busy node, a CPU quota), "
+                 "so its silence says nothing",
+                 step->starved_rank);
+        return "starved";
+    default:
+        snprintf(why, len, "rank %d made progress (a transient slowdown)",
+                 step->result.progress_rank);
+        return "resume";
+    }
+}
+
+const char *hang_watch_decided_by(const struct hang_watch_step *step)
+{
+    return step->held_rank >= 0     ? "held-in-poll rule"
+           : step->halted_rank >= 0 ? "halt rule"
+           : step->from_start       ? "first-call rule"
+                                    : "model";
 }

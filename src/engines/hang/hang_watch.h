@@ -196,4 +196,13 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
 const int *hang_watch_faulty(const struct hang_watch *w);
 const struct hang_diag_rank *hang_watch_last_scan(const struct hang_watch *w);
 
+/* Why the verification of step (SET_ASIDE) set its suspicion aside, a phrase written to why (len
+ * bytes, cut to fit). Returns the mark a trace gives it ("vanished", "starved", "resume"), NULL for
+ * none. */
+const char *hang_watch_set_aside_reason(const struct hang_watch_step *step, char *why, size_t len);
+
+/* The rule that decided step's VERDICT: "held-in-poll rule", "halt rule", "first-call rule" or
+ * "model" (the report's "decided_by"). */
+const char *hang_watch_decided_by(const struct hang_watch_step *step);
+
 #endif

@@ -65,8 +65,8 @@ static bool start_unseen;
 static void start(bool still_rule)
 {
     det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_BUILDING};
-    det = (struct hang_watch_detector){&det_state, scripted_sampled, scripted_delay, scripted_observe,
-                                 scripted_resume};
+    det = (struct hang_watch_detector){&det_state, scripted_sampled, scripted_delay,
+                                       scripted_observe, scripted_resume};
     struct hang_watch_params p;
     hang_watch_params_default(&p);
     p.polling = polling;
@@ -161,6 +161,7 @@ static void suspicion_verified_to_a_verdict(void)
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
     MG_CHECK(!step.from_start);
+    MG_CHECK_STR(hang_watch_decided_by(&step), "model");
     MG_CHECK_INT(step.starved_rank, -1);
     MG_CHECK_INT(hang_watch_last_scan(w)[2].func, ALLREDUCE);
     MG_CHECK_INT(feed(3), MG_ESTATE);
@@ -220,6 +221,9 @@ static void progress_sets_the_suspicion_aside(void)
     MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
     MG_CHECK_INT(step.result.progress_rank, 3);
+    char why[256];
+    MG_CHECK_STR(hang_watch_set_aside_reason(&step, why, sizeof why), "resume");
+    MG_CHECK_STR(why, "rank 3 made progress (a transient slowdown)");
     MG_CHECK_INT(det_state.resumes, 1);
     MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
     MG_CHECK_NEAR(step.at, 3.0, 1e-12);
@@ -271,6 +275,12 @@ static void verification_waits_with(bool called)
     MG_CHECK_INT(step.result.kind, called ? HANG_DIAG_PROGRESS : HANG_DIAG_STARVED);
     MG_CHECK_INT(step.result.progress_rank, called ? 3 : -1);
     MG_CHECK_INT(step.starved_rank, 1);
+    char why[256];
+    MG_CHECK_STR(hang_watch_set_aside_reason(&step, why, sizeof why),
+                 called ? "resume" : "starved");
+    MG_CHECK_STR(why, called ? "rank 3 made progress (a transient slowdown)"
+                             : "rank 1 was kept from running during verification (a busy node, a "
+                               "CPU quota), so its silence says nothing");
     MG_CHECK_INT(det_state.resumes, 1);
 }
 
@@ -643,6 +653,7 @@ static void a_rank_held_in_a_polling_call_is_a_hang(void)
         MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
         MG_CHECK_INT(step.held_rank, 1);
         MG_CHECK(!step.from_start);
+        MG_CHECK_STR(hang_watch_decided_by(&step), "held-in-poll rule");
         MG_CHECK_INT(step.result.nfaulty, 1);
         MG_CHECK_INT(hang_watch_faulty(w)[0], 1);
         MG_CHECK_INT(det_state.resumes, 0);
