@@ -24,7 +24,8 @@
 # stands for a function; one of a .c file, or a macro its file #undefs, is a helper, unprefixed or
 # FILE_, never another file's prefix nor MG_ outside base. Exempt by rule: MPI names (a macro that
 # stands for one), the row macros a .def table of src/ expands (MG_FN), each includer defining
-# them, and an include guard, which ends with FILE_H.
+# them, a name of a family its file generates by pasting (MG_FN_##name: MG_FN_NONE, MG_FN_COUNT),
+# and an include guard, which ends with FILE_H.
 # Usage: scripts/check-names.sh BUILD_DIR
 set -euo pipefail
 export LC_ALL=C
@@ -154,6 +155,7 @@ for p in paths:
     names = [w for body in re.findall(r"\benum\b\s*\w*\s*\{([^}]*)\}", code)
              for w in re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", body)]
     undone = set(re.findall(r"^[ \t]*#[ \t]*undef[ \t]+(\w+)", s, flags=re.M))
+    pasted = tuple(re.findall(r"\b([A-Za-z_]\w*_)\s*##", s))
     guard = re.match(r"\s*#\s*ifndef\s+(\w+)\s*#\s*define\s+(\w+)", s)
     for n in re.findall(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", s, flags=re.M):
         if n in rows or re.match(r"(P?MPI|p?mpi)_", n):
@@ -162,7 +164,7 @@ for p in paths:
             continue
         names.append(n)
     for n in sorted(set(names)):
-        if own(n, p):
+        if own(n, p) or (pasted and n.startswith(pasted)):
             continue
         if p.endswith(".h") and n not in undone:
             print(p, n)
