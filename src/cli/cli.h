@@ -21,6 +21,9 @@ typedef struct cli_common {
 
 extern cli_common cli_options;
 
+/* The MPI --mpi names; MG_FLAVOR_UNKNOWN for auto (the launcher and the binary decide). */
+mg_mpi_flavor cli_options_mpi(void);
+
 /* How a tool's command line is read: CLI_COMMAND, the words after "--" are required; CLI_NO_JOB,
  * the tool runs no job, so it takes no --report or --mpi. 0: a job tool whose command is optional.
  */

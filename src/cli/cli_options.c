@@ -10,6 +10,12 @@ cli_common cli_options;
 
 static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
 
+mg_mpi_flavor cli_options_mpi(void)
+{
+    static const mg_mpi_flavor named[] = {MG_FLAVOR_UNKNOWN, MG_FLAVOR_OPENMPI, MG_FLAVOR_MPICH};
+    return named[cli_options.mpi_choice];
+}
+
 /* Only the tools that run a job write a report of it and need to know its MPI. */
 static const mg_options_option job_options[] = {
     {"report", 0, MG_OPT_STRING, &cli_options.report_path, "FILE",

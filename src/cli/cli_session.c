@@ -38,13 +38,10 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
 {
     memset(s, 0, sizeof *s);
     s->tool = tool;
-    static const mg_mpi_flavor requested[] = {MG_FLAVOR_UNKNOWN, MG_FLAVOR_OPENMPI,
-                                              MG_FLAVOR_MPICH};
     char library_dir[4096];
     if (cli_install_path("lib", library_dir, sizeof library_dir) != MG_OK)
         snprintf(library_dir, sizeof library_dir, "lib");
-    int rc = job_session_identify(&s->job, tool, requested[cli_options.mpi_choice], library_dir,
-                                  command, ncommand);
+    int rc = job_session_identify(&s->job, tool, cli_options_mpi(), library_dir, command, ncommand);
     if (rc || (rc = open_report(s, mg_mpi_flavor_name(s->job.flavor), s->job.launcher.path,
                                 s->job.library)))
         return rc;

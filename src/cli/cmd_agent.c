@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
 
 static int run_check(const agent_args *a, const uint8_t *secret)
 {
-    if (a->library && cli_options.mpi_choice != 1 && cli_options.mpi_choice != 2) {
+    if (a->library && cli_options_mpi() == MG_FLAVOR_UNKNOWN) {
         mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
         return MG_EXIT_USAGE;
     }
@@ -125,8 +125,7 @@ static int run_check(const agent_args *a, const uint8_t *secret)
                                        .output = a->connect ? -1 : atoi(a->output),
                                        .secret = secret,
                                        .library = a->library,
-                                       .flavor = cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI
-                                                                             : MG_FLAVOR_MPICH};
+                                       .flavor = cli_options_mpi()};
     return check_agent_proc_run(&p);
 }
 

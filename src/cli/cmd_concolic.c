@@ -84,10 +84,8 @@ static int pick_launcher(const char *app, concolic_launch *lp)
                  app);
         return MG_EXIT_USAGE;
     }
-    mg_mpi_flavor f = MG_FLAVOR_UNKNOWN;
-    if (cli_options.mpi_choice)
-        f = cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
-    else if (mpi_flavor_of_binary(app, &f)) {
+    mg_mpi_flavor f = cli_options_mpi();
+    if (f == MG_FLAVOR_UNKNOWN && mpi_flavor_of_binary(app, &f)) {
         mg_error("%s: no such program", app);
         return MG_EXIT_NOINPUT;
     }

@@ -70,8 +70,8 @@ int protect_setup_options_given(void)
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
 static mg_mpi_flavor job_flavor(char **command, int ncommand)
 {
-    if (cli_options.mpi_choice)
-        return cli_options.mpi_choice == 1 ? MG_FLAVOR_OPENMPI : MG_FLAVOR_MPICH;
+    if (cli_options_mpi() != MG_FLAVOR_UNKNOWN)
+        return cli_options_mpi();
     launcher l;
     char err[512];
     if (launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
