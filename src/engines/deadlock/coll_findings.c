@@ -85,9 +85,9 @@ int coll_findings_arrive(deadlock_detector *det, uint32_t comm, uint64_t comm_id
                          const coll_match_arrival *arr, const coll_match_call *call)
 {
     coll_match_entry *slot = (coll_match_entry *)arr->ref;
-    /* a probing copy holds nothing, and has none of the findings the slots name */
-    detector_state_held_mismatch *h =
-        slot->finding == COLL_HELD ? held_of(det, comm, arr->slot) : NULL;
+    /* a probing copy starts holding nothing, and has none of the findings the slots name */
+    detector_state_held_mismatch *h = slot->finding == COLL_HELD ? held_of(det, comm, arr->slot)
+                                                                 : NULL;
     if (h) {
         h->f.mismatch |= arr->mismatch;
         return held_add(det, h, call, comm_id);
@@ -122,9 +122,8 @@ int coll_findings_refused(deadlock_detector *det, uint32_t comm, uint64_t k, int
                       : MG_ENOMEM;
     for (uint32_t c = 0; c < n && mismatch && rc != MG_EINVAL; c++) {
         if (mismatch[c]) {
-            coll_match_arrival again = {.slot = k,
-                                        .mismatch = mismatch[c],
-                                        .ref = coll_match_slot(&det->coll, comm, k)};
+            coll_match_arrival again = {
+                .slot = k, .mismatch = mismatch[c], .ref = coll_match_slot(&det->coll, comm, k)};
             int rc2 = coll_findings_arrive(det, comm, comm_id, &again, &was.calls[c]);
             rc = rc ? rc : rc2;
         }
