@@ -92,9 +92,10 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
     usage_args_call u = describe_comm(comm, c);
     u.op_freed = (op_id & CAPTURE_OP_FREED) != 0;
     op_id &= ~CAPTURE_OP_FREED;
-    if (c && type != MPI_DATATYPE_NULL) {
+    /* a shape with no common block passes MPI_DATATYPE_NULL with count 0, which is legal */
+    if (c) {
         describe_message(&u, buf, count, type);
-        u.has_op = op_id != 0;
+        u.has_op = op_id != 0 && type != MPI_DATATYPE_NULL;
         u.op_allowed = !u.has_op || capture_types_op_allowed(op_id, type);
     }
     if (c && has_root && !c->remote_size) {

@@ -34,10 +34,10 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
                      int64_t count, MPI_Datatype type, int peer, int tag, int role);
 
 /* Checks a collective: its communicator, its root (has_root) on an intracommunicator, the block
- * it describes (buf, count x type; type MPI_DATATYPE_NULL: none; buf the buffer every member
- * passes, or MPI_IN_PLACE), and a reduction's op (op_id, 0 for none; CAPTURE_OP_FREED set for an
- * op freed since) against that type. As
- * capture_args_p2p. */
+ * it describes (buf, count x type, the datatype argument checked like a point-to-point one's;
+ * none: count 0 of MPI_DATATYPE_NULL; buf the buffer every member passes, or MPI_IN_PLACE), and
+ * a reduction's op (op_id, 0 for none; CAPTURE_OP_FREED set for an op freed since) against that
+ * type. As capture_args_p2p. */
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id);
 

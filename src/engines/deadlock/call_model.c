@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_findings.h"
 #include "lifecycle.h"
 #include "mg_array.h"
 #include "message_race.h"
@@ -450,54 +451,6 @@ static int enter_wait(deadlock_detector *det, const check_event *ev,
     return MG_OK;
 }
 
-static int add_coll_call(dl_finding *f, const coll_match_call *call, uint64_t comm_id)
-{
-    dl_finding_call c = {.rank = call->rank,
-                         .func = call->func,
-                         .state = WG_RUNNING,
-                         .comm = comm_id,
-                         .peer = CHECK_PROC_NULL,
-                         .root = call->root,
-                         .op = call->op,
-                         .callsite = call->callsite};
-    return dl_finding_add_call(f, &c);
-}
-
-/* Lists an arrival in its slot's mismatch finding. The finding names every caller (up to
- * mismatch_ranks), so its ranks do not depend on which call reached the detector first: the first
- * disagreeing arrival creates it with the calls before (the first and those that agreed with it),
- * later arrivals join it whether they agree or not. */
-static int add_mismatch(deadlock_detector *det, const coll_match_arrival *arr,
-                        const coll_match_call *call, uint64_t comm_id, uint64_t now)
-{
-    coll_match_entry *slot = (coll_match_entry *)arr->ref;
-    dl_finding *f = slot->finding != COLL_NONE && slot->finding < det->n_findings
-                        ? &det->findings[slot->finding]
-                        : NULL;
-    if (f) {
-        f->mismatch |= arr->mismatch;
-        return f->n_calls < det->prm.mismatch_ranks ? add_coll_call(f, call, comm_id) : MG_OK;
-    }
-    if (!arr->mismatch) {
-        return MG_OK;
-    }
-    dl_finding nf = {.kind = DL_COLLECTIVE_MISMATCH,
-                     .mismatch = arr->mismatch,
-                     .time = now,
-                     .notes = det->notes};
-    int rc = add_coll_call(&nf, &slot->first, comm_id);
-    for (uint32_t i = 0; i < slot->n_agreed && !rc; i++) {
-        rc = add_coll_call(&nf, &slot->agreed[i], comm_id);
-    }
-    rc = rc ? rc : add_coll_call(&nf, call, comm_id);
-    if (rc) {
-        dl_finding_free(&nf);
-        return rc;
-    }
-    slot->finding = (uint32_t)det->n_findings;
-    return detector_state_push_finding(det, &nf);
-}
-
 static int enter_coll(deadlock_detector *det, const check_event *ev,
                       const check_event_func_info *info)
 {
@@ -512,13 +465,13 @@ static int enter_coll(deadlock_detector *det, const check_event *ev,
     if (!comm_table_local(&det->comms, comm, ev->rank, &local)) {
         return MG_EFORMAT;
     }
-    coll_match_call call = {ev->rank,      ev->func,       ev->root,        ev->op,      ev->count,
-                            ev->type_hash, ev->type_elems, ev->type_period, ev->callsite};
+    coll_match_call call = {ev->rank,      ev->func,       ev->root,        ev->op,       ev->count,
+                            ev->type_hash, ev->type_elems, ev->type_period, ev->callsite, ev->seq};
     coll_match_arrival arr;
     rc = coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call,
                            &arr);
     if (!rc) {
-        rc = add_mismatch(det, &arr, &call, ev->comm, det->last_time);
+        rc = coll_findings_arrive(det, comm, ev->comm, &arr, &call);
     }
     if (!rc && arr.complete) {
         wait_state_wake_collective(det, comm);
@@ -756,8 +709,9 @@ static int withdraw(deadlock_detector *det, uint32_t op)
 }
 
 /* MPI refused rank's collective, its arrival in slot `slot` of comm: the arrival is withdrawn,
- * so that the rank's next collective on comm fills the slot, and if it had completed the slot,
- * the members still in their call for it wait again. */
+ * so that the rank's next collective on comm fills the slot, a mismatch found against it while
+ * held goes, and if it had completed the slot, the members still in their call for it wait
+ * again. */
 static int withdraw_arrival(deadlock_detector *det, int32_t rank, uint32_t comm, uint64_t slot)
 {
     uint32_t local;
@@ -765,6 +719,7 @@ static int withdraw_arrival(deadlock_detector *det, int32_t rank, uint32_t comm,
     int rc = comm_table_local(&det->comms, comm, rank, &local)
                  ? coll_match_withdraw(&det->coll, comm, local, rank, slot, &reopened)
                  : MG_EFORMAT;
+    rc = rc ? rc : coll_findings_refused(det, comm, slot, rank);
     if (!rc && reopened) {
         wait_state_wake_collective(det, comm);
     }

@@ -169,6 +169,24 @@ static unsigned compare(const coll_match_call *ref, const coll_match_call *call)
     return m;
 }
 
+/* Keeps call among the calls of slot s that agreed with its first, if there is room. Errors:
+ * MG_ENOMEM (not kept). */
+static int keep_agreed(const coll_match *cm, const coll_match_comm *c, coll_match_entry *s,
+                       const coll_match_call *call)
+{
+    if (s->n_agreed == agreed_room(cm, c)) {
+        return MG_OK;
+    }
+    if (!s->agreed) {
+        s->agreed = malloc(agreed_room(cm, c) * sizeof *s->agreed);
+        if (!s->agreed) {
+            return MG_ENOMEM;
+        }
+    }
+    s->agreed[s->n_agreed++] = *call;
+    return MG_OK;
+}
+
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
                       const coll_match_call *call, coll_match_arrival *out)
 {
@@ -191,14 +209,8 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     }
     coll_match_entry *s = slot_at(c, i);
     unsigned mismatch = compare(&s->first, call);
-    if (s->arrived && !mismatch && s->finding == COLL_NONE && s->n_agreed < agreed_room(cm, c)) {
-        if (!s->agreed) {
-            s->agreed = malloc(agreed_room(cm, c) * sizeof *s->agreed);
-            if (!s->agreed) {
-                return MG_ENOMEM;
-            }
-        }
-        s->agreed[s->n_agreed++] = *call;
+    if (s->arrived && !mismatch && s->finding >= COLL_HELD && keep_agreed(cm, c, s, call)) {
+        return MG_ENOMEM;
     }
     out->slot = k;
     out->mismatch = mismatch;
@@ -268,6 +280,38 @@ int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t r
     return MG_OK;
 }
 
+/* Whether rank's call is slot s's first or one kept as agreeing. */
+static int kept(const coll_match_entry *s, int32_t rank)
+{
+    for (uint32_t i = 0; i < s->n_agreed; i++) {
+        if (s->agreed[i].rank == rank) {
+            return 1;
+        }
+    }
+    return s->first.rank == rank;
+}
+
+int coll_match_recompare(coll_match *cm, uint32_t comm, uint64_t k, int32_t refused,
+                         const coll_match_call *calls, uint32_t n, unsigned *mismatch)
+{
+    coll_match_entry *s = coll_match_slot(cm, comm, k);
+    if (!s) {
+        return MG_EINVAL;
+    }
+    s->finding = COLL_NONE;
+    if (s->first.rank == refused && n > 0) {
+        s->first = calls[0];
+    }
+    int rc = MG_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        mismatch[i] = compare(&s->first, &calls[i]);
+        if (!mismatch[i] && !kept(s, calls[i].rank) && !rc) {
+            rc = keep_agreed(cm, &cm->comms[comm], s, &calls[i]);
+        }
+    }
+    return rc;
+}
+
 int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k)
 {
     return comm < cm->n && cm->comms[comm].size && k < cm->comms[comm].base;
@@ -288,4 +332,14 @@ coll_match_entry *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k)
         return NULL;
     }
     return slot_at(c, (size_t)(k - c->base));
+}
+
+coll_match_entry *coll_match_find(coll_match *cm, uint32_t comm, uint64_t k)
+{
+    coll_match_entry *s = coll_match_slot(cm, comm, k);
+    if (s || comm >= cm->n || !cm->comms[comm].size) {
+        return s;
+    }
+    coll_match_comm *c = &cm->comms[comm];
+    return c->retired.arrived && k + 1 == c->base ? &c->retired : NULL;
 }

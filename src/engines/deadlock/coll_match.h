@@ -14,6 +14,9 @@
 #include "dl_finding.h"
 
 #define COLL_NONE UINT32_MAX
+/* A slot's mismatch finding the detector holds while MPI may still refuse one of its calls
+ * (coll_findings.h): the slot keeps its agreeing calls meanwhile. */
+#define COLL_HELD (UINT32_MAX - 1)
 
 /* One member's collective call. */
 typedef struct coll_match_call {
@@ -26,16 +29,18 @@ typedef struct coll_match_call {
      * compared */
     uint64_t type_hash, type_elems, type_period;
     uint64_t callsite;
+    uint64_t seq; /* of its entry record: whether MPI may still refuse the call */
 } coll_match_call;
 
 typedef struct coll_match_entry {
     coll_match_call first; /* the first arrival: the reference the others are compared with */
-    /* Later arrivals that agreed with first, while finding is COLL_NONE (up to the matcher's
-     * `keep`; room for min(size - 1, keep) is taken at the first one). */
+    /* Later arrivals that agreed with first, while finding is COLL_NONE or COLL_HELD (up to the
+     * matcher's `keep`; room for min(size - 1, keep) is taken at the first one). */
     coll_match_call *agreed;
     uint32_t n_agreed;
     uint32_t arrived;
-    uint32_t finding; /* the detector's finding for a mismatch in this slot, or COLL_NONE */
+    /* the detector's finding for a mismatch in this slot, COLL_HELD, or COLL_NONE */
+    uint32_t finding;
 } coll_match_entry;
 
 typedef struct coll_match_comm {
@@ -82,11 +87,23 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
  * the last one), MG_ENOMEM (nothing changed). */
 int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t rank, uint64_t k,
                         int *reopened);
+/* MPI refused the call of world rank `refused` in slot k of comm (withdrawn already) while the
+ * slot's mismatch finding was held: the slot has no finding again, and calls (n: the calls that
+ * finding listed but the refused one, the slot's first and agreeing ones among them) are compared
+ * again. If the refused call was still the reference (none agreed with it), calls[0] becomes the
+ * reference; a call that agrees with the reference and is not kept yet is kept (room permitting);
+ * mismatch[i] gets call i's dl_finding_mismatch bits (0: it agrees). Errors: MG_EINVAL (slot k is
+ * not open), MG_ENOMEM (mismatch filled, some agreeing calls not kept). */
+int coll_match_recompare(coll_match *cm, uint32_t comm, uint64_t k, int32_t refused,
+                         const coll_match_call *calls, uint32_t n, unsigned *mismatch);
 /* 1 when slot k of comm is complete (every member arrived). */
 int coll_match_complete(const coll_match *cm, uint32_t comm, uint64_t k);
 /* Collectives issued so far by local rank `local` of comm: a member is missing from slot k when
  * this is <= k. */
 uint32_t coll_match_issued(const coll_match *cm, uint32_t comm, uint32_t local);
+/* Slot k of comm while its finding may still be set: open, or the last completed one; else
+ * NULL. */
+coll_match_entry *coll_match_find(coll_match *cm, uint32_t comm, uint64_t k);
 /* The open slot k of comm, or NULL when complete or not yet opened. */
 coll_match_entry *coll_match_slot(coll_match *cm, uint32_t comm, uint64_t k);
 

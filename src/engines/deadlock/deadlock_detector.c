@@ -6,6 +6,7 @@
 #include "deadlock_detector.h"
 
 #include "call_model.h"
+#include "coll_findings.h"
 #include "detector_settle.h"
 #include "detector_state.h"
 #include "lifecycle.h"
@@ -169,6 +170,8 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     rc = rc ? rc : rc2;
     rc2 = report_type_issues(det);
     rc = rc ? rc : rc2;
+    rc2 = coll_findings_release(det, 0);
+    rc = rc ? rc : rc2;
     rc2 = message_race_sync(det);
     rc = rc ? rc : rc2;
     if (!rc && det->prm.deciding && det->backlog.total > det->prm.decide_backlog &&
@@ -273,8 +276,11 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
     }
     size_t before = det->n_findings;
     int found = 0, rc = release_lost(det);
-    /* the type issues of calls that ended with their ranks, or wait in this analysis */
+    /* the type issues of calls that ended with their ranks, or wait in this analysis, and every
+     * collective mismatch held */
     int rc2 = report_type_issues(det);
+    rc = rc ? rc : rc2;
+    rc2 = coll_findings_release(det, 1);
     rc = rc ? rc : rc2;
     if (!rc && lost_in_wait(det, 0)) {
         /* the ranks lost inside their wait: analysed in it once, then as ended */

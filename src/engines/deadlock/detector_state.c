@@ -60,6 +60,11 @@ static void free_state(deadlock_detector *det)
         dl_finding_free(&det->findings[i]);
     }
     free(det->findings);
+    for (size_t i = 0; i < det->n_held_mismatches; i++) {
+        dl_finding_free(&det->held_mismatches[i].f);
+        free(det->held_mismatches[i].calls);
+    }
+    free(det->held_mismatches);
     free(det->held);
     free(det->dec_req);
     free(det->dec_st);

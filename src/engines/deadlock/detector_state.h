@@ -1,7 +1,7 @@
 /* The deadlock detector's state, shared by its parts: what each rank waits for, the matchers, the
  * held records and the findings; its creation, copy (for probing) and release, and the findings
- * list. The parts above it: lifecycle.c, message_race.c and rma_conflicts.c (they append
- * findings), call_model.c and wait_state.c (the model), detector_settle.c (held
+ * list. The parts above it: lifecycle.c, message_race.c, rma_conflicts.c and coll_findings.c
+ * (they append findings), call_model.c and wait_state.c (the model), detector_settle.c (held
  * records), wfg_build.c and wait_analysis.c (the analysis), wildcard_probe.c, and the public front
  * deadlock_detector.c. Internal to the detector; docs/design/check-detector.md §5-§8. */
 #ifndef DETECTOR_STATE_H
@@ -56,6 +56,15 @@ typedef struct detector_state_wait {
     uint32_t next_free;
 } detector_state_wait;
 
+/* A collective mismatch finding held while MPI may still refuse one of its calls
+ * (coll_findings.h). */
+typedef struct detector_state_held_mismatch {
+    dl_finding f;
+    coll_match_call *calls; /* f's calls as the matcher had them, in f's order (f.n_calls) */
+    uint32_t comm;          /* comm_table index */
+    uint64_t slot;
+} detector_state_held_mismatch;
+
 enum detector_state_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
 
 enum detector_state_rank_flags {
@@ -107,6 +116,8 @@ struct deadlock_detector {
     size_t work_head, n_work, cap_work;
     dl_finding *findings;
     size_t n_findings, cap_findings;
+    detector_state_held_mismatch *held_mismatches; /* none in a probing copy */
+    size_t n_held_mismatches, cap_held_mismatches;
     size_t live, blocked;
     uint64_t records, last_time, forced, probe_mark;
     uint32_t notes; /* dl_finding_notes every new finding carries (DECISION_FORCED) */

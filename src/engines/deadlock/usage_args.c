@@ -6,7 +6,8 @@ static usage_args_problem check_message(const usage_args_call *c)
     if (c->count < 0) {
         return USAGE_COUNT_NEGATIVE;
     }
-    if (c->type_state == USAGE_TYPE_IS_NULL) {
+    /* a message of no element may name MPI_DATATYPE_NULL (MPICH accepts it, pmodels/mpich#4659) */
+    if (c->type_state == USAGE_TYPE_IS_NULL && c->count > 0) {
         return USAGE_TYPE_NULL;
     }
     if (c->type_state == USAGE_TYPE_RELEASED) {

@@ -17,7 +17,7 @@ typedef enum usage_args_problem {
     USAGE_RANK_RANGE,       /* a destination or source outside the communicator */
     USAGE_ROOT_RANGE,       /* a root outside the communicator */
     USAGE_TAG_RANGE,        /* a tag negative (not MPI_ANY_TAG where allowed) or above MPI_TAG_UB */
-    USAGE_TYPE_NULL,        /* MPI_DATATYPE_NULL as the datatype */
+    USAGE_TYPE_NULL,        /* MPI_DATATYPE_NULL as the datatype of a positive count */
     USAGE_TYPE_FREED,       /* a datatype already freed */
     USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
     USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */

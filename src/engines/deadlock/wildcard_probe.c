@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "coll_findings.h"
 #include "mg_error.h"
 #include "wait_analysis.h"
 #include "detector_settle.h"
@@ -23,11 +24,12 @@ static uint32_t first_undecided(const deadlock_detector *det)
     return P2P_NONE;
 }
 
-/* Moves the findings of a probe copy into the detector, stamped with the decision explored. */
+/* Moves the findings of a probe copy into the detector, stamped with the decision explored; the
+ * copy's analysis ends the hold of its collective mismatches. */
 static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_match_op *wild,
                  int32_t source)
 {
-    int rc = MG_OK;
+    int rc = coll_findings_release(copy, 1);
     for (size_t i = 0; i < copy->n_findings; i++) {
         dl_finding f = copy->findings[i];
         copy->findings[i] = (dl_finding){0};

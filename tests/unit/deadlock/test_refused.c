@@ -461,10 +461,30 @@ static void test_refused_mismatch(void)
     refused_mismatch(0);
 }
 
-/* The entry of rank's MPI_Bcast from root 0 on WORLD. */
+/* The call site of rank's MPI_Bcast from root: the line a finding names. */
+static uint64_t bcast_site(int32_t rank, int32_t root)
+{
+    return 0x2000u + 16u * (uint64_t)rank + (uint64_t)root;
+}
+
+/* The entry of rank's MPI_Bcast from root on WORLD. */
+static void bcast_from(dl_stream *s, int32_t rank, int32_t root)
+{
+    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_BCAST);
+    ev.root = root;
+    ev.callsite = bcast_site(rank, root);
+    st_feed(s, &ev);
+}
+
 static void bcast_enter(dl_stream *s, int32_t rank)
 {
-    st_coll(s, rank, CHECK_FN_BCAST, CHECK_COMM_WORLD, 0, 0, 0, 0);
+    bcast_from(s, rank, 0);
+}
+
+static void bcast_exit(dl_stream *s, int32_t rank)
+{
+    check_event ev = st_event(CHECK_EV_EXIT, rank, CHECK_FN_BCAST);
+    st_feed(s, &ev);
 }
 
 /* Every rank leaves its Bcast (rank `skip` left it already), then all make a Barrier and
@@ -473,8 +493,7 @@ static void bcast_done_then_barrier(dl_stream *s, int32_t skip)
 {
     for (int32_t r = 0; r < 3; r++) {
         if (r != skip) {
-            check_event ev = st_event(CHECK_EV_EXIT, r, CHECK_FN_BCAST);
-            st_feed(s, &ev);
+            bcast_exit(s, r);
         }
     }
     for (int32_t r = 0; r < 3; r++) {
@@ -528,8 +547,7 @@ static void refused_bcast_completed_slot(int one_left)
     bcast_enter(&s, 0);
     MG_CHECK_INT(sizes(&s).blocked_processes, 0);
     if (one_left) {
-        check_event ev = st_event(CHECK_EV_EXIT, 1, CHECK_FN_BCAST);
-        st_feed(&s, &ev);
+        bcast_exit(&s, 1);
     }
     refused_exit(&s, 0, CHECK_FN_BCAST, 0);
     MG_CHECK_INT(sizes(&s).blocked_processes, one_left ? 1 : 2);
@@ -563,6 +581,97 @@ static void test_refused_coll_not_retried(void)
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->n_calls == 3 && f->calls[0].rank == 0);
     MG_CHECK(f && f->calls[1].func == CHECK_FN_BCAST && f->calls[2].func == CHECK_FN_BCAST);
+    st_close(&s);
+}
+
+/* The collective mismatches found so far: how many, and whether the last lists exactly the
+ * Bcasts of ranks[i] from roots[i] (their call sites), in that order. */
+static size_t mismatch_lists(dl_stream *s, const int32_t *ranks, const int32_t *roots, size_t n)
+{
+    size_t count;
+    const dl_finding *f = st_find(s, DL_COLLECTIVE_MISMATCH, &count);
+    MG_CHECK(count == 0 || (f && f->n_calls == n && (f->mismatch & DL_MISMATCH_ROOT)));
+    for (size_t i = 0; count && f && i < n && i < f->n_calls; i++) {
+        MG_CHECK_INT(f->calls[i].rank, ranks[i]);
+        MG_CHECK_INT(f->calls[i].callsite, bcast_site(ranks[i], roots[i]));
+    }
+    return count;
+}
+
+/* Ranks 0 and 1 (of `world`) broadcast from different roots, rank 1 from root 1, entering after
+ * rank 0 or (`refused_first`) before it; the detector compares the calls before rank 1's exit,
+ * which says MPI refused the call: no collective_mismatch, none either once rank 1's retry from
+ * root 0 (and rank 2's Bcast) fill the slot. */
+static void refused_coll_mismatch(int32_t world, int refused_first)
+{
+    dl_stream s;
+    st_open(&s, world, NULL);
+    if (refused_first) {
+        bcast_from(&s, 1, 1);
+    }
+    bcast_from(&s, 0, 0);
+    if (!refused_first) {
+        bcast_from(&s, 1, 1);
+    }
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0); /* held: rank 1 may still be refused */
+    refused_exit(&s, 1, CHECK_FN_BCAST, 0);
+    bcast_from(&s, 1, 0);
+    if (world == 3) {
+        bcast_from(&s, 2, 0);
+    }
+    for (int32_t r = 0; r < world; r++) {
+        bcast_exit(&s, r);
+    }
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0);
+    finalize_clean(&s, world);
+    st_close(&s);
+}
+
+static void test_refused_coll_mismatch(void)
+{
+    refused_coll_mismatch(2, 0);
+    refused_coll_mismatch(2, 1); /* the refused call was the slot's reference */
+    refused_coll_mismatch(3, 0); /* rank 1 waits for rank 2 meanwhile */
+}
+
+/* Accepted (its exit a success), rank 1's Bcast from root 1 is one collective_mismatch with both
+ * calls' lines, reported once both exits are read; with a third rank's Bcast from root 2 and
+ * rank 1's refused, the mismatch of ranks 0 and 2 stays, and rank 1's retry joins it. */
+static void test_accepted_coll_mismatch(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    bcast_from(&s, 0, 0);
+    bcast_from(&s, 1, 1);
+    bcast_exit(&s, 1);
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0); /* rank 0's may still be refused */
+    bcast_exit(&s, 0);
+    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 1}, (const int32_t[]){0, 1}, 2), 1);
+    st_close(&s);
+
+    st_open(&s, 3, NULL);
+    bcast_from(&s, 0, 0);
+    bcast_from(&s, 1, 1);
+    bcast_from(&s, 2, 2);
+    refused_exit(&s, 1, CHECK_FN_BCAST, 0);
+    bcast_from(&s, 1, 0);
+    for (int32_t r = 0; r < 3; r++) {
+        bcast_exit(&s, r);
+    }
+    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 2, 1}, (const int32_t[]){0, 2, 0}, 3),
+                 1);
+    st_close(&s);
+}
+
+/* Calls that mismatch and never return (MPI hangs in them): the analysis reports the mismatch. */
+static void test_coll_mismatch_inside_mpi(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    bcast_from(&s, 0, 0);
+    bcast_from(&s, 1, 1);
+    st_check(&s);
+    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 1}, (const int32_t[]){0, 1}, 2), 1);
     st_close(&s);
 }
 
@@ -631,5 +740,8 @@ int main(void)
     MG_RUN(test_refused_coll_completed_slot);
     MG_RUN(test_refused_coll_not_retried);
     MG_RUN(test_refused_icoll);
+    MG_RUN(test_refused_coll_mismatch);
+    MG_RUN(test_accepted_coll_mismatch);
+    MG_RUN(test_coll_mismatch_inside_mpi);
     MG_TEST_END();
 }

@@ -47,6 +47,9 @@ static void test_each_problem(void)
     MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
     c = good_send(), c.type_state = USAGE_TYPE_IS_NULL;
     MG_CHECK_INT(usage_args_check(&c), USAGE_TYPE_NULL);
+    c.count = 0; /* no element: MPI_DATATYPE_NULL is legal */
+    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    c.count = 4;
     c.type_state = USAGE_TYPE_RELEASED;
     MG_CHECK_INT(usage_args_check(&c), USAGE_TYPE_FREED);
     c.type_state = USAGE_TYPE_MADE;
