@@ -44,7 +44,8 @@ wait_ended() {
 }
 
 # expect_status_within SECONDS WANT DESCRIPTION PATTERN -- command...: expect_status for a job that
-# must end within SECONDS; WANT "nonzero" accepts any failure but a timeout. A job still running then has the state and stacks of every process
+# must end within SECONDS; WANT "nonzero" accepts any failure but a timeout (the status is left in
+# EXPECT_STATUS_GOT). A job still running then has the state and stacks of every process
 # matching PATTERN printed, is killed, and is run once more: a rare stall of the MPI runtime on
 # this shared machine is shown in the log (a line "STALLED") instead of costing the whole test.
 expect_status_within() {
@@ -72,6 +73,7 @@ expect_status_within() {
         done
         wait $job 2>/dev/null
     done
+    EXPECT_STATUS_GOT=$got
     if [ "$want" = nonzero ]; then
         [ "$got" -ne 0 ] && [ "$got" -ne 124 ] && return
     elif [ "$got" -eq "$want" ]; then

@@ -72,6 +72,13 @@ int cli_session_save(cli_session *s);
  * did not (then the rank is not observed, whatever the cause says of the interposition library). */
 void cli_session_record_observation(cli_session *s, const observe_ranks *o,
                                     const char *const *sampler);
+/* Run and protect: observes the job's ranks by the segments they publish at MPI_Init
+ * (observe_ranks_by_state) until the job ends, each judged within seconds of its start and once
+ * more at the end on what the ranks left. NULL when out of memory (said, and the job stopped). */
+observe_ranks *cli_session_watch_ranks(cli_session *s);
+/* Writes those observations to the report (sampler "shm") and returns the ranks not observed,
+ * counting those never found (one when no rank was: the job is then unseen), for exit 83. */
+int cli_session_record_by_state(cli_session *s, const observe_ranks *o);
 /* Records the outcome, writes the final report, frees everything, returns the exit status: the
  * job's own, or finding_status when it is non-zero and no signal stopped mpiguard. */
 int cli_session_finish(cli_session *s, int finding_status);

@@ -86,6 +86,37 @@ void cli_session_record_observation(cli_session *s, const observe_ranks *o,
                                sampler ? sampler[r] : NULL);
 }
 
+observe_ranks *cli_session_watch_ranks(cli_session *s)
+{
+    observe_ranks *o = observe_ranks_create(&s->job, observe_ranks_by_state, &s->job);
+    if (!o) {
+        mg_error("out of memory");
+        job_stop(s->job.process);
+        return NULL;
+    }
+    while (!observe_ranks_settled(o) && !job_session_wait(&s->job, 250)) {
+        job_session_discover(&s->job);
+        observe_ranks_update(o, 0);
+    }
+    job_session_wait_end(&s->job, 1 /* a rank that ended before a scan is read from its segment */);
+    observe_ranks_update(o, 1);
+    return o;
+}
+
+int cli_session_record_by_state(cli_session *s, const observe_ranks *o)
+{
+    const char *sampler[s->job.nranks > 0 ? s->job.nranks : 1];
+    for (int r = 0; r < s->job.nranks; r++)
+        sampler[r] = s->job.ranks[r].state ? "shm" : NULL;
+    cli_session_record_observation(s, o, sampler);
+    if (s->job.nranks == 0)
+        fprintf(stderr,
+                "mpiguard: %s: no rank was found: the job ended before a scan saw one, "
+                "and none published its state\n",
+                s->tool);
+    return observe_ranks_blind(o) + (s->job.nranks ? s->job.nranks - s->job.found : 1);
+}
+
 int cli_session_finish(cli_session *s, int finding_status)
 {
     int job_status = job_exit_status(s->job.process);

@@ -1,8 +1,13 @@
 /* `mpiguard protect`: runs a job with its collectives protected against scaling problems; the
  * module's options, settings and findings are protect_setup.c's, shared with `mpiguard run`
- * (docs/cli.md, docs/collectives.md). */
+ * (docs/cli.md, docs/collectives.md). Each rank is observed as under run, by the segment it
+ * publishes at MPI_Init: the state module stays off, its per-call stores too. */
 #include "cli.h"
 #include "protect_setup.h"
+
+#include "mg_exit.h"
+
+#include <stdio.h>
 
 int cmd_protect(int argc, char **argv)
 {
@@ -17,7 +22,8 @@ int cmd_protect(int argc, char **argv)
         "Run an MPI job with its collectives protected against scaling problems:\n"
         "before each collective, Detectors D (a displacement array overflowed), G\n"
         "and X (over a safe bound) run, and a triggered call is routed through a\n"
-        "workaround that delivers the same bytes. Exits with the job's status.",
+        "workaround that delivers the same bytes. Exits with the job's status, or\n"
+        "83 when it ended 0 with a rank not observed.",
         tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
@@ -28,7 +34,18 @@ int cmd_protect(int argc, char **argv)
         protect_setup_discard();
         return rc;
     }
-    job_session_wait_end(&s.job, 0);
+    observe_ranks *o = cli_session_watch_ranks(&s);
+    if (!o) {
+        protect_setup_collect(&s, 0);
+        return cli_session_finish(&s, MG_EXIT_SOFTWARE);
+    }
+    int blind = cli_session_record_by_state(&s, o);
+    if (!cli_options.quiet)
+        fprintf(stderr, "mpiguard: protect: %d of %d ranks found; %d of %d ranks observed\n",
+                s.job.found, s.job.nranks, observe_ranks_observed(o), s.job.nranks);
+    observe_ranks_destroy(o);
     protect_setup_collect(&s, 0);
-    return cli_session_finish(&s, 0);
+    rc = cli_session_finish(&s, 0);
+    /* as run: a job that ran well but was partly unseen, or not found at all, is not clean */
+    return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;
 }

@@ -11,18 +11,6 @@
 
 #include <stdio.h>
 
-/* Waits for the job's end, judging each rank's observation while it starts (within seconds), then
- * once more at the end on what the ranks left. */
-static void watch_ranks(cli_session *s, observe_ranks *o)
-{
-    while (!observe_ranks_settled(o) && !job_session_wait(&s->job, 250)) {
-        job_session_discover(&s->job);
-        observe_ranks_update(o, 0);
-    }
-    job_session_wait_end(&s->job, 1 /* its MPI call counts */);
-    observe_ranks_update(o, 1);
-}
-
 /* What run checked in the ranks it observed, for its closing line. */
 static const char *checked(int no_protect)
 {
@@ -33,7 +21,8 @@ static const char *checked(int no_protect)
     return "checked: collectives' displacements (Detector D)";
 }
 
-static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
+/* Returns the ranks not observed (cli_session_record_by_state). */
+static int record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
 {
     json_object *data = report_tool_data(s->report);
     json_object *calls = json_object_new_array();
@@ -53,19 +42,14 @@ static void record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
     json_object_object_add(data, "world_size", json_object_new_int(s->job.nranks));
     json_object_object_add(data, "ranks_interposed", json_object_new_int(interposed));
     json_object_object_add(data, "mpi_calls", calls);
-    const char *sampler[s->job.nranks > 0 ? s->job.nranks : 1];
-    for (int r = 0; r < s->job.nranks; r++)
-        sampler[r] = s->job.ranks[r].state ? "shm" : NULL;
-    cli_session_record_observation(s, o, sampler);
-    if (s->job.nranks == 0)
-        fprintf(stderr, "mpiguard: run: no rank was found: the job ended before a scan saw one, "
-                        "and none published its state\n");
+    int blind = cli_session_record_by_state(s, o);
     if (!cli_options.quiet)
         fprintf(stderr,
                 "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
                 "ranks observed, %s\n",
                 s->job.found, s->job.nranks, interposed, total, observe_ranks_observed(o),
                 s->job.nranks, checked(no_protect));
+    return blind;
 }
 
 int cmd_run(int argc, char **argv)
@@ -106,17 +90,13 @@ int cmd_run(int argc, char **argv)
         protect_setup_discard();
         return rc;
     }
-    observe_ranks *o = observe_ranks_create(&s.job, observe_ranks_by_state, &s.job);
+    observe_ranks *o = cli_session_watch_ranks(&s);
     if (!o) {
-        mg_error("out of memory");
-        job_stop(s.job.process);
         if (!no_protect)
             protect_setup_collect(&s, 1);
         return cli_session_finish(&s, MG_EXIT_SOFTWARE);
     }
-    watch_ranks(&s, o);
-    record_ranks(&s, o, no_protect);
-    int blind = observe_ranks_blind(o) + (s.job.nranks ? s.job.nranks - s.job.found : 1);
+    int blind = record_ranks(&s, o, no_protect);
     observe_ranks_destroy(o);
     if (!no_protect)
         protect_setup_collect(&s, 1);

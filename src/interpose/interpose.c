@@ -207,6 +207,9 @@ static void route_calls(int on)
 #include "mpi_wrapped_functions.def"
 }
 
+/* Whether this rank's segment exists (state_module_publish), to be marked finalized at the end. */
+static int published;
+
 /* Turns on the modules MPIGUARD_MODULES asks for, once (under MPICH a Fortran MPI_Init reaches the
  * C one too); a module that fails its init stays off. */
 void interpose_start(void)
@@ -221,6 +224,7 @@ void interpose_start(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &job.size);
     PMPI_Query_thread(&job.thread_level);
     interpose_log_set_rank(job.rank);
+    published = state_module_publish(&job) == 0;
     for (size_t i = 0; i < sizeof available_modules / sizeof *available_modules; i++) {
         const module *m = available_modules[i];
         if (mg_env_module_listed(list, m->name) && enabled_count < MAX_MODULES &&
@@ -253,6 +257,9 @@ static void stop_modules(int aborting)
     for (int i = enabled_count - 1; i >= 0; i--)
         if (enabled[i]->finalize)
             enabled[i]->finalize(aborting);
+    if (published)
+        state_module_unpublish();
+    published = 0;
     if (!aborting)
         watch_after_finalize();
     enabled_count = 0;

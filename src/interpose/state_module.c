@@ -1,6 +1,6 @@
 /* The "state" module: publishes each rank's {in MPI, current function, completed calls, what it
  * waits for (state_waits.c)} in shared memory for the shm sampler of hang detection (rank_state.h,
- * docs/hang.md). */
+ * docs/hang.md), in the segment every rank publishes at MPI_Init (state_module_publish). */
 #include <mpi.h>
 #include "mpi_handles_weak.h"
 
@@ -21,17 +21,15 @@
 static char segment_name[128];
 state_module_hot state_module_hot_path;
 
-static int state_init(const module_job *job)
+int state_module_publish(const module_job *job)
 {
     const char *token = getenv(MG_ENV_JOB_TOKEN);
-    if (!token || !*token) {
-        interpose_log("state module off: MPIGUARD_JOB_TOKEN is not set", NULL);
+    if (!token || !*token)
         return -1;
-    }
     snprintf(segment_name, sizeof segment_name, MG_RANK_STATE_NAME_FORMAT, token, job->rank);
     int fd = shm_open(segment_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) {
-        interpose_log("state module off: cannot create shared memory ", segment_name);
+        interpose_log("rank not published: cannot create shared memory ", segment_name);
         return -1;
     }
     rank_state *s = NULL;
@@ -39,7 +37,7 @@ static int state_init(const module_job *job)
         s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (!s || s == MAP_FAILED) {
-        interpose_log("state module off: cannot map shared memory ", segment_name);
+        interpose_log("rank not published: cannot map shared memory ", segment_name);
         shm_unlink(segment_name);
         return -1;
     }
@@ -51,6 +49,19 @@ static int state_init(const module_job *job)
     /* The magic goes last so a reader never sees a half-initialised segment as valid. */
     atomic_thread_fence(memory_order_release);
     s->magic = MG_RANK_STATE_MAGIC;
+    state_module_hot_path.segment = s;
+    return 0;
+}
+
+static int state_init(const module_job *job)
+{
+    rank_state *s = state_module_hot_path.segment;
+    if (!s) {
+        interpose_log("state module off: the rank has no segment (MPIGUARD_JOB_TOKEN not set, or "
+                      "no shared memory)",
+                      NULL);
+        return -1;
+    }
     state_module_hot_path.concurrent_calls = job->thread_level == MPI_THREAD_MULTIPLE;
     const char *waits_env = getenv(MG_ENV_STATE_WAITS);
     int waits = waits_env && strcmp(waits_env, "1") == 0;
@@ -61,7 +72,6 @@ static int state_init(const module_job *job)
                                             (waits && state_waits_on_requests(fn)
                                                  ? STATE_MODULE_WAITS_ON_REQUESTS
                                                  : 0);
-    state_module_hot_path.segment = s;
     if (waits)
         state_waits_install(s);
     return 0;
@@ -89,15 +99,19 @@ static int command_removes_segment(void)
            strcmp(host, keeper) == 0;
 }
 
-static void state_finalize(int aborting)
+void state_module_unpublish(void)
 {
-    (void)aborting;
-    state_waits_remove();
     atomic_store_explicit(&state_module_hot_path.segment->finalized, 1, memory_order_release);
     /* Readers that mapped the segment keep it; elsewhere the name goes so that nothing is left in
      * /dev/shm. */
     if (!command_removes_segment())
         shm_unlink(segment_name);
+}
+
+static void state_finalize(int aborting)
+{
+    (void)aborting;
+    state_waits_remove();
 }
 
 const module state_module = {

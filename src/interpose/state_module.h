@@ -6,9 +6,19 @@
 #ifndef MG_STATE_MODULE_H
 #define MG_STATE_MODULE_H
 
+#include "module.h"
 #include "rank_state.h"
 
 #include <stdint.h>
+
+/* A rank's segment, its rank, size and pid, created at MPI_Init whatever modules are on, so that
+ * every tool observes the rank (observe_ranks_by_state), and `protect` with no per-call work: the
+ * state module's hooks cost it more than its bound (bench/apps/cost_bound.sh). 0 when published;
+ * -1 with no MPIGUARD_JOB_TOKEN (no tool started the job) or no shared memory (logged). */
+int state_module_publish(const module_job *job);
+/* At MPI_Finalize or MPI_Abort, after the modules' finalize: marks the segment finalized and
+ * removes its name unless the command that started the job removes it. */
+void state_module_unpublish(void);
 
 /* What the stores need, set by the module's init before any call takes a hooked or state route and
  * not changed after; hidden, so the wrappers reach it without the GOT. */

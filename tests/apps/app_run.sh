@@ -4,7 +4,8 @@
 # MG_APPS_GUARD s) with exit 0, no finding (check: notes of leaks at most), the application's results identical to the plain run's
 # (tests/apps/apps.sh says what is compared), every rank found with its pid, and no process of the
 # job left. And each tool's own view of every rank: run, every rank interposed and its MPI calls
-# counted; check, every rank's calls captured; protect reads no rank state and reports no more.
+# counted; check, every rank's calls captured; run and protect, every rank observed by the segment
+# it publishes at MPI_Init.
 # Usage: app_run.sh run|protect|check APP NRANKS
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/apps.sh"
@@ -21,7 +22,8 @@ status=0
 [ "$tool/$app" = check/hpcc ] && status=80
 (cd "$TMP/tool" && expect_status_within "${MG_APPS_GUARD:-600}" $status "$tool $app" "$report" -- "$MPIGUARD" "$tool" -v --report "$report" -- $launcher -n "$np" $(app_command "$app" short)) || exit 1
 case $tool/$app in
-    run/*) expect_stderr "$np of $np ranks found, $np interposed" ;;
+    run/*) expect_stderr "$np of $np ranks found, $np interposed, [0-9]* MPI calls; $np of $np ranks observed" ;;
+    protect/*) expect_stderr "protect: $np of $np ranks found; $np of $np ranks observed" ;;
     check/hpcc) expect_stderr "WARNING POTENTIAL_DEADLOCK" ;;
     check/*) expect_stderr "nothing found in $np of $np ranks observed" ;;
 esac
@@ -55,6 +57,10 @@ if r["tool"] == "run":
     assert len(calls) == np and all(c and c > 0 for c in calls), calls
 if r["tool"] == "check":
     assert r["tool_data"]["ranks_captured"] == np, r["tool_data"]
+if r["tool"] in ("run", "protect"):
+    obs = r["observation"]
+    assert sorted(o["rank"] for o in obs) == list(range(np)), obs
+    assert all(o["observed"] and o["sampler"] == "shm" for o in obs), obs
 PY
 token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
 [ -n "$token" ] || fail "no job token in mpiguard's -v output"
